@@ -1,0 +1,14 @@
+"""gradcli: gradients you can trust and understand, from a formula and a point.
+
+>>> from gradcli import grad
+>>> result = grad("log(x1*x2)*sin(x2)", at={"x1": 0.5, "x2": 0.75})
+>>> [round(float(g), 4) for g in result.grad.values()]
+[1.3633, 0.1912]
+"""
+
+from gradcli.autodiff import GradResult, backward, grad
+from gradcli.errors import ExitCode, GradcliError
+from gradcli.tape import Tape, compile_program, forward
+
+__all__ = ["ExitCode", "GradResult", "GradcliError", "Tape", "backward", "compile_program", "forward", "grad"]
+__version__ = "0.1.0"

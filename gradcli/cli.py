@@ -1,0 +1,147 @@
+"""The command line: typer commands that turn options into one library call and a view.
+
+Nothing here computes. Errors from the library are printed by `_report` as one line
+with the column, plus the text with a caret under it, on stderr; stdout stays empty.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, Optional
+
+import typer
+
+from gradcli.errors import ExitCode, GradcliError, NameProblem, describe
+
+EXIT_CODES_HELP = """
+Exit codes: 0 success; 1 a failed --check; 2 bad input (syntax, unknown name, missing
+value, shape or seed mismatch); 3 a non-finite result under --strict; 4 a bug in gradcli.
+"""
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Gradients you can trust and understand: the value, the gradient, and why."
+    + EXIT_CODES_HELP,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+)
+
+ProgramArg = Annotated[
+    Optional[str],
+    typer.Argument(help="The program, e.g. 'log(x1*x2)*sin(x2)'. A program starting with '-' goes after '--'."),
+]
+FileOpt = Annotated[Optional[str], typer.Option("--file", "-f", help="Read the program from PATH ('-': stdin).")]
+AtOpt = Annotated[
+    Optional[list[str]],
+    typer.Option("--at", "-a", help="Input values: NAME=VALUE[,NAME=VALUE...]; repeatable. "
+                 "VALUE: 0.5, [1,3], [[1,2],[3,4]], arange(a,b,step), linspace(a,b,n)."),
+]
+SeedOpt = Annotated[
+    Optional[str],
+    typer.Option("--seed", help="grad_tensors: the vector of the vector-Jacobian product, of the output's shape; "
+                 "'ones'; a tuple (s1, s2) for a tuple output."),
+]
+OfOpt = Annotated[Optional[str], typer.Option("--of", help="Differentiate these named intermediates instead (NAME[,NAME]).")]
+WrtOpt = Annotated[Optional[str], typer.Option("--wrt", help="Report only these inputs (NAME[,NAME]).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+
+
+@app.callback()
+def _commands() -> None:
+    """Gradients you can trust and understand: the value, the gradient, and why."""
+
+
+def _fail(error: GradcliError) -> NoReturn:
+    for line in describe(error):
+        print(line, file=sys.stderr)
+    raise typer.Exit(int(error.exit_code))
+
+
+def _run(body: Callable[[], None]) -> None:
+    """Run a command's body; errors become a message on stderr and an exit code."""
+    try:
+        body()
+    except GradcliError as error:
+        _fail(error)
+    except (typer.Exit, typer.Abort):
+        raise
+    except BrokenPipeError:
+        # `gradcli ... | head`: the reader left; nothing more to say.
+        sys.stderr.close()
+        raise typer.Exit(0) from None
+    except Exception as error:
+        print(f"gradcli: internal error: {type(error).__name__}: {error} (please report this)", file=sys.stderr)
+        raise typer.Exit(int(ExitCode.INTERNAL)) from None
+
+
+def read_program(program: str | None, file: str | None) -> str:
+    if program is not None and file is not None:
+        raise NameProblem("give the program as an argument or with --file, not both")
+    if file is not None:
+        try:
+            return sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as problem:
+            raise NameProblem(f"cannot read the program from {file!r}: {problem}") from None
+    if program is None:
+        raise NameProblem("no program given", hint="pass it as an argument, or with --file PATH")
+    return program
+
+
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console  # only the human views pay for rich
+
+    return Console(stderr=stderr, highlight=False)
+
+
+@app.command()
+def grad(
+    program: ProgramArg = None,
+    file: FileOpt = None,
+    at: AtOpt = None,
+    seed: SeedOpt = None,
+    of: OfOpt = None,
+    wrt: WrtOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """The value of the program and its gradient with respect to each input."""
+
+    def body() -> None:
+        from gradcli.autodiff import grad as compute
+        from gradcli.tape import compile_program
+        from gradcli.values import merge_points
+
+        source = read_program(program, file)
+        tape = compile_program(source)
+        point = merge_points(at or [], tape.inputs)
+        result = compute(tape, point, seed=seed, of=of, wrt=wrt)
+        if json:
+            from gradcli.render.jsonout import dumps, grad_document
+
+            sys.stdout.write(dumps(grad_document(result)) + "\n")
+        else:
+            from gradcli.render.table import show_grad
+
+            show_grad(result, _console())
+
+    _run(body)
+
+
+def _program_after_double_dash(argv: list[str]) -> list[str]:
+    """`grad -- "-x**2" --at x=3`: the program follows `--`, options may follow it.
+
+    Click takes everything after `--` as arguments; we move the program to the very end,
+    after the `--`, so that the options after it are read as options again.
+    """
+    if "--" not in argv:
+        return argv
+    split = argv.index("--")
+    if split + 1 >= len(argv):
+        return argv
+    return [*argv[:split], *argv[split + 2 :], "--", argv[split + 1]]
+
+
+def main() -> None:
+    app(args=_program_after_double_dash(sys.argv[1:]), prog_name="gradcli")

@@ -1,0 +1,40 @@
+"""The JSON views: one object per result, keys as DESIGN.md section 1 fixes them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gradcli.autodiff import GradResult
+from gradcli.render.numbers import is_finite, to_json
+
+
+def non_finite_warnings(result: GradResult) -> list[str]:
+    """A line for each value or gradient that is NaN or infinite."""
+    warnings = []
+    for index, name in zip(result.roots, result.root_names, strict=True):
+        if not is_finite(result.values[index]):
+            warnings.append(f"the value of '{name}' is not finite")
+    for name, gradient in result.grad.items():
+        if not is_finite(gradient):
+            warnings.append(f"the gradient of '{name}' is not finite")
+    return warnings
+
+
+def grad_document(result: GradResult) -> dict[str, Any]:
+    value = result.value
+    document: dict[str, Any] = {
+        "expr": result.tape.source,
+        "at": {name: to_json(v) for name, v in result.point.items()},
+        "value": [to_json(v) for v in value] if isinstance(value, tuple) else to_json(value),
+        "grad": {name: to_json(g) for name, g in result.grad.items()},
+        "of": list(result.root_names),
+    }
+    warnings = non_finite_warnings(result)
+    if warnings:
+        document["warnings"] = warnings
+    return document
+
+
+def dumps(document: dict[str, Any]) -> str:
+    return json.dumps(document, allow_nan=False)

@@ -1,0 +1,29 @@
+"""The rich view of a gradient: the output's value, then a table of inputs."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from gradcli.autodiff import GradResult
+from gradcli.render.jsonout import non_finite_warnings
+from gradcli.render.numbers import human
+
+
+def show_grad(result: GradResult, console: Console) -> None:
+    value = result.value
+    outputs = value if isinstance(value, tuple) else (value,)
+    for name, output in zip(result.root_names, outputs, strict=True):
+        console.print(f"[bold]{name}[/bold] = {human(output)}", highlight=False)
+    table = Table(show_edge=False, header_style="bold")
+    table.add_column("input")
+    table.add_column("value", justify="right")
+    table.add_column(f"d {' + '.join(result.root_names)} / d input", justify="right")
+    gradients = result.grad
+    for name in result.wrt:
+        index = result.tape.inputs.get(name, result.tape.names.get(name))
+        assert index is not None
+        table.add_row(name, human(result.values[index]), human(gradients[name]))
+    console.print(table)
+    for warning in non_finite_warnings(result):
+        console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)

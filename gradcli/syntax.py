@@ -1,0 +1,468 @@
+"""Text -> syntax tree.
+
+The language is a small piece of Python, with Python's precedence (loosest first):
+
+    program   := statement ((';' | NEWLINE) statement)*
+    statement := NAME '=' expr | expr
+    expr      := item (',' item)* [',']        -- a tuple, allowed only as the output
+    item      := term (('+' | '-') term)*
+    term      := factor (('*' | '/' | '@') factor)*
+    factor    := ('+' | '-') factor | power
+    power     := primary ['**' factor]         -- right-associative: -x**2 == -(x**2)
+    primary   := atom (call | subscript)*
+    call      := '(' [item (',' item)* [',']] ')'
+    subscript := '[' index (',' index)* ']'
+    index     := item | [item] ':' [item] [':' [item]]
+    atom      := NUMBER | NAME | '(' expr ')' | '[' item (',' item)* [','] ']'
+
+`#` starts a comment. Newlines inside brackets are ignored, as in Python.
+
+The parser is an operator-precedence (shunting-yard) machine over explicit stacks, so
+nesting depth costs memory, never Python recursion: `((((...x...))))` 100,000 deep parses.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple, Union
+
+from gradcli.errors import LimitProblem, SyntaxProblem, line_and_column
+
+Span = tuple[int, int]
+
+# Words Python reserves: a clear "not supported" beats a puzzling "unexpected name".
+KEYWORDS = frozenset(
+    "False None True and as assert async await break class continue def del elif else "
+    "except finally for from global if import in is lambda nonlocal not or pass raise "
+    "return try while with yield".split()
+)
+
+MAX_DEPTH = 200_000
+
+
+# --- the tree ---------------------------------------------------------------------------
+# Spans are left out of equality so that a re-parsed, re-printed tree compares equal.
+
+
+@dataclass(slots=True)
+class Num:
+    value: float
+    text: str
+    span: Span = field(compare=False)
+
+
+@dataclass(slots=True)
+class Name:
+    id: str
+    span: Span = field(compare=False)
+
+
+@dataclass(slots=True)
+class Unary:
+    op: str
+    operand: Expr
+    span: Span = field(compare=False)
+
+
+@dataclass(slots=True)
+class Binary:
+    op: str
+    left: Expr
+    right: Expr
+    span: Span = field(compare=False)
+
+
+@dataclass(slots=True)
+class Call:
+    func: str
+    args: tuple[Expr, ...]
+    span: Span = field(compare=False)
+
+
+@dataclass(slots=True)
+class Slice:
+    start: Expr | None
+    stop: Expr | None
+    step: Expr | None
+    span: Span = field(compare=False)
+
+
+@dataclass(slots=True)
+class Index:
+    base: Expr
+    items: tuple[Expr | Slice, ...]
+    span: Span = field(compare=False)
+
+
+@dataclass(slots=True)
+class ListLit:
+    items: tuple[Expr, ...]
+    span: Span = field(compare=False)
+
+
+@dataclass(slots=True)
+class TupleLit:
+    items: tuple[Expr, ...]
+    span: Span = field(compare=False)
+
+
+Expr = Union[Num, Name, Unary, Binary, Call, Index, ListLit, TupleLit]
+
+
+@dataclass(slots=True)
+class Statement:
+    target: str | None  # the assigned name, None for a bare expression
+    value: Expr
+    span: Span = field(compare=False)
+
+
+@dataclass(slots=True)
+class Program:
+    statements: tuple[Statement, ...]
+    source: str = field(compare=False)
+
+
+# --- tokens -----------------------------------------------------------------------------
+
+
+class Token(NamedTuple):
+    kind: str  # NUM NAME ( ) [ ] , : = ; OP NEWLINE END
+    text: str
+    start: int
+    end: int
+
+
+# One group per kind; every character is matched by some group, so positions are sums of
+# lengths, and `findall` (all in C) does the scanning.
+_TOKEN = re.compile(
+    r"""
+    ([ \t\r\f]+|\\\n|\#[^\n]*)                            # space, line continuation, comment
+  | ((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)                   # number
+  | ([A-Za-z_][A-Za-z_0-9]*)                                  # name
+  | (//|%|==|!=|<=|>=|<<|>>|\*\*=|[-+*/@]=|[<>&|^~!.])       # Python operators we do not have
+  | (\*\*|[-+*/@()\[\],:=;\n])                              # operators and punctuation
+  | (.)                                                       # anything else
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_PUNCT_KIND = {"**": "OP", "+": "OP", "-": "OP", "*": "OP", "/": "OP", "@": "OP", "\n": "NEWLINE"}
+
+
+def tokenize(source: str) -> list[Token]:
+    tokens: list[Token] = []
+    append = tokens.append
+    position = 0
+    for space, number, name, bad, punct, other in _TOKEN.findall(source):
+        if space:
+            position += len(space)
+            continue
+        if number:
+            end = position + len(number)
+            append(Token("NUM", number, position, end))
+        elif name:
+            end = position + len(name)
+            append(Token("NAME", name, position, end))
+        elif punct:
+            end = position + len(punct)
+            append(Token(_PUNCT_KIND.get(punct, punct), punct, position, end))
+        elif bad:
+            what = "attribute access ('.')" if bad == "." else f"operator {bad!r}"
+            raise SyntaxProblem(f"{what} is not supported", source=source, span=(position, position + len(bad)))
+        else:
+            shown = repr(other) if other.isprintable() else f"U+{ord(other):04X}"
+            raise SyntaxProblem(f"unexpected character {shown}", source=source, span=(position, position + 1))
+        position = end
+    append(Token("END", "", len(source), len(source)))
+    return tokens
+
+
+# --- the parser -------------------------------------------------------------------------
+
+_BINARY = {"+": 10, "-": 10, "*": 20, "/": 20, "@": 20, "**": 40}
+_UNARY_PRECEDENCE = 30
+_CLOSER = {"group": ")", "call": ")", "list": "]", "index": "]"}
+
+
+@dataclass
+class _Operator:
+    op: str
+    precedence: int
+    unary: bool
+    start: int
+
+
+@dataclass
+class _Bracket:
+    """An open bracket (or the statement itself): the items gathered inside it so far."""
+
+    kind: str  # stmt group call list index
+    token: Token
+    base: int  # height of the operand stack when it opened
+    head: Expr | None = None  # the called name or the indexed expression
+    items: list[Expr | Slice] = field(default_factory=list)
+    slice_parts: list[Expr | None] | None = None
+    trailing_comma: bool = False
+
+
+def _span_of(node: Expr | Slice) -> Span:
+    return node.span
+
+
+class _Parser:
+    def __init__(self, source: str, tokens: list[Token]) -> None:
+        self.source = source
+        self.tokens = tokens
+        self.position = 0
+
+    def fail(self, message: str, token: Token, hint: str = "") -> SyntaxProblem:
+        span = (token.start, max(token.end, token.start + 1))
+        return SyntaxProblem(message, source=self.source, span=span, hint=hint)
+
+    def unexpected(self, token: Token) -> SyntaxProblem:
+        if token.kind == "END":
+            return self.fail("unexpected end of input", token)
+        if token.kind == "NEWLINE":
+            return self.fail("unexpected end of line", token)
+        if token.kind == "NAME" and token.text in KEYWORDS:
+            return self.fail(f"'{token.text}' is not supported", token)
+        if token.kind in ("NAME", "NUM"):
+            return self.fail(f"unexpected {token.kind.lower().replace('num', 'number')} {token.text!r}", token)
+        return self.fail(f"unexpected {token.text!r}", token)
+
+    def program(self) -> Program:
+        statements: list[Statement] = []
+        tokens = self.tokens
+        while tokens[self.position].kind != "END":
+            token = tokens[self.position]
+            if token.kind in (";", "NEWLINE"):
+                self.position += 1
+                continue
+            statements.append(self.statement())
+        if not statements:
+            raise self.fail("empty program", tokens[-1])
+        return Program(tuple(statements), self.source)
+
+    def statement(self) -> Statement:
+        tokens = self.tokens
+        first = tokens[self.position]
+        target = None
+        if first.kind == "NAME" and tokens[self.position + 1].kind == "=":
+            if first.text in KEYWORDS:
+                raise self.unexpected(first)
+            target = first.text
+            self.position += 2
+        value = self.expression(statement_level=True)
+        return Statement(target, value, (first.start, _span_of(value)[1]))
+
+    def expression(self, statement_level: bool = False) -> Expr:
+        """Parse from the current token to the end of the statement (or of the text)."""
+        tokens = self.tokens
+        operands: list[Expr] = []
+        stack: list[_Operator | _Bracket] = [_Bracket("stmt", tokens[self.position], 0)]
+        depth = 0
+        expect_operand = True
+
+        def reduce_one() -> None:
+            operator = stack.pop()
+            assert isinstance(operator, _Operator)
+            if operator.unary:
+                operand = operands.pop()
+                operands.append(Unary(operator.op, operand, (operator.start, operand.span[1])))
+            else:
+                right = operands.pop()
+                left = operands.pop()
+                operands.append(Binary(operator.op, left, right, (left.span[0], right.span[1])))
+
+        def reduce_operators() -> None:
+            while isinstance(stack[-1], _Operator):
+                reduce_one()
+
+        def close_item(bracket: _Bracket, token: Token, closing: bool) -> None:
+            """End the item before `token` (a ',' or a closer) and add it to `bracket`."""
+            if expect_operand and isinstance(stack[-1], _Operator):
+                raise self.unexpected(token)
+            reduce_operators()
+            part = operands.pop() if len(operands) > bracket.base else None
+            if bracket.slice_parts is not None:
+                bracket.slice_parts.append(part)
+                starts = [p for p in bracket.slice_parts if p is not None]
+                parts = bracket.slice_parts + [None] * (3 - len(bracket.slice_parts))
+                first = starts[0].span[0] if starts else token.start
+                bracket.items.append(Slice(parts[0], parts[1], parts[2], (first, token.start)))
+                bracket.slice_parts = None
+                bracket.trailing_comma = False
+            elif part is not None:
+                bracket.items.append(part)
+                bracket.trailing_comma = False
+            elif closing and bracket.trailing_comma:
+                pass  # `f(a, b,)`: Python allows one trailing comma
+            elif closing and not bracket.items and bracket.kind == "call":
+                pass  # `f()`
+            else:
+                raise self.unexpected(token)
+
+        while True:
+            token = tokens[self.position]
+            kind = token.kind
+            if kind == "NEWLINE" and depth > 0:
+                self.position += 1
+                continue
+            if expect_operand:
+                if kind == "NUM":
+                    operands.append(Num(float(token.text), token.text, (token.start, token.end)))
+                    expect_operand = False
+                elif kind == "NAME":
+                    if token.text in KEYWORDS:
+                        raise self.unexpected(token)
+                    operands.append(Name(token.text, (token.start, token.end)))
+                    expect_operand = False
+                elif kind == "OP" and token.text in "+-":
+                    stack.append(_Operator(token.text, _UNARY_PRECEDENCE, True, token.start))
+                elif kind in ("(", "["):
+                    depth += 1
+                    if depth > MAX_DEPTH:
+                        raise LimitProblem(
+                            f"brackets nested deeper than {MAX_DEPTH:,}",
+                            source=self.source,
+                            span=(token.start, token.end),
+                        )
+                    stack.append(_Bracket("group" if kind == "(" else "list", token, len(operands)))
+                elif kind in (",", ")", "]", ":"):
+                    bracket = stack[-1]
+                    if not isinstance(bracket, _Bracket):
+                        raise self.unexpected(token)
+                    if kind == ":" or (bracket.slice_parts is not None and kind in ",]"):
+                        # An empty part of a slice: `v[:3]`, `v[1:]`, `m[:, 0]`.
+                        expect_operand = False
+                        continue
+                    if kind == "," or (kind in ")]" and _CLOSER.get(bracket.kind) == kind):
+                        expect_operand = False
+                        continue
+                    raise self.unexpected(token)
+                else:
+                    raise self.unexpected(token)
+                self.position += 1
+                continue
+
+            # An operand was just read: what follows it?
+            if kind == "OP":
+                precedence = _BINARY[token.text]
+                right_assoc = token.text == "**"
+                while isinstance(stack[-1], _Operator):
+                    top = stack[-1]
+                    assert isinstance(top, _Operator)
+                    if top.precedence < precedence or (top.precedence == precedence and right_assoc):
+                        break
+                    reduce_one()
+                stack.append(_Operator(token.text, precedence, False, token.start))
+                expect_operand = True
+            elif kind in ("(", "["):
+                head = operands.pop()
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise LimitProblem(
+                        f"brackets nested deeper than {MAX_DEPTH:,}", source=self.source, span=(token.start, token.end)
+                    )
+                if kind == "(" and not isinstance(head, Name):
+                    raise self.fail("only a function's name can be called", token)
+                stack.append(_Bracket("call" if kind == "(" else "index", token, len(operands), head))
+                expect_operand = True
+            elif kind == ",":
+                reduce_operators()
+                bracket = stack[-1]
+                assert isinstance(bracket, _Bracket)
+                close_item(bracket, token, closing=False)
+                bracket.trailing_comma = True
+                expect_operand = True
+            elif kind == ":":
+                reduce_operators()
+                bracket = stack[-1]
+                assert isinstance(bracket, _Bracket)
+                if bracket.kind != "index":
+                    raise self.fail("unexpected ':'", token, "slices go inside an index, as in v[1:3]")
+                part = operands.pop() if len(operands) > bracket.base else None
+                if bracket.slice_parts is None:
+                    bracket.slice_parts = [part]
+                elif len(bracket.slice_parts) < 2:
+                    bracket.slice_parts.append(part)
+                else:
+                    raise self.unexpected(token)
+                expect_operand = True
+            elif kind in (")", "]"):
+                reduce_operators()
+                bracket = stack[-1]
+                assert isinstance(bracket, _Bracket)
+                if _CLOSER.get(bracket.kind) != kind:
+                    if bracket.kind == "stmt":
+                        raise self.fail(f"unexpected {kind!r}", token, "nothing is open to close")
+                    opener = bracket.token
+                    raise self.fail(
+                        f"unexpected {kind!r}", token, f"the {opener.text!r} at column {line_and_column(self.source, opener.start)[1]} is still open"
+                    )
+                close_item(bracket, token, closing=True)
+                stack.pop()
+                depth -= 1
+                operands.append(self.finish(bracket, token))
+                expect_operand = False
+            elif kind in (";", "NEWLINE", "END"):
+                break
+            elif kind == "=":
+                raise self.fail("unexpected '='", token, "only a single name can be assigned, at the start of a statement")
+            else:
+                raise self.unexpected(token)
+            self.position += 1
+
+        # The end of the statement.
+        token = tokens[self.position]
+        if expect_operand:
+            if isinstance(stack[-1], _Operator) or len(stack) == 1:
+                raise self.unexpected(token)
+        reduce_operators()
+        if len(stack) > 1:
+            bracket = stack[-1]
+            assert isinstance(bracket, _Bracket)
+            raise self.fail(f"{bracket.token.text!r} never closed", bracket.token)
+        statement = stack[0]
+        assert isinstance(statement, _Bracket)
+        if statement.items:  # `a, b` at the top level
+            if len(operands) > 0:
+                statement.items.append(operands.pop())
+            items = tuple(item for item in statement.items if not isinstance(item, Slice))
+            return TupleLit(items, (items[0].span[0], items[-1].span[1]))
+        return operands.pop()
+
+    def finish(self, bracket: _Bracket, closer: Token) -> Expr:
+        span = (bracket.token.start if bracket.head is None else bracket.head.span[0], closer.end)
+        items = bracket.items
+        if bracket.kind == "index":
+            assert bracket.head is not None
+            return Index(bracket.head, tuple(items), span)
+        exprs = tuple(item for item in items if not isinstance(item, Slice))
+        if bracket.kind == "call":
+            assert isinstance(bracket.head, Name)
+            return Call(bracket.head.id, exprs, span)
+        if bracket.kind == "list":
+            if not exprs:
+                raise self.fail("an empty list has no shape", closer)
+            return ListLit(exprs, span)
+        if not exprs:
+            raise self.fail("empty parentheses", closer)
+        if len(exprs) == 1 and not bracket.trailing_comma:
+            return exprs[0]
+        return TupleLit(exprs, span)
+
+
+def parse(source: str) -> Program:
+    """Parse a whole program; raise SyntaxProblem with the column of the first problem."""
+    return _Parser(source, tokenize(source)).program()
+
+
+def parse_expression(source: str) -> Expr:
+    """Parse a single expression (used for --at and --seed values)."""
+    parser = _Parser(source, tokenize(source))
+    expression = parser.expression(statement_level=True)
+    token = parser.tokens[parser.position]
+    if token.kind != "END":
+        raise parser.unexpected(token)
+    return expression
