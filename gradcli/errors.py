@@ -41,6 +41,7 @@ class GradcliError(Exception):
         """Attach the text this error's span points into, unless it has one already."""
         if self.source is None:
             self.source = source
+        if not self.where:
             self.where = where
         return self
 

@@ -1,0 +1,56 @@
+"""Shared helpers: run the CLI as a user would, and central finite differences."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from typer.testing import CliRunner
+
+from gradcli.cli import _program_after_double_dash, app
+
+
+@dataclass
+class Run:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+
+def cli(*args: str, stdin: str | None = None) -> Run:
+    """Run `gradcli ARGS` in-process (fast), with stdout and stderr apart."""
+    result = CliRunner().invoke(app, _program_after_double_dash(list(args)), input=stdin)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return Run(result.exit_code, result.stdout, result.stderr)
+
+
+def process(*args: str, stdin: str | None = None) -> Run:
+    """Run `python -m gradcli ARGS` as a separate process, exactly as a shell would."""
+    done = subprocess.run(
+        [sys.executable, "-m", "gradcli", *args], input=stdin, capture_output=True, text=True, timeout=120
+    )
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+def central_difference(f: Callable[[list[np.ndarray]], float], args: list[np.ndarray], which: int,
+                       step: float = 1e-6) -> np.ndarray:
+    """d f / d args[which], element by element, by central differences."""
+    base = args[which]
+    gradient = np.zeros_like(base, dtype=float)
+    for position in np.ndindex(base.shape):
+        up = [a.copy() for a in args]
+        down = [a.copy() for a in args]
+        h = step * max(1.0, abs(float(base[position])))
+        up[which][position] += h
+        down[which][position] -= h
+        gradient[position] = (f(up) - f(down)) / (2 * h)
+    return gradient

@@ -1,0 +1,83 @@
+"""Bad input: exit code 2, one clear line on stderr naming the problem, nothing on stdout."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import cli, process
+
+BAD = [
+    # arguments, what the first line of stderr must say
+    (["log(x1*x2))*sin(x2)", "--at", "x1=0.5,x2=0.75"], "unexpected ')' at column 11"),
+    (["sin(x", "--at", "x=1"], "'(' never closed at column 4"),
+    (["foo(x)", "--at", "x=1"], "unknown function 'foo' at column 1"),
+    (["sni(x)", "--at", "x=1"], "did you mean 'sin'?"),
+    (["sin(x, y)", "--at", "x=1,y=2"], "sin takes 1 argument, got 2"),
+    (["x + y", "--at", "x=1"], "no value for input 'y'"),
+    (["x + 1", "--at", "x=1,z=2"], "--at: 'z' is not an input of the program at column 5"),
+    (["x + 1", "--at", "x=1", "--at", "x=2"], "'x' is given twice"),
+    (["y = x*2; y + 1", "--at", "x=1", "--of", "q"], "--of: 'q' is not a name in the program at column 1"),
+    (["x*y", "--at", "x=1,y=2", "--wrt", "x,w"], "--wrt: 'w' is not a name in the program at column 3"),
+    (["y = z**2; l = sum(y)", "--at", "z=[1,3]", "--of", "y", "--seed", "[1,1,1]"],
+     "seed has shape (3,) but 'y' has shape (2,)"),
+    (["y = x**2", "--at", "x=[1,2,3]"], "grad can be implicitly created only for scalar outputs"),
+    (["x + y", "--at", "x=[1,2],y=[1,2,3]", "--seed", "ones"], "shapes (2,) and (3,) do not broadcast in '+'"),
+    (["m @ v", "--at", "m=[[1,2],[3,4]],v=[1,2,3]", "--seed", "ones"], "'@' cannot take shapes (2, 2) and (3,)"),
+    (["x[5]", "--at", "x=[1,2]"], "index out of range for shape (2,)"),
+    (["x[0.5]", "--at", "x=[1,2]"], "an index must be a whole number"),
+    (["__import__('os').system('x')", "--at", "x=1"], "unexpected character \"'\" at column 12"),
+    (["x.real", "--at", "x=1"], "attribute access ('.') is not supported at column 2"),
+    (["lambda x: x", "--at", "x=1"], "'lambda' is not supported at column 1"),
+    (["sin = 2; sin", "--at", "x=1"], "cannot assign to 'sin': it is a function"),
+    (["sin + x", "--at", "x=1"], "'sin' is a function"),
+    (["y = 2*x; x = y; x", "--at", "x=1"], "'x' is used before it is assigned"),
+    (["x + 1", "--at", "x=[1,2"], "--at: '[' never closed at column 3"),
+    (["x + 1", "--at", "x=[[1,2],[3]]", "--seed", "ones"], "--at: the rows of a nested list must have equal lengths"),
+    (["x + 1", "--at", "x=foo"], "--at: expected a number"),
+    (["x + 1", "--at", "x"], "--at: expected NAME=VALUE at column 1"),
+    (["x + 1", "--at", "x=1", "--seed", "[1,"], "--seed: unexpected end of input"),
+    (["(x, 2*x)", "--at", "x=1", "--seed", "1"], "1 seed(s) for 2 output(s)"),
+    (["", "--at", "x=1"], "empty program"),
+    (["(x, y)[0]", "--at", "x=1,y=2"], "a tuple can only be the program's output"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_exits_2_with_one_clear_line(args, message):
+    run = cli("grad", *args)
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    first_line = run.stderr.splitlines()[0]
+    assert first_line.startswith("gradcli: error: ")
+    assert message in first_line
+    assert "Traceback" not in run.stderr
+
+
+def test_code_in_a_program_is_never_run(tmp_path):
+    marker = tmp_path / "ran"
+    for program in [f"__import__('os').system('touch {marker}')", f"exec(\"open('{marker}', 'w')\")",
+                    f"eval(\"open('{marker}', 'w')\")"]:
+        run = process("grad", program, "--at", "x=1")
+        assert run.exit_code == 2
+        assert run.stdout == ""
+        assert "Traceback" not in run.stderr
+    assert not marker.exists()
+
+
+def test_missing_program_file():
+    run = cli("grad", "-f", "/nonexistent/prog.grad", "--at", "x=1")
+    assert run.exit_code == 2
+    assert "cannot read the program from '/nonexistent/prog.grad'" in run.stderr
+    assert run.stdout == ""
+
+
+def test_program_both_as_argument_and_file():
+    run = cli("grad", "x", "-f", "-", "--at", "x=1", stdin="x")
+    assert run.exit_code == 2
+    assert "not both" in run.stderr
+
+
+def test_no_program_at_all():
+    run = cli("grad", "--at", "x=1")
+    assert run.exit_code == 2
+    assert "no program given" in run.stderr

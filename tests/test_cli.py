@@ -1,0 +1,133 @@
+"""The grad command as scripts and people use it: JSON, files, stdin, options."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.helpers import central_difference, cli, process
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+def strict_json(text: str):
+    """Parse as RFC 8259 does: NaN and Infinity are not JSON."""
+    def refuse(constant: str):
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_json_has_the_documented_keys():
+    run = cli("grad", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--json")
+    document = strict_json(run.stdout)
+    assert run.stdout.count("\n") == 1
+    assert {"expr", "at", "value", "grad"} <= set(document)
+    assert document["expr"] == "log(x1*x2)*sin(x2)"
+    assert document["at"] == {"x1": 0.5, "x2": 0.75}
+    assert document["value"] == pytest.approx(math.log(0.375) * math.sin(0.75))
+
+
+def test_non_finite_values_are_null_in_json_and_named_in_warnings():
+    run = cli("grad", "log(x) + 1/y", "--at", "x=-1,y=0", "--json")
+    assert run.exit_code == 0
+    document = strict_json(run.stdout)
+    assert document["value"] is None
+    assert document["grad"]["y"] is None
+    assert any("'y'" in w for w in document["warnings"])
+
+
+def test_nested_list_values_keep_their_shape_in_json():
+    run = cli("grad", "sum(m @ v)", "--at", "m=[[1,2],[3,4]],v=[1,-1]", "--json")
+    document = strict_json(run.stdout)
+    assert document["grad"]["m"] == [[1.0, -1.0], [1.0, -1.0]]
+    assert document["grad"]["v"] == [4.0, 6.0]
+
+
+def test_program_from_a_file_and_from_stdin(tmp_path):
+    path = tmp_path / "p.grad"
+    path.write_text("O = 3*a**3\nP = b**2\nQ = O - P\n")
+    from_file = cli("grad", "-f", str(path), "--at", "a=2,b=6", "--json").json()
+    from_stdin = cli("grad", "-f", "-", "--at", "a=2,b=6", "--json", stdin=path.read_text()).json()
+    assert from_file["grad"] == from_stdin["grad"] == {"a": 36.0, "b": -12.0}
+
+
+def test_a_program_starting_with_minus_goes_after_double_dash():
+    run = process("grad", "--json", "--", "-x**2", "--at", "x=3")
+    assert run.exit_code == 0, run.stderr
+    assert json.loads(run.stdout)["grad"] == {"x": -6.0}
+
+
+def test_at_is_repeatable_and_takes_ranges():
+    run = cli("grad", "sum(x*y)", "--at", "x=linspace(0,1,5)", "--at", "y=2", "--json")
+    document = run.json()
+    assert document["at"]["x"] == [0.0, 0.25, 0.5, 0.75, 1.0]
+    assert document["grad"]["y"] == pytest.approx(2.5)
+
+
+def test_wrt_reports_only_the_named_inputs_and_zero_for_unused_ones():
+    run = cli("grad", "y = a*b; y + sum(0*c)", "--at", "a=2,b=3,c=[1,2]", "--wrt", "c,a", "--json")
+    assert run.json()["grad"] == {"c": [0.0, 0.0], "a": 3.0}
+    run = cli("grad", "q = a*2; r = b*3; q", "--at", "a=1,b=[1,2]", "--json")
+    assert run.json()["grad"]["b"] == [0.0, 0.0]
+
+
+def test_wrt_an_intermediate_gives_its_adjoint():
+    run = cli("grad", "y = x**2; z = 3*y", "--at", "x=2", "--wrt", "y,x", "--json")
+    assert run.json()["grad"] == {"y": 3.0, "x": 12.0}
+
+
+def test_of_several_intermediates_takes_a_tuple_seed():
+    run = cli("grad", "u = x*y; v = x+y; u*v", "--at", "x=2,y=3", "--of", "u,v", "--seed", "(1, 10)", "--json")
+    document = run.json()
+    assert document["value"] == [6.0, 5.0]
+    assert document["grad"] == {"x": 3.0 + 10.0, "y": 2.0 + 10.0}
+
+
+def test_seed_is_the_vector_of_a_vector_jacobian_product():
+    seed = [0.5, -2.0, 3.0]
+    run = cli("grad", "y = sin(x) * x", "--at", "x=[0.1,0.2,0.3]", "--seed", json.dumps(seed), "--json")
+    gradient = np.array(run.json()["grad"]["x"])
+    x = np.array([0.1, 0.2, 0.3])
+
+    def weighted(args):
+        return float(np.dot(seed, np.sin(args[0]) * args[0]))
+
+    np.testing.assert_allclose(gradient, central_difference(weighted, [x], 0), rtol=1e-6)
+
+
+def test_python_dash_m_gradcli_runs():
+    run = process("--help")
+    assert run.exit_code == 0
+    assert "Exit codes" in run.stdout
+
+
+SAMPLE_FILES = sorted(SAMPLES.glob("*.grad"))
+
+
+@pytest.mark.parametrize("sample", SAMPLE_FILES, ids=[p.name for p in SAMPLE_FILES])
+def test_every_sample_runs_as_its_comment_says(sample):
+    # The second line of each sample is the command that runs it.
+    command = sample.read_text().splitlines()[1].removeprefix("# ")
+    words = [w.strip("'") for w in re.findall(r"'[^']*'|\S+", command)]
+    assert words[:2] == ["gradcli", "grad"]
+    words = [str(SAMPLES.parent / w) if w.startswith("samples/") else w for w in words]
+    run = cli(*words[1:], "--json")
+    assert run.exit_code == 0, run.stderr
+    for gradient in run.json()["grad"].values():
+        assert np.all(np.isfinite(gradient))
+
+
+def test_readme_opens_with_the_two_commands_that_ci_runs():
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text().splitlines()
+    commands = readme[readme.index("```sh") + 1 : readme.index("```sh") + 3]
+    assert "gradcli grad" in commands[0] and "pytest" in commands[1]
+    ci = (root / ".ci" / "run").read_text().splitlines()
+    for command in commands:
+        assert command in ci

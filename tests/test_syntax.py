@@ -1,0 +1,128 @@
+"""The parser: Python's precedence, the whole language, deep and wide programs."""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+import pytest
+
+from gradcli import compile_program, grad
+from gradcli.errors import SyntaxProblem, describe
+from gradcli.syntax import Binary, Call, Index, ListLit, Name, Num, Slice, TupleLit, Unary, parse, parse_expression
+
+
+def value_of(program: str, **point: float) -> float:
+    tape = compile_program(program)
+    used = {name: v for name, v in point.items() if name in tape.inputs}
+    return float(np.asarray(grad(tape, at=used, seed="ones").value).sum())
+
+
+@pytest.mark.parametrize(
+    "expression",
+    ["-x**2", "2**-x*3", "x**y**2", "-x**-y", "x - y - 2", "x / y / 2", "x * -y + 3", "+x - -y", "(x + y) * (x - y)",
+     "x ** (1 / 2) * y", "-(x)**2", "x*y/2*x", "2*-x**2/y"],
+)
+def test_precedence_and_associativity_are_pythons(expression):
+    x, y = 1.3, 0.7
+    expected = eval(expression, {}, {"x": x, "y": y})  # the reference is Python itself, on our own text
+    assert value_of(expression, x=x, y=y) == pytest.approx(expected, rel=1e-12)
+
+
+def test_tree_shapes():
+    assert parse_expression("-x**2") == Unary("-", Binary("**", Name("x", (0, 0)), Num(2.0, "2", (0, 0)), (0, 0)), (0, 0))
+    call = parse_expression("atan2(a, b)")
+    assert isinstance(call, Call) and call.func == "atan2" and len(call.args) == 2
+    index = parse_expression("m[1:, ::2, 0]")
+    assert isinstance(index, Index) and len(index.items) == 3
+    assert isinstance(index.items[0], Slice) and isinstance(index.items[2], Num)
+    assert isinstance(parse_expression("[1, [2, 3]]"), ListLit)
+    assert isinstance(parse_expression("(a, b)"), TupleLit)
+    assert isinstance(parse_expression("(a,)"), TupleLit)
+    assert isinstance(parse_expression("(a)"), Name)
+
+
+def test_statements_split_on_semicolons_and_newlines_with_comments():
+    program = parse("a = x * 2  # double\nb = a + 1; c = b ** 2\n\nc")
+    assert [s.target for s in program.statements] == ["a", "b", "c", None]
+
+
+def test_newlines_inside_brackets_continue_the_statement():
+    assert value_of("y = sin(\n  x\n) + [1,\n 2][0]", x=0.0) == pytest.approx(1.0)
+
+
+def test_constants_pi_and_e():
+    assert value_of("pi * x + e", x=1.0) == pytest.approx(np.pi + np.e)
+
+
+def test_tuple_output_has_several_values():
+    result = grad("(x + y, x * y)", at={"x": 2, "y": 3}, seed=[1.0, 1.0])
+    assert [float(v) for v in result.value] == [5.0, 6.0]
+    assert float(result.grad["x"]) == 4.0
+
+
+def test_100000_nested_parentheses_parse_and_differentiate_without_recursion():
+    depth = 100_000
+    result = grad("(" * depth + "x" + ")" * depth + "**2", at={"x": 3.0})
+    assert float(result.grad["x"]) == 6.0
+
+
+def test_100000_nested_calls_differentiate():
+    depth = 100_000
+    result = grad("relu(" * depth + "x" + ")" * depth, at={"x": 2.0})
+    assert float(result.grad["x"]) == 1.0
+
+
+def test_a_long_chain_of_unary_minus():
+    result = grad("-" * 100_001 + "x", at={"x": 2.0})
+    assert float(result.grad["x"]) == -1.0
+
+
+def test_flat_sum_that_pythons_own_parser_rejects():
+    terms = 5_000
+    source = " + ".join(f"x*{i}" for i in range(terms))
+    with pytest.raises(RecursionError):
+        ast.parse(source)
+    result = grad(source, at={"x": 1.0})
+    assert float(result.grad["x"]) == sum(range(terms))
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "column"),
+    [
+        ("log(x1*x2))", "unexpected ')'", 11),
+        ("sin(x", "'(' never closed", 4),
+        ("x +* y", "unexpected '*'", 4),
+        ("x = ", "unexpected end of input", 5),
+        ("(a]", "unexpected ']'", 3),
+        ("x.real", "attribute access ('.') is not supported", 2),
+        ("x // 2", "operator '//' is not supported", 3),
+        ("lambda x: x", "'lambda' is not supported", 1),
+        ("f(,)", "unexpected ','", 3),
+        ("2(3)", "only a function's name can be called", 2),
+        ("a = b = 1", "unexpected '='", 7),
+        ("v[1:2:3:4]", "unexpected ':'", 8),
+        ("x $ y", "unexpected character '$'", 3),
+        ("", "empty program", 1),
+    ],
+)
+def test_syntax_errors_name_the_problem_and_the_column(text, message, column):
+    with pytest.raises(SyntaxProblem) as caught:
+        parse(text)
+    first = describe(caught.value)[0]
+    assert message in first
+    assert f"at column {column}" in first
+
+
+def test_the_caret_stands_under_the_problem():
+    with pytest.raises(SyntaxProblem) as caught:
+        parse("log(x1*x2))*sin(x2)")
+    _, shown, caret = describe(caught.value)
+    assert shown.strip() == "log(x1*x2))*sin(x2)"
+    assert caret.index("^") == shown.index("log") + 10
+
+
+def test_errors_in_a_multiline_program_name_the_line():
+    with pytest.raises(SyntaxProblem) as caught:
+        parse("a = x\nb = a +\n")
+    assert "line 2, column 8" in describe(caught.value)[0]
