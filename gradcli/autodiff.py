@@ -15,7 +15,7 @@ import numpy as np
 from gradcli import values as values_module
 from gradcli.errors import NameProblem, ShapeProblem
 from gradcli.ops import unbroadcast
-from gradcli.tape import APPLY, Tape, compile_program, forward
+from gradcli.tape import APPLY, CONST, Tape, compile_program, forward
 
 Array = np.ndarray
 
@@ -217,3 +217,88 @@ def grad(
     steps: list[Step] | None = [] if trace else None
     adjoints = backward(tape, values, roots, seeds, steps)
     return GradResult(tape, point, values, adjoints, roots, root_names, tuple(seeds), tuple(wrt_names), is_tuple, steps)
+
+
+def local_derivatives(tape: Tape, values: Sequence[Array], index: int) -> list[Array | None]:
+    """d node / d arg for each arg of an APPLY node: its VJP applied to ones.
+
+    For a scalar node and a scalar argument this is the partial derivative itself, the
+    factor a path multiplies by when it crosses this edge.
+    """
+    node = tape.nodes[index]
+    assert node.op is not None
+    with np.errstate(all="ignore"):
+        cotangents = node.op.vjp(np.ones_like(values[index]), values[index], *[values[a] for a in node.args],
+                                 **node.params)
+    return [
+        None if c is None else unbroadcast(np.asarray(c, dtype=float), values[a].shape)
+        for a, c in zip(node.args, cotangents, strict=True)
+    ]
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    """A node of the backward graph as PyTorch shows it: a grad_fn, or an input's AccumulateGrad."""
+
+    id: int  # the tape index: node [3] is v3 of `gradcli explain`
+    op: str  # "MulBackward0", ..., or "AccumulateGrad" for an input
+    name: str | None  # the input's name, or the intermediate's
+    next_functions: tuple[int | None, ...]  # in argument order; None for a constant, as PyTorch shows it
+
+
+def _scalar_constants(tape: Tape, index: int) -> list[bool]:
+    """Which arguments of a node are Python numbers in PyTorch's eyes (0-d constants)."""
+    nodes = tape.nodes
+    return [nodes[a].kind == CONST and nodes[a].value is not None and nodes[a].value.ndim == 0
+            for a in nodes[index].args]
+
+
+def torch_name(tape: Tape, index: int, values: Sequence[Array] | None = None) -> str:
+    """The name of the node PyTorch would record for tape node `index`."""
+    from gradcli.ops import torch_node_name
+
+    node = tape.nodes[index]
+    if node.kind != APPLY:
+        return "AccumulateGrad" if node.requires_grad else "None"
+    assert node.op is not None
+    shapes = None if values is None else [np.shape(values[a]) for a in node.args]
+    return torch_node_name(node.op, _scalar_constants(tape, index), shapes, node.params)
+
+
+def backward_graph(tape: Tape, roots: Sequence[int], values: Sequence[Array] | None = None) -> list[GraphNode]:
+    """The nodes reachable from `roots`, each before its next_functions (backward order).
+
+    A constant that is a Python number in PyTorch (a 0-d constant here) is not an input of
+    a Tensor-Scalar node (`x**2` is PowBackward0 with one next function), and is `None` in
+    the next_functions of the others (`3*x` is MulBackward0 with (AccumulateGrad, None)).
+    """
+    from gradcli.ops import SCALAR_OVERLOADS, SWAPS_SCALAR_FIRST
+
+    nodes = tape.nodes
+    reachable = [False] * len(nodes)
+    for root in roots:
+        reachable[root] = True
+    graph = []
+    for index in range(max(roots, default=-1), -1, -1):
+        node = nodes[index]
+        if not reachable[index] or not node.requires_grad:
+            continue
+        op_name = torch_name(tape, index, values)
+        if node.kind != APPLY:
+            graph.append(GraphNode(index, op_name, node.name, ()))
+            continue
+        assert node.op is not None
+        args = list(node.args)
+        scalar_constant = _scalar_constants(tape, index)
+        if node.op.name in SWAPS_SCALAR_FIRST and scalar_constant[0]:
+            args.reverse()
+            scalar_constant.reverse()
+        next_functions: list[int | None] = []
+        for arg, is_scalar in zip(args, scalar_constant, strict=True):
+            if nodes[arg].requires_grad:
+                reachable[arg] = True
+                next_functions.append(arg)
+            elif not (is_scalar and op_name in SCALAR_OVERLOADS):
+                next_functions.append(None)
+        graph.append(GraphNode(index, op_name, node.name, tuple(next_functions)))
+    return graph

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
 
@@ -104,6 +105,10 @@ def grad(
     seed: SeedOpt = None,
     of: OfOpt = None,
     wrt: WrtOpt = None,
+    paths: Annotated[bool, typer.Option("--paths", help="List the paths from the output to each input, and what "
+                                        "each contributes.")] = False,
+    max_paths: Annotated[int, typer.Option("--max-paths", min=1, help="With --paths: keep the K largest in "
+                                           "magnitude.", metavar="K")] = 16,
     json: JsonOpt = False,
 ) -> None:
     """The value of the program and its gradient with respect to each input."""
@@ -117,14 +122,29 @@ def grad(
         tape = compile_program(source)
         point = merge_points(at or [], tape.inputs)
         result = compute(tape, point, seed=seed, of=of, wrt=wrt)
+        reports = None
+        if paths:
+            from gradcli.paths import paths as find_paths
+
+            reports = find_paths(result, max_paths)
         if json:
             from gradcli.render.jsonout import dumps, grad_document
 
-            sys.stdout.write(dumps(grad_document(result)) + "\n")
+            document = grad_document(result)
+            if reports is not None:
+                from gradcli.render.paths import paths_document
+
+                document["paths"] = paths_document(reports, result)
+            sys.stdout.write(dumps(document) + "\n")
         else:
             from gradcli.render.table import show_grad
 
-            show_grad(result, _console())
+            console = _console()
+            show_grad(result, console)
+            if reports is not None:
+                from gradcli.render.paths import show_paths
+
+                show_paths(reports, result, console)
 
     _run(body)
 
@@ -141,6 +161,79 @@ def _program_after_double_dash(argv: list[str]) -> list[str]:
     if split + 1 >= len(argv):
         return argv
     return [*argv[:split], *argv[split + 2 :], "--", argv[split + 1]]
+
+
+class GraphFormat(StrEnum):
+    tree = "tree"
+    dot = "dot"
+    mermaid = "mermaid"
+    json = "json"
+
+
+@app.command()
+def graph(
+    program: ProgramArg = None,
+    file: FileOpt = None,
+    at: AtOpt = None,
+    seed: SeedOpt = None,
+    of: OfOpt = None,
+    format: Annotated[GraphFormat, typer.Option("--format", help="tree, dot (Graphviz), mermaid or json.")] = GraphFormat.tree,
+) -> None:
+    """The backward graph in PyTorch's terms (grad_fn, next_functions, AccumulateGrad).
+
+    With --at, each node shows its forward value and the gradient flowing into it.
+    """
+
+    def body() -> None:
+        from gradcli.autodiff import backward_graph, resolve
+        from gradcli.autodiff import grad as compute
+        from gradcli.render.graph import TEXT_FORMATS, GraphView, tree
+        from gradcli.tape import compile_program
+        from gradcli.values import merge_points
+
+        source = read_program(program, file)
+        tape = compile_program(source)
+        result = None
+        if at:
+            result = compute(tape, merge_points(at, tape.inputs), seed=seed, of=of)
+            roots, names = result.roots, result.root_names
+        elif of:
+            roots = tuple(resolve(tape, of, "--of"))
+            names = tuple(n.strip() for n in of.split(","))
+        else:
+            roots, names = tape.outputs, tape.output_names
+        view = GraphView(source, backward_graph(tape, roots, None if result is None else result.values), roots,
+                         names, result)
+        if format is GraphFormat.tree:
+            _console().print(tree(view))
+        else:
+            sys.stdout.write(TEXT_FORMATS[format.value](view) + "\n")
+
+    _run(body)
+
+
+@app.command()
+def explain(
+    program: ProgramArg = None,
+    file: FileOpt = None,
+    at: AtOpt = None,
+    seed: SeedOpt = None,
+    of: OfOpt = None,
+    wrt: WrtOpt = None,
+) -> None:
+    """The forward tape and the backward sweep, step by step, as reverse mode does them."""
+
+    def body() -> None:
+        from gradcli.autodiff import grad as compute
+        from gradcli.render.explain import show_explanation
+        from gradcli.tape import compile_program
+        from gradcli.values import merge_points
+
+        tape = compile_program(read_program(program, file))
+        result = compute(tape, merge_points(at or [], tape.inputs), seed=seed, of=of, wrt=wrt, trace=True)
+        show_explanation(result, _console())
+
+    _run(body)
 
 
 def main() -> None:

@@ -74,15 +74,21 @@ def _pow_vjp(g: Array, ans: Array, a: Array, b: Array) -> tuple[Array, Array]:
     # PyTorch: no gradient flows to the base where the exponent is 0, nor to the exponent
     # where the base is 0 and the exponent non-negative (0**b is constant there).
     da = np.where(b == 0, 0.0, g * b * np.power(a, b - 1))
-    db = np.where((a == 0) & (b >= 0), 0.0, g * ans * np.log(np.where(a == 0, 1.0, a)))
+    db = np.where((a == 0) & (b >= 0), 0.0, g * ans * np.log(a))
     return da, db
 
 
 def _pow_jvp(t: Sequence[Array | None], ans: Array, a: Array, b: Array) -> Array | float:
     ta, tb = t
     da = None if ta is None else np.where(b == 0, 0.0, ta * b * np.power(a, b - 1))
-    db = None if tb is None else np.where((a == 0) & (b >= 0), 0.0, tb * ans * np.log(np.where(a == 0, 1.0, a)))
+    db = None if tb is None else np.where((a == 0) & (b >= 0), 0.0, tb * ans * np.log(a))
     return _sum_tangents(da, db)
+
+
+def _atan2_scale(a: Array, b: Array) -> Array:
+    # 1 / (a^2 + b^2), and 0 at the origin where PyTorch's atan2 backward gives 0.
+    denominator = a * a + b * b
+    return np.where(denominator == 0, 0.0, 1.0 / np.where(denominator == 0, 1.0, denominator))
 
 
 def _pow_torch_node(constant: Sequence[bool], shapes: object) -> str:
@@ -176,12 +182,11 @@ def _getitem_vjp(g: Array, ans: Array, x: Array, key: tuple[Any, ...]) -> tuple[
     return (cotangent,)
 
 
-def _getitem_torch_node(constant: Sequence[bool], shapes: object, key: tuple[Any, ...] | None = None) -> str:
-    if key is not None and all(isinstance(k, int) for k in key):
-        return "SelectBackward0"
-    if key is not None and all(isinstance(k, slice) for k in key):
-        return "SliceBackward0"
-    return "IndexBackward0"
+def _getitem_torch_node(constant: Sequence[bool], shapes: object, key: tuple[Any, ...] = ()) -> str:
+    # PyTorch indexes one axis at a time; its outermost node is that of the last item
+    # that does something (a bare `:` does nothing).
+    acting = [k for k in key if not (isinstance(k, slice) and k == slice(None))]
+    return "SelectBackward0" if acting and isinstance(acting[-1], int) else "SliceBackward0"
 
 
 def _stack(*items: Array) -> Array:
@@ -273,10 +278,10 @@ _ROWS = [
        jvp=lambda t, ans, a, b: _minmax_jvp(t, ans, a, b, 1), sympy=lambda a, b: _sympy().Max(a, b)),
     Op("min", 2, np.minimum, _min_vjp, "MinimumBackward0",
        jvp=lambda t, ans, a, b: _minmax_jvp(t, ans, a, b, -1), sympy=lambda a, b: _sympy().Min(a, b)),
-    Op("atan2", 2, np.arctan2, lambda g, ans, a, b: (g * b / (a * a + b * b), -g * a / (a * a + b * b)),
+    Op("atan2", 2, np.arctan2, lambda g, ans, a, b: (g * b * _atan2_scale(a, b), -g * a * _atan2_scale(a, b)),
        "Atan2Backward0",
-       jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] * b / (a * a + b * b),
-                                              None if t[1] is None else -t[1] * a / (a * a + b * b)),
+       jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] * b * _atan2_scale(a, b),
+                                              None if t[1] is None else -t[1] * a * _atan2_scale(a, b)),
        sympy=lambda a, b: _sympy().atan2(a, b)),
     Op("dot", 2, _dot, lambda g, ans, a, b: (g * b, g * a), "DotBackward0",
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else np.dot(t[0], b),
@@ -291,7 +296,7 @@ _ROWS = [
     Op("logsumexp", 1, _logsumexp, lambda g, ans, x: (g * np.exp(x - ans),), "LogsumexpBackward0",
        jvp=lambda t, ans, x: np.sum(t[0] * np.exp(x - ans))),
     # structure, written with brackets rather than called
-    Op("getitem", 1, lambda x, key: np.asarray(x[key]), _getitem_vjp, "IndexBackward0",
+    Op("getitem", 1, lambda x, key: np.asarray(x[key]), _getitem_vjp, "SelectBackward0",
        jvp=lambda t, ans, x, key: np.asarray(t[0][key]), sympy=lambda x, key: x[key], callable=False,
        torch_node_rule=_getitem_torch_node),
     Op("stack", -1, _stack, _stack_vjp, "StackBackward0",
@@ -308,6 +313,11 @@ PREFIX_OPERATORS = {"-": OPS["neg"]}
 FUNCTIONS = {op.name: op for op in _ROWS if op.callable}
 CONSTANTS = {"pi": float(np.pi), "e": float(np.e)}
 
+
+# PyTorch nodes of Tensor-Scalar overloads: the Python number is not one of their inputs.
+SCALAR_OVERLOADS = frozenset({"PowBackward0", "PowBackward2", "RsubBackward1"})
+# `3*x` is `x.__rmul__(3)` in PyTorch: the tensor comes first in next_functions.
+SWAPS_SCALAR_FIRST = frozenset({"add", "mul"})
 
 
 def torch_node_name(op: Op, constant: Sequence[bool], shapes: Sequence[tuple[int, ...]] | None = None,

@@ -1,0 +1,130 @@
+"""`gradcli explain`: the forward tape, then the backward sweep written out step by step.
+
+It reads a result computed with `trace=True`: every adjoint update of the sweep, in the
+order the sweep made it. Each update is written as the chain rule it applies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gradcli.autodiff import GradResult, local_derivatives, torch_name
+from gradcli.render.numbers import human
+from gradcli.tape import APPLY, CONST, INPUT, Node, Tape
+
+
+def ref(tape: Tape, index: int) -> str:
+    """How the explanation names a node: an input by its name, anything else as v<index>."""
+    node = tape.nodes[index]
+    if node.kind == INPUT:
+        return str(node.name)
+    if node.kind == CONST and node.value is not None and node.value.ndim == 0 and node.name is None:
+        return human(node.value)  # a number is written in place
+    return f"v{index}"
+
+
+def _key_text(key: tuple[Any, ...]) -> str:
+    parts = []
+    for item in key:
+        if isinstance(item, slice):
+            text = ":".join("" if p is None else str(p) for p in (item.start, item.stop, item.step))
+            parts.append(text.rstrip(":") if item.step is None else text)
+        else:
+            parts.append(str(item))
+    return ", ".join(p or ":" for p in parts)
+
+
+def definition(tape: Tape, node: Node) -> str:
+    """The right-hand side of a tape line: `v0 * x2`, `sin(x2)`, `v3[1:]`."""
+    if node.kind == INPUT:
+        return "input"
+    if node.kind == CONST:
+        return f"constant {human(node.value)}"
+    assert node.op is not None
+    args = [ref(tape, a) for a in node.args]
+    op = node.op
+    if op.name == "getitem":
+        return f"{args[0]}[{_key_text(node.params['key'])}]"
+    if op.name == "stack":
+        return f"[{', '.join(args)}]"
+    if op.name == "neg":
+        return f"-{args[0]}"
+    if op.symbol and op.arity == 2:
+        return f"{args[0]} {op.symbol} {args[1]}"
+    return f"{op.name}({', '.join(args)})"
+
+
+def show_explanation(result: GradResult, console: Any) -> None:
+    from rich.table import Table
+
+    from gradcli.symbolic import local_derivative_formula
+
+    tape = result.tape
+    values = result.values
+    console.print(f"[bold]Program[/bold]  {tape.source.strip()}", highlight=False)
+    console.print("\n[bold]Forward: the tape, evaluated top to bottom[/bold]")
+    table = Table(show_edge=False, header_style="bold", box=None)
+    for column, justify in (("node", "right"), ("name", "left"), ("definition", "left"), ("value", "right"),
+                            ("PyTorch node", "left")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    last = max(result.roots)
+    for node in tape.nodes[: last + 1]:
+        if ref(tape, node.index) != f"v{node.index}" and node.kind == CONST:
+            continue  # written in place where it is used
+        name = node.name if node.name and node.kind != INPUT else ""
+        pytorch = torch_name(tape, node.index, values) if node.requires_grad else ""
+        table.add_row(ref(tape, node.index), name, definition(tape, node), human(values[node.index]), pytorch)
+    console.print(table)
+
+    console.print("\n[bold]Backward: adjoints from the output back to the inputs[/bold]")
+    console.print("[dim]v.grad is d(output)/d(v); each line applies the chain rule to one edge, and "
+                  "'+=' adds what arrives along another path.[/dim]")
+    for root, name, seed in zip(result.roots, result.root_names, result.seeds, strict=True):
+        if seed.size == 1:
+            console.print(f"  seed: {ref(tape, root)}.grad = {human(seed)}   (d {name} / d {name} = 1)", highlight=False)
+        else:
+            console.print(f"  seed: {ref(tape, root)}.grad = {human(seed)}   (the vector of the vector-Jacobian "
+                          f"product: --seed, PyTorch's grad_tensors)", highlight=False)
+    assert result.trace is not None
+    current = -1
+    factors: list[np.ndarray | None] = []
+    for step in result.trace:
+        node = tape.nodes[step.node]
+        if step.node != current:
+            current = step.node
+            assert node.kind == APPLY
+            factors = local_derivatives(tape, values, step.node)
+            adjoint = result.adjoints[step.node]
+            console.print(f"\n  {ref(tape, step.node)} = {definition(tape, node)}   "
+                          f"[dim]{torch_name(tape, step.node, values)}, {ref(tape, step.node)}.grad = "
+                          f"{human(adjoint)}[/dim]", highlight=False)
+        position = node.args.index(step.arg) if node.args.count(step.arg) == 1 else None
+        target = ref(tape, step.arg)
+        scalar = values[step.node].size == 1 and values[step.arg].size == 1
+        if scalar:
+            if position is None:  # x*x: both edges carry the same factor sum; say which is which
+                position = _next_position(result, step)
+            factor = factors[position]
+            assert node.op is not None
+            formula = local_derivative_formula(node.op, [ref(tape, a) for a in node.args], position, node.params)
+            formula_text = f" = {formula}" if formula else ""
+            chain = (f"{ref(tape, step.node)}.grad × ∂{ref(tape, step.node)}/∂{target}{formula_text} = "
+                     f"{human(result.adjoints[step.node])} × {human(factor)} = {human(step.contribution)}")
+        else:
+            chain = f"VJP of {torch_name(tape, step.node, values)} applied to {ref(tape, step.node)}.grad = {human(step.contribution)}"
+        accumulated = np.any(step.total is not step.contribution)
+        before = "" if not accumulated else f"   [dim](accumulated: {human(step.total - step.contribution)} was there)[/dim]"
+        console.print(f"    {target}.grad += {chain}  ->  {human(step.total)}{before}", highlight=False)
+
+    console.print("\n[bold]Result[/bold]", highlight=False)
+    for name, gradient in result.grad.items():
+        console.print(f"  {name}.grad = {human(gradient)}", highlight=False)
+
+
+def _next_position(result: GradResult, step: Any) -> int:
+    """For an op that takes the same node twice (x*x), the edge this step came along."""
+    assert result.trace is not None
+    same = [s for s in result.trace if s.node == step.node and s.arg == step.arg]
+    return [i for i, a in enumerate(result.tape.nodes[step.node].args) if a == step.arg][same.index(step)]
