@@ -15,7 +15,7 @@ import numpy as np
 from gradcli import values as values_module
 from gradcli.errors import NameProblem, ShapeProblem
 from gradcli.ops import unbroadcast
-from gradcli.tape import APPLY, CONST, Tape, compile_program, forward
+from gradcli.tape import APPLY, Tape, compile_program, forward
 
 Array = np.ndarray
 
@@ -249,8 +249,7 @@ class GraphNode:
 def _scalar_constants(tape: Tape, index: int) -> list[bool]:
     """Which arguments of a node are Python numbers in PyTorch's eyes (0-d constants)."""
     nodes = tape.nodes
-    return [nodes[a].kind == CONST and nodes[a].value is not None and nodes[a].value.ndim == 0
-            for a in nodes[index].args]
+    return [nodes[a].is_scalar_constant() for a in nodes[index].args]
 
 
 def torch_name(tape: Tape, index: int, values: Sequence[Array] | None = None) -> str:

@@ -37,6 +37,10 @@ class Node:
     value: Array | None = None  # set for CONST
     requires_grad: bool = False  # does any input flow into it?
 
+    def is_scalar_constant(self) -> bool:
+        """A constant PyTorch would see as a Python number."""
+        return self.kind == CONST and self.value is not None and self.value.ndim == 0
+
 
 @dataclass(eq=False)
 class Tape:

@@ -20,7 +20,7 @@ def ref(tape: Tape, index: int) -> str:
     node = tape.nodes[index]
     if node.kind == INPUT:
         return str(node.name)
-    if node.kind == CONST and node.value is not None and node.value.ndim == 0 and node.name is None:
+    if node.is_scalar_constant() and node.name is None:
         return human(node.value)  # a number is written in place
     return f"v{index}"
 
