@@ -91,10 +91,14 @@ def read_program(program: str | None, file: str | None) -> str:
     return program
 
 
-def _console(stderr: bool = False) -> Any:
+def _console(wide: bool = False) -> Any:
     from rich.console import Console  # only the human views pay for rich
 
-    return Console(stderr=stderr, highlight=False)
+    console = Console(highlight=False)
+    if wide and not console.is_terminal:
+        # Piped or redirected: let deep trees run long rather than wrap their labels.
+        console = Console(highlight=False, width=1_000)
+    return console
 
 
 @app.command()
@@ -205,7 +209,7 @@ def graph(
         view = GraphView(source, backward_graph(tape, roots, None if result is None else result.values), roots,
                          names, result)
         if format is GraphFormat.tree:
-            _console().print(tree(view))
+            _console(wide=True).print(tree(view))
         else:
             sys.stdout.write(TEXT_FORMATS[format.value](view) + "\n")
 

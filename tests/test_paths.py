@@ -1,0 +1,108 @@
+"""grad --paths: path counts, the largest contributions, and that they add up to the gradient."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gradcli import compile_program, grad
+from gradcli.paths import count_paths, enumerate_paths, paths
+from tests.helpers import cli, process
+from tests.programs import random_program
+
+
+def test_first_example_x2_has_two_paths_via_log_and_via_sin():
+    document = cli("grad", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--paths", "--json").json()
+    x2 = document["paths"]["x2"]
+    assert x2["total_paths"] == 2
+    by_op = {tuple(p["ops"]): p["contribution"] for p in x2["listed"]}
+    via_log = next(c for ops, c in by_op.items() if "LogBackward0" in ops)
+    via_sin = next(c for ops, c in by_op.items() if "SinBackward0" in ops)
+    assert via_log == pytest.approx(0.9089, abs=5e-5)
+    assert via_sin == pytest.approx(-0.7177, abs=5e-5)
+    assert via_log + via_sin == pytest.approx(document["grad"]["x2"], abs=1e-12)
+    assert x2["unlisted"] == pytest.approx(0.0, abs=1e-15)
+    for path in x2["listed"]:
+        assert np.prod(path["factors"]) == pytest.approx(path["contribution"], rel=1e-12)
+        assert path["nodes"][-1] == "x2"
+
+
+def test_human_view_shows_each_path_and_the_sum():
+    run = cli("grad", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--paths")
+    assert "paths into x2: 2 paths" in run.stdout
+    assert "0.908852" in run.stdout and "-0.717662" in run.stdout
+    assert "0.908852 + -0.717662 = 0.19119 = d/dx2" in run.stdout
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_paths_add_up_to_the_gradient_on_random_scalar_programs(seed):
+    rng = np.random.default_rng(seed)
+    program = random_program(rng, ["a", "b", "c"], statements=int(rng.integers(2, 5)))
+    point = {n: float(rng.uniform(-1.5, 1.5)) for n in "abc"}
+    inputs = compile_program(program).inputs
+    result = grad(program, at={n: v for n, v in point.items() if n in inputs})
+    for report in paths(result, k=10_000):
+        assert len(report.listed) == report.total_paths
+        total = sum(float(p.contribution) for p in report.listed)
+        assert total == pytest.approx(float(report.gradient), rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_paths_add_up_to_the_gradient_on_random_vector_programs(seed):
+    rng = np.random.default_rng(100 + seed)
+    program = random_program(rng, ["u", "w"], statements=3, vector=True)
+    point = {"u": rng.uniform(-1, 1, 3).tolist(), "w": rng.uniform(-1, 1, 3).tolist()}
+    inputs = compile_program(program).inputs
+    result = grad(program, at={n: v for n, v in point.items() if n in inputs})
+    for report in paths(result, k=10_000):
+        assert report.total_paths == len(report.listed)
+        total = sum(p.contribution for p in report.listed)
+        np.testing.assert_allclose(total, report.gradient, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_k_best_paths_are_the_k_largest_of_all_paths(seed):
+    rng = np.random.default_rng(200 + seed)
+    program = random_program(rng, ["a", "b"], statements=5)
+    inputs = compile_program(program).inputs
+    result = grad(program, at={n: v for n, v in {"a": 0.3, "b": -0.8}.items() if n in inputs})
+    targets = {result.tape.inputs[n] for n in result.tape.inputs}
+    everything, complete = enumerate_paths(result, k=10**6, targets=targets)
+    assert complete
+    for report in paths(result, k=3):
+        all_magnitudes = sorted((abs(float(p.contribution)) for p in everything[result.tape.inputs[report.name]]),
+                                reverse=True)
+        listed = [abs(float(p.contribution)) for p in report.listed]
+        np.testing.assert_allclose(listed, all_magnitudes[:3], rtol=1e-12)
+
+
+def test_path_counts_grow_exponentially_and_are_counted_exactly():
+    program = "y = x*x; " + "; ".join(["y = y*y"] * 59)
+    result = grad(program, at={"x": 1.0})
+    counts = count_paths(result)
+    assert counts[result.tape.inputs["x"]] == 2**60
+
+
+def test_sixty_squarings_answer_paths_without_enumerating_them():
+    # 2^60 paths: only a method polynomial in the tape size can answer (a timeout would show it).
+    program = "y = x*x; " + "; ".join(["y = y*y"] * 59)
+    run = process("grad", program, "--at", "x=1", "--paths", "--max-paths", "5", "--json")
+    assert run.exit_code == 0, run.stderr
+    x = __import__("json").loads(run.stdout)["paths"]["x"]
+    assert x["total_paths"] == 2**60
+    assert len(x["listed"]) == 5
+    assert all(p["contribution"] == 1.0 for p in x["listed"])
+    assert x["unlisted"] == pytest.approx(2.0**60 - 5)
+
+
+def test_max_paths_keeps_the_largest_and_reports_the_rest():
+    run = cli("grad", "sin(x) + 3*x + x*x", "--at", "x=2", "--paths", "--max-paths", "2", "--json")
+    x = run.json()["paths"]["x"]
+    assert x["total_paths"] == 4
+    assert [p["contribution"] for p in x["listed"]] == [3.0, 2.0]
+    assert x["unlisted"] == pytest.approx(2.0 + np.cos(2.0))
+
+
+def test_paths_into_an_input_the_output_ignores():
+    x = cli("grad", "q = a*2; r = b*3; q", "--at", "a=1,b=2", "--paths", "--json").json()["paths"]["b"]
+    assert x == {"total_paths": 0, "listed": [], "unlisted": 0.0, "searched_all": True}
