@@ -14,8 +14,8 @@ import numpy as np
 
 from gradcli import values as values_module
 from gradcli.errors import NameProblem, ShapeProblem
-from gradcli.ops import unbroadcast
-from gradcli.tape import APPLY, Tape, compile_program, forward
+from gradcli.ops import call_vjp
+from gradcli.tape import APPLY, Tape, compile_program, forward, leads_of
 
 Array = np.ndarray
 
@@ -35,9 +35,14 @@ def backward(
     roots: Sequence[int],
     seeds: Sequence[Array],
     trace: list[Step] | None = None,
+    batched: bool = False,
 ) -> list[Array | None]:
-    """Adjoints of every node: d(sum of seed * root)/d node. None where nothing flows."""
+    """Adjoints of every node: d(sum of seed * root)/d node. None where nothing flows.
+
+    With `batched`, values and seeds have a leading axis of points, and so do the adjoints.
+    """
     nodes = tape.nodes
+    leads = leads_of(tape, batched)
     adjoints: list[Array | None] = [None] * len(nodes)
     for root, seed in zip(roots, seeds, strict=True):
         previous = adjoints[root]
@@ -50,11 +55,11 @@ def backward(
                 continue
             assert node.op is not None
             args = node.args
-            cotangents = node.op.vjp(adjoint, values[index], *[values[a] for a in args], **node.params)
+            cotangents = call_vjp(node.op, adjoint, values[index], [values[a] for a in args], node.params,
+                                  [leads[a] for a in args], [nodes[a].requires_grad for a in args])
             for arg, cotangent in zip(args, cotangents, strict=True):
-                if cotangent is None or not nodes[arg].requires_grad:
+                if cotangent is None:
                     continue
-                cotangent = unbroadcast(np.asarray(cotangent, dtype=float), values[arg].shape)
                 previous = adjoints[arg]
                 total = cotangent if previous is None else previous + cotangent
                 adjoints[arg] = total
@@ -228,12 +233,8 @@ def local_derivatives(tape: Tape, values: Sequence[Array], index: int) -> list[A
     node = tape.nodes[index]
     assert node.op is not None
     with np.errstate(all="ignore"):
-        cotangents = node.op.vjp(np.ones_like(values[index]), values[index], *[values[a] for a in node.args],
-                                 **node.params)
-    return [
-        None if c is None else unbroadcast(np.asarray(c, dtype=float), values[a].shape)
-        for a, c in zip(node.args, cotangents, strict=True)
-    ]
+        return call_vjp(node.op, np.ones_like(values[index]), values[index], [values[a] for a in node.args],
+                        node.params, [0] * len(node.args), [True] * len(node.args))
 
 
 @dataclass(frozen=True)

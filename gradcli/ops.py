@@ -43,6 +43,10 @@ class Op:
     # When PyTorch's node depends on which args are constants, or on shapes:
     # torch_node_rule(constant, shapes, **params) -> name
     torch_node_rule: Rule | None = None
+    # Elementwise ops need nothing to work on a batch of points but arguments whose point
+    # shapes are aligned (the engine inserts the axes); the others take `leads=` (see below).
+    elementwise: bool = True
+    aligns: bool = False  # a non-elementwise op that also wants its arguments aligned (stack)
 
 
 def unbroadcast(cotangent: Array, shape: tuple[int, ...]) -> Array:
@@ -123,44 +127,91 @@ def _softplus(x: Array) -> Array:
     return np.where(x > 20, x, np.log1p(np.exp(np.minimum(x, 20))))
 
 
-def _logsumexp(x: Array) -> Array:
-    peak = np.max(x) if x.size else 0.0
-    if not np.isfinite(peak):
-        peak = 0.0
-    return np.asarray(np.log(np.sum(np.exp(x - peak))) + peak)
+# --- rules of the ops that act on a value's own axes ---------------------------------------
+# With --points, values carry a leading batch axis; these rules take `leads`, the number of
+# leading batch axes of each argument (0 or 1), and act on the per-point axes only.
 
 
-def _norm(x: Array) -> Array:
-    return np.asarray(np.sqrt(np.sum(x * x)))
+def _point_axes(x: Array, lead: int) -> tuple[int, ...]:
+    return tuple(range(lead, x.ndim))
 
 
-def _norm_vjp(g: Array, ans: Array, x: Array) -> tuple[Array]:
+def _expand(g: Array, x: Array, lead: int) -> Array:
+    """A reduction's cotangent (batch shape) -> broadcastable against x (batch + point shape)."""
+    return np.reshape(g, np.shape(g) + (1,) * (x.ndim - lead))
+
+
+def _sum(x: Array, leads: tuple[int, ...] = (0,)) -> Array:
+    return np.asarray(np.sum(x, axis=_point_axes(x, leads[0])))
+
+
+def _sum_vjp(g: Array, ans: Array, x: Array, leads: tuple[int, ...] = (0,)) -> tuple[Array]:
+    return (np.broadcast_to(_expand(g, x, leads[0]), x.shape),)
+
+
+def _count(x: Array, lead: int) -> int:
+    return int(np.prod(x.shape[lead:], dtype=np.int64))
+
+
+def _mean(x: Array, leads: tuple[int, ...] = (0,)) -> Array:
+    return np.asarray(np.mean(x, axis=_point_axes(x, leads[0])))
+
+
+def _mean_vjp(g: Array, ans: Array, x: Array, leads: tuple[int, ...] = (0,)) -> tuple[Array]:
+    return (np.broadcast_to(_expand(g, x, leads[0]) / _count(x, leads[0]), x.shape),)
+
+
+def _logsumexp(x: Array, leads: tuple[int, ...] = (0,)) -> Array:
+    axes = _point_axes(x, leads[0])
+    peak = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros(x.shape[: leads[0]] + (1,) * len(axes))
+    peak = np.where(np.isfinite(peak), peak, 0.0)
+    return np.asarray(np.log(np.sum(np.exp(x - peak), axis=axes)) + np.reshape(peak, peak.shape[: leads[0]]))
+
+
+def _logsumexp_vjp(g: Array, ans: Array, x: Array, leads: tuple[int, ...] = (0,)) -> tuple[Array]:
+    return (_expand(g, x, leads[0]) * np.exp(x - _expand(ans, x, leads[0])),)
+
+
+def _norm(x: Array, leads: tuple[int, ...] = (0,)) -> Array:
+    return np.asarray(np.sqrt(np.sum(x * x, axis=_point_axes(x, leads[0]))))
+
+
+def _norm_vjp(g: Array, ans: Array, x: Array, leads: tuple[int, ...] = (0,)) -> tuple[Array]:
     # PyTorch's vector_norm backward is 0 at the origin, not NaN.
     scale = np.where(ans == 0, 0.0, g / np.where(ans == 0, 1.0, ans))
-    return (scale * x,)
+    return (_expand(scale, x, leads[0]) * x,)
 
 
-def _as_matrix(a: Array, side: str) -> Array:
-    if a.ndim == 1:
-        return a[None, :] if side == "left" else a[:, None]
-    return a
+def _point_ndims(a: Array, b: Array, leads: tuple[int, ...]) -> tuple[int, int]:
+    return a.ndim - leads[0], b.ndim - leads[1]
 
 
-def _check_matmul(a: Array, b: Array) -> None:
-    if a.ndim not in (1, 2) or b.ndim not in (1, 2):
-        raise ValueError(f"@ takes 1-D or 2-D operands, got shapes {a.shape} and {b.shape}")
+def _matmul(a: Array, b: Array, leads: tuple[int, ...] = (0, 0)) -> Array:
+    # Lift 1-D operands to matrices (a row on the left, a column on the right), multiply,
+    # and drop the lifted axes again: NumPy's matmul for 1-D and 2-D, batched.
+    na, nb = _point_ndims(a, b, leads)
+    if na not in (1, 2) or nb not in (1, 2):
+        raise ValueError(f"@ takes 1-D or 2-D operands, got {na}-D and {nb}-D")
+    out = np.matmul(a[..., None, :] if na == 1 else a, b[..., :, None] if nb == 1 else b)
+    if nb == 1:
+        out = out[..., 0]
+    if na == 1:
+        out = out[..., 0] if nb == 1 else out[..., 0, :]
+    return np.asarray(out)
 
 
-def _matmul(a: Array, b: Array) -> Array:
-    _check_matmul(a, b)
-    return np.asarray(np.matmul(a, b))
-
-
-def _matmul_vjp(g: Array, ans: Array, a: Array, b: Array) -> tuple[Array, Array]:
-    # Lift 1-D operands to matrices, apply the matrix rule, and drop the lifted axes.
-    a2, b2 = _as_matrix(a, "left"), _as_matrix(b, "right")
-    g2 = g.reshape(a2.shape[0], b2.shape[1])
-    return (g2 @ b2.T).reshape(a.shape), (a2.T @ g2).reshape(b.shape)
+def _matmul_vjp(g: Array, ans: Array, a: Array, b: Array, leads: tuple[int, ...] = (0, 0)) -> tuple[Array, Array]:
+    na, nb = _point_ndims(a, b, leads)
+    a2 = a[..., None, :] if na == 1 else a
+    b2 = b[..., :, None] if nb == 1 else b
+    g2 = g
+    if nb == 1:
+        g2 = g2[..., None]
+    if na == 1:
+        g2 = g2[..., None, :]
+    ga = np.matmul(g2, np.swapaxes(b2, -1, -2))
+    gb = np.matmul(np.swapaxes(a2, -1, -2), g2)
+    return (ga[..., 0, :] if na == 1 else ga), (gb[..., 0] if nb == 1 else gb)
 
 
 def _matmul_torch_node(constant: Sequence[bool], shapes: Sequence[tuple[int, ...]] | None) -> str:
@@ -170,15 +221,24 @@ def _matmul_torch_node(constant: Sequence[bool], shapes: Sequence[tuple[int, ...
     return {(2, 2): "MmBackward0", (2, 1): "MvBackward0", (1, 1): "DotBackward0"}.get(ndims, "MmBackward0")
 
 
-def _dot(a: Array, b: Array) -> Array:
-    if a.ndim != 1 or b.ndim != 1 or a.shape != b.shape:
-        raise ValueError(f"dot takes two 1-D vectors of one length, got shapes {a.shape} and {b.shape}")
-    return np.asarray(np.dot(a, b))
+def _dot(a: Array, b: Array, leads: tuple[int, ...] = (0, 0)) -> Array:
+    na, nb = _point_ndims(a, b, leads)
+    if na != 1 or nb != 1 or a.shape[-1] != b.shape[-1]:
+        raise ValueError("dot takes two 1-D vectors of one length")
+    return np.asarray(np.einsum("...i,...i->...", a, b))
 
 
-def _getitem_vjp(g: Array, ans: Array, x: Array, key: tuple[Any, ...]) -> tuple[Array]:
+def _full_key(key: tuple[Any, ...], lead: int) -> tuple[Any, ...]:
+    return (slice(None),) * lead + tuple(key)
+
+
+def _getitem(x: Array, key: tuple[Any, ...], leads: tuple[int, ...] = (0,)) -> Array:
+    return np.asarray(x[_full_key(key, leads[0])])
+
+
+def _getitem_vjp(g: Array, ans: Array, x: Array, key: tuple[Any, ...], leads: tuple[int, ...] = (0,)) -> tuple[Array]:
     cotangent = np.zeros_like(x)
-    np.add.at(cotangent, key, g)
+    cotangent[_full_key(key, leads[0])] += g  # basic indexing: no element is picked twice
     return (cotangent,)
 
 
@@ -189,12 +249,13 @@ def _getitem_torch_node(constant: Sequence[bool], shapes: object, key: tuple[Any
     return "SelectBackward0" if acting and isinstance(acting[-1], int) else "SliceBackward0"
 
 
-def _stack(*items: Array) -> Array:
-    return np.stack(np.broadcast_arrays(*items))
+def _stack(*items: Array, leads: tuple[int, ...] = ()) -> Array:
+    return np.stack(np.broadcast_arrays(*items), axis=max(leads, default=0))
 
 
-def _stack_vjp(g: Array, ans: Array, *items: Array) -> tuple[Array, ...]:
-    return tuple(g[i] for i in range(len(items)))
+def _stack_vjp(g: Array, ans: Array, *items: Array, leads: tuple[int, ...] = ()) -> tuple[Array, ...]:
+    axis = max(leads, default=0)
+    return tuple(np.take(g, i, axis=axis) for i in range(len(items)))
 
 
 def _sympy() -> Any:
@@ -224,9 +285,10 @@ _ROWS = [
     Op("pow", 2, np.power, _pow_vjp, "PowBackward0", jvp=_pow_jvp,
        sympy=lambda a, b: a**b, symbol="**", torch_node_rule=_pow_torch_node),
     Op("matmul", 2, _matmul, _matmul_vjp, "MmBackward0",
-       jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else _matmul(t[0], b),
-                                              None if t[1] is None else _matmul(a, t[1])),
-       sympy=lambda a, b: a @ b, symbol="@", callable=False, torch_node_rule=_matmul_torch_node),
+       jvp=lambda t, ans, a, b, leads=(0, 0): _sum_tangents(None if t[0] is None else _matmul(t[0], b, leads),
+                                                            None if t[1] is None else _matmul(a, t[1], leads)),
+       sympy=lambda a, b: a @ b, symbol="@", callable=False, torch_node_rule=_matmul_torch_node,
+       elementwise=False),
     Op("neg", 1, np.negative, lambda g, ans, x: (-g,), "NegBackward0",
        jvp=lambda t, ans, x: -_zero_tangent(t[0], x),
        sympy=lambda x: -x, symbol="-", callable=False),
@@ -283,25 +345,29 @@ _ROWS = [
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] * b * _atan2_scale(a, b),
                                               None if t[1] is None else -t[1] * a * _atan2_scale(a, b)),
        sympy=lambda a, b: _sympy().atan2(a, b)),
-    Op("dot", 2, _dot, lambda g, ans, a, b: (g * b, g * a), "DotBackward0",
-       jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else np.dot(t[0], b),
-                                              None if t[1] is None else np.dot(a, t[1]))),
-    # reductions
-    Op("sum", 1, lambda x: np.asarray(np.sum(x)), lambda g, ans, x: (np.broadcast_to(g, x.shape),), "SumBackward0",
-       jvp=lambda t, ans, x: np.sum(t[0])),
-    Op("mean", 1, lambda x: np.asarray(np.mean(x)), lambda g, ans, x: (np.broadcast_to(g / x.size, x.shape),),
-       "MeanBackward0", jvp=lambda t, ans, x: np.mean(t[0])),
+    Op("dot", 2, _dot, lambda g, ans, a, b, leads=(0, 0): (g[..., None] * b, g[..., None] * a), "DotBackward0",
+       jvp=lambda t, ans, a, b, leads=(0, 0): _sum_tangents(None if t[0] is None else _dot(t[0], b, leads),
+                                                            None if t[1] is None else _dot(a, t[1], leads)),
+       elementwise=False),
+    # reductions over all of a value's axes
+    Op("sum", 1, _sum, _sum_vjp, "SumBackward0", jvp=lambda t, ans, x, leads=(0,): _sum(t[0], leads),
+       elementwise=False),
+    Op("mean", 1, _mean, _mean_vjp, "MeanBackward0", jvp=lambda t, ans, x, leads=(0,): _mean(t[0], leads),
+       elementwise=False),
     Op("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0",
-       jvp=lambda t, ans, x: np.where(ans == 0, 0.0, np.sum(x * t[0]) / np.where(ans == 0, 1.0, ans))),
-    Op("logsumexp", 1, _logsumexp, lambda g, ans, x: (g * np.exp(x - ans),), "LogsumexpBackward0",
-       jvp=lambda t, ans, x: np.sum(t[0] * np.exp(x - ans))),
+       jvp=lambda t, ans, x, leads=(0,): np.where(ans == 0, 0.0, _sum(x * t[0], leads) / np.where(ans == 0, 1.0, ans)),
+       elementwise=False),
+    Op("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0",
+       jvp=lambda t, ans, x, leads=(0,): _sum(t[0] * np.exp(x - _expand(ans, x, leads[0])), leads),
+       elementwise=False),
     # structure, written with brackets rather than called
-    Op("getitem", 1, lambda x, key: np.asarray(x[key]), _getitem_vjp, "SelectBackward0",
-       jvp=lambda t, ans, x, key: np.asarray(t[0][key]), sympy=lambda x, key: x[key], callable=False,
-       torch_node_rule=_getitem_torch_node),
+    Op("getitem", 1, _getitem, _getitem_vjp, "SelectBackward0",
+       jvp=lambda t, ans, x, key, leads=(0,): _getitem(t[0], key, leads), sympy=lambda x, key: x[key],
+       callable=False, torch_node_rule=_getitem_torch_node, elementwise=False),
     Op("stack", -1, _stack, _stack_vjp, "StackBackward0",
-       jvp=lambda t, ans, *xs: _stack(*(_zero_tangent(ti, x) for ti, x in zip(t, xs, strict=True))),
-       callable=False),
+       jvp=lambda t, ans, *xs, leads=(): _stack(*(_zero_tangent(ti, x) for ti, x in zip(t, xs, strict=True)),
+                                                 leads=leads),
+       callable=False, elementwise=False, aligns=True),
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in _ROWS}
@@ -312,6 +378,62 @@ BINARY_OPERATORS = {"+": OPS["add"], "-": OPS["sub"], "*": OPS["mul"], "/": OPS[
 PREFIX_OPERATORS = {"-": OPS["neg"]}
 FUNCTIONS = {op.name: op for op in _ROWS if op.callable}
 CONSTANTS = {"pi": float(np.pi), "e": float(np.e)}
+
+
+# --- applying a rule: the one place that aligns batch axes and undoes broadcasting ---------
+
+
+def _align(args: Sequence[Array], leads: Sequence[int]) -> list[Array]:
+    """Insert axes after the batch axis, so that the point shapes of the args right-align."""
+    point_ndims = [a.ndim - lead for a, lead in zip(args, leads, strict=True)]
+    target = max(point_ndims)
+    return [
+        a.reshape(a.shape[:lead] + (1,) * (target - n) + a.shape[lead:]) if lead and n < target else a
+        for a, lead, n in zip(args, leads, point_ndims, strict=True)
+    ]
+
+
+def call_forward(op: Op, args: Sequence[Array], params: dict[str, Any], leads: Sequence[int]) -> Array:
+    """op's value; `leads` says which args carry a leading batch axis (all zeros for one point)."""
+    batched = any(leads)
+    if batched and (op.elementwise or op.aligns):
+        args = _align(args, leads)
+    if op.elementwise:
+        return np.asarray(op.forward(*args, **params))
+    return np.asarray(op.forward(*args, **params, leads=tuple(leads)))
+
+
+def call_vjp(op: Op, g: Array, ans: Array, args: Sequence[Array], params: dict[str, Any], leads: Sequence[int],
+             wanted: Sequence[bool]) -> list[Array | None]:
+    """The cotangent of each wanted arg, of that arg's own shape (broadcasting undone)."""
+    aligned = _align(args, leads) if any(leads) and (op.elementwise or op.aligns) else args
+    if op.elementwise:
+        cotangents = op.vjp(g, ans, *aligned, **params)
+    else:
+        cotangents = op.vjp(g, ans, *aligned, **params, leads=tuple(leads))
+    result: list[Array | None] = []
+    for arg, lined_up, cotangent, want in zip(args, aligned, cotangents, wanted, strict=True):
+        if cotangent is None or not want:
+            result.append(None)
+            continue
+        cotangent = unbroadcast(np.asarray(cotangent, dtype=float), lined_up.shape)
+        result.append(cotangent if lined_up is arg else cotangent.reshape(arg.shape))
+    return result
+
+
+def call_jvp(op: Op, tangents: Sequence[Array | None], ans: Array, args: Sequence[Array], params: dict[str, Any],
+             leads: Sequence[int]) -> Array:
+    """The output's tangent, given the args' tangents (None: zero)."""
+    if any(leads) and (op.elementwise or op.aligns):
+        args = _align(args, leads)
+        tangents = [None if t is None else lined for t, lined in
+                    zip(tangents, _align([np.zeros(1) if t is None else t for t in tangents], leads), strict=True)]
+    assert op.jvp is not None
+    if op.elementwise:
+        out = op.jvp(tangents, ans, *args, **params)
+    else:
+        out = op.jvp(tangents, ans, *args, **params, leads=tuple(leads))
+    return np.broadcast_to(np.asarray(out, dtype=float), ans.shape)
 
 
 # PyTorch nodes of Tensor-Scalar overloads: the Python number is not one of their inputs.

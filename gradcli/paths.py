@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gradcli.autodiff import GradResult, local_derivatives
-from gradcli.ops import unbroadcast
+from gradcli.ops import call_vjp
 from gradcli.tape import APPLY
 
 Array = np.ndarray
@@ -157,11 +157,11 @@ def enumerate_paths(
             if node.kind != APPLY:
                 continue
             assert node.op is not None
-            cotangents = node.op.vjp(cotangent, values[index], *[values[a] for a in node.args], **node.params)
+            cotangents = call_vjp(node.op, cotangent, values[index], [values[a] for a in node.args], node.params,
+                                  [0] * len(node.args), [nodes[a].requires_grad for a in node.args])
             for position in reversed(range(len(node.args))):
                 arg, c = node.args[position], cotangents[position]
-                if c is not None and nodes[arg].requires_grad:
-                    c = unbroadcast(np.asarray(c, dtype=float), values[arg].shape)
+                if c is not None:
                     stack.append((arg, c, (*chain, arg), (*positions, position)))
     return {i: [path for _, _, path in sorted(heap, reverse=True)] for i, heap in kept.items()}, complete
 

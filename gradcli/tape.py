@@ -16,7 +16,7 @@ import numpy as np
 
 from gradcli import syntax
 from gradcli.errors import NameProblem, ShapeProblem, SyntaxProblem
-from gradcli.ops import BINARY_OPERATORS, CONSTANTS, FUNCTIONS, OPS, PREFIX_OPERATORS, Op
+from gradcli.ops import BINARY_OPERATORS, CONSTANTS, FUNCTIONS, OPS, PREFIX_OPERATORS, Op, call_forward
 
 INPUT = "input"
 CONST = "const"
@@ -92,10 +92,10 @@ class _Builder:
         nodes = self.nodes
         if all(nodes[a].kind == CONST for a in args):
             # Constants are folded, as Python folds `3/7` before PyTorch sees it.
-            values = [nodes[a].value for a in args]
+            values = [np.asarray(nodes[a].value) for a in args]
             try:
                 with np.errstate(all="ignore"):
-                    value = np.asarray(op.forward(*values, **params), dtype=float)
+                    value = call_forward(op, values, params, [0] * len(values)).astype(float)
             except (ValueError, IndexError) as problem:
                 raise shape_problem(op, values, problem, span, self.source) from None
             for a in sorted(args, reverse=True):
@@ -271,16 +271,26 @@ def shape_problem(
     return ShapeProblem(message, source=source, span=span, hint=str(problem).split("\n")[0])
 
 
-def forward(tape: Tape, at: Mapping[str, Array]) -> list[Array]:
-    """The value of every node of `tape` at the point `at` (input name -> value)."""
+def leads_of(tape: Tape, batched: bool) -> list[int]:
+    """The number of leading batch axes of each node's value: 1 where an input flows in."""
+    return [int(batched and node.requires_grad) for node in tape.nodes]
+
+
+def forward(tape: Tape, at: Mapping[str, Array], batched: bool = False) -> list[Array]:
+    """The value of every node of `tape` at the point `at` (input name -> value).
+
+    With `batched`, every input value has a leading axis of points, and so does every value
+    an input flows into; ops act on the per-point axes.
+    """
     values: list[Any] = [None] * len(tape.nodes)
+    leads = leads_of(tape, batched)
     with np.errstate(all="ignore"):  # NaN and infinity follow IEEE, as in PyTorch
         for node in tape.nodes:
             if node.kind == APPLY:
                 assert node.op is not None
                 args = [values[a] for a in node.args]
                 try:
-                    values[node.index] = np.asarray(node.op.forward(*args, **node.params))
+                    values[node.index] = call_forward(node.op, args, node.params, [leads[a] for a in node.args])
                 except (ValueError, IndexError) as problem:
                     raise shape_problem(node.op, args, problem, node.span, tape.source) from None
             elif node.kind == INPUT:
