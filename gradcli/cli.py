@@ -113,9 +113,25 @@ def grad(
                                         "each contributes.")] = False,
     max_paths: Annotated[int, typer.Option("--max-paths", min=1, help="With --paths: keep the K largest in "
                                            "magnitude.", metavar="K")] = 16,
+    points: Annotated[Optional[str], typer.Option(
+        "--points", help="Evaluate at every point of FILE ('-': stdin): JSON Lines of {name: value}, or CSV with a "
+        "header of names (a vector z as columns z[0], z[1], ...). --at gives the names a point does not.",
+        metavar="FILE")] = None,
+    csv: Annotated[bool, typer.Option("--csv", help="With --points: write CSV (value, then grad_NAME columns).")] = False,
+    skip_bad: Annotated[bool, typer.Option("--skip-bad", help="With --points: pass over bad lines, naming them on "
+                                           "stderr, instead of stopping at the first.")] = False,
+    chunk_size: Annotated[int, typer.Option("--chunk-size", min=1, help="With --points: points computed at once.",
+                                            hidden=True)] = 8192,
     json: JsonOpt = False,
 ) -> None:
     """The value of the program and its gradient with respect to each input."""
+
+    if points is not None:
+        if paths:
+            _run(lambda: _refuse("--paths works at one point (--at), not with --points"))
+        _run(lambda: _grad_points(program, file, at, seed, of, wrt, points, "json" if json else "csv" if csv else "table",
+                                  skip_bad, chunk_size))
+        return
 
     def body() -> None:
         from gradcli.autodiff import grad as compute
@@ -165,6 +181,71 @@ def _program_after_double_dash(argv: list[str]) -> list[str]:
     if split + 1 >= len(argv):
         return argv
     return [*argv[:split], *argv[split + 2 :], "--", argv[split + 1]]
+
+
+def _refuse(message: str) -> None:
+    raise NameProblem(message)
+
+
+def _grad_points(program: str | None, file: str | None, at: list[str] | None, seed: str | None, of: str | None,
+                 wrt: str | None, points: str, output: str, skip_bad: bool, chunk_size: int) -> None:
+    """grad --points: read points a chunk at a time, compute each chunk at once, write it."""
+    from gradcli.autodiff import grad_batch
+    from gradcli.render.stream import WRITERS
+    from gradcli.tape import compile_program
+    from gradcli.values import PointsReader, merge_points
+
+    source = read_program(program, file)
+    if points == "-" and file == "-":
+        raise NameProblem("the program and the points cannot both come from stdin")
+    tape = compile_program(source)
+    fixed = merge_points(at or [], tape.inputs)
+    try:
+        stream = sys.stdin if points == "-" else open(points, encoding="utf-8")
+    except OSError as problem:
+        raise NameProblem(f"cannot read points from {points!r}: {problem.strerror}", where="--points") from None
+    writer = WRITERS[output](_console() if output == "table" else sys.stdout, fixed)
+    skipped = []
+    done = 0
+    progress = _progress()
+    with stream:
+        reader = PointsReader(iter(stream), tape.inputs, fixed, chunk_size, skip_bad)
+        for chunk in reader.chunks():
+            for bad in chunk.skipped:
+                print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
+            skipped += [p.line for p in chunk.skipped]
+            if chunk.count:
+                result = grad_batch(tape, chunk.columns, chunk.count, fixed, seed=seed, of=of, wrt=wrt,
+                                    chunk=chunk_size)
+                writer.write(chunk, result)
+                sys.stdout.flush()
+                done += chunk.count
+                progress(done)
+    progress(-1)
+    if skipped:
+        shown = ", ".join(map(str, skipped[:20])) + (", ..." if len(skipped) > 20 else "")
+        print(f"gradcli: {done:,} points done; {len(skipped):,} bad lines skipped: {shown}", file=sys.stderr)
+
+
+def _progress() -> Callable[[int], None]:
+    """A points counter on stderr when a person is watching it; silent otherwise."""
+    if not sys.stderr.isatty():
+        return lambda done: None
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn
+
+    bar = Progress(SpinnerColumn(), TextColumn("{task.completed:,} points"), console=Console(stderr=True),
+                   transient=True)
+    task = bar.add_task("points", total=None)
+    bar.start()
+
+    def update(done: int) -> None:
+        if done < 0:
+            bar.stop()
+        else:
+            bar.update(task, completed=done)
+
+    return update
 
 
 class GraphFormat(StrEnum):

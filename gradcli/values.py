@@ -7,8 +7,10 @@ Values are read with the program parser and then walked here; nothing is ever `e
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -185,3 +187,224 @@ def parse_seed(text: str) -> list[Array | str]:
         return seeds
     except GradcliError as error:
         raise error.locate(text, "--seed") from None
+
+
+# --- --points: many points, streamed ------------------------------------------------------
+
+
+class PointsProblem(GradcliError):
+    """A bad line in a --points file; `line` is its 1-based number."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}", where="--points")
+        self.line = line
+
+
+@dataclass
+class PointChunk:
+    columns: dict[str, Array]  # name -> (count, *shape)
+    count: int
+    lines: list[int]  # the input line of each point
+    skipped: list[PointsProblem]  # bad lines passed over (with --skip-bad)
+
+
+_CSV_COLUMN = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)((?:\[\d+\])*)\s*$")
+
+
+def _csv_layout(header: str, inputs: Mapping[str, int]) -> list[tuple[str, tuple[int, ...]]]:
+    """`x1,z[0],z[1]` -> the input and the element index each column holds."""
+    layout = []
+    for position, cell in enumerate(header.split(",")):
+        found = _CSV_COLUMN.match(cell)
+        if found is None:
+            raise PointsProblem(1, f"column {position + 1} of the header, {cell.strip()!r}, is not NAME or NAME[i]")
+        name = found.group(1)
+        if name not in inputs:
+            known = ", ".join(inputs) or "none"
+            raise PointsProblem(1, f"column {cell.strip()!r} is not an input of the program (its inputs are: {known})")
+        index = tuple(int(i) for i in re.findall(r"\d+", found.group(2)))
+        layout.append((name, index))
+    return layout
+
+
+class PointsReader:
+    """Reads --points text (JSON Lines or CSV, told apart by the first line) in chunks.
+
+    CSV: a header of input names; a vector input is spread over columns `z[0]`, `z[1]`, ...
+    (a matrix over `m[0][1]`, ...). JSON Lines: one object `{name: value}` per line, a value
+    being a number or a nested list. Blank lines are passed over.
+    """
+
+    def __init__(self, lines: Iterator[str], inputs: Mapping[str, int], fixed: Mapping[str, Array],
+                 chunk: int = 8192, skip_bad: bool = False) -> None:
+        self.lines = lines
+        self.inputs = inputs
+        self.fixed = fixed
+        self.chunk = chunk
+        self.skip_bad = skip_bad
+        self.number = 0  # the last line read
+        self.shapes: dict[str, tuple[int, ...]] = {}
+        self.format = ""
+        self.layout: list[tuple[str, tuple[int, ...]]] = []
+
+    def _next_line(self) -> str | None:
+        for text in self.lines:
+            self.number += 1
+            if text.strip():
+                return text
+        return None
+
+    def chunks(self) -> Iterator[PointChunk]:
+        first = self._next_line()
+        if first is None:
+            return
+        if first.lstrip().startswith("{"):
+            self.format = "jsonl"
+            pending: str | None = first
+        else:
+            self.format = "csv"
+            self.layout = _csv_layout(first, self.inputs)
+            self._csv_shapes()
+            pending = None
+        self._check_missing(set(name for name, _ in self.layout) if self.format == "csv" else None)
+        if self.format == "csv":
+            yield from self._csv_chunks()
+            return
+        while True:
+            rows: list[Any] = []
+            lines: list[int] = []
+            skipped: list[PointsProblem] = []
+            while len(rows) < self.chunk:
+                text = pending if pending is not None else self._next_line()
+                pending = None
+                if text is None:
+                    break
+                try:
+                    rows.append(self._parse(text))
+                    lines.append(self.number)
+                except PointsProblem as problem:
+                    if not self.skip_bad:
+                        if rows:
+                            yield self._chunk(rows, lines, skipped)
+                        raise
+                    skipped.append(problem)
+            if rows or skipped:
+                yield self._chunk(rows, lines, skipped)
+            if len(rows) < self.chunk:
+                return
+
+    def _csv_chunks(self) -> Iterator[PointChunk]:
+        """CSV rows a chunk at a time, read by NumPy's C parser; line by line only to find a bad one."""
+        while True:
+            texts: list[str] = []
+            lines: list[int] = []
+            while len(texts) < self.chunk:
+                text = self._next_line()
+                if text is None:
+                    break
+                texts.append(text)
+                lines.append(self.number)
+            if not texts:
+                return
+            try:
+                table = np.loadtxt(texts, delimiter=",", ndmin=2, dtype=float)
+                if table.shape[1] != len(self.layout):
+                    raise ValueError("wrong number of cells")
+                yield self._chunk(table, lines, [])
+            except ValueError:
+                rows: list[Any] = []
+                good: list[int] = []
+                skipped: list[PointsProblem] = []
+                for text, line in zip(texts, lines, strict=True):
+                    try:
+                        rows.append(self._parse_csv(text, line))
+                        good.append(line)
+                    except PointsProblem as problem:
+                        if not self.skip_bad:
+                            if rows:
+                                yield self._chunk(rows, good, [])
+                            raise
+                        skipped.append(problem)
+                yield self._chunk(rows, good, skipped)
+            if len(texts) < self.chunk:
+                return
+
+    def _parse_csv(self, text: str, line: int) -> list[float]:
+        cells = text.split(",")
+        if len(cells) != len(self.layout):
+            raise PointsProblem(line, f"{len(cells)} cells where the header has {len(self.layout)}")
+        try:
+            return [float(cell) for cell in cells]
+        except ValueError:
+            bad = next(c for c in cells if not _is_float(c))
+            raise PointsProblem(line, f"{bad.strip()!r} is not a number") from None
+
+    def _check_missing(self, given: set[str] | None) -> None:
+        if given is None:
+            return
+        missing = [name for name in self.inputs if name not in given and name not in self.fixed]
+        if missing:
+            raise PointsProblem(1, f"no column and no --at value for input {', '.join(repr(n) for n in missing)}")
+
+    def _csv_shapes(self) -> None:
+        indices: dict[str, list[tuple[int, ...]]] = {}
+        for name, index in self.layout:
+            indices.setdefault(name, []).append(index)
+        for name, found in indices.items():
+            ndim = {len(i) for i in found}
+            if len(ndim) != 1:
+                raise PointsProblem(1, f"the columns of {name!r} mix different numbers of indices")
+            shape = tuple(max(i[d] for i in found) + 1 for d in range(ndim.pop()))
+            if len(set(found)) != len(found) or len(found) != int(np.prod(shape, dtype=np.int64)):
+                raise PointsProblem(1, f"the columns of {name!r} do not fill a shape {shape}: give every element once")
+            self.shapes[name] = shape
+
+    def _parse(self, text: str) -> Any:
+        try:
+            point = json.loads(text)
+        except json.JSONDecodeError as problem:
+            raise PointsProblem(self.number, f"not JSON: {problem.msg} at column {problem.colno}") from None
+        if not isinstance(point, dict):
+            raise PointsProblem(self.number, "a point is a JSON object {name: value}")
+        row = {}
+        for name, given in point.items():
+            if name not in self.inputs:
+                raise PointsProblem(self.number, f"{name!r} is not an input of the program")
+            try:
+                value = np.asarray(given, dtype=float)
+            except (TypeError, ValueError):
+                raise PointsProblem(self.number, f"the value of {name!r} is not a number or a list of numbers") from None
+            expected = self.shapes.setdefault(name, value.shape)
+            if value.shape != expected:
+                raise PointsProblem(self.number, f"{name!r} has shape {value.shape} here but {expected} before")
+            row[name] = value
+        missing = [name for name in self.inputs if name not in row and name not in self.fixed]
+        if missing:
+            raise PointsProblem(self.number, f"no value for input {', '.join(repr(n) for n in missing)}")
+        return row
+
+    def _chunk(self, rows: Any, lines: list[int], skipped: list[PointsProblem]) -> PointChunk:
+        columns: dict[str, Array] = {}
+        count = len(rows)
+        if self.format == "csv":
+            table = np.asarray(rows, dtype=float).reshape(count, len(self.layout))
+            for name, shape in self.shapes.items():
+                columns[name] = np.empty((count, *shape))
+            for position, (name, index) in enumerate(self.layout):
+                key: tuple[Any, ...] = (slice(None), *index)
+                columns[name][key] = table[:, position]
+        else:
+            names = {name for row in rows for name in row}
+            for name in names:
+                # A name given on some lines only takes its --at value on the others.
+                default = self.fixed.get(name)
+                columns[name] = np.array([row.get(name, default) for row in rows], dtype=float)
+        return PointChunk(columns, count, lines, skipped)
+
+
+def _is_float(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,108 @@
+"""Results at many points, written as they come: JSON Lines, CSV, or a rich table."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
+
+import numpy as np
+
+from gradcli.autodiff import BatchResult
+from gradcli.render.numbers import human, to_json
+from gradcli.values import PointChunk
+
+
+def _element_names(name: str, shape: tuple[int, ...]) -> list[str]:
+    """`z` of shape (2,) -> ['z[0]', 'z[1]']; a scalar keeps its name."""
+    return [name + "".join(f"[{i}]" for i in index) for index in np.ndindex(*shape)] if shape else [name]
+
+
+class JsonLinesWriter:
+    """One JSON object per point: the input line, the point, the value and the gradient."""
+
+    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray]) -> None:
+        self.out = out
+        self.fixed = {name: to_json(value) for name, value in fixed.items()}
+
+    def write(self, chunk: PointChunk, result: BatchResult) -> None:
+        columns = {name: to_json(values) for name, values in chunk.columns.items()}
+        value_columns = [to_json(v) for v in result.values]
+        grad_columns = {name: to_json(g) for name, g in result.grad.items()}
+        lines = []
+        for i, line in enumerate(chunk.lines):
+            at = {name: column[i] for name, column in columns.items()}
+            at.update((name, value) for name, value in self.fixed.items() if name not in at)
+            point_values = [column[i] for column in value_columns]
+            document: dict[str, Any] = {
+                "line": line,
+                "at": at,
+                "value": point_values if result.is_tuple else point_values[0],
+                "grad": {name: column[i] for name, column in grad_columns.items()},
+            }
+            if _has_null(point_values) or _has_null(document["grad"].values()):
+                document["warnings"] = ["a value or gradient is not finite"]
+            lines.append(json.dumps(document, allow_nan=False))
+        if lines:
+            self.out.write("\n".join(lines) + "\n")
+
+
+def _has_null(items: Any) -> bool:
+    stack = list(items)
+    while stack:
+        item = stack.pop()
+        if item is None:
+            return True
+        if isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+class CsvWriter:
+    """A header, then one row per point: the value's columns, then `grad_NAME` columns."""
+
+    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray]) -> None:
+        self.out = out
+        self.started = False
+
+    def write(self, chunk: PointChunk, result: BatchResult) -> None:
+        blocks = [v.reshape(chunk.count, -1) for v in result.values]
+        blocks += [g.reshape(chunk.count, -1) for g in result.grad.values()]
+        if not self.started:
+            header: list[str] = []
+            for name, value in zip(result.root_names, result.values, strict=True):
+                label = "value" if len(result.values) == 1 else f"value_{name}"
+                header += _element_names(label, value.shape[1:])
+            for name, gradient in result.grad.items():
+                header += _element_names(f"grad_{name}", gradient.shape[1:])
+            self.out.write(",".join(header) + "\n")
+            self.started = True
+        if chunk.count:
+            table = np.concatenate(blocks, axis=1) if blocks else np.empty((chunk.count, 0))
+            self.out.write("\n".join(",".join(map(repr, row)) for row in table.tolist()) + "\n")
+
+
+class TableWriter:
+    """A rich table for people, printed a chunk at a time."""
+
+    def __init__(self, out: Any, fixed: Mapping[str, np.ndarray]) -> None:
+        self.console = out
+        self.first = True
+
+    def write(self, chunk: PointChunk, result: BatchResult) -> None:
+        from rich.table import Table
+
+        table = Table(show_edge=False, header_style="bold", show_header=self.first)
+        table.add_column("line", justify="right")
+        for name in result.root_names:
+            table.add_column(name if len(result.root_names) > 1 else "value", justify="right")
+        for name in result.grad:
+            table.add_column(f"grad {name}", justify="right")
+        for i, line in enumerate(chunk.lines):
+            cells = [str(line), *(human(v[i]) for v in result.values), *(human(g[i]) for g in result.grad.values())]
+            table.add_row(*cells)
+        self.console.print(table)
+        self.first = False
+
+
+WRITERS: dict[str, Callable[..., Any]] = {"json": JsonLinesWriter, "csv": CsvWriter, "table": TableWriter}
