@@ -131,3 +131,19 @@ def test_readme_opens_with_the_two_commands_that_ci_runs():
     ci = (root / ".ci" / "run").read_text().splitlines()
     for command in commands:
         assert command in ci
+
+
+def test_the_json_path_imports_neither_sympy_nor_rich():
+    code = (
+        "import sys\n"
+        "sys.argv = ['gradcli', 'grad', 'log(x1*x2)*sin(x2)', '--at', 'x1=0.5,x2=0.75', '--json']\n"
+        "from gradcli.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('sympy', 'rich', 'pydantic') if m in sys.modules))\n"
+    )
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"

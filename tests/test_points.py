@@ -1,0 +1,177 @@
+"""grad --points: many points at once, equal to one point at a time, streamed in chunks."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from gradcli import compile_program, grad
+from gradcli.autodiff import grad_batch
+from tests.helpers import cli, process
+from tests.programs import random_program
+
+# Programs over scalar, vector and matrix inputs: broadcasting, @, indexing, lists, reductions.
+BATCH_PROGRAMS = [
+    ("log(x1*x2)*sin(x2)", {"x1": (), "x2": ()}, None),
+    ("sum(z * w)", {"z": (3,), "w": ()}, None),
+    ("y = z * [1, 2, 3] + w; sum(y**2)", {"z": (3,), "w": ()}, None),
+    ("m @ v", {"m": (2, 3), "v": (3,)}, "ones"),
+    ("v @ m2", {"v": (3,), "m2": (3, 2)}, "ones"),
+    ("dot(v, u) + v @ u", {"v": (3,), "u": (3,)}, None),
+    ("m @ [[1, 0], [0, 1], [1, 1]]", {"m": (2, 3)}, "ones"),
+    ("[[1, 2, 3], [3, 2, 1]] @ v", {"v": (3,)}, "ones"),
+    ("v[0] * v[-1] + sum(v[1:]) + m[1, 2] + sum(m[:, 0])", {"v": (3,), "m": (2, 3)}, None),
+    ("[a, b * 2, a * b]", {"a": (), "b": ()}, "ones"),
+    ("[v, 2 * v]", {"v": (3,)}, "ones"),
+    ("mean(v) + norm(v) + logsumexp(v) + max(a, 0.1) + min(a, v[0])", {"v": (3,), "a": ()}, None),
+    ("c = a * [1, 2]; c[1] + a", {"a": ()}, None),
+    ("(x * y, sin(x) + y)", {"x": (), "y": ()}, "(1, 1)"),
+    ("sum(m * v)", {"m": (2, 3), "v": (3,)}, None),
+]
+
+
+def _per_point(program, columns, count, seed):
+    values, grads = [], []
+    for i in range(count):
+        result = grad(program, at={name: column[i] for name, column in columns.items()}, seed=seed)
+        values.append(result.value)
+        grads.append(result.grad)
+    return values, grads
+
+
+@pytest.mark.parametrize(("program", "shapes", "seed"), BATCH_PROGRAMS)
+def test_batch_equals_one_point_at_a_time(program, shapes, seed):
+    rng = np.random.default_rng(3)
+    count = 7
+    columns = {name: rng.uniform(0.2, 1.5, size=(count, *shape)) for name, shape in shapes.items()}
+    batch = grad_batch(compile_program(program), columns, count, seed=seed, chunk=3)  # 3 + 3 + 1 points
+    values, grads = _per_point(program, columns, count, seed)
+    for i in range(count):
+        expected = values[i] if isinstance(values[i], tuple) else (values[i],)
+        for got, want in zip(batch.values, expected, strict=True):
+            np.testing.assert_allclose(got[i], want, rtol=1e-12, atol=1e-14)
+        for name in shapes:
+            np.testing.assert_allclose(batch.grad[name][i], grads[i][name], rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_batch_equals_one_point_at_a_time_on_random_programs(seed):
+    rng = np.random.default_rng(500 + seed)
+    vector = bool(seed % 2)
+    program = random_program(rng, ["a", "b", "c"], statements=3, vector=vector)
+    tape = compile_program(program)
+    count = 5
+    columns = {name: rng.uniform(-1, 1, size=(count, 3) if vector else count) for name in tape.inputs}
+    batch = grad_batch(tape, columns, count, chunk=2)
+    values, grads = _per_point(program, columns, count, None)
+    for i in range(count):
+        np.testing.assert_allclose(batch.values[0][i], values[i], rtol=1e-12)
+        for name in tape.inputs:
+            np.testing.assert_allclose(batch.grad[name][i], grads[i][name], rtol=1e-12, atol=1e-15)
+
+
+def test_csv_round_trip(tmp_path):
+    rng = np.random.default_rng(1)
+    x1, x2 = rng.uniform(0.5, 2, 20), rng.uniform(0.5, 2, 20)
+    path = tmp_path / "points.csv"
+    path.write_text("x1,x2\n" + "".join(f"{a!r},{b!r}\n" for a, b in zip(x1.tolist(), x2.tolist(), strict=True)))
+    run = cli("grad", "log(x1*x2)*sin(x2)", "--points", str(path), "--csv")
+    assert run.exit_code == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "value,grad_x1,grad_x2"
+    table = np.array([[float(c) for c in line.split(",")] for line in lines[1:]])
+    np.testing.assert_allclose(table[:, 0], np.log(x1 * x2) * np.sin(x2), rtol=1e-15)
+    np.testing.assert_allclose(table[:, 1], np.sin(x2) / x1, rtol=1e-14)
+    np.testing.assert_allclose(table[:, 2], np.sin(x2) / x2 + np.log(x1 * x2) * np.cos(x2), rtol=1e-14)
+
+
+def test_json_lines_round_trip_with_vectors_and_at_defaults():
+    points = [{"z": [1.0, 2.0]}, {"z": [3.0, -1.0], "w": 0.5}, {"z": [0.0, 4.0]}]
+    stdin = "\n".join(json.dumps(p) for p in points) + "\n"
+    run = cli("grad", "sum(z**2) * w", "--points", "-", "--at", "w=2", "--json", stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    results = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [r["line"] for r in results] == [1, 2, 3]
+    for point, result in zip(points, results, strict=True):
+        z, w = np.array(point["z"]), point.get("w", 2.0)
+        assert result["at"] == {"z": point["z"], "w": w}
+        assert result["value"] == pytest.approx(float(np.sum(z**2) * w))
+        assert result["grad"]["z"] == pytest.approx((2 * z * w).tolist())
+        assert result["grad"]["w"] == pytest.approx(float(np.sum(z**2)))
+
+
+def test_csv_matrix_columns():
+    stdin = "m[0][0],m[0][1],m[1][0],m[1][1]\n1,2,3,4\n"
+    run = cli("grad", "sum(m @ [1, 1])", "--points", "-", "--json", stdin=stdin)
+    assert json.loads(run.stdout)["grad"]["m"] == [[1.0, 1.0], [1.0, 1.0]]
+
+
+def test_a_bad_line_stops_the_run_after_the_good_ones_before_it():
+    stdin = "x\n1\n2\nthree\n4\n"
+    run = cli("grad", "x**2", "--points", "-", "--csv", stdin=stdin)
+    assert run.exit_code == 2
+    assert run.stdout.splitlines() == ["value,grad_x", "1.0,2.0", "4.0,4.0"]  # nothing from line 5
+    assert run.stderr.strip() == "gradcli: error: --points: line 4: 'three' is not a number"
+
+
+@pytest.mark.parametrize(
+    ("stdin", "message"),
+    [
+        ('{"x": 1}\n{"x": [1, 2]}\n', "line 2: 'x' has shape (2,) here but () before"),
+        ('{"x": 1}\n[1]\n', "line 2: a point is a JSON object"),
+        ('{"x": 1}\n{"x": 1\n', "line 2: not JSON"),
+        ('{"x": 1}\n{"y": 1}\n', "line 2: 'y' is not an input of the program"),
+        ('{"x": "a"}\n', "line 1: the value of 'x' is not a number"),
+        ("x,y\n1,2\n", "line 1: column 'y' is not an input"),
+        ("x\n1\n1,2\n", "line 3: 2 cells where the header has 1"),
+        ("z[0],z[2]\n1,2\n", "line 1: the columns of 'z' do not fill a shape"),
+    ],
+)
+def test_bad_lines_are_named_by_number(stdin, message):
+    run = cli("grad", "sum(x*2)" if "z" not in stdin else "sum(z)", "--points", "-", "--json", stdin=stdin)
+    assert run.exit_code == 2
+    assert message in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_skip_bad_goes_on_and_sums_up_what_it_skipped():
+    stdin = '{"x": 1}\n{"x": "no"}\n{"x": 2}\nnot json\n{"x": 3}\n'
+    run = cli("grad", "x**2", "--points", "-", "--json", "--skip-bad", stdin=stdin)
+    assert run.exit_code == 0
+    assert [json.loads(line)["line"] for line in run.stdout.splitlines()] == [1, 3, 5]
+    assert "skipped line 2" in run.stderr and "skipped line 4" in run.stderr
+    assert "3 points done; 2 bad lines skipped: 2, 4" in run.stderr
+
+
+@pytest.mark.parametrize("count", [4, 5, 8, 9])
+def test_chunk_boundaries(count):
+    stdin = "x\n" + "".join(f"{i}\n" for i in range(count))
+    run = cli("grad", "x**3", "--points", "-", "--csv", "--chunk-size", "4", stdin=stdin)
+    rows = [line.split(",") for line in run.stdout.splitlines()[1:]]
+    assert [float(r[1]) for r in rows] == [3.0 * i * i for i in range(count)]
+
+
+def test_one_more_point_than_the_default_chunk():
+    count = 8192 + 1
+    stdin = "x\n" + "".join(f"{i}\n" for i in range(count))
+    run = process("grad", "x*x", "--points", "-", "--csv", stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    last = run.stdout.splitlines()[-1].split(",")
+    assert len(run.stdout.splitlines()) == count + 1
+    assert float(last[1]) == 2.0 * (count - 1)
+
+
+def test_a_non_scalar_output_needs_a_seed_at_every_point_too():
+    run = cli("grad", "v * 2", "--points", "-", "--json", stdin='{"v": [1, 2]}\n')
+    assert run.exit_code == 2
+    assert "grad can be implicitly created only for scalar outputs" in run.stderr
+    run = cli("grad", "v * x", "--points", "-", "--json", "--seed", "[1, 10]", stdin='{"v": [1, 2], "x": 3}\n')
+    assert json.loads(run.stdout)["grad"] == {"v": [3.0, 30.0], "x": 21.0}
+
+
+def test_points_and_paths_do_not_mix():
+    run = cli("grad", "x", "--points", "-", "--paths", stdin="x\n1\n")
+    assert run.exit_code == 2
+    assert "--paths works at one point" in run.stderr
