@@ -399,7 +399,7 @@ def call_forward(op: Op, args: Sequence[Array], params: dict[str, Any], leads: S
     if batched and (op.elementwise or op.aligns):
         args = _align(args, leads)
     if op.elementwise:
-        return np.asarray(op.forward(*args, **params))
+        return op.forward(*args, **params)
     return np.asarray(op.forward(*args, **params, leads=tuple(leads)))
 
 
@@ -416,7 +416,8 @@ def call_vjp(op: Op, g: Array, ans: Array, args: Sequence[Array], params: dict[s
         if cotangent is None or not want:
             result.append(None)
             continue
-        cotangent = unbroadcast(np.asarray(cotangent, dtype=float), lined_up.shape)
+        if cotangent.shape != lined_up.shape:
+            cotangent = unbroadcast(np.asarray(cotangent, dtype=float), lined_up.shape)
         result.append(cotangent if lined_up is arg else cotangent.reshape(arg.shape))
     return result
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import NamedTuple, Union
+from typing import Final, Union
 
 from gradcli.errors import LimitProblem, SyntaxProblem, line_and_column
 
@@ -126,12 +126,14 @@ class Program:
 # --- tokens -----------------------------------------------------------------------------
 
 
-class Token(NamedTuple):
-    kind: str  # NUM NAME ( ) [ ] , : = ; OP NEWLINE END
-    text: str
-    start: int
-    end: int
-
+# A token is a plain tuple (kind, text, start, end): big programs have hundreds of
+# thousands, and a tuple is the cheapest thing Python makes. Kinds: NUM NAME OP ( ) [ ] , :
+# = ; NEWLINE END.
+Token = tuple[str, str, int, int]
+KIND: Final = 0
+TEXT: Final = 1
+START: Final = 2
+END: Final = 3
 
 # One group per kind; every character is matched by some group, so positions are sums of
 # lengths, and `findall` (all in C) does the scanning.
@@ -152,20 +154,21 @@ _PUNCT_KIND = {"**": "OP", "+": "OP", "-": "OP", "*": "OP", "/": "OP", "@": "OP"
 def tokenize(source: str) -> list[Token]:
     tokens: list[Token] = []
     append = tokens.append
+    punct_kind = _PUNCT_KIND.get
     position = 0
     for space, number, name, bad, punct, other in _TOKEN.findall(source):
         if space:
             position += len(space)
             continue
-        if number:
-            end = position + len(number)
-            append(Token("NUM", number, position, end))
-        elif name:
+        if name:
             end = position + len(name)
-            append(Token("NAME", name, position, end))
+            append(("NAME", name, position, end))
         elif punct:
             end = position + len(punct)
-            append(Token(_PUNCT_KIND.get(punct, punct), punct, position, end))
+            append((punct_kind(punct, punct), punct, position, end))
+        elif number:
+            end = position + len(number)
+            append(("NUM", number, position, end))
         elif bad:
             what = "attribute access ('.')" if bad == "." else f"operator {bad!r}"
             raise SyntaxProblem(f"{what} is not supported", source=source, span=(position, position + len(bad)))
@@ -173,7 +176,7 @@ def tokenize(source: str) -> list[Token]:
             shown = repr(other) if other.isprintable() else f"U+{ord(other):04X}"
             raise SyntaxProblem(f"unexpected character {shown}", source=source, span=(position, position + 1))
         position = end
-    append(Token("END", "", len(source), len(source)))
+    append(("END", "", len(source), len(source)))
     return tokens
 
 
@@ -183,13 +186,8 @@ _BINARY = {"+": 10, "-": 10, "*": 20, "/": 20, "@": 20, "**": 40}
 _UNARY_PRECEDENCE = 30
 _CLOSER = {"group": ")", "call": ")", "list": "]", "index": "]"}
 
-
-@dataclass
-class _Operator:
-    op: str
-    precedence: int
-    unary: bool
-    start: int
+# An operator waiting on the stack: (symbol, precedence, is_unary, start).
+_Operator = tuple[str, int, bool, int]
 
 
 @dataclass
@@ -205,10 +203,6 @@ class _Bracket:
     trailing_comma: bool = False
 
 
-def _span_of(node: Expr | Slice) -> Span:
-    return node.span
-
-
 class _Parser:
     def __init__(self, source: str, tokens: list[Token]) -> None:
         self.source = source
@@ -216,26 +210,26 @@ class _Parser:
         self.position = 0
 
     def fail(self, message: str, token: Token, hint: str = "") -> SyntaxProblem:
-        span = (token.start, max(token.end, token.start + 1))
+        span = (token[START], max(token[END], token[START] + 1))
         return SyntaxProblem(message, source=self.source, span=span, hint=hint)
 
     def unexpected(self, token: Token) -> SyntaxProblem:
-        if token.kind == "END":
+        kind, text = token[KIND], token[TEXT]
+        if kind == "END":
             return self.fail("unexpected end of input", token)
-        if token.kind == "NEWLINE":
+        if kind == "NEWLINE":
             return self.fail("unexpected end of line", token)
-        if token.kind == "NAME" and token.text in KEYWORDS:
-            return self.fail(f"'{token.text}' is not supported", token)
-        if token.kind in ("NAME", "NUM"):
-            return self.fail(f"unexpected {token.kind.lower().replace('num', 'number')} {token.text!r}", token)
-        return self.fail(f"unexpected {token.text!r}", token)
+        if kind == "NAME" and text in KEYWORDS:
+            return self.fail(f"'{text}' is not supported", token)
+        if kind in ("NAME", "NUM"):
+            return self.fail(f"unexpected {'name' if kind == 'NAME' else 'number'} {text!r}", token)
+        return self.fail(f"unexpected {text!r}", token)
 
     def program(self) -> Program:
         statements: list[Statement] = []
         tokens = self.tokens
-        while tokens[self.position].kind != "END":
-            token = tokens[self.position]
-            if token.kind in (";", "NEWLINE"):
+        while tokens[self.position][KIND] != "END":
+            if tokens[self.position][KIND] in (";", "NEWLINE"):
                 self.position += 1
                 continue
             statements.append(self.statement())
@@ -247,49 +241,57 @@ class _Parser:
         tokens = self.tokens
         first = tokens[self.position]
         target = None
-        if first.kind == "NAME" and tokens[self.position + 1].kind == "=":
-            if first.text in KEYWORDS:
+        if first[KIND] == "NAME" and tokens[self.position + 1][KIND] == "=":
+            if first[TEXT] in KEYWORDS:
                 raise self.unexpected(first)
-            target = first.text
+            target = first[TEXT]
             self.position += 2
-        value = self.expression(statement_level=True)
-        return Statement(target, value, (first.start, _span_of(value)[1]))
+        value = self.expression()
+        return Statement(target, value, (first[START], value.span[1]))
 
-    def expression(self, statement_level: bool = False) -> Expr:
+    def expression(self) -> Expr:
         """Parse from the current token to the end of the statement (or of the text)."""
         tokens = self.tokens
+        position = self.position
         operands: list[Expr] = []
-        stack: list[_Operator | _Bracket] = [_Bracket("stmt", tokens[self.position], 0)]
+        stack: list[_Operator | _Bracket] = [_Bracket("stmt", tokens[position], 0)]
         depth = 0
         expect_operand = True
+        binary_precedence = _BINARY
+        operator_type = tuple
 
         def reduce_one() -> None:
-            operator = stack.pop()
-            assert isinstance(operator, _Operator)
-            if operator.unary:
+            symbol, _, unary, start = stack.pop()  # type: ignore[misc]
+            if unary:
                 operand = operands.pop()
-                operands.append(Unary(operator.op, operand, (operator.start, operand.span[1])))
+                operands.append(Unary(symbol, operand, (start, operand.span[1])))
             else:
                 right = operands.pop()
                 left = operands.pop()
-                operands.append(Binary(operator.op, left, right, (left.span[0], right.span[1])))
+                operands.append(Binary(symbol, left, right, (left.span[0], right.span[1])))
 
         def reduce_operators() -> None:
-            while isinstance(stack[-1], _Operator):
+            while type(stack[-1]) is operator_type:
                 reduce_one()
+
+        def open_bracket(kind: str, token: Token, head: Expr | None) -> None:
+            nonlocal depth
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise LimitProblem(f"brackets nested deeper than {MAX_DEPTH:,}", source=self.source,
+                                   span=(token[START], token[END]))
+            stack.append(_Bracket(kind, token, len(operands), head))
 
         def close_item(bracket: _Bracket, token: Token, closing: bool) -> None:
             """End the item before `token` (a ',' or a closer) and add it to `bracket`."""
-            if expect_operand and isinstance(stack[-1], _Operator):
-                raise self.unexpected(token)
             reduce_operators()
             part = operands.pop() if len(operands) > bracket.base else None
             if bracket.slice_parts is not None:
                 bracket.slice_parts.append(part)
                 starts = [p for p in bracket.slice_parts if p is not None]
                 parts = bracket.slice_parts + [None] * (3 - len(bracket.slice_parts))
-                first = starts[0].span[0] if starts else token.start
-                bracket.items.append(Slice(parts[0], parts[1], parts[2], (first, token.start)))
+                first = starts[0].span[0] if starts else token[START]
+                bracket.items.append(Slice(parts[0], parts[1], parts[2], (first, token[START])))
                 bracket.slice_parts = None
                 bracket.trailing_comma = False
             elif part is not None:
@@ -303,70 +305,72 @@ class _Parser:
                 raise self.unexpected(token)
 
         while True:
-            token = tokens[self.position]
-            kind = token.kind
-            if kind == "NEWLINE" and depth > 0:
-                self.position += 1
-                continue
+            token = tokens[position]
+            kind = token[KIND]
             if expect_operand:
-                if kind == "NUM":
-                    operands.append(Num(float(token.text), token.text, (token.start, token.end)))
-                    expect_operand = False
-                elif kind == "NAME":
-                    if token.text in KEYWORDS:
+                if kind == "NAME":
+                    text = token[TEXT]
+                    if text in KEYWORDS:
                         raise self.unexpected(token)
-                    operands.append(Name(token.text, (token.start, token.end)))
+                    operands.append(Name(text, (token[START], token[END])))
                     expect_operand = False
-                elif kind == "OP" and token.text in "+-":
-                    stack.append(_Operator(token.text, _UNARY_PRECEDENCE, True, token.start))
-                elif kind in ("(", "["):
-                    depth += 1
-                    if depth > MAX_DEPTH:
-                        raise LimitProblem(
-                            f"brackets nested deeper than {MAX_DEPTH:,}",
-                            source=self.source,
-                            span=(token.start, token.end),
-                        )
-                    stack.append(_Bracket("group" if kind == "(" else "list", token, len(operands)))
+                elif kind == "NUM":
+                    operands.append(Num(float(token[TEXT]), token[TEXT], (token[START], token[END])))
+                    expect_operand = False
+                elif kind == "(" or kind == "[":
+                    open_bracket("group" if kind == "(" else "list", token, None)
+                elif kind == "OP" and (token[TEXT] == "-" or token[TEXT] == "+"):
+                    stack.append((token[TEXT], _UNARY_PRECEDENCE, True, token[START]))
+                elif kind == "NEWLINE" and depth > 0:
+                    pass
                 elif kind in (",", ")", "]", ":"):
                     bracket = stack[-1]
-                    if not isinstance(bracket, _Bracket):
+                    if type(bracket) is operator_type:
                         raise self.unexpected(token)
-                    if kind == ":" or (bracket.slice_parts is not None and kind in ",]"):
-                        # An empty part of a slice: `v[:3]`, `v[1:]`, `m[:, 0]`.
-                        expect_operand = False
-                        continue
-                    if kind == "," or (kind in ")]" and _CLOSER.get(bracket.kind) == kind):
+                    assert isinstance(bracket, _Bracket)
+                    if (kind == ":" or (bracket.slice_parts is not None and kind in ",]")) or (
+                        kind == "," or (kind in ")]" and _CLOSER.get(bracket.kind) == kind)
+                    ):
+                        # An empty item, for the operator branch to judge: `v[:3]`, `f()`, `(a,)`.
                         expect_operand = False
                         continue
                     raise self.unexpected(token)
                 else:
                     raise self.unexpected(token)
-                self.position += 1
+                position += 1
                 continue
 
             # An operand was just read: what follows it?
             if kind == "OP":
-                precedence = _BINARY[token.text]
-                right_assoc = token.text == "**"
-                while isinstance(stack[-1], _Operator):
-                    top = stack[-1]
-                    assert isinstance(top, _Operator)
-                    if top.precedence < precedence or (top.precedence == precedence and right_assoc):
+                symbol = token[TEXT]
+                precedence = binary_precedence[symbol]
+                right_assoc = symbol == "**"
+                while type(stack[-1]) is operator_type:
+                    top_precedence = stack[-1][1]
+                    if top_precedence < precedence or (top_precedence == precedence and right_assoc):
                         break
                     reduce_one()
-                stack.append(_Operator(token.text, precedence, False, token.start))
+                stack.append((symbol, precedence, False, token[START]))
                 expect_operand = True
-            elif kind in ("(", "["):
+            elif kind == ")" or kind == "]":
+                reduce_operators()
+                bracket = stack[-1]
+                assert isinstance(bracket, _Bracket)
+                if _CLOSER.get(bracket.kind) != kind:
+                    if bracket.kind == "stmt":
+                        raise self.fail(f"unexpected {kind!r}", token, "nothing is open to close")
+                    opener = bracket.token
+                    column = line_and_column(self.source, opener[START])[1]
+                    raise self.fail(f"unexpected {kind!r}", token, f"the {opener[TEXT]!r} at column {column} is still open")
+                close_item(bracket, token, closing=True)
+                stack.pop()
+                depth -= 1
+                operands.append(self.finish(bracket, token))
+            elif kind == "(" or kind == "[":
                 head = operands.pop()
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise LimitProblem(
-                        f"brackets nested deeper than {MAX_DEPTH:,}", source=self.source, span=(token.start, token.end)
-                    )
                 if kind == "(" and not isinstance(head, Name):
                     raise self.fail("only a function's name can be called", token)
-                stack.append(_Bracket("call" if kind == "(" else "index", token, len(operands), head))
+                open_bracket("call" if kind == "(" else "index", token, head)
                 expect_operand = True
             elif kind == ",":
                 reduce_operators()
@@ -389,51 +393,37 @@ class _Parser:
                 else:
                     raise self.unexpected(token)
                 expect_operand = True
-            elif kind in (")", "]"):
-                reduce_operators()
-                bracket = stack[-1]
-                assert isinstance(bracket, _Bracket)
-                if _CLOSER.get(bracket.kind) != kind:
-                    if bracket.kind == "stmt":
-                        raise self.fail(f"unexpected {kind!r}", token, "nothing is open to close")
-                    opener = bracket.token
-                    raise self.fail(
-                        f"unexpected {kind!r}", token, f"the {opener.text!r} at column {line_and_column(self.source, opener.start)[1]} is still open"
-                    )
-                close_item(bracket, token, closing=True)
-                stack.pop()
-                depth -= 1
-                operands.append(self.finish(bracket, token))
-                expect_operand = False
+            elif kind == "NEWLINE" and depth > 0:
+                pass
             elif kind in (";", "NEWLINE", "END"):
                 break
             elif kind == "=":
                 raise self.fail("unexpected '='", token, "only a single name can be assigned, at the start of a statement")
             else:
                 raise self.unexpected(token)
-            self.position += 1
+            position += 1
 
         # The end of the statement.
-        token = tokens[self.position]
-        if expect_operand:
-            if isinstance(stack[-1], _Operator) or len(stack) == 1:
-                raise self.unexpected(token)
+        self.position = position
+        token = tokens[position]
+        if expect_operand and (type(stack[-1]) is operator_type or len(stack) == 1):
+            raise self.unexpected(token)
         reduce_operators()
         if len(stack) > 1:
             bracket = stack[-1]
             assert isinstance(bracket, _Bracket)
-            raise self.fail(f"{bracket.token.text!r} never closed", bracket.token)
+            raise self.fail(f"{bracket.token[TEXT]!r} never closed", bracket.token)
         statement = stack[0]
         assert isinstance(statement, _Bracket)
         if statement.items:  # `a, b` at the top level
-            if len(operands) > 0:
+            if operands:
                 statement.items.append(operands.pop())
             items = tuple(item for item in statement.items if not isinstance(item, Slice))
             return TupleLit(items, (items[0].span[0], items[-1].span[1]))
         return operands.pop()
 
     def finish(self, bracket: _Bracket, closer: Token) -> Expr:
-        span = (bracket.token.start if bracket.head is None else bracket.head.span[0], closer.end)
+        span = (bracket.token[START] if bracket.head is None else bracket.head.span[0], closer[END])
         items = bracket.items
         if bracket.kind == "index":
             assert bracket.head is not None
@@ -461,8 +451,8 @@ def parse(source: str) -> Program:
 def parse_expression(source: str) -> Expr:
     """Parse a single expression (used for --at and --seed values)."""
     parser = _Parser(source, tokenize(source))
-    expression = parser.expression(statement_level=True)
+    expression = parser.expression()
     token = parser.tokens[parser.position]
-    if token.kind != "END":
+    if token[KIND] != "END":
         raise parser.unexpected(token)
     return expression

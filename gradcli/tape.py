@@ -18,6 +18,8 @@ from gradcli import syntax
 from gradcli.errors import NameProblem, ShapeProblem, SyntaxProblem
 from gradcli.ops import BINARY_OPERATORS, CONSTANTS, FUNCTIONS, OPS, PREFIX_OPERATORS, Op, call_forward
 
+_NO_PARAMS: dict[str, Any] = {}  # shared by the nodes of ops that take no parameters; never changed
+
 INPUT = "input"
 CONST = "const"
 APPLY = "apply"
@@ -32,7 +34,7 @@ class Node:
     op: Op | None  # set for APPLY
     args: tuple[int, ...]
     span: tuple[int, int]
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)  # the builder passes a shared empty one
     name: str | None = None  # an input's name, or the first name assigned to this node
     value: Array | None = None  # set for CONST
     requires_grad: bool = False  # does any input flow into it?
@@ -77,10 +79,18 @@ class _Builder:
 
     # --- nodes ---
 
-    def add(self, kind: str, op: Op | None, args: tuple[int, ...], span: tuple[int, int], **params: Any) -> int:
-        node = Node(len(self.nodes), kind, op, args, span, params)
-        node.requires_grad = kind == INPUT or any(self.nodes[a].requires_grad for a in args)
-        self.nodes.append(node)
+    def add(self, kind: str, op: Op | None, args: tuple[int, ...], span: tuple[int, int],
+            params: dict[str, Any] = _NO_PARAMS) -> int:
+        nodes = self.nodes
+        node = Node(len(nodes), kind, op, args, span, params)
+        if kind == INPUT:
+            node.requires_grad = True
+        else:
+            for a in args:
+                if nodes[a].requires_grad:
+                    node.requires_grad = True
+                    break
+        nodes.append(node)
         return node.index
 
     def constant(self, value: Any, span: tuple[int, int]) -> int:
@@ -88,21 +98,22 @@ class _Builder:
         self.nodes[index].value = np.asarray(value, dtype=float)
         return index
 
-    def apply(self, op: Op, args: list[int], span: tuple[int, int], **params: Any) -> int:
+    def apply(self, op: Op, args: list[int], span: tuple[int, int], params: dict[str, Any] = _NO_PARAMS) -> int:
         nodes = self.nodes
-        if all(nodes[a].kind == CONST for a in args):
-            # Constants are folded, as Python folds `3/7` before PyTorch sees it.
-            values = [np.asarray(nodes[a].value) for a in args]
-            try:
-                with np.errstate(all="ignore"):
-                    value = call_forward(op, values, params, [0] * len(values)).astype(float)
-            except (ValueError, IndexError) as problem:
-                raise shape_problem(op, values, problem, span, self.source) from None
-            for a in sorted(args, reverse=True):
-                if a == len(nodes) - 1 and nodes[a].name is None:
-                    nodes.pop()
-            return self.constant(value, span)
-        return self.add(APPLY, op, tuple(args), span, **params)
+        for a in args:
+            if nodes[a].kind != CONST:
+                return self.add(APPLY, op, tuple(args), span, params)
+        # All constants: folded, as Python folds `3/7` before PyTorch sees it.
+        values = [np.asarray(nodes[a].value) for a in args]
+        try:
+            with np.errstate(all="ignore"):
+                value = np.asarray(call_forward(op, values, params, [0] * len(values)), dtype=float)
+        except (ValueError, IndexError) as problem:
+            raise shape_problem(op, values, problem, span, self.source) from None
+        for a in sorted(args, reverse=True):
+            if a == len(nodes) - 1 and nodes[a].name is None:
+                nodes.pop()
+        return self.constant(value, span)
 
     # --- names ---
 
@@ -139,22 +150,25 @@ class _Builder:
 
     def expression(self, expr: syntax.Expr) -> int:
         """Append the nodes of `expr` to the tape and return the index of its value."""
-        work: list[tuple[syntax.Expr, bool]] = [(expr, False)]
+        # Post-order over an explicit stack: a count of -1 means "not expanded yet".
+        work: list[tuple[syntax.Expr, int]] = [(expr, -1)]
         results: list[int] = []
+        num, name = syntax.Num, syntax.Name
         while work:
-            item, expanded = work.pop()
-            if isinstance(item, syntax.Num):
-                results.append(self.constant(item.value, item.span))
-            elif isinstance(item, syntax.Name):
-                results.append(self.lookup(item))
-            elif not expanded:
+            item, count = work.pop()
+            kind = type(item)
+            if kind is num:
+                results.append(self.constant(item.value, item.span))  # type: ignore[union-attr]
+            elif kind is name:
+                results.append(self.lookup(item))  # type: ignore[arg-type]
+            elif count < 0:
                 children = self.children(item)
-                work.append((item, True))
-                work.extend((child, False) for child in reversed(children))
+                work.append((item, len(children)))
+                work.extend([(child, -1) for child in reversed(children)])
             else:
-                count = len(self.children(item))
-                args = results[len(results) - count :]
-                del results[len(results) - count :]
+                split = len(results) - count
+                args = results[split:]
+                del results[split:]
                 results.append(self.combine(item, args))
         return results[0]
 
@@ -190,7 +204,7 @@ class _Builder:
         if isinstance(expr, syntax.Call):
             return self.apply(FUNCTIONS[expr.func], args, expr.span)
         if isinstance(expr, syntax.Index):
-            return self.apply(OPS["getitem"], args, expr.span, key=self.index_key(expr))
+            return self.apply(OPS["getitem"], args, expr.span, {"key": self.index_key(expr)})
         assert isinstance(expr, syntax.ListLit)
         return self.apply(OPS["stack"], args, expr.span)
 
@@ -293,9 +307,9 @@ def forward(tape: Tape, at: Mapping[str, Array], batched: bool = False) -> list[
                     values[node.index] = call_forward(node.op, args, node.params, [leads[a] for a in node.args])
                 except (ValueError, IndexError) as problem:
                     raise shape_problem(node.op, args, problem, node.span, tape.source) from None
-            elif node.kind == INPUT:
-                assert node.name is not None
-                values[node.index] = at[node.name]
             else:
-                values[node.index] = node.value
+                # A 0-d value runs as a NumPy scalar: several times faster than a 0-d array.
+                value = at[node.name] if node.kind == INPUT else node.value  # type: ignore[index]
+                assert value is not None
+                values[node.index] = value[()] if value.ndim == 0 else value
     return values

@@ -17,6 +17,7 @@ import numpy as np
 
 from gradcli import syntax
 from gradcli.errors import GradcliError, LimitProblem, NameProblem, ShapeProblem, SyntaxProblem
+from gradcli.syntax import END, KIND, START
 
 Array = np.ndarray
 
@@ -100,29 +101,30 @@ def parse_assignments(text: str, where: str = "--at") -> dict[str, Array]:
         tokens = syntax.tokenize(text)
         result: dict[str, Array] = {}
         position = 0
-        while tokens[position].kind != "END":
-            name, equals = tokens[position], tokens[position + 1]
-            if name.kind != "NAME" or equals.kind != "=":
-                raise SyntaxProblem("expected NAME=VALUE", span=(name.start, max(name.end, name.start + 1)))
-            if name.text in result:
-                raise SyntaxProblem(f"'{name.text}' is given twice", span=(name.start, name.end))
+        while tokens[position][KIND] != "END":
+            (name_kind, name, name_start, name_end), equals = tokens[position], tokens[position + 1]
+            if name_kind != "NAME" or equals[KIND] != "=":
+                raise SyntaxProblem("expected NAME=VALUE", span=(name_start, max(name_end, name_start + 1)))
+            if name in result:
+                raise SyntaxProblem(f"'{name}' is given twice", span=(name_start, name_end))
             depth = 0
             end = position + 2
-            while tokens[end].kind != "END" and not (depth == 0 and tokens[end].kind == ","):
-                depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(tokens[end].kind, 0)
+            while tokens[end][KIND] != "END" and not (depth == 0 and tokens[end][KIND] == ","):
+                depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(tokens[end][KIND], 0)
                 end += 1
-            start_offset = equals.end
-            end_offset = tokens[end].start
+            start_offset = equals[END]
+            end_offset = tokens[end][START]
             if end == position + 2:
-                raise SyntaxProblem(f"no value for '{name.text}'", span=(equals.start, equals.end))
+                raise SyntaxProblem(f"no value for '{name}'", span=(equals[START], equals[END]))
             try:
-                result[name.text] = value(syntax.parse_expression(text[start_offset:end_offset]), text[start_offset:end_offset])
+                piece = text[start_offset:end_offset]
+                result[name] = value(syntax.parse_expression(piece), piece)
             except GradcliError as error:
                 if error.span is not None:  # point into the whole --at text, not the piece
                     error.span = (error.span[0] + start_offset, error.span[1] + start_offset)
                 error.source = None
                 raise
-            position = end + 1 if tokens[end].kind == "," else end
+            position = end + 1 if tokens[end][KIND] == "," else end
         return result
     except GradcliError as error:
         raise error.locate(text, where) from None
