@@ -55,8 +55,9 @@ def backward(
                 continue
             assert node.op is not None
             args = node.args
+            arg_leads = [leads[a] for a in args] if batched else (0,) * len(args)
             cotangents = call_vjp(node.op, adjoint, values[index], [values[a] for a in args], node.params,
-                                  [leads[a] for a in args], [nodes[a].requires_grad for a in args])
+                                  arg_leads, node.wants)
             for arg, cotangent in zip(args, cotangents, strict=True):
                 if cotangent is None:
                     continue

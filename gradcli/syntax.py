@@ -346,10 +346,17 @@ class _Parser:
                 precedence = binary_precedence[symbol]
                 right_assoc = symbol == "**"
                 while type(stack[-1]) is operator_type:
-                    top_precedence = stack[-1][1]
+                    top_symbol, top_precedence, unary, start = stack[-1]
                     if top_precedence < precedence or (top_precedence == precedence and right_assoc):
                         break
-                    reduce_one()
+                    stack.pop()
+                    if unary:
+                        operand = operands.pop()
+                        operands.append(Unary(top_symbol, operand, (start, operand.span[1])))
+                    else:
+                        right = operands.pop()
+                        left = operands[-1]
+                        operands[-1] = Binary(top_symbol, left, right, (left.span[0], right.span[1]))
                 stack.append((symbol, precedence, False, token[START]))
                 expect_operand = True
             elif kind == ")" or kind == "]":

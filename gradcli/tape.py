@@ -38,6 +38,7 @@ class Node:
     name: str | None = None  # an input's name, or the first name assigned to this node
     value: Array | None = None  # set for CONST
     requires_grad: bool = False  # does any input flow into it?
+    wants: tuple[bool, ...] = ()  # for each arg: does a gradient flow back into it?
 
     def is_scalar_constant(self) -> bool:
         """A constant PyTorch would see as a Python number."""
@@ -85,11 +86,9 @@ class _Builder:
         node = Node(len(nodes), kind, op, args, span, params)
         if kind == INPUT:
             node.requires_grad = True
-        else:
-            for a in args:
-                if nodes[a].requires_grad:
-                    node.requires_grad = True
-                    break
+        elif args:
+            node.wants = tuple([nodes[a].requires_grad for a in args])
+            node.requires_grad = True in node.wants
         nodes.append(node)
         return node.index
 
@@ -105,9 +104,8 @@ class _Builder:
                 return self.add(APPLY, op, tuple(args), span, params)
         # All constants: folded, as Python folds `3/7` before PyTorch sees it.
         values = [np.asarray(nodes[a].value) for a in args]
-        try:
-            with np.errstate(all="ignore"):
-                value = np.asarray(call_forward(op, values, params, [0] * len(values)), dtype=float)
+        try:  # (inside build's np.errstate: 1/0 folds to inf, as in IEEE)
+            value = np.asarray(call_forward(op, values, params, [0] * len(values)), dtype=float)
         except (ValueError, IndexError) as problem:
             raise shape_problem(op, values, problem, span, self.source) from None
         for a in sorted(args, reverse=True):
@@ -153,7 +151,8 @@ class _Builder:
         # Post-order over an explicit stack: a count of -1 means "not expanded yet".
         work: list[tuple[syntax.Expr, int]] = [(expr, -1)]
         results: list[int] = []
-        num, name = syntax.Num, syntax.Name
+        num, name, binary = syntax.Num, syntax.Name, syntax.Binary
+        operators = BINARY_OPERATORS
         while work:
             item, count = work.pop()
             kind = type(item)
@@ -161,6 +160,14 @@ class _Builder:
                 results.append(self.constant(item.value, item.span))  # type: ignore[union-attr]
             elif kind is name:
                 results.append(self.lookup(item))  # type: ignore[arg-type]
+            elif kind is binary:  # the most common node, taken on a short path
+                if count < 0:
+                    work.append((item, 2))
+                    work.append((item.right, -1))  # type: ignore[union-attr]
+                    work.append((item.left, -1))  # type: ignore[union-attr]
+                else:
+                    right = results.pop()
+                    results[-1] = self.apply(operators[item.op], [results[-1], right], item.span)  # type: ignore[union-attr]
             elif count < 0:
                 children = self.children(item)
                 work.append((item, len(children)))
@@ -229,6 +236,11 @@ class _Builder:
 
 def build(program: syntax.Program) -> Tape:
     """Turn a parsed program into its tape."""
+    with np.errstate(all="ignore"):  # constants fold by IEEE rules, as at run time
+        return _build(program)
+
+
+def _build(program: syntax.Program) -> Tape:
     builder = _Builder(program)
     statements = program.statements
     outputs: tuple[int, ...] = ()
@@ -303,8 +315,9 @@ def forward(tape: Tape, at: Mapping[str, Array], batched: bool = False) -> list[
             if node.kind == APPLY:
                 assert node.op is not None
                 args = [values[a] for a in node.args]
+                arg_leads = [leads[a] for a in node.args] if batched else (0,) * len(args)
                 try:
-                    values[node.index] = call_forward(node.op, args, node.params, [leads[a] for a in node.args])
+                    values[node.index] = call_forward(node.op, args, node.params, arg_leads)
                 except (ValueError, IndexError) as problem:
                     raise shape_problem(node.op, args, problem, node.span, tape.source) from None
             else:
