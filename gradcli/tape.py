@@ -8,6 +8,7 @@ A tape holds no input values, so one tape serves any number of points.
 from __future__ import annotations
 
 import difflib
+import gc
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -280,7 +281,15 @@ def _build(program: syntax.Program) -> Tape:
 
 def compile_program(source: str) -> Tape:
     """Text -> tape."""
-    return build(syntax.parse(source))
+    # A big program makes hundreds of thousands of small objects, none of them in a cycle;
+    # Python's cycle collector would walk them all again and again as they pile up.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return build(syntax.parse(source))
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def shape_problem(

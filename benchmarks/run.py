@@ -1,0 +1,360 @@
+"""gradcli's performance, measured side by side with its references in one run.
+
+    python benchmarks/run.py            # everything (a few minutes on 2 cores)
+    python benchmarks/run.py --quick    # smaller sizes, for a quick look
+    python benchmarks/run.py --write    # also rewrite benchmarks/RESULTS.md
+
+Times are best-of-N for in-process work and medians for whole processes (these machines are
+noisy). PyTorch and JAX are optional peers: absent ones are skipped, and the table says so.
+Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+PROGRAM = "log(x1*x2)*sin(x2)"
+BIN = Path(sys.executable).parent
+
+
+def gradcli_command() -> list[str]:
+    script = BIN / "gradcli"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "gradcli"]
+
+
+def best_of(function: Callable[[], object], repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def median_run(command: list[str], repeat: int = 15, **kwargs: object) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, check=True, **kwargs)  # type: ignore[call-overload]
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+class Table:
+    def __init__(self, title: str) -> None:
+        self.title = title
+        self.rows: list[tuple[str, str, str]] = []
+
+    def add(self, what: str, seconds: float | None, note: str = "") -> None:
+        self.rows.append((what, "skipped" if seconds is None else f"{seconds * 1000:,.1f} ms", note))
+
+    def markdown(self) -> str:
+        lines = [f"### {self.title}", "", "| what | time | note |", "|---|---:|---|"]
+        lines += [f"| {what} | {time_} | {note} |" for what, time_, note in self.rows]
+        return "\n".join(lines) + "\n"
+
+
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}x"
+
+
+# --- 1. one gradient as a whole process -------------------------------------------------
+
+
+def startup(repeat: int) -> Table:
+    table = Table("One gradient as a whole process (median)")
+    nothing = median_run([sys.executable, "-c", "pass"], repeat)
+    numpy_import = median_run([sys.executable, "-c", "import numpy"], repeat)
+    command = [*gradcli_command(), "grad", PROGRAM, "--at", "x1=0.5,x2=0.75", "--json"]
+    ours = median_run(command, repeat)
+    table.add("`python -c pass`", nothing)
+    table.add('`python -c "import numpy"`', numpy_import)
+    table.add("`gradcli grad ... --json`", ours, f"{ratio(ours, numpy_import)} the numpy import (target: at most 1.5x)")
+    return table
+
+
+# --- 2. a million points ----------------------------------------------------------------
+
+
+def numpy_by_hand(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    log_ab = np.log(a * b)
+    sin_b = np.sin(b)
+    return log_ab * sin_b, sin_b / a, sin_b / b + log_ab * np.cos(b)
+
+
+def numpy_chunked(a: np.ndarray, b: np.ndarray, chunk: int = 8192) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    # The best hand-written NumPy: cache-sized chunks, every temporary reused via out=.
+    n = len(a)
+    value, g1, g2 = np.empty(n), np.empty(n), np.empty(n)
+    t1, t2, t3 = np.empty(chunk), np.empty(chunk), np.empty(chunk)
+    for start in range(0, n, chunk):
+        stop = min(start + chunk, n)
+        m = stop - start
+        x1, x2 = a[start:stop], b[start:stop]
+        u, s, c = t1[:m], t2[:m], t3[:m]
+        np.multiply(x1, x2, out=u)
+        np.log(u, out=u)
+        np.sin(x2, out=s)
+        np.multiply(u, s, out=value[start:stop])
+        np.divide(s, x1, out=g1[start:stop])
+        np.cos(x2, out=c)
+        np.multiply(u, c, out=c)
+        np.divide(s, x2, out=g2[start:stop])
+        np.add(g2[start:stop], c, out=g2[start:stop])
+    return value, g1, g2
+
+
+def million_points(count: int, repeat: int) -> Table:
+    from gradcli import compile_program, grad
+    from gradcli.autodiff import grad_batch
+
+    table = Table(f"{count:,} points of `{PROGRAM}` (best of {repeat})")
+    rng = np.random.default_rng(0)
+    a, b = rng.uniform(0.5, 1.5, count), rng.uniform(0.5, 1.5, count)
+    tape = compile_program(PROGRAM)
+    reference = best_of(lambda: numpy_by_hand(a, b), repeat)
+    table.add("hand-written NumPy derivative", reference)
+    chunked = best_of(lambda: numpy_chunked(a, b), repeat)
+    table.add("hand-written NumPy, chunked, out= buffers", chunked)
+    engine = best_of(lambda: grad_batch(tape, {"x1": a, "x2": b}, count), repeat)
+    table.add("gradcli engine, `grad_batch` (chunks of 8192)", engine, f"{ratio(engine, reference)} hand NumPy (target 1.0x)")
+    whole = best_of(lambda: grad("sum(log(x1*x2)*sin(x2))", at={"x1": a, "x2": b}), repeat)
+    table.add('gradcli `grad("sum(...)", at=vectors)`', whole, f"{ratio(whole, reference)} hand NumPy")
+    check = grad_batch(tape, {"x1": a, "x2": b}, count)
+    _, g1, g2 = numpy_by_hand(a, b)
+    assert np.allclose(check.grad["x1"], g1) and np.allclose(check.grad["x2"], g2)
+
+    try:
+        import torch
+    except ImportError:
+        table.add("PyTorch eager", None, "torch not installed: `pip install torch==2.13.0`")
+    else:
+        ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+
+        def torch_grad() -> None:
+            x1, x2 = ta.clone().requires_grad_(), tb.clone().requires_grad_()
+            (torch.log(x1 * x2) * torch.sin(x2)).sum().backward()
+
+        default_threads = torch.get_num_threads()
+        table.add(f"PyTorch eager, {default_threads} threads", best_of(torch_grad, repeat))
+        torch.set_num_threads(1)
+        table.add("PyTorch eager, 1 thread", best_of(torch_grad, repeat))
+        torch.set_num_threads(default_threads)
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        table.add("JAX jit", None, "jax not installed")
+    else:
+        jax.config.update("jax_enable_x64", True)
+        gradient = jax.jit(jax.grad(lambda x1, x2: jnp.sum(jnp.log(x1 * x2) * jnp.sin(x2)), argnums=(0, 1)))
+        ja, jb = jnp.asarray(a), jnp.asarray(b)
+        gradient(ja, jb)[0].block_until_ready()
+        table.add("JAX jit", best_of(lambda: gradient(ja, jb)[0].block_until_ready(), repeat))
+    return table
+
+
+HAND_CSV = """
+import sys, numpy as np
+table = np.loadtxt(sys.argv[1], delimiter=",", skiprows=1, ndmin=2)
+a, b = table[:, 0], table[:, 1]
+log_ab, sin_b = np.log(a * b), np.sin(b)
+out = np.column_stack([log_ab * sin_b, sin_b / a, sin_b / b + log_ab * np.cos(b)])
+np.savetxt(sys.stdout, out, delimiter=",", fmt="%.17g", header="value,grad_x1,grad_x2", comments="")
+"""
+
+
+def csv_through_the_cli(count: int, workdir: Path) -> Table:
+    table = Table(f"{count:,}-row CSV through the command line (median of 3)")
+    path = workdir / "points.csv"
+    rng = np.random.default_rng(1)
+    np.savetxt(path, rng.uniform(0.5, 1.5, (count, 2)), delimiter=",", fmt="%.17g", header="x1,x2", comments="")
+    script = workdir / "hand.py"
+    script.write_text(HAND_CSV)
+    reference = median_run([sys.executable, str(script), str(path)], 3)
+    table.add("hand-written NumPy script (loadtxt, savetxt)", reference)
+    ours = median_run([*gradcli_command(), "grad", PROGRAM, "--points", str(path), "--csv"], 3)
+    table.add("`gradcli grad --points FILE --csv`", ours, f"{ratio(ours, reference)} the script (target: at most 1.5x)")
+    return table
+
+
+# --- 3. large programs ------------------------------------------------------------------
+
+
+def big_program(terms: int) -> str:
+    return " + ".join(f"sin(x{i % 50}*x{(i * 7 + 1) % 50}+3)*log(x{(i * 3 + 2) % 50}+3/7)" for i in range(terms))
+
+
+TORCH_BIG = """
+import sys, time, torch
+torch.set_num_threads(1)
+terms = int(sys.argv[1])
+xs = [torch.tensor(0.5 + i / 100, dtype=torch.float64, requires_grad=True) for i in range(50)]
+best = 1e9
+for _ in range(3):
+    start = time.perf_counter()
+    total = None
+    for i in range(terms):
+        term = torch.sin(xs[i % 50] * xs[(i * 7 + 1) % 50] + 3) * torch.log(xs[(i * 3 + 2) % 50] + 3 / 7)
+        total = term if total is None else total + term
+    total.backward()
+    best = min(best, time.perf_counter() - start)
+    for x in xs:
+        x.grad = None
+print(best)
+"""
+
+
+def large_programs(sizes: list[int], workdir: Path) -> Table:
+    from gradcli import backward, forward, syntax
+    from gradcli.tape import build
+
+    table = Table("Large programs: sums of `sin(xi*xj+3)*log(xk+3/7)` over 50 inputs (best of 3)")
+    at = {f"x{i}": np.asarray(0.5 + i / 100) for i in range(50)}
+    at_text = ",".join(f"x{i}={0.5 + i / 100}" for i in range(50))
+    totals = {}
+    try:
+        import torch  # noqa: F401
+
+        has_torch = True
+    except ImportError:
+        has_torch = False
+    for terms in sizes:
+        source = big_program(terms)
+        program = syntax.parse(source)
+        tape = build(program)
+        nodes = len(tape.nodes)
+        values = forward(tape, at)
+        parse_time = best_of(lambda source=source: syntax.parse(source), 3)
+        build_time = best_of(lambda program=program: build(program), 3)
+        forward_time = best_of(lambda tape=tape: forward(tape, at), 3)
+        backward_time = best_of(lambda tape=tape, values=values: backward(tape, values, tape.outputs, [np.ones(())]), 3)
+        totals[terms] = parse_time + build_time + forward_time + backward_time
+        label = f"{nodes:,} nodes"
+        table.add(f"{label}: parse", parse_time)
+        table.add(f"{label}: tape", build_time)
+        table.add(f"{label}: forward", forward_time)
+        table.add(f"{label}: backward", backward_time, f"backward/forward {ratio(backward_time, forward_time)} (target: at most 3x)")
+        path = workdir / f"big{terms}.grad"
+        path.write_text(source)
+        cli = median_run([*gradcli_command(), "grad", "-f", str(path), "--at", at_text, "--json"], 3)
+        table.add(f"{label}: whole `gradcli grad -f` run", cli)
+        if has_torch:
+            script = workdir / "torch_big.py"
+            script.write_text(TORCH_BIG)
+            done = subprocess.run([sys.executable, str(script), str(terms)], capture_output=True, text=True, check=True)
+            torch_time = float(done.stdout)
+            table.add(f"{label}: PyTorch eager, build + backward in-process", torch_time,
+                      f"gradcli's whole run is {ratio(cli, torch_time)} this (target: below 1x)")
+        else:
+            table.add(f"{label}: PyTorch eager", None, "torch not installed")
+    if len(sizes) == 2:
+        small, large = sizes
+        table.add(f"in-process total, {large:,} vs {small:,} terms", totals[large],
+                  f"{ratio(totals[large], totals[small])} for 10x the size (target: at most 12x)")
+    return table
+
+
+# --- 4. memory of a long stream ---------------------------------------------------------
+
+GENERATOR = """
+import sys
+count = int(sys.argv[1])
+out = sys.stdout
+out.write("x1,x2\\n")
+line = "0.5,0.75\\n1.25,0.5\\n" * 5000
+for _ in range(count // 10000):
+    out.write(line)
+"""
+
+
+# ru_maxrss of a child counts what its fork copied from this (large) process before exec;
+# a small wrapper process starts gradcli instead, and reports its children's peak.
+PEAK_WRAPPER = """
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def stream_memory(count: int, workdir: Path) -> Table:
+    table = Table(f"A {count:,}-point stream through a pipe")
+    script = workdir / "gen.py"
+    script.write_text(GENERATOR)
+    wrapper = workdir / "peak.py"
+    wrapper.write_text(PEAK_WRAPPER)
+    start = time.perf_counter()
+    producer = subprocess.Popen([sys.executable, str(script), str(count)], stdout=subprocess.PIPE)
+    consumer = subprocess.run([sys.executable, str(wrapper), *gradcli_command(), "grad", PROGRAM, "--points", "-",
+                               "--csv"], stdin=producer.stdout, capture_output=True, text=True, check=True)
+    assert producer.stdout is not None
+    producer.stdout.close()
+    producer.wait()
+    elapsed = time.perf_counter() - start
+    code, peak_kb = consumer.stdout.split()
+    table.add("gradcli grad --points - --csv", elapsed,
+              f"peak memory {int(peak_kb) / 1024:,.0f} MB (target: under 1,024 MB); exit {code}")
+    return table
+
+
+def machine() -> str:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    versions = [f"Python {platform.python_version()}", f"NumPy {np.__version__}"]
+    for name in ("torch", "jax"):
+        try:
+            module = __import__(name)
+            versions.append(f"{name} {module.__version__}")
+        except ImportError:
+            versions.append(f"{name} absent")
+    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}; " + ", ".join(versions)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="smaller sizes")
+    parser.add_argument("--write", action="store_true", help="rewrite benchmarks/RESULTS.md")
+    options = parser.parse_args()
+    quick = options.quick
+    tables = []
+    with tempfile.TemporaryDirectory() as folder:
+        workdir = Path(folder)
+        for make in (
+            lambda: startup(5 if quick else 15),
+            lambda: million_points(200_000 if quick else 1_000_000, 3 if quick else 5),
+            lambda: csv_through_the_cli(200_000 if quick else 1_000_000, workdir),
+            lambda: large_programs([1_250, 12_500] if not quick else [125, 1_250], workdir),
+            lambda: stream_memory(1_000_000 if quick else 10_000_000, workdir),
+        ):
+            table = make()
+            print(table.markdown(), flush=True)
+            tables.append(table)
+    if options.write:
+        header = (
+            "# Benchmark results\n\n"
+            f"Measured {time.strftime('%Y-%m-%d')} on {machine()}, by `python benchmarks/run.py"
+            f"{' --quick' if quick else ''}`.\n\n"
+        )
+        (HERE / "RESULTS.md").write_text(header + "\n".join(t.markdown() for t in tables))
+
+
+if __name__ == "__main__":
+    main()
