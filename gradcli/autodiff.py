@@ -13,8 +13,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from gradcli import values as values_module
-from gradcli.errors import NameProblem, ShapeProblem
-from gradcli.ops import call_vjp
+from gradcli.errors import GradcliError, NameProblem, ShapeProblem
+from gradcli.ops import call_jvp, call_vjp
 from gradcli.tape import APPLY, Tape, compile_program, forward, leads_of
 
 Array = np.ndarray
@@ -371,3 +371,288 @@ def grad_batch(
             if adjoint is not None:
                 out_grads[name][start : start + size] = adjoint
     return BatchResult(out_values, out_grads, root_names, is_tuple)
+
+
+# --- forward mode, Jacobians and Hessians --------------------------------------------------
+
+
+def jvp_sweep(tape: Tape, values: Sequence[Array], tangents: Mapping[int, Array], upto: int) -> list[Array | None]:
+    """Forward mode: the tangent of every node up to `upto`, from the tangents of some nodes.
+
+    Each op's JVP rule in the table carries the tangents forward; None is a zero tangent.
+    """
+    nodes = tape.nodes
+    result: list[Array | None] = [None] * len(nodes)
+    for index, tangent in tangents.items():
+        result[index] = tangent
+    with np.errstate(all="ignore"):
+        for index in range(upto + 1):
+            node = nodes[index]
+            if node.kind != APPLY or result[index] is not None:
+                continue
+            arg_tangents = [result[a] for a in node.args]
+            if all(t is None for t in arg_tangents):
+                continue
+            assert node.op is not None
+            result[index] = call_jvp(node.op, arg_tangents, values[index], [values[a] for a in node.args],
+                                     node.params, (0,) * len(node.args))
+    return result
+
+
+@dataclass(eq=False)
+class JacobianResult:
+    """d output / d input for each output and input, laid out as torch.autograd.functional.jacobian."""
+
+    tape: Tape
+    point: dict[str, Array]
+    outputs: tuple[Array, ...]  # the values of the outputs
+    output_names: tuple[str, ...]
+    blocks: list[dict[str, Array]]  # per output: input name -> array of shape (output shape + input shape)
+    mode: str  # "reverse" (one sweep per output element) or "forward" (one per input element)
+    is_tuple: bool
+
+
+def _prepare(program: str | Tape, at: Mapping[str, Any] | None) -> tuple[Tape, dict[str, Array], list[Array]]:
+    tape = compile_program(program) if isinstance(program, str) else program
+    point = {name: values_module.as_array(v, name) for name, v in (at or {}).items()}
+    values_module.check_point(tape.inputs, point)
+    return tape, point, forward(tape, point)
+
+
+def jacobian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
+             wrt: str | Sequence[str] | None = None, mode: str = "auto") -> JacobianResult:
+    """The full Jacobian of the output(s): reverse sweeps or forward sweeps, whichever are fewer.
+
+    `mode` "reverse" or "forward" forces one kind of sweep.
+    """
+    tape, point, values = _prepare(program, at)
+    roots = tape.outputs
+    names = names_of(wrt) if wrt else list(tape.inputs)
+    if wrt:
+        resolve(tape, wrt, "--wrt")
+    indices = [tape.inputs[n] if n in tape.inputs else tape.names[n] for n in names]
+    out_shapes = [np.shape(values[r]) for r in roots]
+    in_shapes = [np.shape(values[i]) for i in indices]
+    out_size = sum(int(np.prod(s, dtype=np.int64)) for s in out_shapes)
+    in_size = sum(int(np.prod(s, dtype=np.int64)) for s in in_shapes)
+    blocks = [{n: np.zeros(o + i) for n, i in zip(names, in_shapes, strict=True)} for o in out_shapes]
+    if mode == "reverse" or (mode == "auto" and out_size <= in_size):
+        mode = "reverse"
+        for k, shape in enumerate(out_shapes):
+            for element in np.ndindex(*shape):
+                seed = np.zeros(shape)
+                seed[element] = 1.0
+                seeds = [seed if r == k else np.zeros(out_shapes[r]) for r in range(len(roots))]
+                adjoints = backward(tape, values, roots, seeds)
+                for name, index in zip(names, indices, strict=True):
+                    if adjoints[index] is not None:
+                        blocks[k][name][element] = adjoints[index]
+    else:
+        mode = "forward"
+        for name, index, shape in zip(names, indices, in_shapes, strict=True):
+            for element in np.ndindex(*shape):
+                tangent = np.zeros(shape)
+                tangent[element] = 1.0
+                tangents = jvp_sweep(tape, values, {index: tangent}, max(roots))
+                for k, root in enumerate(roots):
+                    if tangents[root] is not None:
+                        blocks[k][name][(..., *element)] = tangents[root]
+    outputs = tuple(np.asarray(values[r]) for r in roots)
+    return JacobianResult(tape, point, outputs, tape.output_names, blocks, mode, tape.is_tuple)
+
+
+@dataclass(eq=False)
+class JvpResult:
+    tape: Tape
+    point: dict[str, Array]
+    tangent: dict[str, Array]
+    value: Array | tuple[Array, ...]
+    jvp: Array | tuple[Array, ...]
+    output_names: tuple[str, ...]
+
+
+def jvp(program: str | Tape, at: Mapping[str, Any] | None = None, tangent: Mapping[str, Any] | None = None) -> JvpResult:
+    """Forward mode: the output's tangent, J @ tangent (inputs without a tangent get zero)."""
+    tape, point, values = _prepare(program, at)
+    given = {name: values_module.as_array(v, name) for name, v in (tangent or {}).items()}
+    for name, t in given.items():
+        if name not in tape.inputs:
+            raise NameProblem(f"'{name}' is not an input of the program", where="--tangent",
+                              hint=f"its inputs are: {', '.join(tape.inputs) or 'none'}")
+        expected = np.shape(values[tape.inputs[name]])
+        if t.shape != expected:
+            raise ShapeProblem(f"the tangent of '{name}' has shape {_shape(t.shape)} but '{name}' has shape "
+                               f"{_shape(expected)}", where="--tangent")
+    tangents = jvp_sweep(tape, values, {tape.inputs[n]: t for n, t in given.items()}, max(tape.outputs))
+    out_tangents = tuple(np.zeros(np.shape(values[r])) if tangents[r] is None else np.asarray(tangents[r])
+                         for r in tape.outputs)
+    outs = tuple(np.asarray(values[r]) for r in tape.outputs)
+    full = {name: given.get(name, np.zeros(np.shape(values[i]))) for name, i in tape.inputs.items()}
+    if tape.is_tuple:
+        return JvpResult(tape, point, full, outs, out_tangents, tape.output_names)
+    return JvpResult(tape, point, full, outs[0], out_tangents[0], tape.output_names)
+
+
+@dataclass(eq=False)
+class HessianResult:
+    tape: Tape
+    point: dict[str, Array]
+    value: Array
+    grad: dict[str, Array]
+    blocks: dict[str, dict[str, Array]]  # name i -> name j -> block of shape (shape_i + shape_j)
+    asymmetry: float  # the largest |H - H^T|, before the symmetric part is taken: rounding only
+
+
+COMPLEX_STEP = 1e-30
+
+
+def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
+            wrt: str | Sequence[str] | None = None) -> HessianResult:
+    """The Hessian of a scalar output: forward-over-reverse from the op rules.
+
+    The forward mode is a complex step: every input element i is pushed to x + 1e-30j * e_i,
+    all of them at once as a batch of points, and the reverse sweep runs on those complex
+    numbers. The imaginary part of the gradient, over the step, is then H e_i, exact to
+    rounding: no difference of nearby values is taken, so nothing cancels.
+    """
+    tape, point, values = _prepare(program, at)
+    root = tape.outputs[0]
+    if tape.is_tuple or np.size(values[root]) != 1:
+        raise ShapeProblem("a Hessian needs a scalar output",
+                           hint=f"'{tape.output_names[0]}' has shape {_shape(np.shape(values[root]))}")
+    names = names_of(wrt) if wrt else list(tape.inputs)
+    if wrt:
+        resolve(tape, wrt, "--wrt")
+    for name in names:
+        if name not in tape.inputs:
+            raise NameProblem(f"'{name}' is not an input", where="--wrt", hint="a Hessian is taken over inputs")
+    shapes = {name: np.shape(point[name]) for name in tape.inputs}
+    sizes = {name: int(np.prod(shapes[name], dtype=np.int64)) for name in names}
+    count = sum(sizes.values())
+    columns: dict[str, Array] = {}
+    offset = 0
+    offsets = {}
+    for name in tape.inputs:
+        base = np.broadcast_to(point[name].astype(complex), (max(count, 1), *shapes[name])).copy()
+        if name in sizes:
+            offsets[name] = offset
+            flat = base.reshape(max(count, 1), -1)
+            flat[offset + np.arange(sizes[name]), np.arange(sizes[name])] += 1j * COMPLEX_STEP
+            offset += sizes[name]
+        columns[name] = base
+    batch_values = forward(tape, columns, batched=True)
+    seed = np.ones((max(count, 1),), dtype=complex).reshape((max(count, 1),) + (1,) * (np.ndim(values[root])))
+    adjoints = backward(tape, batch_values, [root], [seed], batched=True)
+    blocks: dict[str, dict[str, Array]] = {a: {} for a in names}
+    for a in names:
+        gradient = adjoints[tape.inputs[a]]
+        rows = np.zeros((count, sizes[a])) if gradient is None else np.imag(gradient).reshape(count, -1) / COMPLEX_STEP
+        for b in names:
+            block = rows[offsets[b] : offsets[b] + sizes[b]].T  # d(grad a) / d b
+            blocks[a][b] = block.reshape(shapes[a] + shapes[b])
+    full = np.block([[blocks[a][b].reshape(sizes[a], sizes[b]) for b in names] for a in names]) if names else np.zeros((0, 0))
+    asymmetry = float(np.max(np.abs(full - full.T))) if full.size else 0.0
+    symmetric = (full + full.T) / 2
+    row = 0
+    for a in names:
+        col = 0
+        for b in names:
+            blocks[a][b] = symmetric[row : row + sizes[a], col : col + sizes[b]].reshape(shapes[a] + shapes[b])
+            col += sizes[b]
+        row += sizes[a]
+    plain = backward(tape, values, [root], [np.ones(np.shape(values[root]))])
+    gradients = {n: np.zeros(shapes[n]) if plain[tape.inputs[n]] is None else np.asarray(plain[tape.inputs[n]])
+                 for n in names}
+    return HessianResult(tape, point, np.asarray(values[root]), gradients, blocks, asymmetry)
+
+
+# --- checking a gradient ------------------------------------------------------------------
+
+FD_STEP = float(np.finfo(float).eps) ** (1 / 3)  # central differences: error ~ h^2 + eps/h
+FD_MAX_ELEMENTS = 512  # elements of one input checked by finite differences (a sample past that)
+
+
+def finite_differences(result: GradResult, names: Sequence[str]) -> dict[str, Array]:
+    """Central differences of sum(seed * output) for each element of each named input.
+
+    The step follows each element's scale, as torch.autograd.gradcheck's perturbations do
+    in spirit: h = eps^(1/3) * max(1, |x|). All perturbed points of an input go through the
+    tape as one batch. Elements past FD_MAX_ELEMENTS are sampled and the rest left NaN.
+    """
+    tape = result.tape
+    point = result.point
+    estimates = {}
+    rng = np.random.default_rng(0)
+    with np.errstate(all="ignore"):
+        for name in names:
+            base = np.asarray(point[name], dtype=float)
+            size = base.size
+            chosen = np.arange(size) if size <= FD_MAX_ELEMENTS else np.sort(rng.choice(size, FD_MAX_ELEMENTS, replace=False))
+            estimate = np.full(size, np.nan)
+            for start in range(0, len(chosen), 128):
+                elements = chosen[start : start + 128]
+                count = 2 * len(elements)
+                columns = {n: np.broadcast_to(np.asarray(v, dtype=float), (count, *np.shape(v))) for n, v in point.items()}
+                flat = np.repeat(base.reshape(1, -1), count, axis=0)
+                steps = FD_STEP * np.maximum(1.0, np.abs(base.reshape(-1)[elements]))
+                rows = np.arange(len(elements))
+                flat[2 * rows, elements] += steps
+                flat[2 * rows + 1, elements] -= steps
+                columns[name] = flat.reshape(count, *base.shape)
+                values = forward(tape, columns, batched=True)
+                total = np.zeros(count)
+                for root, seed in zip(result.roots, result.seeds, strict=True):
+                    out = np.broadcast_to(values[root], (count, *np.shape(seed)))
+                    total += np.sum((out * seed).reshape(count, -1), axis=1)
+                estimate[elements] = (total[0::2] - total[1::2]) / (2 * steps)
+            estimates[name] = estimate.reshape(base.shape)
+    return estimates
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How far the gradient is from one reference."""
+
+    reference: str
+    max_abs: float
+    max_rel: float
+    ok: bool
+    skipped: str = ""  # why this reference could not be had
+
+
+def compare(reference: str, gradient: Mapping[str, Array], expected: Mapping[str, Array], tol: float) -> Agreement:
+    """Within tolerance where |g - e| <= tol * (1 + |e|); NaN agrees only with NaN."""
+    worst_abs = worst_rel = 0.0
+    ok = True
+    for name, want in expected.items():
+        got = np.asarray(gradient[name], dtype=float)
+        want = np.asarray(want, dtype=float)
+        checked = ~np.isnan(want) | np.isnan(got)
+        both_nan = np.isnan(got) & np.isnan(want)
+        same_inf = np.isinf(got) & (got == want)
+        difference = np.where(both_nan | same_inf, 0.0, np.abs(got - want))
+        difference = np.where(np.isnan(difference), np.inf, difference)[checked]
+        scale = np.where(np.isfinite(want), np.abs(want), 0.0)[checked]
+        if difference.size:
+            worst_abs = max(worst_abs, float(np.max(difference)))
+            worst_rel = max(worst_rel, float(np.max(difference / np.maximum(scale, np.finfo(float).tiny))))
+            ok = ok and bool(np.all(difference <= tol * (1.0 + scale)))
+    return Agreement(reference, worst_abs, worst_rel, ok)
+
+
+def check(result: GradResult, tol: float = 1e-5, symbolic_limit: int | None = None) -> list[Agreement]:
+    """The gradient against central finite differences and against SymPy's derivative."""
+    names = [n for n in result.wrt if n in result.tape.inputs]
+    gradient = result.grad
+    agreements = [compare("finite differences", gradient, finite_differences(result, names), tol)]
+    try:
+        from gradcli import symbolic
+
+        limit = symbolic.DEFAULT_LIMIT if symbolic_limit is None else symbolic_limit
+        derivatives, symbols = symbolic.gradient_expressions(result.tape, result.point, result.roots, result.seeds,
+                                                             names, limit)
+        exact = symbolic.evaluate(derivatives, symbols, result.point)
+        agreements.append(compare("SymPy", gradient, exact, tol))
+    except GradcliError as problem:
+        agreements.append(Agreement("SymPy", np.nan, np.nan, True, skipped=problem.message))
+    return agreements

@@ -14,7 +14,7 @@ from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 
-from gradcli.errors import ExitCode, GradcliError, NameProblem, describe
+from gradcli.errors import CheckFailed, ExitCode, GradcliError, NameProblem, describe
 
 EXIT_CODES_HELP = """
 Exit codes: 0 success; 1 a failed --check; 2 bad input (syntax, unknown name, missing
@@ -122,13 +122,20 @@ def grad(
                                            "stderr, instead of stopping at the first.")] = False,
     chunk_size: Annotated[int, typer.Option("--chunk-size", min=1, help="With --points: points computed at once.",
                                             hidden=True)] = 8192,
+    check: Annotated[bool, typer.Option("--check", help="Check the gradient against central finite differences "
+                                        "and SymPy's derivative; exit 1 if they disagree.")] = False,
+    tol: Annotated[float, typer.Option("--tol", min=0.0, help="With --check: the tolerance, relative to "
+                                       "1 + |reference|.")] = 1e-5,
+    symbolic: Annotated[bool, typer.Option("--symbolic", help="Show each derivative's formula (SymPy).")] = False,
+    symbolic_limit: Annotated[int, typer.Option("--symbolic-limit", min=1, help="The most expression elements "
+                                                "SymPy is given (--symbolic, --check).")] = 2_000,
     json: JsonOpt = False,
 ) -> None:
     """The value of the program and its gradient with respect to each input."""
 
     if points is not None:
-        if paths:
-            _run(lambda: _refuse("--paths works at one point (--at), not with --points"))
+        if paths or check or symbolic:
+            _run(lambda: _refuse("--paths, --check and --symbolic work at one point (--at), not with --points"))
         _run(lambda: _grad_points(program, file, at, seed, of, wrt, points, "json" if json else "csv" if csv else "table",
                                   skip_bad, chunk_size))
         return
@@ -142,29 +149,46 @@ def grad(
         tape = compile_program(source)
         point = merge_points(at or [], tape.inputs)
         result = compute(tape, point, seed=seed, of=of, wrt=wrt)
-        reports = None
+        # Each option adds a section: a JSON key, and a part of the human view.
+        sections: list[tuple[str, Any, Callable[[Any], None]]] = []
+        failed_check = False
         if paths:
             from gradcli.paths import paths as find_paths
+            from gradcli.render.paths import paths_document, show_paths
 
             reports = find_paths(result, max_paths)
+            sections.append(("paths", paths_document(reports, result), lambda c: show_paths(reports, result, c)))
+        if symbolic:
+            from gradcli import symbolic as symbolic_module
+            from gradcli.render.derivatives import show_symbolic
+
+            names = [n for n in result.wrt if n in tape.inputs]
+            derivatives, _ = symbolic_module.gradient_expressions(tape, result.point, result.roots, result.seeds,
+                                                                  names, symbolic_limit)
+            texts, all_simplified = symbolic_module.formulas(derivatives)
+            sections.append(("symbolic", texts, lambda c: show_symbolic(texts, result.root_names, all_simplified, c)))
+        if check:
+            from gradcli.autodiff import check as check_gradient
+            from gradcli.render.derivatives import check_document, show_check
+
+            agreements = check_gradient(result, tol, symbolic_limit)
+            failed_check = not all(a.ok for a in agreements)
+            sections.append(("check", check_document(agreements, tol), lambda c: show_check(agreements, tol, c)))
         if json:
             from gradcli.render.jsonout import dumps, grad_document
 
             document = grad_document(result)
-            if reports is not None:
-                from gradcli.render.paths import paths_document
-
-                document["paths"] = paths_document(reports, result)
+            document.update((key, part) for key, part, _ in sections)
             sys.stdout.write(dumps(document) + "\n")
         else:
             from gradcli.render.table import show_grad
 
             console = _console()
             show_grad(result, console)
-            if reports is not None:
-                from gradcli.render.paths import show_paths
-
-                show_paths(reports, result, console)
+            for _, _, show in sections:
+                show(console)
+        if failed_check:
+            raise CheckFailed("the gradient disagrees with its references beyond --tol")
 
     _run(body)
 
@@ -319,6 +343,79 @@ def explain(
         show_explanation(result, _console())
 
     _run(body)
+
+
+def _derivative_command(compute: Callable[..., Any], document: Callable[[Any], dict[str, Any]],
+                        show: Callable[[Any, Any], None], program: str | None, file: str | None,
+                        at: list[str] | None, json: bool, **options: Any) -> None:
+    """The shared shape of jacobian, hessian and jvp: compile, evaluate, one of two views."""
+
+    def body() -> None:
+        from gradcli.tape import compile_program
+        from gradcli.values import merge_points
+
+        tape = compile_program(read_program(program, file))
+        result = compute(tape, merge_points(at or [], tape.inputs), **options)
+        if json:
+            from gradcli.render.jsonout import dumps
+
+            sys.stdout.write(dumps(document(result)) + "\n")
+        else:
+            show(result, _console())
+
+    _run(body)
+
+
+@app.command()
+def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, wrt: WrtOpt = None,
+             json: JsonOpt = False) -> None:
+    """The full Jacobian of the output(s): one sweep per output or per input element, whichever is fewer.
+
+    --json has `jacobian`: input name -> array of shape (output shape + input shape), as
+    torch.autograd.functional.jacobian lays it out (a list of those for a tuple output).
+    """
+    from gradcli.autodiff import jacobian as compute
+    from gradcli.render.derivatives import jacobian_document, show_jacobian
+
+    _derivative_command(compute, jacobian_document, show_jacobian, program, file, at, json, wrt=wrt)
+
+
+@app.command()
+def hessian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, wrt: WrtOpt = None,
+            json: JsonOpt = False) -> None:
+    """The Hessian of a scalar output (forward-over-reverse).
+
+    --json has `hessian`: input name -> input name -> block of shape (shape_i + shape_j).
+    """
+    from gradcli.autodiff import hessian as compute
+    from gradcli.render.derivatives import hessian_document, show_hessian
+
+    _derivative_command(compute, hessian_document, show_hessian, program, file, at, json, wrt=wrt)
+
+
+@app.command()
+def jvp(
+    program: ProgramArg = None,
+    file: FileOpt = None,
+    at: AtOpt = None,
+    tangent: Annotated[Optional[list[str]], typer.Option("--tangent", "-t", help="The direction: NAME=VALUE,...; "
+                                                         "inputs not named get zero.")] = None,
+    json: JsonOpt = False,
+) -> None:
+    """Forward mode: the output's tangent along --tangent (the Jacobian times the tangent)."""
+    from gradcli.autodiff import jvp as compute
+    from gradcli.render.derivatives import jvp_document, show_jvp
+
+    def with_tangent(tape: Any, point: Any) -> Any:
+        from gradcli.values import parse_assignments
+
+        given: dict[str, Any] = {}
+        for text in tangent or []:
+            for name, value in parse_assignments(text, where="--tangent").items():
+                given[name] = value
+        return compute(tape, point, given)
+
+    _derivative_command(with_tangent, jvp_document, show_jvp, program, file, at, json)
 
 
 def main() -> None:

@@ -10,9 +10,15 @@ program text, such as the key of an index):
     forward(*args, **params) -> value
     vjp(g, ans, *args, **params) -> one cotangent per arg, None where none flows
     jvp(tangents, ans, *args, **params) -> the output's tangent (a tangent may be None: zero)
-    sympy(*args, **params) -> a SymPy expression (args are SymPy expressions)
+    sympy(*args, **params) -> a SymPy expression: elementwise ops take and give one
+        expression (symbolic.py applies them element by element); the others take and give
+        NumPy arrays of expressions (dtype object)
 
 Cotangents may have the broadcast shape; the engine undoes broadcasting with `unbroadcast`.
+
+The rules also run on complex numbers, for the Hessian's complex step (autodiff.hessian): a
+rule that branches on a value compares real parts (`_re`), and non-analytic ops (abs,
+atan2) carry the imaginary part as the first-order term of their expansion.
 Values and derivatives follow PyTorch, subgradients included (relu'(0) = 0, abs'(0) = 0,
 max(a, a) sends half the gradient each way).
 """
@@ -77,22 +83,22 @@ def _sum_tangents(*terms: Array | None) -> Array | float:
 def _pow_vjp(g: Array, ans: Array, a: Array, b: Array) -> tuple[Array, Array]:
     # PyTorch: no gradient flows to the base where the exponent is 0, nor to the exponent
     # where the base is 0 and the exponent non-negative (0**b is constant there).
-    da = np.where(b == 0, 0.0, g * b * np.power(a, b - 1))
-    db = np.where((a == 0) & (b >= 0), 0.0, g * ans * np.log(a))
+    da = np.where(_re(b) == 0, 0.0, g * b * np.power(a, b - 1))
+    db = np.where((_re(a) == 0) & (_re(b) >= 0), 0.0, g * ans * np.log(a))
     return da, db
 
 
 def _pow_jvp(t: Sequence[Array | None], ans: Array, a: Array, b: Array) -> Array | float:
     ta, tb = t
-    da = None if ta is None else np.where(b == 0, 0.0, ta * b * np.power(a, b - 1))
-    db = None if tb is None else np.where((a == 0) & (b >= 0), 0.0, tb * ans * np.log(a))
+    da = None if ta is None else np.where(_re(b) == 0, 0.0, ta * b * np.power(a, b - 1))
+    db = None if tb is None else np.where((_re(a) == 0) & (_re(b) >= 0), 0.0, tb * ans * np.log(a))
     return _sum_tangents(da, db)
 
 
 def _atan2_scale(a: Array, b: Array) -> Array:
     # 1 / (a^2 + b^2), and 0 at the origin where PyTorch's atan2 backward gives 0.
     denominator = a * a + b * b
-    return np.where(denominator == 0, 0.0, 1.0 / np.where(denominator == 0, 1.0, denominator))
+    return np.where(_re(denominator) == 0, 0.0, 1.0 / np.where(_re(denominator) == 0, 1.0, denominator))
 
 
 def _pow_torch_node(constant: Sequence[bool], shapes: object) -> str:
@@ -102,19 +108,50 @@ def _pow_torch_node(constant: Sequence[bool], shapes: object) -> str:
     return "PowBackward2" if constant[0] else "PowBackward1"
 
 
+def _re(x: Array) -> Array:
+    """The real part, for decisions: a complex step must not change which branch is taken."""
+    return np.real(x)
+
+
+def _abs(x: Array) -> Array:
+    return np.abs(x) if not np.iscomplexobj(x) else x * np.sign(x.real)
+
+
+def _atan2(a: Array, b: Array) -> Array:
+    if not (np.iscomplexobj(a) or np.iscomplexobj(b)):
+        return np.arctan2(a, b)
+    # NumPy has no complex atan2: the real angle plus the first-order change of the step.
+    ra, rb = np.real(a), np.real(b)
+    return np.arctan2(ra, rb) + 1j * (rb * np.imag(a) - ra * np.imag(b)) * _atan2_scale(ra, rb)
+
+
 def _max_vjp(g: Array, ans: Array, a: Array, b: Array) -> tuple[Array, Array]:
     # torch.maximum: ties split the gradient in half.
+    a, b = _re(a), _re(b)
     share = np.where(a == b, 0.5 * g, g)
     return np.where(a >= b, share, 0.0), np.where(b >= a, share, 0.0)
 
 
 def _min_vjp(g: Array, ans: Array, a: Array, b: Array) -> tuple[Array, Array]:
+    a, b = _re(a), _re(b)
     share = np.where(a == b, 0.5 * g, g)
     return np.where(a <= b, share, 0.0), np.where(b <= a, share, 0.0)
 
 
+def _maximum(a: Array, b: Array) -> Array:
+    return np.maximum(a, b) if not np.iscomplexobj(a + b) else np.where(_re(a) >= _re(b), a, b)
+
+
+def _minimum(a: Array, b: Array) -> Array:
+    return np.minimum(a, b) if not np.iscomplexobj(a + b) else np.where(_re(a) <= _re(b), a, b)
+
+
+def _relu(x: Array) -> Array:
+    return np.maximum(x, 0.0) if not np.iscomplexobj(x) else np.where(_re(x) > 0, x, 0.0)
+
+
 def _minmax_jvp(t: Sequence[Array | None], ans: Array, a: Array, b: Array, sign: int) -> Array | float:
-    wins_a = np.where(a == b, 0.5, (sign * (a - b) > 0).astype(float))
+    wins_a = np.where(_re(a) == _re(b), 0.5, (sign * _re(a - b) > 0).astype(float))
     ta, tb = t
     return _sum_tangents(
         None if ta is None else wins_a * ta,
@@ -124,7 +161,7 @@ def _minmax_jvp(t: Sequence[Array | None], ans: Array, a: Array, b: Array, sign:
 
 def _softplus(x: Array) -> Array:
     # torch.nn.functional.softplus with beta=1, threshold=20: linear above the threshold.
-    return np.where(x > 20, x, np.log1p(np.exp(np.minimum(x, 20))))
+    return np.where(_re(x) > 20, x, np.log1p(np.exp(np.where(_re(x) > 20, 20.0, x))))
 
 
 # --- rules of the ops that act on a value's own axes ---------------------------------------
@@ -163,8 +200,8 @@ def _mean_vjp(g: Array, ans: Array, x: Array, leads: tuple[int, ...] = (0,)) -> 
 
 def _logsumexp(x: Array, leads: tuple[int, ...] = (0,)) -> Array:
     axes = _point_axes(x, leads[0])
-    peak = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros(x.shape[: leads[0]] + (1,) * len(axes))
-    peak = np.where(np.isfinite(peak), peak, 0.0)
+    peak = np.max(_re(x), axis=axes, keepdims=True) if x.size else np.zeros(x.shape[: leads[0]] + (1,) * len(axes))
+    peak = np.where(np.isfinite(peak), _re(peak), 0.0)
     return np.asarray(np.log(np.sum(np.exp(x - peak), axis=axes)) + np.reshape(peak, peak.shape[: leads[0]]))
 
 
@@ -178,7 +215,7 @@ def _norm(x: Array, leads: tuple[int, ...] = (0,)) -> Array:
 
 def _norm_vjp(g: Array, ans: Array, x: Array, leads: tuple[int, ...] = (0,)) -> tuple[Array]:
     # PyTorch's vector_norm backward is 0 at the origin, not NaN.
-    scale = np.where(ans == 0, 0.0, g / np.where(ans == 0, 1.0, ans))
+    scale = np.where(_re(ans) == 0, 0.0, g / np.where(_re(ans) == 0, 1.0, ans))
     return (_expand(scale, x, leads[0]) * x,)
 
 
@@ -264,6 +301,15 @@ def _sympy() -> Any:
     return sympy
 
 
+def _sym_total(terms: Any) -> Array:
+    return np.asarray(_sympy().Add(*np.asarray(terms).flat), dtype=object)
+
+
+def _sym_logsumexp(x: Array) -> Array:
+    sympy = _sympy()
+    return np.asarray(sympy.log(sympy.Add(*[sympy.exp(e) for e in x.flat])), dtype=object)
+
+
 # --- the table --------------------------------------------------------------------------
 
 _ROWS = [
@@ -287,7 +333,8 @@ _ROWS = [
     Op("matmul", 2, _matmul, _matmul_vjp, "MmBackward0",
        jvp=lambda t, ans, a, b, leads=(0, 0): _sum_tangents(None if t[0] is None else _matmul(t[0], b, leads),
                                                             None if t[1] is None else _matmul(a, t[1], leads)),
-       sympy=lambda a, b: a @ b, symbol="@", callable=False, torch_node_rule=_matmul_torch_node,
+       sympy=lambda a, b: np.asarray(np.matmul(a, b), dtype=object), symbol="@", callable=False,
+       torch_node_rule=_matmul_torch_node,
        elementwise=False),
     Op("neg", 1, np.negative, lambda g, ans, x: (-g,), "NegBackward0",
        jvp=lambda t, ans, x: -_zero_tangent(t[0], x),
@@ -307,8 +354,8 @@ _ROWS = [
        jvp=lambda t, ans, x: t[0] * (ans + 1.0), sympy=lambda x: _sympy().exp(x) - 1),
     Op("sqrt", 1, np.sqrt, lambda g, ans, x: (g / (2.0 * ans),), "SqrtBackward0",
        jvp=lambda t, ans, x: t[0] / (2.0 * ans), sympy=lambda x: _sympy().sqrt(x)),
-    Op("abs", 1, np.abs, lambda g, ans, x: (g * np.sign(x),), "AbsBackward0",
-       jvp=lambda t, ans, x: t[0] * np.sign(x), sympy=lambda x: _sympy().Abs(x)),
+    Op("abs", 1, _abs, lambda g, ans, x: (g * np.sign(_re(x)),), "AbsBackward0",
+       jvp=lambda t, ans, x: t[0] * np.sign(_re(x)), sympy=lambda x: _sympy().Abs(x)),
     Op("sin", 1, np.sin, lambda g, ans, x: (g * np.cos(x),), "SinBackward0",
        jvp=lambda t, ans, x: t[0] * np.cos(x), sympy=lambda x: _sympy().sin(x)),
     Op("cos", 1, np.cos, lambda g, ans, x: (-g * np.sin(x),), "CosBackward0",
@@ -330,17 +377,17 @@ _ROWS = [
     Op("sigmoid", 1, lambda x: 0.5 * (np.tanh(0.5 * x) + 1.0), lambda g, ans, x: (g * ans * (1.0 - ans),),
        "SigmoidBackward0", jvp=lambda t, ans, x: t[0] * ans * (1.0 - ans),
        sympy=lambda x: 1 / (1 + _sympy().exp(-x))),
-    Op("relu", 1, lambda x: np.maximum(x, 0.0), lambda g, ans, x: (np.where(x > 0, g, 0.0),), "ReluBackward0",
-       jvp=lambda t, ans, x: np.where(x > 0, t[0], 0.0), sympy=lambda x: _sympy().Max(x, 0)),
-    Op("softplus", 1, _softplus, lambda g, ans, x: (np.where(x > 20, g, g / (1.0 + np.exp(-x))),),
-       "SoftplusBackward0", jvp=lambda t, ans, x: np.where(x > 20, t[0], t[0] / (1.0 + np.exp(-x))),
+    Op("relu", 1, _relu, lambda g, ans, x: (np.where(_re(x) > 0, g, 0.0),),
+       "ReluBackward0", jvp=lambda t, ans, x: np.where(_re(x) > 0, t[0], 0.0), sympy=lambda x: _sympy().Max(x, 0)),
+    Op("softplus", 1, _softplus, lambda g, ans, x: (np.where(_re(x) > 20, g, g / (1.0 + np.exp(-x))),),
+       "SoftplusBackward0", jvp=lambda t, ans, x: np.where(_re(x) > 20, t[0], t[0] / (1.0 + np.exp(-x))),
        sympy=lambda x: _sympy().log(1 + _sympy().exp(x))),
     # binary functions
-    Op("max", 2, np.maximum, _max_vjp, "MaximumBackward0",
+    Op("max", 2, _maximum, _max_vjp, "MaximumBackward0",
        jvp=lambda t, ans, a, b: _minmax_jvp(t, ans, a, b, 1), sympy=lambda a, b: _sympy().Max(a, b)),
-    Op("min", 2, np.minimum, _min_vjp, "MinimumBackward0",
+    Op("min", 2, _minimum, _min_vjp, "MinimumBackward0",
        jvp=lambda t, ans, a, b: _minmax_jvp(t, ans, a, b, -1), sympy=lambda a, b: _sympy().Min(a, b)),
-    Op("atan2", 2, np.arctan2, lambda g, ans, a, b: (g * b * _atan2_scale(a, b), -g * a * _atan2_scale(a, b)),
+    Op("atan2", 2, _atan2, lambda g, ans, a, b: (g * b * _atan2_scale(a, b), -g * a * _atan2_scale(a, b)),
        "Atan2Backward0",
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] * b * _atan2_scale(a, b),
                                               None if t[1] is None else -t[1] * a * _atan2_scale(a, b)),
@@ -348,26 +395,28 @@ _ROWS = [
     Op("dot", 2, _dot, lambda g, ans, a, b, leads=(0, 0): (g[..., None] * b, g[..., None] * a), "DotBackward0",
        jvp=lambda t, ans, a, b, leads=(0, 0): _sum_tangents(None if t[0] is None else _dot(t[0], b, leads),
                                                             None if t[1] is None else _dot(a, t[1], leads)),
-       elementwise=False),
+       sympy=lambda a, b: _sym_total(a * b), elementwise=False),
     # reductions over all of a value's axes
     Op("sum", 1, _sum, _sum_vjp, "SumBackward0", jvp=lambda t, ans, x, leads=(0,): _sum(t[0], leads),
-       elementwise=False),
+       sympy=_sym_total, elementwise=False),
     Op("mean", 1, _mean, _mean_vjp, "MeanBackward0", jvp=lambda t, ans, x, leads=(0,): _mean(t[0], leads),
-       elementwise=False),
+       sympy=lambda x: _sym_total(x) / x.size, elementwise=False),
     Op("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0",
-       jvp=lambda t, ans, x, leads=(0,): np.where(ans == 0, 0.0, _sum(x * t[0], leads) / np.where(ans == 0, 1.0, ans)),
-       elementwise=False),
+       jvp=lambda t, ans, x, leads=(0,): np.where(_re(ans) == 0, 0.0,
+                                                  _sum(x * t[0], leads) / np.where(_re(ans) == 0, 1.0, ans)),
+       sympy=lambda x: np.asarray(_sympy().sqrt(_sym_total(x * x).item()), dtype=object), elementwise=False),
     Op("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0",
        jvp=lambda t, ans, x, leads=(0,): _sum(t[0] * np.exp(x - _expand(ans, x, leads[0])), leads),
-       elementwise=False),
+       sympy=_sym_logsumexp, elementwise=False),
     # structure, written with brackets rather than called
     Op("getitem", 1, _getitem, _getitem_vjp, "SelectBackward0",
-       jvp=lambda t, ans, x, key, leads=(0,): _getitem(t[0], key, leads), sympy=lambda x, key: x[key],
+       jvp=lambda t, ans, x, key, leads=(0,): _getitem(t[0], key, leads),
+       sympy=lambda x, key: np.asarray(x[key], dtype=object),
        callable=False, torch_node_rule=_getitem_torch_node, elementwise=False),
     Op("stack", -1, _stack, _stack_vjp, "StackBackward0",
        jvp=lambda t, ans, *xs, leads=(): _stack(*(_zero_tangent(ti, x) for ti, x in zip(t, xs, strict=True)),
                                                  leads=leads),
-       callable=False, elementwise=False, aligns=True),
+       sympy=lambda *xs: np.stack(np.broadcast_arrays(*xs)), callable=False, elementwise=False, aligns=True),
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in _ROWS}
@@ -417,7 +466,7 @@ def call_vjp(op: Op, g: Array, ans: Array, args: Sequence[Array], params: dict[s
             result.append(None)
             continue
         if cotangent.shape != lined_up.shape:
-            cotangent = unbroadcast(np.asarray(cotangent, dtype=float), lined_up.shape)
+            cotangent = unbroadcast(np.asarray(cotangent), lined_up.shape)
         result.append(cotangent if lined_up is arg else cotangent.reshape(arg.shape))
     return result
 
@@ -434,7 +483,7 @@ def call_jvp(op: Op, tangents: Sequence[Array | None], ans: Array, args: Sequenc
         out = op.jvp(tangents, ans, *args, **params)
     else:
         out = op.jvp(tangents, ans, *args, **params, leads=tuple(leads))
-    return np.broadcast_to(np.asarray(out, dtype=float), ans.shape)
+    return np.broadcast_to(np.asarray(out), np.shape(ans))
 
 
 # PyTorch nodes of Tensor-Scalar overloads: the Python number is not one of their inputs.
