@@ -8,7 +8,6 @@ A tape holds no input values, so one tape serves any number of points.
 from __future__ import annotations
 
 import difflib
-import gc
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -237,7 +236,7 @@ class _Builder:
 
 def build(program: syntax.Program) -> Tape:
     """Turn a parsed program into its tape."""
-    with np.errstate(all="ignore"):  # constants fold by IEEE rules, as at run time
+    with np.errstate(all="ignore"), syntax.no_cycle_collection():  # constants fold by IEEE rules
         return _build(program)
 
 
@@ -281,15 +280,7 @@ def _build(program: syntax.Program) -> Tape:
 
 def compile_program(source: str) -> Tape:
     """Text -> tape."""
-    # A big program makes hundreds of thousands of small objects, none of them in a cycle;
-    # Python's cycle collector would walk them all again and again as they pile up.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return build(syntax.parse(source))
-    finally:
-        if collecting:
-            gc.enable()
+    return build(syntax.parse(source))
 
 
 def shape_problem(

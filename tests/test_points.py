@@ -174,4 +174,4 @@ def test_a_non_scalar_output_needs_a_seed_at_every_point_too():
 def test_points_and_paths_do_not_mix():
     run = cli("grad", "x", "--points", "-", "--paths", stdin="x\n1\n")
     assert run.exit_code == 2
-    assert "--paths works at one point" in run.stderr
+    assert "--paths, --check and --symbolic work at one point" in run.stderr
