@@ -1,0 +1,217 @@
+"""Cross-checks and more derivatives: SymPy formulas, --check, Jacobian, JVP, Hessian."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+import sympy
+
+from gradcli import compile_program, grad, ops
+from gradcli.autodiff import hessian, jacobian, jvp
+from tests.helpers import cli
+from tests.programs import random_program
+
+X1, X2 = sympy.symbols("x1 x2", real=True)
+FIRST = sympy.log(X1 * X2) * sympy.sin(X2)
+
+
+def as_sympy(text: str, names: list[str]) -> sympy.Expr:
+    # Reading gradcli's own output back, in a test: the package itself never parses text with SymPy.
+    return sympy.parse_expr(text, local_dict={n: sympy.Symbol(n, real=True) for n in names})
+
+
+def test_symbolic_formulas_of_the_first_example():
+    document = cli("grad", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--symbolic", "--json").json()
+    for name, symbol in (("x1", X1), ("x2", X2)):
+        formula = as_sympy(document["symbolic"][name], ["x1", "x2"])
+        assert sympy.simplify(formula - sympy.diff(FIRST, symbol)) == 0
+
+
+def test_symbolic_formulas_per_element_for_vectors():
+    document = cli("grad", "sum(z**2 * w)", "--at", "z=[1,2],w=3", "--symbolic", "--json").json()
+    assert document["symbolic"]["z"] == ["2*w*z[0]", "2*w*z[1]"]
+    assert document["symbolic"]["w"] == "z[0]**2 + z[1]**2"
+
+
+def test_symbolic_view_for_people():
+    run = cli("grad", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--symbolic")
+    assert "d out / d x1 = sin(x2)/x1" in run.stdout
+
+
+def test_symbolic_refuses_a_program_too_large_for_sympy_with_a_clear_message():
+    program = " + ".join(f"sin(x*{i})" for i in range(30))
+    run = cli("grad", program, "--at", "x=1", "--symbolic", "--symbolic-limit", "50")
+    assert run.exit_code == 2
+    assert "too large for SymPy: more than 50 expression elements" in run.stderr and "--symbolic-limit" in run.stderr
+    assert cli("grad", program, "--at", "x=1", "--symbolic", "--json").exit_code == 0  # within the default
+
+
+def test_check_still_runs_finite_differences_when_sympy_cannot():
+    program = " + ".join(f"sin(x*{i})" for i in range(30))
+    check = cli("grad", program, "--at", "x=1", "--check", "--symbolic-limit", "50", "--json").json()["check"]
+    assert check["finite_differences"]["ok"] is True
+    assert "too large for SymPy" in check["sympy"]["skipped"]
+
+
+WORKED = [
+    ("log(x1*x2)*sin(x2)", "x1=0.5,x2=0.75", []),
+    ("O = 3*a**3; P = b**2; Q = O - P", "a=2,b=6", []),
+    ("y = z**2; l = sum(y)", "z=[1,3]", ["--of", "y", "--seed", "[1,1]"]),
+    ("log(x[0]*x[1])*sin(x[1])", "x=[0.5,0.75]", []),
+    ("sum(sigmoid(X @ w + b))", "X=[[1,2],[3,-1]],w=[0.1,-0.2],b=0.3", []),
+    ("logsumexp(s) + norm(s) + mean(s) + dot(s, s)", "s=[0.5,-1,2]", []),
+]
+
+
+@pytest.mark.parametrize(("program", "at", "options"), WORKED)
+def test_check_agrees_on_the_worked_examples(program, at, options):
+    run = cli("grad", program, "--at", at, *options, "--check", "--json")
+    assert run.exit_code == 0, run.stderr
+    check = run.json()["check"]
+    assert check["ok"] is True
+    assert check["finite_differences"]["ok"] and check["sympy"]["ok"]
+    assert check["sympy"]["max_rel"] < 1e-12
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_check_agrees_on_random_programs(seed):
+    rng = np.random.default_rng(700 + seed)
+    program = random_program(rng, ["a", "b"], statements=3, vector=bool(seed % 2))
+    inputs = compile_program(program).inputs
+    at = ",".join(f"{n}={rng.uniform(-1, 1, 2).tolist() if seed % 2 else round(rng.uniform(-1, 1), 3)}"
+                  for n in inputs).replace(" ", "")
+    run = cli("grad", program, "--at", at, "--check", "--json")
+    assert run.exit_code == 0, (program, run.stderr, run.stdout)
+
+
+def test_check_fails_with_exit_1_when_a_rule_is_wrong(monkeypatch):
+    # A deliberately wrong rule: sin's derivative said to be sin. The check must catch it.
+    wrong = dataclasses.replace(ops.OPS["sin"], vjp=lambda g, ans, x: (g * np.sin(x),))
+    monkeypatch.setitem(ops.FUNCTIONS, "sin", wrong)
+    monkeypatch.setitem(ops.OPS, "sin", wrong)
+    run = cli("grad", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--check", "--json")
+    assert run.exit_code == 1
+    document = run.json()
+    assert document["check"]["ok"] is False
+    assert document["check"]["finite_differences"]["ok"] is False
+    assert document["check"]["sympy"]["ok"] is False
+    assert "gradcli: error: the gradient disagrees with its references beyond --tol" in run.stderr
+    human = cli("grad", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--check")
+    assert human.exit_code == 1 and "DISAGREES" in human.stdout
+
+
+def test_tol_sets_how_close_is_close_enough(monkeypatch):
+    slightly = dataclasses.replace(ops.OPS["sin"], vjp=lambda g, ans, x: (g * np.cos(x) * (1 + 1e-7),))
+    monkeypatch.setitem(ops.FUNCTIONS, "sin", slightly)
+    assert cli("grad", "sin(x)", "--at", "x=1", "--check", "--tol", "1e-5").exit_code == 0
+    assert cli("grad", "sin(x)", "--at", "x=1", "--check", "--tol", "1e-9").exit_code == 1
+
+
+def _sympy_jacobian(outputs: list[sympy.Expr], symbols: list[sympy.Symbol], point: dict) -> np.ndarray:
+    matrix = sympy.Matrix(outputs).jacobian(symbols)
+    return np.array(matrix.subs(point).evalf(), dtype=float)
+
+
+def test_jacobian_matches_sympy_and_both_sweeps_agree():
+    x, y = sympy.symbols("x y", real=True)
+    program = "[x*y, sin(x) * y, exp(x - y), x / y]"
+    at = {"x": 0.3, "y": 1.7}
+    expected = _sympy_jacobian([x * y, sympy.sin(x) * y, sympy.exp(x - y), x / y], [x, y], {x: 0.3, y: 1.7})
+    for mode in ("forward", "reverse"):
+        result = jacobian(program, at=at, mode=mode)
+        np.testing.assert_allclose(result.blocks[0]["x"], expected[:, 0], rtol=1e-13)
+        np.testing.assert_allclose(result.blocks[0]["y"], expected[:, 1], rtol=1e-13)
+    assert jacobian(program, at=at).mode == "forward"  # 2 input elements < 4 output elements
+
+
+def test_jacobian_layout_is_output_shape_then_input_shape():
+    document = cli("jacobian", "m @ v", "--at", "m=[[1,2,3],[4,5,6]],v=[1,0,-1]", "--json").json()
+    assert np.shape(document["jacobian"]["m"]) == (2, 2, 3)
+    assert np.shape(document["jacobian"]["v"]) == (2, 3)
+    assert document["jacobian"]["v"] == [[1, 2, 3], [4, 5, 6]]
+    tuple_output = cli("jacobian", "(x * y, [x, y])", "--at", "x=2,y=3", "--json").json()
+    assert tuple_output["jacobian"][0] == {"x": 3.0, "y": 2.0}
+    assert tuple_output["jacobian"][1] == {"x": [1.0, 0.0], "y": [0.0, 1.0]}
+
+
+def test_jacobian_view_labels_rows_and_columns():
+    run = cli("jacobian", "y = z**2", "--at", "z=[1,3]")
+    assert "d y / d z" in run.stdout and "y[1]" in run.stdout and "z[0]" in run.stdout
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_jvp_is_the_jacobian_times_the_tangent(seed):
+    rng = np.random.default_rng(900 + seed)
+    program = "[sin(a) * b, a * b * c, exp(c) - a, tanh(b + c)]"
+    at = {n: float(rng.uniform(-1, 1)) for n in "abc"}
+    tangent = {n: float(rng.normal()) for n in "abc"}
+    result = jvp(program, at=at, tangent=tangent)
+    full = jacobian(program, at=at)
+    expected = sum(full.blocks[0][n] * tangent[n] for n in "abc")
+    np.testing.assert_allclose(result.jvp, expected, rtol=1e-12)
+
+
+def test_jvp_command_with_vectors_and_a_missing_tangent_as_zero():
+    document = cli("jvp", "m @ v", "--at", "m=[[1,2],[3,4]],v=[1,1]", "--tangent", "v=[1,0]", "--json").json()
+    assert document["jvp"] == [1.0, 3.0]
+    assert document["tangent"]["m"] == [[0.0, 0.0], [0.0, 0.0]]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["jvp", "x*y", "--at", "x=1,y=2", "--tangent", "z=1"], "'z' is not an input of the program"),
+        (["jvp", "sum(v)", "--at", "v=[1,2]", "--tangent", "v=[1,2,3]"], "the tangent of 'v' has shape (3,)"),
+        (["hessian", "x * [1, 2]", "--at", "x=1"], "a Hessian needs a scalar output"),
+        (["jacobian", "x*y", "--at", "x=1"], "no value for input 'y'"),
+    ],
+)
+def test_derivative_commands_reject_bad_input(args, message):
+    run = cli(*args)
+    assert run.exit_code == 2
+    assert message in run.stderr and run.stdout == ""
+
+
+HESSIAN_CASES = [
+    ("log(x1*x2)*sin(x2)", {"x1": 0.5, "x2": 0.75}),
+    ("exp(a*b) / (1 + a**2) + atan2(a, b) + sqrt(b) * tanh(a)", {"a": 0.4, "b": 1.3}),
+    ("softplus(a - b) * sigmoid(a * b) + abs(a) * b**3 + max(a, b) * a", {"a": -0.6, "b": 0.9}),
+    ("log1p(a**2) * expm1(b) + asin(a / 2) * acos(b / 2) + cosh(a) * sinh(b) + log10(b) * log2(b)",
+     {"a": 0.3, "b": 0.7}),
+    ("a**b + pow(b, a) + relu(a) * b + min(a, 2 * b) ** 2", {"a": 1.2, "b": 0.8}),
+]
+
+
+@pytest.mark.parametrize(("program", "point"), HESSIAN_CASES)
+def test_hessian_is_symmetric_and_matches_sympy(program, point):
+    from gradcli import symbolic
+
+    result = hessian(program, at=point)
+    names = list(point)
+    tape = compile_program(program)
+    symbols = symbolic.input_symbols(tape, {n: () for n in names})
+    expression = symbolic.expressions(tape, symbols, tape.outputs[0])[tape.outputs[0]].item()
+    flat = [symbols[n].item() for n in names]
+    expected = np.array(sympy.hessian(expression, flat).subs(dict(zip(flat, point.values(), strict=True))).evalf(),
+                        dtype=float)
+    got = np.array([[float(result.blocks[a][b]) for b in names] for a in names])
+    np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
+    assert result.asymmetry <= 1e-9 * max(1.0, float(np.max(np.abs(expected))))
+    np.testing.assert_array_equal(got, got.T)
+
+
+def test_hessian_with_vector_inputs_has_blocks_of_both_shapes():
+    document = cli("hessian", "sum(z**3) * w", "--at", "z=[1,2],w=0.5", "--json").json()
+    hessian_blocks = document["hessian"]
+    np.testing.assert_allclose(hessian_blocks["z"]["z"], [[3.0, 0.0], [0.0, 6.0]])
+    np.testing.assert_allclose(hessian_blocks["z"]["w"], [3.0, 12.0])
+    np.testing.assert_allclose(hessian_blocks["w"]["z"], [3.0, 12.0])
+    assert hessian_blocks["w"]["w"] == 0.0
+
+
+def test_gradient_of_the_hessian_command_matches_grad():
+    document = cli("hessian", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--json").json()
+    plain = grad("log(x1*x2)*sin(x2)", at={"x1": 0.5, "x2": 0.75})
+    assert document["grad"] == {n: float(v) for n, v in plain.grad.items()}
