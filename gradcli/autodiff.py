@@ -142,6 +142,47 @@ class GradResult:
         return result
 
 
+def _finite(value: Any) -> bool:
+    return bool(np.all(np.isfinite(value)))
+
+
+def _where(tape: Tape, index: int) -> str:
+    from gradcli.errors import line_and_column
+
+    node = tape.nodes[index]
+    what = node.op.name if node.op is not None else node.kind
+    _, column, _ = line_and_column(tape.source, node.span[0])
+    return f"node [{index}] ({what}, column {column})"
+
+
+def non_finite_warnings(result: GradResult) -> list[str]:
+    """A line for each value or gradient that is NaN or infinite, naming where it starts.
+
+    A value goes non-finite at the first node, in tape order, whose value is; a gradient at
+    the first node, in the order of the reverse sweep, whose adjoint is.
+    """
+    tape = result.tape
+    warnings = []
+    for root, name in zip(result.roots, result.root_names, strict=True):
+        if not _finite(result.values[root]):
+            first = next(i for i in range(root + 1) if not _finite(result.values[i]))
+            warnings.append(f"the value of '{name}' is not finite; it starts at {_where(tape, first)}")
+    top = max(result.roots, default=-1)
+    for name, gradient in result.grad.items():
+        if not _finite(gradient):
+            origin = next((i for i in range(top, -1, -1)
+                           if result.adjoints[i] is not None and not _finite(result.adjoints[i])), None)
+            where = ""
+            if origin is not None:
+                # The backward rule that made it: a consumer of that node whose own adjoint is finite.
+                makers = [j for j in range(top, origin, -1) if origin in tape.nodes[j].args
+                          and result.adjoints[j] is not None and _finite(result.adjoints[j])]
+                where = f"; it starts in the backward of {_where(tape, makers[0])}" if makers else \
+                    f"; it starts at {_where(tape, origin)}"
+            warnings.append(f"the gradient of '{name}' is not finite{where}")
+    return warnings
+
+
 def names_of(names: str | Sequence[str]) -> list[str]:
     return [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
 

@@ -14,7 +14,7 @@ from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 
-from gradcli.errors import CheckFailed, ExitCode, GradcliError, NameProblem, describe
+from gradcli.errors import CheckFailed, ExitCode, GradcliError, NameProblem, NonFiniteProblem, describe
 
 EXIT_CODES_HELP = """
 Exit codes: 0 success; 1 a failed --check; 2 bad input (syntax, unknown name, missing
@@ -48,6 +48,8 @@ SeedOpt = Annotated[
 OfOpt = Annotated[Optional[str], typer.Option("--of", help="Differentiate these named intermediates instead (NAME[,NAME]).")]
 WrtOpt = Annotated[Optional[str], typer.Option("--wrt", help="Report only these inputs (NAME[,NAME]).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+StrictOpt = Annotated[bool, typer.Option("--strict", help="Exit 3 when a value or derivative is NaN or infinite "
+                                         "(after printing it).")]
 
 
 @app.callback()
@@ -129,6 +131,7 @@ def grad(
     symbolic: Annotated[bool, typer.Option("--symbolic", help="Show each derivative's formula (SymPy).")] = False,
     symbolic_limit: Annotated[int, typer.Option("--symbolic-limit", min=1, help="The most expression elements "
                                                 "SymPy is given (--symbolic, --check).")] = 2_000,
+    strict: StrictOpt = False,
     json: JsonOpt = False,
 ) -> None:
     """The value of the program and its gradient with respect to each input."""
@@ -137,11 +140,12 @@ def grad(
         if paths or check or symbolic:
             _run(lambda: _refuse("--paths, --check and --symbolic work at one point (--at), not with --points"))
         _run(lambda: _grad_points(program, file, at, seed, of, wrt, points, "json" if json else "csv" if csv else "table",
-                                  skip_bad, chunk_size))
+                                  skip_bad, chunk_size, strict))
         return
 
     def body() -> None:
         from gradcli.autodiff import grad as compute
+        from gradcli.autodiff import non_finite_warnings
         from gradcli.tape import compile_program
         from gradcli.values import merge_points
 
@@ -189,6 +193,8 @@ def grad(
                 show(console)
         if failed_check:
             raise CheckFailed("the gradient disagrees with its references beyond --tol")
+        if strict and non_finite_warnings(result):
+            raise NonFiniteProblem("a value or gradient is not finite (--strict)")
 
     _run(body)
 
@@ -212,7 +218,7 @@ def _refuse(message: str) -> None:
 
 
 def _grad_points(program: str | None, file: str | None, at: list[str] | None, seed: str | None, of: str | None,
-                 wrt: str | None, points: str, output: str, skip_bad: bool, chunk_size: int) -> None:
+                 wrt: str | None, points: str, output: str, skip_bad: bool, chunk_size: int, strict: bool) -> None:
     """grad --points: read points a chunk at a time, compute each chunk at once, write it."""
     from gradcli.autodiff import grad_batch
     from gradcli.render.stream import WRITERS
@@ -231,6 +237,7 @@ def _grad_points(program: str | None, file: str | None, at: list[str] | None, se
     writer = WRITERS[output](_console() if output == "table" else sys.stdout, fixed)
     skipped = []
     done = 0
+    all_finite = True
     progress = _progress()
     with stream:
         reader = PointsReader(iter(stream), tape.inputs, fixed, chunk_size, skip_bad)
@@ -243,12 +250,21 @@ def _grad_points(program: str | None, file: str | None, at: list[str] | None, se
                                     chunk=chunk_size)
                 writer.write(chunk, result)
                 sys.stdout.flush()
+                all_finite = all_finite and all(_all_finite(a) for a in [*result.values, *result.grad.values()])
                 done += chunk.count
                 progress(done)
     progress(-1)
     if skipped:
         shown = ", ".join(map(str, skipped[:20])) + (", ..." if len(skipped) > 20 else "")
         print(f"gradcli: {done:,} points done; {len(skipped):,} bad lines skipped: {shown}", file=sys.stderr)
+    if strict and not all_finite:
+        raise NonFiniteProblem("a value or gradient is not finite (--strict)")
+
+
+def _all_finite(array: Any) -> bool:
+    import numpy as np
+
+    return bool(np.all(np.isfinite(array)))
 
 
 def _progress() -> Callable[[int], None]:
@@ -347,7 +363,7 @@ def explain(
 
 def _derivative_command(compute: Callable[..., Any], document: Callable[[Any], dict[str, Any]],
                         show: Callable[[Any, Any], None], program: str | None, file: str | None,
-                        at: list[str] | None, json: bool, **options: Any) -> None:
+                        at: list[str] | None, json: bool, strict: bool, **options: Any) -> None:
     """The shared shape of jacobian, hessian and jvp: compile, evaluate, one of two views."""
 
     def body() -> None:
@@ -356,19 +372,36 @@ def _derivative_command(compute: Callable[..., Any], document: Callable[[Any], d
 
         tape = compile_program(read_program(program, file))
         result = compute(tape, merge_points(at or [], tape.inputs), **options)
+        shown = document(result)
         if json:
             from gradcli.render.jsonout import dumps
 
-            sys.stdout.write(dumps(document(result)) + "\n")
+            sys.stdout.write(dumps(shown) + "\n")
         else:
             show(result, _console())
+        if strict and _has_null(shown):
+            raise NonFiniteProblem("a value or derivative is not finite (--strict)")
 
     _run(body)
 
 
+def _has_null(document: Any) -> bool:
+    """Does a JSON document hold a null: where a NaN or an infinity was written?"""
+    stack = [document]
+    while stack:
+        item = stack.pop()
+        if item is None:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 @app.command()
 def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, wrt: WrtOpt = None,
-             json: JsonOpt = False) -> None:
+             strict: StrictOpt = False, json: JsonOpt = False) -> None:
     """The full Jacobian of the output(s): one sweep per output or per input element, whichever is fewer.
 
     --json has `jacobian`: input name -> array of shape (output shape + input shape), as
@@ -377,12 +410,12 @@ def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None,
     from gradcli.autodiff import jacobian as compute
     from gradcli.render.derivatives import jacobian_document, show_jacobian
 
-    _derivative_command(compute, jacobian_document, show_jacobian, program, file, at, json, wrt=wrt)
+    _derivative_command(compute, jacobian_document, show_jacobian, program, file, at, json, strict, wrt=wrt)
 
 
 @app.command()
 def hessian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, wrt: WrtOpt = None,
-            json: JsonOpt = False) -> None:
+            strict: StrictOpt = False, json: JsonOpt = False) -> None:
     """The Hessian of a scalar output (forward-over-reverse).
 
     --json has `hessian`: input name -> input name -> block of shape (shape_i + shape_j).
@@ -390,7 +423,7 @@ def hessian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, 
     from gradcli.autodiff import hessian as compute
     from gradcli.render.derivatives import hessian_document, show_hessian
 
-    _derivative_command(compute, hessian_document, show_hessian, program, file, at, json, wrt=wrt)
+    _derivative_command(compute, hessian_document, show_hessian, program, file, at, json, strict, wrt=wrt)
 
 
 @app.command()
@@ -400,6 +433,7 @@ def jvp(
     at: AtOpt = None,
     tangent: Annotated[Optional[list[str]], typer.Option("--tangent", "-t", help="The direction: NAME=VALUE,...; "
                                                          "inputs not named get zero.")] = None,
+    strict: StrictOpt = False,
     json: JsonOpt = False,
 ) -> None:
     """Forward mode: the output's tangent along --tangent (the Jacobian times the tangent)."""
@@ -415,7 +449,7 @@ def jvp(
                 given[name] = value
         return compute(tape, point, given)
 
-    _derivative_command(with_tangent, jvp_document, show_jvp, program, file, at, json)
+    _derivative_command(with_tangent, jvp_document, show_jvp, program, file, at, json, strict)
 
 
 def main() -> None:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import ClassVar
 
 
 class ExitCode(IntEnum):
@@ -100,3 +101,44 @@ def describe(error: GradcliError) -> list[str]:
         f"  {lead}{shown}",
         f"  {caret}",
     ]
+
+
+class Limits:
+    """gradcli's size limits, each with its default and the environment variable that changes it.
+
+    Every limit answers with a LimitProblem naming the variable, never a hang or a crash.
+    """
+
+    DEFAULTS: ClassVar[dict[str, tuple[str, int]]] = {
+        "program_chars": ("GRADCLI_MAX_PROGRAM_CHARS", 20_000_000),  # the program's text
+        "depth": ("GRADCLI_MAX_DEPTH", 200_000),  # brackets nested in the program
+        "nodes": ("GRADCLI_MAX_NODES", 5_000_000),  # nodes of the tape
+        "elements": ("GRADCLI_MAX_ELEMENTS", 10_000_000),  # elements of one value typed in (a list or a range)
+        "line_chars": ("GRADCLI_MAX_LINE", 1_000_000),  # one line of --points
+    }
+
+    @classmethod
+    def get(cls, name: str) -> int:
+        variable, default = cls.DEFAULTS[name]
+        import os
+
+        text = os.environ.get(variable)
+        if text is None:
+            return default
+        try:
+            value = int(text.replace("_", ""))
+        except ValueError:
+            value = 0
+        if value <= 0:
+            raise LimitProblem(f"{variable} must be a positive whole number, not {text!r}")
+        return value
+
+    @classmethod
+    def variable(cls, name: str) -> str:
+        return cls.DEFAULTS[name][0]
+
+
+def over_limit(what: str, name: str, **where: object) -> LimitProblem:
+    """The error for going past limit `name`: says the limit and how to raise it."""
+    return LimitProblem(f"{what} (the limit is {Limits.get(name):,})", hint=f"raise it with {Limits.variable(name)}=N",
+                        **where)  # type: ignore[arg-type]

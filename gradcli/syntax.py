@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Final, Union
 
-from gradcli.errors import LimitProblem, SyntaxProblem, line_and_column
+from gradcli.errors import Limits, SyntaxProblem, line_and_column, over_limit
 
 Span = tuple[int, int]
 
@@ -41,7 +41,6 @@ KEYWORDS = frozenset(
     "return try while with yield".split()
 )
 
-MAX_DEPTH = 200_000
 
 
 # --- the tree ---------------------------------------------------------------------------
@@ -155,6 +154,8 @@ _PUNCT_KIND = {"**": "OP", "+": "OP", "-": "OP", "*": "OP", "/": "OP", "@": "OP"
 
 
 def tokenize(source: str) -> list[Token]:
+    if len(source) > Limits.get("program_chars"):
+        raise over_limit(f"the text is {len(source):,} characters long", "program_chars")
     tokens: list[Token] = []
     append = tokens.append
     punct_kind = _PUNCT_KIND.get
@@ -259,6 +260,7 @@ class _Parser:
         operands: list[Expr] = []
         stack: list[_Operator | _Bracket] = [_Bracket("stmt", tokens[position], 0)]
         depth = 0
+        max_depth = Limits.get("depth")
         expect_operand = True
         binary_precedence = _BINARY
         operator_type = tuple
@@ -280,9 +282,9 @@ class _Parser:
         def open_bracket(kind: str, token: Token, head: Expr | None) -> None:
             nonlocal depth
             depth += 1
-            if depth > MAX_DEPTH:
-                raise LimitProblem(f"brackets nested deeper than {MAX_DEPTH:,}", source=self.source,
-                                   span=(token[START], token[END]))
+            if depth > max_depth:
+                raise over_limit("brackets nested too deep", "depth", source=self.source,
+                                 span=(token[START], token[END]))
             stack.append(_Bracket(kind, token, len(operands), head))
 
         def close_item(bracket: _Bracket, token: Token, closing: bool) -> None:
@@ -484,3 +486,93 @@ def parse_expression(source: str) -> Expr:
     if token[KIND] != "END":
         raise parser.unexpected(token)
     return expression
+
+
+# --- printing ---------------------------------------------------------------------------
+
+_ATOM = 100
+_PRINT_PRECEDENCE = {**_BINARY, "unary": _UNARY_PRECEDENCE}
+
+
+def to_source(node: Program | Statement | Expr) -> str:
+    """Text that parses back to the same tree: parse(to_source(t)) == t.
+
+    Parentheses are written only where precedence needs them. Iterative, like the parser.
+    """
+    if isinstance(node, Program):
+        return "\n".join(to_source(statement) for statement in node.statements)
+    if isinstance(node, Statement):
+        value = to_source(node.value)
+        return value if node.target is None else f"{node.target} = {value}"
+    return _print_expression(node)
+
+
+def _children(node: Expr | Slice) -> list[Expr | Slice]:
+    if isinstance(node, Unary):
+        return [node.operand]
+    if isinstance(node, Binary):
+        return [node.left, node.right]
+    if isinstance(node, Call):
+        return list(node.args)
+    if isinstance(node, Index):
+        return [node.base, *node.items]
+    if isinstance(node, (ListLit, TupleLit)):
+        return list(node.items)
+    if isinstance(node, Slice):
+        return [part for part in (node.start, node.stop, node.step) if part is not None]
+    return []
+
+
+def _print_expression(root: Expr) -> str:
+    # Post-order: each node's (text, precedence) from its children's.
+    done: list[tuple[str, int]] = []
+    work: list[tuple[Expr | Slice, bool]] = [(root, False)]
+    while work:
+        node, expanded = work.pop()
+        children = _children(node)
+        if not expanded and children:
+            work.append((node, True))
+            work.extend((child, False) for child in reversed(children))
+            continue
+        parts = done[len(done) - len(children) :] if children else []
+        if children:
+            del done[len(done) - len(children) :]
+        done.append(_print_one(node, parts))
+    return done[0][0]
+
+
+def _wrapped(part: tuple[str, int], needs: bool) -> str:
+    return f"({part[0]})" if needs else part[0]
+
+
+def _print_one(node: Expr | Slice, parts: list[tuple[str, int]]) -> tuple[str, int]:
+    if isinstance(node, Num):
+        return node.text, _ATOM
+    if isinstance(node, Name):
+        return node.id, _ATOM
+    if isinstance(node, Unary):
+        precedence = _PRINT_PRECEDENCE["unary"]
+        return f"{node.op}{_wrapped(parts[0], parts[0][1] < precedence)}", precedence
+    if isinstance(node, Binary):
+        precedence = _PRINT_PRECEDENCE[node.op]
+        left, right = parts
+        if node.op == "**":  # right-associative; a unary base needs parentheses: (-x)**2
+            text = f"{_wrapped(left, left[1] <= precedence)} ** {_wrapped(right, right[1] < _UNARY_PRECEDENCE)}"
+        else:
+            text = f"{_wrapped(left, left[1] < precedence)} {node.op} {_wrapped(right, right[1] <= precedence)}"
+        return text, precedence
+    if isinstance(node, Call):
+        return f"{node.func}({', '.join(p[0] for p in parts)})", _ATOM
+    if isinstance(node, Index):
+        base, items = parts[0], parts[1:]
+        return f"{_wrapped(base, base[1] < _ATOM)}[{', '.join(p[0] for p in items)}]", _ATOM
+    if isinstance(node, Slice):
+        given = iter(parts)
+        pieces = ["" if part is None else next(given)[0] for part in (node.start, node.stop, node.step)]
+        text = ":".join(pieces) if node.step is not None else ":".join(pieces[:2])
+        return text, _ATOM
+    if isinstance(node, ListLit):
+        return f"[{', '.join(p[0] for p in parts)}]", _ATOM
+    assert isinstance(node, TupleLit)
+    inner = ", ".join(p[0] for p in parts)
+    return (f"({inner},)" if len(parts) == 1 else f"({inner})"), _ATOM

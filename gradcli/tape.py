@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from gradcli import syntax
-from gradcli.errors import NameProblem, ShapeProblem, SyntaxProblem
+from gradcli.errors import Limits, NameProblem, ShapeProblem, SyntaxProblem, over_limit
 from gradcli.ops import BINARY_OPERATORS, CONSTANTS, FUNCTIONS, OPS, PREFIX_OPERATORS, Op, call_forward
 
 _NO_PARAMS: dict[str, Any] = {}  # shared by the nodes of ops that take no parameters; never changed
@@ -77,12 +77,16 @@ class _Builder:
         self.inputs: dict[str, int] = {}
         self.bindings: dict[str, int] = {}
         self.assigned_later = {s.target for s in program.statements if s.target is not None}
+        self.max_nodes = Limits.get("nodes")
 
     # --- nodes ---
 
     def add(self, kind: str, op: Op | None, args: tuple[int, ...], span: tuple[int, int],
             params: dict[str, Any] = _NO_PARAMS) -> int:
         nodes = self.nodes
+        if len(nodes) >= self.max_nodes:
+            raise over_limit(f"the program makes more than {self.max_nodes:,} tape nodes", "nodes",
+                             source=self.source, span=span)
         node = Node(len(nodes), kind, op, args, span, params)
         if kind == INPUT:
             node.requires_grad = True

@@ -16,13 +16,12 @@ from typing import Any
 import numpy as np
 
 from gradcli import syntax
-from gradcli.errors import GradcliError, LimitProblem, NameProblem, ShapeProblem, SyntaxProblem
+from gradcli.errors import GradcliError, LimitProblem, Limits, NameProblem, ShapeProblem, SyntaxProblem, over_limit
 from gradcli.syntax import END, KIND, START
 
 Array = np.ndarray
 
-MAX_LIST_DEPTH = 32
-MAX_ELEMENTS = 10_000_000
+MAX_LIST_DEPTH = 32  # NumPy's arrays have at most 64 axes; nobody types 32 nested lists
 _NAMED_NUMBERS = {"pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan}
 _EXPECTED = "a value is a number, a [list], arange(start, stop, step) or linspace(start, stop, n)"
 
@@ -49,16 +48,17 @@ def _range(call: syntax.Call, source: str) -> Array:
         if len(numbers) == 3 and numbers[2] == 0:
             raise _problem("arange's step cannot be 0", call, source)
         start, stop, step = (0.0, numbers[0], 1.0) if len(numbers) == 1 else (*numbers[:2], numbers[2] if len(numbers) == 3 else 1.0)
-        count = max(0, int(np.ceil((stop - start) / step))) if np.isfinite((stop - start) / step) else MAX_ELEMENTS + 1
-        if count > MAX_ELEMENTS:
-            raise LimitProblem(f"arange makes more than {MAX_ELEMENTS:,} elements", source=source, span=call.span)
+        limit = Limits.get("elements")
+        count = max(0, int(np.ceil((stop - start) / step))) if np.isfinite((stop - start) / step) else limit + 1
+        if count > limit:
+            raise over_limit("arange makes too many elements", "elements", source=source, span=call.span)
         return np.arange(start, stop, step, dtype=float)
     if call.func == "linspace" and len(numbers) == 3:
         points = numbers[2]
         if not points.is_integer() or points < 0:
             raise _problem("linspace's third argument is a count of points", call.args[2], source)
-        if points > MAX_ELEMENTS:
-            raise LimitProblem(f"linspace makes more than {MAX_ELEMENTS:,} elements", source=source, span=call.span)
+        if points > Limits.get("elements"):
+            raise over_limit("linspace makes too many elements", "elements", source=source, span=call.span)
         return np.linspace(numbers[0], numbers[1], int(points))
     if call.func in ("arange", "linspace"):
         usage = "arange(start, stop, step)" if call.func == "arange" else "linspace(start, stop, n)"
@@ -84,6 +84,8 @@ def value(expr: syntax.Expr, source: str) -> Array:
         array = np.array(nested, dtype=float)
     except ValueError:
         raise _problem("the rows of a nested list must have equal lengths", expr, source) from None
+    if array.size > Limits.get("elements"):
+        raise over_limit(f"the value has {array.size:,} elements", "elements", source=source, span=expr.span)
     return array
 
 
@@ -248,10 +250,19 @@ class PointsReader:
         self.shapes: dict[str, tuple[int, ...]] = {}
         self.format = ""
         self.layout: list[tuple[str, tuple[int, ...]]] = []
+        self.max_line = Limits.get("line_chars")
+        self.long_lines: list[PointsProblem] = []  # skipped for their length, reported with the next chunk
 
     def _next_line(self) -> str | None:
         for text in self.lines:
             self.number += 1
+            if len(text) > self.max_line:
+                problem = PointsProblem(self.number, f"longer than {self.max_line:,} characters "
+                                                     f"(raise the limit with {Limits.variable('line_chars')}=N)")
+                if not self.skip_bad:
+                    raise problem
+                self.long_lines.append(problem)
+                continue
             if text.strip():
                 return text
         return None
@@ -401,6 +412,8 @@ class PointsReader:
                 # A name given on some lines only takes its --at value on the others.
                 default = self.fixed.get(name)
                 columns[name] = np.array([row.get(name, default) for row in rows], dtype=float)
+        skipped = self.long_lines + skipped
+        self.long_lines = []
         return PointChunk(columns, count, lines, skipped)
 
 

@@ -5,20 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gradcli.autodiff import GradResult
-from gradcli.render.numbers import is_finite, to_json
-
-
-def non_finite_warnings(result: GradResult) -> list[str]:
-    """A line for each value or gradient that is NaN or infinite."""
-    warnings = []
-    for index, name in zip(result.roots, result.root_names, strict=True):
-        if not is_finite(result.values[index]):
-            warnings.append(f"the value of '{name}' is not finite")
-    for name, gradient in result.grad.items():
-        if not is_finite(gradient):
-            warnings.append(f"the gradient of '{name}' is not finite")
-    return warnings
+from gradcli.autodiff import GradResult, non_finite_warnings
+from gradcli.render.numbers import to_json
 
 
 def grad_document(result: GradResult) -> dict[str, Any]:

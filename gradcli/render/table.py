@@ -5,8 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from gradcli.autodiff import GradResult
-from gradcli.render.jsonout import non_finite_warnings
+from gradcli.autodiff import GradResult, non_finite_warnings
 from gradcli.render.numbers import human
 
 
