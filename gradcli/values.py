@@ -251,24 +251,25 @@ class PointsReader:
         self.format = ""
         self.layout: list[tuple[str, tuple[int, ...]]] = []
         self.max_line = Limits.get("line_chars")
-        self.long_lines: list[PointsProblem] = []  # skipped for their length, reported with the next chunk
 
-    def _next_line(self) -> str | None:
+    def _next_line(self) -> str | PointsProblem | None:
+        """The next line that is not blank; a problem in its place if it is too long."""
         for text in self.lines:
             self.number += 1
             if len(text) > self.max_line:
-                problem = PointsProblem(self.number, f"longer than {self.max_line:,} characters "
-                                                     f"(raise the limit with {Limits.variable('line_chars')}=N)")
-                if not self.skip_bad:
-                    raise problem
-                self.long_lines.append(problem)
-                continue
+                return PointsProblem(self.number, f"longer than {self.max_line:,} characters "
+                                                  f"(raise the limit with {Limits.variable('line_chars')}=N)")
             if text.strip():
                 return text
         return None
 
     def chunks(self) -> Iterator[PointChunk]:
         first = self._next_line()
+        while isinstance(first, PointsProblem):
+            if not self.skip_bad:
+                raise first
+            yield PointChunk({}, 0, [], [first])
+            first = self._next_line()
         if first is None:
             return
         if first.lstrip().startswith("{"):
@@ -293,6 +294,8 @@ class PointsReader:
                 if text is None:
                     break
                 try:
+                    if isinstance(text, PointsProblem):
+                        raise text
                     rows.append(self._parse(text))
                     lines.append(self.number)
                 except PointsProblem as problem:
@@ -311,13 +314,22 @@ class PointsReader:
         while True:
             texts: list[str] = []
             lines: list[int] = []
+            too_long: PointsProblem | None = None
             while len(texts) < self.chunk:
                 text = self._next_line()
                 if text is None:
                     break
+                if isinstance(text, PointsProblem):
+                    if not self.skip_bad:
+                        too_long = text
+                        break
+                    yield PointChunk({}, 0, [], [text])
+                    continue
                 texts.append(text)
                 lines.append(self.number)
             if not texts:
+                if too_long is not None:
+                    raise too_long
                 return
             try:
                 table = np.loadtxt(texts, delimiter=",", ndmin=2, dtype=float)
@@ -339,6 +351,8 @@ class PointsReader:
                             raise
                         skipped.append(problem)
                 yield self._chunk(rows, good, skipped)
+            if too_long is not None:
+                raise too_long
             if len(texts) < self.chunk:
                 return
 
@@ -412,8 +426,6 @@ class PointsReader:
                 # A name given on some lines only takes its --at value on the others.
                 default = self.fixed.get(name)
                 columns[name] = np.array([row.get(name, default) for row in rows], dtype=float)
-        skipped = self.long_lines + skipped
-        self.long_lines = []
         return PointChunk(columns, count, lines, skipped)
 
 
