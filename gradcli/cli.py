@@ -93,6 +93,15 @@ def read_program(program: str | None, file: str | None) -> str:
     return program
 
 
+def load(program: str | None, file: str | None, at: list[str] | None) -> tuple[Any, dict[str, Any]]:
+    """The program's tape and the point --at gives (every --at name must be an input)."""
+    from gradcli.tape import compile_program
+    from gradcli.values import merge_points
+
+    tape = compile_program(read_program(program, file))
+    return tape, merge_points(at or [], tape.inputs)
+
+
 def _console(wide: bool = False) -> Any:
     from rich.console import Console  # only the human views pay for rich
 
@@ -146,12 +155,8 @@ def grad(
     def body() -> None:
         from gradcli.autodiff import grad as compute
         from gradcli.autodiff import non_finite_warnings
-        from gradcli.tape import compile_program
-        from gradcli.values import merge_points
 
-        source = read_program(program, file)
-        tape = compile_program(source)
-        point = merge_points(at or [], tape.inputs)
+        tape, point = load(program, file, at)
         result = compute(tape, point, seed=seed, of=of, wrt=wrt)
         # Each option adds a section: a JSON key, and a part of the human view.
         sections: list[tuple[str, Any, Callable[[Any], None]]] = []
@@ -222,14 +227,11 @@ def _grad_points(program: str | None, file: str | None, at: list[str] | None, se
     """grad --points: read points a chunk at a time, compute each chunk at once, write it."""
     from gradcli.autodiff import grad_batch
     from gradcli.render.stream import WRITERS
-    from gradcli.tape import compile_program
-    from gradcli.values import PointsReader, merge_points
+    from gradcli.values import PointsReader
 
-    source = read_program(program, file)
     if points == "-" and file == "-":
         raise NameProblem("the program and the points cannot both come from stdin")
-    tape = compile_program(source)
-    fixed = merge_points(at or [], tape.inputs)
+    tape, fixed = load(program, file, at)
     try:
         stream = sys.stdin if points == "-" else open(points, encoding="utf-8")
     except OSError as problem:
@@ -313,21 +315,18 @@ def graph(
         from gradcli.autodiff import backward_graph, resolve
         from gradcli.autodiff import grad as compute
         from gradcli.render.graph import TEXT_FORMATS, GraphView, tree
-        from gradcli.tape import compile_program
-        from gradcli.values import merge_points
 
-        source = read_program(program, file)
-        tape = compile_program(source)
+        tape, point = load(program, file, at)
         result = None
         if at:
-            result = compute(tape, merge_points(at, tape.inputs), seed=seed, of=of)
+            result = compute(tape, point, seed=seed, of=of)
             roots, names = result.roots, result.root_names
         elif of:
             roots = tuple(resolve(tape, of, "--of"))
             names = tuple(n.strip() for n in of.split(","))
         else:
             roots, names = tape.outputs, tape.output_names
-        view = GraphView(source, backward_graph(tape, roots, None if result is None else result.values), roots,
+        view = GraphView(tape.source, backward_graph(tape, roots, None if result is None else result.values), roots,
                          names, result)
         if format is GraphFormat.tree:
             _console(wide=True).print(tree(view))
@@ -351,11 +350,8 @@ def explain(
     def body() -> None:
         from gradcli.autodiff import grad as compute
         from gradcli.render.explain import show_explanation
-        from gradcli.tape import compile_program
-        from gradcli.values import merge_points
-
-        tape = compile_program(read_program(program, file))
-        result = compute(tape, merge_points(at or [], tape.inputs), seed=seed, of=of, wrt=wrt, trace=True)
+        tape, point = load(program, file, at)
+        result = compute(tape, point, seed=seed, of=of, wrt=wrt, trace=True)
         show_explanation(result, _console())
 
     _run(body)
@@ -367,11 +363,8 @@ def _derivative_command(compute: Callable[..., Any], document: Callable[[Any], d
     """The shared shape of jacobian, hessian and jvp: compile, evaluate, one of two views."""
 
     def body() -> None:
-        from gradcli.tape import compile_program
-        from gradcli.values import merge_points
-
-        tape = compile_program(read_program(program, file))
-        result = compute(tape, merge_points(at or [], tape.inputs), **options)
+        tape, point = load(program, file, at)
+        result = compute(tape, point, **options)
         shown = document(result)
         if json:
             from gradcli.render.jsonout import dumps
