@@ -73,12 +73,22 @@ def ratio(a: float, b: float) -> str:
 # --- 1. one gradient as a whole process -------------------------------------------------
 
 
+def interleaved_medians(commands: list[list[str]], repeat: int) -> list[float]:
+    """Medians of whole-process runs, the commands taking turns so that they share the noise."""
+    times: list[list[float]] = [[] for _ in commands]
+    for _ in range(repeat):
+        for command, samples in zip(commands, times, strict=True):
+            start = time.perf_counter()
+            subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
+            samples.append(time.perf_counter() - start)
+    return [statistics.median(samples) for samples in times]
+
+
 def startup(repeat: int) -> Table:
-    table = Table("One gradient as a whole process (median)")
-    nothing = median_run([sys.executable, "-c", "pass"], repeat)
-    numpy_import = median_run([sys.executable, "-c", "import numpy"], repeat)
+    table = Table("One gradient as a whole process (median, the three taking turns)")
     command = [*gradcli_command(), "grad", PROGRAM, "--at", "x1=0.5,x2=0.75", "--json"]
-    ours = median_run(command, repeat)
+    nothing, numpy_import, ours = interleaved_medians(
+        [[sys.executable, "-c", "pass"], [sys.executable, "-c", "import numpy"], command], repeat)
     table.add("`python -c pass`", nothing)
     table.add('`python -c "import numpy"`', numpy_import)
     table.add("`gradcli grad ... --json`", ours, f"{ratio(ours, numpy_import)} the numpy import (target: at most 1.5x)")
@@ -338,7 +348,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         workdir = Path(folder)
         for make in (
-            lambda: startup(5 if quick else 15),
+            lambda: startup(5 if quick else 25),
             lambda: million_points(200_000 if quick else 1_000_000, 3 if quick else 5),
             lambda: csv_through_the_cli(200_000 if quick else 1_000_000, workdir),
             lambda: large_programs([1_250, 12_500] if not quick else [125, 1_250], workdir),

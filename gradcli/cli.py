@@ -4,7 +4,6 @@ Nothing here computes. Errors from the library are printed by `_report` as one l
 with the column, plus the text with a caret under it, on stderr; stdout stays empty.
 """
 
-from __future__ import annotations
 
 import sys
 from collections.abc import Callable

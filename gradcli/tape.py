@@ -7,7 +7,6 @@ A tape holds no input values, so one tape serves any number of points.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,6 +65,8 @@ def _fail(message: str, span: tuple[int, int], source: str, hint: str = "") -> N
 
 
 def _suggest(name: str, choices: list[str]) -> str:
+    import difflib  # only a misspelt name pays for it
+
     close = difflib.get_close_matches(name, choices, n=1)
     return f"did you mean '{close[0]}'?" if close else ""
 
