@@ -33,19 +33,20 @@ ProgramArg = Annotated[
     Optional[str],
     typer.Argument(help="The program, e.g. 'log(x1*x2)*sin(x2)'. A program starting with '-' goes after '--'."),
 ]
-FileOpt = Annotated[Optional[str], typer.Option("--file", "-f", help="Read the program from PATH ('-': stdin).")]
+FileOpt = Annotated[Optional[str], typer.Option("--file", "-f", metavar="PATH",
+                                                help="Read the program from PATH ('-': stdin).")]
 AtOpt = Annotated[
     Optional[list[str]],
-    typer.Option("--at", "-a", help="Input values: NAME=VALUE[,NAME=VALUE...]; repeatable. "
+    typer.Option("--at", "-a", metavar="NAME=VALUE,...", help="Input values: NAME=VALUE[,NAME=VALUE...]; repeatable. "
                  "VALUE: 0.5, [1,3], [[1,2],[3,4]], arange(a,b,step), linspace(a,b,n)."),
 ]
 SeedOpt = Annotated[
     Optional[str],
-    typer.Option("--seed", help="grad_tensors: the vector of the vector-Jacobian product, of the output's shape; "
+    typer.Option("--seed", metavar="S", help="grad_tensors: the vector of the vector-Jacobian product, of the output's shape; "
                  "'ones'; a tuple (s1, s2) for a tuple output."),
 ]
-OfOpt = Annotated[Optional[str], typer.Option("--of", help="Differentiate these named intermediates instead (NAME[,NAME]).")]
-WrtOpt = Annotated[Optional[str], typer.Option("--wrt", help="Report only these inputs (NAME[,NAME]).")]
+OfOpt = Annotated[Optional[str], typer.Option("--of", metavar="NAMES", help="Differentiate these named intermediates instead (NAME[,NAME]).")]
+WrtOpt = Annotated[Optional[str], typer.Option("--wrt", metavar="NAMES", help="Report only these inputs (NAME[,NAME]).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Exit 3 when a value or derivative is NaN or infinite "
                                          "(after printing it).")]
@@ -134,10 +135,10 @@ def grad(
                                             hidden=True)] = 8192,
     check: Annotated[bool, typer.Option("--check", help="Check the gradient against central finite differences "
                                         "and SymPy's derivative; exit 1 if they disagree.")] = False,
-    tol: Annotated[float, typer.Option("--tol", min=0.0, help="With --check: the tolerance, relative to "
+    tol: Annotated[float, typer.Option("--tol", min=0.0, metavar="TOL", help="With --check: the tolerance, relative to "
                                        "1 + |reference|.")] = 1e-5,
     symbolic: Annotated[bool, typer.Option("--symbolic", help="Show each derivative's formula (SymPy).")] = False,
-    symbolic_limit: Annotated[int, typer.Option("--symbolic-limit", min=1, help="The most expression elements "
+    symbolic_limit: Annotated[int, typer.Option("--symbolic-limit", min=1, metavar="N", help="The most expression elements "
                                                 "SymPy is given (--symbolic, --check).")] = 2_000,
     strict: StrictOpt = False,
     json: JsonOpt = False,
@@ -423,7 +424,7 @@ def jvp(
     program: ProgramArg = None,
     file: FileOpt = None,
     at: AtOpt = None,
-    tangent: Annotated[Optional[list[str]], typer.Option("--tangent", "-t", help="The direction: NAME=VALUE,...; "
+    tangent: Annotated[Optional[list[str]], typer.Option("--tangent", "-t", metavar="NAME=VALUE,...", help="The direction: NAME=VALUE,...; "
                                                          "inputs not named get zero.")] = None,
     strict: StrictOpt = False,
     json: JsonOpt = False,
