@@ -279,7 +279,7 @@ def local_derivatives(tape: Tape, values: Sequence[Array], index: int) -> list[A
                         node.params, [0] * len(node.args), [True] * len(node.args))
 
 
-@dataclass(frozen=True)
+@dataclass
 class GraphNode:
     """A node of the backward graph as PyTorch shows it: a grad_fn, or an input's AccumulateGrad."""
 
@@ -650,7 +650,7 @@ def finite_differences(result: GradResult, names: Sequence[str]) -> dict[str, Ar
     return estimates
 
 
-@dataclass(frozen=True)
+@dataclass
 class Agreement:
     """How far the gradient is from one reference."""
 

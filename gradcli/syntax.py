@@ -27,7 +27,6 @@ import gc
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Final, Union
 
 from gradcli.errors import Limits, SyntaxProblem, line_and_column, over_limit
@@ -44,85 +43,113 @@ KEYWORDS = frozenset(
 
 
 # --- the tree ---------------------------------------------------------------------------
-# Spans are left out of equality so that a re-parsed, re-printed tree compares equal.
+# Plain classes with __slots__ (dataclasses cost start-up time on every run). Spans are left
+# out of equality, so that a re-parsed, re-printed tree compares equal.
 
 
-@dataclass(slots=True)
-class Num:
-    value: float
-    text: str
-    span: Span = field(compare=False)
+class _Node:
+    __slots__: tuple[str, ...] = ()
+    _compared: tuple[str, ...] = ()
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and all(getattr(self, f) == getattr(other, f) for f in self._compared)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__slots__)
+        return f"{type(self).__name__}({fields})"
 
 
-@dataclass(slots=True)
-class Name:
-    id: str
-    span: Span = field(compare=False)
+class Num(_Node):
+    __slots__ = ("span", "text", "value")
+    _compared = ("value", "text")
+
+    def __init__(self, value: float, text: str, span: Span) -> None:
+        self.value, self.text, self.span = value, text, span
 
 
-@dataclass(slots=True)
-class Unary:
-    op: str
-    operand: Expr
-    span: Span = field(compare=False)
+class Name(_Node):
+    __slots__ = ("id", "span")
+    _compared = ("id",)
+
+    def __init__(self, id: str, span: Span) -> None:
+        self.id, self.span = id, span
 
 
-@dataclass(slots=True)
-class Binary:
-    op: str
-    left: Expr
-    right: Expr
-    span: Span = field(compare=False)
+class Unary(_Node):
+    __slots__ = ("op", "operand", "span")
+    _compared = ("op", "operand")
+
+    def __init__(self, op: str, operand: Expr, span: Span) -> None:
+        self.op, self.operand, self.span = op, operand, span
 
 
-@dataclass(slots=True)
-class Call:
-    func: str
-    args: tuple[Expr, ...]
-    span: Span = field(compare=False)
+class Binary(_Node):
+    __slots__ = ("left", "op", "right", "span")
+    _compared = ("op", "left", "right")
+
+    def __init__(self, op: str, left: Expr, right: Expr, span: Span) -> None:
+        self.op, self.left, self.right, self.span = op, left, right, span
 
 
-@dataclass(slots=True)
-class Slice:
-    start: Expr | None
-    stop: Expr | None
-    step: Expr | None
-    span: Span = field(compare=False)
+class Call(_Node):
+    __slots__ = ("args", "func", "span")
+    _compared = ("func", "args")
+
+    def __init__(self, func: str, args: tuple[Expr, ...], span: Span) -> None:
+        self.func, self.args, self.span = func, args, span
 
 
-@dataclass(slots=True)
-class Index:
-    base: Expr
-    items: tuple[Expr | Slice, ...]
-    span: Span = field(compare=False)
+class Slice(_Node):
+    __slots__ = ("span", "start", "step", "stop")
+    _compared = ("start", "stop", "step")
+
+    def __init__(self, start: Expr | None, stop: Expr | None, step: Expr | None, span: Span) -> None:
+        self.start, self.stop, self.step, self.span = start, stop, step, span
 
 
-@dataclass(slots=True)
-class ListLit:
-    items: tuple[Expr, ...]
-    span: Span = field(compare=False)
+class Index(_Node):
+    __slots__ = ("base", "items", "span")
+    _compared = ("base", "items")
+
+    def __init__(self, base: Expr, items: tuple[Expr | Slice, ...], span: Span) -> None:
+        self.base, self.items, self.span = base, items, span
 
 
-@dataclass(slots=True)
-class TupleLit:
-    items: tuple[Expr, ...]
-    span: Span = field(compare=False)
+class ListLit(_Node):
+    __slots__ = ("items", "span")
+    _compared = ("items",)
+
+    def __init__(self, items: tuple[Expr, ...], span: Span) -> None:
+        self.items, self.span = items, span
+
+
+class TupleLit(_Node):
+    __slots__ = ("items", "span")
+    _compared = ("items",)
+
+    def __init__(self, items: tuple[Expr, ...], span: Span) -> None:
+        self.items, self.span = items, span
 
 
 Expr = Union[Num, Name, Unary, Binary, Call, Index, ListLit, TupleLit]
 
 
-@dataclass(slots=True)
-class Statement:
-    target: str | None  # the assigned name, None for a bare expression
-    value: Expr
-    span: Span = field(compare=False)
+class Statement(_Node):
+    __slots__ = ("span", "target", "value")
+    _compared = ("target", "value")
+
+    def __init__(self, target: str | None, value: Expr, span: Span) -> None:
+        self.target = target  # the assigned name, None for a bare expression
+        self.value, self.span = value, span
 
 
-@dataclass(slots=True)
-class Program:
-    statements: tuple[Statement, ...]
-    source: str = field(compare=False)
+class Program(_Node):
+    __slots__ = ("source", "statements")
+    _compared = ("statements",)
+
+    def __init__(self, statements: tuple[Statement, ...], source: str) -> None:
+        self.statements, self.source = statements, source
 
 
 # --- tokens -----------------------------------------------------------------------------
@@ -194,17 +221,19 @@ _CLOSER = {"group": ")", "call": ")", "list": "]", "index": "]"}
 _Operator = tuple[str, int, bool, int]
 
 
-@dataclass
 class _Bracket:
     """An open bracket (or the statement itself): the items gathered inside it so far."""
 
-    kind: str  # stmt group call list index
-    token: Token
-    base: int  # height of the operand stack when it opened
-    head: Expr | None = None  # the called name or the indexed expression
-    items: list[Expr | Slice] = field(default_factory=list)
-    slice_parts: list[Expr | None] | None = None
-    trailing_comma: bool = False
+    __slots__ = ("base", "head", "items", "kind", "slice_parts", "token", "trailing_comma")
+
+    def __init__(self, kind: str, token: Token, base: int, head: Expr | None = None) -> None:
+        self.kind = kind  # stmt group call list index
+        self.token = token
+        self.base = base  # height of the operand stack when it opened
+        self.head = head  # the called name or the indexed expression
+        self.items: list[Expr | Slice] = []
+        self.slice_parts: list[Expr | None] | None = None
+        self.trailing_comma = False
 
 
 class _Parser:

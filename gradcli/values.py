@@ -7,7 +7,6 @@ Values are read with the program parser and then walked here; nothing is ever `e
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -387,6 +386,8 @@ class PointsReader:
             self.shapes[name] = shape
 
     def _parse(self, text: str) -> Any:
+        import json  # only --points pays for it
+
         try:
             point = json.loads(text)
         except json.JSONDecodeError as problem:
