@@ -27,7 +27,7 @@ import gc
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Final, Union
+from typing import Any, Final, Union
 
 from gradcli.errors import Limits, SyntaxProblem, line_and_column, over_limit
 
@@ -224,22 +224,81 @@ _Operator = tuple[str, int, bool, int]
 class _Bracket:
     """An open bracket (or the statement itself): the items gathered inside it so far."""
 
-    __slots__ = ("base", "head", "items", "kind", "slice_parts", "token", "trailing_comma")
+    __slots__ = ("base", "head", "head_span", "item_spans", "items", "kind", "slice_parts", "slice_spans", "token",
+                 "trailing_comma")
 
-    def __init__(self, kind: str, token: Token, base: int, head: Expr | None = None) -> None:
+    def __init__(self, kind: str, token: Token, base: int, head: Any = None) -> None:
         self.kind = kind  # stmt group call list index
         self.token = token
         self.base = base  # height of the operand stack when it opened
-        self.head = head  # the called name or the indexed expression
-        self.items: list[Expr | Slice] = []
-        self.slice_parts: list[Expr | None] | None = None
+        self.head = head  # the called name or the indexed value
+        self.head_span: Span | None = None
+        self.items: list[Any] = []
+        self.item_spans: list[Span] = []
+        self.slice_parts: list[Any] | None = None
+        self.slice_spans: list[Span | None] = []
         self.trailing_comma = False
 
 
-class _Parser:
-    def __init__(self, source: str, tokens: list[Token]) -> None:
+class _FunctionName:
+    """A name read just before '(': a function to call, not a value."""
+
+    __slots__ = ("span", "text")
+
+    def __init__(self, text: str, span: Span) -> None:
+        self.text, self.span = text, span
+
+
+class TreeSink:
+    """Makes the syntax tree: what the parser reduces becomes a node (see tape.TapeSink)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.statements: list[Statement] = []
+
+    def number(self, text: str, span: Span) -> Num:
+        return Num(float(text), text, span)
+
+    def name(self, text: str, span: Span) -> Name:
+        return Name(text, span)
+
+    def unary(self, op: str, operand: Expr, span: Span) -> Unary:
+        return Unary(op, operand, span)
+
+    def binary(self, op: str, left: Expr, right: Expr, span: Span) -> Binary:
+        return Binary(op, left, right, span)
+
+    def call(self, func: str, func_span: Span, args: list[Expr], span: Span) -> Call:
+        return Call(func, tuple(args), span)
+
+    def make_slice(self, start: Expr | None, stop: Expr | None, step: Expr | None, span: Span) -> Slice:
+        return Slice(start, stop, step, span)
+
+    def index(self, base: Expr, items: list[Expr | Slice], span: Span) -> Index:
+        return Index(base, tuple(items), span)
+
+    def make_list(self, items: list[Expr], span: Span) -> ListLit:
+        return ListLit(tuple(items), span)
+
+    def make_tuple(self, items: list[Expr], spans: list[Span], span: Span) -> TupleLit:
+        return TupleLit(tuple(items), span)
+
+    def statement(self, target: str | None, value: Expr, span: Span) -> None:
+        self.statements.append(Statement(target, value, span))
+
+    def finish(self) -> Program:
+        return Program(tuple(self.statements), self.source)
+
+
+class Parser:
+    """The operator-precedence machine. It hands every construct it reduces to its sink:
+    a TreeSink makes the tree, a tape.TapeSink makes the tape directly, in one pass.
+    """
+
+    def __init__(self, source: str, tokens: list[Token], sink: Any) -> None:
         self.source = source
         self.tokens = tokens
+        self.sink = sink
         self.position = 0
 
     def fail(self, message: str, token: Token, hint: str = "") -> SyntaxProblem:
@@ -258,35 +317,34 @@ class _Parser:
             return self.fail(f"unexpected {'name' if kind == 'NAME' else 'number'} {text!r}", token)
         return self.fail(f"unexpected {text!r}", token)
 
-    def program(self) -> Program:
-        statements: list[Statement] = []
+    def program(self) -> Any:
         tokens = self.tokens
+        count = 0
         while tokens[self.position][KIND] != "END":
             if tokens[self.position][KIND] in (";", "NEWLINE"):
                 self.position += 1
                 continue
-            statements.append(self.statement())
-        if not statements:
+            first = tokens[self.position]
+            target = None
+            if first[KIND] == "NAME" and tokens[self.position + 1][KIND] == "=":
+                if first[TEXT] in KEYWORDS:
+                    raise self.unexpected(first)
+                target = first[TEXT]
+                self.position += 2
+            value, span = self.expression()
+            self.sink.statement(target, value, (first[START], span[1]))
+            count += 1
+        if not count:
             raise self.fail("empty program", tokens[-1])
-        return Program(tuple(statements), self.source)
+        return self.sink.finish()
 
-    def statement(self) -> Statement:
-        tokens = self.tokens
-        first = tokens[self.position]
-        target = None
-        if first[KIND] == "NAME" and tokens[self.position + 1][KIND] == "=":
-            if first[TEXT] in KEYWORDS:
-                raise self.unexpected(first)
-            target = first[TEXT]
-            self.position += 2
-        value = self.expression()
-        return Statement(target, value, (first[START], value.span[1]))
-
-    def expression(self) -> Expr:
+    def expression(self) -> tuple[Any, Span]:
         """Parse from the current token to the end of the statement (or of the text)."""
         tokens = self.tokens
+        sink = self.sink
         position = self.position
-        operands: list[Expr] = []
+        operands: list[Any] = []
+        spans: list[Span] = []  # beside operands: where each one stands in the text
         stack: list[_Operator | _Bracket] = [_Bracket("stmt", tokens[position], 0)]
         depth = 0
         max_depth = Limits.get("depth")
@@ -297,39 +355,50 @@ class _Parser:
         def reduce_one() -> None:
             symbol, _, unary, start = stack.pop()  # type: ignore[misc]
             if unary:
-                operand = operands.pop()
-                operands.append(Unary(symbol, operand, (start, operand.span[1])))
+                span = (start, spans[-1][1])
+                operands[-1] = sink.unary(symbol, operands[-1], span)
+                spans[-1] = span
             else:
                 right = operands.pop()
-                left = operands.pop()
-                operands.append(Binary(symbol, left, right, (left.span[0], right.span[1])))
+                right_end = spans.pop()[1]
+                span = (spans[-1][0], right_end)
+                operands[-1] = sink.binary(symbol, operands[-1], right, span)
+                spans[-1] = span
 
         def reduce_operators() -> None:
             while type(stack[-1]) is operator_type:
                 reduce_one()
 
-        def open_bracket(kind: str, token: Token, head: Expr | None) -> None:
+        def open_bracket(kind: str, token: Token, head: Any, head_span: Span | None) -> None:
             nonlocal depth
             depth += 1
             if depth > max_depth:
                 raise over_limit("brackets nested too deep", "depth", source=self.source,
                                  span=(token[START], token[END]))
-            stack.append(_Bracket(kind, token, len(operands), head))
+            bracket = _Bracket(kind, token, len(operands), head)
+            bracket.head_span = head_span
+            stack.append(bracket)
 
         def close_item(bracket: _Bracket, token: Token, closing: bool) -> None:
             """End the item before `token` (a ',' or a closer) and add it to `bracket`."""
             reduce_operators()
-            part = operands.pop() if len(operands) > bracket.base else None
+            if len(operands) > bracket.base:
+                part, part_span = operands.pop(), spans.pop()
+            else:
+                part, part_span = None, None
             if bracket.slice_parts is not None:
                 bracket.slice_parts.append(part)
-                starts = [p for p in bracket.slice_parts if p is not None]
+                bracket.slice_spans.append(part_span)
+                starts = [p for p in bracket.slice_spans if p is not None]
                 parts = bracket.slice_parts + [None] * (3 - len(bracket.slice_parts))
-                first = starts[0].span[0] if starts else token[START]
-                bracket.items.append(Slice(parts[0], parts[1], parts[2], (first, token[START])))
+                span = (starts[0][0] if starts else token[START], token[START])
+                bracket.items.append(sink.make_slice(parts[0], parts[1], parts[2], span))
+                bracket.item_spans.append(span)
                 bracket.slice_parts = None
                 bracket.trailing_comma = False
-            elif part is not None:
+            elif part_span is not None:
                 bracket.items.append(part)
+                bracket.item_spans.append(part_span)
                 bracket.trailing_comma = False
             elif closing and bracket.trailing_comma:
                 pass  # `f(a, b,)`: Python allows one trailing comma
@@ -346,13 +415,20 @@ class _Parser:
                     text = token[TEXT]
                     if text in KEYWORDS:
                         raise self.unexpected(token)
-                    operands.append(Name(text, (token[START], token[END])))
+                    span = (token[START], token[END])
+                    if tokens[position + 1][KIND] == "(":
+                        operands.append(_FunctionName(text, span))
+                    else:
+                        operands.append(sink.name(text, span))
+                    spans.append(span)
                     expect_operand = False
                 elif kind == "NUM":
-                    operands.append(Num(float(token[TEXT]), token[TEXT], (token[START], token[END])))
+                    span = (token[START], token[END])
+                    operands.append(sink.number(token[TEXT], span))
+                    spans.append(span)
                     expect_operand = False
                 elif kind == "(" or kind == "[":
-                    open_bracket("group" if kind == "(" else "list", token, None)
+                    open_bracket("group" if kind == "(" else "list", token, None, None)
                 elif kind == "OP" and (token[TEXT] == "-" or token[TEXT] == "+"):
                     stack.append((token[TEXT], _UNARY_PRECEDENCE, True, token[START]))
                 elif kind == "NEWLINE" and depth > 0:
@@ -380,17 +456,10 @@ class _Parser:
                 precedence = binary_precedence[symbol]
                 right_assoc = symbol == "**"
                 while type(stack[-1]) is operator_type:
-                    top_symbol, top_precedence, unary, start = stack[-1]
+                    top_precedence = stack[-1][1]
                     if top_precedence < precedence or (top_precedence == precedence and right_assoc):
                         break
-                    stack.pop()
-                    if unary:
-                        operand = operands.pop()
-                        operands.append(Unary(top_symbol, operand, (start, operand.span[1])))
-                    else:
-                        right = operands.pop()
-                        left = operands[-1]
-                        operands[-1] = Binary(top_symbol, left, right, (left.span[0], right.span[1]))
+                    reduce_one()
                 stack.append((symbol, precedence, False, token[START]))
                 expect_operand = True
             elif kind == ")" or kind == "]":
@@ -406,12 +475,14 @@ class _Parser:
                 close_item(bracket, token, closing=True)
                 stack.pop()
                 depth -= 1
-                operands.append(self.finish(bracket, token))
+                value, span = self.finish(bracket, token)
+                operands.append(value)
+                spans.append(span)
             elif kind == "(" or kind == "[":
-                head = operands.pop()
-                if kind == "(" and not isinstance(head, Name):
+                head, head_span = operands.pop(), spans.pop()
+                if kind == "(" and type(head) is not _FunctionName:
                     raise self.fail("only a function's name can be called", token)
-                open_bracket("call" if kind == "(" else "index", token, head)
+                open_bracket("call" if kind == "(" else "index", token, head, head_span)
                 expect_operand = True
             elif kind == ",":
                 reduce_operators()
@@ -426,11 +497,15 @@ class _Parser:
                 assert isinstance(bracket, _Bracket)
                 if bracket.kind != "index":
                     raise self.fail("unexpected ':'", token, "slices go inside an index, as in v[1:3]")
-                part = operands.pop() if len(operands) > bracket.base else None
+                if len(operands) > bracket.base:
+                    part, part_span = operands.pop(), spans.pop()
+                else:
+                    part, part_span = None, None
                 if bracket.slice_parts is None:
-                    bracket.slice_parts = [part]
+                    bracket.slice_parts, bracket.slice_spans = [part], [part_span]
                 elif len(bracket.slice_parts) < 2:
                     bracket.slice_parts.append(part)
+                    bracket.slice_spans.append(part_span)
                 else:
                     raise self.unexpected(token)
                 expect_operand = True
@@ -459,29 +534,86 @@ class _Parser:
         if statement.items:  # `a, b` at the top level
             if operands:
                 statement.items.append(operands.pop())
-            items = tuple(item for item in statement.items if not isinstance(item, Slice))
-            return TupleLit(items, (items[0].span[0], items[-1].span[1]))
-        return operands.pop()
+                statement.item_spans.append(spans.pop())
+            span = (statement.item_spans[0][0], statement.item_spans[-1][1])
+            return sink.make_tuple(statement.items, statement.item_spans, span), span
+        if type(operands[-1]) is _FunctionName:
+            raise self.fail(f"'{operands[-1].text}' is a function", token, "call it, as in f(x)")
+        return operands.pop(), spans.pop()
 
-    def finish(self, bracket: _Bracket, closer: Token) -> Expr:
-        span = (bracket.token[START] if bracket.head is None else bracket.head.span[0], closer[END])
+    def finish(self, bracket: _Bracket, closer: Token) -> tuple[Any, Span]:
+        sink = self.sink
+        start = bracket.token[START] if bracket.head_span is None else bracket.head_span[0]
+        span = (start, closer[END])
         items = bracket.items
         if bracket.kind == "index":
-            assert bracket.head is not None
-            return Index(bracket.head, tuple(items), span)
-        exprs = tuple(item for item in items if not isinstance(item, Slice))
+            if type(bracket.head) is _FunctionName:  # `sin[0]`: the name was read as a call's
+                head = sink.name(bracket.head.text, bracket.head.span)
+            else:
+                head = bracket.head
+            return sink.index(head, items, span), span
         if bracket.kind == "call":
-            assert isinstance(bracket.head, Name)
-            return Call(bracket.head.id, exprs, span)
+            head = bracket.head
+            assert type(head) is _FunctionName
+            return sink.call(head.text, head.span, items, span), span
         if bracket.kind == "list":
-            if not exprs:
+            if not items:
                 raise self.fail("an empty list has no shape", closer)
-            return ListLit(exprs, span)
-        if not exprs:
+            return sink.make_list(items, span), span
+        if not items:
             raise self.fail("empty parentheses", closer)
-        if len(exprs) == 1 and not bracket.trailing_comma:
-            return exprs[0]
-        return TupleLit(exprs, span)
+        if len(items) == 1 and not bracket.trailing_comma:
+            return items[0], span
+        return sink.make_tuple(items, bracket.item_spans, span), span
+
+
+def assigned_names(tokens: list[Token]) -> set[str]:
+    """Every name that a statement assigns (a NAME followed by '=')."""
+    return {tokens[i][TEXT] for i in range(len(tokens) - 1) if tokens[i][KIND] == "NAME" and tokens[i + 1][KIND] == "="}
+
+
+def replay(expr: Expr, sink: Any) -> Any:
+    """Hand a tree to a sink bottom-up, as the parser would have: the value of the root.
+
+    Iterative: a tree 100,000 deep needs no deep Python stack.
+    """
+    done: list[Any] = []
+    work: list[tuple[Any, bool]] = [(expr, False)]
+    while work:
+        node, expanded = work.pop()
+        children = _children(node)
+        if not expanded and children:
+            work.append((node, True))
+            work.extend((child, False) for child in reversed(children))
+            continue
+        args = done[len(done) - len(children) :] if children else []
+        if children:
+            del done[len(done) - len(children) :]
+        done.append(_replay_one(node, args, sink))
+    return done[0]
+
+
+def _replay_one(node: Any, args: list[Any], sink: Any) -> Any:
+    if isinstance(node, Num):
+        return sink.number(node.text, node.span)
+    if isinstance(node, Name):
+        return sink.name(node.id, node.span)
+    if isinstance(node, Unary):
+        return sink.unary(node.op, args[0], node.span)
+    if isinstance(node, Binary):
+        return sink.binary(node.op, args[0], args[1], node.span)
+    if isinstance(node, Call):
+        return sink.call(node.func, (node.span[0], node.span[0] + len(node.func)), args, node.span)
+    if isinstance(node, Index):
+        return sink.index(args[0], args[1:], node.span)
+    if isinstance(node, Slice):
+        given = iter(args)
+        parts = [None if part is None else next(given) for part in (node.start, node.stop, node.step)]
+        return sink.make_slice(parts[0], parts[1], parts[2], node.span)
+    if isinstance(node, ListLit):
+        return sink.make_list(args, node.span)
+    assert isinstance(node, TupleLit)
+    return sink.make_tuple(args, [item.span for item in node.items], node.span)
 
 
 @contextmanager
@@ -504,13 +636,13 @@ def no_cycle_collection() -> Iterator[None]:
 def parse(source: str) -> Program:
     """Parse a whole program; raise SyntaxProblem with the column of the first problem."""
     with no_cycle_collection():
-        return _Parser(source, tokenize(source)).program()
+        return Parser(source, tokenize(source), TreeSink(source)).program()
 
 
 def parse_expression(source: str) -> Expr:
     """Parse a single expression (used for --at and --seed values)."""
-    parser = _Parser(source, tokenize(source))
-    expression = parser.expression()
+    parser = Parser(source, tokenize(source), TreeSink(source))
+    expression, _ = parser.expression()
     token = parser.tokens[parser.position]
     if token[KIND] != "END":
         raise parser.unexpected(token)

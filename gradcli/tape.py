@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
 
@@ -71,18 +71,45 @@ def _suggest(name: str, choices: list[str]) -> str:
     return f"did you mean '{close[0]}'?" if close else ""
 
 
-class _Builder:
-    def __init__(self, program: syntax.Program) -> None:
-        self.source = program.source
+class _Tuple:
+    """A tuple of values: allowed only as the program's output."""
+
+    __slots__ = ("items", "span", "spans")
+
+    def __init__(self, items: list[int], spans: list[Span], span: Span) -> None:
+        self.items, self.spans, self.span = items, spans, span
+
+
+class _Slice:
+    __slots__ = ("parts", "span")
+
+    def __init__(self, parts: tuple[int | None, int | None, int | None], span: Span) -> None:
+        self.parts, self.span = parts, span
+
+
+Span = tuple[int, int]
+Value = Union[int, _Tuple, _Slice]
+
+
+class TapeSink:
+    """Builds the tape as the parser reads the program: one pass, no tree in between.
+
+    The parser (syntax.Parser) calls one method per construct it reduces, bottom-up, and
+    gets back a node index; `build` drives the same methods from a tree.
+    """
+
+    def __init__(self, source: str, assigned: set[str]) -> None:
+        self.source = source
         self.nodes: list[Node] = []
         self.inputs: dict[str, int] = {}
         self.bindings: dict[str, int] = {}
-        self.assigned_later = {s.target for s in program.statements if s.target is not None}
+        self.assigned_later = set(assigned)  # names a later statement assigns
         self.max_nodes = Limits.get("nodes")
+        self.last: tuple[str | None, Value, Span] | None = None
 
     # --- nodes ---
 
-    def add(self, kind: str, op: Op | None, args: tuple[int, ...], span: tuple[int, int],
+    def add(self, kind: str, op: Op | None, args: tuple[int, ...], span: Span,
             params: dict[str, Any] = _NO_PARAMS) -> int:
         nodes = self.nodes
         if len(nodes) >= self.max_nodes:
@@ -97,195 +124,159 @@ class _Builder:
         nodes.append(node)
         return node.index
 
-    def constant(self, value: Any, span: tuple[int, int]) -> int:
+    def constant(self, value: Any, span: Span) -> int:
         index = self.add(CONST, None, (), span)
         self.nodes[index].value = np.asarray(value, dtype=float)
         return index
 
-    def apply(self, op: Op, args: list[int], span: tuple[int, int], params: dict[str, Any] = _NO_PARAMS) -> int:
+    def apply(self, op: Op, args: list[int], span: Span, params: dict[str, Any] = _NO_PARAMS) -> int:
         nodes = self.nodes
         for a in args:
             if nodes[a].kind != CONST:
                 return self.add(APPLY, op, tuple(args), span, params)
         # All constants: folded, as Python folds `3/7` before PyTorch sees it.
         values = [np.asarray(nodes[a].value) for a in args]
-        try:  # (inside build's np.errstate: 1/0 folds to inf, as in IEEE)
+        try:  # (inside np.errstate: 1/0 folds to inf, as in IEEE)
             value = np.asarray(call_forward(op, values, params, [0] * len(values)), dtype=float)
         except (ValueError, IndexError) as problem:
             raise shape_problem(op, values, problem, span, self.source) from None
-        for a in sorted(args, reverse=True):
-            if a == len(nodes) - 1 and nodes[a].name is None:
-                nodes.pop()
+        self.drop_constants(args)
         return self.constant(value, span)
 
-    # --- names ---
+    def drop_constants(self, args: list[int]) -> None:
+        """Take unnamed constants that were just made for `args` off the end of the tape."""
+        nodes = self.nodes
+        for a in sorted(args, reverse=True):
+            if a == len(nodes) - 1 and nodes[a].kind == CONST and nodes[a].name is None:
+                nodes.pop()
 
-    def lookup(self, name: syntax.Name) -> int:
-        if name.id in self.bindings:
-            return self.bindings[name.id]
-        if name.id in CONSTANTS:
-            return self.constant(CONSTANTS[name.id], name.span)
-        if name.id in FUNCTIONS:
-            raise _fail(f"'{name.id}' is a function", name.span, self.source, f"call it, as in {name.id}(x)")
-        if name.id in self.assigned_later:
-            raise _fail(f"'{name.id}' is used before it is assigned", name.span, self.source)
-        if name.id not in self.inputs:
-            index = self.add(INPUT, None, (), name.span)
-            self.nodes[index].name = name.id
-            self.inputs[name.id] = index
-        return self.inputs[name.id]
+    def operand(self, value: Value) -> int:
+        if type(value) is int:
+            return value
+        raise SyntaxProblem("a tuple can only be the program's output", source=self.source,
+                            span=value.span)  # type: ignore[union-attr]
 
-    def assign(self, statement: syntax.Statement, index: int) -> None:
-        target = statement.target
-        assert target is not None
-        span = (statement.span[0], statement.span[0] + len(target))
+    # --- what the parser reduces ---
+
+    def number(self, text: str, span: Span) -> int:
+        return self.constant(float(text), span)
+
+    def name(self, text: str, span: Span) -> int:
+        if text in self.bindings:
+            return self.bindings[text]
+        if text in CONSTANTS:
+            return self.constant(CONSTANTS[text], span)
+        if text in FUNCTIONS:
+            raise _fail(f"'{text}' is a function", span, self.source, f"call it, as in {text}(x)")
+        if text in self.assigned_later:
+            raise _fail(f"'{text}' is used before it is assigned", span, self.source)
+        if text not in self.inputs:
+            index = self.add(INPUT, None, (), span)
+            self.nodes[index].name = text
+            self.inputs[text] = index
+        return self.inputs[text]
+
+    def unary(self, op: str, operand: Value, span: Span) -> int:
+        if op == "+":
+            return self.operand(operand)  # PyTorch records no node for unary plus
+        return self.apply(PREFIX_OPERATORS[op], [self.operand(operand)], span)
+
+    def binary(self, op: str, left: Value, right: Value, span: Span) -> int:
+        if type(left) is not int or type(right) is not int:
+            self.operand(left), self.operand(right)
+        return self.apply(BINARY_OPERATORS[op], [left, right], span)  # type: ignore[list-item]
+
+    def call(self, func: str, func_span: Span, args: list[Value], span: Span) -> int:
+        op = FUNCTIONS.get(func)
+        if op is None:
+            raise _fail(f"unknown function '{func}'", func_span, self.source, _suggest(func, list(FUNCTIONS)))
+        if op.arity != len(args):
+            plural = "s" if op.arity != 1 else ""
+            raise _fail(f"{func} takes {op.arity} argument{plural}, got {len(args)}", span, self.source)
+        return self.apply(op, [self.operand(a) for a in args], span)
+
+    def make_slice(self, start: Value | None, stop: Value | None, step: Value | None, span: Span) -> _Slice:
+        parts = tuple(None if part is None else self.operand(part) for part in (start, stop, step))
+        return _Slice(parts, span)  # type: ignore[arg-type]
+
+    def index(self, base: Value, items: list[Value], span: Span) -> int:
+        key: list[int | slice] = []
+        made: list[int] = []
+        for item in items:
+            if isinstance(item, _Slice):
+                key.append(slice(*(None if part is None else self.integer(part) for part in item.parts)))
+                made += [part for part in item.parts if part is not None]
+            else:
+                key.append(self.integer(self.operand(item)))
+                made.append(item)  # type: ignore[arg-type]
+        self.drop_constants(made)
+        return self.apply(OPS["getitem"], [self.operand(base)], span, {"key": tuple(key)})
+
+    def integer(self, index: int) -> int:
+        node = self.nodes[index]
+        if node.kind == CONST and node.value is not None and node.value.ndim == 0 and float(node.value).is_integer():
+            return int(node.value)
+        raise SyntaxProblem("an index must be a whole number, as in v[0], v[-1] or v[1:3]", source=self.source,
+                            span=node.span)
+
+    def make_list(self, items: list[Value], span: Span) -> int:
+        return self.apply(OPS["stack"], [self.operand(item) for item in items], span)
+
+    def make_tuple(self, items: list[Value], spans: list[Span], span: Span) -> _Tuple:
+        return _Tuple([self.operand(item) for item in items], spans, span)
+
+    def statement(self, target: str | None, value: Value, span: Span) -> None:
+        if self.last is not None and isinstance(self.last[1], _Tuple):
+            raise SyntaxProblem("a tuple can only be the program's output", source=self.source,
+                                span=self.last[1].span)
+        self.last = (target, value, span)
+        self.assigned_later.discard(target or "")
+        if target is None or isinstance(value, _Tuple):
+            return  # a tuple's name only labels its items: t[0], t[1]
+        index = self.operand(value)
+        if self.nodes[index].kind == CONST and self.nodes[index].name is not None:
+            # `c = 2; d = c`: keep one node per name so each name can be found.
+            index = self.constant(self.nodes[index].value, span)
+        name_span = (span[0], span[0] + len(target))
         if target in FUNCTIONS or target in CONSTANTS:
             what = "function" if target in FUNCTIONS else "constant"
-            raise _fail(f"cannot assign to '{target}': it is a {what}", span, self.source)
+            raise _fail(f"cannot assign to '{target}': it is a {what}", name_span, self.source)
         if target in self.inputs:
-            raise _fail(f"cannot assign to '{target}': it is already used as an input", span, self.source)
+            raise _fail(f"cannot assign to '{target}': it is already used as an input", name_span, self.source)
         node = self.nodes[index]
         if node.name is None:
             node.name = target
         self.bindings[target] = index
 
-    # --- expressions ---
-
-    def expression(self, expr: syntax.Expr) -> int:
-        """Append the nodes of `expr` to the tape and return the index of its value."""
-        # Post-order over an explicit stack: a count of -1 means "not expanded yet".
-        work: list[tuple[syntax.Expr, int]] = [(expr, -1)]
-        results: list[int] = []
-        num, name, binary = syntax.Num, syntax.Name, syntax.Binary
-        operators = BINARY_OPERATORS
-        while work:
-            item, count = work.pop()
-            kind = type(item)
-            if kind is num:
-                results.append(self.constant(item.value, item.span))  # type: ignore[union-attr]
-            elif kind is name:
-                results.append(self.lookup(item))  # type: ignore[arg-type]
-            elif kind is binary:  # the most common node, taken on a short path
-                if count < 0:
-                    work.append((item, 2))
-                    work.append((item.right, -1))  # type: ignore[union-attr]
-                    work.append((item.left, -1))  # type: ignore[union-attr]
-                else:
-                    right = results.pop()
-                    results[-1] = self.apply(operators[item.op], [results[-1], right], item.span)  # type: ignore[union-attr]
-            elif count < 0:
-                children = self.children(item)
-                work.append((item, len(children)))
-                work.extend([(child, -1) for child in reversed(children)])
-            else:
-                split = len(results) - count
-                args = results[split:]
-                del results[split:]
-                results.append(self.combine(item, args))
-        return results[0]
-
-    def children(self, expr: syntax.Expr) -> list[syntax.Expr]:
-        """The subexpressions to evaluate before `expr`; checks `expr` itself first."""
-        if isinstance(expr, syntax.Unary):
-            return [expr.operand]
-        if isinstance(expr, syntax.Binary):
-            return [expr.left, expr.right]
-        if isinstance(expr, syntax.Call):
-            op = FUNCTIONS.get(expr.func)
-            if op is None:
-                name_span = (expr.span[0], expr.span[0] + len(expr.func))
-                raise _fail(f"unknown function '{expr.func}'", name_span, self.source, _suggest(expr.func, list(FUNCTIONS)))
-            if op.arity != len(expr.args):
-                plural = "s" if op.arity != 1 else ""
-                raise _fail(f"{expr.func} takes {op.arity} argument{plural}, got {len(expr.args)}", expr.span, self.source)
-            return list(expr.args)
-        if isinstance(expr, syntax.Index):
-            return [expr.base]
-        if isinstance(expr, syntax.ListLit):
-            return list(expr.items)
-        assert isinstance(expr, syntax.TupleLit)
-        raise SyntaxProblem("a tuple can only be the program's output", source=self.source, span=expr.span)
-
-    def combine(self, expr: syntax.Expr, args: list[int]) -> int:
-        if isinstance(expr, syntax.Unary):
-            if expr.op == "+":
-                return args[0]  # PyTorch records no node for unary plus
-            return self.apply(PREFIX_OPERATORS[expr.op], args, expr.span)
-        if isinstance(expr, syntax.Binary):
-            return self.apply(BINARY_OPERATORS[expr.op], args, expr.span)
-        if isinstance(expr, syntax.Call):
-            return self.apply(FUNCTIONS[expr.func], args, expr.span)
-        if isinstance(expr, syntax.Index):
-            return self.apply(OPS["getitem"], args, expr.span, {"key": self.index_key(expr)})
-        assert isinstance(expr, syntax.ListLit)
-        return self.apply(OPS["stack"], args, expr.span)
-
-    def index_key(self, expr: syntax.Index) -> tuple[int | slice, ...]:
-        key: list[int | slice] = []
-        for item in expr.items:
-            if isinstance(item, syntax.Slice):
-                key.append(slice(*(None if part is None else self.integer(part) for part in (item.start, item.stop, item.step))))
-            else:
-                key.append(self.integer(item))
-        return tuple(key)
-
-    def integer(self, expr: syntax.Expr) -> int:
-        sign = 1
-        if isinstance(expr, syntax.Unary) and isinstance(expr.operand, syntax.Num):
-            sign = -1 if expr.op == "-" else 1
-            expr = expr.operand
-        if isinstance(expr, syntax.Num) and expr.value.is_integer():
-            return sign * int(expr.value)
-        raise SyntaxProblem("an index must be a whole number, as in v[0], v[-1] or v[1:3]", source=self.source, span=expr.span)
+    def finish(self) -> Tape:
+        assert self.last is not None
+        target, value, _ = self.last
+        if isinstance(value, _Tuple):
+            outputs = tuple(value.items)
+            names = []
+            for i, (start, end) in enumerate(value.spans):
+                text = self.source[start:end]
+                names.append(text if text.isidentifier() else f"{target or 'out'}[{i}]")
+            return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), outputs, tuple(names), True)
+        index = self.operand(value)
+        return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), (index,), (target or "out",), False)
 
 
 def build(program: syntax.Program) -> Tape:
-    """Turn a parsed program into its tape."""
+    """Turn a parsed tree into its tape (compile_program goes from text in one pass)."""
+    sink = TapeSink(program.source, {s.target for s in program.statements if s.target is not None})
     with np.errstate(all="ignore"), syntax.no_cycle_collection():  # constants fold by IEEE rules
-        return _build(program)
-
-
-def _build(program: syntax.Program) -> Tape:
-    builder = _Builder(program)
-    statements = program.statements
-    outputs: tuple[int, ...] = ()
-    output_names: tuple[str, ...] = ()
-    is_tuple = False
-    for number, statement in enumerate(statements):
-        last = number == len(statements) - 1
-        value = statement.value
-        if last and isinstance(value, syntax.TupleLit):
-            is_tuple = True
-            outputs = tuple(builder.expression(item) for item in value.items)
-            output_names = tuple(
-                item.id if isinstance(item, syntax.Name) else f"{statement.target or 'out'}[{i}]"
-                for i, item in enumerate(value.items)
-            )
-            continue  # a tuple's name only labels its items: t[0], t[1]
-        index = builder.expression(value)
-        builder.assigned_later.discard(statement.target or "")
-        if statement.target is not None:
-            if builder.nodes[index].kind == CONST and builder.nodes[index].name is not None:
-                # `c = 2; d = c`: keep one node per name so each name can be found.
-                index = builder.constant(builder.nodes[index].value, statement.span)
-            builder.assign(statement, index)
-        if last:
-            outputs = (index,)
-            output_names = (statement.target or "out",)
-    return Tape(
-        program.source,
-        builder.nodes,
-        builder.inputs,
-        dict(builder.bindings),
-        outputs,
-        output_names,
-        is_tuple,
-    )
+        for statement in program.statements:
+            sink.statement(statement.target, syntax.replay(statement.value, sink), statement.span)
+        return sink.finish()
 
 
 def compile_program(source: str) -> Tape:
-    """Text -> tape."""
-    return build(syntax.parse(source))
+    """Text -> tape, in one pass: the parser hands each construct straight to a TapeSink."""
+    tokens = syntax.tokenize(source)
+    sink = TapeSink(source, syntax.assigned_names(tokens))
+    with np.errstate(all="ignore"), syntax.no_cycle_collection():
+        return syntax.Parser(source, tokens, sink).program()
 
 
 def shape_problem(

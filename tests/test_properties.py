@@ -222,3 +222,16 @@ def test_printing_a_parsed_program_and_parsing_it_again_gives_the_same_tree(prog
     printed = to_source(tree)
     assert parse(printed) == tree
     assert to_source(parse(printed)) == printed
+
+
+def _signature(tape):
+    return [(n.kind, None if n.op is None else n.op.name, n.args, repr(n.params), None if n.value is None else
+             n.value.tolist(), n.name) for n in tape.nodes], tape.outputs, tape.output_names, dict(tape.inputs)
+
+
+@FAST
+@given(programs())
+def test_compiling_in_one_pass_makes_the_tape_that_building_from_the_tree_makes(program):
+    from gradcli.tape import build
+
+    assert _signature(compile_program(program)) == _signature(build(parse(program)))
