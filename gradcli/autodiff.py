@@ -346,6 +346,11 @@ def backward_graph(tape: Tape, roots: Sequence[int], values: Sequence[Array] | N
     return graph
 
 
+# Points computed at once: big enough that Python's per-chunk work is small beside NumPy's,
+# small enough that a chunk's arrays (512 KB each) stay near the cache.
+CHUNK = 65_536
+
+
 @dataclass(eq=False)
 class BatchResult:
     """Values and gradients at many points: every array has a leading axis of points."""
@@ -365,7 +370,7 @@ def grad_batch(
     seed: Any = None,
     of: str | Sequence[str] | None = None,
     wrt: str | Sequence[str] | None = None,
-    chunk: int = 8192,
+    chunk: int = CHUNK,
 ) -> BatchResult:
     """`grad` at `count` points at once: `columns[name][i]` is input `name` at point i.
 

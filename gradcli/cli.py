@@ -13,6 +13,7 @@ from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 
+from gradcli.autodiff import CHUNK
 from gradcli.errors import CheckFailed, ExitCode, GradcliError, NameProblem, NonFiniteProblem, describe
 
 EXIT_CODES_HELP = """
@@ -132,7 +133,7 @@ def grad(
     skip_bad: Annotated[bool, typer.Option("--skip-bad", help="With --points: pass over bad lines, naming them on "
                                            "stderr, instead of stopping at the first.")] = False,
     chunk_size: Annotated[int, typer.Option("--chunk-size", min=1, help="With --points: points computed at once.",
-                                            hidden=True)] = 8192,
+                                            hidden=True)] = CHUNK,
     check: Annotated[bool, typer.Option("--check", help="Check the gradient against central finite differences "
                                         "and SymPy's derivative; exit 1 if they disagree.")] = False,
     tol: Annotated[float, typer.Option("--tol", min=0.0, metavar="TOL", help="With --check: the tolerance, relative to "

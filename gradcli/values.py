@@ -239,7 +239,7 @@ class PointsReader:
     """
 
     def __init__(self, lines: Iterator[str], inputs: Mapping[str, int], fixed: Mapping[str, Array],
-                 chunk: int = 8192, skip_bad: bool = False) -> None:
+                 chunk: int = 65_536, skip_bad: bool = False) -> None:
         self.lines = lines
         self.inputs = inputs
         self.fixed = fixed

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gradcli import compile_program, grad
-from gradcli.autodiff import grad_batch
+from gradcli.autodiff import CHUNK, grad_batch
 from tests.helpers import cli, process
 from tests.programs import random_program
 
@@ -154,7 +154,7 @@ def test_chunk_boundaries(count):
 
 
 def test_one_more_point_than_the_default_chunk():
-    count = 8192 + 1
+    count = CHUNK + 1
     stdin = "x\n" + "".join(f"{i}\n" for i in range(count))
     run = process("grad", "x*x", "--points", "-", "--csv", stdin=stdin)
     assert run.exit_code == 0, run.stderr
