@@ -1,9 +1,10 @@
 """The command line: typer commands that turn options into one library call and a view.
 
-Nothing here computes. Errors from the library are printed by `_report` as one line
-with the column, plus the text with a caret under it, on stderr; stdout stays empty.
+Nothing here computes. `_run` is the one place an error becomes output: a line naming the
+problem and its column, the text with a caret under it, on stderr, and the error's exit
+code; stdout stays empty. (No `from __future__ import annotations` here: typer would have to
+evaluate every annotation string on each start.)
 """
-
 
 import sys
 from collections.abc import Callable
@@ -43,6 +44,7 @@ def make_app(names: list[str]) -> typer.Typer:
     for name in names:
         built.command()(COMMANDS[name])
     return built
+
 
 ProgramArg = Annotated[
     Optional[str],
