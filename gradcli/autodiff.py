@@ -213,6 +213,19 @@ def resolve(tape: Tape, names: str | Sequence[str], option: str) -> list[int]:
     return found
 
 
+def _targets(tape: Tape, of: str | Sequence[str] | None, wrt: str | Sequence[str] | None
+             ) -> tuple[tuple[int, ...], tuple[str, ...], bool, list[str]]:
+    """What to differentiate (--of, else the output) and what to report (--wrt, else the inputs)."""
+    if of:
+        roots, root_names = tuple(resolve(tape, of, "--of")), tuple(names_of(of))
+        is_tuple = len(roots) > 1
+    else:
+        roots, root_names, is_tuple = tape.outputs, tape.output_names, tape.is_tuple
+    if wrt:
+        resolve(tape, wrt, "--wrt")
+    return roots, root_names, is_tuple, names_of(wrt) if wrt else list(tape.inputs)
+
+
 def _given_seeds(seed: Any, is_tuple: bool) -> list[Array | str] | None:
     if seed is None:
         return None
@@ -247,19 +260,7 @@ def grad(
     values_module.check_point(tape.inputs, point)
     values = forward(tape, point)
 
-    if of:
-        roots = tuple(resolve(tape, of, "--of"))
-        root_names = tuple(names_of(of))
-        is_tuple = len(roots) > 1
-    else:
-        roots, root_names, is_tuple = tape.outputs, tape.output_names, tape.is_tuple
-
-    if wrt:
-        resolve(tape, wrt, "--wrt")
-        wrt_names = names_of(wrt)
-    else:
-        wrt_names = list(tape.inputs)
-
+    roots, root_names, is_tuple, wrt_names = _targets(tape, of, wrt)
     seeds = make_seeds(values, roots, root_names, _given_seeds(seed, is_tuple))
     steps: list[Step] | None = [] if trace else None
     adjoints = backward(tape, values, roots, seeds, steps)
@@ -380,13 +381,7 @@ def grad_batch(
     """
     fixed = fixed or {}
     values_module.check_point(tape.inputs, {**fixed, **columns})
-    if of:
-        roots, root_names, is_tuple = tuple(resolve(tape, of, "--of")), tuple(names_of(of)), len(names_of(of)) > 1
-    else:
-        roots, root_names, is_tuple = tape.outputs, tape.output_names, tape.is_tuple
-    wrt_names = names_of(wrt) if wrt else list(tape.inputs)
-    if wrt:
-        resolve(tape, wrt, "--wrt")
+    roots, root_names, is_tuple, wrt_names = _targets(tape, of, wrt)
     given = _given_seeds(seed, is_tuple)
     leads = leads_of(tape, True)
     out_values: list[Array] = []

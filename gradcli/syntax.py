@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final, Union
 
@@ -572,13 +572,13 @@ def assigned_names(tokens: list[Token]) -> set[str]:
     return {tokens[i][TEXT] for i in range(len(tokens) - 1) if tokens[i][KIND] == "NAME" and tokens[i + 1][KIND] == "="}
 
 
-def replay(expr: Expr, sink: Any) -> Any:
-    """Hand a tree to a sink bottom-up, as the parser would have: the value of the root.
+def fold(root: Expr, combine: Callable[[Any, list[Any]], Any]) -> Any:
+    """combine(node, [the children's results]) over a tree, bottom-up: the root's result.
 
     Iterative: a tree 100,000 deep needs no deep Python stack.
     """
     done: list[Any] = []
-    work: list[tuple[Any, bool]] = [(expr, False)]
+    work: list[tuple[Any, bool]] = [(root, False)]
     while work:
         node, expanded = work.pop()
         children = _children(node)
@@ -586,11 +586,16 @@ def replay(expr: Expr, sink: Any) -> Any:
             work.append((node, True))
             work.extend((child, False) for child in reversed(children))
             continue
-        args = done[len(done) - len(children) :] if children else []
+        results = done[len(done) - len(children) :] if children else []
         if children:
             del done[len(done) - len(children) :]
-        done.append(_replay_one(node, args, sink))
+        done.append(combine(node, results))
     return done[0]
+
+
+def replay(expr: Expr, sink: Any) -> Any:
+    """Hand a tree to a sink bottom-up, as the parser would have: the value of the root."""
+    return fold(expr, lambda node, args: _replay_one(node, args, sink))
 
 
 def _replay_one(node: Any, args: list[Any], sink: Any) -> Any:
@@ -685,21 +690,8 @@ def _children(node: Expr | Slice) -> list[Expr | Slice]:
 
 
 def _print_expression(root: Expr) -> str:
-    # Post-order: each node's (text, precedence) from its children's.
-    done: list[tuple[str, int]] = []
-    work: list[tuple[Expr | Slice, bool]] = [(root, False)]
-    while work:
-        node, expanded = work.pop()
-        children = _children(node)
-        if not expanded and children:
-            work.append((node, True))
-            work.extend((child, False) for child in reversed(children))
-            continue
-        parts = done[len(done) - len(children) :] if children else []
-        if children:
-            del done[len(done) - len(children) :]
-        done.append(_print_one(node, parts))
-    return done[0][0]
+    # Each node's (text, precedence), from its children's.
+    return str(fold(root, _print_one)[0])
 
 
 def _wrapped(part: tuple[str, int], needs: bool) -> str:
