@@ -107,7 +107,7 @@ def make_seeds(
     return seeds
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class GradResult:
     """The value of what was differentiated and the gradient of each reported input."""
 
@@ -280,7 +280,7 @@ def local_derivatives(tape: Tape, values: Sequence[Array], index: int) -> list[A
                         node.params, [0] * len(node.args), [True] * len(node.args))
 
 
-@dataclass
+@dataclass(eq=False)
 class GraphNode:
     """A node of the backward graph as PyTorch shows it: a grad_fn, or an input's AccumulateGrad."""
 
@@ -352,7 +352,7 @@ def backward_graph(tape: Tape, roots: Sequence[int], values: Sequence[Array] | N
 CHUNK = 65_536
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class BatchResult:
     """Values and gradients at many points: every array has a leading axis of points."""
 
@@ -440,7 +440,7 @@ def jvp_sweep(tape: Tape, values: Sequence[Array], tangents: Mapping[int, Array]
     return result
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class JacobianResult:
     """d output / d input for each output and input, laid out as torch.autograd.functional.jacobian."""
 
@@ -502,7 +502,7 @@ def jacobian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
     return JacobianResult(tape, point, outputs, tape.output_names, blocks, mode, tape.is_tuple)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class JvpResult:
     tape: Tape
     point: dict[str, Array]
@@ -534,7 +534,7 @@ def jvp(program: str | Tape, at: Mapping[str, Any] | None = None, tangent: Mappi
     return JvpResult(tape, point, full, outs[0], out_tangents[0], tape.output_names)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class HessianResult:
     tape: Tape
     point: dict[str, Array]
@@ -650,7 +650,7 @@ def finite_differences(result: GradResult, names: Sequence[str]) -> dict[str, Ar
     return estimates
 
 
-@dataclass
+@dataclass(eq=False)
 class Agreement:
     """How far the gradient is from one reference."""
 

@@ -35,7 +35,7 @@ Array = np.ndarray
 Rule = Callable[..., Any]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq/repr left out: they cost start-up time
 class Op:
     name: str  # the name in the language: "sin", or "add" for the infix `+`
     arity: int  # -1: any number of arguments (a list literal)

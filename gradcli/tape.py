@@ -26,7 +26,7 @@ APPLY = "apply"
 Array = np.ndarray
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, repr=False)
 class Node:
     index: int
     kind: str  # INPUT, CONST or APPLY
@@ -44,7 +44,7 @@ class Node:
         return self.kind == CONST and self.value is not None and self.value.ndim == 0
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Tape:
     source: str
     nodes: list[Node]

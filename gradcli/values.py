@@ -203,7 +203,7 @@ class PointsProblem(GradcliError):
         self.line = line
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class PointChunk:
     columns: dict[str, Array]  # name -> (count, *shape)
     count: int
