@@ -1,4 +1,4 @@
-"""Text -> syntax tree.
+"""Text -> syntax tree (or, through a sink, straight to the tape).
 
 The language is a small piece of Python, with Python's precedence (loosest first):
 
@@ -19,6 +19,9 @@ The language is a small piece of Python, with Python's precedence (loosest first
 
 The parser is an operator-precedence (shunting-yard) machine over explicit stacks, so
 nesting depth costs memory, never Python recursion: `((((...x...))))` 100,000 deep parses.
+It hands every construct it reduces to a sink: a TreeSink builds the tree (`parse`), and
+tape.TapeSink builds the tape directly (`tape.compile_program`), in one pass over the text.
+`to_source` prints a tree back as text.
 """
 
 from __future__ import annotations

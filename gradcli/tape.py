@@ -1,4 +1,4 @@
-"""Syntax tree -> tape, and the forward evaluation of a tape.
+"""Text or syntax tree -> tape, and the forward evaluation of a tape.
 
 The tape is a Wengert list: a flat list of nodes in topological order, each an input, a
 constant, or an op of `ops.OPS` applied to earlier nodes. Every sweep over it is a loop.
