@@ -136,3 +136,11 @@ def test_exit_codes_are_documented_in_help():
     run = cli("--help")
     for code in ("0 success", "1 a failed --check", "2 bad input", "3 a non-finite result under --strict"):
         assert code in " ".join(run.stdout.split())
+
+
+def test_the_human_view_shows_non_finite_numbers_in_red():
+    from gradcli.render.table import marked
+
+    assert str(marked(float("inf"))) == "inf" and marked(float("inf")).style == "bold red"
+    assert str(marked(float("nan"))) == "nan" and marked(float("nan")).style == "bold red"
+    assert marked(1.5).style == ""

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from gradcli.autodiff import GradResult, non_finite_warnings
-from gradcli.render.numbers import human
+from gradcli.render.numbers import human, is_finite
+
+
+def marked(value: object) -> Text:
+    """A number as text, in red where it is NaN or infinite."""
+    return Text(human(value), style="" if is_finite(value) else "bold red")
 
 
 def show_grad(result: GradResult, console: Console) -> None:
     value = result.value
     outputs = value if isinstance(value, tuple) else (value,)
     for name, output in zip(result.root_names, outputs, strict=True):
-        console.print(f"[bold]{name}[/bold] = {human(output)}", highlight=False)
+        console.print(Text.assemble((name, "bold"), " = ", marked(output)))
     table = Table(show_edge=False, header_style="bold")
     table.add_column("input")
     table.add_column("value", justify="right")
@@ -22,7 +28,7 @@ def show_grad(result: GradResult, console: Console) -> None:
     for name in result.wrt:
         index = result.tape.inputs.get(name, result.tape.names.get(name))
         assert index is not None
-        table.add_row(name, human(result.values[index]), human(gradients[name]))
+        table.add_row(name, marked(result.values[index]), marked(gradients[name]))
     console.print(table)
     for warning in non_finite_warnings(result):
         console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
