@@ -354,12 +354,84 @@ CHUNK = 65_536
 
 @dataclass(eq=False, repr=False)
 class BatchResult:
-    """Values and gradients at many points: every array has a leading axis of points."""
+    """Values and derivatives at many points: every array has a leading axis of points."""
 
     values: list[Array]  # one per differentiated root, shape (points, *root shape)
-    grad: dict[str, Array]  # name -> (points, *the name's shape)
+    grad: dict[str, Array]  # name -> (points, *the name's shape); empty for the other kinds
     root_names: tuple[str, ...]
     is_tuple: bool
+    kind: str = "grad"  # or "jvp", "jacobian": the derivative computed, and its JSON key
+    per_root: list[Any] = field(default_factory=list)  # jvp: (points, *root shape) per root;
+    # jacobian: {input name: (points, *root shape, *input shape)} per root
+
+    def columns(self) -> list[tuple[str, Array]]:
+        """Every derivative as (label, array), for the flat views (CSV, the table)."""
+        if self.kind == "grad":
+            return [(f"grad_{name}", array) for name, array in self.grad.items()]
+        single = len(self.root_names) == 1
+        if self.kind == "jvp":
+            return [("jvp" if single else f"jvp_{root}", array) for root, array in zip(self.root_names, self.per_root, strict=True)]
+        return [(f"d{root}/d{name}", array) for root, blocks in zip(self.root_names, self.per_root, strict=True)
+                for name, array in blocks.items()]
+
+
+def _batch_point(tape: Tape, columns: Mapping[str, Array], fixed: Mapping[str, Array], start: int,
+                 size: int) -> dict[str, Array]:
+    """The inputs of points start..start+size: from the columns, else --at's value at every point."""
+    point = {name: columns[name][start : start + size] for name in tape.inputs if name in columns}
+    for name in tape.inputs:
+        if name not in columns:
+            value = fixed[name]
+            point[name] = np.broadcast_to(value, (size, *value.shape))
+    return point
+
+
+def _batched(value: Array, lead: int, size: int) -> Array:
+    """A value with its axis of points (a constant is the same at every point)."""
+    return value if lead else np.broadcast_to(value, (size, *np.shape(value)))
+
+
+def jvp_batch(tape: Tape, columns: Mapping[str, Array], count: int, fixed: Mapping[str, Array] | None = None,
+              tangent: Mapping[str, Array] | None = None) -> BatchResult:
+    """`jvp` at `count` points at once, along the same tangent at every point."""
+    fixed = fixed or {}
+    values_module.check_point(tape.inputs, {**fixed, **columns})
+    given = {name: values_module.as_array(t, name) for name, t in (tangent or {}).items()}
+    leads = leads_of(tape, True)
+    values = forward(tape, _batch_point(tape, columns, fixed, 0, count), batched=True)
+    seeds = {}
+    for name, t in given.items():
+        if name not in tape.inputs:
+            raise NameProblem(f"'{name}' is not an input of the program", where="--tangent")
+        seeds[tape.inputs[name]] = np.broadcast_to(t, (count, *t.shape))
+    tangents = jvp_sweep(tape, values, seeds, max(tape.outputs), batched=True)
+    outs = [_batched(values[r], leads[r], count) for r in tape.outputs]
+    per_root = [np.zeros(o.shape) if tangents[r] is None else _batched(np.asarray(tangents[r]), leads[r], count)
+                for r, o in zip(tape.outputs, outs, strict=True)]
+    return BatchResult(outs, {}, tape.output_names, tape.is_tuple, "jvp", per_root)
+
+
+def jacobian_batch(tape: Tape, columns: Mapping[str, Array], count: int, fixed: Mapping[str, Array] | None = None,
+                   wrt: str | Sequence[str] | None = None) -> BatchResult:
+    """`jacobian` at `count` points at once: one batched reverse sweep per output element."""
+    fixed = fixed or {}
+    values_module.check_point(tape.inputs, {**fixed, **columns})
+    roots, root_names, is_tuple, names = _targets(tape, None, wrt)
+    leads = leads_of(tape, True)
+    values = forward(tape, _batch_point(tape, columns, fixed, 0, count), batched=True)
+    outs = [_batched(values[r], leads[r], count) for r in roots]
+    indices = [tape.inputs[n] if n in tape.inputs else tape.names[n] for n in names]
+    in_shapes = [np.shape(values[i])[leads[i]:] for i in indices]
+    per_root = [{n: np.zeros((count, *o.shape[1:], *s)) for n, s in zip(names, in_shapes, strict=True)} for o in outs]
+    for k, out in enumerate(outs):
+        for element in np.ndindex(*out.shape[1:]):
+            seeds = [np.zeros(o.shape) for o in outs]
+            seeds[k][(slice(None), *element)] = 1.0
+            adjoints = backward(tape, values, roots, seeds, batched=True)
+            for name, index in zip(names, indices, strict=True):
+                if adjoints[index] is not None:
+                    per_root[k][name][(slice(None), *element)] = adjoints[index]
+    return BatchResult(outs, {}, root_names, is_tuple, "jacobian", per_root)
 
 
 def grad_batch(
@@ -388,13 +460,8 @@ def grad_batch(
     out_grads: dict[str, Array] = {}
     for start in range(0, count, chunk):
         size = min(chunk, count - start)
-        point = {name: columns[name][start : start + size] for name in tape.inputs if name in columns}
-        for name in tape.inputs:
-            if name not in columns:
-                value = fixed[name]
-                point[name] = np.broadcast_to(value, (size, *value.shape))
-        values = forward(tape, point, batched=True)
-        point_values = [values[r] if leads[r] else np.broadcast_to(values[r], (size, *values[r].shape)) for r in roots]
+        values = forward(tape, _batch_point(tape, columns, fixed, start, size), batched=True)
+        point_values = [_batched(values[r], leads[r], size) for r in roots]
         shapes = [v[0] for v in point_values] if size else [v.reshape(v.shape[1:]) for v in point_values]
         seeds = [np.broadcast_to(s, (size, *s.shape)) for s in make_seeds(shapes, range(len(roots)), root_names, given)]
         adjoints = backward(tape, values, roots, seeds, batched=True)
@@ -417,12 +484,14 @@ def grad_batch(
 # --- forward mode, Jacobians and Hessians --------------------------------------------------
 
 
-def jvp_sweep(tape: Tape, values: Sequence[Array], tangents: Mapping[int, Array], upto: int) -> list[Array | None]:
+def jvp_sweep(tape: Tape, values: Sequence[Array], tangents: Mapping[int, Array], upto: int,
+              batched: bool = False) -> list[Array | None]:
     """Forward mode: the tangent of every node up to `upto`, from the tangents of some nodes.
 
     Each op's JVP rule in the table carries the tangents forward; None is a zero tangent.
     """
     nodes = tape.nodes
+    leads = leads_of(tape, batched)
     result: list[Array | None] = [None] * len(nodes)
     for index, tangent in tangents.items():
         result[index] = tangent
@@ -436,7 +505,7 @@ def jvp_sweep(tape: Tape, values: Sequence[Array], tangents: Mapping[int, Array]
                 continue
             assert node.op is not None
             result[index] = call_jvp(node.op, arg_tangents, values[index], [values[a] for a in node.args],
-                                     node.params, (0,) * len(node.args))
+                                     node.params, [leads[a] for a in node.args])
     return result
 
 

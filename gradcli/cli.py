@@ -65,6 +65,16 @@ SeedOpt = Annotated[
 OfOpt = Annotated[Optional[str], typer.Option("--of", metavar="NAMES", help="Differentiate these named intermediates instead (NAME[,NAME]).")]
 WrtOpt = Annotated[Optional[str], typer.Option("--wrt", metavar="NAMES", help="Report only these inputs (NAME[,NAME]).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+PointsOpt = Annotated[Optional[str], typer.Option(
+    "--points", help="Evaluate at every point of FILE ('-': stdin): JSON Lines of {name: value}, or CSV with a "
+    "header of names (a vector z as columns z[0], z[1], ...). --at gives the names a point does not.",
+    metavar="FILE")]
+CsvOpt = Annotated[bool, typer.Option("--csv", help="With --points: write CSV (the value's columns, then the "
+                                      "derivative's).")]
+SkipBadOpt = Annotated[bool, typer.Option("--skip-bad", help="With --points: pass over bad lines, naming them on "
+                                          "stderr, instead of stopping at the first.")]
+ChunkOpt = Annotated[int, typer.Option("--chunk-size", min=1, help="With --points: points computed at once.",
+                                       hidden=True)]
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Exit 3 when a value or derivative is NaN or infinite "
                                          "(after printing it).")]
 
@@ -140,15 +150,10 @@ def grad(
                                         "each contributes.")] = False,
     max_paths: Annotated[int, typer.Option("--max-paths", min=1, help="With --paths: keep the K largest in "
                                            "magnitude.", metavar="K")] = 16,
-    points: Annotated[Optional[str], typer.Option(
-        "--points", help="Evaluate at every point of FILE ('-': stdin): JSON Lines of {name: value}, or CSV with a "
-        "header of names (a vector z as columns z[0], z[1], ...). --at gives the names a point does not.",
-        metavar="FILE")] = None,
-    csv: Annotated[bool, typer.Option("--csv", help="With --points: write CSV (value, then grad_NAME columns).")] = False,
-    skip_bad: Annotated[bool, typer.Option("--skip-bad", help="With --points: pass over bad lines, naming them on "
-                                           "stderr, instead of stopping at the first.")] = False,
-    chunk_size: Annotated[int, typer.Option("--chunk-size", min=1, help="With --points: points computed at once.",
-                                            hidden=True)] = CHUNK,
+    points: PointsOpt = None,
+    csv: CsvOpt = False,
+    skip_bad: SkipBadOpt = False,
+    chunk_size: ChunkOpt = CHUNK,
     check: Annotated[bool, typer.Option("--check", help="Check the gradient against central finite differences "
                                         "and SymPy's derivative; exit 1 if they disagree.")] = False,
     tol: Annotated[float, typer.Option("--tol", min=0.0, metavar="TOL", help="With --check: the tolerance, relative to "
@@ -164,8 +169,12 @@ def grad(
     if points is not None:
         if paths or check or symbolic:
             _run(lambda: _refuse("--paths, --check and --symbolic work at one point (--at), not with --points"))
-        _run(lambda: _grad_points(program, file, at, seed, of, wrt, points, "json" if json else "csv" if csv else "table",
-                                  skip_bad, chunk_size, strict))
+        from gradcli.autodiff import grad_batch
+
+        def compute_chunk(tape: Any, columns: Any, count: int, fixed: Any) -> Any:
+            return grad_batch(tape, columns, count, fixed, seed=seed, of=of, wrt=wrt, chunk=chunk_size)
+
+        _run(lambda: _points(program, file, at, points, _output(json, csv), skip_bad, chunk_size, strict, compute_chunk))
         return
 
     def body() -> None:
@@ -234,14 +243,20 @@ def _program_after_double_dash(argv: list[str]) -> list[str]:
     return [*argv[:split], *argv[split + 2 :], "--", argv[split + 1]]
 
 
+def _output(json: bool, csv: bool) -> str:
+    return "json" if json else "csv" if csv else "table"
+
+
 def _refuse(message: str) -> None:
     raise NameProblem(message)
 
 
-def _grad_points(program: str | None, file: str | None, at: list[str] | None, seed: str | None, of: str | None,
-                 wrt: str | None, points: str, output: str, skip_bad: bool, chunk_size: int, strict: bool) -> None:
-    """grad --points: read points a chunk at a time, compute each chunk at once, write it."""
-    from gradcli.autodiff import grad_batch
+def _points(program: str | None, file: str | None, at: list[str] | None, points: str, output: str, skip_bad: bool,
+            chunk_size: int, strict: bool, compute: Callable[[Any, Any, int, Any], Any]) -> None:
+    """--points: read points a chunk at a time, compute each chunk at once, write it.
+
+    `compute(tape, columns, count, fixed)` is grad_batch, jvp_batch or jacobian_batch.
+    """
     from gradcli.render.stream import WRITERS
     from gradcli.values import PointsReader
 
@@ -264,11 +279,10 @@ def _grad_points(program: str | None, file: str | None, at: list[str] | None, se
                 print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
             skipped += [p.line for p in chunk.skipped]
             if chunk.count:
-                result = grad_batch(tape, chunk.columns, chunk.count, fixed, seed=seed, of=of, wrt=wrt,
-                                    chunk=chunk_size)
+                result = compute(tape, chunk.columns, chunk.count, fixed)
                 writer.write(chunk, result)
                 sys.stdout.flush()
-                all_finite = all_finite and all(_all_finite(a) for a in [*result.values, *result.grad.values()])
+                all_finite = all_finite and all(_all_finite(a) for a in [*result.values, *(c for _, c in result.columns())])
                 done += chunk.count
                 progress(done)
     progress(-1)
@@ -276,7 +290,7 @@ def _grad_points(program: str | None, file: str | None, at: list[str] | None, se
         shown = ", ".join(map(str, skipped[:20])) + (", ..." if len(skipped) > 20 else "")
         print(f"gradcli: {done:,} points done; {len(skipped):,} bad lines skipped: {shown}", file=sys.stderr)
     if strict and not all_finite:
-        raise NonFiniteProblem("a value or gradient is not finite (--strict)")
+        raise NonFiniteProblem("a value or derivative is not finite (--strict)")
 
 
 def _all_finite(array: Any) -> bool:
@@ -410,12 +424,21 @@ def _has_null(document: Any) -> bool:
 
 @command
 def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, wrt: WrtOpt = None,
+             points: PointsOpt = None, csv: CsvOpt = False, skip_bad: SkipBadOpt = False, chunk_size: ChunkOpt = CHUNK,
              strict: StrictOpt = False, json: JsonOpt = False) -> None:
     """The full Jacobian of the output(s): one sweep per output or per input element, whichever is fewer.
 
     --json has `jacobian`: input name -> array of shape (output shape + input shape), as
     torch.autograd.functional.jacobian lays it out (a list of those for a tuple output).
     """
+    if points is not None:
+        from gradcli.autodiff import jacobian_batch
+
+        def compute_chunk(tape: Any, columns: Any, count: int, fixed: Any) -> Any:
+            return jacobian_batch(tape, columns, count, fixed, wrt=wrt)
+
+        _run(lambda: _points(program, file, at, points, _output(json, csv), skip_bad, chunk_size, strict, compute_chunk))
+        return
     from gradcli.autodiff import jacobian as compute
     from gradcli.render.derivatives import jacobian_document, show_jacobian
 
@@ -442,23 +465,36 @@ def jvp(
     at: AtOpt = None,
     tangent: Annotated[Optional[list[str]], typer.Option("--tangent", "-t", metavar="NAME=VALUE,...", help="The direction: NAME=VALUE,...; "
                                                          "inputs not named get zero.")] = None,
+    points: PointsOpt = None,
+    csv: CsvOpt = False,
+    skip_bad: SkipBadOpt = False,
+    chunk_size: ChunkOpt = CHUNK,
     strict: StrictOpt = False,
     json: JsonOpt = False,
 ) -> None:
     """Forward mode: the output's tangent along --tangent (the Jacobian times the tangent)."""
-    from gradcli.autodiff import jvp as compute
-    from gradcli.render.derivatives import jvp_document, show_jvp
 
-    def with_tangent(tape: Any, point: Any) -> Any:
+    def tangents() -> dict[str, Any]:
         from gradcli.values import parse_assignments
 
         given: dict[str, Any] = {}
         for text in tangent or []:
-            for name, value in parse_assignments(text, where="--tangent").items():
-                given[name] = value
-        return compute(tape, point, given)
+            given.update(parse_assignments(text, where="--tangent"))
+        return given
 
-    _derivative_command(with_tangent, jvp_document, show_jvp, program, file, at, json, strict)
+    if points is not None:
+        from gradcli.autodiff import jvp_batch
+
+        def compute_chunk(tape: Any, columns: Any, count: int, fixed: Any) -> Any:
+            return jvp_batch(tape, columns, count, fixed, tangents())
+
+        _run(lambda: _points(program, file, at, points, _output(json, csv), skip_bad, chunk_size, strict, compute_chunk))
+        return
+    from gradcli.autodiff import jvp as compute
+    from gradcli.render.derivatives import jvp_document, show_jvp
+
+    _derivative_command(lambda tape, point: compute(tape, point, tangents()), jvp_document, show_jvp, program, file,
+                        at, json, strict)
 
 
 app = make_app(list(COMMANDS))

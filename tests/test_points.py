@@ -175,3 +175,40 @@ def test_points_and_paths_do_not_mix():
     run = cli("grad", "x", "--points", "-", "--paths", stdin="x\n1\n")
     assert run.exit_code == 2
     assert "--paths, --check and --symbolic work at one point" in run.stderr
+
+
+def test_jvp_at_many_points_equals_jvp_one_point_at_a_time():
+    from gradcli.autodiff import jvp
+
+    program = "[sin(a) * b, a * b * c, exp(c) - a]"
+    stdin = "a,b\n0.1,1\n0.2,2\n-0.3,0.5\n"
+    run = cli("jvp", program, "--at", "c=0.5", "--tangent", "a=1,c=2", "--points", "-", "--json", stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    for line in run.stdout.splitlines():
+        document = json.loads(line)
+        alone = jvp(program, at=document["at"], tangent={"a": 1.0, "c": 2.0})
+        np.testing.assert_allclose(document["jvp"], alone.jvp, rtol=1e-13)
+        np.testing.assert_allclose(document["value"], alone.value, rtol=1e-13)
+
+
+def test_jacobian_at_many_points_equals_jacobian_one_point_at_a_time():
+    from gradcli.autodiff import jacobian
+
+    program = "m @ v + [a, a]"
+    points = [{"v": [1.0, 0.0, -1.0], "a": 0.5}, {"v": [2.0, 2.0, 2.0], "a": -1.0}]
+    stdin = "".join(json.dumps(p) + "\n" for p in points)
+    run = cli("jacobian", program, "--at", "m=[[1,2,3],[4,5,6]]", "--points", "-", "--json", stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    for line, point in zip(run.stdout.splitlines(), points, strict=True):
+        document = json.loads(line)
+        alone = jacobian(program, at={**point, "m": [[1, 2, 3], [4, 5, 6]]}, mode="reverse")
+        assert set(document["jacobian"]) == {"m", "v", "a"}
+        for name, block in alone.blocks[0].items():
+            np.testing.assert_allclose(document["jacobian"][name], block, rtol=1e-13)
+
+
+def test_jacobian_points_as_csv_name_every_element():
+    run = cli("jacobian", "[a * b, a + b]", "--points", "-", "--csv", stdin="a,b\n2,3\n")
+    header, row = run.stdout.splitlines()
+    assert header == "value[0],value[1],dout/da[0],dout/da[1],dout/db[0],dout/db[1]"
+    assert [float(c) for c in row.split(",")] == [6.0, 5.0, 3.0, 1.0, 2.0, 1.0]

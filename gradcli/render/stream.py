@@ -19,7 +19,7 @@ def _element_names(name: str, shape: tuple[int, ...]) -> list[str]:
 
 
 class JsonLinesWriter:
-    """One JSON object per point: the input line, the point, the value and the gradient."""
+    """One JSON object per point: the input line, the point, the value and the derivative."""
 
     def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray]) -> None:
         self.out = out
@@ -28,7 +28,19 @@ class JsonLinesWriter:
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
         columns = {name: to_json(values) for name, values in chunk.columns.items()}
         value_columns = [to_json(v) for v in result.values]
-        grad_columns = {name: to_json(g) for name, g in result.grad.items()}
+        # The derivative at point i, laid out as the one-point --json of the same command.
+        per_root: list[Any]
+        if result.kind == "grad":
+            per_root = [{name: to_json(g) for name, g in result.grad.items()}]
+        elif result.kind == "jvp":
+            per_root = [to_json(t) for t in result.per_root]
+        else:
+            per_root = [{name: to_json(b) for name, b in blocks.items()} for blocks in result.per_root]
+
+        def pick(i: int) -> Any:
+            at_i = [{n: c[i] for n, c in part.items()} if isinstance(part, dict) else part[i] for part in per_root]
+            return at_i if result.is_tuple and result.kind != "grad" else at_i[0]
+
         lines = []
         for i, line in enumerate(chunk.lines):
             at = {name: column[i] for name, column in columns.items()}
@@ -38,10 +50,10 @@ class JsonLinesWriter:
                 "line": line,
                 "at": at,
                 "value": point_values if result.is_tuple else point_values[0],
-                "grad": {name: column[i] for name, column in grad_columns.items()},
+                result.kind: pick(i),
             }
-            if _has_null(point_values) or _has_null(document["grad"].values()):
-                document["warnings"] = ["a value or gradient is not finite"]
+            if _has_null(point_values) or _has_null([document[result.kind]]):
+                document["warnings"] = [f"a value or {result.kind} is not finite"]
             lines.append(json.dumps(document, allow_nan=False))
         if lines:
             self.out.write("\n".join(lines) + "\n")
@@ -55,26 +67,30 @@ def _has_null(items: Any) -> bool:
             return True
         if isinstance(item, list):
             stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
     return False
 
 
 class CsvWriter:
-    """A header, then one row per point: the value's columns, then `grad_NAME` columns."""
+    """A header, then one row per point: the value's columns, then the derivative's
+    (`grad_NAME`; `jvp`; `dOUT/dNAME` for a Jacobian), an element a column."""
 
     def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray]) -> None:
         self.out = out
         self.started = False
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
+        derivatives = result.columns()
         blocks = [v.reshape(chunk.count, -1) for v in result.values]
-        blocks += [g.reshape(chunk.count, -1) for g in result.grad.values()]
+        blocks += [array.reshape(chunk.count, -1) for _, array in derivatives]
         if not self.started:
             header: list[str] = []
             for name, value in zip(result.root_names, result.values, strict=True):
                 label = "value" if len(result.values) == 1 else f"value_{name}"
                 header += _element_names(label, value.shape[1:])
-            for name, gradient in result.grad.items():
-                header += _element_names(f"grad_{name}", gradient.shape[1:])
+            for label, array in derivatives:
+                header += _element_names(label, array.shape[1:])
             self.out.write(",".join(header) + "\n")
             self.started = True
         if chunk.count:
@@ -92,14 +108,15 @@ class TableWriter:
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
         from rich.table import Table
 
+        derivatives = result.columns()
         table = Table(show_edge=False, header_style="bold", show_header=self.first)
         table.add_column("line", justify="right")
         for name in result.root_names:
             table.add_column(name if len(result.root_names) > 1 else "value", justify="right")
-        for name in result.grad:
-            table.add_column(f"grad {name}", justify="right")
+        for label, _ in derivatives:
+            table.add_column(label.replace("_", " ", 1), justify="right")
         for i, line in enumerate(chunk.lines):
-            cells = [str(line), *(human(v[i]) for v in result.values), *(human(g[i]) for g in result.grad.values())]
+            cells = [str(line), *(human(v[i]) for v in result.values), *(human(a[i]) for _, a in derivatives)]
             table.add_row(*cells)
         self.console.print(table)
         self.first = False
