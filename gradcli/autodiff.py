@@ -465,6 +465,14 @@ def grad_batch(
         shapes = [v[0] for v in point_values] if size else [v.reshape(v.shape[1:]) for v in point_values]
         seeds = [np.broadcast_to(s, (size, *s.shape)) for s in make_seeds(shapes, range(len(roots)), root_names, given)]
         adjoints = backward(tape, values, roots, seeds, batched=True)
+        if size == count:  # one chunk: its arrays are the result, nothing to copy
+            grads = {}
+            for name in wrt_names:
+                index = tape.inputs[name] if name in tape.inputs else tape.names[name]
+                adjoint = adjoints[index]
+                grads[name] = np.zeros(values[index].shape if leads[index] else (size, *np.shape(values[index]))) \
+                    if adjoint is None else adjoint
+            return BatchResult(point_values, grads, root_names, is_tuple)
         if start == 0:
             out_values = [np.empty((count, *v.shape[1:])) for v in point_values]
             for name in wrt_names:
