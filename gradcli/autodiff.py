@@ -396,14 +396,10 @@ def jvp_batch(tape: Tape, columns: Mapping[str, Array], count: int, fixed: Mappi
     """`jvp` at `count` points at once, along the same tangent at every point."""
     fixed = fixed or {}
     values_module.check_point(tape.inputs, {**fixed, **columns})
-    given = {name: values_module.as_array(t, name) for name, t in (tangent or {}).items()}
     leads = leads_of(tape, True)
     values = forward(tape, _batch_point(tape, columns, fixed, 0, count), batched=True)
-    seeds = {}
-    for name, t in given.items():
-        if name not in tape.inputs:
-            raise NameProblem(f"'{name}' is not an input of the program", where="--tangent")
-        seeds[tape.inputs[name]] = np.broadcast_to(t, (count, *t.shape))
+    given = _checked_tangents(tape, tangent, {name: np.shape(values[i])[1:] for name, i in tape.inputs.items()})
+    seeds = {tape.inputs[name]: np.broadcast_to(t, (count, *t.shape)) for name, t in given.items()}
     tangents = jvp_sweep(tape, values, seeds, max(tape.outputs), batched=True)
     outs = [_batched(values[r], leads[r], count) for r in tape.outputs]
     per_root = [np.zeros(o.shape) if tangents[r] is None else _batched(np.asarray(tangents[r]), leads[r], count)
@@ -544,10 +540,7 @@ def jacobian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
     `mode` "reverse" or "forward" forces one kind of sweep.
     """
     tape, point, values = _prepare(program, at)
-    roots = tape.outputs
-    names = names_of(wrt) if wrt else list(tape.inputs)
-    if wrt:
-        resolve(tape, wrt, "--wrt")
+    roots, _, _, names = _targets(tape, None, wrt)
     indices = [tape.inputs[n] if n in tape.inputs else tape.names[n] for n in names]
     out_shapes = [np.shape(values[r]) for r in roots]
     in_shapes = [np.shape(values[i]) for i in indices]
@@ -589,18 +582,24 @@ class JvpResult:
     output_names: tuple[str, ...]
 
 
-def jvp(program: str | Tape, at: Mapping[str, Any] | None = None, tangent: Mapping[str, Any] | None = None) -> JvpResult:
-    """Forward mode: the output's tangent, J @ tangent (inputs without a tangent get zero)."""
-    tape, point, values = _prepare(program, at)
+def _checked_tangents(tape: Tape, tangent: Mapping[str, Any] | None,
+                      shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Array]:
+    """--tangent: a value per named input, of that input's (point) shape."""
     given = {name: values_module.as_array(v, name) for name, v in (tangent or {}).items()}
     for name, t in given.items():
         if name not in tape.inputs:
             raise NameProblem(f"'{name}' is not an input of the program", where="--tangent",
                               hint=f"its inputs are: {', '.join(tape.inputs) or 'none'}")
-        expected = np.shape(values[tape.inputs[name]])
-        if t.shape != expected:
+        if t.shape != shapes[name]:
             raise ShapeProblem(f"the tangent of '{name}' has shape {_shape(t.shape)} but '{name}' has shape "
-                               f"{_shape(expected)}", where="--tangent")
+                               f"{_shape(shapes[name])}", where="--tangent")
+    return given
+
+
+def jvp(program: str | Tape, at: Mapping[str, Any] | None = None, tangent: Mapping[str, Any] | None = None) -> JvpResult:
+    """Forward mode: the output's tangent, J @ tangent (inputs without a tangent get zero)."""
+    tape, point, values = _prepare(program, at)
+    given = _checked_tangents(tape, tangent, {name: np.shape(values[i]) for name, i in tape.inputs.items()})
     tangents = jvp_sweep(tape, values, {tape.inputs[n]: t for n, t in given.items()}, max(tape.outputs))
     out_tangents = tuple(np.zeros(np.shape(values[r])) if tangents[r] is None else np.asarray(tangents[r])
                          for r in tape.outputs)
@@ -638,9 +637,7 @@ def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
     if tape.is_tuple or np.size(values[root]) != 1:
         raise ShapeProblem("a Hessian needs a scalar output",
                            hint=f"'{tape.output_names[0]}' has shape {_shape(np.shape(values[root]))}")
-    names = names_of(wrt) if wrt else list(tape.inputs)
-    if wrt:
-        resolve(tape, wrt, "--wrt")
+    _, _, _, names = _targets(tape, None, wrt)
     for name in names:
         if name not in tape.inputs:
             raise NameProblem(f"'{name}' is not an input", where="--wrt", hint="a Hessian is taken over inputs")

@@ -257,6 +257,7 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
 
     `compute(tape, columns, count, fixed)` is grad_batch, jvp_batch or jacobian_batch.
     """
+    from gradcli.render.numbers import is_finite
     from gradcli.render.stream import WRITERS
     from gradcli.values import PointsReader
 
@@ -282,7 +283,7 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
                 result = compute(tape, chunk.columns, chunk.count, fixed)
                 writer.write(chunk, result)
                 sys.stdout.flush()
-                all_finite = all_finite and all(_all_finite(a) for a in [*result.values, *(c for _, c in result.columns())])
+                all_finite = all_finite and all(is_finite(a) for a in [*result.values, *(c for _, c in result.columns())])
                 done += chunk.count
                 progress(done)
     progress(-1)
@@ -291,12 +292,6 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
         print(f"gradcli: {done:,} points done; {len(skipped):,} bad lines skipped: {shown}", file=sys.stderr)
     if strict and not all_finite:
         raise NonFiniteProblem("a value or derivative is not finite (--strict)")
-
-
-def _all_finite(array: Any) -> bool:
-    import numpy as np
-
-    return bool(np.all(np.isfinite(array)))
 
 
 def _progress() -> Callable[[int], None]:
@@ -395,6 +390,8 @@ def _derivative_command(compute: Callable[..., Any], document: Callable[[Any], d
     def body() -> None:
         tape, point = load(program, file, at)
         result = compute(tape, point, **options)
+        from gradcli.render.numbers import has_null
+
         shown = document(result)
         if json:
             from gradcli.render.jsonout import dumps
@@ -402,24 +399,10 @@ def _derivative_command(compute: Callable[..., Any], document: Callable[[Any], d
             sys.stdout.write(dumps(shown) + "\n")
         else:
             show(result, _console())
-        if strict and _has_null(shown):
+        if strict and has_null(shown):
             raise NonFiniteProblem("a value or derivative is not finite (--strict)")
 
     _run(body)
-
-
-def _has_null(document: Any) -> bool:
-    """Does a JSON document hold a null: where a NaN or an infinity was written?"""
-    stack = [document]
-    while stack:
-        item = stack.pop()
-        if item is None:
-            return True
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
 
 
 @command

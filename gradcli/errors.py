@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import os
 from enum import IntEnum
 from typing import ClassVar
 
@@ -120,8 +121,6 @@ class Limits:
     @classmethod
     def get(cls, name: str) -> int:
         variable, default = cls.DEFAULTS[name]
-        import os
-
         text = os.environ.get(variable)
         if text is None:
             return default

@@ -295,18 +295,18 @@ def _stack_vjp(g: Array, ans: Array, *items: Array, leads: tuple[int, ...] = ())
     return tuple(np.take(g, i, axis=axis) for i in range(len(items)))
 
 
-def _sympy() -> Any:
+def load_sympy() -> Any:
     import sympy  # only the symbolic paths pay for importing SymPy
 
     return sympy
 
 
 def _sym_total(terms: Any) -> Array:
-    return np.asarray(_sympy().Add(*np.asarray(terms).flat), dtype=object)
+    return np.asarray(load_sympy().Add(*np.asarray(terms).flat), dtype=object)
 
 
 def _sym_logsumexp(x: Array) -> Array:
-    sympy = _sympy()
+    sympy = load_sympy()
     return np.asarray(sympy.log(sympy.Add(*[sympy.exp(e) for e in x.flat])), dtype=object)
 
 
@@ -341,57 +341,57 @@ _ROWS = [
        sympy=lambda x: -x, symbol="-", callable=False),
     # elementwise functions
     Op("exp", 1, np.exp, lambda g, ans, x: (g * ans,), "ExpBackward0",
-       jvp=lambda t, ans, x: t[0] * ans, sympy=lambda x: _sympy().exp(x)),
+       jvp=lambda t, ans, x: t[0] * ans, sympy=lambda x: load_sympy().exp(x)),
     Op("log", 1, np.log, lambda g, ans, x: (g / x,), "LogBackward0",
-       jvp=lambda t, ans, x: t[0] / x, sympy=lambda x: _sympy().log(x)),
+       jvp=lambda t, ans, x: t[0] / x, sympy=lambda x: load_sympy().log(x)),
     Op("log2", 1, np.log2, lambda g, ans, x: (g / (x * np.log(2.0)),), "Log2Backward0",
-       jvp=lambda t, ans, x: t[0] / (x * np.log(2.0)), sympy=lambda x: _sympy().log(x, 2)),
+       jvp=lambda t, ans, x: t[0] / (x * np.log(2.0)), sympy=lambda x: load_sympy().log(x, 2)),
     Op("log10", 1, np.log10, lambda g, ans, x: (g / (x * np.log(10.0)),), "Log10Backward0",
-       jvp=lambda t, ans, x: t[0] / (x * np.log(10.0)), sympy=lambda x: _sympy().log(x, 10)),
+       jvp=lambda t, ans, x: t[0] / (x * np.log(10.0)), sympy=lambda x: load_sympy().log(x, 10)),
     Op("log1p", 1, np.log1p, lambda g, ans, x: (g / (1.0 + x),), "Log1PBackward0",
-       jvp=lambda t, ans, x: t[0] / (1.0 + x), sympy=lambda x: _sympy().log(1 + x)),
+       jvp=lambda t, ans, x: t[0] / (1.0 + x), sympy=lambda x: load_sympy().log(1 + x)),
     Op("expm1", 1, np.expm1, lambda g, ans, x: (g * (ans + 1.0),), "Expm1Backward0",
-       jvp=lambda t, ans, x: t[0] * (ans + 1.0), sympy=lambda x: _sympy().exp(x) - 1),
+       jvp=lambda t, ans, x: t[0] * (ans + 1.0), sympy=lambda x: load_sympy().exp(x) - 1),
     Op("sqrt", 1, np.sqrt, lambda g, ans, x: (g / (2.0 * ans),), "SqrtBackward0",
-       jvp=lambda t, ans, x: t[0] / (2.0 * ans), sympy=lambda x: _sympy().sqrt(x)),
+       jvp=lambda t, ans, x: t[0] / (2.0 * ans), sympy=lambda x: load_sympy().sqrt(x)),
     Op("abs", 1, _abs, lambda g, ans, x: (g * np.sign(_re(x)),), "AbsBackward0",
-       jvp=lambda t, ans, x: t[0] * np.sign(_re(x)), sympy=lambda x: _sympy().Abs(x)),
+       jvp=lambda t, ans, x: t[0] * np.sign(_re(x)), sympy=lambda x: load_sympy().Abs(x)),
     Op("sin", 1, np.sin, lambda g, ans, x: (g * np.cos(x),), "SinBackward0",
-       jvp=lambda t, ans, x: t[0] * np.cos(x), sympy=lambda x: _sympy().sin(x)),
+       jvp=lambda t, ans, x: t[0] * np.cos(x), sympy=lambda x: load_sympy().sin(x)),
     Op("cos", 1, np.cos, lambda g, ans, x: (-g * np.sin(x),), "CosBackward0",
-       jvp=lambda t, ans, x: -t[0] * np.sin(x), sympy=lambda x: _sympy().cos(x)),
+       jvp=lambda t, ans, x: -t[0] * np.sin(x), sympy=lambda x: load_sympy().cos(x)),
     Op("tan", 1, np.tan, lambda g, ans, x: (g * (1.0 + ans * ans),), "TanBackward0",
-       jvp=lambda t, ans, x: t[0] * (1.0 + ans * ans), sympy=lambda x: _sympy().tan(x)),
+       jvp=lambda t, ans, x: t[0] * (1.0 + ans * ans), sympy=lambda x: load_sympy().tan(x)),
     Op("asin", 1, np.arcsin, lambda g, ans, x: (g / np.sqrt(1.0 - x * x),), "AsinBackward0",
-       jvp=lambda t, ans, x: t[0] / np.sqrt(1.0 - x * x), sympy=lambda x: _sympy().asin(x)),
+       jvp=lambda t, ans, x: t[0] / np.sqrt(1.0 - x * x), sympy=lambda x: load_sympy().asin(x)),
     Op("acos", 1, np.arccos, lambda g, ans, x: (-g / np.sqrt(1.0 - x * x),), "AcosBackward0",
-       jvp=lambda t, ans, x: -t[0] / np.sqrt(1.0 - x * x), sympy=lambda x: _sympy().acos(x)),
+       jvp=lambda t, ans, x: -t[0] / np.sqrt(1.0 - x * x), sympy=lambda x: load_sympy().acos(x)),
     Op("atan", 1, np.arctan, lambda g, ans, x: (g / (1.0 + x * x),), "AtanBackward0",
-       jvp=lambda t, ans, x: t[0] / (1.0 + x * x), sympy=lambda x: _sympy().atan(x)),
+       jvp=lambda t, ans, x: t[0] / (1.0 + x * x), sympy=lambda x: load_sympy().atan(x)),
     Op("sinh", 1, np.sinh, lambda g, ans, x: (g * np.cosh(x),), "SinhBackward0",
-       jvp=lambda t, ans, x: t[0] * np.cosh(x), sympy=lambda x: _sympy().sinh(x)),
+       jvp=lambda t, ans, x: t[0] * np.cosh(x), sympy=lambda x: load_sympy().sinh(x)),
     Op("cosh", 1, np.cosh, lambda g, ans, x: (g * np.sinh(x),), "CoshBackward0",
-       jvp=lambda t, ans, x: t[0] * np.sinh(x), sympy=lambda x: _sympy().cosh(x)),
+       jvp=lambda t, ans, x: t[0] * np.sinh(x), sympy=lambda x: load_sympy().cosh(x)),
     Op("tanh", 1, np.tanh, lambda g, ans, x: (g * (1.0 - ans * ans),), "TanhBackward0",
-       jvp=lambda t, ans, x: t[0] * (1.0 - ans * ans), sympy=lambda x: _sympy().tanh(x)),
+       jvp=lambda t, ans, x: t[0] * (1.0 - ans * ans), sympy=lambda x: load_sympy().tanh(x)),
     Op("sigmoid", 1, lambda x: 0.5 * (np.tanh(0.5 * x) + 1.0), lambda g, ans, x: (g * ans * (1.0 - ans),),
        "SigmoidBackward0", jvp=lambda t, ans, x: t[0] * ans * (1.0 - ans),
-       sympy=lambda x: 1 / (1 + _sympy().exp(-x))),
+       sympy=lambda x: 1 / (1 + load_sympy().exp(-x))),
     Op("relu", 1, _relu, lambda g, ans, x: (np.where(_re(x) > 0, g, 0.0),),
-       "ReluBackward0", jvp=lambda t, ans, x: np.where(_re(x) > 0, t[0], 0.0), sympy=lambda x: _sympy().Max(x, 0)),
+       "ReluBackward0", jvp=lambda t, ans, x: np.where(_re(x) > 0, t[0], 0.0), sympy=lambda x: load_sympy().Max(x, 0)),
     Op("softplus", 1, _softplus, lambda g, ans, x: (np.where(_re(x) > 20, g, g / (1.0 + np.exp(-x))),),
        "SoftplusBackward0", jvp=lambda t, ans, x: np.where(_re(x) > 20, t[0], t[0] / (1.0 + np.exp(-x))),
-       sympy=lambda x: _sympy().log(1 + _sympy().exp(x))),
+       sympy=lambda x: load_sympy().log(1 + load_sympy().exp(x))),
     # binary functions
     Op("max", 2, _maximum, _max_vjp, "MaximumBackward0",
-       jvp=lambda t, ans, a, b: _minmax_jvp(t, ans, a, b, 1), sympy=lambda a, b: _sympy().Max(a, b)),
+       jvp=lambda t, ans, a, b: _minmax_jvp(t, ans, a, b, 1), sympy=lambda a, b: load_sympy().Max(a, b)),
     Op("min", 2, _minimum, _min_vjp, "MinimumBackward0",
-       jvp=lambda t, ans, a, b: _minmax_jvp(t, ans, a, b, -1), sympy=lambda a, b: _sympy().Min(a, b)),
+       jvp=lambda t, ans, a, b: _minmax_jvp(t, ans, a, b, -1), sympy=lambda a, b: load_sympy().Min(a, b)),
     Op("atan2", 2, _atan2, lambda g, ans, a, b: (g * b * _atan2_scale(a, b), -g * a * _atan2_scale(a, b)),
        "Atan2Backward0",
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] * b * _atan2_scale(a, b),
                                               None if t[1] is None else -t[1] * a * _atan2_scale(a, b)),
-       sympy=lambda a, b: _sympy().atan2(a, b)),
+       sympy=lambda a, b: load_sympy().atan2(a, b)),
     Op("dot", 2, _dot, lambda g, ans, a, b, leads=(0, 0): (g[..., None] * b, g[..., None] * a), "DotBackward0",
        jvp=lambda t, ans, a, b, leads=(0, 0): _sum_tangents(None if t[0] is None else _dot(t[0], b, leads),
                                                             None if t[1] is None else _dot(a, t[1], leads)),
@@ -404,7 +404,7 @@ _ROWS = [
     Op("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0",
        jvp=lambda t, ans, x, leads=(0,): np.where(_re(ans) == 0, 0.0,
                                                   _sum(x * t[0], leads) / np.where(_re(ans) == 0, 1.0, ans)),
-       sympy=lambda x: np.asarray(_sympy().sqrt(_sym_total(x * x).item()), dtype=object), elementwise=False),
+       sympy=lambda x: np.asarray(load_sympy().sqrt(_sym_total(x * x).item()), dtype=object), elementwise=False),
     Op("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0",
        jvp=lambda t, ans, x, leads=(0,): _sum(t[0] * np.exp(x - _expand(ans, x, leads[0])), leads),
        sympy=_sym_logsumexp, elementwise=False),

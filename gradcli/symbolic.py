@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.errors import LimitProblem
-from gradcli.ops import Op
+from gradcli.ops import Op, load_sympy
 from gradcli.tape import APPLY, INPUT, Tape
 
 Array = np.ndarray
@@ -23,20 +23,14 @@ DEFAULT_LIMIT = 2_000  # elements over all the nodes SymPy is given, by default
 DEFAULT_SIMPLIFY_SECONDS = 2.0
 
 
-def _sympy() -> Any:
-    import sympy
-
-    return sympy
-
-
 def _number(value: float) -> Any:
-    sympy = _sympy()
+    sympy = load_sympy()
     return sympy.Integer(int(value)) if float(value).is_integer() else sympy.Float(float(value))
 
 
 def input_symbols(tape: Tape, shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Array]:
     """A real symbol per input element: `x1`, or `z[0]`, `z[1]` for a vector z."""
-    sympy = _sympy()
+    sympy = load_sympy()
     symbols = {}
     for name in tape.inputs:
         shape = shapes[name]
@@ -50,7 +44,7 @@ def input_symbols(tape: Tape, shapes: Mapping[str, tuple[int, ...]]) -> dict[str
 
 def expressions(tape: Tape, symbols: Mapping[str, Array], upto: int, limit: int = DEFAULT_LIMIT) -> list[Array | None]:
     """A SymPy expression array for every node up to `upto`, from the op table's rules."""
-    sympy = _sympy()
+    sympy = load_sympy()
     nodes = tape.nodes
     result: list[Array | None] = [None] * len(nodes)
     elements = 0
@@ -84,7 +78,7 @@ def apply_rule(op: Op, args: Sequence[Array], params: dict[str, Any]) -> Array:
 
 def objective(tape: Tape, exprs: Sequence[Array | None], roots: Sequence[int], seeds: Sequence[Array]) -> Any:
     """sum over roots of sum(seed * root): what the reverse sweep differentiates."""
-    sympy = _sympy()
+    sympy = load_sympy()
     terms = []
     for root, seed in zip(roots, seeds, strict=True):
         root_expr = exprs[root]
@@ -99,7 +93,7 @@ def objective(tape: Tape, exprs: Sequence[Array | None], roots: Sequence[int], s
 def gradient_expressions(tape: Tape, point: Mapping[str, Array], roots: Sequence[int], seeds: Sequence[Array],
                          names: Sequence[str], limit: int = DEFAULT_LIMIT) -> tuple[dict[str, Array], dict[str, Array]]:
     """SymPy's derivative of the objective, per element of each named input; and the symbols."""
-    sympy = _sympy()
+    sympy = load_sympy()
     shapes = {name: np.shape(value) for name, value in point.items()}
     symbols = input_symbols(tape, shapes)
     try:
@@ -135,7 +129,7 @@ def evaluate(derivatives: Mapping[str, Array], symbols: Mapping[str, Array], poi
 
 def simplified(expression: Any, seconds: float) -> tuple[Any, bool]:
     """SymPy's simplify, given at most `seconds`; the unsimplified form when it runs long."""
-    sympy = _sympy()
+    sympy = load_sympy()
     outcome: list[Any] = []
 
     def work() -> None:
@@ -154,7 +148,7 @@ def simplified(expression: Any, seconds: float) -> tuple[Any, bool]:
 
 def formulas(derivatives: Mapping[str, Array], seconds: float = DEFAULT_SIMPLIFY_SECONDS) -> tuple[dict[str, Any], bool]:
     """Each derivative as text, simplified within a total of `seconds`; and whether all were."""
-    sympy = _sympy()
+    sympy = load_sympy()
     import time
 
     deadline = time.monotonic() + seconds
@@ -177,7 +171,7 @@ def local_derivative_formula(op: Op, arg_names: Sequence[str], position: int, pa
     """
     if op.sympy is None or not op.elementwise:
         return None
-    sympy = _sympy()
+    sympy = load_sympy()
     # One symbol per argument position, so that x*x has the two edges d/da = b and d/db = a.
     placeholders = [sympy.Dummy(f"a{i}", real=True) for i in range(len(arg_names))]
     try:

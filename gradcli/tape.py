@@ -33,7 +33,7 @@ class Node:
     op: Op | None  # set for APPLY
     args: tuple[int, ...]
     span: tuple[int, int]
-    params: dict[str, Any] = field(default_factory=dict)  # the builder passes a shared empty one
+    params: dict[str, Any] = field(default_factory=dict)  # TapeSink passes a shared empty one
     name: str | None = None  # an input's name, or the first name assigned to this node
     value: Array | None = None  # set for CONST
     requires_grad: bool = False  # does any input flow into it?

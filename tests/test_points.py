@@ -212,3 +212,9 @@ def test_jacobian_points_as_csv_name_every_element():
     header, row = run.stdout.splitlines()
     assert header == "value[0],value[1],dout/da[0],dout/da[1],dout/db[0],dout/db[1]"
     assert [float(c) for c in row.split(",")] == [6.0, 5.0, 3.0, 1.0, 2.0, 1.0]
+
+
+def test_jvp_at_many_points_checks_the_tangent_shape():
+    run = cli("jvp", "sum(v)", "--points", "-", "--tangent", "v=[1,2,3]", "--json", stdin='{"v": [1, 2]}\n')
+    assert run.exit_code == 2
+    assert "the tangent of 'v' has shape (3,) but 'v' has shape (2,)" in run.stderr

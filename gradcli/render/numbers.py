@@ -30,3 +30,17 @@ def human(value: Any) -> str:
     # Long vectors are summarised with "..."; --json has every element.
     return np.array2string(array, precision=6, separator=", ", threshold=64, edgeitems=4, max_line_width=60,
                            floatmode="maxprec", suppress_small=True)
+
+
+def has_null(document: Any) -> bool:
+    """Does a JSON document hold a null: where a NaN or an infinity was written?"""
+    stack = [document]
+    while stack:
+        item = stack.pop()
+        if item is None:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False

@@ -7,12 +7,13 @@ from typing import Any
 from gradcli.autodiff import GradResult, torch_name
 from gradcli.paths import InputPaths, Path
 from gradcli.render.numbers import human, to_json
+from gradcli.tape import INPUT
 
 
 def _node_text(result: GradResult, index: int) -> str:
     tape = result.tape
     node = tape.nodes[index]
-    if node.kind == "input":
+    if node.kind == INPUT:
         return str(node.name)
     name = f" {node.name}" if node.name else ""
     return f"[{index}] {torch_name(tape, index, result.values)}{name}"

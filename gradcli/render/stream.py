@@ -9,7 +9,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from gradcli.autodiff import BatchResult
-from gradcli.render.numbers import human, to_json
+from gradcli.render.numbers import has_null, human, to_json
 from gradcli.values import PointChunk
 
 
@@ -52,24 +52,11 @@ class JsonLinesWriter:
                 "value": point_values if result.is_tuple else point_values[0],
                 result.kind: pick(i),
             }
-            if _has_null(point_values) or _has_null([document[result.kind]]):
+            if has_null([point_values, document[result.kind]]):
                 document["warnings"] = [f"a value or {result.kind} is not finite"]
             lines.append(json.dumps(document, allow_nan=False))
         if lines:
             self.out.write("\n".join(lines) + "\n")
-
-
-def _has_null(items: Any) -> bool:
-    stack = list(items)
-    while stack:
-        item = stack.pop()
-        if item is None:
-            return True
-        if isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-    return False
 
 
 class CsvWriter:
