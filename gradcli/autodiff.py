@@ -315,7 +315,7 @@ def backward_graph(tape: Tape, roots: Sequence[int], values: Sequence[Array] | N
     a Tensor-Scalar node (`x**2` is PowBackward0 with one next function), and is `None` in
     the next_functions of the others (`3*x` is MulBackward0 with (AccumulateGrad, None)).
     """
-    from gradcli.ops import SCALAR_OVERLOADS, SWAPS_SCALAR_FIRST
+    from gradcli.ops import SCALAR_OVERLOADS
 
     nodes = tape.nodes
     reachable = [False] * len(nodes)
@@ -333,7 +333,7 @@ def backward_graph(tape: Tape, roots: Sequence[int], values: Sequence[Array] | N
         assert node.op is not None
         args = list(node.args)
         scalar_constant = _scalar_constants(tape, index)
-        if node.op.name in SWAPS_SCALAR_FIRST and scalar_constant[0]:
+        if node.op.reflects and scalar_constant[0]:
             args.reverse()
             scalar_constant.reverse()
         next_functions: list[int | None] = []

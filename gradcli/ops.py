@@ -53,6 +53,9 @@ class Op:
     # shapes are aligned (the engine inserts the axes); the others take `leads=` (see below).
     elementwise: bool = True
     aligns: bool = False  # a non-elementwise op that also wants its arguments aligned (stack)
+    # `3*x` is `x.__rmul__(3)` in PyTorch: with a number on the left, the tensor comes first
+    # in next_functions.
+    reflects: bool = False
 
 
 def unbroadcast(cotangent: Array, shape: tuple[int, ...]) -> Array:
@@ -316,14 +319,14 @@ _ROWS = [
     # operators
     Op("add", 2, np.add, lambda g, ans, a, b: (g, g), "AddBackward0",
        jvp=lambda t, ans, a, b: _sum_tangents(*t),
-       sympy=lambda a, b: a + b, symbol="+", callable=False),
+       sympy=lambda a, b: a + b, symbol="+", callable=False, reflects=True),
     Op("sub", 2, np.subtract, lambda g, ans, a, b: (g, -g), "SubBackward0",
        jvp=lambda t, ans, a, b: _sum_tangents(t[0], None if t[1] is None else -t[1]),
        sympy=lambda a, b: a - b, symbol="-", callable=False,
        torch_node_rule=lambda constant, shapes: "RsubBackward1" if constant[0] else "SubBackward0"),
     Op("mul", 2, np.multiply, lambda g, ans, a, b: (g * b, g * a), "MulBackward0",
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] * b, None if t[1] is None else a * t[1]),
-       sympy=lambda a, b: a * b, symbol="*", callable=False),
+       sympy=lambda a, b: a * b, symbol="*", callable=False, reflects=True),
     Op("div", 2, np.divide, lambda g, ans, a, b: (g / b, -g * a / (b * b)), "DivBackward0",
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] / b,
                                               None if t[1] is None else -t[1] * a / (b * b)),
@@ -488,8 +491,6 @@ def call_jvp(op: Op, tangents: Sequence[Array | None], ans: Array, args: Sequenc
 
 # PyTorch nodes of Tensor-Scalar overloads: the Python number is not one of their inputs.
 SCALAR_OVERLOADS = frozenset({"PowBackward0", "PowBackward2", "RsubBackward1"})
-# `3*x` is `x.__rmul__(3)` in PyTorch: the tensor comes first in next_functions.
-SWAPS_SCALAR_FIRST = frozenset({"add", "mul"})
 
 
 def torch_node_name(op: Op, constant: Sequence[bool], shapes: Sequence[tuple[int, ...]] | None = None,
