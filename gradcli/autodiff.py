@@ -15,7 +15,7 @@ import numpy as np
 from gradcli import values as values_module
 from gradcli.errors import GradcliError, NameProblem, ShapeProblem
 from gradcli.ops import call_jvp, call_vjp
-from gradcli.tape import APPLY, Tape, compile_program, forward, leads_of
+from gradcli.tape import APPLY, Tape, compile_program, float_point, forward, leads_of
 
 Array = np.ndarray
 
@@ -41,6 +41,10 @@ def backward(
 
     With `batched`, values and seeds have a leading axis of points, and so do the adjoints.
     """
+    if not batched and trace is None and tape.floats:
+        floats = _float_backward(tape, values, roots, seeds)
+        if floats is not None:
+            return floats
     nodes = tape.nodes
     leads = leads_of(tape, batched)
     adjoints: list[Array | None] = [None] * len(nodes)
@@ -67,6 +71,51 @@ def backward(
                 if trace is not None:
                     trace.append(Step(index, arg, cotangent, total))
     return adjoints
+
+
+def _float_backward(tape: Tape, values: Sequence[Array], roots: Sequence[int], seeds: Sequence[Array]
+                    ) -> list[Array | None] | None:
+    """`backward` on Python floats; None where NumPy must do it (see ops: the float rules)."""
+    if not float_point(tape, {name: values[index] for name, index in tape.inputs.items()}):
+        return None
+    if any(np.ndim(seed) != 0 or np.asarray(seed).dtype.kind != "f" for seed in seeds):
+        return None
+    nodes = tape.nodes
+    numbers = np.array(values, dtype=float).tolist()
+    adjoints: list[Any] = [None] * len(nodes)
+    for root, seed in zip(roots, seeds, strict=True):
+        previous = adjoints[root]
+        adjoints[root] = float(seed) if previous is None else previous + float(seed)
+    try:
+        for index in range(max(roots, default=-1), -1, -1):
+            g = adjoints[index]
+            if g is None:
+                continue
+            node = nodes[index]
+            if node.kind != APPLY or not node.requires_grad:
+                continue
+            rule = node.op.floats[1]  # type: ignore[union-attr, index]
+            args = node.args
+            wants = node.wants
+            if len(args) == 2:
+                a, b = args
+                ca, cb = rule(g, numbers[index], numbers[a], numbers[b])
+                if wants[0]:
+                    previous = adjoints[a]
+                    adjoints[a] = ca if previous is None else previous + ca
+                if wants[1]:
+                    previous = adjoints[b]
+                    adjoints[b] = cb if previous is None else previous + cb
+            else:
+                a = args[0]
+                ca = rule(g, numbers[index], numbers[a])
+                if wants[0]:
+                    previous = adjoints[a]
+                    adjoints[a] = ca if previous is None else previous + ca
+    except (ValueError, ArithmeticError):
+        return None
+    float64 = np.float64
+    return [None if a is None else float64(a) for a in adjoints]  # type: ignore[misc]
 
 
 def _shape(shape: tuple[int, ...]) -> str:

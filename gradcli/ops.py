@@ -13,6 +13,12 @@ program text, such as the key of an index):
     sympy(*args, **params) -> a SymPy expression: elementwise ops take and give one
         expression (symbolic.py applies them element by element); the others take and give
         NumPy arrays of expressions (dtype object)
+    floats = (forward, vjp): the same op on Python floats, for programs of numbers only
+        (tape.forward and autodiff.backward; math.sin is ten times cheaper than np.sin on
+        one number). The vjp of a one-argument op gives its cotangent bare, not in a tuple.
+        A float rule gives what the NumPy rule gives, or raises ValueError or
+        ArithmeticError (math.log(0), 1/0, overflow, a NaN where Python and NumPy differ):
+        the engine then does the whole sweep again in NumPy.
 
 Cotangents may have the broadcast shape; the engine undoes broadcasting with `unbroadcast`.
 
@@ -25,6 +31,7 @@ max(a, a) sends half the gradient each way).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -56,6 +63,7 @@ class Op:
     # `3*x` is `x.__rmul__(3)` in PyTorch: with a number on the left, the tensor comes first
     # in next_functions.
     reflects: bool = False
+    floats: tuple[Rule, Rule] | None = None  # (forward, vjp) on Python floats: see above
 
 
 def unbroadcast(cotangent: Array, shape: tuple[int, ...]) -> Array:
@@ -165,6 +173,76 @@ def _minmax_jvp(t: Sequence[Array | None], ans: Array, a: Array, b: Array, sign:
 def _softplus(x: Array) -> Array:
     # torch.nn.functional.softplus with beta=1, threshold=20: linear above the threshold.
     return np.where(_re(x) > 20, x, np.log1p(np.exp(np.where(_re(x) > 20, 20.0, x))))
+
+
+# --- the float rules that need more than one line ------------------------------------------
+
+
+def _not_float(value: float) -> float:
+    """Hand a case to NumPy: Python and NumPy part ways on it (NaN in max, sign, ...)."""
+    raise ArithmeticError(value)
+
+
+def _sign(x: float) -> float:
+    return 1.0 if x > 0 else -1.0 if x < 0 else 0.0 if x == 0 else _not_float(x)
+
+
+def _pow_float(a: float, b: float) -> float:
+    # NumPy computes some powers another way (x**0.5 as sqrt: (-0.0)**0.5 is -0.0), so a
+    # zero or infinite base is NumPy's. math.pow, not a ** b: (-8.0) ** (1/3) is complex.
+    if a == 0 or not (-math.inf < a < math.inf and -math.inf < b < math.inf):
+        return _not_float(a)
+    return math.pow(a, b)
+
+
+def _pow_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, float]:
+    da = 0.0 if b == 0 else g * b * math.pow(a, b - 1)
+    if a == 0 and b >= 0:
+        db = 0.0
+    elif a > 0:
+        db = g * ans * math.log(a)
+    else:  # NumPy: log of a negative base is NaN (the gradient of x**2 to its 2 is unused)
+        db = math.nan if a < 0 else _not_float(a)
+    return da, db
+
+
+def _max_float(a: float, b: float) -> float:
+    if a > b or (a == b and a != 0):
+        return a
+    return b if a < b else _not_float(a)  # NaN, or 0.0 against -0.0
+
+
+def _min_float(a: float, b: float) -> float:
+    if a < b or (a == b and a != 0):
+        return a
+    return b if a > b else _not_float(a)
+
+
+def _max_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, float]:
+    share = 0.5 * g if a == b else g
+    return (share if a >= b else 0.0), (share if b >= a else 0.0)
+
+
+def _min_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, float]:
+    share = 0.5 * g if a == b else g
+    return (share if a <= b else 0.0), (share if b <= a else 0.0)
+
+
+def _relu_float(x: float) -> float:
+    return x if x > 0 else 0.0 if x <= 0 else _not_float(x)  # np.maximum(-0.0, 0.0) is 0.0
+
+
+def _softplus_float(x: float) -> float:
+    return x if x > 20 else math.log1p(math.exp(x))
+
+
+def _atan2_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, float]:
+    denominator = a * a + b * b
+    scale = 0.0 if denominator == 0 else 1.0 / denominator
+    return g * b * scale, -g * a * scale
+
+
+_LN2, _LN10 = math.log(2.0), math.log(10.0)
 
 
 # --- rules of the ops that act on a value's own axes ---------------------------------------
@@ -319,20 +397,25 @@ _ROWS = [
     # operators
     Op("add", 2, np.add, lambda g, ans, a, b: (g, g), "AddBackward0",
        jvp=lambda t, ans, a, b: _sum_tangents(*t),
-       sympy=lambda a, b: a + b, symbol="+", callable=False, reflects=True),
+       sympy=lambda a, b: a + b, symbol="+", callable=False, reflects=True,
+       floats=(lambda a, b: a + b, lambda g, ans, a, b: (g, g))),
     Op("sub", 2, np.subtract, lambda g, ans, a, b: (g, -g), "SubBackward0",
        jvp=lambda t, ans, a, b: _sum_tangents(t[0], None if t[1] is None else -t[1]),
        sympy=lambda a, b: a - b, symbol="-", callable=False,
-       torch_node_rule=lambda constant, shapes: "RsubBackward1" if constant[0] else "SubBackward0"),
+       torch_node_rule=lambda constant, shapes: "RsubBackward1" if constant[0] else "SubBackward0",
+       floats=(lambda a, b: a - b, lambda g, ans, a, b: (g, -g))),
     Op("mul", 2, np.multiply, lambda g, ans, a, b: (g * b, g * a), "MulBackward0",
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] * b, None if t[1] is None else a * t[1]),
-       sympy=lambda a, b: a * b, symbol="*", callable=False, reflects=True),
+       sympy=lambda a, b: a * b, symbol="*", callable=False, reflects=True,
+       floats=(lambda a, b: a * b, lambda g, ans, a, b: (g * b, g * a))),
     Op("div", 2, np.divide, lambda g, ans, a, b: (g / b, -g * a / (b * b)), "DivBackward0",
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] / b,
                                               None if t[1] is None else -t[1] * a / (b * b)),
-       sympy=lambda a, b: a / b, symbol="/", callable=False),
+       sympy=lambda a, b: a / b, symbol="/", callable=False,
+       floats=(lambda a, b: a / b, lambda g, ans, a, b: (g / b, -g * a / (b * b)))),
     Op("pow", 2, np.power, _pow_vjp, "PowBackward0", jvp=_pow_jvp,
-       sympy=lambda a, b: a**b, symbol="**", torch_node_rule=_pow_torch_node),
+       sympy=lambda a, b: a**b, symbol="**", torch_node_rule=_pow_torch_node,
+       floats=(_pow_float, _pow_float_vjp)),
     Op("matmul", 2, _matmul, _matmul_vjp, "MmBackward0",
        jvp=lambda t, ans, a, b, leads=(0, 0): _sum_tangents(None if t[0] is None else _matmul(t[0], b, leads),
                                                             None if t[1] is None else _matmul(a, t[1], leads)),
@@ -341,60 +424,84 @@ _ROWS = [
        elementwise=False),
     Op("neg", 1, np.negative, lambda g, ans, x: (-g,), "NegBackward0",
        jvp=lambda t, ans, x: -_zero_tangent(t[0], x),
-       sympy=lambda x: -x, symbol="-", callable=False),
+       sympy=lambda x: -x, symbol="-", callable=False,
+       floats=(lambda x: -x, lambda g, ans, x: -g)),
     # elementwise functions
     Op("exp", 1, np.exp, lambda g, ans, x: (g * ans,), "ExpBackward0",
-       jvp=lambda t, ans, x: t[0] * ans, sympy=lambda x: load_sympy().exp(x)),
+       jvp=lambda t, ans, x: t[0] * ans, sympy=lambda x: load_sympy().exp(x),
+       floats=(math.exp, lambda g, ans, x: g * ans)),
     Op("log", 1, np.log, lambda g, ans, x: (g / x,), "LogBackward0",
-       jvp=lambda t, ans, x: t[0] / x, sympy=lambda x: load_sympy().log(x)),
+       jvp=lambda t, ans, x: t[0] / x, sympy=lambda x: load_sympy().log(x),
+       floats=(math.log, lambda g, ans, x: g / x)),
     Op("log2", 1, np.log2, lambda g, ans, x: (g / (x * np.log(2.0)),), "Log2Backward0",
-       jvp=lambda t, ans, x: t[0] / (x * np.log(2.0)), sympy=lambda x: load_sympy().log(x, 2)),
+       jvp=lambda t, ans, x: t[0] / (x * np.log(2.0)), sympy=lambda x: load_sympy().log(x, 2),
+       floats=(math.log2, lambda g, ans, x: g / (x * _LN2))),
     Op("log10", 1, np.log10, lambda g, ans, x: (g / (x * np.log(10.0)),), "Log10Backward0",
-       jvp=lambda t, ans, x: t[0] / (x * np.log(10.0)), sympy=lambda x: load_sympy().log(x, 10)),
+       jvp=lambda t, ans, x: t[0] / (x * np.log(10.0)), sympy=lambda x: load_sympy().log(x, 10),
+       floats=(math.log10, lambda g, ans, x: g / (x * _LN10))),
     Op("log1p", 1, np.log1p, lambda g, ans, x: (g / (1.0 + x),), "Log1PBackward0",
-       jvp=lambda t, ans, x: t[0] / (1.0 + x), sympy=lambda x: load_sympy().log(1 + x)),
+       jvp=lambda t, ans, x: t[0] / (1.0 + x), sympy=lambda x: load_sympy().log(1 + x),
+       floats=(math.log1p, lambda g, ans, x: g / (1.0 + x))),
     Op("expm1", 1, np.expm1, lambda g, ans, x: (g * (ans + 1.0),), "Expm1Backward0",
-       jvp=lambda t, ans, x: t[0] * (ans + 1.0), sympy=lambda x: load_sympy().exp(x) - 1),
+       jvp=lambda t, ans, x: t[0] * (ans + 1.0), sympy=lambda x: load_sympy().exp(x) - 1,
+       floats=(math.expm1, lambda g, ans, x: g * (ans + 1.0))),
     Op("sqrt", 1, np.sqrt, lambda g, ans, x: (g / (2.0 * ans),), "SqrtBackward0",
-       jvp=lambda t, ans, x: t[0] / (2.0 * ans), sympy=lambda x: load_sympy().sqrt(x)),
+       jvp=lambda t, ans, x: t[0] / (2.0 * ans), sympy=lambda x: load_sympy().sqrt(x),
+       floats=(math.sqrt, lambda g, ans, x: g / (2.0 * ans))),
     Op("abs", 1, _abs, lambda g, ans, x: (g * np.sign(_re(x)),), "AbsBackward0",
-       jvp=lambda t, ans, x: t[0] * np.sign(_re(x)), sympy=lambda x: load_sympy().Abs(x)),
+       jvp=lambda t, ans, x: t[0] * np.sign(_re(x)), sympy=lambda x: load_sympy().Abs(x),
+       floats=(math.fabs, lambda g, ans, x: g * _sign(x))),
     Op("sin", 1, np.sin, lambda g, ans, x: (g * np.cos(x),), "SinBackward0",
-       jvp=lambda t, ans, x: t[0] * np.cos(x), sympy=lambda x: load_sympy().sin(x)),
+       jvp=lambda t, ans, x: t[0] * np.cos(x), sympy=lambda x: load_sympy().sin(x),
+       floats=(math.sin, lambda g, ans, x: g * math.cos(x))),
     Op("cos", 1, np.cos, lambda g, ans, x: (-g * np.sin(x),), "CosBackward0",
-       jvp=lambda t, ans, x: -t[0] * np.sin(x), sympy=lambda x: load_sympy().cos(x)),
+       jvp=lambda t, ans, x: -t[0] * np.sin(x), sympy=lambda x: load_sympy().cos(x),
+       floats=(math.cos, lambda g, ans, x: -g * math.sin(x))),
     Op("tan", 1, np.tan, lambda g, ans, x: (g * (1.0 + ans * ans),), "TanBackward0",
-       jvp=lambda t, ans, x: t[0] * (1.0 + ans * ans), sympy=lambda x: load_sympy().tan(x)),
+       jvp=lambda t, ans, x: t[0] * (1.0 + ans * ans), sympy=lambda x: load_sympy().tan(x),
+       floats=(math.tan, lambda g, ans, x: g * (1.0 + ans * ans))),
     Op("asin", 1, np.arcsin, lambda g, ans, x: (g / np.sqrt(1.0 - x * x),), "AsinBackward0",
-       jvp=lambda t, ans, x: t[0] / np.sqrt(1.0 - x * x), sympy=lambda x: load_sympy().asin(x)),
+       jvp=lambda t, ans, x: t[0] / np.sqrt(1.0 - x * x), sympy=lambda x: load_sympy().asin(x),
+       floats=(math.asin, lambda g, ans, x: g / math.sqrt(1.0 - x * x))),
     Op("acos", 1, np.arccos, lambda g, ans, x: (-g / np.sqrt(1.0 - x * x),), "AcosBackward0",
-       jvp=lambda t, ans, x: -t[0] / np.sqrt(1.0 - x * x), sympy=lambda x: load_sympy().acos(x)),
+       jvp=lambda t, ans, x: -t[0] / np.sqrt(1.0 - x * x), sympy=lambda x: load_sympy().acos(x),
+       floats=(math.acos, lambda g, ans, x: -g / math.sqrt(1.0 - x * x))),
     Op("atan", 1, np.arctan, lambda g, ans, x: (g / (1.0 + x * x),), "AtanBackward0",
-       jvp=lambda t, ans, x: t[0] / (1.0 + x * x), sympy=lambda x: load_sympy().atan(x)),
+       jvp=lambda t, ans, x: t[0] / (1.0 + x * x), sympy=lambda x: load_sympy().atan(x),
+       floats=(math.atan, lambda g, ans, x: g / (1.0 + x * x))),
     Op("sinh", 1, np.sinh, lambda g, ans, x: (g * np.cosh(x),), "SinhBackward0",
-       jvp=lambda t, ans, x: t[0] * np.cosh(x), sympy=lambda x: load_sympy().sinh(x)),
+       jvp=lambda t, ans, x: t[0] * np.cosh(x), sympy=lambda x: load_sympy().sinh(x),
+       floats=(math.sinh, lambda g, ans, x: g * math.cosh(x))),
     Op("cosh", 1, np.cosh, lambda g, ans, x: (g * np.sinh(x),), "CoshBackward0",
-       jvp=lambda t, ans, x: t[0] * np.sinh(x), sympy=lambda x: load_sympy().cosh(x)),
+       jvp=lambda t, ans, x: t[0] * np.sinh(x), sympy=lambda x: load_sympy().cosh(x),
+       floats=(math.cosh, lambda g, ans, x: g * math.sinh(x))),
     Op("tanh", 1, np.tanh, lambda g, ans, x: (g * (1.0 - ans * ans),), "TanhBackward0",
-       jvp=lambda t, ans, x: t[0] * (1.0 - ans * ans), sympy=lambda x: load_sympy().tanh(x)),
+       jvp=lambda t, ans, x: t[0] * (1.0 - ans * ans), sympy=lambda x: load_sympy().tanh(x),
+       floats=(math.tanh, lambda g, ans, x: g * (1.0 - ans * ans))),
     Op("sigmoid", 1, lambda x: 0.5 * (np.tanh(0.5 * x) + 1.0), lambda g, ans, x: (g * ans * (1.0 - ans),),
        "SigmoidBackward0", jvp=lambda t, ans, x: t[0] * ans * (1.0 - ans),
-       sympy=lambda x: 1 / (1 + load_sympy().exp(-x))),
+       sympy=lambda x: 1 / (1 + load_sympy().exp(-x)),
+       floats=(lambda x: 0.5 * (math.tanh(0.5 * x) + 1.0), lambda g, ans, x: g * ans * (1.0 - ans))),
     Op("relu", 1, _relu, lambda g, ans, x: (np.where(_re(x) > 0, g, 0.0),),
-       "ReluBackward0", jvp=lambda t, ans, x: np.where(_re(x) > 0, t[0], 0.0), sympy=lambda x: load_sympy().Max(x, 0)),
+       "ReluBackward0", jvp=lambda t, ans, x: np.where(_re(x) > 0, t[0], 0.0), sympy=lambda x: load_sympy().Max(x, 0),
+       floats=(_relu_float, lambda g, ans, x: g if x > 0 else 0.0)),
     Op("softplus", 1, _softplus, lambda g, ans, x: (np.where(_re(x) > 20, g, g / (1.0 + np.exp(-x))),),
        "SoftplusBackward0", jvp=lambda t, ans, x: np.where(_re(x) > 20, t[0], t[0] / (1.0 + np.exp(-x))),
-       sympy=lambda x: load_sympy().log(1 + load_sympy().exp(x))),
+       sympy=lambda x: load_sympy().log(1 + load_sympy().exp(x)),
+       floats=(_softplus_float, lambda g, ans, x: g if x > 20 else g / (1.0 + math.exp(-x)))),
     # binary functions
     Op("max", 2, _maximum, _max_vjp, "MaximumBackward0",
-       jvp=lambda t, ans, a, b: _minmax_jvp(t, ans, a, b, 1), sympy=lambda a, b: load_sympy().Max(a, b)),
+       jvp=lambda t, ans, a, b: _minmax_jvp(t, ans, a, b, 1), sympy=lambda a, b: load_sympy().Max(a, b),
+       floats=(_max_float, _max_float_vjp)),
     Op("min", 2, _minimum, _min_vjp, "MinimumBackward0",
-       jvp=lambda t, ans, a, b: _minmax_jvp(t, ans, a, b, -1), sympy=lambda a, b: load_sympy().Min(a, b)),
+       jvp=lambda t, ans, a, b: _minmax_jvp(t, ans, a, b, -1), sympy=lambda a, b: load_sympy().Min(a, b),
+       floats=(_min_float, _min_float_vjp)),
     Op("atan2", 2, _atan2, lambda g, ans, a, b: (g * b * _atan2_scale(a, b), -g * a * _atan2_scale(a, b)),
        "Atan2Backward0",
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] * b * _atan2_scale(a, b),
                                               None if t[1] is None else -t[1] * a * _atan2_scale(a, b)),
-       sympy=lambda a, b: load_sympy().atan2(a, b)),
+       sympy=lambda a, b: load_sympy().atan2(a, b),
+       floats=(math.atan2, _atan2_float_vjp)),
     Op("dot", 2, _dot, lambda g, ans, a, b, leads=(0, 0): (g[..., None] * b, g[..., None] * a), "DotBackward0",
        jvp=lambda t, ans, a, b, leads=(0, 0): _sum_tangents(None if t[0] is None else _dot(t[0], b, leads),
                                                             None if t[1] is None else _dot(a, t[1], leads)),

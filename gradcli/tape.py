@@ -53,6 +53,9 @@ class Tape:
     outputs: tuple[int, ...]  # the program's output, several for a tuple
     output_names: tuple[str, ...]
     is_tuple: bool
+    # Numbers only: every op has float rules and every constant is a number, so at a point
+    # of numbers the sweeps can run on Python floats (see _float_forward).
+    floats: bool = False
 
     def node_label(self, index: int) -> str:
         """A short name for a node: its own name, or v<index>."""
@@ -251,15 +254,22 @@ class TapeSink:
     def finish(self) -> Tape:
         assert self.last is not None
         target, value, _ = self.last
+        floats = True
+        for node in self.nodes:
+            if node.kind == CONST:
+                floats = floats and node.value is not None and node.value.ndim == 0
+            elif node.op is not None:
+                floats = floats and node.op.floats is not None
         if isinstance(value, _Tuple):
             outputs = tuple(value.items)
             names = []
             for i, (start, end) in enumerate(value.spans):
                 text = self.source[start:end]
                 names.append(text if text.isidentifier() else f"{target or 'out'}[{i}]")
-            return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), outputs, tuple(names), True)
+            return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), outputs, tuple(names), True, floats)
         index = self.operand(value)
-        return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), (index,), (target or "out",), False)
+        return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), (index,), (target or "out",), False,
+                    floats)
 
 
 def build(program: syntax.Program) -> Tape:
@@ -273,9 +283,9 @@ def build(program: syntax.Program) -> Tape:
 
 def compile_program(source: str) -> Tape:
     """Text -> tape, in one pass: the parser hands each construct straight to a TapeSink."""
-    tokens = syntax.tokenize(source)
-    sink = TapeSink(source, syntax.assigned_names(tokens))
-    with np.errstate(all="ignore"), syntax.no_cycle_collection():
+    with np.errstate(all="ignore"), syntax.no_cycle_collection():  # the tokens too: 1 in 3 of the time
+        tokens = syntax.tokenize(source)
+        sink = TapeSink(source, syntax.assigned_names(tokens))
         return syntax.Parser(source, tokens, sink).program()
 
 
@@ -304,6 +314,10 @@ def forward(tape: Tape, at: Mapping[str, Array], batched: bool = False) -> list[
     With `batched`, every input value has a leading axis of points, and so does every value
     an input flows into; ops act on the per-point axes.
     """
+    if not batched and tape.floats:
+        floats = _float_forward(tape, at)
+        if floats is not None:
+            return list(np.array(floats))  # NumPy scalars, as the NumPy sweep would give
     values: list[Any] = [None] * len(tape.nodes)
     leads = leads_of(tape, batched)
     with np.errstate(all="ignore"):  # NaN and infinity follow IEEE, as in PyTorch
@@ -321,4 +335,37 @@ def forward(tape: Tape, at: Mapping[str, Array], batched: bool = False) -> list[
                 value = at[node.name] if node.kind == INPUT else node.value  # type: ignore[index]
                 assert value is not None
                 values[node.index] = value[()] if value.ndim == 0 else value
+    return values
+
+
+def float_point(tape: Tape, at: Mapping[str, Array]) -> bool:
+    """Can the sweeps run on Python floats at this point? (numbers only, all real)"""
+    if not tape.floats:
+        return False
+    for name in tape.inputs:
+        value = at[name]
+        if np.ndim(value) != 0 or np.asarray(value).dtype.kind != "f":
+            return False
+    return True
+
+
+def _float_forward(tape: Tape, at: Mapping[str, Array]) -> list[float] | None:
+    """`forward` on Python floats; None where NumPy must do it (see ops: the float rules)."""
+    if not float_point(tape, at):
+        return None
+    values: list[float] = [0.0] * len(tape.nodes)
+    try:
+        for node in tape.nodes:
+            kind = node.kind
+            if kind == APPLY:
+                rule = node.op.floats[0]  # type: ignore[union-attr, index]
+                args = node.args
+                if len(args) == 2:
+                    values[node.index] = rule(values[args[0]], values[args[1]])
+                else:
+                    values[node.index] = rule(values[args[0]])
+            else:
+                values[node.index] = float(at[node.name] if kind == INPUT else node.value)  # type: ignore[index, arg-type]
+    except (ValueError, ArithmeticError):
+        return None
     return values

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 import pytest
@@ -86,24 +87,35 @@ def test_check_agrees_on_random_programs(seed):
     assert run.exit_code == 0, (program, run.stderr, run.stdout)
 
 
-def test_check_fails_with_exit_1_when_a_rule_is_wrong(monkeypatch):
+@pytest.mark.parametrize(("which", "program", "at"), [
+    ("vjp", "sum(log(x1*x2)*sin(x2))", "x1=[0.5,0.6],x2=[0.75,0.8]"),  # vectors: the NumPy rule
+    ("floats", "log(x1*x2)*sin(x2)", "x1=0.5,x2=0.75"),  # numbers: the float rule
+])
+def test_check_fails_with_exit_1_when_a_rule_is_wrong(monkeypatch, which, program, at):
     # A deliberately wrong rule: sin's derivative said to be sin. The check must catch it.
-    wrong = dataclasses.replace(ops.OPS["sin"], vjp=lambda g, ans, x: (g * np.sin(x),))
+    row = ops.OPS["sin"]
+    if which == "vjp":
+        wrong = dataclasses.replace(row, vjp=lambda g, ans, x: (g * np.sin(x),))
+    else:
+        assert row.floats is not None
+        wrong = dataclasses.replace(row, floats=(row.floats[0], lambda g, ans, x: g * math.sin(x)))
     monkeypatch.setitem(ops.FUNCTIONS, "sin", wrong)
     monkeypatch.setitem(ops.OPS, "sin", wrong)
-    run = cli("grad", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--check", "--json")
+    run = cli("grad", program, "--at", at, "--check", "--json")
     assert run.exit_code == 1
     document = run.json()
     assert document["check"]["ok"] is False
     assert document["check"]["finite_differences"]["ok"] is False
     assert document["check"]["sympy"]["ok"] is False
     assert "gradcli: error: the gradient disagrees with its references beyond --tol" in run.stderr
-    human = cli("grad", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--check")
+    human = cli("grad", program, "--at", at, "--check")
     assert human.exit_code == 1 and "DISAGREES" in human.stdout
 
 
 def test_tol_sets_how_close_is_close_enough(monkeypatch):
-    slightly = dataclasses.replace(ops.OPS["sin"], vjp=lambda g, ans, x: (g * np.cos(x) * (1 + 1e-7),))
+    row = ops.OPS["sin"]
+    assert row.floats is not None
+    slightly = dataclasses.replace(row, floats=(row.floats[0], lambda g, ans, x: g * math.cos(x) * (1 + 1e-7)))
     monkeypatch.setitem(ops.FUNCTIONS, "sin", slightly)
     assert cli("grad", "sin(x)", "--at", "x=1", "--check", "--tol", "1e-5").exit_code == 0
     assert cli("grad", "sin(x)", "--at", "x=1", "--check", "--tol", "1e-9").exit_code == 1
