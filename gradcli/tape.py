@@ -115,17 +115,16 @@ class TapeSink:
     def add(self, kind: str, op: Op | None, args: tuple[int, ...], span: Span,
             params: dict[str, Any] = _NO_PARAMS) -> int:
         nodes = self.nodes
-        if len(nodes) >= self.max_nodes:
+        index = len(nodes)
+        if index >= self.max_nodes:
             raise over_limit(f"the program makes more than {self.max_nodes:,} tape nodes", "nodes",
                              source=self.source, span=span)
-        node = Node(len(nodes), kind, op, args, span, params)
-        if kind == INPUT:
-            node.requires_grad = True
-        elif args:
-            node.wants = tuple([nodes[a].requires_grad for a in args])
-            node.requires_grad = True in node.wants
-        nodes.append(node)
-        return node.index
+        if args:
+            wants = tuple([nodes[a].requires_grad for a in args])
+            nodes.append(Node(index, kind, op, args, span, params, None, None, True in wants, wants))
+        else:
+            nodes.append(Node(index, kind, op, args, span, params, None, None, kind == INPUT, ()))
+        return index
 
     def constant(self, value: Any, span: Span) -> int:
         index = self.add(CONST, None, (), span)
@@ -137,12 +136,20 @@ class TapeSink:
         for a in args:
             if nodes[a].kind != CONST:
                 return self.add(APPLY, op, tuple(args), span, params)
-        # All constants: folded, as Python folds `3/7` before PyTorch sees it.
+        # All constants: folded, as Python folds `3/7` before PyTorch sees it; on floats
+        # where the op has float rules (as in the sweeps), else in NumPy.
         values = [np.asarray(nodes[a].value) for a in args]
-        try:  # (inside np.errstate: 1/0 folds to inf, as in IEEE)
-            value = np.asarray(call_forward(op, values, params, [0] * len(values)), dtype=float)
-        except (ValueError, IndexError) as problem:
-            raise shape_problem(op, values, problem, span, self.source) from None
+        value: Any = None
+        if op.floats is not None and all(v.ndim == 0 for v in values):
+            try:
+                value = op.floats[0](*[float(v) for v in values])
+            except (ValueError, ArithmeticError):
+                value = None
+        if value is None:
+            try:  # (inside np.errstate: 1/0 folds to inf, as in IEEE)
+                value = np.asarray(call_forward(op, values, params, [0] * len(values)), dtype=float)
+            except (ValueError, IndexError) as problem:
+                raise shape_problem(op, values, problem, span, self.source) from None
         self.drop_constants(args)
         return self.constant(value, span)
 
@@ -187,6 +194,9 @@ class TapeSink:
     def binary(self, op: str, left: Value, right: Value, span: Span) -> int:
         if type(left) is not int or type(right) is not int:
             self.operand(left), self.operand(right)
+        nodes = self.nodes
+        if nodes[left].kind != CONST or nodes[right].kind != CONST:  # type: ignore[index]
+            return self.add(APPLY, BINARY_OPERATORS[op], (left, right), span)  # type: ignore[arg-type]
         return self.apply(BINARY_OPERATORS[op], [left, right], span)  # type: ignore[list-item]
 
     def call(self, func: str, func_span: Span, args: list[Value], span: Span) -> int:
