@@ -138,16 +138,16 @@ class TapeSink:
                 return self.add(APPLY, op, tuple(args), span, params)
         # All constants: folded, as Python folds `3/7` before PyTorch sees it; on floats
         # where the op has float rules (as in the sweeps), else in NumPy.
-        values = [np.asarray(nodes[a].value) for a in args]
+        values = [nodes[a].value for a in args]
         value: Any = None
-        if op.floats is not None and all(v.ndim == 0 for v in values):
+        if op.floats is not None:
             try:
-                value = op.floats[0](*[float(v) for v in values])
-            except (ValueError, ArithmeticError):
+                value = op.floats[0](*[float(v) for v in values])  # type: ignore[arg-type]
+            except (TypeError, ValueError, ArithmeticError):  # (TypeError: not a number)
                 value = None
         if value is None:
             try:  # (inside np.errstate: 1/0 folds to inf, as in IEEE)
-                value = np.asarray(call_forward(op, values, params, [0] * len(values)), dtype=float)
+                value = np.asarray(call_forward(op, values, params, [0] * len(values)), dtype=float)  # type: ignore[arg-type]
             except (ValueError, IndexError) as problem:
                 raise shape_problem(op, values, problem, span, self.source) from None
         self.drop_constants(args)
@@ -195,8 +195,13 @@ class TapeSink:
         if type(left) is not int or type(right) is not int:
             self.operand(left), self.operand(right)
         nodes = self.nodes
-        if nodes[left].kind != CONST or nodes[right].kind != CONST:  # type: ignore[index]
-            return self.add(APPLY, BINARY_OPERATORS[op], (left, right), span)  # type: ignore[arg-type]
+        a, b = nodes[left], nodes[right]  # type: ignore[index]
+        index = len(nodes)
+        if (a.kind != CONST or b.kind != CONST) and index < self.max_nodes:  # the common case, inline
+            wants = (a.requires_grad, b.requires_grad)
+            nodes.append(Node(index, APPLY, BINARY_OPERATORS[op], (left, right), span, _NO_PARAMS, None, None,  # type: ignore[arg-type]
+                              True in wants, wants))
+            return index
         return self.apply(BINARY_OPERATORS[op], [left, right], span)  # type: ignore[list-item]
 
     def call(self, func: str, func_span: Span, args: list[Value], span: Span) -> int:
@@ -295,7 +300,7 @@ def compile_program(source: str) -> Tape:
     """Text -> tape, in one pass: the parser hands each construct straight to a TapeSink."""
     with np.errstate(all="ignore"), syntax.no_cycle_collection():  # the tokens too: 1 in 3 of the time
         tokens = syntax.tokenize(source)
-        sink = TapeSink(source, syntax.assigned_names(tokens))
+        sink = TapeSink(source, syntax.assigned_names(tokens) if "=" in source else set())
         return syntax.Parser(source, tokens, sink).program()
 
 
