@@ -172,6 +172,9 @@ class TapeSink:
         return self.constant(float(text), span)
 
     def name(self, text: str, span: Span) -> int:
+        index = self.inputs.get(text)  # an input is never assigned, nor a function or constant
+        if index is not None:
+            return index
         if text in self.bindings:
             return self.bindings[text]
         if text in CONSTANTS:
