@@ -6,6 +6,7 @@ seed the roots, walk the tape once in reverse, and add up the adjoints where pat
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -14,7 +15,7 @@ import numpy as np
 
 from gradcli import values as values_module
 from gradcli.errors import GradcliError, NameProblem, ShapeProblem
-from gradcli.ops import call_jvp, call_vjp
+from gradcli.ops import UNIT, Unit, call_jvp, call_vjp, ones_for
 from gradcli.tape import APPLY, Tape, compile_program, float_point, forward, leads_of
 
 Array = np.ndarray
@@ -33,12 +34,13 @@ def backward(
     tape: Tape,
     values: Sequence[Array],
     roots: Sequence[int],
-    seeds: Sequence[Array],
+    seeds: Sequence[Array | Unit],
     trace: list[Step] | None = None,
     batched: bool = False,
 ) -> list[Array | None]:
     """Adjoints of every node: d(sum of seed * root)/d node. None where nothing flows.
 
+    A seed may be ops.UNIT: ones of the root's shape, never multiplied by.
     With `batched`, values and seeds have a leading axis of points, and so do the adjoints.
     """
     if not batched and trace is None and tape.floats:
@@ -47,10 +49,12 @@ def backward(
             return floats
     nodes = tape.nodes
     leads = leads_of(tape, batched)
-    adjoints: list[Array | None] = [None] * len(nodes)
+    adjoints: list[Any] = [None] * len(nodes)
     for root, seed in zip(roots, seeds, strict=True):
         previous = adjoints[root]
-        adjoints[root] = seed if previous is None else previous + seed
+        if trace is not None or previous is not None:
+            seed = ones_for(seed, values[root])
+        adjoints[root] = seed if previous is None else ones_for(previous, values[root]) + seed
     with np.errstate(all="ignore"):
         for index in range(max(roots, default=-1), -1, -1):
             adjoint = adjoints[index]
@@ -66,14 +70,16 @@ def backward(
                 if cotangent is None:
                     continue
                 previous = adjoints[arg]
-                total = cotangent if previous is None else previous + cotangent
+                total = cotangent if previous is None else ones_for(previous, values[arg]) + cotangent
                 adjoints[arg] = total
                 if trace is not None:
                     trace.append(Step(index, arg, cotangent, total))
+    for root in roots:  # a seed that reached no op (the output is an input): ones after all
+        adjoints[root] = ones_for(adjoints[root], values[root])
     return adjoints
 
 
-def _float_backward(tape: Tape, values: Sequence[Array], roots: Sequence[int], seeds: Sequence[Array]
+def _float_backward(tape: Tape, values: Sequence[Array], roots: Sequence[int], seeds: Sequence[Array | Unit]
                     ) -> list[Array | None] | None:
     """`backward` on Python floats; None where NumPy must do it (see ops: the float rules)."""
     if not float_point(tape, {name: values[index] for name, index in tape.inputs.items()}):
@@ -489,48 +495,76 @@ def grad_batch(
     of: str | Sequence[str] | None = None,
     wrt: str | Sequence[str] | None = None,
     chunk: int = CHUNK,
+    threads: int | None = None,
 ) -> BatchResult:
     """`grad` at `count` points at once: `columns[name][i]` is input `name` at point i.
 
     Inputs missing from `columns` take their value from `fixed` at every point. The points
     go through the tape in chunks of `chunk`, each one vectorised NumPy computation whose
-    arrays stay in cache; no Python loop runs per point.
+    arrays stay in cache; no Python loop runs per point. Chunks run on `threads` threads
+    (default: one per core, at most 4): NumPy lets go of the GIL inside its loops, and the
+    chunks are independent, so the results are the same whatever the number of threads.
     """
     fixed = fixed or {}
     values_module.check_point(tape.inputs, {**fixed, **columns})
     roots, root_names, is_tuple, wrt_names = _targets(tape, of, wrt)
     given = _given_seeds(seed, is_tuple)
     leads = leads_of(tape, True)
-    out_values: list[Array] = []
-    out_grads: dict[str, Array] = {}
-    for start in range(0, count, chunk):
+    wrt_indices = [tape.inputs[name] if name in tape.inputs else tape.names[name] for name in wrt_names]
+
+    def sweep(start: int, seeds_at_a_point: list[Array] | None
+              ) -> tuple[list[Array], list[Array], list[Array | None], list[Array]]:
         size = min(chunk, count - start)
         values = forward(tape, _batch_point(tape, columns, fixed, start, size), batched=True)
         point_values = [_batched(values[r], leads[r], size) for r in roots]
-        shapes = [v[0] for v in point_values] if size else [v.reshape(v.shape[1:]) for v in point_values]
-        seeds = [np.broadcast_to(s, (size, *s.shape)) for s in make_seeds(shapes, range(len(roots)), root_names, given)]
+        if seeds_at_a_point is None:  # the first chunk: check the seeds against the output
+            shapes = [v[0] for v in point_values] if size else [v.reshape(v.shape[1:]) for v in point_values]
+            seeds_at_a_point = make_seeds(shapes, range(len(roots)), root_names, given)
+        # The default seed is UNIT: no pass over the points multiplies by it (ops.Unit).
+        seeds = [UNIT if given is None or isinstance(given[i], str) else np.broadcast_to(s, (size, *s.shape))
+                 for i, s in enumerate(seeds_at_a_point)]
         adjoints = backward(tape, values, roots, seeds, batched=True)
-        if size == count:  # one chunk: its arrays are the result, nothing to copy
-            grads = {}
-            for name in wrt_names:
-                index = tape.inputs[name] if name in tape.inputs else tape.names[name]
-                adjoint = adjoints[index]
-                grads[name] = np.zeros(values[index].shape if leads[index] else (size, *np.shape(values[index]))) \
-                    if adjoint is None else adjoint
-            return BatchResult(point_values, grads, root_names, is_tuple)
-        if start == 0:
-            out_values = [np.empty((count, *v.shape[1:])) for v in point_values]
-            for name in wrt_names:
-                index = tape.inputs[name] if name in tape.inputs else tape.names[name]
-                shape = values[index].shape[leads[index]:]
-                out_grads[name] = np.zeros((count, *shape))
+        return values, point_values, [adjoints[i] for i in wrt_indices], seeds_at_a_point
+
+    values, point_values, first, point_seeds = sweep(0, None)
+    point_shapes = [values[i].shape[leads[i]:] for i in wrt_indices]
+    if count <= chunk:  # one chunk: its arrays are the result, nothing to copy
+        grads = {}
+        for name, adjoint, shape in zip(wrt_names, first, point_shapes, strict=True):
+            if adjoint is None:
+                adjoint = np.zeros((count, *shape))
+            elif adjoint.base is not None or not adjoint.flags.writeable:
+                adjoint = np.array(adjoint)  # a view, maybe of the inputs (the gradient of x*y to x is y)
+            grads[name] = adjoint
+        return BatchResult(point_values, grads, root_names, is_tuple)
+
+    out_values = [np.empty((count, *v.shape[1:])) for v in point_values]
+    out_grads = {name: np.zeros((count, *shape)) for name, shape in zip(wrt_names, point_shapes, strict=True)}
+
+    def keep(start: int, point_values: list[Array], adjoints: list[Array | None]) -> None:
+        stop = min(start + chunk, count)
         for target, value in zip(out_values, point_values, strict=True):
-            target[start : start + size] = value
-        for name in wrt_names:
-            index = tape.inputs[name] if name in tape.inputs else tape.names[name]
-            adjoint = adjoints[index]
+            target[start:stop] = value
+        for name, adjoint in zip(wrt_names, adjoints, strict=True):
             if adjoint is not None:
-                out_grads[name][start : start + size] = adjoint
+                out_grads[name][start:stop] = adjoint
+
+    def run(start: int) -> None:
+        _, point_values, adjoints, _ = sweep(start, point_seeds)
+        keep(start, point_values, adjoints)
+
+    keep(0, point_values, first)
+    rest = range(chunk, count, chunk)
+    workers = min(threads or min(os.cpu_count() or 1, 4), len(rest))
+    if workers <= 1:
+        for start in rest:
+            run(start)
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(workers) as pool:
+            for _ in pool.map(run, rest):  # each chunk writes its own rows; errors come out here
+                pass
     return BatchResult(out_values, out_grads, root_names, is_tuple)
 
 

@@ -546,6 +546,8 @@ def _align(args: Sequence[Array], leads: Sequence[int]) -> list[Array]:
     """Insert axes after the batch axis, so that the point shapes of the args right-align."""
     point_ndims = [a.ndim - lead for a, lead in zip(args, leads, strict=True)]
     target = max(point_ndims)
+    if min(point_ndims) == target:  # the common case: nothing to insert
+        return list(args)
     return [
         a.reshape(a.shape[:lead] + (1,) * (target - n) + a.shape[lead:]) if lead and n < target else a
         for a, lead, n in zip(args, leads, point_ndims, strict=True)
@@ -562,19 +564,70 @@ def call_forward(op: Op, args: Sequence[Array], params: dict[str, Any], leads: S
     return np.asarray(op.forward(*args, **params, leads=tuple(leads)))
 
 
+class Unit:
+    """The seed of ones, as a rule sees it: `UNIT * x` is `x` itself, so that the first step
+    of a sweep does not spend a pass over the points multiplying by one (the VJP of
+    `a * b` is `(b, a)`). Only elementwise rules see it; as an array it is 1.0.
+    """
+
+    __slots__ = ()
+    __array_priority__ = 1000.0  # NumPy defers to it: array * UNIT calls __rmul__
+
+    def __mul__(self, other: Any) -> Any:
+        return other
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> Any:
+        return 1.0 / other
+
+    def __neg__(self) -> float:
+        return -1.0
+
+    def __float__(self) -> float:
+        return 1.0
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Array:
+        return np.ones((), dtype=dtype or float)
+
+
+UNIT = Unit()
+
+
+_ONE = np.ones(())
+
+
+def ones_for(g: Any, like: Any) -> Any:
+    """`g` as an array: UNIT becomes ones of `like`'s shape (a read-only view of one number)."""
+    if g is not UNIT:
+        return g
+    shape = np.shape(like)
+    ones = np.ndarray(shape, float, _ONE, 0, (0,) * len(shape))  # np.broadcast_to, without its cost
+    ones.flags.writeable = False
+    return ones
+
+
 def call_vjp(op: Op, g: Array, ans: Array, args: Sequence[Array], params: dict[str, Any], leads: Sequence[int],
              wanted: Sequence[bool]) -> list[Array | None]:
-    """The cotangent of each wanted arg, of that arg's own shape (broadcasting undone)."""
+    """The cotangent of each wanted arg, of that arg's own shape (broadcasting undone).
+
+    `g` may be UNIT (all ones) for an elementwise op.
+    """
     aligned = _align(args, leads) if any(leads) and (op.elementwise or op.aligns) else args
     if op.elementwise:
         cotangents = op.vjp(g, ans, *aligned, **params)
     else:
+        g = ones_for(g, ans)
         cotangents = op.vjp(g, ans, *aligned, **params, leads=tuple(leads))
     result: list[Array | None] = []
     for arg, lined_up, cotangent, want in zip(args, aligned, cotangents, wanted, strict=True):
         if cotangent is None or not want:
             result.append(None)
             continue
+        if g is UNIT and np.shape(cotangent) != np.shape(ans):
+            # Multiplying by g would have broadcast the cotangent to the output's shape: `x*2`
+            # gives 2 for x, `x+y` gives UNIT itself, `-x` gives -1.0.
+            cotangent = np.broadcast_to(1.0 if cotangent is UNIT else cotangent, np.shape(ans))
         if cotangent.shape != lined_up.shape:
             cotangent = unbroadcast(np.asarray(cotangent), lined_up.shape)
         result.append(cotangent if lined_up is arg else cotangent.reshape(arg.shape))

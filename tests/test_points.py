@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from gradcli import compile_program, grad
+from gradcli import compile_program, grad, ops
 from gradcli.autodiff import CHUNK, grad_batch
 from tests.helpers import cli, process
 from tests.programs import random_program
@@ -54,6 +54,42 @@ def test_batch_equals_one_point_at_a_time(program, shapes, seed):
             np.testing.assert_allclose(got[i], want, rtol=1e-12, atol=1e-14)
         for name in shapes:
             np.testing.assert_allclose(batch.grad[name][i], grads[i][name], rtol=1e-12, atol=1e-14)
+
+
+def _root_programs() -> list[str]:
+    # Every elementwise op at the root, where the default seed is ops.UNIT (never multiplied
+    # by): with an input on either side, a constant, a vector beside a number.
+    programs = []
+    for op in ops.OPS.values():
+        if not op.elementwise:
+            continue
+        if op.symbol is not None and op.arity == 2:
+            programs += [f"x {op.symbol} y", f"2 {op.symbol} x", f"x {op.symbol} 2", f"sum(v {op.symbol} x)"]
+        elif op.symbol is not None:
+            programs += [f"{op.symbol}x", f"sum({op.symbol}v)"]
+        elif op.arity == 2:
+            programs += [f"{op.name}(x, y)", f"{op.name}(x, 0.5)", f"sum({op.name}(v, x))"]
+        else:
+            programs += [f"{op.name}(x)", f"sum({op.name}(v))"]
+    return [*programs, "x", "(x * y, x)", "z = x * y; (z, z * x)"]
+
+
+@pytest.mark.parametrize("program", _root_programs())
+def test_the_default_seed_gives_what_a_seed_of_ones_gives(program):
+    tape = compile_program(program)
+    rng = np.random.default_rng(11)
+    count = 5
+    shapes = {"x": (), "y": (), "v": (3,)}
+    columns = {name: rng.uniform(0.2, 0.9, size=(count, *shapes[name])) for name in tape.inputs}
+    ones = [np.ones(())] * len(tape.outputs) if tape.is_tuple else np.ones(())  # an array: not UNIT
+    for chunk in (2, CHUNK):  # several chunks, and one (whose arrays are returned as they are)
+        default = grad_batch(tape, columns, count, chunk=chunk)
+        explicit = grad_batch(tape, columns, count, chunk=chunk, seed=ones)
+        for name in tape.inputs:
+            assert default.grad[name].shape == (count, *shapes[name])
+            np.testing.assert_array_equal(default.grad[name], explicit.grad[name])
+            assert default.grad[name].flags.writeable  # its own array: not a view of an input
+            assert not any(np.shares_memory(default.grad[name], column) for column in columns.values())
 
 
 @pytest.mark.parametrize("seed", range(8))
