@@ -128,7 +128,7 @@ def numpy_chunked(a: np.ndarray, b: np.ndarray, chunk: int = 8192) -> tuple[np.n
 
 def million_points(count: int, repeat: int) -> Table:
     from gradcli import compile_program, grad
-    from gradcli.autodiff import grad_batch
+    from gradcli.autodiff import SWEEP, grad_batch
 
     table = Table(f"{count:,} points of `{PROGRAM}` (best of {repeat})")
     rng = np.random.default_rng(0)
@@ -138,8 +138,12 @@ def million_points(count: int, repeat: int) -> Table:
     table.add("hand-written NumPy derivative", reference)
     chunked = best_of(lambda: numpy_chunked(a, b), repeat)
     table.add("hand-written NumPy, chunked, out= buffers", chunked)
+    threads = min(os.cpu_count() or 1, 4)
     engine = best_of(lambda: grad_batch(tape, {"x1": a, "x2": b}, count), repeat)
-    table.add("gradcli engine, `grad_batch` (chunks of 65,536)", engine, f"{ratio(engine, reference)} hand NumPy (target 1.0x)")
+    table.add(f"gradcli engine, `grad_batch` (sweeps of {SWEEP:,} points, {threads} threads)", engine,
+              f"{ratio(engine, reference)} hand NumPy (target 1.0x)")
+    one = best_of(lambda: grad_batch(tape, {"x1": a, "x2": b}, count, threads=1), repeat)
+    table.add("gradcli engine, `grad_batch`, 1 thread", one, f"{ratio(one, reference)} hand NumPy")
     whole = best_of(lambda: grad("sum(log(x1*x2)*sin(x2))", at={"x1": a, "x2": b}), repeat)
     table.add('gradcli `grad("sum(...)", at=vectors)`', whole, f"{ratio(whole, reference)} hand NumPy")
     check = grad_batch(tape, {"x1": a, "x2": b}, count)

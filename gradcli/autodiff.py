@@ -402,9 +402,11 @@ def backward_graph(tape: Tape, roots: Sequence[int], values: Sequence[Array] | N
     return graph
 
 
-# Points computed at once: big enough that Python's per-chunk work is small beside NumPy's,
-# small enough that a chunk's arrays (512 KB each) stay near the cache.
+# Points read at once by --points (each block then goes through grad_batch's sweeps).
 CHUNK = 65_536
+# Points in one sweep: big enough that Python's work per sweep (~50 us) is small beside
+# NumPy's, small enough that a sweep's arrays (128 KB each) stay in the cache.
+SWEEP = 16_384
 
 
 @dataclass(eq=False, repr=False)
@@ -494,7 +496,7 @@ def grad_batch(
     seed: Any = None,
     of: str | Sequence[str] | None = None,
     wrt: str | Sequence[str] | None = None,
-    chunk: int = CHUNK,
+    chunk: int = SWEEP,
     threads: int | None = None,
 ) -> BatchResult:
     """`grad` at `count` points at once: `columns[name][i]` is input `name` at point i.

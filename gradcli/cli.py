@@ -73,7 +73,7 @@ CsvOpt = Annotated[bool, typer.Option("--csv", help="With --points: write CSV (t
                                       "derivative's).")]
 SkipBadOpt = Annotated[bool, typer.Option("--skip-bad", help="With --points: pass over bad lines, naming them on "
                                           "stderr, instead of stopping at the first.")]
-ChunkOpt = Annotated[int, typer.Option("--chunk-size", min=1, help="With --points: points computed at once.",
+ChunkOpt = Annotated[int, typer.Option("--chunk-size", min=1, help="With --points: points read at once.",
                                        hidden=True)]
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Exit 3 when a value or derivative is NaN or infinite "
                                          "(after printing it).")]
@@ -172,7 +172,7 @@ def grad(
         from gradcli.autodiff import grad_batch
 
         def compute_chunk(tape: Any, columns: Any, count: int, fixed: Any) -> Any:
-            return grad_batch(tape, columns, count, fixed, seed=seed, of=of, wrt=wrt, chunk=chunk_size)
+            return grad_batch(tape, columns, count, fixed, seed=seed, of=of, wrt=wrt)
 
         _run(lambda: _points(program, file, at, points, _output(json, csv), skip_bad, chunk_size, strict, compute_chunk))
         return
