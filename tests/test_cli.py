@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import math
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -105,6 +107,35 @@ def test_python_dash_m_gradcli_runs():
     run = process("--help")
     assert run.exit_code == 0
     assert "Exit codes" in run.stdout
+
+
+@pytest.mark.parametrize(("args", "code"), [
+    (["grad", "x*x", "--at", "x=3", "--json"], 0),
+    (["grad", "log(x", "--at", "x=3"], 2),
+    (["grad", "sin(x)", "--at", "x=1", "--check", "--tol", "0"], 1),
+    (["grad", "log(x)", "--at", "x=-1", "--strict", "--json"], 3),
+    (["grad", "x", "--at", "x=1", "--no-such-option"], 2),
+])
+def test_the_process_ends_with_the_commands_exit_code_and_all_its_output(args, code):
+    # The gradcli process ends with os._exit once its output is flushed (gradcli/__main__.py).
+    run = process(*args)
+    assert run.exit_code == code, run.stderr
+    in_process = cli(*args)
+    assert run.stdout == in_process.stdout  # all of it, flushed before the end
+    assert (run.stderr == "") == (in_process.stderr == "") and "Traceback" not in run.stderr
+
+
+def test_a_reader_that_leaves_early_ends_the_process_quietly(tmp_path):
+    # `gradcli ... | head -1`: the rest of the output has nowhere to go; exit 0, no traceback.
+    points = tmp_path / "points.csv"
+    points.write_text("x\n" + "\n".join(str(i) for i in range(200_000)) + "\n")
+    command = [sys.executable, "-m", "gradcli", "grad", "x*x", "--points", str(points), "--csv"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as child:
+        assert child.stdout is not None and child.stderr is not None
+        assert child.stdout.readline() == b"value,grad_x\n"
+        child.stdout.close()
+        assert child.wait(timeout=120) == 0
+        assert child.stderr.read() == b""
 
 
 SAMPLE_FILES = sorted(SAMPLES.glob("*.grad"))
