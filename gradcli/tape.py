@@ -127,8 +127,11 @@ class TapeSink:
         return index
 
     def constant(self, value: Any, span: Span) -> int:
-        index = self.add(CONST, None, (), span)
-        self.nodes[index].value = np.asarray(value, dtype=float)
+        nodes = self.nodes
+        index = len(nodes)
+        if index >= self.max_nodes:
+            return self.add(CONST, None, (), span)  # which raises
+        nodes.append(Node(index, CONST, None, (), span, _NO_PARAMS, None, np.asarray(value, dtype=float), False, ()))
         return index
 
     def apply(self, op: Op, args: list[int], span: Span, params: dict[str, Any] = _NO_PARAMS) -> int:
@@ -214,6 +217,14 @@ class TapeSink:
         if op.arity != len(args):
             plural = "s" if op.arity != 1 else ""
             raise _fail(f"{func} takes {op.arity} argument{plural}, got {len(args)}", span, self.source)
+        if len(args) == 1 and type(args[0]) is int:  # sin(x): the common case, inline
+            nodes = self.nodes
+            arg = nodes[args[0]]
+            index = len(nodes)
+            if arg.kind != CONST and index < self.max_nodes:
+                nodes.append(Node(index, APPLY, op, (args[0],), span, _NO_PARAMS, None, None, arg.requires_grad,
+                                  (arg.requires_grad,)))
+                return index
         return self.apply(op, [self.operand(a) for a in args], span)
 
     def make_slice(self, start: Value | None, stop: Value | None, step: Value | None, span: Span) -> _Slice:
