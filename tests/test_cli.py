@@ -172,9 +172,16 @@ def test_the_json_path_imports_neither_sympy_nor_rich():
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "print(sorted(m for m in ('sympy', 'rich', 'pydantic') if m in sys.modules))\n"
     )
-    import subprocess
-    import sys
-
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_importing_gradcli_leaves_the_cycle_collector_as_it_found_it():
+    # The import pauses the collector while NumPy loads; a library must not keep it off.
+    code = "import gc, sys\nimport gradcli\nprint(gc.isenabled(), 'numpy' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["True", "True"]
+    code = "import gc\ngc.disable()\nimport gradcli\nprint(gc.isenabled())"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["False"]

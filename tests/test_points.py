@@ -92,6 +92,22 @@ def test_the_default_seed_gives_what_a_seed_of_ones_gives(program):
             assert not any(np.shares_memory(default.grad[name], column) for column in columns.values())
 
 
+def test_threads_do_not_change_the_results():
+    # Sweeps are independent and each writes its own rows: any number of threads, the same bits.
+    tape = compile_program("y = sin(a) * b; (y / (1 + a*a), sum(v * a))")
+    rng = np.random.default_rng(8)
+    count = 1_001
+    columns = {"a": rng.uniform(-2, 2, count), "b": rng.uniform(-2, 2, count), "v": rng.uniform(-2, 2, (count, 3))}
+    one = grad_batch(tape, columns, count, chunk=64, threads=1)
+    four = grad_batch(tape, columns, count, chunk=64, threads=4)
+    for got, want in zip(four.values, one.values, strict=True):
+        np.testing.assert_array_equal(got, want)
+    for name in tape.inputs:
+        np.testing.assert_array_equal(four.grad[name], one.grad[name])
+    single = grad_batch(tape, {k: c[500:501] for k, c in columns.items()}, 1)  # row 500 on its own
+    np.testing.assert_array_equal(four.grad["v"][500], single.grad["v"][0])
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_batch_equals_one_point_at_a_time_on_random_programs(seed):
     rng = np.random.default_rng(500 + seed)

@@ -9,7 +9,20 @@ import pytest
 
 from gradcli import compile_program, grad
 from gradcli.errors import SyntaxProblem, describe
-from gradcli.syntax import Binary, Call, Index, ListLit, Name, Num, Slice, TupleLit, Unary, parse, parse_expression
+from gradcli.syntax import (
+    Binary,
+    Call,
+    Index,
+    ListLit,
+    Name,
+    Num,
+    Slice,
+    TupleLit,
+    Unary,
+    parse,
+    parse_expression,
+    tokenize,
+)
 
 
 def value_of(program: str, **point: float) -> float:
@@ -126,3 +139,28 @@ def test_errors_in_a_multiline_program_name_the_line():
     with pytest.raises(SyntaxProblem) as caught:
         parse("a = x\nb = a +\n")
     assert "line 2, column 8" in describe(caught.value)[0]
+
+
+@pytest.mark.parametrize(("source", "constant"), [
+    ("x * (3/7)", 3 / 7),  # Python folds 3/7 before PyTorch sees it: the same float
+    ("x * 2**0.5", 2**0.5),
+    ("x * (1 - 1e-17)", 1.0),
+    ("x + 1/0", np.inf),  # Python would raise; IEEE (and NumPy) gives inf
+    ("x + (-8)**(1/3)", np.nan),  # a complex number in Python; NaN in NumPy, as in PyTorch
+    ("x * sin(pi/2)", 1.0),
+])
+def test_constants_fold_into_one_node(source, constant):
+    tape = compile_program(source)
+    assert [node.kind for node in tape.nodes] == ["input", "const", "apply"]
+    np.testing.assert_equal(float(tape.nodes[1].value), constant)
+
+
+def test_tokens_keep_their_columns_across_spaces_comments_and_continuations():
+    source = "a = 1.5e3  # note\nb = (a *\\\n  x)  ;  b + .5"
+    tokens = tokenize(source)
+    assert [source[start:end] for _, _, start, end in tokens[:-1]] == [text for _, text, _, _ in tokens[:-1]]
+    assert [(kind, text) for kind, text, _, _ in tokens] == [
+        ("NAME", "a"), ("=", "="), ("NUM", "1.5e3"), ("NEWLINE", "\n"), ("NAME", "b"), ("=", "="), ("(", "("),
+        ("NAME", "a"), ("OP", "*"), ("NAME", "x"), (")", ")"), (";", ";"), ("NAME", "b"), ("OP", "+"),
+        ("NUM", ".5"), ("END", ""),
+    ]
