@@ -418,28 +418,27 @@ class Parser:
 
         while True:
             token = tokens[position]
-            kind = token[KIND]
+            kind, text, start, end = token
             if expect_operand:
                 if kind == "NAME":
-                    text = token[TEXT]
                     if text in KEYWORDS:
                         raise self.unexpected(token)
-                    span = (token[START], token[END])
-                    if tokens[position + 1][KIND] == "(":
+                    span = (start, end)
+                    if tokens[position + 1][0] == "(":
                         operands.append(_FunctionName(text, span))
                     else:
                         operands.append(sink.name(text, span))
                     spans.append(span)
                     expect_operand = False
                 elif kind == "NUM":
-                    span = (token[START], token[END])
-                    operands.append(sink.number(token[TEXT], span))
+                    span = (start, end)
+                    operands.append(sink.number(text, span))
                     spans.append(span)
                     expect_operand = False
                 elif kind == "(" or kind == "[":
                     open_bracket("group" if kind == "(" else "list", token, None, None)
-                elif kind == "OP" and (token[TEXT] == "-" or token[TEXT] == "+"):
-                    stack.append((token[TEXT], _UNARY_PRECEDENCE, True, token[START]))
+                elif kind == "OP" and (text == "-" or text == "+"):
+                    stack.append((text, _UNARY_PRECEDENCE, True, start))
                 elif kind == "NEWLINE" and depth > 0:
                     pass
                 elif kind in (",", ")", "]", ":"):
@@ -461,15 +460,14 @@ class Parser:
 
             # An operand was just read: what follows it?
             if kind == "OP":
-                symbol = token[TEXT]
-                precedence = binary_precedence[symbol]
-                right_assoc = symbol == "**"
+                precedence = binary_precedence[text]
+                right_assoc = text == "**"
                 while type(stack[-1]) is operator_type:
                     top_precedence = stack[-1][1]
                     if top_precedence < precedence or (top_precedence == precedence and right_assoc):
                         break
                     reduce_one()
-                stack.append((symbol, precedence, False, token[START]))
+                stack.append((text, precedence, False, start))
                 expect_operand = True
             elif kind == ")" or kind == "]":
                 reduce_operators()
