@@ -37,11 +37,17 @@ def main() -> None:
         code = 0
     except SystemExit as stop:
         code = _code(stop.code)
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a reader that left (`| head`), or a stream closed for that
-            pass
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):  # a reader that left (`| head`); stdout closed for that
+        pass
+    except OSError as problem:  # a full disk: not a success, whatever the command said
+        print(f"gradcli: error: cannot write the output: {problem}", file=sys.stderr)
+        code = code or 4
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
     os._exit(code)
 
 

@@ -125,6 +125,23 @@ def test_the_process_ends_with_the_commands_exit_code_and_all_its_output(args, c
     assert (run.stderr == "") == (in_process.stderr == "") and "Traceback" not in run.stderr
 
 
+def test_output_that_cannot_be_written_is_not_a_success():
+    # A full disk: the process must not end with 0 as if the gradient had been written.
+    code = (
+        "import io, sys\n"
+        "class Full(io.StringIO):\n"
+        "    def flush(self):\n"
+        "        raise OSError(28, 'No space left on device')\n"
+        "sys.stdout = Full()\n"
+        "sys.argv = ['gradcli', 'grad', 'x*x', '--at', 'x=3', '--json']\n"
+        "from gradcli.__main__ import main\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 4
+    assert "No space left on device" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_a_reader_that_leaves_early_ends_the_process_quietly(tmp_path):
     # `gradcli ... | head -1`: the rest of the output has nowhere to go; exit 0, no traceback.
     points = tmp_path / "points.csv"
