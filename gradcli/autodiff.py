@@ -114,7 +114,7 @@ def _float_backward(tape: Tape, values: Sequence[Array], roots: Sequence[int], s
                     adjoints[b] = cb if previous is None else previous + cb
             else:
                 a = args[0]
-                ca = rule(g, numbers[index], numbers[a])
+                (ca,) = rule(g, numbers[index], numbers[a])
                 if wants[0]:
                     previous = adjoints[a]
                     adjoints[a] = ca if previous is None else previous + ca

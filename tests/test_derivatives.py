@@ -98,7 +98,7 @@ def test_check_fails_with_exit_1_when_a_rule_is_wrong(monkeypatch, which, progra
         wrong = dataclasses.replace(row, vjp=lambda g, ans, x: (g * np.sin(x),))
     else:
         assert row.floats is not None
-        wrong = dataclasses.replace(row, floats=(row.floats[0], lambda g, ans, x: g * math.sin(x)))
+        wrong = dataclasses.replace(row, floats=(row.floats[0], lambda g, ans, x: (g * math.sin(x),)))
     monkeypatch.setitem(ops.FUNCTIONS, "sin", wrong)
     monkeypatch.setitem(ops.OPS, "sin", wrong)
     run = cli("grad", program, "--at", at, "--check", "--json")
@@ -115,7 +115,7 @@ def test_check_fails_with_exit_1_when_a_rule_is_wrong(monkeypatch, which, progra
 def test_tol_sets_how_close_is_close_enough(monkeypatch):
     row = ops.OPS["sin"]
     assert row.floats is not None
-    slightly = dataclasses.replace(row, floats=(row.floats[0], lambda g, ans, x: g * math.cos(x) * (1 + 1e-7)))
+    slightly = dataclasses.replace(row, floats=(row.floats[0], lambda g, ans, x: (g * math.cos(x) * (1 + 1e-7),)))
     monkeypatch.setitem(ops.FUNCTIONS, "sin", slightly)
     assert cli("grad", "sin(x)", "--at", "x=1", "--check", "--tol", "1e-5").exit_code == 0
     assert cli("grad", "sin(x)", "--at", "x=1", "--check", "--tol", "1e-9").exit_code == 1
