@@ -56,7 +56,21 @@ class _Node:
     __hash__ = None  # type: ignore[assignment]
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and all(getattr(self, f) == getattr(other, f) for f in self._compared)
+        # A loop over pairs, not a recursion: trees 100,000 deep compare too.
+        pending: list[tuple[Any, Any]] = [(self, other)]
+        while pending:
+            a, b = pending.pop()
+            if isinstance(a, _Node):
+                if type(a) is not type(b):
+                    return False
+                pending.extend((getattr(a, f), getattr(b, f)) for f in a._compared)
+            elif isinstance(a, tuple):
+                if not isinstance(b, tuple) or len(a) != len(b):
+                    return False
+                pending.extend(zip(a, b))
+            elif a != b:
+                return False
+        return True
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__slots__)

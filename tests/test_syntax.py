@@ -164,3 +164,11 @@ def test_tokens_keep_their_columns_across_spaces_comments_and_continuations():
         ("NAME", "a"), ("OP", "*"), ("NAME", "x"), (")", ")"), (";", ";"), ("NAME", "b"), ("OP", "+"),
         ("NUM", ".5"), ("END", ""),
     ]
+
+
+def test_trees_100000_deep_compare_without_recursion():
+    # Found by the fuzz target: tree equality recursed, and a deep tree raised RecursionError.
+    source = "-" * 100_000 + "x"
+    assert parse(source) == parse(source)
+    assert parse(source) != parse("-" * 99_999 + "x")
+    assert parse(source) != parse("-" * 100_000 + "y")
