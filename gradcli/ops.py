@@ -624,9 +624,9 @@ def call_vjp(op: Op, g: Array, ans: Array, args: Sequence[Array], params: dict[s
         if cotangent is None or not want:
             result.append(None)
             continue
-        if g is UNIT and np.shape(cotangent) != np.shape(ans):
-            # Multiplying by g would have broadcast the cotangent to the output's shape: `x*2`
-            # gives 2 for x, `x+y` gives UNIT itself, `-x` gives -1.0.
+        if g is UNIT and not (type(cotangent) is np.ndarray and cotangent.shape == np.shape(ans)):
+            # Multiplying by g would have made an array of the output's shape: `x*2` gives 2
+            # for x, `x+y` gives UNIT itself, `-x` gives -1.0.
             cotangent = np.broadcast_to(1.0 if cotangent is UNIT else cotangent, np.shape(ans))
         if cotangent.shape != lined_up.shape:
             cotangent = unbroadcast(np.asarray(cotangent), lined_up.shape)

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from gradcli import compile_program, grad, ops
+from gradcli import backward, compile_program, forward, grad, ops
 from gradcli.autodiff import CHUNK, grad_batch
 from tests.helpers import cli, process
 from tests.programs import random_program
@@ -90,6 +90,20 @@ def test_the_default_seed_gives_what_a_seed_of_ones_gives(program):
             np.testing.assert_array_equal(default.grad[name], explicit.grad[name])
             assert default.grad[name].flags.writeable  # its own array: not a view of an input
             assert not any(np.shares_memory(default.grad[name], column) for column in columns.values())
+
+
+@pytest.mark.parametrize("program", [*_root_programs(), "-v[0]", "v[0] + x", "2 * v[1]", "exp(v[0])"])
+def test_unit_seeds_at_one_point_give_what_ones_give(program):
+    # backward takes UNIT at one point too, where a root may be 0-d: `-v[0]` gives -1.0.
+    tape = compile_program(program)
+    at = {"x": np.asarray(0.7), "y": np.asarray(0.4), "v": np.asarray([0.3, 0.6, 0.9])}
+    values = forward(tape, {name: at[name] for name in tape.inputs})
+    ones = [np.ones(np.shape(values[root])) for root in tape.outputs]
+    with_unit = backward(tape, values, tape.outputs, [ops.UNIT] * len(tape.outputs))
+    with_ones = backward(tape, values, tape.outputs, ones)
+    for name, index in tape.inputs.items():
+        np.testing.assert_array_equal(with_unit[index], with_ones[index])
+        assert np.shape(with_unit[index]) == np.shape(at[name])
 
 
 def test_threads_do_not_change_the_results():
