@@ -113,26 +113,23 @@ class TapeSink:
     # --- nodes ---
 
     def add(self, kind: str, op: Op | None, args: tuple[int, ...], span: Span,
-            params: dict[str, Any] = _NO_PARAMS) -> int:
+            params: dict[str, Any] = _NO_PARAMS, value: Array | None = None,
+            wants: tuple[bool, ...] | None = None) -> int:
+        """The one place a node is made. A big program makes hundreds of thousands, so the
+        commonest callers come straight here, with `wants` when they have it at hand."""
         nodes = self.nodes
         index = len(nodes)
         if index >= self.max_nodes:
             raise over_limit(f"the program makes more than {self.max_nodes:,} tape nodes", "nodes",
                              source=self.source, span=span)
-        if args:
+        if wants is None:
             wants = tuple([nodes[a].requires_grad for a in args])
-            nodes.append(Node(index, kind, op, args, span, params, None, None, True in wants, wants))
-        else:
-            nodes.append(Node(index, kind, op, args, span, params, None, None, kind == INPUT, ()))
+        requires_grad = True in wants if args else kind == INPUT
+        nodes.append(Node(index, kind, op, args, span, params, None, value, requires_grad, wants))
         return index
 
     def constant(self, value: Any, span: Span) -> int:
-        nodes = self.nodes
-        index = len(nodes)
-        if index >= self.max_nodes:
-            return self.add(CONST, None, (), span)  # which raises
-        nodes.append(Node(index, CONST, None, (), span, _NO_PARAMS, None, np.asarray(value, dtype=float), False, ()))
-        return index
+        return self.add(CONST, None, (), span, value=np.asarray(value, dtype=float), wants=())
 
     def apply(self, op: Op, args: list[int], span: Span, params: dict[str, Any] = _NO_PARAMS) -> int:
         nodes = self.nodes
@@ -200,14 +197,10 @@ class TapeSink:
     def binary(self, op: str, left: Value, right: Value, span: Span) -> int:
         if type(left) is not int or type(right) is not int:
             self.operand(left), self.operand(right)
-        nodes = self.nodes
-        a, b = nodes[left], nodes[right]  # type: ignore[index]
-        index = len(nodes)
-        if (a.kind != CONST or b.kind != CONST) and index < self.max_nodes:  # the common case, inline
-            wants = (a.requires_grad, b.requires_grad)
-            nodes.append(Node(index, APPLY, BINARY_OPERATORS[op], (left, right), span, _NO_PARAMS, None, None,  # type: ignore[arg-type]
-                              True in wants, wants))
-            return index
+        a, b = self.nodes[left], self.nodes[right]  # type: ignore[index]
+        if a.kind != CONST or b.kind != CONST:
+            return self.add(APPLY, BINARY_OPERATORS[op], (left, right), span,  # type: ignore[arg-type]
+                            wants=(a.requires_grad, b.requires_grad))
         return self.apply(BINARY_OPERATORS[op], [left, right], span)  # type: ignore[list-item]
 
     def call(self, func: str, func_span: Span, args: list[Value], span: Span) -> int:
@@ -217,14 +210,10 @@ class TapeSink:
         if op.arity != len(args):
             plural = "s" if op.arity != 1 else ""
             raise _fail(f"{func} takes {op.arity} argument{plural}, got {len(args)}", span, self.source)
-        if len(args) == 1 and type(args[0]) is int:  # sin(x): the common case, inline
-            nodes = self.nodes
-            arg = nodes[args[0]]
-            index = len(nodes)
-            if arg.kind != CONST and index < self.max_nodes:
-                nodes.append(Node(index, APPLY, op, (args[0],), span, _NO_PARAMS, None, None, arg.requires_grad,
-                                  (arg.requires_grad,)))
-                return index
+        if len(args) == 1 and type(args[0]) is int:  # sin(x)
+            arg = self.nodes[args[0]]
+            if arg.kind != CONST:
+                return self.add(APPLY, op, (args[0],), span, wants=(arg.requires_grad,))
         return self.apply(op, [self.operand(a) for a in args], span)
 
     def make_slice(self, start: Value | None, stop: Value | None, step: Value | None, span: Span) -> _Slice:
