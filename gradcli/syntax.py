@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final, Union
 
@@ -181,26 +181,33 @@ TEXT: Final = 1
 START: Final = 2
 END: Final = 3
 
-# Every character is matched by one alternative, so positions are sums of lengths, and
-# `findall` (all in C) does the scanning. No groups: findall then gives plain strings, 2.5x
-# faster than a tuple of groups; a token's kind is read off its text.
-_TOKEN = re.compile(
-    r"""
-    [A-Za-z_][A-Za-z_0-9]*                                  # name
-  | (?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?                   # number
-  | [ \t\r\f]+|\\\n|\#[^\n]*                               # space, line continuation, comment
-  | //|%|==|!=|<=|>=|<<|>>|\*\*=|[-+*/@]=|[<>&|^~!.]         # Python operators we do not have
-  | \*\*|[-+*/@()\[\],:=;\n]                                # operators and punctuation
-  | .                                                       # anything else
-    """,
-    re.VERBOSE | re.DOTALL,
-)
+# The punctuation of the language and each one's kind, and the Python operators it does not
+# have (named as such rather than as unexpected characters).
 _KIND_OF = {"**": "OP", "+": "OP", "-": "OP", "*": "OP", "/": "OP", "@": "OP", "\n": "NEWLINE",
             **{p: p for p in "()[],:=;"}}
+_NOT_OURS = frozenset(["//", "%", "==", "!=", "<=", ">=", "<<", ">>", "**=", "+=", "-=", "*=", "/=", "@=", *"<>&|^~!."])
+
+
+def _alternatives(texts: Iterable[str]) -> str:
+    return "|".join(re.escape(text) for text in sorted(texts, key=lambda text: (-len(text), text)))  # longest first
+
+
+# Every character is matched by one alternative, so positions are sums of lengths, and
+# `findall` (all in C) does the scanning. No groups: findall then gives plain strings, 2.5x
+# faster than a tuple of groups; a token's kind is read off its text. (A number comes before
+# the operators we do not have, so that `.5` is a number and `.` alone is not ours.)
+_TOKEN = re.compile(
+    r"[A-Za-z_][A-Za-z_0-9]*"  # name
+    r"|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # number
+    r"|[ \t\r\f]+|\\\n|\#[^\n]*"  # space, line continuation, comment
+    f"|{_alternatives(_NOT_OURS)}"
+    f"|{_alternatives(_KIND_OF)}"
+    r"|.",  # anything else
+    re.DOTALL,
+)
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _NUMBER_START = frozenset("0123456789.")
 _SPACE_START = frozenset(" \t\r\f#")
-_NOT_OURS = frozenset(["//", "%", "==", "!=", "<=", ">=", "<<", ">>", "**=", "+=", "-=", "*=", "/=", "@=", *"<>&|^~!."])
 
 
 def tokenize(source: str) -> list[Token]:
