@@ -52,9 +52,7 @@ def backward(
     adjoints: list[Any] = [None] * len(nodes)
     for root, seed in zip(roots, seeds, strict=True):
         previous = adjoints[root]
-        if trace is not None or previous is not None:
-            seed = ones_for(seed, values[root])
-        adjoints[root] = seed if previous is None else ones_for(previous, values[root]) + seed
+        adjoints[root] = seed if previous is None else ones_for(previous, values[root]) + ones_for(seed, values[root])
     with np.errstate(all="ignore"):
         for index in range(max(roots, default=-1), -1, -1):
             adjoint = adjoints[index]
