@@ -114,7 +114,9 @@ class Limits:
         "program_chars": ("GRADCLI_MAX_PROGRAM_CHARS", 20_000_000),  # the program's text
         "depth": ("GRADCLI_MAX_DEPTH", 200_000),  # brackets nested in the program
         "nodes": ("GRADCLI_MAX_NODES", 5_000_000),  # nodes of the tape
-        "elements": ("GRADCLI_MAX_ELEMENTS", 10_000_000),  # elements of one value typed in (a list or a range)
+        "elements": ("GRADCLI_MAX_ELEMENTS", 10_000_000),  # elements of one value, typed in or computed
+        # elements of all a program's values at one point together (its adjoints take as much again)
+        "tape_elements": ("GRADCLI_MAX_TAPE_ELEMENTS", 100_000_000),
         "line_chars": ("GRADCLI_MAX_LINE", 1_000_000),  # one line of --points
     }
 

@@ -13,6 +13,9 @@ program text, such as the key of an index):
     sympy(*args, **params) -> a SymPy expression: elementwise ops take and give one
         expression (symbolic.py applies them element by element); the others take and give
         NumPy arrays of expressions (dtype object)
+    shape(*shapes, **params) -> the value's shape at one point, from the args' shapes, before
+        anything is computed (ValueError where they do not fit); None: broadcasting, as
+        for every elementwise op
     floats = (forward, vjp): the same op on Python floats, for programs of numbers only
         (tape.forward and autodiff.backward; math.sin is ten times cheaper than np.sin on
         one number), with the signatures of the NumPy rules.
@@ -64,6 +67,7 @@ class Op:
     # in next_functions.
     reflects: bool = False
     floats: tuple[Rule, Rule] | None = None  # (forward, vjp) on Python floats: see above
+    shape: Rule | None = None  # the output's shape from the args' shapes: see above
 
 
 def unbroadcast(cotangent: Array, shape: tuple[int, ...]) -> Array:
@@ -368,12 +372,44 @@ def _getitem_torch_node(constant: Sequence[bool], shapes: object, key: tuple[Any
 
 
 def _stack(*items: Array, leads: tuple[int, ...] = ()) -> Array:
-    return np.stack(np.broadcast_arrays(*items), axis=max(leads, default=0))
+    # The items have one shape at each point (tape.check_shapes refuses a ragged list); with
+    # points, a constant item is spread over the points' axis.
+    if not any(leads):
+        return np.stack(items)
+    shape = np.shape(items[leads.index(1)])
+    return np.stack([item if np.shape(item) == shape else np.broadcast_to(item, shape) for item in items], axis=1)
 
 
 def _stack_vjp(g: Array, ans: Array, *items: Array, leads: tuple[int, ...] = ()) -> tuple[Array, ...]:
     axis = max(leads, default=0)
     return tuple(np.take(g, i, axis=axis) for i in range(len(items)))
+
+
+def _stack_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    if any(shape != shapes[0] for shape in shapes):
+        raise ValueError("the items of a list differ in shape")
+    return (len(shapes), *shapes[0])
+
+
+def _no_axes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    return ()
+
+
+def _dot_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    if len(a) != 1 or a != b:
+        raise ValueError("dot takes two 1-D vectors of one length")
+    return ()
+
+
+def _matmul_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    if len(a) not in (1, 2) or len(b) not in (1, 2) or a[-1] != b[0]:
+        raise ValueError("@ takes 1-D or 2-D operands whose inner sizes agree")
+    return a[:-1] + b[1:]
+
+
+def _getitem_shape(x: tuple[int, ...], key: tuple[Any, ...]) -> tuple[int, ...]:
+    # Basic indexing of a stand-in that holds one number: a view, nothing allocated.
+    return np.broadcast_to(np.zeros(()), x)[key].shape
 
 
 def load_sympy() -> Any:
@@ -421,7 +457,7 @@ _ROWS = [
                                                             None if t[1] is None else _matmul(a, t[1], leads)),
        sympy=lambda a, b: np.asarray(np.matmul(a, b), dtype=object), symbol="@", callable=False,
        torch_node_rule=_matmul_torch_node,
-       elementwise=False),
+       elementwise=False, shape=_matmul_shape),
     Op("neg", 1, np.negative, lambda g, ans, x: (-g,), "NegBackward0",
        jvp=lambda t, ans, x: -_zero_tangent(t[0], x),
        sympy=lambda x: -x, symbol="-", callable=False,
@@ -505,28 +541,30 @@ _ROWS = [
     Op("dot", 2, _dot, lambda g, ans, a, b, leads=(0, 0): (g[..., None] * b, g[..., None] * a), "DotBackward0",
        jvp=lambda t, ans, a, b, leads=(0, 0): _sum_tangents(None if t[0] is None else _dot(t[0], b, leads),
                                                             None if t[1] is None else _dot(a, t[1], leads)),
-       sympy=lambda a, b: _sym_total(a * b), elementwise=False),
+       sympy=lambda a, b: _sym_total(a * b), elementwise=False, shape=_dot_shape),
     # reductions over all of a value's axes
     Op("sum", 1, _sum, _sum_vjp, "SumBackward0", jvp=lambda t, ans, x, leads=(0,): _sum(t[0], leads),
-       sympy=_sym_total, elementwise=False),
+       sympy=_sym_total, elementwise=False, shape=_no_axes),
     Op("mean", 1, _mean, _mean_vjp, "MeanBackward0", jvp=lambda t, ans, x, leads=(0,): _mean(t[0], leads),
-       sympy=lambda x: _sym_total(x) / x.size, elementwise=False),
+       sympy=lambda x: _sym_total(x) / x.size, elementwise=False, shape=_no_axes),
     Op("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0",
        jvp=lambda t, ans, x, leads=(0,): np.where(_re(ans) == 0, 0.0,
                                                   _sum(x * t[0], leads) / np.where(_re(ans) == 0, 1.0, ans)),
-       sympy=lambda x: np.asarray(load_sympy().sqrt(_sym_total(x * x).item()), dtype=object), elementwise=False),
+       sympy=lambda x: np.asarray(load_sympy().sqrt(_sym_total(x * x).item()), dtype=object), elementwise=False,
+       shape=_no_axes),
     Op("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0",
        jvp=lambda t, ans, x, leads=(0,): _sum(t[0] * np.exp(x - _expand(ans, x, leads[0])), leads),
-       sympy=_sym_logsumexp, elementwise=False),
+       sympy=_sym_logsumexp, elementwise=False, shape=_no_axes),
     # structure, written with brackets rather than called
     Op("getitem", 1, _getitem, _getitem_vjp, "SelectBackward0",
        jvp=lambda t, ans, x, key, leads=(0,): _getitem(t[0], key, leads),
        sympy=lambda x, key: np.asarray(x[key], dtype=object),
-       callable=False, torch_node_rule=_getitem_torch_node, elementwise=False),
+       callable=False, torch_node_rule=_getitem_torch_node, elementwise=False, shape=_getitem_shape),
     Op("stack", -1, _stack, _stack_vjp, "StackBackward0",
        jvp=lambda t, ans, *xs, leads=(): _stack(*(_zero_tangent(ti, x) for ti, x in zip(t, xs, strict=True)),
                                                  leads=leads),
-       sympy=lambda *xs: np.stack(np.broadcast_arrays(*xs)), callable=False, elementwise=False, aligns=True),
+       sympy=lambda *xs: np.stack(np.broadcast_arrays(*xs)), callable=False, elementwise=False, aligns=True,
+       shape=_stack_shape),
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in _ROWS}

@@ -307,7 +307,7 @@ class TreeSink:
     def index(self, base: Expr, items: list[Expr | Slice], span: Span) -> Index:
         return Index(base, tuple(items), span)
 
-    def make_list(self, items: list[Expr], span: Span) -> ListLit:
+    def make_list(self, items: list[Expr], spans: list[Span], span: Span) -> ListLit:
         return ListLit(tuple(items), span)
 
     def make_tuple(self, items: list[Expr], spans: list[Span], span: Span) -> TupleLit:
@@ -587,7 +587,7 @@ class Parser:
         if bracket.kind == "list":
             if not items:
                 raise self.fail("an empty list has no shape", closer)
-            return sink.make_list(items, span), span
+            return sink.make_list(items, bracket.item_spans, span), span
         if not items:
             raise self.fail("empty parentheses", closer)
         if len(items) == 1 and not bracket.trailing_comma:
@@ -644,7 +644,7 @@ def _replay_one(node: Any, args: list[Any], sink: Any) -> Any:
         parts = [None if part is None else next(given) for part in (node.start, node.stop, node.step)]
         return sink.make_slice(parts[0], parts[1], parts[2], node.span)
     if isinstance(node, ListLit):
-        return sink.make_list(args, node.span)
+        return sink.make_list(args, [item.span for item in node.items], node.span)
     assert isinstance(node, TupleLit)
     return sink.make_tuple(args, [item.span for item in node.items], node.span)
 

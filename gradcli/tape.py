@@ -7,6 +7,7 @@ A tape holds no input values, so one tape serves any number of points.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Union
@@ -14,7 +15,7 @@ from typing import Any, Union
 import numpy as np
 
 from gradcli import syntax
-from gradcli.errors import Limits, NameProblem, ShapeProblem, SyntaxProblem, over_limit
+from gradcli.errors import LimitProblem, Limits, NameProblem, ShapeProblem, SyntaxProblem, over_limit
 from gradcli.ops import BINARY_OPERATORS, CONSTANTS, FUNCTIONS, OPS, PREFIX_OPERATORS, Op, call_forward
 
 _NO_PARAMS: dict[str, Any] = {}  # shared by the nodes of ops that take no parameters; never changed
@@ -24,6 +25,11 @@ CONST = "const"
 APPLY = "apply"
 
 Array = np.ndarray
+Shape = tuple[int, ...]
+
+# NumPy broadcasts at most 32 axes (np.broadcast and its kin), and the points of --points
+# add one more; nobody types 32 nested lists.
+MAX_AXES = 32
 
 
 @dataclass(slots=True, eq=False, repr=False)
@@ -56,6 +62,8 @@ class Tape:
     # Numbers only: every op has float rules and every constant is a number, so at a point
     # of numbers the sweeps can run on Python floats (see _float_forward).
     floats: bool = False
+    item_spans: dict[int, tuple[Span, ...]] = field(default_factory=dict)  # a list node -> its items' spans
+    checked: set[tuple[Shape, ...]] = field(default_factory=set)  # input shapes check_shapes has passed
 
     def node_label(self, index: int) -> str:
         """A short name for a node: its own name, or v<index>."""
@@ -109,6 +117,8 @@ class TapeSink:
         self.assigned_later = set(assigned)  # names a later statement assigns
         self.max_nodes = Limits.get("nodes")
         self.last: tuple[str | None, Value, Span] | None = None
+        self.item_spans: dict[int, tuple[Span, ...]] = {}
+        self.folded = 0  # elements of the constants folded so far
 
     # --- nodes ---
 
@@ -146,6 +156,12 @@ class TapeSink:
             except (TypeError, ValueError, ArithmeticError):  # (TypeError: not a number)
                 value = None
         if value is None:
+            shape = output_shape(op, [nodes[a].value.shape for a in args], params)  # type: ignore[union-attr]
+            if shape is not None:  # (None: the fold below says what does not fit)
+                self.folded += _checked_size(shape, span, self.source)
+                if self.folded > Limits.get("tape_elements"):
+                    raise over_limit(f"the program's constants hold more than {self.folded - 1:,} elements",
+                                     "tape_elements", source=self.source, span=span)
             try:  # (inside np.errstate: 1/0 folds to inf, as in IEEE)
                 value = np.asarray(call_forward(op, values, params, [0] * len(values)), dtype=float)  # type: ignore[arg-type]
             except (ValueError, IndexError) as problem:
@@ -240,8 +256,15 @@ class TapeSink:
         raise SyntaxProblem("an index must be a whole number, as in v[0], v[-1] or v[1:3]", source=self.source,
                             span=node.span)
 
-    def make_list(self, items: list[Value], span: Span) -> int:
-        return self.apply(OPS["stack"], [self.operand(item) for item in items], span)
+    def make_list(self, items: list[Value], spans: list[Span], span: Span) -> int:
+        args = [self.operand(item) for item in items]
+        nodes = self.nodes
+        if all(nodes[a].kind == CONST for a in args):
+            ragged_item([nodes[a].value.shape for a in args], spans, self.source)  # type: ignore[union-attr]
+            return self.apply(OPS["stack"], args, span)
+        index = self.add(APPLY, OPS["stack"], tuple(args), span)
+        self.item_spans[index] = tuple(spans)
+        return index
 
     def make_tuple(self, items: list[Value], spans: list[Span], span: Span) -> _Tuple:
         return _Tuple([self.operand(item) for item in items], spans, span)
@@ -284,10 +307,11 @@ class TapeSink:
             for i, (start, end) in enumerate(value.spans):
                 text = self.source[start:end]
                 names.append(text if text.isidentifier() else f"{target or 'out'}[{i}]")
-            return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), outputs, tuple(names), True, floats)
+            return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), outputs, tuple(names), True, floats,
+                        self.item_spans)
         index = self.operand(value)
         return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), (index,), (target or "out",), False,
-                    floats)
+                    floats, self.item_spans)
 
 
 def build(program: syntax.Program) -> Tape:
@@ -321,6 +345,98 @@ def shape_problem(
     return ShapeProblem(message, source=source, span=span, hint=str(problem).split("\n")[0])
 
 
+# --- shapes, before anything is computed --------------------------------------------------
+
+
+def broadcast_shape(shapes: list[Shape]) -> Shape:
+    """NumPy's broadcasting of `shapes` (ValueError where they do not broadcast), on any number of axes."""
+    ndim = max(len(shape) for shape in shapes)
+    result = []
+    for axis in range(-ndim, 0):
+        size = 1
+        for shape in shapes:
+            if len(shape) >= -axis and shape[axis] != 1:
+                if size != 1 and shape[axis] != size:
+                    raise ValueError("shapes do not broadcast")
+                size = shape[axis]
+        result.append(size)
+    return tuple(result)
+
+
+def output_shape(op: Op, shapes: list[Shape], params: dict[str, Any]) -> Shape | None:
+    """The shape of op's value at one point; None where the args' shapes do not fit it."""
+    try:
+        if op.shape is None:
+            return shapes[0] if len(shapes) == 1 else broadcast_shape(shapes)
+        return tuple(op.shape(*shapes, **params))
+    except (ValueError, IndexError):
+        return None
+
+
+def _describe_shape(shape: Shape) -> str:
+    if not shape:
+        return "is a number"
+    return f"has length {shape[0]}" if len(shape) == 1 else f"has shape {shape}"
+
+
+def ragged_item(shapes: list[Shape], spans: tuple[Span, ...] | list[Span], source: str) -> None:
+    """A list's items must have one shape, as for torch.stack and np.array: point at the first that differs."""
+    for shape, span in zip(shapes, spans, strict=True):
+        if shape != shapes[0]:
+            raise ShapeProblem(f"ragged list: this item {_describe_shape(shape)} but the first "
+                               f"{_describe_shape(shapes[0])}", source=source, span=span)
+
+
+def _checked_size(shape: Shape, span: Span, source: str) -> int:
+    """The number of elements of a value of `shape`, refused past NumPy's axes or the elements limit."""
+    if len(shape) > MAX_AXES:
+        raise LimitProblem(f"this value would have {len(shape)} axes; NumPy's arrays have at most {MAX_AXES} axes",
+                           source=source, span=span)
+    size = math.prod(shape)
+    if size > Limits.get("elements"):
+        raise over_limit(f"this value would have {size:,} elements", "elements", source=source, span=span)
+    return size
+
+
+def check_shapes(tape: Tape, shapes: Mapping[str, Shape]) -> None:
+    """Refuse, before anything is computed, a value past NumPy's axes or the elements limits, or a ragged list.
+
+    Every node's shape at one point follows from the inputs' shapes (`shapes`: name -> shape)
+    by the ops' shape rules. Where the shapes do not fit an op, checking stops there: the
+    forward sweep then names the mismatch, before it gets further.
+    """
+    key = tuple(shapes[name] for name in tape.inputs)
+    if key in tape.checked:
+        return
+    source = tape.source
+    known: list[Shape] = [()] * len(tape.nodes)
+    total = 0
+    max_total = Limits.get("tape_elements")
+    for node in tape.nodes:
+        if node.kind == APPLY:
+            args = node.args
+            arg_shapes = [known[a] for a in args]
+            if node.index in tape.item_spans:
+                ragged_item(arg_shapes, tape.item_spans[node.index], source)
+            if len(args) == 1 and node.op.shape is None:  # type: ignore[union-attr]
+                shape = arg_shapes[0]  # an elementwise function: the fast way
+            else:
+                found = output_shape(node.op, arg_shapes, node.params)  # type: ignore[arg-type]
+                if found is None:
+                    return
+                shape = found
+        elif node.kind == INPUT:
+            shape = shapes[node.name]  # type: ignore[index]
+        else:
+            shape = node.value.shape  # type: ignore[union-attr]
+        total += _checked_size(shape, node.span, source)
+        if total > max_total:
+            raise over_limit(f"the values of the program would hold more than {total - 1:,} elements together",
+                             "tape_elements", source=source, span=node.span)
+        known[node.index] = shape
+    tape.checked.add(key)
+
+
 def leads_of(tape: Tape, batched: bool) -> list[int]:
     """The number of leading batch axes of each node's value: 1 where an input flows in."""
     return [int(batched and node.requires_grad) for node in tape.nodes]
@@ -336,6 +452,9 @@ def forward(tape: Tape, at: Mapping[str, Array], batched: bool = False) -> list[
         floats = _float_forward(tape, at)
         if floats is not None:
             return list(np.array(floats))  # NumPy scalars, as the NumPy sweep would give
+    shapes = {name: np.shape(at[name])[int(batched):] for name in tape.inputs}
+    if not (tape.floats and all(shape == () for shape in shapes.values())):  # numbers only: nothing grows
+        check_shapes(tape, shapes)
     values: list[Any] = [None] * len(tape.nodes)
     leads = leads_of(tape, batched)
     with np.errstate(all="ignore"):  # NaN and infinity follow IEEE, as in PyTorch

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
+import numpy as np
 import pytest
 
+from gradcli import grad
 from tests.helpers import cli, process
 
 BAD = [
@@ -81,3 +85,92 @@ def test_no_program_at_all():
     run = cli("grad", "--at", "x=1")
     assert run.exit_code == 2
     assert "no program given" in run.stderr
+
+
+# --- list literals: ragged lists and nesting past NumPy's axes (issue #10: 6, 18) ---------
+
+
+def _caret_under(run, text):
+    """Does the caret line of the error stand under `text` in the echoed program line?"""
+    shown, caret = run.stderr.splitlines()[1:3]
+    return caret.index("^") == shown.index(text)
+
+
+def test_a_ragged_list_is_refused_at_the_short_row_naming_both_lengths():
+    with pytest.raises(ValueError):  # NumPy (and PyTorch) refuse the same nested list
+        np.array([[1.0, 2.0], [3.0]])
+    run = cli("grad", "sum([[a, b], [c]])", "--at", "a=1,b=2,c=3")
+    assert run.exit_code == 2, run.stdout
+    assert run.stdout == ""
+    first = run.stderr.splitlines()[0]
+    assert "ragged" in first and "length 1" in first and "length 2" in first
+    assert _caret_under(run, "[c]")
+
+
+def test_a_number_beside_a_vector_in_a_list_is_ragged():
+    with pytest.raises(ValueError):
+        np.array([1.0, [1.0, 2.0]], dtype=float)
+    run = cli("grad", "sum([x, v])", "--at", "x=1,v=[1,2]")
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    assert "ragged" in run.stderr and "length 2" in run.stderr
+    assert _caret_under(run, "v])")
+
+
+def test_a_ragged_list_of_constants_is_refused_too():
+    run = cli("grad", "x*sum([[1, 2], [3]])", "--at", "x=1")
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    assert "ragged" in run.stderr and "length 1" in run.stderr
+    assert _caret_under(run, "[3]")
+
+
+def test_a_ragged_list_is_refused_with_points_too():
+    run = cli("grad", "sum([x, v])", "--at", "v=[1,2]", "--points", "-", "--json", stdin="x\n1\n2\n")
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    assert "ragged" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_list_of_equal_shapes_stacks_as_numpy_does():
+    x = np.array([1.0, 2.0, 4.0])
+    result = grad("sum([x, 2*x] * [[1, 1, 1], [3, 3, 3]])", at={"x": x})
+    weights = np.array([[1.0, 1, 1], [3, 3, 3]])
+    assert float(result.value) == pytest.approx(float(np.sum(np.stack([x, 2 * x]) * weights)))
+    np.testing.assert_allclose(result.grad["x"], weights[0] + 2 * weights[1])
+
+
+def _nested(depth, inner):
+    return "[" * depth + inner + "]" * depth
+
+
+def test_lists_nested_past_numpys_axes_are_refused_with_a_clear_message():
+    run = cli("grad", f"sum({_nested(34, 'x')})", "--at", "x=1")
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    first = run.stderr.splitlines()[0]
+    assert "32 axes" in first and "Traceback" not in run.stderr
+
+
+def test_constant_lists_nested_past_numpys_axes_are_refused():
+    run = cli("grad", f"x*sum({_nested(40, '1')})", "--at", "x=1")
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    assert "32 axes" in run.stderr
+
+
+def test_values_nested_past_numpys_axes_are_refused():
+    run = cli("grad", "sum(x)", "--at", f"x={_nested(34, '1')}")
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    assert "32" in run.stderr
+
+
+def test_thirty_two_nested_lists_work_at_a_point_and_with_points():
+    program = f"sum({_nested(32, 'x')})"
+    result = grad(program, at={"x": 3.0})
+    assert float(result.value) == 3.0 and float(result.grad["x"]) == 1.0  # d/dx of x is 1
+    run = cli("grad", program, "--points", "-", "--json", stdin="x\n1\n2\n")
+    assert run.exit_code == 0, run.stderr
+    rows = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [row["value"] for row in rows] == [1.0, 2.0]

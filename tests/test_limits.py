@@ -1,0 +1,79 @@
+"""Limits are checked before the memory or time is spent (issue #10: 35).
+
+Memory is measured with tracemalloc, which sees NumPy's buffers as well as Python's objects;
+the limits are lowered with their environment variables so that these tests stay small.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from gradcli import grad
+from gradcli.errors import LimitProblem
+from tests.helpers import cli
+
+
+def _peak_bytes(function):
+    """The most memory `function` held at once, and what it raised (or None)."""
+    tracemalloc.start()
+    raised = None
+    try:
+        function()
+    except Exception as problem:
+        raised = problem
+    finally:
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    return peak, raised
+
+
+# --- values computed: every node's shape is known before the forward sweep ------------------
+
+
+def _column(n):
+    return "[" + ",".join(f"[{i}]" for i in range(n)) + "]"
+
+
+@pytest.mark.parametrize("program", ["sum(c*r)", "sum(c @ [r])", "sum(exp(c) - r)"])
+def test_broadcasting_past_the_elements_limit_is_refused_before_it_is_computed(monkeypatch, program):
+    monkeypatch.setenv("GRADCLI_MAX_ELEMENTS", "100000")
+    at = {"c": np.arange(400.0).reshape(400, 1), "r": np.linspace(0, 1, 400)}  # 160,000 elements together
+    peak, raised = _peak_bytes(lambda: grad(program, at=at))
+    assert isinstance(raised, LimitProblem), raised
+    assert "160,000 elements" in raised.message and "GRADCLI_MAX_ELEMENTS" in raised.hint
+    assert peak < 400_000  # the inputs and the tape, never a 160,000-element value (1.3 MB)
+    run = cli("grad", program, "--at", f"c={_column(400)},r=linspace(0, 1, 400)")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert "GRADCLI_MAX_ELEMENTS" in run.stderr
+
+
+def test_the_same_broadcast_within_the_limit_is_numpys():
+    c, r = np.arange(30.0).reshape(30, 1), np.linspace(0, 1, 30)
+    result = grad("sum(c*r)", at={"c": c, "r": r})
+    assert float(result.value) == pytest.approx(float(np.sum(c * r)))
+    np.testing.assert_allclose(result.grad["c"], np.full((30, 1), r.sum()))
+
+
+def test_folding_constants_past_the_elements_limit_is_refused_at_compile_time(monkeypatch):
+    monkeypatch.setenv("GRADCLI_MAX_ELEMENTS", "100000")
+    program = f"c = {_column(400)}; r = {_column(400)}; x * sum(c * [r[:, 0]])"
+    peak, raised = _peak_bytes(lambda: grad(program, at={"x": 1.0}))
+    assert isinstance(raised, LimitProblem), raised
+    assert peak < 1_000_000
+
+
+def test_all_the_values_of_a_program_together_are_limited(monkeypatch):
+    monkeypatch.setenv("GRADCLI_MAX_ELEMENTS", "1000")
+    monkeypatch.setenv("GRADCLI_MAX_TAPE_ELEMENTS", "5000")
+    at = {"x": np.linspace(0, 1, 1000)}
+    # x, sin, cos, +, exp, +: six values of 1,000 elements, each within the elements limit
+    run = cli("grad", "sum(sin(x) + cos(x) + exp(x))", "--at", "x=linspace(0, 1, 1000)")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert "GRADCLI_MAX_TAPE_ELEMENTS" in run.stderr
+    monkeypatch.setenv("GRADCLI_MAX_TAPE_ELEMENTS", "7000")
+    result = grad("sum(sin(x) + cos(x) + exp(x))", at=at)
+    x = at["x"]
+    assert float(result.value) == pytest.approx(float(np.sum(np.sin(x) + np.cos(x) + np.exp(x))))
