@@ -66,20 +66,39 @@ def _range(call: syntax.Call, source: str) -> Array:
     raise _problem(f"'{call.func}' is not a value; {_EXPECTED}", call, source)
 
 
-def _literal(expr: syntax.Expr, source: str, depth: int = 0) -> Any:
+class _Count:
+    """Elements made so far while building one value: refused as soon as they pass the limit."""
+
+    __slots__ = ("limit", "made")
+
+    def __init__(self) -> None:
+        self.limit = Limits.get("elements")
+        self.made = 0
+
+    def add(self, count: int, expr: syntax.Expr, source: str) -> None:
+        self.made += count
+        if self.made > self.limit:
+            raise over_limit(f"the value has more than {self.limit:,} elements", "elements", source=source,
+                             span=expr.span)
+
+
+def _literal(expr: syntax.Expr, source: str, count: _Count, depth: int = 0) -> Any:
     """Nested Python lists of floats (or an array for a range) for a value expression."""
     if depth > MAX_LIST_DEPTH:
         raise LimitProblem(f"lists nested deeper than {MAX_LIST_DEPTH}", source=source, span=expr.span)
     if isinstance(expr, syntax.ListLit):
-        return [_literal(item, source, depth + 1) for item in expr.items]
+        return [_literal(item, source, count, depth + 1) for item in expr.items]
     if isinstance(expr, syntax.Call):
-        return _range(expr, source)
+        made = _range(expr, source)  # one range alone is within the limit (_range checks it first)
+        count.add(made.size, expr, source)
+        return made
+    count.add(1, expr, source)
     return _number(expr, source)
 
 
 def value(expr: syntax.Expr, source: str) -> Array:
     """The array a value expression stands for."""
-    nested = _literal(expr, source)
+    nested = _literal(expr, source, _Count())
     try:
         array = np.array(nested, dtype=float)
     except ValueError:

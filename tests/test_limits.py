@@ -13,6 +13,7 @@ import pytest
 
 from gradcli import grad
 from gradcli.errors import LimitProblem
+from gradcli.values import parse_assignments
 from tests.helpers import cli
 
 
@@ -28,6 +29,21 @@ def _peak_bytes(function):
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
     return peak, raised
+
+
+# --- values typed in: elements counted while the literal is built ---------------------------
+
+
+def test_a_list_of_ranges_is_refused_before_its_elements_are_made(monkeypatch):
+    monkeypatch.setenv("GRADCLI_MAX_ELEMENTS", "100000")
+    text = "x=[" + ", ".join(["arange(0, 90000, 1)"] * 40) + "]"  # each range fits; 3.6 million together
+    peak, raised = _peak_bytes(lambda: parse_assignments(text))
+    assert isinstance(raised, LimitProblem)
+    assert "GRADCLI_MAX_ELEMENTS" in raised.hint
+    assert peak < 4 * 100_000 * 8  # a few ranges' worth, not all forty (29 MB)
+    run = cli("grad", "sum(x)", "--at", text)
+    assert run.exit_code == 2 and run.stdout == ""
+    assert "GRADCLI_MAX_ELEMENTS" in run.stderr
 
 
 # --- values computed: every node's shape is known before the forward sweep ------------------
