@@ -381,8 +381,8 @@ def _stack(*items: Array, leads: tuple[int, ...] = ()) -> Array:
 
 
 def _stack_vjp(g: Array, ans: Array, *items: Array, leads: tuple[int, ...] = ()) -> tuple[Array, ...]:
-    axis = max(leads, default=0)
-    return tuple(np.take(g, i, axis=axis) for i in range(len(items)))
+    # Views of g, one per item: np.take would copy all of g (a broadcast seed) for each item.
+    return tuple(np.moveaxis(g, max(leads, default=0), 0))
 
 
 def _stack_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
