@@ -9,7 +9,6 @@ evaluate every annotation string on each start.)
 import sys
 from collections.abc import Callable
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
 
 import typer
@@ -111,12 +110,49 @@ def read_program(program: str | None, file: str | None) -> str:
         raise NameProblem("give the program as an argument or with --file, not both")
     if file is not None:
         try:
-            return sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as problem:
-            raise NameProblem(f"cannot read the program from {file!r}: {problem}") from None
+            if file == "-":
+                return _read_text(sys.stdin.buffer, file)
+            with open(file, "rb") as stream:
+                return _read_text(stream, file)
+        except IsADirectoryError:
+            raise NameProblem(f"cannot read the program from {file!r}: it is a directory") from None
+        except OSError as problem:
+            raise NameProblem(f"cannot read the program from {file!r}: {problem.strerror or problem}") from None
     if program is None:
         raise NameProblem("no program given", hint="pass it as an argument, or with --file PATH")
     return program
+
+
+def _read_text(stream: Any, file: str, piece: int = 1 << 20) -> str:
+    """UTF-8 text (a byte order mark is dropped), read a piece at a time, refused as soon as it
+    passes GRADCLI_MAX_PROGRAM_CHARS: `-f /dev/zero` never fills the memory."""
+    import codecs
+
+    from gradcli.errors import Limits, over_limit
+
+    limit = Limits.get("program_chars")
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts: list[str] = []
+    length = 0
+    offset = 0  # bytes read before this piece
+    while True:
+        data = stream.read(piece)
+        if offset == 0 and data.startswith(codecs.BOM_UTF8):
+            data, offset = data[len(codecs.BOM_UTF8):], len(codecs.BOM_UTF8)
+        held = len(decoder.getstate()[0])  # the start of a character cut by the last piece
+        try:
+            text = decoder.decode(data, final=not data)
+        except UnicodeDecodeError as problem:
+            raise NameProblem(f"cannot read the program from {file!r}: it is not UTF-8 (byte offset "
+                              f"{offset - held + problem.start})") from None
+        parts.append(text)
+        length += len(text)
+        if length > limit:
+            where = "standard input" if file == "-" else repr(file)
+            raise over_limit(f"the program in {where} has more characters than allowed", "program_chars")
+        if not data:
+            return "".join(parts)
+        offset += len(data)
 
 
 def load(program: str | None, file: str | None, at: list[str] | None) -> tuple[Any, dict[str, Any]]:

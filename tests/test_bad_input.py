@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 from gradcli import grad
-from tests.helpers import cli, process
+from tests.helpers import Run, cli, process
 
 BAD = [
     # arguments, what the first line of stderr must say
@@ -174,3 +176,42 @@ def test_thirty_two_nested_lists_work_at_a_point_and_with_points():
     assert run.exit_code == 0, run.stderr
     rows = [json.loads(line) for line in run.stdout.splitlines()]
     assert [row["value"] for row in rows] == [1.0, 2.0]
+
+
+# --- reading the program with -f ------------------------------------------------------------
+
+
+def test_a_directory_as_the_program_file_is_one_clear_line(tmp_path):
+    run = cli("grad", "-f", str(tmp_path), "--at", "x=1")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert run.stderr.splitlines() == [f"gradcli: error: cannot read the program from {str(tmp_path)!r}: "
+                                       "it is a directory"]
+
+
+@pytest.mark.parametrize("where", ["file", "stdin"])
+def test_a_program_that_is_not_utf8_names_the_byte_offset(tmp_path, where):
+    text = "x*x + é".encode() + b"\xff + x"
+    assert text.index(b"\xff") == 8  # é is two bytes
+    path = tmp_path / "p.grad"
+    path.write_bytes(text)
+    if where == "file":
+        run = process("grad", "-f", str(path), "--at", "x=1")
+    else:
+        done = subprocess.run([sys.executable, "-m", "gradcli", "grad", "-f", "-", "--at", "x=1"], input=text,
+                              capture_output=True, timeout=60)
+        run = Run(done.returncode, done.stdout.decode(), done.stderr.decode())
+    assert run.exit_code == 2 and run.stdout == ""
+    assert len(run.stderr.splitlines()) == 1
+    assert "not UTF-8" in run.stderr and "byte offset 8" in run.stderr
+
+
+@pytest.mark.parametrize("where", ["file", "stdin"])
+def test_a_byte_order_mark_before_the_program_is_accepted(tmp_path, where):
+    path = tmp_path / "p.grad"
+    path.write_bytes(b"\xef\xbb\xbfx*x")
+    if where == "file":
+        run = cli("grad", "-f", str(path), "--at", "x=3", "--json")
+    else:
+        run = cli("grad", "-f", "-", "--at", "x=3", "--json", stdin="\ufeffx*x")
+    assert run.exit_code == 0, run.stderr
+    assert run.json()["grad"]["x"] == 6.0  # d/dx x^2 = 2x

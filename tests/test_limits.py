@@ -7,6 +7,7 @@ the limits are lowered with their environment variables so that these tests stay
 from __future__ import annotations
 
 import json
+import resource
 import subprocess
 import sys
 import tracemalloc
@@ -110,3 +111,34 @@ def test_a_sum_over_a_long_list_takes_time_linear_in_its_length():
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     assert document["value"] == count * 0.5 and document["grad"]["x"] == count  # d/dx of count*x
+
+
+# --- the program's text is read in pieces, up to its limit ----------------------------------
+
+
+def _under_600_mb():
+    resource.setrlimit(resource.RLIMIT_AS, (600 * 2**20, 600 * 2**20))
+
+
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_an_endless_program_file_is_refused_at_the_length_limit(source):
+    args = ["-f", "/dev/zero"] if source == "file" else ["-f", "-"]
+    with open("/dev/zero", "rb") as zeros:
+        done = subprocess.run([sys.executable, "-m", "gradcli", "grad", *args, "--at", "x=1"], stdin=zeros,
+                              capture_output=True, text=True, timeout=60, preexec_fn=_under_600_mb)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert "the limit is 20,000,000" in done.stderr and "GRADCLI_MAX_PROGRAM_CHARS" in done.stderr
+
+
+def test_a_program_one_character_past_the_limit_is_refused_and_one_at_it_is_read(monkeypatch, tmp_path):
+    monkeypatch.setenv("GRADCLI_MAX_PROGRAM_CHARS", "50")
+    at_limit = "x" + " + x" * 12 + " "  # 50 characters
+    path = tmp_path / "p.grad"
+    path.write_text(at_limit)
+    assert cli("grad", "-f", str(path), "--at", "x=1", "--json").json()["grad"]["x"] == 13.0  # d/dx of 13x
+    path.write_text(at_limit + "+")
+    run = cli("grad", "-f", str(path), "--at", "x=1")
+    assert run.exit_code == 2 and "GRADCLI_MAX_PROGRAM_CHARS" in run.stderr
+    run = cli("grad", "-f", "-", "--at", "x=1", stdin=at_limit + "x")
+    assert run.exit_code == 2 and "GRADCLI_MAX_PROGRAM_CHARS" in run.stderr
