@@ -185,7 +185,7 @@ def grad(
     paths: Annotated[bool, typer.Option("--paths", help="List the paths from the output to each input, and what "
                                         "each contributes.")] = False,
     max_paths: Annotated[int, typer.Option("--max-paths", min=1, help="With --paths: keep the K largest in "
-                                           "magnitude.", metavar="K")] = 16,
+                                           "magnitude (at most 10,000).", metavar="K")] = 16,
     points: PointsOpt = None,
     csv: CsvOpt = False,
     skip_bad: SkipBadOpt = False,
@@ -217,6 +217,10 @@ def grad(
         from gradcli.autodiff import grad as compute
         from gradcli.autodiff import non_finite_warnings
 
+        if paths:
+            from gradcli.paths import check_max_paths
+
+            check_max_paths(max_paths)
         tape, point = load(program, file, at)
         result = compute(tape, point, seed=seed, of=of, wrt=wrt)
         # Each option adds a section: a JSON key, and a part of the human view.

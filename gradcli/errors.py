@@ -118,6 +118,7 @@ class Limits:
         # elements of all a program's values at one point together (its adjoints take as much again)
         "tape_elements": ("GRADCLI_MAX_TAPE_ELEMENTS", 100_000_000),
         "line_chars": ("GRADCLI_MAX_LINE", 1_000_000),  # one line of --points
+        "path_steps": ("GRADCLI_MAX_PATH_STEPS", 500_000),  # the work of --paths (paths.search_steps)
     }
 
     @classmethod

@@ -9,8 +9,13 @@ so paths are sequences of edges, and their number can grow exponentially with th
 - For scalar programs, `best_paths` finds the K largest contributions in magnitude by
   k-best dynamic programming over the tape in O(edges * K log K), never listing the rest.
 - For tensor programs, contributions are vectors; `enumerate_paths` walks them depth-first
-  up to a limit and keeps the K of largest norm.
-Either way, what the listed paths leave of the gradient is reported as `unlisted`.
+  and keeps the K of largest norm.
+Only the nodes from which a reported input can be reached are visited. The work of either
+search is known before it starts (`search_steps`) and bounded by GRADCLI_MAX_PATH_STEPS: past
+it, the inputs are searched one at a time, the cheapest first, while the limit lasts: a k-best
+search that does not fit lists nothing, a walk stops where its share of the limit ends. The
+path counts and the gradient stay exact, and what the listed paths leave of the gradient is
+reported as `unlisted` either way.
 """
 
 from __future__ import annotations
@@ -22,13 +27,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from gradcli.autodiff import GradResult, local_derivatives
+from gradcli.errors import LimitProblem, Limits
 from gradcli.ops import call_vjp
 from gradcli.tape import APPLY
 
 Array = np.ndarray
 
 DEFAULT_MAX_PATHS = 16
-ENUMERATION_LIMIT = 20_000  # paths walked, at most, for a tensor program
+MAX_PATHS = 10_000  # --max-paths at most: nobody reads more, and the k-best search's memory grows with it
+ELEMENTS_PER_STEP = 1_000  # a tensor walk's step through a value of n elements counts 1 + n // 1000 steps
 
 
 @dataclass(frozen=True)
@@ -46,7 +53,12 @@ class InputPaths:
     listed: list[Path]  # the largest contributions, largest first
     gradient: Array
     unlisted: Array  # gradient - sum of the listed contributions
-    searched_all: bool  # False when a tensor program had more paths than were walked
+    searched_all: bool  # False when the search stopped at GRADCLI_MAX_PATH_STEPS
+
+
+def check_max_paths(k: int) -> None:
+    if k > MAX_PATHS:
+        raise LimitProblem(f"--max-paths can be at most {MAX_PATHS:,}, not {k:,}")
 
 
 def count_paths(result: GradResult) -> list[int]:
@@ -67,10 +79,41 @@ def _is_scalar_program(result: GradResult, counts: list[int]) -> bool:
     return all(result.values[i].size == 1 for i, c in enumerate(counts) if c)
 
 
-def best_paths(result: GradResult, k: int, counts: list[int], targets: set[int]) -> dict[int, list[Path]]:
+def reaching(result: GradResult, targets: set[int]) -> list[bool]:
+    """Which nodes a path to one of `targets` can go through: the targets and what uses them."""
+    nodes = result.tape.nodes
+    reaches = [False] * len(nodes)
+    for node in nodes[: max(result.roots, default=-1) + 1]:
+        if node.index in targets and node.requires_grad:
+            reaches[node.index] = True
+        elif node.kind == APPLY and node.requires_grad:
+            reaches[node.index] = any(reaches[a] for a in node.args)
+    return reaches
+
+
+def search_steps(result: GradResult, k: int, counts: list[int], reaches: list[bool], scalar: bool) -> int:
+    """The steps the search will take: for k-best, the candidate paths it ranks (at most k per edge);
+    for the walk, one per path through each node, more for large values."""
+    nodes = result.tape.nodes
+    steps = 0
+    for index, count in enumerate(counts):
+        if not count or not reaches[index]:
+            continue
+        if scalar:
+            if nodes[index].kind == APPLY:
+                steps += min(k, count) * sum(reaches[a] for a in nodes[index].args)
+        else:
+            steps += count * (1 + result.values[index].size // ELEMENTS_PER_STEP)
+    return steps
+
+
+def best_paths(result: GradResult, k: int, counts: list[int], targets: set[int],
+               reaches: list[bool] | None = None) -> dict[int, list[Path]]:
     """The k paths of largest |contribution| into each target, for a scalar program."""
     nodes = result.tape.nodes
     values = result.values
+    if reaches is None:
+        reaches = reaching(result, targets)
     # An entry: (log |product|, product, tie-break, predecessor node, edge position, predecessor's rank).
     best: dict[int, list[tuple[float, float, int, int, int, int]]] = {}
     candidates: dict[int, list[tuple[float, float, int, int, int, int]]] = {}
@@ -91,7 +134,7 @@ def best_paths(result: GradResult, k: int, counts: list[int], targets: set[int])
         factors = [None if f is None else float(f.reshape(())) for f in local_derivatives(result.tape, values, index)]
         factors_of[index] = factors
         for position, (arg, factor) in enumerate(zip(node.args, factors, strict=True)):
-            if factor is None or not nodes[arg].requires_grad:
+            if factor is None or not reaches[arg]:
                 continue
             log_factor = _log_abs(factor)
             pending = candidates.setdefault(arg, [])
@@ -125,55 +168,109 @@ def _log_abs(number: float) -> float:
 
 
 def enumerate_paths(
-    result: GradResult, k: int, targets: set[int], limit: int = ENUMERATION_LIMIT
+    result: GradResult, k: int, targets: set[int], limit: int | None = None, reaches: list[bool] | None = None
 ) -> tuple[dict[int, list[Path]], bool]:
     """Walk paths depth-first, pushing the seed through each edge's VJP; keep the k largest.
 
-    Returns the kept paths per target, and whether every path was walked.
+    Stops after `limit` steps (see search_steps). Returns the kept paths per target, and
+    whether every path was walked.
     """
     nodes = result.tape.nodes
     values = result.values
-    kept: dict[int, list[tuple[float, int, Path]]] = {}
+    if reaches is None:
+        reaches = reaching(result, targets)
+    budget = math.inf if limit is None else limit
+    kept: dict[int, list[tuple[float, int, tuple[object, ...], Array]]] = {}
     walked = 0
-    stack: list[tuple[int, Array, tuple[int, ...], tuple[int, ...]]] = [
-        (root, seed, (root,), ()) for root, seed in zip(result.roots, result.seeds, strict=True)
+    # A path is a linked list, (its path to the parent, node, position): a push costs the same
+    # however long the path, and only the kept ones are written out.
+    stack: list[tuple[int, Array, tuple[object, ...]]] = [
+        (root, seed, ((), root, -1)) for root, seed in zip(result.roots, result.seeds, strict=True) if reaches[root]
     ]
     complete = True
     with np.errstate(all="ignore"):
         while stack:
-            index, cotangent, chain, positions = stack.pop()
+            index, cotangent, link = stack.pop()
             node = nodes[index]
+            budget -= 1 + values[index].size // ELEMENTS_PER_STEP
+            if budget < 0:
+                complete = False
+                break
             if index in targets:
                 walked += 1
                 heap = kept.setdefault(index, [])
-                item = (float(np.linalg.norm(cotangent)), -walked, Path(chain, positions, None, cotangent))
+                item = (float(np.linalg.norm(cotangent)), -walked, link, cotangent)
                 if len(heap) < k:
                     heapq.heappush(heap, item)
                 else:
                     heapq.heappushpop(heap, item)
-                if walked >= limit:
-                    complete = False
-                    break
             if node.kind != APPLY:
                 continue
             assert node.op is not None
+            wanted = [reaches[a] for a in node.args]
+            if not any(wanted):
+                continue
             cotangents = call_vjp(node.op, cotangent, values[index], [values[a] for a in node.args], node.params,
-                                  [0] * len(node.args), [nodes[a].requires_grad for a in node.args])
+                                  [0] * len(node.args), wanted)
             for position in reversed(range(len(node.args))):
-                arg, c = node.args[position], cotangents[position]
+                c = cotangents[position]
                 if c is not None:
-                    stack.append((arg, c, (*chain, arg), (*positions, position)))
-    return {i: [path for _, _, path in sorted(heap, reverse=True)] for i, heap in kept.items()}, complete
+                    stack.append((node.args[position], c, (link, node.args[position], position)))
+    found = {i: [_written_out(link, c) for _, _, link, c in sorted(heap, key=lambda item: item[:2], reverse=True)]
+             for i, heap in kept.items()}
+    return found, complete
+
+
+def _written_out(link: tuple[object, ...], contribution: Array) -> Path:
+    chain: list[int] = []
+    positions: list[int] = []
+    while link:
+        link, index, position = link  # type: ignore[assignment]
+        chain.append(index)  # type: ignore[arg-type]
+        positions.append(position)  # type: ignore[arg-type]
+    chain.reverse()
+    positions.reverse()
+    return Path(tuple(chain), tuple(positions[1:]), None, contribution)
+
+
+def _search(result: GradResult, k: int, counts: list[int], targets: set[int], scalar: bool
+            ) -> tuple[dict[int, list[Path]], set[int]]:
+    """The paths found per target, and the targets whose search was complete.
+
+    All targets at once where the step limit allows it; else one at a time, the cheapest
+    first, so that a target with few paths is not starved by one with too many.
+    """
+    budget = Limits.get("path_steps")
+
+    def search(chosen: set[int], reaches: list[bool], limit: int | None) -> tuple[dict[int, list[Path]], bool]:
+        if scalar:
+            return best_paths(result, k, counts, chosen, reaches), True
+        return enumerate_paths(result, k, chosen, limit, reaches)
+
+    reaches = reaching(result, targets)
+    if search_steps(result, k, counts, reaches, scalar) <= budget:
+        return search(targets, reaches, None)[0], set(targets)
+    found: dict[int, list[Path]] = {}
+    complete: set[int] = set()
+    alone = [(reaching(result, {target}), target) for target in sorted(targets)]
+    costs = sorted((search_steps(result, k, counts, reach, scalar), target, reach) for reach, target in alone)
+    for position, (steps, target, reach) in enumerate(costs):
+        if steps <= budget:
+            found.update(search({target}, reach, None)[0])
+            complete.add(target)
+            budget -= steps
+        elif not scalar:  # a walk can stop anywhere: it takes its share of what is left
+            share = budget // (len(costs) - position)
+            found.update(search({target}, reach, share)[0])
+            budget -= share
+    return found, complete
 
 
 def paths(result: GradResult, k: int = DEFAULT_MAX_PATHS) -> list[InputPaths]:
     """Per reported input: its path count, its k largest paths, and what they leave out."""
     counts = count_paths(result)
     targets = {result.index_of(name) for name in result.wrt}
-    if _is_scalar_program(result, counts):
-        found, searched_all = best_paths(result, k, counts, targets), True
-    else:
-        found, searched_all = enumerate_paths(result, k, targets)
+    found, complete = _search(result, k, counts, targets, _is_scalar_program(result, counts))
     gradients = result.grad
     report = []
     for name in result.wrt:
@@ -182,5 +279,5 @@ def paths(result: GradResult, k: int = DEFAULT_MAX_PATHS) -> list[InputPaths]:
         gradient = gradients[name]
         with np.errstate(all="ignore"):  # inf - inf is NaN, as it should be
             unlisted = gradient - sum((p.contribution for p in listed), np.zeros_like(gradient))
-        report.append(InputPaths(name, counts[index], listed, gradient, unlisted, searched_all))
+        report.append(InputPaths(name, counts[index], listed, gradient, unlisted, index in complete))
     return report

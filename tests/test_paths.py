@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -106,3 +110,75 @@ def test_max_paths_keeps_the_largest_and_reports_the_rest():
 def test_paths_into_an_input_the_output_ignores():
     x = cli("grad", "q = a*2; r = b*3; q", "--at", "a=1,b=2", "--paths", "--json").json()["paths"]["b"]
     assert x == {"total_paths": 0, "listed": [], "unlisted": 0.0, "searched_all": True}
+
+
+# --- the work of the path search is bounded (issue #10: 33) ---------------------------------
+
+
+def _paths_json(program, *options, env=None):
+    done = subprocess.run([sys.executable, "-m", "gradcli", "grad", program, "--paths", "--json", *options],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_paths_into_one_input_never_walk_the_paths_into_another():
+    # 2^40 paths into x; one into y: only the paths that can reach y are walked.
+    program = "z = x*[1, 1]; " + "z = z*z; " * 40 + "sum(z) + sum(y*[1, 1])"
+    document = _paths_json(program, "--at", "x=1,y=[2,3]", "--wrt", "y")
+    y = document["paths"]["y"]
+    assert document["grad"]["y"] == [1.0, 1.0]  # d/dy of sum(y*[1,1])
+    assert y["total_paths"] == 1 and y["searched_all"]
+    assert [p["contribution"] for p in y["listed"]] == [[1.0, 1.0]]
+    assert y["unlisted"] == [0.0, 0.0]
+
+
+def test_a_tensor_path_walk_stops_at_its_step_limit_with_the_gradient_exact():
+    # 2^15 paths of 2,000 steps each: more than the path search may take.
+    program = "z = x*[1, 1]; " + "z = sin(z); " * 2000 + "z = z*z; " * 15 + "sum(z)"
+    document = _paths_json(program, "--at", "x=0.5")
+    x = document["paths"]["x"]
+    assert x["total_paths"] == 2**15
+    assert not x["searched_all"]
+    z = 0.5
+    for _ in range(2000):
+        z = np.sin(z)
+    assert document["value"] == pytest.approx(2 * z ** (2**15), abs=1e-300)  # underflows to 0, as in NumPy
+    found = sum(p["contribution"] for p in x["listed"]) + x["unlisted"]
+    assert found == pytest.approx(document["grad"]["x"], abs=1e-300)
+
+
+def test_the_human_view_says_the_search_stopped_and_how_to_go_further(monkeypatch):
+    monkeypatch.setenv("GRADCLI_MAX_PATH_STEPS", "50")
+    run = cli("grad", "z = x*[1, 1]; " + "z = z*z; " * 6 + "sum(z)", "--at", "x=1", "--paths")
+    assert run.exit_code == 0, run.stderr
+    assert "GRADCLI_MAX_PATH_STEPS" in run.stdout
+
+
+def test_a_scalar_path_search_past_its_step_limit_lists_nothing_and_says_so(monkeypatch):
+    monkeypatch.setenv("GRADCLI_MAX_PATH_STEPS", "50")
+    program = "y = x*x; " + "; ".join(["y = y*y"] * 59)
+    x = cli("grad", program, "--at", "x=1", "--paths", "--json").json()["paths"]["x"]
+    assert x["total_paths"] == 2**60 and x["listed"] == [] and not x["searched_all"]
+    assert x["unlisted"] == pytest.approx(2.0**60)  # d/dx of x^(2^60) at 1
+    run = cli("grad", program, "--at", "x=1", "--paths")
+    assert run.exit_code == 0 and "GRADCLI_MAX_PATH_STEPS" in run.stdout
+
+
+def test_max_paths_has_a_documented_maximum():
+    run = cli("grad", "x*x", "--at", "x=1", "--paths", "--max-paths", "1000000000")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert len(run.stderr.splitlines()) == 1
+    assert "--max-paths" in run.stderr and "10,000" in run.stderr
+    assert cli("grad", "x*x", "--at", "x=1", "--paths", "--max-paths", "10000").exit_code == 0
+
+
+def test_an_input_with_few_paths_is_searched_whole_beside_one_with_too_many(monkeypatch):
+    monkeypatch.setenv("GRADCLI_MAX_PATH_STEPS", "200")
+    program = "z = x*[1, 1]; " + "z = z*z; " * 10 + "sum(z) + sum(y*[1, 1])"
+    document = cli("grad", program, "--at", "x=1,y=[2,3]", "--paths", "--json").json()
+    x, y = document["paths"]["x"], document["paths"]["y"]
+    assert y["searched_all"] and [p["contribution"] for p in y["listed"]] == [[1.0, 1.0]]
+    assert not x["searched_all"] and x["total_paths"] == 2**10
+    found = np.sum([p["contribution"] for p in x["listed"]], axis=0) + x["unlisted"]
+    np.testing.assert_allclose(found, document["grad"]["x"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gradcli.autodiff import GradResult, torch_name
+from gradcli.errors import Limits
 from gradcli.paths import InputPaths, Path
 from gradcli.render.numbers import human, to_json
 from gradcli.tape import INPUT
@@ -57,8 +58,9 @@ def show_paths(reports: list[InputPaths], result: GradResult, console: Any) -> N
         unlisted = "" if report.total_paths == len(report.listed) else f" + {human(report.unlisted)} (unlisted)"
         console.print(f"  {listed or '0'}{unlisted} = {human(report.gradient)} = d/d{report.name}", highlight=False)
         if not report.searched_all:
-            console.print("  [yellow]note:[/yellow] too many tensor paths to walk them all; the listed ones are "
-                          "the largest of those walked", highlight=False)
+            console.print("  [yellow]note:[/yellow] the path search stopped at its limit of "
+                          f"{Limits.get('path_steps'):,} steps (raise it with {Limits.variable('path_steps')}=N); "
+                          "the listed paths are the largest of those it found", highlight=False)
 
 
 def paths_document(reports: list[InputPaths], result: GradResult) -> dict[str, Any]:
