@@ -160,7 +160,7 @@ class TapeSink:
             if shape is not None:  # (None: the fold below says what does not fit)
                 self.folded += _checked_size(shape, span, self.source)
                 if self.folded > Limits.get("tape_elements"):
-                    raise over_limit(f"the program's constants hold more than {self.folded - 1:,} elements",
+                    raise over_limit(f"the program's constants up to here would hold {self.folded:,} elements",
                                      "tape_elements", source=self.source, span=span)
             try:  # (inside np.errstate: 1/0 folds to inf, as in IEEE)
                 value = np.asarray(call_forward(op, values, params, [0] * len(values)), dtype=float)  # type: ignore[arg-type]
@@ -431,7 +431,7 @@ def check_shapes(tape: Tape, shapes: Mapping[str, Shape]) -> None:
             shape = node.value.shape  # type: ignore[union-attr]
         total += _checked_size(shape, node.span, source)
         if total > max_total:
-            raise over_limit(f"the values of the program would hold more than {total - 1:,} elements together",
+            raise over_limit(f"the program's values up to here would hold {total:,} elements together",
                              "tape_elements", source=source, span=node.span)
         known[node.index] = shape
     tape.checked.add(key)
