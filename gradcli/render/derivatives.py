@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.autodiff import Agreement, HessianResult, JacobianResult, JvpResult
-from gradcli.render.numbers import human, to_json
+from gradcli.render.numbers import human, human_line, to_json
 
 
 def _element_labels(name: str, shape: tuple[int, ...]) -> list[str]:
@@ -86,7 +86,7 @@ def _matrix_table(title: str, rows: list[str], columns: list[str], matrix: np.nd
 
 def show_jacobian(result: JacobianResult, console: Any) -> None:
     for name, output in zip(result.output_names, result.outputs, strict=True):
-        console.print(f"[bold]{name}[/bold] = {human(output)}", highlight=False)
+        console.print(f"[bold]{name}[/bold] = {human_line(output)}", highlight=False)
     sweeps = "one reverse sweep per output element" if result.mode == "reverse" else "one forward sweep per input element"
     console.print(f"[dim]Jacobian by {sweeps}[/dim]")
     for out_name, output, per_output in zip(result.output_names, result.outputs, result.blocks, strict=True):
@@ -111,7 +111,7 @@ def hessian_document(result: HessianResult) -> dict[str, Any]:
 
 
 def show_hessian(result: HessianResult, console: Any) -> None:
-    console.print(f"[bold]{result.tape.output_names[0]}[/bold] = {human(result.value)}", highlight=False)
+    console.print(f"[bold]{result.tape.output_names[0]}[/bold] = {human_line(result.value)}", highlight=False)
     names = list(result.blocks)
     labels = [label for name in names for label in _element_labels(name, np.shape(result.point[name]))]
     matrix = np.block([[result.blocks[a][b].reshape(np.size(result.point[a]), np.size(result.point[b]))
@@ -141,7 +141,7 @@ def show_jvp(result: JvpResult, console: Any) -> None:
     values = result.value if isinstance(result.value, tuple) else (result.value,)
     tangents = result.jvp if isinstance(result.jvp, tuple) else (result.jvp,)
     for name, value, tangent in zip(result.output_names, values, tangents, strict=True):
-        console.print(f"[bold]{name}[/bold] = {human(value)}", highlight=False)
-        console.print(f"  tangent of {name} (J @ tangent) = {human(tangent)}", highlight=False)
-    shown = ", ".join(f"{n}={human(v)}" for n, v in result.tangent.items())
+        console.print(f"[bold]{name}[/bold] = {human_line(value)}", highlight=False)
+        console.print(f"  tangent of {name} (J @ tangent) = {human_line(tangent)}", highlight=False)
+    shown = ", ".join(f"{n}={human_line(v)}" for n, v in result.tangent.items())
     console.print(f"[dim]tangent: {shown}[/dim]", highlight=False)

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.autodiff import GradResult, local_derivatives, torch_name
-from gradcli.render.numbers import human
+from gradcli.render.numbers import human, human_line
 from gradcli.tape import APPLY, CONST, INPUT, Node, Tape
 
 
@@ -21,7 +21,7 @@ def ref(tape: Tape, index: int) -> str:
     if node.kind == INPUT:
         return str(node.name)
     if node.is_scalar_constant() and node.name is None:
-        return human(node.value)  # a number is written in place
+        return human_line(node.value)  # a number is written in place
     return f"v{index}"
 
 
@@ -41,7 +41,7 @@ def definition(tape: Tape, node: Node) -> str:
     if node.kind == INPUT:
         return "input"
     if node.kind == CONST:
-        return f"constant {human(node.value)}"
+        return f"constant {human_line(node.value)}"
     assert node.op is not None
     args = [ref(tape, a) for a in node.args]
     op = node.op
@@ -83,9 +83,9 @@ def show_explanation(result: GradResult, console: Any) -> None:
                   "'+=' adds what arrives along another path.[/dim]")
     for root, name, seed in zip(result.roots, result.root_names, result.seeds, strict=True):
         if seed.size == 1:
-            console.print(f"  seed: {ref(tape, root)}.grad = {human(seed)}   (d {name} / d {name} = 1)", highlight=False)
+            console.print(f"  seed: {ref(tape, root)}.grad = {human_line(seed)}   (d {name} / d {name} = 1)", highlight=False)
         else:
-            console.print(f"  seed: {ref(tape, root)}.grad = {human(seed)}   (the vector of the vector-Jacobian "
+            console.print(f"  seed: {ref(tape, root)}.grad = {human_line(seed)}   (the vector of the vector-Jacobian "
                           f"product: --seed, PyTorch's grad_tensors)", highlight=False)
     assert result.trace is not None
     current = -1
@@ -99,7 +99,7 @@ def show_explanation(result: GradResult, console: Any) -> None:
             adjoint = result.adjoints[step.node]
             console.print(f"\n  {ref(tape, step.node)} = {definition(tape, node)}   "
                           f"[dim]{torch_name(tape, step.node, values)}, {ref(tape, step.node)}.grad = "
-                          f"{human(adjoint)}[/dim]", highlight=False)
+                          f"{human_line(adjoint)}[/dim]", highlight=False)
         position = node.args.index(step.arg) if node.args.count(step.arg) == 1 else None
         target = ref(tape, step.arg)
         scalar = values[step.node].size == 1 and values[step.arg].size == 1
@@ -111,16 +111,16 @@ def show_explanation(result: GradResult, console: Any) -> None:
             formula = local_derivative_formula(node.op, [ref(tape, a) for a in node.args], position, node.params)
             formula_text = f" = {formula}" if formula else ""
             chain = (f"{ref(tape, step.node)}.grad × ∂{ref(tape, step.node)}/∂{target}{formula_text} = "
-                     f"{human(result.adjoints[step.node])} × {human(factor)} = {human(step.contribution)}")
+                     f"{human_line(result.adjoints[step.node])} × {human_line(factor)} = {human_line(step.contribution)}")
         else:
-            chain = f"VJP of {torch_name(tape, step.node, values)} applied to {ref(tape, step.node)}.grad = {human(step.contribution)}"
+            chain = f"VJP of {torch_name(tape, step.node, values)} applied to {ref(tape, step.node)}.grad = {human_line(step.contribution)}"
         accumulated = np.any(step.total is not step.contribution)
-        before = "" if not accumulated else f"   [dim](accumulated: {human(step.total - step.contribution)} was there)[/dim]"
-        console.print(f"    {target}.grad += {chain}  ->  {human(step.total)}{before}", highlight=False)
+        before = "" if not accumulated else f"   [dim](accumulated: {human_line(step.total - step.contribution)} was there)[/dim]"
+        console.print(f"    {target}.grad += {chain}  ->  {human_line(step.total)}{before}", highlight=False)
 
     console.print("\n[bold]Result[/bold]", highlight=False)
     for name, gradient in result.grad.items():
-        console.print(f"  {name}.grad = {human(gradient)}", highlight=False)
+        console.print(f"  {name}.grad = {human_line(gradient)}", highlight=False)
 
 
 def _next_position(result: GradResult, step: Any) -> int:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gradcli.autodiff import GradResult, GraphNode
-from gradcli.render.numbers import human, to_json
+from gradcli.render.numbers import human_line, to_json
 
 MAX_TREE_DEPTH = 200  # deeper graphs are cut in the tree view (every other format is whole)
 
@@ -32,10 +32,10 @@ class GraphView:
         """Lines under a node's name: its forward value and the gradient flowing into it."""
         if self.result is None:
             return []
-        lines = [f"value = {human(self.result.values[node_id])}"]
+        lines = [f"value = {human_line(self.result.values[node_id])}"]
         adjoint = self.result.adjoints[node_id]
         if adjoint is not None:
-            lines.append(f"grad = {human(adjoint)}")
+            lines.append(f"grad = {human_line(adjoint)}")
         return lines
 
     def title(self, node: GraphNode) -> str:

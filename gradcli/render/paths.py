@@ -6,7 +6,7 @@ from typing import Any
 
 from gradcli.autodiff import GradResult, torch_name
 from gradcli.paths import InputPaths, Path
-from gradcli.render.numbers import human, to_json
+from gradcli.render.numbers import human, human_line, to_json
 from gradcli.tape import INPUT
 
 
@@ -33,7 +33,7 @@ def chain_text(result: GradResult, path: Path) -> str:
 def _factors_text(path: Path) -> str:
     if path.factors is None:
         return "(vector-Jacobian products)"
-    return " × ".join(human(f) for f in path.factors) if path.factors else "1"
+    return " × ".join(human_line(f) for f in path.factors) if path.factors else "1"
 
 
 def show_paths(reports: list[InputPaths], result: GradResult, console: Any) -> None:
@@ -51,11 +51,11 @@ def show_paths(reports: list[InputPaths], result: GradResult, console: Any) -> N
         for number, path in enumerate(report.listed, 1):
             table.add_row(str(number), chain_text(result, path), _factors_text(path), human(path.contribution))
         console.print(table)
-        listed = " + ".join(human(p.contribution) for p in report.listed[:6])
+        listed = " + ".join(human_line(p.contribution) for p in report.listed[:6])
         if len(report.listed) > 6:
             listed += " + ..."
-        unlisted = "" if report.total_paths == len(report.listed) else f" + {human(report.unlisted)} (unlisted)"
-        console.print(f"  {listed or '0'}{unlisted} = {human(report.gradient)} = d/d{report.name}", highlight=False)
+        unlisted = "" if report.total_paths == len(report.listed) else f" + {human_line(report.unlisted)} (unlisted)"
+        console.print(f"  {listed or '0'}{unlisted} = {human_line(report.gradient)} = d/d{report.name}", highlight=False)
         if not report.searched_all:
             console.print("  [yellow]note:[/yellow] too many tensor paths to walk them all; the listed ones are "
                           "the largest of those walked", highlight=False)

@@ -7,19 +7,19 @@ from rich.table import Table
 from rich.text import Text
 
 from gradcli.autodiff import GradResult, non_finite_warnings
-from gradcli.render.numbers import human, is_finite
+from gradcli.render.numbers import human, human_line, is_finite
 
 
-def marked(value: object) -> Text:
-    """A number as text, in red where it is NaN or infinite."""
-    return Text(human(value), style="" if is_finite(value) else "bold red")
+def marked(value: object, one_line: bool = False) -> Text:
+    """A number as text, in red where it is NaN or infinite; a matrix row by row unless `one_line`."""
+    return Text(human_line(value) if one_line else human(value), style="" if is_finite(value) else "bold red")
 
 
 def show_grad(result: GradResult, console: Console) -> None:
     value = result.value
     outputs = value if isinstance(value, tuple) else (value,)
     for name, output in zip(result.root_names, outputs, strict=True):
-        console.print(Text.assemble((name, "bold"), " = ", marked(output)))
+        console.print(Text.assemble((name, "bold"), " = ", marked(output, one_line=True)))
     table = Table(show_edge=False, header_style="bold")
     table.add_column("input")
     table.add_column("value", justify="right")
