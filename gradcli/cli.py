@@ -128,14 +128,22 @@ def load(program: str | None, file: str | None, at: list[str] | None) -> tuple[A
     return tape, merge_points(at or [], tape.inputs)
 
 
-def _console(wide: bool = False) -> Any:
+def _console() -> Any:
+    """The console of every human view.
+
+    User text is never read as rich markup or emoji codes: markup is off, and the renderers
+    style their own words with rich Text objects. Piped or redirected, nothing is wrapped:
+    a line is as long as its content (a terminal wraps at its width).
+    """
     from rich.console import Console  # only the human views pay for rich
 
-    console = Console(highlight=False)
-    if wide and not console.is_terminal:
-        # Piped or redirected: let deep trees run long rather than wrap their labels.
-        console = Console(highlight=False, width=1_000)
+    console = Console(markup=False, emoji=False, highlight=False)
+    if not console.is_terminal:
+        console = Console(markup=False, emoji=False, highlight=False, width=UNWRAPPED_WIDTH, soft_wrap=True)
     return console
+
+
+UNWRAPPED_WIDTH = 1_000_000  # the width a pipe or a file is given: no line is ever that long
 
 
 @command
@@ -354,7 +362,7 @@ def graph(
         view = GraphView(tape.source, backward_graph(tape, roots, None if result is None else result.values), roots,
                          names, result)
         if format is GraphFormat.tree:
-            _console(wide=True).print(tree(view))
+            _console().print(tree(view))
         else:
             sys.stdout.write(TEXT_FORMATS[format.value](view) + "\n")
 

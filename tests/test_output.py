@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 import pytest
 
@@ -50,3 +52,92 @@ def test_a_number_is_written_with_six_significant_digits(value):
 
     assert human(value) == format(value, ".6g")
     assert human([value, value]) == f"[{_g(value)}, {_g(value)}]"
+
+
+# --- user text is shown as typed: never read as rich markup, control characters escaped -------------
+
+MARKUP = "[bold]b[/bold] [link=https://example.com]l[/link] [/] :smile:"
+PROGRAM = f"y = [x, 2*x]; sum(y*y) # {MARKUP}"
+
+HUMAN_VIEWS = [
+    ["grad", PROGRAM, "--at", "x=0.5"],
+    ["grad", PROGRAM, "--at", "x=0.5", "--paths"],
+    ["grad", PROGRAM, "--at", "x=0.5", "--symbolic"],
+    ["grad", PROGRAM, "--at", "x=0.5", "--check"],
+    ["graph", PROGRAM],
+    ["graph", PROGRAM, "--at", "x=0.5"],
+    ["explain", PROGRAM, "--at", "x=0.5"],
+    ["jacobian", PROGRAM, "--at", "x=0.5"],
+    ["hessian", PROGRAM, "--at", "x=0.5"],
+    ["jvp", PROGRAM, "--at", "x=0.5", "--tangent", "x=1"],
+    ["grad", PROGRAM, "--points", "-"],
+]
+
+
+@pytest.mark.parametrize("args", HUMAN_VIEWS, ids=[" ".join(a[:1] + a[2:]) for a in HUMAN_VIEWS])
+def test_markup_in_a_program_is_shown_as_typed_in_every_human_view(args):
+    run = cli(*args, stdin="x\n0.5\n")
+    assert run.exit_code == 0, run.stderr
+    assert ":smile:" not in run.stdout or MARKUP in run.stdout  # echoed whole, or not at all
+    assert "\x1b" not in run.stdout
+    if args[0] in ("graph", "explain"):
+        assert PROGRAM in run.stdout
+
+
+def test_the_graph_of_a_list_names_the_list():
+    run = cli("graph", "sum([a, b])")
+    assert run.stdout.splitlines()[0] == "backward graph of sum([a, b])"
+
+
+def test_explain_keeps_the_list_literal_in_the_program_and_on_the_tape():
+    run = cli("explain", "y = [x, 2*x]; sum(y)", "--at", "x=1")
+    assert "Program  y = [x, 2*x]; sum(y)" in run.stdout
+    assert "[x, v2]" in run.stdout  # the stack's definition on the tape
+
+
+def test_an_unclosed_markup_tag_in_a_comment_is_not_an_internal_error():
+    for command in (["graph", "x*2 # [/]"], ["explain", "x*2 # [/]", "--at", "x=1"]):
+        run = cli(*command)
+        assert run.exit_code == 0, run.stderr
+        assert "x*2 # [/]" in run.stdout
+
+
+CONTROL = "\x1b]0;pwned\x07 \x00\x9b\u202e\x7f\r"  # the carriage return ends the comment
+CONTROL_SHOWN = "\\x1b]0;pwned\\x07 \\x00\\x9b\\u202e\\x7f"
+
+
+@pytest.mark.parametrize("args", [["graph"], ["graph", "--format", "dot"], ["graph", "--format", "mermaid"],
+                                  ["explain", "--at", "x=1"], ["graph", "--at", "x=1"]])
+def test_control_characters_in_a_program_are_shown_escaped(args):
+    run = cli(args[0], "-f", "-", *args[1:], stdin=f"x*2 # {CONTROL}")
+    assert run.exit_code == 0, run.stderr
+    assert not any(c in run.stdout for c in "\x1b\x07\x00\x9b\u202e\x7f\r")
+    if "dot" in args:  # inside a dot string a backslash is written twice
+        assert CONTROL_SHOWN.replace("\\", "\\\\") in run.stdout
+    elif "mermaid" not in args:  # mermaid does not show the program
+        assert CONTROL_SHOWN in run.stdout
+
+
+def test_control_characters_in_an_error_are_shown_escaped():
+    run = cli("grad", "\x1b]0;pwned\x07 x", "--at", "x=1")
+    assert run.exit_code == 2
+    assert "\x1b" not in run.stderr and "\x07" not in run.stderr
+    first, text, caret = run.stderr.splitlines()
+    assert "unexpected character U+001B at column 1" in first
+    assert text == "  \\x1b]0;pwned\\x07 x"
+    assert caret == "  ^^^^"  # under the whole of the shown \x1b
+    run = cli("grad", "x + \x07y", "--at", "x=1,y=2")
+    _, text, caret = run.stderr.splitlines()
+    assert caret.index("^") == text.index("\\x07")
+    run = cli("grad", "x", "--at", "x=1", "--of", "\x1b[2J")
+    assert run.exit_code == 2 and "\x1b" not in run.stderr and "\\x1b[2J" in run.stderr
+
+
+def test_no_view_writes_rich_markup():
+    # Every human view prints on a console that reads no markup (cli._console), so that no
+    # user text is ever taken for it; a view styles its own words with rich Text objects.
+    # Markup written into a view would be shown as typed.
+    package = Path(__file__).resolve().parent.parent / "gradcli"
+    tag = re.compile(r"\[/?(bold|dim|italic|underline|reverse|red|green|yellow|blue|cyan|magenta|link)\b[^\]]*\]")
+    for source in package.rglob("*.py"):
+        assert not tag.search(source.read_text()), f"rich markup in {source.name}"

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.autodiff import GradResult, local_derivatives, torch_name
+from gradcli.errors import visible
 from gradcli.render.numbers import human, human_line
 from gradcli.tape import APPLY, CONST, INPUT, Node, Tape
 
@@ -58,13 +59,14 @@ def definition(tape: Tape, node: Node) -> str:
 
 def show_explanation(result: GradResult, console: Any) -> None:
     from rich.table import Table
+    from rich.text import Text
 
     from gradcli.symbolic import local_derivative_formula
 
     tape = result.tape
     values = result.values
-    console.print(f"[bold]Program[/bold]  {tape.source.strip()}", highlight=False)
-    console.print("\n[bold]Forward: the tape, evaluated top to bottom[/bold]")
+    console.print(Text.assemble(("Program", "bold"), "  ", visible(tape.source.strip(), lines=True)))
+    console.print(Text("\nForward: the tape, evaluated top to bottom", style="bold"))
     table = Table(show_edge=False, header_style="bold", box=None)
     for column, justify in (("node", "right"), ("name", "left"), ("definition", "left"), ("value", "right"),
                             ("PyTorch node", "left")):
@@ -78,15 +80,15 @@ def show_explanation(result: GradResult, console: Any) -> None:
         table.add_row(ref(tape, node.index), name, definition(tape, node), human(values[node.index]), pytorch)
     console.print(table)
 
-    console.print("\n[bold]Backward: adjoints from the output back to the inputs[/bold]")
-    console.print("[dim]v.grad is d(output)/d(v); each line applies the chain rule to one edge, and "
-                  "'+=' adds what arrives along another path.[/dim]")
+    console.print(Text("\nBackward: adjoints from the output back to the inputs", style="bold"))
+    console.print(Text("v.grad is d(output)/d(v); each line applies the chain rule to one edge, and "
+                       "'+=' adds what arrives along another path.", style="dim"))
     for root, name, seed in zip(result.roots, result.root_names, result.seeds, strict=True):
         if seed.size == 1:
-            console.print(f"  seed: {ref(tape, root)}.grad = {human_line(seed)}   (d {name} / d {name} = 1)", highlight=False)
+            console.print(f"  seed: {ref(tape, root)}.grad = {human_line(seed)}   (d {name} / d {name} = 1)")
         else:
             console.print(f"  seed: {ref(tape, root)}.grad = {human_line(seed)}   (the vector of the vector-Jacobian "
-                          f"product: --seed, PyTorch's grad_tensors)", highlight=False)
+                          f"product: --seed, PyTorch's grad_tensors)")
     assert result.trace is not None
     current = -1
     factors: list[np.ndarray | None] = []
@@ -97,9 +99,9 @@ def show_explanation(result: GradResult, console: Any) -> None:
             assert node.kind == APPLY
             factors = local_derivatives(tape, values, step.node)
             adjoint = result.adjoints[step.node]
-            console.print(f"\n  {ref(tape, step.node)} = {definition(tape, node)}   "
-                          f"[dim]{torch_name(tape, step.node, values)}, {ref(tape, step.node)}.grad = "
-                          f"{human_line(adjoint)}[/dim]", highlight=False)
+            console.print(Text.assemble(f"\n  {ref(tape, step.node)} = {definition(tape, node)}   ",
+                                        (f"{torch_name(tape, step.node, values)}, {ref(tape, step.node)}.grad = "
+                                         f"{human_line(adjoint)}", "dim")))
         position = node.args.index(step.arg) if node.args.count(step.arg) == 1 else None
         target = ref(tape, step.arg)
         scalar = values[step.node].size == 1 and values[step.arg].size == 1
@@ -115,12 +117,12 @@ def show_explanation(result: GradResult, console: Any) -> None:
         else:
             chain = f"VJP of {torch_name(tape, step.node, values)} applied to {ref(tape, step.node)}.grad = {human_line(step.contribution)}"
         accumulated = np.any(step.total is not step.contribution)
-        before = "" if not accumulated else f"   [dim](accumulated: {human_line(step.total - step.contribution)} was there)[/dim]"
-        console.print(f"    {target}.grad += {chain}  ->  {human_line(step.total)}{before}", highlight=False)
+        before = "" if not accumulated else f"   (accumulated: {human_line(step.total - step.contribution)} was there)"
+        console.print(Text.assemble(f"    {target}.grad += {chain}  ->  {human_line(step.total)}", (before, "dim")))
 
-    console.print("\n[bold]Result[/bold]", highlight=False)
+    console.print(Text("\nResult", style="bold"))
     for name, gradient in result.grad.items():
-        console.print(f"  {name}.grad = {human_line(gradient)}", highlight=False)
+        console.print(f"  {name}.grad = {human_line(gradient)}")
 
 
 def _next_position(result: GradResult, step: Any) -> int:

@@ -38,11 +38,12 @@ def _factors_text(path: Path) -> str:
 
 def show_paths(reports: list[InputPaths], result: GradResult, console: Any) -> None:
     from rich.table import Table
+    from rich.text import Text
 
     for report in reports:
         count = f"{report.total_paths:,} path{'s' if report.total_paths != 1 else ''}"
-        console.print(f"\n[bold]paths into {report.name}[/bold]: {count}, the {len(report.listed)} largest listed",
-                      highlight=False)
+        console.print(Text.assemble("\n", (f"paths into {report.name}", "bold"),
+                                    f": {count}, the {len(report.listed)} largest listed"))
         table = Table(show_edge=False, header_style="bold")
         table.add_column("#", justify="right")
         table.add_column("path, from the output back")
@@ -55,10 +56,10 @@ def show_paths(reports: list[InputPaths], result: GradResult, console: Any) -> N
         if len(report.listed) > 6:
             listed += " + ..."
         unlisted = "" if report.total_paths == len(report.listed) else f" + {human_line(report.unlisted)} (unlisted)"
-        console.print(f"  {listed or '0'}{unlisted} = {human_line(report.gradient)} = d/d{report.name}", highlight=False)
+        console.print(f"  {listed or '0'}{unlisted} = {human_line(report.gradient)} = d/d{report.name}")
         if not report.searched_all:
-            console.print("  [yellow]note:[/yellow] too many tensor paths to walk them all; the listed ones are "
-                          "the largest of those walked", highlight=False)
+            console.print(Text.assemble("  ", ("note:", "yellow"), " too many tensor paths to walk them all; the "
+                                        "listed ones are the largest of those walked"))
 
 
 def paths_document(reports: list[InputPaths], result: GradResult) -> dict[str, Any]:

@@ -31,4 +31,4 @@ def show_grad(result: GradResult, console: Console) -> None:
         table.add_row(name, marked(result.values[index]), marked(gradients[name]))
     console.print(table)
     for warning in non_finite_warnings(result):
-        console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
+        console.print(Text.assemble(("warning:", "yellow"), " ", warning))
