@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import cli
+from tests.helpers import cli, process
 
 
 def _g(x: float) -> str:
@@ -141,3 +141,42 @@ def test_no_view_writes_rich_markup():
     tag = re.compile(r"\[/?(bold|dim|italic|underline|reverse|red|green|yellow|blue|cyan|magenta|link)\b[^\]]*\]")
     for source in package.rglob("*.py"):
         assert not tag.search(source.read_text()), f"rich markup in {source.name}"
+
+
+# --- piped or redirected output is never wrapped -------------------------------------------------------
+
+
+def test_explain_piped_keeps_each_step_on_one_line():
+    run = process("explain", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75")  # stdout is a pipe
+    assert run.exit_code == 0, run.stderr
+    x1, x2 = 0.5, 0.75
+    step = f"x2.grad += v4.grad × ∂v4/∂x2 = cos(x2) = {math.log(x1 * x2):.6g}"  # v4.grad = log(x1*x2)
+    assert any(line.startswith("    " + step) and line.endswith(f"->  {math.log(x1 * x2) * math.cos(x2):.6g}")
+               for line in run.stdout.splitlines()), run.stdout
+
+
+def test_a_long_vector_in_a_piped_table_stays_on_its_row():
+    values = [0.5 + i for i in range(40)]
+    run = cli("grad", "sum(v*v)", "--at", f"v={values}")
+    row = next(line for line in run.stdout.splitlines() if line.lstrip().startswith("v "))
+    # d/dv sum(v*v) = 2v: its first and last elements on the row of v
+    assert _g(2 * values[0]) in row and _g(2 * values[-1]) in row and row.rstrip().endswith("]")
+
+
+def test_a_matrix_in_the_graph_tree_stays_on_its_node_line():
+    m = [[1.0, 2.0], [3.0, 4.0]]
+    run = cli("graph", "sum(m*m)", "--at", f"m={m}")
+    line = next(line for line in run.stdout.splitlines() if "AccumulateGrad m" in line)
+    twice = [[2 * a for a in row] for row in m]  # d/dm sum(m*m) = 2m
+    shown = "[" + ", ".join("[" + ", ".join(_g(a) for a in row) + "]" for row in twice) + "]"
+    assert line.endswith(f"grad = {shown}")
+
+
+@pytest.mark.parametrize("format", ["dot", "mermaid"])
+def test_graph_labels_never_hold_a_raw_newline(format):
+    run = cli("graph", "sum(m*m)", "--at", "m=[[1,2],[3,4]]", "--format", format)
+    assert run.exit_code == 0, run.stderr
+    for line in run.stdout.splitlines():
+        if "label=" in line or '"' in line:
+            assert line.count('"') - line.count('\\"') in (0, 2, 4), line  # every quoted label closes on its line
+    assert "[[2., 4.], [6., 8.]]" in run.stdout
