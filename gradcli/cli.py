@@ -15,11 +15,12 @@ from typing import Annotated, Any, NoReturn, Optional
 import typer
 
 from gradcli.autodiff import CHUNK
-from gradcli.errors import CheckFailed, ExitCode, GradcliError, NameProblem, NonFiniteProblem, describe
+from gradcli.errors import CheckFailed, ExitCode, GradcliError, NameProblem, NonFiniteProblem, describe, out_of_memory
 
 EXIT_CODES_HELP = """
 Exit codes: 0 success; 1 a failed --check; 2 bad input (syntax, unknown name, missing
-value, shape or seed mismatch); 3 a non-finite result under --strict; 4 a bug in gradcli.
+value, shape or seed mismatch, a limit); 3 a non-finite result under --strict; 4 a bug in
+gradcli; 5 the output could not be written.
 """
 
 COMMANDS: dict[str, Callable[..., None]] = {}
@@ -101,6 +102,8 @@ def _run(body: Callable[[], None]) -> None:
         # `gradcli ... | head`: the reader left; nothing more to say.
         sys.stderr.close()
         raise typer.Exit(0) from None
+    except MemoryError as error:
+        _fail(out_of_memory(error))
     except Exception as error:
         print(f"gradcli: internal error: {type(error).__name__}: {error} (please report this)", file=sys.stderr)
         raise typer.Exit(int(ExitCode.INTERNAL)) from None

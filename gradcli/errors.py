@@ -17,6 +17,7 @@ class ExitCode(IntEnum):
     BAD_INPUT = 2  # syntax, unknown name, missing value, shape or seed mismatch
     NON_FINITE = 3  # a NaN or infinity under --strict
     INTERNAL = 4  # a bug in gradcli itself
+    OUTPUT = 5  # the output could not be written (a full disk); a reader that left is 0
 
 
 class GradcliError(Exception):
@@ -71,6 +72,24 @@ class NonFiniteProblem(GradcliError):
 
 class CheckFailed(GradcliError):
     exit_code = ExitCode.CHECK_FAILED
+
+
+class OutputProblem(GradcliError):
+    """Writing the output failed: not the user's input, and not a success either."""
+
+    exit_code = ExitCode.OUTPUT
+
+
+def cannot_write(problem: OSError) -> OutputProblem:
+    return OutputProblem(f"cannot write the output: {problem.strerror or problem}")
+
+
+def out_of_memory(problem: MemoryError) -> LimitProblem:
+    """Memory that ran out, said as a limit: what was too big (NumPy names the array) and what to do."""
+    what = str(problem)
+    what = f": {what[:1].lower()}{what[1:]}" if what else ""
+    return LimitProblem(f"out of memory{what}", hint="give smaller values, or lower GRADCLI_MAX_ELEMENTS so that "
+                        "runs this large are refused before they start")
 
 
 def line_and_column(source: str, offset: int) -> tuple[int, int, str]:

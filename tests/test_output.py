@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -180,3 +183,76 @@ def test_graph_labels_never_hold_a_raw_newline(format):
         if "label=" in line or '"' in line:
             assert line.count('"') - line.count('\\"') in (0, 2, 4), line  # every quoted label closes on its line
     assert "[[2., 4.], [6., 8.]]" in run.stdout
+
+
+# --- a reader that leaves ------------------------------------------------------------------------------
+
+LEFT_EARLY = [
+    ["grad", "sin(x)", "--at", "x=1"],
+    ["grad", "sin(x)", "--at", "x=1", "--check"],
+    ["grad", "sin(x)", "--at", "x=1", "--check", "--tol", "0"],  # a failed check the reader never saw
+    ["grad", "sin(x)", "--at", "x=1", "--json"],
+    ["grad", "sin(x)", "--at", "x=1", "--paths"],
+    ["explain", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75"],
+    ["graph", "x*x"],
+    ["graph", "x*x", "--format", "dot"],
+    ["jacobian", "[x, 2*x]", "--at", "x=1"],
+    ["grad", "x*x", "--points", "-"],
+    ["--help"],
+]
+
+
+@pytest.mark.parametrize("args", LEFT_EARLY, ids=[" ".join(a) for a in LEFT_EARLY])
+def test_a_reader_that_has_left_ends_the_run_with_0_and_nothing_on_stderr(args):
+    # `gradcli ... | head -0`: the pipe's reading end is closed before gradcli writes anything.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([sys.executable, "-m", "gradcli", *args], stdout=write_end, stderr=subprocess.PIPE,
+                              input=b"x\n1\n2\n", timeout=120)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+
+
+# --- output that cannot be written, memory that runs out -----------------------------------------------
+
+FULL_DISK = [
+    ["grad", "sin(x)", "--at", "x=1", "--json"],
+    ["grad", "sin(x)", "--at", "x=1"],
+    ["explain", "sin(x)", "--at", "x=1"],
+    ["graph", "sin(x)", "--format", "dot"],
+    ["grad", "x*x", "--points", "-", "--csv"],
+    ["--help"],
+]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", FULL_DISK, ids=[" ".join(a) for a in FULL_DISK])
+def test_a_full_disk_is_an_output_error_with_its_own_exit_code(args):
+    from gradcli.errors import ExitCode
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "gradcli", *args], stdout=full, stderr=subprocess.PIPE,
+                              input="x\n1\n2\n", text=True, timeout=120)
+    assert done.returncode == ExitCode.OUTPUT == 5
+    assert done.stderr == "gradcli: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS as Linux has it")
+def test_running_out_of_memory_is_a_limit_style_error_naming_what_was_too_big():
+    import resource
+
+    def small_address_space() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
+
+    rows = "[" + ",".join(["[1]"] * 200) + "]"  # (200, 1) times (5e6,): 7.45 GiB, more than 1.5 GB
+    done = subprocess.run([sys.executable, "-m", "gradcli", "grad", f"sum(x*{rows})", "--at", "x=arange(0,5e6,1)",
+                           "--json"], capture_output=True, text=True, timeout=120, preexec_fn=small_address_space)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    message = done.stderr.splitlines()
+    assert len(message) == 1 and message[0].startswith("gradcli: error: out of memory")
+    assert "(200, 5000000)" in message[0] and "GRADCLI_MAX_ELEMENTS" in message[0]
+    assert "please report" not in done.stderr
