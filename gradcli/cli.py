@@ -7,6 +7,7 @@ evaluate every annotation string on each start.)
 """
 
 import sys
+import warnings
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
@@ -15,7 +16,16 @@ from typing import Annotated, Any, NoReturn, Optional
 import typer
 
 from gradcli.autodiff import CHUNK
-from gradcli.errors import CheckFailed, ExitCode, GradcliError, NameProblem, NonFiniteProblem, describe, out_of_memory
+from gradcli.errors import (
+    CheckFailed,
+    ExitCode,
+    GradcliError,
+    NameProblem,
+    NonFiniteProblem,
+    describe,
+    out_of_memory,
+    visible,
+)
 
 EXIT_CODES_HELP = """
 Exit codes: 0 success; 1 a failed --check; 2 bad input (syntax, unknown name, missing
@@ -90,8 +100,25 @@ def _fail(error: GradcliError) -> NoReturn:
     raise typer.Exit(int(error.exit_code))
 
 
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None,
+                  line: str | None = None) -> None:
+    """A Python warning, said as gradcli's own one line, without a source path.
+
+    NumPy's RuntimeWarnings (divide by zero, invalid value, mean of empty slice) are not said:
+    they are about NaN and infinities, which gradcli names itself, node by node.
+    """
+    if not issubclass(category, RuntimeWarning):
+        print(f"gradcli: warning: {visible(str(message))}", file=sys.stderr)
+
+
 def _run(body: Callable[[], None]) -> None:
     """Run a command's body; errors become a message on stderr and an exit code."""
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        _run_body(body)
+
+
+def _run_body(body: Callable[[], None]) -> None:
     try:
         body()
     except GradcliError as error:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.helpers import cli, process
@@ -256,3 +257,33 @@ def test_running_out_of_memory_is_a_limit_style_error_naming_what_was_too_big():
     assert len(message) == 1 and message[0].startswith("gradcli: error: out of memory")
     assert "(200, 5000000)" in message[0] and "GRADCLI_MAX_ELEMENTS" in message[0]
     assert "please report" not in done.stderr
+
+
+# --- Python's warnings never reach the user raw -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ["grad", "mean(x)", "--at", "x=linspace(0,1,0)"],
+    ["grad", "mean(x)", "--at", "x=linspace(0,1,0)", "--json"],
+    ["jacobian", "[mean(x), 2*y]", "--at", "x=linspace(0,1,0),y=1"],
+    ["grad", "log(x) + 1/y", "--at", "x=-1,y=0"],
+    ["grad", "log(x)", "--points", "-", "--csv"],
+])
+def test_numpys_runtime_warnings_stay_silent_where_gradcli_names_the_result(args):
+    run = process(*args, stdin="x\n-1\n0\n")
+    assert run.exit_code == 0, run.stderr
+    assert "Warning" not in run.stderr and ".py:" not in run.stderr
+
+
+def test_any_other_python_warning_becomes_one_gradcli_line(capsys):
+    import warnings
+
+    from gradcli.cli import _run
+
+    def body() -> None:
+        warnings.warn("loadtxt: input contained no data: '\x1b[2J'", UserWarning, stacklevel=1)
+        with np.errstate(all="warn"):
+            np.log(np.zeros(1))  # a RuntimeWarning: gradcli names non-finite results itself
+
+    _run(body)
+    assert capsys.readouterr().err == "gradcli: warning: loadtxt: input contained no data: '\\x1b[2J'\n"
