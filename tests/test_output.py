@@ -287,3 +287,64 @@ def test_any_other_python_warning_becomes_one_gradcli_line(capsys):
 
     _run(body)
     assert capsys.readouterr().err == "gradcli: warning: loadtxt: input contained no data: '\\x1b[2J'\n"
+
+
+# --- path counts of any size ---------------------------------------------------------------------------
+
+
+def _about(count: int) -> tuple[str, int]:
+    """The reference: `count` to six significant digits and its number of digits, by the decimal module."""
+    import decimal
+
+    with decimal.localcontext(decimal.Context(prec=6)):
+        rounded = +decimal.Decimal(count)
+    mantissa, exponent = f"{rounded:E}".split("E")
+    return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent):+d}", decimal.Decimal(count).adjusted() + 1
+
+
+def test_more_paths_than_python_writes_as_an_integer_are_shown_about_with_their_digits():
+    import io
+    import json
+
+    from rich.console import Console
+
+    from gradcli import grad
+    from gradcli.paths import paths
+    from gradcli.render.paths import paths_document, show_paths
+
+    squarings = 14_300  # y = x*x, then y = y*y: 2**14301 paths, past Python's 4,300-digit limit
+    result = grad("y = x*x; " + "; ".join(["y = y*y"] * squarings), at={"x": 1.0})
+    reports = paths(result, 16)
+    count = 2 ** (squarings + 1)
+    assert reports[0].total_paths == count
+    text, digits = _about(count)
+    out = io.StringIO()
+    show_paths(reports, result, Console(file=out, width=1_000, markup=False))
+    assert f"paths into x: about {text} paths ({digits:,} digits), the 16 largest listed" in out.getvalue()
+    document = json.loads(json.dumps(paths_document(reports, result)))
+    assert document["x"]["total_paths"] == text  # a string: no JSON number reader holds it
+
+
+@pytest.mark.parametrize("count", [3, 2**60, 2**1023, 10**308 - 1])
+def test_path_counts_a_double_can_hold_stay_exact_json_integers(count):
+    import dataclasses
+
+    from gradcli import grad
+    from gradcli.paths import paths
+    from gradcli.render.paths import paths_document
+
+    result = grad("x*x", at={"x": 1.0})
+    reports = [dataclasses.replace(r, total_paths=count) for r in paths(result, 16)]
+    assert paths_document(reports, result)["x"]["total_paths"] == count
+
+
+@pytest.mark.parametrize(("program", "wrt", "says"), [
+    ("x*x", "x", "paths into x: 2 paths, all listed"),
+    ("sin(x)", "x", "paths into x: 1 path\n"),
+    ("y = 2*x; x", "y", "paths into y: no paths (the output does not depend on it)"),
+])
+def test_the_paths_view_counts_in_plain_words(program, wrt, says):
+    run = cli("grad", program, "--at", "x=1", "--wrt", wrt, "--paths")
+    assert run.exit_code == 0, run.stderr
+    assert says in run.stdout
+    assert "the 0 largest" not in run.stdout
