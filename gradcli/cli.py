@@ -141,9 +141,10 @@ def read_program(program: str | None, file: str | None) -> str:
         raise NameProblem("give the program as an argument or with --file, not both")
     if file is not None:
         try:
-            return sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+            text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as problem:
             raise NameProblem(f"cannot read the program from {file!r}: {problem}") from None
+        return text.removeprefix("\ufeff")  # a byte order mark, as some editors write UTF-8
     if program is None:
         raise NameProblem("no program given", hint="pass it as an argument, or with --file PATH")
     return program
@@ -204,6 +205,7 @@ def grad(
 ) -> None:
     """The value of the program and its gradient with respect to each input."""
 
+    _run(lambda: _check_formats(points, json, csv))
     if points is not None:
         if paths or check or symbolic:
             _run(lambda: _refuse("--paths, --check and --symbolic work at one point (--at), not with --points"))
@@ -285,8 +287,20 @@ def _output(json: bool, csv: bool) -> str:
     return "json" if json else "csv" if csv else "table"
 
 
+def _check_formats(points: str | None, json: bool, csv: bool) -> None:
+    if csv and json:
+        raise NameProblem("--csv and --json both choose how results are written: give one")
+    if csv and points is None:
+        raise NameProblem("--csv writes the results of --points; at one point (--at), use --json or the table")
+
+
 def _refuse(message: str) -> None:
     raise NameProblem(message)
+
+
+def _refuse_no_tangent() -> None:
+    raise NameProblem("no --tangent given", hint="jvp differentiates along a direction: --tangent NAME=VALUE,... "
+                      "(inputs not named get zero)")
 
 
 def _points(program: str | None, file: str | None, at: list[str] | None, points: str, output: str, skip_bad: bool,
@@ -452,6 +466,7 @@ def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None,
     --json has `jacobian`: input name -> array of shape (output shape + input shape), as
     torch.autograd.functional.jacobian lays it out (a list of those for a tuple output).
     """
+    _run(lambda: _check_formats(points, json, csv))
     if points is not None:
         from gradcli.autodiff import jacobian_batch
 
@@ -494,14 +509,14 @@ def jvp(
     json: JsonOpt = False,
 ) -> None:
     """Forward mode: the output's tangent along --tangent (the Jacobian times the tangent)."""
+    _run(lambda: _check_formats(points, json, csv))
+    if not tangent:
+        _run(_refuse_no_tangent)
 
     def tangents() -> dict[str, Any]:
-        from gradcli.values import parse_assignments
+        from gradcli.values import merge_points
 
-        given: dict[str, Any] = {}
-        for text in tangent or []:
-            given.update(parse_assignments(text, where="--tangent"))
-        return given
+        return merge_points(tangent or [], where="--tangent")  # a name given twice is an error, as in --at
 
     if points is not None:
         from gradcli.autodiff import jvp_batch
