@@ -348,3 +348,22 @@ def test_the_paths_view_counts_in_plain_words(program, wrt, says):
     assert run.exit_code == 0, run.stderr
     assert says in run.stdout
     assert "the 0 largest" not in run.stdout
+
+
+# --- the table says what its last column is --------------------------------------------------------------
+
+
+def test_the_header_under_a_seed_says_it_is_the_vector_jacobian_product():
+    run = cli("grad", "y = z**2", "--at", "z=[1,3]", "--seed", "[1,-2]")
+    assert run.exit_code == 0, run.stderr
+    assert "d y / d input" not in run.stdout.replace("seed · d y / d input", "")
+    assert "seed · d y / d input" in run.stdout
+    assert "vector-Jacobian product" in run.stdout and "[1., -2.]" in run.stdout
+    assert "[2., -12.]" in run.stdout  # seed * 2z
+
+
+def test_a_negative_scalar_seed_is_named_in_the_header():
+    run = cli("grad", "x*2", "--at", "x=1", "--seed", "-1")
+    assert "seed · d out / d input" in run.stdout and "--seed (PyTorch's grad_tensors) out = -1" in run.stdout
+    plain = cli("grad", "x*2", "--at", "x=1")
+    assert "d out / d input" in plain.stdout and "seed" not in plain.stdout
