@@ -50,6 +50,7 @@ def make_app(names: list[str]) -> typer.Typer:
         help="Gradients you can trust and understand: the value, the gradient, and why." + EXIT_CODES_HELP,
         rich_markup_mode=None,
         pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},  # every command inherits it
     )
     built.callback()(_commands)
     for name in names:
@@ -90,7 +91,18 @@ StrictOpt = Annotated[bool, typer.Option("--strict", help="Exit 3 when a value o
                                          "(after printing it).")]
 
 
-def _commands() -> None:
+def _show_version(wanted: bool) -> None:
+    if wanted:
+        from importlib.metadata import version  # only --version pays for it
+
+        print(f"gradcli {version('gradcli')}")
+        raise typer.Exit()
+
+
+def _commands(
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_show_version,
+                                          help="Print gradcli's version and exit.")] = False,
+) -> None:
     """Gradients you can trust and understand: the value, the gradient, and why."""
 
 

@@ -203,3 +203,19 @@ def test_importing_gradcli_leaves_the_cycle_collector_as_it_found_it():
     code = "import gc\ngc.disable()\nimport gradcli\nprint(gc.isenabled())"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["False"]
+
+
+@pytest.mark.parametrize("command", [[], ["grad"], ["graph"], ["explain"], ["jacobian"], ["hessian"], ["jvp"]])
+def test_dash_h_is_help_on_the_top_level_and_every_command(command):
+    run = process(*command, "-h")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.startswith(f"Usage: gradcli {' '.join(command)}".rstrip() + " ")
+    assert run.stdout == process(*command, "--help").stdout
+
+
+def test_version_comes_from_the_package_metadata():
+    from importlib.metadata import version
+
+    run = process("--version")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == f"gradcli {version('gradcli')}\n"
