@@ -11,11 +11,16 @@ time it does not need:
   full collection, takes ~35 ms after NumPy and typer are loaded (a quarter of a one-point
   run) and as much again per 100,000 tape nodes. Once the output is flushed, the process
   ends with os._exit and the operating system takes the memory back at once.
+
+And it decides, in one place, what a failed write to stdout means (`_Stdout`).
 """
 
 import gc
 import os
 import sys
+from typing import NoReturn, TextIO, cast
+
+from gradcli.errors import ExitCode, OutputProblem, cannot_write, describe
 
 
 def _code(status: object) -> int:
@@ -28,8 +33,57 @@ def _code(status: object) -> int:
     return 1
 
 
+def _reader_left() -> NoReturn:
+    """`gradcli ... | head`: nothing more is wanted. The run ends at once, with 0."""
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(0)
+
+
+class _Stdout:
+    """The process's stdout, where a failed write is told apart from every other error, once
+    for every view (rich's, click's and gradcli's own writes all come through here).
+
+    A reader that left ends the run at once with 0; any other failure to write (a full disk)
+    is an OutputProblem, exit 5, with a message about the output.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            _reader_left()
+        except OSError as problem:
+            raise cannot_write(problem) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            _reader_left()
+        except OSError as problem:
+            raise cannot_write(problem) from None
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def _report(problem: OutputProblem) -> int:
+    for line in describe(problem):
+        print(line, file=sys.stderr)
+    return int(problem.exit_code)
+
+
 def main() -> None:
     gc.disable()
+    stdout = sys.stdout
+    if stdout is not None:  # None: started with its stdout closed
+        sys.stdout = cast(TextIO, _Stdout(stdout))
     from gradcli.cli import main as run
 
     try:
@@ -37,13 +91,15 @@ def main() -> None:
         code = 0
     except SystemExit as stop:
         code = _code(stop.code)
+    except OutputProblem as problem:  # a write outside any command (--help)
+        code = _report(problem)
     try:
         sys.stdout.flush()
-    except (BrokenPipeError, ValueError):  # a reader that left (`| head`); stdout closed for that
+    except OutputProblem as problem:  # a full disk: not a success, whatever the command said
+        if code != ExitCode.OUTPUT:  # said once
+            code = _report(problem)
+    except ValueError:  # stdout closed
         pass
-    except OSError as problem:  # a full disk: not a success, whatever the command said
-        print(f"gradcli: error: cannot write the output: {problem}", file=sys.stderr)
-        code = code or 4
     try:
         sys.stderr.flush()
     except (OSError, ValueError):

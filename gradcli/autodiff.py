@@ -240,8 +240,9 @@ def names_of(names: str | Sequence[str]) -> list[str]:
     return [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
 
 
-def resolve(tape: Tape, names: str | Sequence[str], option: str) -> list[int]:
-    """Node indices for the names of --of or --wrt; an unknown name is pointed at."""
+def resolve(tape: Tape, names: str | Sequence[str], option: str, differentiable: bool = False) -> list[int]:
+    """Node indices for the names of --of or --wrt; an unknown name is pointed at, and with
+    `differentiable` so is a name that depends on no input (torch.autograd.backward refuses it)."""
     text = names if isinstance(names, str) else ",".join(names)
     found = []
     offset = 0
@@ -251,6 +252,10 @@ def resolve(tape: Tape, names: str | Sequence[str], option: str) -> list[int]:
         offset += len(piece) + 1
         if name in tape.names:
             found.append(tape.names[name])
+            if differentiable and not tape.nodes[found[-1]].requires_grad:
+                raise NameProblem(f"'{name}' does not require grad and does not have a grad_fn", source=text,
+                                  span=(start, start + len(name)), where=option,
+                                  hint="it depends on no input; differentiate a name that does")
         elif name in tape.inputs:
             found.append(tape.inputs[name])
         else:
@@ -270,7 +275,7 @@ def _targets(tape: Tape, of: str | Sequence[str] | None, wrt: str | Sequence[str
              ) -> tuple[tuple[int, ...], tuple[str, ...], bool, list[str]]:
     """What to differentiate (--of, else the output) and what to report (--wrt, else the inputs)."""
     if of:
-        roots, root_names = tuple(resolve(tape, of, "--of")), tuple(names_of(of))
+        roots, root_names = tuple(resolve(tape, of, "--of", differentiable=True)), tuple(names_of(of))
         is_tuple = len(roots) > 1
     else:
         roots, root_names, is_tuple = tape.outputs, tape.output_names, tape.is_tuple

@@ -7,6 +7,7 @@ evaluate every annotation string on each start.)
 """
 
 import sys
+import warnings
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Annotated, Any, NoReturn, Optional
@@ -14,11 +15,21 @@ from typing import Annotated, Any, NoReturn, Optional
 import typer
 
 from gradcli.autodiff import CHUNK
-from gradcli.errors import CheckFailed, ExitCode, GradcliError, NameProblem, NonFiniteProblem, describe
+from gradcli.errors import (
+    CheckFailed,
+    ExitCode,
+    GradcliError,
+    NameProblem,
+    NonFiniteProblem,
+    describe,
+    out_of_memory,
+    visible,
+)
 
 EXIT_CODES_HELP = """
 Exit codes: 0 success; 1 a failed --check; 2 bad input (syntax, unknown name, missing
-value, shape or seed mismatch); 3 a non-finite result under --strict; 4 a bug in gradcli.
+value, shape or seed mismatch, a limit); 3 a non-finite result under --strict; 4 a bug in
+gradcli; 5 the output could not be written.
 """
 
 COMMANDS: dict[str, Callable[..., None]] = {}
@@ -38,6 +49,7 @@ def make_app(names: list[str]) -> typer.Typer:
         help="Gradients you can trust and understand: the value, the gradient, and why." + EXIT_CODES_HELP,
         rich_markup_mode=None,
         pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},  # every command inherits it
     )
     built.callback()(_commands)
     for name in names:
@@ -78,7 +90,18 @@ StrictOpt = Annotated[bool, typer.Option("--strict", help="Exit 3 when a value o
                                          "(after printing it).")]
 
 
-def _commands() -> None:
+def _show_version(wanted: bool) -> None:
+    if wanted:
+        from importlib.metadata import version  # only --version pays for it
+
+        print(f"gradcli {version('gradcli')}")
+        raise typer.Exit()
+
+
+def _commands(
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_show_version,
+                                          help="Print gradcli's version and exit.")] = False,
+) -> None:
     """Gradients you can trust and understand: the value, the gradient, and why."""
 
 
@@ -88,8 +111,25 @@ def _fail(error: GradcliError) -> NoReturn:
     raise typer.Exit(int(error.exit_code))
 
 
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None,
+                  line: str | None = None) -> None:
+    """A Python warning, said as gradcli's own one line, without a source path.
+
+    NumPy's RuntimeWarnings (divide by zero, invalid value, mean of empty slice) are not said:
+    they are about NaN and infinities, which gradcli names itself, node by node.
+    """
+    if not issubclass(category, RuntimeWarning):
+        print(f"gradcli: warning: {visible(str(message))}", file=sys.stderr)
+
+
 def _run(body: Callable[[], None]) -> None:
     """Run a command's body; errors become a message on stderr and an exit code."""
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        _run_body(body)
+
+
+def _run_body(body: Callable[[], None]) -> None:
     try:
         body()
     except GradcliError as error:
@@ -100,6 +140,8 @@ def _run(body: Callable[[], None]) -> None:
         # `gradcli ... | head`: the reader left; nothing more to say.
         sys.stderr.close()
         raise typer.Exit(0) from None
+    except MemoryError as error:
+        _fail(out_of_memory(error))
     except Exception as error:
         print(f"gradcli: internal error: {type(error).__name__}: {error} (please report this)", file=sys.stderr)
         raise typer.Exit(int(ExitCode.INTERNAL)) from None
@@ -164,14 +206,22 @@ def load(program: str | None, file: str | None, at: list[str] | None) -> tuple[A
     return tape, merge_points(at or [], tape.inputs)
 
 
-def _console(wide: bool = False) -> Any:
+def _console() -> Any:
+    """The console of every human view.
+
+    User text is never read as rich markup or emoji codes: markup is off, and the renderers
+    style their own words with rich Text objects. Piped or redirected, nothing is wrapped:
+    a line is as long as its content (a terminal wraps at its width).
+    """
     from rich.console import Console  # only the human views pay for rich
 
-    console = Console(highlight=False)
-    if wide and not console.is_terminal:
-        # Piped or redirected: let deep trees run long rather than wrap their labels.
-        console = Console(highlight=False, width=1_000)
+    console = Console(markup=False, emoji=False, highlight=False)
+    if not console.is_terminal:
+        console = Console(markup=False, emoji=False, highlight=False, width=UNWRAPPED_WIDTH, soft_wrap=True)
     return console
+
+
+UNWRAPPED_WIDTH = 1_000_000  # the width a pipe or a file is given: no line is ever that long
 
 
 @command
@@ -202,6 +252,7 @@ def grad(
 ) -> None:
     """The value of the program and its gradient with respect to each input."""
 
+    _run(lambda: _check_formats(points, json, csv))
     if points is not None:
         if paths or check or symbolic:
             _run(lambda: _refuse("--paths, --check and --symbolic work at one point (--at), not with --points"))
@@ -287,8 +338,20 @@ def _output(json: bool, csv: bool) -> str:
     return "json" if json else "csv" if csv else "table"
 
 
+def _check_formats(points: str | None, json: bool, csv: bool) -> None:
+    if csv and json:
+        raise NameProblem("--csv and --json both choose how results are written: give one")
+    if csv and points is None:
+        raise NameProblem("--csv writes the results of --points; at one point (--at), use --json or the table")
+
+
 def _refuse(message: str) -> None:
     raise NameProblem(message)
+
+
+def _refuse_no_tangent() -> None:
+    raise NameProblem("no --tangent given", hint="jvp differentiates along a direction: --tangent NAME=VALUE,... "
+                      "(inputs not named get zero)")
 
 
 def _points(program: str | None, file: str | None, at: list[str] | None, points: str, output: str, skip_bad: bool,
@@ -394,7 +457,7 @@ def graph(
         view = GraphView(tape.source, backward_graph(tape, roots, None if result is None else result.values), roots,
                          names, result)
         if format is GraphFormat.tree:
-            _console(wide=True).print(tree(view))
+            _console().print(tree(view))
         else:
             sys.stdout.write(TEXT_FORMATS[format.value](view) + "\n")
 
@@ -454,6 +517,7 @@ def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None,
     --json has `jacobian`: input name -> array of shape (output shape + input shape), as
     torch.autograd.functional.jacobian lays it out (a list of those for a tuple output).
     """
+    _run(lambda: _check_formats(points, json, csv))
     if points is not None:
         from gradcli.autodiff import jacobian_batch
 
@@ -496,14 +560,14 @@ def jvp(
     json: JsonOpt = False,
 ) -> None:
     """Forward mode: the output's tangent along --tangent (the Jacobian times the tangent)."""
+    _run(lambda: _check_formats(points, json, csv))
+    if not tangent:
+        _run(_refuse_no_tangent)
 
     def tangents() -> dict[str, Any]:
-        from gradcli.values import parse_assignments
+        from gradcli.values import merge_points
 
-        given: dict[str, Any] = {}
-        for text in tangent or []:
-            given.update(parse_assignments(text, where="--tangent"))
-        return given
+        return merge_points(tangent or [], where="--tangent")  # a name given twice is an error, as in --at
 
     if points is not None:
         from gradcli.autodiff import jvp_batch

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import re
 from enum import IntEnum
 from typing import ClassVar
 
@@ -16,6 +17,7 @@ class ExitCode(IntEnum):
     BAD_INPUT = 2  # syntax, unknown name, missing value, shape or seed mismatch
     NON_FINITE = 3  # a NaN or infinity under --strict
     INTERNAL = 4  # a bug in gradcli itself
+    OUTPUT = 5  # the output could not be written (a full disk); a reader that left is 0
 
 
 class GradcliError(Exception):
@@ -72,6 +74,24 @@ class CheckFailed(GradcliError):
     exit_code = ExitCode.CHECK_FAILED
 
 
+class OutputProblem(GradcliError):
+    """Writing the output failed: not the user's input, and not a success either."""
+
+    exit_code = ExitCode.OUTPUT
+
+
+def cannot_write(problem: OSError) -> OutputProblem:
+    return OutputProblem(f"cannot write the output: {problem.strerror or problem}")
+
+
+def out_of_memory(problem: MemoryError) -> LimitProblem:
+    """Memory that ran out, said as a limit: what was too big (NumPy names the array) and what to do."""
+    what = str(problem)
+    what = f": {what[:1].lower()}{what[1:]}" if what else ""
+    return LimitProblem(f"out of memory{what}", hint="give smaller values, or lower GRADCLI_MAX_ELEMENTS so that "
+                        "runs this large are refused before they start")
+
+
 def line_and_column(source: str, offset: int) -> tuple[int, int, str]:
     """1-based line and column of `offset`, and the text of that line."""
     line_start = source.rfind("\n", 0, offset) + 1
@@ -82,23 +102,51 @@ def line_and_column(source: str, offset: int) -> tuple[int, int, str]:
     return line_number, offset - line_start + 1, source[line_start:line_end]
 
 
+# Characters a terminal acts on instead of showing: C0 and C1 controls, DEL, and the
+# invisible format characters (zero widths, bidirectional overrides, line separators, BOM).
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+_HIDDEN_BUT_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+_SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escape(found: re.Match[str]) -> str:
+    char = found.group()
+    return _SHORT.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+
+
+def visible(text: str, lines: bool = False) -> str:
+    """User text made safe to show: every control or invisible character written as an escape.
+
+    `\\x1b` instead of ESC, so that a program, a name or a file name can never move the cursor,
+    set the terminal's title or hide part of a line. With `lines`, newlines and tabs stay (a
+    program shown as a block).
+    """
+    return (_HIDDEN_BUT_LINES if lines else _HIDDEN).sub(_escape, text)
+
+
 def describe(error: GradcliError) -> list[str]:
-    """The lines to print for `error`: the message with its column, then a caret line."""
+    """The lines to print for `error`: the message with its column, then a caret line.
+
+    Every line is passed through `visible`: the text the caret points into is the user's.
+    """
     prefix = f"{error.where}: " if error.where else ""
     hint = f"; {error.hint}" if error.hint else ""
     if error.source is None or error.span is None:
-        return [f"gradcli: error: {prefix}{error.message}{hint}"]
+        return [visible(f"gradcli: error: {prefix}{error.message}{hint}")]
     start, end = error.span
     line, column, text = line_and_column(error.source, start)
     place = f"column {column}" if "\n" not in error.source else f"line {line}, column {column}"
     width = max(1, min(end, start + len(text) - column + 1) - start)
     # Long lines are cut around the column so the caret stays on screen.
     window_start = max(0, column - 1 - 60)
-    shown = text[window_start : window_start + 120]
+    shown = visible(text[window_start : window_start + 120])
     lead = "..." if window_start else ""
-    caret = " " * (len(lead) + column - 1 - window_start) + "^" * min(width, 120)
+    # The caret is placed in the text as shown, where an escaped character is several wide.
+    before = len(visible(text[window_start : column - 1]))
+    under = len(visible(text[column - 1 : column - 1 + min(width, 120)]))
+    caret = " " * (len(lead) + before) + "^" * max(1, under)
     return [
-        f"gradcli: error: {prefix}{error.message} at {place}{hint}",
+        visible(f"gradcli: error: {prefix}{error.message} at {place}{hint}"),
         f"  {lead}{shown}",
         f"  {caret}",
     ]

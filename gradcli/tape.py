@@ -75,11 +75,28 @@ def _fail(message: str, span: tuple[int, int], source: str, hint: str = "") -> N
     return NameProblem(message, source=source, span=span, hint=hint)
 
 
-def _suggest(name: str, choices: list[str]) -> str:
-    import difflib  # only a misspelt name pays for it
+def _typos(a: str, b: str) -> int:
+    """Edits from a to b: letters inserted, deleted, replaced or swapped with the next."""
+    before, row = list(range(len(b) + 1)), list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        earlier, before, row = before, row, [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            row[j] = min(before[j] + 1, row[j - 1] + 1, before[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], earlier[j - 2] + 1)
+    return row[-1]
 
-    close = difflib.get_close_matches(name, choices, n=1)
-    return f"did you mean '{close[0]}'?" if close else ""
+
+def _suggest(name: str, arity: int) -> str:
+    """A function the user plausibly meant: it takes as many arguments, and is one typo away
+    (two in a name of six letters or more). Else nothing: `det` is not `dot`."""
+    allowed = 1 if len(name) < 6 else 2
+    distances = {known: _typos(name, known) for known, op in FUNCTIONS.items() if op.arity == arity}
+    best = min(distances.values(), default=allowed + 1)
+    close = [known for known, distance in distances.items() if distance == best]
+    if best > allowed or not close:
+        return ""
+    return "did you mean " + " or ".join(f"'{known}'" for known in close[:3]) + "?"
 
 
 class _Tuple:
@@ -222,7 +239,7 @@ class TapeSink:
     def call(self, func: str, func_span: Span, args: list[Value], span: Span) -> int:
         op = FUNCTIONS.get(func)
         if op is None:
-            raise _fail(f"unknown function '{func}'", func_span, self.source, _suggest(func, list(FUNCTIONS)))
+            raise _fail(f"unknown function '{func}'", func_span, self.source, _suggest(func, len(args)))
         if op.arity != len(args):
             plural = "s" if op.arity != 1 else ""
             raise _fail(f"{func} takes {op.arity} argument{plural}, got {len(args)}", span, self.source)

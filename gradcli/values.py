@@ -151,15 +151,15 @@ def parse_assignments(text: str, where: str = "--at") -> dict[str, Array]:
         raise error.locate(text, where) from None
 
 
-def merge_points(texts: list[str], inputs: Mapping[str, int] | None = None) -> dict[str, Array]:
-    """Several --at options into one point; with `inputs`, every name must be one of them."""
+def merge_points(texts: list[str], inputs: Mapping[str, int] | None = None, where: str = "--at") -> dict[str, Array]:
+    """Several --at (or --tangent) options into one point; with `inputs`, every name must be one of them."""
     point: dict[str, Array] = {}
     for text in texts:
-        for name, array in parse_assignments(text).items():
+        for name, array in parse_assignments(text, where).items():
             offset = _name_offset(text, name)
             span = (offset, offset + len(name))
             if name in point:
-                raise SyntaxProblem(f"'{name}' is given twice", source=text, span=span, where="--at")
+                raise SyntaxProblem(f"'{name}' is given twice", source=text, span=span, where=where)
             if inputs is not None and name not in inputs:
                 raise NameProblem(f"'{name}' is not an input of the program", source=text, span=span, where="--at",
                                   hint=f"its inputs are: {', '.join(inputs) or 'none'}")

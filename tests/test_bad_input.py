@@ -215,3 +215,65 @@ def test_a_byte_order_mark_before_the_program_is_accepted(tmp_path, where):
         run = cli("grad", "-f", "-", "--at", "x=3", "--json", stdin="\ufeffx*x")
     assert run.exit_code == 0, run.stderr
     assert run.json()["grad"]["x"] == 6.0  # d/dx x^2 = 2x
+
+
+ALSO_BAD = [
+    # command and arguments, what the first line of stderr must say
+    (["jvp", "x*y", "--at", "x=1,y=2", "--tangent", "x=1", "--tangent", "x=5"], "--tangent: 'x' is given twice"),
+    (["jvp", "x*y", "--at", "x=1,y=2", "--tangent", "x=1,x=5"], "--tangent: 'x' is given twice"),
+    (["jvp", "x*2", "--at", "x=1"], "no --tangent given"),
+    (["jvp", "x*2", "--points", "-"], "no --tangent given"),
+    (["grad", "c = 2; x*c", "--at", "x=1", "--of", "c"],
+     "--of: 'c' does not require grad and does not have a grad_fn at column 1"),
+    (["grad", "c = 2; y = x*c; y", "--at", "x=1", "--of", "y, c"], "--of: 'c' does not require grad"),
+    (["grad", "x*x", "--at", "x=1", "--csv"], "--csv writes the results of --points"),
+    (["jacobian", "x*x", "--at", "x=1", "--csv"], "--csv writes the results of --points"),
+    (["jvp", "x*x", "--at", "x=1", "--tangent", "x=1", "--csv"], "--csv writes the results of --points"),
+    (["grad", "x*x", "--points", "-", "--csv", "--json"], "--csv and --json"),
+    (["jacobian", "x*x", "--points", "-", "--csv", "--json"], "--csv and --json"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), ALSO_BAD, ids=[" ".join(a) for a, _ in ALSO_BAD])
+def test_options_that_cannot_be_honoured_exit_2_with_one_clear_line(args, message):
+    run = cli(*args, stdin="x\n1\n")
+    assert run.exit_code == 2, run.stdout
+    assert run.stdout == ""
+    assert message in run.stderr.splitlines()[0]
+
+
+def test_of_a_constant_is_refused_by_the_library_as_by_pytorch():
+    from gradcli import GradcliError, grad
+
+    # torch.autograd.backward([c]) raises "element 0 of tensors does not require grad and does not have a grad_fn"
+    with pytest.raises(GradcliError, match="'c' does not require grad"):
+        grad("c = 2; x*c", at={"x": 1.0}, of="c")
+
+
+def test_a_program_file_may_start_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "bom.grad"
+    path.write_text("\ufeffy = x*x\ny", encoding="utf-8")
+    from_file = cli("grad", "-f", str(path), "--at", "x=3", "--json")
+    from_stdin = cli("grad", "-f", "-", "--at", "x=3", "--json", stdin="\ufeffx*x")
+    assert from_file.exit_code == from_stdin.exit_code == 0, from_file.stderr + from_stdin.stderr
+    assert from_file.json()["grad"] == from_stdin.json()["grad"] == {"x": 6.0}  # d/dx x*x = 2x
+
+
+@pytest.mark.parametrize(("program", "suggested"), [
+    ("sni(x)", "did you mean 'sin'?"),
+    ("sigmod(x)", "did you mean 'sigmoid'?"),
+    ("atan3(x, x)", "did you mean 'atan2'?"),
+    ("lgo(x)", "did you mean 'log'?"),
+    ("det(x)", None),  # 'dot' is one letter away, but takes two arguments
+    ("dett(x, x)", None),  # two edits in four letters: not a plausible typo of 'dot'
+    ("frobnicate(x)", None),
+])
+def test_did_you_mean_only_suggests_a_plausible_function(program, suggested):
+    run = cli("grad", program, "--at", "x=1")
+    assert run.exit_code == 2
+    first = run.stderr.splitlines()[0]
+    assert "unknown function" in first
+    if suggested is None:
+        assert "did you mean" not in first
+    else:
+        assert suggested in first

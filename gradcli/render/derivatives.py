@@ -6,9 +6,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+from rich.text import Text
 
 from gradcli.autodiff import Agreement, HessianResult, JacobianResult, JvpResult
-from gradcli.render.numbers import human, to_json
+from gradcli.render.numbers import human, human_line, to_json
 
 
 def _element_labels(name: str, shape: tuple[int, ...]) -> list[str]:
@@ -31,31 +32,31 @@ def check_document(agreements: list[Agreement], tol: float) -> dict[str, Any]:
 
 
 def show_check(agreements: list[Agreement], tol: float, console: Any) -> None:
-    console.print(f"\n[bold]check[/bold] (tolerance {tol:g}: |grad - reference| <= tol × (1 + |reference|))")
+    console.print(Text.assemble("\n", ("check", "bold"), f" (tolerance {tol:g}: |grad - reference| <= tol × (1 + |reference|))"))
     for agreement in agreements:
         if agreement.skipped:
-            console.print(f"  {agreement.reference}: skipped ({agreement.skipped})", highlight=False)
+            console.print(f"  {agreement.reference}: skipped ({agreement.skipped})")
             continue
-        verdict = "[green]agrees[/green]" if agreement.ok else "[red]DISAGREES[/red]"
-        console.print(f"  {agreement.reference}: {verdict}, largest difference {agreement.max_abs:.3g} "
-                      f"(relative {agreement.max_rel:.3g})", highlight=False)
+        verdict = ("agrees", "green") if agreement.ok else ("DISAGREES", "red")
+        console.print(Text.assemble(f"  {agreement.reference}: ", verdict, f", largest difference {agreement.max_abs:.3g} "
+                                    f"(relative {agreement.max_rel:.3g})"))
 
 
 # --- --symbolic ------------------------------------------------------------------------
 
 
 def show_symbolic(texts: Mapping[str, Any], root_names: tuple[str, ...], all_simplified: bool, console: Any) -> None:
-    console.print("\n[bold]formulas[/bold] (SymPy, from the op table's rules)")
+    console.print(Text.assemble("\n", ("formulas", "bold"), " (SymPy, from the op table's rules)"))
     out = " + ".join(root_names)
     for name, formula in texts.items():
         if isinstance(formula, list):
             for label, text in zip(_element_labels(name, np.shape(np.asarray(formula, dtype=object))),
                                    np.asarray(formula, dtype=object).flat, strict=True):
-                console.print(f"  d {out} / d {label} = {text}", highlight=False)
+                console.print(f"  d {out} / d {label} = {text}")
         else:
-            console.print(f"  d {out} / d {name} = {formula}", highlight=False)
+            console.print(f"  d {out} / d {name} = {formula}")
     if not all_simplified:
-        console.print("  [dim](some shown unsimplified: simplifying ran past its time budget)[/dim]")
+        console.print(Text("  (some shown unsimplified: simplifying ran past its time budget)", style="dim"))
 
 
 # --- jacobian --------------------------------------------------------------------------
@@ -86,9 +87,9 @@ def _matrix_table(title: str, rows: list[str], columns: list[str], matrix: np.nd
 
 def show_jacobian(result: JacobianResult, console: Any) -> None:
     for name, output in zip(result.output_names, result.outputs, strict=True):
-        console.print(f"[bold]{name}[/bold] = {human(output)}", highlight=False)
+        console.print(Text.assemble((name, "bold"), f" = {human_line(output)}"))
     sweeps = "one reverse sweep per output element" if result.mode == "reverse" else "one forward sweep per input element"
-    console.print(f"[dim]Jacobian by {sweeps}[/dim]")
+    console.print(Text(f"Jacobian by {sweeps}", style="dim"))
     for out_name, output, per_output in zip(result.output_names, result.outputs, result.blocks, strict=True):
         rows = _element_labels(out_name, np.shape(output))
         for name, block in per_output.items():
@@ -111,14 +112,14 @@ def hessian_document(result: HessianResult) -> dict[str, Any]:
 
 
 def show_hessian(result: HessianResult, console: Any) -> None:
-    console.print(f"[bold]{result.tape.output_names[0]}[/bold] = {human(result.value)}", highlight=False)
+    console.print(Text.assemble((result.tape.output_names[0], "bold"), f" = {human_line(result.value)}"))
     names = list(result.blocks)
     labels = [label for name in names for label in _element_labels(name, np.shape(result.point[name]))]
     matrix = np.block([[result.blocks[a][b].reshape(np.size(result.point[a]), np.size(result.point[b]))
                         for b in names] for a in names]) if names else np.zeros((0, 0))
     console.print(_matrix_table("Hessian", labels, labels, matrix))
-    console.print(f"[dim]forward-over-reverse (a complex step through the reverse sweep); largest asymmetry "
-                  f"before symmetrising: {result.asymmetry:.2g}[/dim]", highlight=False)
+    console.print(Text(f"forward-over-reverse (a complex step through the reverse sweep); largest asymmetry "
+                       f"before symmetrising: {result.asymmetry:.2g}", style="dim"))
 
 
 # --- jvp -------------------------------------------------------------------------------
@@ -141,7 +142,7 @@ def show_jvp(result: JvpResult, console: Any) -> None:
     values = result.value if isinstance(result.value, tuple) else (result.value,)
     tangents = result.jvp if isinstance(result.jvp, tuple) else (result.jvp,)
     for name, value, tangent in zip(result.output_names, values, tangents, strict=True):
-        console.print(f"[bold]{name}[/bold] = {human(value)}", highlight=False)
-        console.print(f"  tangent of {name} (J @ tangent) = {human(tangent)}", highlight=False)
-    shown = ", ".join(f"{n}={human(v)}" for n, v in result.tangent.items())
-    console.print(f"[dim]tangent: {shown}[/dim]", highlight=False)
+        console.print(Text.assemble((name, "bold"), f" = {human_line(value)}"))
+        console.print(f"  tangent of {name} (J @ tangent) = {human_line(tangent)}")
+    shown = ", ".join(f"{n}={human_line(v)}" for n, v in result.tangent.items())
+    console.print(Text(f"tangent: {shown}", style="dim"))

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from gradcli.autodiff import GradResult, local_derivatives, torch_name
-from gradcli.render.numbers import human
+from gradcli.errors import visible
+from gradcli.render.numbers import human, human_line
 from gradcli.tape import APPLY, CONST, INPUT, Node, Tape
 
 
@@ -21,7 +22,7 @@ def ref(tape: Tape, index: int) -> str:
     if node.kind == INPUT:
         return str(node.name)
     if node.is_scalar_constant() and node.name is None:
-        return human(node.value)  # a number is written in place
+        return human_line(node.value)  # a number is written in place
     return f"v{index}"
 
 
@@ -41,7 +42,7 @@ def definition(tape: Tape, node: Node) -> str:
     if node.kind == INPUT:
         return "input"
     if node.kind == CONST:
-        return f"constant {human(node.value)}"
+        return f"constant {human_line(node.value)}"
     assert node.op is not None
     args = [ref(tape, a) for a in node.args]
     op = node.op
@@ -58,13 +59,14 @@ def definition(tape: Tape, node: Node) -> str:
 
 def show_explanation(result: GradResult, console: Any) -> None:
     from rich.table import Table
+    from rich.text import Text
 
     from gradcli.symbolic import local_derivative_formula
 
     tape = result.tape
     values = result.values
-    console.print(f"[bold]Program[/bold]  {tape.source.strip()}", highlight=False)
-    console.print("\n[bold]Forward: the tape, evaluated top to bottom[/bold]")
+    console.print(Text.assemble(("Program", "bold"), "  ", visible(tape.source.strip(), lines=True)))
+    console.print(Text("\nForward: the tape, evaluated top to bottom", style="bold"))
     table = Table(show_edge=False, header_style="bold", box=None)
     for column, justify in (("node", "right"), ("name", "left"), ("definition", "left"), ("value", "right"),
                             ("PyTorch node", "left")):
@@ -78,15 +80,15 @@ def show_explanation(result: GradResult, console: Any) -> None:
         table.add_row(ref(tape, node.index), name, definition(tape, node), human(values[node.index]), pytorch)
     console.print(table)
 
-    console.print("\n[bold]Backward: adjoints from the output back to the inputs[/bold]")
-    console.print("[dim]v.grad is d(output)/d(v); each line applies the chain rule to one edge, and "
-                  "'+=' adds what arrives along another path.[/dim]")
+    console.print(Text("\nBackward: adjoints from the output back to the inputs", style="bold"))
+    console.print(Text("v.grad is d(output)/d(v); each line applies the chain rule to one edge, and "
+                       "'+=' adds what arrives along another path.", style="dim"))
     for root, name, seed in zip(result.roots, result.root_names, result.seeds, strict=True):
         if seed.size == 1:
-            console.print(f"  seed: {ref(tape, root)}.grad = {human(seed)}   (d {name} / d {name} = 1)", highlight=False)
+            console.print(f"  seed: {ref(tape, root)}.grad = {human_line(seed)}   (d {name} / d {name} = 1)")
         else:
-            console.print(f"  seed: {ref(tape, root)}.grad = {human(seed)}   (the vector of the vector-Jacobian "
-                          f"product: --seed, PyTorch's grad_tensors)", highlight=False)
+            console.print(f"  seed: {ref(tape, root)}.grad = {human_line(seed)}   (the vector of the vector-Jacobian "
+                          f"product: --seed, PyTorch's grad_tensors)")
     assert result.trace is not None
     current = -1
     factors: list[np.ndarray | None] = []
@@ -97,9 +99,9 @@ def show_explanation(result: GradResult, console: Any) -> None:
             assert node.kind == APPLY
             factors = local_derivatives(tape, values, step.node)
             adjoint = result.adjoints[step.node]
-            console.print(f"\n  {ref(tape, step.node)} = {definition(tape, node)}   "
-                          f"[dim]{torch_name(tape, step.node, values)}, {ref(tape, step.node)}.grad = "
-                          f"{human(adjoint)}[/dim]", highlight=False)
+            console.print(Text.assemble(f"\n  {ref(tape, step.node)} = {definition(tape, node)}   ",
+                                        (f"{torch_name(tape, step.node, values)}, {ref(tape, step.node)}.grad = "
+                                         f"{human_line(adjoint)}", "dim")))
         position = node.args.index(step.arg) if node.args.count(step.arg) == 1 else None
         target = ref(tape, step.arg)
         scalar = values[step.node].size == 1 and values[step.arg].size == 1
@@ -111,16 +113,16 @@ def show_explanation(result: GradResult, console: Any) -> None:
             formula = local_derivative_formula(node.op, [ref(tape, a) for a in node.args], position, node.params)
             formula_text = f" = {formula}" if formula else ""
             chain = (f"{ref(tape, step.node)}.grad × ∂{ref(tape, step.node)}/∂{target}{formula_text} = "
-                     f"{human(result.adjoints[step.node])} × {human(factor)} = {human(step.contribution)}")
+                     f"{human_line(result.adjoints[step.node])} × {human_line(factor)} = {human_line(step.contribution)}")
         else:
-            chain = f"VJP of {torch_name(tape, step.node, values)} applied to {ref(tape, step.node)}.grad = {human(step.contribution)}"
+            chain = f"VJP of {torch_name(tape, step.node, values)} applied to {ref(tape, step.node)}.grad = {human_line(step.contribution)}"
         accumulated = np.any(step.total is not step.contribution)
-        before = "" if not accumulated else f"   [dim](accumulated: {human(step.total - step.contribution)} was there)[/dim]"
-        console.print(f"    {target}.grad += {chain}  ->  {human(step.total)}{before}", highlight=False)
+        before = "" if not accumulated else f"   (accumulated: {human_line(step.total - step.contribution)} was there)"
+        console.print(Text.assemble(f"    {target}.grad += {chain}  ->  {human_line(step.total)}", (before, "dim")))
 
-    console.print("\n[bold]Result[/bold]", highlight=False)
+    console.print(Text("\nResult", style="bold"))
     for name, gradient in result.grad.items():
-        console.print(f"  {name}.grad = {human(gradient)}", highlight=False)
+        console.print(f"  {name}.grad = {human_line(gradient)}")
 
 
 def _next_position(result: GradResult, step: Any) -> int:

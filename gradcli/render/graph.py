@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from gradcli.autodiff import GradResult, GraphNode
-from gradcli.render.numbers import human, to_json
+from gradcli.errors import visible
+from gradcli.render.numbers import human_line, to_json
 
 MAX_TREE_DEPTH = 200  # deeper graphs are cut in the tree view (every other format is whole)
 
@@ -32,10 +33,10 @@ class GraphView:
         """Lines under a node's name: its forward value and the gradient flowing into it."""
         if self.result is None:
             return []
-        lines = [f"value = {human(self.result.values[node_id])}"]
+        lines = [f"value = {human_line(self.result.values[node_id])}"]
         adjoint = self.result.adjoints[node_id]
         if adjoint is not None:
-            lines.append(f"grad = {human(adjoint)}")
+            lines.append(f"grad = {human_line(adjoint)}")
         return lines
 
     def title(self, node: GraphNode) -> str:
@@ -49,17 +50,21 @@ class GraphView:
 
 def tree(view: GraphView) -> Any:
     """A rich Tree: children in next_functions order; a node met again is referenced."""
+    from rich.text import Text
     from rich.tree import Tree
 
     nodes = view.by_id()
 
-    def label(node: GraphNode) -> str:
+    def label(node: GraphNode) -> Text:
         facts = view.facts(node.id)
         style = "bold cyan" if node.op == "AccumulateGrad" else "bold"
-        text = f"[{style}]{view.title(node)}[/{style}]"
-        return text + (f"  [dim]{'  '.join(facts)}[/dim]" if facts else "")
+        return Text.assemble((view.title(node), style), ("  " + "  ".join(facts) if facts else "", "dim"))
 
-    top = Tree(f"[dim]backward graph of[/dim] {view.source.strip()}", guide_style="dim")
+    def dim(text: str) -> Text:
+        return Text(text, style="dim")
+
+    top = Tree(Text.assemble(("backward graph of", "dim"), " ", visible(view.source.strip(), lines=True)),
+               guide_style="dim")
     drawn: set[int] = set()
     for root in view.roots:
         if root not in nodes:
@@ -77,11 +82,11 @@ def tree(view: GraphView) -> Any:
             if following == -1:
                 stack.pop()
             elif following is None:
-                branch.add("[dim]None[/dim]")
+                branch.add(dim("None"))
             elif following in drawn:
-                branch.add(f"[dim]-> {view.title(nodes[following])}[/dim]")
+                branch.add(dim(f"-> {view.title(nodes[following])}"))
             elif len(stack) >= MAX_TREE_DEPTH:
-                branch.add(f"[dim]... deeper than {MAX_TREE_DEPTH} levels: see --format json or dot[/dim]")
+                branch.add(dim(f"... deeper than {MAX_TREE_DEPTH} levels: see --format json or dot"))
                 stack.pop()
             else:
                 drawn.add(following)
@@ -96,7 +101,8 @@ def _edges(view: GraphView) -> list[tuple[int, int | None, int]]:
 
 
 def _quoted(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
+    """Text inside a dot string: shown `visible`, backslashes and quotes escaped, lines joined by dot's line break."""
+    return "\\n".join(visible(line).replace("\\", "\\\\").replace('"', '\\"') for line in text.split("\n"))
 
 
 def dot(view: GraphView) -> str:
@@ -122,7 +128,7 @@ def dot(view: GraphView) -> str:
 def mermaid(view: GraphView) -> str:
     lines = ["flowchart TD"]
     for node in view.nodes:
-        label = "<br/>".join(line.replace('"', "#quot;") for line in [view.title(node), *view.facts(node.id)])
+        label = "<br/>".join(visible(line).replace('"', "#quot;") for line in [view.title(node), *view.facts(node.id)])
         opening, closing = ("([", "])") if node.op == "AccumulateGrad" else ("[", "]")
         lines.append(f'  n{node.id}{opening}"{label}"{closing}')
     for source, target, position in _edges(view):

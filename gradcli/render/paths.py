@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from gradcli.autodiff import GradResult, torch_name
 from gradcli.errors import Limits
 from gradcli.paths import InputPaths, Path
-from gradcli.render.numbers import human, to_json
+from gradcli.render.numbers import human, human_line, to_json
 from gradcli.tape import INPUT
 
 
@@ -34,16 +35,56 @@ def chain_text(result: GradResult, path: Path) -> str:
 def _factors_text(path: Path) -> str:
     if path.factors is None:
         return "(vector-Jacobian products)"
-    return " × ".join(human(f) for f in path.factors) if path.factors else "1"
+    return " × ".join(human_line(f) for f in path.factors) if path.factors else "1"
+
+
+EXACT_DIGITS = 30  # counts up to this many digits are written out; larger ones as "about 1.23457e+4300"
+
+
+def scientific(count: int) -> tuple[str, int]:
+    """A positive whole number as '1.23457e+4300' (six significant digits) and its number of digits,
+    without writing it out: Python refuses to past 4,300 digits, and it would be slow long before."""
+    shift = max(0, count.bit_length() - 64)
+    log10 = math.log10(count >> shift) + shift * math.log10(2)  # good to ~1e-9 for any count that fits
+    exponent = math.floor(log10)
+    if min(log10 - exponent, exponent + 1 - log10) < 1e-6:  # near a power of ten: decide exactly
+        exponent = exponent - 1 if count < 10**exponent else exponent + 1 if count >= 10 ** (exponent + 1) else exponent
+    mantissa = f"{10 ** (log10 - exponent):.5f}".rstrip("0").rstrip(".")
+    if mantissa.startswith("10"):  # 9.999996 rounds up
+        mantissa, exponent = "1", exponent + 1
+    return f"{mantissa}e{exponent:+d}", exponent + 1
+
+
+def _count_text(report: InputPaths) -> str:
+    """`2 paths, all listed`, `1 path`, `about 3.1e+4305 paths (4,306 digits), the 16 largest listed`."""
+    total, listed = report.total_paths, len(report.listed)
+    if total == 0:
+        return "no paths (the output does not depend on it)"
+    if total.bit_length() * math.log10(2) < EXACT_DIGITS:
+        count = f"{total:,} path{'s' if total != 1 else ''}"
+    else:
+        text, digits = scientific(total)
+        count = f"about {text} paths ({digits:,} digits)"
+    if listed == total:
+        return count if total == 1 else f"{count}, all listed"
+    return f"{count}, the {listed} largest listed" if listed else f"{count}, none listed"
+
+
+def _json_count(count: int) -> int | str:
+    """An exact integer where a double can hold it (jq and JavaScript read it, rounded past 2**53);
+    past 2**1024 no JSON number reader can, and it is a string: '1.23457e+4300'."""
+    return count if count.bit_length() <= 1024 else scientific(count)[0]
 
 
 def show_paths(reports: list[InputPaths], result: GradResult, console: Any) -> None:
     from rich.table import Table
+    from rich.text import Text
 
     for report in reports:
-        count = f"{report.total_paths:,} path{'s' if report.total_paths != 1 else ''}"
-        console.print(f"\n[bold]paths into {report.name}[/bold]: {count}, the {len(report.listed)} largest listed",
-                      highlight=False)
+        console.print(Text.assemble("\n", (f"paths into {report.name}", "bold"), f": {_count_text(report)}"))
+        if not report.total_paths:
+            console.print(f"  0 = {human_line(report.gradient)} = d/d{report.name}")
+            continue
         table = Table(show_edge=False, header_style="bold")
         table.add_column("#", justify="right")
         table.add_column("path, from the output back")
@@ -52,21 +93,22 @@ def show_paths(reports: list[InputPaths], result: GradResult, console: Any) -> N
         for number, path in enumerate(report.listed, 1):
             table.add_row(str(number), chain_text(result, path), _factors_text(path), human(path.contribution))
         console.print(table)
-        listed = " + ".join(human(p.contribution) for p in report.listed[:6])
+        listed = " + ".join(human_line(p.contribution) for p in report.listed[:6])
         if len(report.listed) > 6:
             listed += " + ..."
-        unlisted = "" if report.total_paths == len(report.listed) else f" + {human(report.unlisted)} (unlisted)"
-        console.print(f"  {listed or '0'}{unlisted} = {human(report.gradient)} = d/d{report.name}", highlight=False)
+        unlisted = "" if report.total_paths == len(report.listed) else f" + {human_line(report.unlisted)} (unlisted)"
+        console.print(f"  {listed or '0'}{unlisted} = {human_line(report.gradient)} = d/d{report.name}")
         if not report.searched_all:
-            console.print("  [yellow]note:[/yellow] the path search stopped at its limit of "
-                          f"{Limits.get('path_steps'):,} steps (raise it with {Limits.variable('path_steps')}=N); "
-                          "the listed paths are the largest of those it found", highlight=False)
+            console.print(Text.assemble("  ", ("note:", "yellow"), " the path search stopped at its limit of "
+                                        f"{Limits.get('path_steps'):,} steps (raise it with "
+                                        f"{Limits.variable('path_steps')}=N); the listed paths are the largest of "
+                                        "those it found"))
 
 
 def paths_document(reports: list[InputPaths], result: GradResult) -> dict[str, Any]:
     return {
         report.name: {
-            "total_paths": report.total_paths,
+            "total_paths": _json_count(report.total_paths),
             "listed": [
                 {
                     "nodes": [result.tape.node_label(i) for i in path.nodes],
