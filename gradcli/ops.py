@@ -170,9 +170,24 @@ def _minmax_jvp(t: Sequence[Array | None], ans: Array, a: Array, b: Array, sign:
     )
 
 
+def _sigmoid(x: Array) -> Array:
+    # exp(x) / (1 + exp(x)) below 0 and 1 / (1 + exp(-x)) above: exp never overflows, and
+    # no 1 - tiny cancels, so the relative precision holds down to the smallest numbers.
+    negative = _re(x) < 0
+    e = np.exp(np.where(negative, x, -x))
+    return np.where(negative, e / (1.0 + e), 1.0 / (1.0 + e))
+
+
 def _softplus(x: Array) -> Array:
     # torch.nn.functional.softplus with beta=1, threshold=20: linear above the threshold.
     return np.where(_re(x) > 20, x, np.log1p(np.exp(np.where(_re(x) > 20, 20.0, x))))
+
+
+def _softplus_slope(x: Array) -> Array:
+    # PyTorch's softplus_backward: z / (z + 1) with z = exp(x), exact for x << 0 (where
+    # 1 / (1 + exp(-x)) overflows to 0 first); 1 above the threshold.
+    z = np.exp(np.where(_re(x) > 20, 20.0, x))
+    return np.where(_re(x) > 20, 1.0, z / (z + 1.0))
 
 
 # --- the float rules that need more than one line ------------------------------------------
@@ -234,6 +249,20 @@ def _relu_float(x: float) -> float:
 
 def _softplus_float(x: float) -> float:
     return x if x > 20 else math.log1p(math.exp(x))
+
+
+def _softplus_float_vjp(g: float, ans: float, x: float) -> tuple[float]:
+    if x > 20:
+        return (g,)
+    z = math.exp(x)
+    return (g * z / (z + 1.0),)
+
+
+def _sigmoid_float(x: float) -> float:
+    if x < 0:
+        e = math.exp(x)
+        return e / (1.0 + e)
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 def _atan2_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, float]:
@@ -478,17 +507,18 @@ _ROWS = [
     Op("tanh", 1, np.tanh, lambda g, ans, x: (g * (1.0 - ans * ans),), "TanhBackward0",
        jvp=lambda t, ans, x: t[0] * (1.0 - ans * ans), sympy=lambda x: load_sympy().tanh(x),
        floats=(math.tanh, lambda g, ans, x: (g * (1.0 - ans * ans),))),
-    Op("sigmoid", 1, lambda x: 0.5 * (np.tanh(0.5 * x) + 1.0), lambda g, ans, x: (g * ans * (1.0 - ans),),
-       "SigmoidBackward0", jvp=lambda t, ans, x: t[0] * ans * (1.0 - ans),
+    # sigmoid' from the value, in PyTorch's order: g * (1 - ans) * ans
+    Op("sigmoid", 1, _sigmoid, lambda g, ans, x: (g * (1.0 - ans) * ans,),
+       "SigmoidBackward0", jvp=lambda t, ans, x: t[0] * (1.0 - ans) * ans,
        sympy=lambda x: 1 / (1 + load_sympy().exp(-x)),
-       floats=(lambda x: 0.5 * (math.tanh(0.5 * x) + 1.0), lambda g, ans, x: (g * ans * (1.0 - ans),))),
+       floats=(_sigmoid_float, lambda g, ans, x: (g * (1.0 - ans) * ans,))),
     Op("relu", 1, _relu, lambda g, ans, x: (np.where(_re(x) > 0, g, 0.0),),
        "ReluBackward0", jvp=lambda t, ans, x: np.where(_re(x) > 0, t[0], 0.0), sympy=lambda x: load_sympy().Max(x, 0),
        floats=(_relu_float, lambda g, ans, x: (g if x > 0 else 0.0,))),
-    Op("softplus", 1, _softplus, lambda g, ans, x: (np.where(_re(x) > 20, g, g / (1.0 + np.exp(-x))),),
-       "SoftplusBackward0", jvp=lambda t, ans, x: np.where(_re(x) > 20, t[0], t[0] / (1.0 + np.exp(-x))),
+    Op("softplus", 1, _softplus, lambda g, ans, x: (g * _softplus_slope(x),),
+       "SoftplusBackward0", jvp=lambda t, ans, x: t[0] * _softplus_slope(x),
        sympy=lambda x: load_sympy().log(1 + load_sympy().exp(x)),
-       floats=(_softplus_float, lambda g, ans, x: (g if x > 20 else g / (1.0 + math.exp(-x)),))),
+       floats=(_softplus_float, _softplus_float_vjp)),
     # binary functions
     Op("max", 2, _maximum, _max_vjp, "MaximumBackward0",
        jvp=lambda t, ans, a, b: _minmax_jvp(t, ans, a, b, 1), sympy=lambda a, b: load_sympy().Max(a, b),
