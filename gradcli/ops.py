@@ -437,11 +437,13 @@ _ROWS = [
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] * b, None if t[1] is None else a * t[1]),
        sympy=lambda a, b: a * b, symbol="*", callable=False, reflects=True,
        floats=(lambda a, b: a * b, lambda g, ans, a, b: (g * b, g * a))),
-    Op("div", 2, np.divide, lambda g, ans, a, b: (g / b, -g * a / (b * b)), "DivBackward0",
+    # PyTorch's rule for the divisor, -g * ((a / b) / b): a / (b * b) overflows where the
+    # quotient does not, and y / y must have the gradient 0 exactly.
+    Op("div", 2, np.divide, lambda g, ans, a, b: (g / b, -g * (ans / b)), "DivBackward0",
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] / b,
-                                              None if t[1] is None else -t[1] * a / (b * b)),
+                                              None if t[1] is None else -t[1] * (ans / b)),
        sympy=lambda a, b: a / b, symbol="/", callable=False,
-       floats=(lambda a, b: a / b, lambda g, ans, a, b: (g / b, -g * a / (b * b)))),
+       floats=(lambda a, b: a / b, lambda g, ans, a, b: (g / b, -g * (ans / b)))),
     Op("pow", 2, np.power, _pow_vjp, "PowBackward0", jvp=_pow_jvp,
        sympy=lambda a, b: a**b, symbol="**", torch_node_rule=_pow_torch_node,
        floats=(_pow_float, _pow_float_vjp)),
