@@ -92,17 +92,18 @@ def _sum_tangents(*terms: Array | None) -> Array | float:
 
 
 def _pow_vjp(g: Array, ans: Array, a: Array, b: Array) -> tuple[Array, Array]:
-    # PyTorch: no gradient flows to the base where the exponent is 0, nor to the exponent
-    # where the base is 0 and the exponent non-negative (0**b is constant there).
+    # PyTorch: no gradient flows to the base where the exponent is 0 (the product is masked,
+    # NaN of g included), and the exponent's factor is 0 where the base is 0 and the exponent
+    # non-negative (0**b is constant there; the factor is masked, so a NaN g still flows).
     da = np.where(_re(b) == 0, 0.0, g * b * np.power(a, b - 1))
-    db = np.where((_re(a) == 0) & (_re(b) >= 0), 0.0, g * ans * np.log(a))
+    db = g * np.where((_re(a) == 0) & (_re(b) >= 0), 0.0, ans * np.log(a))
     return da, db
 
 
 def _pow_jvp(t: Sequence[Array | None], ans: Array, a: Array, b: Array) -> Array | float:
     ta, tb = t
     da = None if ta is None else np.where(_re(b) == 0, 0.0, ta * b * np.power(a, b - 1))
-    db = None if tb is None else np.where((_re(a) == 0) & (_re(b) >= 0), 0.0, tb * ans * np.log(a))
+    db = None if tb is None else tb * np.where((_re(a) == 0) & (_re(b) >= 0), 0.0, ans * np.log(a))
     return _sum_tangents(da, db)
 
 
@@ -137,16 +138,17 @@ def _atan2(a: Array, b: Array) -> Array:
 
 
 def _max_vjp(g: Array, ans: Array, a: Array, b: Array) -> tuple[Array, Array]:
-    # torch.maximum: ties split the gradient in half.
+    # torch.maximum: ties split the gradient in half, and only the strictly smaller side is
+    # masked, so where either side is NaN both get the gradient.
     a, b = _re(a), _re(b)
     share = np.where(a == b, 0.5 * g, g)
-    return np.where(a >= b, share, 0.0), np.where(b >= a, share, 0.0)
+    return np.where(a < b, 0.0, share), np.where(b < a, 0.0, share)
 
 
 def _min_vjp(g: Array, ans: Array, a: Array, b: Array) -> tuple[Array, Array]:
     a, b = _re(a), _re(b)
     share = np.where(a == b, 0.5 * g, g)
-    return np.where(a <= b, share, 0.0), np.where(b <= a, share, 0.0)
+    return np.where(a > b, 0.0, share), np.where(b > a, 0.0, share)
 
 
 def _maximum(a: Array, b: Array) -> Array:
@@ -158,7 +160,19 @@ def _minimum(a: Array, b: Array) -> Array:
 
 
 def _relu(x: Array) -> Array:
-    return np.maximum(x, 0.0) if not np.iscomplexobj(x) else np.where(_re(x) > 0, x, 0.0)
+    # PyTorch's relu keeps what is not below 0: relu(-0.0) is -0.0 and relu(NaN) is NaN.
+    return np.where(x < 0, 0.0, x) if not np.iscomplexobj(x) else np.where(_re(x) > 0, x, 0.0)
+
+
+def _relu_vjp(g: Array, ans: Array, x: Array) -> tuple[Array]:
+    # PyTorch's threshold_backward masks where the value is <= 0: NaN passes the gradient.
+    return (np.where(_re(x) <= 0, 0.0, g),)
+
+
+def _sgn(x: Array) -> Array:
+    """abs' as PyTorch has it: the sign, and 0 at 0 and at NaN."""
+    x = _re(x)
+    return np.where(x != x, 0.0, np.sign(x))
 
 
 def _minmax_jvp(t: Sequence[Array | None], ans: Array, a: Array, b: Array, sign: int) -> Array | float:
@@ -199,7 +213,7 @@ def _not_float(value: float) -> float:
 
 
 def _sign(x: float) -> float:
-    return 1.0 if x > 0 else -1.0 if x < 0 else 0.0 if x == 0 else _not_float(x)
+    return 1.0 if x > 0 else -1.0 if x < 0 else 0.0  # 0 at NaN too, as _sgn
 
 
 def _pow_float(a: float, b: float) -> float:
@@ -213,9 +227,9 @@ def _pow_float(a: float, b: float) -> float:
 def _pow_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, float]:
     da = 0.0 if b == 0 else g * b * math.pow(a, b - 1)
     if a == 0 and b >= 0:
-        db = 0.0
+        db = g * 0.0
     elif a > 0:
-        db = g * ans * math.log(a)
+        db = g * (ans * math.log(a))
     else:  # NumPy: log of a negative base is NaN (the gradient of x**2 to its 2 is unused)
         db = math.nan if a < 0 else _not_float(a)
     return da, db
@@ -235,16 +249,16 @@ def _min_float(a: float, b: float) -> float:
 
 def _max_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, float]:
     share = 0.5 * g if a == b else g
-    return (share if a >= b else 0.0), (share if b >= a else 0.0)
+    return (0.0 if a < b else share), (0.0 if b < a else share)
 
 
 def _min_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, float]:
     share = 0.5 * g if a == b else g
-    return (share if a <= b else 0.0), (share if b <= a else 0.0)
+    return (0.0 if a > b else share), (0.0 if b > a else share)
 
 
 def _relu_float(x: float) -> float:
-    return x if x > 0 else 0.0 if x <= 0 else _not_float(x)  # np.maximum(-0.0, 0.0) is 0.0
+    return 0.0 if x < 0 else x
 
 
 def _softplus_float(x: float) -> float:
@@ -323,10 +337,15 @@ def _norm(x: Array, leads: tuple[int, ...] = (0,)) -> Array:
     return np.asarray(np.sqrt(np.sum(x * x, axis=_point_axes(x, leads[0]))))
 
 
+def _norm_slope(x: Array, ans: Array, lead: int) -> Array:
+    # x / |x|, and 0 at the origin (PyTorch's vector_norm backward is 0 there, not NaN).
+    at_origin = _expand(_re(ans) == 0, x, lead)
+    return np.where(at_origin, 0.0, x / np.where(at_origin, 1.0, _expand(ans, x, lead)))
+
+
 def _norm_vjp(g: Array, ans: Array, x: Array, leads: tuple[int, ...] = (0,)) -> tuple[Array]:
-    # PyTorch's vector_norm backward is 0 at the origin, not NaN.
-    scale = np.where(_re(ans) == 0, 0.0, g / np.where(_re(ans) == 0, 1.0, ans))
-    return (_expand(scale, x, leads[0]) * x,)
+    # g times the slope: a NaN g stays NaN at the origin, as in PyTorch.
+    return (_expand(g, x, leads[0]) * _norm_slope(x, ans, leads[0]),)
 
 
 def _point_ndims(a: Array, b: Array, leads: tuple[int, ...]) -> tuple[int, int]:
@@ -479,8 +498,8 @@ _ROWS = [
     Op("sqrt", 1, np.sqrt, lambda g, ans, x: (g / (2.0 * ans),), "SqrtBackward0",
        jvp=lambda t, ans, x: t[0] / (2.0 * ans), sympy=lambda x: load_sympy().sqrt(x),
        floats=(math.sqrt, lambda g, ans, x: (g / (2.0 * ans),))),
-    Op("abs", 1, _abs, lambda g, ans, x: (g * np.sign(_re(x)),), "AbsBackward0",
-       jvp=lambda t, ans, x: t[0] * np.sign(_re(x)), sympy=lambda x: load_sympy().Abs(x),
+    Op("abs", 1, _abs, lambda g, ans, x: (g * _sgn(x),), "AbsBackward0",
+       jvp=lambda t, ans, x: t[0] * _sgn(x), sympy=lambda x: load_sympy().Abs(x),
        floats=(math.fabs, lambda g, ans, x: (g * _sign(x),))),
     Op("sin", 1, np.sin, lambda g, ans, x: (g * np.cos(x),), "SinBackward0",
        jvp=lambda t, ans, x: t[0] * np.cos(x), sympy=lambda x: load_sympy().sin(x),
@@ -514,9 +533,9 @@ _ROWS = [
        "SigmoidBackward0", jvp=lambda t, ans, x: t[0] * (1.0 - ans) * ans,
        sympy=lambda x: 1 / (1 + load_sympy().exp(-x)),
        floats=(_sigmoid_float, lambda g, ans, x: (g * (1.0 - ans) * ans,))),
-    Op("relu", 1, _relu, lambda g, ans, x: (np.where(_re(x) > 0, g, 0.0),),
-       "ReluBackward0", jvp=lambda t, ans, x: np.where(_re(x) > 0, t[0], 0.0), sympy=lambda x: load_sympy().Max(x, 0),
-       floats=(_relu_float, lambda g, ans, x: (g if x > 0 else 0.0,))),
+    Op("relu", 1, _relu, _relu_vjp,
+       "ReluBackward0", jvp=lambda t, ans, x: np.where(_re(x) <= 0, 0.0, t[0]), sympy=lambda x: load_sympy().Max(x, 0),
+       floats=(_relu_float, lambda g, ans, x: (0.0 if x <= 0 else g,))),
     Op("softplus", 1, _softplus, lambda g, ans, x: (g * _softplus_slope(x),),
        "SoftplusBackward0", jvp=lambda t, ans, x: t[0] * _softplus_slope(x),
        sympy=lambda x: load_sympy().log(1 + load_sympy().exp(x)),
@@ -544,8 +563,7 @@ _ROWS = [
     Op("mean", 1, _mean, _mean_vjp, "MeanBackward0", jvp=lambda t, ans, x, leads=(0,): _mean(t[0], leads),
        sympy=lambda x: _sym_total(x) / x.size, elementwise=False),
     Op("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0",
-       jvp=lambda t, ans, x, leads=(0,): np.where(_re(ans) == 0, 0.0,
-                                                  _sum(x * t[0], leads) / np.where(_re(ans) == 0, 1.0, ans)),
+       jvp=lambda t, ans, x, leads=(0,): _sum(t[0] * _norm_slope(x, ans, leads[0]), leads),
        sympy=lambda x: np.asarray(load_sympy().sqrt(_sym_total(x * x).item()), dtype=object), elementwise=False),
     Op("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0",
        jvp=lambda t, ans, x, leads=(0,): _sum(t[0] * np.exp(x - _expand(ans, x, leads[0])), leads),

@@ -105,3 +105,44 @@ def test_y_over_y_has_the_gradient_zero_exactly():
 def test_the_tangent_of_a_quotient_does_not_overflow():
     run = cli("jvp", "x/y", "--at", "x=1e300,y=1e200", "--tangent", "x=0,y=1", "--json")
     assert run.json()["jvp"] == pytest.approx(-1e-100, rel=1e-15, abs=0)
+
+
+# --- NaN goes where PyTorch sends it ---------------------------------------------------------
+# Expected values are PyTorch 2.13's (float64), as recorded in tests/reference by
+# make_torch_reference.py: a NaN input or a NaN flowing in from elsewhere in the program is
+# not turned into 0 by a mask, except where PyTorch's own rule masks it.
+
+
+def test_max_and_min_with_a_nan_operand_give_both_sides_the_gradient():
+    # torch.maximum's backward masks a side only where it is strictly smaller: NaN is not.
+    for program in ("max(x, y)", "min(x, y)"):
+        run = cli("grad", program, "--at", "x=nan,y=1", "--json")
+        assert run.json()["grad"] == {"x": 1.0, "y": 1.0}, program
+
+
+def test_relu_of_nan_passes_the_gradient_and_relu_keeps_the_sign_of_zero():
+    result = grad("relu(x)", at={"x": math.nan})
+    assert math.isnan(float(result.value)) and float(result.grad["x"]) == 1.0
+    assert math.copysign(1.0, float(grad("relu(x)", at={"x": -0.0}).value)) == -1.0
+
+
+def test_abs_of_nan_has_the_gradient_zero_as_in_pytorch():
+    # PyTorch: abs' = sgn(x), and sgn(NaN) = 0.
+    assert float(grad("abs(x)", at={"x": math.nan}).grad["x"]) == 0.0
+
+
+@pytest.mark.parametrize(("program", "at"), [
+    ("log(-1) * x**y", {"x": 0.0, "y": 2.0}),  # a zero base: no gradient of its own to y, but NaN comes in
+    ("log(-1) * norm(v)", {"v": [0.0, 0.0]}),  # the norm at the origin
+    ("log(-1) * abs(x)", {"x": 0.0}),
+    ("0 * log(-1) * atan2(x, y)", {"x": 0.0, "y": 0.0}),
+])
+def test_a_nan_coming_in_from_upstream_stays_nan(program, at):
+    result = grad(program, at=at)
+    for name, gradient in result.grad.items():
+        assert np.all(np.isnan(gradient)), (name, gradient)
+    batch = cli("grad", program, "--points", "-", "--json",
+                stdin=",".join(at) + "\n" + ",".join(str(v) for v in at.values()) + "\n") if all(
+        np.ndim(v) == 0 for v in at.values()) else None
+    if batch is not None:
+        assert all(v is None for v in json.loads(batch.stdout)["grad"].values())
