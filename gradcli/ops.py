@@ -14,11 +14,15 @@ program text, such as the key of an index):
         expression (symbolic.py applies them element by element); the others take and give
         NumPy arrays of expressions (dtype object)
     floats = (forward, vjp): the same op on Python floats, for programs of numbers only
-        (tape.forward and autodiff.backward; math.sin is ten times cheaper than np.sin on
-        one number), with the signatures of the NumPy rules.
-        A float rule gives what the NumPy rule gives, or raises ValueError or
-        ArithmeticError (math.log(0), 1/0, overflow, a NaN where Python and NumPy differ):
-        the engine then does the whole sweep again in NumPy.
+        (tape.forward and autodiff.backward skip the per-node work on arrays), with the
+        signatures of the NumPy rules.
+        A float rule gives the bits the NumPy rule gives on an array, or raises ValueError
+        or ArithmeticError (1/0, math.sqrt(-1), a case where Python and NumPy differ): the
+        engine then does the whole sweep again in NumPy. So a float rule calls the NumPy
+        ufunc on the float (np.exp(x), which runs the same loop as on an array: NumPy's
+        exp, log, sin, pow... may be SIMD code that differs from libm's math.exp in the
+        last place) and keeps Python's own arithmetic only for what IEEE rounds exactly
+        (+ - * /, math.sqrt, math.fabs).
 
 Cotangents may have the broadcast shape; the engine undoes broadcasting with `unbroadcast`.
 
@@ -91,18 +95,36 @@ def _sum_tangents(*terms: Array | None) -> Array | float:
 # --- rules needing more than one line ---------------------------------------------------
 
 
+# NumPy computes a power whose exponent is one number (or the same along the loop) 2, 0.5 or
+# -1 as square, sqrt, reciprocal, whose bits differ from pow's; an exponent that varies per
+# point goes through pow. _power does the former everywhere, so that a point gives the same
+# bits alone (one number) and in a batch (an exponent per point).
+_SCALAR_POWERS = ((2.0, np.square), (0.5, np.sqrt), (-1.0, np.reciprocal))
+
+
+def _power(a: Array, b: Array) -> Array:
+    out = np.power(a, b)
+    if np.ndim(b) == 0 or np.iscomplexobj(b) or np.iscomplexobj(a):
+        return out
+    for exponent, scalar_rule in _SCALAR_POWERS:
+        hit = b == exponent
+        if hit.any():
+            out = np.where(hit, scalar_rule(a), out)
+    return out
+
+
 def _pow_vjp(g: Array, ans: Array, a: Array, b: Array) -> tuple[Array, Array]:
     # PyTorch: no gradient flows to the base where the exponent is 0 (the product is masked,
     # NaN of g included), and the exponent's factor is 0 where the base is 0 and the exponent
     # non-negative (0**b is constant there; the factor is masked, so a NaN g still flows).
-    da = np.where(_re(b) == 0, 0.0, g * b * np.power(a, b - 1))
+    da = np.where(_re(b) == 0, 0.0, g * b * _power(a, b - 1))
     db = g * np.where((_re(a) == 0) & (_re(b) >= 0), 0.0, ans * np.log(a))
     return da, db
 
 
 def _pow_jvp(t: Sequence[Array | None], ans: Array, a: Array, b: Array) -> Array | float:
     ta, tb = t
-    da = None if ta is None else np.where(_re(b) == 0, 0.0, ta * b * np.power(a, b - 1))
+    da = None if ta is None else np.where(_re(b) == 0, 0.0, ta * b * _power(a, b - 1))
     db = None if tb is None else tb * np.where((_re(a) == 0) & (_re(b) >= 0), 0.0, ans * np.log(a))
     return _sum_tangents(da, db)
 
@@ -216,23 +238,9 @@ def _sign(x: float) -> float:
     return 1.0 if x > 0 else -1.0 if x < 0 else 0.0  # 0 at NaN too, as _sgn
 
 
-def _pow_float(a: float, b: float) -> float:
-    # NumPy computes some powers another way (x**0.5 as sqrt: (-0.0)**0.5 is -0.0), so a
-    # zero or infinite base is NumPy's. math.pow, not a ** b: (-8.0) ** (1/3) is complex.
-    if a == 0 or not (-math.inf < a < math.inf and -math.inf < b < math.inf):
-        return _not_float(a)
-    return math.pow(a, b)
-
-
 def _pow_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, float]:
-    da = 0.0 if b == 0 else g * b * math.pow(a, b - 1)
-    if a == 0 and b >= 0:
-        db = g * 0.0
-    elif a > 0:
-        db = g * (ans * math.log(a))
-    else:  # NumPy: log of a negative base is NaN (the gradient of x**2 to its 2 is unused)
-        db = math.nan if a < 0 else _not_float(a)
-    return da, db
+    da = 0.0 if b == 0 else g * b * np.power(a, b - 1)  # (a number exponent: as _power)
+    return da, g * (0.0 if a == 0 and b >= 0 else ans * np.log(a))
 
 
 def _max_float(a: float, b: float) -> float:
@@ -262,21 +270,21 @@ def _relu_float(x: float) -> float:
 
 
 def _softplus_float(x: float) -> float:
-    return x if x > 20 else math.log1p(math.exp(x))
+    return x if x > 20 else np.log1p(np.exp(x))
 
 
 def _softplus_float_vjp(g: float, ans: float, x: float) -> tuple[float]:
     if x > 20:
         return (g,)
-    z = math.exp(x)
-    return (g * z / (z + 1.0),)
+    z = np.exp(x)
+    return (g * (z / (z + 1.0)),)
 
 
 def _sigmoid_float(x: float) -> float:
     if x < 0:
-        e = math.exp(x)
+        e = np.exp(x)
         return e / (1.0 + e)
-    return 1.0 / (1.0 + math.exp(-x))
+    return 1.0 / (1.0 + np.exp(-x))
 
 
 def _atan2_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, float]:
@@ -285,7 +293,7 @@ def _atan2_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, f
     return g * b * scale, -g * a * scale
 
 
-_LN2, _LN10 = math.log(2.0), math.log(10.0)
+_LN2, _LN10 = float(np.log(2.0)), float(np.log(10.0))
 
 
 # --- rules of the ops that act on a value's own axes ---------------------------------------
@@ -463,9 +471,9 @@ _ROWS = [
                                               None if t[1] is None else -t[1] * (ans / b)),
        sympy=lambda a, b: a / b, symbol="/", callable=False,
        floats=(lambda a, b: a / b, lambda g, ans, a, b: (g / b, -g * (ans / b)))),
-    Op("pow", 2, np.power, _pow_vjp, "PowBackward0", jvp=_pow_jvp,
+    Op("pow", 2, _power, _pow_vjp, "PowBackward0", jvp=_pow_jvp,
        sympy=lambda a, b: a**b, symbol="**", torch_node_rule=_pow_torch_node,
-       floats=(_pow_float, _pow_float_vjp)),
+       floats=(np.power, _pow_float_vjp)),
     Op("matmul", 2, _matmul, _matmul_vjp, "MmBackward0",
        jvp=lambda t, ans, a, b, leads=(0, 0): _sum_tangents(None if t[0] is None else _matmul(t[0], b, leads),
                                                             None if t[1] is None else _matmul(a, t[1], leads)),
@@ -479,22 +487,22 @@ _ROWS = [
     # elementwise functions
     Op("exp", 1, np.exp, lambda g, ans, x: (g * ans,), "ExpBackward0",
        jvp=lambda t, ans, x: t[0] * ans, sympy=lambda x: load_sympy().exp(x),
-       floats=(math.exp, lambda g, ans, x: (g * ans,))),
+       floats=(np.exp, lambda g, ans, x: (g * ans,))),
     Op("log", 1, np.log, lambda g, ans, x: (g / x,), "LogBackward0",
        jvp=lambda t, ans, x: t[0] / x, sympy=lambda x: load_sympy().log(x),
-       floats=(math.log, lambda g, ans, x: (g / x,))),
-    Op("log2", 1, np.log2, lambda g, ans, x: (g / (x * np.log(2.0)),), "Log2Backward0",
-       jvp=lambda t, ans, x: t[0] / (x * np.log(2.0)), sympy=lambda x: load_sympy().log(x, 2),
-       floats=(math.log2, lambda g, ans, x: (g / (x * _LN2),))),
-    Op("log10", 1, np.log10, lambda g, ans, x: (g / (x * np.log(10.0)),), "Log10Backward0",
-       jvp=lambda t, ans, x: t[0] / (x * np.log(10.0)), sympy=lambda x: load_sympy().log(x, 10),
-       floats=(math.log10, lambda g, ans, x: (g / (x * _LN10),))),
+       floats=(np.log, lambda g, ans, x: (g / x,))),
+    Op("log2", 1, np.log2, lambda g, ans, x: (g / (x * _LN2),), "Log2Backward0",
+       jvp=lambda t, ans, x: t[0] / (x * _LN2), sympy=lambda x: load_sympy().log(x, 2),
+       floats=(np.log2, lambda g, ans, x: (g / (x * _LN2),))),
+    Op("log10", 1, np.log10, lambda g, ans, x: (g / (x * _LN10),), "Log10Backward0",
+       jvp=lambda t, ans, x: t[0] / (x * _LN10), sympy=lambda x: load_sympy().log(x, 10),
+       floats=(np.log10, lambda g, ans, x: (g / (x * _LN10),))),
     Op("log1p", 1, np.log1p, lambda g, ans, x: (g / (1.0 + x),), "Log1PBackward0",
        jvp=lambda t, ans, x: t[0] / (1.0 + x), sympy=lambda x: load_sympy().log(1 + x),
-       floats=(math.log1p, lambda g, ans, x: (g / (1.0 + x),))),
+       floats=(np.log1p, lambda g, ans, x: (g / (1.0 + x),))),
     Op("expm1", 1, np.expm1, lambda g, ans, x: (g * (ans + 1.0),), "Expm1Backward0",
        jvp=lambda t, ans, x: t[0] * (ans + 1.0), sympy=lambda x: load_sympy().exp(x) - 1,
-       floats=(math.expm1, lambda g, ans, x: (g * (ans + 1.0),))),
+       floats=(np.expm1, lambda g, ans, x: (g * (ans + 1.0),))),
     Op("sqrt", 1, np.sqrt, lambda g, ans, x: (g / (2.0 * ans),), "SqrtBackward0",
        jvp=lambda t, ans, x: t[0] / (2.0 * ans), sympy=lambda x: load_sympy().sqrt(x),
        floats=(math.sqrt, lambda g, ans, x: (g / (2.0 * ans),))),
@@ -503,31 +511,31 @@ _ROWS = [
        floats=(math.fabs, lambda g, ans, x: (g * _sign(x),))),
     Op("sin", 1, np.sin, lambda g, ans, x: (g * np.cos(x),), "SinBackward0",
        jvp=lambda t, ans, x: t[0] * np.cos(x), sympy=lambda x: load_sympy().sin(x),
-       floats=(math.sin, lambda g, ans, x: (g * math.cos(x),))),
+       floats=(np.sin, lambda g, ans, x: (g * np.cos(x),))),
     Op("cos", 1, np.cos, lambda g, ans, x: (-g * np.sin(x),), "CosBackward0",
        jvp=lambda t, ans, x: -t[0] * np.sin(x), sympy=lambda x: load_sympy().cos(x),
-       floats=(math.cos, lambda g, ans, x: (-g * math.sin(x),))),
+       floats=(np.cos, lambda g, ans, x: (-g * np.sin(x),))),
     Op("tan", 1, np.tan, lambda g, ans, x: (g * (1.0 + ans * ans),), "TanBackward0",
        jvp=lambda t, ans, x: t[0] * (1.0 + ans * ans), sympy=lambda x: load_sympy().tan(x),
-       floats=(math.tan, lambda g, ans, x: (g * (1.0 + ans * ans),))),
+       floats=(np.tan, lambda g, ans, x: (g * (1.0 + ans * ans),))),
     Op("asin", 1, np.arcsin, lambda g, ans, x: (g / np.sqrt(1.0 - x * x),), "AsinBackward0",
        jvp=lambda t, ans, x: t[0] / np.sqrt(1.0 - x * x), sympy=lambda x: load_sympy().asin(x),
-       floats=(math.asin, lambda g, ans, x: (g / math.sqrt(1.0 - x * x),))),
+       floats=(np.arcsin, lambda g, ans, x: (g / math.sqrt(1.0 - x * x),))),
     Op("acos", 1, np.arccos, lambda g, ans, x: (-g / np.sqrt(1.0 - x * x),), "AcosBackward0",
        jvp=lambda t, ans, x: -t[0] / np.sqrt(1.0 - x * x), sympy=lambda x: load_sympy().acos(x),
-       floats=(math.acos, lambda g, ans, x: (-g / math.sqrt(1.0 - x * x),))),
+       floats=(np.arccos, lambda g, ans, x: (-g / math.sqrt(1.0 - x * x),))),
     Op("atan", 1, np.arctan, lambda g, ans, x: (g / (1.0 + x * x),), "AtanBackward0",
        jvp=lambda t, ans, x: t[0] / (1.0 + x * x), sympy=lambda x: load_sympy().atan(x),
-       floats=(math.atan, lambda g, ans, x: (g / (1.0 + x * x),))),
+       floats=(np.arctan, lambda g, ans, x: (g / (1.0 + x * x),))),
     Op("sinh", 1, np.sinh, lambda g, ans, x: (g * np.cosh(x),), "SinhBackward0",
        jvp=lambda t, ans, x: t[0] * np.cosh(x), sympy=lambda x: load_sympy().sinh(x),
-       floats=(math.sinh, lambda g, ans, x: (g * math.cosh(x),))),
+       floats=(np.sinh, lambda g, ans, x: (g * np.cosh(x),))),
     Op("cosh", 1, np.cosh, lambda g, ans, x: (g * np.sinh(x),), "CoshBackward0",
        jvp=lambda t, ans, x: t[0] * np.sinh(x), sympy=lambda x: load_sympy().cosh(x),
-       floats=(math.cosh, lambda g, ans, x: (g * math.sinh(x),))),
+       floats=(np.cosh, lambda g, ans, x: (g * np.sinh(x),))),
     Op("tanh", 1, np.tanh, lambda g, ans, x: (g * (1.0 - ans * ans),), "TanhBackward0",
        jvp=lambda t, ans, x: t[0] * (1.0 - ans * ans), sympy=lambda x: load_sympy().tanh(x),
-       floats=(math.tanh, lambda g, ans, x: (g * (1.0 - ans * ans),))),
+       floats=(np.tanh, lambda g, ans, x: (g * (1.0 - ans * ans),))),
     # sigmoid' from the value, in PyTorch's order: g * (1 - ans) * ans
     Op("sigmoid", 1, _sigmoid, lambda g, ans, x: (g * (1.0 - ans) * ans,),
        "SigmoidBackward0", jvp=lambda t, ans, x: t[0] * (1.0 - ans) * ans,
@@ -552,7 +560,7 @@ _ROWS = [
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] * b * _atan2_scale(a, b),
                                               None if t[1] is None else -t[1] * a * _atan2_scale(a, b)),
        sympy=lambda a, b: load_sympy().atan2(a, b),
-       floats=(math.atan2, _atan2_float_vjp)),
+       floats=(np.arctan2, _atan2_float_vjp)),
     Op("dot", 2, _dot, lambda g, ans, a, b, leads=(0, 0): (g[..., None] * b, g[..., None] * a), "DotBackward0",
        jvp=lambda t, ans, a, b, leads=(0, 0): _sum_tangents(None if t[0] is None else _dot(t[0], b, leads),
                                                             None if t[1] is None else _dot(a, t[1], leads)),
