@@ -146,3 +146,27 @@ def test_a_nan_coming_in_from_upstream_stays_nan(program, at):
         np.ndim(v) == 0 for v in at.values()) else None
     if batch is not None:
         assert all(v is None for v in json.loads(batch.stdout)["grad"].values())
+
+
+# --- arange and linspace as PyTorch makes them -------------------------------------------------
+# tests/reference/torch_ranges.json holds torch.arange and torch.linspace (float64), written by
+# tests/reference/make_torch_reference.py.
+
+RANGES = json.loads((Path(__file__).resolve().parent / "reference" / "torch_ranges.json").read_text())
+
+
+def test_relu_of_an_arange_has_as_many_zero_gradients_as_in_pytorch():
+    # arange(-8, 8, 0.1)[80] is 4.4e-16 in PyTorch, not 0: 80 elements are <= 0, not 81.
+    torch_values = next(values for args, values in RANGES["arange"] if args == [-8.0, 8.0, 0.1])
+    run = cli("grad", "relu(x)", "--at", "x=arange(-8,8,0.1)", "--seed", "ones", "--json")
+    gradient = run.json()["grad"]["x"]
+    assert gradient.count(0.0) == sum(v <= 0 for v in torch_values) == 80
+
+
+@pytest.mark.parametrize("kind", ["arange", "linspace"])
+def test_ranges_have_pytorchs_bits(kind):
+    from gradcli.values import parse_value
+
+    for args, expected in RANGES[kind]:
+        text = f"{kind}({', '.join(repr(a) for a in args)})"
+        assert parse_value(text).tolist() == expected, text

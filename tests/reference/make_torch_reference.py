@@ -5,7 +5,8 @@ Run it with a Python that has PyTorch (CPU is enough; everything is float64):
     /path/to/python-with-torch tests/reference/make_torch_reference.py
 
 It writes tests/reference/torch_special_points.json, which tests/test_torch_reference.py
-holds gradcli against (that test needs no torch). The ops are those of gradcli.ops.OPS: an op
+holds gradcli against (that test needs no torch), and tests/reference/torch_ranges.json:
+torch.arange and torch.linspace (float64) for the values' arange and linspace. The ops are those of gradcli.ops.OPS: an op
 of the table without a PyTorch counterpart below stops the script, and the test fails while
 an op of the table is missing from the file. Regenerate after adding an op.
 
@@ -31,6 +32,12 @@ sys.path.insert(0, str(ROOT))
 from gradcli.ops import OPS  # noqa: E402  (the table, from this checkout)
 
 OUT = Path(__file__).resolve().parent / "torch_special_points.json"
+RANGES_OUT = Path(__file__).resolve().parent / "torch_ranges.json"
+ARANGES = [(-8.0, 8.0, 0.1), (0.0, 1.0, 0.1), (1.0, 0.0, -0.3), (0.5, 10.25, 0.75), (-1e-3, 1e-3, 1e-4), (0.0, 5.0, 1.0),
+           (3.0, 3.0, 1.0), (-2.0, 2.0, 0.01), (10.0, -10.0, -0.7), (0.0, 1e-300, 3e-302), (-73.12715117751975,
+           -38.38377748379648, 0.37), (1e15, 1e15 + 40.0, 0.3)]
+LINSPACES = [(0.0, 1.0, 11), (-8.0, 8.0, 161), (1e-3, 1.0, 7), (0.0, 1.0, 1), (0.0, 1.0, 0), (3.0, -2.7, 50),
+             (0.0, 0.1, 3), (0.0, 1.0, 2), (1e300, -1e300, 5), (-50.3, 71.9, 199), (5.0, 5.0, 4), (-1.0, 1.0, 100)]
 nan, inf = math.nan, math.inf
 
 SCALARS = [nan, inf, -inf, 0.0, -0.0, 5e-324, 1e-300, -1e-300, 0.5, -0.5, 1.0, -1.0, 2.0, -2.5, 20.0, 20.5,
@@ -114,6 +121,9 @@ def main() -> None:
         header = json.dumps({"op": name, "program": program_of(name), "inputs": inputs,
                              "row": [*inputs, "seed", "value", *[f"grad {i}" for i in inputs]]})
         lines.append(header[:-1] + ', "rows": [\n' + ",\n".join(json.dumps(r, allow_nan=False) for r in rows) + "\n]}")
+    ranges = {"arange": [[list(args), torch.arange(*args, dtype=torch.float64).tolist()] for args in ARANGES],
+              "linspace": [[list(args), torch.linspace(*args, dtype=torch.float64).tolist()] for args in LINSPACES]}
+    RANGES_OUT.write_text(json.dumps({"torch": torch.__version__, **ranges}, allow_nan=False) + "\n")
     OUT.write_text('{"torch": ' + json.dumps(torch.__version__) + ', "ops": [\n' + ",\n".join(lines) + "\n]}\n")
     print(f"{OUT}: {len(lines)} ops")
 
