@@ -64,7 +64,7 @@ def _two_product(a: Array, b: Array) -> tuple[Array, Array]:
     return product, ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
 
 
-def _fma(a: Array, b: Array, c: Array) -> Array:
+def _fma(a: Array | float, b: Array | float, c: Array | float) -> Array:
     with np.errstate(all="ignore"):
         high, low = _two_product(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
         total, rest = _two_sum(np.asarray(c, dtype=float), high)
