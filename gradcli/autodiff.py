@@ -90,34 +90,35 @@ def _float_backward(tape: Tape, values: Sequence[Array], roots: Sequence[int], s
     for root, seed in zip(roots, seeds, strict=True):
         previous = adjoints[root]
         adjoints[root] = float(seed) if previous is None else previous + float(seed)
-    try:
-        for index in range(max(roots, default=-1), -1, -1):
-            g = adjoints[index]
-            if g is None:
-                continue
-            node = nodes[index]
-            if node.kind != APPLY or not node.requires_grad:
-                continue
-            rule = node.op.floats[1]  # type: ignore[union-attr, index]
-            args = node.args
-            wants = node.wants
-            if len(args) == 2:
-                a, b = args
-                ca, cb = rule(g, numbers[index], numbers[a], numbers[b])
-                if wants[0]:
-                    previous = adjoints[a]
-                    adjoints[a] = ca if previous is None else previous + ca
-                if wants[1]:
-                    previous = adjoints[b]
-                    adjoints[b] = cb if previous is None else previous + cb
-            else:
-                a = args[0]
-                (ca,) = rule(g, numbers[index], numbers[a])
-                if wants[0]:
-                    previous = adjoints[a]
-                    adjoints[a] = ca if previous is None else previous + ca
-    except (ValueError, ArithmeticError):
-        return None
+    with np.errstate(all="ignore"):  # the rules call NumPy's ufuncs: IEEE, as in `backward`
+        try:
+            for index in range(max(roots, default=-1), -1, -1):
+                g = adjoints[index]
+                if g is None:
+                    continue
+                node = nodes[index]
+                if node.kind != APPLY or not node.requires_grad:
+                    continue
+                rule = node.op.floats[1]  # type: ignore[union-attr, index]
+                args = node.args
+                wants = node.wants
+                if len(args) == 2:
+                    a, b = args
+                    ca, cb = rule(g, numbers[index], numbers[a], numbers[b])
+                    if wants[0]:
+                        previous = adjoints[a]
+                        adjoints[a] = ca if previous is None else previous + ca
+                    if wants[1]:
+                        previous = adjoints[b]
+                        adjoints[b] = cb if previous is None else previous + cb
+                else:
+                    a = args[0]
+                    (ca,) = rule(g, numbers[index], numbers[a])
+                    if wants[0]:
+                        previous = adjoints[a]
+                        adjoints[a] = ca if previous is None else previous + ca
+        except (ValueError, ArithmeticError):
+            return None
     float64 = np.float64
     return [None if a is None else float64(a) for a in adjoints]  # type: ignore[misc]
 

@@ -17,11 +17,15 @@ program text, such as the key of an index):
         anything is computed (ValueError where they do not fit); None: broadcasting, as
         for every elementwise op
     floats = (forward, vjp): the same op on Python floats, for programs of numbers only
-        (tape.forward and autodiff.backward; math.sin is ten times cheaper than np.sin on
-        one number), with the signatures of the NumPy rules.
-        A float rule gives what the NumPy rule gives, or raises ValueError or
-        ArithmeticError (math.log(0), 1/0, overflow, a NaN where Python and NumPy differ):
-        the engine then does the whole sweep again in NumPy.
+        (tape.forward and autodiff.backward skip the per-node work on arrays), with the
+        signatures of the NumPy rules.
+        A float rule gives the bits the NumPy rule gives on an array, or raises ValueError
+        or ArithmeticError (1/0, math.sqrt(-1), a case where Python and NumPy differ): the
+        engine then does the whole sweep again in NumPy. So a float rule calls the NumPy
+        ufunc on the float (np.exp(x), which runs the same loop as on an array: NumPy's
+        exp, log, sin, pow... may be SIMD code that differs from libm's math.exp in the
+        last place) and keeps Python's own arithmetic only for what IEEE rounds exactly
+        (+ - * /, math.sqrt, math.fabs).
 
 Cotangents may have the broadcast shape; the engine undoes broadcasting with `unbroadcast`.
 
@@ -95,18 +99,37 @@ def _sum_tangents(*terms: Array | None) -> Array | float:
 # --- rules needing more than one line ---------------------------------------------------
 
 
+# NumPy computes a power whose exponent is one number (or the same along the loop) 2, 0.5 or
+# -1 as square, sqrt, reciprocal, whose bits differ from pow's; an exponent that varies per
+# point goes through pow. _power does the former everywhere, so that a point gives the same
+# bits alone (one number) and in a batch (an exponent per point).
+_SCALAR_POWERS = ((2.0, np.square), (0.5, np.sqrt), (-1.0, np.reciprocal))
+
+
+def _power(a: Array, b: Array) -> Array:
+    out = np.power(a, b)
+    if np.ndim(b) == 0 or np.iscomplexobj(b) or np.iscomplexobj(a):
+        return out
+    for exponent, scalar_rule in _SCALAR_POWERS:
+        hit = b == exponent
+        if hit.any():
+            out = np.where(hit, scalar_rule(a), out)
+    return out
+
+
 def _pow_vjp(g: Array, ans: Array, a: Array, b: Array) -> tuple[Array, Array]:
-    # PyTorch: no gradient flows to the base where the exponent is 0, nor to the exponent
-    # where the base is 0 and the exponent non-negative (0**b is constant there).
-    da = np.where(_re(b) == 0, 0.0, g * b * np.power(a, b - 1))
-    db = np.where((_re(a) == 0) & (_re(b) >= 0), 0.0, g * ans * np.log(a))
+    # PyTorch: no gradient flows to the base where the exponent is 0 (the product is masked,
+    # NaN of g included), and the exponent's factor is 0 where the base is 0 and the exponent
+    # non-negative (0**b is constant there; the factor is masked, so a NaN g still flows).
+    da = np.where(_re(b) == 0, 0.0, g * b * _power(a, b - 1))
+    db = g * np.where((_re(a) == 0) & (_re(b) >= 0), 0.0, ans * np.log(a))
     return da, db
 
 
 def _pow_jvp(t: Sequence[Array | None], ans: Array, a: Array, b: Array) -> Array | float:
     ta, tb = t
-    da = None if ta is None else np.where(_re(b) == 0, 0.0, ta * b * np.power(a, b - 1))
-    db = None if tb is None else np.where((_re(a) == 0) & (_re(b) >= 0), 0.0, tb * ans * np.log(a))
+    da = None if ta is None else np.where(_re(b) == 0, 0.0, ta * b * _power(a, b - 1))
+    db = None if tb is None else tb * np.where((_re(a) == 0) & (_re(b) >= 0), 0.0, ans * np.log(a))
     return _sum_tangents(da, db)
 
 
@@ -141,16 +164,17 @@ def _atan2(a: Array, b: Array) -> Array:
 
 
 def _max_vjp(g: Array, ans: Array, a: Array, b: Array) -> tuple[Array, Array]:
-    # torch.maximum: ties split the gradient in half.
+    # torch.maximum: ties split the gradient in half, and only the strictly smaller side is
+    # masked, so where either side is NaN both get the gradient.
     a, b = _re(a), _re(b)
     share = np.where(a == b, 0.5 * g, g)
-    return np.where(a >= b, share, 0.0), np.where(b >= a, share, 0.0)
+    return np.where(a < b, 0.0, share), np.where(b < a, 0.0, share)
 
 
 def _min_vjp(g: Array, ans: Array, a: Array, b: Array) -> tuple[Array, Array]:
     a, b = _re(a), _re(b)
     share = np.where(a == b, 0.5 * g, g)
-    return np.where(a <= b, share, 0.0), np.where(b <= a, share, 0.0)
+    return np.where(a > b, 0.0, share), np.where(b > a, 0.0, share)
 
 
 def _maximum(a: Array, b: Array) -> Array:
@@ -162,7 +186,19 @@ def _minimum(a: Array, b: Array) -> Array:
 
 
 def _relu(x: Array) -> Array:
-    return np.maximum(x, 0.0) if not np.iscomplexobj(x) else np.where(_re(x) > 0, x, 0.0)
+    # PyTorch's relu keeps what is not below 0: relu(-0.0) is -0.0 and relu(NaN) is NaN.
+    return np.where(x < 0, 0.0, x) if not np.iscomplexobj(x) else np.where(_re(x) > 0, x, 0.0)
+
+
+def _relu_vjp(g: Array, ans: Array, x: Array) -> tuple[Array]:
+    # PyTorch's threshold_backward masks where the value is <= 0: NaN passes the gradient.
+    return (np.where(_re(x) <= 0, 0.0, g),)
+
+
+def _sgn(x: Array) -> Array:
+    """abs' as PyTorch has it: the sign, and 0 at 0 and at NaN."""
+    x = _re(x)
+    return np.where(x != x, 0.0, np.sign(x))
 
 
 def _minmax_jvp(t: Sequence[Array | None], ans: Array, a: Array, b: Array, sign: int) -> Array | float:
@@ -174,9 +210,24 @@ def _minmax_jvp(t: Sequence[Array | None], ans: Array, a: Array, b: Array, sign:
     )
 
 
+def _sigmoid(x: Array) -> Array:
+    # exp(x) / (1 + exp(x)) below 0 and 1 / (1 + exp(-x)) above: exp never overflows, and
+    # no 1 - tiny cancels, so the relative precision holds down to the smallest numbers.
+    negative = _re(x) < 0
+    e = np.exp(np.where(negative, x, -x))
+    return np.where(negative, e / (1.0 + e), 1.0 / (1.0 + e))
+
+
 def _softplus(x: Array) -> Array:
     # torch.nn.functional.softplus with beta=1, threshold=20: linear above the threshold.
     return np.where(_re(x) > 20, x, np.log1p(np.exp(np.where(_re(x) > 20, 20.0, x))))
+
+
+def _softplus_slope(x: Array) -> Array:
+    # PyTorch's softplus_backward: z / (z + 1) with z = exp(x), exact for x << 0 (where
+    # 1 / (1 + exp(-x)) overflows to 0 first); 1 above the threshold.
+    z = np.exp(np.where(_re(x) > 20, 20.0, x))
+    return np.where(_re(x) > 20, 1.0, z / (z + 1.0))
 
 
 # --- the float rules that need more than one line ------------------------------------------
@@ -188,26 +239,12 @@ def _not_float(value: float) -> float:
 
 
 def _sign(x: float) -> float:
-    return 1.0 if x > 0 else -1.0 if x < 0 else 0.0 if x == 0 else _not_float(x)
-
-
-def _pow_float(a: float, b: float) -> float:
-    # NumPy computes some powers another way (x**0.5 as sqrt: (-0.0)**0.5 is -0.0), so a
-    # zero or infinite base is NumPy's. math.pow, not a ** b: (-8.0) ** (1/3) is complex.
-    if a == 0 or not (-math.inf < a < math.inf and -math.inf < b < math.inf):
-        return _not_float(a)
-    return math.pow(a, b)
+    return 1.0 if x > 0 else -1.0 if x < 0 else 0.0  # 0 at NaN too, as _sgn
 
 
 def _pow_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, float]:
-    da = 0.0 if b == 0 else g * b * math.pow(a, b - 1)
-    if a == 0 and b >= 0:
-        db = 0.0
-    elif a > 0:
-        db = g * ans * math.log(a)
-    else:  # NumPy: log of a negative base is NaN (the gradient of x**2 to its 2 is unused)
-        db = math.nan if a < 0 else _not_float(a)
-    return da, db
+    da = 0.0 if b == 0 else g * b * np.power(a, b - 1)  # (a number exponent: as _power)
+    return da, g * (0.0 if a == 0 and b >= 0 else ans * np.log(a))
 
 
 def _max_float(a: float, b: float) -> float:
@@ -224,20 +261,34 @@ def _min_float(a: float, b: float) -> float:
 
 def _max_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, float]:
     share = 0.5 * g if a == b else g
-    return (share if a >= b else 0.0), (share if b >= a else 0.0)
+    return (0.0 if a < b else share), (0.0 if b < a else share)
 
 
 def _min_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, float]:
     share = 0.5 * g if a == b else g
-    return (share if a <= b else 0.0), (share if b <= a else 0.0)
+    return (0.0 if a > b else share), (0.0 if b > a else share)
 
 
 def _relu_float(x: float) -> float:
-    return x if x > 0 else 0.0 if x <= 0 else _not_float(x)  # np.maximum(-0.0, 0.0) is 0.0
+    return 0.0 if x < 0 else x
 
 
 def _softplus_float(x: float) -> float:
-    return x if x > 20 else math.log1p(math.exp(x))
+    return x if x > 20 else np.log1p(np.exp(x))
+
+
+def _softplus_float_vjp(g: float, ans: float, x: float) -> tuple[float]:
+    if x > 20:
+        return (g,)
+    z = np.exp(x)
+    return (g * (z / (z + 1.0)),)
+
+
+def _sigmoid_float(x: float) -> float:
+    if x < 0:
+        e = np.exp(x)
+        return e / (1.0 + e)
+    return 1.0 / (1.0 + np.exp(-x))
 
 
 def _atan2_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, float]:
@@ -246,7 +297,7 @@ def _atan2_float_vjp(g: float, ans: float, a: float, b: float) -> tuple[float, f
     return g * b * scale, -g * a * scale
 
 
-_LN2, _LN10 = math.log(2.0), math.log(10.0)
+_LN2, _LN10 = float(np.log(2.0)), float(np.log(10.0))
 
 
 # --- rules of the ops that act on a value's own axes ---------------------------------------
@@ -298,10 +349,15 @@ def _norm(x: Array, leads: tuple[int, ...] = (0,)) -> Array:
     return np.asarray(np.sqrt(np.sum(x * x, axis=_point_axes(x, leads[0]))))
 
 
+def _norm_slope(x: Array, ans: Array, lead: int) -> Array:
+    # x / |x|, and 0 at the origin (PyTorch's vector_norm backward is 0 there, not NaN).
+    at_origin = _expand(_re(ans) == 0, x, lead)
+    return np.where(at_origin, 0.0, x / np.where(at_origin, 1.0, _expand(ans, x, lead)))
+
+
 def _norm_vjp(g: Array, ans: Array, x: Array, leads: tuple[int, ...] = (0,)) -> tuple[Array]:
-    # PyTorch's vector_norm backward is 0 at the origin, not NaN.
-    scale = np.where(_re(ans) == 0, 0.0, g / np.where(_re(ans) == 0, 1.0, ans))
-    return (_expand(scale, x, leads[0]) * x,)
+    # g times the slope: a NaN g stays NaN at the origin, as in PyTorch.
+    return (_expand(g, x, leads[0]) * _norm_slope(x, ans, leads[0]),)
 
 
 def _point_ndims(a: Array, b: Array, leads: tuple[int, ...]) -> tuple[int, int]:
@@ -444,14 +500,16 @@ _ROWS = [
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] * b, None if t[1] is None else a * t[1]),
        sympy=lambda a, b: a * b, symbol="*", callable=False, reflects=True,
        floats=(lambda a, b: a * b, lambda g, ans, a, b: (g * b, g * a))),
-    Op("div", 2, np.divide, lambda g, ans, a, b: (g / b, -g * a / (b * b)), "DivBackward0",
+    # PyTorch's rule for the divisor, -g * ((a / b) / b): a / (b * b) overflows where the
+    # quotient does not, and y / y must have the gradient 0 exactly.
+    Op("div", 2, np.divide, lambda g, ans, a, b: (g / b, -g * (ans / b)), "DivBackward0",
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] / b,
-                                              None if t[1] is None else -t[1] * a / (b * b)),
+                                              None if t[1] is None else -t[1] * (ans / b)),
        sympy=lambda a, b: a / b, symbol="/", callable=False,
-       floats=(lambda a, b: a / b, lambda g, ans, a, b: (g / b, -g * a / (b * b)))),
-    Op("pow", 2, np.power, _pow_vjp, "PowBackward0", jvp=_pow_jvp,
+       floats=(lambda a, b: a / b, lambda g, ans, a, b: (g / b, -g * (ans / b)))),
+    Op("pow", 2, _power, _pow_vjp, "PowBackward0", jvp=_pow_jvp,
        sympy=lambda a, b: a**b, symbol="**", torch_node_rule=_pow_torch_node,
-       floats=(_pow_float, _pow_float_vjp)),
+       floats=(np.power, _pow_float_vjp)),
     Op("matmul", 2, _matmul, _matmul_vjp, "MmBackward0",
        jvp=lambda t, ans, a, b, leads=(0, 0): _sum_tangents(None if t[0] is None else _matmul(t[0], b, leads),
                                                             None if t[1] is None else _matmul(a, t[1], leads)),
@@ -465,66 +523,67 @@ _ROWS = [
     # elementwise functions
     Op("exp", 1, np.exp, lambda g, ans, x: (g * ans,), "ExpBackward0",
        jvp=lambda t, ans, x: t[0] * ans, sympy=lambda x: load_sympy().exp(x),
-       floats=(math.exp, lambda g, ans, x: (g * ans,))),
+       floats=(np.exp, lambda g, ans, x: (g * ans,))),
     Op("log", 1, np.log, lambda g, ans, x: (g / x,), "LogBackward0",
        jvp=lambda t, ans, x: t[0] / x, sympy=lambda x: load_sympy().log(x),
-       floats=(math.log, lambda g, ans, x: (g / x,))),
-    Op("log2", 1, np.log2, lambda g, ans, x: (g / (x * np.log(2.0)),), "Log2Backward0",
-       jvp=lambda t, ans, x: t[0] / (x * np.log(2.0)), sympy=lambda x: load_sympy().log(x, 2),
-       floats=(math.log2, lambda g, ans, x: (g / (x * _LN2),))),
-    Op("log10", 1, np.log10, lambda g, ans, x: (g / (x * np.log(10.0)),), "Log10Backward0",
-       jvp=lambda t, ans, x: t[0] / (x * np.log(10.0)), sympy=lambda x: load_sympy().log(x, 10),
-       floats=(math.log10, lambda g, ans, x: (g / (x * _LN10),))),
+       floats=(np.log, lambda g, ans, x: (g / x,))),
+    Op("log2", 1, np.log2, lambda g, ans, x: (g / (x * _LN2),), "Log2Backward0",
+       jvp=lambda t, ans, x: t[0] / (x * _LN2), sympy=lambda x: load_sympy().log(x, 2),
+       floats=(np.log2, lambda g, ans, x: (g / (x * _LN2),))),
+    Op("log10", 1, np.log10, lambda g, ans, x: (g / (x * _LN10),), "Log10Backward0",
+       jvp=lambda t, ans, x: t[0] / (x * _LN10), sympy=lambda x: load_sympy().log(x, 10),
+       floats=(np.log10, lambda g, ans, x: (g / (x * _LN10),))),
     Op("log1p", 1, np.log1p, lambda g, ans, x: (g / (1.0 + x),), "Log1PBackward0",
        jvp=lambda t, ans, x: t[0] / (1.0 + x), sympy=lambda x: load_sympy().log(1 + x),
-       floats=(math.log1p, lambda g, ans, x: (g / (1.0 + x),))),
+       floats=(np.log1p, lambda g, ans, x: (g / (1.0 + x),))),
     Op("expm1", 1, np.expm1, lambda g, ans, x: (g * (ans + 1.0),), "Expm1Backward0",
        jvp=lambda t, ans, x: t[0] * (ans + 1.0), sympy=lambda x: load_sympy().exp(x) - 1,
-       floats=(math.expm1, lambda g, ans, x: (g * (ans + 1.0),))),
+       floats=(np.expm1, lambda g, ans, x: (g * (ans + 1.0),))),
     Op("sqrt", 1, np.sqrt, lambda g, ans, x: (g / (2.0 * ans),), "SqrtBackward0",
        jvp=lambda t, ans, x: t[0] / (2.0 * ans), sympy=lambda x: load_sympy().sqrt(x),
        floats=(math.sqrt, lambda g, ans, x: (g / (2.0 * ans),))),
-    Op("abs", 1, _abs, lambda g, ans, x: (g * np.sign(_re(x)),), "AbsBackward0",
-       jvp=lambda t, ans, x: t[0] * np.sign(_re(x)), sympy=lambda x: load_sympy().Abs(x),
+    Op("abs", 1, _abs, lambda g, ans, x: (g * _sgn(x),), "AbsBackward0",
+       jvp=lambda t, ans, x: t[0] * _sgn(x), sympy=lambda x: load_sympy().Abs(x),
        floats=(math.fabs, lambda g, ans, x: (g * _sign(x),))),
     Op("sin", 1, np.sin, lambda g, ans, x: (g * np.cos(x),), "SinBackward0",
        jvp=lambda t, ans, x: t[0] * np.cos(x), sympy=lambda x: load_sympy().sin(x),
-       floats=(math.sin, lambda g, ans, x: (g * math.cos(x),))),
+       floats=(np.sin, lambda g, ans, x: (g * np.cos(x),))),
     Op("cos", 1, np.cos, lambda g, ans, x: (-g * np.sin(x),), "CosBackward0",
        jvp=lambda t, ans, x: -t[0] * np.sin(x), sympy=lambda x: load_sympy().cos(x),
-       floats=(math.cos, lambda g, ans, x: (-g * math.sin(x),))),
+       floats=(np.cos, lambda g, ans, x: (-g * np.sin(x),))),
     Op("tan", 1, np.tan, lambda g, ans, x: (g * (1.0 + ans * ans),), "TanBackward0",
        jvp=lambda t, ans, x: t[0] * (1.0 + ans * ans), sympy=lambda x: load_sympy().tan(x),
-       floats=(math.tan, lambda g, ans, x: (g * (1.0 + ans * ans),))),
+       floats=(np.tan, lambda g, ans, x: (g * (1.0 + ans * ans),))),
     Op("asin", 1, np.arcsin, lambda g, ans, x: (g / np.sqrt(1.0 - x * x),), "AsinBackward0",
        jvp=lambda t, ans, x: t[0] / np.sqrt(1.0 - x * x), sympy=lambda x: load_sympy().asin(x),
-       floats=(math.asin, lambda g, ans, x: (g / math.sqrt(1.0 - x * x),))),
+       floats=(np.arcsin, lambda g, ans, x: (g / math.sqrt(1.0 - x * x),))),
     Op("acos", 1, np.arccos, lambda g, ans, x: (-g / np.sqrt(1.0 - x * x),), "AcosBackward0",
        jvp=lambda t, ans, x: -t[0] / np.sqrt(1.0 - x * x), sympy=lambda x: load_sympy().acos(x),
-       floats=(math.acos, lambda g, ans, x: (-g / math.sqrt(1.0 - x * x),))),
+       floats=(np.arccos, lambda g, ans, x: (-g / math.sqrt(1.0 - x * x),))),
     Op("atan", 1, np.arctan, lambda g, ans, x: (g / (1.0 + x * x),), "AtanBackward0",
        jvp=lambda t, ans, x: t[0] / (1.0 + x * x), sympy=lambda x: load_sympy().atan(x),
-       floats=(math.atan, lambda g, ans, x: (g / (1.0 + x * x),))),
+       floats=(np.arctan, lambda g, ans, x: (g / (1.0 + x * x),))),
     Op("sinh", 1, np.sinh, lambda g, ans, x: (g * np.cosh(x),), "SinhBackward0",
        jvp=lambda t, ans, x: t[0] * np.cosh(x), sympy=lambda x: load_sympy().sinh(x),
-       floats=(math.sinh, lambda g, ans, x: (g * math.cosh(x),))),
+       floats=(np.sinh, lambda g, ans, x: (g * np.cosh(x),))),
     Op("cosh", 1, np.cosh, lambda g, ans, x: (g * np.sinh(x),), "CoshBackward0",
        jvp=lambda t, ans, x: t[0] * np.sinh(x), sympy=lambda x: load_sympy().cosh(x),
-       floats=(math.cosh, lambda g, ans, x: (g * math.sinh(x),))),
+       floats=(np.cosh, lambda g, ans, x: (g * np.sinh(x),))),
     Op("tanh", 1, np.tanh, lambda g, ans, x: (g * (1.0 - ans * ans),), "TanhBackward0",
        jvp=lambda t, ans, x: t[0] * (1.0 - ans * ans), sympy=lambda x: load_sympy().tanh(x),
-       floats=(math.tanh, lambda g, ans, x: (g * (1.0 - ans * ans),))),
-    Op("sigmoid", 1, lambda x: 0.5 * (np.tanh(0.5 * x) + 1.0), lambda g, ans, x: (g * ans * (1.0 - ans),),
-       "SigmoidBackward0", jvp=lambda t, ans, x: t[0] * ans * (1.0 - ans),
+       floats=(np.tanh, lambda g, ans, x: (g * (1.0 - ans * ans),))),
+    # sigmoid' from the value, in PyTorch's order: g * (1 - ans) * ans
+    Op("sigmoid", 1, _sigmoid, lambda g, ans, x: (g * (1.0 - ans) * ans,),
+       "SigmoidBackward0", jvp=lambda t, ans, x: t[0] * (1.0 - ans) * ans,
        sympy=lambda x: 1 / (1 + load_sympy().exp(-x)),
-       floats=(lambda x: 0.5 * (math.tanh(0.5 * x) + 1.0), lambda g, ans, x: (g * ans * (1.0 - ans),))),
-    Op("relu", 1, _relu, lambda g, ans, x: (np.where(_re(x) > 0, g, 0.0),),
-       "ReluBackward0", jvp=lambda t, ans, x: np.where(_re(x) > 0, t[0], 0.0), sympy=lambda x: load_sympy().Max(x, 0),
-       floats=(_relu_float, lambda g, ans, x: (g if x > 0 else 0.0,))),
-    Op("softplus", 1, _softplus, lambda g, ans, x: (np.where(_re(x) > 20, g, g / (1.0 + np.exp(-x))),),
-       "SoftplusBackward0", jvp=lambda t, ans, x: np.where(_re(x) > 20, t[0], t[0] / (1.0 + np.exp(-x))),
+       floats=(_sigmoid_float, lambda g, ans, x: (g * (1.0 - ans) * ans,))),
+    Op("relu", 1, _relu, _relu_vjp,
+       "ReluBackward0", jvp=lambda t, ans, x: np.where(_re(x) <= 0, 0.0, t[0]), sympy=lambda x: load_sympy().Max(x, 0),
+       floats=(_relu_float, lambda g, ans, x: (0.0 if x <= 0 else g,))),
+    Op("softplus", 1, _softplus, lambda g, ans, x: (g * _softplus_slope(x),),
+       "SoftplusBackward0", jvp=lambda t, ans, x: t[0] * _softplus_slope(x),
        sympy=lambda x: load_sympy().log(1 + load_sympy().exp(x)),
-       floats=(_softplus_float, lambda g, ans, x: (g if x > 20 else g / (1.0 + math.exp(-x)),))),
+       floats=(_softplus_float, _softplus_float_vjp)),
     # binary functions
     Op("max", 2, _maximum, _max_vjp, "MaximumBackward0",
        jvp=lambda t, ans, a, b: _minmax_jvp(t, ans, a, b, 1), sympy=lambda a, b: load_sympy().Max(a, b),
@@ -537,7 +596,7 @@ _ROWS = [
        jvp=lambda t, ans, a, b: _sum_tangents(None if t[0] is None else t[0] * b * _atan2_scale(a, b),
                                               None if t[1] is None else -t[1] * a * _atan2_scale(a, b)),
        sympy=lambda a, b: load_sympy().atan2(a, b),
-       floats=(math.atan2, _atan2_float_vjp)),
+       floats=(np.arctan2, _atan2_float_vjp)),
     Op("dot", 2, _dot, lambda g, ans, a, b, leads=(0, 0): (g[..., None] * b, g[..., None] * a), "DotBackward0",
        jvp=lambda t, ans, a, b, leads=(0, 0): _sum_tangents(None if t[0] is None else _dot(t[0], b, leads),
                                                             None if t[1] is None else _dot(a, t[1], leads)),
@@ -548,8 +607,7 @@ _ROWS = [
     Op("mean", 1, _mean, _mean_vjp, "MeanBackward0", jvp=lambda t, ans, x, leads=(0,): _mean(t[0], leads),
        sympy=lambda x: _sym_total(x) / x.size, elementwise=False, shape=_no_axes),
     Op("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0",
-       jvp=lambda t, ans, x, leads=(0,): np.where(_re(ans) == 0, 0.0,
-                                                  _sum(x * t[0], leads) / np.where(_re(ans) == 0, 1.0, ans)),
+       jvp=lambda t, ans, x, leads=(0,): _sum(t[0] * _norm_slope(x, ans, leads[0]), leads),
        sympy=lambda x: np.asarray(load_sympy().sqrt(_sym_total(x * x).item()), dtype=object), elementwise=False,
        shape=_no_axes),
     Op("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0",

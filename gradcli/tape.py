@@ -508,18 +508,19 @@ def _float_forward(tape: Tape, at: Mapping[str, Array]) -> list[float] | None:
     if not float_point(tape, at):
         return None
     values: list[float] = [0.0] * len(tape.nodes)
-    try:
-        for node in tape.nodes:
-            kind = node.kind
-            if kind == APPLY:
-                rule = node.op.floats[0]  # type: ignore[union-attr, index]
-                args = node.args
-                if len(args) == 2:
-                    values[node.index] = rule(values[args[0]], values[args[1]])
+    with np.errstate(all="ignore"):  # the rules call NumPy's ufuncs: IEEE, as in `forward`
+        try:
+            for node in tape.nodes:
+                kind = node.kind
+                if kind == APPLY:
+                    rule = node.op.floats[0]  # type: ignore[union-attr, index]
+                    args = node.args
+                    if len(args) == 2:
+                        values[node.index] = rule(values[args[0]], values[args[1]])
+                    else:
+                        values[node.index] = rule(values[args[0]])
                 else:
-                    values[node.index] = rule(values[args[0]])
-            else:
-                values[node.index] = float(at[node.name] if kind == INPUT else node.value)  # type: ignore[index, arg-type]
-    except (ValueError, ArithmeticError):
-        return None
+                    values[node.index] = float(at[node.name] if kind == INPUT else node.value)  # type: ignore[index, arg-type]
+        except (ValueError, ArithmeticError):
+            return None
     return values

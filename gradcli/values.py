@@ -42,7 +42,69 @@ def _number(expr: syntax.Expr, source: str) -> float:
     raise _problem(f"expected a number; {_EXPECTED}", expr, source)
 
 
-def _range(call: syntax.Call, source: str) -> Array:
+# arange and linspace give PyTorch's bits (CPU, float64). PyTorch computes start + step * i,
+# which its x86 builds compile to a fused multiply-add (one rounding); arange goes in vectors of
+# 4, each from its first element (base + lane * step, fused again), the last elements short of
+# a pair of vectors one by one. (Past 32,768 elements PyTorch splits the range among threads,
+# and its bits then depend on their number; gradcli computes it as one piece.)
+# _fma is a * b + c rounded once, on arrays: Boldo and Melquiond's emulation with rounding to
+# odd ("Emulation of FMA and correctly rounded sums", IEEE TC 2008), exact without overflow.
+
+
+def _two_sum(a: Array, b: Array) -> tuple[Array, Array]:
+    total = a + b
+    b_part = total - a
+    return total, (a - (total - b_part)) + (b - b_part)
+
+
+def _two_product(a: Array, b: Array) -> tuple[Array, Array]:
+    product = a * b
+    a_high = a * 134217729.0 - (a * 134217729.0 - a)  # Veltkamp's split at 2**27 + 1
+    b_high = b * 134217729.0 - (b * 134217729.0 - b)
+    a_low, b_low = a - a_high, b - b_high
+    return product, ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
+
+
+def _fma(a: Array | float, b: Array | float, c: Array | float) -> Array:
+    with np.errstate(all="ignore"):
+        high, low = _two_product(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+        total, rest = _two_sum(np.asarray(c, dtype=float), high)
+        near, error = _two_sum(rest, low)
+        even = (near.view(np.int64) & 1) == 0
+        odd = np.where((error != 0) & even & np.isfinite(near), np.nextafter(near, np.copysign(np.inf, error)), near)
+        return total + odd
+
+
+_BLOCK = 16_384  # elements of a range made at once: _fma's temporaries stay a few hundred kB
+
+
+def _arange(start: float, step: float, count: int) -> Array:
+    values = np.empty(count)
+    paired = count // 8 * 8  # whole pairs of vectors; the rest one by one
+    for first in range(0, count, _BLOCK):
+        index = np.arange(first, min(first + _BLOCK, count), dtype=float)
+        lane = index % 4
+        values[first : first + len(index)] = _fma(lane, step, _fma(step, index - lane, start))
+    values[paired:] = _fma(step, np.arange(paired, count, dtype=float), start)
+    return values
+
+
+def _linspace(start: float, stop: float, count: int) -> Array:
+    if count <= 1:
+        return np.full(count, start)
+    step = (stop - start) / (count - 1)
+    half = count // 2  # the first half from the start, the second from the stop
+    values = np.empty(count)
+    for first in range(0, count, _BLOCK):
+        index = np.arange(first, min(first + _BLOCK, count), dtype=float)
+        values[first : first + len(index)] = np.where(index < half, _fma(step, index, start),
+                                                      _fma(-step, count - 1 - index, stop))
+    values[0], values[-1] = start, stop
+    return values
+
+
+def _range(call: syntax.Call, source: str, counted: _Count) -> Array:
+    """arange or linspace, its elements counted before they are made."""
     numbers = [_number(arg, source) for arg in call.args]
     if call.func == "arange" and 1 <= len(numbers) <= 3:
         if len(numbers) == 3 and numbers[2] == 0:
@@ -52,14 +114,16 @@ def _range(call: syntax.Call, source: str) -> Array:
         count = max(0, int(np.ceil((stop - start) / step))) if np.isfinite((stop - start) / step) else limit + 1
         if count > limit:
             raise over_limit("arange makes too many elements", "elements", source=source, span=call.span)
-        return np.arange(start, stop, step, dtype=float)
+        counted.add(count, call, source)
+        return _arange(start, step, count)
     if call.func == "linspace" and len(numbers) == 3:
         points = numbers[2]
         if not points.is_integer() or points < 0:
             raise _problem("linspace's third argument is a count of points", call.args[2], source)
         if points > Limits.get("elements"):
             raise over_limit("linspace makes too many elements", "elements", source=source, span=call.span)
-        return np.linspace(numbers[0], numbers[1], int(points))
+        counted.add(int(points), call, source)
+        return _linspace(numbers[0], numbers[1], int(points))
     if call.func in ("arange", "linspace"):
         usage = "arange(start, stop, step)" if call.func == "arange" else "linspace(start, stop, n)"
         raise _problem(f"{call.func} takes {usage}", call, source)
@@ -89,9 +153,7 @@ def _literal(expr: syntax.Expr, source: str, count: _Count, depth: int = 0) -> A
     if isinstance(expr, syntax.ListLit):
         return [_literal(item, source, count, depth + 1) for item in expr.items]
     if isinstance(expr, syntax.Call):
-        made = _range(expr, source)  # one range alone is within the limit (_range checks it first)
-        count.add(made.size, expr, source)
-        return made
+        return _range(expr, source, count)
     count.add(1, expr, source)
     return _number(expr, source)
 

@@ -10,13 +10,19 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import math
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gradcli import compile_program, grad, ops
+from gradcli.autodiff import grad_batch
 from gradcli.tape import Tape, forward
+from tests.helpers import cli
+from tests.programs import random_program
 
 EDGES = [-710.0, -25.0, -2.5, -1.0, -0.5, -0.0, 0.0, 1e-310, 0.3, 1.0, 2.0, 21.0, 710.0, 1e300,
          math.inf, -math.inf, math.nan]
@@ -96,3 +102,92 @@ def test_programs_beyond_numbers_take_the_numpy_sweeps(source, at):
     reference = grad(numpy_only(tape), at=at, seed="ones")
     for name in tape.inputs:
         np.testing.assert_array_equal(result.grad[name], reference.grad[name])
+
+
+# --- the same bits as --points -----------------------------------------------------------------
+# The one-point sweep must not rely on math.* agreeing with NumPy (NumPy's exp, log, sin, pow...
+# may be SIMD code of its own, and differ from libm in the last place): the float rules call
+# the NumPy ufuncs on Python floats, which run the same loops as on an array.
+
+
+def identical(x: float, y: float) -> bool:
+    """The same IEEE number: NaN is NaN, and a zero keeps its sign."""
+    if math.isnan(x) or math.isnan(y):
+        return math.isnan(x) and math.isnan(y)
+    return x == y and math.copysign(1, x) == math.copysign(1, y)
+
+
+def test_one_point_gives_the_bits_that_points_gives():
+    # The issue's case: math.exp(0.017522913084037528) ends in ...336, NumPy's in ...334.
+    x = 0.017522913084037528
+    alone = cli("grad", "exp(x)", "--at", f"x={x!r}", "--json").json()
+    batch = json.loads(cli("grad", "exp(x)", "--points", "-", "--json", stdin=f"x\n{x!r}\n").stdout)
+    assert alone["value"] == batch["value"] == float(np.exp(np.array([x]))[0])
+    assert alone["grad"] == batch["grad"]
+
+
+@pytest.mark.parametrize("op", FLOAT_OPS, ids=lambda op: op.name)
+def test_float_rules_give_the_bits_of_the_batch_sweep(op):
+    source = program_of(op)
+    tape = compile_program(source)
+    rng = np.random.default_rng(11)
+    special = list(itertools.product(EDGES if op.arity == 1 else PAIR_EDGES, repeat=op.arity))
+    ordinary = [tuple(v) for v in rng.uniform(-3, 3, (400, op.arity))]
+    ordinary += [tuple(v) for v in rng.choice([0.5, 2.0, -1.0, 3.0], (20, op.arity))]  # pow's special exponents
+    points = special + ordinary
+    names = list(tape.inputs)
+    columns = {name: np.array([p[i] for p in points]) for i, name in enumerate(("a", "b")[: op.arity])}
+    batch = grad_batch(tape, columns, len(points))
+    for k, values in enumerate(points):
+        at = dict(zip(("a", "b"), values, strict=False))
+        alone = grad(tape, at=at)
+        assert identical(float(alone.value), float(batch.values[0][k])), (source, at, alone.value, batch.values[0][k])
+        for name in names:
+            assert identical(float(alone.grad[name]), float(batch.grad[name][k])), (source, at, name)
+
+
+# Random programs of numbers over every op with float rules, at ordinary and special points:
+# one point at a time (the float sweep, or NumPy on scalars where it hands back) against the
+# batch sweep of --points, bit for bit.
+SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -2.5, 20.0, 21.0, -40.0, 1e-300, 5e-324, 1e300, -1e300, 710.0,
+           math.inf, -math.inf, math.nan]
+LEAVES = ["a", "b", "c", "0.5", "2", "3", "1e-300"]
+
+
+def _call(op: ops.Op, args: list[str]) -> str:
+    if op.symbol is not None and op.arity == 2:
+        return f"({args[0]} {op.symbol} {args[1]})"
+    if op.symbol is not None:
+        return f"({op.symbol}{args[0]})"
+    return f"{op.name}({', '.join(args)})"
+
+
+@st.composite
+def float_programs(draw, depth: int = 0):
+    if depth >= 4 or draw(st.integers(0, 3)) == 0:
+        return draw(st.sampled_from(LEAVES))
+    op = draw(st.sampled_from(FLOAT_OPS))
+    return _call(op, [draw(float_programs(depth + 1)) for _ in range(op.arity)])
+
+
+@st.composite
+def generated_programs(draw):
+    """A program of random_program's kind (several statements, shared paths), from a seed."""
+    return random_program(np.random.default_rng(draw(st.integers(0, 2**32 - 1))), ["a", "b", "c"])
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_one_point_gives_the_bits_of_the_batch_on_random_programs(data):
+    program = data.draw(st.one_of(float_programs(), generated_programs()))
+    tape = compile_program(program)
+    numbers = st.one_of(st.sampled_from(SPECIAL), st.floats(-30, 30), st.floats(allow_nan=True, allow_infinity=True))
+    count = data.draw(st.integers(1, 4))
+    columns = {name: np.array([data.draw(numbers) for _ in range(count)]) for name in tape.inputs}
+    batch = grad_batch(tape, columns, count)
+    for k in range(count):
+        at = {name: float(column[k]) for name, column in columns.items()}
+        alone = grad(tape, at=at)
+        assert identical(float(alone.value), float(batch.values[0][k])), (program, at, alone.value, batch.values[0][k])
+        for name in tape.inputs:
+            assert identical(float(alone.grad[name]), float(batch.grad[name][k])), (program, at, name)

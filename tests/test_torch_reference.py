@@ -1,0 +1,134 @@
+"""Every op of the table against PyTorch's own values and gradients at special points.
+
+tests/reference/torch_special_points.json was written by tests/reference/make_torch_reference.py
+from PyTorch (float64): NaN, infinities, both zeros, subnormals, tiny and huge magnitudes and
+ties, each at the upstream gradients 1, 0 and NaN. This test needs no torch. Each point goes
+through both of gradcli's sweeps: the one-point sweep (`grad`, on Python floats where it can)
+and the batch sweep (`grad_batch`, NumPy over all the points of an op at once).
+
+Agreement: NaN where PyTorch has NaN, the same infinity, the same zero with its sign, and
+otherwise a relative difference of at most a few units in the last place (PyTorch's libm and
+NumPy's are not the same code). The exceptions are the tables below, each with its reason.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from gradcli import compile_program, grad
+from gradcli.autodiff import grad_batch
+from gradcli.ops import OPS
+
+REFERENCE = json.loads((Path(__file__).resolve().parent / "reference" / "torch_special_points.json").read_text())
+BY_OP = {entry["op"]: entry for entry in REFERENCE["ops"]}
+ULPS = 4
+
+# Derivatives that PyTorch (and gradcli, following it) computes from the rounded value: the
+# value's rounding, up to 2**-53, becomes an absolute error of the derivative.
+FROM_THE_VALUE = {"expm1": "g * (ans + 1)", "tanh": "g * (1 - ans * ans)", "sigmoid": "g * (1 - ans) * ans"}
+# Zeros whose sign is not meaningful: the order of a sum of products, or which of two equal
+# zeros a tie picks (NumPy's maximum takes the second, PyTorch's the first).
+ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "dot", "max", "min"}
+# gradcli keeps a subnormal result where PyTorch's gives 0.
+SUBNORMAL_WHERE_PYTORCH_GIVES_0 = {
+    "sigmoid": "exp(x) / (1 + exp(x)) below 0; PyTorch's 1 / (1 + exp(-x)) is 0 once exp(-x) overflows",
+    "log1p": "PyTorch's vectorised log1p flushes subnormal inputs to 0",
+}
+# Values where gradcli differs from PyTorch on purpose: (op, args) -> why.
+KNOWN_VALUES = {
+    ("pow", (-math.inf, 0.5)): "x**0.5 is sqrt(x), as in NumPy and PyTorch's pow(Tensor, Scalar): NaN; "
+                               "PyTorch's pow(Tensor, Tensor) calls pow(): inf",
+    ("pow", (-0.0, 0.5)): "x**0.5 is sqrt(x), as in NumPy and PyTorch's pow(Tensor, Scalar): -0.0; "
+                          "PyTorch's pow(Tensor, Tensor) calls pow(): 0.0",
+}
+TINY = 2.2250738585072014e-308  # the smallest normal number
+
+
+def _decode(x: Any) -> Any:
+    if isinstance(x, list):
+        return [_decode(v) for v in x]
+    return float(x)  # "nan", "inf", "-inf" as written for JSON, numbers as they are
+
+
+def agrees(ours: float, theirs: float, op: str, absolute: float = 0.0) -> bool:
+    if math.isnan(theirs) or math.isnan(ours):
+        return math.isnan(theirs) and math.isnan(ours)
+    if ours == theirs:
+        return theirs != 0 or op in ZERO_SIGN_NOT_MEANINGFUL or math.copysign(1, ours) == math.copysign(1, theirs)
+    if math.isinf(theirs) or math.isinf(ours):
+        return False
+    if theirs == 0 and 0 < abs(ours) < TINY and op in SUBNORMAL_WHERE_PYTORCH_GIVES_0:
+        return True
+    return abs(ours - theirs) <= ULPS * math.ulp(theirs) + absolute
+
+
+def _mismatches(what: str, ours: Any, theirs: Any, op: str, absolute: float = 0.0) -> list[str]:
+    ours_flat, theirs_flat = np.ravel(np.asarray(ours, dtype=float)), np.ravel(np.asarray(theirs, dtype=float))
+    if ours_flat.shape != theirs_flat.shape:
+        return [f"{what}: shape {np.shape(ours)}, PyTorch {np.shape(theirs)}"]
+    if all(agrees(float(o), float(t), op, absolute) for o, t in zip(ours_flat, theirs_flat, strict=True)):
+        return []
+    return [f"{what}: gradcli {np.asarray(ours).tolist()!r}, PyTorch {theirs!r}"]
+
+
+def _differences(name: str, args: list, seed: Any, value: Any, grads: list, our_value: Any,
+                 our_grads: list) -> list[str]:
+    entry = BY_OP[name]
+    where = f"{entry['program']} at {dict(zip(entry['inputs'], args, strict=True))}, seed {seed}"
+    problems = []
+    if (name, tuple(a if isinstance(a, float) else repr(a) for a in args)) not in KNOWN_VALUES:
+        problems += _mismatches(f"value of {where}", our_value, value, name)
+    absolute = 4 * 2**-53 * abs(float(np.max(seed))) if name in FROM_THE_VALUE else 0.0
+    for input_name, ours, expected in zip(entry["inputs"], our_grads, grads, strict=True):
+        problems += _mismatches(f"grad {input_name} of {where}", ours, expected, name, absolute)
+    return problems
+
+
+def _rows(entry: dict) -> list[tuple[list, Any, Any, list]]:
+    """(args, seed, value, grads) of every row, decoded."""
+    count = len(entry["inputs"])
+    return [(_decode(row[:count]), _decode(row[count]), _decode(row[count + 1]), _decode(row[count + 2:]))
+            for row in entry["rows"]]
+
+
+def test_the_reference_has_every_op_of_the_table():
+    # Adding an op means running tests/reference/make_torch_reference.py again.
+    assert set(BY_OP) == set(OPS)
+
+
+@pytest.mark.parametrize("name", sorted(BY_OP))
+def test_one_point_at_a_time_gives_pytorchs_values_and_gradients(name):
+    entry = BY_OP[name]
+    tape = compile_program(entry["program"])
+    problems = []
+    for args, seed, value, grads in _rows(entry):
+        result = grad(tape, at=dict(zip(entry["inputs"], args, strict=True)), seed=seed)
+        problems += _differences(name, args, seed, value, grads, result.value,
+                                 [result.grad[input_name] for input_name in entry["inputs"]])
+    assert not problems, f"{len(problems)} differences from PyTorch, the first:\n" + "\n".join(problems[:15])
+
+
+@pytest.mark.parametrize("name", sorted(BY_OP))
+def test_a_batch_of_points_gives_pytorchs_values_and_gradients(name):
+    entry = BY_OP[name]
+    tape = compile_program(entry["program"])
+    groups: dict[str, list] = defaultdict(list)  # the points of one seed go through as one batch
+    for row in _rows(entry):
+        groups[repr(row[1])].append(row)
+    problems = []
+    for rows in groups.values():
+        seed = rows[0][1]
+        columns = {input_name: np.array([row[0][i] for row in rows])
+                   for i, input_name in enumerate(entry["inputs"])}
+        result = grad_batch(tape, columns, len(rows), seed=seed)
+        for k, (args, _, value, grads) in enumerate(rows):
+            problems += _differences(name, args, seed, value, grads, result.values[0][k],
+                                     [result.grad[input_name][k] for input_name in entry["inputs"]])
+    assert not problems, f"{len(problems)} differences from PyTorch, the first:\n" + "\n".join(problems[:15])
