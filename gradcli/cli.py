@@ -268,7 +268,7 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
         stream = sys.stdin if points == "-" else open(points, encoding="utf-8")
     except OSError as problem:
         raise NameProblem(f"cannot read points from {points!r}: {problem.strerror}", where="--points") from None
-    writer = WRITERS[output](_console() if output == "table" else sys.stdout, fixed)
+    writer = WRITERS[output](_console() if output == "table" else sys.stdout, fixed, tape.inputs)
     skipped = []
     done = 0
     all_finite = True

@@ -205,7 +205,7 @@ class PointsProblem(GradcliError):
 
 @dataclass(eq=False, repr=False)
 class PointChunk:
-    columns: dict[str, Array]  # name -> (count, *shape)
+    columns: dict[str, Array]  # name -> (count, *shape), in the program's input order
     count: int
     lines: list[int]  # the input line of each point
     skipped: list[PointsProblem]  # bad lines passed over (with --skip-bad)
@@ -422,11 +422,12 @@ class PointsReader:
                 key: tuple[Any, ...] = (slice(None), *index)
                 columns[name][key] = table[:, position]
         else:
-            names = {name for row in rows for name in row}
-            for name in names:
-                # A name given on some lines only takes its --at value on the others.
-                default = self.fixed.get(name)
-                columns[name] = np.array([row.get(name, default) for row in rows], dtype=float)
+            given = {name for row in rows for name in row}
+            for name in self.inputs:
+                if name in given:
+                    # A name given on some lines only takes its --at value on the others.
+                    default = self.fixed.get(name)
+                    columns[name] = np.array([row.get(name, default) for row in rows], dtype=float)
         return PointChunk(columns, count, lines, skipped)
 
 

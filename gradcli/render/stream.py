@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 import numpy as np
@@ -19,11 +19,13 @@ def _element_names(name: str, shape: tuple[int, ...]) -> list[str]:
 
 
 class JsonLinesWriter:
-    """One JSON object per point: the input line, the point, the value and the derivative."""
+    """One JSON object per point: the input line, the point (in the program's input order),
+    the value and the derivative."""
 
-    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray]) -> None:
+    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str]) -> None:
         self.out = out
         self.fixed = {name: to_json(value) for name, value in fixed.items()}
+        self.inputs = list(inputs)
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
         columns = {name: to_json(values) for name, values in chunk.columns.items()}
@@ -42,9 +44,9 @@ class JsonLinesWriter:
             return at_i if result.is_tuple and result.kind != "grad" else at_i[0]
 
         lines = []
+        order = [(name, columns.get(name)) for name in self.inputs]
         for i, line in enumerate(chunk.lines):
-            at = {name: column[i] for name, column in columns.items()}
-            at.update((name, value) for name, value in self.fixed.items() if name not in at)
+            at = {name: self.fixed[name] if column is None else column[i] for name, column in order}
             point_values = [column[i] for column in value_columns]
             document: dict[str, Any] = {
                 "line": line,
@@ -63,7 +65,7 @@ class CsvWriter:
     """A header, then one row per point: the value's columns, then the derivative's
     (`grad_NAME`; `jvp`; `dOUT/dNAME` for a Jacobian), an element a column."""
 
-    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray]) -> None:
+    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str]) -> None:
         self.out = out
         self.started = False
 
@@ -88,7 +90,7 @@ class CsvWriter:
 class TableWriter:
     """A rich table for people, printed a chunk at a time."""
 
-    def __init__(self, out: Any, fixed: Mapping[str, np.ndarray]) -> None:
+    def __init__(self, out: Any, fixed: Mapping[str, np.ndarray], inputs: Sequence[str]) -> None:
         self.console = out
         self.first = True
 
