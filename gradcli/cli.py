@@ -268,25 +268,27 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
         stream = sys.stdin if points == "-" else open(points, encoding="utf-8")
     except OSError as problem:
         raise NameProblem(f"cannot read points from {points!r}: {problem.strerror}", where="--points") from None
-    writer = WRITERS[output](_console() if output == "table" else sys.stdout, fixed, tape.inputs)
+    writer = WRITERS[output](sys.stdout, fixed, tape.inputs)
     skipped = []
     done = 0
     all_finite = True
     progress = _progress()
-    with stream:
-        reader = PointsReader(iter(stream), tape.inputs, fixed, chunk_size, skip_bad)
-        for chunk in reader.chunks():
-            for bad in chunk.skipped:
-                print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
-            skipped += [p.line for p in chunk.skipped]
-            if chunk.count:
-                result = compute(tape, chunk.columns, chunk.count, fixed)
-                writer.write(chunk, result)
-                sys.stdout.flush()
-                all_finite = all_finite and all(is_finite(a) for a in [*result.values, *(c for _, c in result.columns())])
-                done += chunk.count
-                progress(done)
-    progress(-1)
+    try:
+        with stream:
+            reader = PointsReader(iter(stream), tape.inputs, fixed, chunk_size, skip_bad)
+            for chunk in reader.chunks():
+                for bad in chunk.skipped:
+                    print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
+                skipped += [p.line for p in chunk.skipped]
+                if chunk.count:
+                    result = compute(tape, chunk.columns, chunk.count, fixed)
+                    writer.write(chunk, result)
+                    sys.stdout.flush()
+                    all_finite = all_finite and all(is_finite(a) for a in [*result.values, *(c for _, c in result.columns())])
+                    done += chunk.count
+                    progress(done)
+    finally:
+        progress(-1)
     if skipped:
         shown = ", ".join(map(str, skipped[:20])) + (", ..." if len(skipped) > 20 else "")
         print(f"gradcli: {done:,} points done; {len(skipped):,} bad lines skipped: {shown}", file=sys.stderr)
