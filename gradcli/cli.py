@@ -281,7 +281,7 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
                     print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
                 skipped += [p.line for p in chunk.skipped]
                 if chunk.count:
-                    result = compute(tape, chunk.columns, chunk.count, fixed)
+                    result = _compute_chunk(compute, tape, chunk, fixed)
                     writer.write(chunk, result)
                     sys.stdout.flush()
                     all_finite = all_finite and all(is_finite(a) for a in [*result.values, *(c for _, c in result.columns())])
@@ -294,6 +294,32 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
         print(f"gradcli: {done:,} points done; {len(skipped):,} bad lines skipped: {shown}", file=sys.stderr)
     if strict and not all_finite:
         raise NonFiniteProblem("a value or derivative is not finite (--strict)")
+
+
+def _compute_chunk(compute: Callable[[Any, Any, int, Any], Any], tape: Any, chunk: Any, fixed: Any) -> Any:
+    """compute on a chunk; an error names the line of its first point, and that point's own shapes."""
+    try:
+        return compute(tape, chunk.columns, chunk.count, fixed)
+    except GradcliError as error:
+        problem = _alone(tape, chunk, fixed) or error
+    problem.message = f"--points line {chunk.lines[0]}: {problem.message}"
+    raise problem
+
+
+def _alone(tape: Any, chunk: Any, fixed: Any) -> GradcliError | None:
+    """The error of the chunk's first point evaluated alone, if it has one.
+
+    The points of a chunk share their shapes: the first one, without the axis of points,
+    fails as they all do, and its message shows the shapes a user wrote."""
+    import numpy as np
+
+    from gradcli.tape import forward
+
+    try:
+        forward(tape, {**fixed, **{name: np.asarray(column[0]) for name, column in chunk.columns.items()}})
+    except GradcliError as error:
+        return error
+    return None
 
 
 def _progress() -> Callable[[int], None]:
