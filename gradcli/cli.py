@@ -259,13 +259,13 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
     """
     from gradcli.render.numbers import is_finite
     from gradcli.render.stream import WRITERS
-    from gradcli.values import PointsReader
+    from gradcli.values import PointsReader, read_lines
 
     if points == "-" and file == "-":
         raise NameProblem("the program and the points cannot both come from stdin")
     tape, fixed = load(program, file, at)
     try:
-        stream = sys.stdin if points == "-" else open(points, encoding="utf-8")
+        stream = sys.stdin.buffer if points == "-" else open(points, "rb")  # bytes: a bad one is a bad line
     except OSError as problem:
         raise NameProblem(f"cannot read points from {points!r}: {problem.strerror}", where="--points") from None
     writer = WRITERS[output](sys.stdout, fixed, tape.inputs)
@@ -275,7 +275,7 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
     progress = _progress()
     try:
         with stream:
-            reader = PointsReader(iter(stream), tape.inputs, fixed, chunk_size, skip_bad)
+            reader = PointsReader(read_lines(stream, points), tape.inputs, fixed, chunk_size, skip_bad)
             for chunk in reader.chunks():
                 for bad in chunk.skipped:
                     print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -211,6 +211,88 @@ class PointChunk:
     skipped: list[PointsProblem]  # bad lines passed over (with --skip-bad)
 
 
+class Unreadable:
+    """A line that is not text (too long to hold, or not UTF-8), in the place of its text."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+PIECE = 1 << 16  # bytes read at once
+_BOM = b"\xef\xbb\xbf"
+
+
+def _too_long(limit: int) -> str:
+    return f"longer than {limit:,} characters (raise the limit with {Limits.variable('line_chars')}=N)"
+
+
+def read_lines(stream: BinaryIO, name: str = "-") -> Iterator[str | Unreadable]:
+    """The lines of a stream of bytes as text, read in pieces: no line is ever held whole.
+
+    A line ends at LF or CRLF. A line past the line limit is given up as soon as its bytes
+    pass four times the limit (UTF-8 spends at most 4 bytes on a character), and the rest
+    of it is passed over a piece at a time. A UTF-8 byte order mark at the start is dropped.
+    """
+    limit = Limits.get("line_chars")
+    most_bytes = 4 * limit + 1  # and the CR of a CRLF
+    read = getattr(stream, "read1", stream.read)
+    pending: list[bytes] = []  # the start of a line whose end has not come yet
+    pending_size = 0
+    passing_over = False  # inside a line already given up as too long
+    first = True
+    while True:
+        try:
+            piece = read(PIECE)
+        except OSError as problem:
+            raise NameProblem(f"cannot read points from {name!r}: {problem.strerror or problem}",
+                              where="--points") from None
+        if not piece:
+            break
+        if passing_over:
+            end = piece.find(b"\n")
+            if end < 0:
+                continue
+            piece = piece[end + 1 :]
+            passing_over = False
+        end = piece.rfind(b"\n")
+        if end >= 0:
+            block = b"".join([*pending, piece[:end]]) if pending else piece[:end]
+            yield from _decode(block, first)
+            first = False
+            pending, pending_size = [], 0
+            piece = piece[end + 1 :]
+        if piece:
+            pending.append(piece)
+            pending_size += len(piece)
+            if pending_size > most_bytes:
+                yield Unreadable(_too_long(limit))
+                first = False
+                pending, pending_size, passing_over = [], 0, True
+    if pending:
+        yield from _decode(b"".join(pending), first)
+
+
+def _decode(block: bytes, first: bool) -> Iterator[str | Unreadable]:
+    """The lines of `block` (whole lines, without the last LF) as text."""
+    if first and block.startswith(_BOM):
+        block = block[len(_BOM) :]
+    try:
+        text = block.decode("utf-8")
+    except UnicodeDecodeError:
+        for raw in block.split(b"\n"):
+            try:
+                yield raw.decode("utf-8").removesuffix("\r")
+            except UnicodeDecodeError as problem:
+                column = len(raw[: problem.start].decode("utf-8")) + 1
+                yield Unreadable(f"not UTF-8 text (byte 0x{raw[problem.start]:02x} at column {column})")
+        return
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").removesuffix("\r")
+    yield from text.split("\n")
+
+
 _CSV_COLUMN = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)((?:\[\d+\])*)\s*$")
 
 
@@ -238,7 +320,7 @@ class PointsReader:
     being a number or a nested list. Blank lines are passed over.
     """
 
-    def __init__(self, lines: Iterator[str], inputs: Mapping[str, int], fixed: Mapping[str, Array],
+    def __init__(self, lines: Iterator[str | Unreadable], inputs: Mapping[str, int], fixed: Mapping[str, Array],
                  chunk: int = 65_536, skip_bad: bool = False) -> None:
         self.lines = lines
         self.inputs = inputs
@@ -255,9 +337,10 @@ class PointsReader:
         """The next line that is not blank; a problem in its place if it is too long."""
         for text in self.lines:
             self.number += 1
+            if isinstance(text, Unreadable):
+                return PointsProblem(self.number, text.reason)
             if len(text) > self.max_line:
-                return PointsProblem(self.number, f"longer than {self.max_line:,} characters "
-                                                  f"(raise the limit with {Limits.variable('line_chars')}=N)")
+                return PointsProblem(self.number, _too_long(self.max_line))
             if text.strip():
                 return text
         return None
