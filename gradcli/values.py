@@ -221,6 +221,7 @@ class Unreadable:
 
 
 PIECE = 1 << 16  # bytes read at once
+CHUNK_CHARS = 1 << 23  # a chunk of points ends at this much text, however few its lines
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -294,22 +295,53 @@ def _decode(block: bytes, first: bool) -> Iterator[str | Unreadable]:
 
 
 _CSV_COLUMN = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)((?:\[\d+\])*)\s*$")
+MAX_INDEX_DIGITS = 18  # an index past a billion billion columns cannot be filled
 
 
-def _csv_layout(header: str, inputs: Mapping[str, int]) -> list[tuple[str, tuple[int, ...]]]:
+def _shown(text: str, most: int = 40) -> str:
+    """A cell for a message: cut short when it is long."""
+    text = text.strip()
+    return repr(text if len(text) <= most else text[: most - 3] + "...")
+
+
+def _csv_layout(header: str, inputs: Mapping[str, int], line: int) -> list[tuple[str, tuple[int, ...]]]:
     """`x1,z[0],z[1]` -> the input and the element index each column holds."""
     layout = []
-    for position, cell in enumerate(header.split(",")):
+    seen: dict[tuple[str, tuple[int, ...]], int] = {}
+    for position, cell in enumerate(header.split(","), start=1):
         found = _CSV_COLUMN.match(cell)
         if found is None:
-            raise PointsProblem(1, f"column {position + 1} of the header, {cell.strip()!r}, is not NAME or NAME[i]")
+            raise PointsProblem(line, f"column {position} of the header, {_shown(cell)}, is not NAME or NAME[i]")
         name = found.group(1)
         if name not in inputs:
             known = ", ".join(inputs) or "none"
-            raise PointsProblem(1, f"column {cell.strip()!r} is not an input of the program (its inputs are: {known})")
-        index = tuple(int(i) for i in re.findall(r"\d+", found.group(2)))
+            raise PointsProblem(line, f"column {cell.strip()!r} is not an input of the program (its inputs are: {known})")
+        digits = re.findall(r"\d+", found.group(2))
+        if any(len(d) > MAX_INDEX_DIGITS for d in digits):
+            raise PointsProblem(line, f"column {position} of the header, {_shown(cell)}, has an index of more than "
+                                      f"{MAX_INDEX_DIGITS} digits")
+        index = tuple(int(d) for d in digits)
+        if (name, index) in seen:
+            raise PointsProblem(line, f"column {position} of the header, {_shown(cell)}, repeats column "
+                                      f"{seen[name, index]}")
+        seen[name, index] = position
         layout.append((name, index))
     return layout
+
+
+def _csv_number(cell: str) -> float | str:
+    """A CSV cell's number, or what is wrong with it. As NumPy's CSV parser reads numbers:
+    not Python's `1_000` or fullwidth digits; `inf` and `nan` spelled out, never by overflow."""
+    text = cell.strip()
+    try:
+        if not text.isascii() or "_" in text:
+            raise ValueError
+        number = float(text)
+    except ValueError:
+        return f"{_shown(cell)} is not a number"
+    if number in (np.inf, -np.inf) and text.lstrip("+-").lower() not in ("inf", "infinity"):
+        return f"{_shown(cell)} is past the range of float64 numbers"
+    return number
 
 
 class PointsReader:
@@ -317,7 +349,8 @@ class PointsReader:
 
     CSV: a header of input names; a vector input is spread over columns `z[0]`, `z[1]`, ...
     (a matrix over `m[0][1]`, ...). JSON Lines: one object `{name: value}` per line, a value
-    being a number or a nested list. Blank lines are passed over.
+    being a number or a nested list. Every line is a point or a bad line (PointsProblem),
+    except for blank lines at the very end. A bad line decides nothing about later lines.
     """
 
     def __init__(self, lines: Iterator[str | Unreadable], inputs: Mapping[str, int], fixed: Mapping[str, Array],
@@ -327,22 +360,42 @@ class PointsReader:
         self.fixed = fixed
         self.chunk = chunk
         self.skip_bad = skip_bad
-        self.number = 0  # the last line read
+        self.number = 0  # the line of the last text _next_line gave
         self.shapes: dict[str, tuple[int, ...]] = {}
         self.format = ""
         self.layout: list[tuple[str, tuple[int, ...]]] = []
         self.max_line = Limits.get("line_chars")
+        self._numbered = self._number_lines()
+
+    def _number_lines(self) -> Iterator[tuple[int, str | PointsProblem]]:
+        """Each line with its number; a problem in place of a line that is not a point.
+
+        Blank lines are held back: bad lines when a line follows them, nothing at the end.
+        """
+        number = 0
+        blanks: list[int] = []
+        for text in self.lines:
+            number += 1
+            if isinstance(text, Unreadable):
+                item: str | PointsProblem = PointsProblem(number, text.reason)
+            elif len(text) > self.max_line:
+                item = PointsProblem(number, _too_long(self.max_line))
+            elif not text or text.isspace():
+                blanks.append(number)
+                continue
+            else:
+                item = text
+            if blanks:
+                for blank in blanks:
+                    yield blank, PointsProblem(blank, "a blank line is not a point")
+                blanks.clear()
+            yield number, item
 
     def _next_line(self) -> str | PointsProblem | None:
-        """The next line that is not blank; a problem in its place if it is too long."""
-        for text in self.lines:
-            self.number += 1
-            if isinstance(text, Unreadable):
-                return PointsProblem(self.number, text.reason)
-            if len(text) > self.max_line:
-                return PointsProblem(self.number, _too_long(self.max_line))
-            if text.strip():
-                return text
+        """The next line's text, or a problem in its place; None at the end."""
+        for number, item in self._numbered:
+            self.number = number
+            return item
         return None
 
     def chunks(self) -> Iterator[PointChunk]:
@@ -356,21 +409,20 @@ class PointsReader:
             return
         if first.lstrip().startswith("{"):
             self.format = "jsonl"
-            pending: str | None = first
+            yield from self._json_chunks(first)
         else:
             self.format = "csv"
-            self.layout = _csv_layout(first, self.inputs)
+            self.layout = _csv_layout(first, self.inputs, self.number)
             self._csv_shapes()
-            pending = None
-        self._check_missing(set(name for name, _ in self.layout) if self.format == "csv" else None)
-        if self.format == "csv":
             yield from self._csv_chunks()
-            return
+
+    def _json_chunks(self, pending: str | None) -> Iterator[PointChunk]:
         while True:
-            rows: list[Any] = []
+            rows: list[dict[str, Any]] = []
             lines: list[int] = []
             skipped: list[PointsProblem] = []
-            while len(rows) < self.chunk:
+            chars = 0
+            while len(rows) < self.chunk and chars < CHUNK_CHARS:
                 text = pending if pending is not None else self._next_line()
                 pending = None
                 if text is None:
@@ -380,6 +432,7 @@ class PointsReader:
                         raise text
                     rows.append(self._parse(text))
                     lines.append(self.number)
+                    chars += len(text)
                 except PointsProblem as problem:
                     if not self.skip_bad:
                         if rows:
@@ -388,7 +441,7 @@ class PointsReader:
                     skipped.append(problem)
             if rows or skipped:
                 yield self._chunk(rows, lines, skipped)
-            if len(rows) < self.chunk:
+            if len(rows) < self.chunk and chars < CHUNK_CHARS:
                 return
 
     def _csv_chunks(self) -> Iterator[PointChunk]:
@@ -396,27 +449,29 @@ class PointsReader:
         while True:
             texts: list[str] = []
             lines: list[int] = []
-            too_long: PointsProblem | None = None
-            while len(texts) < self.chunk:
+            stop: PointsProblem | None = None  # a bad line found while gathering the chunk
+            chars = 0
+            while len(texts) < self.chunk and chars < CHUNK_CHARS:
                 text = self._next_line()
                 if text is None:
                     break
                 if isinstance(text, PointsProblem):
                     if not self.skip_bad:
-                        too_long = text
+                        stop = text
                         break
                     yield PointChunk({}, 0, [], [text])
                     continue
                 texts.append(text)
                 lines.append(self.number)
+                chars += len(text)
             if not texts:
-                if too_long is not None:
-                    raise too_long
+                if stop is not None:
+                    raise stop
                 return
             try:
-                table = np.loadtxt(texts, delimiter=",", ndmin=2, dtype=float)
-                if table.shape[1] != len(self.layout):
-                    raise ValueError("wrong number of cells")
+                table = np.loadtxt(texts, delimiter=",", comments=None, ndmin=2, dtype=float)
+                if table.shape[1] != len(self.layout) or np.isinf(table).any():
+                    raise ValueError("a bad cell, or an infinity to look at")
                 yield self._chunk(table, lines, [])
             except ValueError:
                 rows: list[Any] = []
@@ -433,39 +488,39 @@ class PointsReader:
                             raise
                         skipped.append(problem)
                 yield self._chunk(rows, good, skipped)
-            if too_long is not None:
-                raise too_long
-            if len(texts) < self.chunk:
+            if stop is not None:
+                raise stop
+            if len(texts) < self.chunk and chars < CHUNK_CHARS:
                 return
 
     def _parse_csv(self, text: str, line: int) -> list[float]:
         cells = text.split(",")
         if len(cells) != len(self.layout):
             raise PointsProblem(line, f"{len(cells)} cells where the header has {len(self.layout)}")
-        try:
-            return [float(cell) for cell in cells]
-        except ValueError:
-            bad = next(c for c in cells if not _is_float(c))
-            raise PointsProblem(line, f"{bad.strip()!r} is not a number") from None
-
-    def _check_missing(self, given: set[str] | None) -> None:
-        if given is None:
-            return
-        missing = [name for name in self.inputs if name not in given and name not in self.fixed]
-        if missing:
-            raise PointsProblem(1, f"no column and no --at value for input {', '.join(repr(n) for n in missing)}")
+        numbers = [_csv_number(cell) for cell in cells]
+        for number in numbers:
+            if isinstance(number, str):
+                raise PointsProblem(line, number)
+        return numbers  # type: ignore[return-value]
 
     def _csv_shapes(self) -> None:
+        missing = [name for name in self.inputs if name not in {n for n, _ in self.layout} and name not in self.fixed]
+        if missing:
+            raise PointsProblem(self.number, f"no column and no --at value for input {', '.join(repr(n) for n in missing)}")
         indices: dict[str, list[tuple[int, ...]]] = {}
         for name, index in self.layout:
             indices.setdefault(name, []).append(index)
         for name, found in indices.items():
             ndim = {len(i) for i in found}
             if len(ndim) != 1:
-                raise PointsProblem(1, f"the columns of {name!r} mix different numbers of indices")
+                raise PointsProblem(self.number, f"the columns of {name!r} mix different numbers of indices")
             shape = tuple(max(i[d] for i in found) + 1 for d in range(ndim.pop()))
-            if len(set(found)) != len(found) or len(found) != int(np.prod(shape, dtype=np.int64)):
-                raise PointsProblem(1, f"the columns of {name!r} do not fill a shape {shape}: give every element once")
+            size = 1
+            for length in shape:  # Python's integers: a shape from huge indices does not overflow
+                size *= length
+            if size != len(found):
+                raise PointsProblem(self.number, f"the columns of {name!r} do not fill a shape {shape}: "
+                                                 "give every element once")
             self.shapes[name] = shape
 
     def _parse(self, text: str) -> Any:
@@ -499,8 +554,9 @@ class PointsReader:
         count = len(rows)
         if self.format == "csv":
             table = np.asarray(rows, dtype=float).reshape(count, len(self.layout))
-            for name, shape in self.shapes.items():
-                columns[name] = np.empty((count, *shape))
+            for name in self.inputs:
+                if name in self.shapes:
+                    columns[name] = np.empty((count, *self.shapes[name]))
             for position, (name, index) in enumerate(self.layout):
                 key: tuple[Any, ...] = (slice(None), *index)
                 columns[name][key] = table[:, position]
@@ -512,11 +568,3 @@ class PointsReader:
                     default = self.fixed.get(name)
                     columns[name] = np.array([row.get(name, default) for row in rows], dtype=float)
         return PointChunk(columns, count, lines, skipped)
-
-
-def _is_float(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True

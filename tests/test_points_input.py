@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import io
 import json
+import math
 
 import pytest
 
-from gradcli import compile_program
+from gradcli import compile_program, values
 from gradcli.values import PointsProblem, PointsReader, read_lines
 from tests.helpers import cli, process
 
@@ -22,6 +23,57 @@ def _csv_rows(stdout: str) -> list[list[float]]:
 
 def _square_rows(xs: list[float]) -> list[list[float]]:
     return [[x * x, 2 * x] for x in xs]
+
+
+# --- 11. no line is dropped silently ------------------------------------------------------
+
+
+def test_a_csv_line_starting_with_hash_is_a_bad_line_not_a_comment():
+    run = cli("grad", "x*x", "--points", "-", "--csv", stdin="x\n1\n#2\n3\n")
+    assert run.exit_code == 2
+    assert _csv_rows(run.stdout) == _square_rows([1.0])
+    assert run.stderr.strip() == "gradcli: error: --points: line 3: '#2' is not a number"
+
+
+def test_a_csv_line_starting_with_hash_ends_a_json_run_with_exit_2():
+    run = process("grad", "x*x", "--points", "-", "--json", stdin="x\n1\n#2\n3\n")
+    assert run.exit_code == 2
+    assert "line 3: '#2' is not a number" in run.stderr
+    assert [json.loads(line)["value"] for line in run.stdout.splitlines()] == [1.0]
+
+
+def test_skip_bad_names_the_hash_line_it_skips():
+    run = cli("grad", "x*x", "--points", "-", "--csv", "--skip-bad", stdin="x\n1\n#2\n3\n")
+    assert run.exit_code == 0
+    assert _csv_rows(run.stdout) == _square_rows([1.0, 3.0])
+    assert "skipped line 3: '#2' is not a number" in run.stderr
+
+
+@pytest.mark.parametrize("blank", ["", "   ", "\t"])
+def test_a_blank_line_between_points_is_a_bad_line(blank):
+    run = cli("grad", "x*x", "--points", "-", "--csv", stdin=f"x\n1\n{blank}\n3\n")
+    assert run.exit_code == 2
+    assert _csv_rows(run.stdout) == _square_rows([1.0])
+    assert "line 3: a blank line is not a point" in run.stderr
+    run = cli("grad", "x*x", "--points", "-", "--json", stdin=f'{{"x": 1}}\n{blank}\n{{"x": 3}}\n')
+    assert run.exit_code == 2
+    assert "line 2: a blank line is not a point" in run.stderr
+
+
+def test_blank_lines_at_the_end_are_not_points():
+    run = cli("grad", "x*x", "--points", "-", "--csv", stdin="x\n1\n3\n\n  \n\n")
+    assert run.exit_code == 0, run.stderr
+    assert _csv_rows(run.stdout) == _square_rows([1.0, 3.0])
+    assert run.stderr == ""
+
+
+def test_blank_lines_before_the_first_line_are_bad_lines():
+    run = cli("grad", "x*x", "--points", "-", "--csv", stdin="\nx\n2\n")
+    assert run.exit_code == 2
+    assert "line 1: a blank line is not a point" in run.stderr
+    run = cli("grad", "x*x", "--points", "-", "--csv", "--skip-bad", stdin="\nx\n2\n")
+    assert run.exit_code == 0
+    assert _csv_rows(run.stdout) == _square_rows([2.0])
 
 
 # --- 13. bytes that are not UTF-8 ---------------------------------------------------------
@@ -73,6 +125,23 @@ def test_a_shape_error_from_csv_names_the_line_of_the_first_point():
 
 
 # --- 21. huge, deep and unreadable input --------------------------------------------------
+
+
+def test_a_csv_number_past_float64_is_a_bad_value():
+    run = cli("grad", "x*x", "--points", "-", "--csv", stdin="x\n2\n1e400\n")
+    assert run.exit_code == 2
+    assert _csv_rows(run.stdout) == _square_rows([2.0])
+    assert "line 3: '1e400' is past the range of float64" in run.stderr
+
+
+@pytest.mark.parametrize("column", ["m[2][6148914691236517205]", "z[99999999999999999999]", "z[" + "9" * 5_000 + "]"])
+def test_a_csv_header_index_of_absurd_size_is_named(column):
+    run = cli("grad", "sum(m)" if column.startswith("m") else "sum(z)", "--points", "-", "--json",
+              stdin=f"{column}\n1\n")
+    assert run.exit_code == 2
+    assert run.stderr.startswith("gradcli: error: --points: line 1: column 1 of the header, ")
+    assert "has an index of more than 18 digits" in run.stderr
+    assert len(run.stderr) < 200
 
 
 def test_points_that_cannot_be_read_are_named():
@@ -168,9 +237,80 @@ def test_a_line_of_exactly_the_limit_is_read(monkeypatch):
 # --- the edges: NaN, infinities, -0, empty input, CRLF, headers ----------------------------
 
 
+def test_nan_inf_and_negative_zero_in_csv_are_read_as_ieee_values():
+    run = cli("grad", "x*y", "--points", "-", "--json", stdin="x,y\nnan,1\ninf,2\n-0,3\n-inf,-0.0\n")
+    assert run.exit_code == 0, run.stderr
+    documents = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [d["at"]["x"] for d in documents] == [None, None, -0.0, None]
+    assert math.copysign(1.0, documents[2]["at"]["x"]) == -1.0
+    assert [d["grad"]["x"] for d in documents] == [1.0, 2.0, 3.0, -0.0]
+    assert [d["value"] for d in documents] == [None, None, -0.0, None]  # nan, inf, -0*3, -inf*-0 = nan
+    assert all("warnings" in d for d in (documents[0], documents[1], documents[3]))
+
+
+@pytest.mark.parametrize("stdin", ["", "\n\n", "x\n", "x\n\n"])
+@pytest.mark.parametrize("output", ["--csv", "--json"])
+def test_no_points_is_no_output_and_success(stdin, output):
+    run = cli("grad", "x*x", "--points", "-", output, stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == ""
+
+
 def test_crlf_line_endings_are_read():
     run = cli("grad", "x*y", "--points", "-", "--csv", stdin="x,y\r\n1,2\r\n3,4\r\n")
     assert run.exit_code == 0, run.stderr
     assert _csv_rows(run.stdout) == [[2.0, 2.0, 1.0], [12.0, 4.0, 3.0]]
     run = cli("grad", "x*x", "--points", "-", "--json", stdin='{"x": 3}\r\n')
     assert json.loads(run.stdout)["grad"] == {"x": 6.0}
+
+
+def test_a_header_naming_an_unknown_input_is_named():
+    run = cli("grad", "x*x", "--points", "-", "--csv", stdin="x,w\n1,2\n")
+    assert run.exit_code == 2
+    assert run.stderr.strip() == ("gradcli: error: --points: line 1: column 'w' is not an input of the program "
+                                  "(its inputs are: x)")
+
+
+def test_a_header_naming_a_column_twice_is_named():
+    run = cli("grad", "x*y", "--points", "-", "--csv", stdin="x,y,x\n1,2,3\n")
+    assert run.exit_code == 2
+    assert "line 1: column 3 of the header, 'x', repeats column 1" in run.stderr
+
+
+def test_ragged_csv_rows_are_bad_lines():
+    run = cli("grad", "x*y", "--points", "-", "--csv", "--skip-bad", stdin="x,y\n1,2\n3\n4,5,6\n7,8\n")
+    assert run.exit_code == 0
+    assert _csv_rows(run.stdout) == [[2.0, 2.0, 1.0], [56.0, 8.0, 7.0]]
+    assert "skipped line 3: 1 cells where the header has 2" in run.stderr
+    assert "skipped line 4: 3 cells where the header has 2" in run.stderr
+
+
+def test_a_very_wide_csv_is_read_in_chunks_of_bounded_size():
+    width = 20_000
+    header = ",".join(f"z[{i}]" for i in range(width))
+    rows = "".join(",".join(str(r + i) for i in range(width)) + "\n" for r in range(3))
+    run = cli("grad", "sum(z*z)", "--points", "-", "--json", stdin=header + "\n" + rows)
+    assert run.exit_code == 0, run.stderr
+    documents = [json.loads(line) for line in run.stdout.splitlines()]
+    for r, document in enumerate(documents):
+        assert document["value"] == sum(float(r + i) ** 2 for i in range(width))
+        assert document["grad"]["z"][-1] == 2.0 * (r + width - 1)
+
+
+def test_a_chunk_holds_a_bounded_amount_of_text(monkeypatch):
+    # 65,536 lines of a million characters each would be 65 GB: a chunk ends at CHUNK_CHARS.
+    monkeypatch.setattr(values, "CHUNK_CHARS", 1_000)
+    header = ",".join(f"z[{i}]" for i in range(10))
+    lines = [header] + [",".join(["1.2345"] * 10)] * 100  # 69 characters a line
+    for text in (lines, [json.dumps({"z": [1.2345] * 10})] * 100):
+        chunks = list(PointsReader(iter(text), compile_program("sum(z)").inputs, {}).chunks())
+        assert sum(chunk.count for chunk in chunks) == 100
+        assert max(chunk.count for chunk in chunks) <= 1_000 // 60 + 1
+
+
+def test_python_spellings_of_numbers_are_not_csv_numbers():
+    # float() reads '1_000' and fullwidth digits; NumPy's CSV parser does not: neither do we.
+    for cell in ["1_000", "\uff11"]:
+        run = cli("grad", "x*x", "--points", "-", "--csv", stdin=f"x\n{cell}\n")
+        assert run.exit_code == 2
+        assert f"line 2: {cell!r} is not a number" in run.stderr
