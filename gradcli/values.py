@@ -329,6 +329,66 @@ def _csv_layout(header: str, inputs: Mapping[str, int], line: int) -> list[tuple
     return layout
 
 
+class _BadJson(Exception):
+    """Raised inside the JSON decoder by _json_object: a line that is JSON but not a point."""
+
+
+class _Named(float):
+    """NaN, Infinity or -Infinity, spelled out in JSON (as Python writes them): meant, not an
+    overflow. A plain float that is not finite was a number past float64's range."""
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    point = dict(pairs)
+    if len(point) != len(pairs):
+        seen: set[str] = set()
+        repeated = next(name for name, _ in pairs if name in seen or seen.add(name))  # type: ignore[func-returns-value]
+        raise _BadJson(f"{repeated!r} is given twice")
+    return point
+
+
+_json_decoder: Any = None
+
+
+def _decode_json(text: str) -> Any:
+    global _json_decoder
+    if _json_decoder is None:
+        import json  # only JSON points pay for it
+
+        # Integers become floats (`-0` keeps its sign; 10**400 becomes inf, and is refused).
+        _json_decoder = json.JSONDecoder(parse_int=float, parse_constant=_Named, object_pairs_hook=_json_object)
+    return _json_decoder.decode(text)
+
+
+_KINDS = {str: "a string", bool: "a boolean", type(None): "null", dict: "an object"}
+
+
+def _json_value(given: Any) -> float | Array:
+    """A number, or an array from nested lists of numbers; ValueError names what else it is."""
+    if type(given) is float and given - given == 0.0:  # finite: the common case, first
+        return given
+    stack: list[tuple[Any, int]] = [(given, 0)]
+    while stack:
+        item, depth = stack.pop()
+        kind = type(item)
+        if kind is list:
+            if depth == MAX_LIST_DEPTH:
+                raise ValueError(f"has lists nested deeper than {MAX_LIST_DEPTH}")
+            stack.extend((element, depth + 1) for element in item)
+        elif kind is float:
+            if item - item != 0.0:
+                raise ValueError(f"{'is' if item is given else 'holds'} a number past the range of float64 numbers")
+        elif kind is not _Named:
+            raise ValueError(f"is not a number or a list of numbers: it {'is' if item is given else 'holds'} "
+                             f"{_KINDS.get(kind, kind.__name__)}")
+    if type(given) is _Named:
+        return float(given)
+    try:
+        return np.array(given, dtype=float)
+    except ValueError:
+        raise ValueError("has rows of different lengths") from None
+
+
 def _csv_number(cell: str) -> float | str:
     """A CSV cell's number, or what is wrong with it. As NumPy's CSV parser reads numbers:
     not Python's `1_000` or fullwidth digits; `inf` and `nan` spelled out, never by overflow."""
@@ -361,7 +421,8 @@ class PointsReader:
         self.chunk = chunk
         self.skip_bad = skip_bad
         self.number = 0  # the line of the last text _next_line gave
-        self.shapes: dict[str, tuple[int, ...]] = {}
+        self.shapes: dict[str, tuple[int, ...]] = {}  # fixed by the first good line
+        self.shape_lines: dict[str, int] = {}  # ... and that line
         self.format = ""
         self.layout: list[tuple[str, tuple[int, ...]]] = []
         self.max_line = Limits.get("line_chars")
@@ -523,30 +584,50 @@ class PointsReader:
                                                  "give every element once")
             self.shapes[name] = shape
 
-    def _parse(self, text: str) -> Any:
-        import json  # only --points pays for it
+    def _parse(self, text: str) -> dict[str, Any]:
+        """One JSON line -> {name: value}; shapes are only remembered from a line found good."""
+        from json import JSONDecodeError
 
         try:
-            point = json.loads(text)
-        except json.JSONDecodeError as problem:
+            point = _decode_json(text)
+        except JSONDecodeError as problem:
             raise PointsProblem(self.number, f"not JSON: {problem.msg} at column {problem.colno}") from None
-        if not isinstance(point, dict):
+        except _BadJson as problem:
+            raise PointsProblem(self.number, str(problem)) from None
+        except RecursionError:
+            raise PointsProblem(self.number, f"lists nested deeper than {MAX_LIST_DEPTH}") from None
+        if type(point) is not dict:
             raise PointsProblem(self.number, "a point is a JSON object {name: value}")
         row = {}
         for name, given in point.items():
             if name not in self.inputs:
                 raise PointsProblem(self.number, f"{name!r} is not an input of the program")
             try:
-                value = np.asarray(given, dtype=float)
-            except (TypeError, ValueError):
-                raise PointsProblem(self.number, f"the value of {name!r} is not a number or a list of numbers") from None
-            expected = self.shapes.setdefault(name, value.shape)
-            if value.shape != expected:
-                raise PointsProblem(self.number, f"{name!r} has shape {value.shape} here but {expected} before")
-            row[name] = value
-        missing = [name for name in self.inputs if name not in row and name not in self.fixed]
-        if missing:
-            raise PointsProblem(self.number, f"no value for input {', '.join(repr(n) for n in missing)}")
+                row[name] = _json_value(given)
+            except ValueError as problem:
+                raise PointsProblem(self.number, f"the value of {name!r} {problem}") from None
+        new = None
+        for name in self.inputs:
+            if name in row:
+                value = row[name]
+                shape = value.shape if isinstance(value, np.ndarray) else ()
+            elif name in self.fixed:
+                shape = self.fixed[name].shape
+            else:
+                raise PointsProblem(self.number, f"no value for input {name!r}")
+            expected = self.shapes.get(name)
+            if expected is None:
+                new = new or {}
+                new[name] = shape
+            elif shape != expected:
+                before = f"before, on line {self.shape_lines[name]}"
+                if name in row:
+                    raise PointsProblem(self.number, f"{name!r} has shape {shape} here but {expected} {before}")
+                raise PointsProblem(self.number, f"no value for {name!r} here, and its --at value has shape {shape} "
+                                                 f"but {name!r} has shape {expected} {before}")
+        if new:  # the first good line to have these names fixes their shapes
+            self.shapes.update(new)
+            self.shape_lines.update(dict.fromkeys(new, self.number))
         return row
 
     def _chunk(self, rows: Any, lines: list[int], skipped: list[PointsProblem]) -> PointChunk:

@@ -25,6 +25,30 @@ def _square_rows(xs: list[float]) -> list[list[float]]:
     return [[x * x, 2 * x] for x in xs]
 
 
+# --- 10. JSON values: numbers only --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("given", "named"),
+    [('"1"', "a string"), ("true", "a boolean"), ("false", "a boolean"), ("null", "null"),
+     ('[1, true]', "a boolean"), ('[1, "2"]', "a string"), ('{"a": 1}', "an object")],
+)
+def test_json_strings_booleans_and_null_are_bad_values(given, named):
+    run = cli("grad", "sum(x*x)", "--points", "-", "--json", stdin=f'{{"x": 2}}\n{{"x": {given}}}\n')
+    assert run.exit_code == 2
+    assert run.stderr.startswith("gradcli: error: --points: line 2: the value of 'x' ")
+    assert named in run.stderr
+    assert [json.loads(line)["value"] for line in run.stdout.splitlines()] == [4.0]
+
+
+def test_json_strings_and_booleans_are_skipped_as_bad_lines():
+    stdin = '{"x": "1"}\n{"x": 3}\n{"x": true}\n'
+    run = cli("grad", "x*x", "--points", "-", "--json", "--skip-bad", stdin=stdin)
+    assert run.exit_code == 0
+    assert [json.loads(line)["line"] for line in run.stdout.splitlines()] == [2]
+    assert "1 points done; 2 bad lines skipped: 1, 3" in run.stderr
+
+
 # --- 11. no line is dropped silently ------------------------------------------------------
 
 
@@ -74,6 +98,34 @@ def test_blank_lines_before_the_first_line_are_bad_lines():
     run = cli("grad", "x*x", "--points", "-", "--csv", "--skip-bad", stdin="\nx\n2\n")
     assert run.exit_code == 0
     assert _csv_rows(run.stdout) == _square_rows([2.0])
+
+
+# --- 12. a skipped line decides nothing ---------------------------------------------------
+
+
+def test_a_skipped_json_line_does_not_fix_the_shape_of_later_lines():
+    stdin = '{"x":[1,2],"bogus":1}\n{"x":3}\n{"x":4}\n'
+    run = cli("grad", "sum(x*x)", "--points", "-", "--json", "--skip-bad", stdin=stdin)
+    assert run.exit_code == 0
+    documents = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [(d["line"], d["value"], d["grad"]["x"]) for d in documents] == [(2, 9.0, 6.0), (3, 16.0, 8.0)]
+    assert "2 points done; 1 bad lines skipped: 1" in run.stderr
+
+
+def test_the_shape_is_fixed_by_the_first_good_line_and_named_with_it():
+    stdin = '{"x": [1, 2], "y": "no"}\n{"x": 3}\n{"x": [4, 5]}\n'
+    run = cli("grad", "sum(x*x)", "--points", "-", "--json", "--skip-bad", stdin=stdin)
+    assert [json.loads(line)["line"] for line in run.stdout.splitlines()] == [2]
+    assert "skipped line 3: 'x' has shape (2,) here but () before, on line 2" in run.stderr
+
+
+def test_a_line_leaving_a_name_to_an_at_value_of_another_shape_is_a_bad_line():
+    stdin = '{"x": [1, 2, 3]}\n{}\n'
+    run = cli("grad", "sum(x*x)", "--points", "-", "--json", "--at", "x=[1,2]", stdin=stdin)
+    assert run.exit_code == 2
+    assert [json.loads(line)["value"] for line in run.stdout.splitlines()] == [14.0]
+    assert ("line 2: no value for 'x' here, and its --at value has shape (2,) but 'x' has shape (3,) before, "
+            "on line 1") in run.stderr
 
 
 # --- 13. bytes that are not UTF-8 ---------------------------------------------------------
@@ -127,11 +179,27 @@ def test_a_shape_error_from_csv_names_the_line_of_the_first_point():
 # --- 21. huge, deep and unreadable input --------------------------------------------------
 
 
+@pytest.mark.parametrize("number", ["1" + "0" * 400, "1e400", "-1e400", "9" * 5_000])
+def test_a_json_number_past_float64_is_a_bad_value(number):
+    run = cli("grad", "x*x", "--points", "-", "--json", stdin=f'{{"x": {number}}}\n')
+    assert run.exit_code == 2
+    assert "line 1: the value of 'x' is " in run.stderr and "past the range of float64 numbers" in run.stderr
+
+
 def test_a_csv_number_past_float64_is_a_bad_value():
     run = cli("grad", "x*x", "--points", "-", "--csv", stdin="x\n2\n1e400\n")
     assert run.exit_code == 2
     assert _csv_rows(run.stdout) == _square_rows([2.0])
     assert "line 3: '1e400' is past the range of float64" in run.stderr
+
+
+def test_json_lists_nested_100k_deep_are_a_bad_line():
+    deep = "[" * 100_000 + "1" + "]" * 100_000
+    run = cli("grad", "sum(x)", "--points", "-", "--json", stdin=f'{{"x": {deep}}}\n')
+    assert run.exit_code == 2
+    assert "line 1: lists nested deeper than 32" in run.stderr
+    run = cli("grad", "sum(x)", "--points", "-", "--json", stdin='{"x": ' + "[" * 40 + "1" + "]" * 40 + "}\n")
+    assert "line 1: the value of 'x' has lists nested deeper than 32" in run.stderr
 
 
 @pytest.mark.parametrize("column", ["m[2][6148914691236517205]", "z[99999999999999999999]", "z[" + "9" * 5_000 + "]"])
@@ -248,6 +316,16 @@ def test_nan_inf_and_negative_zero_in_csv_are_read_as_ieee_values():
     assert all("warnings" in d for d in (documents[0], documents[1], documents[3]))
 
 
+def test_nan_and_infinities_in_json_are_read_as_python_writes_them():
+    stdin = '{"x": NaN}\n{"x": Infinity}\n{"x": -Infinity}\n{"x": -0}\n{"x": -0.0}\n'
+    run = cli("grad", "x*2", "--points", "-", "--json", stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    documents = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [d["value"] for d in documents][3:] == [-0.0, -0.0]
+    assert all(math.copysign(1.0, d["value"]) == -1.0 for d in documents[3:])  # -0 keeps its sign
+    assert [d["value"] for d in documents][:3] == [None, None, None]
+
+
 @pytest.mark.parametrize("stdin", ["", "\n\n", "x\n", "x\n\n"])
 @pytest.mark.parametrize("output", ["--csv", "--json"])
 def test_no_points_is_no_output_and_success(stdin, output):
@@ -314,3 +392,9 @@ def test_python_spellings_of_numbers_are_not_csv_numbers():
         run = cli("grad", "x*x", "--points", "-", "--csv", stdin=f"x\n{cell}\n")
         assert run.exit_code == 2
         assert f"line 2: {cell!r} is not a number" in run.stderr
+
+
+def test_a_duplicate_json_key_is_a_bad_line():
+    run = cli("grad", "x*x", "--points", "-", "--json", stdin='{"x": 1, "x": 2}\n')
+    assert run.exit_code == 2
+    assert "line 1: 'x' is given twice" in run.stderr
