@@ -8,7 +8,7 @@ Values are read with the program parser and then walked here; nothing is ever `e
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -220,6 +220,11 @@ class Unreadable:
         self.reason = reason
 
 
+# Not a line: nothing more has come down the pipe for now. What was read is answered
+# before waiting for more.
+PAUSE = Unreadable("")
+
+
 PIECE = 1 << 16  # bytes read at once
 CHUNK_CHARS = 1 << 23  # a chunk of points ends at this much text, however few its lines
 _BOM = b"\xef\xbb\xbf"
@@ -238,7 +243,7 @@ def read_lines(stream: BinaryIO, name: str = "-") -> Iterator[str | Unreadable]:
     """
     limit = Limits.get("line_chars")
     most_bytes = 4 * limit + 1  # and the CR of a CRLF
-    read = getattr(stream, "read1", stream.read)
+    read, more_now = _pieces(stream)
     pending: list[bytes] = []  # the start of a line whose end has not come yet
     pending_size = 0
     passing_over = False  # inside a line already given up as too long
@@ -264,6 +269,8 @@ def read_lines(stream: BinaryIO, name: str = "-") -> Iterator[str | Unreadable]:
             first = False
             pending, pending_size = [], 0
             piece = piece[end + 1 :]
+            if more_now is not None and not more_now():
+                yield PAUSE
         if piece:
             pending.append(piece)
             pending_size += len(piece)
@@ -273,6 +280,34 @@ def read_lines(stream: BinaryIO, name: str = "-") -> Iterator[str | Unreadable]:
                 pending, pending_size, passing_over = [], 0, True
     if pending:
         yield from _decode(b"".join(pending), first)
+
+
+def _pieces(stream: BinaryIO) -> tuple[Callable[[int], bytes], Callable[[], bool] | None]:
+    """How to read `stream` a piece at a time; for a pipe or a terminal, also how to tell
+    whether more bytes are there now (a file's next bytes always are)."""
+    import io
+    import os
+    import stat
+
+    read = getattr(stream, "read1", stream.read)
+    try:
+        descriptor = stream.fileno()
+        if stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return read, None
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return read, None
+    import select
+
+    def more_now() -> bool:
+        try:
+            return bool(select.select([descriptor], [], [], 0)[0])
+        except (OSError, ValueError):  # no select on this kind of stream: never pause
+            return True
+
+    # Nothing is buffered above the descriptor yet (nothing has read it): read it directly,
+    # so that what select sees is all there is.
+    raw = getattr(stream, "raw", None)
+    return (raw.read, more_now) if raw is not None else (read, more_now)
 
 
 def _decode(block: bytes, first: bool) -> Iterator[str | Unreadable]:
@@ -421,6 +456,7 @@ class PointsReader:
         self.chunk = chunk
         self.skip_bad = skip_bad
         self.number = 0  # the line of the last text _next_line gave
+        self.ended = False  # the input has no more lines
         self.shapes: dict[str, tuple[int, ...]] = {}  # fixed by the first good line
         self.shape_lines: dict[str, int] = {}  # ... and that line
         self.format = ""
@@ -428,7 +464,7 @@ class PointsReader:
         self.max_line = Limits.get("line_chars")
         self._numbered = self._number_lines()
 
-    def _number_lines(self) -> Iterator[tuple[int, str | PointsProblem]]:
+    def _number_lines(self) -> Iterator[tuple[int, str | PointsProblem | Unreadable]]:
         """Each line with its number; a problem in place of a line that is not a point.
 
         Blank lines are held back: bad lines when a line follows them, nothing at the end.
@@ -436,9 +472,12 @@ class PointsReader:
         number = 0
         blanks: list[int] = []
         for text in self.lines:
+            if text is PAUSE:
+                yield number, PAUSE
+                continue
             number += 1
             if isinstance(text, Unreadable):
-                item: str | PointsProblem = PointsProblem(number, text.reason)
+                item: str | PointsProblem | Unreadable = PointsProblem(number, text.reason)
             elif len(text) > self.max_line:
                 item = PointsProblem(number, _too_long(self.max_line))
             elif not text or text.isspace():
@@ -452,19 +491,21 @@ class PointsReader:
                 blanks.clear()
             yield number, item
 
-    def _next_line(self) -> str | PointsProblem | None:
-        """The next line's text, or a problem in its place; None at the end."""
+    def _next_line(self) -> str | PointsProblem | Unreadable | None:
+        """The next line's text, a problem in its place, or PAUSE; None at the end."""
         for number, item in self._numbered:
             self.number = number
             return item
+        self.ended = True
         return None
 
     def chunks(self) -> Iterator[PointChunk]:
         first = self._next_line()
-        while isinstance(first, PointsProblem):
-            if not self.skip_bad:
-                raise first
-            yield PointChunk({}, 0, [], [first])
+        while isinstance(first, PointsProblem | Unreadable):
+            if isinstance(first, PointsProblem):
+                if not self.skip_bad:
+                    raise first
+                yield PointChunk({}, 0, [], [first])
             first = self._next_line()
         if first is None:
             return
@@ -486,8 +527,10 @@ class PointsReader:
             while len(rows) < self.chunk and chars < CHUNK_CHARS:
                 text = pending if pending is not None else self._next_line()
                 pending = None
-                if text is None:
+                if text is None or (isinstance(text, Unreadable) and rows):  # the end, or a pause
                     break
+                if isinstance(text, Unreadable):
+                    continue
                 try:
                     if isinstance(text, PointsProblem):
                         raise text
@@ -502,7 +545,7 @@ class PointsReader:
                     skipped.append(problem)
             if rows or skipped:
                 yield self._chunk(rows, lines, skipped)
-            if len(rows) < self.chunk and chars < CHUNK_CHARS:
+            if self.ended:
                 return
 
     def _csv_chunks(self) -> Iterator[PointChunk]:
@@ -514,8 +557,10 @@ class PointsReader:
             chars = 0
             while len(texts) < self.chunk and chars < CHUNK_CHARS:
                 text = self._next_line()
-                if text is None:
+                if text is None or (isinstance(text, Unreadable) and texts):  # the end, or a pause
                     break
+                if isinstance(text, Unreadable):
+                    continue
                 if isinstance(text, PointsProblem):
                     if not self.skip_bad:
                         stop = text
@@ -528,7 +573,9 @@ class PointsReader:
             if not texts:
                 if stop is not None:
                     raise stop
-                return
+                if self.ended:
+                    return
+                continue
             try:
                 table = np.loadtxt(texts, delimiter=",", comments=None, ndmin=2, dtype=float)
                 if table.shape[1] != len(self.layout) or np.isinf(table).any():
@@ -551,7 +598,7 @@ class PointsReader:
                 yield self._chunk(rows, good, skipped)
             if stop is not None:
                 raise stop
-            if len(texts) < self.chunk and chars < CHUNK_CHARS:
+            if self.ended:
                 return
 
     def _parse_csv(self, text: str, line: int) -> list[float]:

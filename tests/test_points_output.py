@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import queue
 import subprocess
 import sys
 import threading
@@ -73,3 +74,22 @@ def test_a_reader_that_leaves_ends_the_run_at_once_with_exit_0(output):
     assert time.monotonic() - started < 30
     assert code == 0
     assert child.stderr.read() == b""
+
+
+def test_from_a_pipe_each_point_is_answered_before_the_next_one_comes():
+    command = [sys.executable, "-m", "gradcli", "grad", "x*x", "--points", "-", "--csv"]
+    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdin is not None and child.stdout is not None
+    lines: queue.Queue[bytes] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in child.stdout], daemon=True).start()  # type: ignore[union-attr]
+    try:
+        child.stdin.write(b"x\n3\n")
+        child.stdin.flush()
+        assert lines.get(timeout=60) == b"value,grad_x\n"
+        assert [float(c) for c in lines.get(timeout=60).split(b",")] == [9.0, 6.0]
+        child.stdin.write(b"-4\n")
+        child.stdin.flush()
+        assert [float(c) for c in lines.get(timeout=60).split(b",")] == [16.0, -8.0]
+    finally:
+        child.stdin.close()
+        assert child.wait(timeout=60) == 0
