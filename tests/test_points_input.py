@@ -10,7 +10,10 @@ import io
 import json
 import math
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gradcli import compile_program, values
 from gradcli.values import PointsProblem, PointsReader, read_lines
@@ -398,3 +401,30 @@ def test_a_duplicate_json_key_is_a_bad_line():
     run = cli("grad", "x*x", "--points", "-", "--json", stdin='{"x": 1, "x": 2}\n')
     assert run.exit_code == 2
     assert "line 1: 'x' is given twice" in run.stderr
+
+
+# --- any input: points or named bad lines, never a crash -----------------------------------
+
+_PIECES = st.sampled_from(['{"x": ', '{"y": ', "}", "[", "]", ",", "1", "-0", "2.5", "1e400", "NaN", "true", '"1"',
+                           "null", "x", "y", "x[0]", "x[1]", "nan", "inf", "#", " ", "\r", "\ufeff", "\t", ":"])
+_LINES = st.one_of(st.lists(_PIECES, max_size=12).map("".join).map(str.encode), st.binary(max_size=12))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINES, max_size=8), st.booleans())
+def test_any_lines_are_points_or_named_bad_lines(lines, skip_bad):
+    from gradcli.autodiff import grad_batch
+    from gradcli.errors import GradcliError
+
+    tape = compile_program("sum(x * x) + y")
+    fixed = {"y": np.asarray(0.5)}
+    reader = PointsReader(read_lines(io.BytesIO(b"\n".join(lines))), tape.inputs, fixed, chunk=2, skip_bad=skip_bad)
+    try:
+        for chunk in reader.chunks():
+            assert len(chunk.lines) == chunk.count
+            if chunk.count:
+                result = grad_batch(tape, chunk.columns, chunk.count, fixed)
+                expected = np.sum(chunk.columns["x"].reshape(chunk.count, -1) ** 2, axis=1) + 0.5
+                np.testing.assert_array_equal(result.values[0], expected)
+    except GradcliError:
+        pass
