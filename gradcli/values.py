@@ -304,10 +304,20 @@ def _pieces(stream: BinaryIO) -> tuple[Callable[[int], bytes], Callable[[], bool
         except (OSError, ValueError):  # no select on this kind of stream: never pause
             return True
 
-    # Nothing is buffered above the descriptor yet (nothing has read it): read it directly,
-    # so that what select sees is all there is.
     raw = getattr(stream, "raw", None)
-    return (raw.read, more_now) if raw is not None else (read, more_now)
+    if raw is None:
+        return read, more_now
+
+    def read_raw(size: int) -> bytes:
+        # Nothing is buffered above the descriptor yet (nothing has read it): read it
+        # directly, so that what select sees is all there is.
+        piece = raw.read(size)
+        while piece is None:  # a non-blocking descriptor with nothing in it yet: wait
+            select.select([descriptor], [], [])
+            piece = raw.read(size)
+        return piece
+
+    return read_raw, more_now
 
 
 def _decode(block: bytes, first: bool) -> Iterator[str | Unreadable]:
@@ -457,6 +467,7 @@ class PointsReader:
         self.skip_bad = skip_bad
         self.number = 0  # the line of the last text _next_line gave
         self.ended = False  # the input has no more lines
+        self.failure: GradcliError | None = None  # why it has no more, if it could not be read
         self.shapes: dict[str, tuple[int, ...]] = {}  # fixed by the first good line
         self.shape_lines: dict[str, int] = {}  # ... and that line
         self.format = ""
@@ -493,13 +504,21 @@ class PointsReader:
 
     def _next_line(self) -> str | PointsProblem | Unreadable | None:
         """The next line's text, a problem in its place, or PAUSE; None at the end."""
-        for number, item in self._numbered:
-            self.number = number
-            return item
+        try:
+            for number, item in self._numbered:
+                self.number = number
+                return item
+        except GradcliError as failure:  # unreadable past here: what was read is answered first
+            self.failure = failure
         self.ended = True
         return None
 
     def chunks(self) -> Iterator[PointChunk]:
+        yield from self._chunks()
+        if self.failure is not None:
+            raise self.failure
+
+    def _chunks(self) -> Iterator[PointChunk]:
         first = self._next_line()
         while isinstance(first, PointsProblem | Unreadable):
             if isinstance(first, PointsProblem):

@@ -428,3 +428,33 @@ def test_any_lines_are_points_or_named_bad_lines(lines, skip_bad):
                 np.testing.assert_array_equal(result.values[0], expected)
     except GradcliError:
         pass
+
+
+class FailingAfter(io.RawIOBase):
+    """A stream that gives `data`, then fails as a bad disk does."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[override]
+        if not self.data:
+            raise OSError(5, "Input/output error")
+        size = min(len(buffer), len(self.data))
+        buffer[:size], self.data = self.data[:size], self.data[size:]
+        return size
+
+
+def test_the_points_read_before_a_read_error_are_answered():
+    from gradcli.errors import NameProblem
+
+    stream = io.BufferedReader(FailingAfter(b"x\n1\n2\n"))
+    reader = PointsReader(read_lines(stream, "points.csv"), compile_program("x").inputs, {})
+    chunks = []
+    with pytest.raises(NameProblem, match=r"cannot read points from 'points\.csv': Input/output error"):
+        for chunk in reader.chunks():
+            chunks.append(chunk)
+    assert [chunk.lines for chunk in chunks] == [[2, 3]]
+    assert [chunk.columns["x"].tolist() for chunk in chunks] == [[1.0, 2.0]]
