@@ -362,39 +362,67 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
     """
     from gradcli.render.numbers import is_finite
     from gradcli.render.stream import WRITERS
-    from gradcli.values import PointsReader
+    from gradcli.values import PointsReader, read_lines
 
     if points == "-" and file == "-":
         raise NameProblem("the program and the points cannot both come from stdin")
     tape, fixed = load(program, file, at)
     try:
-        stream = sys.stdin if points == "-" else open(points, encoding="utf-8")
+        stream = sys.stdin.buffer if points == "-" else open(points, "rb")  # bytes: a bad one is a bad line
     except OSError as problem:
         raise NameProblem(f"cannot read points from {points!r}: {problem.strerror}", where="--points") from None
-    writer = WRITERS[output](_console() if output == "table" else sys.stdout, fixed)
+    writer = WRITERS[output](sys.stdout, fixed, tape.inputs)
     skipped = []
     done = 0
     all_finite = True
     progress = _progress()
-    with stream:
-        reader = PointsReader(iter(stream), tape.inputs, fixed, chunk_size, skip_bad)
-        for chunk in reader.chunks():
-            for bad in chunk.skipped:
-                print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
-            skipped += [p.line for p in chunk.skipped]
-            if chunk.count:
-                result = compute(tape, chunk.columns, chunk.count, fixed)
-                writer.write(chunk, result)
-                sys.stdout.flush()
-                all_finite = all_finite and all(is_finite(a) for a in [*result.values, *(c for _, c in result.columns())])
-                done += chunk.count
-                progress(done)
-    progress(-1)
+    try:
+        with stream:
+            reader = PointsReader(read_lines(stream, points), tape.inputs, fixed, chunk_size, skip_bad)
+            for chunk in reader.chunks():
+                for bad in chunk.skipped:
+                    print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
+                skipped += [p.line for p in chunk.skipped]
+                if chunk.count:
+                    result = _compute_chunk(compute, tape, chunk, fixed)
+                    writer.write(chunk, result)
+                    sys.stdout.flush()
+                    all_finite = all_finite and all(is_finite(a) for a in [*result.values, *(c for _, c in result.columns())])
+                    done += chunk.count
+                    progress(done)
+    finally:
+        progress(-1)
     if skipped:
         shown = ", ".join(map(str, skipped[:20])) + (", ..." if len(skipped) > 20 else "")
         print(f"gradcli: {done:,} points done; {len(skipped):,} bad lines skipped: {shown}", file=sys.stderr)
     if strict and not all_finite:
         raise NonFiniteProblem("a value or derivative is not finite (--strict)")
+
+
+def _compute_chunk(compute: Callable[[Any, Any, int, Any], Any], tape: Any, chunk: Any, fixed: Any) -> Any:
+    """compute on a chunk; an error names the line of its first point, and that point's own shapes."""
+    try:
+        return compute(tape, chunk.columns, chunk.count, fixed)
+    except GradcliError as error:
+        problem = _alone(tape, chunk, fixed) or error
+    problem.message = f"--points line {chunk.lines[0]}: {problem.message}"
+    raise problem
+
+
+def _alone(tape: Any, chunk: Any, fixed: Any) -> GradcliError | None:
+    """The error of the chunk's first point evaluated alone, if it has one.
+
+    The points of a chunk share their shapes: the first one, without the axis of points,
+    fails as they all do, and its message shows the shapes a user wrote."""
+    import numpy as np
+
+    from gradcli.tape import forward
+
+    try:
+        forward(tape, {**fixed, **{name: np.asarray(column[0]) for name, column in chunk.columns.items()}})
+    except GradcliError as error:
+        return error
+    return None
 
 
 def _progress() -> Callable[[int], None]:

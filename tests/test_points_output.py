@@ -1,0 +1,95 @@
+"""--points output: the table view, and a reader that leaves."""
+
+from __future__ import annotations
+
+import math
+import queue
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from tests.helpers import cli
+
+
+def test_the_table_has_a_row_per_point_with_its_line_number():
+    stdin = "x1,x2\n0.5,0.75\n1,2\n"
+    run = cli("grad", "log(x1*x2)*sin(x2)", "--points", "-", stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    header, rule, *rows = run.stdout.splitlines()
+    assert header.split() == ["line", "┃", "value", "┃", "grad", "x1", "┃", "grad", "x2"]
+    assert set(rule) <= {"━", "╇"}
+    assert len(rows) == 2
+    for row, (line, x1, x2) in zip(rows, [(2, 0.5, 0.75), (3, 1.0, 2.0)], strict=True):
+        cells = [cell.strip() for cell in row.split("│")]
+        assert int(cells[0]) == line
+        expected = [math.log(x1 * x2) * math.sin(x2), math.sin(x2) / x1,
+                    math.sin(x2) / x2 + math.log(x1 * x2) * math.cos(x2)]
+        assert [float(c) for c in cells[1:]] == pytest.approx(expected, rel=1e-5)
+
+
+def test_the_table_columns_line_up_across_chunks():
+    stdin = "x\n" + "".join(f"{10.0 ** i}\n" for i in range(-3, 12))
+    run = cli("grad", "x*x", "--points", "-", "--chunk-size", "4", stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == 2 + 15
+    assert len({len(line.rstrip()) for line in lines[2:]}) == 1  # every row as wide as the others
+    assert [float(line.split("│")[1]) for line in lines[2:]] == pytest.approx([10.0 ** (2 * i) for i in range(-3, 12)],
+                                                                              rel=1e-5)
+
+
+def test_the_table_shows_vectors_and_tuple_outputs():
+    run = cli("grad", "(sum(z*z), z[0])", "--points", "-", "--seed", "(1, 1)", stdin='{"z": [1, 2]}\n')
+    assert run.exit_code == 0, run.stderr
+    header, _, row = run.stdout.splitlines()
+    assert [cell.strip() for cell in header.split("┃")] == ["line", "out[0]", "out[1]", "grad z"]
+    assert [cell.strip() for cell in row.split("│")] == ["1", "5", "1", "[3., 4.]"]
+
+
+def _endless_points(stdin, first: bytes, line: bytes) -> None:
+    try:
+        stdin.write(first)
+        while True:
+            stdin.write(line * 1000)
+    except (BrokenPipeError, OSError, ValueError):
+        pass
+
+
+@pytest.mark.parametrize("output", [[], ["--csv"], ["--json"]])
+def test_a_reader_that_leaves_ends_the_run_at_once_with_exit_0(output):
+    # The input never ends: only the reader leaving can end the run.
+    command = [sys.executable, "-m", "gradcli", "grad", "x*x", "--points", "-", "--chunk-size", "1000", *output]
+    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    feeder = threading.Thread(target=_endless_points, args=(child.stdin, b"x\n", b"1.5\n"), daemon=True)
+    feeder.start()
+    assert child.stdout is not None and child.stderr is not None
+    first = child.stdout.readline()
+    assert first
+    started = time.monotonic()
+    child.stdout.close()  # `| head -1`
+    code = child.wait(timeout=60)
+    assert time.monotonic() - started < 30
+    assert code == 0
+    assert child.stderr.read() == b""
+
+
+def test_from_a_pipe_each_point_is_answered_before_the_next_one_comes():
+    command = [sys.executable, "-m", "gradcli", "grad", "x*x", "--points", "-", "--csv"]
+    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdin is not None and child.stdout is not None
+    lines: queue.Queue[bytes] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in child.stdout], daemon=True).start()  # type: ignore[union-attr]
+    try:
+        child.stdin.write(b"x\n3\n")
+        child.stdin.flush()
+        assert lines.get(timeout=60) == b"value,grad_x\n"
+        assert [float(c) for c in lines.get(timeout=60).split(b",")] == [9.0, 6.0]
+        child.stdin.write(b"-4\n")
+        child.stdin.flush()
+        assert [float(c) for c in lines.get(timeout=60).split(b",")] == [16.0, -8.0]
+    finally:
+        child.stdin.close()
+        assert child.wait(timeout=60) == 0
