@@ -384,8 +384,9 @@ def explain(
 
     def body() -> None:
         from gradcli.autodiff import grad as compute
-        from gradcli.render.explain import show_explanation
+        from gradcli.render.explain import check_size, show_explanation
         tape, point = load(program, file, at)
+        check_size(tape)
         result = compute(tape, point, seed=seed, of=of, wrt=wrt, trace=True)
         show_explanation(result, _console())
 

@@ -116,6 +116,7 @@ class Limits:
         "nodes": ("GRADCLI_MAX_NODES", 5_000_000),  # nodes of the tape
         "elements": ("GRADCLI_MAX_ELEMENTS", 10_000_000),  # elements of one value typed in (a list or a range)
         "line_chars": ("GRADCLI_MAX_LINE", 1_000_000),  # one line of --points
+        "explain": ("GRADCLI_MAX_EXPLAIN", 10_000),  # nodes and edges `gradcli explain` writes out
     }
 
     @classmethod

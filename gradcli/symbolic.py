@@ -382,22 +382,51 @@ def _take(report: Report, message: tuple[Any, ...]) -> bool:
 
 # --- local derivatives for `gradcli explain` --------------------------------------------
 
+_TEMPLATES: dict[tuple[str, int, int, str], list[tuple[str, int | None]] | None] = {}
+_SLOT = "gradcliarg"  # the placeholders' names: no name of the language starts like this
+
 
 def local_derivative_formula(op: Op, arg_names: Sequence[str], position: int, params: dict[str, Any]) -> str | None:
     """d op(args) / d args[position] as a formula in the argument names, e.g. `cos(x2)`.
 
     None when the op has no scalar SymPy rule (the tensor ops) or SymPy cannot differentiate it.
+    SymPy works once per op, position and parameters, in placeholders; each edge then fills
+    the argument names in: `explain` of a large program costs one SymPy call per kind of edge.
     """
     if op.sympy is None or not op.elementwise:
         return None
+    key = (op.name, len(arg_names), position, repr(sorted(params.items())))
+    if key not in _TEMPLATES:
+        _TEMPLATES[key] = _template(op, len(arg_names), position, params)
+    template = _TEMPLATES[key]
+    if template is None:
+        return None
+    return "".join(text if slot is None else _operand(arg_names[slot]) for text, slot in template)
+
+
+def _template(op: Op, arity: int, position: int, params: dict[str, Any]) -> list[tuple[str, int | None]] | None:
+    """The derivative printed with placeholders, cut into text and the argument slots."""
+    import re
+
     sympy = load_sympy()
-    # One symbol per argument position, so that x*x has the two edges d/da = b and d/db = a.
-    placeholders = [sympy.Dummy(f"a{i}", real=True) for i in range(len(arg_names))]
+    assert op.sympy is not None
+    placeholders = [sympy.Symbol(f"{_SLOT}{i}", real=True) for i in range(arity)]
     try:
         expression = op.sympy(*placeholders, **params)
         derivative = sympy.diff(expression, placeholders[position])
     except (TypeError, ValueError, AttributeError, NotImplementedError):
         return None
-    named = derivative.subs({p: sympy.Symbol(name, real=True) for p, name in zip(placeholders, arg_names, strict=True)},
-                            simultaneous=True)
-    return str(sympy.sstr(named))
+    pieces: list[tuple[str, int | None]] = []
+    for piece in re.split(f"({_SLOT}\\d+)", sympy.sstr(derivative)):
+        if piece.startswith(_SLOT):
+            pieces.append(("", int(piece[len(_SLOT):])))
+        elif piece:
+            pieces.append((piece, None))
+    return pieces
+
+
+def _operand(text: str) -> str:
+    """An argument as it may stand inside a formula: a name or a plain number as is, else in parentheses."""
+    if text.isidentifier() or text.replace(".", "", 1).replace("e-", "", 1).replace("e+", "", 1).isdigit():
+        return text
+    return f"({text})"
