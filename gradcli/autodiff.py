@@ -764,9 +764,16 @@ def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
     return HessianResult(tape, point, np.asarray(values[root]), gradients, blocks, asymmetry)
 
 
-# --- checking a gradient: gradcli/verify.py (imported here, where the library has always had it) ---
+# --- checking a gradient: gradcli/verify.py ---------------------------------------------------
 
-from gradcli.verify import Agreement as Agreement  # noqa: E402
-from gradcli.verify import check as check  # noqa: E402
-from gradcli.verify import compare as compare  # noqa: E402
-from gradcli.verify import finite_differences as finite_differences  # noqa: E402
+
+def __getattr__(name: str) -> Any:
+    """check, compare, finite_differences and Agreement, where the library has always had them.
+
+    They live in gradcli/verify.py, imported when first asked for: `grad --json` never pays for it.
+    """
+    if name in ("Agreement", "check", "compare", "finite_differences"):
+        from gradcli import verify
+
+        return getattr(verify, name)
+    raise AttributeError(f"module 'gradcli.autodiff' has no attribute {name!r}")

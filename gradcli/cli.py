@@ -183,9 +183,11 @@ def grad(
     def body() -> None:
         from gradcli.autodiff import grad as compute
         from gradcli.autodiff import non_finite_warnings
-        from gradcli.verify import checked_tolerance
 
-        checked_tolerance(tol)
+        if check:
+            from gradcli.verify import checked_tolerance
+
+            checked_tolerance(tol)
         tape, point = load(program, file, at)
         result = compute(tape, point, seed=seed, of=of, wrt=wrt)
         # Each option adds a section: a JSON key, and a part of the human view.

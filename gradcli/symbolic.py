@@ -220,18 +220,20 @@ class Report:
 
 def budget(seconds: float | None = None) -> float:
     """SymPy's time budget: `seconds`, else GRADCLI_SYMBOLIC_SECONDS, else the default."""
-    given = seconds
+    given, where, hint = seconds, "--symbolic-seconds", f"the default comes from {SECONDS_VARIABLE}"
+    shown = f"{given:g}" if given is not None else ""
     if given is None:
         text = os.environ.get(SECONDS_VARIABLE)
         if text is None:
             return DEFAULT_SECONDS
+        where, hint, shown = SECONDS_VARIABLE, "or give --symbolic-seconds", repr(text)
         try:
             given = float(text)
         except ValueError:
             given = math.nan
     if not (math.isfinite(given) and given > 0):
-        raise GradcliError(f"SymPy's time budget must be a finite number of seconds > 0, not {given:g}",
-                           where="--symbolic-seconds", hint=f"or set {SECONDS_VARIABLE}")
+        raise GradcliError(f"SymPy's time budget must be a finite number of seconds > 0, not {shown}",
+                           where=where, hint=hint)
     return given
 
 
