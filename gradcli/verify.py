@@ -27,11 +27,15 @@ Array = np.ndarray
 EPS = float(np.finfo(float).eps)
 FD_STEP = EPS ** (1 / 3)  # central differences: error ~ h^2 + eps/h, least near h = eps^(1/3)
 FD_SHRINK = 64.0  # each further step is this much smaller
+FD_GROW = 2  # times a step may grow by FD_SHRINK where the output's rounding hides the change
 FD_LEVELS = 12  # steps tried at most, from eps^(1/3) * max(1, |x|) down by FD_SHRINK each
 FD_KINK_LEVELS = 2  # after a kink shows: smaller steps tried, to tell a kink at x from one near it
 FD_SETTLED = 1e-6  # the estimates with steps h and h/2 must be this close (relative), or tol if tighter
 FD_MAX_ELEMENTS = 512  # elements of one input checked by finite differences (a sample past that)
-FD_BATCH = 128  # elements whose perturbed points go through the tape at once
+FD_WORK = 1 << 27  # numbers computed for one input's sample, about: a big program gets a smaller sample
+FD_MIN_SAMPLE = 8
+FD_BATCH = 128  # elements whose perturbed points go through the tape at once, at most
+FD_BATCH_VALUES = 1 << 23  # ... and fewer where their forward sweep would hold more numbers (64 MB)
 NOT_FINITE = "the output is not finite at the point"
 
 
@@ -73,25 +77,28 @@ def finite_differences(result: GradResult, names: Sequence[str], tol: float = 1e
     not agree, it shrinks too. The estimate is a Richardson extrapolation. Where the one-sided
     differences stay apart however small the step (their gap does not shrink with h), the
     point is a kink, and the two one-sided derivatives are the answer. Where none of this
-    works, the reason is the answer. Elements past FD_MAX_ELEMENTS are sampled.
+    works, the reason is the answer. Past FD_MAX_ELEMENTS elements (fewer for a large program:
+    FD_WORK), a sample is checked.
     """
     settle = max(min(tol, FD_SETTLED), 1e-9)
     estimates = {}
     rng = np.random.default_rng(0)
+    per_row = sum(max(1, int(np.size(v))) for v in result.values)  # numbers a sweep keeps, per point
+    sample = min(FD_MAX_ELEMENTS, max(FD_MIN_SAMPLE, FD_WORK // (6 * per_row)))
+    batch = max(1, min(FD_BATCH, FD_BATCH_VALUES // (6 * per_row)))
     with np.errstate(all="ignore"):
         base_value = _objective(result)[0]
         for name in names:
             shape = np.shape(result.point[name])
             size = int(np.prod(shape, dtype=np.int64))
             expected = Expected.nothing(size)
-            chosen = np.arange(size) if size <= FD_MAX_ELEMENTS else np.sort(rng.choice(size, FD_MAX_ELEMENTS,
-                                                                                         replace=False))
+            chosen = np.arange(size) if size <= sample else np.sort(rng.choice(size, sample, replace=False))
             if not np.isfinite(base_value):
                 for element in chosen:
                     expected.why[element] = NOT_FINITE
             else:
-                for start in range(0, len(chosen), FD_BATCH):
-                    _estimate(result, name, chosen[start : start + FD_BATCH], float(base_value), settle, expected)
+                for start in range(0, len(chosen), batch):
+                    _estimate(result, name, chosen[start : start + batch], float(base_value), settle, expected)
             estimates[name] = expected
     return estimates
 
@@ -127,6 +134,8 @@ def _estimate(result: GradResult, name: str, elements: Array, f0: float, settle:
     h = FD_STEP * np.maximum(1.0, np.abs(x))
     active = np.ones(n, dtype=bool)
     kink_levels = np.zeros(n, dtype=int)  # rounds in a row that showed the same kink
+    grown = np.zeros(n, dtype=int)  # times the step was made larger, for rounding
+    first = h.copy()
     first_gap, low, high, near = (np.full(n, np.nan) for _ in range(4))
     why = [""] * n
     resolution = max(min(settle * 10, 1e-5) / 4, 1e-9)  # the rounding the estimate may carry (relative)
@@ -179,9 +188,13 @@ def _estimate(result: GradResult, name: str, elements: Array, f0: float, settle:
                 active[i] = True
                 # Past a domain's edge: shrink; past zero, where domains often end, at once to x's scale.
                 h[i] = min(hs[k] / FD_SHRINK, abs(x[i]) / 4) if 0 < abs(x[i]) < hs[k] else hs[k] / FD_SHRINK
-            elif not resolved[k]:  # smaller steps would only round worse
+            elif not resolved[k]:  # smaller steps would only round worse; larger ones may do
                 why[i] = (f"the output ({abs(f0):.3g}) changes too little over a step of {hs[k] / 4:.2g} at {where} "
                           f"for its rounding to be below the tolerance")
+                if hs[k] >= first[i] and grown[i] < FD_GROW:
+                    grown[i] += 1
+                    active[i] = True
+                    h[i] = hs[k] * FD_SHRINK
             else:
                 why[i] = (f"finite differences do not settle: steps {hs[k]:.2g} to {hs[k] / 4:.2g} give "
                           f"{central[0][k]:.6g} to {central[2][k]:.6g}")

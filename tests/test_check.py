@@ -95,6 +95,17 @@ def test_vector_elements_are_reported_one_by_one():
     assert "agrees on 2 of 3 elements" in text and "z[1]: could not be checked" in text
 
 
+def test_a_large_output_around_a_small_change_is_still_checked():
+    # 1e6 + x: the output's rounding (1e-10) over the first step (6e-6) is too coarse; a larger step is not.
+    fd = checked("1e6 + x", "x=1")["finite_differences"]
+    assert fd["checked"] == 1 and fd["max_abs"] < 1e-5
+
+
+def test_a_large_vector_is_checked_on_a_sample_in_bounded_work():
+    fd = checked("sum(sin(v) * v)", "v=linspace(0,1,100000)")["finite_differences"]
+    assert 8 <= fd["checked"] <= 512 and fd["elements"] == 100_000 and fd["ok"] is True
+
+
 # --- kinks: the one-sided differences bracket the gradient -----------------------------
 
 
