@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from gradcli import values as values_module
-from gradcli.errors import GradcliError, NameProblem, ShapeProblem
+from gradcli.errors import NameProblem, ShapeProblem
 from gradcli.ops import UNIT, Unit, call_jvp, call_vjp, ones_for
 from gradcli.tape import APPLY, Tape, compile_program, float_point, forward, leads_of
 
@@ -770,93 +770,16 @@ def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
     return HessianResult(tape, point, np.asarray(values[root]), gradients, blocks, asymmetry)
 
 
-# --- checking a gradient ------------------------------------------------------------------
-
-FD_STEP = float(np.finfo(float).eps) ** (1 / 3)  # central differences: error ~ h^2 + eps/h
-FD_MAX_ELEMENTS = 512  # elements of one input checked by finite differences (a sample past that)
+# --- checking a gradient: gradcli/verify.py ---------------------------------------------------
 
 
-def finite_differences(result: GradResult, names: Sequence[str]) -> dict[str, Array]:
-    """Central differences of sum(seed * output) for each element of each named input.
+def __getattr__(name: str) -> Any:
+    """check, compare, finite_differences and Agreement, where the library has always had them.
 
-    The step follows each element's scale, as torch.autograd.gradcheck's perturbations do
-    in spirit: h = eps^(1/3) * max(1, |x|). All perturbed points of an input go through the
-    tape as one batch. Elements past FD_MAX_ELEMENTS are sampled and the rest left NaN.
+    They live in gradcli/verify.py, imported when first asked for: `grad --json` never pays for it.
     """
-    tape = result.tape
-    point = result.point
-    estimates = {}
-    rng = np.random.default_rng(0)
-    with np.errstate(all="ignore"):
-        for name in names:
-            base = np.asarray(point[name], dtype=float)
-            size = base.size
-            chosen = np.arange(size) if size <= FD_MAX_ELEMENTS else np.sort(rng.choice(size, FD_MAX_ELEMENTS, replace=False))
-            estimate = np.full(size, np.nan)
-            for start in range(0, len(chosen), 128):
-                elements = chosen[start : start + 128]
-                count = 2 * len(elements)
-                columns = {n: np.broadcast_to(np.asarray(v, dtype=float), (count, *np.shape(v))) for n, v in point.items()}
-                flat = np.repeat(base.reshape(1, -1), count, axis=0)
-                steps = FD_STEP * np.maximum(1.0, np.abs(base.reshape(-1)[elements]))
-                rows = np.arange(len(elements))
-                flat[2 * rows, elements] += steps
-                flat[2 * rows + 1, elements] -= steps
-                columns[name] = flat.reshape(count, *base.shape)
-                values = forward(tape, columns, batched=True)
-                total = np.zeros(count)
-                for root, seed in zip(result.roots, result.seeds, strict=True):
-                    out = np.broadcast_to(values[root], (count, *np.shape(seed)))
-                    total += np.sum((out * seed).reshape(count, -1), axis=1)
-                estimate[elements] = (total[0::2] - total[1::2]) / (2 * steps)
-            estimates[name] = estimate.reshape(base.shape)
-    return estimates
+    if name in ("Agreement", "check", "compare", "finite_differences"):
+        from gradcli import verify
 
-
-@dataclass(eq=False)
-class Agreement:
-    """How far the gradient is from one reference."""
-
-    reference: str
-    max_abs: float
-    max_rel: float
-    ok: bool
-    skipped: str = ""  # why this reference could not be had
-
-
-def compare(reference: str, gradient: Mapping[str, Array], expected: Mapping[str, Array], tol: float) -> Agreement:
-    """Within tolerance where |g - e| <= tol * (1 + |e|); NaN agrees only with NaN."""
-    worst_abs = worst_rel = 0.0
-    ok = True
-    for name, want in expected.items():
-        got = np.asarray(gradient[name], dtype=float)
-        want = np.asarray(want, dtype=float)
-        checked = ~np.isnan(want) | np.isnan(got)
-        both_nan = np.isnan(got) & np.isnan(want)
-        same_inf = np.isinf(got) & (got == want)
-        difference = np.where(both_nan | same_inf, 0.0, np.abs(got - want))
-        difference = np.where(np.isnan(difference), np.inf, difference)[checked]
-        scale = np.where(np.isfinite(want), np.abs(want), 0.0)[checked]
-        if difference.size:
-            worst_abs = max(worst_abs, float(np.max(difference)))
-            worst_rel = max(worst_rel, float(np.max(difference / np.maximum(scale, np.finfo(float).tiny))))
-            ok = ok and bool(np.all(difference <= tol * (1.0 + scale)))
-    return Agreement(reference, worst_abs, worst_rel, ok)
-
-
-def check(result: GradResult, tol: float = 1e-5, symbolic_limit: int | None = None) -> list[Agreement]:
-    """The gradient against central finite differences and against SymPy's derivative."""
-    names = [n for n in result.wrt if n in result.tape.inputs]
-    gradient = result.grad
-    agreements = [compare("finite differences", gradient, finite_differences(result, names), tol)]
-    try:
-        from gradcli import symbolic
-
-        limit = symbolic.DEFAULT_LIMIT if symbolic_limit is None else symbolic_limit
-        derivatives, symbols = symbolic.gradient_expressions(result.tape, result.point, result.roots, result.seeds,
-                                                             names, limit)
-        exact = symbolic.evaluate(derivatives, symbols, result.point)
-        agreements.append(compare("SymPy", gradient, exact, tol))
-    except GradcliError as problem:
-        agreements.append(Agreement("SymPy", np.nan, np.nan, True, skipped=problem.message))
-    return agreements
+        return getattr(verify, name)
+    raise AttributeError(f"module 'gradcli.autodiff' has no attribute {name!r}")

@@ -242,11 +242,14 @@ def grad(
     chunk_size: ChunkOpt = CHUNK,
     check: Annotated[bool, typer.Option("--check", help="Check the gradient against central finite differences "
                                         "and SymPy's derivative; exit 1 if they disagree.")] = False,
-    tol: Annotated[float, typer.Option("--tol", min=0.0, metavar="TOL", help="With --check: the tolerance, relative to "
+    tol: Annotated[float, typer.Option("--tol", metavar="TOL", help="With --check: the tolerance, relative to "
                                        "1 + |reference|.")] = 1e-5,
     symbolic: Annotated[bool, typer.Option("--symbolic", help="Show each derivative's formula (SymPy).")] = False,
     symbolic_limit: Annotated[int, typer.Option("--symbolic-limit", min=1, metavar="N", help="The most expression elements "
                                                 "SymPy is given (--symbolic, --check).")] = 2_000,
+    symbolic_seconds: Annotated[Optional[float], typer.Option(
+        "--symbolic-seconds", metavar="S", help="SymPy's time budget, all of it (--symbolic, --check); default 5, or "
+        "GRADCLI_SYMBOLIC_SECONDS. Past it, gradcli goes on without SymPy.")] = None,
     strict: StrictOpt = False,
     json: JsonOpt = False,
 ) -> None:
@@ -272,6 +275,10 @@ def grad(
             from gradcli.paths import check_max_paths
 
             check_max_paths(max_paths)
+        if check:
+            from gradcli.verify import checked_tolerance
+
+            checked_tolerance(tol)
         tape, point = load(program, file, at)
         result = compute(tape, point, seed=seed, of=of, wrt=wrt)
         # Each option adds a section: a JSON key, and a part of the human view.
@@ -283,27 +290,32 @@ def grad(
 
             reports = find_paths(result, max_paths)
             sections.append(("paths", paths_document(reports, result), lambda c: show_paths(reports, result, c)))
-        if symbolic:
-            from gradcli import symbolic as symbolic_module
-            from gradcli.render.derivatives import show_symbolic
+        report, warnings = None, []
+        if symbolic or check:  # one SymPy worker, one budget, for both
+            from gradcli.render.derivatives import show_symbolic, symbolic_document, symbolic_warnings
+            from gradcli.symbolic import derive
 
             names = [n for n in result.wrt if n in tape.inputs]
-            derivatives, _ = symbolic_module.gradient_expressions(tape, result.point, result.roots, result.seeds,
-                                                                  names, symbolic_limit)
-            texts, all_simplified = symbolic_module.formulas(derivatives)
-            sections.append(("symbolic", texts, lambda c: show_symbolic(texts, result.root_names, all_simplified, c)))
+            report = derive(result, names, formulas=symbolic, values=check, limit=symbolic_limit,
+                            seconds=symbolic_seconds)
+            if symbolic:
+                shown = report
+                sections.append(("symbolic", symbolic_document(shown), lambda c: show_symbolic(shown, result.root_names, c)))
+                warnings = symbolic_warnings(report)
         if check:
             from gradcli.autodiff import check as check_gradient
             from gradcli.render.derivatives import check_document, show_check
 
-            agreements = check_gradient(result, tol, symbolic_limit)
+            agreements = check_gradient(result, tol, symbolic_limit, sympy_report=report)
             failed_check = not all(a.ok for a in agreements)
             sections.append(("check", check_document(agreements, tol), lambda c: show_check(agreements, tol, c)))
         if json:
             from gradcli.render.jsonout import dumps, grad_document
 
             document = grad_document(result)
-            document.update((key, part) for key, part, _ in sections)
+            document.update((key, part) for key, part, _ in sections if part is not None)
+            if warnings:
+                document["warnings"] = document.get("warnings", []) + warnings
             sys.stdout.write(dumps(document) + "\n")
         else:
             from gradcli.render.table import show_grad
@@ -505,8 +517,9 @@ def explain(
 
     def body() -> None:
         from gradcli.autodiff import grad as compute
-        from gradcli.render.explain import show_explanation
+        from gradcli.render.explain import check_size, show_explanation
         tape, point = load(program, file, at)
+        check_size(tape)
         result = compute(tape, point, seed=seed, of=of, wrt=wrt, trace=True)
         show_explanation(result, _console())
 

@@ -167,6 +167,7 @@ class Limits:
         "tape_elements": ("GRADCLI_MAX_TAPE_ELEMENTS", 100_000_000),
         "line_chars": ("GRADCLI_MAX_LINE", 1_000_000),  # one line of --points
         "path_steps": ("GRADCLI_MAX_PATH_STEPS", 500_000),  # the work of --paths (paths.search_steps)
+        "explain": ("GRADCLI_MAX_EXPLAIN", 10_000),  # nodes and edges `gradcli explain` writes out
     }
 
     @classmethod

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from rich.text import Text
 
 from gradcli.autodiff import Agreement, HessianResult, JacobianResult, JvpResult
 from gradcli.render.numbers import human, human_line, to_json
+from gradcli.verify import Note
+
+if TYPE_CHECKING:
+    from gradcli.symbolic import Report
 
 
 def _element_labels(name: str, shape: tuple[int, ...]) -> list[str]:
@@ -18,6 +21,16 @@ def _element_labels(name: str, shape: tuple[int, ...]) -> list[str]:
 
 # --- --check ---------------------------------------------------------------------------
 
+NOTES_SHOWN = 8  # per reference, in the human view; --json lists them all
+
+
+def _note_document(note: Note) -> dict[str, Any]:
+    document: dict[str, Any] = {"input": note.input, "why": note.why, "grad": to_json(note.grad)}
+    if note.one_sided is not None:
+        document["one_sided"] = [to_json(v) for v in note.one_sided]
+        document["ok"] = note.ok
+    return document
+
 
 def check_document(agreements: list[Agreement], tol: float) -> dict[str, Any]:
     document: dict[str, Any] = {"tol": tol, "ok": all(a.ok for a in agreements)}
@@ -25,38 +38,87 @@ def check_document(agreements: list[Agreement], tol: float) -> dict[str, Any]:
         key = "finite_differences" if agreement.reference == "finite differences" else "sympy"
         if agreement.skipped:
             document[key] = {"skipped": agreement.skipped}
-        else:
-            document[key] = {"max_abs": to_json(agreement.max_abs), "max_rel": to_json(agreement.max_rel),
-                             "ok": agreement.ok}
+            continue
+        part: dict[str, Any] = {"ok": agreement.ok, "checked": agreement.checked, "elements": agreement.elements}
+        if agreement.compared:
+            part.update(max_abs=to_json(agreement.max_abs), max_rel=to_json(agreement.max_rel))
+        if agreement.not_differentiable:
+            part["not_differentiable"] = [_note_document(n) for n in agreement.not_differentiable]
+        if agreement.unchecked:
+            part["unchecked"] = [_note_document(n) for n in agreement.unchecked]
+        document[key] = part
     return document
 
 
+def _verdict(agreement: Agreement) -> tuple[Any, ...]:
+    """The words after the reference's name: the verdict (styled), then how far."""
+    if agreement.ok and agreement.checked == 0:
+        plain = "could not be checked" if agreement.unchecked or not agreement.not_differentiable else \
+            "not differentiable at the point"
+        return (plain,)
+    parts: list[Any] = [("agrees", "green") if agreement.ok else ("DISAGREES", "red")]
+    if agreement.compared:
+        if agreement.compared < agreement.elements:
+            parts.append(f" on {agreement.compared} of {agreement.elements} elements")
+        parts.append(f", largest difference {agreement.max_abs:.3g} (relative {agreement.max_rel:.3g})")
+    return tuple(parts)
+
+
+def _note_line(note: Note) -> tuple[Any, ...]:
+    if note.one_sided is None:
+        prefix = "" if note.why.startswith(("not differentiable", "SymPy could not")) else "could not be checked: "
+        return (f"{note.input}: {prefix}{note.why}",)
+    low, high = note.one_sided
+    where = "lies between them (a subgradient, as PyTorch takes it)" if note.ok else ("is outside them", "red")
+    return (f"{note.input}: {note.why}: the one-sided derivatives are {human(low)} and {human(high)}; "
+            f"the gradient {human(note.grad)} ", where)
+
+
 def show_check(agreements: list[Agreement], tol: float, console: Any) -> None:
-    console.print(Text.assemble("\n", ("check", "bold"), f" (tolerance {tol:g}: |grad - reference| <= tol × (1 + |reference|))"))
+    console.print(Text.assemble("\n", ("check", "bold"),
+                                f" (tolerance {tol:g}: |grad - reference| <= tol × (1 + |reference|))"))
     for agreement in agreements:
         if agreement.skipped:
-            console.print(f"  {agreement.reference}: skipped ({agreement.skipped})")
+            console.print(Text(f"  {agreement.reference}: skipped ({agreement.skipped})"))
             continue
-        verdict = ("agrees", "green") if agreement.ok else ("DISAGREES", "red")
-        console.print(Text.assemble(f"  {agreement.reference}: ", verdict, f", largest difference {agreement.max_abs:.3g} "
-                                    f"(relative {agreement.max_rel:.3g})"))
+        console.print(Text.assemble(f"  {agreement.reference}: ", *_verdict(agreement)))
+        notes = agreement.not_differentiable + agreement.unchecked
+        for note in notes[:NOTES_SHOWN]:
+            console.print(Text.assemble("    ", *_note_line(note)))
+        if len(notes) > NOTES_SHOWN:
+            console.print(Text(f"    ... and {len(notes) - NOTES_SHOWN} more (--json lists them all)"))
+        unsampled = agreement.elements - agreement.compared - len(notes)
+        if unsampled > 0:
+            console.print(Text(f"    {unsampled} elements not sampled"))
 
 
 # --- --symbolic ------------------------------------------------------------------------
 
 
-def show_symbolic(texts: Mapping[str, Any], root_names: tuple[str, ...], all_simplified: bool, console: Any) -> None:
+def symbolic_document(report: Report) -> dict[str, Any] | None:
+    """The `symbolic` key: input name -> formula; None (no key) when SymPy gave none."""
+    return report.formulas
+
+
+def symbolic_warnings(report: Report) -> list[str]:
+    return [f"no formulas: {report.problem}"] if report.formulas is None else []
+
+
+def show_symbolic(report: Report, root_names: tuple[str, ...], console: Any) -> None:
     console.print(Text.assemble("\n", ("formulas", "bold"), " (SymPy, from the op table's rules)"))
+    if report.formulas is None:
+        console.print(Text(f"  none: {report.problem}"))
+        return
     out = " + ".join(root_names)
-    for name, formula in texts.items():
+    for name, formula in report.formulas.items():
         if isinstance(formula, list):
             for label, text in zip(_element_labels(name, np.shape(np.asarray(formula, dtype=object))),
                                    np.asarray(formula, dtype=object).flat, strict=True):
-                console.print(f"  d {out} / d {label} = {text}")
+                console.print(Text(f"  d {out} / d {label} = {text}"))
         else:
-            console.print(f"  d {out} / d {name} = {formula}")
-    if not all_simplified:
-        console.print(Text("  (some shown unsimplified: simplifying ran past its time budget)", style="dim"))
+            console.print(Text(f"  d {out} / d {name} = {formula}"))
+    if not report.all_simplified:
+        console.print(Text("  (some shown unsimplified: simplifying ran past SymPy's time budget)", style="dim"))
 
 
 # --- jacobian --------------------------------------------------------------------------

@@ -92,7 +92,7 @@ def show_explanation(result: GradResult, console: Any) -> None:
     assert result.trace is not None
     current = -1
     factors: list[np.ndarray | None] = []
-    for step in result.trace:
+    for step, edge in zip(result.trace, _edge_positions(result), strict=True):
         node = tape.nodes[step.node]
         if step.node != current:
             current = step.node
@@ -102,12 +102,10 @@ def show_explanation(result: GradResult, console: Any) -> None:
             console.print(Text.assemble(f"\n  {ref(tape, step.node)} = {definition(tape, node)}   ",
                                         (f"{torch_name(tape, step.node, values)}, {ref(tape, step.node)}.grad = "
                                          f"{human_line(adjoint)}", "dim")))
-        position = node.args.index(step.arg) if node.args.count(step.arg) == 1 else None
+        position = edge  # x*x: each edge its own, though both carry the same factor
         target = ref(tape, step.arg)
         scalar = values[step.node].size == 1 and values[step.arg].size == 1
         if scalar:
-            if position is None:  # x*x: both edges carry the same factor sum; say which is which
-                position = _next_position(result, step)
             factor = factors[position]
             assert node.op is not None
             formula = local_derivative_formula(node.op, [ref(tape, a) for a in node.args], position, node.params)
@@ -125,8 +123,33 @@ def show_explanation(result: GradResult, console: Any) -> None:
         console.print(f"  {name}.grad = {human_line(gradient)}")
 
 
-def _next_position(result: GradResult, step: Any) -> int:
-    """For an op that takes the same node twice (x*x), the edge this step came along."""
+def _edge_positions(result: GradResult) -> list[int]:
+    """For each step of the sweep, the argument position of the edge it came along.
+
+    An op may take the same node twice (x*x): its steps for that node take the positions in
+    order. One pass over the trace, each node's arguments looked at once.
+    """
     assert result.trace is not None
-    same = [s for s in result.trace if s.node == step.node and s.arg == step.arg]
-    return [i for i, a in enumerate(result.tape.nodes[step.node].args) if a == step.arg][same.index(step)]
+    slots: dict[int, dict[int, list[int]]] = {}  # node -> argument -> its positions, in order
+    taken: dict[tuple[int, int], int] = {}
+    positions = []
+    for step in result.trace:
+        if step.node not in slots:
+            slots[step.node] = {}
+            for position, arg in enumerate(result.tape.nodes[step.node].args):
+                slots[step.node].setdefault(arg, []).append(position)
+        count = taken.get((step.node, step.arg), 0)
+        taken[(step.node, step.arg)] = count + 1
+        positions.append(slots[step.node][step.arg][count])
+    return positions
+
+
+def check_size(tape: Tape) -> None:
+    """Refuse, before any work, a program too large to be read as an explanation."""
+    from gradcli.errors import Limits, over_limit
+
+    size = len(tape.nodes) + sum(len(node.args) for node in tape.nodes)
+    if size > Limits.get("explain"):
+        problem = over_limit(f"the program is too large to explain: {size:,} nodes and edges", "explain")
+        problem.hint += "; for a large program, see gradcli grad --json, grad --paths or graph --format json"
+        raise problem
