@@ -700,21 +700,21 @@ class HessianResult:
     value: Array
     grad: dict[str, Array]
     blocks: dict[str, dict[str, Array]]  # name i -> name j -> block of shape (shape_i + shape_j)
-    asymmetry: float  # the largest |H - H^T|, before the symmetric part is taken: rounding only
-
-
-COMPLEX_STEP = 1e-30
+    asymmetry: float  # the largest |H - H^T| that was rounding and is made symmetric
 
 
 def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
             wrt: str | Sequence[str] | None = None) -> HessianResult:
     """The Hessian of a scalar output: forward-over-reverse from the op rules.
 
-    The forward mode is a complex step: every input element i is pushed to x + 1e-30j * e_i,
-    all of them at once as a batch of points, and the reverse sweep runs on those complex
-    numbers. The imaginary part of the gradient, over the step, is then H e_i, exact to
-    rounding: no difference of nearby values is taken, so nothing cancels.
+    For each input, its elements are the directions: a forward sweep of the table's JVP
+    rules carries them through the tape (a batch of points, one per direction), and the
+    reverse sweep then runs on dual numbers (gradcli.dual): the tangent of each gradient is
+    its derivative along the direction, exact, with no step. Block [a][b] is laid out as
+    torch.autograd.functional.hessian's: d(grad a)/d b, of shape (shape_a + shape_b).
     """
+    from gradcli.dual import Dual, tangent
+
     tape, point, values = _prepare(program, at)
     root = tape.outputs[0]
     if tape.is_tuple or np.size(values[root]) != 1:
@@ -726,42 +726,53 @@ def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
             raise NameProblem(f"'{name}' is not an input", where="--wrt", hint="a Hessian is taken over inputs")
     shapes = {name: np.shape(point[name]) for name in tape.inputs}
     sizes = {name: int(np.prod(shapes[name], dtype=np.int64)) for name in names}
-    count = sum(sizes.values())
-    columns: dict[str, Array] = {}
-    offset = 0
-    offsets = {}
-    for name in tape.inputs:
-        base = np.broadcast_to(point[name].astype(complex), (max(count, 1), *shapes[name])).copy()
-        if name in sizes:
-            offsets[name] = offset
-            flat = base.reshape(max(count, 1), -1)
-            flat[offset + np.arange(sizes[name]), np.arange(sizes[name])] += 1j * COMPLEX_STEP
-            offset += sizes[name]
-        columns[name] = base
-    batch_values = forward(tape, columns, batched=True)
-    seed = np.ones((max(count, 1),), dtype=complex).reshape((max(count, 1),) + (1,) * (np.ndim(values[root])))
-    adjoints = backward(tape, batch_values, [root], [seed], batched=True)
+    leads = leads_of(tape, True)
     blocks: dict[str, dict[str, Array]] = {a: {} for a in names}
-    for a in names:
-        gradient = adjoints[tape.inputs[a]]
-        rows = np.zeros((count, sizes[a])) if gradient is None else np.imag(gradient).reshape(count, -1) / COMPLEX_STEP
-        for b in names:
-            block = rows[offsets[b] : offsets[b] + sizes[b]].T  # d(grad a) / d b
-            blocks[a][b] = block.reshape(shapes[a] + shapes[b])
-    full = np.block([[blocks[a][b].reshape(sizes[a], sizes[b]) for b in names] for a in names]) if names else np.zeros((0, 0))
-    asymmetry = float(np.max(np.abs(full - full.T))) if full.size else 0.0
-    symmetric = (full + full.T) / 2
-    row = 0
-    for a in names:
-        col = 0
-        for b in names:
-            blocks[a][b] = symmetric[row : row + sizes[a], col : col + sizes[b]].reshape(shapes[a] + shapes[b])
-            col += sizes[b]
-        row += sizes[a]
+    for a in names:  # the directions: the elements of input a
+        count = sizes[a]
+        # Every value once per direction: broadcast views, nothing is evaluated again.
+        batch = [np.broadcast_to(v, (count, *np.shape(v))) if lead else v for v, lead in zip(values, leads, strict=True)]
+        directions = np.eye(count).reshape(count, *shapes[a])
+        tangents = jvp_sweep(tape, batch, {tape.inputs[a]: directions}, root, batched=True)
+        duals: list[Any] = [Dual(v, t) for v, t in zip(batch, tangents, strict=True)]
+        adjoints = backward(tape, duals, [root], [np.ones(np.shape(batch[root]))], batched=True)
+        for b in names:  # the tangent of grad b along a[i], in row i: d(grad b)/d a, transposed
+            second = tangent(adjoints[tape.inputs[b]])
+            blocks[b][a] = (np.zeros(shapes[b] + shapes[a]) if second is None
+                            else np.reshape(np.reshape(second, (count, sizes[b])).T, shapes[b] + shapes[a]))
+    asymmetry = _symmetrise(blocks, names, shapes, sizes)
     plain = backward(tape, values, [root], [np.ones(np.shape(values[root]))])
     gradients = {n: np.zeros(shapes[n]) if plain[tape.inputs[n]] is None else np.asarray(plain[tape.inputs[n]])
                  for n in names}
     return HessianResult(tape, point, np.asarray(values[root]), gradients, blocks, asymmetry)
+
+
+def _symmetrise(blocks: dict[str, dict[str, Array]], names: Sequence[str], shapes: Mapping[str, tuple[int, ...]],
+                sizes: Mapping[str, int]) -> float:
+    """Make H symmetric where H and its transpose agree to rounding; the largest |H - H^T| made so.
+
+    Where they differ by more, at a kink or a mask (x**y at y = 0: d(grad x)/dy is 0, the
+    exponent's mask, but d(grad y)/dx is 1/x), or where one is NaN or infinite, H is left as
+    computed, as PyTorch's double backward leaves it.
+    """
+    full = np.block([[blocks[a][b].reshape(sizes[a], sizes[b]) for b in names] for a in names]) \
+        if names else np.zeros((0, 0))
+    with np.errstate(invalid="ignore"):
+        finite = np.isfinite(full) & np.isfinite(full.T)
+        magnitude = np.where(finite, np.maximum(np.abs(full), np.abs(full.T)), 0.0)
+        difference = np.where(finite, np.abs(full - full.T), 0.0)
+    scale = float(np.max(magnitude, initial=0.0))
+    rounding = finite & (difference <= 1e-8 * magnitude + 1e-13 * scale)
+    asymmetry = float(np.max(difference, where=rounding, initial=0.0))
+    full = np.where(rounding, (full + full.T) / 2, full)
+    row = 0
+    for a in names:
+        col = 0
+        for b in names:
+            blocks[a][b] = full[row : row + sizes[a], col : col + sizes[b]].reshape(shapes[a] + shapes[b])
+            col += sizes[b]
+        row += sizes[a]
+    return asymmetry
 
 
 # --- checking a gradient ------------------------------------------------------------------

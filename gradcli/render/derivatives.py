@@ -117,8 +117,8 @@ def show_hessian(result: HessianResult, console: Any) -> None:
     matrix = np.block([[result.blocks[a][b].reshape(np.size(result.point[a]), np.size(result.point[b]))
                         for b in names] for a in names]) if names else np.zeros((0, 0))
     console.print(_matrix_table("Hessian", labels, labels, matrix))
-    console.print(f"[dim]forward-over-reverse (a complex step through the reverse sweep); largest asymmetry "
-                  f"before symmetrising: {result.asymmetry:.2g}[/dim]", highlight=False)
+    console.print(f"[dim]forward-over-reverse (dual numbers through the reverse sweep); largest asymmetry "
+                  f"made symmetric (rounding): {result.asymmetry:.2g}[/dim]", highlight=False)
 
 
 # --- jvp -------------------------------------------------------------------------------
