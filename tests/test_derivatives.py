@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 
 import numpy as np
@@ -227,3 +228,43 @@ def test_gradient_of_the_hessian_command_matches_grad():
     document = cli("hessian", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--json").json()
     plain = grad("log(x1*x2)*sin(x2)", at={"x1": 0.5, "x2": 0.75})
     assert document["grad"] == {n: float(v) for n, v in plain.grad.items()}
+
+
+# --- jvp and jacobian at many points (--points) -----------------------------------------------
+
+JVP_POINTS = [
+    ("x*2", "x\n1\n4\n", [], "x=1"),
+    ("x+1", "x\n1\n4\n", [], "x=1"),
+    ("x**0.5", "x\n1\n4\n", [], "x=1"),
+    ("x**3 - 2*x", "x\n-1\n0.5\n", [], "x=-2"),
+    ("x*y", "x\n1\n4\n", ["--at", "y=3"], "y=1"),  # the tangent on an input --at fixes
+    ("sum(x*v)", "x\n1\n4\n", ["--at", "v=[1,2]"], "v=[1,-1],x=2"),
+    ("z*z", "z[0],z[1]\n1,2\n3,4\n", [], "z=[1,0.5]"),
+]
+
+
+@pytest.mark.parametrize(("program", "points", "at", "tangent"), JVP_POINTS)
+def test_jvp_at_many_points_is_the_one_point_jvp_at_each(program, points, at, tangent):
+    from gradcli.values import parse_assignments
+
+    run = cli("jvp", program, "--points", "-", *at, "--tangent", tangent, "--json", stdin=points)
+    assert run.exit_code == 0, run.stderr
+    given = parse_assignments(tangent, where="--tangent")
+    for line in run.stdout.splitlines():
+        document = json.loads(line)
+        one = jvp(program, at=document["at"], tangent=given)
+        np.testing.assert_array_equal(document["jvp"], one.jvp)
+        np.testing.assert_array_equal(document["value"], one.value)
+    csv = cli("jvp", program, "--points", "-", *at, "--tangent", tangent, "--csv", stdin=points)
+    assert csv.exit_code == 0 and len(csv.stdout.splitlines()) == len(points.splitlines()), csv.stderr
+    table = cli("jvp", program, "--points", "-", *at, "--tangent", tangent, stdin=points)
+    assert table.exit_code == 0 and "jvp" in table.stdout, table.stderr
+
+
+def test_a_scalar_tangent_for_a_vector_input_is_refused_at_one_point_and_at_many():
+    # As torch.autograd.functional.jvp: the tangent has the input's shape.
+    one = cli("jvp", "z*z", "--at", "z=[1,2]", "--tangent", "z=1")
+    many = cli("jvp", "z*z", "--points", "-", "--tangent", "z=1", "--csv", stdin="z[0],z[1]\n1,2\n")
+    for run in (one, many):
+        assert run.exit_code == 2 and run.stdout == ""
+        assert "the tangent of 'z' has shape () but 'z' has shape (2,)" in run.stderr
