@@ -268,3 +268,45 @@ def test_a_scalar_tangent_for_a_vector_input_is_refused_at_one_point_and_at_many
     for run in (one, many):
         assert run.exit_code == 2 and run.stdout == ""
         assert "the tangent of 'z' has shape () but 'z' has shape (2,)" in run.stderr
+
+
+# --- empty inputs: derivatives of zero elements, never a crash after half the output -------
+
+EMPTY = "z=linspace(0,1,0)"
+
+
+@pytest.mark.parametrize(("command", "program", "at", "key", "shapes"), [
+    ("jacobian", "z", EMPTY, "jacobian", {"z": (0, 0)}),  # torch cannot stack an empty output; we can
+    ("jacobian", "sum(z)", EMPTY, "jacobian", {"z": (0,)}),  # torch.autograd.functional.jacobian: (0,)
+    ("jacobian", "sum(z*x) + x**2", EMPTY + ",x=1", "jacobian", {"z": (0,), "x": ()}),
+    ("jacobian", "z*x", EMPTY + ",x=1", "jacobian", {"z": (0, 0), "x": (0,)}),
+    ("hessian", "sum(z)", EMPTY, "hessian", {"z": (0, 0)}),
+    ("hessian", "sum(z*x) + x**2", EMPTY + ",x=1", "hessian", {"z": (0, 0), "x": ()}),
+    ("jvp", "z*2", EMPTY, "jvp", None),
+])
+def test_empty_inputs_give_empty_derivatives_in_every_view(command, program, at, key, shapes):
+    from gradcli import autodiff
+
+    extra = ["--tangent", EMPTY] if command == "jvp" else []
+    run = cli(command, program, "--at", at, *extra, "--json")
+    assert run.exit_code == 0, run.stderr
+    assert key in run.json()
+    table = cli(command, program, "--at", at, *extra)
+    assert table.exit_code == 0 and table.stderr == "", table.stderr
+    point = {"z": np.zeros(0), "x": 1.0} if "x=1" in at else {"z": np.zeros(0)}
+    if command == "jacobian":
+        result = autodiff.jacobian(program, at=point)
+        assert {n: b.shape for n, b in result.blocks[0].items()} == shapes
+    elif command == "hessian":
+        result = autodiff.hessian(program, at=point)
+        assert {n: row[n].shape for n, row in result.blocks.items()} == shapes
+        if "x" in point:
+            assert float(result.blocks["x"]["x"]) == 2.0 and result.blocks["z"]["x"].shape == (0,)
+    else:
+        assert autodiff.jvp(program, at=point, tangent={"z": np.zeros(0)}).jvp.shape == (0,)
+
+
+def test_empty_jacobian_has_pytorchs_shape():
+    torch = pytest.importorskip("torch", reason="PyTorch is optional")
+    expected = torch.autograd.functional.jacobian(lambda z: z.sum(), torch.zeros(0, dtype=torch.float64))
+    assert jacobian("sum(z)", at={"z": np.zeros(0)}).blocks[0]["z"].shape == tuple(expected.shape)

@@ -74,6 +74,10 @@ def jacobian_document(result: JacobianResult) -> dict[str, Any]:
 
 def _matrix_table(title: str, rows: list[str], columns: list[str], matrix: np.ndarray) -> Any:
     from rich.table import Table
+    from rich.text import Text
+
+    if not rows or not columns:  # an empty input or output: nothing to tabulate
+        return Text(f"{title}: empty ({len(rows)} × {len(columns)})")
 
     table = Table(title=title, show_edge=False, header_style="bold", title_justify="left")
     table.add_column("")
@@ -93,7 +97,7 @@ def show_jacobian(result: JacobianResult, console: Any) -> None:
         rows = _element_labels(out_name, np.shape(output))
         for name, block in per_output.items():
             in_shape = block.shape[np.ndim(output):]
-            matrix = block.reshape(len(rows), -1)
+            matrix = block.reshape(len(rows), int(np.prod(in_shape, dtype=np.int64)))  # -1 is ambiguous for 0 rows
             console.print(_matrix_table(f"d {out_name} / d {name}", rows, _element_labels(name, in_shape), matrix))
 
 
