@@ -208,6 +208,16 @@ def _where(tape: Tape, index: int) -> str:
     return f"node [{index}] ({what}, column {column})"
 
 
+def value_warnings(tape: Tape, values: Sequence[Array], roots: Sequence[int], names: Sequence[str]) -> list[str]:
+    """A line for each root whose value is NaN or infinite, naming the first node in tape order that is."""
+    warnings = []
+    for root, name in zip(roots, names, strict=True):
+        if not _finite(values[root]):
+            first = next(i for i in range(root + 1) if not _finite(values[i]))
+            warnings.append(f"the value of '{name}' is not finite; it starts at {_where(tape, first)}")
+    return warnings
+
+
 def non_finite_warnings(result: GradResult) -> list[str]:
     """A line for each value or gradient that is NaN or infinite, naming where it starts.
 
@@ -215,11 +225,7 @@ def non_finite_warnings(result: GradResult) -> list[str]:
     the first node, in the order of the reverse sweep, whose adjoint is.
     """
     tape = result.tape
-    warnings = []
-    for root, name in zip(result.roots, result.root_names, strict=True):
-        if not _finite(result.values[root]):
-            first = next(i for i in range(root + 1) if not _finite(result.values[i]))
-            warnings.append(f"the value of '{name}' is not finite; it starts at {_where(tape, first)}")
+    warnings = value_warnings(tape, result.values, result.roots, result.root_names)
     top = max(result.roots, default=-1)
     for name, gradient in result.grad.items():
         if not _finite(gradient):
@@ -607,6 +613,14 @@ class JacobianResult:
     blocks: list[dict[str, Array]]  # per output: input name -> array of shape (output shape + input shape)
     mode: str  # "reverse" (one sweep per output element) or "forward" (one per input element)
     is_tuple: bool
+    values: list[Array] = field(default_factory=list)  # every node's value
+
+    def warnings(self) -> list[str]:
+        """A line for each value or block that is NaN or infinite."""
+        lines = value_warnings(self.tape, self.values, self.tape.outputs, self.output_names)
+        return lines + [f"the Jacobian of '{out}' with respect to '{name}' is not finite"
+                        for out, blocks in zip(self.output_names, self.blocks, strict=True)
+                        for name, block in blocks.items() if not _finite(block)]
 
 
 def _prepare(program: str | Tape, at: Mapping[str, Any] | None) -> tuple[Tape, dict[str, Array], list[Array]]:
@@ -652,7 +666,7 @@ def jacobian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
                     if tangents[root] is not None:
                         blocks[k][name][(..., *element)] = tangents[root]
     outputs = tuple(np.asarray(values[r]) for r in roots)
-    return JacobianResult(tape, point, outputs, tape.output_names, blocks, mode, tape.is_tuple)
+    return JacobianResult(tape, point, outputs, tape.output_names, blocks, mode, tape.is_tuple, values)
 
 
 @dataclass(eq=False, repr=False)
@@ -663,6 +677,15 @@ class JvpResult:
     value: Array | tuple[Array, ...]
     jvp: Array | tuple[Array, ...]
     output_names: tuple[str, ...]
+    values: list[Array] = field(default_factory=list)  # every node's value
+
+    def warnings(self) -> list[str]:
+        """A line for each value or tangent that is NaN or infinite."""
+        tangents = self.jvp if isinstance(self.jvp, tuple) else (self.jvp,)
+        lines = value_warnings(self.tape, self.values, self.tape.outputs, self.output_names)
+        lines += [f"the tangent of '{name}' is not finite" for name, t in self.tangent.items() if not _finite(t)]
+        return lines + [f"the tangent of '{name}' (J @ tangent) is not finite"
+                        for name, t in zip(self.output_names, tangents, strict=True) if not _finite(t)]
 
 
 def _checked_tangents(tape: Tape, tangent: Mapping[str, Any] | None,
@@ -689,8 +712,8 @@ def jvp(program: str | Tape, at: Mapping[str, Any] | None = None, tangent: Mappi
     outs = tuple(np.asarray(values[r]) for r in tape.outputs)
     full = {name: given.get(name, np.zeros(np.shape(values[i]))) for name, i in tape.inputs.items()}
     if tape.is_tuple:
-        return JvpResult(tape, point, full, outs, out_tangents, tape.output_names)
-    return JvpResult(tape, point, full, outs[0], out_tangents[0], tape.output_names)
+        return JvpResult(tape, point, full, outs, out_tangents, tape.output_names, values)
+    return JvpResult(tape, point, full, outs[0], out_tangents[0], tape.output_names, values)
 
 
 @dataclass(eq=False, repr=False)
@@ -701,6 +724,14 @@ class HessianResult:
     grad: dict[str, Array]
     blocks: dict[str, dict[str, Array]]  # name i -> name j -> block of shape (shape_i + shape_j)
     asymmetry: float  # the largest |H - H^T| that was rounding and is made symmetric
+    values: list[Array] = field(default_factory=list)  # every node's value
+
+    def warnings(self) -> list[str]:
+        """A line for each value, gradient or block that is NaN or infinite."""
+        lines = value_warnings(self.tape, self.values, self.tape.outputs[:1], self.tape.output_names[:1])
+        lines += [f"the gradient of '{name}' is not finite" for name, g in self.grad.items() if not _finite(g)]
+        return lines + [f"the Hessian block d(grad {a})/d {b} is not finite"
+                        for a, row in self.blocks.items() for b, block in row.items() if not _finite(block)]
 
 
 def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
@@ -744,7 +775,7 @@ def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
     plain = backward(tape, values, [root], [np.ones(np.shape(values[root]))])
     gradients = {n: np.zeros(shapes[n]) if plain[tape.inputs[n]] is None else np.asarray(plain[tape.inputs[n]])
                  for n in names}
-    return HessianResult(tape, point, np.asarray(values[root]), gradients, blocks, asymmetry)
+    return HessianResult(tape, point, np.asarray(values[root]), gradients, blocks, asymmetry, values)
 
 
 def _symmetrise(blocks: dict[str, dict[str, Array]], names: Sequence[str], shapes: Mapping[str, tuple[int, ...]],

@@ -310,3 +310,37 @@ def test_empty_jacobian_has_pytorchs_shape():
     torch = pytest.importorskip("torch", reason="PyTorch is optional")
     expected = torch.autograd.functional.jacobian(lambda z: z.sum(), torch.zeros(0, dtype=torch.float64))
     assert jacobian("sum(z)", at={"z": np.zeros(0)}).blocks[0]["z"].shape == tuple(expected.shape)
+
+
+# --- non-finite numbers: written null and named in warnings, as grad --json does ----------------
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["jacobian", "log(x)", "--at", "x=-1"],
+     ["the value of 'out' is not finite; it starts at node [1] (log, column 1)"]),
+    (["jacobian", "[sqrt(x), x]", "--at", "x=-1"],
+     ["the value of 'out' is not finite; it starts at node [1] (sqrt, column 2)",
+      "the Jacobian of 'out' with respect to 'x' is not finite"]),
+    (["hessian", "sqrt(x) + y**2", "--at", "x=-1,y=2"],
+     ["the value of 'out' is not finite; it starts at node [1] (sqrt, column 1)",
+      "the gradient of 'x' is not finite", "the Hessian block d(grad x)/d x is not finite"]),
+    (["jvp", "sqrt(x) * y", "--at", "x=-1,y=2", "--tangent", "y=1"],
+     ["the value of 'out' is not finite; it starts at node [1] (sqrt, column 1)",
+      "the tangent of 'out' (J @ tangent) is not finite"]),
+])
+def test_derivative_commands_name_every_null_in_warnings(args, expected):
+    run = cli(*args, "--json")
+    assert run.exit_code == 0, run.stderr
+    document = run.json()
+    assert document["warnings"] == expected
+    assert "null" in run.stdout
+    strict = cli(*args, "--json", "--strict")
+    assert strict.exit_code == 3 and strict.json() == document
+    human = cli(*args)
+    assert human.exit_code == 0 and all(f"warning: {line}" in " ".join(human.stdout.split()) for line in expected)
+
+
+@pytest.mark.parametrize("command", ["jacobian", "hessian", "jvp"])
+def test_finite_results_have_no_warnings(command):
+    extra = ["--tangent", "x=1"] if command == "jvp" else []
+    assert "warnings" not in cli(command, "x**2 * y", "--at", "x=1,y=2", *extra, "--json").json()
