@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from gradcli import values as values_module
-from gradcli.errors import GradcliError, NameProblem, ShapeProblem
+from gradcli.errors import GradcliError, Limits, NameProblem, ShapeProblem, over_limit
 from gradcli.ops import UNIT, Unit, call_jvp, call_vjp, ones_for
 from gradcli.tape import APPLY, Tape, compile_program, float_point, forward, leads_of
 
@@ -452,6 +452,33 @@ def _batched(value: Array, lead: int, size: int) -> Array:
     return value if lead else np.broadcast_to(value, (size, *np.shape(value)))
 
 
+def _check_size(what: str, elements: int, per: str = "") -> None:
+    """A Jacobian or Hessian is refused before its sweeps when it would pass the limit."""
+    if elements > Limits.get("jacobian"):
+        raise over_limit(f"the {what} would have {elements:,} elements{per}", "jacobian")
+
+
+def _size(shape: tuple[int, ...]) -> int:
+    return int(np.prod(shape, dtype=np.int64))
+
+
+def jacobian_points_at_once(tape: Tape, columns: Mapping[str, Array], fixed: Mapping[str, Array] | None = None,
+                            wrt: str | Sequence[str] | None = None) -> int:
+    """How many of these points jacobian_batch may take at once: their Jacobians stay within
+    the limit together. The Jacobian's size comes from the first point's shapes (one point is
+    evaluated); past the limit for one point, the error."""
+    fixed = fixed or {}
+    first = {name: column[0] for name, column in columns.items() if len(column)}
+    point = {**fixed, **first}
+    values_module.check_point(tape.inputs, point)
+    values = forward(tape, point)
+    roots, _, _, names = _targets(tape, None, wrt)
+    indices = [tape.inputs[n] if n in tape.inputs else tape.names[n] for n in names]
+    elements = sum(_size(np.shape(values[r])) for r in roots) * sum(_size(np.shape(values[i])) for i in indices)
+    _check_size("Jacobian", elements, " per point")
+    return max(1, Limits.get("jacobian") // max(1, elements))
+
+
 def jvp_batch(tape: Tape, columns: Mapping[str, Array], count: int, fixed: Mapping[str, Array] | None = None,
               tangent: Mapping[str, Array] | None = None) -> BatchResult:
     """`jvp` at `count` points at once, along the same tangent at every point."""
@@ -479,6 +506,8 @@ def jacobian_batch(tape: Tape, columns: Mapping[str, Array], count: int, fixed: 
     outs = [_batched(values[r], leads[r], count) for r in roots]
     indices = [tape.inputs[n] if n in tape.inputs else tape.names[n] for n in names]
     in_shapes = [np.shape(values[i])[leads[i]:] for i in indices]
+    _check_size("Jacobian", count * sum(_size(o.shape[1:]) for o in outs) * sum(_size(s) for s in in_shapes),
+                f" for {count:,} points at once")
     per_root = [{n: np.zeros((count, *o.shape[1:], *s)) for n, s in zip(names, in_shapes, strict=True)} for o in outs]
     for k, out in enumerate(outs):
         for element in np.ndindex(*out.shape[1:]):
@@ -643,6 +672,7 @@ def jacobian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
     in_shapes = [np.shape(values[i]) for i in indices]
     out_size = sum(int(np.prod(s, dtype=np.int64)) for s in out_shapes)
     in_size = sum(int(np.prod(s, dtype=np.int64)) for s in in_shapes)
+    _check_size("Jacobian", out_size * in_size)
     blocks = [{n: np.zeros(o + i) for n, i in zip(names, in_shapes, strict=True)} for o in out_shapes]
     if mode == "reverse" or (mode == "auto" and out_size <= in_size):
         mode = "reverse"
@@ -756,21 +786,28 @@ def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
         if name not in tape.inputs:
             raise NameProblem(f"'{name}' is not an input", where="--wrt", hint="a Hessian is taken over inputs")
     shapes = {name: np.shape(point[name]) for name in tape.inputs}
-    sizes = {name: int(np.prod(shapes[name], dtype=np.int64)) for name in names}
+    sizes = {name: _size(shapes[name]) for name in names}
+    _check_size("Hessian", sum(sizes.values()) ** 2)
     leads = leads_of(tape, True)
-    blocks: dict[str, dict[str, Array]] = {a: {} for a in names}
+    # A sweep holds every node's value and tangent once per direction: as many directions at
+    # once as keep that within the limit.
+    at_once = max(1, Limits.get("jacobian") // max(1, sum(_size(np.shape(v)) for v in values)))
+    blocks: dict[str, dict[str, Array]] = {a: {b: np.zeros(shapes[a] + shapes[b]) for b in names} for a in names}
     for a in names:  # the directions: the elements of input a
-        count = sizes[a]
-        # Every value once per direction: broadcast views, nothing is evaluated again.
-        batch = [np.broadcast_to(v, (count, *np.shape(v))) if lead else v for v, lead in zip(values, leads, strict=True)]
-        directions = np.eye(count).reshape(count, *shapes[a])
-        tangents = jvp_sweep(tape, batch, {tape.inputs[a]: directions}, root, batched=True)
-        duals: list[Any] = [Dual(v, t) for v, t in zip(batch, tangents, strict=True)]
-        adjoints = backward(tape, duals, [root], [np.ones(np.shape(batch[root]))], batched=True)
-        for b in names:  # the tangent of grad b along a[i], in row i: d(grad b)/d a, transposed
-            second = tangent(adjoints[tape.inputs[b]])
-            blocks[b][a] = (np.zeros(shapes[b] + shapes[a]) if second is None
-                            else np.reshape(np.reshape(second, (count, sizes[b])).T, shapes[b] + shapes[a]))
+        directions = np.eye(sizes[a]).reshape(sizes[a], *shapes[a])
+        for start in range(0, sizes[a], at_once):
+            count = min(at_once, sizes[a] - start)
+            # Every value once per direction: broadcast views, nothing is evaluated again.
+            batch = [np.broadcast_to(v, (count, *np.shape(v))) if lead else v
+                     for v, lead in zip(values, leads, strict=True)]
+            tangents = jvp_sweep(tape, batch, {tape.inputs[a]: directions[start : start + count]}, root, batched=True)
+            duals: list[Any] = [Dual(v, t) for v, t in zip(batch, tangents, strict=True)]
+            adjoints = backward(tape, duals, [root], [np.ones(np.shape(batch[root]))], batched=True)
+            for b in names:  # the tangent of grad b along a[i], in row i: d(grad b)/d a, transposed
+                second = tangent(adjoints[tape.inputs[b]])
+                if second is not None:
+                    blocks[b][a].reshape(sizes[b], sizes[a])[:, start : start + count] = \
+                        np.reshape(second, (count, sizes[b])).T
     asymmetry = _symmetrise(blocks, names, shapes, sizes)
     plain = backward(tape, values, [root], [np.ones(np.shape(values[root]))])
     gradients = {n: np.zeros(shapes[n]) if plain[tape.inputs[n]] is None else np.asarray(plain[tape.inputs[n]])

@@ -116,6 +116,9 @@ class Limits:
         "nodes": ("GRADCLI_MAX_NODES", 5_000_000),  # nodes of the tape
         "elements": ("GRADCLI_MAX_ELEMENTS", 10_000_000),  # elements of one value typed in (a list or a range)
         "line_chars": ("GRADCLI_MAX_LINE", 1_000_000),  # one line of --points
+        # elements of a Jacobian or a Hessian, of one sweep's batch of Hessian directions, and of
+        # the Jacobians of the points of --points computed at once (4M: a run stays under ~0.5 GB)
+        "jacobian": ("GRADCLI_MAX_JACOBIAN", 4_000_000),
     }
 
     @classmethod

@@ -344,3 +344,66 @@ def test_derivative_commands_name_every_null_in_warnings(args, expected):
 def test_finite_results_have_no_warnings(command):
     extra = ["--tangent", "x=1"] if command == "jvp" else []
     assert "warnings" not in cli(command, "x**2 * y", "--at", "x=1,y=2", *extra, "--json").json()
+
+
+# --- the size of a Jacobian or Hessian: a limit checked before any sweep ------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ["jacobian", "z**2", "--at", "z=arange(0,3000,1)"],  # 9,000,000 elements
+    ["jacobian", "(z, z*2)", "--at", "z=arange(0,1500,1)"],  # two blocks of 2,250,000
+    ["hessian", "sum(z**3)", "--at", "z=arange(0,2001,1)"],  # 4,004,001
+    ["hessian", "sum(a*b)", "--at", "a=arange(0,1500,1),b=arange(0,1500,1)"],
+])
+def test_a_jacobian_or_hessian_past_the_limit_is_refused_before_the_work(args):
+    run = cli(*args, "--json")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert "(the limit is 4,000,000)" in run.stderr and "GRADCLI_MAX_JACOBIAN" in run.stderr
+
+
+def test_the_jacobian_limit_can_be_raised_and_lowered(monkeypatch):
+    monkeypatch.setenv("GRADCLI_MAX_JACOBIAN", "8")
+    assert cli("hessian", "sum(z**3)", "--at", "z=[1,2]", "--json").exit_code == 0  # 4 elements
+    run = cli("hessian", "sum(z**3)", "--at", "z=[1,2,3]", "--json")  # 9
+    assert run.exit_code == 2 and "the Hessian would have 9 elements (the limit is 8)" in run.stderr
+    run = cli("jacobian", "z*2", "--points", "-", "--json", stdin="z[0],z[1],z[2]\n1,2,3\n")
+    assert run.exit_code == 2 and "the Jacobian would have 9 elements per point (the limit is 8)" in run.stderr
+
+
+def test_jacobian_points_take_as_many_points_at_once_as_the_limit_allows(monkeypatch):
+    import gradcli.autodiff as autodiff
+
+    counts = []
+    original = autodiff.jacobian_batch
+
+    def counting(tape, columns, count, *args, **kwargs):
+        counts.append(count)
+        return original(tape, columns, count, *args, **kwargs)
+
+    monkeypatch.setattr(autodiff, "jacobian_batch", counting)
+    monkeypatch.setenv("GRADCLI_MAX_JACOBIAN", "40")
+    rows = "".join(f"{i},{i + 1},{i + 2}\n" for i in range(10))
+    run = cli("jacobian", "z*z", "--points", "-", "--csv", stdin="z[0],z[1],z[2]\n" + rows)
+    assert run.exit_code == 0, run.stderr
+    assert max(counts) * 9 <= 40 and sum(counts) == 10  # 9 elements a point: 4 points at once
+    lines = run.stdout.splitlines()[1:]
+    for i, line in enumerate(lines):
+        z = np.array([i, i + 1, i + 2], dtype=float)
+        np.testing.assert_array_equal(np.array(line.split(","), dtype=float)[3:].reshape(3, 3), np.diag(2 * z))
+
+
+def test_hessian_sweeps_take_as_many_directions_at_once_as_the_limit_allows(monkeypatch):
+    # 40 directions over a tape of ~4 nodes of 40 elements: past a budget of 400, several sweeps,
+    # the same numbers.
+    z = np.linspace(-1, 1, 40)
+    import gradcli.autodiff as autodiff
+
+    whole = hessian("sum(sin(z) * z**3)", at={"z": z}).blocks["z"]["z"]
+    sweeps = []
+    original = autodiff.jvp_sweep
+    monkeypatch.setattr(autodiff, "jvp_sweep", lambda *args, **kwargs: sweeps.append(1) or original(*args, **kwargs))
+    monkeypatch.setenv("GRADCLI_MAX_JACOBIAN", "1600")
+    np.testing.assert_array_equal(hessian("sum(sin(z) * z**3)", at={"z": z}).blocks["z"]["z"], whole)
+    assert len(sweeps) > 1
+    np.testing.assert_allclose(np.diag(whole), -np.sin(z) * z**3 + 6 * np.cos(z) * z**2 + 6 * np.sin(z) * z,
+                               rtol=1e-12, atol=1e-15)
