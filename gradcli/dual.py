@@ -79,11 +79,18 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.broadcast_to: lambda x, *args, **kwargs: _linear(np.broadcast_to, x, *args, **kwargs),
     np.swapaxes: lambda x, *args, **kwargs: _linear(np.swapaxes, x, *args, **kwargs),
     np.take: lambda x, *args, **kwargs: _linear(np.take, x, *args, **kwargs),
+    np.moveaxis: lambda x, *args, **kwargs: _linear(np.moveaxis, x, *args, **kwargs),
+    np.transpose: lambda x, *args, **kwargs: _linear(np.transpose, x, *args, **kwargs),
+    np.expand_dims: lambda x, *args, **kwargs: _linear(np.expand_dims, x, *args, **kwargs),
+    np.squeeze: lambda x, *args, **kwargs: _linear(np.squeeze, x, *args, **kwargs),
     np.sum: lambda x, *args, **kwargs: _linear(np.sum, x, *args, **kwargs),
     np.copy: lambda x, *args, **kwargs: _linear(np.copy, x, *args, **kwargs),
     np.zeros_like: lambda x, *args, **kwargs: _like(np.zeros_like, x, *args, **kwargs),
     np.ones_like: lambda x, *args, **kwargs: _like(np.ones_like, x, *args, **kwargs),
-    np.iscomplexobj: lambda x: False,  # a rule may ask (ops._power does)
+    # Not a plain real array: a rule that plays bit-level tricks on those must not here.
+    # (main's ops._power computes x**2 as np.square(x) for a constant exponent, which would
+    # drop the exponent's tangent; asked about complex numbers, it leaves np.power alone.)
+    np.iscomplexobj: lambda x: True,
 }
 
 
@@ -171,6 +178,9 @@ class Dual:
 
     def __len__(self) -> int:
         return len(self.primal)
+
+    def __iter__(self) -> Any:
+        return (self[i] for i in range(len(self)))
 
     def __repr__(self) -> str:
         return f"Dual({self.primal!r}, {self.tangent!r})"
