@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from gradcli import values as values_module
-from gradcli.errors import NameProblem, ShapeProblem
+from gradcli.errors import Limits, NameProblem, ShapeProblem, over_limit
 from gradcli.ops import UNIT, Unit, call_jvp, call_vjp, ones_for
 from gradcli.tape import APPLY, Tape, compile_program, float_point, forward, leads_of
 
@@ -209,6 +209,16 @@ def _where(tape: Tape, index: int) -> str:
     return f"node [{index}] ({what}, column {column})"
 
 
+def value_warnings(tape: Tape, values: Sequence[Array], roots: Sequence[int], names: Sequence[str]) -> list[str]:
+    """A line for each root whose value is NaN or infinite, naming the first node in tape order that is."""
+    warnings = []
+    for root, name in zip(roots, names, strict=True):
+        if not _finite(values[root]):
+            first = next(i for i in range(root + 1) if not _finite(values[i]))
+            warnings.append(f"the value of '{name}' is not finite; it starts at {_where(tape, first)}")
+    return warnings
+
+
 def non_finite_warnings(result: GradResult) -> list[str]:
     """A line for each value or gradient that is NaN or infinite, naming where it starts.
 
@@ -216,11 +226,7 @@ def non_finite_warnings(result: GradResult) -> list[str]:
     the first node, in the order of the reverse sweep, whose adjoint is.
     """
     tape = result.tape
-    warnings = []
-    for root, name in zip(result.roots, result.root_names, strict=True):
-        if not _finite(result.values[root]):
-            first = next(i for i in range(root + 1) if not _finite(result.values[i]))
-            warnings.append(f"the value of '{name}' is not finite; it starts at {_where(tape, first)}")
+    warnings = value_warnings(tape, result.values, result.roots, result.root_names)
     top = max(result.roots, default=-1)
     for name, gradient in result.grad.items():
         if not _finite(gradient):
@@ -452,6 +458,33 @@ def _batched(value: Array, lead: int, size: int) -> Array:
     return value if lead else np.broadcast_to(value, (size, *np.shape(value)))
 
 
+def _check_size(what: str, elements: int, per: str = "") -> None:
+    """A Jacobian or Hessian is refused before its sweeps when it would pass the limit."""
+    if elements > Limits.get("jacobian"):
+        raise over_limit(f"the {what} would have {elements:,} elements{per}", "jacobian")
+
+
+def _size(shape: tuple[int, ...]) -> int:
+    return int(np.prod(shape, dtype=np.int64))
+
+
+def jacobian_points_at_once(tape: Tape, columns: Mapping[str, Array], fixed: Mapping[str, Array] | None = None,
+                            wrt: str | Sequence[str] | None = None) -> int:
+    """How many of these points jacobian_batch may take at once: their Jacobians stay within
+    the limit together. The Jacobian's size comes from the first point's shapes (one point is
+    evaluated); past the limit for one point, the error."""
+    fixed = fixed or {}
+    first = {name: column[0] for name, column in columns.items() if len(column)}
+    point = {**fixed, **first}
+    values_module.check_point(tape.inputs, point)
+    values = forward(tape, point)
+    roots, _, _, names = _targets(tape, None, wrt)
+    indices = [tape.inputs[n] if n in tape.inputs else tape.names[n] for n in names]
+    elements = sum(_size(np.shape(values[r])) for r in roots) * sum(_size(np.shape(values[i])) for i in indices)
+    _check_size("Jacobian", elements, " per point")
+    return max(1, Limits.get("jacobian") // max(1, elements))
+
+
 def jvp_batch(tape: Tape, columns: Mapping[str, Array], count: int, fixed: Mapping[str, Array] | None = None,
               tangent: Mapping[str, Array] | None = None) -> BatchResult:
     """`jvp` at `count` points at once, along the same tangent at every point."""
@@ -479,6 +512,8 @@ def jacobian_batch(tape: Tape, columns: Mapping[str, Array], count: int, fixed: 
     outs = [_batched(values[r], leads[r], count) for r in roots]
     indices = [tape.inputs[n] if n in tape.inputs else tape.names[n] for n in names]
     in_shapes = [np.shape(values[i])[leads[i]:] for i in indices]
+    _check_size("Jacobian", count * sum(_size(o.shape[1:]) for o in outs) * sum(_size(s) for s in in_shapes),
+                f" for {count:,} points at once")
     per_root = [{n: np.zeros((count, *o.shape[1:], *s)) for n, s in zip(names, in_shapes, strict=True)} for o in outs]
     for k, out in enumerate(outs):
         for element in np.ndindex(*out.shape[1:]):
@@ -613,6 +648,14 @@ class JacobianResult:
     blocks: list[dict[str, Array]]  # per output: input name -> array of shape (output shape + input shape)
     mode: str  # "reverse" (one sweep per output element) or "forward" (one per input element)
     is_tuple: bool
+    values: list[Array] = field(default_factory=list)  # every node's value
+
+    def warnings(self) -> list[str]:
+        """A line for each value or block that is NaN or infinite."""
+        lines = value_warnings(self.tape, self.values, self.tape.outputs, self.output_names)
+        return lines + [f"the Jacobian of '{out}' with respect to '{name}' is not finite"
+                        for out, blocks in zip(self.output_names, self.blocks, strict=True)
+                        for name, block in blocks.items() if not _finite(block)]
 
 
 def _prepare(program: str | Tape, at: Mapping[str, Any] | None) -> tuple[Tape, dict[str, Array], list[Array]]:
@@ -635,6 +678,7 @@ def jacobian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
     in_shapes = [np.shape(values[i]) for i in indices]
     out_size = sum(int(np.prod(s, dtype=np.int64)) for s in out_shapes)
     in_size = sum(int(np.prod(s, dtype=np.int64)) for s in in_shapes)
+    _check_size("Jacobian", out_size * in_size)
     blocks = [{n: np.zeros(o + i) for n, i in zip(names, in_shapes, strict=True)} for o in out_shapes]
     if mode == "reverse" or (mode == "auto" and out_size <= in_size):
         mode = "reverse"
@@ -658,7 +702,7 @@ def jacobian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
                     if tangents[root] is not None:
                         blocks[k][name][(..., *element)] = tangents[root]
     outputs = tuple(np.asarray(values[r]) for r in roots)
-    return JacobianResult(tape, point, outputs, tape.output_names, blocks, mode, tape.is_tuple)
+    return JacobianResult(tape, point, outputs, tape.output_names, blocks, mode, tape.is_tuple, values)
 
 
 @dataclass(eq=False, repr=False)
@@ -669,6 +713,15 @@ class JvpResult:
     value: Array | tuple[Array, ...]
     jvp: Array | tuple[Array, ...]
     output_names: tuple[str, ...]
+    values: list[Array] = field(default_factory=list)  # every node's value
+
+    def warnings(self) -> list[str]:
+        """A line for each value or tangent that is NaN or infinite."""
+        tangents = self.jvp if isinstance(self.jvp, tuple) else (self.jvp,)
+        lines = value_warnings(self.tape, self.values, self.tape.outputs, self.output_names)
+        lines += [f"the tangent of '{name}' is not finite" for name, t in self.tangent.items() if not _finite(t)]
+        return lines + [f"the tangent of '{name}' (J @ tangent) is not finite"
+                        for name, t in zip(self.output_names, tangents, strict=True) if not _finite(t)]
 
 
 def _checked_tangents(tape: Tape, tangent: Mapping[str, Any] | None,
@@ -695,8 +748,8 @@ def jvp(program: str | Tape, at: Mapping[str, Any] | None = None, tangent: Mappi
     outs = tuple(np.asarray(values[r]) for r in tape.outputs)
     full = {name: given.get(name, np.zeros(np.shape(values[i]))) for name, i in tape.inputs.items()}
     if tape.is_tuple:
-        return JvpResult(tape, point, full, outs, out_tangents, tape.output_names)
-    return JvpResult(tape, point, full, outs[0], out_tangents[0], tape.output_names)
+        return JvpResult(tape, point, full, outs, out_tangents, tape.output_names, values)
+    return JvpResult(tape, point, full, outs[0], out_tangents[0], tape.output_names, values)
 
 
 @dataclass(eq=False, repr=False)
@@ -706,21 +759,29 @@ class HessianResult:
     value: Array
     grad: dict[str, Array]
     blocks: dict[str, dict[str, Array]]  # name i -> name j -> block of shape (shape_i + shape_j)
-    asymmetry: float  # the largest |H - H^T|, before the symmetric part is taken: rounding only
+    asymmetry: float  # the largest |H - H^T| that was rounding and is made symmetric
+    values: list[Array] = field(default_factory=list)  # every node's value
 
-
-COMPLEX_STEP = 1e-30
+    def warnings(self) -> list[str]:
+        """A line for each value, gradient or block that is NaN or infinite."""
+        lines = value_warnings(self.tape, self.values, self.tape.outputs[:1], self.tape.output_names[:1])
+        lines += [f"the gradient of '{name}' is not finite" for name, g in self.grad.items() if not _finite(g)]
+        return lines + [f"the Hessian block d(grad {a})/d {b} is not finite"
+                        for a, row in self.blocks.items() for b, block in row.items() if not _finite(block)]
 
 
 def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
             wrt: str | Sequence[str] | None = None) -> HessianResult:
     """The Hessian of a scalar output: forward-over-reverse from the op rules.
 
-    The forward mode is a complex step: every input element i is pushed to x + 1e-30j * e_i,
-    all of them at once as a batch of points, and the reverse sweep runs on those complex
-    numbers. The imaginary part of the gradient, over the step, is then H e_i, exact to
-    rounding: no difference of nearby values is taken, so nothing cancels.
+    For each input, its elements are the directions: a forward sweep of the table's JVP
+    rules carries them through the tape (a batch of points, one per direction), and the
+    reverse sweep then runs on dual numbers (gradcli.dual): the tangent of each gradient is
+    its derivative along the direction, exact, with no step. Block [a][b] is laid out as
+    torch.autograd.functional.hessian's: d(grad a)/d b, of shape (shape_a + shape_b).
     """
+    from gradcli.dual import Dual, tangent
+
     tape, point, values = _prepare(program, at)
     root = tape.outputs[0]
     if tape.is_tuple or np.size(values[root]) != 1:
@@ -731,43 +792,61 @@ def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
         if name not in tape.inputs:
             raise NameProblem(f"'{name}' is not an input", where="--wrt", hint="a Hessian is taken over inputs")
     shapes = {name: np.shape(point[name]) for name in tape.inputs}
-    sizes = {name: int(np.prod(shapes[name], dtype=np.int64)) for name in names}
-    count = sum(sizes.values())
-    columns: dict[str, Array] = {}
-    offset = 0
-    offsets = {}
-    for name in tape.inputs:
-        base = np.broadcast_to(point[name].astype(complex), (max(count, 1), *shapes[name])).copy()
-        if name in sizes:
-            offsets[name] = offset
-            flat = base.reshape(max(count, 1), -1)
-            flat[offset + np.arange(sizes[name]), np.arange(sizes[name])] += 1j * COMPLEX_STEP
-            offset += sizes[name]
-        columns[name] = base
-    batch_values = forward(tape, columns, batched=True)
-    seed = np.ones((max(count, 1),), dtype=complex).reshape((max(count, 1),) + (1,) * (np.ndim(values[root])))
-    adjoints = backward(tape, batch_values, [root], [seed], batched=True)
-    blocks: dict[str, dict[str, Array]] = {a: {} for a in names}
-    for a in names:
-        gradient = adjoints[tape.inputs[a]]
-        rows = np.zeros((count, sizes[a])) if gradient is None else np.imag(gradient).reshape(count, -1) / COMPLEX_STEP
-        for b in names:
-            block = rows[offsets[b] : offsets[b] + sizes[b]].T  # d(grad a) / d b
-            blocks[a][b] = block.reshape(shapes[a] + shapes[b])
-    full = np.block([[blocks[a][b].reshape(sizes[a], sizes[b]) for b in names] for a in names]) if names else np.zeros((0, 0))
-    asymmetry = float(np.max(np.abs(full - full.T))) if full.size else 0.0
-    symmetric = (full + full.T) / 2
+    sizes = {name: _size(shapes[name]) for name in names}
+    _check_size("Hessian", sum(sizes.values()) ** 2)
+    leads = leads_of(tape, True)
+    # A sweep holds every node's value and tangent once per direction: as many directions at
+    # once as keep that within the limit.
+    at_once = max(1, Limits.get("jacobian") // max(1, sum(_size(np.shape(v)) for v in values)))
+    blocks: dict[str, dict[str, Array]] = {a: {b: np.zeros(shapes[a] + shapes[b]) for b in names} for a in names}
+    for a in names:  # the directions: the elements of input a
+        directions = np.eye(sizes[a]).reshape(sizes[a], *shapes[a])
+        for start in range(0, sizes[a], at_once):
+            count = min(at_once, sizes[a] - start)
+            # Every value once per direction: broadcast views, nothing is evaluated again.
+            batch = [np.broadcast_to(v, (count, *np.shape(v))) if lead else v
+                     for v, lead in zip(values, leads, strict=True)]
+            tangents = jvp_sweep(tape, batch, {tape.inputs[a]: directions[start : start + count]}, root, batched=True)
+            duals: list[Any] = [Dual(v, t) for v, t in zip(batch, tangents, strict=True)]
+            adjoints = backward(tape, duals, [root], [np.ones(np.shape(batch[root]))], batched=True)
+            for b in names:  # the tangent of grad b along a[i], in row i: d(grad b)/d a, transposed
+                second = tangent(adjoints[tape.inputs[b]])
+                if second is not None:
+                    blocks[b][a].reshape(sizes[b], sizes[a])[:, start : start + count] = \
+                        np.reshape(second, (count, sizes[b])).T
+    asymmetry = _symmetrise(blocks, names, shapes, sizes)
+    plain = backward(tape, values, [root], [np.ones(np.shape(values[root]))])
+    gradients = {n: np.zeros(shapes[n]) if plain[tape.inputs[n]] is None else np.asarray(plain[tape.inputs[n]])
+                 for n in names}
+    return HessianResult(tape, point, np.asarray(values[root]), gradients, blocks, asymmetry, values)
+
+
+def _symmetrise(blocks: dict[str, dict[str, Array]], names: Sequence[str], shapes: Mapping[str, tuple[int, ...]],
+                sizes: Mapping[str, int]) -> float:
+    """Make H symmetric where H and its transpose agree to rounding; the largest |H - H^T| made so.
+
+    Where they differ by more, at a kink or a mask (x**y at y = 0: d(grad x)/dy is 0, the
+    exponent's mask, but d(grad y)/dx is 1/x), or where one is NaN or infinite, H is left as
+    computed, as PyTorch's double backward leaves it.
+    """
+    full = np.block([[blocks[a][b].reshape(sizes[a], sizes[b]) for b in names] for a in names]) \
+        if names else np.zeros((0, 0))
+    with np.errstate(invalid="ignore"):
+        finite = np.isfinite(full) & np.isfinite(full.T)
+        magnitude = np.where(finite, np.maximum(np.abs(full), np.abs(full.T)), 0.0)
+        difference = np.where(finite, np.abs(full - full.T), 0.0)
+    scale = float(np.max(magnitude, initial=0.0))
+    rounding = finite & (difference <= 1e-8 * magnitude + 1e-13 * scale)
+    asymmetry = float(np.max(difference, where=rounding, initial=0.0))
+    full = np.where(rounding, (full + full.T) / 2, full)
     row = 0
     for a in names:
         col = 0
         for b in names:
-            blocks[a][b] = symmetric[row : row + sizes[a], col : col + sizes[b]].reshape(shapes[a] + shapes[b])
+            blocks[a][b] = full[row : row + sizes[a], col : col + sizes[b]].reshape(shapes[a] + shapes[b])
             col += sizes[b]
         row += sizes[a]
-    plain = backward(tape, values, [root], [np.ones(np.shape(values[root]))])
-    gradients = {n: np.zeros(shapes[n]) if plain[tape.inputs[n]] is None else np.asarray(plain[tape.inputs[n]])
-                 for n in names}
-    return HessianResult(tape, point, np.asarray(values[root]), gradients, blocks, asymmetry)
+    return asymmetry
 
 
 # --- checking a gradient: gradcli/verify.py ---------------------------------------------------

@@ -367,10 +367,12 @@ def _refuse_no_tangent() -> None:
 
 
 def _points(program: str | None, file: str | None, at: list[str] | None, points: str, output: str, skip_bad: bool,
-            chunk_size: int, strict: bool, compute: Callable[[Any, Any, int, Any], Any]) -> None:
+            chunk_size: int, strict: bool, compute: Callable[[Any, Any, int, Any], Any],
+            at_once: Callable[[Any, Any, Any], int] | None = None) -> None:
     """--points: read points a chunk at a time, compute each chunk at once, write it.
 
-    `compute(tape, columns, count, fixed)` is grad_batch, jvp_batch or jacobian_batch.
+    `compute(tape, columns, count, fixed)` is grad_batch, jvp_batch or jacobian_batch;
+    `at_once(tape, columns, fixed)`, if given, cuts a chunk into pieces of that many points.
     """
     from gradcli.render.numbers import is_finite
     from gradcli.render.stream import WRITERS
@@ -395,12 +397,13 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
                 for bad in chunk.skipped:
                     print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
                 skipped += [p.line for p in chunk.skipped]
-                if chunk.count:
-                    result = _compute_chunk(compute, tape, chunk, fixed)
-                    writer.write(chunk, result)
+                size = at_once(tape, chunk.columns, fixed) if at_once and chunk.count else chunk.count
+                for part in _pieces(chunk, size):
+                    result = _compute_chunk(compute, tape, part, fixed)
+                    writer.write(part, result)
                     sys.stdout.flush()
                     all_finite = all_finite and all(is_finite(a) for a in [*result.values, *(c for _, c in result.columns())])
-                    done += chunk.count
+                    done += part.count
                     progress(done)
     finally:
         progress(-1)
@@ -435,6 +438,18 @@ def _alone(tape: Any, chunk: Any, fixed: Any) -> GradcliError | None:
     except GradcliError as error:
         return error
     return None
+
+
+def _pieces(chunk: Any, size: int) -> Any:
+    """The points of a chunk in pieces of at most `size` (none for an empty chunk)."""
+    from gradcli.values import PointChunk
+
+    for start in range(0, chunk.count, max(1, size)):
+        if start == 0 and size >= chunk.count:
+            yield chunk
+            return
+        stop = min(start + size, chunk.count)
+        yield PointChunk({n: c[start:stop] for n, c in chunk.columns.items()}, stop - start, chunk.lines[start:stop], [])
 
 
 def _progress() -> Callable[[int], None]:
@@ -560,12 +575,16 @@ def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None,
     """
     _run(lambda: _check_formats(points, json, csv))
     if points is not None:
-        from gradcli.autodiff import jacobian_batch
+        from gradcli import autodiff
 
         def compute_chunk(tape: Any, columns: Any, count: int, fixed: Any) -> Any:
-            return jacobian_batch(tape, columns, count, fixed, wrt=wrt)
+            return autodiff.jacobian_batch(tape, columns, count, fixed, wrt=wrt)
 
-        _run(lambda: _points(program, file, at, points, _output(json, csv), skip_bad, chunk_size, strict, compute_chunk))
+        def at_once(tape: Any, columns: Any, fixed: Any) -> int:  # as many Jacobians as the limit holds
+            return autodiff.jacobian_points_at_once(tape, columns, fixed, wrt=wrt)
+
+        _run(lambda: _points(program, file, at, points, _output(json, csv), skip_bad, chunk_size, strict, compute_chunk,
+                             at_once))
         return
     from gradcli.autodiff import jacobian as compute
     from gradcli.render.derivatives import jacobian_document, show_jacobian

@@ -168,6 +168,9 @@ class Limits:
         "line_chars": ("GRADCLI_MAX_LINE", 1_000_000),  # one line of --points
         "path_steps": ("GRADCLI_MAX_PATH_STEPS", 500_000),  # the work of --paths (paths.search_steps)
         "explain": ("GRADCLI_MAX_EXPLAIN", 10_000),  # nodes and edges `gradcli explain` writes out
+        # elements of a Jacobian or a Hessian, of one sweep's batch of Hessian directions, and of
+        # the Jacobians of the points of --points computed at once (4M: a run stays under ~0.5 GB)
+        "jacobian": ("GRADCLI_MAX_JACOBIAN", 4_000_000),
     }
 
     @classmethod

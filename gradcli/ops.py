@@ -29,9 +29,8 @@ program text, such as the key of an index):
 
 Cotangents may have the broadcast shape; the engine undoes broadcasting with `unbroadcast`.
 
-The rules also run on complex numbers, for the Hessian's complex step (autodiff.hessian): a
-rule that branches on a value compares real parts (`_re`), and non-analytic ops (abs,
-atan2) carry the imaginary part as the first-order term of their expansion.
+The VJP rules also run on dual numbers, for the Hessian's forward-over-reverse (gradcli.dual):
+a rule that branches on a value decides on `_re(x)`, the value itself, never its tangent.
 Values and derivatives follow PyTorch, subgradients included (relu'(0) = 0, abs'(0) = 0,
 max(a, a) sends half the gradient each way).
 """
@@ -147,20 +146,16 @@ def _pow_torch_node(constant: Sequence[bool], shapes: object) -> str:
 
 
 def _re(x: Array) -> Array:
-    """The real part, for decisions: a complex step must not change which branch is taken."""
+    """The value to decide on: on the Hessian's dual numbers, a branch never depends on the tangent."""
     return np.real(x)
 
 
 def _abs(x: Array) -> Array:
-    return np.abs(x) if not np.iscomplexobj(x) else x * np.sign(x.real)
+    return np.abs(x)
 
 
 def _atan2(a: Array, b: Array) -> Array:
-    if not (np.iscomplexobj(a) or np.iscomplexobj(b)):
-        return np.arctan2(a, b)
-    # NumPy has no complex atan2: the real angle plus the first-order change of the step.
-    ra, rb = np.real(a), np.real(b)
-    return np.arctan2(ra, rb) + 1j * (rb * np.imag(a) - ra * np.imag(b)) * _atan2_scale(ra, rb)
+    return np.arctan2(a, b)
 
 
 def _max_vjp(g: Array, ans: Array, a: Array, b: Array) -> tuple[Array, Array]:
@@ -178,16 +173,16 @@ def _min_vjp(g: Array, ans: Array, a: Array, b: Array) -> tuple[Array, Array]:
 
 
 def _maximum(a: Array, b: Array) -> Array:
-    return np.maximum(a, b) if not np.iscomplexobj(a + b) else np.where(_re(a) >= _re(b), a, b)
+    return np.maximum(a, b)
 
 
 def _minimum(a: Array, b: Array) -> Array:
-    return np.minimum(a, b) if not np.iscomplexobj(a + b) else np.where(_re(a) <= _re(b), a, b)
+    return np.minimum(a, b)
 
 
 def _relu(x: Array) -> Array:
     # PyTorch's relu keeps what is not below 0: relu(-0.0) is -0.0 and relu(NaN) is NaN.
-    return np.where(x < 0, 0.0, x) if not np.iscomplexobj(x) else np.where(_re(x) > 0, x, 0.0)
+    return np.where(x < 0, 0.0, x)
 
 
 def _relu_vjp(g: Array, ans: Array, x: Array) -> tuple[Array]:
@@ -725,7 +720,7 @@ def call_vjp(op: Op, g: Array, ans: Array, args: Sequence[Array], params: dict[s
             # for x, `x+y` gives UNIT itself, `-x` gives -1.0.
             cotangent = np.broadcast_to(1.0 if cotangent is UNIT else cotangent, np.shape(ans))
         if cotangent.shape != lined_up.shape:
-            cotangent = unbroadcast(np.asarray(cotangent), lined_up.shape)
+            cotangent = unbroadcast(np.asarray(cotangent) if np.isscalar(cotangent) else cotangent, lined_up.shape)
         result.append(cotangent if lined_up is arg else cotangent.reshape(arg.shape))
     return result
 
@@ -734,9 +729,10 @@ def call_jvp(op: Op, tangents: Sequence[Array | None], ans: Array, args: Sequenc
              leads: Sequence[int]) -> Array:
     """The output's tangent, given the args' tangents (None: zero)."""
     if any(leads) and (op.elementwise or op.aligns):
+        # A tangent has its argument's shape: a missing one is aligned as its argument would be.
+        lined_up = _align([a if t is None else t for t, a in zip(tangents, args, strict=True)], leads)
+        tangents = [None if t is None else lined for t, lined in zip(tangents, lined_up, strict=True)]
         args = _align(args, leads)
-        tangents = [None if t is None else lined for t, lined in
-                    zip(tangents, _align([np.zeros(1) if t is None else t for t in tangents], leads), strict=True)]
     assert op.jvp is not None
     if op.elementwise:
         out = op.jvp(tangents, ans, *args, **params)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 
 import numpy as np
@@ -227,3 +228,182 @@ def test_gradient_of_the_hessian_command_matches_grad():
     document = cli("hessian", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--json").json()
     plain = grad("log(x1*x2)*sin(x2)", at={"x1": 0.5, "x2": 0.75})
     assert document["grad"] == {n: float(v) for n, v in plain.grad.items()}
+
+
+# --- jvp and jacobian at many points (--points) -----------------------------------------------
+
+JVP_POINTS = [
+    ("x*2", "x\n1\n4\n", [], "x=1"),
+    ("x+1", "x\n1\n4\n", [], "x=1"),
+    ("x**0.5", "x\n1\n4\n", [], "x=1"),
+    ("x**3 - 2*x", "x\n-1\n0.5\n", [], "x=-2"),
+    ("x*y", "x\n1\n4\n", ["--at", "y=3"], "y=1"),  # the tangent on an input --at fixes
+    ("sum(x*v)", "x\n1\n4\n", ["--at", "v=[1,2]"], "v=[1,-1],x=2"),
+    ("z*z", "z[0],z[1]\n1,2\n3,4\n", [], "z=[1,0.5]"),
+]
+
+
+@pytest.mark.parametrize(("program", "points", "at", "tangent"), JVP_POINTS)
+def test_jvp_at_many_points_is_the_one_point_jvp_at_each(program, points, at, tangent):
+    from gradcli.values import parse_assignments
+
+    run = cli("jvp", program, "--points", "-", *at, "--tangent", tangent, "--json", stdin=points)
+    assert run.exit_code == 0, run.stderr
+    given = parse_assignments(tangent, where="--tangent")
+    for line in run.stdout.splitlines():
+        document = json.loads(line)
+        one = jvp(program, at=document["at"], tangent=given)
+        np.testing.assert_array_equal(document["jvp"], one.jvp)
+        np.testing.assert_array_equal(document["value"], one.value)
+    csv = cli("jvp", program, "--points", "-", *at, "--tangent", tangent, "--csv", stdin=points)
+    assert csv.exit_code == 0 and len(csv.stdout.splitlines()) == len(points.splitlines()), csv.stderr
+    table = cli("jvp", program, "--points", "-", *at, "--tangent", tangent, stdin=points)
+    assert table.exit_code == 0 and "jvp" in table.stdout, table.stderr
+
+
+def test_a_scalar_tangent_for_a_vector_input_is_refused_at_one_point_and_at_many():
+    # As torch.autograd.functional.jvp: the tangent has the input's shape.
+    one = cli("jvp", "z*z", "--at", "z=[1,2]", "--tangent", "z=1")
+    many = cli("jvp", "z*z", "--points", "-", "--tangent", "z=1", "--csv", stdin="z[0],z[1]\n1,2\n")
+    for run in (one, many):
+        assert run.exit_code == 2 and run.stdout == ""
+        assert "the tangent of 'z' has shape () but 'z' has shape (2,)" in run.stderr
+
+
+# --- empty inputs: derivatives of zero elements, never a crash after half the output -------
+
+EMPTY = "z=linspace(0,1,0)"
+
+
+@pytest.mark.parametrize(("command", "program", "at", "key", "shapes"), [
+    ("jacobian", "z", EMPTY, "jacobian", {"z": (0, 0)}),  # torch cannot stack an empty output; we can
+    ("jacobian", "sum(z)", EMPTY, "jacobian", {"z": (0,)}),  # torch.autograd.functional.jacobian: (0,)
+    ("jacobian", "sum(z*x) + x**2", EMPTY + ",x=1", "jacobian", {"z": (0,), "x": ()}),
+    ("jacobian", "z*x", EMPTY + ",x=1", "jacobian", {"z": (0, 0), "x": (0,)}),
+    ("hessian", "sum(z)", EMPTY, "hessian", {"z": (0, 0)}),
+    ("hessian", "sum(z*x) + x**2", EMPTY + ",x=1", "hessian", {"z": (0, 0), "x": ()}),
+    ("jvp", "z*2", EMPTY, "jvp", None),
+])
+def test_empty_inputs_give_empty_derivatives_in_every_view(command, program, at, key, shapes):
+    from gradcli import autodiff
+
+    extra = ["--tangent", EMPTY] if command == "jvp" else []
+    run = cli(command, program, "--at", at, *extra, "--json")
+    assert run.exit_code == 0, run.stderr
+    assert key in run.json()
+    table = cli(command, program, "--at", at, *extra)
+    assert table.exit_code == 0 and table.stderr == "", table.stderr
+    point = {"z": np.zeros(0), "x": 1.0} if "x=1" in at else {"z": np.zeros(0)}
+    if command == "jacobian":
+        result = autodiff.jacobian(program, at=point)
+        assert {n: b.shape for n, b in result.blocks[0].items()} == shapes
+    elif command == "hessian":
+        result = autodiff.hessian(program, at=point)
+        assert {n: row[n].shape for n, row in result.blocks.items()} == shapes
+        if "x" in point:
+            assert float(result.blocks["x"]["x"]) == 2.0 and result.blocks["z"]["x"].shape == (0,)
+    else:
+        assert autodiff.jvp(program, at=point, tangent={"z": np.zeros(0)}).jvp.shape == (0,)
+
+
+def test_empty_jacobian_has_pytorchs_shape():
+    torch = pytest.importorskip("torch", reason="PyTorch is optional")
+    expected = torch.autograd.functional.jacobian(lambda z: z.sum(), torch.zeros(0, dtype=torch.float64))
+    assert jacobian("sum(z)", at={"z": np.zeros(0)}).blocks[0]["z"].shape == tuple(expected.shape)
+
+
+# --- non-finite numbers: written null and named in warnings, as grad --json does ----------------
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["jacobian", "log(x)", "--at", "x=-1"],
+     ["the value of 'out' is not finite; it starts at node [1] (log, column 1)"]),
+    (["jacobian", "[sqrt(x), x]", "--at", "x=-1"],
+     ["the value of 'out' is not finite; it starts at node [1] (sqrt, column 2)",
+      "the Jacobian of 'out' with respect to 'x' is not finite"]),
+    (["hessian", "sqrt(x) + y**2", "--at", "x=-1,y=2"],
+     ["the value of 'out' is not finite; it starts at node [1] (sqrt, column 1)",
+      "the gradient of 'x' is not finite", "the Hessian block d(grad x)/d x is not finite"]),
+    (["jvp", "sqrt(x) * y", "--at", "x=-1,y=2", "--tangent", "y=1"],
+     ["the value of 'out' is not finite; it starts at node [1] (sqrt, column 1)",
+      "the tangent of 'out' (J @ tangent) is not finite"]),
+])
+def test_derivative_commands_name_every_null_in_warnings(args, expected):
+    run = cli(*args, "--json")
+    assert run.exit_code == 0, run.stderr
+    document = run.json()
+    assert document["warnings"] == expected
+    assert "null" in run.stdout
+    strict = cli(*args, "--json", "--strict")
+    assert strict.exit_code == 3 and strict.json() == document
+    human = cli(*args)
+    assert human.exit_code == 0 and all(f"warning: {line}" in " ".join(human.stdout.split()) for line in expected)
+
+
+@pytest.mark.parametrize("command", ["jacobian", "hessian", "jvp"])
+def test_finite_results_have_no_warnings(command):
+    extra = ["--tangent", "x=1"] if command == "jvp" else []
+    assert "warnings" not in cli(command, "x**2 * y", "--at", "x=1,y=2", *extra, "--json").json()
+
+
+# --- the size of a Jacobian or Hessian: a limit checked before any sweep ------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ["jacobian", "z**2", "--at", "z=arange(0,3000,1)"],  # 9,000,000 elements
+    ["jacobian", "(z, z*2)", "--at", "z=arange(0,1500,1)"],  # two blocks of 2,250,000
+    ["hessian", "sum(z**3)", "--at", "z=arange(0,2001,1)"],  # 4,004,001
+    ["hessian", "sum(a*b)", "--at", "a=arange(0,1500,1),b=arange(0,1500,1)"],
+])
+def test_a_jacobian_or_hessian_past_the_limit_is_refused_before_the_work(args):
+    run = cli(*args, "--json")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert "(the limit is 4,000,000)" in run.stderr and "GRADCLI_MAX_JACOBIAN" in run.stderr
+
+
+def test_the_jacobian_limit_can_be_raised_and_lowered(monkeypatch):
+    monkeypatch.setenv("GRADCLI_MAX_JACOBIAN", "8")
+    assert cli("hessian", "sum(z**3)", "--at", "z=[1,2]", "--json").exit_code == 0  # 4 elements
+    run = cli("hessian", "sum(z**3)", "--at", "z=[1,2,3]", "--json")  # 9
+    assert run.exit_code == 2 and "the Hessian would have 9 elements (the limit is 8)" in run.stderr
+    run = cli("jacobian", "z*2", "--points", "-", "--json", stdin="z[0],z[1],z[2]\n1,2,3\n")
+    assert run.exit_code == 2 and "the Jacobian would have 9 elements per point (the limit is 8)" in run.stderr
+
+
+def test_jacobian_points_take_as_many_points_at_once_as_the_limit_allows(monkeypatch):
+    import gradcli.autodiff as autodiff
+
+    counts = []
+    original = autodiff.jacobian_batch
+
+    def counting(tape, columns, count, *args, **kwargs):
+        counts.append(count)
+        return original(tape, columns, count, *args, **kwargs)
+
+    monkeypatch.setattr(autodiff, "jacobian_batch", counting)
+    monkeypatch.setenv("GRADCLI_MAX_JACOBIAN", "40")
+    rows = "".join(f"{i},{i + 1},{i + 2}\n" for i in range(10))
+    run = cli("jacobian", "z*z", "--points", "-", "--csv", stdin="z[0],z[1],z[2]\n" + rows)
+    assert run.exit_code == 0, run.stderr
+    assert max(counts) * 9 <= 40 and sum(counts) == 10  # 9 elements a point: 4 points at once
+    lines = run.stdout.splitlines()[1:]
+    for i, line in enumerate(lines):
+        z = np.array([i, i + 1, i + 2], dtype=float)
+        np.testing.assert_array_equal(np.array(line.split(","), dtype=float)[3:].reshape(3, 3), np.diag(2 * z))
+
+
+def test_hessian_sweeps_take_as_many_directions_at_once_as_the_limit_allows(monkeypatch):
+    # 40 directions over a tape of ~4 nodes of 40 elements: past a budget of 400, several sweeps,
+    # the same numbers.
+    z = np.linspace(-1, 1, 40)
+    import gradcli.autodiff as autodiff
+
+    whole = hessian("sum(sin(z) * z**3)", at={"z": z}).blocks["z"]["z"]
+    sweeps = []
+    original = autodiff.jvp_sweep
+    monkeypatch.setattr(autodiff, "jvp_sweep", lambda *args, **kwargs: sweeps.append(1) or original(*args, **kwargs))
+    monkeypatch.setenv("GRADCLI_MAX_JACOBIAN", "1600")
+    np.testing.assert_array_equal(hessian("sum(sin(z) * z**3)", at={"z": z}).blocks["z"]["z"], whole)
+    assert len(sweeps) > 1
+    np.testing.assert_allclose(np.diag(whole), -np.sin(z) * z**3 + 6 * np.cos(z) * z**2 + 6 * np.sin(z) * z,
+                               rtol=1e-12, atol=1e-15)

@@ -126,17 +126,34 @@ def show_symbolic(report: Report, root_names: tuple[str, ...], console: Any) -> 
 
 def jacobian_document(result: JacobianResult) -> dict[str, Any]:
     blocks = [{name: to_json(block) for name, block in per_output.items()} for per_output in result.blocks]
-    return {
+    document = {
         "expr": result.tape.source,
         "at": {name: to_json(v) for name, v in result.point.items()},
         "value": [to_json(v) for v in result.outputs] if result.is_tuple else to_json(result.outputs[0]),
         "jacobian": blocks if result.is_tuple else blocks[0],
         "mode": result.mode,
     }
+    return _warned(document, result.warnings())
+
+
+def _warned(document: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+    """grad --json's contract: every null is named in `warnings`."""
+    if warnings:
+        document["warnings"] = warnings
+    return document
+
+
+def _show_warnings(warnings: list[str], console: Any) -> None:
+    for warning in warnings:
+        console.print(Text.assemble(("warning:", "yellow"), " ", warning))
 
 
 def _matrix_table(title: str, rows: list[str], columns: list[str], matrix: np.ndarray) -> Any:
     from rich.table import Table
+    from rich.text import Text
+
+    if not rows or not columns:  # an empty input or output: nothing to tabulate
+        return Text(f"{title}: empty ({len(rows)} × {len(columns)})")
 
     table = Table(title=title, show_edge=False, header_style="bold", title_justify="left")
     table.add_column("")
@@ -156,21 +173,22 @@ def show_jacobian(result: JacobianResult, console: Any) -> None:
         rows = _element_labels(out_name, np.shape(output))
         for name, block in per_output.items():
             in_shape = block.shape[np.ndim(output):]
-            matrix = block.reshape(len(rows), -1)
+            matrix = block.reshape(len(rows), int(np.prod(in_shape, dtype=np.int64)))  # -1 is ambiguous for 0 rows
             console.print(_matrix_table(f"d {out_name} / d {name}", rows, _element_labels(name, in_shape), matrix))
+    _show_warnings(result.warnings(), console)
 
 
 # --- hessian ---------------------------------------------------------------------------
 
 
 def hessian_document(result: HessianResult) -> dict[str, Any]:
-    return {
+    return _warned({
         "expr": result.tape.source,
         "at": {name: to_json(v) for name, v in result.point.items()},
         "value": to_json(result.value),
         "grad": {name: to_json(g) for name, g in result.grad.items()},
         "hessian": {a: {b: to_json(block) for b, block in row.items()} for a, row in result.blocks.items()},
-    }
+    }, result.warnings())
 
 
 def show_hessian(result: HessianResult, console: Any) -> None:
@@ -180,8 +198,9 @@ def show_hessian(result: HessianResult, console: Any) -> None:
     matrix = np.block([[result.blocks[a][b].reshape(np.size(result.point[a]), np.size(result.point[b]))
                         for b in names] for a in names]) if names else np.zeros((0, 0))
     console.print(_matrix_table("Hessian", labels, labels, matrix))
-    console.print(Text(f"forward-over-reverse (a complex step through the reverse sweep); largest asymmetry "
-                       f"before symmetrising: {result.asymmetry:.2g}", style="dim"))
+    console.print(Text(f"forward-over-reverse (dual numbers through the reverse sweep); largest asymmetry "
+                       f"made symmetric (rounding): {result.asymmetry:.2g}", style="dim"))
+    _show_warnings(result.warnings(), console)
 
 
 # --- jvp -------------------------------------------------------------------------------
@@ -191,13 +210,13 @@ def jvp_document(result: JvpResult) -> dict[str, Any]:
     def one_or_many(value: Any) -> Any:
         return [to_json(v) for v in value] if isinstance(value, tuple) else to_json(value)
 
-    return {
+    return _warned({
         "expr": result.tape.source,
         "at": {name: to_json(v) for name, v in result.point.items()},
         "tangent": {name: to_json(v) for name, v in result.tangent.items()},
         "value": one_or_many(result.value),
         "jvp": one_or_many(result.jvp),
-    }
+    }, result.warnings())
 
 
 def show_jvp(result: JvpResult, console: Any) -> None:
@@ -208,3 +227,4 @@ def show_jvp(result: JvpResult, console: Any) -> None:
         console.print(f"  tangent of {name} (J @ tangent) = {human_line(tangent)}")
     shown = ", ".join(f"{n}={human_line(v)}" for n, v in result.tangent.items())
     console.print(Text(f"tangent: {shown}", style="dim"))
+    _show_warnings(result.warnings(), console)

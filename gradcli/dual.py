@@ -1,0 +1,249 @@
+"""Dual numbers over NumPy arrays: a value and its tangent, for the Hessian's forward-over-reverse.
+
+The reverse sweep's rules (ops.py) are NumPy code. Run on `Dual` arrays, they give the
+gradient and, in its tangent, the derivative of the gradient along a direction: exactly, with
+no step to choose, nothing that cancels, and NaN where PyTorch's double backward has NaN.
+
+Each NumPy function a rule calls is differentiated by the op table's own JVP rule for it
+(np.sin by the row of `sin`, np.power by `pow`, ...): no derivative is written a second time.
+A tangent of None is a structural zero, as PyTorch's undefined gradients are: it multiplies
+nothing, so a NaN value where no direction flows stays out of the Hessian.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from gradcli.ops import OPS
+
+Array = np.ndarray
+
+# NumPy's ufuncs and the rows of the op table whose JVP rule differentiates them.
+_UFUNC_OPS = {
+    np.add: "add", np.subtract: "sub", np.multiply: "mul", np.divide: "div", np.negative: "neg",
+    np.power: "pow", np.float_power: "pow", np.exp: "exp", np.log: "log", np.log2: "log2", np.log10: "log10",
+    np.log1p: "log1p", np.expm1: "expm1", np.sqrt: "sqrt", np.absolute: "abs", np.fabs: "abs", np.sin: "sin",
+    np.cos: "cos", np.tan: "tan", np.arcsin: "asin", np.arccos: "acos", np.arctan: "atan", np.sinh: "sinh",
+    np.cosh: "cosh", np.tanh: "tanh", np.maximum: "max", np.minimum: "min", np.arctan2: "atan2",
+}
+# Ufuncs that are other ufuncs in disguise.
+_SPELLED: dict[Any, Callable[..., Any]] = {
+    np.square: lambda x: np.multiply(x, x), np.reciprocal: lambda x: np.divide(1.0, x),
+    np.positive: lambda x: x, np.conjugate: lambda x: x,
+}
+# Piecewise constant: their derivative is zero (PyTorch's sign, floor, ... have zero gradients).
+_CONSTANT_UFUNCS = {np.sign, np.floor, np.ceil, np.trunc, np.rint, np.heaviside}
+
+
+def _call(ufunc: Any, *args: Any) -> Any:
+    return ufunc(*args)  # through Dual.__array_ufunc__ (NumPy's stubs do not know Dual)
+
+
+def primal(x: Any) -> Any:
+    return x.primal if isinstance(x, Dual) else x
+
+
+def tangent(x: Any) -> Array | None:
+    return x.tangent if isinstance(x, Dual) else None
+
+
+def _linear(function: Callable[..., Any], x: Dual, *args: Any, **kwargs: Any) -> Dual:
+    """A function linear in x (a reshape, a sum, a selection): the same on the tangent."""
+    return Dual(function(x.primal, *args, **kwargs),
+                None if x.tangent is None else function(x.tangent, *args, **kwargs))
+
+
+def _where(condition: Any, a: Any, b: Any) -> Dual:
+    condition = primal(condition)
+    value = np.where(condition, primal(a), primal(b))
+    ta, tb = tangent(a), tangent(b)
+    if ta is None and tb is None:
+        return Dual(value)
+    return Dual(value, np.where(condition, 0.0 if ta is None else ta, 0.0 if tb is None else tb))
+
+
+def _like(function: Callable[..., Any], x: Dual, *args: Any, **kwargs: Any) -> Dual:
+    return Dual(function(x.primal, *args, **kwargs))
+
+
+_FUNCTIONS: dict[Any, Callable[..., Any]] = {
+    np.where: _where,
+    np.real: lambda x: x,  # a Dual is real; `ops._re` takes the value to branch on, and so does Dual's ==
+    np.shape: lambda x: x.shape,
+    np.ndim: lambda x: x.ndim,
+    np.size: lambda x: x.size,
+    np.reshape: lambda x, *args, **kwargs: _linear(np.reshape, x, *args, **kwargs),
+    np.broadcast_to: lambda x, *args, **kwargs: _linear(np.broadcast_to, x, *args, **kwargs),
+    np.swapaxes: lambda x, *args, **kwargs: _linear(np.swapaxes, x, *args, **kwargs),
+    np.take: lambda x, *args, **kwargs: _linear(np.take, x, *args, **kwargs),
+    np.moveaxis: lambda x, *args, **kwargs: _linear(np.moveaxis, x, *args, **kwargs),
+    np.transpose: lambda x, *args, **kwargs: _linear(np.transpose, x, *args, **kwargs),
+    np.expand_dims: lambda x, *args, **kwargs: _linear(np.expand_dims, x, *args, **kwargs),
+    np.squeeze: lambda x, *args, **kwargs: _linear(np.squeeze, x, *args, **kwargs),
+    np.sum: lambda x, *args, **kwargs: _linear(np.sum, x, *args, **kwargs),
+    np.copy: lambda x, *args, **kwargs: _linear(np.copy, x, *args, **kwargs),
+    np.zeros_like: lambda x, *args, **kwargs: _like(np.zeros_like, x, *args, **kwargs),
+    np.ones_like: lambda x, *args, **kwargs: _like(np.ones_like, x, *args, **kwargs),
+    # Not a plain real array: a rule that plays bit-level tricks on those must not here.
+    # (main's ops._power computes x**2 as np.square(x) for a constant exponent, which would
+    # drop the exponent's tangent; asked about complex numbers, it leaves np.power alone.)
+    np.iscomplexobj: lambda x: True,
+}
+
+
+class Dual:
+    """An array `primal + ε tangent` with ε² = 0; a tangent of None is zero."""
+
+    __slots__ = ("primal", "tangent")
+    __hash__ = None  # type: ignore[assignment]  # == compares values, elementwise
+
+    def __init__(self, primal: Any, tangent: Array | None = None) -> None:
+        self.primal = np.asarray(primal)
+        if tangent is not None:
+            tangent = np.asarray(tangent)
+            if tangent.shape != self.primal.shape:
+                tangent = np.broadcast_to(tangent, self.primal.shape)
+        self.tangent = tangent
+
+    # --- NumPy's protocols: ufuncs and the functions the rules call -----------------------
+
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        if method != "__call__" or "out" in kwargs:
+            return NotImplemented
+        if ufunc in _SPELLED:
+            return _SPELLED[ufunc](*inputs)
+        primals = [primal(x) for x in inputs]
+        value = ufunc(*primals, **kwargs)
+        if np.asarray(value).dtype.kind == "b" or ufunc in _CONSTANT_UFUNCS:
+            return value  # a comparison, a mask, or a step function: nothing to differentiate
+        tangents = [tangent(x) for x in inputs]
+        if all(t is None for t in tangents):
+            return Dual(value)
+        if ufunc is np.matmul:  # bilinear
+            a, b = primals
+            ta, tb = tangents
+            terms = [np.matmul(ta, b) if ta is not None else None, np.matmul(a, tb) if tb is not None else None]
+            return Dual(value, sum(t for t in terms if t is not None))
+        name = _UFUNC_OPS.get(ufunc)
+        if name is None:
+            raise TypeError(f"the Hessian's dual numbers have no rule for numpy.{ufunc.__name__}")
+        rule = OPS[name].jvp
+        assert rule is not None
+        return Dual(value, rule(tangents, value, *primals))
+
+    def __array_function__(self, function: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        handler = _FUNCTIONS.get(function)
+        if handler is None:
+            return NotImplemented
+        return handler(*args, **kwargs)
+
+    # --- an array's face ---------------------------------------------------------------------
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.primal.shape
+
+    @property
+    def ndim(self) -> int:
+        return self.primal.ndim
+
+    @property
+    def size(self) -> int:
+        return self.primal.size
+
+    @property
+    def dtype(self) -> Any:
+        return self.primal.dtype
+
+    def reshape(self, *shape: Any) -> Dual:
+        return _linear(np.reshape, self, shape[0] if len(shape) == 1 else shape)
+
+    def sum(self, axis: Any = None, keepdims: bool = False) -> Dual:
+        return _linear(np.sum, self, axis=axis, keepdims=keepdims)
+
+    def __getitem__(self, key: Any) -> Dual:
+        return Dual(self.primal[key], None if self.tangent is None else self.tangent[key])
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self.primal[key] = primal(value)
+        given = tangent(value)
+        if given is None and self.tangent is None:
+            return
+        if self.tangent is None or not self.tangent.flags.writeable:
+            self.tangent = np.zeros(self.shape) if self.tangent is None else np.array(self.tangent)
+        self.tangent[key] = 0.0 if given is None else given
+
+    def __len__(self) -> int:
+        return len(self.primal)
+
+    def __iter__(self) -> Any:
+        return (self[i] for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        return f"Dual({self.primal!r}, {self.tangent!r})"
+
+    # --- arithmetic goes through the ufuncs above ----------------------------------------------
+
+    def __add__(self, other: Any) -> Any:
+        return _call(np.add, self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        return _call(np.add, other, self)
+
+    def __sub__(self, other: Any) -> Any:
+        return _call(np.subtract, self, other)
+
+    def __rsub__(self, other: Any) -> Any:
+        return _call(np.subtract, other, self)
+
+    def __mul__(self, other: Any) -> Any:
+        return _call(np.multiply, self, other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return _call(np.multiply, other, self)
+
+    def __truediv__(self, other: Any) -> Any:
+        return _call(np.divide, self, other)
+
+    def __rtruediv__(self, other: Any) -> Any:
+        return _call(np.divide, other, self)
+
+    def __pow__(self, other: Any) -> Any:
+        return _call(np.power, self, other)
+
+    def __rpow__(self, other: Any) -> Any:
+        return _call(np.power, other, self)
+
+    def __matmul__(self, other: Any) -> Any:
+        return _call(np.matmul, self, other)
+
+    def __rmatmul__(self, other: Any) -> Any:
+        return _call(np.matmul, other, self)
+
+    def __neg__(self) -> Any:
+        return np.negative(self)
+
+    def __pos__(self) -> Dual:
+        return self
+
+    # Comparisons decide branches: they look at values only.
+    def __eq__(self, other: Any) -> Any:
+        return self.primal == primal(other)
+
+    def __ne__(self, other: Any) -> Any:
+        return self.primal != primal(other)
+
+    def __lt__(self, other: Any) -> Any:
+        return self.primal < primal(other)
+
+    def __le__(self, other: Any) -> Any:
+        return self.primal <= primal(other)
+
+    def __gt__(self, other: Any) -> Any:
+        return self.primal > primal(other)
+
+    def __ge__(self, other: Any) -> Any:
+        return self.primal >= primal(other)
