@@ -86,9 +86,6 @@ NOT_IN_FLOAT64 = {("sigmoid", (1e-40,)), ("sigmoid", (-1e-40,))}
 # PyTorch's masks: x**y sends nothing to the base where y = 0, so d(grad x)/dy is 0 there
 # while d(grad y)/dx is 1/x; PyTorch's double backward keeps that (tested against it below).
 MASKED = {("pow", (2.0, 0.0))}
-# softplus' VJP g/(1+exp(-x)) has inf/inf in its derivative at -1e30 (finding 1 of issue #10
-# rewrites it).
-FORMULA_NOT_YET = {("softplus", (-1e30,))}
 
 
 def _exact(expression: sympy.Expr, point: dict) -> float | None:
@@ -123,8 +120,6 @@ def _elementwise_cases():
                 marks = [pytest.mark.skip(reason="the exact answer is not representable in float64")]
             elif (op.name, values) in MASKED:
                 marks = [pytest.mark.skip(reason="PyTorch's mask, not calculus, decides here")]
-            elif (op.name, values) in FORMULA_NOT_YET:
-                marks = [pytest.mark.xfail(reason="the op's VJP formula", strict=False)]
             yield pytest.param(op.name, dict(zip(["x", "y"], values, strict=False)), id=f"{op.name}{values}",
                                marks=marks)
 
@@ -265,17 +260,6 @@ PARTS_WAYS = {
     "sum(sqrt(z))": "the NaN of sqrt(-1): in row z[0] here, in column z[0] in PyTorch",
     "z[0] * z[1] + sqrt(z[2])": "the NaN of sqrt(-1): in row z[2] here, in column z[2] in PyTorch",
 }
-# Where the op's own first-derivative formula is not yet PyTorch's (findings 1 and 3 of issue
-# #10 change them): these pass once it is.
-FORMULA = {
-    "div(2.0, 0.0)": "the divisor's VJP -g*a/(b*b) is NaN at b = 0 where -g*out/b is inf",
-    "div(1.0, inf)": "the divisor's VJP -g*a/(b*b): inf/inf",
-    "div(3.0, -inf)": "the divisor's VJP -g*a/(b*b): inf/inf",
-    "sigmoid(30.0,)": "sigmoid as 0.5*(tanh(x/2)+1) loses 1-s near 1",
-    "sigmoid(-50.0,)": "sigmoid as 0.5*(tanh(x/2)+1) is 0 at -50",
-    "softplus(-1e+30,)": "softplus' VJP g/(1+exp(-x)): inf/inf in its derivative",
-    "softplus(-inf,)": "softplus' VJP g/(1+exp(-x)): inf/inf in its derivative",
-}
 
 
 def _torch_cases():
@@ -283,8 +267,6 @@ def _torch_cases():
         marks = []
         if label in PARTS_WAYS:
             marks = [pytest.mark.xfail(reason=PARTS_WAYS[label], strict=True)]
-        elif label in FORMULA:
-            marks = [pytest.mark.xfail(reason=FORMULA[label], strict=False)]
         return pytest.param(program, point, spelled, id=label, marks=marks)
 
     for op in ELEMENTWISE:
