@@ -370,3 +370,39 @@ def test_a_negative_scalar_seed_is_named_in_the_header():
     assert "seed · d out / d input" in run.stdout and "--seed (PyTorch's grad_tensors) out = -1" in run.stdout
     plain = cli("grad", "x*2", "--at", "x=1")
     assert "d out / d input" in plain.stdout and "seed" not in plain.stdout
+
+
+# --- standard streams that are closed or full ----------------------------------------------------------
+
+CLOSED_STDOUT = [
+    ["grad", "sin(x)", "--at", "x=1", "--json"],
+    ["grad", "sin(x)", "--at", "x=1"],
+    ["explain", "sin(x)", "--at", "x=1"],
+    ["grad", "x*x", "--points", "-", "--csv"],
+]
+
+
+@pytest.mark.parametrize("args", CLOSED_STDOUT, ids=[" ".join(a) for a in CLOSED_STDOUT])
+def test_a_closed_stdout_is_an_output_error_not_a_traceback(args):
+    # `gradcli ... >&-`: the process starts without a stdout at all.
+    from gradcli.errors import ExitCode
+
+    done = subprocess.run([sys.executable, "-m", "gradcli", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          input="x\n1\n2\n", text=True, timeout=120, close_fds=True,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == ExitCode.OUTPUT
+    assert done.stderr.startswith("gradcli: error: cannot write the output") and done.stderr.count("\n") == 1
+    assert "Traceback" not in done.stderr and "please report" not in done.stderr
+
+
+@pytest.mark.parametrize("stderr", ["closed", "full"])
+def test_an_error_that_cannot_be_said_keeps_its_exit_code_and_stdout_stays_empty(stderr):
+    # `gradcli grad 'x+' 2>&-` or `2>/dev/full`: the message is lost, the exit code still says bad input.
+    if stderr == "full" and not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full")
+    with open("/dev/full" if stderr == "full" else os.devnull, "w") as sink:
+        done = subprocess.run([sys.executable, "-m", "gradcli", "grad", "x+", "--at", "x=1"], stdout=subprocess.PIPE,
+                              stderr=sink, text=True, timeout=120,
+                              preexec_fn=(lambda: os.close(2)) if stderr == "closed" else None)
+    assert done.returncode == 2
+    assert done.stdout == ""
