@@ -122,6 +122,30 @@ def test_control_characters_in_a_program_are_shown_escaped(args):
         assert CONTROL_SHOWN in run.stdout
 
 
+@pytest.mark.parametrize("args", [["graph"], ["graph", "--format", "dot"], ["explain", "--at", "x=1"],
+                                  ["grad", "--at", "x=1", "--wrt"]])
+def test_bytes_that_are_not_utf8_in_a_program_are_shown_escaped(args):
+    # argv is bytes: Python hands a byte that is not UTF-8 over as a lone surrogate (U+DCxx). Written
+    # back, it is either the raw byte again (0x9b is CSI to a terminal reading 8-bit controls) or,
+    # where stdout is strict UTF-8 (any UTF-8 locale but C.UTF-8), an encoding error.
+    program = b"x*2 # \x9b31m \xff".decode("utf-8", "surrogateescape")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    given = [program, *args[1:]] if args[0] != "grad" else ["x*2", *args[1:], program]  # an unknown --wrt name
+    done = subprocess.run([sys.executable, "-m", "gradcli", args[0], *given], capture_output=True, env=env, timeout=120)
+    assert done.returncode == (0 if args[0] != "grad" else 2), done.stderr
+    shown = done.stdout + done.stderr
+    assert b"\x9b" not in shown and b"\xff" not in shown and b"please report" not in shown
+    assert (b"\\\\x9b31m \\\\xff" if "dot" in args else b"\\x9b31m \\xff") in shown
+
+
+def test_a_byte_that_is_not_utf8_is_named_as_a_byte_in_an_error():
+    run = cli("grad", b"x*2 \xff".decode("utf-8", "surrogateescape"), "--at", "x=1")
+    assert run.exit_code == 2
+    first, text, caret = run.stderr.splitlines()
+    assert first.startswith("gradcli: error: unexpected byte 0xff (not UTF-8) at column 5")
+    assert text == "  x*2 \\xff" and caret == "      ^^^^"
+
+
 def test_control_characters_in_an_error_are_shown_escaped():
     run = cli("grad", "\x1b]0;pwned\x07 x", "--at", "x=1")
     assert run.exit_code == 2
