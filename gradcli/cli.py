@@ -252,7 +252,7 @@ def grad(
 ) -> None:
     """The value of the program and its gradient with respect to each input."""
 
-    _run(lambda: _check_formats(points, json, csv))
+    _run(lambda: _check_formats(points, json, csv, skip_bad))
     if points is not None:
         if paths or check or symbolic:
             _run(lambda: _refuse("--paths, --check and --symbolic work at one point (--at), not with --points"))
@@ -338,11 +338,13 @@ def _output(json: bool, csv: bool) -> str:
     return "json" if json else "csv" if csv else "table"
 
 
-def _check_formats(points: str | None, json: bool, csv: bool) -> None:
+def _check_formats(points: str | None, json: bool, csv: bool, skip_bad: bool = False) -> None:
     if csv and json:
         raise NameProblem("--csv and --json both choose how results are written: give one")
     if csv and points is None:
         raise NameProblem("--csv writes the results of --points; at one point (--at), use --json or the table")
+    if skip_bad and points is None:
+        raise NameProblem("--skip-bad passes over the bad lines of --points; at one point (--at) there are none")
 
 
 def _refuse(message: str) -> None:
@@ -472,6 +474,8 @@ def graph(
         from gradcli.autodiff import grad as compute
         from gradcli.render.graph import TEXT_FORMATS, GraphView, tree
 
+        if seed is not None and not at:
+            raise NameProblem("--seed shows in the gradients of the graph, which need the values of --at")
         tape, point = load(program, file, at)
         result = None
         if at:
@@ -545,7 +549,7 @@ def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None,
     --json has `jacobian`: input name -> array of shape (output shape + input shape), as
     torch.autograd.functional.jacobian lays it out (a list of those for a tuple output).
     """
-    _run(lambda: _check_formats(points, json, csv))
+    _run(lambda: _check_formats(points, json, csv, skip_bad))
     if points is not None:
         from gradcli.autodiff import jacobian_batch
 
@@ -588,7 +592,7 @@ def jvp(
     json: JsonOpt = False,
 ) -> None:
     """Forward mode: the output's tangent along --tangent (the Jacobian times the tangent)."""
-    _run(lambda: _check_formats(points, json, csv))
+    _run(lambda: _check_formats(points, json, csv, skip_bad))
     if not tangent:
         _run(_refuse_no_tangent)
 
