@@ -6,6 +6,7 @@ code; stdout stays empty. (No `from __future__ import annotations` here: typer w
 evaluate every annotation string on each start.)
 """
 
+import errno
 import sys
 import warnings
 from collections.abc import Callable
@@ -153,7 +154,7 @@ def read_program(program: str | None, file: str | None) -> str:
     if file is not None:
         try:
             if file == "-":
-                return _read_text(sys.stdin.buffer, file)
+                return _read_text(_stdin(), file)
             with open(file, "rb") as stream:
                 return _read_text(stream, file)
         except IsADirectoryError:
@@ -163,6 +164,13 @@ def read_program(program: str | None, file: str | None) -> str:
     if program is None:
         raise NameProblem("no program given", hint="pass it as an argument, or with --file PATH")
     return program
+
+
+def _stdin() -> Any:
+    """Standard input as bytes; a process started without one (`<&-`) cannot read it."""
+    if sys.stdin is None:
+        raise OSError(errno.EBADF, "standard input is closed")
+    return sys.stdin.buffer
 
 
 def _read_text(stream: Any, file: str, piece: int = 1 << 20) -> str:
@@ -370,7 +378,7 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
         raise NameProblem("the program and the points cannot both come from stdin")
     tape, fixed = load(program, file, at)
     try:
-        stream = sys.stdin.buffer if points == "-" else open(points, "rb")  # bytes: a bad one is a bad line
+        stream = _stdin() if points == "-" else open(points, "rb")  # bytes: a bad one is a bad line
     except OSError as problem:
         raise NameProblem(f"cannot read points from {points!r}: {problem.strerror}", where="--points") from None
     writer = WRITERS[output](sys.stdout, fixed, tape.inputs)

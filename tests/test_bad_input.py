@@ -295,3 +295,15 @@ def test_an_option_without_the_one_it_works_with_is_refused(args, option):
     assert run.stdout == ""
     first = run.stderr.splitlines()[0]
     assert option in first and len(run.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("args", [["grad", "x", "--points", "-", "--csv"], ["grad", "-f", "-", "--at", "x=1"]])
+def test_reading_a_closed_stdin_is_bad_input_not_an_internal_error(args):
+    import os
+
+    # `gradcli ... <&-`: the process starts without a stdin.
+    done = subprocess.run([sys.executable, "-m", "gradcli", *args], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL, preexec_fn=lambda: os.close(0))
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert "standard input" in done.stderr and "please report" not in done.stderr
