@@ -15,7 +15,9 @@ time it does not need:
 And it decides, in one place, what a failed write to stdout means (`_Stdout`).
 """
 
+import errno
 import gc
+import io
 import os
 import sys
 from typing import NoReturn, TextIO, cast
@@ -73,6 +75,37 @@ class _Stdout:
         return getattr(self._stream, name)
 
 
+class _Closed(io.TextIOBase):
+    """The stdout of a process started without one (`gradcli ... >&-`): every write fails, as
+    a write to a closed descriptor does, and so becomes an OutputProblem like a full disk."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+class _Stderr:
+    """The process's stderr, where a message that cannot be written (stderr closed or full) is
+    lost instead of becoming a new error: the exit code still says what happened."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except (OSError, ValueError):
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
 def _report(problem: OutputProblem) -> int:
     for line in describe(problem):
         print(line, file=sys.stderr)
@@ -81,9 +114,9 @@ def _report(problem: OutputProblem) -> int:
 
 def main() -> None:
     gc.disable()
-    stdout = sys.stdout
-    if stdout is not None:  # None: started with its stdout closed
-        sys.stdout = cast(TextIO, _Stdout(stdout))
+    # None: started with the stream closed. (print(file=None) would write an error to stdout.)
+    sys.stdout = cast(TextIO, _Stdout(sys.stdout if sys.stdout is not None else cast(TextIO, _Closed())))
+    sys.stderr = cast(TextIO, _Stderr(sys.stderr if sys.stderr is not None else open(os.devnull, "w")))
     from gradcli.cli import main as run
 
     try:

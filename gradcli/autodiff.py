@@ -16,7 +16,7 @@ import numpy as np
 from gradcli import values as values_module
 from gradcli.errors import Limits, NameProblem, ShapeProblem, over_limit
 from gradcli.ops import UNIT, Unit, call_jvp, call_vjp, ones_for
-from gradcli.tape import APPLY, Tape, compile_program, float_point, forward, leads_of
+from gradcli.tape import APPLY, Tape, check_shapes, compile_program, float_point, forward, leads_of
 
 Array = np.ndarray
 
@@ -552,6 +552,12 @@ def grad_batch(
     given = _given_seeds(seed, is_tuple)
     leads = leads_of(tape, True)
     wrt_indices = [tape.inputs[name] if name in tape.inputs else tape.names[name] for name in wrt_names]
+    # A sweep holds each of its points' values (and adjoints): no more points at once, over all
+    # the threads, than a one-point run may hold (GRADCLI_MAX_TAPE_ELEMENTS), however big each is.
+    budget = Limits.get("tape_elements")
+    per_point = check_shapes(tape, {name: np.shape(columns[name])[1:] if name in columns else np.shape(fixed[name])
+                                    for name in tape.inputs}) or 1
+    chunk = max(1, min(chunk, budget // per_point))
 
     def sweep(start: int, seeds_at_a_point: list[Array] | None
               ) -> tuple[list[Array], list[Array], list[Array | None], list[Array]]:
@@ -596,7 +602,7 @@ def grad_batch(
 
     keep(0, point_values, first)
     rest = range(chunk, count, chunk)
-    workers = min(threads or min(os.cpu_count() or 1, 4), len(rest))
+    workers = min(threads or min(os.cpu_count() or 1, 4), len(rest), max(1, budget // (chunk * per_point)))
     if workers <= 1:
         for start in rest:
             run(start)

@@ -6,6 +6,7 @@ code; stdout stays empty. (No `from __future__ import annotations` here: typer w
 evaluate every annotation string on each start.)
 """
 
+import errno
 import sys
 import warnings
 from collections.abc import Callable
@@ -153,7 +154,7 @@ def read_program(program: str | None, file: str | None) -> str:
     if file is not None:
         try:
             if file == "-":
-                return _read_text(sys.stdin.buffer, file)
+                return _read_text(_stdin(), file)
             with open(file, "rb") as stream:
                 return _read_text(stream, file)
         except IsADirectoryError:
@@ -163,6 +164,13 @@ def read_program(program: str | None, file: str | None) -> str:
     if program is None:
         raise NameProblem("no program given", hint="pass it as an argument, or with --file PATH")
     return program
+
+
+def _stdin() -> Any:
+    """Standard input as bytes; a process started without one (`<&-`) cannot read it."""
+    if sys.stdin is None:
+        raise OSError(errno.EBADF, "standard input is closed")
+    return sys.stdin.buffer
 
 
 def _read_text(stream: Any, file: str, piece: int = 1 << 20) -> str:
@@ -255,7 +263,7 @@ def grad(
 ) -> None:
     """The value of the program and its gradient with respect to each input."""
 
-    _run(lambda: _check_formats(points, json, csv))
+    _run(lambda: _check_formats(points, json, csv, skip_bad))
     if points is not None:
         if paths or check or symbolic:
             _run(lambda: _refuse("--paths, --check and --symbolic work at one point (--at), not with --points"))
@@ -350,11 +358,13 @@ def _output(json: bool, csv: bool) -> str:
     return "json" if json else "csv" if csv else "table"
 
 
-def _check_formats(points: str | None, json: bool, csv: bool) -> None:
+def _check_formats(points: str | None, json: bool, csv: bool, skip_bad: bool = False) -> None:
     if csv and json:
         raise NameProblem("--csv and --json both choose how results are written: give one")
     if csv and points is None:
         raise NameProblem("--csv writes the results of --points; at one point (--at), use --json or the table")
+    if skip_bad and points is None:
+        raise NameProblem("--skip-bad passes over the bad lines of --points; at one point (--at) there are none")
 
 
 def _refuse(message: str) -> None:
@@ -382,7 +392,7 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
         raise NameProblem("the program and the points cannot both come from stdin")
     tape, fixed = load(program, file, at)
     try:
-        stream = sys.stdin.buffer if points == "-" else open(points, "rb")  # bytes: a bad one is a bad line
+        stream = _stdin() if points == "-" else open(points, "rb")  # bytes: a bad one is a bad line
     except OSError as problem:
         raise NameProblem(f"cannot read points from {points!r}: {problem.strerror}", where="--points") from None
     writer = WRITERS[output](sys.stdout, fixed, tape.inputs)
@@ -499,6 +509,8 @@ def graph(
         from gradcli.autodiff import grad as compute
         from gradcli.render.graph import TEXT_FORMATS, GraphView, tree
 
+        if seed is not None and not at:
+            raise NameProblem("--seed shows in the gradients of the graph, which need the values of --at")
         tape, point = load(program, file, at)
         result = None
         if at:
@@ -573,7 +585,7 @@ def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None,
     --json has `jacobian`: input name -> array of shape (output shape + input shape), as
     torch.autograd.functional.jacobian lays it out (a list of those for a tuple output).
     """
-    _run(lambda: _check_formats(points, json, csv))
+    _run(lambda: _check_formats(points, json, csv, skip_bad))
     if points is not None:
         from gradcli import autodiff
 
@@ -620,7 +632,7 @@ def jvp(
     json: JsonOpt = False,
 ) -> None:
     """Forward mode: the output's tangent along --tangent (the Jacobian times the tangent)."""
-    _run(lambda: _check_formats(points, json, csv))
+    _run(lambda: _check_formats(points, json, csv, skip_bad))
     if not tangent:
         _run(_refuse_no_tangent)
 

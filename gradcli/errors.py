@@ -103,14 +103,19 @@ def line_and_column(source: str, offset: int) -> tuple[int, int, str]:
 
 
 # Characters a terminal acts on instead of showing: C0 and C1 controls, DEL, and the
-# invisible format characters (zero widths, bidirectional overrides, line separators, BOM).
-_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
-_HIDDEN_BUT_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+# invisible format characters (zero widths, bidirectional overrides, line separators, BOM);
+# and lone surrogates: a byte of argv that is not UTF-8 (U+DC80-U+DCFF), which would be
+# written back as that raw byte (0x9b is CSI), or fail to be written at all.
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]")
+_HIDDEN_BUT_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff"
+                               "\ud800-\udfff]")
 _SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
 def _escape(found: re.Match[str]) -> str:
     char = found.group()
+    if "\udc80" <= char <= "\udcff":  # the byte that was not UTF-8, as the user typed it
+        return f"\\x{ord(char) - 0xdc00:02x}"
     return _SHORT.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
 
 

@@ -233,8 +233,10 @@ def tokenize(source: str) -> list[Token]:
                 what = "attribute access ('.')" if text == "." else f"operator {text!r}"
                 raise SyntaxProblem(f"{what} is not supported", source=source, span=(position, end))
             else:
-                shown = repr(text) if text.isprintable() else f"U+{ord(text):04X}"
-                raise SyntaxProblem(f"unexpected character {shown}", source=source, span=(position, position + 1))
+                shown = "character " + (repr(text) if text.isprintable() else f"U+{ord(text):04X}")
+                if "\udc80" <= text <= "\udcff":  # how Python hands over a byte of argv that is not UTF-8
+                    shown = f"byte 0x{ord(text) - 0xdc00:02x} (not UTF-8)"
+                raise SyntaxProblem(f"unexpected {shown}", source=source, span=(position, position + 1))
         append((kind, text, position, end))
         position = end
     append(("END", "", len(source), len(source)))

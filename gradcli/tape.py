@@ -63,7 +63,8 @@ class Tape:
     # of numbers the sweeps can run on Python floats (see _float_forward).
     floats: bool = False
     item_spans: dict[int, tuple[Span, ...]] = field(default_factory=dict)  # a list node -> its items' spans
-    checked: set[tuple[Shape, ...]] = field(default_factory=set)  # input shapes check_shapes has passed
+    # input shapes check_shapes has passed -> the elements of all the values at such a point
+    checked: dict[tuple[Shape, ...], int] = field(default_factory=dict)
 
     def node_label(self, index: int) -> str:
         """A short name for a node: its own name, or v<index>."""
@@ -415,8 +416,11 @@ def _checked_size(shape: Shape, span: Span, source: str) -> int:
     return size
 
 
-def check_shapes(tape: Tape, shapes: Mapping[str, Shape]) -> None:
+def check_shapes(tape: Tape, shapes: Mapping[str, Shape]) -> int | None:
     """Refuse, before anything is computed, a value past NumPy's axes or the elements limits, or a ragged list.
+
+    Returns the elements of all the values at one point together (None where the shapes do
+    not fit an op).
 
     Every node's shape at one point follows from the inputs' shapes (`shapes`: name -> shape)
     by the ops' shape rules. Where the shapes do not fit an op, checking stops there: the
@@ -424,7 +428,7 @@ def check_shapes(tape: Tape, shapes: Mapping[str, Shape]) -> None:
     """
     key = tuple(shapes[name] for name in tape.inputs)
     if key in tape.checked:
-        return
+        return tape.checked[key]
     source = tape.source
     known: list[Shape] = [()] * len(tape.nodes)
     total = 0
@@ -440,7 +444,7 @@ def check_shapes(tape: Tape, shapes: Mapping[str, Shape]) -> None:
             else:
                 found = output_shape(node.op, arg_shapes, node.params)  # type: ignore[arg-type]
                 if found is None:
-                    return
+                    return None
                 shape = found
         elif node.kind == INPUT:
             shape = shapes[node.name]  # type: ignore[index]
@@ -451,7 +455,8 @@ def check_shapes(tape: Tape, shapes: Mapping[str, Shape]) -> None:
             raise over_limit(f"the program's values up to here would hold {total:,} elements together",
                              "tape_elements", source=source, span=node.span)
         known[node.index] = shape
-    tape.checked.add(key)
+    tape.checked[key] = total
+    return total
 
 
 def leads_of(tape: Tape, batched: bool) -> list[int]:

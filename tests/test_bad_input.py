@@ -277,3 +277,33 @@ def test_did_you_mean_only_suggests_a_plausible_function(program, suggested):
         assert "did you mean" not in first
     else:
         assert suggested in first
+
+
+IGNORED_BEFORE = [
+    # an option given without the one it works with was ignored
+    (["grad", "x*x", "--at", "x=1", "--skip-bad"], "--skip-bad"),
+    (["jacobian", "x*x", "--at", "x=1", "--skip-bad"], "--skip-bad"),
+    (["jvp", "x*x", "--at", "x=1", "--tangent", "x=1", "--skip-bad"], "--skip-bad"),
+    (["graph", "x*x", "--seed", "3"], "--seed"),
+]
+
+
+@pytest.mark.parametrize(("args", "option"), IGNORED_BEFORE, ids=[" ".join(a) for a, _ in IGNORED_BEFORE])
+def test_an_option_without_the_one_it_works_with_is_refused(args, option):
+    run = cli(*args)
+    assert run.exit_code == 2, run.stdout
+    assert run.stdout == ""
+    first = run.stderr.splitlines()[0]
+    assert option in first and len(run.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("args", [["grad", "x", "--points", "-", "--csv"], ["grad", "-f", "-", "--at", "x=1"]])
+def test_reading_a_closed_stdin_is_bad_input_not_an_internal_error(args):
+    import os
+
+    # `gradcli ... <&-`: the process starts without a stdin.
+    done = subprocess.run([sys.executable, "-m", "gradcli", *args], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL, preexec_fn=lambda: os.close(0))
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert "standard input" in done.stderr and "please report" not in done.stderr

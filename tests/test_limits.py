@@ -142,3 +142,31 @@ def test_a_program_one_character_past_the_limit_is_refused_and_one_at_it_is_read
     assert run.exit_code == 2 and "GRADCLI_MAX_PROGRAM_CHARS" in run.stderr
     run = cli("grad", "-f", "-", "--at", "x=1", stdin=at_limit + "x")
     assert run.exit_code == 2 and "GRADCLI_MAX_PROGRAM_CHARS" in run.stderr
+
+
+# --- many points: the limits hold for the points computed together ---------------------------
+
+
+@pytest.mark.parametrize("command", ["grad"])  # jvp and jacobian: see the report of fix-attack
+def test_points_that_each_fit_the_limits_are_not_computed_together_past_them(monkeypatch, tmp_path, command):
+    # Each point's values fit GRADCLI_MAX_TAPE_ELEMENTS (x*y is 100 x 100); 40 points computed at
+    # once would hold 40 times that. A run over many points holds no more than one over one point.
+    monkeypatch.setenv("GRADCLI_MAX_TAPE_ELEMENTS", "30000")
+    n, count = 100, 40
+    points = tmp_path / "points.csv"
+    points.write_text(",".join(f"x[{i}]" for i in range(n)) + "\n"
+                      + "".join(",".join([str(p)] * n) + "\n" for p in range(count)))
+    y = "[" + ",".join(["[1]"] * n) + "]"
+    extra = {"grad": [], "jvp": ["--tangent", "y=" + "[" + ",".join(["[0]"] * n) + "]"], "jacobian": ["--wrt", "y"]}
+    args = [command, "sum(x*y)", "--points", str(points), "--at", f"y={y}", "--csv", *extra[command]]
+    one_point = ["--at", "x=[" + ",".join(["1"] * n) + "]"]
+    one, _ = _peak_bytes(lambda: cli(*args[:2], *args[4:6], *one_point, "--json", *extra[command]))
+    peak, raised = _peak_bytes(lambda: cli(*args))
+    assert raised is None
+    run = cli(*args)
+    assert run.exit_code == 0, run.stderr
+    rows = run.stdout.splitlines()[1:]
+    assert len(rows) == count
+    # sum(x*y) = n * sum(x) at each point (y is all ones)
+    assert [float(r.split(",")[0]) for r in rows] == [float(n * n * p) for p in range(count)]
+    assert peak < 4 * one

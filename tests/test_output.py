@@ -122,6 +122,30 @@ def test_control_characters_in_a_program_are_shown_escaped(args):
         assert CONTROL_SHOWN in run.stdout
 
 
+@pytest.mark.parametrize("args", [["graph"], ["graph", "--format", "dot"], ["explain", "--at", "x=1"],
+                                  ["grad", "--at", "x=1", "--wrt"]])
+def test_bytes_that_are_not_utf8_in_a_program_are_shown_escaped(args):
+    # argv is bytes: Python hands a byte that is not UTF-8 over as a lone surrogate (U+DCxx). Written
+    # back, it is either the raw byte again (0x9b is CSI to a terminal reading 8-bit controls) or,
+    # where stdout is strict UTF-8 (any UTF-8 locale but C.UTF-8), an encoding error.
+    program = b"x*2 # \x9b31m \xff".decode("utf-8", "surrogateescape")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    given = [program, *args[1:]] if args[0] != "grad" else ["x*2", *args[1:], program]  # an unknown --wrt name
+    done = subprocess.run([sys.executable, "-m", "gradcli", args[0], *given], capture_output=True, env=env, timeout=120)
+    assert done.returncode == (0 if args[0] != "grad" else 2), done.stderr
+    shown = done.stdout + done.stderr
+    assert b"\x9b" not in shown and b"\xff" not in shown and b"please report" not in shown
+    assert (b"\\\\x9b31m \\\\xff" if "dot" in args else b"\\x9b31m \\xff") in shown
+
+
+def test_a_byte_that_is_not_utf8_is_named_as_a_byte_in_an_error():
+    run = cli("grad", b"x*2 \xff".decode("utf-8", "surrogateescape"), "--at", "x=1")
+    assert run.exit_code == 2
+    first, text, caret = run.stderr.splitlines()
+    assert first.startswith("gradcli: error: unexpected byte 0xff (not UTF-8) at column 5")
+    assert text == "  x*2 \\xff" and caret == "      ^^^^"
+
+
 def test_control_characters_in_an_error_are_shown_escaped():
     run = cli("grad", "\x1b]0;pwned\x07 x", "--at", "x=1")
     assert run.exit_code == 2
@@ -370,3 +394,39 @@ def test_a_negative_scalar_seed_is_named_in_the_header():
     assert "seed · d out / d input" in run.stdout and "--seed (PyTorch's grad_tensors) out = -1" in run.stdout
     plain = cli("grad", "x*2", "--at", "x=1")
     assert "d out / d input" in plain.stdout and "seed" not in plain.stdout
+
+
+# --- standard streams that are closed or full ----------------------------------------------------------
+
+CLOSED_STDOUT = [
+    ["grad", "sin(x)", "--at", "x=1", "--json"],
+    ["grad", "sin(x)", "--at", "x=1"],
+    ["explain", "sin(x)", "--at", "x=1"],
+    ["grad", "x*x", "--points", "-", "--csv"],
+]
+
+
+@pytest.mark.parametrize("args", CLOSED_STDOUT, ids=[" ".join(a) for a in CLOSED_STDOUT])
+def test_a_closed_stdout_is_an_output_error_not_a_traceback(args):
+    # `gradcli ... >&-`: the process starts without a stdout at all.
+    from gradcli.errors import ExitCode
+
+    done = subprocess.run([sys.executable, "-m", "gradcli", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          input="x\n1\n2\n", text=True, timeout=120, close_fds=True,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == ExitCode.OUTPUT
+    assert done.stderr.startswith("gradcli: error: cannot write the output") and done.stderr.count("\n") == 1
+    assert "Traceback" not in done.stderr and "please report" not in done.stderr
+
+
+@pytest.mark.parametrize("stderr", ["closed", "full"])
+def test_an_error_that_cannot_be_said_keeps_its_exit_code_and_stdout_stays_empty(stderr):
+    # `gradcli grad 'x+' 2>&-` or `2>/dev/full`: the message is lost, the exit code still says bad input.
+    if stderr == "full" and not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full")
+    with open("/dev/full" if stderr == "full" else os.devnull, "w") as sink:
+        done = subprocess.run([sys.executable, "-m", "gradcli", "grad", "x+", "--at", "x=1"], stdout=subprocess.PIPE,
+                              stderr=sink, text=True, timeout=120,
+                              preexec_fn=(lambda: os.close(2)) if stderr == "closed" else None)
+    assert done.returncode == 2
+    assert done.stdout == ""
