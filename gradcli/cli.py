@@ -419,7 +419,9 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
         progress(-1)
     if skipped:
         shown = ", ".join(map(str, skipped[:20])) + (", ..." if len(skipped) > 20 else "")
-        print(f"gradcli: {done:,} points done; {len(skipped):,} bad lines skipped: {shown}", file=sys.stderr)
+        points_done = f"{done:,} point{'' if done == 1 else 's'} done"
+        bad_lines = f"{len(skipped):,} bad line{'' if len(skipped) == 1 else 's'} skipped"
+        print(f"gradcli: {points_done}; {bad_lines}: {shown}", file=sys.stderr)
     if strict and not all_finite:
         raise NonFiniteProblem("a value or derivative is not finite (--strict)")
 
@@ -659,8 +661,35 @@ def jvp(
 app = make_app(list(COMMANDS))
 
 
+def _is_usage_error(problem: Exception) -> bool:
+    """click's UsageError (a bad option or value), whether typer brings click or its own copy."""
+    return any(kind.__name__ == "UsageError" for kind in type(problem).__mro__)
+
+
 def main() -> None:
     args = _program_after_double_dash(sys.argv[1:])
+    options = args[: args.index("--")] if "--" in args else args
+    if "--version" in options:  # `gradcli --version`, `gradcli grad --version`: the same answer
+        from importlib.metadata import version
+
+        print(f"gradcli {version('gradcli')}")
+        raise SystemExit(0)
     # Running one command, build only that one: start-up is a third of a gradient's time.
     chosen = make_app([args[0]]) if args and args[0] in COMMANDS else app
-    chosen(args=args, prog_name="gradcli")
+    try:
+        code = chosen(args=args, prog_name="gradcli", standalone_mode=False)
+    except typer.Abort:
+        raise SystemExit(1) from None
+    except Exception as problem:
+        if not _is_usage_error(problem):
+            raise
+        message = problem.format_message()  # type: ignore[attr-defined]
+        if type(problem).__name__ == "NoArgsIsHelpError":  # `gradcli` alone: the help, as click shows it
+            print(message, file=sys.stderr)
+            raise SystemExit(2) from None
+        # click's own words (an unknown option, a value out of range), on one line as every
+        # other error of gradcli, with where to look for the options.
+        command = f" {args[0]}" if args and args[0] in COMMANDS else ""
+        print(f"gradcli: error: {visible(message)} (see 'gradcli{command} -h')", file=sys.stderr)
+        raise SystemExit(2) from None
+    raise SystemExit(code if isinstance(code, int) else 0)

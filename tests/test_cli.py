@@ -219,3 +219,33 @@ def test_version_comes_from_the_package_metadata():
     run = process("--version")
     assert run.exit_code == 0, run.stderr
     assert run.stdout == f"gradcli {version('gradcli')}\n"
+
+
+# --- click's own errors and --version, through the process ------------------------------------
+
+
+@pytest.mark.parametrize("args", [["grad", "x", "--at", "x=1", "--max-paths", "0"], ["grad", "x", "--bogus"],
+                                  ["graph", "x", "--format", "bogus"], ["bogus"], ["grad", "x", "--at"]])
+def test_a_bad_option_is_one_line_naming_it_and_where_help_is(args):
+    run = process(*args)
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gradcli: error: ")
+    command = f"gradcli {args[0]} -h" if args[0] != "bogus" else "gradcli -h"
+    assert f"(see '{command}')" in lines[0]
+
+
+@pytest.mark.parametrize("command", ["", "grad", "graph", "explain", "jacobian", "hessian", "jvp"])
+def test_version_answers_on_every_command(command):
+    from importlib.metadata import version
+
+    run = process(*([command] if command else []), "--version")
+    assert (run.exit_code, run.stdout, run.stderr) == (0, f"gradcli {version('gradcli')}\n", "")
+
+
+@pytest.mark.parametrize("command", ["grad", "jacobian", "hessian"])
+def test_json_at_lists_the_inputs_in_the_programs_order_as_points_does(command):
+    run = cli(command, "b*a + c", "--at", "c=3", "--at", "a=1,b=2", "--json")
+    assert run.exit_code == 0
+    assert list(run.json()["at"]) == ["b", "a", "c"]

@@ -49,7 +49,7 @@ def test_json_strings_and_booleans_are_skipped_as_bad_lines():
     run = cli("grad", "x*x", "--points", "-", "--json", "--skip-bad", stdin=stdin)
     assert run.exit_code == 0
     assert [json.loads(line)["line"] for line in run.stdout.splitlines()] == [2]
-    assert "1 points done; 2 bad lines skipped: 1, 3" in run.stderr
+    assert "1 point done; 2 bad lines skipped: 1, 3" in run.stderr
 
 
 # --- 11. no line is dropped silently ------------------------------------------------------
@@ -112,7 +112,7 @@ def test_a_skipped_json_line_does_not_fix_the_shape_of_later_lines():
     assert run.exit_code == 0
     documents = [json.loads(line) for line in run.stdout.splitlines()]
     assert [(d["line"], d["value"], d["grad"]["x"]) for d in documents] == [(2, 9.0, 6.0), (3, 16.0, 8.0)]
-    assert "2 points done; 1 bad lines skipped: 1" in run.stderr
+    assert "2 points done; 1 bad line skipped: 1" in run.stderr
 
 
 def test_the_shape_is_fixed_by_the_first_good_line_and_named_with_it():

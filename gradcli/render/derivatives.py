@@ -8,7 +8,7 @@ import numpy as np
 from rich.text import Text
 
 from gradcli.autodiff import Agreement, HessianResult, JacobianResult, JvpResult
-from gradcli.render.numbers import human, human_line, to_json
+from gradcli.render.numbers import human, human_line, point_document, to_json
 from gradcli.verify import Note
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ def jacobian_document(result: JacobianResult) -> dict[str, Any]:
     blocks = [{name: to_json(block) for name, block in per_output.items()} for per_output in result.blocks]
     document = {
         "expr": result.tape.source,
-        "at": {name: to_json(v) for name, v in result.point.items()},
+        "at": point_document(result.tape, result.point),
         "value": [to_json(v) for v in result.outputs] if result.is_tuple else to_json(result.outputs[0]),
         "jacobian": blocks if result.is_tuple else blocks[0],
         "mode": result.mode,
@@ -184,7 +184,7 @@ def show_jacobian(result: JacobianResult, console: Any) -> None:
 def hessian_document(result: HessianResult) -> dict[str, Any]:
     return _warned({
         "expr": result.tape.source,
-        "at": {name: to_json(v) for name, v in result.point.items()},
+        "at": point_document(result.tape, result.point),
         "value": to_json(result.value),
         "grad": {name: to_json(g) for name, g in result.grad.items()},
         "hessian": {a: {b: to_json(block) for b, block in row.items()} for a, row in result.blocks.items()},
@@ -212,7 +212,7 @@ def jvp_document(result: JvpResult) -> dict[str, Any]:
 
     return _warned({
         "expr": result.tape.source,
-        "at": {name: to_json(v) for name, v in result.point.items()},
+        "at": point_document(result.tape, result.point),
         "tangent": {name: to_json(v) for name, v in result.tangent.items()},
         "value": one_or_many(result.value),
         "jvp": one_or_many(result.jvp),

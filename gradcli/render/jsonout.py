@@ -6,14 +6,14 @@ import json
 from typing import Any
 
 from gradcli.autodiff import GradResult, non_finite_warnings
-from gradcli.render.numbers import to_json
+from gradcli.render.numbers import point_document, to_json
 
 
 def grad_document(result: GradResult) -> dict[str, Any]:
     value = result.value
     document: dict[str, Any] = {
         "expr": result.tape.source,
-        "at": {name: to_json(v) for name, v in result.point.items()},
+        "at": point_document(result.tape, result.point),
         "value": [to_json(v) for v in value] if isinstance(value, tuple) else to_json(value),
         "grad": {name: to_json(g) for name, g in result.grad.items()},
         "of": list(result.root_names),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -76,3 +77,9 @@ def has_null(document: Any) -> bool:
         elif isinstance(item, list):
             stack.extend(item)
     return False
+
+
+def point_document(tape: Any, point: Mapping[str, Any]) -> dict[str, Any]:
+    """The `at` of a JSON document: the inputs in the program's order, as --points writes them."""
+    order = [name for name in tape.inputs if name in point] + [name for name in point if name not in tape.inputs]
+    return {name: to_json(point[name]) for name in order}
