@@ -15,8 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradcli import compile_program, values
-from gradcli.values import PointsProblem, PointsReader, read_lines
+from gradcli import compile_program
+from gradcli.inputs import points
+from gradcli.inputs.points import PointsProblem, PointsReader, read_lines
 from tests.helpers import cli, process
 
 
@@ -380,7 +381,7 @@ def test_a_very_wide_csv_is_read_in_chunks_of_bounded_size():
 
 def test_a_chunk_holds_a_bounded_amount_of_text(monkeypatch):
     # 65,536 lines of a million characters each would be 65 GB: a chunk ends at CHUNK_CHARS.
-    monkeypatch.setattr(values, "CHUNK_CHARS", 1_000)
+    monkeypatch.setattr(points, "CHUNK_CHARS", 1_000)
     header = ",".join(f"z[{i}]" for i in range(10))
     lines = [header] + [",".join(["1.2345"] * 10)] * 100  # 69 characters a line
     for text in (lines, [json.dumps({"z": [1.2345] * 10})] * 100):
