@@ -1,22 +1,33 @@
-"""The values a user types beside a program: --at points and --seed vectors.
+"""The values a user types beside a program: --at and --tangent points, --seed vectors.
 
-A value is a number (`0.5`, `-3`, `1e-2`, `pi`), a bracketed, possibly nested list
-(`[1, 3]`, `[[1, 2], [3, 4]]`), `arange(start, stop, step)` or `linspace(start, stop, n)`.
-Values are read with the program parser and then walked here; nothing is ever `eval`ed.
+One grammar, read once, each part with its span in the text as typed:
+
+    assignments := [assignment (',' assignment)* [',']]   -- --at, --tangent
+    assignment  := NAME '=' value                         -- a ',' inside brackets does not end it
+    seeds       := seed (',' seed)* | '(' seeds [','] ')'  -- --seed: one per output
+    seed        := value | 'ones'
+    value       := number | '[' value (',' value)* [','] ']'
+                 | 'arange' '(' number [',' number [',' number]] ')'
+                 | 'linspace' '(' number ',' number ',' number ')'
+    number      := ('+' | '-')* (NUMBER | 'pi' | 'e' | 'inf' | 'nan')
+    (and parentheses around any value or number)
+
+The text is tokenized once and each value parsed once by the program's parser (`_tree`, the
+one place a value meets it), then walked here into an array: the elements are counted before
+any are made, lists nest at most MAX_LIST_DEPTH deep. Nothing is ever `eval`ed.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from gradcli import syntax
 from gradcli.errors import GradcliError, LimitProblem, Limits, NameProblem, ShapeProblem, SyntaxProblem, over_limit
 from gradcli.inputs import ranges
-from gradcli.syntax import END, KIND, START
+from gradcli.syntax import END, KIND, START, Span, Token
 from gradcli.tape import MAX_AXES
 
 Array = np.ndarray
@@ -110,55 +121,90 @@ def value(expr: syntax.Expr, source: str) -> Array:
 
 
 def parse_value(text: str, where: str = "") -> Array:
-    """One value, from its text."""
+    """value: one value, from its text."""
     try:
-        return value(syntax.parse_expression(text), text)
+        return value(_tree(text, syntax.tokenize(text)), text)
     except GradcliError as error:
         raise error.locate(text, where) from None
 
 
-def parse_assignments(text: str, where: str = "--at") -> dict[str, Array]:
-    """`x1=0.5,x2=[1,2]` -> {name: value}. Commas inside brackets do not split."""
+class Assignment(NamedTuple):
+    name: str
+    span: Span  # where the name stands in the text of its option
+    value: Array
+
+
+def assignments(text: str, where: str = "--at") -> list[Assignment]:
+    """assignments: `x1=0.5, x2=[1,2]` -> its assignments in order, each name with its span.
+
+    The text is tokenized once; each value is parsed from its own tokens, where they stand
+    in the whole text (an error points into the text as typed), and made into an array
+    before the next assignment is read. A comma inside brackets does not end a value.
+    """
     try:
         tokens = syntax.tokenize(text)
-        result: dict[str, Array] = {}
+        result: list[Assignment] = []
+        given: set[str] = set()
         position = 0
         while tokens[position][KIND] != "END":
             (name_kind, name, name_start, name_end), equals = tokens[position], tokens[position + 1]
             if name_kind != "NAME" or equals[KIND] != "=":
                 raise SyntaxProblem("expected NAME=VALUE", span=(name_start, max(name_end, name_start + 1)))
-            if name in result:
+            if name in given:
                 raise SyntaxProblem(f"'{name}' is given twice", span=(name_start, name_end))
-            depth = 0
-            end = position + 2
-            while tokens[end][KIND] != "END" and not (depth == 0 and tokens[end][KIND] == ","):
-                depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(tokens[end][KIND], 0)
-                end += 1
-            start_offset = equals[END]
-            end_offset = tokens[end][START]
+            end = _value_end(tokens, position + 2)
             if end == position + 2:
                 raise SyntaxProblem(f"no value for '{name}'", span=(equals[START], equals[END]))
-            try:
-                piece = text[start_offset:end_offset]
-                result[name] = value(syntax.parse_expression(piece), piece)
-            except GradcliError as error:
-                if error.span is not None:  # point into the whole --at text, not the piece
-                    error.span = (error.span[0] + start_offset, error.span[1] + start_offset)
-                error.source = None
-                raise
+            tree = _tree(text, [*tokens[position + 2 : end], _end_at(tokens[end])])
+            result.append(Assignment(name, (name_start, name_end), value(tree, text)))
+            given.add(name)
             position = end + 1 if tokens[end][KIND] == "," else end
         return result
     except GradcliError as error:
         raise error.locate(text, where) from None
 
 
+def parse_assignments(text: str, where: str = "--at") -> dict[str, Array]:
+    """`x1=0.5,x2=[1,2]` -> {name: value}."""
+    return {name: array for name, _, array in assignments(text, where)}
+
+
+def _value_end(tokens: list[Token], position: int) -> int:
+    """The ',' that ends the value starting at `position` (outside any bracket), or the END."""
+    depth = 0
+    while tokens[position][KIND] != "END" and not (depth == 0 and tokens[position][KIND] == ","):
+        depth += _DEPTH.get(tokens[position][KIND], 0)
+        position += 1
+    return position
+
+
+_DEPTH = {"(": 1, "[": 1, ")": -1, "]": -1}
+
+
+def _end_at(token: Token) -> Token:
+    """An END token where `token` starts: a value's own tokens stop there (a token of the
+    parser's own type: a plain tuple, or a NamedTuple)."""
+    fields = ("END", "", token[START], token[START])
+    return token._make(fields) if hasattr(token, "_make") else fields  # type: ignore[attr-defined]
+
+
+def _tree(text: str, tokens: list[Token]) -> syntax.Expr:
+    """The syntax tree of one value, from its tokens (ending in END), by the program's parser.
+
+    The one place a value meets the parser: spans and columns are those of `text`."""
+    parser = syntax.Parser(text, tokens, syntax.TreeSink(text))
+    tree, _ = parser.expression()
+    token = parser.tokens[parser.position]
+    if token[KIND] != "END":
+        raise parser.unexpected(token)
+    return tree
+
+
 def merge_points(texts: list[str], inputs: Mapping[str, int] | None = None, where: str = "--at") -> dict[str, Array]:
     """Several --at (or --tangent) options into one point; with `inputs`, every name must be one of them."""
     point: dict[str, Array] = {}
     for text in texts:
-        for name, array in parse_assignments(text, where).items():
-            offset = _name_offset(text, name)
-            span = (offset, offset + len(name))
+        for name, span, array in assignments(text, where):
             if name in point:
                 raise SyntaxProblem(f"'{name}' is given twice", source=text, span=span, where=where)
             if inputs is not None and name not in inputs:
@@ -166,13 +212,6 @@ def merge_points(texts: list[str], inputs: Mapping[str, int] | None = None, wher
                                   hint=f"its inputs are: {', '.join(inputs) or 'none'}")
             point[name] = array
     return point
-
-
-def _name_offset(text: str, name: str) -> int:
-    """Where `name=` starts in an --at text (at the start or after a comma)."""
-    for found in re.finditer(rf"(?:^|,)\s*({re.escape(name)})\s*=", text):
-        return found.start(1)
-    return 0
 
 
 def as_array(given: Any, name: str) -> Array:
@@ -200,7 +239,7 @@ def check_point(inputs: Mapping[str, int], point: Mapping[str, Array]) -> None:
 def parse_seed(text: str) -> list[Array | str]:
     """--seed: a value, `ones`, or a tuple of those for a tuple output."""
     try:
-        expr = syntax.parse_expression(text)
+        expr = _tree(text, syntax.tokenize(text))
         items = list(expr.items) if isinstance(expr, syntax.TupleLit) else [expr]
         seeds: list[Array | str] = []
         for item in items:
