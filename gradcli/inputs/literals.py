@@ -27,13 +27,15 @@ import numpy as np
 from gradcli import syntax
 from gradcli.errors import GradcliError, LimitProblem, Limits, NameProblem, ShapeProblem, SyntaxProblem, over_limit
 from gradcli.inputs import ranges
+from gradcli.ops import CONSTANTS
 from gradcli.syntax import END, KIND, START, Span, Token
 from gradcli.tape import MAX_AXES
 
 Array = np.ndarray
 
 MAX_LIST_DEPTH = MAX_AXES  # NumPy broadcasts at most 32 axes; nobody types 32 nested lists
-_NAMED_NUMBERS = {"pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan}
+# The language's constants (pi, e), and the IEEE specials a value may be but a program spells otherwise.
+_NAMED_NUMBERS = {**CONSTANTS, "inf": np.inf, "nan": np.nan}
 _EXPECTED = "a value is a number, a [list], arange(start, stop, step) or linspace(start, stop, n)"
 
 
