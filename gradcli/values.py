@@ -1,5 +1,6 @@
 """The old home of gradcli.inputs: its names, re-exported while code moves over."""
 
+from gradcli.errors import PointsProblem
 from gradcli.inputs.literals import (
     MAX_LIST_DEPTH,
     as_array,
@@ -15,7 +16,6 @@ from gradcli.inputs.points import (
     PAUSE,
     PIECE,
     PointChunk,
-    PointsProblem,
     PointsReader,
     Unreadable,
     read_lines,

@@ -16,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gradcli import compile_program
+from gradcli.errors import PointsProblem
 from gradcli.inputs import points
-from gradcli.inputs.points import PointsProblem, PointsReader, read_lines
+from gradcli.inputs.points import PointsReader, read_lines
 from tests.helpers import cli, process
 
 

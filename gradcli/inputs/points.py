@@ -9,18 +9,10 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from gradcli.errors import GradcliError, Limits, NameProblem
+from gradcli.errors import GradcliError, Limits, NameProblem, PointsProblem
 from gradcli.inputs.literals import MAX_LIST_DEPTH
 
 Array = np.ndarray
-
-
-class PointsProblem(GradcliError):
-    """A bad line in a --points file; `line` is its 1-based number."""
-
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}", where="--points")
-        self.line = line
 
 
 @dataclass(eq=False, repr=False)
