@@ -384,7 +384,8 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
     `compute(tape, columns, count, fixed)` is grad_batch, jvp_batch or jacobian_batch;
     `at_once(tape, columns, fixed)`, if given, cuts a chunk into pieces of that many points.
     """
-    from gradcli.inputs.points import PointsReader, read_lines
+    from gradcli.inputs.lines import read_lines
+    from gradcli.inputs.points import PointsReader
     from gradcli.render.numbers import is_finite
     from gradcli.render.stream import WRITERS
 
