@@ -207,8 +207,8 @@ def _read_text(stream: Any, file: str, piece: int = 1 << 20) -> str:
 
 def load(program: str | None, file: str | None, at: list[str] | None) -> tuple[Any, dict[str, Any]]:
     """The program's tape and the point --at gives (every --at name must be an input)."""
+    from gradcli.inputs.literals import merge_points
     from gradcli.tape import compile_program
-    from gradcli.values import merge_points
 
     tape = compile_program(read_program(program, file))
     return tape, merge_points(at or [], tape.inputs)
@@ -384,9 +384,10 @@ def _points(program: str | None, file: str | None, at: list[str] | None, points:
     `compute(tape, columns, count, fixed)` is grad_batch, jvp_batch or jacobian_batch;
     `at_once(tape, columns, fixed)`, if given, cuts a chunk into pieces of that many points.
     """
+    from gradcli.inputs.lines import read_lines
+    from gradcli.inputs.points import PointsReader
     from gradcli.render.numbers import is_finite
     from gradcli.render.stream import WRITERS
-    from gradcli.values import PointsReader, read_lines
 
     if points == "-" and file == "-":
         raise NameProblem("the program and the points cannot both come from stdin")
@@ -454,7 +455,7 @@ def _alone(tape: Any, chunk: Any, fixed: Any) -> GradcliError | None:
 
 def _pieces(chunk: Any, size: int) -> Any:
     """The points of a chunk in pieces of at most `size` (none for an empty chunk)."""
-    from gradcli.values import PointChunk
+    from gradcli.inputs.points import PointChunk
 
     for start in range(0, chunk.count, max(1, size)):
         if start == 0 and size >= chunk.count:
@@ -639,7 +640,7 @@ def jvp(
         _run(_refuse_no_tangent)
 
     def tangents() -> dict[str, Any]:
-        from gradcli.values import merge_points
+        from gradcli.inputs.literals import merge_points
 
         return merge_points(tangent or [], where="--tangent")  # a name given twice is an error, as in --at
 

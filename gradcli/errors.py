@@ -66,6 +66,14 @@ class LimitProblem(GradcliError):
     """Input past one of gradcli's size limits."""
 
 
+class PointsProblem(GradcliError):
+    """A bad line in a --points file; `line` is its 1-based number."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}", where="--points")
+        self.line = line
+
+
 class NonFiniteProblem(GradcliError):
     exit_code = ExitCode.NON_FINITE
 

@@ -245,7 +245,7 @@ JVP_POINTS = [
 
 @pytest.mark.parametrize(("program", "points", "at", "tangent"), JVP_POINTS)
 def test_jvp_at_many_points_is_the_one_point_jvp_at_each(program, points, at, tangent):
-    from gradcli.values import parse_assignments
+    from gradcli.inputs.literals import parse_assignments
 
     run = cli("jvp", program, "--points", "-", *at, "--tangent", tangent, "--json", stdin=points)
     assert run.exit_code == 0, run.stderr

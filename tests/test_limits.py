@@ -17,7 +17,7 @@ import pytest
 
 from gradcli import grad
 from gradcli.errors import LimitProblem
-from gradcli.values import parse_assignments
+from gradcli.inputs.literals import parse_assignments
 from tests.helpers import cli
 
 

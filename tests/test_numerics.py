@@ -165,7 +165,7 @@ def test_relu_of_an_arange_has_as_many_zero_gradients_as_in_pytorch():
 
 @pytest.mark.parametrize("kind", ["arange", "linspace"])
 def test_ranges_have_pytorchs_bits(kind):
-    from gradcli.values import parse_value
+    from gradcli.inputs.literals import parse_value
 
     for args, expected in RANGES[kind]:
         text = f"{kind}({', '.join(repr(a) for a in args)})"

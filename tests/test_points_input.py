@@ -15,8 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradcli import compile_program, values
-from gradcli.values import PointsProblem, PointsReader, read_lines
+from gradcli import compile_program
+from gradcli.errors import PointsProblem
+from gradcli.inputs import points
+from gradcli.inputs.lines import read_lines
+from gradcli.inputs.points import PointsReader
 from tests.helpers import cli, process
 
 
@@ -101,6 +104,21 @@ def test_blank_lines_before_the_first_line_are_bad_lines():
     run = cli("grad", "x*x", "--points", "-", "--csv", "--skip-bad", stdin="\nx\n2\n")
     assert run.exit_code == 0
     assert _csv_rows(run.stdout) == _square_rows([2.0])
+
+
+def test_skipped_lines_are_named_in_line_order_in_csv_as_in_json():
+    # A bad cell on line 2 and a blank line 3: the warnings and the summary go line by line.
+    expected = ["gradcli: warning: skipped line 2: 'abc' is not a number",
+                "gradcli: warning: skipped line 3: a blank line is not a point",
+                "gradcli: 1 points done; 2 bad lines skipped: 2, 3"]
+    run = cli("grad", "x*x", "--points", "-", "--csv", "--skip-bad", stdin="x\nabc\n\n1\n")
+    assert run.exit_code == 0
+    assert _csv_rows(run.stdout) == _square_rows([1.0])
+    assert run.stderr.splitlines() == expected
+    run = cli("grad", "x*x", "--points", "-", "--csv", "--skip-bad", stdin='{"x": "abc"}\n\n{"x": 1}\n')
+    assert _csv_rows(run.stdout) == _square_rows([1.0])
+    assert run.stderr.splitlines()[1:] == ["gradcli: warning: skipped line 2: a blank line is not a point",
+                                           "gradcli: 1 points done; 2 bad lines skipped: 1, 2"]
 
 
 # --- 12. a skipped line decides nothing ---------------------------------------------------
@@ -380,7 +398,7 @@ def test_a_very_wide_csv_is_read_in_chunks_of_bounded_size():
 
 def test_a_chunk_holds_a_bounded_amount_of_text(monkeypatch):
     # 65,536 lines of a million characters each would be 65 GB: a chunk ends at CHUNK_CHARS.
-    monkeypatch.setattr(values, "CHUNK_CHARS", 1_000)
+    monkeypatch.setattr(points, "CHUNK_CHARS", 1_000)
     header = ",".join(f"z[{i}]" for i in range(10))
     lines = [header] + [",".join(["1.2345"] * 10)] * 100  # 69 characters a line
     for text in (lines, [json.dumps({"z": [1.2345] * 10})] * 100):

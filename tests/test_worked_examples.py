@@ -7,7 +7,7 @@ import pytest
 
 from gradcli import grad
 from gradcli.errors import ShapeProblem
-from gradcli.values import parse_assignments
+from gradcli.inputs.literals import parse_assignments
 from tests.helpers import cli, process
 
 EXAMPLES = [

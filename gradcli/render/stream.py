@@ -9,8 +9,8 @@ from typing import Any, TextIO
 import numpy as np
 
 from gradcli.autodiff import BatchResult
+from gradcli.inputs.points import PointChunk
 from gradcli.render.numbers import has_null, human, to_json
-from gradcli.values import PointChunk
 
 
 def _element_names(name: str, shape: tuple[int, ...]) -> list[str]:

@@ -1,0 +1,133 @@
+"""--points as CSV: a header of input names, then a point per line.
+
+A vector input is spread over columns `z[0]`, `z[1]`, ... (a matrix over `m[0][1]`, ...). A
+chunk of lines is read at once by NumPy's C parser; line by line only to find a bad one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from gradcli.errors import PointsProblem
+from gradcli.inputs.rows import Array, PointShapes, Rows, Shape, shown
+
+_COLUMN = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)((?:\[\d+\])*)\s*$")
+MAX_INDEX_DIGITS = 18  # an index past a billion billion columns cannot be filled
+
+
+class Csv:
+    """The CSV format, its layout fixed by the header (line `line`)."""
+
+    def __init__(self, header: str, line: int, inputs: Mapping[str, int], fixed: Mapping[str, Array]) -> None:
+        self.inputs = inputs
+        self.layout = _layout(header, inputs, line)
+        self.shapes = PointShapes(inputs, fixed)
+        missing = self.shapes.missing({name for name, _ in self.layout})
+        if missing:
+            raise PointsProblem(line, f"no column and no --at value for input {', '.join(repr(n) for n in missing)}")
+        self.shapes.fix(_shapes(self.layout, line), line)
+
+    def read(self, texts: list[str], lines: list[int], skip_bad: bool) -> Rows:
+        try:
+            table = np.loadtxt(texts, delimiter=",", comments=None, ndmin=2, dtype=float)
+            if table.shape[1] != len(self.layout) or np.isinf(table).any():
+                raise ValueError("a bad cell, or an infinity to look at")
+            return Rows(self._columns(table), lines, [])
+        except ValueError:
+            pass
+        rows: list[list[float]] = []
+        good: list[int] = []
+        problems: list[PointsProblem] = []
+        for text, line in zip(texts, lines, strict=True):
+            try:
+                rows.append(self._row(text, line))
+                good.append(line)
+            except PointsProblem as problem:
+                problems.append(problem)
+                if not skip_bad:
+                    break
+        return Rows(self._columns(rows), good, problems)
+
+    def _row(self, text: str, line: int) -> list[float]:
+        cells = text.split(",")
+        if len(cells) != len(self.layout):
+            raise PointsProblem(line, f"{len(cells)} cells where the header has {len(self.layout)}")
+        numbers = [_number(cell) for cell in cells]
+        for number in numbers:
+            if isinstance(number, str):
+                raise PointsProblem(line, number)
+        return numbers  # type: ignore[return-value]
+
+    def _columns(self, rows: Any) -> dict[str, Array]:
+        count = len(rows)
+        table = np.asarray(rows, dtype=float).reshape(count, len(self.layout))
+        shapes = self.shapes.shapes
+        columns = {name: np.empty((count, *shapes[name])) for name in self.inputs if name in shapes}
+        for position, (name, index) in enumerate(self.layout):
+            key: tuple[Any, ...] = (slice(None), *index)
+            columns[name][key] = table[:, position]
+        return columns
+
+
+def _layout(header: str, inputs: Mapping[str, int], line: int) -> list[tuple[str, tuple[int, ...]]]:
+    """`x1,z[0],z[1]` -> the input and the element index each column holds."""
+    layout = []
+    seen: dict[tuple[str, tuple[int, ...]], int] = {}
+    for position, cell in enumerate(header.split(","), start=1):
+        found = _COLUMN.match(cell)
+        if found is None:
+            raise PointsProblem(line, f"column {position} of the header, {shown(cell)}, is not NAME or NAME[i]")
+        name = found.group(1)
+        if name not in inputs:
+            known = ", ".join(inputs) or "none"
+            raise PointsProblem(line, f"column {cell.strip()!r} is not an input of the program (its inputs are: {known})")
+        digits = re.findall(r"\d+", found.group(2))
+        if any(len(d) > MAX_INDEX_DIGITS for d in digits):
+            raise PointsProblem(line, f"column {position} of the header, {shown(cell)}, has an index of more than "
+                                      f"{MAX_INDEX_DIGITS} digits")
+        index = tuple(int(d) for d in digits)
+        if (name, index) in seen:
+            raise PointsProblem(line, f"column {position} of the header, {shown(cell)}, repeats column "
+                                      f"{seen[name, index]}")
+        seen[name, index] = position
+        layout.append((name, index))
+    return layout
+
+
+def _shapes(layout: list[tuple[str, tuple[int, ...]]], line: int) -> dict[str, Shape]:
+    """The shape of each input the columns give: its elements' indices must fill it, once each."""
+    indices: dict[str, list[tuple[int, ...]]] = {}
+    for name, index in layout:
+        indices.setdefault(name, []).append(index)
+    shapes = {}
+    for name, found in indices.items():
+        ndim = {len(i) for i in found}
+        if len(ndim) != 1:
+            raise PointsProblem(line, f"the columns of {name!r} mix different numbers of indices")
+        shape = tuple(max(i[d] for i in found) + 1 for d in range(ndim.pop()))
+        size = 1
+        for length in shape:  # Python's integers: a shape from huge indices does not overflow
+            size *= length
+        if size != len(found):
+            raise PointsProblem(line, f"the columns of {name!r} do not fill a shape {shape}: give every element once")
+        shapes[name] = shape
+    return shapes
+
+
+def _number(cell: str) -> float | str:
+    """A CSV cell's number, or what is wrong with it. As NumPy's CSV parser reads numbers:
+    not Python's `1_000` or fullwidth digits; `inf` and `nan` spelled out, never by overflow."""
+    text = cell.strip()
+    try:
+        if not text.isascii() or "_" in text:
+            raise ValueError
+        number = float(text)
+    except ValueError:
+        return f"{shown(cell)} is not a number"
+    if number in (np.inf, -np.inf) and text.lstrip("+-").lower() not in ("inf", "infinity"):
+        return f"{shown(cell)} is past the range of float64 numbers"
+    return number

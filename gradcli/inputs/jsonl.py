@@ -1,0 +1,138 @@
+"""--points as JSON Lines: one object `{name: value}` per line.
+
+A value is a number or nested lists of numbers. Integers become floats (`-0` keeps its sign);
+NaN, Infinity and -Infinity are read as Python writes them; a number past float64's range, a
+string, a boolean or null is a bad value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from gradcli.errors import PointsProblem
+from gradcli.inputs.literals import MAX_LIST_DEPTH
+from gradcli.inputs.rows import Array, PointShapes, Rows
+
+
+class JsonLines:
+    """The JSON Lines format: an input's shape is fixed by the first good line that gives it."""
+
+    def __init__(self, inputs: Mapping[str, int], fixed: Mapping[str, Array]) -> None:
+        self.inputs = inputs
+        self.fixed = fixed
+        self.shapes = PointShapes(inputs, fixed)
+
+    def read(self, texts: list[str], lines: list[int], skip_bad: bool) -> Rows:
+        rows: list[dict[str, Any]] = []
+        good: list[int] = []
+        problems: list[PointsProblem] = []
+        for text, line in zip(texts, lines, strict=True):
+            try:
+                rows.append(self._row(text, line))
+                good.append(line)
+            except PointsProblem as problem:
+                problems.append(problem)
+                if not skip_bad:
+                    break
+        return Rows(self._columns(rows), good, problems)
+
+    def _row(self, text: str, line: int) -> dict[str, Any]:
+        """One line -> {name: value}; shapes are only remembered from a line found good."""
+        from json import JSONDecodeError
+
+        try:
+            point = _decode(text)
+        except JSONDecodeError as problem:
+            raise PointsProblem(line, f"not JSON: {problem.msg} at column {problem.colno}") from None
+        except _BadJson as problem:
+            raise PointsProblem(line, str(problem)) from None
+        except RecursionError:
+            raise PointsProblem(line, f"lists nested deeper than {MAX_LIST_DEPTH}") from None
+        if type(point) is not dict:
+            raise PointsProblem(line, "a point is a JSON object {name: value}")
+        row = {}
+        for name, given in point.items():
+            if name not in self.inputs:
+                raise PointsProblem(line, f"{name!r} is not an input of the program")
+            try:
+                row[name] = _value(given)
+            except ValueError as problem:
+                raise PointsProblem(line, f"the value of {name!r} {problem}") from None
+        shapes = {name: value.shape if isinstance(value, np.ndarray) else () for name, value in row.items()}
+        new = self.shapes.check(shapes, line)
+        if new:
+            self.shapes.fix(new, line)
+        return row
+
+    def _columns(self, rows: list[dict[str, Any]]) -> dict[str, Array]:
+        columns: dict[str, Array] = {}
+        given = {name for row in rows for name in row}
+        for name in self.inputs:
+            if name in given:
+                # A name given on some lines only takes its --at value on the others.
+                default = self.fixed.get(name)
+                columns[name] = np.array([row.get(name, default) for row in rows], dtype=float)
+        return columns
+
+
+class _BadJson(Exception):
+    """Raised inside the JSON decoder by _object: a line that is JSON but not a point."""
+
+
+class _Named(float):
+    """NaN, Infinity or -Infinity, spelled out in JSON (as Python writes them): meant, not an
+    overflow. A plain float that is not finite was a number past float64's range."""
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    point = dict(pairs)
+    if len(point) != len(pairs):
+        seen: set[str] = set()
+        repeated = next(name for name, _ in pairs if name in seen or seen.add(name))  # type: ignore[func-returns-value]
+        raise _BadJson(f"{repeated!r} is given twice")
+    return point
+
+
+_decoder: Any = None
+
+
+def _decode(text: str) -> Any:
+    global _decoder
+    if _decoder is None:
+        import json  # only JSON points pay for it
+
+        # Integers become floats (`-0` keeps its sign; 10**400 becomes inf, and is refused).
+        _decoder = json.JSONDecoder(parse_int=float, parse_constant=_Named, object_pairs_hook=_object)
+    return _decoder.decode(text)
+
+
+_KINDS = {str: "a string", bool: "a boolean", type(None): "null", dict: "an object"}
+
+
+def _value(given: Any) -> float | Array:
+    """A number, or an array from nested lists of numbers; ValueError names what else it is."""
+    if type(given) is float and given - given == 0.0:  # finite: the common case, first
+        return given
+    stack: list[tuple[Any, int]] = [(given, 0)]
+    while stack:
+        item, depth = stack.pop()
+        kind = type(item)
+        if kind is list:
+            if depth == MAX_LIST_DEPTH:
+                raise ValueError(f"has lists nested deeper than {MAX_LIST_DEPTH}")
+            stack.extend((element, depth + 1) for element in item)
+        elif kind is float:
+            if item - item != 0.0:
+                raise ValueError(f"{'is' if item is given else 'holds'} a number past the range of float64 numbers")
+        elif kind is not _Named:
+            raise ValueError(f"is not a number or a list of numbers: it {'is' if item is given else 'holds'} "
+                             f"{_KINDS.get(kind, kind.__name__)}")
+    if type(given) is _Named:
+        return float(given)
+    try:
+        return np.array(given, dtype=float)
+    except ValueError:
+        raise ValueError("has rows of different lengths") from None

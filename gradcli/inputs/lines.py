@@ -1,0 +1,135 @@
+"""--points bytes -> lines of text, read in bounded pieces: no line is ever held whole."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import BinaryIO
+
+from gradcli.errors import Limits, NameProblem
+
+
+class Unreadable:
+    """A line that is not text (too long to hold, or not UTF-8), in the place of its text."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+# Not a line: nothing more has come down the pipe for now. What was read is answered
+# before waiting for more.
+PAUSE = Unreadable("")
+
+
+PIECE = 1 << 16  # bytes read at once
+_BOM = b"\xef\xbb\xbf"
+
+
+def too_long(limit: int) -> str:
+    return f"longer than {limit:,} characters (raise the limit with {Limits.variable('line_chars')}=N)"
+
+
+def read_lines(stream: BinaryIO, name: str = "-") -> Iterator[str | Unreadable]:
+    """The lines of a stream of bytes as text, read in pieces: no line is ever held whole.
+
+    A line ends at LF or CRLF. A line past the line limit is given up as soon as its bytes
+    pass four times the limit (UTF-8 spends at most 4 bytes on a character), and the rest
+    of it is passed over a piece at a time. A UTF-8 byte order mark at the start is dropped.
+    """
+    limit = Limits.get("line_chars")
+    most_bytes = 4 * limit + 1  # and the CR of a CRLF
+    read, more_now = _pieces(stream)
+    pending: list[bytes] = []  # the start of a line whose end has not come yet
+    pending_size = 0
+    passing_over = False  # inside a line already given up as too long
+    first = True
+    while True:
+        try:
+            piece = read(PIECE)
+        except OSError as problem:
+            raise NameProblem(f"cannot read points from {name!r}: {problem.strerror or problem}",
+                              where="--points") from None
+        if not piece:
+            break
+        if passing_over:
+            end = piece.find(b"\n")
+            if end < 0:
+                continue
+            piece = piece[end + 1 :]
+            passing_over = False
+        end = piece.rfind(b"\n")
+        if end >= 0:
+            block = b"".join([*pending, piece[:end]]) if pending else piece[:end]
+            yield from _decode(block, first)
+            first = False
+            pending, pending_size = [], 0
+            piece = piece[end + 1 :]
+            if more_now is not None and not more_now():
+                yield PAUSE
+        if piece:
+            pending.append(piece)
+            pending_size += len(piece)
+            if pending_size > most_bytes:
+                yield Unreadable(too_long(limit))
+                first = False
+                pending, pending_size, passing_over = [], 0, True
+    if pending:
+        yield from _decode(b"".join(pending), first)
+
+
+def _pieces(stream: BinaryIO) -> tuple[Callable[[int], bytes], Callable[[], bool] | None]:
+    """How to read `stream` a piece at a time; for a pipe or a terminal, also how to tell
+    whether more bytes are there now (a file's next bytes always are)."""
+    import io
+    import os
+    import stat
+
+    read = getattr(stream, "read1", stream.read)
+    try:
+        descriptor = stream.fileno()
+        if stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return read, None
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return read, None
+    import select
+
+    def more_now() -> bool:
+        try:
+            return bool(select.select([descriptor], [], [], 0)[0])
+        except (OSError, ValueError):  # no select on this kind of stream: never pause
+            return True
+
+    raw = getattr(stream, "raw", None)
+    if raw is None:
+        return read, more_now
+
+    def read_raw(size: int) -> bytes:
+        # Nothing is buffered above the descriptor yet (nothing has read it): read it
+        # directly, so that what select sees is all there is.
+        piece = raw.read(size)
+        while piece is None:  # a non-blocking descriptor with nothing in it yet: wait
+            select.select([descriptor], [], [])
+            piece = raw.read(size)
+        return piece
+
+    return read_raw, more_now
+
+
+def _decode(block: bytes, first: bool) -> Iterator[str | Unreadable]:
+    """The lines of `block` (whole lines, without the last LF) as text."""
+    if first and block.startswith(_BOM):
+        block = block[len(_BOM) :]
+    try:
+        text = block.decode("utf-8")
+    except UnicodeDecodeError:
+        for raw in block.split(b"\n"):
+            try:
+                yield raw.decode("utf-8").removesuffix("\r")
+            except UnicodeDecodeError as problem:
+                column = len(raw[: problem.start].decode("utf-8")) + 1
+                yield Unreadable(f"not UTF-8 text (byte 0x{raw[problem.start]:02x} at column {column})")
+        return
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").removesuffix("\r")
+    yield from text.split("\n")

@@ -1,0 +1,255 @@
+"""The values a user types beside a program: --at and --tangent points, --seed vectors.
+
+One grammar, read once, each part with its span in the text as typed:
+
+    assignments := [assignment (',' assignment)* [',']]   -- --at, --tangent
+    assignment  := NAME '=' value                         -- a ',' inside brackets does not end it
+    seeds       := seed (',' seed)* | '(' seeds [','] ')'  -- --seed: one per output
+    seed        := value | 'ones'
+    value       := number | '[' value (',' value)* [','] ']'
+                 | 'arange' '(' number [',' number [',' number]] ')'
+                 | 'linspace' '(' number ',' number ',' number ')'
+    number      := ('+' | '-')* (NUMBER | 'pi' | 'e' | 'inf' | 'nan')
+    (and parentheses around any value or number)
+
+The text is tokenized once and each value parsed once by the program's parser (`_tree`, the
+one place a value meets it), then walked here into an array: the elements are counted before
+any are made, lists nest at most MAX_LIST_DEPTH deep. Nothing is ever `eval`ed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from gradcli import syntax
+from gradcli.errors import GradcliError, LimitProblem, Limits, NameProblem, ShapeProblem, SyntaxProblem, over_limit
+from gradcli.inputs import ranges
+from gradcli.ops import CONSTANTS
+from gradcli.syntax import END, KIND, START, Span, Token
+from gradcli.tape import MAX_AXES
+
+Array = np.ndarray
+
+MAX_LIST_DEPTH = MAX_AXES  # NumPy broadcasts at most 32 axes; nobody types 32 nested lists
+# The language's constants (pi, e), and the IEEE specials a value may be but a program spells otherwise.
+_NAMED_NUMBERS = {**CONSTANTS, "inf": np.inf, "nan": np.nan}
+_EXPECTED = "a value is a number, a [list], arange(start, stop, step) or linspace(start, stop, n)"
+
+
+def _problem(message: str, expr: syntax.Expr | syntax.Slice, source: str) -> SyntaxProblem:
+    return SyntaxProblem(message, source=source, span=expr.span)
+
+
+def _number(expr: syntax.Expr, source: str) -> float:
+    sign = 1.0
+    while isinstance(expr, syntax.Unary):
+        sign = -sign if expr.op == "-" else sign
+        expr = expr.operand
+    if isinstance(expr, syntax.Num):
+        return sign * expr.value
+    if isinstance(expr, syntax.Name) and expr.id in _NAMED_NUMBERS:
+        return sign * float(_NAMED_NUMBERS[expr.id])
+    raise _problem(f"expected a number; {_EXPECTED}", expr, source)
+
+
+def _range(call: syntax.Call, source: str, counted: _Count) -> Array:
+    """arange or linspace, its elements counted before they are made."""
+    numbers = [_number(arg, source) for arg in call.args]
+    if call.func == "arange" and 1 <= len(numbers) <= 3:
+        if len(numbers) == 3 and numbers[2] == 0:
+            raise _problem("arange's step cannot be 0", call, source)
+        start, stop, step = (0.0, numbers[0], 1.0) if len(numbers) == 1 else (*numbers[:2], numbers[2] if len(numbers) == 3 else 1.0)
+        limit = Limits.get("elements")
+        count = max(0, int(np.ceil((stop - start) / step))) if np.isfinite((stop - start) / step) else limit + 1
+        if count > limit:
+            raise over_limit("arange makes too many elements", "elements", source=source, span=call.span)
+        counted.add(count, call, source)
+        return ranges.arange(start, step, count)
+    if call.func == "linspace" and len(numbers) == 3:
+        points = numbers[2]
+        if not points.is_integer() or points < 0:
+            raise _problem("linspace's third argument is a count of points", call.args[2], source)
+        if points > Limits.get("elements"):
+            raise over_limit("linspace makes too many elements", "elements", source=source, span=call.span)
+        counted.add(int(points), call, source)
+        return ranges.linspace(numbers[0], numbers[1], int(points))
+    if call.func in ("arange", "linspace"):
+        usage = "arange(start, stop, step)" if call.func == "arange" else "linspace(start, stop, n)"
+        raise _problem(f"{call.func} takes {usage}", call, source)
+    raise _problem(f"'{call.func}' is not a value; {_EXPECTED}", call, source)
+
+
+class _Count:
+    """Elements made so far while building one value: refused as soon as they pass the limit."""
+
+    __slots__ = ("limit", "made")
+
+    def __init__(self) -> None:
+        self.limit = Limits.get("elements")
+        self.made = 0
+
+    def add(self, count: int, expr: syntax.Expr, source: str) -> None:
+        self.made += count
+        if self.made > self.limit:
+            raise over_limit(f"the value has more than {self.limit:,} elements", "elements", source=source,
+                             span=expr.span)
+
+
+def _literal(expr: syntax.Expr, source: str, count: _Count, depth: int = 0) -> Any:
+    """Nested Python lists of floats (or an array for a range) for a value expression."""
+    if depth > MAX_LIST_DEPTH:
+        raise LimitProblem(f"lists nested deeper than {MAX_LIST_DEPTH}", source=source, span=expr.span)
+    if isinstance(expr, syntax.ListLit):
+        return [_literal(item, source, count, depth + 1) for item in expr.items]
+    if isinstance(expr, syntax.Call):
+        return _range(expr, source, count)
+    count.add(1, expr, source)
+    return _number(expr, source)
+
+
+def value(expr: syntax.Expr, source: str) -> Array:
+    """The array a value expression stands for."""
+    nested = _literal(expr, source, _Count())
+    try:
+        array = np.array(nested, dtype=float)
+    except ValueError:
+        raise _problem("the rows of a nested list must have equal lengths", expr, source) from None
+    if array.size > Limits.get("elements"):
+        raise over_limit(f"the value has {array.size:,} elements", "elements", source=source, span=expr.span)
+    return array
+
+
+def parse_value(text: str, where: str = "") -> Array:
+    """value: one value, from its text."""
+    try:
+        return value(_tree(text, syntax.tokenize(text)), text)
+    except GradcliError as error:
+        raise error.locate(text, where) from None
+
+
+class Assignment(NamedTuple):
+    name: str
+    span: Span  # where the name stands in the text of its option
+    value: Array
+
+
+def assignments(text: str, where: str = "--at") -> list[Assignment]:
+    """assignments: `x1=0.5, x2=[1,2]` -> its assignments in order, each name with its span.
+
+    The text is tokenized once; each value is parsed from its own tokens, where they stand
+    in the whole text (an error points into the text as typed), and made into an array
+    before the next assignment is read. A comma inside brackets does not end a value.
+    """
+    try:
+        tokens = syntax.tokenize(text)
+        result: list[Assignment] = []
+        given: set[str] = set()
+        position = 0
+        while tokens[position][KIND] != "END":
+            (name_kind, name, name_start, name_end), equals = tokens[position], tokens[position + 1]
+            if name_kind != "NAME" or equals[KIND] != "=":
+                raise SyntaxProblem("expected NAME=VALUE", span=(name_start, max(name_end, name_start + 1)))
+            if name in given:
+                raise SyntaxProblem(f"'{name}' is given twice", span=(name_start, name_end))
+            end = _value_end(tokens, position + 2)
+            if end == position + 2:
+                raise SyntaxProblem(f"no value for '{name}'", span=(equals[START], equals[END]))
+            tree = _tree(text, [*tokens[position + 2 : end], _end_at(tokens[end])])
+            result.append(Assignment(name, (name_start, name_end), value(tree, text)))
+            given.add(name)
+            position = end + 1 if tokens[end][KIND] == "," else end
+        return result
+    except GradcliError as error:
+        raise error.locate(text, where) from None
+
+
+def parse_assignments(text: str, where: str = "--at") -> dict[str, Array]:
+    """`x1=0.5,x2=[1,2]` -> {name: value}."""
+    return {name: array for name, _, array in assignments(text, where)}
+
+
+def _value_end(tokens: list[Token], position: int) -> int:
+    """The ',' that ends the value starting at `position` (outside any bracket), or the END."""
+    depth = 0
+    while tokens[position][KIND] != "END" and not (depth == 0 and tokens[position][KIND] == ","):
+        depth += _DEPTH.get(tokens[position][KIND], 0)
+        position += 1
+    return position
+
+
+_DEPTH = {"(": 1, "[": 1, ")": -1, "]": -1}
+
+
+def _end_at(token: Token) -> Token:
+    """An END token where `token` starts: a value's own tokens stop there (a token of the
+    parser's own type: a plain tuple, or a NamedTuple)."""
+    fields = ("END", "", token[START], token[START])
+    return token._make(fields) if hasattr(token, "_make") else fields  # type: ignore[attr-defined]
+
+
+def _tree(text: str, tokens: list[Token]) -> syntax.Expr:
+    """The syntax tree of one value, from its tokens (ending in END), by the program's parser.
+
+    The one place a value meets the parser: spans and columns are those of `text`."""
+    parser = syntax.Parser(text, tokens, syntax.TreeSink(text))
+    tree, _ = parser.expression()
+    token = parser.tokens[parser.position]
+    if token[KIND] != "END":
+        raise parser.unexpected(token)
+    return tree
+
+
+def merge_points(texts: list[str], inputs: Mapping[str, int] | None = None, where: str = "--at") -> dict[str, Array]:
+    """Several --at (or --tangent) options into one point; with `inputs`, every name must be one of them."""
+    point: dict[str, Array] = {}
+    for text in texts:
+        for name, span, array in assignments(text, where):
+            if name in point:
+                raise SyntaxProblem(f"'{name}' is given twice", source=text, span=span, where=where)
+            if inputs is not None and name not in inputs:
+                raise NameProblem(f"'{name}' is not an input of the program", source=text, span=span, where="--at",
+                                  hint=f"its inputs are: {', '.join(inputs) or 'none'}")
+            point[name] = array
+    return point
+
+
+def as_array(given: Any, name: str) -> Array:
+    """A value handed in from Python: a number, a nested list, an array, or a value's text."""
+    if isinstance(given, str):
+        return parse_value(given, where=f"value of {name}")
+    try:
+        return np.array(given, dtype=float)
+    except (TypeError, ValueError):
+        raise ShapeProblem(f"the value of '{name}' is not a number or a rectangular list of numbers") from None
+
+
+def check_point(inputs: Mapping[str, int], point: Mapping[str, Array]) -> None:
+    """Every input has a value and every value names an input."""
+    missing = [name for name in inputs if name not in point]
+    if missing:
+        example = ",".join(f"{name}=..." for name in missing)
+        raise NameProblem(f"no value for input {', '.join(repr(n) for n in missing)}", hint=f"give it with --at {example}")
+    extra = [name for name in point if name not in inputs]
+    if extra:
+        known = ", ".join(inputs) or "none"
+        raise NameProblem(f"{', '.join(repr(n) for n in extra)} is not an input of the program", hint=f"its inputs are: {known}")
+
+
+def parse_seed(text: str) -> list[Array | str]:
+    """--seed: a value, `ones`, or a tuple of those for a tuple output."""
+    try:
+        expr = _tree(text, syntax.tokenize(text))
+        items = list(expr.items) if isinstance(expr, syntax.TupleLit) else [expr]
+        seeds: list[Array | str] = []
+        for item in items:
+            if isinstance(item, syntax.Name) and item.id == "ones":
+                seeds.append("ones")
+            else:
+                seeds.append(value(item, text))
+        return seeds
+    except GradcliError as error:
+        raise error.locate(text, "--seed") from None
+

@@ -1,0 +1,156 @@
+"""--points: many points, read from CSV or JSON Lines a chunk at a time.
+
+The one reading loop: lines come from inputs/lines.py (bytes read in bounded pieces), are
+numbered, blank ones judged, gathered into chunks of bounded count and text, and handed to
+the format the first line chooses (inputs/csv.py, inputs/jsonl.py), which turns them into
+columns. Bad lines stop the run, or with --skip-bad are passed over, the same for every format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from gradcli.errors import GradcliError, Limits, PointsProblem
+from gradcli.inputs.csv import Csv
+from gradcli.inputs.jsonl import JsonLines
+from gradcli.inputs.lines import PAUSE, Unreadable, too_long
+from gradcli.inputs.rows import Format, Rows
+
+Array = np.ndarray
+
+CHUNK_CHARS = 1 << 23  # a chunk of points ends at this much text, however few its lines
+
+
+@dataclass(eq=False, repr=False)
+class PointChunk:
+    columns: dict[str, Array]  # name -> (count, *shape), in the program's input order
+    count: int
+    lines: list[int]  # the input line of each point
+    skipped: list[PointsProblem]  # bad lines passed over (with --skip-bad), in order
+
+
+class PointsReader:
+    """Reads --points text (JSON Lines or CSV, told apart by the first line) in chunks.
+
+    Every line is a point or a bad line (PointsProblem), except for blank lines at the very
+    end. A bad line decides nothing about later lines. Without --skip-bad the points before
+    the first bad line are given, then it is raised; with it, each chunk names the bad lines
+    among its own, in order.
+    """
+
+    def __init__(self, lines: Iterator[str | Unreadable], inputs: Mapping[str, int], fixed: Mapping[str, Array],
+                 chunk: int = 65_536, skip_bad: bool = False) -> None:
+        self.lines = lines
+        self.inputs = inputs
+        self.fixed = fixed
+        self.chunk = chunk
+        self.skip_bad = skip_bad
+        self.number = 0  # the line of the last text _next_line gave
+        self.ended = False  # the input has no more lines
+        self.failure: GradcliError | None = None  # why it has no more, if it could not be read
+        self.max_line = Limits.get("line_chars")
+        self._numbered = self._number_lines()
+
+    def _number_lines(self) -> Iterator[tuple[int, str | PointsProblem | Unreadable]]:
+        """Each line with its number; a problem in place of a line that is not a point.
+
+        Blank lines are held back: bad lines when a line follows them, nothing at the end.
+        """
+        number = 0
+        blanks: list[int] = []
+        for text in self.lines:
+            if text is PAUSE:
+                yield number, PAUSE
+                continue
+            number += 1
+            if isinstance(text, Unreadable):
+                item: str | PointsProblem | Unreadable = PointsProblem(number, text.reason)
+            elif len(text) > self.max_line:
+                item = PointsProblem(number, too_long(self.max_line))
+            elif not text or text.isspace():
+                blanks.append(number)
+                continue
+            else:
+                item = text
+            if blanks:
+                for blank in blanks:
+                    yield blank, PointsProblem(blank, "a blank line is not a point")
+                blanks.clear()
+            yield number, item
+
+    def _next_line(self) -> str | PointsProblem | Unreadable | None:
+        """The next line's text, a problem in its place, or PAUSE; None at the end."""
+        try:
+            for number, item in self._numbered:
+                self.number = number
+                return item
+        except GradcliError as failure:  # unreadable past here: what was read is answered first
+            self.failure = failure
+        self.ended = True
+        return None
+
+    def chunks(self) -> Iterator[PointChunk]:
+        yield from self._chunks()
+        if self.failure is not None:
+            raise self.failure
+
+    def _chunks(self) -> Iterator[PointChunk]:
+        first = self._next_line()
+        while isinstance(first, PointsProblem | Unreadable):  # bad lines (or a pause) before the first
+            if isinstance(first, PointsProblem):
+                if not self.skip_bad:
+                    raise first
+                yield PointChunk({}, 0, [], [first])
+            first = self._next_line()
+        if first is None:
+            return
+        reader: Format  # told by the first line; a CSV header is no point
+        if first.lstrip().startswith("{"):
+            reader, pending = JsonLines(self.inputs, self.fixed), [first]
+        else:
+            reader, pending = Csv(first, self.number, self.inputs, self.fixed), []
+        while True:
+            texts, lines, problems = self._gather(pending)
+            pending = []
+            rows = reader.read(texts, lines, self.skip_bad) if texts else Rows({}, [], [])
+            if rows.problems:
+                problems = sorted([*rows.problems, *problems], key=lambda problem: problem.line)
+            if problems and not self.skip_bad:
+                if rows.lines:
+                    yield PointChunk(rows.columns, len(rows.lines), rows.lines, [])
+                raise problems[0]
+            if rows.lines or problems:
+                yield PointChunk(rows.columns, len(rows.lines), rows.lines, problems)
+            if self.ended:
+                return
+
+    def _gather(self, pending: list[str]) -> tuple[list[str], list[int], list[PointsProblem]]:
+        """The next chunk's lines: their texts and numbers, and the lines that are not text.
+
+        A chunk ends at `chunk` lines or CHUNK_CHARS of text, at the end, where the input
+        pauses (what came is answered before waiting), or (without --skip-bad) at a bad line.
+        """
+        texts = list(pending)
+        lines = [self.number] * len(pending)
+        problems: list[PointsProblem] = []
+        chars = sum(map(len, texts))
+        while len(texts) < self.chunk and chars < CHUNK_CHARS:
+            text = self._next_line()
+            if text is None:
+                break
+            if isinstance(text, Unreadable):  # a pause
+                if texts or problems:
+                    break
+                continue
+            if isinstance(text, PointsProblem):
+                problems.append(text)
+                if not self.skip_bad:
+                    break
+                continue
+            texts.append(text)
+            lines.append(self.number)
+            chars += len(text)
+        return texts, lines, problems

@@ -1,0 +1,90 @@
+"""What a --points format gives the reading loop, and the rules every format shares.
+
+A format (inputs/csv.py, inputs/jsonl.py) turns a chunk of lines into `Rows`: the columns of
+the good lines, their line numbers, and a PointsProblem for each bad line. Everything else
+(reading, numbering, blank lines, chunk sizes, --skip-bad) is the loop's, in inputs/points.py,
+so that swapping the parser inside a format is local to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import NamedTuple, Protocol
+
+import numpy as np
+
+from gradcli.errors import PointsProblem
+
+Array = np.ndarray
+Shape = tuple[int, ...]
+
+
+class Rows(NamedTuple):
+    columns: dict[str, Array]  # name -> (count, *shape), for the good lines, in the program's input order
+    lines: list[int]  # the line of each good row
+    problems: list[PointsProblem]  # the bad lines, in order
+
+
+class Format(Protocol):
+    def read(self, texts: list[str], lines: list[int], skip_bad: bool) -> Rows:
+        """The rows of these lines. Without `skip_bad`, reading stops at the first bad line:
+        the rows before it, and it as the one problem."""
+        ...
+
+
+class PointShapes:
+    """The shape of each input at a point, the same at every point of a run.
+
+    An input takes its shape from the first good line that gives it (in CSV, the header), or
+    from its --at value where no line gives it; an input with neither has no value.
+    """
+
+    def __init__(self, inputs: Mapping[str, int], fixed: Mapping[str, Array]) -> None:
+        self.inputs = inputs
+        self.fixed = fixed
+        self.shapes: dict[str, Shape] = {}  # fixed by the first good line that gives the input
+        self.lines: dict[str, int] = {}  # ... and that line
+
+    def at_point(self, name: str, given: Mapping[str, Shape]) -> Shape | None:
+        """The input's shape at a point that gives `given`: its own, or its --at value's; None if neither."""
+        if name in given:
+            return given[name]
+        if name in self.fixed:
+            return self.fixed[name].shape
+        return None
+
+    def missing(self, given: Collection[str]) -> list[str]:
+        """The inputs a point that gives values for `given` has no value for."""
+        return [name for name in self.inputs if name not in given and name not in self.fixed]
+
+    def fix(self, given: Mapping[str, Shape], line: int) -> None:
+        """A good line (or a header) gives these shapes: the first to give an input fixes its shape."""
+        for name, shape in given.items():
+            if name not in self.shapes:
+                self.shapes[name] = shape
+                self.lines[name] = line
+
+    def check(self, given: Mapping[str, Shape], line: int) -> dict[str, Shape]:
+        """A line giving these shapes: every input has a value, of the shape it had before.
+        Returns the shapes of the inputs that had none yet (for `fix`, once the line is good)."""
+        new = {}
+        for name in self.inputs:
+            shape = self.at_point(name, given)
+            if shape is None:
+                raise PointsProblem(line, f"no value for input {name!r}")
+            expected = self.shapes.get(name)
+            if expected is None:
+                new[name] = shape
+            elif shape != expected:
+                before = f"before, on line {self.lines[name]}"
+                if name in given:
+                    raise PointsProblem(line, f"{name!r} has shape {shape} here but {expected} {before}")
+                raise PointsProblem(line, f"no value for {name!r} here, and its --at value has shape {shape} "
+                                          f"but {name!r} has shape {expected} {before}")
+        return new
+
+
+def shown(text: str, most: int = 40) -> str:
+    """A cell for a message: cut short when it is long."""
+    text = text.strip()
+    return repr(text if len(text) <= most else text[: most - 3] + "...")
