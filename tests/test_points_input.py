@@ -110,7 +110,7 @@ def test_skipped_lines_are_named_in_line_order_in_csv_as_in_json():
     # A bad cell on line 2 and a blank line 3: the warnings and the summary go line by line.
     expected = ["gradcli: warning: skipped line 2: 'abc' is not a number",
                 "gradcli: warning: skipped line 3: a blank line is not a point",
-                "gradcli: 1 points done; 2 bad lines skipped: 2, 3"]
+                "gradcli: 1 point done; 2 bad lines skipped: 2, 3"]
     run = cli("grad", "x*x", "--points", "-", "--csv", "--skip-bad", stdin="x\nabc\n\n1\n")
     assert run.exit_code == 0
     assert _csv_rows(run.stdout) == _square_rows([1.0])
@@ -118,7 +118,7 @@ def test_skipped_lines_are_named_in_line_order_in_csv_as_in_json():
     run = cli("grad", "x*x", "--points", "-", "--csv", "--skip-bad", stdin='{"x": "abc"}\n\n{"x": 1}\n')
     assert _csv_rows(run.stdout) == _square_rows([1.0])
     assert run.stderr.splitlines()[1:] == ["gradcli: warning: skipped line 2: a blank line is not a point",
-                                           "gradcli: 1 points done; 2 bad lines skipped: 1, 2"]
+                                           "gradcli: 1 point done; 2 bad lines skipped: 1, 2"]
 
 
 # --- 12. a skipped line decides nothing ---------------------------------------------------
