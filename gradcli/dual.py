@@ -1,6 +1,6 @@
 """Dual numbers over NumPy arrays: a value and its tangent, for the Hessian's forward-over-reverse.
 
-The reverse sweep's rules (ops.py) are NumPy code. Run on `Dual` arrays, they give the
+The reverse sweep's rules (gradcli/ops/) are NumPy code. Run on `Dual` arrays, they give the
 gradient and, in its tangent, the derivative of the gradient along a direction: exactly, with
 no step to choose, nothing that cancels, and NaN where PyTorch's double backward has NaN.
 
@@ -71,7 +71,6 @@ def _like(function: Callable[..., Any], x: Dual, *args: Any, **kwargs: Any) -> D
 
 _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.where: _where,
-    np.real: lambda x: x,  # a Dual is real; `ops._re` takes the value to branch on, and so does Dual's ==
     np.shape: lambda x: x.shape,
     np.ndim: lambda x: x.ndim,
     np.size: lambda x: x.size,
@@ -87,10 +86,6 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.copy: lambda x, *args, **kwargs: _linear(np.copy, x, *args, **kwargs),
     np.zeros_like: lambda x, *args, **kwargs: _like(np.zeros_like, x, *args, **kwargs),
     np.ones_like: lambda x, *args, **kwargs: _like(np.ones_like, x, *args, **kwargs),
-    # Not a plain real array: a rule that plays bit-level tricks on those must not here.
-    # (main's ops._power computes x**2 as np.square(x) for a constant exponent, which would
-    # drop the exponent's tangent; asked about complex numbers, it leaves np.power alone.)
-    np.iscomplexobj: lambda x: True,
 }
 
 
