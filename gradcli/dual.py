@@ -22,13 +22,7 @@ from gradcli.ops import OPS
 Array = np.ndarray
 
 # NumPy's ufuncs and the rows of the op table whose JVP rule differentiates them.
-_UFUNC_OPS = {
-    np.add: "add", np.subtract: "sub", np.multiply: "mul", np.divide: "div", np.negative: "neg",
-    np.power: "pow", np.float_power: "pow", np.exp: "exp", np.log: "log", np.log2: "log2", np.log10: "log10",
-    np.log1p: "log1p", np.expm1: "expm1", np.sqrt: "sqrt", np.absolute: "abs", np.fabs: "abs", np.sin: "sin",
-    np.cos: "cos", np.tan: "tan", np.arcsin: "asin", np.arccos: "acos", np.arctan: "atan", np.sinh: "sinh",
-    np.cosh: "cosh", np.tanh: "tanh", np.maximum: "max", np.minimum: "min", np.arctan2: "atan2",
-}
+_UFUNC_OPS = {ufunc: op.name for op in OPS.values() for ufunc in op.ufuncs}
 # Ufuncs that are other ufuncs in disguise.
 _SPELLED: dict[Any, Callable[..., Any]] = {
     np.square: lambda x: np.multiply(x, x), np.reciprocal: lambda x: np.divide(1.0, x),

@@ -102,6 +102,9 @@ class Op:
     # from 0 and from ties, where only a subgradient exists.
     domain: tuple[tuple[float, float], ...] | None = None
     kinked: bool = False
+    # The NumPy ufuncs this op is: a rule run on dual numbers (the Hessian) that calls one is
+    # differentiated by this row's JVP (gradcli.dual).
+    ufuncs: tuple[Any, ...] = ()
     # Calls the tests make of it: (the args' shapes at one point, the params).
     examples: tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...] = ()
 
@@ -206,6 +209,8 @@ def elementwise(name: str, arity: int, forward: Rule, derivative: Rule, torch_no
     array and on a float), or forward(xp, *args).
     """
     fields.setdefault("examples", _BROADCASTS[arity])
+    if isinstance(forward, np.ufunc):
+        fields.setdefault("ufuncs", (forward,))
     on_arrays, on_floats = _forwards(forward)
     vjp = _derived_vjp(derivative, NUMPY, mask, tie)
     return Op(name, arity, on_arrays, vjp, torch_node, jvp=_derived_jvp(vjp),

@@ -90,22 +90,23 @@ def _unary(name: str, forward: Any, derivative: Any, sympy: Any, **fields: Any) 
 ROWS = [
     # operators: + - lowest, then * / (and @, a structure row), unary -, ** highest
     _binary("add", "+", operator.add, lambda xp, g, ans, a, b: (g, g), "AddBackward0", 10, operator.add,
-            linear=True, reflects=True),
+            ufuncs=(np.add,), linear=True, reflects=True),
     _binary("sub", "-", operator.sub, lambda xp, g, ans, a, b: (g, -g), "SubBackward0", 10, operator.sub,
-            linear=True, scalar_overloads=frozenset({"RsubBackward1"}),
+            ufuncs=(np.subtract,), linear=True, scalar_overloads=frozenset({"RsubBackward1"}),
             torch_node_rule=lambda constant, shapes: "RsubBackward1" if constant[0] else "SubBackward0"),
     _binary("mul", "*", operator.mul, lambda xp, g, ans, a, b: (g * b, g * a), "MulBackward0", 20, operator.mul,
-            reflects=True),
+            ufuncs=(np.multiply,), reflects=True),
     # PyTorch's rule for the divisor, -g * ((a / b) / b): a / (b * b) overflows where the
     # quotient does not, and y / y must have the gradient 0 exactly.
     _binary("div", "/", operator.truediv, lambda xp, g, ans, a, b: (g / b, -g * (ans / b)), "DivBackward0", 20,
-            operator.truediv, domain=((-2.0, 2.0), (0.5, 2.0))),
+            operator.truediv, ufuncs=(np.divide,), domain=((-2.0, 2.0), (0.5, 2.0))),
     # PyTorch masks the base's product where the exponent is 0 (NaN of g included).
     _binary("pow", "**", lambda xp, a, b: xp.power(a, b), _pow_derivative, "PowBackward0", 40, operator.pow,
-            mask=lambda a, b: (b == 0, None), right_assoc=True, callable=True, torch_node_rule=_pow_torch_node,
+            mask=lambda a, b: (b == 0, None), right_assoc=True, callable=True, ufuncs=(np.power, np.float_power), torch_node_rule=_pow_torch_node,
             scalar_overloads=frozenset({"PowBackward0", "PowBackward2"}), domain=((0.3, 2.0), (-2.0, 2.0))),
     elementwise("neg", 1, operator.neg, lambda xp, g, ans, x: (-g,), "NegBackward0", sympy=operator.neg,
-                symbol="-", precedence=30, callable=False, linear=True),
+                symbol="-", precedence=30, callable=False, linear=True,
+                ufuncs=(np.negative,)),
     # functions of one arg
     _unary("exp", np.exp, lambda xp, g, ans, x: (g * ans,), _sympy("exp")),
     _unary("log", np.log, lambda xp, g, ans, x: (g / x,), _sympy("log"), domain=((0.2, 3.0),)),
@@ -115,7 +116,7 @@ ROWS = [
            torch_node="Log1PBackward0", domain=((-0.5, 3.0),)),
     _unary("expm1", np.expm1, lambda xp, g, ans, x: (g * (ans + 1.0),), lambda x: load_sympy().exp(x) - 1),
     _unary("sqrt", np.sqrt, lambda xp, g, ans, x: (g / (2.0 * ans),), _sympy("sqrt"), domain=((0.2, 3.0),)),
-    _unary("abs", np.abs, _abs_derivative, _sympy("Abs"), kinked=True),
+    _unary("abs", np.abs, _abs_derivative, _sympy("Abs"), ufuncs=(np.absolute, np.fabs), kinked=True),
     _unary("sin", np.sin, lambda xp, g, ans, x: (g * xp.cos(x),), _sympy("sin")),
     _unary("cos", np.cos, lambda xp, g, ans, x: (-g * xp.sin(x),), _sympy("cos")),
     _unary("tan", np.tan, lambda xp, g, ans, x: (g * (1.0 + ans * ans),), _sympy("tan"), domain=((-1.2, 1.2),)),
