@@ -284,18 +284,17 @@ def _align(args: Sequence[Array], leads: Sequence[int]) -> list[Array]:
     ]
 
 
-def _lined_up(op: Op, args: Sequence[Array], leads: Sequence[int]) -> Sequence[Array]:
-    return _align(args, leads) if (op.elementwise or op.aligns) and any(leads) else args
-
-
 def _ranks(args: Sequence[Array], leads: Sequence[int]) -> tuple[int, ...]:
     """The number of per-point (trailing) axes of each arg: what a non-elementwise rule acts on."""
-    return tuple(np.ndim(a) - lead for a, lead in zip(args, leads, strict=True))
+    if len(args) == 1:  # the common case, made cheap: this runs at every node of a sweep
+        return (args[0].ndim - leads[0],)
+    return tuple([a.ndim - lead for a, lead in zip(args, leads, strict=True)])
 
 
 def call_forward(op: Op, args: Sequence[Array], params: dict[str, Any], leads: Sequence[int]) -> Array:
     """op's value; `leads` says which args carry a leading batch axis (all zeros for one point)."""
-    args = _lined_up(op, args, leads)
+    if (op.elementwise or op.aligns) and any(leads):
+        args = _align(args, leads)
     if op.elementwise:
         return op.forward(*args, **params)
     return np.asarray(op.forward(*args, **params, ranks=_ranks(args, leads)))
@@ -350,7 +349,7 @@ def call_vjp(op: Op, g: Array, ans: Array, args: Sequence[Array], params: dict[s
 
     `g` may be UNIT (all ones) for an elementwise op.
     """
-    aligned = _lined_up(op, args, leads)
+    aligned = _align(args, leads) if (op.elementwise or op.aligns) and any(leads) else args
     if op.elementwise:
         cotangents = op.vjp(g, ans, *aligned, **params)
     else:

@@ -115,8 +115,8 @@ def _key_text(key: tuple[Any, ...]) -> str:
 def _stack(*items: Array, ranks: tuple[int, ...]) -> Array:
     # The items have one shape at each point (tape.check_shapes refuses a ragged list); with
     # points, a constant item is spread over the points' axis.
-    shape = max((np.shape(item) for item in items), key=len)
-    return np.stack([item if np.shape(item) == shape else np.broadcast_to(item, shape) for item in items],
+    shape = max((item.shape for item in items), key=len)
+    return np.stack([item if item.shape == shape else np.broadcast_to(item, shape) for item in items],
                     axis=-1 - ranks[0])
 
 
