@@ -1,6 +1,6 @@
 """Dual numbers over NumPy arrays: a value and its tangent, for the Hessian's forward-over-reverse.
 
-The reverse sweep's rules (ops.py) are NumPy code. Run on `Dual` arrays, they give the
+The reverse sweep's rules (gradcli/ops/) are NumPy code. Run on `Dual` arrays, they give the
 gradient and, in its tangent, the derivative of the gradient along a direction: exactly, with
 no step to choose, nothing that cancels, and NaN where PyTorch's double backward has NaN.
 
@@ -22,13 +22,7 @@ from gradcli.ops import OPS
 Array = np.ndarray
 
 # NumPy's ufuncs and the rows of the op table whose JVP rule differentiates them.
-_UFUNC_OPS = {
-    np.add: "add", np.subtract: "sub", np.multiply: "mul", np.divide: "div", np.negative: "neg",
-    np.power: "pow", np.float_power: "pow", np.exp: "exp", np.log: "log", np.log2: "log2", np.log10: "log10",
-    np.log1p: "log1p", np.expm1: "expm1", np.sqrt: "sqrt", np.absolute: "abs", np.fabs: "abs", np.sin: "sin",
-    np.cos: "cos", np.tan: "tan", np.arcsin: "asin", np.arccos: "acos", np.arctan: "atan", np.sinh: "sinh",
-    np.cosh: "cosh", np.tanh: "tanh", np.maximum: "max", np.minimum: "min", np.arctan2: "atan2",
-}
+_UFUNC_OPS = {ufunc: op.name for op in OPS.values() for ufunc in op.ufuncs}
 # Ufuncs that are other ufuncs in disguise.
 _SPELLED: dict[Any, Callable[..., Any]] = {
     np.square: lambda x: np.multiply(x, x), np.reciprocal: lambda x: np.divide(1.0, x),
@@ -71,7 +65,6 @@ def _like(function: Callable[..., Any], x: Dual, *args: Any, **kwargs: Any) -> D
 
 _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.where: _where,
-    np.real: lambda x: x,  # a Dual is real; `ops._re` takes the value to branch on, and so does Dual's ==
     np.shape: lambda x: x.shape,
     np.ndim: lambda x: x.ndim,
     np.size: lambda x: x.size,
@@ -87,10 +80,6 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.copy: lambda x, *args, **kwargs: _linear(np.copy, x, *args, **kwargs),
     np.zeros_like: lambda x, *args, **kwargs: _like(np.zeros_like, x, *args, **kwargs),
     np.ones_like: lambda x, *args, **kwargs: _like(np.ones_like, x, *args, **kwargs),
-    # Not a plain real array: a rule that plays bit-level tricks on those must not here.
-    # (main's ops._power computes x**2 as np.square(x) for a constant exponent, which would
-    # drop the exponent's tangent; asked about complex numbers, it leaves np.power alone.)
-    np.iscomplexobj: lambda x: True,
 }
 
 

@@ -16,7 +16,16 @@ import numpy as np
 
 from gradcli import syntax
 from gradcli.errors import LimitProblem, Limits, NameProblem, ShapeProblem, SyntaxProblem, over_limit
-from gradcli.ops import BINARY_OPERATORS, CONSTANTS, FUNCTIONS, OPS, PREFIX_OPERATORS, Op, call_forward
+from gradcli.ops import (
+    BINARY_OPERATORS,
+    CONSTANTS,
+    FUNCTIONS,
+    OPS,
+    PREFIX_OPERATORS,
+    Op,
+    call_forward,
+    shape_message,
+)
 
 _NO_PARAMS: dict[str, Any] = {}  # shared by the nodes of ops that take no parameters; never changed
 
@@ -352,14 +361,7 @@ def compile_program(source: str) -> Tape:
 def shape_problem(
     op: Op, values: list[Any], problem: Exception, span: tuple[int, int], source: str
 ) -> ShapeProblem:
-    shapes = " and ".join(str(tuple(np.shape(v))) for v in values)
-    label = f"'{op.symbol}'" if op.symbol else op.name
-    if op.name == "getitem":
-        message = f"index out of range for shape {tuple(np.shape(values[0]))}"
-    elif op.name in ("matmul", "dot"):
-        message = f"{label} cannot take shapes {shapes}"
-    else:
-        message = f"shapes {shapes} do not broadcast in {label}"
+    message = shape_message(op, [np.shape(v) for v in values])
     return ShapeProblem(message, source=source, span=span, hint=str(problem).split("\n")[0])
 
 

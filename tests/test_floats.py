@@ -31,11 +31,7 @@ FLOAT_OPS = [op for op in ops.OPS.values() if op.floats is not None]
 
 
 def program_of(op: ops.Op) -> str:
-    if op.symbol is not None and op.arity == 2:
-        return f"a {op.symbol} b"
-    if op.symbol is not None:
-        return f"{op.symbol}a"
-    return f"{op.name}(a, b)" if op.arity == 2 else f"{op.name}(a)"
+    return ops.node_text(op, ["a", "b"][: op.arity], {})
 
 
 def same(x: float, y: float) -> bool:

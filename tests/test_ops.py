@@ -1,69 +1,38 @@
-"""Every row of the op table, checked against central finite differences.
+"""Every row of the op table, checked in tests generated from the table.
 
-The programs below are generated from the table: one program shape per kind of op, and a
-sampling range per op where its domain is not the whole line. A new row without an entry
-here fails `test_every_op_is_covered`.
+The programs are written by the rows themselves (their print rule), at the shapes each row
+gives in `examples`, sampled in its `domain` (away from its kinks where it is `kinked`). A
+new row is tested the moment it is added: its derivative against central differences, its
+VJP and JVP as each other's transpose, its rules on a batch of points against one point at a
+time, SymPy's derivative, and the Hessian's dual numbers against differences of the gradient.
 """
 
 from __future__ import annotations
 
 import zlib
+from typing import Any
 
 import numpy as np
 import pytest
 
 from gradcli import grad
-from gradcli.ops import OPS, unbroadcast
+from gradcli.autodiff import hessian
+from gradcli.ops import OPS, Op, call_forward, call_jvp, call_vjp, node_text, unbroadcast
 from tests.helpers import central_difference
 
-ELEMENTWISE_UNARY = ["exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "abs", "sin", "cos", "tan", "asin",
-                     "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "relu", "softplus", "neg"]
-ELEMENTWISE_BINARY = ["add", "sub", "mul", "div", "pow", "max", "min", "atan2"]
-REDUCTIONS = ["sum", "mean", "norm", "logsumexp"]
-
-UNARY_SHAPES = [(), (4,), (2, 3)]
-BINARY_SHAPES = [((), ()), ((4,), (4,)), ((2, 3), (3,)), ((), (2, 2)), ((2, 1), (1, 3)), ((3,), ())]
-REDUCTION_SHAPES = [(4,), (2, 3)]
-
-# Where to sample each argument: (low, high); "kink" ops are sampled away from their kink.
-RANGES = {
-    "log": [(0.2, 3.0)], "log2": [(0.2, 3.0)], "log10": [(0.2, 3.0)], "log1p": [(-0.5, 3.0)],
-    "sqrt": [(0.2, 3.0)], "asin": [(-0.8, 0.8)], "acos": [(-0.8, 0.8)], "tan": [(-1.2, 1.2)],
-    "div": [(-2.0, 2.0), (0.5, 2.0)], "pow": [(0.3, 2.0), (-2.0, 2.0)],
-    "softplus": [(-25.0, 25.0)],
-}
-KINKED = {"abs", "relu", "max", "min", "norm"}
-
-STRUCTURE_PROGRAMS = {
-    "matmul": [("a @ b", {"a": (2, 3), "b": (3, 4)}), ("a @ b", {"a": (2, 3), "b": (3,)}),
-               ("a @ b", {"a": (3,), "b": (3, 2)}), ("a @ b", {"a": (3,), "b": (3,)})],
-    "dot": [("dot(a, b)", {"a": (4,), "b": (4,)})],
-    "getitem": [("x[1]", {"x": (4,)}), ("x[1:3]", {"x": (4,)}), ("x[-1]", {"x": (4,)}), ("x[::2]", {"x": (5,)}),
-                ("m[0, 1:]", {"m": (2, 3)}), ("m[:, 1]", {"m": (2, 3)}), ("m[1]", {"m": (2, 3)})],
-    "stack": [("[a, b]", {"a": (), "b": ()}), ("[a, 2*a, b]", {"a": (3,), "b": (3,)}), ("[[a, b], [b, a]]", {"a": (), "b": ()})],
-}
+NAMES = "abcdefgh"
+# Programs of more than one op, beyond what one row's examples reach.
+COMPOSITES = [("stack", "[a, 2*a, b]", {"a": (3,), "b": (3,)}), ("stack", "[[a, b], [b, a]]", {"a": (), "b": ()})]
 
 
-def _source(op_name: str, args: list[str]) -> str:
-    op = OPS[op_name]
-    if op_name == "neg":
-        return f"-{args[0]}"
-    if op.symbol and not op.callable:
-        return f"{args[0]} {op.symbol} {args[1]}"
-    return f"{op_name}({', '.join(args)})"
+def _program(op: Op, shapes: tuple[tuple[int, ...], ...], params: dict[str, Any]) -> str:
+    return node_text(op, list(NAMES[: len(shapes)]), params)
 
 
 def _cases() -> list[tuple[str, str, dict[str, tuple[int, ...]]]]:
-    cases = []
-    for name in ELEMENTWISE_UNARY:
-        cases += [(name, _source(name, ["x"]), {"x": shape}) for shape in UNARY_SHAPES]
-    for name in ELEMENTWISE_BINARY:
-        cases += [(name, _source(name, ["a", "b"]), {"a": sa, "b": sb}) for sa, sb in BINARY_SHAPES]
-    for name in REDUCTIONS:
-        cases += [(name, _source(name, ["x"]), {"x": shape}) for shape in REDUCTION_SHAPES]
-    for name, programs in STRUCTURE_PROGRAMS.items():
-        cases += [(name, program, shapes) for program, shapes in programs]
-    return cases
+    cases = [(op.name, _program(op, shapes, params), dict(zip(NAMES, shapes, strict=False)))
+             for op in OPS.values() for shapes, params in op.examples]
+    return cases + COMPOSITES
 
 
 CASES = _cases()
@@ -75,12 +44,13 @@ def test_every_op_is_covered():
 
 
 def _sample(op_name: str, shapes: dict[str, tuple[int, ...]], rng: np.random.Generator) -> dict[str, np.ndarray]:
-    ranges = RANGES.get(op_name, [])
+    op = OPS[op_name]
+    ranges = op.domain or ()
     point = {}
     for position, (name, shape) in enumerate(shapes.items()):
         low, high = ranges[position] if position < len(ranges) else (-2.0, 2.0)
         value = rng.uniform(low, high, size=shape)
-        if op_name in KINKED:  # keep away from 0 and from ties, where only a subgradient exists
+        if op.kinked:  # keep away from 0 and from ties, where only a subgradient exists
             value = np.sign(value) * (0.3 + np.abs(value)) + 0.37 * position
         point[name] = np.asarray(value)
     return point
@@ -110,21 +80,101 @@ def test_vjp_matches_central_differences(op_name, program, shapes):
             np.testing.assert_allclose(result.grad[name], expected, rtol=1e-5, atol=1e-6, err_msg=f"d/d{name} of {program}")
 
 
-@pytest.mark.parametrize("op_name", ELEMENTWISE_UNARY + ELEMENTWISE_BINARY)
-def test_jvp_and_vjp_agree_as_a_transpose(op_name):
+ROW_CASES = [pytest.param(op, shapes, params, id=f"{op.name}{list(shapes)}{params or ''}")
+             for op in OPS.values() for shapes, params in op.examples]
+
+
+def _row_point(op: Op, shapes: tuple[tuple[int, ...], ...], rng: np.random.Generator) -> list[np.ndarray]:
+    return list(_sample(op.name, dict(zip(NAMES, shapes, strict=False)), rng).values())
+
+
+@pytest.mark.parametrize(("op", "shapes", "params"), ROW_CASES)
+def test_jvp_and_vjp_agree_as_a_transpose(op, shapes, params):
     # <g, J t> == <J^T g, t>: the JVP rule and the VJP rule describe the same Jacobian.
-    op = OPS[op_name]
     rng = np.random.default_rng(7)
-    shapes = {"x": (5,)} if op.arity == 1 else {"a": (5,), "b": (5,)}
-    args = list(_sample(op_name, shapes, rng).values())
+    args = _row_point(op, shapes, rng)
+    leads = [0] * len(args)
     with np.errstate(all="ignore"):
-        ans = np.asarray(op.forward(*args))
+        ans = np.asarray(call_forward(op, args, params, leads))
         tangents = [rng.normal(size=a.shape) for a in args]
         g = rng.normal(size=ans.shape)
-        forward_side = float(np.sum(g * op.jvp(tangents, ans, *args)))
-        cotangents = op.vjp(g, ans, *args)
+        forward_side = float(np.sum(g * call_jvp(op, tangents, ans, args, params, leads)))
+        cotangents = call_vjp(op, g, ans, args, params, leads, [True] * len(args))
     backward_side = sum(float(np.sum(unbroadcast(np.asarray(c), t.shape) * t)) for c, t in zip(cotangents, tangents, strict=True))
     assert forward_side == pytest.approx(backward_side, rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize(("op", "shapes", "params"), ROW_CASES)
+def test_a_batch_of_points_gives_what_each_point_gives(op, shapes, params):
+    # Rules never see a batch: the first arg carries a leading axis of 3 points, the others
+    # are the same at every point; value, VJP and JVP are those of each point alone.
+    rng = np.random.default_rng(3)
+    points = [_row_point(op, shapes, rng) for _ in range(3)]
+    batch = [np.stack([p[0] for p in points]), *points[0][1:]]
+    leads = [1] + [0] * (len(shapes) - 1)
+    with np.errstate(all="ignore"):
+        ans = call_forward(op, batch, params, leads)
+        g = rng.normal(size=np.shape(ans))
+        tangent = rng.normal(size=batch[0].shape)
+        cotangents = call_vjp(op, g, ans, batch, params, leads, [True] * len(batch))
+        out_tangent = call_jvp(op, [tangent] + [None] * (len(batch) - 1), ans, batch, params, leads)
+        for k in range(3):
+            args = [batch[0][k], *batch[1:]]
+            alone = call_forward(op, args, params, [0] * len(args))
+            np.testing.assert_array_equal(ans[k], alone)
+            np.testing.assert_array_equal(cotangents[0][k], call_vjp(op, g[k], alone, args, params,
+                                                                    [0] * len(args), [True] * len(args))[0])
+            np.testing.assert_array_equal(out_tangent[k], call_jvp(op, [tangent[k]] + [None] * (len(args) - 1),
+                                                                   alone, args, params, [0] * len(args)))
+
+
+@pytest.mark.parametrize(("op", "shapes", "params"),
+                         [case for case in ROW_CASES if case.values[0].sympy is not None])
+def test_vjp_matches_sympys_derivative(op, shapes, params):
+    sympy = pytest.importorskip("sympy")
+    from gradcli.symbolic import apply_rule
+
+    rng = np.random.default_rng(5)
+    args = _row_point(op, shapes, rng)
+    symbols = [np.array([sympy.Symbol(f"{NAMES[i]}{k}", real=True) for k in range(a.size)], dtype=object)
+               .reshape(a.shape) for i, a in enumerate(args)]
+    expression = apply_rule(op, symbols, params)
+    seed = rng.normal(size=expression.shape)
+    objective = sympy.Add(*(float(s) * e for s, e in zip(seed.flat, expression.flat, strict=True)))
+    values = {symbol: float(value) for grid, arg in zip(symbols, args, strict=True)
+              for symbol, value in zip(grid.flat, arg.flat, strict=True)}
+    with np.errstate(all="ignore"):
+        ans = call_forward(op, args, params, [0] * len(args))
+        cotangents = call_vjp(op, seed, ans, args, params, [0] * len(args), [True] * len(args))
+    for grid, cotangent in zip(symbols, cotangents, strict=True):
+        exact = [float(sympy.diff(objective, symbol).evalf(30, subs=values)) for symbol in grid.flat]
+        np.testing.assert_allclose(np.ravel(cotangent), exact, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize(("op", "shapes", "params"), [case for case in ROW_CASES if case.values[0].examples[0][0] ==
+                                                      case.values[1]])
+def test_the_hessian_on_dual_numbers_matches_differences_of_the_gradient(op, shapes, params):
+    rng = np.random.default_rng(9)
+    point = dict(zip(NAMES, _row_point(op, shapes, rng), strict=False))
+    program = f"sum(({_program(op, shapes, params)}) ** 2)"  # ** 2: a linear op has a Hessian too
+    result = hessian(program, at=point)
+    names = list(point)
+    for which, name in enumerate(names):
+        for other in names:
+            def gradient(args: list[np.ndarray], other: str = other) -> np.ndarray:
+                return np.asarray(grad(program, at=dict(zip(names, args, strict=True))).grad[other])
+
+            # d(grad other)/d name, element by element, laid out as (other's shape + name's shape)
+            base = point[name]
+            expected = np.zeros(point[other].shape + base.shape)
+            for position in np.ndindex(base.shape):
+                h = 1e-6 * max(1.0, abs(float(base[position])))
+                up, down = [point[n].copy() for n in names], [point[n].copy() for n in names]
+                up[which][position] += h
+                down[which][position] -= h
+                expected[(..., *position)] = (gradient(up) - gradient(down)) / (2 * h)
+            np.testing.assert_allclose(result.blocks[other][name], expected, rtol=1e-5, atol=1e-6,
+                                       err_msg=f"d(grad {other})/d{name} of {program}")
 
 
 # PyTorch's choices where the derivative does not exist (checked against torch 2.13).

@@ -12,6 +12,7 @@ import numpy as np
 
 from gradcli.autodiff import GradResult, local_derivatives, torch_name
 from gradcli.errors import visible
+from gradcli.ops import node_text
 from gradcli.render.numbers import human, human_line
 from gradcli.tape import APPLY, CONST, INPUT, Node, Tape
 
@@ -26,17 +27,6 @@ def ref(tape: Tape, index: int) -> str:
     return f"v{index}"
 
 
-def _key_text(key: tuple[Any, ...]) -> str:
-    parts = []
-    for item in key:
-        if isinstance(item, slice):
-            text = ":".join("" if p is None else str(p) for p in (item.start, item.stop, item.step))
-            parts.append(text.rstrip(":") if item.step is None else text)
-        else:
-            parts.append(str(item))
-    return ", ".join(p or ":" for p in parts)
-
-
 def definition(tape: Tape, node: Node) -> str:
     """The right-hand side of a tape line: `v0 * x2`, `sin(x2)`, `v3[1:]`."""
     if node.kind == INPUT:
@@ -44,17 +34,7 @@ def definition(tape: Tape, node: Node) -> str:
     if node.kind == CONST:
         return f"constant {human_line(node.value)}"
     assert node.op is not None
-    args = [ref(tape, a) for a in node.args]
-    op = node.op
-    if op.name == "getitem":
-        return f"{args[0]}[{_key_text(node.params['key'])}]"
-    if op.name == "stack":
-        return f"[{', '.join(args)}]"
-    if op.name == "neg":
-        return f"-{args[0]}"
-    if op.symbol and op.arity == 2:
-        return f"{args[0]} {op.symbol} {args[1]}"
-    return f"{op.name}({', '.join(args)})"
+    return node_text(node.op, [ref(tape, a) for a in node.args], node.params)
 
 
 def show_explanation(result: GradResult, console: Any) -> None:

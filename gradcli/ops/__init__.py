@@ -1,0 +1,50 @@
+"""THE table of primitives: one row per op, holding everything gradcli knows about it.
+
+A row (core.Op) holds the op's name in the language, its arity, its symbol, precedence and
+print rule for operators, the NumPy forward, its derivative (written once for an elementwise
+op, from which the VJP, the JVP and the float rules are derived), the SymPy builder, its shape
+check and the name of the node PyTorch records for it in `grad_fn`. Adding an op is adding a
+row; nothing else in gradcli lists ops or branches on an op's name.
+
+    core.py         the row type, the adapters that derive rules, applying a rule (call_*)
+    elementwise.py  the elementwise rows: operators and functions
+    reductions.py   sum, mean, norm, logsumexp
+    structure.py    @, dot, indexing, list literals
+"""
+
+from __future__ import annotations
+
+from gradcli.ops import elementwise, reductions, structure
+from gradcli.ops.core import (
+    FLOATS,
+    NUMPY,
+    UNIT,
+    Op,
+    Unit,
+    call_forward,
+    call_jvp,
+    call_vjp,
+    load_sympy,
+    node_text,
+    ones_for,
+    shape_message,
+    torch_node_name,
+    unbroadcast,
+)
+
+__all__ = [
+    "BINARY_OPERATORS", "CONSTANTS", "FLOATS", "FUNCTIONS", "NUMPY", "OPS", "PREFIX_OPERATORS", "SCALAR_OVERLOADS",
+    "UNIT", "Op", "Unit", "call_forward", "call_jvp", "call_vjp", "load_sympy", "node_text", "ones_for",
+    "shape_message", "torch_node_name", "unbroadcast",
+]
+
+OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS, *structure.ROWS)}
+
+# The infix and prefix operators of the language, and the ops they stand for.
+BINARY_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 2}
+PREFIX_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 1}
+FUNCTIONS = {op.name: op for op in OPS.values() if op.callable}
+CONSTANTS = {"pi": 3.141592653589793, "e": 2.718281828459045}
+
+# PyTorch nodes of Tensor-Scalar overloads: the Python number is not one of their inputs.
+SCALAR_OVERLOADS = frozenset().union(*(op.scalar_overloads for op in OPS.values()))

@@ -1,0 +1,412 @@
+"""The row type of the op table, the adapters that derive an op's rules, and applying a rule.
+
+A row holds everything gradcli knows about an op (see `Op`). The rules have one signature
+per kind (`params` are the static parameters an op takes from the program text, such as the
+key of an index; `ranks` is given to the ops that are not elementwise, see below):
+
+    forward(*args, **params) -> value
+    vjp(g, ans, *args, **params) -> one cotangent per arg, None where none flows
+    jvp(tangents, ans, *args, **params) -> the output's tangent (a tangent may be None: zero)
+    sympy(*args, **params) -> a SymPy expression: elementwise ops take and give one
+        expression (symbolic.py applies them element by element); the others take and give
+        NumPy arrays of expressions (dtype object)
+    shape(*shapes, **params) -> the value's shape at one point, from the args' shapes, before
+        anything is computed (ValueError where they do not fit); None: broadcasting, as
+        for every elementwise op
+    floats = (forward, vjp): the same op on Python floats, for programs of numbers only.
+
+An elementwise row is written once: its forward and ONE derivative, `derivative(xp, g, ans,
+*args) -> (g times d ans / d arg, for each arg)`, written against an array namespace `xp`.
+`elementwise()` derives from it the VJP (xp = NUMPY), the float VJP (xp = FLOATS) and the JVP
+(the derivative of an elementwise op is diagonal: it is its own transpose, applied to each
+arg's tangent). PyTorch's masks are declared beside it, not written into it: `mask(*args)`
+says, per arg, where the product is 0 whatever g is (masked_fill: a NaN g gives 0 there),
+and `tie(*args)` where the gradient is split in half between the args.
+
+The float namespace gives NumPy's bits on Python floats: it calls NumPy's ufuncs on the
+float (np.exp(x) runs the same loop as on an array, and NumPy's exp, log, sin, pow... may be
+SIMD code that differs from libm's math.exp in the last place), and keeps Python's own
+arithmetic only for what IEEE rounds exactly (+ - * /, math.sqrt). A float rule may also
+raise ValueError or ArithmeticError (1/0, math.sqrt(-1)): the engine then does the whole
+sweep again in NumPy.
+
+Rules never see a batch. With --points, values carry a leading batch axis; the elementwise
+rules need nothing but arguments whose point shapes are aligned (call_* inserts the axes),
+and the others act on the trailing, per-point axes of each arg: `ranks`, the number of those
+axes per arg, is what call_* passes them. Cotangents may have the broadcast shape; call_vjp
+undoes broadcasting with `unbroadcast`.
+
+The VJP rules also run on dual numbers, for the Hessian's forward-over-reverse (gradcli.dual).
+A rule that branches on a value compares it (`x < 0`, `np.where`), and a dual number's
+comparisons look at its value alone, never its tangent: that requirement is met there, once.
+Values and derivatives follow PyTorch, subgradients included (relu'(0) = 0, abs'(0) = 0,
+max(a, a) sends half the gradient each way).
+"""
+
+from __future__ import annotations
+
+import math
+import types
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+Array = np.ndarray
+Rule = Callable[..., Any]
+Shape = tuple[int, ...]
+
+
+@dataclass(frozen=True, eq=False, repr=False)  # eq/repr left out: they cost start-up time
+class Op:
+    name: str  # the name in the language: "sin", or "add" for the infix `+`
+    arity: int  # -1: any number of arguments (a list literal)
+    forward: Rule
+    vjp: Rule
+    torch_node: str  # PyTorch's backward node, as grad_fn shows it
+    jvp: Rule | None = None
+    sympy: Rule | None = None
+    symbol: str | None = None  # the infix or prefix symbol, for operators
+    callable: bool = True  # can a program call it by name? (`neg` cannot; `-x` it is)
+    # When PyTorch's node depends on which args are constants, or on shapes:
+    # torch_node_rule(constant, shapes, **params) -> name
+    torch_node_rule: Rule | None = None
+    # Elementwise ops need nothing to work on a batch of points but arguments whose point
+    # shapes are aligned; the others take `ranks=` (see above).
+    elementwise: bool = True
+    aligns: bool = False  # a non-elementwise op that also wants its arguments aligned (stack)
+    # `3*x` is `x.__rmul__(3)` in PyTorch: with a number on the left, the tensor comes first
+    # in next_functions.
+    reflects: bool = False
+    floats: tuple[Rule, Rule] | None = None  # (forward, vjp) on Python floats: see above
+    shape: Rule | None = None  # the output's shape from the args' shapes: see above
+    # The one derivative of an elementwise op, from which vjp, jvp and floats were derived.
+    derivative: Rule | None = None
+    linear: bool = False  # linear in its args together: its JVP is its forward on the tangents
+    # Operators: how tightly the symbol binds (higher binds tighter) and which way it groups.
+    precedence: int = 0
+    right_assoc: bool = False
+    keywords: tuple[str, ...] = ()  # the keyword arguments a call takes (none yet)
+    # text(args, **params) -> the op applied to argument texts; None: the generic spelling
+    # (`a + b` for an infix operator, `-a` for a prefix one, `name(a, b)` for a call).
+    text: Rule | None = None
+    # PyTorch's nodes of this op that are Tensor-Scalar overloads: a number is not one of
+    # their inputs (x**2 is PowBackward0 with one next function).
+    scalar_overloads: frozenset[str] = frozenset()
+    # shape_message(label, shapes) -> what is wrong when the args' shapes do not fit; None:
+    # they do not broadcast.
+    shape_message: Rule | None = None
+    # Where the tests sample each arg, (low, high); None: (-2, 2). `kinked`: sampled away
+    # from 0 and from ties, where only a subgradient exists.
+    domain: tuple[tuple[float, float], ...] | None = None
+    kinked: bool = False
+    # The NumPy ufuncs this op is: a rule run on dual numbers (the Hessian) that calls one is
+    # differentiated by this row's JVP (gradcli.dual).
+    ufuncs: tuple[Any, ...] = ()
+    # Calls the tests make of it: (the args' shapes at one point, the params).
+    examples: tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...] = ()
+
+    @property
+    def label(self) -> str:
+        """How a message names the op: its symbol in quotes, else its name."""
+        return f"'{self.symbol}'" if self.symbol else self.name
+
+
+# --- the array namespaces the elementwise rules are written against --------------------------
+
+# NumPy computes a power whose exponent is one number (or the same along the loop) 2, 0.5 or
+# -1 as square, sqrt, reciprocal, whose bits differ from pow's; an exponent that varies per
+# point goes through pow. _power does the former everywhere, so that a point gives the same
+# bits alone (one number) and in a batch (an exponent per point).
+_SCALAR_POWERS = ((2.0, np.square), (0.5, np.sqrt), (-1.0, np.reciprocal))
+
+
+def _power(a: Array, b: Array) -> Array:
+    out = np.power(a, b)
+    # Only an exponent that is a plain array of several numbers needs it. Anything else (a
+    # dual number of the Hessian) keeps np.power, whose derivative carries the exponent's.
+    if type(b) is not np.ndarray or b.ndim == 0:
+        return out
+    for exponent, scalar_rule in _SCALAR_POWERS:
+        hit = b == exponent
+        if hit.any():
+            out = np.where(hit, scalar_rule(a), out)
+    return out
+
+
+def _pick(condition: Any, a: Any, b: Any) -> Any:
+    return a if condition else b
+
+
+_UFUNCS = ("exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin", "arccos",
+           "arctan", "sinh", "cosh", "tanh", "arctan2", "maximum", "minimum", "sign", "abs")
+
+# NumPy on arrays (and on dual numbers, which go through NumPy's protocols).
+NUMPY = types.SimpleNamespace(**{name: getattr(np, name) for name in _UFUNCS}, power=_power, where=np.where)
+# Python floats, with NumPy's bits: NumPy's ufuncs on the floats, Python's branches for where,
+# math.sqrt (exact in IEEE; it raises below 0, where NumPy takes over).
+FLOATS = types.SimpleNamespace(**{**vars(NUMPY), "power": np.power, "where": _pick, "sqrt": math.sqrt})
+
+
+def _sum_tangents(*terms: Array | None) -> Array | float:
+    present = [t for t in terms if t is not None]
+    return sum(present[1:], present[0]) if present else 0.0
+
+
+def _zero_tangent(t: Array | None, like: Array) -> Array:
+    return np.zeros_like(like) if t is None else t
+
+
+# --- the adapters: rules derived from what a row gives ---------------------------------------
+
+
+def _derived_vjp(derivative: Rule, xp: Any, mask: Rule | None, tie: Rule | None) -> Rule:
+    if mask is None and tie is None:
+        return partial(derivative, xp)
+
+    def vjp(g: Any, ans: Any, *args: Any) -> tuple[Any, ...]:
+        if tie is not None:
+            g = xp.where(tie(*args), 0.5 * g, g)
+        parts = derivative(xp, g, ans, *args)
+        if mask is None:
+            return parts
+        return tuple(part if masked is None else xp.where(masked, 0.0, part)
+                     for part, masked in zip(parts, mask(*args), strict=True))
+
+    return vjp
+
+
+def _derived_jvp(vjp: Rule) -> Rule:
+    def jvp(tangents: Sequence[Array | None], ans: Array, *args: Array) -> Array | float:
+        # Diagonal: each arg's tangent goes through that arg's own part of the derivative.
+        return _sum_tangents(*(None if t is None else vjp(t, ans, *args)[i] for i, t in enumerate(tangents)))
+
+    return jvp
+
+
+def _forwards(forward: Rule) -> tuple[Rule, Rule]:
+    """(on arrays, on floats): a ufunc or Python's operator is the same on both; else forward(xp, *args)."""
+    if isinstance(forward, (np.ufunc, types.BuiltinFunctionType)):
+        return forward, forward
+    return partial(forward, NUMPY), partial(forward, FLOATS)
+
+
+# Shapes an elementwise op is tried on: alone, and broadcast against each other.
+_BROADCASTS: dict[int, tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...]] = {
+    1: tuple(((shape,), {}) for shape in [(), (4,), (2, 3)]),
+    2: tuple((shapes, {}) for shapes in [((), ()), ((4,), (4,)), ((2, 3), (3,)), ((), (2, 2)), ((2, 1), (1, 3)),
+                                        ((3,), ())]),
+}
+
+
+def elementwise(name: str, arity: int, forward: Rule, derivative: Rule, torch_node: str, *, mask: Rule | None = None,
+                tie: Rule | None = None, **fields: Any) -> Op:
+    """A row of an elementwise op, its rules derived from its forward and its one derivative.
+
+    `forward` is a NumPy ufunc or one of Python's operators (it gives the same bits on an
+    array and on a float), or forward(xp, *args).
+    """
+    fields.setdefault("examples", _BROADCASTS[arity])
+    if isinstance(forward, np.ufunc):
+        fields.setdefault("ufuncs", (forward,))
+    on_arrays, on_floats = _forwards(forward)
+    vjp = _derived_vjp(derivative, NUMPY, mask, tie)
+    return Op(name, arity, on_arrays, vjp, torch_node, jvp=_derived_jvp(vjp),
+              floats=(on_floats, _derived_vjp(derivative, FLOATS, mask, tie)), derivative=derivative, **fields)
+
+
+def _linear_jvp(forward: Rule) -> Rule:
+    def jvp(tangents: Sequence[Array | None], ans: Array, *args: Array, **params: Any) -> Array:
+        return forward(*(_zero_tangent(t, a) for t, a in zip(tangents, args, strict=True)), **params)
+
+    return jvp
+
+
+def _bilinear_jvp(forward: Rule) -> Rule:
+    def jvp(tangents: Sequence[Array | None], ans: Array, a: Array, b: Array, **params: Any) -> Array | float:
+        ta, tb = tangents
+        return _sum_tangents(None if ta is None else forward(ta, b, **params),
+                             None if tb is None else forward(a, tb, **params))
+
+    return jvp
+
+
+def structural(name: str, arity: int, forward: Rule, vjp: Rule, torch_node: str, *, jvp: Rule | None = None,
+               bilinear: bool = False, **fields: Any) -> Op:
+    """A row of an op that acts on a value's own axes: its rules take `ranks` (see above).
+
+    A linear op's JVP is its forward on the tangents, a bilinear op's the sum of its forward
+    with one tangent at a time; the others give theirs.
+    """
+    if jvp is None:
+        jvp = _bilinear_jvp(forward) if bilinear else _linear_jvp(forward)
+    return Op(name, arity, forward, vjp, torch_node, jvp=jvp, elementwise=False, **fields)
+
+
+def unbroadcast(cotangent: Array, shape: Shape) -> Array:
+    """Sum `cotangent` over the axes that broadcasting added to a value of `shape`."""
+    if cotangent.shape == shape:
+        return cotangent
+    extra = cotangent.ndim - len(shape)
+    if extra:
+        cotangent = cotangent.sum(axis=tuple(range(extra)))
+    kept = tuple(axis for axis, size in enumerate(shape) if size == 1 and cotangent.shape[axis] != 1)
+    if kept:
+        cotangent = cotangent.sum(axis=kept, keepdims=True)
+    return cotangent
+
+
+def load_sympy() -> Any:
+    import sympy  # only the symbolic paths pay for importing SymPy
+
+    return sympy
+
+
+def sympy_total(terms: Any) -> Array:
+    """The sum of an array of SymPy expressions, as a 0-d array of one."""
+    return np.asarray(load_sympy().Add(*np.asarray(terms).flat), dtype=object)
+
+
+# --- applying a rule: the one place that aligns batch axes and undoes broadcasting ---------
+
+
+def _align(args: Sequence[Array], leads: Sequence[int]) -> list[Array]:
+    """Insert axes after the batch axis, so that the point shapes of the args right-align."""
+    point_ndims = [a.ndim - lead for a, lead in zip(args, leads, strict=True)]
+    target = max(point_ndims)
+    if min(point_ndims) == target:  # the common case: nothing to insert
+        return list(args)
+    return [
+        a.reshape(a.shape[:lead] + (1,) * (target - n) + a.shape[lead:]) if lead and n < target else a
+        for a, lead, n in zip(args, leads, point_ndims, strict=True)
+    ]
+
+
+def _ranks(args: Sequence[Array], leads: Sequence[int]) -> tuple[int, ...]:
+    """The number of per-point (trailing) axes of each arg: what a non-elementwise rule acts on."""
+    if len(args) == 1:  # the common case, made cheap: this runs at every node of a sweep
+        return (args[0].ndim - leads[0],)
+    return tuple([a.ndim - lead for a, lead in zip(args, leads, strict=True)])
+
+
+def call_forward(op: Op, args: Sequence[Array], params: dict[str, Any], leads: Sequence[int]) -> Array:
+    """op's value; `leads` says which args carry a leading batch axis (all zeros for one point)."""
+    if (op.elementwise or op.aligns) and any(leads):
+        args = _align(args, leads)
+    if op.elementwise:
+        return op.forward(*args, **params)
+    return np.asarray(op.forward(*args, **params, ranks=_ranks(args, leads)))
+
+
+class Unit:
+    """The seed of ones, as a rule sees it: `UNIT * x` is `x` itself, so that the first step
+    of a sweep does not spend a pass over the points multiplying by one (the VJP of
+    `a * b` is `(b, a)`). Only elementwise rules see it; as an array it is 1.0.
+    """
+
+    __slots__ = ()
+    __array_priority__ = 1000.0  # NumPy defers to it: array * UNIT calls __rmul__
+
+    def __mul__(self, other: Any) -> Any:
+        return other
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> Any:
+        return 1.0 / other
+
+    def __neg__(self) -> float:
+        return -1.0
+
+    def __float__(self) -> float:
+        return 1.0
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Array:
+        return np.ones((), dtype=dtype or float)
+
+
+UNIT = Unit()
+
+
+_ONE = np.ones(())
+
+
+def ones_for(g: Any, like: Any) -> Any:
+    """`g` as an array: UNIT becomes ones of `like`'s shape (a read-only view of one number)."""
+    if g is not UNIT:
+        return g
+    shape = np.shape(like)
+    ones = np.ndarray(shape, float, _ONE, 0, (0,) * len(shape))  # np.broadcast_to, without its cost
+    ones.flags.writeable = False
+    return ones
+
+
+def call_vjp(op: Op, g: Array, ans: Array, args: Sequence[Array], params: dict[str, Any], leads: Sequence[int],
+             wanted: Sequence[bool]) -> list[Array | None]:
+    """The cotangent of each wanted arg, of that arg's own shape (broadcasting undone).
+
+    `g` may be UNIT (all ones) for an elementwise op.
+    """
+    aligned = _align(args, leads) if (op.elementwise or op.aligns) and any(leads) else args
+    if op.elementwise:
+        cotangents = op.vjp(g, ans, *aligned, **params)
+    else:
+        g = ones_for(g, ans)
+        cotangents = op.vjp(g, ans, *aligned, **params, ranks=_ranks(aligned, leads))
+    result: list[Array | None] = []
+    for arg, lined_up, cotangent, want in zip(args, aligned, cotangents, wanted, strict=True):
+        if cotangent is None or not want:
+            result.append(None)
+            continue
+        if g is UNIT and not (type(cotangent) is np.ndarray and cotangent.shape == np.shape(ans)):
+            # Multiplying by g would have made an array of the output's shape: `x*2` gives 2
+            # for x, `x+y` gives UNIT itself, `-x` gives -1.0.
+            cotangent = np.broadcast_to(1.0 if cotangent is UNIT else cotangent, np.shape(ans))
+        if cotangent.shape != lined_up.shape:
+            cotangent = unbroadcast(np.asarray(cotangent) if np.isscalar(cotangent) else cotangent, lined_up.shape)
+        result.append(cotangent if lined_up is arg else cotangent.reshape(arg.shape))
+    return result
+
+
+def call_jvp(op: Op, tangents: Sequence[Array | None], ans: Array, args: Sequence[Array], params: dict[str, Any],
+             leads: Sequence[int]) -> Array:
+    """The output's tangent, given the args' tangents (None: zero)."""
+    if (op.elementwise or op.aligns) and any(leads):
+        # A tangent has its argument's shape: a missing one is aligned as its argument would be.
+        lined_up = _align([a if t is None else t for t, a in zip(tangents, args, strict=True)], leads)
+        tangents = [None if t is None else lined for t, lined in zip(tangents, lined_up, strict=True)]
+        args = _align(args, leads)
+    assert op.jvp is not None
+    if op.elementwise:
+        out = op.jvp(tangents, ans, *args, **params)
+    else:
+        out = op.jvp(tangents, ans, *args, **params, ranks=_ranks(args, leads))
+    return np.broadcast_to(np.asarray(out), np.shape(ans))
+
+
+def torch_node_name(op: Op, constant: Sequence[bool], shapes: Sequence[Shape] | None = None,
+                    params: dict[str, Any] | None = None) -> str:
+    """The name PyTorch gives the node for `op`, given which arguments are constants."""
+    if op.torch_node_rule is None:
+        return op.torch_node
+    return str(op.torch_node_rule(constant, shapes, **(params or {})))
+
+
+def node_text(op: Op, args: Sequence[str], params: dict[str, Any]) -> str:
+    """The op applied to argument texts, as the language writes it: `a * b`, `-a`, `sin(a)`, `v[1:]`."""
+    if op.text is not None:
+        return str(op.text(args, **params))
+    if op.symbol and op.arity == 2:
+        return f"{args[0]} {op.symbol} {args[1]}"
+    if op.symbol and op.arity == 1:
+        return f"{op.symbol}{args[0]}"
+    return f"{op.name}({', '.join(args)})"
+
+
+def shape_message(op: Op, shapes: Sequence[Shape]) -> str:
+    """What is wrong when the args' shapes do not fit the op."""
+    if op.shape_message is not None:
+        return str(op.shape_message(op.label, shapes))
+    return f"shapes {' and '.join(str(tuple(s)) for s in shapes)} do not broadcast in {op.label}"

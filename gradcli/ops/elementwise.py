@@ -1,0 +1,147 @@
+"""The elementwise rows: each gives its forward and one derivative (see core.elementwise).
+
+A derivative is `(xp, g, ans, *args) -> g times d ans / d arg, for each arg`, written against
+the namespace `xp` (NumPy on arrays, NumPy's ufuncs on Python floats), in PyTorch's order of
+operations where it matters to the bits (-g * ((a / b) / b), g * (1 - ans) * ans).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from gradcli.ops.core import Op, elementwise, load_sympy
+
+_LN2, _LN10 = float(np.log(2.0)), float(np.log(10.0))
+
+
+def _sympy(name: str, *extra: Any) -> Any:
+    """The SymPy builder of a function of one arg: sympy.<name>(x, *extra)."""
+    return lambda x: getattr(load_sympy(), name)(x, *extra)
+
+
+# --- forwards and derivatives needing more than one line ---------------------------------
+
+
+def _pow_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    # PyTorch's exponent factor is 0 where the base is 0 and the exponent non-negative: 0**b
+    # is constant there. The factor is masked, not the product, so a NaN g still flows.
+    return g * b * xp.power(a, b - 1), g * xp.where((a == 0) & (b >= 0), 0.0, ans * xp.log(a))
+
+
+def _pow_torch_node(constant: Any, shapes: object) -> str:
+    # x**2 is pow(Tensor, Scalar); 2**x is pow(Scalar, Tensor); x**y is pow(Tensor, Tensor).
+    if constant[1]:
+        return "PowBackward0"
+    return "PowBackward2" if constant[0] else "PowBackward1"
+
+
+def _abs_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    # abs' as PyTorch has it: the sign, and 0 at 0 and at NaN.
+    return (g * xp.where(x != x, 0.0, xp.sign(x)),)
+
+
+def _relu(xp: Any, x: Any) -> Any:
+    # PyTorch's relu keeps what is not below 0: relu(-0.0) is -0.0 and relu(NaN) is NaN.
+    return xp.where(x < 0, 0.0, x)
+
+
+def _sigmoid(xp: Any, x: Any) -> Any:
+    # exp(x) / (1 + exp(x)) below 0 and 1 / (1 + exp(-x)) above: exp never overflows, and
+    # no 1 - tiny cancels, so the relative precision holds down to the smallest numbers.
+    negative = x < 0
+    e = xp.exp(xp.where(negative, x, -x))
+    return xp.where(negative, e / (1.0 + e), 1.0 / (1.0 + e))
+
+
+def _softplus(xp: Any, x: Any) -> Any:
+    # torch.nn.functional.softplus with beta=1, threshold=20: linear above the threshold.
+    return xp.where(x > 20, x, xp.log1p(xp.exp(xp.where(x > 20, 20.0, x))))
+
+
+def _softplus_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    # PyTorch's softplus_backward: z / (z + 1) with z = exp(x), exact for x << 0 (where
+    # 1 / (1 + exp(-x)) overflows to 0 first); 1 above the threshold.
+    z = xp.exp(xp.where(x > 20, 20.0, x))
+    return (g * xp.where(x > 20, 1.0, z / (z + 1.0)),)
+
+
+def _atan2_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    # 1 / (a^2 + b^2), and 0 at the origin where PyTorch's atan2 backward gives 0.
+    denominator = a * a + b * b
+    scale = xp.where(denominator == 0, 0.0, 1.0 / xp.where(denominator == 0, 1.0, denominator))
+    return g * b * scale, -g * a * scale
+
+
+def _binary(name: str, symbol: str, forward: Any, derivative: Any, torch_node: str, precedence: int,
+            sympy: Any, **fields: Any) -> Op:
+    fields.setdefault("callable", False)  # `a + b`; but `pow(a, b)` too
+    return elementwise(name, 2, forward, derivative, torch_node, symbol=symbol, precedence=precedence,
+                       sympy=sympy, **fields)
+
+
+def _unary(name: str, forward: Any, derivative: Any, sympy: Any, **fields: Any) -> Op:
+    torch_node = fields.pop("torch_node", f"{name.capitalize()}Backward0")
+    return elementwise(name, 1, forward, derivative, torch_node, sympy=sympy, **fields)
+
+
+ROWS = [
+    # operators: + - lowest, then * / (and @, a structure row), unary -, ** highest
+    _binary("add", "+", operator.add, lambda xp, g, ans, a, b: (g, g), "AddBackward0", 10, operator.add,
+            ufuncs=(np.add,), linear=True, reflects=True),
+    _binary("sub", "-", operator.sub, lambda xp, g, ans, a, b: (g, -g), "SubBackward0", 10, operator.sub,
+            ufuncs=(np.subtract,), linear=True, scalar_overloads=frozenset({"RsubBackward1"}),
+            torch_node_rule=lambda constant, shapes: "RsubBackward1" if constant[0] else "SubBackward0"),
+    _binary("mul", "*", operator.mul, lambda xp, g, ans, a, b: (g * b, g * a), "MulBackward0", 20, operator.mul,
+            ufuncs=(np.multiply,), reflects=True),
+    # PyTorch's rule for the divisor, -g * ((a / b) / b): a / (b * b) overflows where the
+    # quotient does not, and y / y must have the gradient 0 exactly.
+    _binary("div", "/", operator.truediv, lambda xp, g, ans, a, b: (g / b, -g * (ans / b)), "DivBackward0", 20,
+            operator.truediv, ufuncs=(np.divide,), domain=((-2.0, 2.0), (0.5, 2.0))),
+    # PyTorch masks the base's product where the exponent is 0 (NaN of g included).
+    _binary("pow", "**", lambda xp, a, b: xp.power(a, b), _pow_derivative, "PowBackward0", 40, operator.pow,
+            mask=lambda a, b: (b == 0, None), right_assoc=True, callable=True, ufuncs=(np.power, np.float_power), torch_node_rule=_pow_torch_node,
+            scalar_overloads=frozenset({"PowBackward0", "PowBackward2"}), domain=((0.3, 2.0), (-2.0, 2.0))),
+    elementwise("neg", 1, operator.neg, lambda xp, g, ans, x: (-g,), "NegBackward0", sympy=operator.neg,
+                symbol="-", precedence=30, callable=False, linear=True,
+                ufuncs=(np.negative,)),
+    # functions of one arg
+    _unary("exp", np.exp, lambda xp, g, ans, x: (g * ans,), _sympy("exp")),
+    _unary("log", np.log, lambda xp, g, ans, x: (g / x,), _sympy("log"), domain=((0.2, 3.0),)),
+    _unary("log2", np.log2, lambda xp, g, ans, x: (g / (x * _LN2),), _sympy("log", 2), domain=((0.2, 3.0),)),
+    _unary("log10", np.log10, lambda xp, g, ans, x: (g / (x * _LN10),), _sympy("log", 10), domain=((0.2, 3.0),)),
+    _unary("log1p", np.log1p, lambda xp, g, ans, x: (g / (1.0 + x),), lambda x: load_sympy().log(1 + x),
+           torch_node="Log1PBackward0", domain=((-0.5, 3.0),)),
+    _unary("expm1", np.expm1, lambda xp, g, ans, x: (g * (ans + 1.0),), lambda x: load_sympy().exp(x) - 1),
+    _unary("sqrt", np.sqrt, lambda xp, g, ans, x: (g / (2.0 * ans),), _sympy("sqrt"), domain=((0.2, 3.0),)),
+    _unary("abs", np.abs, _abs_derivative, _sympy("Abs"), ufuncs=(np.absolute, np.fabs), kinked=True),
+    _unary("sin", np.sin, lambda xp, g, ans, x: (g * xp.cos(x),), _sympy("sin")),
+    _unary("cos", np.cos, lambda xp, g, ans, x: (-g * xp.sin(x),), _sympy("cos")),
+    _unary("tan", np.tan, lambda xp, g, ans, x: (g * (1.0 + ans * ans),), _sympy("tan"), domain=((-1.2, 1.2),)),
+    _unary("asin", np.arcsin, lambda xp, g, ans, x: (g / xp.sqrt(1.0 - x * x),), _sympy("asin"),
+           domain=((-0.8, 0.8),)),
+    _unary("acos", np.arccos, lambda xp, g, ans, x: (-g / xp.sqrt(1.0 - x * x),), _sympy("acos"),
+           domain=((-0.8, 0.8),)),
+    _unary("atan", np.arctan, lambda xp, g, ans, x: (g / (1.0 + x * x),), _sympy("atan")),
+    _unary("sinh", np.sinh, lambda xp, g, ans, x: (g * xp.cosh(x),), _sympy("sinh")),
+    _unary("cosh", np.cosh, lambda xp, g, ans, x: (g * xp.sinh(x),), _sympy("cosh")),
+    _unary("tanh", np.tanh, lambda xp, g, ans, x: (g * (1.0 - ans * ans),), _sympy("tanh")),
+    # sigmoid' from the value, in PyTorch's order: g * (1 - ans) * ans
+    _unary("sigmoid", _sigmoid, lambda xp, g, ans, x: (g * (1.0 - ans) * ans,), lambda x: 1 / (1 + load_sympy().exp(-x))),
+    # PyTorch's threshold_backward masks where the value is <= 0: NaN passes the gradient.
+    _unary("relu", _relu, lambda xp, g, ans, x: (g,), lambda x: load_sympy().Max(x, 0), mask=lambda x: (x <= 0,),
+           kinked=True),
+    _unary("softplus", _softplus, _softplus_derivative, lambda x: load_sympy().log(1 + load_sympy().exp(x)),
+           domain=((-25.0, 25.0),)),
+    # functions of two args. torch.maximum: ties split the gradient in half, and only the
+    # strictly smaller side is masked, so where either side is NaN both get the gradient.
+    elementwise("max", 2, np.maximum, lambda xp, g, ans, a, b: (g, g), "MaximumBackward0",
+                tie=lambda a, b: a == b, mask=lambda a, b: (a < b, b < a), sympy=lambda a, b: load_sympy().Max(a, b),
+                kinked=True),
+    elementwise("min", 2, np.minimum, lambda xp, g, ans, a, b: (g, g), "MinimumBackward0",
+                tie=lambda a, b: a == b, mask=lambda a, b: (a > b, b > a), sympy=lambda a, b: load_sympy().Min(a, b),
+                kinked=True),
+    elementwise("atan2", 2, np.arctan2, _atan2_derivative, "Atan2Backward0", sympy=lambda a, b: load_sympy().atan2(a, b)),
+]
