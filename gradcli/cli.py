@@ -6,7 +6,6 @@ code; stdout stays empty. (No `from __future__ import annotations` here: typer w
 evaluate every annotation string on each start.)
 """
 
-import errno
 import sys
 import warnings
 from collections.abc import Callable
@@ -15,17 +14,9 @@ from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 
-from gradcli.autodiff import CHUNK
-from gradcli.errors import (
-    CheckFailed,
-    ExitCode,
-    GradcliError,
-    NameProblem,
-    NonFiniteProblem,
-    describe,
-    out_of_memory,
-    visible,
-)
+from gradcli import session
+from gradcli.errors import ExitCode, GradcliError, NameProblem, describe, out_of_memory, visible
+from gradcli.session import CHUNK
 
 EXIT_CODES_HELP = """
 Exit codes: 0 success; 1 a failed --check; 2 bad input (syntax, unknown name, missing
@@ -148,72 +139,6 @@ def _run_body(body: Callable[[], None]) -> None:
         raise typer.Exit(int(ExitCode.INTERNAL)) from None
 
 
-def read_program(program: str | None, file: str | None) -> str:
-    if program is not None and file is not None:
-        raise NameProblem("give the program as an argument or with --file, not both")
-    if file is not None:
-        try:
-            if file == "-":
-                return _read_text(_stdin(), file)
-            with open(file, "rb") as stream:
-                return _read_text(stream, file)
-        except IsADirectoryError:
-            raise NameProblem(f"cannot read the program from {file!r}: it is a directory") from None
-        except OSError as problem:
-            raise NameProblem(f"cannot read the program from {file!r}: {problem.strerror or problem}") from None
-    if program is None:
-        raise NameProblem("no program given", hint="pass it as an argument, or with --file PATH")
-    return program
-
-
-def _stdin() -> Any:
-    """Standard input as bytes; a process started without one (`<&-`) cannot read it."""
-    if sys.stdin is None:
-        raise OSError(errno.EBADF, "standard input is closed")
-    return sys.stdin.buffer
-
-
-def _read_text(stream: Any, file: str, piece: int = 1 << 20) -> str:
-    """UTF-8 text (a byte order mark is dropped), read a piece at a time, refused as soon as it
-    passes GRADCLI_MAX_PROGRAM_CHARS: `-f /dev/zero` never fills the memory."""
-    import codecs
-
-    from gradcli.errors import Limits, over_limit
-
-    limit = Limits.get("program_chars")
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    parts: list[str] = []
-    length = 0
-    offset = 0  # bytes read before this piece
-    while True:
-        data = stream.read(piece)
-        if offset == 0 and data.startswith(codecs.BOM_UTF8):
-            data, offset = data[len(codecs.BOM_UTF8):], len(codecs.BOM_UTF8)
-        held = len(decoder.getstate()[0])  # the start of a character cut by the last piece
-        try:
-            text = decoder.decode(data, final=not data)
-        except UnicodeDecodeError as problem:
-            raise NameProblem(f"cannot read the program from {file!r}: it is not UTF-8 (byte offset "
-                              f"{offset - held + problem.start})") from None
-        parts.append(text)
-        length += len(text)
-        if length > limit:
-            where = "standard input" if file == "-" else repr(file)
-            raise over_limit(f"the program in {where} has more characters than allowed", "program_chars")
-        if not data:
-            return "".join(parts)
-        offset += len(data)
-
-
-def load(program: str | None, file: str | None, at: list[str] | None) -> tuple[Any, dict[str, Any]]:
-    """The program's tape and the point --at gives (every --at name must be an input)."""
-    from gradcli.inputs.literals import merge_points
-    from gradcli.tape import compile_program
-
-    tape = compile_program(read_program(program, file))
-    return tape, merge_points(at or [], tape.inputs)
-
-
 def _console() -> Any:
     """The console of every human view.
 
@@ -230,6 +155,129 @@ def _console() -> Any:
 
 
 UNWRAPPED_WIDTH = 1_000_000  # the width a pipe or a file is given: no line is ever that long
+
+
+# --- renderers: for each command, its views by format; each writes one result ---------------
+
+View = Callable[[Any], None]
+
+
+def _json_view(document: Callable[[Any], dict[str, Any]]) -> View:
+    def write(shown: Any) -> None:
+        from gradcli.render.jsonout import dumps
+
+        sys.stdout.write(dumps(document(shown)) + "\n")
+
+    return write
+
+
+def _grad_views() -> dict[str, View]:
+    from gradcli.render.report import grad_report_document, show_grad_report
+
+    return {"table": lambda report: show_grad_report(report, _console()), "json": _json_view(grad_report_document)}
+
+
+def _derivative_views(document: Callable[[Any], dict[str, Any]], show: Callable[[Any, Any], None]) -> dict[str, View]:
+    return {"table": lambda report: show(report.result, _console()),
+            "json": _json_view(lambda report: document(report.result))}
+
+
+def _jacobian_views() -> dict[str, View]:
+    from gradcli.render.derivatives import jacobian_document, show_jacobian
+
+    return _derivative_views(jacobian_document, show_jacobian)
+
+
+def _hessian_views() -> dict[str, View]:
+    from gradcli.render.derivatives import hessian_document, show_hessian
+
+    return _derivative_views(hessian_document, show_hessian)
+
+
+def _jvp_views() -> dict[str, View]:
+    from gradcli.render.derivatives import jvp_document, show_jvp
+
+    return _derivative_views(jvp_document, show_jvp)
+
+
+# command -> (its session call at one point, its views: imported only for the command run)
+ONE_POINT: dict[str, tuple[Callable[[session.Request], Any], Callable[[], dict[str, View]]]] = {
+    "grad": (session.grad, _grad_views),
+    "jacobian": (session.jacobian, _jacobian_views),
+    "hessian": (session.hessian, _hessian_views),
+    "jvp": (session.jvp, _jvp_views),
+}
+
+
+def _serve(command: str, request: session.Request, output: str) -> None:
+    """One session call, one renderer; then the result's verdict (--check, --strict) decides the exit code."""
+    if request.points is not None:
+        _stream(session.points(request, command), output)
+        return
+    compute, views = ONE_POINT[command]
+    result = compute(request)
+    views()[output](result)
+    result.finish()
+
+
+def _stream(run: session.PointsRun, output: str) -> None:
+    """--points: each chunk's results written as they come, the bad lines passed over named on stderr."""
+    from gradcli.render.stream import WRITERS
+
+    writer = WRITERS[output](sys.stdout, run.fixed, run.tape.inputs)
+    progress = _progress()
+    try:
+        for event in run:
+            if isinstance(event, session.Skipped):
+                for bad in event.problems:
+                    print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
+                continue
+            writer.write(event.chunk, event.result)
+            sys.stdout.flush()
+            progress(run.done)
+    finally:
+        progress(-1)
+    if run.skipped:
+        shown = ", ".join(map(str, run.skipped[:20])) + (", ..." if len(run.skipped) > 20 else "")
+        points_done = f"{run.done:,} point{'' if run.done == 1 else 's'} done"
+        bad_lines = f"{len(run.skipped):,} bad line{'' if len(run.skipped) == 1 else 's'} skipped"
+        print(f"gradcli: {points_done}; {bad_lines}: {shown}", file=sys.stderr)
+    run.finish()
+
+
+def _progress() -> Callable[[int], None]:
+    """A points counter on stderr when a person is watching it; silent otherwise."""
+    if not sys.stderr.isatty():
+        return lambda done: None
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn
+
+    bar = Progress(SpinnerColumn(), TextColumn("{task.completed:,} points"), console=Console(stderr=True),
+                   transient=True)
+    task = bar.add_task("points", total=None)
+    bar.start()
+
+    def update(done: int) -> None:
+        if done < 0:
+            bar.stop()
+        else:
+            bar.update(task, completed=done)
+
+    return update
+
+
+def _output(json: bool, csv: bool, points: str | None, skip_bad: bool = False) -> str:
+    """The output format the options choose: table, json or csv (csv only with --points)."""
+    if csv and json:
+        raise NameProblem("--csv and --json both choose how results are written: give one")
+    if csv and points is None:
+        raise NameProblem("--csv writes the results of --points; at one point (--at), use --json or the table")
+    if skip_bad and points is None:
+        raise NameProblem("--skip-bad passes over the bad lines of --points; at one point (--at) there are none")
+    return "json" if json else "csv" if csv else "table"
+
+
+# --- the commands -----------------------------------------------------------------------------
 
 
 @command
@@ -262,82 +310,11 @@ def grad(
     json: JsonOpt = False,
 ) -> None:
     """The value of the program and its gradient with respect to each input."""
-
-    _run(lambda: _check_formats(points, json, csv, skip_bad))
-    if points is not None:
-        if paths or check or symbolic:
-            _run(lambda: _refuse("--paths, --check and --symbolic work at one point (--at), not with --points"))
-        from gradcli.autodiff import grad_batch
-
-        def compute_chunk(tape: Any, columns: Any, count: int, fixed: Any) -> Any:
-            return grad_batch(tape, columns, count, fixed, seed=seed, of=of, wrt=wrt)
-
-        _run(lambda: _points(program, file, at, points, _output(json, csv), skip_bad, chunk_size, strict, compute_chunk))
-        return
-
-    def body() -> None:
-        from gradcli.autodiff import grad as compute
-        from gradcli.autodiff import non_finite_warnings
-
-        if paths:
-            from gradcli.paths import check_max_paths
-
-            check_max_paths(max_paths)
-        if check:
-            from gradcli.verify import checked_tolerance
-
-            checked_tolerance(tol)
-        tape, point = load(program, file, at)
-        result = compute(tape, point, seed=seed, of=of, wrt=wrt)
-        # Each option adds a section: a JSON key, and a part of the human view.
-        sections: list[tuple[str, Any, Callable[[Any], None]]] = []
-        failed_check = False
-        if paths:
-            from gradcli.paths import paths as find_paths
-            from gradcli.render.paths import paths_document, show_paths
-
-            reports = find_paths(result, max_paths)
-            sections.append(("paths", paths_document(reports, result), lambda c: show_paths(reports, result, c)))
-        report, warnings = None, []
-        if symbolic or check:  # one SymPy worker, one budget, for both
-            from gradcli.render.derivatives import show_symbolic, symbolic_document, symbolic_warnings
-            from gradcli.symbolic import derive
-
-            names = [n for n in result.wrt if n in tape.inputs]
-            report = derive(result, names, formulas=symbolic, values=check, limit=symbolic_limit,
-                            seconds=symbolic_seconds)
-            if symbolic:
-                shown = report
-                sections.append(("symbolic", symbolic_document(shown), lambda c: show_symbolic(shown, result.root_names, c)))
-                warnings = symbolic_warnings(report)
-        if check:
-            from gradcli.autodiff import check as check_gradient
-            from gradcli.render.derivatives import check_document, show_check
-
-            agreements = check_gradient(result, tol, symbolic_limit, sympy_report=report)
-            failed_check = not all(a.ok for a in agreements)
-            sections.append(("check", check_document(agreements, tol), lambda c: show_check(agreements, tol, c)))
-        if json:
-            from gradcli.render.jsonout import dumps, grad_document
-
-            document = grad_document(result)
-            document.update((key, part) for key, part, _ in sections if part is not None)
-            if warnings:
-                document["warnings"] = document.get("warnings", []) + warnings
-            sys.stdout.write(dumps(document) + "\n")
-        else:
-            from gradcli.render.table import show_grad
-
-            console = _console()
-            show_grad(result, console)
-            for _, _, show in sections:
-                show(console)
-        if failed_check:
-            raise CheckFailed("the gradient disagrees with its references beyond --tol")
-        if strict and non_finite_warnings(result):
-            raise NonFiniteProblem("a value or gradient is not finite (--strict)")
-
-    _run(body)
+    request = session.Request(program, file, at or (), seed, of, wrt, strict=strict, paths=paths, max_paths=max_paths,
+                              check=check, tol=tol, symbolic=symbolic, symbolic_limit=symbolic_limit,
+                              symbolic_seconds=symbolic_seconds, points=points, skip_bad=skip_bad,
+                              chunk_size=chunk_size)
+    _run(lambda: _serve("grad", request, _output(json, csv, points, skip_bad)))
 
 
 def _program_after_double_dash(argv: list[str]) -> list[str]:
@@ -354,143 +331,26 @@ def _program_after_double_dash(argv: list[str]) -> list[str]:
     return [*argv[:split], *argv[split + 2 :], "--", argv[split + 1]]
 
 
-def _output(json: bool, csv: bool) -> str:
-    return "json" if json else "csv" if csv else "table"
-
-
-def _check_formats(points: str | None, json: bool, csv: bool, skip_bad: bool = False) -> None:
-    if csv and json:
-        raise NameProblem("--csv and --json both choose how results are written: give one")
-    if csv and points is None:
-        raise NameProblem("--csv writes the results of --points; at one point (--at), use --json or the table")
-    if skip_bad and points is None:
-        raise NameProblem("--skip-bad passes over the bad lines of --points; at one point (--at) there are none")
-
-
-def _refuse(message: str) -> None:
-    raise NameProblem(message)
-
-
-def _refuse_no_tangent() -> None:
-    raise NameProblem("no --tangent given", hint="jvp differentiates along a direction: --tangent NAME=VALUE,... "
-                      "(inputs not named get zero)")
-
-
-def _points(program: str | None, file: str | None, at: list[str] | None, points: str, output: str, skip_bad: bool,
-            chunk_size: int, strict: bool, compute: Callable[[Any, Any, int, Any], Any],
-            at_once: Callable[[Any, Any, Any], int] | None = None) -> None:
-    """--points: read points a chunk at a time, compute each chunk at once, write it.
-
-    `compute(tape, columns, count, fixed)` is grad_batch, jvp_batch or jacobian_batch;
-    `at_once(tape, columns, fixed)`, if given, cuts a chunk into pieces of that many points.
-    """
-    from gradcli.inputs.lines import read_lines
-    from gradcli.inputs.points import PointsReader
-    from gradcli.render.numbers import is_finite
-    from gradcli.render.stream import WRITERS
-
-    if points == "-" and file == "-":
-        raise NameProblem("the program and the points cannot both come from stdin")
-    tape, fixed = load(program, file, at)
-    try:
-        stream = _stdin() if points == "-" else open(points, "rb")  # bytes: a bad one is a bad line
-    except OSError as problem:
-        raise NameProblem(f"cannot read points from {points!r}: {problem.strerror}", where="--points") from None
-    writer = WRITERS[output](sys.stdout, fixed, tape.inputs)
-    skipped = []
-    done = 0
-    all_finite = True
-    progress = _progress()
-    try:
-        with stream:
-            reader = PointsReader(read_lines(stream, points), tape.inputs, fixed, chunk_size, skip_bad)
-            for chunk in reader.chunks():
-                for bad in chunk.skipped:
-                    print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
-                skipped += [p.line for p in chunk.skipped]
-                size = at_once(tape, chunk.columns, fixed) if at_once and chunk.count else chunk.count
-                for part in _pieces(chunk, size):
-                    result = _compute_chunk(compute, tape, part, fixed)
-                    writer.write(part, result)
-                    sys.stdout.flush()
-                    all_finite = all_finite and all(is_finite(a) for a in [*result.values, *(c for _, c in result.columns())])
-                    done += part.count
-                    progress(done)
-    finally:
-        progress(-1)
-    if skipped:
-        shown = ", ".join(map(str, skipped[:20])) + (", ..." if len(skipped) > 20 else "")
-        points_done = f"{done:,} point{'' if done == 1 else 's'} done"
-        bad_lines = f"{len(skipped):,} bad line{'' if len(skipped) == 1 else 's'} skipped"
-        print(f"gradcli: {points_done}; {bad_lines}: {shown}", file=sys.stderr)
-    if strict and not all_finite:
-        raise NonFiniteProblem("a value or derivative is not finite (--strict)")
-
-
-def _compute_chunk(compute: Callable[[Any, Any, int, Any], Any], tape: Any, chunk: Any, fixed: Any) -> Any:
-    """compute on a chunk; an error names the line of its first point, and that point's own shapes."""
-    try:
-        return compute(tape, chunk.columns, chunk.count, fixed)
-    except GradcliError as error:
-        problem = _alone(tape, chunk, fixed) or error
-    problem.message = f"--points line {chunk.lines[0]}: {problem.message}"
-    raise problem
-
-
-def _alone(tape: Any, chunk: Any, fixed: Any) -> GradcliError | None:
-    """The error of the chunk's first point evaluated alone, if it has one.
-
-    The points of a chunk share their shapes: the first one, without the axis of points,
-    fails as they all do, and its message shows the shapes a user wrote."""
-    import numpy as np
-
-    from gradcli.tape import forward
-
-    try:
-        forward(tape, {**fixed, **{name: np.asarray(column[0]) for name, column in chunk.columns.items()}})
-    except GradcliError as error:
-        return error
-    return None
-
-
-def _pieces(chunk: Any, size: int) -> Any:
-    """The points of a chunk in pieces of at most `size` (none for an empty chunk)."""
-    from gradcli.inputs.points import PointChunk
-
-    for start in range(0, chunk.count, max(1, size)):
-        if start == 0 and size >= chunk.count:
-            yield chunk
-            return
-        stop = min(start + size, chunk.count)
-        yield PointChunk({n: c[start:stop] for n, c in chunk.columns.items()}, stop - start, chunk.lines[start:stop], [])
-
-
-def _progress() -> Callable[[int], None]:
-    """A points counter on stderr when a person is watching it; silent otherwise."""
-    if not sys.stderr.isatty():
-        return lambda done: None
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn
-
-    bar = Progress(SpinnerColumn(), TextColumn("{task.completed:,} points"), console=Console(stderr=True),
-                   transient=True)
-    task = bar.add_task("points", total=None)
-    bar.start()
-
-    def update(done: int) -> None:
-        if done < 0:
-            bar.stop()
-        else:
-            bar.update(task, completed=done)
-
-    return update
-
-
 class GraphFormat(StrEnum):
     tree = "tree"
     dot = "dot"
     mermaid = "mermaid"
     json = "json"
+
+
+def _graph_views() -> dict[str, View]:
+    from gradcli.render.graph import TEXT_FORMATS, GraphView, tree
+
+    def view(report: session.GraphReport) -> GraphView:
+        return GraphView(report.source, report.nodes, report.roots, report.root_names, report.result)
+
+    def text(format: str) -> View:
+        def write(report: session.GraphReport) -> None:
+            sys.stdout.write(TEXT_FORMATS[format](view(report)) + "\n")
+
+        return write
+
+    return {"tree": lambda report: _console().print(tree(view(report))), **{f: text(f) for f in TEXT_FORMATS}}
 
 
 @command
@@ -506,32 +366,8 @@ def graph(
 
     With --at, each node shows its forward value and the gradient flowing into it.
     """
-
-    def body() -> None:
-        from gradcli.autodiff import backward_graph, resolve
-        from gradcli.autodiff import grad as compute
-        from gradcli.render.graph import TEXT_FORMATS, GraphView, tree
-
-        if seed is not None and not at:
-            raise NameProblem("--seed shows in the gradients of the graph, which need the values of --at")
-        tape, point = load(program, file, at)
-        result = None
-        if at:
-            result = compute(tape, point, seed=seed, of=of)
-            roots, names = result.roots, result.root_names
-        elif of:
-            roots = tuple(resolve(tape, of, "--of"))
-            names = tuple(n.strip() for n in of.split(","))
-        else:
-            roots, names = tape.outputs, tape.output_names
-        view = GraphView(tape.source, backward_graph(tape, roots, None if result is None else result.values), roots,
-                         names, result)
-        if format is GraphFormat.tree:
-            _console().print(tree(view))
-        else:
-            sys.stdout.write(TEXT_FORMATS[format.value](view) + "\n")
-
-    _run(body)
+    request = session.Request(program, file, at or (), seed, of)
+    _run(lambda: _graph_views()[format.value](session.graph(request)))
 
 
 @command
@@ -546,35 +382,9 @@ def explain(
     """The forward tape and the backward sweep, step by step, as reverse mode does them."""
 
     def body() -> None:
-        from gradcli.autodiff import grad as compute
-        from gradcli.render.explain import check_size, show_explanation
-        tape, point = load(program, file, at)
-        check_size(tape)
-        result = compute(tape, point, seed=seed, of=of, wrt=wrt, trace=True)
-        show_explanation(result, _console())
+        from gradcli.render.explain import show_explanation
 
-    _run(body)
-
-
-def _derivative_command(compute: Callable[..., Any], document: Callable[[Any], dict[str, Any]],
-                        show: Callable[[Any, Any], None], program: str | None, file: str | None,
-                        at: list[str] | None, json: bool, strict: bool, **options: Any) -> None:
-    """The shared shape of jacobian, hessian and jvp: compile, evaluate, one of two views."""
-
-    def body() -> None:
-        tape, point = load(program, file, at)
-        result = compute(tape, point, **options)
-        from gradcli.render.numbers import has_null
-
-        shown = document(result)
-        if json:
-            from gradcli.render.jsonout import dumps
-
-            sys.stdout.write(dumps(shown) + "\n")
-        else:
-            show(result, _console())
-        if strict and has_null(shown):
-            raise NonFiniteProblem("a value or derivative is not finite (--strict)")
+        show_explanation(session.explain(session.Request(program, file, at or (), seed, of, wrt)), _console())
 
     _run(body)
 
@@ -588,23 +398,9 @@ def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None,
     --json has `jacobian`: input name -> array of shape (output shape + input shape), as
     torch.autograd.functional.jacobian lays it out (a list of those for a tuple output).
     """
-    _run(lambda: _check_formats(points, json, csv, skip_bad))
-    if points is not None:
-        from gradcli import autodiff
-
-        def compute_chunk(tape: Any, columns: Any, count: int, fixed: Any) -> Any:
-            return autodiff.jacobian_batch(tape, columns, count, fixed, wrt=wrt)
-
-        def at_once(tape: Any, columns: Any, fixed: Any) -> int:  # as many Jacobians as the limit holds
-            return autodiff.jacobian_points_at_once(tape, columns, fixed, wrt=wrt)
-
-        _run(lambda: _points(program, file, at, points, _output(json, csv), skip_bad, chunk_size, strict, compute_chunk,
-                             at_once))
-        return
-    from gradcli.autodiff import jacobian as compute
-    from gradcli.render.derivatives import jacobian_document, show_jacobian
-
-    _derivative_command(compute, jacobian_document, show_jacobian, program, file, at, json, strict, wrt=wrt)
+    request = session.Request(program, file, at or (), wrt=wrt, strict=strict, points=points, skip_bad=skip_bad,
+                              chunk_size=chunk_size)
+    _run(lambda: _serve("jacobian", request, _output(json, csv, points, skip_bad)))
 
 
 @command
@@ -614,10 +410,8 @@ def hessian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, 
 
     --json has `hessian`: input name -> input name -> block of shape (shape_i + shape_j).
     """
-    from gradcli.autodiff import hessian as compute
-    from gradcli.render.derivatives import hessian_document, show_hessian
-
-    _derivative_command(compute, hessian_document, show_hessian, program, file, at, json, strict, wrt=wrt)
+    request = session.Request(program, file, at or (), wrt=wrt, strict=strict)
+    _run(lambda: _serve("hessian", request, _output(json, False, None)))
 
 
 @command
@@ -635,28 +429,9 @@ def jvp(
     json: JsonOpt = False,
 ) -> None:
     """Forward mode: the output's tangent along --tangent (the Jacobian times the tangent)."""
-    _run(lambda: _check_formats(points, json, csv, skip_bad))
-    if not tangent:
-        _run(_refuse_no_tangent)
-
-    def tangents() -> dict[str, Any]:
-        from gradcli.inputs.literals import merge_points
-
-        return merge_points(tangent or [], where="--tangent")  # a name given twice is an error, as in --at
-
-    if points is not None:
-        from gradcli.autodiff import jvp_batch
-
-        def compute_chunk(tape: Any, columns: Any, count: int, fixed: Any) -> Any:
-            return jvp_batch(tape, columns, count, fixed, tangents())
-
-        _run(lambda: _points(program, file, at, points, _output(json, csv), skip_bad, chunk_size, strict, compute_chunk))
-        return
-    from gradcli.autodiff import jvp as compute
-    from gradcli.render.derivatives import jvp_document, show_jvp
-
-    _derivative_command(lambda tape, point: compute(tape, point, tangents()), jvp_document, show_jvp, program, file,
-                        at, json, strict)
+    request = session.Request(program, file, at or (), tangent=tangent or (), strict=strict, points=points,
+                              skip_bad=skip_bad, chunk_size=chunk_size)
+    _run(lambda: _serve("jvp", request, _output(json, csv, points, skip_bad)))
 
 
 app = make_app(list(COMMANDS))

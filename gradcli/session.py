@@ -1,0 +1,447 @@
+"""The session layer: a request (a program, a point or points, options) -> a result.
+
+Every command of the CLI is one call here and one renderer. A session reads the program
+(an argument, a file or stdin), parses the point once, runs the library, and gathers what
+the options ask for into the result's sections (the gradient, its paths, the check against
+references, SymPy's formulas, warnings). It owns the `--points` loop, and it decides what a
+failed `--check` and `--strict` mean: a result's `finish()` raises the error whose exit code
+the CLI gives, once the result has been written. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import errno
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+from gradcli.autodiff import CHUNK
+from gradcli.errors import CheckFailed, GradcliError, NameProblem, NonFiniteProblem
+
+if TYPE_CHECKING:  # the heavy modules are imported by the calls that need them
+    import numpy as np
+
+    from gradcli.autodiff import Agreement, BatchResult, GradResult, GraphNode
+    from gradcli.errors import PointsProblem
+    from gradcli.inputs.points import PointChunk
+    from gradcli.paths import InputPaths
+    from gradcli.symbolic import Report
+    from gradcli.tape import Tape
+
+NOT_FINITE = "a value or derivative is not finite (--strict)"
+
+
+@dataclass
+class Request:
+    """What a command was asked: the program, where to evaluate it, and the options."""
+
+    program: str | None = None  # the program's text, or
+    file: str | None = None  # the file it is in ('-': stdin)
+    at: Sequence[str] = ()  # the --at texts
+    seed: str | None = None
+    of: str | None = None
+    wrt: str | None = None
+    tangent: Sequence[str] = ()  # jvp's --tangent texts
+    strict: bool = False
+    # grad's sections at one point
+    paths: bool = False
+    max_paths: int = 16
+    check: bool = False
+    tol: float = 1e-5
+    symbolic: bool = False
+    symbolic_limit: int = 2_000
+    symbolic_seconds: float | None = None
+    # --points
+    points: str | None = None
+    skip_bad: bool = False
+    chunk_size: int = CHUNK
+
+
+# --- the program and the point ----------------------------------------------------------
+
+
+def read_program(program: str | None, file: str | None) -> str:
+    if program is not None and file is not None:
+        raise NameProblem("give the program as an argument or with --file, not both")
+    if file is not None:
+        try:
+            if file == "-":
+                return _read_text(_stdin(), file)
+            with open(file, "rb") as stream:
+                return _read_text(stream, file)
+        except IsADirectoryError:
+            raise NameProblem(f"cannot read the program from {file!r}: it is a directory") from None
+        except OSError as problem:
+            raise NameProblem(f"cannot read the program from {file!r}: {problem.strerror or problem}") from None
+    if program is None:
+        raise NameProblem("no program given", hint="pass it as an argument, or with --file PATH")
+    return program
+
+
+def _stdin() -> BinaryIO:
+    """Standard input as bytes; a process started without one (`<&-`) cannot read it."""
+    if sys.stdin is None:
+        raise OSError(errno.EBADF, "standard input is closed")
+    return sys.stdin.buffer
+
+
+def _read_text(stream: Any, file: str, piece: int = 1 << 20) -> str:
+    """UTF-8 text (a byte order mark is dropped), read a piece at a time, refused as soon as it
+    passes GRADCLI_MAX_PROGRAM_CHARS: `-f /dev/zero` never fills the memory."""
+    import codecs
+
+    from gradcli.errors import Limits, over_limit
+
+    limit = Limits.get("program_chars")
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts: list[str] = []
+    length = 0
+    offset = 0  # bytes read before this piece
+    while True:
+        data = stream.read(piece)
+        if offset == 0 and data.startswith(codecs.BOM_UTF8):
+            data, offset = data[len(codecs.BOM_UTF8):], len(codecs.BOM_UTF8)
+        held = len(decoder.getstate()[0])  # the start of a character cut by the last piece
+        try:
+            text = decoder.decode(data, final=not data)
+        except UnicodeDecodeError as problem:
+            raise NameProblem(f"cannot read the program from {file!r}: it is not UTF-8 (byte offset "
+                              f"{offset - held + problem.start})") from None
+        parts.append(text)
+        length += len(text)
+        if length > limit:
+            where = "standard input" if file == "-" else repr(file)
+            raise over_limit(f"the program in {where} has more characters than allowed", "program_chars")
+        if not data:
+            return "".join(parts)
+        offset += len(data)
+
+
+def load(request: Request) -> tuple[Tape, dict[str, np.ndarray]]:
+    """The program's tape and the point --at gives (every --at name must be an input)."""
+    from gradcli.inputs.literals import merge_points
+    from gradcli.tape import compile_program
+
+    tape = compile_program(read_program(request.program, request.file))
+    return tape, merge_points(list(request.at), tape.inputs)
+
+
+def _require_tangent(request: Request) -> None:
+    if not request.tangent:
+        raise NameProblem("no --tangent given", hint="jvp differentiates along a direction: --tangent NAME=VALUE,... "
+                          "(inputs not named get zero)")
+
+
+def _tangents(request: Request) -> dict[str, np.ndarray]:
+    from gradcli.inputs.literals import merge_points
+
+    return merge_points(list(request.tangent), where="--tangent")  # a name given twice is an error, as in --at
+
+
+def _all_finite(*values: Any) -> bool:
+    """Is every number finite in these arrays, or nested lists, tuples and dicts of them?"""
+    import numpy as np
+
+    stack = list(values)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif not np.isfinite(np.asarray(item, dtype=float)).all():
+            return False
+    return True
+
+
+# --- grad at one point ------------------------------------------------------------------
+
+
+@dataclass
+class GradReport:
+    """A gradient with the sections its options asked for (None: not asked for)."""
+
+    result: GradResult
+    paths: list[InputPaths] | None = None
+    symbolic: Report | None = None
+    check: list[Agreement] | None = None
+    tol: float = 1e-5
+    warnings: list[str] = field(default_factory=list)  # besides the result's own non-finite ones
+    strict: bool = False
+
+    def finish(self) -> None:
+        """After the report is written: a failed check exits 1, a non-finite result under --strict 3."""
+        from gradcli.autodiff import non_finite_warnings
+
+        if self.check is not None and not all(a.ok for a in self.check):
+            raise CheckFailed("the gradient disagrees with its references beyond --tol")
+        if self.strict and non_finite_warnings(self.result):
+            raise NonFiniteProblem("a value or gradient is not finite (--strict)")
+
+
+def grad(request: Request) -> GradReport:
+    from gradcli.autodiff import grad as compute
+
+    if request.paths:
+        from gradcli.paths import check_max_paths
+
+        check_max_paths(request.max_paths)
+    if request.check:
+        from gradcli.verify import checked_tolerance
+
+        checked_tolerance(request.tol)
+    tape, point = load(request)
+    result = compute(tape, point, seed=request.seed, of=request.of, wrt=request.wrt)
+    report = GradReport(result, tol=request.tol, strict=request.strict)
+    if request.paths:
+        from gradcli.paths import paths as find_paths
+
+        report.paths = find_paths(result, request.max_paths)
+    sympy_report = None
+    if request.symbolic or request.check:  # one SymPy worker, one budget, for both
+        from gradcli.symbolic import derive
+
+        names = [n for n in result.wrt if n in tape.inputs]
+        sympy_report = derive(result, names, formulas=request.symbolic, values=request.check,
+                              limit=request.symbolic_limit, seconds=request.symbolic_seconds)
+        if request.symbolic:
+            report.symbolic = sympy_report
+            if sympy_report.formulas is None:
+                report.warnings.append(f"no formulas: {sympy_report.problem}")
+    if request.check:
+        from gradcli.autodiff import check as check_gradient
+
+        report.check = check_gradient(result, request.tol, request.symbolic_limit, sympy_report=sympy_report)
+    return report
+
+
+# --- jacobian, hessian, jvp at one point --------------------------------------------------
+
+
+@dataclass
+class DerivativeReport:
+    """A Jacobian, a Hessian or a JVP at one point."""
+
+    result: Any  # JacobianResult, HessianResult or JvpResult
+    not_finite: bool = False  # under --strict: is a number it shows (point, values, derivatives) not finite?
+
+    def finish(self) -> None:
+        if self.not_finite:
+            raise NonFiniteProblem(NOT_FINITE)
+
+
+def jacobian(request: Request) -> DerivativeReport:
+    from gradcli.autodiff import jacobian as compute
+
+    tape, point = load(request)
+    result = compute(tape, point, wrt=request.wrt)
+    return DerivativeReport(result, request.strict and not _all_finite(result.point, result.outputs, result.blocks))
+
+
+def hessian(request: Request) -> DerivativeReport:
+    from gradcli.autodiff import hessian as compute
+
+    tape, point = load(request)
+    result = compute(tape, point, wrt=request.wrt)
+    return DerivativeReport(result, request.strict and not _all_finite(result.point, result.value, result.grad,
+                                                                        result.blocks))
+
+
+def jvp(request: Request) -> DerivativeReport:
+    from gradcli.autodiff import jvp as compute
+
+    _require_tangent(request)
+    tape, point = load(request)
+    result = compute(tape, point, _tangents(request))
+    return DerivativeReport(result, request.strict and not _all_finite(result.point, result.tangent, result.value,
+                                                                        result.jvp))
+
+
+# --- graph and explain --------------------------------------------------------------------
+
+
+@dataclass
+class GraphReport:
+    """The backward graph from what is differentiated, with the values and gradients at --at."""
+
+    source: str
+    nodes: list[GraphNode]
+    roots: tuple[int, ...]
+    root_names: tuple[str, ...]
+    result: GradResult | None  # at --at
+
+
+def graph(request: Request) -> GraphReport:
+    from gradcli.autodiff import backward_graph, resolve
+    from gradcli.autodiff import grad as compute
+
+    if request.seed is not None and not request.at:
+        raise NameProblem("--seed shows in the gradients of the graph, which need the values of --at")
+    tape, point = load(request)
+    result = None
+    if request.at:
+        result = compute(tape, point, seed=request.seed, of=request.of)
+        roots, names = result.roots, result.root_names
+    elif request.of:
+        roots = tuple(resolve(tape, request.of, "--of"))
+        names = tuple(n.strip() for n in request.of.split(","))
+    else:
+        roots, names = tape.outputs, tape.output_names
+    nodes = backward_graph(tape, roots, None if result is None else result.values)
+    return GraphReport(tape.source, nodes, roots, names, result)
+
+
+def explain(request: Request) -> GradResult:
+    """The gradient with every step of its backward sweep (`trace`)."""
+    from gradcli.autodiff import grad as compute
+    from gradcli.render.explain import check_size
+
+    tape, point = load(request)
+    check_size(tape)
+    return compute(tape, point, seed=request.seed, of=request.of, wrt=request.wrt, trace=True)
+
+
+# --- many points --------------------------------------------------------------------------
+
+
+@dataclass
+class Skipped:
+    """Bad lines passed over (--skip-bad), in order."""
+
+    problems: list[PointsProblem]
+
+
+@dataclass
+class Answered:
+    """Points and their results, in input order."""
+
+    chunk: PointChunk
+    result: BatchResult
+
+
+class PointsRun:
+    """--points: read points a chunk at a time, compute each chunk at once.
+
+    Iterating gives, in input order, the bad lines passed over (`Skipped`) and the points
+    answered (`Answered`); `done` and `skipped` count them. `finish()` raises under --strict
+    if a number was not finite.
+    """
+
+    def __init__(self, request: Request, compute: Callable[[Tape, Any, int, Any], BatchResult],
+                 at_once: Callable[[Tape, Any, Any], int] | None = None,
+                 prepare: Callable[[Tape], None] | None = None) -> None:
+        points = request.points
+        assert points is not None
+        if points == "-" and request.file == "-":
+            raise NameProblem("the program and the points cannot both come from stdin")
+        self.request = request
+        self.tape, self.fixed = load(request)
+        if prepare is not None:
+            prepare(self.tape)
+        try:
+            self.stream = _stdin() if points == "-" else open(points, "rb")  # bytes: a bad one is a bad line
+        except OSError as problem:
+            raise NameProblem(f"cannot read points from {points!r}: {problem.strerror}", where="--points") from None
+        self.compute = compute
+        self.at_once = at_once
+        self.done = 0
+        self.skipped: list[int] = []  # the lines passed over
+        self.all_finite = True
+
+    def __iter__(self) -> Iterator[Skipped | Answered]:
+        from gradcli.inputs.lines import read_lines
+        from gradcli.inputs.points import PointsReader
+
+        request, tape, fixed = self.request, self.tape, self.fixed
+        assert request.points is not None
+        with self.stream:
+            reader = PointsReader(read_lines(self.stream, request.points), tape.inputs, fixed, request.chunk_size,
+                                  request.skip_bad)
+            for chunk in reader.chunks():
+                if chunk.skipped:
+                    self.skipped += [p.line for p in chunk.skipped]
+                    yield Skipped(chunk.skipped)
+                size = self.at_once(tape, chunk.columns, fixed) if self.at_once and chunk.count else chunk.count
+                for part in _pieces(chunk, size):
+                    result = _compute_chunk(self.compute, tape, part, fixed)
+                    self.all_finite = self.all_finite and _all_finite(result.values, [c for _, c in result.columns()])
+                    self.done += part.count
+                    yield Answered(part, result)
+
+    def finish(self) -> None:
+        if self.request.strict and not self.all_finite:
+            raise NonFiniteProblem(NOT_FINITE)
+
+
+def points(request: Request, command: str) -> PointsRun:
+    """The --points run of `grad`, `jvp` or `jacobian`."""
+    from gradcli import autodiff
+
+    if command == "grad":
+        if request.paths or request.check or request.symbolic:
+            raise NameProblem("--paths, --check and --symbolic work at one point (--at), not with --points")
+
+        def grad_chunk(tape: Tape, columns: Any, count: int, fixed: Any) -> BatchResult:
+            return autodiff.grad_batch(tape, columns, count, fixed, seed=request.seed, of=request.of, wrt=request.wrt)
+
+        return PointsRun(request, grad_chunk)
+    if command == "jvp":
+        _require_tangent(request)
+        tangents: dict[str, Any] = {}
+
+        def parse_tangents(tape: Tape) -> None:
+            tangents.update(_tangents(request))
+
+        def jvp_chunk(tape: Tape, columns: Any, count: int, fixed: Any) -> BatchResult:
+            return autodiff.jvp_batch(tape, columns, count, fixed, tangents)
+
+        return PointsRun(request, jvp_chunk, prepare=parse_tangents)
+    assert command == "jacobian"
+
+    def jacobian_chunk(tape: Tape, columns: Any, count: int, fixed: Any) -> BatchResult:
+        return autodiff.jacobian_batch(tape, columns, count, fixed, wrt=request.wrt)
+
+    def at_once(tape: Tape, columns: Any, fixed: Any) -> int:  # as many Jacobians as the limit holds
+        return autodiff.jacobian_points_at_once(tape, columns, fixed, wrt=request.wrt)
+
+    return PointsRun(request, jacobian_chunk, at_once)
+
+
+def _compute_chunk(compute: Callable[[Tape, Any, int, Any], BatchResult], tape: Tape, chunk: PointChunk,
+                   fixed: Any) -> BatchResult:
+    """compute on a chunk; an error names the line of its first point, and that point's own shapes."""
+    try:
+        return compute(tape, chunk.columns, chunk.count, fixed)
+    except GradcliError as error:
+        problem = _alone(tape, chunk, fixed) or error
+    problem.message = f"--points line {chunk.lines[0]}: {problem.message}"
+    raise problem
+
+
+def _alone(tape: Tape, chunk: PointChunk, fixed: Any) -> GradcliError | None:
+    """The error of the chunk's first point evaluated alone, if it has one.
+
+    The points of a chunk share their shapes: the first one, without the axis of points,
+    fails as they all do, and its message shows the shapes a user wrote."""
+    import numpy as np
+
+    from gradcli.tape import forward
+
+    try:
+        forward(tape, {**fixed, **{name: np.asarray(column[0]) for name, column in chunk.columns.items()}})
+    except GradcliError as error:
+        return error
+    return None
+
+
+def _pieces(chunk: PointChunk, size: int) -> Iterator[PointChunk]:
+    """The points of a chunk in pieces of at most `size` (none for an empty chunk)."""
+    from gradcli.inputs.points import PointChunk
+
+    for start in range(0, chunk.count, max(1, size)):
+        if start == 0 and size >= chunk.count:
+            yield chunk
+            return
+        stop = min(start + size, chunk.count)
+        yield PointChunk({n: c[start:stop] for n, c in chunk.columns.items()}, stop - start, chunk.lines[start:stop], [])
