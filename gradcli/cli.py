@@ -67,12 +67,30 @@ SeedOpt = Annotated[
 ]
 OfOpt = Annotated[Optional[str], typer.Option("--of", metavar="NAMES", help="Differentiate these named intermediates instead (NAME[,NAME]).")]
 WrtOpt = Annotated[Optional[str], typer.Option("--wrt", metavar="NAMES", help="Report only these inputs (NAME[,NAME]).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="The same as --format json: one JSON object on stdout.")]
+
+
+class Format(StrEnum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+class OnePointFormat(StrEnum):
+    table = "table"
+    json = "json"
+
+
+FormatOpt = Annotated[Optional[Format], typer.Option(
+    "--format", help="How results are written: table (for people, the default), json (one object; JSON Lines with "
+    "--points) or csv (with --points).")]
+OnePointFormatOpt = Annotated[Optional[OnePointFormat], typer.Option(
+    "--format", help="How the result is written: table (for people, the default) or json (one object).")]
 PointsOpt = Annotated[Optional[str], typer.Option(
     "--points", help="Evaluate at every point of FILE ('-': stdin): JSON Lines of {name: value}, or CSV with a "
     "header of names (a vector z as columns z[0], z[1], ...). --at gives the names a point does not.",
     metavar="FILE")]
-CsvOpt = Annotated[bool, typer.Option("--csv", help="With --points: write CSV (the value's columns, then the "
+CsvOpt = Annotated[bool, typer.Option("--csv", help="The same as --format csv. With --points: write CSV (the value's columns, then the "
                                       "derivative's).")]
 SkipBadOpt = Annotated[bool, typer.Option("--skip-bad", help="With --points: pass over bad lines, naming them on "
                                           "stderr, instead of stopping at the first.")]
@@ -266,15 +284,21 @@ def _progress() -> Callable[[int], None]:
     return update
 
 
-def _output(json: bool, csv: bool, points: str | None, skip_bad: bool = False) -> str:
-    """The output format the options choose: table, json or csv (csv only with --points)."""
-    if csv and json:
-        raise NameProblem("--csv and --json both choose how results are written: give one")
-    if csv and points is None:
-        raise NameProblem("--csv writes the results of --points; at one point (--at), use --json or the table")
+def _output(format: str | None, json: bool, csv: bool, points: str | None, skip_bad: bool = False) -> str:
+    """The one output format the options choose (--json and --csv are --format's aliases); csv only with --points."""
+    chosen = [(option, value) for option, value in ((f"--format {format}", format), ("--csv", "csv" if csv else None),
+                                                    ("--json", "json" if json else None)) if value]
+    if len({value for _, value in chosen}) > 1:
+        raise NameProblem(f"{' and '.join(option for option, _ in chosen)} both choose how results are written: "
+                          "give one")
+    output = chosen[0][1] if chosen else "table"
+    if output == "csv" and points is None:
+        if csv:
+            raise NameProblem("--csv writes the results of --points; at one point (--at), use --json or the table")
+        raise NameProblem("--format csv writes the results of --points; at one point (--at), use json or table")
     if skip_bad and points is None:
         raise NameProblem("--skip-bad passes over the bad lines of --points; at one point (--at) there are none")
-    return "json" if json else "csv" if csv else "table"
+    return output
 
 
 # --- the commands -----------------------------------------------------------------------------
@@ -307,6 +331,7 @@ def grad(
         "--symbolic-seconds", metavar="S", help="SymPy's time budget, all of it (--symbolic, --check); default 5, or "
         "GRADCLI_SYMBOLIC_SECONDS. Past it, gradcli goes on without SymPy.")] = None,
     strict: StrictOpt = False,
+    format: FormatOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """The value of the program and its gradient with respect to each input."""
@@ -314,7 +339,7 @@ def grad(
                               check=check, tol=tol, symbolic=symbolic, symbolic_limit=symbolic_limit,
                               symbolic_seconds=symbolic_seconds, points=points, skip_bad=skip_bad,
                               chunk_size=chunk_size)
-    _run(lambda: _serve("grad", request, _output(json, csv, points, skip_bad)))
+    _run(lambda: _serve("grad", request, _output(format, json, csv, points, skip_bad)))
 
 
 def _program_after_double_dash(argv: list[str]) -> list[str]:
@@ -392,7 +417,7 @@ def explain(
 @command
 def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, wrt: WrtOpt = None,
              points: PointsOpt = None, csv: CsvOpt = False, skip_bad: SkipBadOpt = False, chunk_size: ChunkOpt = CHUNK,
-             strict: StrictOpt = False, json: JsonOpt = False) -> None:
+             strict: StrictOpt = False, format: FormatOpt = None, json: JsonOpt = False) -> None:
     """The full Jacobian of the output(s): one sweep per output or per input element, whichever is fewer.
 
     --json has `jacobian`: input name -> array of shape (output shape + input shape), as
@@ -400,18 +425,18 @@ def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None,
     """
     request = session.Request(program, file, at or (), wrt=wrt, strict=strict, points=points, skip_bad=skip_bad,
                               chunk_size=chunk_size)
-    _run(lambda: _serve("jacobian", request, _output(json, csv, points, skip_bad)))
+    _run(lambda: _serve("jacobian", request, _output(format, json, csv, points, skip_bad)))
 
 
 @command
 def hessian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, wrt: WrtOpt = None,
-            strict: StrictOpt = False, json: JsonOpt = False) -> None:
+            strict: StrictOpt = False, format: OnePointFormatOpt = None, json: JsonOpt = False) -> None:
     """The Hessian of a scalar output (forward-over-reverse).
 
     --json has `hessian`: input name -> input name -> block of shape (shape_i + shape_j).
     """
     request = session.Request(program, file, at or (), wrt=wrt, strict=strict)
-    _run(lambda: _serve("hessian", request, _output(json, False, None)))
+    _run(lambda: _serve("hessian", request, _output(format, json, False, None)))
 
 
 @command
@@ -426,12 +451,13 @@ def jvp(
     skip_bad: SkipBadOpt = False,
     chunk_size: ChunkOpt = CHUNK,
     strict: StrictOpt = False,
+    format: FormatOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Forward mode: the output's tangent along --tangent (the Jacobian times the tangent)."""
     request = session.Request(program, file, at or (), tangent=tangent or (), strict=strict, points=points,
                               skip_bad=skip_bad, chunk_size=chunk_size)
-    _run(lambda: _serve("jvp", request, _output(json, csv, points, skip_bad)))
+    _run(lambda: _serve("jvp", request, _output(format, json, csv, points, skip_bad)))
 
 
 app = make_app(list(COMMANDS))
