@@ -22,7 +22,7 @@ from gradcli.errors import CheckFailed, GradcliError, NameProblem, NonFiniteProb
 if TYPE_CHECKING:  # the heavy modules are imported by the calls that need them
     import numpy as np
 
-    from gradcli.autodiff import Agreement, BatchResult, GradResult, GraphNode
+    from gradcli.autodiff import Agreement, BatchResult, GradResult, GraphNode, Step
     from gradcli.errors import PointsProblem
     from gradcli.inputs.points import PointChunk
     from gradcli.paths import InputPaths
@@ -292,14 +292,97 @@ def graph(request: Request) -> GraphReport:
     return GraphReport(tape.source, nodes, roots, names, result)
 
 
-def explain(request: Request) -> GradResult:
-    """The gradient with every step of its backward sweep (`trace`)."""
+@dataclass
+class ExplainedStep:
+    """One adjoint update of the sweep, with what the chain rule on its edge multiplies by."""
+
+    step: Step  # node, arg, contribution, total
+    position: int  # the argument position of the edge it came along (x*x: each edge its own)
+    scalar: bool  # are the node and the argument both scalars? then the chain rule is a product:
+    factor: np.ndarray | None  # d node / d arg at the point
+    formula: str | None  # that derivative in the argument names, e.g. `cos(x2)` (None: no scalar rule)
+
+
+@dataclass
+class Explanation:
+    """A gradient with every step of its backward sweep, and the names `explain` writes."""
+
+    result: GradResult
+    names: list[str]  # per node up to the last root: an input's name, a number written in place, or v<index>
+    torch_names: dict[int, str]  # PyTorch's node name of each node that requires grad, up to the last root
+    steps: list[ExplainedStep]
+
+
+def explain(request: Request) -> Explanation:
+    """The gradient, its sweep step by step, each edge's local derivative and formula."""
     from gradcli.autodiff import grad as compute
-    from gradcli.render.explain import check_size
+    from gradcli.autodiff import local_derivatives, torch_name
+    from gradcli.render.numbers import human_line
+    from gradcli.symbolic import local_derivative_formula
+    from gradcli.tape import INPUT
 
     tape, point = load(request)
-    check_size(tape)
-    return compute(tape, point, seed=request.seed, of=request.of, wrt=request.wrt, trace=True)
+    check_explain_size(tape)
+    result = compute(tape, point, seed=request.seed, of=request.of, wrt=request.wrt, trace=True)
+    values = result.values
+    last = max(result.roots)
+    names = []
+    for node in tape.nodes[: last + 1]:
+        if node.kind == INPUT:
+            names.append(str(node.name))
+        elif node.is_scalar_constant() and node.name is None:
+            names.append(human_line(node.value))  # a number is written in place
+        else:
+            names.append(f"v{node.index}")
+    torch_names = {node.index: torch_name(tape, node.index, values) for node in tape.nodes[: last + 1]
+                   if node.requires_grad}
+    assert result.trace is not None
+    steps = []
+    factors: dict[int, list[np.ndarray | None]] = {}  # one VJP per node, where an edge of it is scalar
+    for step, position in zip(result.trace, _edge_positions(result), strict=True):
+        node = tape.nodes[step.node]
+        factor = formula = None
+        scalar = values[step.node].size == 1 and values[step.arg].size == 1
+        if scalar:
+            if step.node not in factors:
+                factors[step.node] = local_derivatives(tape, values, step.node)
+            factor = factors[step.node][position]
+            assert node.op is not None
+            formula = local_derivative_formula(node.op, [names[a] for a in node.args], position, node.params)
+        steps.append(ExplainedStep(step, position, scalar, factor, formula))
+    return Explanation(result, names, torch_names, steps)
+
+
+def _edge_positions(result: GradResult) -> list[int]:
+    """For each step of the sweep, the argument position of the edge it came along.
+
+    An op may take the same node twice (x*x): its steps for that node take the positions in
+    order. One pass over the trace, each node's arguments looked at once.
+    """
+    assert result.trace is not None
+    slots: dict[int, dict[int, list[int]]] = {}  # node -> argument -> its positions, in order
+    taken: dict[tuple[int, int], int] = {}
+    positions = []
+    for step in result.trace:
+        if step.node not in slots:
+            slots[step.node] = {}
+            for position, arg in enumerate(result.tape.nodes[step.node].args):
+                slots[step.node].setdefault(arg, []).append(position)
+        count = taken.get((step.node, step.arg), 0)
+        taken[(step.node, step.arg)] = count + 1
+        positions.append(slots[step.node][step.arg][count])
+    return positions
+
+
+def check_explain_size(tape: Tape) -> None:
+    """Refuse, before any work, a program too large to be read as an explanation."""
+    from gradcli.errors import Limits, over_limit
+
+    size = len(tape.nodes) + sum(len(node.args) for node in tape.nodes)
+    if size > Limits.get("explain"):
+        problem = over_limit(f"the program is too large to explain: {size:,} nodes and edges", "explain")
+        problem.hint += "; for a large program, see gradcli grad --json, grad --paths or graph --format json"
+        raise problem
 
 
 # --- many points --------------------------------------------------------------------------

@@ -1,48 +1,40 @@
 """`gradcli explain`: the forward tape, then the backward sweep written out step by step.
 
-It reads a result computed with `trace=True`: every adjoint update of the sweep, in the
-order the sweep made it. Each update is written as the chain rule it applies.
+It reads an Explanation (session.explain): every adjoint update of the sweep, in the order
+the sweep made it, with the local derivative and formula of its edge and the names of the
+nodes, all worked out already. Each update is written as the chain rule it applies.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from gradcli.autodiff import GradResult, local_derivatives, torch_name
 from gradcli.errors import visible
 from gradcli.ops import node_text
 from gradcli.render.numbers import human, human_line
-from gradcli.tape import APPLY, CONST, INPUT, Node, Tape
+from gradcli.tape import CONST, INPUT, Node
+
+if TYPE_CHECKING:
+    from gradcli.session import Explanation
 
 
-def ref(tape: Tape, index: int) -> str:
-    """How the explanation names a node: an input by its name, anything else as v<index>."""
-    node = tape.nodes[index]
-    if node.kind == INPUT:
-        return str(node.name)
-    if node.is_scalar_constant() and node.name is None:
-        return human_line(node.value)  # a number is written in place
-    return f"v{index}"
-
-
-def definition(tape: Tape, node: Node) -> str:
+def definition(names: list[str], node: Node) -> str:
     """The right-hand side of a tape line: `v0 * x2`, `sin(x2)`, `v3[1:]`."""
     if node.kind == INPUT:
         return "input"
     if node.kind == CONST:
         return f"constant {human_line(node.value)}"
     assert node.op is not None
-    return node_text(node.op, [ref(tape, a) for a in node.args], node.params)
+    return node_text(node.op, [names[a] for a in node.args], node.params)
 
 
-def show_explanation(result: GradResult, console: Any) -> None:
+def show_explanation(explanation: Explanation, console: Any) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from gradcli.symbolic import local_derivative_formula
-
+    result, names, torch_names = explanation.result, explanation.names, explanation.torch_names
     tape = result.tape
     values = result.values
     console.print(Text.assemble(("Program", "bold"), "  ", visible(tape.source.strip(), lines=True)))
@@ -51,13 +43,12 @@ def show_explanation(result: GradResult, console: Any) -> None:
     for column, justify in (("node", "right"), ("name", "left"), ("definition", "left"), ("value", "right"),
                             ("PyTorch node", "left")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
-    last = max(result.roots)
-    for node in tape.nodes[: last + 1]:
-        if ref(tape, node.index) != f"v{node.index}" and node.kind == CONST:
+    for node in tape.nodes[: len(names)]:
+        if names[node.index] != f"v{node.index}" and node.kind == CONST:
             continue  # written in place where it is used
         name = node.name if node.name and node.kind != INPUT else ""
-        pytorch = torch_name(tape, node.index, values) if node.requires_grad else ""
-        table.add_row(ref(tape, node.index), name, definition(tape, node), human(values[node.index]), pytorch)
+        table.add_row(names[node.index], name, definition(names, node), human(values[node.index]),
+                      torch_names.get(node.index, ""))
     console.print(table)
 
     console.print(Text("\nBackward: adjoints from the output back to the inputs", style="bold"))
@@ -65,35 +56,27 @@ def show_explanation(result: GradResult, console: Any) -> None:
                        "'+=' adds what arrives along another path.", style="dim"))
     for root, name, seed in zip(result.roots, result.root_names, result.seeds, strict=True):
         if seed.size == 1:
-            console.print(f"  seed: {ref(tape, root)}.grad = {human_line(seed)}   (d {name} / d {name} = 1)")
+            console.print(f"  seed: {names[root]}.grad = {human_line(seed)}   (d {name} / d {name} = 1)")
         else:
-            console.print(f"  seed: {ref(tape, root)}.grad = {human_line(seed)}   (the vector of the vector-Jacobian "
+            console.print(f"  seed: {names[root]}.grad = {human_line(seed)}   (the vector of the vector-Jacobian "
                           f"product: --seed, PyTorch's grad_tensors)")
-    assert result.trace is not None
     current = -1
-    factors: list[np.ndarray | None] = []
-    for step, edge in zip(result.trace, _edge_positions(result), strict=True):
+    for explained in explanation.steps:
+        step = explained.step
         node = tape.nodes[step.node]
+        source = names[step.node]
         if step.node != current:
             current = step.node
-            assert node.kind == APPLY
-            factors = local_derivatives(tape, values, step.node)
-            adjoint = result.adjoints[step.node]
-            console.print(Text.assemble(f"\n  {ref(tape, step.node)} = {definition(tape, node)}   ",
-                                        (f"{torch_name(tape, step.node, values)}, {ref(tape, step.node)}.grad = "
-                                         f"{human_line(adjoint)}", "dim")))
-        position = edge  # x*x: each edge its own, though both carry the same factor
-        target = ref(tape, step.arg)
-        scalar = values[step.node].size == 1 and values[step.arg].size == 1
-        if scalar:
-            factor = factors[position]
-            assert node.op is not None
-            formula = local_derivative_formula(node.op, [ref(tape, a) for a in node.args], position, node.params)
-            formula_text = f" = {formula}" if formula else ""
-            chain = (f"{ref(tape, step.node)}.grad × ∂{ref(tape, step.node)}/∂{target}{formula_text} = "
-                     f"{human_line(result.adjoints[step.node])} × {human_line(factor)} = {human_line(step.contribution)}")
+            console.print(Text.assemble(f"\n  {source} = {definition(names, node)}   ",
+                                        (f"{torch_names[step.node]}, {source}.grad = "
+                                         f"{human_line(result.adjoints[step.node])}", "dim")))
+        target = names[step.arg]
+        if explained.scalar:
+            formula_text = f" = {explained.formula}" if explained.formula else ""
+            chain = (f"{source}.grad × ∂{source}/∂{target}{formula_text} = {human_line(result.adjoints[step.node])} "
+                     f"× {human_line(explained.factor)} = {human_line(step.contribution)}")
         else:
-            chain = f"VJP of {torch_name(tape, step.node, values)} applied to {ref(tape, step.node)}.grad = {human_line(step.contribution)}"
+            chain = f"VJP of {torch_names[step.node]} applied to {source}.grad = {human_line(step.contribution)}"
         accumulated = np.any(step.total is not step.contribution)
         before = "" if not accumulated else f"   (accumulated: {human_line(step.total - step.contribution)} was there)"
         console.print(Text.assemble(f"    {target}.grad += {chain}  ->  {human_line(step.total)}", (before, "dim")))
@@ -101,35 +84,3 @@ def show_explanation(result: GradResult, console: Any) -> None:
     console.print(Text("\nResult", style="bold"))
     for name, gradient in result.grad.items():
         console.print(f"  {name}.grad = {human_line(gradient)}")
-
-
-def _edge_positions(result: GradResult) -> list[int]:
-    """For each step of the sweep, the argument position of the edge it came along.
-
-    An op may take the same node twice (x*x): its steps for that node take the positions in
-    order. One pass over the trace, each node's arguments looked at once.
-    """
-    assert result.trace is not None
-    slots: dict[int, dict[int, list[int]]] = {}  # node -> argument -> its positions, in order
-    taken: dict[tuple[int, int], int] = {}
-    positions = []
-    for step in result.trace:
-        if step.node not in slots:
-            slots[step.node] = {}
-            for position, arg in enumerate(result.tape.nodes[step.node].args):
-                slots[step.node].setdefault(arg, []).append(position)
-        count = taken.get((step.node, step.arg), 0)
-        taken[(step.node, step.arg)] = count + 1
-        positions.append(slots[step.node][step.arg][count])
-    return positions
-
-
-def check_size(tape: Tape) -> None:
-    """Refuse, before any work, a program too large to be read as an explanation."""
-    from gradcli.errors import Limits, over_limit
-
-    size = len(tape.nodes) + sum(len(node.args) for node in tape.nodes)
-    if size > Limits.get("explain"):
-        problem = over_limit(f"the program is too large to explain: {size:,} nodes and edges", "explain")
-        problem.hint += "; for a large program, see gradcli grad --json, grad --paths or graph --format json"
-        raise problem
