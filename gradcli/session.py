@@ -158,12 +158,53 @@ def _all_finite(*values: Any) -> bool:
 # --- grad at one point ------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class PathNode:
+    """How the paths view names a node on a path."""
+
+    label: str  # the tape's label of the node (JSON `nodes`)
+    op: str  # PyTorch's node name (JSON `ops`)
+    text: str  # in the table: an input's name, else `[index] PyTorchName name`
+
+
+@dataclass
+class PathNames:
+    """The names of the nodes on the listed paths, and the edges an op takes more than once (x*x)."""
+
+    nodes: dict[int, PathNode]
+    repeated: set[tuple[int, int]]  # (node, argument) where the node takes the argument more than once
+
+
+def path_names(result: GradResult, reports: Sequence[InputPaths]) -> PathNames:
+    """Each node on a listed path named once, however many paths cross it."""
+    from gradcli.autodiff import torch_name
+    from gradcli.tape import INPUT
+
+    tape = result.tape
+    nodes: dict[int, PathNode] = {}
+    repeated: set[tuple[int, int]] = set()
+    for report in reports:
+        for path in report.listed:
+            for index in path.nodes:
+                if index not in nodes:
+                    node = tape.nodes[index]
+                    op = torch_name(tape, index, result.values)
+                    text = str(node.name) if node.kind == INPUT else \
+                        f"[{index}] {op}{f' {node.name}' if node.name else ''}"
+                    nodes[index] = PathNode(tape.node_label(index), op, text)
+            for parent, child in zip(path.nodes[:-1], path.nodes[1:], strict=True):
+                if tape.nodes[parent].args.count(child) > 1:
+                    repeated.add((parent, child))
+    return PathNames(nodes, repeated)
+
+
 @dataclass
 class GradReport:
     """A gradient with the sections its options asked for (None: not asked for)."""
 
     result: GradResult
     paths: list[InputPaths] | None = None
+    path_names: PathNames | None = None  # the names of the nodes on the listed paths
     symbolic: Report | None = None
     check: list[Agreement] | None = None
     tol: float = 1e-5
@@ -198,6 +239,7 @@ def grad(request: Request) -> GradReport:
         from gradcli.paths import paths as find_paths
 
         report.paths = find_paths(result, request.max_paths)
+        report.path_names = path_names(result, report.paths)
     sympy_report = None
     if request.symbolic or request.check:  # one SymPy worker, one budget, for both
         from gradcli.symbolic import derive

@@ -3,32 +3,32 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gradcli.autodiff import GradResult, torch_name
+from gradcli.autodiff import GradResult
 from gradcli.errors import Limits
 from gradcli.paths import InputPaths, Path
 from gradcli.render.numbers import human, human_line, to_json
-from gradcli.tape import INPUT
+
+if TYPE_CHECKING:
+    from gradcli.session import PathNames
 
 
-def _node_text(result: GradResult, index: int) -> str:
-    tape = result.tape
-    node = tape.nodes[index]
-    if node.kind == INPUT:
-        return str(node.name)
-    name = f" {node.name}" if node.name else ""
-    return f"[{index}] {torch_name(tape, index, result.values)}{name}"
+def _named(reports: list[InputPaths], result: GradResult, names: PathNames | None) -> PathNames:
+    """The names the session worked out (a library caller that has none asks the session for them)."""
+    if names is not None:
+        return names
+    from gradcli.session import path_names
+
+    return path_names(result, reports)
 
 
-def chain_text(result: GradResult, path: Path) -> str:
+def chain_text(names: PathNames, path: Path) -> str:
     """`[5] MulBackward0 -> [3] LogBackward0 -> [2] MulBackward0 -> x2`; `x*x` edges say which side."""
-    parts = [_node_text(result, path.nodes[0])]
+    parts = [names.nodes[path.nodes[0]].text]
     for parent, child, position in zip(path.nodes[:-1], path.nodes[1:], path.positions, strict=True):
-        arrow = "->"
-        if result.tape.nodes[parent].args.count(child) > 1:
-            arrow = f"-(arg {position})->"
-        parts.append(f"{arrow} {_node_text(result, child)}")
+        arrow = f"-(arg {position})->" if (parent, child) in names.repeated else "->"
+        parts.append(f"{arrow} {names.nodes[child].text}")
     return " ".join(parts)
 
 
@@ -76,10 +76,11 @@ def _json_count(count: int) -> int | str:
     return count if count.bit_length() <= 1024 else scientific(count)[0]
 
 
-def show_paths(reports: list[InputPaths], result: GradResult, console: Any) -> None:
+def show_paths(reports: list[InputPaths], result: GradResult, console: Any, names: PathNames | None = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    names = _named(reports, result, names)
     for report in reports:
         console.print(Text.assemble("\n", (f"paths into {report.name}", "bold"), f": {_count_text(report)}"))
         if not report.total_paths:
@@ -91,7 +92,7 @@ def show_paths(reports: list[InputPaths], result: GradResult, console: Any) -> N
         table.add_column("local derivatives")
         table.add_column("contribution", justify="right")
         for number, path in enumerate(report.listed, 1):
-            table.add_row(str(number), chain_text(result, path), _factors_text(path), human(path.contribution))
+            table.add_row(str(number), chain_text(names, path), _factors_text(path), human(path.contribution))
         console.print(table)
         listed = " + ".join(human_line(p.contribution) for p in report.listed[:6])
         if len(report.listed) > 6:
@@ -105,14 +106,15 @@ def show_paths(reports: list[InputPaths], result: GradResult, console: Any) -> N
                                         "those it found"))
 
 
-def paths_document(reports: list[InputPaths], result: GradResult) -> dict[str, Any]:
+def paths_document(reports: list[InputPaths], result: GradResult, names: PathNames | None = None) -> dict[str, Any]:
+    names = _named(reports, result, names)
     return {
         report.name: {
             "total_paths": _json_count(report.total_paths),
             "listed": [
                 {
-                    "nodes": [result.tape.node_label(i) for i in path.nodes],
-                    "ops": [torch_name(result.tape, i, result.values) for i in path.nodes],
+                    "nodes": [names.nodes[i].label for i in path.nodes],
+                    "ops": [names.nodes[i].op for i in path.nodes],
                     "positions": list(path.positions),
                     "factors": None if path.factors is None else [to_json(f) for f in path.factors],
                     "contribution": to_json(path.contribution),

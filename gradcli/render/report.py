@@ -20,7 +20,7 @@ def grad_report_document(report: GradReport) -> dict[str, Any]:
     if report.paths is not None:
         from gradcli.render.paths import paths_document
 
-        document["paths"] = paths_document(report.paths, report.result)
+        document["paths"] = paths_document(report.paths, report.result, report.path_names)
     if report.symbolic is not None:
         from gradcli.render.derivatives import symbolic_document
 
@@ -44,7 +44,7 @@ def show_grad_report(report: GradReport, console: Any) -> None:
     if report.paths is not None:
         from gradcli.render.paths import show_paths
 
-        show_paths(report.paths, report.result, console)
+        show_paths(report.paths, report.result, console, report.path_names)
     if report.symbolic is not None:
         from gradcli.render.derivatives import show_symbolic
 
