@@ -505,9 +505,10 @@ def graph(
     """
 
     def body() -> None:
-        from gradcli.autodiff import backward_graph, resolve
         from gradcli.autodiff import grad as compute
+        from gradcli.autodiff import resolve
         from gradcli.render.graph import TEXT_FORMATS, GraphView, tree
+        from gradcli.torch_graph import backward_graph
 
         if seed is not None and not at:
             raise NameProblem("--seed shows in the gradients of the graph, which need the values of --at")

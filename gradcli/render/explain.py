@@ -10,10 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.autodiff import GradResult, local_derivatives, torch_name
+from gradcli.autodiff import GradResult, local_derivatives
 from gradcli.errors import visible
 from gradcli.render.numbers import human, human_line
 from gradcli.tape import APPLY, CONST, INPUT, Node, Tape
+from gradcli.torch_graph import torch_name
 
 
 def ref(tape: Tape, index: int) -> str:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from gradcli.autodiff import GradResult, torch_name
+from gradcli.autodiff import GradResult
 from gradcli.errors import Limits
 from gradcli.paths import InputPaths, Path
 from gradcli.render.numbers import human, human_line, to_json
 from gradcli.tape import INPUT
+from gradcli.torch_graph import torch_name
 
 
 def _node_text(result: GradResult, index: int) -> str:
