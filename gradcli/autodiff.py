@@ -9,119 +9,18 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from gradcli import values as values_module
+from gradcli.engine import Batches, Step, backward, forward, jvp_sweep, local_derivatives  # noqa: F401
 from gradcli.errors import Limits, NameProblem, ShapeProblem, over_limit
-from gradcli.ops import UNIT, Unit, call_jvp, call_vjp, ones_for
-from gradcli.tape import APPLY, Tape, check_shapes, compile_program, float_point, forward, leads_of
+from gradcli.ops import UNIT
+from gradcli.tape import Tape, check_shapes, compile_program
 from gradcli.torch_graph import GraphNode, backward_graph, torch_name  # noqa: F401  (where they have always been)
 
 Array = np.ndarray
-
-
-class Step(NamedTuple):
-    """One adjoint update of the reverse sweep: node `arg` receives `contribution` from `node`."""
-
-    node: int
-    arg: int
-    contribution: Array
-    total: Array
-
-
-def backward(
-    tape: Tape,
-    values: Sequence[Array],
-    roots: Sequence[int],
-    seeds: Sequence[Array | Unit],
-    trace: list[Step] | None = None,
-    batched: bool = False,
-) -> list[Array | None]:
-    """Adjoints of every node: d(sum of seed * root)/d node. None where nothing flows.
-
-    A seed may be ops.UNIT: ones of the root's shape, never multiplied by.
-    With `batched`, values and seeds have a leading axis of points, and so do the adjoints.
-    """
-    if not batched and trace is None and tape.floats:
-        floats = _float_backward(tape, values, roots, seeds)
-        if floats is not None:
-            return floats
-    nodes = tape.nodes
-    leads = leads_of(tape, batched)
-    adjoints: list[Any] = [None] * len(nodes)
-    for root, seed in zip(roots, seeds, strict=True):
-        previous = adjoints[root]
-        adjoints[root] = seed if previous is None else ones_for(previous, values[root]) + ones_for(seed, values[root])
-    with np.errstate(all="ignore"):
-        for index in range(max(roots, default=-1), -1, -1):
-            adjoint = adjoints[index]
-            node = nodes[index]
-            if adjoint is None or node.kind != APPLY or not node.requires_grad:
-                continue
-            assert node.op is not None
-            args = node.args
-            arg_leads = [leads[a] for a in args] if batched else (0,) * len(args)
-            cotangents = call_vjp(node.op, adjoint, values[index], [values[a] for a in args], node.params,
-                                  arg_leads, node.wants)
-            for arg, cotangent in zip(args, cotangents, strict=True):
-                if cotangent is None:
-                    continue
-                previous = adjoints[arg]
-                total = cotangent if previous is None else ones_for(previous, values[arg]) + cotangent
-                adjoints[arg] = total
-                if trace is not None:
-                    trace.append(Step(index, arg, cotangent, total))
-    for root in roots:  # a seed that reached no op (the output is an input): ones after all
-        adjoints[root] = ones_for(adjoints[root], values[root])
-    return adjoints
-
-
-def _float_backward(tape: Tape, values: Sequence[Array], roots: Sequence[int], seeds: Sequence[Array | Unit]
-                    ) -> list[Array | None] | None:
-    """`backward` on Python floats; None where NumPy must do it (see ops: the float rules)."""
-    if not float_point(tape, {name: values[index] for name, index in tape.inputs.items()}):
-        return None
-    if any(np.ndim(seed) != 0 or np.asarray(seed).dtype.kind != "f" for seed in seeds):
-        return None
-    nodes = tape.nodes
-    numbers = np.array(values, dtype=float).tolist()
-    adjoints: list[Any] = [None] * len(nodes)
-    for root, seed in zip(roots, seeds, strict=True):
-        previous = adjoints[root]
-        adjoints[root] = float(seed) if previous is None else previous + float(seed)
-    with np.errstate(all="ignore"):  # the rules call NumPy's ufuncs: IEEE, as in `backward`
-        try:
-            for index in range(max(roots, default=-1), -1, -1):
-                g = adjoints[index]
-                if g is None:
-                    continue
-                node = nodes[index]
-                if node.kind != APPLY or not node.requires_grad:
-                    continue
-                rule = node.op.floats[1]  # type: ignore[union-attr, index]
-                args = node.args
-                wants = node.wants
-                if len(args) == 2:
-                    a, b = args
-                    ca, cb = rule(g, numbers[index], numbers[a], numbers[b])
-                    if wants[0]:
-                        previous = adjoints[a]
-                        adjoints[a] = ca if previous is None else previous + ca
-                    if wants[1]:
-                        previous = adjoints[b]
-                        adjoints[b] = cb if previous is None else previous + cb
-                else:
-                    a = args[0]
-                    (ca,) = rule(g, numbers[index], numbers[a])
-                    if wants[0]:
-                        previous = adjoints[a]
-                        adjoints[a] = ca if previous is None else previous + ca
-        except (ValueError, ArithmeticError):
-            return None
-    float64 = np.float64
-    return [None if a is None else float64(a) for a in adjoints]  # type: ignore[misc]
 
 
 def _shape(shape: tuple[int, ...]) -> str:
@@ -333,19 +232,6 @@ def grad(
     return GradResult(tape, point, values, adjoints, roots, root_names, tuple(seeds), tuple(wrt_names), is_tuple, steps)
 
 
-def local_derivatives(tape: Tape, values: Sequence[Array], index: int) -> list[Array | None]:
-    """d node / d arg for each arg of an APPLY node: its VJP applied to ones.
-
-    For a scalar node and a scalar argument this is the partial derivative itself, the
-    factor a path multiplies by when it crosses this edge.
-    """
-    node = tape.nodes[index]
-    assert node.op is not None
-    with np.errstate(all="ignore"):
-        return call_vjp(node.op, np.ones_like(values[index]), values[index], [values[a] for a in node.args],
-                        node.params, [0] * len(node.args), [True] * len(node.args))
-
-
 # Points read at once by --points (each block then goes through grad_batch's sweeps).
 CHUNK = 65_536
 # Points in one sweep: big enough that Python's work per sweep (~50 us) is small beside
@@ -424,11 +310,12 @@ def jvp_batch(tape: Tape, columns: Mapping[str, Array], count: int, fixed: Mappi
     """`jvp` at `count` points at once, along the same tangent at every point."""
     fixed = fixed or {}
     values_module.check_point(tape.inputs, {**fixed, **columns})
-    leads = leads_of(tape, True)
-    values = forward(tape, _batch_point(tape, columns, fixed, 0, count), batched=True)
+    backend = Batches(tape)
+    leads = backend.lead
+    values = forward(tape, _batch_point(tape, columns, fixed, 0, count), backend)
     given = _checked_tangents(tape, tangent, {name: np.shape(values[i])[1:] for name, i in tape.inputs.items()})
     seeds = {tape.inputs[name]: np.broadcast_to(t, (count, *t.shape)) for name, t in given.items()}
-    tangents = jvp_sweep(tape, values, seeds, max(tape.outputs), batched=True)
+    tangents = jvp_sweep(tape, values, seeds, max(tape.outputs), backend)
     outs = [_batched(values[r], leads[r], count) for r in tape.outputs]
     per_root = [np.zeros(o.shape) if tangents[r] is None else _batched(np.asarray(tangents[r]), leads[r], count)
                 for r, o in zip(tape.outputs, outs, strict=True)]
@@ -441,8 +328,9 @@ def jacobian_batch(tape: Tape, columns: Mapping[str, Array], count: int, fixed: 
     fixed = fixed or {}
     values_module.check_point(tape.inputs, {**fixed, **columns})
     roots, root_names, is_tuple, names = _targets(tape, None, wrt)
-    leads = leads_of(tape, True)
-    values = forward(tape, _batch_point(tape, columns, fixed, 0, count), batched=True)
+    backend = Batches(tape)
+    leads = backend.lead
+    values = forward(tape, _batch_point(tape, columns, fixed, 0, count), backend)
     outs = [_batched(values[r], leads[r], count) for r in roots]
     indices = [tape.inputs[n] if n in tape.inputs else tape.names[n] for n in names]
     in_shapes = [np.shape(values[i])[leads[i]:] for i in indices]
@@ -453,7 +341,7 @@ def jacobian_batch(tape: Tape, columns: Mapping[str, Array], count: int, fixed: 
         for element in np.ndindex(*out.shape[1:]):
             seeds = [np.zeros(o.shape) for o in outs]
             seeds[k][(slice(None), *element)] = 1.0
-            adjoints = backward(tape, values, roots, seeds, batched=True)
+            adjoints = backward(tape, values, roots, seeds, backend=backend)
             for name, index in zip(names, indices, strict=True):
                 if adjoints[index] is not None:
                     per_root[k][name][(slice(None), *element)] = adjoints[index]
@@ -484,7 +372,8 @@ def grad_batch(
     values_module.check_point(tape.inputs, {**fixed, **columns})
     roots, root_names, is_tuple, wrt_names = _targets(tape, of, wrt)
     given = _given_seeds(seed, is_tuple)
-    leads = leads_of(tape, True)
+    backend = Batches(tape)
+    leads = backend.lead
     wrt_indices = [tape.inputs[name] if name in tape.inputs else tape.names[name] for name in wrt_names]
     # A sweep holds each of its points' values (and adjoints): no more points at once, over all
     # the threads, than a one-point run may hold (GRADCLI_MAX_TAPE_ELEMENTS), however big each is.
@@ -496,7 +385,7 @@ def grad_batch(
     def sweep(start: int, seeds_at_a_point: list[Array] | None
               ) -> tuple[list[Array], list[Array], list[Array | None], list[Array]]:
         size = min(chunk, count - start)
-        values = forward(tape, _batch_point(tape, columns, fixed, start, size), batched=True)
+        values = forward(tape, _batch_point(tape, columns, fixed, start, size), backend)
         point_values = [_batched(values[r], leads[r], size) for r in roots]
         if seeds_at_a_point is None:  # the first chunk: check the seeds against the output
             shapes = [v[0] for v in point_values] if size else [v.reshape(v.shape[1:]) for v in point_values]
@@ -504,7 +393,7 @@ def grad_batch(
         # The default seed is UNIT: no pass over the points multiplies by it (ops.Unit).
         seeds = [UNIT if given is None or isinstance(given[i], str) else np.broadcast_to(s, (size, *s.shape))
                  for i, s in enumerate(seeds_at_a_point)]
-        adjoints = backward(tape, values, roots, seeds, batched=True)
+        adjoints = backward(tape, values, roots, seeds, backend=backend)
         return values, point_values, [adjoints[i] for i in wrt_indices], seeds_at_a_point
 
     values, point_values, first, point_seeds = sweep(0, None)
@@ -550,31 +439,6 @@ def grad_batch(
 
 
 # --- forward mode, Jacobians and Hessians --------------------------------------------------
-
-
-def jvp_sweep(tape: Tape, values: Sequence[Array], tangents: Mapping[int, Array], upto: int,
-              batched: bool = False) -> list[Array | None]:
-    """Forward mode: the tangent of every node up to `upto`, from the tangents of some nodes.
-
-    Each op's JVP rule in the table carries the tangents forward; None is a zero tangent.
-    """
-    nodes = tape.nodes
-    leads = leads_of(tape, batched)
-    result: list[Array | None] = [None] * len(nodes)
-    for index, tangent in tangents.items():
-        result[index] = tangent
-    with np.errstate(all="ignore"):
-        for index in range(upto + 1):
-            node = nodes[index]
-            if node.kind != APPLY or result[index] is not None:
-                continue
-            arg_tangents = [result[a] for a in node.args]
-            if all(t is None for t in arg_tangents):
-                continue
-            assert node.op is not None
-            result[index] = call_jvp(node.op, arg_tangents, values[index], [values[a] for a in node.args],
-                                     node.params, [leads[a] for a in node.args])
-    return result
 
 
 @dataclass(eq=False, repr=False)
@@ -734,7 +598,8 @@ def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
     shapes = {name: np.shape(point[name]) for name in tape.inputs}
     sizes = {name: _size(shapes[name]) for name in names}
     _check_size("Hessian", sum(sizes.values()) ** 2)
-    leads = leads_of(tape, True)
+    directions_of = Batches(tape)  # the directions are the points of a batch
+    leads = directions_of.lead
     # A sweep holds every node's value and tangent once per direction: as many directions at
     # once as keep that within the limit.
     at_once = max(1, Limits.get("jacobian") // max(1, sum(_size(np.shape(v)) for v in values)))
@@ -746,9 +611,10 @@ def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
             # Every value once per direction: broadcast views, nothing is evaluated again.
             batch = [np.broadcast_to(v, (count, *np.shape(v))) if lead else v
                      for v, lead in zip(values, leads, strict=True)]
-            tangents = jvp_sweep(tape, batch, {tape.inputs[a]: directions[start : start + count]}, root, batched=True)
+            tangents = jvp_sweep(tape, batch, {tape.inputs[a]: directions[start : start + count]}, root,
+                                 directions_of)
             duals: list[Any] = [Dual(v, t) for v, t in zip(batch, tangents, strict=True)]
-            adjoints = backward(tape, duals, [root], [np.ones(np.shape(batch[root]))], batched=True)
+            adjoints = backward(tape, duals, [root], [np.ones(np.shape(batch[root]))], backend=directions_of)
             for b in names:  # the tangent of grad b along a[i], in row i: d(grad b)/d a, transposed
                 second = tangent(adjoints[tape.inputs[b]])
                 if second is not None:

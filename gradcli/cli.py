@@ -441,7 +441,7 @@ def _alone(tape: Any, chunk: Any, fixed: Any) -> GradcliError | None:
     fails as they all do, and its message shows the shapes a user wrote."""
     import numpy as np
 
-    from gradcli.tape import forward
+    from gradcli.engine import forward
 
     try:
         forward(tape, {**fixed, **{name: np.asarray(column[0]) for name, column in chunk.columns.items()}})

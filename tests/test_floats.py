@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from gradcli import compile_program, grad, ops
 from gradcli.autodiff import grad_batch
-from gradcli.tape import Tape, forward
+from gradcli.engine import forward
+from gradcli.tape import Tape
 from tests.helpers import cli
 from tests.programs import random_program
 

@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.autodiff import GradResult, local_derivatives
+from gradcli.autodiff import GradResult
+from gradcli.engine import local_derivatives
 from gradcli.errors import visible
 from gradcli.render.numbers import human, human_line
 from gradcli.tape import APPLY, CONST, INPUT, Node, Tape
