@@ -13,7 +13,7 @@ import gc as _gc
 _collecting = _gc.isenabled()
 _gc.disable()
 try:
-    from gradcli.autodiff import GradResult, grad
+    from gradcli.derivatives import GradResult, grad
     from gradcli.engine import backward, forward
     from gradcli.errors import ExitCode, GradcliError
     from gradcli.tape import Tape, compile_program

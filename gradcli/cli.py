@@ -15,7 +15,7 @@ from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 
-from gradcli.autodiff import CHUNK
+from gradcli.batch import CHUNK
 from gradcli.errors import (
     CheckFailed,
     ExitCode,
@@ -267,7 +267,7 @@ def grad(
     if points is not None:
         if paths or check or symbolic:
             _run(lambda: _refuse("--paths, --check and --symbolic work at one point (--at), not with --points"))
-        from gradcli.autodiff import grad_batch
+        from gradcli.batch import grad_batch
 
         def compute_chunk(tape: Any, columns: Any, count: int, fixed: Any) -> Any:
             return grad_batch(tape, columns, count, fixed, seed=seed, of=of, wrt=wrt)
@@ -276,8 +276,8 @@ def grad(
         return
 
     def body() -> None:
-        from gradcli.autodiff import grad as compute
-        from gradcli.autodiff import non_finite_warnings
+        from gradcli.derivatives import grad as compute
+        from gradcli.diagnostics import non_finite_warnings
 
         if paths:
             from gradcli.paths import check_max_paths
@@ -311,8 +311,8 @@ def grad(
                 sections.append(("symbolic", symbolic_document(shown), lambda c: show_symbolic(shown, result.root_names, c)))
                 warnings = symbolic_warnings(report)
         if check:
-            from gradcli.autodiff import check as check_gradient
             from gradcli.render.derivatives import check_document, show_check
+            from gradcli.verify import check as check_gradient
 
             agreements = check_gradient(result, tol, symbolic_limit, sympy_report=report)
             failed_check = not all(a.ok for a in agreements)
@@ -505,8 +505,8 @@ def graph(
     """
 
     def body() -> None:
-        from gradcli.autodiff import grad as compute
-        from gradcli.autodiff import resolve
+        from gradcli.derivatives import grad as compute
+        from gradcli.derivatives import resolve
         from gradcli.render.graph import TEXT_FORMATS, GraphView, tree
         from gradcli.torch_graph import backward_graph
 
@@ -544,7 +544,7 @@ def explain(
     """The forward tape and the backward sweep, step by step, as reverse mode does them."""
 
     def body() -> None:
-        from gradcli.autodiff import grad as compute
+        from gradcli.derivatives import grad as compute
         from gradcli.render.explain import check_size, show_explanation
         tape, point = load(program, file, at)
         check_size(tape)
@@ -588,18 +588,18 @@ def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None,
     """
     _run(lambda: _check_formats(points, json, csv, skip_bad))
     if points is not None:
-        from gradcli import autodiff
+        from gradcli import batch
 
         def compute_chunk(tape: Any, columns: Any, count: int, fixed: Any) -> Any:
-            return autodiff.jacobian_batch(tape, columns, count, fixed, wrt=wrt)
+            return batch.jacobian_batch(tape, columns, count, fixed, wrt=wrt)
 
         def at_once(tape: Any, columns: Any, fixed: Any) -> int:  # as many Jacobians as the limit holds
-            return autodiff.jacobian_points_at_once(tape, columns, fixed, wrt=wrt)
+            return batch.jacobian_points_at_once(tape, columns, fixed, wrt=wrt)
 
         _run(lambda: _points(program, file, at, points, _output(json, csv), skip_bad, chunk_size, strict, compute_chunk,
                              at_once))
         return
-    from gradcli.autodiff import jacobian as compute
+    from gradcli.derivatives import jacobian as compute
     from gradcli.render.derivatives import jacobian_document, show_jacobian
 
     _derivative_command(compute, jacobian_document, show_jacobian, program, file, at, json, strict, wrt=wrt)
@@ -612,7 +612,7 @@ def hessian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, 
 
     --json has `hessian`: input name -> input name -> block of shape (shape_i + shape_j).
     """
-    from gradcli.autodiff import hessian as compute
+    from gradcli.derivatives import hessian as compute
     from gradcli.render.derivatives import hessian_document, show_hessian
 
     _derivative_command(compute, hessian_document, show_hessian, program, file, at, json, strict, wrt=wrt)
@@ -643,14 +643,14 @@ def jvp(
         return merge_points(tangent or [], where="--tangent")  # a name given twice is an error, as in --at
 
     if points is not None:
-        from gradcli.autodiff import jvp_batch
+        from gradcli.batch import jvp_batch
 
         def compute_chunk(tape: Any, columns: Any, count: int, fixed: Any) -> Any:
             return jvp_batch(tape, columns, count, fixed, tangents())
 
         _run(lambda: _points(program, file, at, points, _output(json, csv), skip_bad, chunk_size, strict, compute_chunk))
         return
-    from gradcli.autodiff import jvp as compute
+    from gradcli.derivatives import jvp as compute
     from gradcli.render.derivatives import jvp_document, show_jvp
 
     _derivative_command(lambda tape, point: compute(tape, point, tangents()), jvp_document, show_jvp, program, file,

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gradcli.autodiff import GradResult
+from gradcli.derivatives import GradResult
 from gradcli.engine import local_derivatives
 from gradcli.errors import LimitProblem, Limits
 from gradcli.ops import call_vjp

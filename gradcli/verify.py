@@ -19,7 +19,7 @@ from gradcli.engine import Batches, forward
 from gradcli.errors import GradcliError
 
 if TYPE_CHECKING:
-    from gradcli.autodiff import GradResult
+    from gradcli.derivatives import GradResult
     from gradcli.symbolic import Report
 
 Array = np.ndarray

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.autodiff import GradResult
+from gradcli.derivatives import GradResult
 from gradcli.engine import local_derivatives
 from gradcli.errors import visible
 from gradcli.render.numbers import human, human_line

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gradcli.autodiff import GradResult
+from gradcli.derivatives import GradResult
 from gradcli.errors import visible
 from gradcli.render.numbers import human_line, to_json
 from gradcli.torch_graph import GraphNode

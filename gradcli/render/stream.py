@@ -8,7 +8,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from gradcli.autodiff import BatchResult
+from gradcli.batch import BatchResult
 from gradcli.render.numbers import has_null, human, to_json
 from gradcli.values import PointChunk
 
