@@ -282,9 +282,10 @@ def sweep_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], seed
     on_floats = backend.on_floats
     rule_of = backend.vjp_rule
     errors = backend.reverse_errors
-    # Nodes of one or two args take a short way (on floats, the whole cost is per node); with a
-    # trace, every node takes the general way, which records each step.
-    one, two = (1, 2) if trace is None else (None, None)
+    # On floats, where the work per node is the whole cost, nodes of one or two args take a
+    # short way: a float rule gives every cotangent (never None). Elsewhere every node takes
+    # the general way, which also records the steps of a trace.
+    one, two = (1, 2) if on_floats and trace is None else (None, None)
     with np.errstate(all="ignore"):
         for index in range(top, -1, -1):
             g = adjoints[index]
@@ -300,17 +301,17 @@ def sweep_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], seed
                 if len(args) == two:
                     a, b = args
                     ca, cb = rule(g, values[index], values[a], values[b])
-                    if wants[0] and ca is not None:
+                    if wants[0]:
                         previous = adjoints[a]
                         adjoints[a] = ca if previous is None else previous + ca
-                    if wants[1] and cb is not None:
+                    if wants[1]:
                         previous = adjoints[b]
                         adjoints[b] = cb if previous is None else previous + cb
                     continue
                 if len(args) == one:
                     a = args[0]
                     (ca,) = rule(g, values[index], values[a])
-                    if wants[0] and ca is not None:
+                    if wants[0]:
                         previous = adjoints[a]
                         adjoints[a] = ca if previous is None else previous + ca
                     continue
