@@ -141,7 +141,7 @@ def numpy_chunked(a: np.ndarray, b: np.ndarray, chunk: int = 8192) -> tuple[np.n
 
 def million_points(count: int, repeat: int) -> Table:
     from gradcli import compile_program, grad
-    from gradcli.autodiff import SWEEP, grad_batch
+    from gradcli.batch import SWEEP, grad_batch
 
     table = Table(f"{count:,} points of `{PROGRAM}` (best of {repeat}, taking turns)")
     rng = np.random.default_rng(0)

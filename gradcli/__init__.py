@@ -13,9 +13,10 @@ import gc as _gc
 _collecting = _gc.isenabled()
 _gc.disable()
 try:
-    from gradcli.autodiff import GradResult, backward, grad
+    from gradcli.derivatives import GradResult, grad
+    from gradcli.engine import backward, forward
     from gradcli.errors import ExitCode, GradcliError
-    from gradcli.tape import Tape, compile_program, forward
+    from gradcli.tape import Tape, compile_program
 finally:
     if _collecting:
         _gc.enable()

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gradcli.autodiff import GradResult, local_derivatives
+from gradcli.derivatives import GradResult
+from gradcli.engine import local_derivatives
 from gradcli.errors import LimitProblem, Limits
 from gradcli.ops import call_vjp
 from gradcli.tape import APPLY

@@ -16,18 +16,22 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from gradcli.autodiff import CHUNK
+from gradcli.batch import CHUNK
 from gradcli.errors import CheckFailed, GradcliError, NameProblem, NonFiniteProblem
 
 if TYPE_CHECKING:  # the heavy modules are imported by the calls that need them
     import numpy as np
 
-    from gradcli.autodiff import Agreement, BatchResult, GradResult, GraphNode, Step
+    from gradcli.batch import BatchResult
+    from gradcli.derivatives import GradResult
+    from gradcli.engine import Step
     from gradcli.errors import PointsProblem
     from gradcli.inputs.points import PointChunk
     from gradcli.paths import InputPaths
     from gradcli.symbolic import Report
     from gradcli.tape import Tape
+    from gradcli.torch_graph import GraphNode
+    from gradcli.verify import Agreement
 
 NOT_FINITE = "a value or derivative is not finite (--strict)"
 
@@ -177,8 +181,8 @@ class PathNames:
 
 def path_names(result: GradResult, reports: Sequence[InputPaths]) -> PathNames:
     """Each node on a listed path named once, however many paths cross it."""
-    from gradcli.autodiff import torch_name
     from gradcli.tape import INPUT
+    from gradcli.torch_graph import torch_name
 
     tape = result.tape
     nodes: dict[int, PathNode] = {}
@@ -213,16 +217,14 @@ class GradReport:
 
     def finish(self) -> None:
         """After the report is written: a failed check exits 1, a non-finite result under --strict 3."""
-        from gradcli.autodiff import non_finite_warnings
-
         if self.check is not None and not all(a.ok for a in self.check):
             raise CheckFailed("the gradient disagrees with its references beyond --tol")
-        if self.strict and non_finite_warnings(self.result):
+        if self.strict and self.result.warnings:
             raise NonFiniteProblem("a value or gradient is not finite (--strict)")
 
 
 def grad(request: Request) -> GradReport:
-    from gradcli.autodiff import grad as compute
+    from gradcli.derivatives import grad as compute
 
     if request.paths:
         from gradcli.paths import check_max_paths
@@ -252,7 +254,7 @@ def grad(request: Request) -> GradReport:
             if sympy_report.formulas is None:
                 report.warnings.append(f"no formulas: {sympy_report.problem}")
     if request.check:
-        from gradcli.autodiff import check as check_gradient
+        from gradcli.verify import check as check_gradient
 
         report.check = check_gradient(result, request.tol, request.symbolic_limit, sympy_report=sympy_report)
     return report
@@ -274,7 +276,7 @@ class DerivativeReport:
 
 
 def jacobian(request: Request) -> DerivativeReport:
-    from gradcli.autodiff import jacobian as compute
+    from gradcli.derivatives import jacobian as compute
 
     tape, point = load(request)
     result = compute(tape, point, wrt=request.wrt)
@@ -282,7 +284,7 @@ def jacobian(request: Request) -> DerivativeReport:
 
 
 def hessian(request: Request) -> DerivativeReport:
-    from gradcli.autodiff import hessian as compute
+    from gradcli.derivatives import hessian as compute
 
     tape, point = load(request)
     result = compute(tape, point, wrt=request.wrt)
@@ -291,7 +293,7 @@ def hessian(request: Request) -> DerivativeReport:
 
 
 def jvp(request: Request) -> DerivativeReport:
-    from gradcli.autodiff import jvp as compute
+    from gradcli.derivatives import jvp as compute
 
     _require_tangent(request)
     tape, point = load(request)
@@ -315,8 +317,9 @@ class GraphReport:
 
 
 def graph(request: Request) -> GraphReport:
-    from gradcli.autodiff import backward_graph, resolve
-    from gradcli.autodiff import grad as compute
+    from gradcli.derivatives import grad as compute
+    from gradcli.derivatives import resolve
+    from gradcli.torch_graph import backward_graph
 
     if request.seed is not None and not request.at:
         raise NameProblem("--seed shows in the gradients of the graph, which need the values of --at")
@@ -357,11 +360,12 @@ class Explanation:
 
 def explain(request: Request) -> Explanation:
     """The gradient, its sweep step by step, each edge's local derivative and formula."""
-    from gradcli.autodiff import grad as compute
-    from gradcli.autodiff import local_derivatives, torch_name
+    from gradcli.derivatives import grad as compute
+    from gradcli.engine import local_derivatives
     from gradcli.render.numbers import human_line
     from gradcli.symbolic import local_derivative_formula
     from gradcli.tape import INPUT
+    from gradcli.torch_graph import torch_name
 
     tape, point = load(request)
     check_explain_size(tape)
@@ -501,14 +505,14 @@ class PointsRun:
 
 def points(request: Request, command: str) -> PointsRun:
     """The --points run of `grad`, `jvp` or `jacobian`."""
-    from gradcli import autodiff
+    from gradcli import batch
 
     if command == "grad":
         if request.paths or request.check or request.symbolic:
             raise NameProblem("--paths, --check and --symbolic work at one point (--at), not with --points")
 
         def grad_chunk(tape: Tape, columns: Any, count: int, fixed: Any) -> BatchResult:
-            return autodiff.grad_batch(tape, columns, count, fixed, seed=request.seed, of=request.of, wrt=request.wrt)
+            return batch.grad_batch(tape, columns, count, fixed, seed=request.seed, of=request.of, wrt=request.wrt)
 
         return PointsRun(request, grad_chunk)
     if command == "jvp":
@@ -519,16 +523,16 @@ def points(request: Request, command: str) -> PointsRun:
             tangents.update(_tangents(request))
 
         def jvp_chunk(tape: Tape, columns: Any, count: int, fixed: Any) -> BatchResult:
-            return autodiff.jvp_batch(tape, columns, count, fixed, tangents)
+            return batch.jvp_batch(tape, columns, count, fixed, tangents)
 
         return PointsRun(request, jvp_chunk, prepare=parse_tangents)
     assert command == "jacobian"
 
     def jacobian_chunk(tape: Tape, columns: Any, count: int, fixed: Any) -> BatchResult:
-        return autodiff.jacobian_batch(tape, columns, count, fixed, wrt=request.wrt)
+        return batch.jacobian_batch(tape, columns, count, fixed, wrt=request.wrt)
 
     def at_once(tape: Tape, columns: Any, fixed: Any) -> int:  # as many Jacobians as the limit holds
-        return autodiff.jacobian_points_at_once(tape, columns, fixed, wrt=request.wrt)
+        return batch.jacobian_points_at_once(tape, columns, fixed, wrt=request.wrt)
 
     return PointsRun(request, jacobian_chunk, at_once)
 
@@ -551,7 +555,7 @@ def _alone(tape: Tape, chunk: PointChunk, fixed: Any) -> GradcliError | None:
     fails as they all do, and its message shows the shapes a user wrote."""
     import numpy as np
 
-    from gradcli.tape import forward
+    from gradcli.engine import forward
 
     try:
         forward(tape, {**fixed, **{name: np.asarray(column[0]) for name, column in chunk.columns.items()}})

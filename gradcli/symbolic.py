@@ -28,7 +28,7 @@ from gradcli.ops import OPS, Op, load_sympy
 from gradcli.tape import APPLY, INPUT, Node, Tape
 
 if TYPE_CHECKING:
-    from gradcli.autodiff import GradResult
+    from gradcli.derivatives import GradResult
 
 Array = np.ndarray
 

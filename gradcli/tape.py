@@ -1,4 +1,4 @@
-"""Text or syntax tree -> tape, and the forward evaluation of a tape.
+"""Text or syntax tree -> tape (the sweeps over it are in engine.py).
 
 The tape is a Wengert list: a flat list of nodes in topological order, each an input, a
 constant, or an op of `ops.OPS` applied to earlier nodes. Every sweep over it is a loop.
@@ -69,7 +69,7 @@ class Tape:
     output_names: tuple[str, ...]
     is_tuple: bool
     # Numbers only: every op has float rules and every constant is a number, so at a point
-    # of numbers the sweeps can run on Python floats (see _float_forward).
+    # of numbers the sweeps can run on Python floats (see engine.Floats).
     floats: bool = False
     item_spans: dict[int, tuple[Span, ...]] = field(default_factory=dict)  # a list node -> its items' spans
     # input shapes check_shapes has passed -> the elements of all the values at such a point
@@ -459,75 +459,3 @@ def check_shapes(tape: Tape, shapes: Mapping[str, Shape]) -> int | None:
         known[node.index] = shape
     tape.checked[key] = total
     return total
-
-
-def leads_of(tape: Tape, batched: bool) -> list[int]:
-    """The number of leading batch axes of each node's value: 1 where an input flows in."""
-    return [int(batched and node.requires_grad) for node in tape.nodes]
-
-
-def forward(tape: Tape, at: Mapping[str, Array], batched: bool = False) -> list[Array]:
-    """The value of every node of `tape` at the point `at` (input name -> value).
-
-    With `batched`, every input value has a leading axis of points, and so does every value
-    an input flows into; ops act on the per-point axes.
-    """
-    if not batched and tape.floats:
-        floats = _float_forward(tape, at)
-        if floats is not None:
-            return list(np.array(floats))  # NumPy scalars, as the NumPy sweep would give
-    shapes = {name: np.shape(at[name])[int(batched):] for name in tape.inputs}
-    if not (tape.floats and all(shape == () for shape in shapes.values())):  # numbers only: nothing grows
-        check_shapes(tape, shapes)
-    values: list[Any] = [None] * len(tape.nodes)
-    leads = leads_of(tape, batched)
-    with np.errstate(all="ignore"):  # NaN and infinity follow IEEE, as in PyTorch
-        for node in tape.nodes:
-            if node.kind == APPLY:
-                assert node.op is not None
-                args = [values[a] for a in node.args]
-                arg_leads = [leads[a] for a in node.args] if batched else (0,) * len(args)
-                try:
-                    values[node.index] = call_forward(node.op, args, node.params, arg_leads)
-                except (ValueError, IndexError) as problem:
-                    raise shape_problem(node.op, args, problem, node.span, tape.source) from None
-            else:
-                # A 0-d value runs as a NumPy scalar: several times faster than a 0-d array.
-                value = at[node.name] if node.kind == INPUT else node.value  # type: ignore[index]
-                assert value is not None
-                values[node.index] = value[()] if value.ndim == 0 else value
-    return values
-
-
-def float_point(tape: Tape, at: Mapping[str, Array]) -> bool:
-    """Can the sweeps run on Python floats at this point? (numbers only, all real)"""
-    if not tape.floats:
-        return False
-    for name in tape.inputs:
-        value = at[name]
-        if np.ndim(value) != 0 or np.asarray(value).dtype.kind != "f":
-            return False
-    return True
-
-
-def _float_forward(tape: Tape, at: Mapping[str, Array]) -> list[float] | None:
-    """`forward` on Python floats; None where NumPy must do it (see ops: the float rules)."""
-    if not float_point(tape, at):
-        return None
-    values: list[float] = [0.0] * len(tape.nodes)
-    with np.errstate(all="ignore"):  # the rules call NumPy's ufuncs: IEEE, as in `forward`
-        try:
-            for node in tape.nodes:
-                kind = node.kind
-                if kind == APPLY:
-                    rule = node.op.floats[0]  # type: ignore[union-attr, index]
-                    args = node.args
-                    if len(args) == 2:
-                        values[node.index] = rule(values[args[0]], values[args[1]])
-                    else:
-                        values[node.index] = rule(values[args[0]])
-                else:
-                    values[node.index] = float(at[node.name] if kind == INPUT else node.value)  # type: ignore[index, arg-type]
-        except (ValueError, ArithmeticError):
-            return None
-    return values

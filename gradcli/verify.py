@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from gradcli.engine import Batches, forward
 from gradcli.errors import GradcliError
-from gradcli.tape import forward
 
 if TYPE_CHECKING:
-    from gradcli.autodiff import GradResult
+    from gradcli.derivatives import GradResult
     from gradcli.symbolic import Report
 
 Array = np.ndarray
@@ -110,7 +110,7 @@ def _objective(result: GradResult, name: str | None = None, rows: Array | None =
     columns = {n: np.broadcast_to(np.asarray(v, dtype=float), (count, *np.shape(v))) for n, v in point.items()}
     if name is not None and rows is not None:
         columns[name] = rows.reshape(count, *np.shape(point[name]))
-    values = forward(result.tape, columns, batched=True)
+    values = forward(result.tape, columns, Batches(result.tape))
     total = np.zeros(count)
     for root, seed in zip(result.roots, result.seeds, strict=True):
         out = np.broadcast_to(values[root], (count, *np.shape(seed)))

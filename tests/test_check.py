@@ -50,14 +50,14 @@ def test_finite_differences_step_inside_the_domain_near_zero():
 ])
 def test_a_wrong_rule_near_a_domain_edge_is_still_caught(monkeypatch, program, at, derivative):
     # The check must compare something there: a gradient 1% off is found out.
-    from gradcli import autodiff
+    from gradcli import derivatives
 
-    real = autodiff.GradResult.grad
+    real = derivatives.GradResult.grad
 
     def off(self):
         return {name: g * 1.01 for name, g in real.fget(self).items()}
 
-    monkeypatch.setattr(autodiff.GradResult, "grad", property(off))
+    monkeypatch.setattr(derivatives.GradResult, "grad", property(off))
     run = cli("grad", program, "--at", at, "--check", "--json")
     assert run.exit_code == 1, run.stderr
     fd = run.json()["check"]["finite_differences"]

@@ -11,7 +11,7 @@ import pytest
 import sympy
 
 from gradcli import compile_program, grad, ops
-from gradcli.autodiff import hessian, jacobian, jvp
+from gradcli.derivatives import hessian, jacobian, jvp
 from tests.helpers import cli
 from tests.programs import random_program
 
@@ -285,7 +285,7 @@ EMPTY = "z=linspace(0,1,0)"
     ("jvp", "z*2", EMPTY, "jvp", None),
 ])
 def test_empty_inputs_give_empty_derivatives_in_every_view(command, program, at, key, shapes):
-    from gradcli import autodiff
+    from gradcli import derivatives
 
     extra = ["--tangent", EMPTY] if command == "jvp" else []
     run = cli(command, program, "--at", at, *extra, "--json")
@@ -295,15 +295,15 @@ def test_empty_inputs_give_empty_derivatives_in_every_view(command, program, at,
     assert table.exit_code == 0 and table.stderr == "", table.stderr
     point = {"z": np.zeros(0), "x": 1.0} if "x=1" in at else {"z": np.zeros(0)}
     if command == "jacobian":
-        result = autodiff.jacobian(program, at=point)
+        result = derivatives.jacobian(program, at=point)
         assert {n: b.shape for n, b in result.blocks[0].items()} == shapes
     elif command == "hessian":
-        result = autodiff.hessian(program, at=point)
+        result = derivatives.hessian(program, at=point)
         assert {n: row[n].shape for n, row in result.blocks.items()} == shapes
         if "x" in point:
             assert float(result.blocks["x"]["x"]) == 2.0 and result.blocks["z"]["x"].shape == (0,)
     else:
-        assert autodiff.jvp(program, at=point, tangent={"z": np.zeros(0)}).jvp.shape == (0,)
+        assert derivatives.jvp(program, at=point, tangent={"z": np.zeros(0)}).jvp.shape == (0,)
 
 
 def test_empty_jacobian_has_pytorchs_shape():
@@ -371,16 +371,16 @@ def test_the_jacobian_limit_can_be_raised_and_lowered(monkeypatch):
 
 
 def test_jacobian_points_take_as_many_points_at_once_as_the_limit_allows(monkeypatch):
-    import gradcli.autodiff as autodiff
+    import gradcli.batch as batch
 
     counts = []
-    original = autodiff.jacobian_batch
+    original = batch.jacobian_batch
 
     def counting(tape, columns, count, *args, **kwargs):
         counts.append(count)
         return original(tape, columns, count, *args, **kwargs)
 
-    monkeypatch.setattr(autodiff, "jacobian_batch", counting)
+    monkeypatch.setattr(batch, "jacobian_batch", counting)
     monkeypatch.setenv("GRADCLI_MAX_JACOBIAN", "40")
     rows = "".join(f"{i},{i + 1},{i + 2}\n" for i in range(10))
     run = cli("jacobian", "z*z", "--points", "-", "--csv", stdin="z[0],z[1],z[2]\n" + rows)
@@ -396,12 +396,12 @@ def test_hessian_sweeps_take_as_many_directions_at_once_as_the_limit_allows(monk
     # 40 directions over a tape of ~4 nodes of 40 elements: past a budget of 400, several sweeps,
     # the same numbers.
     z = np.linspace(-1, 1, 40)
-    import gradcli.autodiff as autodiff
+    import gradcli.derivatives as derivatives
 
     whole = hessian("sum(sin(z) * z**3)", at={"z": z}).blocks["z"]["z"]
     sweeps = []
-    original = autodiff.jvp_sweep
-    monkeypatch.setattr(autodiff, "jvp_sweep", lambda *args, **kwargs: sweeps.append(1) or original(*args, **kwargs))
+    original = derivatives.jvp_sweep
+    monkeypatch.setattr(derivatives, "jvp_sweep", lambda *args, **kwargs: sweeps.append(1) or original(*args, **kwargs))
     monkeypatch.setenv("GRADCLI_MAX_JACOBIAN", "1600")
     np.testing.assert_array_equal(hessian("sum(sin(z) * z**3)", at={"z": z}).blocks["z"]["z"], whole)
     assert len(sweeps) > 1

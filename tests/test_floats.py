@@ -19,8 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gradcli import compile_program, grad, ops
-from gradcli.autodiff import grad_batch
-from gradcli.tape import Tape, forward
+from gradcli.batch import grad_batch
+from gradcli.engine import forward
+from gradcli.tape import Tape
 from tests.helpers import cli
 from tests.programs import random_program
 

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from gradcli import compile_program
-from gradcli.autodiff import backward_graph
+from gradcli.torch_graph import backward_graph
 from tests.helpers import cli
 
 # What torch 2.13 records: type(t.grad_fn).__name__ and its next_functions, for the same

@@ -15,7 +15,7 @@ import pytest
 import sympy
 
 from gradcli import compile_program
-from gradcli.autodiff import hessian
+from gradcli.derivatives import hessian
 from gradcli.ops import OPS, node_text
 from tests.helpers import cli
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
 
 from gradcli import backward, compile_program, forward, grad, ops
-from gradcli.autodiff import CHUNK, grad_batch
+from gradcli.batch import CHUNK, grad_batch
 from tests.helpers import cli, process
 from tests.programs import random_program
 
@@ -244,7 +245,7 @@ def test_points_and_paths_do_not_mix():
 
 
 def test_jvp_at_many_points_equals_jvp_one_point_at_a_time():
-    from gradcli.autodiff import jvp
+    from gradcli.derivatives import jvp
 
     program = "[sin(a) * b, a * b * c, exp(c) - a]"
     stdin = "a,b\n0.1,1\n0.2,2\n-0.3,0.5\n"
@@ -258,7 +259,7 @@ def test_jvp_at_many_points_equals_jvp_one_point_at_a_time():
 
 
 def test_jacobian_at_many_points_equals_jacobian_one_point_at_a_time():
-    from gradcli.autodiff import jacobian
+    from gradcli.derivatives import jacobian
 
     program = "m @ v + [a, a]"
     points = [{"v": [1.0, 0.0, -1.0], "a": 0.5}, {"v": [2.0, 2.0, 2.0], "a": -1.0}]
@@ -284,3 +285,18 @@ def test_jvp_at_many_points_checks_the_tangent_shape():
     run = cli("jvp", "sum(v)", "--points", "-", "--tangent", "v=[1,2,3]", "--json", stdin='{"v": [1, 2]}\n')
     assert run.exit_code == 2
     assert "the tangent of 'v' has shape (3,) but 'v' has shape (2,)" in run.stderr
+
+
+@pytest.mark.parametrize("module", ["gradcli.batch", "gradcli.autodiff"])
+def test_the_documented_library_calls_give_the_gradient_at_every_point(module):
+    # README: gradcli.batch.grad_batch (and, where it has always been, gradcli.autodiff.grad_batch).
+    import importlib
+
+    grad_batch_of = importlib.import_module(module).grad_batch
+    a, b = np.array([0.5, 1.0, 2.0]), np.array([0.75, 2.0, 0.25])
+    result = grad_batch_of(compile_program("log(x1*x2)*sin(x2)"), {"x1": a, "x2": b}, len(a), threads=1)
+    for k in range(len(a)):
+        x1, x2 = float(a[k]), float(b[k])
+        assert result.values[0][k] == pytest.approx(math.log(x1 * x2) * math.sin(x2), rel=1e-14)
+        assert result.grad["x1"][k] == pytest.approx(math.sin(x2) / x1, rel=1e-14)
+        assert result.grad["x2"][k] == pytest.approx(math.sin(x2) / x2 + math.log(x1 * x2) * math.cos(x2), rel=1e-14)

@@ -431,7 +431,7 @@ _LINES = st.one_of(st.lists(_PIECES, max_size=12).map("".join).map(str.encode), 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_LINES, max_size=8), st.booleans())
 def test_any_lines_are_points_or_named_bad_lines(lines, skip_bad):
-    from gradcli.autodiff import grad_batch
+    from gradcli.batch import grad_batch
     from gradcli.errors import GradcliError
 
     tape = compile_program("sum(x * x) + y")

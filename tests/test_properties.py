@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gradcli import compile_program, grad
-from gradcli.autodiff import grad_batch
+from gradcli.batch import grad_batch
 from gradcli.errors import GradcliError
 from gradcli.paths import paths
 from gradcli.syntax import parse, to_source
@@ -174,7 +174,7 @@ def test_random_programs_match_finite_differences(data):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_small_random_programs_match_sympy(data):
-    from gradcli.autodiff import check
+    from gradcli.verify import check
 
     program = data.draw(programs())
     tape = compile_program(program)

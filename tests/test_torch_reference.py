@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from gradcli import compile_program, grad
-from gradcli.autodiff import grad_batch
+from gradcli.batch import grad_batch
 from gradcli.ops import OPS
 
 REFERENCE = json.loads((Path(__file__).resolve().parent / "reference" / "torch_special_points.json").read_text())

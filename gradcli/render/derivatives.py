@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from rich.text import Text
 
-from gradcli.autodiff import Agreement, HessianResult, JacobianResult, JvpResult
+from gradcli.derivatives import HessianResult, JacobianResult, JvpResult
 from gradcli.render.numbers import human, human_line, point_document, to_json
-from gradcli.verify import Note
+from gradcli.verify import Agreement, Note
 
 if TYPE_CHECKING:
     from gradcli.symbolic import Report
@@ -133,7 +133,7 @@ def jacobian_document(result: JacobianResult) -> dict[str, Any]:
         "jacobian": blocks if result.is_tuple else blocks[0],
         "mode": result.mode,
     }
-    return _warned(document, result.warnings())
+    return _warned(document, result.warnings)
 
 
 def _warned(document: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
@@ -175,7 +175,7 @@ def show_jacobian(result: JacobianResult, console: Any) -> None:
             in_shape = block.shape[np.ndim(output):]
             matrix = block.reshape(len(rows), int(np.prod(in_shape, dtype=np.int64)))  # -1 is ambiguous for 0 rows
             console.print(_matrix_table(f"d {out_name} / d {name}", rows, _element_labels(name, in_shape), matrix))
-    _show_warnings(result.warnings(), console)
+    _show_warnings(result.warnings, console)
 
 
 # --- hessian ---------------------------------------------------------------------------
@@ -188,7 +188,7 @@ def hessian_document(result: HessianResult) -> dict[str, Any]:
         "value": to_json(result.value),
         "grad": {name: to_json(g) for name, g in result.grad.items()},
         "hessian": {a: {b: to_json(block) for b, block in row.items()} for a, row in result.blocks.items()},
-    }, result.warnings())
+    }, result.warnings)
 
 
 def show_hessian(result: HessianResult, console: Any) -> None:
@@ -200,7 +200,7 @@ def show_hessian(result: HessianResult, console: Any) -> None:
     console.print(_matrix_table("Hessian", labels, labels, matrix))
     console.print(Text(f"forward-over-reverse (dual numbers through the reverse sweep); largest asymmetry "
                        f"made symmetric (rounding): {result.asymmetry:.2g}", style="dim"))
-    _show_warnings(result.warnings(), console)
+    _show_warnings(result.warnings, console)
 
 
 # --- jvp -------------------------------------------------------------------------------
@@ -216,7 +216,7 @@ def jvp_document(result: JvpResult) -> dict[str, Any]:
         "tangent": {name: to_json(v) for name, v in result.tangent.items()},
         "value": one_or_many(result.value),
         "jvp": one_or_many(result.jvp),
-    }, result.warnings())
+    }, result.warnings)
 
 
 def show_jvp(result: JvpResult, console: Any) -> None:
@@ -227,4 +227,4 @@ def show_jvp(result: JvpResult, console: Any) -> None:
         console.print(f"  tangent of {name} (J @ tangent) = {human_line(tangent)}")
     shown = ", ".join(f"{n}={human_line(v)}" for n, v in result.tangent.items())
     console.print(Text(f"tangent: {shown}", style="dim"))
-    _show_warnings(result.warnings(), console)
+    _show_warnings(result.warnings, console)

@@ -1,6 +1,6 @@
 """The backward graph, drawn four ways: a rich tree, Graphviz dot, Mermaid, and JSON.
 
-Every format reads the same list of `GraphNode`s (from `autodiff.backward_graph`), and,
+Every format reads the same list of `GraphNode`s (from `torch_graph.backward_graph`), and,
 when the program was evaluated at a point, the forward values and adjoints of a result.
 """
 
@@ -11,9 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gradcli.autodiff import GradResult, GraphNode
+from gradcli.derivatives import GradResult
 from gradcli.errors import visible
 from gradcli.render.numbers import human_line, to_json
+from gradcli.torch_graph import GraphNode
 
 MAX_TREE_DEPTH = 200  # deeper graphs are cut in the tree view (every other format is whole)
 

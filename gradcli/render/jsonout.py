@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gradcli.autodiff import GradResult, non_finite_warnings
+from gradcli.derivatives import GradResult
 from gradcli.render.numbers import point_document, to_json
 
 
@@ -18,9 +18,8 @@ def grad_document(result: GradResult) -> dict[str, Any]:
         "grad": {name: to_json(g) for name, g in result.grad.items()},
         "of": list(result.root_names),
     }
-    warnings = non_finite_warnings(result)
-    if warnings:
-        document["warnings"] = warnings
+    if result.warnings:
+        document["warnings"] = list(result.warnings)
     return document
 
 

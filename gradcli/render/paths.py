@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from gradcli.autodiff import GradResult
+from gradcli.derivatives import GradResult
 from gradcli.errors import Limits
 from gradcli.paths import InputPaths, Path
 from gradcli.render.numbers import human, human_line, to_json

@@ -8,7 +8,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from gradcli.autodiff import BatchResult
+from gradcli.batch import BatchResult
 from gradcli.inputs.points import PointChunk
 from gradcli.render.numbers import has_null, human, to_json
 

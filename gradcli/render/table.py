@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from gradcli.autodiff import GradResult, non_finite_warnings
+from gradcli.derivatives import GradResult
 from gradcli.render.numbers import human, human_line, is_finite
 
 
@@ -49,5 +49,5 @@ def show_grad(result: GradResult, console: Console) -> None:
         console.print(Text(f"{_derivative_header(result)}: the vector-Jacobian product (seed × derivative, summed over "
                            f"the output's elements), with --seed (PyTorch's grad_tensors) {', '.join(seeds)}",
                            style="dim"))
-    for warning in non_finite_warnings(result):
+    for warning in result.warnings:
         console.print(Text.assemble(("warning:", "yellow"), " ", warning))

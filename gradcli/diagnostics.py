@@ -1,0 +1,94 @@
+"""Where a NaN or an infinity starts: one line per value or derivative that is not finite.
+
+The front doors (derivatives.py) compute these once into each result's `warnings`; the
+views only read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from gradcli.tape import Tape
+
+Array = np.ndarray
+
+
+def finite(value: Any) -> bool:
+    return bool(np.all(np.isfinite(value)))
+
+
+def _where(tape: Tape, index: int) -> str:
+    from gradcli.errors import line_and_column
+
+    node = tape.nodes[index]
+    what = node.op.name if node.op is not None else node.kind
+    _, column, _ = line_and_column(tape.source, node.span[0])
+    return f"node [{index}] ({what}, column {column})"
+
+
+def value_warnings(tape: Tape, values: Sequence[Array], roots: Sequence[int], names: Sequence[str]) -> list[str]:
+    """A line for each root whose value is NaN or infinite, naming the first node in tape order that is."""
+    warnings = []
+    for root, name in zip(roots, names, strict=True):
+        if not finite(values[root]):
+            first = next(i for i in range(root + 1) if not finite(values[i]))
+            warnings.append(f"the value of '{name}' is not finite; it starts at {_where(tape, first)}")
+    return warnings
+
+
+def gradient_warnings(tape: Tape, values: Sequence[Array], adjoints: Sequence[Array | None], roots: Sequence[int],
+                      root_names: Sequence[str], grad: Mapping[str, Array]) -> list[str]:
+    """A line for each value or gradient that is NaN or infinite, naming where it starts.
+
+    A value goes non-finite at the first node, in tape order, whose value is; a gradient at
+    the first node, in the order of the reverse sweep, whose adjoint is.
+    """
+    warnings = value_warnings(tape, values, roots, root_names)
+    top = max(roots, default=-1)
+    for name, gradient in grad.items():
+        if not finite(gradient):
+            origin = next((i for i in range(top, -1, -1) if adjoints[i] is not None and not finite(adjoints[i])), None)
+            where = ""
+            if origin is not None:
+                # The backward rule that made it: a consumer of that node whose own adjoint is finite.
+                makers = [j for j in range(top, origin, -1) if origin in tape.nodes[j].args
+                          and adjoints[j] is not None and finite(adjoints[j])]
+                where = f"; it starts in the backward of {_where(tape, makers[0])}" if makers else \
+                    f"; it starts at {_where(tape, origin)}"
+            warnings.append(f"the gradient of '{name}' is not finite{where}")
+    return warnings
+
+
+def jacobian_warnings(tape: Tape, values: Sequence[Array], output_names: Sequence[str],
+                      blocks: Sequence[Mapping[str, Array]]) -> list[str]:
+    """A line for each value or block of a Jacobian that is NaN or infinite."""
+    lines = value_warnings(tape, values, tape.outputs, output_names)
+    return lines + [f"the Jacobian of '{out}' with respect to '{name}' is not finite"
+                    for out, row in zip(output_names, blocks, strict=True)
+                    for name, block in row.items() if not finite(block)]
+
+
+def jvp_warnings(tape: Tape, values: Sequence[Array], output_names: Sequence[str], tangent: Mapping[str, Array],
+                 out_tangents: Sequence[Array]) -> list[str]:
+    """A line for each value or tangent that is NaN or infinite."""
+    lines = value_warnings(tape, values, tape.outputs, output_names)
+    lines += [f"the tangent of '{name}' is not finite" for name, t in tangent.items() if not finite(t)]
+    return lines + [f"the tangent of '{name}' (J @ tangent) is not finite"
+                    for name, t in zip(output_names, out_tangents, strict=True) if not finite(t)]
+
+
+def hessian_warnings(tape: Tape, values: Sequence[Array], grad: Mapping[str, Array],
+                     blocks: Mapping[str, Mapping[str, Array]]) -> list[str]:
+    """A line for each value, gradient or block of a Hessian that is NaN or infinite."""
+    lines = value_warnings(tape, values, tape.outputs[:1], tape.output_names[:1])
+    lines += [f"the gradient of '{name}' is not finite" for name, g in grad.items() if not finite(g)]
+    return lines + [f"the Hessian block d(grad {a})/d {b} is not finite"
+                    for a, row in blocks.items() for b, block in row.items() if not finite(block)]
+
+
+def non_finite_warnings(result: Any) -> list[str]:
+    """The warnings of a result (computed once, when it was made)."""
+    return list(result.warnings)

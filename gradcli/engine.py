@@ -1,0 +1,368 @@
+"""The sweeps over a tape: forward (every node's value), reverse (adjoints), tangent (JVPs).
+
+One loop each, parameterised by a backend: what a value is and which of an op's rules
+computes it. The backends are `FLOATS` (Python floats, for a program of numbers at one
+point), `ARRAYS` (NumPy arrays at one point) and `Batches` (NumPy arrays with a leading
+axis of points, which that backend alone knows about: the op table's rules never see it).
+The engine takes arrays and numbers, never text; the seed of ones has one form here,
+`ops.UNIT`.
+
+`backward` is PyTorch's `torch.autograd.backward(tensors, grad_tensors, inputs)` on a tape:
+seed the roots, walk the tape once in reverse, and add up the adjoints where paths meet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple, NoReturn
+
+import numpy as np
+
+from gradcli.ops import call_forward, call_jvp, call_vjp, ones_for
+from gradcli.tape import APPLY, INPUT, Node, Tape, check_shapes, shape_problem
+
+Array = np.ndarray
+Rule = Callable[..., Any]
+
+
+class Step(NamedTuple):
+    """One adjoint update of the reverse sweep: node `arg` receives `contribution` from `node`."""
+
+    node: int
+    arg: int
+    contribution: Array
+    total: Array
+
+
+class HandBack(Exception):
+    """The float sweep cannot give NumPy's answer here: the sweep is done again in NumPy."""
+
+
+class Backend:
+    """How the sweeps compute on one kind of value.
+
+    Each APPLY node's rule comes from `forward_rule(node)` and its kin, which bind the node's
+    parameters and the batch axes of its args; on floats (`on_floats`) the sweeps take the
+    op's own float rules, `op.floats`, with no work per node (on floats that is the whole
+    cost). A forward rule takes the args' values, `rule(*args)`; a VJP rule
+    `rule(g, ans, *args)` gives one cotangent per arg (None where none flows); a JVP rule
+    `rule(tangents, ans, *args)`.
+    """
+
+    on_floats = False
+    # What a forward rule raises that `failed` answers (NumPy: shapes that do not fit), and
+    # what a VJP rule raises that it answers (none: a bug would be hidden).
+    errors: tuple[type[Exception], ...] = (ValueError, IndexError)
+    reverse_errors: tuple[type[Exception], ...] = ()
+
+    def leaf(self, value: Any) -> Any:
+        """An input's or a constant's value, as the sweep computes on it."""
+        # A 0-d value runs as a NumPy scalar: several times faster than a 0-d array.
+        return value[()] if value.ndim == 0 else value
+
+    def check(self, tape: Tape, at: Mapping[str, Any]) -> None:
+        """Refuse, before anything is computed, values past the limits (tape.check_shapes)."""
+        _check(tape, {name: np.shape(at[name]) for name in tape.inputs})
+
+    def leads(self, node: Node) -> tuple[int, ...]:
+        """The leading axes of points of each of the node's args: none at one point."""
+        return (0,) * len(node.args)
+
+    def forward_rule(self, node: Node) -> Rule:
+        op, params, leads = node.op, node.params, self.leads(node)
+        return lambda *args: call_forward(op, args, params, leads)  # type: ignore[arg-type]
+
+    def vjp_rule(self, node: Node) -> Rule:
+        op, params, leads, wants = node.op, node.params, self.leads(node), node.wants
+        return lambda g, ans, *args: call_vjp(op, g, ans, args, params, leads, wants)  # type: ignore[arg-type]
+
+    def jvp_rule(self, node: Node) -> Rule:
+        op, params, leads = node.op, node.params, self.leads(node)
+        return lambda tangents, ans, *args: call_jvp(op, tangents, ans, args, params, leads)  # type: ignore[arg-type]
+
+    def failed(self, tape: Tape, node: Node, args: Sequence[Any], problem: Exception) -> NoReturn:
+        """A rule raised one of `errors`: the shapes do not fit the op."""
+        assert node.op is not None
+        raise shape_problem(node.op, list(args), problem, node.span, tape.source) from None
+
+    def take(self, values: Sequence[Any]) -> Sequence[Any]:
+        """The forward values, as the reverse sweep computes on them."""
+        return values
+
+    def seed(self, seed: Any) -> Any:
+        return seed
+
+    def ones(self, g: Any, like: Any) -> Any:
+        """`g` as a value: UNIT becomes ones of `like`'s shape."""
+        return ones_for(g, like)
+
+    def give(self, adjoints: list[Any]) -> list[Any]:
+        """The reverse sweep's adjoints, as the caller gets them."""
+        return adjoints
+
+
+ARRAYS = Backend()
+
+
+def _check(tape: Tape, shapes: Mapping[str, tuple[int, ...]]) -> None:
+    if not (tape.floats and all(shape == () for shape in shapes.values())):  # numbers only: nothing grows
+        check_shapes(tape, shapes)
+
+
+class Floats(Backend):
+    """Python floats: a program of numbers at one point, without NumPy's cost per node.
+
+    A float rule gives the bits the NumPy rule gives, or raises (1/0, a case where Python
+    and NumPy part ways): the sweep then hands back, and is done again in NumPy (ops: floats).
+    """
+
+    on_floats = True
+    errors = reverse_errors = (ValueError, ArithmeticError)
+
+    def forward_rule(self, node: Node) -> Rule:
+        return node.op.floats[0]  # type: ignore[union-attr, index]
+
+    def vjp_rule(self, node: Node) -> Rule:
+        return node.op.floats[1]  # type: ignore[union-attr, index]
+
+    leaf = float  # type: ignore[assignment]
+
+    def check(self, tape: Tape, at: Mapping[str, Any]) -> None:
+        pass  # numbers only: nothing grows
+
+    def failed(self, tape: Tape, node: Node, args: Sequence[Any], problem: Exception) -> NoReturn:
+        raise HandBack() from problem
+
+    def take(self, values: Sequence[Any]) -> Sequence[Any]:
+        return np.array(values, dtype=float).tolist()
+
+    def seed(self, seed: Any) -> Any:
+        return float(seed)
+
+    def ones(self, g: Any, like: Any) -> Any:
+        return g  # a float seed is never UNIT
+
+    def give(self, adjoints: list[Any]) -> list[Any]:
+        float64 = np.float64
+        return [None if a is None else float64(a) for a in adjoints]  # NumPy scalars, as NumPy gives
+
+
+FLOATS = Floats()
+
+
+class Batches(Backend):
+    """NumPy arrays with a leading axis of points, where an input flows in (a constant has none).
+
+    This backend alone knows the axis: it tells the op table's rules which args carry it
+    (`leads`, 0 or 1 per arg); the rules act on the per-point axes.
+    """
+
+    def __init__(self, tape: Tape) -> None:
+        self.lead = [int(node.requires_grad) for node in tape.nodes]  # 1: the node's value has the axis
+
+    def check(self, tape: Tape, at: Mapping[str, Any]) -> None:
+        _check(tape, {name: np.shape(at[name])[1:] for name in tape.inputs})
+
+    def leads(self, node: Node) -> tuple[int, ...]:
+        lead = self.lead
+        return tuple([lead[a] for a in node.args])
+
+    def one_point(self, values: Sequence[Any], count: int) -> list[Any]:
+        """The values at one point as `count` points: broadcast views, nothing is evaluated again."""
+        return [np.broadcast_to(v, (count, *np.shape(v))) if lead else v for v, lead in zip(values, self.lead, strict=True)]
+
+    def with_axis(self, value: Any, index: int, count: int) -> Any:
+        """A value of node `index` with its axis of points (a constant is the same at every point)."""
+        return value if self.lead[index] else np.broadcast_to(value, (count, *np.shape(value)))
+
+
+def float_point(tape: Tape, at: Mapping[str, Any]) -> bool:
+    """Can the sweeps run on Python floats at this point? (a program of numbers, all real)"""
+    if not tape.floats:
+        return False
+    for name in tape.inputs:
+        value = at[name]
+        if np.ndim(value) != 0 or np.asarray(value).dtype.kind != "f":
+            return False
+    return True
+
+
+def _float_seeds(seeds: Sequence[Any]) -> bool:
+    return all(np.ndim(seed) == 0 and np.asarray(seed).dtype.kind == "f" for seed in seeds)
+
+
+# --- forward --------------------------------------------------------------------------------
+
+
+def forward(tape: Tape, at: Mapping[str, Any], backend: Backend | None = None) -> list[Any]:
+    """The value of every node of `tape` at the point `at` (input name -> value).
+
+    Without a backend: on Python floats where the program and the point are numbers, else
+    on NumPy arrays (the same bits, as NumPy scalars and arrays).
+    """
+    if backend is None:
+        if float_point(tape, at):
+            try:
+                return list(np.array(sweep_forward(tape, at, FLOATS)))  # NumPy scalars, as NumPy gives
+            except HandBack:
+                pass
+        backend = ARRAYS
+    return sweep_forward(tape, at, backend)
+
+
+def sweep_forward(tape: Tape, at: Mapping[str, Any], backend: Backend) -> list[Any]:
+    """The forward loop: each node's value from its args' values, by the backend's rules."""
+    backend.check(tape, at)
+    values: list[Any] = [None] * len(tape.nodes)
+    leaf = backend.leaf
+    on_floats = backend.on_floats
+    rule_of = backend.forward_rule
+    errors = backend.errors
+    with np.errstate(all="ignore"):  # NaN and infinity follow IEEE, as in PyTorch
+        for node in tape.nodes:
+            if node.kind == APPLY:
+                rule = node.op.floats[0] if on_floats else rule_of(node)  # type: ignore[union-attr, index]
+                args = node.args
+                try:
+                    if len(args) == 2:
+                        values[node.index] = rule(values[args[0]], values[args[1]])
+                    elif len(args) == 1:
+                        values[node.index] = rule(values[args[0]])
+                    else:
+                        values[node.index] = rule(*[values[a] for a in args])
+                except errors as problem:
+                    backend.failed(tape, node, [values[a] for a in args], problem)
+            else:
+                values[node.index] = leaf(at[node.name] if node.kind == INPUT else node.value)  # type: ignore[index]
+    return values
+
+
+# --- reverse --------------------------------------------------------------------------------
+
+
+def backward(
+    tape: Tape,
+    values: Sequence[Any],
+    roots: Sequence[int],
+    seeds: Sequence[Any],
+    trace: list[Step] | None = None,
+    backend: Backend | None = None,
+) -> list[Any]:
+    """Adjoints of every node: d(sum of seed * root)/d node. None where nothing flows.
+
+    A seed may be ops.UNIT: ones of the root's shape, never multiplied by. Without a
+    backend: on Python floats where the program, the point and the seeds are numbers (and
+    no trace is kept), else on NumPy arrays. With `trace`, every adjoint update, in order.
+    """
+    if backend is None:
+        if trace is None and _float_seeds(seeds) and float_point(tape, {n: values[i] for n, i in tape.inputs.items()}):
+            try:
+                return sweep_backward(tape, values, roots, seeds, FLOATS)
+            except HandBack:
+                pass
+        backend = ARRAYS
+    return sweep_backward(tape, values, roots, seeds, backend, trace)
+
+
+def sweep_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], seeds: Sequence[Any], backend: Backend,
+                   trace: list[Step] | None = None) -> list[Any]:
+    """The reverse loop: from the roots down, each node's VJP rule sends its adjoint to its args."""
+    nodes = tape.nodes
+    values = backend.take(values)
+    ones = backend.ones
+    adjoints: list[Any] = [None] * len(nodes)
+    top = max(roots, default=-1)
+    for root, seed in zip(roots, seeds, strict=True):
+        seed = backend.seed(seed)
+        previous = adjoints[root]
+        adjoints[root] = seed if previous is None else ones(previous, values[root]) + ones(seed, values[root])
+    for root in roots:
+        if root != top:  # a root below the top may receive from the nodes above it: a value to add to
+            adjoints[root] = ones(adjoints[root], values[root])
+    on_floats = backend.on_floats
+    rule_of = backend.vjp_rule
+    errors = backend.reverse_errors
+    # On floats, where the work per node is the whole cost, nodes of one or two args take a
+    # short way: a float rule gives every cotangent (never None). Elsewhere every node takes
+    # the general way, which also records the steps of a trace.
+    one, two = (1, 2) if on_floats and trace is None else (None, None)
+    with np.errstate(all="ignore"):
+        for index in range(top, -1, -1):
+            g = adjoints[index]
+            if g is None:
+                continue
+            node = nodes[index]
+            if node.kind != APPLY or not node.requires_grad:
+                continue
+            rule = node.op.floats[1] if on_floats else rule_of(node)  # type: ignore[union-attr, index]
+            args = node.args
+            wants = node.wants
+            try:
+                if len(args) == two:
+                    a, b = args
+                    ca, cb = rule(g, values[index], values[a], values[b])
+                    if wants[0]:
+                        previous = adjoints[a]
+                        adjoints[a] = ca if previous is None else previous + ca
+                    if wants[1]:
+                        previous = adjoints[b]
+                        adjoints[b] = cb if previous is None else previous + cb
+                    continue
+                if len(args) == one:
+                    a = args[0]
+                    (ca,) = rule(g, values[index], values[a])
+                    if wants[0]:
+                        previous = adjoints[a]
+                        adjoints[a] = ca if previous is None else previous + ca
+                    continue
+                cotangents = rule(g, values[index], *[values[a] for a in args])
+            except errors as problem:
+                backend.failed(tape, node, [values[a] for a in args], problem)
+            for arg, want, cotangent in zip(args, wants, cotangents, strict=True):
+                if want and cotangent is not None:
+                    previous = adjoints[arg]
+                    adjoints[arg] = cotangent if previous is None else previous + cotangent
+                    if trace is not None:
+                        trace.append(Step(index, arg, cotangent, adjoints[arg]))
+    for root in roots:  # a seed that reached no op (the output is an input): ones after all
+        adjoints[root] = ones(adjoints[root], values[root])
+    return backend.give(adjoints)
+
+
+# --- tangent --------------------------------------------------------------------------------
+
+
+def jvp_sweep(tape: Tape, values: Sequence[Any], tangents: Mapping[int, Any], upto: int,
+              backend: Backend = ARRAYS) -> list[Any]:
+    """Forward mode: the tangent of every node up to `upto`, from the tangents of some nodes.
+
+    Each op's JVP rule in the table carries the tangents forward; None is a zero tangent.
+    """
+    nodes = tape.nodes
+    result: list[Any] = [None] * len(nodes)
+    for index, tangent in tangents.items():
+        result[index] = tangent
+    with np.errstate(all="ignore"):
+        for index in range(upto + 1):
+            node = nodes[index]
+            if node.kind != APPLY or result[index] is not None:
+                continue
+            arg_tangents = [result[a] for a in node.args]
+            if all(t is None for t in arg_tangents):
+                continue
+            rule = backend.jvp_rule(node)
+            result[index] = rule(arg_tangents, values[index], *[values[a] for a in node.args])
+    return result
+
+
+def local_derivatives(tape: Tape, values: Sequence[Any], index: int) -> list[Any]:
+    """d node / d arg for each arg of an APPLY node at one point: its VJP applied to ones.
+
+    For a scalar node and a scalar argument this is the partial derivative itself, the
+    factor a path multiplies by when it crosses this edge.
+    """
+    node = tape.nodes[index]
+    assert node.op is not None
+    with np.errstate(all="ignore"):
+        return call_vjp(node.op, np.ones_like(values[index]), values[index], [values[a] for a in node.args],
+                        node.params, [0] * len(node.args), [True] * len(node.args))
