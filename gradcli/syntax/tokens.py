@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Final
+from typing import Final, NamedTuple
 
 from gradcli.errors import Limits, SyntaxProblem, over_limit
+from gradcli.syntax.operators import SPELLINGS
 
 # Words Python reserves: a clear "not supported" beats a puzzling "unexpected name".
 KEYWORDS = frozenset(
@@ -16,20 +17,27 @@ KEYWORDS = frozenset(
 )
 
 
-# A token is a plain tuple (kind, text, start, end): big programs have hundreds of
-# thousands, and a tuple is the cheapest thing Python makes. Kinds: NUM NAME OP ( ) [ ] , :
-# = ; NEWLINE END.
-Token = tuple[str, str, int, int]
+class Token(NamedTuple):
+    """A token: its kind (NUM NAME OP ( ) [ ] , : = ; NEWLINE END), its text and where it stands."""
+
+    kind: str
+    text: str
+    start: int
+    end: int
+
+
+# A token's fields by position, for callers that index (token[KIND]).
 KIND: Final = 0
 TEXT: Final = 1
 START: Final = 2
 END: Final = 3
 
-# The punctuation of the language and each one's kind, and the Python operators it does not
-# have (named as such rather than as unexpected characters).
-_KIND_OF = {"**": "OP", "+": "OP", "-": "OP", "*": "OP", "/": "OP", "@": "OP", "\n": "NEWLINE",
-            **{p: p for p in "()[],:=;"}}
-_NOT_OURS = frozenset(["//", "%", "==", "!=", "<=", ">=", "<<", ">>", "**=", "+=", "-=", "*=", "/=", "@=", *"<>&|^~!."])
+# The punctuation of the language and each one's kind (the operators' spellings come from the
+# op table), and the Python operators it does not have (named as such rather than as
+# unexpected characters).
+_KIND_OF = {**dict.fromkeys(SPELLINGS, "OP"), "\n": "NEWLINE", **{p: p for p in "()[],:=;"}}
+_NOT_OURS = frozenset(["//", "%", "==", "!=", "<=", ">=", "<<", ">>", "**=", "+=", "-=", "*=", "/=", "@=",
+                       *"<>&|^~!."]) - SPELLINGS
 
 
 def _alternatives(texts: Iterable[str]) -> str:
@@ -59,6 +67,7 @@ def tokenize(source: str) -> list[Token]:
         raise over_limit(f"the text is {len(source):,} characters long", "program_chars")
     tokens: list[Token] = []
     append = tokens.append
+    new = tuple.__new__  # Token(...) without NamedTuple's __new__ in Python: a big program has 100,000s
     kind_of = _KIND_OF.get
     position = 0
     for text in _TOKEN.findall(source):
@@ -81,8 +90,8 @@ def tokenize(source: str) -> list[Token]:
                 if "\udc80" <= text <= "\udcff":  # how Python hands over a byte of argv that is not UTF-8
                     shown = f"byte 0x{ord(text) - 0xdc00:02x} (not UTF-8)"
                 raise SyntaxProblem(f"unexpected {shown}", source=source, span=(position, position + 1))
-        append((kind, text, position, end))
+        append(new(Token, (kind, text, position, end)))
         position = end
-    append(("END", "", len(source), len(source)))
+    append(Token("END", "", len(source), len(source)))
     return tokens
 
