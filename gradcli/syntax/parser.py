@@ -1,70 +1,135 @@
-"""Tokens -> the constructs of the language, handed one by one to a sink."""
+"""Tokens -> the constructs of the language, handed one by one to a sink.
+
+The grammar:
+
+    program    := statement ((';' | NEWLINE) statement)*
+    statement  := [NAME '='] items                  -- several items make a tuple: the output only
+    items      := item (',' item)* [',']
+    item       := prefix (INFIX_OP item | subscript)*
+    prefix     := NUMBER | NAME | call | group | list | PREFIX_OP item
+    call       := NAME '(' [items] ')'              -- only a function's name is called
+    group      := '(' items ')'                     -- one item and no comma: that item
+    list       := '[' items ']'
+    subscript  := '[' index (',' index)* [','] ']'
+    index      := item | [item] ':' [item] [':' [item]]
+
+INFIX_OP is + - * / @ ** and PREFIX_OP - +, with their binding powers from the op table
+(operators.py): an operator's right operand goes on while the next operator binds tighter,
+so `-x**2` is `-(x**2)` and `a - b - c` is `(a - b) - c`. A NEWLINE inside brackets is a space.
+
+The parser is a Pratt parser driven by two tables, keyed by the token (its text for an
+operator, else its kind): PREFIX for the token where an item starts, INFIX for the token
+after a complete item. An operator's entry is its binding powers and a number's or a name's
+is ATOM, and the loop does the rest; every other form's entry is a handler. A new form is a new entry: a method `.name(args)`
+would be INFIX['.'], a keyword argument INFIX['='] inside a call.
+
+It is iterative: where a recursive Pratt parser would call itself for an operand, this one
+pushes a frame (an operator waiting for its right operand, or an open bracket gathering its
+items) and goes on reading, so nesting costs memory, never Python recursion:
+`((((...x...))))` 100,000 deep parses.
+
+Each construct goes to the sink as soon as it is complete, bottom-up: a TreeSink builds the
+tree (`parse`), and tape.TapeSink builds the tape directly (`tape.compile_program`), in one
+pass over the text.
+"""
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple, Optional, Union
 
 from gradcli.errors import Limits, SyntaxProblem, line_and_column, over_limit
-from gradcli.syntax.tokens import END, KEYWORDS, KIND, START, TEXT, Token, tokenize
+from gradcli.syntax import operators
+from gradcli.syntax.tokens import KEYWORDS, Token, Tokens, tokenize
 from gradcli.syntax.tree import Expr, Program, Span, TreeSink
 
-_BINARY = {"+": 10, "-": 10, "*": 20, "/": 20, "@": 20, "**": 40}
-_UNARY_PRECEDENCE = 30
-_CLOSER = {"group": ")", "call": ")", "list": "]", "index": "]"}
+# What a handler returns: what the parser reads next.
+WANT_ITEM = False  # the start of an item (the PREFIX table)
+AFTER_ITEM = True  # what follows a complete item (the INFIX table)
+STATEMENT_ENDS = None  # the statement is complete; the token that ends it is not consumed
 
-# An operator waiting on the stack: (symbol, precedence, is_unary, start).
-_Operator = tuple[str, int, bool, int]
+# A handler is given the token's fields (the parser's position is at the token) and returns
+# one of the above.
+Handler = Callable[["Parser", str, str, int, int], Optional[bool]]
+
+# An operator's entry: (left power, right power, prefix?). A prefix operator binds nothing on
+# its left: its left power is above every right power.
+Operator = tuple[int, int, bool]
 
 
-class _Bracket:
-    """An open bracket (or the statement itself): the items gathered inside it so far."""
+class _Atom:
+    """The entry of a number or a name: an item by itself (a name just before '(' is the
+    function of a call)."""
 
-    __slots__ = ("base", "head", "head_span", "item_spans", "items", "kind", "slice_parts", "slice_spans", "token",
-                 "trailing_comma")
 
-    def __init__(self, kind: str, token: Token, base: int, head: Any = None) -> None:
-        self.kind = kind  # stmt group call list index
-        self.token = token
-        self.base = base  # height of the operand stack when it opened
-        self.head = head  # the called name or the indexed value
-        self.head_span: Span | None = None
+ATOM = _Atom()
+Entry = Union[Operator, _Atom, Handler]
+
+# An operator waiting for its right operand: (right power, symbol, start, prefix?).
+_Pending = tuple[int, str, int, bool]
+_ALL = -1  # a binding power below every operator's: reduce(_ALL) completes them all
+
+
+class _Form(NamedTuple):
+    """A bracketed construct: how it closes and what it makes."""
+
+    closer: str  # '' for the statement, which no token closes
+    may_be_empty: bool  # f()
+    slices: bool  # v[1:3]
+    finish: Callable[[Parser, _Open, int], tuple[Any, Span]]  # (parser, bracket, where its closer ends)
+
+
+class _Open:
+    """An open bracket (or the statement itself) and the items gathered inside it so far."""
+
+    __slots__ = ("base", "comma", "form", "head", "head_span", "items", "opener", "slice", "spans")
+
+    def __init__(self, form: _Form, opener: int, base: int, head: Any = None, head_span: Span | None = None) -> None:
+        self.form = form
+        self.opener = opener  # the index of its first token
+        self.base = base  # the height of the operand stack when it opened: its items are above
+        self.head, self.head_span = head, head_span  # the called name or the subscripted value
         self.items: list[Any] = []
-        self.item_spans: list[Span] = []
-        self.slice_parts: list[Any] | None = None
-        self.slice_spans: list[Span | None] = []
-        self.trailing_comma = False
+        self.spans: list[Span] = []  # beside items: where each one stands in the text
+        self.slice: list[tuple[Any, Span] | None] | None = None  # the parts of a slice being read
+        self.comma = False  # the last token was a comma: `(a,)` is a tuple, `f(a,)` has one argument
 
 
-class _FunctionName:
-    """A name read just before '(': a function to call, not a value."""
+class _Callee:
+    """Stands on the operand stack for a name read just before '(': a function to call, not
+    a value."""
 
-    __slots__ = ("span", "text")
 
-    def __init__(self, text: str, span: Span) -> None:
-        self.text, self.span = text, span
-
+_CALLEE = _Callee()
 
 
 class Parser:
-    """The operator-precedence machine. It hands every construct it reduces to its sink:
-    a TreeSink makes the tree, a tape.TapeSink makes the tape directly, in one pass.
+    """The Pratt machine over explicit stacks. It hands every construct it completes to its
+    sink: a TreeSink makes the tree, a tape.TapeSink makes the tape directly, in one pass.
     """
 
-    def __init__(self, source: str, tokens: list[Token], sink: Any) -> None:
+    def __init__(self, source: str, tokens: Tokens, sink: Any) -> None:
         self.source = source
         self.tokens = tokens
+        self.kinds = tokens.kinds
         self.sink = sink
-        self.position = 0
+        self.position = 0  # the token being read
+        self.values: list[Any] = []  # complete items, waiting for what they belong to
+        self.spans: list[Span] = []  # beside values: where each one stands in the text
+        self.frames: list[_Pending | _Open] = []
+        self.depth = 0  # brackets open
+        self.max_depth = 0
+
+    # --- errors ---
 
     def fail(self, message: str, token: Token, hint: str = "") -> SyntaxProblem:
-        span = (token[START], max(token[END], token[START] + 1))
+        span = (token.start, max(token.end, token.start + 1))
         return SyntaxProblem(message, source=self.source, span=span, hint=hint)
 
     def unexpected(self, token: Token) -> SyntaxProblem:
-        kind, text = token[KIND], token[TEXT]
+        kind, text = token.kind, token.text
         if kind == "END":
             return self.fail("unexpected end of input", token)
         if kind == "NEWLINE":
@@ -75,258 +140,320 @@ class Parser:
             return self.fail(f"unexpected {'name' if kind == 'NAME' else 'number'} {text!r}", token)
         return self.fail(f"unexpected {text!r}", token)
 
+    # --- program, statement ---
+
     def program(self) -> Any:
-        tokens = self.tokens
+        tokens, kinds = self.tokens, self.kinds
         count = 0
-        while tokens[self.position][KIND] != "END":
-            if tokens[self.position][KIND] in (";", "NEWLINE"):
+        while kinds[self.position] != "END":
+            if kinds[self.position] in (";", "NEWLINE"):
                 self.position += 1
                 continue
             first = tokens[self.position]
             target = None
-            if first[KIND] == "NAME" and tokens[self.position + 1][KIND] == "=":
-                if first[TEXT] in KEYWORDS:
+            if first.kind == "NAME" and kinds[self.position + 1] == "=":
+                if first.text in KEYWORDS:
                     raise self.unexpected(first)
-                target = first[TEXT]
+                target = first.text
                 self.position += 2
             value, span = self.expression()
-            self.sink.statement(target, value, (first[START], span[1]))
+            self.sink.statement(target, value, (first.start, span[1]))
             count += 1
         if not count:
             raise self.fail("empty program", tokens[-1])
         return self.sink.finish()
 
     def expression(self) -> tuple[Any, Span]:
-        """Parse from the current token to the end of the statement (or of the text)."""
-        tokens = self.tokens
-        sink = self.sink
+        """Parse `items` from the current token to the end of the statement (or of the text)."""
+        kinds, texts, starts, ends = self.kinds, self.tokens.texts, self.tokens.starts, self.tokens.ends
+        statement = _Open(_STATEMENT, self.position, 0)
+        self.values, self.spans, self.frames = [], [], [statement]
+        self.depth, self.max_depth = 0, Limits.get("depth")
+        frames, values, spans, sink = self.frames, self.values, self.spans, self.sink
+        prefix, infix = _PREFIX_ALL, _INFIX_ALL
+        wants: bool | None = WANT_ITEM
         position = self.position
-        operands: list[Any] = []
-        spans: list[Span] = []  # beside operands: where each one stands in the text
-        stack: list[_Operator | _Bracket] = [_Bracket("stmt", tokens[position], 0)]
-        depth = 0
-        max_depth = Limits.get("depth")
-        expect_operand = True
-        binary_precedence = _BINARY
-        operator_type = tuple
-
-        def reduce_one() -> None:
-            symbol, _, unary, start = stack.pop()  # type: ignore[misc]
-            if unary:
-                span = (start, spans[-1][1])
-                operands[-1] = sink.unary(symbol, operands[-1], span)
-                spans[-1] = span
-            else:
-                right = operands.pop()
-                right_end = spans.pop()[1]
-                span = (spans[-1][0], right_end)
-                operands[-1] = sink.binary(symbol, operands[-1], right, span)
-                spans[-1] = span
-
-        def reduce_operators() -> None:
-            while type(stack[-1]) is operator_type:
-                reduce_one()
-
-        def open_bracket(kind: str, token: Token, head: Any, head_span: Span | None) -> None:
-            nonlocal depth
-            depth += 1
-            if depth > max_depth:
-                raise over_limit("brackets nested too deep", "depth", source=self.source,
-                                 span=(token[START], token[END]))
-            bracket = _Bracket(kind, token, len(operands), head)
-            bracket.head_span = head_span
-            stack.append(bracket)
-
-        def close_item(bracket: _Bracket, token: Token, closing: bool) -> None:
-            """End the item before `token` (a ',' or a closer) and add it to `bracket`."""
-            reduce_operators()
-            if len(operands) > bracket.base:
-                part, part_span = operands.pop(), spans.pop()
-            else:
-                part, part_span = None, None
-            if bracket.slice_parts is not None:
-                bracket.slice_parts.append(part)
-                bracket.slice_spans.append(part_span)
-                starts = [p for p in bracket.slice_spans if p is not None]
-                parts = bracket.slice_parts + [None] * (3 - len(bracket.slice_parts))
-                span = (starts[0][0] if starts else token[START], token[START])
-                bracket.items.append(sink.make_slice(parts[0], parts[1], parts[2], span))
-                bracket.item_spans.append(span)
-                bracket.slice_parts = None
-                bracket.trailing_comma = False
-            elif part_span is not None:
-                bracket.items.append(part)
-                bracket.item_spans.append(part_span)
-                bracket.trailing_comma = False
-            elif closing and bracket.trailing_comma:
-                pass  # `f(a, b,)`: Python allows one trailing comma
-            elif closing and not bracket.items and bracket.kind == "call":
-                pass  # `f()`
-            else:
-                raise self.unexpected(token)
-
         while True:
-            token = tokens[position]
-            kind, text, start, end = token
-            if expect_operand:
-                if kind == "NAME":
-                    if text in KEYWORDS:
-                        raise self.unexpected(token)
-                    span = (start, end)
-                    if tokens[position + 1][0] == "(":
-                        operands.append(_FunctionName(text, span))
-                    else:
-                        operands.append(sink.name(text, span))
-                    spans.append(span)
-                    expect_operand = False
-                elif kind == "NUM":
-                    span = (start, end)
-                    operands.append(sink.number(text, span))
-                    spans.append(span)
-                    expect_operand = False
-                elif kind == "(" or kind == "[":
-                    open_bracket("group" if kind == "(" else "list", token, None, None)
-                elif kind == "OP" and (text == "-" or text == "+"):
-                    stack.append((text, _UNARY_PRECEDENCE, True, start))
-                elif kind == "NEWLINE" and depth > 0:
-                    pass
-                elif kind in (",", ")", "]", ":"):
-                    bracket = stack[-1]
-                    if type(bracket) is operator_type:
-                        raise self.unexpected(token)
-                    assert isinstance(bracket, _Bracket)
-                    if (kind == ":" or (bracket.slice_parts is not None and kind in ",]")) or (
-                        kind == "," or (kind in ")]" and _CLOSER.get(bracket.kind) == kind)
-                    ):
-                        # An empty item, for the operator branch to judge: `v[:3]`, `f()`, `(a,)`.
-                        expect_operand = False
-                        continue
-                    raise self.unexpected(token)
+            kind, text = kinds[position], texts[position]
+            key = text if kind == "OP" else kind
+            entry = infix[key] if wants else prefix[key]
+            if entry is ATOM:  # a number or a name: an item by itself
+                span = (starts[position], ends[position])
+                if kind == "NUM":
+                    values.append(sink.number(text, span))
+                elif text in KEYWORDS:
+                    raise self.unexpected(self.tokens[position])
+                elif kinds[position + 1] == "(":  # the name of a function to call, not a value
+                    values.append(_CALLEE)
                 else:
-                    raise self.unexpected(token)
-                position += 1
-                continue
-
-            # An operand was just read: what follows it?
-            if kind == "OP":
-                precedence = binary_precedence[text]
-                right_assoc = text == "**"
-                while type(stack[-1]) is operator_type:
-                    top_precedence = stack[-1][1]
-                    if top_precedence < precedence or (top_precedence == precedence and right_assoc):
-                        break
-                    reduce_one()
-                stack.append((text, precedence, False, start))
-                expect_operand = True
-            elif kind == ")" or kind == "]":
-                reduce_operators()
-                bracket = stack[-1]
-                assert isinstance(bracket, _Bracket)
-                if _CLOSER.get(bracket.kind) != kind:
-                    if bracket.kind == "stmt":
-                        raise self.fail(f"unexpected {kind!r}", token, "nothing is open to close")
-                    opener = bracket.token
-                    column = line_and_column(self.source, opener[START])[1]
-                    raise self.fail(f"unexpected {kind!r}", token, f"the {opener[TEXT]!r} at column {column} is still open")
-                close_item(bracket, token, closing=True)
-                stack.pop()
-                depth -= 1
-                value, span = self.finish(bracket, token)
-                operands.append(value)
+                    values.append(sink.name(text, span))
                 spans.append(span)
-            elif kind == "(" or kind == "[":
-                head, head_span = operands.pop(), spans.pop()
-                if kind == "(" and type(head) is not _FunctionName:
-                    raise self.fail("only a function's name can be called", token)
-                open_bracket("call" if kind == "(" else "index", token, head, head_span)
-                expect_operand = True
-            elif kind == ",":
-                reduce_operators()
-                bracket = stack[-1]
-                assert isinstance(bracket, _Bracket)
-                close_item(bracket, token, closing=False)
-                bracket.trailing_comma = True
-                expect_operand = True
-            elif kind == ":":
-                reduce_operators()
-                bracket = stack[-1]
-                assert isinstance(bracket, _Bracket)
-                if bracket.kind != "index":
-                    raise self.fail("unexpected ':'", token, "slices go inside an index, as in v[1:3]")
-                if len(operands) > bracket.base:
-                    part, part_span = operands.pop(), spans.pop()
-                else:
-                    part, part_span = None, None
-                if bracket.slice_parts is None:
-                    bracket.slice_parts, bracket.slice_spans = [part], [part_span]
-                elif len(bracket.slice_parts) < 2:
-                    bracket.slice_parts.append(part)
-                    bracket.slice_spans.append(part_span)
-                else:
-                    raise self.unexpected(token)
-                expect_operand = True
-            elif kind == "NEWLINE" and depth > 0:
-                pass
-            elif kind in (";", "NEWLINE", "END"):
-                break
-            elif kind == "=":
-                raise self.fail("unexpected '='", token, "only a single name can be assigned, at the start of a statement")
+                wants = AFTER_ITEM
+            elif type(entry) is tuple:  # an operator: the operators that bind at least as tightly are complete
+                left, right, is_prefix = entry
+                if type(frames[-1]) is tuple and frames[-1][0] >= left:
+                    self.reduce(left)
+                frames.append((right, text, starts[position], is_prefix))
+                wants = WANT_ITEM
             else:
-                raise self.unexpected(token)
+                self.position = position
+                wants = entry(self, kind, text, starts[position], ends[position])  # type: ignore[operator]
+                if wants is STATEMENT_ENDS:
+                    break
             position += 1
 
-        # The end of the statement.
-        self.position = position
-        token = tokens[position]
-        if expect_operand and (type(stack[-1]) is operator_type or len(stack) == 1):
-            raise self.unexpected(token)
-        reduce_operators()
-        if len(stack) > 1:
-            bracket = stack[-1]
-            assert isinstance(bracket, _Bracket)
-            raise self.fail(f"{bracket.token[TEXT]!r} never closed", bracket.token)
-        statement = stack[0]
-        assert isinstance(statement, _Bracket)
+        bracket = self.innermost()
+        if bracket is not statement:
+            opener = self.tokens[bracket.opener]
+            raise self.fail(f"{opener.text!r} never closed", opener)
+        value, span = self.values.pop(), self.spans.pop()
         if statement.items:  # `a, b` at the top level
-            if operands:
-                statement.items.append(operands.pop())
-                statement.item_spans.append(spans.pop())
-            span = (statement.item_spans[0][0], statement.item_spans[-1][1])
-            return sink.make_tuple(statement.items, statement.item_spans, span), span
-        if type(operands[-1]) is _FunctionName:
-            raise self.fail(f"'{operands[-1].text}' is a function", token, "call it, as in f(x)")
-        return operands.pop(), spans.pop()
+            statement.items.append(value)
+            statement.spans.append(span)
+            span = (statement.spans[0][0], span[1])
+            return self.sink.make_tuple(statement.items, statement.spans, span), span
+        return value, span
 
-    def finish(self, bracket: _Bracket, closer: Token) -> tuple[Any, Span]:
-        sink = self.sink
-        start = bracket.token[START] if bracket.head_span is None else bracket.head_span[0]
-        span = (start, closer[END])
-        items = bracket.items
-        if bracket.kind == "index":
-            if type(bracket.head) is _FunctionName:  # `sin[0]`: the name was read as a call's
-                head = sink.name(bracket.head.text, bracket.head.span)
+    # --- the stacks ---
+
+    def reduce(self, power: int) -> None:
+        """Hand the operators on top of the stack whose right power is at least `power` to the
+        sink, with their operands: their right operands are complete."""
+        frames, values, spans, sink = self.frames, self.values, self.spans, self.sink
+        while type(frames[-1]) is tuple and frames[-1][0] >= power:
+            _, symbol, start, is_prefix = frames.pop()  # type: ignore[misc]
+            if is_prefix:
+                span = (start, spans[-1][1])
+                values[-1] = sink.unary(symbol, values[-1], span)
             else:
-                head = bracket.head
-            return sink.index(head, items, span), span
-        if bracket.kind == "call":
-            head = bracket.head
-            assert type(head) is _FunctionName
-            return sink.call(head.text, head.span, items, span), span
-        if bracket.kind == "list":
-            if not items:
-                raise self.fail("an empty list has no shape", closer)
-            return sink.make_list(items, bracket.item_spans, span), span
-        if not items:
-            raise self.fail("empty parentheses", closer)
-        if len(items) == 1 and not bracket.trailing_comma:
-            return items[0], span
-        return sink.make_tuple(items, bracket.item_spans, span), span
+                right = values.pop()
+                end = spans.pop()[1]
+                span = (spans[-1][0], end)
+                values[-1] = sink.binary(symbol, values[-1], right, span)
+            spans[-1] = span
+
+    def innermost(self) -> _Open:
+        """The innermost open bracket, once the operators inside it are complete."""
+        if type(self.frames[-1]) is tuple:
+            self.reduce(_ALL)
+        return self.frames[-1]  # type: ignore[return-value]
+
+    def open(self, form: _Form, head: Any = None, head_span: Span | None = None) -> bool:
+        """Open a bracket at the current token."""
+        self.depth += 1
+        if self.depth > self.max_depth:
+            opener = self.tokens[self.position]
+            raise over_limit("brackets nested too deep", "depth", source=self.source, span=(opener.start, opener.end))
+        self.frames.append(_Open(form, self.position, len(self.values), head, head_span))
+        return WANT_ITEM
+
+    def take_item(self, bracket: _Open) -> tuple[Any, Span] | None:
+        """The item just read inside `bracket`, or None where it is empty: `f()`, `v[:3]`."""
+        if len(self.values) > bracket.base:
+            return self.values.pop(), self.spans.pop()
+        return None
+
+    def end_item(self, bracket: _Open, closing: bool) -> None:
+        """End the item before the current token (a ',' or the closer) and add it to `bracket`."""
+        if bracket.slice is None and len(self.values) > bracket.base:  # the common case: f(x)
+            bracket.items.append(self.values.pop())
+            bracket.spans.append(self.spans.pop())
+            bracket.comma = False
+            return
+        item = self.take_item(bracket)
+        if bracket.slice is not None:
+            token = self.tokens[self.position]
+            parts = [*bracket.slice, item, None, None][:3]
+            starts = [part[1][0] for part in parts if part is not None]
+            span = (starts[0] if starts else token.start, token.start)
+            start, stop, step = (None if part is None else part[0] for part in parts)
+            bracket.items.append(self.sink.make_slice(start, stop, step, span))
+            bracket.spans.append(span)
+            bracket.slice = None
+            bracket.comma = False
+        elif item is not None:
+            bracket.items.append(item[0])
+            bracket.spans.append(item[1])
+            bracket.comma = False
+        elif not (closing and (bracket.comma or (bracket.form.may_be_empty and not bracket.items))):
+            raise self.unexpected(self.tokens[self.position])  # an empty item: `f(,)`, `()`, `v[]`
 
 
-def assigned_names(tokens: list[Token]) -> set[str]:
+# --- PREFIX: where an item starts ----------------------------------------------------------
+
+
+def _group(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
+    return p.open(_GROUP)
+
+
+def _list(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
+    return p.open(_LIST)
+
+
+def _empty_item(p: Parser, kind: str, text: str, start: int, end: int) -> bool | None:
+    """A ',' ':' or closer where an item should start: an empty item, which the bracket may
+    allow (`f()`, `(a,)`, `v[:3]`, `v[1:]`); the token's INFIX handler judges."""
+    top = p.frames[-1]
+    if type(top) is tuple or not (kind in (",", ":") or kind == top.form.closer):  # type: ignore[union-attr]
+        raise p.unexpected(Token(kind, text, start, end))
+    return INFIX[kind](p, kind, text, start, end)  # type: ignore[operator]
+
+
+def _newline_before_item(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
+    if p.depth:
+        return WANT_ITEM
+    raise p.unexpected(Token(kind, text, start, end))
+
+
+def _unexpected(p: Parser, kind: str, text: str, start: int, end: int) -> None:
+    raise p.unexpected(Token(kind, text, start, end))
+
+
+# --- INFIX: what follows a complete item ---------------------------------------------------
+
+
+def _subscript(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
+    head, head_span = p.values.pop(), p.spans.pop()
+    return p.open(_INDEX, head, head_span)
+
+
+def _call(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
+    head, head_span = p.values.pop(), p.spans.pop()
+    if head is not _CALLEE:  # `2(3)`, `(f)(x)`
+        raise p.fail("only a function's name can be called", Token(kind, text, start, end))
+    return p.open(_CALL, p.tokens.texts[p.position - 1], head_span)  # the name is the token before
+
+
+def _comma(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
+    bracket = p.innermost()
+    p.end_item(bracket, closing=False)
+    bracket.comma = True
+    return WANT_ITEM
+
+
+def _colon(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
+    bracket = p.innermost()
+    if not bracket.form.slices:
+        raise p.fail("unexpected ':'", Token(kind, text, start, end), "slices go inside an index, as in v[1:3]")
+    item = p.take_item(bracket)
+    if bracket.slice is None:
+        bracket.slice = [item]
+    elif len(bracket.slice) < 2:
+        bracket.slice.append(item)
+    else:
+        raise p.unexpected(Token(kind, text, start, end))  # v[1:2:3:4]
+    return WANT_ITEM
+
+
+def _close(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
+    bracket = p.innermost()
+    form = bracket.form
+    if form.closer != kind:
+        token = Token(kind, text, start, end)
+        if form is _STATEMENT:
+            raise p.fail(f"unexpected {kind!r}", token, "nothing is open to close")
+        opener = p.tokens[bracket.opener]
+        column = line_and_column(p.source, opener.start)[1]
+        raise p.fail(f"unexpected {kind!r}", token, f"the {opener.text!r} at column {column} is still open")
+    p.end_item(bracket, closing=True)
+    p.frames.pop()
+    p.depth -= 1
+    value, span = form.finish(p, bracket, end)
+    p.values.append(value)
+    p.spans.append(span)
+    return AFTER_ITEM
+
+
+def _newline_after_item(p: Parser, kind: str, text: str, start: int, end: int) -> bool | None:
+    return AFTER_ITEM if p.depth else STATEMENT_ENDS
+
+
+def _end_of_statement(p: Parser, kind: str, text: str, start: int, end: int) -> None:
+    return STATEMENT_ENDS
+
+
+def _assignment(p: Parser, kind: str, text: str, start: int, end: int) -> None:
+    token = Token(kind, text, start, end)
+    raise p.fail("unexpected '='", token, "only a single name can be assigned, at the start of a statement")
+
+
+# --- the brackets: what each makes when it closes ------------------------------------------
+
+
+def _finish_group(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
+    span = (p.tokens.starts[bracket.opener], end)
+    if len(bracket.items) == 1 and not bracket.comma:
+        return bracket.items[0], span  # (a): the item, spanning its parentheses
+    return p.sink.make_tuple(bracket.items, bracket.spans, span), span
+
+
+def _finish_list(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
+    span = (p.tokens.starts[bracket.opener], end)
+    return p.sink.make_list(bracket.items, bracket.spans, span), span
+
+
+def _finish_call(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
+    assert bracket.head_span is not None
+    span = (bracket.head_span[0], end)
+    return p.sink.call(bracket.head, bracket.head_span, bracket.items, span), span
+
+
+def _finish_subscript(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
+    assert bracket.head_span is not None
+    span = (bracket.head_span[0], end)
+    return p.sink.index(bracket.head, bracket.items, span), span
+
+
+def _never_closed(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
+    raise AssertionError("no token closes a statement")
+
+
+_GROUP = _Form(")", may_be_empty=False, slices=False, finish=_finish_group)
+_LIST = _Form("]", may_be_empty=False, slices=False, finish=_finish_list)
+_CALL = _Form(")", may_be_empty=True, slices=False, finish=_finish_call)
+_INDEX = _Form("]", may_be_empty=False, slices=True, finish=_finish_subscript)
+_STATEMENT = _Form("", may_be_empty=False, slices=False, finish=_never_closed)
+
+
+# --- the tables --------------------------------------------------------------------------
+
+_NOTHING_ON_THE_LEFT = operators.POSTFIX_POWER  # a prefix operator's left power: it completes nothing
+
+PREFIX: dict[str, Entry] = {
+    **{symbol: (_NOTHING_ON_THE_LEFT, power, True) for symbol, power in operators.PREFIX.items()},
+    "NUM": ATOM,
+    "NAME": ATOM,
+    "(": _group,
+    "[": _list,
+    **dict.fromkeys([",", ":", ")", "]"], _empty_item),
+    "NEWLINE": _newline_before_item,
+}  # anything else cannot start an item
+
+INFIX: dict[str, Entry] = {
+    **{symbol: (left, right, False) for symbol, (left, right) in operators.INFIX.items()},
+    "(": _call,
+    "[": _subscript,
+    ",": _comma,
+    ":": _colon,
+    ")": _close,
+    "]": _close,
+    "NEWLINE": _newline_after_item,
+    ";": _end_of_statement,
+    "END": _end_of_statement,
+    "=": _assignment,
+}  # anything else cannot follow an item: `x y`
+
+# The two tables filled out to every key a token can have (a kind, or an operator's text),
+# which the loop reads: a lookup that always succeeds is the fastest.
+_KEYS = ["NUM", "NAME", *"()[],:=;", "NEWLINE", "END", *operators.SPELLINGS]
+_PREFIX_ALL = {**dict.fromkeys(_KEYS, _unexpected), **PREFIX}
+_INFIX_ALL = {**dict.fromkeys(_KEYS, _unexpected), **INFIX}
+
+
+def assigned_names(tokens: Tokens) -> set[str]:
     """Every name that a statement assigns (a NAME followed by '=')."""
-    return {tokens[i][TEXT] for i in range(len(tokens) - 1) if tokens[i][KIND] == "NAME" and tokens[i + 1][KIND] == "="}
-
+    kinds, texts = tokens.kinds, tokens.texts
+    return {texts[i] for i in range(len(kinds) - 1) if kinds[i] == "NAME" and kinds[i + 1] == "="}
 
 
 @contextmanager
@@ -357,6 +484,6 @@ def parse_expression(source: str) -> Expr:
     parser = Parser(source, tokenize(source), TreeSink(source))
     expression, _ = parser.expression()
     token = parser.tokens[parser.position]
-    if token[KIND] != "END":
+    if token.kind != "END":
         raise parser.unexpected(token)
     return expression

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gradcli.syntax.parser import _BINARY, _UNARY_PRECEDENCE
+from gradcli.syntax import operators
 from gradcli.syntax.tree import (
     Binary,
     Call,
@@ -19,14 +19,15 @@ from gradcli.syntax.tree import (
     fold,
 )
 
-_ATOM = 100
-_PRINT_PRECEDENCE = {**_BINARY, "unary": _UNARY_PRECEDENCE}
+# A node's text is printed with its binding power (operators.py): an atom, a call or a
+# subscript binds tightest.
+_ATOM = operators.POSTFIX_POWER
 
 
 def to_source(node: Program | Statement | Expr) -> str:
     """Text that parses back to the same tree: parse(to_source(t)) == t.
 
-    Parentheses are written only where precedence needs them. Iterative, like the parser.
+    Parentheses are written only where binding powers need them. Iterative, like the parser.
     """
     if isinstance(node, Program):
         return "\n".join(to_source(statement) for statement in node.statements)
@@ -38,7 +39,7 @@ def to_source(node: Program | Statement | Expr) -> str:
 
 
 def _print_expression(root: Expr) -> str:
-    # Each node's (text, precedence), from its children's.
+    # Each node's (text, binding power), from its children's.
     return str(fold(root, _print_one)[0])
 
 
@@ -52,16 +53,16 @@ def _print_one(node: Expr | Slice, parts: list[tuple[str, int]]) -> tuple[str, i
     if isinstance(node, Name):
         return node.id, _ATOM
     if isinstance(node, Unary):
-        precedence = _PRINT_PRECEDENCE["unary"]
-        return f"{node.op}{_wrapped(parts[0], parts[0][1] < precedence)}", precedence
+        power = operators.PREFIX[node.op]
+        return f"{node.op}{_wrapped(parts[0], parts[0][1] < power)}", power
     if isinstance(node, Binary):
-        precedence = _PRINT_PRECEDENCE[node.op]
+        power = operators.INFIX[node.op][0]
         left, right = parts
-        if node.op == "**":  # right-associative; a unary base needs parentheses: (-x)**2
-            text = f"{_wrapped(left, left[1] <= precedence)} ** {_wrapped(right, right[1] < _UNARY_PRECEDENCE)}"
+        if node.op in operators.RIGHT_ASSOCIATIVE:  # a signed base needs parentheses, (-x)**2; a signed exponent not: 2**-x
+            text = f"{_wrapped(left, left[1] <= power)} {node.op} {_wrapped(right, right[1] < operators.PREFIX_POWER)}"
         else:
-            text = f"{_wrapped(left, left[1] < precedence)} {node.op} {_wrapped(right, right[1] <= precedence)}"
-        return text, precedence
+            text = f"{_wrapped(left, left[1] < power)} {node.op} {_wrapped(right, right[1] <= power)}"
+        return text, power
     if isinstance(node, Call):
         return f"{node.func}({', '.join(p[0] for p in parts)})", _ATOM
     if isinstance(node, Index):

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Final, NamedTuple
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import accumulate, compress
+from typing import Final, NamedTuple, overload
 
 from gradcli.errors import Limits, SyntaxProblem, over_limit
 from gradcli.syntax.operators import SPELLINGS
@@ -26,7 +27,7 @@ class Token(NamedTuple):
     end: int
 
 
-# A token's fields by position, for callers that index (token[KIND]).
+# A token's fields by position, for callers that index them (token[KIND]).
 KIND: Final = 0
 TEXT: Final = 1
 START: Final = 2
@@ -57,41 +58,83 @@ _TOKEN = re.compile(
     r"|.",  # anything else
     re.DOTALL,
 )
-_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_NUMBER_START = frozenset("0123456789.")
-_SPACE_START = frozenset(" \t\r\f#")
+# A token's kind, from its whole text (operators and punctuation), else from its first
+# character. _SKIP (falsy): space, a comment, a line continuation; _BAD: no token of ours.
+_SKIP, _BAD = "", "?"
+_KIND_OF_TEXT = {**_KIND_OF, **dict.fromkeys(_NOT_OURS, _BAD), "\\": _BAD}  # `\` alone; `\` + newline: _SKIP
+_KIND_OF_FIRST = {
+    **dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_", "NAME"),
+    **dict.fromkeys("0123456789.", "NUM"),  # (`.` alone is one of _NOT_OURS)
+    **dict.fromkeys(" \t\r\f#\\", _SKIP),
+}
 
 
-def tokenize(source: str) -> list[Token]:
+class Tokens(Sequence[Token]):
+    """The tokens of a text, ending with an END token. tokens[i] is a Token.
+
+    They are kept as four columns, which the parser reads: a big program has hundreds of
+    thousands of tokens, and making and reading an object for each added a sixth to the time
+    to parse it.
+    """
+
+    __slots__ = ("ends", "kinds", "starts", "texts")
+
+    def __init__(self, kinds: list[str], texts: list[str], starts: list[int], ends: list[int]) -> None:
+        self.kinds, self.texts, self.starts, self.ends = kinds, texts, starts, ends
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    @overload
+    def __getitem__(self, index: int) -> Token: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Token]: ...
+
+    def __getitem__(self, index: int | slice) -> Token | list[Token]:
+        if isinstance(index, slice):
+            return list(map(Token, self.kinds[index], self.texts[index], self.starts[index], self.ends[index]))
+        return Token(self.kinds[index], self.texts[index], self.starts[index], self.ends[index])
+
+    def __iter__(self) -> Iterator[Token]:
+        return map(Token, self.kinds, self.texts, self.starts, self.ends)
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+def tokenize(source: str) -> Tokens:
+    """The tokens of `source`; SyntaxProblem at the first that is not one of the language.
+
+    Each step is one pass in C (or a comprehension): a big program has hundreds of
+    thousands of tokens.
+    """
     if len(source) > Limits.get("program_chars"):
         raise over_limit(f"the text is {len(source):,} characters long", "program_chars")
-    tokens: list[Token] = []
-    append = tokens.append
-    new = tuple.__new__  # Token(...) without NamedTuple's __new__ in Python: a big program has 100,000s
-    kind_of = _KIND_OF.get
-    position = 0
-    for text in _TOKEN.findall(source):
-        end = position + len(text)
-        kind = kind_of(text)
-        if kind is None:
-            first = text[0]
-            if first in _NAME_START:
-                kind = "NAME"
-            elif first in _NUMBER_START and text != ".":
-                kind = "NUM"
-            elif first in _SPACE_START or text == "\\\n":
-                position = end
-                continue
-            elif text in _NOT_OURS:
-                what = "attribute access ('.')" if text == "." else f"operator {text!r}"
-                raise SyntaxProblem(f"{what} is not supported", source=source, span=(position, end))
-            else:
-                shown = "character " + (repr(text) if text.isprintable() else f"U+{ord(text):04X}")
-                if "\udc80" <= text <= "\udcff":  # how Python hands over a byte of argv that is not UTF-8
-                    shown = f"byte 0x{ord(text) - 0xdc00:02x} (not UTF-8)"
-                raise SyntaxProblem(f"unexpected {shown}", source=source, span=(position, position + 1))
-        append(new(Token, (kind, text, position, end)))
-        position = end
-    append(Token("END", "", len(source), len(source)))
-    return tokens
+    texts = _TOKEN.findall(source)
+    by_text, by_first = _KIND_OF_TEXT.get, _KIND_OF_FIRST.get
+    kinds = [by_text(text) or by_first(text[0], _BAD) for text in texts]
+    starts = list(accumulate(map(len, texts), initial=0))  # starts[i + 1] is where token i ends
+    if _BAD in kinds:
+        first_bad = kinds.index(_BAD)
+        raise _not_a_token(source, texts[first_bad], starts[first_bad])
+    ends = starts[1:]
+    del starts[-1]
+    if _SKIP in kinds:
+        texts, starts, ends = (list(compress(column, kinds)) for column in (texts, starts, ends))
+        kinds = list(filter(None, kinds))
+    kinds.append("END")
+    texts.append("")
+    starts.append(len(source))
+    ends.append(len(source))
+    return Tokens(kinds, texts, starts, ends)
 
+
+def _not_a_token(source: str, text: str, start: int) -> SyntaxProblem:
+    if text in _NOT_OURS:
+        what = "attribute access ('.')" if text == "." else f"operator {text!r}"
+        return SyntaxProblem(f"{what} is not supported", source=source, span=(start, start + len(text)))
+    shown = "character " + (repr(text) if text.isprintable() else f"U+{ord(text):04X}")
+    if "\udc80" <= text <= "\udcff":  # how Python hands over a byte of argv that is not UTF-8
+        shown = f"byte 0x{ord(text) - 0xdc00:02x} (not UTF-8)"
+    return SyntaxProblem(f"unexpected {shown}", source=source, span=(start, start + 1))

@@ -141,14 +141,11 @@ class TreeSink:
     def number(self, text: str, span: Span) -> Num:
         return Num(float(text), text, span)
 
-    def name(self, text: str, span: Span) -> Name:
-        return Name(text, span)
-
-    def unary(self, op: str, operand: Expr, span: Span) -> Unary:
-        return Unary(op, operand, span)
-
-    def binary(self, op: str, left: Expr, right: Expr, span: Span) -> Binary:
-        return Binary(op, left, right, span)
+    # Where the parser's call has a node's own fields, the node's class takes it: one Python
+    # call per node, not two (a big program has hundreds of thousands).
+    name = Name  # (text, span)
+    unary = Unary  # (op, operand, span)
+    binary = Binary  # (op, left, right, span)
 
     def call(self, func: str, func_span: Span, args: list[Expr], span: Span) -> Call:
         return Call(func, tuple(args), span)
