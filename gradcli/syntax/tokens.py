@@ -99,6 +99,11 @@ class Tokens(Sequence[Token]):
     def __iter__(self) -> Iterator[Token]:
         return map(Token, self.kinds, self.texts, self.starts, self.ends)
 
+    def __eq__(self, other: object) -> bool:  # as a list of tokens would compare
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __repr__(self) -> str:
         return repr(list(self))
 
