@@ -9,6 +9,7 @@ import pytest
 
 from gradcli import compile_program, grad
 from gradcli.errors import SyntaxProblem, describe
+from gradcli.ops import BINARY_OPERATORS, PREFIX_OPERATORS
 from gradcli.syntax import (
     Binary,
     Call,
@@ -19,8 +20,10 @@ from gradcli.syntax import (
     Slice,
     TupleLit,
     Unary,
+    fold,
     parse,
     parse_expression,
+    to_source,
     tokenize,
 )
 
@@ -172,3 +175,58 @@ def test_trees_100000_deep_compare_without_recursion():
     assert parse(source) == parse(source)
     assert parse(source) != parse("-" * 99_999 + "x")
     assert parse(source) != parse("-" * 100_000 + "y")
+
+
+# --- every operator of the op table, against Python's own grouping ---------------------------
+
+_PYTHON_SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.MatMult: "@",
+                  ast.USub: "-", ast.UAdd: "+"}
+# The language's operators: the op table's rows, and unary plus (no op: PyTorch records no node).
+_INFIX = sorted(BINARY_OPERATORS)
+_PREFIX = sorted({*PREFIX_OPERATORS, "+"})
+
+
+def _grouped_by_python(source: str) -> str:
+    def show(node: ast.expr) -> str:
+        if isinstance(node, ast.BinOp):
+            return f"({show(node.left)} {_PYTHON_SYMBOL[type(node.op)]} {show(node.right)})"
+        if isinstance(node, ast.UnaryOp):
+            return f"({_PYTHON_SYMBOL[type(node.op)]}{show(node.operand)})"
+        assert isinstance(node, ast.Name)
+        return node.id
+
+    return show(ast.parse(source, mode="eval").body)
+
+
+def _grouped_by_gradcli(source: str) -> str:
+    def show(node, parts):
+        if isinstance(node, Binary):
+            return f"({parts[0]} {node.op} {parts[1]})"
+        if isinstance(node, Unary):
+            return f"({node.op}{parts[0]})"
+        return node.id
+
+    return fold(parse_expression(source), show)
+
+
+@pytest.mark.parametrize("first", _INFIX)
+@pytest.mark.parametrize("second", _INFIX)
+def test_every_pair_of_operators_groups_as_in_python(first, second):
+    for source in (f"a {first} b {second} c", f"a {first} b {second} c {first} d", f"a {first} (b {second} c)"):
+        assert _grouped_by_gradcli(source) == _grouped_by_python(source), source
+        assert parse_expression(to_source(parse_expression(source))) == parse_expression(source)
+
+
+@pytest.mark.parametrize("sign", _PREFIX)
+@pytest.mark.parametrize("operator", _INFIX)
+def test_every_prefix_operator_binds_as_in_python(sign, operator):
+    for source in (f"{sign}a {operator} b", f"a {operator} {sign}b", f"{sign}a {operator} {sign}b {operator} c",
+                   f"{sign}{sign}a {operator} b", f"({sign}a) {operator} b"):
+        assert _grouped_by_gradcli(source) == _grouped_by_python(source), source
+        assert parse_expression(to_source(parse_expression(source))) == parse_expression(source)
+
+
+def test_a_token_names_its_fields():
+    plus = tokenize("x + 1")[1]
+    assert (plus.kind, plus.text, plus.start, plus.end) == ("OP", "+", 2, 3)
+    assert [token.kind for token in tokenize("f(x)")] == ["NAME", "(", "NAME", ")", "END"]

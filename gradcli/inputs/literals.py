@@ -19,7 +19,7 @@ any are made, lists nest at most MAX_LIST_DEPTH deep. Nothing is ever `eval`ed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -28,7 +28,7 @@ from gradcli import syntax
 from gradcli.errors import GradcliError, LimitProblem, Limits, NameProblem, ShapeProblem, SyntaxProblem, over_limit
 from gradcli.inputs import ranges
 from gradcli.ops import CONSTANTS
-from gradcli.syntax import END, KIND, START, Span, Token
+from gradcli.syntax import END, KIND, START, Span, Token, Tokens
 from gradcli.tape import MAX_AXES
 
 Array = np.ndarray
@@ -171,7 +171,7 @@ def parse_assignments(text: str, where: str = "--at") -> dict[str, Array]:
     return {name: array for name, _, array in assignments(text, where)}
 
 
-def _value_end(tokens: list[Token], position: int) -> int:
+def _value_end(tokens: Sequence[Token], position: int) -> int:
     """The ',' that ends the value starting at `position` (outside any bracket), or the END."""
     depth = 0
     while tokens[position][KIND] != "END" and not (depth == 0 and tokens[position][KIND] == ","):
@@ -184,16 +184,17 @@ _DEPTH = {"(": 1, "[": 1, ")": -1, "]": -1}
 
 
 def _end_at(token: Token) -> Token:
-    """An END token where `token` starts: a value's own tokens stop there (a token of the
-    parser's own type: a plain tuple, or a NamedTuple)."""
-    fields = ("END", "", token[START], token[START])
-    return token._make(fields) if hasattr(token, "_make") else fields  # type: ignore[attr-defined]
+    """An END token where `token` starts: a value's own tokens stop there."""
+    return Token("END", "", token.start, token.start)
 
 
-def _tree(text: str, tokens: list[Token]) -> syntax.Expr:
+def _tree(text: str, tokens: Sequence[Token]) -> syntax.Expr:
     """The syntax tree of one value, from its tokens (ending in END), by the program's parser.
 
     The one place a value meets the parser: spans and columns are those of `text`."""
+    if not isinstance(tokens, Tokens):
+        kinds, texts, starts, ends = (list(column) for column in zip(*tokens, strict=True))
+        tokens = Tokens(kinds, texts, starts, ends)
     parser = syntax.Parser(text, tokens, syntax.TreeSink(text))
     tree, _ = parser.expression()
     token = parser.tokens[parser.position]
