@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gradcli.batch import CHUNK, SWEEP, BatchResult, grad_batch, jacobian_batch, jacobian_points_at_once, jvp_batch
+from gradcli.batch import SWEEP, BatchResult, grad_batch, jacobian_batch, jacobian_points_at_once, jvp_batch
 from gradcli.derivatives import (
     GradResult,
     HessianResult,
@@ -25,6 +25,7 @@ from gradcli.derivatives import (
 )
 from gradcli.diagnostics import non_finite_warnings, value_warnings
 from gradcli.engine import Step, backward, forward, jvp_sweep, local_derivatives
+from gradcli.session import CHUNK
 from gradcli.torch_graph import GraphNode, backward_graph, torch_name
 
 __all__ = [

@@ -1,7 +1,7 @@
 """Many points at once: grad, jvp and jacobian over a batch, in chunked, threaded sweeps.
 
 Every array of a batch has a leading axis of points; the engine's `Batches` backend carries
-it through the sweeps (the op table's rules never see it). `--points` reads CHUNK points at
+it through the sweeps (the op table's rules never see it). `--points` reads session.CHUNK points at
 a time and hands each block to these functions.
 """
 
@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from gradcli import values as values_module
 from gradcli.derivatives import (
     check_size,
     checked_tangents,
@@ -27,13 +26,12 @@ from gradcli.derivatives import (
 )
 from gradcli.engine import Batches, backward, forward, jvp_sweep
 from gradcli.errors import Limits
+from gradcli.inputs import literals
 from gradcli.ops import Unit
 from gradcli.tape import Tape, check_shapes
 
 Array = np.ndarray
 
-# Points read at once by --points (each block then goes through grad_batch's sweeps).
-CHUNK = 65_536
 # Points in one sweep: big enough that Python's work per sweep (~50 us) is small beside
 # NumPy's, small enough that a sweep's arrays (128 KB each) stay in the cache.
 SWEEP = 16_384
@@ -77,28 +75,39 @@ def _size(shape: tuple[int, ...]) -> int:
     return int(np.prod(shape, dtype=np.int64))
 
 
+def points_at_once(tape: Tape, columns: Mapping[str, Array], fixed: Mapping[str, Array] | None = None) -> int:
+    """How many of these points a sweep with tangents or adjoints may take at once: their values
+    and as many derivatives again stay within what one point may hold (GRADCLI_MAX_TAPE_ELEMENTS),
+    worked out from the shapes before anything is computed."""
+    fixed = fixed or {}
+    per_point = check_shapes(tape, {name: np.shape(columns[name])[1:] if name in columns else np.shape(fixed[name])
+                                    for name in tape.inputs if name in columns or name in fixed}) or 1
+    return max(1, Limits.get("tape_elements") // (2 * per_point))
+
+
 def jacobian_points_at_once(tape: Tape, columns: Mapping[str, Array], fixed: Mapping[str, Array] | None = None,
                             wrt: str | Sequence[str] | None = None) -> int:
     """How many of these points jacobian_batch may take at once: their Jacobians stay within
-    the limit together. The Jacobian's size comes from the first point's shapes (one point is
-    evaluated); past the limit for one point, the error."""
+    the limit together, and their sweeps within the tape's (points_at_once). The Jacobian's size
+    comes from the first point's shapes (one point is evaluated); past the limit for one point,
+    the error."""
     fixed = fixed or {}
     first = {name: column[0] for name, column in columns.items() if len(column)}
     point = {**fixed, **first}
-    values_module.check_point(tape.inputs, point)
+    literals.check_point(tape.inputs, point)
     values = forward(tape, point)
     roots, _, _, names = targets(tape, None, wrt)
     elements = sum(_size(np.shape(values[r])) for r in roots) * sum(_size(np.shape(values[index_of(tape, n)]))
                                                                     for n in names)
     check_size("Jacobian", elements, " per point")
-    return max(1, Limits.get("jacobian") // max(1, elements))
+    return max(1, min(Limits.get("jacobian") // max(1, elements), points_at_once(tape, columns, fixed)))
 
 
 def jvp_batch(tape: Tape, columns: Mapping[str, Array], count: int, fixed: Mapping[str, Array] | None = None,
               tangent: Mapping[str, Array] | None = None) -> BatchResult:
     """`jvp` at `count` points at once, along the same tangent at every point."""
     fixed = fixed or {}
-    values_module.check_point(tape.inputs, {**fixed, **columns})
+    literals.check_point(tape.inputs, {**fixed, **columns})
     backend = Batches(tape)
     values = forward(tape, _batch_point(tape, columns, fixed, 0, count), backend)
     given = checked_tangents(tape, tangent, {name: np.shape(values[i])[1:] for name, i in tape.inputs.items()})
@@ -114,7 +123,7 @@ def jacobian_batch(tape: Tape, columns: Mapping[str, Array], count: int, fixed: 
                    wrt: str | Sequence[str] | None = None) -> BatchResult:
     """`jacobian` at `count` points at once: one batched reverse sweep per output element."""
     fixed = fixed or {}
-    values_module.check_point(tape.inputs, {**fixed, **columns})
+    literals.check_point(tape.inputs, {**fixed, **columns})
     roots, root_names, is_tuple, names = targets(tape, None, wrt)
     backend = Batches(tape)
     values = forward(tape, _batch_point(tape, columns, fixed, 0, count), backend)
@@ -147,7 +156,7 @@ def grad_batch(
     chunks are independent, so the results are the same whatever the number of threads.
     """
     fixed = fixed or {}
-    values_module.check_point(tape.inputs, {**fixed, **columns})
+    literals.check_point(tape.inputs, {**fixed, **columns})
     roots, root_names, is_tuple, wrt_names = targets(tape, of, wrt)
     given = given_seeds(seed, is_tuple)
     backend = Batches(tape)

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from gradcli import values as values_module
 from gradcli.diagnostics import gradient_warnings, hessian_warnings, jacobian_warnings, jvp_warnings
 from gradcli.engine import Backend, Batches, Step, backward, forward, jvp_sweep
 from gradcli.errors import Limits, NameProblem, ShapeProblem, over_limit
+from gradcli.inputs import literals
 from gradcli.ops import UNIT, Unit
 from gradcli.tape import Tape, compile_program
 
@@ -102,10 +102,10 @@ def given_seeds(seed: Any, is_tuple: bool) -> list[Array | Unit] | None:
     if seed is None:
         return None
     if isinstance(seed, str):
-        return [UNIT if isinstance(s, str) else s for s in values_module.parse_seed(seed)]
+        return [UNIT if isinstance(s, str) else s for s in literals.parse_seed(seed)]
     if isinstance(seed, (list, tuple)) and is_tuple:
-        return [UNIT if isinstance(s, str) else values_module.as_array(s, "seed") for s in seed]
-    return [values_module.as_array(seed, "seed")]
+        return [UNIT if isinstance(s, str) else literals.as_array(s, "seed") for s in seed]
+    return [literals.as_array(seed, "seed")]
 
 
 def make_seeds(
@@ -189,8 +189,8 @@ class GradResult:
 
 def point_of(tape: Tape, at: Mapping[str, Any] | None) -> dict[str, Array]:
     """The values of the inputs, as arrays (a value's text is parsed here), one for each input."""
-    point = {name: values_module.as_array(v, name) for name, v in (at or {}).items()}
-    values_module.check_point(tape.inputs, point)
+    point = {name: literals.as_array(v, name) for name, v in (at or {}).items()}
+    literals.check_point(tape.inputs, point)
     return point
 
 
@@ -323,7 +323,7 @@ class JvpResult:
 def checked_tangents(tape: Tape, tangent: Mapping[str, Any] | None,
                      shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Array]:
     """--tangent: a value per named input, of that input's (point) shape."""
-    given = {name: values_module.as_array(v, name) for name, v in (tangent or {}).items()}
+    given = {name: literals.as_array(v, name) for name, v in (tangent or {}).items()}
     for name, t in given.items():
         if name not in tape.inputs:
             raise NameProblem(f"'{name}' is not an input of the program", where="--tangent",

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from gradcli.batch import CHUNK
 from gradcli.errors import CheckFailed, GradcliError, NameProblem, NonFiniteProblem
 
 if TYPE_CHECKING:  # the heavy modules are imported by the calls that need them
@@ -34,6 +33,9 @@ if TYPE_CHECKING:  # the heavy modules are imported by the calls that need them
     from gradcli.verify import Agreement
 
 NOT_FINITE = "a value or derivative is not finite (--strict)"
+
+# Points read at once by --points (each block then goes through batch's sweeps).
+CHUNK = 65_536
 
 
 @dataclass
@@ -362,7 +364,7 @@ def explain(request: Request) -> Explanation:
     """The gradient, its sweep step by step, each edge's local derivative and formula."""
     from gradcli.derivatives import grad as compute
     from gradcli.engine import local_derivatives
-    from gradcli.render.numbers import human_line
+    from gradcli.numbers import human_line
     from gradcli.symbolic import local_derivative_formula
     from gradcli.tape import INPUT
     from gradcli.torch_graph import torch_name
@@ -525,7 +527,7 @@ def points(request: Request, command: str) -> PointsRun:
         def jvp_chunk(tape: Tape, columns: Any, count: int, fixed: Any) -> BatchResult:
             return batch.jvp_batch(tape, columns, count, fixed, tangents)
 
-        return PointsRun(request, jvp_chunk, prepare=parse_tangents)
+        return PointsRun(request, jvp_chunk, batch.points_at_once, prepare=parse_tangents)
     assert command == "jacobian"
 
     def jacobian_chunk(tape: Tape, columns: Any, count: int, fixed: Any) -> BatchResult:

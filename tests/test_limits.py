@@ -147,7 +147,7 @@ def test_a_program_one_character_past_the_limit_is_refused_and_one_at_it_is_read
 # --- many points: the limits hold for the points computed together ---------------------------
 
 
-@pytest.mark.parametrize("command", ["grad"])  # jvp and jacobian: see the report of fix-attack
+@pytest.mark.parametrize("command", ["grad", "jvp", "jacobian"])
 def test_points_that_each_fit_the_limits_are_not_computed_together_past_them(monkeypatch, tmp_path, command):
     # Each point's values fit GRADCLI_MAX_TAPE_ELEMENTS (x*y is 100 x 100); 40 points computed at
     # once would hold 40 times that. A run over many points holds no more than one over one point.

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from gradcli import backward, compile_program, forward, grad, ops
-from gradcli.batch import CHUNK, grad_batch
+from gradcli.batch import grad_batch
+from gradcli.session import CHUNK
 from tests.helpers import cli, process
 from tests.programs import random_program
 
