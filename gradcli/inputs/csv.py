@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.errors import PointsProblem
-from gradcli.inputs.rows import Array, PointShapes, Rows, Shape, shown
+from gradcli.inputs.rows import Array, PointShapes, Rows, Shape, each_line, shown
 
 _COLUMN = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)((?:\[\d+\])*)\s*$")
 MAX_INDEX_DIGITS = 18  # an index past a billion billion columns cannot be filled
@@ -39,17 +39,7 @@ class Csv:
             return Rows(self._columns(table), lines, [])
         except ValueError:
             pass
-        rows: list[list[float]] = []
-        good: list[int] = []
-        problems: list[PointsProblem] = []
-        for text, line in zip(texts, lines, strict=True):
-            try:
-                rows.append(self._row(text, line))
-                good.append(line)
-            except PointsProblem as problem:
-                problems.append(problem)
-                if not skip_bad:
-                    break
+        rows, good, problems = each_line(texts, lines, skip_bad, self._row)
         return Rows(self._columns(rows), good, problems)
 
     def _row(self, text: str, line: int) -> list[float]:

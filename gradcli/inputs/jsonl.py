@@ -14,7 +14,7 @@ import numpy as np
 
 from gradcli.errors import PointsProblem
 from gradcli.inputs.literals import MAX_LIST_DEPTH
-from gradcli.inputs.rows import Array, PointShapes, Rows
+from gradcli.inputs.rows import Array, PointShapes, Rows, each_line
 
 
 class JsonLines:
@@ -26,17 +26,7 @@ class JsonLines:
         self.shapes = PointShapes(inputs, fixed)
 
     def read(self, texts: list[str], lines: list[int], skip_bad: bool) -> Rows:
-        rows: list[dict[str, Any]] = []
-        good: list[int] = []
-        problems: list[PointsProblem] = []
-        for text, line in zip(texts, lines, strict=True):
-            try:
-                rows.append(self._row(text, line))
-                good.append(line)
-            except PointsProblem as problem:
-                problems.append(problem)
-                if not skip_bad:
-                    break
+        rows, good, problems = each_line(texts, lines, skip_bad, self._row)
         return Rows(self._columns(rows), good, problems)
 
     def _row(self, text: str, line: int) -> dict[str, Any]:

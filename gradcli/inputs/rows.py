@@ -8,8 +8,8 @@ so that swapping the parser inside a format is local to it.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from typing import NamedTuple, Protocol
+from collections.abc import Callable, Collection, Mapping
+from typing import NamedTuple, Protocol, TypeVar
 
 import numpy as np
 
@@ -30,6 +30,27 @@ class Format(Protocol):
         """The rows of these lines. Without `skip_bad`, reading stops at the first bad line:
         the rows before it, and it as the one problem."""
         ...
+
+
+Row = TypeVar("Row")
+
+
+def each_line(texts: list[str], lines: list[int], skip_bad: bool, row: Callable[[str, int], Row]
+              ) -> tuple[list[Row], list[int], list[PointsProblem]]:
+    """`row` of each line: the good rows and their lines, and a problem for each bad line;
+    without `skip_bad`, up to the first bad line (the Format.read contract, for every format)."""
+    rows: list[Row] = []
+    good: list[int] = []
+    problems: list[PointsProblem] = []
+    for text, line in zip(texts, lines, strict=True):
+        try:
+            rows.append(row(text, line))
+            good.append(line)
+        except PointsProblem as problem:
+            problems.append(problem)
+            if not skip_bad:
+                break
+    return rows, good, problems
 
 
 class PointShapes:
