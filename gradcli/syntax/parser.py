@@ -41,6 +41,7 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple, Optional, Union
 
 from gradcli.errors import Limits, SyntaxProblem, line_and_column, over_limit
+from gradcli.ops import CONSTANTS
 from gradcli.syntax import operators
 from gradcli.syntax.tokens import KEYWORDS, Token, Tokens, tokenize
 from gradcli.syntax.tree import Expr, Program, Span, TreeSink
@@ -185,6 +186,9 @@ class Parser:
                     raise self.unexpected(self.tokens[position])
                 elif kinds[position + 1] == "(":  # the name of a function to call, not a value
                     values.append(_CALLEE)
+                elif kinds[position + 1] == "." and text in _MODULE_ROOTS:  # torch.sin(x), np.pi
+                    position, span = self.module_name(position)
+                    values.append(_CALLEE if kinds[position + 1] == "(" else sink.number(_CONSTANT_TEXT[texts[position]], span))
                 else:
                     values.append(sink.name(text, span))
                 spans.append(span)
@@ -200,6 +204,7 @@ class Parser:
                 wants = entry(self, kind, text, starts[position], ends[position])  # type: ignore[operator]
                 if wants is STATEMENT_ENDS:
                     break
+                position = self.position  # (a handler may read on: `.name(`)
             position += 1
 
         bracket = self.innermost()
@@ -213,6 +218,25 @@ class Parser:
             span = (statement.spans[0][0], span[1])
             return self.sink.make_tuple(statement.items, statement.spans, span), span
         return value, span
+
+    def module_name(self, position: int) -> tuple[int, Span]:
+        """At a NAME followed by '.': the longest known module prefix from here (`torch.`,
+        `torch.nn.functional.`, `np.linalg.`...) means the plain name after it. Returns the
+        position of that name, which calls a function or is a constant, and the span of the
+        whole dotted name."""
+        kinds, texts, tokens = self.kinds, self.tokens.texts, self.tokens
+        parts, last, plain = [texts[position]], position, None
+        while kinds[last + 1] == "." and kinds[last + 2] == "NAME":
+            if ".".join(parts) in MODULE_PREFIXES:
+                plain = last + 2
+            parts.append(texts[last + 2])
+            last += 2
+        if plain is None or plain != last or (kinds[plain + 1] != "(" and texts[plain] not in _CONSTANT_TEXT):
+            dotted = ".".join(parts)
+            after = "a function, as in torch.sin(x), or a constant (pi, e)"
+            raise self.fail(f"'{dotted}' is not supported", Token("NAME", dotted, tokens.starts[position], tokens.ends[last]),
+                            f"after a module prefix ({', '.join(p + '.' for p in MODULE_PREFIXES)}) comes {after}")
+        return plain, (tokens.starts[position], tokens.ends[plain])
 
     # --- the stacks ---
 
@@ -279,6 +303,16 @@ class Parser:
             raise self.unexpected(self.tokens[self.position])  # an empty item: `f(,)`, `()`, `v[]`
 
 
+# --- module prefixes ------------------------------------------------------------------------
+
+# `torch.sin(x)` is `sin(x)`: a dotted name is looked up here, and means the plain name after
+# its longest known prefix; nothing else is reached through a '.' (no attributes, no eval).
+MODULE_PREFIXES = ("torch", "torch.nn.functional", "F", "torch.special", "torch.linalg", "np", "numpy", "np.linalg",
+                   "numpy.linalg", "math")
+_MODULE_ROOTS = frozenset(prefix.split(".")[0] for prefix in MODULE_PREFIXES)
+_CONSTANT_TEXT = {name: repr(value) for name, value in CONSTANTS.items()}  # np.pi: the number itself
+
+
 # --- PREFIX: where an item starts ----------------------------------------------------------
 
 
@@ -322,6 +356,13 @@ def _call(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
     if head is not _CALLEE:  # `2(3)`, `(f)(x)`
         raise p.fail("only a function's name can be called", Token(kind, text, start, end))
     return p.open(_CALL, p.tokens.texts[p.position - 1], head_span)  # the name is the token before
+
+
+def _attribute(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
+    """`.` after an item: only a module prefix has one (see Parser.module_name)."""
+    following = p.tokens[p.position + 1]
+    named = f"'{following.text}' is not a function of a module prefix" if following.kind == "NAME" else ""
+    raise p.fail("attribute access ('.') is not supported", Token(kind, text, start, end), named)
 
 
 def _comma(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
@@ -441,11 +482,12 @@ INFIX: dict[str, Entry] = {
     ";": _end_of_statement,
     "END": _end_of_statement,
     "=": _assignment,
+    ".": _attribute,
 }  # anything else cannot follow an item: `x y`
 
 # The two tables filled out to every key a token can have (a kind, or an operator's text),
 # which the loop reads: a lookup that always succeeds is the fastest.
-_KEYS = ["NUM", "NAME", *"()[],:=;", "NEWLINE", "END", *operators.SPELLINGS]
+_KEYS = ["NUM", "NAME", *"()[],:=;.", "NEWLINE", "END", *operators.SPELLINGS]
 _PREFIX_ALL = {**dict.fromkeys(_KEYS, _unexpected), **PREFIX}
 _INFIX_ALL = {**dict.fromkeys(_KEYS, _unexpected), **INFIX}
 

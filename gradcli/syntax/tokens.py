@@ -19,7 +19,7 @@ KEYWORDS = frozenset(
 
 
 class Token(NamedTuple):
-    """A token: its kind (NUM NAME OP ( ) [ ] , : = ; NEWLINE END), its text and where it stands."""
+    """A token: its kind (NUM NAME OP ( ) [ ] , : = ; . NEWLINE END), its text and where it stands."""
 
     kind: str
     text: str
@@ -36,9 +36,9 @@ END: Final = 3
 # The punctuation of the language and each one's kind (the operators' spellings come from the
 # op table), and the Python operators it does not have (named as such rather than as
 # unexpected characters).
-_KIND_OF = {**dict.fromkeys(SPELLINGS, "OP"), "\n": "NEWLINE", **{p: p for p in "()[],:=;"}}
+_KIND_OF = {**dict.fromkeys(SPELLINGS, "OP"), "\n": "NEWLINE", **{p: p for p in "()[],:=;."}}
 _NOT_OURS = frozenset(["//", "%", "==", "!=", "<=", ">=", "<<", ">>", "**=", "+=", "-=", "*=", "/=", "@=",
-                       *"<>&|^~!."]) - SPELLINGS
+                       *"<>&|^~!"]) - SPELLINGS
 
 
 def _alternatives(texts: Iterable[str]) -> str:
@@ -48,7 +48,7 @@ def _alternatives(texts: Iterable[str]) -> str:
 # Every character is matched by one alternative, so positions are sums of lengths, and
 # `findall` (all in C) does the scanning. No groups: findall then gives plain strings, 2.5x
 # faster than a tuple of groups; a token's kind is read off its text. (A number comes before
-# the operators we do not have, so that `.5` is a number and `.` alone is not ours.)
+# the punctuation, so that `.5` is a number and `.` alone is a '.'.)
 _TOKEN = re.compile(
     r"[A-Za-z_][A-Za-z_0-9]*"  # name
     r"|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # number
@@ -64,7 +64,7 @@ _SKIP, _BAD = "", "?"
 _KIND_OF_TEXT = {**_KIND_OF, **dict.fromkeys(_NOT_OURS, _BAD), "\\": _BAD}  # `\` alone; `\` + newline: _SKIP
 _KIND_OF_FIRST = {
     **dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_", "NAME"),
-    **dict.fromkeys("0123456789.", "NUM"),  # (`.` alone is one of _NOT_OURS)
+    **dict.fromkeys("0123456789.", "NUM"),  # (`.` alone is punctuation, by its whole text)
     **dict.fromkeys(" \t\r\f#\\", _SKIP),
 }
 
@@ -137,8 +137,7 @@ def tokenize(source: str) -> Tokens:
 
 def _not_a_token(source: str, text: str, start: int) -> SyntaxProblem:
     if text in _NOT_OURS:
-        what = "attribute access ('.')" if text == "." else f"operator {text!r}"
-        return SyntaxProblem(f"{what} is not supported", source=source, span=(start, start + len(text)))
+        return SyntaxProblem(f"operator {text!r} is not supported", source=source, span=(start, start + len(text)))
     shown = "character " + (repr(text) if text.isprintable() else f"U+{ord(text):04X}")
     if "\udc80" <= text <= "\udcff":  # how Python hands over a byte of argv that is not UTF-8
         shown = f"byte 0x{ord(text) - 0xdc00:02x} (not UTF-8)"

@@ -1,0 +1,67 @@
+"""PyTorch and NumPy spellings (#12, point 1): each spelled form gives the same tape, and so
+the same value and gradient, as the plain one; anything not supported is exit 2 with one line
+naming it."""
+
+from __future__ import annotations
+
+import pytest
+
+from gradcli.tape import compile_program
+from tests.helpers import cli
+
+
+def tape_of(source: str) -> list[tuple]:
+    """What the tape computes, node by node (spans left out: the texts differ)."""
+    return [(node.kind, node.op.name if node.op else None, node.args, node.name,
+             None if node.value is None else node.value.tolist(), node.requires_grad) for node in compile_program(source).nodes]
+
+
+AT = {"x": "0.7", "y": "1.3", "v": "[1,-2,3]", "w": "[0.5,2,-1]", "m": "[[1,2],[3,4]]"}
+
+
+def assert_same_as_plain(spelled: str, plain: str) -> None:
+    assert tape_of(spelled) == tape_of(plain)
+    at = ",".join(f"{name}={AT[name]}" for name in compile_program(plain).inputs)
+    ours, theirs = cli("grad", spelled, "--at", at, "--json"), cli("grad", plain, "--at", at, "--json")
+    assert ours.exit_code == theirs.exit_code == 0
+    assert ours.json()["value"] == theirs.json()["value"]
+    for name, value in theirs.json()["grad"].items():
+        assert ours.json()["grad"][name] == value
+
+
+def assert_refused(program: str, at: str, *words: str) -> None:
+    run = cli("grad", program, "--at", at)
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    first = run.stderr.splitlines()[0]
+    assert first.startswith("gradcli: error: ")
+    assert "Traceback" not in run.stderr
+    for word in words:
+        assert word in first
+
+
+@pytest.mark.parametrize(("spelled", "plain"), [
+    ("torch.sin(x)", "sin(x)"),
+    ("torch.nn.functional.softplus(x)", "softplus(x)"),
+    ("F.relu(x) + F.sigmoid(x)", "relu(x) + sigmoid(x)"),
+    ("np.exp(x) * numpy.log(x)", "exp(x) * log(x)"),
+    ("math.sqrt(x)", "sqrt(x)"),
+    ("torch.special.expm1(x)", "expm1(x)"),
+    ("torch.linalg.norm(v) + np.linalg.norm(v) + numpy.linalg.norm(v)", "norm(v) + norm(v) + norm(v)"),
+    ("torch.sum(torch.tanh(v))", "sum(tanh(v))"),
+    ("x * np.pi + math.e", "x * pi + e"),
+])
+def test_a_module_prefix_means_the_plain_function(spelled, plain):
+    assert_same_as_plain(spelled, plain)
+
+
+@pytest.mark.parametrize(("program", "words"), [
+    ("os.system(x)", ["attribute access ('.') is not supported", "'system'"]),
+    ("x.__class__", ["attribute access ('.') is not supported", "'__class__'"]),
+    ("torch.nn.relu(x)", ["'torch.nn.relu' is not supported"]),
+    ("np.x + x", ["'np.x' is not supported"]),
+    ("torch.frobnicate(x)", ["unknown function 'frobnicate'"]),
+    ("x + .", ["unexpected '.'"]),
+])
+def test_a_dotted_name_that_is_not_a_known_prefix_is_refused(program, words):
+    assert_refused(program, "x=1", *words)
