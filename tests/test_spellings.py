@@ -22,7 +22,7 @@ AT = {"x": "0.7", "y": "1.3", "v": "[1,-2,3]", "w": "[0.5,2,-1]", "m": "[[1,2],[
 def assert_same_as_plain(spelled: str, plain: str) -> None:
     assert tape_of(spelled) == tape_of(plain)
     at = ",".join(f"{name}={AT[name]}" for name in compile_program(plain).inputs)
-    ours, theirs = cli("grad", spelled, "--at", at, "--json"), cli("grad", plain, "--at", at, "--json")
+    ours, theirs = (cli("grad", "--at", at, "--json", "--", program) for program in (spelled, plain))
     assert ours.exit_code == theirs.exit_code == 0
     assert ours.json()["value"] == theirs.json()["value"]
     for name, value in theirs.json()["grad"].items():
@@ -30,7 +30,7 @@ def assert_same_as_plain(spelled: str, plain: str) -> None:
 
 
 def assert_refused(program: str, at: str, *words: str) -> None:
-    run = cli("grad", program, "--at", at)
+    run = cli("grad", "--at", at, "--", program)
     assert run.exit_code == 2
     assert run.stdout == ""
     first = run.stderr.splitlines()[0]
@@ -64,4 +64,35 @@ def test_a_module_prefix_means_the_plain_function(spelled, plain):
     ("x + .", ["unexpected '.'"]),
 ])
 def test_a_dotted_name_that_is_not_a_known_prefix_is_refused(program, words):
+    assert_refused(program, "x=1", *words)
+
+
+@pytest.mark.parametrize(("spelled", "plain"), [
+    ("x.sum()", "sum(x)"),
+    ("v.sum() + v.mean() + v.norm()", "sum(v) + mean(v) + norm(v)"),
+    ("y.pow(2)", "y ** 2"),
+    ("torch.pow(y, 2)", "y ** 2"),
+    ("(x*y).exp()", "exp(x*y)"),
+    ("x.relu() + x.abs() + x.absolute()", "relu(x) + abs(x) + abs(x)"),
+    ("-x.sin()**2", "-(sin(x)**2)"),
+    ("x.add(y).mul(2).sub(y).div(x)", "((x + y) * 2 - y) / x"),
+    ("x.subtract(y).multiply(y).true_divide(y).negative()", "-((x - y) * y / y)"),
+    ("x.neg()", "-x"),
+    ("x.arctan() + x.arcsin() + x.arccos() + x.tanh().sigmoid()", "atan(x) + asin(x) + acos(x) + sigmoid(tanh(x))"),
+    ("x.maximum(y) + x.minimum(y) + x.max(y) + y.arctan2(x)", "max(x, y) + min(x, y) + max(x, y) + atan2(y, x)"),
+    ("m.matmul(w[0:2]).dot(w[1:3])", "dot(m @ w[0:2], w[1:3])"),
+    ("v[0:2].exp().sum()", "sum(exp(v[0:2]))"),
+])
+def test_a_method_means_the_function_with_the_receiver_first(spelled, plain):
+    assert_same_as_plain(spelled, plain)
+
+
+@pytest.mark.parametrize(("program", "words"), [
+    ("x.sum", ["attribute access ('.') is not supported", ".sum(...)"]),
+    ("x.softplus()", ["attribute access ('.') is not supported", "'softplus' is neither a method"]),
+    ("x.real", ["attribute access ('.') is not supported", "'real'"]),
+    ("x.exp(x)", ["exp takes 1 argument, got 2"]),
+    ("x.(2)", ["attribute access ('.') is not supported"]),
+])
+def test_a_method_that_is_not_one_is_refused(program, words):
     assert_refused(program, "x=1", *words)

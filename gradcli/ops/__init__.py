@@ -33,7 +33,7 @@ from gradcli.ops.core import (
 )
 
 __all__ = [
-    "BINARY_OPERATORS", "CONSTANTS", "FLOATS", "FUNCTIONS", "NUMPY", "OPS", "PREFIX_OPERATORS", "SCALAR_OVERLOADS",
+    "BINARY_OPERATORS", "CONSTANTS", "FLOATS", "FUNCTIONS", "METHODS", "NUMPY", "OPS", "PREFIX_OPERATORS", "SCALAR_OVERLOADS",
     "UNIT", "Op", "Unit", "call_forward", "call_jvp", "call_vjp", "load_sympy", "node_text", "ones_for",
     "shape_message", "torch_node_name", "unbroadcast",
 ]
@@ -44,6 +44,7 @@ OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS
 BINARY_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 2}
 PREFIX_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 1}
 FUNCTIONS = {op.name: op for op in OPS.values() if op.callable}
+METHODS = {method: op for op in OPS.values() for method in op.methods}  # `x.sum()` is sum(x)
 CONSTANTS = {"pi": 3.141592653589793, "e": 2.718281828459045}
 
 # PyTorch nodes of Tensor-Scalar overloads: the Python number is not one of their inputs.

@@ -88,12 +88,12 @@ def _sym_logsumexp(x: Array) -> Array:
 _VECTORS_AND_MATRICES: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = ((((4,),), {}), (((2, 3),), {}))
 
 ROWS = [
-    structural("sum", 1, _sum, _sum_vjp, "SumBackward0", sympy=sympy_total, shape=_no_axes, examples=_VECTORS_AND_MATRICES, linear=True),
+    structural("sum", 1, _sum, _sum_vjp, "SumBackward0", sympy=sympy_total, shape=_no_axes, examples=_VECTORS_AND_MATRICES, linear=True, methods=("sum",)),
     structural("mean", 1, _mean, _mean_vjp, "MeanBackward0", sympy=lambda x: sympy_total(x) / x.size, shape=_no_axes, examples=_VECTORS_AND_MATRICES,
-               linear=True),
+               linear=True, methods=("mean",)),
     structural("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0", jvp=_norm_jvp,
                sympy=lambda x: np.asarray(load_sympy().sqrt(sympy_total(x * x).item()), dtype=object), shape=_no_axes, examples=_VECTORS_AND_MATRICES,
-               kinked=True),
+               kinked=True, methods=("norm",)),
     structural("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0", jvp=_logsumexp_jvp,
                sympy=_sym_logsumexp, shape=_no_axes, examples=_VECTORS_AND_MATRICES),
 ]

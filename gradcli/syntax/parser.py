@@ -5,9 +5,11 @@ The grammar:
     program    := statement ((';' | NEWLINE) statement)*
     statement  := [NAME '='] items                  -- several items make a tuple: the output only
     items      := item (',' item)* [',']
-    item       := prefix (INFIX_OP item | subscript)*
+    item       := prefix (INFIX_OP item | subscript | method)*
     prefix     := NUMBER | NAME | call | group | list | PREFIX_OP item
     call       := NAME '(' [items] ')'              -- only a function's name is called
+                | MODULE '.' NAME '(' [items] ')'   -- torch.sin(x) is sin(x); np.pi is pi
+    method     := '.' NAME '(' [items] ')'          -- x.sum() is sum(x): the names of Op.methods
     group      := '(' items ')'                     -- one item and no comma: that item
     list       := '[' items ']'
     subscript  := '[' index (',' index)* [','] ']'
@@ -21,7 +23,7 @@ The parser is a Pratt parser driven by two tables, keyed by the token (its text 
 operator, else its kind): PREFIX for the token where an item starts, INFIX for the token
 after a complete item. An operator's entry is its binding powers and a number's or a name's
 is ATOM, and the loop does the rest; every other form's entry is a handler. A new form is a new entry: a method `.name(args)`
-would be INFIX['.'], a keyword argument INFIX['='] inside a call.
+is INFIX['.'], a keyword argument would be INFIX['='] inside a call.
 
 It is iterative: where a recursive Pratt parser would call itself for an operand, this one
 pushes a frame (an operator waiting for its right operand, or an open bracket gathering its
@@ -41,7 +43,7 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple, Optional, Union
 
 from gradcli.errors import Limits, SyntaxProblem, line_and_column, over_limit
-from gradcli.ops import CONSTANTS
+from gradcli.ops import CONSTANTS, METHODS
 from gradcli.syntax import operators
 from gradcli.syntax.tokens import KEYWORDS, Token, Tokens, tokenize
 from gradcli.syntax.tree import Expr, Program, Span, TreeSink
@@ -358,11 +360,22 @@ def _call(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
     return p.open(_CALL, p.tokens.texts[p.position - 1], head_span)  # the name is the token before
 
 
-def _attribute(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
-    """`.` after an item: only a module prefix has one (see Parser.module_name)."""
-    following = p.tokens[p.position + 1]
-    named = f"'{following.text}' is not a function of a module prefix" if following.kind == "NAME" else ""
-    raise p.fail("attribute access ('.') is not supported", Token(kind, text, start, end), named)
+def _method(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
+    """`.name(` after an item: a method of the op table (Op.methods), the item its first
+    argument (`x.sum()` is `sum(x)`); the parser reads on to the '('. Any other '.' after an
+    item (an attribute) is refused, naming it."""
+    position = p.position
+    following = p.tokens[position + 1]
+    if following.kind == "NAME" and following.text in METHODS and p.kinds[position + 2] == "(":
+        receiver, receiver_span = p.values.pop(), p.spans.pop()
+        p.position = position + 2
+        return p.open(_METHOD, (following.text, receiver), receiver_span)
+    hint = ""
+    if following.kind == "NAME" and following.text in METHODS:
+        hint = f"call the method: .{following.text}(...)"
+    elif following.kind == "NAME":
+        hint = f"'{following.text}' is neither a method nor a function of a module prefix"
+    raise p.fail("attribute access ('.') is not supported", Token(kind, text, start, end), hint)
 
 
 def _comma(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
@@ -439,6 +452,19 @@ def _finish_call(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
     return p.sink.call(bracket.head, bracket.head_span, bracket.items, span), span
 
 
+def _finish_method(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
+    assert bracket.head_span is not None
+    name, receiver = bracket.head
+    span = (bracket.head_span[0], end)
+    op, args = METHODS[name], [receiver, *bracket.items]
+    if op.symbol and op.arity == len(args):  # x.add(y) is x + y, x.neg() is -x: the same construct
+        if op.arity == 2:
+            return p.sink.binary(op.symbol, args[0], args[1], span), span
+        return p.sink.unary(op.symbol, args[0], span), span
+    name_start = p.tokens.starts[bracket.opener - 1]
+    return p.sink.call(op.name, (name_start, name_start + len(name)), args, span), span
+
+
 def _finish_subscript(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
     assert bracket.head_span is not None
     span = (bracket.head_span[0], end)
@@ -452,6 +478,7 @@ def _never_closed(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
 _GROUP = _Form(")", may_be_empty=False, slices=False, finish=_finish_group)
 _LIST = _Form("]", may_be_empty=False, slices=False, finish=_finish_list)
 _CALL = _Form(")", may_be_empty=True, slices=False, finish=_finish_call)
+_METHOD = _Form(")", may_be_empty=True, slices=False, finish=_finish_method)
 _INDEX = _Form("]", may_be_empty=False, slices=True, finish=_finish_subscript)
 _STATEMENT = _Form("", may_be_empty=False, slices=False, finish=_never_closed)
 
@@ -482,7 +509,7 @@ INFIX: dict[str, Entry] = {
     ";": _end_of_statement,
     "END": _end_of_statement,
     "=": _assignment,
-    ".": _attribute,
+    ".": _method,
 }  # anything else cannot follow an item: `x y`
 
 # The two tables filled out to every key a token can have (a kind, or an operator's text),
