@@ -96,3 +96,26 @@ def test_a_method_means_the_function_with_the_receiver_first(spelled, plain):
 ])
 def test_a_method_that_is_not_one_is_refused(program, words):
     assert_refused(program, "x=1", *words)
+
+
+@pytest.mark.parametrize(("spelled", "plain"), [
+    ("ln(y)", "log(y)"),
+    ("arctan(x) + arcsin(x) + arccos(x)", "atan(x) + asin(x) + acos(x)"),
+    ("arctan2(x, y) + np.arctan2(y, x)", "atan2(x, y) + atan2(y, x)"),
+    ("maximum(x, y) * minimum(x, y)", "max(x, y) * min(x, y)"),
+    ("absolute(x) + np.absolute(y)", "abs(x) + abs(y)"),
+    ("power(x, 3) + np.power(y, x)", "x ** 3 + y ** x"),
+    ("multiply(x, y)", "x * y"),
+    ("add(x, y) + torch.add(2, x)", "(x + y) + (2 + x)"),
+    ("subtract(x, y) + torch.sub(x, 1)", "(x - y) + (x - 1)"),
+    ("true_divide(x, y) + divide(y, x) + torch.div(1, x)", "x / y + y / x + 1 / x"),
+    ("negative(x) + torch.neg(y)", "-x + -y"),
+    ("torch.mul(3, x)", "3 * x"),
+    ("sum(matmul(m, w[0:2]) + np.matmul(w[1:3], m))", "sum(m @ w[0:2] + w[1:3] @ m)"),
+])
+def test_an_alias_means_the_plain_function(spelled, plain):
+    assert_same_as_plain(spelled, plain)
+
+
+def test_an_alias_takes_as_many_arguments_as_its_function():
+    assert_refused("multiply(x)", "x=1", "multiply takes 2 arguments, got 1")

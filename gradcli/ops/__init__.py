@@ -43,7 +43,8 @@ OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS
 # The infix and prefix operators of the language, and the ops they stand for.
 BINARY_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 2}
 PREFIX_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 1}
-FUNCTIONS = {op.name: op for op in OPS.values() if op.callable}
+FUNCTIONS = {op.name: op for op in OPS.values() if op.callable} | {
+    spelling: op for op in OPS.values() for spelling in op.spellings}  # ln(x) is log(x), add(a, b) is a + b
 METHODS = {method: op for op in OPS.values() for method in op.methods}  # `x.sum()` is sum(x)
 CONSTANTS = {"pi": 3.141592653589793, "e": 2.718281828459045}
 

@@ -89,6 +89,8 @@ class Op:
     precedence: int = 0
     right_assoc: bool = False
     keywords: tuple[str, ...] = ()  # the keyword arguments a call takes (none yet)
+    # Other names a program may call it by, PyTorch's and NumPy's: `ln`, `arctan`, `multiply`.
+    spellings: tuple[str, ...] = ()
     # The PyTorch/NumPy methods that are this op, the receiver its first arg: `x.sum()`, `y.pow(2)`.
     methods: tuple[str, ...] = ()
     # text(args, **params) -> the op applied to argument texts; None: the generic spelling

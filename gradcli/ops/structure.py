@@ -136,7 +136,7 @@ ROWS = [
                sympy=lambda a, b: np.asarray(np.matmul(a, b), dtype=object), symbol="@", precedence=20,
                callable=False, torch_node_rule=_matmul_torch_node, shape=_matmul_shape, shape_message=_cannot_take,
                examples=tuple((shapes, {}) for shapes in [((2, 3), (3, 4)), ((2, 3), (3,)), ((3,), (3, 2)),
-                                                          ((3,), (3,))]), methods=("matmul",)),
+                                                          ((3,), (3,))]), spellings=("matmul",), methods=("matmul",)),
     structural("dot", 2, _dot, _dot_vjp, "DotBackward0", bilinear=True,
                sympy=lambda a, b: sympy_total(a * b), shape=_dot_shape,
                shape_message=_cannot_take, examples=((((4,), (4,)), {}),), methods=("dot",)),
