@@ -119,3 +119,22 @@ def test_an_alias_means_the_plain_function(spelled, plain):
 
 def test_an_alias_takes_as_many_arguments_as_its_function():
     assert_refused("multiply(x)", "x=1", "multiply takes 2 arguments, got 1")
+
+
+@pytest.mark.parametrize(("spelled", "plain"), [
+    ("x \u2212 y", "x - y"),
+    ("\u2212x \u00d7 y \u00f7 2", "-x * y / 2"),
+    ("x\u00d7\u00d7 y", "x ** y"),
+])
+def test_typeset_operators_are_read_as_their_ascii_ones(spelled, plain):
+    assert_same_as_plain(spelled, plain)
+
+
+@pytest.mark.parametrize(("program", "words"), [
+    ("x^2", ["operator '^' is not supported at column 2", "use ** for powers"]),
+    ("2x + 1", ["unexpected name 'x' at column 2", "write 2*x"]),
+    ("3.5x", ["write 3.5*x"]),
+    ("2 x", ["unexpected name 'x'"]),
+])
+def test_a_common_slip_is_answered_with_what_to_write(program, words):
+    assert_refused(program, "x=1", *words)

@@ -378,6 +378,14 @@ def _method(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
     raise p.fail("attribute access ('.') is not supported", Token(kind, text, start, end), hint)
 
 
+def _name_after_item(p: Parser, kind: str, text: str, start: int, end: int) -> None:
+    """A name right after an item: `2x` means 2*x (said so), anything else is unexpected."""
+    before = p.tokens[p.position - 1]
+    if before.kind == "NUM" and before.end == start:
+        raise p.fail(f"unexpected name {text!r}", Token(kind, text, start, end), f"write {before.text}*{text}")
+    raise p.unexpected(Token(kind, text, start, end))
+
+
 def _comma(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
     bracket = p.innermost()
     p.end_item(bracket, closing=False)
@@ -510,6 +518,7 @@ INFIX: dict[str, Entry] = {
     "END": _end_of_statement,
     "=": _assignment,
     ".": _method,
+    "NAME": _name_after_item,
 }  # anything else cannot follow an item: `x y`
 
 # The two tables filled out to every key a token can have (a kind, or an operator's text),

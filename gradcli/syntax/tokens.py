@@ -41,6 +41,13 @@ _NOT_OURS = frozenset(["//", "%", "==", "!=", "<=", ">=", "<<", ">>", "**=", "+=
                        *"<>&|^~!"]) - SPELLINGS
 
 
+# Operators as typeset (a Unicode minus, a multiplication and a division sign) are read as
+# their ASCII operators: one character for one, so every position stays where it is.
+_AS_ASCII = str.maketrans({"\u2212": "-", "\u00d7": "*", "\u00f7": "/"})
+# What a Python operator we do not have is, more likely than not, meant to be.
+_MEANT = {"^": "use ** for powers, as in x**2"}
+
+
 def _alternatives(texts: Iterable[str]) -> str:
     return "|".join(re.escape(text) for text in sorted(texts, key=lambda text: (-len(text), text)))  # longest first
 
@@ -116,7 +123,7 @@ def tokenize(source: str) -> Tokens:
     """
     if len(source) > Limits.get("program_chars"):
         raise over_limit(f"the text is {len(source):,} characters long", "program_chars")
-    texts = _TOKEN.findall(source)
+    texts = _TOKEN.findall(source if source.isascii() else source.translate(_AS_ASCII))
     by_text, by_first = _KIND_OF_TEXT.get, _KIND_OF_FIRST.get
     kinds = [by_text(text) or by_first(text[0], _BAD) for text in texts]
     starts = list(accumulate(map(len, texts), initial=0))  # starts[i + 1] is where token i ends
@@ -137,7 +144,8 @@ def tokenize(source: str) -> Tokens:
 
 def _not_a_token(source: str, text: str, start: int) -> SyntaxProblem:
     if text in _NOT_OURS:
-        return SyntaxProblem(f"operator {text!r} is not supported", source=source, span=(start, start + len(text)))
+        return SyntaxProblem(f"operator {text!r} is not supported", source=source, span=(start, start + len(text)),
+                             hint=_MEANT.get(text, ""))
     shown = "character " + (repr(text) if text.isprintable() else f"U+{ord(text):04X}")
     if "\udc80" <= text <= "\udcff":  # how Python hands over a byte of argv that is not UTF-8
         shown = f"byte 0x{ord(text) - 0xdc00:02x} (not UTF-8)"
