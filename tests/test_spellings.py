@@ -138,3 +138,21 @@ def test_typeset_operators_are_read_as_their_ascii_ones(spelled, plain):
 ])
 def test_a_common_slip_is_answered_with_what_to_write(program, words):
     assert_refused(program, "x=1", *words)
+
+
+@pytest.mark.parametrize(("spelled", "plain"), [
+    ("y = x; y += 1; y *= y; y -= x; y /= 2; y", "y = x; y = y + 1; y = y * y; y = y - x; y = y / 2; y"),
+    ("z = x; z *= x + 1\nz", "z = x; z = z * (x + 1)\nz"),
+    ("s = 0; s += sin(x); s += cos(x); s", "s = 0; s = s + sin(x); s = s + cos(x); s"),
+])
+def test_augmented_assignment_is_reassignment(spelled, plain):
+    assert_same_as_plain(spelled, plain)
+
+
+@pytest.mark.parametrize(("program", "words"), [
+    ("y += 1; y", ["'y' is used before it is assigned"]),
+    ("y = x; (y += 1)", ["unexpected '+='"]),
+    ("y = x; y **= 2; y", ["operator '**=' is not supported"]),
+])
+def test_augmented_assignment_only_reassigns_a_name(program, words):
+    assert_refused(program, "x=1", *words)

@@ -3,7 +3,8 @@
 The grammar:
 
     program    := statement ((';' | NEWLINE) statement)*
-    statement  := [NAME '='] items                  -- several items make a tuple: the output only
+    statement  := [NAME ('=' | AUG)] items          -- several items make a tuple: the output only;
+                                                    -- AUG (+= -= *= /=): `y += e` is `y = y + (e)`
     items      := item (',' item)* [',']
     item       := prefix (INFIX_OP item | subscript | method)*
     prefix     := NUMBER | NAME | call | group | list | PREFIX_OP item
@@ -153,13 +154,18 @@ class Parser:
                 self.position += 1
                 continue
             first = tokens[self.position]
-            target = None
-            if first.kind == "NAME" and kinds[self.position + 1] == "=":
+            target, augmented = None, None
+            if first.kind == "NAME" and kinds[self.position + 1] in ("=", "AUG"):
                 if first.text in KEYWORDS:
                     raise self.unexpected(first)
                 target = first.text
+                if kinds[self.position + 1] == "AUG":  # x += e is x = x + (e)
+                    augmented = tokens.texts[self.position + 1][0]
                 self.position += 2
             value, span = self.expression()
+            if augmented is not None:
+                span = (first.start, span[1])
+                value = self.sink.binary(augmented, self.sink.name(first.text, (first.start, first.end)), value, span)
             self.sink.statement(target, value, (first.start, span[1]))
             count += 1
         if not count:
@@ -436,7 +442,7 @@ def _end_of_statement(p: Parser, kind: str, text: str, start: int, end: int) -> 
 
 def _assignment(p: Parser, kind: str, text: str, start: int, end: int) -> None:
     token = Token(kind, text, start, end)
-    raise p.fail("unexpected '='", token, "only a single name can be assigned, at the start of a statement")
+    raise p.fail(f"unexpected {text!r}", token, "only a single name can be assigned, at the start of a statement")
 
 
 # --- the brackets: what each makes when it closes ------------------------------------------
@@ -517,21 +523,22 @@ INFIX: dict[str, Entry] = {
     ";": _end_of_statement,
     "END": _end_of_statement,
     "=": _assignment,
+    "AUG": _assignment,
     ".": _method,
     "NAME": _name_after_item,
 }  # anything else cannot follow an item: `x y`
 
 # The two tables filled out to every key a token can have (a kind, or an operator's text),
 # which the loop reads: a lookup that always succeeds is the fastest.
-_KEYS = ["NUM", "NAME", *"()[],:=;.", "NEWLINE", "END", *operators.SPELLINGS]
+_KEYS = ["NUM", "NAME", *"()[],:=;.", "AUG", "NEWLINE", "END", *operators.SPELLINGS]
 _PREFIX_ALL = {**dict.fromkeys(_KEYS, _unexpected), **PREFIX}
 _INFIX_ALL = {**dict.fromkeys(_KEYS, _unexpected), **INFIX}
 
 
 def assigned_names(tokens: Tokens) -> set[str]:
-    """Every name that a statement assigns (a NAME followed by '=')."""
+    """Every name that a statement assigns (a NAME followed by '=', or by '+=' and the like)."""
     kinds, texts = tokens.kinds, tokens.texts
-    return {texts[i] for i in range(len(kinds) - 1) if kinds[i] == "NAME" and kinds[i + 1] == "="}
+    return {texts[i] for i in range(len(kinds) - 1) if kinds[i] == "NAME" and kinds[i + 1] in ("=", "AUG")}
 
 
 @contextmanager

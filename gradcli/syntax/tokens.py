@@ -19,7 +19,7 @@ KEYWORDS = frozenset(
 
 
 class Token(NamedTuple):
-    """A token: its kind (NUM NAME OP ( ) [ ] , : = ; . NEWLINE END), its text and where it stands."""
+    """A token: its kind (NUM NAME OP ( ) [ ] , : = ; . AUG NEWLINE END), its text and where it stands."""
 
     kind: str
     text: str
@@ -36,8 +36,9 @@ END: Final = 3
 # The punctuation of the language and each one's kind (the operators' spellings come from the
 # op table), and the Python operators it does not have (named as such rather than as
 # unexpected characters).
-_KIND_OF = {**dict.fromkeys(SPELLINGS, "OP"), "\n": "NEWLINE", **{p: p for p in "()[],:=;."}}
-_NOT_OURS = frozenset(["//", "%", "==", "!=", "<=", ">=", "<<", ">>", "**=", "+=", "-=", "*=", "/=", "@=",
+_KIND_OF = {**dict.fromkeys(SPELLINGS, "OP"), "\n": "NEWLINE", **{p: p for p in "()[],:=;."},
+            **dict.fromkeys(["+=", "-=", "*=", "/="], "AUG")}  # x += 1 is x = x + (1)
+_NOT_OURS = frozenset(["//", "%", "==", "!=", "<=", ">=", "<<", ">>", "**=", "@=",
                        *"<>&|^~!"]) - SPELLINGS
 
 
