@@ -309,9 +309,8 @@ class TapeSink:
             # `c = 2; d = c`: keep one node per name so each name can be found.
             index = self.constant(self.nodes[index].value, span)
         name_span = (span[0], span[0] + len(target))
-        if target in FUNCTIONS or target in CONSTANTS:
-            what = "function" if target in FUNCTIONS else "constant"
-            raise _fail(f"cannot assign to '{target}': it is a {what}", name_span, self.source)
+        if target in FUNCTIONS:  # (pi and e may be assigned: constants until then, as in Python)
+            raise _fail(f"cannot assign to '{target}': it is a function", name_span, self.source)
         if target in self.inputs:
             raise _fail(f"cannot assign to '{target}': it is already used as an input", name_span, self.source)
         node = self.nodes[index]
