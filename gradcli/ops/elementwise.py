@@ -135,6 +135,14 @@ ROWS = [
            kinked=True),
     _unary("softplus", _softplus, _softplus_derivative, lambda x: load_sympy().log(1 + load_sympy().exp(x)),
            domain=((-25.0, 25.0),)),
+    # PyTorch's square is pow(x, 2): its node is PowBackward0 and its derivative 2 * x.
+    _unary("square", np.square, lambda xp, g, ans, x: (g * (2.0 * x),), lambda x: x**2, torch_node="PowBackward0"),
+    # rsqrt' and reciprocal' from the value, as PyTorch has them: -0.5 * g * ans**3, -g * ans**2.
+    _unary("rsqrt", lambda xp, x: 1.0 / xp.sqrt(x), lambda xp, g, ans, x: (-0.5 * g * (ans * ans * ans),),
+           lambda x: 1 / load_sympy().sqrt(x), domain=((0.2, 3.0),)),
+    _unary("reciprocal", np.reciprocal, lambda xp, g, ans, x: (-g * (ans * ans),), lambda x: 1 / x,
+           domain=((0.3, 2.0),)),
+    _unary("exp2", np.exp2, lambda xp, g, ans, x: (g * ans * _LN2,), lambda x: 2**x),
     # functions of two args. torch.maximum: ties split the gradient in half, and only the
     # strictly smaller side is masked, so where either side is NaN both get the gradient.
     elementwise("max", 2, np.maximum, lambda xp, g, ans, a, b: (g, g), "MaximumBackward0",
