@@ -143,6 +143,11 @@ ROWS = [
     _unary("reciprocal", np.reciprocal, lambda xp, g, ans, x: (-g * (ans * ans),), lambda x: 1 / x,
            domain=((0.3, 2.0),)),
     _unary("exp2", np.exp2, lambda xp, g, ans, x: (g * ans * _LN2,), lambda x: 2**x),
+    # PyTorch's: g * rsqrt(x**2 + 1), g * rsqrt(x**2 - 1), g / (1 - x**2)
+    _unary("asinh", np.arcsinh, lambda xp, g, ans, x: (g * (1.0 / xp.sqrt(x * x + 1.0)),), _sympy("asinh")),
+    _unary("acosh", np.arccosh, lambda xp, g, ans, x: (g * (1.0 / xp.sqrt(x * x - 1.0)),), _sympy("acosh"),
+           domain=((1.2, 3.0),)),
+    _unary("atanh", np.arctanh, lambda xp, g, ans, x: (g / (1.0 - x * x),), _sympy("atanh"), domain=((-0.8, 0.8),)),
     # functions of two args. torch.maximum: ties split the gradient in half, and only the
     # strictly smaller side is masked, so where either side is NaN both get the gradient.
     elementwise("max", 2, np.maximum, lambda xp, g, ans, a, b: (g, g), "MaximumBackward0",
