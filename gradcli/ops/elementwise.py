@@ -75,6 +75,17 @@ def _atan2_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, A
     return g * b * scale, -g * a * scale
 
 
+def _zero_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    return (g,)  # masked everywhere (_masked_everywhere): a step's derivative is 0
+
+
+def _masked_everywhere(x: Any) -> tuple[bool]:
+    return (True,)
+
+
+_BETWEEN_STEPS = ((0.55, 0.95),)  # away from 0, 0.5 and 1, where floor, ceil, round, trunc jump
+
+
 def _binary(name: str, symbol: str, forward: Any, derivative: Any, torch_node: str, precedence: int,
             sympy: Any, **fields: Any) -> Op:
     fields.setdefault("callable", False)  # `a + b`; but `pow(a, b)` too
@@ -148,6 +159,15 @@ ROWS = [
     _unary("acosh", np.arccosh, lambda xp, g, ans, x: (g * (1.0 / xp.sqrt(x * x - 1.0)),), _sympy("acosh"),
            domain=((1.2, 3.0),)),
     _unary("atanh", np.arctanh, lambda xp, g, ans, x: (g / (1.0 - x * x),), _sympy("atanh"), domain=((-0.8, 0.8),)),
+    # Piecewise constant: PyTorch's gradient is zeros_like(g), so a NaN coming in gives 0 too.
+    # sign is 0 at NaN and +0.0 at -0.0, as PyTorch's; round is to even, as PyTorch's and rint.
+    # SymPy leaves floor's derivative unevaluated: the steps have no SymPy rule.
+    _unary("sign", lambda xp, x: xp.where(x > 0, 1.0, xp.where(x < 0, -1.0, 0.0)), _zero_derivative,
+           _sympy("sign"), mask=_masked_everywhere, kinked=True),
+    _unary("floor", np.floor, _zero_derivative, None, mask=_masked_everywhere, domain=_BETWEEN_STEPS),
+    _unary("ceil", np.ceil, _zero_derivative, None, mask=_masked_everywhere, domain=_BETWEEN_STEPS),
+    _unary("round", np.rint, _zero_derivative, None, mask=_masked_everywhere, domain=_BETWEEN_STEPS),
+    _unary("trunc", np.trunc, _zero_derivative, None, mask=_masked_everywhere, domain=_BETWEEN_STEPS),
     # functions of two args. torch.maximum: ties split the gradient in half, and only the
     # strictly smaller side is masked, so where either side is NaN both get the gradient.
     elementwise("max", 2, np.maximum, lambda xp, g, ans, a, b: (g, g), "MaximumBackward0",
