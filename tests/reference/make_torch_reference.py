@@ -60,6 +60,7 @@ TORCH = {
     "square": torch.square, "rsqrt": torch.rsqrt, "reciprocal": torch.reciprocal, "exp2": torch.exp2,
     "asinh": torch.asinh, "acosh": torch.acosh, "atanh": torch.atanh,
     "sign": torch.sign, "floor": torch.floor, "ceil": torch.ceil, "round": torch.round, "trunc": torch.trunc,
+    "erf": torch.erf, "erfc": torch.erfc,
     "max": torch.maximum, "min": torch.minimum, "atan2": torch.atan2, "dot": torch.dot,
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
