@@ -103,6 +103,24 @@ def _erfc(xp: Any, x: Any) -> Any:
     return math.erfc(x) if xp is FLOATS else np.asarray(_ERFC(x), dtype=float)
 
 
+_RADIANS_PER_DEGREE, _DEGREES_PER_RADIAN = math.pi / 180.0, 180.0 / math.pi
+
+
+def _copysign_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    # The ratio is masked, not the product: a NaN g still flows (zeros_like for b: masked).
+    return g * xp.where(a == 0, 0.0, ans / xp.where(a == 0, 1.0, a)), g
+
+
+def _xlogy(xp: Any, a: Any, b: Any) -> Any:
+    # torch.xlogy: NaN where b is NaN, else 0 where a is 0 (0 * log(0) is 0), else a * log(b).
+    return xp.where((a == 0) & (b == b), 0.0, a * xp.log(b))
+
+
+def _xlogy_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    # PyTorch's: xlogy(g, b) for a (masked where a == 0 and b <= 0), g * a / b for b.
+    return _xlogy(xp, g, b), g * a / b
+
+
 def _binary(name: str, symbol: str, forward: Any, derivative: Any, torch_node: str, precedence: int,
             sympy: Any, **fields: Any) -> Op:
     fields.setdefault("callable", False)  # `a + b`; but `pow(a, b)` too
@@ -188,6 +206,11 @@ ROWS = [
     # PyTorch's: (+-2 / sqrt(pi)) * exp(-x**2) * g
     _unary("erf", _erf, lambda xp, g, ans, x: (_TWO_OVER_SQRT_PI * xp.exp(-(x * x)) * g,), _sympy("erf")),
     _unary("erfc", _erfc, lambda xp, g, ans, x: (-_TWO_OVER_SQRT_PI * xp.exp(-(x * x)) * g,), _sympy("erfc")),
+    # PyTorch's: g * (pi / 180) and g * (180 / pi)
+    _unary("deg2rad", np.deg2rad, lambda xp, g, ans, x: (g * _RADIANS_PER_DEGREE,),
+           lambda x: x * load_sympy().pi / 180, torch_node="Deg2RadBackward0"),
+    _unary("rad2deg", np.rad2deg, lambda xp, g, ans, x: (g * _DEGREES_PER_RADIAN,),
+           lambda x: x * 180 / load_sympy().pi, torch_node="Rad2DegBackward0"),
     # functions of two args. torch.maximum: ties split the gradient in half, and only the
     # strictly smaller side is masked, so where either side is NaN both get the gradient.
     elementwise("max", 2, np.maximum, lambda xp, g, ans, a, b: (g, g), "MaximumBackward0",
@@ -197,4 +220,29 @@ ROWS = [
                 tie=lambda a, b: a == b, mask=lambda a, b: (a > b, b > a), sympy=lambda a, b: load_sympy().Min(a, b),
                 kinked=True),
     elementwise("atan2", 2, np.arctan2, _atan2_derivative, "Atan2Backward0", sympy=lambda a, b: load_sympy().atan2(a, b)),
+    # PyTorch's: g * a / hypot, g * b / hypot (NaN at the origin, as PyTorch's)
+    elementwise("hypot", 2, np.hypot, lambda xp, g, ans, a, b: (g * a / ans, g * b / ans), "HypotBackward0",
+                sympy=lambda a, b: load_sympy().sqrt(a * a + b * b), domain=((0.3, 2.0), (0.3, 2.0))),
+    # PyTorch's: g / (1 + exp(b - a)) and g / (1 + 2**(b - a)), and the same the other way
+    elementwise("logaddexp", 2, np.logaddexp, lambda xp, g, ans, a, b: (g / (1.0 + xp.exp(b - a)),
+                                                                         g / (1.0 + xp.exp(a - b))),
+                "LogaddexpBackward0", sympy=lambda a, b: load_sympy().log(load_sympy().exp(a) + load_sympy().exp(b))),
+    elementwise("logaddexp2", 2, np.logaddexp2, lambda xp, g, ans, a, b: (g / (1.0 + xp.power(2.0, b - a)),
+                                                                           g / (1.0 + xp.power(2.0, a - b))),
+                "Logaddexp2Backward0", sympy=lambda a, b: load_sympy().log(2**a + 2**b, 2)),
+    # PyTorch's: g * (copysign(a, b) / a), the ratio 0 where a is 0; b gets zeros_like(g).
+    elementwise("copysign", 2, np.copysign, _copysign_derivative, "CopysignBackward0", mask=lambda a, b: (None, True),
+                sympy=lambda a, b: load_sympy().Abs(a) * load_sympy().sign(b), kinked=True),
+    elementwise("xlogy", 2, _xlogy, _xlogy_derivative, "XlogyBackward0", mask=lambda a, b: ((a == 0) & (b <= 0), None),
+                sympy=lambda a, b: a * load_sympy().log(b), domain=((-2.0, 2.0), (0.3, 2.0))),
+    # torch.fmax/fmin ignore a NaN. A tie is not split: value and gradient come from a where
+    # a >= b (a <= b for fmin) or b is NaN, from b elsewhere (fmax(-0.0, 0.0) is -0.0).
+    elementwise("fmax", 2, lambda xp, a, b: xp.where((a >= b) | (b != b), a, b), lambda xp, g, ans, a, b: (g, g),
+                "FmaxBackward0",
+                mask=lambda a, b: ((b == b) & ((a < b) | (a != a)), (a >= b) | (b != b)),
+                sympy=lambda a, b: load_sympy().Max(a, b), ufuncs=(np.fmax,), kinked=True),
+    elementwise("fmin", 2, lambda xp, a, b: xp.where((a <= b) | (b != b), a, b), lambda xp, g, ans, a, b: (g, g),
+                "FminBackward0",
+                mask=lambda a, b: ((b == b) & ((a > b) | (a != a)), (a <= b) | (b != b)),
+                sympy=lambda a, b: load_sympy().Min(a, b), ufuncs=(np.fmin,), kinked=True),
 ]

@@ -61,6 +61,8 @@ TORCH = {
     "asinh": torch.asinh, "acosh": torch.acosh, "atanh": torch.atanh,
     "sign": torch.sign, "floor": torch.floor, "ceil": torch.ceil, "round": torch.round, "trunc": torch.trunc,
     "erf": torch.erf, "erfc": torch.erfc,
+    "hypot": torch.hypot, "logaddexp": torch.logaddexp, "logaddexp2": torch.logaddexp2, "copysign": torch.copysign,
+    "deg2rad": torch.deg2rad, "rad2deg": torch.rad2deg, "xlogy": torch.xlogy, "fmax": torch.fmax, "fmin": torch.fmin,
     "max": torch.maximum, "min": torch.minimum, "atan2": torch.atan2, "dot": torch.dot,
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
