@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import operator
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -121,6 +122,23 @@ def _xlogy_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, A
     return _xlogy(xp, g, b), g * a / b
 
 
+_SIXTH_F32 = float(np.float32(1.0 / 6.0))  # PyTorch's hardsigmoid slope, in float64 too
+
+
+def _clamp(xp: Any, x: Any, low: float, high: float) -> Any:
+    # PyTorch's clamp: NaN stays NaN, -0.0 stays -0.0 at a low bound of 0.
+    return xp.where(x < low, low, xp.where(x > high, high, x))
+
+
+def _hardtanh(xp: Any, x: Any, low: float, high: float) -> Any:
+    return _clamp(xp, x, low, high)
+
+
+def _outside(x: Any, low: float, high: float) -> Any:
+    # Where PyTorch's hardtanh backward gives 0: not strictly inside (a NaN x passes g).
+    return (x <= low) | (x >= high)
+
+
 def _binary(name: str, symbol: str, forward: Any, derivative: Any, torch_node: str, precedence: int,
             sympy: Any, **fields: Any) -> Op:
     fields.setdefault("callable", False)  # `a + b`; but `pow(a, b)` too
@@ -211,6 +229,30 @@ ROWS = [
            lambda x: x * load_sympy().pi / 180, torch_node="Deg2RadBackward0"),
     _unary("rad2deg", np.rad2deg, lambda xp, g, ans, x: (g * _DEGREES_PER_RADIAN,),
            lambda x: x * 180 / load_sympy().pi, torch_node="Rad2DegBackward0"),
+    # activations, with torch.nn.functional's defaults. hardtanh and relu6 (hardtanh(x, 0, 6),
+    # PyTorch's node too) clamp, NaN stays; their gradient is 0 but strictly inside, and passes
+    # at NaN (as PyTorch's on one element; its vectorised loop gives 0 there).
+    _unary("relu6", partial(_hardtanh, low=0.0, high=6.0), lambda xp, g, ans, x: (g,),
+           lambda x: load_sympy().Min(load_sympy().Max(x, 0), 6), mask=lambda x: (_outside(x, 0.0, 6.0),),
+           torch_node="HardtanhBackward0", kinked=True, domain=((-2.0, 7.0),)),
+    _unary("hardtanh", partial(_hardtanh, low=-1.0, high=1.0), lambda xp, g, ans, x: (g,),
+           lambda x: load_sympy().Min(load_sympy().Max(x, -1), 1), mask=lambda x: (_outside(x, -1.0, 1.0),),
+           kinked=True),
+    # negative_slope 0.01: NaN takes the slope.
+    _unary("leaky_relu", lambda xp, x: xp.where(x > 0, x, x * 0.01),
+           lambda xp, g, ans, x: (g * xp.where(x > 0, 1.0, 0.01),),
+           lambda x: load_sympy().Piecewise((x, x > 0), (0.01 * x, True)), torch_node="LeakyReluBackward0",
+           kinked=True),
+    # min(max(x + 3, 0), 6) / 6; PyTorch's slope is 1/6 rounded to float32 (0.1666666716...), 0
+    # but strictly inside (-3, 3), NaN included. No SymPy rule: SymPy's slope would be 1/6.
+    _unary("hardsigmoid", lambda xp, x: _clamp(xp, x + 3.0, 0.0, 6.0) / 6.0, lambda xp, g, ans, x: (g * _SIXTH_F32,),
+           None, mask=lambda x: (_outside(x, -3.0, 3.0) | (x != x),), kinked=True, domain=((-4.0, 4.0),)),
+    # x * min(max(x + 3, 0), 6) / 6; its gradient: 0 up to -3 (a NaN g too), x / 3 + 0.5 below 3,
+    # 1 from 3 on and at NaN.
+    _unary("hardswish", lambda xp, x: x * _clamp(xp, x + 3.0, 0.0, 6.0) / 6.0,
+           lambda xp, g, ans, x: (g * xp.where(x < 3.0, x / 3.0 + 0.5, 1.0),),
+           lambda x: x * load_sympy().Min(load_sympy().Max(x + 3, 0), 6) / 6, mask=lambda x: (x <= -3.0,),
+           kinked=True, domain=((-4.0, 4.0),)),
     # functions of two args. torch.maximum: ties split the gradient in half, and only the
     # strictly smaller side is masked, so where either side is NaN both get the gradient.
     elementwise("max", 2, np.maximum, lambda xp, g, ans, a, b: (g, g), "MaximumBackward0",

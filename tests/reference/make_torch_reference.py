@@ -63,6 +63,8 @@ TORCH = {
     "erf": torch.erf, "erfc": torch.erfc,
     "hypot": torch.hypot, "logaddexp": torch.logaddexp, "logaddexp2": torch.logaddexp2, "copysign": torch.copysign,
     "deg2rad": torch.deg2rad, "rad2deg": torch.rad2deg, "xlogy": torch.xlogy, "fmax": torch.fmax, "fmin": torch.fmin,
+    "relu6": F.relu6, "hardtanh": F.hardtanh, "leaky_relu": F.leaky_relu, "hardsigmoid": F.hardsigmoid,
+    "hardswish": F.hardswish,
     "max": torch.maximum, "min": torch.minimum, "atan2": torch.atan2, "dot": torch.dot,
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
