@@ -139,6 +139,49 @@ def _outside(x: Any, low: float, high: float) -> Any:
     return (x <= low) | (x >= high)
 
 
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def _elu(xp: Any, x: Any, alpha: float, scale: float) -> Any:
+    return xp.where(x <= 0, xp.expm1(x) * (alpha * scale), x * scale)
+
+
+def _elu_derivative(xp: Any, g: Any, ans: Any, x: Any, alpha: float, scale: float) -> tuple[Any]:
+    return (g * xp.where(x <= 0, (alpha * scale) * xp.exp(x), scale),)
+
+
+def _sympy_elu(x: Any, alpha: Any, scale: Any) -> Any:
+    sympy = load_sympy()
+    return sympy.Piecewise((scale * x, x > 0), (scale * alpha * (sympy.exp(x) - 1), True))
+
+
+def _silu_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    s = 1.0 / (1.0 + xp.exp(-x))
+    return (g * s * (1.0 + x * (1.0 - s)),)
+
+
+def _mish_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    s, t = 1.0 / (1.0 + xp.exp(-x)), xp.tanh(xp.log1p(xp.exp(x)))
+    return (g * (t + x * s * (1.0 - t * t)),)
+
+
+def _logsigmoid_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    z = xp.exp(-xp.abs(x))
+    return (g * xp.where(x < 0, 1.0 - z / (1.0 + z), z / (1.0 + z)),)
+
+
+def _softsign_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    # g / b + (-g * ((x / b) / b)) * sign(x), b = 1 + |x|: div's two parts, then abs's.
+    b = 1.0 + xp.abs(x)
+    return (g * (1.0 / b - ((x / b) / b) * xp.sign(x)),)
+
+
+def _tanhshrink_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    # g + (-g) * (1 - t * t), t = tanh(x): sub's two parts, then tanh's
+    t = xp.tanh(x)
+    return (g * (1.0 - (1.0 - t * t)),)
+
+
 def _binary(name: str, symbol: str, forward: Any, derivative: Any, torch_node: str, precedence: int,
             sympy: Any, **fields: Any) -> Op:
     fields.setdefault("callable", False)  # `a + b`; but `pow(a, b)` too
@@ -253,6 +296,30 @@ ROWS = [
            lambda xp, g, ans, x: (g * xp.where(x < 3.0, x / 3.0 + 0.5, 1.0),),
            lambda x: x * load_sympy().Min(load_sympy().Max(x + 3, 0), 6) / 6, mask=lambda x: (x <= -3.0,),
            kinked=True, domain=((-4.0, 4.0),)),
+    # elu(x, alpha=1), selu, celu(x, alpha=1): PyTorch's elu kernel, expm1 below (and at) 0
+    # (elu(-0.0) is -0.0), the derivative there from x: g * alpha * scale * exp(x).
+    _unary("elu", partial(_elu, alpha=1.0, scale=1.0), partial(_elu_derivative, alpha=1.0, scale=1.0),
+           partial(_sympy_elu, alpha=1, scale=1), kinked=True),
+    _unary("selu", partial(_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
+           partial(_elu_derivative, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
+           partial(_sympy_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE), torch_node="EluBackward0", kinked=True),
+    _unary("celu", partial(_elu, alpha=1.0, scale=1.0), partial(_elu_derivative, alpha=1.0, scale=1.0),
+           partial(_sympy_elu, alpha=1, scale=1), kinked=True),
+    # silu: x / (1 + exp(-x)), its derivative g * s * (1 + x * (1 - s)) with s = sigmoid(x), as PyTorch's.
+    _unary("silu", lambda xp, x: x / (1.0 + xp.exp(-x)), _silu_derivative,
+           lambda x: x / (1 + load_sympy().exp(-x))),
+    # mish: x * tanh(log1p(exp(x))), PyTorch's kernel (no threshold), and its derivative.
+    _unary("mish", lambda xp, x: x * xp.tanh(xp.log1p(xp.exp(x))), _mish_derivative,
+           lambda x: x * load_sympy().tanh(load_sympy().log(1 + load_sympy().exp(x)))),
+    # logsigmoid: min(x, 0) - log1p(exp(-|x|)), PyTorch's kernel and its backward.
+    _unary("logsigmoid", lambda xp, x: xp.where(x < 0, x, 0.0) - xp.log1p(xp.exp(-xp.abs(x))), _logsigmoid_derivative,
+           lambda x: -load_sympy().log(1 + load_sympy().exp(-x)), torch_node="LogSigmoidBackward0"),
+    # softsign and tanhshrink are compositions in PyTorch (x / (1 + |x|), x - tanh(x)): one node
+    # here, named after PyTorch's last, and the derivative in the order of PyTorch's chain rule.
+    _unary("softsign", lambda xp, x: x / (1.0 + xp.abs(x)), _softsign_derivative,
+           lambda x: x / (1 + load_sympy().Abs(x)), torch_node="DivBackward0", kinked=True),
+    _unary("tanhshrink", lambda xp, x: x - xp.tanh(x), _tanhshrink_derivative,
+           lambda x: x - load_sympy().tanh(x), torch_node="SubBackward0"),
     # functions of two args. torch.maximum: ties split the gradient in half, and only the
     # strictly smaller side is masked, so where either side is NaN both get the gradient.
     elementwise("max", 2, np.maximum, lambda xp, g, ans, a, b: (g, g), "MaximumBackward0",

@@ -65,6 +65,8 @@ TORCH = {
     "deg2rad": torch.deg2rad, "rad2deg": torch.rad2deg, "xlogy": torch.xlogy, "fmax": torch.fmax, "fmin": torch.fmin,
     "relu6": F.relu6, "hardtanh": F.hardtanh, "leaky_relu": F.leaky_relu, "hardsigmoid": F.hardsigmoid,
     "hardswish": F.hardswish,
+    "elu": F.elu, "selu": F.selu, "celu": F.celu, "silu": F.silu, "mish": F.mish, "logsigmoid": F.logsigmoid,
+    "softsign": F.softsign, "tanhshrink": F.tanhshrink,
     "max": torch.maximum, "min": torch.minimum, "atan2": torch.atan2, "dot": torch.dot,
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
