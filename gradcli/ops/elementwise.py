@@ -97,7 +97,14 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
 def _erf(xp: Any, x: Any) -> Any:
-    return math.erf(x) if xp is FLOATS else np.asarray(_ERF(x), dtype=float)
+    if xp is FLOATS:
+        return math.erf(x)
+    out = _ERF(x)
+    if isinstance(out, (float, np.ndarray)):
+        return np.asarray(out, dtype=float)
+    # A dual number (the Hessian's, where gelu's derivative calls erf): dual.py differentiated
+    # _ERF by the erf row's JVP; its value is made float like the others.
+    return type(out)(np.asarray(out.primal, dtype=float), out.tangent)
 
 
 def _erfc(xp: Any, x: Any) -> Any:
@@ -180,6 +187,15 @@ def _tanhshrink_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
     # g + (-g) * (1 - t * t), t = tanh(x): sub's two parts, then tanh's
     t = xp.tanh(x)
     return (g * (1.0 - (1.0 - t * t)),)
+
+
+_SQRT1_2 = math.sqrt(0.5)
+_GELU_BETA = _TWO_OVER_SQRT_PI * _SQRT1_2 * 0.5  # PyTorch's kBeta: 1 / sqrt(2 pi)
+
+
+def _gelu_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    cdf = 0.5 * (1.0 + _erf(xp, x * _SQRT1_2))
+    return (g * (cdf + x * (xp.exp(-0.5 * x * x) * _GELU_BETA)),)
 
 
 def _binary(name: str, symbol: str, forward: Any, derivative: Any, torch_node: str, precedence: int,
@@ -265,7 +281,8 @@ ROWS = [
     _unary("round", np.rint, _zero_derivative, None, mask=_masked_everywhere, domain=_BETWEEN_STEPS),
     _unary("trunc", np.trunc, _zero_derivative, None, mask=_masked_everywhere, domain=_BETWEEN_STEPS),
     # PyTorch's: (+-2 / sqrt(pi)) * exp(-x**2) * g
-    _unary("erf", _erf, lambda xp, g, ans, x: (_TWO_OVER_SQRT_PI * xp.exp(-(x * x)) * g,), _sympy("erf")),
+    _unary("erf", _erf, lambda xp, g, ans, x: (_TWO_OVER_SQRT_PI * xp.exp(-(x * x)) * g,), _sympy("erf"),
+           ufuncs=(_ERF,)),
     _unary("erfc", _erfc, lambda xp, g, ans, x: (-_TWO_OVER_SQRT_PI * xp.exp(-(x * x)) * g,), _sympy("erfc")),
     # PyTorch's: g * (pi / 180) and g * (180 / pi)
     _unary("deg2rad", np.deg2rad, lambda xp, g, ans, x: (g * _RADIANS_PER_DEGREE,),
@@ -320,6 +337,10 @@ ROWS = [
            lambda x: x / (1 + load_sympy().Abs(x)), torch_node="DivBackward0", kinked=True),
     _unary("tanhshrink", lambda xp, x: x - xp.tanh(x), _tanhshrink_derivative,
            lambda x: x - load_sympy().tanh(x), torch_node="SubBackward0"),
+    # gelu, exact (approximate="none"): x * 0.5 * (1 + erf(x / sqrt(2))), and PyTorch's backward
+    # g * (cdf + x * pdf).
+    _unary("gelu", lambda xp, x: x * 0.5 * (1.0 + _erf(xp, x * _SQRT1_2)), _gelu_derivative,
+           lambda x: x * (1 + load_sympy().erf(x / load_sympy().sqrt(2))) / 2),
     # functions of two args. torch.maximum: ties split the gradient in half, and only the
     # strictly smaller side is masked, so where either side is NaN both get the gradient.
     elementwise("max", 2, np.maximum, lambda xp, g, ans, a, b: (g, g), "MaximumBackward0",
