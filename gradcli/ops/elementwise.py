@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 import operator
-from functools import partial
+from collections.abc import Callable
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -85,7 +86,31 @@ def _masked_everywhere(x: Any) -> tuple[bool]:
     return (True,)
 
 
-_BETWEEN_STEPS = ((0.55, 0.95),)  # away from 0, 0.5 and 1, where floor, ceil, round, trunc jump
+# Sampled (as `kinked`: sign(x) * (0.3 + |x|)) in (0.6, 0.75): away from 0, 0.5 and 1, where
+# floor, ceil, round, trunc jump.
+_BETWEEN_STEPS = ((0.3, 0.45),)
+
+
+@cache
+def _step_function(name: str) -> Any:
+    """SymPy's step `name` with PyTorch's derivative, 0: SymPy leaves the derivative of its
+    floor and ceiling unevaluated, and has no round (to even) or trunc."""
+    sympy = load_sympy()
+    on_numbers: dict[str, Callable[[float], int]] = {"round": round, "trunc": math.trunc}
+
+    def fdiff(self: Any, argindex: int = 1) -> Any:
+        return sympy.S.Zero
+
+    if name in on_numbers:
+        def evaluate(cls: Any, arg: Any) -> Any:
+            return sympy.Integer(on_numbers[name](float(arg))) if arg.is_Number else None
+
+        return type(name, (sympy.Function,), {"fdiff": fdiff, "eval": classmethod(evaluate)})
+    return type(name, ({"floor": sympy.floor, "ceil": sympy.ceiling}[name],), {"fdiff": fdiff})
+
+
+def _sympy_step(name: str, x: Any) -> Any:
+    return _step_function(name)(x)
 
 
 # NumPy has no erf. The C library's (math.erf) on floats, and the same function element by
@@ -162,6 +187,9 @@ def _sympy_elu(x: Any, alpha: Any, scale: Any) -> Any:
     return sympy.Piecewise((scale * x, x > 0), (scale * alpha * (sympy.exp(x) - 1), True))
 
 
+# silu' and mish' take PyTorch's sigmoid, 1 / (1 + exp(-x)), which is 0 below -745 (the
+# sigmoid row's is subnormal there): their gradients are PyTorch's; their Hessians at -1e30 are
+# NaN (inf / inf) where PyTorch's are 0.
 def _silu_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
     s = 1.0 / (1.0 + xp.exp(-x))
     return (g * s * (1.0 + x * (1.0 - s)),)
@@ -173,7 +201,8 @@ def _mish_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
 
 
 def _logsigmoid_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
-    z = xp.exp(-xp.abs(x))
+    # z = exp(-|x|), written without abs, whose derivative at 0 is 0: the Hessian at 0 is -1/4.
+    z = xp.exp(xp.where(x < 0, x, -x))
     return (g * xp.where(x < 0, 1.0 - z / (1.0 + z), z / (1.0 + z)),)
 
 
@@ -273,22 +302,25 @@ ROWS = [
     _unary("atanh", np.arctanh, lambda xp, g, ans, x: (g / (1.0 - x * x),), _sympy("atanh"), domain=((-0.8, 0.8),)),
     # Piecewise constant: PyTorch's gradient is zeros_like(g), so a NaN coming in gives 0 too.
     # sign is 0 at NaN and +0.0 at -0.0, as PyTorch's; round is to even, as PyTorch's and rint.
-    # SymPy leaves floor's derivative unevaluated: the steps have no SymPy rule.
     _unary("sign", lambda xp, x: xp.where(x > 0, 1.0, xp.where(x < 0, -1.0, 0.0)), _zero_derivative,
            _sympy("sign"), mask=_masked_everywhere, kinked=True),
-    _unary("floor", np.floor, _zero_derivative, None, mask=_masked_everywhere, domain=_BETWEEN_STEPS),
-    _unary("ceil", np.ceil, _zero_derivative, None, mask=_masked_everywhere, domain=_BETWEEN_STEPS),
-    _unary("round", np.rint, _zero_derivative, None, mask=_masked_everywhere, domain=_BETWEEN_STEPS),
-    _unary("trunc", np.trunc, _zero_derivative, None, mask=_masked_everywhere, domain=_BETWEEN_STEPS),
+    _unary("floor", np.floor, _zero_derivative, partial(_sympy_step, "floor"), mask=_masked_everywhere,
+           kinked=True, domain=_BETWEEN_STEPS),
+    _unary("ceil", np.ceil, _zero_derivative, partial(_sympy_step, "ceil"), mask=_masked_everywhere,
+           kinked=True, domain=_BETWEEN_STEPS),
+    _unary("round", np.rint, _zero_derivative, partial(_sympy_step, "round"), mask=_masked_everywhere,
+           kinked=True, domain=_BETWEEN_STEPS),
+    _unary("trunc", np.trunc, _zero_derivative, partial(_sympy_step, "trunc"), mask=_masked_everywhere,
+           kinked=True, domain=_BETWEEN_STEPS),
     # PyTorch's: (+-2 / sqrt(pi)) * exp(-x**2) * g
     _unary("erf", _erf, lambda xp, g, ans, x: (_TWO_OVER_SQRT_PI * xp.exp(-(x * x)) * g,), _sympy("erf"),
            ufuncs=(_ERF,)),
     _unary("erfc", _erfc, lambda xp, g, ans, x: (-_TWO_OVER_SQRT_PI * xp.exp(-(x * x)) * g,), _sympy("erfc")),
     # PyTorch's: g * (pi / 180) and g * (180 / pi)
     _unary("deg2rad", np.deg2rad, lambda xp, g, ans, x: (g * _RADIANS_PER_DEGREE,),
-           lambda x: x * load_sympy().pi / 180, torch_node="Deg2RadBackward0"),
+           lambda x: x * load_sympy().pi / 180, torch_node="Deg2RadBackward0", linear=True),
     _unary("rad2deg", np.rad2deg, lambda xp, g, ans, x: (g * _DEGREES_PER_RADIAN,),
-           lambda x: x * 180 / load_sympy().pi, torch_node="Rad2DegBackward0"),
+           lambda x: x * 180 / load_sympy().pi, torch_node="Rad2DegBackward0", linear=True),
     # activations, with torch.nn.functional's defaults. hardtanh and relu6 (hardtanh(x, 0, 6),
     # PyTorch's node too) clamp, NaN stays; their gradient is 0 but strictly inside, and passes
     # at NaN (as PyTorch's on one element; its vectorised loop gives 0 there).
@@ -304,9 +336,10 @@ ROWS = [
            lambda x: load_sympy().Piecewise((x, x > 0), (0.01 * x, True)), torch_node="LeakyReluBackward0",
            kinked=True),
     # min(max(x + 3, 0), 6) / 6; PyTorch's slope is 1/6 rounded to float32 (0.1666666716...), 0
-    # but strictly inside (-3, 3), NaN included. No SymPy rule: SymPy's slope would be 1/6.
+    # but strictly inside (-3, 3), NaN included. SymPy's rule has that slope too (its values
+    # are 3e-9 relative from 1/6's).
     _unary("hardsigmoid", lambda xp, x: _clamp(xp, x + 3.0, 0.0, 6.0) / 6.0, lambda xp, g, ans, x: (g * _SIXTH_F32,),
-           None, mask=lambda x: (_outside(x, -3.0, 3.0) | (x != x),), kinked=True, domain=((-4.0, 4.0),)),
+           lambda x: load_sympy().Min(load_sympy().Max(x + 3, 0), 6) * _SIXTH_F32, mask=lambda x: (_outside(x, -3.0, 3.0) | (x != x),), kinked=True, domain=((-4.0, 4.0),)),
     # x * min(max(x + 3, 0), 6) / 6; its gradient: 0 up to -3 (a NaN g too), x / 3 + 0.5 below 3,
     # 1 from 3 on and at NaN.
     _unary("hardswish", lambda xp, x: x * _clamp(xp, x + 3.0, 0.0, 6.0) / 6.0,
