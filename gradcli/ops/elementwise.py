@@ -179,7 +179,8 @@ def _elu(xp: Any, x: Any, alpha: float, scale: float) -> Any:
 
 
 def _elu_derivative(xp: Any, g: Any, ans: Any, x: Any, alpha: float, scale: float) -> tuple[Any]:
-    return (g * xp.where(x <= 0, (alpha * scale) * xp.exp(x), scale),)
+    # alpha * scale at 0 itself, a constant: PyTorch's double backward is 0 there (x < 0 only).
+    return (g * xp.where(x < 0, (alpha * scale) * xp.exp(x), xp.where(x == 0, alpha * scale, scale)),)
 
 
 def _sympy_elu(x: Any, alpha: Any, scale: Any) -> Any:
