@@ -7,12 +7,15 @@ operations where it matters to the bits (-g * ((a / b) / b), g * (1 - ans) * ans
 
 from __future__ import annotations
 
+import math
 import operator
+from collections.abc import Callable
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Op, elementwise, load_sympy
+from gradcli.ops.core import FLOATS, Op, elementwise, load_sympy
 
 _LN2, _LN10 = float(np.log(2.0)), float(np.log(10.0))
 
@@ -75,6 +78,156 @@ def _atan2_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, A
     return g * b * scale, -g * a * scale
 
 
+def _zero_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    return (g,)  # masked everywhere (_masked_everywhere): a step's derivative is 0
+
+
+def _masked_everywhere(x: Any) -> tuple[bool]:
+    return (True,)
+
+
+# Sampled (as `kinked`: sign(x) * (0.3 + |x|)) in (0.6, 0.75): away from 0, 0.5 and 1, where
+# floor, ceil, round, trunc jump.
+_BETWEEN_STEPS = ((0.3, 0.45),)
+
+
+@cache
+def _step_function(name: str) -> Any:
+    """SymPy's step `name` with PyTorch's derivative, 0: SymPy leaves the derivative of its
+    floor and ceiling unevaluated, and has no round (to even) or trunc."""
+    sympy = load_sympy()
+    on_numbers: dict[str, Callable[[float], int]] = {"round": round, "trunc": math.trunc}
+
+    def fdiff(self: Any, argindex: int = 1) -> Any:
+        return sympy.S.Zero
+
+    if name in on_numbers:
+        def evaluate(cls: Any, arg: Any) -> Any:
+            return sympy.Integer(on_numbers[name](float(arg))) if arg.is_Number else None
+
+        return type(name, (sympy.Function,), {"fdiff": fdiff, "eval": classmethod(evaluate)})
+    return type(name, ({"floor": sympy.floor, "ceil": sympy.ceiling}[name],), {"fdiff": fdiff})
+
+
+def _sympy_step(name: str, x: Any) -> Any:
+    return _step_function(name)(x)
+
+
+# NumPy has no erf. The C library's (math.erf) on floats, and the same function element by
+# element on arrays (np.frompyfunc): the same bits on both paths, within an ulp of the true
+# value. It costs about 0.1 s per million points, against a port of an erf to NumPy
+# arithmetic: more code to hold to the bits, for a function few programs call.
+_ERF, _ERFC = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+def _erf(xp: Any, x: Any) -> Any:
+    if xp is FLOATS:
+        return math.erf(x)
+    out = _ERF(x)
+    if isinstance(out, (float, np.ndarray)):
+        return np.asarray(out, dtype=float)
+    # A dual number (the Hessian's, where gelu's derivative calls erf): dual.py differentiated
+    # _ERF by the erf row's JVP; its value is made float like the others.
+    return type(out)(np.asarray(out.primal, dtype=float), out.tangent)
+
+
+def _erfc(xp: Any, x: Any) -> Any:
+    return math.erfc(x) if xp is FLOATS else np.asarray(_ERFC(x), dtype=float)
+
+
+_RADIANS_PER_DEGREE, _DEGREES_PER_RADIAN = math.pi / 180.0, 180.0 / math.pi
+
+
+def _copysign_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    # The ratio is masked, not the product: a NaN g still flows (zeros_like for b: masked).
+    return g * xp.where(a == 0, 0.0, ans / xp.where(a == 0, 1.0, a)), g
+
+
+def _xlogy(xp: Any, a: Any, b: Any) -> Any:
+    # torch.xlogy: NaN where b is NaN, else 0 where a is 0 (0 * log(0) is 0), else a * log(b).
+    return xp.where((a == 0) & (b == b), 0.0, a * xp.log(b))
+
+
+def _xlogy_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    # PyTorch's: xlogy(g, b) for a (masked where a == 0 and b <= 0), g * a / b for b.
+    return _xlogy(xp, g, b), g * a / b
+
+
+_SIXTH_F32 = float(np.float32(1.0 / 6.0))  # PyTorch's hardsigmoid slope, in float64 too
+
+
+def _clamp(xp: Any, x: Any, low: float, high: float) -> Any:
+    # PyTorch's clamp: NaN stays NaN, -0.0 stays -0.0 at a low bound of 0.
+    return xp.where(x < low, low, xp.where(x > high, high, x))
+
+
+def _hardtanh(xp: Any, x: Any, low: float, high: float) -> Any:
+    return _clamp(xp, x, low, high)
+
+
+def _outside(x: Any, low: float, high: float) -> Any:
+    # Where PyTorch's hardtanh backward gives 0: not strictly inside (a NaN x passes g).
+    return (x <= low) | (x >= high)
+
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def _elu(xp: Any, x: Any, alpha: float, scale: float) -> Any:
+    return xp.where(x <= 0, xp.expm1(x) * (alpha * scale), x * scale)
+
+
+def _elu_derivative(xp: Any, g: Any, ans: Any, x: Any, alpha: float, scale: float) -> tuple[Any]:
+    # alpha * scale at 0 itself, a constant: PyTorch's double backward is 0 there (x < 0 only).
+    return (g * xp.where(x < 0, (alpha * scale) * xp.exp(x), xp.where(x == 0, alpha * scale, scale)),)
+
+
+def _sympy_elu(x: Any, alpha: Any, scale: Any) -> Any:
+    sympy = load_sympy()
+    return sympy.Piecewise((scale * x, x > 0), (scale * alpha * (sympy.exp(x) - 1), True))
+
+
+# silu' and mish' take PyTorch's sigmoid, 1 / (1 + exp(-x)), which is 0 below -745 (the
+# sigmoid row's is subnormal there): their gradients are PyTorch's; their Hessians at -1e30 are
+# NaN (inf / inf) where PyTorch's are 0.
+def _silu_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    s = 1.0 / (1.0 + xp.exp(-x))
+    return (g * s * (1.0 + x * (1.0 - s)),)
+
+
+def _mish_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    s, t = 1.0 / (1.0 + xp.exp(-x)), xp.tanh(xp.log1p(xp.exp(x)))
+    return (g * (t + x * s * (1.0 - t * t)),)
+
+
+def _logsigmoid_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    # z = exp(-|x|), written without abs, whose derivative at 0 is 0: the Hessian at 0 is -1/4.
+    z = xp.exp(xp.where(x < 0, x, -x))
+    return (g * xp.where(x < 0, 1.0 - z / (1.0 + z), z / (1.0 + z)),)
+
+
+def _softsign_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    # g / b + (-g * ((x / b) / b)) * sign(x), b = 1 + |x|: div's two parts, then abs's.
+    b = 1.0 + xp.abs(x)
+    return (g * (1.0 / b - ((x / b) / b) * xp.sign(x)),)
+
+
+def _tanhshrink_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    # g + (-g) * (1 - t * t), t = tanh(x): sub's two parts, then tanh's
+    t = xp.tanh(x)
+    return (g * (1.0 - (1.0 - t * t)),)
+
+
+_SQRT1_2 = math.sqrt(0.5)
+_GELU_BETA = _TWO_OVER_SQRT_PI * _SQRT1_2 * 0.5  # PyTorch's kBeta: 1 / sqrt(2 pi)
+
+
+def _gelu_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    cdf = 0.5 * (1.0 + _erf(xp, x * _SQRT1_2))
+    return (g * (cdf + x * (xp.exp(-0.5 * x * x) * _GELU_BETA)),)
+
+
 def _binary(name: str, symbol: str, forward: Any, derivative: Any, torch_node: str, precedence: int,
             sympy: Any, **fields: Any) -> Op:
     fields.setdefault("callable", False)  # `a + b`; but `pow(a, b)` too
@@ -135,6 +288,93 @@ ROWS = [
            kinked=True, methods=("relu",)),
     _unary("softplus", _softplus, _softplus_derivative, lambda x: load_sympy().log(1 + load_sympy().exp(x)),
            domain=((-25.0, 25.0),)),
+    # PyTorch's square is pow(x, 2): its node is PowBackward0 and its derivative 2 * x.
+    _unary("square", np.square, lambda xp, g, ans, x: (g * (2.0 * x),), lambda x: x**2, torch_node="PowBackward0"),
+    # rsqrt' and reciprocal' from the value, as PyTorch has them: -0.5 * g * ans**3, -g * ans**2.
+    _unary("rsqrt", lambda xp, x: 1.0 / xp.sqrt(x), lambda xp, g, ans, x: (-0.5 * g * (ans * ans * ans),),
+           lambda x: 1 / load_sympy().sqrt(x), domain=((0.2, 3.0),)),
+    _unary("reciprocal", np.reciprocal, lambda xp, g, ans, x: (-g * (ans * ans),), lambda x: 1 / x,
+           domain=((0.3, 2.0),)),
+    _unary("exp2", np.exp2, lambda xp, g, ans, x: (g * ans * _LN2,), lambda x: 2**x),
+    # PyTorch's: g * rsqrt(x**2 + 1), g * rsqrt(x**2 - 1), g / (1 - x**2)
+    _unary("asinh", np.arcsinh, lambda xp, g, ans, x: (g * (1.0 / xp.sqrt(x * x + 1.0)),), _sympy("asinh")),
+    _unary("acosh", np.arccosh, lambda xp, g, ans, x: (g * (1.0 / xp.sqrt(x * x - 1.0)),), _sympy("acosh"),
+           domain=((1.2, 3.0),)),
+    _unary("atanh", np.arctanh, lambda xp, g, ans, x: (g / (1.0 - x * x),), _sympy("atanh"), domain=((-0.8, 0.8),)),
+    # Piecewise constant: PyTorch's gradient is zeros_like(g), so a NaN coming in gives 0 too.
+    # sign is 0 at NaN and +0.0 at -0.0, as PyTorch's; round is to even, as PyTorch's and rint.
+    _unary("sign", lambda xp, x: xp.where(x > 0, 1.0, xp.where(x < 0, -1.0, 0.0)), _zero_derivative,
+           _sympy("sign"), mask=_masked_everywhere, kinked=True),
+    _unary("floor", np.floor, _zero_derivative, partial(_sympy_step, "floor"), mask=_masked_everywhere,
+           kinked=True, domain=_BETWEEN_STEPS),
+    _unary("ceil", np.ceil, _zero_derivative, partial(_sympy_step, "ceil"), mask=_masked_everywhere,
+           kinked=True, domain=_BETWEEN_STEPS),
+    _unary("round", np.rint, _zero_derivative, partial(_sympy_step, "round"), mask=_masked_everywhere,
+           kinked=True, domain=_BETWEEN_STEPS),
+    _unary("trunc", np.trunc, _zero_derivative, partial(_sympy_step, "trunc"), mask=_masked_everywhere,
+           kinked=True, domain=_BETWEEN_STEPS),
+    # PyTorch's: (+-2 / sqrt(pi)) * exp(-x**2) * g
+    _unary("erf", _erf, lambda xp, g, ans, x: (_TWO_OVER_SQRT_PI * xp.exp(-(x * x)) * g,), _sympy("erf"),
+           ufuncs=(_ERF,)),
+    _unary("erfc", _erfc, lambda xp, g, ans, x: (-_TWO_OVER_SQRT_PI * xp.exp(-(x * x)) * g,), _sympy("erfc")),
+    # PyTorch's: g * (pi / 180) and g * (180 / pi)
+    _unary("deg2rad", np.deg2rad, lambda xp, g, ans, x: (g * _RADIANS_PER_DEGREE,),
+           lambda x: x * load_sympy().pi / 180, torch_node="Deg2RadBackward0", linear=True),
+    _unary("rad2deg", np.rad2deg, lambda xp, g, ans, x: (g * _DEGREES_PER_RADIAN,),
+           lambda x: x * 180 / load_sympy().pi, torch_node="Rad2DegBackward0", linear=True),
+    # activations, with torch.nn.functional's defaults. hardtanh and relu6 (hardtanh(x, 0, 6),
+    # PyTorch's node too) clamp, NaN stays; their gradient is 0 but strictly inside, and passes
+    # at NaN (as PyTorch's on one element; its vectorised loop gives 0 there).
+    _unary("relu6", partial(_hardtanh, low=0.0, high=6.0), lambda xp, g, ans, x: (g,),
+           lambda x: load_sympy().Min(load_sympy().Max(x, 0), 6), mask=lambda x: (_outside(x, 0.0, 6.0),),
+           torch_node="HardtanhBackward0", kinked=True, domain=((-2.0, 7.0),)),
+    _unary("hardtanh", partial(_hardtanh, low=-1.0, high=1.0), lambda xp, g, ans, x: (g,),
+           lambda x: load_sympy().Min(load_sympy().Max(x, -1), 1), mask=lambda x: (_outside(x, -1.0, 1.0),),
+           kinked=True),
+    # negative_slope 0.01: NaN takes the slope.
+    _unary("leaky_relu", lambda xp, x: xp.where(x > 0, x, x * 0.01),
+           lambda xp, g, ans, x: (g * xp.where(x > 0, 1.0, 0.01),),
+           lambda x: load_sympy().Piecewise((x, x > 0), (0.01 * x, True)), torch_node="LeakyReluBackward0",
+           kinked=True),
+    # min(max(x + 3, 0), 6) / 6; PyTorch's slope is 1/6 rounded to float32 (0.1666666716...), 0
+    # but strictly inside (-3, 3), NaN included. SymPy's rule has that slope too (its values
+    # are 3e-9 relative from 1/6's).
+    _unary("hardsigmoid", lambda xp, x: _clamp(xp, x + 3.0, 0.0, 6.0) / 6.0, lambda xp, g, ans, x: (g * _SIXTH_F32,),
+           lambda x: load_sympy().Min(load_sympy().Max(x + 3, 0), 6) * _SIXTH_F32, mask=lambda x: (_outside(x, -3.0, 3.0) | (x != x),), kinked=True, domain=((-4.0, 4.0),)),
+    # x * min(max(x + 3, 0), 6) / 6; its gradient: 0 up to -3 (a NaN g too), x / 3 + 0.5 below 3,
+    # 1 from 3 on and at NaN.
+    _unary("hardswish", lambda xp, x: x * _clamp(xp, x + 3.0, 0.0, 6.0) / 6.0,
+           lambda xp, g, ans, x: (g * xp.where(x < 3.0, x / 3.0 + 0.5, 1.0),),
+           lambda x: x * load_sympy().Min(load_sympy().Max(x + 3, 0), 6) / 6, mask=lambda x: (x <= -3.0,),
+           kinked=True, domain=((-4.0, 4.0),)),
+    # elu(x, alpha=1), selu, celu(x, alpha=1): PyTorch's elu kernel, expm1 below (and at) 0
+    # (elu(-0.0) is -0.0), the derivative there from x: g * alpha * scale * exp(x).
+    _unary("elu", partial(_elu, alpha=1.0, scale=1.0), partial(_elu_derivative, alpha=1.0, scale=1.0),
+           partial(_sympy_elu, alpha=1, scale=1), kinked=True),
+    _unary("selu", partial(_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
+           partial(_elu_derivative, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
+           partial(_sympy_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE), torch_node="EluBackward0", kinked=True),
+    _unary("celu", partial(_elu, alpha=1.0, scale=1.0), partial(_elu_derivative, alpha=1.0, scale=1.0),
+           partial(_sympy_elu, alpha=1, scale=1), kinked=True),
+    # silu: x / (1 + exp(-x)), its derivative g * s * (1 + x * (1 - s)) with s = sigmoid(x), as PyTorch's.
+    _unary("silu", lambda xp, x: x / (1.0 + xp.exp(-x)), _silu_derivative,
+           lambda x: x / (1 + load_sympy().exp(-x))),
+    # mish: x * tanh(log1p(exp(x))), PyTorch's kernel (no threshold), and its derivative.
+    _unary("mish", lambda xp, x: x * xp.tanh(xp.log1p(xp.exp(x))), _mish_derivative,
+           lambda x: x * load_sympy().tanh(load_sympy().log(1 + load_sympy().exp(x)))),
+    # logsigmoid: min(x, 0) - log1p(exp(-|x|)), PyTorch's kernel and its backward.
+    _unary("logsigmoid", lambda xp, x: xp.where(x < 0, x, 0.0) - xp.log1p(xp.exp(-xp.abs(x))), _logsigmoid_derivative,
+           lambda x: -load_sympy().log(1 + load_sympy().exp(-x)), torch_node="LogSigmoidBackward0"),
+    # softsign and tanhshrink are compositions in PyTorch (x / (1 + |x|), x - tanh(x)): one node
+    # here, named after PyTorch's last, and the derivative in the order of PyTorch's chain rule.
+    _unary("softsign", lambda xp, x: x / (1.0 + xp.abs(x)), _softsign_derivative,
+           lambda x: x / (1 + load_sympy().Abs(x)), torch_node="DivBackward0", kinked=True),
+    _unary("tanhshrink", lambda xp, x: x - xp.tanh(x), _tanhshrink_derivative,
+           lambda x: x - load_sympy().tanh(x), torch_node="SubBackward0"),
+    # gelu, exact (approximate="none"): x * 0.5 * (1 + erf(x / sqrt(2))), and PyTorch's backward
+    # g * (cdf + x * pdf).
+    _unary("gelu", lambda xp, x: x * 0.5 * (1.0 + _erf(xp, x * _SQRT1_2)), _gelu_derivative,
+           lambda x: x * (1 + load_sympy().erf(x / load_sympy().sqrt(2))) / 2),
     # functions of two args. torch.maximum: ties split the gradient in half, and only the
     # strictly smaller side is masked, so where either side is NaN both get the gradient.
     elementwise("max", 2, np.maximum, lambda xp, g, ans, a, b: (g, g), "MaximumBackward0",
@@ -144,4 +384,29 @@ ROWS = [
                 tie=lambda a, b: a == b, mask=lambda a, b: (a > b, b > a), sympy=lambda a, b: load_sympy().Min(a, b),
                 kinked=True, spellings=("minimum",), methods=("min", "minimum")),
     elementwise("atan2", 2, np.arctan2, _atan2_derivative, "Atan2Backward0", sympy=lambda a, b: load_sympy().atan2(a, b), spellings=("arctan2",), methods=("atan2", "arctan2")),
+    # PyTorch's: g * a / hypot, g * b / hypot (NaN at the origin, as PyTorch's)
+    elementwise("hypot", 2, np.hypot, lambda xp, g, ans, a, b: (g * a / ans, g * b / ans), "HypotBackward0",
+                sympy=lambda a, b: load_sympy().sqrt(a * a + b * b), domain=((0.3, 2.0), (0.3, 2.0))),
+    # PyTorch's: g / (1 + exp(b - a)) and g / (1 + 2**(b - a)), and the same the other way
+    elementwise("logaddexp", 2, np.logaddexp, lambda xp, g, ans, a, b: (g / (1.0 + xp.exp(b - a)),
+                                                                         g / (1.0 + xp.exp(a - b))),
+                "LogaddexpBackward0", sympy=lambda a, b: load_sympy().log(load_sympy().exp(a) + load_sympy().exp(b))),
+    elementwise("logaddexp2", 2, np.logaddexp2, lambda xp, g, ans, a, b: (g / (1.0 + xp.power(2.0, b - a)),
+                                                                           g / (1.0 + xp.power(2.0, a - b))),
+                "Logaddexp2Backward0", sympy=lambda a, b: load_sympy().log(2**a + 2**b, 2)),
+    # PyTorch's: g * (copysign(a, b) / a), the ratio 0 where a is 0; b gets zeros_like(g).
+    elementwise("copysign", 2, np.copysign, _copysign_derivative, "CopysignBackward0", mask=lambda a, b: (None, True),
+                sympy=lambda a, b: load_sympy().Abs(a) * load_sympy().sign(b), kinked=True),
+    elementwise("xlogy", 2, _xlogy, _xlogy_derivative, "XlogyBackward0", mask=lambda a, b: ((a == 0) & (b <= 0), None),
+                sympy=lambda a, b: a * load_sympy().log(b), domain=((-2.0, 2.0), (0.3, 2.0))),
+    # torch.fmax/fmin ignore a NaN. A tie is not split: value and gradient come from a where
+    # a >= b (a <= b for fmin) or b is NaN, from b elsewhere (fmax(-0.0, 0.0) is -0.0).
+    elementwise("fmax", 2, lambda xp, a, b: xp.where((a >= b) | (b != b), a, b), lambda xp, g, ans, a, b: (g, g),
+                "FmaxBackward0",
+                mask=lambda a, b: ((b == b) & ((a < b) | (a != a)), (a >= b) | (b != b)),
+                sympy=lambda a, b: load_sympy().Max(a, b), ufuncs=(np.fmax,), kinked=True),
+    elementwise("fmin", 2, lambda xp, a, b: xp.where((a <= b) | (b != b), a, b), lambda xp, g, ans, a, b: (g, g),
+                "FminBackward0",
+                mask=lambda a, b: ((b == b) & ((a > b) | (a != a)), (a <= b) | (b != b)),
+                sympy=lambda a, b: load_sympy().Min(a, b), ufuncs=(np.fmin,), kinked=True),
 ]
