@@ -165,3 +165,21 @@ def test_augmented_assignment_only_reassigns_a_name(program, words):
 ])
 def test_e_and_pi_are_constants_until_assigned(spelled, plain):
     assert_same_as_plain(spelled, plain, names=False)  # (the names given to nodes differ)
+
+
+def _method_cases():
+    from gradcli.ops import OPS
+
+    for op in OPS.values():
+        if not (op.callable and op.elementwise) or op.arity not in (1, 2):
+            continue
+        args = "(y)" if op.arity == 2 else "()"
+        plain = f"{op.name}(x, y)" if op.arity == 2 else f"{op.name}(x)"
+        for method in op.methods:
+            yield pytest.param(f"x.{method}{args}", plain, id=f"{op.name}.{method}")
+
+
+@pytest.mark.parametrize(("spelled", "plain"), list(_method_cases()))
+def test_every_method_of_the_table_means_its_function(spelled, plain):
+    # Every method an elementwise row declares means the row's function (x and y inside every domain).
+    assert_same_as_plain(spelled, plain)
