@@ -460,6 +460,24 @@ def jvp(
     _run(lambda: _serve("jvp", request, _output(format, json, csv, points, skip_bad)))
 
 
+@command
+def functions(format: OnePointFormatOpt = None, json: JsonOpt = False) -> None:
+    """Every function and operator of the language, grouped, with its aliases, methods and PyTorch node."""
+
+    def body() -> None:
+        entries = session.functions()
+        if _output(format, json, False, None) == "json":
+            from gradcli.render.functions import dumps
+
+            sys.stdout.write(dumps(entries) + "\n")
+        else:
+            from gradcli.render.functions import show_functions
+
+            show_functions(entries, _console())
+
+    _run(body)
+
+
 app = make_app(list(COMMANDS))
 
 

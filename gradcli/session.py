@@ -576,3 +576,54 @@ def _pieces(chunk: PointChunk, size: int) -> Iterator[PointChunk]:
             return
         stop = min(start + size, chunk.count)
         yield PointChunk({n: c[start:stop] for n, c in chunk.columns.items()}, stop - start, chunk.lines[start:stop], [])
+
+
+# --- gradcli functions ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FunctionEntry:
+    """One row of the op table as a user meets it: how it is written and what PyTorch calls its node."""
+
+    name: str
+    group: str
+    arity: int  # -1: any number (a list literal)
+    spelling: str  # how a program writes it: `sin(x)`, `a + b`, `v[i]`
+    aliases: tuple[str, ...]
+    methods: tuple[str, ...]
+    torch_node: str
+
+
+# The group of a row, by the module of the op table that holds it.
+_GROUPS = {"elementwise": "elementwise functions", "reductions": "reductions", "structure": "structure"}
+
+
+def functions() -> list[FunctionEntry]:
+    """Every op of the table, grouped: operators first, then the functions, as `gradcli functions` lists them."""
+    from gradcli.ops import OPS
+
+    entries = []
+    for op in OPS.values():
+        group = "operators" if op.symbol else _GROUPS[_row_module(op)]
+        entries.append(FunctionEntry(op.name, group, op.arity, _spelling(op), op.spellings, op.methods, op.torch_node))
+    order = ["operators", "elementwise functions", "reductions", "structure"]
+    return sorted(entries, key=lambda entry: order.index(entry.group))
+
+
+def _row_module(op: Any) -> str:
+    from gradcli.ops import elementwise, reductions, structure
+
+    for module in (elementwise, reductions, structure):
+        if any(row is op for row in module.ROWS):
+            return module.__name__.rsplit(".", 1)[-1]
+    raise AssertionError(f"{op.name} is in no module of the op table")
+
+
+def _spelling(op: Any) -> str:
+    """How a program writes the op, by its own print rule: `x + y`, `sin(x)`, `x[1]` (the parameters
+    of the row's first example, for a form that has some)."""
+    from gradcli.ops import node_text
+
+    arguments = ["x", "y"][: op.arity] if op.arity in (1, 2) else ["a", "b"]
+    params = op.examples[0][1] if op.examples else {}
+    return node_text(op, arguments, params)

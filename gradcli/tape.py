@@ -104,9 +104,10 @@ def _suggest(name: str, arity: int) -> str:
     distances = {known: _typos(name, known) for known, op in FUNCTIONS.items() if op.arity == arity}
     best = min(distances.values(), default=allowed + 1)
     close = [known for known, distance in distances.items() if distance == best]
+    listed = "`gradcli functions` lists them all"
     if best > allowed or not close:
-        return ""
-    return "did you mean " + " or ".join(f"'{known}'" for known in close[:3]) + "?"
+        return listed
+    return "did you mean " + " or ".join(f"'{known}'" for known in close[:3]) + f"? ({listed})"
 
 
 class _Tuple:

@@ -1,0 +1,56 @@
+"""`gradcli functions` lists the op table as it is, and the README's language section names it all."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from gradcli.ops import OPS
+from gradcli.tape import compile_program
+from tests.helpers import cli
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def _listing() -> list[dict]:
+    run = cli("functions", "--json")
+    assert run.exit_code == 0, run.stderr
+    return run.json()["functions"]
+
+
+def test_functions_lists_every_row_of_the_table_once_with_its_pytorch_node():
+    listed = {entry["name"]: entry for entry in _listing()}
+    assert sorted(listed) == sorted(OPS) and len(_listing()) == len(OPS)
+    for name, op in OPS.items():
+        assert listed[name]["torch_node"] == op.torch_node
+        assert listed[name]["aliases"] == list(op.spellings)
+        assert listed[name]["methods"] == list(op.methods)
+
+
+@pytest.mark.parametrize("entry", _listing(), ids=lambda entry: entry["name"])
+def test_each_listed_spelling_is_a_program_of_that_op(entry):
+    tape = compile_program(entry["spelling"])
+    assert tape.nodes[tape.outputs[0]].op is OPS[entry["name"]]
+
+
+def test_the_readme_names_every_function_of_the_table():
+    section = README.read_text(encoding="utf-8").split("## The language", 1)[1].split("\n## ", 1)[0]
+    words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", section))
+    callable_names = {op.name for op in OPS.values() if op.callable}
+    assert callable_names - words == set()
+
+
+def test_functions_as_a_table_groups_them():
+    run = cli("functions")
+    assert run.exit_code == 0
+    for group in ("operators", "elementwise functions", "reductions", "structure"):
+        assert group in run.stdout
+    assert "SinBackward0" in run.stdout
+
+
+def test_an_unknown_function_points_at_the_listing():
+    run = cli("grad", "softmaxx(x)", "--at", "x=1")
+    assert run.exit_code == 2
+    assert "`gradcli functions` lists them all" in run.stderr.splitlines()[0]
