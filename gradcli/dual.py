@@ -13,6 +13,7 @@ nothing, so a NaN value where no direction flows stays out of the Hessian.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -68,18 +69,12 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.shape: lambda x: x.shape,
     np.ndim: lambda x: x.ndim,
     np.size: lambda x: x.size,
-    np.reshape: lambda x, *args, **kwargs: _linear(np.reshape, x, *args, **kwargs),
-    np.broadcast_to: lambda x, *args, **kwargs: _linear(np.broadcast_to, x, *args, **kwargs),
-    np.swapaxes: lambda x, *args, **kwargs: _linear(np.swapaxes, x, *args, **kwargs),
-    np.take: lambda x, *args, **kwargs: _linear(np.take, x, *args, **kwargs),
-    np.moveaxis: lambda x, *args, **kwargs: _linear(np.moveaxis, x, *args, **kwargs),
-    np.transpose: lambda x, *args, **kwargs: _linear(np.transpose, x, *args, **kwargs),
-    np.expand_dims: lambda x, *args, **kwargs: _linear(np.expand_dims, x, *args, **kwargs),
-    np.squeeze: lambda x, *args, **kwargs: _linear(np.squeeze, x, *args, **kwargs),
-    np.sum: lambda x, *args, **kwargs: _linear(np.sum, x, *args, **kwargs),
-    np.copy: lambda x, *args, **kwargs: _linear(np.copy, x, *args, **kwargs),
-    np.zeros_like: lambda x, *args, **kwargs: _like(np.zeros_like, x, *args, **kwargs),
-    np.ones_like: lambda x, *args, **kwargs: _like(np.ones_like, x, *args, **kwargs),
+    # Linear in x: the same function on the value and on the tangent.
+    **{function: partial(_linear, function) for function in (np.reshape, np.broadcast_to, np.swapaxes, np.take,
+                                                               np.moveaxis, np.transpose, np.expand_dims,
+                                                               np.squeeze, np.sum, np.copy)},
+    np.zeros_like: partial(_like, np.zeros_like),
+    np.ones_like: partial(_like, np.ones_like),
 }
 
 

@@ -100,10 +100,6 @@ def symbolic_document(report: Report) -> dict[str, Any] | None:
     return report.formulas
 
 
-def symbolic_warnings(report: Report) -> list[str]:
-    return [f"no formulas: {report.problem}"] if report.formulas is None else []
-
-
 def show_symbolic(report: Report, root_names: tuple[str, ...], console: Any) -> None:
     console.print(Text.assemble("\n", ("formulas", "bold"), " (SymPy, from the op table's rules)"))
     if report.formulas is None:
