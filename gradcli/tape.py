@@ -53,6 +53,7 @@ class Node:
     value: Array | None = None  # set for CONST
     requires_grad: bool = False  # does any input flow into it?
     wants: tuple[bool, ...] = ()  # for each arg: does a gradient flow back into it?
+    integer: bool = False  # a constant Python would hold as an int (`2`, `-1`, `True`): a dim, a size
 
     def is_scalar_constant(self) -> bool:
         """A constant PyTorch would see as a Python number."""
@@ -119,6 +120,25 @@ class _Tuple:
         self.items, self.spans, self.span = items, spans, span
 
 
+class _List:
+    """A list literal, kept as its items until it is used: a call that takes a sequence of
+    tensors (cat) takes them; anywhere else it is the stacked value (`operand`)."""
+
+    __slots__ = ("items", "span", "spans")
+
+    def __init__(self, items: list[Value], spans: list[Span], span: Span) -> None:
+        self.items, self.spans, self.span = items, spans, span
+
+
+class _Word:
+    """None, or a string literal: a static argument of a call, never a value."""
+
+    __slots__ = ("span", "value")
+
+    def __init__(self, value: str | None, span: Span) -> None:
+        self.value, self.span = value, span
+
+
 class _Slice:
     __slots__ = ("parts", "span")
 
@@ -127,7 +147,11 @@ class _Slice:
 
 
 Span = tuple[int, int]
-Value = Union[int, _Tuple, _Slice]
+Value = Union[int, _Tuple, _Slice, _List, _Word]
+
+# Names that are values in Python: True and False are the integers 1 and 0 (PyTorch promotes a
+# bool to the float it meets); None stands for "no value" where a call takes it (dim=None).
+_WORDS = {"True": 1, "False": 0, "None": None}
 
 
 class TapeSink:
@@ -166,8 +190,11 @@ class TapeSink:
         nodes.append(Node(index, kind, op, args, span, params, None, value, requires_grad, wants))
         return index
 
-    def constant(self, value: Any, span: Span) -> int:
-        return self.add(CONST, None, (), span, value=np.asarray(value, dtype=float), wants=())
+    def constant(self, value: Any, span: Span, integer: bool = False) -> int:
+        index = self.add(CONST, None, (), span, value=np.asarray(value, dtype=float), wants=())
+        if integer:
+            self.nodes[index].integer = True
+        return index
 
     def apply(self, op: Op, args: list[int], span: Span, params: dict[str, Any] = _NO_PARAMS) -> int:
         nodes = self.nodes
@@ -194,8 +221,10 @@ class TapeSink:
                 value = np.asarray(call_forward(op, values, params, [0] * len(values)), dtype=float)  # type: ignore[arg-type]
             except (ValueError, IndexError) as problem:
                 raise shape_problem(op, values, problem, span, self.source) from None
+        # Python's ints stay ints through + - * and the like: `-1`, `2*3` are dims and sizes.
+        integer = op.keeps_integers and all(nodes[a].integer for a in args) and bool(np.all(np.mod(value, 1) == 0))
         self.drop_constants(args)
-        return self.constant(value, span)
+        return self.constant(value, span, integer)
 
     def drop_constants(self, args: list[int]) -> None:
         """Take unnamed constants that were just made for `args` off the end of the tape."""
@@ -205,22 +234,37 @@ class TapeSink:
                 nodes.pop()
 
     def operand(self, value: Value) -> int:
+        """The node of a value an op takes: a list literal is stacked here; a tuple, None or a
+        string is refused."""
         if type(value) is int:
             return value
+        if isinstance(value, _List):
+            return self.stack(value)
+        if isinstance(value, _Word):
+            what = "None" if value.value is None else "a string"
+            raise SyntaxProblem(f"{what} is not a value", source=self.source, span=value.span,
+                                hint="it can only be an argument of a call that takes it, as in sum(x, dim=None) "
+                                     "or einsum('ij->ji', m)")
         raise SyntaxProblem("a tuple can only be the program's output", source=self.source,
                             span=value.span)  # type: ignore[union-attr]
 
     # --- what the parser reduces ---
 
     def number(self, text: str, span: Span) -> int:
-        return self.constant(float(text), span)
+        return self.constant(float(text), span, integer=text.isdigit())
 
-    def name(self, text: str, span: Span) -> int:
+    def string(self, text: str, span: Span) -> _Word:
+        return _Word(text[1:-1], span)
+
+    def name(self, text: str, span: Span) -> Value:
         index = self.inputs.get(text)  # an input is never assigned, nor a function or constant
         if index is not None:
             return index
         if text in self.bindings:
             return self.bindings[text]
+        if text in _WORDS:
+            word = _WORDS[text]
+            return _Word(None, span) if word is None else self.constant(word, span, integer=True)
         if text in CONSTANTS:
             return self.constant(CONSTANTS[text], span)
         if text in FUNCTIONS:
@@ -240,25 +284,101 @@ class TapeSink:
 
     def binary(self, op: str, left: Value, right: Value, span: Span) -> int:
         if type(left) is not int or type(right) is not int:
-            self.operand(left), self.operand(right)
-        a, b = self.nodes[left], self.nodes[right]  # type: ignore[index]
+            left, right = self.operand(left), self.operand(right)
+        a, b = self.nodes[left], self.nodes[right]
         if a.kind != CONST or b.kind != CONST:
-            return self.add(APPLY, BINARY_OPERATORS[op], (left, right), span,  # type: ignore[arg-type]
+            return self.add(APPLY, BINARY_OPERATORS[op], (left, right), span,
                             wants=(a.requires_grad, b.requires_grad))
-        return self.apply(BINARY_OPERATORS[op], [left, right], span)  # type: ignore[list-item]
+        return self.apply(BINARY_OPERATORS[op], [left, right], span)
 
-    def call(self, func: str, func_span: Span, args: list[Value], span: Span) -> int:
+    def call(self, func: str, func_span: Span, args: list[Value], span: Span,
+             keywords: list[tuple[str, Value, Span]] | None = None) -> int:
         op = FUNCTIONS.get(func)
         if op is None:
             raise _fail(f"unknown function '{func}'", func_span, self.source, _suggest(func, len(args)))
-        if op.arity != len(args):
-            plural = "s" if op.arity != 1 else ""
-            raise _fail(f"{func} takes {op.arity} argument{plural}, got {len(args)}", span, self.source)
-        if len(args) == 1 and type(args[0]) is int:  # sin(x)
-            arg = self.nodes[args[0]]
-            if arg.kind != CONST:
-                return self.add(APPLY, op, (args[0],), span, wants=(arg.requires_grad,))
-        return self.apply(op, [self.operand(a) for a in args], span)
+        if not keywords and op.arity == len(args) and not op.params and not op.overloads:  # sin(x), atan2(y, x)
+            if len(args) == 1 and type(args[0]) is int:
+                arg = self.nodes[args[0]]
+                if arg.kind != CONST:
+                    return self.add(APPLY, op, (args[0],), span, wants=(arg.requires_grad,))
+            return self.apply(op, [self.operand(a) for a in args], span)
+        # The first row whose signature the args fit: max(v) is the reduction, max(a, b) not.
+        first_problem: SyntaxProblem | None = None
+        for candidate in (op, *(OPS[name] for name in op.overloads)):
+            try:
+                tensors, params = self.bind(candidate, func, args, keywords or [], span)
+            except SyntaxProblem as problem:
+                first_problem = first_problem or problem
+                continue
+            return self.apply(candidate, tensors, span, params)
+        assert first_problem is not None
+        raise first_problem
+
+    def bind(self, op: Op, func: str, args: list[Value], keywords: list[tuple[str, Value, Span]],
+             span: Span) -> tuple[list[int], dict[str, Any]]:
+        """The tensor args and the static params of a call of `op`, as Python binds a call:
+        positional args first (the op's tensors, then its params in order), then keywords."""
+        arity = len(args) if op.arity == -1 else op.arity
+        if op.arity == -1 and len(args) >= 1 and isinstance(args[0], (_List, _Tuple)):  # cat([a, b], dim=0)
+            sequence, given = args[0], args[1:]
+            tensors = [self.operand(item) for item in sequence.items]
+        else:
+            if len(args) < arity:
+                plural = "s" if arity != 1 else ""
+                raise _fail(f"{func} takes {arity} argument{plural}, got {len(args)}", span, self.source)
+            tensors, given = [self.operand(a) for a in args[:arity]], args[arity:]
+        values: dict[str, tuple[Value, Span]] = {}
+        specs = list(op.params)
+        if len(given) > len(specs) and not (specs and specs[-1].kind == "ints"):
+            taken = arity + len(specs)
+            plural = "s" if taken != 1 else ""
+            raise _fail(f"{func} takes {taken} argument{plural}, got {len(args)}", span, self.source)
+        for i, value in enumerate(given):
+            if i >= len(specs) - 1 and specs and specs[-1].kind == "ints" and len(given) > len(specs):
+                rest = given[len(specs) - 1:]  # x.reshape(2, 3): the rest of the args are the sizes
+                values[specs[-1].name] = (_Tuple(list(rest), [], span), span)  # type: ignore[arg-type]
+                break
+            values[specs[i].name] = (value, self.nodes[value].span if type(value) is int else value.span)  # type: ignore[union-attr]
+        by_keyword = {name: spec for spec in specs for name in (spec.name, *spec.aliases)}
+        for name, value, where in keywords:
+            spec = by_keyword.get(name)
+            if spec is None or spec.name in values:
+                known = ", ".join(f"{p.name}=" for p in specs) or "none"
+                what = f"got multiple values for argument '{name}'" if spec else f"got an unexpected keyword argument '{name}'"
+                raise _fail(f"{func}() {what}", where, self.source, f"{func} takes the keyword arguments: {known}")
+            values[spec.name] = (value, where)
+        params: dict[str, Any] = {}
+        written: list[int] = []  # the constants written for params: no nodes of the tape
+        for spec in specs:
+            if spec.name not in values:
+                params[spec.name] = spec.default
+                continue
+            value, where = values[spec.name]
+            try:
+                params[spec.name] = spec.convert(self.static(value, where, written))
+            except ValueError as problem:
+                raise _fail(f"{func}: {problem}", where, self.source) from None
+        self.drop_constants(written)
+        return tensors, params
+
+    def static(self, value: Value, span: Span, written: list[int]) -> Any:
+        """What the program wrote for a static parameter: a number (an int where it was written
+        as one), a tuple of them, a string or None; refused where it is computed from inputs."""
+        if isinstance(value, _Word):
+            return value.value
+        if isinstance(value, (_Tuple, _List)):
+            return tuple(self.static(item, span, written) for item in value.items)
+        if isinstance(value, _Slice):
+            raise _fail("a slice is not an argument", span, self.source)
+        node = self.nodes[value]
+        if node.kind != CONST or node.value is None:
+            raise _fail("this argument must be written in the program (a number, a tuple, a string), "
+                        "not computed from inputs", span, self.source)
+        written.append(node.index)
+        if node.value.ndim:
+            return tuple(int(v) if node.integer else float(v) for v in node.value.flat)
+        number = float(node.value)
+        return int(number) if node.integer else number
 
     def make_slice(self, start: Value | None, stop: Value | None, step: Value | None, span: Span) -> _Slice:
         parts = tuple(None if part is None else self.operand(part) for part in (start, stop, step))
@@ -284,14 +404,21 @@ class TapeSink:
         raise SyntaxProblem("an index must be a whole number, as in v[0], v[-1] or v[1:3]", source=self.source,
                             span=node.span)
 
-    def make_list(self, items: list[Value], spans: list[Span], span: Span) -> int:
-        args = [self.operand(item) for item in items]
+    def make_list(self, items: list[Value], spans: list[Span], span: Span) -> _List:
+        return _List(items, spans, span)
+
+    def stack(self, value: _List) -> int:
+        """A list literal used as a value: its items stacked (np.array, torch.tensor)."""
+        args = [self.operand(item) for item in value.items]
         nodes = self.nodes
         if all(nodes[a].kind == CONST for a in args):
-            ragged_item([nodes[a].value.shape for a in args], spans, self.source)  # type: ignore[union-attr]
-            return self.apply(OPS["stack"], args, span)
-        index = self.add(APPLY, OPS["stack"], tuple(args), span)
-        self.item_spans[index] = tuple(spans)
+            ragged_item([nodes[a].value.shape for a in args], value.spans, self.source)  # type: ignore[union-attr]
+            integer = all(nodes[a].integer for a in args)
+            index = self.apply(OPS["stack"], args, value.span)
+            nodes[index].integer = integer
+            return index
+        index = self.add(APPLY, OPS["stack"], tuple(args), value.span)
+        self.item_spans[index] = tuple(value.spans)
         return index
 
     def make_tuple(self, items: list[Value], spans: list[Span], span: Span) -> _Tuple:
@@ -301,6 +428,8 @@ class TapeSink:
         if self.last is not None and isinstance(self.last[1], _Tuple):
             raise SyntaxProblem("a tuple can only be the program's output", source=self.source,
                                 span=self.last[1].span)
+        if isinstance(value, _List):
+            value = self.stack(value)
         self.last = (target, value, span)
         self.assigned_later.discard(target or "")
         if target is None or isinstance(value, _Tuple):
@@ -310,6 +439,8 @@ class TapeSink:
             # `c = 2; d = c`: keep one node per name so each name can be found.
             index = self.constant(self.nodes[index].value, span)
         name_span = (span[0], span[0] + len(target))
+        if target in _WORDS:
+            raise _fail(f"cannot assign to {target}", name_span, self.source)
         if target in FUNCTIONS:  # (pi and e may be assigned: constants until then, as in Python)
             raise _fail(f"cannot assign to '{target}': it is a function", name_span, self.source)
         if target in self.inputs:

@@ -50,13 +50,86 @@ import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 Array = np.ndarray
 Rule = Callable[..., Any]
 Shape = tuple[int, ...]
+
+
+class Param(NamedTuple):
+    """A static parameter of a call: its keyword, what it takes and its default.
+
+    kind: "int"; "float"; "bool"; "str" (one of `choices`); "dims" (an int, a tuple of ints,
+    or None: every axis); "ints" (a tuple of ints, given as a tuple, a list, or as the rest of
+    the positional args: `x.reshape(2, 3)`). Every kind takes None where the default is None.
+    """
+
+    name: str
+    kind: str
+    default: Any = None
+    aliases: tuple[str, ...] = ()  # dim/axis, keepdim/keepdims
+    choices: tuple[str, ...] = ()
+
+    def convert(self, value: Any) -> Any:
+        """The parameter's value from what the program wrote (a number, a tuple of numbers, a
+        string, None); ValueError saying what it must be."""
+        kind = self.kind
+        if value is None:
+            if self.default is None:
+                return None
+            raise ValueError(f"{self.name} cannot be None")
+        if kind == "str":
+            if isinstance(value, str) and (not self.choices or value in self.choices):
+                return value
+            raise ValueError(f"{self.name} must be one of {', '.join(repr(c) for c in self.choices)}")
+        if isinstance(value, str):
+            raise ValueError(f"{self.name} must be {_KIND_TEXT[kind]}, not a string")
+        if kind in ("dims", "ints"):
+            if isinstance(value, tuple):
+                return tuple(_whole(self.name, v) for v in value)
+            if kind == "dims":
+                return _whole(self.name, value)
+            return (_whole(self.name, value),)
+        if isinstance(value, tuple):
+            raise ValueError(f"{self.name} must be {_KIND_TEXT[kind]}")
+        if kind == "int":
+            return _whole(self.name, value)
+        if kind == "bool":
+            if value in (0, 1):
+                return bool(value)
+            raise ValueError(f"{self.name} must be True or False")
+        return float(value)
+
+
+_KIND_TEXT = {"int": "a whole number", "float": "a number", "bool": "True or False", "dims": "a dim or a tuple of dims",
+              "ints": "whole numbers"}
+
+
+def _whole(name: str, value: Any) -> int:
+    if isinstance(value, tuple) or not float(value).is_integer():
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    return int(value)
+
+
+def point_axes(dim: int | tuple[int, ...] | None, rank: int) -> tuple[int, ...]:
+    """The axes `dim` names among a value's `rank` per-point (trailing) axes, counted from the
+    end (negative): they stay right with a batch axis in front. None: all of them.
+    ValueError where a dim is out of range or named twice, in PyTorch's words."""
+    if dim is None:
+        return tuple(range(-rank, 0))
+    dims = dim if isinstance(dim, tuple) else (dim,)
+    axes = []
+    for d in dims:
+        if not -max(rank, 1) <= d < max(rank, 1):
+            raise ValueError(f"Dimension out of range (expected to be in range of [{-max(rank, 1)}, {max(rank, 1) - 1}], "
+                             f"but got {d})")
+        axes.append(d - rank if d >= 0 else d)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"dim {dims} names an axis twice")
+    return tuple(axes) if rank else ()
 
 
 @dataclass(frozen=True, eq=False, repr=False)  # eq/repr left out: they cost start-up time
@@ -88,7 +161,15 @@ class Op:
     # Operators: how tightly the symbol binds (higher binds tighter) and which way it groups.
     precedence: int = 0
     right_assoc: bool = False
-    keywords: tuple[str, ...] = ()  # the keyword arguments a call takes (none yet)
+    # The static parameters a call takes after its `arity` tensor args, by position or by
+    # keyword (`sum(x, 0)`, `x.sum(dim=0, keepdim=True)`): numbers, dims, flags and strings
+    # written in the program, which reach the rules as `params` (see Param).
+    params: tuple[Param, ...] = ()
+    # Other rows a call by this name means when its arguments do not fit this one's: max(v) is
+    # the reduction, max(a, b) the elementwise maximum.
+    overloads: tuple[str, ...] = ()
+    # Python's ints stay ints through it (+ - * //): `-1` and `2*3` are still a dim and a size.
+    keeps_integers: bool = False
     # Other names a program may call it by, PyTorch's and NumPy's: `ln`, `arctan`, `multiply`.
     spellings: tuple[str, ...] = ()
     # The PyTorch/NumPy methods that are this op, the receiver its first arg: `x.sum()`, `y.pow(2)`.
@@ -406,11 +487,15 @@ def node_text(op: Op, args: Sequence[str], params: dict[str, Any]) -> str:
         return f"{args[0]} {op.symbol} {args[1]}"
     if op.symbol and op.arity == 1:
         return f"{op.symbol}{args[0]}"
-    return f"{op.name}({', '.join(args)})"
+    # The params the program gave, by keyword, where they differ from their defaults.
+    given = [f"{p.name}={params[p.name]!r}" for p in op.params if params.get(p.name, p.default) != p.default]
+    return f"{op.name}({', '.join([*args, *given])})"
 
 
 def shape_message(op: Op, shapes: Sequence[Shape]) -> str:
     """What is wrong when the args' shapes do not fit the op."""
     if op.shape_message is not None:
         return str(op.shape_message(op.label, shapes))
+    if op.params:  # (the rule's own words, which say what does not fit, come as the hint)
+        return f"{op.label} cannot take {' and '.join(f'shape {tuple(s)}' for s in shapes)} with these arguments"
     return f"shapes {' and '.join(str(tuple(s)) for s in shapes)} do not broadcast in {op.label}"

@@ -243,12 +243,12 @@ def _unary(name: str, forward: Any, derivative: Any, sympy: Any, **fields: Any) 
 ROWS = [
     # operators: + - lowest, then * / (and @, a structure row), unary -, ** highest
     _binary("add", "+", operator.add, lambda xp, g, ans, a, b: (g, g), "AddBackward0", 10, operator.add,
-            ufuncs=(np.add,), linear=True, reflects=True, spellings=("add",), methods=("add",)),
+            ufuncs=(np.add,), linear=True, reflects=True, spellings=("add",), methods=("add",), keeps_integers=True),
     _binary("sub", "-", operator.sub, lambda xp, g, ans, a, b: (g, -g), "SubBackward0", 10, operator.sub,
             ufuncs=(np.subtract,), linear=True, scalar_overloads=frozenset({"RsubBackward1"}),
-            torch_node_rule=lambda constant, shapes: "RsubBackward1" if constant[0] else "SubBackward0", spellings=("sub", "subtract"), methods=("sub", "subtract")),
+            torch_node_rule=lambda constant, shapes: "RsubBackward1" if constant[0] else "SubBackward0", spellings=("sub", "subtract"), methods=("sub", "subtract"), keeps_integers=True),
     _binary("mul", "*", operator.mul, lambda xp, g, ans, a, b: (g * b, g * a), "MulBackward0", 20, operator.mul,
-            ufuncs=(np.multiply,), reflects=True, spellings=("mul", "multiply"), methods=("mul", "multiply")),
+            ufuncs=(np.multiply,), reflects=True, spellings=("mul", "multiply"), methods=("mul", "multiply"), keeps_integers=True),
     # PyTorch's rule for the divisor, -g * ((a / b) / b): a / (b * b) overflows where the
     # quotient does not, and y / y must have the gradient 0 exactly.
     _binary("div", "/", operator.truediv, lambda xp, g, ans, a, b: (g / b, -g * (ans / b)), "DivBackward0", 20,
@@ -259,7 +259,7 @@ ROWS = [
             scalar_overloads=frozenset({"PowBackward0", "PowBackward2"}), domain=((0.3, 2.0), (-2.0, 2.0)), spellings=("power",), methods=("pow",)),
     elementwise("neg", 1, operator.neg, lambda xp, g, ans, x: (-g,), "NegBackward0", sympy=operator.neg,
                 symbol="-", precedence=30, callable=False, linear=True,
-                ufuncs=(np.negative,), spellings=("neg", "negative"), methods=("neg", "negative")),
+                ufuncs=(np.negative,), spellings=("neg", "negative"), methods=("neg", "negative"), keeps_integers=True),
     # functions of one arg
     _unary("exp", np.exp, lambda xp, g, ans, x: (g * ans,), _sympy("exp"), methods=("exp",)),
     _unary("log", np.log, lambda xp, g, ans, x: (g / x,), _sympy("log"), domain=((0.2, 3.0),), spellings=("ln",), methods=("log",)),

@@ -25,6 +25,7 @@ from gradcli.syntax.tree import (
     Slice,
     Span,
     Statement,
+    Str,
     TreeSink,
     TupleLit,
     Unary,
@@ -34,6 +35,6 @@ from gradcli.syntax.tree import (
 
 __all__ = [
     "END", "KEYWORDS", "KIND", "START", "TEXT", "Binary", "Call", "Expr", "Index", "ListLit", "Name", "Num",
-    "Parser", "Program", "Slice", "Span", "Statement", "Token", "Tokens", "TreeSink", "TupleLit", "Unary", "assigned_names",
+    "Parser", "Program", "Slice", "Span", "Statement", "Str", "Token", "Tokens", "TreeSink", "TupleLit", "Unary", "assigned_names",
     "fold", "no_cycle_collection", "parse", "parse_expression", "replay", "to_source", "tokenize",
 ]

@@ -7,10 +7,12 @@ The grammar:
                                                     -- AUG (+= -= *= /=): `y += e` is `y = y + (e)`
     items      := item (',' item)* [',']
     item       := prefix (INFIX_OP item | subscript | method)*
-    prefix     := NUMBER | NAME | call | group | list | PREFIX_OP item
-    call       := NAME '(' [items] ')'              -- only a function's name is called
-                | MODULE '.' NAME '(' [items] ')'   -- torch.sin(x) is sin(x); np.pi is pi
-    method     := '.' NAME '(' [items] ')'          -- x.sum() is sum(x): the names of Op.methods
+    prefix     := NUMBER | NAME | STRING | call | group | list | PREFIX_OP item
+    call       := NAME '(' [args] ')'               -- only a function's name is called
+                | MODULE '.' NAME '(' [args] ')'    -- torch.sin(x) is sin(x); np.pi is pi
+    method     := '.' NAME '(' [args] ')'           -- x.sum() is sum(x): the names of Op.methods
+    args       := arg (',' arg)* [',']
+    arg        := item | NAME '=' item              -- keywords after the positional args: sum(x, dim=0)
     group      := '(' items ')'                     -- one item and no comma: that item
     list       := '[' items ']'
     subscript  := '[' index (',' index)* [','] ']'
@@ -24,7 +26,7 @@ The parser is a Pratt parser driven by two tables, keyed by the token (its text 
 operator, else its kind): PREFIX for the token where an item starts, INFIX for the token
 after a complete item. An operator's entry is its binding powers and a number's or a name's
 is ATOM, and the loop does the rest; every other form's entry is a handler. A new form is a new entry: a method `.name(args)`
-is INFIX['.'], a keyword argument would be INFIX['='] inside a call.
+is INFIX['.']; a keyword argument is a NAME followed by '=' where a call's argument starts.
 
 It is iterative: where a recursive Pratt parser would call itself for an operand, this one
 pushes a frame (an operator waiting for its right operand, or an open bracket gathering its
@@ -88,7 +90,7 @@ class _Form(NamedTuple):
 class _Open:
     """An open bracket (or the statement itself) and the items gathered inside it so far."""
 
-    __slots__ = ("base", "comma", "form", "head", "head_span", "items", "opener", "slice", "spans")
+    __slots__ = ("base", "comma", "form", "head", "head_span", "items", "keyword", "keywords", "opener", "slice", "spans")
 
     def __init__(self, form: _Form, opener: int, base: int, head: Any = None, head_span: Span | None = None) -> None:
         self.form = form
@@ -99,6 +101,8 @@ class _Open:
         self.spans: list[Span] = []  # beside items: where each one stands in the text
         self.slice: list[tuple[Any, Span] | None] | None = None  # the parts of a slice being read
         self.comma = False  # the last token was a comma: `(a,)` is a tuple, `f(a,)` has one argument
+        self.keyword: Token | None = None  # the keyword of the argument being read: `dim` in `f(x, dim=0)`
+        self.keywords: list[tuple[str, Any, Span]] = []  # (name, value, span) of a call's keyword arguments
 
 
 class _Callee:
@@ -156,7 +160,7 @@ class Parser:
             first = tokens[self.position]
             target, augmented = None, None
             if first.kind == "NAME" and kinds[self.position + 1] in ("=", "AUG"):
-                if first.text in KEYWORDS:
+                if first.text in KEYWORDS or first.text in ("True", "False", "None"):
                     raise self.unexpected(first)
                 target = first.text
                 if kinds[self.position + 1] == "AUG":  # x += e is x = x + (e)
@@ -194,6 +198,10 @@ class Parser:
                     raise self.unexpected(self.tokens[position])
                 elif kinds[position + 1] == "(":  # the name of a function to call, not a value
                     values.append(_CALLEE)
+                elif kinds[position + 1] == "=" and self.depth:  # a keyword argument: sum(x, dim=0)
+                    self.keyword_argument(position)
+                    position += 2
+                    continue
                 elif kinds[position + 1] == "." and text in _MODULE_ROOTS:  # torch.sin(x), np.pi
                     position, span = self.module_name(position)
                     values.append(_CALLEE if kinds[position + 1] == "(" else sink.number(_CONSTANT_TEXT[texts[position]], span))
@@ -226,6 +234,20 @@ class Parser:
             span = (statement.spans[0][0], span[1])
             return self.sink.make_tuple(statement.items, statement.spans, span), span
         return value, span
+
+    def keyword_argument(self, position: int) -> None:
+        """At NAME '=' inside brackets: where a call's argument starts, the NAME is its keyword."""
+        bracket, token = self.frames[-1], self.tokens[position]
+        if not isinstance(bracket, _Open) or bracket.form.closer != ")" or bracket.form is _GROUP:
+            raise self.fail("unexpected '='", self.tokens[position + 1],
+                            "keyword arguments go inside a call, as in sum(x, dim=0)")
+        if bracket.keyword is not None or len(self.values) > bracket.base:
+            raise self.unexpected(self.tokens[position + 1])
+        if token.text in KEYWORDS:
+            raise self.unexpected(token)
+        if any(name == token.text for name, _, _ in bracket.keywords):
+            raise self.fail(f"keyword argument '{token.text}' repeated", token)
+        bracket.keyword = token
 
     def module_name(self, position: int) -> tuple[int, Span]:
         """At a NAME followed by '.': the longest known module prefix from here (`torch.`,
@@ -287,6 +309,17 @@ class Parser:
 
     def end_item(self, bracket: _Open, closing: bool) -> None:
         """End the item before the current token (a ',' or the closer) and add it to `bracket`."""
+        if bracket.keyword is not None:
+            keyword, bracket.keyword = bracket.keyword, None
+            item = self.take_item(bracket)
+            if item is None:  # f(x, dim=)
+                raise self.unexpected(self.tokens[self.position])
+            bracket.keywords.append((keyword.text, item[0], (keyword.start, item[1][1])))
+            bracket.comma = False
+            return
+        if bracket.keywords and len(self.values) > bracket.base:
+            raise self.fail("positional argument follows keyword argument", Token("NAME", "", *self.spans[-1]),
+                            "write the positional arguments first, as in sum(x, 0, keepdim=True)")
         if bracket.slice is None and len(self.values) > bracket.base:  # the common case: f(x)
             bracket.items.append(self.values.pop())
             bracket.spans.append(self.spans.pop())
@@ -322,6 +355,12 @@ _CONSTANT_TEXT = {name: repr(value) for name, value in CONSTANTS.items()}  # np.
 
 
 # --- PREFIX: where an item starts ----------------------------------------------------------
+
+
+def _string(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
+    p.values.append(p.sink.string(text, (start, end)))
+    p.spans.append((start, end))
+    return AFTER_ITEM
 
 
 def _group(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
@@ -463,7 +502,7 @@ def _finish_list(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
 def _finish_call(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
     assert bracket.head_span is not None
     span = (bracket.head_span[0], end)
-    return p.sink.call(bracket.head, bracket.head_span, bracket.items, span), span
+    return p.sink.call(bracket.head, bracket.head_span, bracket.items, span, bracket.keywords), span
 
 
 def _finish_method(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
@@ -471,12 +510,12 @@ def _finish_method(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
     name, receiver = bracket.head
     span = (bracket.head_span[0], end)
     op, args = METHODS[name], [receiver, *bracket.items]
-    if op.symbol and op.arity == len(args):  # x.add(y) is x + y, x.neg() is -x: the same construct
+    if op.symbol and op.arity == len(args) and not bracket.keywords:  # x.add(y) is x + y, x.neg() is -x: the same construct
         if op.arity == 2:
             return p.sink.binary(op.symbol, args[0], args[1], span), span
         return p.sink.unary(op.symbol, args[0], span), span
     name_start = p.tokens.starts[bracket.opener - 1]
-    return p.sink.call(op.name, (name_start, name_start + len(name)), args, span), span
+    return p.sink.call(op.name, (name_start, name_start + len(name)), args, span, bracket.keywords), span
 
 
 def _finish_subscript(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
@@ -505,6 +544,7 @@ PREFIX: dict[str, Entry] = {
     **{symbol: (_NOTHING_ON_THE_LEFT, power, True) for symbol, power in operators.PREFIX.items()},
     "NUM": ATOM,
     "NAME": ATOM,
+    "STR": _string,
     "(": _group,
     "[": _list,
     **dict.fromkeys([",", ":", ")", "]"], _empty_item),
@@ -530,7 +570,7 @@ INFIX: dict[str, Entry] = {
 
 # The two tables filled out to every key a token can have (a kind, or an operator's text),
 # which the loop reads: a lookup that always succeeds is the fastest.
-_KEYS = ["NUM", "NAME", *"()[],:=;.", "AUG", "NEWLINE", "END", *operators.SPELLINGS]
+_KEYS = ["NUM", "NAME", "STR", *"()[],:=;.", "AUG", "NEWLINE", "END", *operators.SPELLINGS]
 _PREFIX_ALL = {**dict.fromkeys(_KEYS, _unexpected), **PREFIX}
 _INFIX_ALL = {**dict.fromkeys(_KEYS, _unexpected), **INFIX}
 

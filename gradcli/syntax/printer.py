@@ -14,6 +14,7 @@ from gradcli.syntax.tree import (
     Program,
     Slice,
     Statement,
+    Str,
     TupleLit,
     Unary,
     fold,
@@ -50,8 +51,8 @@ def _wrapped(part: tuple[str, int], needs: bool) -> str:
 def _print_one(node: Expr | Slice, parts: list[tuple[str, int]]) -> tuple[str, int]:
     if isinstance(node, Num):
         return node.text, _ATOM
-    if isinstance(node, Name):
-        return node.id, _ATOM
+    if isinstance(node, (Name, Str)):
+        return (node.id if isinstance(node, Name) else node.text), _ATOM
     if isinstance(node, Unary):
         power = operators.PREFIX[node.op]
         return f"{node.op}{_wrapped(parts[0], parts[0][1] < power)}", power
@@ -64,7 +65,9 @@ def _print_one(node: Expr | Slice, parts: list[tuple[str, int]]) -> tuple[str, i
             text = f"{_wrapped(left, left[1] < power)} {node.op} {_wrapped(right, right[1] <= power)}"
         return text, power
     if isinstance(node, Call):
-        return f"{node.func}({', '.join(p[0] for p in parts)})", _ATOM
+        positional = [p[0] for p in parts[: len(node.args)]]
+        keywords = [f"{name}={p[0]}" for (name, _), p in zip(node.keywords, parts[len(node.args):], strict=True)]
+        return f"{node.func}({', '.join(positional + keywords)})", _ATOM
     if isinstance(node, Index):
         base, items = parts[0], parts[1:]
         return f"{_wrapped(base, base[1] < _ATOM)}[{', '.join(p[0] for p in items)}]", _ATOM

@@ -11,15 +11,16 @@ from gradcli.errors import Limits, SyntaxProblem, over_limit
 from gradcli.syntax.operators import SPELLINGS
 
 # Words Python reserves: a clear "not supported" beats a puzzling "unexpected name".
+# (True, False and None are values: names the tape knows.)
 KEYWORDS = frozenset(
-    "False None True and as assert async await break class continue def del elif else "
+    "and as assert async await break class continue def del elif else "
     "except finally for from global if import in is lambda nonlocal not or pass raise "
     "return try while with yield".split()
 )
 
 
 class Token(NamedTuple):
-    """A token: its kind (NUM NAME OP ( ) [ ] , : = ; . AUG NEWLINE END), its text and where it stands."""
+    """A token: its kind (NUM NAME STR OP ( ) [ ] , : = ; . AUG NEWLINE END), its text and where it stands."""
 
     kind: str
     text: str
@@ -60,6 +61,7 @@ def _alternatives(texts: Iterable[str]) -> str:
 _TOKEN = re.compile(
     r"[A-Za-z_][A-Za-z_0-9]*"  # name
     r"|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # number
+    r"|'[^'\\\n]*'|\"[^\"\\\n]*\""  # a string: einsum's subscripts, reduction='sum' (no escapes)
     r"|[ \t\r\f]+|\\\n|\#[^\n]*"  # space, line continuation, comment
     f"|{_alternatives(_NOT_OURS)}"
     f"|{_alternatives(_KIND_OF)}"
@@ -69,10 +71,12 @@ _TOKEN = re.compile(
 # A token's kind, from its whole text (operators and punctuation), else from its first
 # character. _SKIP (falsy): space, a comment, a line continuation; _BAD: no token of ours.
 _SKIP, _BAD = "", "?"
-_KIND_OF_TEXT = {**_KIND_OF, **dict.fromkeys(_NOT_OURS, _BAD), "\\": _BAD}  # `\` alone; `\` + newline: _SKIP
+_KIND_OF_TEXT = {**_KIND_OF, **dict.fromkeys(_NOT_OURS, _BAD), "\\": _BAD,  # `\` alone; `\` + newline: _SKIP
+                 "'": _BAD, '"': _BAD}  # a quote that no other closes on its line
 _KIND_OF_FIRST = {
     **dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_", "NAME"),
     **dict.fromkeys("0123456789.", "NUM"),  # (`.` alone is punctuation, by its whole text)
+    **dict.fromkeys("'\"", "STR"),  # (a quote alone is _BAD, by its whole text)
     **dict.fromkeys(" \t\r\f#\\", _SKIP),
 }
 
@@ -147,6 +151,9 @@ def _not_a_token(source: str, text: str, start: int) -> SyntaxProblem:
     if text in _NOT_OURS:
         return SyntaxProblem(f"operator {text!r} is not supported", source=source, span=(start, start + len(text)),
                              hint=_MEANT.get(text, ""))
+    if text in ("'", '"'):
+        return SyntaxProblem("unterminated string", source=source, span=(start, start + 1),
+                             hint="a string opens and closes with the same quote on one line, as in 'ij,jk->ik'")
     shown = "character " + (repr(text) if text.isprintable() else f"U+{ord(text):04X}")
     if "\udc80" <= text <= "\udcff":  # how Python hands over a byte of argv that is not UTF-8
         shown = f"byte 0x{ord(text) - 0xdc00:02x} (not UTF-8)"

@@ -54,6 +54,20 @@ class Name(_Node):
         self.id, self.span = id, span
 
 
+class Str(_Node):
+    """A string literal (its text with the quotes): einsum's subscripts, reduction='sum'."""
+
+    __slots__ = ("span", "text")
+    _compared = ("text",)
+
+    def __init__(self, text: str, span: Span) -> None:
+        self.text, self.span = text, span
+
+    @property
+    def value(self) -> str:
+        return self.text[1:-1]
+
+
 class Unary(_Node):
     __slots__ = ("op", "operand", "span")
     _compared = ("op", "operand")
@@ -71,11 +85,12 @@ class Binary(_Node):
 
 
 class Call(_Node):
-    __slots__ = ("args", "func", "span")
-    _compared = ("func", "args")
+    __slots__ = ("args", "func", "keywords", "span")
+    _compared = ("func", "args", "keywords")
 
-    def __init__(self, func: str, args: tuple[Expr, ...], span: Span) -> None:
+    def __init__(self, func: str, args: tuple[Expr, ...], span: Span, keywords: tuple[tuple[str, Expr], ...] = ()) -> None:
         self.func, self.args, self.span = func, args, span
+        self.keywords = keywords  # (name, value) of each keyword argument, in order
 
 
 class Slice(_Node):
@@ -110,7 +125,7 @@ class TupleLit(_Node):
         self.items, self.span = items, span
 
 
-Expr = Union[Num, Name, Unary, Binary, Call, Index, ListLit, TupleLit]
+Expr = Union[Num, Name, Str, Unary, Binary, Call, Index, ListLit, TupleLit]
 
 
 class Statement(_Node):
@@ -147,8 +162,11 @@ class TreeSink:
     unary = Unary  # (op, operand, span)
     binary = Binary  # (op, left, right, span)
 
-    def call(self, func: str, func_span: Span, args: list[Expr], span: Span) -> Call:
-        return Call(func, tuple(args), span)
+    string = Str  # (text, span)
+
+    def call(self, func: str, func_span: Span, args: list[Expr], span: Span,
+             keywords: list[tuple[str, Expr, Span]] | None = None) -> Call:
+        return Call(func, tuple(args), span, tuple((name, value) for name, value, _ in keywords or ()))
 
     def make_slice(self, start: Expr | None, stop: Expr | None, step: Expr | None, span: Span) -> Slice:
         return Slice(start, stop, step, span)
@@ -201,12 +219,16 @@ def _replay_one(node: Any, args: list[Any], sink: Any) -> Any:
         return sink.number(node.text, node.span)
     if isinstance(node, Name):
         return sink.name(node.id, node.span)
+    if isinstance(node, Str):
+        return sink.string(node.text, node.span)
     if isinstance(node, Unary):
         return sink.unary(node.op, args[0], node.span)
     if isinstance(node, Binary):
         return sink.binary(node.op, args[0], args[1], node.span)
     if isinstance(node, Call):
-        return sink.call(node.func, (node.span[0], node.span[0] + len(node.func)), args, node.span)
+        positional = len(node.args)
+        keywords = [(name, value, expr.span) for (name, expr), value in zip(node.keywords, args[positional:], strict=True)]
+        return sink.call(node.func, (node.span[0], node.span[0] + len(node.func)), args[:positional], node.span, keywords)
     if isinstance(node, Index):
         return sink.index(args[0], args[1:], node.span)
     if isinstance(node, Slice):
@@ -226,7 +248,7 @@ def _children(node: Expr | Slice) -> list[Expr | Slice]:
     if isinstance(node, Binary):
         return [node.left, node.right]
     if isinstance(node, Call):
-        return list(node.args)
+        return [*node.args, *(value for _, value in node.keywords)]
     if isinstance(node, Index):
         return [node.base, *node.items]
     if isinstance(node, (ListLit, TupleLit)):
