@@ -71,3 +71,31 @@ def linspace(start: float, stop: float, count: int) -> Array:
     values[0], values[-1] = start, stop
     return values
 
+
+
+def arange32(start: float, step: float, count: int) -> Array:
+    """torch.arange in float32: the vectors of 8 floats each start at (float) start + step * i,
+    fused, in double; each lane adds lane * step to that float in double, fused, and rounds
+    to float; the elements short of a pair of vectors come one by one, in double."""
+    values = np.empty(count, dtype=np.float32)
+    paired = count // 16 * 16
+    for first in range(0, count, _BLOCK):
+        index = np.arange(first, min(first + _BLOCK, count), dtype=float)
+        lane = index % 8
+        base = _fma(step, index - lane, start).astype(np.float32).astype(float)
+        values[first : first + len(index)] = _fma(lane, step, base)
+    values[paired:] = _fma(step, np.arange(paired, count, dtype=float), start)
+    return values
+
+
+def linspace32(start: float, stop: float, count: int) -> Array:
+    """torch.linspace in float32: as in double (halves from each end), with a float step and
+    float start and stop."""
+    start32, stop32 = np.float32(start), np.float32(stop)
+    if count <= 1:
+        return np.full(count, start32, dtype=np.float32)
+    step = (stop32 - start32) / np.float32(count - 1)
+    index = np.arange(count, dtype=float)
+    half = count // 2
+    return np.where(index < half, _fma(float(step), index, float(start32)),
+                    _fma(-float(step), count - 1 - index, float(stop32))).astype(np.float32)

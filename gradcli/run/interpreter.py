@@ -1,0 +1,1024 @@
+"""The interpreter of `gradcli run`: straight-line PyTorch autograd code, statement by statement.
+
+The file is parsed by Python's own parser into a syntax tree (`ast.parse`, which reads and
+never runs anything), and this module walks that tree: imports of torch, numpy and math bind
+modules, assignments bind names, calls go to the op table (tensor ops, as functions and
+methods) or to the autograd API (backward, autograd.grad, .grad, .grad_fn ...), and print
+writes what PyTorch would print. Anything else -- loops, functions, classes, other imports,
+attributes of anything but tensors, nodes and known modules -- is refused with its line and
+column. Nothing a file says is passed to eval or exec, and a format string may not reach
+into attributes (`"{0.__class__}".format(x)` is refused).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import string
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import numpy as np
+
+from gradcli import engine
+from gradcli.errors import Limits, SyntaxProblem, over_limit
+from gradcli.inputs import ranges
+from gradcli.ops import FUNCTIONS, METHODS, Op
+from gradcli.ops.core import Param
+from gradcli.run import reprs
+from gradcli.run.tensor import (
+    BOOL,
+    FLOAT32,
+    FLOAT64,
+    FREED,
+    INT64,
+    GradFn,
+    Graph,
+    Tensor,
+    TorchError,
+    apply,
+    node_name,
+    operator,
+    runtime_error,
+)
+from gradcli.tape import APPLY, INPUT
+
+Span = tuple[int, int]
+
+# --- what a program can name: modules, dtypes, functions --------------------------------------
+
+_MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.autograd", "torch.special", "torch.linalg",
+            "numpy", "numpy.linalg", "math"}
+
+
+@dataclass(frozen=True)
+class Module:
+    path: str
+
+    def __repr__(self) -> str:
+        return f"<module '{self.path}'>"
+
+
+@dataclass(frozen=True)
+class Function:
+    module: str
+    name: str
+
+    def __repr__(self) -> str:
+        return f"<built-in method {self.name} of type object at 0x7f3e00000000>"
+
+
+@dataclass(frozen=True)
+class Dtype:
+    numpy: np.dtype
+
+    def __repr__(self) -> str:
+        return f"torch.{self.numpy.name}"
+
+
+_DTYPES: dict[str, np.dtype] = {"float32": FLOAT32, "float": FLOAT32, "float64": FLOAT64, "double": FLOAT64, "int64": INT64,
+           "long": INT64, "bool": BOOL}
+
+
+class Size(tuple[int, ...]):
+    def __repr__(self) -> str:
+        return f"torch.Size([{', '.join(str(s) for s in self)}])"
+
+    __str__ = __repr__
+
+
+@dataclass
+class Method:
+    receiver: Any
+    name: str
+
+
+@dataclass
+class BackwardCall:
+    """One backward (or autograd.grad) the file made: what the views show."""
+
+    kind: str  # "backward" or "autograd.grad"
+    roots: list[int]
+    seeds: list[np.ndarray]
+    grads: dict[str, Any] = field(default_factory=dict)  # what it gave each leaf (or input); None: nothing
+    adjoints: list[Any] = field(default_factory=list)
+    line: int = 0
+
+
+_CONSTRUCTORS = {"tensor", "as_tensor", "array", "ones", "zeros", "ones_like", "zeros_like", "full", "full_like", "eye",
+                 "arange", "linspace", "empty", "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed",
+                 "no_grad", "enable_grad", "grad", "backward", "is_tensor", "from_numpy"}
+_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "newaxis": None}
+
+
+class Interpreter:
+    def __init__(self, source: str, out: TextIO) -> None:
+        self.source = source
+        self.out = out
+        self.graph = Graph(source)
+        self.names: dict[str, Any] = {}
+        self.calls: list[BackwardCall] = []
+        self.retained: dict[int, Tensor] = {}  # non-leaf tensors whose grad is kept (retain_grad)
+        self.line_starts = [0]
+        for line in source.splitlines(keepends=True):
+            self.line_starts.append(self.line_starts[-1] + len(line))
+        self.lines = source.splitlines(keepends=True)
+        self.node: ast.AST | None = None  # the statement being run
+
+    # --- where things are ---
+
+    def offset(self, line: int, column: int) -> int:
+        """The character offset of ast's (line, UTF-8 byte column)."""
+        text = self.lines[line - 1] if line - 1 < len(self.lines) else ""
+        return self.line_starts[line - 1] + len(text.encode()[:column].decode(errors="ignore"))
+
+    def span(self, node: ast.AST) -> Span:
+        start = self.offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
+        end = self.offset(end_line, end_col) if end_line is not None and end_col is not None else start + 1
+        return start, max(end, start + 1)
+
+    def refuse(self, node: ast.AST, message: str, hint: str = "") -> SyntaxProblem:
+        return SyntaxProblem(message, source=self.source, span=self.span(node), hint=hint)
+
+    # --- statements ---
+
+    def run(self, tree: ast.Module) -> None:
+        for statement in tree.body:
+            self.statement(statement)
+
+    def statement(self, node: ast.stmt) -> None:
+        self.node = node
+        if isinstance(node, ast.Expr):
+            self.expression(node.value)
+        elif isinstance(node, ast.Assign):
+            value = self.expression(node.value)
+            for target in node.targets:
+                self.assign(target, value)
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            self.assign(node.target, self.expression(node.value))
+        elif isinstance(node, ast.AugAssign):
+            self.augmented(node)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                self.import_module(node, alias.name, alias.asname)
+        elif isinstance(node, ast.ImportFrom):
+            self.import_from(node)
+        elif isinstance(node, ast.With):
+            self.with_block(node)
+        elif isinstance(node, ast.Pass):
+            pass
+        else:
+            raise self.refuse(node, f"{_statement_name(node)} is not supported",
+                              "gradcli run takes straight-line code: imports, assignments, calls such as print() "
+                              "and backward(), and `with torch.no_grad():`")
+
+    def import_module(self, node: ast.AST, path: str, alias: str | None) -> None:
+        path = "numpy" if path == "numpy" else path
+        if path not in _MODULES:
+            raise self.refuse(node, f"import of '{path}' is not supported",
+                              "gradcli run knows torch, torch.nn.functional, numpy and math")
+        if alias:
+            self.names[alias] = Module(path)
+        else:
+            self.names[path.split(".")[0]] = Module(path.split(".")[0])
+
+    def import_from(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        if module not in _MODULES:
+            raise self.refuse(node, f"import from '{module}' is not supported",
+                              "gradcli run knows torch, torch.nn.functional, numpy and math")
+        for alias in node.names:
+            if alias.name == "*":
+                raise self.refuse(node, "import * is not supported", "import the names you use")
+            value = self.attribute_of(Module(module), alias.name, node)
+            self.names[alias.asname or alias.name] = value
+
+    def with_block(self, node: ast.With) -> None:
+        if len(node.items) != 1 or node.items[0].optional_vars is not None:
+            raise self.refuse(node, "only `with torch.no_grad():` is supported")
+        manager = node.items[0].context_expr
+        value = self.expression(manager.func) if isinstance(manager, ast.Call) else None
+        if not (isinstance(value, Function) and value.name in ("no_grad", "enable_grad")):
+            raise self.refuse(manager, "only `with torch.no_grad():` and `with torch.enable_grad():` are supported")
+        before = self.graph.grad_enabled
+        self.graph.grad_enabled = value.name == "enable_grad"
+        try:
+            for statement in node.body:
+                self.statement(statement)
+        finally:
+            self.graph.grad_enabled = before
+
+    def assign(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, ast.Name):
+            self.bind(target.id, value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            items = list(value) if isinstance(value, (tuple, list)) else None
+            if items is None and isinstance(value, Tensor):
+                items = [self.index(value, i, target) for i in range(len(value.data))] if value.data.ndim else None
+            if items is None:
+                raise TorchError("TypeError", f"cannot unpack non-iterable {_type_name(value)} object")
+            if len(items) != len(target.elts):
+                more = len(items) > len(target.elts)
+                raise TorchError("ValueError", f"too many values to unpack (expected {len(target.elts)})" if more
+                                 else f"not enough values to unpack (expected {len(target.elts)}, got {len(items)})")
+            for element, item in zip(target.elts, items, strict=True):
+                self.assign(element, item)
+        elif isinstance(target, ast.Attribute):
+            self.set_attribute(self.expression(target.value), target.attr, value, target)
+        else:
+            raise self.refuse(target, "only names, tuples of names and tensor attributes can be assigned")
+
+    def bind(self, name: str, value: Any) -> None:
+        self.names[name] = value
+        if isinstance(value, Tensor) and value.name is None:
+            value.name = name
+            if value.node is not None:
+                node = self.graph.tape.nodes[value.node]
+                if node.name is None:
+                    node.name = name
+
+    def augmented(self, node: ast.AugAssign) -> None:
+        current = self.expression(node.target)
+        change = self.expression(node.value)
+        if isinstance(current, Tensor) and current.requires_grad and current.is_leaf and self.graph.grad_enabled:
+            raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
+        value = self.binary(_SYMBOLS[type(node.op)], current, change, node)
+        self.assign(node.target, value)
+
+    def set_attribute(self, owner: Any, name: str, value: Any, node: ast.AST) -> None:
+        if not isinstance(owner, Tensor):
+            raise self.refuse(node, f"cannot set '{name}' of {_type_name(owner)}")
+        if name == "requires_grad":
+            self.set_requires_grad(owner, bool(value))
+        elif name == "grad":
+            if value is not None and not isinstance(value, Tensor):
+                raise TorchError("TypeError", f"assigned grad expected to be a Tensor or None but got grad of type {_type_name(value)}")
+            owner.grad = value
+        else:
+            raise self.refuse(node, f"setting '.{name}' of a tensor is not supported", "set .requires_grad or .grad")
+
+    def set_requires_grad(self, tensor: Tensor, flag: bool) -> Tensor:
+        if not tensor.is_leaf:
+            raise runtime_error("you can only change requires_grad flags of leaf variables.")
+        if flag and tensor.data.dtype.kind != "f":
+            raise runtime_error("only Tensors of floating point dtype can require gradients")
+        if tensor.node is not None and flag != tensor.requires_grad:
+            tensor.node = None  # a new leaf from here on: earlier uses keep what they were
+        tensor.requires_grad = flag
+        return tensor
+
+    # --- expressions ---
+
+    def expression(self, node: ast.expr) -> Any:
+        method = getattr(self, f"_{type(node).__name__}", None)
+        if method is None:
+            raise self.refuse(node, f"{_expression_name(node)} is not supported")
+        return method(node)
+
+    def _Constant(self, node: ast.Constant) -> Any:
+        if isinstance(node.value, (int, float, str, bool)) or node.value is None:
+            return node.value
+        raise self.refuse(node, f"a {type(node.value).__name__} literal is not supported")
+
+    def _Name(self, node: ast.Name) -> Any:
+        if node.id in self.names:
+            return self.names[node.id]
+        if node.id in _BUILTINS:
+            return _BUILTINS[node.id]
+        raise TorchError("NameError", f"name '{node.id}' is not defined")
+
+    def _Tuple(self, node: ast.Tuple) -> tuple[Any, ...]:
+        return tuple(self.expression(e) for e in node.elts)
+
+    def _List(self, node: ast.List) -> list[Any]:
+        return [self.expression(e) for e in node.elts]
+
+    def _JoinedStr(self, node: ast.JoinedStr) -> str:
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(str(value.value))
+            else:
+                assert isinstance(value, ast.FormattedValue)
+                item = self.expression(value.value)
+                if value.conversion == ord("r"):
+                    item = repr(item)
+                elif value.conversion == ord("s"):
+                    item = str(item)
+                elif value.conversion == ord("a"):
+                    item = ascii(item)
+                spec = self._JoinedStr(value.format_spec) if isinstance(value.format_spec, ast.JoinedStr) else ""
+                parts.append(format(item, spec))
+        return "".join(parts)
+
+    def _UnaryOp(self, node: ast.UnaryOp) -> Any:
+        operand = self.expression(node.operand)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        if isinstance(node.op, ast.USub):
+            if isinstance(operand, Tensor):
+                return apply(self.graph, operator("-") if "-" not in _BINARY_ONLY else _neg(), [operand], {},
+                             self.span(node))
+            return -operand
+        if isinstance(node.op, ast.Not) and not isinstance(operand, Tensor):
+            return not operand
+        raise self.refuse(node, "this unary operator is not supported")
+
+    def _BinOp(self, node: ast.BinOp) -> Any:
+        symbol = _SYMBOLS.get(type(node.op))
+        if symbol is None:
+            raise self.refuse(node, "this operator is not supported")
+        return self.binary(symbol, self.expression(node.left), self.expression(node.right), node)
+
+    def binary(self, symbol: str, left: Any, right: Any, node: ast.AST) -> Any:
+        if isinstance(left, Tensor) or isinstance(right, Tensor):
+            from gradcli.ops import BINARY_OPERATORS
+
+            if symbol not in BINARY_OPERATORS:
+                raise self.refuse(node, f"'{symbol}' on tensors is not supported")
+            if not isinstance(left, (Tensor, int, float)) or not isinstance(right, (Tensor, int, float)):
+                raise TorchError("TypeError", f"unsupported operand type(s) for {symbol}: "
+                                              f"'{_type_name(left)}' and '{_type_name(right)}'")
+            return apply(self.graph, BINARY_OPERATORS[symbol], [left, right], {}, self.span(node))
+        if isinstance(left, str) and symbol == "%":
+            return left % (tuple(right) if isinstance(right, tuple) else right)
+        python = _PYTHON_OPERATORS.get(symbol)
+        allowed = (int, float, bool)
+        if python is None or not ((isinstance(left, allowed) and isinstance(right, allowed))
+                                  or (symbol in "+*" and isinstance(left, (str, list, tuple)))):
+            raise TorchError("TypeError", f"unsupported operand type(s) for {symbol}: "
+                                          f"'{_type_name(left)}' and '{_type_name(right)}'")
+        try:
+            return python(left, right)
+        except ZeroDivisionError as problem:
+            raise TorchError("ZeroDivisionError", str(problem)) from None
+        except OverflowError as problem:
+            raise TorchError("OverflowError", str(problem)) from None
+
+    def _Subscript(self, node: ast.Subscript) -> Any:
+        base = self.expression(node.value)
+        key = self.key(node.slice)
+        return self.index(base, key, node)
+
+    def key(self, node: ast.expr) -> Any:
+        if isinstance(node, ast.Slice):
+            parts = [None if p is None else self.expression(p) for p in (node.lower, node.upper, node.step)]
+            return slice(*parts)
+        if isinstance(node, ast.Tuple):
+            return tuple(self.key(e) for e in node.elts)
+        return self.expression(node)
+
+    def index(self, base: Any, key: Any, node: ast.AST) -> Any:
+        if isinstance(base, Tensor):
+            items = key if isinstance(key, tuple) else (key,)
+            if not all(isinstance(k, (int, slice)) and not isinstance(k, bool) for k in items):
+                raise self.refuse(node, "a tensor's index must be whole numbers and slices here")
+            try:
+                np.broadcast_to(np.zeros(()), base.data.shape)[items]
+            except IndexError as problem:
+                raise TorchError("IndexError", str(problem)) from None
+            return apply(self.graph, _getitem(), [base], {"key": items}, self.span(node))
+        if isinstance(base, (tuple, list, str)):
+            try:
+                return base[key]
+            except (IndexError, TypeError) as problem:
+                raise TorchError(type(problem).__name__, str(problem)) from None
+        raise TorchError("TypeError", f"'{_type_name(base)}' object is not subscriptable")
+
+    def _Attribute(self, node: ast.Attribute) -> Any:
+        owner = self.expression(node.value)
+        return self.attribute_of(owner, node.attr, node)
+
+    def attribute_of(self, owner: Any, name: str, node: ast.AST) -> Any:
+        if isinstance(owner, Module):
+            path = f"{owner.path}.{name}"
+            if path in _MODULES or (owner.path, name) == ("torch", "nn"):
+                return Module(path)
+            if name in _DTYPES and owner.path == "torch":
+                return Dtype(_DTYPES[name])
+            if name in _CONSTANTS and name != "newaxis":
+                return _CONSTANTS[name]
+            if name in _CONSTRUCTORS or name in FUNCTIONS:
+                return Function(owner.path, name)
+            raise self.refuse(node, f"'{path}' is not supported", "`gradcli functions` lists the functions")
+        if isinstance(owner, Tensor):
+            return self.tensor_attribute(owner, name, node)
+        if isinstance(owner, GradFn):
+            if name == "next_functions":
+                return owner.next_functions
+            if name == "name":
+                return Method(owner, "name")
+        if isinstance(owner, str) and name == "format":
+            return Method(owner, "format")
+        raise self.refuse(node, f"'.{name}' of {_type_name(owner)} is not supported")
+
+    def tensor_attribute(self, tensor: Tensor, name: str, node: ast.AST) -> Any:
+        if name == "grad":
+            if tensor.grad is None and not tensor.is_leaf and not tensor.retains_grad:
+                pass  # PyTorch warns (on stderr) and gives None
+            return tensor.grad
+        if name == "grad_fn":
+            return tensor.grad_fn
+        if name == "requires_grad":
+            return tensor.requires_grad
+        if name == "is_leaf":
+            return tensor.is_leaf
+        if name == "shape":
+            return Size(tensor.data.shape)
+        if name == "dtype":
+            return Dtype(tensor.data.dtype)
+        if name == "data":
+            return Tensor(self.graph, tensor.data)
+        if name == "ndim":
+            return tensor.data.ndim
+        if name in ("T", "mT") and "transpose" in FUNCTIONS:
+            return self.call_op(FUNCTIONS["transpose"], [tensor, -2, -1], {}, node) if tensor.data.ndim >= 2 else tensor
+        if name in _TENSOR_METHODS or name in METHODS:
+            return Method(tensor, name)
+        raise self.refuse(node, f"'.{name}' of a tensor is not supported")
+
+    def _Call(self, node: ast.Call) -> Any:
+        callee = self.expression(node.func)
+        args = []
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                raise self.refuse(arg, "*args is not supported")
+            args.append(self.expression(arg))
+        kwargs: dict[str, Any] = {}
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                raise self.refuse(keyword, "**kwargs is not supported")
+            kwargs[keyword.arg] = self.expression(keyword.value)
+        return self.call(callee, args, kwargs, node)
+
+    # --- calls ---
+
+    def call(self, callee: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        if isinstance(callee, Builtin):
+            return callee.function(self, args, kwargs, node)
+        if isinstance(callee, Function):
+            return self.call_function(callee, args, kwargs, node)
+        if isinstance(callee, Method):
+            return self.call_method(callee, args, kwargs, node)
+        raise TorchError("TypeError", f"'{_type_name(callee)}' object is not callable")
+
+    def call_function(self, function: Function, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        name = function.name
+        if name in ("rand", "randn", "randint", "rand_like", "randn_like", "manual_seed", "empty"):
+            what = "an uninitialized tensor" if name == "empty" else "random tensors"
+            raise self.refuse(node, f"{function.module}.{name}: {what} are not supported",
+                              "give the values: torch.tensor([...]), torch.ones(...), torch.arange(...)")
+        if name in ("no_grad", "enable_grad"):
+            raise self.refuse(node, f"{name}() is only supported as `with torch.{name}():`")
+        if function.module == "torch.autograd" and name == "grad":
+            return self.autograd_grad(args, kwargs, node)
+        if function.module == "torch.autograd" and name == "backward":
+            return self.autograd_backward(args, kwargs, node)
+        if function.module == "math" and all(isinstance(a, (int, float)) for a in args) and hasattr(math, name):
+            return _math(name, args)
+        if name in _CONSTRUCTORS:
+            return self.construct(name, args, kwargs, node)
+        op = FUNCTIONS.get(name)
+        if op is None:
+            raise self.refuse(node, f"'{function.module}.{name}' is not supported")
+        return self.call_op(op, args, kwargs, node)
+
+    def call_op(self, op: Op, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        from gradcli.ops import OPS
+
+        kwargs = {k: v for k, v in kwargs.items() if k != "out" or v is not None}
+        problem: Exception | None = None
+        for candidate in (op, *(OPS[name] for name in op.overloads)):
+            try:
+                tensors, params = _bind(candidate, args, kwargs)
+            except (TypeError, ValueError) as error:
+                problem = problem or error
+                continue
+            operands = [a if isinstance(a, (Tensor, int, float)) else self.tensor_from(a, None, node) for a in tensors]
+            if not any(isinstance(a, Tensor) for a in operands) and operands:
+                operands[0] = self.tensor_from(operands[0], None, node)
+            try:
+                return apply(self.graph, candidate, operands, params, self.span(node))
+            except (ValueError, IndexError) as error:
+                raise runtime_error(str(error).split("\n")[0]) from None
+        assert problem is not None
+        raise TorchError("TypeError", f"{op.name}(): {problem}")
+
+    def call_method(self, method: Method, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        receiver, name = method.receiver, method.name
+        if isinstance(receiver, GradFn):
+            return receiver.name()
+        if isinstance(receiver, str):
+            return self.format_string(receiver, args, kwargs, node)
+        tensor: Tensor = receiver
+        handler = _TENSOR_METHODS.get(name)
+        if handler is not None:
+            return handler(self, tensor, args, kwargs, node)
+        return self.call_op(METHODS[name], [tensor, *args], kwargs, node)
+
+    def format_string(self, text: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> str:
+        for _, field_name, _, _ in string.Formatter().parse(text):
+            if field_name and any(mark in field_name for mark in ".["):
+                raise self.refuse(node, "a format field that reaches into attributes or items is not supported",
+                                  "format the value itself: '{}'.format(x.grad)")
+        try:
+            return text.format(*args, **kwargs)
+        except (IndexError, KeyError, ValueError) as problem:
+            raise TorchError(type(problem).__name__, str(problem)) from None
+
+    # --- tensors ---
+
+    def tensor_from(self, data: Any, dtype: Any, node: ast.AST) -> Tensor:
+        """torch.tensor(data): PyTorch's dtype from the data (float32 for floats, int64 for ints,
+        bool for bools) unless dtype= says."""
+        if isinstance(data, Tensor):
+            values = data.data
+        else:
+            flat = _flatten(data, node, self)
+            try:
+                values = np.array(flat)
+            except ValueError as problem:
+                raise TorchError("ValueError", str(problem).split("\n")[0]) from None
+            if values.dtype == object or values.dtype.kind not in "biuf":
+                raise TorchError("TypeError", "could not convert the data to a tensor")
+            if values.dtype.kind == "f":
+                values = values.astype(FLOAT32)
+        if dtype is not None:
+            if not isinstance(dtype, Dtype):
+                raise TorchError("TypeError", "dtype must be a torch dtype, such as torch.float64")
+            values = values.astype(dtype.numpy)
+        return Tensor(self.graph, np.array(values))
+
+    def construct(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
+        requires_grad = bool(kwargs.pop("requires_grad", False))
+        dtype = kwargs.pop("dtype", None)
+        kwargs.pop("device", None)
+        if name in ("tensor", "as_tensor", "array", "from_numpy"):
+            if len(args) != 1:
+                raise TorchError("TypeError", f"{name}() takes 1 positional argument")
+            tensor = self.tensor_from(args[0], dtype, node)
+        elif name in ("ones", "zeros", "full", "empty"):
+            fill = kwargs.pop("fill_value", None)
+            if name == "full":
+                if fill is None:
+                    fill, args = args[-1], args[:-1]
+            sizes = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+            shape = tuple(int(s) for s in sizes)
+            self.check_size(math.prod(shape), node)
+            value = {"ones": 1.0, "zeros": 0.0}.get(name, fill)
+            kind = dtype.numpy if isinstance(dtype, Dtype) else (
+                INT64 if isinstance(value, int) and not isinstance(value, bool) and name == "full"
+                else BOOL if isinstance(value, bool) else FLOAT32)
+            tensor = Tensor(self.graph, np.full(shape, value, dtype=kind))
+        elif name in ("ones_like", "zeros_like", "full_like"):
+            like = args[0]
+            if not isinstance(like, Tensor):
+                raise TorchError("TypeError", f"{name}(): argument 'input' must be Tensor")
+            value = {"ones_like": 1, "zeros_like": 0}.get(name, args[1] if len(args) > 1 else kwargs.get("fill_value"))
+            kind = dtype.numpy if isinstance(dtype, Dtype) else like.data.dtype
+            tensor = Tensor(self.graph, np.full(like.data.shape, value, dtype=kind))
+        elif name == "eye":
+            n = int(args[0])
+            m = int(args[1]) if len(args) > 1 else n
+            self.check_size(n * m, node)
+            tensor = Tensor(self.graph, np.eye(n, m, dtype=dtype.numpy if isinstance(dtype, Dtype) else FLOAT32))
+        elif name == "arange":
+            tensor = self.arange(args, kwargs, dtype, node)
+        elif name == "linspace":
+            start, end, steps = ([*list(args), kwargs.get("steps")])[:3]
+            kind = dtype.numpy if isinstance(dtype, Dtype) else FLOAT32
+            self.check_size(int(steps), node)
+            values = (ranges.linspace32(float(start), float(end), int(steps)) if kind == FLOAT32
+                      else ranges.linspace(float(start), float(end), int(steps)))
+            tensor = Tensor(self.graph, values.astype(kind))
+        elif name == "is_tensor":
+            return isinstance(args[0], Tensor)  # type: ignore[return-value]
+        else:
+            raise self.refuse(node, f"torch.{name} is not supported here")
+        if requires_grad:
+            self.set_requires_grad(tensor, True)
+        return tensor
+
+    def arange(self, args: list[Any], kwargs: dict[str, Any], dtype: Any, node: ast.AST) -> Tensor:
+        numbers = list(args)
+        if len(numbers) == 1:
+            numbers = [0, numbers[0], 1]
+        elif len(numbers) == 2:
+            numbers.append(kwargs.get("step", 1))
+        start, end, step = numbers
+        if step == 0:
+            raise runtime_error("step must be nonzero")
+        if isinstance(dtype, Dtype):
+            kind = dtype.numpy
+        else:
+            kind = FLOAT32 if any(isinstance(n, float) for n in (start, end, step)) else INT64
+        span = (end - start) / step
+        if not math.isfinite(span):
+            raise runtime_error("unsupported range: " + f"{start} -> {end}")
+        if span < 0:
+            raise runtime_error("upper bound and larger bound inconsistent with step sign")
+        count = math.ceil(span)
+        self.check_size(count, node)
+        if kind == INT64:
+            return Tensor(self.graph, np.arange(start, end, step, dtype=INT64))
+        values = ranges.arange32(start, step, count) if kind == FLOAT32 else ranges.arange(start, step, count)
+        return Tensor(self.graph, values.astype(kind))
+
+    def check_size(self, count: int, node: ast.AST) -> None:
+        if count > Limits.get("elements"):
+            raise over_limit(f"this tensor would have {count:,} elements", "elements", source=self.source,
+                             span=self.span(node))
+
+    # --- backward ---
+
+    def backward(self, roots: list[Tensor], grads: list[Any], retain_graph: bool, inputs: list[Tensor] | None,
+                 kind: str, node: ast.AST, accumulate: bool = True) -> list[Any]:
+        graph = self.graph
+        seeds = []
+        for i, (root, grad) in enumerate(zip(roots, grads, strict=True)):
+            if not root.requires_grad:
+                raise runtime_error(f"element {i} of tensors does not require grad and does not have a grad_fn")
+            if grad is None:
+                if root.data.size != 1:
+                    raise runtime_error("grad can be implicitly created only for scalar outputs")
+                seeds.append(np.ones(root.data.shape, dtype=root.data.dtype))
+                continue
+            seed = grad.data if isinstance(grad, Tensor) else np.asarray(grad, dtype=root.data.dtype)
+            if seed.shape != root.data.shape:
+                raise runtime_error(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(seed.shape)!r} and "
+                                    f"output[{i}] has a shape of {Size(root.data.shape)!r}.")
+            seeds.append(seed.astype(root.data.dtype))
+        span = self.span(node)
+        indices = [root.as_node(span) for root in roots]
+        self.name_inputs()
+        reachable = _reachable(graph, indices)
+        nodes = graph.tape.nodes
+        if any(i in graph.freed and not getattr(nodes[i].op, "linear", True) for i in reachable):
+            raise runtime_error(FREED)
+        adjoints = engine.backward(graph.tape, graph.values, indices, seeds, backend=engine.ARRAYS)
+        if not retain_graph:
+            graph.freed.update(i for i in reachable if nodes[i].kind == APPLY)
+        call = BackwardCall(kind, indices, seeds, adjoints=adjoints, line=getattr(node, "lineno", 0))
+        self.calls.append(call)
+        if accumulate:
+            wanted = None if inputs is None else {t.as_node(span) for t in inputs}
+            for tensor in self.leaves(reachable):
+                if wanted is not None and tensor.node not in wanted:
+                    continue
+                self.accumulate(tensor, adjoints[tensor.node])  # type: ignore[index]
+                call.grads[tensor.name or f"leaf{tensor.node}"] = adjoints[tensor.node]  # type: ignore[index]
+            for index, tensor in self.retained.items():
+                if index in reachable and (wanted is None or index in wanted) and adjoints[index] is not None:
+                    self.accumulate(tensor, adjoints[index])
+        return adjoints
+
+    def leaves(self, reachable: set[int]) -> list[Tensor]:
+        leaves = self.graph.leaves
+        return [leaves[index] for index in sorted(reachable) if index in leaves]
+
+    def accumulate(self, tensor: Tensor, adjoint: Any) -> None:
+        if adjoint is None:
+            return
+        value = np.broadcast_to(np.asarray(adjoint), tensor.data.shape).astype(tensor.data.dtype)
+        if tensor.grad is None:
+            tensor.grad = Tensor(self.graph, np.array(value))
+        else:
+            tensor.grad.data = tensor.grad.data + value
+
+    def name_inputs(self) -> None:
+        tape = self.graph.tape
+        for node in tape.nodes:
+            if node.kind == INPUT and node.index not in tape.inputs.values():
+                tape.inputs[node.name or f"leaf{node.index}"] = node.index
+
+    def autograd_backward(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
+        names = ["tensors", "grad_tensors", "retain_graph", "create_graph", "grad_variables", "inputs"]
+        bound = _python_bind("backward", names, args, kwargs)
+        tensors = _as_list(bound.get("tensors"))
+        grads = bound.get("grad_tensors")
+        grads = [None] * len(tensors) if grads is None else _as_list(grads)
+        inputs = bound.get("inputs")
+        self.backward(tensors, grads, bool(bound.get("retain_graph")), None if inputs is None else _as_list(inputs),
+                      "backward", node)
+
+    def autograd_grad(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> tuple[Any, ...]:
+        names = ["outputs", "inputs", "grad_outputs", "retain_graph", "create_graph", "only_inputs", "allow_unused",
+                 "is_grads_batched", "materialize_grads"]
+        bound = _python_bind("grad", names, args, kwargs)
+        outputs = _as_list(bound.get("outputs"))
+        inputs = _as_list(bound.get("inputs"))
+        grads = bound.get("grad_outputs")
+        grads = [None] * len(outputs) if grads is None else _as_list(grads)
+        for tensor in inputs:
+            if not isinstance(tensor, Tensor) or not tensor.requires_grad:
+                raise runtime_error("One of the differentiated Tensors does not require grad")
+        span = self.span(node)
+        input_nodes = [t.as_node(span) for t in inputs]
+        reachable = _reachable(self.graph, [o.as_node(span) for o in outputs if isinstance(o, Tensor)])
+        allow_unused = bound.get("allow_unused")
+        materialize = bool(bound.get("materialize_grads"))
+        if allow_unused is None:
+            allow_unused = materialize
+        for index in input_nodes:
+            if index not in reachable and not allow_unused:
+                raise runtime_error("One of the differentiated Tensors appears to not have been used in the graph. "
+                                    "Set allow_unused=True if this is the desired behavior.")
+        adjoints = self.backward(outputs, grads, bool(bound.get("retain_graph")), None, "autograd.grad", node,
+                                 accumulate=False)
+        results: list[Any] = []
+        for tensor, index in zip(inputs, input_nodes, strict=True):
+            adjoint = adjoints[index] if index in reachable else None
+            if adjoint is None:
+                results.append(Tensor(self.graph, np.zeros_like(tensor.data)) if materialize else None)
+            else:
+                value = np.broadcast_to(np.asarray(adjoint), tensor.data.shape).astype(tensor.data.dtype)
+                results.append(Tensor(self.graph, np.array(value)))
+            self.calls[-1].grads[tensor.name or f"leaf{index}"] = adjoint
+        return tuple(results)
+
+
+# --- the tensor methods that are not ops ----------------------------------------------------------
+
+
+def _backward_method(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
+                     node: ast.AST) -> None:
+    bound = _python_bind("backward", ["gradient", "retain_graph", "create_graph", "inputs"], args, kwargs)
+    inputs = bound.get("inputs")
+    interpreter.backward([tensor], [bound.get("gradient")], bool(bound.get("retain_graph")),
+                         None if inputs is None else _as_list(inputs), "backward", node)
+
+
+def _item(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    if tensor.data.size != 1:
+        raise runtime_error(f"a Tensor with {tensor.data.size} elements cannot be converted to Scalar")
+    return tensor.data.reshape(()).item()
+
+
+def _zero(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
+    if tensor.requires_grad and tensor.is_leaf and interpreter.graph.grad_enabled:
+        raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
+    tensor.data = np.zeros_like(tensor.data)
+    return tensor
+
+
+def _requires_grad_(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
+                    node: ast.AST) -> Tensor:
+    flag = args[0] if args else kwargs.get("requires_grad", True)
+    return interpreter.set_requires_grad(tensor, bool(flag))
+
+
+def _retain_grad(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
+                 node: ast.AST) -> None:
+    if not tensor.requires_grad:
+        raise runtime_error("can't retain_grad on Tensor that has requires_grad=False")
+    if not tensor.is_leaf:
+        tensor.retains_grad = True
+        interpreter.retained[tensor.as_node(interpreter.span(node))] = tensor
+
+
+def _detach(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
+    return Tensor(interpreter.graph, tensor.data)
+
+
+def _size(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    shape = Size(tensor.data.shape)
+    return shape[args[0]] if args else shape
+
+
+def _to_dtype(dtype: np.dtype) -> Callable[..., Tensor]:
+    def convert(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
+                node: ast.AST) -> Tensor:
+        if tensor.data.dtype == dtype:
+            return tensor
+        return Tensor(interpreter.graph, tensor.data.astype(dtype))  # (no grad flows across a cast here)
+
+    return convert
+
+
+_TENSOR_METHODS: dict[str, Callable[..., Any]] = {
+    "backward": _backward_method,
+    "item": _item,
+    "tolist": lambda i, t, a, k, n: t.data.tolist(),
+    "zero_": _zero,
+    "requires_grad_": _requires_grad_,
+    "retain_grad": _retain_grad,
+    "detach": _detach,
+    "size": _size,
+    "dim": lambda i, t, a, k, n: t.data.ndim,
+    "numel": lambda i, t, a, k, n: int(t.data.size),
+    "numpy": lambda i, t, a, k, n: t.data,
+    "float": _to_dtype(FLOAT32),
+    "double": _to_dtype(FLOAT64),
+}
+
+
+# --- builtins -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    function: Callable[..., Any]
+
+    def __repr__(self) -> str:
+        return f"<built-in function {self.name}>"
+
+
+def _print(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
+    unknown = set(kwargs) - {"sep", "end", "flush"}
+    if unknown:
+        raise TorchError("TypeError", f"'{sorted(unknown)[0]}' is an invalid keyword argument for print()")
+    sep = kwargs.get("sep", " ")
+    end = kwargs.get("end", "\n")
+    interpreter.out.write((" " if sep is None else sep).join(str(a) for a in args) + ("\n" if end is None else end))
+
+
+def _python(function: Callable[..., Any]) -> Callable[..., Any]:
+    def call(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except (TypeError, ValueError) as problem:
+            raise TorchError(type(problem).__name__, str(problem)) from None
+
+    return call
+
+
+def _len(value: Any) -> int:
+    if isinstance(value, Tensor):
+        if not value.data.ndim:
+            raise TypeError("len() of a 0-d tensor")
+        return len(value.data)
+    return len(value)
+
+
+_BUILTINS = {name: Builtin(name, function) for name, function in {
+    "print": _print,
+    "len": _python(_len),
+    "float": _python(lambda v=0.0: float(v.data.reshape(()).item() if isinstance(v, Tensor) else v)),
+    "int": _python(lambda v=0: int(v.data.reshape(()).item() if isinstance(v, Tensor) else v)),
+    "str": _python(str),
+    "repr": _python(repr),
+    "abs": _python(abs),
+    "round": _python(round),
+    "list": _python(list),
+    "tuple": _python(tuple),
+    "type": _python(lambda v: _type_name(v)),
+}.items()}
+
+
+# --- small pieces -----------------------------------------------------------------------------------
+
+_SYMBOLS: dict[type, str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**",
+                             ast.MatMult: "@", ast.Mod: "%", ast.FloorDiv: "//"}
+_PYTHON_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
+    "**": lambda a, b: a**b, "%": lambda a, b: a % b, "//": lambda a, b: a // b}
+_BINARY_ONLY: frozenset[str] = frozenset()
+
+
+def _neg() -> Op:
+    from gradcli.ops import PREFIX_OPERATORS
+
+    return PREFIX_OPERATORS["-"]
+
+
+def _getitem() -> Op:
+    from gradcli.ops import OPS
+
+    return OPS["getitem"]
+
+
+def _math(name: str, args: list[Any]) -> Any:
+    try:
+        return getattr(math, name)(*args)
+    except (ValueError, OverflowError) as problem:
+        raise TorchError(type(problem).__name__, str(problem)) from None
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, GradFn):
+        return value.name()
+    if value is None:
+        return "NoneType"
+    return type(value).__name__
+
+
+def _flatten(data: Any, node: ast.AST, interpreter: Interpreter) -> Any:
+    """Nested lists of numbers (tensors of one element taken as their numbers), as np.array takes them."""
+    if isinstance(data, (list, tuple)):
+        return [_flatten(item, node, interpreter) for item in data]
+    if isinstance(data, Tensor):
+        return data.data.tolist()
+    if isinstance(data, (int, float, bool)):
+        return data
+    raise TorchError("TypeError", f"could not infer a dtype for {_type_name(data)}")
+
+
+def _as_list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _python_bind(function: str, names: list[str], args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    if len(args) > len(names):
+        raise TorchError("TypeError", f"{function}() takes at most {len(names)} arguments ({len(args)} given)")
+    bound = dict(zip(names, args, strict=False))
+    for key, value in kwargs.items():
+        if key not in names:
+            raise TorchError("TypeError", f"{function}() got an unexpected keyword argument '{key}'")
+        if key in bound:
+            raise TorchError("TypeError", f"{function}() got multiple values for argument '{key}'")
+        bound[key] = value
+    return bound
+
+
+def _bind(op: Op, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    """A Python call of an op of the table: its tensor args and its params (TypeError/ValueError where
+    they do not fit)."""
+    arity = len(args) if op.arity == -1 else op.arity
+    if op.arity == -1 and args and isinstance(args[0], (list, tuple)):
+        tensors, given = list(args[0]), list(args[1:])
+    else:
+        if len(args) < arity:
+            raise TypeError(f"takes {arity} tensor arguments, got {len(args)}")
+        tensors, given = list(args[:arity]), list(args[arity:])
+    specs: list[Param] = list(op.params)
+    values: dict[str, Any] = {}
+    soaks = bool(specs) and specs[-1].kind == "ints"
+    if len(given) > len(specs) and not soaks:
+        raise TypeError(f"takes {arity + len(specs)} arguments, got {len(args)}")
+    for i, value in enumerate(given):
+        if soaks and i == len(specs) - 1:
+            values[specs[-1].name] = tuple(given[i:]) if len(given) > i + 1 else value
+            break
+        values[specs[i].name] = value
+    by_keyword = {name: spec for spec in specs for name in (spec.name, *spec.aliases)}
+    for key, value in kwargs.items():
+        if key in ("input", "self") and not tensors:
+            tensors = [value]
+            continue
+        spec = by_keyword.get(key)
+        if spec is None:
+            raise TypeError(f"got an unexpected keyword argument '{key}'")
+        values[spec.name] = value
+    params = {}
+    for spec in specs:
+        value = values.get(spec.name, spec.default)
+        if isinstance(value, list):
+            value = tuple(value)
+        if isinstance(value, Tensor):
+            raise TypeError(f"argument '{spec.name}' must be a number, not Tensor")
+        params[spec.name] = spec.convert(value) if spec.name in values else spec.default
+    return tensors, params
+
+
+def _reachable(graph: Graph, roots: list[int]) -> set[int]:
+    nodes = graph.tape.nodes
+    seen = set(roots)
+    pending = list(roots)
+    while pending:
+        index = pending.pop()
+        for arg in nodes[index].args:
+            if nodes[arg].requires_grad and arg not in seen:
+                seen.add(arg)
+                pending.append(arg)
+    return seen
+
+
+def _statement_name(node: ast.AST) -> str:
+    names = {ast.For: "a 'for' loop", ast.While: "a 'while' loop", ast.If: "'if'", ast.FunctionDef: "a function "
+             "definition ('def')", ast.ClassDef: "a class definition", ast.Return: "'return'", ast.Try: "'try'",
+             ast.Raise: "'raise'", ast.Delete: "'del'", ast.Global: "'global'", ast.Assert: "'assert'",
+             ast.AsyncFunctionDef: "an async function", ast.Nonlocal: "'nonlocal'"}
+    return names.get(type(node), f"a '{type(node).__name__}' statement")
+
+
+def _expression_name(node: ast.AST) -> str:
+    names = {ast.Lambda: "a lambda", ast.ListComp: "a list comprehension", ast.GeneratorExp: "a generator expression",
+             ast.Dict: "a dict", ast.Set: "a set", ast.IfExp: "a conditional expression", ast.BoolOp: "'and'/'or'",
+             ast.Compare: "a comparison", ast.DictComp: "a dict comprehension", ast.SetComp: "a set comprehension",
+             ast.Await: "'await'", ast.Yield: "'yield'", ast.NamedExpr: "':='", ast.Starred: "'*'"}
+    return names.get(type(node), f"a '{type(node).__name__}' expression")
+
+
+def run(source: str, out: TextIO) -> Interpreter:
+    """Run a file's text, writing what it prints to `out`; SyntaxProblem (exit 2) for what gradcli
+    run does not take, TorchError (exit 1) for what PyTorch would raise."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as problem:
+        line, column = problem.lineno or 1, (problem.offset or 1) - 1
+        starts = [0]
+        for text in source.splitlines(keepends=True):
+            starts.append(starts[-1] + len(text))
+        start = starts[min(line, len(starts)) - 1] + max(column, 0)
+        raise SyntaxProblem(f"not Python: {problem.msg}", source=source, span=(start, start + 1)) from None
+    interpreter = Interpreter(source, out)
+    interpreter.run(tree)
+    return interpreter
+
+
+__all__ = ["BackwardCall", "Interpreter", "node_name", "reprs", "run"]

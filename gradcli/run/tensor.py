@@ -1,0 +1,264 @@
+"""Tensors that record what is done to them, on the op table, as PyTorch's autograd does.
+
+Every tensor op of a file run by `gradcli run` computes at once (eagerly, in the tensor's
+dtype: float32 unless asked) and appends a node to one growing tape (tape.Node, the same as
+`gradcli grad` builds from a formula): the leaves that require grad are its inputs, other
+tensors and Python numbers its constants. `backward` and `autograd.grad` then run the engine's
+reverse sweep on that tape with the values already computed, and the views of `gradcli graph`,
+`--paths` and `explain` read the same tape.
+
+PyTorch's errors are raised as TorchError with PyTorch's type and message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from gradcli.ops import OPS, SCALAR_OVERLOADS, Op, call_forward, torch_node_name
+from gradcli.tape import APPLY, CONST, INPUT, Node, Tape
+
+Array = np.ndarray
+
+FREED = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+    "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+    "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if "
+    "you need to access saved tensors after calling backward."
+)
+
+
+class TorchError(Exception):
+    """What PyTorch (or Python) raises: printed as the last line of a traceback, exit 1."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind, self.message = kind, message
+
+    def line(self) -> str:
+        return f"{self.kind}: {self.message}"
+
+
+def runtime_error(message: str) -> TorchError:
+    return TorchError("RuntimeError", message)
+
+
+# --- dtypes: PyTorch's promotion, on NumPy's types ----------------------------------------
+
+FLOAT32, FLOAT64, INT64, BOOL = np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.bool_)
+_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2}
+
+
+def promote(tensors: Sequence[Array], numbers: Sequence[Any]) -> np.dtype:
+    """PyTorch's result type: tensors with dims outrank 0-d tensors, which outrank Python numbers,
+    by category (bool < int < float); within the winning group, the widest dtype."""
+    dimmed = [t.dtype for t in tensors if t.ndim]
+    zero_d = [t.dtype for t in tensors if not t.ndim]
+    python = [BOOL if isinstance(n, bool) else INT64 if isinstance(n, int) else FLOAT32 for n in numbers]
+    best: np.dtype | None = None
+    for group in (dimmed, zero_d, python):
+        if not group:
+            continue
+        widest = max(group, key=lambda d: (_CATEGORY[d.kind], d.itemsize))
+        if best is None or _CATEGORY[widest.kind] > _CATEGORY[best.kind]:
+            best = widest if best is None or group is not python else _default_of(widest)
+    return best if best is not None else FLOAT32
+
+
+def _default_of(dtype: np.dtype) -> np.dtype:
+    """A Python number that lifts the category takes the default dtype of it: float32, int64."""
+    return {0: BOOL, 1: INT64, 2: FLOAT32}[_CATEGORY[dtype.kind]]
+
+
+# --- the graph ------------------------------------------------------------------------------
+
+
+class Graph:
+    """The one tape a run appends to, with each node's value, and what backward has freed."""
+
+    def __init__(self, source: str) -> None:
+        self.tape = Tape(source, [], {}, {}, (), (), False)
+        self.values: list[Any] = []
+        self.freed: set[int] = set()  # nodes whose saved values a backward without retain_graph freed
+        self.leaves: dict[int, Tensor] = {}  # the input node of each leaf tensor that requires grad
+        self.grad_enabled = True
+
+    def add(self, kind: str, op: Op | None, args: tuple[int, ...], value: Any, span: tuple[int, int],
+            params: dict[str, Any] | None = None, name: str | None = None) -> int:
+        nodes = self.tape.nodes
+        index = len(nodes)
+        wants = tuple(nodes[a].requires_grad for a in args)
+        requires_grad = kind == INPUT or (kind == APPLY and any(wants))
+        nodes.append(Node(index, kind, op, args, span, params or {}, name,
+                          np.asarray(value) if kind == CONST else None, requires_grad, wants))
+        self.values.append(value)
+        return index
+
+
+class Tensor:
+    """A tensor of the run: its values (NumPy, in PyTorch's dtype) and its place in the graph."""
+
+    def __init__(self, graph: Graph, data: Array, *, node: int | None = None, requires_grad: bool = False) -> None:
+        self.graph = graph
+        self.data = data
+        self.node = node  # the tape node that computed it (None: a constant, made into one when used)
+        self.requires_grad = requires_grad
+        self.grad: Tensor | None = None
+        self.retains_grad = False
+        self.name: str | None = None
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.node is None or self.graph.tape.nodes[self.node].kind != APPLY
+
+    @property
+    def grad_fn(self) -> GradFn | None:
+        if self.node is None or self.graph.tape.nodes[self.node].kind != APPLY:
+            return None
+        return GradFn(self.graph, self.node)
+
+    def as_node(self, span: tuple[int, int]) -> int:
+        """The tape node of this tensor, made on first use: a leaf that requires grad is an
+        input, any other tensor a constant."""
+        if self.node is None:
+            kind = INPUT if self.requires_grad else CONST
+            self.node = self.graph.add(kind, None, (), self.data, span, name=self.name)
+            if kind == INPUT:
+                self.graph.leaves[self.node] = self
+        return self.node
+
+    # --- as Python sees it: printing and formatting, as PyTorch's Tensor does ---
+
+    def __repr__(self) -> str:
+        from gradcli.run.reprs import tensor_repr
+
+        grad_fn = self.grad_fn
+        return tensor_repr(self.data, grad_fn=None if grad_fn is None else grad_fn.name(),
+                           requires_grad=self.requires_grad)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if self.data.ndim == 0:
+            return format(self.data.item(), spec)
+        if spec:
+            raise TorchError("TypeError", "unsupported format string passed to Tensor.__format__")
+        return repr(self)
+
+    def _scalar(self) -> Any:
+        if self.data.size != 1:
+            raise runtime_error(f"a Tensor with {self.data.size} elements cannot be converted to Scalar")
+        return self.data.reshape(()).item()
+
+    def __float__(self) -> float:
+        return float(self._scalar())
+
+    def __int__(self) -> int:
+        return int(self._scalar())
+
+    def __index__(self) -> int:
+        if self.data.dtype.kind not in "iub":
+            raise TorchError("TypeError", "only integer tensors of a single element can be converted to an index")
+        return int(self._scalar())
+
+
+class GradFn:
+    """A node of the backward graph as PyTorch shows it (`grad_fn`, `next_functions`)."""
+
+    def __init__(self, graph: Graph, node: int) -> None:
+        self.graph, self.index = graph, node
+
+    def name(self) -> str:
+        node = self.graph.tape.nodes[self.index]
+        if node.kind != APPLY:
+            return "AccumulateGrad"
+        assert node.op is not None
+        return node_name(self.graph, self.index)
+
+    @property
+    def next_functions(self) -> tuple[tuple[GradFn | None, int], ...]:
+        nodes = self.graph.tape.nodes
+        node = nodes[self.index]
+        if node.kind != APPLY:
+            return ()
+        assert node.op is not None
+        args = list(node.args)
+        scalar = [_is_number(nodes[a]) for a in args]
+        if node.op.reflects and scalar[0]:
+            args.reverse()
+            scalar.reverse()
+        own = self.name()
+        found: list[tuple[GradFn | None, int]] = []
+        for arg, is_number in zip(args, scalar, strict=True):
+            if nodes[arg].requires_grad:
+                found.append((GradFn(self.graph, arg), 0))
+            elif not (is_number and own in SCALAR_OVERLOADS):
+                found.append((None, 0))
+        return tuple(found)
+
+    def address(self) -> str:
+        """An address of gradcli's choosing: the same node, the same address."""
+        return f"0x7f{0x3f000000 + 0x60 * self.index:010x}"
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {self.address()}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GradFn) and (other.graph, other.index) == (self.graph, self.index)
+
+    def __hash__(self) -> int:
+        return hash((id(self.graph), self.index))
+
+
+def _is_number(node: Node) -> bool:
+    """A Python number in PyTorch's eyes (its name for a 0-d constant made from a number)."""
+    return node.kind == CONST and node.name == "<number>"
+
+
+def node_name(graph: Graph, index: int) -> str:
+    nodes = graph.tape.nodes
+    node = nodes[index]
+    assert node.op is not None
+    shapes = [np.shape(graph.values[a]) for a in node.args]
+    return torch_node_name(node.op, [_is_number(nodes[a]) for a in node.args], shapes, node.params)
+
+
+# --- applying an op -------------------------------------------------------------------------
+
+
+def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], span: tuple[int, int]) -> Tensor:
+    """`op` on tensors and Python numbers: its value in PyTorch's dtype, and a node where a
+    gradient can flow."""
+    tensors = [a.data for a in args if isinstance(a, Tensor)]
+    numbers = [a for a in args if not isinstance(a, Tensor)]
+    dtype = promote(tensors, numbers)
+    # Integers stay integers through + - * (and the like); any other op computes in float32.
+    computing = dtype if dtype.kind == "f" or op.keeps_integers else FLOAT32
+    values = [a.data.astype(computing, copy=False) if isinstance(a, Tensor) else float(a) for a in args]
+    with np.errstate(all="ignore"):
+        out = np.asarray(call_forward(op, values, params, [0] * len(values)))  # type: ignore[arg-type]
+    if out.dtype.kind == "f" and out.dtype != computing:
+        out = out.astype(computing)
+    tracks = graph.grad_enabled and any(isinstance(a, Tensor) and a.requires_grad for a in args)
+    if not tracks:
+        return Tensor(graph, out)
+    nodes = []
+    for a in args:
+        if isinstance(a, Tensor):
+            nodes.append(a.as_node(span))
+        else:
+            nodes.append(graph.add(CONST, None, (), float(a), span, name="<number>"))
+    index = graph.add(APPLY, op, tuple(nodes), out, span, params)
+    return Tensor(graph, out, node=index, requires_grad=True)
+
+
+def operator(symbol: str) -> Op:
+    from gradcli.ops import BINARY_OPERATORS, PREFIX_OPERATORS
+
+    return BINARY_OPERATORS.get(symbol) or PREFIX_OPERATORS[symbol]
+
+
+def op_named(name: str) -> Op:
+    return OPS[name]
