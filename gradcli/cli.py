@@ -461,6 +461,46 @@ def jvp(
 
 
 @command
+def run(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="The Python file ('-': stdin).")],
+    graph: Annotated[bool, typer.Option("--graph", help="After the file's output: the backward graph of each "
+                                                        "backward call, with values and grads.")] = False,
+    paths: Annotated[bool, typer.Option("--paths", help="... each call's paths from the output to each leaf.")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="... each call's backward sweep, step by step.")] = False,
+    max_paths: Annotated[int, typer.Option("--max-paths", min=1, help="With --paths: keep the K largest in "
+                                           "magnitude per leaf (at most 10,000).", metavar="K")] = 16,
+    json: JsonOpt = False,
+) -> None:
+    """Run PyTorch autograd code (straight-line Python) without PyTorch: print what PyTorch would print, then why.
+
+    Exit 1 where PyTorch would raise (its error as Python's last traceback line, on stderr).
+    """
+
+    def body() -> None:
+        import io
+
+        request = session.RunRequest(file, graph=graph, paths=paths, explain=explain, max_paths=max_paths)
+        captured = io.StringIO()
+        report = session.run_file(request, captured if json else sys.stdout)
+        if json:
+            from gradcli.render.jsonout import dumps
+            from gradcli.render.run import run_document
+
+            sys.stdout.write(dumps(run_document(report, captured.getvalue())) + "\n")
+        elif graph or paths or explain:
+            from gradcli.render.run import show_run
+
+            sys.stdout.flush()
+            show_run(report, _console())
+        if report.error is not None:
+            sys.stdout.flush()
+            print(report.error, file=sys.stderr)
+            raise typer.Exit(1)
+
+    _run(body)
+
+
+@command
 def functions(format: OnePointFormatOpt = None, json: JsonOpt = False) -> None:
     """Every function and operator of the language, grouped, with its aliases, methods and PyTorch node."""
 

@@ -363,15 +363,21 @@ class Explanation:
 def explain(request: Request) -> Explanation:
     """The gradient, its sweep step by step, each edge's local derivative and formula."""
     from gradcli.derivatives import grad as compute
+
+    tape, point = load(request)
+    check_explain_size(tape)
+    return explanation(compute(tape, point, seed=request.seed, of=request.of, wrt=request.wrt, trace=True))
+
+
+def explanation(result: GradResult) -> Explanation:
+    """A gradient computed with its trace, explained: names, PyTorch's nodes, each step's factor and formula."""
     from gradcli.engine import local_derivatives
     from gradcli.numbers import human_line
     from gradcli.symbolic import local_derivative_formula
     from gradcli.tape import INPUT
     from gradcli.torch_graph import torch_name
 
-    tape, point = load(request)
-    check_explain_size(tape)
-    result = compute(tape, point, seed=request.seed, of=request.of, wrt=request.wrt, trace=True)
+    tape = result.tape
     values = result.values
     last = max(result.roots)
     names = []
@@ -627,3 +633,73 @@ def _spelling(op: Any) -> str:
     arguments = ["x", "y"][: op.arity] if op.arity in (1, 2) else ["a", "b"]
     params = op.examples[0][1] if op.examples else {}
     return node_text(op, arguments, params)
+
+
+# --- gradcli run: a PyTorch autograd file, and why -------------------------------------------
+
+
+@dataclass
+class RunRequest:
+    """What `gradcli run` was asked: the file ('-': stdin) and the views of its backward calls."""
+
+    file: str
+    graph: bool = False
+    paths: bool = False
+    explain: bool = False
+    max_paths: int = 16
+
+
+@dataclass
+class BackwardReport:
+    """One backward (or autograd.grad) call of the file, with the views asked for."""
+
+    kind: str  # "backward" or "autograd.grad"
+    line: int
+    result: GradResult
+    graph: GraphReport | None = None
+    paths: list[InputPaths] | None = None
+    path_names: PathNames | None = None
+    explanation: Explanation | None = None
+
+
+@dataclass
+class RunReport:
+    source: str
+    calls: list[BackwardReport]
+    error: str | None  # what PyTorch would have raised: `RuntimeError: ...` (exit 1)
+
+
+def run_file(request: RunRequest, out: Any) -> RunReport:
+    """Run the file, its prints written to `out` as they come; then each backward call's views."""
+    from gradcli.run.interpreter import run
+    from gradcli.run.tensor import TorchError
+
+    if request.paths:
+        from gradcli.paths import check_max_paths
+
+        check_max_paths(request.max_paths)
+    source = read_program(None, request.file)
+    error = None
+    interpreter: Any = None
+    try:
+        interpreter = run(source, out)
+    except TorchError as raised:
+        interpreter, error = getattr(raised, "interpreter", None), raised.line()
+    reports = []
+    for call in interpreter.calls if interpreter is not None else []:
+        result = interpreter.result_of(call, trace=request.explain)
+        report = BackwardReport(call.kind, call.line, result)
+        if request.graph:
+            from gradcli.torch_graph import backward_graph
+
+            report.graph = GraphReport(source, backward_graph(result.tape, result.roots, result.values), result.roots,
+                                       result.root_names, result)
+        if request.paths:
+            from gradcli.paths import paths as find_paths
+
+            report.paths = find_paths(result, request.max_paths)
+            report.path_names = path_names(result, report.paths)
+        if request.explain:
+            report.explanation = explanation(result)
+        reports.append(report)
+    return RunReport(source, reports, error)

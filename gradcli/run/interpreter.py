@@ -240,11 +240,19 @@ class Interpreter:
                     node.name = name
 
     def augmented(self, node: ast.AugAssign) -> None:
+        """`x += e` on a tensor is in place, as in PyTorch: refused on a leaf that requires grad
+        (unless under no_grad, where the leaf keeps its identity and its flag); elsewhere the name
+        takes the result."""
         current = self.expression(node.target)
         change = self.expression(node.value)
-        if isinstance(current, Tensor) and current.requires_grad and current.is_leaf and self.graph.grad_enabled:
+        tensor = isinstance(current, Tensor)
+        if tensor and current.requires_grad and current.is_leaf and self.graph.grad_enabled:
             raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
         value = self.binary(_SYMBOLS[type(node.op)], current, change, node)
+        if tensor and not self.graph.grad_enabled and isinstance(value, Tensor):
+            current.data = value.data.astype(current.data.dtype)
+            current.node = None  # its next use is a new leaf: the graph before keeps the old values
+            return
         self.assign(node.target, value)
 
     def set_attribute(self, owner: Any, name: str, value: Any, node: ast.AST) -> None:
@@ -356,6 +364,42 @@ class Interpreter:
             raise TorchError("ZeroDivisionError", str(problem)) from None
         except OverflowError as problem:
             raise TorchError("OverflowError", str(problem)) from None
+
+    def _Compare(self, node: ast.Compare) -> Any:
+        """`a == b`, `x > 0`: on tensors a bool tensor with no grad_fn (PyTorch's comparisons are not
+        differentiable); on numbers, Python's. Chains (`a < b < c`) as Python reads them."""
+        left = self.expression(node.left)
+        result: Any = True
+        for comparison, right_node in zip(node.ops, node.comparators, strict=True):
+            right = self.expression(right_node)
+            test = _COMPARISONS.get(type(comparison))
+            if test is None:
+                raise self.refuse(node, "this comparison is not supported")
+            if isinstance(left, Tensor) or isinstance(right, Tensor):
+                a = left.data if isinstance(left, Tensor) else left
+                b = right.data if isinstance(right, Tensor) else right
+                try:
+                    outcome: Any = Tensor(self.graph, np.asarray(test(a, b)))
+                except ValueError as problem:
+                    raise runtime_error(str(problem).split("\n")[0]) from None
+            elif (isinstance(left, (int, float, str)) and isinstance(right, (int, float, str))) or test in (
+                    np.equal, np.not_equal):
+                outcome = {np.equal: left == right, np.not_equal: left != right}.get(test, None)
+                if outcome is None:
+                    try:
+                        outcome = bool(test(left, right))
+                    except TypeError as problem:
+                        raise TorchError("TypeError", str(problem)) from None
+            else:
+                raise TorchError("TypeError", f"'{_type_name(left)}' and '{_type_name(right)}' cannot be compared")
+            if len(node.ops) == 1:
+                return outcome
+            if isinstance(outcome, Tensor):
+                raise runtime_error("Boolean value of Tensor with more than one value is ambiguous")
+            if not outcome:
+                return False
+            left = right
+        return result
 
     def _Subscript(self, node: ast.Subscript) -> Any:
         base = self.expression(node.value)
@@ -543,8 +587,8 @@ class Interpreter:
                 raise TorchError("ValueError", str(problem).split("\n")[0]) from None
             if values.dtype == object or values.dtype.kind not in "biuf":
                 raise TorchError("TypeError", "could not convert the data to a tensor")
-            if values.dtype.kind == "f":
-                values = values.astype(FLOAT32)
+            if values.dtype.kind == "f" and dtype is None:
+                values = values.astype(FLOAT32)  # (with a dtype, the Python floats go straight to it)
         if dtype is not None:
             if not isinstance(dtype, Dtype):
                 raise TorchError("TypeError", "dtype must be a torch dtype, such as torch.float64")
@@ -678,6 +722,22 @@ class Interpreter:
         leaves = self.graph.leaves
         return [leaves[index] for index in sorted(reachable) if index in leaves]
 
+    def result_of(self, call: BackwardCall, trace: bool = False) -> Any:
+        """A backward call as derivatives.GradResult, for the views of `gradcli grad`: the tape as it
+        stood, every leaf it reached as an input."""
+        from gradcli.derivatives import GradResult
+
+        graph, tape = self.graph, self.graph.tape
+        reached = _reachable(graph, call.roots)
+        wrt = tuple(name for name, index in tape.inputs.items() if index in reached)
+        steps: list[Any] | None = [] if trace else None
+        adjoints = engine.backward(tape, graph.values, call.roots, call.seeds, steps, backend=engine.ARRAYS) \
+            if trace else call.adjoints
+        names = tuple(tape.node_label(root) for root in call.roots)
+        point = {name: graph.values[index] for name, index in tape.inputs.items()}
+        return GradResult(tape, point, graph.values, adjoints, tuple(call.roots), names, tuple(call.seeds), wrt,
+                          False, steps)
+
     def accumulate(self, tensor: Tensor, adjoint: Any) -> None:
         if adjoint is None:
             return
@@ -688,10 +748,19 @@ class Interpreter:
             tensor.grad.data = tensor.grad.data + value
 
     def name_inputs(self) -> None:
+        """Every leaf that requires grad is an input of the tape, by its variable's name (made
+        unique: a name assigned to a second leaf is `x#2`)."""
         tape = self.graph.tape
+        known = set(tape.inputs.values())
         for node in tape.nodes:
-            if node.kind == INPUT and node.index not in tape.inputs.values():
-                tape.inputs[node.name or f"leaf{node.index}"] = node.index
+            if node.kind == INPUT and node.index not in known:
+                name = node.name or f"leaf{node.index}"
+                count = 1
+                while name in tape.inputs:
+                    count += 1
+                    name = f"{node.name or 'leaf'}#{count}"
+                node.name = name
+                tape.inputs[name] = node.index
 
     def autograd_backward(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
         names = ["tensors", "grad_tensors", "retain_graph", "create_graph", "grad_variables", "inputs"]
@@ -721,10 +790,10 @@ class Interpreter:
         materialize = bool(bound.get("materialize_grads"))
         if allow_unused is None:
             allow_unused = materialize
-        for index in input_nodes:
+        for position, index in enumerate(input_nodes):
             if index not in reachable and not allow_unused:
-                raise runtime_error("One of the differentiated Tensors appears to not have been used in the graph. "
-                                    "Set allow_unused=True if this is the desired behavior.")
+                raise runtime_error(f"The differentiated Tensor at index {position} appears to not have been used in "
+                                    "the graph. Set allow_unused=True if this is the desired behavior.")
         adjoints = self.backward(outputs, grads, bool(bound.get("retain_graph")), None, "autograd.grad", node,
                                  accumulate=False)
         results: list[Any] = []
@@ -872,6 +941,8 @@ _BUILTINS = {name: Builtin(name, function) for name, function in {
 
 _SYMBOLS: dict[type, str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**",
                              ast.MatMult: "@", ast.Mod: "%", ast.FloorDiv: "//"}
+_COMPARISONS: dict[type, Any] = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less, ast.LtE: np.less_equal,
+                                 ast.Gt: np.greater, ast.GtE: np.greater_equal}
 _PYTHON_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
     "**": lambda a, b: a**b, "%": lambda a, b: a % b, "//": lambda a, b: a // b}
@@ -1017,7 +1088,11 @@ def run(source: str, out: TextIO) -> Interpreter:
         start = starts[min(line, len(starts)) - 1] + max(column, 0)
         raise SyntaxProblem(f"not Python: {problem.msg}", source=source, span=(start, start + 1)) from None
     interpreter = Interpreter(source, out)
-    interpreter.run(tree)
+    try:
+        interpreter.run(tree)
+    except TorchError as raised:
+        raised.interpreter = interpreter
+        raise
     return interpreter
 
 

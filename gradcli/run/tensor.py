@@ -36,6 +36,7 @@ class TorchError(Exception):
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
         self.kind, self.message = kind, message
+        self.interpreter: Any = None  # the run it stopped, with the backward calls made before it
 
     def line(self) -> str:
         return f"{self.kind}: {self.message}"
@@ -83,6 +84,7 @@ class Graph:
         self.values: list[Any] = []
         self.freed: set[int] = set()  # nodes whose saved values a backward without retain_graph freed
         self.leaves: dict[int, Tensor] = {}  # the input node of each leaf tensor that requires grad
+        self.numbers: set[int] = set()  # the constant nodes made from Python numbers (not tensors)
         self.grad_enabled = True
 
     def add(self, kind: str, op: Op | None, args: tuple[int, ...], value: Any, span: tuple[int, int],
@@ -185,7 +187,7 @@ class GradFn:
             return ()
         assert node.op is not None
         args = list(node.args)
-        scalar = [_is_number(nodes[a]) for a in args]
+        scalar = [a in self.graph.numbers for a in args]
         if node.op.reflects and scalar[0]:
             args.reverse()
             scalar.reverse()
@@ -212,17 +214,12 @@ class GradFn:
         return hash((id(self.graph), self.index))
 
 
-def _is_number(node: Node) -> bool:
-    """A Python number in PyTorch's eyes (its name for a 0-d constant made from a number)."""
-    return node.kind == CONST and node.name == "<number>"
-
-
 def node_name(graph: Graph, index: int) -> str:
     nodes = graph.tape.nodes
     node = nodes[index]
     assert node.op is not None
     shapes = [np.shape(graph.values[a]) for a in node.args]
-    return torch_node_name(node.op, [_is_number(nodes[a]) for a in node.args], shapes, node.params)
+    return torch_node_name(node.op, [a in graph.numbers for a in node.args], shapes, node.params)
 
 
 # --- applying an op -------------------------------------------------------------------------
@@ -249,7 +246,8 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         if isinstance(a, Tensor):
             nodes.append(a.as_node(span))
         else:
-            nodes.append(graph.add(CONST, None, (), float(a), span, name="<number>"))
+            nodes.append(graph.add(CONST, None, (), np.asarray(float(a)), span))
+            graph.numbers.add(nodes[-1])
     index = graph.add(APPLY, op, tuple(nodes), out, span, params)
     return Tensor(graph, out, node=index, requires_grad=True)
 

@@ -1,0 +1,127 @@
+"""`gradcli run` (#14): PyTorch autograd files, run without PyTorch, print what PyTorch prints.
+
+The expected outputs were recorded from PyTorch 2.13 by tests/reference/make_run_expected.py
+(stdout, exit code, the exception's line); addresses of nodes are gradcli's own, so they are
+masked, and checked separately to name one object by one address.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+EXPECTED = ROOT / "tests" / "reference" / "run"
+FILES = sorted([*(ROOT / "samples" / "autograd").glob("*.py"), *(ROOT / "tests" / "run_cases").glob("*.py")])
+ADDRESS = re.compile(r"0x[0-9a-f]+")
+
+
+def masked(text: str) -> str:
+    return ADDRESS.sub("0xADDR", text)
+
+
+def test_every_file_has_pytorchs_recorded_output():
+    assert FILES
+    for path in FILES:
+        assert (EXPECTED / f"{path.stem}.out").exists(), f"run tests/reference/make_run_expected.py for {path.name}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_run_prints_what_pytorch_printed_and_raises_what_it_raised(path):
+    expected = json.loads((EXPECTED / f"{path.stem}.json").read_text())
+    run = cli("run", str(path))
+    assert masked(run.stdout) == masked((EXPECTED / f"{path.stem}.out").read_text())
+    assert run.exit_code == expected["exit"], run.stderr
+    if expected["error"]:
+        assert run.stderr.strip().splitlines()[-1] == expected["error"]
+        assert "Traceback" not in run.stderr
+
+
+def test_one_node_one_address_and_next_functions_point_at_the_same_objects(tmp_path):
+    program = tmp_path / "f.py"
+    program.write_text("import torch\na = torch.tensor(2., requires_grad=True)\nO = 3*a**3\nQ = O - a\n"
+                       "print(O.grad_fn)\nprint(Q.grad_fn.next_functions[0][0])\nprint(Q.grad_fn)\n")
+    lines = cli("run", str(program)).stdout.splitlines()
+    assert lines[0] == lines[1]
+    assert lines[0] != lines[2]
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("import torch\nfor i in range(3):\n    print(i)\n", ["line 2", "'for' loop is not supported"]),
+    ("import torch\ndef f(x):\n    return x\n", ["function definition"]),
+    ("import os\n", ["import of 'os' is not supported"]),
+    ("import torch\nx = torch.randn(3)\n", ["random tensors are not supported", "give the values"]),
+    ("import torch\nx = torch.empty(3)\n", ["uninitialized"]),
+    ("import torch\nx = torch.tensor(1.)\nprint('{0.__class__}'.format(x))\n", ["reaches into attributes"]),
+    ("import torch\nx = torch.tensor(1.)\nx.__class__\n", ["'.__class__' of a tensor is not supported"]),
+    ("import torch\nx = (1 if 2 else 3)\n", ["conditional expression is not supported"]),
+    ("import torch\nx = torch.tensor([1.,\n", ["not Python"]),
+    ("import torch\nlambda: 0\n", ["lambda is not supported"]),
+])
+def test_what_the_subset_leaves_out_is_exit_2_with_its_line_and_column(tmp_path, text, words):
+    program = tmp_path / "f.py"
+    program.write_text(text)
+    run = cli("run", str(program))
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    assert run.stderr.startswith("gradcli: error: ")
+    assert "^" in run.stderr  # a caret under the construct
+    for word in words:
+        assert word in run.stderr
+
+
+def test_json_holds_the_printed_lines_and_each_backward_call(tmp_path):
+    run = cli("run", "--json", str(ROOT / "samples" / "autograd" / "accumulate.py"))
+    assert run.exit_code == 0
+    document = run.json()
+    assert masked("\n".join(document["printed"]) + "\n") == masked((EXPECTED / "accumulate.out").read_text())
+    first, second, third = document["backward"]
+    assert first["kind"] == "backward" and first["roots"] == ["loss"]
+    # each call's own gradient (what it added), which the prints show accumulating
+    assert first["grads"]["w"] == second["grads"]["w"]
+    assert third["roots"] == ["loss2"]
+
+
+def test_paths_of_a_backward_call_add_up_to_the_leafs_gradient(tmp_path):
+    run = cli("run", "--json", "--paths", str(ROOT / "samples" / "autograd" / "grad_fn_next_functions.py"))
+    assert run.exit_code == 0, run.stderr
+    call = run.json()["backward"][0]
+    assert set(call["paths"]) == {"a", "b"}
+    for name, listing in call["paths"].items():
+        total = sum(path["contribution"] for path in listing["listed"]) + listing["unlisted"]
+        assert total == pytest.approx(call["grads"][name])
+
+
+def test_graph_and_explain_views_follow_the_files_output():
+    path = str(ROOT / "samples" / "autograd" / "grad_fn_next_functions.py")
+    graph = cli("run", "--graph", path)
+    assert graph.exit_code == 0
+    printed = (EXPECTED / "grad_fn_next_functions.out").read_text()
+    assert masked(graph.stdout).startswith(masked(printed))
+    views = graph.stdout[len(printed):]
+    assert "SubBackward0 Q" in views and "AccumulateGrad a" in views and "grad = 36" in views
+    explain = cli("run", "--explain", path)
+    assert "a.grad = 36" in explain.stdout and "b.grad = -12" in explain.stdout
+
+
+def test_run_reads_the_file_from_stdin():
+    text = (ROOT / "samples" / "autograd" / "grad_tensors.py").read_text()
+    run = cli("run", "-", stdin=text)
+    assert run.exit_code == 0
+    assert run.stdout == (EXPECTED / "grad_tensors.out").read_text()
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_live_pytorch_prints_the_same(path):
+    pytest.importorskip("torch")  # (this Python has torch: it runs the file itself)
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120)
+    run = cli("run", str(path))
+    assert masked(run.stdout) == masked(done.stdout)
+    assert run.exit_code == done.returncode
