@@ -19,7 +19,7 @@ from gradcli.errors import ExitCode, GradcliError, NameProblem, describe, out_of
 from gradcli.session import CHUNK
 
 EXIT_CODES_HELP = """
-Exit codes: 0 success; 1 a failed --check; 2 bad input (syntax, unknown name, missing
+Exit codes: 0 success; 1 a failed --check (run: the file raised); 2 bad input (syntax, unknown name, missing
 value, shape or seed mismatch, a limit); 3 a non-finite result under --strict; 4 a bug in
 gradcli; 5 the output could not be written.
 """
