@@ -37,7 +37,8 @@ def value_of(program: str, **point: float) -> float:
 @pytest.mark.parametrize(
     "expression",
     ["-x**2", "2**-x*3", "x**y**2", "-x**-y", "x - y - 2", "x / y / 2", "x * -y + 3", "+x - -y", "(x + y) * (x - y)",
-     "x ** (1 / 2) * y", "-(x)**2", "x*y/2*x", "2*-x**2/y"],
+     "x ** (1 / 2) * y", "-(x)**2", "x*y/2*x", "2*-x**2/y", "x % y * 2 - -x % y", "2 ** x % y", "-x % -y / x",
+     "x * 7 % y ** 2"],
 )
 def test_precedence_and_associativity_are_pythons(expression):
     x, y = 1.3, 0.7
@@ -179,7 +180,7 @@ def test_trees_100000_deep_compare_without_recursion():
 
 # --- every operator of the op table, against Python's own grouping ---------------------------
 
-_PYTHON_SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.MatMult: "@",
+_PYTHON_SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.MatMult: "@", ast.Mod: "%",
                   ast.USub: "-", ast.UAdd: "+"}
 # The language's operators: the op table's rows, and unary plus (no op: PyTorch records no node).
 _INFIX = sorted(BINARY_OPERATORS)

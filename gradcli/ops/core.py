@@ -202,6 +202,7 @@ _BROADCASTS: dict[int, tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...]] = {
     1: tuple(((shape,), {}) for shape in [(), (4,), (2, 3)]),
     2: tuple((shapes, {}) for shapes in [((), ()), ((4,), (4,)), ((2, 3), (3,)), ((), (2, 2)), ((2, 1), (1, 3)),
                                         ((3,), ())]),
+    3: tuple((shapes, {}) for shapes in [((), (), ()), ((4,), (4,), (4,)), ((2, 3), (3,), ()), ((2, 1), (1, 3), (3,))]),
 }
 
 

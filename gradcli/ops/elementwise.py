@@ -228,6 +228,64 @@ def _gelu_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
     return (g * (cdf + x * (xp.exp(-0.5 * x * x) * _GELU_BETA)),)
 
 
+def _frac(xp: Any, x: Any) -> Any:
+    return x - np.trunc(x)  # torch.frac: frac(-0.0) is 0.0, frac(inf) NaN
+
+
+def _remainder(xp: Any, a: Any, b: Any) -> Any:
+    # torch.remainder (Python's %): fmod moved to the divisor's side. A zero keeps fmod's sign,
+    # the dividend's (NumPy's remainder gives the divisor's).
+    mod = np.fmod(a, b)
+    return xp.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod)
+
+
+def _floor_divide(xp: Any, a: Any, b: Any) -> Any:
+    # PyTorch's div(a, b, rounding_mode="floor") (Python's //, NumPy's floor_divide), written
+    # with fmod: its steps are in the op table, so that it runs on the Hessian's dual numbers too.
+    mod = np.fmod(a, b)
+    quotient = (a - mod) / xp.where(b == 0, 1.0, b)
+    quotient = xp.where((mod != 0) & ((b < 0) != (mod < 0)), quotient - 1.0, quotient)
+    floored = np.floor(quotient)
+    floored = xp.where(quotient - floored > 0.5, floored + 1.0, floored)
+    zero = xp.where(b == 0, 1.0, np.copysign(0.0, a) * np.copysign(1.0, b))  # copysign(0, a / b)
+    return xp.where(b == 0, np.floor(a / b), xp.where(quotient == 0, zero, floored))  # (floor: +-inf, NaN)
+
+
+def _remainder_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    # PyTorch's: g, and -g * div(a, b, rounding_mode="floor")
+    return g, -g * _floor_divide(xp, a, b)
+
+
+def _node_by_scalar(tensor_scalar: str, tensor_tensor: str) -> Callable[[Any, object], str]:
+    # x % 2 is remainder(Tensor, Scalar); 2 % x is remainder(Scalar, Tensor), which PyTorch
+    # records as NotImplemented (it has no derivative for it: gradcli gives the one above).
+    return lambda constant, shapes: tensor_scalar if constant[1] else ("NotImplemented" if constant[0] else tensor_tensor)
+
+
+def _sinc(xp: Any, x: Any) -> Any:
+    # torch.sinc: 1 at 0, else sin(pi x) / (pi x)
+    product = math.pi * xp.where(x == 0, 1.0, x)
+    return xp.where(x == 0, 1.0, xp.sin(product) / product)
+
+
+def _sinc_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    # PyTorch's sinc_backward: g * (pi x cos(pi x) - sin(pi x)) / (x * x * pi), 0 where that
+    # denominator is 0 (masked: a NaN g gives 0 there too).
+    product = x * math.pi
+    squared = x * x * math.pi
+    return (g * (product * xp.cos(product) - xp.sin(product)) / xp.where(squared == 0, 1.0, squared),)
+
+
+def _lerp(xp: Any, start: Any, end: Any, weight: Any) -> Any:
+    # PyTorch's lerp kernel: from the nearer end, so that weight 1 gives end exactly.
+    small = xp.abs(weight) < 0.5
+    return xp.where(small, start + weight * (end - start), end - (end - start) * (1.0 - weight))
+
+
+def _lerp_torch_node(constant: Any, shapes: object) -> str:
+    return "LerpBackward0" if constant[2] else "LerpBackward1"  # a number weight is lerp.Scalar
+
+
 def _binary(name: str, symbol: str, forward: Any, derivative: Any, torch_node: str, precedence: int,
             sympy: Any, **fields: Any) -> Op:
     fields.setdefault("callable", False)  # `a + b`; but `pow(a, b)` too
@@ -409,4 +467,25 @@ ROWS = [
                 "FminBackward0",
                 mask=lambda a, b: ((b == b) & ((a > b) | (a != a)), (a <= b) | (b != b)),
                 sympy=lambda a, b: load_sympy().Min(a, b), ufuncs=(np.fmin,), kinked=True, methods=("fmin",)),
+    # frac(x) = x - trunc(x): PyTorch's gradient is g itself (the jumps are left out).
+    _unary("frac", _frac, lambda xp, g, ans, x: (g,), lambda x: x - _sympy_step("trunc", x), kinked=True,
+           domain=_BETWEEN_STEPS, methods=("frac",)),
+    # fmod (C's, the sign of the dividend) and remainder (Python's %, the sign of the divisor):
+    # PyTorch's gradients g and -g * div(a, b) rounded toward 0 (fmod) or down (remainder).
+    elementwise("fmod", 2, np.fmod, lambda xp, g, ans, a, b: (g, -g * np.trunc(a / b)), "FmodBackward1",
+                sympy=lambda a, b: a - b * _sympy_step("trunc", a / b), kinked=True, domain=((-3.0, 3.0), (0.7, 0.9)),
+                torch_node_rule=_node_by_scalar("FmodBackward0", "FmodBackward1"),
+                scalar_overloads=frozenset({"FmodBackward0"}), methods=("fmod",)),
+    _binary("remainder", "%", _remainder, _remainder_derivative, "RemainderBackward1", 20,
+            lambda a, b: a - b * _sympy_step("floor", a / b), callable=True, kinked=True,
+            domain=((-3.0, 3.0), (0.7, 0.9)), torch_node_rule=_node_by_scalar("RemainderBackward0", "RemainderBackward1"),
+            scalar_overloads=frozenset({"RemainderBackward0", "NotImplemented"}), spellings=("mod",), methods=("remainder",)),
+    _unary("sinc", _sinc, _sinc_derivative, lambda x: load_sympy().sinc(load_sympy().pi * x),
+           mask=lambda x: (x * x * math.pi == 0,), methods=("sinc",)),
+    # lerp(start, end, weight): PyTorch's gradients g * (1 - weight), g * weight, g * (end - start)
+    elementwise("lerp", 3, _lerp, lambda xp, g, ans, start, end, weight: (g * (1.0 - weight), g * weight,
+                                                                           g * (end - start)),
+                "LerpBackward1", sympy=lambda start, end, weight: start + weight * (end - start),
+                torch_node_rule=_lerp_torch_node, scalar_overloads=frozenset({"LerpBackward0"}),
+                domain=((-2.0, 2.0), (-2.0, 2.0), (0.0, 1.0)), methods=("lerp",)),
 ]

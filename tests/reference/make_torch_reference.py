@@ -47,6 +47,7 @@ VECTORS = [[nan, 1.0], [inf, 1.0], [inf, inf], [-inf, -inf], [inf, -inf], [0.0, 
            [1e300, 1e300], [1e-300, -1e-300], [5e-324, 0.0], [1.0, 2.0], [-1000.0, -1000.0], [1000.0, 1.0],
            [nan, inf], [3.0, -4.0], [1e200, 1e-200], [-745.0, -710.0]]
 VECTOR_PAIRS = [[nan, 1.0], [inf, 1.0], [0.0, 0.0], [-0.0, 2.0], [1.0, 2.0], [-inf, 1e300], [1e300, 1e300]]
+TRIPLE_VALUES = [nan, inf, -inf, 0.0, -0.0, 0.5, 1.0, -2.5]  # lerp(start, end, weight)
 SEEDS = [1.0, 0.0, nan]
 
 # How PyTorch writes each op of the table; `a`, `b` are the inputs.
@@ -68,6 +69,7 @@ TORCH = {
     "elu": F.elu, "selu": F.selu, "celu": F.celu, "silu": F.silu, "mish": F.mish, "logsigmoid": F.logsigmoid,
     "softsign": F.softsign, "tanhshrink": F.tanhshrink,
     "gelu": F.gelu,
+    "frac": torch.frac, "fmod": torch.fmod, "remainder": lambda a, b: a % b, "sinc": torch.sinc, "lerp": torch.lerp,
     "max": torch.maximum, "min": torch.minimum, "atan2": torch.atan2, "dot": torch.dot,
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
@@ -83,7 +85,7 @@ def program_of(name: str) -> str:
         return PROGRAMS[name]
     if op.symbol is not None and op.arity == 2:
         return f"a {op.symbol} b"
-    return f"{name}(a, b)" if op.arity == 2 else f"{name}(a)"
+    return f"{name}({', '.join('abc'[:op.arity])})"
 
 
 def points_of(name: str) -> list[tuple]:
@@ -96,6 +98,8 @@ def points_of(name: str) -> list[tuple]:
         return list(itertools.product(PAIR_VALUES, repeat=2))
     if not op.elementwise:  # reductions and indexing of one vector
         return [(v,) for v in VECTORS]
+    if op.arity == 3:
+        return list(itertools.product(TRIPLE_VALUES, repeat=3))
     if op.arity == 2:
         return list(itertools.product(PAIR_VALUES, repeat=2))
     return [(x,) for x in SCALARS]
@@ -127,7 +131,7 @@ def main() -> None:
     torch.set_default_dtype(torch.float64)
     lines = []
     for name in OPS:
-        inputs = ["a", "b"][: len(points_of(name)[0])]
+        inputs = ["a", "b", "c"][: len(points_of(name)[0])]
         rows = [run(name, args, seed) for args in points_of(name) for seed in SEEDS]
         header = json.dumps({"op": name, "program": program_of(name), "inputs": inputs,
                              "row": [*inputs, "seed", "value", *[f"grad {i}" for i in inputs]]})
