@@ -257,6 +257,12 @@ TORCH_OPS = {
         "erf", "erfc", "deg2rad", "rad2deg", "frac", "sinc")},
     **{name: _torch_function(name) for name in (
         "hypot", "logaddexp", "logaddexp2", "copysign", "xlogy", "fmax", "fmin", "fmod", "remainder", "lerp")},
+    **{name: lambda t, *args, name=name: getattr(t, name)(*args).double()
+       for name in ("logical_and", "logical_or", "logical_not")},
+    "lt": lambda t, x, y: (x < y).double(), "le": lambda t, x, y: (x <= y).double(),
+    "gt": lambda t, x, y: (x > y).double(), "ge": lambda t, x, y: (x >= y).double(),
+    "eq": lambda t, x, y: (x == y).double(), "ne": lambda t, x, y: (x != y).double(),
+    "where": lambda t, c, x, y: t.where(c != 0, x, y), "masked_fill": lambda t, x, m, v: x.masked_fill(m != 0, v),
     **{name: _torch_function(name, functional=True) for name in (
         "relu6", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softsign", "hardtanh", "hardsigmoid",
         "hardswish", "logsigmoid", "tanhshrink")},

@@ -286,6 +286,41 @@ def _lerp_torch_node(constant: Any, shapes: object) -> str:
     return "LerpBackward0" if constant[2] else "LerpBackward1"  # a number weight is lerp.Scalar
 
 
+# --- comparisons and masks: PyTorch's booleans, as 1.0 and 0.0 ------------------------------
+
+
+def _no_derivative(xp: Any, g: Any, ans: Any, *args: Any) -> tuple[Any, ...]:
+    return (g,) * len(args)  # masked everywhere: the value is a constant of the point
+
+
+def _masked_all(*args: Any) -> tuple[bool, ...]:
+    return (True,) * len(args)
+
+
+def _sympy_mask(condition: Any) -> Any:
+    return load_sympy().Piecewise((1, condition), (0, True))
+
+
+def _comparison(name: str, symbol: str, compare: Callable[[Any, Any], Any], relation: str,
+                methods: tuple[str, ...]) -> Op:
+    # Comparisons bind below every other operator and never chain; IEEE's answers at NaN.
+    return _binary(name, symbol, lambda xp, a, b: xp.where(compare(a, b), 1.0, 0.0), _no_derivative, "None", 4,
+                   lambda a, b: _sympy_mask(getattr(load_sympy(), relation)(a, b)), mask=_masked_all,
+                   differentiable=False, compares=True, callable=True, kinked=True, methods=methods)
+
+
+def _logical(name: str, symbol: str, combine: Callable[[Any, Any], Any], relation: str, precedence: int) -> Op:
+    # Any number but 0 is true, as torch.logical_and and np.logical_and have it (NaN too).
+    return _binary(name, symbol, lambda xp, a, b: xp.where(combine(a != 0, b != 0), 1.0, 0.0), _no_derivative, "None",
+                   precedence, lambda a, b: _sympy_mask(getattr(load_sympy(), relation)(load_sympy().Ne(a, 0),
+                                                                                         load_sympy().Ne(b, 0))),
+                   mask=_masked_all, differentiable=False, callable=True, kinked=True, methods=(name,))
+
+
+def _masked_fill_torch_node(constant: Any, shapes: object) -> str:
+    return "MaskedFillBackward0" if constant[2] else "MaskedFillBackward1"  # a number value is masked_fill.Scalar
+
+
 def _binary(name: str, symbol: str, forward: Any, derivative: Any, torch_node: str, precedence: int,
             sympy: Any, **fields: Any) -> Op:
     fields.setdefault("callable", False)  # `a + b`; but `pow(a, b)` too
@@ -488,4 +523,30 @@ ROWS = [
                 "LerpBackward1", sympy=lambda start, end, weight: start + weight * (end - start),
                 torch_node_rule=_lerp_torch_node, scalar_overloads=frozenset({"LerpBackward0"}),
                 domain=((-2.0, 2.0), (-2.0, 2.0), (0.0, 1.0)), methods=("lerp",)),
+    # comparisons (below every other operator: `a + 1 < b` is `(a + 1) < b`) and the logical
+    # operators on their masks, `|` below `&`, as in Python. Their values are constants of the
+    # point: no gradient flows through them, PyTorch records no node (`x * (x > 0)` is MulBackward0
+    # with the mask's None).
+    _comparison("lt", "<", operator.lt, "Lt", ("lt", "less")),
+    _comparison("le", "<=", operator.le, "Le", ("le", "less_equal")),
+    _comparison("gt", ">", operator.gt, "Gt", ("gt", "greater")),
+    _comparison("ge", ">=", operator.ge, "Ge", ("ge", "greater_equal")),
+    _comparison("eq", "==", operator.eq, "Eq", ("eq",)),
+    _comparison("ne", "!=", operator.ne, "Ne", ("ne", "not_equal")),
+    _logical("logical_or", "|", operator.or_, "Or", 6),
+    _logical("logical_and", "&", operator.and_, "And", 8),
+    elementwise("logical_not", 1, lambda xp, x: xp.where(x == 0, 1.0, 0.0), _no_derivative, "None",
+                sympy=lambda x: _sympy_mask(load_sympy().Eq(x, 0)), mask=_masked_all, symbol="~", precedence=30,
+                differentiable=False, kinked=True, methods=("logical_not",)),
+    # where(condition, a, b): the gradient goes to a where the condition holds, to b elsewhere.
+    elementwise("where", 3, lambda xp, c, a, b: xp.where(c != 0, a, b), _no_derivative, "WhereBackward0",
+                mask=lambda c, a, b: (True, c == 0, c != 0), conditions=(0,),
+                sympy=lambda c, a, b: load_sympy().Piecewise((a, load_sympy().Ne(c, 0)), (b, True)), kinked=True),
+    # masked_fill(x, mask, value): value where the mask holds; x's gradient masked there, value's the rest.
+    elementwise("masked_fill", 3, lambda xp, x, m, v: xp.where(m != 0, v, x), _no_derivative, "MaskedFillBackward1",
+                mask=lambda x, m, v: (m != 0, True, m == 0), conditions=(1,), torch_node_rule=_masked_fill_torch_node,
+                scalar_overloads=frozenset({"MaskedFillBackward0"}),
+                sympy=lambda x, m, v: load_sympy().Piecewise((v, load_sympy().Ne(m, 0)), (x, True)), kinked=True,
+                examples=tuple((shapes, {}) for shapes in [((), (), ()), ((4,), (4,), ()), ((2, 3), (3,), ())]),
+                methods=("masked_fill",)),
 ]

@@ -61,8 +61,7 @@ _TOKEN = re.compile(
     r"[A-Za-z_][A-Za-z_0-9]*"  # name
     r"|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # number
     r"|[ \t\r\f]+|\\\n|\#[^\n]*"  # space, line continuation, comment
-    f"|{_alternatives(_NOT_OURS)}"
-    f"|{_alternatives(_KIND_OF)}"
+    f"|{_alternatives(_NOT_OURS | frozenset(_KIND_OF))}"  # one alternation, longest first: `!=` before `!`
     r"|.",  # anything else
     re.DOTALL,
 )

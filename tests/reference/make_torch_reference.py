@@ -12,7 +12,7 @@ an op of the table is missing from the file. Regenerate after adding an op.
 
 Points: NaN, both infinities, both zeros, the smallest subnormal, tiny and huge magnitudes,
 ties (every pair of the special values, a == b included), the thresholds of softplus and
-the underflow of exp; each at the upstream gradients 1, 0 and NaN (a NaN coming in from
+the underflow of exp; where's condition holding, failing and NaN; each at the upstream gradients 1, 0 and NaN (a NaN coming in from
 elsewhere in a program must stay NaN where PyTorch keeps it).
 """
 
@@ -70,6 +70,10 @@ TORCH = {
     "softsign": F.softsign, "tanhshrink": F.tanhshrink,
     "gelu": F.gelu,
     "frac": torch.frac, "fmod": torch.fmod, "remainder": lambda a, b: a % b, "sinc": torch.sinc, "lerp": torch.lerp,
+    "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
+    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "logical_and": torch.logical_and,
+    "logical_or": torch.logical_or, "logical_not": torch.logical_not,
+    "where": lambda c, a, b: torch.where(c != 0, a, b), "masked_fill": lambda a, m, v: a.masked_fill(m != 0, v),
     "max": torch.maximum, "min": torch.minimum, "atan2": torch.atan2, "dot": torch.dot,
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
@@ -98,6 +102,9 @@ def points_of(name: str) -> list[tuple]:
         return list(itertools.product(PAIR_VALUES, repeat=2))
     if not op.elementwise:  # reductions and indexing of one vector
         return [(v,) for v in VECTORS]
+    if op.arity == 3 and op.conditions:  # where, masked_fill: a condition that holds, fails, or is NaN
+        return list(itertools.product(*[[1.0, 0.0, -0.0, nan] if i in op.conditions else PAIR_VALUES
+                                        for i in range(3)]))
     if op.arity == 3:
         return list(itertools.product(TRIPLE_VALUES, repeat=3))
     if op.arity == 2:
@@ -116,9 +123,13 @@ def run(name: str, args: tuple, seed: float) -> list:
     tensors = [torch.tensor(a, dtype=torch.float64, requires_grad=True) for a in args]
     out = TORCH[name](*tensors)
     # A vector output is seeded [seed, 1, 1, ...]: what comes in at one element stays there.
-    grad_out = torch.ones_like(out)
+    grad_out = torch.ones_like(out, dtype=torch.float64)
     grad_out.view(-1)[:1] = seed
-    out.backward(grad_out)
+    if out.requires_grad:
+        out.backward(grad_out)
+    # A comparison's mask (a boolean) has no grad_fn: PyTorch's backward would refuse it; gradcli
+    # gives the gradient of a value that depends on no input, zeros.
+    out = out.double()
     grads = [torch.zeros_like(t) if t.grad is None else t.grad for t in tensors]
     return [number(a) for a in args] + [number(grad_out.tolist()), number(out.tolist())] + [
         number(g.tolist()) for g in grads]
