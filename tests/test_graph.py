@@ -53,6 +53,8 @@ PYTORCH_GRAPHS = [
     ("x % y", "RemainderBackward1", ["AccumulateGrad", "AccumulateGrad"]),
     ("2 % x", "NotImplemented", ["AccumulateGrad"]),
     ("torch.fmod(x, 2)", "FmodBackward0", ["AccumulateGrad"]),
+    ("torch.heaviside(x, y)", "NotImplemented", ["AccumulateGrad", "AccumulateGrad"]),
+    ("torch.erfinv(x)", "ErfinvBackward0", ["AccumulateGrad"]),
     ("torch.lerp(x, y, 0.5)", "LerpBackward0", ["AccumulateGrad", "AccumulateGrad"]),
     ("x.lerp(y, x)", "LerpBackward1", ["AccumulateGrad", "AccumulateGrad", "AccumulateGrad"]),
     # A comparison's mask has no grad_fn: None where it is used, and no node of its own.

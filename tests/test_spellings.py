@@ -192,6 +192,8 @@ def test_every_method_of_the_table_means_its_function(spelled, plain):
     ("np.fmod(x, y) + torch.fmod(x, 2)", "fmod(x, y) + fmod(x, 2)"),
     ("torch.special.sinc(x) + np.sinc(x) + torch.frac(x)", "sinc(x) + sinc(x) + frac(x)"),
     ("torch.sum(torch.lerp(v, w, x))", "sum(lerp(v, w, x))"),
+    ("torch.special.erfinv(x / 2) + x.erfinv() + np.heaviside(x, y) + x.heaviside(y)",
+     "erfinv(x / 2) + erfinv(x) + heaviside(x, y) + heaviside(x, y)"),
 ])
 def test_remainder_fmod_sinc_and_lerp_by_their_pytorch_and_numpy_names(spelled, plain):
     assert_same_as_plain(spelled, plain)

@@ -321,6 +321,44 @@ def _masked_fill_torch_node(constant: Any, shapes: object) -> str:
     return "MaskedFillBackward0" if constant[2] else "MaskedFillBackward1"  # a number value is masked_fill.Scalar
 
 
+# --- erfinv: NumPy has none -----------------------------------------------------------------
+# PyTorch's own kernel (calc_erfinv), written once against `xp`: NumPy's ufuncs and the C
+# library's erf (as the erf row), the same bits on both paths; on the Hessian's dual numbers its
+# arithmetic differentiates itself. SciPy would be a large dependency for one function.
+
+
+_ERFINV_A = (0.886226899, -1.645349621, 0.914624893, -0.140543331)
+_ERFINV_B = (-2.118377725, 1.442710462, -0.329097515, 0.012229801)
+_ERFINV_C = (-1.970840454, -1.624906493, 3.429567803, 1.641345311)
+_ERFINV_D = (3.543889200, 1.637067800)
+
+
+def _erfinv(xp: Any, y: Any) -> Any:
+    # PyTorch's calc_erfinv: a rational first guess, then two Newton steps on erf.
+    a, b, c, d = _ERFINV_A, _ERFINV_B, _ERFINV_C, _ERFINV_D
+    y_abs = xp.abs(y)
+    z = y * y
+    num = ((a[3] * z + a[2]) * z + a[1]) * z + a[0]
+    dem = (((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + 1.0
+    central = y * num / dem
+    w = xp.sqrt(-xp.log(xp.where(y_abs < 1.0, (1.0 - y_abs) / 2.0, 0.5)))
+    num = ((c[3] * w + c[2]) * w + c[1]) * w + c[0]
+    dem = (d[1] * w + d[0]) * w + 1.0
+    x = xp.where(y_abs <= 0.7, central, np.copysign(num, y) / dem)
+    for _ in range(2):
+        x = x - (_erf(xp, x) - y) / (_TWO_OVER_SQRT_PI * xp.exp(-x * x))
+    x = xp.where(y_abs == 1.0, np.copysign(math.inf, y), x)
+    return xp.where(y_abs > 1.0, math.nan, x)
+
+
+_HALF_SQRT_PI = 0.5 * math.sqrt(math.pi)
+
+
+def _heaviside(xp: Any, x: Any, value: Any) -> Any:
+    # torch.heaviside: value at 0 (either sign), 1 above, 0 below and at NaN (NumPy's is NaN there).
+    return xp.where(x == 0, value, xp.where(x > 0, 1.0, 0.0))
+
+
 def _binary(name: str, symbol: str, forward: Any, derivative: Any, torch_node: str, precedence: int,
             sympy: Any, **fields: Any) -> Op:
     fields.setdefault("callable", False)  # `a + b`; but `pow(a, b)` too
@@ -517,6 +555,15 @@ ROWS = [
             scalar_overloads=frozenset({"RemainderBackward0", "NotImplemented"}), spellings=("mod",), methods=("remainder",)),
     _unary("sinc", _sinc, _sinc_derivative, lambda x: load_sympy().sinc(load_sympy().pi * x),
            mask=lambda x: (x * x * math.pi == 0,), methods=("sinc",)),
+    # PyTorch's: g * sqrt(pi) / 2 * exp(erfinv(x)**2)
+    _unary("erfinv", _erfinv, lambda xp, g, ans, x: (_HALF_SQRT_PI * xp.exp(ans * ans) * g,), _sympy("erfinv"),
+           domain=((-0.9, 0.9),), methods=("erfinv",)),
+    # heaviside(x, value at 0): PyTorch records a node (NotImplemented) but has no derivative for
+    # it (its backward raises); gradcli's is 0 for both args, as a step's (floor, sign).
+    elementwise("heaviside", 2, _heaviside, lambda xp, g, ans, x, v: (g, g), "NotImplemented",
+                mask=_masked_all, sympy=lambda x, v: load_sympy().Piecewise((v, load_sympy().Eq(x, 0)), (1, x > 0),
+                                                                        (0, True)),
+                kinked=True, methods=("heaviside",)),
     # lerp(start, end, weight): PyTorch's gradients g * (1 - weight), g * weight, g * (end - start)
     elementwise("lerp", 3, _lerp, lambda xp, g, ans, start, end, weight: (g * (1.0 - weight), g * weight,
                                                                            g * (end - start)),

@@ -73,12 +73,16 @@ TORCH = {
     "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
     "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "logical_and": torch.logical_and,
     "logical_or": torch.logical_or, "logical_not": torch.logical_not,
+    "erfinv": torch.erfinv, "heaviside": torch.heaviside,
     "where": lambda c, a, b: torch.where(c != 0, a, b), "masked_fill": lambda a, m, v: a.masked_fill(m != 0, v),
     "max": torch.maximum, "min": torch.minimum, "atan2": torch.atan2, "dot": torch.dot,
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
     "getitem": lambda a: a[1], "stack": lambda a, b: torch.stack([a, b]),
 }
+# PyTorch records a node for these but its backward raises ("derivative for aten::heaviside is
+# not implemented"): the values are PyTorch's, the gradients gradcli's zeros (a step's).
+NO_DERIVATIVE = {"heaviside"}
 # gradcli's program for the ops that are not called by name.
 PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a"}
 
@@ -125,7 +129,7 @@ def run(name: str, args: tuple, seed: float) -> list:
     # A vector output is seeded [seed, 1, 1, ...]: what comes in at one element stays there.
     grad_out = torch.ones_like(out, dtype=torch.float64)
     grad_out.view(-1)[:1] = seed
-    if out.requires_grad:
+    if out.requires_grad and name not in NO_DERIVATIVE:
         out.backward(grad_out)
     # A comparison's mask (a boolean) has no grad_fn: PyTorch's backward would refuse it; gradcli
     # gives the gradient of a value that depends on no input, zeros.
