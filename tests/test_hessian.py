@@ -260,7 +260,9 @@ TORCH_OPS = {
     **{name: _torch_function(name) for name in (
         "hypot", "logaddexp", "logaddexp2", "copysign", "xlogy", "fmax", "fmin", "fmod", "remainder", "lerp")},
     "erfinv": _torch_function("erfinv"),
-    "heaviside": lambda t, x, y: t.heaviside(x, y.detach()).detach() * (x + y) * 0,  # no derivative in PyTorch
+    # No derivative in PyTorch (its backward raises): gradcli's is 0, a step's.
+    "heaviside": lambda t, x, y: t.heaviside(x, y.detach()).detach() * (x + y) * 0,
+    "floor_divide": lambda t, x, y: (x // y).detach() * (x + y) * 0,
     **{name: lambda t, *args, name=name: getattr(t, name)(*args).double()
        for name in ("logical_and", "logical_or", "logical_not")},
     "lt": lambda t, x, y: (x < y).double(), "le": lambda t, x, y: (x <= y).double(),

@@ -190,6 +190,7 @@ def test_every_method_of_the_table_means_its_function(spelled, plain):
 @pytest.mark.parametrize(("spelled", "plain"), [
     ("remainder(x, y) + np.mod(x, y) + np.remainder(x, y) + torch.remainder(x, y)", "x % y + x % y + x % y + x % y"),
     ("np.fmod(x, y) + torch.fmod(x, 2)", "fmod(x, y) + fmod(x, 2)"),
+    ("torch.floor_divide(x, y) + np.floor_divide(x, 2) + x.floor_divide(y)", "x // y + x // 2 + x // y"),
     ("torch.special.sinc(x) + np.sinc(x) + torch.frac(x)", "sinc(x) + sinc(x) + frac(x)"),
     ("torch.sum(torch.lerp(v, w, x))", "sum(lerp(v, w, x))"),
     ("torch.special.erfinv(x / 2) + x.erfinv() + np.heaviside(x, y) + x.heaviside(y)",

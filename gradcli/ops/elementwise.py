@@ -553,6 +553,11 @@ ROWS = [
             lambda a, b: a - b * _sympy_step("floor", a / b), callable=True, kinked=True,
             domain=((-3.0, 3.0), (0.7, 0.9)), torch_node_rule=_node_by_scalar("RemainderBackward0", "RemainderBackward1"),
             scalar_overloads=frozenset({"RemainderBackward0", "NotImplemented"}), spellings=("mod",), methods=("remainder",)),
+    # a // b, PyTorch's floor_divide (Python's //). PyTorch records it as a NotImplemented node and
+    # its backward raises; gradcli's gradient is 0 for both args, a step's, as for heaviside.
+    _binary("floor_divide", "//", np.floor_divide, _no_derivative, "NotImplemented", 20,
+            lambda a, b: _sympy_step("floor", a / b), mask=_masked_all, callable=True, kinked=True,
+            domain=((-3.0, 3.0), (0.7, 0.9)), scalar_overloads=frozenset({"NotImplemented"}), methods=("floor_divide",)),
     _unary("sinc", _sinc, _sinc_derivative, lambda x: load_sympy().sinc(load_sympy().pi * x),
            mask=lambda x: (x * x * math.pi == 0,), methods=("sinc",)),
     # PyTorch's: g * sqrt(pi) / 2 * exp(erfinv(x)**2)

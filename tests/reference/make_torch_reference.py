@@ -73,16 +73,17 @@ TORCH = {
     "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
     "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "logical_and": torch.logical_and,
     "logical_or": torch.logical_or, "logical_not": torch.logical_not,
-    "erfinv": torch.erfinv, "heaviside": torch.heaviside,
+    "erfinv": torch.erfinv, "heaviside": torch.heaviside, "floor_divide": lambda a, b: a // b,
     "where": lambda c, a, b: torch.where(c != 0, a, b), "masked_fill": lambda a, m, v: a.masked_fill(m != 0, v),
     "max": torch.maximum, "min": torch.minimum, "atan2": torch.atan2, "dot": torch.dot,
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
     "getitem": lambda a: a[1], "stack": lambda a, b: torch.stack([a, b]),
 }
-# PyTorch records a node for these but its backward raises ("derivative for aten::heaviside is
-# not implemented"): the values are PyTorch's, the gradients gradcli's zeros (a step's).
-NO_DERIVATIVE = {"heaviside"}
+# PyTorch records a node for these (NotImplemented) but its backward raises ("derivative for
+# aten::heaviside is not implemented"): the values are PyTorch's, the gradients gradcli's zeros
+# (a step's).
+NO_DERIVATIVE = {"heaviside", "floor_divide"}
 # gradcli's program for the ops that are not called by name.
 PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a"}
 
