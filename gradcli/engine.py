@@ -158,7 +158,11 @@ class Batches(Backend):
     """
 
     def __init__(self, tape: Tape) -> None:
-        self.lead = [int(node.requires_grad) for node in tape.nodes]  # 1: the node's value has the axis
+        # 1: the node's value has the axis, where an input flows in (a comparison's mask too,
+        # which takes no gradient: not requires_grad).
+        self.lead: list[int] = []
+        for node in tape.nodes:
+            self.lead.append(int(node.requires_grad or any(self.lead[a] for a in node.args)))
 
     def check(self, tape: Tape, at: Mapping[str, Any]) -> None:
         _check(tape, {name: np.shape(at[name])[1:] for name in tape.inputs})

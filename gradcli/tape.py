@@ -186,6 +186,8 @@ class TapeSink:
                              source=self.source, span=span)
         if wants is None:
             wants = tuple([nodes[a].requires_grad for a in args])
+        if op is not None and not op.differentiable:  # a comparison: a constant of the point
+            wants = (False,) * len(args)
         requires_grad = True in wants if args else kind == INPUT
         nodes.append(Node(index, kind, op, args, span, params, None, value, requires_grad, wants))
         return index

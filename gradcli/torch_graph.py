@@ -69,7 +69,9 @@ def backward_graph(tape: Tape, roots: Sequence[int], values: Sequence[Array] | N
             args.reverse()
             scalar_constant.reverse()
         next_functions: list[int | None] = []
-        for arg, is_scalar in zip(args, scalar_constant, strict=True):
+        for position, (arg, is_scalar) in enumerate(zip(args, scalar_constant, strict=True)):
+            if position in node.op.conditions:  # where's condition: a boolean, not an input of the node
+                continue
             if nodes[arg].requires_grad:
                 reachable[arg] = True
                 next_functions.append(arg)

@@ -32,7 +32,7 @@ FLOAT_OPS = [op for op in ops.OPS.values() if op.floats is not None]
 
 
 def program_of(op: ops.Op) -> str:
-    return ops.node_text(op, ["a", "b"][: op.arity], {})
+    return ops.node_text(op, ["a", "b", "c"][: op.arity], {})
 
 
 def same(x: float, y: float) -> bool:
@@ -64,7 +64,7 @@ def test_float_rules_give_what_numpy_gives(op):
     rng = np.random.default_rng(5)
     ordinary = [tuple(rng.uniform(-3, 3, op.arity)) for _ in range(50)]
     for values in [*points, *ordinary]:
-        at = dict(zip(("a", "b"), values, strict=False))
+        at = dict(zip(("a", "b", "c"), values, strict=False))
         fast, slow = grad(tape, at=at), grad(numpy_only(tape), at=at)
         assert same(float(fast.value), float(slow.value)), (source, at, fast.value, slow.value)
         for name in tape.inputs:
@@ -133,10 +133,10 @@ def test_float_rules_give_the_bits_of_the_batch_sweep(op):
     ordinary += [tuple(v) for v in rng.choice([0.5, 2.0, -1.0, 3.0], (20, op.arity))]  # pow's special exponents
     points = special + ordinary
     names = list(tape.inputs)
-    columns = {name: np.array([p[i] for p in points]) for i, name in enumerate(("a", "b")[: op.arity])}
+    columns = {name: np.array([p[i] for p in points]) for i, name in enumerate(("a", "b", "c")[: op.arity])}
     batch = grad_batch(tape, columns, len(points))
     for k, values in enumerate(points):
-        at = dict(zip(("a", "b"), values, strict=False))
+        at = dict(zip(("a", "b", "c"), values, strict=False))
         alone = grad(tape, at=at)
         assert identical(float(alone.value), float(batch.values[0][k])), (source, at, alone.value, batch.values[0][k])
         for name in names:

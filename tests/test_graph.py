@@ -49,6 +49,24 @@ PYTORCH_GRAPHS = [
     ("pow(x, y)", "PowBackward1", ["AccumulateGrad", "AccumulateGrad"]),
     ("v * [1, 2, 3]", "MulBackward0", ["AccumulateGrad", None]),
     ("[1, 2, 3] * v", "MulBackward0", [None, "AccumulateGrad"]),
+    ("x % 2", "RemainderBackward0", ["AccumulateGrad"]),
+    ("x % y", "RemainderBackward1", ["AccumulateGrad", "AccumulateGrad"]),
+    ("2 % x", "NotImplemented", ["AccumulateGrad"]),
+    ("torch.fmod(x, 2)", "FmodBackward0", ["AccumulateGrad"]),
+    ("x // y", "NotImplemented", ["AccumulateGrad", "AccumulateGrad"]),
+    ("x // 2", "NotImplemented", ["AccumulateGrad"]),
+    ("7 // x", "NotImplemented", ["AccumulateGrad"]),
+    ("torch.heaviside(x, y)", "NotImplemented", ["AccumulateGrad", "AccumulateGrad"]),
+    ("torch.erfinv(x)", "ErfinvBackward0", ["AccumulateGrad"]),
+    ("torch.lerp(x, y, 0.5)", "LerpBackward0", ["AccumulateGrad", "AccumulateGrad"]),
+    ("x.lerp(y, x)", "LerpBackward1", ["AccumulateGrad", "AccumulateGrad", "AccumulateGrad"]),
+    # A comparison's mask has no grad_fn: None where it is used, and no node of its own.
+    ("x * (x > 0)", "MulBackward0", ["AccumulateGrad", None]),
+    ("(y <= x) / x", "DivBackward0", [None, "AccumulateGrad"]),
+    ("x + ((x > 0) & (y != 1) | ~(x == y))", "AddBackward0", ["AccumulateGrad", None]),
+    ("torch.where(x > y, x, 2)", "WhereBackward0", ["AccumulateGrad", None]),
+    ("torch.where(x > y, x, y * 2)", "WhereBackward0", ["AccumulateGrad", "MulBackward0"]),
+    ("x.masked_fill(y > 0, 2)", "MaskedFillBackward0", ["AccumulateGrad"]),
 ]
 POINT = {"x": 0.7, "y": 0.4, "v": [0.5, 0.25, 0.1], "m": [[0.5, 0.2, 0.1], [0.3, 0.4, 0.9]]}
 

@@ -82,6 +82,8 @@ def test_a_dotted_name_that_is_not_a_known_prefix_is_refused(program, words):
     ("x.maximum(y) + x.minimum(y) + x.max(y) + y.arctan2(x)", "max(x, y) + min(x, y) + max(x, y) + atan2(y, x)"),
     ("m.matmul(w[0:2]).dot(w[1:3])", "dot(m @ w[0:2], w[1:3])"),
     ("v[0:2].exp().sum()", "sum(exp(v[0:2]))"),
+    ("x.remainder(y) + x.fmod(y) + x.frac() + x.sinc()", "x % y + fmod(x, y) + frac(x) + sinc(x)"),
+    ("x.lerp(y, 0.3) + v.lerp(w, x).sum()", "lerp(x, y, 0.3) + sum(lerp(v, w, x))"),
 ])
 def test_a_method_means_the_function_with_the_receiver_first(spelled, plain):
     assert_same_as_plain(spelled, plain)
@@ -182,4 +184,17 @@ def _method_cases():
 @pytest.mark.parametrize(("spelled", "plain"), list(_method_cases()))
 def test_every_method_of_the_table_means_its_function(spelled, plain):
     # Every method an elementwise row declares means the row's function (x and y inside every domain).
+    assert_same_as_plain(spelled, plain)
+
+
+@pytest.mark.parametrize(("spelled", "plain"), [
+    ("remainder(x, y) + np.mod(x, y) + np.remainder(x, y) + torch.remainder(x, y)", "x % y + x % y + x % y + x % y"),
+    ("np.fmod(x, y) + torch.fmod(x, 2)", "fmod(x, y) + fmod(x, 2)"),
+    ("torch.floor_divide(x, y) + np.floor_divide(x, 2) + x.floor_divide(y)", "x // y + x // 2 + x // y"),
+    ("torch.special.sinc(x) + np.sinc(x) + torch.frac(x)", "sinc(x) + sinc(x) + frac(x)"),
+    ("torch.sum(torch.lerp(v, w, x))", "sum(lerp(v, w, x))"),
+    ("torch.special.erfinv(x / 2) + x.erfinv() + np.heaviside(x, y) + x.heaviside(y)",
+     "erfinv(x / 2) + erfinv(x) + heaviside(x, y) + heaviside(x, y)"),
+])
+def test_remainder_fmod_sinc_and_lerp_by_their_pytorch_and_numpy_names(spelled, plain):
     assert_same_as_plain(spelled, plain)

@@ -26,6 +26,7 @@ from gradcli.syntax import (
     to_source,
     tokenize,
 )
+from gradcli.syntax.operators import COMPARISONS
 
 
 def value_of(program: str, **point: float) -> float:
@@ -37,12 +38,14 @@ def value_of(program: str, **point: float) -> float:
 @pytest.mark.parametrize(
     "expression",
     ["-x**2", "2**-x*3", "x**y**2", "-x**-y", "x - y - 2", "x / y / 2", "x * -y + 3", "+x - -y", "(x + y) * (x - y)",
-     "x ** (1 / 2) * y", "-(x)**2", "x*y/2*x", "2*-x**2/y"],
+     "x ** (1 / 2) * y", "-(x)**2", "x*y/2*x", "2*-x**2/y", "x % y * 2 - -x % y", "2 ** x % y", "-x % -y / x",
+     "x * 7 % y ** 2", "x // y * 2 - -x // y % 3", "2 ** x // y", "x + 1 < y * 2", "(x < y) * x", "(x > y) & (y > 0) | (x == 1.3)", "(x != y) | (x >= 2)",
+     "(x <= y) == (y > 0)", "(-x < -y) & (x > 0)"],
 )
 def test_precedence_and_associativity_are_pythons(expression):
     x, y = 1.3, 0.7
     expected = eval(expression, {}, {"x": x, "y": y})  # the reference is Python itself, on our own text
-    assert value_of(expression, x=x, y=y) == pytest.approx(expected, rel=1e-12)
+    assert value_of(expression, x=x, y=y) == pytest.approx(float(expected), rel=1e-12)  # (a comparison: 1.0 or 0.0)
 
 
 def test_tree_shapes():
@@ -112,7 +115,7 @@ def test_flat_sum_that_pythons_own_parser_rejects():
         ("x = ", "unexpected end of input", 5),
         ("(a]", "unexpected ']'", 3),
         ("x.real", "attribute access ('.') is not supported", 2),
-        ("x // 2", "operator '//' is not supported", 3),
+        ("x << 2", "operator '<<' is not supported", 3),
         ("lambda x: x", "'lambda' is not supported", 1),
         ("f(,)", "unexpected ','", 3),
         ("2(3)", "only a function's name can be called", 2),
@@ -179,8 +182,9 @@ def test_trees_100000_deep_compare_without_recursion():
 
 # --- every operator of the op table, against Python's own grouping ---------------------------
 
-_PYTHON_SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.MatMult: "@",
-                  ast.USub: "-", ast.UAdd: "+"}
+_PYTHON_SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.MatMult: "@", ast.Mod: "%", ast.FloorDiv: "//",
+                  ast.USub: "-", ast.UAdd: "+", ast.BitAnd: "&", ast.BitOr: "|", ast.Invert: "~", ast.Lt: "<",
+                  ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 # The language's operators: the op table's rows, and unary plus (no op: PyTorch records no node).
 _INFIX = sorted(BINARY_OPERATORS)
 _PREFIX = sorted({*PREFIX_OPERATORS, "+"})
@@ -192,6 +196,8 @@ def _grouped_by_python(source: str) -> str:
             return f"({show(node.left)} {_PYTHON_SYMBOL[type(node.op)]} {show(node.right)})"
         if isinstance(node, ast.UnaryOp):
             return f"({_PYTHON_SYMBOL[type(node.op)]}{show(node.operand)})"
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:  # a chain of several is refused (below)
+            return f"({show(node.left)} {_PYTHON_SYMBOL[type(node.ops[0])]} {show(node.comparators[0])})"
         assert isinstance(node, ast.Name)
         return node.id
 
@@ -212,7 +218,20 @@ def _grouped_by_gradcli(source: str) -> str:
 @pytest.mark.parametrize("first", _INFIX)
 @pytest.mark.parametrize("second", _INFIX)
 def test_every_pair_of_operators_groups_as_in_python(first, second):
+    if first in COMPARISONS and second in COMPARISONS:  # Python chains them; gradcli refuses
+        for source in (f"a {first} b {second} c", f"a {first} -b {second} c", f"a {first} b + 1 {second} c"):
+            with pytest.raises(SyntaxProblem, match="comparisons cannot be chained"):
+                parse_expression(source)
+        assert _grouped_by_gradcli(f"(a {first} b) {second} c") == f"((a {first} b) {second} c)"
+        assert _grouped_by_gradcli(f"a {first} (b {second} c)") == f"(a {first} (b {second} c))"
+        source = f"(a {first} b) {second} c"
+        assert parse_expression(to_source(parse_expression(source))) == parse_expression(source)
+        return
     for source in (f"a {first} b {second} c", f"a {first} b {second} c {first} d", f"a {first} (b {second} c)"):
+        if first in COMPARISONS and source.count(f" {first} ") == 2:  # a chain: a < b + c < d
+            with pytest.raises(SyntaxProblem, match="comparisons cannot be chained"):
+                parse_expression(source)
+            continue
         assert _grouped_by_gradcli(source) == _grouped_by_python(source), source
         assert parse_expression(to_source(parse_expression(source))) == parse_expression(source)
 
@@ -222,6 +241,8 @@ def test_every_pair_of_operators_groups_as_in_python(first, second):
 def test_every_prefix_operator_binds_as_in_python(sign, operator):
     for source in (f"{sign}a {operator} b", f"a {operator} {sign}b", f"{sign}a {operator} {sign}b {operator} c",
                    f"{sign}{sign}a {operator} b", f"({sign}a) {operator} b"):
+        if operator in COMPARISONS and source.count(f" {operator} ") == 2:  # a chain: refused (above)
+            continue
         assert _grouped_by_gradcli(source) == _grouped_by_python(source), source
         assert parse_expression(to_source(parse_expression(source))) == parse_expression(source)
 

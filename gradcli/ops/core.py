@@ -192,6 +192,14 @@ class Op:
     ufuncs: tuple[Any, ...] = ()
     # Calls the tests make of it: (the args' shapes at one point, the params).
     examples: tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...] = ()
+    # False: its value is a constant of the point (a comparison's mask, PyTorch's booleans):
+    # no gradient flows through it, and PyTorch records no node for it (TapeSink: requires_grad
+    # False).
+    differentiable: bool = True
+    compares: bool = False  # a comparison operator: `a < b < c`, which Python chains, is refused
+    # The args PyTorch does not count as inputs of its node (where's condition, masked_fill's
+    # mask: booleans): next_functions leave them out.
+    conditions: tuple[int, ...] = ()
 
     @property
     def label(self) -> str:
@@ -283,6 +291,7 @@ _BROADCASTS: dict[int, tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...]] = {
     1: tuple(((shape,), {}) for shape in [(), (4,), (2, 3)]),
     2: tuple((shapes, {}) for shapes in [((), ()), ((4,), (4,)), ((2, 3), (3,)), ((), (2, 2)), ((2, 1), (1, 3)),
                                         ((3,), ())]),
+    3: tuple((shapes, {}) for shapes in [((), (), ()), ((4,), (4,), (4,)), ((2, 3), (3,), ()), ((2, 1), (1, 3), (3,))]),
 }
 
 

@@ -228,6 +228,137 @@ def _gelu_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
     return (g * (cdf + x * (xp.exp(-0.5 * x * x) * _GELU_BETA)),)
 
 
+def _frac(xp: Any, x: Any) -> Any:
+    return x - np.trunc(x)  # torch.frac: frac(-0.0) is 0.0, frac(inf) NaN
+
+
+def _remainder(xp: Any, a: Any, b: Any) -> Any:
+    # torch.remainder (Python's %): fmod moved to the divisor's side. A zero keeps fmod's sign,
+    # the dividend's (NumPy's remainder gives the divisor's).
+    mod = np.fmod(a, b)
+    return xp.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod)
+
+
+def _floor_divide(xp: Any, a: Any, b: Any) -> Any:
+    # PyTorch's div(a, b, rounding_mode="floor") (Python's //, NumPy's floor_divide), written
+    # with fmod: its steps are in the op table, so that it runs on the Hessian's dual numbers too.
+    mod = np.fmod(a, b)
+    quotient = (a - mod) / xp.where(b == 0, 1.0, b)
+    quotient = xp.where((mod != 0) & ((b < 0) != (mod < 0)), quotient - 1.0, quotient)
+    floored = np.floor(quotient)
+    floored = xp.where(quotient - floored > 0.5, floored + 1.0, floored)
+    zero = xp.where(b == 0, 1.0, np.copysign(0.0, a) * np.copysign(1.0, b))  # copysign(0, a / b)
+    return xp.where(b == 0, np.floor(a / b), xp.where(quotient == 0, zero, floored))  # (floor: +-inf, NaN)
+
+
+def _remainder_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    # PyTorch's: g, and -g * div(a, b, rounding_mode="floor")
+    return g, -g * _floor_divide(xp, a, b)
+
+
+def _node_by_scalar(tensor_scalar: str, tensor_tensor: str) -> Callable[[Any, object], str]:
+    # x % 2 is remainder(Tensor, Scalar); 2 % x is remainder(Scalar, Tensor), which PyTorch
+    # records as NotImplemented (it has no derivative for it: gradcli gives the one above).
+    return lambda constant, shapes: tensor_scalar if constant[1] else ("NotImplemented" if constant[0] else tensor_tensor)
+
+
+def _sinc(xp: Any, x: Any) -> Any:
+    # torch.sinc: 1 at 0, else sin(pi x) / (pi x)
+    product = math.pi * xp.where(x == 0, 1.0, x)
+    return xp.where(x == 0, 1.0, xp.sin(product) / product)
+
+
+def _sinc_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    # PyTorch's sinc_backward: g * (pi x cos(pi x) - sin(pi x)) / (x * x * pi), 0 where that
+    # denominator is 0 (masked: a NaN g gives 0 there too).
+    product = x * math.pi
+    squared = x * x * math.pi
+    return (g * (product * xp.cos(product) - xp.sin(product)) / xp.where(squared == 0, 1.0, squared),)
+
+
+def _lerp(xp: Any, start: Any, end: Any, weight: Any) -> Any:
+    # PyTorch's lerp kernel: from the nearer end, so that weight 1 gives end exactly.
+    small = xp.abs(weight) < 0.5
+    return xp.where(small, start + weight * (end - start), end - (end - start) * (1.0 - weight))
+
+
+def _lerp_torch_node(constant: Any, shapes: object) -> str:
+    return "LerpBackward0" if constant[2] else "LerpBackward1"  # a number weight is lerp.Scalar
+
+
+# --- comparisons and masks: PyTorch's booleans, as 1.0 and 0.0 ------------------------------
+
+
+def _no_derivative(xp: Any, g: Any, ans: Any, *args: Any) -> tuple[Any, ...]:
+    return (g,) * len(args)  # masked everywhere: the value is a constant of the point
+
+
+def _masked_all(*args: Any) -> tuple[bool, ...]:
+    return (True,) * len(args)
+
+
+def _sympy_mask(condition: Any) -> Any:
+    return load_sympy().Piecewise((1, condition), (0, True))
+
+
+def _comparison(name: str, symbol: str, compare: Callable[[Any, Any], Any], relation: str,
+                methods: tuple[str, ...]) -> Op:
+    # Comparisons bind below every other operator and never chain; IEEE's answers at NaN.
+    return _binary(name, symbol, lambda xp, a, b: xp.where(compare(a, b), 1.0, 0.0), _no_derivative, "None", 4,
+                   lambda a, b: _sympy_mask(getattr(load_sympy(), relation)(a, b)), mask=_masked_all,
+                   differentiable=False, compares=True, callable=True, kinked=True, methods=methods)
+
+
+def _logical(name: str, symbol: str, combine: Callable[[Any, Any], Any], relation: str, precedence: int) -> Op:
+    # Any number but 0 is true, as torch.logical_and and np.logical_and have it (NaN too).
+    return _binary(name, symbol, lambda xp, a, b: xp.where(combine(a != 0, b != 0), 1.0, 0.0), _no_derivative, "None",
+                   precedence, lambda a, b: _sympy_mask(getattr(load_sympy(), relation)(load_sympy().Ne(a, 0),
+                                                                                         load_sympy().Ne(b, 0))),
+                   mask=_masked_all, differentiable=False, callable=True, kinked=True, methods=(name,))
+
+
+def _masked_fill_torch_node(constant: Any, shapes: object) -> str:
+    return "MaskedFillBackward0" if constant[2] else "MaskedFillBackward1"  # a number value is masked_fill.Scalar
+
+
+# --- erfinv: NumPy has none -----------------------------------------------------------------
+# PyTorch's own kernel (calc_erfinv), written once against `xp`: NumPy's ufuncs and the C
+# library's erf (as the erf row), the same bits on both paths; on the Hessian's dual numbers its
+# arithmetic differentiates itself. SciPy would be a large dependency for one function.
+
+
+_ERFINV_A = (0.886226899, -1.645349621, 0.914624893, -0.140543331)
+_ERFINV_B = (-2.118377725, 1.442710462, -0.329097515, 0.012229801)
+_ERFINV_C = (-1.970840454, -1.624906493, 3.429567803, 1.641345311)
+_ERFINV_D = (3.543889200, 1.637067800)
+
+
+def _erfinv(xp: Any, y: Any) -> Any:
+    # PyTorch's calc_erfinv: a rational first guess, then two Newton steps on erf.
+    a, b, c, d = _ERFINV_A, _ERFINV_B, _ERFINV_C, _ERFINV_D
+    y_abs = xp.abs(y)
+    z = y * y
+    num = ((a[3] * z + a[2]) * z + a[1]) * z + a[0]
+    dem = (((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + 1.0
+    central = y * num / dem
+    w = xp.sqrt(-xp.log(xp.where(y_abs < 1.0, (1.0 - y_abs) / 2.0, 0.5)))
+    num = ((c[3] * w + c[2]) * w + c[1]) * w + c[0]
+    dem = (d[1] * w + d[0]) * w + 1.0
+    x = xp.where(y_abs <= 0.7, central, np.copysign(num, y) / dem)
+    for _ in range(2):
+        x = x - (_erf(xp, x) - y) / (_TWO_OVER_SQRT_PI * xp.exp(-x * x))
+    x = xp.where(y_abs == 1.0, np.copysign(math.inf, y), x)
+    return xp.where(y_abs > 1.0, math.nan, x)
+
+
+_HALF_SQRT_PI = 0.5 * math.sqrt(math.pi)
+
+
+def _heaviside(xp: Any, x: Any, value: Any) -> Any:
+    # torch.heaviside: value at 0 (either sign), 1 above, 0 below and at NaN (NumPy's is NaN there).
+    return xp.where(x == 0, value, xp.where(x > 0, 1.0, 0.0))
+
+
 def _binary(name: str, symbol: str, forward: Any, derivative: Any, torch_node: str, precedence: int,
             sympy: Any, **fields: Any) -> Op:
     fields.setdefault("callable", False)  # `a + b`; but `pow(a, b)` too
@@ -409,4 +540,65 @@ ROWS = [
                 "FminBackward0",
                 mask=lambda a, b: ((b == b) & ((a > b) | (a != a)), (a <= b) | (b != b)),
                 sympy=lambda a, b: load_sympy().Min(a, b), ufuncs=(np.fmin,), kinked=True, methods=("fmin",)),
+    # frac(x) = x - trunc(x): PyTorch's gradient is g itself (the jumps are left out).
+    _unary("frac", _frac, lambda xp, g, ans, x: (g,), lambda x: x - _sympy_step("trunc", x), kinked=True,
+           domain=_BETWEEN_STEPS, methods=("frac",)),
+    # fmod (C's, the sign of the dividend) and remainder (Python's %, the sign of the divisor):
+    # PyTorch's gradients g and -g * div(a, b) rounded toward 0 (fmod) or down (remainder).
+    elementwise("fmod", 2, np.fmod, lambda xp, g, ans, a, b: (g, -g * np.trunc(a / b)), "FmodBackward1",
+                sympy=lambda a, b: a - b * _sympy_step("trunc", a / b), kinked=True, domain=((-3.0, 3.0), (0.7, 0.9)),
+                torch_node_rule=_node_by_scalar("FmodBackward0", "FmodBackward1"),
+                scalar_overloads=frozenset({"FmodBackward0"}), methods=("fmod",)),
+    _binary("remainder", "%", _remainder, _remainder_derivative, "RemainderBackward1", 20,
+            lambda a, b: a - b * _sympy_step("floor", a / b), callable=True, kinked=True,
+            domain=((-3.0, 3.0), (0.7, 0.9)), torch_node_rule=_node_by_scalar("RemainderBackward0", "RemainderBackward1"),
+            scalar_overloads=frozenset({"RemainderBackward0", "NotImplemented"}), spellings=("mod",), methods=("remainder",)),
+    # a // b, PyTorch's floor_divide (Python's //). PyTorch records it as a NotImplemented node and
+    # its backward raises; gradcli's gradient is 0 for both args, a step's, as for heaviside.
+    _binary("floor_divide", "//", np.floor_divide, _no_derivative, "NotImplemented", 20,
+            lambda a, b: _sympy_step("floor", a / b), mask=_masked_all, callable=True, kinked=True,
+            domain=((-3.0, 3.0), (0.7, 0.9)), scalar_overloads=frozenset({"NotImplemented"}), methods=("floor_divide",)),
+    _unary("sinc", _sinc, _sinc_derivative, lambda x: load_sympy().sinc(load_sympy().pi * x),
+           mask=lambda x: (x * x * math.pi == 0,), methods=("sinc",)),
+    # PyTorch's: g * sqrt(pi) / 2 * exp(erfinv(x)**2)
+    _unary("erfinv", _erfinv, lambda xp, g, ans, x: (_HALF_SQRT_PI * xp.exp(ans * ans) * g,), _sympy("erfinv"),
+           domain=((-0.9, 0.9),), methods=("erfinv",)),
+    # heaviside(x, value at 0): PyTorch records a node (NotImplemented) but has no derivative for
+    # it (its backward raises); gradcli's is 0 for both args, as a step's (floor, sign).
+    elementwise("heaviside", 2, _heaviside, lambda xp, g, ans, x, v: (g, g), "NotImplemented",
+                mask=_masked_all, sympy=lambda x, v: load_sympy().Piecewise((v, load_sympy().Eq(x, 0)), (1, x > 0),
+                                                                        (0, True)),
+                kinked=True, methods=("heaviside",)),
+    # lerp(start, end, weight): PyTorch's gradients g * (1 - weight), g * weight, g * (end - start)
+    elementwise("lerp", 3, _lerp, lambda xp, g, ans, start, end, weight: (g * (1.0 - weight), g * weight,
+                                                                           g * (end - start)),
+                "LerpBackward1", sympy=lambda start, end, weight: start + weight * (end - start),
+                torch_node_rule=_lerp_torch_node, scalar_overloads=frozenset({"LerpBackward0"}),
+                domain=((-2.0, 2.0), (-2.0, 2.0), (0.0, 1.0)), methods=("lerp",)),
+    # comparisons (below every other operator: `a + 1 < b` is `(a + 1) < b`) and the logical
+    # operators on their masks, `|` below `&`, as in Python. Their values are constants of the
+    # point: no gradient flows through them, PyTorch records no node (`x * (x > 0)` is MulBackward0
+    # with the mask's None).
+    _comparison("lt", "<", operator.lt, "Lt", ("lt", "less")),
+    _comparison("le", "<=", operator.le, "Le", ("le", "less_equal")),
+    _comparison("gt", ">", operator.gt, "Gt", ("gt", "greater")),
+    _comparison("ge", ">=", operator.ge, "Ge", ("ge", "greater_equal")),
+    _comparison("eq", "==", operator.eq, "Eq", ("eq",)),
+    _comparison("ne", "!=", operator.ne, "Ne", ("ne", "not_equal")),
+    _logical("logical_or", "|", operator.or_, "Or", 6),
+    _logical("logical_and", "&", operator.and_, "And", 8),
+    elementwise("logical_not", 1, lambda xp, x: xp.where(x == 0, 1.0, 0.0), _no_derivative, "None",
+                sympy=lambda x: _sympy_mask(load_sympy().Eq(x, 0)), mask=_masked_all, symbol="~", precedence=30,
+                differentiable=False, kinked=True, methods=("logical_not",)),
+    # where(condition, a, b): the gradient goes to a where the condition holds, to b elsewhere.
+    elementwise("where", 3, lambda xp, c, a, b: xp.where(c != 0, a, b), _no_derivative, "WhereBackward0",
+                mask=lambda c, a, b: (True, c == 0, c != 0), conditions=(0,),
+                sympy=lambda c, a, b: load_sympy().Piecewise((a, load_sympy().Ne(c, 0)), (b, True)), kinked=True),
+    # masked_fill(x, mask, value): value where the mask holds; x's gradient masked there, value's the rest.
+    elementwise("masked_fill", 3, lambda xp, x, m, v: xp.where(m != 0, v, x), _no_derivative, "MaskedFillBackward1",
+                mask=lambda x, m, v: (m != 0, True, m == 0), conditions=(1,), torch_node_rule=_masked_fill_torch_node,
+                scalar_overloads=frozenset({"MaskedFillBackward0"}),
+                sympy=lambda x, m, v: load_sympy().Piecewise((v, load_sympy().Ne(m, 0)), (x, True)), kinked=True,
+                examples=tuple((shapes, {}) for shapes in [((), (), ()), ((4,), (4,), ()), ((2, 3), (3,), ())]),
+                methods=("masked_fill",)),
 ]

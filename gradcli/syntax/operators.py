@@ -36,3 +36,5 @@ PREFIX: dict[str, int] = {UNARY_PLUS: PREFIX_POWER} | {symbol: 2 * p for symbol,
 POSTFIX_POWER = 2 * max(*(p for p, _ in _INFIX_PRECEDENCE.values()), *_PREFIX_PRECEDENCE.values()) + 2
 
 SPELLINGS = frozenset(INFIX) | frozenset(PREFIX)
+# `a < b < c`: Python chains comparisons (a < b and b < c); gradcli refuses it.
+COMPARISONS = frozenset(symbol for symbol, op in BINARY_OPERATORS.items() if op.compares)

@@ -18,7 +18,7 @@ The grammar:
     subscript  := '[' index (',' index)* [','] ']'
     index      := item | [item] ':' [item] [':' [item]]
 
-INFIX_OP is + - * / @ ** and PREFIX_OP - +, with their binding powers from the op table
+INFIX_OP is + - * / % @ ** < <= > >= == != & | and PREFIX_OP - + ~, with their binding powers from the op table
 (operators.py): an operator's right operand goes on while the next operator binds tighter,
 so `-x**2` is `-(x**2)` and `a - b - c` is `(a - b) - c`. A NEWLINE inside brackets is a space.
 
@@ -212,6 +212,8 @@ class Parser:
             elif type(entry) is tuple:  # an operator: the operators that bind at least as tightly are complete
                 left, right, is_prefix = entry
                 if type(frames[-1]) is tuple and frames[-1][0] >= left:
+                    if text in operators.COMPARISONS:
+                        self.refuse_chained(left, position)
                     self.reduce(left)
                 frames.append((right, text, starts[position], is_prefix))
                 wants = WANT_ITEM
@@ -267,6 +269,15 @@ class Parser:
             raise self.fail(f"'{dotted}' is not supported", Token("NAME", dotted, tokens.starts[position], tokens.ends[last]),
                             f"after a module prefix ({', '.join(p + '.' for p in MODULE_PREFIXES)}) comes {after}")
         return plain, (tokens.starts[position], tokens.ends[plain])
+
+    def refuse_chained(self, power: int, position: int) -> None:
+        """A comparison after a comparison that is still open: Python would chain them."""
+        for frame in reversed(self.frames):
+            if type(frame) is not tuple or frame[0] < power:
+                return
+            if frame[1] in operators.COMPARISONS:
+                raise self.fail("comparisons cannot be chained", self.tokens[position],
+                                "write (a < b) & (b < c), or parenthesise one: (a < b) == c")
 
     # --- the stacks ---
 

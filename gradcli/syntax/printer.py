@@ -62,7 +62,8 @@ def _print_one(node: Expr | Slice, parts: list[tuple[str, int]]) -> tuple[str, i
         if node.op in operators.RIGHT_ASSOCIATIVE:  # a signed base needs parentheses, (-x)**2; a signed exponent not: 2**-x
             text = f"{_wrapped(left, left[1] <= power)} {node.op} {_wrapped(right, right[1] < operators.PREFIX_POWER)}"
         else:
-            text = f"{_wrapped(left, left[1] < power)} {node.op} {_wrapped(right, right[1] <= power)}"
+            chained = node.op in operators.COMPARISONS and left[1] == power  # (a < b) < c
+            text = f"{_wrapped(left, left[1] < power or chained)} {node.op} {_wrapped(right, right[1] <= power)}"
         return text, power
     if isinstance(node, Call):
         positional = [p[0] for p in parts[: len(node.args)]]

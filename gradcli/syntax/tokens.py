@@ -63,8 +63,7 @@ _TOKEN = re.compile(
     r"|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # number
     r"|'[^'\\\n]*'|\"[^\"\\\n]*\""  # a string: einsum's subscripts, reduction='sum' (no escapes)
     r"|[ \t\r\f]+|\\\n|\#[^\n]*"  # space, line continuation, comment
-    f"|{_alternatives(_NOT_OURS)}"
-    f"|{_alternatives(_KIND_OF)}"
+    f"|{_alternatives(_NOT_OURS | frozenset(_KIND_OF))}"  # one alternation, longest first: `!=` before `!`
     r"|.",  # anything else
     re.DOTALL,
 )

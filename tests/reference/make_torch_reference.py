@@ -12,7 +12,7 @@ an op of the table is missing from the file. Regenerate after adding an op.
 
 Points: NaN, both infinities, both zeros, the smallest subnormal, tiny and huge magnitudes,
 ties (every pair of the special values, a == b included), the thresholds of softplus and
-the underflow of exp; each at the upstream gradients 1, 0 and NaN (a NaN coming in from
+the underflow of exp; where's condition holding, failing and NaN; each at the upstream gradients 1, 0 and NaN (a NaN coming in from
 elsewhere in a program must stay NaN where PyTorch keeps it).
 """
 
@@ -47,6 +47,7 @@ VECTORS = [[nan, 1.0], [inf, 1.0], [inf, inf], [-inf, -inf], [inf, -inf], [0.0, 
            [1e300, 1e300], [1e-300, -1e-300], [5e-324, 0.0], [1.0, 2.0], [-1000.0, -1000.0], [1000.0, 1.0],
            [nan, inf], [3.0, -4.0], [1e200, 1e-200], [-745.0, -710.0]]
 VECTOR_PAIRS = [[nan, 1.0], [inf, 1.0], [0.0, 0.0], [-0.0, 2.0], [1.0, 2.0], [-inf, 1e300], [1e300, 1e300]]
+TRIPLE_VALUES = [nan, inf, -inf, 0.0, -0.0, 0.5, 1.0, -2.5]  # lerp(start, end, weight)
 SEEDS = [1.0, 0.0, nan]
 
 # How PyTorch writes each op of the table; `a`, `b` are the inputs.
@@ -68,11 +69,21 @@ TORCH = {
     "elu": F.elu, "selu": F.selu, "celu": F.celu, "silu": F.silu, "mish": F.mish, "logsigmoid": F.logsigmoid,
     "softsign": F.softsign, "tanhshrink": F.tanhshrink,
     "gelu": F.gelu,
+    "frac": torch.frac, "fmod": torch.fmod, "remainder": lambda a, b: a % b, "sinc": torch.sinc, "lerp": torch.lerp,
+    "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
+    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "logical_and": torch.logical_and,
+    "logical_or": torch.logical_or, "logical_not": torch.logical_not,
+    "erfinv": torch.erfinv, "heaviside": torch.heaviside, "floor_divide": lambda a, b: a // b,
+    "where": lambda c, a, b: torch.where(c != 0, a, b), "masked_fill": lambda a, m, v: a.masked_fill(m != 0, v),
     "max": torch.maximum, "min": torch.minimum, "atan2": torch.atan2, "dot": torch.dot,
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
     "getitem": lambda a: a[1], "stack": lambda a, b: torch.stack([a, b]),
 }
+# PyTorch records a node for these (NotImplemented) but its backward raises ("derivative for
+# aten::heaviside is not implemented"): the values are PyTorch's, the gradients gradcli's zeros
+# (a step's).
+NO_DERIVATIVE = {"heaviside", "floor_divide"}
 # gradcli's program for the ops that are not called by name.
 PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a"}
 
@@ -83,7 +94,7 @@ def program_of(name: str) -> str:
         return PROGRAMS[name]
     if op.symbol is not None and op.arity == 2:
         return f"a {op.symbol} b"
-    return f"{name}(a, b)" if op.arity == 2 else f"{name}(a)"
+    return f"{name}({', '.join('abc'[:op.arity])})"
 
 
 def points_of(name: str) -> list[tuple]:
@@ -96,6 +107,11 @@ def points_of(name: str) -> list[tuple]:
         return list(itertools.product(PAIR_VALUES, repeat=2))
     if not op.elementwise:  # reductions and indexing of one vector
         return [(v,) for v in VECTORS]
+    if op.arity == 3 and op.conditions:  # where, masked_fill: a condition that holds, fails, or is NaN
+        return list(itertools.product(*[[1.0, 0.0, -0.0, nan] if i in op.conditions else PAIR_VALUES
+                                        for i in range(3)]))
+    if op.arity == 3:
+        return list(itertools.product(TRIPLE_VALUES, repeat=3))
     if op.arity == 2:
         return list(itertools.product(PAIR_VALUES, repeat=2))
     return [(x,) for x in SCALARS]
@@ -112,9 +128,13 @@ def run(name: str, args: tuple, seed: float) -> list:
     tensors = [torch.tensor(a, dtype=torch.float64, requires_grad=True) for a in args]
     out = TORCH[name](*tensors)
     # A vector output is seeded [seed, 1, 1, ...]: what comes in at one element stays there.
-    grad_out = torch.ones_like(out)
+    grad_out = torch.ones_like(out, dtype=torch.float64)
     grad_out.view(-1)[:1] = seed
-    out.backward(grad_out)
+    if out.requires_grad and name not in NO_DERIVATIVE:
+        out.backward(grad_out)
+    # A comparison's mask (a boolean) has no grad_fn: PyTorch's backward would refuse it; gradcli
+    # gives the gradient of a value that depends on no input, zeros.
+    out = out.double()
     grads = [torch.zeros_like(t) if t.grad is None else t.grad for t in tensors]
     return [number(a) for a in args] + [number(grad_out.tolist()), number(out.tolist())] + [
         number(g.tolist()) for g in grads]
@@ -127,7 +147,7 @@ def main() -> None:
     torch.set_default_dtype(torch.float64)
     lines = []
     for name in OPS:
-        inputs = ["a", "b"][: len(points_of(name)[0])]
+        inputs = ["a", "b", "c"][: len(points_of(name)[0])]
         rows = [run(name, args, seed) for args in points_of(name) for seed in SEEDS]
         header = json.dumps({"op": name, "program": program_of(name), "inputs": inputs,
                              "row": [*inputs, "seed", "value", *[f"grad {i}" for i in inputs]]})
