@@ -60,6 +60,14 @@ def _where(condition: Any, a: Any, b: Any) -> Dual:
     return Dual(value, np.where(condition, 0.0 if ta is None else ta, 0.0 if tb is None else tb))
 
 
+def _multilinear(function: Callable[..., Any], subscripts: str, *operands: Any, **kwargs: Any) -> Dual:
+    """A function linear in each operand (einsum): the sum of it with one tangent at a time."""
+    value = function(subscripts, *[primal(x) for x in operands], **kwargs)
+    terms = [function(subscripts, *[primal(x) for x in operands[:i]], t, *[primal(x) for x in operands[i + 1:]], **kwargs)
+             for i, t in enumerate(tangent(x) for x in operands) if t is not None]
+    return Dual(value, sum(terms[1:], terms[0]) if terms else None)
+
+
 def _like(function: Callable[..., Any], x: Dual, *args: Any, **kwargs: Any) -> Dual:
     return Dual(function(x.primal, *args, **kwargs))
 
@@ -73,6 +81,7 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     **{function: partial(_linear, function) for function in (np.reshape, np.broadcast_to, np.swapaxes, np.take,
                                                                np.moveaxis, np.transpose, np.expand_dims,
                                                                np.squeeze, np.sum, np.copy)},
+    np.einsum: partial(_multilinear, np.einsum),
     np.zeros_like: partial(_like, np.zeros_like),
     np.ones_like: partial(_like, np.ones_like),
 }

@@ -35,7 +35,7 @@ ULPS = 4
 FROM_THE_VALUE = {"expm1": "g * (ans + 1)", "tanh": "g * (1 - ans * ans)", "sigmoid": "g * (1 - ans) * ans"}
 # Zeros whose sign is not meaningful: the order of a sum of products, or which of two equal
 # zeros a tie picks (NumPy's maximum takes the second, PyTorch's the first).
-ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "dot", "max", "min"}
+ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "mm", "mv", "bmm", "dot", "inner", "max", "min"}
 # gradcli keeps a subnormal result where PyTorch's gives 0.
 SUBNORMAL_WHERE_PYTORCH_GIVES_0 = {
     "sigmoid": "exp(x) / (1 + exp(x)) below 0; PyTorch's 1 / (1 + exp(-x)) is 0 once exp(-x) overflows",
@@ -52,6 +52,10 @@ KNOWN_VALUES = {
     **{("tanhshrink", (x,)): "x - tanh(x) cancels: NumPy's tanh and PyTorch's differ in the last place, and the "
                              "difference is 7 units of the result's; the exact value 0.0378828427399902415 lies "
                              "between the two" for x in (0.5, -0.5)},
+    **{("bmm", (repr(a), repr(b))): "NumPy's product of a row and a column fuses each multiply-add (one rounding): "
+                                    "-inf*1e300 + 1e300*1e300 is -inf; PyTorch's bmm rounds 1e300*1e300 to inf first: "
+                                    "NaN" for a, b in [([[[-math.inf, 1e300]]], [[[1e300], [1e300]]]),
+                                                       ([[[1e300, 1e300]]], [[[-math.inf], [1e300]]])]},
 }
 TINY = 2.2250738585072014e-308  # the smallest normal number
 

@@ -72,6 +72,7 @@ TORCH = {
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
     "getitem": lambda a: a[1], "stack": lambda a, b: torch.stack([a, b]),
+    "mm": torch.mm, "mv": torch.mv, "bmm": torch.bmm, "outer": torch.outer, "inner": torch.inner,
 }
 # gradcli's program for the ops that are not called by name.
 PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a"}
@@ -88,10 +89,15 @@ def program_of(name: str) -> str:
 
 def points_of(name: str) -> list[tuple]:
     op = OPS[name]
-    if name in ("dot",):
+    if name in ("dot", "inner", "outer"):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
-    if name == "matmul":  # a (2, 2) matrix times a vector
+    if name in ("matmul", "mv"):  # a (2, 2) matrix times a vector
         return [([u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
+    if name == "mm":  # a (2, 2) matrix times a (2, 1) one
+        return [([u, v], [[w[0]], [w[1]]]) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4],
+                                                                             VECTOR_PAIRS)]
+    if name == "bmm":  # a batch of one (1, 2) row times a batch of one (2, 1) column
+        return [([[u]], [[[w[0]], [w[1]]]]) for u, w in itertools.product(VECTOR_PAIRS, repeat=2)]
     if name == "stack":
         return list(itertools.product(PAIR_VALUES, repeat=2))
     if not op.elementwise:  # reductions and indexing of one vector

@@ -1,0 +1,282 @@
+"""The rows of products and linear algebra: @ (matmul of any rank), mm, mv, bmm, dot, outer, inner.
+
+Their rules act on the trailing `ranks` axes of each arg (see core: rules never see a batch);
+the axes before those are the points' batch axis, which an arg may have or not. Matrices are
+the last two of an arg's own axes, and the axes before them are PyTorch's batch of matrices,
+broadcast as torch.matmul broadcasts them.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from gradcli.ops.core import Array, structural, sympy_total, unbroadcast
+
+Shape = tuple[int, ...]
+
+
+def _cannot_take(label: str, shapes: Sequence[Shape]) -> str:
+    return f"{label} cannot take shapes {' and '.join(str(tuple(s)) for s in shapes)}"
+
+
+def _point_shapes(args: Sequence[Array], ranks: Sequence[int]) -> list[Shape]:
+    return [a.shape[a.ndim - r:] for a, r in zip(args, ranks, strict=True)]
+
+
+def _pad(x: Array, rank: int, width: int) -> Array:
+    """x with axes of size 1 put in front of its `rank` own axes, to make `width` of them."""
+    if rank == width:
+        return x
+    lead = x.shape[: x.ndim - rank]
+    return x.reshape(lead + (1,) * (width - rank) + x.shape[x.ndim - rank:])
+
+
+# --- matmul: PyTorch's @ of 1-D ... n-D operands ------------------------------------------------
+
+
+def _matmul_shape(a: Shape, b: Shape) -> Shape:
+    if not a or not b:
+        raise ValueError("both arguments to matmul need to be at least 1D")
+    inner = b[-2] if len(b) >= 2 else b[0]
+    if a[-1] != inner:
+        raise ValueError(f"shapes cannot be multiplied ({'x'.join(map(str, a))} and {'x'.join(map(str, b))})")
+    batch = np.broadcast_shapes(a[:-2], b[:-2])
+    return tuple(batch) + a[-2:-1] + (b[-1:] if len(b) >= 2 else ())
+
+
+def _lifted(a: Array, b: Array, ranks: Sequence[int]) -> tuple[Array, Array]:
+    """a and b as stacks of matrices with as many batch axes each: a vector on the left is a
+    row, on the right a column (torch.matmul's rule)."""
+    na, nb = ranks
+    a2 = a[..., None, :] if na == 1 else a
+    b2 = b[..., :, None] if nb == 1 else b
+    width = max(na, nb, 2)
+    return _pad(a2, max(na, 2), width), _pad(b2, max(nb, 2), width)
+
+
+def _matmul(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+    _matmul_shape(*_point_shapes((a, b), ranks))
+    na, nb = ranks
+    out = np.matmul(*_lifted(a, b, ranks))
+    if nb == 1:
+        out = out[..., 0]
+    if na == 1:
+        out = out[..., 0] if nb == 1 else out[..., 0, :]
+    return np.asarray(out)
+
+
+def _matmul_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -> tuple[Array, Array]:
+    na, nb = ranks
+    a2, b2 = _lifted(a, b, ranks)
+    if na == 1:
+        g = g[..., None] if nb == 1 else g[..., None, :]
+    if nb == 1:
+        g = g[..., None]
+    ga = np.matmul(g, np.swapaxes(b2, -1, -2))
+    gb = np.matmul(np.swapaxes(a2, -1, -2), g)
+    # The batch of matrices was broadcast: each arg gets the sum over what it was spread on.
+    return unbroadcast(ga, a2.shape).reshape(a.shape), unbroadcast(gb, b2.shape).reshape(b.shape)
+
+
+def _matmul_torch_node(constant: Sequence[bool], shapes: Sequence[Shape] | None) -> str:
+    """The node grad_fn shows for a @ b: torch.matmul calls dot, mv or mm for 1-D and 2-D
+    operands; past 2-D it folds the batch into mm/mv (an _unsafe_view of it) or calls bmm, and a
+    matrix times a stack is done transposed and made contiguous again (a clone)."""
+    if shapes is None:
+        return "MmBackward0"
+    a, b = shapes
+    small = {(1, 1): "DotBackward0", (2, 1): "MvBackward0", (1, 2): "SqueezeBackward4", (2, 2): "MmBackward0"}
+    if (len(a), len(b)) in small:
+        return small[(len(a), len(b))]
+    # 3-D @ 3-D where one batch is 1: PyTorch squeezes it away, and is then a 2-D @ 3-D.
+    squeezed_left = len(a) == 3 == len(b) and a[0] == 1 != b[0]
+    return "CloneBackward0" if (len(a) == 2 and len(b) >= 3) or squeezed_left else "UnsafeViewBackward0"
+
+
+def _strict(name: str, ndims: tuple[int, int], *, same_batch: bool = False) -> Any:
+    """The shape rule of mm, mv, bmm: matmul's, for operands of exactly these ranks."""
+    def shape(a: Shape, b: Shape) -> Shape:
+        if (len(a), len(b)) != ndims:
+            raise ValueError(f"{name} takes {ndims[0]}-D and {ndims[1]}-D operands, got {len(a)}-D and {len(b)}-D")
+        if same_batch and a[0] != b[0]:
+            raise ValueError(f"{name}: the batches differ in size ({a[0]} and {b[0]})")
+        return _matmul_shape(a, b)
+
+    return shape
+
+
+def _product(shape_rule: Any) -> Any:
+    def forward(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+        shape_rule(*_point_shapes((a, b), ranks))
+        return _matmul(a, b, ranks)
+
+    return forward
+
+
+def _sym_matmul(a: Array, b: Array) -> Array:
+    return np.asarray(np.matmul(a, b), dtype=object)
+
+
+# --- products written as einsum: inner, outer -------------------------------------------------
+
+_LETTERS = string.ascii_letters
+
+
+def _einsum(inputs: Sequence[str], output: str, operands: Sequence[Any], ranks: Sequence[int]) -> Any:
+    """np.einsum of subscripts that name each arg's own axes; an arg with the points' batch
+    axis in front gets a letter for it, and so does the output if any arg has one."""
+    batch = next(c for c in _LETTERS if c not in "".join(inputs))
+    leads = [np.ndim(x) > r for x, r in zip(operands, ranks, strict=True)]
+    terms = [batch + s if lead else s for s, lead in zip(inputs, leads, strict=True)]
+    return np.einsum(",".join(terms) + "->" + (batch if any(leads) else "") + output, *operands)
+
+
+def _einsum_cotangent(which: int, inputs: Sequence[str], output: str, operands: Sequence[Any], g: Any,
+                      ranks: Sequence[int]) -> Any:
+    """The cotangent of operand `which` of an einsum: g contracted with the other operands.
+
+    A letter the operand repeats (a diagonal, 'ii') is tied to its first by an identity
+    matrix; a letter only the operand has (summed over, 'ij->i') is spread by ones.
+    """
+    used = "".join(inputs) + output
+    batch = next(c for c in _LETTERS if c not in used)
+    fresh = iter(c for c in _LETTERS if c not in used + batch)
+    leads = [np.ndim(x) > r for x, r in zip(operands, ranks, strict=True)]
+    sizes = {c: n for s, x, r in zip(inputs, operands, ranks, strict=True) for c, n in zip(s, np.shape(x)[np.ndim(x) - r:])}
+    out_lead = any(leads)
+    terms = [(batch if out_lead else "") + output]
+    arrays = [g]
+    for j, (s, x) in enumerate(zip(inputs, operands, strict=True)):
+        if j != which:
+            terms.append(batch + s if leads[j] else s)
+            arrays.append(x)
+    written, seen = [], set()
+    for c in inputs[which]:
+        if c in seen:
+            d = next(fresh)
+            terms.append(c + d)
+            arrays.append(np.eye(sizes[c]))
+            written.append(d)
+        else:
+            seen.add(c)
+            written.append(c)
+    present = set("".join(terms))
+    for c in seen - present:
+        terms.append(c)
+        arrays.append(np.ones(sizes[c]))
+    target = (batch if leads[which] or out_lead else "") + "".join(written)
+    return np.einsum(",".join(terms) + "->" + target, *arrays)
+
+
+def _letters(rank: int, start: int = 0) -> str:
+    return _LETTERS[start:start + rank]
+
+
+def _outer(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+    _outer_shape(*_point_shapes((a, b), ranks))
+    return a[..., :, None] * b[..., None, :]  # (a product, not a sum of them: -0.0 stays -0.0)
+
+
+def _outer_subscripts(ranks: Sequence[int]) -> tuple[list[str], str]:
+    return ["a", "b"], "ab"
+
+
+def _inner_subscripts(ranks: Sequence[int]) -> tuple[list[str], str]:
+    na, nb = ranks
+    if na == 0 or nb == 0:  # a number times a tensor
+        a, b = _letters(na), _letters(nb, na)
+        return [a, b], a + b
+    a, b = _letters(na - 1) + "z", _letters(nb - 1, na - 1) + "z"
+    return [a, b], a[:-1] + b[:-1]
+
+
+def _bilinear(subscripts: Any, shape_rule: Any) -> tuple[Any, Any]:
+    """(forward, vjp) of a product of two args written as an einsum of their own axes."""
+    def forward(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+        shape_rule(*_point_shapes((a, b), ranks))
+        inputs, output = subscripts(ranks)
+        return np.asarray(_einsum(inputs, output, (a, b), ranks))
+
+    def vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -> tuple[Array, Array]:
+        inputs, output = subscripts(ranks)
+        return (_einsum_cotangent(0, inputs, output, (a, b), g, ranks),
+                _einsum_cotangent(1, inputs, output, (a, b), g, ranks))
+
+    return forward, vjp
+
+
+def _outer_shape(a: Shape, b: Shape) -> Shape:
+    if len(a) != 1 or len(b) != 1:
+        raise ValueError(f"outer takes two 1-D vectors, got {len(a)}-D and {len(b)}-D")
+    return a + b
+
+
+def _inner_shape(a: Shape, b: Shape) -> Shape:
+    if not a or not b:
+        return a + b
+    if a[-1] != b[-1]:
+        raise ValueError(f"inner: the last dims differ ({a[-1]} and {b[-1]})")
+    return a[:-1] + b[:-1]
+
+
+def _sym_einsum(subscripts: Any) -> Any:
+    def build(a: Array, b: Array) -> Array:
+        inputs, output = subscripts((a.ndim, b.ndim))
+        return np.asarray(np.einsum(",".join(inputs) + "->" + output, a, b), dtype=object)
+
+    return build
+
+
+def _dot(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+    _dot_shape(*_point_shapes((a, b), ranks))
+    return np.asarray(np.einsum("...i,...i->...", a, b))
+
+
+def _dot_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -> tuple[Array, Array]:
+    return g[..., None] * b, g[..., None] * a
+
+
+def _dot_shape(a: Shape, b: Shape) -> Shape:
+    if len(a) != 1 or a != b:
+        raise ValueError("dot takes two 1-D vectors of one length")
+    return ()
+
+
+_outer_vjp = _bilinear(_outer_subscripts, _outer_shape)[1]
+_inner, _inner_vjp = _bilinear(_inner_subscripts, _inner_shape)
+_mm_shape, _mv_shape, _bmm_shape = _strict("mm", (2, 2)), _strict("mv", (2, 1)), _strict("bmm", (3, 3), same_batch=True)
+
+
+def _examples(*cases: tuple[Shape, ...]) -> tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...]:
+    return tuple((shapes, {}) for shapes in cases)
+
+
+ROWS = [
+    structural("matmul", 2, _matmul, _matmul_vjp, "MmBackward0", bilinear=True, sympy=_sym_matmul, symbol="@",
+               precedence=20, callable=False, torch_node_rule=_matmul_torch_node, shape=_matmul_shape,
+               shape_message=_cannot_take,
+               examples=_examples(((2, 3), (3, 4)), ((2, 3), (3,)), ((3,), (3, 2)), ((3,), (3,)), ((2, 2, 3), (3, 2)),
+                                  ((2, 3), (2, 3, 2)), ((2, 1, 2, 3), (3, 3, 2)), ((3,), (2, 3, 2)), ((2, 2, 3), (3,))),
+               spellings=("matmul",), methods=("matmul",)),
+    structural("mm", 2, _product(_mm_shape), _matmul_vjp, "MmBackward0", bilinear=True, sympy=_sym_matmul,
+               shape=_mm_shape, shape_message=_cannot_take, examples=_examples(((2, 3), (3, 2))), methods=("mm",)),
+    structural("mv", 2, _product(_mv_shape), _matmul_vjp, "MvBackward0", bilinear=True, sympy=_sym_matmul,
+               shape=_mv_shape, shape_message=_cannot_take, examples=_examples(((2, 3), (3,))), methods=("mv",)),
+    structural("bmm", 2, _product(_bmm_shape), _matmul_vjp, "BmmBackward0", bilinear=True, sympy=_sym_matmul,
+               shape=_bmm_shape, shape_message=_cannot_take, examples=_examples(((2, 2, 3), (2, 3, 2))),
+               methods=("bmm",)),
+    structural("dot", 2, _dot, _dot_vjp, "DotBackward0", bilinear=True,
+               sympy=lambda a, b: sympy_total(a * b), shape=_dot_shape,
+               shape_message=_cannot_take, examples=_examples(((4,), (4,))), methods=("dot",)),
+    structural("outer", 2, _outer, _outer_vjp, "MulBackward0", bilinear=True, sympy=_sym_einsum(_outer_subscripts),
+               shape=_outer_shape, shape_message=_cannot_take, examples=_examples(((2,), (3,))),
+               spellings=("ger",), methods=("outer", "ger")),
+    structural("inner", 2, _inner, _inner_vjp, "ViewBackward0", bilinear=True, sympy=_sym_einsum(_inner_subscripts),
+               shape=_inner_shape, shape_message=_cannot_take,
+               torch_node_rule=lambda constant, shapes: "MulBackward0" if shapes and not all(shapes) else "ViewBackward0",
+               examples=_examples(((3,), (3,)), ((2, 3), (4, 3)), ((), (2,)), ((2, 2, 3), (3,))), methods=("inner",)),
+]
