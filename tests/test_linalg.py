@@ -36,12 +36,26 @@ PROGRAMS = [
     ("np.outer(a, b)", lambda t, a, b: t.outer(a, b), {"a": (4,), "b": (2,)}),
     ("inner(a, b)", lambda t, a, b: t.inner(a, b), {"a": (3,), "b": (3,)}),
     ("inner(a, b)", lambda t, a, b: t.inner(a, b), {"a": (2, 3), "b": (4, 3)}),
+    ("det(a)", lambda t, a: t.det(a), {"a": (3, 3)}),
+    ("torch.linalg.det(a)", lambda t, a: t.linalg.det(a), {"a": (2, 3, 3)}),
+    ("a.det()", lambda t, a: a.det(), {"a": (1, 1)}),
+    ("inv(a)", lambda t, a: t.linalg.inv(a), {"a": (3, 3)}),
+    ("torch.inverse(a)", lambda t, a: t.inverse(a), {"a": (2, 2, 2)}),
+    ("np.linalg.inv(a)", lambda t, a: t.linalg.inv(a), {"a": (2, 2)}),
+    ("solve(a, b)", lambda t, a, b: t.linalg.solve(a, b), {"a": (3, 3), "b": (3,)}),
+    ("torch.linalg.solve(a, b)", lambda t, a, b: t.linalg.solve(a, b), {"a": (3, 3), "b": (3, 2)}),
+    ("np.linalg.solve(a, b)", lambda t, a, b: t.linalg.solve(a, b), {"a": (2, 3, 3), "b": (2, 3)}),
+    ("solve(a, b)", lambda t, a, b: t.linalg.solve(a, b), {"a": (2, 3, 3), "b": (3, 2)}),
+    ("solve(a, b)", lambda t, a, b: t.linalg.solve(a, b), {"a": (3, 3), "b": (2, 3, 1)}),
+    ("logdet(a)", lambda t, a: t.logdet(a), {"a": [[2.0, 0.5, 0.1], [0.3, 1.5, -0.2], [0.1, 0.4, 1.8]]}),
+    ("a.logdet()", lambda t, a: a.logdet(), {"a": [[[0.0, 1.0], [1.0, 0.0]], [[2.0, 1.0], [1.0, 3.0]]]}),
 ]
 
 
 def _point(shapes: dict[str, tuple[int, ...]], seed: int = 0) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
-    return {name: rng.uniform(-2, 2, size=shape) for name, shape in shapes.items()}
+    return {name: np.array(shape) if isinstance(shape, list) else rng.uniform(-2, 2, size=shape)
+            for name, shape in shapes.items()}
 
 
 def _torch_run(torch, spelled, point: dict[str, np.ndarray], seed: np.ndarray):
@@ -58,7 +72,7 @@ def _root_name(program: str, point: dict[str, np.ndarray]) -> str:
     return nodes[tape.outputs[0]].op
 
 
-@pytest.mark.parametrize(("program", "spelled", "shapes"), PROGRAMS, ids=[f"{p}{list(s.values())}" for p, _, s in PROGRAMS])
+@pytest.mark.parametrize(("program", "spelled", "shapes"), PROGRAMS, ids=[f"{p}{[np.shape(v) for v in s.values()]}" for p, _, s in PROGRAMS])
 def test_value_gradient_and_node_match_pytorch(program, spelled, shapes):
     torch = pytest.importorskip("torch", reason="PyTorch is optional; pip install torch==2.13.0 to compare")
     point = _point(shapes)
@@ -66,9 +80,9 @@ def test_value_gradient_and_node_match_pytorch(program, spelled, shapes):
     seed = np.random.default_rng(1).normal(size=value.shape)
     result = grad(program, at=point, seed=seed.tolist() if seed.shape else float(seed))
     out, grads = _torch_run(torch, spelled, point, seed)
-    np.testing.assert_allclose(result.value, out.detach().numpy(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(result.value, out.detach().numpy(), rtol=1e-12, atol=1e-12, equal_nan=True)
     for name in point:
-        np.testing.assert_allclose(result.grad[name], grads[name], rtol=1e-10, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(result.grad[name], grads[name], rtol=1e-10, atol=1e-12, err_msg=name, equal_nan=True)
     assert _root_name(program, point) == type(out.grad_fn).__name__
 
 
@@ -95,3 +109,53 @@ def test_shapes_that_do_not_fit_are_one_clear_error(program, shapes, words):
     assert run.exit_code == 2
     assert run.stdout == ""
     assert words in run.stderr and "Traceback" not in run.stderr
+
+
+# det's gradient is the matrix of cofactors, det(A) A^-T; PyTorch's backward computes it as that
+# product, which is 0 at a singular matrix (where det is 0). Its double backward takes the SVD and
+# gives the true cofactors: the Hessian of det is exact there.
+@pytest.mark.parametrize("matrix", [[[1.0, 2.0], [2.0, 4.0]], [[1.0, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]],
+                                    [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]])
+def test_det_at_a_singular_matrix_has_pytorchs_zero_gradient_and_an_exact_hessian(matrix):
+    from gradcli.autodiff import hessian
+
+    a = np.array(matrix)
+    result = grad("det(a)", at={"a": a})
+    assert float(result.value) == 0.0
+    np.testing.assert_array_equal(np.abs(result.grad["a"]), np.zeros_like(a))
+    if a.shape == (2, 2):  # det = a00 a11 - a01 a10: its Hessian is constant
+        expected = np.zeros((2, 2, 2, 2))
+        expected[0, 0, 1, 1] = expected[1, 1, 0, 0] = 1.0
+        expected[0, 1, 1, 0] = expected[1, 0, 0, 1] = -1.0
+        np.testing.assert_allclose(hessian("det(a)", at={"a": a}).blocks["a"]["a"], expected, atol=1e-15)
+
+
+def test_det_gradient_is_the_cofactor_matrix():
+    a = np.array([[2.0, 1.0], [5.0, 3.0]])  # det 1: the cofactors are [[3, -5], [-1, 2]]
+    result = grad("det(a)", at={"a": a})
+    assert float(result.value) == pytest.approx(1.0, rel=1e-15)
+    np.testing.assert_allclose(result.grad["a"], [[3.0, -5.0], [-1.0, 2.0]], rtol=1e-14)
+
+
+def test_inverse_and_solve_against_their_definition():
+    a = np.array([[2.0, 1.0], [5.0, 3.0]])
+    result = grad("sum(inv(a))", at={"a": a})
+    np.testing.assert_allclose(np.asarray(result.value), 3 - 1 - 5 + 2, atol=1e-14)  # inv = [[3, -1], [-5, 2]]
+    result = grad("sum(solve(a, b))", at={"a": a, "b": [1.0, 2.0]})
+    np.testing.assert_allclose(np.asarray(result.value), np.sum(np.array([[3, -1], [-5, 2]]) @ [1.0, 2.0]), atol=1e-14)
+
+
+@pytest.mark.parametrize(("program", "words"), [("inv(a)", "singular"), ("solve(a, b)", "singular")])
+def test_a_singular_matrix_is_one_clear_error(program, words):
+    run = cli("grad", program.replace("b", "[1, 1]"), "--at", "a=[[1,2],[2,4]]")
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    assert words in run.stderr.splitlines()[0] and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize(("program", "at"), [("det(a)", "a=[1,2]"), ("inv(a)", "a=[[1,2,3],[4,5,6]]"),
+                                             ("solve(a, b)", "a=[[1,0],[0,1]]")])
+def test_non_square_matrices_are_one_clear_error(program, at):
+    run = cli("grad", program.replace("b", "[1, 2, 3]"), "--at", at)
+    assert run.exit_code == 2
+    assert run.stdout == "" and "Traceback" not in run.stderr

@@ -251,6 +251,212 @@ _inner, _inner_vjp = _bilinear(_inner_subscripts, _inner_shape)
 _mm_shape, _mv_shape, _bmm_shape = _strict("mm", (2, 2)), _strict("mv", (2, 1)), _strict("bmm", (3, 3), same_batch=True)
 
 
+# --- det, inv, solve, logdet: NumPy's LAPACK, PyTorch's derivative rules ----------------------
+
+
+def _square_shape(name: str) -> Any:
+    def shape(a: Shape) -> Shape:
+        if len(a) < 2 or a[-1] != a[-2]:
+            raise ValueError(f"{name}: A must be batches of square matrices, but they are {'x'.join(map(str, a[-2:]))} "
+                             "matrices")
+        return a[:-2]
+
+    return shape
+
+
+_det_shape = _square_shape("det")
+
+
+def _inv_shape(a: Shape) -> Shape:
+    _square_shape("inv")(a)
+    return a
+
+
+def _singular_or_not_square(name: str, square: Any) -> Any:
+    """What is wrong when NumPy refuses: shapes that do not fit, else a singular matrix."""
+    def message(label: str, shapes: Sequence[Shape]) -> str:
+        try:
+            square(*shapes)
+        except ValueError:
+            return _cannot_take(label, shapes)
+        return f"{name} of a singular matrix: it has no inverse (PyTorch raises here too)"
+
+    return message
+
+
+def _transposed(x: Any) -> Any:
+    return np.swapaxes(x, -1, -2)
+
+
+def _is_dual(x: Any) -> bool:
+    return type(x) is not np.ndarray and not np.isscalar(x)
+
+
+def true_cofactors(a: Array) -> Array:
+    """The matrix of cofactors of each matrix (d det / d A), exactly where A is singular too: by
+    the SVD, A = U S Vh, whose cofactors are det(U) det(Vh) U diag(prod of the other s) Vh."""
+    u, s, vh = np.linalg.svd(a)
+    n = s.shape[-1]
+    others = np.prod(np.where(np.eye(n, dtype=bool), 1.0, s[..., None, :]), axis=-1) if n else s
+    sign = np.linalg.det(u) * np.linalg.det(vh)
+    return np.asarray(sign[..., None, None] * (u * others[..., None, :]) @ vh)
+
+
+def _cofactors_by_minors(a: Any) -> Any:
+    """The cofactors as signed determinants of minors: on dual numbers (the Hessian), whose
+    det is differentiated exactly at singular matrices too."""
+    n = a.shape[-1]
+    keep = np.array([[k for k in range(n) if k != i] for i in range(n)], dtype=np.intp).reshape(n, n - 1)
+    minors = a[..., keep[:, None, :, None], keep[None, :, None, :]]
+    signs = (-1.0) ** np.add.outer(np.arange(n), np.arange(n))
+    return np.linalg.det(minors) * signs
+
+
+def _det(a: Array, ranks: tuple[int, ...]) -> Array:
+    _det_shape(*_point_shapes((a,), ranks))
+    # (LAPACK's LU, as PyTorch's; NumPy multiplies U's diagonal by adding logarithms, which
+    # costs up to ~1e-13 of the value near the ends of float64.)
+    return np.asarray(np.linalg.det(a))
+
+
+def _det_vjp(g: Array, ans: Array, a: Array, ranks: tuple[int, ...]) -> tuple[Array]:
+    if _is_dual(a):  # PyTorch's double backward: the exact cofactors (its SVD), singular or not
+        return (g[..., None, None] * _cofactors_by_minors(a),)
+    # PyTorch's backward: g det(A) A^-T, which is 0 where det(A) is 0 (a zero right-hand side
+    # stays 0 in its triangular solve: no inverse is needed there).
+    singular = ans == 0
+    inverse = np.linalg.inv(np.where(singular[..., None, None], np.eye(a.shape[-1]), a))
+    cofactors = np.where(singular[..., None, None], 0.0, ans[..., None, None] * _transposed(inverse))
+    return (g[..., None, None] * cofactors,)
+
+
+def _det_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tuple[int, ...]) -> Array:
+    (t,) = tangents
+    return np.asarray(np.sum(_det_vjp(np.ones_like(ans), ans, a, ranks)[0] * t, axis=(-2, -1)))
+
+
+def _inv(a: Array, ranks: tuple[int, ...]) -> Array:
+    _inv_shape(*_point_shapes((a,), ranks))
+    return np.asarray(np.linalg.inv(a))
+
+
+def _inv_vjp(g: Array, ans: Array, a: Array, ranks: tuple[int, ...]) -> tuple[Array]:
+    inverse_t = _transposed(ans)
+    return (-(inverse_t @ g @ inverse_t),)
+
+
+def _inv_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tuple[int, ...]) -> Array:
+    (t,) = tangents
+    return np.asarray(-(ans @ t @ ans))
+
+
+def _solve_shape(a: Shape, b: Shape) -> Shape:
+    _square_shape("solve")(a)
+    vector = _is_vector_side(a, b)
+    if not b or (b[-1] if vector else b[-2]) != a[-1]:
+        raise ValueError(f"Incompatible shapes of A and B for the equation AX = B ({a[-2]}x{a[-1]} and "
+                         f"{'x'.join(map(str, b[-2:]))})")
+    batch = np.broadcast_shapes(a[:-2], b[:-1] if vector else b[:-2])
+    return tuple(batch) + ((a[-1],) if vector else b[-2:])
+
+
+def _is_vector_side(a: Shape, b: Shape) -> bool:
+    """torch.linalg.solve: B is a (batch of) vector(s) if it is 1-D or has A's shape without its last axis."""
+    return len(b) == 1 or tuple(b) == tuple(a[:-1])
+
+
+def _solve_lifted(a: Any, b: Any, ranks: Sequence[int]) -> tuple[Any, Any, bool]:
+    na, nb = ranks
+    vector = _is_vector_side(a.shape[a.ndim - na:], b.shape[b.ndim - nb:])
+    b2 = b[..., None] if vector else b
+    width = max(na, nb + vector)
+    return _pad(a, na, width), _pad(b2, nb + vector, width), vector
+
+
+def _solve(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+    _solve_shape(*_point_shapes((a, b), ranks))
+    a2, b2, vector = _solve_lifted(a, b, ranks)
+    x = np.linalg.solve(a2, b2)
+    return np.asarray(x[..., 0] if vector else x)
+
+
+def _solve_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -> tuple[Array, Array]:
+    # X = A^-1 B: gB = A^-T g, gA = -gB X^T (PyTorch's linalg_solve_backward).
+    a2, b2, vector = _solve_lifted(a, b, ranks)
+    x = ans[..., None] if vector else ans
+    g2 = g[..., None] if vector else g
+    gb = np.linalg.solve(np.broadcast_to(_transposed(a2), np.broadcast_shapes(a2.shape[:-2], g2.shape[:-2]) + a2.shape[-2:])
+                         if _is_dual(a2) else _transposed(a2), g2)
+    ga = -(gb @ _transposed(x))
+    return unbroadcast(ga, a2.shape).reshape(a.shape), unbroadcast(gb, b2.shape).reshape(b.shape)
+
+
+def _solve_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+    # dX = A^-1 (dB - dA X)
+    ta, tb = tangents
+    a2, b2, vector = _solve_lifted(a, b, ranks)
+    x = ans[..., None] if vector else ans
+    rhs: Any = 0.0
+    if tb is not None:
+        rhs = rhs + (tb[..., None] if vector else _pad(tb, ranks[1], b2.ndim - (b.ndim - ranks[1])))
+    if ta is not None:
+        rhs = rhs - _pad(ta, ranks[0], a2.ndim - (a.ndim - ranks[0])) @ x
+    rhs = np.broadcast_to(rhs, x.shape)
+    dx = np.linalg.solve(np.broadcast_to(a2, x.shape[:-2] + a2.shape[-2:]), rhs)
+    return np.asarray(dx[..., 0] if vector else dx)
+
+
+def _logdet(a: Array, ranks: tuple[int, ...]) -> Array:
+    # torch.logdet: log|det| where det > 0, NaN where it is negative.
+    _det_shape(*_point_shapes((a,), ranks))
+    sign, logabsdet = np.linalg.slogdet(a)
+    return np.asarray(np.where(sign < 0, np.nan, logabsdet))
+
+
+def _logdet_vjp(g: Array, ans: Array, a: Array, ranks: tuple[int, ...]) -> tuple[Array]:
+    # d log|det A| = A^-T; PyTorch's where() passes nothing back where det < 0. At a singular
+    # matrix, cofactors / det: infinite and NaN as in PyTorch.
+    det = np.linalg.det(a)
+    singular = det == 0
+    if _is_dual(a) or not np.any(singular):
+        inverse_t = _transposed(np.linalg.inv(a))
+    else:
+        with np.errstate(all="ignore"):
+            safe = np.linalg.inv(np.where(singular[..., None, None], np.eye(a.shape[-1]), a))
+            inverse_t = np.where(singular[..., None, None], true_cofactors(a) / det[..., None, None], _transposed(safe))
+    return (np.where((det < 0)[..., None, None], 0.0, g[..., None, None] * inverse_t),)
+
+
+def _logdet_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tuple[int, ...]) -> Array:
+    (t,) = tangents
+    return np.asarray(np.sum(_logdet_vjp(np.ones_like(ans), ans, a, ranks)[0] * t, axis=(-2, -1)))
+
+
+def _sym_det(a: Array) -> Array:
+    sympy = _sympy()
+    return np.asarray(sympy.Matrix(a.tolist()).det(method="berkowitz") if a.ndim == 2 else
+                      np.array([_sym_det(m) for m in a], dtype=object), dtype=object)
+
+
+def _sym_inv(a: Array) -> Array:
+    if a.ndim > 2:
+        return np.array([_sym_inv(m) for m in a], dtype=object)
+    return np.array(_sympy().Matrix(a.tolist()).inv(method="LU").tolist(), dtype=object)
+
+
+def _sym_solve(a: Array, b: Array) -> Array:
+    inverse = _sym_inv(a)
+    if _is_vector_side(a.shape, b.shape):
+        return np.asarray(np.matmul(inverse, b[..., None])[..., 0], dtype=object)
+    return np.asarray(np.matmul(inverse, b), dtype=object)
+
+
+def _sympy() -> Any:
+    from gradcli.ops.core import load_sympy
+
+    return load_sympy()
+
+
 def _examples(*cases: tuple[Shape, ...]) -> tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...]:
     return tuple((shapes, {}) for shapes in cases)
 
@@ -279,4 +485,19 @@ ROWS = [
                shape=_inner_shape, shape_message=_cannot_take,
                torch_node_rule=lambda constant, shapes: "MulBackward0" if shapes and not all(shapes) else "ViewBackward0",
                examples=_examples(((3,), (3,)), ((2, 3), (4, 3)), ((), (2,)), ((2, 2, 3), (3,))), methods=("inner",)),
+    structural("det", 1, _det, _det_vjp, "LinalgDetBackward0", jvp=_det_jvp, sympy=_sym_det, shape=_det_shape,
+               shape_message=_cannot_take, examples=_examples(((3, 3),), ((2, 2, 2),), ((1, 1),)), methods=("det",)),
+    structural("inv", 1, _inv, _inv_vjp, "LinalgInvExBackward0", jvp=_inv_jvp, sympy=_sym_inv,
+               shape=_inv_shape, shape_message=_singular_or_not_square("inv", _inv_shape),
+               examples=_examples(((3, 3),), ((2, 2, 2),)), spellings=("inverse",), methods=("inverse",)),
+    structural("solve", 2, _solve, _solve_vjp, "LinalgSolveExBackward0", jvp=_solve_jvp,
+               sympy=_sym_solve, shape=_solve_shape,
+               shape_message=_singular_or_not_square("solve", _solve_shape),
+               examples=_examples(((3, 3), (3,)), ((2, 2), (2, 3)), ((2, 2, 2), (2,)), ((2, 2), (2, 2, 2)))),
+    structural("logdet", 1, _logdet, _logdet_vjp, "WhereBackward0", jvp=_logdet_jvp,
+               sympy=lambda a: np.asarray(_sympy().log(_sym_det(a).item()) if a.ndim == 2 else
+                                          np.array([_sympy().log(_sym_det(m).item()) for m in a], dtype=object),
+                                          dtype=object),
+               shape=_det_shape, shape_message=_cannot_take, examples=_examples(((1, 1),), ((2, 1, 1),)),
+               domain=((0.5, 2.0),), methods=("logdet",)),  # (a positive det; tests/test_linalg.py: larger ones)
 ]
