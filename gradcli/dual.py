@@ -68,6 +68,15 @@ def _multilinear(function: Callable[..., Any], subscripts: str, *operands: Any, 
     return Dual(value, sum(terms[1:], terms[0]) if terms else None)
 
 
+def _bilinear(function: Callable[..., Any], a: Any, b: Any, **kwargs: Any) -> Dual:
+    """A function linear in each of its two args (np.cross)."""
+    ta, tb = tangent(a), tangent(b)
+    terms = [function(ta, primal(b), **kwargs) if ta is not None else None,
+             function(primal(a), tb, **kwargs) if tb is not None else None]
+    present = [t for t in terms if t is not None]
+    return Dual(function(primal(a), primal(b), **kwargs), sum(present[1:], present[0]) if present else None)
+
+
 def _det(a: Dual) -> Dual:
     from gradcli.ops.linalg import true_cofactors  # d det(A) = <cofactors, dA>, exact where A is singular too
 
@@ -108,6 +117,7 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
                                                                np.moveaxis, np.transpose, np.expand_dims,
                                                                np.squeeze, np.sum, np.copy)},
     np.einsum: partial(_multilinear, np.einsum),
+    np.cross: partial(_bilinear, np.cross),
     np.linalg.det: _det,
     np.linalg.inv: _inv,
     np.linalg.solve: _solve,

@@ -47,6 +47,25 @@ PROGRAMS = [
     ("np.linalg.solve(a, b)", lambda t, a, b: t.linalg.solve(a, b), {"a": (2, 3, 3), "b": (2, 3)}),
     ("solve(a, b)", lambda t, a, b: t.linalg.solve(a, b), {"a": (2, 3, 3), "b": (3, 2)}),
     ("solve(a, b)", lambda t, a, b: t.linalg.solve(a, b), {"a": (3, 3), "b": (2, 3, 1)}),
+    ("einsum('ij,jk->ik', a, b)", lambda t, a, b: t.einsum("ij,jk->ik", a, b), {"a": (2, 3), "b": (3, 4)}),
+    ("torch.einsum('ij,jk', [a, b])", lambda t, a, b: t.einsum("ij,jk", [a, b]), {"a": (2, 3), "b": (3, 4)}),
+    ("torch.einsum('ii->', a)", lambda t, a: t.einsum("ii->", a), {"a": (3, 3)}),
+    ("np.einsum('ii->i', a)", lambda t, a: t.einsum("ii->i", a), {"a": (3, 3)}),
+    ("einsum('ij->j', a)", lambda t, a: t.einsum("ij->j", a), {"a": (3, 4)}),
+    ("einsum('i,j->ij', a, b)", lambda t, a, b: t.einsum("i,j->ij", a, b), {"a": (2,), "b": (3,)}),
+    ("einsum('bij,bjk->bik', a, b)", lambda t, a, b: t.einsum("bij,bjk->bik", a, b), {"a": (2, 2, 3), "b": (2, 3, 2)}),
+    ("einsum('ij,jk,kl->il', a, b, c)", lambda t, a, b, c: t.einsum("ij,jk,kl->il", a, b, c),
+     {"a": (2, 3), "b": (3, 4), "c": (4, 2)}),
+    ("tensordot(a, b)", lambda t, a, b: t.tensordot(a, b), {"a": (2, 3, 4), "b": (3, 4, 2)}),
+    ("tensordot(a, b, dims=1)", lambda t, a, b: t.tensordot(a, b, dims=1), {"a": (2, 3), "b": (3, 4)}),
+    ("np.tensordot(a, b, 0)", lambda t, a, b: t.tensordot(a, b, dims=0), {"a": (2,), "b": (3,)}),
+    ("tensordot(a, b, dims=([1, 0], [0, 1]))", lambda t, a, b: t.tensordot(a, b, dims=([1, 0], [0, 1])),
+     {"a": (3, 2), "b": (2, 3)}),
+    ("kron(a, b)", lambda t, a, b: t.kron(a, b), {"a": (2, 2), "b": (3, 3)}),
+    ("kron(a, b)", lambda t, a, b: t.kron(a, b), {"a": (2, 2), "b": (3,)}),
+    ("cross(a, b)", lambda t, a, b: t.linalg.cross(a, b), {"a": (3,), "b": (3,)}),
+    ("torch.linalg.cross(a, b, dim=0)", lambda t, a, b: t.linalg.cross(a, b, dim=0), {"a": (3, 2), "b": (3, 2)}),
+    ("a.cross(b, dim=-1)", lambda t, a, b: a.cross(b, dim=-1), {"a": (2, 3), "b": (1, 3)}),
     ("logdet(a)", lambda t, a: t.logdet(a), {"a": [[2.0, 0.5, 0.1], [0.3, 1.5, -0.2], [0.1, 0.4, 1.8]]}),
     ("a.logdet()", lambda t, a: a.logdet(), {"a": [[[0.0, 1.0], [1.0, 0.0]], [[2.0, 1.0], [1.0, 3.0]]]}),
 ]
@@ -72,7 +91,7 @@ def _root_name(program: str, point: dict[str, np.ndarray]) -> str:
     return nodes[tape.outputs[0]].op
 
 
-@pytest.mark.parametrize(("program", "spelled", "shapes"), PROGRAMS, ids=[f"{p}{[np.shape(v) for v in s.values()]}" for p, _, s in PROGRAMS])
+@pytest.mark.parametrize(("program", "spelled", "shapes"), PROGRAMS, ids=[f"{p}{[v if isinstance(v, tuple) else np.shape(v) for v in s.values()]}" for p, _, s in PROGRAMS])
 def test_value_gradient_and_node_match_pytorch(program, spelled, shapes):
     torch = pytest.importorskip("torch", reason="PyTorch is optional; pip install torch==2.13.0 to compare")
     point = _point(shapes)
@@ -159,3 +178,14 @@ def test_non_square_matrices_are_one_clear_error(program, at):
     run = cli("grad", program.replace("b", "[1, 2, 3]"), "--at", at)
     assert run.exit_code == 2
     assert run.stdout == "" and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize(("program", "words"), [
+    ("einsum('ij,jk->ik', a)", "einsum"), ("einsum('ij->', a, a)", "einsum"), ("einsum('i', a)", "einsum"),
+    ("tensordot(a, a, dims=3)", "tensordot"), ("cross(a, a)", "cross"), ("einsum(a, 'ij')", "string"),
+])
+def test_products_that_do_not_fit_are_one_clear_error(program, words):
+    run = cli("grad", program, "--at", "a=[[1,2],[3,4]]")
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    assert words in run.stderr and "Traceback" not in run.stderr

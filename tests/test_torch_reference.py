@@ -35,7 +35,8 @@ ULPS = 4
 FROM_THE_VALUE = {"expm1": "g * (ans + 1)", "tanh": "g * (1 - ans * ans)", "sigmoid": "g * (1 - ans) * ans"}
 # Zeros whose sign is not meaningful: the order of a sum of products, or which of two equal
 # zeros a tie picks (NumPy's maximum takes the second, PyTorch's the first).
-ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "mm", "mv", "bmm", "dot", "inner", "det", "inv", "solve", "logdet", "max", "min"}
+ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "mm", "mv", "bmm", "dot", "inner", "einsum", "tensordot", "cross", "det", "inv",
+                            "solve", "logdet", "max", "min"}
 # gradcli keeps a subnormal result where PyTorch's gives 0.
 SUBNORMAL_WHERE_PYTORCH_GIVES_0 = {
     "sigmoid": "exp(x) / (1 + exp(x)) below 0; PyTorch's 1 / (1 + exp(-x)) is 0 once exp(-x) overflows",
@@ -56,6 +57,9 @@ KNOWN_VALUES = {
                                     "-inf*1e300 + 1e300*1e300 is -inf; PyTorch's bmm rounds 1e300*1e300 to inf first: "
                                     "NaN" for a, b in [([[[-math.inf, 1e300]]], [[[1e300], [1e300]]]),
                                                        ([[[1e300, 1e300]]], [[[-math.inf], [1e300]]])]},
+    ("cross", (repr([1e300, 1e300, 1.0]), repr([1e300, 1e300, -2.0]))):
+        "a0*b1 - a1*b0 is inf - inf, NaN, in NumPy's cross; PyTorch's fuses one product into the subtraction "
+        "(one rounding): -inf",
 }
 # Linear algebra by LAPACK in NumPy and by PyTorch's own LU solves: the same formulas, their
 # operations in another order. Agreement: within this times the largest number of the row.

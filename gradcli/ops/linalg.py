@@ -1,4 +1,5 @@
-"""The rows of products and linear algebra: @ (matmul of any rank), mm, mv, bmm, dot, outer, inner.
+"""The rows of products and linear algebra: @ (matmul of any rank), mm, mv, bmm, dot, outer, inner,
+einsum, tensordot, kron, cross, det, inv, solve, logdet.
 
 Their rules act on the trailing `ranks` axes of each arg (see core: rules never see a batch);
 the axes before those are the points' batch axis, which an arg may have or not. Matrices are
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, structural, sympy_total, unbroadcast
+from gradcli.ops.core import Array, Param, point_axes, structural, sympy_total, unbroadcast
 
 Shape = tuple[int, ...]
 
@@ -457,6 +458,201 @@ def _sympy() -> Any:
     return load_sympy()
 
 
+# --- einsum, tensordot, kron: products written as einsum subscripts ---------------------------
+
+
+def _parse_equation(equation: str, count: int) -> tuple[list[str], str]:
+    """torch.einsum's subscripts -> (the subscripts of each operand, the output's); ValueError
+    saying what is wrong. Without '->' the output is the letters used once, in order."""
+    text = equation.replace(" ", "")
+    left, arrow, output = text.partition("->")
+    inputs = left.split(",")
+    for part in [*inputs, output]:
+        if not all(c in _LETTERS for c in part):
+            raise ValueError(f"einsum: subscripts are letters, got {part!r} (and '...' is not supported)")
+    if len(inputs) != count:
+        raise ValueError(f"einsum: the equation names {len(inputs)} operands, but {count} are given")
+    if not arrow:
+        output = "".join(sorted(c for c in set(left) - {","} if left.count(c) == 1))
+    if len(set(output)) != len(output) or not set(output) <= set("".join(inputs)):
+        raise ValueError(f"einsum: the output subscripts {output!r} must be letters of the operands, each once")
+    return inputs, output
+
+
+def _einsum_shape(*shapes: Shape, equation: str = "") -> Shape:
+    inputs, output = _parse_equation(equation, len(shapes))
+    sizes: dict[str, int] = {}
+    for part, shape in zip(inputs, shapes, strict=True):
+        if len(part) != len(shape):
+            raise ValueError(f"einsum: the subscripts {part!r} name {len(part)} dims of an operand with {len(shape)}")
+        for c, n in zip(part, shape, strict=True):
+            if sizes.setdefault(c, n) != n:
+                raise ValueError(f"einsum: '{c}' is a dim of size {sizes[c]} and of size {n}")
+    return tuple(sizes[c] for c in output)
+
+
+def _einsum_op(*operands: Array, ranks: tuple[int, ...], equation: str = "") -> Array:
+    _einsum_shape(*_point_shapes(operands, ranks), equation=equation)
+    inputs, output = _parse_equation(equation, len(operands))
+    return np.asarray(_einsum(inputs, output, operands, ranks))
+
+
+def _einsum_vjp(g: Array, ans: Array, *operands: Array, ranks: tuple[int, ...], equation: str = "") -> tuple[Array, ...]:
+    inputs, output = _parse_equation(equation, len(operands))
+    return tuple(_einsum_cotangent(i, inputs, output, operands, g, ranks) for i in range(len(operands)))
+
+
+def _einsum_jvp(tangents: Sequence[Array | None], ans: Array, *operands: Array, ranks: tuple[int, ...],
+                equation: str = "") -> Any:
+    inputs, output = _parse_equation(equation, len(operands))
+    terms = [_einsum(inputs, output, [*operands[:i], t, *operands[i + 1:]], ranks)
+             for i, t in enumerate(tangents) if t is not None]
+    return sum(terms[1:], terms[0]) if terms else 0.0
+
+
+def _einsum_torch_node(constant: Sequence[bool], shapes: Any, equation: str = "") -> str:
+    # torch.einsum's last step: a sum (one operand), a permute, a product (nothing summed), or
+    # the view of a bmm.
+    inputs, output = _parse_equation(equation, len(constant))
+    letters = set("".join(inputs))
+    if len(inputs) == 1:
+        return "PermuteBackward0" if letters == set(output) else "SumBackward1"
+    return "MulBackward0" if letters == set(output) else "ViewBackward0"
+
+
+def _sym_einsum_op(*operands: Array, equation: str = "") -> Array:
+    inputs, output = _parse_equation(equation, len(operands))
+    return np.asarray(np.einsum(",".join(inputs) + "->" + output, *operands), dtype=object)
+
+
+def _tensordot_subscripts(ranks: Sequence[int], dims: Any) -> tuple[list[str], str]:
+    na, nb = ranks
+    if isinstance(dims, int):
+        if not 0 <= dims <= min(na, nb):
+            raise ValueError(f"tensordot: dims={dims} must be between 0 and the operands' dims")
+        pairs = list(zip(range(na - dims, na), range(dims), strict=True))
+    else:
+        if len(dims[0]) != len(dims[1]):
+            raise ValueError("tensordot: both lists of dims must have one length")
+        pairs = [(d % max(na, 1) if -na <= d < na else na, e % max(nb, 1) if -nb <= e < nb else nb)
+                 for d, e in zip(*dims, strict=True)]
+        if any(d >= na or e >= nb for d, e in pairs):
+            raise ValueError("tensordot: Dimension out of range")
+    a, b = list(_letters(na)), list(_letters(nb, na))
+    for d, e in pairs:
+        b[e] = a[d]
+    summed = {a[d] for d, _ in pairs}
+    return ["".join(a), "".join(b)], "".join(c for c in a + b if c not in summed)
+
+
+def _tensordot_shape(a: Shape, b: Shape, dims: Any = 2) -> Shape:
+    inputs, output = _tensordot_subscripts((len(a), len(b)), dims)
+    return _einsum_shape(a, b, equation=",".join(inputs) + "->" + output)
+
+
+def _tensordot(a: Array, b: Array, ranks: tuple[int, ...], dims: Any = 2) -> Array:
+    a_shape, b_shape = _point_shapes((a, b), ranks)
+    _tensordot_shape(a_shape, b_shape, dims=dims)
+    inputs, output = _tensordot_subscripts(ranks, dims)
+    return np.asarray(_einsum(inputs, output, (a, b), ranks))
+
+
+def _tensordot_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...], dims: Any = 2) -> tuple[Any, Any]:
+    inputs, output = _tensordot_subscripts(ranks, dims)
+    return (_einsum_cotangent(0, inputs, output, (a, b), g, ranks),
+            _einsum_cotangent(1, inputs, output, (a, b), g, ranks))
+
+
+def _sym_tensordot(a: Array, b: Array, dims: Any = 2) -> Array:
+    inputs, output = _tensordot_subscripts((a.ndim, b.ndim), dims)
+    return np.asarray(np.einsum(",".join(inputs) + "->" + output, a, b), dtype=object)
+
+
+def _kron_parts(ranks: Sequence[int]) -> tuple[list[str], str, int]:
+    """kron as an einsum of the args padded to one rank r: out[i k, j l] = a[i, j] b[k, l]."""
+    r = max(ranks)
+    a, b = _letters(r), _letters(r, r)
+    return [a, b], "".join(x + y for x, y in zip(a, b, strict=True)), r
+
+
+def _kron_shape(a: Shape, b: Shape) -> Shape:
+    r = max(len(a), len(b))
+    a, b = (1,) * (r - len(a)) + a, (1,) * (r - len(b)) + b
+    return tuple(x * y for x, y in zip(a, b, strict=True))
+
+
+def _kron(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+    # a[i, 1, j, 1] * b[1, k, 1, l]: products only (an einsum would add each to 0: -0.0 lost)
+    r = max(ranks)
+    a2, b2 = _pad(a, ranks[0], r), _pad(b, ranks[1], r)
+    a_sizes, b_sizes = a2.shape[a2.ndim - r:], b2.shape[b2.ndim - r:]
+    a3 = a2.reshape(a2.shape[: a2.ndim - r] + tuple(x for n in a_sizes for x in (n, 1)))
+    b3 = b2.reshape(b2.shape[: b2.ndim - r] + tuple(x for n in b_sizes for x in (1, n)))
+    out = a3 * b3
+    lead = out.shape[: out.ndim - 2 * r]
+    return np.asarray(out.reshape(lead + _kron_shape(*_point_shapes((a, b), ranks))))
+
+
+def _kron_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -> tuple[Any, Any]:
+    inputs, output, r = _kron_parts(ranks)
+    a2, b2 = _pad(a, ranks[0], r), _pad(b, ranks[1], r)
+    sizes = [n for x, y in zip(a2.shape[a2.ndim - r:], b2.shape[b2.ndim - r:], strict=True) for n in (x, y)]
+    g2 = g.reshape(g.shape[: g.ndim - r] + tuple(sizes))
+    ga = _einsum_cotangent(0, inputs, output, (a2, b2), g2, (r, r))
+    gb = _einsum_cotangent(1, inputs, output, (a2, b2), g2, (r, r))
+    return ga.reshape(ga.shape[: ga.ndim - r] + a.shape[a.ndim - ranks[0]:]), gb.reshape(
+        gb.shape[: gb.ndim - r] + b.shape[b.ndim - ranks[1]:])
+
+
+def _sym_kron(a: Array, b: Array) -> Array:
+    r = max(a.ndim, b.ndim)
+    a2, b2 = a.reshape((1,) * (r - a.ndim) + a.shape), b.reshape((1,) * (r - b.ndim) + b.shape)
+    inputs, output, _ = _kron_parts((r, r))
+    out = np.einsum(",".join(inputs) + "->" + output, a2, b2)
+    return np.asarray(out.reshape(_kron_shape(a.shape, b.shape)), dtype=object)
+
+
+# --- cross: torch.linalg.cross, of 3-vectors along dim (-1) -----------------------------------
+
+
+def _cross_shape(a: Shape, b: Shape, dim: int = -1) -> Shape:
+    shape = tuple(np.broadcast_shapes(a, b))
+    axis = point_axes(dim, len(shape))
+    if len(a) != len(b):
+        raise ValueError("linalg.cross: inputs must have the same number of dimensions")
+    if not axis or a[axis[0]] != 3 or b[axis[0]] != 3:
+        raise ValueError(f"linalg.cross: inputs dimension {dim} must have length 3")
+    return shape
+
+
+def _cross(a: Array, b: Array, ranks: tuple[int, ...], dim: int = -1) -> Array:
+    a_shape, b_shape = _point_shapes((a, b), ranks)
+    _cross_shape(a_shape, b_shape, dim=dim)
+    return np.asarray(np.cross(a, b, axis=point_axes(dim, ranks[0])[0]))
+
+
+def _cross_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...], dim: int = -1) -> tuple[Any, Any]:
+    axis = point_axes(dim, ranks[0])[0]
+    return np.cross(b, g, axis=axis), np.cross(g, a, axis=axis)
+
+
+def _sym_cross(a: Array, b: Array, dim: int = -1) -> Array:
+    a, b = np.broadcast_arrays(a, b)
+    axis = point_axes(dim, a.ndim)[0]
+    x, y = np.moveaxis(a, axis, 0), np.moveaxis(b, axis, 0)
+    out = np.stack([x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]])
+    return np.asarray(np.moveaxis(out, 0, axis), dtype=object)
+
+
+def _tensordot_text(args: Sequence[str], dims: Any = 2) -> str:
+    given = "" if dims == 2 else f", dims={dims}" if isinstance(dims, int) else f", dims=({list(dims[0])}, {list(dims[1])})"
+    return f"tensordot({', '.join(args)}{given})"
+
+
+def _einsum_text(args: Sequence[str], equation: str = "") -> str:
+    return f"einsum({equation!r}, {', '.join(args)})"
+
+
 def _examples(*cases: tuple[Shape, ...]) -> tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...]:
     return tuple((shapes, {}) for shapes in cases)
 
@@ -485,6 +681,26 @@ ROWS = [
                shape=_inner_shape, shape_message=_cannot_take,
                torch_node_rule=lambda constant, shapes: "MulBackward0" if shapes and not all(shapes) else "ViewBackward0",
                examples=_examples(((3,), (3,)), ((2, 3), (4, 3)), ((), (2,)), ((2, 2, 3), (3,))), methods=("inner",)),
+    structural("einsum", -1, _einsum_op, _einsum_vjp, "ViewBackward0", jvp=_einsum_jvp, sympy=_sym_einsum_op,
+               shape=_einsum_shape, shape_message=_cannot_take, torch_node_rule=_einsum_torch_node, aligns=False,
+               params=(Param("equation", "str"),), text=_einsum_text,
+               examples=tuple((shapes, {"equation": equation}) for shapes, equation in [
+                   (((2, 3), (3, 2)), "ij,jk->ik"), (((3, 3),), "ii->"), (((3, 3),), "ii->i"), (((2, 3),), "ij->j"),
+                   (((2,), (3,)), "i,j->ij"), (((2, 2, 3), (2, 3, 2)), "bij,bjk->bik"), (((2, 3),), "ji"),
+                   (((2, 3), (3, 2), (2, 2)), "ij,jk,kl->il"), (((3,), (3,)), "i,i")])),
+    structural("tensordot", 2, _tensordot, _tensordot_vjp, "ViewBackward0", bilinear=True, sympy=_sym_tensordot,
+               shape=_tensordot_shape, shape_message=_cannot_take, params=(Param("dims", "axes", 2),), text=_tensordot_text,
+               examples=tuple((shapes, params) for shapes, params in [
+                   (((2, 3, 2), (3, 2, 2)), {}), (((2, 3), (3, 2)), {"dims": 1}), (((2,), (3,)), {"dims": 0}),
+                   (((3, 2), (2, 3)), {"dims": ((1, 0), (0, 1))})])),
+    structural("kron", 2, _kron, _kron_vjp, "UnsafeViewBackward0", bilinear=True, sympy=_sym_kron, shape=_kron_shape,
+               shape_message=_cannot_take, examples=_examples(((2, 2), (2, 3)), ((2,), (3,)), ((2, 2), (3,))),
+               methods=("kron",)),
+    structural("cross", 2, _cross, _cross_vjp, "LinalgCrossBackward0", bilinear=True, sympy=_sym_cross,
+               shape=_cross_shape, shape_message=_cannot_take, aligns=True, params=(Param("dim", "int", -1),),
+               examples=tuple((shapes, params) for shapes, params in [
+                   (((3,), (3,)), {}), (((3, 2), (3, 2)), {"dim": 0}), (((2, 3), (2, 3)), {"dim": -1})]),
+               methods=("cross",)),
     structural("det", 1, _det, _det_vjp, "LinalgDetBackward0", jvp=_det_jvp, sympy=_sym_det, shape=_det_shape,
                shape_message=_cannot_take, examples=_examples(((3, 3),), ((2, 2, 2),), ((1, 1),)), methods=("det",)),
     structural("inv", 1, _inv, _inv_vjp, "LinalgInvExBackward0", jvp=_inv_jvp, sympy=_sym_inv,

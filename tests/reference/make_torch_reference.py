@@ -77,10 +77,12 @@ TORCH = {
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
     "getitem": lambda a: a[1], "stack": lambda a, b: torch.stack([a, b]),
     "mm": torch.mm, "mv": torch.mv, "bmm": torch.bmm, "outer": torch.outer, "inner": torch.inner,
+    "einsum": lambda a, b: torch.einsum("i,i->", a, b), "tensordot": lambda a, b: torch.tensordot(a, b, dims=1),
+    "kron": torch.kron, "cross": lambda a, b: torch.linalg.cross(a, b),
     "det": torch.linalg.det, "inv": torch.linalg.inv, "solve": torch.linalg.solve, "logdet": torch.logdet,
 }
 # gradcli's program for the ops that are not called by name.
-PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a"}
+PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dims=1)", "matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a"}
 
 
 def program_of(name: str) -> str:
@@ -94,7 +96,9 @@ def program_of(name: str) -> str:
 
 def points_of(name: str) -> list[tuple]:
     op = OPS[name]
-    if name in ("dot", "inner", "outer"):
+    if name == "cross":  # 3-vectors
+        return [([*u, 1.0], [*v, -2.0]) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
+    if name in ("dot", "inner", "outer", "einsum", "tensordot", "kron"):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name in ("matmul", "mv"):  # a (2, 2) matrix times a vector
         return [([u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
