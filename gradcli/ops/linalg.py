@@ -258,8 +258,8 @@ _mm_shape, _mv_shape, _bmm_shape = _strict("mm", (2, 2)), _strict("mv", (2, 1)),
 def _square_shape(name: str) -> Any:
     def shape(a: Shape) -> Shape:
         if len(a) < 2 or a[-1] != a[-2]:
-            raise ValueError(f"{name}: A must be batches of square matrices, but they are {'x'.join(map(str, a[-2:]))} "
-                             "matrices")
+            what = f"{'x'.join(map(str, a[-2:]))} matrices" if len(a) >= 2 else f"{len(a)}-D"
+            raise ValueError(f"{name}: A must be batches of square matrices, but they are {what}")
         return a[:-2]
 
     return shape
