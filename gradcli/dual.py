@@ -60,6 +60,49 @@ def _where(condition: Any, a: Any, b: Any) -> Dual:
     return Dual(value, np.where(condition, 0.0 if ta is None else ta, 0.0 if tb is None else tb))
 
 
+def _multilinear(function: Callable[..., Any], subscripts: str, *operands: Any, **kwargs: Any) -> Dual:
+    """A function linear in each operand (einsum): the sum of it with one tangent at a time."""
+    value = function(subscripts, *[primal(x) for x in operands], **kwargs)
+    terms = [function(subscripts, *[primal(x) for x in operands[:i]], t, *[primal(x) for x in operands[i + 1:]], **kwargs)
+             for i, t in enumerate(tangent(x) for x in operands) if t is not None]
+    return Dual(value, sum(terms[1:], terms[0]) if terms else None)
+
+
+def _bilinear(function: Callable[..., Any], a: Any, b: Any, **kwargs: Any) -> Dual:
+    """A function linear in each of its two args (np.cross)."""
+    ta, tb = tangent(a), tangent(b)
+    terms = [function(ta, primal(b), **kwargs) if ta is not None else None,
+             function(primal(a), tb, **kwargs) if tb is not None else None]
+    present = [t for t in terms if t is not None]
+    return Dual(function(primal(a), primal(b), **kwargs), sum(present[1:], present[0]) if present else None)
+
+
+def _det(a: Dual) -> Dual:
+    from gradcli.ops.linalg import true_cofactors  # d det(A) = <cofactors, dA>, exact where A is singular too
+
+    value = np.linalg.det(a.primal)
+    if a.tangent is None:
+        return Dual(value)
+    return Dual(value, np.sum(true_cofactors(a.primal) * a.tangent, axis=(-2, -1)))
+
+
+def _inv(a: Dual) -> Dual:
+    value = np.linalg.inv(a.primal)
+    return Dual(value, None if a.tangent is None else -(value @ a.tangent @ value))
+
+
+def _solve(a: Any, b: Any) -> Dual:
+    # X = A^-1 B: dX = A^-1 (dB - dA X) (NumPy's solve, a stack of matrices on both sides)
+    value = np.linalg.solve(primal(a), primal(b))
+    ta, tb = tangent(a), tangent(b)
+    if ta is None and tb is None:
+        return Dual(value)
+    rhs = np.zeros_like(value) if tb is None else np.broadcast_to(tb, value.shape)
+    if ta is not None:
+        rhs = rhs - ta @ value
+    return Dual(value, np.linalg.solve(np.broadcast_to(primal(a), value.shape[:-2] + primal(a).shape[-2:]), rhs))
+
+
 def _like(function: Callable[..., Any], x: Dual, *args: Any, **kwargs: Any) -> Dual:
     return Dual(function(x.primal, *args, **kwargs))
 
@@ -73,6 +116,11 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     **{function: partial(_linear, function) for function in (np.reshape, np.broadcast_to, np.swapaxes, np.take,
                                                                np.moveaxis, np.transpose, np.expand_dims,
                                                                np.squeeze, np.sum, np.copy)},
+    np.einsum: partial(_multilinear, np.einsum),
+    np.cross: partial(_bilinear, np.cross),
+    np.linalg.det: _det,
+    np.linalg.inv: _inv,
+    np.linalg.solve: _solve,
     np.zeros_like: partial(_like, np.zeros_like),
     np.ones_like: partial(_like, np.ones_like),
 }

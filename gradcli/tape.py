@@ -320,6 +320,9 @@ class TapeSink:
              span: Span) -> tuple[list[int], dict[str, Any]]:
         """The tensor args and the static params of a call of `op`, as Python binds a call:
         positional args first (the op's tensors, then its params in order), then keywords."""
+        if op.arity == -1 and args and isinstance(args[0], _Word) and op.params and op.params[0].kind == "str":
+            # einsum('ij,jk->ik', a, b): the string first, then the tensors (or a list of them)
+            keywords, args = [(op.params[0].name, args[0], args[0].span), *keywords], args[1:]
         arity = len(args) if op.arity == -1 else op.arity
         if op.arity == -1 and len(args) >= 1 and isinstance(args[0], (_List, _Tuple)):  # cat([a, b], dim=0)
             sequence, given = args[0], args[1:]

@@ -264,7 +264,7 @@ def test_a_program_file_may_start_with_a_byte_order_mark(tmp_path):
     ("sigmod(x)", "did you mean 'sigmoid'?"),
     ("atan3(x, x)", "did you mean 'atan2'?"),
     ("lgo(x)", "did you mean 'log'?"),
-    ("det(x)", None),  # 'dot' is one letter away, but takes two arguments
+    ("dox(x)", None),  # 'dot' is one letter away, but takes two arguments (det is a function now)
     ("dett(x, x)", None),  # two edits in four letters: not a plausible typo of 'dot'
     ("frobnicate(x)", None),
 ])

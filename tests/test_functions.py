@@ -45,7 +45,7 @@ def test_the_readme_names_every_function_of_the_table():
 def test_functions_as_a_table_groups_them():
     run = cli("functions")
     assert run.exit_code == 0
-    for group in ("operators", "elementwise functions", "reductions", "structure"):
+    for group in ("operators", "elementwise functions", "reductions", "structure", "linear algebra"):
         assert group in run.stdout
     assert "SinBackward0" in run.stdout
 

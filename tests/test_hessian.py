@@ -196,6 +196,19 @@ SMOOTH_PROGRAMS = [
      lambda t, x, y: (t.stack([x * y, x**3, t.exp(y)]) * t.tensor([1.0, 2.0, 3.0], dtype=t.float64)).sum()),
     ("sum(sigmoid(X @ w + b))", {"X": [[1.0, 2.0], [3.0, -1.0]], "w": [0.1, -0.2], "b": 0.3},
      lambda t, X, w, b: t.sigmoid(X @ w + b).sum()),
+    ("sum((a @ b) ** 2)", {"a": [[[1.0, 2.0]], [[0.5, -1.0]]], "b": [[0.3], [-0.7]]}, lambda t, a, b: ((a @ b) ** 2).sum()),
+    ("det(m) * m[0, 1]", {"m": [[1.0, 2.0], [0.3, -1.0]]}, lambda t, m: t.linalg.det(m) * m[0, 1]),
+    ("logdet(m)", {"m": [[2.0, 0.5, 0.1], [0.3, 1.5, -0.2], [0.1, 0.4, 1.8]]}, lambda t, m: t.logdet(m)),
+    ("sum(inv(m) ** 2)", {"m": [[2.0, 0.5], [0.3, 1.5]]}, lambda t, m: (t.linalg.inv(m) ** 2).sum()),
+    ("sum(solve(m, v) ** 2)", {"m": [[2.0, 0.5], [0.3, 1.5]], "v": [1.0, -2.0]},
+     lambda t, m, v: (t.linalg.solve(m, v) ** 2).sum()),
+    ("einsum('ij,jk,k->i', m, m, v)[0] ** 2 + einsum('ii->', m) ** 3", {"m": [[1.0, 2.0], [0.5, -1.0]], "v": [0.3, -0.7]},
+     lambda t, m, v: t.einsum("ij,jk,k->i", m, m, v)[0] ** 2 + t.einsum("ii->", m) ** 3),
+    ("sum(kron(a, m) ** 2) + sum(cross(u, w) ** 3) + tensordot(m, m) ** 2",
+     {"a": [1.0, -0.5], "m": [[1.0, 2.0], [0.5, -1.0]], "u": [1.0, 2.0, -1.0], "w": [0.5, -0.3, 2.0]},
+     lambda t, a, m, u, w: (t.kron(a, m) ** 2).sum() + (t.linalg.cross(u, w) ** 3).sum() + t.tensordot(m, m) ** 2),
+    ("sum(outer(a, b) ** 3) + inner(a, b) ** 2", {"a": [1.0, -0.5], "b": [0.3, 2.0]},
+     lambda t, a, b: (t.outer(a, b) ** 3).sum() + t.inner(a, b) ** 2),
 ]
 # At ties and NaN: PyTorch is the reference (the SymPy test above cannot say).
 SPECIAL_PROGRAMS = [

@@ -35,7 +35,8 @@ ULPS = 4
 FROM_THE_VALUE = {"expm1": "g * (ans + 1)", "tanh": "g * (1 - ans * ans)", "sigmoid": "g * (1 - ans) * ans"}
 # Zeros whose sign is not meaningful: the order of a sum of products, or which of two equal
 # zeros a tie picks (NumPy's maximum takes the second, PyTorch's the first).
-ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "dot", "max", "min"}
+ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "mm", "mv", "bmm", "dot", "inner", "einsum", "tensordot", "cross", "det", "inv",
+                            "solve", "logdet", "max", "min"}
 # gradcli keeps a subnormal result where PyTorch's gives 0.
 SUBNORMAL_WHERE_PYTORCH_GIVES_0 = {
     "sigmoid": "exp(x) / (1 + exp(x)) below 0; PyTorch's 1 / (1 + exp(-x)) is 0 once exp(-x) overflows",
@@ -52,7 +53,17 @@ KNOWN_VALUES = {
     **{("tanhshrink", (x,)): "x - tanh(x) cancels: NumPy's tanh and PyTorch's differ in the last place, and the "
                              "difference is 7 units of the result's; the exact value 0.0378828427399902415 lies "
                              "between the two" for x in (0.5, -0.5)},
+    **{("bmm", (repr(a), repr(b))): "NumPy's product of a row and a column fuses each multiply-add (one rounding): "
+                                    "-inf*1e300 + 1e300*1e300 is -inf; PyTorch's bmm rounds 1e300*1e300 to inf first: "
+                                    "NaN" for a, b in [([[[-math.inf, 1e300]]], [[[1e300], [1e300]]]),
+                                                       ([[[1e300, 1e300]]], [[[-math.inf], [1e300]]])]},
+    ("cross", (repr([1e300, 1e300, 1.0]), repr([1e300, 1e300, -2.0]))):
+        "a0*b1 - a1*b0 is inf - inf, NaN, in NumPy's cross; PyTorch's fuses one product into the subtraction "
+        "(one rounding): -inf",
 }
+# Linear algebra by LAPACK in NumPy and by PyTorch's own LU solves: the same formulas, their
+# operations in another order. Agreement: within this times the largest number of the row.
+MATRIX_ALGORITHMS = {"det": 1e-13, "inv": 1e-13, "solve": 1e-13, "logdet": 1e-13}
 TINY = 2.2250738585072014e-308  # the smallest normal number
 
 
@@ -88,9 +99,15 @@ def _differences(name: str, args: list, seed: Any, value: Any, grads: list, our_
     entry = BY_OP[name]
     where = f"{entry['program']} at {dict(zip(entry['inputs'], args, strict=True))}, seed {seed}"
     problems = []
+    absolute = 0.0
+    if name in MATRIX_ALGORITHMS:
+        numbers = np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in [value, *grads]])
+        finite = [abs(float(v)) for v in numbers if math.isfinite(v)]
+        absolute = MATRIX_ALGORITHMS[name] * max(finite, default=0.0)
     if (name, tuple(a if isinstance(a, float) else repr(a) for a in args)) not in KNOWN_VALUES:
-        problems += _mismatches(f"value of {where}", our_value, value, name)
-    absolute = 4 * 2**-53 * abs(float(np.max(seed))) if name in FROM_THE_VALUE else 0.0
+        problems += _mismatches(f"value of {where}", our_value, value, name, absolute)
+    if name in FROM_THE_VALUE:
+        absolute = 4 * 2**-53 * abs(float(np.max(seed)))
     for input_name, ours, expected in zip(entry["inputs"], our_grads, grads, strict=True):
         problems += _mismatches(f"grad {input_name} of {where}", ours, expected, name, absolute)
     return problems

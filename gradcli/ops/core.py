@@ -64,7 +64,8 @@ class Param(NamedTuple):
 
     kind: "int"; "float"; "bool"; "str" (one of `choices`); "dims" (an int, a tuple of ints,
     or None: every axis); "ints" (a tuple of ints, given as a tuple, a list, or as the rest of
-    the positional args: `x.reshape(2, 3)`). Every kind takes None where the default is None.
+    the positional args: `x.reshape(2, 3)`); "axes" (an int, or a pair of tuples of ints:
+    tensordot's dims). Every kind takes None where the default is None.
     """
 
     name: str
@@ -87,6 +88,12 @@ class Param(NamedTuple):
             raise ValueError(f"{self.name} must be one of {', '.join(repr(c) for c in self.choices)}")
         if isinstance(value, str):
             raise ValueError(f"{self.name} must be {_KIND_TEXT[kind]}, not a string")
+        if kind == "axes":  # tensordot's dims: a count, or a pair of lists of dims
+            if not isinstance(value, tuple):
+                return _whole(self.name, value)
+            if len(value) != 2 or not all(isinstance(part, tuple) for part in value):
+                raise ValueError(f"{self.name} must be {_KIND_TEXT[kind]}")
+            return tuple(tuple(_whole(self.name, v) for v in part) for part in value)
         if kind in ("dims", "ints"):
             if isinstance(value, tuple):
                 return tuple(_whole(self.name, v) for v in value)
@@ -105,7 +112,7 @@ class Param(NamedTuple):
 
 
 _KIND_TEXT = {"int": "a whole number", "float": "a number", "bool": "True or False", "dims": "a dim or a tuple of dims",
-              "ints": "whole numbers"}
+              "ints": "whole numbers", "axes": "a whole number or a pair of lists of dims"}
 
 
 def _whole(name: str, value: Any) -> int:

@@ -1,4 +1,4 @@
-"""The rows of the ops on a value's structure: @, dot, indexing and list literals (stack).
+"""The rows of the ops on a value's structure: indexing and list literals (stack).
 
 Their rules act on the trailing `ranks` axes of each arg (see core: rules never see a batch).
 """
@@ -10,68 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, structural, sympy_total
-
-
-def _matmul(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
-    # Lift 1-D operands to matrices (a row on the left, a column on the right), multiply,
-    # and drop the lifted axes again: NumPy's matmul for 1-D and 2-D, batched.
-    na, nb = ranks
-    if na not in (1, 2) or nb not in (1, 2):
-        raise ValueError(f"@ takes 1-D or 2-D operands, got {na}-D and {nb}-D")
-    out = np.matmul(a[..., None, :] if na == 1 else a, b[..., :, None] if nb == 1 else b)
-    if nb == 1:
-        out = out[..., 0]
-    if na == 1:
-        out = out[..., 0] if nb == 1 else out[..., 0, :]
-    return np.asarray(out)
-
-
-def _matmul_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -> tuple[Array, Array]:
-    na, nb = ranks
-    a2 = a[..., None, :] if na == 1 else a
-    b2 = b[..., :, None] if nb == 1 else b
-    g2 = g
-    if nb == 1:
-        g2 = g2[..., None]
-    if na == 1:
-        g2 = g2[..., None, :]
-    ga = np.matmul(g2, np.swapaxes(b2, -1, -2))
-    gb = np.matmul(np.swapaxes(a2, -1, -2), g2)
-    return (ga[..., 0, :] if na == 1 else ga), (gb[..., 0] if nb == 1 else gb)
-
-
-def _matmul_torch_node(constant: Sequence[bool], shapes: Sequence[tuple[int, ...]] | None) -> str:
-    if shapes is None:
-        return "MmBackward0"
-    ndims = (len(shapes[0]), len(shapes[1]))
-    return {(2, 2): "MmBackward0", (2, 1): "MvBackward0", (1, 1): "DotBackward0"}.get(ndims, "MmBackward0")
-
-
-def _matmul_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    if len(a) not in (1, 2) or len(b) not in (1, 2) or a[-1] != b[0]:
-        raise ValueError("@ takes 1-D or 2-D operands whose inner sizes agree")
-    return a[:-1] + b[1:]
-
-
-def _cannot_take(label: str, shapes: Sequence[tuple[int, ...]]) -> str:
-    return f"{label} cannot take shapes {' and '.join(str(tuple(s)) for s in shapes)}"
-
-
-def _dot(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
-    if ranks != (1, 1) or a.shape[-1] != b.shape[-1]:
-        raise ValueError("dot takes two 1-D vectors of one length")
-    return np.asarray(np.einsum("...i,...i->...", a, b))
-
-
-def _dot_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -> tuple[Array, Array]:
-    return g[..., None] * b, g[..., None] * a
-
-
-def _dot_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    if len(a) != 1 or a != b:
-        raise ValueError("dot takes two 1-D vectors of one length")
-    return ()
+from gradcli.ops.core import Array, structural
 
 
 def _full_key(x: Array, key: tuple[Any, ...], rank: int) -> tuple[Any, ...]:
@@ -132,14 +71,6 @@ def _stack_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
 
 
 ROWS = [
-    structural("matmul", 2, _matmul, _matmul_vjp, "MmBackward0", bilinear=True,
-               sympy=lambda a, b: np.asarray(np.matmul(a, b), dtype=object), symbol="@", precedence=20,
-               callable=False, torch_node_rule=_matmul_torch_node, shape=_matmul_shape, shape_message=_cannot_take,
-               examples=tuple((shapes, {}) for shapes in [((2, 3), (3, 4)), ((2, 3), (3,)), ((3,), (3, 2)),
-                                                          ((3,), (3,))]), spellings=("matmul",), methods=("matmul",)),
-    structural("dot", 2, _dot, _dot_vjp, "DotBackward0", bilinear=True,
-               sympy=lambda a, b: sympy_total(a * b), shape=_dot_shape,
-               shape_message=_cannot_take, examples=((((4,), (4,)), {}),), methods=("dot",)),
     structural("getitem", 1, _getitem, _getitem_vjp, "SelectBackward0",
                sympy=lambda x, key: np.asarray(x[key], dtype=object), callable=False, linear=True,
                torch_node_rule=_getitem_torch_node, shape=_getitem_shape,

@@ -48,6 +48,10 @@ VECTORS = [[nan, 1.0], [inf, 1.0], [inf, inf], [-inf, -inf], [inf, -inf], [0.0, 
            [nan, inf], [3.0, -4.0], [1e200, 1e-200], [-745.0, -710.0]]
 VECTOR_PAIRS = [[nan, 1.0], [inf, 1.0], [0.0, 0.0], [-0.0, 2.0], [1.0, 2.0], [-inf, 1e300], [1e300, 1e300]]
 TRIPLE_VALUES = [nan, inf, -inf, 0.0, -0.0, 0.5, 1.0, -2.5]  # lerp(start, end, weight)
+# Rows of matrices for det, inv, solve: finite and of moderate size (where LAPACK's pivoting meets NaN or an infinity,
+# which row it picks is the library's own choice, and NumPy's and PyTorch's differ; near the ends of
+# float64 the order of LAPACK's operations shows), singular ones among them.
+MATRIX_ROWS = [[0.0, 0.0], [-0.0, 2.0], [1.0, 2.0], [2.0, 4.0], [0.5, -3.0], [1e-3, 7.0], [3.0, 1e3], [-1.0, -2.0]]
 SEEDS = [1.0, 0.0, nan]
 
 # How PyTorch writes each op of the table; `a`, `b` are the inputs.
@@ -79,13 +83,17 @@ TORCH = {
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
     "getitem": lambda a: a[1], "stack": lambda a, b: torch.stack([a, b]),
+    "mm": torch.mm, "mv": torch.mv, "bmm": torch.bmm, "outer": torch.outer, "inner": torch.inner,
+    "einsum": lambda a, b: torch.einsum("i,i->", a, b), "tensordot": lambda a, b: torch.tensordot(a, b, dims=1),
+    "kron": torch.kron, "cross": lambda a, b: torch.linalg.cross(a, b),
+    "det": torch.linalg.det, "inv": torch.linalg.inv, "solve": torch.linalg.solve, "logdet": torch.logdet,
 }
 # PyTorch records a node for these (NotImplemented) but its backward raises ("derivative for
 # aten::heaviside is not implemented"): the values are PyTorch's, the gradients gradcli's zeros
 # (a step's).
 NO_DERIVATIVE = {"heaviside", "floor_divide"}
 # gradcli's program for the ops that are not called by name.
-PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a"}
+PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dims=1)", "matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a"}
 
 
 def program_of(name: str) -> str:
@@ -99,10 +107,22 @@ def program_of(name: str) -> str:
 
 def points_of(name: str) -> list[tuple]:
     op = OPS[name]
-    if name in ("dot",):
+    if name == "cross":  # 3-vectors
+        return [([*u, 1.0], [*v, -2.0]) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
+    if name in ("dot", "inner", "outer", "einsum", "tensordot", "kron"):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
-    if name == "matmul":  # a (2, 2) matrix times a vector
+    if name in ("matmul", "mv"):  # a (2, 2) matrix times a vector
         return [([u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
+    if name == "mm":  # a (2, 2) matrix times a (2, 1) one
+        return [([u, v], [[w[0]], [w[1]]]) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4],
+                                                                             VECTOR_PAIRS)]
+    if name in ("det", "inv", "logdet"):  # (2, 2) matrices: singular ones among them (but for logdet)
+        return [([u, v],) for u, v in itertools.product(MATRIX_ROWS, repeat=2) if clear_cut([u, v], name == "logdet")]
+    if name == "solve":  # a (2, 2) matrix and a vector
+        return [([u, v], w) for u, v, w in itertools.product(MATRIX_ROWS, MATRIX_ROWS, MATRIX_ROWS[:5])
+                if clear_cut([u, v], True)]
+    if name == "bmm":  # a batch of one (1, 2) row times a batch of one (2, 1) column
+        return [([[u]], [[[w[0]], [w[1]]]]) for u, w in itertools.product(VECTOR_PAIRS, repeat=2)]
     if name == "stack":
         return list(itertools.product(PAIR_VALUES, repeat=2))
     if not op.elementwise:  # reductions and indexing of one vector
@@ -117,6 +137,16 @@ def points_of(name: str) -> list[tuple]:
     return [(x,) for x in SCALARS]
 
 
+def clear_cut(matrix: list, invertible: bool) -> bool:
+    """Left out: a matrix singular only up to rounding (whether its det rounds to 0 is the
+    algorithm's choice: PyTorch's det of [[0.5, -3], [0.5, -3]] is 8e-17), and a singular one
+    where `invertible` (logdet's gradient there is inf and NaN in a pattern of PyTorch's LU solve)."""
+    det = matrix[0][0] * matrix[1][1] - matrix[0][1] * matrix[1][0]
+    scale = max(abs(v) for row in matrix for v in row) ** 2
+    exact = math.isclose(det, 0.0, abs_tol=1e-12 * scale)
+    return not (exact and (invertible or torch.linalg.det(torch.tensor(matrix, dtype=torch.float64)) != 0))
+
+
 def number(x):
     """JSON has no NaN or infinities: those are written as strings."""
     if isinstance(x, list):
@@ -124,11 +154,14 @@ def number(x):
     return x if math.isfinite(x) else repr(x)
 
 
-def run(name: str, args: tuple, seed: float) -> list:
+def run(name: str, args: tuple, seed: float) -> list | None:
     tensors = [torch.tensor(a, dtype=torch.float64, requires_grad=True) for a in args]
-    out = TORCH[name](*tensors)
+    try:
+        out = TORCH[name](*tensors)
+    except RuntimeError:  # inv and solve of a singular matrix raise, as gradcli does: no row
+        return None
     # A vector output is seeded [seed, 1, 1, ...]: what comes in at one element stays there.
-    grad_out = torch.ones_like(out, dtype=torch.float64)
+    grad_out = torch.ones_like(out, dtype=torch.float64, memory_format=torch.contiguous_format)
     grad_out.view(-1)[:1] = seed
     if out.requires_grad and name not in NO_DERIVATIVE:
         out.backward(grad_out)
@@ -148,7 +181,7 @@ def main() -> None:
     lines = []
     for name in OPS:
         inputs = ["a", "b", "c"][: len(points_of(name)[0])]
-        rows = [run(name, args, seed) for args in points_of(name) for seed in SEEDS]
+        rows = [row for args in points_of(name) for seed in SEEDS if (row := run(name, args, seed)) is not None]
         header = json.dumps({"op": name, "program": program_of(name), "inputs": inputs,
                              "row": [*inputs, "seed", "value", *[f"grad {i}" for i in inputs]]})
         lines.append(header[:-1] + ', "rows": [\n' + ",\n".join(json.dumps(r, allow_nan=False) for r in rows) + "\n]}")
