@@ -72,9 +72,21 @@ TORCH = {
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
     "getitem": lambda a: a[1], "stack": lambda a, b: torch.stack([a, b]),
+    "reshape": lambda a: a.reshape(2, 1), "flatten": torch.flatten, "squeeze": lambda a: a.squeeze(0),
+    "unsqueeze": lambda a: a.unsqueeze(0), "transpose": lambda a: a.transpose(0, 1), "permute": lambda a: a.permute(1, 0),
+    "t": torch.t, "expand": lambda a: a.expand(3, 2), "repeat": lambda a: a.repeat(2, 1), "tile": lambda a: a.tile(2),
+    "flip": lambda a: a.flip(0), "roll": lambda a: a.roll(1, 0), "cat": lambda a, b: torch.cat([a, b]),
+    "pad": lambda a: F.pad(a, (1, 0), value=0.5), "diag": torch.diag, "diagonal": torch.diagonal,
+    "trace": torch.trace, "tril": torch.tril, "triu": lambda a: torch.triu(a, 1),
 }
+# The shape ops that take a matrix: the points are (2, 2) matrices of two vectors.
+MATRIX_OPS = {"transpose", "permute", "t", "diagonal", "trace", "tril", "triu"}
 # gradcli's program for the ops that are not called by name.
-PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a"}
+PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a",
+            "reshape": "a.reshape(2, 1)", "squeeze": "a.squeeze(0)", "unsqueeze": "a.unsqueeze(0)",
+            "transpose": "a.transpose(0, 1)", "permute": "a.permute(1, 0)", "t": "a.t()", "expand": "a.expand(3, 2)",
+            "repeat": "a.repeat(2, 1)", "tile": "a.tile(2)", "flip": "a.flip(0)", "roll": "a.roll(1, 0)",
+            "cat": "cat([a, b])", "pad": "F.pad(a, (1, 0), value=0.5)", "triu": "triu(a, 1)"}
 
 
 def program_of(name: str) -> str:
@@ -94,6 +106,12 @@ def points_of(name: str) -> list[tuple]:
         return [([u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
     if name == "stack":
         return list(itertools.product(PAIR_VALUES, repeat=2))
+    if name == "cat":
+        return list(itertools.product(VECTOR_PAIRS, repeat=2))
+    if name == "squeeze":  # a (1, 2) matrix
+        return [([v],) for v in VECTORS]
+    if name in MATRIX_OPS:
+        return [([u, v],) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
     if not op.elementwise:  # reductions and indexing of one vector
         return [(v,) for v in VECTORS]
     if op.arity == 2:
@@ -112,7 +130,7 @@ def run(name: str, args: tuple, seed: float) -> list:
     tensors = [torch.tensor(a, dtype=torch.float64, requires_grad=True) for a in args]
     out = TORCH[name](*tensors)
     # A vector output is seeded [seed, 1, 1, ...]: what comes in at one element stays there.
-    grad_out = torch.ones_like(out)
+    grad_out = torch.ones(out.shape)  # (contiguous: a transpose's own strides would not view as one row)
     grad_out.view(-1)[:1] = seed
     out.backward(grad_out)
     grads = [torch.zeros_like(t) if t.grad is None else t.grad for t in tensors]

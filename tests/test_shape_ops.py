@@ -1,0 +1,119 @@
+"""The shape ops (reshape, transpose, cat, pad, diag, ...) against PyTorch: values, gradients and
+the node PyTorch records, for the calls as PyTorch and NumPy write them. Needs torch (skipped
+without it); the op table's generated tests cover every row without torch."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from tests.helpers import cli
+
+M = [[1.0, -2.0, 3.0], [4.0, 0.5, -6.0]]
+V = [1.5, -2.0, 3.0, 0.25]
+S = [[[1.0, 2.0, -1.0]], [[0.5, -3.0, 2.0]]]  # (2, 1, 3)
+Q = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.5]]
+
+def _at(assignments: list[str]) -> list[str]:
+    return [word for assignment in assignments for word in ("--at", assignment)]
+
+
+# (program, its inputs, the same in PyTorch, the node PyTorch records for it)
+CASES = [
+    ("m.reshape(3, 2)", {"m": M}, lambda t, m: m.reshape(3, 2), "ViewBackward0"),
+    ("m.reshape((-1,))", {"m": M}, lambda t, m: m.reshape(-1), "ViewBackward0"),
+    ("m.view(3, -1)", {"m": M}, lambda t, m: m.view(3, -1), "ViewBackward0"),
+    ("np.reshape(m, (1, 6))", {"m": M}, lambda t, m: m.reshape(1, 6), "ViewBackward0"),
+    ("s.flatten()", {"s": S}, lambda t, s: s.flatten(), "ViewBackward0"),
+    ("flatten(s, start_dim=1)", {"s": S}, lambda t, s: t.flatten(s, start_dim=1), "ViewBackward0"),
+    ("s.squeeze()", {"s": S}, lambda t, s: s.squeeze(), "SqueezeBackward0"),
+    ("s.squeeze(1)", {"s": S}, lambda t, s: s.squeeze(1), "SqueezeBackward1"),
+    ("s.squeeze(0)", {"s": S}, lambda t, s: s.squeeze(0), "SqueezeBackward1"),
+    ("torch.squeeze(s, (0, 1))", {"s": S}, lambda t, s: t.squeeze(s, (0, 1)), "SqueezeBackward2"),
+    ("v.unsqueeze(0)", {"v": V}, lambda t, v: v.unsqueeze(0), "UnsqueezeBackward0"),
+    ("m.unsqueeze(-1)", {"m": M}, lambda t, m: m.unsqueeze(-1), "UnsqueezeBackward0"),
+    ("np.expand_dims(m, axis=1)", {"m": M}, lambda t, m: m.unsqueeze(1), "UnsqueezeBackward0"),
+    ("m.transpose(0, 1)", {"m": M}, lambda t, m: m.transpose(0, 1), "TransposeBackward0"),
+    ("np.swapaxes(s, 0, 2)", {"s": S}, lambda t, s: s.swapaxes(0, 2), "TransposeBackward0"),
+    ("s.permute(2, 0, 1)", {"s": S}, lambda t, s: s.permute(2, 0, 1), "PermuteBackward0"),
+    ("torch.permute(s, (1, 2, 0))", {"s": S}, lambda t, s: t.permute(s, (1, 2, 0)), "PermuteBackward0"),
+    ("np.transpose(m)", {"m": M}, lambda t, m: m.permute(1, 0), "PermuteBackward0"),
+    ("m.t()", {"m": M}, lambda t, m: m.t(), "TBackward0"),
+    ("v.expand(2, 4)", {"v": V}, lambda t, v: v.expand(2, 4), "ExpandBackward0"),
+    ("s.expand(2, 2, -1)", {"s": S}, lambda t, s: s.expand(2, 2, -1), "ExpandBackward0"),
+    ("torch.broadcast_to(v, (3, 4))", {"v": V}, lambda t, v: t.broadcast_to(v, (3, 4)), "ExpandBackward0"),
+    ("m.repeat(2, 1, 2)", {"m": M}, lambda t, m: m.repeat(2, 1, 2), "RepeatBackward0"),
+    ("np.tile(m, 2)", {"m": M}, lambda t, m: m.tile(2), "RepeatBackward0"),
+    ("m.flip(0)", {"m": M}, lambda t, m: m.flip(0), "FlipBackward0"),
+    ("torch.flip(m, (0, 1))", {"m": M}, lambda t, m: t.flip(m, (0, 1)), "FlipBackward0"),
+    ("m.roll(1)", {"m": M}, lambda t, m: m.roll(1), "RollBackward0"),
+    ("m.roll((1, -1), (0, 1))", {"m": M}, lambda t, m: m.roll((1, -1), (0, 1)), "RollBackward0"),
+    ("cat([v, 2*v[:2]])", {"v": V}, lambda t, v: t.cat([v, 2 * v[:2]]), "CatBackward0"),
+    ("torch.cat((m, m[:, :1]), dim=1)", {"m": M}, lambda t, m: t.cat((m, m[:, :1]), dim=1), "CatBackward0"),
+    ("np.concatenate([m, m], axis=0)", {"m": M}, lambda t, m: t.cat([m, m], 0), "CatBackward0"),
+    ("F.pad(m, (1, 2))", {"m": M}, lambda t, m: t.nn.functional.pad(m, (1, 2)), "ConstantPadNdBackward0"),
+    ("F.pad(m, (0, 1, 2, 0), value=-1.5)", {"m": M},
+     lambda t, m: t.nn.functional.pad(m, (0, 1, 2, 0), value=-1.5), "ConstantPadNdBackward0"),
+    ("F.pad(m, (-1, 1))", {"m": M}, lambda t, m: t.nn.functional.pad(m, (-1, 1)), "ConstantPadNdBackward0"),
+    ("diag(v)", {"v": V}, lambda t, v: t.diag(v), "DiagEmbedBackward0"),
+    ("torch.diag(v, 1)", {"v": V}, lambda t, v: t.diag(v, 1), "DiagEmbedBackward0"),
+    ("diag(m, diagonal=-1)", {"m": M}, lambda t, m: t.diag(m, diagonal=-1), None),
+    ("q.diagonal()", {"q": Q}, lambda t, q: q.diagonal(), "DiagonalBackward0"),
+    ("torch.diagonal(s, 0, 0, 2)", {"s": S}, lambda t, s: t.diagonal(s, 0, 0, 2), "DiagonalBackward0"),
+    ("trace(q)", {"q": Q}, lambda t, q: t.trace(q), "TraceBackward0"),
+    ("m.trace()", {"m": M}, lambda t, m: m.trace(), "TraceBackward0"),
+    ("q.tril()", {"q": Q}, lambda t, q: q.tril(), "TrilBackward0"),
+    ("torch.tril(m, diagonal=-1)", {"m": M}, lambda t, m: t.tril(m, diagonal=-1), "TrilBackward0"),
+    ("q.triu(1)", {"q": Q}, lambda t, q: q.triu(1), "TriuBackward0"),
+]
+
+
+@pytest.mark.parametrize(("program", "inputs", "spelled", "node"), CASES, ids=[c[0] for c in CASES])
+def test_shape_ops_give_pytorchs_values_gradients_and_node(program, inputs, spelled, node):
+    torch = pytest.importorskip("torch", reason="PyTorch is optional; pip install torch==2.13.0 to compare")
+    tensors = {name: torch.tensor(value, dtype=torch.float64, requires_grad=True) for name, value in inputs.items()}
+    out = spelled(torch, *tensors.values())
+    seed = torch.arange(1.0, out.numel() + 1, dtype=torch.float64).reshape(out.shape) * 0.5 - 1.0
+    out.backward(seed)
+    at = [f"{name}={value}" for name, value in inputs.items()]
+    run = cli("grad", "--json", "--seed", str(seed.tolist()), *_at(at), "--", program)
+    assert run.exit_code == 0, run.stderr
+    result = run.json()
+    np.testing.assert_array_equal(np.array(result["value"]), out.detach().numpy())
+    for name, tensor in tensors.items():
+        np.testing.assert_array_equal(np.array(result["grad"][name]), tensor.grad.numpy(), err_msg=name)
+    if node is not None:
+        graph = cli("graph", "--format", "json", "--seed", "ones", *_at(at), "--", program)
+        assert graph.exit_code == 0, graph.stderr
+        assert graph.json()["nodes"][0]["op"] == type(out.grad_fn).__name__ == node
+
+
+@pytest.mark.parametrize(("program", "words"), [
+    ("m.reshape(4, 2)", ["shape '[4, 2]' is invalid for input of size 6", "column 1"]),
+    ("m.reshape(-1, -1)", ["only one dimension can be inferred"]),
+    ("m.reshape(x)", ["must be written in the program"]),
+    ("m.transpose(0, 2)", ["Dimension out of range"]),
+    ("m.permute(0)", ["does not match the length of the desired ordering"]),
+    ("v.expand(2, 3)", ["must match the existing size (4)"]),
+    ("m.repeat(2)", ["can not be smaller than number of dimensions"]),
+    ("cat([m, v])", ["Tensors must have same number of dimensions"]),
+    ("cat([m, m.t()])", ["Sizes of tensors must match except in dimension 0"]),
+    ("F.pad(m, (1,))", ["Padding length must be divisible by 2"]),
+    ("F.pad(m, (1, 1), mode='reflect')", ["mode must be one of 'constant'"]),
+    ("trace(v)", ["trace: expected a matrix"]),
+    ("tril(v)", ["at least 2 dimensions"]),
+    ("diag(s)", ["Supports 1D or 2D tensors"]),
+    ("t(s)", ["t() expects a tensor with <= 2 dimensions"]),
+    ("m.roll((1, 2))", ["shifts and dimensions must align"]),
+])
+def test_a_shape_that_does_not_fit_is_refused_in_pytorchs_words(program, words):
+    values = {"m": M, "v": V, "s": S, "x": 1.0}
+    names = set(re.findall(r"\b[a-z]\b", program))
+    at = [f"{name}={values[name]}" for name in values if name in names]
+    run = cli("grad", *_at(at), "--", program)
+    assert run.exit_code == 2 and run.stdout == ""
+    line = run.stderr.splitlines()[0] if run.stderr else ""
+    assert all(word in run.stderr for word in words), run.stderr
+    assert "Traceback" not in run.stderr and line.startswith("gradcli: error:")
