@@ -241,10 +241,13 @@ class TapeSink:
         if isinstance(value, _List):
             return self.stack(value)
         if isinstance(value, _Word):
+            if value.value is Ellipsis:
+                raise SyntaxProblem("'...' is not a value", source=self.source, span=value.span,
+                                    hint="it can only be an index, as in m[..., 0]")
             what = "None" if value.value is None else "a string"
             raise SyntaxProblem(f"{what} is not a value", source=self.source, span=value.span,
-                                hint="it can only be an argument of a call that takes it, as in sum(x, dim=None) "
-                                     "or einsum('ij->ji', m)")
+                                hint="it can only be an argument of a call that takes it, as in sum(x, dim=None), "
+                                     "einsum('ij->ji', m), or an index (a new axis: v[None])")
         raise SyntaxProblem("a tuple can only be the program's output", source=self.source,
                             span=value.span)  # type: ignore[union-attr]
 
@@ -262,6 +265,8 @@ class TapeSink:
             return index
         if text in self.bindings:
             return self.bindings[text]
+        if text == "...":  # an index's ellipsis: m[..., 0]
+            return _Word(Ellipsis, span)  # type: ignore[arg-type]
         if text in _WORDS:
             word = _WORDS[text]
             return _Word(None, span) if word is None else self.constant(word, span, integer=True)
@@ -294,6 +299,8 @@ class TapeSink:
     def call(self, func: str, func_span: Span, args: list[Value], span: Span,
              keywords: list[tuple[str, Value, Span]] | None = None) -> int:
         op = FUNCTIONS.get(func)
+        if op is None and func in OPS and self.source[func_span[0] - 1:func_span[0]] == ".":
+            op = OPS[func]  # a row that is a method only: x.repeat(2, 1) (np.repeat(x, 2) is another op)
         if op is None:
             raise _fail(f"unknown function '{func}'", func_span, self.source, _suggest(func, len(args)))
         if not keywords and op.arity == len(args) and not op.params and not op.overloads:  # sin(x), atan2(y, x)
@@ -385,10 +392,15 @@ class TapeSink:
         return _Slice(parts, span)  # type: ignore[arg-type]
 
     def index(self, base: Value, items: list[Value], span: Span) -> int:
-        key: list[int | slice] = []
+        key: list[Any] = []
         made: list[int] = []
         for item in items:
-            if isinstance(item, _Slice):
+            if isinstance(item, _Word) and not isinstance(item.value, str):  # None: a new axis; ...
+                if item.value is Ellipsis and Ellipsis in key:
+                    raise SyntaxProblem("an index can only have a single ellipsis ('...')", source=self.source,
+                                        span=item.span)
+                key.append(item.value)
+            elif isinstance(item, _Slice):
                 key.append(slice(*(None if part is None else self.integer(part) for part in item.parts)))
                 made += [part for part in item.parts if part is not None]
             else:

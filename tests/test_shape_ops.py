@@ -4,6 +4,7 @@ without it); the op table's generated tests cover every row without torch."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -105,7 +106,7 @@ def test_shape_ops_give_pytorchs_values_gradients_and_node(program, inputs, spel
     ("trace(v)", ["trace: expected a matrix"]),
     ("tril(v)", ["at least 2 dimensions"]),
     ("diag(s)", ["Supports 1D or 2D tensors"]),
-    ("t(s)", ["t() expects a tensor with <= 2 dimensions"]),
+    ("s.t()", ["t() expects a tensor with <= 2 dimensions"]),
     ("m.roll((1, 2))", ["shifts and dimensions must align"]),
 ])
 def test_a_shape_that_does_not_fit_is_refused_in_pytorchs_words(program, words):
@@ -117,3 +118,69 @@ def test_a_shape_that_does_not_fit_is_refused_in_pytorchs_words(program, words):
     line = run.stderr.splitlines()[0] if run.stderr else ""
     assert all(word in run.stderr for word in words), run.stderr
     assert "Traceback" not in run.stderr and line.startswith("gradcli: error:")
+
+
+INDEX_AND_PROPERTY_CASES = [
+    ("v[None]", {"v": V}, lambda t, v: v[None], "UnsqueezeBackward0"),
+    ("m[:, None]", {"m": M}, lambda t, m: m[:, None], "UnsqueezeBackward0"),
+    ("m[..., 0]", {"m": M}, lambda t, m: m[..., 0], "SelectBackward0"),
+    ("s[..., 1:]", {"s": S}, lambda t, s: s[..., 1:], "SliceBackward0"),
+    ("s[0, ..., None]", {"s": S}, lambda t, s: s[0, ..., None], "UnsqueezeBackward0"),
+    ("m[np.newaxis, :, 1]", {"m": M}, lambda t, m: m[None, :, 1], "SelectBackward0"),
+    ("m[...]", {"m": M}, lambda t, m: m[...], "AliasBackward0"),
+    ("m.T", {"m": M}, lambda t, m: m.T, "PermuteBackward0"),
+    ("s.mT", {"s": S}, lambda t, s: s.mT, "TransposeBackward0"),
+    ("(2*m).T.sum(0)", {"m": M}, lambda t, m: (2 * m).T.sum(0), "SumBackward1"),
+    ("stack([m, 2*m], dim=1)", {"m": M}, lambda t, m: t.stack([m, 2 * m], dim=1), "StackBackward0"),
+    ("torch.stack((v, v), -1)", {"v": V}, lambda t, v: t.stack((v, v), -1), "StackBackward0"),
+    ("np.stack([v, v])", {"v": V}, lambda t, v: t.stack([v, v]), "StackBackward0"),
+    ("m.repeat(1, 2)", {"m": M}, lambda t, m: m.repeat(1, 2), "RepeatBackward0"),
+]
+
+
+@pytest.mark.parametrize(("program", "inputs", "spelled", "node"), INDEX_AND_PROPERTY_CASES,
+                         ids=[c[0] for c in INDEX_AND_PROPERTY_CASES])
+def test_new_axes_ellipsis_properties_and_stack_give_pytorchs_results(program, inputs, spelled, node):
+    test_shape_ops_give_pytorchs_values_gradients_and_node(program, inputs, spelled, node)
+
+
+def test_new_axes_ellipsis_and_properties_work_on_a_batch_of_points(tmp_path):
+    program = "sum(m[..., None, 1:] ** 2) + sum(m[None, :, 0] * m.T[1]) + sum(cat([m, m.mT.reshape(2, 3)]))"
+    ms = [[[1, 2, 3], [4, 5, 6]], [[0, 1, 0], [2, -1, 1]]]
+    points = tmp_path / "points.jsonl"
+    points.write_text("".join(json.dumps({"m": m}) + "\n" for m in ms))
+    run = cli("grad", "--points", str(points), "--json", "--", program)
+    assert run.exit_code == 0, run.stderr
+    for line, m in zip(run.stdout.splitlines(), ms, strict=True):
+        a = np.array(m, dtype=float)
+        expected = np.sum(a[..., None, 1:] ** 2) + np.sum(a[None, :, 0] * a.T[1]) + np.sum(a) + np.sum(a.T)
+        alone = cli("grad", "--json", "--at", f"m={m}", "--", program).json()
+        result = json.loads(line)
+        assert result["value"] == pytest.approx(float(expected))
+        assert result["grad"] == alone["grad"]
+
+
+def test_repeat_is_a_method_only_as_numpys_repeat_is_another_op():
+    for program in ("sum(repeat(v, 2))", "sum(np.repeat(v, 2))"):
+        run = cli("grad", "--at", "v=[1, 2]", "--", program)
+        assert run.exit_code == 2 and "unknown function 'repeat'" in run.stderr
+
+
+def test_t_is_a_method_only_and_stays_a_name_for_an_input():
+    run = cli("grad", "--json", "--at", "t=2", "--at", "m=[[1, 2], [3, 4]]", "--", "sum(t * m.t()[0])")
+    assert run.exit_code == 0, run.stderr
+    assert run.json()["grad"] == {"t": 4.0, "m": [[2.0, 0.0], [2.0, 0.0]]}
+
+
+@pytest.mark.parametrize(("program", "words"), [
+    ("m.T.T.X", ["attribute access"]),
+    ("m.mT()", ["'mT' is a property"]),
+    ("v[None, None, None, 0, 1]", ["index out of range"]),
+    ("m[..., ..., 0]", ["an index can only have a single ellipsis"]),
+])
+def test_properties_and_new_axes_refuse_what_pytorch_refuses(program, words):
+    names = set(re.findall(r"\b[a-z]\b", program))
+    values = {"m": M, "v": V}
+    run = cli("grad", *_at([f"{n}={values[n]}" for n in values if n in names]), "--", program)
+    assert run.exit_code == 2 and run.stdout == "", run.stdout
+    assert all(word in run.stderr for word in words), run.stderr

@@ -587,13 +587,16 @@ ROWS = [
     _linear("permute", _permute, _permute_vjp, "PermuteBackward0", params=(Param("dims", "ints", None, aliases=("axes",)),),
             shape=_permute_shape, methods=("permute",),
             examples=_one(((2, 3), {"dims": (1, 0)}), ((2, 3, 2), {"dims": (2, 0, 1)}), ((2, 3, 2), {}))),
-    _linear("t", _t, _transpose_vjp, "TBackward0", shape=_t_shape, methods=("t",),
+    # A method only: `t` is too common a name of an input (a time, a target) to be a function.
+    _linear("t", _t, _transpose_vjp, "TBackward0", shape=_t_shape, methods=("t",), callable=False,
+            text=lambda args: f"{args[0]}.t()",
             examples=_one(((2, 3), {}), ((3,), {}))),
     _linear("expand", _expand, _expand_vjp, "ExpandBackward0", params=(SIZES,), shape=_expand_shape,
             spellings=("broadcast_to",), methods=("expand", "broadcast_to"),
             examples=_one(((3,), {"size": (2, 3)}), ((2, 1), {"size": (-1, 3)}), ((), {"size": (2,)}))),
     _linear("repeat", _tile(False), _tile_vjp(False), "RepeatBackward0", params=(REPEATS,), shape=_tile_shape(False),
-            methods=("repeat",), examples=_one(((2, 3), {"dims": (2, 1)}), ((3,), {"dims": (2, 2)}))),
+            methods=("repeat",), callable=False,  # a method only: np.repeat(x, 2) repeats each element, another op
+            text=lambda args, dims=None: f"{args[0]}.repeat({', '.join(str(d) for d in dims or ())})", examples=_one(((2, 3), {"dims": (2, 1)}), ((3,), {"dims": (2, 2)}))),
     _linear("tile", _tile(True), _tile_vjp(True), "RepeatBackward0", params=(REPEATS,), shape=_tile_shape(True),
             methods=("tile",), examples=_one(((2, 3), {"dims": (2,)}), ((3,), {"dims": (2, 1, 2)}))),
     _linear("flip", _flip, _flip_vjp, "FlipBackward0", params=(Param("dims", "dims", None, aliases=("axis",)),),

@@ -11,12 +11,13 @@ The grammar:
     call       := NAME '(' [args] ')'               -- only a function's name is called
                 | MODULE '.' NAME '(' [args] ')'    -- torch.sin(x) is sin(x); np.pi is pi
     method     := '.' NAME '(' [args] ')'           -- x.sum() is sum(x): the names of Op.methods
+                | '.' NAME                          -- a property: m.T, m.mT (PROPERTIES)
     args       := arg (',' arg)* [',']
     arg        := item | NAME '=' item              -- keywords after the positional args: sum(x, dim=0)
     group      := '(' items ')'                     -- one item and no comma: that item
     list       := '[' items ']'
     subscript  := '[' index (',' index)* [','] ']'
-    index      := item | [item] ':' [item] [':' [item]]
+    index      := item | [item] ':' [item] [':' [item]] | '...'   -- None (np.newaxis) is an item
 
 INFIX_OP is + - * / @ ** and PREFIX_OP - +, with their binding powers from the op table
 (operators.py): an operator's right operand goes on while the next operator binds tighter,
@@ -204,7 +205,8 @@ class Parser:
                     continue
                 elif kinds[position + 1] == "." and text in _MODULE_ROOTS:  # torch.sin(x), np.pi
                     position, span = self.module_name(position)
-                    values.append(_CALLEE if kinds[position + 1] == "(" else sink.number(_CONSTANT_TEXT[texts[position]], span))
+                    values.append(_CALLEE if kinds[position + 1] == "(" else sink.name("None", span)
+                                  if texts[position] == "newaxis" else sink.number(_CONSTANT_TEXT[texts[position]], span))
                 else:
                     values.append(sink.name(text, span))
                 spans.append(span)
@@ -261,7 +263,8 @@ class Parser:
                 plain = last + 2
             parts.append(texts[last + 2])
             last += 2
-        if plain is None or plain != last or (kinds[plain + 1] != "(" and texts[plain] not in _CONSTANT_TEXT):
+        if plain is None or plain != last or (kinds[plain + 1] != "(" and texts[plain] not in _CONSTANT_TEXT
+                                              and texts[plain] != "newaxis"):  # np.newaxis is None
             dotted = ".".join(parts)
             after = "a function, as in torch.sin(x), or a constant (pi, e)"
             raise self.fail(f"'{dotted}' is not supported", Token("NAME", dotted, tokens.starts[position], tokens.ends[last]),
@@ -380,6 +383,19 @@ def _empty_item(p: Parser, kind: str, text: str, start: int, end: int) -> bool |
     return INFIX[kind](p, kind, text, start, end)  # type: ignore[operator]
 
 
+def _ellipsis(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
+    """`...` (three adjacent dots) where an item starts: an index's ellipsis, as in m[..., 0]."""
+    position, tokens = p.position, p.tokens
+    if not (p.kinds[position + 1] == "." and p.kinds[position + 2] == "." and tokens.starts[position + 1] == end
+            and tokens.ends[position + 1] == tokens.starts[position + 2]):  # (END ends the kinds: no IndexError)
+        raise p.unexpected(Token(kind, text, start, end))
+    span = (start, tokens.ends[position + 2])
+    p.values.append(p.sink.name("...", span))
+    p.spans.append(span)
+    p.position = position + 2
+    return AFTER_ITEM
+
+
 def _newline_before_item(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
     if p.depth:
         return WANT_ITEM
@@ -411,6 +427,15 @@ def _method(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
     item (an attribute) is refused, naming it."""
     position = p.position
     following = p.tokens[position + 1]
+    if following.kind == "NAME" and following.text in PROPERTIES:
+        if p.kinds[position + 2] == "(":
+            raise p.fail(f"'{following.text}' is a property, not a method", following, f"write .{following.text}")
+        receiver, receiver_span = p.values.pop(), p.spans.pop()
+        span = (receiver_span[0], following.end)
+        p.values.append(PROPERTIES[following.text](p.sink, receiver, (following.start, following.end), span))
+        p.spans.append(span)
+        p.position = position + 1
+        return AFTER_ITEM
     if following.kind == "NAME" and following.text in METHODS and p.kinds[position + 2] == "(":
         receiver, receiver_span = p.values.pop(), p.spans.pop()
         p.position = position + 2
@@ -421,6 +446,19 @@ def _method(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
     elif following.kind == "NAME":
         hint = f"'{following.text}' is neither a method nor a function of a module prefix"
     raise p.fail("attribute access ('.') is not supported", Token(kind, text, start, end), hint)
+
+
+def _matrix_transpose(sink: Any, receiver: Any, name_span: Span, span: Span) -> Any:
+    dims = [sink.unary("-", sink.number(text, name_span), name_span) for text in ("2", "1")]
+    return sink.call("transpose", name_span, [receiver, *dims], span, [])
+
+
+# The properties of a value that are ops: `m.T` is permute(m) (every axis reversed, PyTorch's
+# PermuteBackward0), `m.mT` is transpose(m, -2, -1). sink, receiver, the name's span, the whole span.
+PROPERTIES: dict[str, Callable[[Any, Any, Span, Span], Any]] = {
+    "T": lambda sink, receiver, name_span, span: sink.call("permute", name_span, [receiver], span, []),
+    "mT": _matrix_transpose,
+}
 
 
 def _name_after_item(p: Parser, kind: str, text: str, start: int, end: int) -> None:
@@ -549,6 +587,7 @@ PREFIX: dict[str, Entry] = {
     "[": _list,
     **dict.fromkeys([",", ":", ")", "]"], _empty_item),
     "NEWLINE": _newline_before_item,
+    ".": _ellipsis,
 }  # anything else cannot start an item
 
 INFIX: dict[str, Entry] = {
