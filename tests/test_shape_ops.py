@@ -184,3 +184,59 @@ def test_properties_and_new_axes_refuse_what_pytorch_refuses(program, words):
     run = cli("grad", *_at([f"{n}={values[n]}" for n in values if n in names]), "--", program)
     assert run.exit_code == 2 and run.stdout == "", run.stdout
     assert all(word in run.stderr for word in words), run.stderr
+
+
+TUPLE_CASES = [
+    ("a, b = v.split(2)\na * b", {"v": V}, lambda t, v: (lambda a, b: a * b)(*v.split(2)), "MulBackward0"),
+    ("t = v.chunk(2); t[1] - t[0]", {"v": V}, lambda t, v: v.chunk(2)[1] - v.chunk(2)[0], "SubBackward0"),
+    ("v.split(3)[-1]", {"v": V}, lambda t, v: v.split(3)[-1], "SplitBackward0"),
+    ("m.split((1, 2), dim=1)[1]", {"m": M}, lambda t, m: m.split((1, 2), dim=1)[1], "SplitWithSizesBackward0"),
+    ("a, b, c = m.chunk(3, 1); a + 2*b + 3*c", {"m": M},
+     lambda t, m: (lambda a, b, c: a + 2 * b + 3 * c)(*m.chunk(3, 1)), "AddBackward0"),
+    ("a, b = (m, 2*m); a @ b.T", {"m": M}, lambda t, m: m @ (2 * m).T, "MmBackward0"),
+    ("u, w = v.chunk(2); p = (u, w); sum(p[0] * p[1])", {"v": V},
+     lambda t, v: t.sum(v.chunk(2)[0] * v.chunk(2)[1]), "SumBackward0"),
+]
+
+
+@pytest.mark.parametrize(("program", "inputs", "spelled", "node"), TUPLE_CASES, ids=[c[0] for c in TUPLE_CASES])
+def test_tuples_inside_programs_give_pytorchs_results(program, inputs, spelled, node):
+    test_shape_ops_give_pytorchs_values_gradients_and_node(program, inputs, spelled, node)
+
+
+def test_unpacking_as_the_last_statement_outputs_the_names():
+    run = cli("grad", "--json", "--seed", "([1, 1], [1, 1])", "--at", f"v={V}", "--", "a, b = v.split(2)")
+    assert run.exit_code == 0, run.stderr
+    assert run.json()["of"] == ["a", "b"]
+    assert run.json()["value"] == [V[:2], V[2:]]
+    assert run.json()["grad"] == {"v": [1.0, 1.0, 1.0, 1.0]}
+
+
+@pytest.mark.parametrize(("program", "words"), [
+    ("v.split(2)", ["how many values split gives depends on the shapes", "unpack it"]),
+    ("v.chunk(2) + 1", ["a tuple is not a value", "index it"]),
+    ("a, b, c = v.split(2)\na", ["cannot unpack 2 parts into 3 names"]),
+    ("a, b = v", ["only a tuple can be unpacked"]),
+    ("a, b = (v, v, v)", ["cannot unpack 3 values into 2 names"]),
+    ("t = (v, v); t[2]", ["tuple index out of range"]),
+    ("t = (v, v); t[0:1]", ["a tuple takes one whole number as its index"]),
+    ("sum(v.split(5)[1])", ["tuple index out of range"]),
+    ("sum(m.split((1, 2))[0])", ["split_with_sizes expects split_sizes to sum exactly to 2"]),
+    ("sum(v.chunk(0)[0])", ["chunk expects `chunks` to be greater than 0"]),
+    ("np.split(v, 2)", ["unknown function 'split'"]),
+])
+def test_tuples_refuse_what_python_and_pytorch_refuse(program, words):
+    names = set(re.findall(r"\b[a-z]\b", program))
+    values = {"m": M, "v": V}
+    run = cli("grad", *_at([f"{n}={values[n]}" for n in values if n in names]), "--", program)
+    assert run.exit_code == 2 and run.stdout == "", run.stdout
+    assert all(word in run.stderr for word in words), run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_unpacking_round_trips_through_the_printer():
+    from gradcli import syntax
+
+    for source in ["a, b = x.split(2)\na * b", "m.repeat(2, 1).t()", "y = m[..., None].T"]:
+        tree = syntax.parse(source)
+        assert syntax.parse(syntax.to_source(tree)) == tree

@@ -423,6 +423,85 @@ def _pad_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], pad: Shape 
     return (cotangent,)
 
 
+# --- split, chunk: a tuple of parts (Op.parts) ------------------------------------------------
+
+
+def _split_sizes(n: int, split_size: Any = None, chunks: int | None = None) -> list[int]:
+    """The parts' lengths along the split axis of length n: split's size (an int: parts of that
+    length, the last shorter; a tuple: those lengths), or chunk's number of parts."""
+    if chunks is not None:
+        if chunks <= 0:
+            raise ValueError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+        split_size = -(-n // chunks) if n else 1
+    if split_size is None:
+        raise ValueError("split needs a size, as in x.split(2) or x.split((1, 3))")
+    if isinstance(split_size, tuple):
+        if sum(split_size) != n or any(size < 0 for size in split_size):
+            raise ValueError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
+                             f"dimension), but got split_sizes={list(split_size)}")
+        return list(split_size)
+    if split_size <= 0 and n:
+        raise ValueError(f"split expects split_size be non-negative, but got split_size={split_size}")
+    return [min(split_size, n - start) for start in range(0, n, split_size)] if n else [0]
+
+
+def _part_cut(x: Shape, part: int, of: int | None, dim: int, split_size: Any = None,
+              chunks: int | None = None) -> tuple[int, slice]:
+    """The axis (negative) and the slice of it that part `part` of the tuple takes."""
+    axis = point_axes(dim, len(x))[0] if x else 0
+    if not x:
+        raise ValueError("split: a number cannot be split (it has no dim)")
+    sizes = _split_sizes(x[axis], split_size, chunks)
+    if of is not None and of != len(sizes):
+        raise ValueError(f"cannot unpack {len(sizes)} parts into {of} names")
+    if not -len(sizes) <= part < len(sizes):
+        raise ValueError(f"tuple index out of range: {len(sizes)} parts")
+    part %= len(sizes)
+    start = sum(sizes[:part])
+    return axis, slice(start, start + sizes[part])
+
+
+def _part_key(axis: int, cut: slice) -> tuple[Any, ...]:
+    return (Ellipsis, cut) + (slice(None),) * (-axis - 1)
+
+
+def _parted(chunked: bool) -> tuple[Any, Any, Any]:
+    """forward, vjp and shape of split (chunked False) or chunk (True): one part of the tuple."""
+    def cut(x: Array, rank: int, part: int, of: int | None, size: Any, dim: int) -> tuple[int, slice]:
+        point = np.shape(x)[np.ndim(x) - rank:]
+        return _part_cut(point, part, of, dim, None if chunked else size, size if chunked else None)
+
+    def forward(x: Array, ranks: tuple[int, ...], size: Any = None, dim: int = 0, part: int = 0,
+                of: int | None = None) -> Array:
+        return x[_part_key(*cut(x, ranks[0], part, of, size, dim))]
+
+    def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], size: Any = None, dim: int = 0, part: int = 0,
+            of: int | None = None) -> tuple[Array]:
+        cotangent = np.zeros_like(x)
+        cotangent[_part_key(*cut(x, ranks[0], part, of, size, dim))] = g
+        return (cotangent,)
+
+    def shape(x: Shape, size: Any = None, dim: int = 0, part: int = 0, of: int | None = None) -> Shape:
+        axis, piece = _part_cut(x, part, of, dim, None if chunked else size, size if chunked else None)
+        out = list(x)
+        out[axis] = piece.stop - piece.start
+        return tuple(out)
+
+    return forward, vjp, shape
+
+
+def _part_text(name: str, size_name: str) -> Any:
+    def text(args: Sequence[str], dim: int = 0, part: int = 0, of: int | None = None, **params: Any) -> str:
+        given = [repr(params[size_name])] + ([f"dim={dim}"] if dim else [])
+        return f"{args[0]}.{name}({', '.join(given)})[{part}]"
+
+    return text
+
+
+def _split_node(constant: Sequence[bool], shapes: object, size: Any = None, **params: Any) -> str:
+    return "SplitWithSizesBackward0" if isinstance(size, tuple) else "SplitBackward0"
+
+
 # --- diag, diagonal, trace, tril, triu: matrices and their diagonals ---------------------------
 
 
@@ -554,6 +633,7 @@ SHAPE = Param("shape", "ints", None, aliases=("size", "newshape"))
 SIZES = Param("size", "ints", None, aliases=("shape", "sizes"))
 REPEATS = Param("dims", "ints", None, aliases=("repeats", "reps", "sizes"))
 DIAGONAL = Param("diagonal", "int", 0, aliases=("k",))
+DIM_0 = Param("dim", "int", 0, aliases=("axis",))
 
 
 def _one(*cases: tuple[Shape, dict[str, Any]]) -> tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...]:
@@ -615,6 +695,16 @@ ROWS = [
                     Param("value", "float", 0.0)), shape=_pad_shape, jvp=_pad_jvp,
             examples=_one(((3,), {"pad": (1, 2)}), ((2, 3), {"pad": (1, 0, 0, 1), "value": 1.5}),
                           ((2, 4), {"pad": (-1, 1)}))),
+    # Tuples of parts: x.split(2), x.chunk(3) (a method only: np.split(x, 2) makes 2 parts, not parts of 2).
+    _linear("split", _parted(False)[0], _parted(False)[1], "SplitBackward0", parts=-1, callable=False,
+            params=(Param("size", "dims", None, aliases=("split_size", "split_size_or_sections")), DIM_0),
+            shape=_parted(False)[2], torch_node_rule=_split_node, methods=("split",), text=_part_text("split", "size"),
+            examples=_one(((5,), {"size": 2, "part": 2}), ((2, 3), {"size": (1, 2), "dim": 1, "part": 1}),
+                          ((4, 2), {"size": 3, "part": -1}))),
+    _linear("chunk", _parted(True)[0], _parted(True)[1], "SplitBackward0", parts=-1,
+            params=(Param("size", "int", None, aliases=("chunks",)), DIM_0), shape=_parted(True)[2],
+            methods=("chunk",), text=_part_text("chunk", "size"),
+            examples=_one(((5,), {"size": 2, "part": 0}), ((2, 4), {"size": 2, "dim": -1, "part": 1}))),
     _linear("diag", _diag, _diag_vjp, "DiagEmbedBackward0", params=(DIAGONAL,), shape=_diag_shape,
             torch_node_rule=_diag_node, methods=("diag",),
             examples=_one(((3,), {}), ((2,), {"diagonal": 1}), ((3, 3), {}), ((2, 3), {"diagonal": -1}))),

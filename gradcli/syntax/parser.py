@@ -159,8 +159,12 @@ class Parser:
                 self.position += 1
                 continue
             first = tokens[self.position]
-            target, augmented = None, None
-            if first.kind == "NAME" and kinds[self.position + 1] in ("=", "AUG"):
+            target: str | tuple[str, ...] | None = None
+            augmented = None
+            names = self.unpacked_names()
+            if names is not None:  # a, b = x.split(2)
+                target = names
+            elif first.kind == "NAME" and kinds[self.position + 1] in ("=", "AUG"):
                 if first.text in KEYWORDS or first.text in ("True", "False", "None"):
                     raise self.unexpected(first)
                 target = first.text
@@ -176,6 +180,27 @@ class Parser:
         if not count:
             raise self.fail("empty program", tokens[-1])
         return self.sink.finish()
+
+    def unpacked_names(self) -> tuple[str, ...] | None:
+        """At a statement's start: `NAME (',' NAME)+ [','] '='`, the names it unpacks into (the
+        parser then stands after the '='); else None."""
+        kinds, position = self.kinds, self.position
+        names = []
+        while kinds[position] == "NAME" and kinds[position + 1] == ",":
+            names.append(self.tokens[position])
+            position += 2
+        if not names:
+            return None
+        if kinds[position] == "NAME" and kinds[position + 1] == "=":
+            names.append(self.tokens[position])
+            position += 1
+        elif kinds[position] != "=":
+            return None
+        for token in names:
+            if token.text in KEYWORDS or token.text in ("True", "False", "None"):
+                raise self.unexpected(token)
+        self.position = position + 1
+        return tuple(token.text for token in names)
 
     def expression(self) -> tuple[Any, Span]:
         """Parse `items` from the current token to the end of the statement (or of the text)."""
@@ -553,7 +578,8 @@ def _finish_method(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
             return p.sink.binary(op.symbol, args[0], args[1], span), span
         return p.sink.unary(op.symbol, args[0], span), span
     name_start = p.tokens.starts[bracket.opener - 1]
-    return p.sink.call(op.name, (name_start, name_start + len(name)), args, span, bracket.keywords), span
+    func = op.name if op.callable else f".{op.name}"  # a method only (x.repeat(2)): no function of that name
+    return p.sink.call(func, (name_start, name_start + len(name)), args, span, bracket.keywords), span
 
 
 def _finish_subscript(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
@@ -615,9 +641,22 @@ _INFIX_ALL = {**dict.fromkeys(_KEYS, _unexpected), **INFIX}
 
 
 def assigned_names(tokens: Tokens) -> set[str]:
-    """Every name that a statement assigns (a NAME followed by '=', or by '+=' and the like)."""
+    """Every name that a statement assigns (a NAME followed by '=', or by '+=' and the like; the
+    names a statement unpacks into: `a, b = ...`)."""
     kinds, texts = tokens.kinds, tokens.texts
-    return {texts[i] for i in range(len(kinds) - 1) if kinds[i] == "NAME" and kinds[i + 1] in ("=", "AUG")}
+    names = {texts[i] for i in range(len(kinds) - 1) if kinds[i] == "NAME" and kinds[i + 1] in ("=", "AUG")}
+    for i in range(len(kinds)):
+        if kinds[i] != "=" or i < 2 or kinds[i - 1] not in ("NAME", ","):
+            continue
+        j, chain = i - 1 if kinds[i - 1] == "NAME" else i, []
+        if kinds[j] == "NAME":
+            chain.append(texts[j])
+        while j >= 2 and kinds[j - 1] == "," and kinds[j - 2] == "NAME":
+            j -= 2
+            chain.append(texts[j])
+        if len(chain) > 1 and (j == 0 or kinds[j - 1] in (";", "NEWLINE")):  # at a statement's start only
+            names.update(chain)
+    return names
 
 
 @contextmanager

@@ -78,6 +78,7 @@ TORCH = {
     "flip": lambda a: a.flip(0), "roll": lambda a: a.roll(1, 0), "cat": lambda a, b: torch.cat([a, b]),
     "pad": lambda a: F.pad(a, (1, 0), value=0.5), "diag": torch.diag, "diagonal": torch.diagonal,
     "trace": torch.trace, "tril": torch.tril, "triu": lambda a: torch.triu(a, 1),
+    "split": lambda a: a.split(1)[1], "chunk": lambda a: a.chunk(2)[0],
 }
 # The shape ops that take a matrix: the points are (2, 2) matrices of two vectors.
 MATRIX_OPS = {"transpose", "permute", "t", "diagonal", "trace", "tril", "triu"}
@@ -86,7 +87,8 @@ PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a"
             "reshape": "a.reshape(2, 1)", "squeeze": "a.squeeze(0)", "unsqueeze": "a.unsqueeze(0)",
             "transpose": "a.transpose(0, 1)", "permute": "a.permute(1, 0)", "t": "a.t()", "expand": "a.expand(3, 2)",
             "repeat": "a.repeat(2, 1)", "tile": "a.tile(2)", "flip": "a.flip(0)", "roll": "a.roll(1, 0)",
-            "cat": "cat([a, b])", "pad": "F.pad(a, (1, 0), value=0.5)", "triu": "triu(a, 1)"}
+            "cat": "cat([a, b])", "pad": "F.pad(a, (1, 0), value=0.5)", "triu": "triu(a, 1)",
+            "split": "a.split(1)[1]", "chunk": "a.chunk(2)[0]"}
 
 
 def program_of(name: str) -> str:
