@@ -107,15 +107,26 @@ def _like(function: Callable[..., Any], x: Dual, *args: Any, **kwargs: Any) -> D
     return Dual(function(x.primal, *args, **kwargs))
 
 
+def _concatenate(arrays: Any, axis: int = 0) -> Dual:
+    """Linear in all its arrays together: the tangents side by side (zeros for a constant)."""
+    value = np.concatenate([primal(a) for a in arrays], axis=axis)
+    if all(tangent(a) is None for a in arrays):
+        return Dual(value)
+    return Dual(value, np.concatenate([np.zeros(np.shape(a)) if tangent(a) is None else tangent(a) for a in arrays],
+                                      axis=axis))
+
+
 _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.where: _where,
+    np.concatenate: _concatenate,
     np.shape: lambda x: x.shape,
     np.ndim: lambda x: x.ndim,
     np.size: lambda x: x.size,
     # Linear in x: the same function on the value and on the tangent.
     **{function: partial(_linear, function) for function in (np.reshape, np.broadcast_to, np.swapaxes, np.take,
                                                                np.moveaxis, np.transpose, np.expand_dims,
-                                                               np.squeeze, np.sum, np.copy)},
+                                                               np.squeeze, np.sum, np.copy, np.flip, np.roll, np.tile,
+                                                               np.diagonal)},
     np.einsum: partial(_multilinear, np.einsum),
     np.cross: partial(_bilinear, np.cross),
     np.linalg.det: _det,

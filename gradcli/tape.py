@@ -120,6 +120,16 @@ class _Tuple:
         self.items, self.spans, self.span = items, spans, span
 
 
+class _Parts:
+    """The tuple a call of a row with `parts` gives (Op.parts: x.split(2), max(x, dim=0)): one
+    node per part, made as the program indexes it (t[0]) or unpacks it (a, b = t)."""
+
+    __slots__ = ("args", "op", "params", "span")
+
+    def __init__(self, op: Op, args: list[int], params: dict[str, Any], span: Span) -> None:
+        self.op, self.args, self.params, self.span = op, args, params, span
+
+
 class _List:
     """A list literal, kept as its items until it is used: a call that takes a sequence of
     tensors (cat) takes them; anywhere else it is the stacked value (`operand`)."""
@@ -147,7 +157,7 @@ class _Slice:
 
 
 Span = tuple[int, int]
-Value = Union[int, _Tuple, _Slice, _List, _Word]
+Value = Union[int, _Tuple, _Parts, _Slice, _List, _Word]
 
 # Names that are values in Python: True and False are the integers 1 and 0 (PyTorch promotes a
 # bool to the float it meets); None stands for "no value" where a call takes it (dim=None).
@@ -171,6 +181,7 @@ class TapeSink:
         self.last: tuple[str | None, Value, Span] | None = None
         self.item_spans: dict[int, tuple[Span, ...]] = {}
         self.folded = 0  # elements of the constants folded so far
+        self.tuples: dict[str, _Tuple | _Parts] = {}  # names that hold a tuple: t = x.chunk(2); t[0]
 
     # --- nodes ---
 
@@ -243,12 +254,38 @@ class TapeSink:
         if isinstance(value, _List):
             return self.stack(value)
         if isinstance(value, _Word):
+            if value.value is Ellipsis:
+                raise SyntaxProblem("'...' is not a value", source=self.source, span=value.span,
+                                    hint="it can only be an index, as in m[..., 0]")
             what = "None" if value.value is None else "a string"
             raise SyntaxProblem(f"{what} is not a value", source=self.source, span=value.span,
-                                hint="it can only be an argument of a call that takes it, as in sum(x, dim=None) "
-                                     "or einsum('ij->ji', m)")
-        raise SyntaxProblem("a tuple can only be the program's output", source=self.source,
-                            span=value.span)  # type: ignore[union-attr]
+                                hint="it can only be an argument of a call that takes it, as in sum(x, dim=None), "
+                                     "einsum('ij->ji', m), or an index (a new axis: v[None])")
+        raise SyntaxProblem("a tuple is not a value", source=self.source, span=value.span,  # type: ignore[union-attr]
+                            hint="index it (t[0]) or unpack it (a, b = t); a tuple can be the program's output")
+
+    def part(self, parts: _Parts, which: int, of: int | None, span: Span) -> int:
+        """The node of one part of a call that gives a tuple (see Op.parts)."""
+        count = parts.op.parts
+        if count > 0 and not -count <= which < count:
+            raise SyntaxProblem(f"tuple index out of range: {parts.op.name} gives {count} values", source=self.source,
+                                span=span)
+        return self.apply(parts.op, parts.args, parts.span, {**parts.params, "part": which, "of": of})
+
+    def unpack(self, value: Value, count: int, span: Span) -> list[Value]:
+        """`a, b = value`: its items, as many as the names."""
+        if isinstance(value, _Parts):
+            if value.op.parts > 0 and value.op.parts != count:
+                raise SyntaxProblem(f"cannot unpack {value.op.parts} values into {count} names", source=self.source,
+                                    span=span)
+            return [self.part(value, i, count, span) for i in range(count)]
+        if isinstance(value, _Tuple):
+            if len(value.items) != count:
+                raise SyntaxProblem(f"cannot unpack {len(value.items)} values into {count} names", source=self.source,
+                                    span=span)
+            return list(value.items)
+        raise SyntaxProblem("only a tuple can be unpacked", source=self.source, span=span,
+                            hint="as in a, b = x.split(2) or a, b = (x, y)")
 
     # --- what the parser reduces ---
 
@@ -264,6 +301,10 @@ class TapeSink:
             return index
         if text in self.bindings:
             return self.bindings[text]
+        if text in self.tuples:
+            return self.tuples[text]
+        if text == "...":  # an index's ellipsis: m[..., 0]
+            return _Word(Ellipsis, span)  # type: ignore[arg-type]
         if text in _WORDS:
             word = _WORDS[text]
             return _Word(None, span) if word is None else self.constant(word, span, integer=True)
@@ -295,7 +336,9 @@ class TapeSink:
 
     def call(self, func: str, func_span: Span, args: list[Value], span: Span,
              keywords: list[tuple[str, Value, Span]] | None = None) -> int:
-        op = FUNCTIONS.get(func)
+        # ".repeat": a row that is a method only, x.repeat(2, 1) (np.repeat(x, 2) is another op)
+        op = OPS.get(func[1:]) if func.startswith(".") else FUNCTIONS.get(func)
+        func = func.lstrip(".")
         if op is None:
             raise _fail(f"unknown function '{func}'", func_span, self.source, _suggest(func, len(args)))
         if not keywords and op.arity == len(args) and not op.params and not op.overloads:  # sin(x), atan2(y, x)
@@ -312,6 +355,8 @@ class TapeSink:
             except SyntaxProblem as problem:
                 first_problem = first_problem or problem
                 continue
+            if candidate.parts:
+                return _Parts(candidate, tensors, params, span)  # type: ignore[return-value]
             return self.apply(candidate, tensors, span, params)
         assert first_problem is not None
         raise first_problem
@@ -373,8 +418,8 @@ class TapeSink:
             return value.value
         if isinstance(value, (_Tuple, _List)):
             return tuple(self.static(item, span, written) for item in value.items)
-        if isinstance(value, _Slice):
-            raise _fail("a slice is not an argument", span, self.source)
+        if isinstance(value, (_Slice, _Parts)):
+            raise _fail(f"a {'slice' if isinstance(value, _Slice) else 'tuple'} is not an argument", span, self.source)
         node = self.nodes[value]
         if node.kind != CONST or node.value is None:
             raise _fail("this argument must be written in the program (a number, a tuple, a string), "
@@ -390,10 +435,27 @@ class TapeSink:
         return _Slice(parts, span)  # type: ignore[arg-type]
 
     def index(self, base: Value, items: list[Value], span: Span) -> int:
-        key: list[int | slice] = []
+        if isinstance(base, (_Tuple, _Parts)):  # t[0]: one item of a tuple
+            if len(items) != 1 or isinstance(items[0], (_Slice, _Word, _Tuple, _Parts, _List)):
+                raise SyntaxProblem("a tuple takes one whole number as its index, as in t[0]", source=self.source,
+                                    span=span)
+            which = self.integer(items[0])
+            self.drop_constants([items[0]])
+            if isinstance(base, _Parts):
+                return self.part(base, which, None, span)
+            if not -len(base.items) <= which < len(base.items):
+                raise SyntaxProblem(f"tuple index out of range: the tuple has {len(base.items)} items", source=self.source,
+                                    span=span)
+            return base.items[which]
+        key: list[Any] = []
         made: list[int] = []
         for item in items:
-            if isinstance(item, _Slice):
+            if isinstance(item, _Word) and not isinstance(item.value, str):  # None: a new axis; ...
+                if item.value is Ellipsis and Ellipsis in key:
+                    raise SyntaxProblem("an index can only have a single ellipsis ('...')", source=self.source,
+                                        span=item.span)
+                key.append(item.value)
+            elif isinstance(item, _Slice):
                 key.append(slice(*(None if part is None else self.integer(part) for part in item.parts)))
                 made += [part for part in item.parts if part is not None]
             else:
@@ -429,16 +491,33 @@ class TapeSink:
     def make_tuple(self, items: list[Value], spans: list[Span], span: Span) -> _Tuple:
         return _Tuple([self.operand(item) for item in items], spans, span)
 
-    def statement(self, target: str | None, value: Value, span: Span) -> None:
-        if self.last is not None and isinstance(self.last[1], _Tuple):
+    def statement(self, target: str | tuple[str, ...] | None, value: Value, span: Span) -> None:
+        if self.last is not None and self.last[0] is None and isinstance(self.last[1], (_Tuple, _Parts)):
             raise SyntaxProblem("a tuple can only be the program's output", source=self.source,
                                 span=self.last[1].span)
         if isinstance(value, _List):
             value = self.stack(value)
+        if isinstance(target, tuple):  # a, b = x.split(2): one statement per name
+            items = self.unpack(value, len(target), span)
+            start, spans = span[0], []
+            for name, item in zip(target, items, strict=True):
+                start = self.source.index(name, start)
+                spans.append((start, start + len(name)))
+                self.statement(name, item, (start, span[1]))
+                start += len(name)
+            # As the last statement, its output is the tuple of the names.
+            self.last = (", ".join(target), _Tuple(items, spans, span), span)  # type: ignore[arg-type]
+            return
         self.last = (target, value, span)
         self.assigned_later.discard(target or "")
-        if target is None or isinstance(value, _Tuple):
-            return  # a tuple's name only labels its items: t[0], t[1]
+        if target is not None:
+            self.tuples.pop(target, None)
+        if target is None:
+            return
+        if isinstance(value, (_Tuple, _Parts)):
+            self.bindings.pop(target, None)
+            self.tuples[target] = value  # t[0], t[1]; a tuple's name labels its items in the output
+            return
         index = self.operand(value)
         if self.nodes[index].kind == CONST and self.nodes[index].name is not None:
             # `c = 2; d = c`: keep one node per name so each name can be found.
@@ -464,6 +543,14 @@ class TapeSink:
                 floats = floats and node.value is not None and node.value.ndim == 0
             elif node.op is not None:
                 floats = floats and node.op.floats is not None
+        if isinstance(value, _Parts):
+            if value.op.parts < 0:
+                raise SyntaxProblem(f"how many values {value.op.name} gives depends on the shapes", source=self.source,
+                                    span=value.span, hint="unpack it (a, b = x.split(2)) or index it (t[0])")
+            value = _Tuple([self.part(value, i, None, value.span) for i in range(value.op.parts)], [], value.span)
+            names = [f"{target or 'out'}[{i}]" for i in range(len(value.items))]
+            return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), tuple(value.items), tuple(names), True,
+                        floats, self.item_spans)
         if isinstance(value, _Tuple):
             outputs = tuple(value.items)
             names = []
@@ -479,7 +566,8 @@ class TapeSink:
 
 def build(program: syntax.Program) -> Tape:
     """Turn a parsed tree into its tape (compile_program goes from text in one pass)."""
-    sink = TapeSink(program.source, {s.target for s in program.statements if s.target is not None})
+    sink = TapeSink(program.source, {name for s in program.statements if s.target is not None
+                                     for name in ((s.target,) if isinstance(s.target, str) else s.target)})
     with np.errstate(all="ignore"), syntax.no_cycle_collection():  # constants fold by IEEE rules
         for statement in program.statements:
             sink.statement(statement.target, syntax.replay(statement.value, sink), statement.span)

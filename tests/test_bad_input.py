@@ -44,7 +44,7 @@ BAD = [
     (["x + 1", "--at", "x=1", "--seed", "[1,"], "--seed: unexpected end of input"),
     (["(x, 2*x)", "--at", "x=1", "--seed", "1"], "1 seed(s) for 2 output(s)"),
     (["", "--at", "x=1"], "empty program"),
-    (["(x, y)[0]", "--at", "x=1,y=2"], "a tuple can only be the program's output"),
+    (["(x, y) + 1", "--at", "x=1,y=2"], "a tuple is not a value"),  # ((x, y)[0] is x: tuples are values now)
 ]
 
 

@@ -192,6 +192,12 @@ SMOOTH_PROGRAMS = [
     ("z[0] * z[1] ** 2 + sin(z[2])", {"z": [0.5, -1.5, 2.0]}, lambda t, z: z[0] * z[1] ** 2 + t.sin(z[2])),
     ("sum(m[:, 1] ** 3) + m[0, 0] * m[1, 0]", {"m": [[1.0, 2.0], [3.0, 4.0]]},
      lambda t, m: (m[:, 1] ** 3).sum() + m[0, 0] * m[1, 0]),
+    # The shape ops (all linear): their second derivative is that of what they feed.
+    ("sum(cat([m.T.reshape(-1), diag(m), F.pad(m, (1, 0)).flatten()]) ** 3)", {"m": [[1.0, -2.0], [0.5, 3.0]]},
+     lambda t, m: (t.cat([m.T.reshape(-1), t.diag(m), t.nn.functional.pad(m, (1, 0)).flatten()]) ** 3).sum()),
+    ("a, b = v.split(2)\nsum(a ** 2 * b.flip(0)) + trace(tril(v.reshape(2, 2)) ** 3)",
+     {"v": [0.5, -1.0, 2.0, 1.5]},
+     lambda t, v: (v.split(2)[0] ** 2 * v.split(2)[1].flip(0)).sum() + t.trace(t.tril(v.reshape(2, 2)) ** 3)),
     ("sum([x * y, x ** 3, exp(y)] * [1, 2, 3])", {"x": 0.7, "y": -0.4},
      lambda t, x, y: (t.stack([x * y, x**3, t.exp(y)]) * t.tensor([1.0, 2.0, 3.0], dtype=t.float64)).sum()),
     ("sum(sigmoid(X @ w + b))", {"X": [[1.0, 2.0], [3.0, -1.0]], "w": [0.1, -0.2], "b": 0.3},

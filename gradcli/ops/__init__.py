@@ -15,7 +15,7 @@ row; nothing else in gradcli lists ops or branches on an op's name.
 
 from __future__ import annotations
 
-from gradcli.ops import elementwise, linalg, reductions, structure
+from gradcli.ops import elementwise, linalg, reductions, shape, structure
 from gradcli.ops.core import (
     FLOATS,
     NUMPY,
@@ -39,7 +39,7 @@ __all__ = [
     "shape_message", "torch_node_name", "unbroadcast",
 ]
 
-OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS, *structure.ROWS, *linalg.ROWS)}
+OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS, *structure.ROWS, *linalg.ROWS, *shape.ROWS)}
 
 # The infix and prefix operators of the language, and the ops they stand for.
 BINARY_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 2}

@@ -197,6 +197,15 @@ class Op:
     # The NumPy ufuncs this op is: a rule run on dual numbers (the Hessian) that calls one is
     # differentiated by this row's JVP (gradcli.dual).
     ufuncs: tuple[Any, ...] = ()
+    # A call that gives a tuple, as PyTorch's does (x.split(2), max(x, dim=0) -> (values, indices),
+    # slogdet): n > 0 values, or -1 where their number follows from the shapes (split, chunk).
+    # TapeSink.call then gives a tuple of parts, each a node of its own of this row, made when
+    # the program indexes the tuple (t[0]) or unpacks it (a, b = ...); every rule gets the
+    # part's index as the param `part` (a negative one counts from the end) and the number
+    # the program unpacked as `of` (None: indexed), and gives that part alone: forward its
+    # value, vjp the args' cotangents from its g alone (the parts' nodes add up in the sweep),
+    # shape its shape (ValueError where there is no such part or `of` is not their number).
+    parts: int = 0
     # Calls the tests make of it: (the args' shapes at one point, the params).
     examples: tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...] = ()
     # False: its value is a constant of the point (a comparison's mask, PyTorch's booleans):

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, structural
+from gradcli.ops.core import Array, Param, structural
 
 
 def _full_key(x: Array, key: tuple[Any, ...], rank: int) -> tuple[Any, ...]:
@@ -30,9 +30,12 @@ def _getitem_vjp(g: Array, ans: Array, x: Array, key: tuple[Any, ...], ranks: tu
 
 def _getitem_torch_node(constant: Sequence[bool], shapes: object, key: tuple[Any, ...] = ()) -> str:
     # PyTorch indexes one axis at a time; its outermost node is that of the last item
-    # that does something (a bare `:` does nothing).
-    acting = [k for k in key if not (isinstance(k, slice) and k == slice(None))]
-    return "SelectBackward0" if acting and isinstance(acting[-1], int) else "SliceBackward0"
+    # that does something (a bare `:` and `...` do nothing; None adds an axis). Only `...`: an alias.
+    acting = [k for k in key if k is not Ellipsis and not (isinstance(k, slice) and k == slice(None))]
+    if not acting:
+        return "AliasBackward0" if Ellipsis in key else "SliceBackward0"
+    last = acting[-1]
+    return "UnsqueezeBackward0" if last is None else "SelectBackward0" if isinstance(last, int) else "SliceBackward0"
 
 
 def _getitem_shape(x: tuple[int, ...], key: tuple[Any, ...]) -> tuple[int, ...]:
@@ -47,27 +50,41 @@ def _key_text(key: tuple[Any, ...]) -> str:
             text = ":".join("" if p is None else str(p) for p in (item.start, item.stop, item.step))
             parts.append(text.rstrip(":") if item.step is None else text)
         else:
-            parts.append(str(item))
+            parts.append("..." if item is Ellipsis else str(item))  # (None: "None")
     return ", ".join(p or ":" for p in parts)
 
 
-def _stack(*items: Array, ranks: tuple[int, ...]) -> Array:
+def _stack_axis(dim: int, rank: int) -> int:
+    """Where stack puts its new axis among the items' `rank` axes and it, counted from the end."""
+    if not -rank - 1 <= dim <= rank:
+        raise ValueError(f"Dimension out of range (expected to be in range of [{-rank - 1}, {rank}], but got {dim})")
+    return dim - rank - 1 if dim >= 0 else dim
+
+
+def _stack(*items: Array, ranks: tuple[int, ...], dim: int = 0) -> Array:
     # The items have one shape at each point (tape.check_shapes refuses a ragged list); with
     # points, a constant item is spread over the points' axis.
     shape = max((item.shape for item in items), key=len)
     return np.stack([item if item.shape == shape else np.broadcast_to(item, shape) for item in items],
-                    axis=-1 - ranks[0])
+                    axis=_stack_axis(dim, ranks[0]))
 
 
-def _stack_vjp(g: Array, ans: Array, *items: Array, ranks: tuple[int, ...]) -> tuple[Array, ...]:
+def _stack_vjp(g: Array, ans: Array, *items: Array, ranks: tuple[int, ...], dim: int = 0) -> tuple[Array, ...]:
     # Views of g, one per item: np.take would copy all of g (a broadcast seed) for each item.
-    return tuple(np.moveaxis(g, -1 - ranks[0], 0))
+    return tuple(np.moveaxis(g, _stack_axis(dim, ranks[0]), 0))
 
 
-def _stack_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+def _stack_shape(*shapes: tuple[int, ...], dim: int = 0) -> tuple[int, ...]:
     if any(shape != shapes[0] for shape in shapes):
         raise ValueError("the items of a list differ in shape")
-    return (len(shapes), *shapes[0])
+    axis = len(shapes[0]) + 1 + _stack_axis(dim, len(shapes[0]))
+    return (*shapes[0][:axis], len(shapes), *shapes[0][axis:])
+
+
+def _stack_text(args: Sequence[str], dim: int = 0) -> str:
+    """A list literal, or the call where it takes a dim: stack([a, b], dim=1)."""
+    items = f"[{', '.join(args)}]"
+    return items if dim == 0 else f"stack({items}, dim={dim})"
 
 
 ROWS = [
@@ -78,10 +95,13 @@ ROWS = [
                shape_message=lambda label, shapes: f"index out of range for shape {tuple(shapes[0])}",
                examples=tuple(((shape,), {"key": key}) for shape, key in [
                    ((4,), (1,)), ((4,), (slice(1, 3),)), ((4,), (-1,)), ((5,), (slice(None, None, 2),)),
-                   ((2, 3), (0, slice(1, None))), ((2, 3), (slice(None), 1)), ((2, 3), (1,))])),
+                   ((2, 3), (0, slice(1, None))), ((2, 3), (slice(None), 1)), ((2, 3), (1,)), ((4,), (None,)),
+                   ((2, 3), (slice(None), None)), ((2, 3), (Ellipsis, 0)), ((2, 3, 2), (0, Ellipsis, None, 1))])),
+    # A list literal `[a, b]`, and the call stack([a, b], dim) (torch.stack, np.stack).
     structural("stack", -1, _stack, _stack_vjp, "StackBackward0",
-               sympy=lambda *xs: np.stack(np.broadcast_arrays(*xs)), callable=False, aligns=True, linear=True,
-               shape=_stack_shape, text=lambda args: f"[{', '.join(args)}]",
-               examples=((((), ()), {}), (((3,), (3,), (3,)), {}))),
+               sympy=lambda *xs, dim=0: np.stack(np.broadcast_arrays(*xs), axis=dim), aligns=True, linear=True,
+               shape=_stack_shape, text=_stack_text, params=(Param("dim", "int", 0, aliases=("axis",)),),
+               examples=((((), ()), {}), (((3,), (3,), (3,)), {}), (((2, 3), (2, 3)), {"dim": 1}),
+                         (((3,), (3,)), {"dim": -1}))),
 ]
 

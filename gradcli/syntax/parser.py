@@ -11,12 +11,13 @@ The grammar:
     call       := NAME '(' [args] ')'               -- only a function's name is called
                 | MODULE '.' NAME '(' [args] ')'    -- torch.sin(x) is sin(x); np.pi is pi
     method     := '.' NAME '(' [args] ')'           -- x.sum() is sum(x): the names of Op.methods
+                | '.' NAME                          -- a property: m.T, m.mT (PROPERTIES)
     args       := arg (',' arg)* [',']
     arg        := item | NAME '=' item              -- keywords after the positional args: sum(x, dim=0)
     group      := '(' items ')'                     -- one item and no comma: that item
     list       := '[' items ']'
     subscript  := '[' index (',' index)* [','] ']'
-    index      := item | [item] ':' [item] [':' [item]]
+    index      := item | [item] ':' [item] [':' [item]] | '...'   -- None (np.newaxis) is an item
 
 INFIX_OP is + - * / % @ ** < <= > >= == != & | and PREFIX_OP - + ~, with their binding powers from the op table
 (operators.py): an operator's right operand goes on while the next operator binds tighter,
@@ -158,8 +159,12 @@ class Parser:
                 self.position += 1
                 continue
             first = tokens[self.position]
-            target, augmented = None, None
-            if first.kind == "NAME" and kinds[self.position + 1] in ("=", "AUG"):
+            target: str | tuple[str, ...] | None = None
+            augmented = None
+            names = self.unpacked_names()
+            if names is not None:  # a, b = x.split(2)
+                target = names
+            elif first.kind == "NAME" and kinds[self.position + 1] in ("=", "AUG"):
                 if first.text in KEYWORDS or first.text in ("True", "False", "None"):
                     raise self.unexpected(first)
                 target = first.text
@@ -175,6 +180,27 @@ class Parser:
         if not count:
             raise self.fail("empty program", tokens[-1])
         return self.sink.finish()
+
+    def unpacked_names(self) -> tuple[str, ...] | None:
+        """At a statement's start: `NAME (',' NAME)+ [','] '='`, the names it unpacks into (the
+        parser then stands after the '='); else None."""
+        kinds, position = self.kinds, self.position
+        names = []
+        while kinds[position] == "NAME" and kinds[position + 1] == ",":
+            names.append(self.tokens[position])
+            position += 2
+        if not names:
+            return None
+        if kinds[position] == "NAME" and kinds[position + 1] == "=":
+            names.append(self.tokens[position])
+            position += 1
+        elif kinds[position] != "=":
+            return None
+        for token in names:
+            if token.text in KEYWORDS or token.text in ("True", "False", "None"):
+                raise self.unexpected(token)
+        self.position = position + 1
+        return tuple(token.text for token in names)
 
     def expression(self) -> tuple[Any, Span]:
         """Parse `items` from the current token to the end of the statement (or of the text)."""
@@ -204,7 +230,8 @@ class Parser:
                     continue
                 elif kinds[position + 1] == "." and text in _MODULE_ROOTS:  # torch.sin(x), np.pi
                     position, span = self.module_name(position)
-                    values.append(_CALLEE if kinds[position + 1] == "(" else sink.number(_CONSTANT_TEXT[texts[position]], span))
+                    values.append(_CALLEE if kinds[position + 1] == "(" else sink.name("None", span)
+                                  if texts[position] == "newaxis" else sink.number(_CONSTANT_TEXT[texts[position]], span))
                 else:
                     values.append(sink.name(text, span))
                 spans.append(span)
@@ -263,7 +290,8 @@ class Parser:
                 plain = last + 2
             parts.append(texts[last + 2])
             last += 2
-        if plain is None or plain != last or (kinds[plain + 1] != "(" and texts[plain] not in _CONSTANT_TEXT):
+        if plain is None or plain != last or (kinds[plain + 1] != "(" and texts[plain] not in _CONSTANT_TEXT
+                                              and texts[plain] != "newaxis"):  # np.newaxis is None
             dotted = ".".join(parts)
             after = "a function, as in torch.sin(x), or a constant (pi, e)"
             raise self.fail(f"'{dotted}' is not supported", Token("NAME", dotted, tokens.starts[position], tokens.ends[last]),
@@ -391,6 +419,19 @@ def _empty_item(p: Parser, kind: str, text: str, start: int, end: int) -> bool |
     return INFIX[kind](p, kind, text, start, end)  # type: ignore[operator]
 
 
+def _ellipsis(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
+    """`...` (three adjacent dots) where an item starts: an index's ellipsis, as in m[..., 0]."""
+    position, tokens = p.position, p.tokens
+    if not (p.kinds[position + 1] == "." and p.kinds[position + 2] == "." and tokens.starts[position + 1] == end
+            and tokens.ends[position + 1] == tokens.starts[position + 2]):  # (END ends the kinds: no IndexError)
+        raise p.unexpected(Token(kind, text, start, end))
+    span = (start, tokens.ends[position + 2])
+    p.values.append(p.sink.name("...", span))
+    p.spans.append(span)
+    p.position = position + 2
+    return AFTER_ITEM
+
+
 def _newline_before_item(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
     if p.depth:
         return WANT_ITEM
@@ -422,6 +463,15 @@ def _method(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
     item (an attribute) is refused, naming it."""
     position = p.position
     following = p.tokens[position + 1]
+    if following.kind == "NAME" and following.text in PROPERTIES:
+        if p.kinds[position + 2] == "(":
+            raise p.fail(f"'{following.text}' is a property, not a method", following, f"write .{following.text}")
+        receiver, receiver_span = p.values.pop(), p.spans.pop()
+        span = (receiver_span[0], following.end)
+        p.values.append(PROPERTIES[following.text](p.sink, receiver, (following.start, following.end), span))
+        p.spans.append(span)
+        p.position = position + 1
+        return AFTER_ITEM
     if following.kind == "NAME" and following.text in METHODS and p.kinds[position + 2] == "(":
         receiver, receiver_span = p.values.pop(), p.spans.pop()
         p.position = position + 2
@@ -432,6 +482,19 @@ def _method(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
     elif following.kind == "NAME":
         hint = f"'{following.text}' is neither a method nor a function of a module prefix"
     raise p.fail("attribute access ('.') is not supported", Token(kind, text, start, end), hint)
+
+
+def _matrix_transpose(sink: Any, receiver: Any, name_span: Span, span: Span) -> Any:
+    dims = [sink.unary("-", sink.number(text, name_span), name_span) for text in ("2", "1")]
+    return sink.call("transpose", name_span, [receiver, *dims], span, [])
+
+
+# The properties of a value that are ops: `m.T` is permute(m) (every axis reversed, PyTorch's
+# PermuteBackward0), `m.mT` is transpose(m, -2, -1). sink, receiver, the name's span, the whole span.
+PROPERTIES: dict[str, Callable[[Any, Any, Span, Span], Any]] = {
+    "T": lambda sink, receiver, name_span, span: sink.call("permute", name_span, [receiver], span, []),
+    "mT": _matrix_transpose,
+}
 
 
 def _name_after_item(p: Parser, kind: str, text: str, start: int, end: int) -> None:
@@ -526,7 +589,8 @@ def _finish_method(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
             return p.sink.binary(op.symbol, args[0], args[1], span), span
         return p.sink.unary(op.symbol, args[0], span), span
     name_start = p.tokens.starts[bracket.opener - 1]
-    return p.sink.call(op.name, (name_start, name_start + len(name)), args, span, bracket.keywords), span
+    func = op.name if op.callable else f".{op.name}"  # a method only (x.repeat(2)): no function of that name
+    return p.sink.call(func, (name_start, name_start + len(name)), args, span, bracket.keywords), span
 
 
 def _finish_subscript(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
@@ -560,6 +624,7 @@ PREFIX: dict[str, Entry] = {
     "[": _list,
     **dict.fromkeys([",", ":", ")", "]"], _empty_item),
     "NEWLINE": _newline_before_item,
+    ".": _ellipsis,
 }  # anything else cannot start an item
 
 INFIX: dict[str, Entry] = {
@@ -587,9 +652,22 @@ _INFIX_ALL = {**dict.fromkeys(_KEYS, _unexpected), **INFIX}
 
 
 def assigned_names(tokens: Tokens) -> set[str]:
-    """Every name that a statement assigns (a NAME followed by '=', or by '+=' and the like)."""
+    """Every name that a statement assigns (a NAME followed by '=', or by '+=' and the like; the
+    names a statement unpacks into: `a, b = ...`)."""
     kinds, texts = tokens.kinds, tokens.texts
-    return {texts[i] for i in range(len(kinds) - 1) if kinds[i] == "NAME" and kinds[i + 1] in ("=", "AUG")}
+    names = {texts[i] for i in range(len(kinds) - 1) if kinds[i] == "NAME" and kinds[i + 1] in ("=", "AUG")}
+    for i in range(len(kinds)):
+        if kinds[i] != "=" or i < 2 or kinds[i - 1] not in ("NAME", ","):
+            continue
+        j, chain = i - 1 if kinds[i - 1] == "NAME" else i, []
+        if kinds[j] == "NAME":
+            chain.append(texts[j])
+        while j >= 2 and kinds[j - 1] == "," and kinds[j - 2] == "NAME":
+            j -= 2
+            chain.append(texts[j])
+        if len(chain) > 1 and (j == 0 or kinds[j - 1] in (";", "NEWLINE")):  # at a statement's start only
+            names.update(chain)
+    return names
 
 
 @contextmanager

@@ -34,6 +34,8 @@ def to_source(node: Program | Statement | Expr) -> str:
         return "\n".join(to_source(statement) for statement in node.statements)
     if isinstance(node, Statement):
         value = to_source(node.value)
+        if isinstance(node.target, tuple):  # a, b = ...
+            return f"{', '.join(node.target)} = {value}"
         return value if node.target is None else f"{node.target} = {value}"
     return _print_expression(node)
 
@@ -68,6 +70,9 @@ def _print_one(node: Expr | Slice, parts: list[tuple[str, int]]) -> tuple[str, i
     if isinstance(node, Call):
         positional = [p[0] for p in parts[: len(node.args)]]
         keywords = [f"{name}={p[0]}" for (name, _), p in zip(node.keywords, parts[len(node.args):], strict=True)]
+        if node.func.startswith("."):  # a row that is a method only: x.repeat(2)
+            receiver = parts[0]
+            return f"{_wrapped(receiver, receiver[1] < _ATOM)}{node.func}({', '.join(positional[1:] + keywords)})", _ATOM
         return f"{node.func}({', '.join(positional + keywords)})", _ATOM
     if isinstance(node, Index):
         base, items = parts[0], parts[1:]

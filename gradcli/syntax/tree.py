@@ -132,8 +132,8 @@ class Statement(_Node):
     __slots__ = ("span", "target", "value")
     _compared = ("target", "value")
 
-    def __init__(self, target: str | None, value: Expr, span: Span) -> None:
-        self.target = target  # the assigned name, None for a bare expression
+    def __init__(self, target: str | tuple[str, ...] | None, value: Expr, span: Span) -> None:
+        self.target = target  # the assigned name (names: a, b = ...), None for a bare expression
         self.value, self.span = value, span
 
 
@@ -180,7 +180,7 @@ class TreeSink:
     def make_tuple(self, items: list[Expr], spans: list[Span], span: Span) -> TupleLit:
         return TupleLit(tuple(items), span)
 
-    def statement(self, target: str | None, value: Expr, span: Span) -> None:
+    def statement(self, target: str | tuple[str, ...] | None, value: Expr, span: Span) -> None:
         self.statements.append(Statement(target, value, span))
 
     def finish(self) -> Program:

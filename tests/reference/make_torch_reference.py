@@ -87,13 +87,28 @@ TORCH = {
     "einsum": lambda a, b: torch.einsum("i,i->", a, b), "tensordot": lambda a, b: torch.tensordot(a, b, dims=1),
     "kron": torch.kron, "cross": lambda a, b: torch.linalg.cross(a, b),
     "det": torch.linalg.det, "inv": torch.linalg.inv, "solve": torch.linalg.solve, "logdet": torch.logdet,
+    "reshape": lambda a: a.reshape(2, 1), "flatten": torch.flatten, "squeeze": lambda a: a.squeeze(0),
+    "unsqueeze": lambda a: a.unsqueeze(0), "transpose": lambda a: a.transpose(0, 1), "permute": lambda a: a.permute(1, 0),
+    "t": torch.t, "expand": lambda a: a.expand(3, 2), "repeat": lambda a: a.repeat(2, 1), "tile": lambda a: a.tile(2),
+    "flip": lambda a: a.flip(0), "roll": lambda a: a.roll(1, 0), "cat": lambda a, b: torch.cat([a, b]),
+    "pad": lambda a: F.pad(a, (1, 0), value=0.5), "diag": torch.diag, "diagonal": torch.diagonal,
+    "trace": torch.trace, "tril": torch.tril, "triu": lambda a: torch.triu(a, 1),
+    "split": lambda a: a.split(1)[1], "chunk": lambda a: a.chunk(2)[0],
 }
 # PyTorch records a node for these (NotImplemented) but its backward raises ("derivative for
 # aten::heaviside is not implemented"): the values are PyTorch's, the gradients gradcli's zeros
 # (a step's).
 NO_DERIVATIVE = {"heaviside", "floor_divide"}
+# The shape ops that take a matrix: the points are (2, 2) matrices of two vectors.
+MATRIX_OPS = {"transpose", "permute", "t", "diagonal", "trace", "tril", "triu"}
 # gradcli's program for the ops that are not called by name.
-PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dims=1)", "matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a"}
+PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dims=1)", "matmul": "a @ b",
+            "getitem": "a[1]", "stack": "[a, b]", "neg": "-a",
+            "reshape": "a.reshape(2, 1)", "squeeze": "a.squeeze(0)", "unsqueeze": "a.unsqueeze(0)",
+            "transpose": "a.transpose(0, 1)", "permute": "a.permute(1, 0)", "t": "a.t()", "expand": "a.expand(3, 2)",
+            "repeat": "a.repeat(2, 1)", "tile": "a.tile(2)", "flip": "a.flip(0)", "roll": "a.roll(1, 0)",
+            "cat": "cat([a, b])", "pad": "F.pad(a, (1, 0), value=0.5)", "triu": "triu(a, 1)",
+            "split": "a.split(1)[1]", "chunk": "a.chunk(2)[0]"}
 
 
 def program_of(name: str) -> str:
@@ -125,6 +140,12 @@ def points_of(name: str) -> list[tuple]:
         return [([[u]], [[[w[0]], [w[1]]]]) for u, w in itertools.product(VECTOR_PAIRS, repeat=2)]
     if name == "stack":
         return list(itertools.product(PAIR_VALUES, repeat=2))
+    if name == "cat":
+        return list(itertools.product(VECTOR_PAIRS, repeat=2))
+    if name == "squeeze":  # a (1, 2) matrix
+        return [([v],) for v in VECTORS]
+    if name in MATRIX_OPS:
+        return [([u, v],) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
     if not op.elementwise:  # reductions and indexing of one vector
         return [(v,) for v in VECTORS]
     if op.arity == 3 and op.conditions:  # where, masked_fill: a condition that holds, fails, or is NaN
@@ -161,7 +182,7 @@ def run(name: str, args: tuple, seed: float) -> list | None:
     except RuntimeError:  # inv and solve of a singular matrix raise, as gradcli does: no row
         return None
     # A vector output is seeded [seed, 1, 1, ...]: what comes in at one element stays there.
-    grad_out = torch.ones_like(out, dtype=torch.float64, memory_format=torch.contiguous_format)
+    grad_out = torch.ones(out.shape, dtype=torch.float64)  # (contiguous: a transpose's own strides would not view as one row)
     grad_out.view(-1)[:1] = seed
     if out.requires_grad and name not in NO_DERIVATIVE:
         out.backward(grad_out)

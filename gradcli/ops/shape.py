@@ -1,0 +1,721 @@
+"""The rows of the ops that move a value's elements about: reshape, flatten, squeeze, unsqueeze,
+transpose, permute, t, expand, repeat, tile, flip, roll, cat, pad, diag, diagonal, trace, tril, triu.
+
+Their rules act on the trailing `ranks[i]` axes of each arg (see core: rules never see a batch);
+the leading axes, the points of --points, are carried along untouched. Every op here is linear:
+its JVP is its forward on the tangents, and its VJP moves the cotangent back (or sums it where
+the forward copied an element). Their params are those of PyTorch's call, under PyTorch's names
+with NumPy's as aliases (dim/axis); where the two differ, the row says which it follows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from gradcli.ops.core import Array, Param, point_axes, structural
+
+Shape = tuple[int, ...]
+
+
+def _lead(x: Array, rank: int) -> Shape:
+    """The batch axes in front of a value's `rank` per-point axes."""
+    return tuple(np.shape(x)[: np.ndim(x) - rank])
+
+
+def _one_axis(dim: Any, rank: int) -> int:
+    if dim is None or isinstance(dim, tuple):
+        raise ValueError(f"dim must be a whole number, got {dim!r}")
+    return point_axes(dim, rank)[0] if rank else -1
+
+
+def _sympy(forward: Any) -> Any:
+    """The SymPy builder of a row whose forward only moves elements: the forward itself, on
+    arrays of expressions (each arg is one point: all of its axes are its own)."""
+    return lambda *args, **params: np.asarray(forward(*args, ranks=tuple(np.ndim(a) for a in args), **params),
+                                              dtype=object)
+
+
+def _same_shape_back(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], **params: Any) -> tuple[Array]:
+    return (np.reshape(g, np.shape(x)),)
+
+
+# --- reshape, flatten, squeeze, unsqueeze: the same elements, other axes ---------------------
+
+
+def _reshape_shape(x: Shape, shape: Shape | None = None) -> Shape:
+    if shape is None:
+        raise ValueError("reshape needs a shape, as in x.reshape(2, 3) or x.reshape(-1)")
+    size = math.prod(x)
+    unknown = [i for i, s in enumerate(shape) if s == -1]
+    if len(unknown) > 1:
+        raise ValueError("only one dimension can be inferred")
+    if any(s < -1 for s in shape):
+        raise ValueError(f"invalid shape dimension {min(shape)}")
+    known = math.prod(s for s in shape if s != -1)
+    if unknown and known and size % known == 0:
+        return tuple(size // known if s == -1 else s for s in shape)
+    if not unknown and known == size:
+        return tuple(shape)
+    raise ValueError(f"shape '{list(shape)}' is invalid for input of size {size}")
+
+
+def _reshape(x: Array, ranks: tuple[int, ...], shape: Shape | None = None) -> Array:
+    rank = ranks[0]
+    return np.reshape(x, _lead(x, rank) + _reshape_shape(np.shape(x)[np.ndim(x) - rank:], shape))
+
+
+def _flatten_shape(x: Shape, start_dim: int = 0, end_dim: int = -1) -> Shape:
+    if not x:
+        point_axes(start_dim, 0), point_axes(end_dim, 0)  # (the range check)
+        return (1,)
+    start, end = (len(x) + point_axes(d, len(x))[0] for d in (start_dim, end_dim))
+    if start > end:
+        raise ValueError("flatten() has invalid args: start_dim cannot come after end_dim")
+    return (*x[:start], math.prod(x[start:end + 1]), *x[end + 1:])
+
+
+def _flatten(x: Array, ranks: tuple[int, ...], start_dim: int = 0, end_dim: int = -1) -> Array:
+    rank = ranks[0]
+    return np.reshape(x, _lead(x, rank) + _flatten_shape(np.shape(x)[np.ndim(x) - rank:], start_dim, end_dim))
+
+
+def _squeezed_axes(x: Shape, dim: Any) -> tuple[int, ...]:
+    """The axes squeeze drops: those of `dim` (every axis: None) whose size is 1, as PyTorch
+    leaves an axis named but not of size 1 (NumPy would refuse it)."""
+    return tuple(a for a in point_axes(dim, len(x)) if x[a] == 1)
+
+
+def _squeeze_shape(x: Shape, dim: Any = None) -> Shape:
+    dropped = {len(x) + a for a in _squeezed_axes(x, dim)}
+    return tuple(s for i, s in enumerate(x) if i not in dropped)
+
+
+def _squeeze(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
+    rank = ranks[0]
+    return np.reshape(x, _lead(x, rank) + _squeeze_shape(np.shape(x)[np.ndim(x) - rank:], dim))
+
+
+def _squeeze_node(constant: Sequence[bool], shapes: object, dim: Any = None) -> str:
+    return f"SqueezeBackward{0 if dim is None else 2 if isinstance(dim, tuple) else 1}"
+
+
+def _unsqueeze_axis(dim: int | None, rank: int) -> int:
+    """Where unsqueeze puts its new axis, counted from the end of the result."""
+    if dim is None or isinstance(dim, tuple):
+        raise ValueError("unsqueeze needs a dim, as in x.unsqueeze(0)")
+    if not -rank - 1 <= dim <= rank:
+        raise ValueError(f"Dimension out of range (expected to be in range of [{-rank - 1}, {rank}], but got {dim})")
+    return dim - rank - 1 if dim >= 0 else dim
+
+
+def _unsqueeze_shape(x: Shape, dim: int | None = None) -> Shape:
+    axis = len(x) + 1 + _unsqueeze_axis(dim, len(x))
+    return (*x[:axis], 1, *x[axis:])
+
+
+def _unsqueeze(x: Array, ranks: tuple[int, ...], dim: int | None = None) -> Array:
+    return np.expand_dims(x, _unsqueeze_axis(dim, ranks[0]))
+
+
+# --- transpose, permute, t: the same elements, axes in another order -------------------------
+
+
+def _permutation(rank: int, dims: Shape | None) -> tuple[int, ...]:
+    """The per-point axes in their new order, negative; None: reversed (`.T`, np.transpose(m))."""
+    if dims is None:
+        return tuple(range(-1, -rank - 1, -1))
+    if len(dims) != rank:
+        raise ValueError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the length of "
+                         f"the desired ordering of dimensions i.e. input.dim() = {rank} is not equal to len(dims) = "
+                         f"{len(dims)}".replace("(sparse_coo)", ""))
+    return point_axes(tuple(dims), rank) if rank else ()
+
+
+def _permute(x: Array, ranks: tuple[int, ...], dims: Shape | None = None) -> Array:
+    lead = np.ndim(x) - ranks[0]
+    return np.transpose(x, tuple(range(lead)) + tuple(np.ndim(x) + a for a in _permutation(ranks[0], dims)))
+
+
+def _permute_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dims: Shape | None = None) -> tuple[Array]:
+    lead = np.ndim(x) - ranks[0]
+    order = [lead + ranks[0] + a for a in _permutation(ranks[0], dims)]
+    return (np.transpose(g, tuple(range(lead)) + tuple(int(i) for i in np.argsort(order) + lead)),)
+
+
+def _permute_shape(x: Shape, dims: Shape | None = None) -> Shape:
+    return tuple(x[a] for a in _permutation(len(x), dims))
+
+
+def _swapped(rank: int, dim0: int | None, dim1: int | None) -> tuple[int, int] | None:
+    """transpose's two axes, negative; None: both left out, every axis reversed (NumPy's transpose)."""
+    if dim0 is None and dim1 is None:
+        return None
+    if dim0 is None or dim1 is None:
+        raise ValueError("transpose takes two dims, as in transpose(m, 0, 1)")
+    if not rank:
+        point_axes((dim0,), 0), point_axes((dim1,), 0)  # (the range check)
+        return (-1, -1)
+    return _one_axis(dim0, rank), _one_axis(dim1, rank)
+
+
+def _transpose(x: Array, ranks: tuple[int, ...], dim0: int | None = None, dim1: int | None = None) -> Array:
+    axes = _swapped(ranks[0], dim0, dim1)
+    if axes is None:
+        return _permute(x, ranks)
+    return x if not ranks[0] else np.swapaxes(x, *axes)
+
+
+def _transpose_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim0: int | None = None,
+                   dim1: int | None = None) -> tuple[Array]:
+    if _swapped(ranks[0], dim0, dim1) is None:
+        return _permute_vjp(g, ans, x, ranks)
+    return (_transpose(g, ranks, dim0, dim1),)
+
+
+def _transpose_shape(x: Shape, dim0: int | None = None, dim1: int | None = None) -> Shape:
+    axes = _swapped(len(x), dim0, dim1)
+    if axes is None:
+        return x[::-1]
+    out = list(x)
+    if x:
+        out[axes[0]], out[axes[1]] = x[axes[1]], x[axes[0]]
+    return tuple(out)
+
+
+def _transpose_node(constant: Sequence[bool], shapes: object, dim0: int | None = None, dim1: int | None = None) -> str:
+    return "PermuteBackward0" if dim0 is None and dim1 is None else "TransposeBackward0"
+
+
+def _t_shape(x: Shape) -> Shape:
+    if len(x) > 2:
+        raise ValueError(f"t() expects a tensor with <= 2 dimensions, but self is {len(x)}D")
+    return x[::-1]
+
+
+def _t(x: Array, ranks: tuple[int, ...]) -> Array:
+    _t_shape(np.shape(x)[np.ndim(x) - ranks[0]:])
+    return np.swapaxes(x, -1, -2) if ranks[0] == 2 else x
+
+
+# --- expand, repeat, tile, flip, roll: elements copied or moved ------------------------------
+
+
+def _expand_shape(x: Shape, size: Shape | None = None) -> Shape:
+    if size is None:
+        raise ValueError("expand needs the sizes, as in v.expand(2, 3)")
+    if len(size) < len(x):
+        raise ValueError(f"the number of sizes provided ({len(size)}) must be greater or equal to the number of "
+                         f"dimensions in the tensor ({len(x)})")
+    new = len(size) - len(x)
+    out = []
+    for i, s in enumerate(size):
+        old = x[i - new] if i >= new else None
+        if s == -1:
+            if old is None:
+                raise ValueError(f"the expanded size -1 is not allowed in a leading, non-existing dimension {i}")
+            s = old
+        if s < 0 or (old is not None and old != 1 and old != s):
+            raise ValueError(f"the expanded size of the tensor ({s}) must match the existing size ({old}) at "
+                             f"non-singleton dimension {i}")
+        out.append(s)
+    return tuple(out)
+
+
+def _expand(x: Array, ranks: tuple[int, ...], size: Shape | None = None) -> Array:
+    rank = ranks[0]
+    point = np.shape(x)[np.ndim(x) - rank:]
+    out = _expand_shape(point, size)
+    lead = _lead(x, rank)
+    return np.broadcast_to(np.reshape(x, lead + (1,) * (len(out) - rank) + point), lead + out)
+
+
+def _expand_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], size: Shape | None = None) -> tuple[Array]:
+    rank = ranks[0]
+    lead = np.ndim(x) - rank
+    new = np.ndim(g) - np.ndim(x)
+    g = np.sum(g, axis=tuple(range(lead, lead + new))) if new else g
+    spread = tuple(i for i in range(lead, np.ndim(x)) if np.shape(x)[i] == 1 and np.shape(g)[i] != 1)
+    return (np.sum(g, axis=spread, keepdims=True) if spread else g,)
+
+
+def _tile_reps(x: Shape, reps: Shape | None, padded: bool) -> Shape:
+    if reps is None:
+        raise ValueError("repeat needs the number of copies along each dim, as in x.repeat(2, 1)")
+    if not padded and len(reps) < len(x):
+        raise ValueError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    if any(r < 0 for r in reps):
+        raise ValueError(f"Trying to create tensor with negative dimension {min(reps)}")
+    return (1,) * (len(x) - len(reps)) + tuple(reps)
+
+
+def _tile_shape(padded: bool) -> Any:
+    def shape(x: Shape, dims: Shape | None = None) -> Shape:
+        reps = _tile_reps(x, dims, padded)
+        point = (1,) * (len(reps) - len(x)) + x
+        return tuple(r * s for r, s in zip(reps, point, strict=True))
+
+    return shape
+
+
+def _tile(padded: bool) -> Any:
+    def forward(x: Array, ranks: tuple[int, ...], dims: Shape | None = None) -> Array:
+        rank = ranks[0]
+        point = np.shape(x)[np.ndim(x) - rank:]
+        reps = _tile_reps(point, dims, padded)
+        lead = _lead(x, rank)
+        x = np.reshape(x, lead + (1,) * (len(reps) - rank) + point)
+        return np.tile(x, (1,) * len(lead) + reps)
+
+    return forward
+
+
+def _tile_vjp(padded: bool) -> Any:
+    def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dims: Shape | None = None) -> tuple[Array]:
+        rank = ranks[0]
+        point = np.shape(x)[np.ndim(x) - rank:]
+        reps = _tile_reps(point, dims, padded)
+        lead = _lead(x, rank)
+        sizes = (1,) * (len(reps) - rank) + point
+        # Each output axis is (copy, element): split it so, and add the copies up.
+        split = np.reshape(g, lead + tuple(n for pair in zip(reps, sizes, strict=True) for n in pair))
+        summed = np.sum(split, axis=tuple(len(lead) + 2 * i for i in range(len(reps))))
+        return (np.reshape(summed, np.shape(x)),)
+
+    return vjp
+
+
+def _flip(x: Array, ranks: tuple[int, ...], dims: Any = None) -> Array:
+    axes = point_axes(dims, ranks[0])
+    return np.flip(x, axes) if axes else x
+
+
+def _flip_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dims: Any = None) -> tuple[Array]:
+    return (_flip(g, ranks, dims),)
+
+
+def _shift_axes(rank: int, shifts: Any, dims: Any) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """roll's shifts and axes (None: the value flattened, as PyTorch and NumPy roll it then)."""
+    if shifts is None:
+        raise ValueError("roll needs shifts, as in x.roll(1) or x.roll(1, 0)")
+    shifts = shifts if isinstance(shifts, tuple) else (shifts,)
+    if dims is None:
+        if len(shifts) != 1:
+            raise ValueError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
+        return shifts, None
+    axes = dims if isinstance(dims, tuple) else (dims,)
+    if len(axes) != len(shifts):
+        raise ValueError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(axes)}")
+    return shifts, tuple(point_axes(d, rank)[0] if rank else -1 for d in axes)
+
+
+def _roll(x: Array, ranks: tuple[int, ...], shifts: Any = None, dims: Any = None, back: bool = False) -> Array:
+    rank = ranks[0]
+    amounts, axes = _shift_axes(rank, shifts, dims)
+    amounts = tuple(-s for s in amounts) if back else amounts
+    if axes is None:
+        lead = _lead(x, rank)
+        return np.reshape(np.roll(np.reshape(x, (*lead, -1)), amounts[0], -1), np.shape(x))
+    return np.roll(x, amounts, axes) if rank else x
+
+
+def _roll_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], shifts: Any = None,
+              dims: Any = None) -> tuple[Array]:
+    return (_roll(g, ranks, shifts, dims, back=True),)
+
+
+def _roll_shape(x: Shape, shifts: Any = None, dims: Any = None) -> Shape:
+    _shift_axes(len(x), shifts, dims)
+    return x
+
+
+# --- cat, pad: values put side by side ---------------------------------------------------
+
+
+def _cat_axis(shapes: Sequence[Shape], dim: int) -> int:
+    ranks = {len(s) for s in shapes}
+    if len(ranks) != 1:
+        raise ValueError("Tensors must have same number of dimensions: got " + " and ".join(str(r) for r in sorted(ranks)))
+    rank = ranks.pop()
+    if not rank:
+        raise ValueError("zero-dimensional tensor cannot be concatenated")
+    axis = point_axes(dim, rank)[0]
+    for i, shape in enumerate(shapes):
+        for a in range(-rank, 0):
+            if a != axis and shape[a] != shapes[0][a]:
+                raise ValueError(f"Sizes of tensors must match except in dimension {rank + axis}. Expected size "
+                                 f"{shapes[0][a]} but got size {shape[a]} for tensor number {i} in the list.")
+    return axis
+
+
+def _cat_shape(*shapes: Shape, dim: int = 0) -> Shape:
+    axis = _cat_axis(shapes, dim)
+    out = list(shapes[0])
+    out[axis] = sum(s[axis] for s in shapes)
+    return tuple(out)
+
+
+def _cat(*items: Array, ranks: tuple[int, ...], dim: int = 0) -> Array:
+    points = [np.shape(x)[np.ndim(x) - r:] for x, r in zip(items, ranks, strict=True)]
+    axis = _cat_axis(points, dim)
+    leads = [_lead(x, r) for x, r in zip(items, ranks, strict=True)]
+    lead = max(leads, key=len)  # with points, a constant item is spread over the points' axis
+    return np.concatenate([x if shape == lead else np.broadcast_to(x, lead + point)
+                           for x, shape, point in zip(items, leads, points, strict=True)], axis=axis)
+
+
+def _cat_vjp(g: Array, ans: Array, *items: Array, ranks: tuple[int, ...], dim: int = 0) -> tuple[Array, ...]:
+    axis = _cat_axis([np.shape(x)[np.ndim(x) - r:] for x, r in zip(items, ranks, strict=True)], dim)
+    parts, start = [], 0
+    for x in items:
+        size = np.shape(x)[axis]
+        parts.append(g[(Ellipsis, slice(start, start + size)) + (slice(None),) * (-axis - 1)])
+        start += size
+    return tuple(parts)
+
+
+def _pad_cuts(x: Shape, pad: Shape | None) -> tuple[Shape, tuple[Any, ...], tuple[Any, ...]]:
+    """The padded shape, and where the kept part of x lands in it (dst) and comes from (src).
+    A negative pad cuts, as in PyTorch."""
+    if pad is None or len(pad) % 2 or len(pad) > 2 * len(x):
+        raise ValueError(f"Padding length must be divisible by 2 and at most twice the number of dimensions of the "
+                         f"input ({len(x)}), got {None if pad is None else len(pad)}")
+    out, dst, src = list(x), [slice(None)] * len(x), [slice(None)] * len(x)
+    for i in range(len(pad) // 2):
+        axis = len(x) - 1 - i
+        before, after = pad[2 * i], pad[2 * i + 1]
+        out[axis] = x[axis] + before + after
+        if out[axis] < 0:
+            raise ValueError(f"The input size {x[axis]}, plus negative padding {before} and {after} resulted in a "
+                             f"negative output size, which is invalid. Check dimension {axis} of your input.")
+        dst[axis] = slice(max(before, 0), out[axis] - max(after, 0))
+        src[axis] = slice(max(-before, 0), x[axis] - max(-after, 0))
+    return tuple(out), (Ellipsis, *dst), (Ellipsis, *src)
+
+
+def _pad_shape(x: Shape, pad: Shape | None = None, mode: str = "constant", value: float = 0.0) -> Shape:
+    return _pad_cuts(x, pad)[0]
+
+
+def _pad(x: Array, ranks: tuple[int, ...], pad: Shape | None = None, mode: str = "constant",
+         value: float = 0.0) -> Array:
+    rank = ranks[0]
+    out_shape, dst, src = _pad_cuts(np.shape(x)[np.ndim(x) - rank:], pad)
+    out = np.zeros_like(x, shape=_lead(x, rank) + out_shape) + value
+    out[dst] = x[src]
+    return out
+
+
+def _pad_jvp(tangents: Sequence[Array | None], ans: Array, x: Array, ranks: tuple[int, ...], pad: Shape | None = None,
+             mode: str = "constant", value: float = 0.0) -> Array:
+    # Affine, not linear: the padding value is a constant, its tangent 0.
+    return _pad(np.zeros_like(x) if tangents[0] is None else tangents[0], ranks, pad)
+
+
+def _pad_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], pad: Shape | None = None,
+             mode: str = "constant", value: float = 0.0) -> tuple[Array]:
+    _, dst, src = _pad_cuts(np.shape(x)[np.ndim(x) - ranks[0]:], pad)
+    cotangent = np.zeros_like(x)
+    cotangent[src] = g[dst]
+    return (cotangent,)
+
+
+# --- split, chunk: a tuple of parts (Op.parts) ------------------------------------------------
+
+
+def _split_sizes(n: int, split_size: Any = None, chunks: int | None = None) -> list[int]:
+    """The parts' lengths along the split axis of length n: split's size (an int: parts of that
+    length, the last shorter; a tuple: those lengths), or chunk's number of parts."""
+    if chunks is not None:
+        if chunks <= 0:
+            raise ValueError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+        split_size = -(-n // chunks) if n else 1
+    if split_size is None:
+        raise ValueError("split needs a size, as in x.split(2) or x.split((1, 3))")
+    if isinstance(split_size, tuple):
+        if sum(split_size) != n or any(size < 0 for size in split_size):
+            raise ValueError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
+                             f"dimension), but got split_sizes={list(split_size)}")
+        return list(split_size)
+    if split_size <= 0 and n:
+        raise ValueError(f"split expects split_size be non-negative, but got split_size={split_size}")
+    return [min(split_size, n - start) for start in range(0, n, split_size)] if n else [0]
+
+
+def _part_cut(x: Shape, part: int, of: int | None, dim: int, split_size: Any = None,
+              chunks: int | None = None) -> tuple[int, slice]:
+    """The axis (negative) and the slice of it that part `part` of the tuple takes."""
+    axis = point_axes(dim, len(x))[0] if x else 0
+    if not x:
+        raise ValueError("split: a number cannot be split (it has no dim)")
+    sizes = _split_sizes(x[axis], split_size, chunks)
+    if of is not None and of != len(sizes):
+        raise ValueError(f"cannot unpack {len(sizes)} parts into {of} names")
+    if not -len(sizes) <= part < len(sizes):
+        raise ValueError(f"tuple index out of range: {len(sizes)} parts")
+    part %= len(sizes)
+    start = sum(sizes[:part])
+    return axis, slice(start, start + sizes[part])
+
+
+def _part_key(axis: int, cut: slice) -> tuple[Any, ...]:
+    return (Ellipsis, cut) + (slice(None),) * (-axis - 1)
+
+
+def _parted(chunked: bool) -> tuple[Any, Any, Any]:
+    """forward, vjp and shape of split (chunked False) or chunk (True): one part of the tuple."""
+    def cut(x: Array, rank: int, part: int, of: int | None, size: Any, dim: int) -> tuple[int, slice]:
+        point = np.shape(x)[np.ndim(x) - rank:]
+        return _part_cut(point, part, of, dim, None if chunked else size, size if chunked else None)
+
+    def forward(x: Array, ranks: tuple[int, ...], size: Any = None, dim: int = 0, part: int = 0,
+                of: int | None = None) -> Array:
+        return x[_part_key(*cut(x, ranks[0], part, of, size, dim))]
+
+    def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], size: Any = None, dim: int = 0, part: int = 0,
+            of: int | None = None) -> tuple[Array]:
+        cotangent = np.zeros_like(x)
+        cotangent[_part_key(*cut(x, ranks[0], part, of, size, dim))] = g
+        return (cotangent,)
+
+    def shape(x: Shape, size: Any = None, dim: int = 0, part: int = 0, of: int | None = None) -> Shape:
+        axis, piece = _part_cut(x, part, of, dim, None if chunked else size, size if chunked else None)
+        out = list(x)
+        out[axis] = piece.stop - piece.start
+        return tuple(out)
+
+    return forward, vjp, shape
+
+
+def _part_text(name: str, size_name: str) -> Any:
+    def text(args: Sequence[str], dim: int = 0, part: int = 0, of: int | None = None, **params: Any) -> str:
+        given = [repr(params[size_name])] + ([f"dim={dim}"] if dim else [])
+        return f"{args[0]}.{name}({', '.join(given)})[{part}]"
+
+    return text
+
+
+def _split_node(constant: Sequence[bool], shapes: object, size: Any = None, **params: Any) -> str:
+    return "SplitWithSizesBackward0" if isinstance(size, tuple) else "SplitBackward0"
+
+
+# --- diag, diagonal, trace, tril, triu: matrices and their diagonals ---------------------------
+
+
+def _diagonal_cells(rows: int, cols: int, offset: int) -> tuple[Array, Array]:
+    """The (row, column) of each element of the `offset` diagonal of a rows x cols matrix."""
+    length = max(0, min(rows + min(offset, 0), cols - max(offset, 0)))
+    index = np.arange(length)
+    return index + max(-offset, 0), index + max(offset, 0)
+
+
+def _diag_shape(x: Shape, diagonal: int = 0) -> Shape:
+    if len(x) == 1:
+        n = x[0] + abs(diagonal)
+        return (n, n)
+    if len(x) == 2:
+        return (len(_diagonal_cells(x[0], x[1], diagonal)[0]),)
+    raise ValueError(f"diag(): Supports 1D or 2D tensors. Got {len(x)}D")
+
+
+def _diag(x: Array, ranks: tuple[int, ...], diagonal: int = 0) -> Array:
+    rank = ranks[0]
+    shape = _diag_shape(np.shape(x)[np.ndim(x) - rank:], diagonal)
+    if rank == 2:
+        rows, cols = _diagonal_cells(np.shape(x)[-2], np.shape(x)[-1], diagonal)
+        return x[..., rows, cols]
+    rows, cols = _diagonal_cells(shape[0], shape[1], diagonal)
+    out = np.zeros_like(x, shape=_lead(x, rank) + shape)
+    out[..., rows, cols] = x
+    return out
+
+
+def _diag_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], diagonal: int = 0) -> tuple[Array]:
+    if ranks[0] == 2:  # a matrix's diagonal: back onto the diagonal, zeros elsewhere
+        rows, cols = _diagonal_cells(np.shape(x)[-2], np.shape(x)[-1], diagonal)
+        cotangent = np.zeros_like(x)
+        cotangent[..., rows, cols] = g
+        return (cotangent,)
+    rows, cols = _diagonal_cells(np.shape(g)[-2], np.shape(g)[-1], diagonal)
+    return (g[..., rows, cols],)
+
+
+def _diag_node(constant: Sequence[bool], shapes: Sequence[Shape] | None, diagonal: int = 0) -> str:
+    return "DiagonalBackward0_copy" if shapes is not None and len(shapes[0]) == 2 else "DiagEmbedBackward0"
+
+
+def _diagonal_axes(rank: int, dim1: int, dim2: int) -> tuple[int, int]:
+    if rank < 2:
+        raise ValueError(f"diagonal dimensions requested must be of a tensor of at least 2 dimensions, got {rank}")
+    a, b = point_axes((dim1, dim2), rank)
+    return a, b
+
+
+def _diagonal_shape(x: Shape, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Shape:
+    a, b = _diagonal_axes(len(x), dim1, dim2)
+    length = len(_diagonal_cells(x[a], x[b], offset)[0])
+    return (*tuple(s for i, s in enumerate(x) if i - len(x) not in (a, b)), length)
+
+
+def _diagonal(x: Array, ranks: tuple[int, ...], offset: int = 0, dim1: int = 0, dim2: int = 1) -> Array:
+    a, b = _diagonal_axes(ranks[0], dim1, dim2)
+    rows, cols = _diagonal_cells(np.shape(x)[a], np.shape(x)[b], offset)
+    return np.moveaxis(x, (a, b), (-2, -1))[..., rows, cols]
+
+
+def _diagonal_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], offset: int = 0, dim1: int = 0,
+                  dim2: int = 1) -> tuple[Array]:
+    a, b = _diagonal_axes(ranks[0], dim1, dim2)
+    rows, cols = _diagonal_cells(np.shape(x)[a], np.shape(x)[b], offset)
+    moved = np.shape(np.moveaxis(np.empty(np.shape(x), dtype=bool), (a, b), (-2, -1)))
+    cotangent = np.zeros_like(g, shape=moved)
+    cotangent[..., rows, cols] = g
+    return (np.moveaxis(cotangent, (-2, -1), (a, b)),)
+
+
+def _matrix(name: str, rank: int) -> None:
+    if rank != 2:
+        raise ValueError(f"{name}: expected a matrix, but got tensor with dim {rank}")
+
+
+def _trace_shape(x: Shape) -> Shape:
+    _matrix("trace", len(x))
+    return ()
+
+
+def _trace(x: Array, ranks: tuple[int, ...]) -> Array:
+    _matrix("trace", ranks[0])
+    rows, cols = _diagonal_cells(np.shape(x)[-2], np.shape(x)[-1], 0)
+    return np.sum(x[..., rows, cols], axis=-1)
+
+
+def _trace_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...]) -> tuple[Array]:
+    # g onto the diagonal, zeros elsewhere (never g * eye: a NaN g stays off the rest, as in PyTorch)
+    rows, cols = _diagonal_cells(np.shape(x)[-2], np.shape(x)[-1], 0)
+    cotangent = np.zeros_like(x)
+    cotangent[..., rows, cols] = np.reshape(g, (*np.shape(g), 1))
+    return (cotangent,)
+
+
+def _triangle_shape(name: str) -> Any:
+    def shape(x: Shape, diagonal: int = 0) -> Shape:
+        if len(x) < 2:
+            raise ValueError(f"{name}: input tensor must have at least 2 dimensions")
+        return x
+
+    return shape
+
+
+def _triangle(keep_lower: bool) -> Any:
+    def forward(x: Array, ranks: tuple[int, ...], diagonal: int = 0) -> Array:
+        name = "tril" if keep_lower else "triu"
+        _triangle_shape(name)(np.shape(x)[np.ndim(x) - ranks[0]:])
+        rows, cols = np.shape(x)[-2:]
+        below = np.arange(cols)[None, :] - np.arange(rows)[:, None] <= diagonal  # PyTorch's and NumPy's rule
+        return np.where(below if keep_lower else ~np.tri(rows, cols, diagonal - 1, dtype=bool), x, 0.0)
+
+    return forward
+
+
+def _triangle_vjp(keep_lower: bool) -> Any:
+    forward = _triangle(keep_lower)
+    return lambda g, ans, x, ranks, diagonal=0: (forward(g, (2,), diagonal),)
+
+
+# --- the rows ----------------------------------------------------------------------------------
+
+DIM = Param("dim", "int", None, aliases=("axis",))
+DIMS = Param("dim", "dims", None, aliases=("axis",))
+SHAPE = Param("shape", "ints", None, aliases=("size", "newshape"))
+SIZES = Param("size", "ints", None, aliases=("shape", "sizes"))
+REPEATS = Param("dims", "ints", None, aliases=("repeats", "reps", "sizes"))
+DIAGONAL = Param("diagonal", "int", 0, aliases=("k",))
+DIM_0 = Param("dim", "int", 0, aliases=("axis",))
+
+
+def _one(*cases: tuple[Shape, dict[str, Any]]) -> tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...]:
+    return tuple(((shape,), params) for shape, params in cases)
+
+
+def _linear(name: str, forward: Any, vjp: Any, node: str, **fields: Any) -> Any:
+    return structural(name, fields.pop("arity", 1), forward, vjp, node, sympy=_sympy(forward), linear=True, **fields)
+
+
+ROWS = [
+    _linear("reshape", _reshape, _same_shape_back, "ViewBackward0", params=(SHAPE,), shape=_reshape_shape,
+            methods=("reshape", "view"), examples=_one(((2, 3), {"shape": (3, 2)}), ((2, 3), {"shape": (-1,)}),
+                                                     ((6,), {"shape": (2, -1, 1)}), ((), {"shape": (1, 1)}))),
+    _linear("flatten", _flatten, _same_shape_back, "ViewBackward0",
+            params=(Param("start_dim", "int", 0), Param("end_dim", "int", -1)), shape=_flatten_shape,
+            methods=("flatten",), examples=_one(((2, 3), {}), ((2, 3, 2), {"start_dim": 1}),
+                                                ((2, 3, 2), {"start_dim": 0, "end_dim": -2}), ((), {}))),
+    _linear("squeeze", _squeeze, _same_shape_back, "SqueezeBackward0", params=(DIMS,), shape=_squeeze_shape,
+            torch_node_rule=_squeeze_node, methods=("squeeze",),
+            examples=_one(((1, 3, 1), {}), ((1, 3, 1), {"dim": 0}), ((1, 3, 1), {"dim": (0, -1)}),
+                          ((2, 3), {"dim": 1}))),
+    _linear("unsqueeze", _unsqueeze, _same_shape_back, "UnsqueezeBackward0", params=(DIM,), shape=_unsqueeze_shape,
+            spellings=("expand_dims",), methods=("unsqueeze",),
+            examples=_one(((3,), {"dim": 0}), ((2, 3), {"dim": -1}), ((2, 3), {"dim": 1}), ((), {"dim": 0}))),
+    _linear("transpose", _transpose, _transpose_vjp, "TransposeBackward0",
+            params=(Param("dim0", "int", None, aliases=("axis1",)), Param("dim1", "int", None, aliases=("axis2",))),
+            shape=_transpose_shape, torch_node_rule=_transpose_node, spellings=("swapaxes", "swapdims"),
+            methods=("transpose", "swapaxes", "swapdims"),
+            examples=_one(((2, 3), {"dim0": 0, "dim1": 1}), ((2, 3, 2), {"dim0": -1, "dim1": 0}), ((2, 3), {}))),
+    _linear("permute", _permute, _permute_vjp, "PermuteBackward0", params=(Param("dims", "ints", None, aliases=("axes",)),),
+            shape=_permute_shape, methods=("permute",),
+            examples=_one(((2, 3), {"dims": (1, 0)}), ((2, 3, 2), {"dims": (2, 0, 1)}), ((2, 3, 2), {}))),
+    # A method only: `t` is too common a name of an input (a time, a target) to be a function.
+    _linear("t", _t, _transpose_vjp, "TBackward0", shape=_t_shape, methods=("t",), callable=False,
+            text=lambda args: f"{args[0]}.t()",
+            examples=_one(((2, 3), {}), ((3,), {}))),
+    _linear("expand", _expand, _expand_vjp, "ExpandBackward0", params=(SIZES,), shape=_expand_shape,
+            spellings=("broadcast_to",), methods=("expand", "broadcast_to"),
+            examples=_one(((3,), {"size": (2, 3)}), ((2, 1), {"size": (-1, 3)}), ((), {"size": (2,)}))),
+    _linear("repeat", _tile(False), _tile_vjp(False), "RepeatBackward0", params=(REPEATS,), shape=_tile_shape(False),
+            methods=("repeat",), callable=False,  # a method only: np.repeat(x, 2) repeats each element, another op
+            text=lambda args, dims=None: f"{args[0]}.repeat({', '.join(str(d) for d in dims or ())})", examples=_one(((2, 3), {"dims": (2, 1)}), ((3,), {"dims": (2, 2)}))),
+    _linear("tile", _tile(True), _tile_vjp(True), "RepeatBackward0", params=(REPEATS,), shape=_tile_shape(True),
+            methods=("tile",), examples=_one(((2, 3), {"dims": (2,)}), ((3,), {"dims": (2, 1, 2)}))),
+    _linear("flip", _flip, _flip_vjp, "FlipBackward0", params=(Param("dims", "dims", None, aliases=("axis",)),),
+            shape=lambda x, dims=None: (point_axes(dims, len(x)), x)[1], methods=("flip",),
+            examples=_one(((2, 3), {"dims": 0}), ((2, 3), {"dims": (0, 1)}), ((4,), {}))),
+    _linear("roll", _roll, _roll_vjp, "RollBackward0",
+            params=(Param("shifts", "dims", None, aliases=("shift",)), Param("dims", "dims", None, aliases=("axis",))),
+            shape=_roll_shape, methods=("roll",),
+            examples=_one(((4,), {"shifts": 1}), ((2, 3), {"shifts": (1, -1), "dims": (0, 1)}), ((2, 3), {"shifts": 2}))),
+    _linear("cat", _cat, _cat_vjp, "CatBackward0", arity=-1, params=(Param("dim", "int", 0, aliases=("axis",)),),
+            shape=_cat_shape, spellings=("concatenate", "concat"),
+            text=lambda args, dim=0: f"cat([{', '.join(args)}]{'' if dim == 0 else f', dim={dim}'})",
+            examples=((((2,), (3,)), {}), (((2, 3), (2, 1)), {"dim": 1}), (((1, 2), (2, 2), (1, 2)), {"dim": -2}))),
+    _linear("pad", _pad, _pad_vjp, "ConstantPadNdBackward0",
+            params=(Param("pad", "ints", None), Param("mode", "str", "constant", choices=("constant",)),
+                    Param("value", "float", 0.0)), shape=_pad_shape, jvp=_pad_jvp,
+            examples=_one(((3,), {"pad": (1, 2)}), ((2, 3), {"pad": (1, 0, 0, 1), "value": 1.5}),
+                          ((2, 4), {"pad": (-1, 1)}))),
+    # Tuples of parts: x.split(2), x.chunk(3) (a method only: np.split(x, 2) makes 2 parts, not parts of 2).
+    _linear("split", _parted(False)[0], _parted(False)[1], "SplitBackward0", parts=-1, callable=False,
+            params=(Param("size", "dims", None, aliases=("split_size", "split_size_or_sections")), DIM_0),
+            shape=_parted(False)[2], torch_node_rule=_split_node, methods=("split",), text=_part_text("split", "size"),
+            examples=_one(((5,), {"size": 2, "part": 2}), ((2, 3), {"size": (1, 2), "dim": 1, "part": 1}),
+                          ((4, 2), {"size": 3, "part": -1}))),
+    _linear("chunk", _parted(True)[0], _parted(True)[1], "SplitBackward0", parts=-1,
+            params=(Param("size", "int", None, aliases=("chunks",)), DIM_0), shape=_parted(True)[2],
+            methods=("chunk",), text=_part_text("chunk", "size"),
+            examples=_one(((5,), {"size": 2, "part": 0}), ((2, 4), {"size": 2, "dim": -1, "part": 1}))),
+    _linear("diag", _diag, _diag_vjp, "DiagEmbedBackward0", params=(DIAGONAL,), shape=_diag_shape,
+            torch_node_rule=_diag_node, methods=("diag",),
+            examples=_one(((3,), {}), ((2,), {"diagonal": 1}), ((3, 3), {}), ((2, 3), {"diagonal": -1}))),
+    _linear("diagonal", _diagonal, _diagonal_vjp, "DiagonalBackward0",
+            params=(Param("offset", "int", 0), Param("dim1", "int", 0, aliases=("axis1",)),
+                    Param("dim2", "int", 1, aliases=("axis2",))), shape=_diagonal_shape, methods=("diagonal",),
+            examples=_one(((3, 3), {}), ((2, 3), {"offset": 1}), ((2, 3, 2), {"dim1": 1, "dim2": -1}))),
+    _linear("trace", _trace, _trace_vjp, "TraceBackward0", shape=_trace_shape, methods=("trace",),
+            examples=_one(((3, 3), {}), ((2, 3), {}))),
+    _linear("tril", _triangle(True), _triangle_vjp(True), "TrilBackward0", params=(DIAGONAL,),
+            shape=_triangle_shape("tril"), methods=("tril",), examples=_one(((3, 3), {}), ((2, 3), {"diagonal": -1}))),
+    _linear("triu", _triangle(False), _triangle_vjp(False), "TriuBackward0", params=(DIAGONAL,),
+            shape=_triangle_shape("triu"), methods=("triu",), examples=_one(((3, 3), {}), ((2, 3), {"diagonal": 1}))),
+]
