@@ -60,6 +60,10 @@ def _where(condition: Any, a: Any, b: Any) -> Dual:
     return Dual(value, np.where(condition, 0.0 if ta is None else ta, 0.0 if tb is None else tb))
 
 
+def _of_values(function: Callable[..., Any], x: Any, *args: Any, **kwargs: Any) -> Any:
+    return function(primal(x), *args, **kwargs)
+
+
 def _like(function: Callable[..., Any], x: Dual, *args: Any, **kwargs: Any) -> Dual:
     return Dual(function(x.primal, *args, **kwargs))
 
@@ -72,7 +76,10 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     # Linear in x: the same function on the value and on the tangent.
     **{function: partial(_linear, function) for function in (np.reshape, np.broadcast_to, np.swapaxes, np.take,
                                                                np.moveaxis, np.transpose, np.expand_dims,
-                                                               np.squeeze, np.sum, np.copy)},
+                                                               np.squeeze, np.sum, np.mean, np.copy, np.flip,
+                                                               np.cumsum)},
+    # Integer results (the index a max picks): of the values alone.
+    **{function: partial(_of_values, function) for function in (np.argmax, np.argmin)},
     np.zeros_like: partial(_like, np.zeros_like),
     np.ones_like: partial(_like, np.ones_like),
 }
