@@ -98,6 +98,18 @@ TORCH_CASES = [
     ("logcumsumexp(v)", {"v": [-inf, 1.0, inf, 2.0]}, lambda t, v: t.logcumsumexp(v, 0)),
     ("logcumsumexp(v)", {"v": [1000.0, -1000.0, 1000.0]}, lambda t, v: t.logcumsumexp(v, 0)),
     ("m.logcumsumexp(0)", {"m": M}, lambda t, m: m.logcumsumexp(0)),
+    ("norm(m)", {"m": M}, lambda t, m: t.norm(m)),
+    ("norm(v)", {"v": [0.0, 0.0]}, lambda t, v: t.norm(v)),
+    ("norm(m, 1)", {"m": ZERO}, lambda t, m: t.norm(m, 1)),
+    ("norm(m, p=1, dim=0)", {"m": ZERO}, lambda t, m: t.norm(m, p=1, dim=0)),
+    ("m.norm(3, dim=-1, keepdim=True)", {"m": ZERO}, lambda t, m: m.norm(3, dim=-1, keepdim=True)),
+    ("norm(m, 'fro')", {"m": M}, lambda t, m: t.norm(m, "fro")),
+    ("norm(m, 'fro', dim=1)", {"m": M}, lambda t, m: t.norm(m, "fro", dim=1)),
+    ("torch.linalg.vector_norm(m, ord=0.5, dim=1)", {"m": ZERO}, lambda t, m: t.linalg.vector_norm(m, ord=0.5, dim=1)),
+    ("norm(v, 1.5)", {"v": [0.0, 0.0, 0.0]}, lambda t, v: t.norm(v, 1.5)),
+    ("norm(v, 3)", {"v": [0.0, 0.0]}, lambda t, v: t.norm(v, 3)),
+    ("norm(v, 0)", {"v": [0.0, 2.0, -1.0]}, lambda t, v: t.norm(v, 0)),
+    ("norm(m, 2, (0, 1))", {"m": M}, lambda t, m: t.norm(m, 2, (0, 1))),
 ]
 SEEDS = ["ones", "nan-first"]  # all ones; NaN at the output's first element (a NaN from elsewhere)
 
@@ -150,6 +162,8 @@ HESSIAN_CASES = [
     ("sum(cumprod(v) * v)", {"v": [2.0, -3.0, 0.5, 4.0]}, lambda t, v: (t.cumprod(v, 0) * v).sum()),
     ("sum(cumprod(v) * v)", {"v": [2.0, 0.0, 0.5, 4.0]}, lambda t, v: (t.cumprod(v, 0) * v).sum()),
     ("sum(logcumsumexp(m, 1) ** 2)", {"m": M}, lambda t, m: (t.logcumsumexp(m, 1) ** 2).sum()),
+    ("sum(norm(m, 3, 1) ** 2)", {"m": M}, lambda t, m: (t.norm(m, 3, 1) ** 2).sum()),
+    ("norm(m, 1.5) * norm(m, 1)", {"m": M}, lambda t, m: t.norm(m, 1.5) * t.norm(m, 1)),
 ]
 
 
@@ -290,6 +304,7 @@ def test_prod_of_nothing_is_one_with_an_empty_gradient():
     ("torch.nn.functional.log_softmax(m, 0)", "log_softmax(m, 0)"),
     ("m.cumsum(dim=1)", "cumsum(m, 1)"), ("np.cumprod(m, axis=0)", "cumprod(m, 0)"),
     ("torch.logcumsumexp(m, -1)", "logcumsumexp(m, -1)"),
+    ("torch.linalg.vector_norm(m, ord=1, dim=0)", "norm(m, 1, 0)"), ("m.norm(p=3, keepdim=True)", "norm(m, 3, None, True)"),
 ])
 def test_pytorch_and_numpy_spellings_give_the_plain_tape(spelled, plain):
     a, b = compile_program(spelled), compile_program(plain)

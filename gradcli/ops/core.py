@@ -86,6 +86,8 @@ class Param(NamedTuple):
                 return value
             raise ValueError(f"{self.name} must be one of {', '.join(repr(c) for c in self.choices)}")
         if isinstance(value, str):
+            if value in self.choices:  # a number or one of these names: norm's p='fro'
+                return value
             raise ValueError(f"{self.name} must be {_KIND_TEXT[kind]}, not a string")
         if kind in ("dims", "ints"):
             if isinstance(value, tuple):

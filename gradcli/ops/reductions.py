@@ -6,11 +6,12 @@ Their rules act on the trailing `ranks[0]` axes of their arg (see core: rules ne
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Op, Param, load_sympy, point_axes, structural, sympy_total
+from gradcli.ops.core import Array, Op, Param, load_sympy, point_axes, structural
 
 # dim/axis and keepdim/keepdims, as PyTorch and NumPy spell them.
 DIM = Param("dim", "dims", None, aliases=("axis",))
@@ -33,15 +34,6 @@ def _kept(g: Array, axes: tuple[int, ...], keepdim: bool) -> Array:
         return g
     ndim = np.ndim(g) + len(axes)
     return np.expand_dims(g, tuple(ndim + axis for axis in axes))
-
-
-def _expand(g: Array, rank: int) -> Array:
-    """A reduction's cotangent -> broadcastable against its arg, which has `rank` more axes."""
-    return np.reshape(g, np.shape(g) + (1,) * rank)
-
-
-def _no_axes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
-    return ()
 
 
 def _sum(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
@@ -418,23 +410,66 @@ def _sym_softmax(log: bool) -> Any:
     return build
 
 
-def _norm(x: Array, ranks: tuple[int, ...]) -> Array:
-    return np.asarray(np.sqrt(np.sum(x * x, axis=_axes(ranks[0]))))
+# norm: torch.norm / torch.linalg.vector_norm, any p ('fro' is 2), over dims, LinalgVectorNormBackward0
+# with PyTorch's norm_backward: 0 at the origin, sign(x) * g for p = 1, ties split for p = +-inf.
+ORD = Param("p", "float", 2.0, aliases=("ord",), choices=("fro",))
 
 
-def _norm_slope(x: Array, ans: Array, rank: int) -> Array:
-    # x / |x|, and 0 at the origin (PyTorch's vector_norm backward is 0 there, not NaN).
-    at_origin = _expand(ans == 0, rank)
-    return np.where(at_origin, 0.0, x / np.where(at_origin, 1.0, _expand(ans, rank)))
+def _order(p: Any) -> float:
+    return 2.0 if p == "fro" else float(p)
 
 
-def _norm_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...]) -> tuple[Array]:
-    # g times the slope: a NaN g stays NaN at the origin, as in PyTorch.
-    return (_expand(g, ranks[0]) * _norm_slope(x, ans, ranks[0]),)
+def _norm(x: Array, ranks: tuple[int, ...], p: Any = 2.0, dim: Any = None, keepdim: bool = False) -> Array:
+    axes, p = point_axes(dim, ranks[0]), _order(p)
+    if p == 2.0:
+        return np.asarray(np.sqrt(np.sum(x * x, axis=axes, keepdims=keepdim)))
+    size = np.abs(x)
+    if p == 1.0:
+        return np.asarray(np.sum(size, axis=axes, keepdims=keepdim))
+    if math.isinf(p):
+        return np.asarray((np.max if p > 0 else np.min)(size, axis=axes, keepdims=keepdim))
+    if p == 0.0:
+        return np.asarray(np.sum(x != 0, axis=axes, keepdims=keepdim), dtype=float)
+    return np.asarray(np.sum(size**p, axis=axes, keepdims=keepdim) ** (1.0 / p))
 
 
-def _norm_jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...]) -> Array:
-    return _sum(t[0] * _norm_slope(x, ans, ranks[0]), ranks)
+def _norm_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], p: Any = 2.0, dim: Any = None,
+              keepdim: bool = False) -> tuple[Array]:
+    axes, p = point_axes(dim, ranks[0]), _order(p)
+    g, norm = _kept(g, axes, keepdim), _kept(ans, axes, keepdim)
+    if p == 0.0:
+        return (np.zeros_like(x),)
+    if p == 1.0:
+        return (np.sign(x) * g,)
+    at_origin = norm == 0
+    if p == 2.0:  # g times x / |x|, 0 at the origin (a NaN g stays NaN there, as in PyTorch)
+        return (g * np.where(at_origin, 0.0, x / np.where(at_origin, 1.0, norm)),)
+    size = np.abs(x)
+    if math.isinf(p):
+        mask = (size == norm) | (size != size)
+        return (np.sign(x) * ((g / np.sum(mask, axis=axes, keepdims=True)) * mask),)
+    if p < 1.0:
+        return (np.sign(x) * np.where(x == 0, 0.0, size ** (p - 1.0)) * g * norm ** (1.0 - p),)
+    scaled = np.sign(x) * size ** (p - 1.0) if p < 2.0 else x * size ** (p - 2.0)
+    return (scaled * np.where(at_origin, 0.0, g / np.where(at_origin, 1.0, norm ** (p - 1.0))),)
+
+
+def _sym_norm(x: Array, p: Any = 2.0, dim: Any = None, keepdim: bool = False) -> Array:
+    sympy, order = load_sympy(), _order(p)
+
+    def combine(terms: list[Any]) -> Any:
+        if math.isinf(order):
+            return (sympy.Max if order > 0 else sympy.Min)(*map(sympy.Abs, terms))
+        if order == 2.0:
+            return sympy.sqrt(sympy.Add(*[t * t for t in terms]))
+        exponent = sympy.nsimplify(order)
+        return sympy.Add(*[sympy.Abs(t) ** exponent for t in terms]) ** (1 / exponent)
+
+    return _sympy_reduction(combine)(x, dim, keepdim)
+
+
+def _norm_shape(x: tuple[int, ...], p: Any = 2.0, dim: Any = None, keepdim: bool = False) -> tuple[int, ...]:
+    return _reduced_shape(x, dim, keepdim)
 
 
 _VECTORS_AND_MATRICES: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = ((((4,),), {}), (((2, 3),), {}))
@@ -628,6 +663,8 @@ def _sym_scan(combine: Any) -> Any:
 _SOFTMAX_EXAMPLES: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = (
     (((4,),), {}), (((2, 3),), {"dim": 1}), (((2, 3),), {"dim": 0}), (((2, 3, 2),), {"dim": -2}), (((),), {"dim": 0}))
 
+_NORM_EXAMPLES = (*_VECTORS_AND_MATRICES, (((2, 3),), {"p": 1}), (((2, 3),), {"p": 3, "dim": 0}),
+                  (((2, 3),), {"p": 0.5, "dim": -1, "keepdim": True}), (((4,),), {"p": 1.5}), (((2, 3),), {"dim": (0, 1)}))
 _VAR_EXAMPLES = (*_OVER_DIMS[:-1], (((2, 3),), {"dim": 1, "correction": 0}), (((4,),), {"unbiased": False}))
 
 ROWS = [
@@ -654,9 +691,9 @@ ROWS = [
                sympy=_sym_scan(lambda terms: load_sympy().log(load_sympy().Add(*map(load_sympy().exp, terms)))),
                shape=_softmax_shape("logcumsumexp"), examples=_SOFTMAX_EXAMPLES, methods=("logcumsumexp",),
                params=(DIM_INT,)),
-    structural("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0", jvp=_norm_jvp,
-               sympy=lambda x: np.asarray(load_sympy().sqrt(sympy_total(x * x).item()), dtype=object), shape=_no_axes, examples=_VECTORS_AND_MATRICES,
-               kinked=True, methods=("norm",)),
+    structural("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0", jvp=_reduction_jvp(_norm_vjp), sympy=_sym_norm,
+               shape=_norm_shape, examples=_NORM_EXAMPLES, kinked=True, methods=("norm",), spellings=("vector_norm",),
+               params=(ORD, DIM, KEEPDIM)),
     structural("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0", jvp=_logsumexp_jvp,
                sympy=_sympy_reduction(lambda terms: load_sympy().log(load_sympy().Add(*map(load_sympy().exp, terms)))),
                shape=_reduced_shape, examples=_OVER_DIMS, methods=("logsumexp",), params=(DIM, KEEPDIM)),
