@@ -103,6 +103,10 @@ def _solve(a: Any, b: Any) -> Dual:
     return Dual(value, np.linalg.solve(np.broadcast_to(primal(a), value.shape[:-2] + primal(a).shape[-2:]), rhs))
 
 
+def _of_values(function: Callable[..., Any], x: Any, *args: Any, **kwargs: Any) -> Any:
+    return function(primal(x), *args, **kwargs)
+
+
 def _like(function: Callable[..., Any], x: Dual, *args: Any, **kwargs: Any) -> Dual:
     return Dual(function(x.primal, *args, **kwargs))
 
@@ -125,13 +129,15 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     # Linear in x: the same function on the value and on the tangent.
     **{function: partial(_linear, function) for function in (np.reshape, np.broadcast_to, np.swapaxes, np.take,
                                                                np.moveaxis, np.transpose, np.expand_dims,
-                                                               np.squeeze, np.sum, np.copy, np.flip, np.roll, np.tile,
-                                                               np.diagonal)},
+                                                               np.squeeze, np.sum, np.mean, np.copy, np.flip, np.roll,
+                                                               np.tile, np.diagonal, np.cumsum)},
     np.einsum: partial(_multilinear, np.einsum),
     np.cross: partial(_bilinear, np.cross),
     np.linalg.det: _det,
     np.linalg.inv: _inv,
     np.linalg.solve: _solve,
+    # Integer results (the index a max picks): of the values alone.
+    **{function: partial(_of_values, function) for function in (np.argmax, np.argmin)},
     np.zeros_like: partial(_like, np.zeros_like),
     np.ones_like: partial(_like, np.ones_like),
 }

@@ -348,11 +348,11 @@ class TapeSink:
                     return self.add(APPLY, op, (args[0],), span, wants=(arg.requires_grad,))
             return self.apply(op, [self.operand(a) for a in args], span)
         # The first row whose signature the args fit: max(v) is the reduction, max(a, b) not.
-        first_problem: SyntaxProblem | None = None
+        first_problem: SyntaxProblem | NameProblem | None = None
         for candidate in (op, *(OPS[name] for name in op.overloads)):
             try:
                 tensors, params = self.bind(candidate, func, args, keywords or [], span)
-            except SyntaxProblem as problem:
+            except (SyntaxProblem, NameProblem) as problem:  # (what bind raises: _fail's NameProblem)
                 first_problem = first_problem or problem
                 continue
             if candidate.parts:

@@ -40,7 +40,7 @@ PYTORCH_GRAPHS = [
     ("dot(v, v)", "DotBackward0", ["AccumulateGrad", "AccumulateGrad"]),
     ("max(x, y)", "MaximumBackward0", ["AccumulateGrad", "AccumulateGrad"]),
     ("min(x, y)", "MinimumBackward0", ["AccumulateGrad", "AccumulateGrad"]),
-    ("max(x, 2)", "MaximumBackward0", ["AccumulateGrad", None]),
+    ("max(x, 2.0)", "MaximumBackward0", ["AccumulateGrad", None]),  # max(x, 2): over dim 2
     ("atan2(x, y)", "Atan2Backward0", ["AccumulateGrad", "AccumulateGrad"]),
     ("relu(x)", "ReluBackward0", ["AccumulateGrad"]),
     ("softplus(x)", "SoftplusBackward0", ["AccumulateGrad"]),
@@ -187,7 +187,7 @@ def test_torch_agrees_where_it_is_installed():
                                ("relu", "torch.relu"), ("softplus", "torch.nn.functional.softplus"),
                                ("sigmoid", "torch.sigmoid"), ("log1p", "torch.log1p"), ("pow", "torch.pow")]:
             expression = expression.replace(f"{name}(", f"{function}(")
-        expression = expression.replace("[x, y]", "torch.stack([x, y])").replace("torch.maximum(x, 2)",
+        expression = expression.replace("[x, y]", "torch.stack([x, y])").replace("torch.maximum(x, 2.0)",
                                                                                  "torch.maximum(x, torch.tensor(2.))")
         out = eval(expression, {"torch": torch}, tensors)  # the reference: our own fixed table, in PyTorch
         assert type(out.grad_fn).__name__ == root_op, program

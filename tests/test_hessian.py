@@ -271,7 +271,7 @@ TORCH_OPS = {
     "acos": lambda t, x: t.acos(x), "atan": lambda t, x: t.atan(x), "sinh": lambda t, x: t.sinh(x),
     "cosh": lambda t, x: t.cosh(x), "tanh": lambda t, x: t.tanh(x), "sigmoid": lambda t, x: t.sigmoid(x),
     "relu": lambda t, x: t.relu(x), "softplus": lambda t, x: t.nn.functional.softplus(x),
-    "max": lambda t, x, y: t.maximum(x, y), "min": lambda t, x, y: t.minimum(x, y),
+    "maximum": lambda t, x, y: t.maximum(x, y), "minimum": lambda t, x, y: t.minimum(x, y),
     "atan2": lambda t, x, y: t.atan2(x, y),
     **{name: _torch_function(name) for name in (
         "square", "rsqrt", "reciprocal", "exp2", "asinh", "acosh", "atanh", "sign", "floor", "ceil", "round", "trunc",

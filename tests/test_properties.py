@@ -71,10 +71,10 @@ SAFE = {
 }
 SAFE_BINARY = {
     "add": "({} + {})", "sub": "({} - {})", "mul": "({} * {})", "div": "({} / (1.5 + tanh({})))",
-    "pow": "(1.5 + tanh({})) ** tanh({})", "max": "max({}, {})", "min": "min({}, {})",
+    "pow": "(1.5 + tanh({})) ** tanh({})", "maximum": "maximum({}, {})", "minimum": "minimum({}, {})",  # max(x, 2): over dim 2
     "atan2": "atan2({}, 1.5 + tanh({}))",
 }
-KINKED = ("abs(", "relu(", "max(", "min(")
+KINKED = ("abs(", "relu(", "maximum(", "minimum(")
 
 
 @st.composite
@@ -137,7 +137,7 @@ def points(draw, tape):
 
 
 def _away_from_kinks(program: str, point: dict) -> bool:
-    """abs, relu, max and min have no derivative at their kinks: keep clear of them by 1e-4."""
+    """abs, relu, maximum and minimum have no derivative at their kinks: keep clear of them by 1e-4."""
     if not any(k in program for k in KINKED):
         return True
     tape = compile_program(program)
@@ -146,7 +146,7 @@ def _away_from_kinks(program: str, point: dict) -> bool:
         if node.op is not None and node.op.name in ("abs", "relu"):
             if np.min(np.abs(values[node.args[0]])) < 1e-4:
                 return False
-        if node.op is not None and node.op.name in ("max", "min"):
+        if node.op is not None and node.op.name in ("maximum", "minimum"):
             if np.min(np.abs(values[node.args[0]] - values[node.args[1]])) < 1e-4:
                 return False
     return True

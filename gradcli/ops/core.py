@@ -87,6 +87,8 @@ class Param(NamedTuple):
                 return value
             raise ValueError(f"{self.name} must be one of {', '.join(repr(c) for c in self.choices)}")
         if isinstance(value, str):
+            if value in self.choices:  # a number or one of these names: norm's p='fro'
+                return value
             raise ValueError(f"{self.name} must be {_KIND_TEXT[kind]}, not a string")
         if kind == "axes":  # tensordot's dims: a count, or a pair of lists of dims
             if not isinstance(value, tuple):
@@ -116,7 +118,9 @@ _KIND_TEXT = {"int": "a whole number", "float": "a number", "bool": "True or Fal
 
 
 def _whole(name: str, value: Any) -> int:
-    if isinstance(value, tuple) or not float(value).is_integer():
+    # A dim or a size is written as an int (`sum(x, 0.0)` is refused, as PyTorch refuses it):
+    # so `max(x, 2.0)` is the elementwise maximum, `max(x, 2)` the reduction over dim 2.
+    if isinstance(value, (tuple, float)) or not float(value).is_integer():
         raise ValueError(f"{name} must be a whole number, got {value!r}")
     return int(value)
 

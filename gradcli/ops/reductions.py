@@ -1,15 +1,17 @@
-"""The rows of the reductions over all of a value's (per-point) axes: sum, mean, norm, logsumexp.
+"""The rows of the reductions: sum, mean, prod, max, min, amax, amin, norm,
+logsumexp, var, std, softmax, log_softmax.
 
 Their rules act on the trailing `ranks[0]` axes of their arg (see core: rules never see a batch).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Param, load_sympy, point_axes, structural, sympy_total
+from gradcli.ops.core import Array, Op, Param, load_sympy, point_axes, structural
 
 # dim/axis and keepdim/keepdims, as PyTorch and NumPy spell them.
 DIM = Param("dim", "dims", None, aliases=("axis",))
@@ -32,15 +34,6 @@ def _kept(g: Array, axes: tuple[int, ...], keepdim: bool) -> Array:
         return g
     ndim = np.ndim(g) + len(axes)
     return np.expand_dims(g, tuple(ndim + axis for axis in axes))
-
-
-def _expand(g: Array, rank: int) -> Array:
-    """A reduction's cotangent -> broadcastable against its arg, which has `rank` more axes."""
-    return np.reshape(g, np.shape(g) + (1,) * rank)
-
-
-def _no_axes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
-    return ()
 
 
 def _sum(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
@@ -71,6 +64,155 @@ def _with_dim(name: str) -> Any:
     return lambda constant, shapes, dim=None, keepdim=False: f"{name}Backward{0 if dim is None else 1}"
 
 
+def _check_nonempty(name: str, shape: tuple[int, ...], axes: tuple[int, ...], dim: Any) -> None:
+    """max, min, amax, amin have no value over no elements: PyTorch's error."""
+    if dim is None and 0 in shape:
+        raise ValueError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                         "Specify the reduction dim with the 'dim' argument.")
+    for given, axis in zip(dim if isinstance(dim, tuple) else (dim,), axes, strict=False):
+        if shape[axis] == 0:
+            raise ValueError(f"{name}(): Expected reduction dim {given} to have non-zero size.")
+
+
+def _nonempty_shape(name: str) -> Any:
+    def shape(x: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> tuple[int, ...]:
+        _check_nonempty(name, x, point_axes(dim, len(x)), dim)
+        return _reduced_shape(x, dim, keepdim)
+
+    return shape
+
+
+def _along(x: Array, axes: tuple[int, ...]) -> tuple[Array, tuple[int, ...]]:
+    """x with the (negative) `axes` moved to the end and made one: (that, the moved shape)."""
+    moved = np.moveaxis(x, axes, tuple(range(-len(axes), 0)))
+    return np.reshape(moved, (*moved.shape[: moved.ndim - len(axes)], -1)), moved.shape
+
+
+def _back(flat: Array, moved_shape: tuple[int, ...], axes: tuple[int, ...]) -> Array:
+    return np.moveaxis(np.reshape(flat, moved_shape), tuple(range(-len(axes), 0)), axes)
+
+
+def _exclusive_cumprod(flat: Array) -> Array:
+    """[1, x0, x0 x1, ...] along the last axis, in PyTorch's order of products."""
+    out = np.ones_like(flat)
+    if type(flat) is np.ndarray:
+        out[..., 1:] = np.cumprod(flat[..., :-1], axis=-1)
+        return out
+    running = out[..., 0]  # dual numbers (the Hessian): the same products, one at a time
+    for i in range(1, flat.shape[-1]):
+        running = running * flat[..., i - 1]
+        out[..., i] = running
+    return out
+
+
+def _others_product(x: Array, axes: tuple[int, ...]) -> Array:
+    """Each element's product of the others in its slice: PyTorch's prod_safe_zeros_backward."""
+    flat, moved_shape = _along(x, axes)
+    left = _exclusive_cumprod(flat)
+    right = np.flip(_exclusive_cumprod(np.flip(flat, -1)), -1)
+    return _back(left * right, moved_shape, axes)
+
+
+def _prod(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
+    return np.asarray(np.prod(x, axis=point_axes(dim, ranks[0]), keepdims=keepdim))
+
+
+def _prod_slope(ans: Array, x: Array, rank: int, dim: Any, keepdim: bool) -> Array:
+    """d prod / d x, as PyTorch's prod_backward computes it: result / x where the point has no
+    zero, else the product of the others (exact with zeros)."""
+    axes = point_axes(dim, rank)
+    if not axes:
+        return np.ones_like(x)
+    has_zero = np.any(x == 0, axis=_axes(rank), keepdims=True)
+    safe = np.where(has_zero, 1.0, x)
+    return np.where(has_zero, _others_product(x, axes), _kept(ans, axes, keepdim) / safe)
+
+
+def _many_zeros(x: Array, rank: int, dim: Any) -> Array | bool:
+    # prod over everything with two zeros or more: PyTorch's backward is zeros (g NaN too).
+    return dim is None and rank > 0 and np.sum(x == 0, axis=_axes(rank), keepdims=True) > 1
+
+
+def _prod_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None,
+              keepdim: bool = False) -> tuple[Array]:
+    axes = point_axes(dim, ranks[0])
+    part = _kept(g, axes, keepdim) * _prod_slope(ans, x, ranks[0], dim, keepdim)
+    many = _many_zeros(x, ranks[0], dim)
+    return (np.where(many, 0.0, part) if many is not False else part,)
+
+
+def _prod_jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
+    axes = point_axes(dim, ranks[0])
+    return np.sum(t[0] * _prod_slope(ans, x, ranks[0], dim, keepdim), axis=axes, keepdims=keepdim)
+
+
+# max and min of one tensor (torch.max(x): MaxBackward1, the gradient split evenly among the
+# elements equal to the result, NaN ones where it is NaN; with a dim, MaxBackward0: all of it
+# to the index torch.max(x, dim) gives, the first of the ties, the first NaN), and amax/amin
+# (AmaxBackward0: split evenly among the ties of each slice).
+DIM_INT = Param("dim", "int", None, aliases=("axis",))  # torch.max/min take one dim
+
+
+def _extreme(name: str, numpy_function: Any) -> Any:
+    def forward(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
+        axes = point_axes(dim, ranks[0])
+        if x.size == 0:  # (the shape check stops at it: the sweep gives its words)
+            _check_nonempty(name, x.shape[x.ndim - ranks[0]:], axes, dim)
+        return np.asarray(numpy_function(x, axis=axes, keepdims=keepdim))
+
+    return forward
+
+
+def _ties(ans: Array, x: Array, rank: int, dim: Any, keepdim: bool) -> Array:
+    """Where x equals its reduction (NaN where the reduction is NaN, for torch.max(x))."""
+    kept = _kept(ans, point_axes(dim, rank), keepdim)
+    return (x == kept) | ((x != x) & (kept != kept))
+
+
+def _first(arg_function: Any, x: Array, axis: int) -> Array:
+    """A one-hot mask of the index arg_function (np.argmax: the first of ties, or the first NaN) picks along `axis`."""
+    index = np.expand_dims(arg_function(x, axis=axis), axis)
+    positions = np.reshape(np.arange(x.shape[axis]), (x.shape[axis],) + (1,) * (-axis - 1))
+    return np.asarray(positions == index)
+
+
+def _extreme_mask(arg_function: Any) -> Any:
+    """(mask, divisor): the share of g each element of a max/min gets."""
+    def mask(ans: Array, x: Array, rank: int, dim: Any, keepdim: bool) -> tuple[Array, Any]:
+        if dim is None:
+            ties = _ties(ans, x, rank, None, keepdim)
+            return ties, np.sum(ties, axis=_axes(rank), keepdims=True)
+        axes = point_axes(dim, rank)
+        return (_first(arg_function, x, axes[0]) if axes else np.ones(np.shape(x), dtype=bool)), 1.0
+
+    return mask
+
+
+def _even_mask(ans: Array, x: Array, rank: int, dim: Any, keepdim: bool) -> tuple[Array, Any]:
+    axes = point_axes(dim, rank)
+    ties = np.asarray(x == _kept(ans, axes, keepdim))  # amax of a NaN: no element is the result (NaN)
+    return ties, np.sum(ties, axis=axes, keepdims=True)
+
+
+def _selection_vjp(mask_of: Any, masked_fill: bool) -> Any:
+    """masked_fill: the others get 0 whatever g is (torch.max); else g / count * mask (amax: a NaN g stays NaN)."""
+    def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None,
+            keepdim: bool = False) -> tuple[Array]:
+        mask, count = mask_of(ans, x, ranks[0], dim, keepdim)
+        share = _kept(g, point_axes(dim, ranks[0]), keepdim) / count
+        return (np.where(mask, share, 0.0) if masked_fill else share * mask,)
+
+    return vjp
+
+
+def _selection_jvp(mask_of: Any) -> Any:
+    def jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
+        mask, count = mask_of(ans, x, ranks[0], dim, keepdim)
+        return np.sum(np.where(mask, t[0], 0.0) / count, axis=point_axes(dim, ranks[0]), keepdims=keepdim)
+
+    return jvp
+
+
 def _sympy_reduction(combine: Any) -> Any:
     def build(x: Array, dim: Any = None, keepdim: bool = False) -> Array:
         axes = point_axes(dim, x.ndim)
@@ -86,44 +228,248 @@ def _sympy_reduction(combine: Any) -> Any:
     return build
 
 
-def _logsumexp(x: Array, ranks: tuple[int, ...]) -> Array:
-    rank = ranks[0]
-    axes, points = _axes(rank), x.shape[: x.ndim - rank]
-    peak = np.max(x, axis=axes, keepdims=True) if x.size else np.zeros(points + (1,) * rank)
+def _logsumexp(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
+    # PyTorch's: the largest element taken out (0 where it is infinite), log of the sum, put back.
+    axes = point_axes(dim, ranks[0])
+    if x.size == 0:
+        return np.asarray(np.log(np.sum(np.exp(x), axis=axes, keepdims=keepdim)))
+    peak = np.max(x, axis=axes, keepdims=True)
     peak = np.where(np.isfinite(peak), peak, 0.0)
-    return np.asarray(np.log(np.sum(np.exp(x - peak), axis=axes)) + np.reshape(peak, points))
+    return np.asarray(np.log(np.sum(np.exp(x - peak), axis=axes, keepdims=keepdim))
+                      + (peak if keepdim else np.squeeze(peak, axis=axes)))
 
 
-def _logsumexp_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...]) -> tuple[Array]:
-    return (_expand(g, ranks[0]) * np.exp(x - _expand(ans, ranks[0])),)
+def _logsumexp_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None,
+                   keepdim: bool = False) -> tuple[Array]:
+    axes = point_axes(dim, ranks[0])
+    return (_kept(g, axes, keepdim) * np.exp(x - _kept(ans, axes, keepdim)),)
 
 
-def _logsumexp_jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...]) -> Array:
-    return _sum(t[0] * np.exp(x - _expand(ans, ranks[0])), ranks)
+def _logsumexp_jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None,
+                   keepdim: bool = False) -> Array:
+    axes = point_axes(dim, ranks[0])
+    return np.sum(t[0] * np.exp(x - _kept(ans, axes, keepdim)), axis=axes, keepdims=keepdim)
 
 
-def _norm(x: Array, ranks: tuple[int, ...]) -> Array:
-    return np.asarray(np.sqrt(np.sum(x * x, axis=_axes(ranks[0]))))
+# var and std (VarBackward0, StdBackward0): PyTorch's correction (default 1; `unbiased=False`
+# is 0; NumPy's `ddof` is the same number), its error-free cases where n - correction <= 0.
+UNBIASED = Param("unbiased", "bool", None)
+CORRECTION = Param("correction", "float", None, aliases=("ddof",))
 
 
-def _norm_slope(x: Array, ans: Array, rank: int) -> Array:
-    # x / |x|, and 0 at the origin (PyTorch's vector_norm backward is 0 there, not NaN).
-    at_origin = _expand(ans == 0, rank)
-    return np.where(at_origin, 0.0, x / np.where(at_origin, 1.0, _expand(ans, rank)))
+def _correction(unbiased: Any, correction: Any) -> float:
+    if correction is not None:
+        return float(correction)
+    return 1.0 if unbiased is None or unbiased else 0.0
 
 
-def _norm_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...]) -> tuple[Array]:
-    # g times the slope: a NaN g stays NaN at the origin, as in PyTorch.
-    return (_expand(g, ranks[0]) * _norm_slope(x, ans, ranks[0]),)
+def _var(x: Array, ranks: tuple[int, ...], dim: Any = None, unbiased: Any = None, keepdim: bool = False,
+         correction: Any = None) -> Array:
+    axes = point_axes(dim, ranks[0])
+    count = _count(x, axes)
+    mean = np.mean(x, axis=axes, keepdims=True)
+    squares = np.sum(np.square(np.abs(x - mean)), axis=axes, keepdims=keepdim)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(squares / max(count - _correction(unbiased, correction), 0.0))
 
 
-def _norm_jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...]) -> Array:
-    return _sum(t[0] * _norm_slope(x, ans, ranks[0]), ranks)
+def _std(x: Array, ranks: tuple[int, ...], dim: Any = None, unbiased: Any = None, keepdim: bool = False,
+         correction: Any = None) -> Array:
+    return np.asarray(np.sqrt(_var(x, ranks, dim, unbiased, keepdim, correction)))
 
 
-def _sym_logsumexp(x: Array) -> Array:
-    sympy = load_sympy()
-    return np.asarray(sympy.log(sympy.Add(*[sympy.exp(e) for e in x.flat])), dtype=object)
+def _var_slope(g: Array, x: Array, rank: int, dim: Any = None, unbiased: Any = None, keepdim: bool = False,
+               correction: Any = None) -> Array:
+    """PyTorch's var_backward: (2 / (n - correction)) * g * (x - mean)."""
+    axes = point_axes(dim, rank)
+    dof = _count(x, axes) - _correction(unbiased, correction)
+    g = _kept(g, axes, keepdim)
+    centred = x - np.mean(x, axis=axes, keepdims=True)
+    if (dim is None or rank == 0) and dof <= 0:  # g * (NaN where x is the mean, else inf)
+        return g * np.where(centred == 0, np.nan, np.inf)
+    with np.errstate(divide="ignore"):
+        return (2.0 / np.float64(dof)) * g * centred
+
+
+def _var_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], **params: Any) -> tuple[Array]:
+    return (_var_slope(g, x, ranks[0], **params),)
+
+
+def _std_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], **params: Any) -> tuple[Array]:
+    # PyTorch's std_backward: var_backward of g / (2 std), that made 0 where std is 0.
+    return (_var_slope(np.where(ans == 0, 0.0, g / np.where(ans == 0, 1.0, ans * 2.0)), x, ranks[0], **params),)
+
+
+def _reduction_jvp(vjp: Any) -> Any:
+    """The JVP of a reduction whose VJP is g (kept) times a slope: the sum of t times that slope."""
+    def jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False,
+            **params: Any) -> Array:
+        slope = vjp(np.ones_like(ans), ans, x, ranks, dim=dim, keepdim=keepdim, **params)[0]
+        return np.sum(t[0] * slope, axis=point_axes(dim, ranks[0]), keepdims=keepdim)
+
+    return jvp
+
+
+def _sym_var(root: bool) -> Any:
+    def build(x: Array, dim: Any = None, unbiased: Any = None, keepdim: bool = False, correction: Any = None) -> Array:
+        sympy = load_sympy()
+        dof = _correction(unbiased, correction)
+
+        def combine(terms: list[Any]) -> Any:
+            mean = sympy.Add(*terms) / len(terms)
+            var = sympy.Add(*[(t - mean) ** 2 for t in terms]) / (len(terms) - sympy.nsimplify(dof))
+            return sympy.sqrt(var) if root else var
+
+        return _sympy_reduction(combine)(x, dim, keepdim)
+
+    return build
+
+
+def _var_shape(x: tuple[int, ...], dim: Any = None, unbiased: Any = None, keepdim: bool = False,
+               correction: Any = None) -> tuple[int, ...]:
+    return _reduced_shape(x, dim, keepdim)
+
+
+# softmax and log_softmax along one dim (SoftmaxBackward0, LogSoftmaxBackward0). PyTorch wants
+# the dim; without one, a value of one axis (or none) has only that one, and one of more axes
+# is an error (F.softmax's implicit choice, dim 0 for 3-D values and 1 for 2-D, is deprecated).
+def _softmax_axis(name: str, dim: Any, rank: int) -> int:
+    if dim is None and rank > 1:
+        raise ValueError(f"{name} of a {rank}-D value needs dim= (PyTorch's implicit choice of a dim is deprecated)")
+    axes = point_axes(0 if dim is None else dim, rank)
+    return axes[0] if axes else -1
+
+
+def _with_axis(x: Array, rank: int) -> Array:
+    return x[..., None] if rank == 0 else x  # a number: a softmax over its one element
+
+
+def _softmax(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
+    axis = _softmax_axis("softmax", dim, ranks[0])
+    y = _with_axis(x, ranks[0])
+    shifted = np.exp(y - np.max(y, axis=axis, keepdims=True))
+    out = shifted * (1.0 / np.sum(shifted, axis=axis, keepdims=True))
+    return np.asarray(out[..., 0] if ranks[0] == 0 else out)
+
+
+def _log_softmax(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
+    axis = _softmax_axis("log_softmax", dim, ranks[0])
+    y = _with_axis(x, ranks[0])
+    peak = np.max(y, axis=axis, keepdims=True)
+    shifted = y - peak  # PyTorch's order: (x - max) - log(sum(exp(x - max)))
+    out = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    return np.asarray(out[..., 0] if ranks[0] == 0 else out)
+
+
+def _softmax_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None) -> tuple[Array]:
+    axis = _softmax_axis("softmax", dim, ranks[0])
+    g, y = _with_axis(g, ranks[0]), _with_axis(ans, ranks[0])
+    out = y * (g - np.sum(g * y, axis=axis, keepdims=True))
+    return (out[..., 0] if ranks[0] == 0 else out,)
+
+
+def _log_softmax_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None) -> tuple[Array]:
+    axis = _softmax_axis("log_softmax", dim, ranks[0])
+    g, y = _with_axis(g, ranks[0]), _with_axis(ans, ranks[0])
+    out = g - np.exp(y) * np.sum(g, axis=axis, keepdims=True)
+    return (out[..., 0] if ranks[0] == 0 else out,)
+
+
+def _softmax_jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
+    return _softmax_vjp(t[0], ans, x, ranks, dim)[0]  # symmetric: its Jacobian is its own transpose
+
+
+def _log_softmax_jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
+    axis = _softmax_axis("log_softmax", dim, ranks[0])
+    tt, y = _with_axis(t[0], ranks[0]), _with_axis(ans, ranks[0])
+    out = tt - np.sum(np.exp(y) * tt, axis=axis, keepdims=True)
+    return out[..., 0] if ranks[0] == 0 else out
+
+
+def _softmax_shape(name: str) -> Any:
+    def shape(x: tuple[int, ...], dim: Any = None) -> tuple[int, ...]:
+        _softmax_axis(name, dim, len(x))
+        return x
+
+    return shape
+
+
+def _sym_softmax(log: bool) -> Any:
+    def build(x: Array, dim: Any = None) -> Array:
+        sympy = load_sympy()
+        axis = _softmax_axis("softmax", dim, x.ndim)
+        y = _with_axis(x, x.ndim)
+        out = np.empty(y.shape, dtype=object)
+        moved_in, moved_out = np.moveaxis(y, axis, -1), np.moveaxis(out, axis, -1)
+        for index in np.ndindex(moved_in.shape[:-1]):
+            terms = list(moved_in[index])
+            total = sympy.Add(*[sympy.exp(e) for e in terms])
+            moved_out[index] = [e - sympy.log(total) if log else sympy.exp(e) / total for e in terms]
+        return np.asarray(out[..., 0] if x.ndim == 0 else out, dtype=object)
+
+    return build
+
+
+# norm: torch.norm / torch.linalg.vector_norm, any p ('fro' is 2), over dims, LinalgVectorNormBackward0
+# with PyTorch's norm_backward: 0 at the origin, sign(x) * g for p = 1, ties split for p = +-inf.
+ORD = Param("p", "float", 2.0, aliases=("ord",), choices=("fro",))
+
+
+def _order(p: Any) -> float:
+    return 2.0 if p == "fro" else float(p)
+
+
+def _norm(x: Array, ranks: tuple[int, ...], p: Any = 2.0, dim: Any = None, keepdim: bool = False) -> Array:
+    axes, p = point_axes(dim, ranks[0]), _order(p)
+    if p == 2.0:
+        return np.asarray(np.sqrt(np.sum(x * x, axis=axes, keepdims=keepdim)))
+    size = np.abs(x)
+    if p == 1.0:
+        return np.asarray(np.sum(size, axis=axes, keepdims=keepdim))
+    if math.isinf(p):
+        return np.asarray((np.max if p > 0 else np.min)(size, axis=axes, keepdims=keepdim))
+    if p == 0.0:
+        return np.asarray(np.sum(x != 0, axis=axes, keepdims=keepdim), dtype=float)
+    return np.asarray(np.sum(size**p, axis=axes, keepdims=keepdim) ** (1.0 / p))
+
+
+def _norm_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], p: Any = 2.0, dim: Any = None,
+              keepdim: bool = False) -> tuple[Array]:
+    axes, p = point_axes(dim, ranks[0]), _order(p)
+    g, norm = _kept(g, axes, keepdim), _kept(ans, axes, keepdim)
+    if p == 0.0:
+        return (np.zeros_like(x),)
+    if p == 1.0:
+        return (np.sign(x) * g,)
+    at_origin = norm == 0
+    if p == 2.0:  # g times x / |x|, 0 at the origin (a NaN g stays NaN there, as in PyTorch)
+        return (g * np.where(at_origin, 0.0, x / np.where(at_origin, 1.0, norm)),)
+    size = np.abs(x)
+    if math.isinf(p):
+        mask = (size == norm) | (size != size)
+        return (np.sign(x) * ((g / np.sum(mask, axis=axes, keepdims=True)) * mask),)
+    if p < 1.0:
+        return (np.sign(x) * np.where(x == 0, 0.0, size ** (p - 1.0)) * g * norm ** (1.0 - p),)
+    scaled = np.sign(x) * size ** (p - 1.0) if p < 2.0 else x * size ** (p - 2.0)
+    return (scaled * np.where(at_origin, 0.0, g / np.where(at_origin, 1.0, norm ** (p - 1.0))),)
+
+
+def _sym_norm(x: Array, p: Any = 2.0, dim: Any = None, keepdim: bool = False) -> Array:
+    sympy, order = load_sympy(), _order(p)
+
+    def combine(terms: list[Any]) -> Any:
+        if math.isinf(order):
+            return (sympy.Max if order > 0 else sympy.Min)(*map(sympy.Abs, terms))
+        if order == 2.0:
+            return sympy.sqrt(sympy.Add(*[t * t for t in terms]))
+        exponent = sympy.nsimplify(order)
+        return sympy.Add(*[sympy.Abs(t) ** exponent for t in terms]) ** (1 / exponent)
+
+    return _sympy_reduction(combine)(x, dim, keepdim)
+
+
+def _norm_shape(x: tuple[int, ...], p: Any = 2.0, dim: Any = None, keepdim: bool = False) -> tuple[int, ...]:
+    return _reduced_shape(x, dim, keepdim)
 
 
 _VECTORS_AND_MATRICES: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = ((((4,),), {}), (((2, 3),), {}))
@@ -132,6 +478,195 @@ _OVER_DIMS = _VECTORS_AND_MATRICES + tuple(((shape,), params) for shape, params 
     ((2, 3), {"dim": 0}), ((2, 3), {"dim": -1, "keepdim": True}), ((2, 3, 2), {"dim": (0, 2)}),
     ((4,), {"dim": 0, "keepdim": True}), ((), {"dim": 0})])
 
+def _extreme_row(name: str, numpy_function: Any, arg_function: Any, combine: str, overload: str) -> Op:
+    mask = _extreme_mask(arg_function)
+    return structural(name, 1, _extreme(name, numpy_function), _selection_vjp(mask, masked_fill=True), f"{name.title()}Backward1",
+                      jvp=_selection_jvp(mask), sympy=_sympy_reduction(lambda terms: getattr(load_sympy(), combine)(*terms)),
+                      shape=_nonempty_shape(name), examples=_OVER_ONE_DIM, kinked=True, methods=(name,),
+                      params=(DIM_INT, KEEPDIM), overloads=(overload,),
+                      torch_node_rule=lambda constant, shapes, dim=None, keepdim=False:
+                      f"{name.title()}Backward{1 if dim is None else 0}")
+
+
+def _even_row(name: str, numpy_function: Any, combine: str) -> Op:
+    return structural(name, 1, _extreme(name, numpy_function), _selection_vjp(_even_mask, masked_fill=False),
+                      f"{name.title()}Backward0", jvp=_selection_jvp(_even_mask),
+                      sympy=_sympy_reduction(lambda terms: getattr(load_sympy(), combine)(*terms)),
+                      shape=_nonempty_shape(name), examples=_OVER_DIMS[:-1], kinked=True, methods=(name,),
+                      params=(DIM, KEEPDIM))
+
+
+# torch.max/min/prod take one dim (NumPy's prod takes a tuple too: so does gradcli's).
+_OVER_ONE_DIM = _VECTORS_AND_MATRICES + tuple(((shape,), params) for shape, params in [
+    ((2, 3), {"dim": 0}), ((2, 3), {"dim": -1, "keepdim": True}), ((4,), {"dim": 0, "keepdim": True})])
+
+# cumsum, cumprod, logcumsumexp along one dim (CumsumBackward0, CumprodBackward0,
+# LogcumsumexpBackward0): PyTorch wants the dim; without one, as softmax (NumPy would flatten).
+def _scan_axis(name: str, dim: Any, rank: int) -> int:
+    return _softmax_axis(name, dim, rank)
+
+
+def _scanned(scan: Any) -> Any:
+    """A scan along the (negative) axis of `dim`, a number taken as a vector of one."""
+    def apply(x: Array, rank: int, dim: Any, *args: Any) -> Array:
+        axis = _scan_axis("cumsum", dim, rank)
+        out = scan(_with_axis(x, rank), axis, *(_with_axis(a, rank) for a in args))
+        return out[..., 0] if rank == 0 else out
+
+    return apply
+
+
+def _cumsum0(v: Array, axis: int) -> Array:
+    return np.cumsum(v, axis=axis) + 0.0  # PyTorch's sum starts at 0.0: a sum of -0.0s is 0.0
+
+
+def _reversed_cumsum(g: Array, axis: int) -> Array:
+    return np.flip(_cumsum0(np.flip(g, axis), axis), axis)
+
+
+def _cumsum(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
+    return np.asarray(_scanned(_cumsum0)(x, ranks[0], dim))
+
+
+def _cumsum_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None) -> tuple[Array]:
+    return (_scanned(_reversed_cumsum)(g, ranks[0], dim),)
+
+
+def _cumprod(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
+    return np.asarray(_scanned(lambda y, axis: np.cumprod(y, axis=axis))(x, ranks[0], dim))
+
+
+def _at_first_zero(g: Array, x: Array, axis: int, masked: bool = True) -> Array:
+    """sum over z1 <= k < z2 of g_k * prod_{j <= k, j != z1} x_j (z1, z2: the first two zeros):
+    the product before each i times S_i = g_i + x_{i+1} S_{i+1}, with what lies outside
+    [z1, z2) left out; the caller keeps it at z1. Not `masked`: the whole sum at every i."""
+    xm, gm = np.moveaxis(x, axis, -1), np.moveaxis(g, axis, -1)
+    if masked:
+        between = np.cumsum(xm == 0, axis=-1) == 1
+        xm, gm = np.where(between, xm, 1.0), np.where(between, gm, 0.0)
+    before = _exclusive_cumprod(np.moveaxis(x, axis, -1))
+    out = np.zeros_like(gm * xm)
+    n = xm.shape[-1]
+    running = gm[..., n - 1]
+    out[..., n - 1] = before[..., n - 1] * running
+    for i in range(n - 2, -1, -1):
+        running = gm[..., i] + xm[..., i + 1] * running
+        out[..., i] = before[..., i] * running
+    return np.moveaxis(out, -1, axis)
+
+
+def _cumprod_scan_vjp(x: Array, axis: int, g: Array, ans: Array) -> Array:
+    # PyTorch's cumprod_backward: g where the dim has one element; reversed_cumsum(g * out) / x
+    # where there is no zero; with zeros, that before the first zero (out is 0 from there on:
+    # left out), the exact sum at the first zero, and 0 after it, whatever g is.
+    if x.shape[axis] <= 1:
+        return g
+    zeros = np.cumsum(x == 0, axis=axis)
+    if not np.any(zeros):
+        return _reversed_cumsum(g * ans, axis) / x
+    if type(x) is not np.ndarray or type(g) is not np.ndarray:
+        # Dual numbers (the Hessian): the same values, with the derivative of the masked-off
+        # parts, as PyTorch's double backward has it.
+        return _at_first_zero(g, x, axis, masked=False)
+    before = zeros == 0
+    plain = _reversed_cumsum(np.where(before, g * ans, 0.0), axis) / np.where(before, x, 1.0)
+    first = (zeros == 1) & (x == 0)
+    return np.where(before, plain, np.where(first, _at_first_zero(g, x, axis), 0.0))
+
+
+def _cumprod_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None) -> tuple[Array]:
+    return (_scanned(_cumprod_scan_vjp)(x, ranks[0], dim, g, ans),)
+
+
+def _cumprod_scan_jvp(x: Array, axis: int, t: Array, ans: Array) -> Array:
+    # d out_k = sum over i <= k of t_i * prod_{j <= k, j != i} x_j: the transpose of the VJP's sum.
+    xm, tm = np.moveaxis(x, axis, -1), np.moveaxis(t, axis, -1)
+    before = _exclusive_cumprod(xm)
+    out = np.zeros_like(tm * xm)
+    running = tm[..., 0] * 0.0
+    for k in range(xm.shape[-1]):
+        running = running * xm[..., k] + tm[..., k] * before[..., k]
+        out[..., k] = running
+    return np.moveaxis(out, -1, axis)
+
+
+def _cumprod_jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
+    return _scanned(_cumprod_scan_jvp)(x, ranks[0], dim, t[0], ans)
+
+
+def _logcumsumexp_scan(y: Array, axis: int) -> Array:
+    if type(y) is np.ndarray:  # (PyTorch's starts from -inf: a -0.0 first is 0.0)
+        return np.logaddexp.accumulate(y, axis=axis) + 0.0
+    ym = np.moveaxis(y, axis, -1)  # dual numbers (the Hessian): the same, one step at a time
+    out = np.zeros_like(ym)
+    running = ym[..., 0] + 0.0
+    out[..., 0] = running
+    for k in range(1, ym.shape[-1]):
+        running = np.logaddexp(running, ym[..., k])
+        out[..., k] = running
+    return np.moveaxis(out, -1, axis)
+
+
+def _logcumsumexp(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
+    return np.asarray(_scanned(_logcumsumexp_scan)(x, ranks[0], dim))
+
+
+_LOWEST = np.finfo(np.float64).min
+
+
+def _logcumsumexp_scan_vjp(x: Array, axis: int, g: Array, ans: Array) -> Array:
+    # PyTorch's logcumsumexp_backward: the positive and negative parts of g in log space.
+    def reversed_scan(v: Array) -> Array:
+        return np.flip(_logcumsumexp_scan(np.flip(v, axis), axis), axis)
+
+    with np.errstate(divide="ignore"):
+        log_abs = np.log(np.abs(g))
+    positive = np.where(g > 0, log_abs, _LOWEST)
+    negative = np.where(g < 0, log_abs, _LOWEST)
+    return np.exp(reversed_scan(positive - ans) + x) - np.exp(reversed_scan(negative - ans) + x)
+
+
+def _logcumsumexp_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None) -> tuple[Array]:
+    return (_scanned(_logcumsumexp_scan_vjp)(x, ranks[0], dim, g, ans),)
+
+
+def _logcumsumexp_scan_jvp(x: Array, axis: int, t: Array, ans: Array) -> Array:
+    # d out_k = sum over i <= k of t_i exp(x_i - out_k), carried as T_k = T_{k-1} exp(out_{k-1} - out_k) + t_k exp(x_k - out_k).
+    xm, tm, am = (np.moveaxis(v, axis, -1) for v in (x, t, ans))
+    out = np.zeros_like(tm * xm)
+    running = tm[..., 0] * np.exp(xm[..., 0] - am[..., 0])
+    out[..., 0] = running
+    for k in range(1, xm.shape[-1]):
+        running = running * np.exp(am[..., k - 1] - am[..., k]) + tm[..., k] * np.exp(xm[..., k] - am[..., k])
+        out[..., k] = running
+    return np.moveaxis(out, -1, axis)
+
+
+def _logcumsumexp_jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
+    return _scanned(_logcumsumexp_scan_jvp)(x, ranks[0], dim, t[0], ans)
+
+
+def _sym_scan(combine: Any) -> Any:
+    def build(x: Array, dim: Any = None) -> Array:
+        axis = _scan_axis("cumsum", dim, x.ndim)
+        y = _with_axis(x, x.ndim)
+        out = np.empty(y.shape, dtype=object)
+        moved_in, moved_out = np.moveaxis(y, axis, -1), np.moveaxis(out, axis, -1)
+        for index in np.ndindex(moved_in.shape[:-1]):
+            terms = list(moved_in[index])
+            moved_out[index] = [combine(terms[: k + 1]) for k in range(len(terms))]
+        return np.asarray(out[..., 0] if x.ndim == 0 else out, dtype=object)
+
+    return build
+
+
+_SOFTMAX_EXAMPLES: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = (
+    (((4,),), {}), (((2, 3),), {"dim": 1}), (((2, 3),), {"dim": 0}), (((2, 3, 2),), {"dim": -2}), (((),), {"dim": 0}))
+
+_NORM_EXAMPLES = (*_VECTORS_AND_MATRICES, (((2, 3),), {"p": 1}), (((2, 3),), {"p": 3, "dim": 0}),
+                  (((2, 3),), {"p": 0.5, "dim": -1, "keepdim": True}), (((4,),), {"p": 1.5}), (((2, 3),), {"dim": (0, 1)}))
+_VAR_EXAMPLES = (*_OVER_DIMS[:-1], (((2, 3),), {"dim": 1, "correction": 0}), (((4,),), {"unbiased": False}))
+
 ROWS = [
     structural("sum", 1, _sum, _sum_vjp, "SumBackward0", sympy=_sympy_reduction(lambda terms: load_sympy().Add(*terms)),
                shape=_reduced_shape, examples=_OVER_DIMS, linear=True, methods=("sum",), params=(DIM, KEEPDIM),
@@ -139,9 +674,38 @@ ROWS = [
     structural("mean", 1, _mean, _mean_vjp, "MeanBackward0",
                sympy=_sympy_reduction(lambda terms: load_sympy().Add(*terms) / len(terms)), shape=_reduced_shape,
                examples=_OVER_DIMS, linear=True, methods=("mean",), params=(DIM, KEEPDIM), torch_node_rule=_with_dim("Mean")),
-    structural("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0", jvp=_norm_jvp,
-               sympy=lambda x: np.asarray(load_sympy().sqrt(sympy_total(x * x).item()), dtype=object), shape=_no_axes, examples=_VECTORS_AND_MATRICES,
-               kinked=True, methods=("norm",)),
+    structural("prod", 1, _prod, _prod_vjp, "ProdBackward0", jvp=_prod_jvp,
+               sympy=_sympy_reduction(lambda terms: load_sympy().Mul(*terms)), shape=_reduced_shape, examples=_OVER_DIMS,
+               methods=("prod",), params=(DIM, KEEPDIM), torch_node_rule=_with_dim("Prod")),
+    _extreme_row("max", np.max, np.argmax, "Max", "maximum"),
+    _extreme_row("min", np.min, np.argmin, "Min", "minimum"),
+    _even_row("amax", np.amax, "Max"),
+    _even_row("amin", np.amin, "Min"),
+    structural("cumsum", 1, _cumsum, _cumsum_vjp, "CumsumBackward0", sympy=_sym_scan(lambda terms: load_sympy().Add(*terms)),
+               shape=_softmax_shape("cumsum"), examples=_SOFTMAX_EXAMPLES, linear=True, methods=("cumsum",),
+               params=(DIM_INT,)),
+    structural("cumprod", 1, _cumprod, _cumprod_vjp, "CumprodBackward0", jvp=_cumprod_jvp,
+               sympy=_sym_scan(lambda terms: load_sympy().Mul(*terms)), shape=_softmax_shape("cumprod"),
+               examples=_SOFTMAX_EXAMPLES, methods=("cumprod",), params=(DIM_INT,)),
+    structural("logcumsumexp", 1, _logcumsumexp, _logcumsumexp_vjp, "LogcumsumexpBackward0", jvp=_logcumsumexp_jvp,
+               sympy=_sym_scan(lambda terms: load_sympy().log(load_sympy().Add(*map(load_sympy().exp, terms)))),
+               shape=_softmax_shape("logcumsumexp"), examples=_SOFTMAX_EXAMPLES, methods=("logcumsumexp",),
+               params=(DIM_INT,)),
+    structural("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0", jvp=_reduction_jvp(_norm_vjp), sympy=_sym_norm,
+               shape=_norm_shape, examples=_NORM_EXAMPLES, kinked=True, methods=("norm",), spellings=("vector_norm",),
+               params=(ORD, DIM, KEEPDIM)),
     structural("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0", jvp=_logsumexp_jvp,
-               sympy=_sym_logsumexp, shape=_no_axes, examples=_VECTORS_AND_MATRICES),
+               sympy=_sympy_reduction(lambda terms: load_sympy().log(load_sympy().Add(*map(load_sympy().exp, terms)))),
+               shape=_reduced_shape, examples=_OVER_DIMS, methods=("logsumexp",), params=(DIM, KEEPDIM)),
+    structural("var", 1, _var, _var_vjp, "VarBackward0", jvp=_reduction_jvp(_var_vjp), sympy=_sym_var(root=False),
+               shape=_var_shape, examples=_VAR_EXAMPLES,
+               methods=("var",), params=(DIM, UNBIASED, KEEPDIM, CORRECTION)),
+    structural("std", 1, _std, _std_vjp, "StdBackward0", jvp=_reduction_jvp(_std_vjp), sympy=_sym_var(root=True),
+               shape=_var_shape, examples=_VAR_EXAMPLES,
+               methods=("std",), params=(DIM, UNBIASED, KEEPDIM, CORRECTION)),
+    structural("softmax", 1, _softmax, _softmax_vjp, "SoftmaxBackward0", jvp=_softmax_jvp, sympy=_sym_softmax(log=False),
+               shape=_softmax_shape("softmax"), examples=_SOFTMAX_EXAMPLES, methods=("softmax",), params=(DIM_INT,)),
+    structural("log_softmax", 1, _log_softmax, _log_softmax_vjp, "LogSoftmaxBackward0", jvp=_log_softmax_jvp,
+               sympy=_sym_softmax(log=True), shape=_softmax_shape("log_softmax"), examples=_SOFTMAX_EXAMPLES,
+               methods=("log_softmax",), params=(DIM_INT,)),
 ]
