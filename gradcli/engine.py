@@ -159,6 +159,9 @@ class Batches(Backend):
 
     def __init__(self, tape: Tape) -> None:
         self.lead = [int(node.requires_grad) for node in tape.nodes]  # 1: the node's value has the axis
+        for node in tape.nodes:  # ... as has that of an op no gradient flows through (ones_like(x)) from an input
+            if not node.requires_grad and node.kind == APPLY and any(self.lead[a] for a in node.args):
+                self.lead[node.index] = 1
 
     def check(self, tape: Tape, at: Mapping[str, Any]) -> None:
         _check(tape, {name: np.shape(at[name])[1:] for name in tape.inputs})

@@ -19,9 +19,12 @@ from gradcli.errors import LimitProblem, Limits, NameProblem, ShapeProblem, Synt
 from gradcli.ops import (
     BINARY_OPERATORS,
     CONSTANTS,
+    CONSTRUCTORS,
+    DTYPES,
     FUNCTIONS,
     OPS,
     PREFIX_OPERATORS,
+    SIZED,
     Op,
     call_forward,
     shape_message,
@@ -186,6 +189,8 @@ class TapeSink:
                              source=self.source, span=span)
         if wants is None:
             wants = tuple([nodes[a].requires_grad for a in args])
+        if op is not None and not op.differentiable:  # ones_like(x): no gradient flows through it
+            wants = (False,) * len(args)
         requires_grad = True in wants if args else kind == INPUT
         nodes.append(Node(index, kind, op, args, span, params, None, value, requires_grad, wants))
         return index
@@ -262,6 +267,8 @@ class TapeSink:
             return index
         if text in self.bindings:
             return self.bindings[text]
+        if text in DTYPES:  # dtype=torch.float64, dtype=float: a word, which means nothing more
+            return _Word(text, span)
         if text in _WORDS:
             word = _WORDS[text]
             return _Word(None, span) if word is None else self.constant(word, span, integer=True)
@@ -294,6 +301,8 @@ class TapeSink:
     def call(self, func: str, func_span: Span, args: list[Value], span: Span,
              keywords: list[tuple[str, Value, Span]] | None = None) -> int:
         op = FUNCTIONS.get(func)
+        if op is None and func in CONSTRUCTORS:
+            return self.construct(func, args, keywords or [], span)
         if op is None:
             raise _fail(f"unknown function '{func}'", func_span, self.source, _suggest(func, len(args)))
         if not keywords and op.arity == len(args) and not op.params and not op.overloads:  # sin(x), atan2(y, x)
@@ -313,6 +322,23 @@ class TapeSink:
             return self.apply(candidate, tensors, span, params)
         assert first_problem is not None
         raise first_problem
+
+    def construct(self, func: str, args: list[Value], keywords: list[tuple[str, Value, Span]], span: Span) -> int:
+        """A value made by a constructor (tensor([...]), ones(2, 3), arange(5)): a constant at once, its
+        shape checked against the limits before it is made."""
+        op = CONSTRUCTORS[func]
+        if func in SIZED and len(args) > 1:  # ones(2, 3) is ones((2, 3))
+            args = [_Tuple(args, [], span)]  # type: ignore[arg-type]
+        tensors, params = self.bind(op, func, args, keywords, span)
+        for arg in tensors:
+            if self.nodes[arg].kind != CONST:
+                raise _fail(f"{func}(...) takes data written in the program, not computed from inputs",
+                            self.nodes[arg].span, self.source, "PyTorch copies it: no gradient would flow back")
+        try:
+            op.shape(*[self.nodes[a].value.shape for a in tensors], **params)  # type: ignore[misc, union-attr]
+        except ValueError as problem:
+            raise _fail(f"{func}: {problem}", span, self.source) from None
+        return self.apply(op, tensors, span, params)
 
     def bind(self, op: Op, func: str, args: list[Value], keywords: list[tuple[str, Value, Span]],
              span: Span) -> tuple[list[int], dict[str, Any]]:

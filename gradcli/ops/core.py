@@ -170,6 +170,8 @@ class Op:
     overloads: tuple[str, ...] = ()
     # Python's ints stay ints through it (+ - * //): `-1` and `2*3` are still a dim and a size.
     keeps_integers: bool = False
+    # False: its value carries no gradient (comparisons, ones_like): requires_grad is False.
+    differentiable: bool = True
     # Other names a program may call it by, PyTorch's and NumPy's: `ln`, `arctan`, `multiply`.
     spellings: tuple[str, ...] = ()
     # The PyTorch/NumPy methods that are this op, the receiver its first arg: `x.sum()`, `y.pow(2)`.

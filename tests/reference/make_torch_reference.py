@@ -72,6 +72,7 @@ TORCH = {
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
     "getitem": lambda a: a[1], "stack": lambda a, b: torch.stack([a, b]),
+    "ones_like": torch.ones_like, "zeros_like": torch.zeros_like,
 }
 # gradcli's program for the ops that are not called by name.
 PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a"}
@@ -114,7 +115,8 @@ def run(name: str, args: tuple, seed: float) -> list:
     # A vector output is seeded [seed, 1, 1, ...]: what comes in at one element stays there.
     grad_out = torch.ones_like(out)
     grad_out.view(-1)[:1] = seed
-    out.backward(grad_out)
+    if out.requires_grad:  # (ones_like: no gradient flows, every grad is zero)
+        out.backward(grad_out)
     grads = [torch.zeros_like(t) if t.grad is None else t.grad for t in tensors]
     return [number(a) for a in args] + [number(grad_out.tolist()), number(out.tolist())] + [
         number(g.tolist()) for g in grads]
