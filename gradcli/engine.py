@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
 
+from gradcli.errors import ShapeProblem
 from gradcli.ops import call_forward, call_jvp, call_vjp, ones_for
 from gradcli.tape import APPLY, INPUT, Node, Tape, check_shapes, shape_problem
 
@@ -159,8 +160,8 @@ class Batches(Backend):
 
     def __init__(self, tape: Tape) -> None:
         self.lead = [int(node.requires_grad) for node in tape.nodes]  # 1: the node's value has the axis
-        for node in tape.nodes:  # ... as has that of an op no gradient flows through (ones_like(x)) from an input
-            if not node.requires_grad and node.kind == APPLY and any(self.lead[a] for a in node.args):
+        for node in tape.nodes:  # ... as has an integer input, and what no gradient flows through from an input
+            if not node.requires_grad and (node.kind == INPUT or (node.kind == APPLY and any(self.lead[a] for a in node.args))):
                 self.lead[node.index] = 1
 
     def check(self, tape: Tape, at: Mapping[str, Any]) -> None:
@@ -213,9 +214,20 @@ def forward(tape: Tape, at: Mapping[str, Any], backend: Backend | None = None) -
     return sweep_forward(tape, at, backend)
 
 
+def _whole_numbers(name: str, value: Any) -> None:
+    """An input used as an index holds whole numbers (PyTorch indexes with integer tensors)."""
+    values = np.asarray(value)
+    whole = np.isfinite(values) & (np.mod(values, 1) == 0)
+    if not np.all(whole):
+        raise ShapeProblem(f"input '{name}' is used as an index: its values must be whole numbers, "
+                           f"got {float(values[~whole].flat[0])!r}")
+
+
 def sweep_forward(tape: Tape, at: Mapping[str, Any], backend: Backend) -> list[Any]:
     """The forward loop: each node's value from its args' values, by the backend's rules."""
     backend.check(tape, at)
+    for name in tape.integer_inputs:
+        _whole_numbers(name, at[name])
     values: list[Any] = [None] * len(tape.nodes)
     leaf = backend.leaf
     on_floats = backend.on_floats

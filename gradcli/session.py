@@ -596,7 +596,7 @@ class FunctionEntry:
 
 # The group of a row, by the module of the op table that holds it.
 _GROUPS = {"elementwise": "elementwise functions", "reductions": "reductions", "structure": "structure",
-           "construct": "constructors"}
+           "indexing": "structure", "construct": "constructors"}
 
 
 def functions() -> list[FunctionEntry]:
@@ -612,9 +612,9 @@ def functions() -> list[FunctionEntry]:
 
 
 def _row_module(op: Any) -> str:
-    from gradcli.ops import construct, elementwise, reductions, structure
+    from gradcli.ops import construct, elementwise, indexing, reductions, structure
 
-    for module in (elementwise, reductions, structure, construct):
+    for module in (elementwise, reductions, structure, indexing, construct):
         if any(row is op for row in module.ROWS):
             return module.__name__.rsplit(".", 1)[-1]
     raise AssertionError(f"{op.name} is in no module of the op table")

@@ -29,6 +29,7 @@ from gradcli.ops import (
     call_forward,
     shape_message,
 )
+from gradcli.ops.indexing import INDEX_ARG
 
 _NO_PARAMS: dict[str, Any] = {}  # shared by the nodes of ops that take no parameters; never changed
 
@@ -78,6 +79,7 @@ class Tape:
     item_spans: dict[int, tuple[Span, ...]] = field(default_factory=dict)  # a list node -> its items' spans
     # input shapes check_shapes has passed -> the elements of all the values at such a point
     checked: dict[tuple[Shape, ...], int] = field(default_factory=dict)
+    integer_inputs: tuple[str, ...] = ()  # the inputs used as indices: whole numbers, no gradient
 
     def node_label(self, index: int) -> str:
         """A short name for a node: its own name, or v<index>."""
@@ -174,6 +176,7 @@ class TapeSink:
         self.last: tuple[str | None, Value, Span] | None = None
         self.item_spans: dict[int, tuple[Span, ...]] = {}
         self.folded = 0  # elements of the constants folded so far
+        self.integer_inputs: set[int] = set()  # inputs used as indices: no gradient, whole numbers
 
     # --- nodes ---
 
@@ -189,11 +192,27 @@ class TapeSink:
                              source=self.source, span=span)
         if wants is None:
             wants = tuple([nodes[a].requires_grad for a in args])
-        if op is not None and not op.differentiable:  # ones_like(x): no gradient flows through it
-            wants = (False,) * len(args)
+        if op is not None and (not op.differentiable or op.index_from is not None):
+            wants = self.no_gradient(op, args, wants)
         requires_grad = True in wants if args else kind == INPUT
         nodes.append(Node(index, kind, op, args, span, params, None, value, requires_grad, wants))
         return index
+
+    def no_gradient(self, op: Op, args: tuple[int, ...], wants: tuple[bool, ...]) -> tuple[bool, ...]:
+        """The wants of a node no gradient flows through (ones_like(x)), or none into its index args,
+        whose inputs are integer inputs (v[idx])."""
+        if not op.differentiable:
+            return (False,) * len(args)
+        start = op.index_from or 0
+        nodes = self.nodes
+        pending = [a for a in args[start:] if nodes[a].kind != CONST]
+        while pending:  # the inputs an index is computed from (idx, or i and j in [i, j + 1])
+            node = nodes[pending.pop()]
+            if node.kind == INPUT:
+                self.integer_inputs.add(node.index)
+            else:
+                pending += [a for a in node.args if nodes[a].kind != CONST]
+        return wants[:start] + (False,) * (len(args) - start)
 
     def constant(self, value: Any, span: Span, integer: bool = False) -> int:
         index = self.add(CONST, None, (), span, value=np.asarray(value, dtype=float), wants=())
@@ -411,17 +430,37 @@ class TapeSink:
         return _Slice(parts, span)  # type: ignore[arg-type]
 
     def index(self, base: Value, items: list[Value], span: Span) -> int:
-        key: list[int | slice] = []
+        key: list[Any] = []
         made: list[int] = []
+        indices: list[int] = []  # index args: values of the point (v[idx])
         for item in items:
             if isinstance(item, _Slice):
                 key.append(slice(*(None if part is None else self.integer(part) for part in item.parts)))
                 made += [part for part in item.parts if part is not None]
-            else:
-                key.append(self.integer(self.operand(item)))
-                made.append(item)  # type: ignore[arg-type]
+                continue
+            node = self.nodes[self.operand(item)]
+            if node.kind != CONST:
+                key.append(INDEX_ARG)
+                indices.append(node.index)
+                continue
+            key.append(self.integer(node.index) if node.value.ndim == 0 else self.index_array(node))  # type: ignore[union-attr]
+            made.append(node.index)
         self.drop_constants(made)
+        if indices or any(isinstance(k, tuple) for k in key):  # v[[0, 2]], v[idx]: IndexBackward0
+            return self.apply(OPS["index"], [self.operand(base), *indices], span, {"key": tuple(key)})
         return self.apply(OPS["getitem"], [self.operand(base)], span, {"key": tuple(key)})
+
+    def index_array(self, node: Node) -> Any:
+        """A constant index array, as nested tuples of ints (a static part of the key)."""
+        values = node.value
+        assert values is not None
+        if not np.all(np.isfinite(values) & (np.mod(values, 1) == 0)):
+            raise SyntaxProblem("an index must be a whole number, as in v[[0, 2]]", source=self.source, span=node.span)
+
+        def nested(part: Any) -> Any:
+            return tuple(nested(p) for p in part) if isinstance(part, list) else part
+
+        return nested(values.astype(np.int64).tolist())
 
     def integer(self, index: int) -> int:
         node = self.nodes[index]
@@ -479,6 +518,8 @@ class TapeSink:
     def finish(self) -> Tape:
         assert self.last is not None
         target, value, _ = self.last
+        if self.integer_inputs:
+            self.settle_integers()
         floats = True
         for node in self.nodes:
             if node.kind == CONST:
@@ -491,11 +532,26 @@ class TapeSink:
             for i, (start, end) in enumerate(value.spans):
                 text = self.source[start:end]
                 names.append(text if text.isidentifier() else f"{target or 'out'}[{i}]")
-            return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), outputs, tuple(names), True, floats,
+            tape = Tape(self.source, self.nodes, self.inputs, dict(self.bindings), outputs, tuple(names), True, floats,
                         self.item_spans)
-        index = self.operand(value)
-        return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), (index,), (target or "out",), False,
-                    floats, self.item_spans)
+        else:
+            index = self.operand(value)
+            tape = Tape(self.source, self.nodes, self.inputs, dict(self.bindings), (index,), (target or "out",), False,
+                        floats, self.item_spans)
+        tape.integer_inputs = tuple(self.nodes[i].name for i in sorted(self.integer_inputs))  # type: ignore[misc]
+        return tape
+
+    def settle_integers(self) -> None:
+        """Integer inputs take no gradient: nor does what is computed from them alone, here as in
+        PyTorch (`idx * 2` is an integer tensor), before or after their use as an index."""
+        nodes = self.nodes
+        for index in self.integer_inputs:
+            nodes[index].integer = True
+            nodes[index].requires_grad = False
+        for node in nodes:
+            if node.kind == APPLY:
+                node.wants = tuple([want and nodes[a].requires_grad for want, a in zip(node.wants, node.args, strict=True)])
+                node.requires_grad = True in node.wants
 
 
 def build(program: syntax.Program) -> Tape:

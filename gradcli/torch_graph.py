@@ -69,6 +69,8 @@ def backward_graph(tape: Tape, roots: Sequence[int], values: Sequence[Array] | N
             args.reverse()
             scalar_constant.reverse()
         next_functions: list[int | None] = []
+        if node.op.index_from is not None:  # PyTorch lists no index among the next functions
+            args, scalar_constant = args[: node.op.index_from], scalar_constant[: node.op.index_from]
         for arg, is_scalar in zip(args, scalar_constant, strict=True):
             if nodes[arg].requires_grad:
                 reachable[arg] = True

@@ -10,12 +10,13 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     elementwise.py  the elementwise rows: operators and functions
     reductions.py   sum, mean, norm, logsumexp
     structure.py    @, dot, indexing, list literals
+    indexing.py     indexing by integer arrays: v[[0, 2]], v[idx]
     construct.py    ones_like, zeros_like; the constructors (tensor, ones, arange...), folded at once
 """
 
 from __future__ import annotations
 
-from gradcli.ops import construct, elementwise, reductions, structure
+from gradcli.ops import construct, elementwise, indexing, reductions, structure
 from gradcli.ops.construct import CONSTRUCTORS, DTYPES, SIZED
 from gradcli.ops.core import (
     FLOATS,
@@ -41,7 +42,7 @@ __all__ = [
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS, *structure.ROWS,
-                                                   *construct.ROWS)}
+                                                   *indexing.ROWS, *construct.ROWS)}
 
 # The infix and prefix operators of the language, and the ops they stand for.
 BINARY_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 2}

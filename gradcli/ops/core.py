@@ -172,6 +172,10 @@ class Op:
     keeps_integers: bool = False
     # False: its value carries no gradient (comparisons, ones_like): requires_grad is False.
     differentiable: bool = True
+    # The args from this position on are integer indices (v[idx], gather's index): no gradient
+    # flows into them, an input among them is an integer input, and PyTorch does not list them
+    # among the node's next_functions.
+    index_from: int | None = None
     # Other names a program may call it by, PyTorch's and NumPy's: `ln`, `arctan`, `multiply`.
     spellings: tuple[str, ...] = ()
     # The PyTorch/NumPy methods that are this op, the receiver its first arg: `x.sum()`, `y.pow(2)`.
