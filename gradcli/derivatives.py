@@ -65,7 +65,8 @@ def resolve(tape: Tape, names: str | Sequence[str], option: str, differentiable:
             if differentiable and not tape.nodes[found[-1]].requires_grad:
                 raise NameProblem(f"'{name}' does not require grad and does not have a grad_fn", source=text,
                                   span=(start, start + len(name)), where=option,
-                                  hint="it depends on no input; differentiate a name that does")
+                                  hint="it depends on no input, or only on integer inputs (indices); "
+                                       "differentiate a name that depends on another input")
         elif name in tape.inputs:
             found.append(tape.inputs[name])
         else:

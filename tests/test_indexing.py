@@ -184,3 +184,12 @@ def test_the_hessian_and_sympy_see_an_index_input_as_numbers_of_the_point():
     check = cli("grad", "--check", "--at", at, "--", "sum(v[idx] ** 2)")
     assert check.exit_code == 0, check.stdout + check.stderr
     assert "SymPy: agrees" in check.stdout
+
+
+def test_what_is_computed_from_index_inputs_alone_takes_no_gradient():
+    run = cli("grad", "--at", "v=[1,2,3],idx=[2,0]", "--of", "j", "--", "j = idx * 2; sum(v[j - 2])")
+    assert run.exit_code == 2
+    assert "'j' does not require grad" in run.stderr and "integer inputs" in run.stderr
+    mixed = cli("grad", "--json", "--at", "v=[1,2,3],idx=[2,0],x=2", "--", "y = sum(idx * x); y + sum(v[idx])")
+    assert mixed.exit_code == 0, mixed.stderr
+    assert mixed.json()["grad"] == {"x": 2.0, "v": [1.0, 0.0, 1.0]}  # d/dx sum(idx * x) = sum(idx) = 2
