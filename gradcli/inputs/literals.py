@@ -94,6 +94,8 @@ def _construct(call: syntax.Call, source: str, count: _Count) -> Array:
         raise _problem(f"{call.func}: {problem}", call, source) from None
     if call.func in ("tensor", "array", "as_tensor", "asarray"):
         return data[0]  # (counted as it was read)
+    if math.prod(shape) > count.limit:
+        raise over_limit(f"{call.func} makes too many elements", "elements", source=source, span=call.span)
     count.add(math.prod(shape), call, source)
     return np.asarray(op.forward(*data, ranks=(), **params), dtype=float)
 
