@@ -363,6 +363,8 @@ class TapeSink:
              span: Span) -> tuple[list[int], dict[str, Any]]:
         """The tensor args and the static params of a call of `op`, as Python binds a call:
         positional args first (the op's tensors, then its params in order), then keywords."""
+        if op.tensor_positions and len(args) > max(op.tensor_positions):  # gather(x, dim, index)
+            args = [*(args[p] for p in op.tensor_positions), *(a for p, a in enumerate(args) if p not in op.tensor_positions)]
         arity = len(args) if op.arity == -1 else op.arity
         if op.arity == -1 and len(args) >= 1 and isinstance(args[0], (_List, _Tuple)):  # cat([a, b], dim=0)
             sequence, given = args[0], args[1:]

@@ -193,3 +193,65 @@ def test_what_is_computed_from_index_inputs_alone_takes_no_gradient():
     mixed = cli("grad", "--json", "--at", "v=[1,2,3],idx=[2,0],x=2", "--", "y = sum(idx * x); y + sum(v[idx])")
     assert mixed.exit_code == 0, mixed.stderr
     assert mixed.json()["grad"] == {"x": 2.0, "v": [1.0, 0.0, 1.0]}  # d/dx sum(idx * x) = sum(idx) = 2
+
+
+# --- gather, take, index_select ----------------------------------------------------------------
+
+GATHERS = [
+    ("torch.gather(m, 1, i)", "i=[[2,2],[0,1]]", lambda m, i: np.take_along_axis(m, np.array(i), 1)),
+    ("m.gather(0, i)", "i=[[1,0,1]]", lambda m, i: np.take_along_axis(m, np.array(i), 0)),
+    ("gather(m, -1, i)", "i=[[0],[2]]", lambda m, i: np.take_along_axis(m, np.array(i), -1)),
+    ("torch.take(m, i)", "i=[5,0,5,-1]", lambda m, i: np.take(m, i)),
+    ("m.take(i)", "i=[[1,2],[3,3]]", lambda m, i: np.take(m, i)),
+    ("torch.index_select(m, 1, i)", "i=[2,0,2]", lambda m, i: np.take(m, i, axis=1)),
+    ("m.index_select(0, i)", "i=[1,1]", lambda m, i: np.take(m, i, axis=0)),
+]
+
+
+@pytest.mark.parametrize(("program", "at", "reference"), GATHERS)
+def test_gather_take_and_index_select_give_numpys_values_and_the_gradient_of_central_differences(program, at, reference):
+    run = cli("grad", "--json", "--at", f"m=[[1,-2,3],[0.5,4,-1.5]],{at}", "--", f"sum(({program}) ** 2)")
+    assert run.exit_code == 0, run.stderr
+    index = json.loads(at.split("=", 1)[1])
+    assert run.json()["value"] == pytest.approx(float(np.sum(reference(M, index) ** 2)))
+    expected = central_difference(lambda args: float(np.sum(reference(args[0], index) ** 2)), [M], 0)
+    np.testing.assert_allclose(run.json()["grad"]["m"], expected, rtol=1e-7, atol=1e-9)
+    assert set(run.json()["grad"]) == {"m"}
+
+
+@pytest.mark.parametrize(("program", "node"), [("gather(m, 1, i)", "GatherBackward0"), ("take(m, i)", "TakeBackward0"),
+                                               ("index_select(m, 1, i)", "IndexSelectBackward0")])
+def test_gather_take_and_index_select_are_pytorchs_nodes_with_one_next_function(program, node):
+    run = cli("graph", "--format", "json", "--at", "m=[[1,2],[3,4]],i=[[0,1],[1,1]]" if "gather" in program
+              else "m=[[1,2],[3,4]],i=[1,0]", "--", f"sum({program})")
+    assert run.exit_code == 0, run.stderr
+    found = [n for n in run.json()["nodes"] if n["op"] == node]
+    assert len(found) == 1 and len(found[0]["next_functions"]) == 1
+
+
+@pytest.mark.parametrize(("program", "at", "words"), [
+    ("gather(v, 0, i)", "i=[-1]", "index -1 is out of range for size 3"),  # PyTorch's gather: no negatives
+    ("index_select(v, 0, i)", "i=[3]", "index 3 is out of range for size 3"),
+    ("take(v, i)", "i=[-4]", "index -4 is out of range for size 3"),
+    ("take(v, i)", "i=[0.5]", "input 'i' is used as an index"),
+])
+def test_gather_take_and_index_select_refuse_a_bad_index(program, at, words):
+    run = cli("grad", "--at", f"v=[1,2,3],{at}", "--seed", "ones", "--", program)
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    assert words in run.stderr.splitlines()[0]
+
+
+@pytest.mark.parametrize(("program", "reference"), [
+    ("gather(m, 1, i)", lambda m, i: np.take_along_axis(m, np.array(i), 1)),
+    ("take(m, i)", lambda m, i: np.take(m, i)),
+    ("index_select(m, 1, i)", lambda m, i: np.take(m, i, axis=1)),
+])
+def test_gather_take_and_index_select_at_many_points(program, reference):
+    indices = [[[2, 0], [1, 1]], [[0, 0], [2, 1]]] if "gather" in program else [[2, 0], [1, 1]]
+    stdin = "".join(json.dumps({"m": M.tolist(), "i": i}) + "\n" for i in indices)
+    run = cli("grad", "--json", "--points", "-", "--", f"sum(({program}) ** 2)", stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    for line, i in zip(run.stdout.splitlines(), indices, strict=True):
+        expected = central_difference(lambda args, i=i: float(np.sum(reference(args[0], i) ** 2)), [M], 0)
+        np.testing.assert_allclose(json.loads(line)["grad"]["m"], expected, rtol=1e-7, atol=1e-9)

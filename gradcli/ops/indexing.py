@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, structural
+from gradcli.ops.core import Array, Param, point_axes, structural
 
 INDEX_ARG = "*"  # in a key: the next index arg of the node
 
@@ -35,8 +35,9 @@ def _whole(index: Any) -> Array:
     return values
 
 
-def _in_range(values: Array, size: int, axis: int) -> Array:
-    if values.size and (values.max() >= size or values.min() < -size):
+def _in_range(values: Array, size: int, axis: int, negative: bool = True) -> Array:
+    """`values` index an axis of `size` (negative from the end, where `negative`: not in gather)."""
+    if values.size and (values.max() >= size or values.min() < (-size if negative else 0)):
         bad = int(values.max() if values.max() >= size else values.min())
         raise IndexError(f"index {bad} is out of range for size {size} (dim {axis})")
     return values
@@ -233,4 +234,147 @@ ROWS = [
                    ((4,), ((0, 2),)), ((4,), ((3, 3, 0, 3),)), ((4,), ((-1, 0),)), ((2, 3), ((0, 1), (1, 0))),
                    ((2, 3), (slice(None), (2, 0, 2))), ((2, 3), ((1, 1),)), ((2, 3), (1, (0, 0))), ((2, 3, 2), (1, slice(None), (0, 0))),
                    ((2, 3, 2), ((1, 0), slice(None), (1, 1))), ((2, 3), (((0, 1), (1, 1)),))])),
+]
+
+
+# --- gather, take, index_select: the index is a tensor arg -----------------------------------
+
+
+def _alike(x: Array, index: Array, ranks: tuple[int, ...]) -> tuple[Array, Array]:
+    """x and index with the same leading (batch) axes."""
+    x_lead, index_lead = x.ndim - ranks[0], index.ndim - ranks[1]
+    if x_lead == index_lead:
+        return x, index
+    if x_lead:
+        return x, np.broadcast_to(index, x.shape[:x_lead] + index.shape)
+    return np.broadcast_to(x, index.shape[:index_lead] + x.shape), index
+
+
+def _along(index: Array, axis: int) -> tuple[Array, ...]:
+    """The key that picks `index` along `axis` and runs over every other axis (take_along_axis's)."""
+    ndim = index.ndim
+    key = [np.arange(n).reshape((1,) * a + (n,) + (1,) * (ndim - a - 1)) for a, n in enumerate(index.shape)]
+    key[ndim + axis] = index
+    return tuple(key)
+
+
+def _gather_key(x: Array, index: Array, ranks: tuple[int, ...], dim: int) -> tuple[Array, tuple[Array, ...]]:
+    rank = ranks[0]
+    if rank == 0 or ranks[1] != rank:
+        raise ValueError(f"gather takes an index with as many dims as its input ({rank}), got {ranks[1]}")
+    (axis,) = point_axes(dim, rank)
+    x, index = _alike(x, _whole(index), ranks)
+    for a in range(-rank, 0):
+        if a != axis and index.shape[a] > x.shape[a]:
+            raise ValueError(f"gather's index has size {index.shape[a]} at dim {rank + a}, more than the input's "
+                             f"{x.shape[a]}")
+    _in_range(index, x.shape[axis], rank + axis, negative=False)  # (PyTorch's gather and index_select)
+    return x, _along(index, axis)
+
+
+def _gather(x: Array, index: Array, ranks: tuple[int, ...], dim: int = 0) -> Array:
+    x, key = _gather_key(x, index, ranks, dim)
+    return np.asarray(x[key])
+
+
+def _gather_vjp(g: Array, ans: Array, x: Array, index: Array, ranks: tuple[int, ...], dim: int = 0
+                ) -> tuple[Array, None]:
+    wide, key = _gather_key(x, index, ranks, dim)
+    cotangent = np.zeros_like(g, shape=wide.shape)
+    np.add.at(cotangent, key, np.broadcast_to(g, ans.shape))  # a repeated index adds up, as GatherBackward0
+    return cotangent, None
+
+
+def _gather_shape(x: Shape, index: Shape, dim: int = 0) -> Shape:
+    if len(x) == 0 or len(index) != len(x):
+        raise ValueError("gather takes an index with as many dims as its input")
+    point_axes(dim, len(x))
+    return index
+
+
+def _select_as_gather(x: Array, index: Array, ranks: tuple[int, ...], dim: int) -> tuple[Array, tuple[int, ...]]:
+    """index_select's index, as gather's: its k entries along `dim`, the same across the other axes."""
+    rank = ranks[0]
+    if rank == 0 or ranks[1] > 1:
+        raise ValueError("index_select takes an input of at least one dim and a 1-D index")
+    (axis,) = point_axes(dim, rank)
+    lead = index.ndim - ranks[1]
+    k = index.shape[-1] if ranks[1] else 1
+    index = np.reshape(index, index.shape[:lead] + (1,) * (rank + axis) + (k,) + (1,) * (-axis - 1))
+    out = list(x.shape[x.ndim - rank:])
+    out[axis] = k
+    return np.broadcast_to(index, index.shape[:lead] + tuple(out)), (rank, rank)
+
+
+def _index_select(x: Array, index: Array, ranks: tuple[int, ...], dim: int = 0) -> Array:
+    index, ranks = _select_as_gather(x, index, ranks, dim)
+    return _gather(x, index, ranks, dim)
+
+
+def _index_select_vjp(g: Array, ans: Array, x: Array, index: Array, ranks: tuple[int, ...], dim: int = 0
+                      ) -> tuple[Array, None]:
+    index, ranks = _select_as_gather(x, index, ranks, dim)
+    return _gather_vjp(g, ans, x, index, ranks, dim)
+
+
+def _index_select_shape(x: Shape, index: Shape, dim: int = 0) -> Shape:
+    if len(x) == 0 or len(index) > 1:
+        raise ValueError("index_select takes an input of at least one dim and a 1-D index")
+    (axis,) = point_axes(dim, len(x))
+    return (*x[: len(x) + axis], index[0] if index else 1, *x[len(x) + axis + 1:])
+
+
+def _take_key(x: Array, index: Array, ranks: tuple[int, ...]) -> tuple[Array, tuple[Array, ...], Shape]:
+    """x flattened per point, the key into it, and the shape of the result."""
+    index = _whole(index)
+    x_lead, index_lead = x.ndim - ranks[0], index.ndim - ranks[1]
+    _in_range(index, int(np.prod(x.shape[x_lead:], dtype=np.int64)), 0)
+    if not x_lead and not index_lead:
+        return x.reshape(-1), (index,), index.shape
+    x, index = _alike(x, index, ranks)
+    count = x.shape[0]
+    flat = x.reshape(count, -1)
+    return flat, (np.arange(count)[:, None], index.reshape(count, -1)), index.shape
+
+
+def _take(x: Array, index: Array, ranks: tuple[int, ...]) -> Array:
+    flat, key, shape = _take_key(x, index, ranks)
+    return np.asarray(flat[key]).reshape(shape)
+
+
+def _take_vjp(g: Array, ans: Array, x: Array, index: Array, ranks: tuple[int, ...]) -> tuple[Array, None]:
+    flat, key, _ = _take_key(x, index, ranks)
+    cotangent = np.zeros_like(g, shape=flat.shape)
+    np.add.at(cotangent, key, np.reshape(np.broadcast_to(g, ans.shape), np.broadcast_shapes(*(k.shape for k in key))))
+    return cotangent.reshape(flat.shape[:-1] + x.shape[x.ndim - ranks[0]:]), None
+
+
+def _index_arg_jvp(forward: Any) -> Any:
+    def jvp(tangents: Sequence[Array | None], ans: Array, x: Array, index: Array, **params: Any) -> Array:
+        return np.zeros_like(ans) if tangents[0] is None else forward(tangents[0], index, **params)
+
+    return jvp
+
+
+def _sympy_gather(x: Array, index: Array, dim: int = 0) -> Array:
+    return np.asarray(_gather(x, index, (x.ndim, index.ndim), dim), dtype=object)
+
+
+_DIM = Param("dim", "int", aliases=("axis",))
+_INDEX_SHAPES = ((-2.0, 2.0), (0.0, 0.0))  # (the tests sample index 0 everywhere)
+
+ROWS += [
+    structural("gather", 2, _gather, _gather_vjp, "GatherBackward0", jvp=_index_arg_jvp(_gather), index_from=1,
+               params=(_DIM,), tensor_positions=(0, 2), shape=_gather_shape, methods=("gather",),
+               sympy=_sympy_gather, domain=_INDEX_SHAPES,
+               examples=((((4,), (3,)), {"dim": 0}), (((2, 3), (2, 2)), {"dim": 1}), (((2, 3), (1, 3)), {"dim": -2}))),
+    structural("take", 2, _take, _take_vjp, "TakeBackward0", jvp=_index_arg_jvp(_take), index_from=1,
+               shape=lambda x, index: index, methods=("take",), domain=_INDEX_SHAPES,
+               sympy=lambda x, index: np.asarray(np.reshape(x, -1)[_whole(index)], dtype=object),
+               examples=((((4,), (3,)), {}), (((2, 3), (2, 2)), {}))),
+    structural("index_select", 2, _index_select, _index_select_vjp, "IndexSelectBackward0",
+               jvp=_index_arg_jvp(_index_select), index_from=1, params=(_DIM,), tensor_positions=(0, 2),
+               shape=_index_select_shape, methods=("index_select",), domain=_INDEX_SHAPES,
+               sympy=lambda x, index, dim=0: np.asarray(np.take(x, _whole(index), axis=dim), dtype=object),
+               examples=((((4,), (3,)), {"dim": 0}), (((2, 3), (4,)), {"dim": 1}), (((2, 3), (2,)), {"dim": -2}))),
 ]

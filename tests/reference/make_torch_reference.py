@@ -73,9 +73,12 @@ TORCH = {
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
     "getitem": lambda a: a[1], "stack": lambda a, b: torch.stack([a, b]),
     "ones_like": torch.ones_like, "zeros_like": torch.zeros_like, "index": lambda a: a[[1, 0, 1]],
+    "gather": lambda a, b: torch.gather(a, 0, b), "take": torch.take,
+    "index_select": lambda a, b: torch.index_select(a, 0, b),
 }
 # gradcli's program for the ops that are not called by name.
-PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a", "index": "a[[1, 0, 1]]"}
+PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a", "index": "a[[1, 0, 1]]",
+            "gather": "gather(a, 0, b)", "index_select": "index_select(a, 0, b)"}
 
 
 def program_of(name: str) -> str:
@@ -93,6 +96,8 @@ def points_of(name: str) -> list[tuple]:
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name == "matmul":  # a (2, 2) matrix times a vector
         return [([u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
+    if op.index_from is not None and op.arity == 2:  # a vector, and an index into it (an integer input)
+        return [(v, i) for v in VECTORS for i in ([1, 0, 1], [1], [0, 0])]
     if name == "stack":
         return list(itertools.product(PAIR_VALUES, repeat=2))
     if not op.elementwise:  # reductions and indexing of one vector
@@ -110,7 +115,9 @@ def number(x):
 
 
 def run(name: str, args: tuple, seed: float) -> list:
-    tensors = [torch.tensor(a, dtype=torch.float64, requires_grad=True) for a in args]
+    index_from = OPS[name].index_from
+    tensors = [torch.tensor(a, dtype=torch.int64) if index_from is not None and 0 < index_from <= i
+               else torch.tensor(a, dtype=torch.float64, requires_grad=True) for i, a in enumerate(args)]
     out = TORCH[name](*tensors)
     # A vector output is seeded [seed, 1, 1, ...]: what comes in at one element stays there.
     grad_out = torch.ones_like(out)
