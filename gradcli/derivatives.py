@@ -65,7 +65,8 @@ def resolve(tape: Tape, names: str | Sequence[str], option: str, differentiable:
             if differentiable and not tape.nodes[found[-1]].requires_grad:
                 raise NameProblem(f"'{name}' does not require grad and does not have a grad_fn", source=text,
                                   span=(start, start + len(name)), where=option,
-                                  hint="it depends on no input; differentiate a name that does")
+                                  hint="it depends on no input, or only on integer inputs (indices); "
+                                       "differentiate a name that depends on another input")
         elif name in tape.inputs:
             found.append(tape.inputs[name])
         else:
@@ -91,7 +92,9 @@ def targets(tape: Tape, of: str | Sequence[str] | None, wrt: str | Sequence[str]
         roots, root_names, is_tuple = tape.outputs, tape.output_names, tape.is_tuple
     if wrt:
         resolve(tape, wrt, "--wrt")
-    return roots, root_names, is_tuple, names_of(wrt) if wrt else list(tape.inputs)
+    # An integer input (an index) has no gradient to report, unless --wrt names it: zeros then.
+    reported = [name for name in tape.inputs if name not in tape.integer_inputs]
+    return roots, root_names, is_tuple, names_of(wrt) if wrt else reported
 
 
 # --- seeds ------------------------------------------------------------------------------------
@@ -403,7 +406,9 @@ def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
             batch = directions_of.one_point(values, count)
             tangents = jvp_sweep(tape, batch, {tape.inputs[a]: directions[start : start + count]}, root,
                                  directions_of)
-            duals: list[Any] = [Dual(v, t) for v, t in zip(batch, tangents, strict=True)]
+            # (what takes no gradient, an index among them, stays a plain array)
+            duals: list[Any] = [Dual(v, t) if node.requires_grad else v
+                                for v, t, node in zip(batch, tangents, tape.nodes, strict=True)]
             adjoints = backward(tape, duals, [root], [np.ones(np.shape(batch[root]))], backend=directions_of)
             for b in names:  # the tangent of grad b along a[i], in row i: d(grad b)/d a, transposed
                 second = tangent(adjoints[tape.inputs[b]])

@@ -160,6 +160,15 @@ class Dual:
     # --- NumPy's protocols: ufuncs and the functions the rules call -----------------------
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        if ufunc is np.add and method == "at" and isinstance(inputs[0], Dual):  # a scatter-add: linear
+            target, key, values = inputs
+            np.add.at(target.primal, key, primal(values))
+            given = tangent(values)
+            if given is not None:
+                if target.tangent is None or not target.tangent.flags.writeable:
+                    target.tangent = np.zeros(target.shape) if target.tangent is None else np.array(target.tangent)
+                np.add.at(target.tangent, key, given)
+            return None
         if method != "__call__" or "out" in kwargs:
             return NotImplemented
         if ufunc in _SPELLED:

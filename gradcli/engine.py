@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
 
+from gradcli.errors import ShapeProblem
 from gradcli.ops import call_forward, call_jvp, call_vjp, ones_for
 from gradcli.tape import APPLY, INPUT, Node, Tape, check_shapes, shape_problem
 
@@ -158,11 +159,11 @@ class Batches(Backend):
     """
 
     def __init__(self, tape: Tape) -> None:
-        # 1: the node's value has the axis, where an input flows in (a comparison's mask too,
-        # which takes no gradient: not requires_grad).
+        # 1: the node's value has the axis: an input (an integer input too, which takes no
+        # gradient), and whatever one flows into (a comparison's mask too: not requires_grad).
         self.lead: list[int] = []
         for node in tape.nodes:
-            self.lead.append(int(node.requires_grad or any(self.lead[a] for a in node.args)))
+            self.lead.append(int(node.requires_grad or node.kind == INPUT or any(self.lead[a] for a in node.args)))
 
     def check(self, tape: Tape, at: Mapping[str, Any]) -> None:
         _check(tape, {name: np.shape(at[name])[1:] for name in tape.inputs})
@@ -214,9 +215,20 @@ def forward(tape: Tape, at: Mapping[str, Any], backend: Backend | None = None) -
     return sweep_forward(tape, at, backend)
 
 
+def _whole_numbers(name: str, value: Any) -> None:
+    """An input used as an index holds whole numbers (PyTorch indexes with integer tensors)."""
+    values = np.asarray(value)
+    whole = np.isfinite(values) & (np.mod(values, 1) == 0)
+    if not np.all(whole):
+        raise ShapeProblem(f"input '{name}' is used as an index: its values must be whole numbers, "
+                           f"got {float(values[~whole].flat[0])!r}")
+
+
 def sweep_forward(tape: Tape, at: Mapping[str, Any], backend: Backend) -> list[Any]:
     """The forward loop: each node's value from its args' values, by the backend's rules."""
     backend.check(tape, at)
+    for name in tape.integer_inputs:
+        _whole_numbers(name, at[name])
     values: list[Any] = [None] * len(tape.nodes)
     leaf = backend.leaf
     on_floats = backend.on_floats

@@ -110,6 +110,8 @@ def gradient_expressions(tape: Tape, point: Mapping[str, Array], roots: Sequence
     sympy = load_sympy()
     shapes = {name: np.shape(value) for name, value in point.items()}
     symbols = input_symbols(tape, shapes)
+    for name in tape.integer_inputs:  # an index is a number of the point, never a variable
+        symbols[name] = np.asarray(point[name]).astype(np.intp)
     try:
         exprs = expressions(tape, symbols, max(roots), limit)
         total = objective(tape, exprs, roots, seeds)
@@ -121,7 +123,7 @@ def gradient_expressions(tape: Tape, point: Mapping[str, Array], roots: Sequence
             derivatives[name] = grid
     except RecursionError:
         raise LimitProblem("the program is too deep for SymPy", hint="try a smaller program") from None
-    return derivatives, symbols
+    return derivatives, {name: grid for name, grid in symbols.items() if name not in tape.integer_inputs}
 
 
 
@@ -254,13 +256,16 @@ def job(result: GradResult, names: Sequence[str], *, formulas: bool, values: boo
     nodes = [(node.kind, None if node.op is None else node.op.name, node.args, node.params, node.value,
               node.name if node.kind == INPUT else None) for node in tape.nodes[: upto + 1]]
     return {"nodes": nodes, "inputs": dict(tape.inputs), "point": dict(result.point), "roots": list(result.roots),
-            "seeds": list(result.seeds), "names": list(names), "formulas": formulas, "values": values, "limit": limit}
+            "seeds": list(result.seeds), "names": list(names), "formulas": formulas, "values": values, "limit": limit,
+            "integer_inputs": list(tape.integer_inputs)}
 
 
 def _tape_of(data: Mapping[str, Any]) -> Tape:
     nodes = [Node(index, kind, None if op is None else OPS[op], args, (0, 0), params, name, value)
              for index, (kind, op, args, params, value, name) in enumerate(data["nodes"])]
-    return Tape("", nodes, dict(data["inputs"]), {}, tuple(data["roots"]), (), False)
+    tape = Tape("", nodes, dict(data["inputs"]), {}, tuple(data["roots"]), (), False)
+    tape.integer_inputs = tuple(data.get("integer_inputs", ()))
+    return tape
 
 
 def _texts(grid: Array) -> Any:

@@ -19,13 +19,17 @@ from gradcli.errors import LimitProblem, Limits, NameProblem, ShapeProblem, Synt
 from gradcli.ops import (
     BINARY_OPERATORS,
     CONSTANTS,
+    CONSTRUCTORS,
+    DTYPES,
     FUNCTIONS,
     OPS,
     PREFIX_OPERATORS,
+    SIZED,
     Op,
     call_forward,
     shape_message,
 )
+from gradcli.ops.indexing import INDEX_ARG
 
 _NO_PARAMS: dict[str, Any] = {}  # shared by the nodes of ops that take no parameters; never changed
 
@@ -75,6 +79,7 @@ class Tape:
     item_spans: dict[int, tuple[Span, ...]] = field(default_factory=dict)  # a list node -> its items' spans
     # input shapes check_shapes has passed -> the elements of all the values at such a point
     checked: dict[tuple[Shape, ...], int] = field(default_factory=dict)
+    integer_inputs: tuple[str, ...] = ()  # the inputs used as indices: whole numbers, no gradient
 
     def node_label(self, index: int) -> str:
         """A short name for a node: its own name, or v<index>."""
@@ -182,6 +187,7 @@ class TapeSink:
         self.item_spans: dict[int, tuple[Span, ...]] = {}
         self.folded = 0  # elements of the constants folded so far
         self.tuples: dict[str, _Tuple | _Parts] = {}  # names that hold a tuple: t = x.chunk(2); t[0]
+        self.integer_inputs: set[int] = set()  # inputs used as indices: no gradient, whole numbers
 
     # --- nodes ---
 
@@ -197,11 +203,27 @@ class TapeSink:
                              source=self.source, span=span)
         if wants is None:
             wants = tuple([nodes[a].requires_grad for a in args])
-        if op is not None and not op.differentiable:  # a comparison: a constant of the point
-            wants = (False,) * len(args)
+        if op is not None and (not op.differentiable or op.index_from is not None):
+            wants = self.no_gradient(op, args, wants)
         requires_grad = True in wants if args else kind == INPUT
         nodes.append(Node(index, kind, op, args, span, params, None, value, requires_grad, wants))
         return index
+
+    def no_gradient(self, op: Op, args: tuple[int, ...], wants: tuple[bool, ...]) -> tuple[bool, ...]:
+        """The wants of a node no gradient flows through (ones_like(x)), or none into its index args,
+        whose inputs are integer inputs (v[idx])."""
+        if not op.differentiable:
+            return (False,) * len(args)
+        start = op.index_from or 0
+        nodes = self.nodes
+        pending = [a for a in args[start:] if nodes[a].kind != CONST]
+        while pending:  # the inputs an index is computed from (idx, or i and j in [i, j + 1])
+            node = nodes[pending.pop()]
+            if node.kind == INPUT:
+                self.integer_inputs.add(node.index)
+            else:
+                pending += [a for a in node.args if nodes[a].kind != CONST]
+        return wants[:start] + (False,) * (len(args) - start)
 
     def constant(self, value: Any, span: Span, integer: bool = False) -> int:
         index = self.add(CONST, None, (), span, value=np.asarray(value, dtype=float), wants=())
@@ -305,6 +327,8 @@ class TapeSink:
             return self.tuples[text]
         if text == "...":  # an index's ellipsis: m[..., 0]
             return _Word(Ellipsis, span)  # type: ignore[arg-type]
+        if text in DTYPES:  # dtype=torch.float64, dtype=float: a word, which means nothing more
+            return _Word(text, span)
         if text in _WORDS:
             word = _WORDS[text]
             return _Word(None, span) if word is None else self.constant(word, span, integer=True)
@@ -339,6 +363,8 @@ class TapeSink:
         # ".repeat": a row that is a method only, x.repeat(2, 1) (np.repeat(x, 2) is another op)
         op = OPS.get(func[1:]) if func.startswith(".") else FUNCTIONS.get(func)
         func = func.lstrip(".")
+        if op is None and func in CONSTRUCTORS:
+            return self.construct(func, args, keywords or [], span)
         if op is None:
             raise _fail(f"unknown function '{func}'", func_span, self.source, _suggest(func, len(args)))
         if not keywords and op.arity == len(args) and not op.params and not op.overloads:  # sin(x), atan2(y, x)
@@ -361,6 +387,23 @@ class TapeSink:
         assert first_problem is not None
         raise first_problem
 
+    def construct(self, func: str, args: list[Value], keywords: list[tuple[str, Value, Span]], span: Span) -> int:
+        """A value made by a constructor (tensor([...]), ones(2, 3), arange(5)): a constant at once, its
+        shape checked against the limits before it is made."""
+        op = CONSTRUCTORS[func]
+        if func in SIZED and len(args) > 1:  # ones(2, 3) is ones((2, 3))
+            args = [_Tuple(args, [], span)]  # type: ignore[arg-type]
+        tensors, params = self.bind(op, func, args, keywords, span)
+        for arg in tensors:
+            if self.nodes[arg].kind != CONST:
+                raise _fail(f"{func}(...) takes data written in the program, not computed from inputs",
+                            self.nodes[arg].span, self.source, "PyTorch copies it: no gradient would flow back")
+        try:
+            op.shape(*[self.nodes[a].value.shape for a in tensors], **params)  # type: ignore[misc, union-attr]
+        except ValueError as problem:
+            raise _fail(f"{func}: {problem}", span, self.source) from None
+        return self.apply(op, tensors, span, params)
+
     def bind(self, op: Op, func: str, args: list[Value], keywords: list[tuple[str, Value, Span]],
              span: Span) -> tuple[list[int], dict[str, Any]]:
         """The tensor args and the static params of a call of `op`, as Python binds a call:
@@ -368,6 +411,8 @@ class TapeSink:
         if op.arity == -1 and args and isinstance(args[0], _Word) and op.params and op.params[0].kind == "str":
             # einsum('ij,jk->ik', a, b): the string first, then the tensors (or a list of them)
             keywords, args = [(op.params[0].name, args[0], args[0].span), *keywords], args[1:]
+        if op.tensor_positions and len(args) > max(op.tensor_positions):  # gather(x, dim, index)
+            args = [*(args[p] for p in op.tensor_positions), *(a for p, a in enumerate(args) if p not in op.tensor_positions)]
         arity = len(args) if op.arity == -1 else op.arity
         if op.arity == -1 and len(args) >= 1 and isinstance(args[0], (_List, _Tuple)):  # cat([a, b], dim=0)
             sequence, given = args[0], args[1:]
@@ -449,20 +494,41 @@ class TapeSink:
             return base.items[which]
         key: list[Any] = []
         made: list[int] = []
+        indices: list[int] = []  # index args: values of the point (v[idx])
         for item in items:
             if isinstance(item, _Word) and not isinstance(item.value, str):  # None: a new axis; ...
                 if item.value is Ellipsis and Ellipsis in key:
                     raise SyntaxProblem("an index can only have a single ellipsis ('...')", source=self.source,
                                         span=item.span)
                 key.append(item.value)
-            elif isinstance(item, _Slice):
+                continue
+            if isinstance(item, _Slice):
                 key.append(slice(*(None if part is None else self.integer(part) for part in item.parts)))
                 made += [part for part in item.parts if part is not None]
-            else:
-                key.append(self.integer(self.operand(item)))
-                made.append(item)  # type: ignore[arg-type]
+                continue
+            node = self.nodes[self.operand(item)]
+            if node.kind != CONST:
+                key.append(INDEX_ARG)
+                indices.append(node.index)
+                continue
+            key.append(self.integer(node.index) if node.value.ndim == 0 else self.index_array(node))  # type: ignore[union-attr]
+            made.append(node.index)
         self.drop_constants(made)
+        if indices or any(isinstance(k, tuple) for k in key):  # v[[0, 2]], v[idx]: IndexBackward0
+            return self.apply(OPS["index"], [self.operand(base), *indices], span, {"key": tuple(key)})
         return self.apply(OPS["getitem"], [self.operand(base)], span, {"key": tuple(key)})
+
+    def index_array(self, node: Node) -> Any:
+        """A constant index array, as nested tuples of ints (a static part of the key)."""
+        values = node.value
+        assert values is not None
+        if not np.all(np.isfinite(values) & (np.mod(values, 1) == 0)):
+            raise SyntaxProblem("an index must be a whole number, as in v[[0, 2]]", source=self.source, span=node.span)
+
+        def nested(part: Any) -> Any:
+            return tuple(nested(p) for p in part) if isinstance(part, list) else part
+
+        return nested(values.astype(np.int64).tolist())
 
     def integer(self, index: int) -> int:
         node = self.nodes[index]
@@ -537,6 +603,8 @@ class TapeSink:
     def finish(self) -> Tape:
         assert self.last is not None
         target, value, _ = self.last
+        if self.integer_inputs:
+            self.settle_integers()
         floats = True
         for node in self.nodes:
             if node.kind == CONST:
@@ -557,11 +625,26 @@ class TapeSink:
             for i, (start, end) in enumerate(value.spans):
                 text = self.source[start:end]
                 names.append(text if text.isidentifier() else f"{target or 'out'}[{i}]")
-            return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), outputs, tuple(names), True, floats,
+            tape = Tape(self.source, self.nodes, self.inputs, dict(self.bindings), outputs, tuple(names), True, floats,
                         self.item_spans)
-        index = self.operand(value)
-        return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), (index,), (target or "out",), False,
-                    floats, self.item_spans)
+        else:
+            index = self.operand(value)
+            tape = Tape(self.source, self.nodes, self.inputs, dict(self.bindings), (index,), (target or "out",), False,
+                        floats, self.item_spans)
+        tape.integer_inputs = tuple(self.nodes[i].name for i in sorted(self.integer_inputs))  # type: ignore[misc]
+        return tape
+
+    def settle_integers(self) -> None:
+        """Integer inputs take no gradient: nor does what is computed from them alone, here as in
+        PyTorch (`idx * 2` is an integer tensor), before or after their use as an index."""
+        nodes = self.nodes
+        for index in self.integer_inputs:
+            nodes[index].integer = True
+            nodes[index].requires_grad = False
+        for node in nodes:
+            if node.kind == APPLY:
+                node.wants = tuple([want and nodes[a].requires_grad for want, a in zip(node.wants, node.args, strict=True)])
+                node.requires_grad = True in node.wants
 
 
 def build(program: syntax.Program) -> Tape:

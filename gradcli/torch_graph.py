@@ -69,6 +69,8 @@ def backward_graph(tape: Tape, roots: Sequence[int], values: Sequence[Array] | N
             args.reverse()
             scalar_constant.reverse()
         next_functions: list[int | None] = []
+        if node.op.index_from is not None:  # PyTorch lists no index among the next functions
+            args, scalar_constant = args[: node.op.index_from], scalar_constant[: node.op.index_from]
         for position, (arg, is_scalar) in enumerate(zip(args, scalar_constant, strict=True)):
             if position in node.op.conditions:  # where's condition: a boolean, not an input of the node
                 continue

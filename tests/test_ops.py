@@ -75,6 +75,9 @@ def test_vjp_matches_central_differences(op_name, program, shapes):
             return float(np.sum(seed * _evaluate(program, dict(zip(names, args, strict=True)))))
 
         for which, name in enumerate(names):
+            if which >= (OPS[op_name].index_from or len(names)):  # an index: an integer input, no gradient
+                assert name not in result.grad
+                continue
             expected = central_difference(weighted, arrays, which)
             assert result.grad[name].shape == point[name].shape
             np.testing.assert_allclose(result.grad[name], expected, rtol=1e-5, atol=1e-6, err_msg=f"d/d{name} of {program}")
@@ -100,7 +103,8 @@ def test_jvp_and_vjp_agree_as_a_transpose(op, shapes, params):
         g = rng.normal(size=ans.shape)
         forward_side = float(np.sum(g * call_jvp(op, tangents, ans, args, params, leads)))
         cotangents = call_vjp(op, g, ans, args, params, leads, [True] * len(args))
-    backward_side = sum(float(np.sum(unbroadcast(np.asarray(c), t.shape) * t)) for c, t in zip(cotangents, tangents, strict=True))
+    backward_side = sum(float(np.sum(unbroadcast(np.asarray(c), t.shape) * t))
+                        for c, t in zip(cotangents, tangents, strict=True) if c is not None)  # (None: an index's)
     assert forward_side == pytest.approx(backward_side, rel=1e-9, abs=1e-12)
 
 
@@ -138,7 +142,8 @@ def test_vjp_matches_sympys_derivative(op, shapes, params):
     args = _row_point(op, shapes, rng)
     symbols = [np.array([sympy.Symbol(f"{NAMES[i]}{k}", real=True) for k in range(a.size)], dtype=object)
                .reshape(a.shape) for i, a in enumerate(args)]
-    expression = apply_rule(op, symbols, params)
+    indices = range(op.index_from or len(args), len(args))  # an index is a number of the point, never a variable
+    expression = apply_rule(op, [args[i].astype(np.intp) if i in indices else s for i, s in enumerate(symbols)], params)
     seed = rng.normal(size=expression.shape)
     objective = sympy.Add(*(float(s) * e for s, e in zip(seed.flat, expression.flat, strict=True)))
     values = {symbol: float(value) for grid, arg in zip(symbols, args, strict=True)
@@ -146,7 +151,7 @@ def test_vjp_matches_sympys_derivative(op, shapes, params):
     with np.errstate(all="ignore"):
         ans = call_forward(op, args, params, [0] * len(args))
         cotangents = call_vjp(op, seed, ans, args, params, [0] * len(args), [True] * len(args))
-    for grid, cotangent in zip(symbols, cotangents, strict=True):
+    for grid, cotangent in zip(symbols[: op.index_from], cotangents[: op.index_from], strict=True):
         exact = [float(sympy.diff(objective, symbol).evalf(30, subs=values)) for symbol in grid.flat]
         np.testing.assert_allclose(np.ravel(cotangent), exact, rtol=1e-10, atol=1e-12)
 
@@ -159,8 +164,9 @@ def test_the_hessian_on_dual_numbers_matches_differences_of_the_gradient(op, sha
     program = f"sum(({_program(op, shapes, params)}) ** 2)"  # ** 2: a linear op has a Hessian too
     result = hessian(program, at=point)
     names = list(point)
-    for which, name in enumerate(names):
-        for other in names:
+    differentiable = names[: op.index_from]  # (an index is an integer input: it has no Hessian)
+    for which, name in enumerate(differentiable):
+        for other in differentiable:
             def gradient(args: list[np.ndarray], other: str = other) -> np.ndarray:
                 return np.asarray(grad(program, at=dict(zip(names, args, strict=True))).grad[other])
 

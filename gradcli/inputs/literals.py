@@ -5,10 +5,10 @@ One grammar, read once, each part with its span in the text as typed:
     assignments := [assignment (',' assignment)* [',']]   -- --at, --tangent
     assignment  := NAME '=' value                         -- a ',' inside brackets does not end it
     seeds       := seed (',' seed)* | '(' seeds [','] ')'  -- --seed: one per output
-    seed        := value | 'ones'
+    seed        := value | 'ones' | 'ones_like' '(' NAME ')'
     value       := number | '[' value (',' value)* [','] ']'
-                 | 'arange' '(' number [',' number [',' number]] ')'
-                 | 'linspace' '(' number ',' number ',' number ')'
+                 | CONSTRUCTOR '(' args ')'    -- tensor, ones, zeros, full, eye, arange, linspace
+                                                  (ops.CONSTRUCTORS: a program's own, bound alike)
     number      := ('+' | '-')* (NUMBER | 'pi' | 'e' | 'inf' | 'nan')
     (and parentheses around any value or number)
 
@@ -19,6 +19,7 @@ any are made, lists nest at most MAX_LIST_DEPTH deep. Nothing is ever `eval`ed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -26,8 +27,7 @@ import numpy as np
 
 from gradcli import syntax
 from gradcli.errors import GradcliError, LimitProblem, Limits, NameProblem, ShapeProblem, SyntaxProblem, over_limit
-from gradcli.inputs import ranges
-from gradcli.ops import CONSTANTS
+from gradcli.ops import CONSTANTS, CONSTRUCTORS, DTYPES, SIZED
 from gradcli.syntax import END, KIND, START, Span, Token, Tokens
 from gradcli.tape import MAX_AXES
 
@@ -36,7 +36,8 @@ Array = np.ndarray
 MAX_LIST_DEPTH = MAX_AXES  # NumPy broadcasts at most 32 axes; nobody types 32 nested lists
 # The language's constants (pi, e), and the IEEE specials a value may be but a program spells otherwise.
 _NAMED_NUMBERS = {**CONSTANTS, "inf": np.inf, "nan": np.nan}
-_EXPECTED = "a value is a number, a [list], arange(start, stop, step) or linspace(start, stop, n)"
+_EXPECTED = ("a value is a number, a [list], arange(start, stop, step), linspace(start, stop, n), tensor([...]), "
+             "ones(n), zeros(n), full(size, x) or eye(n)")
 
 
 def _problem(message: str, expr: syntax.Expr | syntax.Slice, source: str) -> SyntaxProblem:
@@ -55,31 +56,56 @@ def _number(expr: syntax.Expr, source: str) -> float:
     raise _problem(f"expected a number; {_EXPECTED}", expr, source)
 
 
-def _range(call: syntax.Call, source: str, counted: _Count) -> Array:
-    """arange or linspace, its elements counted before they are made."""
-    numbers = [_number(arg, source) for arg in call.args]
-    if call.func == "arange" and 1 <= len(numbers) <= 3:
-        if len(numbers) == 3 and numbers[2] == 0:
-            raise _problem("arange's step cannot be 0", call, source)
-        start, stop, step = (0.0, numbers[0], 1.0) if len(numbers) == 1 else (*numbers[:2], numbers[2] if len(numbers) == 3 else 1.0)
-        limit = Limits.get("elements")
-        count = max(0, int(np.ceil((stop - start) / step))) if np.isfinite((stop - start) / step) else limit + 1
-        if count > limit:
-            raise over_limit("arange makes too many elements", "elements", source=source, span=call.span)
-        counted.add(count, call, source)
-        return ranges.arange(start, step, count)
-    if call.func == "linspace" and len(numbers) == 3:
-        points = numbers[2]
-        if not points.is_integer() or points < 0:
-            raise _problem("linspace's third argument is a count of points", call.args[2], source)
-        if points > Limits.get("elements"):
-            raise over_limit("linspace makes too many elements", "elements", source=source, span=call.span)
-        counted.add(int(points), call, source)
-        return ranges.linspace(numbers[0], numbers[1], int(points))
-    if call.func in ("arange", "linspace"):
-        usage = "arange(start, stop, step)" if call.func == "arange" else "linspace(start, stop, n)"
-        raise _problem(f"{call.func} takes {usage}", call, source)
-    raise _problem(f"'{call.func}' is not a value; {_EXPECTED}", call, source)
+def _static(expr: syntax.Expr, source: str, count: _Count) -> Any:
+    """What a constructor's argument says: a number, a tuple of them, a dtype word, or (for
+    tensor's data) a nested list."""
+    if isinstance(expr, syntax.TupleLit):
+        return tuple(_static(item, source, count) for item in expr.items)
+    if isinstance(expr, syntax.Name) and expr.id in DTYPES:
+        return expr.id
+    if isinstance(expr, (syntax.ListLit, syntax.Call)):
+        return value(expr, source, count)
+    number = _number(expr, source)
+    return int(number) if _written_as_int(expr) else number
+
+
+def _written_as_int(expr: syntax.Expr) -> bool:
+    """`3`, `-1`: a number written as Python's int (a dim, a size, a count)."""
+    while isinstance(expr, syntax.Unary):
+        expr = expr.operand
+    return isinstance(expr, syntax.Num) and expr.text.isdigit()
+
+
+def _construct(call: syntax.Call, source: str, count: _Count) -> Array:
+    """tensor([...]), ones(2, 3), arange(5)...: the constructors of programs (ops.CONSTRUCTORS),
+    their args bound as a call binds them, the elements counted before they are made."""
+    op = CONSTRUCTORS.get(call.func)
+    if op is None:
+        raise _problem(f"'{call.func}' is not a value; {_EXPECTED}", call, source)
+    given = [_static(arg, source, count) for arg in call.args]
+    if call.func in SIZED and len(given) > 1:  # ones(2, 3) is ones((2, 3))
+        given = [tuple(given)]
+    data = [np.asarray(item, dtype=float) for item in given[: op.arity]]
+    if len(data) < op.arity or len(given) > op.arity + len(op.params):
+        raise _problem(f"{call.func} does not take {len(given)} positional arguments", call, source)
+    written = dict(zip((p.name for p in op.params), given[op.arity :], strict=False))
+    names = {name: spec.name for spec in op.params for name in (spec.name, *spec.aliases)}
+    for keyword, argument in call.keywords:
+        if keyword not in names or names[keyword] in written:
+            raise _problem(f"{call.func}() got an unexpected or repeated keyword argument '{keyword}'", argument, source)
+        written[names[keyword]] = _static(argument, source, count)
+    try:
+        params = {spec.name: spec.convert(written[spec.name]) if spec.name in written else spec.default
+                  for spec in op.params}
+        shape = op.shape(*[d.shape for d in data], **params)  # type: ignore[misc]
+    except ValueError as problem:
+        raise _problem(f"{call.func}: {problem}", call, source) from None
+    if call.func in ("tensor", "array", "as_tensor", "asarray"):
+        return data[0]  # (counted as it was read)
+    if math.prod(shape) > count.limit:
+        raise over_limit(f"{call.func} makes too many elements", "elements", source=source, span=call.span)
+    count.add(math.prod(shape), call, source)
+    return np.asarray(op.forward(*data, ranks=(), **params), dtype=float)
 
 
 class _Count:
@@ -105,14 +131,14 @@ def _literal(expr: syntax.Expr, source: str, count: _Count, depth: int = 0) -> A
     if isinstance(expr, syntax.ListLit):
         return [_literal(item, source, count, depth + 1) for item in expr.items]
     if isinstance(expr, syntax.Call):
-        return _range(expr, source, count)
+        return _construct(expr, source, count)
     count.add(1, expr, source)
     return _number(expr, source)
 
 
-def value(expr: syntax.Expr, source: str) -> Array:
+def value(expr: syntax.Expr, source: str, count: _Count | None = None) -> Array:
     """The array a value expression stands for."""
-    nested = _literal(expr, source, _Count())
+    nested = _literal(expr, source, count or _Count())
     try:
         array = np.array(nested, dtype=float)
     except ValueError:
@@ -239,6 +265,12 @@ def check_point(inputs: Mapping[str, int], point: Mapping[str, Array]) -> None:
         raise NameProblem(f"{', '.join(repr(n) for n in extra)} is not an input of the program", hint=f"its inputs are: {known}")
 
 
+def _ones_like(expr: syntax.Expr) -> bool:
+    """ones_like(y): the seed `ones`, of the shape of what is differentiated."""
+    return (isinstance(expr, syntax.Call) and expr.func == "ones_like" and len(expr.args) == 1
+            and isinstance(expr.args[0], syntax.Name) and not expr.keywords)
+
+
 def parse_seed(text: str) -> list[Array | str]:
     """--seed: a value, `ones`, or a tuple of those for a tuple output."""
     try:
@@ -246,7 +278,7 @@ def parse_seed(text: str) -> list[Array | str]:
         items = list(expr.items) if isinstance(expr, syntax.TupleLit) else [expr]
         seeds: list[Array | str] = []
         for item in items:
-            if isinstance(item, syntax.Name) and item.id == "ones":
+            if (isinstance(item, syntax.Name) and item.id == "ones") or _ones_like(item):
                 seeds.append("ones")
             else:
                 seeds.append(value(item, text))

@@ -11,11 +11,14 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     reductions.py   sum, mean, norm, logsumexp
     structure.py    indexing, list literals
     linalg.py       products and linear algebra: @, mm, mv, bmm, dot, outer, inner
+    indexing.py     indexing by integer arrays: v[[0, 2]], v[idx]
+    construct.py    ones_like, zeros_like; the constructors (tensor, ones, arange...), folded at once
 """
 
 from __future__ import annotations
 
-from gradcli.ops import elementwise, linalg, reductions, shape, structure
+from gradcli.ops import construct, elementwise, indexing, linalg, reductions, shape, structure
+from gradcli.ops.construct import CONSTRUCTORS, DTYPES, SIZED
 from gradcli.ops.core import (
     FLOATS,
     NUMPY,
@@ -34,12 +37,13 @@ from gradcli.ops.core import (
 )
 
 __all__ = [
-    "BINARY_OPERATORS", "CONSTANTS", "FLOATS", "FUNCTIONS", "METHODS", "NUMPY", "OPS", "PREFIX_OPERATORS", "SCALAR_OVERLOADS",
-    "UNIT", "Op", "Unit", "call_forward", "call_jvp", "call_vjp", "load_sympy", "node_text", "ones_for",
+    "BINARY_OPERATORS", "CONSTANTS", "CONSTRUCTORS", "DTYPES", "FLOATS", "FUNCTIONS", "METHODS", "NUMPY", "OPS",
+    "PREFIX_OPERATORS", "SCALAR_OVERLOADS", "SIZED", "UNIT", "Op", "Unit", "call_forward", "call_jvp", "call_vjp", "load_sympy", "node_text", "ones_for",
     "shape_message", "torch_node_name", "unbroadcast",
 ]
 
-OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS, *structure.ROWS, *linalg.ROWS, *shape.ROWS)}
+OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS, *structure.ROWS, *linalg.ROWS,
+                                                   *shape.ROWS, *indexing.ROWS, *construct.ROWS)}
 
 # The infix and prefix operators of the language, and the ops they stand for.
 BINARY_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 2}
@@ -47,7 +51,7 @@ PREFIX_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.ari
 FUNCTIONS = {op.name: op for op in OPS.values() if op.callable} | {
     spelling: op for op in OPS.values() for spelling in op.spellings}  # ln(x) is log(x), add(a, b) is a + b
 METHODS = {method: op for op in OPS.values() for method in op.methods}  # `x.sum()` is sum(x)
-CONSTANTS = {"pi": 3.141592653589793, "e": 2.718281828459045}
+CONSTANTS = {"pi": 3.141592653589793, "e": 2.718281828459045, "inf": float("inf"), "nan": float("nan")}
 
 # PyTorch nodes of Tensor-Scalar overloads: the Python number is not one of their inputs.
 SCALAR_OVERLOADS = frozenset().union(*(op.scalar_overloads for op in OPS.values()))

@@ -181,6 +181,13 @@ class Op:
     overloads: tuple[str, ...] = ()
     # Python's ints stay ints through it (+ - * //): `-1` and `2*3` are still a dim and a size.
     keeps_integers: bool = False
+    # The args from this position on are integer indices (v[idx], gather's index): no gradient
+    # flows into them, an input among them is an integer input, and PyTorch does not list them
+    # among the node's next_functions.
+    index_from: int | None = None
+    # Where the tensor args stand among a call's positional args, when a param comes between
+    # them: gather(x, dim, index) is (0, 2).
+    tensor_positions: tuple[int, ...] = ()
     # Other names a program may call it by, PyTorch's and NumPy's: `ln`, `arctan`, `multiply`.
     spellings: tuple[str, ...] = ()
     # The PyTorch/NumPy methods that are this op, the receiver its first arg: `x.sum()`, `y.pow(2)`.

@@ -387,7 +387,8 @@ ROWS = [
     # PyTorch masks the base's product where the exponent is 0 (NaN of g included).
     _binary("pow", "**", lambda xp, a, b: xp.power(a, b), _pow_derivative, "PowBackward0", 40, operator.pow,
             mask=lambda a, b: (b == 0, None), right_assoc=True, callable=True, ufuncs=(np.power, np.float_power), torch_node_rule=_pow_torch_node,
-            scalar_overloads=frozenset({"PowBackward0", "PowBackward2"}), domain=((0.3, 2.0), (-2.0, 2.0)), spellings=("power",), methods=("pow",)),
+            scalar_overloads=frozenset({"PowBackward0", "PowBackward2"}), domain=((0.3, 2.0), (-2.0, 2.0)), spellings=("power",), methods=("pow",),
+            keeps_integers=True),
     elementwise("neg", 1, operator.neg, lambda xp, g, ans, x: (-g,), "NegBackward0", sympy=operator.neg,
                 symbol="-", precedence=30, callable=False, linear=True,
                 ufuncs=(np.negative,), spellings=("neg", "negative"), methods=("neg", "negative"), keeps_integers=True),
@@ -553,12 +554,14 @@ ROWS = [
     _binary("remainder", "%", _remainder, _remainder_derivative, "RemainderBackward1", 20,
             lambda a, b: a - b * _sympy_step("floor", a / b), callable=True, kinked=True,
             domain=((-3.0, 3.0), (0.7, 0.9)), torch_node_rule=_node_by_scalar("RemainderBackward0", "RemainderBackward1"),
-            scalar_overloads=frozenset({"RemainderBackward0", "NotImplemented"}), spellings=("mod",), methods=("remainder",)),
+            scalar_overloads=frozenset({"RemainderBackward0", "NotImplemented"}), spellings=("mod",), methods=("remainder",),
+            keeps_integers=True),
     # a // b, PyTorch's floor_divide (Python's //). PyTorch records it as a NotImplemented node and
     # its backward raises; gradcli's gradient is 0 for both args, a step's, as for heaviside.
     _binary("floor_divide", "//", np.floor_divide, _no_derivative, "NotImplemented", 20,
             lambda a, b: _sympy_step("floor", a / b), mask=_masked_all, callable=True, kinked=True,
-            domain=((-3.0, 3.0), (0.7, 0.9)), scalar_overloads=frozenset({"NotImplemented"}), methods=("floor_divide",)),
+            domain=((-3.0, 3.0), (0.7, 0.9)), scalar_overloads=frozenset({"NotImplemented"}), methods=("floor_divide",),
+            keeps_integers=True),
     _unary("sinc", _sinc, _sinc_derivative, lambda x: load_sympy().sinc(load_sympy().pi * x),
            mask=lambda x: (x * x * math.pi == 0,), methods=("sinc",)),
     # PyTorch's: g * sqrt(pi) / 2 * exp(erfinv(x)**2)

@@ -47,7 +47,7 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple, Optional, Union
 
 from gradcli.errors import Limits, SyntaxProblem, line_and_column, over_limit
-from gradcli.ops import CONSTANTS, METHODS
+from gradcli.ops import CONSTANTS, DTYPES, METHODS
 from gradcli.syntax import operators
 from gradcli.syntax.tokens import KEYWORDS, Token, Tokens, tokenize
 from gradcli.syntax.tree import Expr, Program, Span, TreeSink
@@ -231,7 +231,8 @@ class Parser:
                 elif kinds[position + 1] == "." and text in _MODULE_ROOTS:  # torch.sin(x), np.pi
                     position, span = self.module_name(position)
                     values.append(_CALLEE if kinds[position + 1] == "(" else sink.name("None", span)
-                                  if texts[position] == "newaxis" else sink.number(_CONSTANT_TEXT[texts[position]], span))
+                                  if texts[position] == "newaxis" else sink.name(texts[position], span)
+                                  if texts[position] in DTYPES else sink.number(_CONSTANT_TEXT[texts[position]], span))
                 else:
                     values.append(sink.name(text, span))
                 spans.append(span)
@@ -291,7 +292,8 @@ class Parser:
             parts.append(texts[last + 2])
             last += 2
         if plain is None or plain != last or (kinds[plain + 1] != "(" and texts[plain] not in _CONSTANT_TEXT
-                                              and texts[plain] != "newaxis"):  # np.newaxis is None
+                                              and texts[plain] != "newaxis"  # np.newaxis is None
+                                              and texts[plain] not in DTYPES):
             dotted = ".".join(parts)
             after = "a function, as in torch.sin(x), or a constant (pi, e)"
             raise self.fail(f"'{dotted}' is not supported", Token("NAME", dotted, tokens.starts[position], tokens.ends[last]),

@@ -98,6 +98,9 @@ TORCH = {
     "pad": lambda a: F.pad(a, (1, 0), value=0.5), "diag": torch.diag, "diagonal": torch.diagonal,
     "trace": torch.trace, "tril": torch.tril, "triu": lambda a: torch.triu(a, 1),
     "split": lambda a: a.split(1)[1], "chunk": lambda a: a.chunk(2)[0],
+    "ones_like": torch.ones_like, "zeros_like": torch.zeros_like, "index": lambda a: a[[1, 0, 1]],
+    "gather": lambda a, b: torch.gather(a, 0, b), "take": torch.take,
+    "index_select": lambda a, b: torch.index_select(a, 0, b),
 }
 # PyTorch records a node for these (NotImplemented) but its backward raises ("derivative for
 # aten::heaviside is not implemented"): the values are PyTorch's, the gradients gradcli's zeros
@@ -112,7 +115,8 @@ PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dim
             "transpose": "a.transpose(0, 1)", "permute": "a.permute(1, 0)", "t": "a.t()", "expand": "a.expand(3, 2)",
             "repeat": "a.repeat(2, 1)", "tile": "a.tile(2)", "flip": "a.flip(0)", "roll": "a.roll(1, 0)",
             "cat": "cat([a, b])", "pad": "F.pad(a, (1, 0), value=0.5)", "triu": "triu(a, 1)",
-            "split": "a.split(1)[1]", "chunk": "a.chunk(2)[0]"}
+            "split": "a.split(1)[1]", "chunk": "a.chunk(2)[0]",
+            "index": "a[[1, 0, 1]]", "gather": "gather(a, 0, b)", "index_select": "index_select(a, 0, b)"}
 
 
 def program_of(name: str) -> str:
@@ -142,6 +146,8 @@ def points_of(name: str) -> list[tuple]:
                 if clear_cut([u, v], True)]
     if name == "bmm":  # a batch of one (1, 2) row times a batch of one (2, 1) column
         return [([[u]], [[[w[0]], [w[1]]]]) for u, w in itertools.product(VECTOR_PAIRS, repeat=2)]
+    if op.index_from is not None and op.arity == 2:  # a vector, and an index into it (an integer input)
+        return [(v, i) for v in VECTORS for i in ([1, 0, 1], [1], [0, 0])]
     if name == "stack":
         return list(itertools.product(PAIR_VALUES, repeat=2))
     if name == "cat":
@@ -180,7 +186,9 @@ def number(x):
 
 
 def run(name: str, args: tuple, seed: float) -> list | None:
-    tensors = [torch.tensor(a, dtype=torch.float64, requires_grad=True) for a in args]
+    index_from = OPS[name].index_from
+    tensors = [torch.tensor(a, dtype=torch.int64) if index_from is not None and 0 < index_from <= i
+               else torch.tensor(a, dtype=torch.float64, requires_grad=True) for i, a in enumerate(args)]
     try:
         out = TORCH[name](*tensors)
     except RuntimeError:  # inv and solve of a singular matrix raise, as gradcli does: no row
