@@ -67,14 +67,38 @@ TORCH = {
     "hardswish": F.hardswish,
     "elu": F.elu, "selu": F.selu, "celu": F.celu, "silu": F.silu, "mish": F.mish, "logsigmoid": F.logsigmoid,
     "softsign": F.softsign, "tanhshrink": F.tanhshrink,
-    "gelu": F.gelu,
+    "gelu": F.gelu, "clamp": lambda a: torch.clamp(a, -1.0, 2.0), "threshold": lambda a: F.threshold(a, 0.5, -3.0),
     "max": torch.maximum, "min": torch.minimum, "atan2": torch.atan2, "dot": torch.dot,
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
     "getitem": lambda a: a[1], "stack": lambda a, b: torch.stack([a, b]),
 }
+# Calls with params, each against PyTorch's: (gradcli's program, PyTorch's, the row it calls).
+VARIANTS = [
+    ("leaky_relu(a, 0.2)", lambda a: F.leaky_relu(a, 0.2), "leaky_relu"),
+    ("leaky_relu(a, negative_slope=-1.5)", lambda a: F.leaky_relu(a, negative_slope=-1.5), "leaky_relu"),
+    ("elu(a, alpha=2.0)", lambda a: F.elu(a, alpha=2.0), "elu"),
+    ("elu(a, 0.5)", lambda a: F.elu(a, 0.5), "elu"),
+    ("celu(a, alpha=2.0)", lambda a: F.celu(a, alpha=2.0), "celu"),
+    ("celu(a, 0.25)", lambda a: F.celu(a, 0.25), "celu"),
+    ("softplus(a, beta=2.0)", lambda a: F.softplus(a, beta=2.0), "softplus"),
+    ("softplus(a, 0.5, 3.0)", lambda a: F.softplus(a, 0.5, 3.0), "softplus"),
+    ("softplus(a, threshold=-1.0)", lambda a: F.softplus(a, threshold=-1.0), "softplus"),
+    ("gelu(a, approximate='tanh')", lambda a: F.gelu(a, approximate="tanh"), "gelu"),
+    ("gelu(a, approximate='none')", lambda a: F.gelu(a, approximate="none"), "gelu"),
+    ("hardtanh(a, -0.5, 2.0)", lambda a: F.hardtanh(a, -0.5, 2.0), "hardtanh"),
+    ("hardtanh(a, min_val=0.0, max_val=20.0)", lambda a: F.hardtanh(a, min_val=0.0, max_val=20.0), "hardtanh"),
+    ("clamp(a, -1.0, 2.0)", lambda a: torch.clamp(a, -1.0, 2.0), "clamp"),
+    ("clamp(a, min=0)", lambda a: torch.clamp(a, min=0), "clamp"),
+    ("a.clamp(max=0.5)", lambda a: a.clamp(max=0.5), "clamp"),
+    ("clip(a, 0.5, -0.5)", lambda a: torch.clip(a, 0.5, -0.5), "clamp"),
+    ("a.clip(-1, 1)", lambda a: a.clip(-1, 1), "clamp"),
+    ("threshold(a, 0.5, -3.0)", lambda a: F.threshold(a, 0.5, -3.0), "threshold"),
+    ("threshold(a, -1.0, 20.0)", lambda a: F.threshold(a, -1.0, 20.0), "threshold"),
+]
 # gradcli's program for the ops that are not called by name.
-PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a"}
+PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a", "clamp": "clamp(a, -1.0, 2.0)",
+            "threshold": "threshold(a, 0.5, -3.0)"}
 
 
 def program_of(name: str) -> str:
@@ -108,9 +132,9 @@ def number(x):
     return x if math.isfinite(x) else repr(x)
 
 
-def run(name: str, args: tuple, seed: float) -> list:
+def run(name: str, args: tuple, seed: float, function=None) -> list:
     tensors = [torch.tensor(a, dtype=torch.float64, requires_grad=True) for a in args]
-    out = TORCH[name](*tensors)
+    out = (function or TORCH[name])(*tensors)
     # A vector output is seeded [seed, 1, 1, ...]: what comes in at one element stays there.
     grad_out = torch.ones_like(out)
     grad_out.view(-1)[:1] = seed
@@ -120,23 +144,28 @@ def run(name: str, args: tuple, seed: float) -> list:
         number(g.tolist()) for g in grads]
 
 
+def entry(name: str, program: str, function=None) -> str:
+    """The JSON of one program: PyTorch's value and gradients at each point and seed."""
+    inputs = ["a", "b"][: len(points_of(name)[0])]
+    rows = [run(name, args, seed, function) for args in points_of(name) for seed in SEEDS]
+    header = json.dumps({"op": name, "program": program, "inputs": inputs,
+                         "row": [*inputs, "seed", "value", *[f"grad {i}" for i in inputs]]})
+    return header[:-1] + ', "rows": [\n' + ",\n".join(json.dumps(r, allow_nan=False) for r in rows) + "\n]}"
+
+
 def main() -> None:
     missing = sorted(set(OPS) - set(TORCH))
     if missing:
         raise SystemExit(f"no PyTorch counterpart for {missing}: add it to TORCH")
     torch.set_default_dtype(torch.float64)
-    lines = []
-    for name in OPS:
-        inputs = ["a", "b"][: len(points_of(name)[0])]
-        rows = [run(name, args, seed) for args in points_of(name) for seed in SEEDS]
-        header = json.dumps({"op": name, "program": program_of(name), "inputs": inputs,
-                             "row": [*inputs, "seed", "value", *[f"grad {i}" for i in inputs]]})
-        lines.append(header[:-1] + ', "rows": [\n' + ",\n".join(json.dumps(r, allow_nan=False) for r in rows) + "\n]}")
+    lines = [entry(name, program_of(name)) for name in OPS]
+    variants = [entry(name, program, function) for program, function, name in VARIANTS]
     ranges = {"arange": [[list(args), torch.arange(*args, dtype=torch.float64).tolist()] for args in ARANGES],
               "linspace": [[list(args), torch.linspace(*args, dtype=torch.float64).tolist()] for args in LINSPACES]}
     RANGES_OUT.write_text(json.dumps({"torch": torch.__version__, **ranges}, allow_nan=False) + "\n")
-    OUT.write_text('{"torch": ' + json.dumps(torch.__version__) + ', "ops": [\n' + ",\n".join(lines) + "\n]}\n")
-    print(f"{OUT}: {len(lines)} ops")
+    OUT.write_text('{"torch": ' + json.dumps(torch.__version__) + ', "ops": [\n' + ",\n".join(lines) + '\n],\n"variants": [\n'
+                   + ",\n".join(variants) + "\n]}\n")
+    print(f"{OUT}: {len(lines)} ops, {len(variants)} calls with params")
 
 
 if __name__ == "__main__":

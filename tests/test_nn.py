@@ -1,0 +1,103 @@
+"""torch.nn.functional's params: activations called with them, against PyTorch.
+
+The calls of tests/reference/make_torch_reference.py's VARIANTS (leaky_relu(a, 0.2),
+gelu(a, approximate='tanh'), clamp(a, min=0) ...) hold gradcli to PyTorch's recorded values
+and gradients at the special points, on both sweeps, as tests/test_torch_reference.py does
+for the rows at their defaults. The rows' `examples` put the params through the generated
+tests (central differences, transposes, batches, Hessians) too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+from gradcli import compile_program, grad
+from gradcli.batch import grad_batch
+from tests.helpers import cli
+from tests.test_torch_reference import REFERENCE, _mismatches, _rows
+
+VARIANTS = {entry["program"]: entry for entry in REFERENCE.get("variants", [])}
+
+
+def _differences(entry: dict, args: list, seed, value, grads, our_value, our_grads) -> list[str]:
+    where = f"{entry['program']} at {dict(zip(entry['inputs'], args, strict=True))}, seed {seed}"
+    problems = _mismatches(f"value of {where}", our_value, value, entry["op"])
+    for input_name, ours, expected in zip(entry["inputs"], our_grads, grads, strict=True):
+        problems += _mismatches(f"grad {input_name} of {where}", ours, expected, entry["op"])
+    return problems
+
+
+def test_the_reference_has_the_calls_with_params():
+    assert {"leaky_relu(a, 0.2)", "gelu(a, approximate='tanh')", "clamp(a, min=0)", "softplus(a, beta=2.0)",
+            "threshold(a, 0.5, -3.0)"} <= set(VARIANTS)
+
+
+@pytest.mark.parametrize("program", sorted(VARIANTS))
+def test_calls_with_params_give_pytorchs_values_and_gradients(program):
+    entry = VARIANTS[program]
+    tape = compile_program(program)
+    problems = []
+    for args, seed, value, grads in _rows(entry):
+        result = grad(tape, at=dict(zip(entry["inputs"], args, strict=True)), seed=seed)
+        problems += _differences(entry, args, seed, value, grads, result.value,
+                                 [result.grad[name] for name in entry["inputs"]])
+    groups: dict[str, list] = defaultdict(list)
+    for row in _rows(entry):
+        groups[repr(row[1])].append(row)
+    for rows in groups.values():
+        columns = {name: np.array([row[0][i] for row in rows]) for i, name in enumerate(entry["inputs"])}
+        batch = grad_batch(tape, columns, len(rows), seed=rows[0][1])
+        for k, (args, seed, value, grads) in enumerate(rows):
+            problems += _differences(entry, args, seed, value, grads, batch.values[0][k],
+                                     [batch.grad[name][k] for name in entry["inputs"]])
+    assert not problems, f"{len(problems)} differences from PyTorch, the first:\n" + "\n".join(problems[:15])
+
+
+@pytest.mark.parametrize(("program", "x", "value", "slope"), [
+    ("leaky_relu(x, 0.2)", -2.0, -0.4, 0.2),
+    ("leaky_relu(x, negative_slope=0.3)", 1.5, 1.5, 1.0),
+    ("elu(x, alpha=2.0)", -1.0, 2.0 * math.expm1(-1.0), 2.0 * math.exp(-1.0)),
+    ("celu(x, 2.0)", -1.0, 2.0 * math.expm1(-0.5), math.exp(-0.5)),
+    ("softplus(x, beta=2.0)", 0.5, math.log1p(math.exp(1.0)) / 2.0, 1.0 / (1.0 + math.exp(-1.0))),
+    ("softplus(x, 1, 0.25)", 0.5, 0.5, 1.0),  # above the threshold: linear
+    ("x.clamp(min=0)", -1.0, 0.0, 0.0),
+    ("x.clamp(min=0)", 3.0, 3.0, 1.0),
+    ("clip(x, 0, 1)", 0.5, 0.5, 1.0),
+    ("hardtanh(x, -2.0, 2.0)", 1.5, 1.5, 1.0),
+    ("threshold(x, 1.0, 7.0)", 0.5, 7.0, 0.0),
+])
+def test_params_reach_the_value_and_the_gradient_on_numbers(program, x, value, slope):
+    # At one point of numbers the sweeps run on Python floats: the params must reach those rules.
+    tape = compile_program(program)
+    assert tape.floats
+    result = grad(tape, at={"x": x})
+    assert float(result.value) == pytest.approx(value, rel=1e-15)
+    assert float(result.grad["x"]) == pytest.approx(slope, rel=1e-15)
+
+
+def test_a_folded_constant_takes_its_params():
+    # leaky_relu of a number is folded when the program is read: with its slope.
+    assert float(grad("x * leaky_relu(-2.0, 0.5)", at={"x": 1.0}).value) == -1.0
+
+
+def test_clamp_at_its_bounds_passes_the_gradient_as_pytorch():
+    # PyTorch's ClampBackward1 passes the gradient where min <= x <= max, bounds included, not at NaN.
+    result = grad("sum(clamp(v, 0.0, 1.0))", at={"v": [0.0, 1.0, -1.0, 2.0, 0.5, math.nan]})
+    assert result.grad["v"].tolist() == [1.0, 1.0, 0.0, 0.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize(("program", "message"), [
+    ("clamp(x)", "At least one of 'min' or 'max' must not be None"),
+    ("gelu(x, approximate='fast')", "approximate must be one of 'none', 'tanh'"),
+    ("leaky_relu(x, 'a')", "negative_slope must be a number"),
+])
+def test_bad_params_are_refused_with_one_line(program, message):
+    result = cli("grad", program, "--at", "x=1")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
