@@ -595,7 +595,8 @@ class FunctionEntry:
 
 
 # The group of a row, by the module of the op table that holds it.
-_GROUPS = {"elementwise": "elementwise functions", "reductions": "reductions", "structure": "structure"}
+_GROUPS = {"elementwise": "elementwise functions", "reductions": "reductions", "structure": "structure",
+           "nn": "losses"}
 
 
 def functions() -> list[FunctionEntry]:
@@ -606,14 +607,14 @@ def functions() -> list[FunctionEntry]:
     for op in OPS.values():
         group = "operators" if op.symbol else _GROUPS[_row_module(op)]
         entries.append(FunctionEntry(op.name, group, op.arity, _spelling(op), op.spellings, op.methods, op.torch_node))
-    order = ["operators", "elementwise functions", "reductions", "structure"]
+    order = ["operators", "elementwise functions", "reductions", "structure", "losses"]
     return sorted(entries, key=lambda entry: order.index(entry.group))
 
 
 def _row_module(op: Any) -> str:
-    from gradcli.ops import elementwise, reductions, structure
+    from gradcli.ops import elementwise, nn, reductions, structure
 
-    for module in (elementwise, reductions, structure):
+    for module in (elementwise, reductions, structure, nn):
         if any(row is op for row in module.ROWS):
             return module.__name__.rsplit(".", 1)[-1]
     raise AssertionError(f"{op.name} is in no module of the op table")

@@ -101,3 +101,44 @@ def test_bad_params_are_refused_with_one_line(program, message):
     assert result.stdout == ""
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# --- losses --------------------------------------------------------------------------------
+
+
+def test_binary_cross_entropy_clamps_its_log_at_minus_100():
+    # PyTorch's: -log(0) would be infinite; it costs 100 (a certain and wrong prediction).
+    result = grad("binary_cross_entropy(p, t, reduction='none')", at={"p": [0.0, 0.25], "t": [1.0, 1.0]},
+                  seed=[1.0, 1.0])
+    assert result.value.tolist() == [100.0, pytest.approx(-math.log(0.25), rel=1e-15)]
+
+
+@pytest.mark.parametrize(("program", "expected"), [
+    ("mse_loss(x, y)", sum((a - b) ** 2 for a, b in [(1, 0), (2, 2), (3, 5)]) / 3),
+    ("mse_loss(x, y, reduction='sum')", 1 + 0 + 4),
+    ("l1_loss(x, y)", (1 + 0 + 2) / 3),
+    ("huber_loss(x, y, delta=1.5)", (0.5 + 0 + 1.5 * (2 - 0.75)) / 3),
+    ("smooth_l1_loss(x, y, beta=2.0)", (0.25 + 0 + 1.0) / 3),
+])
+def test_losses_reduce_as_pytorch(program, expected):
+    assert float(grad(program, at={"x": [1.0, 2.0, 3.0], "y": [0.0, 2.0, 5.0]}).value) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(("program", "node"), [
+    ("mse_loss(x, y)", "MseLossBackward0"), ("l1_loss(x, y)", "MeanBackward0"),
+    ("l1_loss(x, y, reduction='none')", "AbsBackward0"), ("smooth_l1_loss(x, y, beta=0.0)", "MeanBackward0"),
+    ("huber_loss(x, y)", "HuberLossBackward0"), ("binary_cross_entropy_with_logits(x, y)",
+                                                 "BinaryCrossEntropyWithLogitsBackward0"),
+])
+def test_the_graph_names_pytorchs_outermost_node(program, node):
+    # grad_fn shows the outermost node: l1_loss is abs, then mean, in PyTorch.
+    result = cli("graph", program, "--at", "x=[0.2, 0.5]", "--at", "y=[0.0, 1.0]", "--seed", "ones")
+    assert result.exit_code == 0, result.stderr
+    assert node in result.stdout.splitlines()[1]
+
+
+def test_a_loss_refuses_an_unknown_reduction():
+    result = cli("grad", "mse_loss(x, y, reduction='avg')", "--at", "x=1", "--at", "y=2")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "reduction must be one of 'none', 'mean', 'sum'" in result.stderr

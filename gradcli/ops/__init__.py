@@ -10,11 +10,12 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     elementwise.py  the elementwise rows: operators and functions
     reductions.py   sum, mean, norm, logsumexp
     structure.py    @, dot, indexing, list literals
+    nn.py           torch.nn.functional's losses
 """
 
 from __future__ import annotations
 
-from gradcli.ops import elementwise, reductions, structure
+from gradcli.ops import elementwise, nn, reductions, structure
 from gradcli.ops.core import (
     FLOATS,
     NUMPY,
@@ -38,7 +39,7 @@ __all__ = [
     "shape_message", "torch_node_name", "unbroadcast",
 ]
 
-OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS, *structure.ROWS)}
+OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS, *structure.ROWS, *nn.ROWS)}
 
 # The infix and prefix operators of the language, and the ops they stand for.
 BINARY_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 2}

@@ -68,6 +68,9 @@ TORCH = {
     "elu": F.elu, "selu": F.selu, "celu": F.celu, "silu": F.silu, "mish": F.mish, "logsigmoid": F.logsigmoid,
     "softsign": F.softsign, "tanhshrink": F.tanhshrink,
     "gelu": F.gelu, "clamp": lambda a: torch.clamp(a, -1.0, 2.0), "threshold": lambda a: F.threshold(a, 0.5, -3.0),
+    "mse_loss": F.mse_loss, "l1_loss": F.l1_loss, "smooth_l1_loss": F.smooth_l1_loss, "huber_loss": F.huber_loss,
+    "binary_cross_entropy": F.binary_cross_entropy,
+    "binary_cross_entropy_with_logits": F.binary_cross_entropy_with_logits,
     "max": torch.maximum, "min": torch.minimum, "atan2": torch.atan2, "dot": torch.dot,
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
@@ -95,7 +98,18 @@ VARIANTS = [
     ("a.clip(-1, 1)", lambda a: a.clip(-1, 1), "clamp"),
     ("threshold(a, 0.5, -3.0)", lambda a: F.threshold(a, 0.5, -3.0), "threshold"),
     ("threshold(a, -1.0, 20.0)", lambda a: F.threshold(a, -1.0, 20.0), "threshold"),
+    ("mse_loss(a, b, reduction='none')", lambda a, b: F.mse_loss(a, b, reduction="none"), "mse_loss"),
+    ("l1_loss(a, b, reduction='sum')", lambda a, b: F.l1_loss(a, b, reduction="sum"), "l1_loss"),
+    ("smooth_l1_loss(a, b, beta=0.5)", lambda a, b: F.smooth_l1_loss(a, b, beta=0.5), "smooth_l1_loss"),
+    ("smooth_l1_loss(a, b, beta=0.0)", lambda a, b: F.smooth_l1_loss(a, b, beta=0.0), "smooth_l1_loss"),
+    ("huber_loss(a, b, reduction='sum', delta=2.0)", lambda a, b: F.huber_loss(a, b, reduction="sum", delta=2.0),
+     "huber_loss"),
+    ("binary_cross_entropy(a, b, reduction='none')", lambda a, b: F.binary_cross_entropy(a, b, reduction="none"),
+     "binary_cross_entropy"),
 ]
+LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits")
+# binary_cross_entropy takes probabilities (PyTorch refuses anything outside [0, 1], NaN too).
+PROBABILITY_PAIRS = [[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [1e-300, 1.0], [0.2, 0.9], [5e-324, 0.75], [-0.0, 0.3]]
 # gradcli's program for the ops that are not called by name.
 PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a", "clamp": "clamp(a, -1.0, 2.0)",
             "threshold": "threshold(a, 0.5, -3.0)"}
@@ -112,7 +126,9 @@ def program_of(name: str) -> str:
 
 def points_of(name: str) -> list[tuple]:
     op = OPS[name]
-    if name in ("dot",):
+    if name == "binary_cross_entropy":
+        return list(itertools.product(PROBABILITY_PAIRS, repeat=2))
+    if name in ("dot", *LOSSES):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name == "matmul":  # a (2, 2) matrix times a vector
         return [([u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
