@@ -596,7 +596,7 @@ class FunctionEntry:
 
 # The group of a row, by the module of the op table that holds it.
 _GROUPS = {"elementwise": "elementwise functions", "reductions": "reductions", "structure": "structure",
-           "nn": "losses"}
+           "nn": "torch.nn.functional"}
 
 
 def functions() -> list[FunctionEntry]:
@@ -607,7 +607,7 @@ def functions() -> list[FunctionEntry]:
     for op in OPS.values():
         group = "operators" if op.symbol else _GROUPS[_row_module(op)]
         entries.append(FunctionEntry(op.name, group, op.arity, _spelling(op), op.spellings, op.methods, op.torch_node))
-    order = ["operators", "elementwise functions", "reductions", "structure", "losses"]
+    order = ["operators", "elementwise functions", "reductions", "structure", "torch.nn.functional"]
     return sorted(entries, key=lambda entry: order.index(entry.group))
 
 

@@ -142,3 +142,17 @@ def test_a_loss_refuses_an_unknown_reduction():
     assert result.exit_code == 2
     assert result.stdout == ""
     assert "reduction must be one of 'none', 'mean', 'sum'" in result.stderr
+
+
+def test_glu_gates_the_first_half_with_the_sigmoid_of_the_second():
+    result = grad("sum(glu(m, dim=0))", at={"m": [[1.0, -2.0], [0.5, 3.0]]})
+    gate = [1 / (1 + math.exp(-0.5)), 1 / (1 + math.exp(-3.0))]
+    assert float(result.value) == pytest.approx(1.0 * gate[0] - 2.0 * gate[1], rel=1e-15)
+    expected = [[gate[0], gate[1]], [1.0 * gate[0] * (1 - gate[0]), -2.0 * gate[1] * (1 - gate[1])]]
+    np.testing.assert_allclose(result.grad["m"], expected, rtol=1e-15)
+
+
+def test_glu_refuses_an_odd_dim():
+    result = cli("grad", "sum(glu(x))", "--at", "x=[1, 2, 3]")
+    assert result.exit_code == 2
+    assert "Halving dimension must be even, but dimension -1 is size 3" in result.stderr

@@ -1,5 +1,5 @@
-"""The rows of torch.nn.functional's losses: mse_loss, l1_loss, smooth_l1_loss, huber_loss,
-binary_cross_entropy and binary_cross_entropy_with_logits.
+"""The rows of torch.nn.functional's losses (mse_loss, l1_loss, smooth_l1_loss, huber_loss,
+binary_cross_entropy, binary_cross_entropy_with_logits) and of glu.
 
 Each is a loss of (input, target) point by point, then reduced as `reduction` says ('mean',
 the default; 'sum'; 'none': the losses themselves). A row gives its pointwise loss and its
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Op, Param, load_sympy, structural
+from gradcli.ops.core import Array, Op, Param, load_sympy, point_axes, structural
 
 REDUCTION = Param("reduction", "str", "mean", choices=("none", "mean", "sum"))
 Pointwise = Callable[..., Any]
@@ -196,6 +196,59 @@ def _smooth_l1_node(constant: Any, shapes: Any, reduction: str = "mean", beta: f
     return _l1_node(constant, shapes, reduction) if beta == 0 else "SmoothL1LossBackward0"
 
 
+# --- glu: the first half of x along dim, gated by the sigmoid of the second half --------------
+
+
+def _halves(x: Any, rank: int, dim: int) -> tuple[Any, Any, int]:
+    """x's two halves along `dim` (np.take: dual numbers go through it), and that axis."""
+    (axis,) = point_axes(dim, rank)
+    size = np.shape(x)[axis]
+    if size % 2:
+        raise ValueError(f"Halving dimension must be even, but dimension {dim} is size {size}")
+    half = size // 2
+    return np.take(x, np.arange(half), axis=axis), np.take(x, np.arange(half, size), axis=axis), axis
+
+
+def _gate(b: Any) -> Any:
+    return 1.0 / (1.0 + np.exp(-b))  # PyTorch's glu kernel's sigmoid
+
+
+def _glu(x: Array, ranks: tuple[int, ...], dim: int = -1) -> Array:
+    a, b, _ = _halves(x, ranks[0], dim)
+    return np.asarray(a * _gate(b))
+
+
+def _glu_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: int = -1) -> tuple[Array]:
+    # glu_backward: g * sigmoid(b) for a, (1 - sigmoid(b)) * sigmoid(b) * a * g for b, put back
+    # side by side (np.take and np.where rather than np.concatenate: dual numbers go through).
+    a, b, axis = _halves(x, ranks[0], dim)
+    gate = _gate(b)
+    size = np.shape(x)[axis]
+    twice = np.arange(size) % (size // 2)
+    first = np.reshape(np.arange(size) < size // 2, (size,) + (1,) * (-axis - 1))
+    return (np.where(first, np.take(g * gate, twice, axis=axis), np.take((1.0 - gate) * gate * a * g, twice, axis=axis)),)
+
+
+def _glu_jvp(tangents: Any, ans: Array, x: Array, ranks: tuple[int, ...], dim: int = -1) -> Array:
+    a, b, _ = _halves(x, ranks[0], dim)
+    ta, tb, _ = _halves(tangents[0], ranks[0], dim)
+    gate = _gate(b)
+    return np.asarray(ta * gate + (1.0 - gate) * gate * a * tb)
+
+
+def _glu_shape(shape: tuple[int, ...], dim: int = -1) -> tuple[int, ...]:
+    (axis,) = point_axes(dim, len(shape))
+    if not shape or shape[axis] % 2:
+        raise ValueError(f"glu halves dim {dim}: its size must be even")
+    return tuple(size // 2 if i == len(shape) + axis else size for i, size in enumerate(shape))
+
+
+def _sympy_glu(x: Array, dim: int = -1) -> Array:
+    a, b, _ = _halves(x, x.ndim, dim)
+    exp = load_sympy().exp
+    return np.asarray(np.frompyfunc(lambda p, q: p / (1 + exp(-q)), 2, 1)(a, b), dtype=object)
+
+
 _PROBABILITIES = ((0.1, 0.9), (0.0, 1.0))
 
 ROWS = [
@@ -213,4 +266,7 @@ ROWS = [
           "BinaryCrossEntropyWithLogitsBackward0",
           lambda a, b: (1 - b) * a + load_sympy().log(1 + load_sympy().exp(-a)), divides_last=True,
           domain=((-3.0, 3.0), (0.0, 1.0))),
+    structural("glu", 1, _glu, _glu_vjp, "GluBackward0", jvp=_glu_jvp, sympy=_sympy_glu, shape=_glu_shape,
+               params=(Param("dim", "int", -1),),
+               examples=((((4,),), {}), (((2, 4),), {}), (((4, 2),), {"dim": 0}), (((2, 2, 3),), {"dim": 1}))),
 ]

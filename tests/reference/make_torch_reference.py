@@ -71,6 +71,7 @@ TORCH = {
     "mse_loss": F.mse_loss, "l1_loss": F.l1_loss, "smooth_l1_loss": F.smooth_l1_loss, "huber_loss": F.huber_loss,
     "binary_cross_entropy": F.binary_cross_entropy,
     "binary_cross_entropy_with_logits": F.binary_cross_entropy_with_logits,
+    "glu": F.glu,
     "max": torch.maximum, "min": torch.minimum, "atan2": torch.atan2, "dot": torch.dot,
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
