@@ -257,6 +257,7 @@ TORCH_OPS = {
         "relu6", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softsign", "hardtanh", "hardsigmoid",
         "hardswish", "logsigmoid", "tanhshrink")},
     "clamp": lambda t, x: t.clamp(x, -1.0, 2.0), "threshold": lambda t, x: t.nn.functional.threshold(x, 0.1, -3.0),
+    "clamp_min": lambda t, x: t.clamp_min(x, 0.5), "clamp_max": lambda t, x: t.clamp_max(x, 0.5),
 }
 TORCH_POINTS = [*POINTS, 0.5, 1.0, -1.0, 30.0, -50.0, math.nan, math.inf, -math.inf]
 TORCH_PAIRS = [*PAIRS, (-4.0, 1e-40), (math.nan, 1.0), (1.0, math.nan), (1.0, 1.0), (0.0, 0.0), (-2.0, -2.0), (0.0, -1.0), (0.0, 0.5), (-2.0, 0.5), (math.inf, 1.0),

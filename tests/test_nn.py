@@ -69,6 +69,8 @@ def test_calls_with_params_give_pytorchs_values_and_gradients(program):
     ("clip(x, 0, 1)", 0.5, 0.5, 1.0),
     ("hardtanh(x, -2.0, 2.0)", 1.5, 1.5, 1.0),
     ("threshold(x, 1.0, 7.0)", 0.5, 7.0, 0.0),
+    ("x.clamp_min(0.5)", 0.5, 0.5, 1.0),  # at the bound: ClampMinBackward0 passes the gradient
+    ("clamp_max(x, -1.0)", 0.5, -1.0, 0.0),
 ])
 def test_params_reach_the_value_and_the_gradient_on_numbers(program, x, value, slope):
     # At one point of numbers the sweeps run on Python floats: the params must reach those rules.
@@ -92,6 +94,7 @@ def test_clamp_at_its_bounds_passes_the_gradient_as_pytorch():
 
 @pytest.mark.parametrize(("program", "message"), [
     ("clamp(x)", "At least one of 'min' or 'max' must not be None"),
+    ("clamp_min(x)", "clamp_min() missing 1 required positional argument: 'min'"),
     ("gelu(x, approximate='fast')", "approximate must be one of 'none', 'tanh'"),
     ("leaky_relu(x, 'a')", "negative_slope must be a number"),
 ])

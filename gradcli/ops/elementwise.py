@@ -187,6 +187,16 @@ def _clamp_bounds(xp: Any, x: Any, **bounds: float | None) -> Any:
     return out if high is None else xp.where(out > high, high, out)
 
 
+def _one_bound(side: str) -> Any:
+    """torch.clamp_min / clamp_max: clamp with its one bound, which must be given."""
+    def forward(xp: Any, x: Any, **bound: float | None) -> Any:
+        if bound.get(side) is None:
+            raise ValueError(f"clamp_{side}() missing 1 required positional argument: '{side}'")
+        return _clamp_bounds(xp, x, **bound)
+
+    return forward
+
+
 def _clamp_masked(x: Any, **bounds: float | None) -> tuple[Any]:
     # ClampBackward1 passes the gradient where min <= x <= max, the bounds included; not at NaN.
     low, high = bounds.get("min"), bounds.get("max")
@@ -430,6 +440,12 @@ ROWS = [
            params=(Param("min", "float", None, aliases=("a_min",)), Param("max", "float", None, aliases=("a_max",))),
            examples=_with_params({"min": -1.0, "max": 2.0}, {"min": 0.5}, {"max": -1.0}, {"min": 1.0, "max": -1.0},
                                  defaults=False)),
+    _unary("clamp_min", _one_bound("min"), lambda xp, g, ans, x, **bound: (g,), _sympy_clamp, mask=_clamp_masked,
+           torch_node="ClampMinBackward0", kinked=True, methods=("clamp_min",), params=(Param("min", "float", None),),
+           examples=_with_params({"min": 0.5}, {"min": -1.0}, defaults=False)),
+    _unary("clamp_max", _one_bound("max"), lambda xp, g, ans, x, **bound: (g,), _sympy_clamp, mask=_clamp_masked,
+           torch_node="ClampMaxBackward0", kinked=True, methods=("clamp_max",), params=(Param("max", "float", None),),
+           examples=_with_params({"max": 0.5}, {"max": -1.0}, defaults=False)),
     # F.threshold(x, threshold, value): x above the threshold, else value; NaN passes the gradient.
     _unary("threshold", _threshold, lambda xp, g, ans, x, **params: (g,),
            lambda x, threshold, value: load_sympy().Piecewise((x, x > threshold), (value, True)),

@@ -72,6 +72,7 @@ TORCH = {
     "binary_cross_entropy": F.binary_cross_entropy,
     "binary_cross_entropy_with_logits": F.binary_cross_entropy_with_logits,
     "glu": F.glu,
+    "clamp_min": lambda a: torch.clamp_min(a, 0.5), "clamp_max": lambda a: torch.clamp_max(a, 0.5),
     "max": torch.maximum, "min": torch.minimum, "atan2": torch.atan2, "dot": torch.dot,
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
@@ -113,7 +114,8 @@ LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_e
 PROBABILITY_PAIRS = [[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [1e-300, 1.0], [0.2, 0.9], [5e-324, 0.75], [-0.0, 0.3]]
 # gradcli's program for the ops that are not called by name.
 PROGRAMS = {"matmul": "a @ b", "getitem": "a[1]", "stack": "[a, b]", "neg": "-a", "clamp": "clamp(a, -1.0, 2.0)",
-            "threshold": "threshold(a, 0.5, -3.0)"}
+            "threshold": "threshold(a, 0.5, -3.0)",
+            "clamp_min": "clamp_min(a, 0.5)", "clamp_max": "a.clamp_max(0.5)"}
 
 
 def program_of(name: str) -> str:
