@@ -14,6 +14,7 @@ seed the roots, walk the tape once in reverse, and add up the adjoints where pat
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
@@ -120,11 +121,13 @@ class Floats(Backend):
     on_floats = True
     errors = reverse_errors = (ValueError, ArithmeticError)
 
+    # The sweeps take a node's float rules straight from its op; these, for a node with params
+    # (leaky_relu's negative_slope), bind them.
     def forward_rule(self, node: Node) -> Rule:
-        return node.op.floats[0]  # type: ignore[union-attr, index]
+        return partial(node.op.floats[0], **node.params)  # type: ignore[union-attr, index]
 
     def vjp_rule(self, node: Node) -> Rule:
-        return node.op.floats[1]  # type: ignore[union-attr, index]
+        return partial(node.op.floats[1], **node.params)  # type: ignore[union-attr, index]
 
     leaf = float  # type: ignore[assignment]
 
@@ -237,7 +240,7 @@ def sweep_forward(tape: Tape, at: Mapping[str, Any], backend: Backend) -> list[A
     with np.errstate(all="ignore"):  # NaN and infinity follow IEEE, as in PyTorch
         for node in tape.nodes:
             if node.kind == APPLY:
-                rule = node.op.floats[0] if on_floats else rule_of(node)  # type: ignore[union-attr, index]
+                rule = node.op.floats[0] if on_floats and not node.params else rule_of(node)  # type: ignore[union-attr, index]
                 args = node.args
                 try:
                     if len(args) == 2:
@@ -310,7 +313,7 @@ def sweep_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], seed
             node = nodes[index]
             if node.kind != APPLY or not node.requires_grad:
                 continue
-            rule = node.op.floats[1] if on_floats else rule_of(node)  # type: ignore[union-attr, index]
+            rule = node.op.floats[1] if on_floats and not node.params else rule_of(node)  # type: ignore[union-attr, index]
             args = node.args
             wants = node.wants
             try:

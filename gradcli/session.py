@@ -602,7 +602,7 @@ class FunctionEntry:
 
 # The group of a row, by the module of the op table that holds it.
 _GROUPS = {"elementwise": "elementwise functions", "reductions": "reductions", "structure": "structure",
-           "shape": "shape", "linalg": "linear algebra", "indexing": "structure", "construct": "constructors"}
+           "shape": "shape", "linalg": "linear algebra", "indexing": "structure", "construct": "constructors", "nn": "torch.nn.functional"}
 
 
 def functions() -> list[FunctionEntry]:
@@ -613,14 +613,15 @@ def functions() -> list[FunctionEntry]:
     for op in OPS.values():
         group = "operators" if op.symbol else _GROUPS[_row_module(op)]
         entries.append(FunctionEntry(op.name, group, op.arity, _spelling(op), op.spellings, op.methods, op.torch_node))
-    order = ["operators", "elementwise functions", "reductions", "structure", "shape", "linear algebra", "constructors"]
+    order = ["operators", "elementwise functions", "reductions", "structure", "shape", "linear algebra",
+             "torch.nn.functional", "constructors"]
     return sorted(entries, key=lambda entry: order.index(entry.group))
 
 
 def _row_module(op: Any) -> str:
-    from gradcli.ops import construct, elementwise, indexing, linalg, reductions, shape, structure
+    from gradcli.ops import construct, elementwise, indexing, linalg, nn, reductions, shape, structure
 
-    for module in (elementwise, reductions, structure, shape, linalg, indexing, construct):
+    for module in (elementwise, reductions, structure, shape, linalg, indexing, construct, nn):
         if any(row is op for row in module.ROWS):
             return module.__name__.rsplit(".", 1)[-1]
     raise AssertionError(f"{op.name} is in no module of the op table")

@@ -242,7 +242,7 @@ class TapeSink:
         value: Any = None
         if op.floats is not None:
             try:
-                value = op.floats[0](*[float(v) for v in values])  # type: ignore[arg-type]
+                value = op.floats[0](*[float(v) for v in values], **params)  # type: ignore[arg-type]
             except (TypeError, ValueError, ArithmeticError):  # (TypeError: not a number)
                 value = None
         if value is None:

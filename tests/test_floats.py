@@ -32,7 +32,7 @@ FLOAT_OPS = [op for op in ops.OPS.values() if op.floats is not None]
 
 
 def program_of(op: ops.Op) -> str:
-    return ops.node_text(op, ["a", "b", "c"][: op.arity], {})
+    return ops.node_text(op, ["a", "b", "c"][: op.arity], op.examples[0][1])  # (clamp needs min or max)
 
 
 def same(x: float, y: float) -> bool:
@@ -156,7 +156,7 @@ def _call(op: ops.Op, args: list[str]) -> str:
         return f"({args[0]} {op.symbol} {args[1]})"
     if op.symbol is not None:
         return f"({op.symbol}{args[0]})"
-    return f"{op.name}({', '.join(args)})"
+    return ops.node_text(op, args, op.examples[0][1])  # (with the params clamp needs)
 
 
 @st.composite

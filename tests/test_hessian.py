@@ -24,7 +24,7 @@ X, Y, Z = sympy.symbols("x y z", real=True)
 
 
 def _source(name: str, args: list[str]) -> str:
-    return node_text(OPS[name], args, {})
+    return node_text(OPS[name], args, OPS[name].examples[0][1])  # (clamp needs min or max)
 
 
 def _matrix(result, names: list[str]) -> np.ndarray:
@@ -144,7 +144,7 @@ def test_hessian_of_every_elementwise_op_matches_sympy(name, point):
     names = list(point)
     symbols = [X, Y, Z][: len(names)]
     assert op.sympy is not None
-    expression = op.sympy(*symbols)
+    expression = op.sympy(*symbols, **op.examples[0][1])  # (the params _source writes)
     if name == "softplus":  # PyTorch's softplus is linear above its threshold of 20
         expression = sympy.Piecewise((X, X > 20), (expression, True))
     got = _matrix(hessian(_source(name, names), at=point), names)
@@ -291,6 +291,8 @@ TORCH_OPS = {
     **{name: _torch_function(name, functional=True) for name in (
         "relu6", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softsign", "hardtanh", "hardsigmoid",
         "hardswish", "logsigmoid", "tanhshrink")},
+    "clamp": lambda t, x: t.clamp(x, -1.0, 2.0), "threshold": lambda t, x: t.nn.functional.threshold(x, 0.1, -3.0),
+    "clamp_min": lambda t, x: t.clamp_min(x, 0.5), "clamp_max": lambda t, x: t.clamp_max(x, 0.5),
 }
 TORCH_POINTS = [*POINTS, 0.5, 1.0, -1.0, 30.0, -50.0, math.nan, math.inf, -math.inf]
 TORCH_PAIRS = [*PAIRS, (-4.0, 1e-40), (math.nan, 1.0), (1.0, math.nan), (1.0, 1.0), (0.0, 0.0), (-2.0, -2.0), (0.0, -1.0), (0.0, 0.5), (-2.0, 0.5), (math.inf, 1.0),

@@ -74,7 +74,8 @@ def _root_programs() -> list[str]:
         elif op.arity == 3:
             programs += [f"{op.name}(x, y, x)", f"{op.name}(x, 0.5, y)", f"sum({op.name}(v, x, 0.5))"]
         else:
-            programs += [f"{op.name}(x)", f"sum({op.name}(v))"]
+            call = ops.node_text(op, ["x"], op.examples[0][1])  # (with the params clamp needs)
+            programs += [call, f"sum({ops.node_text(op, ['v'], op.examples[0][1])})"]
     return [*programs, "x", "(x * y, x)", "z = x * y; (z, z * x)"]
 
 

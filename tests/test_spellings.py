@@ -175,8 +175,9 @@ def _method_cases():
     for op in OPS.values():
         if not (op.callable and op.elementwise) or op.arity not in (1, 2):
             continue
-        args = "(y)" if op.arity == 2 else "()"
-        plain = f"{op.name}(x, y)" if op.arity == 2 else f"{op.name}(x)"
+        given = "".join(f", {name}={value!r}" for name, value in op.examples[0][1].items())  # (clamp's min)
+        args = f"(y{given})" if op.arity == 2 else f"({given[2:]})"
+        plain = f"{op.name}(x, y{given})" if op.arity == 2 else f"{op.name}(x{given})"
         for method in op.methods:
             yield pytest.param(f"x.{method}{args}", plain, id=f"{op.name}.{method}")
 

@@ -286,22 +286,22 @@ def _derived_vjp(derivative: Rule, xp: Any, mask: Rule | None, tie: Rule | None)
     if mask is None and tie is None:
         return partial(derivative, xp)
 
-    def vjp(g: Any, ans: Any, *args: Any) -> tuple[Any, ...]:
+    def vjp(g: Any, ans: Any, *args: Any, **params: Any) -> tuple[Any, ...]:
         if tie is not None:
             g = xp.where(tie(*args), 0.5 * g, g)
-        parts = derivative(xp, g, ans, *args)
+        parts = derivative(xp, g, ans, *args, **params)
         if mask is None:
             return parts
         return tuple(part if masked is None else xp.where(masked, 0.0, part)
-                     for part, masked in zip(parts, mask(*args), strict=True))
+                     for part, masked in zip(parts, mask(*args, **params), strict=True))
 
     return vjp
 
 
 def _derived_jvp(vjp: Rule) -> Rule:
-    def jvp(tangents: Sequence[Array | None], ans: Array, *args: Array) -> Array | float:
+    def jvp(tangents: Sequence[Array | None], ans: Array, *args: Array, **params: Any) -> Array | float:
         # Diagonal: each arg's tangent goes through that arg's own part of the derivative.
-        return _sum_tangents(*(None if t is None else vjp(t, ans, *args)[i] for i, t in enumerate(tangents)))
+        return _sum_tangents(*(None if t is None else vjp(t, ans, *args, **params)[i] for i, t in enumerate(tangents)))
 
     return jvp
 
@@ -327,7 +327,9 @@ def elementwise(name: str, arity: int, forward: Rule, derivative: Rule, torch_no
     """A row of an elementwise op, its rules derived from its forward and its one derivative.
 
     `forward` is a NumPy ufunc or one of Python's operators (it gives the same bits on an
-    array and on a float), or forward(xp, *args).
+    array and on a float), or forward(xp, *args, **params). A row with `params` (leaky_relu's
+    negative_slope) gets them as keywords in its forward, derivative, mask and tie, on both
+    paths: the float sweeps bind a node's params to the float rules (engine.Floats).
     """
     fields.setdefault("examples", _BROADCASTS[arity])
     if isinstance(forward, np.ufunc):

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import FLOATS, Op, elementwise, load_sympy
+from gradcli.ops.core import FLOATS, Op, Param, elementwise, load_sympy
 
 _LN2, _LN10 = float(np.log(2.0)), float(np.log(10.0))
 
@@ -59,16 +59,27 @@ def _sigmoid(xp: Any, x: Any) -> Any:
     return xp.where(negative, e / (1.0 + e), 1.0 / (1.0 + e))
 
 
-def _softplus(xp: Any, x: Any) -> Any:
-    # torch.nn.functional.softplus with beta=1, threshold=20: linear above the threshold.
-    return xp.where(x > 20, x, xp.log1p(xp.exp(xp.where(x > 20, 20.0, x))))
+def _softplus(xp: Any, x: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
+    # torch.nn.functional.softplus: log1p(exp(x * beta)) / beta, linear where x * beta is above
+    # the threshold (exp is given the threshold there: no overflow, no infinite tangent).
+    scaled = x * beta
+    above = scaled > threshold
+    return xp.where(above, x, xp.log1p(xp.exp(xp.where(above, threshold, scaled))) / beta)
 
 
-def _softplus_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
-    # PyTorch's softplus_backward: z / (z + 1) with z = exp(x), exact for x << 0 (where
+def _softplus_derivative(xp: Any, g: Any, ans: Any, x: Any, beta: float = 1.0,
+                         threshold: float = 20.0) -> tuple[Any]:
+    # PyTorch's softplus_backward: z / (z + 1) with z = exp(x * beta), exact for x << 0 (where
     # 1 / (1 + exp(-x)) overflows to 0 first); 1 above the threshold.
-    z = xp.exp(xp.where(x > 20, 20.0, x))
-    return (g * xp.where(x > 20, 1.0, z / (z + 1.0)),)
+    scaled = x * beta
+    above = scaled > threshold
+    z = xp.exp(xp.where(above, threshold, scaled))
+    return (g * xp.where(above, 1.0, z / (z + 1.0)),)
+
+
+def _sympy_softplus(x: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
+    sympy = load_sympy()
+    return sympy.Piecewise((x, x * beta > threshold), (sympy.log(1 + sympy.exp(x * beta)) / beta, True))
 
 
 def _atan2_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any]:
@@ -162,8 +173,50 @@ def _clamp(xp: Any, x: Any, low: float, high: float) -> Any:
     return xp.where(x < low, low, xp.where(x > high, high, x))
 
 
-def _hardtanh(xp: Any, x: Any, low: float, high: float) -> Any:
-    return _clamp(xp, x, low, high)
+def _hardtanh(xp: Any, x: Any, min_val: float = -1.0, max_val: float = 1.0) -> Any:
+    return _clamp(xp, x, min_val, max_val)
+
+
+def _clamp_bounds(xp: Any, x: Any, **bounds: float | None) -> Any:
+    # torch.clamp: min(max(x, min), max), NaN stays, and max wins where min > max. Either may be
+    # None, not both.
+    low, high = bounds.get("min"), bounds.get("max")
+    if low is None and high is None:
+        raise ValueError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    out = x if low is None else xp.where(x < low, low, x)
+    return out if high is None else xp.where(out > high, high, out)
+
+
+def _one_bound(side: str) -> Any:
+    """torch.clamp_min / clamp_max: clamp with its one bound, which must be given."""
+    def forward(xp: Any, x: Any, **bound: float | None) -> Any:
+        if bound.get(side) is None:
+            raise ValueError(f"clamp_{side}() missing 1 required positional argument: '{side}'")
+        return _clamp_bounds(xp, x, **bound)
+
+    return forward
+
+
+def _clamp_masked(x: Any, **bounds: float | None) -> tuple[Any]:
+    # ClampBackward1 passes the gradient where min <= x <= max, the bounds included; not at NaN.
+    low, high = bounds.get("min"), bounds.get("max")
+    masked = x != x
+    masked = masked if low is None else masked | (x < low)
+    return (masked if high is None else masked | (x > high),)
+
+
+def _sympy_clamp(x: Any, **bounds: float | None) -> Any:
+    sympy = load_sympy()
+    low, high = bounds.get("min"), bounds.get("max")
+    out = x if low is None else sympy.Max(x, low)
+    return out if high is None else sympy.Min(out, high)
+
+
+def _threshold(xp: Any, x: Any, threshold: float | None = None, value: float | None = None) -> Any:
+    # F.threshold: x where x > threshold, else value (NaN stays NaN).
+    if threshold is None or value is None:
+        raise ValueError("threshold takes threshold and value: threshold(x, 0.5, 0.0)")
+    return xp.where(x <= threshold, value, x)
 
 
 def _outside(x: Any, low: float, high: float) -> Any:
@@ -174,18 +227,29 @@ def _outside(x: Any, low: float, high: float) -> Any:
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
 
-def _elu(xp: Any, x: Any, alpha: float, scale: float) -> Any:
-    return xp.where(x <= 0, xp.expm1(x) * (alpha * scale), x * scale)
+def _elu(xp: Any, x: Any, alpha: float = 1.0, scale: float = 1.0, input_scale: float = 1.0) -> Any:
+    return xp.where(x <= 0, xp.expm1(x * input_scale) * (alpha * scale), x * scale)
 
 
-def _elu_derivative(xp: Any, g: Any, ans: Any, x: Any, alpha: float, scale: float) -> tuple[Any]:
-    # alpha * scale at 0 itself, a constant: PyTorch's double backward is 0 there (x < 0 only).
-    return (g * xp.where(x < 0, (alpha * scale) * xp.exp(x), xp.where(x == 0, alpha * scale, scale)),)
+def _elu_derivative(xp: Any, g: Any, ans: Any, x: Any, alpha: float = 1.0, scale: float = 1.0,
+                    input_scale: float = 1.0) -> tuple[Any]:
+    # The slope at 0 itself is a constant: PyTorch's double backward is 0 there (x < 0 only).
+    slope = input_scale * (alpha * scale)
+    return (g * xp.where(x < 0, slope * xp.exp(x * input_scale), xp.where(x == 0, slope, scale)),)
 
 
-def _sympy_elu(x: Any, alpha: Any, scale: Any) -> Any:
+def _sympy_elu(x: Any, alpha: Any = 1, scale: Any = 1, input_scale: Any = 1) -> Any:
     sympy = load_sympy()
-    return sympy.Piecewise((scale * x, x > 0), (scale * alpha * (sympy.exp(x) - 1), True))
+    return sympy.Piecewise((scale * x, x > 0), (scale * alpha * (sympy.exp(x * input_scale) - 1), True))
+
+
+def _celu(xp: Any, x: Any, alpha: float = 1.0) -> Any:
+    # PyTorch's celu is its elu kernel with input_scale 1 / alpha.
+    return _elu(xp, x, alpha, 1.0, 1.0 / alpha)
+
+
+def _celu_derivative(xp: Any, g: Any, ans: Any, x: Any, alpha: float = 1.0) -> tuple[Any]:
+    return _elu_derivative(xp, g, ans, x, alpha, 1.0, 1.0 / alpha)
 
 
 # silu' and mish' take PyTorch's sigmoid, 1 / (1 + exp(-x)), which is 0 below -745 (the
@@ -223,7 +287,26 @@ _SQRT1_2 = math.sqrt(0.5)
 _GELU_BETA = _TWO_OVER_SQRT_PI * _SQRT1_2 * 0.5  # PyTorch's kBeta: 1 / sqrt(2 pi)
 
 
-def _gelu_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+_TANH_BETA, _TANH_KAPPA = math.sqrt(2.0) * _TWO_OVER_SQRT_PI * 0.5, 0.044715  # PyTorch's kBeta, kKappa
+APPROXIMATE = Param("approximate", "str", "none", choices=("none", "tanh"))
+
+
+def _gelu(xp: Any, x: Any, approximate: str = "none") -> Any:
+    if approximate == "tanh":  # 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))
+        inner = _TANH_BETA * (x + _TANH_KAPPA * (x * x * x))
+        return 0.5 * x * (1.0 + xp.tanh(inner))
+    return x * 0.5 * (1.0 + _erf(xp, x * _SQRT1_2))
+
+
+def _gelu_derivative(xp: Any, g: Any, ans: Any, x: Any, approximate: str = "none") -> tuple[Any]:
+    if approximate == "tanh":  # PyTorch's GeluBackward: the product rule on 0.5 * x and 1 + tanh(inner)
+        # 1 - tanh^2 as (1 - t) * (1 + t): PyTorch's compiled 1 - t * t is a fused multiply-add,
+        # exact where tanh nears 1; NumPy's would cancel, 10 units in the last place off at -2.5.
+        x_sq = x * x
+        tanh_inner = xp.tanh(_TANH_BETA * (x + _TANH_KAPPA * (x_sq * x)))
+        tanh_derivative = (1.0 - tanh_inner) * (1.0 + tanh_inner)
+        right_derivative = 0.5 * x * tanh_derivative * (_TANH_BETA * (1.0 + 3.0 * _TANH_KAPPA * x_sq))
+        return (g * (0.5 * (1.0 + tanh_inner) + right_derivative),)
     cdf = 0.5 * (1.0 + _erf(xp, x * _SQRT1_2))
     return (g * (cdf + x * (xp.exp(-0.5 * x * x) * _GELU_BETA)),)
 
@@ -359,6 +442,22 @@ def _heaviside(xp: Any, x: Any, value: Any) -> Any:
     return xp.where(x == 0, value, xp.where(x > 0, 1.0, 0.0))
 
 
+def _sympy_gelu(x: Any, approximate: str = "none") -> Any:
+    sympy = load_sympy()
+    if approximate == "tanh":
+        return x * (1 + sympy.tanh(sympy.sqrt(2 / sympy.pi) * (x + sympy.Float(_TANH_KAPPA) * x**3))) / 2
+    return x * (1 + sympy.erf(x / sympy.sqrt(2))) / 2
+
+
+ALPHA = Param("alpha", "float", 1.0)
+
+
+def _with_params(*params: dict[str, Any], defaults: bool = True) -> tuple[Any, ...]:
+    """The examples of a row of one arg with params: at its defaults, and with each of `params`."""
+    plain: list[Any] = [((shape,), {}) for shape in [(), (4,), (2, 3)]] if defaults else []
+    return tuple(plain + [((shape,), given) for given in params for shape in [(), (2, 3)]])
+
+
 def _binary(name: str, symbol: str, forward: Any, derivative: Any, torch_node: str, precedence: int,
             sympy: Any, **fields: Any) -> Op:
     fields.setdefault("callable", False)  # `a + b`; but `pow(a, b)` too
@@ -418,8 +517,9 @@ ROWS = [
     # PyTorch's threshold_backward masks where the value is <= 0: NaN passes the gradient.
     _unary("relu", _relu, lambda xp, g, ans, x: (g,), lambda x: load_sympy().Max(x, 0), mask=lambda x: (x <= 0,),
            kinked=True, methods=("relu",)),
-    _unary("softplus", _softplus, _softplus_derivative, lambda x: load_sympy().log(1 + load_sympy().exp(x)),
-           domain=((-25.0, 25.0),)),
+    _unary("softplus", _softplus, _softplus_derivative, _sympy_softplus, domain=((-25.0, 25.0),),
+           params=(Param("beta", "float", 1.0), Param("threshold", "float", 20.0)),
+           examples=_with_params({"beta": 2.0}, {"beta": 0.5, "threshold": 3.0})),
     # PyTorch's square is pow(x, 2): its node is PowBackward0 and its derivative 2 * x.
     _unary("square", np.square, lambda xp, g, ans, x: (g * (2.0 * x),), lambda x: x**2, torch_node="PowBackward0", methods=("square",)),
     # rsqrt' and reciprocal' from the value, as PyTorch has them: -0.5 * g * ans**3, -g * ans**2.
@@ -457,17 +557,39 @@ ROWS = [
     # activations, with torch.nn.functional's defaults. hardtanh and relu6 (hardtanh(x, 0, 6),
     # PyTorch's node too) clamp, NaN stays; their gradient is 0 but strictly inside, and passes
     # at NaN (as PyTorch's on one element; its vectorised loop gives 0 there).
-    _unary("relu6", partial(_hardtanh, low=0.0, high=6.0), lambda xp, g, ans, x: (g,),
+    _unary("relu6", partial(_hardtanh, min_val=0.0, max_val=6.0), lambda xp, g, ans, x: (g,),
            lambda x: load_sympy().Min(load_sympy().Max(x, 0), 6), mask=lambda x: (_outside(x, 0.0, 6.0),),
            torch_node="HardtanhBackward0", kinked=True, domain=((-2.0, 7.0),)),
-    _unary("hardtanh", partial(_hardtanh, low=-1.0, high=1.0), lambda xp, g, ans, x: (g,),
-           lambda x: load_sympy().Min(load_sympy().Max(x, -1), 1), mask=lambda x: (_outside(x, -1.0, 1.0),),
-           kinked=True),
-    # negative_slope 0.01: NaN takes the slope.
-    _unary("leaky_relu", lambda xp, x: xp.where(x > 0, x, x * 0.01),
-           lambda xp, g, ans, x: (g * xp.where(x > 0, 1.0, 0.01),),
-           lambda x: load_sympy().Piecewise((x, x > 0), (0.01 * x, True)), torch_node="LeakyReluBackward0",
-           kinked=True),
+    _unary("hardtanh", _hardtanh, lambda xp, g, ans, x, **bounds: (g,),
+           lambda x, min_val=-1.0, max_val=1.0: load_sympy().Min(load_sympy().Max(x, min_val), max_val),
+           mask=lambda x, min_val=-1.0, max_val=1.0: (_outside(x, min_val, max_val),), kinked=True,
+           params=(Param("min_val", "float", -1.0), Param("max_val", "float", 1.0)),
+           examples=_with_params({"min_val": -0.5, "max_val": 2.0})),
+    # torch.clamp (and clip, its alias): min, max or both, numbers; the gradient passes at the
+    # bounds themselves (ClampBackward1), where hardtanh's does not.
+    _unary("clamp", _clamp_bounds, lambda xp, g, ans, x, **bounds: (g,), _sympy_clamp, mask=_clamp_masked,
+           torch_node="ClampBackward1", kinked=True, spellings=("clip",), methods=("clamp", "clip"),
+           params=(Param("min", "float", None, aliases=("a_min",)), Param("max", "float", None, aliases=("a_max",))),
+           examples=_with_params({"min": -1.0, "max": 2.0}, {"min": 0.5}, {"max": -1.0}, {"min": 1.0, "max": -1.0},
+                                 defaults=False)),
+    _unary("clamp_min", _one_bound("min"), lambda xp, g, ans, x, **bound: (g,), _sympy_clamp, mask=_clamp_masked,
+           torch_node="ClampMinBackward0", kinked=True, methods=("clamp_min",), params=(Param("min", "float", None),),
+           examples=_with_params({"min": 0.5}, {"min": -1.0}, defaults=False)),
+    _unary("clamp_max", _one_bound("max"), lambda xp, g, ans, x, **bound: (g,), _sympy_clamp, mask=_clamp_masked,
+           torch_node="ClampMaxBackward0", kinked=True, methods=("clamp_max",), params=(Param("max", "float", None),),
+           examples=_with_params({"max": 0.5}, {"max": -1.0}, defaults=False)),
+    # F.threshold(x, threshold, value): x above the threshold, else value; NaN passes the gradient.
+    _unary("threshold", _threshold, lambda xp, g, ans, x, **params: (g,),
+           lambda x, threshold, value: load_sympy().Piecewise((x, x > threshold), (value, True)),
+           mask=lambda x, threshold, value: (x <= threshold,), kinked=True,
+           params=(Param("threshold", "float", None), Param("value", "float", None)),
+           examples=_with_params({"threshold": 0.1, "value": -3.0}, {"threshold": -1.0, "value": 20.0}, defaults=False)),
+    # negative_slope 0.01 by default: NaN takes the slope.
+    _unary("leaky_relu", lambda xp, x, negative_slope=0.01: xp.where(x > 0, x, x * negative_slope),
+           lambda xp, g, ans, x, negative_slope=0.01: (g * xp.where(x > 0, 1.0, negative_slope),),
+           lambda x, negative_slope=0.01: load_sympy().Piecewise((x, x > 0), (negative_slope * x, True)),
+           torch_node="LeakyReluBackward0", kinked=True, params=(Param("negative_slope", "float", 0.01),),
+           examples=_with_params({"negative_slope": 0.2}, {"negative_slope": -1.5})),
     # min(max(x + 3, 0), 6) / 6; PyTorch's slope is 1/6 rounded to float32 (0.1666666716...), 0
     # but strictly inside (-3, 3), NaN included. SymPy's rule has that slope too (its values
     # are 3e-9 relative from 1/6's).
@@ -481,13 +603,13 @@ ROWS = [
            kinked=True, domain=((-4.0, 4.0),)),
     # elu(x, alpha=1), selu, celu(x, alpha=1): PyTorch's elu kernel, expm1 below (and at) 0
     # (elu(-0.0) is -0.0), the derivative there from x: g * alpha * scale * exp(x).
-    _unary("elu", partial(_elu, alpha=1.0, scale=1.0), partial(_elu_derivative, alpha=1.0, scale=1.0),
-           partial(_sympy_elu, alpha=1, scale=1), kinked=True),
+    _unary("elu", _elu, _elu_derivative, _sympy_elu, kinked=True, params=(ALPHA,),
+           examples=_with_params({"alpha": 2.0}, {"alpha": 0.5})),
     _unary("selu", partial(_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
            partial(_elu_derivative, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
            partial(_sympy_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE), torch_node="EluBackward0", kinked=True),
-    _unary("celu", partial(_elu, alpha=1.0, scale=1.0), partial(_elu_derivative, alpha=1.0, scale=1.0),
-           partial(_sympy_elu, alpha=1, scale=1), kinked=True),
+    _unary("celu", _celu, _celu_derivative, lambda x, alpha=1.0: _sympy_elu(x, alpha, 1, 1 / alpha), kinked=True,
+           params=(ALPHA,), examples=_with_params({"alpha": 2.0}, {"alpha": 0.25})),
     # silu: x / (1 + exp(-x)), its derivative g * s * (1 + x * (1 - s)) with s = sigmoid(x), as PyTorch's.
     _unary("silu", lambda xp, x: x / (1.0 + xp.exp(-x)), _silu_derivative,
            lambda x: x / (1 + load_sympy().exp(-x))),
@@ -505,8 +627,8 @@ ROWS = [
            lambda x: x - load_sympy().tanh(x), torch_node="SubBackward0"),
     # gelu, exact (approximate="none"): x * 0.5 * (1 + erf(x / sqrt(2))), and PyTorch's backward
     # g * (cdf + x * pdf).
-    _unary("gelu", lambda xp, x: x * 0.5 * (1.0 + _erf(xp, x * _SQRT1_2)), _gelu_derivative,
-           lambda x: x * (1 + load_sympy().erf(x / load_sympy().sqrt(2))) / 2),
+    _unary("gelu", _gelu, _gelu_derivative, _sympy_gelu, params=(APPROXIMATE,),
+           examples=_with_params({"approximate": "tanh"})),
     # functions of two args. torch.maximum: ties split the gradient in half, and only the
     # strictly smaller side is masked, so where either side is NaN both get the gradient.
     # (`max(a, b)` is this row too: the reduction row `max` names it among its overloads.)

@@ -72,7 +72,7 @@ TORCH = {
     "hardswish": F.hardswish,
     "elu": F.elu, "selu": F.selu, "celu": F.celu, "silu": F.silu, "mish": F.mish, "logsigmoid": F.logsigmoid,
     "softsign": F.softsign, "tanhshrink": F.tanhshrink,
-    "gelu": F.gelu,
+    "gelu": F.gelu, "clamp": lambda a: torch.clamp(a, -1.0, 2.0), "threshold": lambda a: F.threshold(a, 0.5, -3.0),
     "frac": torch.frac, "fmod": torch.fmod, "remainder": lambda a, b: a % b, "sinc": torch.sinc, "lerp": torch.lerp,
     "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
     "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "logical_and": torch.logical_and,
@@ -84,6 +84,11 @@ TORCH = {
     "softmax": lambda a: torch.softmax(a, 0), "log_softmax": lambda a: torch.log_softmax(a, 0),
     "cumsum": lambda a: torch.cumsum(a, 0), "cumprod": lambda a: torch.cumprod(a, 0),
     "logcumsumexp": lambda a: torch.logcumsumexp(a, 0), "atan2": torch.atan2, "dot": torch.dot,
+    "mse_loss": F.mse_loss, "l1_loss": F.l1_loss, "smooth_l1_loss": F.smooth_l1_loss, "huber_loss": F.huber_loss,
+    "binary_cross_entropy": F.binary_cross_entropy,
+    "binary_cross_entropy_with_logits": F.binary_cross_entropy_with_logits,
+    "glu": F.glu,
+    "clamp_min": lambda a: torch.clamp_min(a, 0.5), "clamp_max": lambda a: torch.clamp_max(a, 0.5),
     "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
     "logsumexp": lambda a: torch.logsumexp(a, dim=0),
     "getitem": lambda a: a[1], "stack": lambda a, b: torch.stack([a, b]),
@@ -108,6 +113,40 @@ TORCH = {
 NO_DERIVATIVE = {"heaviside", "floor_divide"}
 # The shape ops that take a matrix: the points are (2, 2) matrices of two vectors.
 MATRIX_OPS = {"transpose", "permute", "t", "diagonal", "trace", "tril", "triu"}
+# Calls with params, each against PyTorch's: (gradcli's program, PyTorch's, the row it calls).
+VARIANTS = [
+    ("leaky_relu(a, 0.2)", lambda a: F.leaky_relu(a, 0.2), "leaky_relu"),
+    ("leaky_relu(a, negative_slope=-1.5)", lambda a: F.leaky_relu(a, negative_slope=-1.5), "leaky_relu"),
+    ("elu(a, alpha=2.0)", lambda a: F.elu(a, alpha=2.0), "elu"),
+    ("elu(a, 0.5)", lambda a: F.elu(a, 0.5), "elu"),
+    ("celu(a, alpha=2.0)", lambda a: F.celu(a, alpha=2.0), "celu"),
+    ("celu(a, 0.25)", lambda a: F.celu(a, 0.25), "celu"),
+    ("softplus(a, beta=2.0)", lambda a: F.softplus(a, beta=2.0), "softplus"),
+    ("softplus(a, 0.5, 3.0)", lambda a: F.softplus(a, 0.5, 3.0), "softplus"),
+    ("softplus(a, threshold=-1.0)", lambda a: F.softplus(a, threshold=-1.0), "softplus"),
+    ("gelu(a, approximate='tanh')", lambda a: F.gelu(a, approximate="tanh"), "gelu"),
+    ("gelu(a, approximate='none')", lambda a: F.gelu(a, approximate="none"), "gelu"),
+    ("hardtanh(a, -0.5, 2.0)", lambda a: F.hardtanh(a, -0.5, 2.0), "hardtanh"),
+    ("hardtanh(a, min_val=0.0, max_val=20.0)", lambda a: F.hardtanh(a, min_val=0.0, max_val=20.0), "hardtanh"),
+    ("clamp(a, -1.0, 2.0)", lambda a: torch.clamp(a, -1.0, 2.0), "clamp"),
+    ("clamp(a, min=0)", lambda a: torch.clamp(a, min=0), "clamp"),
+    ("a.clamp(max=0.5)", lambda a: a.clamp(max=0.5), "clamp"),
+    ("clip(a, 0.5, -0.5)", lambda a: torch.clip(a, 0.5, -0.5), "clamp"),
+    ("a.clip(-1, 1)", lambda a: a.clip(-1, 1), "clamp"),
+    ("threshold(a, 0.5, -3.0)", lambda a: F.threshold(a, 0.5, -3.0), "threshold"),
+    ("threshold(a, -1.0, 20.0)", lambda a: F.threshold(a, -1.0, 20.0), "threshold"),
+    ("mse_loss(a, b, reduction='none')", lambda a, b: F.mse_loss(a, b, reduction="none"), "mse_loss"),
+    ("l1_loss(a, b, reduction='sum')", lambda a, b: F.l1_loss(a, b, reduction="sum"), "l1_loss"),
+    ("smooth_l1_loss(a, b, beta=0.5)", lambda a, b: F.smooth_l1_loss(a, b, beta=0.5), "smooth_l1_loss"),
+    ("smooth_l1_loss(a, b, beta=0.0)", lambda a, b: F.smooth_l1_loss(a, b, beta=0.0), "smooth_l1_loss"),
+    ("huber_loss(a, b, reduction='sum', delta=2.0)", lambda a, b: F.huber_loss(a, b, reduction="sum", delta=2.0),
+     "huber_loss"),
+    ("binary_cross_entropy(a, b, reduction='none')", lambda a, b: F.binary_cross_entropy(a, b, reduction="none"),
+     "binary_cross_entropy"),
+]
+LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits")
+# binary_cross_entropy takes probabilities (PyTorch refuses anything outside [0, 1], NaN too).
+PROBABILITY_PAIRS = [[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [1e-300, 1.0], [0.2, 0.9], [5e-324, 0.75], [-0.0, 0.3]]
 # gradcli's program for the ops that are not called by name.
 PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dims=1)", "matmul": "a @ b",
             "getitem": "a[1]", "stack": "[a, b]", "neg": "-a",
@@ -116,7 +155,9 @@ PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dim
             "repeat": "a.repeat(2, 1)", "tile": "a.tile(2)", "flip": "a.flip(0)", "roll": "a.roll(1, 0)",
             "cat": "cat([a, b])", "pad": "F.pad(a, (1, 0), value=0.5)", "triu": "triu(a, 1)",
             "split": "a.split(1)[1]", "chunk": "a.chunk(2)[0]",
-            "index": "a[[1, 0, 1]]", "gather": "gather(a, 0, b)", "index_select": "index_select(a, 0, b)"}
+            "index": "a[[1, 0, 1]]", "gather": "gather(a, 0, b)", "index_select": "index_select(a, 0, b)",
+            "clamp": "clamp(a, -1.0, 2.0)", "threshold": "threshold(a, 0.5, -3.0)",
+            "clamp_min": "clamp_min(a, 0.5)", "clamp_max": "a.clamp_max(0.5)"}
 
 
 def program_of(name: str) -> str:
@@ -132,7 +173,9 @@ def points_of(name: str) -> list[tuple]:
     op = OPS[name]
     if name == "cross":  # 3-vectors
         return [([*u, 1.0], [*v, -2.0]) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
-    if name in ("dot", "inner", "outer", "einsum", "tensordot", "kron"):
+    if name == "binary_cross_entropy":
+        return list(itertools.product(PROBABILITY_PAIRS, repeat=2))
+    if name in ("dot", "inner", "outer", "einsum", "tensordot", "kron", *LOSSES):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name in ("matmul", "mv"):  # a (2, 2) matrix times a vector
         return [([u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
@@ -185,12 +228,12 @@ def number(x):
     return x if math.isfinite(x) else repr(x)
 
 
-def run(name: str, args: tuple, seed: float) -> list | None:
+def run(name: str, args: tuple, seed: float, function=None) -> list | None:
     index_from = OPS[name].index_from
     tensors = [torch.tensor(a, dtype=torch.int64) if index_from is not None and 0 < index_from <= i
                else torch.tensor(a, dtype=torch.float64, requires_grad=True) for i, a in enumerate(args)]
     try:
-        out = TORCH[name](*tensors)
+        out = (function or TORCH[name])(*tensors)
     except RuntimeError:  # inv and solve of a singular matrix raise, as gradcli does: no row
         return None
     # A vector output is seeded [seed, 1, 1, ...]: what comes in at one element stays there.
@@ -206,23 +249,28 @@ def run(name: str, args: tuple, seed: float) -> list | None:
         number(g.tolist()) for g in grads]
 
 
+def entry(name: str, program: str, function=None) -> str:
+    """The JSON of one program: PyTorch's value and gradients at each point and seed."""
+    inputs = ["a", "b", "c"][: len(points_of(name)[0])]
+    rows = [row for args in points_of(name) for seed in SEEDS if (row := run(name, args, seed, function)) is not None]
+    header = json.dumps({"op": name, "program": program, "inputs": inputs,
+                         "row": [*inputs, "seed", "value", *[f"grad {i}" for i in inputs]]})
+    return header[:-1] + ', "rows": [\n' + ",\n".join(json.dumps(r, allow_nan=False) for r in rows) + "\n]}"
+
+
 def main() -> None:
     missing = sorted(set(OPS) - set(TORCH))
     if missing:
         raise SystemExit(f"no PyTorch counterpart for {missing}: add it to TORCH")
     torch.set_default_dtype(torch.float64)
-    lines = []
-    for name in OPS:
-        inputs = ["a", "b", "c"][: len(points_of(name)[0])]
-        rows = [row for args in points_of(name) for seed in SEEDS if (row := run(name, args, seed)) is not None]
-        header = json.dumps({"op": name, "program": program_of(name), "inputs": inputs,
-                             "row": [*inputs, "seed", "value", *[f"grad {i}" for i in inputs]]})
-        lines.append(header[:-1] + ', "rows": [\n' + ",\n".join(json.dumps(r, allow_nan=False) for r in rows) + "\n]}")
+    lines = [entry(name, program_of(name)) for name in OPS]
+    variants = [entry(name, program, function) for program, function, name in VARIANTS]
     ranges = {"arange": [[list(args), torch.arange(*args, dtype=torch.float64).tolist()] for args in ARANGES],
               "linspace": [[list(args), torch.linspace(*args, dtype=torch.float64).tolist()] for args in LINSPACES]}
     RANGES_OUT.write_text(json.dumps({"torch": torch.__version__, **ranges}, allow_nan=False) + "\n")
-    OUT.write_text('{"torch": ' + json.dumps(torch.__version__) + ', "ops": [\n' + ",\n".join(lines) + "\n]}\n")
-    print(f"{OUT}: {len(lines)} ops")
+    OUT.write_text('{"torch": ' + json.dumps(torch.__version__) + ', "ops": [\n' + ",\n".join(lines) + '\n],\n"variants": [\n'
+                   + ",\n".join(variants) + "\n]}\n")
+    print(f"{OUT}: {len(lines)} ops, {len(variants)} calls with params")
 
 
 if __name__ == "__main__":
