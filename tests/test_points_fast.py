@@ -1,0 +1,141 @@
+"""--points at the speed of the data tools (issue #13): the fast readers and writers give the
+same bytes as Python's own `repr` and `json.dumps`, and fall back to the exact path where they
+cannot tell."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from tests.helpers import cli
+
+# Every kind of float a writer can meet: each decade of float64's range (where Python's repr
+# switches between fixed and exponent notation), both zeros, subnormals, the extremes, NaN, infinities.
+_MAGNITUDES = [0.0, -0.0, 5e-324, -2.2250738585072014e-308, 1.7976931348623157e308, 0.1, 1.0, 100.0,
+               1e-4, 9.999999999999999e-05, 1e-5, 1e15, 9999999999999998.0, 1e16, 1e22, 123456789.125,
+               math.nan, math.inf, -math.inf]
+_RANDOM = (np.random.default_rng(13).standard_normal(400) * 10.0 ** np.arange(-200, 200)).tolist()
+VALUES = _MAGNITUDES + _RANDOM + [-v for v in _RANDOM[::7]]
+
+
+def _points(values: list[float]) -> str:
+    return "x\n" + "".join(f"{v!r}\n" for v in values)
+
+
+def test_csv_cells_are_pythons_shortest_repr_of_every_kind_of_float():
+    run = cli("grad", "x*1", "--points", "-", "--csv", stdin=_points(VALUES))
+    assert run.exit_code == 0, run.stderr
+    header, *rows = run.stdout.splitlines()
+    assert header == "value,grad_x"
+    assert rows == [f"{v!r},1.0" for v in VALUES]
+
+
+def _document(line: int, x: float, value: float, grad: float) -> str:
+    def json_number(v: float) -> float | None:
+        return v if math.isfinite(v) else None
+
+    document = {"line": line, "at": {"x": json_number(x)}, "value": json_number(value), "grad": {"x": json_number(grad)}}
+    if not (math.isfinite(value) and math.isfinite(grad)):
+        document["warnings"] = ["a value or grad is not finite"]
+    return json.dumps(document)
+
+
+def test_json_lines_are_what_json_dumps_writes():
+    run = cli("grad", "x*1", "--points", "-", "--json", stdin=_points(VALUES))
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines() == [_document(i + 2, v, v, 1.0) for i, v in enumerate(VALUES)]
+
+
+def test_json_lines_of_vectors_and_tuples_are_what_json_dumps_writes():
+    stdin = "".join(json.dumps({"z": [a, b], "w": c}) + "\n" for a, b, c in [(1.5, -2.0, 3.0), (0.0, 1e-7, -1.0)])
+    run = cli("grad", "(sum(z*w), z[0])", "--points", "-", "--json", "--seed", "(1, 1)", stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    expected = []
+    for line, (a, b, c) in enumerate([(1.5, -2.0, 3.0), (0.0, 1e-7, -1.0)], start=1):
+        expected.append(json.dumps({"line": line, "at": {"z": [a, b], "w": c}, "value": [a * c + b * c, a],
+                                    "grad": {"z": [c + 1.0, c], "w": a + b}}))
+    assert run.stdout.splitlines() == expected
+
+
+@pytest.mark.parametrize("output", ["--csv", "--json"])
+def test_a_chunk_boundary_changes_no_byte(output):
+    values = _RANDOM[:50]
+    whole = cli("grad", "x*x", "--points", "-", output, stdin=_points(values))
+    pieces = cli("grad", "x*x", "--points", "-", output, "--chunk-size", "7", stdin=_points(values))
+    assert whole.exit_code == pieces.exit_code == 0
+    assert whole.stdout == pieces.stdout
+
+
+# --- bad lines inside the blocks polars reads at once --------------------------------------
+
+# Past the first piece of input (64 KiB, read line by line to find the header), lines go to
+# polars a block at a time: a bad line there must be named as it is near the start.
+_PADDING = 20_000  # good lines before the bad one (140 kB): well past the first piece
+_BAD_CSV = [
+    (b"", "a blank line is not a point"),
+    (b"   ", "a blank line is not a point"),
+    (b"abc", "'abc' is not a number"),
+    (b"1e400", "'1e400' is past the range of float64 numbers"),
+    (b"#1", "'#1' is not a number"),
+    (b"1_000", "'1_000' is not a number"),
+    (b"\xef\xbc\x91", "'\uff11' is not a number"),
+    (b"1,2", "2 cells where the header has 1"),
+    (b"\xff1", "not UTF-8 text (byte 0xff at column 1)"),
+    (b'"1"', "'\"1\"' is not a number"),
+]
+
+
+def _padded(bad: bytes, after: int = 3) -> bytes:
+    good = b"".join(f"{1 + i / 8:.3f}\n".encode() for i in range(_PADDING))
+    return b"x\n" + good + bad + b"\n" + b"2.5\n" * after
+
+
+def _rows(stdout: str) -> list[list[float]]:
+    return [[float(cell) for cell in line.split(",")] for line in stdout.splitlines()[1:]]
+
+
+@pytest.mark.parametrize(("bad", "named"), _BAD_CSV)
+def test_a_bad_line_deep_in_a_file_stops_the_run_after_the_points_before_it(tmp_path, bad, named):
+    path = tmp_path / "points.csv"
+    path.write_bytes(_padded(bad))
+    run = cli("grad", "x*x", "--points", str(path), "--csv")
+    assert run.exit_code == 2
+    expected = [[x * x, 2 * x] for x in (1 + i / 8 for i in range(_PADDING))]
+    assert _rows(run.stdout) == expected
+    assert f"line {_PADDING + 2}: {named}" in run.stderr
+
+
+@pytest.mark.parametrize(("bad", "named"), _BAD_CSV)
+def test_a_bad_line_deep_in_a_file_is_skipped_and_nothing_else_is_lost(tmp_path, bad, named):
+    path = tmp_path / "points.csv"
+    path.write_bytes(_padded(bad, after=20_000))
+    run = cli("grad", "x*x", "--points", str(path), "--json", "--skip-bad")
+    assert run.exit_code == 0, run.stderr
+    documents = [json.loads(line) for line in run.stdout.splitlines()]
+    lines = [*range(2, _PADDING + 2), *range(_PADDING + 3, _PADDING + 3 + 20_000)]
+    assert [d["line"] for d in documents] == lines
+    xs = [1 + i / 8 for i in range(_PADDING)] + [2.5] * 20_000
+    assert [d["at"]["x"] for d in documents] == pytest.approx(xs, rel=1e-15)
+    assert [d["value"] for d in documents] == pytest.approx([x * x for x in xs], rel=1e-15)
+    assert f"skipped line {_PADDING + 2}: {named}" in run.stderr
+
+
+def test_infinities_and_nan_deep_in_a_file_are_read(tmp_path):
+    path = tmp_path / "points.csv"
+    path.write_bytes(_padded(b"inf\n-Infinity\nnan\n-0", after=1))
+    run = cli("grad", "x*1", "--points", str(path), "--csv")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines()[-5:] == ["inf,1.0", "-inf,1.0", "nan,1.0", "-0.0,1.0", "2.5,1.0"]
+
+
+def test_a_long_line_deep_in_a_file_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADCLI_MAX_LINE", "100")
+    path = tmp_path / "points.csv"
+    path.write_bytes(_padded(b"1." + b"0" * 200))
+    run = cli("grad", "x*x", "--points", str(path), "--csv")
+    assert run.exit_code == 2
+    assert len(_rows(run.stdout)) == _PADDING
+    assert f"line {_PADDING + 2}: longer than 100 characters" in run.stderr
