@@ -22,21 +22,24 @@ from gradcli.render.numbers import has_null, human, to_json
 WIDEST = 512  # cells a point, past which a chunk is written point by point
 
 
-def _texts(array: np.ndarray, null: str | None = None) -> Any:
+def _texts(array: np.ndarray, null: str | None = None, numbers: bool = False) -> Any:
     """A polars Series of each float's text as Python's `repr` writes it (`null` for NaN and
-    infinities when given)."""
+    infinities when given); with `numbers`, the floats themselves where none needs `repr`
+    (polars's CSV writer writes them as its cast to text does)."""
     import polars as pl
 
-    texts = pl.Series(array).cast(pl.String)
     size = np.abs(array)
     with np.errstate(invalid="ignore"):
         odd = np.flatnonzero(~((size >= 1e-4) & (size < 1e16)) & (array != 0))  # NaN and inf included
+    if numbers and not odd.size:
+        return pl.Series(array)
+    texts = pl.Series(array).cast(pl.String)
     if odd.size:
-        numbers = array[odd].tolist()
+        found = array[odd].tolist()
         if null is None:
-            texts = texts.scatter(odd, [repr(number) for number in numbers])
+            texts = texts.scatter(odd, [repr(number) for number in found])
         else:
-            texts = texts.scatter(odd, [repr(n) if n - n == 0.0 else null for n in numbers])
+            texts = texts.scatter(odd, [repr(n) if n - n == 0.0 else null for n in found])
     return texts
 
 
@@ -222,7 +225,7 @@ class CsvWriter:
         if 0 < table.shape[1] <= WIDEST:
             import polars as pl
 
-            texts = pl.DataFrame({f"c{i}": _texts(table[:, i]) for i in range(table.shape[1])})
+            texts = pl.DataFrame({f"c{i}": _texts(table[:, i], numbers=True) for i in range(table.shape[1])})
             self.out.write(texts.write_csv(include_header=False, quote_style="never"))
         else:
             self.out.write("\n".join(",".join(map(repr, row)) for row in table.tolist()) + "\n")
