@@ -44,8 +44,9 @@ def _document(line: int, x: float, value: float, grad: float) -> str:
     return json.dumps(document)
 
 
-def test_json_lines_are_what_json_dumps_writes():
-    run = cli("grad", "x*1", "--points", "-", "--json", stdin=_points(VALUES))
+@pytest.mark.parametrize("chunk", ["65536", "1"])
+def test_json_lines_are_what_json_dumps_writes(chunk):
+    run = cli("grad", "x*1", "--points", "-", "--json", "--chunk-size", chunk, stdin=_points(VALUES))
     assert run.exit_code == 0, run.stderr
     assert run.stdout.splitlines() == [_document(i + 2, v, v, 1.0) for i, v in enumerate(VALUES)]
 
@@ -140,3 +141,25 @@ def test_a_long_line_deep_in_a_file_is_refused(tmp_path, monkeypatch):
     assert run.exit_code == 2
     assert len(_rows(run.stdout)) == _PADDING
     assert f"line {_PADDING + 2}: longer than 100 characters" in run.stderr
+
+
+def test_json_lines_with_at_values_are_what_json_dumps_writes():
+    stdin = "x\n" + "".join(f"{v!r}\n" for v in _RANDOM[150:250])
+    run = cli("grad", "x*sum(w) + c", "--points", "-", "--json", "--at", "w=[1.5,-2e-7],c=3e-05", stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    expected = []
+    for line, x in enumerate(_RANDOM[150:250], start=2):
+        w = 1.5 + -2e-7
+        document = {"line": line, "at": {"x": x, "w": [1.5, -2e-7], "c": 3e-05},
+                    "value": x * w + 3e-05, "grad": {"x": w, "w": [x, x], "c": 1.0}}
+        expected.append(json.dumps(document))
+    assert run.stdout.splitlines() == expected
+
+
+def test_json_lines_with_a_scalar_at_value_are_what_json_dumps_writes():
+    xs = _RANDOM[150:250]
+    run = cli("grad", "x*c", "--points", "-", "--json", "--at", "c=-3e-05", stdin="x\n" + "".join(f"{x!r}\n" for x in xs))
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines() == [json.dumps({"line": line, "at": {"x": x, "c": -3e-05}, "value": x * -3e-05,
+                                                   "grad": {"x": -3e-05, "c": x}})
+                                       for line, x in enumerate(xs, start=2)]

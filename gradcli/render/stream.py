@@ -44,12 +44,13 @@ def _texts(array: np.ndarray, null: str | None = None, numbers: bool = False) ->
 
 
 def _write_rows(out: TextIO, pieces: list[Any]) -> None:
-    """One line a point: the pieces (polars Series of text, or str for the same text on every line) joined."""
+    """One line a point: the pieces (polars Series of numbers or text, or str for the same text on every line) joined."""
     import polars as pl
 
     frame = pl.DataFrame({f"c{i}": piece for i, piece in enumerate(pieces) if not isinstance(piece, str)})
     names = iter(frame.columns)
-    parts = [pl.lit(piece) if isinstance(piece, str) else pl.col(next(names)) for piece in pieces]
+    # numbers become text inside the one query: polars casts the columns in parallel
+    parts = [pl.lit(piece) if isinstance(piece, str) else pl.col(next(names)).cast(pl.String) for piece in pieces]
     line = frame.select(pl.concat_str(parts) if len(parts) > 1 else parts[0])
     out.write(line.write_csv(include_header=False, quote_style="never"))
 
@@ -97,12 +98,12 @@ class JsonLinesWriter:
         derivative = self._derivative(result)
         pieces: list[Any] = []
         _template({"line": _Json(None), "at": at, "value": value, result.kind: derivative}, pieces)
-        lines = pl.Series(np.asarray(chunk.lines, dtype=np.int64)).cast(pl.String)
-        pieces = [lines if piece is None else piece for piece in pieces]
-        pieces.pop()  # the closing brace: warnings, where a number is not finite, go before it
+        lines = pl.Series(np.asarray(chunk.lines, dtype=np.int64))
         finite = np.ones(chunk.count, dtype=bool)
         for array in _arrays([value, derivative]):
             finite &= np.isfinite(array.reshape(chunk.count, -1)).all(axis=1)
+        pieces = [lines if piece is None else piece for piece in pieces]
+        pieces.pop()  # the closing brace: warnings, where a number is not finite, go before it
         if not finite.all():
             warning = ", " + json.dumps("warnings") + ": " + json.dumps([f"a value or {result.kind} is not finite"])
             pieces.append(pl.Series(np.where(finite, "", warning), dtype=pl.String))
@@ -168,7 +169,7 @@ def _template(item: Any, pieces: list[Any]) -> None:
             _template(part, pieces)
         pieces.append("]")
     elif item.ndim == 1:
-        pieces.append(_texts(np.ascontiguousarray(item, dtype=float), null="null"))
+        pieces.append(_texts(np.ascontiguousarray(item, dtype=float), null="null", numbers=True))
     else:
         _template([item[:, i] for i in range(item.shape[1])], pieces)
 
