@@ -30,7 +30,7 @@ def too_long(limit: int) -> str:
     return f"longer than {limit:,} characters (raise the limit with {Limits.variable('line_chars')}=N)"
 
 
-BLOCK = 1 << 22  # bytes of whole lines given to a fast parser at once, where the input has them now
+BLOCK = 1 << 20  # bytes of whole lines given to a fast parser at once, where the input has them now
 
 
 class Parsed:
