@@ -253,15 +253,23 @@ class TableWriter:
             text.append("╇".join("━" * (w + 2) for w in widths))
             self.widths = widths
         self.widths = widths = [max(w, old) for w, old in zip(widths, self.widths, strict=True)]
-        text += (" " + " │ ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True))
-                 for row in zip(*columns, strict=True))
-        self.out.write("\n".join(text) + "\n")
+        if text:
+            self.out.write("\n".join(text) + "\n")
+        if not chunk.count:
+            return
+        import polars as pl
+
+        pieces: list[Any] = [" "]
+        for i, (cells, width) in enumerate(zip(columns, widths, strict=True)):
+            pieces += [" │ "] if i else []
+            pieces.append(pl.Series(cells, dtype=pl.String).str.pad_start(width))
+        _write_rows(self.out, _merged(pieces))
 
 
 def _cells(array: np.ndarray) -> list[str]:
     """Each point's element of `array` (its first axis), written as the one-point table does."""
-    if array.ndim == 1:
-        return [human(number) for number in array.tolist()]
+    if array.ndim == 1:  # a number: as `human` writes it, without its trip through NumPy
+        return [f"{number:.6g}" for number in array.tolist()]
     return [human(element) for element in array]
 
 
