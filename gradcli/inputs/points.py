@@ -17,7 +17,7 @@ from gradcli.errors import GradcliError, Limits, PointsProblem
 from gradcli.inputs.csv import Csv
 from gradcli.inputs.jsonl import JsonLines
 from gradcli.inputs.lines import PAUSE, LineReader, Parsed, Unreadable, too_long
-from gradcli.inputs.rows import Format, Rows
+from gradcli.inputs.rows import Rows
 
 Array = np.ndarray
 
@@ -116,14 +116,13 @@ class PointsReader:
         if first is None:
             return
         assert not isinstance(first, Parsed)  # nothing is parsed at once before a format is chosen
-        reader: Format  # told by the first line; a CSV header is no point
+        reader: Csv | JsonLines  # told by the first line; a CSV header is no point
         if first.lstrip().startswith("{"):
             reader, pending = JsonLines(self.inputs, self.fixed), [first]
         else:
-            reader = csv = Csv(first, self.number, self.inputs, self.fixed)
-            pending = []
-            if isinstance(self.lines, LineReader):  # from here on, blocks of lines are offered to polars first
-                self.lines.fast = csv.fast
+            reader, pending = Csv(first, self.number, self.inputs, self.fixed), []
+        if isinstance(self.lines, LineReader):  # from here on, blocks of lines are offered to polars first
+            self.lines.fast = reader.fast
         while True:
             gathered = self._gather(pending)
             pending = []
@@ -131,7 +130,7 @@ class PointsReader:
                 texts, lines, problems = gathered
             else:  # lines parsed at once: all good, numbered on from `start`
                 start, parsed = gathered
-                columns = csv.columns(parsed.rows)  # only the CSV reader parses at once
+                columns = reader.columns(parsed.rows)
                 for at in range(0, parsed.count, self.chunk):
                     count = min(self.chunk, parsed.count - at)
                     yield PointChunk({name: column[at : at + count] for name, column in columns.items()}, count,
