@@ -495,7 +495,7 @@ class PointsRun:
         with self.stream:
             reader = PointsReader(read_lines(self.stream, request.points), tape.inputs, fixed, request.chunk_size,
                                   request.skip_bad)
-            for chunk in reader.chunks():
+            for chunk in _read_ahead(reader.chunks()):
                 if chunk.skipped:
                     self.skipped += [p.line for p in chunk.skipped]
                     yield Skipped(chunk.skipped)
@@ -509,6 +509,48 @@ class PointsRun:
     def finish(self) -> None:
         if self.request.strict and not self.all_finite:
             raise NonFiniteProblem(NOT_FINITE)
+
+
+def _read_ahead(chunks: Iterator[PointChunk], depth: int = 2) -> Iterator[PointChunk]:
+    """The chunks, in order, read by a thread of their own while the ones before are computed
+    and written (polars and NumPy let go of Python's lock): reading overlaps writing. What the
+    reader raises is raised here, after the chunks it gave."""
+    import queue
+    import threading
+
+    ready: queue.Queue[tuple[PointChunk | None, BaseException | None]] = queue.Queue(depth)
+    stop = threading.Event()
+
+    def give(item: tuple[PointChunk | None, BaseException | None]) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def read() -> None:
+        try:
+            for chunk in chunks:
+                if not give((chunk, None)):
+                    return
+        except BaseException as problem:  # handed to the consumer, which raises it
+            give((None, problem))
+            return
+        give((None, None))
+
+    threading.Thread(target=read, name="gradcli-points-reader", daemon=True).start()
+    try:
+        while True:
+            chunk, problem = ready.get()
+            if problem is not None:
+                raise problem
+            if chunk is None:
+                return
+            yield chunk
+    finally:
+        stop.set()
 
 
 def points(request: Request, command: str) -> PointsRun:

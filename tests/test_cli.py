@@ -183,12 +183,14 @@ def test_readme_opens_with_the_two_commands_that_ci_runs():
 
 
 def test_the_json_path_imports_neither_sympy_nor_rich():
+    # nor the data libraries --points uses
     code = (
         "import sys\n"
         "sys.argv = ['gradcli', 'grad', 'log(x1*x2)*sin(x2)', '--at', 'x1=0.5,x2=0.75', '--json']\n"
         "from gradcli.cli import main\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('sympy', 'rich', 'pydantic') if m in sys.modules))\n"
+        "print(sorted(m for m in ('sympy', 'rich', 'pydantic', 'polars', 'pyarrow', 'orjson', 'pandas')\n"
+        "             if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -30,52 +30,115 @@ def too_long(limit: int) -> str:
     return f"longer than {limit:,} characters (raise the limit with {Limits.variable('line_chars')}=N)"
 
 
-def read_lines(stream: BinaryIO, name: str = "-") -> Iterator[str | Unreadable]:
+BLOCK = 1 << 20  # bytes of whole lines given to a fast parser at once, where the input has them now
+
+
+class Parsed:
+    """Whole lines a fast parser read at once, in the place of their texts: `count` lines
+    (none blank, none too long, all good points), and what the parser made of them."""
+
+    __slots__ = ("count", "rows")
+
+    def __init__(self, count: int, rows: object) -> None:
+        self.count = count
+        self.rows = rows
+
+
+class LineReader:
     """The lines of a stream of bytes as text, read in pieces: no line is ever held whole.
 
     A line ends at LF or CRLF. A line past the line limit is given up as soon as its bytes
     pass four times the limit (UTF-8 spends at most 4 bytes on a character), and the rest
     of it is passed over a piece at a time. A UTF-8 byte order mark at the start is dropped.
+
+    Once `fast` is set (by the format, when the first line has chosen it), whole lines are
+    gathered into blocks of up to BLOCK bytes (from a pipe, only what has come so far) and
+    each block is offered to `fast` first: a `Parsed` where it can read every line of it, the
+    block's lines one by one where it cannot (it returns None), for the exact reader to judge.
     """
-    limit = Limits.get("line_chars")
-    most_bytes = 4 * limit + 1  # and the CR of a CRLF
-    read, more_now = _pieces(stream)
-    pending: list[bytes] = []  # the start of a line whose end has not come yet
-    pending_size = 0
-    passing_over = False  # inside a line already given up as too long
-    first = True
-    while True:
-        try:
-            piece = read(PIECE)
-        except OSError as problem:
-            raise NameProblem(f"cannot read points from {name!r}: {problem.strerror or problem}",
-                              where="--points") from None
-        if not piece:
-            break
-        if passing_over:
-            end = piece.find(b"\n")
-            if end < 0:
-                continue
-            piece = piece[end + 1 :]
-            passing_over = False
-        end = piece.rfind(b"\n")
-        if end >= 0:
-            block = b"".join([*pending, piece[:end]]) if pending else piece[:end]
-            yield from _decode(block, first)
+
+    def __init__(self, stream: BinaryIO, name: str = "-") -> None:
+        self.stream = stream
+        self.name = name
+        self.fast: Callable[[bytes, int], object | None] | None = None
+
+    def __iter__(self) -> Iterator[str | Unreadable | Parsed]:
+        limit = Limits.get("line_chars")
+        most_bytes = 4 * limit + 1  # and the CR of a CRLF
+        read, more_now = _pieces(self.stream)
+        pending: list[bytes] = []  # the start of a line whose end has not come yet
+        pending_size = 0
+        ready: list[bytes] = []  # whole lines (each piece's without its last LF), not given yet
+        ready_size = 0
+        passing_over = False  # inside a line already given up as too long
+        first = True
+        while True:
+            try:
+                piece = read(PIECE if self.fast is None else BLOCK)
+            except OSError as problem:
+                raise NameProblem(f"cannot read points from {self.name!r}: {problem.strerror or problem}",
+                                  where="--points") from None
+            if not piece:
+                break
+            if passing_over:
+                end = piece.find(b"\n")
+                if end < 0:
+                    continue
+                piece = piece[end + 1 :]
+                passing_over = False
+            end = piece.rfind(b"\n")
+            if end >= 0:
+                ready.append(b"".join([*pending, piece[:end]]) if pending else piece[:end])
+                ready_size += len(ready[-1])
+                pending, pending_size = [], 0
+                piece = piece[end + 1 :]
+                paused = more_now is not None and not more_now()
+                if paused or self.fast is None or ready_size >= BLOCK:
+                    yield from self._give(ready, first, limit)
+                    first = False
+                    ready, ready_size = [], 0
+                if paused:
+                    yield PAUSE
+            if piece:
+                pending.append(piece)
+                pending_size += len(piece)
+                if pending_size > most_bytes:
+                    if ready:
+                        yield from self._give(ready, first, limit)
+                        ready, ready_size = [], 0
+                    yield Unreadable(too_long(limit))
+                    first = False
+                    pending, pending_size, passing_over = [], 0, True
+        if ready:
+            yield from self._give(ready, first, limit)
             first = False
-            pending, pending_size = [], 0
-            piece = piece[end + 1 :]
-            if more_now is not None and not more_now():
-                yield PAUSE
-        if piece:
-            pending.append(piece)
-            pending_size += len(piece)
-            if pending_size > most_bytes:
-                yield Unreadable(too_long(limit))
-                first = False
-                pending, pending_size, passing_over = [], 0, True
-    if pending:
-        yield from _decode(b"".join(pending), first)
+        if pending:
+            yield from _decode(b"".join(pending), first)
+
+    def _give(self, ready: list[bytes], first: bool, limit: int) -> Iterator[str | Unreadable | Parsed]:
+        """Whole lines: parsed at once by `fast` if it can, else one by one."""
+        block = b"\n".join(ready) if len(ready) > 1 else ready[0]
+        if self.fast is not None and not first and _longest_line(block) <= limit:
+            count = block.count(b"\n") + 1
+            rows = self.fast(block, count)
+            if rows is not None:
+                yield Parsed(count, rows)
+                return
+        yield from _decode(block, first)
+
+
+def read_lines(stream: BinaryIO, name: str = "-") -> LineReader:
+    return LineReader(stream, name)
+
+
+def _longest_line(block: bytes) -> int:
+    """The most bytes a line of `block` has (a line has at least as many bytes as characters)."""
+    import numpy as np
+
+    ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
+    if not ends.size:
+        return len(block)
+    return int(max(ends[0], len(block) - 1 - ends[-1], np.diff(ends).max(initial=1) - 1))
 
 
 def _pieces(stream: BinaryIO) -> tuple[Callable[[int], bytes], Callable[[], bool] | None]:

@@ -8,7 +8,7 @@ columns. Bad lines stop the run, or with --skip-bad are passed over, the same fo
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,8 +16,8 @@ import numpy as np
 from gradcli.errors import GradcliError, Limits, PointsProblem
 from gradcli.inputs.csv import Csv
 from gradcli.inputs.jsonl import JsonLines
-from gradcli.inputs.lines import PAUSE, Unreadable, too_long
-from gradcli.inputs.rows import Format, Rows
+from gradcli.inputs.lines import PAUSE, LineReader, Parsed, Unreadable, too_long
+from gradcli.inputs.rows import Rows
 
 Array = np.ndarray
 
@@ -41,7 +41,7 @@ class PointsReader:
     among its own, in order.
     """
 
-    def __init__(self, lines: Iterator[str | Unreadable], inputs: Mapping[str, int], fixed: Mapping[str, Array],
+    def __init__(self, lines: Iterable[str | Unreadable | Parsed], inputs: Mapping[str, int], fixed: Mapping[str, Array],
                  chunk: int = 65_536, skip_bad: bool = False) -> None:
         self.lines = lines
         self.inputs = inputs
@@ -53,8 +53,9 @@ class PointsReader:
         self.failure: GradcliError | None = None  # why it has no more, if it could not be read
         self.max_line = Limits.get("line_chars")
         self._numbered = self._number_lines()
+        self._held: Parsed | None = None  # lines parsed at once, for the next chunk
 
-    def _number_lines(self) -> Iterator[tuple[int, str | PointsProblem | Unreadable]]:
+    def _number_lines(self) -> Iterator[tuple[int, str | PointsProblem | Unreadable | Parsed]]:
         """Each line with its number; a problem in place of a line that is not a point.
 
         Blank lines are held back: bad lines when a line follows them, nothing at the end.
@@ -65,9 +66,16 @@ class PointsReader:
             if text is PAUSE:
                 yield number, PAUSE
                 continue
+            if isinstance(text, Parsed):  # lines read at once: none blank, so any held back were bad
+                for blank in blanks:
+                    yield blank, PointsProblem(blank, "a blank line is not a point")
+                blanks.clear()
+                yield number + 1, text
+                number += text.count
+                continue
             number += 1
             if isinstance(text, Unreadable):
-                item: str | PointsProblem | Unreadable = PointsProblem(number, text.reason)
+                item: str | PointsProblem | Unreadable | Parsed = PointsProblem(number, text.reason)
             elif len(text) > self.max_line:
                 item = PointsProblem(number, too_long(self.max_line))
             elif not text or text.isspace():
@@ -81,7 +89,7 @@ class PointsReader:
                 blanks.clear()
             yield number, item
 
-    def _next_line(self) -> str | PointsProblem | Unreadable | None:
+    def _next_line(self) -> str | PointsProblem | Unreadable | Parsed | None:
         """The next line's text, a problem in its place, or PAUSE; None at the end."""
         try:
             for number, item in self._numbered:
@@ -107,14 +115,27 @@ class PointsReader:
             first = self._next_line()
         if first is None:
             return
-        reader: Format  # told by the first line; a CSV header is no point
+        assert not isinstance(first, Parsed)  # nothing is parsed at once before a format is chosen
+        reader: Csv | JsonLines  # told by the first line; a CSV header is no point
         if first.lstrip().startswith("{"):
             reader, pending = JsonLines(self.inputs, self.fixed), [first]
         else:
             reader, pending = Csv(first, self.number, self.inputs, self.fixed), []
+        if isinstance(self.lines, LineReader):  # from here on, blocks of lines are offered to polars first
+            self.lines.fast = reader.fast
         while True:
-            texts, lines, problems = self._gather(pending)
+            gathered = self._gather(pending)
             pending = []
+            if len(gathered) == 3:
+                texts, lines, problems = gathered
+            else:  # lines parsed at once: all good, numbered on from `start`
+                start, parsed = gathered
+                columns = reader.columns(parsed.rows)
+                for at in range(0, parsed.count, self.chunk):
+                    count = min(self.chunk, parsed.count - at)
+                    yield PointChunk({name: column[at : at + count] for name, column in columns.items()}, count,
+                                     list(range(start + at, start + at + count)), [])
+                texts, lines, problems = [], [], []
             rows = reader.read(texts, lines, self.skip_bad) if texts else Rows({}, [], [])
             if rows.problems:
                 problems = sorted([*rows.problems, *problems], key=lambda problem: problem.line)
@@ -124,15 +145,20 @@ class PointsReader:
                 raise problems[0]
             if rows.lines or problems:
                 yield PointChunk(rows.columns, len(rows.lines), rows.lines, problems)
-            if self.ended:
+            if self.ended and self._held is None:
                 return
 
-    def _gather(self, pending: list[str]) -> tuple[list[str], list[int], list[PointsProblem]]:
-        """The next chunk's lines: their texts and numbers, and the lines that are not text.
+    def _gather(self, pending: list[str]) -> tuple[list[str], list[int], list[PointsProblem]] | tuple[int, Parsed]:
+        """The next chunk's lines: their texts and numbers, and the lines that are not text;
+        or lines parsed at once, with the number of the first, when they come first.
 
         A chunk ends at `chunk` lines or CHUNK_CHARS of text, at the end, where the input
-        pauses (what came is answered before waiting), or (without --skip-bad) at a bad line.
+        pauses (what came is answered before waiting), (without --skip-bad) at a bad line,
+        or where lines parsed at once come.
         """
+        if self._held is not None and not pending:
+            held, self._held = self._held, None
+            return self.number - held.count + 1, held
         texts = list(pending)
         lines = [self.number] * len(pending)
         problems: list[PointsProblem] = []
@@ -141,6 +167,14 @@ class PointsReader:
             text = self._next_line()
             if text is None:
                 break
+            if isinstance(text, Parsed):
+                if texts or problems:
+                    self._held = text
+                    self.number += text.count - 1  # the number of its last line
+                    break
+                start = self.number
+                self.number += text.count - 1
+                return start, text
             if isinstance(text, Unreadable):  # a pause
                 if texts or problems:
                     break

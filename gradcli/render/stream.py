@@ -1,4 +1,11 @@
-"""Results at many points, written as they come: JSON Lines, CSV, or a rich table."""
+"""Results at many points, written as they come: JSON Lines, CSV, or a rich table.
+
+JSON Lines and CSV are written a chunk at a time by polars (imported here only, for --points):
+its float-to-text gives Python's shortest round-trip `repr` except in 1e-9 <= |x| < 1e-4 (where
+Python writes an exponent), which are written by `repr` itself, so the bytes are what `repr` and
+`json.dumps` write. A chunk too wide for that (more than WIDEST cells a point) is written point by
+point, as before.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +18,41 @@ import numpy as np
 from gradcli.batch import BatchResult
 from gradcli.inputs.points import PointChunk
 from gradcli.render.numbers import has_null, human, to_json
+
+WIDEST = 512  # cells a point, past which a chunk is written point by point
+
+
+def _texts(array: np.ndarray, null: str | None = None, numbers: bool = False) -> Any:
+    """A polars Series of each float's text as Python's `repr` writes it (`null` for NaN and
+    infinities when given); with `numbers`, the floats themselves where none needs `repr`
+    (polars's CSV writer writes them as its cast to text does)."""
+    import polars as pl
+
+    size = np.abs(array)
+    with np.errstate(invalid="ignore"):
+        odd = np.flatnonzero(~((size >= 1e-4) & (size < 1e16)) & (array != 0))  # NaN and inf included
+    if numbers and not odd.size:
+        return pl.Series(array)
+    texts = pl.Series(array).cast(pl.String)
+    if odd.size:
+        found = array[odd].tolist()
+        if null is None:
+            texts = texts.scatter(odd, [repr(number) for number in found])
+        else:
+            texts = texts.scatter(odd, [repr(n) if n - n == 0.0 else null for n in found])
+    return texts
+
+
+def _write_rows(out: TextIO, pieces: list[Any]) -> None:
+    """One line a point: the pieces (polars Series of numbers or text, or str for the same text on every line) joined."""
+    import polars as pl
+
+    frame = pl.DataFrame({f"c{i}": piece for i, piece in enumerate(pieces) if not isinstance(piece, str)})
+    names = iter(frame.columns)
+    # numbers become text inside the one query: polars casts the columns in parallel
+    parts = [pl.lit(piece) if isinstance(piece, str) else pl.col(next(names)).cast(pl.String) for piece in pieces]
+    line = frame.select(pl.concat_str(parts) if len(parts) > 1 else parts[0])
+    out.write(line.write_csv(include_header=False, quote_style="never"))
 
 
 def _element_names(name: str, shape: tuple[int, ...]) -> list[str]:
@@ -28,6 +70,47 @@ class JsonLinesWriter:
         self.inputs = list(inputs)
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
+        if not chunk.count:
+            return
+        if _numbers_a_point(chunk, result) <= WIDEST:
+            self._write_columns(chunk, result)
+        else:
+            self._write_points(chunk, result)
+
+    def _derivative(self, result: BatchResult) -> Any:
+        """The derivative, laid out as the one-point --json of the same command: arrays of (points, ...)."""
+        per_root: list[Any]
+        if result.kind == "grad":
+            per_root = [dict(result.grad)]
+        elif result.kind == "jvp":
+            per_root = list(result.per_root)
+        else:
+            per_root = [dict(blocks) for blocks in result.per_root]
+        return per_root if result.is_tuple and result.kind != "grad" else per_root[0]
+
+    def _write_columns(self, chunk: PointChunk, result: BatchResult) -> None:
+        """The whole chunk at once: a template of the document whose numbers are columns of text."""
+        import polars as pl
+
+        at = {name: _Json(json.dumps(self.fixed[name])) if name not in chunk.columns else chunk.columns[name]
+              for name in self.inputs}
+        value = list(result.values) if result.is_tuple else result.values[0]
+        derivative = self._derivative(result)
+        pieces: list[Any] = []
+        _template({"line": _Json(None), "at": at, "value": value, result.kind: derivative}, pieces)
+        lines = pl.Series(np.asarray(chunk.lines, dtype=np.int64))
+        finite = np.ones(chunk.count, dtype=bool)
+        for array in _arrays([value, derivative]):
+            finite &= np.isfinite(array.reshape(chunk.count, -1)).all(axis=1)
+        pieces = [lines if piece is None else piece for piece in pieces]
+        pieces.pop()  # the closing brace: warnings, where a number is not finite, go before it
+        if not finite.all():
+            warning = ", " + json.dumps("warnings") + ": " + json.dumps([f"a value or {result.kind} is not finite"])
+            pieces.append(pl.Series(np.where(finite, "", warning), dtype=pl.String))
+        pieces.append("}")
+        _write_rows(self.out, _merged(pieces))
+
+    def _write_points(self, chunk: PointChunk, result: BatchResult) -> None:
         columns = {name: to_json(values) for name, values in chunk.columns.items()}
         value_columns = [to_json(v) for v in result.values]
         # The derivative at point i, laid out as the one-point --json of the same command.
@@ -57,8 +140,63 @@ class JsonLinesWriter:
             if has_null([point_values, document[result.kind]]):
                 document["warnings"] = [f"a value or {result.kind} is not finite"]
             lines.append(json.dumps(document, allow_nan=False))
-        if lines:
-            self.out.write("\n".join(lines) + "\n")
+        self.out.write("\n".join(lines) + "\n")
+
+
+class _Json:
+    """Text of a document the same on every line (None: a placeholder filled in later)."""
+
+    def __init__(self, text: str | None) -> None:
+        self.text = text
+
+
+def _template(item: Any, pieces: list[Any]) -> None:
+    """`item` as json.dumps writes it, into `pieces`: str for fixed text, a Series of text for
+    each element of an array of (points, ...), None for a placeholder."""
+    if isinstance(item, _Json):
+        pieces.append(item.text)
+    elif isinstance(item, dict):
+        pieces.append("{")
+        for i, (key, part) in enumerate(item.items()):
+            pieces.append((", " if i else "") + json.dumps(key) + ": ")
+            _template(part, pieces)
+        pieces.append("}")
+    elif isinstance(item, list):
+        pieces.append("[")
+        for i, part in enumerate(item):
+            if i:
+                pieces.append(", ")
+            _template(part, pieces)
+        pieces.append("]")
+    elif item.ndim == 1:
+        pieces.append(_texts(np.ascontiguousarray(item, dtype=float), null="null", numbers=True))
+    else:
+        _template([item[:, i] for i in range(item.shape[1])], pieces)
+
+
+def _arrays(item: Any) -> list[np.ndarray]:
+    if isinstance(item, dict):
+        return [a for part in item.values() for a in _arrays(part)]
+    if isinstance(item, list):
+        return [a for part in item for a in _arrays(part)]
+    return [item]
+
+
+def _merged(pieces: list[Any]) -> list[Any]:
+    """Neighbouring fixed texts as one."""
+    merged: list[Any] = []
+    for piece in pieces:
+        if isinstance(piece, str) and merged and isinstance(merged[-1], str):
+            merged[-1] += piece
+        else:
+            merged.append(piece)
+    return merged
+
+
+def _numbers_a_point(chunk: PointChunk, result: BatchResult) -> int:
+    """Numbers a point writes."""
+    arrays = [*chunk.columns.values(), *result.values, *(array for _, array in result.columns())]
+    return sum(int(np.prod(array.shape[1:])) for array in arrays)
 
 
 class CsvWriter:
@@ -82,8 +220,15 @@ class CsvWriter:
                 header += _element_names(label, array.shape[1:])
             self.out.write(",".join(header) + "\n")
             self.started = True
-        if chunk.count:
-            table = np.concatenate(blocks, axis=1) if blocks else np.empty((chunk.count, 0))
+        if not chunk.count:
+            return
+        table = np.concatenate(blocks, axis=1) if blocks else np.empty((chunk.count, 0))
+        if 0 < table.shape[1] <= WIDEST:
+            import polars as pl
+
+            texts = pl.DataFrame({f"c{i}": _texts(table[:, i], numbers=True) for i in range(table.shape[1])})
+            self.out.write(texts.write_csv(include_header=False, quote_style="never"))
+        else:
             self.out.write("\n".join(",".join(map(repr, row)) for row in table.tolist()) + "\n")
 
 
@@ -108,15 +253,23 @@ class TableWriter:
             text.append("╇".join("━" * (w + 2) for w in widths))
             self.widths = widths
         self.widths = widths = [max(w, old) for w, old in zip(widths, self.widths, strict=True)]
-        text += (" " + " │ ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True))
-                 for row in zip(*columns, strict=True))
-        self.out.write("\n".join(text) + "\n")
+        if text:
+            self.out.write("\n".join(text) + "\n")
+        if not chunk.count:
+            return
+        import polars as pl
+
+        pieces: list[Any] = [" "]
+        for i, (cells, width) in enumerate(zip(columns, widths, strict=True)):
+            pieces += [" │ "] if i else []
+            pieces.append(pl.Series(cells, dtype=pl.String).str.pad_start(width))
+        _write_rows(self.out, _merged(pieces))
 
 
 def _cells(array: np.ndarray) -> list[str]:
     """Each point's element of `array` (its first axis), written as the one-point table does."""
-    if array.ndim == 1:
-        return [human(number) for number in array.tolist()]
+    if array.ndim == 1:  # a number: as `human` writes it, without its trip through NumPy
+        return [f"{number:.6g}" for number in array.tolist()]
     return [human(element) for element in array]
 
 

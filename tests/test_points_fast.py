@@ -1,0 +1,265 @@
+"""--points at the speed of the data tools (issue #13): the fast readers and writers give the
+same bytes as Python's own `repr` and `json.dumps`, and fall back to the exact path where they
+cannot tell."""
+
+from __future__ import annotations
+
+import json
+import math
+import queue
+import subprocess
+import sys
+import threading
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.helpers import cli
+
+# Every kind of float a writer can meet: each decade of float64's range (where Python's repr
+# switches between fixed and exponent notation), both zeros, subnormals, the extremes, NaN, infinities.
+_MAGNITUDES = [0.0, -0.0, 5e-324, -2.2250738585072014e-308, 1.7976931348623157e308, 0.1, 1.0, 100.0,
+               1e-4, 9.999999999999999e-05, 1e-5, 1e15, 9999999999999998.0, 1e16, 1e22, 123456789.125,
+               math.nan, math.inf, -math.inf]
+_RANDOM = (np.random.default_rng(13).standard_normal(400) * 10.0 ** np.arange(-200, 200)).tolist()
+VALUES = _MAGNITUDES + _RANDOM + [-v for v in _RANDOM[::7]]
+
+
+def _points(values: list[float]) -> str:
+    return "x\n" + "".join(f"{v!r}\n" for v in values)
+
+
+@pytest.mark.parametrize("chunk", ["65536", "1"])  # 1: each number alone in its chunk (polars writes floats as they are)
+def test_csv_cells_are_pythons_shortest_repr_of_every_kind_of_float(chunk):
+    run = cli("grad", "x*1", "--points", "-", "--csv", "--chunk-size", chunk, stdin=_points(VALUES))
+    assert run.exit_code == 0, run.stderr
+    header, *rows = run.stdout.splitlines()
+    assert header == "value,grad_x"
+    assert rows == [f"{v!r},1.0" for v in VALUES]
+
+
+def _document(line: int, x: float, value: float, grad: float) -> str:
+    def json_number(v: float) -> float | None:
+        return v if math.isfinite(v) else None
+
+    document = {"line": line, "at": {"x": json_number(x)}, "value": json_number(value), "grad": {"x": json_number(grad)}}
+    if not (math.isfinite(value) and math.isfinite(grad)):
+        document["warnings"] = ["a value or grad is not finite"]
+    return json.dumps(document)
+
+
+@pytest.mark.parametrize("chunk", ["65536", "1"])
+def test_json_lines_are_what_json_dumps_writes(chunk):
+    run = cli("grad", "x*1", "--points", "-", "--json", "--chunk-size", chunk, stdin=_points(VALUES))
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines() == [_document(i + 2, v, v, 1.0) for i, v in enumerate(VALUES)]
+
+
+def test_json_lines_of_vectors_and_tuples_are_what_json_dumps_writes():
+    stdin = "".join(json.dumps({"z": [a, b], "w": c}) + "\n" for a, b, c in [(1.5, -2.0, 3.0), (0.0, 1e-7, -1.0)])
+    run = cli("grad", "(sum(z*w), z[0])", "--points", "-", "--json", "--seed", "(1, 1)", stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    expected = []
+    for line, (a, b, c) in enumerate([(1.5, -2.0, 3.0), (0.0, 1e-7, -1.0)], start=1):
+        expected.append(json.dumps({"line": line, "at": {"z": [a, b], "w": c}, "value": [a * c + b * c, a],
+                                    "grad": {"z": [c + 1.0, c], "w": a + b}}))
+    assert run.stdout.splitlines() == expected
+
+
+@pytest.mark.parametrize("output", ["--csv", "--json"])
+def test_a_chunk_boundary_changes_no_byte(output):
+    values = _RANDOM[:50]
+    whole = cli("grad", "x*x", "--points", "-", output, stdin=_points(values))
+    pieces = cli("grad", "x*x", "--points", "-", output, "--chunk-size", "7", stdin=_points(values))
+    assert whole.exit_code == pieces.exit_code == 0
+    assert whole.stdout == pieces.stdout
+
+
+# --- bad lines inside the blocks polars reads at once --------------------------------------
+
+# Past the first piece of input (64 KiB, read line by line to find the header), lines go to
+# polars a block at a time: a bad line there must be named as it is near the start.
+_PADDING = 20_000  # good lines before the bad one (140 kB): well past the first piece
+_BAD_CSV = [
+    (b"", "a blank line is not a point"),
+    (b"   ", "a blank line is not a point"),
+    (b"abc", "'abc' is not a number"),
+    (b"1e400", "'1e400' is past the range of float64 numbers"),
+    (b"#1", "'#1' is not a number"),
+    (b"1_000", "'1_000' is not a number"),
+    (b"\xef\xbc\x91", "'\uff11' is not a number"),
+    (b"1,2", "2 cells where the header has 1"),
+    (b"\xff1", "not UTF-8 text (byte 0xff at column 1)"),
+    (b'"1"', "'\"1\"' is not a number"),
+]
+
+
+def _padded(bad: bytes, after: int = 3) -> bytes:
+    good = b"".join(f"{1 + i / 8:.3f}\n".encode() for i in range(_PADDING))
+    return b"x\n" + good + bad + b"\n" + b"2.5\n" * after
+
+
+def _rows(stdout: str) -> list[list[float]]:
+    return [[float(cell) for cell in line.split(",")] for line in stdout.splitlines()[1:]]
+
+
+@pytest.mark.parametrize(("bad", "named"), _BAD_CSV)
+def test_a_bad_line_deep_in_a_file_stops_the_run_after_the_points_before_it(tmp_path, bad, named):
+    path = tmp_path / "points.csv"
+    path.write_bytes(_padded(bad))
+    run = cli("grad", "x*x", "--points", str(path), "--csv")
+    assert run.exit_code == 2
+    expected = [[x * x, 2 * x] for x in (1 + i / 8 for i in range(_PADDING))]
+    assert _rows(run.stdout) == expected
+    assert f"line {_PADDING + 2}: {named}" in run.stderr
+
+
+@pytest.mark.parametrize(("bad", "named"), _BAD_CSV)
+def test_a_bad_line_deep_in_a_file_is_skipped_and_nothing_else_is_lost(tmp_path, bad, named):
+    path = tmp_path / "points.csv"
+    path.write_bytes(_padded(bad, after=20_000))
+    run = cli("grad", "x*x", "--points", str(path), "--json", "--skip-bad")
+    assert run.exit_code == 0, run.stderr
+    documents = [json.loads(line) for line in run.stdout.splitlines()]
+    lines = [*range(2, _PADDING + 2), *range(_PADDING + 3, _PADDING + 3 + 20_000)]
+    assert [d["line"] for d in documents] == lines
+    xs = [1 + i / 8 for i in range(_PADDING)] + [2.5] * 20_000
+    assert [d["at"]["x"] for d in documents] == pytest.approx(xs, rel=1e-15)
+    assert [d["value"] for d in documents] == pytest.approx([x * x for x in xs], rel=1e-15)
+    assert f"skipped line {_PADDING + 2}: {named}" in run.stderr
+
+
+def test_infinities_and_nan_deep_in_a_file_are_read(tmp_path):
+    path = tmp_path / "points.csv"
+    path.write_bytes(_padded(b"inf\n-Infinity\nnan\n-0", after=1))
+    run = cli("grad", "x*1", "--points", str(path), "--csv")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines()[-5:] == ["inf,1.0", "-inf,1.0", "nan,1.0", "-0.0,1.0", "2.5,1.0"]
+
+
+def test_a_long_line_deep_in_a_file_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADCLI_MAX_LINE", "100")
+    path = tmp_path / "points.csv"
+    path.write_bytes(_padded(b"1." + b"0" * 200))
+    run = cli("grad", "x*x", "--points", str(path), "--csv")
+    assert run.exit_code == 2
+    assert len(_rows(run.stdout)) == _PADDING
+    assert f"line {_PADDING + 2}: longer than 100 characters" in run.stderr
+
+
+def test_json_lines_with_at_values_are_what_json_dumps_writes():
+    stdin = "x\n" + "".join(f"{v!r}\n" for v in _RANDOM[150:250])
+    run = cli("grad", "x*sum(w) + c", "--points", "-", "--json", "--at", "w=[1.5,-2e-7],c=3e-05", stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    expected = []
+    for line, x in enumerate(_RANDOM[150:250], start=2):
+        w = 1.5 + -2e-7
+        document = {"line": line, "at": {"x": x, "w": [1.5, -2e-7], "c": 3e-05},
+                    "value": x * w + 3e-05, "grad": {"x": w, "w": [x, x], "c": 1.0}}
+        expected.append(json.dumps(document))
+    assert run.stdout.splitlines() == expected
+
+
+def test_json_lines_with_a_scalar_at_value_are_what_json_dumps_writes():
+    xs = _RANDOM[150:250]
+    run = cli("grad", "x*c", "--points", "-", "--json", "--at", "c=-3e-05", stdin="x\n" + "".join(f"{x!r}\n" for x in xs))
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines() == [json.dumps({"line": line, "at": {"x": x, "c": -3e-05}, "value": x * -3e-05,
+                                                   "grad": {"x": -3e-05, "c": x}})
+                                       for line, x in enumerate(xs, start=2)]
+
+
+# --- live pipes: gradcli as a coprocess ---------------------------------------------------
+
+
+def _coprocess(*options: str) -> tuple[Any, queue.Queue[bytes]]:
+    command = [sys.executable, "-m", "gradcli", "grad", "x*x", "--points", "-", *options]
+    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    lines: queue.Queue[bytes] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in child.stdout], daemon=True).start()  # type: ignore[union-attr]
+    return child, lines
+
+
+@pytest.mark.parametrize("header", [b"x\n", b""])  # CSV, JSON Lines
+def test_json_lines_answer_each_line_before_the_next_is_written(header):
+    child, lines = _coprocess("--json")
+    try:
+        child.stdin.write(header)
+        for x in [3.0, -4.0, 0.5, 1e-300]:
+            child.stdin.write((f"{x!r}\n" if header else json.dumps({"x": x}) + "\n").encode())
+            child.stdin.flush()
+            answer = json.loads(lines.get(timeout=60))
+            assert (answer["value"], answer["grad"]["x"]) == (x * x, 2 * x)
+    finally:
+        child.stdin.close()
+        assert child.wait(timeout=60) == 0
+
+
+def test_the_table_answers_each_line_before_the_next_is_written():
+    child, lines = _coprocess()
+    try:
+        child.stdin.write(b"x\n")
+        for x in [3.0, -4.0, 0.5]:
+            child.stdin.write(f"{x!r}\n".encode())
+            child.stdin.flush()
+            row = lines.get(timeout=60)
+            while "│".encode() not in row:  # the header and its rule come with the first row
+                row = lines.get(timeout=60)
+            cells = [cell.strip() for cell in row.decode().split("│")]
+            assert [float(c) for c in cells[1:]] == pytest.approx([x * x, 2 * x], rel=1e-5)
+    finally:
+        child.stdin.close()
+        assert child.wait(timeout=60) == 0
+
+
+_BAD_JSON = [
+    (b"", "a blank line is not a point"),
+    (b'{"x": "1"}', "the value of 'x' is not a number or a list of numbers: it is a string"),
+    (b'{"x": 1, "x": 2}', "'x' is given twice"),
+    (b'{"x": 1, "y": 2}', "'y' is not an input of the program"),
+    (b'{"x": null}', "the value of 'x' is not a number or a list of numbers: it is null"),
+    (b'{"x": [1]}', "'x' has shape (1,) here but () before, on line 1"),
+    (b'{"x": 1e400}', "the value of 'x' is a number past the range of float64 numbers"),
+    (b'{}', "no value for input 'x'"),
+    (b'[1]', "a point is a JSON object {name: value}"),
+]
+
+
+# JSON Lines: the first block after the first piece is read the exact way (no line has fixed the
+# shapes yet when polars sees it): the bad line goes in the second block (past 1 MB).
+_PADDING_JSON = 80_000
+
+
+def _padded_json(bad: bytes, after: int = 3) -> bytes:
+    good = b"".join(b'{"x": %.3f}\n' % (1 + i / 8) for i in range(_PADDING_JSON))
+    return good + bad + b"\n" + b'{"x": 2.5}\n' * after
+
+
+@pytest.mark.parametrize(("bad", "named"), _BAD_JSON)
+def test_a_bad_json_line_deep_in_a_file_stops_the_run_after_the_points_before_it(tmp_path, bad, named):
+    path = tmp_path / "points.jsonl"
+    path.write_bytes(_padded_json(bad))
+    run = cli("grad", "x*x", "--points", str(path), "--csv")
+    assert run.exit_code == 2
+    assert _rows(run.stdout) == [[x * x, 2 * x] for x in (1 + i / 8 for i in range(_PADDING_JSON))]
+    assert f"line {_PADDING_JSON + 1}: {named}" in run.stderr
+
+
+@pytest.mark.parametrize(("bad", "named"), _BAD_JSON)
+def test_a_bad_json_line_deep_in_a_file_is_skipped_and_nothing_else_is_lost(tmp_path, bad, named):
+    path = tmp_path / "points.jsonl"
+    path.write_bytes(_padded_json(bad, after=100))
+    run = cli("grad", "x*x", "--points", str(path), "--csv", "--skip-bad")
+    assert run.exit_code == 0, run.stderr
+    xs = [1 + i / 8 for i in range(_PADDING_JSON)] + [2.5] * 100
+    assert _rows(run.stdout) == [[x * x, 2 * x] for x in xs]
+    assert f"skipped line {_PADDING_JSON + 1}: {named}" in run.stderr
+
+
+def test_json_integers_deep_in_a_file_are_floats_and_minus_zero_keeps_its_sign(tmp_path):
+    path = tmp_path / "points.jsonl"
+    path.write_bytes(_padded_json(b'{"x": -0}\n{"x": 3}\n{"x": 99999999999999999999999}', after=0))
+    run = cli("grad", "x*1", "--points", str(path), "--csv")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines()[-3:] == ["-0.0,1.0", "3.0,1.0", f"{float(99999999999999999999999)!r},1.0"]
