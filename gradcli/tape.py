@@ -104,13 +104,20 @@ def _typos(a: str, b: str) -> int:
 
 
 def _suggest(name: str, arity: int) -> str:
-    """A function the user plausibly meant: it takes as many arguments, and is one typo away
-    (two in a name of six letters or more). Else nothing: `det` is not `dot`."""
+    """A function the user plausibly meant: by meaning (ops.meanings: `logistic` is `sigmoid`),
+    else one that takes as many arguments and is one typo away (two in a name of six letters
+    or more). Else nothing: `det` is not `dot`."""
+    from gradcli.ops.meanings import meaning
+
+    listed = "`gradcli functions` lists them all"
+    meant = meaning(name)
+    if meant is not None:
+        return f"{meant} ({listed})"
     allowed = 1 if len(name) < 6 else 2
-    distances = {known: _typos(name, known) for known, op in FUNCTIONS.items() if op.arity == arity}
+    distances = {known: _typos(name, known) for known, op in FUNCTIONS.items()
+                 if op.arity == arity or op.arity <= arity <= op.arity + len(op.params)}
     best = min(distances.values(), default=allowed + 1)
     close = [known for known, distance in distances.items() if distance == best]
-    listed = "`gradcli functions` lists them all"
     if best > allowed or not close:
         return listed
     return "did you mean " + " or ".join(f"'{known}'" for known in close[:3]) + f"? ({listed})"

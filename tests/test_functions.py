@@ -54,3 +54,27 @@ def test_an_unknown_function_points_at_the_listing():
     run = cli("grad", "softmaxx(x)", "--at", "x=1")
     assert run.exit_code == 2
     assert "`gradcli functions` lists them all" in run.stderr.splitlines()[0]
+
+
+def test_an_unknown_function_is_answered_by_meaning_with_a_function_that_exists():
+    from gradcli.ops import FUNCTIONS, METHODS
+    from gradcli.ops.meanings import MEANINGS
+
+    for name, (target, _) in MEANINGS.items():
+        assert name not in FUNCTIONS, f"{name} is a function now: its meaning entry is dead"
+        assert target is None or target in FUNCTIONS or target in METHODS, (name, target)
+
+
+@pytest.mark.parametrize(("program", "words"), [
+    ("logistic(x)", ["unknown function 'logistic'", "it is 'sigmoid' here"]),
+    ("torch.randn(3)", ["random tensors are not supported"]),
+    ("x.relu_()", ["in-place ops are not supported"]),
+    ("sofmax(x, 0)", ["did you mean 'softmax'"]),
+    ("det2(x)", ["did you mean 'det'"]),
+    ("dett(x, x)", ["`gradcli functions` lists them all"]),
+])
+def test_unknown_functions_are_answered_by_meaning_then_by_spelling(program, words):
+    run = cli("grad", "--at", "x=1", "--", program)
+    assert run.exit_code == 2
+    for word in words:
+        assert word in run.stderr.splitlines()[0]

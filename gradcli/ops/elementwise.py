@@ -529,14 +529,16 @@ ROWS = [
            domain=((0.3, 2.0),), methods=("reciprocal",)),
     _unary("exp2", np.exp2, lambda xp, g, ans, x: (g * ans * _LN2,), lambda x: 2**x, methods=("exp2",)),
     # PyTorch's: g * rsqrt(x**2 + 1), g * rsqrt(x**2 - 1), g / (1 - x**2)
-    _unary("asinh", np.arcsinh, lambda xp, g, ans, x: (g * (1.0 / xp.sqrt(x * x + 1.0)),), _sympy("asinh"), methods=("asinh", "arcsinh")),
+    _unary("asinh", np.arcsinh, lambda xp, g, ans, x: (g * (1.0 / xp.sqrt(x * x + 1.0)),), _sympy("asinh"), methods=("asinh", "arcsinh"),
+           spellings=("arcsinh",)),
     _unary("acosh", np.arccosh, lambda xp, g, ans, x: (g * (1.0 / xp.sqrt(x * x - 1.0)),), _sympy("acosh"),
-           domain=((1.2, 3.0),), methods=("acosh", "arccosh")),
-    _unary("atanh", np.arctanh, lambda xp, g, ans, x: (g / (1.0 - x * x),), _sympy("atanh"), domain=((-0.8, 0.8),), methods=("atanh", "arctanh")),
+           domain=((1.2, 3.0),), methods=("acosh", "arccosh"), spellings=("arccosh",)),
+    _unary("atanh", np.arctanh, lambda xp, g, ans, x: (g / (1.0 - x * x),), _sympy("atanh"), domain=((-0.8, 0.8),), methods=("atanh", "arctanh"),
+           spellings=("arctanh",)),
     # Piecewise constant: PyTorch's gradient is zeros_like(g), so a NaN coming in gives 0 too.
     # sign is 0 at NaN and +0.0 at -0.0, as PyTorch's; round is to even, as PyTorch's and rint.
     _unary("sign", lambda xp, x: xp.where(x > 0, 1.0, xp.where(x < 0, -1.0, 0.0)), _zero_derivative,
-           _sympy("sign"), mask=_masked_everywhere, kinked=True, methods=("sign",)),
+           _sympy("sign"), mask=_masked_everywhere, kinked=True, methods=("sign", "sgn"), spellings=("sgn",)),
     _unary("floor", np.floor, _zero_derivative, partial(_sympy_step, "floor"), mask=_masked_everywhere,
            kinked=True, domain=_BETWEEN_STEPS, methods=("floor",)),
     _unary("ceil", np.ceil, _zero_derivative, partial(_sympy_step, "ceil"), mask=_masked_everywhere,
@@ -612,7 +614,7 @@ ROWS = [
            params=(ALPHA,), examples=_with_params({"alpha": 2.0}, {"alpha": 0.25})),
     # silu: x / (1 + exp(-x)), its derivative g * s * (1 + x * (1 - s)) with s = sigmoid(x), as PyTorch's.
     _unary("silu", lambda xp, x: x / (1.0 + xp.exp(-x)), _silu_derivative,
-           lambda x: x / (1 + load_sympy().exp(-x))),
+           lambda x: x / (1 + load_sympy().exp(-x)), spellings=("swish",)),
     # mish: x * tanh(log1p(exp(x))), PyTorch's kernel (no threshold), and its derivative.
     _unary("mish", lambda xp, x: x * xp.tanh(xp.log1p(xp.exp(x))), _mish_derivative,
            lambda x: x * load_sympy().tanh(load_sympy().log(1 + load_sympy().exp(x)))),

@@ -482,7 +482,11 @@ def _method(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
     if following.kind == "NAME" and following.text in METHODS:
         hint = f"call the method: .{following.text}(...)"
     elif following.kind == "NAME":
-        hint = f"'{following.text}' is neither a method nor a function of a module prefix"
+        from gradcli.ops.meanings import meaning
+
+        meant = meaning(following.text)
+        hint = f"'{following.text}': {meant}" if meant else (
+            f"'{following.text}' is neither a method nor a function of a module prefix")
     raise p.fail("attribute access ('.') is not supported", Token(kind, text, start, end), hint)
 
 
