@@ -249,11 +249,26 @@ def run(name: str, args: tuple, seed: float, function=None) -> list | None:
         number(g.tolist()) for g in grads]
 
 
+def node_of(name: str, function=None) -> str | None:
+    """The name of the node PyTorch records for the program at its first point where it runs
+    (grad_fn's type; inv of a singular matrix raises)."""
+    index_from = OPS[name].index_from
+    for args in points_of(name):
+        tensors = [torch.tensor(a, dtype=torch.int64) if index_from is not None and 0 < index_from <= i
+                   else torch.tensor(a, dtype=torch.float64, requires_grad=True) for i, a in enumerate(args)]
+        try:
+            out = (function or TORCH[name])(*tensors)
+        except RuntimeError:
+            continue
+        return None if out.grad_fn is None else type(out.grad_fn).__name__
+    raise SystemExit(f"{name}: PyTorch raises at every point")
+
+
 def entry(name: str, program: str, function=None) -> str:
     """The JSON of one program: PyTorch's value and gradients at each point and seed."""
     inputs = ["a", "b", "c"][: len(points_of(name)[0])]
     rows = [row for args in points_of(name) for seed in SEEDS if (row := run(name, args, seed, function)) is not None]
-    header = json.dumps({"op": name, "program": program, "inputs": inputs,
+    header = json.dumps({"op": name, "program": program, "inputs": inputs, "torch_node": node_of(name, function),
                          "row": [*inputs, "seed", "value", *[f"grad {i}" for i in inputs]]})
     return header[:-1] + ', "rows": [\n' + ",\n".join(json.dumps(r, allow_nan=False) for r in rows) + "\n]}"
 
