@@ -25,7 +25,7 @@ from gradcli.inputs.rows import Array, PointShapes, Shape, shown
 # The formats --points-format names, and the extensions that choose the table formats.
 POINTS_FORMATS = ("csv", "jsonl", "parquet", "arrow")
 EXTENSIONS = {".parquet": "parquet", ".pq": "parquet", ".arrow": "arrow", ".feather": "arrow", ".ipc": "arrow"}
-_NAMES = {"parquet": "Parquet", "arrow": "Arrow IPC/Feather"}
+_NAMES = {"parquet": "Parquet", "arrow": "Arrow IPC/Feather", "table": "a table"}
 
 
 def table_format(path: str, given: str | None) -> str | None:
@@ -56,8 +56,9 @@ def _leaf(dtype: Any) -> Any:
 class TableReader:
     """The points of a Parquet or Arrow file, a PointChunk at a time (PointsReader's contract)."""
 
-    def __init__(self, path: str, format: str, inputs: Mapping[str, int], fixed: Mapping[str, Array],
+    def __init__(self, path: str | Any, format: str, inputs: Mapping[str, int], fixed: Mapping[str, Array],
                  chunk: int = 65_536, skip_bad: bool = False) -> None:
+        """`path` a file's, or a polars LazyFrame (`format` then names it in messages)."""
         import polars as pl
 
         self.chunk = chunk
@@ -65,7 +66,7 @@ class TableReader:
         self.inputs = inputs
         scan = pl.scan_parquet if format == "parquet" else pl.scan_ipc
         try:
-            self.frame = scan(path)
+            self.frame = scan(path) if isinstance(path, str) else path
             schema = self.frame.collect_schema()
         except (pl.exceptions.PolarsError, OSError, ValueError) as problem:
             reason = (getattr(problem, "strerror", None) or str(problem)).strip().splitlines()[0]
@@ -76,7 +77,8 @@ class TableReader:
         for name, dtype in schema.items():
             leaf = _leaf(dtype)
             if not (leaf.is_numeric() or (leaf == pl.String and not isinstance(dtype, pl.List | pl.Array))):
-                raise NameProblem(f"column {name!r} of {path!r} holds {dtype}, not numbers", where="--points")
+                where = f" of {path!r}" if isinstance(path, str) else ""
+                raise NameProblem(f"column {name!r}{where} holds {dtype}, not numbers", where="--points")
             if isinstance(dtype, pl.List | pl.Array):
                 if name not in inputs:
                     known = ", ".join(inputs) or "none"
