@@ -21,5 +21,16 @@ finally:
     if _collecting:
         _gc.enable()
 
-__all__ = ["ExitCode", "GradResult", "GradcliError", "Tape", "backward", "compile_program", "forward", "grad"]
+
+
+def grad_table(program: "str | Tape", table: object, at: object = None, seed: object = None,
+               **options: object) -> object:
+    """The value and gradient at every row of a pandas/polars DataFrame or an Arrow table: see gradcli.frames."""
+    from gradcli.frames import grad_table as table_grad  # polars only for those who ask
+
+    return table_grad(program, table, at, seed, **options)  # type: ignore[arg-type]
+
+
+__all__ = ["ExitCode", "GradResult", "GradcliError", "Tape", "backward", "compile_program", "forward", "grad",
+           "grad_table"]
 __version__ = "0.1.0"

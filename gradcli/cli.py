@@ -94,6 +94,12 @@ CsvOpt = Annotated[bool, typer.Option("--csv", help="The same as --format csv. W
                                       "derivative's).")]
 SkipBadOpt = Annotated[bool, typer.Option("--skip-bad", help="With --points: pass over bad lines, naming them on "
                                           "stderr, instead of stopping at the first.")]
+PointsFormatOpt = Annotated[Optional[str], typer.Option(
+    "--points-format", help="With --points: csv, jsonl, parquet or arrow (Arrow IPC/Feather); default: by the "
+    "extension (.parquet, .arrow, .feather, .ipc), else CSV or JSON Lines by the first line.", metavar="FORMAT")]
+OutputOpt = Annotated[Optional[str], typer.Option(
+    "--output", help="With --points: write the results to FILE instead of stdout, by its extension: .csv, .jsonl, "
+    ".parquet or .arrow/.feather (the columns of --csv). Written whole or not at all.", metavar="FILE")]
 ChunkOpt = Annotated[int, typer.Option("--chunk-size", min=1, help="With --points: points read at once.",
                                        hidden=True)]
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Exit 3 when a value or derivative is NaN or infinite "
@@ -227,10 +233,10 @@ ONE_POINT: dict[str, tuple[Callable[[session.Request], Any], Callable[[], dict[s
 }
 
 
-def _serve(command: str, request: session.Request, output: str) -> None:
+def _serve(command: str, request: session.Request, output: str, destination: str | None = None) -> None:
     """One session call, one renderer; then the result's verdict (--check, --strict) decides the exit code."""
     if request.points is not None:
-        _stream(session.points(request, command), output)
+        _stream(session.points(request, command), output, destination)
         return
     compute, views = ONE_POINT[command]
     result = compute(request)
@@ -238,11 +244,13 @@ def _serve(command: str, request: session.Request, output: str) -> None:
     result.finish()
 
 
-def _stream(run: session.PointsRun, output: str) -> None:
-    """--points: each chunk's results written as they come, the bad lines passed over named on stderr."""
-    from gradcli.render.stream import WRITERS
+def _stream(run: session.PointsRun, output: str, destination: str | None = None) -> None:
+    """--points: each chunk's results written as they come (to stdout, or to --output FILE whole or not
+    at all), the bad lines passed over named on stderr."""
+    from gradcli.render.stream import WRITERS, Output
 
-    writer = WRITERS[output](sys.stdout, run.fixed, run.tape.inputs)
+    file = Output(destination, run.fixed, run.tape.inputs) if destination is not None else None
+    writer = file if file is not None else WRITERS[output](sys.stdout, run.fixed, run.tape.inputs)
     progress = _progress()
     try:
         for event in run:
@@ -251,10 +259,16 @@ def _stream(run: session.PointsRun, output: str) -> None:
                     print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
                 continue
             writer.write(event.chunk, event.result)
-            sys.stdout.flush()
+            if file is None:
+                sys.stdout.flush()
             progress(run.done)
+        if file is not None:
+            file.commit()
+            file = None
     finally:
         progress(-1)
+        if file is not None:
+            file.abandon()
     if run.skipped:
         shown = ", ".join(map(str, run.skipped[:20])) + (", ..." if len(run.skipped) > 20 else "")
         points_done = f"{run.done:,} point{'' if run.done == 1 else 's'} done"
@@ -301,6 +315,29 @@ def _output(format: str | None, json: bool, csv: bool, points: str | None, skip_
     return output
 
 
+def _outputs(format: str | None, json: bool, csv: bool, points: str | None, skip_bad: bool,
+             points_format: str | None, destination: str | None) -> tuple[str, str | None]:
+    """_output's format, and the --output FILE (checked: with --points, an extension known, no other format asked)."""
+    output = _output(format, json, csv, points, skip_bad)
+    if points_format is not None:
+        from gradcli.inputs.tables import POINTS_FORMATS
+
+        if points is None:
+            raise NameProblem("--points-format says how --points is read; there are no --points")
+        if points_format not in POINTS_FORMATS:
+            raise NameProblem(f"--points-format {points_format!r}: give one of {', '.join(POINTS_FORMATS)}")
+    if destination is None:
+        return output, None
+    if points is None:
+        raise NameProblem("--output writes the results of --points to a file; at one point (--at), redirect stdout")
+    from gradcli.render.stream import output_kind
+
+    kind = output_kind(destination)
+    if output != "table" and output != kind:
+        raise NameProblem(f"--output {destination!r} writes {kind}: leave out --csv, --json and --format")
+    return output, destination
+
+
 # --- the commands -----------------------------------------------------------------------------
 
 
@@ -320,6 +357,8 @@ def grad(
     csv: CsvOpt = False,
     skip_bad: SkipBadOpt = False,
     chunk_size: ChunkOpt = CHUNK,
+    points_format: PointsFormatOpt = None,
+    output_file: OutputOpt = None,
     check: Annotated[bool, typer.Option("--check", help="Check the gradient against central finite differences "
                                         "and SymPy's derivative; exit 1 if they disagree.")] = False,
     tol: Annotated[float, typer.Option("--tol", metavar="TOL", help="With --check: the tolerance, relative to "
@@ -338,8 +377,8 @@ def grad(
     request = session.Request(program, file, at or (), seed, of, wrt, strict=strict, paths=paths, max_paths=max_paths,
                               check=check, tol=tol, symbolic=symbolic, symbolic_limit=symbolic_limit,
                               symbolic_seconds=symbolic_seconds, points=points, skip_bad=skip_bad,
-                              chunk_size=chunk_size)
-    _run(lambda: _serve("grad", request, _output(format, json, csv, points, skip_bad)))
+                              chunk_size=chunk_size, points_format=points_format)
+    _run(lambda: _serve("grad", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file)))
 
 
 def _program_after_double_dash(argv: list[str]) -> list[str]:
@@ -417,6 +456,7 @@ def explain(
 @command
 def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, wrt: WrtOpt = None,
              points: PointsOpt = None, csv: CsvOpt = False, skip_bad: SkipBadOpt = False, chunk_size: ChunkOpt = CHUNK,
+             points_format: PointsFormatOpt = None, output_file: OutputOpt = None,
              strict: StrictOpt = False, format: FormatOpt = None, json: JsonOpt = False) -> None:
     """The full Jacobian of the output(s): one sweep per output or per input element, whichever is fewer.
 
@@ -424,8 +464,8 @@ def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None,
     torch.autograd.functional.jacobian lays it out (a list of those for a tuple output).
     """
     request = session.Request(program, file, at or (), wrt=wrt, strict=strict, points=points, skip_bad=skip_bad,
-                              chunk_size=chunk_size)
-    _run(lambda: _serve("jacobian", request, _output(format, json, csv, points, skip_bad)))
+                              chunk_size=chunk_size, points_format=points_format)
+    _run(lambda: _serve("jacobian", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file)))
 
 
 @command
@@ -450,14 +490,16 @@ def jvp(
     csv: CsvOpt = False,
     skip_bad: SkipBadOpt = False,
     chunk_size: ChunkOpt = CHUNK,
+    points_format: PointsFormatOpt = None,
+    output_file: OutputOpt = None,
     strict: StrictOpt = False,
     format: FormatOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Forward mode: the output's tangent along --tangent (the Jacobian times the tangent)."""
     request = session.Request(program, file, at or (), tangent=tangent or (), strict=strict, points=points,
-                              skip_bad=skip_bad, chunk_size=chunk_size)
-    _run(lambda: _serve("jvp", request, _output(format, json, csv, points, skip_bad)))
+                              skip_bad=skip_bad, chunk_size=chunk_size, points_format=points_format)
+    _run(lambda: _serve("jvp", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file)))
 
 
 @command

@@ -67,10 +67,10 @@ class LimitProblem(GradcliError):
 
 
 class PointsProblem(GradcliError):
-    """A bad line in a --points file; `line` is its 1-based number."""
+    """A bad line in a --points file; `line` is its 1-based number (a row's, in a table: `unit` "row")."""
 
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}", where="--points")
+    def __init__(self, line: int, message: str, unit: str = "line") -> None:
+        super().__init__(f"{unit} {line}: {message}", where="--points")
         self.line = line
 
 

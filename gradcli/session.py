@@ -62,6 +62,7 @@ class Request:
     points: str | None = None
     skip_bad: bool = False
     chunk_size: int = CHUNK
+    points_format: str | None = None  # csv, jsonl, parquet or arrow; None: by extension, else by the first line
 
 
 # --- the program and the point ----------------------------------------------------------
@@ -476,6 +477,11 @@ class PointsRun:
         self.tape, self.fixed = load(request)
         if prepare is not None:
             prepare(self.tape)
+        from gradcli.inputs.tables import table_format
+
+        self.table = table_format(points, request.points_format)  # Parquet or Arrow: read by polars from the path
+        if self.table is not None and points == "-":
+            raise NameProblem(f"{self.table} points are read from a file, not from stdin", where="--points")
         try:
             self.stream = _stdin() if points == "-" else open(points, "rb")  # bytes: a bad one is a bad line
         except OSError as problem:
@@ -493,8 +499,15 @@ class PointsRun:
         request, tape, fixed = self.request, self.tape, self.fixed
         assert request.points is not None
         with self.stream:
-            reader = PointsReader(read_lines(self.stream, request.points), tape.inputs, fixed, request.chunk_size,
-                                  request.skip_bad)
+            reader: Any
+            if self.table is not None:
+                from gradcli.inputs.tables import TableReader
+
+                reader = TableReader(request.points, self.table, tape.inputs, fixed, request.chunk_size,
+                                     request.skip_bad)
+            else:
+                reader = PointsReader(read_lines(self.stream, request.points), tape.inputs, fixed,
+                                      request.chunk_size, request.skip_bad, request.points_format)
             for chunk in _read_ahead(reader.chunks()):
                 if chunk.skipped:
                     self.skipped += [p.line for p in chunk.skipped]

@@ -42,8 +42,9 @@ class PointsReader:
     """
 
     def __init__(self, lines: Iterable[str | Unreadable | Parsed], inputs: Mapping[str, int], fixed: Mapping[str, Array],
-                 chunk: int = 65_536, skip_bad: bool = False) -> None:
+                 chunk: int = 65_536, skip_bad: bool = False, format: str | None = None) -> None:
         self.lines = lines
+        self.format = format  # csv or jsonl; None: told by the first line
         self.inputs = inputs
         self.fixed = fixed
         self.chunk = chunk
@@ -117,7 +118,7 @@ class PointsReader:
             return
         assert not isinstance(first, Parsed)  # nothing is parsed at once before a format is chosen
         reader: Csv | JsonLines  # told by the first line; a CSV header is no point
-        if first.lstrip().startswith("{"):
+        if self.format == "jsonl" or (self.format is None and first.lstrip().startswith("{")):
             reader, pending = JsonLines(self.inputs, self.fixed), [first]
         else:
             reader, pending = Csv(first, self.number, self.inputs, self.fixed), []

@@ -274,3 +274,199 @@ def _cells(array: np.ndarray) -> list[str]:
 
 
 WRITERS: dict[str, Callable[..., Any]] = {"json": JsonLinesWriter, "csv": CsvWriter, "table": TableWriter}
+
+
+# --- --output FILE ----------------------------------------------------------------------------
+
+OUTPUT_KINDS = {".csv": "csv", ".jsonl": "json", ".ndjson": "json", ".json": "json", ".parquet": "parquet",
+                ".pq": "parquet", ".arrow": "arrow", ".feather": "arrow", ".ipc": "arrow"}
+
+
+def output_kind(path: str) -> str:
+    """What --output FILE writes, by its extension: csv, json (JSON Lines), parquet or arrow."""
+    import os
+
+    from gradcli.errors import NameProblem
+
+    kind = OUTPUT_KINDS.get(os.path.splitext(path)[1].lower())
+    if kind is None:
+        raise NameProblem(f"--output {path!r}: the extension says what is written: .csv, .jsonl (JSON Lines), "
+                          ".parquet, or .arrow/.feather (Arrow IPC)")
+    return kind
+
+
+class _File:
+    """A text file where a failed write (a full disk) is an OutputProblem, exit 5."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        try:
+            self.file = open(path, "w", encoding="utf-8", newline="")
+        except OSError as problem:
+            from gradcli.errors import cannot_write
+
+            raise cannot_write(problem) from None
+
+    def _do(self, call: Callable[[], Any]) -> Any:
+        from gradcli.errors import cannot_write
+
+        try:
+            return call()
+        except OSError as problem:
+            raise cannot_write(problem) from None
+
+    def write(self, text: str) -> int:
+        return self._do(lambda: self.file.write(text))
+
+    def flush(self) -> None:
+        self._do(self.file.flush)
+
+    def close(self) -> None:
+        self._do(self.file.close)
+
+
+class ColumnsWriter:
+    """Parquet or Arrow IPC: the columns --csv writes (value, grad_NAME, an element a column
+    NAME[i]), float64, streamed by polars's sink from a queue a chunk at a time (memory flat)."""
+
+    def __init__(self, path: str, kind: str) -> None:
+        import queue
+
+        self.path = path
+        self.kind = kind
+        self.ready: queue.Queue[Any] = queue.Queue(2)
+        self.thread: Any = None
+        self.failure: list[BaseException] = []
+
+    def write(self, chunk: PointChunk, result: BatchResult) -> None:
+        import polars as pl
+
+        if not chunk.count:
+            return
+        labels: list[str] = []
+        blocks: list[np.ndarray] = []
+        for name, value in zip(result.root_names, result.values, strict=True):
+            labels += _element_names("value" if len(result.values) == 1 else f"value_{name}", value.shape[1:])
+            blocks.append(value.reshape(chunk.count, -1))
+        for label, array in result.columns():
+            labels += _element_names(label, array.shape[1:])
+            blocks.append(array.reshape(chunk.count, -1))
+        table = np.concatenate(blocks, axis=1)
+        frame = pl.DataFrame({label: table[:, i] for i, label in enumerate(labels)})
+        if self.thread is None:
+            self._start(frame.schema)
+        self._put(frame)
+
+    def _start(self, schema: Any) -> None:
+        import threading
+
+        from polars.io.plugins import register_io_source
+
+        def source(*_: Any) -> Any:
+            while True:
+                item = self.ready.get()
+                if item is None:
+                    return
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+
+        frames = register_io_source(source, schema=schema)
+
+        def sink() -> None:
+            try:
+                if self.kind == "parquet":
+                    frames.sink_parquet(self.path)
+                else:
+                    frames.sink_ipc(self.path)
+            except BaseException as problem:
+                self.failure.append(problem)
+
+        self.thread = threading.Thread(target=sink, name="gradcli-output", daemon=True)
+        self.thread.start()
+
+    def _put(self, item: Any) -> None:
+        import queue
+
+        while not self.failure:
+            try:
+                self.ready.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+        self._raise()
+
+    def _raise(self) -> None:
+        from gradcli.errors import OutputProblem
+
+        problem = self.failure[0]
+        reason = str(problem).strip().splitlines()[0] if str(problem).strip() else type(problem).__name__
+        raise OutputProblem(f"cannot write the output: {reason}")
+
+    def close(self) -> None:
+        import polars as pl
+
+        if self.thread is None:  # no points: the file still says so
+            try:
+                pl.DataFrame().write_parquet(self.path) if self.kind == "parquet" else pl.DataFrame().write_ipc(self.path)
+            except (OSError, pl.exceptions.PolarsError) as problem:
+                self.failure.append(problem)
+                self._raise()
+            return
+        self._put(None)
+        self.thread.join()
+        if self.failure:
+            self._raise()
+
+    def abandon(self) -> None:
+        if self.thread is not None and self.thread.is_alive():
+            try:
+                self.ready.put_nowait(RuntimeError("the run failed"))
+            except Exception:
+                pass
+            self.thread.join(timeout=10)
+
+
+class Output:
+    """--output FILE: results written to FILE.partial and renamed to FILE once the run is done;
+    a run that fails leaves no file (an older FILE stays as it was)."""
+
+    def __init__(self, path: str, fixed: Mapping[str, np.ndarray], inputs: Mapping[str, int] | Sequence[str]) -> None:
+        self.path = path
+        self.partial = path + ".partial"
+        self.kind = output_kind(path)
+        self.file: _File | None = None
+        if self.kind in ("parquet", "arrow"):
+            self.writer: Any = ColumnsWriter(self.partial, self.kind)
+        else:
+            self.file = _File(self.partial)
+            self.writer = WRITERS[self.kind](self.file, fixed, inputs)
+
+    def write(self, chunk: PointChunk, result: BatchResult) -> None:
+        self.writer.write(chunk, result)
+
+    def commit(self) -> None:
+        import os
+
+        from gradcli.errors import cannot_write
+
+        if self.file is not None:
+            self.file.close()
+        else:
+            self.writer.close()
+        try:
+            os.replace(self.partial, self.path)
+        except OSError as problem:
+            raise cannot_write(problem) from None
+
+    def abandon(self) -> None:
+        import contextlib
+        import os
+
+        if self.file is not None:
+            with contextlib.suppress(Exception):
+                self.file.file.close()
+        else:
+            self.writer.abandon()
+        with contextlib.suppress(OSError):
+            os.remove(self.partial)

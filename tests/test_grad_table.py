@@ -1,0 +1,104 @@
+"""gradcli.grad_table: a polars, pandas or Arrow table of points in, the same kind of table out.
+
+Expected numbers are the derivatives worked out by hand with `math` (log(x1*x2)*sin(x2):
+d/dx1 = sin(x2)/x1, d/dx2 = sin(x2)/x2 + log(x1*x2)*cos(x2)), never gradcli's own output.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+from gradcli import GradcliError, grad_table
+
+PROGRAM = "log(x1*x2)*sin(x2)"
+X1 = [0.5, 1.0, 2.5, 7.0, 0.125]
+X2 = [0.75, 2.0, 0.3, 1.5, 4.0]
+
+
+def _expected() -> dict[str, list[float]]:
+    return {
+        "value": [math.log(a * b) * math.sin(b) for a, b in zip(X1, X2)],
+        "grad_x1": [math.sin(b) / a for a, b in zip(X1, X2)],
+        "grad_x2": [math.sin(b) / b + math.log(a * b) * math.cos(b) for a, b in zip(X1, X2)],
+    }
+
+
+def _check(columns: dict[str, list[float]], expected: dict[str, list[float]]) -> None:
+    assert list(columns) == list(expected)
+    for name, column in expected.items():
+        assert columns[name] == pytest.approx(column, rel=1e-14, abs=1e-15), name
+
+
+def test_polars_in_polars_out():
+    out = grad_table(PROGRAM, pl.DataFrame({"x1": X1, "x2": X2}))
+    assert isinstance(out, pl.DataFrame)
+    _check(out.to_dict(as_series=False), _expected())
+
+
+def test_list_columns_give_list_columns():
+    zs = [[1.0, 2.0], [3.0, -1.0], [0.5, 0.25]]
+    out = grad_table("sum(z*z)", pl.DataFrame({"z": zs}))
+    assert out.columns == ["value", "grad_z"]
+    assert out["value"].to_list() == [sum(v * v for v in z) for z in zs]
+    assert out["grad_z"].to_list() == [[2 * v for v in z] for z in zs]
+
+
+def test_element_columns_give_element_columns():
+    out = grad_table("z*z", pl.DataFrame({"z[0]": [1.0, 3.0], "z[1]": [2.0, -1.0]}), seed=[1.0, 1.0])
+    assert out.columns == ["value[0]", "value[1]", "grad_z[0]", "grad_z[1]"]
+    assert out.rows() == [(1.0, 4.0, 2.0, 4.0), (9.0, 1.0, 6.0, -2.0)]
+
+
+def test_at_gives_the_inputs_the_table_does_not():
+    out = grad_table("x*y", pl.DataFrame({"x": [1.0, 2.0]}), at={"y": 3.0})
+    assert out.rows() == [(3.0, 3.0, 1.0), (6.0, 3.0, 2.0)]
+
+
+def test_a_bad_row_is_named():
+    with pytest.raises(GradcliError, match="row 2: column 'x' is null"):
+        grad_table("x*x", pl.DataFrame({"x": [1.0, None]}))
+
+
+def test_an_empty_table_gives_an_empty_table_with_the_columns():
+    out = grad_table(PROGRAM, pl.DataFrame({"x1": [], "x2": []}, schema={"x1": pl.Float64, "x2": pl.Float64}))
+    assert out.columns == ["value", "grad_x1", "grad_x2"] and out.height == 0
+
+
+def test_pandas_in_pandas_out_keeping_the_index():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"x1": X1, "x2": X2}, index=[10, 11, 12, 13, 14])
+    out = grad_table(PROGRAM, frame)
+    assert isinstance(out, pd.DataFrame)
+    assert list(out.index) == [10, 11, 12, 13, 14]
+    _check({name: out[name].tolist() for name in out.columns}, _expected())
+
+
+def test_pandas_element_columns():
+    pd = pytest.importorskip("pandas")
+    out = grad_table("sum(z*z)", pd.DataFrame({"z[0]": [1.0, 3.0], "z[1]": [2.0, -1.0]}))
+    assert list(out.columns) == ["value", "grad_z[0]", "grad_z[1]"]
+    assert out.to_numpy().tolist() == [[5.0, 2.0, 4.0], [10.0, 6.0, -2.0]]
+
+
+def test_arrow_in_arrow_out():
+    pa = pytest.importorskip("pyarrow")
+    table = pa.table({"x1": X1, "x2": X2})
+    out = grad_table(PROGRAM, table)
+    assert isinstance(out, pa.Table)
+    _check(out.to_pydict(), _expected())
+
+
+def test_arrow_list_columns():
+    pa = pytest.importorskip("pyarrow")
+    out = grad_table("sum(z*z)", pa.table({"z": [[1.0, 2.0], [3.0, -1.0]]}))
+    assert out.column_names == ["value", "grad_z"]
+    assert out.to_pydict() == {"value": [5.0, 10.0], "grad_z": [[2.0, 4.0], [6.0, -2.0]]}
+
+
+def test_other_kinds_are_refused():
+    with pytest.raises(TypeError, match="pandas DataFrame, a polars DataFrame or an Arrow table"):
+        grad_table("x*x", {"x": np.array([1.0])})
