@@ -10,6 +10,7 @@ input and the target broadcast against each other, as in PyTorch; both take a gr
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -251,7 +252,7 @@ def _sympy_glu(x: Array, dim: int = -1) -> Array:
 
 _PROBABILITIES = ((0.1, 0.9), (0.0, 1.0))
 
-ROWS = [
+ROWS: list[Op] = [
     _loss("mse_loss", _mse, _mse_partials, "MseLossBackward0", lambda a, b: (a - b) ** 2),
     _loss("l1_loss", lambda a, b: np.abs(a - b), _l1_partials, "MeanBackward0", lambda a, b: load_sympy().Abs(a - b),
           torch_node_rule=_l1_node, kinked=True),
@@ -269,4 +270,280 @@ ROWS = [
     structural("glu", 1, _glu, _glu_vjp, "GluBackward0", jvp=_glu_jvp, sympy=_sympy_glu, shape=_glu_shape,
                params=(Param("dim", "int", -1),),
                examples=((((4,),), {}), (((2, 4),), {}), (((4, 2),), {"dim": 0}), (((2, 2, 3),), {"dim": 1}))),
+]
+
+
+# --- cross_entropy and nll_loss ---------------------------------------------------------------
+# The rows take (input, weight, target), the call (input, target, weight=None): tensor_positions
+# reorders them, and a left-out weight is the number 1.0 (every class weighs 1: PyTorch's values
+# with weight=None, bit for bit). Class indices (an integer input or constant, index_from) take
+# no gradient; class probabilities (a float target: another row, Op.float_index) take one. With
+# class indices PyTorch refuses a weight that takes a gradient, and lists none among the node's
+# next functions (conditions); gradcli gives it one.
+# The input is (C,) or (N, C): its classes are its last axis.
+
+
+def _classes(x: Any, rank: int) -> int:
+    if rank not in (1, 2):
+        raise ValueError(f"takes an input of shape (C,) or (N, C), got {rank} dims")
+    return int(np.shape(x)[-1])
+
+
+def _weights(w: Any, ranks: tuple[int, ...], shape: tuple[int, ...]) -> Any:
+    """The weight of each class, broadcast to the input's `shape` (a left-out weight is 1.0)."""
+    rank, wrank = ranks[0], ranks[1]
+    if wrank > 1 or (wrank == 1 and np.shape(w)[-1] != shape[-1]):
+        raise ValueError(f"weight tensor should be defined either for all {shape[-1]} classes or no classes "
+                         f"but got weight tensor of shape: {tuple(np.shape(w)[len(np.shape(w)) - wrank:])}")
+    if wrank == 0:
+        w = np.reshape(w, (*np.shape(w), 1))
+    lead = np.shape(w)[:-1]
+    return np.broadcast_to(np.reshape(w, lead + (1,) * (rank - 1) + np.shape(w)[-1:]), shape)
+
+
+def _log_softmax_last(x: Any) -> Any:
+    # PyTorch's order: (x - max) - log(sum(exp(x - max))); the max of a dual number's value (the
+    # Hessian's): a shift by a constant, which the derivative does not see.
+    shifted = x - np.max(getattr(x, "primal", x), axis=-1, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
+
+
+def _log_softmax_back(g: Any, lsm: Any) -> Any:
+    # LogSoftmaxBackward0: g - exp(lsm) * sum(g), the sum of -0.0s being -0.0 as PyTorch's
+    return g - np.exp(lsm) * np.sum(g, axis=-1, keepdims=True, initial=-0.0)
+
+
+def _hits(t: Array, x_shape: tuple[int, ...], ignore_index: int) -> tuple[Array, Array]:
+    """(one-hot of each sample's class, of the input's shape; kept: the samples not ignored)."""
+    t = np.asarray(t)
+    if t.size and not np.all(np.mod(t, 1) == 0):
+        raise ValueError("the target's class indices must be whole numbers")
+    t = np.broadcast_to(t.astype(np.int64), x_shape[:-1])
+    kept = t != ignore_index
+    bad = kept & ((t < 0) | (t >= x_shape[-1]))
+    if bad.any():
+        raise IndexError(f"Target {int(t[bad].flat[0])} is out of bounds.")
+    return t[..., None] == np.arange(x_shape[-1]), kept
+
+
+def _picked(values: Any, hits: Array) -> Any:
+    return np.sum(np.where(hits, values, 0.0), axis=-1)  # (np.where, not indexing: dual numbers go through)
+
+
+def _index_parts(x: Any, w: Any, t: Array, ranks: tuple[int, ...], log_input: bool, ignore_index: int) -> Any:
+    _classes(x, ranks[0])
+    want = np.shape(x)[np.ndim(x) - ranks[0]:-1]
+    if ranks[2] != ranks[0] - 1 or np.shape(t)[np.ndim(t) - ranks[2]:] != want:
+        raise ValueError(f"the target of class indices must have shape {want}, got {np.shape(t)[np.ndim(t) - ranks[2]:]}")
+    lsm = x if log_input else _log_softmax_last(x)
+    hits, kept = _hits(t, np.shape(x), ignore_index)
+    weights = _weights(w, ranks, np.shape(x))
+    return lsm, hits, kept, weights
+
+
+def _index_loss(x: Any, w: Any, t: Array, ranks: tuple[int, ...], reduction: str = "mean", ignore_index: int = -100,
+                label_smoothing: float = 0.0, log_input: bool = False) -> Any:
+    lsm, hits, kept, weights = _index_parts(x, w, t, ranks, log_input, ignore_index)
+    chosen = np.where(kept, _picked(weights, hits), 0.0)  # w[t], 0 where ignored
+    taken = np.where(kept, _picked(lsm, hits) * chosen, 0.0)
+    batch = (-1,) if ranks[0] == 2 else ()
+    # PyTorch's nll_loss: -x[t] * w[t] per sample of a batch ('none'), else 0 - the sum of them
+    if reduction == "none":
+        loss = -taken if ranks[0] == 2 else 0.0 - taken
+    else:
+        loss = 0.0 - np.sum(taken, axis=batch)
+        if reduction == "mean":
+            loss = loss / np.sum(chosen, axis=batch)
+    if not label_smoothing:
+        return np.asarray(loss)
+    smooth = np.where(kept, -np.sum(lsm * weights, axis=-1), 0.0)
+    if reduction == "sum":
+        smooth = np.sum(smooth, axis=batch)
+    elif reduction == "mean":
+        smooth = np.sum(smooth, axis=batch) / np.sum(chosen, axis=batch)
+    classes = np.shape(x)[-1]
+    return np.asarray((1 - label_smoothing) * loss + smooth * (label_smoothing / classes))
+
+
+def _index_vjp(g: Array, ans: Array, x: Array, w: Array, t: Array, ranks: tuple[int, ...], reduction: str = "mean",
+               ignore_index: int = -100, label_smoothing: float = 0.0, log_input: bool = False) -> tuple[Any, Any, None]:
+    lsm, hits, kept, weights = _index_parts(x, w, t, ranks, log_input, ignore_index)
+    chosen = np.where(kept, _picked(weights, hits), 0.0)
+    batched = ranks[0] == 2
+    batch = (-1,) if batched else ()
+    eps, classes = label_smoothing, np.shape(x)[-1]
+    total = np.sum(chosen, axis=batch)
+
+    def per_sample(upstream: Any) -> Any:
+        """The cotangent of each sample's loss, from the cotangent of the (reduced) loss."""
+        if reduction == "mean":
+            upstream = upstream / total
+        if reduction == "none" or not batched:
+            return upstream
+        return np.broadcast_to(np.reshape(upstream, (*np.shape(upstream), 1)), np.shape(chosen))
+
+    # PyTorch's order: (1 - eps) * nll + smooth * (eps / C), each through its own nodes; nll_loss's
+    # backward puts w[t] * -(its g) at each kept sample's class, and nothing elsewhere.
+    nll_g = per_sample(g * (1 - eps) if eps else g)
+    lsm_g = np.where(hits & kept[..., None], chosen[..., None] * -nll_g[..., None], 0.0)
+    smooth_g = None
+    if eps:
+        smooth_g = np.where(kept, -per_sample(g * (eps / classes)), 0.0)
+        lsm_g = lsm_g + smooth_g[..., None] * weights
+    dx = lsm_g if log_input else _log_softmax_back(lsm_g, lsm)
+    # the weight's: each class's share of each sample's loss, and (mean) of the total
+    picked = np.where(kept, _picked(lsm, hits), 0.0)
+    dw = np.where(hits & kept[..., None], (-picked * nll_g)[..., None], 0.0)
+    if smooth_g is not None:
+        dw = dw + smooth_g[..., None] * lsm
+    if reduction == "mean":
+        loss = np.reshape(ans, np.shape(ans) + (1,) * ranks[0])
+        dw = dw - np.where(hits & kept[..., None], loss * np.reshape(g / total, np.shape(g) + (1,) * ranks[0]), 0.0)
+    if batched:
+        dw = np.sum(dw, axis=-2)
+    if ranks[1] == 0:
+        dw = np.sum(dw, axis=-1)
+    return dx, dw, None
+
+
+def _prob_loss(x: Any, w: Any, p: Any, ranks: tuple[int, ...], reduction: str = "mean", ignore_index: int = -100,
+               label_smoothing: float = 0.0) -> Any:
+    classes = _classes(x, ranks[0])
+    if ranks[2] != ranks[0]:
+        raise ValueError("the target of class probabilities must have the input's shape")
+    p = p * (1 - label_smoothing) + (label_smoothing / classes) if label_smoothing else p
+    terms = _log_softmax_last(x) * p * _weights(w, ranks, np.broadcast_shapes(np.shape(x), np.shape(p)))
+    if reduction == "none":
+        return np.asarray(-np.sum(terms, axis=-1))
+    total = -np.sum(terms, axis=tuple(range(-ranks[0], 0)))
+    return np.asarray(total if reduction == "sum" else total / (np.prod(np.shape(x)[len(np.shape(x)) - ranks[0]:])
+                                                                 // classes))
+
+
+def _prob_vjp(g: Array, ans: Array, x: Array, w: Array, p: Array, ranks: tuple[int, ...], reduction: str = "mean",
+              ignore_index: int = -100, label_smoothing: float = 0.0) -> tuple[Any, Any, Any]:
+    classes = _classes(x, ranks[0])
+    eps = label_smoothing
+    shape = np.broadcast_shapes(np.shape(x), np.shape(p))
+    lsm = _log_softmax_last(x)
+    weights = _weights(w, ranks, shape)
+    p_eff = p * (1 - eps) + (eps / classes) if eps else p
+    if reduction == "none":
+        scale = np.reshape(g, (*np.shape(g), 1))
+    else:
+        count = np.prod(shape[len(shape) - ranks[0]:]) // classes
+        each = g if reduction == "sum" else g / count
+        scale = np.reshape(each, np.shape(each) + (1,) * ranks[0])
+    # PyTorch's order: -(input * target * weight).sum() backward, through Neg, Sum and the two Muls
+    upstream = (-scale) * weights
+    dx = _log_softmax_back(upstream * p_eff, lsm)
+    dp = upstream * lsm * (1 - eps) if eps else upstream * lsm
+    dw = (-scale) * (lsm * p_eff)
+    if ranks[0] == 2:
+        dw = np.sum(dw, axis=-2)
+    if ranks[1] == 0:
+        dw = np.sum(dw, axis=-1)
+    return dx, dw, dp
+
+
+def _tangent(t: Any, like: Any) -> Any:
+    return np.zeros(np.shape(like)) if t is None else t
+
+
+def _index_jvp(tangents: Any, ans: Array, x: Any, w: Any, t: Array, ranks: tuple[int, ...], reduction: str = "mean",
+               ignore_index: int = -100, label_smoothing: float = 0.0, log_input: bool = False) -> Any:
+    lsm, hits, kept, weights = _index_parts(x, w, t, ranks, log_input, ignore_index)
+    tx = _tangent(tangents[0], x)
+    tw = _weights(_tangent(tangents[1], w), ranks, np.shape(x))
+    tlsm = tx if log_input else tx - np.sum(np.exp(lsm) * tx, axis=-1, keepdims=True)
+    chosen = np.where(kept, _picked(weights, hits), 0.0)
+    dchosen = np.where(kept, _picked(tw, hits), 0.0)
+    dnll = np.where(kept, -(_picked(lsm, hits) * dchosen + _picked(tlsm, hits) * chosen), 0.0)
+    eps, classes = label_smoothing, np.shape(x)[-1]
+    change = (1 - eps) * dnll
+    if eps:
+        change = change + (eps / classes) * np.where(kept, -np.sum(tlsm * weights + lsm * tw, axis=-1), 0.0)
+    if reduction == "none":
+        return change
+    batch = (-1,) if ranks[0] == 2 else ()
+    if reduction == "sum":
+        return np.sum(change, axis=batch)
+    total = np.sum(chosen, axis=batch)
+    return (np.sum(change, axis=batch) - ans * np.sum(dchosen, axis=batch)) / total
+
+
+def _prob_jvp(tangents: Any, ans: Array, x: Any, w: Any, p: Any, ranks: tuple[int, ...], reduction: str = "mean",
+              ignore_index: int = -100, label_smoothing: float = 0.0) -> Any:
+    classes, eps = _classes(x, ranks[0]), label_smoothing
+    shape = np.broadcast_shapes(np.shape(x), np.shape(p))
+    lsm = _log_softmax_last(x)
+    weights = _weights(w, ranks, shape)
+    tx, tp = _tangent(tangents[0], x), _tangent(tangents[2], p)
+    tw = _weights(_tangent(tangents[1], w), ranks, shape)
+    tlsm = tx - np.sum(np.exp(lsm) * tx, axis=-1, keepdims=True)
+    p_eff = p * (1 - eps) + (eps / classes) if eps else p
+    terms = tlsm * p_eff * weights + lsm * (1 - eps) * tp * weights + lsm * p_eff * tw
+    if reduction == "none":
+        return -np.sum(terms, axis=-1)
+    total = -np.sum(terms, axis=tuple(range(-ranks[0], 0)))
+    return total if reduction == "sum" else total / (np.prod(shape[len(shape) - ranks[0]:]) // classes)
+
+
+def _ce_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduction: str = "mean", **given: Any
+              ) -> tuple[int, ...]:
+    if len(x) not in (1, 2):
+        raise ValueError(f"takes an input of shape (C,) or (N, C), got {len(x)} dims")
+    if len(w) > 1 or (w and w[0] != x[-1]):
+        raise ValueError(f"the weight must have one number per class ({x[-1]}), got shape {w}")
+    if len(t) == len(x):
+        np.broadcast_shapes(x, t)
+    elif tuple(t) != tuple(x[:-1]):
+        raise ValueError(f"the target must be class indices of shape {x[:-1]} or probabilities of shape {x}, got {t}")
+    return x[:-1] if reduction == "none" else ()
+
+
+def _ce_text(name: str, floats: bool = False) -> Any:
+    def text(args: list[str], **params: Any) -> str:
+        given = [f"{k}={v!r}" for k, v in params.items() if v != _CE_DEFAULTS.get(k)]
+        weight = [] if args[1] in ("1", "1.0") else [f"weight={args[1]}"]  # (1.0: none given)
+        target = f"{args[2]} * 1.0" if floats and args[2].isidentifier() else args[2]  # (an input is an index)
+        return f"{name}({', '.join([args[0], target, *weight, *given])})"
+
+    return text
+
+
+_CE_DEFAULTS = {"reduction": "mean", "ignore_index": -100, "label_smoothing": 0.0}
+_IGNORE = Param("ignore_index", "int", -100)
+_SMOOTHING = Param("label_smoothing", "float", 0.0)
+_CE_EXAMPLES: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = (
+    (((2, 3), (3,), (2,)), {}), (((3,), (), ()), {"reduction": "sum"}),
+    (((2, 3), (3,), (2,)), {"reduction": "none", "label_smoothing": 0.2}),
+    (((2, 3), (3,), (2,)), {"label_smoothing": 0.1}))
+_WEIGHTS = ((-2.0, 2.0), (0.5, 2.0), (0.0, 0.0))  # (the tests sample class 0 everywhere)
+
+
+def _ce_node(constant: Any, shapes: Any, label_smoothing: float = 0.0, **given: Any) -> str:
+    return "AddBackward0" if label_smoothing else "NllLossBackward0"
+
+
+def _ce_prob_node(constant: Any, shapes: Any, reduction: str = "mean", **given: Any) -> str:
+    return "DivBackward1" if reduction == "mean" else "NegBackward0"
+
+
+ROWS += [
+    structural("cross_entropy", 3, _index_loss, _index_vjp, "NllLossBackward0", jvp=_index_jvp,
+               index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,),
+               float_index="cross_entropy_probs", params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
+               torch_node_rule=_ce_node, text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES),
+    structural("cross_entropy_probs", 3, _prob_loss, _prob_vjp, "DivBackward1", jvp=_prob_jvp,
+               callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
+               torch_node_rule=_ce_prob_node, text=_ce_text("cross_entropy", floats=True), domain=((-2.0, 2.0), (0.5, 2.0), (0.0, 1.0)),
+               examples=(((((2, 3), (3,), (2, 3)), {}), (((3,), (), (3,)), {"reduction": "sum"}),
+                          (((2, 3), (3,), (2, 3)), {"reduction": "none", "label_smoothing": 0.2})))),
+    structural("nll_loss", 3, partial(_index_loss, log_input=True), partial(_index_vjp, log_input=True),
+               "NllLossBackward0", jvp=partial(_index_jvp, log_input=True), index_from=2,
+               tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), params=(REDUCTION, _IGNORE),
+               shape=_ce_shape, text=_ce_text("nll_loss"), domain=_WEIGHTS,
+               examples=((((2, 3), (3,), (2,)), {}), (((3,), (), ()), {"reduction": "none"}),
+                         (((2, 3), (3,), (2,)), {"reduction": "sum"}))),
 ]
