@@ -381,6 +381,15 @@ class TapeSink:
             except (SyntaxProblem, NameProblem) as problem:  # (what bind raises: _fail's NameProblem)
                 first_problem = first_problem or problem
                 continue
+            if candidate.identity_when is not None:  # dropout(x, 0.0): x itself, as PyTorch returns it
+                try:
+                    keeps = candidate.identity_when(**params)
+                    what = "draws random numbers: gradcli has none"
+                except ValueError as error:
+                    keeps, what = False, str(error)
+                if keeps:
+                    return tensors[0]
+                raise _fail(f"{func}: {what}", span, self.source, "it is the input itself with p=0 or training=False")
             if candidate.float_index and self.floating(tensors[candidate.index_from]):  # type: ignore[index]
                 candidate = OPS[candidate.float_index]  # cross_entropy(x, probabilities)
             if candidate.parts:

@@ -18,7 +18,7 @@ import pytest
 from gradcli import compile_program, grad
 from gradcli.batch import grad_batch
 from tests.helpers import cli
-from tests.test_torch_reference import REFERENCE, _mismatches, _rows
+from tests.test_torch_reference import MATRIX_ALGORITHMS, REFERENCE, _mismatches, _rows
 
 VARIANTS = {entry["program"]: entry for entry in REFERENCE.get("variants", [])}
 
@@ -33,6 +33,9 @@ def _differences(entry: dict, args: list, seed, value, grads, our_value, our_gra
     where = f"{entry['program']} at {dict(zip(entry['inputs'], args, strict=True))}, seed {seed}"
     problems = _mismatches(f"value of {where}", our_value, value, entry["op"])
     absolute = 0.0
+    if entry["op"] in MATRIX_ALGORITHMS:  # (layer_norm: as in test_torch_reference)
+        numbers = np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in [value, *grads]])
+        absolute = MATRIX_ALGORITHMS[entry["op"]] * max((abs(v) for v in numbers if math.isfinite(v)), default=0.0)
     if entry["op"] in CANCELS_IN_PYTORCHS_KERNEL:
         seeds = [abs(s) for s in np.ravel(np.asarray(seed, dtype=float)) if math.isfinite(s)]
         absolute = 8 * 2**-53 * CANCELS_IN_PYTORCHS_KERNEL[entry["op"]] * max(seeds, default=1.0)

@@ -196,6 +196,9 @@ class Op:
     # constant, or computed from inputs (cross_entropy's class probabilities). An input stays
     # an index.
     float_index: str | None = None
+    # identity_when(**params) -> True where the call is its first arg itself, with no node (PyTorch
+    # returns the input: dropout with p=0 or training=False); False: the call is refused (random).
+    identity_when: Rule | None = None
     # Other names a program may call it by, PyTorch's and NumPy's: `ln`, `arctan`, `multiply`.
     spellings: tuple[str, ...] = ()
     # The PyTorch/NumPy methods that are this op, the receiver its first arg: `x.sum()`, `y.pow(2)`.

@@ -9,13 +9,15 @@ input and the target broadcast against each other, as in PyTorch; both take a gr
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Op, Param, load_sympy, point_axes, structural
+from gradcli.ops.core import Array, Op, Param, Shape, load_sympy, point_axes, structural
+from gradcli.ops.reductions import _norm, _norm_vjp
 
 REDUCTION = Param("reduction", "str", "mean", choices=("none", "mean", "sum"))
 Pointwise = Callable[..., Any]
@@ -26,11 +28,14 @@ def _reduce(losses: Array, rank: int, reduction: str) -> Array:
     if reduction == "none":
         return np.asarray(losses)
     total = np.sum(losses, axis=tuple(range(-rank, 0)))
-    return np.asarray(total if reduction == "sum" else total / _count(np.shape(losses), rank))
+    return np.asarray(total if reduction == "sum" else total / _count(np.shape(losses), rank, reduction))
 
 
-def _count(shape: tuple[int, ...], rank: int) -> int:
-    """The number of losses at one point: the trailing `rank` axes of `shape`."""
+def _count(shape: tuple[int, ...], rank: int, reduction: str = "mean") -> int:
+    """What 'mean' divides by: the number of losses at one point (the trailing `rank` axes of
+    `shape`); kl_div's 'batchmean': the size of its first axis."""
+    if reduction == "batchmean":
+        return shape[len(shape) - rank] if rank else 1
     return int(np.prod(shape[len(shape) - rank:], dtype=np.int64))
 
 
@@ -38,13 +43,14 @@ def _upstream(g: Array, shape: tuple[int, ...], rank: int, reduction: str) -> Ar
     """The cotangent of each pointwise loss (of `shape`): g itself, or g spread back over the point."""
     if reduction != "none":
         g = np.reshape(g, np.shape(g) + (1,) * rank)
-        if reduction == "mean":
-            g = g / _count(shape, rank)
+        if reduction in ("mean", "batchmean"):
+            g = g / _count(shape, rank, reduction)
     return np.broadcast_to(g, shape)
 
 
 def _loss(name: str, loss: Pointwise, partials: Pointwise, torch_node: str, sympy: Pointwise,
-          params: tuple[Param, ...] = (), divides_last: bool = False, **fields: Any) -> Op:
+          params: tuple[Param, ...] = (), divides_last: bool = False, reduction_param: Param = REDUCTION,
+          examples: Any = None, **fields: Any) -> Op:
     """A loss row from loss(a, b, **params) and partials(g, a, b, **params) -> (d/da, d/db), g
     the cotangent of each pointwise loss (PyTorch's backward kernels take it inside).
     `divides_last`: PyTorch divides the partials by the count for 'mean', not g first (the
@@ -78,10 +84,11 @@ def _loss(name: str, loss: Pointwise, partials: Pointwise, torch_node: str, symp
         if reduction == "none":
             return np.asarray(losses, dtype=object)
         total = load_sympy().Add(*np.asarray(losses).flat)
-        return np.asarray(total if reduction == "sum" else total / max(np.size(losses), 1), dtype=object)
+        count = max(np.size(losses), 1) if reduction == "mean" else _count(np.shape(losses), np.ndim(losses), reduction)
+        return np.asarray(total if reduction == "sum" else total / count, dtype=object)
 
     return structural(name, 2, forward, vjp, torch_node, jvp=jvp, sympy=build, shape=shape, aligns=True,
-                      params=(REDUCTION, *params), examples=_EXAMPLES, **fields)
+                      params=(reduction_param, *params), examples=examples or _EXAMPLES, **fields)
 
 
 _EXAMPLES: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = (
@@ -250,6 +257,35 @@ def _sympy_glu(x: Array, dim: int = -1) -> Array:
     return np.asarray(np.frompyfunc(lambda p, q: p / (1 + exp(-q)), 2, 1)(a, b), dtype=object)
 
 
+def _xlogy_self(b: Array) -> Array:
+    return np.where(b == 0, 0.0, b * np.log(b))  # xlogy(b, b): 0 at 0
+
+
+def _kl(a: Array, b: Array, log_target: bool = False) -> Array:
+    # PyTorch's kl_div: exp(target) * (target - input), or xlogy(target, target) - target * input
+    return np.exp(b) * (b - a) if log_target else _xlogy_self(b) - b * a
+
+
+def _kl_partials(g: Array, a: Array, b: Array, log_target: bool = False) -> tuple[Array, Array]:
+    if log_target:  # through Mul, Exp and Sub
+        ge = g * np.exp(b)
+        return -ge, (g * (b - a)) * np.exp(b) + ge
+    # xlogy's two partials (self: xlogy(b != 0, b); other: b / b, NaN at 0 as PyTorch's), then -b * a's
+    minus = -g
+    return minus * b, (g * np.where(b != 0, np.log(b), 0.0) + g * b / b) + minus * a
+
+
+def _sympy_kl(a: Any, b: Any, log_target: bool = False) -> Any:
+    sympy = load_sympy()
+    return sympy.exp(b) * (b - a) if log_target else b * sympy.log(b) - b * a
+
+
+def _kl_node(constant: Any, shapes: Any, reduction: str = "mean", log_target: bool = False) -> str:
+    if reduction == "none":
+        return "MulBackward0" if log_target else "SubBackward0"
+    return {"sum": "SumBackward0", "mean": "MeanBackward0", "batchmean": "DivBackward0"}[reduction]
+
+
 _PROBABILITIES = ((0.1, 0.9), (0.0, 1.0))
 
 ROWS: list[Op] = [
@@ -267,6 +303,12 @@ ROWS: list[Op] = [
           "BinaryCrossEntropyWithLogitsBackward0",
           lambda a, b: (1 - b) * a + load_sympy().log(1 + load_sympy().exp(-a)), divides_last=True,
           domain=((-3.0, 3.0), (0.0, 1.0))),
+    _loss("kl_div", _kl, _kl_partials, "MeanBackward0", _sympy_kl, params=(Param("log_target", "bool", False),),
+          reduction_param=Param("reduction", "str", "mean", choices=("none", "mean", "sum", "batchmean")),
+          torch_node_rule=_kl_node, domain=((-2.0, 2.0), (0.1, 1.0)),
+          examples=(*_EXAMPLES, (((2, 3), (2, 3)), {"reduction": "batchmean"}),
+                    (((2, 3), (3,)), {"reduction": "none", "log_target": True}),
+                    (((3,), (3,)), {"log_target": True, "reduction": "batchmean"}))),
     structural("glu", 1, _glu, _glu_vjp, "GluBackward0", jvp=_glu_jvp, sympy=_sympy_glu, shape=_glu_shape,
                params=(Param("dim", "int", -1),),
                examples=((((4,),), {}), (((2, 4),), {}), (((4, 2),), {"dim": 0}), (((2, 2, 3),), {"dim": 1}))),
@@ -546,4 +588,214 @@ ROWS += [
                shape=_ce_shape, text=_ce_text("nll_loss"), domain=_WEIGHTS,
                examples=((((2, 3), (3,), (2,)), {}), (((3,), (), ()), {"reduction": "none"}),
                          (((2, 3), (3,), (2,)), {"reduction": "sum"}))),
+]
+
+
+# --- cosine_similarity, normalize: by the norm of PyTorch's linalg_vector_norm ------------------
+
+
+def _norm_kept(x: Any, ranks: tuple[int, ...], p: float, dim: int) -> Any:
+    """The p-norm along dim, kept: reductions' (LinalgVectorNormBackward0's value), and the same
+    sums on the Hessian's dual numbers, which np.asarray and np.max do not take."""
+    primal = getattr(x, "primal", None)
+    if primal is None:
+        return _norm(x, ranks, p, dim, True)
+    (axis,) = point_axes(dim, ranks[0])
+    size = np.abs(x)
+    if p == 2.0:
+        return np.sqrt(np.sum(x * x, axis=axis, keepdims=True))
+    if p == 1.0:
+        return np.sum(size, axis=axis, keepdims=True)
+    if math.isinf(p):  # the largest (smallest) size, its derivative split between ties
+        peak = (np.max if p > 0 else np.min)(np.abs(primal), axis=axis, keepdims=True)
+        hits = np.abs(primal) == peak
+        return np.sum(np.where(hits, size, 0.0), axis=axis, keepdims=True) / np.sum(hits, axis=axis, keepdims=True)
+    return np.sum(size**p, axis=axis, keepdims=True) ** (1.0 / p)
+
+
+def _clamped(norm: Any, eps: float) -> Any:
+    return np.where(norm < eps, eps, norm)  # clamp_min: NaN stays
+
+
+def _cosine_parts(a: Any, b: Any, ranks: tuple[int, ...], dim: int, eps: float) -> Any:
+    rank = max(ranks)
+    (axis,) = point_axes(dim, rank)
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+    a, b = np.broadcast_to(a, shape), np.broadcast_to(b, shape)
+    na, nb = _norm_kept(a, (rank,), 2.0, dim), _norm_kept(b, (rank,), 2.0, dim)
+    return a, b, axis, rank, na, nb, _clamped(na, eps), _clamped(nb, eps)
+
+
+def _cosine(a: Array, b: Array, ranks: tuple[int, ...], dim: int = 1, eps: float = 1e-8) -> Array:
+    # PyTorch's: ((x1 / max(|x1|, eps)) * (x2 / max(|x2|, eps))).sum(dim), the clamps made without a
+    # gradient (the norms' own gradients pass through them)
+    a, b, axis, _, _, _, ca, cb = _cosine_parts(a, b, ranks, dim, eps)
+    return np.asarray(np.sum((a / ca) * (b / cb), axis=axis))
+
+
+def _through_norm(g_of_x: Any, g_of_clamped: Any, x: Any, norm: Any, rank: int, dim: int) -> Any:
+    return g_of_x + _norm_vjp(g_of_clamped, norm, x, (rank,), 2.0, dim, True)[0]
+
+
+def _cosine_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...], dim: int = 1, eps: float = 1e-8
+                ) -> tuple[Any, Any]:
+    a, b, axis, rank, na, nb, ca, cb = _cosine_parts(a, b, ranks, dim, eps)
+    g = np.expand_dims(g, axis)
+    du, dv = g * (b / cb), g * (a / ca)
+    da = _through_norm(du / ca, np.sum(-du * ((a / ca) / ca), axis=axis, keepdims=True), a, na, rank, dim)
+    db = _through_norm(dv / cb, np.sum(-dv * ((b / cb) / cb), axis=axis, keepdims=True), b, nb, rank, dim)
+    return da, db
+
+
+def _cosine_jvp(tangents: Any, ans: Array, a: Array, b: Array, ranks: tuple[int, ...], dim: int = 1,
+                eps: float = 1e-8) -> Any:
+    a, b, axis, _, na, nb, ca, cb = _cosine_parts(a, b, ranks, dim, eps)
+
+    def unit_tangent(x: Any, t: Any, norm: Any, clamped: Any) -> Any:
+        if t is None:
+            return 0.0
+        t = np.broadcast_to(t, np.shape(x))
+        dnorm = np.where(norm == 0, 0.0, np.sum(x * t, axis=axis, keepdims=True) / np.where(norm == 0, 1.0, norm))
+        return t / clamped - x * dnorm / (clamped * clamped)
+
+    ta, tb = tangents
+    return np.sum(unit_tangent(a, ta, na, ca) * (b / cb) + (a / ca) * unit_tangent(b, tb, nb, cb), axis=axis)
+
+
+def _cosine_shape(sa: Shape, sb: Shape, dim: int = 1, eps: float = 1e-8) -> Shape:
+    both = np.broadcast_shapes(sa, sb)
+    (axis,) = point_axes(dim, len(both))
+    return tuple(size for i, size in enumerate(both) if i != len(both) + axis)
+
+
+def _normalize(x: Array, ranks: tuple[int, ...], p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Array:
+    # PyTorch's: input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return np.asarray(x / _clamped(_norm_kept(x, ranks, p, dim), eps))
+
+
+def _normalize_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], p: float = 2.0, dim: int = 1,
+                   eps: float = 1e-12) -> tuple[Any]:
+    (axis,) = point_axes(dim, ranks[0])
+    norm = _norm_kept(x, ranks, p, dim)
+    clamped = _clamped(norm, eps)
+    dclamped = np.sum(-g * ((x / clamped) / clamped), axis=axis, keepdims=True)  # DivBackward0's order
+    dnorm = np.where(norm >= eps, dclamped, 0.0)  # ClampMinBackward0
+    return (g / clamped + _norm_vjp(dnorm, norm, x, ranks, p, dim, True)[0],)
+
+
+def _normalize_jvp(tangents: Any, ans: Array, x: Array, ranks: tuple[int, ...], p: float = 2.0, dim: int = 1,
+                   eps: float = 1e-12) -> Any:
+    (axis,) = point_axes(dim, ranks[0])
+    norm = _norm_kept(x, ranks, p, dim)
+    clamped = _clamped(norm, eps)
+    (t,) = tangents
+    # the norm's tangent: <its VJP at a unit cotangent, t> along dim
+    dnorm = np.sum(_norm_vjp(np.ones_like(norm), norm, x, ranks, p, dim, True)[0] * t, axis=axis, keepdims=True)
+    dnorm = np.where(norm >= eps, dnorm, 0.0)
+    return t / clamped - x * dnorm / (clamped * clamped)
+
+
+def _normalize_shape(x: Shape, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Shape:
+    point_axes(dim, len(x))
+    return x
+
+
+# --- layer_norm: over the last len(normalized_shape) axes, weight and bias tensor args ---------
+
+
+def _layer_axes(x: Any, rank: int, normalized_shape: tuple[int, ...]) -> tuple[int, ...]:
+    k = len(normalized_shape)
+    point = tuple(np.shape(x)[np.ndim(x) - rank:])
+    if k == 0 or k > rank or point[rank - k:] != tuple(normalized_shape):
+        raise ValueError(f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
+                         f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{list(point)}")
+    return tuple(range(-k, 0))
+
+
+def _layer_parts(x: Any, rank: int, normalized_shape: tuple[int, ...], eps: float) -> tuple[Any, Any, Any]:
+    axes = _layer_axes(x, rank, normalized_shape)
+    centred = x - np.mean(x, axis=axes, keepdims=True)
+    rstd = 1.0 / np.sqrt(np.mean(centred * centred, axis=axes, keepdims=True) + eps)  # the biased variance
+    return axes, centred * rstd, rstd
+
+
+def _layer_norm(x: Array, w: Array, b: Array, ranks: tuple[int, ...], normalized_shape: tuple[int, ...] = (),
+                eps: float = 1e-5) -> Array:
+    _, xhat, _ = _layer_parts(x, ranks[0], normalized_shape, eps)
+    return np.asarray(xhat * w + b)
+
+
+def _layer_norm_vjp(g: Array, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
+                    normalized_shape: tuple[int, ...] = (), eps: float = 1e-5) -> tuple[Any, Any, Any]:
+    axes, xhat, rstd = _layer_parts(x, ranks[0], normalized_shape, eps)
+    # PyTorch's kernel: dx = rstd * g * w + b * x + c, from the sums of g * w * x and g * w
+    count = int(np.prod(normalized_shape))
+    mean = np.mean(x, axis=axes, keepdims=True)
+    gw = g * w
+    ds, db = np.sum(gw * x, axis=axes, keepdims=True), np.sum(gw, axis=axes, keepdims=True)
+    b_ = (db * mean - ds) * rstd * rstd * rstd * (1.0 / count)
+    c_ = -b_ * mean - db * rstd * (1.0 / count)
+    dx = rstd * gw + b_ * x + c_
+    return dx, g * xhat, g  # (call_vjp sums the weight's and the bias's over the rest)
+
+
+def _layer_norm_jvp(tangents: Any, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
+                    normalized_shape: tuple[int, ...] = (), eps: float = 1e-5) -> Any:
+    axes, xhat, rstd = _layer_parts(x, ranks[0], normalized_shape, eps)
+    tx, tw, tb = tangents
+    out = 0.0 * xhat
+    if tx is not None:
+        out = out + rstd * (tx - np.mean(tx, axis=axes, keepdims=True)
+                            - xhat * np.mean(tx * xhat, axis=axes, keepdims=True)) * w
+    if tw is not None:
+        out = out + xhat * tw
+    return out if tb is None else out + tb
+
+
+def _layer_norm_shape(x: Shape, w: Shape, b: Shape, normalized_shape: tuple[int, ...] = (), eps: float = 1e-5) -> Shape:
+    _layer_axes(np.empty(x), len(x), normalized_shape)
+    for name, shape in (("weight", w), ("bias", b)):
+        if shape and tuple(shape) != tuple(normalized_shape):
+            raise ValueError(f"the {name} must have the normalized shape {tuple(normalized_shape)}, got {shape}")
+    return x
+
+
+# --- dropout: the input itself where nothing is dropped (PyTorch records no node) -------------
+
+
+def _keeps_everything(p: float = 0.5, training: bool = True, inplace: bool = False) -> bool:
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    return p == 0.0 or not training
+
+
+def _dropout(x: Array, ranks: tuple[int, ...], **params: Any) -> Array:
+    if not _keeps_everything(**params):
+        raise ValueError("dropout with p > 0 in training draws random numbers")
+    return x
+
+
+ROWS += [
+    structural("cosine_similarity", 2, _cosine, _cosine_vjp, "SumBackward1", jvp=_cosine_jvp, aligns=True,
+               params=(Param("dim", "int", 1, aliases=("axis",)), Param("eps", "float", 1e-8)), shape=_cosine_shape,
+               examples=((((2, 3), (2, 3)), {}), (((3,), (3,)), {"dim": 0}), (((2, 3), (3,)), {"dim": -1}),
+                         (((2, 3), (2, 1)), {"dim": 0, "eps": 0.5}))),
+    structural("normalize", 1, _normalize, _normalize_vjp, "DivBackward0", jvp=_normalize_jvp,
+               params=(Param("p", "float", 2.0), Param("dim", "int", 1, aliases=("axis",)), Param("eps", "float", 1e-12)),
+               shape=_normalize_shape, kinked=True,
+               examples=((((2, 3),), {}), (((3,),), {"dim": 0}), (((2, 3),), {"p": 1.0, "dim": 0}),
+                         (((2, 2, 3),), {"p": 3.0, "dim": -1, "eps": 0.5}))),
+    structural("layer_norm", 3, _layer_norm, _layer_norm_vjp, "NativeLayerNormBackward0", jvp=_layer_norm_jvp,
+               aligns=True, tensor_positions=(0, 2, 3), optional_args=((2, "weight", 1.0), (3, "bias", 0.0)),
+               params=(Param("normalized_shape", "ints"), Param("eps", "float", 1e-5)), shape=_layer_norm_shape,
+               text=lambda args, normalized_shape=(), eps=1e-5: "layer_norm({}, {}{}{}{})".format(
+                   args[0], tuple(normalized_shape), "" if args[1] in ("1", "1.0") else f", weight={args[1]}",
+                   "" if args[2] in ("0", "0.0") else f", bias={args[2]}", "" if eps == 1e-5 else f", eps={eps!r}"),
+               examples=((((2, 3), (3,), (3,)), {"normalized_shape": (3,)}),
+                         (((2, 3), (2, 3), ()), {"normalized_shape": (2, 3), "eps": 0.1}),
+                         (((4,), (), (4,)), {"normalized_shape": (4,)}))),
+    structural("dropout", 1, _dropout, lambda g, ans, x, ranks, **params: (g,), "(none: the input itself)",
+               params=(Param("p", "float", 0.5), Param("training", "bool", True), Param("inplace", "bool", False)),
+               identity_when=_keeps_everything, shape=lambda x, **params: x,
+               examples=((((3,),), {"p": 0.0}), (((2, 3),), {"training": False}))),
 ]

@@ -108,6 +108,9 @@ TORCH = {
     "index_select": lambda a, b: torch.index_select(a, 0, b),
     "cross_entropy": lambda a, b: F.cross_entropy(a, b.long()), "nll_loss": lambda a, b: F.nll_loss(a, b.long()),
     "cross_entropy_probs": lambda a, b: F.cross_entropy(a, b * 1.0),
+    "kl_div": F.kl_div, "cosine_similarity": lambda a, b: F.cosine_similarity(a, b, dim=0),
+    "normalize": lambda a: F.normalize(a, dim=0), "layer_norm": lambda a: F.layer_norm(a, (3,)),
+    "dropout": lambda a: F.dropout(a, 0.0),
 }
 # PyTorch records a node for these (NotImplemented) but its backward raises ("derivative for
 # aten::heaviside is not implemented"): the values are PyTorch's, the gradients gradcli's zeros
@@ -123,6 +126,12 @@ CLASS_POINTS = [(x, t) for x in LOGITS for t in CLASS_TARGETS]
 ONE_SAMPLE = [(x, t) for x in VECTORS for t in (0, 1)]
 PROBABILITY_ROWS = [[0.25, 0.75], [1.0, 0.0], [0.0, 0.0], [nan, 1.0], [inf, 0.5], [-1.0, 2.0]]
 WEIGHT = "tensor([0.5, 2.0])"
+# layer_norm: rows of three, of moderate size. PyTorch's moments (vectorised Welford, whose lanes
+# are combined with delta**2 * n_a * n_b / n) give NaN where delta**2 overflows, an empty lane
+# included: layer_norm([1e300, 1e300]) is NaN there; gradcli's two passes give the finite value.
+LAYER_ROWS = [([nan, 1.0, 2.0],), ([inf, 1.0, 2.0],), ([0.0, 0.0, 0.0],), ([-0.0, 0.0, -0.0],), ([1.0, 2.0, 3.0],),
+              ([3.0, -4.0, 0.5],), ([1e-3, 7.0, -2.0],), ([5e-324, 0.0, 0.0],), ([1e-300, -1e-300, 0.0],),
+              ([1000.0, 1.0, 1000.0],), ([-2.5, -2.5, 2.0],)]
 
 
 def _weight() -> torch.Tensor:
@@ -183,10 +192,19 @@ VARIANTS += [  # cross_entropy and nll_loss: (program, PyTorch's, row, points)
      lambda a, b: F.cross_entropy(a, b * 1.0, weight=_weight(), reduction="none"), "cross_entropy_probs", None),
     ("cross_entropy(a, b * 1.0, label_smoothing=0.2, reduction='sum')",
      lambda a, b: F.cross_entropy(a, b * 1.0, label_smoothing=0.2, reduction="sum"), "cross_entropy_probs", None),
+    ("kl_div(a, b, reduction='batchmean', log_target=True)",
+     lambda a, b: F.kl_div(a, b, reduction="batchmean", log_target=True), "kl_div", None),
+    ("kl_div(a, b, reduction='none')", lambda a, b: F.kl_div(a, b, reduction="none"), "kl_div", None),
+    ("cosine_similarity(a, b, 0, 0.5)", lambda a, b: F.cosine_similarity(a, b, 0, 0.5), "cosine_similarity", None),
+    ("normalize(a, p=1, dim=0)", lambda a: F.normalize(a, p=1, dim=0), "normalize", None),
+    ("normalize(a, 3.0, 0, eps=0.5)", lambda a: F.normalize(a, 3.0, 0, eps=0.5), "normalize", None),
+    ("layer_norm(a, (3,), eps=0.25)", lambda a: F.layer_norm(a, (3,), eps=0.25), "layer_norm", LAYER_ROWS),
+    ("dropout(a, p=0.5, training=False)", lambda a: F.dropout(a, p=0.5, training=False), "dropout", None),
     ("cross_entropy(a, softmax(b, -1))", lambda a, b: F.cross_entropy(a, torch.softmax(b, -1)), "cross_entropy_probs",
      [(x, p) for x in VECTORS for p in PROBABILITY_ROWS]),
 ]
-LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits")
+LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits", "kl_div",
+          "cosine_similarity")
 # binary_cross_entropy takes probabilities (PyTorch refuses anything outside [0, 1], NaN too).
 PROBABILITY_PAIRS = [[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [1e-300, 1.0], [0.2, 0.9], [5e-324, 0.75], [-0.0, 0.3]]
 # gradcli's program for the ops that are not called by name.
@@ -201,7 +219,8 @@ PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dim
             "clamp": "clamp(a, -1.0, 2.0)", "threshold": "threshold(a, 0.5, -3.0)",
             "clamp_min": "clamp_min(a, 0.5)", "clamp_max": "a.clamp_max(0.5)",
             "cross_entropy": "cross_entropy(a, b)", "nll_loss": "nll_loss(a, b)",
-            "cross_entropy_probs": "cross_entropy(a, b * 1.0)"}
+            "cross_entropy_probs": "cross_entropy(a, b * 1.0)", "cosine_similarity": "cosine_similarity(a, b, dim=0)",
+            "normalize": "normalize(a, dim=0)", "layer_norm": "layer_norm(a, (3,))", "dropout": "dropout(a, 0.0)"}
 
 
 def program_of(name: str) -> str:
@@ -221,6 +240,8 @@ def points_of(name: str) -> list[tuple]:
         return CLASS_POINTS
     if name == "cross_entropy_probs":
         return [(x, [p, q]) for x in LOGITS[::3] for p in PROBABILITY_ROWS for q in PROBABILITY_ROWS[:2]]
+    if name == "layer_norm":
+        return LAYER_ROWS
     if name == "binary_cross_entropy":
         return list(itertools.product(PROBABILITY_PAIRS, repeat=2))
     if name in ("dot", "inner", "outer", "einsum", "tensordot", "kron", *LOSSES):
