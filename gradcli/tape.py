@@ -388,6 +388,17 @@ class TapeSink:
             except (SyntaxProblem, NameProblem) as problem:  # (what bind raises: _fail's NameProblem)
                 first_problem = first_problem or problem
                 continue
+            if candidate.identity_when is not None:  # dropout(x, 0.0): x itself, as PyTorch returns it
+                try:
+                    keeps = candidate.identity_when(**params)
+                    what = "draws random numbers: gradcli has none"
+                except ValueError as error:
+                    keeps, what = False, str(error)
+                if keeps:
+                    return tensors[0]
+                raise _fail(f"{func}: {what}", span, self.source, "it is the input itself with p=0 or training=False")
+            if candidate.float_index and self.floating(tensors[candidate.index_from]):  # type: ignore[index]
+                candidate = OPS[candidate.float_index]  # cross_entropy(x, probabilities)
             if candidate.parts:
                 return _Parts(candidate, tensors, params, span)  # type: ignore[return-value]
             return self.apply(candidate, tensors, span, params)
@@ -418,6 +429,8 @@ class TapeSink:
         if op.arity == -1 and args and isinstance(args[0], _Word) and op.params and op.params[0].kind == "str":
             # einsum('ij,jk->ik', a, b): the string first, then the tensors (or a list of them)
             keywords, args = [(op.params[0].name, args[0], args[0].span), *keywords], args[1:]
+        if op.optional_args:  # cross_entropy(x, t, weight=w), cross_entropy(x, t)
+            args, keywords = self.optional(op, func, args, keywords, span)
         if op.tensor_positions and len(args) > max(op.tensor_positions):  # gather(x, dim, index)
             args = [*(args[p] for p in op.tensor_positions), *(a for p, a in enumerate(args) if p not in op.tensor_positions)]
         arity = len(args) if op.arity == -1 else op.arity
@@ -462,6 +475,29 @@ class TapeSink:
                 raise _fail(f"{func}: {problem}", where, self.source) from None
         self.drop_constants(written)
         return tensors, params
+
+    def optional(self, op: Op, func: str, args: list[Value], keywords: list[tuple[str, Value, Span]], span: Span
+                 ) -> tuple[list[Value], list[tuple[str, Value, Span]]]:
+        """The call's args with its optional tensor args in place (Op.optional_args): given by
+        keyword, or the number that stands for a left-out one (None too)."""
+        args = list(args)
+        for place, keyword, default in op.optional_args:
+            given = [k for k in keywords if k[0] == keyword]
+            if given and len(args) > place:
+                raise _fail(f"{func}() got multiple values for argument '{keyword}'", given[0][2], self.source)
+            if given and len(args) == place:
+                args.append(given[0][1])
+                keywords = [k for k in keywords if k[0] != keyword]
+            elif len(args) == place:
+                args.append(self.constant(default, span))
+            if len(args) > place and isinstance(args[place], _Word) and args[place].value is None:  # type: ignore[union-attr]
+                args[place] = self.constant(default, span)
+        return args, keywords
+
+    def floating(self, index: int) -> bool:
+        """Is the node a float: a float constant, or computed from inputs (an input is not)?"""
+        node = self.nodes[index]
+        return (node.kind == CONST and not node.integer) or (node.kind == APPLY and node.requires_grad)
 
     def static(self, value: Value, span: Span, written: list[int]) -> Any:
         """What the program wrote for a static parameter: a number (an int where it was written

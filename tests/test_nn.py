@@ -18,16 +18,29 @@ import pytest
 from gradcli import compile_program, grad
 from gradcli.batch import grad_batch
 from tests.helpers import cli
-from tests.test_torch_reference import REFERENCE, _mismatches, _rows
+from tests.test_torch_reference import MATRIX_ALGORITHMS, REFERENCE, _mismatches, _rows
 
 VARIANTS = {entry["program"]: entry for entry in REFERENCE.get("variants", [])}
+
+
+# PyTorch's LogSoftmaxBackward0 kernel, g - exp(out) * sum(g), takes its exp from its own vector
+# library, which can differ from NumPy's in the last place; where g's terms cancel, that place
+# shows in the result. The bound: a few ulps of the largest term of g (weight 2, target 2, the seed).
+CANCELS_IN_PYTORCHS_KERNEL = {"cross_entropy_probs": 4.0}
 
 
 def _differences(entry: dict, args: list, seed, value, grads, our_value, our_grads) -> list[str]:
     where = f"{entry['program']} at {dict(zip(entry['inputs'], args, strict=True))}, seed {seed}"
     problems = _mismatches(f"value of {where}", our_value, value, entry["op"])
+    absolute = 0.0
+    if entry["op"] in MATRIX_ALGORITHMS:  # (layer_norm: as in test_torch_reference)
+        numbers = np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in [value, *grads]])
+        absolute = MATRIX_ALGORITHMS[entry["op"]] * max((abs(v) for v in numbers if math.isfinite(v)), default=0.0)
+    if entry["op"] in CANCELS_IN_PYTORCHS_KERNEL:
+        seeds = [abs(s) for s in np.ravel(np.asarray(seed, dtype=float)) if math.isfinite(s)]
+        absolute = 8 * 2**-53 * CANCELS_IN_PYTORCHS_KERNEL[entry["op"]] * max(seeds, default=1.0)
     for input_name, ours, expected in zip(entry["inputs"], our_grads, grads, strict=True):
-        problems += _mismatches(f"grad {input_name} of {where}", ours, expected, entry["op"])
+        problems += _mismatches(f"grad {input_name} of {where}", ours, expected, entry["op"], absolute)
     return problems
 
 
@@ -43,8 +56,9 @@ def test_calls_with_params_give_pytorchs_values_and_gradients(program):
     problems = []
     for args, seed, value, grads in _rows(entry):
         result = grad(tape, at=dict(zip(entry["inputs"], args, strict=True)), seed=seed)
-        problems += _differences(entry, args, seed, value, grads, result.value,
-                                 [result.grad[name] for name in entry["inputs"]])
+        problems += _differences(entry, args, seed, value, grads, result.value,  # (an index: no entry, PyTorch's zeros)
+                                 [result.grad.get(name, np.zeros(np.shape(arg))) for name, arg in
+                                  zip(entry["inputs"], args, strict=True)])
     groups: dict[str, list] = defaultdict(list)
     for row in _rows(entry):
         groups[repr(row[1])].append(row)
@@ -53,7 +67,8 @@ def test_calls_with_params_give_pytorchs_values_and_gradients(program):
         batch = grad_batch(tape, columns, len(rows), seed=rows[0][1])
         for k, (args, seed, value, grads) in enumerate(rows):
             problems += _differences(entry, args, seed, value, grads, batch.values[0][k],
-                                     [batch.grad[name][k] for name in entry["inputs"]])
+                                     [batch.grad[name][k] if name in batch.grad else np.zeros(np.shape(arg))
+                                      for name, arg in zip(entry["inputs"], args, strict=True)])
     assert not problems, f"{len(problems)} differences from PyTorch, the first:\n" + "\n".join(problems[:15])
 
 

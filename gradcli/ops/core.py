@@ -188,6 +188,17 @@ class Op:
     # Where the tensor args stand among a call's positional args, when a param comes between
     # them: gather(x, dim, index) is (0, 2).
     tensor_positions: tuple[int, ...] = ()
+    # Tensor args a call may leave out or give by keyword: (their place among the call's
+    # positional args, the keyword, the number a left-out one is). cross_entropy(x, t, weight=w):
+    # ((2, "weight", 1.0),), every class weighing 1 where no weight is given.
+    optional_args: tuple[tuple[int, str, float], ...] = ()
+    # The row a call means instead when its index arg (at index_from) is a float: a float
+    # constant, or computed from inputs (cross_entropy's class probabilities). An input stays
+    # an index.
+    float_index: str | None = None
+    # identity_when(**params) -> True where the call is its first arg itself, with no node (PyTorch
+    # returns the input: dropout with p=0 or training=False); False: the call is refused (random).
+    identity_when: Rule | None = None
     # Other names a program may call it by, PyTorch's and NumPy's: `ln`, `arctan`, `multiply`.
     spellings: tuple[str, ...] = ()
     # The PyTorch/NumPy methods that are this op, the receiver its first arg: `x.sum()`, `y.pow(2)`.

@@ -636,10 +636,10 @@ ROWS = [
     # (`max(a, b)` is this row too: the reduction row `max` names it among its overloads.)
     elementwise("maximum", 2, np.maximum, lambda xp, g, ans, a, b: (g, g), "MaximumBackward0",
                 tie=lambda a, b: a == b, mask=lambda a, b: (a < b, b < a), sympy=lambda a, b: load_sympy().Max(a, b),
-                kinked=True, methods=("maximum",), text=lambda args: f"max({args[0]}, {args[1]})"),
+                kinked=True, methods=("maximum",)),
     elementwise("minimum", 2, np.minimum, lambda xp, g, ans, a, b: (g, g), "MinimumBackward0",
                 tie=lambda a, b: a == b, mask=lambda a, b: (a > b, b > a), sympy=lambda a, b: load_sympy().Min(a, b),
-                kinked=True, methods=("minimum",), text=lambda args: f"min({args[0]}, {args[1]})"),
+                kinked=True, methods=("minimum",)),
     elementwise("atan2", 2, np.arctan2, _atan2_derivative, "Atan2Backward0", sympy=lambda a, b: load_sympy().atan2(a, b), spellings=("arctan2",), methods=("atan2", "arctan2")),
     # PyTorch's: g * a / hypot, g * b / hypot (NaN at the origin, as PyTorch's)
     elementwise("hypot", 2, np.hypot, lambda xp, g, ans, a, b: (g * a / ans, g * b / ans), "HypotBackward0",

@@ -9,12 +9,15 @@ input and the target broadcast against each other, as in PyTorch; both take a gr
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Op, Param, load_sympy, point_axes, structural
+from gradcli.ops.core import Array, Op, Param, Shape, load_sympy, point_axes, structural
+from gradcli.ops.reductions import _norm, _norm_vjp
 
 REDUCTION = Param("reduction", "str", "mean", choices=("none", "mean", "sum"))
 Pointwise = Callable[..., Any]
@@ -25,11 +28,14 @@ def _reduce(losses: Array, rank: int, reduction: str) -> Array:
     if reduction == "none":
         return np.asarray(losses)
     total = np.sum(losses, axis=tuple(range(-rank, 0)))
-    return np.asarray(total if reduction == "sum" else total / _count(np.shape(losses), rank))
+    return np.asarray(total if reduction == "sum" else total / _count(np.shape(losses), rank, reduction))
 
 
-def _count(shape: tuple[int, ...], rank: int) -> int:
-    """The number of losses at one point: the trailing `rank` axes of `shape`."""
+def _count(shape: tuple[int, ...], rank: int, reduction: str = "mean") -> int:
+    """What 'mean' divides by: the number of losses at one point (the trailing `rank` axes of
+    `shape`); kl_div's 'batchmean': the size of its first axis."""
+    if reduction == "batchmean":
+        return shape[len(shape) - rank] if rank else 1
     return int(np.prod(shape[len(shape) - rank:], dtype=np.int64))
 
 
@@ -37,13 +43,14 @@ def _upstream(g: Array, shape: tuple[int, ...], rank: int, reduction: str) -> Ar
     """The cotangent of each pointwise loss (of `shape`): g itself, or g spread back over the point."""
     if reduction != "none":
         g = np.reshape(g, np.shape(g) + (1,) * rank)
-        if reduction == "mean":
-            g = g / _count(shape, rank)
+        if reduction in ("mean", "batchmean"):
+            g = g / _count(shape, rank, reduction)
     return np.broadcast_to(g, shape)
 
 
 def _loss(name: str, loss: Pointwise, partials: Pointwise, torch_node: str, sympy: Pointwise,
-          params: tuple[Param, ...] = (), divides_last: bool = False, **fields: Any) -> Op:
+          params: tuple[Param, ...] = (), divides_last: bool = False, reduction_param: Param = REDUCTION,
+          examples: Any = None, **fields: Any) -> Op:
     """A loss row from loss(a, b, **params) and partials(g, a, b, **params) -> (d/da, d/db), g
     the cotangent of each pointwise loss (PyTorch's backward kernels take it inside).
     `divides_last`: PyTorch divides the partials by the count for 'mean', not g first (the
@@ -77,10 +84,11 @@ def _loss(name: str, loss: Pointwise, partials: Pointwise, torch_node: str, symp
         if reduction == "none":
             return np.asarray(losses, dtype=object)
         total = load_sympy().Add(*np.asarray(losses).flat)
-        return np.asarray(total if reduction == "sum" else total / max(np.size(losses), 1), dtype=object)
+        count = max(np.size(losses), 1) if reduction == "mean" else _count(np.shape(losses), np.ndim(losses), reduction)
+        return np.asarray(total if reduction == "sum" else total / count, dtype=object)
 
     return structural(name, 2, forward, vjp, torch_node, jvp=jvp, sympy=build, shape=shape, aligns=True,
-                      params=(REDUCTION, *params), examples=_EXAMPLES, **fields)
+                      params=(reduction_param, *params), examples=examples or _EXAMPLES, **fields)
 
 
 _EXAMPLES: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = (
@@ -249,9 +257,38 @@ def _sympy_glu(x: Array, dim: int = -1) -> Array:
     return np.asarray(np.frompyfunc(lambda p, q: p / (1 + exp(-q)), 2, 1)(a, b), dtype=object)
 
 
+def _xlogy_self(b: Array) -> Array:
+    return np.where(b == 0, 0.0, b * np.log(b))  # xlogy(b, b): 0 at 0
+
+
+def _kl(a: Array, b: Array, log_target: bool = False) -> Array:
+    # PyTorch's kl_div: exp(target) * (target - input), or xlogy(target, target) - target * input
+    return np.exp(b) * (b - a) if log_target else _xlogy_self(b) - b * a
+
+
+def _kl_partials(g: Array, a: Array, b: Array, log_target: bool = False) -> tuple[Array, Array]:
+    if log_target:  # through Mul, Exp and Sub
+        ge = g * np.exp(b)
+        return -ge, (g * (b - a)) * np.exp(b) + ge
+    # xlogy's two partials (self: xlogy(b != 0, b); other: b / b, NaN at 0 as PyTorch's), then -b * a's
+    minus = -g
+    return minus * b, (g * np.where(b != 0, np.log(b), 0.0) + g * b / b) + minus * a
+
+
+def _sympy_kl(a: Any, b: Any, log_target: bool = False) -> Any:
+    sympy = load_sympy()
+    return sympy.exp(b) * (b - a) if log_target else b * sympy.log(b) - b * a
+
+
+def _kl_node(constant: Any, shapes: Any, reduction: str = "mean", log_target: bool = False) -> str:
+    if reduction == "none":
+        return "MulBackward0" if log_target else "SubBackward0"
+    return {"sum": "SumBackward0", "mean": "MeanBackward0", "batchmean": "DivBackward0"}[reduction]
+
+
 _PROBABILITIES = ((0.1, 0.9), (0.0, 1.0))
 
-ROWS = [
+ROWS: list[Op] = [
     _loss("mse_loss", _mse, _mse_partials, "MseLossBackward0", lambda a, b: (a - b) ** 2),
     _loss("l1_loss", lambda a, b: np.abs(a - b), _l1_partials, "MeanBackward0", lambda a, b: load_sympy().Abs(a - b),
           torch_node_rule=_l1_node, kinked=True),
@@ -266,7 +303,499 @@ ROWS = [
           "BinaryCrossEntropyWithLogitsBackward0",
           lambda a, b: (1 - b) * a + load_sympy().log(1 + load_sympy().exp(-a)), divides_last=True,
           domain=((-3.0, 3.0), (0.0, 1.0))),
+    _loss("kl_div", _kl, _kl_partials, "MeanBackward0", _sympy_kl, params=(Param("log_target", "bool", False),),
+          reduction_param=Param("reduction", "str", "mean", choices=("none", "mean", "sum", "batchmean")),
+          torch_node_rule=_kl_node, domain=((-2.0, 2.0), (0.1, 1.0)),
+          examples=(*_EXAMPLES, (((2, 3), (2, 3)), {"reduction": "batchmean"}),
+                    (((2, 3), (3,)), {"reduction": "none", "log_target": True}),
+                    (((3,), (3,)), {"log_target": True, "reduction": "batchmean"}))),
     structural("glu", 1, _glu, _glu_vjp, "GluBackward0", jvp=_glu_jvp, sympy=_sympy_glu, shape=_glu_shape,
                params=(Param("dim", "int", -1),),
                examples=((((4,),), {}), (((2, 4),), {}), (((4, 2),), {"dim": 0}), (((2, 2, 3),), {"dim": 1}))),
+]
+
+
+# --- cross_entropy and nll_loss ---------------------------------------------------------------
+# The rows take (input, weight, target), the call (input, target, weight=None): tensor_positions
+# reorders them, and a left-out weight is the number 1.0 (every class weighs 1: PyTorch's values
+# with weight=None, bit for bit). Class indices (an integer input or constant, index_from) take
+# no gradient; class probabilities (a float target: another row, Op.float_index) take one. With
+# class indices PyTorch refuses a weight that takes a gradient, and lists none among the node's
+# next functions (conditions); gradcli gives it one.
+# The input is (C,) or (N, C): its classes are its last axis.
+
+
+def _classes(x: Any, rank: int) -> int:
+    if rank not in (1, 2):
+        raise ValueError(f"takes an input of shape (C,) or (N, C), got {rank} dims")
+    return int(np.shape(x)[-1])
+
+
+def _weights(w: Any, ranks: tuple[int, ...], shape: tuple[int, ...]) -> Any:
+    """The weight of each class, broadcast to the input's `shape` (a left-out weight is 1.0)."""
+    rank, wrank = ranks[0], ranks[1]
+    if wrank > 1 or (wrank == 1 and np.shape(w)[-1] != shape[-1]):
+        raise ValueError(f"weight tensor should be defined either for all {shape[-1]} classes or no classes "
+                         f"but got weight tensor of shape: {tuple(np.shape(w)[len(np.shape(w)) - wrank:])}")
+    if wrank == 0:
+        w = np.reshape(w, (*np.shape(w), 1))
+    lead = np.shape(w)[:-1]
+    return np.broadcast_to(np.reshape(w, lead + (1,) * (rank - 1) + np.shape(w)[-1:]), shape)
+
+
+def _log_softmax_last(x: Any) -> Any:
+    # PyTorch's order: (x - max) - log(sum(exp(x - max))); the max of a dual number's value (the
+    # Hessian's): a shift by a constant, which the derivative does not see.
+    shifted = x - np.max(getattr(x, "primal", x), axis=-1, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
+
+
+def _log_softmax_back(g: Any, lsm: Any) -> Any:
+    # LogSoftmaxBackward0: g - exp(lsm) * sum(g), the sum of -0.0s being -0.0 as PyTorch's
+    return g - np.exp(lsm) * np.sum(g, axis=-1, keepdims=True, initial=-0.0)
+
+
+def _hits(t: Array, x_shape: tuple[int, ...], ignore_index: int) -> tuple[Array, Array]:
+    """(one-hot of each sample's class, of the input's shape; kept: the samples not ignored)."""
+    t = np.asarray(t)
+    if t.size and not np.all(np.mod(t, 1) == 0):
+        raise ValueError("the target's class indices must be whole numbers")
+    t = np.broadcast_to(t.astype(np.int64), x_shape[:-1])
+    kept = t != ignore_index
+    bad = kept & ((t < 0) | (t >= x_shape[-1]))
+    if bad.any():
+        raise IndexError(f"Target {int(t[bad].flat[0])} is out of bounds.")
+    return t[..., None] == np.arange(x_shape[-1]), kept
+
+
+def _picked(values: Any, hits: Array) -> Any:
+    return np.sum(np.where(hits, values, 0.0), axis=-1)  # (np.where, not indexing: dual numbers go through)
+
+
+def _index_parts(x: Any, w: Any, t: Array, ranks: tuple[int, ...], log_input: bool, ignore_index: int) -> Any:
+    _classes(x, ranks[0])
+    want = np.shape(x)[np.ndim(x) - ranks[0]:-1]
+    if ranks[2] != ranks[0] - 1 or np.shape(t)[np.ndim(t) - ranks[2]:] != want:
+        raise ValueError(f"the target of class indices must have shape {want}, got {np.shape(t)[np.ndim(t) - ranks[2]:]}")
+    lsm = x if log_input else _log_softmax_last(x)
+    hits, kept = _hits(t, np.shape(x), ignore_index)
+    weights = _weights(w, ranks, np.shape(x))
+    return lsm, hits, kept, weights
+
+
+def _index_loss(x: Any, w: Any, t: Array, ranks: tuple[int, ...], reduction: str = "mean", ignore_index: int = -100,
+                label_smoothing: float = 0.0, log_input: bool = False) -> Any:
+    lsm, hits, kept, weights = _index_parts(x, w, t, ranks, log_input, ignore_index)
+    chosen = np.where(kept, _picked(weights, hits), 0.0)  # w[t], 0 where ignored
+    taken = np.where(kept, _picked(lsm, hits) * chosen, 0.0)
+    batch = (-1,) if ranks[0] == 2 else ()
+    # PyTorch's nll_loss: -x[t] * w[t] per sample of a batch ('none'), else 0 - the sum of them
+    if reduction == "none":
+        loss = -taken if ranks[0] == 2 else 0.0 - taken
+    else:
+        loss = 0.0 - np.sum(taken, axis=batch)
+        if reduction == "mean":
+            loss = loss / np.sum(chosen, axis=batch)
+    if not label_smoothing:
+        return np.asarray(loss)
+    smooth = np.where(kept, -np.sum(lsm * weights, axis=-1), 0.0)
+    if reduction == "sum":
+        smooth = np.sum(smooth, axis=batch)
+    elif reduction == "mean":
+        smooth = np.sum(smooth, axis=batch) / np.sum(chosen, axis=batch)
+    classes = np.shape(x)[-1]
+    return np.asarray((1 - label_smoothing) * loss + smooth * (label_smoothing / classes))
+
+
+def _index_vjp(g: Array, ans: Array, x: Array, w: Array, t: Array, ranks: tuple[int, ...], reduction: str = "mean",
+               ignore_index: int = -100, label_smoothing: float = 0.0, log_input: bool = False) -> tuple[Any, Any, None]:
+    lsm, hits, kept, weights = _index_parts(x, w, t, ranks, log_input, ignore_index)
+    chosen = np.where(kept, _picked(weights, hits), 0.0)
+    batched = ranks[0] == 2
+    batch = (-1,) if batched else ()
+    eps, classes = label_smoothing, np.shape(x)[-1]
+    total = np.sum(chosen, axis=batch)
+
+    def per_sample(upstream: Any) -> Any:
+        """The cotangent of each sample's loss, from the cotangent of the (reduced) loss."""
+        if reduction == "mean":
+            upstream = upstream / total
+        if reduction == "none" or not batched:
+            return upstream
+        return np.broadcast_to(np.reshape(upstream, (*np.shape(upstream), 1)), np.shape(chosen))
+
+    # PyTorch's order: (1 - eps) * nll + smooth * (eps / C), each through its own nodes; nll_loss's
+    # backward puts w[t] * -(its g) at each kept sample's class, and nothing elsewhere.
+    nll_g = per_sample(g * (1 - eps) if eps else g)
+    lsm_g = np.where(hits & kept[..., None], chosen[..., None] * -nll_g[..., None], 0.0)
+    smooth_g = None
+    if eps:
+        smooth_g = np.where(kept, -per_sample(g * (eps / classes)), 0.0)
+        lsm_g = lsm_g + smooth_g[..., None] * weights
+    dx = lsm_g if log_input else _log_softmax_back(lsm_g, lsm)
+    # the weight's: each class's share of each sample's loss, and (mean) of the total
+    picked = np.where(kept, _picked(lsm, hits), 0.0)
+    dw = np.where(hits & kept[..., None], (-picked * nll_g)[..., None], 0.0)
+    if smooth_g is not None:
+        dw = dw + smooth_g[..., None] * lsm
+    if reduction == "mean":
+        loss = np.reshape(ans, np.shape(ans) + (1,) * ranks[0])
+        dw = dw - np.where(hits & kept[..., None], loss * np.reshape(g / total, np.shape(g) + (1,) * ranks[0]), 0.0)
+    if batched:
+        dw = np.sum(dw, axis=-2)
+    if ranks[1] == 0:
+        dw = np.sum(dw, axis=-1)
+    return dx, dw, None
+
+
+def _prob_loss(x: Any, w: Any, p: Any, ranks: tuple[int, ...], reduction: str = "mean", ignore_index: int = -100,
+               label_smoothing: float = 0.0) -> Any:
+    classes = _classes(x, ranks[0])
+    if ranks[2] != ranks[0]:
+        raise ValueError("the target of class probabilities must have the input's shape")
+    p = p * (1 - label_smoothing) + (label_smoothing / classes) if label_smoothing else p
+    terms = _log_softmax_last(x) * p * _weights(w, ranks, np.broadcast_shapes(np.shape(x), np.shape(p)))
+    if reduction == "none":
+        return np.asarray(-np.sum(terms, axis=-1))
+    total = -np.sum(terms, axis=tuple(range(-ranks[0], 0)))
+    return np.asarray(total if reduction == "sum" else total / (np.prod(np.shape(x)[len(np.shape(x)) - ranks[0]:])
+                                                                 // classes))
+
+
+def _prob_vjp(g: Array, ans: Array, x: Array, w: Array, p: Array, ranks: tuple[int, ...], reduction: str = "mean",
+              ignore_index: int = -100, label_smoothing: float = 0.0) -> tuple[Any, Any, Any]:
+    classes = _classes(x, ranks[0])
+    eps = label_smoothing
+    shape = np.broadcast_shapes(np.shape(x), np.shape(p))
+    lsm = _log_softmax_last(x)
+    weights = _weights(w, ranks, shape)
+    p_eff = p * (1 - eps) + (eps / classes) if eps else p
+    if reduction == "none":
+        scale = np.reshape(g, (*np.shape(g), 1))
+    else:
+        count = np.prod(shape[len(shape) - ranks[0]:]) // classes
+        each = g if reduction == "sum" else g / count
+        scale = np.reshape(each, np.shape(each) + (1,) * ranks[0])
+    # PyTorch's order: -(input * target * weight).sum() backward, through Neg, Sum and the two Muls
+    upstream = (-scale) * weights
+    dx = _log_softmax_back(upstream * p_eff, lsm)
+    dp = upstream * lsm * (1 - eps) if eps else upstream * lsm
+    dw = (-scale) * (lsm * p_eff)
+    if ranks[0] == 2:
+        dw = np.sum(dw, axis=-2)
+    if ranks[1] == 0:
+        dw = np.sum(dw, axis=-1)
+    return dx, dw, dp
+
+
+def _tangent(t: Any, like: Any) -> Any:
+    return np.zeros(np.shape(like)) if t is None else t
+
+
+def _index_jvp(tangents: Any, ans: Array, x: Any, w: Any, t: Array, ranks: tuple[int, ...], reduction: str = "mean",
+               ignore_index: int = -100, label_smoothing: float = 0.0, log_input: bool = False) -> Any:
+    lsm, hits, kept, weights = _index_parts(x, w, t, ranks, log_input, ignore_index)
+    tx = _tangent(tangents[0], x)
+    tw = _weights(_tangent(tangents[1], w), ranks, np.shape(x))
+    tlsm = tx if log_input else tx - np.sum(np.exp(lsm) * tx, axis=-1, keepdims=True)
+    chosen = np.where(kept, _picked(weights, hits), 0.0)
+    dchosen = np.where(kept, _picked(tw, hits), 0.0)
+    dnll = np.where(kept, -(_picked(lsm, hits) * dchosen + _picked(tlsm, hits) * chosen), 0.0)
+    eps, classes = label_smoothing, np.shape(x)[-1]
+    change = (1 - eps) * dnll
+    if eps:
+        change = change + (eps / classes) * np.where(kept, -np.sum(tlsm * weights + lsm * tw, axis=-1), 0.0)
+    if reduction == "none":
+        return change
+    batch = (-1,) if ranks[0] == 2 else ()
+    if reduction == "sum":
+        return np.sum(change, axis=batch)
+    total = np.sum(chosen, axis=batch)
+    return (np.sum(change, axis=batch) - ans * np.sum(dchosen, axis=batch)) / total
+
+
+def _prob_jvp(tangents: Any, ans: Array, x: Any, w: Any, p: Any, ranks: tuple[int, ...], reduction: str = "mean",
+              ignore_index: int = -100, label_smoothing: float = 0.0) -> Any:
+    classes, eps = _classes(x, ranks[0]), label_smoothing
+    shape = np.broadcast_shapes(np.shape(x), np.shape(p))
+    lsm = _log_softmax_last(x)
+    weights = _weights(w, ranks, shape)
+    tx, tp = _tangent(tangents[0], x), _tangent(tangents[2], p)
+    tw = _weights(_tangent(tangents[1], w), ranks, shape)
+    tlsm = tx - np.sum(np.exp(lsm) * tx, axis=-1, keepdims=True)
+    p_eff = p * (1 - eps) + (eps / classes) if eps else p
+    terms = tlsm * p_eff * weights + lsm * (1 - eps) * tp * weights + lsm * p_eff * tw
+    if reduction == "none":
+        return -np.sum(terms, axis=-1)
+    total = -np.sum(terms, axis=tuple(range(-ranks[0], 0)))
+    return total if reduction == "sum" else total / (np.prod(shape[len(shape) - ranks[0]:]) // classes)
+
+
+def _ce_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduction: str = "mean", **given: Any
+              ) -> tuple[int, ...]:
+    if len(x) not in (1, 2):
+        raise ValueError(f"takes an input of shape (C,) or (N, C), got {len(x)} dims")
+    if len(w) > 1 or (w and w[0] != x[-1]):
+        raise ValueError(f"the weight must have one number per class ({x[-1]}), got shape {w}")
+    if len(t) == len(x):
+        np.broadcast_shapes(x, t)
+    elif tuple(t) != tuple(x[:-1]):
+        raise ValueError(f"the target must be class indices of shape {x[:-1]} or probabilities of shape {x}, got {t}")
+    return x[:-1] if reduction == "none" else ()
+
+
+def _ce_text(name: str, floats: bool = False) -> Any:
+    def text(args: list[str], **params: Any) -> str:
+        given = [f"{k}={v!r}" for k, v in params.items() if v != _CE_DEFAULTS.get(k)]
+        weight = [] if args[1] in ("1", "1.0") else [f"weight={args[1]}"]  # (1.0: none given)
+        target = f"{args[2]} * 1.0" if floats and args[2].isidentifier() else args[2]  # (an input is an index)
+        return f"{name}({', '.join([args[0], target, *weight, *given])})"
+
+    return text
+
+
+_CE_DEFAULTS = {"reduction": "mean", "ignore_index": -100, "label_smoothing": 0.0}
+_IGNORE = Param("ignore_index", "int", -100)
+_SMOOTHING = Param("label_smoothing", "float", 0.0)
+_CE_EXAMPLES: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = (
+    (((2, 3), (3,), (2,)), {}), (((3,), (), ()), {"reduction": "sum"}),
+    (((2, 3), (3,), (2,)), {"reduction": "none", "label_smoothing": 0.2}),
+    (((2, 3), (3,), (2,)), {"label_smoothing": 0.1}))
+_WEIGHTS = ((-2.0, 2.0), (0.5, 2.0), (0.0, 0.0))  # (the tests sample class 0 everywhere)
+
+
+def _ce_node(constant: Any, shapes: Any, label_smoothing: float = 0.0, **given: Any) -> str:
+    return "AddBackward0" if label_smoothing else "NllLossBackward0"
+
+
+def _ce_prob_node(constant: Any, shapes: Any, reduction: str = "mean", **given: Any) -> str:
+    return "DivBackward1" if reduction == "mean" else "NegBackward0"
+
+
+ROWS += [
+    structural("cross_entropy", 3, _index_loss, _index_vjp, "NllLossBackward0", jvp=_index_jvp,
+               index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,),
+               float_index="cross_entropy_probs", params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
+               torch_node_rule=_ce_node, text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES),
+    structural("cross_entropy_probs", 3, _prob_loss, _prob_vjp, "DivBackward1", jvp=_prob_jvp,
+               callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
+               torch_node_rule=_ce_prob_node, text=_ce_text("cross_entropy", floats=True), domain=((-2.0, 2.0), (0.5, 2.0), (0.0, 1.0)),
+               examples=(((((2, 3), (3,), (2, 3)), {}), (((3,), (), (3,)), {"reduction": "sum"}),
+                          (((2, 3), (3,), (2, 3)), {"reduction": "none", "label_smoothing": 0.2})))),
+    structural("nll_loss", 3, partial(_index_loss, log_input=True), partial(_index_vjp, log_input=True),
+               "NllLossBackward0", jvp=partial(_index_jvp, log_input=True), index_from=2,
+               tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), params=(REDUCTION, _IGNORE),
+               shape=_ce_shape, text=_ce_text("nll_loss"), domain=_WEIGHTS,
+               examples=((((2, 3), (3,), (2,)), {}), (((3,), (), ()), {"reduction": "none"}),
+                         (((2, 3), (3,), (2,)), {"reduction": "sum"}))),
+]
+
+
+# --- cosine_similarity, normalize: by the norm of PyTorch's linalg_vector_norm ------------------
+
+
+def _norm_kept(x: Any, ranks: tuple[int, ...], p: float, dim: int) -> Any:
+    """The p-norm along dim, kept: reductions' (LinalgVectorNormBackward0's value), and the same
+    sums on the Hessian's dual numbers, which np.asarray and np.max do not take."""
+    primal = getattr(x, "primal", None)
+    if primal is None:
+        return _norm(x, ranks, p, dim, True)
+    (axis,) = point_axes(dim, ranks[0])
+    size = np.abs(x)
+    if p == 2.0:
+        return np.sqrt(np.sum(x * x, axis=axis, keepdims=True))
+    if p == 1.0:
+        return np.sum(size, axis=axis, keepdims=True)
+    if math.isinf(p):  # the largest (smallest) size, its derivative split between ties
+        peak = (np.max if p > 0 else np.min)(np.abs(primal), axis=axis, keepdims=True)
+        hits = np.abs(primal) == peak
+        return np.sum(np.where(hits, size, 0.0), axis=axis, keepdims=True) / np.sum(hits, axis=axis, keepdims=True)
+    return np.sum(size**p, axis=axis, keepdims=True) ** (1.0 / p)
+
+
+def _clamped(norm: Any, eps: float) -> Any:
+    return np.where(norm < eps, eps, norm)  # clamp_min: NaN stays
+
+
+def _cosine_parts(a: Any, b: Any, ranks: tuple[int, ...], dim: int, eps: float) -> Any:
+    rank = max(ranks)
+    (axis,) = point_axes(dim, rank)
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+    a, b = np.broadcast_to(a, shape), np.broadcast_to(b, shape)
+    na, nb = _norm_kept(a, (rank,), 2.0, dim), _norm_kept(b, (rank,), 2.0, dim)
+    return a, b, axis, rank, na, nb, _clamped(na, eps), _clamped(nb, eps)
+
+
+def _cosine(a: Array, b: Array, ranks: tuple[int, ...], dim: int = 1, eps: float = 1e-8) -> Array:
+    # PyTorch's: ((x1 / max(|x1|, eps)) * (x2 / max(|x2|, eps))).sum(dim), the clamps made without a
+    # gradient (the norms' own gradients pass through them)
+    a, b, axis, _, _, _, ca, cb = _cosine_parts(a, b, ranks, dim, eps)
+    return np.asarray(np.sum((a / ca) * (b / cb), axis=axis))
+
+
+def _through_norm(g_of_x: Any, g_of_clamped: Any, x: Any, norm: Any, rank: int, dim: int) -> Any:
+    return g_of_x + _norm_vjp(g_of_clamped, norm, x, (rank,), 2.0, dim, True)[0]
+
+
+def _cosine_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...], dim: int = 1, eps: float = 1e-8
+                ) -> tuple[Any, Any]:
+    a, b, axis, rank, na, nb, ca, cb = _cosine_parts(a, b, ranks, dim, eps)
+    g = np.expand_dims(g, axis)
+    du, dv = g * (b / cb), g * (a / ca)
+    da = _through_norm(du / ca, np.sum(-du * ((a / ca) / ca), axis=axis, keepdims=True), a, na, rank, dim)
+    db = _through_norm(dv / cb, np.sum(-dv * ((b / cb) / cb), axis=axis, keepdims=True), b, nb, rank, dim)
+    return da, db
+
+
+def _cosine_jvp(tangents: Any, ans: Array, a: Array, b: Array, ranks: tuple[int, ...], dim: int = 1,
+                eps: float = 1e-8) -> Any:
+    a, b, axis, _, na, nb, ca, cb = _cosine_parts(a, b, ranks, dim, eps)
+
+    def unit_tangent(x: Any, t: Any, norm: Any, clamped: Any) -> Any:
+        if t is None:
+            return 0.0
+        t = np.broadcast_to(t, np.shape(x))
+        dnorm = np.where(norm == 0, 0.0, np.sum(x * t, axis=axis, keepdims=True) / np.where(norm == 0, 1.0, norm))
+        return t / clamped - x * dnorm / (clamped * clamped)
+
+    ta, tb = tangents
+    return np.sum(unit_tangent(a, ta, na, ca) * (b / cb) + (a / ca) * unit_tangent(b, tb, nb, cb), axis=axis)
+
+
+def _cosine_shape(sa: Shape, sb: Shape, dim: int = 1, eps: float = 1e-8) -> Shape:
+    both = np.broadcast_shapes(sa, sb)
+    (axis,) = point_axes(dim, len(both))
+    return tuple(size for i, size in enumerate(both) if i != len(both) + axis)
+
+
+def _normalize(x: Array, ranks: tuple[int, ...], p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Array:
+    # PyTorch's: input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return np.asarray(x / _clamped(_norm_kept(x, ranks, p, dim), eps))
+
+
+def _normalize_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], p: float = 2.0, dim: int = 1,
+                   eps: float = 1e-12) -> tuple[Any]:
+    (axis,) = point_axes(dim, ranks[0])
+    norm = _norm_kept(x, ranks, p, dim)
+    clamped = _clamped(norm, eps)
+    dclamped = np.sum(-g * ((x / clamped) / clamped), axis=axis, keepdims=True)  # DivBackward0's order
+    dnorm = np.where(norm >= eps, dclamped, 0.0)  # ClampMinBackward0
+    return (g / clamped + _norm_vjp(dnorm, norm, x, ranks, p, dim, True)[0],)
+
+
+def _normalize_jvp(tangents: Any, ans: Array, x: Array, ranks: tuple[int, ...], p: float = 2.0, dim: int = 1,
+                   eps: float = 1e-12) -> Any:
+    (axis,) = point_axes(dim, ranks[0])
+    norm = _norm_kept(x, ranks, p, dim)
+    clamped = _clamped(norm, eps)
+    (t,) = tangents
+    # the norm's tangent: <its VJP at a unit cotangent, t> along dim
+    dnorm = np.sum(_norm_vjp(np.ones_like(norm), norm, x, ranks, p, dim, True)[0] * t, axis=axis, keepdims=True)
+    dnorm = np.where(norm >= eps, dnorm, 0.0)
+    return t / clamped - x * dnorm / (clamped * clamped)
+
+
+def _normalize_shape(x: Shape, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Shape:
+    point_axes(dim, len(x))
+    return x
+
+
+# --- layer_norm: over the last len(normalized_shape) axes, weight and bias tensor args ---------
+
+
+def _layer_axes(x: Any, rank: int, normalized_shape: tuple[int, ...]) -> tuple[int, ...]:
+    k = len(normalized_shape)
+    point = tuple(np.shape(x)[np.ndim(x) - rank:])
+    if k == 0 or k > rank or point[rank - k:] != tuple(normalized_shape):
+        raise ValueError(f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
+                         f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{list(point)}")
+    return tuple(range(-k, 0))
+
+
+def _layer_parts(x: Any, rank: int, normalized_shape: tuple[int, ...], eps: float) -> tuple[Any, Any, Any]:
+    axes = _layer_axes(x, rank, normalized_shape)
+    centred = x - np.mean(x, axis=axes, keepdims=True)
+    rstd = 1.0 / np.sqrt(np.mean(centred * centred, axis=axes, keepdims=True) + eps)  # the biased variance
+    return axes, centred * rstd, rstd
+
+
+def _layer_norm(x: Array, w: Array, b: Array, ranks: tuple[int, ...], normalized_shape: tuple[int, ...] = (),
+                eps: float = 1e-5) -> Array:
+    _, xhat, _ = _layer_parts(x, ranks[0], normalized_shape, eps)
+    return np.asarray(xhat * w + b)
+
+
+def _layer_norm_vjp(g: Array, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
+                    normalized_shape: tuple[int, ...] = (), eps: float = 1e-5) -> tuple[Any, Any, Any]:
+    axes, xhat, rstd = _layer_parts(x, ranks[0], normalized_shape, eps)
+    # PyTorch's kernel: dx = rstd * g * w + b * x + c, from the sums of g * w * x and g * w
+    count = int(np.prod(normalized_shape))
+    mean = np.mean(x, axis=axes, keepdims=True)
+    gw = g * w
+    ds, db = np.sum(gw * x, axis=axes, keepdims=True), np.sum(gw, axis=axes, keepdims=True)
+    b_ = (db * mean - ds) * rstd * rstd * rstd * (1.0 / count)
+    c_ = -b_ * mean - db * rstd * (1.0 / count)
+    dx = rstd * gw + b_ * x + c_
+    return dx, g * xhat, g  # (call_vjp sums the weight's and the bias's over the rest)
+
+
+def _layer_norm_jvp(tangents: Any, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
+                    normalized_shape: tuple[int, ...] = (), eps: float = 1e-5) -> Any:
+    axes, xhat, rstd = _layer_parts(x, ranks[0], normalized_shape, eps)
+    tx, tw, tb = tangents
+    out = 0.0 * xhat
+    if tx is not None:
+        out = out + rstd * (tx - np.mean(tx, axis=axes, keepdims=True)
+                            - xhat * np.mean(tx * xhat, axis=axes, keepdims=True)) * w
+    if tw is not None:
+        out = out + xhat * tw
+    return out if tb is None else out + tb
+
+
+def _layer_norm_shape(x: Shape, w: Shape, b: Shape, normalized_shape: tuple[int, ...] = (), eps: float = 1e-5) -> Shape:
+    _layer_axes(np.empty(x), len(x), normalized_shape)
+    for name, shape in (("weight", w), ("bias", b)):
+        if shape and tuple(shape) != tuple(normalized_shape):
+            raise ValueError(f"the {name} must have the normalized shape {tuple(normalized_shape)}, got {shape}")
+    return x
+
+
+# --- dropout: the input itself where nothing is dropped (PyTorch records no node) -------------
+
+
+def _keeps_everything(p: float = 0.5, training: bool = True, inplace: bool = False) -> bool:
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    return p == 0.0 or not training
+
+
+def _dropout(x: Array, ranks: tuple[int, ...], **params: Any) -> Array:
+    if not _keeps_everything(**params):
+        raise ValueError("dropout with p > 0 in training draws random numbers")
+    return x
+
+
+ROWS += [
+    structural("cosine_similarity", 2, _cosine, _cosine_vjp, "SumBackward1", jvp=_cosine_jvp, aligns=True,
+               params=(Param("dim", "int", 1, aliases=("axis",)), Param("eps", "float", 1e-8)), shape=_cosine_shape,
+               examples=((((2, 3), (2, 3)), {}), (((3,), (3,)), {"dim": 0}), (((2, 3), (3,)), {"dim": -1}),
+                         (((2, 3), (2, 1)), {"dim": 0, "eps": 0.5}))),
+    structural("normalize", 1, _normalize, _normalize_vjp, "DivBackward0", jvp=_normalize_jvp,
+               params=(Param("p", "float", 2.0), Param("dim", "int", 1, aliases=("axis",)), Param("eps", "float", 1e-12)),
+               shape=_normalize_shape, kinked=True,
+               examples=((((2, 3),), {}), (((3,),), {"dim": 0}), (((2, 3),), {"p": 1.0, "dim": 0}),
+                         (((2, 2, 3),), {"p": 3.0, "dim": -1, "eps": 0.5}))),
+    structural("layer_norm", 3, _layer_norm, _layer_norm_vjp, "NativeLayerNormBackward0", jvp=_layer_norm_jvp,
+               aligns=True, tensor_positions=(0, 2, 3), optional_args=((2, "weight", 1.0), (3, "bias", 0.0)),
+               params=(Param("normalized_shape", "ints"), Param("eps", "float", 1e-5)), shape=_layer_norm_shape,
+               text=lambda args, normalized_shape=(), eps=1e-5: "layer_norm({}, {}{}{}{})".format(
+                   args[0], tuple(normalized_shape), "" if args[1] in ("1", "1.0") else f", weight={args[1]}",
+                   "" if args[2] in ("0", "0.0") else f", bias={args[2]}", "" if eps == 1e-5 else f", eps={eps!r}"),
+               examples=((((2, 3), (3,), (3,)), {"normalized_shape": (3,)}),
+                         (((2, 3), (2, 3), ()), {"normalized_shape": (2, 3), "eps": 0.1}),
+                         (((4,), (), (4,)), {"normalized_shape": (4,)}))),
+    structural("dropout", 1, _dropout, lambda g, ans, x, ranks, **params: (g,), "(none: the input itself)",
+               params=(Param("p", "float", 0.5), Param("training", "bool", True), Param("inplace", "bool", False)),
+               identity_when=_keeps_everything, shape=lambda x, **params: x,
+               examples=((((3,),), {"p": 0.0}), (((2, 3),), {"training": False}))),
 ]

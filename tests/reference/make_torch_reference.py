@@ -106,6 +106,11 @@ TORCH = {
     "ones_like": torch.ones_like, "zeros_like": torch.zeros_like, "index": lambda a: a[[1, 0, 1]],
     "gather": lambda a, b: torch.gather(a, 0, b), "take": torch.take,
     "index_select": lambda a, b: torch.index_select(a, 0, b),
+    "cross_entropy": lambda a, b: F.cross_entropy(a, b.long()), "nll_loss": lambda a, b: F.nll_loss(a, b.long()),
+    "cross_entropy_probs": lambda a, b: F.cross_entropy(a, b * 1.0),
+    "kl_div": F.kl_div, "cosine_similarity": lambda a, b: F.cosine_similarity(a, b, dim=0),
+    "normalize": lambda a: F.normalize(a, dim=0), "layer_norm": lambda a: F.layer_norm(a, (3,)),
+    "dropout": lambda a: F.dropout(a, 0.0),
 }
 # PyTorch records a node for these (NotImplemented) but its backward raises ("derivative for
 # aten::heaviside is not implemented"): the values are PyTorch's, the gradients gradcli's zeros
@@ -113,6 +118,26 @@ TORCH = {
 NO_DERIVATIVE = {"heaviside", "floor_divide"}
 # The shape ops that take a matrix: the points are (2, 2) matrices of two vectors.
 MATRIX_OPS = {"transpose", "permute", "t", "diagonal", "trace", "tril", "triu"}
+# cross_entropy and nll_loss: (N, C) = (2, 2) inputs of special values, and class indices or
+# probabilities (a float target); (C,) inputs and one class index in VARIANTS.
+CLASS_TARGETS = [[0, 1], [1, 1], [0, 0]]
+LOGITS = [[u, v] for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
+CLASS_POINTS = [(x, t) for x in LOGITS for t in CLASS_TARGETS]
+ONE_SAMPLE = [(x, t) for x in VECTORS for t in (0, 1)]
+PROBABILITY_ROWS = [[0.25, 0.75], [1.0, 0.0], [0.0, 0.0], [nan, 1.0], [inf, 0.5], [-1.0, 2.0]]
+WEIGHT = "tensor([0.5, 2.0])"
+# layer_norm: rows of three, of moderate size. PyTorch's moments (vectorised Welford, whose lanes
+# are combined with delta**2 * n_a * n_b / n) give NaN where delta**2 overflows, an empty lane
+# included: layer_norm([1e300, 1e300]) is NaN there; gradcli's two passes give the finite value.
+LAYER_ROWS = [([nan, 1.0, 2.0],), ([inf, 1.0, 2.0],), ([0.0, 0.0, 0.0],), ([-0.0, 0.0, -0.0],), ([1.0, 2.0, 3.0],),
+              ([3.0, -4.0, 0.5],), ([1e-3, 7.0, -2.0],), ([5e-324, 0.0, 0.0],), ([1e-300, -1e-300, 0.0],),
+              ([1000.0, 1.0, 1000.0],), ([-2.5, -2.5, 2.0],)]
+
+
+def _weight() -> torch.Tensor:
+    return torch.tensor([0.5, 2.0], dtype=torch.float64)
+
+
 # Calls with params, each against PyTorch's: (gradcli's program, PyTorch's, the row it calls).
 VARIANTS = [
     ("leaky_relu(a, 0.2)", lambda a: F.leaky_relu(a, 0.2), "leaky_relu"),
@@ -144,7 +169,42 @@ VARIANTS = [
     ("binary_cross_entropy(a, b, reduction='none')", lambda a, b: F.binary_cross_entropy(a, b, reduction="none"),
      "binary_cross_entropy"),
 ]
-LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits")
+VARIANTS += [  # cross_entropy and nll_loss: (program, PyTorch's, row, points)
+    ("cross_entropy(a, b, reduction='sum')", lambda a, b: F.cross_entropy(a, b.long(), reduction="sum"),
+     "cross_entropy", ONE_SAMPLE),
+    ("cross_entropy(a, b, reduction='none')", lambda a, b: F.cross_entropy(a, b.long(), reduction="none"),
+     "cross_entropy", None),
+    (f"cross_entropy(a, b, weight={WEIGHT})", lambda a, b: F.cross_entropy(a, b.long(), weight=_weight()),
+     "cross_entropy", None),
+    (f"cross_entropy(a, b, {WEIGHT}, reduction='none', label_smoothing=0.1)",
+     lambda a, b: F.cross_entropy(a, b.long(), _weight(), reduction="none", label_smoothing=0.1), "cross_entropy", None),
+    ("cross_entropy(a, b, label_smoothing=0.25)", lambda a, b: F.cross_entropy(a, b.long(), label_smoothing=0.25),
+     "cross_entropy", None),
+    ("cross_entropy(a, b, ignore_index=1, reduction='sum')",
+     lambda a, b: F.cross_entropy(a, b.long(), ignore_index=1, reduction="sum"), "cross_entropy", None),
+    ("cross_entropy(a, b, ignore_index=0)", lambda a, b: F.cross_entropy(a, b.long(), ignore_index=0),
+     "cross_entropy", None),
+    (f"nll_loss(a, b, {WEIGHT}, reduction='sum')", lambda a, b: F.nll_loss(a, b.long(), _weight(), reduction="sum"),
+     "nll_loss", None),
+    ("nll_loss(a, b, reduction='none')", lambda a, b: F.nll_loss(a, b.long(), reduction="none"), "nll_loss",
+     ONE_SAMPLE),
+    (f"cross_entropy(a, b * 1.0, weight={WEIGHT}, reduction='none')",
+     lambda a, b: F.cross_entropy(a, b * 1.0, weight=_weight(), reduction="none"), "cross_entropy_probs", None),
+    ("cross_entropy(a, b * 1.0, label_smoothing=0.2, reduction='sum')",
+     lambda a, b: F.cross_entropy(a, b * 1.0, label_smoothing=0.2, reduction="sum"), "cross_entropy_probs", None),
+    ("kl_div(a, b, reduction='batchmean', log_target=True)",
+     lambda a, b: F.kl_div(a, b, reduction="batchmean", log_target=True), "kl_div", None),
+    ("kl_div(a, b, reduction='none')", lambda a, b: F.kl_div(a, b, reduction="none"), "kl_div", None),
+    ("cosine_similarity(a, b, 0, 0.5)", lambda a, b: F.cosine_similarity(a, b, 0, 0.5), "cosine_similarity", None),
+    ("normalize(a, p=1, dim=0)", lambda a: F.normalize(a, p=1, dim=0), "normalize", None),
+    ("normalize(a, 3.0, 0, eps=0.5)", lambda a: F.normalize(a, 3.0, 0, eps=0.5), "normalize", None),
+    ("layer_norm(a, (3,), eps=0.25)", lambda a: F.layer_norm(a, (3,), eps=0.25), "layer_norm", LAYER_ROWS),
+    ("dropout(a, p=0.5, training=False)", lambda a: F.dropout(a, p=0.5, training=False), "dropout", None),
+    ("cross_entropy(a, softmax(b, -1))", lambda a, b: F.cross_entropy(a, torch.softmax(b, -1)), "cross_entropy_probs",
+     [(x, p) for x in VECTORS for p in PROBABILITY_ROWS]),
+]
+LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits", "kl_div",
+          "cosine_similarity")
 # binary_cross_entropy takes probabilities (PyTorch refuses anything outside [0, 1], NaN too).
 PROBABILITY_PAIRS = [[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [1e-300, 1.0], [0.2, 0.9], [5e-324, 0.75], [-0.0, 0.3]]
 # gradcli's program for the ops that are not called by name.
@@ -157,7 +217,10 @@ PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dim
             "split": "a.split(1)[1]", "chunk": "a.chunk(2)[0]",
             "index": "a[[1, 0, 1]]", "gather": "gather(a, 0, b)", "index_select": "index_select(a, 0, b)",
             "clamp": "clamp(a, -1.0, 2.0)", "threshold": "threshold(a, 0.5, -3.0)",
-            "clamp_min": "clamp_min(a, 0.5)", "clamp_max": "a.clamp_max(0.5)"}
+            "clamp_min": "clamp_min(a, 0.5)", "clamp_max": "a.clamp_max(0.5)",
+            "cross_entropy": "cross_entropy(a, b)", "nll_loss": "nll_loss(a, b)",
+            "cross_entropy_probs": "cross_entropy(a, b * 1.0)", "cosine_similarity": "cosine_similarity(a, b, dim=0)",
+            "normalize": "normalize(a, dim=0)", "layer_norm": "layer_norm(a, (3,))", "dropout": "dropout(a, 0.0)"}
 
 
 def program_of(name: str) -> str:
@@ -173,6 +236,12 @@ def points_of(name: str) -> list[tuple]:
     op = OPS[name]
     if name == "cross":  # 3-vectors
         return [([*u, 1.0], [*v, -2.0]) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
+    if name in ("cross_entropy", "nll_loss"):
+        return CLASS_POINTS
+    if name == "cross_entropy_probs":
+        return [(x, [p, q]) for x in LOGITS[::3] for p in PROBABILITY_ROWS for q in PROBABILITY_ROWS[:2]]
+    if name == "layer_norm":
+        return LAYER_ROWS
     if name == "binary_cross_entropy":
         return list(itertools.product(PROBABILITY_PAIRS, repeat=2))
     if name in ("dot", "inner", "outer", "einsum", "tensordot", "kron", *LOSSES):
@@ -249,11 +318,11 @@ def run(name: str, args: tuple, seed: float, function=None) -> list | None:
         number(g.tolist()) for g in grads]
 
 
-def node_of(name: str, function=None) -> str | None:
+def node_of(name: str, function=None, points=None) -> str | None:
     """The name of the node PyTorch records for the program at its first point where it runs
     (grad_fn's type; inv of a singular matrix raises)."""
     index_from = OPS[name].index_from
-    for args in points_of(name):
+    for args in points or points_of(name):
         tensors = [torch.tensor(a, dtype=torch.int64) if index_from is not None and 0 < index_from <= i
                    else torch.tensor(a, dtype=torch.float64, requires_grad=True) for i, a in enumerate(args)]
         try:
@@ -264,11 +333,12 @@ def node_of(name: str, function=None) -> str | None:
     raise SystemExit(f"{name}: PyTorch raises at every point")
 
 
-def entry(name: str, program: str, function=None) -> str:
+def entry(name: str, program: str, function=None, points=None) -> str:
     """The JSON of one program: PyTorch's value and gradients at each point and seed."""
-    inputs = ["a", "b", "c"][: len(points_of(name)[0])]
-    rows = [row for args in points_of(name) for seed in SEEDS if (row := run(name, args, seed, function)) is not None]
-    header = json.dumps({"op": name, "program": program, "inputs": inputs, "torch_node": node_of(name, function),
+    points = points or points_of(name)
+    inputs = ["a", "b", "c"][: len(points[0])]
+    rows = [row for args in points for seed in SEEDS if (row := run(name, args, seed, function)) is not None]
+    header = json.dumps({"op": name, "program": program, "inputs": inputs, "torch_node": node_of(name, function, points),
                          "row": [*inputs, "seed", "value", *[f"grad {i}" for i in inputs]]})
     return header[:-1] + ', "rows": [\n' + ",\n".join(json.dumps(r, allow_nan=False) for r in rows) + "\n]}"
 
@@ -279,7 +349,7 @@ def main() -> None:
         raise SystemExit(f"no PyTorch counterpart for {missing}: add it to TORCH")
     torch.set_default_dtype(torch.float64)
     lines = [entry(name, program_of(name)) for name in OPS]
-    variants = [entry(name, program, function) for program, function, name in VARIANTS]
+    variants = [entry(name, program, function, *points) for program, function, name, *points in VARIANTS]
     ranges = {"arange": [[list(args), torch.arange(*args, dtype=torch.float64).tolist()] for args in ARANGES],
               "linspace": [[list(args), torch.linspace(*args, dtype=torch.float64).tolist()] for args in LINSPACES]}
     RANGES_OUT.write_text(json.dumps({"torch": torch.__version__, **ranges}, allow_nan=False) + "\n")
