@@ -167,6 +167,8 @@ Value = Union[int, _Tuple, _Parts, _Slice, _List, _Word]
 # Names that are values in Python: True and False are the integers 1 and 0 (PyTorch promotes a
 # bool to the float it meets); None stands for "no value" where a call takes it (dim=None).
 _WORDS = {"True": 1, "False": 0, "None": None}
+# The parts of PyTorch's namedtuples a program may name (Op.fields): the parser's `.values`.
+_FIELDS = frozenset(name for op in OPS.values() for name in op.fields)
 
 
 class TapeSink:
@@ -203,10 +205,12 @@ class TapeSink:
                              source=self.source, span=span)
         if wants is None:
             wants = tuple([nodes[a].requires_grad for a in args])
-        if op is not None and (not op.differentiable or op.index_from is not None):
-            wants = self.no_gradient(op, args, wants)
+        integer = False
+        if op is not None and (not op.differentiable or op.index_from is not None or op.integer_parts):
+            integer = op.integer_valued(params)
+            wants = (False,) * len(args) if integer else self.no_gradient(op, args, wants)
         requires_grad = True in wants if args else kind == INPUT
-        nodes.append(Node(index, kind, op, args, span, params, None, value, requires_grad, wants))
+        nodes.append(Node(index, kind, op, args, span, params, None, value, requires_grad, wants, integer))
         return index
 
     def no_gradient(self, op: Op, args: tuple[int, ...], wants: tuple[bool, ...]) -> tuple[bool, ...]:
@@ -214,14 +218,16 @@ class TapeSink:
         whose inputs are integer inputs (v[idx])."""
         if not op.differentiable:
             return (False,) * len(args)
-        start = op.index_from or 0
+        if op.index_from is None:
+            return wants
+        start = op.index_from
         nodes = self.nodes
         pending = [a for a in args[start:] if nodes[a].kind != CONST]
         while pending:  # the inputs an index is computed from (idx, or i and j in [i, j + 1])
             node = nodes[pending.pop()]
             if node.kind == INPUT:
                 self.integer_inputs.add(node.index)
-            else:
+            elif not node.integer:  # (argmax(v) is an integer of its own: v stays a float input)
                 pending += [a for a in node.args if nodes[a].kind != CONST]
         return wants[:start] + (False,) * (len(args) - start)
 
@@ -294,6 +300,13 @@ class TapeSink:
                                 span=span)
         return self.apply(parts.op, parts.args, parts.span, {**parts.params, "part": which, "of": of})
 
+    def field(self, value: Value, name: str, span: Span) -> int:
+        """`t.values`, `t.indices`: the part of that name of a call that gives PyTorch's namedtuple."""
+        if isinstance(value, _Parts) and name in value.op.fields:
+            return self.part(value, value.op.fields.index(name), None, span)
+        raise SyntaxProblem(f"'.{name}' needs a tuple of (values, indices)", source=self.source, span=span,
+                            hint="as max(x, dim) and min(x, dim) give: max(x, 0).values, x.min(dim=1).indices")
+
     def unpack(self, value: Value, count: int, span: Span) -> list[Value]:
         """`a, b = value`: its items, as many as the names."""
         if isinstance(value, _Parts):
@@ -362,6 +375,8 @@ class TapeSink:
              keywords: list[tuple[str, Value, Span]] | None = None) -> int:
         # ".repeat": a row that is a method only, x.repeat(2, 1) (np.repeat(x, 2) is another op)
         op = OPS.get(func[1:]) if func.startswith(".") else FUNCTIONS.get(func)
+        if op is None and func[1:] in _FIELDS and func[0] == "." and len(args) == 1:  # max(x, 0).values
+            return self.field(args[0], func[1:], func_span)
         func = func.lstrip(".")
         if op is None and func in CONSTRUCTORS:
             return self.construct(func, args, keywords or [], span)
@@ -381,6 +396,8 @@ class TapeSink:
             except (SyntaxProblem, NameProblem) as problem:  # (what bind raises: _fail's NameProblem)
                 first_problem = first_problem or problem
                 continue
+            if candidate.with_dim is not None and params.get("dim") is not None:  # max(x, 0): (values, indices)
+                candidate = OPS[candidate.with_dim]
             if candidate.parts:
                 return _Parts(candidate, tensors, params, span)  # type: ignore[return-value]
             return self.apply(candidate, tensors, span, params)

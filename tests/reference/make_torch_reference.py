@@ -80,6 +80,8 @@ TORCH = {
     "erfinv": torch.erfinv, "heaviside": torch.heaviside, "floor_divide": lambda a, b: a // b,
     "where": lambda c, a, b: torch.where(c != 0, a, b), "masked_fill": lambda a, m, v: a.masked_fill(m != 0, v),
     "maximum": torch.maximum, "minimum": torch.minimum, "max": torch.max, "min": torch.min,
+    "max_dim": lambda a: torch.max(a, 0)[0], "min_dim": lambda a: a.min(dim=-1).values,
+    "argmax": torch.argmax, "argmin": lambda a: torch.argmin(a, 0),
     "amax": torch.amax, "amin": torch.amin, "prod": torch.prod, "var": torch.var, "std": torch.std,
     "softmax": lambda a: torch.softmax(a, 0), "log_softmax": lambda a: torch.log_softmax(a, 0),
     "cumsum": lambda a: torch.cumsum(a, 0), "cumprod": lambda a: torch.cumprod(a, 0),
@@ -155,6 +157,7 @@ PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dim
             "repeat": "a.repeat(2, 1)", "tile": "a.tile(2)", "flip": "a.flip(0)", "roll": "a.roll(1, 0)",
             "cat": "cat([a, b])", "pad": "F.pad(a, (1, 0), value=0.5)", "triu": "triu(a, 1)",
             "split": "a.split(1)[1]", "chunk": "a.chunk(2)[0]",
+            "max_dim": "max(a, 0)[0]", "min_dim": "a.min(dim=-1).values", "argmin": "argmin(a, 0)",
             "index": "a[[1, 0, 1]]", "gather": "gather(a, 0, b)", "index_select": "index_select(a, 0, b)",
             "clamp": "clamp(a, -1.0, 2.0)", "threshold": "threshold(a, 0.5, -3.0)",
             "clamp_min": "clamp_min(a, 0.5)", "clamp_max": "a.clamp_max(0.5)"}
