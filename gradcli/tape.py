@@ -240,7 +240,7 @@ class TapeSink:
     def apply(self, op: Op, args: list[int], span: Span, params: dict[str, Any] = _NO_PARAMS) -> int:
         nodes = self.nodes
         for a in args:
-            if nodes[a].kind != CONST:
+            if nodes[a].kind != CONST or op.boolean:  # (a mask stays one, to select as an index: c[c > 0])
                 return self.add(APPLY, op, tuple(args), span, params)
         # All constants: folded, as Python folds `3/7` before PyTorch sees it; on floats
         # where the op has float rules (as in the sweeps), else in NumPy.
@@ -524,6 +524,11 @@ class TapeSink:
                 made += [part for part in item.parts if part is not None]
                 continue
             node = self.nodes[self.operand(item)]
+            if node.op is not None and node.op.boolean:  # x[x > 0]: the elements the mask selects
+                if len(items) != 1:
+                    raise SyntaxProblem("a boolean mask must be the only index, as in x[x > 0]", source=self.source,
+                                        span=node.span)
+                return self.apply(OPS["mask_index"], [self.operand(base), node.index], span)
             if node.kind != CONST:
                 key.append(INDEX_ARG)
                 indices.append(node.index)

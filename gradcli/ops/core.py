@@ -232,6 +232,7 @@ class Op:
     # no gradient flows through it, and PyTorch records no node for it (TapeSink: requires_grad
     # False).
     differentiable: bool = True
+    boolean: bool = False  # its value is a mask (PyTorch's bool tensor): as an index, it selects (x[x > 0])
     compares: bool = False  # a comparison operator: `a < b < c`, which Python chains, is refused
     # The args PyTorch does not count as inputs of its node (where's condition, masked_fill's
     # mask: booleans): next_functions leave them out.

@@ -389,7 +389,7 @@ def _comparison(name: str, symbol: str, compare: Callable[[Any, Any], Any], rela
     # Comparisons bind below every other operator and never chain; IEEE's answers at NaN.
     return _binary(name, symbol, lambda xp, a, b: xp.where(compare(a, b), 1.0, 0.0), _no_derivative, "None", 4,
                    lambda a, b: _sympy_mask(getattr(load_sympy(), relation)(a, b)), mask=_masked_all,
-                   differentiable=False, compares=True, callable=True, kinked=True, methods=methods)
+                   differentiable=False, compares=True, boolean=True, callable=True, kinked=True, methods=methods)
 
 
 def _logical(name: str, symbol: str, combine: Callable[[Any, Any], Any], relation: str, precedence: int) -> Op:
@@ -397,7 +397,7 @@ def _logical(name: str, symbol: str, combine: Callable[[Any, Any], Any], relatio
     return _binary(name, symbol, lambda xp, a, b: xp.where(combine(a != 0, b != 0), 1.0, 0.0), _no_derivative, "None",
                    precedence, lambda a, b: _sympy_mask(getattr(load_sympy(), relation)(load_sympy().Ne(a, 0),
                                                                                          load_sympy().Ne(b, 0))),
-                   mask=_masked_all, differentiable=False, callable=True, kinked=True, methods=(name,))
+                   mask=_masked_all, differentiable=False, boolean=True, callable=True, kinked=True, methods=(name,))
 
 
 def _masked_fill_torch_node(constant: Any, shapes: object) -> str:
@@ -715,7 +715,7 @@ ROWS = [
     _logical("logical_and", "&", operator.and_, "And", 8),
     elementwise("logical_not", 1, lambda xp, x: xp.where(x == 0, 1.0, 0.0), _no_derivative, "None",
                 sympy=lambda x: _sympy_mask(load_sympy().Eq(x, 0)), mask=_masked_all, symbol="~", precedence=30,
-                differentiable=False, kinked=True, methods=("logical_not",)),
+                differentiable=False, boolean=True, kinked=True, methods=("logical_not",)),
     # where(condition, a, b): the gradient goes to a where the condition holds, to b elsewhere.
     elementwise("where", 3, lambda xp, c, a, b: xp.where(c != 0, a, b), _no_derivative, "WhereBackward0",
                 mask=lambda c, a, b: (True, c == 0, c != 0), conditions=(0,),

@@ -107,7 +107,7 @@ TORCH = {
     "split": lambda a: a.split(1)[1], "chunk": lambda a: a.chunk(2)[0],
     "ones_like": torch.ones_like, "zeros_like": torch.zeros_like, "index": lambda a: a[[1, 0, 1]],
     "gather": lambda a, b: torch.gather(a, 0, b), "take": torch.take,
-    "index_select": lambda a, b: torch.index_select(a, 0, b),
+    "index_select": lambda a, b: torch.index_select(a, 0, b), "mask_index": lambda a, b: a[b > 0],
 }
 # PyTorch records a node for these (NotImplemented) but its backward raises ("derivative for
 # aten::heaviside is not implemented"): the values are PyTorch's, the gradients gradcli's zeros
@@ -158,7 +158,7 @@ PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dim
             "cat": "cat([a, b])", "pad": "F.pad(a, (1, 0), value=0.5)", "triu": "triu(a, 1)",
             "split": "a.split(1)[1]", "chunk": "a.chunk(2)[0]",
             "max_dim": "max(a, 0)[0]", "min_dim": "a.min(dim=-1).values", "argmin": "argmin(a, 0)",
-            "index": "a[[1, 0, 1]]", "gather": "gather(a, 0, b)", "index_select": "index_select(a, 0, b)",
+            "index": "a[[1, 0, 1]]", "mask_index": "a[b > 0]", "gather": "gather(a, 0, b)", "index_select": "index_select(a, 0, b)",
             "clamp": "clamp(a, -1.0, 2.0)", "threshold": "threshold(a, 0.5, -3.0)",
             "clamp_min": "clamp_min(a, 0.5)", "clamp_max": "a.clamp_max(0.5)"}
 
@@ -178,7 +178,7 @@ def points_of(name: str) -> list[tuple]:
         return [([*u, 1.0], [*v, -2.0]) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
     if name == "binary_cross_entropy":
         return list(itertools.product(PROBABILITY_PAIRS, repeat=2))
-    if name in ("dot", "inner", "outer", "einsum", "tensordot", "kron", *LOSSES):
+    if name in ("dot", "inner", "outer", "mask_index", "einsum", "tensordot", "kron", *LOSSES):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name in ("matmul", "mv"):  # a (2, 2) matrix times a vector
         return [([u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
