@@ -382,7 +382,8 @@ class TapeSink:
             return self.construct(func, args, keywords or [], span)
         if op is None:
             raise _fail(f"unknown function '{func}'", func_span, self.source, _suggest(func, len(args)))
-        if not keywords and op.arity == len(args) and not op.params and not op.overloads:  # sin(x), atan2(y, x)
+        if (not keywords and op.arity == len(args) and not op.params and not op.overloads
+                and not op.tensor_positions):  # sin(x), atan2(y, x)
             if len(args) == 1 and type(args[0]) is int:
                 arg = self.nodes[args[0]]
                 if arg.kind != CONST:

@@ -314,7 +314,7 @@ def test_pytorch_and_numpy_spellings_give_the_plain_tape(spelled, plain):
 
 # --- every view of a program that uses them -------------------------------------------------
 
-PROGRAM = ("sum(prod(m, 1)) + max(m) + sum(amax(m, 0)) + sum(max(m, -1)) * min(m) + sum(amin(m, 1, keepdim=True))"
+PROGRAM = ("sum(prod(m, 1)) + max(m) + sum(amax(m, 0)) + sum(max(m, -1).values) * min(m) + sum(amin(m, 1, keepdim=True))"
            " + logsumexp(m) + sum(var(m, 0) * std(m, 1, keepdim=True)) + sum(softmax(m, 1) * log_softmax(m, 0))"
            " + sum(cumsum(m, 0) * cumprod(m, 1)) + sum(logcumsumexp(m, -1))")
 AT = "m=[[1,2,3],[0.5,-1,4]]"

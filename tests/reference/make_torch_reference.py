@@ -108,6 +108,7 @@ TORCH = {
     "ones_like": torch.ones_like, "zeros_like": torch.zeros_like, "index": lambda a: a[[1, 0, 1]],
     "gather": lambda a, b: torch.gather(a, 0, b), "take": torch.take,
     "index_select": lambda a, b: torch.index_select(a, 0, b), "mask_index": lambda a, b: a[b > 0],
+    "lgamma": torch.lgamma, "digamma": torch.digamma, "polygamma": lambda a, b: torch.polygamma(int(b), a),
 }
 # PyTorch records a node for these (NotImplemented) but its backward raises ("derivative for
 # aten::heaviside is not implemented"): the values are PyTorch's, the gradients gradcli's zeros
@@ -158,7 +159,7 @@ PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dim
             "cat": "cat([a, b])", "pad": "F.pad(a, (1, 0), value=0.5)", "triu": "triu(a, 1)",
             "split": "a.split(1)[1]", "chunk": "a.chunk(2)[0]",
             "max_dim": "max(a, 0)[0]", "min_dim": "a.min(dim=-1).values", "argmin": "argmin(a, 0)",
-            "index": "a[[1, 0, 1]]", "mask_index": "a[b > 0]", "gather": "gather(a, 0, b)", "index_select": "index_select(a, 0, b)",
+            "index": "a[[1, 0, 1]]", "mask_index": "a[b > 0]", "polygamma": "polygamma(b, a)", "gather": "gather(a, 0, b)", "index_select": "index_select(a, 0, b)",
             "clamp": "clamp(a, -1.0, 2.0)", "threshold": "threshold(a, 0.5, -3.0)",
             "clamp_min": "clamp_min(a, 0.5)", "clamp_max": "a.clamp_max(0.5)"}
 
@@ -192,6 +193,8 @@ def points_of(name: str) -> list[tuple]:
                 if clear_cut([u, v], True)]
     if name == "bmm":  # a batch of one (1, 2) row times a batch of one (2, 1) column
         return [([[u]], [[[w[0]], [w[1]]]]) for u, w in itertools.product(VECTOR_PAIRS, repeat=2)]
+    if name == "polygamma":  # a number, and the order n (an integer input)
+        return [(x, n) for x in SCALARS for n in (0, 1, 2, 3)]
     if op.index_from is not None and op.arity == 2:  # a vector, and an index into it (an integer input)
         return [(v, i) for v in VECTORS for i in ([1, 0, 1], [1], [0, 0])]
     if name == "stack":
