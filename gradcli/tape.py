@@ -174,6 +174,8 @@ Value = Union[int, _Tuple, _Parts, _Slice, _List, _Word]
 # Names that are values in Python: True and False are the integers 1 and 0 (PyTorch promotes a
 # bool to the float it meets); None stands for "no value" where a call takes it (dim=None).
 _WORDS = {"True": 1, "False": 0, "None": None}
+# The parts of PyTorch's namedtuples a program may name (Op.fields): the parser's `.values`.
+_FIELDS = frozenset(name for op in OPS.values() for name in op.fields)
 
 
 class TapeSink:
@@ -210,10 +212,12 @@ class TapeSink:
                              source=self.source, span=span)
         if wants is None:
             wants = tuple([nodes[a].requires_grad for a in args])
-        if op is not None and (not op.differentiable or op.index_from is not None):
-            wants = self.no_gradient(op, args, wants)
+        integer = False
+        if op is not None and (not op.differentiable or op.index_from is not None or op.integer_parts):
+            integer = op.integer_valued(params)
+            wants = (False,) * len(args) if integer else self.no_gradient(op, args, wants)
         requires_grad = True in wants if args else kind == INPUT
-        nodes.append(Node(index, kind, op, args, span, params, None, value, requires_grad, wants))
+        nodes.append(Node(index, kind, op, args, span, params, None, value, requires_grad, wants, integer))
         return index
 
     def no_gradient(self, op: Op, args: tuple[int, ...], wants: tuple[bool, ...]) -> tuple[bool, ...]:
@@ -221,14 +225,16 @@ class TapeSink:
         whose inputs are integer inputs (v[idx])."""
         if not op.differentiable:
             return (False,) * len(args)
-        start = op.index_from or 0
+        if op.index_from is None:
+            return wants
+        start = op.index_from
         nodes = self.nodes
         pending = [a for a in args[start:] if nodes[a].kind != CONST]
         while pending:  # the inputs an index is computed from (idx, or i and j in [i, j + 1])
             node = nodes[pending.pop()]
             if node.kind == INPUT:
                 self.integer_inputs.add(node.index)
-            else:
+            elif not node.integer:  # (argmax(v) is an integer of its own: v stays a float input)
                 pending += [a for a in node.args if nodes[a].kind != CONST]
         return wants[:start] + (False,) * (len(args) - start)
 
@@ -241,7 +247,7 @@ class TapeSink:
     def apply(self, op: Op, args: list[int], span: Span, params: dict[str, Any] = _NO_PARAMS) -> int:
         nodes = self.nodes
         for a in args:
-            if nodes[a].kind != CONST:
+            if nodes[a].kind != CONST or op.boolean:  # (a mask stays one, to select as an index: c[c > 0])
                 return self.add(APPLY, op, tuple(args), span, params)
         # All constants: folded, as Python folds `3/7` before PyTorch sees it; on floats
         # where the op has float rules (as in the sweeps), else in NumPy.
@@ -300,6 +306,13 @@ class TapeSink:
             raise SyntaxProblem(f"tuple index out of range: {parts.op.name} gives {count} values", source=self.source,
                                 span=span)
         return self.apply(parts.op, parts.args, parts.span, {**parts.params, "part": which, "of": of})
+
+    def field(self, value: Value, name: str, span: Span) -> int:
+        """`t.values`, `t.indices`: the part of that name of a call that gives PyTorch's namedtuple."""
+        if isinstance(value, _Parts) and name in value.op.fields:
+            return self.part(value, value.op.fields.index(name), None, span)
+        raise SyntaxProblem(f"'.{name}' needs a tuple of (values, indices)", source=self.source, span=span,
+                            hint="as max(x, dim) and min(x, dim) give: max(x, 0).values, x.min(dim=1).indices")
 
     def unpack(self, value: Value, count: int, span: Span) -> list[Value]:
         """`a, b = value`: its items, as many as the names."""
@@ -369,12 +382,15 @@ class TapeSink:
              keywords: list[tuple[str, Value, Span]] | None = None) -> int:
         # ".repeat": a row that is a method only, x.repeat(2, 1) (np.repeat(x, 2) is another op)
         op = OPS.get(func[1:]) if func.startswith(".") else FUNCTIONS.get(func)
+        if op is None and func[1:] in _FIELDS and func[0] == "." and len(args) == 1:  # max(x, 0).values
+            return self.field(args[0], func[1:], func_span)
         func = func.lstrip(".")
         if op is None and func in CONSTRUCTORS:
             return self.construct(func, args, keywords or [], span)
         if op is None:
             raise _fail(f"unknown function '{func}'", func_span, self.source, _suggest(func, len(args)))
-        if not keywords and op.arity == len(args) and not op.params and not op.overloads:  # sin(x), atan2(y, x)
+        if (not keywords and op.arity == len(args) and not op.params and not op.overloads
+                and not op.tensor_positions):  # sin(x), atan2(y, x)
             if len(args) == 1 and type(args[0]) is int:
                 arg = self.nodes[args[0]]
                 if arg.kind != CONST:
@@ -388,6 +404,8 @@ class TapeSink:
             except (SyntaxProblem, NameProblem) as problem:  # (what bind raises: _fail's NameProblem)
                 first_problem = first_problem or problem
                 continue
+            if candidate.with_dim is not None and params.get("dim") is not None:  # max(x, 0): (values, indices)
+                candidate = OPS[candidate.with_dim]
             if candidate.identity_when is not None:  # dropout(x, 0.0): x itself, as PyTorch returns it
                 try:
                     keeps = candidate.identity_when(**params)
@@ -550,6 +568,11 @@ class TapeSink:
                 made += [part for part in item.parts if part is not None]
                 continue
             node = self.nodes[self.operand(item)]
+            if node.op is not None and node.op.boolean:  # x[x > 0]: the elements the mask selects
+                if len(items) != 1:
+                    raise SyntaxProblem("a boolean mask must be the only index, as in x[x > 0]", source=self.source,
+                                        span=node.span)
+                return self.apply(OPS["mask_index"], [self.operand(base), node.index], span)
             if node.kind != CONST:
                 key.append(INDEX_ARG)
                 indices.append(node.index)

@@ -29,10 +29,22 @@ EDGES = [-710.0, -25.0, -2.5, -1.0, -0.5, -0.0, 0.0, 1e-310, 0.3, 1.0, 2.0, 21.0
          math.inf, -math.inf, math.nan]
 PAIR_EDGES = [-2.5, -1.0, -0.0, 0.0, 0.5, 1.0, 3.0, 1e300, math.inf, -math.inf, math.nan]
 FLOAT_OPS = [op for op in ops.OPS.values() if op.floats is not None]
+WHOLE = [0.0, 1.0, 2.0, 3.0]  # an index arg's values (polygamma's order n)
 
 
 def program_of(op: ops.Op) -> str:
     return ops.node_text(op, ["a", "b", "c"][: op.arity], op.examples[0][1])  # (clamp needs min or max)
+
+
+def _edges(op: ops.Op) -> tuple[int, list[list[float]]]:
+    """(how many args are floats, each arg's special values): the args from op.index_from on are
+    indices (polygamma's n), whole numbers."""
+    floating = op.arity if op.index_from is None else op.index_from
+    return floating, [EDGES if op.arity == 1 else PAIR_EDGES] * floating + [WHOLE] * (op.arity - floating)
+
+
+def _whole(rng: np.random.Generator, count: int) -> tuple[float, ...]:
+    return tuple(rng.integers(0, 4, count) * 1.0)
 
 
 def same(x: float, y: float) -> bool:
@@ -60,14 +72,16 @@ def test_float_rules_give_what_numpy_gives(op):
     source = program_of(op)
     tape = compile_program(source)
     assert tape.floats
-    points = itertools.product(EDGES if op.arity == 1 else PAIR_EDGES, repeat=op.arity)
+    floating, edges = _edges(op)
+    points = itertools.product(*edges)
     rng = np.random.default_rng(5)
-    ordinary = [tuple(rng.uniform(-3, 3, op.arity)) for _ in range(50)]
+    ordinary = [tuple(rng.uniform(-3, 3, floating)) + _whole(rng, op.arity - floating) for _ in range(50)]
     for values in [*points, *ordinary]:
         at = dict(zip(("a", "b", "c"), values, strict=False))
         fast, slow = grad(tape, at=at), grad(numpy_only(tape), at=at)
         assert same(float(fast.value), float(slow.value)), (source, at, fast.value, slow.value)
-        for name in tape.inputs:
+        assert fast.grad.keys() == slow.grad.keys()  # (an integer input has no entry)
+        for name in fast.grad:
             assert same(float(fast.grad[name]), float(slow.grad[name])), (source, at, name, fast.grad, slow.grad)
 
 
@@ -128,11 +142,13 @@ def test_float_rules_give_the_bits_of_the_batch_sweep(op):
     source = program_of(op)
     tape = compile_program(source)
     rng = np.random.default_rng(11)
-    special = list(itertools.product(EDGES if op.arity == 1 else PAIR_EDGES, repeat=op.arity))
-    ordinary = [tuple(v) for v in rng.uniform(-3, 3, (400, op.arity))]
-    ordinary += [tuple(v) for v in rng.choice([0.5, 2.0, -1.0, 3.0], (20, op.arity))]  # pow's special exponents
+    floating, edges = _edges(op)
+    special = list(itertools.product(*edges))
+    ordinary = [tuple(v) + _whole(rng, op.arity - floating) for v in rng.uniform(-3, 3, (400, floating))]
+    ordinary += [tuple(v) + _whole(rng, op.arity - floating)  # pow's special exponents
+                 for v in rng.choice([0.5, 2.0, -1.0, 3.0], (20, floating))]
     points = special + ordinary
-    names = list(tape.inputs)
+    names = [name for name in tape.inputs if name not in tape.integer_inputs]
     columns = {name: np.array([p[i] for p in points]) for i, name in enumerate(("a", "b", "c")[: op.arity])}
     batch = grad_batch(tape, columns, len(points))
     for k, values in enumerate(points):
@@ -164,7 +180,9 @@ def float_programs(draw, depth: int = 0):
     if depth >= 4 or draw(st.integers(0, 3)) == 0:
         return draw(st.sampled_from(LEAVES))
     op = draw(st.sampled_from(FLOAT_OPS))
-    return _call(op, [draw(float_programs(depth + 1)) for _ in range(op.arity)])
+    floating = op.arity if op.index_from is None else op.index_from  # (then indices: polygamma's n)
+    return _call(op, [draw(float_programs(depth + 1)) if i < floating else draw(st.sampled_from(["0", "1", "2", "3"]))
+                      for i in range(op.arity)])
 
 
 @st.composite

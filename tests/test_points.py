@@ -69,6 +69,8 @@ def _root_programs() -> list[str]:
             programs += [f"x {op.symbol} y", f"2 {op.symbol} x", f"x {op.symbol} 2", f"sum(v {op.symbol} x)"]
         elif op.symbol is not None:
             programs += [f"{op.symbol}x", f"sum({op.symbol}v)"]
+        elif op.index_from is not None:  # polygamma(n, x): its index args whole numbers
+            programs += [ops.node_text(op, ["x", "2"], {}), f"sum({ops.node_text(op, ['v', '1'], {})})"]
         elif op.arity == 2:
             programs += [f"{op.name}(x, y)", f"{op.name}(x, 0.5)", f"sum({op.name}(v, x))"]
         elif op.arity == 3:

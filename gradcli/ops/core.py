@@ -228,16 +228,30 @@ class Op:
     # value, vjp the args' cotangents from its g alone (the parts' nodes add up in the sweep),
     # shape its shape (ValueError where there is no such part or `of` is not their number).
     parts: int = 0
+    # PyTorch's names of the parts (a namedtuple): `max(x, 0).values`, `.indices`.
+    fields: tuple[str, ...] = ()
+    # The parts whose values are integers ((1,): max's indices; (0,): argmax's one value): no
+    # gradient flows through them, PyTorch records no node, and one may index (v[argmax(v)])
+    # without making the inputs it is computed from integer inputs.
+    integer_parts: tuple[int, ...] = ()
+    # The row (with `parts`) a call of this one means when it is given a dim: torch.max(x) is
+    # one value, torch.max(x, 0) the tuple (values, indices).
+    with_dim: str | None = None
     # Calls the tests make of it: (the args' shapes at one point, the params).
     examples: tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...] = ()
     # False: its value is a constant of the point (a comparison's mask, PyTorch's booleans):
     # no gradient flows through it, and PyTorch records no node for it (TapeSink: requires_grad
     # False).
     differentiable: bool = True
+    boolean: bool = False  # its value is a mask (PyTorch's bool tensor): as an index, it selects (x[x > 0])
     compares: bool = False  # a comparison operator: `a < b < c`, which Python chains, is refused
     # The args PyTorch does not count as inputs of its node (where's condition, masked_fill's
     # mask: booleans): next_functions leave them out.
     conditions: tuple[int, ...] = ()
+
+    def integer_valued(self, params: dict[str, Any]) -> bool:
+        """Is the node of this op with these params an integer value (see integer_parts)?"""
+        return bool(self.integer_parts) and params.get("part", 0) % max(self.parts, 1) in self.integer_parts
 
     @property
     def label(self) -> str:

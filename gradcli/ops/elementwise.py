@@ -389,7 +389,7 @@ def _comparison(name: str, symbol: str, compare: Callable[[Any, Any], Any], rela
     # Comparisons bind below every other operator and never chain; IEEE's answers at NaN.
     return _binary(name, symbol, lambda xp, a, b: xp.where(compare(a, b), 1.0, 0.0), _no_derivative, "None", 4,
                    lambda a, b: _sympy_mask(getattr(load_sympy(), relation)(a, b)), mask=_masked_all,
-                   differentiable=False, compares=True, callable=True, kinked=True, methods=methods)
+                   differentiable=False, compares=True, boolean=True, callable=True, kinked=True, methods=methods)
 
 
 def _logical(name: str, symbol: str, combine: Callable[[Any, Any], Any], relation: str, precedence: int) -> Op:
@@ -397,7 +397,7 @@ def _logical(name: str, symbol: str, combine: Callable[[Any, Any], Any], relatio
     return _binary(name, symbol, lambda xp, a, b: xp.where(combine(a != 0, b != 0), 1.0, 0.0), _no_derivative, "None",
                    precedence, lambda a, b: _sympy_mask(getattr(load_sympy(), relation)(load_sympy().Ne(a, 0),
                                                                                          load_sympy().Ne(b, 0))),
-                   mask=_masked_all, differentiable=False, callable=True, kinked=True, methods=(name,))
+                   mask=_masked_all, differentiable=False, boolean=True, callable=True, kinked=True, methods=(name,))
 
 
 def _masked_fill_torch_node(constant: Any, shapes: object) -> str:
@@ -717,7 +717,7 @@ ROWS = [
     _logical("logical_and", "&", operator.and_, "And", 8),
     elementwise("logical_not", 1, lambda xp, x: xp.where(x == 0, 1.0, 0.0), _no_derivative, "None",
                 sympy=lambda x: _sympy_mask(load_sympy().Eq(x, 0)), mask=_masked_all, symbol="~", precedence=30,
-                differentiable=False, kinked=True, methods=("logical_not",)),
+                differentiable=False, boolean=True, kinked=True, methods=("logical_not",)),
     # where(condition, a, b): the gradient goes to a where the condition holds, to b elsewhere.
     elementwise("where", 3, lambda xp, c, a, b: xp.where(c != 0, a, b), _no_derivative, "WhereBackward0",
                 mask=lambda c, a, b: (True, c == 0, c != 0), conditions=(0,),
@@ -729,4 +729,195 @@ ROWS = [
                 sympy=lambda x, m, v: load_sympy().Piecewise((v, load_sympy().Ne(m, 0)), (x, True)), kinked=True,
                 examples=tuple((shapes, {}) for shapes in [((), (), ()), ((4,), (4,), ()), ((2, 3), (3,), ())]),
                 methods=("masked_fill",)),
+]
+
+
+# --- lgamma, digamma, polygamma: PyTorch's kernels ---------------------------------------------
+# lgamma is the C library's (PyTorch calls std::lgamma; Python's math.lgamma is CPython's own and
+# differs in the last places, lgamma(-2.5) by 9e-15), reached through ctypes once it is first
+# called. digamma, trigamma (polygamma(1, x)) and polygamma(n >= 2, x) follow PyTorch's
+# calc_digamma, calc_trigamma and calc_polygamma (Cephes' zeta) step by step, on Python floats
+# (C doubles, libm's tan, log, sin, exp, pow). Each runs element by element on arrays
+# (np.frompyfunc): the same bits on a point and in a batch. Each derivative is the next of
+# these functions, whose ufunc dual.py differentiates by its row's JVP: the Hessians are
+# PyTorch's double backward (polygamma(n + 1, x)).
+
+
+@cache
+def _c_lgamma() -> Callable[[float], float]:
+    import ctypes
+
+    try:
+        function = ctypes.CDLL(None).lgamma
+    except (OSError, AttributeError):  # no C library to reach: CPython's own, its poles made inf
+        return lambda x: math.inf if x <= 0 and x == math.floor(x) else math.lgamma(x)
+    function.restype, function.argtypes = ctypes.c_double, (ctypes.c_double,)
+    return function
+
+
+def _lgamma_one(x: float) -> float:
+    return _c_lgamma()(x)
+
+
+_PSI_10 = 2.25175258906672110764  # digamma(10)
+_DIGAMMA_SERIES = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+                   -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+                   8.33333333333333333333E-2)
+
+
+def _c_div(a: float, b: float) -> float:
+    """C's a / b, where Python's raises: a / 0 is an infinity (NaN for 0 / 0)."""
+    try:
+        return a / b
+    except ZeroDivisionError:
+        return math.nan if a == 0 or a != a else math.copysign(math.inf, a) * math.copysign(1.0, b)
+
+
+def _digamma_one(x: float) -> float:
+    # PyTorch's calc_digamma: +-inf at -+0, NaN at the negative integers, the reflection below 0,
+    # the recurrence up to 10, then the asymptotic series.
+    if x == 0:
+        return math.copysign(math.inf, -x)
+    if x < 0:
+        if x == math.trunc(x) if math.isfinite(x) else True:
+            return math.nan
+        return _digamma_one(1 - x) - _c_div(math.pi, math.tan(math.pi * math.modf(x)[0]))
+    result = 0.0
+    while x < 10:
+        result -= 1 / x
+        x += 1
+    if x == 10:
+        return result + _PSI_10
+    y = 0.0
+    if x < 1.0e17:
+        z = 1.0 / (x * x)
+        series = _DIGAMMA_SERIES[0]
+        for coefficient in _DIGAMMA_SERIES[1:]:
+            series = series * z + coefficient
+        y = z * series
+    return result + math.log(x) - (0.5 / x) - y if x != math.inf else math.inf
+
+
+def _trigamma_one(x: float) -> float:
+    # PyTorch's calc_trigamma: the reflection below 0.5, six steps of the recurrence, the series.
+    sign, result = 1.0, 0.0
+    if x < 0.5:
+        sign = -1.0
+        sin_pi_x = math.sin(math.pi * x) if math.isfinite(x) else math.nan
+        result -= _c_div(math.pi * math.pi, sin_pi_x * sin_pi_x)
+        x = 1 - x
+    for _ in range(6):
+        result += 1 / (x * x)
+        x += 1
+    ixx = 1 / (x * x)
+    result += (1 + 1 / (2 * x) + ixx * (1. / 6 - ixx * (1. / 30 - ixx * (1. / 42)))) / x
+    return sign * result
+
+
+_MACHEP = 1.11022302462515654042E-16
+_ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
+           -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15, 1.8152105401943546773e17,
+           -7.1661652561756670113e18)
+
+
+def _c_pow(a: float, b: float) -> float:
+    """C's pow, where Python's raises: an overflow is an infinity, 0 to a negative power inf."""
+    try:
+        return float(a ** b)
+    except OverflowError:
+        return math.inf if a > 0 or b % 2 == 0 else -math.inf
+    except ZeroDivisionError:
+        return math.inf
+
+
+def _zeta(x: float, q: float) -> float:
+    # PyTorch's zeta (Cephes' Hurwitz zeta): Euler-Maclaurin summation.
+    if x == 1:
+        return math.inf
+    if x < 1 or math.isnan(q):
+        return math.nan
+    if q <= 0:
+        if not math.isfinite(q) or q == math.floor(q):  # (C's floor(-inf) is -inf)
+            return math.inf
+        if x != math.floor(x):
+            return math.nan
+    s = _c_pow(q, -x)
+    a, b, i = q, 0.0, 0
+    while i < 9 or a <= 9.0:
+        i += 1
+        a += 1
+        b = _c_pow(a, -x)
+        s += b
+        if -_MACHEP * s < b < _MACHEP * s:
+            return s
+    w = a
+    s += b * w / (x - 1)
+    s -= 0.5 * b
+    a, k = 1.0, 0.0
+    for coefficient in _ZETA_A:
+        a *= x + k
+        b /= w
+        t = a * b / coefficient
+        s = s + t
+        if s != 0 and abs(t / s) < _MACHEP:  # (C's t / 0 is NaN or inf: not below)
+            return s
+        k += 1
+        a *= x + k
+        b /= w
+        k += 1
+    return s
+
+
+def _polygamma_one(x: float, n: float) -> float:
+    if not (n >= 0 and float(n).is_integer()):
+        raise ValueError(f"polygamma(n, x) takes a whole number n >= 0, got {n!r}")
+    if n == 0:
+        return _digamma_one(x)
+    if n == 1:
+        return _trigamma_one(x)
+    return (1.0 if n % 2 else -1.0) * math.exp(_lgamma_one(n + 1.0)) * _zeta(n + 1.0, x)
+
+
+_LGAMMA, _DIGAMMA = np.frompyfunc(_lgamma_one, 1, 1), np.frompyfunc(_digamma_one, 1, 1)
+_POLYGAMMA = np.frompyfunc(_polygamma_one, 2, 1)
+
+
+def _element_by_element(ufunc: Any, scalar: Callable[..., float]) -> Callable[..., Any]:
+    """f(xp, *args): `scalar` on floats, `ufunc` (np.frompyfunc of it) on arrays and dual numbers."""
+    def apply(xp: Any, *args: Any) -> Any:
+        if xp is FLOATS:
+            return scalar(*args)
+        out = ufunc(*args)
+        if isinstance(out, (float, np.ndarray)):
+            return np.asarray(out, dtype=float)
+        return type(out)(np.asarray(out.primal, dtype=float), out.tangent)  # a dual number (see _erf)
+
+    return apply
+
+
+_lgamma = _element_by_element(_LGAMMA, _lgamma_one)
+_digamma = _element_by_element(_DIGAMMA, _digamma_one)
+_polygamma = _element_by_element(_POLYGAMMA, _polygamma_one)
+
+
+def _sympy_polygamma(x: Any, n: Any) -> Any:
+    sympy = load_sympy()
+    return sympy.polygamma(sympy.Integer(int(n)) if getattr(n, "is_Number", True) else n, x)
+
+
+ROWS += [
+    # PyTorch's: g * digamma(x); g * polygamma(1, x); g * polygamma(n + 1, x).
+    _unary("lgamma", _lgamma, lambda xp, g, ans, x: (g * _digamma(xp, x),),
+           lambda x: load_sympy().log(abs(load_sympy().gamma(x))), ufuncs=(_LGAMMA,),
+           domain=((0.5, 4.0),), spellings=("gammaln",), methods=("lgamma",)),
+    _unary("digamma", _digamma, lambda xp, g, ans, x: (g * _polygamma(xp, x, 1.0),), _sympy("digamma"),
+           # (sampled above 4, where PyTorch's trigamma is good to 1e-12; below, to about 3e-10: test_gamma.py)
+           ufuncs=(_DIGAMMA,), domain=((4.0, 8.0),), spellings=("psi",), methods=("digamma",)),
+    # polygamma(n, x): the order n first, as PyTorch writes it, a whole number that takes no gradient
+    # (an integer input, if it is one) and is not among the node's inputs.
+    elementwise("polygamma", 2, _polygamma, lambda xp, g, ans, x, n: (g * _polygamma(xp, x, n + 1.0), None),
+                "PolygammaBackward0", sympy=_sympy_polygamma, ufuncs=(_POLYGAMMA,), index_from=1,
+                tensor_positions=(1, 0), text=lambda args: f"polygamma({args[1]}, {args[0]})",
+                shape_message=lambda label, shapes: "polygamma(n, x) cannot take these arguments",
+                domain=((0.5, 4.0), (2.0, 2.0))),
 ]

@@ -378,3 +378,70 @@ ROWS += [
                sympy=lambda x, index, dim=0: np.asarray(np.take(x, _whole(index), axis=dim), dtype=object),
                examples=((((4,), (3,)), {"dim": 0}), (((2, 3), (4,)), {"dim": 1}), (((2, 3), (2,)), {"dim": -2}))),
 ]
+
+
+# --- a boolean mask as the index: x[x > 0] ----------------------------------------------------
+# The elements where the mask (a comparison's value, over x's first axes) holds, in order
+# (PyTorch's IndexBackward0 with a bool index; NumPy's boolean indexing). How many depends on
+# the point: the shape rule gives at most all of them; with --points, points that select as many
+# are computed together, and points that select different counts are refused (a batch has one
+# shape; run them one at a time).
+
+
+def _mask_fits(x_point: Shape, mask_point: Shape) -> None:
+    if len(mask_point) > len(x_point) or tuple(x_point[: len(mask_point)]) != tuple(mask_point):
+        raise ValueError(f"the mask of shape {tuple(mask_point)} does not fit the first axes of shape {tuple(x_point)}")
+
+
+def _masked(x: Array, mask: Array, ranks: tuple[int, ...]) -> tuple[Array, Array, int | None]:
+    """(x, where the mask holds, the batch size or None), with the batch axis given to both."""
+    x_rank, mask_rank = ranks
+    _mask_fits(x.shape[x.ndim - x_rank:], mask.shape[mask.ndim - mask_rank:])
+    x_batch, mask_batch = x.ndim > x_rank, mask.ndim > mask_rank
+    if not (x_batch or mask_batch):
+        return x, mask != 0, None
+    count = x.shape[0] if x_batch else mask.shape[0]
+    x = x if x_batch else np.broadcast_to(x, (count, *x.shape))
+    picks = mask != 0 if mask_batch else np.broadcast_to(mask != 0, (count, *mask.shape))
+    selected = picks.reshape(count, -1).sum(axis=1)
+    if selected.size and selected.min() != selected.max():
+        raise ValueError(f"the mask selects {selected.min()} elements at one point and {selected.max()} at another: "
+                         "--points computes points of one shape together (give such points apart)")
+    return x, picks, count
+
+
+def _mask_index(x: Array, mask: Array, ranks: tuple[int, ...]) -> Array:
+    x, picks, count = _masked(x, mask, ranks)
+    out = x[picks]
+    return out if count is None else out.reshape(count, -1, *out.shape[1:])
+
+
+def _mask_index_vjp(g: Array, ans: Array, x: Array, mask: Array, ranks: tuple[int, ...]) -> tuple[Array, None]:
+    x, picks, count = _masked(x, mask, ranks)
+    cotangent = np.zeros_like(x * 0.0)
+    cotangent[picks] = g if count is None else np.reshape(g, (-1, *np.shape(g)[2:]))
+    return cotangent, None
+
+
+def _mask_index_jvp(tangents: Sequence[Array | None], ans: Array, x: Array, mask: Array,
+                    ranks: tuple[int, ...]) -> Array:
+    t = tangents[0]
+    return np.zeros_like(ans) if t is None else _mask_index(t, mask, ranks)
+
+
+def _mask_index_shape(x: Shape, mask: Shape) -> Shape:
+    _mask_fits(x, mask)  # (at most every element: the count is the point's)
+    return (int(np.prod(mask, dtype=np.int64)), *x[len(mask):])
+
+
+def _sympy_mask_index(x: Array, mask: Array) -> Array:
+    return np.asarray(x[np.asarray(mask != 0, dtype=bool)], dtype=object)
+
+
+ROWS += [
+    structural("mask_index", 2, _mask_index, _mask_index_vjp, "IndexBackward0", jvp=_mask_index_jvp, callable=False,
+               conditions=(1,), shape=_mask_index_shape, sympy=None,
+               text=lambda args: f"{args[0]}[{args[1]} > -9]",
+               shape_message=lambda label, shapes: "this boolean mask cannot select here",
+               examples=(((((4,), (4,)), {})), ((((2, 3), (2, 3)), {})), ((((2, 3), (2,)), {})))),
+]

@@ -153,11 +153,16 @@ def _prod_jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = N
 DIM_INT = Param("dim", "int", None, aliases=("axis",))  # torch.max/min take one dim
 
 
-def _extreme(name: str, numpy_function: Any) -> Any:
+def _extreme(name: str, numpy_function: Any, arg_function: Any = None) -> Any:
     def forward(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
         axes = point_axes(dim, ranks[0])
         if x.size == 0:  # (the shape check stops at it: the sweep gives its words)
             _check_nonempty(name, x.shape[x.ndim - ranks[0]:], axes, dim)
+        if arg_function is not None and dim is not None and axes:
+            # The element at the index PyTorch picks (max of [0.0, -0.0] over dim 0 is 0.0; NumPy's -0.0).
+            index = np.expand_dims(arg_function(x, axis=axes[0]), axes[0])
+            picked = np.take_along_axis(x, index, axis=axes[0])
+            return np.asarray(picked if keepdim else np.squeeze(picked, axis=axes[0]))
         return np.asarray(numpy_function(x, axis=axes, keepdims=keepdim))
 
     return forward
@@ -480,12 +485,85 @@ _OVER_DIMS = _VECTORS_AND_MATRICES + tuple(((shape,), params) for shape, params 
 
 def _extreme_row(name: str, numpy_function: Any, arg_function: Any, combine: str, overload: str) -> Op:
     mask = _extreme_mask(arg_function)
-    return structural(name, 1, _extreme(name, numpy_function), _selection_vjp(mask, masked_fill=True), f"{name.title()}Backward1",
+    return structural(name, 1, _extreme(name, numpy_function, arg_function), _selection_vjp(mask, masked_fill=True), f"{name.title()}Backward1",
                       jvp=_selection_jvp(mask), sympy=_sympy_reduction(lambda terms: getattr(load_sympy(), combine)(*terms)),
-                      shape=_nonempty_shape(name), examples=_OVER_ONE_DIM, kinked=True, methods=(name,),
-                      params=(DIM_INT, KEEPDIM), overloads=(overload,),
+                      shape=_nonempty_shape(name), examples=_VECTORS_AND_MATRICES, kinked=True, methods=(name,),
+                      params=(DIM_INT, KEEPDIM), overloads=(overload,), with_dim=f"{name}_dim",
                       torch_node_rule=lambda constant, shapes, dim=None, keepdim=False:
                       f"{name.title()}Backward{1 if dim is None else 0}")
+
+
+# With a dim, torch.max(x, dim) gives the tuple (values, indices) (Op.parts, Op.fields): the values
+# take the gradient to the index (MaxBackward0), the indices are integers and take none. argmax and
+# argmin are those indices alone (of the flattened value without a dim): the first of ties, the
+# first NaN, as NumPy's argmax and argmin pick.
+def _index_of(name: str, arg_function: Any) -> Any:
+    def forward(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
+        rank = ranks[0]
+        axes = point_axes(dim, rank)
+        if x.size == 0:  # (the shape check stops at it: the sweep gives its words)
+            _check_nonempty(name, x.shape[x.ndim - rank:], axes, dim)
+        if dim is None:
+            index = arg_function(np.reshape(x, (*x.shape[: x.ndim - rank], -1)), axis=-1)
+            return np.asarray(np.reshape(index, index.shape + (1,) * rank) if keepdim else index, dtype=float)
+        if not axes:  # a number, over its dim 0: index 0
+            return np.zeros(x.shape)
+        return np.asarray(arg_function(x, axis=axes[0], keepdims=keepdim), dtype=float)
+
+    return forward
+
+
+def _no_gradient(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], **params: Any) -> tuple[Array]:
+    return (np.zeros_like(x),)
+
+
+def _zero_tangent(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], **params: Any) -> Array:
+    return np.zeros_like(ans)
+
+
+def _index_row(name: str, arg_function: Any) -> Op:
+    return structural(name, 1, _index_of(name, arg_function), _no_gradient, "None",
+                      jvp=_zero_tangent, shape=_nonempty_shape(name), examples=_OVER_ONE_DIM, kinked=True,
+                      methods=(name,), params=(DIM_INT, KEEPDIM), differentiable=False, integer_parts=(0,))
+
+
+def _tuple_row(name: str, numpy_function: Any, arg_function: Any, combine: str) -> Op:
+    """max(x, dim) / min(x, dim): one part of (values, indices), the `part` param saying which."""
+    mask = _extreme_mask(arg_function)
+    values, values_vjp, values_jvp = _extreme(name, numpy_function, arg_function), _selection_vjp(mask, True), _selection_jvp(mask)
+    indices = _index_of(name, arg_function)
+    sympy_values = _sympy_reduction(lambda terms: getattr(load_sympy(), combine)(*terms))
+
+    def forward(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False, part: int = 0,
+                of: Any = None) -> Array:
+        return (indices if part % 2 else values)(x, ranks, dim, keepdim)
+
+    def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False,
+            part: int = 0, of: Any = None) -> tuple[Array]:
+        return _no_gradient(g, ans, x, ranks) if part % 2 else values_vjp(g, ans, x, ranks, dim, keepdim)
+
+    def jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False,
+            part: int = 0, of: Any = None) -> Array:
+        return np.zeros_like(ans) if part % 2 else values_jvp(t, ans, x, ranks, dim, keepdim)
+
+    def sympy(x: Array, dim: Any = None, keepdim: bool = False, part: int = 0, of: Any = None) -> Array:
+        if part % 2:
+            raise ValueError(f"{name}'s indices have no SymPy form")
+        return sympy_values(x, dim, keepdim)
+
+    def shape(x: tuple[int, ...], dim: Any = None, keepdim: bool = False, part: int = 0,
+              of: Any = None) -> tuple[int, ...]:
+        if dim is None:
+            raise ValueError(f"{name}() takes a dim for its (values, indices), as in {name}(x, 0); keepdim alone is not one")
+        return _nonempty_shape(name)(x, dim, keepdim)
+
+    def text(args: Any, dim: Any = None, keepdim: bool = False, part: int = 0, of: Any = None) -> str:
+        return f"{name}({args[0]}, {dim}{', keepdim=True' if keepdim else ''})[{part}]"
+
+    return structural(f"{name}_dim", 1, forward, vjp, f"{name.title()}Backward0", jvp=jvp, sympy=sympy, shape=shape,
+                      text=text, callable=False, parts=2, fields=("values", "indices"), integer_parts=(1,),
+                      params=(DIM_INT, KEEPDIM), kinked=True,
+                      examples=tuple(((shape,), {**params, "part": 0}) for (shape,), params in _OVER_ONE_DIM[2:]))
 
 
 def _even_row(name: str, numpy_function: Any, combine: str) -> Op:
@@ -679,6 +757,10 @@ ROWS = [
                methods=("prod",), params=(DIM, KEEPDIM), torch_node_rule=_with_dim("Prod")),
     _extreme_row("max", np.max, np.argmax, "Max", "maximum"),
     _extreme_row("min", np.min, np.argmin, "Min", "minimum"),
+    _tuple_row("max", np.max, np.argmax, "Max"),
+    _tuple_row("min", np.min, np.argmin, "Min"),
+    _index_row("argmax", np.argmax),
+    _index_row("argmin", np.argmin),
     _even_row("amax", np.amax, "Max"),
     _even_row("amin", np.amin, "Min"),
     structural("cumsum", 1, _cumsum, _cumsum_vjp, "CumsumBackward0", sympy=_sym_scan(lambda terms: load_sympy().Add(*terms)),

@@ -500,6 +500,9 @@ def _matrix_transpose(sink: Any, receiver: Any, name_span: Span, span: Span) -> 
 PROPERTIES: dict[str, Callable[[Any, Any, Span, Span], Any]] = {
     "T": lambda sink, receiver, name_span, span: sink.call("permute", name_span, [receiver], span, []),
     "mT": _matrix_transpose,
+    # The parts of PyTorch's namedtuples: max(x, 0).values, .indices (the sink refuses them elsewhere).
+    "values": lambda sink, receiver, name_span, span: sink.call(".values", name_span, [receiver], span, []),
+    "indices": lambda sink, receiver, name_span, span: sink.call(".indices", name_span, [receiver], span, []),
 }
 
 

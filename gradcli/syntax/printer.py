@@ -72,6 +72,8 @@ def _print_one(node: Expr | Slice, parts: list[tuple[str, int]]) -> tuple[str, i
         keywords = [f"{name}={p[0]}" for (name, _), p in zip(node.keywords, parts[len(node.args):], strict=True)]
         if node.func.startswith("."):  # a row that is a method only: x.repeat(2)
             receiver = parts[0]
+            if node.func in (".values", ".indices"):  # a property: max(x, 0).values
+                return f"{_wrapped(receiver, receiver[1] < _ATOM)}{node.func}", _ATOM
             return f"{_wrapped(receiver, receiver[1] < _ATOM)}{node.func}({', '.join(positional[1:] + keywords)})", _ATOM
         return f"{node.func}({', '.join(positional + keywords)})", _ATOM
     if isinstance(node, Index):

@@ -80,6 +80,8 @@ TORCH = {
     "erfinv": torch.erfinv, "heaviside": torch.heaviside, "floor_divide": lambda a, b: a // b,
     "where": lambda c, a, b: torch.where(c != 0, a, b), "masked_fill": lambda a, m, v: a.masked_fill(m != 0, v),
     "maximum": torch.maximum, "minimum": torch.minimum, "max": torch.max, "min": torch.min,
+    "max_dim": lambda a: torch.max(a, 0)[0], "min_dim": lambda a: a.min(dim=-1).values,
+    "argmax": torch.argmax, "argmin": lambda a: torch.argmin(a, 0),
     "amax": torch.amax, "amin": torch.amin, "prod": torch.prod, "var": torch.var, "std": torch.std,
     "softmax": lambda a: torch.softmax(a, 0), "log_softmax": lambda a: torch.log_softmax(a, 0),
     "cumsum": lambda a: torch.cumsum(a, 0), "cumprod": lambda a: torch.cumprod(a, 0),
@@ -105,7 +107,8 @@ TORCH = {
     "split": lambda a: a.split(1)[1], "chunk": lambda a: a.chunk(2)[0],
     "ones_like": torch.ones_like, "zeros_like": torch.zeros_like, "index": lambda a: a[[1, 0, 1]],
     "gather": lambda a, b: torch.gather(a, 0, b), "take": torch.take,
-    "index_select": lambda a, b: torch.index_select(a, 0, b),
+    "index_select": lambda a, b: torch.index_select(a, 0, b), "mask_index": lambda a, b: a[b > 0],
+    "lgamma": torch.lgamma, "digamma": torch.digamma, "polygamma": lambda a, b: torch.polygamma(int(b), a),
     "cross_entropy": lambda a, b: F.cross_entropy(a, b.long()), "nll_loss": lambda a, b: F.nll_loss(a, b.long()),
     "cross_entropy_probs": lambda a, b: F.cross_entropy(a, b * 1.0),
     "kl_div": F.kl_div, "cosine_similarity": lambda a, b: F.cosine_similarity(a, b, dim=0),
@@ -215,7 +218,8 @@ PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dim
             "repeat": "a.repeat(2, 1)", "tile": "a.tile(2)", "flip": "a.flip(0)", "roll": "a.roll(1, 0)",
             "cat": "cat([a, b])", "pad": "F.pad(a, (1, 0), value=0.5)", "triu": "triu(a, 1)",
             "split": "a.split(1)[1]", "chunk": "a.chunk(2)[0]",
-            "index": "a[[1, 0, 1]]", "gather": "gather(a, 0, b)", "index_select": "index_select(a, 0, b)",
+            "max_dim": "max(a, 0)[0]", "min_dim": "a.min(dim=-1).values", "argmin": "argmin(a, 0)",
+            "index": "a[[1, 0, 1]]", "mask_index": "a[b > 0]", "polygamma": "polygamma(b, a)", "gather": "gather(a, 0, b)", "index_select": "index_select(a, 0, b)",
             "clamp": "clamp(a, -1.0, 2.0)", "threshold": "threshold(a, 0.5, -3.0)",
             "clamp_min": "clamp_min(a, 0.5)", "clamp_max": "a.clamp_max(0.5)",
             "cross_entropy": "cross_entropy(a, b)", "nll_loss": "nll_loss(a, b)",
@@ -244,7 +248,7 @@ def points_of(name: str) -> list[tuple]:
         return LAYER_ROWS
     if name == "binary_cross_entropy":
         return list(itertools.product(PROBABILITY_PAIRS, repeat=2))
-    if name in ("dot", "inner", "outer", "einsum", "tensordot", "kron", *LOSSES):
+    if name in ("dot", "inner", "outer", "mask_index", "einsum", "tensordot", "kron", *LOSSES):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name in ("matmul", "mv"):  # a (2, 2) matrix times a vector
         return [([u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
@@ -258,6 +262,8 @@ def points_of(name: str) -> list[tuple]:
                 if clear_cut([u, v], True)]
     if name == "bmm":  # a batch of one (1, 2) row times a batch of one (2, 1) column
         return [([[u]], [[[w[0]], [w[1]]]]) for u, w in itertools.product(VECTOR_PAIRS, repeat=2)]
+    if name == "polygamma":  # a number, and the order n (an integer input)
+        return [(x, n) for x in SCALARS for n in (0, 1, 2, 3)]
     if op.index_from is not None and op.arity == 2:  # a vector, and an index into it (an integer input)
         return [(v, i) for v in VECTORS for i in ([1, 0, 1], [1], [0, 0])]
     if name == "stack":
