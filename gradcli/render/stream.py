@@ -55,6 +55,11 @@ def _write_rows(out: TextIO, pieces: list[Any]) -> None:
     out.write(line.write_csv(include_header=False, quote_style="never"))
 
 
+def _flat(array: np.ndarray) -> np.ndarray:
+    """(points, ...) -> (points, elements a point), for no points too."""
+    return array.reshape(array.shape[0], int(np.prod(array.shape[1:], dtype=np.int64)))
+
+
 def _element_names(name: str, shape: tuple[int, ...]) -> list[str]:
     """`z` of shape (2,) -> ['z[0]', 'z[1]']; a scalar keeps its name."""
     return [name + "".join(f"[{i}]" for i in index) for index in np.ndindex(*shape)] if shape else [name]
@@ -209,8 +214,8 @@ class CsvWriter:
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
         derivatives = result.columns()
-        blocks = [v.reshape(chunk.count, -1) for v in result.values]
-        blocks += [array.reshape(chunk.count, -1) for _, array in derivatives]
+        blocks = [_flat(v) for v in result.values]
+        blocks += [_flat(array) for _, array in derivatives]
         if not self.started:
             header: list[str] = []
             for name, value in zip(result.root_names, result.values, strict=True):
@@ -341,21 +346,22 @@ class ColumnsWriter:
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
         import polars as pl
 
-        if not chunk.count:
+        if not chunk.count and self.thread is not None:
             return
         labels: list[str] = []
         blocks: list[np.ndarray] = []
         for name, value in zip(result.root_names, result.values, strict=True):
             labels += _element_names("value" if len(result.values) == 1 else f"value_{name}", value.shape[1:])
-            blocks.append(value.reshape(chunk.count, -1))
+            blocks.append(_flat(value))
         for label, array in result.columns():
             labels += _element_names(label, array.shape[1:])
-            blocks.append(array.reshape(chunk.count, -1))
+            blocks.append(_flat(array))
         table = np.concatenate(blocks, axis=1)
         frame = pl.DataFrame({label: table[:, i] for i, label in enumerate(labels)})
         if self.thread is None:
             self._start(frame.schema)
-        self._put(frame)
+        if chunk.count:
+            self._put(frame)
 
     def _start(self, schema: Any) -> None:
         import threading
