@@ -341,7 +341,7 @@ class _File:
 
     def write_bytes(self, data: bytes | memoryview) -> None:
         self.flush()
-        self._do(lambda: self.file.buffer.write(data))
+        self._do(lambda: self.file.buffer.write(data))  # type: ignore[arg-type]  # any buffer of bytes
 
     def flush(self) -> None:
         self._do(self.file.flush)
