@@ -71,6 +71,17 @@ class _Stdout:
         except OSError as problem:
             raise cannot_write(problem) from None
 
+    def write_bytes(self, data: bytes | memoryview) -> None:
+        """Bytes straight to the stream's buffer, after the text written before (--points writes
+        its lines as polars gives them, never decoded to str and encoded back)."""
+        self.flush()
+        try:
+            self._stream.buffer.write(data)
+        except BrokenPipeError:
+            _reader_left()
+        except OSError as problem:
+            raise cannot_write(problem) from None
+
     def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)
 

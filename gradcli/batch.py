@@ -174,7 +174,7 @@ def grad_batch(
         values = forward(tape, _batch_point(tape, columns, fixed, start, size), backend)
         point_values = [backend.with_axis(values[r], r, size) for r in roots]
         if seeds_at_a_point is None:  # the first chunk: check the seeds against the output
-            shapes = [v[0] for v in point_values] if size else [v.reshape(v.shape[1:]) for v in point_values]
+            shapes = [v[0] for v in point_values] if size else [np.zeros(v.shape[1:]) for v in point_values]
             seeds_at_a_point = make_seeds(shapes, range(len(roots)), root_names, given)
         # The default seed is UNIT: no pass over the points multiplies by it (ops.Unit).
         seeds = [s if isinstance(s, Unit) else np.broadcast_to(s, (size, *s.shape))

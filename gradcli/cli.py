@@ -274,6 +274,8 @@ def _stream(run: session.PointsRun, output: str, destination: str | None = None)
         points_done = f"{run.done:,} point{'' if run.done == 1 else 's'} done"
         bad_lines = f"{len(run.skipped):,} bad line{'' if len(run.skipped) == 1 else 's'} skipped"
         print(f"gradcli: {points_done}; {bad_lines}: {shown}", file=sys.stderr)
+    elif not run.done:  # an input of no points is not an error, but worth a word
+        print("gradcli: 0 points done", file=sys.stderr)
     run.finish()
 
 

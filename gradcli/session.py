@@ -518,6 +518,10 @@ class PointsRun:
                     self.all_finite = self.all_finite and _all_finite(result.values, [c for _, c in result.columns()])
                     self.done += part.count
                     yield Answered(part, result)
+            if not self.done:  # no points: the writers still write the header the shapes give
+                empty = reader.empty()
+                if empty is not None:
+                    yield Answered(empty, _compute_empty(self.compute, tape, empty, fixed, getattr(reader, "header", 0)))
 
     def finish(self) -> None:
         if self.request.strict and not self.all_finite:
@@ -608,6 +612,22 @@ def _compute_chunk(compute: Callable[[Tape, Any, int, Any], BatchResult], tape: 
     except GradcliError as error:
         problem = _alone(tape, chunk, fixed) or error
     problem.message = f"--points line {chunk.lines[0]}: {problem.message}"
+    raise problem
+
+
+def _compute_empty(compute: Callable[[Tape, Any, int, Any], BatchResult], tape: Tape, chunk: PointChunk,
+                   fixed: Any, header: int) -> BatchResult:
+    """compute on no points, for the shapes of the results; an error names the header that gave the shapes."""
+    try:
+        return compute(tape, chunk.columns, 0, fixed)
+    except GradcliError as error:
+        import numpy as np
+
+        from gradcli.inputs.points import PointChunk
+
+        one = PointChunk({name: np.zeros((1, *column.shape[1:])) for name, column in chunk.columns.items()}, 1, [0], [])
+        problem = _alone(tape, one, fixed) or error  # its message shows the shapes at a point
+    problem.message = f"--points{f' line {header}' if header else ''}: {problem.message}"
     raise problem
 
 

@@ -118,9 +118,9 @@ class LineReader:
     def _give(self, ready: list[bytes], first: bool, limit: int) -> Iterator[str | Unreadable | Parsed]:
         """Whole lines: parsed at once by `fast` if it can, else one by one."""
         block = b"\n".join(ready) if len(ready) > 1 else ready[0]
-        if self.fast is not None and not first and _longest_line(block) <= limit:
-            count = block.count(b"\n") + 1
-            rows = self.fast(block, count)
+        if self.fast is not None and not first:
+            longest, count = _longest_line(block)
+            rows = self.fast(block, count) if longest <= limit else None
             if rows is not None:
                 yield Parsed(count, rows)
                 return
@@ -131,14 +131,15 @@ def read_lines(stream: BinaryIO, name: str = "-") -> LineReader:
     return LineReader(stream, name)
 
 
-def _longest_line(block: bytes) -> int:
-    """The most bytes a line of `block` has (a line has at least as many bytes as characters)."""
+def _longest_line(block: bytes) -> tuple[int, int]:
+    """The most bytes a line of `block` has (a line has at least as many bytes as characters),
+    and how many lines it has (one pass over the bytes gives both)."""
     import numpy as np
 
     ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
     if not ends.size:
-        return len(block)
-    return int(max(ends[0], len(block) - 1 - ends[-1], np.diff(ends).max(initial=1) - 1))
+        return len(block), 1
+    return int(max(ends[0], len(block) - 1 - ends[-1], np.diff(ends).max(initial=1) - 1)), ends.size + 1
 
 
 def _pieces(stream: BinaryIO) -> tuple[Callable[[int], bytes], Callable[[], bool] | None]:

@@ -17,7 +17,7 @@ from gradcli.errors import GradcliError, Limits, PointsProblem
 from gradcli.inputs.csv import Csv
 from gradcli.inputs.jsonl import JsonLines
 from gradcli.inputs.lines import PAUSE, LineReader, Parsed, Unreadable, too_long
-from gradcli.inputs.rows import Rows
+from gradcli.inputs.rows import PointShapes, Rows
 
 Array = np.ndarray
 
@@ -55,6 +55,8 @@ class PointsReader:
         self.max_line = Limits.get("line_chars")
         self._numbered = self._number_lines()
         self._held: Parsed | None = None  # lines parsed at once, for the next chunk
+        self.shapes = PointShapes(inputs, fixed)  # the inputs' shapes, once the format knows them
+        self.header = 0  # the line of a CSV header
 
     def _number_lines(self) -> Iterator[tuple[int, str | PointsProblem | Unreadable | Parsed]]:
         """Each line with its number; a problem in place of a line that is not a point.
@@ -122,6 +124,8 @@ class PointsReader:
             reader, pending = JsonLines(self.inputs, self.fixed), [first]
         else:
             reader, pending = Csv(first, self.number, self.inputs, self.fixed), []
+            self.header = self.number
+        self.shapes = reader.shapes
         if isinstance(self.lines, LineReader):  # from here on, blocks of lines are offered to polars first
             self.lines.fast = reader.fast
         while True:
@@ -148,6 +152,11 @@ class PointsReader:
                 yield PointChunk(rows.columns, len(rows.lines), rows.lines, problems)
             if self.ended and self._held is None:
                 return
+
+    def empty(self) -> PointChunk | None:
+        """A chunk of no points whose columns have the shapes the input gives (a CSV header, else
+        --at), for the header of a run with no points; None while some input's shape is unknown."""
+        return empty_chunk(self.shapes)
 
     def _gather(self, pending: list[str]) -> tuple[list[str], list[int], list[PointsProblem]] | tuple[int, Parsed]:
         """The next chunk's lines: their texts and numbers, and the lines that are not text;
@@ -189,3 +198,15 @@ class PointsReader:
             lines.append(self.number)
             chars += len(text)
         return texts, lines, problems
+
+
+def empty_chunk(shapes: PointShapes) -> PointChunk | None:
+    """A PointChunk of no points, the inputs' columns of the shapes known; None if some input
+    has neither a shape nor an --at value."""
+    columns = {}
+    for name in shapes.inputs:
+        if name in shapes.shapes:
+            columns[name] = np.empty((0, *shapes.shapes[name]))
+        elif name not in shapes.fixed:
+            return None
+    return PointChunk(columns, 0, [], [])

@@ -124,6 +124,12 @@ class TableReader:
             reason = str(problem).strip().splitlines()[0]
             raise NameProblem(f"cannot read the points: {reason}", where="--points") from None
 
+    def empty(self) -> PointChunk | None:
+        """A chunk of no points with the shapes the columns give (PointsReader.empty)."""
+        from gradcli.inputs.points import empty_chunk
+
+        return empty_chunk(self.shapes)
+
     def _chunk(self, batch: Any) -> Iterator[PointChunk]:
         count, start = batch.height, self.row + 1
         self.row += count
