@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 import string
 import sys
 from collections.abc import Callable, Sequence
@@ -326,6 +327,7 @@ class Interpreter:
                 elif value.conversion == ord("a"):
                     item = ascii(item)
                 spec = self._JoinedStr(value.format_spec) if isinstance(value.format_spec, ast.JoinedStr) else ""
+                self.check_width(spec, node)
                 parts.append(format(item, spec))
         return "".join(parts)
 
@@ -362,19 +364,59 @@ class Interpreter:
         python = _PYTHON_OPERATORS.get(symbol)
         allowed = (int, float, bool)
         if python is None or not ((isinstance(left, allowed) and isinstance(right, allowed))
-                                  or (symbol in "+*" and isinstance(left, (str, list, tuple)))):
+                                  or (symbol in "+*" and isinstance(left, (str, list, tuple)))
+                                  or (symbol == "*" and isinstance(right, (str, list, tuple)))):
             raise TorchError("TypeError", f"unsupported operand type(s) for {symbol}: "
                                           f"'{_type_name(left)}' and '{_type_name(right)}'")
+        self.check_python_size(symbol, left, right, node)
         try:
             return python(left, right)
-        except ZeroDivisionError as problem:
-            raise TorchError("ZeroDivisionError", str(problem)) from None
-        except OverflowError as problem:
-            raise TorchError("OverflowError", str(problem)) from None
+        except (ZeroDivisionError, OverflowError, TypeError, ValueError) as problem:
+            raise TorchError(type(problem).__name__, str(problem)) from None
+
+    def check_python_size(self, symbol: str, left: Any, right: Any, node: ast.AST) -> None:
+        """Refuse, before Python makes it, a string or list past the elements limit (`'ab' * 10**10`)
+        or an integer past the digits limit (`10 ** 10 ** 10`)."""
+        if symbol == "*" and isinstance(right, (str, list, tuple)):
+            left, right = right, left
+        if isinstance(left, (str, list, tuple)):
+            if symbol == "*" and isinstance(right, int):
+                length = len(left) * max(right, 0)
+            else:
+                length = len(left) + (len(right) if isinstance(right, (str, list, tuple)) else 0)
+            if length > Limits.get("elements"):
+                raise over_limit(f"this {type(left).__name__} would have {length:,} items", "elements",
+                                 source=self.source, span=self.span(node))
+            return
+        if not (isinstance(left, int) and isinstance(right, int)) or symbol not in ("*", "**"):
+            return
+        if symbol == "*":
+            digits = (left.bit_length() + right.bit_length()) * math.log10(2)
+        else:
+            digits = right * math.log10(abs(left)) if right > 0 and abs(left) > 1 else 0
+        self.check_digits(int(digits), node)
+
+    def check_width(self, spec: str, node: ast.AST) -> None:
+        """Refuse a format's width or precision past the elements limit (`f'{1:1000000000}'` would
+        make a gigabyte of spaces)."""
+        for number in re.findall(r"\d+", spec):
+            if len(number) > 12 or int(number) > Limits.get("elements"):
+                raise over_limit(f"a format width or precision of {int(number):,} characters", "elements",
+                                 source=self.source, span=self.span(node))
+
+    def check_digits(self, digits: int, node: ast.AST) -> None:
+        if digits > Limits.get("int_digits"):
+            raise over_limit(f"this integer would have about {digits:,} digits", "int_digits", source=self.source,
+                             span=self.span(node))
 
     def percent(self, text: str, values: Any, node: ast.AST) -> str:
         """`"%.3f" % x`: Python's %-formatting of numbers, strings and tensors (a mapping is not
         in the subset)."""
+        widths = [number for match in _PERCENT_SPEC.finditer(text) for number in match.groups() if number]
+        if "*" in widths:  # a width taken from the values
+            items = values if isinstance(values, tuple) else (values,)
+            widths += [str(abs(v)) for v in items if isinstance(v, int)]
+        self.check_width(" ".join(w for w in widths if w != "*"), node)
         try:
             return text % values
         except (TypeError, ValueError, KeyError) as problem:
@@ -578,10 +620,14 @@ class Interpreter:
         return self.call_op(METHODS[name], [tensor, *args], kwargs, node)
 
     def format_string(self, text: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> str:
-        for _, field_name, _, _ in string.Formatter().parse(text):
+        for _, field_name, spec, _ in string.Formatter().parse(text):
             if field_name and any(mark in field_name for mark in ".["):
                 raise self.refuse(node, "a format field that reaches into attributes or items is not supported",
                                   "format the value itself: '{}'.format(x.grad)")
+            if spec and "{" in spec:
+                raise self.refuse(node, "a format field nested in a format spec is not supported",
+                                  "write the width itself: '{:>10}'.format(x)")
+            self.check_width(spec or "", node)
         try:
             return text.format(*args, **kwargs)
         except (IndexError, KeyError, ValueError) as problem:
@@ -972,6 +1018,8 @@ _BUILTINS = {name: Builtin(name, function) for name, function in {
 
 # --- small pieces -----------------------------------------------------------------------------------
 
+# A %-conversion's width and precision (either may be `*`: taken from the values)
+_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
 _SYMBOLS: dict[type, str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**",
                              ast.MatMult: "@", ast.Mod: "%", ast.FloorDiv: "//"}
 _COMPARISONS: dict[type, Any] = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less, ast.LtE: np.less_equal,

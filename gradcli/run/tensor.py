@@ -12,13 +12,15 @@ PyTorch's errors are raised as TorchError with PyTorch's type and message.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from gradcli.errors import Limits, over_limit
 from gradcli.ops import OPS, SCALAR_OVERLOADS, Op, call_forward, torch_node_name
-from gradcli.tape import APPLY, CONST, INPUT, Node, Tape
+from gradcli.tape import APPLY, CONST, INPUT, Node, Tape, output_shape
 
 Array = np.ndarray
 
@@ -230,6 +232,7 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
     gradient can flow."""
     tensors = [a.data for a in args if isinstance(a, Tensor)]
     numbers = [a for a in args if not isinstance(a, Tensor)]
+    _check_elements(graph, op, [np.shape(a.data) if isinstance(a, Tensor) else () for a in args], params, span)
     dtype = promote(tensors, numbers)
     # Integers and booleans stay what they are through the ops that keep them (+ - *, shapes,
     # indexing, max, sum ...); any other op computes in float32.
@@ -268,6 +271,18 @@ _KEEPS_INTEGERS = frozenset({
     "cumprod"})
 _SUMS = frozenset({"sum", "prod", "cumsum", "cumprod", "trace"})
 _BOOLEAN = frozenset({"lt", "le", "gt", "ge", "eq", "ne", "logical_or", "logical_and", "logical_not"})
+
+
+def _check_elements(graph: Graph, op: Op, shapes: list[tuple[int, ...]], params: dict[str, Any],
+                    span: tuple[int, int]) -> None:
+    """Refuse, before it is computed, a value past the elements limit (from the op's shape rule)."""
+    try:
+        shape = output_shape(op, shapes, params)
+    except TypeError:
+        return  # (a rule that wants more than the call gave: the op's own error follows)
+    if shape is not None and math.prod(shape) > Limits.get("elements"):
+        raise over_limit(f"this tensor would have {math.prod(shape):,} elements", "elements",
+                         source=graph.tape.source, span=span)
 
 
 def operator(symbol: str) -> Op:
