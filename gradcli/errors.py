@@ -184,6 +184,7 @@ class Limits:
         # elements of a Jacobian or a Hessian, of one sweep's batch of Hessian directions, and of
         # the Jacobians of the points of --points computed at once (4M: a run stays under ~0.5 GB)
         "jacobian": ("GRADCLI_MAX_JACOBIAN", 4_000_000),
+        "int_digits": ("GRADCLI_MAX_INT_DIGITS", 100_000),  # digits of a Python integer `gradcli run` computes
     }
 
     @classmethod

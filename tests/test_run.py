@@ -125,3 +125,61 @@ def test_live_pytorch_prints_the_same(path):
     run = cli("run", str(path))
     assert masked(run.stdout) == masked(done.stdout)
     assert run.exit_code == done.returncode
+
+
+@pytest.mark.parametrize("line", [
+    "x = torch.ones(5000, 1) * torch.ones(1, 5000)",  # broadcasting past the limit
+    "x = torch.outer(torch.ones(5000), torch.ones(5000))",
+    "x = torch.ones(3000, 3000).repeat(10, 10)",
+    "x = torch.tensor([0.0] * 10**9)",  # a Python list past the limit, refused before it is made
+    "x = 'ab' * 10**10",
+    "x = [1, 2] + [3] * 10**8",
+    "x = 10 ** 10 ** 10",  # an integer of ten billion digits: refused, not computed
+    "x = (10 ** 90000) * (10 ** 90000)",
+    "print(f'{1:1000000000}')",  # a field a gigabyte wide
+    "print(f'{1.5:.1000000000f}')",
+    "print('{:>1000000000}'.format(1))",
+    "print('%1000000000d' % 1)",
+    "print('%.*f' % (1000000000, 1.5))",
+])
+def test_what_would_take_the_memory_or_the_time_is_refused_before_it_is_spent(tmp_path, line):
+    program = tmp_path / "f.py"
+    program.write_text(f"import torch\nimport math\n{line}\n")
+    run = cli("run", str(program))
+    assert run.exit_code == 2, run.stderr
+    assert run.stdout == ""
+    assert "the limit is" in run.stderr and "GRADCLI_MAX_" in run.stderr
+    assert "line 3" in run.stderr
+
+
+def test_a_too_deep_program_is_exit_2_not_a_crash(tmp_path):
+    program = tmp_path / "f.py"
+    program.write_text("import torch\nx = torch.tensor(1., requires_grad=True)\ny = x" + "+x" * 5000 + "\n")
+    run = cli("run", str(program))
+    assert run.exit_code == 2
+    assert "nests too deeply" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_bytes_that_are_not_utf8_are_exit_2(tmp_path):
+    program = tmp_path / "f.py"
+    program.write_bytes(b"import torch\nprint('\xff\xfe')\n")
+    run = cli("run", str(program))
+    assert run.exit_code == 2 and run.stdout == "" and "not UTF-8" in run.stderr
+
+
+def test_printed_strings_go_out_verbatim_control_characters_and_markup_alike(tmp_path):
+    text = "[bold]x[/bold] \x1b[31mred\x1b[0m \t|\r|\x07"
+    program = tmp_path / "f.py"
+    program.write_text(f"import torch\nprint({text!r}, end='')\n")
+    done = subprocess.run([sys.executable, "-m", "gradcli", "run", str(program)], capture_output=True, timeout=120)
+    assert done.returncode == 0
+    assert done.stdout == text.encode()
+
+
+def test_a_closed_pipe_ends_the_run_quietly(tmp_path):
+    program = tmp_path / "f.py"
+    program.write_text("import torch\n" + "print(torch.arange(2000.0))\n" * 200)
+    done = subprocess.run(f"{sys.executable} -m gradcli run {program} | head -1", shell=True, capture_output=True,
+                          text=True, timeout=120)
+    assert done.stdout == "tensor([0.0000e+00, 1.0000e+00, 2.0000e+00,  ..., 1.9970e+03, 1.9980e+03,\n"
+    assert done.stderr == ""

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 import string
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -39,12 +41,12 @@ from gradcli.run.tensor import (
     TorchError,
     apply,
     node_name,
-    operator,
     runtime_error,
 )
 from gradcli.tape import APPLY, INPUT
 
 Span = tuple[int, int]
+_WALK_DEPTH = 20_000
 
 # --- what a program can name: modules, dtypes, functions --------------------------------------
 
@@ -264,8 +266,15 @@ class Interpreter:
             if value is not None and not isinstance(value, Tensor):
                 raise TorchError("TypeError", f"assigned grad expected to be a Tensor or None but got grad of type {_type_name(value)}")
             owner.grad = value
+        elif name == "data":
+            if not isinstance(value, Tensor):
+                raise TorchError("TypeError", f"Variable data has to be a tensor, but got {_type_name(value)}")
+            # The tensor keeps its identity and its flag, takes the values; uses before keep the old.
+            owner.data = value.data
+            if owner.is_leaf:
+                owner.node = None
         else:
-            raise self.refuse(node, f"setting '.{name}' of a tensor is not supported", "set .requires_grad or .grad")
+            raise self.refuse(node, f"setting '.{name}' of a tensor is not supported", "set .requires_grad, .grad or .data")
 
     def set_requires_grad(self, tensor: Tensor, flag: bool) -> Tensor:
         if not tensor.is_leaf:
@@ -318,6 +327,7 @@ class Interpreter:
                 elif value.conversion == ord("a"):
                     item = ascii(item)
                 spec = self._JoinedStr(value.format_spec) if isinstance(value.format_spec, ast.JoinedStr) else ""
+                self.check_width(spec, node)
                 parts.append(format(item, spec))
         return "".join(parts)
 
@@ -327,8 +337,7 @@ class Interpreter:
             return operand
         if isinstance(node.op, ast.USub):
             if isinstance(operand, Tensor):
-                return apply(self.graph, operator("-") if "-" not in _BINARY_ONLY else _neg(), [operand], {},
-                             self.span(node))
+                return apply(self.graph, _neg(), [operand], {}, self.span(node))
             return -operand
         if isinstance(node.op, ast.Not) and not isinstance(operand, Tensor):
             return not operand
@@ -341,6 +350,8 @@ class Interpreter:
         return self.binary(symbol, self.expression(node.left), self.expression(node.right), node)
 
     def binary(self, symbol: str, left: Any, right: Any, node: ast.AST) -> Any:
+        if isinstance(left, str) and symbol == "%":
+            return self.percent(left, right, node)
         if isinstance(left, Tensor) or isinstance(right, Tensor):
             from gradcli.ops import BINARY_OPERATORS
 
@@ -350,20 +361,66 @@ class Interpreter:
                 raise TorchError("TypeError", f"unsupported operand type(s) for {symbol}: "
                                               f"'{_type_name(left)}' and '{_type_name(right)}'")
             return apply(self.graph, BINARY_OPERATORS[symbol], [left, right], {}, self.span(node))
-        if isinstance(left, str) and symbol == "%":
-            return left % (tuple(right) if isinstance(right, tuple) else right)
         python = _PYTHON_OPERATORS.get(symbol)
         allowed = (int, float, bool)
         if python is None or not ((isinstance(left, allowed) and isinstance(right, allowed))
-                                  or (symbol in "+*" and isinstance(left, (str, list, tuple)))):
+                                  or (symbol in "+*" and isinstance(left, (str, list, tuple)))
+                                  or (symbol == "*" and isinstance(right, (str, list, tuple)))):
             raise TorchError("TypeError", f"unsupported operand type(s) for {symbol}: "
                                           f"'{_type_name(left)}' and '{_type_name(right)}'")
+        self.check_python_size(symbol, left, right, node)
         try:
             return python(left, right)
-        except ZeroDivisionError as problem:
-            raise TorchError("ZeroDivisionError", str(problem)) from None
-        except OverflowError as problem:
-            raise TorchError("OverflowError", str(problem)) from None
+        except (ZeroDivisionError, OverflowError, TypeError, ValueError) as problem:
+            raise TorchError(type(problem).__name__, str(problem)) from None
+
+    def check_python_size(self, symbol: str, left: Any, right: Any, node: ast.AST) -> None:
+        """Refuse, before Python makes it, a string or list past the elements limit (`'ab' * 10**10`)
+        or an integer past the digits limit (`10 ** 10 ** 10`)."""
+        if symbol == "*" and isinstance(right, (str, list, tuple)):
+            left, right = right, left
+        if isinstance(left, (str, list, tuple)):
+            if symbol == "*" and isinstance(right, int):
+                length = len(left) * max(right, 0)
+            else:
+                length = len(left) + (len(right) if isinstance(right, (str, list, tuple)) else 0)
+            if length > Limits.get("elements"):
+                raise over_limit(f"this {type(left).__name__} would have {length:,} items", "elements",
+                                 source=self.source, span=self.span(node))
+            return
+        if not (isinstance(left, int) and isinstance(right, int)) or symbol not in ("*", "**"):
+            return
+        if symbol == "*":
+            digits = (left.bit_length() + right.bit_length()) * math.log10(2)
+        else:
+            digits = right * math.log10(abs(left)) if right > 0 and abs(left) > 1 else 0
+        self.check_digits(int(digits), node)
+
+    def check_width(self, spec: str, node: ast.AST) -> None:
+        """Refuse a format's width or precision past the elements limit (`f'{1:1000000000}'` would
+        make a gigabyte of spaces)."""
+        for number in re.findall(r"\d+", spec):
+            if len(number) > 12 or int(number) > Limits.get("elements"):
+                raise over_limit(f"a format width or precision of {int(number):,} characters", "elements",
+                                 source=self.source, span=self.span(node))
+
+    def check_digits(self, digits: int, node: ast.AST) -> None:
+        if digits > Limits.get("int_digits"):
+            raise over_limit(f"this integer would have about {digits:,} digits", "int_digits", source=self.source,
+                             span=self.span(node))
+
+    def percent(self, text: str, values: Any, node: ast.AST) -> str:
+        """`"%.3f" % x`: Python's %-formatting of numbers, strings and tensors (a mapping is not
+        in the subset)."""
+        widths = [number for match in _PERCENT_SPEC.finditer(text) for number in match.groups() if number]
+        if "*" in widths:  # a width taken from the values
+            items = values if isinstance(values, tuple) else (values,)
+            widths += [str(abs(v)) for v in items if isinstance(v, int)]
+        self.check_width(" ".join(w for w in widths if w != "*"), node)
+        try:
+            return text % values
+        except (TypeError, ValueError, KeyError) as problem:
+            raise TorchError(type(problem).__name__, str(problem)) from None
 
     def _Compare(self, node: ast.Compare) -> Any:
         """`a == b`, `x > 0`: on tensors a bool tensor with no grad_fn (PyTorch's comparisons are not
@@ -563,10 +620,14 @@ class Interpreter:
         return self.call_op(METHODS[name], [tensor, *args], kwargs, node)
 
     def format_string(self, text: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> str:
-        for _, field_name, _, _ in string.Formatter().parse(text):
+        for _, field_name, spec, _ in string.Formatter().parse(text):
             if field_name and any(mark in field_name for mark in ".["):
                 raise self.refuse(node, "a format field that reaches into attributes or items is not supported",
                                   "format the value itself: '{}'.format(x.grad)")
+            if spec and "{" in spec:
+                raise self.refuse(node, "a format field nested in a format spec is not supported",
+                                  "write the width itself: '{:>10}'.format(x)")
+            self.check_width(spec or "", node)
         try:
             return text.format(*args, **kwargs)
         except (IndexError, KeyError, ValueError) as problem:
@@ -856,6 +917,22 @@ def _size(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dic
     return shape[args[0]] if args else shape
 
 
+def _logic(test: Callable[..., Any]) -> Callable[..., Tensor]:
+    """x.all(), x.any(dim): a boolean tensor, no grad_fn (PyTorch records none)."""
+
+    def reduce(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
+               node: ast.AST) -> Tensor:
+        bound = _python_bind(test.__name__, ["dim", "keepdim"], args, kwargs)
+        dim = bound.get("dim")
+        if dim is not None and not -max(tensor.data.ndim, 1) <= int(dim) < max(tensor.data.ndim, 1):
+            raise TorchError("IndexError", f"Dimension out of range (expected to be in range of "
+                                           f"[{-max(tensor.data.ndim, 1)}, {max(tensor.data.ndim, 1) - 1}], but got {dim})")
+        axis = None if dim is None or not tensor.data.ndim else int(dim)
+        return Tensor(interpreter.graph, np.asarray(test(tensor.data, axis=axis, keepdims=bool(bound.get("keepdim")))))
+
+    return reduce
+
+
 def _to_dtype(dtype: np.dtype) -> Callable[..., Tensor]:
     def convert(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
                 node: ast.AST) -> Tensor:
@@ -878,6 +955,8 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "dim": lambda i, t, a, k, n: t.data.ndim,
     "numel": lambda i, t, a, k, n: int(t.data.size),
     "numpy": lambda i, t, a, k, n: t.data,
+    "all": _logic(np.all),
+    "any": _logic(np.any),
     "float": _to_dtype(FLOAT32),
     "double": _to_dtype(FLOAT64),
 }
@@ -939,6 +1018,8 @@ _BUILTINS = {name: Builtin(name, function) for name, function in {
 
 # --- small pieces -----------------------------------------------------------------------------------
 
+# A %-conversion's width and precision (either may be `*`: taken from the values)
+_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
 _SYMBOLS: dict[type, str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**",
                              ast.MatMult: "@", ast.Mod: "%", ast.FloorDiv: "//"}
 _COMPARISONS: dict[type, Any] = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less, ast.LtE: np.less_equal,
@@ -946,7 +1027,6 @@ _COMPARISONS: dict[type, Any] = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.
 _PYTHON_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
     "**": lambda a, b: a**b, "%": lambda a, b: a % b, "//": lambda a, b: a // b}
-_BINARY_ONLY: frozenset[str] = frozenset()
 
 
 def _neg() -> Op:
@@ -1080,6 +1160,9 @@ def run(source: str, out: TextIO) -> Interpreter:
     run does not take, TorchError (exit 1) for what PyTorch would raise."""
     try:
         tree = ast.parse(source)
+    except (RecursionError, MemoryError):  # Python's own parser gives up on such nesting too
+        raise SyntaxProblem("not Python: the program nests too deeply for Python's parser", source=source,
+                            span=(0, 1)) from None
     except SyntaxError as problem:
         line, column = problem.lineno or 1, (problem.offset or 1) - 1
         starts = [0]
@@ -1088,11 +1171,20 @@ def run(source: str, out: TextIO) -> Interpreter:
         start = starts[min(line, len(starts)) - 1] + max(column, 0)
         raise SyntaxProblem(f"not Python: {problem.msg}", source=source, span=(start, start + 1)) from None
     interpreter = Interpreter(source, out)
+    # The walk takes a few Python frames per level of the tree ast.parse built (as deep as
+    # Python's parser goes, about a thousand levels): room for them, and no further.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _WALK_DEPTH))
     try:
         interpreter.run(tree)
     except TorchError as raised:
         raised.interpreter = interpreter
         raise
+    except RecursionError:
+        node = interpreter.node or tree
+        raise interpreter.refuse(node, "this statement nests too deeply for gradcli run") from None
+    finally:
+        sys.setrecursionlimit(limit)
     return interpreter
 
 

@@ -12,13 +12,15 @@ PyTorch's errors are raised as TorchError with PyTorch's type and message.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from gradcli.errors import Limits, over_limit
 from gradcli.ops import OPS, SCALAR_OVERLOADS, Op, call_forward, torch_node_name
-from gradcli.tape import APPLY, CONST, INPUT, Node, Tape
+from gradcli.tape import APPLY, CONST, INPUT, Node, Tape, output_shape
 
 Array = np.ndarray
 
@@ -230,15 +232,21 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
     gradient can flow."""
     tensors = [a.data for a in args if isinstance(a, Tensor)]
     numbers = [a for a in args if not isinstance(a, Tensor)]
+    _check_elements(graph, op, [np.shape(a.data) if isinstance(a, Tensor) else () for a in args], params, span)
     dtype = promote(tensors, numbers)
-    # Integers stay integers through + - * (and the like); any other op computes in float32.
-    computing = dtype if dtype.kind == "f" or op.keeps_integers else FLOAT32
+    # Integers and booleans stay what they are through the ops that keep them (+ - *, shapes,
+    # indexing, max, sum ...); any other op computes in float32.
+    computing = dtype if dtype.kind == "f" or op.keeps_integers or op.name in _KEEPS_INTEGERS else FLOAT32
     values = [a.data.astype(computing, copy=False) if isinstance(a, Tensor) else float(a) for a in args]
     with np.errstate(all="ignore"):
         out = np.asarray(call_forward(op, values, params, [0] * len(values)))  # type: ignore[arg-type]
-    if out.dtype.kind == "f" and out.dtype != computing:
+    if not op.differentiable and op.name in _BOOLEAN:
+        out = out.astype(BOOL)
+    elif op.name in _SUMS and computing == BOOL:
+        out = out.astype(INT64)  # (a sum of booleans counts them)
+    elif out.dtype != computing and (out.dtype.kind == "f" or computing.kind in "bi"):
         out = out.astype(computing)
-    tracks = graph.grad_enabled and any(isinstance(a, Tensor) and a.requires_grad for a in args)
+    tracks = op.differentiable and graph.grad_enabled and any(isinstance(a, Tensor) and a.requires_grad for a in args)
     if not tracks:
         return Tensor(graph, out)
     nodes = []
@@ -250,6 +258,31 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
             graph.numbers.add(nodes[-1])
     index = graph.add(APPLY, op, tuple(nodes), out, span, params)
     return Tensor(graph, out, node=index, requires_grad=True)
+
+
+# The ops whose result has their integer (or boolean) args' dtype in PyTorch: the values move
+# (shapes, indexing) or are picked or summed; comparisons and logic give booleans.
+_KEEPS_INTEGERS = frozenset({
+    "reshape", "flatten", "squeeze", "unsqueeze", "transpose", "permute", "t", "expand", "repeat", "tile", "flip",
+    "roll", "cat", "pad", "split", "chunk", "diag", "diagonal", "trace", "tril", "triu", "getitem", "stack", "index",
+    "gather", "take", "index_select", "max", "min", "amax", "amin", "abs", "sign", "maximum", "minimum", "clamp",
+    "clamp_min", "clamp_max", "relu", "square", "pow", "remainder", "floor_divide", "fmod", "where", "masked_fill",
+    "floor", "ceil", "round", "trunc", "matmul", "mm", "mv", "bmm", "dot", "outer", "inner", "sum", "prod", "cumsum",
+    "cumprod"})
+_SUMS = frozenset({"sum", "prod", "cumsum", "cumprod", "trace"})
+_BOOLEAN = frozenset({"lt", "le", "gt", "ge", "eq", "ne", "logical_or", "logical_and", "logical_not"})
+
+
+def _check_elements(graph: Graph, op: Op, shapes: list[tuple[int, ...]], params: dict[str, Any],
+                    span: tuple[int, int]) -> None:
+    """Refuse, before it is computed, a value past the elements limit (from the op's shape rule)."""
+    try:
+        shape = output_shape(op, shapes, params)
+    except TypeError:
+        return  # (a rule that wants more than the call gave: the op's own error follows)
+    if shape is not None and math.prod(shape) > Limits.get("elements"):
+        raise over_limit(f"this tensor would have {math.prod(shape):,} elements", "elements",
+                         source=graph.tape.source, span=span)
 
 
 def operator(symbol: str) -> Op:

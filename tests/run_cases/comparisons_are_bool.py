@@ -1,0 +1,10 @@
+import torch
+x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+y = x.detach()
+print(x.eq(y), x.eq(y).all(), (x > 0).any())
+print(torch.gt(x, 0), x.lt(1.0), x.ge(y), x.ne(y), torch.le(x, y))
+print(x > 0, x == y, (x * 2 > 1).sum())
+print(torch.where(x > 0, x, torch.zeros_like(x)))
+print(torch.logical_not(x > 0), torch.logical_and(x > 0, x < 2))
+print(torch.tensor([1, 2]) == torch.tensor([1, 3]))
+print(x.masked_fill(x > 0, 0.0))
