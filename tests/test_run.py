@@ -183,3 +183,31 @@ def test_a_closed_pipe_ends_the_run_quietly(tmp_path):
                           text=True, timeout=120)
     assert done.stdout == "tensor([0.0000e+00, 1.0000e+00, 2.0000e+00,  ..., 1.9970e+03, 1.9980e+03,\n"
     assert done.stderr == ""
+
+
+ITEMS = {  # the expression, as the file writes it and as this test computes it with PyTorch
+    "torch.sigmoid(w @ x).item()": lambda torch, w, x: torch.sigmoid(w @ x).item(),
+    "(w * x).sum().exp().item()": lambda torch, w, x: (w * x).sum().exp().item(),
+    "torch.tanh(w).mean().item()": lambda torch, w, x: torch.tanh(w).mean().item(),
+    "(w ** 3 / (x + 0.1)).sum().item()": lambda torch, w, x: (w**3 / (x + 0.1)).sum().item(),
+    "torch.log(x).dot(w).item()": lambda torch, w, x: torch.log(x).dot(w).item(),
+    "torch.softmax(w, 0)[1].item()": lambda torch, w, x: torch.softmax(w, 0)[1].item(),
+    "torch.sqrt(x).norm().item()": lambda torch, w, x: torch.sqrt(x).norm().item(),
+    "(torch.arange(-1.0, 1.0, 0.1) ** 2).sum().item()": lambda torch, w, x: (torch.arange(-1.0, 1.0, 0.1) ** 2).sum().item(),
+}
+
+
+@pytest.mark.parametrize("expression", list(ITEMS))
+def test_item_is_within_one_float32_ulp_of_pytorchs(tmp_path, expression):
+    torch = pytest.importorskip("torch")
+    import numpy as np
+
+    program = tmp_path / "f.py"
+    program.write_text("import torch\nw = torch.tensor([0.3, -1.7, 2.25], requires_grad=True)\n"
+                       f"x = torch.tensor([1.5, 0.1, 3.0])\nprint(repr({expression}))\n")
+    run = cli("run", str(program))
+    assert run.exit_code == 0, run.stderr
+    expected = ITEMS[expression](torch, torch.tensor([0.3, -1.7, 2.25], requires_grad=True),
+                                 torch.tensor([1.5, 0.1, 3.0]))
+    ours = float(run.stdout)
+    assert abs(ours - expected) <= np.spacing(np.float32(abs(expected))), (ours, expected)

@@ -671,6 +671,10 @@ class Interpreter:
                     fill, args = args[-1], args[:-1]
             sizes = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
             shape = tuple(int(s) for s in sizes)
+            negative = [size for size in shape if size < 0]
+            if negative:
+                raise runtime_error(f"Trying to create tensor with negative dimension {negative[0]}: "
+                                    f"[{', '.join(map(str, shape))}]")
             self.check_size(math.prod(shape), node)
             value = {"ones": 1.0, "zeros": 0.0}.get(name, fill)
             kind = dtype.numpy if isinstance(dtype, Dtype) else (
@@ -687,6 +691,8 @@ class Interpreter:
         elif name == "eye":
             n = int(args[0])
             m = int(args[1]) if len(args) > 1 else n
+            if n < 0 or m < 0:
+                raise runtime_error(f"{'n' if n < 0 else 'm'} must be greater or equal to 0, got {n if n < 0 else m}")
             self.check_size(n * m, node)
             tensor = Tensor(self.graph, np.eye(n, m, dtype=dtype.numpy if isinstance(dtype, Dtype) else FLOAT32))
         elif name == "arange":
