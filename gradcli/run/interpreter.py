@@ -83,6 +83,21 @@ _DTYPES: dict[str, np.dtype] = {"float32": FLOAT32, "float": FLOAT32, "float64":
            "long": INT64, "bool": BOOL}
 
 
+class ReturnTuple(tuple[Any, ...]):
+    """PyTorch's namedtuple of a call such as torch.max(x, 0): `.values`, `.indices`."""
+
+    def __new__(cls, function: str, fields: tuple[str, ...], items: list[Any]) -> ReturnTuple:
+        made = super().__new__(cls, items)
+        made.function, made.fields = function, fields  # type: ignore[attr-defined]
+        return made
+
+    def __repr__(self) -> str:
+        inner = ",\n".join(f"{name}={item!r}" for name, item in zip(self.fields, self, strict=True))  # type: ignore[attr-defined]
+        return f"torch.return_types.{self.function}(\n{inner})"  # type: ignore[attr-defined]
+
+    __str__ = __repr__
+
+
 class Size(tuple[int, ...]):
     def __repr__(self) -> str:
         return f"torch.Size([{', '.join(str(s) for s in self)}])"
@@ -511,6 +526,8 @@ class Interpreter:
                 return owner.next_functions
             if name == "name":
                 return Method(owner, "name")
+        if isinstance(owner, ReturnTuple) and name in owner.fields:  # type: ignore[attr-defined]
+            return owner[owner.fields.index(name)]  # type: ignore[attr-defined]
         if isinstance(owner, str) and name == "format":
             return Method(owner, "format")
         raise self.refuse(node, f"'.{name}' of {_type_name(owner)} is not supported")
@@ -600,12 +617,40 @@ class Interpreter:
             operands = [a if isinstance(a, (Tensor, int, float)) else self.tensor_from(a, None, node) for a in tensors]
             if not any(isinstance(a, Tensor) for a in operands) and operands:
                 operands[0] = self.tensor_from(operands[0], None, node)
+            if candidate.with_dim is not None and params.get("dim") is not None:  # torch.max(x, 0): a tuple
+                candidate = OPS[candidate.with_dim]
             try:
+                if candidate.parts:
+                    return self.parts(candidate, operands, params, node)
                 return apply(self.graph, candidate, operands, params, self.span(node))
             except (ValueError, IndexError) as error:
                 raise runtime_error(str(error).split("\n")[0]) from None
         assert problem is not None
         raise TorchError("TypeError", f"{op.name}(): {problem}")
+
+    def parts(self, op: Op, operands: list[Any], params: dict[str, Any], node: ast.AST) -> tuple[Any, ...]:
+        """A call that gives a tuple (Op.parts): each part a tensor of its own, as PyTorch's
+        namedtuple (max(x, 0) -> values, indices) or tuple (split, chunk)."""
+        count = op.parts
+        if count < 0:  # as many as the shapes give: try parts until there is none
+            shapes = [np.shape(a.data) if isinstance(a, Tensor) else () for a in operands]
+            count = 0
+            while True:
+                try:
+                    assert op.shape is not None
+                    op.shape(*shapes, **params, part=count, of=None)
+                except (ValueError, IndexError):
+                    break
+                count += 1
+        items = []
+        for part in range(count):
+            tensor = apply(self.graph, op, operands, {**params, "part": part, "of": None}, self.span(node))
+            if op.integer_valued({"part": part}):
+                tensor = Tensor(self.graph, tensor.data.astype(INT64))
+            items.append(tensor)
+        if op.fields:
+            return ReturnTuple(op.name.split("_")[0], op.fields, items)
+        return tuple(items)
 
     def call_method(self, method: Method, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         receiver, name = method.receiver, method.name

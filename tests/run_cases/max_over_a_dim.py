@@ -1,0 +1,12 @@
+import torch
+x = torch.tensor([[1., 5.], [3., 2.]], requires_grad=True)
+v, i = torch.max(x, 1)
+print(v, i)
+m = x.max(dim=0)
+print(m.values, m.indices)
+v.sum().backward()
+print(x.grad)
+print(torch.max(x, 1))
+a, b = x.chunk(2)
+print(a, b)
+print(x.split(1, dim=1))
