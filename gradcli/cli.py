@@ -67,6 +67,8 @@ SeedOpt = Annotated[
 ]
 OfOpt = Annotated[Optional[str], typer.Option("--of", metavar="NAMES", help="Differentiate these named intermediates instead (NAME[,NAME]).")]
 WrtOpt = Annotated[Optional[str], typer.Option("--wrt", metavar="NAMES", help="Report only these inputs (NAME[,NAME]).")]
+MaxPathsOpt = Annotated[int, typer.Option("--max-paths", min=1, help="With --paths: keep the K largest in "
+                                          "magnitude per input (at most 10,000).", metavar="K")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="The same as --format json: one JSON object on stdout.")]
 
 
@@ -353,8 +355,7 @@ def grad(
     wrt: WrtOpt = None,
     paths: Annotated[bool, typer.Option("--paths", help="List the paths from the output to each input, and what "
                                         "each contributes.")] = False,
-    max_paths: Annotated[int, typer.Option("--max-paths", min=1, help="With --paths: keep the K largest in "
-                                           "magnitude (at most 10,000).", metavar="K")] = 16,
+    max_paths: MaxPathsOpt = 16,
     points: PointsOpt = None,
     csv: CsvOpt = False,
     skip_bad: SkipBadOpt = False,
@@ -511,8 +512,7 @@ def run(
                                                         "backward call, with values and grads.")] = False,
     paths: Annotated[bool, typer.Option("--paths", help="... each call's paths from the output to each leaf.")] = False,
     explain: Annotated[bool, typer.Option("--explain", help="... each call's backward sweep, step by step.")] = False,
-    max_paths: Annotated[int, typer.Option("--max-paths", min=1, help="With --paths: keep the K largest in "
-                                           "magnitude per leaf (at most 10,000).", metavar="K")] = 16,
+    max_paths: MaxPathsOpt = 16,
     json: JsonOpt = False,
 ) -> None:
     """Run PyTorch autograd code (straight-line Python) without PyTorch: print what PyTorch would print, then why.
