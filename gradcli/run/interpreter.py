@@ -26,7 +26,7 @@ import numpy as np
 from gradcli import engine
 from gradcli.errors import Limits, SyntaxProblem, over_limit
 from gradcli.inputs import ranges
-from gradcli.ops import FUNCTIONS, METHODS, Op
+from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, METHODS, OPS, PREFIX_OPERATORS, Op
 from gradcli.ops.core import Param
 from gradcli.run import reprs
 from gradcli.run.tensor import (
@@ -352,7 +352,7 @@ class Interpreter:
             return operand
         if isinstance(node.op, ast.USub):
             if isinstance(operand, Tensor):
-                return apply(self.graph, _neg(), [operand], {}, self.span(node))
+                return apply(self.graph, PREFIX_OPERATORS["-"], [operand], {}, self.span(node))
             return -operand
         if isinstance(node.op, ast.Not) and not isinstance(operand, Tensor):
             return not operand
@@ -368,8 +368,6 @@ class Interpreter:
         if isinstance(left, str) and symbol == "%":
             return self.percent(left, right, node)
         if isinstance(left, Tensor) or isinstance(right, Tensor):
-            from gradcli.ops import BINARY_OPERATORS
-
             if symbol not in BINARY_OPERATORS:
                 raise self.refuse(node, f"'{symbol}' on tensors is not supported")
             if not isinstance(left, (Tensor, int, float)) or not isinstance(right, (Tensor, int, float)):
@@ -495,7 +493,7 @@ class Interpreter:
                 np.broadcast_to(np.zeros(()), base.data.shape)[items]
             except IndexError as problem:
                 raise TorchError("IndexError", str(problem)) from None
-            return apply(self.graph, _getitem(), [base], {"key": items}, self.span(node))
+            return apply(self.graph, OPS["getitem"], [base], {"key": items}, self.span(node))
         if isinstance(base, (tuple, list, str)):
             try:
                 return base[key]
@@ -604,8 +602,6 @@ class Interpreter:
         return self.call_op(op, args, kwargs, node)
 
     def call_op(self, op: Op, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
-        from gradcli.ops import OPS
-
         kwargs = {k: v for k, v in kwargs.items() if k != "out" or v is not None}
         problem: Exception | None = None
         for candidate in (op, *(OPS[name] for name in op.overloads)):
@@ -1078,18 +1074,6 @@ _COMPARISONS: dict[type, Any] = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.
 _PYTHON_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
     "**": lambda a, b: a**b, "%": lambda a, b: a % b, "//": lambda a, b: a // b}
-
-
-def _neg() -> Op:
-    from gradcli.ops import PREFIX_OPERATORS
-
-    return PREFIX_OPERATORS["-"]
-
-
-def _getitem() -> Op:
-    from gradcli.ops import OPS
-
-    return OPS["getitem"]
 
 
 def _math(name: str, args: list[Any]) -> Any:

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.errors import Limits, over_limit
-from gradcli.ops import OPS, SCALAR_OVERLOADS, Op, call_forward, torch_node_name
+from gradcli.ops import SCALAR_OVERLOADS, Op, call_forward, torch_node_name
 from gradcli.tape import APPLY, CONST, INPUT, Node, Tape, output_shape
 
 Array = np.ndarray
@@ -283,13 +283,3 @@ def _check_elements(graph: Graph, op: Op, shapes: list[tuple[int, ...]], params:
     if shape is not None and math.prod(shape) > Limits.get("elements"):
         raise over_limit(f"this tensor would have {math.prod(shape):,} elements", "elements",
                          source=graph.tape.source, span=span)
-
-
-def operator(symbol: str) -> Op:
-    from gradcli.ops import BINARY_OPERATORS, PREFIX_OPERATORS
-
-    return BINARY_OPERATORS.get(symbol) or PREFIX_OPERATORS[symbol]
-
-
-def op_named(name: str) -> Op:
-    return OPS[name]
