@@ -399,20 +399,24 @@ def _softmax_shape(name: str) -> Any:
     return shape
 
 
-def _sym_softmax(log: bool) -> Any:
-    def build(x: Array, dim: Any = None) -> Array:
-        sympy = load_sympy()
-        axis = _softmax_axis("softmax", dim, x.ndim)
-        y = _with_axis(x, x.ndim)
-        out = np.empty(y.shape, dtype=object)
-        moved_in, moved_out = np.moveaxis(y, axis, -1), np.moveaxis(out, axis, -1)
-        for index in np.ndindex(moved_in.shape[:-1]):
-            terms = list(moved_in[index])
-            total = sympy.Add(*[sympy.exp(e) for e in terms])
-            moved_out[index] = [e - sympy.log(total) if log else sympy.exp(e) / total for e in terms]
-        return np.asarray(out[..., 0] if x.ndim == 0 else out, dtype=object)
+def _sym_along(x: Array, axis: int, each: Any) -> Array:
+    """SymPy expressions, `each(terms)` giving the expressions of one slice of `x` along `axis`
+    (a number is a slice of one)."""
+    y = _with_axis(x, x.ndim)
+    out = np.empty(y.shape, dtype=object)
+    moved_in, moved_out = np.moveaxis(y, axis, -1), np.moveaxis(out, axis, -1)
+    for index in np.ndindex(moved_in.shape[:-1]):
+        moved_out[index] = each(list(moved_in[index]))
+    return np.asarray(out[..., 0] if x.ndim == 0 else out, dtype=object)
 
-    return build
+
+def _sym_softmax(log: bool) -> Any:
+    def each(terms: list[Any]) -> list[Any]:
+        sympy = load_sympy()
+        total = sympy.Add(*[sympy.exp(e) for e in terms])
+        return [e - sympy.log(total) if log else sympy.exp(e) / total for e in terms]
+
+    return lambda x, dim=None: _sym_along(x, _softmax_axis("softmax", dim, x.ndim), each)
 
 
 # norm: torch.norm / torch.linalg.vector_norm, any p ('fro' is 2), over dims, LinalgVectorNormBackward0
@@ -725,17 +729,10 @@ def _logcumsumexp_jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], dim:
 
 
 def _sym_scan(combine: Any) -> Any:
-    def build(x: Array, dim: Any = None) -> Array:
-        axis = _scan_axis("cumsum", dim, x.ndim)
-        y = _with_axis(x, x.ndim)
-        out = np.empty(y.shape, dtype=object)
-        moved_in, moved_out = np.moveaxis(y, axis, -1), np.moveaxis(out, axis, -1)
-        for index in np.ndindex(moved_in.shape[:-1]):
-            terms = list(moved_in[index])
-            moved_out[index] = [combine(terms[: k + 1]) for k in range(len(terms))]
-        return np.asarray(out[..., 0] if x.ndim == 0 else out, dtype=object)
+    def each(terms: list[Any]) -> list[Any]:
+        return [combine(terms[: k + 1]) for k in range(len(terms))]
 
-    return build
+    return lambda x, dim=None: _sym_along(x, _scan_axis("cumsum", dim, x.ndim), each)
 
 
 _SOFTMAX_EXAMPLES: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = (
