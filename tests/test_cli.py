@@ -197,6 +197,26 @@ def test_the_json_path_imports_neither_sympy_nor_rich():
     assert done.stdout.splitlines()[-1] == "[]"
 
 
+@pytest.mark.parametrize("output", ["--csv", "--json", "--table"])
+def test_points_from_csv_import_neither_polars_nor_pandas(tmp_path, output):
+    # Their imports cost more than reading a million points (pyarrow's pa.array imports pandas where installed)
+    points = tmp_path / "points.csv"
+    points.write_text("x1,x2\n0.5,0.75\n1e-5,nan\n")
+    argv = ["gradcli", "grad", "log(x1*x2)*sin(x2)", "--points", str(points), *([output] if output != "--table" else [])]
+    code = (
+        "import sys\n"
+        f"sys.argv = {argv!r}\n"
+        "from gradcli.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('sympy', 'polars', 'pandas') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    *answers, imported = done.stdout.splitlines()
+    assert len(answers) == {"--json": 2, "--csv": 3, "--table": 4}[output]  # both points, under their header
+    assert imported == "[]"
+
+
 def test_importing_gradcli_leaves_the_cycle_collector_as_it_found_it():
     # The import pauses the collector while NumPy loads; a library must not keep it off.
     code = "import gc, sys\nimport gradcli\nprint(gc.isenabled(), 'numpy' in sys.modules)"

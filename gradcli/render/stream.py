@@ -1,10 +1,10 @@
 """Results at many points, written as they come: JSON Lines, CSV, or a rich table.
 
-JSON Lines and CSV are written a chunk at a time by polars (imported here only, for --points):
-its float-to-text gives Python's shortest round-trip `repr` except in 1e-9 <= |x| < 1e-4 (where
-Python writes an exponent), which are written by `repr` itself, so the bytes are what `repr` and
-`json.dumps` write. A chunk too wide for that (more than WIDEST cells a point) is written point by
-point, as before.
+JSON Lines and CSV are written a chunk at a time, a column at a time: orjson writes the numbers
+(Python's shortest round-trip `repr`, except the few `repr` writes with a one-digit exponent,
+which `repr` writes), pyarrow joins them with the text around them into lines (both imported
+here only, for --points). The bytes are what `repr` and `json.dumps` write. A chunk too wide
+for that (more than WIDEST cells a point) is written point by point, as before.
 """
 
 from __future__ import annotations
@@ -22,53 +22,115 @@ from gradcli.render.numbers import has_null, human, to_json
 WIDEST = 512  # cells a point, past which a chunk is written point by point
 
 
-def _texts(array: np.ndarray, null: str | None = None, numbers: bool = False) -> Any:
-    """A polars Series of each float's text as Python's `repr` writes it (`null` for NaN and
-    infinities when given); with `numbers`, the floats themselves where none needs `repr`
-    (polars's CSV writer writes them as its cast to text does)."""
-    import polars as pl
+def _texts(array: np.ndarray, after: str, null: str | None = None) -> Any:
+    """An Arrow array of each number's text followed by `after` (one character): the text
+    Python's `repr` writes (`null`, when given, for NaN and infinities).
 
+    orjson writes the numbers (the shortest text that reads back to the same float, as `repr`);
+    its text differs from `repr` only where `repr` writes an exponent of one digit with a 0
+    (1e-9 <= |x| < 1e-4: `1e-05`, where orjson writes `0.00001`) and for NaN and infinities (its
+    `null`): those few are written by `repr` itself. The numbers' separators in orjson's text
+    become `after`, so the array takes orjson's bytes as they are, without a copy per number.
+    """
+    import orjson
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    count = len(array)
+    array = np.ascontiguousarray(array)
+    text = np.frombuffer(orjson.dumps(array, option=orjson.OPT_SERIALIZE_NUMPY), dtype=np.uint8).copy()  # [a,b,c]
+    ends = np.flatnonzero(text == 44) if count > 1 else np.empty(0, dtype=np.int64)
+    offsets = np.empty(count + 1, dtype=np.int64)
+    offsets[0], offsets[1:-1], offsets[-1] = 1, ends + 1, len(text)
+    separator = ord(after)
+    if separator != 44:
+        text[ends] = separator
+    text[-1] = separator  # the closing bracket
+    texts = pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(text))
+    if array.dtype.kind != "f":
+        return texts
     size = np.abs(array)
     with np.errstate(invalid="ignore"):
-        odd = np.flatnonzero(~((size >= 1e-4) & (size < 1e16)) & (array != 0))  # NaN and inf included
-    if numbers and not odd.size:
-        return pl.Series(array)
-    texts = pl.Series(array).cast(pl.String)
-    if odd.size:
-        found = array[odd].tolist()
+        odd = (size >= 1e-9) & (size < 1e-4)
         if null is None:
-            texts = texts.scatter(odd, [repr(number) for number in found])
+            odd |= ~np.isfinite(array)
+    found = array[odd].tolist()
+    if not found:
+        return texts
+    spelled = [repr(n) + after if null is None or n - n == 0.0 else null + after for n in found]
+    return pc.replace_with_mask(texts, _mask(odd), _strings(spelled))
+
+
+# Arrow arrays made from their buffers: pyarrow's pa.array and pa.scalar import pandas where it is
+# installed (a quarter of a second), to ask whether they were given one of its objects.
+
+def _strings(texts: list[str]) -> Any:
+    """An Arrow array of these texts."""
+    import pyarrow as pa
+
+    encoded = [text.encode() for text in texts]
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum([len(data) for data in encoded], out=offsets[1:])
+    return pa.LargeStringArray.from_buffers(len(texts), pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded)))
+
+
+def _literal(text: str) -> Any:
+    """An Arrow scalar of text."""
+    return _strings([text])[0]
+
+
+def _mask(flags: np.ndarray) -> Any:
+    """An Arrow array of booleans."""
+    import pyarrow as pa
+
+    bits = np.packbits(flags, bitorder="little")
+    return pa.BooleanArray.from_buffers(pa.bool_(), len(flags), [None, pa.py_buffer(bits)])
+
+
+def _write_rows(out: TextIO, pieces: list[Any], null: str | None = None) -> None:
+    _write_bytes(out, _joined(pieces, null))
+
+
+def _joined(pieces: list[Any], null: str | None = None) -> memoryview:
+    """The points' lines: the pieces joined (the last ends the line). A piece is the same text on
+    every line (str), an array of the points' numbers (floats; ints), or an Arrow array of the
+    points' texts; each array of numbers is followed by text. `null`: see _texts."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    parts: list[Any] = []
+    tail = ""  # the text that starts the next piece, written by the numbers before it
+    for i, piece in enumerate(pieces):
+        if isinstance(piece, str):
+            piece = piece[len(tail) :]
+            tail = ""
+            if piece:
+                parts.append(_literal(piece))
+        elif isinstance(piece, np.ndarray):
+            following = pieces[i + 1]
+            assert isinstance(following, str) and following, "numbers are followed by text"
+            tail = following[0]
+            parts.append(_texts(piece, tail, null))
         else:
-            texts = texts.scatter(odd, [repr(n) if n - n == 0.0 else null for n in found])
-    return texts
+            parts.append(piece.cast(pa.large_string()))
+    return _data(pc.binary_join_element_wise(*parts, _literal("")))
 
 
-def _write_rows(out: TextIO, pieces: list[Any]) -> None:
-    """One line a point: the pieces (polars Series of numbers or text, or str for the same text on every line) joined."""
-    import polars as pl
-
-    frame = pl.DataFrame({f"c{i}": piece for i, piece in enumerate(pieces) if not isinstance(piece, str)})
-    names = iter(frame.columns)
-    # numbers become text inside the one query: polars casts the columns in parallel
-    parts = [pl.lit(piece) if isinstance(piece, str) else pl.col(next(names)).cast(pl.String) for piece in pieces]
-    line = frame.select(pl.concat_str(parts) if len(parts) > 1 else parts[0])
-    _write_csv(out, line)
+def _data(texts: Any) -> memoryview:
+    """The bytes of an Arrow array of text, one after another."""
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int64)[texts.offset : texts.offset + len(texts) + 1]
+    return memoryview(texts.buffers()[2])[offsets[0] : offsets[-1]]
 
 
-def _write_csv(out: Any, frame: Any) -> None:
-    """A polars frame's rows as CSV without header or quotes, written to `out` as bytes where it
-    takes them (a third less work than the text polars would decode and `out` encode again)."""
-    import io
-
-    data = io.BytesIO()
-    frame.write_csv(data, include_header=False, quote_style="never")
+def _write_bytes(out: Any, data: bytes | memoryview) -> None:
+    """Bytes to `out`, as bytes where it takes them (no decoding and encoding again)."""
     if hasattr(out, "write_bytes"):
-        out.write_bytes(data.getbuffer())
+        out.write_bytes(data)
     elif hasattr(out, "buffer"):
         out.flush()
-        out.buffer.write(data.getbuffer())
+        out.buffer.write(data)
     else:
-        out.write(data.getvalue().decode())
+        out.write(bytes(data).decode())
 
 
 def _flat(array: np.ndarray) -> np.ndarray:
@@ -111,15 +173,13 @@ class JsonLinesWriter:
 
     def _write_columns(self, chunk: PointChunk, result: BatchResult) -> None:
         """The whole chunk at once: a template of the document whose numbers are columns of text."""
-        import polars as pl
-
         at = {name: _Json(json.dumps(self.fixed[name])) if name not in chunk.columns else chunk.columns[name]
               for name in self.inputs}
         value = list(result.values) if result.is_tuple else result.values[0]
         derivative = self._derivative(result)
         pieces: list[Any] = []
         _template({"line": _Json(None), "at": at, "value": value, result.kind: derivative}, pieces)
-        lines = pl.Series(np.asarray(chunk.lines, dtype=np.int64))
+        lines = np.asarray(chunk.lines, dtype=np.int64)
         finite = np.ones(chunk.count, dtype=bool)
         for array in _arrays([value, derivative]):
             finite &= np.isfinite(array.reshape(chunk.count, -1)).all(axis=1)
@@ -127,9 +187,11 @@ class JsonLinesWriter:
         pieces.pop()  # the closing brace: warnings, where a number is not finite, go before it
         if not finite.all():
             warning = ", " + json.dumps("warnings") + ": " + json.dumps([f"a value or {result.kind} is not finite"])
-            pieces.append(pl.Series(np.where(finite, "", warning), dtype=pl.String))
-        pieces.append("}")
-        _write_rows(self.out, _merged(pieces))
+            import pyarrow.compute as pc
+
+            pieces.append(pc.if_else(_mask(finite), _literal(""), _literal(warning)))
+        pieces.append("}\n")
+        _write_rows(self.out, _merged(pieces), null="null")
 
     def _write_points(self, chunk: PointChunk, result: BatchResult) -> None:
         columns = {name: to_json(values) for name, values in chunk.columns.items()}
@@ -172,8 +234,8 @@ class _Json:
 
 
 def _template(item: Any, pieces: list[Any]) -> None:
-    """`item` as json.dumps writes it, into `pieces`: str for fixed text, a Series of text for
-    each element of an array of (points, ...), None for a placeholder."""
+    """`item` as json.dumps writes it, into `pieces`: str for fixed text, an array of the points'
+    numbers for each element of an array of (points, ...), None for a placeholder."""
     if isinstance(item, _Json):
         pieces.append(item.text)
     elif isinstance(item, dict):
@@ -190,7 +252,7 @@ def _template(item: Any, pieces: list[Any]) -> None:
             _template(part, pieces)
         pieces.append("]")
     elif item.ndim == 1:
-        pieces.append(_texts(np.ascontiguousarray(item, dtype=float), null="null", numbers=True))
+        pieces.append(np.ascontiguousarray(item, dtype=float))
     else:
         _template([item[:, i] for i in range(item.shape[1])], pieces)
 
@@ -245,12 +307,26 @@ class CsvWriter:
             return
         table = np.concatenate(blocks, axis=1) if blocks else np.empty((chunk.count, 0))
         if 0 < table.shape[1] <= WIDEST:
-            import polars as pl
-
-            texts = pl.DataFrame({f"c{i}": _texts(table[:, i], numbers=True) for i in range(table.shape[1])})
-            _write_csv(self.out, texts)
+            _write_bytes(self.out, _csv_rows(table))
         else:
             self.out.write("\n".join(",".join(map(repr, row)) for row in table.tolist()) + "\n")
+
+
+def _csv_rows(table: np.ndarray) -> bytes | memoryview:
+    """The rows of a (points, columns) table of floats as CSV lines, each number as `repr` writes it."""
+    import orjson
+
+    size = np.abs(table)
+    with np.errstate(invalid="ignore"):
+        odd = ~np.isfinite(table) | ((size >= 1e-9) & (size < 1e-4))  # see _texts
+    if not odd.any():  # orjson's [[a,b],[c,d]] is the CSV a,b\nc,d where no number is odd
+        text = orjson.dumps(np.ascontiguousarray(table), option=orjson.OPT_SERIALIZE_NUMPY)
+        return text[2:-2].replace(b"],[", b"\n") + b"\n"
+    pieces: list[Any] = []
+    for i in range(table.shape[1]):
+        pieces += [",", table[:, i]] if i else [table[:, i]]
+    pieces.append("\n")
+    return _joined(pieces)
 
 
 class TableWriter:
@@ -278,12 +354,13 @@ class TableWriter:
             self.out.write("\n".join(text) + "\n")
         if not chunk.count:
             return
-        import polars as pl
+        import pyarrow.compute as pc
 
         pieces: list[Any] = [" "]
         for i, (cells, width) in enumerate(zip(columns, widths, strict=True)):
             pieces += [" │ "] if i else []
-            pieces.append(pl.Series(cells, dtype=pl.String).str.pad_start(width))
+            pieces.append(pc.utf8_lpad(_strings(cells), width))
+        pieces.append("\n")
         _write_rows(self.out, _merged(pieces))
 
 
