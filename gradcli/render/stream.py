@@ -313,20 +313,34 @@ class CsvWriter:
 
 
 def _csv_rows(table: np.ndarray) -> bytes | memoryview:
-    """The rows of a (points, columns) table of floats as CSV lines, each number as `repr` writes it."""
+    """The rows of a (points, columns) table of floats as CSV lines, each number as `repr` writes it.
+
+    orjson writes the table's numbers row after row, `[a,b,c,d]`; every row's last comma becomes
+    a line's end, and the few numbers orjson writes otherwise than `repr` (see _texts) are
+    written by `repr` in their places."""
     import orjson
 
-    size = np.abs(table)
+    numbers = np.ascontiguousarray(table, dtype=np.float64).ravel()
+    text = np.frombuffer(orjson.dumps(numbers, option=orjson.OPT_SERIALIZE_NUMPY), dtype=np.uint8).copy()
+    commas = np.flatnonzero(text == 44)
+    columns = table.shape[1]
+    text[commas[columns - 1 :: columns]] = 10
+    text[-1] = 10  # the closing bracket
+    size = np.abs(numbers)
     with np.errstate(invalid="ignore"):
-        odd = ~np.isfinite(table) | ((size >= 1e-9) & (size < 1e-4))  # see _texts
-    if not odd.any():  # orjson's [[a,b],[c,d]] is the CSV a,b\nc,d where no number is odd
-        text = orjson.dumps(np.ascontiguousarray(table), option=orjson.OPT_SERIALIZE_NUMPY)
-        return text[2:-2].replace(b"],[", b"\n") + b"\n"
-    pieces: list[Any] = []
-    for i in range(table.shape[1]):
-        pieces += [",", table[:, i]] if i else [table[:, i]]
-    pieces.append("\n")
-    return _joined(pieces)
+        odd = np.flatnonzero(~np.isfinite(numbers) | ((size >= 1e-9) & (size < 1e-4)))
+    if not odd.size:
+        return memoryview(text)[1:]
+    starts = np.concatenate([[1], commas + 1])  # where each number's text starts, and ends (at its separator)
+    ends = np.concatenate([commas, [len(text) - 1]])
+    data = memoryview(text)
+    pieces: list[bytes | memoryview] = []
+    done = 1
+    for i, number in zip(odd.tolist(), numbers[odd].tolist(), strict=True):
+        pieces += [data[done : starts[i]], repr(number).encode()]
+        done = int(ends[i])
+    pieces.append(data[done:])
+    return b"".join(pieces)
 
 
 class TableWriter:
