@@ -34,7 +34,6 @@ def _texts(array: np.ndarray, after: str, null: str | None = None) -> Any:
     """
     import orjson
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     count = len(array)
     array = np.ascontiguousarray(array)
@@ -58,7 +57,7 @@ def _texts(array: np.ndarray, after: str, null: str | None = None) -> Any:
     if not found:
         return texts
     spelled = [repr(n) + after if null is None or n - n == 0.0 else null + after for n in found]
-    return pc.replace_with_mask(texts, _mask(odd), _strings(spelled))
+    return _compute("replace_with_mask", texts, _mask(odd), _strings(spelled))
 
 
 # Arrow arrays made from their buffers: pyarrow's pa.array and pa.scalar import pandas where it is
@@ -72,6 +71,15 @@ def _strings(texts: list[str]) -> Any:
     offsets = np.zeros(len(texts) + 1, dtype=np.int64)
     np.cumsum([len(data) for data in encoded], out=offsets[1:])
     return pa.LargeStringArray.from_buffers(len(texts), pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded)))
+
+
+def _compute(function: str, *args: Any, options: tuple[str, Any] | None = None) -> Any:
+    """A pyarrow compute function by its name: through pyarrow._compute, as pyarrow.compute does
+    (whose import, which writes a Python wrapper for each of its hundreds of functions, costs
+    more than the call: 0.04-0.1 s)."""
+    import pyarrow._compute as arrow
+
+    return arrow.call_function(function, list(args), getattr(arrow, options[0])(options[1]) if options else None)
 
 
 def _literal(text: str) -> Any:
@@ -96,7 +104,6 @@ def _joined(pieces: list[Any], null: str | None = None) -> memoryview:
     every line (str), an array of the points' numbers (floats; ints), or an Arrow array of the
     points' texts; each array of numbers is followed by text. `null`: see _texts."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     parts: list[Any] = []
     tail = ""  # the text that starts the next piece, written by the numbers before it
@@ -113,7 +120,7 @@ def _joined(pieces: list[Any], null: str | None = None) -> memoryview:
             parts.append(_texts(piece, tail, null))
         else:
             parts.append(piece.cast(pa.large_string()))
-    return _data(pc.binary_join_element_wise(*parts, _literal("")))
+    return _data(_compute("binary_join_element_wise", *parts, _literal("")))
 
 
 def _data(texts: Any) -> memoryview:
@@ -187,9 +194,8 @@ class JsonLinesWriter:
         pieces.pop()  # the closing brace: warnings, where a number is not finite, go before it
         if not finite.all():
             warning = ", " + json.dumps("warnings") + ": " + json.dumps([f"a value or {result.kind} is not finite"])
-            import pyarrow.compute as pc
 
-            pieces.append(pc.if_else(_mask(finite), _literal(""), _literal(warning)))
+            pieces.append(_compute("if_else", _mask(finite), _literal(""), _literal(warning)))
         pieces.append("}\n")
         _write_rows(self.out, _merged(pieces), null="null")
 
@@ -330,10 +336,10 @@ def _csv_rows(table: np.ndarray) -> bytes | memoryview:
     with np.errstate(invalid="ignore"):
         odd = np.flatnonzero(~np.isfinite(numbers) | ((size >= 1e-9) & (size < 1e-4)))
     if not odd.size:
-        return memoryview(text)[1:]
+        return text.data[1:]
     starts = np.concatenate([[1], commas + 1])  # where each number's text starts, and ends (at its separator)
     ends = np.concatenate([commas, [len(text) - 1]])
-    data = memoryview(text)
+    data = text.data
     pieces: list[bytes | memoryview] = []
     done = 1
     for i, number in zip(odd.tolist(), numbers[odd].tolist(), strict=True):
@@ -368,12 +374,11 @@ class TableWriter:
             self.out.write("\n".join(text) + "\n")
         if not chunk.count:
             return
-        import pyarrow.compute as pc
 
         pieces: list[Any] = [" "]
         for i, (cells, width) in enumerate(zip(columns, widths, strict=True)):
             pieces += [" │ "] if i else []
-            pieces.append(pc.utf8_lpad(_strings(cells), width))
+            pieces.append(_compute("utf8_lpad", _strings(cells), options=("PadOptions", width)))
         pieces.append("\n")
         _write_rows(self.out, _merged(pieces))
 
