@@ -4,8 +4,9 @@ max_pool1d/2d, in PyTorch's layout.
 An input is (N, C, *S) or, unbatched, (C, *S), S one or two spatial axes; a weight is
 (C_out, C_in / groups, *k). Every rule works on windows: the input padded (np.pad), its windows
 a view (sliding_window_view), strided and dilated by slicing, and contracted by np.einsum. A VJP
-puts each window's cotangent back where the window came from (`_unwindow`: by padding and
-adding, never by assigning into an array, so that the Hessian's dual numbers go through).
+puts each window's cotangent back where the window came from (`_unwindow`: one place of the
+windows at a time, by padding and adding, never by assigning into an array, so that the
+Hessian's dual numbers go through).
 
 With --points a value may carry a batch axis in front of its per-point axes: the rules act on
 the trailing axes (`ranks` says how many belong to the point) and einsum's `...` broadcasts
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -78,14 +80,20 @@ def _spread(v: Any, axis: int, step: int, offset: int, total: int) -> Any:
     return np.moveaxis(v, -1, axis)
 
 
-def _unwindow(cotangent: Any, geometry: Geometry, size: tuple[int, ...]) -> Any:
-    """The VJP of _windows: the windows' cotangents (..., *out, *kernel) added up where each element
-    came from, the padding cut off: (..., *size)."""
+def _offsets(geometry: Geometry) -> list[tuple[int, ...]]:
+    """The places of a window, in PyTorch's scan order (rows outer): the kernel's indices."""
+    return list(itertools.product(*(range(k) for k in geometry.kernel)))
+
+
+def _unwindow(part_at: Callable[[tuple[int, ...]], Any], geometry: Geometry, size: tuple[int, ...]) -> Any:
+    """The VJP of _windows: the cotangent (..., *out) of each place of the windows, part_at(offsets),
+    added up where its elements came from, the padding cut off: (..., *size). One place at a time:
+    nothing of the windows' size (out elements x kernel elements) is made."""
     d = len(geometry.kernel)
     padded = tuple(b + s + a for b, s, a in zip(geometry.before, size, geometry.after, strict=True))
     total: Any = None
-    for offsets in itertools.product(*(range(k) for k in geometry.kernel)):
-        part = cotangent[(Ellipsis, *offsets)]
+    for offsets in _offsets(geometry):
+        part = part_at(offsets)
         for a in range(d):
             part = _spread(part, a - d, geometry.stride[a], offsets[a] * geometry.dilation[a], padded[a])
         total = part if total is None else total + part
@@ -213,8 +221,8 @@ def _conv_vjp(d: int, g: Array, ans: Array, x: Array, w: Array, b: Array, ranks:
     shape, g_shape = np.shape(parts.x), np.shape(g)
     g_lead = g_shape[: len(g_shape) - d - (2 if parts.batched else 1)]
     gs = np.reshape(g, (*g_lead, shape[-d - 3], *np.shape(parts.w)[-d - 3:-d - 1], *geometry.out))
-    dwindows = np.einsum(f"...nge{o},...gec{k}->...ngc{o}{k}", gs, parts.w)
-    dx = _unwindow(dwindows, geometry, shape[-d:])
+    dx = _unwindow(lambda offsets: np.einsum(f"...nge{o},...gec->...ngc{o}", gs, parts.w[(Ellipsis, *offsets)]),
+                   geometry, shape[-d:])
     dx = np.reshape(dx, np.shape(dx)[: np.ndim(dx) - d - 3] + np.shape(x)[np.ndim(x) - ranks[0]:])
     dw = np.einsum(f"...nge{o},...ngc{o}{k}->...gec{k}", gs, _windows(parts.x, geometry))
     dw = np.reshape(dw, np.shape(dw)[: np.ndim(dw) - d - 3] + np.shape(w)[np.ndim(w) - ranks[1]:])
@@ -359,8 +367,8 @@ def _avg_row(d: int, examples: Any) -> Op:
 
     def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], **params: Any) -> tuple[Any]:
         geometry, divisor = _avg_parts(d, x, ranks, name, **params)
-        share = np.reshape(g / divisor, np.shape(ans) + (1,) * d)
-        return (_unwindow(np.broadcast_to(share, np.shape(ans) + geometry.kernel), geometry, np.shape(x)[-d:]),)
+        share = g / divisor
+        return (_unwindow(lambda offsets: share, geometry, np.shape(x)[-d:]),)
 
     params = [Param("kernel_size", "ints"), Param("stride", "ints"), Param("padding", "ints", (0,)),
               Param("ceil_mode", "bool", False), Param("count_include_pad", "bool", True)]
@@ -372,26 +380,30 @@ def _avg_row(d: int, examples: Any) -> Op:
 
 
 def _peaks(x: Any, geometry: Geometry) -> Array:
-    """Which element of each window max pooling takes, in the window's scan order: PyTorch's kernel
-    takes the first of the largest, the last NaN where there is one, and never the padding (-inf
-    there; a window of -inf takes its first element of the input)."""
-    d = len(geometry.kernel)
+    """Which place of each window max pooling takes (an index into _offsets), by PyTorch's scan: a
+    place is taken where its value is larger than the one taken so far, or NaN; the padding never
+    (a window of -inf keeps its first place in the input). So ties go to the first, NaN to the last."""
     values = np.asarray(getattr(x, "primal", x))  # (the Hessian's dual numbers choose by their values)
-    windows = _windows(values, geometry, -np.inf)
-    flat = np.reshape(windows, (*np.shape(windows)[:windows.ndim - d], -1))
-    inside = np.reshape(_windows(np.ones(values.shape[-d:], dtype=bool), geometry, False), (*geometry.out, -1))
-    nan = np.isnan(flat)
-    peak = np.max(np.where(nan | ~inside, -np.inf, flat), axis=-1, keepdims=True)
-    first = np.argmax(inside & (flat == peak), axis=-1)
-    last_nan = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
-    return np.where(np.any(nan, axis=-1), last_nan, first)
+    windows = _windows(values, geometry)
+    inside = _windows(np.ones(values.shape[-len(geometry.kernel):], dtype=bool), geometry, False)
+    index = np.full(np.shape(windows)[: windows.ndim - len(geometry.kernel)], -1)
+    best = np.full(index.shape, -np.inf)
+    for place, offsets in enumerate(_offsets(geometry)):
+        key = (Ellipsis, *offsets)
+        value = windows[key]
+        taken = inside[key] & ((value > best) | np.isnan(value) | (index < 0))
+        best, index = np.where(taken, value, best), np.where(taken, place, index)
+    return index
 
 
 def _picked(x: Any, geometry: Geometry, peaks: Array) -> Any:
-    d = len(geometry.kernel)
+    """x's elements at the places `peaks` (x's tangents too, or dual numbers)."""
     windows = _windows(x, geometry)
-    flat = np.reshape(windows, (*np.shape(windows)[:np.ndim(windows) - d], -1))
-    return np.take_along_axis(flat, peaks[..., None], axis=-1)[..., 0]
+    picked: Any = None
+    for place, offsets in enumerate(_offsets(geometry)):
+        value = windows[(Ellipsis, *offsets)]
+        picked = value if picked is None else np.where(peaks == place, value, picked)
+    return picked
 
 
 def _max_row(d: int, examples: Any) -> Op:
@@ -408,10 +420,8 @@ def _max_row(d: int, examples: Any) -> Op:
     def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], **params: Any) -> tuple[Any]:
         # the whole of each window's g to the one element it took
         geometry = geometry_of(x, ranks, params)
-        peaks = _peaks(x, geometry)
-        hits = peaks[..., None] == np.arange(math.prod(geometry.kernel))
-        spread = np.reshape(np.where(hits, g[..., None], 0.0), np.shape(hits)[:-1] + geometry.kernel)
-        return (_unwindow(spread, geometry, np.shape(x)[-d:]),)
+        peaks, places = _peaks(x, geometry), {offsets: i for i, offsets in enumerate(_offsets(geometry))}
+        return (_unwindow(lambda offsets: np.where(peaks == places[offsets], g, 0.0), geometry, np.shape(x)[-d:]),)
 
     def jvp(tangents: Any, ans: Array, x: Array, ranks: tuple[int, ...], **params: Any) -> Any:
         geometry = geometry_of(x, ranks, params)
