@@ -259,7 +259,7 @@ class TapeSink:
             except (TypeError, ValueError, ArithmeticError):  # (TypeError: not a number)
                 value = None
         if value is None:
-            shape = output_shape(op, [nodes[a].value.shape for a in args], params)  # type: ignore[union-attr]
+            shape = output_shape(op, [nodes[a].value.shape for a in args], params, span, self.source)  # type: ignore[union-attr]
             if shape is not None:  # (None: the fold below says what does not fit)
                 self.folded += _checked_size(shape, span, self.source)
                 if self.folded > Limits.get("tape_elements"):
@@ -756,14 +756,19 @@ def broadcast_shape(shapes: list[Shape]) -> Shape:
     return tuple(result)
 
 
-def output_shape(op: Op, shapes: list[Shape], params: dict[str, Any]) -> Shape | None:
-    """The shape of op's value at one point; None where the args' shapes do not fit it."""
+def output_shape(op: Op, shapes: list[Shape], params: dict[str, Any], span: Span | None = None,
+                 source: str = "") -> Shape | None:
+    """The shape of op's value at one point; None where the args' shapes do not fit it. A shape
+    rule may refuse what the op would make on the way past a limit (conv's windows): at `span`."""
     try:
         if op.shape is None:
             return shapes[0] if len(shapes) == 1 else broadcast_shape(shapes)
         return tuple(op.shape(*shapes, **params))
     except (ValueError, IndexError):
         return None
+    except LimitProblem as problem:
+        problem.span = problem.span or span
+        raise problem.locate(source) from None
 
 
 def _describe_shape(shape: Shape) -> str:
@@ -817,7 +822,7 @@ def check_shapes(tape: Tape, shapes: Mapping[str, Shape]) -> int | None:
             if len(args) == 1 and node.op.shape is None:  # type: ignore[union-attr]
                 shape = arg_shapes[0]  # an elementwise function: the fast way
             else:
-                found = output_shape(node.op, arg_shapes, node.params)  # type: ignore[arg-type]
+                found = output_shape(node.op, arg_shapes, node.params, node.span, source)  # type: ignore[arg-type]
                 if found is None:
                     return None
                 shape = found

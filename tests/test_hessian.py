@@ -236,6 +236,17 @@ SPECIAL_PROGRAMS = [
     ("z[0] * z[1] + sqrt(z[2])", {"z": [1.0, 2.0, -1.0]}, lambda t, z: z[0] * z[1] + t.sqrt(z[2])),
     ("x * y + sqrt(w)", {"x": 1.0, "y": 2.0, "w": -1.0}, lambda t, x, y, w: x * y + t.sqrt(w)),
     ("x ** 2 + x * y", {"x": math.nan, "y": 1.0}, lambda t, x, y: x**2 + x * y),
+    # convolution (bilinear: input-weight blocks) and pooling at ties, where one element takes a window's all
+    ("sum(conv1d(x, w, b, padding=1) ** 2)", {"x": [[1.0, -2.0, 0.5]], "w": [[[0.5, -1.0]], [[2.0, 0.3]]], "b": [0.1, -0.2]},
+     lambda t, x, w, b: (t.nn.functional.conv1d(x, w, b, padding=1) ** 2).sum()),
+    ("sum(conv2d(x, w, stride=(1, 2)) ** 3)", {"x": [[[1.0, -2.0, 0.5], [0.3, 1.5, -1.0]]], "w": [[[[0.5, -1.0]]]]},
+     lambda t, x, w: (t.nn.functional.conv2d(x, w, stride=(1, 2)) ** 3).sum()),
+    ("sum(max_pool1d(x, 2, 1, 1) ** 3) + sum(avg_pool2d(m, 2, 1, 1, True, False) ** 2)",
+     {"x": [[1.0, 1.0, 3.0, 3.0]], "m": [[[1.0, 2.0], [2.0, 2.0]]]},
+     lambda t, x, m: (t.nn.functional.max_pool1d(x, 2, 1, 1) ** 3).sum()
+     + (t.nn.functional.avg_pool2d(m, 2, 1, 1, True, False) ** 2).sum()),
+    ("sum(max_pool2d(x, 2, ceil_mode=True) ** 2)", {"x": [[[2.0, 2.0, 1.0], [2.0, -1.0, 1.0], [0.5, 0.5, 0.5]]]},
+     lambda t, x: (t.nn.functional.max_pool2d(x, 2, ceil_mode=True) ** 2).sum()),
 ]
 PROGRAMS = SMOOTH_PROGRAMS + SPECIAL_PROGRAMS
 

@@ -57,6 +57,10 @@ KNOWN_VALUES = {
                                     "-inf*1e300 + 1e300*1e300 is -inf; PyTorch's bmm rounds 1e300*1e300 to inf first: "
                                     "NaN" for a, b in [([[[-math.inf, 1e300]]], [[[1e300], [1e300]]]),
                                                        ([[[1e300, 1e300]]], [[[-math.inf], [1e300]]])]},
+    **{("conv1d", (repr(a), repr(b))): "PyTorch's convolution fuses a multiply-add (one rounding), as its bmm: "
+                                       "-inf*1e300 + 1e300*1e300 is -inf and 1e-300*1e300 - 1e-300*1e300 leaves the "
+                                       "first product's rounding (-7.8e-17); NumPy's einsum rounds each product: NaN, 0"
+       for a, b in [([[[1e300, 1e300, 1.0]]], [[[-math.inf, 1e300]]]), ([[[1e-300, -1e-300, 1.0]]], [[[1e300, 1e300]]])]},
     ("layer_norm", (repr([5e-324, 0.0, 0.0]),)): "the mean of a subnormal and two zeros: 5e-324 / 3 rounds to 0 in "
                                                "NumPy's two passes, and Welford's steps in PyTorch keep 5e-324",
     ("cross", (repr([1e300, 1e300, 1.0]), repr([1e300, 1e300, -2.0]))):

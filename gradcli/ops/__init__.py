@@ -14,11 +14,12 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     indexing.py     indexing by integer arrays: v[[0, 2]], v[idx]
     construct.py    ones_like, zeros_like; the constructors (tensor, ones, arange...), folded at once
     nn.py           torch.nn.functional's losses
+    conv.py         convolution and pooling: conv1d/2d, avg_pool1d/2d, max_pool1d/2d
 """
 
 from __future__ import annotations
 
-from gradcli.ops import construct, elementwise, indexing, linalg, nn, reductions, shape, structure
+from gradcli.ops import construct, conv, elementwise, indexing, linalg, nn, reductions, shape, structure
 from gradcli.ops.construct import CONSTRUCTORS, DTYPES, SIZED
 from gradcli.ops.core import (
     FLOATS,
@@ -44,7 +45,8 @@ __all__ = [
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS, *structure.ROWS, *linalg.ROWS,
-                                                   *shape.ROWS, *indexing.ROWS, *construct.ROWS, *nn.ROWS)}
+                                                   *shape.ROWS, *indexing.ROWS, *construct.ROWS, *nn.ROWS,
+                                                   *conv.ROWS)}
 
 # The infix and prefix operators of the language, and the ops they stand for.
 BINARY_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 2}

@@ -277,7 +277,7 @@ def _check_elements(graph: Graph, op: Op, shapes: list[tuple[int, ...]], params:
                     span: tuple[int, int]) -> None:
     """Refuse, before it is computed, a value past the elements limit (from the op's shape rule)."""
     try:
-        shape = output_shape(op, shapes, params)
+        shape = output_shape(op, shapes, params, span, graph.tape.source)
     except TypeError:
         return  # (a rule that wants more than the call gave: the op's own error follows)
     if shape is not None and math.prod(shape) > Limits.get("elements"):

@@ -114,6 +114,9 @@ TORCH = {
     "kl_div": F.kl_div, "cosine_similarity": lambda a, b: F.cosine_similarity(a, b, dim=0),
     "normalize": lambda a: F.normalize(a, dim=0), "layer_norm": lambda a: F.layer_norm(a, (3,)),
     "dropout": lambda a: F.dropout(a, 0.0),
+    "conv1d": F.conv1d, "conv2d": F.conv2d, "avg_pool1d": lambda a: F.avg_pool1d(a, 2, 1),
+    "avg_pool2d": lambda a: F.avg_pool2d(a, 2, 1), "max_pool1d": lambda a: F.max_pool1d(a, 2, 1, 1),
+    "max_pool2d": lambda a: F.max_pool2d(a, 2, 1, 1),
 }
 # PyTorch records a node for these (NotImplemented) but its backward raises ("derivative for
 # aten::heaviside is not implemented"): the values are PyTorch's, the gradients gradcli's zeros
@@ -206,6 +209,36 @@ VARIANTS += [  # cross_entropy and nll_loss: (program, PyTorch's, row, points)
     ("cross_entropy(a, softmax(b, -1))", lambda a, b: F.cross_entropy(a, torch.softmax(b, -1)), "cross_entropy_probs",
      [(x, p) for x in VECTORS for p in PROBABILITY_ROWS]),
 ]
+# Convolution and pooling: the special values in windows. conv1d: (N, C, L) = (1, 1, 3) inputs, a
+# (1, 1, 2) weight, and (1, 2, 3) with two channels and a bias; conv2d: (1, 1, 2, 3) and (1, 1, 1, 2);
+# pooling: (1, 3) and (1, 2, 3) inputs, their windows of ties, NaN and infinities, and the padding.
+CONV1D_POINTS = [([[[*v, 1.0]]], [[w]]) for v, w in itertools.product(VECTORS, VECTOR_PAIRS)]
+CONV2D_POINTS = [([[[[*u, 1.0], [*v, -1.0]]]], [[[w]]])
+                 for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
+BIASED_CONV_POINTS = [([[[*u, 1.0], [*v, -2.0]]], [[w, [0.5, -1.0]]], [b[0]])
+                      for u, v, w, b in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS, VECTOR_PAIRS[:3])]
+POOL1D_POINTS = [([[*v, 1.0]],) for v in VECTORS]
+POOL2D_POINTS = [([[[*u, 1.0], [*v, -1.0]]],) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
+VARIANTS += [
+    ("conv1d(a, b, c, stride=2, padding=1)", lambda a, b, c: F.conv1d(a, b, c, stride=2, padding=1), "conv1d",
+     BIASED_CONV_POINTS),
+    ("conv1d(a, b, padding='same', dilation=2)", lambda a, b: F.conv1d(a, b, padding="same", dilation=2), "conv1d",
+     None),
+    ("conv2d(a, b, padding='same')", lambda a, b: F.conv2d(a, b, padding="same"), "conv2d", None),
+    ("conv2d(a[0], b, padding=(1, 0), stride=(1, 2))", lambda a, b: F.conv2d(a[0], b, padding=(1, 0), stride=(1, 2)),
+     "conv2d", None),
+    ("avg_pool1d(a, 2, ceil_mode=True)", lambda a: F.avg_pool1d(a, 2, ceil_mode=True), "avg_pool1d", None),
+    ("avg_pool1d(a, 3, padding=1, count_include_pad=False)",
+     lambda a: F.avg_pool1d(a, 3, padding=1, count_include_pad=False), "avg_pool1d", None),
+    ("avg_pool2d(a, (1, 2), 1, (0, 1), True, False)", lambda a: F.avg_pool2d(a, (1, 2), 1, (0, 1), True, False),
+     "avg_pool2d", None),
+    ("max_pool1d(a, 3)", lambda a: F.max_pool1d(a, 3), "max_pool1d", None),
+    ("max_pool1d(a, 2, ceil_mode=True)", lambda a: F.max_pool1d(a, 2, ceil_mode=True), "max_pool1d", None),
+    ("max_pool1d(a, 2, 1, 1, dilation=2)", lambda a: F.max_pool1d(a, 2, 1, 1, dilation=2), "max_pool1d", None),
+    ("max_pool2d(a, (2, 3))", lambda a: F.max_pool2d(a, (2, 3)), "max_pool2d", None),
+    ("max_pool2d(a, 2, stride=2, padding=1, ceil_mode=True)",
+     lambda a: F.max_pool2d(a, 2, stride=2, padding=1, ceil_mode=True), "max_pool2d", None),
+]
 LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits", "kl_div",
           "cosine_similarity")
 # binary_cross_entropy takes probabilities (PyTorch refuses anything outside [0, 1], NaN too).
@@ -224,7 +257,10 @@ PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dim
             "clamp_min": "clamp_min(a, 0.5)", "clamp_max": "a.clamp_max(0.5)",
             "cross_entropy": "cross_entropy(a, b)", "nll_loss": "nll_loss(a, b)",
             "cross_entropy_probs": "cross_entropy(a, b * 1.0)", "cosine_similarity": "cosine_similarity(a, b, dim=0)",
-            "normalize": "normalize(a, dim=0)", "layer_norm": "layer_norm(a, (3,))", "dropout": "dropout(a, 0.0)"}
+            "normalize": "normalize(a, dim=0)", "layer_norm": "layer_norm(a, (3,))", "dropout": "dropout(a, 0.0)",
+            "conv1d": "conv1d(a, b)", "conv2d": "F.conv2d(a, b)", "avg_pool1d": "avg_pool1d(a, 2, 1)",
+            "avg_pool2d": "avg_pool2d(a, 2, 1)", "max_pool1d": "max_pool1d(a, 2, 1, 1)",
+            "max_pool2d": "F.max_pool2d(a, 2, 1, 1)"}
 
 
 def program_of(name: str) -> str:
@@ -246,6 +282,12 @@ def points_of(name: str) -> list[tuple]:
         return [(x, [p, q]) for x in LOGITS[::3] for p in PROBABILITY_ROWS for q in PROBABILITY_ROWS[:2]]
     if name == "layer_norm":
         return LAYER_ROWS
+    if name in ("conv1d", "conv2d"):
+        return CONV1D_POINTS if name == "conv1d" else CONV2D_POINTS
+    if name in ("avg_pool1d", "max_pool1d"):
+        return POOL1D_POINTS
+    if name in ("avg_pool2d", "max_pool2d"):
+        return POOL2D_POINTS
     if name == "binary_cross_entropy":
         return list(itertools.product(PROBABILITY_PAIRS, repeat=2))
     if name in ("dot", "inner", "outer", "mask_index", "einsum", "tensordot", "kron", *LOSSES):

@@ -1,0 +1,461 @@
+"""The rows of convolution and pooling: torch.nn.functional's conv1d, conv2d, avg_pool1d/2d and
+max_pool1d/2d, in PyTorch's layout.
+
+An input is (N, C, *S) or, unbatched, (C, *S), S one or two spatial axes; a weight is
+(C_out, C_in / groups, *k). Every rule works on windows: the input padded (np.pad), its windows
+a view (sliding_window_view), strided and dilated by slicing, and contracted by np.einsum. A VJP
+puts each window's cotangent back where the window came from (`_unwindow`: one place of the
+windows at a time, by padding and adding, never by assigning into an array, so that the
+Hessian's dual numbers go through).
+
+With --points a value may carry a batch axis in front of its per-point axes: the rules act on
+the trailing axes (`ranks` says how many belong to the point) and einsum's `...` broadcasts
+whatever stands in front, so that an input, a weight and a bias may each have one or not.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from functools import partial
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from gradcli.errors import Limits, over_limit
+from gradcli.ops.core import Array, Op, Param, Shape, structural
+
+
+class Geometry(NamedTuple):
+    """Where the windows of one call stand along each spatial axis."""
+
+    kernel: tuple[int, ...]
+    stride: tuple[int, ...]
+    dilation: tuple[int, ...]
+    before: tuple[int, ...]  # padding in front
+    after: tuple[int, ...]  # padding behind (more than `before` for 'same' with an even kernel, or ceil_mode)
+    out: tuple[int, ...]  # the output's spatial sizes
+
+    def span(self, axis: int) -> int:
+        return self.dilation[axis] * (self.kernel[axis] - 1) + 1
+
+
+def _per_axis(name: str, value: Any, d: int) -> tuple[int, ...]:
+    """An int or one per spatial axis, as PyTorch's _single/_pair expand them."""
+    values = tuple(value)
+    if len(values) == 1:
+        return values * d
+    if len(values) != d:
+        raise ValueError(f"expected {name} to be a single integer value or a list of {d} values to match the "
+                         f"convolution dimensions, but got {name}={list(values)}")
+    return values
+
+
+def _letters(d: int) -> tuple[str, str]:
+    """einsum's letters of the output's spatial axes and of the kernel's."""
+    return "uv"[:d], "ij"[:d]
+
+
+def _windows(x: Any, geometry: Geometry, fill: float = 0.0) -> Any:
+    """x (..., *S) padded -> its windows (..., *out, *kernel): a view of the padded array."""
+    d = len(geometry.kernel)
+    padded = np.pad(x, [(0, 0)] * (np.ndim(x) - d) + list(zip(geometry.before, geometry.after, strict=True)),
+                    constant_values=fill)
+    spans = tuple(geometry.span(a) for a in range(d))
+    windows = sliding_window_view(padded, spans, axis=tuple(range(-d, 0)))
+    strided = (slice(0, s * (o - 1) + 1, s) for s, o in zip(geometry.stride, geometry.out, strict=True))
+    key: tuple[Any, ...] = (Ellipsis, *strided, *(slice(None, None, r) for r in geometry.dilation))
+    return windows[key]
+
+
+def _spread(v: Any, axis: int, step: int, offset: int, total: int) -> Any:
+    """v along `axis` (negative) put at offset, offset + step, ... of an axis of `total` zeros."""
+    v = np.moveaxis(v, axis, -1)
+    count = v.shape[-1]
+    if step > 1:  # (count, step) with zeros after each value, read as one axis
+        v = np.pad(v[..., None], [(0, 0)] * v.ndim + [(0, step - 1)]).reshape((*v.shape[:-1], count * step))
+    v = np.pad(v, [(0, 0)] * (v.ndim - 1) + [(offset, max(0, total - offset - v.shape[-1]))])[..., :total]
+    return np.moveaxis(v, -1, axis)
+
+
+def _offsets(geometry: Geometry) -> list[tuple[int, ...]]:
+    """The places of a window, in PyTorch's scan order (rows outer): the kernel's indices."""
+    return list(itertools.product(*(range(k) for k in geometry.kernel)))
+
+
+def _unwindow(part_at: Callable[[tuple[int, ...]], Any], geometry: Geometry, size: tuple[int, ...]) -> Any:
+    """The VJP of _windows: the cotangent (..., *out) of each place of the windows, part_at(offsets),
+    added up where its elements came from, the padding cut off: (..., *size). One place at a time:
+    nothing of the windows' size (out elements x kernel elements) is made."""
+    d = len(geometry.kernel)
+    padded = tuple(b + s + a for b, s, a in zip(geometry.before, size, geometry.after, strict=True))
+    total: Any = None
+    for offsets in _offsets(geometry):
+        part = part_at(offsets)
+        for a in range(d):
+            part = _spread(part, a - d, geometry.stride[a], offsets[a] * geometry.dilation[a], padded[a])
+        total = part if total is None else total + part
+    return total[(Ellipsis, *(slice(b, b + s) for b, s in zip(geometry.before, size, strict=True)))]
+
+
+def _check_windows(count: int, what: str) -> None:
+    """Refuse windows past the elements limit before they are made (the VJPs make them)."""
+    if count > Limits.get("elements"):
+        raise over_limit(f"{what} would make {count:,} window elements", "elements")
+
+
+# --- conv1d, conv2d ------------------------------------------------------------------------------
+
+
+def _conv_geometry(d: int, x: Shape, w: Shape, stride: Any, padding: Any, dilation: Any, groups: int,
+                   name: str) -> Geometry:
+    """The windows of a convolution, its shapes checked in PyTorch's words (ValueError)."""
+    if len(x) not in (d + 1, d + 2):
+        raise ValueError(f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to {name}, but got input of "
+                         f"size: {list(x)}")
+    batched = tuple(x) if len(x) == d + 2 else (1, *x)
+    if len(w) != d + 2:
+        raise ValueError(f"Expected {d + 2}-dimensional weight for {d + 2}-dimensional input {list(batched)}, but got "
+                         f"{len(w)}-dimensional weight of size {list(w)} instead")
+    stride, dilation = _per_axis("stride", stride, d), _per_axis("dilation", dilation, d)
+    if min(stride) <= 0:
+        raise ValueError("non-positive stride is not supported")
+    if min(dilation) <= 0:
+        raise ValueError("dilation should be greater than zero")
+    if groups <= 0:
+        raise ValueError("non-positive groups is not supported")
+    if w[0] % groups:
+        raise ValueError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got "
+                         f"weight of size {list(w)} instead")
+    if batched[1] != w[1] * groups:
+        raise ValueError(f"Given groups={groups}, weight of size {list(w)}, expected input{list(batched)} to have "
+                         f"{w[1] * groups} channels, but got {batched[1]} channels instead")
+    kernel = tuple(w[2:])
+    spans = [r * (k - 1) + 1 for r, k in zip(dilation, kernel, strict=True)]
+    if padding == "valid":
+        before = after = (0,) * d
+    elif padding == "same":  # the extra one behind, as PyTorch pads an even kernel
+        if max(stride) > 1:
+            raise ValueError("padding='same' is not supported for strided convolutions")
+        before = tuple((s - 1) // 2 for s in spans)
+        after = tuple(s - 1 - b for s, b in zip(spans, before, strict=True))
+    else:
+        before = after = _per_axis("padding", padding, d)
+        if min(before) < 0:
+            raise ValueError("negative padding is not supported")
+    padded = [b + s + a for b, s, a in zip(before, batched[2:], after, strict=True)]
+    if any(p < s for p, s in zip(padded, spans, strict=True)):
+        raise ValueError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
+                         f"({' x '.join(map(str, spans))}). Kernel size can't be greater than actual input size")
+    out = tuple((p - s) // st + 1 for p, s, st in zip(padded, spans, stride, strict=True))
+    return Geometry(kernel, stride, dilation, before, after, out)
+
+
+_CONV_DEFAULTS = {"stride": 1, "padding": 0, "dilation": 1, "groups": 1}
+_CONV_PARAMS = (Param("stride", "ints", (1,)), Param("padding", "ints", (0,), choices=("valid", "same")),
+                Param("dilation", "ints", (1,)), Param("groups", "int", 1))
+
+
+class _Conv(NamedTuple):
+    """One convolution's arrays in einsum's layout: x with an N axis and its channels in groups."""
+
+    geometry: Geometry
+    batched: bool
+    x: Any  # (..., N, G, C_in / G, *S)
+    w: Any  # (..., G, C_out / G, C_in / G, *k)
+
+
+def _conv_parts(d: int, x: Any, w: Any, ranks: tuple[int, ...], stride: Any = (1,), padding: Any = (0,),
+                dilation: Any = (1,), groups: int = 1) -> _Conv:
+    xs, ws = np.shape(x), np.shape(w)
+    point_x, point_w = xs[len(xs) - ranks[0]:], ws[len(ws) - ranks[1]:]
+    geometry = _conv_geometry(d, point_x, point_w, stride, padding, dilation, groups, f"conv{d}d")
+    batched = ranks[0] == d + 2
+    lead = xs[: len(xs) - ranks[0]]
+    n = point_x[0] if batched else 1
+    x = np.reshape(x, (*lead, n, groups, point_x[-d - 1] // groups, *point_x[-d:]))
+    w = np.reshape(w, (*ws[:len(ws) - ranks[1]], groups, point_w[0] // groups, *point_w[1:]))
+    return _Conv(geometry, batched, x, w)
+
+
+def _conv_out(parts: _Conv, out: Any, d: int) -> Any:
+    """(..., N, G, C_out / G, *out) -> (..., [N,] C_out, *out)."""
+    shape = np.shape(out)
+    lead = shape[: len(shape) - d - 3]
+    channels = shape[-d - 2] * shape[-d - 1]
+    return np.reshape(out, lead + ((shape[-d - 3],) if parts.batched else ()) + (channels,) + shape[-d:])
+
+
+def _with_bias(out: Any, b: Any, ranks: tuple[int, ...], d: int) -> Any:
+    """out (..., [N,] C_out, *out) plus the bias along its channels (a number where none was given)."""
+    shape, rank = np.shape(b), ranks[2]
+    batched = (1,) if ranks[0] == d + 2 else ()
+    return out + np.reshape(b, shape[: len(shape) - rank] + batched + (shape[-1] if rank else 1,) + (1,) * d)
+
+
+def _convolve(d: int, x: Any, w: Any, ranks: tuple[int, ...], **params: Any) -> Any:
+    parts = _conv_parts(d, x, w, ranks, **params)
+    o, k = _letters(d)
+    windows = _windows(parts.x, parts.geometry)
+    return _conv_out(parts, np.einsum(f"...ngc{o}{k},...gec{k}->...nge{o}", windows, parts.w), d)
+
+
+def _point_shapes(ranks: tuple[int, ...], *args: Any) -> list[Shape]:
+    return [np.shape(a)[np.ndim(a) - rank:] for a, rank in zip(args, ranks, strict=True)]
+
+
+def _conv(d: int, x: Array, w: Array, b: Array, ranks: tuple[int, ...], **params: Any) -> Array:
+    sx, sw, sb = _point_shapes(ranks, x, w, b)
+    _conv_shape(d, sx, sw, sb, **params)  # (the forward names what the shape check found)
+    return np.asarray(_with_bias(_convolve(d, x, w, ranks[:2], **params), b, ranks, d))
+
+
+def _conv_vjp(d: int, g: Array, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
+              **params: Any) -> tuple[Any, Any, Any]:
+    # PyTorch's slow convolution: the input's cotangent is the weight's transpose times g, put back
+    # window by window (col2im); the weight's, g times the windows; the bias's, g summed.
+    parts = _conv_parts(d, x, w, ranks[:2], **params)
+    geometry, o, k = parts.geometry, *_letters(d)
+    shape, g_shape = np.shape(parts.x), np.shape(g)
+    g_lead = g_shape[: len(g_shape) - d - (2 if parts.batched else 1)]
+    gs = np.reshape(g, (*g_lead, shape[-d - 3], *np.shape(parts.w)[-d - 3:-d - 1], *geometry.out))
+    dx = _unwindow(lambda offsets: np.einsum(f"...nge{o},...gec->...ngc{o}", gs, parts.w[(Ellipsis, *offsets)]),
+                   geometry, shape[-d:])
+    dx = np.reshape(dx, np.shape(dx)[: np.ndim(dx) - d - 3] + np.shape(x)[np.ndim(x) - ranks[0]:])
+    dw = np.einsum(f"...nge{o},...ngc{o}{k}->...gec{k}", gs, _windows(parts.x, geometry))
+    dw = np.reshape(dw, np.shape(dw)[: np.ndim(dw) - d - 3] + np.shape(w)[np.ndim(w) - ranks[1]:])
+    db = np.sum(g, axis=tuple(range(-d, 0)) + ((-d - 2,) if parts.batched else ()) + (() if ranks[2] else (-d - 1,)))
+    return dx, dw, db
+
+
+def _conv_jvp(d: int, tangents: Any, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
+              **params: Any) -> Any:
+    tx, tw, tb = tangents
+    out: Any = 0.0
+    if tx is not None:
+        out = out + _convolve(d, tx, w, ranks[:2], **params)
+    if tw is not None:
+        out = out + _convolve(d, x, tw, ranks[:2], **params)
+    if tb is not None:
+        out = _with_bias(np.broadcast_to(out, np.shape(ans)), tb, ranks, d)
+    return out
+
+
+def _conv_shape(d: int, x: Shape, w: Shape, b: Shape, stride: Any = (1,), padding: Any = (0,), dilation: Any = (1,),
+                groups: int = 1) -> Shape:
+    geometry = _conv_geometry(d, x, w, stride, padding, dilation, groups, f"conv{d}d")
+    if b and tuple(b) != (w[0],):
+        raise ValueError(f"Given weight of size {list(w)}, expected bias to be 1-dimensional with {w[0]} elements, "
+                         f"but got bias of size {list(b)} instead")
+    n = x[0] if len(x) == d + 2 else 1
+    _check_windows(n * x[-d - 1] * math.prod(geometry.out) * math.prod(geometry.kernel), f"conv{d}d")
+    return (*x[: len(x) - d - 1], w[0], *geometry.out)
+
+
+def _conv_node(d: int, constant: Any, shapes: Any, **params: Any) -> str:
+    # An unbatched input is unsqueezed for the convolution and the result squeezed back.
+    return "ConvolutionBackward0" if shapes is None or len(shapes[0]) == d + 2 else "SqueezeBackward1"
+
+
+def _conv_text(d: int) -> Any:
+    def text(args: list[str], **params: Any) -> str:
+        bias = [] if args[2] in ("0", "0.0") else [args[2]]
+        given = [f"{k}={v!r}" for k, v in params.items() if _given(v, _CONV_DEFAULTS[k])]
+        return f"conv{d}d({', '.join([args[0], args[1], *bias, *given])})"
+
+    return text
+
+
+def _given(value: Any, default: Any) -> bool:
+    """Does a param differ from PyTorch's default (an int for every axis: 1, (1,), (1, 1))?"""
+    return value != default and not (isinstance(value, tuple) and set(value) == {default})
+
+
+def _on_symbols(forward: Any) -> Any:
+    """A SymPy builder from a forward written against NumPy: the same windows and sums, on arrays
+    of expressions (one point: every axis is the point's)."""
+    def build(*args: Any, **params: Any) -> Array:
+        return np.asarray(forward(*args, ranks=tuple(np.ndim(a) for a in args), **params), dtype=object)
+
+    return build
+
+
+def _conv_row(d: int, examples: Any) -> Op:
+    forward = partial(_conv, d)
+    return structural(f"conv{d}d", 3, forward, partial(_conv_vjp, d), "ConvolutionBackward0", jvp=partial(_conv_jvp, d),
+                      sympy=_on_symbols(forward), shape=partial(_conv_shape, d), torch_node_rule=partial(_conv_node, d),
+                      optional_args=((2, "bias", 0.0),), params=_CONV_PARAMS, text=_conv_text(d), examples=examples)
+
+
+# --- avg_pool1d/2d, max_pool1d/2d ------------------------------------------------------------------
+
+
+def _pool_geometry(d: int, x: Shape, name: str, kernel_size: Any, stride: Any = None, padding: Any = (0,),
+                   dilation: Any = (1,), ceil_mode: bool = False, **rest: Any) -> Geometry:
+    """The windows of a pooling, its args checked in PyTorch's words (ValueError)."""
+    if len(x) not in (d + 1, d + 2):
+        raise ValueError(f"{name}: expected {d + 1}D (unbatched) or {d + 2}D (batched) input, but got input of size: "
+                         f"{list(x)}")
+    if kernel_size is None:
+        raise ValueError(f"{name}() missing required argument 'kernel_size'")
+    kernel = _per_axis("kernel_size", kernel_size, d)
+    stride = kernel if not stride else _per_axis("stride", stride, d)
+    padding, dilation = _per_axis("padding", padding, d), _per_axis("dilation", dilation, d)
+    if min(kernel) <= 0 or min(stride) <= 0 or min(dilation) <= 0:
+        raise ValueError(f"{name}: kernel_size, stride and dilation must be greater than zero")
+    if min(padding) < 0:
+        raise ValueError(f"{name}: negative padding is not supported")
+    if any(2 * p > k for p, k in zip(padding, kernel, strict=True)):
+        raise ValueError(f"{name}() pad should be at most half of kernel size, but got padding={list(padding)} and "
+                         f"kernel_size={list(kernel)}")
+    size, out = x[-d:], []
+    for length, k, s, p, r in zip(size, kernel, stride, padding, dilation, strict=True):
+        span = r * (k - 1) + 1
+        count = (length + 2 * p - span + (s - 1 if ceil_mode else 0)) // s + 1
+        if ceil_mode and (count - 1) * s >= length + p:  # the last window must start inside the input or its padding
+            count -= 1
+        out.append(count)
+    if min(out) < 1:
+        raise ValueError(f"Given input size: ({'x'.join(map(str, x))}). Calculated output size: "
+                         f"({'x'.join(map(str, (*x[:-d], *out)))}). Output size is too small")
+    after = tuple(max(p, (o - 1) * s + r * (k - 1) + 1 - length - p)
+                  for o, s, r, k, length, p in zip(out, stride, dilation, kernel, size, padding, strict=True))
+    return Geometry(kernel, stride, dilation, padding, after, tuple(out))
+
+
+def _pool_shape(d: int, name: str, x: Shape, **params: Any) -> Shape:
+    geometry = _pool_geometry(d, x, name, **params)
+    if params.get("return_indices"):
+        raise ValueError(f"{name}: return_indices=True is not supported (the indices are integers, no gradient)")
+    _check_windows(math.prod(x[:-d]) * math.prod(geometry.out) * math.prod(geometry.kernel), name)
+    return (*x[:-d], *geometry.out)
+
+
+def _divisor(geometry: Geometry, size: tuple[int, ...], count_include_pad: bool, divisor_override: int | None
+             ) -> Array:
+    """What each average divides by: its window's elements, within the padding or within the input
+    (a window that ceil_mode lets run past the padding counts only what it covers)."""
+    if divisor_override:
+        return np.asarray(float(divisor_override))
+    counts = []
+    for o, s, k, p, length in zip(geometry.out, geometry.stride, geometry.kernel, geometry.before, size, strict=True):
+        start = np.arange(o) * s - p
+        end = np.minimum(start + k, length + p)
+        counts.append(end - start if count_include_pad else np.minimum(end, length) - np.maximum(start, 0))
+    divisor = counts[0]
+    for count in counts[1:]:
+        divisor = np.multiply.outer(divisor, count)
+    return np.asarray(divisor, dtype=float)
+
+
+def _avg_parts(d: int, x: Any, ranks: tuple[int, ...], name: str, count_include_pad: bool = True,
+               divisor_override: int | None = None, **params: Any) -> tuple[Geometry, Array]:
+    size = np.shape(x)[-d:]
+    geometry = _pool_geometry(d, np.shape(x)[np.ndim(x) - ranks[0]:], name, **params)
+    return geometry, _divisor(geometry, size, count_include_pad, divisor_override)
+
+
+def _avg_row(d: int, examples: Any) -> Op:
+    name = f"avg_pool{d}d"
+
+    def forward(x: Array, ranks: tuple[int, ...], **params: Any) -> Array:
+        _pool_shape(d, name, *_point_shapes(ranks, x), **params)
+        geometry, divisor = _avg_parts(d, x, ranks, name, **params)
+        return np.asarray(np.sum(_windows(x, geometry), axis=tuple(range(-d, 0))) / divisor)
+
+    def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], **params: Any) -> tuple[Any]:
+        geometry, divisor = _avg_parts(d, x, ranks, name, **params)
+        share = g / divisor
+        return (_unwindow(lambda offsets: share, geometry, np.shape(x)[-d:]),)
+
+    params = [Param("kernel_size", "ints"), Param("stride", "ints"), Param("padding", "ints", (0,)),
+              Param("ceil_mode", "bool", False), Param("count_include_pad", "bool", True)]
+    if d == 2:
+        params.append(Param("divisor_override", "int"))
+    return structural(name, 1, forward, vjp, "SqueezeBackward1" if d == 1 else "AvgPool2DBackward0",
+                      sympy=_on_symbols(forward), shape=lambda x, **given: _pool_shape(d, name, x, **given), params=tuple(params),
+                      examples=examples)
+
+
+def _peaks(x: Any, geometry: Geometry) -> Array:
+    """Which place of each window max pooling takes (an index into _offsets), by PyTorch's scan: a
+    place is taken where its value is larger than the one taken so far, or NaN; the padding never
+    (a window of -inf keeps its first place in the input). So ties go to the first, NaN to the last."""
+    values = np.asarray(getattr(x, "primal", x))  # (the Hessian's dual numbers choose by their values)
+    windows = _windows(values, geometry)
+    inside = _windows(np.ones(values.shape[-len(geometry.kernel):], dtype=bool), geometry, False)
+    index = np.full(np.shape(windows)[: windows.ndim - len(geometry.kernel)], -1)
+    best = np.full(index.shape, -np.inf)
+    for place, offsets in enumerate(_offsets(geometry)):
+        key = (Ellipsis, *offsets)
+        value = windows[key]
+        taken = inside[key] & ((value > best) | np.isnan(value) | (index < 0))
+        best, index = np.where(taken, value, best), np.where(taken, place, index)
+    return index
+
+
+def _picked(x: Any, geometry: Geometry, peaks: Array) -> Any:
+    """x's elements at the places `peaks` (x's tangents too, or dual numbers)."""
+    windows = _windows(x, geometry)
+    picked: Any = None
+    for place, offsets in enumerate(_offsets(geometry)):
+        value = windows[(Ellipsis, *offsets)]
+        picked = value if picked is None else np.where(peaks == place, value, picked)
+    return picked
+
+
+def _max_row(d: int, examples: Any) -> Op:
+    name = f"max_pool{d}d"
+
+    def geometry_of(x: Any, ranks: tuple[int, ...], params: dict[str, Any]) -> Geometry:
+        return _pool_geometry(d, np.shape(x)[np.ndim(x) - ranks[0]:], name, **params)
+
+    def forward(x: Array, ranks: tuple[int, ...], **params: Any) -> Array:
+        _pool_shape(d, name, *_point_shapes(ranks, x), **params)
+        geometry = geometry_of(x, ranks, params)
+        return np.asarray(_picked(x, geometry, _peaks(x, geometry)))
+
+    def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], **params: Any) -> tuple[Any]:
+        # the whole of each window's g to the one element it took
+        geometry = geometry_of(x, ranks, params)
+        peaks, places = _peaks(x, geometry), {offsets: i for i, offsets in enumerate(_offsets(geometry))}
+        return (_unwindow(lambda offsets: np.where(peaks == places[offsets], g, 0.0), geometry, np.shape(x)[-d:]),)
+
+    def jvp(tangents: Any, ans: Array, x: Array, ranks: tuple[int, ...], **params: Any) -> Any:
+        geometry = geometry_of(x, ranks, params)
+        return _picked(tangents[0], geometry, _peaks(x, geometry))
+
+    params = (Param("kernel_size", "ints"), Param("stride", "ints"), Param("padding", "ints", (0,)),
+              Param("dilation", "ints", (1,)), Param("ceil_mode", "bool", False), Param("return_indices", "bool", False))
+    return structural(name, 1, forward, vjp, "SqueezeBackward1" if d == 1 else "MaxPool2DWithIndicesBackward0",
+                      jvp=jvp, shape=lambda x, **given: _pool_shape(d, name, x, **given), params=params, kinked=True,
+                      examples=examples)
+
+
+ROWS: list[Op] = [
+    _conv_row(1, ((((1, 2, 4), (2, 2, 2), (2,)), {}),
+                  (((2, 5), (2, 2, 3), (2,)), {"stride": (2,), "padding": (1,)}),
+                  (((2, 2, 5), (4, 1, 2), (4,)), {"groups": 2, "dilation": (2,)}),
+                  (((1, 2, 4), (3, 2, 2), ()), {"padding": "same"}),
+                  (((2, 6), (1, 2, 3), (1,)), {"padding": "valid", "stride": (3,)}))),
+    _conv_row(2, ((((1, 3, 3), (2, 1, 2, 2), (2,)), {}),
+                  (((1, 2, 4, 3), (2, 2, 2, 2), (2,)), {"stride": (2, 1), "padding": (1, 0)}),
+                  (((2, 4, 4), (2, 1, 3, 2), (2,)), {"groups": 2, "padding": "same", "dilation": (1, 2)}),
+                  (((1, 1, 5, 5), (1, 1, 2, 2), (1,)), {"stride": (2,), "dilation": (2,)}))),
+    _avg_row(1, ((((2, 5),), {"kernel_size": (2,)}), (((1, 2, 5),), {"kernel_size": (3,), "stride": (1,)}),
+                 (((2, 5),), {"kernel_size": (2,), "padding": (1,), "count_include_pad": False}),
+                 (((1, 5),), {"kernel_size": (2,), "ceil_mode": True}),
+                 (((1, 6),), {"kernel_size": (3,), "stride": (2,), "padding": (1,), "ceil_mode": True}))),
+    _avg_row(2, ((((1, 4, 4),), {"kernel_size": (2,)}), (((1, 1, 3, 5),), {"kernel_size": (2, 3), "stride": (1, 2)}),
+                 (((1, 4, 5),), {"kernel_size": (3,), "stride": (2,), "padding": (1,), "ceil_mode": True,
+                                 "count_include_pad": False}),
+                 (((1, 3, 3),), {"kernel_size": (2,), "divisor_override": 3}))),
+    _max_row(1, ((((2, 5),), {"kernel_size": (2,)}), (((1, 2, 5),), {"kernel_size": (3,), "stride": (1,)}),
+                 (((2, 6),), {"kernel_size": (2,), "padding": (1,), "dilation": (2,)}),
+                 (((1, 5),), {"kernel_size": (2,), "ceil_mode": True}))),
+    _max_row(2, ((((1, 4, 4),), {"kernel_size": (2,)}), (((1, 1, 3, 5),), {"kernel_size": (2, 3), "stride": (1, 2)}),
+                 (((1, 5, 5),), {"kernel_size": (3,), "stride": (2,), "padding": (1,), "ceil_mode": True}),
+                 (((1, 5, 4),), {"kernel_size": (2,), "dilation": (2, 1)}))),
+]
