@@ -248,27 +248,43 @@ def _serve(command: str, request: session.Request, output: str, destination: str
 
 def _stream(run: session.PointsRun, output: str, destination: str | None = None) -> None:
     """--points: each chunk's results written as they come (to stdout, or to --output FILE whole or not
-    at all), the bad lines passed over named on stderr."""
-    from gradcli.render.stream import WRITERS, Output
+    at all), the bad lines passed over named on stderr. From a file, chunks are rendered on threads
+    beside the reading and computing of the next (Pipelined); from a pipe or a terminal, each is
+    written as soon as it is computed."""
+    from gradcli.errors import GradcliError
+    from gradcli.render.stream import WRITERS, Output, Pipelined
 
-    file = Output(destination, run.fixed, run.tape.inputs) if destination is not None else None
-    writer = file if file is not None else WRITERS[output](sys.stdout, run.fixed, run.tape.inputs)
+    file = Output(destination, run.fixed, run.tape.inputs, pipelined=not run.live) if destination is not None else None
+    writer: Any = file if file is not None else WRITERS[output](sys.stdout, run.fixed, run.tape.inputs)
+    if file is None and not run.live:
+        writer = Pipelined(writer)
     progress = _progress()
     try:
-        for event in run:
-            if isinstance(event, session.Skipped):
-                for bad in event.problems:
-                    print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
-                continue
-            writer.write(event.chunk, event.result)
-            if file is None:
-                sys.stdout.flush()
-            progress(run.done)
+        try:
+            for event in run:
+                if isinstance(event, session.Skipped):
+                    if isinstance(writer, Pipelined | Output):
+                        writer.flush()  # what came before the bad lines is out before they are named
+                    for bad in event.problems:
+                        print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
+                    continue
+                writer.write(event.chunk, event.result)
+                if file is None and run.live:
+                    sys.stdout.flush()
+                progress(run.done)
+        except GradcliError:  # a bad line: the points before it are written before it is named
+            if isinstance(writer, Pipelined | Output):
+                writer.flush()
+            raise
+        if isinstance(writer, Pipelined):
+            writer.flush()
         if file is not None:
             file.commit()
             file = None
     finally:
         progress(-1)
+        if isinstance(writer, Pipelined):
+            writer.close()
         if file is not None:
             file.abandon()
     if run.skipped:

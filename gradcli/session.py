@@ -488,6 +488,7 @@ class PointsRun:
             raise NameProblem(f"cannot read points from {points!r}: {problem.strerror}", where="--points") from None
         self.compute = compute
         self.at_once = at_once
+        self.live = _live(self.stream)  # a pipe or a terminal: each chunk is answered as soon as it is computed
         self.done = 0
         self.skipped: list[int] = []  # the lines passed over
         self.all_finite = True
@@ -526,6 +527,17 @@ class PointsRun:
     def finish(self) -> None:
         if self.request.strict and not self.all_finite:
             raise NonFiniteProblem(NOT_FINITE)
+
+
+def _live(stream: Any) -> bool:
+    """Is `stream` a pipe, a terminal, or anything but a regular file?"""
+    import os
+    import stat
+
+    try:
+        return not stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError):
+        return True
 
 
 def _read_ahead(chunks: Iterator[PointChunk], depth: int = 2) -> Iterator[PointChunk]:

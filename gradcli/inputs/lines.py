@@ -155,8 +155,12 @@ def _pieces(stream: BinaryIO) -> tuple[Callable[[int], bytes], Callable[[], bool
     read = getattr(stream, "read1", stream.read)
     try:
         descriptor = stream.fileno()
-        if stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return read, None
+        status = os.fstat(descriptor)
+        if stat.S_ISREG(status.st_mode):
+            def read_file(size: int) -> bytes:  # no bigger than what is left: a read of n bytes first holds n
+                return read(max(PIECE, min(size, status.st_size - stream.tell())))
+
+            return read_file, None
     except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
         return read, None
     import select

@@ -95,10 +95,6 @@ def _mask(flags: np.ndarray) -> Any:
     return pa.BooleanArray.from_buffers(pa.bool_(), len(flags), [None, pa.py_buffer(bits)])
 
 
-def _write_rows(out: TextIO, pieces: list[Any], null: str | None = None) -> None:
-    _write_bytes(out, _joined(pieces, null))
-
-
 def _joined(pieces: list[Any], null: str | None = None) -> memoryview:
     """The points' lines: the pieces joined (the last ends the line). A piece is the same text on
     every line (str), an array of the points' numbers (floats; ints), or an Arrow array of the
@@ -129,15 +125,36 @@ def _data(texts: Any) -> memoryview:
     return memoryview(texts.buffers()[2])[offsets[0] : offsets[-1]]
 
 
-def _write_bytes(out: Any, data: bytes | memoryview) -> None:
-    """Bytes to `out`, as bytes where it takes them (no decoding and encoding again)."""
-    if hasattr(out, "write_bytes"):
-        out.write_bytes(data)
-    elif hasattr(out, "buffer"):
-        out.flush()
-        out.buffer.write(data)
-    else:
-        out.write(bytes(data).decode())
+Text = str | bytes | memoryview  # what a chunk's rendering gives: text, or UTF-8 bytes
+Rendering = Callable[[], list[Text]]
+
+
+def emit(out: Any, parts: list[Text]) -> None:
+    """Text to `out`, and bytes as bytes where it takes them (no decoding and encoding again)."""
+    for part in parts:
+        if isinstance(part, str):
+            out.write(part)
+        elif hasattr(out, "write_bytes"):
+            out.write_bytes(part)
+        elif hasattr(out, "buffer"):
+            out.flush()
+            out.buffer.write(part)
+        else:
+            out.write(bytes(part).decode())
+
+
+class Writer:
+    """Results a chunk at a time to `out`. `render` does in order what depends on the chunks
+    before (a header, the columns' widths) and gives the rest as a function, which may run on
+    another thread (see Pipelined); `write` does both at once."""
+
+    out: TextIO
+
+    def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
+        raise NotImplementedError
+
+    def write(self, chunk: PointChunk, result: BatchResult) -> None:
+        emit(self.out, self.render(chunk, result)())
 
 
 def _flat(array: np.ndarray) -> np.ndarray:
@@ -150,7 +167,7 @@ def _element_names(name: str, shape: tuple[int, ...]) -> list[str]:
     return [name + "".join(f"[{i}]" for i in index) for index in np.ndindex(*shape)] if shape else [name]
 
 
-class JsonLinesWriter:
+class JsonLinesWriter(Writer):
     """One JSON object per point: the input line, the point (in the program's input order),
     the value and the derivative."""
 
@@ -159,13 +176,12 @@ class JsonLinesWriter:
         self.fixed = {name: to_json(value) for name, value in fixed.items()}
         self.inputs = list(inputs)
 
-    def write(self, chunk: PointChunk, result: BatchResult) -> None:
+    def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         if not chunk.count:
-            return
+            return list
         if _numbers_a_point(chunk, result) <= WIDEST:
-            self._write_columns(chunk, result)
-        else:
-            self._write_points(chunk, result)
+            return lambda: [self._columns(chunk, result)]
+        return lambda: [self._points(chunk, result)]
 
     def _derivative(self, result: BatchResult) -> Any:
         """The derivative, laid out as the one-point --json of the same command: arrays of (points, ...)."""
@@ -178,7 +194,7 @@ class JsonLinesWriter:
             per_root = [dict(blocks) for blocks in result.per_root]
         return per_root if result.is_tuple and result.kind != "grad" else per_root[0]
 
-    def _write_columns(self, chunk: PointChunk, result: BatchResult) -> None:
+    def _columns(self, chunk: PointChunk, result: BatchResult) -> Text:
         """The whole chunk at once: a template of the document whose numbers are columns of text."""
         at = {name: _Json(json.dumps(self.fixed[name])) if name not in chunk.columns else chunk.columns[name]
               for name in self.inputs}
@@ -197,9 +213,9 @@ class JsonLinesWriter:
 
             pieces.append(_compute("if_else", _mask(finite), _literal(""), _literal(warning)))
         pieces.append("}\n")
-        _write_rows(self.out, _merged(pieces), null="null")
+        return _joined(_merged(pieces), null="null")
 
-    def _write_points(self, chunk: PointChunk, result: BatchResult) -> None:
+    def _points(self, chunk: PointChunk, result: BatchResult) -> Text:
         columns = {name: to_json(values) for name, values in chunk.columns.items()}
         value_columns = [to_json(v) for v in result.values]
         # The derivative at point i, laid out as the one-point --json of the same command.
@@ -229,7 +245,7 @@ class JsonLinesWriter:
             if has_null([point_values, document[result.kind]]):
                 document["warnings"] = [f"a value or {result.kind} is not finite"]
             lines.append(json.dumps(document, allow_nan=False))
-        self.out.write("\n".join(lines) + "\n")
+        return "\n".join(lines) + "\n"
 
 
 class _Json:
@@ -288,7 +304,7 @@ def _numbers_a_point(chunk: PointChunk, result: BatchResult) -> int:
     return sum(int(np.prod(array.shape[1:])) for array in arrays)
 
 
-class CsvWriter:
+class CsvWriter(Writer):
     """A header, then one row per point: the value's columns, then the derivative's
     (`grad_NAME`; `jvp`; `dOUT/dNAME` for a Jacobian), an element a column."""
 
@@ -296,26 +312,28 @@ class CsvWriter:
         self.out = out
         self.started = False
 
-    def write(self, chunk: PointChunk, result: BatchResult) -> None:
+    def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         derivatives = result.columns()
-        blocks = [_flat(v) for v in result.values]
-        blocks += [_flat(array) for _, array in derivatives]
+        header: list[Text] = []
         if not self.started:
-            header: list[str] = []
+            labels: list[str] = []
             for name, value in zip(result.root_names, result.values, strict=True):
-                label = "value" if len(result.values) == 1 else f"value_{name}"
-                header += _element_names(label, value.shape[1:])
+                labels += _element_names("value" if len(result.values) == 1 else f"value_{name}", value.shape[1:])
             for label, array in derivatives:
-                header += _element_names(label, array.shape[1:])
-            self.out.write(",".join(header) + "\n")
+                labels += _element_names(label, array.shape[1:])
+            header.append(",".join(labels) + "\n")
             self.started = True
         if not chunk.count:
-            return
-        table = np.concatenate(blocks, axis=1) if blocks else np.empty((chunk.count, 0))
-        if 0 < table.shape[1] <= WIDEST:
-            _write_bytes(self.out, _csv_rows(table))
-        else:
-            self.out.write("\n".join(",".join(map(repr, row)) for row in table.tolist()) + "\n")
+            return lambda: header
+
+        def rows() -> list[Text]:
+            blocks = [_flat(v) for v in result.values] + [_flat(array) for _, array in derivatives]
+            table = np.concatenate(blocks, axis=1) if blocks else np.empty((chunk.count, 0))
+            if 0 < table.shape[1] <= WIDEST:
+                return [*header, _csv_rows(table)]
+            return [*header, "\n".join(",".join(map(repr, row)) for row in table.tolist()) + "\n"]
+
+        return rows
 
 
 def _csv_rows(table: np.ndarray) -> bytes | memoryview:
@@ -349,7 +367,7 @@ def _csv_rows(table: np.ndarray) -> bytes | memoryview:
     return b"".join(pieces)
 
 
-class TableWriter:
+class TableWriter(Writer):
     """A table for people, as plain text written a chunk at a time (rich would take a minute
     for 200,000 rows): columns as wide as their widest cell so far, never narrower."""
 
@@ -357,30 +375,31 @@ class TableWriter:
         self.out = out
         self.widths: list[int] = []
 
-    def write(self, chunk: PointChunk, result: BatchResult) -> None:
+    def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         derivatives = result.columns()
         headers = ["line", *(result.root_names if len(result.root_names) > 1 else ["value"]),
                    *(label.replace("_", " ", 1) for label, _ in derivatives)]
         columns = [[str(line) for line in chunk.lines], *(_cells(v) for v in result.values),
                    *(_cells(a) for _, a in derivatives)]
         widths = [max([len(header), *map(len, cells)]) for header, cells in zip(headers, columns, strict=True)]
-        text = []
+        top: list[Text] = []
         if not self.widths:
-            text.append(" " + " ┃ ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True)))
-            text.append("╇".join("━" * (w + 2) for w in widths))
+            top.append(" " + " ┃ ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True)) + "\n")
+            top.append("╇".join("━" * (w + 2) for w in widths) + "\n")
             self.widths = widths
         self.widths = widths = [max(w, old) for w, old in zip(widths, self.widths, strict=True)]
-        if text:
-            self.out.write("\n".join(text) + "\n")
         if not chunk.count:
-            return
+            return lambda: top
 
-        pieces: list[Any] = [" "]
-        for i, (cells, width) in enumerate(zip(columns, widths, strict=True)):
-            pieces += [" │ "] if i else []
-            pieces.append(_compute("utf8_lpad", _strings(cells), options=("PadOptions", width)))
-        pieces.append("\n")
-        _write_rows(self.out, _merged(pieces))
+        def rows() -> list[Text]:
+            pieces: list[Any] = [" "]
+            for i, (cells, width) in enumerate(zip(columns, widths, strict=True)):
+                pieces += [" │ "] if i else []
+                pieces.append(_compute("utf8_lpad", _strings(cells), options=("PadOptions", width)))
+            pieces.append("\n")
+            return [*top, _joined(_merged(pieces))]
+
+        return rows
 
 
 def _cells(array: np.ndarray) -> list[str]:
@@ -388,6 +407,39 @@ def _cells(array: np.ndarray) -> list[str]:
     if array.ndim == 1:  # a number: as `human` writes it, without its trip through NumPy
         return [f"{number:.6g}" for number in array.tolist()]
     return [human(element) for element in array]
+
+
+class Pipelined:
+    """A Writer whose chunks are rendered on worker threads and written in input order, as they
+    are ready: orjson, pyarrow and NumPy let go of Python's lock for much of their work, so the
+    rendering of one chunk overlaps the reading, computing and rendering of the next. At most
+    AHEAD chunks wait their turn (memory stays bounded); `flush` writes all that wait."""
+
+    AHEAD = 2
+
+    def __init__(self, writer: Writer, workers: int = 2) -> None:
+        from collections import deque
+        from concurrent.futures import Future, ThreadPoolExecutor
+
+        self.writer = writer
+        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="gradcli-writer")
+        self.waiting: deque[Future[list[Text]]] = deque()
+
+    def write(self, chunk: PointChunk, result: BatchResult) -> None:
+        self.waiting.append(self.pool.submit(self.writer.render(chunk, result)))
+        while self.waiting and (len(self.waiting) > self.AHEAD or self.waiting[0].done()):
+            emit(self.writer.out, self.waiting.popleft().result())
+
+    def flush(self) -> None:
+        while self.waiting:
+            emit(self.writer.out, self.waiting.popleft().result())
+
+    def close(self) -> None:
+        """No more chunks: the pool's threads end (what waits, not written, is dropped)."""
+        for waiting in self.waiting:
+            waiting.cancel()
+        self.waiting.clear()
+        self.pool.shutdown(wait=True)
 
 
 WRITERS: dict[str, Callable[..., Any]] = {"json": JsonLinesWriter, "csv": CsvWriter, "table": TableWriter}
@@ -553,7 +605,8 @@ class Output:
     """--output FILE: results written to FILE.partial and renamed to FILE once the run is done;
     a run that fails leaves no file (an older FILE stays as it was)."""
 
-    def __init__(self, path: str, fixed: Mapping[str, np.ndarray], inputs: Mapping[str, int] | Sequence[str]) -> None:
+    def __init__(self, path: str, fixed: Mapping[str, np.ndarray], inputs: Mapping[str, int] | Sequence[str],
+                 pipelined: bool = False) -> None:
         self.path = path
         self.partial = path + ".partial"
         self.kind = output_kind(path)
@@ -563,9 +616,15 @@ class Output:
         else:
             self.file = _File(self.partial)
             self.writer = WRITERS[self.kind](self.file, fixed, inputs)
+            if pipelined:
+                self.writer = Pipelined(self.writer)
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
         self.writer.write(chunk, result)
+
+    def flush(self) -> None:
+        if isinstance(self.writer, Pipelined):
+            self.writer.flush()
 
     def commit(self) -> None:
         import os
@@ -573,6 +632,9 @@ class Output:
         from gradcli.errors import cannot_write
 
         if self.file is not None:
+            self.flush()
+            if isinstance(self.writer, Pipelined):
+                self.writer.close()
             self.file.close()
         else:
             self.writer.close()
@@ -586,6 +648,8 @@ class Output:
         import os
 
         if self.file is not None:
+            if isinstance(self.writer, Pipelined):
+                self.writer.close()
             with contextlib.suppress(Exception):
                 self.file.file.close()
         else:
