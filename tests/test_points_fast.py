@@ -263,3 +263,17 @@ def test_json_integers_deep_in_a_file_are_floats_and_minus_zero_keeps_its_sign(t
     run = cli("grad", "x*1", "--points", str(path), "--csv")
     assert run.exit_code == 0, run.stderr
     assert run.stdout.splitlines()[-3:] == ["-0.0,1.0", "3.0,1.0", f"{float(99999999999999999999999)!r},1.0"]
+
+
+@pytest.mark.parametrize("limit", [1, 7, 100, 1000, 5000])
+def test_a_line_past_the_limit_is_found_in_a_block_however_it_falls(limit):
+    # lines.py checks big blocks with a few searches; it must agree with measuring every line
+    from gradcli.inputs.lines import _no_line_past
+
+    rng = np.random.default_rng(limit)
+    for _ in range(200):
+        lengths = rng.integers(0, limit // 4 + 1, rng.integers(1, 60))  # short lines: the searches decide,
+        if rng.random() < 0.5:  # unless one is long
+            lengths[rng.integers(len(lengths))] = rng.integers(limit // 2, 5 * limit // 2 + 1)
+        block = b"\n".join(b"x" * int(n) for n in lengths)
+        assert _no_line_past(block, limit) == (max(lengths) <= limit), (limit, list(lengths))

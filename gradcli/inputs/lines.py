@@ -121,9 +121,8 @@ class LineReader:
         """Whole lines: parsed at once by `fast` if it can, else one by one."""
         block = b"\n".join(ready) if len(ready) > 1 else ready[0]
         if self.fast is not None and not first:
-            # a line has at least as many bytes as characters: a block no longer than the limit has no line past it
-            longest, count = _longest_line(block) if len(block) > limit else (0, block.count(b"\n") + 1)
-            rows = self.fast(block, count) if longest <= limit else None
+            count = block.count(b"\n") + 1
+            rows = self.fast(block, count) if _no_line_past(block, limit) else None
             if rows is not None:
                 yield Parsed(count, rows)
                 return
@@ -134,15 +133,22 @@ def read_lines(stream: BinaryIO, name: str = "-") -> LineReader:
     return LineReader(stream, name)
 
 
-def _longest_line(block: bytes) -> tuple[int, int]:
-    """The most bytes a line of `block` has (a line has at least as many bytes as characters),
-    and how many lines it has (one pass over the bytes gives both)."""
+def _no_line_past(block: bytes, limit: int) -> bool:
+    """Is no line of `block` longer than `limit` bytes (a line has at least as many bytes as
+    characters)? A longer line holds a whole stretch of limit/2 bytes: where every such stretch
+    has a line end, none is (a few searches, not a pass over each line); else each is measured."""
+    if len(block) <= limit:
+        return True
+    half = max(1, limit // 2)
+    starts = range(0, len(block) - half + 1, half)
+    if len(starts) <= 64 and all(block.find(b"\n", start, start + half) >= 0 for start in starts):
+        return True
     import numpy as np
 
     ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
     if not ends.size:
-        return len(block), 1
-    return int(max(ends[0], len(block) - 1 - ends[-1], np.diff(ends).max(initial=1) - 1)), ends.size + 1
+        return False
+    return int(max(ends[0], len(block) - 1 - ends[-1], np.diff(ends).max(initial=1) - 1)) <= limit
 
 
 def _pieces(stream: BinaryIO) -> tuple[Callable[[int], bytes], Callable[[], bool] | None]:
