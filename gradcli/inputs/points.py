@@ -8,7 +8,7 @@ columns. Bad lines stop the run, or with --skip-bad are passed over, the same fo
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,7 +28,7 @@ CHUNK_CHARS = 1 << 23  # a chunk of points ends at this much text, however few i
 class PointChunk:
     columns: dict[str, Array]  # name -> (count, *shape), in the program's input order
     count: int
-    lines: list[int]  # the input line of each point
+    lines: Sequence[int]  # the input line of each point (a range where they follow each other)
     skipped: list[PointsProblem]  # bad lines passed over (with --skip-bad), in order
 
 
@@ -139,7 +139,7 @@ class PointsReader:
                 for at in range(0, parsed.count, self.chunk):
                     count = min(self.chunk, parsed.count - at)
                     yield PointChunk({name: column[at : at + count] for name, column in columns.items()}, count,
-                                     list(range(start + at, start + at + count)), [])
+                                     range(start + at, start + at + count), [])
                 texts, lines, problems = [], [], []
             rows = reader.read(texts, lines, self.skip_bad) if texts else Rows({}, [], [])
             if rows.problems:

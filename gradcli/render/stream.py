@@ -202,7 +202,8 @@ class JsonLinesWriter(Writer):
         derivative = self._derivative(result)
         pieces: list[Any] = []
         _template({"line": _Json(None), "at": at, "value": value, result.kind: derivative}, pieces)
-        lines = np.asarray(chunk.lines, dtype=np.int64)
+        lines = (np.arange(chunk.lines.start, chunk.lines.stop) if isinstance(chunk.lines, range)
+                 else np.asarray(chunk.lines, dtype=np.int64))
         finite = np.ones(chunk.count, dtype=bool)
         for array in _arrays([value, derivative]):
             finite &= np.isfinite(array.reshape(chunk.count, -1)).all(axis=1)
