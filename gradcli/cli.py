@@ -290,7 +290,8 @@ def _stream(run: session.PointsRun, output: str, destination: str | None = None)
     if run.skipped:
         shown = ", ".join(map(str, run.skipped[:20])) + (", ..." if len(run.skipped) > 20 else "")
         points_done = f"{run.done:,} point{'' if run.done == 1 else 's'} done"
-        bad_lines = f"{len(run.skipped):,} bad line{'' if len(run.skipped) == 1 else 's'} skipped"
+        unit = "row" if run.table is not None else "line"  # Parquet and Arrow have rows, text has lines
+        bad_lines = f"{len(run.skipped):,} bad {unit}{'' if len(run.skipped) == 1 else 's'} skipped"
         print(f"gradcli: {points_done}; {bad_lines}: {shown}", file=sys.stderr)
     elif not run.done:  # an input of no points is not an error, but worth a word
         print("gradcli: 0 points done", file=sys.stderr)

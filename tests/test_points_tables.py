@@ -278,3 +278,24 @@ def test_output_on_a_full_disk_is_exit_5(tmp_path, monkeypatch):
     assert run.exit_code == 5
     assert "No space left on device" in run.stderr
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("name", ["results.csv", "results.parquet"])
+def test_output_into_a_missing_directory_is_bad_input(tmp_path, name):
+    # the user named a place that is not there: exit 2 before any point is computed, as a bad --at is
+    run = cli("grad", "x*x", "--points", "-", "--output", str(tmp_path / "nowhere" / name), stdin="x\n1\n")
+    assert run.exit_code == 2, run.stderr
+    assert "--output" in run.stderr and "nowhere" in run.stderr
+    assert run.stdout == ""
+    assert os.listdir(tmp_path) == []
+
+
+def test_skipped_rows_of_a_table_are_called_rows(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "points.parquet"
+    pq.write_table(pa.table({"x": ["1", "foo", "3"]}), path)
+    run = cli("grad", "x*x", "--points", str(path), "--csv", "--skip-bad")
+    assert run.exit_code == 0, run.stderr
+    assert "1 bad row skipped" in run.stderr and "line" not in run.stderr.splitlines()[-1]

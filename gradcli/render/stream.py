@@ -608,9 +608,16 @@ class Output:
 
     def __init__(self, path: str, fixed: Mapping[str, np.ndarray], inputs: Mapping[str, int] | Sequence[str],
                  pipelined: bool = False) -> None:
+        import os
+
+        from gradcli.errors import NameProblem
+
         self.path = path
         self.partial = path + ".partial"
         self.kind = output_kind(path)
+        folder = os.path.dirname(path) or "."
+        if not os.path.isdir(folder):  # a place that is not there is a bad argument, named before any work
+            raise NameProblem(f"--output {path!r}: there is no directory {folder!r}")
         self.file: _File | None = None
         if self.kind in ("parquet", "arrow"):
             self.writer: Any = ColumnsWriter(self.partial, self.kind)
