@@ -591,9 +591,12 @@ def points(request: Request, command: str) -> PointsRun:
             raise NameProblem("--paths, --check and --symbolic work at one point (--at), not with --points")
 
         def grad_chunk(tape: Tape, columns: Any, count: int, fixed: Any) -> BatchResult:
-            return batch.grad_batch(tape, columns, count, fixed, seed=request.seed, of=request.of, wrt=request.wrt)
+            # from a file, the writer's threads take the other core (cli._stream); from a pipe, the sweeps do
+            return batch.grad_batch(tape, columns, count, fixed, seed=request.seed, of=request.of, wrt=request.wrt,
+                                    threads=None if run.live else 1)
 
-        return PointsRun(request, grad_chunk)
+        run = PointsRun(request, grad_chunk)
+        return run
     if command == "jvp":
         _require_tangent(request)
         tangents: dict[str, Any] = {}

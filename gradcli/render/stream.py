@@ -53,11 +53,29 @@ def _texts(array: np.ndarray, after: str, null: str | None = None) -> Any:
         odd = (size >= 1e-9) & (size < 1e-4)
         if null is None:
             odd |= ~np.isfinite(array)
-    found = array[odd].tolist()
-    if not found:
+    where = np.flatnonzero(odd)
+    if not where.size:
         return texts
-    spelled = [repr(n) + after if null is None or n - n == 0.0 else null + after for n in found]
-    return _compute("replace_with_mask", texts, _mask(odd), _strings(spelled))
+    spelled = [(repr(n) if null is None or n - n == 0.0 else null).encode() + after.encode()
+               for n in array[where].tolist()]
+    return _spliced(text, offsets, where, spelled)
+
+
+def _spliced(text: np.ndarray, offsets: np.ndarray, where: np.ndarray, spelled: list[bytes]) -> Any:
+    """The Arrow array of text (`offsets` into `text`) with its elements at `where` (in order) spelled otherwise."""
+    import pyarrow as pa
+
+    data = text.data
+    pieces: list[bytes | memoryview] = []
+    done = 0
+    for at, new in zip(where.tolist(), spelled, strict=True):
+        pieces += [data[done : offsets[at]], new]
+        done = int(offsets[at + 1])
+    pieces.append(data[done:])
+    grown = np.zeros(len(offsets), dtype=np.int64)
+    grown[where + 1] = np.array([len(new) for new in spelled]) - (offsets[where + 1] - offsets[where])
+    return pa.LargeStringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets + np.cumsum(grown)),
+                                            pa.py_buffer(b"".join(pieces)))
 
 
 # Arrow arrays made from their buffers: pyarrow's pa.array and pa.scalar import pandas where it is
