@@ -9,6 +9,7 @@ for that (more than WIDEST cells a point) is written point by point, as before.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
@@ -113,12 +114,19 @@ def _mask(flags: np.ndarray) -> Any:
     return pa.BooleanArray.from_buffers(pa.bool_(), len(flags), [None, pa.py_buffer(bits)])
 
 
-def _joined(pieces: list[Any], null: str | None = None) -> memoryview:
+def _joined(pieces: list[Any], null: str | None = None) -> list[Text]:
     """The points' lines: the pieces joined (the last ends the line). A piece is the same text on
     every line (str), an array of the points' numbers (floats; ints), or an Arrow array of the
-    points' texts; each array of numbers is followed by text. `null`: see _texts."""
+    points' texts; each array of numbers is followed by text. `null`: see _texts.
+
+    The text that starts every line is joined as the end of the line before (one piece fewer a
+    line), and written once in front."""
     import pyarrow as pa
 
+    count = next(len(piece) for piece in pieces if not isinstance(piece, str))
+    first = ""
+    if isinstance(pieces[0], str) and isinstance(pieces[-1], str) and len(pieces) > 2:
+        first, pieces = pieces[0], [*pieces[1:-1], pieces[-1] + pieces[0]]
     parts: list[Any] = []
     tail = ""  # the text that starts the next piece, written by the numbers before it
     for i, piece in enumerate(pieces):
@@ -126,7 +134,7 @@ def _joined(pieces: list[Any], null: str | None = None) -> memoryview:
             piece = piece[len(tail) :]
             tail = ""
             if piece:
-                parts.append(_literal(piece))
+                parts.append(_repeated(piece, count))
         elif isinstance(piece, np.ndarray):
             following = pieces[i + 1]
             assert isinstance(following, str) and following, "numbers are followed by text"
@@ -134,7 +142,19 @@ def _joined(pieces: list[Any], null: str | None = None) -> memoryview:
             parts.append(_texts(piece, tail, null))
         else:
             parts.append(piece.cast(pa.large_string()))
-    return _data(_compute("binary_join_element_wise", *parts, _literal("")))
+    lines = _data(_compute("binary_join_element_wise", *parts, _literal("")))
+    return [first, lines[: len(lines) - len(first.encode())]] if first else [lines]
+
+
+@functools.lru_cache(maxsize=32)
+def _repeated(text: str, count: int) -> Any:
+    """An Arrow array of `count` times the same text (joined faster than a scalar; kept for the
+    next chunk of the same size)."""
+    import pyarrow as pa
+
+    data = text.encode()
+    offsets = np.arange(0, (count + 1) * len(data), len(data), dtype=np.int64)
+    return pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(data * count))
 
 
 def _data(texts: Any) -> memoryview:
@@ -198,7 +218,7 @@ class JsonLinesWriter(Writer):
         if not chunk.count:
             return list
         if _numbers_a_point(chunk, result) <= WIDEST:
-            return lambda: [self._columns(chunk, result)]
+            return lambda: self._columns(chunk, result)
         return lambda: [self._points(chunk, result)]
 
     def _derivative(self, result: BatchResult) -> Any:
@@ -212,7 +232,7 @@ class JsonLinesWriter(Writer):
             per_root = [dict(blocks) for blocks in result.per_root]
         return per_root if result.is_tuple and result.kind != "grad" else per_root[0]
 
-    def _columns(self, chunk: PointChunk, result: BatchResult) -> Text:
+    def _columns(self, chunk: PointChunk, result: BatchResult) -> list[Text]:
         """The whole chunk at once: a template of the document whose numbers are columns of text."""
         at = {name: _Json(json.dumps(self.fixed[name])) if name not in chunk.columns else chunk.columns[name]
               for name in self.inputs}
@@ -416,7 +436,7 @@ class TableWriter(Writer):
                 pieces += [" │ "] if i else []
                 pieces.append(_compute("utf8_lpad", _strings(cells), options=("PadOptions", width)))
             pieces.append("\n")
-            return [*top, _joined(_merged(pieces))]
+            return [*top, *_joined(_merged(pieces))]
 
         return rows
 
