@@ -277,3 +277,23 @@ def test_a_line_past_the_limit_is_found_in_a_block_however_it_falls(limit):
             lengths[rng.integers(len(lengths))] = rng.integers(limit // 2, 5 * limit // 2 + 1)
         block = b"\n".join(b"x" * int(n) for n in lengths)
         assert _no_line_past(block, limit) == (max(lengths) <= limit), (limit, list(lengths))
+
+
+@pytest.mark.parametrize("output", [["--csv"], ["--json"], [], ["--output", "out.csv"], ["--output", "out.jsonl"]])
+def test_a_file_and_a_pipe_of_the_same_points_give_the_same_bytes(tmp_path, output):
+    # from a file the chunks are rendered on writer threads (Pipelined), from a pipe one by one:
+    # many chunks, tiny and odd numbers among them, in input order either way
+    values = _RANDOM * 12 + [1e-5, -0.0, 3e-300, 1e300] * 50  # past the first 64 kB: blocks read at once too
+    text = "x,y\n" + "".join(f"{v!r},{i % 7 - 3}\n" for i, v in enumerate(values))
+    path = tmp_path / "points.csv"
+    path.write_text(text)
+    extra = [*output[:1], str(tmp_path / output[1])] if output[:1] == ["--output"] else output
+    from_file = cli("grad", "x*y + exp(-x*x)", "--points", str(path), "--chunk-size", "256", *extra)
+    written = (tmp_path / output[1]).read_text() if output[:1] == ["--output"] else from_file.stdout
+    if output[:1] == ["--output"]:
+        (tmp_path / output[1]).unlink()
+    from_pipe = cli("grad", "x*y + exp(-x*x)", "--points", "-", "--chunk-size", "256", *extra, stdin=text)
+    piped = (tmp_path / output[1]).read_text() if output[:1] == ["--output"] else from_pipe.stdout
+    assert from_file.exit_code == from_pipe.exit_code == 0, from_file.stderr + from_pipe.stderr
+    assert written == piped
+    assert len(written.splitlines()) >= len(values)
