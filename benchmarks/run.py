@@ -208,9 +208,9 @@ np.savetxt(sys.stdout, out, delimiter=",", fmt="%.17g", header="value,grad_x1,gr
 
 
 # The data tools a person would otherwise use, each read -> the NumPy derivative -> write, to
-# stdout. They are run by this Python (the one gradcli is installed in: polars is one of
-# gradcli's dependencies); pyarrow and pandas are not, and the benchmark installs nothing:
-# a script whose library this Python cannot import is skipped, and the table says so.
+# stdout. They are run by this Python (the one gradcli is installed in: polars and pyarrow are
+# among gradcli's dependencies); pandas is not, and the benchmark installs nothing: a script
+# whose library this Python cannot import is skipped, and the table says so.
 DERIVATIVE = """
 def derivative(np, a, b):
     log_ab, sin_b = np.log(a * b), np.sin(b)
