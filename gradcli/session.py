@@ -38,7 +38,7 @@ NOT_FINITE = "a value or derivative is not finite (--strict)"
 CHUNK = 65_536
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
 class Request:
     """What a command was asked: the program, where to evaluate it, and the options."""
 
@@ -174,7 +174,7 @@ class PathNode:
     text: str  # in the table: an input's name, else `[index] PyTorchName name`
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
 class PathNames:
     """The names of the nodes on the listed paths, and the edges an op takes more than once (x*x)."""
 
@@ -205,7 +205,7 @@ def path_names(result: GradResult, reports: Sequence[InputPaths]) -> PathNames:
     return PathNames(nodes, repeated)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
 class GradReport:
     """A gradient with the sections its options asked for (None: not asked for)."""
 
@@ -266,7 +266,7 @@ def grad(request: Request) -> GradReport:
 # --- jacobian, hessian, jvp at one point --------------------------------------------------
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
 class DerivativeReport:
     """A Jacobian, a Hessian or a JVP at one point."""
 
@@ -308,7 +308,7 @@ def jvp(request: Request) -> DerivativeReport:
 # --- graph and explain --------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
 class GraphReport:
     """The backward graph from what is differentiated, with the values and gradients at --at."""
 
@@ -340,7 +340,7 @@ def graph(request: Request) -> GraphReport:
     return GraphReport(tape.source, nodes, roots, names, result)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
 class ExplainedStep:
     """One adjoint update of the sweep, with what the chain rule on its edge multiplies by."""
 
@@ -351,7 +351,7 @@ class ExplainedStep:
     formula: str | None  # that derivative in the argument names, e.g. `cos(x2)` (None: no scalar rule)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
 class Explanation:
     """A gradient with every step of its backward sweep, and the names `explain` writes."""
 
@@ -443,14 +443,14 @@ def check_explain_size(tape: Tape) -> None:
 # --- many points --------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
 class Skipped:
     """Bad lines passed over (--skip-bad), in order."""
 
     problems: list[PointsProblem]
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
 class Answered:
     """Points and their results, in input order."""
 
@@ -731,7 +731,7 @@ def _spelling(op: Any) -> str:
 # --- gradcli run: a PyTorch autograd file, and why -------------------------------------------
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
 class RunRequest:
     """What `gradcli run` was asked: the file ('-': stdin) and the views of its backward calls."""
 
@@ -742,7 +742,7 @@ class RunRequest:
     max_paths: int = 16
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
 class BackwardReport:
     """One backward (or autograd.grad) call of the file, with the views asked for."""
 
@@ -755,7 +755,7 @@ class BackwardReport:
     explanation: Explanation | None = None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
 class RunReport:
     source: str
     calls: list[BackwardReport]
