@@ -47,25 +47,27 @@ class Csv:
         rows, good, problems = each_line(texts, lines, skip_bad, self._row)
         return Rows(self._columns(rows), good, problems)
 
-    def fast(self, block: bytes, count: int) -> Array | None:
-        """The (count, columns) numbers of `count` whole lines of bytes, if each is a good point; else None."""
+    def fast(self, block: bytes | memoryview) -> tuple[int, Array] | None:
+        """How many whole lines of bytes `block` has and their (lines, columns) numbers, if each
+        is a good point; else None. (A blank line is a row here, and no number: the exact reader
+        names it.)"""
         import pyarrow as pa
         import pyarrow.csv as csv
 
         names = [f"c{i}" for i in range(len(self.layout))]
         try:
             table = csv.read_csv(pa.py_buffer(block), read_options=csv.ReadOptions(column_names=names),
-                                 parse_options=csv.ParseOptions(quote_char=False),
+                                 parse_options=csv.ParseOptions(quote_char=False, ignore_empty_lines=False),
                                  convert_options=csv.ConvertOptions(column_types=dict.fromkeys(names, pa.float64()),
                                                                     null_values=[], strings_can_be_null=False))
         except (pa.ArrowException, ValueError, OverflowError):
             return None
-        if table.num_rows != count or table.num_columns != len(names):
+        if table.num_columns != len(names):
             return None
         numbers = np.column_stack([_floats(column) for column in table.columns])
         if not np.isfinite(numbers).all():  # spelled out (`nan(1)` too), or past float64's range: the exact reader tells
             return None
-        return numbers
+        return table.num_rows, numbers
 
     def columns(self, table: object) -> dict[str, Array]:
         return self._columns(table)

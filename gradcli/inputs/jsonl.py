@@ -29,9 +29,9 @@ class JsonLines:
         rows, good, problems = each_line(texts, lines, skip_bad, self._row)
         return Rows(self._columns(rows), good, problems)
 
-    def fast(self, block: bytes, count: int) -> dict[str, Array] | None:
-        """The columns of `count` whole lines of bytes read at once by polars, if each is a good
-        point giving the same numbers (no lists) as the first line of the block; else None.
+    def fast(self, block: bytes | memoryview) -> tuple[int, dict[str, Array]] | None:
+        """How many whole lines of bytes `block` has and their columns, read at once by polars, if
+        each is a good point giving the same numbers (no lists) as the first line of the block; else None.
 
         Polars reads what Python's reader reads, but for what is checked here: a name given twice
         or a name that is not an input (more colons than names: no number holds one), null or a
@@ -39,6 +39,8 @@ class JsonLines:
         drops its sign), a number past float64's range (an infinity)."""
         import polars as pl
 
+        block = bytes(block)
+        count = block.count(b"\n") + 1
         end = block.find(b"\n")
         names = [name for name in self.inputs if f'"{name}"'.encode() in block[: end if end >= 0 else len(block)]]
         if not names or block.count(b":") != len(names) * count:
@@ -58,7 +60,7 @@ class JsonLines:
         for column in columns.values():
             if np.isinf(column).any() or (b"-0" in block and not column.all()):
                 return None
-        return columns
+        return count, columns
 
     def columns(self, rows: object) -> dict[str, Array]:
         assert isinstance(rows, dict)

@@ -61,7 +61,7 @@ class LineReader:
     def __init__(self, stream: BinaryIO, name: str = "-") -> None:
         self.stream = stream
         self.name = name
-        self.fast: Callable[[bytes, int], object | None] | None = None
+        self.fast: Callable[[bytes | memoryview], tuple[int, object] | None] | None = None
 
     def __iter__(self) -> Iterator[str | Unreadable | Parsed]:
         limit = Limits.get("line_chars")
@@ -70,7 +70,7 @@ class LineReader:
         block = BLOCK if more_now is not None else FILE_BLOCK
         pending: list[bytes] = []  # the start of a line whose end has not come yet
         pending_size = 0
-        ready: list[bytes] = []  # whole lines (each piece's without its last LF), not given yet
+        ready: list[bytes | memoryview] = []  # whole lines (each piece's without its last LF), not given yet
         ready_size = 0
         passing_over = False  # inside a line already given up as too long
         first = True
@@ -90,12 +90,13 @@ class LineReader:
                 passing_over = False
             end = piece.rfind(b"\n")
             if end >= 0:
-                ready.append(b"".join([*pending, piece[:end]]) if pending else piece[:end])
+                whole = memoryview(piece)[:end]  # not copied: the lines of a block go to the parser as they are
+                ready.append(b"".join([*pending, whole]) if pending else whole)
                 ready_size += len(ready[-1])
                 pending, pending_size = [], 0
                 piece = piece[end + 1 :]
                 paused = more_now is not None and not more_now()
-                if paused or self.fast is None or ready_size >= block:
+                if paused or self.fast is None or more_now is None or ready_size >= block:
                     yield from self._give(ready, first, limit)
                     first = False
                     ready, ready_size = [], 0
@@ -117,23 +118,22 @@ class LineReader:
         if pending:
             yield from _decode(b"".join(pending), first)
 
-    def _give(self, ready: list[bytes], first: bool, limit: int) -> Iterator[str | Unreadable | Parsed]:
+    def _give(self, ready: list[bytes | memoryview], first: bool, limit: int) -> Iterator[str | Unreadable | Parsed]:
         """Whole lines: parsed at once by `fast` if it can, else one by one."""
         block = b"\n".join(ready) if len(ready) > 1 else ready[0]
         if self.fast is not None and not first:
-            count = block.count(b"\n") + 1
-            rows = self.fast(block, count) if _no_line_past(block, limit) else None
-            if rows is not None:
-                yield Parsed(count, rows)
+            parsed = self.fast(block) if _no_line_past(block, limit) else None
+            if parsed is not None:
+                yield Parsed(*parsed)
                 return
-        yield from _decode(block, first)
+        yield from _decode(bytes(block), first)
 
 
 def read_lines(stream: BinaryIO, name: str = "-") -> LineReader:
     return LineReader(stream, name)
 
 
-def _no_line_past(block: bytes, limit: int) -> bool:
+def _no_line_past(block: bytes | memoryview, limit: int) -> bool:
     """Is no line of `block` longer than `limit` bytes (a line has at least as many bytes as
     characters)? A longer line holds a whole stretch of limit/2 bytes: where every such stretch
     has a line end, none is (a few searches, not a pass over each line); else each is measured."""
@@ -141,7 +141,8 @@ def _no_line_past(block: bytes, limit: int) -> bool:
         return True
     half = max(1, limit // 2)
     starts = range(0, len(block) - half + 1, half)
-    if len(starts) <= 64 and all(block.find(b"\n", start, start + half) >= 0 for start in starts):
+    data = block.obj if isinstance(block, memoryview) else block  # a view of a piece's first bytes
+    if len(starts) <= 64 and all(data.find(b"\n", start, start + half) >= 0 for start in starts):  # type: ignore[attr-defined]
         return True
     import numpy as np
 
