@@ -369,13 +369,13 @@ class CsvWriter(Writer):
             blocks = [_flat(v) for v in result.values] + [_flat(array) for _, array in derivatives]
             table = np.concatenate(blocks, axis=1) if blocks else np.empty((chunk.count, 0))
             if 0 < table.shape[1] <= WIDEST:
-                return [*header, _csv_rows(table)]
+                return [*header, *_csv_rows(table)]
             return [*header, "\n".join(",".join(map(repr, row)) for row in table.tolist()) + "\n"]
 
         return rows
 
 
-def _csv_rows(table: np.ndarray) -> bytes | memoryview:
+def _csv_rows(table: np.ndarray) -> list[Text]:
     """The rows of a (points, columns) table of floats as CSV lines, each number as `repr` writes it.
 
     orjson writes the table's numbers row after row, `[a,b,c,d]`; every row's last comma becomes
@@ -393,17 +393,17 @@ def _csv_rows(table: np.ndarray) -> bytes | memoryview:
     with np.errstate(invalid="ignore"):
         odd = np.flatnonzero(~np.isfinite(numbers) | ((size >= 1e-9) & (size < 1e-4)))
     if not odd.size:
-        return text.data[1:]
-    starts = np.concatenate([[1], commas + 1])  # where each number's text starts, and ends (at its separator)
-    ends = np.concatenate([commas, [len(text) - 1]])
+        return [text.data[1:]]
+    # number i's text starts after separator i - 1 (the bracket) and ends at separator i (the last at the bracket)
+    separators = np.concatenate([[0], commas, [len(text) - 1]]).tolist()
     data = text.data
-    pieces: list[bytes | memoryview] = []
+    pieces: list[Text] = []
     done = 1
     for i, number in zip(odd.tolist(), numbers[odd].tolist(), strict=True):
-        pieces += [data[done : starts[i]], repr(number).encode()]
-        done = int(ends[i])
+        pieces += [data[done : separators[i] + 1], repr(number).encode()]
+        done = separators[i + 1]
     pieces.append(data[done:])
-    return b"".join(pieces)
+    return pieces
 
 
 class TableWriter(Writer):
