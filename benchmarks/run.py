@@ -249,7 +249,7 @@ pd.DataFrame({"value": value, "grad_x1": g1, "grad_x2": g2}).to_csv(sys.stdout, 
 }
 
 
-def csv_through_the_cli(count: int, workdir: Path, repeat: int = 3) -> Table:
+def csv_through_the_cli(count: int, workdir: Path, repeat: int = 5) -> Table:
     table = Table(f"{count:,}-row CSV through the command line (medians of {repeat}, all taking turns)")
     path = workdir / "points.csv"
     rng = np.random.default_rng(1)
