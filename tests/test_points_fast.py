@@ -223,11 +223,16 @@ _BAD_JSON = [
     (b'{"x": 1e400}', "the value of 'x' is a number past the range of float64 numbers"),
     (b'{}', "no value for input 'x'"),
     (b'[1]', "a point is a JSON object {name: value}"),
+    (b'{"x": 1}{"x": 2}', "not JSON: Extra data at column 9"),
+    (b'{"x": nan}', "not JSON: Expecting value at column 7"),
+    (b'{"x": -NaN}', "not JSON: Expecting value at column 7"),
+    (b'{"x": 1.}', "not JSON: Expecting ',' delimiter at column 8"),
+    (b'{"x": 1,}', "not JSON: Expecting property name enclosed in double quotes at column 9"),
 ]
 
 
-# JSON Lines: the first block after the first piece is read the exact way (no line has fixed the
-# shapes yet when polars sees it): the bad line goes in the second block (past 1 MB).
+# JSON Lines: past the first piece (64 kB), blocks go to pyarrow's JSON reader once the lines
+# before have fixed the shapes; the bad line is in such a block.
 _PADDING_JSON = 80_000
 
 
@@ -255,6 +260,14 @@ def test_a_bad_json_line_deep_in_a_file_is_skipped_and_nothing_else_is_lost(tmp_
     xs = [1 + i / 8 for i in range(_PADDING_JSON)] + [2.5] * 100
     assert _rows(run.stdout) == [[x * x, 2 * x] for x in xs]
     assert f"skipped line {_PADDING_JSON + 1}: {named}" in run.stderr
+
+
+def test_json_nan_and_infinities_deep_in_a_file_are_read_as_python_reads_them(tmp_path):
+    path = tmp_path / "points.jsonl"
+    path.write_bytes(_padded_json(b'{"x": NaN}\n{"x": Infinity}\n{"x": -Infinity}', after=1))
+    run = cli("grad", "x*1", "--points", str(path), "--csv")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines()[-4:] == ["nan,1.0", "inf,1.0", "-inf,1.0", "2.5,1.0"]
 
 
 def test_json_integers_deep_in_a_file_are_floats_and_minus_zero_keeps_its_sign(tmp_path):

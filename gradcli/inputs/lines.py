@@ -53,15 +53,18 @@ class LineReader:
     of it is passed over a piece at a time. A UTF-8 byte order mark at the start is dropped.
 
     Once `fast` is set (by the format, when the first line has chosen it), whole lines are
-    gathered into blocks of up to BLOCK bytes (from a pipe, only what has come so far) and
-    each block is offered to `fast` first: a `Parsed` where it can read every line of it, the
-    block's lines one by one where it cannot (it returns None), for the exact reader to judge.
+    gathered into blocks (a read of FILE_BLOCK bytes from a file; from a pipe, up to BLOCK of
+    what has come so far) and each block is offered to `fast` first: a `Parsed` where it can
+    read every line of it, the block's lines one by one where it cannot (it returns None), for
+    the exact reader to judge. Before a block is offered after lines given as text, a PAUSE
+    lets those be read first: the shapes they fix are what the block is held to.
     """
 
     def __init__(self, stream: BinaryIO, name: str = "-") -> None:
         self.stream = stream
         self.name = name
         self.fast: Callable[[bytes | memoryview], tuple[int, object] | None] | None = None
+        self.texts_given = False  # lines given as text since the last block offered to `fast`
 
     def __iter__(self) -> Iterator[str | Unreadable | Parsed]:
         limit = Limits.get("line_chars")
@@ -122,10 +125,14 @@ class LineReader:
         """Whole lines: parsed at once by `fast` if it can, else one by one."""
         block = b"\n".join(ready) if len(ready) > 1 else ready[0]
         if self.fast is not None and not first:
+            if self.texts_given:  # the lines given as text are read first: the shapes they fix decide this block
+                self.texts_given = False
+                yield PAUSE
             parsed = self.fast(block) if _no_line_past(block, limit) else None
             if parsed is not None:
                 yield Parsed(*parsed)
                 return
+        self.texts_given = True
         yield from _decode(bytes(block), first)
 
 
