@@ -233,6 +233,13 @@ value, g1, g2 = derivative(np, a, b)
 pl.DataFrame({"line": np.arange(2, len(a) + 2), "at": pl.DataFrame({"x1": a, "x2": b}).to_struct(), "value": value,
               "grad": pl.DataFrame({"x1": g1, "x2": g2}).to_struct()}).write_ndjson(sys.stdout.buffer)
 """),
+    "polars, JSON Lines in": ("polars", DERIVATIVE + """
+import sys, numpy as np, polars as pl
+frame = pl.read_ndjson(sys.argv[1].replace(".csv", ".jsonl"), schema={"x1": pl.Float64, "x2": pl.Float64})
+a, b = frame["x1"].to_numpy(), frame["x2"].to_numpy()
+value, g1, g2 = derivative(np, a, b)
+pl.DataFrame({"value": value, "grad_x1": g1, "grad_x2": g2}).write_csv(sys.stdout.buffer)
+"""),
     "pyarrow": ("pyarrow", DERIVATIVE + """
 import sys, numpy as np, pyarrow as pa, pyarrow.csv as csv
 table = csv.read_csv(sys.argv[1])
@@ -253,7 +260,10 @@ def csv_through_the_cli(count: int, workdir: Path, repeat: int = 5) -> Table:
     table = Table(f"{count:,}-row CSV through the command line (medians of {repeat}, all taking turns)")
     path = workdir / "points.csv"
     rng = np.random.default_rng(1)
-    np.savetxt(path, rng.uniform(0.5, 1.5, (count, 2)), delimiter=",", fmt="%.17g", header="x1,x2", comments="")
+    points = rng.uniform(0.5, 1.5, (count, 2))
+    np.savetxt(path, points, delimiter=",", fmt="%.17g", header="x1,x2", comments="")
+    with open(path.with_suffix(".jsonl"), "w") as lines:  # the same points as JSON Lines
+        lines.writelines(f'{{"x1": {a!r}, "x2": {b!r}}}\n' for a, b in points.tolist())
     commands: dict[str, list[str]] = {}
     script = workdir / "hand.py"
     script.write_text(HAND_CSV)
@@ -269,16 +279,21 @@ def csv_through_the_cli(count: int, workdir: Path, repeat: int = 5) -> Table:
     ours = [*gradcli_command(), "grad", PROGRAM, "--points", str(path)]
     commands["`gradcli grad --points FILE --csv`"] = [*ours, "--csv"]
     commands["`gradcli grad --points FILE --json`"] = [*ours, "--json"]
+    commands["`gradcli grad --points FILE.jsonl --csv` (JSON Lines in)"] = [
+        *gradcli_command(), "grad", PROGRAM, "--points", str(path.with_suffix(".jsonl")), "--csv"]
     commands["`gradcli grad --points FILE > out` (the table view)"] = ours
     times = dict(zip(commands, interleaved_medians(list(commands.values()), repeat), strict=True))
     polars_csv = times.get("a polars script (read, the NumPy derivative, write)")
     polars_json = times.get("a polars, JSON Lines script (read, the NumPy derivative, write)")
+    polars_in = times.get("a polars, JSON Lines in script (read, the NumPy derivative, write)")
     for what, seconds in times.items():
         note = ""
         if what.endswith("--csv`") and polars_csv:
             note = f"{ratio(seconds, polars_csv)} the polars script (target: at most 1.0x)"
         elif what.endswith("--json`") and polars_json:
             note = f"{ratio(seconds, polars_json)} the polars JSON Lines script (target: at most 1.0x)"
+        elif what.endswith("(JSON Lines in)") and polars_in:
+            note = f"{ratio(seconds, polars_in)} the polars JSON Lines in script (target: at most 1.0x)"
         table.add(what, seconds, note)
     for what, why in missing:
         table.add(what, None, why)
