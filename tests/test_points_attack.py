@@ -1,0 +1,42 @@
+"""--points from a regular file (pyarrow's CSV reader on big blocks, writers on threads) against
+what Python itself reads and writes: a line is what ends at LF or CRLF, a number is what
+`float` reads, the output is `repr`'s text."""
+
+from __future__ import annotations
+
+from tests.helpers import cli
+
+
+def _csv_rows(values: list[float]) -> list[str]:
+    """`grad x*x --csv` of these points, as Python writes them."""
+    return [f"{v * v!r},{2 * v!r}" for v in values]
+
+
+def _file_with(tmp_path, values: list[float], at: int, bad: bytes) -> str:
+    """A CSV file of x, the line after `at` points (past the first 64 KB: read at once) being `bad`."""
+    lines = [b"x", *(repr(v).encode() for v in values[:at]), bad, *(repr(v).encode() for v in values[at:])]
+    path = tmp_path / "points.csv"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return str(path)
+
+
+VALUES = [i + 0.25 for i in range(20_000)]
+
+
+def test_a_lone_carriage_return_inside_a_line_deep_in_a_file_is_a_bad_line(tmp_path):
+    # A line ends at LF or CRLF; `1.5\r2.5` is one line, and no number (pyarrow alone would
+    # read two rows, putting an extra point in and numbering every later line one too far).
+    path = _file_with(tmp_path, VALUES, 15_000, b"1.5\r2.5")
+    run = cli("grad", "x*x", "--points", path, "--csv")
+    assert run.exit_code == 2
+    assert run.stderr == "gradcli: error: --points: line 15002: '1.5\\r2.5' is not a number\n"
+    assert run.stdout.splitlines() == ["value,grad_x", *_csv_rows(VALUES[:15_000])]
+
+
+def test_a_lone_carriage_return_deep_in_a_file_is_skipped_and_later_lines_keep_their_numbers(tmp_path):
+    path = _file_with(tmp_path, VALUES, 15_000, b"1.5\r2.5")
+    run = cli("grad", "x*x", "--points", path, "--json", "--skip-bad")
+    assert run.exit_code == 0, run.stderr
+    assert "skipped line 15002: '1.5\\r2.5' is not a number" in run.stderr
+    lines = [int(line.split(",", 1)[0].removeprefix('{"line": ')) for line in run.stdout.splitlines()]
+    assert lines == [*range(2, 15_002), *range(15_003, 20_003)]
