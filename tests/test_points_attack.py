@@ -40,3 +40,26 @@ def test_a_lone_carriage_return_deep_in_a_file_is_skipped_and_later_lines_keep_t
     assert "skipped line 15002: '1.5\\r2.5' is not a number" in run.stderr
     lines = [int(line.split(",", 1)[0].removeprefix('{"line": ')) for line in run.stdout.splitlines()]
     assert lines == [*range(2, 15_002), *range(15_003, 20_003)]
+
+
+def _block_starting_with(tmp_path, line: bytes, name: str = "points.csv", header: bytes = b"x\n",
+                         point: bytes = b"1.25\n") -> tuple[str, int]:
+    """A file whose first read (lines.PIECE bytes, read line by line) ends at a line's end, so that
+    the block read at once after it starts with `line`; and that line's number."""
+    from gradcli.inputs.lines import PIECE
+
+    body = header + point * ((PIECE - len(header)) // len(point) - 1)
+    body += b" " * (PIECE - len(body) - len(point)) + point  # padded to end at PIECE exactly
+    assert len(body) == PIECE and body.endswith(b"\n")
+    path = tmp_path / name
+    path.write_bytes(body + line + b"\n" + point * 10)
+    return str(path), body.count(b"\n") + 1
+
+
+def test_a_byte_order_mark_at_the_start_of_a_block_deep_in_a_file_is_no_number(tmp_path):
+    # Only the file's first bytes may be a BOM; pyarrow drops one at the start of any buffer it reads
+    path, line = _block_starting_with(tmp_path, b"\xef\xbb\xbf1.5")
+    run = cli("grad", "x*x", "--points", path, "--csv")
+    assert run.exit_code == 2
+    assert run.stderr == f"gradcli: error: --points: line {line}: '\\ufeff1.5' is not a number\n"
+    assert run.stdout.splitlines() == ["value,grad_x", *_csv_rows([1.25] * (line - 2))]

@@ -5,8 +5,8 @@ block of bytes of whole lines is read at once by pyarrow's CSV reader (`fast`), 
 it could not read by NumPy's C parser, and line by line only to find a bad one. Pyarrow reads
 every finite number as Python's `float` does (correctly rounded; no `1_000`, no fullwidth
 digits); where it reads a NaN or an infinity (which it also reads from `nan(1)`, which Python
-refuses), a blank cell, a lone CR (a line end to pyarrow, not to us), or a line it cannot, the
-block goes the exact way, which names each bad line.
+refuses), a blank cell, a lone CR (a line end to pyarrow, not to us), a BOM starting the block
+(which it drops), or a line it cannot, the block goes the exact way, which names each bad line.
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ class Csv:
         import pyarrow.csv as csv
 
         names = [f"c{i}" for i in range(len(self.layout))]
+        if bytes(block[:3]) == b"\xef\xbb\xbf":  # pyarrow drops a BOM at the start; only the file's first bytes may be one
+            return None
         try:
             table = csv.read_csv(pa.py_buffer(block), read_options=csv.ReadOptions(column_names=names),
                                  parse_options=csv.ParseOptions(quote_char=False, ignore_empty_lines=False),
