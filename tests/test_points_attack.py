@@ -63,3 +63,26 @@ def test_a_byte_order_mark_at_the_start_of_a_block_deep_in_a_file_is_no_number(t
     assert run.exit_code == 2
     assert run.stderr == f"gradcli: error: --points: line {line}: '\\ufeff1.5' is not a number\n"
     assert run.stdout.splitlines() == ["value,grad_x", *_csv_rows([1.25] * (line - 2))]
+
+
+def test_json_lines_of_a_scalar_jvp_warn_where_a_number_is_not_finite(tmp_path):
+    # the document ends with a bare number (the jvp of one scalar output): the warning goes after it
+    import json
+    import math
+
+    values = [1.5, math.nan, -2.0, math.inf, 0.0]
+    path = tmp_path / "points.csv"
+    path.write_text("x\n" + "".join(f"{v!r}\n" for v in values))
+    expected = []
+    for line, x in enumerate(values, start=2):
+        value, jvp = x * x, 2 * x
+        document: dict[str, object] = {"line": line, "at": {"x": x if math.isfinite(x) else None},
+                                       "value": value if math.isfinite(value) else None,
+                                       "jvp": jvp if math.isfinite(jvp) else None}
+        if not (math.isfinite(value) and math.isfinite(jvp)):
+            document["warnings"] = ["a value or jvp is not finite"]
+        expected.append(json.dumps(document))
+    for points in (str(path), "-"):
+        run = cli("jvp", "x*x", "--tangent", "x=1", "--json", "--points", points, stdin=path.read_text())
+        assert run.exit_code == 0, run.stderr
+        assert run.stdout.splitlines() == expected
