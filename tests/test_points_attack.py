@@ -86,3 +86,43 @@ def test_json_lines_of_a_scalar_jvp_warn_where_a_number_is_not_finite(tmp_path):
         run = cli("jvp", "x*x", "--tangent", "x=1", "--json", "--points", points, stdin=path.read_text())
         assert run.exit_code == 0, run.stderr
         assert run.stdout.splitlines() == expected
+
+
+def _blank_line_ending_a_block(tmp_path) -> tuple[str, int, int]:
+    """A file read in reads of lines.PIECE bytes whose second read ends with a blank line (the last
+    line of the block it gives), more points after it; the blank line's number and the points' count."""
+    from gradcli.inputs.lines import PIECE
+
+    point = b"1.25\n"
+    first = b"x\n" + point * ((PIECE - 2) // len(point) - 1)
+    first += b" " * (PIECE - len(first) - len(point)) + point  # ends at PIECE exactly, at a line's end
+    second = point * ((PIECE - 1) // len(point) - 1)
+    second += b" " * (PIECE - 1 - len(second) - len(point)) + point + b"\n"  # ends at 2 * PIECE with a blank line
+    assert len(first) == len(second) == PIECE
+    path = tmp_path / "points.csv"
+    path.write_bytes(first + second + point * 100)
+    blank = (first + second).count(b"\n")
+    return str(path), blank, blank - 2 + 100
+
+
+def test_a_blank_line_ending_a_block_deep_in_a_file_is_a_bad_line(tmp_path, monkeypatch):
+    import gradcli.inputs.lines as lines
+
+    monkeypatch.setattr(lines, "FILE_BLOCK", lines.PIECE)  # a block a read: the boundary falls after the blank line
+    path, blank, _ = _blank_line_ending_a_block(tmp_path)
+    run = cli("grad", "x*x", "--points", path, "--csv")
+    assert run.exit_code == 2
+    assert run.stderr == f"gradcli: error: --points: line {blank}: a blank line is not a point\n"
+    assert run.stdout.splitlines() == ["value,grad_x", *_csv_rows([1.25] * (blank - 2))]
+
+
+def test_a_blank_line_ending_a_block_is_skipped_and_later_lines_keep_their_numbers(tmp_path, monkeypatch):
+    import gradcli.inputs.lines as lines
+
+    monkeypatch.setattr(lines, "FILE_BLOCK", lines.PIECE)
+    path, blank, count = _blank_line_ending_a_block(tmp_path)
+    run = cli("grad", "x*x", "--points", path, "--json", "--skip-bad")
+    assert run.exit_code == 0, run.stderr
+    assert f"skipped line {blank}: a blank line is not a point" in run.stderr
+    numbers = [int(line.split(",", 1)[0].removeprefix('{"line": ')) for line in run.stdout.splitlines()]
+    assert numbers == [*range(2, blank), *range(blank + 1, count + 3)]

@@ -6,7 +6,8 @@ it could not read by NumPy's C parser, and line by line only to find a bad one. 
 every finite number as Python's `float` does (correctly rounded; no `1_000`, no fullwidth
 digits); where it reads a NaN or an infinity (which it also reads from `nan(1)`, which Python
 refuses), a blank cell, a lone CR (a line end to pyarrow, not to us), a BOM starting the block
-(which it drops), or a line it cannot, the block goes the exact way, which names each bad line.
+or a blank line ending it (which it drops), or a line it cannot, the block goes the exact way,
+which names each bad line.
 """
 
 from __future__ import annotations
@@ -55,8 +56,8 @@ class Csv:
         import pyarrow.csv as csv
 
         names = [f"c{i}" for i in range(len(self.layout))]
-        if bytes(block[:3]) == b"\xef\xbb\xbf":  # pyarrow drops a BOM at the start; only the file's first bytes may be one
-            return None
+        if bytes(block[:3]) == b"\xef\xbb\xbf" or bytes(block[-1:]) == b"\n":  # pyarrow drops a BOM at the start
+            return None  # (only a file's first bytes may be one), and reads no row after a last LF (a blank last line)
         try:
             table = csv.read_csv(pa.py_buffer(block), read_options=csv.ReadOptions(column_names=names),
                                  parse_options=csv.ParseOptions(quote_char=False, ignore_empty_lines=False),
