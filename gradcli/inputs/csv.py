@@ -5,8 +5,9 @@ block of bytes of whole lines is read at once by pyarrow's CSV reader (`fast`), 
 it could not read by NumPy's C parser, and line by line only to find a bad one. Pyarrow reads
 every finite number as Python's `float` does (correctly rounded; no `1_000`, no fullwidth
 digits); where it reads a NaN or an infinity (which it also reads from `nan(1)`, which Python
-refuses), a blank cell, or a line it cannot, the block goes the exact way, which names each bad
-line.
+refuses), a blank cell, a lone CR (a line end to pyarrow, not to us), a BOM starting the block
+or a blank line ending it (which it drops), or a line it cannot, the block goes the exact way,
+which names each bad line.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ class Csv:
         import pyarrow.csv as csv
 
         names = [f"c{i}" for i in range(len(self.layout))]
+        if bytes(block[:3]) == b"\xef\xbb\xbf" or bytes(block[-1:]) == b"\n":  # pyarrow drops a BOM at the start
+            return None  # (only a file's first bytes may be one), and reads no row after a last LF (a blank last line)
         try:
             table = csv.read_csv(pa.py_buffer(block), read_options=csv.ReadOptions(column_names=names),
                                  parse_options=csv.ParseOptions(quote_char=False, ignore_empty_lines=False),
@@ -62,7 +65,7 @@ class Csv:
                                                                     null_values=[], strings_can_be_null=False))
         except (pa.ArrowException, ValueError, OverflowError):
             return None
-        if table.num_columns != len(names):
+        if table.num_columns != len(names) or _split_at_cr(block, table.num_rows):
             return None
         numbers = np.column_stack([_floats(column) for column in table.columns])
         if not np.isfinite(numbers).all():  # spelled out (`nan(1)` too), or past float64's range: the exact reader tells
@@ -91,6 +94,14 @@ class Csv:
             key: tuple[Any, ...] = (slice(None), *index)
             columns[name][key] = table[:, position]
         return columns
+
+
+def _split_at_cr(block: bytes | memoryview, rows: int) -> bool:
+    """Has pyarrow, which also ends a line at a lone CR, read more rows than `block` has lines
+    (a line ends at LF or CRLF: `1.5\\r2.5` is one line, and no number)? Only counted where a CR is."""
+    data = block.obj if isinstance(block, memoryview) else block  # a view of its object's first bytes (inputs/lines.py)
+    size = len(block)
+    return data.find(b"\r", 0, size) >= 0 and rows != data.count(b"\n", 0, size) + 1  # type: ignore[attr-defined]
 
 
 def _floats(column: Any) -> Array:

@@ -95,10 +95,14 @@ def _strings(texts: list[str]) -> Any:
 def _compute(function: str, *args: Any, options: tuple[str, Any] | None = None) -> Any:
     """A pyarrow compute function by its name: through pyarrow._compute, as pyarrow.compute does
     (whose import, which writes a Python wrapper for each of its hundreds of functions, costs
-    more than the call: 0.04-0.1 s)."""
+    more than the call: 0.04-0.1 s). `options`: the name of its options class and its argument (a tuple: its arguments)."""
     import pyarrow._compute as arrow
 
-    return arrow.call_function(function, list(args), getattr(arrow, options[0])(options[1]) if options else None)
+    if options is None:
+        return arrow.call_function(function, list(args), None)
+    name, given = options
+    return arrow.call_function(function, list(args), getattr(arrow, name)(*given) if isinstance(given, tuple)
+                               else getattr(arrow, name)(given))
 
 
 def _literal(text: str) -> Any:
@@ -117,7 +121,7 @@ def _mask(flags: np.ndarray) -> Any:
 def _joined(pieces: list[Any], null: str | None = None) -> list[Text]:
     """The points' lines: the pieces joined (the last ends the line). A piece is the same text on
     every line (str), an array of the points' numbers (floats; ints), or an Arrow array of the
-    points' texts; each array of numbers is followed by text. `null`: see _texts.
+    points' texts; each array of numbers is followed by text, or by an array of texts. `null`: see _texts.
 
     The text that starts every line is joined as the end of the line before (one piece fewer a
     line), and written once in front."""
@@ -137,9 +141,11 @@ def _joined(pieces: list[Any], null: str | None = None) -> list[Text]:
                 parts.append(_repeated(piece, count))
         elif isinstance(piece, np.ndarray):
             following = pieces[i + 1]
-            assert isinstance(following, str) and following, "numbers are followed by text"
-            tail = following[0]
-            parts.append(_texts(piece, tail, null))
+            if isinstance(following, str):
+                tail = following[0]
+                parts.append(_texts(piece, tail, null))
+            else:  # texts that differ from line to line (warnings after a bare number): the numbers' own
+                parts.append(_compute("utf8_slice_codeunits", _texts(piece, " ", null), options=("SliceOptions", (0, -1))))
         else:
             parts.append(piece.cast(pa.large_string()))
     lines = _data(_compute("binary_join_element_wise", *parts, _literal("")))
