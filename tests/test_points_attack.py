@@ -126,3 +126,12 @@ def test_a_blank_line_ending_a_block_is_skipped_and_later_lines_keep_their_numbe
     assert f"skipped line {blank}: a blank line is not a point" in run.stderr
     numbers = [int(line.split(",", 1)[0].removeprefix('{"line": ')) for line in run.stdout.splitlines()]
     assert numbers == [*range(2, blank), *range(blank + 1, count + 3)]
+
+
+def test_a_byte_order_mark_at_the_start_of_a_json_block_deep_in_a_file_is_not_json(tmp_path):
+    # pyarrow's JSON reader drops a BOM at the start of a buffer, as its CSV reader does; json does not
+    path, line = _block_starting_with(tmp_path, b'\xef\xbb\xbf{"x": 1.5}', "points.jsonl", b"", b'{"x": 1.25}\n')
+    run = cli("grad", "x*x", "--points", path, "--csv")
+    assert run.exit_code == 2
+    assert f"line {line}: not JSON" in run.stderr, run.stderr
+    assert run.stdout.splitlines() == ["value,grad_x", *_csv_rows([1.25] * (line - 1))]

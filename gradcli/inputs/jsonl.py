@@ -36,14 +36,16 @@ class JsonLines:
 
         Pyarrow reads numbers as Python's reader does (correctly rounded, `-0` with its sign) and
         refuses a name given twice, a name that is not among the first line's, a list, a string,
-        true/false and `1e400`; what is checked here: null or a missing name (a null), a blank line
-        or two objects on one line (another count of rows than of lines), NaN and infinities (the
-        exact reader says which spellings Python takes)."""
+        true/false and `1e400`; what is checked here: a BOM (pyarrow drops it), null or a missing
+        name (a null), a blank line or two objects on one line (another count of rows than of
+        lines), NaN and infinities (the exact reader says which spellings Python takes)."""
         import pyarrow as pa
         import pyarrow.json as arrow_json
 
         from gradcli.inputs.csv import _floats
 
+        if bytes(block[:3]) == b"\xef\xbb\xbf":  # pyarrow drops a BOM at the start of a buffer; json does not
+            return None
         data = block.obj if isinstance(block, memoryview) else block  # a view of a piece's first bytes
         end = data.find(b"\n", 0, len(block))  # type: ignore[attr-defined]
         first = bytes(data[: end if end >= 0 else len(block)])  # type: ignore[index]
