@@ -252,41 +252,31 @@ def _stream(run: session.PointsRun, output: str, destination: str | None = None)
     beside the reading and computing of the next (Pipelined); from a pipe or a terminal, each is
     written as soon as it is computed."""
     from gradcli.errors import GradcliError
-    from gradcli.render.stream import WRITERS, Output, Pipelined
+    from gradcli.render.stream import Output, Stdout
 
-    file = Output(destination, run.fixed, run.tape.inputs, pipelined=not run.live) if destination is not None else None
-    writer: Any = file if file is not None else WRITERS[output](sys.stdout, run.fixed, run.tape.inputs)
-    if file is None and not run.live:
-        writer = Pipelined(writer)
+    sink: Output | Stdout = (Output(destination, run.fixed, run.tape.inputs, pipelined=not run.live)
+                             if destination is not None else Stdout(sys.stdout, output, run.fixed, run.tape.inputs, run.live))
     progress = _progress()
+    done = False
     try:
         try:
             for event in run:
                 if isinstance(event, session.Skipped):
-                    if isinstance(writer, Pipelined | Output):
-                        writer.flush()  # what came before the bad lines is out before they are named
+                    sink.flush()  # what came before the bad lines is out before they are named
                     for bad in event.problems:
                         print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
                     continue
-                writer.write(event.chunk, event.result)
-                if file is None and run.live:
-                    sys.stdout.flush()
+                sink.write(event.chunk, event.result)
                 progress(run.done)
         except GradcliError:  # a bad line: the points before it are written before it is named
-            if isinstance(writer, Pipelined | Output):
-                writer.flush()
+            sink.flush()
             raise
-        if isinstance(writer, Pipelined):
-            writer.flush()
-        if file is not None:
-            file.commit()
-            file = None
+        sink.commit()
+        done = True
     finally:
         progress(-1)
-        if isinstance(writer, Pipelined):
-            writer.close()
-        if file is not None:
-            file.abandon()
+        if not done:
+            sink.abandon()
     if run.skipped:
         shown = ", ".join(map(str, run.skipped[:20])) + (", ..." if len(run.skipped) > 20 else "")
         points_done = f"{run.done:,} point{'' if run.done == 1 else 's'} done"

@@ -490,6 +490,35 @@ class Pipelined:
 WRITERS: dict[str, Callable[..., Any]] = {"json": JsonLinesWriter, "csv": CsvWriter, "table": TableWriter}
 
 
+class Stdout:
+    """--points results to standard output (`out`): from a file pipelined, from a pipe or a
+    terminal each chunk flushed as soon as it is written. The same calls as Output."""
+
+    def __init__(self, out: TextIO, kind: str, fixed: Mapping[str, np.ndarray],
+                 inputs: Mapping[str, int] | Sequence[str], live: bool) -> None:
+        self.out = out
+        self.live = live
+        writer = WRITERS[kind](out, fixed, inputs)
+        self.writer: Writer | Pipelined = writer if live else Pipelined(writer)
+
+    def write(self, chunk: PointChunk, result: BatchResult) -> None:
+        self.writer.write(chunk, result)
+        if self.live:
+            self.out.flush()
+
+    def flush(self) -> None:
+        if isinstance(self.writer, Pipelined):
+            self.writer.flush()
+
+    def commit(self) -> None:
+        self.flush()
+        self.abandon()
+
+    def abandon(self) -> None:
+        if isinstance(self.writer, Pipelined):
+            self.writer.close()
+
+
 # --- --output FILE ----------------------------------------------------------------------------
 
 OUTPUT_KINDS = {".csv": "csv", ".jsonl": "json", ".ndjson": "json", ".json": "json", ".parquet": "parquet",
