@@ -310,3 +310,15 @@ def test_a_file_and_a_pipe_of_the_same_points_give_the_same_bytes(tmp_path, outp
     assert from_file.exit_code == from_pipe.exit_code == 0, from_file.stderr + from_pipe.stderr
     assert written == piped
     assert len(written.splitlines()) >= len(values)
+
+
+def test_a_block_handed_on_as_a_view_is_searched_within_its_own_bytes():
+    # the fast readers search a block (find, count) in the piece it views, without a copy, and
+    # only where the view starts at the piece's first byte
+    from gradcli.inputs.lines import searchable
+
+    piece = b"1.5\n2.5\n3.5\r\n"
+    assert searchable(piece) is piece
+    assert searchable(memoryview(piece)[:7]) is piece
+    inner = searchable(memoryview(piece)[4:11])
+    assert inner == b"2.5\n3.5" and inner.count(b"\n", 0, 7) == 1

@@ -99,9 +99,10 @@ class Csv:
 def _split_at_cr(block: bytes | memoryview, rows: int) -> bool:
     """Has pyarrow, which also ends a line at a lone CR, read more rows than `block` has lines
     (a line ends at LF or CRLF: `1.5\\r2.5` is one line, and no number)? Only counted where a CR is."""
-    data = block.obj if isinstance(block, memoryview) else block  # a view of its object's first bytes (inputs/lines.py)
-    size = len(block)
-    return data.find(b"\r", 0, size) >= 0 and rows != data.count(b"\n", 0, size) + 1  # type: ignore[attr-defined]
+    from gradcli.inputs.lines import searchable
+
+    data, size = searchable(block), len(block)
+    return data.find(b"\r", 0, size) >= 0 and rows != data.count(b"\n", 0, size) + 1
 
 
 def _floats(column: Any) -> Array:

@@ -43,12 +43,13 @@ class JsonLines:
         import pyarrow.json as arrow_json
 
         from gradcli.inputs.csv import _floats
+        from gradcli.inputs.lines import searchable
 
         if bytes(block[:3]) == b"\xef\xbb\xbf":  # pyarrow drops a BOM at the start of a buffer; json does not
             return None
-        data = block.obj if isinstance(block, memoryview) else block  # a view of a piece's first bytes
-        end = data.find(b"\n", 0, len(block))  # type: ignore[attr-defined]
-        first = bytes(data[: end if end >= 0 else len(block)])  # type: ignore[index]
+        data = searchable(block)
+        end = data.find(b"\n", 0, len(block))
+        first = data[: end if end >= 0 else len(block)]
         names = [name for name in self.inputs if f'"{name}"'.encode() in first]
         if not names:
             return None

@@ -140,6 +140,20 @@ def read_lines(stream: BinaryIO, name: str = "-") -> LineReader:
     return LineReader(stream, name)
 
 
+def searchable(block: bytes | memoryview) -> bytes:
+    """Bytes to search (find, count) within `len(block)`: the block itself, or, for the view of a
+    piece's first bytes that LineReader hands on, the piece (not copied); any other view, copied."""
+    if not isinstance(block, memoryview):
+        return block
+    whole = block.obj
+    if isinstance(whole, bytes) and block.c_contiguous and len(block) <= len(whole):
+        import numpy as np
+
+        if np.frombuffer(block, dtype=np.uint8).ctypes.data == np.frombuffer(whole, dtype=np.uint8).ctypes.data:
+            return whole
+    return bytes(block)
+
+
 def _no_line_past(block: bytes | memoryview, limit: int) -> bool:
     """Is no line of `block` longer than `limit` bytes (a line has at least as many bytes as
     characters)? A longer line holds a whole stretch of limit/2 bytes: where every such stretch
@@ -148,8 +162,8 @@ def _no_line_past(block: bytes | memoryview, limit: int) -> bool:
         return True
     half = max(1, limit // 2)
     starts = range(0, len(block) - half + 1, half)
-    data = block.obj if isinstance(block, memoryview) else block  # a view of a piece's first bytes
-    if len(starts) <= 64 and all(data.find(b"\n", start, start + half) >= 0 for start in starts):  # type: ignore[attr-defined]
+    data = searchable(block)
+    if len(starts) <= 64 and all(data.find(b"\n", start, start + half) >= 0 for start in starts):
         return True
     import numpy as np
 
