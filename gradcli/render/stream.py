@@ -23,59 +23,70 @@ from gradcli.render.numbers import has_null, human, to_json
 WIDEST = 512  # cells a point, past which a chunk is written point by point
 
 
+def _orjson_text(numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """orjson's text of a 1-D array, `[a,b,c]`, as bytes that may be changed, and where its commas are.
+
+    orjson writes the shortest text that reads back to the same float, as `repr`; its text differs
+    from `repr` only where `repr` writes an exponent of one digit with a 0 (1e-9 <= |x| < 1e-4:
+    `1e-05`, where orjson writes `0.00001`) and for NaN and infinities (its `null`): see _odd."""
+    import orjson
+
+    text = np.frombuffer(orjson.dumps(np.ascontiguousarray(numbers), option=orjson.OPT_SERIALIZE_NUMPY),
+                         dtype=np.uint8).copy()
+    return text, (np.flatnonzero(text == 44) if len(numbers) > 1 else np.empty(0, dtype=np.int64))
+
+
+def _odd(numbers: np.ndarray, null: str | None) -> np.ndarray:
+    """Where orjson's text of these floats is not what `repr` (or, for NaN and infinities, `null`) writes."""
+    size = np.abs(numbers)
+    with np.errstate(invalid="ignore"):
+        odd = (size >= 1e-9) & (size < 1e-4)
+        if null is None:
+            odd |= ~np.isfinite(numbers)
+    return np.flatnonzero(odd)
+
+
+def _spelled(numbers: np.ndarray, where: np.ndarray, null: str | None, after: str = "") -> list[bytes]:
+    """The text `repr` writes of the numbers at `where` (`null` for NaN and infinities, when given)."""
+    return [((repr(n) if null is None or n - n == 0.0 else null) + after).encode() for n in numbers[where].tolist()]
+
+
+def _replaced(text: np.ndarray, starts: Sequence[int], ends: Sequence[int], spelled: list[bytes],
+              start: int = 0) -> list[bytes | memoryview]:
+    """`text` from `start` on, with each span starts[i]:ends[i] (in order) written as spelled[i]."""
+    data = text.data
+    pieces: list[bytes | memoryview] = []
+    done = start
+    for begin, end, new in zip(starts, ends, spelled, strict=True):
+        pieces += [data[done:begin], new]
+        done = end
+    pieces.append(data[done:])
+    return pieces
+
+
 def _texts(array: np.ndarray, after: str, null: str | None = None) -> Any:
     """An Arrow array of each number's text followed by `after` (one character): the text
-    Python's `repr` writes (`null`, when given, for NaN and infinities).
-
-    orjson writes the numbers (the shortest text that reads back to the same float, as `repr`);
-    its text differs from `repr` only where `repr` writes an exponent of one digit with a 0
-    (1e-9 <= |x| < 1e-4: `1e-05`, where orjson writes `0.00001`) and for NaN and infinities (its
-    `null`): those few are written by `repr` itself. The numbers' separators in orjson's text
-    become `after`, so the array takes orjson's bytes as they are, without a copy per number.
-    """
-    import orjson
+    Python's `repr` writes (`null`, when given, for NaN and infinities). The numbers' separators
+    in orjson's text become `after`, so the array takes orjson's bytes as they are, without a
+    copy per number; the few numbers orjson writes otherwise (_odd) are spliced in."""
     import pyarrow as pa
 
     count = len(array)
-    array = np.ascontiguousarray(array)
-    text = np.frombuffer(orjson.dumps(array, option=orjson.OPT_SERIALIZE_NUMPY), dtype=np.uint8).copy()  # [a,b,c]
-    ends = np.flatnonzero(text == 44) if count > 1 else np.empty(0, dtype=np.int64)
+    text, ends = _orjson_text(array)
     offsets = np.empty(count + 1, dtype=np.int64)
     offsets[0], offsets[1:-1], offsets[-1] = 1, ends + 1, len(text)
     separator = ord(after)
     if separator != 44:
         text[ends] = separator
     text[-1] = separator  # the closing bracket
-    texts = pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(text))
-    if array.dtype.kind != "f":
-        return texts
-    size = np.abs(array)
-    with np.errstate(invalid="ignore"):
-        odd = (size >= 1e-9) & (size < 1e-4)
-        if null is None:
-            odd |= ~np.isfinite(array)
-    where = np.flatnonzero(odd)
+    where = _odd(array, null) if array.dtype.kind == "f" else np.empty(0, dtype=np.int64)
     if not where.size:
-        return texts
-    spelled = [(repr(n) if null is None or n - n == 0.0 else null).encode() + after.encode()
-               for n in array[where].tolist()]
-    return _spliced(text, offsets, where, spelled)
-
-
-def _spliced(text: np.ndarray, offsets: np.ndarray, where: np.ndarray, spelled: list[bytes]) -> Any:
-    """The Arrow array of text (`offsets` into `text`) with its elements at `where` (in order) spelled otherwise."""
-    import pyarrow as pa
-
-    data = text.data
-    pieces: list[bytes | memoryview] = []
-    done = 0
-    for at, new in zip(where.tolist(), spelled, strict=True):
-        pieces += [data[done : offsets[at]], new]
-        done = int(offsets[at + 1])
-    pieces.append(data[done:])
+        return pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(text))
+    spelled = _spelled(array, where, null, after)
+    pieces = _replaced(text, offsets[where].tolist(), offsets[where + 1].tolist(), spelled)
     grown = np.zeros(len(offsets), dtype=np.int64)
     grown[where + 1] = np.array([len(new) for new in spelled]) - (offsets[where + 1] - offsets[where])
-    return pa.LargeStringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets + np.cumsum(grown)),
+    return pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets + np.cumsum(grown)),
                                             pa.py_buffer(b"".join(pieces)))
 
 
@@ -385,31 +396,20 @@ def _csv_rows(table: np.ndarray) -> list[Text]:
     """The rows of a (points, columns) table of floats as CSV lines, each number as `repr` writes it.
 
     orjson writes the table's numbers row after row, `[a,b,c,d]`; every row's last comma becomes
-    a line's end, and the few numbers orjson writes otherwise than `repr` (see _texts) are
-    written by `repr` in their places."""
-    import orjson
-
+    a line's end, and the few numbers orjson writes otherwise than `repr` (_odd) are written by
+    `repr` in their places."""
     numbers = np.ascontiguousarray(table, dtype=np.float64).ravel()
-    text = np.frombuffer(orjson.dumps(numbers, option=orjson.OPT_SERIALIZE_NUMPY), dtype=np.uint8).copy()
-    commas = np.flatnonzero(text == 44)
+    text, commas = _orjson_text(numbers)
     columns = table.shape[1]
     text[commas[columns - 1 :: columns]] = 10
     text[-1] = 10  # the closing bracket
-    size = np.abs(numbers)
-    with np.errstate(invalid="ignore"):
-        odd = np.flatnonzero(~np.isfinite(numbers) | ((size >= 1e-9) & (size < 1e-4)))
-    if not odd.size:
+    where = _odd(numbers, None)
+    if not where.size:
         return [text.data[1:]]
     # number i's text starts after separator i - 1 (the bracket) and ends at separator i (the last at the bracket)
-    separators = np.concatenate([[0], commas, [len(text) - 1]]).tolist()
-    data = text.data
-    pieces: list[Text] = []
-    done = 1
-    for i, number in zip(odd.tolist(), numbers[odd].tolist(), strict=True):
-        pieces += [data[done : separators[i] + 1], repr(number).encode()]
-        done = separators[i + 1]
-    pieces.append(data[done:])
-    return pieces
+    separators = np.concatenate([[0], commas, [len(text) - 1]])
+    return list(_replaced(text, (separators[where] + 1).tolist(), separators[where + 1].tolist(),
+                          _spelled(numbers, where, None), start=1))
 
 
 class TableWriter(Writer):
