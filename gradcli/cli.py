@@ -251,8 +251,15 @@ def _stream(run: session.PointsRun, output: str, destination: str | None = None)
     at all), the bad lines passed over named on stderr. From a file, chunks are rendered on threads
     beside the reading and computing of the next (Pipelined); from a pipe or a terminal, each is
     written as soon as it is computed."""
+    import os
+
     from gradcli.errors import GradcliError
     from gradcli.render.stream import Output, Stdout
+
+    # pyarrow's own allocator keeps what a chunk freed for the next (a stream of JSON Lines through a
+    # pipe peaked at twice the memory); the system's gives it back, and is no slower here. A user's
+    # own choice stands.
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 
     sink: Output | Stdout = (Output(destination, run.fixed, run.tape.inputs, pipelined=not run.live)
                              if destination is not None else Stdout(sys.stdout, output, run.fixed, run.tape.inputs, run.live))
