@@ -9,7 +9,6 @@ for that (more than WIDEST cells a point) is written point by point, as before.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
@@ -138,7 +137,6 @@ def _joined(pieces: list[Any], null: str | None = None) -> list[Text]:
     line), and written once in front."""
     import pyarrow as pa
 
-    count = next(len(piece) for piece in pieces if not isinstance(piece, str))
     first = ""
     if isinstance(pieces[0], str) and isinstance(pieces[-1], str) and len(pieces) > 2:
         first, pieces = pieces[0], [*pieces[1:-1], pieces[-1] + pieces[0]]
@@ -149,7 +147,7 @@ def _joined(pieces: list[Any], null: str | None = None) -> list[Text]:
             piece = piece[len(tail) :]
             tail = ""
             if piece:
-                parts.append(_repeated(piece, count))
+                parts.append(_literal(piece))
         elif isinstance(piece, np.ndarray):
             following = pieces[i + 1]
             if isinstance(following, str):
@@ -161,17 +159,6 @@ def _joined(pieces: list[Any], null: str | None = None) -> list[Text]:
             parts.append(piece.cast(pa.large_string()))
     lines = _data(_compute("binary_join_element_wise", *parts, _literal("")))
     return [first, lines[: len(lines) - len(first.encode())]] if first else [lines]
-
-
-@functools.lru_cache(maxsize=32)
-def _repeated(text: str, count: int) -> Any:
-    """An Arrow array of `count` times the same text (joined faster than a scalar; kept for the
-    next chunk of the same size)."""
-    import pyarrow as pa
-
-    data = text.encode()
-    offsets = np.arange(0, (count + 1) * len(data), len(data), dtype=np.int64)
-    return pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(data * count))
 
 
 def _data(texts: Any) -> memoryview:
