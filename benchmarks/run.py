@@ -425,17 +425,18 @@ def stream_memory(count: int, workdir: Path) -> Table:
     script.write_text(GENERATOR)
     wrapper = workdir / "peak.py"
     wrapper.write_text(PEAK_WRAPPER)
-    start = time.perf_counter()
-    producer = subprocess.Popen([sys.executable, str(script), str(count)], stdout=subprocess.PIPE)
-    consumer = subprocess.run([sys.executable, str(wrapper), *gradcli_command(), "grad", PROGRAM, "--points", "-",
-                               "--csv"], stdin=producer.stdout, capture_output=True, text=True, check=True)
-    assert producer.stdout is not None
-    producer.stdout.close()
-    producer.wait()
-    elapsed = time.perf_counter() - start
-    code, peak_kb = consumer.stdout.split()
-    table.add("gradcli grad --points - --csv", elapsed,
-              f"peak memory {int(peak_kb) / 1024:,.0f} MB (target: under 200 MB); exit {code}")
+    for output in ("--csv", "--json"):
+        start = time.perf_counter()
+        producer = subprocess.Popen([sys.executable, str(script), str(count)], stdout=subprocess.PIPE)
+        consumer = subprocess.run([sys.executable, str(wrapper), *gradcli_command(), "grad", PROGRAM, "--points", "-",
+                                   output], stdin=producer.stdout, capture_output=True, text=True, check=True)
+        assert producer.stdout is not None
+        producer.stdout.close()
+        producer.wait()
+        elapsed = time.perf_counter() - start
+        code, peak_kb = consumer.stdout.split()
+        table.add(f"gradcli grad --points - {output}", elapsed,
+                  f"peak memory {int(peak_kb) / 1024:,.0f} MB (target: under 200 MB); exit {code}")
     return table
 
 
