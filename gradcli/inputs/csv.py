@@ -59,7 +59,7 @@ class Csv:
         if bytes(block[:3]) == b"\xef\xbb\xbf" or bytes(block[-1:]) == b"\n":  # pyarrow drops a BOM at the start
             return None  # (only a file's first bytes may be one), and reads no row after a last LF (a blank last line)
         try:
-            table = csv.read_csv(pa.py_buffer(block), read_options=csv.ReadOptions(column_names=names),
+            table = csv.read_csv(pa.py_buffer(block), read_options=csv.ReadOptions(column_names=names, use_threads=False),
                                  parse_options=csv.ParseOptions(quote_char=False, ignore_empty_lines=False),
                                  convert_options=csv.ConvertOptions(column_types=dict.fromkeys(names, pa.float64()),
                                                                     null_values=[], strings_can_be_null=False))

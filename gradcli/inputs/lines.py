@@ -70,7 +70,7 @@ class LineReader:
         limit = Limits.get("line_chars")
         most_bytes = 4 * limit + 1  # and the CR of a CRLF
         read, more_now = _pieces(self.stream)
-        block = BLOCK if more_now is not None else FILE_BLOCK
+        block = min(BLOCK, FILE_BLOCK)  # from a file, growing to FILE_BLOCK: the first points are answered soon, while the rest is read
         pending: list[bytes] = []  # the start of a line whose end has not come yet
         pending_size = 0
         ready: list[bytes | memoryview] = []  # whole lines (each piece's without its last LF), not given yet
@@ -103,6 +103,8 @@ class LineReader:
                     yield from self._give(ready, first, limit)
                     first = False
                     ready, ready_size = [], 0
+                    if more_now is None and self.fast is not None:
+                        block = min(2 * block, FILE_BLOCK)
                 if paused:
                     yield PAUSE
             if piece:
@@ -186,7 +188,8 @@ def _pieces(stream: BinaryIO) -> tuple[Callable[[int], bytes], Callable[[], bool
         status = os.fstat(descriptor)
         if stat.S_ISREG(status.st_mode):
             def read_file(size: int) -> bytes:  # no bigger than what is left: a read of n bytes first holds n
-                return read(max(PIECE, min(size, status.st_size - stream.tell())))
+                left = status.st_size - stream.tell()  # the last blocks smaller: less left to do after the last read
+                return read(max(PIECE, min(size, left, max(BLOCK, left // 2))))
 
             return read_file, None
     except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
