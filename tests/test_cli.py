@@ -227,6 +227,16 @@ def test_importing_gradcli_leaves_the_cycle_collector_as_it_found_it():
     assert done.stdout.split() == ["False"]
 
 
+def test_importing_gradcli_leaves_no_pile_of_young_objects_for_the_collector():
+    # What the import made (NumPy's tens of thousands of objects) goes to the oldest generation:
+    # the first collection after the import would otherwise walk all of it at once.
+    code = ("import gc\nimport gradcli\n"
+            "print(len(gc.get_objects(generation=0)) + len(gc.get_objects(generation=1)), len(gc.get_objects(generation=2)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    young, old = map(int, done.stdout.split())
+    assert young < 1000 < old
+
+
 @pytest.mark.parametrize("command", [[], ["grad"], ["graph"], ["explain"], ["jacobian"], ["hessian"], ["jvp"]])
 def test_dash_h_is_help_on_the_top_level_and_every_command(command):
     run = process(*command, "-h")
