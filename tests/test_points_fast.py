@@ -138,6 +138,43 @@ def test_infinities_and_nan_deep_in_a_file_are_read(tmp_path):
     assert run.stdout.splitlines()[-5:] == ["inf,1.0", "-inf,1.0", "nan,1.0", "-0.0,1.0", "2.5,1.0"]
 
 
+def test_a_few_nans_and_infinities_deep_in_a_file_leave_the_rest_of_their_block_to_the_fast_reader(tmp_path, monkeypatch):
+    # A NaN or an infinity is checked on its own line by Python's rules; it does not send its whole
+    # block (a million points: seconds) line by line through the exact reader.
+    from gradcli.inputs.csv import Csv
+
+    asked: list[int] = []
+    exact = Csv.read
+
+    def counting(self, texts, lines, skip_bad):
+        asked.append(len(texts))
+        return exact(self, texts, lines, skip_bad)
+
+    monkeypatch.setattr(Csv, "read", counting)
+    xs = [1 + i / 8 for i in range(300_000)]
+    spelled = {100_000: "nan", 150_000: "-inf", 200_000: "Infinity", 250_000: "+inf", 250_001: "-nan"}
+    cells = [spelled.get(i, f"{x:.3f}") for i, x in enumerate(xs)]
+    path = tmp_path / "points.csv"
+    path.write_text("x,y\n" + "".join(f"{cell},2\n" for cell in cells))
+    run = cli("grad", "x*y", "--points", str(path), "--csv")
+    assert run.exit_code == 0, run.stderr
+    expected = [float(cell) for cell in cells]
+    rows = _rows(run.stdout)
+    assert len(rows) == len(expected)
+    assert all(value == 2 * x or (math.isnan(value) and math.isnan(x)) for (value, _, _), x in zip(rows, expected))
+    assert [row[1] for row in rows] == [2.0] * len(rows)
+    assert sum(asked) < 20_000  # the first piece's lines only
+
+
+def test_a_nan_spelled_as_python_does_not_read_it_deep_in_a_file_is_still_a_bad_line(tmp_path):
+    path = tmp_path / "points.csv"
+    path.write_bytes(_padded(b"nan(1)"))
+    run = cli("grad", "x*x", "--points", str(path), "--csv")
+    assert run.exit_code == 2
+    assert f"line {_PADDING + 2}: 'nan(1)' is not a number" in run.stderr
+    assert len(_rows(run.stdout)) == _PADDING
+
+
 def test_a_long_line_deep_in_a_file_is_refused(tmp_path, monkeypatch):
     monkeypatch.setenv("GRADCLI_MAX_LINE", "100")
     path = tmp_path / "points.csv"

@@ -4,10 +4,11 @@ A vector input is spread over columns `z[0]`, `z[1]`, ... (a matrix over `m[0][1
 block of bytes of whole lines is read at once by pyarrow's CSV reader (`fast`), a chunk of lines
 it could not read by NumPy's C parser, and line by line only to find a bad one. Pyarrow reads
 every finite number as Python's `float` does (correctly rounded; no `1_000`, no fullwidth
-digits); where it reads a NaN or an infinity (which it also reads from `nan(1)`, which Python
-refuses), a blank cell, a lone CR (a line end to pyarrow, not to us), a BOM starting the block
-or a blank line ending it (which it drops), or a line it cannot, the block goes the exact way,
-which names each bad line.
+digits); a line where it reads a NaN or an infinity (which it also reads from `nan(1)`, which
+Python refuses, and from a number past float64's range) is read again on its own the exact way.
+Where that differs, or pyarrow meets a blank cell, a lone CR (a line end to pyarrow, not to us),
+a BOM starting the block or a blank line ending it (which it drops), or a line it cannot read,
+the block goes the exact way, which names each bad line.
 """
 
 from __future__ import annotations
@@ -68,9 +69,31 @@ class Csv:
         if table.num_columns != len(names) or _split_at_cr(block, table.num_rows):
             return None
         numbers = np.column_stack([_floats(column) for column in table.columns])
-        if not np.isfinite(numbers).all():  # spelled out (`nan(1)` too), or past float64's range: the exact reader tells
+        odd = np.flatnonzero(~np.isfinite(numbers).all(axis=1))
+        if odd.size and not self._as_python_reads(block, odd, numbers):
             return None
         return table.num_rows, numbers
+
+    def _as_python_reads(self, block: bytes | memoryview, rows: Array, numbers: Array) -> bool:
+        """Are these rows of `block` (lines: one a row) what the exact reader reads, NaN for NaN?
+        Pyarrow also reads a NaN from `nan(1)`, which Python refuses, and an infinity from a number
+        past float64's range, which is no number here: each line with a NaN or an infinity is read
+        again on its own, and any other answer sends the block the exact way, which names the line."""
+        from gradcli.inputs.lines import searchable
+
+        data = searchable(block)
+        ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8, count=len(block)) == 10)
+        starts = np.concatenate([[0], ends + 1])
+        ends = np.append(ends, len(block))
+        for row in rows.tolist():
+            try:
+                text = data[starts[row] : ends[row]].decode("utf-8")
+                exact = self._row(text.removesuffix("\r"), 0)
+            except (UnicodeDecodeError, PointsProblem):
+                return False
+            if not np.array_equal(np.asarray(exact, dtype=float), numbers[row], equal_nan=True):
+                return False
+        return True
 
     def columns(self, table: object) -> dict[str, Array]:
         return self._columns(table)
