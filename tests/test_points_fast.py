@@ -307,6 +307,43 @@ def test_json_nan_and_infinities_deep_in_a_file_are_read_as_python_reads_them(tm
     assert run.stdout.splitlines()[-4:] == ["nan,1.0", "inf,1.0", "-inf,1.0", "2.5,1.0"]
 
 
+def test_a_few_json_nans_and_infinities_deep_in_a_file_leave_the_rest_of_their_block_to_the_fast_reader(
+        tmp_path, monkeypatch):
+    from gradcli.inputs.jsonl import JsonLines
+
+    asked: list[int] = []
+    exact = JsonLines.read
+
+    def counting(self, texts, lines, skip_bad):
+        asked.append(len(texts))
+        return exact(self, texts, lines, skip_bad)
+
+    monkeypatch.setattr(JsonLines, "read", counting)
+    xs = [1 + i / 8 for i in range(200_000)]
+    spelled = {60_000: "NaN", 90_000: "-Infinity", 120_000: "Infinity", 120_001: "NaN"}
+    path = tmp_path / "points.jsonl"
+    path.write_text("".join(f'{{"x": {spelled.get(i, f"{x:.3f}")}, "y": 2}}\n' for i, x in enumerate(xs)))
+    run = cli("grad", "x*y", "--points", str(path), "--csv")
+    assert run.exit_code == 0, run.stderr
+    expected = [float(spelled.get(i, f"{x:.3f}").replace("Infinity", "inf")) for i, x in enumerate(xs)]
+    rows = _rows(run.stdout)
+    assert len(rows) == len(expected)
+    assert all(value == 2 * x or (math.isnan(value) and math.isnan(x)) for (value, _, _), x in zip(rows, expected))
+    assert sum(asked) < 20_000  # the first piece's lines only
+
+
+@pytest.mark.parametrize("line", [b'{"x": -NaN, "y": 2}', b'{"x": nan, "y": 2}', b'{"x": NaN, "x": 1, "y": 2}',
+                                  b'{"xNaN": 1, "y": 2}', b'{"x": NaN}'])
+def test_a_json_line_with_a_nan_deep_in_a_file_that_is_no_point_is_still_a_bad_line(tmp_path, line):
+    good = b"".join(b'{"x": %.3f, "y": 2}\n' % (1 + i / 8) for i in range(_PADDING_JSON))
+    path = tmp_path / "points.jsonl"
+    path.write_bytes(good + line + b"\n" + b'{"x": 2.5, "y": 2}\n')
+    run = cli("grad", "x*y", "--points", str(path), "--csv")
+    assert run.exit_code == 2, run.stdout[-200:]
+    assert f"line {_PADDING_JSON + 1}: " in run.stderr
+    assert len(_rows(run.stdout)) == _PADDING_JSON
+
+
 def test_json_integers_deep_in_a_file_are_floats_and_minus_zero_keeps_its_sign(tmp_path):
     path = tmp_path / "points.jsonl"
     path.write_bytes(_padded_json(b'{"x": -0}\n{"x": 3}\n{"x": 99999999999999999999999}', after=0))

@@ -38,7 +38,8 @@ class JsonLines:
         refuses a name given twice, a name that is not among the first line's, a list, a string,
         true/false and `1e400`; what is checked here: a BOM (pyarrow drops it), null or a missing
         name (a null), a blank line or two objects on one line (another count of rows than of
-        lines), NaN and infinities (the exact reader says which spellings Python takes)."""
+        lines); a line where NaN or Infinity is written is read again, whole, by the exact reader (which
+says which spellings Python takes), the rest of the block by pyarrow."""
         import pyarrow as pa
         import pyarrow.json as arrow_json
 
@@ -59,16 +60,32 @@ class JsonLines:
         except PointsProblem:
             return None
         schema = pa.schema([(name, pa.float64()) for name in names])
+        spelled = _spelled_lines(data, len(block))  # NaN and infinities, which JSON has no words for
         try:
-            table = arrow_json.read_json(pa.BufferReader(pa.py_buffer(block)), parse_options=arrow_json.ParseOptions(
-                explicit_schema=schema, unexpected_field_behavior="error"))
+            table = arrow_json.read_json(pa.BufferReader(pa.py_buffer(_as_numbers(data, len(block)) if spelled else block)),
+                                         parse_options=arrow_json.ParseOptions(explicit_schema=schema,
+                                                                               unexpected_field_behavior="error"))
         except (pa.ArrowException, ValueError, OverflowError):
             return None
         count = int(np.count_nonzero(np.frombuffer(block, dtype=np.uint8) == 10)) + 1
         if table.num_rows != count or any(column.null_count for column in table.columns):
             return None
         columns = {name: _floats(table.column(name)) for name in names}
-        if not all(np.isfinite(column).all() for column in columns.values()):
+        for line, text in spelled:  # each such line as the exact reader reads it, whole
+            try:
+                row = self._row(text.decode("utf-8"), 0)
+            except (UnicodeDecodeError, PointsProblem):
+                return None
+            if sorted(row) != sorted(names) or any(isinstance(value, np.ndarray) for value in row.values()):
+                return None
+            for name, value in row.items():
+                columns[name] = columns[name].copy() if not columns[name].flags.writeable else columns[name]
+                columns[name][line] = value
+        finite = np.ones(count, dtype=bool)
+        for column in columns.values():
+            finite &= np.isfinite(column)
+        finite[[line for line, _ in spelled]] = True
+        if not finite.all():
             return None
         return count, columns
 
@@ -173,3 +190,34 @@ def _value(given: Any) -> float | Array:
         return np.array(given, dtype=float)
     except ValueError:
         raise ValueError("has rows of different lengths") from None
+
+
+_WORDS = (b"NaN", b"Infinity")  # Python's json reads them (-Infinity too); pyarrow's does not
+
+
+def _spelled_lines(data: bytes, size: int) -> list[tuple[int, bytes]]:
+    """The lines of data[:size] (counted from 0) where NaN or Infinity is written, and their text."""
+    found = sorted({at for word in _WORDS if data.find(word[:1], 0, size) >= 0  # (a byte's search is quick)
+                    for at in _occurrences(data, word, size)})
+    if not found:
+        return []
+    ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8, count=size) == 10)
+    lines = sorted(set(np.searchsorted(ends, found).tolist()))
+    starts = np.concatenate([[0], ends + 1]).tolist()
+    stops = [*ends.tolist(), size]
+    return [(line, data[starts[line] : stops[line]].removesuffix(b"\r")) for line in lines]
+
+
+def _occurrences(data: bytes, word: bytes, size: int) -> list[int]:
+    found, at = [], data.find(word, 0, size)
+    while at >= 0:
+        found.append(at)
+        at = data.find(word, at + 1, size)
+    return found
+
+
+def _as_numbers(data: bytes, size: int) -> bytes:
+    """data[:size] with NaN and Infinity written as numbers of their length (0e0, 0.000000), for
+    pyarrow to read; the lines they were on are read again, whole, by the exact reader."""
+    return data[:size].replace(b"NaN", b"0e0").replace(b"Infinity", b"0.000000")
+
