@@ -41,6 +41,23 @@ def test_the_table_columns_line_up_across_chunks():
                                                                               rel=1e-5)
 
 
+@pytest.mark.parametrize("source", ["file", "pipe"])
+def test_the_table_columns_line_up_with_the_header_however_wide_later_numbers_and_lines_are(tmp_path, source):
+    # Later chunks hold longer line numbers and wider numbers (-1.5e-05, 1.25e+100) than the first
+    xs = [0.5] * 5 + [-1.5e-05 * (1 + i / 1000) for i in range(12_000)] + [1.25e100, -2.5e-100]
+    text = "x\n" + "".join(f"{x!r}\n" for x in xs)
+    path = tmp_path / "points.csv"
+    path.write_text(text)
+    args = ("--points", str(path)) if source == "file" else ("--points", "-")
+    run = cli("grad", "x*1", *args, "--chunk-size", "16", stdin=text)
+    assert run.exit_code == 0, run.stderr
+    header, rule, *rows = run.stdout.splitlines()
+    assert len(rows) == len(xs)
+    assert {len(row) for row in rows} == {len(header)}
+    assert set(rule) <= {"━", "╇"}
+    assert [float(row.split("│")[1]) for row in rows] == pytest.approx(xs, rel=1e-5)
+
+
 def test_the_table_shows_vectors_and_tuple_outputs():
     run = cli("grad", "(sum(z*z), z[0])", "--points", "-", "--seed", "(1, 1)", stdin='{"z": [1, 2]}\n')
     assert run.exit_code == 0, run.stderr

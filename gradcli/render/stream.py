@@ -399,9 +399,15 @@ def _csv_rows(table: np.ndarray) -> list[Text]:
                           _spelled(numbers, where, None), start=1))
 
 
+NUMBER_WIDTH = 13  # the widest number a table cell writes (`.6g`): -1.23457e-100
+LINE_WIDTH = 7  # line numbers up to 9,999,999 (more than a person reads a table of)
+
+
 class TableWriter(Writer):
     """A table for people, as plain text written a chunk at a time (rich would take a minute
-    for 200,000 rows): columns as wide as their widest cell so far, never narrower."""
+    for 200,000 rows). The header is written before later points are seen, so a column is as
+    wide as what it can hold where that is known (a number; a line number up to LINE_WIDTH
+    digits), from a file and from a pipe alike; a vector's cells as the widest so far."""
 
     def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str]) -> None:
         self.out = out
@@ -411,9 +417,11 @@ class TableWriter(Writer):
         derivatives = result.columns()
         headers = ["line", *(result.root_names if len(result.root_names) > 1 else ["value"]),
                    *(label.replace("_", " ", 1) for label, _ in derivatives)]
-        columns = [[str(line) for line in chunk.lines], *(_cells(v) for v in result.values),
-                   *(_cells(a) for _, a in derivatives)]
-        widths = [max([len(header), *map(len, cells)]) for header, cells in zip(headers, columns, strict=True)]
+        arrays = [*result.values, *(array for _, array in derivatives)]
+        columns = [[str(line) for line in chunk.lines], *(_cells(array) for array in arrays)]
+        least = [LINE_WIDTH, *(NUMBER_WIDTH if array.ndim == 1 else 0 for array in arrays)]
+        widths = [max([len(header), floor, *map(len, cells)])
+                  for header, floor, cells in zip(headers, least, columns, strict=True)]
         top: list[Text] = []
         if not self.widths:
             top.append(" " + " ┃ ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True)) + "\n")
