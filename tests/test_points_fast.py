@@ -138,19 +138,25 @@ def test_infinities_and_nan_deep_in_a_file_are_read(tmp_path):
     assert run.stdout.splitlines()[-5:] == ["inf,1.0", "-inf,1.0", "nan,1.0", "-0.0,1.0", "2.5,1.0"]
 
 
-def test_a_few_nans_and_infinities_deep_in_a_file_leave_the_rest_of_their_block_to_the_fast_reader(tmp_path, monkeypatch):
-    # A NaN or an infinity is checked on its own line by Python's rules; it does not send its whole
-    # block (a million points: seconds) line by line through the exact reader.
-    from gradcli.inputs.csv import Csv
-
+def _exact_reads(monkeypatch, reader: Any) -> list[int]:
+    """How many lines each call of `reader`'s exact (line by line) read is given, as they come."""
     asked: list[int] = []
-    exact = Csv.read
+    exact = reader.read
 
     def counting(self, texts, lines, skip_bad):
         asked.append(len(texts))
         return exact(self, texts, lines, skip_bad)
 
-    monkeypatch.setattr(Csv, "read", counting)
+    monkeypatch.setattr(reader, "read", counting)
+    return asked
+
+
+def test_a_few_nans_and_infinities_deep_in_a_file_leave_the_rest_of_their_block_to_the_fast_reader(tmp_path, monkeypatch):
+    # A NaN or an infinity is checked on its own line by Python's rules; it does not send its whole
+    # block (a million points: seconds) line by line through the exact reader.
+    from gradcli.inputs.csv import Csv
+
+    asked = _exact_reads(monkeypatch, Csv)
     xs = [1 + i / 8 for i in range(300_000)]
     spelled = {100_000: "nan", 150_000: "-inf", 200_000: "Infinity", 250_000: "+inf", 250_001: "-nan"}
     cells = [spelled.get(i, f"{x:.3f}") for i, x in enumerate(xs)]
@@ -311,14 +317,7 @@ def test_a_few_json_nans_and_infinities_deep_in_a_file_leave_the_rest_of_their_b
         tmp_path, monkeypatch):
     from gradcli.inputs.jsonl import JsonLines
 
-    asked: list[int] = []
-    exact = JsonLines.read
-
-    def counting(self, texts, lines, skip_bad):
-        asked.append(len(texts))
-        return exact(self, texts, lines, skip_bad)
-
-    monkeypatch.setattr(JsonLines, "read", counting)
+    asked = _exact_reads(monkeypatch, JsonLines)
     xs = [1 + i / 8 for i in range(200_000)]
     spelled = {60_000: "NaN", 90_000: "-Infinity", 120_000: "Infinity", 120_001: "NaN"}
     path = tmp_path / "points.jsonl"
