@@ -237,6 +237,17 @@ def test_importing_gradcli_leaves_no_pile_of_young_objects_for_the_collector():
     assert young < 1000 < old
 
 
+def test_importing_gradcli_leaves_what_its_user_froze_frozen():
+    # a server that freezes its objects before it forks (gc.freeze: the children's collections
+    # leave their pages alone) and then imports gradcli keeps them frozen
+    code = ("import gc\nkept = [[] for _ in range(1000)]\ngc.freeze()\nbefore = gc.get_freeze_count()\n"
+            "import gradcli\nprint(before, gc.get_freeze_count())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    before, after = map(int, done.stdout.split())
+    assert before > 1000
+    assert after > before - 100  # (a frozen object can still be freed: its count drops)
+
+
 @pytest.mark.parametrize("command", [[], ["grad"], ["graph"], ["explain"], ["jacobian"], ["hessian"], ["jvp"]])
 def test_dash_h_is_help_on_the_top_level_and_every_command(command):
     run = process(*command, "-h")
