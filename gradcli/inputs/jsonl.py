@@ -225,8 +225,12 @@ def _as_numbers(data: bytes, size: int) -> bytes:
 def _one_object_a_line(block: bytes | memoryview) -> bool:
     """Is each line of a block pyarrow read (as many rows as lines, numbers only) one object?
     Pyarrow also reads two objects on a line and none on a blank one: the rows' count alone
-    does not tell. Its only `{`s open objects (keys are inputs' names, values numbers)."""
+    does not tell. Where each line starts with `{`, none is blank; else each line's `{`s are counted
+    (the only `{`s in such a block open objects: keys are inputs' names, values numbers)."""
     codes = np.frombuffer(block, dtype=np.uint8)
-    opens = np.flatnonzero(codes == ord("{"))
     ends = np.flatnonzero(codes == ord("\n"))
+    if len(codes) and codes[0] == ord("{") and (not len(ends) or ends[-1] + 1 < len(codes)):
+        if bool((codes[ends + 1] == ord("{")).all()):
+            return True
+    opens = np.flatnonzero(codes == ord("{"))
     return len(opens) == len(ends) + 1 and bool((np.searchsorted(ends, opens) == np.arange(len(opens))).all())
