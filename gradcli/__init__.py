@@ -20,9 +20,11 @@ try:
 finally:
     if _collecting:
         # What the import made lives as long as the process: straight to the oldest generation, or the
-        # first collection after would walk all of it at once (6 ms of every command).
-        _gc.freeze()
-        _gc.unfreeze()
+        # first collection after would walk all of it at once (6 ms of every command). Not where the
+        # process froze objects itself: unfreeze would thaw them too (a forking server's pages).
+        if not _gc.get_freeze_count():
+            _gc.freeze()
+            _gc.unfreeze()
         _gc.enable()
 
 

@@ -300,10 +300,12 @@ def _keep_freed_memory() -> None:
     """glibc's malloc hands a big block freed back to the system and takes it again, page by page,
     for the next chunk (tens of thousands of page faults a million points, 5% of the run): from
     here on it keeps what is freed for the next allocation (the peak is what it was). Where a user
-    tunes malloc (MALLOC_* variables), or malloc is not glibc's, nothing changes."""
+    tunes malloc (MALLOC_* variables, GLIBC_TUNABLES), or malloc is not glibc's, nothing changes;
+    nor where glibc refuses the mmap threshold (older ones, past 32 MiB): the trim threshold alone
+    would also stop the mmap threshold from growing as big arrays are freed."""
     import os
 
-    if sys.platform != "linux" or any(name.startswith("MALLOC_") for name in os.environ):
+    if sys.platform != "linux" or any(name.startswith("MALLOC_") or name == "GLIBC_TUNABLES" for name in os.environ):
         return
     import ctypes
 
@@ -312,8 +314,8 @@ def _keep_freed_memory() -> None:
     except (AttributeError, OSError):
         return
     trim_threshold, mmap_threshold = -1, -3  # M_TRIM_THRESHOLD, M_MMAP_THRESHOLD (malloc.h)
-    mallopt(mmap_threshold, 1 << 28)
-    mallopt(trim_threshold, 1 << 29)
+    if mallopt(mmap_threshold, 1 << 28):
+        mallopt(trim_threshold, 1 << 29)
 
 
 def _progress() -> Callable[[int], None]:

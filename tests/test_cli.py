@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -235,6 +236,53 @@ def test_importing_gradcli_leaves_no_pile_of_young_objects_for_the_collector():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     young, old = map(int, done.stdout.split())
     assert young < 1000 < old
+
+
+def test_importing_gradcli_leaves_what_its_user_froze_frozen():
+    # a server that freezes its objects before it forks (gc.freeze: the children's collections
+    # leave their pages alone) and then imports gradcli keeps them frozen
+    code = ("import gc\nkept = [[] for _ in range(1000)]\ngc.freeze()\nbefore = gc.get_freeze_count()\n"
+            "import gradcli\nprint(before, gc.get_freeze_count())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    before, after = map(int, done.stdout.split())
+    assert before > 1000
+    assert after > before - 100  # (a frozen object can still be freed: its count drops)
+
+
+class _Malloc:
+    """A C library whose mallopt refuses an mmap threshold past `most` (older glibc: HEAP_MAX_SIZE / 2, 32 MiB)."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.set: dict[int, int] = {}
+
+    def mallopt(self, option: int, value: int) -> int:
+        if option == -3 and value > self.most:
+            return 0
+        self.set[option] = value
+        return 1
+
+
+@pytest.mark.parametrize(("most", "changed"), [(1 << 25, False), (1 << 30, True)])
+def test_malloc_is_left_as_it_was_where_it_refuses_the_mmap_threshold(monkeypatch, most, changed):
+    # glibc's M_TRIM_THRESHOLD alone also stops the mmap threshold from growing (no_dyn_threshold):
+    # where the mmap threshold was refused, setting the trim threshold would leave every big array
+    # mapped and unmapped again for each chunk, the opposite of what was meant
+    import ctypes
+
+    from gradcli.cli import _keep_freed_memory
+
+    library = _Malloc(most)
+    monkeypatch.setattr(ctypes, "CDLL", lambda name: library)
+    monkeypatch.setattr(sys, "platform", "linux")
+    for name in [n for n in os.environ if n.startswith("MALLOC_") or n == "GLIBC_TUNABLES"]:
+        monkeypatch.delenv(name)
+    _keep_freed_memory()
+    assert (library.set != {}) == changed
+    library.set.clear()
+    monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.trim_threshold=0")  # a user's own tuning stands
+    _keep_freed_memory()
+    assert library.set == {}
 
 
 @pytest.mark.parametrize("command", [[], ["grad"], ["graph"], ["explain"], ["jacobian"], ["hessian"], ["jvp"]])

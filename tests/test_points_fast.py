@@ -305,6 +305,22 @@ def test_a_bad_json_line_deep_in_a_file_is_skipped_and_nothing_else_is_lost(tmp_
     assert f"skipped line {_PADDING_JSON + 1}: {named}" in run.stderr
 
 
+@pytest.mark.parametrize("blank", [b"", b"  ", b"\r", b"\t"])
+def test_two_json_objects_on_a_line_are_not_made_up_for_by_a_blank_line_in_the_same_block(tmp_path, blank):
+    # pyarrow reads two rows from the first line and none from the blank one: as many rows as lines
+    path = tmp_path / "points.jsonl"
+    path.write_bytes(_padded_json(b'{"x": 1}{"x": 2}\n' + blank, after=100))
+    run = cli("grad", "x*x", "--points", str(path), "--csv")
+    assert run.exit_code == 2
+    assert len(_rows(run.stdout)) == _PADDING_JSON
+    assert f"line {_PADDING_JSON + 1}: not JSON: Extra data at column 9" in run.stderr
+    skipped = cli("grad", "x*x", "--points", str(path), "--csv", "--skip-bad")
+    assert skipped.exit_code == 0, skipped.stderr
+    xs = [1 + i / 8 for i in range(_PADDING_JSON)] + [2.5] * 100
+    assert _rows(skipped.stdout) == [[x * x, 2 * x] for x in xs]
+    assert f"skipped line {_PADDING_JSON + 2}: a blank line is not a point" in skipped.stderr
+
+
 def test_json_nan_and_infinities_deep_in_a_file_are_read_as_python_reads_them(tmp_path):
     path = tmp_path / "points.jsonl"
     path.write_bytes(_padded_json(b'{"x": NaN}\n{"x": Infinity}\n{"x": -Infinity}', after=1))

@@ -58,6 +58,23 @@ def test_the_table_columns_line_up_with_the_header_however_wide_later_numbers_an
     assert [float(row.split("│")[1]) for row in rows] == pytest.approx(xs, rel=1e-5)
 
 
+def test_the_table_writes_a_matrix_cell_on_its_points_own_line():
+    # a streamed table is a row a line: a matrix's rows are not lines of their own
+    import re
+
+    ms = [[k + 0.5, k - 1.0, 2.0 * k, -3.0] for k in range(3)]  # m[0][0], m[0][1], m[1][0], m[1][1]
+    text = "m[0][0],m[0][1],m[1][0],m[1][1]\n" + "".join(",".join(map(repr, m)) + "\n" for m in ms)
+    run = cli("grad", "sum(m*m)", "--points", "-", stdin=text)
+    assert run.exit_code == 0, run.stderr
+    _, _, *rows = run.stdout.splitlines()
+    assert len(rows) == len(ms)
+    for number, (row, m) in enumerate(zip(rows, ms, strict=True), start=2):
+        line, value, grad = row.split("│")
+        assert int(line) == number
+        assert float(value) == pytest.approx(sum(e * e for e in m), rel=1e-6)
+        assert [float(n) for n in re.findall(r"[-+.\de]+", grad)] == [2 * e for e in m]
+
+
 def test_the_table_shows_vectors_and_tuple_outputs():
     run = cli("grad", "(sum(z*z), z[0])", "--points", "-", "--seed", "(1, 1)", stdin='{"z": [1, 2]}\n')
     assert run.exit_code == 0, run.stderr

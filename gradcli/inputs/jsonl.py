@@ -38,8 +38,8 @@ class JsonLines:
         refuses a name given twice, a name that is not among the first line's, a list, a string,
         true/false and `1e400`; what is checked here: a BOM (pyarrow drops it), null or a missing
         name (a null), a blank line or two objects on one line (another count of rows than of
-        lines); a line where NaN or Infinity is written is read again, whole, by the exact reader (which
-says which spellings Python takes), the rest of the block by pyarrow."""
+        lines, or an object opened on another line than its row's: both at once); a line where NaN or Infinity is written is read again, whole, by the exact reader (which
+        says which spellings Python takes), the rest of the block by pyarrow."""
         import pyarrow as pa
         import pyarrow.json as arrow_json
 
@@ -68,7 +68,7 @@ says which spellings Python takes), the rest of the block by pyarrow."""
         except (pa.ArrowException, ValueError, OverflowError):
             return None
         count = int(np.count_nonzero(np.frombuffer(block, dtype=np.uint8) == 10)) + 1
-        if table.num_rows != count or any(column.null_count for column in table.columns):
+        if table.num_rows != count or any(column.null_count for column in table.columns) or not _one_object_a_line(block):
             return None
         columns = {name: _floats(table.column(name)) for name in names}
         for line, text in spelled:  # each such line as the exact reader reads it, whole
@@ -221,3 +221,16 @@ def _as_numbers(data: bytes, size: int) -> bytes:
     pyarrow to read; the lines they were on are read again, whole, by the exact reader."""
     return data[:size].replace(b"NaN", b"0e0").replace(b"Infinity", b"0.000000")
 
+
+def _one_object_a_line(block: bytes | memoryview) -> bool:
+    """Is each line of a block pyarrow read (as many rows as lines, numbers only) one object?
+    Pyarrow also reads two objects on a line and none on a blank one: the rows' count alone
+    does not tell. Where each line starts with `{`, none is blank; else each line's `{`s are counted
+    (the only `{`s in such a block open objects: keys are inputs' names, values numbers)."""
+    codes = np.frombuffer(block, dtype=np.uint8)
+    ends = np.flatnonzero(codes == ord("\n"))
+    if len(codes) and codes[0] == ord("{") and (not len(ends) or ends[-1] + 1 < len(codes)):
+        if bool((codes[ends + 1] == ord("{")).all()):
+            return True
+    opens = np.flatnonzero(codes == ord("{"))
+    return len(opens) == len(ends) + 1 and bool((np.searchsorted(ends, opens) == np.arange(len(opens))).all())

@@ -17,7 +17,7 @@ import numpy as np
 
 from gradcli.batch import BatchResult
 from gradcli.inputs.points import PointChunk
-from gradcli.render.numbers import has_null, human, to_json
+from gradcli.render.numbers import has_null, human_line, to_json
 
 WIDEST = 512  # cells a point, past which a chunk is written point by point
 
@@ -443,10 +443,11 @@ class TableWriter(Writer):
 
 
 def _cells(array: np.ndarray) -> list[str]:
-    """Each point's element of `array` (its first axis), written as the one-point table does."""
+    """Each point's element of `array` (its first axis), written as the one-point table does,
+    on one line (a matrix's rows too: a row of this table is a line)."""
     if array.ndim == 1:  # a number: as `human` writes it, without its trip through NumPy
         return [f"{number:.6g}" for number in array.tolist()]
-    return [human(element) for element in array]
+    return [human_line(element) for element in array]
 
 
 class Pipelined:
