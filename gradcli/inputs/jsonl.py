@@ -38,8 +38,9 @@ class JsonLines:
         refuses a name given twice, a name that is not among the first line's, a list, a string,
         true/false and `1e400`; what is checked here: a BOM (pyarrow drops it), null or a missing
         name (a null), a blank line or two objects on one line (another count of rows than of
-        lines, or an object opened on another line than its row's: both at once); a line where NaN or Infinity is written is read again, whole, by the exact reader (which
-        says which spellings Python takes), the rest of the block by pyarrow."""
+        lines, or an object opened on another line than its row's: both at once); a line where NaN
+        or Infinity is written is read again, whole, by the exact reader (which says which spellings
+        Python takes), the rest of the block by pyarrow."""
         import pyarrow as pa
         import pyarrow.json as arrow_json
 

@@ -70,7 +70,7 @@ class LineReader:
         limit = Limits.get("line_chars")
         most_bytes = 4 * limit + 1  # and the CR of a CRLF
         read, more_now = _pieces(self.stream)
-        block = min(BLOCK, FILE_BLOCK)  # from a file, growing to FILE_BLOCK: the first points are answered soon, while the rest is read
+        block = min(BLOCK, FILE_BLOCK)  # from a file, growing to FILE_BLOCK: the first points come soon
         pending: list[bytes] = []  # the start of a line whose end has not come yet
         pending_size = 0
         ready: list[bytes | memoryview] = []  # whole lines (each piece's without its last LF), not given yet
