@@ -347,6 +347,24 @@ def test_a_few_json_nans_and_infinities_deep_in_a_file_leave_the_rest_of_their_b
     assert sum(asked) < 20_000  # the first piece's lines only
 
 
+def test_inputs_named_with_nan_or_infinity_in_them_leave_their_json_lines_to_the_fast_reader(tmp_path, monkeypatch):
+    # xNaN and Infinity_1 are names, not numbers: only a line with NaN written as a value is read again
+    from gradcli.inputs.jsonl import JsonLines
+
+    asked = _exact_reads(monkeypatch, JsonLines)
+    xs = [1 + i / 8 for i in range(150_000)]
+    path = tmp_path / "points.jsonl"
+    path.write_text("".join(f'{{"xNaN": {"NaN" if i == 100_000 else f"{x:.3f}"}, "Infinity_1": 2}}\n'
+                            for i, x in enumerate(xs)))
+    run = cli("grad", "xNaN*Infinity_1", "--points", str(path), "--csv")
+    assert run.exit_code == 0, run.stderr
+    rows = _rows(run.stdout)
+    assert len(rows) == len(xs)
+    assert math.isnan(rows[100_000][0])
+    assert [row[0] for i, row in enumerate(rows) if i != 100_000] == [2 * x for i, x in enumerate(xs) if i != 100_000]
+    assert sum(asked) < 20_000  # the first piece's lines only
+
+
 @pytest.mark.parametrize("line", [b'{"x": -NaN, "y": 2}', b'{"x": nan, "y": 2}', b'{"x": NaN, "x": 1, "y": 2}',
                                   b'{"xNaN": 1, "y": 2}', b'{"x": NaN}'])
 def test_a_json_line_with_a_nan_deep_in_a_file_that_is_no_point_is_still_a_bad_line(tmp_path, line):

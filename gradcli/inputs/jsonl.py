@@ -61,9 +61,10 @@ class JsonLines:
         except PointsProblem:
             return None
         schema = pa.schema([(name, pa.float64()) for name in names])
-        spelled = _spelled_lines(data, len(block))  # NaN and infinities, which JSON has no words for
+        spelled, places = _spelled_lines(data, len(block))  # NaN and infinities, which JSON has no words for
         try:
-            table = arrow_json.read_json(pa.BufferReader(pa.py_buffer(_as_numbers(data, len(block)) if spelled else block)),
+            table = arrow_json.read_json(pa.BufferReader(pa.py_buffer(_as_numbers(data, len(block), places) if places
+                                                                      else block)),
                                          parse_options=arrow_json.ParseOptions(explicit_schema=schema,
                                                                                unexpected_field_behavior="error"))
         except (pa.ArrowException, ValueError, OverflowError):
@@ -194,33 +195,40 @@ def _value(given: Any) -> float | Array:
 
 
 _WORDS = (b"NaN", b"Infinity")  # Python's json reads them (-Infinity too); pyarrow's does not
+_NAME_BYTES = np.zeros(256, dtype=bool)  # what a word written as a value has on neither side: a name's or a string's
+_NAME_BYTES[[*b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", ord('"')]] = True
 
 
-def _spelled_lines(data: bytes, size: int) -> list[tuple[int, bytes]]:
-    """The lines of data[:size] (counted from 0) where NaN or Infinity is written, and their text."""
-    found = sorted({at for word in _WORDS if data.find(word[:1], 0, size) >= 0  # (a byte's search is quick)
-                    for at in _occurrences(data, word, size)})
-    if not found:
-        return []
-    ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8, count=size) == 10)
-    lines = sorted(set(np.searchsorted(ends, found).tolist()))
+def _spelled_lines(data: bytes, size: int) -> tuple[list[tuple[int, bytes]], list[tuple[int, bytes]]]:
+    """Where NaN or Infinity is written as a value in data[:size] (not inside a name, `xNaN`):
+    the lines (counted from 0) and their text, and each word's place and the word."""
+    codes = np.frombuffer(data, dtype=np.uint8, count=size)
+    places: list[tuple[int, bytes]] = []
+    for word in _WORDS:
+        if data.find(word[:1], 0, size) < 0:  # (a byte's search is quick)
+            continue
+        at = np.flatnonzero(codes[: max(size - len(word) + 1, 0)] == word[0])
+        for offset, byte in enumerate(word[1:], start=1):
+            at = at[codes[at + offset] == byte]
+        before = np.where(at > 0, codes[np.maximum(at - 1, 0)], ord(" "))
+        after = np.where(at + len(word) < size, codes[np.minimum(at + len(word), size - 1)], ord(" "))
+        places += [(int(place), word) for place in at[~(_NAME_BYTES[before] | _NAME_BYTES[after])]]
+    if not places:
+        return [], []
+    ends = np.flatnonzero(codes == 10)
+    lines = sorted(set(np.searchsorted(ends, [place for place, _ in places]).tolist()))
     starts = np.concatenate([[0], ends + 1]).tolist()
     stops = [*ends.tolist(), size]
-    return [(line, data[starts[line] : stops[line]].removesuffix(b"\r")) for line in lines]
+    return [(line, data[starts[line] : stops[line]].removesuffix(b"\r")) for line in lines], places
 
 
-def _occurrences(data: bytes, word: bytes, size: int) -> list[int]:
-    found, at = [], data.find(word, 0, size)
-    while at >= 0:
-        found.append(at)
-        at = data.find(word, at + 1, size)
-    return found
-
-
-def _as_numbers(data: bytes, size: int) -> bytes:
-    """data[:size] with NaN and Infinity written as numbers of their length (0e0, 0.000000), for
-    pyarrow to read; the lines they were on are read again, whole, by the exact reader."""
-    return data[:size].replace(b"NaN", b"0e0").replace(b"Infinity", b"0.000000")
+def _as_numbers(data: bytes, size: int, places: list[tuple[int, bytes]]) -> bytes:
+    """data[:size] with each NaN and Infinity at `places` written as a number of its length (0e0,
+    0.000000), for pyarrow to read; the lines they were on are read again, whole, by the exact reader."""
+    text = bytearray(data[:size])
+    for place, word in places:
+        text[place : place + len(word)] = b"0e0" if word == b"NaN" else b"0.000000"
+    return bytes(text)
 
 
 def _one_object_a_line(block: bytes | memoryview) -> bool:
