@@ -79,16 +79,12 @@ class Csv:
         Pyarrow also reads a NaN from `nan(1)`, which Python refuses, and an infinity from a number
         past float64's range, which is no number here: each line with a NaN or an infinity is read
         again on its own, and any other answer sends the block the exact way, which names the line."""
-        from gradcli.inputs.lines import searchable
+        from gradcli.inputs.lines import lines_of, searchable
 
-        data = searchable(block)
-        ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8, count=len(block)) == 10)
-        starts = np.concatenate([[0], ends + 1])
-        ends = np.append(ends, len(block))
-        for row in rows.tolist():
+        wanted = rows.tolist()
+        for row, line in zip(wanted, lines_of(searchable(block), len(block), wanted), strict=True):
             try:
-                text = data[starts[row] : ends[row]].decode("utf-8")
-                exact = self._row(text.removesuffix("\r"), 0)
+                exact = self._row(line.decode("utf-8"), 0)
             except (UnicodeDecodeError, PointsProblem):
                 return False
             if not np.array_equal(np.asarray(exact, dtype=float), numbers[row], equal_nan=True):

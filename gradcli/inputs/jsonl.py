@@ -73,7 +73,9 @@ class JsonLines:
         if table.num_rows != count or any(column.null_count for column in table.columns) or not _one_object_a_line(block):
             return None
         columns = {name: _floats(table.column(name)) for name in names}
-        for line, text in spelled:  # each such line as the exact reader reads it, whole
+        if spelled:  # each such line as the exact reader reads it, whole
+            columns = {name: column.copy() for name, column in columns.items()}
+        for line, text in spelled:
             try:
                 row = self._row(text.decode("utf-8"), 0)
             except (UnicodeDecodeError, PointsProblem):
@@ -81,7 +83,6 @@ class JsonLines:
             if sorted(row) != sorted(names) or any(isinstance(value, np.ndarray) for value in row.values()):
                 return None
             for name, value in row.items():
-                columns[name] = columns[name].copy() if not columns[name].flags.writeable else columns[name]
                 columns[name][line] = value
         finite = np.ones(count, dtype=bool)
         for column in columns.values():
@@ -215,11 +216,10 @@ def _spelled_lines(data: bytes, size: int) -> tuple[list[tuple[int, bytes]], lis
         places += [(int(place), word) for place in at[~(_NAME_BYTES[before] | _NAME_BYTES[after])]]
     if not places:
         return [], []
-    ends = np.flatnonzero(codes == 10)
-    lines = sorted(set(np.searchsorted(ends, [place for place, _ in places]).tolist()))
-    starts = np.concatenate([[0], ends + 1]).tolist()
-    stops = [*ends.tolist(), size]
-    return [(line, data[starts[line] : stops[line]].removesuffix(b"\r")) for line in lines], places
+    from gradcli.inputs.lines import lines_of
+
+    lines = sorted(set(np.searchsorted(np.flatnonzero(codes == 10), [place for place, _ in places]).tolist()))
+    return list(zip(lines, lines_of(data, size, lines), strict=True)), places
 
 
 def _as_numbers(data: bytes, size: int, places: list[tuple[int, bytes]]) -> bytes:
