@@ -6,27 +6,44 @@
 [1.3633, 0.1912]
 """
 
-import gc as _gc
+from typing import TYPE_CHECKING
 
-# Importing NumPy makes tens of thousands of objects and none of them cycles; the cycle
-# collector would walk them again and again as they pile up (~10% of a command's start-up).
-_collecting = _gc.isenabled()
-_gc.disable()
-try:
+if TYPE_CHECKING:
     from gradcli.derivatives import GradResult, grad
     from gradcli.engine import backward, forward
     from gradcli.errors import ExitCode, GradcliError
     from gradcli.tape import Tape, compile_program
-finally:
-    if _collecting:
-        # What the import made lives as long as the process: straight to the oldest generation, or the
-        # first collection after would walk all of it at once (6 ms of every command). Not where the
-        # process froze objects itself: unfreeze would thaw them too (a forking server's pages).
-        if not _gc.get_freeze_count():
-            _gc.freeze()
-            _gc.unfreeze()
-        _gc.enable()
 
+# Imported when first asked for (PEP 562): `import gradcli` alone, which the command line does
+# first, loads no NumPy, so the command decides how NumPy starts (see __main__).
+_FROM = {"GradResult": "derivatives", "grad": "derivatives", "backward": "engine", "forward": "engine",
+         "ExitCode": "errors", "GradcliError": "errors", "Tape": "tape", "compile_program": "tape"}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _FROM:
+        raise AttributeError(f"module 'gradcli' has no attribute {name!r}")
+    import gc
+    import importlib
+
+    # Importing NumPy makes tens of thousands of objects and none of them cycles; the cycle
+    # collector would walk them again and again as they pile up (~10% of the import).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        module = importlib.import_module(f"gradcli.{_FROM[name]}")
+    finally:
+        if collecting:
+            # What the import made lives as long as the process: straight to the oldest generation, or the
+            # first collection after would walk all of it at once. Not where the process froze objects
+            # itself: unfreeze would thaw them too (a forking server's pages).
+            if not gc.get_freeze_count():
+                gc.freeze()
+                gc.unfreeze()
+            gc.enable()
+    value = getattr(module, name)
+    globals()[name] = value
+    return value
 
 
 def grad_table(program: "str | Tape", table: object, at: object = None, seed: object = None,

@@ -11,6 +11,10 @@ time it does not need:
   full collection, takes ~35 ms after NumPy and typer are loaded (a quarter of a one-point
   run) and as much again per 100,000 tape nodes. Once the output is flushed, the process
   ends with os._exit and the operating system takes the memory back at once.
+- OpenBLAS's threads, which NumPy starts as it is imported, wait for work by spinning for a
+  while (about 0.1 s of a core) before they sleep: 0.06-0.12 s of CPU taken from the reading and
+  writing threads of --points. OPENBLAS_THREAD_TIMEOUT=4 (the least: 2^4 cycles) has them sleep
+  at once; matrix products still use them. Not where the user set it.
 
 And it decides, in one place, what a failed write to stdout means (`_Stdout`).
 """
@@ -128,6 +132,7 @@ def main() -> None:
     # None: started with the stream closed. (print(file=None) would write an error to stdout.)
     sys.stdout = cast(TextIO, _Stdout(sys.stdout if sys.stdout is not None else cast(TextIO, _Closed())))
     sys.stderr = cast(TextIO, _Stderr(sys.stderr if sys.stderr is not None else open(os.devnull, "w")))
+    os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")  # read as NumPy loads OpenBLAS, which comes next
     from gradcli.cli import main as run
 
     try:
