@@ -132,6 +132,12 @@ _COMMANDS = [
     (["grad", "sum(z*w)", "--at", "w=[2, 3]"], "z[0],z[1]\n1,2\n-3.5,1e-5\n"),
     (["jacobian", "z*x", "--json"], "x,z[0],z[1]\n2,1,2\nnan,1,inf\n"),
     (["grad", "x*y"], "x,y\n1,2\n1e22,-0.0\n"),
+    (["jvp", "(z*x, x*x)", "--tangent", "z=[1, 0],x=1", "--json", "--chunk-size", "1"],
+     "x,z[0],z[1]\n2,1,2\nnan,1,inf\n-1e-7,3,4\n"),
+    (["jacobian", "m @ m"], "m[0][0],m[0][1],m[1][0],m[1][1]\n1,2,3,4\n-1e-300,nan,5e-324,1e16\n"),
+    (["grad", "x/y", "--json"], "x,y\n"),  # no points: no lines
+    (["grad", "sum(exp(z))", "--json"],  # lines of some 400 numbers, each a piece
+     "".join(json.dumps({"z": [float(i + j) / 7 for i in range(200)]}) + "\n" for j in range(3))),
 ]
 
 
