@@ -49,14 +49,16 @@ class Csv:
         rows, good, problems = each_line(texts, lines, skip_bad, self._row)
         return Rows(self._columns(rows), good, problems)
 
-    def fast(self, block: bytes | memoryview) -> tuple[int, Array] | None:
-        """How many whole lines of bytes `block` has and their (lines, columns) numbers, if each
+    def fast(self, block: bytes | memoryview) -> tuple[int, list[Array]] | None:
+        """How many whole lines of bytes `block` has and their numbers, a column a cell, if each
         is a good point; else None. (A blank line is a row here, and no number: the exact reader
         names it.)"""
         import pyarrow as pa
         import pyarrow.csv as csv
 
         names = [f"c{i}" for i in range(len(self.layout))]
+        if not names:
+            return None
         if bytes(block[:3]) == b"\xef\xbb\xbf" or bytes(block[-1:]) == b"\n":  # pyarrow drops a BOM at the start
             return None  # (only a file's first bytes may be one), and reads no row after a last LF (a blank last line)
         try:
@@ -68,31 +70,45 @@ class Csv:
             return None
         if table.num_columns != len(names) or _split_at_cr(block, table.num_rows):
             return None
-        numbers = np.column_stack([_floats(column) for column in table.columns])
-        odd = np.flatnonzero(~np.isfinite(numbers).all(axis=1))
-        if odd.size and not self._as_python_reads(block, odd, numbers):
-            return None
+        numbers = [_floats(column) for column in table.columns]  # a column a cell of the line
+        if not all(np.isfinite(column).all() for column in numbers):
+            odd = np.flatnonzero(~np.logical_and.reduce([np.isfinite(column) for column in numbers]))
+            if not self._as_python_reads(block, odd, np.column_stack(numbers)[odd]):
+                return None
         return table.num_rows, numbers
 
     def _as_python_reads(self, block: bytes | memoryview, rows: Array, numbers: Array) -> bool:
-        """Are these rows of `block` (lines: one a row) what the exact reader reads, NaN for NaN?
+        """Are these rows of `block` (lines: one a row) what the exact reader reads (`numbers`: a
+        row each, as pyarrow read them), NaN for NaN?
         Pyarrow also reads a NaN from `nan(1)`, which Python refuses, and an infinity from a number
         past float64's range, which is no number here: each line with a NaN or an infinity is read
         again on its own, and any other answer sends the block the exact way, which names the line."""
         from gradcli.inputs.lines import lines_of, searchable
 
         wanted = rows.tolist()
-        for row, line in zip(wanted, lines_of(searchable(block), len(block), wanted), strict=True):
+        for row, line in zip(numbers, lines_of(searchable(block), len(block), wanted), strict=True):
             try:
                 exact = self._row(line.decode("utf-8"), 0)
             except (UnicodeDecodeError, PointsProblem):
                 return False
-            if not np.array_equal(np.asarray(exact, dtype=float), numbers[row], equal_nan=True):
+            if not np.array_equal(np.asarray(exact, dtype=float), row, equal_nan=True):
                 return False
         return True
 
-    def columns(self, table: object) -> dict[str, Array]:
-        return self._columns(table)
+    def columns(self, numbers: object) -> dict[str, Array]:
+        """The inputs' columns from `fast`'s numbers, a column a cell: a number's own column is
+        the input's, as it is (no copy); a vector's elements are gathered into one array."""
+        assert isinstance(numbers, list)
+        count = len(numbers[0])
+        shapes = self.shapes.shapes
+        columns = {name: np.empty((count, *shapes[name])) for name in self.inputs if shapes.get(name)}
+        for column, (name, index) in zip(numbers, self.layout, strict=True):
+            if index:
+                key: tuple[Any, ...] = (slice(None), *index)
+                columns[name][key] = column
+            else:
+                columns[name] = column
+        return columns
 
     def _row(self, text: str, line: int) -> list[float]:
         cells = text.split(",")

@@ -84,13 +84,11 @@ class JsonLines:
                 return None
             for name, value in row.items():
                 columns[name][line] = value
-        finite = np.ones(count, dtype=bool)
-        for column in columns.values():
-            finite &= np.isfinite(column)
+        if all(np.isfinite(column).all() for column in columns.values()):
+            return count, columns
+        finite = np.logical_and.reduce([np.isfinite(column) for column in columns.values()])
         finite[[line for line, _ in spelled]] = True
-        if not finite.all():
-            return None
-        return count, columns
+        return (count, columns) if finite.all() else None
 
     def columns(self, rows: object) -> dict[str, Array]:
         assert isinstance(rows, dict)
