@@ -69,8 +69,11 @@ class JsonLines:
                                                                                unexpected_field_behavior="error"))
         except (pa.ArrowException, ValueError, OverflowError):
             return None
-        count = int(np.count_nonzero(np.frombuffer(block, dtype=np.uint8) == 10)) + 1
-        if table.num_rows != count or any(column.null_count for column in table.columns) or not _one_object_a_line(block):
+        codes = np.frombuffer(block, dtype=np.uint8)
+        ends = codes == 10  # where lines end
+        count = int(np.count_nonzero(ends)) + 1
+        if (table.num_rows != count or any(column.null_count for column in table.columns)
+                or not _one_object_a_line(codes, ends)):
             return None
         columns = {name: _floats(table.column(name)) for name in names}
         if spelled:  # each such line as the exact reader reads it, whole
@@ -229,15 +232,15 @@ def _as_numbers(data: bytes, size: int, places: list[tuple[int, bytes]]) -> byte
     return bytes(text)
 
 
-def _one_object_a_line(block: bytes | memoryview) -> bool:
+def _one_object_a_line(codes: np.ndarray, ends: np.ndarray) -> bool:
     """Is each line of a block pyarrow read (as many rows as lines, numbers only) one object?
-    Pyarrow also reads two objects on a line and none on a blank one: the rows' count alone
-    does not tell. Where each line starts with `{`, none is blank; else each line's `{`s are counted
-    (the only `{`s in such a block open objects: keys are inputs' names, values numbers)."""
-    codes = np.frombuffer(block, dtype=np.uint8)
-    ends = np.flatnonzero(codes == ord("\n"))
-    if len(codes) and codes[0] == ord("{") and (not len(ends) or ends[-1] + 1 < len(codes)):
-        if bool((codes[ends + 1] == ord("{")).all()):
-            return True
-    opens = np.flatnonzero(codes == ord("{"))
-    return len(opens) == len(ends) + 1 and bool((np.searchsorted(ends, opens) == np.arange(len(opens))).all())
+    `codes`: the block's bytes; `ends`: where they are LF. Pyarrow also reads two objects on a
+    line and none on a blank one: the rows' count alone does not tell. Where each line starts with
+    `{`, none is blank; else each line's `{`s are counted (the only `{`s in such a block open
+    objects: keys are inputs' names, values numbers)."""
+    brace = ord("{")
+    if len(codes) and codes[0] == brace and not ends[-1] and not (ends[:-1] & (codes[1:] != brace)).any():
+        return True
+    at = np.flatnonzero(ends)
+    opens = np.flatnonzero(codes == brace)
+    return len(opens) == len(at) + 1 and bool((np.searchsorted(at, opens) == np.arange(len(opens))).all())
