@@ -256,7 +256,7 @@ pd.DataFrame({"value": value, "grad_x1": g1, "grad_x2": g2}).to_csv(sys.stdout, 
 }
 
 
-def csv_through_the_cli(count: int, workdir: Path, repeat: int = 5) -> Table:
+def csv_through_the_cli(count: int, workdir: Path, repeat: int = 9) -> Table:
     table = Table(f"{count:,}-row CSV through the command line (medians of {repeat}, all taking turns)")
     path = workdir / "points.csv"
     rng = np.random.default_rng(1)
@@ -456,6 +456,8 @@ def machine() -> str:
             versions.append(f"{name} {module.__version__}")
         except ImportError:
             versions.append(f"{name} absent")
+    helper = importlib.util.find_spec("gradcli.render._lines") is not None  # pip built it where it found a C compiler
+    versions.append("gradcli's compiled line joiner " + ("built" if helper else "not built (pyarrow joins the lines)"))
     return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}; " + ", ".join(versions)
 
 
