@@ -218,33 +218,31 @@ def test_points_from_csv_import_neither_polars_nor_pandas(tmp_path, output):
     assert imported == "[]"
 
 
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    """`code` run by a new Python, as a library user's script."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
 def test_importing_gradcli_alone_loads_no_numpy_so_the_command_decides_how_it_starts():
-    code = "import sys\nimport gradcli\nprint('numpy' in sys.modules, gradcli.__version__)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.stdout.split() == ["False", "0.1.0"]
-    code = "import gradcli\nfrom gradcli import Tape, grad\nprint(grad('x*x', at={'x': 3.0}).grad['x'], Tape.__name__)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert _python("import sys\nimport gradcli\nprint('numpy' in sys.modules, gradcli.__version__)").stdout.split() \
+        == ["False", "0.1.0"]
+    done = _python("import gradcli\nfrom gradcli import Tape, grad\nprint(grad('x*x', at={'x': 3.0}).grad['x'], Tape.__name__)")
     assert done.stdout.split() == ["6.0", "Tape"], done.stderr
-    done = subprocess.run([sys.executable, "-c", "import gradcli\ngradcli.nothing"], capture_output=True, text=True)
-    assert "module 'gradcli' has no attribute 'nothing'" in done.stderr
+    assert "module 'gradcli' has no attribute 'nothing'" in _python("import gradcli\ngradcli.nothing").stderr
 
 
 def test_importing_gradcli_leaves_the_cycle_collector_as_it_found_it():
     # The first use pauses the collector while NumPy loads; a library must not keep it off.
-    code = "import gc, sys\nfrom gradcli import grad\nprint(gc.isenabled(), 'numpy' in sys.modules)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.stdout.split() == ["True", "True"]
-    code = "import gc\ngc.disable()\nfrom gradcli import grad\nprint(gc.isenabled())"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.stdout.split() == ["False"]
+    assert _python("import gc, sys\nfrom gradcli import grad\nprint(gc.isenabled(), 'numpy' in sys.modules)").stdout.split() \
+        == ["True", "True"]
+    assert _python("import gc\ngc.disable()\nfrom gradcli import grad\nprint(gc.isenabled())").stdout.split() == ["False"]
 
 
 def test_importing_gradcli_leaves_no_pile_of_young_objects_for_the_collector():
     # What the import made (NumPy's tens of thousands of objects) goes to the oldest generation:
     # the first collection after the import would otherwise walk all of it at once.
-    code = ("import gc\nfrom gradcli import grad\n"
-            "print(len(gc.get_objects(generation=0)) + len(gc.get_objects(generation=1)), len(gc.get_objects(generation=2)))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = _python("import gc\nfrom gradcli import grad\n"
+                   "print(len(gc.get_objects(generation=0)) + len(gc.get_objects(generation=1)), len(gc.get_objects(generation=2)))")
     young, old = map(int, done.stdout.split())
     assert young < 1000 < old
 
@@ -252,9 +250,8 @@ def test_importing_gradcli_leaves_no_pile_of_young_objects_for_the_collector():
 def test_importing_gradcli_leaves_what_its_user_froze_frozen():
     # a server that freezes its objects before it forks (gc.freeze: the children's collections
     # leave their pages alone) and then imports gradcli keeps them frozen
-    code = ("import gc\nkept = [[] for _ in range(1000)]\ngc.freeze()\nbefore = gc.get_freeze_count()\n"
-            "from gradcli import grad\nprint(before, gc.get_freeze_count())")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = _python("import gc\nkept = [[] for _ in range(1000)]\ngc.freeze()\nbefore = gc.get_freeze_count()\n"
+                   "from gradcli import grad\nprint(before, gc.get_freeze_count())")
     before, after = map(int, done.stdout.split())
     assert before > 1000
     assert after > before - 100  # (a frozen object can still be freed: its count drops)
