@@ -456,8 +456,9 @@ def machine() -> str:
             versions.append(f"{name} {module.__version__}")
         except ImportError:
             versions.append(f"{name} absent")
-    helper = importlib.util.find_spec("gradcli.render._lines") is not None  # pip built it where it found a C compiler
-    versions.append("gradcli's compiled line joiner " + ("built" if helper else "not built (pyarrow joins the lines)"))
+    built = [importlib.util.find_spec(name) is not None  # pip built them where it found a C compiler
+             for name in ("gradcli.render._lines", "gradcli.inputs._numbers")]
+    versions.append("gradcli's compiled helpers " + ("built" if all(built) else "not built (pyarrow does their work)"))
     return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}; " + ", ".join(versions)
 
 
