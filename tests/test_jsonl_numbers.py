@@ -146,6 +146,52 @@ def test_the_helper_survives_any_bytes_and_any_count():
     assert done.stdout.strip() == "held", done.stderr
 
 
+@compiled
+def test_the_helper_holds_no_more_than_the_numbers_of_a_wide_block():
+    # Each name's texts were once given a buffer as big as the block: 64 names, 64 blocks' worth
+    # of memory at once (8 MB blocks from a file: half a gigabyte), enough to end a run under a
+    # memory limit that the readers before it pass.
+    import random
+    import tracemalloc
+
+    random.seed(11)
+    names = [f"a{i}" for i in range(64)]
+    lines = ["{" + ", ".join(f'"{name}": {random.uniform(-9, 9)!r}' for name in names) + "}" for _ in range(300)]
+    block = "\n".join(lines).encode()
+    tracemalloc.start()
+    try:
+        found = jsonl._numbers.texts(block, [name.encode() for name in names], len(lines))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found is not None
+    offsets = len(names) * (len(lines) + 1) * 8
+    assert peak < offsets + 2 * len(block), (peak, len(block))
+    columns = jsonl._plain_numbers(block, names, len(lines))
+    assert columns is not None
+    for i, line in enumerate(lines):
+        assert {name: columns[name][i] for name in names} == json.loads(line)
+
+
+@compiled
+def test_the_helper_allocates_nothing_for_more_lines_than_a_block_of_points_can_have():
+    # A point of 64 names and then 200,000 blank lines: no block of plain points has that many
+    # lines for its bytes; the helper refuses it at once, not after 64 offsets of 200,001 lines
+    # (100 MB; 4 GB for a block of 8 MB read from a file).
+    import tracemalloc
+
+    names = [f"a{i}" for i in range(64)]
+    block = ("{" + ", ".join(f'"{name}": 1' for name in names) + "}").encode() + b"\n" * 200_000
+    tracemalloc.start()
+    try:
+        found = jsonl._numbers.texts(block, [name.encode() for name in names], block.count(b"\n") + 1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found is None
+    assert peak < len(block), peak
+
+
 def _big_file(tmp_path, lines: list[str]) -> str:
     path = tmp_path / "points.jsonl"
     path.write_text("\n".join(lines) + "\n")

@@ -10,6 +10,11 @@
  * or anything else JSON or the plainest form does not allow. gradcli then reads the block as
  * before (pyarrow's JSON reader, else line by line), so what is refused here is never lost.
  *
+ * Memory: the numbers of all names together are fewer bytes than the block, so each name's
+ * texts start with a fair share of it and grow (doubled, never past the block) only where that
+ * is too little: 64 names do not hold 64 blocks' worth. A count of lines that the block's bytes
+ * cannot hold as points is refused before anything is allocated for it.
+ *
  * Every read stays inside the block and every write inside what was allocated for it, whatever
  * the bytes are (the parse only moves forward: the numbers of a name never add up to more than
  * the block). Python's lock is let go while parsing.
@@ -25,8 +30,8 @@ typedef struct {
     const char *name;
     Py_ssize_t size;
     int64_t *offsets; /* count + 1 */
-    char *data;       /* as big as the block */
-    Py_ssize_t used;
+    char *data;       /* PyMem_Raw: `room` bytes, `used` of them */
+    Py_ssize_t used, room;
 } Column;
 
 static int space(unsigned char c) { return c == ' ' || c == '\t' || c == '\r'; }
@@ -78,8 +83,26 @@ static const char *skip_space(const char *p, const char *end) {
     return p;
 }
 
-/* Parses the block into the columns; 1 where every line is a plain object of all the names. */
+/* Room in a column's data for `size` more bytes (which never pass the block's `most`); 0 where
+ * memory ran out. Called without Python's lock: PyMem_Raw allows that. */
+static int grow(Column *column, Py_ssize_t size, Py_ssize_t most) {
+    Py_ssize_t room = column->room > most / 2 ? most : 2 * column->room;
+    if (room < column->used + size) {
+        room = column->used + size;
+    }
+    char *data = PyMem_RawRealloc(column->data, (size_t)room);
+    if (data == NULL) {
+        return 0;
+    }
+    column->data = data;
+    column->room = room;
+    return 1;
+}
+
+/* Parses the block into the columns: 1 where every line is a plain object of all the names, 0
+ * where not, -1 where memory ran out. */
 static int parse(const char *p, const char *end, Column *columns, Py_ssize_t names, Py_ssize_t count) {
+    Py_ssize_t most = end - p;
     uint64_t all = names == 64 ? ~(uint64_t)0 : (((uint64_t)1 << names) - 1);
     for (Py_ssize_t k = 0; k < names; k++) {
         columns[k].offsets[0] = 0;
@@ -123,6 +146,9 @@ static int parse(const char *p, const char *end, Column *columns, Py_ssize_t nam
                 return 0;
             }
             Column *column = &columns[k];
+            if (stop - p > column->room - column->used && !grow(column, stop - p, most)) {
+                return -1;
+            }
             memcpy(column->data + column->used, p, (size_t)(stop - p));
             column->used += stop - p;
             column->offsets[line + 1] = column->used;
@@ -157,7 +183,7 @@ static PyObject *texts(PyObject *module, PyObject *args) {
     PyObject *given, *names = NULL, *out = NULL;
     Py_ssize_t count;
     Py_buffer block = {0};
-    Column columns[MAX_NAMES];
+    Column columns[MAX_NAMES] = {{0}};
     PyObject *made[2 * MAX_NAMES] = {NULL};
     if (!PyArg_ParseTuple(args, "y*On:texts", &block, &given, &count)) {
         return NULL;
@@ -167,28 +193,45 @@ static PyObject *texts(PyObject *module, PyObject *args) {
         goto done;
     }
     Py_ssize_t n = PyTuple_GET_SIZE(names);
-    if (count < 1 || n < 1 || n > MAX_NAMES || count > block.len + 1) {  /* a line has a byte at least, but the last */
+    if (n < 1 || n > MAX_NAMES) {
         out = Py_NewRef(Py_None);
         goto done;
     }
+    Py_ssize_t line_bytes = 2 + (n - 1);  /* the fewest a point's line has: {}, commas, "name":0 each */
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *name = PyTuple_GET_ITEM(names, k);
         if (!PyBytes_Check(name)) {
             PyErr_SetString(PyExc_TypeError, "names are bytes");
             goto done;
         }
+        line_bytes += PyBytes_GET_SIZE(name) + 4;
+    }
+    if (count < 1 || block.len < line_bytes || count - 1 > (block.len - line_bytes) / (line_bytes + 1)) {  /* LFs too */
+        out = Py_NewRef(Py_None);
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *name = PyTuple_GET_ITEM(names, k);
         made[2 * k] = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)sizeof(int64_t) * (count + 1));
-        made[2 * k + 1] = PyBytes_FromStringAndSize(NULL, block.len);
-        if (made[2 * k] == NULL || made[2 * k + 1] == NULL) {
+        if (made[2 * k] == NULL) {
             goto done;
         }
+        Py_ssize_t room = block.len / n + 16;
         columns[k] = (Column){PyBytes_AS_STRING(name), PyBytes_GET_SIZE(name), (int64_t *)PyBytes_AS_STRING(made[2 * k]),
-                              PyBytes_AS_STRING(made[2 * k + 1]), 0};
+                              PyMem_RawMalloc((size_t)room), 0, room};
+        if (columns[k].data == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
     }
     int good;
     Py_BEGIN_ALLOW_THREADS
     good = parse(block.buf, (const char *)block.buf + block.len, columns, n, count);
     Py_END_ALLOW_THREADS
+    if (good < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
     if (!good) {
         out = Py_NewRef(Py_None);
         goto done;
@@ -198,7 +241,10 @@ static PyObject *texts(PyObject *module, PyObject *args) {
         goto done;
     }
     for (Py_ssize_t k = 0; k < n; k++) {
-        if (_PyBytes_Resize(&made[2 * k + 1], columns[k].used) < 0) {
+        made[2 * k + 1] = PyBytes_FromStringAndSize(columns[k].data, columns[k].used);
+        PyMem_RawFree(columns[k].data);
+        columns[k].data = NULL;
+        if (made[2 * k + 1] == NULL) {
             Py_CLEAR(out);
             goto done;
         }
@@ -212,6 +258,9 @@ static PyObject *texts(PyObject *module, PyObject *args) {
 done:
     for (Py_ssize_t j = 0; j < 2 * MAX_NAMES; j++) {
         Py_XDECREF(made[j]);
+    }
+    for (Py_ssize_t k = 0; k < MAX_NAMES; k++) {
+        PyMem_RawFree(columns[k].data);
     }
     Py_XDECREF(names);
     PyBuffer_Release(&block);
