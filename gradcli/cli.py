@@ -285,11 +285,11 @@ def _stream(run: session.PointsRun, output: str, destination: str | None = None)
         progress(-1)
         if not done:
             sink.abandon()
-    if run.skipped:
-        shown = ", ".join(map(str, run.skipped[:20])) + (", ..." if len(run.skipped) > 20 else "")
+    if run.skipped_count:
+        shown = ", ".join(map(str, run.skipped)) + (", ..." if run.skipped_count > len(run.skipped) else "")
         points_done = f"{run.done:,} point{'' if run.done == 1 else 's'} done"
         unit = "row" if run.table is not None else "line"  # Parquet and Arrow have rows, text has lines
-        bad_lines = f"{len(run.skipped):,} bad {unit}{'' if len(run.skipped) == 1 else 's'} skipped"
+        bad_lines = f"{run.skipped_count:,} bad {unit}{'' if run.skipped_count == 1 else 's'} skipped"
         print(f"gradcli: {points_done}; {bad_lines}: {shown}", file=sys.stderr)
     elif not run.done:  # an input of no points is not an error, but worth a word
         print("gradcli: 0 points done", file=sys.stderr)

@@ -458,6 +458,9 @@ class Answered:
     result: BatchResult
 
 
+SKIPPED_NAMED = 20  # bad lines the summary of a --skip-bad run names
+
+
 class PointsRun:
     """--points: read points a chunk at a time, compute each chunk at once.
 
@@ -490,7 +493,8 @@ class PointsRun:
         self.at_once = at_once
         self.live = _live(self.stream)  # a pipe or a terminal: each chunk is answered as soon as it is computed
         self.done = 0
-        self.skipped: list[int] = []  # the lines passed over
+        self.skipped: list[int] = []  # the first SKIPPED_NAMED lines passed over (not all: memory stays flat)
+        self.skipped_count = 0  # ... and how many
         self.all_finite = True
 
     def __iter__(self) -> Iterator[Skipped | Answered]:
@@ -511,7 +515,8 @@ class PointsRun:
                                       request.chunk_size, request.skip_bad, request.points_format)
             for chunk in _read_ahead(reader.chunks()):
                 if chunk.skipped:
-                    self.skipped += [p.line for p in chunk.skipped]
+                    self.skipped += [p.line for p in chunk.skipped[: SKIPPED_NAMED - len(self.skipped)]]
+                    self.skipped_count += len(chunk.skipped)
                     yield Skipped(chunk.skipped)
                 size = self.at_once(tape, chunk.columns, fixed) if self.at_once and chunk.count else chunk.count
                 for part in _pieces(chunk, size):

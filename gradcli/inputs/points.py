@@ -22,6 +22,7 @@ from gradcli.inputs.rows import PointShapes, Rows
 Array = np.ndarray
 
 CHUNK_CHARS = 1 << 23  # a chunk of points ends at this much text, however few its lines
+PROBLEMS_AT_ONCE = 4096  # ... and at this many bad lines passed over (--skip-bad), however few its points
 
 
 @dataclass(eq=False, repr=False)
@@ -164,7 +165,7 @@ class PointsReader:
 
         A chunk ends at `chunk` lines or CHUNK_CHARS of text, at the end, where the input
         pauses (what came is answered before waiting), (without --skip-bad) at a bad line,
-        or where lines parsed at once come.
+        (with it) at PROBLEMS_AT_ONCE bad lines, or where lines parsed at once come.
         """
         if self._held is not None and not pending:
             held, self._held = self._held, None
@@ -173,7 +174,7 @@ class PointsReader:
         lines = [self.number] * len(pending)
         problems: list[PointsProblem] = []
         chars = sum(map(len, texts))
-        while len(texts) < self.chunk and chars < CHUNK_CHARS:
+        while len(texts) < self.chunk and chars < CHUNK_CHARS and len(problems) < PROBLEMS_AT_ONCE:
             text = self._next_line()
             if text is None:
                 break
