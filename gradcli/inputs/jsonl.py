@@ -36,9 +36,10 @@ class JsonLines:
         return Rows(self._columns(rows), good, problems)
 
     def fast(self, block: bytes | memoryview) -> tuple[int, dict[str, Array]] | None:
-        """How many whole lines of bytes `block` has and their columns, read at once by pyarrow's
-        JSON reader, if each is a good point giving the same numbers (no lists) as the first line
-        of the block; else None.
+        """How many whole lines of bytes `block` has and their columns, read at once, if each is a
+        good point giving the same numbers (no lists) as the first line of the block; else None.
+        Where every line is the plainest point (`_plain_numbers`), the compiled helper finds the
+        numbers; else pyarrow's JSON reader reads the block.
 
         Pyarrow reads numbers as Python's reader does (correctly rounded, `-0` with its sign) and
         refuses a name given twice, a name that is not among the first line's, a list, a string,
