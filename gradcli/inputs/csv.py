@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from gradcli.arrow import floats
 from gradcli.errors import PointsProblem
 from gradcli.inputs.rows import Array, PointShapes, Rows, Shape, each_line, shown
 
@@ -70,7 +71,7 @@ class Csv:
             return None
         if table.num_columns != len(names) or _split_at_cr(block, table.num_rows):
             return None
-        numbers = [_floats(column) for column in table.columns]  # a column a cell of the line
+        numbers = [floats(column) for column in table.columns]  # a column a cell of the line
         if not all(np.isfinite(column).all() for column in numbers):
             odd = np.flatnonzero(~np.logical_and.reduce([np.isfinite(column) for column in numbers]))
             if not self._as_python_reads(block, odd, np.column_stack(numbers)[odd]):
@@ -138,13 +139,6 @@ def _split_at_cr(block: bytes | memoryview, rows: int) -> bool:
 
     data, size = searchable(block), len(block)
     return data.find(b"\r", 0, size) >= 0 and rows != data.count(b"\n", 0, size) + 1
-
-
-def _floats(column: Any) -> Array:
-    """A pyarrow column of float64 without nulls as NumPy's (pyarrow's own to_numpy imports pandas
-    where it is installed: a quarter of a second)."""
-    return np.concatenate([np.frombuffer(chunk.buffers()[1], dtype=np.float64, count=len(chunk), offset=8 * chunk.offset)
-                           for chunk in column.chunks]) if column.num_chunks else np.empty(0)
 
 
 def _layout(header: str, inputs: Mapping[str, int], line: int) -> list[tuple[str, tuple[int, ...]]]:

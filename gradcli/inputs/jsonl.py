@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from gradcli.arrow import compute, floats
 from gradcli.errors import PointsProblem
 from gradcli.inputs.literals import MAX_LIST_DEPTH
 from gradcli.inputs.rows import Array, PointShapes, Rows, each_line
@@ -51,7 +52,6 @@ class JsonLines:
         import pyarrow as pa
         import pyarrow.json as arrow_json
 
-        from gradcli.inputs.csv import _floats
         from gradcli.inputs.lines import searchable
 
         if bytes(block[:3]) == b"\xef\xbb\xbf":  # pyarrow drops a BOM at the start of a buffer; json does not
@@ -85,7 +85,7 @@ class JsonLines:
         if (table.num_rows != count or any(column.null_count for column in table.columns)
                 or not _one_object_a_line(codes, ends)):
             return None
-        columns = {name: _floats(table.column(name)) for name in names}
+        columns = {name: floats(table.column(name)) for name in names}
         if spelled:  # each such line as the exact reader reads it, whole
             columns = {name: column.copy() for name, column in columns.items()}
         for line, text in spelled:
@@ -223,16 +223,14 @@ def _plain_numbers(block: bytes | memoryview, names: list[str], count: int) -> d
     if found is None:
         return None
     import pyarrow as pa
-    import pyarrow._compute as arrow
 
     columns = {}
     for name, (offsets, text) in zip(names, found, strict=True):
         texts = pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(text))
         try:
-            numbers = arrow.call_function("cast", [texts], arrow.CastOptions(pa.float64()))
+            columns[name] = floats(compute("cast", texts, options=("CastOptions", pa.float64())))
         except (pa.ArrowException, ValueError):
             return None
-        columns[name] = np.frombuffer(numbers.buffers()[1], dtype=np.float64, count=count, offset=8 * numbers.offset)
     return columns
 
 

@@ -160,10 +160,8 @@ def lines_of(data: bytes, size: int, wanted: Sequence[int]) -> list[bytes]:
     """Lines `wanted` (counted from 0, in order) of data[:size], each without its LF or a CR before it."""
     import numpy as np
 
-    ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8, count=size) == 10)
-    starts = np.concatenate([[0], ends + 1]).tolist()
-    stops = [*ends.tolist(), size]
-    return [data[starts[line] : stops[line]].removesuffix(b"\r") for line in wanted]
+    bounds = np.concatenate([[-1], np.flatnonzero(np.frombuffer(data, dtype=np.uint8, count=size) == 10), [size]])
+    return [data[int(bounds[line]) + 1 : int(bounds[line + 1])].removesuffix(b"\r") for line in wanted]
 
 
 def _no_line_past(block: bytes | memoryview, limit: int) -> bool:

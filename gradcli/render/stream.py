@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from gradcli.arrow import compute
 from gradcli.batch import BatchResult
 from gradcli.inputs.points import PointChunk
 from gradcli.render.numbers import has_null, human_line, to_json
@@ -108,19 +109,6 @@ def _strings(texts: list[str]) -> Any:
     return pa.LargeStringArray.from_buffers(len(texts), pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded)))
 
 
-def _compute(function: str, *args: Any, options: tuple[str, Any] | None = None) -> Any:
-    """A pyarrow compute function by its name: through pyarrow._compute, as pyarrow.compute does
-    (whose import, which writes a Python wrapper for each of its hundreds of functions, costs
-    more than the call: 0.04-0.1 s). `options`: the name of its options class and its argument (a tuple: its arguments)."""
-    import pyarrow._compute as arrow
-
-    if options is None:
-        return arrow.call_function(function, list(args), None)
-    name, given = options
-    return arrow.call_function(function, list(args), getattr(arrow, name)(*given) if isinstance(given, tuple)
-                               else getattr(arrow, name)(given))
-
-
 def _literal(text: str) -> Any:
     """An Arrow scalar of text."""
     return _strings([text])[0]
@@ -160,9 +148,11 @@ def _joined(pieces: list[Any], null: str | None = None) -> list[Text]:
                 tail = following[0]
                 parts.append(_texts(piece, tail, null))
             else:  # texts that differ from line to line (warnings after a bare number): the numbers' own
-                parts.append(_compute("utf8_slice_codeunits", _texts(piece, " ", null), options=("SliceOptions", (0, -1))))
-        else:
-            parts.append(piece.cast(pa.large_string()))
+                parts.append(compute("utf8_slice_codeunits", _texts(piece, " ", null), options=("SliceOptions", (0, -1))))
+        elif piece.type == pa.large_string():
+            parts.append(piece)
+        else:  # (through compute: Array.cast imports pyarrow.compute)
+            parts.append(compute("cast", piece, options=("CastOptions", pa.large_string())))
     lines = _join(parts)
     return [first, lines[: len(lines) - len(first.encode())]] if first else [lines]
 
@@ -172,18 +162,16 @@ def _join(parts: list[Any]) -> memoryview:
     every line). gradcli's compiled helper does it where it was built, at a third of the cost of
     pyarrow's binary_join_element_wise, which does it where it was not (README, Speed)."""
     if _lines is None:
-        return _data(_compute("binary_join_element_wise", *parts, _literal("")))
-    arrays = [part if hasattr(part, "as_py") or str(part.type) == "large_string" else part.cast("large_string")
-              for part in parts]
-    count = next(len(array) for array in arrays if not hasattr(array, "as_py"))
+        return _data(compute("binary_join_element_wise", *parts, _literal("")))
+    count = next(len(part) for part in parts if not hasattr(part, "as_py"))
     given: list[Any] = []
-    for array in arrays:
-        if hasattr(array, "as_py"):  # a scalar
-            given.append(array.as_py().encode())
+    for part in parts:
+        if hasattr(part, "as_py"):  # a scalar
+            given.append(part.as_py().encode())
         else:
-            assert array.null_count == 0, "a line of text with a null in it"
-            _, offsets, data = array.buffers()
-            given.append((memoryview(offsets)[8 * array.offset : 8 * (array.offset + count + 1)], data or b""))
+            assert part.null_count == 0, "a line of text with a null in it"
+            _, offsets, data = part.buffers()
+            given.append((memoryview(offsets)[8 * part.offset : 8 * (part.offset + count + 1)], data or b""))
     return memoryview(_lines.join(given, count))
 
 
@@ -280,7 +268,7 @@ class JsonLinesWriter(Writer):
         if not finite.all():
             warning = ", " + json.dumps("warnings") + ": " + json.dumps([f"a value or {result.kind} is not finite"])
 
-            pieces.append(_compute("if_else", _mask(finite), _literal(""), _literal(warning)))
+            pieces.append(compute("if_else", _mask(finite), _literal(""), _literal(warning)))
         pieces.append("}\n")
         return _joined(_merged(pieces), null="null")
 
@@ -461,7 +449,7 @@ class TableWriter(Writer):
             pieces: list[Any] = [" "]
             for i, (cells, width) in enumerate(zip(columns, widths, strict=True)):
                 pieces += [" │ "] if i else []
-                pieces.append(_compute("utf8_lpad", _strings(cells), options=("PadOptions", width)))
+                pieces.append(compute("utf8_lpad", _strings(cells), options=("PadOptions", width)))
             pieces.append("\n")
             return [*top, *_joined(_merged(pieces))]
 

@@ -1,0 +1,30 @@
+"""pyarrow as gradcli calls it (--points only): its compute functions by name, and floats out of
+its arrays, without the imports its conveniences make. `import pyarrow.compute` writes a Python
+wrapper for each of its hundreds of functions (0.04-0.1 s, more than the calls), and `Array.cast`
+imports it; `to_numpy` and `pa.array` import pandas where it is installed (a quarter of a second)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def compute(function: str, *args: Any, options: tuple[str, Any] | None = None) -> Any:
+    """A pyarrow compute function by its name, through pyarrow._compute as pyarrow.compute calls
+    it. `options`: the name of its options class and its argument (a tuple: its arguments)."""
+    import pyarrow._compute as arrow
+
+    if options is None:
+        return arrow.call_function(function, list(args), None)
+    name, given = options
+    return arrow.call_function(function, list(args), getattr(arrow, name)(*given) if isinstance(given, tuple)
+                               else getattr(arrow, name)(given))
+
+
+def floats(column: Any) -> np.ndarray:
+    """An Arrow array or chunked array of float64 without nulls as NumPy's (a view where it is one chunk)."""
+    chunks = column.chunks if hasattr(column, "chunks") else [column]
+    views = [np.frombuffer(chunk.buffers()[1], dtype=np.float64, count=len(chunk), offset=8 * chunk.offset)
+             for chunk in chunks]
+    return views[0] if len(views) == 1 else np.concatenate(views) if views else np.empty(0)
