@@ -1,0 +1,22 @@
+import torch
+# clamp with tensor bounds, elementwise.
+x = torch.tensor([-2.0, 0.5, 1.5, 3.0], requires_grad=True)
+lo = torch.tensor([0.0, 1.0, 0.0, 0.0])
+hi = torch.tensor([1.0, 2.0, 1.0, 2.5])
+y = torch.clamp(x, min=lo)
+print(y)
+print(y.grad_fn)
+print(y.grad_fn.next_functions)
+y.sum().backward()
+print(x.grad)
+x.grad = None
+z = torch.clamp(x, lo, hi)
+print(z, z.grad_fn)
+z.sum().backward()
+print(x.grad)
+print(torch.clamp(x, max=hi))
+print(x.clamp(min=lo, max=hi))
+print(torch.clamp(x, min=0.0))
+print(torch.clamp(x, min=0.0).grad_fn)
+print(x.clamp(max=torch.tensor(1.0)))
+print(torch.clip(x, lo, hi))

@@ -1,0 +1,25 @@
+import torch
+import torch.nn.functional as F
+# cosine_similarity and normalize as PyTorch records them.
+a = torch.tensor([[1.0, 2.0, 2.0], [0.0, 3.0, 4.0]], requires_grad=True)
+b = torch.tensor([[2.0, 0.0, 1.0], [1.0, 1.0, 1.0]], requires_grad=True)
+c = F.cosine_similarity(a, b)
+print(c)
+print(c.grad_fn)
+print(c.grad_fn.next_functions)
+print(c.grad_fn.next_functions[0][0].next_functions)
+c.sum().backward()
+print(a.grad)
+print(b.grad)
+print(F.cosine_similarity(a, b, dim=0))
+a.grad = None
+n = F.normalize(a, dim=1)
+print(n)
+print(n.grad_fn)
+print(n.grad_fn.next_functions)
+print(n.grad_fn.next_functions[1][0].next_functions)
+print(n.grad_fn.next_functions[1][0].next_functions[0][0].next_functions)
+n[:, 0].sum().backward()
+print(a.grad)
+print(F.normalize(a, p=1, dim=0))
+print(F.normalize(torch.tensor([3.0, 4.0]), dim=0))

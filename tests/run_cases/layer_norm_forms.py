@@ -1,0 +1,22 @@
+import torch
+import torch.nn.functional as F
+# F.layer_norm over the last dimension: plain, with weight and bias, with None for both.
+x = torch.tensor([[1.0, 2.0, 4.0], [0.5, -1.0, 3.0]], requires_grad=True)
+y = F.layer_norm(x, (3,))
+print(y)
+print(y.grad_fn)
+print(y.grad_fn.next_functions)
+y[:, 0].sum().backward()
+print(x.grad)
+w = torch.tensor([1.0, 2.0, 0.5], requires_grad=True)
+b = torch.tensor([0.1, 0.0, -0.1], requires_grad=True)
+z = F.layer_norm(x, (3,), w, b)
+print(z)
+print(z.grad_fn.next_functions)
+(z ** 2).sum().backward()
+print(w.grad)
+print(b.grad)
+print(F.layer_norm(x, (3,), None, None))
+print(F.layer_norm(x, [3], weight=w, bias=None, eps=1e-3))
+print(F.layer_norm(x, x.shape[-1:]).shape)
+print(F.layer_norm(x, (2, 3)))

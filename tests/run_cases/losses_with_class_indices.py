@@ -1,0 +1,25 @@
+import torch
+import torch.nn.functional as F
+# Cross entropy with class indices, the way classification tutorials write it.
+x = torch.tensor([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]], requires_grad=True)
+t = torch.tensor([1, 2])
+print(t, t.dtype)
+loss = F.cross_entropy(x, t)
+print(loss)
+print(loss.grad_fn)
+print(loss.grad_fn.next_functions)
+print(loss.grad_fn.next_functions[0][0].next_functions)
+loss.backward()
+print(x.grad)
+x.grad = None
+logp = F.log_softmax(x, 1)
+print(logp)
+nll = F.nll_loss(logp, t)
+print(nll, nll.grad_fn)
+print(nll.grad_fn.next_functions)
+nll.backward()
+print(x.grad)
+print(F.cross_entropy(x, t, reduction='sum'))
+print(F.cross_entropy(x, t, reduction='none'))
+print(F.nll_loss(logp, t, reduction='none'))
+print(F.cross_entropy(x, torch.tensor([2, 0])).item())

@@ -1,0 +1,22 @@
+import torch
+# Powers whose exponent is a tensor record PowBackward1, with an edge to each.
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x ** torch.tensor(2.)
+print(y)
+print(y.grad_fn)
+print(y.grad_fn.next_functions)
+y.sum().backward()
+print(x.grad)
+print((x ** 2).grad_fn, (x ** 2).grad_fn.next_functions)
+print((x ** 2.0).grad_fn)
+e = torch.tensor(3.0, requires_grad=True)
+z = x ** e
+print(z, z.grad_fn)
+print(z.grad_fn.next_functions)
+z.sum().backward()
+print(e.grad)
+print(torch.pow(x, e).grad_fn)
+print(x.pow(torch.tensor([1.0, 2.0, 0.5])))
+print((2 ** x).grad_fn, (2 ** x).grad_fn.next_functions)
+print((torch.tensor(2.0) ** x).grad_fn)
+print(torch.pow(2.0, x).grad_fn)
