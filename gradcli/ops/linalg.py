@@ -293,6 +293,128 @@ def _is_dual(x: Any) -> bool:
     return type(x) is not np.ndarray and not np.isscalar(x)
 
 
+# --- matrices holding NaN or an infinity: PyTorch's LU, step by step -----------------------
+# NumPy's det is 0 wherever LAPACK's LU meets a zero pivot, whatever else the matrix holds
+# (det([[0, nan], [nan, 0]]) is 0 there, NaN in PyTorch), and NumPy's LAPACK (OpenBLAS) and
+# PyTorch's (MKL) part ways on pivots and on skipped zeros once NaN or an infinity comes in:
+# inv([[-inf, 2], [-inf, -1]]) is finite in NumPy, NaN in PyTorch. For such matrices gradcli
+# takes LAPACK's own steps (getrf, getrs), which PyTorch's numbers follow: det is the product of
+# U's diagonal, logdet the sum of its logarithms (both of PyTorch's LU of A^T, as it factors a
+# contiguous A), inv and solve the triangular solves of the LU of A.
+
+
+def _non_finite(a: Any) -> Array:
+    """Per matrix: does it hold a NaN or an infinity?"""
+    return np.asarray(~np.isfinite(getattr(a, "primal", a)).all(axis=(-2, -1)))
+
+
+def _lu(a: Array) -> tuple[Array, Array, Array, Array]:
+    """LAPACK's getrf of each matrix, unblocked (the same steps): L and U in one matrix, the row
+    each step took its pivot from, the sign of those swaps, and whether a pivot was 0."""
+    n = a.shape[-1]
+    batch = a.shape[:-2]
+    lu = np.array(a, dtype=float).reshape(-1, n, n)
+    every = np.arange(len(lu))
+    pivots = np.zeros((len(lu), n), dtype=np.intp)
+    sign = np.ones(len(lu))
+    singular = np.zeros(len(lu), dtype=bool)
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            size = np.abs(lu[:, k:, k])
+            # idamax: the first of the largest; a NaN is never larger, so it is taken where it comes first
+            p = k + np.where(np.isnan(size[:, 0]), 0, np.argmax(np.where(np.isnan(size), -1.0, size), axis=1))
+            pivots[:, k] = p
+            sign[p != k] *= -1.0
+            lu[every, k], lu[every, p] = lu[every, p], lu[every, k]
+            pivot = lu[:, k, k]
+            zero = pivot == 0
+            singular |= zero
+            # A zero pivot scales nothing (its column stays as it is), and no product is skipped
+            # for a zero factor: 0 * inf is NaN here as in MKL.
+            below = np.where(zero[:, None], lu[:, k + 1:, k], lu[:, k + 1:, k] / np.where(zero, 1.0, pivot)[:, None])
+            lu[:, k + 1:, k] = below
+            lu[:, k + 1:, k + 1:] -= below[:, :, None] * lu[:, k, None, k + 1:]
+    return lu.reshape((*batch, n, n)), pivots.reshape((*batch, n)), sign.reshape(batch), singular.reshape(batch)
+
+
+def _lu_solve(lu: Array, pivots: Array, b: Array, adjoint: bool = False) -> Array:
+    """LAPACK's getrs: X with A X = B (A^T X = B where `adjoint`) from A's _lu; B (..., n, k), its
+    batch broadcast with the matrices'."""
+    n, k = b.shape[-2:]
+    batch = tuple(np.broadcast_shapes(lu.shape[:-2], b.shape[:-2]))
+    lu = np.broadcast_to(lu, (*batch, n, n)).reshape(-1, n, n)
+    pivots = np.broadcast_to(pivots, (*batch, n)).reshape(-1, n)
+    x = np.array(np.broadcast_to(b, (*batch, n, k)), dtype=float).reshape(-1, n, k)
+    every = np.arange(len(x))
+    with np.errstate(all="ignore"):
+        if not adjoint:
+            for j in range(n):  # the rows, swapped as the factorization swapped them
+                p = pivots[:, j]
+                x[every, j], x[every, p] = x[every, p], x[every, j]
+            for j in range(n):  # L (a unit diagonal), a column at a time
+                x[:, j + 1:] -= lu[:, j + 1:, j, None] * x[:, j, None]
+            for j in reversed(range(n)):  # U
+                x[:, j] /= lu[:, j, j, None]
+                x[:, :j] -= lu[:, :j, j, None] * x[:, j, None]
+        else:
+            for j in range(n):  # U^T, a row at a time
+                x[:, j] = (x[:, j] - np.sum(lu[:, :j, j, None] * x[:, :j], axis=1)) / lu[:, j, j, None]
+            for j in reversed(range(n)):  # L^T
+                x[:, j] -= np.sum(lu[:, j + 1:, j, None] * x[:, j + 1:], axis=1)
+            for j in reversed(range(n)):  # the swaps undone
+                p = pivots[:, j]
+                x[every, j], x[every, p] = x[every, p], x[every, j]
+    return x.reshape((*batch, n, k))
+
+
+def _product_in_order(values: Array) -> Array:
+    """The product along the last axis, in order (1e300 * 1e300 * 0 is NaN, as PyTorch's prod)."""
+    product = np.ones(values.shape[:-1])
+    for k in range(values.shape[-1]):
+        product = product * values[..., k]
+    return product
+
+
+def _lu_det(a: Array) -> Array:
+    """PyTorch's det: the sign of the swaps times the product of U's diagonal, of its LU of A^T."""
+    lu, _, sign, _ = _lu(_transposed(a))
+    with np.errstate(all="ignore"):
+        return sign * _product_in_order(np.diagonal(lu, axis1=-2, axis2=-1))
+
+
+def _lu_slogdet(a: Array) -> tuple[Array, Array, Array, Array]:
+    """PyTorch's slogdet: the sign and log|det| from U's diagonal, and the LU of A^T they came from."""
+    lu, pivots, sign, _ = _lu(_transposed(a))
+    diagonal = np.diagonal(lu, axis1=-2, axis2=-1)
+    with np.errstate(all="ignore"):
+        signs = np.where(diagonal > 0, 1.0, np.where(diagonal < 0, -1.0, 0.0))  # (PyTorch's sign of NaN is 0)
+        size = np.log(np.abs(diagonal))
+        logabsdet = np.zeros(diagonal.shape[:-1])
+        for k in range(diagonal.shape[-1]):
+            logabsdet = logabsdet + size[..., k]
+        return _product_in_order(signs) * sign, logabsdet, lu, pivots
+
+
+def _diag_embed(d: Any, n: int) -> Any:
+    """Matrices with d on the diagonal and zeros (not d * 0) elsewhere."""
+    return np.where(np.eye(n, dtype=bool), (d if hasattr(d, "shape") else np.asarray(d))[..., None, None], 0.0)
+
+
+def _eye_where(odd: Array, a: Any) -> Any:
+    """`a` with each matrix that holds NaN or an infinity replaced by I: what NumPy's LAPACK is given."""
+    return np.where(odd[..., None, None], np.eye(a.shape[-1]), a)
+
+
+def _solved(a: Array, b: Array, odd: Array, adjoint: bool = False) -> Array:
+    """A^-1 B (A^-T B where `adjoint`) by NumPy's LAPACK, and by _lu where a matrix holds NaN or an
+    infinity; LinAlgError where that one is singular, as PyTorch raises."""
+    lu, pivots, _, singular = _lu(a)
+    if np.any(singular & odd):
+        raise np.linalg.LinAlgError("Singular matrix")
+    theirs = np.linalg.solve(_transposed(_eye_where(odd, a)) if adjoint else _eye_where(odd, a), b)
+    return np.asarray(np.where(odd[..., None, None], _lu_solve(lu, pivots, b, adjoint), theirs))
+
+
 def true_cofactors(a: Array) -> Array:
     """The matrix of cofactors of each matrix (d det / d A), exactly where A is singular too: by
     the SVD, A = U S Vh, whose cofactors are det(U) det(Vh) U diag(prod of the other s) Vh."""
@@ -301,6 +423,21 @@ def true_cofactors(a: Array) -> Array:
     others = np.prod(np.where(np.eye(n, dtype=bool), 1.0, s[..., None, :]), axis=-1) if n else s
     sign = np.linalg.det(u) * np.linalg.det(vh)
     return np.asarray(sign[..., None, None] * (u * others[..., None, :]) @ vh)
+
+
+def _nan_where_non_finite(a: Any, odd: Array, cofactors: Any, name: str) -> Any:
+    """det's derivative on dual numbers where a matrix holds NaN or an infinity: PyTorch's double
+    backward solves A^T X = diag(g det) there, and raises where that LU meets a zero pivot; elsewhere
+    its second derivative is NaN throughout."""
+    from gradcli.dual import Dual
+    from gradcli.errors import ShapeProblem
+
+    if np.any(_lu(_transposed(a.primal))[3] & odd):
+        raise ShapeProblem(f"the second derivative of {name} here solves with the matrix, which holds NaN or an "
+                           "infinity and is singular in its LU (PyTorch raises here too)")
+    value = np.where(odd[..., None, None], np.nan, cofactors.primal)
+    given = np.zeros(np.shape(value)) if cofactors.tangent is None else cofactors.tangent
+    return Dual(value, np.where(odd[..., None, None], np.nan, given))
 
 
 def _cofactors_by_minors(a: Any) -> Any:
@@ -313,37 +450,75 @@ def _cofactors_by_minors(a: Any) -> Any:
     return np.linalg.det(minors) * signs
 
 
+def _nudged_lu(a: Array) -> tuple[Array, Array]:
+    """The LU of A^T, as det's derivatives in PyTorch take it: a zero pivot taken as eps (det is C^1)."""
+    lu, pivots, _, _ = _lu(_transposed(a))
+    nudge = np.where(np.diagonal(lu, axis1=-2, axis2=-1) == 0, np.finfo(float).eps, 0.0)
+    return lu + np.where(np.eye(a.shape[-1], dtype=bool), nudge[..., None, :], 0.0), pivots
+
+
 def _det(a: Array, ranks: tuple[int, ...]) -> Array:
     _det_shape(*_point_shapes((a,), ranks))
     # (LAPACK's LU, as PyTorch's; NumPy multiplies U's diagonal by adding logarithms, which
     # costs up to ~1e-13 of the value near the ends of float64.)
+    odd = _non_finite(a)
+    if odd.any():
+        return np.asarray(np.where(odd, _lu_det(a), np.linalg.det(a)))
     return np.asarray(np.linalg.det(a))
 
 
 def _det_vjp(g: Array, ans: Array, a: Array, ranks: tuple[int, ...]) -> tuple[Array]:
+    if a.shape[-1] == 1:  # (PyTorch's gradient of a 1x1 det is g itself, at 0, NaN and inf too)
+        return (g[..., None, None] * np.ones(a.shape),)
     if _is_dual(a):  # PyTorch's double backward: the exact cofactors (its SVD), singular or not
+        odd = _non_finite(a)
+        if odd.any():
+            return (_nan_where_non_finite(a, odd, g[..., None, None] * _cofactors_by_minors(_eye_where(odd, a)), "det"),)
         return (g[..., None, None] * _cofactors_by_minors(a),)
+    return (_cofactors(g, ans, a),)
+
+
+def _cofactors(g: Array, ans: Array, a: Array) -> Array:
     # PyTorch's backward: g det(A) A^-T, which is 0 where det(A) is 0 (a zero right-hand side
     # stays 0 in its triangular solve: no inverse is needed there).
-    singular = ans == 0
+    odd = _non_finite(a)
+    singular = (ans == 0) | odd
     inverse = np.linalg.inv(np.where(singular[..., None, None], np.eye(a.shape[-1]), a))
-    cofactors = np.where(singular[..., None, None], 0.0, ans[..., None, None] * _transposed(inverse))
-    return (g[..., None, None] * cofactors,)
+    cofactors = g[..., None, None] * np.where(singular[..., None, None], 0.0, ans[..., None, None] * _transposed(inverse))
+    if odd.any():
+        # Its very steps: A^T X = diag(g det) solved by the LU of A^T, a zero pivot taken as eps.
+        lu, pivots = _nudged_lu(a)
+        with np.errstate(all="ignore"):
+            ours = _lu_solve(lu, pivots, _diag_embed(g * ans, a.shape[-1]))
+        cofactors = np.where(odd[..., None, None], ours, cofactors)
+    return np.asarray(cofactors)
 
 
 def _det_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tuple[int, ...]) -> Array:
     (t,) = tangents
-    return np.asarray(np.sum(_det_vjp(np.ones_like(ans), ans, a, ranks)[0] * t, axis=(-2, -1)))
+    assert t is not None
+    out = np.sum(_cofactors(np.ones_like(ans), ans, a) * t, axis=(-2, -1))
+    odd = _non_finite(a)
+    if odd.any():
+        # PyTorch's: tr(A^-1 dA) det, by the LU of A^T (a zero pivot taken as eps)
+        lu, pivots = _nudged_lu(a)
+        with np.errstate(all="ignore"):
+            trace = np.trace(_lu_solve(lu, pivots, np.broadcast_to(t, np.shape(a)), adjoint=True), axis1=-2, axis2=-1)
+            out = np.where(odd, trace * ans, out)
+    return np.asarray(out)
 
 
 def _inv(a: Array, ranks: tuple[int, ...]) -> Array:
     _inv_shape(*_point_shapes((a,), ranks))
+    odd = _non_finite(a)
+    if odd.any():
+        return _solved(a, np.broadcast_to(np.eye(a.shape[-1]), a.shape), odd)
     return np.asarray(np.linalg.inv(a))
 
 
 def _inv_vjp(g: Array, ans: Array, a: Array, ranks: tuple[int, ...]) -> tuple[Array]:
     inverse_t = _transposed(ans)
-    return (-(inverse_t @ g @ inverse_t),)
+    return (-(inverse_t @ (g @ inverse_t)),)  # (PyTorch's order: 0 * inf meets NaN where it does there)
 
 
 def _inv_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tuple[int, ...]) -> Array:
@@ -377,7 +552,8 @@ def _solve_lifted(a: Any, b: Any, ranks: Sequence[int]) -> tuple[Any, Any, bool]
 def _solve(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
     _solve_shape(*_point_shapes((a, b), ranks))
     a2, b2, vector = _solve_lifted(a, b, ranks)
-    x = np.linalg.solve(a2, b2)
+    odd = _non_finite(a2)
+    x = _solved(a2, b2, odd) if odd.any() else np.linalg.solve(a2, b2)
     return np.asarray(x[..., 0] if vector else x)
 
 
@@ -386,8 +562,12 @@ def _solve_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...])
     a2, b2, vector = _solve_lifted(a, b, ranks)
     x = ans[..., None] if vector else ans
     g2 = g[..., None] if vector else g
-    gb = np.linalg.solve(np.broadcast_to(_transposed(a2), np.broadcast_shapes(a2.shape[:-2], g2.shape[:-2]) + a2.shape[-2:])
-                         if _is_dual(a2) else _transposed(a2), g2)
+    if _is_dual(a2):
+        gb = _dual_solve(np.broadcast_to(_transposed(a2), np.broadcast_shapes(a2.shape[:-2], g2.shape[:-2])
+                                         + a2.shape[-2:]), g2, "solve")
+    else:
+        odd = _non_finite(a2)
+        gb = _solved(a2, g2, odd, adjoint=True) if odd.any() else np.linalg.solve(_transposed(a2), g2)
     ga = -(gb @ _transposed(x))
     return unbroadcast(ga, a2.shape).reshape(a.shape), unbroadcast(gb, b2.shape).reshape(b.shape)
 
@@ -403,34 +583,92 @@ def _solve_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, b: Array,
     if ta is not None:
         rhs = rhs - _pad(ta, ranks[0], a2.ndim - (a.ndim - ranks[0])) @ x
     rhs = np.broadcast_to(rhs, x.shape)
-    dx = np.linalg.solve(np.broadcast_to(a2, x.shape[:-2] + a2.shape[-2:]), rhs)
+    a2 = np.broadcast_to(a2, x.shape[:-2] + a2.shape[-2:])
+    odd = _non_finite(a2)
+    dx = _solved(a2, rhs, odd) if odd.any() else np.linalg.solve(a2, rhs)
     return np.asarray(dx[..., 0] if vector else dx)
+
+
+def _dual_solve(a: Any, b: Any, name: str) -> Any:
+    """A^-1 B on the Hessian's dual numbers. PyTorch's double backward solves with the matrix
+    itself: where it is singular (by its LU, NaN and infinities as they fall), PyTorch raises."""
+    from gradcli.errors import ShapeProblem  # (the one error a rule raises in the reverse sweep)
+
+    primal = getattr(a, "primal", a)
+    if np.any(_lu(primal)[3]):
+        raise ShapeProblem(f"the second derivative of {name} here solves with the matrix, which is singular: it has "
+                           "no inverse (PyTorch raises here too)")
+    odd = _non_finite(primal)
+    if not odd.any():
+        return np.linalg.solve(a, b)
+    from gradcli.dual import Dual, tangent
+
+    # X = A^-1 B, dX = A^-1 (dB - dA X), each solve by the LU of A
+    x = _solved(primal, getattr(b, "primal", b), odd)
+    ta, tb = tangent(a), tangent(b)
+    rhs = np.zeros(x.shape) if ta is None else -(ta @ x)
+    if tb is not None:
+        rhs = rhs + tb
+    return Dual(x, _solved(primal, np.broadcast_to(rhs, x.shape), odd))
 
 
 def _logdet(a: Array, ranks: tuple[int, ...]) -> Array:
     # torch.logdet: log|det| where det > 0, NaN where it is negative.
     _det_shape(*_point_shapes((a,), ranks))
     sign, logabsdet = np.linalg.slogdet(a)
-    return np.asarray(np.where(sign < 0, np.nan, logabsdet))
+    out = np.where(sign < 0, np.nan, logabsdet)
+    odd = _non_finite(a)
+    if odd.any():
+        sign, logabsdet, _, _ = _lu_slogdet(a)
+        out = np.where(odd, np.where(sign == -1, np.nan, logabsdet), out)
+    return np.asarray(out)
 
 
 def _logdet_vjp(g: Array, ans: Array, a: Array, ranks: tuple[int, ...]) -> tuple[Array]:
-    # d log|det A| = A^-T; PyTorch's where() passes nothing back where det < 0. At a singular
-    # matrix, cofactors / det: infinite and NaN as in PyTorch.
-    det = np.linalg.det(a)
-    singular = det == 0
-    if _is_dual(a) or not np.any(singular):
-        inverse_t = _transposed(np.linalg.inv(a))
-    else:
+    # d log|det A| = A^-T; PyTorch's where() passes nothing back where det < 0.
+    n = a.shape[-1]
+    if _is_dual(a):  # PyTorch's double backward: A^T X = diag(g, 0 where det < 0), solved with A^T itself
+        dual: Any = a
+        primal = dual.primal
+        odd = _non_finite(primal)
+        negative = np.linalg.det(_eye_where(odd, primal)) < 0
+        if odd.any():
+            negative = np.where(odd, _lu_slogdet(primal)[0] == -1, negative)
+        return (_dual_solve(_transposed(a), _diag_embed(np.where(negative, 0.0, g), n), "logdet"),)
+    # Where A holds NaN or an infinity, or is singular (cofactors / det: infinities and NaN), the
+    # pattern is that of PyTorch's LU solve: its very steps, A^T X = diag(g, 0 where the sign is
+    # -1) by its LU of A^T.
+    odd, plain, det = _by_lu(a)
+    cotangent = np.where((det < 0)[..., None, None], 0.0, g[..., None, None] * _transposed(np.linalg.inv(plain)))
+    if odd.any():
+        sign, _, lu, pivots = _lu_slogdet(a)
         with np.errstate(all="ignore"):
-            safe = np.linalg.inv(np.where(singular[..., None, None], np.eye(a.shape[-1]), a))
-            inverse_t = np.where(singular[..., None, None], true_cofactors(a) / det[..., None, None], _transposed(safe))
-    return (np.where((det < 0)[..., None, None], 0.0, g[..., None, None] * inverse_t),)
+            ours = _lu_solve(lu, pivots, _diag_embed(np.where(sign == -1, 0.0, g), n))
+        cotangent = np.where(odd[..., None, None], ours, cotangent)
+    return (cotangent,)
+
+
+def _by_lu(a: Array) -> tuple[Array, Array, Array]:
+    """(where logdet's derivatives take PyTorch's LU steps: a matrix holding NaN or an infinity, or
+    singular; the matrices with I there, for NumPy's LAPACK; their det)."""
+    odd = _non_finite(a)
+    det = np.linalg.det(_eye_where(odd, a))
+    odd = odd | (det == 0)
+    return odd, _eye_where(odd, a), det
 
 
 def _logdet_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tuple[int, ...]) -> Array:
     (t,) = tangents
-    return np.asarray(np.sum(_logdet_vjp(np.ones_like(ans), ans, a, ranks)[0] * t, axis=(-2, -1)))
+    assert t is not None
+    odd, plain, det = _by_lu(a)
+    out = np.sum(np.where((det < 0)[..., None, None], 0.0, _transposed(np.linalg.inv(plain))) * t, axis=(-2, -1))
+    if odd.any():
+        # PyTorch's: tr(A^-1 dA) by the LU of A^T, 0 where the sign is -1
+        sign, _, lu, pivots = _lu_slogdet(a)
+        with np.errstate(all="ignore"):
+            trace = np.trace(_lu_solve(lu, pivots, np.broadcast_to(t, np.shape(a)), adjoint=True), axis1=-2, axis2=-1)
+        out = np.where(odd, np.where(sign == -1, 0.0, trace), out)
+    return np.asarray(out)
 
 
 def _sym_det(a: Array) -> Array:

@@ -1,0 +1,220 @@
+"""Special values where gradcli once gave a number PyTorch does not give, or failed (issue #21).
+
+NaN, the infinities, both zeros, 1e+-300 and singular matrices, through `grad` (one point),
+`--points` (a batch of points), `jacobian`, `jvp` and `hessian`. Where torch is installed the
+points are held to PyTorch (float64) itself; the checks against certain values run without it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from gradcli import compile_program, grad
+from gradcli.batch import grad_batch
+from tests.helpers import cli
+
+nan, inf = math.nan, math.inf
+
+
+def _torch():
+    return pytest.importorskip("torch", reason="PyTorch is optional; pip install torch==2.13.0 to compare")
+
+
+def _same(ours, theirs, rtol: float = 1e-12) -> bool:
+    """NaN where PyTorch has NaN, the same infinities, and the numbers to rounding."""
+    ours, theirs = np.asarray(ours, dtype=float), np.asarray(theirs, dtype=float)
+    if ours.shape != theirs.shape:
+        return False
+    if not (np.array_equal(np.isnan(ours), np.isnan(theirs)) and np.array_equal(np.isinf(ours), np.isinf(theirs))):
+        return False
+    if not np.array_equal(ours[np.isinf(ours)], theirs[np.isinf(theirs)]):
+        return False
+    finite = np.isfinite(ours)
+    scale = max(1.0, float(np.max(np.abs(theirs[finite]), initial=0.0)))
+    return bool(np.all(np.abs(ours[finite] - theirs[finite]) <= rtol * scale))
+
+
+# --- det, logdet, inv, solve of matrices holding NaN or an infinity -----------------------------
+# PyTorch factors them by LAPACK's LU (getrf: the first largest pivot, a NaN never larger; no
+# step skipped for a zero), and det is the product of U's diagonal: NaN where a NaN or inf * 0
+# meets it. NumPy's det is 0 wherever its LU finds a zero pivot, whatever else the matrix holds.
+
+SPECIAL = [0.0, -0.0, 1.0, 2.0, inf, -inf, nan, 1e300]
+NON_FINITE = [m for m in (np.array(v).reshape(2, 2) for v in itertools.product(SPECIAL, repeat=4))
+              if not np.isfinite(m).all()]
+RNG = np.random.default_rng(21)
+NON_FINITE_3 = [m for m in (np.where(RNG.random((3, 3)) < 0.25, RNG.choice(SPECIAL, (3, 3)), RNG.uniform(-3, 3, (3, 3)))
+                            for _ in range(300)) if not np.isfinite(m).all()]
+RIGHT_SIDE = {2: np.array([1.0, 2.0]), 3: np.array([1.0, -2.0, 0.5])}
+
+
+def test_det_of_a_matrix_holding_nan_is_nan_with_a_nan_gradient():
+    result = grad("det(m)", at={"m": [[0.0, nan], [nan, 0.0]]})
+    assert math.isnan(float(result.value))
+    assert np.isnan(result.grad["m"]).all()
+
+
+def test_logdet_of_a_matrix_holding_nan_is_nan():
+    run = cli("grad", "logdet(m)", "--at", "m=[[0,nan],[nan,0]]", "--json")
+    assert run.exit_code == 0, run.stderr
+    assert run.json()["value"] is None and run.json()["grad"]["m"] == [[None, None], [None, None]]
+
+
+@pytest.mark.parametrize(("program", "matrix"), [
+    ("sum(inv(m))", [[-inf, 2.0], [-inf, -1.0]]), ("sum(inv(m))", [[inf, 1.0], [inf, 3.0]]),
+    ("sum(solve(m, [1, 1]))", [[-inf, 2.0], [-inf, -1.0]]), ("sum(solve(m, [1, 2]))", [[nan, 1.0], [1.0, inf]])])
+def test_inv_and_solve_of_a_matrix_holding_an_infinity_are_nan_as_in_pytorch(program, matrix):
+    # LU: the pivot -inf, the multiplier -inf / -inf is NaN, and NaN reaches every entry
+    result = grad(program, at={"m": matrix})
+    assert math.isnan(float(result.value)) and np.isnan(result.grad["m"]).all()
+
+
+@pytest.mark.parametrize("matrix", [[[1.0, inf], [0.0, 1.0]], [[1.0, 2.0], [inf, inf]], [[inf, inf], [1.0, 2.0]],
+                                    [[1.0, inf], [1.0, inf]]])
+def test_solve_with_an_infinity_in_a_singular_matrix_is_nan_not_a_crash(matrix):
+    run = cli("grad", "sum(solve(A, b))", "--at", f"A={matrix}".replace("inf", "inf"), "--at", "b=[1,1]", "--json")
+    assert run.exit_code == 0, run.stderr
+    out = run.json()
+    assert out["value"] is None
+    assert out["grad"]["A"] == [[None, None], [None, None]] and out["grad"]["b"] == [None, None]
+
+
+def _torch_linalg(torch, name: str, matrices: list[np.ndarray]) -> list:
+    """PyTorch's value and gradients (seed ones) at each matrix, all at once; None where PyTorch
+    raises (a singular matrix: torch.linalg.inv and solve refuse it)."""
+    a = torch.tensor(np.array(matrices), dtype=torch.float64, requires_grad=True)
+    b = torch.tensor(np.broadcast_to(RIGHT_SIDE[len(matrices[0])], (len(matrices), len(matrices[0]))),
+                     dtype=torch.float64, requires_grad=True)
+    refused = torch.zeros(len(matrices), dtype=torch.bool)
+    if name == "det":
+        out = torch.linalg.det(a)
+    elif name == "logdet":
+        out = torch.logdet(a)
+    elif name == "inv":
+        out, info = torch.linalg.inv_ex(a)
+        refused = info != 0
+    else:
+        out, info = torch.linalg.solve_ex(a, b)
+        refused = info != 0
+    seed = torch.where(refused.reshape((-1,) + (1,) * (out.ndim - 1)), 0.0, torch.ones_like(out))
+    out.backward(seed)
+    return [None if refused[k] else (out[k].detach().numpy(), a.grad[k].numpy(), None if name != "solve" else
+                                      b.grad[k].numpy()) for k in range(len(matrices))]
+
+
+PROGRAMS = {"det": "det(a)", "logdet": "logdet(a)", "inv": "inv(a)", "solve": "solve(a, b)"}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@pytest.mark.parametrize("size", [2, 3])
+def test_matrices_holding_nan_or_inf_give_pytorchs_values_and_gradients(name, size):
+    from gradcli.errors import GradcliError
+
+    torch = _torch()
+    matrices = NON_FINITE if size == 2 else NON_FINITE_3
+    expected = _torch_linalg(torch, name, matrices)
+    tape = compile_program(PROGRAMS[name])
+    fine = [k for k, e in enumerate(expected) if e is not None]
+    problems = []
+    # every matrix PyTorch factors, as one batch of points (--points)
+    columns = {"a": np.array([matrices[k] for k in fine]), "b": np.broadcast_to(RIGHT_SIDE[size], (len(fine), size))}
+    batch = grad_batch(tape, {n: c for n, c in columns.items() if n in tape.inputs}, len(fine), seed="ones")
+    for j, k in enumerate(fine):
+        value, ga, gb = expected[k]
+        if not (_same(batch.values[0][j], value) and _same(batch.grad["a"][j], ga)
+                and (gb is None or _same(batch.grad["b"][j], gb))):
+            problems.append(f"batch {matrices[k].tolist()}: {batch.values[0][j]}, {batch.grad['a'][j].tolist()}; "
+                            f"PyTorch {value}, {ga.tolist()}")
+    # and one point at a time, a sample of them and every matrix PyTorch refuses
+    for k in list(RNG.choice(fine, size=min(60, len(fine)), replace=False)) + [k for k, e in enumerate(expected)
+                                                                                  if e is None]:
+        at = {"a": matrices[k], "b": RIGHT_SIDE[size]}
+        at = {n: v for n, v in at.items() if n in tape.inputs}
+        if expected[k] is None:  # singular: PyTorch raises, and gradcli says so
+            with pytest.raises(GradcliError, match="singular"):
+                grad(tape, at=at, seed="ones")
+            continue
+        value, ga, gb = expected[k]
+        result = grad(tape, at=at, seed="ones")
+        if not (_same(result.value, value) and _same(result.grad["a"], ga) and (gb is None or _same(result.grad["b"], gb))):
+            problems.append(f"one point {matrices[k].tolist()}: {np.asarray(result.value).tolist()}, "
+                            f"{result.grad['a'].tolist()}; PyTorch {value.tolist()}, {ga.tolist()}")
+    assert not problems, f"{len(problems)} differences from PyTorch, the first:\n" + "\n".join(problems[:10])
+
+
+@pytest.mark.parametrize("matrix", [[[1.0, 2.0], [2.0, 4.0]], [[0.0, 0.0], [0.0, 0.0]], [[1.0, 0.0], [0.0, 0.0]],
+                                    [[0.0, nan], [nan, 0.0]], [[1.0, inf], [0.0, 1.0]]])
+def test_the_hessian_of_logdet_at_a_singular_matrix_is_a_clean_error(matrix):
+    # PyTorch's double backward solves with A^T there, and raises: "the input matrix is singular"
+    run = cli("hessian", "logdet(m)", "--at", f"m={matrix}")
+    assert run.exit_code == 2, run.stderr
+    assert "singular" in run.stderr and run.stdout == ""
+
+
+@pytest.mark.parametrize("matrix", [[[2.0]], [[0.0]], [[inf]], [[nan]], [[-0.0]]])
+def test_the_gradient_of_a_1x1_det_is_the_seed(matrix):
+    # (PyTorch's: 1 at 0, NaN and inf too; the cofactor of a 1x1 matrix is the empty minor's det)
+    result = grad("det(m)", at={"m": matrix}, seed=1.0)
+    assert result.grad["m"].tolist() == [[1.0]]
+
+
+def test_logdet_at_a_singular_matrix_has_the_infinities_of_pytorchs_lu_solve():
+    torch = _torch()
+    singular = [np.array(v).reshape(2, 2) for v in itertools.product([0.0, -0.0, 1.0, 2.0, -1.0, 0.5], repeat=4)]
+    singular = [m for m in singular if m[0, 0] * m[1, 1] == m[0, 1] * m[1, 0]]
+    a = torch.tensor(np.array(singular), dtype=torch.float64, requires_grad=True)
+    torch.logdet(a).sum().backward()
+    tape = compile_program("logdet(a)")
+    batch = grad_batch(tape, {"a": np.array(singular)}, len(singular), seed="ones")
+    # (where PyTorch's LU does not find the zero pivot, its FMA leaves a rounding error instead)
+    exact = torch.linalg.det(a.detach()) == 0
+    problems = [m.tolist() for k, m in enumerate(singular) if exact[k] and not _same(batch.grad["a"][k], a.grad[k])]
+    assert not problems, problems[:5]
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # (torch.func's own)
+@pytest.mark.parametrize("name", ["det", "logdet", "inv", "solve"])
+def test_jvp_jacobian_and_hessian_at_matrices_holding_nan_or_inf_are_pytorchs(name):
+    from gradcli.autodiff import hessian, jacobian, jvp
+    from gradcli.errors import GradcliError
+
+    torch = _torch()
+    from torch.autograd.functional import hessian as torch_hessian
+    from torch.autograd.functional import jacobian as torch_jacobian
+
+    b = RIGHT_SIDE[2]
+    f = {"det": torch.linalg.det, "logdet": torch.logdet, "inv": torch.linalg.inv,
+         "solve": lambda m: torch.linalg.solve(m, torch.tensor(b, dtype=torch.float64))}[name]
+    program = PROGRAMS[name].replace("(a", "(m")
+    tangent = np.array([[0.5, -1.0], [0.0, 2.0]])
+    problems = []
+    for m in [NON_FINITE[k] for k in RNG.choice(len(NON_FINITE), size=80, replace=False)]:
+        at = {"m": m, "b": b} if "b" in program else {"m": m}
+        t = torch.tensor(m, dtype=torch.float64)
+        try:
+            expected = (torch.func.jvp(f, (t,), (torch.tensor(tangent),))[1].numpy(), torch_jacobian(f, t).numpy())
+        except RuntimeError:
+            expected = None
+        try:
+            ours = (np.asarray(jvp(program, at=at, tangent={"m": tangent, "b": np.zeros(2)} if "b" in at else
+                                   {"m": tangent}).jvp), jacobian(program, at=at, wrt="m").blocks[0]["m"])
+        except GradcliError:
+            ours = None
+        if (expected is None) != (ours is None) or (ours and not all(map(_same, ours, expected))):
+            problems.append(f"jvp, jacobian at {m.tolist()}: {ours}; PyTorch {expected}")
+        scalar = f"sum({program})" if name in ("inv", "solve") else program
+        try:
+            expected_h = torch_hessian(lambda x: f(x).sum(), t).numpy()
+        except RuntimeError:
+            expected_h = None
+        try:
+            ours_h = hessian(scalar, at=at, wrt="m").blocks["m"]["m"]
+        except GradcliError:
+            ours_h = None
+        if (expected_h is None) != (ours_h is None) or (ours_h is not None and not _same(ours_h, expected_h, 1e-9)):
+            problems.append(f"hessian at {m.tolist()}: {ours_h}; PyTorch {expected_h}")
+    assert not problems, f"{len(problems)} differences from PyTorch, the first:\n" + "\n".join(problems[:5])
