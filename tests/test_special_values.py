@@ -218,3 +218,39 @@ def test_jvp_jacobian_and_hessian_at_matrices_holding_nan_or_inf_are_pytorchs(na
         if (expected_h is None) != (ours_h is None) or (ours_h is not None and not _same(ours_h, expected_h, 1e-9)):
             problems.append(f"hessian at {m.tolist()}: {ours_h}; PyTorch {expected_h}")
     assert not problems, f"{len(problems)} differences from PyTorch, the first:\n" + "\n".join(problems[:5])
+
+
+# --- layer_norm where the square of a mean or a difference overflows ------------------------------
+# PyTorch's CPU moments are Welford's, over lanes of 4 doubles with the rest one at a time, the
+# lanes added in at the end: where a lane or the mean is met with nothing counted yet, its
+# square (inf past 1.3e154) is multiplied by 0, and the variance is NaN.
+
+
+def test_layer_norm_of_a_row_whose_mean_squared_overflows_is_nan():
+    result = grad("sum(F.layer_norm(v, (2,)) * w)", at={"v": [0.0, 1e300], "w": [1.0, 2.0]})
+    assert math.isnan(float(result.value)) and np.isnan(result.grad["v"]).all()
+
+
+LAYER_ROWS = [[0.0, 1e300], [1e300, 0.0], [1e300, 1e300], [1e300, -1e300], [0.0, 3e154], [0.0, 2e154], [1e155, -1e155],
+              [1e308, -1e308], [1.7e308, 1.7e308], [0.0, 1e300, 0.0], [1e300, 1e300, 1e300], [1e300, -1e300, 1e300],
+              [1e160, 0.0, 0.0], [1e-300, -1e-300], [1.0, 2.0], [5.0], [1e300]]
+LAYER_ROWS += [[1e300 if i == k else 0.0 for i in range(n)] for n in (4, 5, 8, 9, 12) for k in range(n)]
+# (not [1e300] * 5: there PyTorch's moments are fine, and its gradient is NaN from the rounding of
+# its own sums, sum(g w x) - sum(g w) mean, a residual times 1e300)
+LAYER_ROWS += [[1e300] * n for n in (4, 8)] + [[1e300 * (-1) ** i for i in range(n)] for n in (4, 6, 8)]
+
+
+@pytest.mark.parametrize("row", LAYER_ROWS, ids=[str(r) for r in LAYER_ROWS])
+def test_layer_norm_of_huge_rows_is_pytorchs(row):
+    torch = _torch()
+    v = torch.tensor(row, dtype=torch.float64, requires_grad=True)
+    weight = torch.arange(1.0, len(row) + 1, dtype=torch.float64)
+    out = torch.nn.functional.layer_norm(v, (len(row),))
+    (out * weight).sum().backward()
+    program = f"sum(F.layer_norm(v, ({len(row)},)) * w)"
+    at = {"v": row, "w": weight.tolist()}
+    one = grad(program, at=at)
+    batch = grad_batch(compile_program(program), {"v": np.array([row]), "w": np.array([weight.tolist()])}, 1)
+    for value, gradient in [(one.value, one.grad["v"]), (batch.values[0][0], batch.grad["v"][0])]:
+        assert _same(value, (out.detach() * weight).sum().item()), (value, out.tolist())
+        assert _same(gradient, v.grad.numpy()), (gradient.tolist(), v.grad.tolist())

@@ -712,25 +712,92 @@ def _layer_axes(x: Any, rank: int, normalized_shape: tuple[int, ...]) -> tuple[i
     return tuple(range(-k, 0))
 
 
-def _layer_parts(x: Any, rank: int, normalized_shape: tuple[int, ...], eps: float) -> tuple[Any, Any, Any]:
+def _layer_parts(x: Any, rank: int, normalized_shape: tuple[int, ...], eps: float) -> tuple[Any, Any, Any, Any]:
+    """(the axes, the mean, x normalized, 1 / sqrt(var + eps)), the mean and rstd kept."""
     axes = _layer_axes(x, rank, normalized_shape)
-    centred = x - np.mean(x, axis=axes, keepdims=True)
-    rstd = 1.0 / np.sqrt(np.mean(centred * centred, axis=axes, keepdims=True) + eps)  # the biased variance
-    return axes, centred * rstd, rstd
+    values = np.asarray(getattr(x, "primal", x))
+    if values.size and np.max(np.abs(values)) > _SQUARE_MAY_OVERFLOW:
+        mean, variance = _pytorch_moments(values, len(axes))
+        if values is not x:  # (the Hessian's dual numbers: the two passes, NaN where PyTorch's are)
+            mean = np.mean(x, axis=axes, keepdims=True)
+            centred = x - mean
+            variance = np.where(np.isnan(variance), np.nan, np.mean(centred * centred, axis=axes, keepdims=True))
+    else:
+        mean = np.mean(x, axis=axes, keepdims=True)
+        centred = x - mean
+        variance = np.mean(centred * centred, axis=axes, keepdims=True)  # the biased variance
+    rstd = 1.0 / np.sqrt(variance + eps)
+    return axes, mean, (x - mean) * rstd, rstd
+
+
+# Where a row holds a number past 6.7e153, whose difference from another may square to inf, the
+# moments are PyTorch's own (aten/src/ATen/native/cpu/moments_utils.h): Welford's steps, the row's
+# first 4 * (N // 4) elements in 4 lanes (a vector of doubles), the rest one at a time, and then the
+# lanes added in, each with delta**2 * c * m0. Where m0 is 0 (no element counted yet: a row of
+# fewer than 4, whose lanes are empty, or of 4k, whose first lane meets nothing) and delta**2
+# overflows, that is inf * 0: the variance is NaN, and so is the row (layer_norm([0, 1e300]) is
+# NaN in PyTorch; the two passes gave 0), while a sum of such numbers that overflows leaves
+# Welford's mean finite. Below, the two passes give the same moments to rounding.
+_SQUARE_MAY_OVERFLOW = 6.7e153
+_LANES, _CHUNK = 4, 16  # doubles in PyTorch's vector (its layer_norm has no AVX-512 kernel), vectors a chunk
+
+
+def _pytorch_moments(x: Array, count: int) -> tuple[Array, Array]:
+    """PyTorch's mean and biased variance of the last `count` axes of x (kept: a 1 for each)."""
+    lead = x.shape[: x.ndim - count]
+    size = math.prod(x.shape[x.ndim - count:])
+    rows = x.reshape((*lead, size))
+    vectors = size // _LANES
+    with np.errstate(all="ignore"):
+        # each lane: Welford's steps within a chunk of 16 vectors, the chunks added up
+        lanes = rows[..., : vectors * _LANES].reshape((*lead, vectors, _LANES))
+        lane = (0, np.zeros((*lead, _LANES)), np.zeros((*lead, _LANES)))
+        for start in range(0, vectors, _CHUNK):
+            m1 = m2 = np.zeros((*lead, _LANES))
+            for j in range(min(_CHUNK, vectors - start)):
+                value = lanes[..., start + j, :]
+                delta = value - m1
+                m1 = m1 + delta * (1.0 / (j + 1))
+                m2 = m2 + delta * (value - m1)
+            chunk = (min(_CHUNK, vectors - start), m1, m2)
+            lane = chunk if lane[0] == 0 else _add_moments(chunk, lane)
+        # the rest, one at a time
+        m0, m1, m2 = 0, np.zeros(lead), np.zeros(lead)
+        for i in range(vectors * _LANES, size):
+            value = rows[..., i]
+            delta = value - m1
+            m0 += 1
+            m1 = m1 + delta / m0
+            m2 = m2 + delta * (value - m1)
+        moments: tuple[int, Any, Any] = (m0, m1, m2)
+        for k in range(_LANES):
+            moments = _add_moments((vectors, lane[1][..., k], lane[2][..., k]), moments)
+        _, mean, m2 = moments
+        kept = lead + (1,) * count
+        return mean.reshape(kept), (m2 / size).reshape(kept)
+
+
+def _add_moments(added: tuple[int, Any, Any], moments: tuple[int, Any, Any]) -> tuple[int, Any, Any]:
+    """PyTorch's AddMoments: the moments of `added` taken into `moments`."""
+    m0_add, m1_add, m2_add = added
+    m0, m1, m2 = moments
+    n = m0 + m0_add
+    c = 0.0 if n == 0 else m0_add / n
+    delta = m1_add - m1
+    return n, m1 + c * delta, m2 + (m2_add + delta * delta * c * float(m0))
 
 
 def _layer_norm(x: Array, w: Array, b: Array, ranks: tuple[int, ...], normalized_shape: tuple[int, ...] = (),
                 eps: float = 1e-5) -> Array:
-    _, xhat, _ = _layer_parts(x, ranks[0], normalized_shape, eps)
+    _, _, xhat, _ = _layer_parts(x, ranks[0], normalized_shape, eps)
     return np.asarray(xhat * w + b)
 
 
 def _layer_norm_vjp(g: Array, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
                     normalized_shape: tuple[int, ...] = (), eps: float = 1e-5) -> tuple[Any, Any, Any]:
-    axes, xhat, rstd = _layer_parts(x, ranks[0], normalized_shape, eps)
+    axes, mean, xhat, rstd = _layer_parts(x, ranks[0], normalized_shape, eps)
     # PyTorch's kernel: dx = rstd * g * w + b * x + c, from the sums of g * w * x and g * w
     count = int(np.prod(normalized_shape))
-    mean = np.mean(x, axis=axes, keepdims=True)
     gw = g * w
     ds, db = np.sum(gw * x, axis=axes, keepdims=True), np.sum(gw, axis=axes, keepdims=True)
     b_ = (db * mean - ds) * rstd * rstd * rstd * (1.0 / count)
@@ -741,7 +808,7 @@ def _layer_norm_vjp(g: Array, ans: Array, x: Array, w: Array, b: Array, ranks: t
 
 def _layer_norm_jvp(tangents: Any, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
                     normalized_shape: tuple[int, ...] = (), eps: float = 1e-5) -> Any:
-    axes, xhat, rstd = _layer_parts(x, ranks[0], normalized_shape, eps)
+    axes, _, xhat, rstd = _layer_parts(x, ranks[0], normalized_shape, eps)
     tx, tw, tb = tangents
     out = 0.0 * xhat
     if tx is not None:
