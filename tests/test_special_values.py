@@ -254,3 +254,36 @@ def test_layer_norm_of_huge_rows_is_pytorchs(row):
     for value, gradient in [(one.value, one.grad["v"]), (batch.values[0][0], batch.grad["v"][0])]:
         assert _same(value, (out.detach() * weight).sum().item()), (value, out.tolist())
         assert _same(gradient, v.grad.numpy()), (gradient.tolist(), v.grad.tolist())
+
+
+# --- normalize of a 0-d value: the norm over its one element ---------------------------------------
+
+NORMALIZE_P = [("1.2", 1.2), ("2", 2.0), ("1", 1.0), ("3", 3.0), ("0.5", 0.5), ("math.inf", inf), ("-math.inf", -inf),
+               ("0", 0.0), ("-1", -1.0)]
+
+
+@pytest.mark.parametrize("dim", [0, -1])
+@pytest.mark.parametrize(("spelled", "p"), NORMALIZE_P, ids=[s for s, _ in NORMALIZE_P])
+def test_normalize_of_a_0d_value_is_pytorchs(spelled, p, dim):
+    program = f"F.normalize(x, p={spelled}, dim={dim})"
+    points = [2.0, -2.0, 0.0, -0.0, inf, -inf, nan, 1e-300, 1e300, 5e-324, 1e-13]
+    run = cli("grad", program, "--at", "x=2", "--json")
+    assert run.exit_code == 0, run.stderr
+    torch = pytest.importorskip("torch")
+    batch = grad_batch(compile_program(program), {"x": np.array(points)}, len(points))
+    for k, x in enumerate(points):
+        t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
+        out = torch.nn.functional.normalize(t, p=p, dim=dim)
+        out.backward()
+        one = grad(program, at={"x": x})
+        for value, gradient in [(one.value, one.grad["x"]), (batch.values[0][k], batch.grad["x"][k])]:
+            assert _same(value, out.item()) and _same(gradient, t.grad.item()), (x, value, gradient, out.item(),
+                                                                                 t.grad.item())
+
+
+def test_the_hessian_of_normalize_with_p_0_is_zero():
+    # p=0: the norm is the count of nonzeros, a constant; x / max(count, eps) is linear (was a crash)
+    run = cli("hessian", "sum(F.normalize(x, p=0, dim=0) * w)", "--at", "x=[1,2]", "--at", "w=[3,4]", "--wrt", "x",
+              "--json")
+    assert run.exit_code == 0, run.stderr
+    assert run.json()["hessian"]["x"]["x"] == [[0.0, 0.0], [0.0, 0.0]]

@@ -600,7 +600,7 @@ def _norm_kept(x: Any, ranks: tuple[int, ...], p: float, dim: int) -> Any:
     primal = getattr(x, "primal", None)
     if primal is None:
         return _norm(x, ranks, p, dim, True)
-    (axis,) = point_axes(dim, ranks[0])
+    axis = point_axes(dim, ranks[0])  # (none of a 0-d value: the norm of its one element)
     size = np.abs(x)
     if p == 2.0:
         return np.sqrt(np.sum(x * x, axis=axis, keepdims=True))
@@ -610,6 +610,8 @@ def _norm_kept(x: Any, ranks: tuple[int, ...], p: float, dim: int) -> Any:
         peak = (np.max if p > 0 else np.min)(np.abs(primal), axis=axis, keepdims=True)
         hits = np.abs(primal) == peak
         return np.sum(np.where(hits, size, 0.0), axis=axis, keepdims=True) / np.sum(hits, axis=axis, keepdims=True)
+    if p == 0.0:  # the count of nonzeros: a constant
+        return np.sum(primal != 0, axis=axis, keepdims=True).astype(float)
     return np.sum(size**p, axis=axis, keepdims=True) ** (1.0 / p)
 
 
@@ -675,7 +677,7 @@ def _normalize(x: Array, ranks: tuple[int, ...], p: float = 2.0, dim: int = 1, e
 
 def _normalize_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], p: float = 2.0, dim: int = 1,
                    eps: float = 1e-12) -> tuple[Any]:
-    (axis,) = point_axes(dim, ranks[0])
+    axis = point_axes(dim, ranks[0])  # (none of a 0-d value: the norm of its one element)
     norm = _norm_kept(x, ranks, p, dim)
     clamped = _clamped(norm, eps)
     dclamped = np.sum(-g * ((x / clamped) / clamped), axis=axis, keepdims=True)  # DivBackward0's order
@@ -685,7 +687,7 @@ def _normalize_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], p: fl
 
 def _normalize_jvp(tangents: Any, ans: Array, x: Array, ranks: tuple[int, ...], p: float = 2.0, dim: int = 1,
                    eps: float = 1e-12) -> Any:
-    (axis,) = point_axes(dim, ranks[0])
+    axis = point_axes(dim, ranks[0])
     norm = _norm_kept(x, ranks, p, dim)
     clamped = _clamped(norm, eps)
     (t,) = tangents
