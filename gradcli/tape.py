@@ -14,7 +14,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from gradcli import syntax
+from gradcli import lowering, syntax
 from gradcli.errors import LimitProblem, Limits, NameProblem, ShapeProblem, SyntaxProblem, over_limit
 from gradcli.ops import (
     BINARY_OPERATORS,
@@ -29,7 +29,6 @@ from gradcli.ops import (
     call_forward,
     shape_message,
 )
-from gradcli.ops.indexing import INDEX_ARG
 
 _NO_PARAMS: dict[str, Any] = {}  # shared by the nodes of ops that take no parameters; never changed
 
@@ -58,10 +57,18 @@ class Node:
     requires_grad: bool = False  # does any input flow into it?
     wants: tuple[bool, ...] = ()  # for each arg: does a gradient flow back into it?
     integer: bool = False  # a constant Python would hold as an int (`2`, `-1`, `True`): a dim, a size
+    # A Python number, as the program wrote it or folded it from such numbers: "int", "float" or
+    # "bool" ("" for a tensor, a constructor's or a list's included). PyTorch takes such a number
+    # into the node (x**2 is PowBackward0, x**torch.tensor(2.) PowBackward1) and binds it to dims.
+    literal: str = ""
 
     def is_scalar_constant(self) -> bool:
-        """A constant PyTorch would see as a Python number."""
+        """A 0-d constant: written in place by the views."""
         return self.kind == CONST and self.value is not None and self.value.ndim == 0
+
+    def is_number(self) -> bool:
+        """A constant PyTorch would see as a Python number (the one rule, for every front end)."""
+        return self.kind == CONST and bool(self.literal)
 
 
 @dataclass(eq=False, repr=False)
@@ -174,6 +181,7 @@ Value = Union[int, _Tuple, _Parts, _Slice, _List, _Word]
 # Names that are values in Python: True and False are the integers 1 and 0 (PyTorch promotes a
 # bool to the float it meets); None stands for "no value" where a call takes it (dim=None).
 _WORDS = {"True": 1, "False": 0, "None": None}
+_KINDS: dict[type, str] = {_List: lowering.LIST, _Tuple: lowering.TUPLE, _Slice: "slice", _Parts: "parts"}
 # The parts of PyTorch's namedtuples a program may name (Op.fields): the parser's `.values`.
 _FIELDS = frozenset(name for op in OPS.values() for name in op.fields)
 
@@ -193,6 +201,9 @@ class TapeSink:
         self.assigned_later = set(assigned)  # names a later statement assigns
         self.max_nodes = Limits.get("nodes")
         self.last: tuple[str | None, Value, Span] | None = None
+        self.call_span: Span = (0, 0)  # the call being lowered: where a left-out optional arg stands
+        self.statics: list[Node] = []  # the constants static() has read for the call being lowered
+        self.index_made: list[int] = []  # the constants an index being lowered has read into its key
         self.item_spans: dict[int, tuple[Span, ...]] = {}
         self.folded = 0  # elements of the constants folded so far
         self.tuples: dict[str, _Tuple | _Parts] = {}  # names that hold a tuple: t = x.chunk(2); t[0]
@@ -238,13 +249,18 @@ class TapeSink:
                 pending += [a for a in node.args if nodes[a].kind != CONST]
         return wants[:start] + (False,) * (len(args) - start)
 
-    def constant(self, value: Any, span: Span, integer: bool = False) -> int:
+    def constant(self, value: Any, span: Span, integer: bool = False, literal: str = "") -> int:
         index = self.add(CONST, None, (), span, value=np.asarray(value, dtype=float), wants=())
-        if integer:
-            self.nodes[index].integer = True
+        if integer or literal:
+            node = self.nodes[index]
+            node.integer, node.literal = integer, literal
         return index
 
     def apply(self, op: Op, args: list[int], span: Span, params: dict[str, Any] = _NO_PARAMS) -> int:
+        if op.program is not None:  # a composite: its parts, as PyTorch records them (Op.program)
+            return op.program(self.emitter(span), *args, **params)
+        if op.reflected is not None and self.nodes[args[0]].is_number() and self.nodes[args[1]].kind != CONST:
+            return op.reflected(self.emitter(span), *args)  # 2 / x: x.reciprocal() * 2
         nodes = self.nodes
         for a in args:
             if nodes[a].kind != CONST or op.boolean:  # (a mask stays one, to select as an index: c[c > 0])
@@ -271,8 +287,21 @@ class TapeSink:
                 raise shape_problem(op, values, problem, span, self.source) from None
         # Python's ints stay ints through + - * and the like: `-1`, `2*3` are dims and sizes.
         integer = op.keeps_integers and all(nodes[a].integer for a in args) and bool(np.all(np.mod(value, 1) == 0))
+        # Python's numbers fold to a Python number (`-1`, `2*3`, `1/2`); anything with a tensor in it is a tensor.
+        literal = ("int" if integer else "float") if op.elementwise and all(nodes[a].literal for a in args) else ""
         self.drop_constants(args)
-        return self.constant(value, span, integer)
+        return self.constant(value, span, integer, literal)
+
+    def emitter(self, span: Span) -> Any:
+        """emit(row, *args, **params): a composite's program applies a row; a Python float among the args is
+        a Python number (a program writes its numbers as floats: `emit("add", a, 1.0)`)."""
+        def emit(row: str, *args: Any, **params: Any) -> int:
+            op = OPS[row]
+            nodes = [self.constant(a, span, literal="float") if type(a) is float else a for a in args]
+            full = {spec.name: spec.default for spec in op.params} | params if op.params else _NO_PARAMS
+            return self.apply(op, nodes, span, full)
+
+        return emit
 
     def drop_constants(self, args: list[int]) -> None:
         """Take unnamed constants that were just made for `args` off the end of the tape."""
@@ -312,7 +341,7 @@ class TapeSink:
         if isinstance(value, _Parts) and name in value.op.fields:
             return self.part(value, value.op.fields.index(name), None, span)
         raise SyntaxProblem(f"'.{name}' needs a tuple of (values, indices)", source=self.source, span=span,
-                            hint="as max(x, dim) and min(x, dim) give: max(x, 0).values, x.min(dim=1).indices")
+                            hint="as torch.max(x, dim) and torch.min(x, dim) give: torch.max(x, 0).values, x.min(dim=1).indices")
 
     def unpack(self, value: Value, count: int, span: Span) -> list[Value]:
         """`a, b = value`: its items, as many as the names."""
@@ -332,7 +361,8 @@ class TapeSink:
     # --- what the parser reduces ---
 
     def number(self, text: str, span: Span) -> int:
-        return self.constant(float(text), span, integer=text.isdigit())
+        whole = text.isdigit()
+        return self.constant(float(text), span, integer=whole, literal="int" if whole else "float")
 
     def string(self, text: str, span: Span) -> _Word:
         return _Word(text[1:-1], span)
@@ -351,9 +381,9 @@ class TapeSink:
             return _Word(text, span)
         if text in _WORDS:
             word = _WORDS[text]
-            return _Word(None, span) if word is None else self.constant(word, span, integer=True)
+            return _Word(None, span) if word is None else self.constant(word, span, integer=True, literal="bool")
         if text in CONSTANTS:
-            return self.constant(CONSTANTS[text], span)
+            return self.constant(CONSTANTS[text], span, literal="float")
         if text in FUNCTIONS:
             raise _fail(f"'{text}' is a function", span, self.source, f"call it, as in {text}(x)")
         if text in self.assigned_later:
@@ -373,55 +403,42 @@ class TapeSink:
         if type(left) is not int or type(right) is not int:
             left, right = self.operand(left), self.operand(right)
         a, b = self.nodes[left], self.nodes[right]
-        if a.kind != CONST or b.kind != CONST:
-            return self.add(APPLY, BINARY_OPERATORS[op], (left, right), span,
-                            wants=(a.requires_grad, b.requires_grad))
+        row = BINARY_OPERATORS[op]
+        if (a.kind != CONST or b.kind != CONST) and (row.reflected is None or not a.literal):
+            return self.add(APPLY, row, (left, right), span, wants=(a.requires_grad, b.requires_grad))
         return self.apply(BINARY_OPERATORS[op], [left, right], span)
 
     def call(self, func: str, func_span: Span, args: list[Value], span: Span,
-             keywords: list[tuple[str, Value, Span]] | None = None) -> int:
-        # ".repeat": a row that is a method only, x.repeat(2, 1) (np.repeat(x, 2) is another op)
-        op = OPS.get(func[1:]) if func.startswith(".") else FUNCTIONS.get(func)
-        if op is None and func[1:] in _FIELDS and func[0] == "." and len(args) == 1:  # max(x, 0).values
-            return self.field(args[0], func[1:], func_span)
-        func = func.lstrip(".")
-        if op is None and func in CONSTRUCTORS:
-            return self.construct(func, args, keywords or [], span)
+             keywords: list[tuple[str, Value, Span]] | None = None) -> Value:
+        """A call as the program spelled it (`sin`, `torch.max`, `.max` for a method), lowered to a row
+        by gradcli.lowering: the spelling says whose semantics, the args bind as the library binds them."""
+        keywords = keywords or []
+        op = lowering.find(func)
+        family, name = lowering.spelling(func)
+        if op is None and family == lowering.METHOD and name in _FIELDS and len(args) == 1:  # max(x, 0).values
+            return self.field(args[0], name, func_span)
+        if op is None and name in CONSTRUCTORS and family != lowering.METHOD:
+            return self.construct(name, args, keywords, span)
         if op is None:
-            raise _fail(f"unknown function '{func}'", func_span, self.source, _suggest(func, len(args)))
-        if (not keywords and op.arity == len(args) and not op.params and not op.overloads
-                and not op.tensor_positions):  # sin(x), atan2(y, x)
+            raise _fail(f"unknown function '{name}'", func_span, self.source, _suggest(name, len(args)))
+        if (not keywords and op.arity == len(args) and not op.params and not op.overloads and not op.dialects
+                and not op.tensor_positions and op.program is None):  # sin(x), atan2(y, x)
             if len(args) == 1 and type(args[0]) is int:
                 arg = self.nodes[args[0]]
                 if arg.kind != CONST:
                     return self.add(APPLY, op, (args[0],), span, wants=(arg.requires_grad,))
             return self.apply(op, [self.operand(a) for a in args], span)
-        # The first row whose signature the args fit: max(v) is the reduction, max(a, b) not.
-        first_problem: SyntaxProblem | NameProblem | None = None
-        for candidate in (op, *(OPS[name] for name in op.overloads)):
-            try:
-                tensors, params = self.bind(candidate, func, args, keywords or [], span)
-            except (SyntaxProblem, NameProblem) as problem:  # (what bind raises: _fail's NameProblem)
-                first_problem = first_problem or problem
-                continue
-            if candidate.with_dim is not None and params.get("dim") is not None:  # max(x, 0): (values, indices)
-                candidate = OPS[candidate.with_dim]
-            if candidate.identity_when is not None:  # dropout(x, 0.0): x itself, as PyTorch returns it
-                try:
-                    keeps = candidate.identity_when(**params)
-                    what = "draws random numbers: gradcli has none"
-                except ValueError as error:
-                    keeps, what = False, str(error)
-                if keeps:
-                    return tensors[0]
-                raise _fail(f"{func}: {what}", span, self.source, "it is the input itself with p=0 or training=False")
-            if candidate.float_index and self.floating(tensors[candidate.index_from]):  # type: ignore[index]
-                candidate = OPS[candidate.float_index]  # cross_entropy(x, probabilities)
-            if candidate.parts:
-                return _Parts(candidate, tensors, params, span)  # type: ignore[return-value]
-            return self.apply(candidate, tensors, span, params)
-        assert first_problem is not None
-        raise first_problem
+        self.call_span, self.statics = span, []
+        try:
+            bound = lowering.lower(func, args, [(key, value) for key, value, _ in keywords], self)
+        except lowering.CallProblem as problem:
+            raise self.call_problem(problem, span, keywords) from None
+        self.drop_params(bound.tensors)
+        if bound.identity:  # dropout(x, 0.0), x.double(): x itself, as PyTorch returns it
+            return bound.tensors[0]
+        if bound.op.parts:
+            return _Parts(bound.op, bound.tensors, bound.params, span)
+        return self.apply(bound.op, bound.tensors, span, bound.params)
 
     def construct(self, func: str, args: list[Value], keywords: list[tuple[str, Value, Span]], span: Span) -> int:
         """A value made by a constructor (tensor([...]), ones(2, 3), arange(5)): a constant at once, its
@@ -429,111 +446,90 @@ class TapeSink:
         op = CONSTRUCTORS[func]
         if func in SIZED and len(args) > 1:  # ones(2, 3) is ones((2, 3))
             args = [_Tuple(args, [], span)]  # type: ignore[arg-type]
-        tensors, params = self.bind(op, func, args, keywords, span)
+        self.call_span, self.statics = span, []
+        try:
+            tensors, params = lowering.bind(op, func, args, [(key, value) for key, value, _ in keywords], self)
+        except lowering.CallProblem as problem:
+            raise self.call_problem(problem, span, keywords) from None
+        tensors = [self.operand(t) for t in tensors]
+        self.drop_params(tensors)
         for arg in tensors:
             if self.nodes[arg].kind != CONST:
                 raise _fail(f"{func}(...) takes data written in the program, not computed from inputs",
                             self.nodes[arg].span, self.source, "PyTorch copies it: no gradient would flow back")
         try:
-            op.shape(*[self.nodes[a].value.shape for a in tensors], **params)  # type: ignore[misc, union-attr]
+            op.shape(*[self.nodes[a].value.shape for a in tensors], **params)  # type: ignore[misc]
         except ValueError as problem:
             raise _fail(f"{func}: {problem}", span, self.source) from None
         return self.apply(op, tensors, span, params)
 
-    def bind(self, op: Op, func: str, args: list[Value], keywords: list[tuple[str, Value, Span]],
-             span: Span) -> tuple[list[int], dict[str, Any]]:
-        """The tensor args and the static params of a call of `op`, as Python binds a call:
-        positional args first (the op's tensors, then its params in order), then keywords."""
-        if op.arity == -1 and args and isinstance(args[0], _Word) and op.params and op.params[0].kind == "str":
-            # einsum('ij,jk->ik', a, b): the string first, then the tensors (or a list of them)
-            keywords, args = [(op.params[0].name, args[0], args[0].span), *keywords], args[1:]
-        if op.optional_args:  # cross_entropy(x, t, weight=w), cross_entropy(x, t)
-            args, keywords = self.optional(op, func, args, keywords, span)
-        if op.tensor_positions and len(args) > max(op.tensor_positions):  # gather(x, dim, index)
-            args = [*(args[p] for p in op.tensor_positions), *(a for p, a in enumerate(args) if p not in op.tensor_positions)]
-        arity = len(args) if op.arity == -1 else op.arity
-        if op.arity == -1 and len(args) >= 1 and isinstance(args[0], (_List, _Tuple)):  # cat([a, b], dim=0)
-            sequence, given = args[0], args[1:]
-            tensors = [self.operand(item) for item in sequence.items]
-        else:
-            if len(args) < arity:
-                plural = "s" if arity != 1 else ""
-                raise _fail(f"{func} takes {arity} argument{plural}, got {len(args)}", span, self.source)
-            tensors, given = [self.operand(a) for a in args[:arity]], args[arity:]
-        values: dict[str, tuple[Value, Span]] = {}
-        specs = list(op.params)
-        if len(given) > len(specs) and not (specs and specs[-1].kind == "ints"):
-            taken = arity + len(specs)
-            plural = "s" if taken != 1 else ""
-            raise _fail(f"{func} takes {taken} argument{plural}, got {len(args)}", span, self.source)
-        for i, value in enumerate(given):
-            if i >= len(specs) - 1 and specs and specs[-1].kind == "ints" and len(given) > len(specs):
-                rest = given[len(specs) - 1:]  # x.reshape(2, 3): the rest of the args are the sizes
-                values[specs[-1].name] = (_Tuple(list(rest), [], span), span)  # type: ignore[arg-type]
-                break
-            values[specs[i].name] = (value, self.nodes[value].span if type(value) is int else value.span)  # type: ignore[union-attr]
-        by_keyword = {name: spec for spec in specs for name in (spec.name, *spec.aliases)}
-        for name, value, where in keywords:
-            spec = by_keyword.get(name)
-            if spec is None or spec.name in values:
-                known = ", ".join(f"{p.name}=" for p in specs) or "none"
-                what = f"got multiple values for argument '{name}'" if spec else f"got an unexpected keyword argument '{name}'"
-                raise _fail(f"{func}() {what}", where, self.source, f"{func} takes the keyword arguments: {known}")
-            values[spec.name] = (value, where)
-        params: dict[str, Any] = {}
-        written: list[int] = []  # the constants written for params: no nodes of the tape
-        for spec in specs:
-            if spec.name not in values:
-                params[spec.name] = spec.default
-                continue
-            value, where = values[spec.name]
-            try:
-                params[spec.name] = spec.convert(self.static(value, where, written))
-            except ValueError as problem:
-                raise _fail(f"{func}: {problem}", where, self.source) from None
-        self.drop_constants(written)
-        return tensors, params
+    def call_problem(self, problem: lowering.CallProblem, span: Span,
+                     keywords: list[tuple[str, Value, Span]]) -> NameProblem | SyntaxProblem:
+        """A CallProblem in the formula language's words, at the argument it names."""
+        where = span
+        if problem.keyword is not None:
+            where = next((at for key, _, at in keywords if key == problem.keyword), span)
+        elif problem.value is not None:
+            where = self.nodes[problem.value].span if type(problem.value) is int else problem.value.span
+        kind = SyntaxProblem if problem.syntax else NameProblem
+        return kind(problem.message, source=self.source, span=where, hint=problem.hint)
 
-    def optional(self, op: Op, func: str, args: list[Value], keywords: list[tuple[str, Value, Span]], span: Span
-                 ) -> tuple[list[Value], list[tuple[str, Value, Span]]]:
-        """The call's args with its optional tensor args in place (Op.optional_args): given by
-        keyword, or the number that stands for a left-out one (None too)."""
-        args = list(args)
-        for place, keyword, default in op.optional_args:
-            given = [k for k in keywords if k[0] == keyword]
-            if given and len(args) > place:
-                raise _fail(f"{func}() got multiple values for argument '{keyword}'", given[0][2], self.source)
-            if given and len(args) == place:
-                args.append(given[0][1])
-                keywords = [k for k in keywords if k[0] != keyword]
-            elif len(args) == place:
-                args.append(self.constant(default, span))
-            if len(args) > place and isinstance(args[place], _Word) and args[place].value is None:  # type: ignore[union-attr]
-                args[place] = self.constant(default, span)
-        return args, keywords
+    def drop_params(self, tensors: list[int]) -> None:
+        """Take the constants written for a call's params (those static() read) off the end of the
+        tape: they are no values of it. A constant the call takes as a tensor stays."""
+        nodes, read = self.nodes, {id(node) for node in self.statics}
+        while nodes and id(nodes[-1]) in read and nodes[-1].index not in tensors and nodes[-1].kind == CONST \
+                and nodes[-1].name is None:
+            nodes.pop()
+        self.statics = []
+
+    # --- what gradcli.lowering asks of a value (lowering.Front) ---
+
+    def kind(self, value: Value) -> str:
+        if type(value) is int:
+            return self.nodes[value].literal or lowering.TENSOR
+        if isinstance(value, _Word):
+            return lowering.NONE if value.value is None else lowering.STR if isinstance(value.value, str) else "..."
+        return _KINDS.get(type(value), "other")
+
+    def items(self, value: Value) -> list[Value]:
+        return list(value.items)  # type: ignore[union-attr]
+
+    def tensor(self, value: Value) -> int:
+        return self.operand(value)
+
+    def stand_in(self, number: float) -> int:
+        return self.constant(number, self.call_span)
+
+    def dtype(self, value: int) -> str:
+        return "float64"  # (every value of a program is)
 
     def floating(self, index: int) -> bool:
         """Is the node a float: a float constant, or computed from inputs (an input is not)?"""
         node = self.nodes[index]
         return (node.kind == CONST and not node.integer) or (node.kind == APPLY and node.requires_grad)
 
-    def static(self, value: Value, span: Span, written: list[int]) -> Any:
+    def static(self, value: Value) -> Any:
         """What the program wrote for a static parameter: a number (an int where it was written
-        as one), a tuple of them, a string or None; refused where it is computed from inputs."""
+        as one, a bool where it was True or False), a tuple of them, a string or None; refused
+        where it is computed from inputs."""
         if isinstance(value, _Word):
             return value.value
         if isinstance(value, (_Tuple, _List)):
-            return tuple(self.static(item, span, written) for item in value.items)
+            return tuple(self.static(item) for item in value.items)
         if isinstance(value, (_Slice, _Parts)):
-            raise _fail(f"a {'slice' if isinstance(value, _Slice) else 'tuple'} is not an argument", span, self.source)
+            raise lowering.CallProblem(f"a {'slice' if isinstance(value, _Slice) else 'tuple'} is not an argument",
+                                       value=value)
         node = self.nodes[value]
+        self.statics.append(node)
         if node.kind != CONST or node.value is None:
-            raise _fail("this argument must be written in the program (a number, a tuple, a string), "
-                        "not computed from inputs", span, self.source)
-        written.append(node.index)
+            raise lowering.CallProblem("this argument must be written in the program (a number, a tuple, a string), "
+                                       "not computed from inputs", value=value)
         if node.value.ndim:
             return tuple(int(v) if node.integer else float(v) for v in node.value.flat)
         number = float(node.value)
+        if node.literal == "bool":
+            return bool(number)
         return int(number) if node.integer else number
 
     def make_slice(self, start: Value | None, stop: Value | None, step: Value | None, span: Span) -> _Slice:
@@ -553,36 +549,30 @@ class TapeSink:
                 raise SyntaxProblem(f"tuple index out of range: the tuple has {len(base.items)} items", source=self.source,
                                     span=span)
             return base.items[which]
-        key: list[Any] = []
-        made: list[int] = []
-        indices: list[int] = []  # index args: values of the point (v[idx])
-        for item in items:
-            if isinstance(item, _Word) and not isinstance(item.value, str):  # None: a new axis; ...
-                if item.value is Ellipsis and Ellipsis in key:
-                    raise SyntaxProblem("an index can only have a single ellipsis ('...')", source=self.source,
-                                        span=item.span)
-                key.append(item.value)
-                continue
-            if isinstance(item, _Slice):
-                key.append(slice(*(None if part is None else self.integer(part) for part in item.parts)))
-                made += [part for part in item.parts if part is not None]
-                continue
-            node = self.nodes[self.operand(item)]
-            if node.op is not None and node.op.boolean:  # x[x > 0]: the elements the mask selects
-                if len(items) != 1:
-                    raise SyntaxProblem("a boolean mask must be the only index, as in x[x > 0]", source=self.source,
-                                        span=node.span)
-                return self.apply(OPS["mask_index"], [self.operand(base), node.index], span)
-            if node.kind != CONST:
-                key.append(INDEX_ARG)
-                indices.append(node.index)
-                continue
-            key.append(self.integer(node.index) if node.value.ndim == 0 else self.index_array(node))  # type: ignore[union-attr]
-            made.append(node.index)
-        self.drop_constants(made)
-        if indices or any(isinstance(k, tuple) for k in key):  # v[[0, 2]], v[idx]: IndexBackward0
-            return self.apply(OPS["index"], [self.operand(base), *indices], span, {"key": tuple(key)})
-        return self.apply(OPS["getitem"], [self.operand(base)], span, {"key": tuple(key)})
+        self.index_made = []
+        try:
+            bound = lowering.index(base, items, self)
+        except lowering.CallProblem as problem:
+            raise SyntaxProblem(problem.message, source=self.source, span=self.nodes[problem.value].span if type(
+                problem.value) is int else problem.value.span) from None
+        if bound.op.name != "mask_index":
+            self.drop_constants(self.index_made)
+        return self.apply(bound.op, bound.tensors, span, bound.params)
+
+    def key_part(self, item: Value) -> tuple[str, Any]:
+        """What an index item is (lowering.index): a static part of the key, an index arg or a mask."""
+        if isinstance(item, _Word) and not isinstance(item.value, str):  # None: a new axis; ...
+            return lowering.STATIC, item.value
+        if isinstance(item, _Slice):
+            self.index_made += [part for part in item.parts if part is not None]
+            return lowering.STATIC, slice(*(None if part is None else self.integer(part) for part in item.parts))
+        node = self.nodes[self.operand(item)]
+        if node.op is not None and node.op.boolean:  # x[x > 0]: the elements the mask selects
+            return lowering.MASK, node.index
+        if node.kind != CONST:
+            return lowering.INDEX, node.index
+        self.index_made.append(node.index)
+        return lowering.STATIC, self.integer(node.index) if node.value.ndim == 0 else self.index_array(node)  # type: ignore[union-attr]
 
     def index_array(self, node: Node) -> Any:
         """A constant index array, as nested tuples of ints (a static part of the key)."""

@@ -22,10 +22,10 @@ class GraphNode:
     next_functions: tuple[int | None, ...]  # in argument order; None for a constant, as PyTorch shows it
 
 
-def _scalar_constants(tape: Tape, index: int) -> list[bool]:
-    """Which arguments of a node are Python numbers in PyTorch's eyes (0-d constants)."""
+def _numbers(tape: Tape, index: int) -> list[bool]:
+    """Which arguments of a node are Python numbers in PyTorch's eyes (Node.is_number: `2`, not tensor(2.))."""
     nodes = tape.nodes
-    return [nodes[a].is_scalar_constant() for a in nodes[index].args]
+    return [nodes[a].is_number() for a in nodes[index].args]
 
 
 def torch_name(tape: Tape, index: int, values: Sequence[Array] | None = None) -> str:
@@ -37,18 +37,42 @@ def torch_name(tape: Tape, index: int, values: Sequence[Array] | None = None) ->
         return "AccumulateGrad" if node.requires_grad else "None"
     assert node.op is not None
     shapes = None if values is None else [np.shape(values[a]) for a in node.args]
-    return torch_node_name(node.op, _scalar_constants(tape, index), shapes, node.params)
+    return torch_node_name(node.op, _numbers(tape, index), shapes, node.params)
+
+
+def next_functions(tape: Tape, index: int, name: str) -> tuple[int | None, ...]:
+    """The next_functions of node `index` (whose PyTorch name is `name`), as PyTorch lists them: an arg
+    that takes a gradient by its node, a tensor that takes none as None; a Python number is no input of
+    a Tensor-Scalar node (`x**2` is PowBackward0 with one next function) and None in the others (`3*x`
+    is MulBackward0 with (AccumulateGrad, None), its number second: x.__rmul__(3)); an index
+    (v[idx]) and a condition (where's) are no inputs at all. Every front end reads them here."""
+    from gradcli.ops import SCALAR_OVERLOADS
+
+    nodes = tape.nodes
+    node = nodes[index]
+    if node.kind != APPLY:
+        return ()
+    assert node.op is not None
+    args = list(node.args)
+    number = _numbers(tape, index)
+    if node.op.reflects and number[0]:
+        args.reverse()
+        number.reverse()
+    if node.op.index_from is not None:  # PyTorch lists no index among the next functions
+        args, number = args[: node.op.index_from], number[: node.op.index_from]
+    found: list[int | None] = []
+    for position, (arg, is_number) in enumerate(zip(args, number, strict=True)):
+        if position in node.op.conditions:  # where's condition: a boolean, not an input of the node
+            continue
+        if nodes[arg].requires_grad:
+            found.append(arg)
+        elif not (is_number and name in SCALAR_OVERLOADS):
+            found.append(None)
+    return tuple(found)
 
 
 def backward_graph(tape: Tape, roots: Sequence[int], values: Sequence[Array] | None = None) -> list[GraphNode]:
-    """The nodes reachable from `roots`, each before its next_functions (backward order).
-
-    A constant that is a Python number in PyTorch (a 0-d constant here) is not an input of
-    a Tensor-Scalar node (`x**2` is PowBackward0 with one next function), and is `None` in
-    the next_functions of the others (`3*x` is MulBackward0 with (AccumulateGrad, None)).
-    """
-    from gradcli.ops import SCALAR_OVERLOADS
-
+    """The nodes reachable from `roots`, each before its next_functions (backward order)."""
     nodes = tape.nodes
     reachable = [False] * len(nodes)
     for root in roots:
@@ -59,25 +83,22 @@ def backward_graph(tape: Tape, roots: Sequence[int], values: Sequence[Array] | N
         if not reachable[index] or not node.requires_grad:
             continue
         op_name = torch_name(tape, index, values)
-        if node.kind != APPLY:
-            graph.append(GraphNode(index, op_name, node.name, ()))
-            continue
-        assert node.op is not None
-        args = list(node.args)
-        scalar_constant = _scalar_constants(tape, index)
-        if node.op.reflects and scalar_constant[0]:
-            args.reverse()
-            scalar_constant.reverse()
-        next_functions: list[int | None] = []
-        if node.op.index_from is not None:  # PyTorch lists no index among the next functions
-            args, scalar_constant = args[: node.op.index_from], scalar_constant[: node.op.index_from]
-        for position, (arg, is_scalar) in enumerate(zip(args, scalar_constant, strict=True)):
-            if position in node.op.conditions:  # where's condition: a boolean, not an input of the node
-                continue
-            if nodes[arg].requires_grad:
+        following = next_functions(tape, index, op_name)
+        for arg in following:
+            if arg is not None:
                 reachable[arg] = True
-                next_functions.append(arg)
-            elif not (is_scalar and op_name in SCALAR_OVERLOADS):
-                next_functions.append(None)
-        graph.append(GraphNode(index, op_name, node.name, tuple(next_functions)))
+        graph.append(GraphNode(index, op_name, node.name, following))
     return graph
+
+
+def reachable(tape: Tape, roots: Sequence[int]) -> set[int]:
+    """The nodes a backward from `roots` walks: those a gradient flows through, back to the inputs."""
+    nodes = tape.nodes
+    seen = set(roots)
+    pending = list(roots)
+    while pending:
+        for arg in nodes[pending.pop()].args:
+            if nodes[arg].requires_grad and arg not in seen:
+                seen.add(arg)
+                pending.append(arg)
+    return seen

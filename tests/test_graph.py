@@ -40,7 +40,8 @@ PYTORCH_GRAPHS = [
     ("dot(v, v)", "DotBackward0", ["AccumulateGrad", "AccumulateGrad"]),
     ("max(x, y)", "MaximumBackward0", ["AccumulateGrad", "AccumulateGrad"]),
     ("min(x, y)", "MinimumBackward0", ["AccumulateGrad", "AccumulateGrad"]),
-    ("max(x, 2.0)", "MaximumBackward0", ["AccumulateGrad", None]),  # max(x, 2): over dim 2
+    ("max(x, 2.0)", "MaximumBackward0", ["AccumulateGrad", None]),
+    ("max(x, 0)", "MaximumBackward0", ["AccumulateGrad", None]),  # bare max(a, b): elementwise
     ("atan2(x, y)", "Atan2Backward0", ["AccumulateGrad", "AccumulateGrad"]),
     ("relu(x)", "ReluBackward0", ["AccumulateGrad"]),
     ("softplus(x)", "SoftplusBackward0", ["AccumulateGrad"]),
@@ -189,6 +190,7 @@ def test_torch_agrees_where_it_is_installed():
             expression = expression.replace(f"{name}(", f"{function}(")
         expression = expression.replace("[x, y]", "torch.stack([x, y])").replace("torch.maximum(x, 2.0)",
                                                                                  "torch.maximum(x, torch.tensor(2.))")
+        expression = expression.replace("torch.maximum(x, 0)", "torch.maximum(x, torch.tensor(0.))")
         out = eval(expression, {"torch": torch}, tensors)  # the reference: our own fixed table, in PyTorch
         assert type(out.grad_fn).__name__ == root_op, program
         assert [None if f is None else type(f).__name__ for f, _ in out.grad_fn.next_functions] == next_ops, program

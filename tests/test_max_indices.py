@@ -26,8 +26,8 @@ def _value(program: str, point: dict) -> np.ndarray:
 
 # (program, PyTorch's spelling: t is torch, the inputs by name)
 TORCH_CASES = [
-    ("max(m, 1)[0]", lambda t, m: t.max(m, 1)[0]),
-    ("max(m, 1)[1]", lambda t, m: t.max(m, 1)[1]),
+    ("torch.max(m, 1)[0]", lambda t, m: t.max(m, 1)[0]),
+    ("torch.max(m, 1)[1]", lambda t, m: t.max(m, 1)[1]),
     ("m.max(dim=0).values", lambda t, m: m.max(dim=0).values),
     ("m.max(dim=0).indices", lambda t, m: m.max(dim=0).indices),
     ("m.min(0, keepdim=True).indices", lambda t, m: m.min(0, keepdim=True).indices),
@@ -47,13 +47,13 @@ def test_values_and_indices_are_pytorchs(program, spelled):
 
 
 def test_indices_are_numpys_first_of_ties_and_first_nan():
-    assert _value("max(m, 1)[1]", {"m": M}).tolist() == np.argmax(np.array(M), axis=1).tolist() == [1, 2, 0]
+    assert _value("torch.max(m, 1)[1]", {"m": M}).tolist() == np.argmax(np.array(M), axis=1).tolist() == [1, 2, 0]
     assert _value("argmin(m, 0)", {"m": M}).tolist() == np.argmin(np.array(M), axis=0).tolist()
     assert _value("argmax(m)", {"m": M}).tolist() == np.argmax(np.array(M))  # of the flattened values
 
 
 def test_unpacking_gives_both_parts_and_the_values_take_the_gradient_to_the_index():
-    result = grad("v, i = max(m, 1); sum(v * 2) + sum(i)", at={"m": M[:2]})
+    result = grad("v, i = torch.max(m, 1); sum(v * 2) + sum(i)", at={"m": M[:2]})
     assert result.value == (3.0 + 4.0) * 2 + (1 + 2)
     assert result.grad["m"].tolist() == [[0.0, 2.0, 0.0], [0.0, 0.0, 2.0]]
 
@@ -103,8 +103,8 @@ def test_a_max_without_dim_is_still_one_value():
     ("v.values", "'.values' needs a tuple of (values, indices)"),
     ("max(v).indices", "'.indices' needs a tuple of (values, indices)"),
     ("v.split(1).values", "'.values' needs a tuple of (values, indices)"),
-    ("max(v, 0)[2]", "tuple index out of range"),
-    ("a, b, c = max(v, 0); a", "cannot unpack 2 values into 3 names"),
+    ("torch.max(v, 0)[2]", "tuple index out of range"),
+    ("a, b, c = torch.max(v, 0); a", "cannot unpack 2 values into 3 names"),
 ])
 def test_values_and_indices_of_anything_else_are_refused(program, words):
     run = cli("grad", "--at", "v=[1,2]", "--", program)
@@ -113,7 +113,7 @@ def test_values_and_indices_of_anything_else_are_refused(program, words):
 
 
 def test_a_max_tuple_as_the_output_gives_both_parts():
-    run = cli("grad", "--json", "--at", "v=[1,3,2]", "--seed", "(1, 0)", "--", "max(v, 0)")
+    run = cli("grad", "--json", "--at", "v=[1,3,2]", "--seed", "(1, 0)", "--", "torch.max(v, 0)")
     assert run.exit_code == 0, run.stderr
     assert run.json()["value"] == [3.0, 1.0]
 

@@ -71,7 +71,7 @@ SAFE = {
 }
 SAFE_BINARY = {
     "add": "({} + {})", "sub": "({} - {})", "mul": "({} * {})", "div": "({} / (1.5 + tanh({})))",
-    "pow": "(1.5 + tanh({})) ** tanh({})", "maximum": "maximum({}, {})", "minimum": "minimum({}, {})",  # max(x, 2): over dim 2
+    "pow": "(1.5 + tanh({})) ** tanh({})", "maximum": "maximum({}, {})", "minimum": "minimum({}, {})",
     "atan2": "atan2({}, 1.5 + tanh({}))",
 }
 KINKED = ("abs(", "relu(", "maximum(", "minimum(")

@@ -41,11 +41,11 @@ TORCH_CASES = [
     ("min(v)", {"v": [-inf, 1.0, -inf]}, lambda t, v: t.min(v)),
     ("v.min()", {"v": [0.0, -0.0, 1.0]}, lambda t, v: v.min()),
     ("max(m)", {"m": M}, lambda t, m: t.max(m)),
-    ("max(m, 1).values", {"m": M}, lambda t, m: t.max(m, 1).values),
-    ("max(m, 0)[0]", {"m": [[1.0, nan], [nan, 2.0], [1.0, nan]]}, lambda t, m: t.max(m, 0).values),
+    ("torch.max(m, 1).values", {"m": M}, lambda t, m: t.max(m, 1).values),
+    ("torch.max(m, 0)[0]", {"m": [[1.0, nan], [nan, 2.0], [1.0, nan]]}, lambda t, m: t.max(m, 0).values),
     ("m.max(dim=-1, keepdim=True).values", {"m": M}, lambda t, m: m.max(dim=-1, keepdim=True).values),
     ("min(m, axis=0).values", {"m": [[1.0, 2.0], [1.0, 2.0]]}, lambda t, m: t.min(m, 0).values),
-    ("max(x, 0)[0]", {"x": 2.0}, lambda t, x: t.max(x, 0).values),
+    ("torch.max(x, 0)[0]", {"x": 2.0}, lambda t, x: t.max(x, 0).values),
     ("amax(m)", {"m": M}, lambda t, m: t.amax(m)),
     ("amax(m, 1)", {"m": M}, lambda t, m: t.amax(m, 1)),
     ("amax(m, (0, 1), keepdim=True)", {"m": M}, lambda t, m: t.amax(m, (0, 1), keepdim=True)),
@@ -151,7 +151,7 @@ HESSIAN_CASES = [
     ("prod(v) * v[0]", {"v": [2.0, 0.0, 0.5]}, lambda t, v: t.prod(v) * v[0]),
     ("sum(prod(m, 1) ** 2)", {"m": ZERO}, lambda t, m: (t.prod(m, 1) ** 2).sum()),
     ("max(v) ** 2", {"v": [1.0, 3.0, 3.0]}, lambda t, v: t.max(v) ** 2),
-    ("sum(max(m, 1).values ** 2)", {"m": M}, lambda t, m: (t.max(m, 1).values ** 2).sum()),
+    ("sum(torch.max(m, 1).values ** 2)", {"m": M}, lambda t, m: (t.max(m, 1).values ** 2).sum()),
     ("sum(amin(m, 0) ** 3)", {"m": M}, lambda t, m: (t.amin(m, 0) ** 3).sum()),
     ("sum(logsumexp(m, 1) ** 2)", {"m": M}, lambda t, m: (t.logsumexp(m, 1) ** 2).sum()),
     ("sum(var(m, 0) * std(m, 0))", {"m": M}, lambda t, m: (t.var(m, 0) * t.std(m, 0)).sum()),
@@ -201,7 +201,7 @@ def test_max_of_one_tensor_splits_the_gradient_among_its_ties():
 
 
 def test_max_over_a_dim_sends_the_gradient_to_the_first_of_the_ties():
-    result = grad("sum(max(m, 1)[0])", at={"m": M})
+    result = grad("sum(torch.max(m, 1)[0])", at={"m": M})
     assert result.value == 3.0 + 4.0
     assert result.grad["m"].tolist() == [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
 
@@ -213,7 +213,12 @@ def test_amax_splits_the_gradient_among_the_ties_of_each_slice():
 @pytest.mark.parametrize(("program", "point", "value"), [
     ("max(a, b)", {"a": 1.0, "b": 2.0}, 2.0),  # two tensors: elementwise
     ("max(v, 0.5)", {"v": [0.0, 1.0]}, [0.5, 1.0]),  # a float: elementwise
-    ("max(v, 0)[0]", {"v": [0.0, 1.0]}, 1.0),  # an int: the dim, as in PyTorch
+    ("torch.max(v, 0)[0]", {"v": [0.0, 1.0]}, 1.0),  # torch's, an int: the dim, as in PyTorch
+    ("v.max(0)[0]", {"v": [0.0, 1.0]}, 1.0),  # the method too
+    ("max(v, 0)", {"v": [-1.0, 1.0]}, [0.0, 1.0]),  # bare: Python's max(a, b), elementwise (a ramp)
+    ("min(v, 0)", {"v": [-1.0, 1.0]}, [-1.0, 0.0]),
+    ("np.max(m, 0)", {"m": [[0.0, 3.0], [1.0, 2.0]]}, [1.0, 3.0]),  # NumPy's: the values alone
+    ("np.max(m, axis=1)", {"m": [[0.0, 3.0], [1.0, 2.0]]}, [3.0, 2.0]),
     ("v.max(w)", {"v": [0.0, 1.0], "w": [2.0, -1.0]}, [2.0, 1.0]),
     ("min(v, dim=0).values", {"v": [0.0, 1.0]}, 0.0),
     ("minimum(v, 0)", {"v": [-1.0, 1.0]}, [-1.0, 0.0]),
@@ -225,7 +230,7 @@ def test_max_and_min_are_a_reduction_of_one_tensor_and_elementwise_of_two(progra
 @pytest.mark.parametrize(("program", "shape", "message"), [
     ("max(v)", (0,), "max(): Expected reduction dim to be specified for input.numel() == 0"),
     ("amin(v)", (0,), "amin(): Expected reduction dim to be specified for input.numel() == 0"),
-    ("max(v, 0)", (0, 2), "max(): Expected reduction dim 0 to have non-zero size"),
+    ("torch.max(v, 0)", (0, 2), "max(): Expected reduction dim 0 to have non-zero size"),
     ("amax(v, -1)", (2, 0), "amax(): Expected reduction dim -1 to have non-zero size"),
 ])
 def test_max_of_nothing_is_pytorchs_error(program, shape, message):
@@ -235,8 +240,8 @@ def test_max_of_nothing_is_pytorchs_error(program, shape, message):
 
 
 @pytest.mark.parametrize(("program", "message"), [
-    ("max(m, 2)", "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
-    ("max(m, (0, 1))", "dim must be a whole number"),
+    ("torch.max(m, 2)", "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
+    ("torch.max(m, (0, 1))", "dim must be a whole number"),
     ("prod(m, 1.0)", "dim must be a whole number, got 1.0"),
 ])
 def test_dims_out_of_range_or_not_whole_are_errors(program, message):
@@ -296,8 +301,8 @@ def test_prod_of_nothing_is_one_with_an_empty_gradient():
 
 @pytest.mark.parametrize(("spelled", "plain"), [
     ("m.prod(1)", "prod(m, 1)"), ("torch.prod(m, dim=1, keepdim=True)", "prod(m, 1, True)"),
-    ("np.prod(m, axis=(0, 1))", "prod(m, (0, 1))"), ("m.max()", "max(m)"), ("torch.max(m, dim=-1)", "max(m, -1)"),
-    ("m.min(0)", "min(m, 0)"), ("np.amax(m, 0)", "amax(m, 0)"), ("m.amin(axis=1, keepdims=True)", "amin(m, 1, True)"),
+    ("np.prod(m, axis=(0, 1))", "prod(m, (0, 1))"), ("m.max()", "max(m)"), ("torch.max(m, dim=-1)", "max(m, dim=-1)"),
+    ("m.min(0)", "min(m, dim=0)"), ("np.amax(m, 0)", "amax(m, 0)"), ("m.amin(axis=1, keepdims=True)", "amin(m, 1, True)"),
     ("torch.special.logsumexp(m, 1)", "logsumexp(m, 1)"), ("m.logsumexp(dim=0, keepdim=True)", "logsumexp(m, 0, True)"),
     ("m.var(0, unbiased=False)", "var(m, 0, False)"), ("np.std(m, axis=1, ddof=0)", "std(m, 1, correction=0)"),
     ("F.softmax(m, dim=1)", "softmax(m, 1)"), ("m.log_softmax(-1)", "log_softmax(m, -1)"),
@@ -314,7 +319,7 @@ def test_pytorch_and_numpy_spellings_give_the_plain_tape(spelled, plain):
 
 # --- every view of a program that uses them -------------------------------------------------
 
-PROGRAM = ("sum(prod(m, 1)) + max(m) + sum(amax(m, 0)) + sum(max(m, -1).values) * min(m) + sum(amin(m, 1, keepdim=True))"
+PROGRAM = ("sum(prod(m, 1)) + max(m) + sum(amax(m, 0)) + sum(torch.max(m, -1).values) * min(m) + sum(amin(m, 1, keepdim=True))"
            " + logsumexp(m) + sum(var(m, 0) * std(m, 1, keepdim=True)) + sum(softmax(m, 1) * log_softmax(m, 0))"
            " + sum(cumsum(m, 0) * cumprod(m, 1)) + sum(logcumsumexp(m, -1))")
 AT = "m=[[1,2,3],[0.5,-1,4]]"

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from gradcli import syntax
+from gradcli import lowering, syntax
 from gradcli.errors import GradcliError, LimitProblem, Limits, NameProblem, ShapeProblem, SyntaxProblem, over_limit
 from gradcli.ops import CONSTANTS, CONSTRUCTORS, DTYPES, SIZED
 from gradcli.syntax import END, KIND, START, Span, Token, Tokens
@@ -78,34 +78,74 @@ def _written_as_int(expr: syntax.Expr) -> bool:
 
 def _construct(call: syntax.Call, source: str, count: _Count) -> Array:
     """tensor([...]), ones(2, 3), arange(5)...: the constructors of programs (ops.CONSTRUCTORS),
-    their args bound as a call binds them, the elements counted before they are made."""
-    op = CONSTRUCTORS.get(call.func)
+    their args bound by the one lowering of calls, the elements counted before they are made."""
+    family, name = lowering.spelling(call.func)
+    op = CONSTRUCTORS.get(name) if family != lowering.METHOD else None
     if op is None:
         raise _problem(f"'{call.func}' is not a value; {_EXPECTED}", call, source)
-    given = [_static(arg, source, count) for arg in call.args]
-    if call.func in SIZED and len(given) > 1:  # ones(2, 3) is ones((2, 3))
-        given = [tuple(given)]
-    data = [np.asarray(item, dtype=float) for item in given[: op.arity]]
-    if len(data) < op.arity or len(given) > op.arity + len(op.params):
-        raise _problem(f"{call.func} does not take {len(given)} positional arguments", call, source)
-    written = dict(zip((p.name for p in op.params), given[op.arity :], strict=False))
-    names = {name: spec.name for spec in op.params for name in (spec.name, *spec.aliases)}
-    for keyword, argument in call.keywords:
-        if keyword not in names or names[keyword] in written:
-            raise _problem(f"{call.func}() got an unexpected or repeated keyword argument '{keyword}'", argument, source)
-        written[names[keyword]] = _static(argument, source, count)
+    args: list[Any] = list(call.args)
+    if name in SIZED and len(args) > 1:  # ones(2, 3) is ones((2, 3))
+        args = [syntax.TupleLit(tuple(args), call.span)]
+    front = _Written(source, count)
     try:
-        params = {spec.name: spec.convert(written[spec.name]) if spec.name in written else spec.default
-                  for spec in op.params}
+        tensors, params = lowering.bind(op, name, args, call.keywords, front)
+        data = [np.asarray(front.static(item), dtype=float) for item in tensors]
         shape = op.shape(*[d.shape for d in data], **params)  # type: ignore[misc]
+    except lowering.CallProblem as problem:
+        raise SyntaxProblem(problem.message, source=source, span=getattr(problem.value, "span", call.span),
+                            hint=problem.hint) from None
     except ValueError as problem:
-        raise _problem(f"{call.func}: {problem}", call, source) from None
-    if call.func in ("tensor", "array", "as_tensor", "asarray"):
+        raise _problem(f"{name}: {problem}", call, source) from None
+    if name in ("tensor", "array", "as_tensor", "asarray"):
         return data[0]  # (counted as it was read)
     if math.prod(shape) > count.limit:
-        raise over_limit(f"{call.func} makes too many elements", "elements", source=source, span=call.span)
+        raise over_limit(f"{name} makes too many elements", "elements", source=source, span=call.span)
     count.add(math.prod(shape), call, source)
     return np.asarray(op.forward(*data, ranks=(), **params), dtype=float)
+
+
+class _Written:
+    """The values of a constructor's call in a literal, as gradcli.lowering asks of them (lowering.Front)."""
+
+    def __init__(self, source: str, count: _Count) -> None:
+        self.source, self.count = source, count
+
+    def kind(self, expr: Any) -> str:
+        if isinstance(expr, syntax.ListLit):
+            return lowering.LIST
+        if isinstance(expr, syntax.TupleLit):
+            return lowering.TUPLE
+        if isinstance(expr, syntax.Str) or (isinstance(expr, syntax.Name) and expr.id in DTYPES):
+            return lowering.STR
+        if isinstance(expr, syntax.Name) and expr.id in ("True", "False"):
+            return lowering.BOOL
+        if isinstance(expr, syntax.Name) and expr.id == "None":
+            return lowering.NONE
+        if isinstance(expr, syntax.Call):
+            return lowering.TENSOR
+        return lowering.INT if _written_as_int(expr) else lowering.FLOAT
+
+    def static(self, expr: Any) -> Any:
+        if isinstance(expr, syntax.Name) and expr.id in ("True", "False", "None"):
+            return {"True": True, "False": False, "None": None}[expr.id]
+        if isinstance(expr, syntax.Str):
+            return expr.value
+        return _static(expr, self.source, self.count)
+
+    def items(self, expr: Any) -> list[Any]:
+        return list(expr.items)
+
+    def tensor(self, expr: Any) -> Any:
+        return expr
+
+    def stand_in(self, number: float) -> Any:
+        return syntax.Num(number, repr(number), (0, 0))
+
+    def floating(self, expr: Any) -> bool:
+        return True
+
+    def dtype(self, expr: Any) -> str:
+        return "float64"
 
 
 class _Count:
@@ -267,7 +307,7 @@ def check_point(inputs: Mapping[str, int], point: Mapping[str, Array]) -> None:
 
 def _ones_like(expr: syntax.Expr) -> bool:
     """ones_like(y): the seed `ones`, of the shape of what is differentiated."""
-    return (isinstance(expr, syntax.Call) and expr.func == "ones_like" and len(expr.args) == 1
+    return (isinstance(expr, syntax.Call) and lowering.spelling(expr.func)[1] == "ones_like" and len(expr.args) == 1
             and isinstance(expr.args[0], syntax.Name) and not expr.keywords)
 
 

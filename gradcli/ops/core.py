@@ -62,7 +62,8 @@ Shape = tuple[int, ...]
 class Param(NamedTuple):
     """A static parameter of a call: its keyword, what it takes and its default.
 
-    kind: "int"; "float"; "bool"; "str" (one of `choices`); "dims" (an int, a tuple of ints,
+    kind: "int"; "float"; "bool"; "str" (one of `choices`); "dtype" (a dtype's name: the result's
+    dtype, which the lowering takes out of the params for the front end: Bound.cast); "dims" (an int, a tuple of ints,
     or None: every axis); "ints" (a tuple of ints, given as a tuple, a list, or as the rest of
     the positional args: `x.reshape(2, 3)`); "axes" (an int, or a pair of tuples of ints:
     tensordot's dims). Every kind takes None where the default is None.
@@ -82,6 +83,12 @@ class Param(NamedTuple):
             if self.default is None:
                 return None
             raise ValueError(f"{self.name} cannot be None")
+        if kind == "dtype":
+            if value == "cpu":  # x.to("cpu"): the one device there is, no dtype
+                return None
+            if isinstance(value, str) and value in _DTYPE_NAMES:
+                return _DTYPE_NAMES[value]
+            raise ValueError(f"{self.name} must be a dtype, as in torch.float64")
         if kind == "str":
             if isinstance(value, str) and (not self.choices or value in self.choices):
                 return value
@@ -113,6 +120,10 @@ class Param(NamedTuple):
         return float(value)
 
 
+# PyTorch's names of its dtypes, as NumPy names them (torch.float is float32, torch.double float64).
+_DTYPE_NAMES = {"float64": "float64", "double": "float64", "float32": "float32", "float": "float32", "float16": "float16",
+                "half": "float16", "int64": "int64", "long": "int64", "int32": "int32", "int": "int32", "bool": "bool"}
+
 _KIND_TEXT = {"int": "a whole number", "float": "a number", "bool": "True or False", "dims": "a dim or a tuple of dims",
               "ints": "whole numbers", "axes": "a whole number or a pair of lists of dims"}
 
@@ -141,6 +152,16 @@ def point_axes(dim: int | tuple[int, ...] | None, rank: int) -> tuple[int, ...]:
     if len(set(axes)) != len(axes):
         raise ValueError(f"dim {dims} names an axis twice")
     return tuple(axes) if rank else ()
+
+
+class Dialect(NamedTuple):
+    """What a call of a row means when spelled by one family (Op.dialects; gradcli.lowering reads it)."""
+
+    family: str  # "" (bare: Python's and mathematics'), "torch", "method", "numpy", "math"
+    row: str | None = None  # the row it means instead
+    positional: int | None = None  # only a call with this many positional args
+    order: tuple[str, ...] | None = None  # its params by position, in the family's order
+    defaults: tuple[tuple[str, Any], ...] = ()  # its params' defaults where they differ (NumPy's ddof=0)
 
 
 @dataclass(frozen=True, eq=False, repr=False)  # eq/repr left out: they cost start-up time
@@ -179,8 +200,20 @@ class Op:
     # Other rows a call by this name means when its arguments do not fit this one's: max(v) is
     # the reduction, max(a, b) the elementwise maximum.
     overloads: tuple[str, ...] = ()
+    # Whose semantics a spelling has, where PyTorch, NumPy and Python disagree: bare max(a, b) is the
+    # elementwise maximum, np.max(m, 0) NumPy's values alone, np.std(x) NumPy's ddof=0 (Dialect).
+    dialects: tuple[Dialect, ...] = ()
+    # The orders in which positional args bind the params, where the library has several
+    # (PyTorch's overloads of one op: std(x, dim, unbiased, keepdim) and std(x, unbiased)); the
+    # first that fits wins. Empty: the order of `params`.
+    positional: tuple[tuple[str, ...], ...] = ()
     # Python's ints stay ints through it (+ - * //): `-1` and `2*3` are still a dim and a size.
     keeps_integers: bool = False
+    # Its dtype rule, for `gradcli run`'s dtypes (every value of `grad` is float64): "float" (integer
+    # and bool args compute in float32, PyTorch's default), "keeps" (an integer or bool tensor stays
+    # one: the ops that move, pick or add values, as keeps_integers does), "sums" (keeps, and a sum of
+    # booleans counts them: int64); a mask (`boolean`) is bool, an integer part (`integer_parts`) int64.
+    dtype: str = "float"
     # The args from this position on are integer indices (v[idx], gather's index): no gradient
     # flows into them, an input among them is an integer input, and PyTorch does not list them
     # among the node's next_functions.
@@ -188,6 +221,9 @@ class Op:
     # Where the tensor args stand among a call's positional args, when a param comes between
     # them: gather(x, dim, index) is (0, 2).
     tensor_positions: tuple[int, ...] = ()
+    # The names of the tensor args, in the row's order, for a call that gives one by keyword
+    # (torch.gather(x, 1, index=i)); empty: input, other.
+    inputs: tuple[str, ...] = ()
     # Tensor args a call may leave out or give by keyword: (their place among the call's
     # positional args, the keyword, the number a left-out one is). cross_entropy(x, t, weight=w):
     # ((2, "weight", 1.0),), every class weighing 1 where no weight is given.
@@ -203,6 +239,8 @@ class Op:
     spellings: tuple[str, ...] = ()
     # The PyTorch/NumPy methods that are this op, the receiver its first arg: `x.sum()`, `y.pow(2)`.
     methods: tuple[str, ...] = ()
+    # Methods that are this op with some params said by their name: x.double() is x.to(torch.float64).
+    method_params: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
     # text(args, **params) -> the op applied to argument texts; None: the generic spelling
     # (`a + b` for an infix operator, `-a` for a prefix one, `name(a, b)` for a call).
     text: Rule | None = None
@@ -248,6 +286,17 @@ class Op:
     # The args PyTorch does not count as inputs of its node (where's condition, masked_fill's
     # mask: booleans): next_functions leave them out.
     conditions: tuple[int, ...] = ()
+    # A composite: an op PyTorch records as several nodes (cross_entropy is NllLossBackward0 over
+    # LogSoftmaxBackward0), written as a small program of other rows:
+    # program(emit, *args, **params) -> the value, where emit(row, *args, **params) applies a row
+    # and an arg may be a Python number. Every front end lowers it into its parts as the tape is
+    # built (TapeSink.apply, run's apply), so the graph is PyTorch's and no derivative is written
+    # for it; its own rules, for whoever calls the row alone, are derived from the program
+    # (composite(): gradcli.composites).
+    program: Rule | None = None
+    # What PyTorch records where the first arg is a Python number (its reflected method, as
+    # program(emit, a, b)): `2 / x` is x.__rtruediv__(2), x.reciprocal() * 2.
+    reflected: Rule | None = None
 
     def integer_valued(self, params: dict[str, Any]) -> bool:
         """Is the node of this op with these params an integer value (see integer_parts)?"""
@@ -391,6 +440,20 @@ def structural(name: str, arity: int, forward: Rule, vjp: Rule, torch_node: str,
     if jvp is None:
         jvp = _bilinear_jvp(forward) if bilinear else _linear_jvp(forward)
     return Op(name, arity, forward, vjp, torch_node, jvp=jvp, elementwise=False, **fields)
+
+
+def composite(name: str, arity: int, program: Rule, torch_node: str, **fields: Any) -> Op:
+    """A row that is a program of other rows (Op.program): its forward, VJP and JVP are the sweeps
+    over the program's own small tape (gradcli.composites), never written by hand."""
+    from gradcli import composites  # (the sweeps need the tape, which needs the table: at call time)
+
+    rules = composites.Rules(program, arity)
+    fields.setdefault("sympy", rules.sympy)
+    if fields.get("elementwise"):  # a program of elementwise rows: on Python floats too
+        fields["floats"] = (rules.float_forward, rules.float_vjp)
+    else:
+        fields["elementwise"] = False
+    return Op(name, arity, rules.forward, rules.vjp, torch_node, jvp=rules.jvp, program=program, **fields)
 
 
 def unbroadcast(cotangent: Array, shape: Shape) -> Array:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import FLOATS, Op, Param, elementwise, load_sympy
+from gradcli.ops.core import FLOATS, Op, Param, composite, elementwise, load_sympy
 
 _LN2, _LN10 = float(np.log(2.0)), float(np.log(10.0))
 
@@ -44,6 +44,17 @@ def _pow_torch_node(constant: Any, shapes: object) -> str:
 def _abs_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
     # abs' as PyTorch has it: the sign, and 0 at 0 and at NaN.
     return (g * xp.where(x != x, 0.0, xp.sign(x)),)
+
+
+def _positive_nan(out: Any, domain_error: Any) -> Any:
+    """`out`, its NaN made positive where the argument was out of the domain: PyTorch's sqrt and
+    logarithms give a NaN whose sign bit is clear there, NumPy's (x86's default NaN) has it set.
+    Only copysign reads it: copysign(b, sqrt(-1)) is |b| in PyTorch. A NaN argument keeps its own."""
+    if type(out) is np.ndarray:
+        return np.abs(out, out=out, where=domain_error)
+    if isinstance(out, (float, np.floating)):
+        return abs(out) if domain_error else out
+    return out  # (the Hessian's dual numbers: no derivative reads a NaN's sign)
 
 
 def _relu(xp: Any, x: Any) -> Any:
@@ -271,16 +282,17 @@ def _logsigmoid_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
     return (g * xp.where(x < 0, 1.0 - z / (1.0 + z), z / (1.0 + z)),)
 
 
-def _softsign_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
-    # g / b + (-g * ((x / b) / b)) * sign(x), b = 1 + |x|: div's two parts, then abs's.
-    b = 1.0 + xp.abs(x)
-    return (g * (1.0 / b - ((x / b) / b) * xp.sign(x)),)
+# softsign and tanhshrink are compositions in PyTorch: x / (|x| + 1) and x - tanh(x), recorded
+# as DivBackward0 over AddBackward0 over AbsBackward0, and SubBackward0 over TanhBackward0.
+def _softsign(emit: Any, x: Any) -> Any:
+    return emit("div", x, emit("add", emit("abs", x), 1.0))
 
 
-def _tanhshrink_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
-    # g + (-g) * (1 - t * t), t = tanh(x): sub's two parts, then tanh's
-    t = xp.tanh(x)
-    return (g * (1.0 - (1.0 - t * t)),)
+def _tanhshrink(emit: Any, x: Any) -> Any:
+    return emit("sub", x, emit("tanh", x))
+
+
+_ONE_ARG: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = tuple(((shape,), {}) for shape in [(), (4,), (2, 3)])
 
 
 _SQRT1_2 = math.sqrt(0.5)
@@ -482,25 +494,32 @@ ROWS = [
     # PyTorch's rule for the divisor, -g * ((a / b) / b): a / (b * b) overflows where the
     # quotient does not, and y / y must have the gradient 0 exactly.
     _binary("div", "/", operator.truediv, lambda xp, g, ans, a, b: (g / b, -g * (ans / b)), "DivBackward0", 20,
-            operator.truediv, ufuncs=(np.divide,), domain=((-2.0, 2.0), (0.5, 2.0)), spellings=("div", "divide", "true_divide"), methods=("div", "divide", "true_divide")),
+            operator.truediv, ufuncs=(np.divide,), domain=((-2.0, 2.0), (0.5, 2.0)),
+            reflected=lambda emit, a, b: emit("mul", emit("reciprocal", b), a), spellings=("div", "divide", "true_divide"), methods=("div", "divide", "true_divide")),
     # PyTorch masks the base's product where the exponent is 0 (NaN of g included).
     _binary("pow", "**", lambda xp, a, b: xp.power(a, b), _pow_derivative, "PowBackward0", 40, operator.pow,
             mask=lambda a, b: (b == 0, None), right_assoc=True, callable=True, ufuncs=(np.power, np.float_power), torch_node_rule=_pow_torch_node,
             scalar_overloads=frozenset({"PowBackward0", "PowBackward2"}), domain=((0.3, 2.0), (-2.0, 2.0)), spellings=("power",), methods=("pow",),
-            keeps_integers=True),
+            keeps_integers=True, dtype="keeps"),
     elementwise("neg", 1, operator.neg, lambda xp, g, ans, x: (-g,), "NegBackward0", sympy=operator.neg,
                 symbol="-", precedence=30, callable=False, linear=True,
                 ufuncs=(np.negative,), spellings=("neg", "negative"), methods=("neg", "negative"), keeps_integers=True),
     # functions of one arg
     _unary("exp", np.exp, lambda xp, g, ans, x: (g * ans,), _sympy("exp"), methods=("exp",)),
-    _unary("log", np.log, lambda xp, g, ans, x: (g / x,), _sympy("log"), domain=((0.2, 3.0),), spellings=("ln",), methods=("log",)),
-    _unary("log2", np.log2, lambda xp, g, ans, x: (g / (x * _LN2),), _sympy("log", 2), domain=((0.2, 3.0),), methods=("log2",)),
-    _unary("log10", np.log10, lambda xp, g, ans, x: (g / (x * _LN10),), _sympy("log", 10), domain=((0.2, 3.0),), methods=("log10",)),
-    _unary("log1p", np.log1p, lambda xp, g, ans, x: (g / (1.0 + x),), lambda x: load_sympy().log(1 + x),
-           torch_node="Log1PBackward0", domain=((-0.5, 3.0),), methods=("log1p",)),
+    _unary("log", lambda xp, x: _positive_nan(xp.log(x), x < 0), lambda xp, g, ans, x: (g / x,), _sympy("log"), domain=((0.2, 3.0),), spellings=("ln",), methods=("log",),
+           ufuncs=(np.log,)),
+    _unary("log2", lambda xp, x: _positive_nan(xp.log2(x), x < 0), lambda xp, g, ans, x: (g / (x * _LN2),), _sympy("log", 2), domain=((0.2, 3.0),), methods=("log2",),
+           ufuncs=(np.log2,)),
+    _unary("log10", lambda xp, x: _positive_nan(xp.log10(x), x < 0), lambda xp, g, ans, x: (g / (x * _LN10),), _sympy("log", 10), domain=((0.2, 3.0),), methods=("log10",),
+           ufuncs=(np.log10,)),
+    # (PyTorch's log1p of a NaN is a positive NaN, whatever its sign)
+    _unary("log1p", lambda xp, x: _positive_nan(xp.log1p(x), (x < -1.0) | (x != x)), lambda xp, g, ans, x: (g / (1.0 + x),),
+           lambda x: load_sympy().log(1 + x), torch_node="Log1PBackward0", domain=((-0.5, 3.0),), methods=("log1p",),
+           ufuncs=(np.log1p,)),
     _unary("expm1", np.expm1, lambda xp, g, ans, x: (g * (ans + 1.0),), lambda x: load_sympy().exp(x) - 1, methods=("expm1",)),
-    _unary("sqrt", np.sqrt, lambda xp, g, ans, x: (g / (2.0 * ans),), _sympy("sqrt"), domain=((0.2, 3.0),), methods=("sqrt",)),
-    _unary("abs", np.abs, _abs_derivative, _sympy("Abs"), ufuncs=(np.absolute, np.fabs), kinked=True, spellings=("absolute",), methods=("abs", "absolute")),
+    _unary("sqrt", lambda xp, x: _positive_nan(xp.sqrt(x), x < 0), lambda xp, g, ans, x: (g / (2.0 * ans),), _sympy("sqrt"), domain=((0.2, 3.0),), methods=("sqrt",),
+           ufuncs=(np.sqrt,)),
+    _unary("abs", np.abs, _abs_derivative, _sympy("Abs"), ufuncs=(np.absolute, np.fabs), kinked=True, spellings=("absolute",), methods=("abs", "absolute"), dtype="keeps"),
     _unary("sin", np.sin, lambda xp, g, ans, x: (g * xp.cos(x),), _sympy("sin"), methods=("sin",)),
     _unary("cos", np.cos, lambda xp, g, ans, x: (-g * xp.sin(x),), _sympy("cos"), methods=("cos",)),
     _unary("tan", np.tan, lambda xp, g, ans, x: (g * (1.0 + ans * ans),), _sympy("tan"), domain=((-1.2, 1.2),), methods=("tan",)),
@@ -516,12 +535,12 @@ ROWS = [
     _unary("sigmoid", _sigmoid, lambda xp, g, ans, x: (g * (1.0 - ans) * ans,), lambda x: 1 / (1 + load_sympy().exp(-x)), methods=("sigmoid",)),
     # PyTorch's threshold_backward masks where the value is <= 0: NaN passes the gradient.
     _unary("relu", _relu, lambda xp, g, ans, x: (g,), lambda x: load_sympy().Max(x, 0), mask=lambda x: (x <= 0,),
-           kinked=True, methods=("relu",)),
+           kinked=True, methods=("relu",), dtype="keeps"),
     _unary("softplus", _softplus, _softplus_derivative, _sympy_softplus, domain=((-25.0, 25.0),),
            params=(Param("beta", "float", 1.0), Param("threshold", "float", 20.0)),
            examples=_with_params({"beta": 2.0}, {"beta": 0.5, "threshold": 3.0})),
     # PyTorch's square is pow(x, 2): its node is PowBackward0 and its derivative 2 * x.
-    _unary("square", np.square, lambda xp, g, ans, x: (g * (2.0 * x),), lambda x: x**2, torch_node="PowBackward0", methods=("square",)),
+    _unary("square", np.square, lambda xp, g, ans, x: (g * (2.0 * x),), lambda x: x**2, torch_node="PowBackward0", methods=("square",), dtype="keeps"),
     # rsqrt' and reciprocal' from the value, as PyTorch has them: -0.5 * g * ans**3, -g * ans**2.
     _unary("rsqrt", lambda xp, x: 1.0 / xp.sqrt(x), lambda xp, g, ans, x: (-0.5 * g * (ans * ans * ans),),
            lambda x: 1 / load_sympy().sqrt(x), domain=((0.2, 3.0),), methods=("rsqrt",)),
@@ -538,15 +557,15 @@ ROWS = [
     # Piecewise constant: PyTorch's gradient is zeros_like(g), so a NaN coming in gives 0 too.
     # sign is 0 at NaN and +0.0 at -0.0, as PyTorch's; round is to even, as PyTorch's and rint.
     _unary("sign", lambda xp, x: xp.where(x > 0, 1.0, xp.where(x < 0, -1.0, 0.0)), _zero_derivative,
-           _sympy("sign"), mask=_masked_everywhere, kinked=True, methods=("sign", "sgn"), spellings=("sgn",)),
+           _sympy("sign"), mask=_masked_everywhere, kinked=True, methods=("sign", "sgn"), spellings=("sgn",), dtype="keeps"),
     _unary("floor", np.floor, _zero_derivative, partial(_sympy_step, "floor"), mask=_masked_everywhere,
-           kinked=True, domain=_BETWEEN_STEPS, methods=("floor",)),
+           kinked=True, domain=_BETWEEN_STEPS, methods=("floor",), dtype="keeps"),
     _unary("ceil", np.ceil, _zero_derivative, partial(_sympy_step, "ceil"), mask=_masked_everywhere,
-           kinked=True, domain=_BETWEEN_STEPS, methods=("ceil",)),
+           kinked=True, domain=_BETWEEN_STEPS, methods=("ceil",), dtype="keeps"),
     _unary("round", np.rint, _zero_derivative, partial(_sympy_step, "round"), mask=_masked_everywhere,
-           kinked=True, domain=_BETWEEN_STEPS, methods=("round",)),
+           kinked=True, domain=_BETWEEN_STEPS, methods=("round",), dtype="keeps"),
     _unary("trunc", np.trunc, _zero_derivative, partial(_sympy_step, "trunc"), mask=_masked_everywhere,
-           kinked=True, domain=_BETWEEN_STEPS, methods=("trunc",)),
+           kinked=True, domain=_BETWEEN_STEPS, methods=("trunc",), dtype="keeps"),
     # PyTorch's: (+-2 / sqrt(pi)) * exp(-x**2) * g
     _unary("erf", _erf, lambda xp, g, ans, x: (_TWO_OVER_SQRT_PI * xp.exp(-(x * x)) * g,), _sympy("erf"),
            ufuncs=(_ERF,), methods=("erf",)),
@@ -573,13 +592,13 @@ ROWS = [
            torch_node="ClampBackward1", kinked=True, spellings=("clip",), methods=("clamp", "clip"),
            params=(Param("min", "float", None, aliases=("a_min",)), Param("max", "float", None, aliases=("a_max",))),
            examples=_with_params({"min": -1.0, "max": 2.0}, {"min": 0.5}, {"max": -1.0}, {"min": 1.0, "max": -1.0},
-                                 defaults=False)),
+                                 defaults=False), dtype="keeps"),
     _unary("clamp_min", _one_bound("min"), lambda xp, g, ans, x, **bound: (g,), _sympy_clamp, mask=_clamp_masked,
            torch_node="ClampMinBackward0", kinked=True, methods=("clamp_min",), params=(Param("min", "float", None),),
-           examples=_with_params({"min": 0.5}, {"min": -1.0}, defaults=False)),
+           examples=_with_params({"min": 0.5}, {"min": -1.0}, defaults=False), dtype="keeps"),
     _unary("clamp_max", _one_bound("max"), lambda xp, g, ans, x, **bound: (g,), _sympy_clamp, mask=_clamp_masked,
            torch_node="ClampMaxBackward0", kinked=True, methods=("clamp_max",), params=(Param("max", "float", None),),
-           examples=_with_params({"max": 0.5}, {"max": -1.0}, defaults=False)),
+           examples=_with_params({"max": 0.5}, {"max": -1.0}, defaults=False), dtype="keeps"),
     # F.threshold(x, threshold, value): x above the threshold, else value; NaN passes the gradient.
     _unary("threshold", _threshold, lambda xp, g, ans, x, **params: (g,),
            lambda x, threshold, value: load_sympy().Piecewise((x, x > threshold), (value, True)),
@@ -621,12 +640,8 @@ ROWS = [
     # logsigmoid: min(x, 0) - log1p(exp(-|x|)), PyTorch's kernel and its backward.
     _unary("logsigmoid", lambda xp, x: xp.where(x < 0, x, 0.0) - xp.log1p(xp.exp(-xp.abs(x))), _logsigmoid_derivative,
            lambda x: -load_sympy().log(1 + load_sympy().exp(-x)), torch_node="LogSigmoidBackward0"),
-    # softsign and tanhshrink are compositions in PyTorch (x / (1 + |x|), x - tanh(x)): one node
-    # here, named after PyTorch's last, and the derivative in the order of PyTorch's chain rule.
-    _unary("softsign", lambda xp, x: x / (1.0 + xp.abs(x)), _softsign_derivative,
-           lambda x: x / (1 + load_sympy().Abs(x)), torch_node="DivBackward0", kinked=True),
-    _unary("tanhshrink", lambda xp, x: x - xp.tanh(x), _tanhshrink_derivative,
-           lambda x: x - load_sympy().tanh(x), torch_node="SubBackward0"),
+    composite("softsign", 1, _softsign, "DivBackward0", elementwise=True, kinked=True, examples=_ONE_ARG),
+    composite("tanhshrink", 1, _tanhshrink, "SubBackward0", elementwise=True, examples=_ONE_ARG),
     # gelu, exact (approximate="none"): x * 0.5 * (1 + erf(x / sqrt(2))), and PyTorch's backward
     # g * (cdf + x * pdf).
     _unary("gelu", _gelu, _gelu_derivative, _sympy_gelu, params=(APPROXIMATE,),
@@ -636,10 +651,10 @@ ROWS = [
     # (`max(a, b)` is this row too: the reduction row `max` names it among its overloads.)
     elementwise("maximum", 2, np.maximum, lambda xp, g, ans, a, b: (g, g), "MaximumBackward0",
                 tie=lambda a, b: a == b, mask=lambda a, b: (a < b, b < a), sympy=lambda a, b: load_sympy().Max(a, b),
-                kinked=True, methods=("maximum",)),
+                kinked=True, methods=("maximum",), dtype="keeps"),
     elementwise("minimum", 2, np.minimum, lambda xp, g, ans, a, b: (g, g), "MinimumBackward0",
                 tie=lambda a, b: a == b, mask=lambda a, b: (a > b, b > a), sympy=lambda a, b: load_sympy().Min(a, b),
-                kinked=True, methods=("minimum",)),
+                kinked=True, methods=("minimum",), dtype="keeps"),
     elementwise("atan2", 2, np.arctan2, _atan2_derivative, "Atan2Backward0", sympy=lambda a, b: load_sympy().atan2(a, b), spellings=("arctan2",), methods=("atan2", "arctan2")),
     # PyTorch's: g * a / hypot, g * b / hypot (NaN at the origin, as PyTorch's)
     elementwise("hypot", 2, np.hypot, lambda xp, g, ans, a, b: (g * a / ans, g * b / ans), "HypotBackward0",
@@ -674,18 +689,18 @@ ROWS = [
     elementwise("fmod", 2, np.fmod, lambda xp, g, ans, a, b: (g, -g * np.trunc(a / b)), "FmodBackward1",
                 sympy=lambda a, b: a - b * _sympy_step("trunc", a / b), kinked=True, domain=((-3.0, 3.0), (0.7, 0.9)),
                 torch_node_rule=_node_by_scalar("FmodBackward0", "FmodBackward1"),
-                scalar_overloads=frozenset({"FmodBackward0"}), methods=("fmod",)),
+                scalar_overloads=frozenset({"FmodBackward0"}), methods=("fmod",), dtype="keeps"),
     _binary("remainder", "%", _remainder, _remainder_derivative, "RemainderBackward1", 20,
             lambda a, b: a - b * _sympy_step("floor", a / b), callable=True, kinked=True,
             domain=((-3.0, 3.0), (0.7, 0.9)), torch_node_rule=_node_by_scalar("RemainderBackward0", "RemainderBackward1"),
             scalar_overloads=frozenset({"RemainderBackward0", "NotImplemented"}), spellings=("mod",), methods=("remainder",),
-            keeps_integers=True),
+            keeps_integers=True, dtype="keeps"),
     # a // b, PyTorch's floor_divide (Python's //). PyTorch records it as a NotImplemented node and
     # its backward raises; gradcli's gradient is 0 for both args, a step's, as for heaviside.
     _binary("floor_divide", "//", np.floor_divide, _no_derivative, "NotImplemented", 20,
             lambda a, b: _sympy_step("floor", a / b), mask=_masked_all, callable=True, kinked=True,
             domain=((-3.0, 3.0), (0.7, 0.9)), scalar_overloads=frozenset({"NotImplemented"}), methods=("floor_divide",),
-            keeps_integers=True),
+            keeps_integers=True, dtype="keeps"),
     _unary("sinc", _sinc, _sinc_derivative, lambda x: load_sympy().sinc(load_sympy().pi * x),
            mask=lambda x: (x * x * math.pi == 0,), methods=("sinc",)),
     # PyTorch's: g * sqrt(pi) / 2 * exp(erfinv(x)**2)
@@ -721,14 +736,14 @@ ROWS = [
     # where(condition, a, b): the gradient goes to a where the condition holds, to b elsewhere.
     elementwise("where", 3, lambda xp, c, a, b: xp.where(c != 0, a, b), _no_derivative, "WhereBackward0",
                 mask=lambda c, a, b: (True, c == 0, c != 0), conditions=(0,),
-                sympy=lambda c, a, b: load_sympy().Piecewise((a, load_sympy().Ne(c, 0)), (b, True)), kinked=True),
+                sympy=lambda c, a, b: load_sympy().Piecewise((a, load_sympy().Ne(c, 0)), (b, True)), kinked=True, dtype="keeps"),
     # masked_fill(x, mask, value): value where the mask holds; x's gradient masked there, value's the rest.
     elementwise("masked_fill", 3, lambda xp, x, m, v: xp.where(m != 0, v, x), _no_derivative, "MaskedFillBackward1",
                 mask=lambda x, m, v: (m != 0, True, m == 0), conditions=(1,), torch_node_rule=_masked_fill_torch_node,
                 scalar_overloads=frozenset({"MaskedFillBackward0"}),
                 sympy=lambda x, m, v: load_sympy().Piecewise((v, load_sympy().Ne(m, 0)), (x, True)), kinked=True,
                 examples=tuple((shapes, {}) for shapes in [((), (), ()), ((4,), (4,), ()), ((2, 3), (3,), ())]),
-                methods=("masked_fill",)),
+                methods=("masked_fill",), dtype="keeps"),
 ]
 
 

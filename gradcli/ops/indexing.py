@@ -227,7 +227,7 @@ def _sympy_index(x: Array, *indices: Array, key: tuple[Any, ...] = ()) -> Array:
 
 
 ROWS = [
-    structural("index", 1, _index, _index_vjp, "IndexBackward0", jvp=_index_jvp, callable=False, index_from=1,
+    structural("index", 1, _index, _index_vjp, "IndexBackward0", dtype="keeps", jvp=_index_jvp, callable=False, index_from=1,
                sympy=_sympy_index, shape=index_shape, text=lambda args, key: f"{args[0]}[{key_text(key, args[1:])}]",
                shape_message=lambda label, shapes: f"index out of range for shape {tuple(shapes[0])}",
                examples=tuple(((shape,), {"key": key}) for shape, key in [
@@ -364,16 +364,17 @@ _DIM = Param("dim", "int", aliases=("axis",))
 _INDEX_SHAPES = ((-2.0, 2.0), (0.0, 0.0))  # (the tests sample index 0 everywhere)
 
 ROWS += [
-    structural("gather", 2, _gather, _gather_vjp, "GatherBackward0", jvp=_index_arg_jvp(_gather), index_from=1,
-               params=(_DIM,), tensor_positions=(0, 2), shape=_gather_shape, methods=("gather",),
+    structural("gather", 2, _gather, _gather_vjp, "GatherBackward0", dtype="keeps", jvp=_index_arg_jvp(_gather), index_from=1,
+               params=(_DIM,), tensor_positions=(0, 2), inputs=("input", "index"), shape=_gather_shape, methods=("gather",),
                sympy=_sympy_gather, domain=_INDEX_SHAPES,
                examples=((((4,), (3,)), {"dim": 0}), (((2, 3), (2, 2)), {"dim": 1}), (((2, 3), (1, 3)), {"dim": -2}))),
-    structural("take", 2, _take, _take_vjp, "TakeBackward0", jvp=_index_arg_jvp(_take), index_from=1,
+    structural("take", 2, _take, _take_vjp, "TakeBackward0", dtype="keeps", jvp=_index_arg_jvp(_take), index_from=1,
                shape=lambda x, index: index, methods=("take",), domain=_INDEX_SHAPES,
                sympy=lambda x, index: np.asarray(np.reshape(x, -1)[_whole(index)], dtype=object),
                examples=((((4,), (3,)), {}), (((2, 3), (2, 2)), {}))),
-    structural("index_select", 2, _index_select, _index_select_vjp, "IndexSelectBackward0",
+    structural("index_select", 2, _index_select, _index_select_vjp, "IndexSelectBackward0", dtype="keeps",
                jvp=_index_arg_jvp(_index_select), index_from=1, params=(_DIM,), tensor_positions=(0, 2),
+               inputs=("input", "index"),
                shape=_index_select_shape, methods=("index_select",), domain=_INDEX_SHAPES,
                sympy=lambda x, index, dim=0: np.asarray(np.take(x, _whole(index), axis=dim), dtype=object),
                examples=((((4,), (3,)), {"dim": 0}), (((2, 3), (4,)), {"dim": 1}), (((2, 3), (2,)), {"dim": -2}))),

@@ -11,11 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Op, Param, load_sympy, point_axes, structural
+from gradcli.ops.core import Array, Dialect, Op, Param, load_sympy, point_axes, structural
 
 # dim/axis and keepdim/keepdims, as PyTorch and NumPy spell them.
 DIM = Param("dim", "dims", None, aliases=("axis",))
 KEEPDIM = Param("keepdim", "bool", False, aliases=("keepdims",))
+# dtype=: the result's dtype (a "dtype" param: the lowering hands it to the front end, never to the rules).
+CAST = Param("dtype", "dtype", None)
 
 
 def _axes(rank: int) -> tuple[int, ...]:
@@ -489,10 +491,13 @@ _OVER_DIMS = _VECTORS_AND_MATRICES + tuple(((shape,), params) for shape, params 
 
 def _extreme_row(name: str, numpy_function: Any, arg_function: Any, combine: str, overload: str) -> Op:
     mask = _extreme_mask(arg_function)
-    return structural(name, 1, _extreme(name, numpy_function, arg_function), _selection_vjp(mask, masked_fill=True), f"{name.title()}Backward1",
+    return structural(name, 1, _extreme(name, numpy_function, arg_function), _selection_vjp(mask, masked_fill=True), f"{name.title()}Backward1", dtype="keeps",
                       jvp=_selection_jvp(mask), sympy=_sympy_reduction(lambda terms: getattr(load_sympy(), combine)(*terms)),
                       shape=_nonempty_shape(name), examples=_VECTORS_AND_MATRICES, kinked=True, methods=(name,),
                       params=(DIM_INT, KEEPDIM), overloads=(overload,), with_dim=f"{name}_dim",
+                      # Python's max(a, b) is the elementwise maximum, whatever b is (max(x, 0) is a
+                      # ramp); NumPy's np.max(m, 0) gives the values alone (amax).
+                      dialects=(Dialect("", row=overload, positional=2), Dialect("numpy", row=f"a{name}")),
                       torch_node_rule=lambda constant, shapes, dim=None, keepdim=False:
                       f"{name.title()}Backward{1 if dim is None else 0}")
 
@@ -558,13 +563,13 @@ def _tuple_row(name: str, numpy_function: Any, arg_function: Any, combine: str) 
     def shape(x: tuple[int, ...], dim: Any = None, keepdim: bool = False, part: int = 0,
               of: Any = None) -> tuple[int, ...]:
         if dim is None:
-            raise ValueError(f"{name}() takes a dim for its (values, indices), as in {name}(x, 0); keepdim alone is not one")
+            raise ValueError(f"{name}() takes a dim for its (values, indices), as in torch.{name}(x, 0); keepdim alone is not one")
         return _nonempty_shape(name)(x, dim, keepdim)
 
     def text(args: Any, dim: Any = None, keepdim: bool = False, part: int = 0, of: Any = None) -> str:
-        return f"{name}({args[0]}, {dim}{', keepdim=True' if keepdim else ''})[{part}]"
+        return f"torch.{name}({args[0]}, {dim}{', keepdim=True' if keepdim else ''})[{part}]"  # (bare max(a, b): elementwise)
 
-    return structural(f"{name}_dim", 1, forward, vjp, f"{name.title()}Backward0", jvp=jvp, sympy=sympy, shape=shape,
+    return structural(f"{name}_dim", 1, forward, vjp, f"{name.title()}Backward0", dtype="keeps", jvp=jvp, sympy=sympy, shape=shape,
                       text=text, callable=False, parts=2, fields=("values", "indices"), integer_parts=(1,),
                       params=(DIM_INT, KEEPDIM), kinked=True,
                       examples=tuple(((shape,), {**params, "part": 0}) for (shape,), params in _OVER_ONE_DIM[2:]))
@@ -572,7 +577,7 @@ def _tuple_row(name: str, numpy_function: Any, arg_function: Any, combine: str) 
 
 def _even_row(name: str, numpy_function: Any, combine: str) -> Op:
     return structural(name, 1, _extreme(name, numpy_function), _selection_vjp(_even_mask, masked_fill=False),
-                      f"{name.title()}Backward0", jvp=_selection_jvp(_even_mask),
+                      f"{name.title()}Backward0", dtype="keeps", jvp=_selection_jvp(_even_mask),
                       sympy=_sympy_reduction(lambda terms: getattr(load_sympy(), combine)(*terms)),
                       shape=_nonempty_shape(name), examples=_OVER_DIMS[:-1], kinked=True, methods=(name,),
                       params=(DIM, KEEPDIM))
@@ -742,16 +747,21 @@ _NORM_EXAMPLES = (*_VECTORS_AND_MATRICES, (((2, 3),), {"p": 1}), (((2, 3),), {"p
                   (((2, 3),), {"p": 0.5, "dim": -1, "keepdim": True}), (((4,),), {"p": 1.5}), (((2, 3),), {"dim": (0, 1)}))
 _VAR_EXAMPLES = (*_OVER_DIMS[:-1], (((2, 3),), {"dim": 1, "correction": 0}), (((4,),), {"unbiased": False}))
 
+# PyTorch's var/std overloads: (input, dim, unbiased, keepdim) and (input, unbiased), told apart by
+# the bool (torch.std(x, False)); NumPy's np.std(a, axis, ..., ddof=0) divides by n unless asked.
+_VAR_ORDERS = (("dim", "unbiased", "keepdim"), ("unbiased",))
+_NUMPY_DDOF = (Dialect("numpy", order=("dim",), defaults=(("correction", 0.0),)),)
+
 ROWS = [
-    structural("sum", 1, _sum, _sum_vjp, "SumBackward0", sympy=_sympy_reduction(lambda terms: load_sympy().Add(*terms)),
-               shape=_reduced_shape, examples=_OVER_DIMS, linear=True, methods=("sum",), params=(DIM, KEEPDIM),
+    structural("sum", 1, _sum, _sum_vjp, "SumBackward0", dtype="sums", sympy=_sympy_reduction(lambda terms: load_sympy().Add(*terms)),
+               shape=_reduced_shape, examples=_OVER_DIMS, linear=True, methods=("sum",), params=(DIM, KEEPDIM, CAST),
                torch_node_rule=_with_dim("Sum")),
     structural("mean", 1, _mean, _mean_vjp, "MeanBackward0",
                sympy=_sympy_reduction(lambda terms: load_sympy().Add(*terms) / len(terms)), shape=_reduced_shape,
-               examples=_OVER_DIMS, linear=True, methods=("mean",), params=(DIM, KEEPDIM), torch_node_rule=_with_dim("Mean")),
-    structural("prod", 1, _prod, _prod_vjp, "ProdBackward0", jvp=_prod_jvp,
+               examples=_OVER_DIMS, linear=True, methods=("mean",), params=(DIM, KEEPDIM, CAST), torch_node_rule=_with_dim("Mean")),
+    structural("prod", 1, _prod, _prod_vjp, "ProdBackward0", dtype="sums", jvp=_prod_jvp,
                sympy=_sympy_reduction(lambda terms: load_sympy().Mul(*terms)), shape=_reduced_shape, examples=_OVER_DIMS,
-               methods=("prod",), params=(DIM, KEEPDIM), torch_node_rule=_with_dim("Prod")),
+               methods=("prod",), params=(DIM, KEEPDIM, CAST), torch_node_rule=_with_dim("Prod")),
     _extreme_row("max", np.max, np.argmax, "Max", "maximum"),
     _extreme_row("min", np.min, np.argmin, "Min", "minimum"),
     _tuple_row("max", np.max, np.argmax, "Max"),
@@ -760,12 +770,12 @@ ROWS = [
     _index_row("argmin", np.argmin),
     _even_row("amax", np.amax, "Max"),
     _even_row("amin", np.amin, "Min"),
-    structural("cumsum", 1, _cumsum, _cumsum_vjp, "CumsumBackward0", sympy=_sym_scan(lambda terms: load_sympy().Add(*terms)),
+    structural("cumsum", 1, _cumsum, _cumsum_vjp, "CumsumBackward0", dtype="sums", sympy=_sym_scan(lambda terms: load_sympy().Add(*terms)),
                shape=_softmax_shape("cumsum"), examples=_SOFTMAX_EXAMPLES, linear=True, methods=("cumsum",),
-               params=(DIM_INT,)),
-    structural("cumprod", 1, _cumprod, _cumprod_vjp, "CumprodBackward0", jvp=_cumprod_jvp,
+               params=(DIM_INT, CAST)),
+    structural("cumprod", 1, _cumprod, _cumprod_vjp, "CumprodBackward0", dtype="sums", jvp=_cumprod_jvp,
                sympy=_sym_scan(lambda terms: load_sympy().Mul(*terms)), shape=_softmax_shape("cumprod"),
-               examples=_SOFTMAX_EXAMPLES, methods=("cumprod",), params=(DIM_INT,)),
+               examples=_SOFTMAX_EXAMPLES, methods=("cumprod",), params=(DIM_INT, CAST)),
     structural("logcumsumexp", 1, _logcumsumexp, _logcumsumexp_vjp, "LogcumsumexpBackward0", jvp=_logcumsumexp_jvp,
                sympy=_sym_scan(lambda terms: load_sympy().log(load_sympy().Add(*map(load_sympy().exp, terms)))),
                shape=_softmax_shape("logcumsumexp"), examples=_SOFTMAX_EXAMPLES, methods=("logcumsumexp",),
@@ -778,13 +788,15 @@ ROWS = [
                shape=_reduced_shape, examples=_OVER_DIMS, methods=("logsumexp",), params=(DIM, KEEPDIM)),
     structural("var", 1, _var, _var_vjp, "VarBackward0", jvp=_reduction_jvp(_var_vjp), sympy=_sym_var(root=False),
                shape=_var_shape, examples=_VAR_EXAMPLES,
-               methods=("var",), params=(DIM, UNBIASED, KEEPDIM, CORRECTION)),
+               methods=("var",), params=(DIM, UNBIASED, KEEPDIM, CORRECTION), positional=_VAR_ORDERS,
+               dialects=_NUMPY_DDOF),
     structural("std", 1, _std, _std_vjp, "StdBackward0", jvp=_reduction_jvp(_std_vjp), sympy=_sym_var(root=True),
                shape=_var_shape, examples=_VAR_EXAMPLES,
-               methods=("std",), params=(DIM, UNBIASED, KEEPDIM, CORRECTION)),
+               methods=("std",), params=(DIM, UNBIASED, KEEPDIM, CORRECTION), positional=_VAR_ORDERS,
+               dialects=_NUMPY_DDOF),
     structural("softmax", 1, _softmax, _softmax_vjp, "SoftmaxBackward0", jvp=_softmax_jvp, sympy=_sym_softmax(log=False),
-               shape=_softmax_shape("softmax"), examples=_SOFTMAX_EXAMPLES, methods=("softmax",), params=(DIM_INT,)),
+               shape=_softmax_shape("softmax"), examples=_SOFTMAX_EXAMPLES, methods=("softmax",), params=(DIM_INT, CAST)),
     structural("log_softmax", 1, _log_softmax, _log_softmax_vjp, "LogSoftmaxBackward0", jvp=_log_softmax_jvp,
                sympy=_sym_softmax(log=True), shape=_softmax_shape("log_softmax"), examples=_SOFTMAX_EXAMPLES,
-               methods=("log_softmax",), params=(DIM_INT,)),
+               methods=("log_softmax",), params=(DIM_INT, CAST)),
 ]

@@ -641,6 +641,8 @@ def _one(*cases: tuple[Shape, dict[str, Any]]) -> tuple[tuple[tuple[Shape, ...],
 
 
 def _linear(name: str, forward: Any, vjp: Any, node: str, **fields: Any) -> Any:
+    # (they move values: an integer tensor stays one, and its trace a sum)
+    fields.setdefault("dtype", "keeps")
     return structural(name, fields.pop("arity", 1), forward, vjp, node, sympy=_sympy(forward), linear=True, **fields)
 
 
@@ -712,7 +714,7 @@ ROWS = [
             params=(Param("offset", "int", 0), Param("dim1", "int", 0, aliases=("axis1",)),
                     Param("dim2", "int", 1, aliases=("axis2",))), shape=_diagonal_shape, methods=("diagonal",),
             examples=_one(((3, 3), {}), ((2, 3), {"offset": 1}), ((2, 3, 2), {"dim1": 1, "dim2": -1}))),
-    _linear("trace", _trace, _trace_vjp, "TraceBackward0", shape=_trace_shape, methods=("trace",),
+    _linear("trace", _trace, _trace_vjp, "TraceBackward0", dtype="sums", shape=_trace_shape, methods=("trace",),
             examples=_one(((3, 3), {}), ((2, 3), {}))),
     _linear("tril", _triangle(True), _triangle_vjp(True), "TrilBackward0", params=(DIAGONAL,),
             shape=_triangle_shape("tril"), methods=("tril",), examples=_one(((3, 3), {}), ((2, 3), {"diagonal": -1}))),

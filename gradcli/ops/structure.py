@@ -87,8 +87,27 @@ def _stack_text(args: Sequence[str], dim: int = 0) -> str:
     return items if dim == 0 else f"stack({items}, dim={dim})"
 
 
+def _copy(x: Array, ranks: tuple[int, ...], dtype: Any = None) -> Array:
+    # (a program's values are float64: a float32 copy is its value rounded to float32, as PyTorch's is)
+    return x if dtype is None else np.asarray(x, dtype=dtype).astype(np.result_type(x, np.float64))
+
+
+def _same_back(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dtype: Any = None) -> tuple[Array]:
+    return (g,)
+
+
 ROWS = [
-    structural("getitem", 1, _getitem, _getitem_vjp, "SelectBackward0",
+    # A copy in another dtype (x.double(), x.float(), x.to(torch.float32)): PyTorch's ToCopyBackward0,
+    # the gradient sent back as it is (in the arg's dtype); none at all where the dtype is the arg's
+    # own (dtype "param": the lowering gives the arg itself, as PyTorch returns self). In a program
+    # (float64), x.float() is x rounded to float32, and what follows computes in float64 again.
+    structural("to_copy", 1, _copy, _same_back, "ToCopyBackward0", callable=False, linear=True, dtype="param",
+               sympy=lambda x, dtype=None: x, params=(Param("dtype", "dtype", None),),
+               methods=("to", "type", "double", "float"),
+               method_params=(("double", (("dtype", "float64"),)), ("float", (("dtype", "float32"),))),
+               text=lambda args, dtype=None: f"{args[0]}.to(torch.{dtype})",
+               examples=tuple(((shape,), {"dtype": "float64"}) for shape in [(), (3,), (2, 3)])),
+    structural("getitem", 1, _getitem, _getitem_vjp, "SelectBackward0", dtype="keeps",
                sympy=lambda x, key: np.asarray(x[key], dtype=object), callable=False, linear=True,
                torch_node_rule=_getitem_torch_node, shape=_getitem_shape,
                text=lambda args, key: f"{args[0]}[{_key_text(key)}]",
@@ -98,7 +117,7 @@ ROWS = [
                    ((2, 3), (0, slice(1, None))), ((2, 3), (slice(None), 1)), ((2, 3), (1,)), ((4,), (None,)),
                    ((2, 3), (slice(None), None)), ((2, 3), (Ellipsis, 0)), ((2, 3, 2), (0, Ellipsis, None, 1))])),
     # A list literal `[a, b]`, and the call stack([a, b], dim) (torch.stack, np.stack).
-    structural("stack", -1, _stack, _stack_vjp, "StackBackward0",
+    structural("stack", -1, _stack, _stack_vjp, "StackBackward0", dtype="keeps",
                sympy=lambda *xs, dim=0: np.stack(np.broadcast_arrays(*xs), axis=dim), aligns=True, linear=True,
                shape=_stack_shape, text=_stack_text, params=(Param("dim", "int", 0, aliases=("axis",)),),
                examples=((((), ()), {}), (((3,), (3,), (3,)), {}), (((2, 3), (2, 3)), {"dim": 1}),

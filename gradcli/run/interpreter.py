@@ -14,20 +14,20 @@ from __future__ import annotations
 
 import ast
 import math
+import operator
 import re
 import string
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import numpy as np
 
-from gradcli import engine
+from gradcli import engine, lowering
 from gradcli.errors import Limits, SyntaxProblem, over_limit
 from gradcli.inputs import ranges
 from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, METHODS, OPS, PREFIX_OPERATORS, Op
-from gradcli.ops.core import Param
 from gradcli.run import reprs
 from gradcli.run.tensor import (
     BOOL,
@@ -44,6 +44,7 @@ from gradcli.run.tensor import (
     runtime_error,
 )
 from gradcli.tape import APPLY, INPUT
+from gradcli.torch_graph import reachable
 
 Span = tuple[int, int]
 _WALK_DEPTH = 20_000
@@ -126,6 +127,8 @@ class BackwardCall:
 _CONSTRUCTORS = {"tensor", "as_tensor", "array", "ones", "zeros", "ones_like", "zeros_like", "full", "full_like", "eye",
                  "arange", "linspace", "empty", "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed",
                  "no_grad", "enable_grad", "grad", "backward", "is_tensor", "from_numpy"}
+_KINDS = {bool: lowering.BOOL, int: lowering.INT, float: lowering.FLOAT, type(None): lowering.NONE, str: lowering.STR,
+          list: lowering.LIST, tuple: lowering.TUPLE, Size: lowering.TUPLE}
 _CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "newaxis": None}
 
 
@@ -142,6 +145,7 @@ class Interpreter:
             self.line_starts.append(self.line_starts[-1] + len(line))
         self.lines = source.splitlines(keepends=True)
         self.node: ast.AST | None = None  # the statement being run
+        self.call_node: ast.AST | None = None  # the call being lowered
 
     # --- where things are ---
 
@@ -487,19 +491,51 @@ class Interpreter:
     def index(self, base: Any, key: Any, node: ast.AST) -> Any:
         if isinstance(base, Tensor):
             items = key if isinstance(key, tuple) else (key,)
-            if not all(isinstance(k, (int, slice)) and not isinstance(k, bool) for k in items):
-                raise self.refuse(node, "a tensor's index must be whole numbers and slices here")
+            self.call_node = node
             try:
-                np.broadcast_to(np.zeros(()), base.data.shape)[items]
-            except IndexError as problem:
-                raise TorchError("IndexError", str(problem)) from None
-            return apply(self.graph, OPS["getitem"], [base], {"key": items}, self.span(node))
+                bound = lowering.index(base, items, self)
+            except lowering.CallProblem as problem:
+                raise self.refuse(node, f"this index is not supported: {problem.message}") from None
+            if bound.op.name == "getitem":  # PyTorch's IndexError for an int or a slice out of range
+                try:
+                    np.broadcast_to(np.zeros(()), base.data.shape)[bound.params["key"]]
+                except IndexError as problem:
+                    raise TorchError("IndexError", str(problem)) from None
+            try:
+                return apply(self.graph, bound.op, bound.tensors, bound.params, self.span(node))
+            except (ValueError, IndexError) as error:
+                raise TorchError("IndexError", str(error).split("\n")[0]) from None
         if isinstance(base, (tuple, list, str)):
             try:
                 return base[key]
             except (IndexError, TypeError) as problem:
                 raise TorchError(type(problem).__name__, str(problem)) from None
         raise TorchError("TypeError", f"'{_type_name(base)}' object is not subscriptable")
+
+    def key_part(self, item: Any) -> tuple[str, Any]:
+        """What an index item is (lowering.index): an int tensor's values are a static part of the key,
+        as a Python int or list is (the run knows them); a bool tensor is a mask."""
+        if item is None or item is Ellipsis:
+            return lowering.STATIC, item
+        if isinstance(item, slice):
+            try:
+                return lowering.STATIC, slice(*(None if p is None else operator.index(p)
+                                                for p in (item.start, item.stop, item.step)))
+            except TypeError:
+                raise TorchError("TypeError", "slice indices must be integers or None or have an __index__ method") from None
+        if isinstance(item, list):
+            item = self.tensor_from(item, None, self.call_node)  # type: ignore[arg-type]
+        if isinstance(item, Tensor):
+            kind = item.data.dtype.kind
+            if kind == "b":
+                return lowering.MASK, item
+            if kind not in "iu":
+                raise TorchError("IndexError", "tensors used as indices must be long, int, byte or bool tensors")
+            values = item.data.tolist()
+            return lowering.STATIC, _nested(values) if item.data.ndim else int(values)
+        if isinstance(item, int) and not isinstance(item, bool):
+            return lowering.STATIC, item
+        raise lowering.CallProblem(f"a {_type_name(item)} as an index", value=item)
 
     def _Attribute(self, node: ast.Attribute) -> Any:
         owner = self.expression(node.value)
@@ -549,8 +585,14 @@ class Interpreter:
             return Tensor(self.graph, tensor.data)
         if name == "ndim":
             return tensor.data.ndim
-        if name in ("T", "mT") and "transpose" in FUNCTIONS:
-            return self.call_op(FUNCTIONS["transpose"], [tensor, -2, -1], {}, node) if tensor.data.ndim >= 2 else tensor
+        if name in lowering.PROPERTIES:  # m.T, m.mT: the ops they are, as every way in reads them
+            row, given = lowering.PROPERTIES[name]
+            op = OPS[row]
+            params = {spec.name: spec.default for spec in op.params} | given
+            try:
+                return apply(self.graph, op, [tensor], params, self.span(node))
+            except (ValueError, IndexError) as error:
+                raise runtime_error(str(error).split("\n")[0]) from None
         if name in _TENSOR_METHODS or name in METHODS:
             return Method(tensor, name)
         raise self.refuse(node, f"'.{name}' of a tensor is not supported")
@@ -596,33 +638,69 @@ class Interpreter:
             return _math(name, args)
         if name in _CONSTRUCTORS:
             return self.construct(name, args, kwargs, node)
-        op = FUNCTIONS.get(name)
-        if op is None:
+        if FUNCTIONS.get(name) is None:
             raise self.refuse(node, f"'{function.module}.{name}' is not supported")
-        return self.call_op(op, args, kwargs, node)
+        return self.call_op(f"{function.module}.{name}", args, kwargs, node)
 
-    def call_op(self, op: Op, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
-        kwargs = {k: v for k, v in kwargs.items() if k != "out" or v is not None}
-        problem: Exception | None = None
-        for candidate in (op, *(OPS[name] for name in op.overloads)):
-            try:
-                tensors, params = _bind(candidate, args, kwargs)
-            except (TypeError, ValueError) as error:
-                problem = problem or error
-                continue
-            operands = [a if isinstance(a, (Tensor, int, float)) else self.tensor_from(a, None, node) for a in tensors]
-            if not any(isinstance(a, Tensor) for a in operands) and operands:
-                operands[0] = self.tensor_from(operands[0], None, node)
-            if candidate.with_dim is not None and params.get("dim") is not None:  # torch.max(x, 0): a tuple
-                candidate = OPS[candidate.with_dim]
-            try:
-                if candidate.parts:
-                    return self.parts(candidate, operands, params, node)
-                return apply(self.graph, candidate, operands, params, self.span(node))
-            except (ValueError, IndexError) as error:
-                raise runtime_error(str(error).split("\n")[0]) from None
-        assert problem is not None
-        raise TorchError("TypeError", f"{op.name}(): {problem}")
+    def call_op(self, spelled: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """A call of the op table, lowered as every way in lowers it (gradcli.lowering); what gradcli
+        cannot take is said in gradcli's words (exit 2), never as an error PyTorch would not raise."""
+        keywords = [(k, v) for k, v in kwargs.items() if k != "out" or v is not None]
+        self.call_node = node
+        try:
+            bound = lowering.lower(spelled, args, keywords, self)
+        except lowering.CallProblem as problem:
+            raise self.refuse(node, f"{spelled.lstrip('.')}(...) as written here is not supported: {problem.message}",
+                              problem.hint or "`gradcli functions` lists each function with the arguments it takes") from None
+        if bound.identity:  # F.dropout(x, p=0): x itself, as PyTorch returns it
+            return bound.tensors[0]
+        operands = list(bound.tensors)
+        if not any(isinstance(a, Tensor) for a in operands) and operands:
+            operands[0] = self.tensor_from(operands[0], None, node)
+        try:
+            if bound.op.parts:
+                return self.parts(bound.op, operands, bound.params, node)
+            return apply(self.graph, bound.op, operands, bound.params, self.span(node), bound.cast)
+        except IndexError as error:  # (an index out of range: PyTorch's IndexError too)
+            raise TorchError("IndexError", str(error).split("\n")[0]) from None
+        except ValueError as error:
+            raise runtime_error(str(error).split("\n")[0]) from None
+
+    # --- what gradcli.lowering asks of a value (lowering.Front) ---
+
+    def kind(self, value: Any) -> str:
+        if isinstance(value, Tensor):
+            return lowering.TENSOR
+        if isinstance(value, Dtype):
+            return lowering.STR
+        return _KINDS.get(type(value), "other")
+
+    def static(self, value: Any) -> Any:
+        if isinstance(value, Tensor):
+            raise lowering.CallProblem("this argument must be a Python number here, not a tensor", value=value)
+        if isinstance(value, Dtype):
+            return value.numpy.name
+        if isinstance(value, (list, tuple)):
+            return tuple(self.static(item) for item in value)
+        return value
+
+    def items(self, value: Any) -> list[Any]:
+        return list(value)
+
+    def tensor(self, value: Any) -> Any:
+        if isinstance(value, (list, tuple)):
+            assert self.call_node is not None
+            return self.tensor_from(value, None, self.call_node)
+        return value
+
+    def stand_in(self, number: float) -> Any:
+        return Tensor(self.graph, np.asarray(number, dtype=FLOAT32))  # (0-d: it never sets the dtype)
+
+    def floating(self, value: Any) -> bool:
+        return isinstance(value, Tensor) and value.data.dtype.kind == "f"
+
+    def dtype(self, value: Any) -> str:
+        return value.data.dtype.name if isinstance(value, Tensor) else "float32"
 
     def parts(self, op: Op, operands: list[Any], params: dict[str, Any], node: ast.AST) -> tuple[Any, ...]:
         """A call that gives a tuple (Op.parts): each part a tensor of its own, as PyTorch's
@@ -640,10 +718,7 @@ class Interpreter:
                 count += 1
         items = []
         for part in range(count):
-            tensor = apply(self.graph, op, operands, {**params, "part": part, "of": None}, self.span(node))
-            if op.integer_valued({"part": part}):
-                tensor = Tensor(self.graph, tensor.data.astype(INT64))
-            items.append(tensor)
+            items.append(apply(self.graph, op, operands, {**params, "part": part, "of": None}, self.span(node)))
         if op.fields:
             return ReturnTuple(op.name.split("_")[0], op.fields, items)
         return tuple(items)
@@ -658,7 +733,7 @@ class Interpreter:
         handler = _TENSOR_METHODS.get(name)
         if handler is not None:
             return handler(self, tensor, args, kwargs, node)
-        return self.call_op(METHODS[name], [tensor, *args], kwargs, node)
+        return self.call_op(f".{name}", [tensor, *args], kwargs, node)
 
     def format_string(self, text: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> str:
         for _, field_name, spec, _ in string.Formatter().parse(text):
@@ -805,24 +880,24 @@ class Interpreter:
         span = self.span(node)
         indices = [root.as_node(span) for root in roots]
         self.name_inputs()
-        reachable = _reachable(graph, indices)
+        reached = reachable(graph.tape, indices)
         nodes = graph.tape.nodes
-        if any(i in graph.freed and not getattr(nodes[i].op, "linear", True) for i in reachable):
+        if any(i in graph.freed and not getattr(nodes[i].op, "linear", True) for i in reached):
             raise runtime_error(FREED)
         adjoints = engine.backward(graph.tape, graph.values, indices, seeds, backend=engine.ARRAYS)
         if not retain_graph:
-            graph.freed.update(i for i in reachable if nodes[i].kind == APPLY)
+            graph.freed.update(i for i in reached if nodes[i].kind == APPLY)
         call = BackwardCall(kind, indices, seeds, adjoints=adjoints, line=getattr(node, "lineno", 0))
         self.calls.append(call)
         if accumulate:
             wanted = None if inputs is None else {t.as_node(span) for t in inputs}
-            for tensor in self.leaves(reachable):
+            for tensor in self.leaves(reached):
                 if wanted is not None and tensor.node not in wanted:
                     continue
                 self.accumulate(tensor, adjoints[tensor.node])  # type: ignore[index]
                 call.grads[tensor.name or f"leaf{tensor.node}"] = adjoints[tensor.node]  # type: ignore[index]
             for index, tensor in self.retained.items():
-                if index in reachable and (wanted is None or index in wanted) and adjoints[index] is not None:
+                if index in reached and (wanted is None or index in wanted) and adjoints[index] is not None:
                     self.accumulate(tensor, adjoints[index])
         return adjoints
 
@@ -836,7 +911,7 @@ class Interpreter:
         from gradcli.derivatives import GradResult
 
         graph, tape = self.graph, self.graph.tape
-        reached = _reachable(graph, call.roots)
+        reached = reachable(graph.tape, call.roots)
         wrt = tuple(name for name, index in tape.inputs.items() if index in reached)
         steps: list[Any] | None = [] if trace else None
         adjoints = engine.backward(tape, graph.values, call.roots, call.seeds, steps, backend=engine.ARRAYS) \
@@ -870,9 +945,17 @@ class Interpreter:
                 node.name = name
                 tape.inputs[name] = node.index
 
+    def refuse_create_graph(self, bound: dict[str, Any], node: ast.AST) -> None:
+        """create_graph=True asks for a gradient that is itself differentiable: gradcli run does not
+        record the backward sweep yet, so it says so rather than give a gradient without a graph."""
+        if bound.get("create_graph"):
+            raise self.refuse(node, "create_graph=True is not supported yet: gradcli run computes first "
+                                    "derivatives only", "for a second derivative of a formula, use gradcli hessian")
+
     def autograd_backward(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
         names = ["tensors", "grad_tensors", "retain_graph", "create_graph", "grad_variables", "inputs"]
         bound = _python_bind("backward", names, args, kwargs)
+        self.refuse_create_graph(bound, node)
         tensors = _as_list(bound.get("tensors"))
         grads = bound.get("grad_tensors")
         grads = [None] * len(tensors) if grads is None else _as_list(grads)
@@ -884,6 +967,7 @@ class Interpreter:
         names = ["outputs", "inputs", "grad_outputs", "retain_graph", "create_graph", "only_inputs", "allow_unused",
                  "is_grads_batched", "materialize_grads"]
         bound = _python_bind("grad", names, args, kwargs)
+        self.refuse_create_graph(bound, node)
         outputs = _as_list(bound.get("outputs"))
         inputs = _as_list(bound.get("inputs"))
         grads = bound.get("grad_outputs")
@@ -893,20 +977,20 @@ class Interpreter:
                 raise runtime_error("One of the differentiated Tensors does not require grad")
         span = self.span(node)
         input_nodes = [t.as_node(span) for t in inputs]
-        reachable = _reachable(self.graph, [o.as_node(span) for o in outputs if isinstance(o, Tensor)])
+        reached = reachable(self.graph.tape, [o.as_node(span) for o in outputs if isinstance(o, Tensor)])
         allow_unused = bound.get("allow_unused")
         materialize = bool(bound.get("materialize_grads"))
         if allow_unused is None:
             allow_unused = materialize
         for position, index in enumerate(input_nodes):
-            if index not in reachable and not allow_unused:
+            if index not in reached and not allow_unused:
                 raise runtime_error(f"The differentiated Tensor at index {position} appears to not have been used in "
                                     "the graph. Set allow_unused=True if this is the desired behavior.")
         adjoints = self.backward(outputs, grads, bool(bound.get("retain_graph")), None, "autograd.grad", node,
                                  accumulate=False)
         results: list[Any] = []
         for tensor, index in zip(inputs, input_nodes, strict=True):
-            adjoint = adjoints[index] if index in reachable else None
+            adjoint = adjoints[index] if index in reached else None
             if adjoint is None:
                 results.append(Tensor(self.graph, np.zeros_like(tensor.data)) if materialize else None)
             else:
@@ -922,6 +1006,7 @@ class Interpreter:
 def _backward_method(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
                      node: ast.AST) -> None:
     bound = _python_bind("backward", ["gradient", "retain_graph", "create_graph", "inputs"], args, kwargs)
+    interpreter.refuse_create_graph(bound, node)
     inputs = bound.get("inputs")
     interpreter.backward([tensor], [bound.get("gradient")], bool(bound.get("retain_graph")),
                          None if inputs is None else _as_list(inputs), "backward", node)
@@ -980,16 +1065,6 @@ def _logic(test: Callable[..., Any]) -> Callable[..., Tensor]:
     return reduce
 
 
-def _to_dtype(dtype: np.dtype) -> Callable[..., Tensor]:
-    def convert(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
-                node: ast.AST) -> Tensor:
-        if tensor.data.dtype == dtype:
-            return tensor
-        return Tensor(interpreter.graph, tensor.data.astype(dtype))  # (no grad flows across a cast here)
-
-    return convert
-
-
 _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "backward": _backward_method,
     "item": _item,
@@ -1004,8 +1079,6 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "numpy": lambda i, t, a, k, n: t.data,
     "all": _logic(np.all),
     "any": _logic(np.any),
-    "float": _to_dtype(FLOAT32),
-    "double": _to_dtype(FLOAT64),
 }
 
 
@@ -1104,6 +1177,10 @@ def _flatten(data: Any, node: ast.AST, interpreter: Interpreter) -> Any:
     raise TorchError("TypeError", f"could not infer a dtype for {_type_name(data)}")
 
 
+def _nested(values: Any) -> Any:
+    return tuple(_nested(v) for v in values) if isinstance(values, list) else values
+
+
 def _as_list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, (list, tuple)) else [value]
 
@@ -1119,59 +1196,6 @@ def _python_bind(function: str, names: list[str], args: list[Any], kwargs: dict[
             raise TorchError("TypeError", f"{function}() got multiple values for argument '{key}'")
         bound[key] = value
     return bound
-
-
-def _bind(op: Op, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
-    """A Python call of an op of the table: its tensor args and its params (TypeError/ValueError where
-    they do not fit)."""
-    arity = len(args) if op.arity == -1 else op.arity
-    if op.arity == -1 and args and isinstance(args[0], (list, tuple)):
-        tensors, given = list(args[0]), list(args[1:])
-    else:
-        if len(args) < arity:
-            raise TypeError(f"takes {arity} tensor arguments, got {len(args)}")
-        tensors, given = list(args[:arity]), list(args[arity:])
-    specs: list[Param] = list(op.params)
-    values: dict[str, Any] = {}
-    soaks = bool(specs) and specs[-1].kind == "ints"
-    if len(given) > len(specs) and not soaks:
-        raise TypeError(f"takes {arity + len(specs)} arguments, got {len(args)}")
-    for i, value in enumerate(given):
-        if soaks and i == len(specs) - 1:
-            values[specs[-1].name] = tuple(given[i:]) if len(given) > i + 1 else value
-            break
-        values[specs[i].name] = value
-    by_keyword = {name: spec for spec in specs for name in (spec.name, *spec.aliases)}
-    for key, value in kwargs.items():
-        if key in ("input", "self") and not tensors:
-            tensors = [value]
-            continue
-        spec = by_keyword.get(key)
-        if spec is None:
-            raise TypeError(f"got an unexpected keyword argument '{key}'")
-        values[spec.name] = value
-    params = {}
-    for spec in specs:
-        value = values.get(spec.name, spec.default)
-        if isinstance(value, list):
-            value = tuple(value)
-        if isinstance(value, Tensor):
-            raise TypeError(f"argument '{spec.name}' must be a number, not Tensor")
-        params[spec.name] = spec.convert(value) if spec.name in values else spec.default
-    return tensors, params
-
-
-def _reachable(graph: Graph, roots: list[int]) -> set[int]:
-    nodes = graph.tape.nodes
-    seen = set(roots)
-    pending = list(roots)
-    while pending:
-        index = pending.pop()
-        for arg in nodes[index].args:
-            if nodes[arg].requires_grad and arg not in seen:
-                seen.add(arg)
-                pending.append(arg)
-    return seen
 
 
 def _statement_name(node: ast.AST) -> str:

@@ -19,8 +19,9 @@ from typing import Any
 import numpy as np
 
 from gradcli.errors import Limits, over_limit
-from gradcli.ops import SCALAR_OVERLOADS, Op, call_forward, torch_node_name
+from gradcli.ops import OPS, Op, call_forward
 from gradcli.tape import APPLY, CONST, INPUT, Node, Tape, output_shape
+from gradcli.torch_graph import next_functions, torch_name
 
 Array = np.ndarray
 
@@ -86,7 +87,6 @@ class Graph:
         self.values: list[Any] = []
         self.freed: set[int] = set()  # nodes whose saved values a backward without retain_graph freed
         self.leaves: dict[int, Tensor] = {}  # the input node of each leaf tensor that requires grad
-        self.numbers: set[int] = set()  # the constant nodes made from Python numbers (not tensors)
         self.grad_enabled = True
 
     def add(self, kind: str, op: Op | None, args: tuple[int, ...], value: Any, span: tuple[int, int],
@@ -183,24 +183,8 @@ class GradFn:
 
     @property
     def next_functions(self) -> tuple[tuple[GradFn | None, int], ...]:
-        nodes = self.graph.tape.nodes
-        node = nodes[self.index]
-        if node.kind != APPLY:
-            return ()
-        assert node.op is not None
-        args = list(node.args)
-        scalar = [a in self.graph.numbers for a in args]
-        if node.op.reflects and scalar[0]:
-            args.reverse()
-            scalar.reverse()
-        own = self.name()
-        found: list[tuple[GradFn | None, int]] = []
-        for arg, is_number in zip(args, scalar, strict=True):
-            if nodes[arg].requires_grad:
-                found.append((GradFn(self.graph, arg), 0))
-            elif not (is_number and own in SCALAR_OVERLOADS):
-                found.append((None, 0))
-        return tuple(found)
+        following = next_functions(self.graph.tape, self.index, self.name())
+        return tuple((None if arg is None else GradFn(self.graph, arg), 0) for arg in following)
 
     def address(self) -> str:
         """An address of gradcli's choosing: the same node, the same address."""
@@ -217,36 +201,47 @@ class GradFn:
 
 
 def node_name(graph: Graph, index: int) -> str:
-    nodes = graph.tape.nodes
-    node = nodes[index]
-    assert node.op is not None
-    shapes = [np.shape(graph.values[a]) for a in node.args]
-    return torch_node_name(node.op, [a in graph.numbers for a in node.args], shapes, node.params)
+    return torch_name(graph.tape, index, graph.values)
 
 
 # --- applying an op -------------------------------------------------------------------------
 
 
-def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], span: tuple[int, int]) -> Tensor:
+def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], span: tuple[int, int],
+          cast: str | None = None) -> Tensor:
     """`op` on tensors and Python numbers: its value in PyTorch's dtype, and a node where a
-    gradient can flow."""
+    gradient can flow. A composite (Op.program) is its parts, as PyTorch records them."""
+    if op.program is not None or (op.reflected is not None and not isinstance(args[0], Tensor)):
+        def emit(row: str, *parts: Any, **given: Any) -> Tensor:
+            part = OPS[row]
+            return apply(graph, part, list(parts), {spec.name: spec.default for spec in part.params} | given, span)
+
+        if op.program is None:  # 2 / x: x.reciprocal() * 2 (Op.reflected)
+            return op.reflected(emit, *args)  # type: ignore[misc]
+        return op.program(emit, *args, **params)
     tensors = [a.data for a in args if isinstance(a, Tensor)]
     numbers = [a for a in args if not isinstance(a, Tensor)]
     _check_elements(graph, op, [np.shape(a.data) if isinstance(a, Tensor) else () for a in args], params, span)
     dtype = promote(tensors, numbers)
-    # Integers and booleans stay what they are through the ops that keep them (+ - *, shapes,
-    # indexing, max, sum ...); any other op computes in float32.
-    computing = dtype if dtype.kind == "f" or op.keeps_integers or op.name in _KEEPS_INTEGERS else FLOAT32
+    # The row's dtype rule (Op.dtype): integers and booleans stay what they are through the ops that
+    # keep them (+ - *, shapes, indexing, max, sum ...); any other op computes in float32.
+    computing = dtype if dtype.kind == "f" or op.keeps_integers or op.dtype != "float" else FLOAT32
+    if op.dtype == "param":  # x.to(dtype): the copy in that dtype
+        cast = params["dtype"]
+    if cast is not None:  # sum(x, dtype=torch.float64): the args in that dtype, as PyTorch casts them first
+        computing = np.dtype(cast)
     values = [a.data.astype(computing, copy=False) if isinstance(a, Tensor) else float(a) for a in args]
     with np.errstate(all="ignore"):
         out = np.asarray(call_forward(op, values, params, [0] * len(values)))  # type: ignore[arg-type]
-    if not op.differentiable and op.name in _BOOLEAN:
+    if op.boolean:
         out = out.astype(BOOL)
-    elif op.name in _SUMS and computing == BOOL:
+    elif op.integer_valued(params):  # argmax, max's indices
+        out = out.astype(INT64)
+    elif op.dtype == "sums" and computing == BOOL:
         out = out.astype(INT64)  # (a sum of booleans counts them)
     elif out.dtype != computing and (out.dtype.kind == "f" or computing.kind in "bi"):
         out = out.astype(computing)
-    tracks = op.differentiable and graph.grad_enabled and any(isinstance(a, Tensor) and a.requires_grad for a in args)
+    tracks = op.differentiable and not op.integer_valued(params) and graph.grad_enabled and any(isinstance(a, Tensor) and a.requires_grad for a in args)
     if not tracks:
         return Tensor(graph, out)
     nodes = []
@@ -255,22 +250,12 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
             nodes.append(a.as_node(span))
         else:
             nodes.append(graph.add(CONST, None, (), np.asarray(float(a)), span))
-            graph.numbers.add(nodes[-1])
+            graph.tape.nodes[nodes[-1]].literal = _LITERALS[type(a)]  # a Python number (Node.is_number)
     index = graph.add(APPLY, op, tuple(nodes), out, span, params)
     return Tensor(graph, out, node=index, requires_grad=True)
 
 
-# The ops whose result has their integer (or boolean) args' dtype in PyTorch: the values move
-# (shapes, indexing) or are picked or summed; comparisons and logic give booleans.
-_KEEPS_INTEGERS = frozenset({
-    "reshape", "flatten", "squeeze", "unsqueeze", "transpose", "permute", "t", "expand", "repeat", "tile", "flip",
-    "roll", "cat", "pad", "split", "chunk", "diag", "diagonal", "trace", "tril", "triu", "getitem", "stack", "index",
-    "gather", "take", "index_select", "max", "min", "amax", "amin", "abs", "sign", "maximum", "minimum", "clamp",
-    "clamp_min", "clamp_max", "relu", "square", "pow", "remainder", "floor_divide", "fmod", "where", "masked_fill",
-    "floor", "ceil", "round", "trunc", "matmul", "mm", "mv", "bmm", "dot", "outer", "inner", "sum", "prod", "cumsum",
-    "cumprod"})
-_SUMS = frozenset({"sum", "prod", "cumsum", "cumprod", "trace"})
-_BOOLEAN = frozenset({"lt", "le", "gt", "ge", "eq", "ne", "logical_or", "logical_and", "logical_not"})
+_LITERALS = {bool: "bool", int: "int", float: "float"}
 
 
 def _check_elements(graph: Graph, op: Op, shapes: list[tuple[int, ...]], params: dict[str, Any],

@@ -46,6 +46,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple, Optional, Union
 
+from gradcli import lowering
 from gradcli.errors import Limits, SyntaxProblem, line_and_column, over_limit
 from gradcli.ops import CONSTANTS, DTYPES, METHODS
 from gradcli.syntax import operators
@@ -456,7 +457,11 @@ def _call(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
     head, head_span = p.values.pop(), p.spans.pop()
     if head is not _CALLEE:  # `2(3)`, `(f)(x)`
         raise p.fail("only a function's name can be called", Token(kind, text, start, end))
-    return p.open(_CALL, p.tokens.texts[p.position - 1], head_span)  # the name is the token before
+    # The name as spelled, its module prefix with it (torch.max, np.max): the spelling says whose semantics.
+    spelled = p.tokens.texts[p.position - 1]
+    if head_span[1] - head_span[0] != len(spelled):
+        spelled = "".join(p.source[head_span[0]:head_span[1]].split())
+    return p.open(_CALL, spelled, head_span)
 
 
 def _method(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
@@ -490,16 +495,26 @@ def _method(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
     raise p.fail("attribute access ('.') is not supported", Token(kind, text, start, end), hint)
 
 
-def _matrix_transpose(sink: Any, receiver: Any, name_span: Span, span: Span) -> Any:
-    dims = [sink.unary("-", sink.number(text, name_span), name_span) for text in ("2", "1")]
-    return sink.call("transpose", name_span, [receiver, *dims], span, [])
+def _property(name: str) -> Callable[[Any, Any, Span, Span], Any]:
+    """A property that is an op (lowering.PROPERTIES): the call of its row, its params as keywords."""
+    row, params = lowering.PROPERTIES[name]
+
+    def call(sink: Any, receiver: Any, name_span: Span, span: Span) -> Any:
+        keywords = []
+        for keyword, value in params.items():
+            if value is None:
+                continue
+            number = sink.number(str(abs(value)), name_span)
+            keywords.append((keyword, sink.unary("-", number, name_span) if value < 0 else number, name_span))
+        return sink.call(f".{row}", name_span, [receiver], span, keywords)
+
+    return call
 
 
-# The properties of a value that are ops: `m.T` is permute(m) (every axis reversed, PyTorch's
-# PermuteBackward0), `m.mT` is transpose(m, -2, -1). sink, receiver, the name's span, the whole span.
+# The properties of a value (`m.T`, `m.mT`: lowering.PROPERTIES) and the parts of PyTorch's
+# namedtuples. sink, receiver, the name's span, the whole span.
 PROPERTIES: dict[str, Callable[[Any, Any, Span, Span], Any]] = {
-    "T": lambda sink, receiver, name_span, span: sink.call("permute", name_span, [receiver], span, []),
-    "mT": _matrix_transpose,
+    **{name: _property(name) for name in lowering.PROPERTIES},
     # The parts of PyTorch's namedtuples: max(x, 0).values, .indices (the sink refuses them elsewhere).
     "values": lambda sink, receiver, name_span, span: sink.call(".values", name_span, [receiver], span, []),
     "indices": lambda sink, receiver, name_span, span: sink.call(".indices", name_span, [receiver], span, []),
@@ -598,8 +613,7 @@ def _finish_method(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
             return p.sink.binary(op.symbol, args[0], args[1], span), span
         return p.sink.unary(op.symbol, args[0], span), span
     name_start = p.tokens.starts[bracket.opener - 1]
-    func = op.name if op.callable else f".{op.name}"  # a method only (x.repeat(2)): no function of that name
-    return p.sink.call(func, (name_start, name_start + len(name)), args, span, bracket.keywords), span
+    return p.sink.call(f".{name}", (name_start, name_start + len(name)), args, span, bracket.keywords), span
 
 
 def _finish_subscript(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:

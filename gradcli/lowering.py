@@ -1,0 +1,351 @@
+"""Calls lowered to rows: the one place where a call, however it was written, meets the op table.
+
+Every way in uses it: the formula language (tape.TapeSink), `gradcli run` (run.interpreter) and
+the --at/--seed literals (inputs.literals). A front end holds its values its own way -- the sink
+as tape nodes and list literals, `run` as tensors and Python objects, the literal reader as
+syntax -- and says what each one is through a `Front`; this module does the rest, once:
+
+- whose semantics: the spelling says (`max`, `torch.max`, `x.max`, `np.max`): a row's dialects
+  (Op.dialects) name the row a family's spelling means: bare max(a, b) is Python's and
+  mathematics' elementwise maximum, np.max(m, 0) NumPy's values alone, np.std NumPy's ddof=0;
+- binding, as the library's argument parser binds: the row's tensors first, then its params by
+  position (in one of the row's positional orders, Op.positional: PyTorch's overloads of one op,
+  std(x, dim) and std(x, unbiased)) and by keyword; a bool is never a dim or a size, as in
+  PyTorch's parser; optional tensor args (Op.optional_args); tensor args among the params
+  (gather(x, dim, index)); the rest of the positional args as sizes (x.reshape(2, 3));
+- overloads: the first row whose signature the call fits (max(v); max(x, 1); max(a, b));
+- which row a bound call is at last: with a dim (Op.with_dim), with a float index
+  (Op.float_index), or no row at all: the input itself (Op.identity_when).
+
+What is wrong with a call is a CallProblem, which the front end says in its own voice at the
+argument it names. Indexing keys and properties (.T, .mT) are lowered here too (`index_key`,
+PROPERTIES).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple, Protocol
+
+from gradcli.ops import FUNCTIONS, METHODS, OPS, Op
+from gradcli.ops.core import Dialect
+
+# A module prefix -> the family whose semantics its calls have.
+FAMILIES = {"torch": "torch", "torch.nn.functional": "torch", "F": "torch", "torch.special": "torch",
+            "torch.linalg": "torch", "np": "numpy", "numpy": "numpy", "np.linalg": "numpy", "numpy.linalg": "numpy",
+            "math": "math"}
+BARE, METHOD = "", "method"
+
+# The kinds of values a front end reports (Front.kind).
+TENSOR, INT, FLOAT, BOOL, NONE, STR, LIST, TUPLE = "tensor", "int", "float", "bool", "none", "str", "list", "tuple"
+NUMBERS = frozenset({INT, FLOAT, BOOL})  # Python numbers: a tensor arg takes them
+_WHOLE_KINDS = frozenset({"int", "dims", "ints", "axes"})  # params a bool never binds (PyTorch's parser)
+
+
+class CallProblem(Exception):
+    """What is wrong with a call: at `value` (one of the call's args) or at `keyword`, else the whole call."""
+
+    def __init__(self, message: str, value: Any = None, keyword: str | None = None, hint: str = "",
+                 unknown: bool = False, syntax: bool = False) -> None:
+        super().__init__(message)
+        self.message, self.value, self.keyword, self.hint = message, value, keyword, hint
+        self.unknown = unknown  # no function of that name at all
+        self.syntax = syntax  # not a value at all (None, a string, a tuple where a tensor goes)
+
+
+class Front(Protocol):
+    """How a front end holds values: what the lowering asks of them."""
+
+    def kind(self, value: Any) -> str:
+        """TENSOR, INT, FLOAT, BOOL (Python's numbers, each its own), NONE, STR, LIST, TUPLE, or anything else."""
+
+    def static(self, value: Any) -> Any:
+        """What the program wrote for a static param: a number, a tuple of them, a string or None
+        (CallProblem where it is computed from inputs)."""
+
+    def items(self, value: Any) -> list[Any]:
+        """The items of a LIST or TUPLE."""
+
+    def tensor(self, value: Any) -> Any:
+        """A tensor arg as the front end holds tensors (a number or a list made one)."""
+
+    def stand_in(self, number: float) -> Any:
+        """The value of an optional tensor arg that was left out (cross_entropy's weight: 1)."""
+
+    def floating(self, value: Any) -> bool:
+        """Is this tensor arg a float (not an integer tensor, nor an input, which may be either)?"""
+
+    def dtype(self, value: Any) -> str:
+        """A tensor arg's dtype, by NumPy's name: "float64", "float32", "int64", "bool"."""
+
+
+class Bound(NamedTuple):
+    """A call lowered: the row, its tensor args (the front end's values) and its params.
+    `identity`: no row at all, the call is its first arg itself (dropout with p=0)."""
+
+    op: Op
+    tensors: list[Any]
+    params: dict[str, Any]
+    identity: bool = False
+    cast: str | None = None  # the result's dtype, where the call says it (sum(x, dtype=torch.float64))
+
+
+def spelling(text: str) -> tuple[str, str]:
+    """A call's spelling -> (family, name): `torch.max` -> ("torch", "max"), `.max` -> (METHOD, "max")."""
+    if text.startswith("."):
+        return METHOD, text[1:]
+    module, _, name = text.rpartition(".")
+    if not module:
+        return BARE, text
+    return FAMILIES.get(module, module), name
+
+
+def find(text: str) -> Op | None:
+    """The row a spelling names before its args are seen (None: no such function or method)."""
+    family, name = spelling(text)
+    if family == METHOD:
+        return METHODS.get(name) or OPS.get(name)  # (a method only: x.repeat(2), whose row has no function)
+    return FUNCTIONS.get(name)
+
+
+def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], front: Front) -> Bound:
+    """The call `text(*args, **keywords)` as one row, its tensors and its params (CallProblem where it fits none)."""
+    family, name = spelling(text)
+    op = find(text)
+    if op is None:
+        raise CallProblem(f"unknown function '{name}'", unknown=True)
+    said = dict(dict(op.method_params).get(name, ())) if family == METHOD else {}  # x.double(): dtype=float64
+    candidates, dialect = _candidates(op, family, len(args))
+    first: CallProblem | None = None
+    for candidate in candidates:
+        try:
+            tensors, params = bind(candidate, name, args, keywords, front, dialect if candidate is candidates[0] else None)
+        except CallProblem as problem:
+            first = first or problem
+            continue
+        return settle(candidate, name, [front.tensor(t) for t in tensors], {**params, **said}, front)
+    assert first is not None
+    raise first
+
+
+def _candidates(op: Op, family: str, positional: int) -> tuple[list[Op], Dialect | None]:
+    for dialect in op.dialects:
+        if dialect.family == family and dialect.positional in (None, positional):
+            row = OPS[dialect.row] if dialect.row else op
+            if dialect.positional is not None:  # max(a, b): this row and no other
+                return [row], dialect
+            return [row, *(OPS[name] for name in op.overloads if OPS[name] is not row)], dialect
+    return [op, *(OPS[name] for name in op.overloads)], None
+
+
+def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front: Front) -> Bound:
+    """The row a bound call is at last (Op.with_dim, Op.float_index, Op.identity_when), and the dtype
+    the call asks of its result (a "dtype" param of a row whose rules do not take it: Bound.cast)."""
+    cast = None
+    if op.dtype != "param":
+        for spec in op.params:
+            if spec.kind == "dtype":
+                cast = params.pop(spec.name, None)
+    if op.with_dim is not None and params.get("dim") is not None:  # torch.max(x, 0): (values, indices)
+        op = OPS[op.with_dim]
+    if op.identity_when is not None:  # dropout(x, 0.0): x itself, as PyTorch returns it
+        try:
+            keeps = op.identity_when(**params)
+            what = "draws random numbers: gradcli has none"
+        except ValueError as error:
+            keeps, what = False, str(error)
+        if not keeps:
+            raise CallProblem(f"{name}: {what}", hint="it is the input itself with p=0 or training=False")
+        return Bound(op, tensors, params, identity=True)
+    if op.dtype == "param":  # x.to(dtype): x itself where it has that dtype, as PyTorch returns self
+        if params.get("dtype") in (None, front.dtype(tensors[0])):
+            return Bound(op, tensors, params, identity=True)
+    if op.float_index and front.floating(tensors[op.index_from]):  # type: ignore[index]
+        op = OPS[op.float_index]  # cross_entropy(x, probabilities)
+    return Bound(op, tensors, params, cast=cast)
+
+
+def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], front: Front,
+         dialect: Dialect | None = None) -> tuple[list[Any], dict[str, Any]]:
+    """The tensor args and the params of a call of `op`, as the library's parser binds them:
+    positional args first (the op's tensors, then its params in order), then keywords."""
+    args, keywords = list(args), list(keywords)
+    if op.arity == -1 and args and front.kind(args[0]) == STR and op.params and op.params[0].kind == "str":
+        # einsum('ij,jk->ik', a, b): the string first, then the tensors (or a list of them)
+        keywords, args = [(op.params[0].name, args[0]), *keywords], args[1:]
+    if op.arity > 0 and len(args) < op.arity + len(op.tensor_positions):  # torch.gather(x, 1, index=i)
+        args, keywords = _tensors_by_keyword(op, args, keywords)
+    if op.optional_args:  # cross_entropy(x, t, weight=w), cross_entropy(x, t)
+        args, keywords = _optional(op, name, args, keywords, front)
+    if op.tensor_positions and len(args) > max(op.tensor_positions):  # gather(x, dim, index)
+        args = [*(args[p] for p in op.tensor_positions), *(a for p, a in enumerate(args) if p not in op.tensor_positions)]
+    arity = len(args) if op.arity == -1 else op.arity
+    if op.arity == -1 and args and front.kind(args[0]) in (LIST, TUPLE):  # cat([a, b], dim=0)
+        tensors, given = list(front.items(args[0])), args[1:]
+    else:
+        if len(args) < arity:
+            raise CallProblem(f"{name} takes {arity} argument{'s' if arity != 1 else ''}, got {len(args)}")
+        tensors, given = args[:arity], args[arity:]
+    for tensor in tensors:
+        kind = front.kind(tensor)
+        if kind not in (TENSOR, LIST, *NUMBERS):
+            message, hint = _NOT_VALUES.get(kind, ("this is not a value", ""))
+            raise CallProblem(message, value=tensor, hint=hint, syntax=True)
+    orders = [dialect.order] if dialect is not None and dialect.order is not None else (
+        list(op.positional) or [tuple(spec.name for spec in op.params)])
+    first: CallProblem | None = None
+    for order in orders:
+        try:
+            params = _params(op, name, arity, len(args), order, given, keywords, front, dialect)
+        except CallProblem as problem:
+            first = first or problem
+            continue
+        return tensors, params
+    assert first is not None
+    raise first
+
+
+_NOT_VALUES = {
+    NONE: ("None is not a value", "it can only be an argument of a call that takes it, as in sum(x, dim=None), "
+                                  "einsum('ij->ji', m), or an index (a new axis: v[None])"),
+    STR: ("a string is not a value", "it can only be an argument of a call that takes it, as in "
+                                     "einsum('ij->ji', m)"),
+    TUPLE: ("a tuple is not a value", "index it (t[0]) or unpack it (a, b = t); a tuple can be the program's output"),
+    "parts": ("a tuple is not a value", "index it (t[0]) or unpack it (a, b = t); a tuple can be the program's output"),
+    "...": ("'...' is not a value", "it can only be an index, as in m[..., 0]"),
+}
+
+
+def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], given: Sequence[Any],
+            keywords: Sequence[tuple[str, Any]], front: Front, dialect: Dialect | None) -> dict[str, Any]:
+    specs = {spec.name: spec for spec in op.params}
+    written: dict[str, Any] = {}
+    soaks = bool(order) and specs[order[-1]].kind == "ints"  # x.reshape(2, 3): the rest are the sizes
+    if len(given) > len(order) and not soaks:
+        taken = arity + len(order)
+        raise CallProblem(f"{name} takes {taken} argument{'s' if taken != 1 else ''}, got {count}")
+    for i, value in enumerate(given):
+        if soaks and i == len(order) - 1 and len(given) > len(order):
+            written[order[-1]] = ("sizes", list(given[i:]))
+            break
+        written[order[i]] = value
+    by_keyword = {key: spec for spec in op.params for key in (spec.name, *spec.aliases)}
+    for key, value in keywords:
+        spec = by_keyword.get(key)
+        if spec is None or spec.name in written:
+            known = ", ".join(f"{p.name}=" for p in op.params) or "none"
+            what = f"got multiple values for argument '{key}'" if spec else f"got an unexpected keyword argument '{key}'"
+            raise CallProblem(f"{name}() {what}", keyword=key, hint=f"{name} takes the keyword arguments: {known}")
+        written[spec.name] = value
+    params: dict[str, Any] = dict(dialect.defaults) if dialect is not None else {}
+    for spec in op.params:
+        if spec.name not in written:
+            params.setdefault(spec.name, spec.default)
+            continue
+        value = written[spec.name]
+        if type(value) is tuple and value and value[0] == "sizes":
+            static: Any = tuple(_static(front, item, spec) for item in value[1])
+        else:
+            static = _static(front, value, spec)
+        try:
+            params[spec.name] = spec.convert(static)
+        except ValueError as problem:
+            raise CallProblem(f"{name}: {problem}", value=None if type(value) is tuple else value) from None
+    return params
+
+
+def _static(front: Front, value: Any, spec: Any) -> Any:
+    kind = front.kind(value)
+    if kind == BOOL and spec.kind in _WHOLE_KINDS:
+        raise CallProblem(f"{spec.name} must be a whole number, not True or False", value=value)
+    if kind == TENSOR:
+        try:
+            return front.static(value)
+        except CallProblem as problem:
+            problem.value = value
+            raise
+    return front.static(value)
+
+
+def _tensors_by_keyword(op: Op, args: list[Any], keywords: list[tuple[str, Any]]
+                        ) -> tuple[list[Any], list[tuple[str, Any]]]:
+    """Tensor args given by keyword (torch.sin(input=x), torch.gather(x, 1, index=i)) put in their
+    places among the positional args, where those reach them."""
+    names = op.inputs or ("input", "other")[: max(op.arity, 0)]
+    by_name = dict(keywords)
+    if "self" in by_name and "input" not in by_name:  # (Tensor methods call their receiver self)
+        by_name["input"] = by_name.pop("self")
+        keywords = [("input" if k == "self" else k, v) for k, v in keywords]
+    places = op.tensor_positions or tuple(range(len(names)))
+    taken = set()
+    for name, place in sorted(zip(names, places, strict=False), key=lambda pair: pair[1]):
+        if name in by_name and name not in taken and len(args) == place:
+            args = [*args, by_name[name]]
+            taken.add(name)
+    if len(args) < max(op.arity, 0):  # torch.gather(x, dim=1, index=i): the params by keyword too
+        for name in names[len(args):]:
+            if name in by_name and name not in taken:
+                args = [*args, by_name[name]]
+                taken.add(name)
+    return args, [(k, v) for k, v in keywords if k not in taken]
+
+
+def _optional(op: Op, name: str, args: list[Any], keywords: list[tuple[str, Any]], front: Front
+              ) -> tuple[list[Any], list[tuple[str, Any]]]:
+    """The call's args with its optional tensor args in place (Op.optional_args): given by
+    keyword, or the number that stands for a left-out one (None too)."""
+    for place, keyword, default in op.optional_args:
+        given = [value for key, value in keywords if key == keyword]
+        if given and len(args) > place:
+            raise CallProblem(f"{name}() got multiple values for argument '{keyword}'", keyword=keyword)
+        if given and len(args) == place:
+            args.append(given[0])
+            keywords = [(k, v) for k, v in keywords if k != keyword]
+        elif len(args) == place:
+            args.append(front.stand_in(default))
+        if len(args) > place and front.kind(args[place]) == NONE:
+            args[place] = front.stand_in(default)
+    return args, keywords
+
+
+# --- indexing --------------------------------------------------------------------------------
+
+STATIC, INDEX, MASK = "static", "index", "mask"  # what an index item is (Front.key_part)
+
+
+def index(base: Any, items: Sequence[Any], front: Any) -> Bound:
+    """`base[items]` as one row: getitem (ints, slices, None, ...: SelectBackward0, SliceBackward0...),
+    index (an index array or tensor among them: IndexBackward0, the tensors its index args) or
+    mask_index (one boolean mask: x[x > 0]). Each item is what `front.key_part(item)` says it is:
+    (STATIC, an int, a slice of ints, None, Ellipsis or nested tuples of ints), (INDEX, a tensor) or
+    (MASK, a tensor)."""
+    from gradcli.ops.indexing import INDEX_ARG
+
+    key: list[Any] = []
+    indices: list[Any] = []
+    for item in items:
+        what, part = front.key_part(item)
+        if what == MASK:
+            if len(items) != 1:
+                raise CallProblem("a boolean mask must be the only index, as in x[x > 0]", value=item)
+            return Bound(OPS["mask_index"], [front.tensor(base), part], {})
+        if what == INDEX:
+            key.append(INDEX_ARG)
+            indices.append(part)
+            continue
+        if part is Ellipsis and any(k is Ellipsis for k in key):
+            raise CallProblem("an index can only have a single ellipsis ('...')", value=item)
+        key.append(part)
+    if indices or any(isinstance(k, tuple) for k in key):  # v[[0, 2]], v[idx]: IndexBackward0
+        return Bound(OPS["index"], [front.tensor(base), *indices], {"key": tuple(key)})
+    return Bound(OPS["getitem"], [front.tensor(base)], {"key": tuple(key)})
+
+
+# --- properties ------------------------------------------------------------------------------
+
+# The properties of a tensor that are ops, as PyTorch records them: `m.T` is permute with every
+# axis reversed (PermuteBackward0), `m.mT` transpose(m, -2, -1). name -> (row, params).
+PROPERTIES: dict[str, tuple[str, dict[str, Any]]] = {
+    "T": ("permute", {"dims": None}),
+    "mT": ("transpose", {"dim0": -2, "dim1": -1}),
+}
