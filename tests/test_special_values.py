@@ -287,3 +287,31 @@ def test_the_hessian_of_normalize_with_p_0_is_zero():
               "--json")
     assert run.exit_code == 0, run.stderr
     assert run.json()["hessian"]["x"]["x"] == [[0.0, 0.0], [0.0, 0.0]]
+
+
+# --- the sign of a NaN: PyTorch's sqrt and logarithms make it positive, NumPy's negative -------------
+# (only copysign reads it: copysign(b, sqrt(-1)) is |b| in PyTorch)
+
+
+def test_copysign_of_a_sqrt_of_a_negative_number_is_positive():
+    result = grad("copysign(b, sqrt(s))", at={"b": 0.79, "s": -1.0})
+    assert float(result.value) == 0.79 and float(result.grad["b"]) == 1.0
+    batch = grad_batch(compile_program("copysign(b, sqrt(s))"), {"b": np.array([0.79, -0.79]), "s": np.array([-1.0, -4.0])}, 2)
+    assert batch.values[0].tolist() == [0.79, 0.79] and batch.grad["b"].tolist() == [1.0, -1.0]
+
+
+NAN_MAKERS = ["sqrt", "log", "log2", "log10", "log1p", "rsqrt", "asin", "acos", "acosh", "atanh", "sin", "cos", "tan",
+              "exp", "neg", "abs", "erfinv", "lgamma", "digamma"]
+
+
+@pytest.mark.parametrize("name", NAN_MAKERS)
+def test_the_sign_of_a_nan_that_an_op_makes_is_pytorchs(name):
+    torch = _torch()
+    points = [-1.0, -2.0, -1e-300, -inf, inf, 2.0, nan, -nan, 0.0, -0.0]
+    program = f"copysign(1.0, {name}(x))" if name != "neg" else "copysign(1.0, -x)"
+    batch = grad_batch(compile_program(program), {"x": np.array(points)}, len(points))
+    for k, x in enumerate(points):
+        made = getattr(torch, name)(torch.tensor(x, dtype=torch.float64)).item()
+        expected = math.copysign(1.0, made)
+        one = float(grad(program, at={"x": x}).value)
+        assert (one, float(batch.values[0][k])) == (expected, expected), (x, made, one, batch.values[0][k])
