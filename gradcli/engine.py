@@ -21,6 +21,7 @@ import numpy as np
 
 from gradcli.errors import ShapeProblem
 from gradcli.ops import call_forward, call_jvp, call_vjp, ones_for
+from gradcli.ops.core import Number
 from gradcli.tape import APPLY, INPUT, Node, Tape, check_shapes, shape_problem
 
 Array = np.ndarray
@@ -61,6 +62,11 @@ class Backend:
         """An input's or a constant's value, as the sweep computes on it."""
         # A 0-d value runs as a NumPy scalar: several times faster than a 0-d array.
         return value[()] if value.ndim == 0 else value
+
+    def number(self, value: Any) -> Any:
+        """A constant PyTorch sees as a Python number (Node.is_number), as the sweep computes on it:
+        a `Number`, which a rule can tell from a tensor (x ** 0.5 is sqrt, x ** y C's pow)."""
+        return Number(value) if np.ndim(value) == 0 else self.leaf(value)
 
     def check(self, tape: Tape, at: Mapping[str, Any]) -> None:
         """Refuse, before anything is computed, values past the limits (tape.check_shapes)."""
@@ -129,7 +135,7 @@ class Floats(Backend):
     def vjp_rule(self, node: Node) -> Rule:
         return partial(node.op.floats[1], **node.params)  # type: ignore[union-attr, index]
 
-    leaf = float  # type: ignore[assignment]
+    leaf = number = float  # type: ignore[assignment]  # (a float rule that needs to tell hands back)
 
     def check(self, tape: Tape, at: Mapping[str, Any]) -> None:
         pass  # numbers only: nothing grows
@@ -233,7 +239,7 @@ def sweep_forward(tape: Tape, at: Mapping[str, Any], backend: Backend) -> list[A
     for name in tape.integer_inputs:
         _whole_numbers(name, at[name])
     values: list[Any] = [None] * len(tape.nodes)
-    leaf = backend.leaf
+    leaf, number = backend.leaf, backend.number
     on_floats = backend.on_floats
     rule_of = backend.forward_rule
     errors = backend.errors
@@ -251,8 +257,23 @@ def sweep_forward(tape: Tape, at: Mapping[str, Any], backend: Backend) -> list[A
                         values[node.index] = rule(*[values[a] for a in args])
                 except errors as problem:
                     backend.failed(tape, node, [values[a] for a in args], problem)
+            elif node.kind == INPUT:
+                values[node.index] = leaf(at[node.name])  # type: ignore[index]
             else:
-                values[node.index] = leaf(at[node.name] if node.kind == INPUT else node.value)  # type: ignore[index]
+                values[node.index] = number(node.value) if node.literal else leaf(node.value)
+    return values
+
+
+def with_numbers(tape: Tape, values: Sequence[Any], backend: Backend = ARRAYS) -> Sequence[Any]:
+    """The values with the Python numbers among the constants told apart again (Backend.number):
+    values that went through the float sweep, or np.array, lost it."""
+    numbers = [node.index for node in tape.nodes if node.literal and node.kind != INPUT and
+               type(values[node.index]) is not Number]
+    if not numbers:
+        return values
+    values = list(values)
+    for index in numbers:
+        values[index] = backend.number(np.asarray(values[index]))
     return values
 
 
@@ -287,7 +308,7 @@ def sweep_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], seed
                    trace: list[Step] | None = None) -> list[Any]:
     """The reverse loop: from the roots down, each node's VJP rule sends its adjoint to its args."""
     nodes = tape.nodes
-    values = backend.take(values)
+    values = backend.take(values) if backend.on_floats else with_numbers(tape, values, backend)
     ones = backend.ones
     adjoints: list[Any] = [None] * len(nodes)
     top = max(roots, default=-1)
@@ -358,6 +379,7 @@ def jvp_sweep(tape: Tape, values: Sequence[Any], tangents: Mapping[int, Any], up
     Each op's JVP rule in the table carries the tangents forward; None is a zero tangent.
     """
     nodes = tape.nodes
+    values = with_numbers(tape, values, backend)
     result: list[Any] = [None] * len(nodes)
     for index, tangent in tangents.items():
         result[index] = tangent
@@ -382,6 +404,8 @@ def local_derivatives(tape: Tape, values: Sequence[Any], index: int) -> list[Any
     """
     node = tape.nodes[index]
     assert node.op is not None
+    args = [ARRAYS.number(values[a]) if tape.nodes[a].literal and tape.nodes[a].kind != INPUT else values[a]
+            for a in node.args]
     with np.errstate(all="ignore"):
-        return call_vjp(node.op, np.ones_like(values[index]), values[index], [values[a] for a in node.args],
+        return call_vjp(node.op, np.ones_like(values[index]), values[index], args,
                         node.params, [0] * len(node.args), [True] * len(node.args))

@@ -317,17 +317,50 @@ class Op:
 _SCALAR_POWERS = ((2.0, np.square), (0.5, np.sqrt), (-1.0, np.reciprocal))
 
 
+class Number(np.float64):
+    """A constant that PyTorch sees as a Python number (tape.Node.is_number), as the sweeps hand it
+    to the rules: where PyTorch's Scalar overload computes otherwise than its Tensor one, the rule
+    can tell. x ** 0.5 is pow(Tensor, Scalar), which is sqrt (NaN at -inf); x ** y is
+    pow(Tensor, Tensor), C's pow (inf at -inf). Arithmetic on it gives plain NumPy numbers."""
+
+    __slots__ = ()
+
+
 def _power(a: Array, b: Array) -> Array:
     out = np.power(a, b)
-    # Only an exponent that is a plain array of several numbers needs it. Anything else (a
-    # dual number of the Hessian) keeps np.power, whose derivative carries the exponent's.
-    if type(b) is not np.ndarray or b.ndim == 0:
-        return out
-    for exponent, scalar_rule in _SCALAR_POWERS:
-        hit = b == exponent
-        if hit.any():
-            out = np.where(hit, scalar_rule(a), out)
+    if not isinstance(out, (np.ndarray, np.floating)):
+        return out  # (a dual number of the Hessian keeps np.power, whose derivative carries the exponent's)
+    if type(b) is Number or type(b) is float:  # (gradcli run hands its Python numbers over as floats)
+        return _scalar_power(a, b, out)
+    if type(b) is np.ndarray and b.ndim:  # an exponent per point: what one number would give
+        for exponent, scalar_rule in _SCALAR_POWERS:
+            hit = b == exponent
+            if hit.any():
+                out = np.where(hit, scalar_rule(a), out)
+    # A tensor exponent: PyTorch's pow(Tensor, Tensor) is C's pow, which differs from the sqrt
+    # that NumPy takes for 0.5 at -inf (inf, not NaN) and at -0.0 (0.0, not -0.0).
+    if np.any(b == 0.5):
+        out = np.where((b == 0.5) & ((a == -np.inf) | (a == 0)), np.abs(a), out)[()]
     return out
+
+
+def _scalar_power(a: Array, b: float, out: Array) -> Array:
+    """PyTorch's pow(Tensor, Scalar) where it is not C's pow beyond rounding: its exponent 0.5 is
+    sqrt (a positive NaN below 0, as torch.sqrt's) and -0.5 rsqrt (1 / sqrt: NaN at -inf, -inf at
+    -0.0). NumPy's power with one exponent gave the rest (its 0.5 is sqrt too)."""
+    if b == 0.5:
+        return np.where(a < 0, np.nan, out)[()]
+    if b == -0.5:
+        return np.where(a == -np.inf, np.nan, np.where((a == 0) & np.signbit(a), -np.inf, out))[()]
+    return out
+
+
+def _float_power(a: float, b: float) -> Any:
+    """NumPy's power on Python floats, which cannot say whether b is a Python number: where
+    PyTorch's two overloads part ways beyond rounding (b = +-0.5, a <= 0 or NaN), NumPy takes over."""
+    if (b == 0.5 or b == -0.5) and not a > 0:
+        raise ArithmeticError("pow(Tensor, Scalar) and pow(Tensor, Tensor) differ here")
+    return np.power(a, b)
 
 
 def _pick(condition: Any, a: Any, b: Any) -> Any:
@@ -341,7 +374,7 @@ _UFUNCS = ("exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos"
 NUMPY = types.SimpleNamespace(**{name: getattr(np, name) for name in _UFUNCS}, power=_power, where=np.where)
 # Python floats, with NumPy's bits: NumPy's ufuncs on the floats, Python's branches for where,
 # math.sqrt (exact in IEEE; it raises below 0, where NumPy takes over).
-FLOATS = types.SimpleNamespace(**{**vars(NUMPY), "power": np.power, "where": _pick, "sqrt": math.sqrt})
+FLOATS = types.SimpleNamespace(**{**vars(NUMPY), "power": _float_power, "where": _pick, "sqrt": math.sqrt})
 
 
 def _sum_tangents(*terms: Array | None) -> Array | float:
