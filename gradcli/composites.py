@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Rule
+from gradcli.ops.core import Rule, rule_params
 
 Array = np.ndarray
 
@@ -77,14 +77,15 @@ class Rules:
     def sympy(self, *args: Any, **params: Any) -> Any:
         """The SymPy expression: the program run on the parts' own SymPy builders."""
         from gradcli.ops import OPS
+        from gradcli.symbolic import apply_rule
 
         def emit(row: str, *parts: Any, **given: Any) -> Any:
             op = OPS[row]
-            assert op.sympy is not None
-            full = {spec.name: spec.default for spec in op.params} | given if op.params else {}
-            return op.sympy(*parts, **full)
+            return apply_rule(op, [np.asarray(part, dtype=object) for part in parts],
+                              rule_params(op, given) if op.params else {})
 
-        return self.program(emit, *args, **params)
+        out = self.program(emit, *args, **params)
+        return out.item() if not any(isinstance(a, np.ndarray) for a in args) else out
 
     def jvp(self, tangents: Any, ans: Array, *args: Array, ranks: tuple[int, ...] | None = None,
             **params: Any) -> Array:

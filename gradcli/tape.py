@@ -29,6 +29,7 @@ from gradcli.ops import (
     call_forward,
     shape_message,
 )
+from gradcli.ops.core import rule_params
 
 _NO_PARAMS: dict[str, Any] = {}  # shared by the nodes of ops that take no parameters; never changed
 
@@ -250,10 +251,12 @@ class TapeSink:
         return wants[:start] + (False,) * (len(args) - start)
 
     def constant(self, value: Any, span: Span, integer: bool = False, literal: str = "") -> int:
-        index = self.add(CONST, None, (), span, value=np.asarray(value, dtype=float), wants=())
-        if integer or literal:
-            node = self.nodes[index]
-            node.integer, node.literal = integer, literal
+        nodes = self.nodes
+        index = len(nodes)
+        if index >= self.max_nodes:
+            return self.add(CONST, None, (), span, value=np.asarray(value, dtype=float), wants=())  # (says so)
+        nodes.append(Node(index, CONST, None, (), span, _NO_PARAMS, None, np.asarray(value, dtype=float), False, (),
+                          integer, literal))
         return index
 
     def apply(self, op: Op, args: list[int], span: Span, params: dict[str, Any] = _NO_PARAMS) -> int:
@@ -298,7 +301,7 @@ class TapeSink:
         def emit(row: str, *args: Any, **params: Any) -> int:
             op = OPS[row]
             nodes = [self.constant(a, span, literal="float") if type(a) is float else a for a in args]
-            full = {spec.name: spec.default for spec in op.params} | params if op.params else _NO_PARAMS
+            full = rule_params(op, params) if op.params else _NO_PARAMS
             return self.apply(op, nodes, span, full)
 
         return emit
@@ -413,8 +416,11 @@ class TapeSink:
         """A call as the program spelled it (`sin`, `torch.max`, `.max` for a method), lowered to a row
         by gradcli.lowering: the spelling says whose semantics, the args bind as the library binds them."""
         keywords = keywords or []
-        op = lowering.find(func)
-        family, name = lowering.spelling(func)
+        if "." in func:  # torch.max, x.max(): the spelling's family decides (gradcli.lowering)
+            op = lowering.find(func)
+            family, name = lowering.spelling(func)
+        else:  # (the common case, made cheap: a 100,000-node program calls 25,000 times)
+            op, family, name = FUNCTIONS.get(func), lowering.BARE, func
         if op is None and family == lowering.METHOD and name in _FIELDS and len(args) == 1:  # max(x, 0).values
             return self.field(args[0], name, func_span)
         if op is None and name in CONSTRUCTORS and family != lowering.METHOD:

@@ -32,6 +32,8 @@ def test_functions_lists_every_row_of_the_table_once_with_its_pytorch_node():
 
 @pytest.mark.parametrize("entry", _listing(), ids=lambda entry: entry["name"])
 def test_each_listed_spelling_is_a_program_of_that_op(entry):
+    if OPS[entry["name"]].reference is None:  # a part of composites, with no call of its own (tests/test_ops.py)
+        return
     tape = compile_program(entry["spelling"])
     if OPS[entry["name"]].identity_when is not None:  # dropout(x, p=0.0): x itself, no node (as PyTorch)
         assert tape.nodes[tape.outputs[0]].name == "x"

@@ -94,7 +94,7 @@ def test_non_finite_values_follow_ieee_and_are_named_with_where_they_start():
     assert document["value"] is None and document["grad"]["z"] is None and document["grad"]["x"] == -2.0
     assert document["warnings"] == [
         "the value of 'out' is not finite; it starts at node [1] (log, column 5)",
-        "the gradient of 'z' is not finite; it starts in the backward of node [6] (div, column 21)",
+        "the gradient of 'z' is not finite; it starts in the backward of node [6] (reciprocal, column 21)",  # 1/z: PyTorch's z.reciprocal() * 1
     ]
 
 

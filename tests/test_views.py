@@ -17,7 +17,7 @@ from gradcli.torch_graph import backward_graph
 from tests.test_ops import _program, _sample
 
 CASES = [pytest.param(op.name, shapes, params, id=f"{op.name}:{_program(op, shapes, params)}")
-         for op in OPS.values() for shapes, params in op.examples[:2]]
+         for op in OPS.values() for shapes, params in op.examples[:2] if op.reference is not None]  # (parts: via composites)
 
 
 def _point(name: str, shapes: tuple, params: dict) -> tuple[str, dict]:

@@ -275,6 +275,10 @@ class Op:
     # The row (with `parts`) a call of this one means when it is given a dim: torch.max(x) is
     # one value, torch.max(x, 0) the tuple (values, indices).
     with_dim: str | None = None
+    # Its PyTorch reference, for the tests: "" where tests/reference/make_torch_reference.py has its
+    # call; None where there is none of its own, said so: a part of composites (the clone that
+    # cosine_similarity clamps without a gradient), tested through them.
+    reference: str | None = ""
     # Calls the tests make of it: (the args' shapes at one point, the params).
     examples: tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...] = ()
     # False: its value is a constant of the point (a comparison's mask, PyTorch's booleans):
@@ -473,6 +477,11 @@ def structural(name: str, arity: int, forward: Rule, vjp: Rule, torch_node: str,
     if jvp is None:
         jvp = _bilinear_jvp(forward) if bilinear else _linear_jvp(forward)
     return Op(name, arity, forward, vjp, torch_node, jvp=jvp, elementwise=False, **fields)
+
+
+def rule_params(op: Op, given: dict[str, Any]) -> dict[str, Any]:
+    """The params a row's rules take, their defaults where not given (a call's result dtype is not one)."""
+    return {spec.name: spec.default for spec in op.params if spec.kind != "dtype" or op.dtype == "param"} | given
 
 
 def composite(name: str, arity: int, program: Rule, torch_node: str, **fields: Any) -> Op:

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Op, Param, Shape, load_sympy, point_axes, structural
+from gradcli.ops.core import Array, Op, Param, Shape, composite, load_sympy, point_axes, structural
 from gradcli.ops.reductions import _norm, _norm_vjp
 
 REDUCTION = Param("reduction", "str", "mean", choices=("none", "mean", "sum"))
@@ -288,10 +288,31 @@ def _kl_node(constant: Any, shapes: Any, reduction: str = "mean", log_target: bo
 
 _PROBABILITIES = ((0.1, 0.9), (0.0, 1.0))
 
+
+# The losses PyTorch writes as compositions, recorded as their parts (Op.program).
+def _reduced(emit: Any, losses: Any, reduction: str) -> Any:
+    return losses if reduction == "none" else emit(reduction, losses)  # "mean", "sum": MeanBackward0, SumBackward0
+
+
+def _l1_program(emit: Any, a: Any, b: Any, reduction: str = "mean") -> Any:
+    return _reduced(emit, emit("abs", emit("sub", a, b)), reduction)
+
+
+def _kl_program(emit: Any, a: Any, b: Any, reduction: str = "mean", log_target: bool = False) -> Any:
+    # exp(target) * (target - input), or xlogy(target, target) - target * input; batchmean: the sum
+    # over input.size(0)
+    if log_target:
+        losses = emit("mul", emit("exp", b), emit("sub", b, a))
+    else:
+        losses = emit("sub", emit("xlogy", b, b), emit("mul", b, a))
+    if reduction == "batchmean":
+        return emit("div", emit("sum", losses), emit("size", a, dim=0))
+    return _reduced(emit, losses, reduction)
+
 ROWS: list[Op] = [
     _loss("mse_loss", _mse, _mse_partials, "MseLossBackward0", lambda a, b: (a - b) ** 2),
-    _loss("l1_loss", lambda a, b: np.abs(a - b), _l1_partials, "MeanBackward0", lambda a, b: load_sympy().Abs(a - b),
-          torch_node_rule=_l1_node, kinked=True),
+    composite("l1_loss", 2, _l1_program, "MeanBackward0", params=(REDUCTION,), torch_node_rule=_l1_node, kinked=True,
+              examples=_EXAMPLES),
     _loss("smooth_l1_loss", _smooth_l1, _smooth_l1_partials, "SmoothL1LossBackward0", _sympy_smooth_l1,
           params=(Param("beta", "float", 1.0),), torch_node_rule=_smooth_l1_node, kinked=True),
     _loss("huber_loss", _huber, _huber_partials, "HuberLossBackward0", _sympy_huber,
@@ -303,9 +324,10 @@ ROWS: list[Op] = [
           "BinaryCrossEntropyWithLogitsBackward0",
           lambda a, b: (1 - b) * a + load_sympy().log(1 + load_sympy().exp(-a)), divides_last=True,
           domain=((-3.0, 3.0), (0.0, 1.0))),
-    _loss("kl_div", _kl, _kl_partials, "MeanBackward0", _sympy_kl, params=(Param("log_target", "bool", False),),
-          reduction_param=Param("reduction", "str", "mean", choices=("none", "mean", "sum", "batchmean")),
-          torch_node_rule=_kl_node, domain=((-2.0, 2.0), (0.1, 1.0)),
+    composite("kl_div", 2, _kl_program, "MeanBackward0",
+              params=(Param("reduction", "str", "mean", choices=("none", "mean", "sum", "batchmean")),
+                      Param("log_target", "bool", False)),
+              torch_node_rule=_kl_node, domain=((-2.0, 2.0), (0.1, 1.0)),
           examples=(*_EXAMPLES, (((2, 3), (2, 3)), {"reduction": "batchmean"}),
                     (((2, 3), (3,)), {"reduction": "none", "log_target": True}),
                     (((3,), (3,)), {"log_target": True, "reduction": "batchmean"}))),
@@ -572,11 +594,26 @@ def _ce_prob_node(constant: Any, shapes: Any, reduction: str = "mean", **given: 
     return "DivBackward1" if reduction == "mean" else "NegBackward0"
 
 
+def _ce_program(emit: Any, x: Any, w: Any, t: Any, reduction: str = "mean", ignore_index: int = -100,
+                label_smoothing: float = 0.0) -> Any:
+    # PyTorch's cross_entropy of class indices: nll_loss(log_softmax(x, class dim), target); with
+    # label smoothing, the sum of the two terms (one node here: cross_entropy_smoothed)
+    if label_smoothing:
+        return emit("cross_entropy_smoothed", x, w, t, reduction=reduction, ignore_index=ignore_index,
+                    label_smoothing=label_smoothing)
+    return emit("nll_loss", emit("log_softmax", x, dim=-1), w, t, reduction=reduction, ignore_index=ignore_index)
+
+
 ROWS += [
-    structural("cross_entropy", 3, _index_loss, _index_vjp, "NllLossBackward0", jvp=_index_jvp,
+    composite("cross_entropy", 3, _ce_program, "NllLossBackward0", sympy=None,  # (nll_loss has no SymPy rule)
+              index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,),
+              float_index="cross_entropy_probs", params=(REDUCTION, _IGNORE, _SMOOTHING),
+              torch_node_rule=_ce_node, text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES),
+    # cross_entropy with label_smoothing: PyTorch's sum of the two terms, one node here (AddBackward0)
+    structural("cross_entropy_smoothed", 3, _index_loss, _index_vjp, "AddBackward0", jvp=_index_jvp,
                index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,),
-               float_index="cross_entropy_probs", params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
-               torch_node_rule=_ce_node, text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES),
+               params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape, callable=False,
+               text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[2:]),
     structural("cross_entropy_probs", 3, _prob_loss, _prob_vjp, "DivBackward1", jvp=_prob_jvp,
                callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
                torch_node_rule=_ce_prob_node, text=_ce_text("cross_entropy", floats=True), domain=((-2.0, 2.0), (0.5, 2.0), (0.0, 1.0)),
@@ -844,14 +881,27 @@ def _dropout(x: Array, ranks: tuple[int, ...], **params: Any) -> Array:
     return x
 
 
+def _cosine_program(emit: Any, a: Any, b: Any, dim: int = 1, eps: float = 1e-8) -> Any:
+    # PyTorch's: ((x1 / n1) * (x2 / n2)).sum(dim), each n the kept 2-norm cloned and clamped to eps in
+    # place without a gradient
+    a_norm = emit("clamped_clone", emit("norm", a, p=2.0, dim=dim, keepdim=True), min=eps)
+    b_norm = emit("clamped_clone", emit("norm", b, p=2.0, dim=dim, keepdim=True), min=eps)
+    return emit("sum", emit("mul", emit("div", a, a_norm), emit("div", b, b_norm)), dim=dim)
+
+
+def _normalize_program(emit: Any, x: Any, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Any:
+    # PyTorch's: input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return emit("div", x, emit("expand_as", emit("clamp_min", emit("norm", x, p=p, dim=dim, keepdim=True), min=eps), x))
+
+
 ROWS += [
-    structural("cosine_similarity", 2, _cosine, _cosine_vjp, "SumBackward1", jvp=_cosine_jvp, aligns=True,
-               params=(Param("dim", "int", 1, aliases=("axis",)), Param("eps", "float", 1e-8)), shape=_cosine_shape,
-               examples=((((2, 3), (2, 3)), {}), (((3,), (3,)), {"dim": 0}), (((2, 3), (3,)), {"dim": -1}),
+    composite("cosine_similarity", 2, _cosine_program, "SumBackward1", sympy=None,  # (the clamp has no gradient)
+              params=(Param("dim", "int", 1, aliases=("axis",)), Param("eps", "float", 1e-8)),
+              examples=((((2, 3), (2, 3)), {}), (((3,), (3,)), {"dim": 0}), (((2, 3), (3,)), {"dim": -1}),
                          (((2, 3), (2, 1)), {"dim": 0, "eps": 0.5}))),
-    structural("normalize", 1, _normalize, _normalize_vjp, "DivBackward0", jvp=_normalize_jvp,
-               params=(Param("p", "float", 2.0), Param("dim", "int", 1, aliases=("axis",)), Param("eps", "float", 1e-12)),
-               shape=_normalize_shape, kinked=True,
+    composite("normalize", 1, _normalize_program, "DivBackward0",
+              params=(Param("p", "float", 2.0), Param("dim", "int", 1, aliases=("axis",)), Param("eps", "float", 1e-12)),
+              kinked=True,
                examples=((((2, 3),), {}), (((3,),), {"dim": 0}), (((2, 3),), {"p": 1.0, "dim": 0}),
                          (((2, 2, 3),), {"p": 3.0, "dim": -1, "eps": 0.5}))),
     structural("layer_norm", 3, _layer_norm, _layer_norm_vjp, "NativeLayerNormBackward0", jvp=_layer_norm_jvp,

@@ -233,6 +233,18 @@ def _expand(x: Array, ranks: tuple[int, ...], size: Shape | None = None) -> Arra
     return np.broadcast_to(np.reshape(x, lead + (1,) * (len(out) - rank) + point), lead + out)
 
 
+def _expand_as(x: Array, like: Array, ranks: tuple[int, ...]) -> Array:
+    # (aligned: the point axes of both right-aligned, the batch axes in front)
+    return np.broadcast_to(x, np.broadcast_shapes(np.shape(x), np.shape(like)))
+
+
+def _expand_as_shape(x: Shape, like: Shape) -> Shape:
+    if np.broadcast_shapes(x, like) != tuple(like):
+        raise ValueError(f"the expanded size of the tensor must match the existing size {tuple(x)} at a "
+                         f"non-singleton dimension; target sizes: {tuple(like)}")
+    return tuple(like)
+
+
 def _expand_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], size: Shape | None = None) -> tuple[Array]:
     rank = ranks[0]
     lead = np.ndim(x) - rank
@@ -676,6 +688,13 @@ ROWS = [
     _linear("expand", _expand, _expand_vjp, "ExpandBackward0", params=(SIZES,), shape=_expand_shape,
             spellings=("broadcast_to",), methods=("expand", "broadcast_to"),
             examples=_one(((3,), {"size": (2, 3)}), ((2, 1), {"size": (-1, 3)}), ((), {"size": (2,)}))),
+    # x.expand_as(y): ExpandBackward0, whose one input is x (y gives its shape alone).
+    structural("expand_as", 2, _expand_as, lambda g, ans, x, like, ranks: (g, np.zeros_like(like)), "ExpandBackward0",
+               jvp=lambda tangents, ans, x, like, ranks: np.broadcast_to(
+                   0.0 if tangents[0] is None else tangents[0], np.shape(ans)),
+               sympy=lambda x, like: np.broadcast_to(x, np.broadcast_shapes(x.shape, like.shape)), aligns=True,
+               shape=_expand_as_shape, conditions=(1,), dtype="keeps", methods=("expand_as",),
+               examples=((((1, 3), (2, 3)), {}), (((3,), (2, 3)), {}), (((2, 1), (2, 2)), {}))),
     _linear("repeat", _tile(False), _tile_vjp(False), "RepeatBackward0", params=(REPEATS,), shape=_tile_shape(False),
             methods=("repeat",), callable=False,  # a method only: np.repeat(x, 2) repeats each element, another op
             text=lambda args, dims=None: f"{args[0]}.repeat({', '.join(str(d) for d in dims or ())})", examples=_one(((2, 3), {"dims": (2, 1)}), ((3,), {"dims": (2, 2)}))),

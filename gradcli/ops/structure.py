@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Param, structural
+from gradcli.ops.core import Array, Param, point_axes, structural
 
 
 def _full_key(x: Array, key: tuple[Any, ...], rank: int) -> tuple[Any, ...]:
@@ -96,7 +96,30 @@ def _same_back(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dtype: An
     return (g,)
 
 
+def _clamped(x: Array, ranks: tuple[int, ...], min: float = 0.0) -> Array:
+    return np.maximum(x, min)  # (a NaN stays NaN, as in PyTorch's clamp)
+
+
+def _size(x: Array, ranks: tuple[int, ...], dim: int = 0) -> Array:
+    # one number a point (the batch axes kept): the size of the axis
+    return np.full(np.shape(x)[: np.ndim(x) - ranks[0]], float(np.shape(x)[point_axes(dim, ranks[0])[0]]))
+
+
 ROWS = [
+    # What cosine_similarity divides by: the norm cloned and clamped in place without a gradient
+    # (PyTorch's CloneBackward0, whose gradient passes as it came). A part of that composite alone.
+    structural("clamped_clone", 1, _clamped, lambda g, ans, x, ranks, min=0.0: (g,), "CloneBackward0",
+               jvp=lambda tangents, ans, x, ranks, min=0.0: 0.0 * ans if tangents[0] is None else tangents[0],
+               sympy=lambda x, min=0.0: x, callable=False, reference=None, params=(Param("min", "float", 0.0),),
+               text=lambda args, min=0.0: f"{args[0]}.clone().clamp_min_({min!r})",
+               examples=((((3,),), {"min": 0.5}),)),
+    # x.size(dim) as a value: what kl_div's batchmean divides by. A part of composites alone.
+    structural("size", 1, _size, lambda g, ans, x, ranks, dim=0: (np.zeros_like(x),), "None",
+               jvp=lambda tangents, ans, x, ranks, dim=0: np.zeros_like(ans), differentiable=False,
+               sympy=lambda x, dim=0: np.asarray(float(x.shape[dim]), dtype=object),
+               integer_parts=(0,), callable=False, reference=None, params=(Param("dim", "int", 0),),
+               shape=lambda x, dim=0: (point_axes(dim, len(x)), ())[1], text=lambda args, dim=0: f"{args[0]}.size({dim})",
+               examples=((((2, 3),), {"dim": 0}),)),
     # A copy in another dtype (x.double(), x.float(), x.to(torch.float32)): PyTorch's ToCopyBackward0,
     # the gradient sent back as it is (in the arg's dtype); none at all where the dtype is the arg's
     # own (dtype "param": the lowering gives the arg itself, as PyTorch returns self). In a program

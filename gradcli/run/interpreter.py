@@ -28,6 +28,7 @@ from gradcli import engine, lowering
 from gradcli.errors import Limits, SyntaxProblem, over_limit
 from gradcli.inputs import ranges
 from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, METHODS, OPS, PREFIX_OPERATORS, Op
+from gradcli.ops.core import rule_params
 from gradcli.run import reprs
 from gradcli.run.tensor import (
     BOOL,
@@ -564,6 +565,8 @@ class Interpreter:
             return owner[owner.fields.index(name)]  # type: ignore[attr-defined]
         if isinstance(owner, str) and name == "format":
             return Method(owner, "format")
+        if owner is None:  # (a grad_fn of a leaf, a .grad never computed): Python's own error
+            raise TorchError("AttributeError", f"'NoneType' object has no attribute '{name}'")
         raise self.refuse(node, f"'.{name}' of {_type_name(owner)} is not supported")
 
     def tensor_attribute(self, tensor: Tensor, name: str, node: ast.AST) -> Any:
@@ -588,7 +591,7 @@ class Interpreter:
         if name in lowering.PROPERTIES:  # m.T, m.mT: the ops they are, as every way in reads them
             row, given = lowering.PROPERTIES[name]
             op = OPS[row]
-            params = {spec.name: spec.default for spec in op.params} | given
+            params = rule_params(op, given)
             try:
                 return apply(self.graph, op, [tensor], params, self.span(node))
             except (ValueError, IndexError) as error:

@@ -20,6 +20,7 @@ import numpy as np
 
 from gradcli.errors import Limits, over_limit
 from gradcli.ops import OPS, Op, call_forward
+from gradcli.ops.core import rule_params
 from gradcli.tape import APPLY, CONST, INPUT, Node, Tape, output_shape
 from gradcli.torch_graph import next_functions, torch_name
 
@@ -214,7 +215,7 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
     if op.program is not None or (op.reflected is not None and not isinstance(args[0], Tensor)):
         def emit(row: str, *parts: Any, **given: Any) -> Tensor:
             part = OPS[row]
-            return apply(graph, part, list(parts), {spec.name: spec.default for spec in part.params} | given, span)
+            return apply(graph, part, list(parts), rule_params(part, given), span)
 
         if op.program is None:  # 2 / x: x.reciprocal() * 2 (Op.reflected)
             return op.reflected(emit, *args)  # type: ignore[misc]

@@ -114,6 +114,8 @@ TORCH = {
     "kl_div": F.kl_div, "cosine_similarity": lambda a, b: F.cosine_similarity(a, b, dim=0),
     "normalize": lambda a: F.normalize(a, dim=0), "layer_norm": lambda a: F.layer_norm(a, (3,)),
     "dropout": lambda a: F.dropout(a, 0.0), "to_copy": lambda a: a.to(torch.float32).double(),
+    "expand_as": lambda a, b: a.expand_as(b),
+    "cross_entropy_smoothed": lambda a, b: F.cross_entropy(a, b.long(), label_smoothing=0.1),
     "conv1d": F.conv1d, "conv2d": F.conv2d, "avg_pool1d": lambda a: F.avg_pool1d(a, 2, 1),
     "avg_pool2d": lambda a: F.avg_pool2d(a, 2, 1), "max_pool1d": lambda a: F.max_pool1d(a, 2, 1, 1),
     "max_pool2d": lambda a: F.max_pool2d(a, 2, 1, 1),
@@ -258,7 +260,8 @@ PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dim
             "cross_entropy": "cross_entropy(a, b)", "nll_loss": "nll_loss(a, b)",
             "cross_entropy_probs": "cross_entropy(a, b * 1.0)", "cosine_similarity": "cosine_similarity(a, b, dim=0)",
             "normalize": "normalize(a, dim=0)", "layer_norm": "layer_norm(a, (3,))", "dropout": "dropout(a, 0.0)",
-            "to_copy": "a.float()",
+            "to_copy": "a.float()", "expand_as": "a.expand_as(b)",
+            "cross_entropy_smoothed": "cross_entropy(a, b, label_smoothing=0.1)",
             "conv1d": "conv1d(a, b)", "conv2d": "F.conv2d(a, b)", "avg_pool1d": "avg_pool1d(a, 2, 1)",
             "avg_pool2d": "avg_pool2d(a, 2, 1)", "max_pool1d": "max_pool1d(a, 2, 1, 1)",
             "max_pool2d": "F.max_pool2d(a, 2, 1, 1)"}
@@ -277,7 +280,7 @@ def points_of(name: str) -> list[tuple]:
     op = OPS[name]
     if name == "cross":  # 3-vectors
         return [([*u, 1.0], [*v, -2.0]) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
-    if name in ("cross_entropy", "nll_loss"):
+    if name in ("cross_entropy", "nll_loss", "cross_entropy_smoothed"):
         return CLASS_POINTS
     if name == "cross_entropy_probs":
         return [(x, [p, q]) for x in LOGITS[::3] for p in PROBABILITY_ROWS for q in PROBABILITY_ROWS[:2]]
@@ -291,6 +294,8 @@ def points_of(name: str) -> list[tuple]:
         return POOL2D_POINTS
     if name == "binary_cross_entropy":
         return list(itertools.product(PROBABILITY_PAIRS, repeat=2))
+    if name == "expand_as":  # a vector of one, stretched along a pair
+        return [([u[0]], v) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
     if name in ("dot", "inner", "outer", "mask_index", "einsum", "tensordot", "kron", *LOSSES):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name in ("matmul", "mv"):  # a (2, 2) matrix times a vector
@@ -393,11 +398,11 @@ def entry(name: str, program: str, function=None, points=None) -> str:
 
 
 def main() -> None:
-    missing = sorted(set(OPS) - set(TORCH))
+    missing = sorted({name for name, op in OPS.items() if op.reference is not None} - set(TORCH))
     if missing:
         raise SystemExit(f"no PyTorch counterpart for {missing}: add it to TORCH")
     torch.set_default_dtype(torch.float64)
-    lines = [entry(name, program_of(name)) for name in OPS]
+    lines = [entry(name, program_of(name)) for name, op in OPS.items() if op.reference is not None]
     variants = [entry(name, program, function, *points) for program, function, name, *points in VARIANTS]
     ranges = {"arange": [[list(args), torch.arange(*args, dtype=torch.float64).tolist()] for args in ARANGES],
               "linspace": [[list(args), torch.linspace(*args, dtype=torch.float64).tolist()] for args in LINSPACES]}
