@@ -154,10 +154,10 @@ class _List:
     """A list literal, kept as its items until it is used: a call that takes a sequence of
     tensors (cat) takes them; anywhere else it is the stacked value (`operand`)."""
 
-    __slots__ = ("items", "span", "spans")
+    __slots__ = ("depth", "items", "span", "spans")
 
-    def __init__(self, items: list[Value], spans: list[Span], span: Span) -> None:
-        self.items, self.spans, self.span = items, spans, span
+    def __init__(self, items: list[Value], spans: list[Span], span: Span, depth: int = 1) -> None:
+        self.items, self.spans, self.span, self.depth = items, spans, span, depth
 
 
 class _Word:
@@ -600,7 +600,13 @@ class TapeSink:
                             span=node.span)
 
     def make_list(self, items: list[Value], spans: list[Span], span: Span) -> _List:
-        return _List(items, spans, span)
+        # How deep lists nest, known as each closes: past NumPy's axes it is refused here, before
+        # anything walks it (a list 400 deep would be 400 frames of stack and operand).
+        depth = 1 + max((item.depth for item in items if isinstance(item, _List)), default=0)
+        if depth > MAX_AXES:
+            raise LimitProblem(f"this list nests {depth} deep; NumPy's arrays have at most {MAX_AXES} axes",
+                               source=self.source, span=span)
+        return _List(items, spans, span, depth)
 
     def stack(self, value: _List) -> int:
         """A list literal used as a value: its items stacked (np.array, torch.tensor)."""

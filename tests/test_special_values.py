@@ -388,8 +388,6 @@ def test_a_list_nested_400_deep_in_a_literal_is_a_clean_error_naming_the_limit(w
     assert run.exit_code == 2 and "nested deeper than" in run.stderr and "internal" not in run.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="tape.py's TapeSink.stack and operand call each other once a level: needs "
-                                       "an iterative stack, or the 32-axes refusal at make_list (tape.py is not ours)")
 @pytest.mark.parametrize("program", [f"sum(x * {DEEP})", f"sum(x * tensor({DEEP}))"])
 def test_a_list_nested_400_deep_in_the_formula_is_a_clean_error(program):
     run = cli("grad", program, "--at", "x=1")
