@@ -116,7 +116,7 @@ ROWS = [
     # x.size(dim) as a value: what kl_div's batchmean divides by. A part of composites alone.
     structural("size", 1, _size, lambda g, ans, x, ranks, dim=0: (np.zeros_like(x),), "None",
                jvp=lambda tangents, ans, x, ranks, dim=0: np.zeros_like(ans), differentiable=False,
-               sympy=lambda x, dim=0: np.asarray(float(x.shape[dim]), dtype=object),
+               sympy=lambda x, dim=0: np.asarray(float(x.shape[int(dim)]), dtype=object),
                integer_parts=(0,), callable=False, reference=None, params=(Param("dim", "int", 0),),
                shape=lambda x, dim=0: (point_axes(dim, len(x)), ())[1], text=lambda args, dim=0: f"{args[0]}.size({dim})",
                examples=((((2, 3),), {"dim": 0}),)),
