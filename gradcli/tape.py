@@ -467,7 +467,12 @@ class TapeSink:
             op.shape(*[self.nodes[a].value.shape for a in tensors], **params)  # type: ignore[misc]
         except ValueError as problem:
             raise _fail(f"{func}: {problem}", span, self.source) from None
-        return self.apply(op, tensors, span, params)
+        # torch.tensor([2, 0]) is an int64 tensor: class indices, an index (unless dtype= says a float)
+        integer = bool(tensors) and self.nodes[tensors[0]].integer and not str(params.get("dtype") or "int").startswith(
+            ("float", "double", "half"))
+        index = self.apply(op, tensors, span, params)
+        self.nodes[index].integer = self.nodes[index].integer or integer
+        return index
 
     def call_problem(self, problem: lowering.CallProblem, span: Span,
                      keywords: list[tuple[str, Value, Span]]) -> NameProblem | SyntaxProblem:

@@ -248,3 +248,15 @@ def test_integer_results_are_int64_under_run(tmp_path):
     assert lines[0] == "tensor(5) tensor([0, 1])"
     assert "values=tensor([4, 5, 6])" in run.stdout and "indices=tensor([1, 0, 1])" in run.stdout
     assert lines[-1] == "tensor(21) tensor(4)"  # (5, 3, 4, 6 are past 2)
+
+
+def test_a_tensor_of_ints_is_class_indices_as_in_pytorch():
+    point = {"x": [[1.0, 2.0, 3.0], [1.0, 0.0, -1.0]]}
+    result = grad("F.cross_entropy(x, torch.tensor([2, 0]))", at=point)
+    assert result.value == pytest.approx(grad("F.cross_entropy(x, [2, 0])", at=point).value, rel=1e-15)
+    torch = pytest.importorskip("torch", reason="PyTorch is optional")
+    x = torch.tensor(point["x"], dtype=torch.float64, requires_grad=True)
+    loss = torch.nn.functional.cross_entropy(x, torch.tensor([2, 0]))
+    loss.backward()
+    assert result.value == pytest.approx(loss.item(), rel=1e-15)
+    np.testing.assert_allclose(result.grad["x"], x.grad.numpy(), rtol=1e-15)
