@@ -44,10 +44,6 @@ SUBNORMAL_WHERE_PYTORCH_GIVES_0 = {
 }
 # Values where gradcli differs from PyTorch on purpose: (op, args) -> why.
 KNOWN_VALUES = {
-    ("pow", (-math.inf, 0.5)): "x**0.5 is sqrt(x), as in NumPy and PyTorch's pow(Tensor, Scalar): NaN; "
-                               "PyTorch's pow(Tensor, Tensor) calls pow(): inf",
-    ("pow", (-0.0, 0.5)): "x**0.5 is sqrt(x), as in NumPy and PyTorch's pow(Tensor, Scalar): -0.0; "
-                          "PyTorch's pow(Tensor, Tensor) calls pow(): 0.0",
     ("logaddexp2", (-1.0, -1.0)): "log2(2**-1 + 2**-1) is 0 exactly, as NumPy's logaddexp2 gives; PyTorch's "
                                   "rounds to -4.8e-17",
     **{("tanhshrink", (x,)): "x - tanh(x) cancels: NumPy's tanh and PyTorch's differ in the last place, and the "
