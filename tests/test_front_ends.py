@@ -5,7 +5,7 @@ For each row of gradcli.ops.OPS and its first two examples (shapes and params), 
 (a) the formula language: the row's call as gradcli spells it (its print rule, `node_text`, which
     `gradcli functions` shows), evaluated with the library (`grad`) and `graph --format json`;
 (b) the same call as PyTorch code -- float64 leaves with requires_grad=True at the same point, the call
-    in PyTorch's spelling of the row (read from the TORCH table of tests/reference/make_torch_reference.py),
+    in PyTorch's spelling of the row (read from the row's reference, Op.reference),
     `out.backward(seed)`, and prints of out, its grad_fn, next_functions, dtype and each input's .grad --
     run by `gradcli run`, in-process;
 (c) where torch is importable, the same snippet under PyTorch itself (exec'd in-process: it is text this
@@ -20,7 +20,7 @@ Inputs are deterministic, float64, sampled in the row's `domain` (away from 0 an
 rows). Integer args (indices, class targets) are int64 tensors (a Python int where PyTorch takes one:
 polygamma's n); the args PyTorch does not differentiate (`Op.conditions`: where's condition, a loss's
 class weights) are float64 tensors without requires_grad, and a condition is compared as
-make_torch_reference compares it (`c != 0`), in both texts.
+its reference compares it (`c != 0`), in both texts.
 
 Where the front ends disagree today, the case is in KNOWN with a one-line reason: a strict xfail, so
 that fixing it turns the suite red until the case leaves KNOWN. Without torch, (b) vs (c) cannot be
@@ -40,7 +40,6 @@ import warnings
 import zlib
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -49,9 +48,9 @@ import pytest
 from gradcli import grad
 from gradcli.errors import GradcliError
 from gradcli.ops import FUNCTIONS, OPS, Op, node_text
+from gradcli.ops.core import reference_texts
 from tests.helpers import cli
 
-REFERENCE = Path(__file__).resolve().parent / "reference" / "make_torch_reference.py"
 NAMES = "abcdefgh"
 EXAMPLES = 2  # the first two examples of each row
 ADDRESS = re.compile(r"0x[0-9a-f]+")
@@ -106,7 +105,7 @@ KNOWN: dict[str, str] = {
 }
 
 
-# --- PyTorch's spelling of each row, read from make_torch_reference.py's TORCH table ---------------
+# --- PyTorch's spelling of each row, read from its reference (Op.reference) ---------------------------
 
 
 def _dotted(node: ast.expr) -> str | None:
@@ -130,28 +129,23 @@ class TorchSpelling:
 
 @cache
 def torch_spellings() -> dict[str, TorchSpelling]:
-    """Row name -> how make_torch_reference's TORCH table calls it (read as text: no torch needed)."""
-    tree = ast.parse(REFERENCE.read_text())
-    table = next(node.value for node in tree.body if isinstance(node, ast.Assign)
-                 and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "TORCH")
-    assert isinstance(table, ast.Dict)
+    """Row name -> how its PyTorch reference (Op.reference, over the args a, b, c) calls it (read as text)."""
     spellings = {}
-    for key, value in zip(table.keys, table.values, strict=True):
-        assert isinstance(key, ast.Constant)
-        if not isinstance(value, ast.Lambda):
-            spellings[key.value] = TorchSpelling(_dotted(value))
+    params = list("abc")
+    for name, op in OPS.items():
+        if (texts := reference_texts(op)) is None:
             continue
-        params = [arg.arg for arg in value.args.args]
-        calls = [n for n in ast.walk(value.body) if isinstance(n, ast.Call)]
+        body = ast.parse(texts[1], mode="eval").body
+        calls = [n for n in ast.walk(body) if isinstance(n, ast.Call)]
         callee = next((text for call in calls if (text := _dotted(call.func))), None)
         method = next((call.func.attr for call in calls if isinstance(call.func, ast.Attribute)
                        and isinstance(call.func.value, ast.Name) and call.func.value.id == params[0]), None)
-        compared = {params.index(n.left.id): (n.ops[0], n.comparators[0].value) for n in ast.walk(value.body)
+        compared = {params.index(n.left.id): (n.ops[0], n.comparators[0].value) for n in ast.walk(body)
                     if isinstance(n, ast.Compare) and isinstance(n.left, ast.Name) and n.left.id in params
                     and isinstance(n.comparators[0], ast.Constant)}
         python_int = frozenset(params.index(c.args[0].id) for c in calls if isinstance(c.func, ast.Name)
                                and c.func.id == "int" and isinstance(c.args[0], ast.Name))
-        spellings[key.value] = TorchSpelling(callee, method, compared, python_int)
+        spellings[name] = TorchSpelling(callee, method, compared, python_int)
     return spellings
 
 

@@ -17,6 +17,7 @@ import sympy
 from gradcli import compile_program
 from gradcli.derivatives import hessian
 from gradcli.ops import OPS, node_text
+from gradcli.ops.core import reference_texts
 from tests.helpers import cli
 
 ELEMENTWISE = [op for op in OPS.values() if op.elementwise]
@@ -278,55 +279,24 @@ def test_hessian_of_the_other_ops_matches_sympy(program, point, spelled):
 
 # --- against PyTorch, where it is installed -------------------------------------------------
 
-def _torch_function(name: str, functional: bool = False):
+def _torch_spelling(op):
+    """PyTorch's function of a row, from the reference the row holds (Op.reference, over the args a, b, c): a mask
+    (PyTorch's bool) as numbers; where PyTorch records no derivative (its NotImplemented node, whose backward
+    raises), gradcli's, a step's: 0."""
+    code = compile(reference_texts(op)[1], op.name, "eval")
+
     def call(t, *args):
-        return getattr(t.nn.functional if functional else t, name)(*args)
+        out = eval(code, {"torch": t, "F": t.nn.functional}, dict(zip("abc", args, strict=False)))
+        if op.torch_node == "NotImplemented":
+            return out.detach().double() * sum(args) * 0
+        return out.double()
 
     return call
 
 
-TORCH_OPS = {
-    "add": lambda t, x, y: x + y, "sub": lambda t, x, y: x - y, "mul": lambda t, x, y: x * y,
-    "div": lambda t, x, y: x / y, "pow": lambda t, x, y: x**y, "neg": lambda t, x: -x,
-    "exp": lambda t, x: t.exp(x), "log": lambda t, x: t.log(x), "log2": lambda t, x: t.log2(x),
-    "log10": lambda t, x: t.log10(x), "log1p": lambda t, x: t.log1p(x), "expm1": lambda t, x: t.expm1(x),
-    "sqrt": lambda t, x: t.sqrt(x), "abs": lambda t, x: t.abs(x), "sin": lambda t, x: t.sin(x),
-    "cos": lambda t, x: t.cos(x), "tan": lambda t, x: t.tan(x), "asin": lambda t, x: t.asin(x),
-    "acos": lambda t, x: t.acos(x), "atan": lambda t, x: t.atan(x), "sinh": lambda t, x: t.sinh(x),
-    "cosh": lambda t, x: t.cosh(x), "tanh": lambda t, x: t.tanh(x), "sigmoid": lambda t, x: t.sigmoid(x),
-    "relu": lambda t, x: t.relu(x), "softplus": lambda t, x: t.nn.functional.softplus(x),
-    "maximum": lambda t, x, y: t.maximum(x, y), "minimum": lambda t, x, y: t.minimum(x, y),
-    "atan2": lambda t, x, y: t.atan2(x, y),
-    **{name: _torch_function(name) for name in (
-        "square", "rsqrt", "reciprocal", "exp2", "asinh", "acosh", "atanh", "sign", "floor", "ceil", "round", "trunc",
-        "erf", "erfc", "deg2rad", "rad2deg", "frac", "sinc")},
-    **{name: _torch_function(name) for name in (
-        "hypot", "logaddexp", "logaddexp2", "copysign", "xlogy", "fmax", "fmin", "fmod", "remainder", "lerp")},
-    "erfinv": _torch_function("erfinv"),
-    # No derivative in PyTorch (its backward raises): gradcli's is 0, a step's.
-    "heaviside": lambda t, x, y: t.heaviside(x, y.detach()).detach() * (x + y) * 0,
-    "floor_divide": lambda t, x, y: (x // y).detach() * (x + y) * 0,
-    **{name: lambda t, *args, name=name: getattr(t, name)(*args).double()
-       for name in ("logical_and", "logical_or", "logical_not")},
-    "lt": lambda t, x, y: (x < y).double(), "le": lambda t, x, y: (x <= y).double(),
-    "gt": lambda t, x, y: (x > y).double(), "ge": lambda t, x, y: (x >= y).double(),
-    "eq": lambda t, x, y: (x == y).double(), "ne": lambda t, x, y: (x != y).double(),
-    "where": lambda t, c, x, y: t.where(c != 0, x, y), "masked_fill": lambda t, x, m, v: x.masked_fill(m != 0, v),
-    **{name: _torch_function(name, functional=True) for name in (
-        "relu6", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softsign", "hardtanh", "hardsigmoid",
-        "hardswish", "logsigmoid", "tanhshrink")},
-    "clamp": lambda t, x: t.clamp(x, -1.0, 2.0), "threshold": lambda t, x: t.nn.functional.threshold(x, 0.1, -3.0),
-    "clamp_min": lambda t, x: t.clamp_min(x, 0.5), "clamp_max": lambda t, x: t.clamp_max(x, 0.5),
-    "lgamma": lambda t, x: t.lgamma(x), "digamma": lambda t, x: t.digamma(x),
-    "polygamma": lambda t, x, n: t.polygamma(int(n), x),
-}
 TORCH_POINTS = [*POINTS, 0.5, 1.0, -1.0, 30.0, -50.0, math.nan, math.inf, -math.inf]
 TORCH_PAIRS = [*PAIRS, (-4.0, 1e-40), (math.nan, 1.0), (1.0, math.nan), (1.0, 1.0), (0.0, 0.0), (-2.0, -2.0), (0.0, -1.0), (0.0, 0.5), (-2.0, 0.5), (math.inf, 1.0),
                (1.0, math.inf), (3.0, -math.inf)]
-
-
-def test_every_elementwise_op_has_a_torch_spelling():
-    assert set(TORCH_OPS) == {op.name for op in ELEMENTWISE}
 
 
 def _torch_hessian(torch, function, point: dict) -> dict[str, dict[str, np.ndarray]]:
@@ -374,8 +344,8 @@ def _torch_cases():
             continue
         for point in TORCH_POINTS if op.arity == 1 else TORCH_PAIRS if op.arity == 2 else TRIPLES:
             values = (point,) if op.arity == 1 else point
-            point_dict = dict(zip(["x", "y", "z"], values, strict=False))
-            yield param(_source(op.name, list(point_dict)), point_dict, TORCH_OPS[op.name], f"{op.name}{values}")
+            point_dict = dict(zip("abc", values, strict=False))  # (the names of the row's reference)
+            yield param(reference_texts(op)[0], point_dict, _torch_spelling(op), f"{op.name}{values}")
     for program, point, spelled in PROGRAMS:
         yield param(program, point, spelled, program)
 

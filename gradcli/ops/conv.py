@@ -282,11 +282,11 @@ def _on_symbols(forward: Any) -> Any:
     return build
 
 
-def _conv_row(d: int, examples: Any) -> Op:
+def _conv_row(d: int, examples: Any, **fields: Any) -> Op:
     forward = partial(_conv, d)
     return structural(f"conv{d}d", 3, forward, partial(_conv_vjp, d), "ConvolutionBackward0", jvp=partial(_conv_jvp, d),
                       sympy=_on_symbols(forward), shape=partial(_conv_shape, d), torch_node_rule=partial(_conv_node, d),
-                      optional_args=((2, "bias", 0.0),), params=_CONV_PARAMS, text=_conv_text(d), examples=examples)
+                      optional_args=((2, "bias", 0.0),), params=_CONV_PARAMS, text=_conv_text(d), examples=examples, **fields)
 
 
 # --- avg_pool1d/2d, max_pool1d/2d ------------------------------------------------------------------
@@ -357,7 +357,7 @@ def _avg_parts(d: int, x: Any, ranks: tuple[int, ...], name: str, count_include_
     return geometry, _divisor(geometry, size, count_include_pad, divisor_override)
 
 
-def _avg_row(d: int, examples: Any) -> Op:
+def _avg_row(d: int, examples: Any, **fields: Any) -> Op:
     name = f"avg_pool{d}d"
 
     def forward(x: Array, ranks: tuple[int, ...], **params: Any) -> Array:
@@ -376,7 +376,7 @@ def _avg_row(d: int, examples: Any) -> Op:
         params.append(Param("divisor_override", "int"))
     return structural(name, 1, forward, vjp, "SqueezeBackward1" if d == 1 else "AvgPool2DBackward0",
                       sympy=_on_symbols(forward), shape=lambda x, **given: _pool_shape(d, name, x, **given), params=tuple(params),
-                      examples=examples)
+                      examples=examples, **fields)
 
 
 def _peaks(x: Any, geometry: Geometry) -> Array:
@@ -406,7 +406,7 @@ def _picked(x: Any, geometry: Geometry, peaks: Array) -> Any:
     return picked
 
 
-def _max_row(d: int, examples: Any) -> Op:
+def _max_row(d: int, examples: Any, **fields: Any) -> Op:
     name = f"max_pool{d}d"
 
     def geometry_of(x: Any, ranks: tuple[int, ...], params: dict[str, Any]) -> Geometry:
@@ -431,7 +431,7 @@ def _max_row(d: int, examples: Any) -> Op:
               Param("dilation", "ints", (1,)), Param("ceil_mode", "bool", False), Param("return_indices", "bool", False))
     return structural(name, 1, forward, vjp, "SqueezeBackward1" if d == 1 else "MaxPool2DWithIndicesBackward0",
                       jvp=jvp, shape=lambda x, **given: _pool_shape(d, name, x, **given), params=params, kinked=True,
-                      examples=examples)
+                      examples=examples, **fields)
 
 
 ROWS: list[Op] = [
@@ -439,23 +439,29 @@ ROWS: list[Op] = [
                   (((2, 5), (2, 2, 3), (2,)), {"stride": (2,), "padding": (1,)}),
                   (((2, 2, 5), (4, 1, 2), (4,)), {"groups": 2, "dilation": (2,)}),
                   (((1, 2, 4), (3, 2, 2), ()), {"padding": "same"}),
-                  (((2, 6), (1, 2, 3), (1,)), {"padding": "valid", "stride": (3,)}))),
+                  (((2, 6), (1, 2, 3), (1,)), {"padding": "valid", "stride": (3,)})),
+                  reference="F.conv1d(a, b)", reference_program="conv1d(a, b)"),
     _conv_row(2, ((((1, 3, 3), (2, 1, 2, 2), (2,)), {}),
                   (((1, 2, 4, 3), (2, 2, 2, 2), (2,)), {"stride": (2, 1), "padding": (1, 0)}),
                   (((2, 4, 4), (2, 1, 3, 2), (2,)), {"groups": 2, "padding": "same", "dilation": (1, 2)}),
-                  (((1, 1, 5, 5), (1, 1, 2, 2), (1,)), {"stride": (2,), "dilation": (2,)}))),
+                  (((1, 1, 5, 5), (1, 1, 2, 2), (1,)), {"stride": (2,), "dilation": (2,)})),
+                  reference="F.conv2d(a, b)", reference_program="F.conv2d(a, b)"),
     _avg_row(1, ((((2, 5),), {"kernel_size": (2,)}), (((1, 2, 5),), {"kernel_size": (3,), "stride": (1,)}),
                  (((2, 5),), {"kernel_size": (2,), "padding": (1,), "count_include_pad": False}),
                  (((1, 5),), {"kernel_size": (2,), "ceil_mode": True}),
-                 (((1, 6),), {"kernel_size": (3,), "stride": (2,), "padding": (1,), "ceil_mode": True}))),
+                 (((1, 6),), {"kernel_size": (3,), "stride": (2,), "padding": (1,), "ceil_mode": True})),
+                 reference="F.avg_pool1d(a, 2, 1)", reference_program="avg_pool1d(a, 2, 1)"),
     _avg_row(2, ((((1, 4, 4),), {"kernel_size": (2,)}), (((1, 1, 3, 5),), {"kernel_size": (2, 3), "stride": (1, 2)}),
                  (((1, 4, 5),), {"kernel_size": (3,), "stride": (2,), "padding": (1,), "ceil_mode": True,
                                  "count_include_pad": False}),
-                 (((1, 3, 3),), {"kernel_size": (2,), "divisor_override": 3}))),
+                 (((1, 3, 3),), {"kernel_size": (2,), "divisor_override": 3})),
+                 reference="F.avg_pool2d(a, 2, 1)", reference_program="avg_pool2d(a, 2, 1)"),
     _max_row(1, ((((2, 5),), {"kernel_size": (2,)}), (((1, 2, 5),), {"kernel_size": (3,), "stride": (1,)}),
                  (((2, 6),), {"kernel_size": (2,), "padding": (1,), "dilation": (2,)}),
-                 (((1, 5),), {"kernel_size": (2,), "ceil_mode": True}))),
+                 (((1, 5),), {"kernel_size": (2,), "ceil_mode": True})),
+                 reference="F.max_pool1d(a, 2, 1, 1)", reference_program="max_pool1d(a, 2, 1, 1)"),
     _max_row(2, ((((1, 4, 4),), {"kernel_size": (2,)}), (((1, 1, 3, 5),), {"kernel_size": (2, 3), "stride": (1, 2)}),
                  (((1, 5, 5),), {"kernel_size": (3,), "stride": (2,), "padding": (1,), "ceil_mode": True}),
-                 (((1, 5, 4),), {"kernel_size": (2,), "dilation": (2, 1)}))),
+                 (((1, 5, 4),), {"kernel_size": (2,), "dilation": (2, 1)})),
+                 reference="F.max_pool2d(a, 2, 1, 1)", reference_program="F.max_pool2d(a, 2, 1, 1)"),
 ]

@@ -275,10 +275,16 @@ class Op:
     # The row (with `parts`) a call of this one means when it is given a dim: torch.max(x) is
     # one value, torch.max(x, 0) the tuple (values, indices).
     with_dim: str | None = None
-    # Its PyTorch reference, for the tests: "" where tests/reference/make_torch_reference.py has its
-    # call; None where there is none of its own, said so: a part of composites (the clone that
-    # cosine_similarity clamps without a gradient), tested through them.
+    # Its PyTorch reference, for the tests (tests/reference/make_torch_reference.py, the front ends'
+    # test, the Hessian's): PyTorch's call over the args `a`, `b`, `c` as text, read with `torch` and
+    # `F` (torch.nn.functional) in scope: "F.softplus(a)", "F.cross_entropy(a, b.long())",
+    # "a.reshape(2, 1)". "": the default (reference_texts): `torch.{name}(a, b, ...)`, the operator for
+    # a symbol. None: none of its own, said so: a part of composites (the clone that cosine_similarity
+    # clamps without a gradient), tested through them.
     reference: str | None = ""
+    # gradcli's program that is held against the reference, over the same args; "": the row's print
+    # rule (node_text) without params, as `gradcli functions` shows it.
+    reference_program: str = ""
     # Calls the tests make of it: (the args' shapes at one point, the params).
     examples: tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...] = ()
     # False: its value is a constant of the point (a comparison's mask, PyTorch's booleans):
@@ -658,6 +664,21 @@ def node_text(op: Op, args: Sequence[str], params: dict[str, Any]) -> str:
     # The params the program gave, by keyword, where they differ from their defaults.
     given = [f"{p.name}={params[p.name]!r}" for p in op.params if params.get(p.name, p.default) != p.default]
     return f"{op.name}({', '.join([*args, *given])})"
+
+
+def reference_texts(op: Op) -> tuple[str, str] | None:
+    """The row's test reference over the args `a`, `b`, `c`: (gradcli's program, PyTorch's call), each
+    as text, defaults applied (Op.reference, Op.reference_program); None where the row has none."""
+    if op.reference is None:
+        return None
+    args = list("abc"[: max(op.arity, 0)])
+    if op.reference:
+        call = op.reference
+    elif op.symbol:
+        call = node_text(op, args, {})  # a + b, -a: Python's operator is PyTorch's
+    else:
+        call = f"torch.{op.name}({', '.join(args)})"
+    return op.reference_program or node_text(op, args, {}), call
 
 
 def shape_message(op: Op, shapes: Sequence[Shape]) -> str:

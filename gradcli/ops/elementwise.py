@@ -412,7 +412,8 @@ def _logical(name: str, symbol: str, combine: Callable[[Any, Any], Any], relatio
     return _binary(name, symbol, lambda xp, a, b: xp.where(combine(a != 0, b != 0), 1.0, 0.0), _no_derivative, "None",
                    precedence, lambda a, b: _sympy_mask(getattr(load_sympy(), relation)(load_sympy().Ne(a, 0),
                                                                                          load_sympy().Ne(b, 0))),
-                   mask=_masked_all, differentiable=False, boolean=True, callable=True, kinked=True, methods=(name,))
+                   mask=_masked_all, differentiable=False, boolean=True, callable=True, kinked=True, methods=(name,),
+                   reference=f"torch.{name}(a, b)")  # (PyTorch's | and & are bitwise: no float tensors)
 
 
 def _masked_fill_torch_node(constant: Any, shapes: object) -> str:
@@ -503,7 +504,7 @@ ROWS = [
     _binary("pow", "**", lambda xp, a, b: xp.power(a, b), _pow_derivative, "PowBackward0", 40, operator.pow,
             mask=lambda a, b: (b == 0, None), right_assoc=True, callable=True, ufuncs=(np.power, np.float_power), torch_node_rule=_pow_torch_node,
             scalar_overloads=frozenset({"PowBackward0", "PowBackward2"}), domain=((0.3, 2.0), (-2.0, 2.0)), spellings=("power",), methods=("pow",),
-            keeps_integers=True, dtype="keeps"),
+            keeps_integers=True, dtype="keeps", reference="torch.pow(a, b)"),
     elementwise("neg", 1, operator.neg, lambda xp, g, ans, x: (-g,), "NegBackward0", sympy=operator.neg,
                 symbol="-", precedence=30, callable=False, linear=True,
                 ufuncs=(np.negative,), spellings=("neg", "negative"), methods=("neg", "negative"), keeps_integers=True),
@@ -541,7 +542,7 @@ ROWS = [
            kinked=True, methods=("relu",), dtype="keeps"),
     _unary("softplus", _softplus, _softplus_derivative, _sympy_softplus, domain=((-25.0, 25.0),),
            params=(Param("beta", "float", 1.0), Param("threshold", "float", 20.0)),
-           examples=_with_params({"beta": 2.0}, {"beta": 0.5, "threshold": 3.0})),
+           examples=_with_params({"beta": 2.0}, {"beta": 0.5, "threshold": 3.0}), reference="F.softplus(a)"),
     # PyTorch's square is pow(x, 2): its node is PowBackward0 and its derivative 2 * x.
     _unary("square", np.square, lambda xp, g, ans, x: (g * (2.0 * x),), lambda x: x**2, torch_node="PowBackward0", methods=("square",), dtype="keeps"),
     # rsqrt' and reciprocal' from the value, as PyTorch has them: -0.5 * g * ans**3, -g * ans**2.
@@ -583,72 +584,81 @@ ROWS = [
     # at NaN (as PyTorch's on one element; its vectorised loop gives 0 there).
     _unary("relu6", partial(_hardtanh, min_val=0.0, max_val=6.0), lambda xp, g, ans, x: (g,),
            lambda x: load_sympy().Min(load_sympy().Max(x, 0), 6), mask=lambda x: (_outside(x, 0.0, 6.0),),
-           torch_node="HardtanhBackward0", kinked=True, domain=((-2.0, 7.0),)),
+           torch_node="HardtanhBackward0", kinked=True, domain=((-2.0, 7.0),), reference="F.relu6(a)"),
     _unary("hardtanh", _hardtanh, lambda xp, g, ans, x, **bounds: (g,),
            lambda x, min_val=-1.0, max_val=1.0: load_sympy().Min(load_sympy().Max(x, min_val), max_val),
            mask=lambda x, min_val=-1.0, max_val=1.0: (_outside(x, min_val, max_val),), kinked=True,
            params=(Param("min_val", "float", -1.0), Param("max_val", "float", 1.0)),
-           examples=_with_params({"min_val": -0.5, "max_val": 2.0})),
+           examples=_with_params({"min_val": -0.5, "max_val": 2.0}), reference="F.hardtanh(a)"),
     # torch.clamp (and clip, its alias): min, max or both, numbers; the gradient passes at the
     # bounds themselves (ClampBackward1), where hardtanh's does not.
     _unary("clamp", _clamp_bounds, lambda xp, g, ans, x, **bounds: (g,), _sympy_clamp, mask=_clamp_masked,
            torch_node="ClampBackward1", kinked=True, spellings=("clip",), methods=("clamp", "clip"),
            params=(Param("min", "float", None, aliases=("a_min",)), Param("max", "float", None, aliases=("a_max",))),
            examples=_with_params({"min": -1.0, "max": 2.0}, {"min": 0.5}, {"max": -1.0}, {"min": 1.0, "max": -1.0},
-                                 defaults=False), dtype="keeps"),
+                                 defaults=False), dtype="keeps",
+                                 reference="torch.clamp(a, -1.0, 2.0)", reference_program="clamp(a, -1.0, 2.0)"),
     _unary("clamp_min", _one_bound("min"), lambda xp, g, ans, x, **bound: (g,), _sympy_clamp, mask=_clamp_masked,
            torch_node="ClampMinBackward0", kinked=True, methods=("clamp_min",), params=(Param("min", "float", None),),
-           examples=_with_params({"min": 0.5}, {"min": -1.0}, defaults=False), dtype="keeps"),
+           examples=_with_params({"min": 0.5}, {"min": -1.0}, defaults=False), dtype="keeps",
+           reference="torch.clamp_min(a, 0.5)", reference_program="clamp_min(a, 0.5)"),
     _unary("clamp_max", _one_bound("max"), lambda xp, g, ans, x, **bound: (g,), _sympy_clamp, mask=_clamp_masked,
            torch_node="ClampMaxBackward0", kinked=True, methods=("clamp_max",), params=(Param("max", "float", None),),
-           examples=_with_params({"max": 0.5}, {"max": -1.0}, defaults=False), dtype="keeps"),
+           examples=_with_params({"max": 0.5}, {"max": -1.0}, defaults=False), dtype="keeps",
+           reference="torch.clamp_max(a, 0.5)", reference_program="a.clamp_max(0.5)"),
     # F.threshold(x, threshold, value): x above the threshold, else value; NaN passes the gradient.
     _unary("threshold", _threshold, lambda xp, g, ans, x, **params: (g,),
            lambda x, threshold, value: load_sympy().Piecewise((x, x > threshold), (value, True)),
            mask=lambda x, threshold, value: (x <= threshold,), kinked=True,
            params=(Param("threshold", "float", None), Param("value", "float", None)),
-           examples=_with_params({"threshold": 0.1, "value": -3.0}, {"threshold": -1.0, "value": 20.0}, defaults=False)),
+           examples=_with_params({"threshold": 0.1, "value": -3.0}, {"threshold": -1.0, "value": 20.0}, defaults=False),
+           reference="F.threshold(a, 0.5, -3.0)", reference_program="threshold(a, 0.5, -3.0)"),
     # negative_slope 0.01 by default: NaN takes the slope.
     _unary("leaky_relu", lambda xp, x, negative_slope=0.01: xp.where(x > 0, x, x * negative_slope),
            lambda xp, g, ans, x, negative_slope=0.01: (g * xp.where(x > 0, 1.0, negative_slope),),
            lambda x, negative_slope=0.01: load_sympy().Piecewise((x, x > 0), (negative_slope * x, True)),
            torch_node="LeakyReluBackward0", kinked=True, params=(Param("negative_slope", "float", 0.01),),
-           examples=_with_params({"negative_slope": 0.2}, {"negative_slope": -1.5})),
+           examples=_with_params({"negative_slope": 0.2}, {"negative_slope": -1.5}), reference="F.leaky_relu(a)"),
     # min(max(x + 3, 0), 6) / 6; PyTorch's slope is 1/6 rounded to float32 (0.1666666716...), 0
     # but strictly inside (-3, 3), NaN included. SymPy's rule has that slope too (its values
     # are 3e-9 relative from 1/6's).
     _unary("hardsigmoid", lambda xp, x: _clamp(xp, x + 3.0, 0.0, 6.0) / 6.0, lambda xp, g, ans, x: (g * _SIXTH_F32,),
-           lambda x: load_sympy().Min(load_sympy().Max(x + 3, 0), 6) * _SIXTH_F32, mask=lambda x: (_outside(x, -3.0, 3.0) | (x != x),), kinked=True, domain=((-4.0, 4.0),)),
+           lambda x: load_sympy().Min(load_sympy().Max(x + 3, 0), 6) * _SIXTH_F32, mask=lambda x: (_outside(x, -3.0, 3.0) | (x != x),), kinked=True, domain=((-4.0, 4.0),),
+           reference="F.hardsigmoid(a)"),
     # x * min(max(x + 3, 0), 6) / 6; its gradient: 0 up to -3 (a NaN g too), x / 3 + 0.5 below 3,
     # 1 from 3 on and at NaN.
     _unary("hardswish", lambda xp, x: x * _clamp(xp, x + 3.0, 0.0, 6.0) / 6.0,
            lambda xp, g, ans, x: (g * xp.where(x < 3.0, x / 3.0 + 0.5, 1.0),),
            lambda x: x * load_sympy().Min(load_sympy().Max(x + 3, 0), 6) / 6, mask=lambda x: (x <= -3.0,),
-           kinked=True, domain=((-4.0, 4.0),)),
+           kinked=True, domain=((-4.0, 4.0),), reference="F.hardswish(a)"),
     # elu(x, alpha=1), selu, celu(x, alpha=1): PyTorch's elu kernel, expm1 below (and at) 0
     # (elu(-0.0) is -0.0), the derivative there from x: g * alpha * scale * exp(x).
     _unary("elu", _elu, _elu_derivative, _sympy_elu, kinked=True, params=(ALPHA,),
-           examples=_with_params({"alpha": 2.0}, {"alpha": 0.5})),
+           examples=_with_params({"alpha": 2.0}, {"alpha": 0.5}), reference="F.elu(a)"),
     _unary("selu", partial(_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
            partial(_elu_derivative, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
-           partial(_sympy_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE), torch_node="EluBackward0", kinked=True),
+           partial(_sympy_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE), torch_node="EluBackward0", kinked=True,
+           reference="F.selu(a)"),
     _unary("celu", _celu, _celu_derivative, lambda x, alpha=1.0: _sympy_elu(x, alpha, 1, 1 / alpha), kinked=True,
-           params=(ALPHA,), examples=_with_params({"alpha": 2.0}, {"alpha": 0.25})),
+           params=(ALPHA,), examples=_with_params({"alpha": 2.0}, {"alpha": 0.25}), reference="F.celu(a)"),
     # silu: x / (1 + exp(-x)), its derivative g * s * (1 + x * (1 - s)) with s = sigmoid(x), as PyTorch's.
     _unary("silu", lambda xp, x: x / (1.0 + xp.exp(-x)), _silu_derivative,
-           lambda x: x / (1 + load_sympy().exp(-x)), spellings=("swish",)),
+           lambda x: x / (1 + load_sympy().exp(-x)), spellings=("swish",), reference="F.silu(a)"),
     # mish: x * tanh(log1p(exp(x))), PyTorch's kernel (no threshold), and its derivative.
     _unary("mish", lambda xp, x: x * xp.tanh(xp.log1p(xp.exp(x))), _mish_derivative,
-           lambda x: x * load_sympy().tanh(load_sympy().log(1 + load_sympy().exp(x)))),
+           lambda x: x * load_sympy().tanh(load_sympy().log(1 + load_sympy().exp(x))), reference="F.mish(a)"),
     # logsigmoid: min(x, 0) - log1p(exp(-|x|)), PyTorch's kernel and its backward.
     _unary("logsigmoid", lambda xp, x: xp.where(x < 0, x, 0.0) - xp.log1p(xp.exp(-xp.abs(x))), _logsigmoid_derivative,
-           lambda x: -load_sympy().log(1 + load_sympy().exp(-x)), torch_node="LogSigmoidBackward0"),
-    composite("softsign", 1, _softsign, "DivBackward0", elementwise=True, kinked=True, examples=_ONE_ARG),
-    composite("tanhshrink", 1, _tanhshrink, "SubBackward0", elementwise=True, examples=_ONE_ARG),
+           lambda x: -load_sympy().log(1 + load_sympy().exp(-x)), torch_node="LogSigmoidBackward0",
+           reference="F.logsigmoid(a)"),
+    composite("softsign", 1, _softsign, "DivBackward0", elementwise=True, kinked=True, examples=_ONE_ARG,
+              reference="F.softsign(a)"),
+    composite("tanhshrink", 1, _tanhshrink, "SubBackward0", elementwise=True, examples=_ONE_ARG,
+              reference="F.tanhshrink(a)"),
     # gelu, exact (approximate="none"): x * 0.5 * (1 + erf(x / sqrt(2))), and PyTorch's backward
     # g * (cdf + x * pdf).
     _unary("gelu", _gelu, _gelu_derivative, _sympy_gelu, params=(APPROXIMATE,),
-           examples=_with_params({"approximate": "tanh"})),
+           examples=_with_params({"approximate": "tanh"}), reference="F.gelu(a)"),
     # functions of two args. torch.maximum: ties split the gradient in half, and only the
     # strictly smaller side is masked, so where either side is NaN both get the gradient.
     # (`max(a, b)` is this row too: the reduction row `max` names it among its overloads.)
@@ -735,18 +745,20 @@ ROWS = [
     _logical("logical_and", "&", operator.and_, "And", 8),
     elementwise("logical_not", 1, lambda xp, x: xp.where(x == 0, 1.0, 0.0), _no_derivative, "None",
                 sympy=lambda x: _sympy_mask(load_sympy().Eq(x, 0)), mask=_masked_all, symbol="~", precedence=30,
-                differentiable=False, boolean=True, kinked=True, methods=("logical_not",)),
+                differentiable=False, boolean=True, kinked=True, methods=("logical_not",),
+                reference="torch.logical_not(a)", reference_program="logical_not(a)"),
     # where(condition, a, b): the gradient goes to a where the condition holds, to b elsewhere.
     elementwise("where", 3, lambda xp, c, a, b: xp.where(c != 0, a, b), _no_derivative, "WhereBackward0",
                 mask=lambda c, a, b: (True, c == 0, c != 0), conditions=(0,),
-                sympy=lambda c, a, b: load_sympy().Piecewise((a, load_sympy().Ne(c, 0)), (b, True)), kinked=True, dtype="keeps"),
+                sympy=lambda c, a, b: load_sympy().Piecewise((a, load_sympy().Ne(c, 0)), (b, True)), kinked=True, dtype="keeps",
+                reference="torch.where(a != 0, b, c)"),
     # masked_fill(x, mask, value): value where the mask holds; x's gradient masked there, value's the rest.
     elementwise("masked_fill", 3, lambda xp, x, m, v: xp.where(m != 0, v, x), _no_derivative, "MaskedFillBackward1",
                 mask=lambda x, m, v: (m != 0, True, m == 0), conditions=(1,), torch_node_rule=_masked_fill_torch_node,
                 scalar_overloads=frozenset({"MaskedFillBackward0"}),
                 sympy=lambda x, m, v: load_sympy().Piecewise((v, load_sympy().Ne(m, 0)), (x, True)), kinked=True,
                 examples=tuple((shapes, {}) for shapes in [((), (), ()), ((4,), (4,), ()), ((2, 3), (3,), ())]),
-                methods=("masked_fill",), dtype="keeps"),
+                methods=("masked_fill",), dtype="keeps", reference="a.masked_fill(b != 0, c)"),
 ]
 
 
@@ -937,5 +949,5 @@ ROWS += [
                 "PolygammaBackward0", sympy=_sympy_polygamma, ufuncs=(_POLYGAMMA,), index_from=1,
                 tensor_positions=(1, 0), text=lambda args: f"polygamma({args[1]}, {args[0]})",
                 shape_message=lambda label, shapes: "polygamma(n, x) cannot take these arguments",
-                domain=((0.5, 4.0), (2.0, 2.0))),
+                domain=((0.5, 4.0), (2.0, 2.0)), reference="torch.polygamma(int(b), a)"),
 ]

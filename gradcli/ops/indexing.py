@@ -233,7 +233,8 @@ ROWS = [
                examples=tuple(((shape,), {"key": key}) for shape, key in [
                    ((4,), ((0, 2),)), ((4,), ((3, 3, 0, 3),)), ((4,), ((-1, 0),)), ((2, 3), ((0, 1), (1, 0))),
                    ((2, 3), (slice(None), (2, 0, 2))), ((2, 3), ((1, 1),)), ((2, 3), (1, (0, 0))), ((2, 3, 2), (1, slice(None), (0, 0))),
-                   ((2, 3, 2), ((1, 0), slice(None), (1, 1))), ((2, 3), (((0, 1), (1, 1)),))])),
+                   ((2, 3, 2), ((1, 0), slice(None), (1, 1))), ((2, 3), (((0, 1), (1, 1)),))]),
+                   reference="a[[1, 0, 1]]", reference_program="a[[1, 0, 1]]"),
 ]
 
 
@@ -367,7 +368,8 @@ ROWS += [
     structural("gather", 2, _gather, _gather_vjp, "GatherBackward0", dtype="keeps", jvp=_index_arg_jvp(_gather), index_from=1,
                params=(_DIM,), tensor_positions=(0, 2), inputs=("input", "index"), shape=_gather_shape, methods=("gather",),
                sympy=_sympy_gather, domain=_INDEX_SHAPES,
-               examples=((((4,), (3,)), {"dim": 0}), (((2, 3), (2, 2)), {"dim": 1}), (((2, 3), (1, 3)), {"dim": -2}))),
+               examples=((((4,), (3,)), {"dim": 0}), (((2, 3), (2, 2)), {"dim": 1}), (((2, 3), (1, 3)), {"dim": -2})),
+               reference="torch.gather(a, 0, b)", reference_program="gather(a, 0, b)"),
     structural("take", 2, _take, _take_vjp, "TakeBackward0", dtype="keeps", jvp=_index_arg_jvp(_take), index_from=1,
                shape=lambda x, index: index, methods=("take",), domain=_INDEX_SHAPES,
                sympy=lambda x, index: np.asarray(np.reshape(x, -1)[_whole(index)], dtype=object),
@@ -377,7 +379,8 @@ ROWS += [
                inputs=("input", "index"),
                shape=_index_select_shape, methods=("index_select",), domain=_INDEX_SHAPES,
                sympy=lambda x, index, dim=0: np.asarray(np.take(x, _whole(index), axis=dim), dtype=object),
-               examples=((((4,), (3,)), {"dim": 0}), (((2, 3), (4,)), {"dim": 1}), (((2, 3), (2,)), {"dim": -2}))),
+               examples=((((4,), (3,)), {"dim": 0}), (((2, 3), (4,)), {"dim": 1}), (((2, 3), (2,)), {"dim": -2})),
+               reference="torch.index_select(a, 0, b)", reference_program="index_select(a, 0, b)"),
 ]
 
 
@@ -444,5 +447,6 @@ ROWS += [
                conditions=(1,), shape=_mask_index_shape, sympy=None,
                text=lambda args: f"{args[0]}[{args[1]} > -9]",
                shape_message=lambda label, shapes: "this boolean mask cannot select here",
-               examples=(((((4,), (4,)), {})), ((((2, 3), (2, 3)), {})), ((((2, 3), (2,)), {})))),
+               examples=(((((4,), (4,)), {})), ((((2, 3), (2, 3)), {})), ((((2, 3), (2,)), {}))),
+               reference="a[b > 0]", reference_program="a[b > 0]"),
 ]

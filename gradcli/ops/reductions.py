@@ -530,13 +530,13 @@ def _zero_tangent(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], **params
     return np.zeros_like(ans)
 
 
-def _index_row(name: str, arg_function: Any) -> Op:
+def _index_row(name: str, arg_function: Any, **fields: Any) -> Op:
     return structural(name, 1, _index_of(name, arg_function), _no_gradient, "None",
                       jvp=_zero_tangent, shape=_nonempty_shape(name), examples=_OVER_ONE_DIM, kinked=True,
-                      methods=(name,), params=(DIM_INT, KEEPDIM), differentiable=False, integer_parts=(0,))
+                      methods=(name,), params=(DIM_INT, KEEPDIM), differentiable=False, integer_parts=(0,), **fields)
 
 
-def _tuple_row(name: str, numpy_function: Any, arg_function: Any, combine: str) -> Op:
+def _tuple_row(name: str, numpy_function: Any, arg_function: Any, combine: str, **fields: Any) -> Op:
     """max(x, dim) / min(x, dim): one part of (values, indices), the `part` param saying which."""
     mask = _extreme_mask(arg_function)
     values, values_vjp, values_jvp = _extreme(name, numpy_function, arg_function), _selection_vjp(mask, True), _selection_jvp(mask)
@@ -572,7 +572,8 @@ def _tuple_row(name: str, numpy_function: Any, arg_function: Any, combine: str) 
     return structural(f"{name}_dim", 1, forward, vjp, f"{name.title()}Backward0", dtype="keeps", jvp=jvp, sympy=sympy, shape=shape,
                       text=text, callable=False, parts=2, fields=("values", "indices"), integer_parts=(1,),
                       params=(DIM_INT, KEEPDIM), kinked=True,
-                      examples=tuple(((shape,), {**params, "part": 0}) for (shape,), params in _OVER_ONE_DIM[2:]))
+                      examples=tuple(((shape,), {**params, "part": 0}) for (shape,), params in _OVER_ONE_DIM[2:]),
+                      **fields)
 
 
 def _even_row(name: str, numpy_function: Any, combine: str) -> Op:
@@ -764,28 +765,31 @@ ROWS = [
                methods=("prod",), params=(DIM, KEEPDIM, CAST), torch_node_rule=_with_dim("Prod")),
     _extreme_row("max", np.max, np.argmax, "Max", "maximum"),
     _extreme_row("min", np.min, np.argmin, "Min", "minimum"),
-    _tuple_row("max", np.max, np.argmax, "Max"),
-    _tuple_row("min", np.min, np.argmin, "Min"),
+    _tuple_row("max", np.max, np.argmax, "Max", reference="torch.max(a, 0)[0]", reference_program="torch.max(a, 0)[0]"),
+    _tuple_row("min", np.min, np.argmin, "Min", reference="a.min(dim=-1).values",
+               reference_program="a.min(dim=-1).values"),
     _index_row("argmax", np.argmax),
-    _index_row("argmin", np.argmin),
+    _index_row("argmin", np.argmin, reference="torch.argmin(a, 0)", reference_program="argmin(a, 0)"),
     _even_row("amax", np.amax, "Max"),
     _even_row("amin", np.amin, "Min"),
     structural("cumsum", 1, _cumsum, _cumsum_vjp, "CumsumBackward0", dtype="sums", sympy=_sym_scan(lambda terms: load_sympy().Add(*terms)),
                shape=_softmax_shape("cumsum"), examples=_SOFTMAX_EXAMPLES, linear=True, methods=("cumsum",),
-               params=(DIM_INT, CAST)),
+               params=(DIM_INT, CAST), reference="torch.cumsum(a, 0)"),
     structural("cumprod", 1, _cumprod, _cumprod_vjp, "CumprodBackward0", dtype="sums", jvp=_cumprod_jvp,
                sympy=_sym_scan(lambda terms: load_sympy().Mul(*terms)), shape=_softmax_shape("cumprod"),
-               examples=_SOFTMAX_EXAMPLES, methods=("cumprod",), params=(DIM_INT, CAST)),
+               examples=_SOFTMAX_EXAMPLES, methods=("cumprod",), params=(DIM_INT, CAST),
+               reference="torch.cumprod(a, 0)"),
     structural("logcumsumexp", 1, _logcumsumexp, _logcumsumexp_vjp, "LogcumsumexpBackward0", jvp=_logcumsumexp_jvp,
                sympy=_sym_scan(lambda terms: load_sympy().log(load_sympy().Add(*map(load_sympy().exp, terms)))),
                shape=_softmax_shape("logcumsumexp"), examples=_SOFTMAX_EXAMPLES, methods=("logcumsumexp",),
-               params=(DIM_INT,)),
+               params=(DIM_INT,), reference="torch.logcumsumexp(a, 0)"),
     structural("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0", jvp=_reduction_jvp(_norm_vjp), sympy=_sym_norm,
                shape=_norm_shape, examples=_NORM_EXAMPLES, kinked=True, methods=("norm",), spellings=("vector_norm",),
-               params=(ORD, DIM, KEEPDIM)),
+               params=(ORD, DIM, KEEPDIM), reference="torch.linalg.vector_norm(a)"),
     structural("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0", jvp=_logsumexp_jvp,
                sympy=_sympy_reduction(lambda terms: load_sympy().log(load_sympy().Add(*map(load_sympy().exp, terms)))),
-               shape=_reduced_shape, examples=_OVER_DIMS, methods=("logsumexp",), params=(DIM, KEEPDIM)),
+               shape=_reduced_shape, examples=_OVER_DIMS, methods=("logsumexp",), params=(DIM, KEEPDIM),
+               reference="torch.logsumexp(a, dim=0)"),
     structural("var", 1, _var, _var_vjp, "VarBackward0", jvp=_reduction_jvp(_var_vjp), sympy=_sym_var(root=False),
                shape=_var_shape, examples=_VAR_EXAMPLES,
                methods=("var",), params=(DIM, UNBIASED, KEEPDIM, CORRECTION), positional=_VAR_ORDERS,
@@ -795,8 +799,9 @@ ROWS = [
                methods=("std",), params=(DIM, UNBIASED, KEEPDIM, CORRECTION), positional=_VAR_ORDERS,
                dialects=_NUMPY_DDOF),
     structural("softmax", 1, _softmax, _softmax_vjp, "SoftmaxBackward0", jvp=_softmax_jvp, sympy=_sym_softmax(log=False),
-               shape=_softmax_shape("softmax"), examples=_SOFTMAX_EXAMPLES, methods=("softmax",), params=(DIM_INT, CAST)),
+               shape=_softmax_shape("softmax"), examples=_SOFTMAX_EXAMPLES, methods=("softmax",), params=(DIM_INT, CAST),
+               reference="torch.softmax(a, 0)"),
     structural("log_softmax", 1, _log_softmax, _log_softmax_vjp, "LogSoftmaxBackward0", jvp=_log_softmax_jvp,
                sympy=_sym_softmax(log=True), shape=_softmax_shape("log_softmax"), examples=_SOFTMAX_EXAMPLES,
-               methods=("log_softmax",), params=(DIM_INT, CAST)),
+               methods=("log_softmax",), params=(DIM_INT, CAST), reference="torch.log_softmax(a, 0)"),
 ]

@@ -129,7 +129,8 @@ ROWS = [
                methods=("to", "type", "double", "float"),
                method_params=(("double", (("dtype", "float64"),)), ("float", (("dtype", "float32"),))),
                text=lambda args, dtype=None: f"{args[0]}.to(torch.{dtype})",
-               examples=tuple(((shape,), {"dtype": "float64"}) for shape in [(), (3,), (2, 3)])),
+               examples=tuple(((shape,), {"dtype": "float64"}) for shape in [(), (3,), (2, 3)]),
+               reference="a.to(torch.float32).double()", reference_program="a.float()"),
     structural("getitem", 1, _getitem, _getitem_vjp, "SelectBackward0", dtype="keeps",
                sympy=lambda x, key: np.asarray(x[key], dtype=object), callable=False, linear=True,
                torch_node_rule=_getitem_torch_node, shape=_getitem_shape,
@@ -138,12 +139,13 @@ ROWS = [
                examples=tuple(((shape,), {"key": key}) for shape, key in [
                    ((4,), (1,)), ((4,), (slice(1, 3),)), ((4,), (-1,)), ((5,), (slice(None, None, 2),)),
                    ((2, 3), (0, slice(1, None))), ((2, 3), (slice(None), 1)), ((2, 3), (1,)), ((4,), (None,)),
-                   ((2, 3), (slice(None), None)), ((2, 3), (Ellipsis, 0)), ((2, 3, 2), (0, Ellipsis, None, 1))])),
+                   ((2, 3), (slice(None), None)), ((2, 3), (Ellipsis, 0)), ((2, 3, 2), (0, Ellipsis, None, 1))]),
+                   reference="a[1]", reference_program="a[1]"),
     # A list literal `[a, b]`, and the call stack([a, b], dim) (torch.stack, np.stack).
     structural("stack", -1, _stack, _stack_vjp, "StackBackward0", dtype="keeps",
                sympy=lambda *xs, dim=0: np.stack(np.broadcast_arrays(*xs), axis=dim), aligns=True, linear=True,
                shape=_stack_shape, text=_stack_text, params=(Param("dim", "int", 0, aliases=("axis",)),),
                examples=((((), ()), {}), (((3,), (3,), (3,)), {}), (((2, 3), (2, 3)), {"dim": 1}),
-                         (((3,), (3,)), {"dim": -1}))),
+                         (((3,), (3,)), {"dim": -1})), reference="torch.stack([a, b])", reference_program="[a, b]"),
 ]
 

@@ -6,9 +6,10 @@ Run it with a Python that has PyTorch (CPU is enough; everything is float64):
 
 It writes tests/reference/torch_special_points.json, which tests/test_torch_reference.py
 holds gradcli against (that test needs no torch), and tests/reference/torch_ranges.json:
-torch.arange and torch.linspace (float64) for the values' arange and linspace. The ops are those of gradcli.ops.OPS: an op
-of the table without a PyTorch counterpart below stops the script, and the test fails while
-an op of the table is missing from the file. Regenerate after adding an op.
+torch.arange and torch.linspace (float64) for the values' arange and linspace. The ops are those of gradcli.ops.OPS,
+each with the reference its row holds (Op.reference: PyTorch's call as text over the args a, b, c; Op.reference_program:
+gradcli's program, by default the row's print rule): nothing here lists the ops but their sampling (points_of) and the
+calls with params (VARIANTS). The test fails while an op of the table is missing from the file. Regenerate after adding an op.
 
 Points: NaN, both infinities, both zeros, the smallest subnormal, tiny and huge magnitudes,
 ties (every pair of the special values, a == b included), the thresholds of softplus and
@@ -30,6 +31,7 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from gradcli.ops import OPS  # noqa: E402  (the table, from this checkout)
+from gradcli.ops.core import reference_texts  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "torch_special_points.json"
 RANGES_OUT = Path(__file__).resolve().parent / "torch_ranges.json"
@@ -54,76 +56,20 @@ TRIPLE_VALUES = [nan, inf, -inf, 0.0, -0.0, 0.5, 1.0, -2.5]  # lerp(start, end, 
 MATRIX_ROWS = [[0.0, 0.0], [-0.0, 2.0], [1.0, 2.0], [2.0, 4.0], [0.5, -3.0], [1e-3, 7.0], [3.0, 1e3], [-1.0, -2.0]]
 SEEDS = [1.0, 0.0, nan]
 
-# How PyTorch writes each op of the table; `a`, `b` are the inputs.
-TORCH = {
-    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b, "div": lambda a, b: a / b,
-    "pow": torch.pow, "matmul": lambda a, b: a @ b, "neg": lambda a: -a,
-    "exp": torch.exp, "log": torch.log, "log2": torch.log2, "log10": torch.log10, "log1p": torch.log1p,
-    "expm1": torch.expm1, "sqrt": torch.sqrt, "abs": torch.abs, "sin": torch.sin, "cos": torch.cos,
-    "tan": torch.tan, "asin": torch.asin, "acos": torch.acos, "atan": torch.atan, "sinh": torch.sinh,
-    "cosh": torch.cosh, "tanh": torch.tanh, "sigmoid": torch.sigmoid, "relu": torch.relu, "softplus": F.softplus,
-    "square": torch.square, "rsqrt": torch.rsqrt, "reciprocal": torch.reciprocal, "exp2": torch.exp2,
-    "asinh": torch.asinh, "acosh": torch.acosh, "atanh": torch.atanh,
-    "sign": torch.sign, "floor": torch.floor, "ceil": torch.ceil, "round": torch.round, "trunc": torch.trunc,
-    "erf": torch.erf, "erfc": torch.erfc,
-    "hypot": torch.hypot, "logaddexp": torch.logaddexp, "logaddexp2": torch.logaddexp2, "copysign": torch.copysign,
-    "deg2rad": torch.deg2rad, "rad2deg": torch.rad2deg, "xlogy": torch.xlogy, "fmax": torch.fmax, "fmin": torch.fmin,
-    "relu6": F.relu6, "hardtanh": F.hardtanh, "leaky_relu": F.leaky_relu, "hardsigmoid": F.hardsigmoid,
-    "hardswish": F.hardswish,
-    "elu": F.elu, "selu": F.selu, "celu": F.celu, "silu": F.silu, "mish": F.mish, "logsigmoid": F.logsigmoid,
-    "softsign": F.softsign, "tanhshrink": F.tanhshrink,
-    "gelu": F.gelu, "clamp": lambda a: torch.clamp(a, -1.0, 2.0), "threshold": lambda a: F.threshold(a, 0.5, -3.0),
-    "frac": torch.frac, "fmod": torch.fmod, "remainder": lambda a, b: a % b, "sinc": torch.sinc, "lerp": torch.lerp,
-    "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
-    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "logical_and": torch.logical_and,
-    "logical_or": torch.logical_or, "logical_not": torch.logical_not,
-    "erfinv": torch.erfinv, "heaviside": torch.heaviside, "floor_divide": lambda a, b: a // b,
-    "where": lambda c, a, b: torch.where(c != 0, a, b), "masked_fill": lambda a, m, v: a.masked_fill(m != 0, v),
-    "maximum": torch.maximum, "minimum": torch.minimum, "max": torch.max, "min": torch.min,
-    "max_dim": lambda a: torch.max(a, 0)[0], "min_dim": lambda a: a.min(dim=-1).values,
-    "argmax": torch.argmax, "argmin": lambda a: torch.argmin(a, 0),
-    "amax": torch.amax, "amin": torch.amin, "prod": torch.prod, "var": torch.var, "std": torch.std,
-    "softmax": lambda a: torch.softmax(a, 0), "log_softmax": lambda a: torch.log_softmax(a, 0),
-    "cumsum": lambda a: torch.cumsum(a, 0), "cumprod": lambda a: torch.cumprod(a, 0),
-    "logcumsumexp": lambda a: torch.logcumsumexp(a, 0), "atan2": torch.atan2, "dot": torch.dot,
-    "mse_loss": F.mse_loss, "l1_loss": F.l1_loss, "smooth_l1_loss": F.smooth_l1_loss, "huber_loss": F.huber_loss,
-    "binary_cross_entropy": F.binary_cross_entropy,
-    "binary_cross_entropy_with_logits": F.binary_cross_entropy_with_logits,
-    "glu": F.glu,
-    "clamp_min": lambda a: torch.clamp_min(a, 0.5), "clamp_max": lambda a: torch.clamp_max(a, 0.5),
-    "sum": torch.sum, "mean": torch.mean, "norm": torch.linalg.vector_norm,
-    "logsumexp": lambda a: torch.logsumexp(a, dim=0),
-    "getitem": lambda a: a[1], "stack": lambda a, b: torch.stack([a, b]),
-    "mm": torch.mm, "mv": torch.mv, "bmm": torch.bmm, "outer": torch.outer, "inner": torch.inner,
-    "einsum": lambda a, b: torch.einsum("i,i->", a, b), "tensordot": lambda a, b: torch.tensordot(a, b, dims=1),
-    "kron": torch.kron, "cross": lambda a, b: torch.linalg.cross(a, b),
-    "det": torch.linalg.det, "inv": torch.linalg.inv, "solve": torch.linalg.solve, "logdet": torch.logdet,
-    "reshape": lambda a: a.reshape(2, 1), "flatten": torch.flatten, "squeeze": lambda a: a.squeeze(0),
-    "unsqueeze": lambda a: a.unsqueeze(0), "transpose": lambda a: a.transpose(0, 1), "permute": lambda a: a.permute(1, 0),
-    "t": torch.t, "expand": lambda a: a.expand(3, 2), "repeat": lambda a: a.repeat(2, 1), "tile": lambda a: a.tile(2),
-    "flip": lambda a: a.flip(0), "roll": lambda a: a.roll(1, 0), "cat": lambda a, b: torch.cat([a, b]),
-    "pad": lambda a: F.pad(a, (1, 0), value=0.5), "diag": torch.diag, "diagonal": torch.diagonal,
-    "trace": torch.trace, "tril": torch.tril, "triu": lambda a: torch.triu(a, 1),
-    "split": lambda a: a.split(1)[1], "chunk": lambda a: a.chunk(2)[0],
-    "ones_like": torch.ones_like, "zeros_like": torch.zeros_like, "index": lambda a: a[[1, 0, 1]],
-    "gather": lambda a, b: torch.gather(a, 0, b), "take": torch.take,
-    "index_select": lambda a, b: torch.index_select(a, 0, b), "mask_index": lambda a, b: a[b > 0],
-    "lgamma": torch.lgamma, "digamma": torch.digamma, "polygamma": lambda a, b: torch.polygamma(int(b), a),
-    "cross_entropy": lambda a, b: F.cross_entropy(a, b.long()), "nll_loss": lambda a, b: F.nll_loss(a, b.long()),
-    "cross_entropy_probs": lambda a, b: F.cross_entropy(a, b * 1.0),
-    "kl_div": F.kl_div, "cosine_similarity": lambda a, b: F.cosine_similarity(a, b, dim=0),
-    "normalize": lambda a: F.normalize(a, dim=0), "layer_norm": lambda a: F.layer_norm(a, (3,)),
-    "dropout": lambda a: F.dropout(a, 0.0), "to_copy": lambda a: a.to(torch.float32).double(),
-    "expand_as": lambda a, b: a.expand_as(b),
-    "cross_entropy_smoothed": lambda a, b: F.cross_entropy(a, b.long(), label_smoothing=0.1),
-    "conv1d": F.conv1d, "conv2d": F.conv2d, "avg_pool1d": lambda a: F.avg_pool1d(a, 2, 1),
-    "avg_pool2d": lambda a: F.avg_pool2d(a, 2, 1), "max_pool1d": lambda a: F.max_pool1d(a, 2, 1, 1),
-    "max_pool2d": lambda a: F.max_pool2d(a, 2, 1, 1),
-}
+def _torch_call(text: str):
+    """PyTorch's call of a row (Op.reference: our own text over the args a, b, c) as a function of the tensors."""
+    code, names = compile(text, text, "eval"), {"torch": torch, "F": F}  # (one namespace: a warning is said once)
+    return lambda *args: eval(code, names, dict(zip("abc", args, strict=False)))
+
+
+# Each row's reference (gradcli.ops.core.reference_texts): gradcli's program and PyTorch's call of it.
+REFERENCES = {name: texts for name, op in OPS.items() if (texts := reference_texts(op)) is not None}
+TORCH = {name: _torch_call(call) for name, (_, call) in REFERENCES.items()}
+PROGRAMS = {name: program for name, (program, _) in REFERENCES.items()}
 # PyTorch records a node for these (NotImplemented) but its backward raises ("derivative for
 # aten::heaviside is not implemented"): the values are PyTorch's, the gradients gradcli's zeros
 # (a step's).
-NO_DERIVATIVE = {"heaviside", "floor_divide"}
+NO_DERIVATIVE = {name for name, op in OPS.items() if op.torch_node == "NotImplemented"}
 # The shape ops that take a matrix: the points are (2, 2) matrices of two vectors.
 MATRIX_OPS = {"transpose", "permute", "t", "diagonal", "trace", "tril", "triu"}
 # cross_entropy and nll_loss: (N, C) = (2, 2) inputs of special values, and class indices or
@@ -245,37 +191,6 @@ LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_e
           "cosine_similarity")
 # binary_cross_entropy takes probabilities (PyTorch refuses anything outside [0, 1], NaN too).
 PROBABILITY_PAIRS = [[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [1e-300, 1.0], [0.2, 0.9], [5e-324, 0.75], [-0.0, 0.3]]
-# gradcli's program for the ops that are not called by name.
-PROGRAMS = {"einsum": "einsum('i,i->', a, b)", "tensordot": "tensordot(a, b, dims=1)", "matmul": "a @ b",
-            "getitem": "a[1]", "stack": "[a, b]", "neg": "-a",
-            "reshape": "a.reshape(2, 1)", "squeeze": "a.squeeze(0)", "unsqueeze": "a.unsqueeze(0)",
-            "transpose": "a.transpose(0, 1)", "permute": "a.permute(1, 0)", "t": "a.t()", "expand": "a.expand(3, 2)",
-            "repeat": "a.repeat(2, 1)", "tile": "a.tile(2)", "flip": "a.flip(0)", "roll": "a.roll(1, 0)",
-            "cat": "cat([a, b])", "pad": "F.pad(a, (1, 0), value=0.5)", "triu": "triu(a, 1)",
-            "split": "a.split(1)[1]", "chunk": "a.chunk(2)[0]",
-            "max_dim": "torch.max(a, 0)[0]", "min_dim": "a.min(dim=-1).values", "argmin": "argmin(a, 0)",
-            "index": "a[[1, 0, 1]]", "mask_index": "a[b > 0]", "polygamma": "polygamma(b, a)", "gather": "gather(a, 0, b)", "index_select": "index_select(a, 0, b)",
-            "clamp": "clamp(a, -1.0, 2.0)", "threshold": "threshold(a, 0.5, -3.0)",
-            "clamp_min": "clamp_min(a, 0.5)", "clamp_max": "a.clamp_max(0.5)",
-            "cross_entropy": "cross_entropy(a, b)", "nll_loss": "nll_loss(a, b)",
-            "cross_entropy_probs": "cross_entropy(a, b * 1.0)", "cosine_similarity": "cosine_similarity(a, b, dim=0)",
-            "normalize": "normalize(a, dim=0)", "layer_norm": "layer_norm(a, (3,))", "dropout": "dropout(a, 0.0)",
-            "to_copy": "a.float()", "expand_as": "a.expand_as(b)",
-            "cross_entropy_smoothed": "cross_entropy(a, b, label_smoothing=0.1)",
-            "conv1d": "conv1d(a, b)", "conv2d": "F.conv2d(a, b)", "avg_pool1d": "avg_pool1d(a, 2, 1)",
-            "avg_pool2d": "avg_pool2d(a, 2, 1)", "max_pool1d": "max_pool1d(a, 2, 1, 1)",
-            "max_pool2d": "F.max_pool2d(a, 2, 1, 1)"}
-
-
-def program_of(name: str) -> str:
-    op = OPS[name]
-    if name in PROGRAMS:
-        return PROGRAMS[name]
-    if op.symbol is not None and op.arity == 2:
-        return f"a {op.symbol} b"
-    return f"{name}({', '.join('abc'[:op.arity])})"
-
-
 def points_of(name: str) -> list[tuple]:
     op = OPS[name]
     if name == "cross":  # 3-vectors
@@ -398,11 +313,8 @@ def entry(name: str, program: str, function=None, points=None) -> str:
 
 
 def main() -> None:
-    missing = sorted({name for name, op in OPS.items() if op.reference is not None} - set(TORCH))
-    if missing:
-        raise SystemExit(f"no PyTorch counterpart for {missing}: add it to TORCH")
     torch.set_default_dtype(torch.float64)
-    lines = [entry(name, program_of(name)) for name, op in OPS.items() if op.reference is not None]
+    lines = [entry(name, program) for name, program in PROGRAMS.items()]
     variants = [entry(name, program, function, *points) for program, function, name, *points in VARIANTS]
     ranges = {"arange": [[list(args), torch.arange(*args, dtype=torch.float64).tolist()] for args in ARANGES],
               "linspace": [[list(args), torch.linspace(*args, dtype=torch.float64).tolist()] for args in LINSPACES]}
