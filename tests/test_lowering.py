@@ -260,3 +260,11 @@ def test_a_tensor_of_ints_is_class_indices_as_in_pytorch():
     loss.backward()
     assert result.value == pytest.approx(loss.item(), rel=1e-15)
     np.testing.assert_allclose(result.grad["x"], x.grad.numpy(), rtol=1e-15)
+
+
+def test_a_loss_that_does_not_fit_names_the_call_not_an_internal_row():
+    run = cli("grad", "F.cross_entropy(x, torch.tensor([0.2, 0.8]))", "--at", "x=[[1,2],[1,0]]")
+    assert run.exit_code == 2 and run.stdout == ""
+    first = run.stderr.splitlines()[0]
+    assert "cross_entropy cannot take an input of shape (2, 2) with a target of shape (2,)" in first
+    assert "_probs" not in first and "shape ()" not in first

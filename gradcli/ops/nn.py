@@ -568,6 +568,15 @@ def _ce_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduct
     return x[:-1] if reduction == "none" else ()
 
 
+def _ce_message(name: str) -> Any:
+    """What does not fit, in the call's own terms: its input and its target (the rows take a weight
+    between them, a number where none was given)."""
+    def message(label: str, shapes: Any) -> str:
+        return f"{name} cannot take an input of shape {tuple(shapes[0])} with a target of shape {tuple(shapes[2])}"
+
+    return message
+
+
 def _ce_text(name: str, floats: bool = False) -> Any:
     def text(args: list[str], **params: Any) -> str:
         given = [f"{k}={v!r}" for k, v in params.items() if v != _CE_DEFAULTS.get(k)]
@@ -614,11 +623,13 @@ ROWS += [
               reference="F.cross_entropy(a, b.long())", reference_program="cross_entropy(a, b)"),
     # cross_entropy with label_smoothing: PyTorch's sum of the two terms, one node here (AddBackward0)
     structural("cross_entropy_smoothed", 3, _index_loss, _index_vjp, "AddBackward0", jvp=_index_jvp,
+               shape_message=_ce_message("cross_entropy"),
                index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,),
                params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape, callable=False,
                text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[2:],
                reference="F.cross_entropy(a, b.long(), label_smoothing=0.1)", reference_program="cross_entropy(a, b, label_smoothing=0.1)"),
     structural("cross_entropy_probs", 3, _prob_loss, _prob_vjp, "DivBackward1", jvp=_prob_jvp,
+               shape_message=_ce_message("cross_entropy"),
                callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
                torch_node_rule=_ce_prob_node, text=_ce_text("cross_entropy", floats=True), domain=((-2.0, 2.0), (0.5, 2.0), (0.0, 1.0)),
                examples=(((((2, 3), (3,), (2, 3)), {}), (((3,), (), (3,)), {"reduction": "sum"}),
@@ -626,6 +637,7 @@ ROWS += [
                           reference="F.cross_entropy(a, b * 1.0)", reference_program="cross_entropy(a, b * 1.0)"),
     structural("nll_loss", 3, partial(_index_loss, log_input=True), partial(_index_vjp, log_input=True),
                "NllLossBackward0", jvp=partial(_index_jvp, log_input=True), index_from=2,
+               shape_message=_ce_message("nll_loss"),
                tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), params=(REDUCTION, _IGNORE),
                shape=_ce_shape, text=_ce_text("nll_loss"), domain=_WEIGHTS,
                examples=((((2, 3), (3,), (2,)), {}), (((3,), (), ()), {"reduction": "none"}),
