@@ -115,7 +115,7 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
     if op is None:
         raise CallProblem(f"unknown function '{name}'", unknown=True)
     said = dict(dict(op.method_params).get(name, ())) if family == METHOD else {}  # x.double(): dtype=float64
-    candidates, dialect = _candidates(op, family, len(args))
+    candidates, dialect = _candidates(op, family, len(args), keywords)
     first: CallProblem | None = None
     for candidate in candidates:
         try:
@@ -128,14 +128,36 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
     raise first
 
 
-def _candidates(op: Op, family: str, positional: int) -> tuple[list[Op], Dialect | None]:
+def _candidates(op: Op, family: str, positional: int, keywords: Sequence[tuple[str, Any]]
+                ) -> tuple[list[Op], Dialect | None]:
     for dialect in op.dialects:
         if dialect.family == family and dialect.positional in (None, positional):
+            if dialect.positional is not None and dialect.row and not _takes(OPS[dialect.row], keywords):
+                continue  # max(x, 0, keepdim=True): no elementwise maximum takes keepdim, the dim form does
             row = OPS[dialect.row] if dialect.row else op
             if dialect.positional is not None:  # max(a, b): this row and no other
                 return [row], dialect
             return [row, *(OPS[name] for name in op.overloads if OPS[name] is not row)], dialect
     return [op, *(OPS[name] for name in op.overloads)], None
+
+
+def _takes(op: Op, keywords: Sequence[tuple[str, Any]]) -> bool:
+    names = {name for spec in op.params for name in (spec.name, *spec.aliases)}
+    return all(key in names for key, _ in keywords)
+
+
+def dim_form(op: Op) -> Op | None:
+    """The row of PyTorch's dim form (values, indices) of a call that a bare spelling made this
+    elementwise row (max(x, 1) is maximum; its dim form max_dim), else None."""
+    if not _DIM_FORMS:
+        for row in OPS.values():
+            for dialect in row.dialects:
+                if dialect.family == BARE and dialect.row and row.with_dim:
+                    _DIM_FORMS[dialect.row] = OPS[row.with_dim]
+    return _DIM_FORMS.get(op.name)
+
+
+_DIM_FORMS: dict[str, Op] = {}
 
 
 def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front: Front) -> Bound:

@@ -339,8 +339,22 @@ class TapeSink:
                                 span=span)
         return self.apply(parts.op, parts.args, parts.span, {**parts.params, "part": which, "of": of})
 
+    def as_parts(self, value: Value) -> Value:
+        """A bare max(x, 1) read as what only PyTorch's dim form can be: its `.values`, `.indices`, or
+        unpacked into (values, indices). An elementwise maximum has none of them, so where a program
+        asks for them the call meant the dim form (lowering.dim_form): old programs keep working."""
+        if type(value) is not int:
+            return value
+        node = self.nodes[value]
+        row = lowering.dim_form(node.op) if node.op is not None else None
+        if row is None or self.nodes[node.args[1]].literal != "int":
+            return value
+        dim = int(self.nodes[node.args[1]].value)  # type: ignore[arg-type]
+        return _Parts(row, [node.args[0]], rule_params(row, {"dim": dim}), node.span)
+
     def field(self, value: Value, name: str, span: Span) -> int:
         """`t.values`, `t.indices`: the part of that name of a call that gives PyTorch's namedtuple."""
+        value = self.as_parts(value)
         if isinstance(value, _Parts) and name in value.op.fields:
             return self.part(value, value.op.fields.index(name), None, span)
         raise SyntaxProblem(f"'.{name}' needs a tuple of (values, indices)", source=self.source, span=span,
@@ -348,6 +362,7 @@ class TapeSink:
 
     def unpack(self, value: Value, count: int, span: Span) -> list[Value]:
         """`a, b = value`: its items, as many as the names."""
+        value = self.as_parts(value)
         if isinstance(value, _Parts):
             if value.op.parts > 0 and value.op.parts != count:
                 raise SyntaxProblem(f"cannot unpack {value.op.parts} values into {count} names", source=self.source,

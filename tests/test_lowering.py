@@ -268,3 +268,20 @@ def test_a_loss_that_does_not_fit_names_the_call_not_an_internal_row():
     first = run.stderr.splitlines()[0]
     assert "cross_entropy cannot take an input of shape (2, 2) with a target of shape (2,)" in first
     assert "_probs" not in first and "shape ()" not in first
+
+
+@pytest.mark.parametrize(("program", "spelled"), [
+    ("max(m, 1).values", lambda t, m: t.max(m, 1).values),  # only the dim form has .values
+    ("min(m, 0).indices * 1.0", lambda t, m: t.min(m, 0).indices * 1.0),
+    ("min(m, 0, keepdim=True)[0]", lambda t, m: t.min(m, 0, keepdim=True)[0]),  # nor has maximum a keepdim
+])
+def test_what_only_the_dim_form_has_reads_a_bare_max_as_it(program, spelled):
+    torch = pytest.importorskip("torch", reason="PyTorch is optional")
+    expected = spelled(torch, torch.tensor(M, dtype=torch.float64)).double().numpy()
+    np.testing.assert_array_equal(_value(program, m=M), expected)
+
+
+def test_a_bare_max_unpacked_into_two_names_is_values_and_indices():
+    result = grad("v, i = max(m, 1); sum(v * 2) + sum(i)", at={"m": M})
+    assert result.value == (3.0 + 4.0) * 2 + (2 + 2)
+    assert result.grad["m"].tolist() == [[0.0, 0.0, 2.0], [0.0, 0.0, 2.0]]
