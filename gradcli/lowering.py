@@ -105,7 +105,10 @@ def find(text: str) -> Op | None:
     family, name = spelling(text)
     if family == METHOD:
         return METHODS.get(name) or OPS.get(name)  # (a method only: x.repeat(2), whose row has no function)
-    return FUNCTIONS.get(name)
+    op = FUNCTIONS.get(name)
+    if family == "math" and op is not None and not op.elementwise:  # math has no max, no sum: math.exp, math.atan2
+        return None
+    return op
 
 
 def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], front: Front) -> Bound:
@@ -192,9 +195,12 @@ def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, A
     """The tensor args and the params of a call of `op`, as the library's parser binds them:
     positional args first (the op's tensors, then its params in order), then keywords."""
     args, keywords = list(args), list(keywords)
-    if op.arity == -1 and args and front.kind(args[0]) == STR and op.params and op.params[0].kind == "str":
+    if op.arity == -1 and op.params and op.params[0].kind == "str":
         # einsum('ij,jk->ik', a, b): the string first, then the tensors (or a list of them)
-        keywords, args = [(op.params[0].name, args[0]), *keywords], args[1:]
+        if args and front.kind(args[0]) == STR:
+            keywords, args = [(op.params[0].name, args[0]), *keywords], args[1:]
+        elif not any(key == op.params[0].name for key, _ in keywords):
+            raise CallProblem(f"{name} takes its {op.params[0].name} first, as a string: {name}('ij,jk->ik', a, b)")
     if op.arity > 0 and len(args) < op.arity + len(op.tensor_positions):  # torch.gather(x, 1, index=i)
         args, keywords = _tensors_by_keyword(op, args, keywords)
     if op.optional_args:  # cross_entropy(x, t, weight=w), cross_entropy(x, t)

@@ -62,6 +62,7 @@ class Node:
     # "bool" ("" for a tensor, a constructor's or a list's included). PyTorch takes such a number
     # into the node (x**2 is PowBackward0, x**torch.tensor(2.) PowBackward1) and binds it to dims.
     literal: str = ""
+    bools: bool = False  # a constant list of True and False: as an index, a mask (x[[True, False, True]])
 
     def is_scalar_constant(self) -> bool:
         """A 0-d constant: written in place by the views."""
@@ -441,7 +442,7 @@ class TapeSink:
         if op is None and name in CONSTRUCTORS and family != lowering.METHOD:
             return self.construct(name, args, keywords, span)
         if op is None:
-            raise _fail(f"unknown function '{name}'", func_span, self.source, _suggest(name, len(args)))
+            raise _fail(f"unknown function '{func.lstrip('.')}'", func_span, self.source, _suggest(name, len(args)))
         if (not keywords and op.arity == len(args) and not op.params and not op.overloads and not op.dialects
                 and not op.tensor_positions and op.program is None):  # sin(x), atan2(y, x)
             if len(args) == 1 and type(args[0]) is int:
@@ -457,6 +458,10 @@ class TapeSink:
         self.drop_params(bound.tensors)
         if bound.identity:  # dropout(x, 0.0), x.double(): x itself, as PyTorch returns it
             return bound.tensors[0]
+        wanted = bound.cast or (bound.params.get("dtype") if bound.op.dtype == "param" else None)
+        if wanted is not None and not wanted.startswith("float"):  # sum(x, dtype=torch.int64), x.long()
+            raise _fail(f"{name}: a result in {wanted} takes no gradient, and every value of a program is a float",
+                        span, self.source, "PyTorch's autograd refuses it too; gradcli run computes it")
         if bound.op.parts:
             return _Parts(bound.op, bound.tensors, bound.params, span)
         return self.apply(bound.op, bound.tensors, span, bound.params)
@@ -597,6 +602,11 @@ class TapeSink:
             return lowering.MASK, node.index
         if node.kind != CONST:
             return lowering.INDEX, node.index
+        if node.bools:  # x[[True, False, True]]: a mask, as PyTorch reads a list of bools
+            return lowering.MASK, node.index
+        if node.literal in ("bool", "float"):  # x[True] is a new axis in PyTorch, x[1.0] an IndexError
+            raise SyntaxProblem(f"an index must be an int, a slice, None or a tensor, not {'a bool' if node.literal == 'bool' else 'a float'}",
+                                source=self.source, span=node.span, hint="as in v[0], v[1:3] or v[v > 0]")
         self.index_made.append(node.index)
         return lowering.STATIC, self.integer(node.index) if node.value.ndim == 0 else self.index_array(node)  # type: ignore[union-attr]
 
@@ -635,8 +645,9 @@ class TapeSink:
         if all(nodes[a].kind == CONST for a in args):
             ragged_item([nodes[a].value.shape for a in args], value.spans, self.source)  # type: ignore[union-attr]
             integer = all(nodes[a].integer for a in args)
+            bools = all(nodes[a].literal == "bool" or nodes[a].bools for a in args)
             index = self.apply(OPS["stack"], args, value.span)
-            nodes[index].integer = integer
+            nodes[index].integer, nodes[index].bools = integer, bools
             return index
         index = self.add(APPLY, OPS["stack"], tuple(args), value.span)
         self.item_spans[index] = tuple(value.spans)
@@ -693,17 +704,20 @@ class TapeSink:
         target, value, _ = self.last
         if self.integer_inputs:
             self.settle_integers()
+        parts: _Tuple | None = None
+        if isinstance(value, _Parts):  # (its parts' nodes made first: the float rules below look at them too)
+            if value.op.parts < 0:
+                raise SyntaxProblem(f"how many values {value.op.name} gives depends on the shapes", source=self.source,
+                                    span=value.span, hint="unpack it (a, b = x.split(2)) or index it (t[0])")
+            parts = _Tuple([self.part(value, i, None, value.span) for i in range(value.op.parts)], [], value.span)
         floats = True
         for node in self.nodes:
             if node.kind == CONST:
                 floats = floats and node.value is not None and node.value.ndim == 0
             elif node.op is not None:
                 floats = floats and node.op.floats is not None
-        if isinstance(value, _Parts):
-            if value.op.parts < 0:
-                raise SyntaxProblem(f"how many values {value.op.name} gives depends on the shapes", source=self.source,
-                                    span=value.span, hint="unpack it (a, b = x.split(2)) or index it (t[0])")
-            value = _Tuple([self.part(value, i, None, value.span) for i in range(value.op.parts)], [], value.span)
+        if parts is not None:
+            value = parts
             names = [f"{target or 'out'}[{i}]" for i in range(len(value.items))]
             return Tape(self.source, self.nodes, self.inputs, dict(self.bindings), tuple(value.items), tuple(names), True,
                         floats, self.item_spans)

@@ -285,3 +285,40 @@ def test_a_bare_max_unpacked_into_two_names_is_values_and_indices():
     result = grad("v, i = max(m, 1); sum(v * 2) + sum(i)", at={"m": M})
     assert result.value == (3.0 + 4.0) * 2 + (2 + 2)
     assert result.grad["m"].tolist() == [[0.0, 0.0, 2.0], [0.0, 0.0, 2.0]]
+
+
+# --- what an attack on the lowering found ---------------------------------------------------------
+
+@pytest.mark.parametrize(("program", "at", "words"), [
+    ("math.max(x, 1)", "x=2", "unknown function 'math.max'"),  # math has no max
+    ("einsum(x, x).sum()", "x=[[1,2],[3,4]]", "einsum takes its equation first"),
+    ("x.triu(10**30).sum()", "x=[[1,2],[3,4]]", "must fit in 64 bits"),
+    ("x[True]", "x=[1,2,3]", "not a bool"),
+    ("x[1.0]", "x=[1,2,3]", "not a float"),
+    ("torch.sum(x, dtype=torch.int64)", "x=[1.5,2.5]", "takes no gradient"),
+    ("x.long().sum()", "x=[1.5,2.5]", "takes no gradient"),
+])
+def test_odd_calls_are_exit_2_naming_what_is_wrong(program, at, words):
+    run = cli("grad", program, "--at", at, "--seed", "ones")
+    assert run.exit_code == 2 and run.stdout == "", run.stderr
+    assert words in run.stderr.splitlines()[0]
+
+
+def test_a_tuple_output_of_torchs_max_is_its_two_parts():
+    run = cli("grad", "torch.max(x, 0)", "--at", "x=2", "--json")
+    assert run.exit_code == 0, run.stderr
+    assert run.json()["value"] == [2.0, 0.0] and run.json()["grad"] == {"x": 1.0}
+
+
+def test_a_list_of_bools_is_a_mask_and_a_list_a_size():
+    assert grad("x[[True, False, True]].sum()", at={"x": [1.0, 2.0, 3.0]}).value == 4.0  # PyTorch's x[mask]
+    run = cli("grad", "x.sum()", "--at", "x=torch.ones([2, 3])", "--json")
+    assert run.exit_code == 0, run.stderr
+    assert run.json()["value"] == 6.0
+
+
+def test_an_integer_copy_takes_no_gradient_under_run(tmp_path):
+    run = _run(tmp_path, "x = torch.tensor([1.5, 2.5], requires_grad=True)\ny = x.long()\n"
+                         "print(y, y.requires_grad, y.grad_fn)\nz = x.sum(dtype=torch.int64)\n")
+    assert run.stdout == "tensor([1, 2]) False None\n"
+    assert run.exit_code == 1 and run.stderr.strip().splitlines()[-1] == "RuntimeError: Autograd not support dtype: Long"

@@ -130,6 +130,9 @@ class _Written:
             return {"True": True, "False": False, "None": None}[expr.id]
         if isinstance(expr, syntax.Str):
             return expr.value
+        if isinstance(expr, syntax.ListLit):  # ones([2, 3]): a list of sizes as a tuple (tensor's data as well)
+            self.count.add(len(expr.items), expr, self.source)
+            return tuple(self.static(item) for item in expr.items)
         return _static(expr, self.source, self.count)
 
     def items(self, expr: Any) -> list[Any]:

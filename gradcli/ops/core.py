@@ -129,10 +129,12 @@ _KIND_TEXT = {"int": "a whole number", "float": "a number", "bool": "True or Fal
 
 
 def _whole(name: str, value: Any) -> int:
-    # A dim or a size is written as an int (`sum(x, 0.0)` is refused, as PyTorch refuses it):
-    # so `max(x, 2.0)` is the elementwise maximum, `max(x, 2)` the reduction over dim 2.
+    # A dim or a size is written as an int (`sum(x, 0.0)` is refused, as PyTorch refuses it), one
+    # that fits PyTorch's int64 (10**30 is refused as it is there: "Overflow when unpacking long").
     if isinstance(value, (tuple, float)) or not float(value).is_integer():
         raise ValueError(f"{name} must be a whole number, got {value!r}")
+    if not -2**63 <= int(value) < 2**63:
+        raise ValueError(f"{name} must fit in 64 bits, got {value!r}")
     return int(value)
 
 

@@ -126,8 +126,10 @@ ROWS = [
     # (float64), x.float() is x rounded to float32, and what follows computes in float64 again.
     structural("to_copy", 1, _copy, _same_back, "ToCopyBackward0", callable=False, linear=True, dtype="param",
                sympy=lambda x, dtype=None: x, params=(Param("dtype", "dtype", None),),
-               methods=("to", "type", "double", "float"),
-               method_params=(("double", (("dtype", "float64"),)), ("float", (("dtype", "float32"),))),
+               methods=("to", "type", "double", "float", "half", "long", "int", "bool"),
+               method_params=tuple((method, (("dtype", dtype),)) for method, dtype in [
+                   ("double", "float64"), ("float", "float32"), ("half", "float16"), ("long", "int64"), ("int", "int32"),
+                   ("bool", "bool")]),
                text=lambda args, dtype=None: f"{args[0]}.to(torch.{dtype})",
                examples=tuple(((shape,), {"dtype": "float64"}) for shape in [(), (3,), (2, 3)]),
                reference="a.to(torch.float32).double()", reference_program="a.float()"),

@@ -242,7 +242,12 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         out = out.astype(INT64)  # (a sum of booleans counts them)
     elif out.dtype != computing and (out.dtype.kind == "f" or computing.kind in "bi"):
         out = out.astype(computing)
-    tracks = op.differentiable and not op.integer_valued(params) and graph.grad_enabled and any(isinstance(a, Tensor) and a.requires_grad for a in args)
+    if cast is not None and np.dtype(cast).kind != "f" and op.dtype != "param" and graph.grad_enabled and any(
+            isinstance(a, Tensor) and a.requires_grad for a in args):
+        raise runtime_error(f"Autograd not support dtype: {_TORCH_NAMES.get(np.dtype(cast).name, np.dtype(cast).name)}")
+    tracks = (op.differentiable and not op.integer_valued(params) and graph.grad_enabled
+              and (cast is None or np.dtype(cast).kind == "f")  # (an integer copy takes no gradient: x.long())
+              and any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if not tracks:
         return Tensor(graph, out)
     nodes = []
@@ -257,6 +262,7 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
 
 
 _LITERALS = {bool: "bool", int: "int", float: "float"}
+_TORCH_NAMES = {"int64": "Long", "int32": "Int", "bool": "Bool", "float16": "Half"}
 
 
 def _check_elements(graph: Graph, op: Op, shapes: list[tuple[int, ...]], params: dict[str, Any],
