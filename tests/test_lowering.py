@@ -322,3 +322,22 @@ def test_an_integer_copy_takes_no_gradient_under_run(tmp_path):
                          "print(y, y.requires_grad, y.grad_fn)\nz = x.sum(dtype=torch.int64)\n")
     assert run.stdout == "tensor([1, 2]) False None\n"
     assert run.exit_code == 1 and run.stderr.strip().splitlines()[-1] == "RuntimeError: Autograd not support dtype: Long"
+
+
+@pytest.mark.parametrize(("program", "point", "spelled"), [
+    ("F.cosine_similarity(x, y, dim=0).sum()", {"x": [[0.1, 0.2], [1.0, 3.0]], "y": [[1.0, 2.0]]},
+     lambda t, F, x, y: F.cosine_similarity(x, y, dim=0).sum()),  # broadcast along the dim it reduces
+    ("F.cosine_similarity(x, y).sum()", {"x": [[1.0, 2.0, 2.0]], "y": [0.5, -1.0, 3.0]},
+     lambda t, F, x, y: F.cosine_similarity(x, y).sum()),
+    ("F.kl_div(x, y, reduction='batchmean')", {"x": -1.0, "y": [0.3, 0.7]},
+     lambda t, F, x, y: F.kl_div(x, y, reduction="batchmean")),  # a 0-d input: no batch to divide by
+])
+def test_composites_broadcast_as_pytorchs_do(program, point, spelled):
+    torch = pytest.importorskip("torch", reason="PyTorch is optional")
+    tensors = {name: torch.tensor(value, dtype=torch.float64, requires_grad=True) for name, value in point.items()}
+    out = spelled(torch, torch.nn.functional, *tensors.values())
+    out.backward()
+    result = grad(program, at=point)
+    assert result.value == pytest.approx(out.item(), rel=1e-12)
+    for name, tensor in tensors.items():
+        np.testing.assert_allclose(result.grad[name], tensor.grad.numpy(), rtol=1e-12, atol=1e-15)

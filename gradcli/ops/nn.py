@@ -900,11 +900,34 @@ def _dropout(x: Array, ranks: tuple[int, ...], **params: Any) -> Array:
 
 
 def _cosine_program(emit: Any, a: Any, b: Any, dim: int = 1, eps: float = 1e-8) -> Any:
-    # PyTorch's: ((x1 / n1) * (x2 / n2)).sum(dim), each n the kept 2-norm cloned and clamped to eps in
-    # place without a gradient
-    a_norm = emit("clamped_clone", emit("norm", a, p=2.0, dim=dim, keepdim=True), min=eps)
-    b_norm = emit("clamped_clone", emit("norm", b, p=2.0, dim=dim, keepdim=True), min=eps)
+    # PyTorch's: ((x1 / n1) * (x2 / n2)).sum(dim), x1 and x2 broadcast together first, each n the kept
+    # 2-norm cloned and clamped to eps in place without a gradient
+    a_norm = emit("clamped_clone", emit("broadcast_norm", a, b, p=2.0, dim=dim, keepdim=True), min=eps)
+    b_norm = emit("clamped_clone", emit("broadcast_norm", b, a, p=2.0, dim=dim, keepdim=True), min=eps)
     return emit("sum", emit("mul", emit("div", a, a_norm), emit("div", b, b_norm)), dim=dim)
+
+
+def _broadcast(x: Array, other: Array) -> Array:
+    return np.broadcast_to(x, np.broadcast_shapes(np.shape(x), np.shape(other)))
+
+
+def _broadcast_norm(x: Array, other: Array, ranks: tuple[int, ...], **params: Any) -> Array:
+    return _norm(_broadcast(x, other), (max(ranks),), **params)
+
+
+def _broadcast_norm_vjp(g: Array, ans: Array, x: Array, other: Array, ranks: tuple[int, ...],
+                        **params: Any) -> tuple[Array, None]:
+    # (None for the other: no gradient flows into it, and a zero added would turn a -0.0 into 0.0)
+    return _norm_vjp(g, ans, _broadcast(x, other), (max(ranks),), **params)[0], None
+
+
+def _broadcast_norm_jvp(tangents: Any, ans: Array, x: Array, other: Array, ranks: tuple[int, ...],
+                        **params: Any) -> Array:
+    if tangents[0] is None:
+        return np.zeros_like(ans)
+    g = _norm_vjp(np.ones_like(ans), ans, _broadcast(x, other), (max(ranks),), **params)[0]
+    axes = point_axes(params.get("dim"), max(ranks))
+    return np.asarray(np.sum(g * _broadcast(tangents[0], other), axis=axes, keepdims=params.get("keepdim", False)))
 
 
 def _normalize_program(emit: Any, x: Any, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Any:
@@ -913,6 +936,15 @@ def _normalize_program(emit: Any, x: Any, p: float = 2.0, dim: int = 1, eps: flo
 
 
 ROWS += [
+    # x's norm as x broadcast against another (cosine_similarity broadcasts its inputs first): a part
+    # of that composite alone, PyTorch's LinalgVectorNormBackward0 (over the Expand it records where
+    # the shapes differ), the other arg no input of it
+    structural("broadcast_norm", 2, _broadcast_norm, _broadcast_norm_vjp, "LinalgVectorNormBackward0",
+               jvp=_broadcast_norm_jvp, aligns=True, conditions=(1,), callable=False, reference=None,
+               params=(Param("p", "float", 2.0), Param("dim", "int", None), Param("keepdim", "bool", False)),
+               text=lambda args, **params: f"norm({args[0]} broadcast with {args[1]})",
+               examples=((((2, 3), (2, 3)), {"dim": 1, "keepdim": True}), (((1, 3), (2, 3)), {"dim": 0}),
+                         (((2, 1), (2, 3)), {"dim": -1, "keepdim": True}))),
     composite("cosine_similarity", 2, _cosine_program, "SumBackward1", sympy=None,  # (the clamp has no gradient)
               params=(Param("dim", "int", 1, aliases=("axis",)), Param("eps", "float", 1e-8)),
               examples=((((2, 3), (2, 3)), {}), (((3,), (3,)), {"dim": 0}), (((2, 3), (3,)), {"dim": -1}),

@@ -101,8 +101,10 @@ def _clamped(x: Array, ranks: tuple[int, ...], min: float = 0.0) -> Array:
 
 
 def _size(x: Array, ranks: tuple[int, ...], dim: int = 0) -> Array:
-    # one number a point (the batch axes kept): the size of the axis
-    return np.full(np.shape(x)[: np.ndim(x) - ranks[0]], float(np.shape(x)[point_axes(dim, ranks[0])[0]]))
+    # one number a point (the batch axes kept): the size of the axis; a number's is 1 (kl_div's
+    # batchmean divides a 0-d input's sum by nothing, as PyTorch's does)
+    size = float(np.shape(x)[point_axes(dim, ranks[0])[0]]) if ranks[0] else 1.0
+    return np.full(np.shape(x)[: np.ndim(x) - ranks[0]], size)
 
 
 ROWS = [
@@ -118,7 +120,8 @@ ROWS = [
                jvp=lambda tangents, ans, x, ranks, dim=0: np.zeros_like(ans), differentiable=False,
                sympy=lambda x, dim=0: np.asarray(float(x.shape[int(dim)]), dtype=object),
                integer_parts=(0,), callable=False, reference=None, params=(Param("dim", "int", 0),),
-               shape=lambda x, dim=0: (point_axes(dim, len(x)), ())[1], text=lambda args, dim=0: f"{args[0]}.size({dim})",
+               shape=lambda x, dim=0: (point_axes(dim, len(x)) if x else (), ())[1],
+               text=lambda args, dim=0: f"{args[0]}.size({dim})",
                examples=((((2, 3),), {"dim": 0}),)),
     # A copy in another dtype (x.double(), x.float(), x.to(torch.float32)): PyTorch's ToCopyBackward0,
     # the gradient sent back as it is (in the arg's dtype); none at all where the dtype is the arg's
