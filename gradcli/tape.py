@@ -442,7 +442,10 @@ class TapeSink:
         if op is None and name in CONSTRUCTORS and family != lowering.METHOD:
             return self.construct(name, args, keywords, span)
         if op is None:
-            raise _fail(f"unknown function '{func.lstrip('.')}'", func_span, self.source, _suggest(name, len(args)))
+            if name in FUNCTIONS:  # math.max: a function gradcli has, which that module has not
+                raise _fail(f"'{func}' is not a function: {func.rpartition('.')[0]} has no '{name}'", func_span,
+                            self.source, f"write {name}(...) or torch.{name}(...)")
+            raise _fail(f"unknown function '{name}'", func_span, self.source, _suggest(name, len(args)))
         if (not keywords and op.arity == len(args) and not op.params and not op.overloads and not op.dialects
                 and not op.tensor_positions and op.program is None):  # sin(x), atan2(y, x)
             if len(args) == 1 and type(args[0]) is int:
@@ -605,7 +608,7 @@ class TapeSink:
         if node.bools:  # x[[True, False, True]]: a mask, as PyTorch reads a list of bools
             return lowering.MASK, node.index
         if node.literal in ("bool", "float"):  # x[True] is a new axis in PyTorch, x[1.0] an IndexError
-            raise SyntaxProblem(f"an index must be an int, a slice, None or a tensor, not {'a bool' if node.literal == 'bool' else 'a float'}",
+            raise SyntaxProblem(f"an index must be a whole number, an int: not {'a bool' if node.literal == 'bool' else 'a float'}",
                                 source=self.source, span=node.span, hint="as in v[0], v[1:3] or v[v > 0]")
         self.index_made.append(node.index)
         return lowering.STATIC, self.integer(node.index) if node.value.ndim == 0 else self.index_array(node)  # type: ignore[union-attr]

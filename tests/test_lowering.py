@@ -290,7 +290,7 @@ def test_a_bare_max_unpacked_into_two_names_is_values_and_indices():
 # --- what an attack on the lowering found ---------------------------------------------------------
 
 @pytest.mark.parametrize(("program", "at", "words"), [
-    ("math.max(x, 1)", "x=2", "unknown function 'math.max'"),  # math has no max
+    ("math.max(x, 1)", "x=2", "math has no 'max'"),
     ("einsum(x, x).sum()", "x=[[1,2],[3,4]]", "einsum takes its equation first"),
     ("x.triu(10**30).sum()", "x=[[1,2],[3,4]]", "must fit in 64 bits"),
     ("x[True]", "x=[1,2,3]", "not a bool"),
