@@ -341,3 +341,8 @@ def test_composites_broadcast_as_pytorchs_do(program, point, spelled):
     assert result.value == pytest.approx(out.item(), rel=1e-12)
     for name, tensor in tensors.items():
         np.testing.assert_allclose(result.grad[name], tensor.grad.numpy(), rtol=1e-12, atol=1e-15)
+
+
+def test_a_constructors_odd_dtype_says_what_it_must_be():
+    run = cli("grad", "sum(x)", "--at", "x=torch.tensor([1, 2], [3])")
+    assert run.exit_code == 2 and "dtype must be a name, as in dtype=torch.float64" in run.stderr

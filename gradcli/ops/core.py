@@ -92,6 +92,9 @@ class Param(NamedTuple):
         if kind == "str":
             if isinstance(value, str) and (not self.choices or value in self.choices):
                 return value
+            if not self.choices:  # (dtype=, device=: a word, as in dtype=torch.float64)
+                raise ValueError(f"{self.name} must be a name, as in {self.name}=torch.float64" if self.name == "dtype"
+                                 else f"{self.name} must be a string")
             raise ValueError(f"{self.name} must be one of {', '.join(repr(c) for c in self.choices)}")
         if isinstance(value, str):
             if value in self.choices:  # a number or one of these names: norm's p='fro'
