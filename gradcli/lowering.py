@@ -260,6 +260,9 @@ def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], g
     by_keyword = {key: spec for spec in op.params for key in (spec.name, *spec.aliases)}
     for key, value in keywords:
         spec = by_keyword.get(key)
+        if dialect is not None and key in dialect.refuses:
+            raise CallProblem(f"{name}() got an unexpected keyword argument '{key}'", keyword=key,
+                              hint=f"the spelling's library has no {key}=: see the README's whose semantics")
         if spec is None or spec.name in written:
             known = ", ".join(f"{p.name}=" for p in op.params) or "none"
             what = f"got multiple values for argument '{key}'" if spec else f"got an unexpected keyword argument '{key}'"

@@ -346,3 +346,11 @@ def test_composites_broadcast_as_pytorchs_do(program, point, spelled):
 def test_a_constructors_odd_dtype_says_what_it_must_be():
     run = cli("grad", "sum(x)", "--at", "x=torch.tensor([1, 2], [3])")
     assert run.exit_code == 2 and "dtype must be a name, as in dtype=torch.float64" in run.stderr
+
+
+@pytest.mark.parametrize("program", ["np.std(v, unbiased=True)", "np.var(v, correction=0)", "torch.std(v, ddof=1)",
+                                     "v.var(ddof=0)"])
+def test_a_keyword_of_the_other_library_is_refused_as_it_is_there(program):
+    run = cli("grad", program, "--at", "v=[1,2,4]")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert "unexpected keyword argument" in run.stderr.splitlines()[0]

@@ -167,6 +167,7 @@ class Dialect(NamedTuple):
     positional: int | None = None  # only a call with this many positional args
     order: tuple[str, ...] | None = None  # its params by position, in the family's order
     defaults: tuple[tuple[str, Any], ...] = ()  # its params' defaults where they differ (NumPy's ddof=0)
+    refuses: tuple[str, ...] = ()  # keywords the family's function has not (np.std has no unbiased=)
 
 
 @dataclass(frozen=True, eq=False, repr=False)  # eq/repr left out: they cost start-up time

@@ -751,7 +751,8 @@ _VAR_EXAMPLES = (*_OVER_DIMS[:-1], (((2, 3),), {"dim": 1, "correction": 0}), (((
 # PyTorch's var/std overloads: (input, dim, unbiased, keepdim) and (input, unbiased), told apart by
 # the bool (torch.std(x, False)); NumPy's np.std(a, axis, ..., ddof=0) divides by n unless asked.
 _VAR_ORDERS = (("dim", "unbiased", "keepdim"), ("unbiased",))
-_NUMPY_DDOF = (Dialect("numpy", order=("dim",), defaults=(("correction", 0.0),)),)
+_NUMPY_DDOF = (Dialect("numpy", order=("dim",), defaults=(("correction", 0.0),), refuses=("unbiased", "correction")),
+               Dialect("torch", refuses=("ddof",)), Dialect("method", refuses=("ddof",)))
 
 ROWS = [
     structural("sum", 1, _sum, _sum_vjp, "SumBackward0", dtype="sums", sympy=_sympy_reduction(lambda terms: load_sympy().Add(*terms)),
