@@ -15,11 +15,12 @@ syntax -- and says what each one is through a `Front`; this module does the rest
   (gather(x, dim, index)); the rest of the positional args as sizes (x.reshape(2, 3));
 - overloads: the first row whose signature the call fits (max(v); max(x, 1); max(a, b));
 - which row a bound call is at last: with a dim (Op.with_dim), with a float index
-  (Op.float_index), or no row at all: the input itself (Op.identity_when).
+  (Op.float_index), or no row at all: the input itself (Op.identity_when, a copy to the dtype it
+  has); the dtype a call asks of its result (Bound.cast).
 
 What is wrong with a call is a CallProblem, which the front end says in its own voice at the
-argument it names. Indexing keys and properties (.T, .mT) are lowered here too (`index_key`,
-PROPERTIES).
+argument it names. Index keys (`index`, whose front also says what each item of a key is:
+key_part) and properties (.T, .mT: PROPERTIES) are lowered here too.
 """
 
 from __future__ import annotations
@@ -46,10 +47,9 @@ class CallProblem(Exception):
     """What is wrong with a call: at `value` (one of the call's args) or at `keyword`, else the whole call."""
 
     def __init__(self, message: str, value: Any = None, keyword: str | None = None, hint: str = "",
-                 unknown: bool = False, syntax: bool = False) -> None:
+                 syntax: bool = False) -> None:
         super().__init__(message)
         self.message, self.value, self.keyword, self.hint = message, value, keyword, hint
-        self.unknown = unknown  # no function of that name at all
         self.syntax = syntax  # not a value at all (None, a string, a tuple where a tensor goes)
 
 
@@ -116,7 +116,7 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
     family, name = spelling(text)
     op = find(text)
     if op is None:
-        raise CallProblem(f"unknown function '{name}'", unknown=True)
+        raise CallProblem(f"unknown function '{name}'")
     said = dict(dict(op.method_params).get(name, ())) if family == METHOD else {}  # x.double(): dtype=float64
     candidates, dialect = _candidates(op, family, len(args), keywords)
     first: CallProblem | None = None

@@ -589,8 +589,7 @@ class TapeSink:
         except lowering.CallProblem as problem:
             raise SyntaxProblem(problem.message, source=self.source, span=self.nodes[problem.value].span if type(
                 problem.value) is int else problem.value.span) from None
-        if bound.op.name != "mask_index":
-            self.drop_constants(self.index_made)
+        self.drop_constants(self.index_made)
         return self.apply(bound.op, bound.tensors, span, bound.params)
 
     def key_part(self, item: Value) -> tuple[str, Any]:

@@ -497,7 +497,7 @@ class Interpreter:
                 bound = lowering.index(base, items, self)
             except lowering.CallProblem as problem:
                 raise self.refuse(node, f"this index is not supported: {problem.message}") from None
-            if bound.op.name == "getitem":  # PyTorch's IndexError for an int or a slice out of range
+            if len(bound.tensors) == 1:  # a key of ints, slices and lists: PyTorch's IndexError out of range
                 try:
                     np.broadcast_to(np.zeros(()), base.data.shape)[bound.params["key"]]
                 except IndexError as problem:
