@@ -165,7 +165,9 @@ def test_vjp_matches_sympys_derivative(op, shapes, params):
     with np.errstate(all="ignore"):
         ans = call_forward(op, args, params, [0] * len(args))
         cotangents = call_vjp(op, seed, ans, args, params, [0] * len(args), [True] * len(args))
-    for grid, cotangent in zip(symbols[: op.index_from], cotangents[: op.index_from], strict=True):
+    for i, (grid, cotangent) in enumerate(zip(symbols[: op.index_from], cotangents[: op.index_from], strict=True)):
+        if i in op.conditions:  # (no input of the row's node: no gradient flows into it)
+            continue
         exact = [float(sympy.diff(objective, symbol).evalf(30, subs=values)) for symbol in grid.flat]
         np.testing.assert_allclose(np.ravel(cotangent), exact, rtol=1e-10, atol=1e-12)
 

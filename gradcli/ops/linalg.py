@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Param, point_axes, structural, sympy_total, unbroadcast
+from gradcli.ops.core import Array, Param, composite, point_axes, structural, sympy_total, unbroadcast
 
 Shape = tuple[int, ...]
 
@@ -177,13 +177,15 @@ def _letters(rank: int, start: int = 0) -> str:
     return _LETTERS[start:start + rank]
 
 
-def _outer(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+def _outer_column(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+    # outer's first vector as a column, b (no input of it) only checked: PyTorch's a.reshape(-1, 1)
     _outer_shape(*_point_shapes((a, b), ranks))
-    return a[..., :, None] * b[..., None, :]  # (a product, not a sum of them: -0.0 stays -0.0)
+    return a[..., :, None]
 
 
-def _outer_subscripts(ranks: Sequence[int]) -> tuple[list[str], str]:
-    return ["a", "b"], "ab"
+def _outer_program(emit: Any, a: Any, b: Any) -> Any:
+    # PyTorch's outer: a.reshape(-1, 1) * b (ViewBackward0 under MulBackward0)
+    return emit("mul", emit("outer_column", a, b), b)
 
 
 def _inner_subscripts(ranks: Sequence[int]) -> tuple[list[str], str]:
@@ -247,7 +249,6 @@ def _dot_shape(a: Shape, b: Shape) -> Shape:
     return ()
 
 
-_outer_vjp = _bilinear(_outer_subscripts, _outer_shape)[1]
 _inner, _inner_vjp = _bilinear(_inner_subscripts, _inner_shape)
 _mm_shape, _mv_shape, _bmm_shape = _strict("mm", (2, 2)), _strict("mv", (2, 1)), _strict("bmm", (3, 3), same_batch=True)
 
@@ -806,48 +807,46 @@ def _sym_tensordot(a: Array, b: Array, dims: Any = 2) -> Array:
     return np.asarray(np.einsum(",".join(inputs) + "->" + output, a, b), dtype=object)
 
 
-def _kron_parts(ranks: Sequence[int]) -> tuple[list[str], str, int]:
-    """kron as an einsum of the args padded to one rank r: out[i k, j l] = a[i, j] b[k, l]."""
-    r = max(ranks)
-    a, b = _letters(r), _letters(r, r)
-    return [a, b], "".join(x + y for x, y in zip(a, b, strict=True)), r
-
-
 def _kron_shape(a: Shape, b: Shape) -> Shape:
     r = max(len(a), len(b))
     a, b = (1,) * (r - len(a)) + a, (1,) * (r - len(b)) + b
     return tuple(x * y for x, y in zip(a, b, strict=True))
 
 
-def _kron(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
-    # a[i, 1, j, 1] * b[1, k, 1, l]: products only (an einsum would add each to 0: -0.0 lost)
+def _spread(x: Array, other: Array, ranks: tuple[int, ...], side: int = 0) -> Array:
+    # kron's operand x padded to the rank r of both and given an axis of 1 beside each of its own:
+    # (a0, 1, a1, 1) for the first (side 0), (1, b0, 1, b1) for the second; their product is kron's
+    # (a0, b0, a1, b1), which merge_pairs views as (a0*b0, a1*b1): PyTorch's three _unsafe_views
     r = max(ranks)
-    a2, b2 = _pad(a, ranks[0], r), _pad(b, ranks[1], r)
-    a_sizes, b_sizes = a2.shape[a2.ndim - r:], b2.shape[b2.ndim - r:]
-    a3 = a2.reshape(a2.shape[: a2.ndim - r] + tuple(x for n in a_sizes for x in (n, 1)))
-    b3 = b2.reshape(b2.shape[: b2.ndim - r] + tuple(x for n in b_sizes for x in (1, n)))
-    out = a3 * b3
-    lead = out.shape[: out.ndim - 2 * r]
-    return np.asarray(out.reshape(lead + _kron_shape(*_point_shapes((a, b), ranks))))
+    padded = _pad(x, ranks[0], r)
+    own = padded.shape[padded.ndim - r:]
+    pairs = tuple(size for n in own for size in ((n, 1) if side == 0 else (1, n)))
+    return padded.reshape(padded.shape[: padded.ndim - r] + pairs)
 
 
-def _kron_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -> tuple[Any, Any]:
-    inputs, output, r = _kron_parts(ranks)
-    a2, b2 = _pad(a, ranks[0], r), _pad(b, ranks[1], r)
-    sizes = [n for x, y in zip(a2.shape[a2.ndim - r:], b2.shape[b2.ndim - r:], strict=True) for n in (x, y)]
-    g2 = g.reshape(g.shape[: g.ndim - r] + tuple(sizes))
-    ga = _einsum_cotangent(0, inputs, output, (a2, b2), g2, (r, r))
-    gb = _einsum_cotangent(1, inputs, output, (a2, b2), g2, (r, r))
-    return ga.reshape(ga.shape[: ga.ndim - r] + a.shape[a.ndim - ranks[0]:]), gb.reshape(
-        gb.shape[: gb.ndim - r] + b.shape[b.ndim - ranks[1]:])
+def _spread_vjp(g: Array, ans: Array, x: Array, other: Array, ranks: tuple[int, ...], side: int = 0) -> tuple[Array, None]:
+    return np.reshape(g, np.shape(g)[: np.ndim(g) - 2 * max(ranks)] + np.shape(x)[np.ndim(x) - ranks[0]:]), None
 
 
-def _sym_kron(a: Array, b: Array) -> Array:
-    r = max(a.ndim, b.ndim)
-    a2, b2 = a.reshape((1,) * (r - a.ndim) + a.shape), b.reshape((1,) * (r - b.ndim) + b.shape)
-    inputs, output, _ = _kron_parts((r, r))
-    out = np.einsum(",".join(inputs) + "->" + output, a2, b2)
-    return np.asarray(out.reshape(_kron_shape(a.shape, b.shape)), dtype=object)
+def _spread_jvp(tangents: Any, ans: Array, x: Array, other: Array, ranks: tuple[int, ...], side: int = 0) -> Array:
+    if tangents[0] is None:
+        return np.zeros_like(ans)
+    return _spread(np.broadcast_to(tangents[0], np.shape(x)), other, ranks, side)
+
+
+def _merge_pairs(x: Array, ranks: tuple[int, ...]) -> Array:
+    own = np.shape(x)[np.ndim(x) - ranks[0]:]
+    return np.reshape(x, np.shape(x)[: np.ndim(x) - ranks[0]] + tuple(
+        own[i] * own[i + 1] for i in range(0, len(own), 2)))
+
+
+def _merge_pairs_shape(x: Shape) -> Shape:
+    return tuple(x[i] * x[i + 1] for i in range(0, len(x), 2))
+
+
+def _kron_program(emit: Any, a: Any, b: Any) -> Any:
+    # PyTorch's kron: a and b viewed with axes of 1 between their own, multiplied, viewed in pairs
+    return emit("merge_pairs", emit("mul", emit("spread", a, b, side=0), emit("spread", b, a, side=1)))
 
 
 # --- cross: torch.linalg.cross, of 3-vectors along dim (-1) -----------------------------------
@@ -912,9 +911,16 @@ ROWS = [
     structural("dot", 2, _dot, _dot_vjp, "DotBackward0", bilinear=True,
                sympy=lambda a, b: sympy_total(a * b), shape=_dot_shape,
                shape_message=_cannot_take, examples=_examples(((4,), (4,))), methods=("dot",)),
-    structural("outer", 2, _outer, _outer_vjp, "MulBackward0", bilinear=True, sympy=_sym_einsum(_outer_subscripts),
-               shape=_outer_shape, shape_message=_cannot_take, examples=_examples(((2,), (3,))),
-               spellings=("ger",), methods=("outer", "ger")),
+    # outer's first vector as a column: a part of that composite alone, b no input of it
+    structural("outer_column", 2, _outer_column, lambda g, ans, a, b, ranks: (g[..., 0], None),
+               "ViewBackward0", jvp=lambda tangents, ans, a, b, ranks: (
+                   np.zeros_like(ans) if tangents[0] is None else np.asarray(tangents[0])[..., :, None]),
+               sympy=lambda a, b: np.asarray(a, dtype=object)[:, None], shape=lambda a, b: (*_outer_shape(a, b)[:1], 1),
+               shape_message=lambda label, shapes: _cannot_take("outer", shapes), conditions=(1,), callable=False,
+               reference=None, dtype="keeps",
+               text=lambda args, **params: f"{args[0]}.reshape(-1, 1)", examples=_examples(((2,), (3,)))),
+    composite("outer", 2, _outer_program, "MulBackward0", shape=_outer_shape, shape_message=_cannot_take,
+              examples=_examples(((2,), (3,))), spellings=("ger",), methods=("outer", "ger")),
     structural("inner", 2, _inner, _inner_vjp, "ViewBackward0", bilinear=True, sympy=_sym_einsum(_inner_subscripts),
                shape=_inner_shape, shape_message=_cannot_take,
                torch_node_rule=lambda constant, shapes: "MulBackward0" if shapes and not all(shapes) else "ViewBackward0",
@@ -933,9 +939,20 @@ ROWS = [
                    (((2, 3, 2), (3, 2, 2)), {}), (((2, 3), (3, 2)), {"dims": 1}), (((2,), (3,)), {"dims": 0}),
                    (((3, 2), (2, 3)), {"dims": ((1, 0), (0, 1))})]),
                    reference="torch.tensordot(a, b, dims=1)", reference_program="tensordot(a, b, dims=1)"),
-    structural("kron", 2, _kron, _kron_vjp, "UnsafeViewBackward0", bilinear=True, sympy=_sym_kron, shape=_kron_shape,
-               shape_message=_cannot_take, examples=_examples(((2, 2), (2, 3)), ((2,), (3,)), ((2, 2), (3,))),
-               methods=("kron",)),
+    # kron's parts: each operand viewed with axes of 1 between its own, the product viewed in pairs
+    structural("spread", 2, _spread, _spread_vjp, "UnsafeViewBackward0", jvp=_spread_jvp,
+               sympy=lambda x, other, side=0: np.asarray(_spread(x, other, (np.ndim(x), np.ndim(other)), side),
+                                                           dtype=object),
+               conditions=(1,), callable=False, reference=None, dtype="keeps", params=(Param("side", "int", 0),),
+               text=lambda args, side=0: f"{args[0]} with kron's axes of 1",
+               examples=((((2, 2), (2, 3)), {}), (((3,), (2, 2)), {"side": 1}), (((), (2,)), {}))),
+    structural("merge_pairs", 1, _merge_pairs, lambda g, ans, x, ranks: (np.reshape(g, np.shape(x)),),
+               "UnsafeViewBackward0", linear=True, shape=_merge_pairs_shape, callable=False, reference=None,
+               sympy=lambda x: np.asarray(_merge_pairs(x, (np.ndim(x),)), dtype=object), dtype="keeps",
+               text=lambda args: f"{args[0]} viewed in pairs of axes",
+               examples=((((2, 3, 2, 2),), {}), (((1, 3),), {}), (((),), {}))),
+    composite("kron", 2, _kron_program, "UnsafeViewBackward0", shape=_kron_shape, shape_message=_cannot_take,
+              examples=_examples(((2, 2), (2, 3)), ((2,), (3,)), ((2, 2), (3,))), methods=("kron",)),
     structural("cross", 2, _cross, _cross_vjp, "LinalgCrossBackward0", bilinear=True, sympy=_sym_cross,
                shape=_cross_shape, shape_message=_cannot_take, aligns=True, params=(Param("dim", "int", -1),),
                examples=tuple((shapes, params) for shapes, params in [
