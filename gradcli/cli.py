@@ -104,6 +104,8 @@ OutputOpt = Annotated[Optional[str], typer.Option(
     ".parquet or .arrow/.feather (the columns of --csv). Written whole or not at all.", metavar="FILE")]
 ChunkOpt = Annotated[int, typer.Option("--chunk-size", min=1, help="With --points: points read at once.",
                                        hidden=True)]
+DigitsOpt = Annotated[int, typer.Option("--digits", min=1, max=17, metavar="N", help="Significant digits of the "
+                                         "numbers people read (default 6); JSON and CSV always have every digit.")]
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Exit 3 when a value or derivative is NaN or infinite "
                                          "(after printing it).")]
 
@@ -140,9 +142,12 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
         print(f"gradcli: warning: {visible(str(message))}", file=sys.stderr)
 
 
-def _run(body: Callable[[], None]) -> None:
-    """Run a command's body; errors become a message on stderr and an exit code."""
-    with warnings.catch_warnings():
+def _run(body: Callable[[], None], digits: int = 6) -> None:
+    """Run a command's body, its numbers written with `digits` significant digits; errors become a
+    message on stderr and an exit code."""
+    from gradcli.numbers import digits as written_with
+
+    with warnings.catch_warnings(), written_with(digits):
         warnings.showwarning = _show_warning
         _run_body(body)
 
@@ -208,10 +213,10 @@ def _derivative_views(document: Callable[[Any], dict[str, Any]], show: Callable[
             "json": _json_view(lambda report: document(report.result))}
 
 
-def _jacobian_views() -> dict[str, View]:
+def _jacobian_views(full: bool = False) -> dict[str, View]:
     from gradcli.render.derivatives import jacobian_document, show_jacobian
 
-    return _derivative_views(jacobian_document, show_jacobian)
+    return _derivative_views(jacobian_document, lambda result, console: show_jacobian(result, console, full))
 
 
 def _hessian_views() -> dict[str, View]:
@@ -235,12 +240,15 @@ ONE_POINT: dict[str, tuple[Callable[[session.Request], Any], Callable[[], dict[s
 }
 
 
-def _serve(command: str, request: session.Request, output: str, destination: str | None = None) -> None:
-    """One session call, one renderer; then the result's verdict (--check, --strict) decides the exit code."""
+def _serve(command: str, request: session.Request, output: str, destination: str | None = None,
+           views: Callable[[], dict[str, View]] | None = None) -> None:
+    """One session call, one renderer (the command's, or `views`); then the result's verdict (--check,
+    --strict) decides the exit code."""
     if request.points is not None:
         _stream(session.points(request, command), output, destination)
         return
-    compute, views = ONE_POINT[command]
+    compute, own_views = ONE_POINT[command]
+    views = views or own_views
     result = compute(request)
     views()[output](result)
     result.finish()
@@ -412,13 +420,15 @@ def grad(
     strict: StrictOpt = False,
     format: FormatOpt = None,
     json: JsonOpt = False,
+    digits: DigitsOpt = 6,
 ) -> None:
     """The value of the program and its gradient with respect to each input."""
     request = session.Request(program, file, at or (), seed, of, wrt, strict=strict, paths=paths, max_paths=max_paths,
                               check=check, tol=tol, symbolic=symbolic, symbolic_limit=symbolic_limit,
                               symbolic_seconds=symbolic_seconds, points=points, skip_bad=skip_bad,
                               chunk_size=chunk_size, points_format=points_format)
-    _run(lambda: _serve("grad", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file)))
+    _run(lambda: _serve("grad", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file)),
+         digits)
 
 
 def _program_after_double_dash(argv: list[str]) -> list[str]:
@@ -465,13 +475,21 @@ def graph(
     seed: SeedOpt = None,
     of: OfOpt = None,
     format: Annotated[GraphFormat, typer.Option("--format", help="tree, dot (Graphviz), mermaid or json.")] = GraphFormat.tree,
+    json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
+    digits: DigitsOpt = 6,
 ) -> None:
     """The backward graph in PyTorch's terms (grad_fn, next_functions, AccumulateGrad).
 
     With --at, each node shows its forward value and the gradient flowing into it.
     """
     request = session.Request(program, file, at or (), seed, of)
-    _run(lambda: _graph_views()[format.value](session.graph(request)))
+
+    def body() -> None:
+        if json and format not in (GraphFormat.tree, GraphFormat.json):
+            raise NameProblem(f"--format {format.value} and --json both choose how the graph is written: give one")
+        _graph_views()["json" if json else format.value](session.graph(request))
+
+    _run(body, digits)
 
 
 @command
@@ -482,6 +500,7 @@ def explain(
     seed: SeedOpt = None,
     of: OfOpt = None,
     wrt: WrtOpt = None,
+    digits: DigitsOpt = 6,
 ) -> None:
     """The forward tape and the backward sweep, step by step, as reverse mode does them."""
 
@@ -490,14 +509,17 @@ def explain(
 
         show_explanation(session.explain(session.Request(program, file, at or (), seed, of, wrt)), _console())
 
-    _run(body)
+    _run(body, digits)
 
 
 @command
 def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, wrt: WrtOpt = None,
              points: PointsOpt = None, csv: CsvOpt = False, skip_bad: SkipBadOpt = False, chunk_size: ChunkOpt = CHUNK,
              points_format: PointsFormatOpt = None, output_file: OutputOpt = None,
-             strict: StrictOpt = False, format: FormatOpt = None, json: JsonOpt = False) -> None:
+             strict: StrictOpt = False, format: FormatOpt = None, json: JsonOpt = False, digits: DigitsOpt = 6,
+             full: Annotated[bool, typer.Option("--full", help="Every row and column of a big Jacobian (past 1,000 "
+                                                "elements the table shows the first and last 3 of each).")] = False,
+             ) -> None:
     """The full Jacobian of the output(s): one sweep per output or per input element, whichever is fewer.
 
     --json has `jacobian`: input name -> array of shape (output shape + input shape), as
@@ -505,18 +527,20 @@ def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None,
     """
     request = session.Request(program, file, at or (), wrt=wrt, strict=strict, points=points, skip_bad=skip_bad,
                               chunk_size=chunk_size, points_format=points_format)
-    _run(lambda: _serve("jacobian", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file)))
+    _run(lambda: _serve("jacobian", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file),
+                        views=lambda: _jacobian_views(full)), digits)
 
 
 @command
 def hessian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, wrt: WrtOpt = None,
-            strict: StrictOpt = False, format: OnePointFormatOpt = None, json: JsonOpt = False) -> None:
+            strict: StrictOpt = False, format: OnePointFormatOpt = None, json: JsonOpt = False,
+            digits: DigitsOpt = 6) -> None:
     """The Hessian of a scalar output (forward-over-reverse).
 
     --json has `hessian`: input name -> input name -> block of shape (shape_i + shape_j).
     """
     request = session.Request(program, file, at or (), wrt=wrt, strict=strict)
-    _run(lambda: _serve("hessian", request, _output(format, json, False, None)))
+    _run(lambda: _serve("hessian", request, _output(format, json, False, None)), digits)
 
 
 @command
@@ -535,11 +559,13 @@ def jvp(
     strict: StrictOpt = False,
     format: FormatOpt = None,
     json: JsonOpt = False,
+    digits: DigitsOpt = 6,
 ) -> None:
     """Forward mode: the output's tangent along --tangent (the Jacobian times the tangent)."""
     request = session.Request(program, file, at or (), tangent=tangent or (), strict=strict, points=points,
                               skip_bad=skip_bad, chunk_size=chunk_size, points_format=points_format)
-    _run(lambda: _serve("jvp", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file)))
+    _run(lambda: _serve("jvp", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file)),
+         digits)
 
 
 @command
@@ -551,6 +577,9 @@ def run(
     explain: Annotated[bool, typer.Option("--explain", help="... each call's backward sweep, step by step.")] = False,
     max_paths: MaxPathsOpt = 16,
     json: JsonOpt = False,
+    digits: Annotated[int, typer.Option("--digits", min=1, max=17, metavar="N", help="Significant digits of the "
+                                        "numbers in --graph, --paths and --explain (default 6); the file's own "
+                                        "output is PyTorch's.")] = 6,
 ) -> None:
     """Run PyTorch autograd code (straight-line Python) without PyTorch: print what PyTorch would print, then why.
 
@@ -562,7 +591,7 @@ def run(
 
         request = session.RunRequest(file, graph=graph, paths=paths, explain=explain, max_paths=max_paths)
         captured = io.StringIO()
-        report = session.run_file(request, captured if json else sys.stdout)
+        report = session.run_file(request, captured if json else sys.stdout, sys.stderr)
         if json:
             from gradcli.render.jsonout import dumps
             from gradcli.render.run import run_document
@@ -578,7 +607,7 @@ def run(
             print(report.error, file=sys.stderr)
             raise typer.Exit(1)
 
-    _run(body)
+    _run(body, digits)
 
 
 @command

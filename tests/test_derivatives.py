@@ -154,6 +154,45 @@ def test_jacobian_view_labels_rows_and_columns():
     assert "d y / d z" in run.stdout and "y[1]" in run.stdout and "z[0]" in run.stdout
 
 
+def _table_rows(stdout: str) -> dict[str, list[str]]:
+    """The body of the table: row label -> its cells (the header row under '')."""
+    rows = {}
+    for line in stdout.splitlines():
+        if "│" in line or "┃" in line:
+            cells = [c.strip() for c in line.replace("┃", "│").split("│")]
+            rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_jacobian_is_one_matrix_as_post_001_writes_f_prime():
+    # f(x1, x2) = (log(x1*x2), sin(x2)): f'(x) = [[1/x1, 1/x2], [0, cos(x2)]], one 2 x 2 matrix
+    run = cli("jacobian", "(log(x1*x2), sin(x2))", "--at", "x1=0.5,x2=0.75")
+    assert run.exit_code == 0, run.stderr
+    rows = _table_rows(run.stdout)
+    assert rows[""] == ["x1", "x2"]
+    assert [float(v) for v in rows["out[0]"]] == pytest.approx([2.0, 1 / 0.75], rel=1e-5)
+    assert [float(v) for v in rows["out[1]"]] == pytest.approx([0.0, math.cos(0.75)], rel=1e-5)
+    assert run.stdout.count("┃") == 2  # one table: one header row of three cells
+
+
+def test_jacobian_of_a_tuple_stacks_its_outputs_with_their_labels():
+    rows = _table_rows(cli("jacobian", "(z**2, sum(z))", "--at", "z=[1,3]").stdout)
+    assert rows == {"": ["z[0]", "z[1]"], "out[0][0]": ["2", "0"], "out[0][1]": ["0", "6"], "out[1]": ["1", "1"]}
+
+
+def test_a_big_jacobian_is_summarised_and_full_shows_it_all():
+    run = cli("jacobian", "relu(x)", "--at", "x=arange(-8,8,0.1)")
+    assert run.exit_code == 0, run.stderr
+    rows = _table_rows(run.stdout)
+    assert rows[""] == ["x[0]", "x[1]", "x[2]", "...", "x[157]", "x[158]", "x[159]"]
+    assert list(rows) == ["", "out[0]", "out[1]", "out[2]", "...", "out[157]", "out[158]", "out[159]"]
+    assert rows["out[159]"] == ["0", "0", "0", "...", "0", "0", "1"]
+    assert "160 × 160" in run.stdout and "--full" in run.stdout
+    assert max(map(len, run.stdout.splitlines())) < 200
+    full = _table_rows(cli("jacobian", "relu(x)", "--at", "x=arange(-8,8,0.1)", "--full").stdout)
+    assert len(full) == 161 and len(full["out[100]"]) == 160 and full["out[100]"][100] == "1"
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_jvp_is_the_jacobian_times_the_tangent(seed):
     rng = np.random.default_rng(900 + seed)

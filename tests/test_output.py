@@ -46,8 +46,37 @@ def test_a_matrix_in_a_table_is_shown_row_by_row():
     lines = run.stdout.splitlines()
     first = next(line for line in lines if _g(c[0][0]) in line)
     second = lines[lines.index(first) + 1]
-    assert f"[[{_g(c[0][0])}, {_g(c[0][1])}]," in first
-    assert f"[{_g(c[1][0])}, {_g(c[1][1])}]]" in second
+    cells = [re.findall(r"[-\w.+]+", part) for part in (first.split("│")[-1], second.split("│")[-1])]
+    assert cells == [[_g(c[0][0]), _g(c[0][1])], [_g(c[1][0]), _g(c[1][1])]]
+    # its columns line up, as NumPy and PyTorch print a matrix: each column ends at one place
+    for left, right in [(c[0][0], c[1][0]), (c[0][1], c[1][1])]:
+        assert first.index(_g(left)) + len(_g(left)) == second.index(_g(right)) + len(_g(right))
+
+
+def test_a_matrix_lines_up_its_decimal_points():
+    from gradcli.render.numbers import human
+
+    assert human([[1.0, 22.5], [333.0, 4.0]]) == "[[  1. ,  22.5],\n [333. ,   4. ]]"
+    assert human([[1.0, 22.5], [333.0, 4.0]], one_line=True) == "[[1., 22.5], [333., 4.]]"
+
+
+@pytest.mark.parametrize("digits", [1, 3, 12, 17])
+def test_digits_sets_the_significant_digits_of_every_human_view(digits):
+    third = format(1 / 3, f".{digits}g")
+    for command in (["grad", "x/3"], ["jacobian", "x/3"], ["hessian", "x**3/18"], ["explain", "x/3"],
+                    ["graph", "x/3"]):
+        run = cli(*command, "--at", "x=1", "--digits", str(digits))
+        assert run.exit_code == 0, run.stderr
+        assert third in run.stdout, (command, run.stdout)
+        if digits < 6:
+            assert format(1 / 3, ".6g") not in run.stdout
+    exact = cli("grad", "x/3", "--at", "x=1", "--digits", "3", "--json")
+    assert '"grad": {"x": 0.3333333333333333}' in exact.stdout  # JSON keeps every digit
+
+
+def test_digits_out_of_range_is_refused():
+    run = cli("grad", "x", "--at", "x=1", "--digits", "0")
+    assert run.exit_code == 2 and run.stdout == "" and "--digits" in run.stderr
 
 
 @pytest.mark.parametrize("value", [1e-9, 123456789.0, -2.5e-300, float("nan"), float("-inf"), -0.0])

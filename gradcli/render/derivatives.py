@@ -144,33 +144,65 @@ def _show_warnings(warnings: list[str], console: Any) -> None:
         console.print(Text.assemble(("warning:", "yellow"), " ", warning))
 
 
-def _matrix_table(title: str, rows: list[str], columns: list[str], matrix: np.ndarray) -> Any:
+JACOBIAN_SUMMARY = 1000  # a Jacobian of more elements shows its first and last rows and columns, as PyTorch's repr
+JACOBIAN_EDGE = 3
+
+
+def _edges(count: int, summarise: bool) -> list[int | None]:
+    """The indices shown of `count`: all, or the first and last JACOBIAN_EDGE with None ("...") between."""
+    if summarise and count > 2 * JACOBIAN_EDGE:
+        return [*range(JACOBIAN_EDGE), None, *range(count - JACOBIAN_EDGE, count)]
+    return list(range(count))
+
+
+def _matrix_table(title: str, rows: list[str], columns: list[str], matrix: np.ndarray, *, full: bool = True) -> Any:
     from rich.table import Table
     from rich.text import Text
 
     if not rows or not columns:  # an empty input or output: nothing to tabulate
         return Text(f"{title}: empty ({len(rows)} × {len(columns)})")
 
+    summarise = not full and len(rows) * len(columns) > JACOBIAN_SUMMARY
+    shown_rows, shown_columns = _edges(len(rows), summarise), _edges(len(columns), summarise)
     table = Table(title=title, show_edge=False, header_style="bold", title_justify="left")
     table.add_column("")
-    for column in columns:
-        table.add_column(column, justify="right")
-    for label, row in zip(rows, matrix, strict=True):
-        table.add_row(label, *(human(v) for v in row))
+    for j in shown_columns:
+        table.add_column("..." if j is None else columns[j], justify="right")
+    for i in shown_rows:
+        cells = ["..." if i is None or j is None else human(matrix[i, j]) for j in shown_columns]
+        table.add_row("..." if i is None else rows[i], *cells)
     return table
 
 
-def show_jacobian(result: JacobianResult, console: Any) -> None:
+def show_jacobian(result: JacobianResult, console: Any, full: bool = False) -> None:
+    """f'(x) as the textbooks write it: one matrix, a row per output element (the outputs of a tuple
+    stacked), a column per input element; a big one summarised as PyTorch's repr summarises a tensor."""
     for name, output in zip(result.output_names, result.outputs, strict=True):
         console.print(Text.assemble((name, "bold"), f" = {human_line(output)}"))
+    rows = [label for name, output in zip(result.output_names, result.outputs, strict=True)
+            for label in _element_labels(name, np.shape(output))]
+    names = list(result.blocks[0]) if result.blocks else []
+    in_shapes = [result.blocks[0][name].shape[np.ndim(result.outputs[0]):] for name in names]
+    columns = [label for name, shape in zip(names, in_shapes, strict=True) for label in _element_labels(name, shape)]
+    widths = [int(np.prod(shape, dtype=np.int64)) for shape in in_shapes]  # (-1 is ambiguous for 0 rows)
+    matrix = np.vstack([np.hstack([per_output[name].reshape(int(np.size(output)), width)
+                                   for name, width in zip(names, widths, strict=True)] or [np.zeros((np.size(output), 0))])
+                        for output, per_output in zip(result.outputs, result.blocks, strict=True)]) \
+        if result.outputs else np.zeros((0, 0))
     sweeps = "one reverse sweep per output element" if result.mode == "reverse" else "one forward sweep per input element"
-    console.print(Text(f"Jacobian by {sweeps}", style="dim"))
-    for out_name, output, per_output in zip(result.output_names, result.outputs, result.blocks, strict=True):
-        rows = _element_labels(out_name, np.shape(output))
-        for name, block in per_output.items():
-            in_shape = block.shape[np.ndim(output):]
-            matrix = block.reshape(len(rows), int(np.prod(in_shape, dtype=np.int64)))  # -1 is ambiguous for 0 rows
-            console.print(_matrix_table(f"d {out_name} / d {name}", rows, _element_labels(name, in_shape), matrix))
+    shape = f"{len(rows)} × {len(columns)}"
+    summarised = len(rows) * len(columns) > JACOBIAN_SUMMARY and (len(rows) > 2 * JACOBIAN_EDGE
+                                                                   or len(columns) > 2 * JACOBIAN_EDGE)
+    def group(labels: list[str]) -> str:
+        return labels[0] if len(labels) == 1 else f"({', '.join(labels)})"
+
+    console.print(_matrix_table(f"Jacobian d {group(list(result.output_names))} / d {group(names)} ({shape}: a row "
+                                "per output element, a column per input element)",
+                                rows, columns, matrix, full=full))
+    notes = [f"by {sweeps}"]
+    if summarised and not full:
+        notes.append(f"the first and last {JACOBIAN_EDGE} rows and columns shown: --full for all, --json for the numbers")
+    console.print(Text("; ".join(notes), style="dim"))
     _show_warnings(result.warnings, console)
 
 
