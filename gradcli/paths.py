@@ -23,6 +23,7 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -45,6 +46,9 @@ class Path:
     positions: tuple[int, ...]  # which argument each edge enters (x*x has edges 0 and 1 into x)
     factors: tuple[float, ...] | None  # the local derivative of each edge (scalar programs)
     contribution: Array
+    # A path of scalars into one element of a tensor input (x[0]): that element; its factors are
+    # the path's scalar local derivatives, the last one d node / d x[element]
+    element: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -274,11 +278,32 @@ def paths(result: GradResult, k: int = DEFAULT_MAX_PATHS) -> list[InputPaths]:
     found, complete = _search(result, k, counts, targets, _is_scalar_program(result, counts))
     gradients = result.grad
     report = []
+    local: dict[int, list[Any]] = {}
     for name in result.wrt:
         index = result.index_of(name)
-        listed = found.get(index, [])
+        listed = [_through_one_element(result, path, local) for path in found.get(index, [])]
         gradient = gradients[name]
         with np.errstate(all="ignore"):  # inf - inf is NaN, as it should be
             unlisted = gradient - sum((p.contribution for p in listed), np.zeros_like(gradient))
         report.append(InputPaths(name, counts[index], listed, gradient, unlisted, index in complete))
     return report
+
+
+def _through_one_element(result: GradResult, path: Path, local: dict[int, list[Any]]) -> Path:
+    """A tensor path whose nodes are all numbers but the input, entered through one of its elements
+    (x[0] * x[1]): the scalar path into that element, with its scalar factors. Any other path as it is."""
+    values = result.values
+    if path.factors is not None or any(values[i].size != 1 for i in path.nodes[:-1]):
+        return path
+    factors = []
+    for parent, position in zip(path.nodes[:-1], path.positions, strict=True):
+        if parent not in local:
+            local[parent] = local_derivatives(result.tape, values, parent)
+        factors.append(local[parent][position])
+    last = np.asarray(factors[-1], dtype=float) if factors else np.zeros(0)
+    touched = np.flatnonzero(last)
+    if last.size < 2 or len(touched) != 1:
+        return path
+    element = tuple(int(i) for i in np.unravel_index(int(touched[0]), last.shape))
+    scalars = (*(float(np.asarray(f).reshape(())) for f in factors[:-1]), float(last[element]))
+    return Path(path.nodes, path.positions, scalars, path.contribution, element)

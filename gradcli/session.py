@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the heavy modules are imported by the calls that need them
     from gradcli.engine import Step
     from gradcli.errors import PointsProblem
     from gradcli.inputs.points import PointChunk
+    from gradcli.jacobians import LocalJacobian
     from gradcli.paths import InputPaths
     from gradcli.symbolic import Report
     from gradcli.tape import Tape
@@ -349,6 +350,8 @@ class ExplainedStep:
     scalar: bool  # are the node and the argument both scalars? then the chain rule is a product:
     factor: np.ndarray | None  # d node / d arg at the point
     formula: str | None  # that derivative in the argument names, e.g. `cos(x2)` (None: no scalar rule)
+    # a vector step: J = d node / d arg by its structure (diag(2*z), 1ᵀ, the matrix, its size)
+    jacobian: LocalJacobian | None = None
 
 
 @dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
@@ -359,6 +362,7 @@ class Explanation:
     names: list[str]  # per node up to the last root: an input's name, a number written in place, or v<index>
     torch_names: dict[int, str]  # PyTorch's node name of each node that requires grad, up to the last root
     steps: list[ExplainedStep]
+    source: str = ""  # what is explained: the program, or under `run` the backward call as written
 
 
 def explain(request: Request) -> Explanation:
@@ -370,9 +374,10 @@ def explain(request: Request) -> Explanation:
     return explanation(compute(tape, point, seed=request.seed, of=request.of, wrt=request.wrt, trace=True))
 
 
-def explanation(result: GradResult) -> Explanation:
+def explanation(result: GradResult, source: str | None = None) -> Explanation:
     """A gradient computed with its trace, explained: names, PyTorch's nodes, each step's factor and formula."""
     from gradcli.engine import local_derivatives
+    from gradcli.jacobians import local_jacobian
     from gradcli.numbers import human_line
     from gradcli.symbolic import local_derivative_formula
     from gradcli.tape import INPUT
@@ -396,16 +401,21 @@ def explanation(result: GradResult) -> Explanation:
     factors: dict[int, list[np.ndarray | None]] = {}  # one VJP per node, where an edge of it is scalar
     for step, position in zip(result.trace, _edge_positions(result), strict=True):
         node = tape.nodes[step.node]
-        factor = formula = None
+        assert node.op is not None
+        factor = jacobian = None
         scalar = values[step.node].size == 1 and values[step.arg].size == 1
+        # the numbers written in the program go into the formula: a**3 gives 3*a**2
+        constants = {i: float(tape.nodes[a].value) for i, a in enumerate(node.args)  # type: ignore[arg-type]
+                     if tape.nodes[a].is_scalar_constant() and tape.nodes[a].name is None}
+        formula = local_derivative_formula(node.op, [names[a] for a in node.args], position, node.params, constants)
         if scalar:
             if step.node not in factors:
                 factors[step.node] = local_derivatives(tape, values, step.node)
             factor = factors[step.node][position]
-            assert node.op is not None
-            formula = local_derivative_formula(node.op, [names[a] for a in node.args], position, node.params)
-        steps.append(ExplainedStep(step, position, scalar, factor, formula))
-    return Explanation(result, names, torch_names, steps)
+        else:
+            jacobian = local_jacobian(tape, values, step.node, position)
+        steps.append(ExplainedStep(step, position, scalar, factor, formula, jacobian))
+    return Explanation(result, names, torch_names, steps, result.tape.source if source is None else source)
 
 
 def _edge_positions(result: GradResult) -> list[int]:
@@ -768,8 +778,9 @@ class RunReport:
     error: str | None  # what PyTorch would have raised: `RuntimeError: ...` (exit 1)
 
 
-def run_file(request: RunRequest, out: Any) -> RunReport:
-    """Run the file, its prints written to `out` as they come; then each backward call's views."""
+def run_file(request: RunRequest, out: Any, errors: Any = None) -> RunReport:
+    """Run the file, its prints written to `out` as they come (PyTorch's warnings to `errors`, as
+    Python writes them); then each backward call's views."""
     from gradcli.run.interpreter import run
     from gradcli.run.tensor import TorchError
 
@@ -781,17 +792,19 @@ def run_file(request: RunRequest, out: Any) -> RunReport:
     error = None
     interpreter: Any = None
     try:
-        interpreter = run(source, out)
+        interpreter = run(source, out, "<stdin>" if request.file == "-" else request.file, errors)
     except TorchError as raised:
         interpreter, error = getattr(raised, "interpreter", None), raised.line()
     reports = []
     for call in interpreter.calls if interpreter is not None else []:
         result = interpreter.result_of(call, trace=request.explain)
         report = BackwardReport(call.kind, call.line, result)
+        lines = source.splitlines()
+        said = lines[call.line - 1].strip() if 0 < call.line <= len(lines) else source  # the call, as written
         if request.graph:
             from gradcli.torch_graph import backward_graph
 
-            report.graph = GraphReport(source, backward_graph(result.tape, result.roots, result.values), result.roots,
+            report.graph = GraphReport(said, backward_graph(result.tape, result.roots, result.values), result.roots,
                                        result.root_names, result)
         if request.paths:
             from gradcli.paths import paths as find_paths
@@ -799,6 +812,6 @@ def run_file(request: RunRequest, out: Any) -> RunReport:
             report.paths = find_paths(result, request.max_paths)
             report.path_names = path_names(result, report.paths)
         if request.explain:
-            report.explanation = explanation(result)
+            report.explanation = explanation(result, said)
         reports.append(report)
     return RunReport(source, reports, error)

@@ -389,42 +389,64 @@ def _take(report: Report, message: tuple[Any, ...]) -> bool:
 
 # --- local derivatives for `gradcli explain` --------------------------------------------
 
-_TEMPLATES: dict[tuple[str, int, int, str], list[tuple[str, int | None]] | None] = {}
+_TEMPLATES: dict[tuple[str, int, int, str, str], list[tuple[str, int | None]] | None] = {}
 _SLOT = "gradcliarg"  # the placeholders' names: no name of the language starts like this
 
 
-def local_derivative_formula(op: Op, arg_names: Sequence[str], position: int, params: dict[str, Any]) -> str | None:
-    """d op(args) / d args[position] as a formula in the argument names, e.g. `cos(x2)`.
+def local_derivative_formula(op: Op, arg_names: Sequence[str], position: int, params: dict[str, Any],
+                             constants: dict[int, float] | None = None) -> str | None:
+    """d op(args) / d args[position] as a formula in the argument names, e.g. `cos(x2)`, simplified
+    as a textbook writes it: the numbers of `constants` (arg position -> a number written in the
+    program) put in before differentiating, so `a**3` gives `3*a**2`, never `a**3*3/a` (0/0 at 0).
 
     None when the op has no scalar SymPy rule (the tensor ops) or SymPy cannot differentiate it.
-    SymPy works once per op, position and parameters, in placeholders; each edge then fills
-    the argument names in: `explain` of a large program costs one SymPy call per kind of edge.
+    SymPy works once per op, position, parameters and numbers, in placeholders; each edge then
+    fills the argument names in: `explain` of a large program costs one SymPy call per kind of edge.
     """
     if op.sympy is None or not op.elementwise:
         return None
-    key = (op.name, len(arg_names), position, repr(sorted(params.items())))
+    numbers = tuple(sorted((constants or {}).items()))
+    key = (op.name, len(arg_names), position, repr(sorted(params.items())), repr(numbers))
     if key not in _TEMPLATES:
-        _TEMPLATES[key] = _template(op, len(arg_names), position, params)
+        _TEMPLATES[key] = _template(op, len(arg_names), position, params, dict(numbers))
     template = _TEMPLATES[key]
     if template is None:
         return None
     return "".join(text if slot is None else _operand(arg_names[slot]) for text, slot in template)
 
 
-def _template(op: Op, arity: int, position: int, params: dict[str, Any]) -> list[tuple[str, int | None]] | None:
+def _written(value: float) -> Any:
+    """A number of the program for SymPy: an integer as one, a short decimal as its fraction (0.5: 1/2)."""
+    sympy = load_sympy()
+    if value == int(value) and abs(value) < 2**53:
+        return sympy.Integer(int(value))
+    text = repr(float(value))
+    return sympy.Rational(text) if len(text) <= 8 and "e" not in text else sympy.Float(value)
+
+
+def _template(op: Op, arity: int, position: int, params: dict[str, Any],
+              numbers: dict[int, float]) -> list[tuple[str, int | None]] | None:
     """The derivative printed with placeholders, cut into text and the argument slots."""
+    import math
     import re
 
     sympy = load_sympy()
     assert op.sympy is not None
     placeholders = [sympy.Symbol(f"{_SLOT}{i}", real=True) for i in range(arity)]
+    operands = [_written(numbers[i]) if i in numbers and math.isfinite(numbers[i]) and i != position else p
+                for i, p in enumerate(placeholders)]
     try:
-        expression = op.sympy(*placeholders, **params)
+        expression = op.sympy(*operands, **params)
         derivative = sympy.diff(expression, placeholders[position])
-    except (TypeError, ValueError, AttributeError, NotImplementedError):
+        simpler = sympy.powsimp(sympy.cancel(derivative)) if derivative.is_Mul or derivative.is_Add else derivative
+        if sympy.count_ops(simpler) <= sympy.count_ops(derivative):
+            derivative = simpler
+    except (TypeError, ValueError, AttributeError, NotImplementedError, sympy.PolynomialError):
         return None
     pieces: list[tuple[str, int | None]] = []
-    for piece in re.split(f"({_SLOT}\\d+)", sympy.sstr(derivative)):
+    # SymPy's step is 1/2 at 0, PyTorch's relu and clamp take 0 there: written as the comparison it is
+    text = re.sub(r"Heaviside\(([^(),]+)\)", r"(\1 > 0)", sympy.sstr(derivative))
+    for piece in re.split(f"({_SLOT}\\d+)", text):
         if piece.startswith(_SLOT):
             pieces.append(("", int(piece[len(_SLOT):])))
         elif piece:

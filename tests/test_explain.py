@@ -93,3 +93,51 @@ def test_a_negative_constant_is_bracketed_in_a_formula():
     x = sympy.Symbol("x", real=True)
     # Reading gradcli's output back, in a test: -2 must stay a number under the power.
     assert sympy.simplify(sympy.parse_expr(formula, local_dict={"x": x}) - sympy.diff(x**-2, x)) == 0
+
+
+# --- vector steps: the local Jacobian and Jᵀ·v, as the grad_tensors posts write them --------------
+
+
+def test_post_000_a_power_of_a_vector_is_diag_2z_and_its_product_with_the_seed():
+    run = cli("explain", "y = z**2; l = sum(y)", "--at", "z=[1,3]", "--of", "y", "--seed", "[1,1]")
+    text = " ".join(run.stdout.split())
+    assert "J = ∂v2/∂z = diag(2*z) = diag([2., 6.]) (2 × 2)" in text
+    assert "z.grad += Jᵀ·v2.grad = [2., 6.] ⊙ [1., 1.] = [2., 6.]" in text
+    assert "VJP of" not in text
+
+
+def test_a_sum_is_a_row_of_ones_and_a_broadcast_is_summed_back():
+    text = " ".join(cli("explain", "sum(z*3 + b)", "--at", "z=[1,3],b=2").stdout.split())
+    assert "1ᵀ, a row of 2 ones (a sum)" in text
+    assert "Jᵀ·v5.grad = [1., 1.] × 1 = [1., 1.]" in text
+    assert "J = ∂v2/∂z = diag(3) = diag([3., 3.])" in text
+    assert "summed back over axes (0,)" in text
+    assert "b.grad += Jᵀ·v4.grad = sum over axes (0,) of [1., 1.] ⊙ [1., 1.] = 2" in text
+
+
+def test_a_matrix_product_shows_the_matrix_as_its_jacobian():
+    text = " ".join(cli("explain", "sum(m @ v)", "--at", "m=[[1,2],[3,4]],v=[1,-1]").stdout.split())
+    assert "J = ∂v2/∂v = [[1., 2.], [3., 4.]] (2 × 2)" in text  # d(m v)/dv = m
+    assert "v.grad += Jᵀ·v2.grad = [[1., 3.], [2., 4.]] · [1., 1.] = [4., 6.]" in text
+
+
+def test_a_big_jacobian_is_never_written_out():
+    run = cli("explain", "sum(relu(x))", "--at", "x=arange(-8,8,0.1)")
+    assert run.exit_code == 0, run.stderr
+    assert "(160 × 160)" in run.stdout and "diag((x > 0))" in run.stdout
+    assert max(len(line) for line in run.stdout.splitlines()) < 400  # summarised, never 160 numbers a line
+    big = cli("explain", "sum(m @ m)", "--at", "m=" + str([[float(i + j) for j in range(13)] for i in range(13)]))
+    assert big.exit_code == 0, big.stderr
+    assert "a 169 × 169 matrix (too big to write out" in big.stdout
+
+
+def test_local_derivatives_are_written_as_textbooks_write_them():
+    # post 002: O = 3a³, P = b²: dO/da = 9a², built from 3*a**2 and 3; never a**3*3/a (0/0 at a = 0)
+    text = " ".join(cli("explain", "O = 3*a**3; P = b**2; Q = O - P", "--at", "a=0,b=6").stdout.split())
+    assert "∂v3/∂a = 3*a**2" in text and "∂v7/∂b = 2*b" in text
+    assert "/a" not in text and "nan" not in text
+    assert "a.grad = 0" in text
+    # a power with a variable exponent: a**(b - 1)*b, defined at a = 0 where b >= 1
+    assert "a**(b - 1)*b" in " ".join(cli("explain", "a**b", "--at", "a=2,b=3").stdout.split())
+    # relu's derivative is a comparison (PyTorch's 0 at 0), not SymPy's Heaviside (1/2 at 0)
+    assert "∂v1/∂x = (x > 0)" in " ".join(cli("explain", "relu(x)", "--at", "x=0").stdout.split())

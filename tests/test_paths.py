@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 
@@ -182,3 +183,25 @@ def test_an_input_with_few_paths_is_searched_whole_beside_one_with_too_many(monk
     assert not x["searched_all"] and x["total_paths"] == 2**10
     found = np.sum([p["contribution"] for p in x["listed"]], axis=0) + x["unlisted"]
     np.testing.assert_allclose(found, document["grad"]["x"])
+
+
+def test_post_001_paths_through_single_elements_are_scalar_paths():
+    # f(x) = log(x[0]*x[1]) * sin(x[1]): every node a number, the input a vector: the three paths are
+    # scalar paths into x[0] and x[1], each with its scalar factors
+    run = cli("grad", "log(x[0]*x[1])*sin(x[1])", "--at", "x=[0.5,0.75]", "--paths", "--json")
+    assert run.exit_code == 0, run.stderr
+    listed = run.json()["paths"]["x"]["listed"]
+    assert sorted(map(tuple, (p["element"] for p in listed))) == [(0,), (1,), (1,)]
+    for path in listed:
+        assert path["factors"] is not None
+        product = float(np.prod(path["factors"]))
+        assert path["contribution"][path["element"][0]] == pytest.approx(product, rel=1e-12)
+    via_sin = next(p for p in listed if p["ops"][1] == "SinBackward0")
+    assert via_sin["factors"] == pytest.approx([math.log(0.375), math.cos(0.75), 1.0])
+    table = cli("grad", "log(x[0]*x[1])*sin(x[1])", "--at", "x=[0.5,0.75]", "--paths").stdout
+    assert "-> x[0]" in table and "-> x[1]" in table and "vector-Jacobian" not in table
+
+
+def test_a_path_into_a_whole_vector_stays_a_vector_product():
+    listed = cli("grad", "sum(x*x)", "--at", "x=[2,3]", "--paths", "--json").json()["paths"]["x"]["listed"]
+    assert all(p["factors"] is None and "element" not in p for p in listed)

@@ -225,3 +225,45 @@ def test_item_is_within_one_float32_ulp_of_pytorchs(tmp_path, expression):
                                  torch.tensor([1.5, 0.1, 3.0]))
     ours = float(run.stdout)
     assert abs(ours - expected) <= np.spacing(np.float32(abs(expected))), (ours, expected)
+
+
+NON_LEAF = """import torch
+x = torch.tensor(2., requires_grad=True)
+y = x * 3
+y.backward()
+print(y.grad)
+print(y.grad)
+print(x.grad)
+"""
+
+
+def test_reading_grad_of_a_non_leaf_warns_on_stderr_as_pytorch_does(tmp_path):
+    program = tmp_path / "snippet.py"
+    program.write_text(NON_LEAF)
+    run = cli("run", str(program))
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == "None\nNone\ntensor(3.)\n"
+    # Python's form, once per line that reads it: file:line: UserWarning: ..., then the line
+    warnings = [line for line in run.stderr.splitlines() if "UserWarning" in line]
+    assert [line.split(" UserWarning: ")[0] for line in warnings] == [f"{program}:5:", f"{program}:6:"]
+    assert all(line.endswith(": The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
+                             ".grad attribute won't be populated during autograd.backward(). If you indeed want the "
+                             ".grad field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf "
+                             "Tensor. If you access the non-leaf Tensor by mistake, make sure you access the leaf "
+                             "Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
+               for line in warnings)
+    assert "  print(y.grad)" in run.stderr.splitlines()
+    leaf_only = cli("run", "-", stdin="import torch\nx = torch.tensor(2., requires_grad=True)\n(x * 3).backward()\n"
+                    "print(x.grad)\n")
+    assert leaf_only.stderr == ""
+
+
+def test_run_views_are_titled_by_the_backward_call(tmp_path):
+    program = tmp_path / "snippet.py"
+    program.write_text("import torch\nz = torch.tensor([1.0, 3.0], requires_grad=True)\ny = z**2\n"
+                       "y.backward(torch.ones(2))\nprint(z.grad)\n")
+    run = cli("run", str(program), "--graph", "--explain")
+    assert run.exit_code == 0, run.stderr
+    assert "backward graph of y.backward(torch.ones(2))" in run.stdout
+    assert "Call  y.backward(torch.ones(2))" in run.stdout
+    assert run.stdout.count("import torch") == 0  # never the whole file as a title

@@ -17,6 +17,7 @@ from gradcli.render.numbers import human, human_line
 from gradcli.tape import CONST, INPUT, Node
 
 if TYPE_CHECKING:
+    from gradcli.jacobians import LocalJacobian
     from gradcli.session import Explanation
 
 
@@ -37,7 +38,9 @@ def show_explanation(explanation: Explanation, console: Any) -> None:
     result, names, torch_names = explanation.result, explanation.names, explanation.torch_names
     tape = result.tape
     values = result.values
-    console.print(Text.assemble(("Program", "bold"), "  ", visible(tape.source.strip(), lines=True)))
+    word = "Program" if explanation.source in ("", tape.source) else "Call"  # (under run: the backward call)
+    console.print(Text.assemble((word, "bold"), "  ", visible((explanation.source or tape.source).strip(),
+                                                                   lines=True)))
     console.print(Text("\nForward: the tape, evaluated top to bottom", style="bold"))
     table = Table(show_edge=False, header_style="bold", box=None)
     for column, justify in (("node", "right"), ("name", "left"), ("definition", "left"), ("value", "right"),
@@ -76,7 +79,11 @@ def show_explanation(explanation: Explanation, console: Any) -> None:
             chain = (f"{source}.grad × ∂{source}/∂{target}{formula_text} = {human_line(result.adjoints[step.node])} "
                      f"× {human_line(explained.factor)} = {human_line(step.contribution)}")
         else:
-            chain = f"VJP of {torch_names[step.node]} applied to {source}.grad = {human_line(step.contribution)}"
+            assert explained.jacobian is not None
+            console.print(Text(f"    J = ∂{source}/∂{target} = {_jacobian_text(explained.jacobian, explained.formula)}",
+                               style="dim"))
+            chain = f"Jᵀ·{source}.grad = {_product_text(explained.jacobian, result.adjoints[step.node])}" \
+                    f"{human_line(step.contribution)}"
         accumulated = np.any(step.total is not step.contribution)
         before = "" if not accumulated else f"   (accumulated: {human_line(step.total - step.contribution)} was there)"
         console.print(Text.assemble(f"    {target}.grad += {chain}  ->  {human_line(step.total)}", (before, "dim")))
@@ -84,3 +91,40 @@ def show_explanation(explanation: Explanation, console: Any) -> None:
     console.print(Text("\nResult", style="bold"))
     for name, gradient in result.grad.items():
         console.print(f"  {name}.grad = {human_line(gradient)}")
+
+
+def _jacobian_text(jacobian: LocalJacobian, formula: str | None) -> str:
+    """J by its structure, then its numbers (a big one by its size only)."""
+    rows, columns = jacobian.size
+    kind = jacobian.kind
+    if kind in ("diag", "broadcast"):
+        shown = f"diag({formula}) = diag({human_line(jacobian.entries)})" if formula else \
+            f"diag({human_line(jacobian.entries)})"
+        if kind == "broadcast":
+            shown += f", summed back over axes {jacobian.axes} (the arg was broadcast)"
+        return f"{shown}   ({rows} × {columns})"
+    if kind == "ones":
+        return f"1ᵀ, a row of {columns} ones (a sum)"
+    if kind == "row":
+        return f"{human_line(jacobian.entries)}, one row (1 × {columns})"
+    if kind == "identity":
+        return f"I, the {rows} × {columns} identity (the same elements, another shape)"
+    if kind == "matrix":
+        return f"{human_line(jacobian.entries)}   ({rows} × {columns})"
+    return f"a {rows} × {columns} matrix (too big to write out: its product is the op's VJP)"
+
+
+def _product_text(jacobian: LocalJacobian, gradient: Any) -> str:
+    """Jᵀ·v written with its numbers, up to the '=' before the result."""
+    v = human_line(gradient)
+    if jacobian.kind == "diag":
+        return f"{human_line(jacobian.entries)} ⊙ {v} = "
+    if jacobian.kind == "broadcast":
+        return f"sum over axes {jacobian.axes} of {human_line(jacobian.entries)} ⊙ {v} = "
+    if jacobian.kind in ("ones", "row"):
+        return f"{human_line(jacobian.entries)} × {v} = "
+    if jacobian.kind == "identity":
+        return f"{v} in the arg's shape = "
+    if jacobian.kind == "matrix" and jacobian.entries is not None:
+        return f"{human_line(jacobian.entries.T)} · {v} = "
+    return ""

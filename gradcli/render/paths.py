@@ -29,6 +29,8 @@ def chain_text(names: PathNames, path: Path) -> str:
     for parent, child, position in zip(path.nodes[:-1], path.nodes[1:], path.positions, strict=True):
         arrow = f"-(arg {position})->" if (parent, child) in names.repeated else "->"
         parts.append(f"{arrow} {names.nodes[child].text}")
+    if path.element is not None:  # the path enters one element of the input
+        parts[-1] += "".join(f"[{i}]" for i in path.element)
     return " ".join(parts)
 
 
@@ -117,6 +119,7 @@ def paths_document(reports: list[InputPaths], result: GradResult, names: PathNam
                     "ops": [names.nodes[i].op for i in path.nodes],
                     "positions": list(path.positions),
                     "factors": None if path.factors is None else [to_json(f) for f in path.factors],
+                    **({} if path.element is None else {"element": list(path.element)}),
                     "contribution": to_json(path.contribution),
                 }
                 for path in report.listed

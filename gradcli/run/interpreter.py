@@ -25,7 +25,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from gradcli import engine, lowering
-from gradcli.errors import Limits, SyntaxProblem, over_limit
+from gradcli.errors import Limits, SyntaxProblem, over_limit, visible
 from gradcli.inputs import ranges
 from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, METHODS, OPS, PREFIX_OPERATORS, Op
 from gradcli.ops.core import rule_params
@@ -133,10 +133,20 @@ _KINDS = {bool: lowering.BOOL, int: lowering.INT, float: lowering.FLOAT, type(No
 _CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "newaxis": None}
 
 
+NON_LEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf Tensor, "
+    "use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access "
+    "the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
+
+
 class Interpreter:
-    def __init__(self, source: str, out: TextIO) -> None:
+    def __init__(self, source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | None = None) -> None:
         self.source = source
         self.out = out
+        self.filename = filename
+        self.errors = errors  # where PyTorch's warnings go, as Python writes them (None: nowhere)
+        self.warned: set[int] = set()  # the lines that warned: Python warns once per place
         self.graph = Graph(source)
         self.names: dict[str, Any] = {}
         self.calls: list[BackwardCall] = []
@@ -160,6 +170,18 @@ class Interpreter:
         end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
         end = self.offset(end_line, end_col) if end_line is not None and end_col is not None else start + 1
         return start, max(end, start + 1)
+
+    def warn(self, category: str, message: str, node: ast.AST) -> None:
+        """A warning of PyTorch's, on stderr as Python writes it (file:line: Category: message, then
+        the line), once per line of the file, after what the file printed before it."""
+        line = getattr(self.node, "lineno", getattr(node, "lineno", 0))
+        if self.errors is None or line in self.warned:
+            return
+        self.warned.add(line)
+        text = self.lines[line - 1].strip() if 0 < line <= len(self.lines) else ""
+        self.out.flush()
+        self.errors.write(f"{self.filename}:{line}: {category}: {message}\n  {visible(text)}\n")
+        self.errors.flush()
 
     def refuse(self, node: ast.AST, message: str, hint: str = "") -> SyntaxProblem:
         return SyntaxProblem(message, source=self.source, span=self.span(node), hint=hint)
@@ -572,7 +594,7 @@ class Interpreter:
     def tensor_attribute(self, tensor: Tensor, name: str, node: ast.AST) -> Any:
         if name == "grad":
             if tensor.grad is None and not tensor.is_leaf and not tensor.retains_grad:
-                pass  # PyTorch warns (on stderr) and gives None
+                self.warn("UserWarning", NON_LEAF_GRAD, node)  # and gives None
             return tensor.grad
         if name == "grad_fn":
             return tensor.grad_fn
@@ -1217,9 +1239,10 @@ def _expression_name(node: ast.AST) -> str:
     return names.get(type(node), f"a '{type(node).__name__}' expression")
 
 
-def run(source: str, out: TextIO) -> Interpreter:
-    """Run a file's text, writing what it prints to `out`; SyntaxProblem (exit 2) for what gradcli
-    run does not take, TorchError (exit 1) for what PyTorch would raise."""
+def run(source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | None = None) -> Interpreter:
+    """Run a file's text, writing what it prints to `out` and PyTorch's warnings to `errors`;
+    SyntaxProblem (exit 2) for what gradcli run does not take, TorchError (exit 1) for what PyTorch
+    would raise."""
     try:
         tree = ast.parse(source)
     except (RecursionError, MemoryError):  # Python's own parser gives up on such nesting too
@@ -1232,7 +1255,7 @@ def run(source: str, out: TextIO) -> Interpreter:
             starts.append(starts[-1] + len(text))
         start = starts[min(line, len(starts)) - 1] + max(column, 0)
         raise SyntaxProblem(f"not Python: {problem.msg}", source=source, span=(start, start + 1)) from None
-    interpreter = Interpreter(source, out)
+    interpreter = Interpreter(source, out, filename, errors)
     # The walk takes a few Python frames per level of the tree ast.parse built (as deep as
     # Python's parser goes, about a thousand levels): room for them, and no further.
     limit = sys.getrecursionlimit()
