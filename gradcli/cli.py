@@ -568,6 +568,65 @@ def jvp(
          digits)
 
 
+class PlotFormat(StrEnum):
+    text = "text"
+    svg = "svg"
+    html = "html"
+    json = "json"
+
+
+def _terminal_width() -> int:
+    """The terminal's width for the text plot; 80 columns in a pipe or a file."""
+    import shutil
+
+    return shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 80
+
+
+@command
+def plot(
+    program: ProgramArg = None,
+    file: FileOpt = None,
+    over: Annotated[Optional[str], typer.Option("--over", metavar="NAME=a:b", help="The input to sweep and its "
+                                                "values: a:b (--steps points, default 200), a:b:step (as arange), "
+                                                "arange(a,b,step), linspace(a,b,n) or a list.")] = None,
+    steps: Annotated[Optional[int], typer.Option("--steps", metavar="N", help="Points of --over NAME=a:b.")] = None,
+    at: AtOpt = None,
+    seed: Annotated[Optional[str], typer.Option("--seed", metavar="S", help="The vector form: --over's values are "
+                                                "one vector point, and NAME.grad (y.backward(S)) is drawn against "
+                                                "NAME, as d2l draws relu's; 'ones'.")] = None,
+    format: Annotated[Optional[PlotFormat], typer.Option("--format", help="text (the default), svg, html (one "
+                                                         "offline page) or json (the series).")] = None,
+    json: JsonOpt = False,
+    output_file: Annotated[Optional[str], typer.Option("--output", metavar="FILE", help="Write to FILE, in the "
+                                                       "format of its extension (.svg, .html, .json, .txt) unless "
+                                                       "--format says.")] = None,
+) -> None:
+    """The program and its derivative over a range of one input, drawn as d2l draws them."""
+
+    def body() -> None:
+        from gradcli.render import plot as views
+
+        if json and format not in (None, PlotFormat.json):
+            raise NameProblem(f"--format {format.value} and --json both choose how the plot is written: give one")
+        chosen = "json" if json else None if format is None else format.value
+        if over is None:
+            raise NameProblem("no --over given", hint="name the input to sweep and its range: --over x=-8:8")
+        kind = chosen or "text" if output_file is None else views.destination(output_file, chosen)
+        result = session.plot(session.PlotRequest(program, file, over, steps, at or (), seed))
+        if kind == "json":
+            from gradcli.render.jsonout import dumps
+
+            written = dumps(views.document(result)) + "\n"
+        else:
+            written = views.text(result, _terminal_width()) if kind == "text" else getattr(views, kind)(result)
+        if output_file is None:
+            sys.stdout.write(written)
+        else:
+            views.write(written, output_file)
+
+    _run(body)
+
+
 @command
 def run(
     file: Annotated[str, typer.Argument(metavar="FILE", help="The Python file ('-': stdin).")],

@@ -306,6 +306,183 @@ def jvp(request: Request) -> DerivativeReport:
                                                                         result.jvp))
 
 
+# --- plot: a function and its derivative over a range of one input -------------------------------
+
+PLOT_STEPS = 200  # points of --over a:b without --steps
+
+
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
+class PlotRequest:
+    """What `plot` was asked: the program, the input to sweep (--over) and the others' values."""
+
+    program: str | None = None
+    file: str | None = None
+    over: str = ""  # NAME=a:b, NAME=a:b:step, or NAME=VALUE (arange, linspace, a list)
+    steps: int | None = None  # points of a:b (default PLOT_STEPS)
+    at: Sequence[str] = ()
+    seed: str | None = None  # given: the vector form, one grad at the vector point (y.backward(seed))
+
+
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
+class PlotCurve:
+    label: str  # `relu(x)`, `d/dx relu(x)`, `x.grad`
+    values: np.ndarray  # one per x; NaN and infinities are gaps
+    derivative: bool
+    missing: int  # how many values are not finite
+
+
+@dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
+class PlotResult:
+    """The curves over the values of one input, ready to draw."""
+
+    source: str
+    over: str  # the input's name
+    x: np.ndarray
+    curves: list[PlotCurve]
+    at: dict[str, np.ndarray]  # the other inputs' values
+    seed: str | None = None
+
+
+def plot_over(text: str, steps: int | None) -> tuple[str, np.ndarray]:
+    """--over: the input's name and its values, made only once their count is within the limit.
+
+    `a:b` is `steps` points from a to b (torch.linspace's bits), `a:b:step` torch.arange(a, b, step);
+    any other value is read by the --at reader (`arange(-8, 8, 0.1)`, `linspace(a, b, n)`, a list).
+    """
+    import math
+
+    import numpy as np
+
+    from gradcli.errors import Limits, SyntaxProblem, over_limit
+    from gradcli.inputs import literals, ranges
+
+    name, equals, written = text.partition("=")
+    name = name.strip()
+    if not equals or not name.isidentifier():
+        raise SyntaxProblem("expected NAME=a:b, NAME=a:b:step or NAME=VALUE", source=text, span=(0, max(1, len(text))),
+                            where="--over")
+    offset = text.index("=") + 1
+
+    def read(piece: str, start: int) -> np.ndarray:
+        try:
+            return literals.parse_value(piece)
+        except GradcliError as error:  # its span, in the whole text of --over
+            if error.span is not None:
+                error.span = (error.span[0] + start, error.span[1] + start)
+            error.source, error.where = text, "--over"
+            raise
+
+    if ":" not in written:
+        if steps is not None:
+            raise NameProblem("--steps counts the points of --over NAME=a:b; this range says its own")
+        values = read(written, offset)
+        if values.ndim != 1 or values.size == 0:
+            raise SyntaxProblem(f"expected a range of values for '{name}', not one of shape {values.shape}",
+                                source=text, span=(offset, len(text)), where="--over")
+        return name, values
+    numbers = []
+    for piece in written.split(":"):
+        number = read(piece, offset)
+        if number.ndim != 0 or not np.isfinite(number):
+            raise SyntaxProblem("a bound or step of --over is one finite number", source=text,
+                                span=(offset, offset + max(1, len(piece))), where="--over")
+        numbers.append(float(number))
+        offset += len(piece) + 1
+    if len(numbers) > 3:
+        raise SyntaxProblem("expected NAME=a:b or NAME=a:b:step", source=text, span=(0, len(text)), where="--over")
+    start, stop = numbers[0], numbers[1]
+    if not start < stop:
+        raise NameProblem(f"--over {name}={written}: the range is empty; its start must be below its end")
+    if len(numbers) == 3:
+        if steps is not None:
+            raise NameProblem("--steps and a step in --over NAME=a:b:step both say how many points: give one")
+        if not numbers[2] > 0:
+            raise NameProblem(f"--over {name}={written}: the step must be above 0")
+        count = math.ceil((stop - start) / numbers[2])
+    else:
+        count = PLOT_STEPS if steps is None else steps
+        if count < 2:
+            raise NameProblem(f"--steps {count}: a plot needs at least 2 points")
+    if count > Limits.get("elements"):
+        raise over_limit(f"--over {name}={written} makes {count:,} points", "elements")
+    return name, ranges.arange(start, numbers[2], count) if len(numbers) == 3 else ranges.linspace(start, stop, count)
+
+
+def _output_texts(tape: Tape) -> list[str]:
+    """How the plot names each output: the text it is written with (`relu(x)`, `sin(x)`), or its name."""
+    from gradcli import syntax
+
+    last = syntax.parse(tape.source).statements[-1]
+    if last.target is not None:
+        return list(tape.output_names)
+    items = last.value.items if isinstance(last.value, syntax.TupleLit) else (last.value,)
+    if len(items) != len(tape.outputs):  # a tuple an op gives (x.split(2))
+        return list(tape.output_names)
+    return [" ".join(tape.source[item.span[0]:item.span[1]].split()) for item in items]
+
+
+def _curve(label: str, values: Any, derivative: bool) -> PlotCurve:
+    import numpy as np
+
+    values = np.asarray(values, dtype=float)
+    return PlotCurve(label, values, derivative, int(values.size - np.count_nonzero(np.isfinite(values))))
+
+
+def plot(request: PlotRequest) -> PlotResult:
+    """The program and its derivative over --over's values.
+
+    Without --seed, every value of the input is a point: one grad_batch over all of them (a tuple
+    program: one jvp_batch, each output's own derivative, where reverse sweeps would mix the
+    outputs' infinities). With --seed, the values are one vector point: one grad, y.backward(seed),
+    and x.grad is drawn against x, as d2l draws relu's.
+    """
+    import numpy as np
+
+    from gradcli import batch
+    from gradcli.derivatives import make_seeds
+    from gradcli.errors import ShapeProblem
+    from gradcli.inputs.literals import merge_points
+    from gradcli.tape import compile_program
+
+    tape = compile_program(read_program(request.program, request.file))
+    name, xs = plot_over(request.over, request.steps)
+    if name not in tape.inputs:
+        raise NameProblem(f"'{name}' is not an input of the program", where="--over",
+                          hint=f"its inputs are: {', '.join(tape.inputs) or 'none'}")
+    fixed = merge_points(list(request.at), tape.inputs)
+    if name in fixed:
+        raise NameProblem(f"'{name}' is given by both --over and --at: give it once")
+    texts = _output_texts(tape)
+    if request.seed is not None:
+        from gradcli.derivatives import grad as compute
+
+        vector = compute(tape, {**fixed, name: xs}, seed=request.seed, wrt=name)
+        outputs = vector.value if isinstance(vector.value, tuple) else (vector.value,)
+        for text, value in zip(texts, outputs, strict=True):
+            if np.shape(value) != xs.shape:
+                raise ShapeProblem(f"'{text}' has shape {np.shape(value)} but '{name}' has shape {xs.shape}: with "
+                                   "--seed, plot draws each output's elements against the input's",
+                                   hint="an elementwise program of the input; or leave out --seed to plot over points")
+        curves = [_curve(text, value, False) for text, value in zip(texts, outputs, strict=True)]
+        curves.append(_curve(f"{name}.grad", vector.grad[name], True))
+        return PlotResult(tape.source, name, xs, curves, fixed, request.seed)
+    count = len(xs)
+    if tape.is_tuple:
+        tangent = {name: np.ones(())}
+        size = batch.points_at_once(tape, {name: xs}, fixed)
+        parts = [batch.jvp_batch(tape, {name: xs[start:start + size]}, min(size, count - start), fixed, tangent)
+                 for start in range(0, count, size)]
+        values = [np.concatenate([p.values[k] for p in parts]) for k in range(len(texts))]
+        derivatives = [np.concatenate([p.per_root[k] for p in parts]) for k in range(len(texts))]
+        make_seeds([np.zeros(v.shape[1:]) for v in values], range(len(texts)), tape.output_names, None)  # scalars only
+    else:
+        result = batch.grad_batch(tape, {name: xs}, count, fixed, wrt=name)
+        values, derivatives = result.values, [result.grad[name]]
+    curves = [_curve(text, value, False) for text, value in zip(texts, values, strict=True)]
+    curves += [_curve(f"d/d{name} {text}", d, True) for text, d in zip(texts, derivatives, strict=True)]
+    return PlotResult(tape.source, name, xs, curves, fixed)
+
+
 # --- graph and explain --------------------------------------------------------------------
 
 
