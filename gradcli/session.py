@@ -418,7 +418,19 @@ def _output_texts(tape: Tape) -> list[str]:
     items = last.value.items if isinstance(last.value, syntax.TupleLit) else (last.value,)
     if len(items) != len(tape.outputs):  # a tuple an op gives (x.split(2))
         return list(tape.output_names)
-    return [" ".join(tape.source[item.span[0]:item.span[1]].split()) for item in items]
+    return [_grouped(item, " ".join(tape.source[item.span[0]:item.span[1]].split())) for item in items]
+
+
+def _grouped(item: Any, text: str) -> str:
+    """`x<1` in parentheses where a derivative's label puts it after d/dx; `relu(x)` as it is."""
+    from gradcli import syntax
+
+    return text if isinstance(item, (syntax.Call, syntax.Name, syntax.Num, syntax.Index)) else f"({text})"
+
+
+def _bare(text: str) -> str:
+    """An output's own label, without the parentheses _grouped put around it."""
+    return text[1:-1] if text.startswith("(") and text.endswith(")") else text
 
 
 def _curve(label: str, values: Any, derivative: bool) -> PlotCurve:
@@ -460,10 +472,10 @@ def plot(request: PlotRequest) -> PlotResult:
         outputs = vector.value if isinstance(vector.value, tuple) else (vector.value,)
         for text, value in zip(texts, outputs, strict=True):
             if np.shape(value) != xs.shape:
-                raise ShapeProblem(f"'{text}' has shape {np.shape(value)} but '{name}' has shape {xs.shape}: with "
+                raise ShapeProblem(f"'{_bare(text)}' has shape {np.shape(value)} but '{name}' has shape {xs.shape}: with "
                                    "--seed, plot draws each output's elements against the input's",
                                    hint="an elementwise program of the input; or leave out --seed to plot over points")
-        curves = [_curve(text, value, False) for text, value in zip(texts, outputs, strict=True)]
+        curves = [_curve(_bare(text), value, False) for text, value in zip(texts, outputs, strict=True)]
         curves.append(_curve(f"{name}.grad", vector.grad[name], True))
         return PlotResult(tape.source, name, xs, curves, fixed, request.seed)
     count = len(xs)
@@ -478,7 +490,7 @@ def plot(request: PlotRequest) -> PlotResult:
     else:
         result = batch.grad_batch(tape, {name: xs}, count, fixed, wrt=name)
         values, derivatives = result.values, [result.grad[name]]
-    curves = [_curve(text, value, False) for text, value in zip(texts, values, strict=True)]
+    curves = [_curve(_bare(text), value, False) for text, value in zip(texts, values, strict=True)]
     curves += [_curve(f"d/d{name} {text}", d, True) for text, d in zip(texts, derivatives, strict=True)]
     return PlotResult(tape.source, name, xs, curves, fixed)
 

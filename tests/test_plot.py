@@ -23,7 +23,7 @@ def series(*args: str) -> dict:
 
 def test_plotted_values_are_grads_values_at_every_point():
     doc = series("log(x*a)*sin(x)", "--over", "x=0.5:3", "--steps", "7", "--at", "a=2")
-    assert [c["label"] for c in doc["curves"]] == ["log(x*a)*sin(x)", "d/dx log(x*a)*sin(x)"]
+    assert [c["label"] for c in doc["curves"]] == ["log(x*a)*sin(x)", "d/dx (log(x*a)*sin(x))"]
     assert np.allclose(doc["x"], np.linspace(0.5, 3, 7))
     for i, x in enumerate(doc["x"]):
         one = derivatives.grad("log(x*a)*sin(x)", at={"x": x, "a": 2.0})
