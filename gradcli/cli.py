@@ -450,6 +450,71 @@ class GraphFormat(StrEnum):
     dot = "dot"
     mermaid = "mermaid"
     json = "json"
+    svg = "svg"
+    html = "html"
+
+
+# --output FILE without --format: the format by the file's extension
+GRAPH_EXTENSIONS = {".svg": "svg", ".html": "html", ".htm": "html", ".dot": "dot", ".gv": "dot", ".json": "json",
+                    ".mmd": "mermaid"}
+
+
+def _graph_destination(path: str) -> None:
+    """--output FILE refused before any work: a directory, a folder that is not there, one not writable."""
+    import os
+
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        raise NameProblem(f"--output {path!r} is a directory: give a file")
+    if not os.path.isdir(folder):
+        raise NameProblem(f"--output {path!r}: there is no directory {folder!r}")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise NameProblem(f"--output {path!r}: not writable")
+
+
+def _write_file(path: str, text: str) -> None:
+    """The whole text to `path` or nothing: written beside it, then renamed over it."""
+    import os
+
+    from gradcli.errors import cannot_write
+
+    partial = path + ".partial"
+    try:
+        with open(partial, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(partial, path)
+    except OSError as problem:
+        if os.path.exists(partial):
+            os.remove(partial)
+        raise cannot_write(problem) from None
+
+
+def _picture_views(request: session.Request, destination: Optional[str]) -> dict[str, View]:
+    """svg and html: the picture of the graph (render/picture.py); the page also gets the paths of
+    `grad --paths` when the graph was evaluated."""
+    from gradcli.render import picture
+
+    def write(text: str) -> None:
+        if destination is None:
+            sys.stdout.write(text + "\n")
+        else:
+            _write_file(destination, text + "\n")
+
+    def html(report: session.GraphReport) -> None:
+        found = None
+        if report.result is not None:
+            from dataclasses import replace  # the text read once (a program from stdin cannot be read again)
+
+            found = session.grad(replace(request, program=report.source, file=None, paths=True)).paths
+        write(picture.page(_graph_view(report), found))
+
+    return {"svg": lambda report: write(picture.svg(_graph_view(report))), "html": html}
+
+
+def _graph_view(report: session.GraphReport) -> Any:
+    from gradcli.render.graph import GraphView
+
+    return GraphView(report.source, report.nodes, report.roots, report.root_names, report.result)
 
 
 def _graph_views() -> dict[str, View]:
@@ -474,8 +539,13 @@ def graph(
     at: AtOpt = None,
     seed: SeedOpt = None,
     of: OfOpt = None,
-    format: Annotated[GraphFormat, typer.Option("--format", help="tree, dot (Graphviz), mermaid or json.")] = GraphFormat.tree,
+    format: Annotated[Optional[GraphFormat], typer.Option(
+        "--format", help="tree (the default), dot (Graphviz), mermaid, json, svg (a picture) or html (the picture "
+        "in one offline page: click a node, step through the backward sweep, see the paths).")] = None,
     json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
+    output_file: Annotated[Optional[str], typer.Option(
+        "--output", metavar="FILE", help="Write the graph to FILE instead of stdout (without --format: the format "
+        "by its extension, .svg, .html, .dot, .json or .mmd).")] = None,
     digits: DigitsOpt = 6,
 ) -> None:
     """The backward graph in PyTorch's terms (grad_fn, next_functions, AccumulateGrad).
@@ -485,9 +555,30 @@ def graph(
     request = session.Request(program, file, at or (), seed, of)
 
     def body() -> None:
-        if json and format not in (GraphFormat.tree, GraphFormat.json):
+        if json and format not in (None, GraphFormat.json):
             raise NameProblem(f"--format {format.value} and --json both choose how the graph is written: give one")
-        _graph_views()["json" if json else format.value](session.graph(request))
+        chosen = "json" if json else format.value if format is not None else "tree"
+        if output_file is not None:
+            import os
+
+            _graph_destination(output_file)
+            by_extension = GRAPH_EXTENSIONS.get(os.path.splitext(output_file)[1].lower())
+            if format is None and not json:
+                if by_extension is None:
+                    raise NameProblem(f"--output {output_file!r}: give --format, or a file ending in "
+                                      f"{', '.join(GRAPH_EXTENSIONS)}")
+                chosen = by_extension
+            if chosen == "tree":
+                raise NameProblem("--output writes svg, html, dot, mermaid or json: the tree is for a terminal")
+        if chosen in ("svg", "html"):
+            views = _picture_views(request, output_file)
+        elif output_file is not None:
+            from gradcli.render.graph import TEXT_FORMATS
+
+            views = {chosen: lambda report: _write_file(output_file, TEXT_FORMATS[chosen](_graph_view(report)) + "\n")}
+        else:
+            views = _graph_views()
+        views[chosen](session.graph(request))
 
     _run(body, digits)
 
