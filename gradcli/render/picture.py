@@ -430,10 +430,10 @@ def page_data(view: GraphView, paths: Sequence[Any] | None = None) -> dict[str, 
             element = "" if path.element is None else "[" + ", ".join(map(str, path.element)) + "]"
             listed.append({"input": visible(found.name) + element, "rank": rank + 1,
                            "nodes": [f"n{n}" for n in path.nodes],
-                           "contribution": visible(human_line(path.contribution))})
+                           "contribution": visible(_summary("contribution", path.contribution))})
         if found.total_paths > len(found.listed):
-            listed.append({"input": visible(found.name), "more": f"{found.total_paths - len(found.listed):,} more "
-                           f"paths, together {visible(human_line(found.unlisted))}"})
+            more = f"{found.total_paths - len(found.listed):,} more paths, {_summary('together', found.unlisted)}"
+            listed.append({"input": visible(found.name), "more": visible(more)})
     return {"nodes": nodes, "sweep": sweep, "paths": listed, "evaluated": view.result is not None}
 
 
@@ -447,11 +447,11 @@ aside { width: 360px; padding: 8px 16px; border-left: 1px solid #ddd; overflow: 
 aside pre { background: #f6f8fa; padding: 6px; overflow: auto; max-height: 240px; font-size: 12px; }
 button { margin-right: 4px; }
 .gc-graph .node, .gc-graph .leaf { cursor: pointer; }
-.gc-graph .visited rect { fill: #fff4c2; }
-.gc-graph .current rect { fill: #ffd24d; stroke: #9a6700; stroke-width: 2.5; }
-.gc-graph .selected rect { stroke: #cf222e; stroke-width: 2.5; }
-.gc-graph .onpath rect { stroke: #1a7f37; stroke-width: 3; }
-.gc-graph .edge.onpath { stroke: #1a7f37; stroke-width: 3; }
+.gc-graph g.visited rect { fill: #fff4c2; }
+.gc-graph g.current rect { fill: #ffd24d; stroke: #9a6700; stroke-width: 2.5; }
+.gc-graph g.selected rect { stroke: #cf222e; stroke-width: 2.5; }
+.gc-graph g.onpath rect { stroke: #1a7f37; stroke-width: 3; }
+.gc-graph path.edge.onpath { stroke: #1a7f37; stroke-width: 3; }
 #paths li { cursor: pointer; margin-bottom: 2px; }
 #paths li.chosen { background: #dafbe1; }
 """
@@ -526,7 +526,7 @@ PAGE_SCRIPT = r"""
       item.textContent = path.input + ": " + path.more;
     } else {
       var names = path.nodes.map(function (key) { return data.nodes[key].title; });
-      item.textContent = path.input + " #" + path.rank + ": " + path.contribution + "  (" + names.join(" → ") + ")";
+      item.textContent = path.input + " #" + path.rank + ": " + path.contribution + " (" + names.join(" → ") + ")";
       item.addEventListener("click", function () { highlight(path.nodes, item); });
     }
     list.appendChild(item);
