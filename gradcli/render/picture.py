@@ -362,7 +362,7 @@ def svg(view: GraphView, standalone: bool = True) -> str:
         f'viewBox="0 0 {width:.0f} {height:.0f}" role="img">',
         f"<title>{_text('backward graph of ' + view.source.strip())}</title>",
         f"<style>{STYLE}</style>",
-        '<defs><marker id="gc-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
+        '<defs><marker id="gc-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" '
         'orient="auto-start-reverse"><path class="arrowhead" d="M 0 0 L 10 5 L 0 10 z"/></marker></defs>',
         '<rect width="100%" height="100%" fill="#fff"/>',
     ]
