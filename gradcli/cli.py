@@ -521,7 +521,7 @@ def _graph_views() -> dict[str, View]:
     from gradcli.render.graph import TEXT_FORMATS, GraphView, tree
 
     def view(report: session.GraphReport) -> GraphView:
-        return GraphView(report.source, report.nodes, report.roots, report.root_names, report.result)
+        return GraphView(report.source, report.nodes, report.roots, report.root_names, report.result, report.edges)
 
     def text(format: str) -> View:
         def write(report: session.GraphReport) -> None:

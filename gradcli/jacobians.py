@@ -30,9 +30,10 @@ class LocalJacobian:
     - "diag": an elementwise op, arg and node of one shape: J = diag(entries)
     - "broadcast": an elementwise op whose arg was broadcast: diag(entries) over the node's shape,
       then summed back over `axes` into the arg
+    - "summed": a "broadcast" whose partials are all 1 (x + b by b): the gradient summed back over `axes`
     - "ones": the node is one number that sums the arg: J = 1ᵀ, a row of ones
     - "row": the node is one number: J is one row, `entries` (of the arg's shape)
-    - "identity": the node holds the arg's elements in another shape (a view): J = I
+    - "identity": the node holds the arg's elements (x + y by x, a view): J = I
     - "matrix": J itself, `entries` of shape (node elements, arg elements)
     - "large": too many entries to write: only its size
     """
@@ -74,10 +75,10 @@ def local_jacobian(tape: Tape, values: Any, index: int, position: int) -> LocalJ
         spread = [np.broadcast_to(a, out.shape) if i == position else a for i, a in enumerate(args)]
         entries = _vjp(tape, values, index, np.ones(out.shape), spread, position)
         if arg.shape == out.shape:
-            return LocalJacobian("diag", size, entries)
+            return LocalJacobian("identity" if bool(np.all(entries == 1)) else "diag", size, entries)
         lead = out.ndim - arg.ndim
         axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(arg.shape) if n == 1 and out.shape[lead + i] != 1)
-        return LocalJacobian("broadcast", size, entries, axes)
+        return LocalJacobian("summed" if bool(np.all(entries == 1)) else "broadcast", size, entries, axes)
     if out.size == 1:
         row = _vjp(tape, values, index, np.ones(out.shape), args, position)
         return LocalJacobian("ones" if bool(np.all(row == 1)) else "row", size, row)
@@ -92,3 +93,40 @@ def local_jacobian(tape: Tape, values: Any, index: int, position: int) -> LocalJ
     if size[0] == size[1] and np.array_equal(matrix, np.eye(size[0])):
         return LocalJacobian("identity", size)
     return LocalJacobian("matrix", size, matrix)
+
+
+EDGES_AT_MOST = 10_000  # a bigger graph is drawn without its edges' local derivatives (one VJP a node)
+
+
+def edge_locals(tape: Tape, values: Any, graph: Any) -> dict[int, list[float | LocalJacobian | None]]:
+    """Per node of the backward graph (GraphNode), aligned with its next_functions: the local derivative
+    of each edge, a number where node and arg are numbers, else the local Jacobian (None: a constant's
+    edge). Empty past EDGES_AT_MOST nodes."""
+    from gradcli.engine import local_derivatives
+    from gradcli.tape import APPLY
+
+    found: dict[int, list[float | LocalJacobian | None]] = {}
+    if len(graph) > EDGES_AT_MOST:
+        return found
+    for node in graph:
+        if tape.nodes[node.id].kind != APPLY:
+            continue
+        args = tape.nodes[node.id].args
+        used: set[int] = set()
+        scalars: list[Any] | None = None
+        labels: list[float | LocalJacobian | None] = []
+        for child in node.next_functions:
+            position = next((p for p, a in enumerate(args) if a == child and p not in used), None)
+            if child is None or position is None:
+                labels.append(None)
+                continue
+            used.add(position)
+            if np.size(values[node.id]) == 1 and np.size(values[child]) == 1:
+                if scalars is None:
+                    scalars = local_derivatives(tape, values, node.id)
+                part = scalars[position]
+                labels.append(None if part is None else float(np.asarray(part, dtype=float).reshape(())))
+            else:
+                labels.append(local_jacobian(tape, values, node.id, position))
+        found[node.id] = labels
+    return found

@@ -52,7 +52,7 @@ def _aligned(texts: list[str]) -> list[str]:
             for t in texts]
 
 
-def human(value: Any, *, one_line: bool = False) -> str:
+def human(value: Any, *, one_line: bool = False, edge: int = EDGE_ITEMS, threshold: int = SUMMARY_THRESHOLD) -> str:
     """Six significant digits (or --digits) for every element (%g: 1e-09 stays 1e-09, never 0.).
 
     A matrix is written row by row, one row a line (for table cells), its columns lined up;
@@ -63,11 +63,11 @@ def human(value: Any, *, one_line: bool = False) -> str:
     array = np.asarray(value, dtype=float)
     if array.ndim == 0:
         return f"{float(array):.{places}g}"
-    summarise = array.size > SUMMARY_THRESHOLD
+    summarise = array.size > threshold
 
     def items(block: Any) -> list[Any]:
-        if summarise and len(block) > 2 * EDGE_ITEMS:
-            return [*block[:EDGE_ITEMS], None, *block[-EDGE_ITEMS:]]  # None: the "..." between them
+        if summarise and len(block) > 2 * edge:
+            return [*block[:edge], None, *block[-edge:]]  # None: the "..." between them
         return list(block)
 
     def texts(block: np.ndarray) -> list[str]:
@@ -92,3 +92,14 @@ def human(value: Any, *, one_line: bool = False) -> str:
 def human_line(value: Any) -> str:
     """`human` on one line: for a number inside a sentence or a label."""
     return human(value, one_line=True)
+
+
+def brief(value: Any, width: int = 40) -> str:
+    """`human_line`, summarised harder until it fits `width` characters where it can (a label in a
+    graph of a real model: the first and last few elements of each long axis, as PyTorch's repr)."""
+    text = human_line(value)
+    for edge in (3, 2, 1):
+        if len(text) <= width:
+            break
+        text = human(value, one_line=True, edge=edge, threshold=0)
+    return text

@@ -507,6 +507,9 @@ class GraphReport:
     roots: tuple[int, ...]
     root_names: tuple[str, ...]
     result: GradResult | None  # at --at
+    # at --at: per node, aligned with its next_functions, each edge's local derivative (a number) or
+    # local Jacobian (jacobians.edge_locals)
+    edges: dict[int, list[Any]] | None = None
 
 
 def graph(request: Request) -> GraphReport:
@@ -527,7 +530,12 @@ def graph(request: Request) -> GraphReport:
     else:
         roots, names = tape.outputs, tape.output_names
     nodes = backward_graph(tape, roots, None if result is None else result.values)
-    return GraphReport(tape.source, nodes, roots, names, result)
+    edges = None
+    if result is not None:
+        from gradcli.jacobians import edge_locals
+
+        edges = edge_locals(tape, result.values, nodes)
+    return GraphReport(tape.source, nodes, roots, names, result, edges)
 
 
 @dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
@@ -991,10 +999,12 @@ def run_file(request: RunRequest, out: Any, errors: Any = None) -> RunReport:
         lines = source.splitlines()
         said = lines[call.line - 1].strip() if 0 < call.line <= len(lines) else source  # the call, as written
         if request.graph:
+            from gradcli.jacobians import edge_locals
             from gradcli.torch_graph import backward_graph
 
-            report.graph = GraphReport(said, backward_graph(result.tape, result.roots, result.values), result.roots,
-                                       result.root_names, result)
+            drawn = backward_graph(result.tape, result.roots, result.values)
+            report.graph = GraphReport(said, drawn, result.roots, result.root_names, result,
+                                       edge_locals(result.tape, result.values, drawn))
         if request.paths:
             from gradcli.paths import paths as find_paths
 

@@ -111,8 +111,10 @@ def test_a_sum_is_a_row_of_ones_and_a_broadcast_is_summed_back():
     assert "1ᵀ, a row of 2 ones (a sum)" in text
     assert "Jᵀ·v5.grad = [1., 1.] × 1 = [1., 1.]" in text
     assert "J = ∂v2/∂z = diag(3) = diag([3., 3.])" in text
-    assert "summed back over axes (0,)" in text
-    assert "b.grad += Jᵀ·v4.grad = sum over axes (0,) of [1., 1.] ⊙ [1., 1.] = 2" in text
+    assert "b.grad += Jᵀ·v4.grad = sum over axes (0,) of [1., 1.] = 2" in text  # x + b by b: the sum back
+    scaled = " ".join(cli("explain", "sum(z * b)", "--at", "z=[1,3],b=2").stdout.split())
+    assert "J = ∂v2/∂b = diag(z) = diag([1., 3.]), summed back over axes (0,)" in scaled
+    assert "b.grad += Jᵀ·v2.grad = sum over axes (0,) of [1., 3.] ⊙ [1., 1.] = 4" in scaled
 
 
 def test_a_matrix_product_shows_the_matrix_as_its_jacobian():

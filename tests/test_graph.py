@@ -194,3 +194,35 @@ def test_torch_agrees_where_it_is_installed():
         out = eval(expression, {"torch": torch}, tensors)  # the reference: our own fixed table, in PyTorch
         assert type(out.grad_fn).__name__ == root_op, program
         assert [None if f is None else type(f).__name__ for f, _ in out.grad_fn.next_functions] == next_ops, program
+
+
+MLP = "sum(relu(x @ w1 + b1) @ w2 + b2)"
+MLP_AT = "x=full((4,8),0.1),w1=full((8,16),0.01),b1=zeros(16),w2=ones(16,1),b2=zeros(1)"
+
+
+def test_a_small_models_graph_shows_shapes_and_stays_readable():
+    run = cli("graph", MLP, "--at", MLP_AT)
+    assert run.exit_code == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert max(map(len, lines)) <= 160  # never a 1,000-character node
+    for name, shape in [("AccumulateGrad x", "(4, 8)"), ("AccumulateGrad w1", "(8, 16)"), ("ReluBackward0", "(4, 16)"),
+                        ("AccumulateGrad b1", "(16,)")]:
+        line = next(line for line in lines if name in line)
+        assert f"shape {shape}" in line, line
+    # the edges carry their local derivatives: J = 1ᵀ under the sum, a broadcast bias summed back
+    assert "(J = 1ᵀ) [9] AddBackward0" in run.stdout
+    assert "(summed over axes (0,)) [3] AccumulateGrad b1" in run.stdout
+    document = cli("graph", MLP, "--at", MLP_AT, "--json").json()
+    shapes = {node["name"]: node["shape"] for node in document["nodes"] if node["op"] == "AccumulateGrad"}
+    assert shapes == {"x": [4, 8], "w1": [8, 16], "b1": [16], "w2": [16, 1], "b2": [1]}
+    kinds = {(e["from"], e["to"]): e["jacobian"]["kind"] for e in document["edges"] if "jacobian" in e}
+    assert kinds[(10, 9)] == "ones" and kinds[(4, 3)] == "summed"
+
+
+def test_post_001s_edges_carry_the_local_derivatives_that_paths_multiply():
+    run = cli("graph", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75")
+    assert "(× 0.731689) -> [1] AccumulateGrad x2" in run.stdout  # d sin(x2)/d x2 = cos(0.75)
+    assert "(× 0.75) [0] AccumulateGrad x1" in run.stdout  # d (x1*x2)/d x1 = x2
+    document = cli("graph", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--json").json()
+    local = {(e["from"], e["to"]): e["local_derivative"] for e in document["edges"]}
+    assert local[(4, 1)] == pytest.approx(0.7316888688738209) and local[(2, 0)] == 0.75

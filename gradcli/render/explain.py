@@ -103,12 +103,14 @@ def _jacobian_text(jacobian: LocalJacobian, formula: str | None) -> str:
         if kind == "broadcast":
             shown += f", summed back over axes {jacobian.axes} (the arg was broadcast)"
         return f"{shown}   ({rows} × {columns})"
+    if kind == "summed":
+        return f"the broadcast undone: each element of the arg gets the sum over axes {jacobian.axes}   ({rows} × {columns})"
     if kind == "ones":
         return f"1ᵀ, a row of {columns} ones (a sum)"
     if kind == "row":
         return f"{human_line(jacobian.entries)}, one row (1 × {columns})"
     if kind == "identity":
-        return f"I, the {rows} × {columns} identity (the same elements, another shape)"
+        return f"I, the {rows} × {columns} identity (each element passed on as it is)"
     if kind == "matrix":
         return f"{human_line(jacobian.entries)}   ({rows} × {columns})"
     return f"a {rows} × {columns} matrix (too big to write out: its product is the op's VJP)"
@@ -121,10 +123,12 @@ def _product_text(jacobian: LocalJacobian, gradient: Any) -> str:
         return f"{human_line(jacobian.entries)} ⊙ {v} = "
     if jacobian.kind == "broadcast":
         return f"sum over axes {jacobian.axes} of {human_line(jacobian.entries)} ⊙ {v} = "
+    if jacobian.kind == "summed":
+        return f"sum over axes {jacobian.axes} of {v} = "
     if jacobian.kind in ("ones", "row"):
         return f"{human_line(jacobian.entries)} × {v} = "
     if jacobian.kind == "identity":
-        return f"{v} in the arg's shape = "
+        return f"{v} = "
     if jacobian.kind == "matrix" and jacobian.entries is not None:
         return f"{human_line(jacobian.entries.T)} · {v} = "
     return ""

@@ -11,12 +11,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from gradcli.derivatives import GradResult
 from gradcli.errors import visible
+from gradcli.numbers import brief
 from gradcli.render.numbers import human_line, to_json
 from gradcli.torch_graph import GraphNode
 
 MAX_TREE_DEPTH = 200  # deeper graphs are cut in the tree view (every other format is whole)
+LABEL_WIDTH = 100  # a node's label longer than this puts its value and gradient on lines of their own
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,9 @@ class GraphView:
     roots: tuple[int, ...]
     root_names: tuple[str, ...]
     result: GradResult | None  # values and gradients, when evaluated at a point
+    # per node, aligned with its next_functions: each edge's local derivative, a number or a
+    # jacobians.LocalJacobian (None: not worked out)
+    edges: dict[int, list[Any]] | None = None
 
     def by_id(self) -> dict[int, GraphNode]:
         return {node.id: node for node in self.nodes}
@@ -34,11 +41,20 @@ class GraphView:
         """Lines under a node's name: its forward value and the gradient flowing into it."""
         if self.result is None:
             return []
-        lines = [f"value = {human_line(self.result.values[node_id])}"]
+        value = self.result.values[node_id]
+        lines = [] if np.ndim(value) == 0 else [f"shape {tuple(np.shape(value))}"]
+        lines.append(f"value = {brief(value)}")
         adjoint = self.result.adjoints[node_id]
         if adjoint is not None:
-            lines.append(f"grad = {human_line(adjoint)}")
+            lines.append(f"grad = {brief(adjoint)}")
         return lines
+
+    def edge(self, node_id: int, position: int) -> str:
+        """The local derivative on the edge to a node's `position`-th next function, as a label."""
+        local = (self.edges or {}).get(node_id)
+        if local is None or position >= len(local) or local[position] is None:
+            return ""
+        return edge_label(local[position])
 
     def title(self, node: GraphNode) -> str:
         name = f" {node.name}" if node.name is not None else ""
@@ -49,6 +65,28 @@ class GraphView:
         return f"[{node.id}] {node.op}{name}"
 
 
+def edge_label(local: Any) -> str:
+    """A local derivative on an edge: `x 0.731689` (a times sign), or its Jacobian by its structure (explain's words)."""
+    if isinstance(local, float):
+        return f"× {human_line(local)}"
+    kind, (rows, columns) = local.kind, local.size
+    if kind == "diag":
+        return f"J = diag({brief(local.entries, 24)})"
+    if kind == "broadcast":
+        return f"J = diag({brief(local.entries, 24)}) summed over axes {local.axes}"
+    if kind == "summed":
+        return f"summed over axes {local.axes}"
+    if kind == "ones":
+        return "J = 1ᵀ"
+    if kind == "row":
+        return f"J = {brief(local.entries, 24)} (a row)"
+    if kind == "identity":
+        return "J = I"
+    if kind == "matrix":
+        return f"J = {brief(local.entries, 24)}"
+    return f"J: {rows} × {columns}"
+
+
 def tree(view: GraphView) -> Any:
     """A rich Tree: children in next_functions order; a node met again is referenced."""
     from rich.text import Text
@@ -56,10 +94,17 @@ def tree(view: GraphView) -> Any:
 
     nodes = view.by_id()
 
-    def label(node: GraphNode) -> Text:
+    def label(node: GraphNode, edge: Text) -> Text:
         facts = view.facts(node.id)
         style = "bold cyan" if node.op == "AccumulateGrad" else "bold"
-        return Text.assemble((view.title(node), style), ("  " + "  ".join(facts) if facts else "", "dim"))
+        title = Text.assemble(edge, (view.title(node), style))
+        if len(view.title(node)) + sum(2 + len(f) for f in facts) <= LABEL_WIDTH:
+            return Text.assemble(title, ("  " + "  ".join(facts) if facts else "", "dim"))
+        # a real model's node: its shape beside it, its value and gradient on lines of their own
+        shape = [f for f in facts if f.startswith("shape ")]
+        rest = [f for f in facts if not f.startswith("shape ")]
+        return Text.assemble(title, ("  " + "  ".join(shape) if shape else "", "dim"),
+                             *(("\n" + f, "dim") for f in rest))
 
     def dim(text: str) -> Text:
         return Text(text, style="dim")
@@ -75,24 +120,26 @@ def tree(view: GraphView) -> Any:
             top.add(f"-> {view.title(nodes[root])}")
             continue
         drawn.add(root)
-        branch = top.add(label(nodes[root]))
-        stack = [(nodes[root], branch, iter(nodes[root].next_functions))]
+        branch = top.add(label(nodes[root], Text("")))
+        stack = [(nodes[root], branch, iter(enumerate(nodes[root].next_functions)))]
         while stack:
-            _, branch, pending = stack[-1]
-            following = next(pending, -1)
+            parent, branch, pending = stack[-1]
+            position, following = next(pending, (-1, -1))
+            edge = view.edge(parent.id, position)
+            edge_text = Text(f"({edge}) ", style="dim") if edge else Text("")
             if following == -1:
                 stack.pop()
             elif following is None:
                 branch.add(dim("None"))
             elif following in drawn:
-                branch.add(dim(f"-> {view.title(nodes[following])}"))
+                branch.add(Text.assemble(edge_text, dim(f"-> {view.title(nodes[following])}")))
             elif len(stack) >= MAX_TREE_DEPTH:
                 branch.add(dim(f"... deeper than {MAX_TREE_DEPTH} levels: see --format json or dot"))
                 stack.pop()
             else:
                 drawn.add(following)
                 child = nodes[following]
-                stack.append((child, branch.add(label(child)), iter(child.next_functions)))
+                stack.append((child, branch.add(label(child, edge_text)), iter(enumerate(child.next_functions))))
     return top
 
 
@@ -147,14 +194,26 @@ def document(view: GraphView) -> dict[str, Any]:
         entry: dict[str, Any] = {"id": node.id, "op": node.op, "name": node.name,
                                  "next_functions": list(node.next_functions)}
         if view.result is not None:
+            entry["shape"] = list(np.shape(view.result.values[node.id]))
             entry["value"] = to_json(view.result.values[node.id])
             adjoint = view.result.adjoints[node.id]
             entry["grad"] = None if adjoint is None else to_json(adjoint)
         nodes.append(entry)
-    edges = [{"from": source, "to": target, "position": position}
+    edges = [{"from": source, "to": target, "position": position, **_edge_document(view, source, position)}
              for source, target, position in _edges(view) if target is not None]
     return {"expr": view.source, "roots": list(view.roots), "root_names": list(view.root_names),
             "nodes": nodes, "edges": edges}
+
+
+def _edge_document(view: GraphView, source: int, position: int) -> dict[str, Any]:
+    """An edge's local derivative: `local_derivative` where both ends are numbers, else `jacobian`:
+    its structure (explain's kinds) and size."""
+    local = (view.edges or {}).get(source)
+    if local is None or position >= len(local) or local[position] is None:
+        return {}
+    if isinstance(local[position], float):
+        return {"local_derivative": to_json(local[position])}
+    return {"jacobian": {"kind": local[position].kind, "size": list(local[position].size)}}
 
 
 def as_json(view: GraphView) -> str:

@@ -20,7 +20,8 @@ def show_run(report: RunReport, console: Any) -> None:
             from gradcli.render.graph import GraphView, tree
 
             graph = call.graph
-            console.print(tree(GraphView(graph.source, graph.nodes, graph.roots, graph.root_names, graph.result)))
+            console.print(tree(GraphView(graph.source, graph.nodes, graph.roots, graph.root_names, graph.result,
+                                         graph.edges)))
         if call.paths is not None:
             from gradcli.render.paths import show_paths
 
