@@ -489,9 +489,9 @@ def _write_file(path: str, text: str) -> None:
         raise cannot_write(problem) from None
 
 
-def _picture_views(request: session.Request, destination: Optional[str]) -> dict[str, View]:
-    """svg and html: the picture of the graph (render/picture.py); the page also gets the paths of
-    `grad --paths` when the graph was evaluated."""
+def _picture_views(destination: Optional[str]) -> dict[str, View]:
+    """svg and html: the picture of the graph (render/picture.py); the page also shows the paths of
+    `grad --paths` (the session found them when the graph was evaluated)."""
     from gradcli.render import picture
 
     def write(text: str) -> None:
@@ -500,28 +500,21 @@ def _picture_views(request: session.Request, destination: Optional[str]) -> dict
         else:
             _write_file(destination, text + "\n")
 
-    def html(report: session.GraphReport) -> None:
-        found = None
-        if report.result is not None:
-            from dataclasses import replace  # the text read once (a program from stdin cannot be read again)
-
-            found = session.grad(replace(request, program=report.source, file=None, paths=True)).paths
-        write(picture.page(_graph_view(report), found))
-
-    return {"svg": lambda report: write(picture.svg(_graph_view(report))), "html": html}
+    return {"svg": lambda report: write(picture.svg(_graph_view(report))),
+            "html": lambda report: write(picture.page(_graph_view(report), report.paths))}
 
 
 def _graph_view(report: session.GraphReport) -> Any:
     from gradcli.render.graph import GraphView
 
-    return GraphView(report.source, report.nodes, report.roots, report.root_names, report.result)
+    return GraphView(report.source, report.nodes, report.roots, report.root_names, report.result, report.edges)
 
 
 def _graph_views() -> dict[str, View]:
     from gradcli.render.graph import TEXT_FORMATS, GraphView, tree
 
     def view(report: session.GraphReport) -> GraphView:
-        return GraphView(report.source, report.nodes, report.roots, report.root_names, report.result, report.edges)
+        return _graph_view(report)
 
     def text(format: str) -> View:
         def write(report: session.GraphReport) -> None:
@@ -552,8 +545,6 @@ def graph(
 
     With --at, each node shows its forward value and the gradient flowing into it.
     """
-    request = session.Request(program, file, at or (), seed, of)
-
     def body() -> None:
         if json and format not in (None, GraphFormat.json):
             raise NameProblem(f"--format {format.value} and --json both choose how the graph is written: give one")
@@ -570,8 +561,9 @@ def graph(
                 chosen = by_extension
             if chosen == "tree":
                 raise NameProblem("--output writes svg, html, dot, mermaid or json: the tree is for a terminal")
+        request = session.Request(program, file, at or (), seed, of, paths=chosen == "html")
         if chosen in ("svg", "html"):
-            views = _picture_views(request, output_file)
+            views = _picture_views(output_file)
         elif output_file is not None:
             from gradcli.render.graph import TEXT_FORMATS
 
@@ -730,6 +722,12 @@ def run(
     digits: Annotated[int, typer.Option("--digits", min=1, max=17, metavar="N", help="Significant digits of the "
                                         "numbers in --graph, --paths and --explain (default 6); the file's own "
                                         "output is PyTorch's.")] = 6,
+    picture: Annotated[Optional[str], typer.Option(
+        "--format", metavar="html|svg", help="Write each backward call's graph as a picture to --output FILE: html, one "
+        "offline page (click a node, step through the backward sweep, see the paths), or svg; a second call's "
+        "goes to FILE-2.html, and so on.")] = None,
+    output_file: Annotated[Optional[str], typer.Option(
+        "--output", metavar="FILE", help="With --format html or svg: the file of the first backward call's picture.")] = None,
 ) -> None:
     """Run PyTorch autograd code (straight-line Python) without PyTorch: print what PyTorch would print, then why.
 
@@ -739,7 +737,13 @@ def run(
     def body() -> None:
         import io
 
-        request = session.RunRequest(file, graph=graph, paths=paths, explain=explain, max_paths=max_paths)
+        if picture is not None:
+            _check_run_picture(picture, output_file, json)
+        elif output_file is not None:
+            raise NameProblem("--output writes the pictures of --format html or svg: give --format")
+        drawn = picture is not None
+        request = session.RunRequest(file, graph=graph or drawn, paths=paths or drawn, explain=explain,
+                                     max_paths=max_paths)
         captured = io.StringIO()
         report = session.run_file(request, captured if json else sys.stdout, sys.stderr)
         if json:
@@ -752,12 +756,49 @@ def run(
 
             sys.stdout.flush()
             show_run(report, _console())
+        if picture is not None and output_file is not None:
+            _write_run_pictures(report, picture, output_file)
         if report.error is not None:
             sys.stdout.flush()
             print(report.error, file=sys.stderr)
             raise typer.Exit(1)
 
     _run(body, digits)
+
+
+def _check_run_picture(picture: str, destination: Optional[str], json: bool) -> None:
+    """run --format html|svg --output FILE: checked before the file runs."""
+    if picture not in ("html", "svg"):
+        raise NameProblem(f"run --format {picture!r}: give html or svg (the file's own output is PyTorch's; "
+                          "--json for a JSON document)")
+    if destination is None:
+        raise NameProblem(f"run --format {picture} writes a picture of each backward call: give --output FILE")
+    if json:
+        raise NameProblem(f"--json and --format {picture} both choose what is written: give one")
+    _graph_destination(destination)
+
+
+def _run_picture_files(destination: str, count: int) -> list[str]:
+    """FILE for the first backward call's picture, FILE-2.ext for the second, ..."""
+    import os
+
+    stem, extension = os.path.splitext(destination)
+    return [destination] + [f"{stem}-{number}{extension}" for number in range(2, count + 1)]
+
+
+def _write_run_pictures(report: session.RunReport, picture: str, destination: str) -> None:
+    from gradcli.render import picture as pictures
+    from gradcli.render.graph import GraphView
+
+    calls = [call for call in report.calls if call.graph is not None]
+    names = _run_picture_files(destination, len(calls))
+    for call, name in zip(calls, names, strict=True):
+        graph = call.graph
+        assert graph is not None
+        view = GraphView(graph.source, graph.nodes, graph.roots, graph.root_names, graph.result, graph.edges)
+        _write_file(name, (pictures.page(view, call.paths) if picture == "html" else pictures.svg(view)) + "\n")
+    said = ", ".join(names) if names else "nothing: the file made no backward call"
+    print(f"gradcli: wrote {said}", file=sys.stderr)
 
 
 @command

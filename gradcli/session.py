@@ -510,6 +510,7 @@ class GraphReport:
     # at --at: per node, aligned with its next_functions, each edge's local derivative (a number) or
     # local Jacobian (jacobians.edge_locals)
     edges: dict[int, list[Any]] | None = None
+    paths: list[InputPaths] | None = None  # at --at, when the request asks for them (the html page)
 
 
 def graph(request: Request) -> GraphReport:
@@ -535,7 +536,12 @@ def graph(request: Request) -> GraphReport:
         from gradcli.jacobians import edge_locals
 
         edges = edge_locals(tape, result.values, nodes)
-    return GraphReport(tape.source, nodes, roots, names, result, edges)
+    found = None
+    if request.paths and result is not None:
+        from gradcli.paths import paths as find_paths
+
+        found = find_paths(result, request.max_paths)
+    return GraphReport(tape.source, nodes, roots, names, result, edges, found)
 
 
 @dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time

@@ -178,3 +178,41 @@ def test_html_highlights_a_path(tmp_path: Path) -> None:
     highlighted = set(re.findall(r'class="(?:node|leaf)[^"]*onpath[^"]*" id="(n\d+)"', dom))
     assert highlighted == {"n5", "n4", "n1"}
     assert "-0.717662" in dom
+
+
+SNIPPET = """import torch
+a = torch.tensor([2., 3.], requires_grad=True)
+b = torch.tensor([6., 4.], requires_grad=True)
+Q = 3*a**3 - b**2
+Q.backward(gradient=torch.tensor([1., 1.]))
+print(a.grad)
+c = (a * b).sum()
+c.backward()
+print(b.grad)
+"""
+
+
+def test_run_writes_a_page_per_backward_call_a_learner_can_step_through(tmp_path: Path) -> None:
+    program, page = tmp_path / "snippet.py", tmp_path / "sweep.html"
+    program.write_text(SNIPPET)
+    run = cli("run", str(program), "--format", "html", "--output", str(page))
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == "tensor([36., 81.])\ntensor([-10.,  -5.])\n"  # (PyTorch 2.13's) the file's own output stays PyTorch's
+    second = tmp_path / "sweep-2.html"
+    assert f"wrote {page}, {second}" in run.stderr
+    first = page.read_text()
+    assert "Q.backward(gradient=torch.tensor([1., 1.]))" in first and "SubBackward0" in first
+    assert "SumBackward0" in second.read_text() and "http" not in second.read_text().replace("http://www.w3.org", "")
+    done = chromium("--dump-dom", f"{page.as_uri()}#step=2", profile=tmp_path / "profile")
+    assert 'data-gradcli="ready"' in done.stdout, done.stderr[-2000:]
+    assert "Uncaught" not in done.stderr
+    assert "step 2 of 6" in done.stdout
+
+
+def test_run_picture_needs_an_output_file_before_the_file_runs(tmp_path: Path) -> None:
+    program = tmp_path / "snippet.py"
+    program.write_text(SNIPPET)
+    for args, words in [(["--format", "html"], "give --output FILE"), (["--format", "png", "--output", "x.png"], "html or svg"),
+                        (["--output", str(tmp_path / "x.html")], "give --format")]:
+        run = cli("run", str(program), *args)
+        assert run.exit_code == 2 and run.stdout == "" and words in run.stderr, (args, run.stderr)
