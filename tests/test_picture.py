@@ -216,3 +216,10 @@ def test_run_picture_needs_an_output_file_before_the_file_runs(tmp_path: Path) -
                         (["--output", str(tmp_path / "x.html")], "give --format")]:
         run = cli("run", str(program), *args)
         assert run.exit_code == 2 and run.stdout == "" and words in run.stderr, (args, run.stderr)
+
+
+def test_edges_carry_their_local_derivatives_in_the_picture() -> None:
+    text = cli("graph", *POST_001, "--format", "svg").stdout
+    labels = re.findall(r'<text class="edge-label"[^>]*>([^<]*)</text>', text)
+    # d out/d log = sin(x2), d out/d sin = log(x1 x2), d sin(x2)/d x2 = cos(x2), ... as --paths multiplies them
+    assert sorted(labels) == sorted(["× 0.681639", "× -0.980829", "× 2.66667", "× 0.731689", "× 0.75", "× 0.5"])

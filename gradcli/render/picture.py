@@ -346,7 +346,9 @@ STYLE = """
 .gc-graph .edge { fill: none; stroke: #57606a; stroke-width: 1.2; }
 .gc-graph .edge.to-none { stroke: #aaa; stroke-dasharray: 4 3; }
 .gc-graph .arrowhead { fill: #57606a; }
+.gc-graph .edge-label { font-size: 11px; fill: #6e4a00; }
 """
+EDGE_LABEL_MAX = 28  # an edge's local derivative is written beside it up to this many characters
 
 
 def svg(view: GraphView, standalone: bool = True) -> str:
@@ -374,6 +376,14 @@ def svg(view: GraphView, standalone: bool = True) -> str:
         kind = "edge to-none" if end.kind == "none" else "edge"
         out.append(f'<path class="{kind}" data-from="{start.key}" data-to="{end.key}" data-position="{position}" '
                    f'd="{path}" marker-end="url(#gc-arrow)"/>')
+        label = view.edge(start.node.id, position) if start.node is not None else ""
+        if label and len(label) <= EDGE_LABEL_MAX:  # the local derivative --paths multiplies along it
+            (x0, y0), (x1, y1) = points[0], points[1]
+            left = x1 < x0 - 1  # beside the edge, on the side it heads to
+            x, y = x0 + 0.3 * (x1 - x0), y0 + 0.35 * (y1 - y0) + 4  # near its start: labels of one box's edges apart
+            out.append(f'<text class="edge-label" x="{x + (-4 if left else 4):.1f}" '
+                       f'y="{y:.1f}"{" text-anchor=" + chr(34) + "end" + chr(34) if left else ""}>'
+                       f"{_text(label)}</text>")
     for box in drawn.boxes:
         left = box.x - box.width / 2
         out.append(f'<g class="{box.kind}" id="{box.key}" data-key="{box.key}">')
