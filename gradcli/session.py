@@ -72,6 +72,8 @@ class Request:
 def read_program(program: str | None, file: str | None) -> str:
     if program is not None and file is not None:
         raise NameProblem("give the program as an argument or with --file, not both")
+    if program == "-":  # `gradcli grad -`: the program from stdin, as `-f -` (no program is the text `-`)
+        program, file = None, "-"
     if file is not None:
         try:
             if file == "-":
@@ -687,7 +689,7 @@ class PointsRun:
                  prepare: Callable[[Tape], None] | None = None) -> None:
         points = request.points
         assert points is not None
-        if points == "-" and request.file == "-":
+        if points == "-" and "-" in (request.file, request.program):
             raise NameProblem("the program and the points cannot both come from stdin")
         self.request = request
         self.tape, self.fixed = load(request)

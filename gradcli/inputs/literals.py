@@ -10,6 +10,7 @@ One grammar, read once, each part with its span in the text as typed:
                  | CONSTRUCTOR '(' args ')'    -- tensor, ones, zeros, full, eye, arange, linspace
                                                   (ops.CONSTRUCTORS: a program's own, bound alike)
     number      := ('+' | '-')* (NUMBER | 'pi' | 'e' | 'inf' | 'nan')
+                 | number ('+' | '-' | '*' | '/' | '**') number   -- a constant expression: 1/2, pi/4
     (and parentheses around any value or number)
 
 The text is tokenized once and each value parsed once by the program's parser (`_tree`, the
@@ -44,16 +45,35 @@ def _problem(message: str, expr: syntax.Expr | syntax.Slice, source: str) -> Syn
     return SyntaxProblem(message, source=source, span=expr.span)
 
 
+_ARITHMETIC = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.divide, "**": np.power}
+
+
 def _number(expr: syntax.Expr, source: str) -> float:
-    sign = 1.0
-    while isinstance(expr, syntax.Unary):
-        sign = -sign if expr.op == "-" else sign
-        expr = expr.operand
-    if isinstance(expr, syntax.Num):
-        return sign * expr.value
-    if isinstance(expr, syntax.Name) and expr.id in _NAMED_NUMBERS:
-        return sign * float(_NAMED_NUMBERS[expr.id])
-    raise _problem(f"expected a number; {_EXPECTED}", expr, source)
+    """A number, or a constant expression of numbers (`1/2`, `pi/4`, `-2*pi`, `2**-3`), worked out
+    in float64 as a program would (`1/0` is inf). Walked with a stack: no recursion grows with the text."""
+    values: list[float] = []
+    stack: list[tuple[syntax.Expr, bool]] = [(expr, False)]
+    while stack:
+        node, operands_done = stack.pop()
+        if isinstance(node, syntax.Unary) and node.op in "+-":
+            if operands_done:
+                values[-1] = -values[-1] if node.op == "-" else values[-1]
+            else:
+                stack += [(node, True), (node.operand, False)]
+        elif isinstance(node, syntax.Binary) and node.op in _ARITHMETIC:
+            if operands_done:
+                right = values.pop()
+                with np.errstate(all="ignore"):
+                    values[-1] = float(_ARITHMETIC[node.op](np.float64(values[-1]), np.float64(right)))
+            else:
+                stack += [(node, True), (node.right, False), (node.left, False)]
+        elif isinstance(node, syntax.Num):
+            values.append(node.value)
+        elif isinstance(node, syntax.Name) and node.id in _NAMED_NUMBERS:
+            values.append(float(_NAMED_NUMBERS[node.id]))
+        else:
+            raise _problem(f"expected a number; {_EXPECTED}", node, source)
+    return values[0]
 
 
 def _static(expr: syntax.Expr, source: str, count: _Count) -> Any:
@@ -273,15 +293,19 @@ def _tree(text: str, tokens: Sequence[Token]) -> syntax.Expr:
 
 
 def merge_points(texts: list[str], inputs: Mapping[str, int] | None = None, where: str = "--at") -> dict[str, Array]:
-    """Several --at (or --tangent) options into one point; with `inputs`, every name must be one of them."""
+    """Several --at (or --tangent) options into one point; with `inputs`, a name that is none of them is
+    left out, with a warning (one --at can serve several programs)."""
     point: dict[str, Array] = {}
     for text in texts:
         for name, span, array in assignments(text, where):
             if name in point:
                 raise SyntaxProblem(f"'{name}' is given twice", source=text, span=span, where=where)
-            if inputs is not None and name not in inputs:
-                raise NameProblem(f"'{name}' is not an input of the program", source=text, span=span, where="--at",
-                                  hint=f"its inputs are: {', '.join(inputs) or 'none'}")
+            if inputs is not None and name not in inputs:  # one --at for several programs: said, not refused
+                import warnings
+
+                warnings.warn(f"--at: '{name}' is not an input of the program; its value is not used "
+                              f"(its inputs are: {', '.join(inputs) or 'none'})", UserWarning, stacklevel=2)
+                continue
             point[name] = array
     return point
 
