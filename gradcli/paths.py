@@ -49,6 +49,9 @@ class Path:
     # A path of scalars into one element of a tensor input (x[0]): that element; its factors are
     # the path's scalar local derivatives, the last one d node / d x[element]
     element: tuple[int, ...] | None = None
+    # A tensor path: each edge's local Jacobian by its structure (jacobians.LocalJacobian), whose
+    # transposes the path applies in turn to the seed
+    jacobians: tuple[Any, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -293,8 +296,10 @@ def _through_one_element(result: GradResult, path: Path, local: dict[int, list[A
     """A tensor path whose nodes are all numbers but the input, entered through one of its elements
     (x[0] * x[1]): the scalar path into that element, with its scalar factors. Any other path as it is."""
     values = result.values
-    if path.factors is not None or any(values[i].size != 1 for i in path.nodes[:-1]):
+    if path.factors is not None:
         return path
+    if any(values[i].size != 1 for i in path.nodes[:-1]):
+        return _with_jacobians(result, path)
     factors = []
     for parent, position in zip(path.nodes[:-1], path.positions, strict=True):
         if parent not in local:
@@ -303,7 +308,18 @@ def _through_one_element(result: GradResult, path: Path, local: dict[int, list[A
     last = np.asarray(factors[-1], dtype=float) if factors else np.zeros(0)
     touched = np.flatnonzero(last)
     if last.size < 2 or len(touched) != 1:
-        return path
+        return _with_jacobians(result, path)
     element = tuple(int(i) for i in np.unravel_index(int(touched[0]), last.shape))
     scalars = (*(float(np.asarray(f).reshape(())) for f in factors[:-1]), float(last[element]))
     return Path(path.nodes, path.positions, scalars, path.contribution, element)
+
+
+def _with_jacobians(result: GradResult, path: Path) -> Path:
+    """A tensor path with each edge's local Jacobian (as explain shows them)."""
+    from dataclasses import replace
+
+    from gradcli.jacobians import local_jacobian
+
+    found = tuple(local_jacobian(result.tape, result.values, parent, position)
+                  for parent, position in zip(path.nodes[:-1], path.positions, strict=True))
+    return replace(path, jacobians=found)

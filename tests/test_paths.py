@@ -202,6 +202,9 @@ def test_post_001_paths_through_single_elements_are_scalar_paths():
     assert "-> x[0]" in table and "-> x[1]" in table and "vector-Jacobian" not in table
 
 
-def test_a_path_into_a_whole_vector_stays_a_vector_product():
+def test_a_path_into_a_whole_vector_shows_the_local_jacobians_it_applies():
     listed = cli("grad", "sum(x*x)", "--at", "x=[2,3]", "--paths", "--json").json()["paths"]["x"]["listed"]
     assert all(p["factors"] is None and "element" not in p for p in listed)
+    assert [j["kind"] for j in listed[0]["jacobians"]] == ["ones", "diag"]  # 1ᵀ, then diag(x)
+    table = cli("grad", "y = z**2; l = sum(y)", "--at", "z=[1,3]", "--paths").stdout
+    assert "1ᵀ · diag([2., 6.])  (Jᵀ·v along the path)" in table and "vector-Jacobian products)" not in table

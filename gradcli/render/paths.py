@@ -35,6 +35,10 @@ def chain_text(names: PathNames, path: Path) -> str:
 
 
 def _factors_text(path: Path) -> str:
+    if path.factors is None and path.jacobians:  # Jᵀ of each edge, applied in turn to the seed
+        from gradcli.render.graph import edge_label
+
+        return " · ".join(edge_label(j).removeprefix("J = ") for j in path.jacobians) + "  (Jᵀ·v along the path)"
     if path.factors is None:
         return "(vector-Jacobian products)"
     return " × ".join(human_line(f) for f in path.factors) if path.factors else "1"
@@ -120,6 +124,8 @@ def paths_document(reports: list[InputPaths], result: GradResult, names: PathNam
                     "positions": list(path.positions),
                     "factors": None if path.factors is None else [to_json(f) for f in path.factors],
                     **({} if path.element is None else {"element": list(path.element)}),
+                    **({} if path.jacobians is None else {"jacobians": [{"kind": j.kind, "size": list(j.size)}
+                                                                         for j in path.jacobians]}),
                     "contribution": to_json(path.contribution),
                 }
                 for path in report.listed
