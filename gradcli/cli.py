@@ -722,6 +722,10 @@ def run(
     digits: Annotated[int, typer.Option("--digits", min=1, max=17, metavar="N", help="Significant digits of the "
                                         "numbers in --graph, --paths and --explain (default 6); the file's own "
                                         "output is PyTorch's.")] = 6,
+    max_steps: Annotated[int, typer.Option("--max-steps", min=1, metavar="N", help="Stop the file (exit 2) past N "
+                                           "steps: statements and loop iterations.")] = 10_000_000,
+    timeout: Annotated[float, typer.Option("--timeout", min=0.0, metavar="SECONDS", help="Stop the file (exit 2) "
+                                           "after this many seconds.")] = 60.0,
     picture: Annotated[Optional[str], typer.Option(
         "--format", metavar="html|svg", help="Write each backward call's graph as a picture to --output FILE: html, one "
         "offline page (click a node, step through the backward sweep, see the paths), or svg; a second call's "
@@ -729,7 +733,7 @@ def run(
     output_file: Annotated[Optional[str], typer.Option(
         "--output", metavar="FILE", help="With --format html or svg: the file of the first backward call's picture.")] = None,
 ) -> None:
-    """Run PyTorch autograd code (straight-line Python) without PyTorch: print what PyTorch would print, then why.
+    """Run PyTorch autograd code (loops, if, def, lambda, comprehensions) without PyTorch: print what PyTorch would print, then why.
 
     Exit 1 where PyTorch would raise (its error as Python's last traceback line, on stderr).
     """
@@ -743,7 +747,7 @@ def run(
             raise NameProblem("--output writes the pictures of --format html or svg: give --format")
         drawn = picture is not None
         request = session.RunRequest(file, graph=graph or drawn, paths=paths or drawn, explain=explain,
-                                     max_paths=max_paths)
+                                     max_paths=max_paths, max_steps=max_steps, timeout=timeout)
         captured = io.StringIO()
         report = session.run_file(request, captured if json else sys.stdout, sys.stderr)
         if json:

@@ -961,6 +961,8 @@ class RunRequest:
     paths: bool = False
     explain: bool = False
     max_paths: int = 16
+    max_steps: int = 10_000_000  # statements and loop iterations (exit 2 past them)
+    timeout: float = 60.0  # seconds (exit 2 past them)
 
 
 @dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
@@ -997,7 +999,8 @@ def run_file(request: RunRequest, out: Any, errors: Any = None) -> RunReport:
     error = None
     interpreter: Any = None
     try:
-        interpreter = run(source, out, "<stdin>" if request.file == "-" else request.file, errors)
+        interpreter = run(source, out, "<stdin>" if request.file == "-" else request.file, errors,
+                          max_steps=request.max_steps, timeout=request.timeout)
     except TorchError as raised:
         interpreter, error = getattr(raised, "interpreter", None), raised.line()
     reports = []

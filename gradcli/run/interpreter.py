@@ -1,13 +1,16 @@
-"""The interpreter of `gradcli run`: straight-line PyTorch autograd code, statement by statement.
+"""The interpreter of `gradcli run`: PyTorch autograd code as tutorials write it, statement by statement.
 
 The file is parsed by Python's own parser into a syntax tree (`ast.parse`, which reads and
 never runs anything), and this module walks that tree: imports of torch, numpy and math bind
 modules, assignments bind names, calls go to the op table (tensor ops, as functions and
-methods) or to the autograd API (backward, autograd.grad, .grad, .grad_fn ...), and print
-writes what PyTorch would print. Anything else -- loops, functions, classes, other imports,
-attributes of anything but tensors, nodes and known modules -- is refused with its line and
-column. Nothing a file says is passed to eval or exec, and a format string may not reach
-into attributes (`"{0.__class__}".format(x)` is refused).
+methods), to the autograd API (backward, autograd.grad, .grad, .grad_fn ...) or to the file's
+own functions, and print writes what PyTorch would print. Loops, `if`, `def`, `lambda` and
+comprehensions run as Python runs them (their scopes and builtins: gradcli.run.python), each
+statement and loop iteration a step of a bounded budget (--max-steps, --timeout). Anything
+else -- classes, try, other imports, attributes of anything but tensors, nodes, known modules
+and Python's lists, dicts and strings -- is refused with its line and column. Nothing a file
+says is passed to eval or exec, and a format string may not reach into attributes
+(`"{0.__class__}".format(x)` is refused).
 """
 
 from __future__ import annotations
@@ -18,18 +21,22 @@ import operator
 import re
 import string
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import numpy as np
 
 from gradcli import engine, lowering
-from gradcli.errors import Limits, SyntaxProblem, over_limit, visible
+from gradcli.errors import LimitProblem, Limits, SyntaxProblem, over_limit, visible
 from gradcli.inputs import ranges
 from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, METHODS, OPS, PREFIX_OPERATORS, Op
 from gradcli.ops.core import rule_params
-from gradcli.run import reprs
+from gradcli.run import python, reprs
+from gradcli.run.python import BUILTINS as _BUILTINS
+from gradcli.run.python import Break, Builtin, Continue, Frame, Lazy, PythonError, Return, UserFunction, python_error
+from gradcli.run.python import type_name as _type_name
 from gradcli.run.tensor import (
     BOOL,
     FLOAT32,
@@ -48,7 +55,9 @@ from gradcli.tape import APPLY, INPUT
 from gradcli.torch_graph import reachable
 
 Span = tuple[int, int]
-_WALK_DEPTH = 20_000
+_WALK_DEPTH = 40_000
+MAX_STEPS = 10_000_000  # statements and loop iterations of one run (--max-steps)
+TIMEOUT = 60.0  # seconds of one run (--timeout)
 
 # --- what a program can name: modules, dtypes, functions --------------------------------------
 
@@ -141,14 +150,19 @@ NON_LEAF_GRAD = (
 
 
 class Interpreter:
-    def __init__(self, source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | None = None) -> None:
+    def __init__(self, source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | None = None,
+                 max_steps: int = MAX_STEPS, timeout: float = TIMEOUT) -> None:
         self.source = source
         self.out = out
         self.filename = filename
         self.errors = errors  # where PyTorch's warnings go, as Python writes them (None: nowhere)
         self.warned: set[int] = set()  # the lines that warned: Python warns once per place
         self.graph = Graph(source)
-        self.names: dict[str, Any] = {}
+        self.frame = Frame({})  # the scope being run: the module's, or a call's (self.names)
+        self.max_steps, self.timeout = max_steps, timeout
+        self.steps = 0
+        self.deadline = math.inf
+        self.depth = 0  # calls of the file's functions inside each other
         self.calls: list[BackwardCall] = []
         self.retained: dict[int, Tensor] = {}  # non-leaf tensors whose grad is kept (retain_grad)
         self.line_starts = [0]
@@ -157,6 +171,10 @@ class Interpreter:
         self.lines = source.splitlines(keepends=True)
         self.node: ast.AST | None = None  # the statement being run
         self.call_node: ast.AST | None = None  # the call being lowered
+
+    @property
+    def names(self) -> dict[str, Any]:
+        return self.frame.names
 
     # --- where things are ---
 
@@ -189,34 +207,202 @@ class Interpreter:
     # --- statements ---
 
     def run(self, tree: ast.Module) -> None:
-        for statement in tree.body:
+        self.deadline = time.monotonic() + self.timeout
+        self.block(tree.body)
+
+    def block(self, body: list[ast.stmt]) -> None:
+        for statement in body:
             self.statement(statement)
 
+    def tick(self, node: ast.AST) -> None:
+        """One step of the budget (a statement, or an iteration of a loop, a comprehension or a
+        builtin's): past --max-steps or --timeout the run stops here, before the step is done."""
+        self.steps += 1
+        if self.steps > self.max_steps:
+            raise LimitProblem(f"the file took more than {self.max_steps:,} steps (statements and loop iterations; "
+                               f"the limit is --max-steps {self.max_steps})", source=self.source, span=self.span(node),
+                               hint="raise it with --max-steps N")
+        if time.monotonic() > self.deadline:
+            raise LimitProblem(f"the file ran longer than {self.timeout:g} s (the limit is --timeout {self.timeout:g})",
+                               source=self.source, span=self.span(node), hint="raise it with --timeout SECONDS")
+
     def statement(self, node: ast.stmt) -> None:
+        self.tick(node)
         self.node = node
-        if isinstance(node, ast.Expr):
-            self.expression(node.value)
-        elif isinstance(node, ast.Assign):
-            value = self.expression(node.value)
-            for target in node.targets:
-                self.assign(target, value)
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            self.assign(node.target, self.expression(node.value))
-        elif isinstance(node, ast.AugAssign):
-            self.augmented(node)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                self.import_module(node, alias.name, alias.asname)
-        elif isinstance(node, ast.ImportFrom):
-            self.import_from(node)
-        elif isinstance(node, ast.With):
-            self.with_block(node)
-        elif isinstance(node, ast.Pass):
-            pass
-        else:
+        run = getattr(self, f"do_{type(node).__name__}", None)
+        if run is None:
             raise self.refuse(node, f"{_statement_name(node)} is not supported",
-                              "gradcli run takes straight-line code: imports, assignments, calls such as print() "
-                              "and backward(), and `with torch.no_grad():`")
+                              "gradcli run takes imports, assignments, calls, for/while/if, def and lambda, "
+                              "assert and `with torch.no_grad():`")
+        run(node)
+
+    def do_Expr(self, node: ast.Expr) -> None:
+        self.expression(node.value)
+
+    def do_Assign(self, node: ast.Assign) -> None:
+        value = self.expression(node.value)
+        for target in node.targets:
+            self.assign(target, value)
+
+    def do_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.assign(node.target, self.expression(node.value))
+
+    def do_AugAssign(self, node: ast.AugAssign) -> None:
+        self.augmented(node)
+
+    def do_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self.import_module(node, alias.name, alias.asname)
+
+    def do_ImportFrom(self, node: ast.ImportFrom) -> None:
+        self.import_from(node)
+
+    def do_With(self, node: ast.With) -> None:
+        self.with_block(node)
+
+    def do_Pass(self, node: ast.Pass) -> None:
+        pass
+
+    def do_If(self, node: ast.If) -> None:
+        self.block(node.body if self.truth(self.expression(node.test), node.test) else node.orelse)
+
+    def do_For(self, node: ast.For) -> None:
+        for item in self.each(self.expression(node.iter), node):
+            self.assign(node.target, item)
+            try:
+                self.block(node.body)
+            except Break:
+                return
+            except Continue:
+                continue
+        self.block(node.orelse)
+
+    def do_While(self, node: ast.While) -> None:
+        while True:
+            self.tick(node)
+            if not self.truth(self.expression(node.test), node.test):
+                break
+            try:
+                self.block(node.body)
+            except Break:
+                return
+            except Continue:
+                continue
+        self.block(node.orelse)
+
+    def do_Break(self, node: ast.Break) -> None:
+        raise Break
+
+    def do_Continue(self, node: ast.Continue) -> None:
+        raise Continue
+
+    def do_Return(self, node: ast.Return) -> None:
+        raise Return(None if node.value is None else self.expression(node.value))
+
+    def do_Assert(self, node: ast.Assert) -> None:
+        if not self.truth(self.expression(node.test), node.test):
+            message = "" if node.msg is None else str(self.expression(node.msg))
+            raise PythonError("AssertionError", message)
+
+    def do_FunctionDef(self, node: ast.FunctionDef) -> None:
+        if node.decorator_list:
+            raise self.refuse(node.decorator_list[0], "a decorator is not supported")
+        self.names[node.name] = self.function(node, node.name, node.body)
+
+    def function(self, node: ast.FunctionDef | ast.Lambda, name: str, body: list[ast.stmt]) -> UserFunction:
+        """A `def` or `lambda`: its defaults evaluated now, in the scope it is written in, which it
+        keeps (a closure reads the names of that scope as they are when it runs)."""
+        local, generator = python.scope_of(body, node.args)
+        if generator is not None:
+            raise self.refuse(generator, "a generator function ('yield', 'await') is not supported")
+        defaults = [self.expression(d) for d in node.args.defaults]
+        kw_defaults = {a.arg: self.expression(d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults,
+                                                                 strict=True) if d is not None}
+        qualname = f"{self.frame.qualname}.<locals>.{name}" if self.frame.qualname else name
+        return UserFunction(name, qualname, node, defaults, kw_defaults, self.frame, local)
+
+    def call_user(self, function: UserFunction, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        if self.depth >= python.MAX_CALL_DEPTH:
+            raise LimitProblem(f"the calls of '{function.qualname}' nest more than {python.MAX_CALL_DEPTH:,} deep "
+                               "(unbounded recursion? the limit is Python's own)", source=self.source,
+                               span=self.span(node), hint="write the recursion as a loop")
+        frame = Frame(python.bind_arguments(function, args, kwargs), function.closure, function.local,
+                      function.qualname)
+        caller, statement = self.frame, self.node
+        self.frame = frame
+        self.depth += 1
+        try:
+            if isinstance(function.node, ast.Lambda):
+                return self.expression(function.node.body)
+            self.block(function.node.body)
+            return None
+        except Return as returned:
+            return returned.value
+        finally:
+            self.frame, self.node = caller, statement
+            self.depth -= 1
+
+    # --- iteration and truth, as Python has them ---
+
+    def truth(self, value: Any, node: ast.AST) -> bool:
+        """`if t:`, `while`, `and`/`or`, `not`, assert: PyTorch's bool(t) for a tensor (one element),
+        Python's for anything else."""
+        if isinstance(value, Tensor):
+            if value.data.size == 0:
+                raise runtime_error("Boolean value of Tensor with no values is ambiguous")
+            if value.data.size > 1:
+                raise runtime_error("Boolean value of Tensor with more than one value is ambiguous")
+            return bool(value.data.reshape(()).item())
+        try:
+            return bool(value)
+        except (ValueError, TypeError) as problem:  # a NumPy array from .numpy(), as Python says it
+            raise python_error(problem) from None
+
+    def iterate(self, value: Any, node: ast.AST) -> Iterator[Any]:
+        """The items of what a loop (or enumerate, zip, list ...) goes over, one at a time: a tensor
+        by its first axis, a range never as a list. Not iterable: Python's TypeError, at once."""
+        if isinstance(value, Tensor):
+            if not value.data.ndim:
+                raise PythonError("TypeError", "iteration over a 0-d tensor")
+            return (self.index(value, i, node) for i in range(value.data.shape[0]))
+        if isinstance(value, Lazy):
+            return value.items
+        if isinstance(value, (list, tuple, str, range, dict, type({}.keys()), type({}.values()), type({}.items()))):
+            return iter(value)
+        if isinstance(value, np.ndarray):
+            if not value.ndim:
+                raise PythonError("TypeError", "iteration over a 0-d array")
+            return iter(value)
+        raise PythonError("TypeError", f"'{_type_name(value)}' object is not iterable")
+
+    def each(self, value: Any, node: ast.AST) -> Iterator[Any]:
+        """The items of `value`, each a step of the budget."""
+        items = self.iterate(value, node)
+
+        def counted() -> Iterator[Any]:
+            for item in items:
+                self.tick(node)
+                yield item
+
+        return counted()
+
+    def collect(self, value: Any, node: ast.AST) -> list[Any]:
+        """All the items of `value` in a list, never past the elements limit."""
+        if isinstance(value, (list, tuple, str, dict)) or (isinstance(value, range) and len(value) < 1 << 62):
+            self.check_items(len(value), node)
+        limit = Limits.get("elements")
+        items = []
+        for item in self.each(value, node):
+            items.append(item)
+            if len(items) > limit:
+                self.check_items(len(items), node)
+        return items
+
+    def check_items(self, count: int, node: ast.AST) -> None:
+        if count > Limits.get("elements"):
+            raise over_limit(f"this list would have {count:,} items", "elements", source=self.source,
+                             span=self.span(node))
 
     def import_module(self, node: ast.AST, path: str, alias: str | None) -> None:
         path = "numpy" if path == "numpy" else path
@@ -249,8 +435,7 @@ class Interpreter:
         before = self.graph.grad_enabled
         self.graph.grad_enabled = value.name == "enable_grad"
         try:
-            for statement in node.body:
-                self.statement(statement)
+            self.block(node.body)
         finally:
             self.graph.grad_enabled = before
 
@@ -271,8 +456,25 @@ class Interpreter:
                 self.assign(element, item)
         elif isinstance(target, ast.Attribute):
             self.set_attribute(self.expression(target.value), target.attr, value, target)
+        elif isinstance(target, ast.Subscript):
+            self.set_item(self.expression(target.value), self.key(target.slice), value, target)
         else:
-            raise self.refuse(target, "only names, tuples of names and tensor attributes can be assigned")
+            raise self.refuse(target, "only names, tuples of names, items of lists and dicts and tensor attributes "
+                                      "can be assigned")
+
+    def set_item(self, base: Any, key: Any, value: Any, node: ast.AST) -> None:
+        """`d[k] = v`, `xs[i] = v` as Python does them; a tensor's elements are not assigned in place."""
+        if isinstance(base, Tensor):
+            raise self.refuse(node, "assigning into a tensor's elements is not supported",
+                              "build the values with torch.where(...) or torch.cat(...)")
+        if not isinstance(base, (list, dict)):
+            raise PythonError("TypeError", f"'{_type_name(base)}' object does not support item assignment")
+        if isinstance(base, list) and isinstance(key, slice) and isinstance(value, (list, tuple, str, range)):
+            self.check_items(len(base) + len(value), node)
+        try:
+            base[key] = value
+        except (IndexError, TypeError, ValueError, KeyError) as problem:
+            raise python_error(problem) from None
 
     def bind(self, name: str, value: Any) -> None:
         self.names[name] = value
@@ -286,13 +488,27 @@ class Interpreter:
     def augmented(self, node: ast.AugAssign) -> None:
         """`x += e` on a tensor is in place, as in PyTorch: refused on a leaf that requires grad
         (unless under no_grad, where the leaf keeps its identity and its flag); elsewhere the name
-        takes the result."""
-        current = self.expression(node.target)
+        takes the result. `xs[i] += 1` and `d[k] += 1` read and write the item once."""
+        target = node.target
+        if isinstance(target, ast.Subscript):
+            base, key = self.expression(target.value), self.key(target.slice)
+            if isinstance(base, Tensor):
+                raise self.refuse(target, "assigning into a tensor's elements is not supported",
+                                  "build the values with torch.where(...) or torch.cat(...)")
+            item = self.index(base, key, target)
+            self.set_item(base, key, self.binary(self.symbol(node), item, self.expression(node.value), node), target)
+            return
+        current = self.expression(target)
         change = self.expression(node.value)
+        if isinstance(current, list) and isinstance(node.op, ast.Add):  # in place, as Python extends a list
+            items = self.collect(change, node)
+            self.check_items(len(current) + len(items), node)
+            current.extend(items)
+            return
         tensor = isinstance(current, Tensor)
         if tensor and current.requires_grad and current.is_leaf and self.graph.grad_enabled:
             raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
-        value = self.binary(_SYMBOLS[type(node.op)], current, change, node)
+        value = self.binary(self.symbol(node), current, change, node)
         if tensor and not self.graph.grad_enabled and isinstance(value, Tensor):
             current.data = value.data.astype(current.data.dtype)
             current.node = None  # its next use is a new leaf: the graph before keeps the old values
@@ -342,11 +558,104 @@ class Interpreter:
         raise self.refuse(node, f"a {type(node.value).__name__} literal is not supported")
 
     def _Name(self, node: ast.Name) -> Any:
-        if node.id in self.names:
-            return self.names[node.id]
-        if node.id in _BUILTINS:
-            return _BUILTINS[node.id]
-        raise TorchError("NameError", f"name '{node.id}' is not defined")
+        """A name as Python finds it: the scope being run, the scopes it was written in, the module,
+        the builtins. A function's own name read before it is bound is UnboundLocalError."""
+        name = node.id
+        frame: Frame | None = self.frame
+        while frame is not None:
+            if name in frame.names:
+                return frame.names[name]
+            if name in frame.local:
+                if frame is self.frame:
+                    raise PythonError("UnboundLocalError", f"cannot access local variable '{name}' where it is not "
+                                                           "associated with a value")
+                raise PythonError("NameError", f"cannot access free variable '{name}' where it is not associated "
+                                               "with a value in enclosing scope")
+            frame = frame.parent
+        if name in _BUILTINS:
+            return _BUILTINS[name]
+        raise PythonError("NameError", f"name '{name}' is not defined")
+
+    def _Dict(self, node: ast.Dict) -> dict[Any, Any]:
+        made: dict[Any, Any] = {}
+        try:
+            for key, value in zip(node.keys, node.values, strict=True):
+                if key is None:  # {**other}
+                    other = self.expression(value)
+                    if not isinstance(other, dict):
+                        raise PythonError("TypeError", f"'{_type_name(other)}' object is not a mapping")
+                    made.update(other)
+                else:
+                    made[self.expression(key)] = self.expression(value)
+        except TypeError as problem:  # unhashable type: 'list'
+            raise python_error(problem) from None
+        return made
+
+    def _IfExp(self, node: ast.IfExp) -> Any:
+        return self.expression(node.body if self.truth(self.expression(node.test), node.test) else node.orelse)
+
+    def _BoolOp(self, node: ast.BoolOp) -> Any:
+        """`a and b`, `a or b`: the operand that decides, as Python gives it (a tensor by its bool)."""
+        value = None
+        for operand in node.values:
+            value = self.expression(operand)
+            if self.truth(value, operand) == isinstance(node.op, ast.Or):
+                return value
+        return value
+
+    def _Lambda(self, node: ast.Lambda) -> UserFunction:
+        return self.function(node, "<lambda>", [ast.Return(node.body)])
+
+    def _ListComp(self, node: ast.ListComp) -> list[Any]:
+        return self.collect(Lazy("list comprehension", self.comprehend(node, lambda: self.expression(node.elt))), node)
+
+    def _DictComp(self, node: ast.DictComp) -> dict[Any, Any]:
+        pairs = self.comprehend(node, lambda: (self.expression(node.key), self.expression(node.value)))
+        made: dict[Any, Any] = {}
+        for key, value in pairs:
+            try:
+                made[key] = value
+            except TypeError as problem:
+                raise python_error(problem) from None
+            self.check_items(len(made), node)
+        return made
+
+    def _GeneratorExp(self, node: ast.GeneratorExp) -> Lazy:
+        return Lazy("generator object <genexpr>", self.comprehend(node, lambda: self.expression(node.elt)))
+
+    def comprehend(self, node: ast.ListComp | ast.DictComp | ast.GeneratorExp,
+                   element: Callable[[], Any]) -> Iterator[Any]:
+        """The items of a comprehension, one at a time, in a scope of its own (its loop names do not
+        leak); the first iterable is evaluated at once, in the enclosing scope, as Python does."""
+        generators = node.generators
+        if any(g.is_async for g in generators):
+            raise self.refuse(node, "an async comprehension is not supported")
+        first = self.expression(generators[0].iter)
+        frame = Frame({}, self.frame, qualname=self.frame.qualname)
+
+        def inside(action: Callable[..., Any], *args: Any) -> Any:
+            outer = self.frame
+            self.frame = frame
+            try:
+                return action(*args)
+            finally:
+                self.frame = outer
+
+        def level(depth: int, iterable: Any) -> Iterator[Any]:
+            generator = generators[depth]
+            for item in self.each(iterable, node):
+                if not inside(self.chosen, generator, item):
+                    continue
+                if depth + 1 == len(generators):
+                    yield inside(element)
+                else:
+                    yield from level(depth + 1, inside(self.expression, generators[depth + 1].iter))
+
+        return level(0, first)
+
+    def chosen(self, generator: ast.comprehension, item: Any) -> bool:
+        self.assign(generator.target, item)
+        return all(self.truth(self.expression(test), test) for test in generator.ifs)
 
     def _Tuple(self, node: ast.Tuple) -> tuple[Any, ...]:
         return tuple(self.expression(e) for e in node.elts)
@@ -362,6 +671,7 @@ class Interpreter:
             else:
                 assert isinstance(value, ast.FormattedValue)
                 item = self.expression(value.value)
+                python.check_printable(self, [item], node)
                 if value.conversion == ord("r"):
                     item = repr(item)
                 elif value.conversion == ord("s"):
@@ -381,15 +691,18 @@ class Interpreter:
             if isinstance(operand, Tensor):
                 return apply(self.graph, PREFIX_OPERATORS["-"], [operand], {}, self.span(node))
             return -operand
-        if isinstance(node.op, ast.Not) and not isinstance(operand, Tensor):
-            return not operand
+        if isinstance(node.op, ast.Not):
+            return not self.truth(operand, node.operand)
         raise self.refuse(node, "this unary operator is not supported")
 
     def _BinOp(self, node: ast.BinOp) -> Any:
+        return self.binary(self.symbol(node), self.expression(node.left), self.expression(node.right), node)
+
+    def symbol(self, node: ast.BinOp | ast.AugAssign) -> str:
         symbol = _SYMBOLS.get(type(node.op))
         if symbol is None:
             raise self.refuse(node, "this operator is not supported")
-        return self.binary(symbol, self.expression(node.left), self.expression(node.right), node)
+        return symbol
 
     def binary(self, symbol: str, left: Any, right: Any, node: ast.AST) -> Any:
         if isinstance(left, str) and symbol == "%":
@@ -464,39 +777,65 @@ class Interpreter:
 
     def _Compare(self, node: ast.Compare) -> Any:
         """`a == b`, `x > 0`: on tensors a bool tensor with no grad_fn (PyTorch's comparisons are not
-        differentiable); on numbers, Python's. Chains (`a < b < c`) as Python reads them."""
+        differentiable); on numbers, Python's. Chains (`a < b < c`) as Python reads them: each link
+        decides by its truth (a tensor of one element by its bool)."""
         left = self.expression(node.left)
-        result: Any = True
-        for comparison, right_node in zip(node.ops, node.comparators, strict=True):
+        outcome: Any = True
+        for position, (comparison, right_node) in enumerate(zip(node.ops, node.comparators, strict=True)):
             right = self.expression(right_node)
-            test = _COMPARISONS.get(type(comparison))
-            if test is None:
-                raise self.refuse(node, "this comparison is not supported")
-            if isinstance(left, Tensor) or isinstance(right, Tensor):
-                a = left.data if isinstance(left, Tensor) else left
-                b = right.data if isinstance(right, Tensor) else right
-                try:
-                    outcome: Any = Tensor(self.graph, np.asarray(test(a, b)))
-                except ValueError as problem:
-                    raise runtime_error(str(problem).split("\n")[0]) from None
-            elif (isinstance(left, (int, float, str)) and isinstance(right, (int, float, str))) or test in (
-                    np.equal, np.not_equal):
-                outcome = {np.equal: left == right, np.not_equal: left != right}.get(test, None)
-                if outcome is None:
-                    try:
-                        outcome = bool(test(left, right))
-                    except TypeError as problem:
-                        raise TorchError("TypeError", str(problem)) from None
-            else:
-                raise TorchError("TypeError", f"'{_type_name(left)}' and '{_type_name(right)}' cannot be compared")
-            if len(node.ops) == 1:
+            outcome = self.compare(type(comparison), left, right, node)
+            if position + 1 < len(node.ops) and not self.truth(outcome, node):
                 return outcome
-            if isinstance(outcome, Tensor):
-                raise runtime_error("Boolean value of Tensor with more than one value is ambiguous")
-            if not outcome:
-                return False
             left = right
-        return result
+        return outcome
+
+    def compare(self, comparison: type[ast.cmpop], left: Any, right: Any, node: ast.AST | None = None) -> Any:
+        if comparison in (ast.Is, ast.IsNot):
+            return (left is right) == (comparison is ast.Is)
+        if comparison in (ast.In, ast.NotIn):
+            return self.contains(right, left) == (comparison is ast.In)
+        test = _COMPARISONS.get(comparison)
+        if test is None:
+            raise self.refuse(node or self.node or ast.Pass(), "this comparison is not supported")
+        if isinstance(left, Tensor) or isinstance(right, Tensor):
+            a = left.data if isinstance(left, Tensor) else left
+            b = right.data if isinstance(right, Tensor) else right
+            if not isinstance(a, (np.ndarray, int, float, bool)) or not isinstance(b, (np.ndarray, int, float, bool)):
+                if test in (np.equal, np.not_equal):
+                    return test is np.not_equal  # a tensor is never equal to None, a string, a list ...
+                raise PythonError("TypeError", f"'{_SIGNS[comparison]}' not supported between instances of "
+                                               f"'{_type_name(left)}' and '{_type_name(right)}'")
+            try:
+                return Tensor(self.graph, np.asarray(test(a, b)))
+            except ValueError as problem:
+                raise runtime_error(str(problem).split("\n")[0]) from None
+        if test in (np.equal, np.not_equal):
+            python.check_printable(self, [left, right], node or self.node or ast.Pass())
+            try:
+                return (left == right) == (test is np.equal)
+            except (ValueError, TypeError) as problem:
+                raise python_error(problem) from None
+        try:
+            return bool(_PYTHON_COMPARISONS[comparison](left, right))
+        except (TypeError, ValueError) as problem:
+            raise python_error(problem) from None
+
+    def contains(self, container: Any, item: Any) -> bool:
+        """`item in container`: a tensor as PyTorch's `__contains__` ((t == item).any()), anything
+        else as Python looks it up."""
+        if isinstance(container, Tensor):
+            if not isinstance(item, (Tensor, int, float, bool)):
+                raise runtime_error(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                                    f"{type(item)}.")
+            found = container.data == (item.data if isinstance(item, Tensor) else item)
+            return bool(np.any(found))
+        if isinstance(container, Lazy):
+            return any(element is item or element == item for element in self.each(container, self.node or ast.Pass()))
+        python.check_printable(self, [container, item], self.node or ast.Pass())
+        try:
+            return item in container
+        except TypeError as problem:
+            raise python_error(problem) from None
 
     def _Subscript(self, node: ast.Subscript) -> Any:
         base = self.expression(node.value)
@@ -528,11 +867,11 @@ class Interpreter:
                 return apply(self.graph, bound.op, bound.tensors, bound.params, self.span(node))
             except (ValueError, IndexError) as error:
                 raise TorchError("IndexError", str(error).split("\n")[0]) from None
-        if isinstance(base, (tuple, list, str)):
+        if isinstance(base, (tuple, list, str, dict, range)):
             try:
                 return base[key]
-            except (IndexError, TypeError) as problem:
-                raise TorchError(type(problem).__name__, str(problem)) from None
+            except (IndexError, TypeError, KeyError, ValueError, OverflowError) as problem:
+                raise python_error(problem) from None
         raise TorchError("TypeError", f"'{_type_name(base)}' object is not subscriptable")
 
     def key_part(self, item: Any) -> tuple[str, Any]:
@@ -585,8 +924,8 @@ class Interpreter:
                 return Method(owner, "name")
         if isinstance(owner, ReturnTuple) and name in owner.fields:  # type: ignore[attr-defined]
             return owner[owner.fields.index(name)]  # type: ignore[attr-defined]
-        if isinstance(owner, str) and name == "format":
-            return Method(owner, "format")
+        if type(owner) in python.METHODS and name in python.METHODS[type(owner)]:
+            return Method(owner, name)
         if owner is None:  # (a grad_fn of a leaf, a .grad never computed): Python's own error
             raise TorchError("AttributeError", f"'NoneType' object has no attribute '{name}'")
         raise self.refuse(node, f"'.{name}' of {_type_name(owner)} is not supported")
@@ -624,21 +963,32 @@ class Interpreter:
 
     def _Call(self, node: ast.Call) -> Any:
         callee = self.expression(node.func)
-        args = []
+        args: list[Any] = []
         for arg in node.args:
-            if isinstance(arg, ast.Starred):
-                raise self.refuse(arg, "*args is not supported")
-            args.append(self.expression(arg))
+            if isinstance(arg, ast.Starred):  # f(*items)
+                args.extend(self.collect(self.expression(arg.value), arg))
+            else:
+                args.append(self.expression(arg))
         kwargs: dict[str, Any] = {}
         for keyword in node.keywords:
-            if keyword.arg is None:
-                raise self.refuse(keyword, "**kwargs is not supported")
-            kwargs[keyword.arg] = self.expression(keyword.value)
+            if keyword.arg is None:  # f(**mapping)
+                mapping = self.expression(keyword.value)
+                if not isinstance(mapping, dict) or not all(isinstance(k, str) for k in mapping):
+                    raise PythonError("TypeError", f"argument after ** must be a mapping with string keys, not "
+                                                   f"{_type_name(mapping)}")
+                for key, value in mapping.items():
+                    if key in kwargs:
+                        raise PythonError("TypeError", f"got multiple values for keyword argument '{key}'")
+                    kwargs[key] = value
+            else:
+                kwargs[keyword.arg] = self.expression(keyword.value)
         return self.call(callee, args, kwargs, node)
 
     # --- calls ---
 
     def call(self, callee: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        if isinstance(callee, UserFunction):
+            return self.call_user(callee, args, kwargs, node)
         if isinstance(callee, Builtin):
             return callee.function(self, args, kwargs, node)
         if isinstance(callee, Function):
@@ -675,6 +1025,8 @@ class Interpreter:
         try:
             bound = lowering.lower(spelled, args, keywords, self)
         except lowering.CallProblem as problem:
+            if problem.raised:  # what PyTorch raises for this call (torch.cumsum(x) without dim: TypeError)
+                raise TorchError(problem.raised, problem.message) from None
             raise self.refuse(node, f"{spelled.lstrip('.')}(...) as written here is not supported: {problem.message}",
                               problem.hint or "`gradcli functions` lists each function with the arguments it takes") from None
         if bound.identity:  # F.dropout(x, p=0): x itself, as PyTorch returns it
@@ -752,8 +1104,10 @@ class Interpreter:
         receiver, name = method.receiver, method.name
         if isinstance(receiver, GradFn):
             return receiver.name()
-        if isinstance(receiver, str):
+        if isinstance(receiver, str) and name == "format":
             return self.format_string(receiver, args, kwargs, node)
+        if isinstance(receiver, (list, dict, str)):
+            return python.call_python_method(self, receiver, name, args, kwargs, node)
         tensor: Tensor = receiver
         handler = _TENSOR_METHODS.get(name)
         if handler is not None:
@@ -1107,60 +1461,6 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
 }
 
 
-# --- builtins -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Builtin:
-    name: str
-    function: Callable[..., Any]
-
-    def __repr__(self) -> str:
-        return f"<built-in function {self.name}>"
-
-
-def _print(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
-    unknown = set(kwargs) - {"sep", "end", "flush"}
-    if unknown:
-        raise TorchError("TypeError", f"'{sorted(unknown)[0]}' is an invalid keyword argument for print()")
-    sep = kwargs.get("sep", " ")
-    end = kwargs.get("end", "\n")
-    interpreter.out.write((" " if sep is None else sep).join(str(a) for a in args) + ("\n" if end is None else end))
-
-
-def _python(function: Callable[..., Any]) -> Callable[..., Any]:
-    def call(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
-        try:
-            return function(*args, **kwargs)
-        except (TypeError, ValueError) as problem:
-            raise TorchError(type(problem).__name__, str(problem)) from None
-
-    return call
-
-
-def _len(value: Any) -> int:
-    if isinstance(value, Tensor):
-        if not value.data.ndim:
-            raise TypeError("len() of a 0-d tensor")
-        return len(value.data)
-    return len(value)
-
-
-_BUILTINS = {name: Builtin(name, function) for name, function in {
-    "print": _print,
-    "len": _python(_len),
-    "float": _python(lambda v=0.0: float(v.data.reshape(()).item() if isinstance(v, Tensor) else v)),
-    "int": _python(lambda v=0: int(v.data.reshape(()).item() if isinstance(v, Tensor) else v)),
-    "str": _python(str),
-    "repr": _python(repr),
-    "abs": _python(abs),
-    "round": _python(round),
-    "list": _python(list),
-    "tuple": _python(tuple),
-    "type": _python(lambda v: _type_name(v)),
-}.items()}
-
-
 # --- small pieces -----------------------------------------------------------------------------------
 
 # A %-conversion's width and precision (either may be `*`: taken from the values)
@@ -1169,6 +1469,9 @@ _SYMBOLS: dict[type, str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div:
                              ast.MatMult: "@", ast.Mod: "%", ast.FloorDiv: "//"}
 _COMPARISONS: dict[type, Any] = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less, ast.LtE: np.less_equal,
                                  ast.Gt: np.greater, ast.GtE: np.greater_equal}
+_PYTHON_COMPARISONS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
+_SIGNS: dict[type, str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 _PYTHON_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
     "**": lambda a, b: a**b, "%": lambda a, b: a % b, "//": lambda a, b: a // b}
@@ -1179,16 +1482,6 @@ def _math(name: str, args: list[Any]) -> Any:
         return getattr(math, name)(*args)
     except (ValueError, OverflowError) as problem:
         raise TorchError(type(problem).__name__, str(problem)) from None
-
-
-def _type_name(value: Any) -> str:
-    if isinstance(value, Tensor):
-        return "Tensor"
-    if isinstance(value, GradFn):
-        return value.name()
-    if value is None:
-        return "NoneType"
-    return type(value).__name__
 
 
 def _flatten(data: Any, node: ast.AST, interpreter: Interpreter) -> Any:
@@ -1239,10 +1532,12 @@ def _expression_name(node: ast.AST) -> str:
     return names.get(type(node), f"a '{type(node).__name__}' expression")
 
 
-def run(source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | None = None) -> Interpreter:
+def run(source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | None = None,
+        max_steps: int = MAX_STEPS, timeout: float = TIMEOUT) -> Interpreter:
     """Run a file's text, writing what it prints to `out` and PyTorch's warnings to `errors`;
-    SyntaxProblem (exit 2) for what gradcli run does not take, TorchError (exit 1) for what PyTorch
-    would raise."""
+    SyntaxProblem (exit 2) for what gradcli run does not take, LimitProblem (exit 2) past `max_steps`
+    statements and loop iterations or `timeout` seconds, TorchError (exit 1) for what PyTorch or
+    Python would raise."""
     try:
         tree = ast.parse(source)
     except (RecursionError, MemoryError):  # Python's own parser gives up on such nesting too
@@ -1255,7 +1550,10 @@ def run(source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | No
             starts.append(starts[-1] + len(text))
         start = starts[min(line, len(starts)) - 1] + max(column, 0)
         raise SyntaxProblem(f"not Python: {problem.msg}", source=source, span=(start, start + 1)) from None
-    interpreter = Interpreter(source, out, filename, errors)
+    interpreter = Interpreter(source, out, filename, errors, max_steps, timeout)
+    wrong = python.misplaced(tree.body)
+    if wrong is not None:  # refused by Python's compiler, before anything runs
+        raise interpreter.refuse(wrong[0], f"not Python: {wrong[1]}")
     # The walk takes a few Python frames per level of the tree ast.parse built (as deep as
     # Python's parser goes, about a thousand levels): room for them, and no further.
     limit = sys.getrecursionlimit()

@@ -1,0 +1,564 @@
+"""The Python of `gradcli run` around the tensors: scopes, the file's own functions, lazy iterators
+and the builtins tutorials call, as Python has them.
+
+The interpreter (gradcli.run.interpreter) walks statements and expressions; this module holds what
+they make and read: a Frame per function call (and per comprehension), a UserFunction per `def` and
+`lambda` with Python's argument binding and its TypeErrors, Lazy iterators (`enumerate`, `zip`,
+generator expressions: made one item at a time, so `range(10**12)` is never a list), the checks
+Python's compiler makes before running (`'break' outside loop`), and the builtins. What the file does
+wrong, as Python would raise it, is a PythonError (TorchError: exit 1, Python's last traceback line).
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from gradcli.errors import LimitProblem, Limits, over_limit
+from gradcli.run.tensor import GradFn, Tensor, TorchError
+
+if TYPE_CHECKING:
+    from gradcli.run.interpreter import Interpreter
+
+MAX_CALL_DEPTH = 1_000  # calls of the file's functions inside each other (Python's own default limit)
+
+
+class PythonError(TorchError):
+    """An exception Python raises in the file's own code; without a message, Python prints its name
+    alone (`AssertionError`)."""
+
+    def line(self) -> str:
+        return f"{self.kind}: {self.message}" if self.message else self.kind
+
+
+def python_error(problem: Exception) -> PythonError:
+    """A Python exception met while doing what the file asked, as the file's own (KeyError's message is
+    the key's repr, as Python prints it)."""
+    return PythonError(type(problem).__name__, str(problem))
+
+
+# --- how a block ends early: break, continue, return (the placement checks keep them inside) ------
+
+
+class Break(Exception):
+    pass
+
+
+class Continue(Exception):
+    pass
+
+
+class Return(Exception):
+    def __init__(self, value: Any) -> None:
+        super().__init__()
+        self.value = value
+
+
+# --- scopes and functions -----------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Frame:
+    """The names of one scope: the module's, a function call's or a comprehension's. `parent` is the
+    scope it was written in (closures read through it); `local` the names a function assigns
+    anywhere in its body, which are its own even before they are bound (UnboundLocalError)."""
+
+    names: dict[str, Any]
+    parent: Frame | None = None
+    local: frozenset[str] = frozenset()
+    qualname: str = ""  # the function's, for the qualified names of the functions defined in it
+
+
+@dataclass(eq=False)
+class UserFunction:
+    """A `def` or `lambda` of the file: its code, its defaults (evaluated where it was defined) and
+    the scope it closes over."""
+
+    name: str
+    qualname: str
+    node: ast.FunctionDef | ast.Lambda
+    defaults: list[Any]
+    kw_defaults: dict[str, Any]
+    closure: Frame
+    local: frozenset[str] = field(default_factory=frozenset)
+
+    def __repr__(self) -> str:
+        return f"<function {self.qualname} at {address(self)}>"
+
+
+def address(value: Any) -> str:
+    return f"0x7f3e{id(value) & 0xFFFFFFFF:08x}"
+
+
+def scope_of(body: list[ast.stmt], arguments: ast.arguments | None) -> tuple[frozenset[str], ast.AST | None]:
+    """The names a function's body binds (its locals, as Python's compiler finds them: not those of
+    the functions, lambdas and comprehensions inside it), and a `yield` or `await` if it has one."""
+    names: set[str] = set()
+    if arguments is not None:
+        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
+        names.update(a.arg for a in every if a is not None)
+    generator: ast.AST | None = None
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+            stack.extend(node.decorator_list)
+            if not isinstance(node, ast.ClassDef):
+                stack.extend([*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)])
+            continue
+        if isinstance(node, ast.Lambda):
+            stack.extend([*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)])
+            continue
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            stack.append(node.generators[0].iter)  # the rest is the comprehension's own scope
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await)) and generator is None:
+            generator = node
+        stack.extend(ast.iter_child_nodes(node))
+    return frozenset(names), generator
+
+
+def misplaced(body: list[ast.stmt], loop: bool = False, function: bool = False) -> tuple[ast.stmt, str] | None:
+    """A `break`, `continue` or `return` where Python's compiler refuses it (before anything runs),
+    with Python's message."""
+    for node in body:
+        if isinstance(node, ast.Break) and not loop:
+            return node, "'break' outside loop"
+        if isinstance(node, ast.Continue) and not loop:
+            return node, "'continue' not properly in loop"
+        if isinstance(node, ast.Return) and not function:
+            return node, "'return' outside function"
+        found = None
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            found = misplaced(node.body, True, function) or misplaced(node.orelse, loop, function)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found = misplaced(node.body, False, True)
+        elif isinstance(node, ast.ClassDef):
+            found = misplaced(node.body, False, False)
+        else:
+            for name in ("body", "orelse", "finalbody"):
+                found = found or misplaced(getattr(node, name, []) or [], loop, function)
+            for handler in getattr(node, "handlers", []) or []:
+                found = found or misplaced(handler.body, loop, function)
+        if found:
+            return found
+    return None
+
+
+def _listed(names: list[str]) -> str:
+    quoted = [f"'{name}'" for name in names]
+    if len(quoted) == 1:
+        return quoted[0]
+    if len(quoted) == 2:
+        return f"{quoted[0]} and {quoted[1]}"
+    return ", ".join(quoted[:-1]) + f", and {quoted[-1]}"
+
+
+def bind_arguments(function: UserFunction, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The call's arguments as the function's locals, or the TypeError Python raises, in the order
+    CPython checks: keywords, then too many positionals, then what is missing."""
+    spec = function.node.args
+    name = f"{function.qualname}()"
+    positional = [a.arg for a in [*spec.posonlyargs, *spec.args]]
+    only_positional = {a.arg for a in spec.posonlyargs}
+    keyword_only = [a.arg for a in spec.kwonlyargs]
+    bound: dict[str, Any] = dict(zip(positional, args, strict=False))
+    if spec.vararg is not None:
+        bound[spec.vararg.arg] = tuple(args[len(positional):])
+    extra: dict[str, Any] = {}
+    passed_positional_only = []
+    for key, value in kwargs.items():
+        if key in only_positional and spec.kwarg is None:
+            passed_positional_only.append(key)
+            continue
+        if key in positional[len(only_positional):] or key in keyword_only:
+            if key in bound:
+                raise PythonError("TypeError", f"{name} got multiple values for argument '{key}'")
+            bound[key] = value
+        elif spec.kwarg is not None:
+            extra[key] = value
+        else:
+            raise PythonError("TypeError", f"{name} got an unexpected keyword argument '{key}'")
+    if passed_positional_only:
+        raise PythonError("TypeError", f"{name} got some positional-only arguments passed as keyword arguments: "
+                                       f"'{', '.join(passed_positional_only)}'")
+    if len(args) > len(positional) and spec.vararg is None:
+        least = len(positional) - len(function.defaults)
+        takes = f"from {least} to {len(positional)}" if least != len(positional) else f"{len(positional)}"
+        plural = "" if takes == "1" else "s"
+        raise PythonError("TypeError", f"{name} takes {takes} positional argument{plural} but {len(args)} "
+                                       f"{'was' if len(args) == 1 else 'were'} given")
+    defaults = dict(zip(positional[len(positional) - len(function.defaults):], function.defaults, strict=True))
+    missing = [p for p in positional if p not in bound and p not in defaults]
+    if missing:
+        raise PythonError("TypeError", f"{name} missing {len(missing)} required positional argument"
+                                       f"{'s' if len(missing) > 1 else ''}: {_listed(missing)}")
+    for key, value in defaults.items():
+        bound.setdefault(key, value)
+    missing = [k for k in keyword_only if k not in bound and k not in function.kw_defaults]
+    if missing:
+        raise PythonError("TypeError", f"{name} missing {len(missing)} required keyword-only argument"
+                                       f"{'s' if len(missing) > 1 else ''}: {_listed(missing)}")
+    for key, value in function.kw_defaults.items():
+        bound.setdefault(key, value)
+    if spec.kwarg is not None:
+        bound[spec.kwarg.arg] = extra
+    return bound
+
+
+class Lazy:
+    """An iterator of the run (enumerate, zip, reversed, a generator expression): its items are made
+    one at a time, as the loop that reads them asks."""
+
+    def __init__(self, kind: str, items: Iterator[Any]) -> None:
+        self.kind, self.items = kind, items
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} at {address(self)}>"
+
+
+def type_name(value: Any) -> str:
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, GradFn):
+        return value.name()
+    if isinstance(value, UserFunction):
+        return "function"
+    if isinstance(value, Lazy):
+        return value.kind.split()[0]
+    if value is None:
+        return "NoneType"
+    return type(value).__name__
+
+
+# --- builtins -------------------------------------------------------------------------------------
+
+Call = Callable[["Interpreter", list[Any], dict[str, Any], ast.AST], Any]
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    function: Call
+
+    def __repr__(self) -> str:
+        return f"<built-in function {self.name}>"
+
+
+MAX_NESTING = 1_000  # lists in lists that gradcli writes out or compares (Python's own repr stops near there)
+
+
+def measure(value: Any) -> tuple[int, int]:
+    """How many items writing `value` out shows, and how deep its lists nest, without recursion: a
+    list that holds another twice shows it twice (`a = [a, a]` sixty times over is 2**60 items), a
+    list inside itself shows as [...]."""
+    containers = (list, tuple, dict)
+    if not isinstance(value, containers):
+        return 1, 0
+    known: dict[int, tuple[int, int]] = {}
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        item, finished = stack.pop()
+        children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+        if finished:
+            count, depth = 1, 0
+            for child in children:
+                shown, nested = known.get(id(child), (1, 0)) if isinstance(child, containers) else (1, 0)
+                count, depth = count + shown, max(depth, nested)
+            known[id(item)] = (count, depth + 1)
+        elif id(item) not in known:
+            known[id(item)] = (1, 0)  # until its items are measured (met again inside itself: [...])
+            stack.append((item, True))
+            stack.extend((child, False) for child in children if isinstance(child, containers)
+                         and id(child) not in known)
+    return known[id(value)]
+
+
+def check_printable(interpreter: Interpreter, values: list[Any], node: ast.AST) -> None:
+    """Refuse, before Python's repr or == walks it, a value too big to write out or nested too deep
+    for Python's own recursion."""
+    count = 0
+    for value in values:
+        shown, depth = measure(value)
+        if depth > MAX_NESTING:
+            raise LimitProblem(f"this value nests {depth:,} lists deep (gradcli run writes out and compares up to "
+                               f"{MAX_NESTING:,})", source=interpreter.source, span=interpreter.span(node))
+        count += shown
+    if count > Limits.get("elements"):
+        raise over_limit(f"writing this out would show {count:,} items", "elements", source=interpreter.source,
+                         span=interpreter.span(node))
+
+
+def _shown(function: Callable[[Any], str]) -> Call:
+    def show(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> str:
+        check_printable(interpreter, args, node)
+        return _python(function)(interpreter, args, kwargs, node)
+
+    return show
+
+
+def _print(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
+    check_printable(interpreter, args, node)
+    unknown = set(kwargs) - {"sep", "end", "flush"}
+    if unknown:
+        raise TorchError("TypeError", f"'{sorted(unknown)[0]}' is an invalid keyword argument for print()")
+    sep = kwargs.get("sep", " ")
+    end = kwargs.get("end", "\n")
+    interpreter.out.write((" " if sep is None else sep).join(str(a) for a in args) + ("\n" if end is None else end))
+
+
+def _python(function: Callable[..., Any]) -> Call:
+    def call(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except (TypeError, ValueError, OverflowError, ZeroDivisionError) as problem:
+            raise python_error(problem) from None
+
+    return call
+
+
+def _len(value: Any) -> int:
+    if isinstance(value, Tensor):
+        if not value.data.ndim:
+            raise TypeError("len() of a 0-d tensor")
+        return len(value.data)
+    if isinstance(value, Lazy):
+        raise TypeError(f"object of type '{type_name(value)}' has no len()")
+    return len(value)
+
+
+def _no_keywords(function: str, kwargs: dict[str, Any]) -> None:
+    if kwargs:
+        raise PythonError("TypeError", f"{function}() takes no keyword arguments")
+
+
+def _one(function: str, args: list[Any], at_most: int = 1) -> None:
+    if len(args) > at_most:
+        raise PythonError("TypeError", f"{function} expected at most {at_most} argument{'s' if at_most > 1 else ''}, "
+                                       f"got {len(args)}")
+
+
+def _range(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> range:
+    _no_keywords("range", kwargs)
+    try:
+        return range(*args)  # lazy: range(10**12) is three numbers (a tensor gives its __index__)
+    except (TypeError, ValueError) as problem:
+        raise python_error(problem) from None
+
+
+def _list(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> list[Any]:
+    _no_keywords("list", kwargs)
+    _one("list", args)
+    return interpreter.collect(args[0], node) if args else []
+
+
+def _tuple(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> tuple[Any, ...]:
+    _no_keywords("tuple", kwargs)
+    _one("tuple", args)
+    return tuple(interpreter.collect(args[0], node)) if args else ()
+
+
+def _dict(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> dict[Any, Any]:
+    _one("dict", args)
+    made: dict[Any, Any] = {}
+    try:
+        made.update(args[0] if args and isinstance(args[0], dict) else interpreter.collect(args[0], node) if args else {})
+        made.update(kwargs)
+    except (TypeError, ValueError) as problem:
+        raise python_error(problem) from None
+    return made
+
+
+def _enumerate(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Lazy:
+    if not args and "iterable" not in kwargs:
+        raise PythonError("TypeError", "enumerate() missing required argument 'iterable' (pos 1)")
+    iterable = args[0] if args else kwargs.pop("iterable")
+    start = args[1] if len(args) > 1 else kwargs.pop("start", 0)
+    if kwargs:
+        raise PythonError("TypeError", f"'{next(iter(kwargs))}' is an invalid keyword argument for enumerate()")
+    try:
+        first = operator.index(start)
+    except TypeError:
+        raise PythonError("TypeError", f"'{type_name(start)}' object cannot be interpreted as an integer") from None
+    items = interpreter.iterate(iterable, node)
+    return Lazy("enumerate object", ((first + i, item) for i, item in enumerate(items)))
+
+
+def _zip(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Lazy:
+    strict = bool(kwargs.pop("strict", False))
+    if kwargs:
+        raise PythonError("TypeError", f"zip() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    iterators = [interpreter.iterate(a, node) for a in args]
+    try:
+        return Lazy("zip object", zip(*iterators, strict=strict))
+    except ValueError as problem:
+        raise python_error(problem) from None
+
+
+def _reversed(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Lazy:
+    _no_keywords("reversed", kwargs)
+    if len(args) != 1:
+        raise PythonError("TypeError", f"reversed expected 1 argument, got {len(args)}")
+    sequence = args[0]
+    if not isinstance(sequence, (list, tuple, range, str)):
+        raise PythonError("TypeError", f"'{type_name(sequence)}' object is not reversible")
+    kind = {list: "list_reverseiterator object", range: "range_iterator object"}.get(type(sequence), "reversed object")
+    return Lazy(kind, reversed(sequence))
+
+
+def _sum(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    if not args:
+        raise PythonError("TypeError", "sum() takes at least 1 positional argument (0 given)")
+    total = args[1] if len(args) > 1 else kwargs.pop("start", 0)
+    if isinstance(total, str):
+        raise PythonError("TypeError", "sum() can't sum strings [use ''.join(seq) instead]")
+    for item in interpreter.each(args[0], node):
+        total = interpreter.binary("+", total, item, node)  # 0 + t: AddBackward0, as in PyTorch
+    return total
+
+
+def _extreme(name: str, better: type[ast.cmpop]) -> Call:
+    """min and max as Python has them: the first best item (`item < best` decides, a tensor of one
+    element by its bool), over one iterable or several arguments, with key= and default=."""
+
+    def pick(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        key = kwargs.pop("key", None)
+        has_default = "default" in kwargs
+        default = kwargs.pop("default", None)
+        if kwargs:
+            raise PythonError("TypeError", f"'{next(iter(kwargs))}' is an invalid keyword argument for {name}()")
+        if not args:
+            raise PythonError("TypeError", f"{name} expected at least 1 argument, got 0")
+        if len(args) > 1 and has_default:
+            raise PythonError("TypeError", f"Cannot specify a default for {name}() with multiple positional arguments")
+        items = interpreter.each(args[0], node) if len(args) == 1 else iter(args)
+        best, best_key, empty = None, None, True
+        for item in items:
+            score = item if key is None else interpreter.call(key, [item], {}, node)
+            if empty or interpreter.truth(interpreter.compare(better, score, best_key), node):
+                best, best_key, empty = item, score, False
+        if empty:
+            if has_default:
+                return default
+            raise PythonError("ValueError", f"{name}() arg is an empty sequence")
+        return best
+
+    return pick
+
+
+def _truth_of_all(name: str, wanted: bool) -> Call:
+    def test(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> bool:
+        _no_keywords(name, kwargs)
+        if len(args) != 1:
+            raise PythonError("TypeError", f"{name}() takes exactly one argument ({len(args)} given)")
+        for item in interpreter.each(args[0], node):
+            if interpreter.truth(item, node) == wanted:
+                return wanted
+        return not wanted
+
+    return test
+
+
+def _sorted(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> list[Any]:
+    if len(args) != 1:
+        raise PythonError("TypeError", f"sorted expected 1 argument, got {len(args)}")
+    key = kwargs.pop("key", None)
+    reverse = interpreter.truth(kwargs.pop("reverse", False), node)
+    if kwargs:
+        raise PythonError("TypeError", f"sort() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    items = interpreter.collect(args[0], node)
+    keys = items if key is None else [interpreter.call(key, [item], {}, node) for item in items]
+    order = list(range(len(items)))
+    try:
+        order.sort(key=lambda i: keys[i], reverse=reverse)
+    except TypeError as problem:
+        raise python_error(problem) from None
+    return [items[i] for i in order]
+
+
+def _number(kind: type) -> Callable[..., Any]:
+    def convert(*args: Any) -> Any:
+        value = args[0] if args else kind()
+        if isinstance(value, Tensor):
+            value = value._scalar()
+        return kind(value)
+
+    return convert
+
+
+def _isinstance_refused(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    raise interpreter.refuse(node, "isinstance() is not supported", "gradcli run has no classes yet")
+
+
+BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function in {
+    "print": _print,
+    "len": _python(_len),
+    "float": _python(_number(float)),
+    "int": _python(_number(int)),
+    "bool": lambda interpreter, args, kwargs, node: interpreter.truth(args[0], node) if args else False,
+    "str": _shown(str),
+    "repr": _shown(repr),
+    "abs": _python(abs),
+    "round": _python(round),
+    "list": _list,
+    "tuple": _tuple,
+    "dict": _dict,
+    "type": _python(lambda v: type_name(v)),
+    "range": _range,
+    "enumerate": _enumerate,
+    "zip": _zip,
+    "reversed": _reversed,
+    "sorted": _sorted,
+    "sum": _sum,
+    "min": _extreme("min", ast.Lt),
+    "max": _extreme("max", ast.Gt),
+    "any": _truth_of_all("any", True),
+    "all": _truth_of_all("all", False),
+    "isinstance": _isinstance_refused,
+}.items()}
+
+
+# --- methods of Python's lists, dicts and strings --------------------------------------------------
+
+METHODS: dict[type, frozenset[str]] = {
+    list: frozenset({"append", "extend", "pop", "insert", "index", "count", "reverse", "copy", "clear", "remove"}),
+    dict: frozenset({"items", "keys", "values", "get", "pop", "update", "setdefault", "copy", "clear"}),
+    str: frozenset({"format", "join", "upper", "lower", "strip", "lstrip", "rstrip", "split", "replace", "startswith",
+                    "endswith", "title", "capitalize"}),
+}
+
+
+def call_python_method(interpreter: Interpreter, receiver: Any, name: str, args: list[Any], kwargs: dict[str, Any],
+                       node: ast.AST) -> Any:
+    """A method of a list, dict or string, as Python runs it, after the checks that keep it bounded
+    (a list or string never grows past the elements limit in one call)."""
+    limit = Limits.get("elements")
+    if name == "extend" and isinstance(receiver, list):
+        args = [interpreter.collect(args[0], node)] if len(args) == 1 else args
+        if len(args) == 1 and len(receiver) + len(args[0]) > limit:
+            raise over_limit(f"this list would have {len(receiver) + len(args[0]):,} items", "elements",
+                             source=interpreter.source, span=interpreter.span(node))
+    elif name == "join" and isinstance(receiver, str) and len(args) == 1:
+        items = interpreter.collect(args[0], node)
+        length = sum(len(i) for i in items if isinstance(i, str)) + len(receiver) * max(len(items) - 1, 0)
+        if length > limit:
+            raise over_limit(f"this string would have {length:,} characters", "elements", source=interpreter.source,
+                             span=interpreter.span(node))
+        args = [items]
+    elif name == "replace" and isinstance(receiver, str) and len(args) >= 2 and all(isinstance(a, str) for a in args[:2]):
+        length = len(receiver) + (receiver.count(args[0]) if args[0] else len(receiver) + 1) * len(args[1])
+        if length > limit:
+            raise over_limit(f"this string would have {length:,} characters", "elements", source=interpreter.source,
+                             span=interpreter.span(node))
+    try:
+        return getattr(receiver, name)(*args, **kwargs)
+    except (TypeError, ValueError, KeyError, IndexError, OverflowError) as problem:
+        raise python_error(problem) from None
