@@ -32,7 +32,7 @@ from gradcli.ops import FUNCTIONS, METHODS, OPS, Op
 from gradcli.ops.core import Dialect
 
 # A module prefix -> the family whose semantics its calls have.
-FAMILIES = {"torch": "torch", "torch.nn.functional": "torch", "F": "torch", "torch.special": "torch",
+FAMILIES = {"torch": "torch", "torch.nn.functional": "nn", "F": "nn", "torch.special": "torch",
             "torch.linalg": "torch", "np": "numpy", "numpy": "numpy", "np.linalg": "numpy", "numpy.linalg": "numpy",
             "math": "math"}
 BARE, METHOD = "", "method"
@@ -47,10 +47,12 @@ class CallProblem(Exception):
     """What is wrong with a call: at `value` (one of the call's args) or at `keyword`, else the whole call."""
 
     def __init__(self, message: str, value: Any = None, keyword: str | None = None, hint: str = "",
-                 syntax: bool = False) -> None:
+                 syntax: bool = False, raised: str = "") -> None:
         super().__init__(message)
         self.message, self.value, self.keyword, self.hint = message, value, keyword, hint
         self.syntax = syntax  # not a value at all (None, a string, a tuple where a tensor goes)
+        # what PyTorch itself raises for this call ("TypeError"): `run` raises it as PyTorch does
+        self.raised = raised
 
 
 class Front(Protocol):
@@ -268,6 +270,10 @@ def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], g
             what = f"got multiple values for argument '{key}'" if spec else f"got an unexpected keyword argument '{key}'"
             raise CallProblem(f"{name}() {what}", keyword=key, hint=f"{name} takes the keyword arguments: {known}")
         written[spec.name] = value
+    for required in dialect.required if dialect is not None else ():
+        if required not in written:  # torch.cumsum(x): PyTorch's parser says so
+            raise CallProblem(f'{name}() missing 1 required positional arguments: "{required}"', raised="TypeError",
+                              hint=f"the spelling's library needs {required}=: see the README's whose semantics")
     params: dict[str, Any] = dict(dialect.defaults) if dialect is not None else {}
     for spec in op.params:
         if spec.name not in written:

@@ -67,14 +67,6 @@ KNOWN: dict[str, str] = {
     "floor_divide[1]": "backward through floor_divide: run gives zeros, PyTorch raises 'derivative ... is not implemented'",
     "heaviside": "backward through heaviside: run gives zeros, PyTorch raises 'derivative for aten::heaviside is not implemented'",
     "heaviside[1]": "backward through heaviside: run gives zeros, PyTorch raises 'derivative ... is not implemented'",
-    # run accepts calls that PyTorch's argument parser refuses
-    "cumsum": "run accepts torch.cumsum(a) without dim; PyTorch: TypeError missing 'dim'",
-    "cumprod": "run accepts torch.cumprod(a) without dim; PyTorch: TypeError missing 'dim'",
-    "logcumsumexp": "run accepts torch.logcumsumexp(a) without dim; PyTorch: TypeError missing 'dim'",
-    "logsumexp": "run accepts torch.logsumexp(a) without dim; PyTorch: TypeError missing 'dim'",
-    "logsumexp[1]": "run accepts torch.logsumexp(a) of a matrix without dim; PyTorch: TypeError missing 'dim'",
-    "softmax": "run accepts torch.softmax(a) without dim; PyTorch: TypeError missing 'dim'",
-    "log_softmax": "run accepts torch.log_softmax(a) without dim; PyTorch: TypeError missing 'dim'",
     "flip": "run accepts torch.flip(a, dims=0); PyTorch: TypeError 'dims' must be tuple of ints, not int",
     # gradcli accepts a 0-d class weight / bias that PyTorch refuses
     "cross_entropy[1]": "a 0-d weight is broadcast; PyTorch: RuntimeError weight tensor should be defined for all 3 classes",
@@ -99,6 +91,11 @@ KNOWN: dict[str, str] = {
     "avg_pool1d[1]": "next_functions: Squeeze over the leaf; PyTorch: Squeeze over AvgPool2D (over Unsqueeze)",
     "max_pool1d": "next_functions: Squeeze over the leaf; PyTorch: Squeeze over MaxPool2DWithIndices (over Unsqueeze)",
     "max_pool1d[1]": "next_functions: Squeeze over the leaf; PyTorch: Squeeze over MaxPool2DWithIndices (over Unsqueeze)",
+    "repeat_interleave": "next_functions: View over the leaf; PyTorch: View over Clone over Expand over Unsqueeze",
+    "repeat_interleave[1]": "next_functions: View over the leaf; PyTorch: View over Clone over Expand over Unsqueeze",
+    "vstack[1]": "next_functions: Cat over the leaves; PyTorch: Cat over an Unsqueeze of each 1-D item (atleast_2d)",
+    "dstack[1]": "next_functions: Cat over the leaves; PyTorch: Cat over an Unsqueeze of each 2-D item (atleast_3d)",
+    "column_stack[1]": "next_functions: Cat over the leaves; PyTorch: Cat over a View of each 1-D item (a column)",
 }
 
 

@@ -162,12 +162,13 @@ def point_axes(dim: int | tuple[int, ...] | None, rank: int) -> tuple[int, ...]:
 class Dialect(NamedTuple):
     """What a call of a row means when spelled by one family (Op.dialects; gradcli.lowering reads it)."""
 
-    family: str  # "" (bare: Python's and mathematics'), "torch", "method", "numpy", "math"
+    family: str  # "" (bare: Python's and mathematics'), "torch", "nn" (F.), "method", "numpy", "math"
     row: str | None = None  # the row it means instead
     positional: int | None = None  # only a call with this many positional args
     order: tuple[str, ...] | None = None  # its params by position, in the family's order
     defaults: tuple[tuple[str, Any], ...] = ()  # its params' defaults where they differ (NumPy's ddof=0)
     refuses: tuple[str, ...] = ()  # keywords the family's function has not (np.std has no unbiased=)
+    required: tuple[str, ...] = ()  # params the family's function cannot do without (torch.cumsum's dim)
 
 
 @dataclass(frozen=True, eq=False, repr=False)  # eq/repr left out: they cost start-up time

@@ -751,6 +751,7 @@ _VAR_EXAMPLES = (*_OVER_DIMS[:-1], (((2, 3),), {"dim": 1, "correction": 0}), (((
 # PyTorch's var/std overloads: (input, dim, unbiased, keepdim) and (input, unbiased), told apart by
 # the bool (torch.std(x, False)); NumPy's np.std(a, axis, ..., ddof=0) divides by n unless asked.
 _VAR_ORDERS = (("dim", "unbiased", "keepdim"), ("unbiased",))
+_NEEDS_DIM = (Dialect("torch", required=("dim",)), Dialect("method", required=("dim",)))  # torch.cumsum(x): TypeError
 _NUMPY_DDOF = (Dialect("numpy", order=("dim",), defaults=(("correction", 0.0),), refuses=("unbiased", "correction")),
                Dialect("torch", refuses=("ddof",)), Dialect("method", refuses=("ddof",)))
 
@@ -775,22 +776,22 @@ ROWS = [
     _even_row("amin", np.amin, "Min"),
     structural("cumsum", 1, _cumsum, _cumsum_vjp, "CumsumBackward0", dtype="sums", sympy=_sym_scan(lambda terms: load_sympy().Add(*terms)),
                shape=_softmax_shape("cumsum"), examples=_SOFTMAX_EXAMPLES, linear=True, methods=("cumsum",),
-               params=(DIM_INT, CAST), reference="torch.cumsum(a, 0)"),
+               params=(DIM_INT, CAST), reference="torch.cumsum(a, 0)", dialects=_NEEDS_DIM),
     structural("cumprod", 1, _cumprod, _cumprod_vjp, "CumprodBackward0", dtype="sums", jvp=_cumprod_jvp,
                sympy=_sym_scan(lambda terms: load_sympy().Mul(*terms)), shape=_softmax_shape("cumprod"),
                examples=_SOFTMAX_EXAMPLES, methods=("cumprod",), params=(DIM_INT, CAST),
-               reference="torch.cumprod(a, 0)"),
+               reference="torch.cumprod(a, 0)", dialects=_NEEDS_DIM),
     structural("logcumsumexp", 1, _logcumsumexp, _logcumsumexp_vjp, "LogcumsumexpBackward0", jvp=_logcumsumexp_jvp,
                sympy=_sym_scan(lambda terms: load_sympy().log(load_sympy().Add(*map(load_sympy().exp, terms)))),
                shape=_softmax_shape("logcumsumexp"), examples=_SOFTMAX_EXAMPLES, methods=("logcumsumexp",),
-               params=(DIM_INT,), reference="torch.logcumsumexp(a, 0)"),
+               params=(DIM_INT,), reference="torch.logcumsumexp(a, 0)", dialects=_NEEDS_DIM),
     structural("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0", jvp=_reduction_jvp(_norm_vjp), sympy=_sym_norm,
                shape=_norm_shape, examples=_NORM_EXAMPLES, kinked=True, methods=("norm",), spellings=("vector_norm",),
                params=(ORD, DIM, KEEPDIM), reference="torch.linalg.vector_norm(a)"),
     structural("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0", jvp=_logsumexp_jvp,
                sympy=_sympy_reduction(lambda terms: load_sympy().log(load_sympy().Add(*map(load_sympy().exp, terms)))),
                shape=_reduced_shape, examples=_OVER_DIMS, methods=("logsumexp",), params=(DIM, KEEPDIM),
-               reference="torch.logsumexp(a, dim=0)"),
+               reference="torch.logsumexp(a, dim=0)", dialects=_NEEDS_DIM),
     structural("var", 1, _var, _var_vjp, "VarBackward0", jvp=_reduction_jvp(_var_vjp), sympy=_sym_var(root=False),
                shape=_var_shape, examples=_VAR_EXAMPLES,
                methods=("var",), params=(DIM, UNBIASED, KEEPDIM, CORRECTION), positional=_VAR_ORDERS,
@@ -801,8 +802,8 @@ ROWS = [
                dialects=_NUMPY_DDOF),
     structural("softmax", 1, _softmax, _softmax_vjp, "SoftmaxBackward0", jvp=_softmax_jvp, sympy=_sym_softmax(log=False),
                shape=_softmax_shape("softmax"), examples=_SOFTMAX_EXAMPLES, methods=("softmax",), params=(DIM_INT, CAST),
-               reference="torch.softmax(a, 0)"),
+               reference="torch.softmax(a, 0)", dialects=_NEEDS_DIM),
     structural("log_softmax", 1, _log_softmax, _log_softmax_vjp, "LogSoftmaxBackward0", jvp=_log_softmax_jvp,
                sympy=_sym_softmax(log=True), shape=_softmax_shape("log_softmax"), examples=_SOFTMAX_EXAMPLES,
-               methods=("log_softmax",), params=(DIM_INT, CAST), reference="torch.log_softmax(a, 0)"),
+               methods=("log_softmax",), params=(DIM_INT, CAST), reference="torch.log_softmax(a, 0)", dialects=_NEEDS_DIM),
 ]

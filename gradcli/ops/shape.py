@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Param, point_axes, structural
+from gradcli.ops.core import Array, Param, composite, point_axes, structural
 
 Shape = tuple[int, ...]
 
@@ -637,6 +637,355 @@ def _triangle_vjp(keep_lower: bool) -> Any:
     return lambda g, ans, x, ranks, diagonal=0: (forward(g, (2,), diagonal),)
 
 
+# --- clone, narrow, select, view_as, movedim, unflatten: copies, cuts and views ----------------
+
+
+def _clone(x: Array, ranks: tuple[int, ...]) -> Array:
+    return np.copy(x)
+
+
+def _narrow_cut(x: Shape, dim: int | None, start: int | None, length: int | None) -> tuple[int, slice]:
+    """narrow's axis (negative) and the slice of it, in PyTorch's words where they do not fit."""
+    if dim is None or start is None or length is None:
+        raise ValueError("narrow takes dim, start and length, as in x.narrow(0, 1, 2)")
+    if not x:
+        raise ValueError("narrow() cannot be applied to a 0-dim tensor.")
+    axis = _one_axis(dim, len(x))
+    size = x[axis]
+    if not -size <= start <= size:
+        raise ValueError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    start = start + size if start < 0 else start
+    if length < 0:
+        raise ValueError("narrow(): length must be non-negative.")
+    if start + length > size:
+        raise ValueError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return axis, slice(start, start + length)
+
+
+def _narrow_shape(x: Shape, dim: int | None = None, start: int | None = None, length: int | None = None) -> Shape:
+    axis, cut = _narrow_cut(x, dim, start, length)
+    out = list(x)
+    out[axis] = cut.stop - cut.start
+    return tuple(out)
+
+
+def _narrow(x: Array, ranks: tuple[int, ...], dim: int | None = None, start: int | None = None,
+            length: int | None = None) -> Array:
+    return x[_part_key(*_narrow_cut(np.shape(x)[np.ndim(x) - ranks[0]:], dim, start, length))]
+
+
+def _narrow_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: int | None = None,
+                start: int | None = None, length: int | None = None) -> tuple[Array]:
+    cotangent = np.zeros_like(x)
+    cotangent[_part_key(*_narrow_cut(np.shape(x)[np.ndim(x) - ranks[0]:], dim, start, length))] = g
+    return (cotangent,)
+
+
+def _select_at(x: Shape, dim: int | None, index: int | None) -> tuple[Any, ...]:
+    """select's key: the index along dim (negative axis), the axes after it whole."""
+    if dim is None or index is None:
+        raise ValueError("select takes dim and index, as in x.select(0, 1)")
+    if not x:
+        raise ValueError("select() cannot be applied to a 0-dim tensor.")
+    axis = _one_axis(dim, len(x))
+    if not -x[axis] <= index < x[axis]:
+        raise ValueError(f"select(): index {index} out of range for tensor of size {list(x)} at dimension "
+                         f"{len(x) + axis}")
+    return (Ellipsis, index % x[axis]) + (slice(None),) * (-axis - 1)
+
+
+def _select_shape(x: Shape, dim: int | None = None, index: int | None = None) -> Shape:
+    axis = len(x) + _one_axis(dim, len(x)) if x and dim is not None else 0
+    _select_at(x, dim, index)
+    return x[:axis] + x[axis + 1:]
+
+
+def _select(x: Array, ranks: tuple[int, ...], dim: int | None = None, index: int | None = None) -> Array:
+    return np.asarray(x[_select_at(np.shape(x)[np.ndim(x) - ranks[0]:], dim, index)])
+
+
+def _select_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: int | None = None,
+                index: int | None = None) -> tuple[Array]:
+    cotangent = np.zeros_like(x)
+    cotangent[_select_at(np.shape(x)[np.ndim(x) - ranks[0]:], dim, index)] = g
+    return (cotangent,)
+
+
+def _view_as(x: Array, like: Array, ranks: tuple[int, ...]) -> Array:
+    rank, like_rank = ranks
+    return np.reshape(x, _lead(x, rank) + np.shape(like)[np.ndim(like) - like_rank:])
+
+
+def _view_as_shape(x: Shape, like: Shape) -> Shape:
+    return _reshape_shape(x, tuple(like))
+
+
+def _moved_order(rank: int, source: Any, destination: Any) -> tuple[int, ...]:
+    """movedim's permutation of the per-point axes (permute's dims)."""
+    if source is None or destination is None:
+        raise ValueError("movedim takes source and destination, as in torch.movedim(x, 0, 1)")
+    src = source if isinstance(source, tuple) else (source,)
+    dst = destination if isinstance(destination, tuple) else (destination,)
+    if len(src) != len(dst):
+        raise ValueError(f"movedim: Invalid source or destination dims: source ({list(src)} dims) should contain the "
+                         f"same number of dims as destination ({list(dst)} dims)")
+    for name, dims in (("source", src), ("destination", dst)):
+        if len(set(point_axes(d, rank) for d in dims)) != len(dims):
+            raise ValueError(f"movedim: repeated dim in `{name}` ({list(dims)})")
+    if not rank:
+        return ()
+    sources = [rank + point_axes(d, rank)[0] for d in src]
+    order = [axis for axis in range(rank) if axis not in sources]
+    for target, axis in sorted(zip((rank + point_axes(d, rank)[0] for d in dst), sources, strict=True)):
+        order.insert(target, axis)
+    return tuple(order)
+
+
+def _movedim(x: Array, ranks: tuple[int, ...], source: Any = None, destination: Any = None) -> Array:
+    return _permute(x, ranks, _moved_order(ranks[0], source, destination))
+
+
+def _movedim_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], source: Any = None,
+                 destination: Any = None) -> tuple[Array]:
+    return _permute_vjp(g, ans, x, ranks, _moved_order(ranks[0], source, destination))
+
+
+def _movedim_shape(x: Shape, source: Any = None, destination: Any = None) -> Shape:
+    return _permute_shape(x, _moved_order(len(x), source, destination))
+
+
+def _unflatten_shape(x: Shape, dim: int | None = None, sizes: Shape | None = None) -> Shape:
+    if dim is None or sizes is None:
+        raise ValueError("unflatten takes dim and sizes, as in x.unflatten(0, (2, 3))")
+    if not x:
+        raise ValueError("Dimension specified as 0 but tensor has no dimensions")
+    axis = len(x) + _one_axis(dim, len(x))
+    try:
+        middle = _reshape_shape((x[axis],), sizes)
+    except ValueError:
+        raise ValueError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+                         f"({x[axis]}) in the input tensor") from None
+    return (*x[:axis], *middle, *x[axis + 1:])
+
+
+def _unflatten(x: Array, ranks: tuple[int, ...], dim: int | None = None, sizes: Shape | None = None) -> Array:
+    rank = ranks[0]
+    return np.reshape(x, _lead(x, rank) + _unflatten_shape(np.shape(x)[np.ndim(x) - rank:], dim, sizes))
+
+
+# --- rot90, diag_embed, repeat_interleave --------------------------------------------------------
+
+
+def _rot90_axes(rank: int, k: int, dims: Any) -> tuple[int, int]:
+    dims = dims if isinstance(dims, tuple) else (dims,)
+    if len(dims) != 2:
+        raise ValueError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if rank < 2:
+        raise ValueError(f"expected total dims >= 2, but got total dims = {rank}")
+    a, b = point_axes(dims[0], rank)[0], point_axes(dims[1], rank)[0]
+    if a == b:
+        raise ValueError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
+    return a, b
+
+
+def _rotated(x: Array, k: int, a: int, b: int) -> Array:
+    # np.rot90's steps, in flips and a swap (which dual numbers, the Hessian's, go through too)
+    k %= 4
+    if k == 0:
+        return x
+    if k == 2:
+        return np.flip(np.flip(x, a), b)
+    return np.swapaxes(np.flip(x, b), a, b) if k == 1 else np.flip(np.swapaxes(x, a, b), b)
+
+
+def _rot90(x: Array, ranks: tuple[int, ...], k: int = 1, dims: Any = (0, 1)) -> Array:
+    return _rotated(x, k, *_rot90_axes(ranks[0], k, dims))
+
+
+def _rot90_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], k: int = 1, dims: Any = (0, 1)) -> tuple[Array]:
+    return (_rotated(g, -k, *_rot90_axes(ranks[0], k, dims)),)
+
+
+def _rot90_shape(x: Shape, k: int = 1, dims: Any = (0, 1)) -> Shape:
+    a, b = _rot90_axes(len(x), k, dims)
+    out = list(x)
+    if k % 2:
+        out[a], out[b] = x[b], x[a]
+    return tuple(out)
+
+
+def _diag_embed_axes(rank: int, dim1: int, dim2: int) -> tuple[int, int]:
+    """The result's two axes (negative) that hold the diagonal: the result has one axis more."""
+    a, b = point_axes(dim1, rank + 1)[0], point_axes(dim2, rank + 1)[0]
+    if a == b:
+        raise ValueError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return a, b
+
+
+def _diag_embed_shape(x: Shape, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Shape:
+    a, b = _diag_embed_axes(len(x), dim1, dim2)
+    n = (x[-1] if x else 1) + abs(offset)
+    out = list(x[:-1])
+    for axis in sorted((len(x) + 1 + a, len(x) + 1 + b)):
+        out.insert(axis, n)
+    return tuple(out)
+
+
+def _diag_embed(x: Array, ranks: tuple[int, ...], offset: int = 0, dim1: int = -2, dim2: int = -1) -> Array:
+    a, b = _diag_embed_axes(ranks[0], dim1, dim2)
+    y = x[..., None] if ranks[0] == 0 else x  # (a 0-d value is a vector of one, as PyTorch's error allows)
+    n = np.shape(y)[-1] + abs(offset)
+    rows, cols = _diagonal_cells(n, n, offset)
+    out = np.zeros_like(y, shape=(*np.shape(y)[:-1], n, n))
+    out[..., rows, cols] = y
+    return np.moveaxis(out, (-2, -1), (a, b))
+
+
+def _diag_embed_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], offset: int = 0, dim1: int = -2,
+                    dim2: int = -1) -> tuple[Array]:
+    a, b = _diag_embed_axes(ranks[0], dim1, dim2)
+    moved = np.moveaxis(g, (a, b), (-2, -1))
+    rows, cols = _diagonal_cells(np.shape(moved)[-1], np.shape(moved)[-1], offset)
+    return (np.reshape(moved[..., rows, cols], np.shape(x)),)
+
+
+def _interleave_axis(rank: int, repeats: int | None, dim: int | None) -> int | None:
+    if repeats is None:
+        raise ValueError("repeat_interleave takes repeats, as in x.repeat_interleave(2)")
+    if repeats < 0:
+        raise ValueError("Repeats must be non-negative")
+    return None if dim is None else _one_axis(dim, rank) if rank else -1
+
+
+def _repeat_interleave(x: Array, ranks: tuple[int, ...], repeats: int | None = None, dim: int | None = None) -> Array:
+    rank = ranks[0]
+    axis = _interleave_axis(rank, repeats, dim)
+    if axis is None or not rank:  # flattened first, as PyTorch does without a dim
+        x, axis = np.reshape(x, (*_lead(x, rank), -1)), -1
+    return np.repeat(x, int(repeats or 0), axis=axis)
+
+
+def _repeat_interleave_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], repeats: int | None = None,
+                           dim: int | None = None) -> tuple[Array]:
+    axis = _interleave_axis(ranks[0], repeats, dim)
+    if not repeats:
+        return (np.zeros_like(x),)
+    at = np.ndim(g) + (-1 if axis is None or not ranks[0] else axis)
+    # Each output element along the axis is (element, copy): split it so, and add the copies up.
+    split = np.reshape(g, (*np.shape(g)[:at], -1, repeats, *np.shape(g)[at + 1:]))
+    return (np.reshape(np.sum(split, axis=at + 1), np.shape(x)),)
+
+
+def _repeat_interleave_shape(x: Shape, repeats: int | None = None, dim: int | None = None) -> Shape:
+    axis = _interleave_axis(len(x), repeats, dim)
+    assert repeats is not None
+    if axis is None or not x:
+        return (math.prod(x) * repeats,)
+    out = list(x)
+    out[axis] *= repeats
+    return tuple(out)
+
+
+# --- hstack, vstack, dstack, column_stack: cat of values given enough axes -------------------------
+
+# Each: (the rank each item is brought to, the dim of the cat, where a vector's axis goes).
+_STACKS = {"hstack": 1, "vstack": 2, "dstack": 3, "column_stack": 2}
+
+
+def _stacked_point(name: str, x: Shape) -> Shape:
+    """An item's point shape as the stack sees it (atleast_Nd; column_stack: a vector is a column)."""
+    if name == "column_stack":
+        return x if len(x) >= 2 else (math.prod(x), 1)
+    if name == "hstack":
+        return x if x else (1,)
+    if name == "vstack":
+        return x if len(x) >= 2 else (1, *x) if x else (1, 1)
+    return x if len(x) >= 3 else (1, *x, 1) if len(x) == 1 else (*x, 1) if x else (1, 1, 1)
+
+
+def _stack_dim(name: str, points: Sequence[Shape]) -> int:
+    if not points:
+        raise ValueError(f"{name} expects a non-empty TensorList")
+    if name == "hstack":
+        return 0 if len(points[0]) == 1 else 1
+    return {"vstack": 0, "dstack": 2, "column_stack": 1}[name]
+
+
+def _stacks(name: str) -> tuple[Any, Any, Any]:
+    def points(items: Sequence[Array], ranks: tuple[int, ...]) -> list[Shape]:
+        return [_stacked_point(name, np.shape(x)[np.ndim(x) - r:]) for x, r in zip(items, ranks, strict=True)]
+
+    def lifted(items: Sequence[Array], ranks: tuple[int, ...]) -> tuple[list[Array], tuple[int, ...], int]:
+        shapes = points(items, ranks)
+        return ([np.reshape(x, _lead(x, r) + p) for x, r, p in zip(items, ranks, shapes, strict=True)],
+                tuple(len(p) for p in shapes), _stack_dim(name, shapes))
+
+    def forward(*items: Array, ranks: tuple[int, ...]) -> Array:
+        lifted_items, lifted_ranks, dim = lifted(items, ranks)
+        return _cat(*lifted_items, ranks=lifted_ranks, dim=dim)
+
+    def vjp(g: Array, ans: Array, *items: Array, ranks: tuple[int, ...]) -> tuple[Array, ...]:
+        lifted_items, lifted_ranks, dim = lifted(items, ranks)
+        parts = _cat_vjp(g, ans, *lifted_items, ranks=lifted_ranks, dim=dim)
+        # (a part has g's batch axes, which a constant item has not: call_vjp sums them away)
+        return tuple(np.reshape(part, np.shape(part)[: np.ndim(part) - lr] + np.shape(x)[np.ndim(x) - r:])
+                     for part, x, r, lr in zip(parts, items, ranks, lifted_ranks, strict=True))
+
+    def shape(*shapes: Shape) -> Shape:
+        lifted_shapes = [_stacked_point(name, s) for s in shapes]
+        return _cat_shape(*lifted_shapes, dim=_stack_dim(name, lifted_shapes))
+
+    return forward, vjp, shape
+
+
+def _list_text(name: str) -> Any:
+    return lambda args: f"{name}([{', '.join(args)}])"
+
+
+def _sliced_key(x: Shape, dim: int, start: int | None, stop: int | None) -> tuple[Any, ...]:
+    if not x:
+        raise ValueError("diff expects input to be at least one-dimensional")
+    return _part_key(_one_axis(dim, len(x)), slice(start, stop))
+
+
+def _sliced(x: Array, ranks: tuple[int, ...], dim: int = 0, start: int | None = None, stop: int | None = None) -> Array:
+    return x[_sliced_key(np.shape(x)[np.ndim(x) - ranks[0]:], dim, start, stop)]
+
+
+def _sliced_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: int = 0, start: int | None = None,
+                stop: int | None = None) -> tuple[Array]:
+    cotangent = np.zeros_like(x)
+    cotangent[_sliced_key(np.shape(x)[np.ndim(x) - ranks[0]:], dim, start, stop)] = g
+    return (cotangent,)
+
+
+def _sliced_shape(x: Shape, dim: int = 0, start: int | None = None, stop: int | None = None) -> Shape:
+    axis = _one_axis(dim, len(x)) if x else 0
+    _sliced_key(x, dim, start, stop)
+    out = list(x)
+    out[axis] = len(range(x[axis])[start:stop])
+    return tuple(out)
+
+
+def _diff_program(emit: Any, x: Any, n: int = 1, dim: int = -1) -> Any:
+    # PyTorch's diff: x.narrow(dim, 1, len - 1) - x.narrow(dim, 0, len - 1) (two SliceBackward0
+    # under SubBackward0), n times over.
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    for _ in range(n):
+        x = emit("sub", emit("sliced", x, dim=dim, start=1), emit("sliced", x, dim=dim, stop=-1))
+    return x
+
+
+def _diff_shape(x: Shape, n: int = 1, dim: int = -1) -> Shape:
+    if not x:
+        raise ValueError("diff expects input to be at least one-dimensional")
+    axis = _one_axis(dim, len(x))
+    out = list(x)
+    out[axis] = max(x[axis] - n, 0)
+    return tuple(out)
+
+
 # --- the rows ----------------------------------------------------------------------------------
 
 DIM = Param("dim", "int", None, aliases=("axis",))
@@ -657,6 +1006,13 @@ def _linear(name: str, forward: Any, vjp: Any, node: str, **fields: Any) -> Any:
     fields.setdefault("dtype", "keeps")
     return structural(name, fields.pop("arity", 1), forward, vjp, node, sympy=_sympy(forward), linear=True, **fields)
 
+
+_STACK_EXAMPLES: dict[str, tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...]] = {
+    "hstack": ((((2,), (3,)), {}), (((2, 3), (2, 1)), {}), (((), ()), {})),
+    "vstack": ((((2, 3), (1, 3)), {}), (((3,), (3,)), {}), (((2, 3), (3,)), {})),
+    "dstack": ((((2, 3, 1), (2, 3, 2)), {}), (((2, 3), (2, 3)), {}), (((3,), (3,)), {})),
+    "column_stack": ((((2, 3), (2, 1)), {}), (((3,), (3,)), {}), (((3,), (3, 2)), {})),
+}
 
 ROWS = [
     _linear("reshape", _reshape, _same_shape_back, "ViewBackward0", params=(SHAPE,), shape=_reshape_shape,
@@ -754,4 +1110,77 @@ ROWS = [
     _linear("triu", _triangle(False), _triangle_vjp(False), "TriuBackward0", params=(DIAGONAL,),
             shape=_triangle_shape("triu"), methods=("triu",), examples=_one(((3, 3), {}), ((2, 3), {"diagonal": 1})),
             reference="torch.triu(a, 1)", reference_program="triu(a, 1)"),
+    _linear("clone", _clone, _same_shape_back, "CloneBackward0", shape=lambda x: x, methods=("clone",),
+            examples=_one(((2, 3), {}), ((), {}))),
+    # x.contiguous(): x itself, no node (PyTorch returns self: every value here is contiguous). Its
+    # memory_format param, PyTorch's, also sends every call through the lowering that gives x itself.
+    structural("contiguous", 1, lambda x, ranks, **params: x, _same_shape_back, "(none: the input itself)",
+               linear=True, params=(Param("memory_format", "str", None),), identity_when=lambda **params: True,
+               shape=lambda x, **params: x, methods=("contiguous",), callable=False, dtype="keeps",
+               sympy=lambda x, **params: x, text=lambda args, **params: f"{args[0]}.contiguous()",
+               examples=_one(((2, 3), {}), ((3,), {})), reference="a.contiguous()", reference_program="a.contiguous()"),
+    _linear("narrow", _narrow, _narrow_vjp, "SliceBackward0",
+            params=(Param("dim", "int", None, aliases=("axis",)), Param("start", "int", None), Param("length", "int", None)),
+            shape=_narrow_shape, methods=("narrow",),
+            examples=_one(((2, 3), {"dim": 1, "start": 1, "length": 2}), ((4,), {"dim": 0, "start": -3, "length": 2}),
+                          ((2, 3), {"dim": -1, "start": 0, "length": 1})),
+            reference="torch.narrow(a, 0, 1, 1)", reference_program="narrow(a, 0, 1, 1)"),
+    _linear("select", _select, _select_vjp, "SelectBackward0",
+            params=(Param("dim", "int", None, aliases=("axis",)), Param("index", "int", None)),
+            shape=_select_shape, methods=("select",),
+            examples=_one(((2, 3), {"dim": 1, "index": 1}), ((4,), {"dim": 0, "index": -1}),
+                          ((2, 3, 2), {"dim": -2, "index": 0})),
+            reference="torch.select(a, 0, 1)", reference_program="select(a, 0, 1)"),
+    # x.view_as(y): ViewBackward0, whose one input is x (y gives its shape alone).
+    structural("view_as", 2, _view_as, lambda g, ans, x, like, ranks: (np.reshape(g, np.shape(x)), np.zeros_like(like)),
+               "ViewBackward0", jvp=lambda tangents, ans, x, like, ranks: np.reshape(
+                   np.zeros_like(x) if tangents[0] is None else tangents[0], np.shape(ans)),
+               sympy=lambda x, like: np.reshape(x, like.shape), shape=_view_as_shape, conditions=(1,), dtype="keeps",
+               methods=("view_as", "reshape_as"), callable=False, text=lambda args: f"{args[0]}.view_as({args[1]})",
+               examples=((((2, 3), (3, 2)), {}), (((4,), (2, 2)), {}), (((2, 2), (4,)), {})),
+               reference="a.view_as(b)", reference_program="a.view_as(b)"),
+    _linear("movedim", _movedim, _movedim_vjp, "PermuteBackward0",
+            params=(Param("source", "dims", None), Param("destination", "dims", None)), shape=_movedim_shape,
+            spellings=("moveaxis",), methods=("movedim", "moveaxis"),
+            examples=_one(((2, 3, 4), {"source": 0, "destination": -1}),
+                          ((2, 3, 4), {"source": (0, 1), "destination": (2, 0)}), ((2, 3), {"source": 1, "destination": 0})),
+            reference="torch.movedim(a, 0, -1)", reference_program="movedim(a, 0, -1)"),
+    _linear("unflatten", _unflatten, _same_shape_back, "ViewBackward0",
+            params=(Param("dim", "int", None, aliases=("axis",)), Param("sizes", "ints", None, aliases=("unflattened_size",))),
+            shape=_unflatten_shape, methods=("unflatten",),
+            examples=_one(((6,), {"dim": 0, "sizes": (2, 3)}), ((2, 6), {"dim": -1, "sizes": (3, -1)}),
+                          ((4, 3), {"dim": 0, "sizes": (2, 1, 2)})),
+            reference="torch.unflatten(a, 0, (2, 1))", reference_program="unflatten(a, 0, (2, 1))"),
+    _linear("rot90", _rot90, _rot90_vjp, "Rot90Backward0",
+            params=(Param("k", "int", 1), Param("dims", "dims", (0, 1), aliases=("axes",))), shape=_rot90_shape,
+            methods=("rot90",),
+            examples=_one(((2, 3), {}), ((2, 3), {"k": 2}), ((2, 3, 2), {"k": -1, "dims": (2, 0)}), ((2, 3), {"k": 3}),
+                          ((2, 3), {"k": 0})),
+            reference="torch.rot90(a)", reference_program="rot90(a)"),
+    _linear("diag_embed", _diag_embed, _diag_embed_vjp, "DiagEmbedBackward0",
+            params=(Param("offset", "int", 0), Param("dim1", "int", -2), Param("dim2", "int", -1)),
+            shape=_diag_embed_shape, methods=("diag_embed",),
+            examples=_one(((3,), {}), ((2, 3), {"offset": 1}), ((1, 3), {"offset": -1, "dim1": 1, "dim2": 0}),
+                          ((2, 2), {"dim1": 0, "dim2": 2}))),
+    _linear("repeat_interleave", _repeat_interleave, _repeat_interleave_vjp, "ViewBackward0",
+            params=(Param("repeats", "int", None), Param("dim", "int", None, aliases=("axis",))),
+            shape=_repeat_interleave_shape, methods=("repeat_interleave",),
+            examples=_one(((3,), {"repeats": 2}), ((2, 3), {"repeats": 2, "dim": 1}), ((2, 3), {"repeats": 3}),
+                          ((2, 3), {"repeats": 1, "dim": 0}), ((), {"repeats": 2})),
+            reference="torch.repeat_interleave(a, 2)", reference_program="repeat_interleave(a, 2)"),
+    *(_linear(name, _stacks(name)[0], _stacks(name)[1], "CatBackward0", arity=-1, shape=_stacks(name)[2],
+              text=_list_text(name), reference=f"torch.{name}([a, b])", reference_program=f"{name}([a, b])",
+              examples=examples)
+      for name, examples in _STACK_EXAMPLES.items()),
+    # x[..., start:stop] along one dim (SliceBackward0): a part of diff alone.
+    _linear("sliced", _sliced, _sliced_vjp, "SliceBackward0", callable=False, reference=None, shape=_sliced_shape,
+            params=(Param("dim", "int", 0), Param("start", "int", None), Param("stop", "int", None)),
+            text=lambda args, dim=0, start=None, stop=None: "{}[{}]".format(args[0], ", ".join(
+                ([":"] * dim if dim >= 0 else ["..."]) + [f"{'' if start is None else start}:{'' if stop is None else stop}"]
+                + ([":"] * (-dim - 1) if dim < 0 else []))),
+            examples=_one(((4,), {"start": 1}), ((2, 3), {"dim": 1, "stop": -1}))),
+    composite("diff", 1, _diff_program, "SubBackward0", shape=_diff_shape,
+              params=(Param("n", "int", 1), Param("dim", "int", -1, aliases=("axis",))), methods=("diff",),
+              examples=_one(((4,), {}), ((2, 3), {"dim": 0}), ((2, 4), {"n": 2}), ((1,), {})),
+              reference="torch.diff(a)", reference_program="diff(a)"),
 ]
