@@ -33,7 +33,7 @@ from gradcli.errors import LimitProblem, Limits, SyntaxProblem, over_limit, visi
 from gradcli.inputs import ranges
 from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, METHODS, OPS, PREFIX_OPERATORS, Op
 from gradcli.ops.core import rule_params
-from gradcli.run import python, reprs
+from gradcli.run import python, random, reprs
 from gradcli.run.python import BUILTINS as _BUILTINS
 from gradcli.run.python import Break, Builtin, Continue, Frame, Lazy, PythonError, Return, UserFunction, python_error
 from gradcli.run.python import type_name as _type_name
@@ -136,9 +136,11 @@ class BackwardCall:
 
 _CONSTRUCTORS = {"tensor", "as_tensor", "array", "ones", "zeros", "ones_like", "zeros_like", "full", "full_like", "eye",
                  "arange", "linspace", "empty", "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed",
+                 "randperm", "initial_seed",
                  "no_grad", "enable_grad", "grad", "backward", "is_tensor", "from_numpy"}
 _KINDS = {bool: lowering.BOOL, int: lowering.INT, float: lowering.FLOAT, type(None): lowering.NONE, str: lowering.STR,
           list: lowering.LIST, tuple: lowering.TUPLE, Size: lowering.TUPLE}
+_RANDOM = {"rand", "randn", "randint", "rand_like", "randn_like", "randperm", "manual_seed", "initial_seed"}
 _CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "newaxis": None}
 
 
@@ -158,6 +160,7 @@ class Interpreter:
         self.errors = errors  # where PyTorch's warnings go, as Python writes them (None: nowhere)
         self.warned: set[int] = set()  # the lines that warned: Python warns once per place
         self.graph = Graph(source)
+        self.generator = random.Generator()  # torch's default CPU generator: a fresh seed each run, as PyTorch
         self.frame = Frame({})  # the scope being run: the module's, or a call's (self.names)
         self.max_steps, self.timeout = max_steps, timeout
         self.steps = 0
@@ -999,10 +1002,11 @@ class Interpreter:
 
     def call_function(self, function: Function, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         name = function.name
-        if name in ("rand", "randn", "randint", "rand_like", "randn_like", "manual_seed", "empty"):
-            what = "an uninitialized tensor" if name == "empty" else "random tensors"
-            raise self.refuse(node, f"{function.module}.{name}: {what} are not supported",
+        if name == "empty":
+            raise self.refuse(node, f"{function.module}.{name}: an uninitialized tensor is not supported",
                               "give the values: torch.tensor([...]), torch.ones(...), torch.arange(...)")
+        if name in _RANDOM and function.module == "torch":
+            return self.random(name, args, kwargs, node)
         if name in ("no_grad", "enable_grad"):
             raise self.refuse(node, f"{name}() is only supported as `with torch.{name}():`")
         if function.module == "torch.autograd" and name == "grad":
@@ -1150,6 +1154,64 @@ class Interpreter:
                 raise TorchError("TypeError", "dtype must be a torch dtype, such as torch.float64")
             values = values.astype(dtype.numpy)
         return Tensor(self.graph, np.array(values))
+
+    def random(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """torch's random constructors, drawn from the run's generator (gradcli.run.random) as PyTorch draws them."""
+        if name == "manual_seed":
+            self.generator.manual_seed(int(args[0] if args else kwargs["seed"]))
+            return None  # (PyTorch returns the generator; files call it for its effect)
+        if name == "initial_seed":
+            return self.generator.initial_seed()
+        requires_grad = bool(kwargs.pop("requires_grad", False))
+        dtype = kwargs.pop("dtype", None)
+        kwargs.pop("device", None)
+        unsupported = sorted(kwargs.keys() - {"size", "low", "high", "n", "input"})
+        if unsupported:
+            raise self.refuse(node, f"torch.{name}(...) with {', '.join(unsupported)}= is not supported",
+                              "torch's default generator: leave generator= out")
+        if name in ("rand_like", "randn_like"):
+            like = args[0] if args else kwargs.get("input")
+            if not isinstance(like, Tensor):
+                raise TorchError("TypeError", f"{name}(): argument 'input' must be Tensor")
+            shape, kind = like.data.shape, dtype.numpy if isinstance(dtype, Dtype) else like.data.dtype
+        elif name == "randperm":
+            count = int(args[0] if args else kwargs["n"])
+            if count < 0:
+                raise runtime_error(f"n must be non-negative, got{count}")
+            shape, kind = (count,), dtype.numpy if isinstance(dtype, Dtype) else INT64
+        else:
+            numbers = list(args)
+            if name == "randint":
+                sizes = numbers.pop() if numbers and isinstance(numbers[-1], (tuple, list)) else kwargs.get("size")
+                bounds = numbers or [kwargs[k] for k in ("low", "high") if k in kwargs]
+                low, high = (0, bounds[0]) if len(bounds) == 1 else bounds
+                if sizes is None:
+                    raise TorchError("TypeError", "randint() received an invalid combination of arguments: no size")
+            else:
+                sizes = numbers[0] if len(numbers) == 1 and isinstance(numbers[0], (tuple, list)) else (
+                    numbers or kwargs.get("size", ()))
+            shape = tuple(int(s) for s in sizes)
+            kind = dtype.numpy if isinstance(dtype, Dtype) else INT64 if name == "randint" else FLOAT32
+        if any(size < 0 for size in shape):
+            raise runtime_error(f"Trying to create tensor with negative dimension {min(shape)}: "
+                                f"[{', '.join(map(str, shape))}]")
+        self.check_size(math.prod(shape), node)
+        if name in ("rand", "randn", "rand_like", "randn_like") and kind not in (FLOAT32, FLOAT64):
+            raise self.refuse(node, f"torch.{name} of {kind.name} is not supported", "dtype=torch.float32 or float64")
+        if name == "randint":
+            if int(low) >= int(high):
+                raise runtime_error(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+            data = self.generator.randint(int(low), int(high), shape, kind)
+        elif name == "randperm":
+            data = self.generator.randperm(shape[0], kind)
+        elif name in ("rand", "rand_like"):
+            data = self.generator.rand(shape, kind)
+        else:
+            data = self.generator.randn(shape, kind)
+        tensor = Tensor(self.graph, data)
+        if requires_grad:
+            self.set_requires_grad(tensor, True)
+        return tensor
 
     def construct(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
         requires_grad = bool(kwargs.pop("requires_grad", False))
