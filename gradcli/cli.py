@@ -96,6 +96,11 @@ CsvOpt = Annotated[bool, typer.Option("--csv", help="The same as --format csv. W
                                       "derivative's).")]
 SkipBadOpt = Annotated[bool, typer.Option("--skip-bad", help="With --points: pass over bad lines, naming them on "
                                           "stderr, instead of stopping at the first.")]
+DropExtraOpt = Annotated[bool, typer.Option("--drop-extra", help="With --points: leave out the columns that are no "
+                                            "input of the program (by default they are carried through to the output).")]
+RowIdOpt = Annotated[bool, typer.Option("--row-id", help="With --points: CSV, Parquet and Arrow output start with a "
+                                        "`row` column, the input row each answers (1-based, a CSV header not counted; "
+                                        "JSON Lines always has `row`).")]
 PointsFormatOpt = Annotated[Optional[str], typer.Option(
     "--points-format", help="With --points: csv, jsonl, parquet or arrow (Arrow IPC/Feather); default: by the "
     "extension (.parquet, .arrow, .feather, .ipc), else CSV or JSON Lines by the first line.", metavar="FORMAT")]
@@ -270,8 +275,10 @@ def _stream(run: session.PointsRun, output: str, destination: str | None = None)
     os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
     _keep_freed_memory()
 
-    sink: Output | Stdout = (Output(destination, run.fixed, run.tape.inputs, pipelined=not run.live)
-                             if destination is not None else Stdout(sys.stdout, output, run.fixed, run.tape.inputs, run.live))
+    row_id = run.request.row_id
+    sink: Output | Stdout = (Output(destination, run.fixed, run.tape.inputs, pipelined=not run.live, row_id=row_id)
+                             if destination is not None else Stdout(sys.stdout, output, run.fixed, run.tape.inputs, run.live,
+                                                                    row_id))
     progress = _progress()
     done = False
     try:
@@ -404,6 +411,8 @@ def grad(
     points: PointsOpt = None,
     csv: CsvOpt = False,
     skip_bad: SkipBadOpt = False,
+    drop_extra: DropExtraOpt = False,
+    row_id: RowIdOpt = False,
     chunk_size: ChunkOpt = CHUNK,
     points_format: PointsFormatOpt = None,
     output_file: OutputOpt = None,
@@ -426,7 +435,7 @@ def grad(
     request = session.Request(program, file, at or (), seed, of, wrt, strict=strict, paths=paths, max_paths=max_paths,
                               check=check, tol=tol, symbolic=symbolic, symbolic_limit=symbolic_limit,
                               symbolic_seconds=symbolic_seconds, points=points, skip_bad=skip_bad,
-                              chunk_size=chunk_size, points_format=points_format)
+                              chunk_size=chunk_size, points_format=points_format, drop_extra=drop_extra, row_id=row_id)
     _run(lambda: _serve("grad", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file)),
          digits)
 
@@ -598,7 +607,8 @@ def explain(
 @command
 def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, wrt: WrtOpt = None,
              points: PointsOpt = None, csv: CsvOpt = False, skip_bad: SkipBadOpt = False, chunk_size: ChunkOpt = CHUNK,
-             points_format: PointsFormatOpt = None, output_file: OutputOpt = None,
+             points_format: PointsFormatOpt = None, output_file: OutputOpt = None, drop_extra: DropExtraOpt = False,
+             row_id: RowIdOpt = False,
              strict: StrictOpt = False, format: FormatOpt = None, json: JsonOpt = False, digits: DigitsOpt = 6,
              full: Annotated[bool, typer.Option("--full", help="Every row and column of a big Jacobian (past 1,000 "
                                                 "elements the table shows the first and last 3 of each).")] = False,
@@ -609,7 +619,7 @@ def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None,
     torch.autograd.functional.jacobian lays it out (a list of those for a tuple output).
     """
     request = session.Request(program, file, at or (), wrt=wrt, strict=strict, points=points, skip_bad=skip_bad,
-                              chunk_size=chunk_size, points_format=points_format)
+                              chunk_size=chunk_size, points_format=points_format, drop_extra=drop_extra, row_id=row_id)
     _run(lambda: _serve("jacobian", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file),
                         views=lambda: _jacobian_views(full)), digits)
 
@@ -636,6 +646,8 @@ def jvp(
     points: PointsOpt = None,
     csv: CsvOpt = False,
     skip_bad: SkipBadOpt = False,
+    drop_extra: DropExtraOpt = False,
+    row_id: RowIdOpt = False,
     chunk_size: ChunkOpt = CHUNK,
     points_format: PointsFormatOpt = None,
     output_file: OutputOpt = None,
@@ -646,7 +658,8 @@ def jvp(
 ) -> None:
     """Forward mode: the output's tangent along --tangent (the Jacobian times the tangent)."""
     request = session.Request(program, file, at or (), tangent=tangent or (), strict=strict, points=points,
-                              skip_bad=skip_bad, chunk_size=chunk_size, points_format=points_format)
+                              skip_bad=skip_bad, chunk_size=chunk_size, points_format=points_format, drop_extra=drop_extra,
+                              row_id=row_id)
     _run(lambda: _serve("jvp", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file)),
          digits)
 

@@ -64,6 +64,8 @@ class Request:
     skip_bad: bool = False
     chunk_size: int = CHUNK
     points_format: str | None = None  # csv, jsonl, parquet or arrow; None: by extension, else by the first line
+    drop_extra: bool = False  # columns that are no input are left out of the output (else carried through)
+    row_id: bool = False  # CSV, Parquet and Arrow output start with each point's row (JSON Lines always has it)
 
 
 # --- the program and the point ----------------------------------------------------------
@@ -724,10 +726,10 @@ class PointsRun:
                 from gradcli.inputs.tables import TableReader
 
                 reader = TableReader(request.points, self.table, tape.inputs, fixed, request.chunk_size,
-                                     request.skip_bad)
+                                     request.skip_bad, not request.drop_extra)
             else:
                 reader = PointsReader(read_lines(self.stream, request.points), tape.inputs, fixed,
-                                      request.chunk_size, request.skip_bad, request.points_format)
+                                      request.chunk_size, request.skip_bad, request.points_format, not request.drop_extra)
             for chunk in _read_ahead(reader.chunks()):
                 if chunk.skipped:
                     self.skipped += [p.line for p in chunk.skipped[: SKIPPED_NAMED - len(self.skipped)]]
@@ -885,14 +887,11 @@ def _alone(tape: Tape, chunk: PointChunk, fixed: Any) -> GradcliError | None:
 
 def _pieces(chunk: PointChunk, size: int) -> Iterator[PointChunk]:
     """The points of a chunk in pieces of at most `size` (none for an empty chunk)."""
-    from gradcli.inputs.points import PointChunk
-
     for start in range(0, chunk.count, max(1, size)):
         if start == 0 and size >= chunk.count:
             yield chunk
             return
-        stop = min(start + size, chunk.count)
-        yield PointChunk({n: c[start:stop] for n, c in chunk.columns.items()}, stop - start, chunk.lines[start:stop], [])
+        yield chunk.part(start, min(start + size, chunk.count))
 
 
 # --- gradcli functions ------------------------------------------------------------------------

@@ -76,7 +76,7 @@ def test_json_lines_of_a_scalar_jvp_warn_where_a_number_is_not_finite(tmp_path):
     expected = []
     for line, x in enumerate(values, start=2):
         value, jvp = x * x, 2 * x
-        document: dict[str, object] = {"line": line, "at": {"x": x if math.isfinite(x) else None},
+        document: dict[str, object] = {"line": line, "row": line - 1, "at": {"x": x if math.isfinite(x) else None},
                                        "value": value if math.isfinite(value) else None,
                                        "jvp": jvp if math.isfinite(jvp) else None}
         if not (math.isfinite(value) and math.isfinite(jvp)):

@@ -56,7 +56,7 @@ def test_a_header_only_csv_as_a_table_writes_the_table_header():
     run = cli("grad", "x*y", "--points", "-", stdin="x,y\n")
     assert run.exit_code == 0, run.stderr
     header, rule = run.stdout.splitlines()
-    assert header.split() == ["line", "┃", "value", "┃", "grad", "x", "┃", "grad", "y"]
+    assert header.split() == ["row", "┃", "value", "┃", "grad", "x", "┃", "grad", "y"]
     assert set(rule) <= {"━", "╇"}
 
 

@@ -14,15 +14,15 @@ import pytest
 from tests.helpers import cli
 
 
-def test_the_table_has_a_row_per_point_with_its_line_number():
+def test_the_table_has_a_row_per_point_with_its_row_number():
     stdin = "x1,x2\n0.5,0.75\n1,2\n"
     run = cli("grad", "log(x1*x2)*sin(x2)", "--points", "-", stdin=stdin)
     assert run.exit_code == 0, run.stderr
     header, rule, *rows = run.stdout.splitlines()
-    assert header.split() == ["line", "┃", "value", "┃", "grad", "x1", "┃", "grad", "x2"]
+    assert header.split() == ["row", "┃", "value", "┃", "grad", "x1", "┃", "grad", "x2"]
     assert set(rule) <= {"━", "╇"}
     assert len(rows) == 2
-    for row, (line, x1, x2) in zip(rows, [(2, 0.5, 0.75), (3, 1.0, 2.0)], strict=True):
+    for row, (line, x1, x2) in zip(rows, [(1, 0.5, 0.75), (2, 1.0, 2.0)], strict=True):
         cells = [cell.strip() for cell in row.split("│")]
         assert int(cells[0]) == line
         expected = [math.log(x1 * x2) * math.sin(x2), math.sin(x2) / x1,
@@ -68,7 +68,7 @@ def test_the_table_writes_a_matrix_cell_on_its_points_own_line():
     assert run.exit_code == 0, run.stderr
     _, _, *rows = run.stdout.splitlines()
     assert len(rows) == len(ms)
-    for number, (row, m) in enumerate(zip(rows, ms, strict=True), start=2):
+    for number, (row, m) in enumerate(zip(rows, ms, strict=True), start=1):
         line, value, grad = row.split("│")
         assert int(line) == number
         assert float(value) == pytest.approx(sum(e * e for e in m), rel=1e-6)
@@ -79,7 +79,7 @@ def test_the_table_shows_vectors_and_tuple_outputs():
     run = cli("grad", "(sum(z*z), z[0])", "--points", "-", "--seed", "(1, 1)", stdin='{"z": [1, 2]}\n')
     assert run.exit_code == 0, run.stderr
     header, _, row = run.stdout.splitlines()
-    assert [cell.strip() for cell in header.split("┃")] == ["line", "out[0]", "out[1]", "grad z"]
+    assert [cell.strip() for cell in header.split("┃")] == ["row", "out[0]", "out[1]", "grad z"]
     assert [cell.strip() for cell in row.split("│")] == ["1", "5", "1", "[3., 4.]"]
 
 

@@ -150,11 +150,11 @@ def test_skip_bad_passes_over_bad_rows(tmp_path, suffix, kind):
     assert f"skipped {row}: " in run.stderr and named in run.stderr
 
 
-def test_a_column_that_is_not_an_input_is_refused(tmp_path):
+def test_a_column_that_is_not_an_input_is_carried_through(tmp_path):  # it was refused before issue 25
     path = _write(pl.DataFrame({"x": [1.0], "w": [2.0]}), tmp_path / "points.parquet")
     run = cli("grad", "x*x", "--points", path, "--csv")
-    assert run.exit_code == 2 and run.stdout == ""
-    assert "'w' is not an input" in run.stderr
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == "w,value,grad_x\n2.0,1.0,2.0\n"
 
 
 def test_a_file_that_is_not_parquet_is_refused(tmp_path):

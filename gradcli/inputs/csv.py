@@ -28,11 +28,17 @@ MAX_INDEX_DIGITS = 18  # an index past a billion billion columns cannot be fille
 
 
 class Csv:
-    """The CSV format, its layout fixed by the header (line `line`)."""
+    """The CSV format, its layout fixed by the header (line `line`). A column that names no input is
+    carried through as text (`extra`: kept; else read past)."""
 
-    def __init__(self, header: str, line: int, inputs: Mapping[str, int], fixed: Mapping[str, Array]) -> None:
+    def __init__(self, header: str, line: int, inputs: Mapping[str, int], fixed: Mapping[str, Array],
+                 extra: bool = True) -> None:
         self.inputs = inputs
-        self.layout = _layout(header, inputs, line)
+        every = _layout(header, inputs, line)
+        self.width = len(every)  # cells a line has
+        self.positions = [i for i, (_, index) in enumerate(every) if index is not None]  # the inputs' cells
+        self.layout = [(name, index) for name, index in every if index is not None]
+        self.extras = [(i, name) for i, (name, index) in enumerate(every) if index is None] if extra else []
         self.shapes = PointShapes(inputs, fixed)
         missing = self.shapes.missing({name for name, _ in self.layout})
         if missing:
@@ -40,43 +46,54 @@ class Csv:
         self.shapes.fix(_shapes(self.layout, line), line)
 
     def read(self, texts: list[str], lines: list[int], skip_bad: bool) -> Rows:
-        try:
-            table = np.loadtxt(texts, delimiter=",", comments=None, ndmin=2, dtype=float)
-            if table.shape[1] != len(self.layout) or np.isinf(table).any():
-                raise ValueError("a bad cell, or an infinity to look at")
-            return Rows(self._columns(table), lines, [])
-        except ValueError:
-            pass
+        if self.width == len(self.layout):  # numbers only: NumPy's parser first
+            try:
+                table = np.loadtxt(texts, delimiter=",", comments=None, ndmin=2, dtype=float)
+                if table.shape[1] != len(self.layout) or np.isinf(table).any():
+                    raise ValueError("a bad cell, or an infinity to look at")
+                return Rows(self._columns(table), lines, [])
+            except ValueError:
+                pass
         rows, good, problems = each_line(texts, lines, skip_bad, self._row)
-        return Rows(self._columns(rows), good, problems)
+        return Rows(self._columns([numbers for numbers, _ in rows]), good, problems,
+                    self._extra_texts([cells for _, cells in rows]))
 
-    def fast(self, block: bytes | memoryview) -> tuple[int, list[Array]] | None:
-        """How many whole lines of bytes `block` has and their numbers, a column a cell, if each
-        is a good point; else None. (A blank line is a row here, and no number: the exact reader
-        names it.)"""
+    def _extra_texts(self, cells: list[list[str]]) -> dict[str, Any]:
+        import pyarrow as pa
+
+        return {name: pa.array([row[k] for row in cells], type=pa.string()) for k, (_, name) in enumerate(self.extras)}
+
+    def fast(self, block: bytes | memoryview) -> tuple[int, tuple[list[Array], dict[str, Any]]] | None:
+        """How many whole lines of bytes `block` has, and their numbers, a column an input's cell,
+        and the text of the columns carried through, if each line is a good point; else None. (A blank
+        line is a row here, and no number: the exact reader names it.)"""
         import pyarrow as pa
         import pyarrow.csv as csv
 
-        names = [f"c{i}" for i in range(len(self.layout))]
-        if not names:
+        names = [f"c{i}" for i in range(self.width)]
+        if not self.layout:
             return None
+        numbers_at = [names[i] for i in self.positions]
+        texts_at = [names[i] for i, _ in self.extras]
         if bytes(block[:3]) == b"\xef\xbb\xbf" or bytes(block[-1:]) == b"\n":  # pyarrow drops a BOM at the start
             return None  # (only a file's first bytes may be one), and reads no row after a last LF (a blank last line)
         try:
             table = csv.read_csv(pa.py_buffer(block), read_options=csv.ReadOptions(column_names=names, use_threads=False),
                                  parse_options=csv.ParseOptions(quote_char=False, ignore_empty_lines=False),
-                                 convert_options=csv.ConvertOptions(column_types=dict.fromkeys(names, pa.float64()),
-                                                                    null_values=[], strings_can_be_null=False))
+                                 convert_options=csv.ConvertOptions(
+                                     column_types={**dict.fromkeys(names, pa.string()), **dict.fromkeys(numbers_at, pa.float64())},
+                                     include_columns=[*numbers_at, *texts_at], null_values=[], strings_can_be_null=False))
         except (pa.ArrowException, ValueError, OverflowError):
             return None
-        if table.num_columns != len(names) or _split_at_cr(block, table.num_rows):
+        if table.num_columns != len(numbers_at) + len(texts_at) or _split_at_cr(block, table.num_rows):
             return None
-        numbers = [floats(column) for column in table.columns]  # a column a cell of the line
+        numbers = [floats(table.column(name)) for name in numbers_at]  # a column an input's cell of the line
         if not all(np.isfinite(column).all() for column in numbers):
             odd = np.flatnonzero(~np.logical_and.reduce([np.isfinite(column) for column in numbers]))
             if not self._as_python_reads(block, odd, np.column_stack(numbers)[odd]):
                 return None
-        return table.num_rows, numbers
+        return table.num_rows, (numbers, {name: table.column(column).combine_chunks()
+                                          for column, (_, name) in zip(texts_at, self.extras, strict=True)})
 
     def _as_python_reads(self, block: bytes | memoryview, rows: Array, numbers: Array) -> bool:
         """Are these rows of `block` (lines: one a row) what the exact reader reads (`numbers`: a
@@ -89,17 +106,18 @@ class Csv:
         wanted = rows.tolist()
         for row, line in zip(numbers, lines_of(searchable(block), len(block), wanted), strict=True):
             try:
-                exact = self._row(line.decode("utf-8"), 0)
+                exact, _ = self._row(line.decode("utf-8"), 0)
             except (UnicodeDecodeError, PointsProblem):
                 return False
             if not np.array_equal(np.asarray(exact, dtype=float), row, equal_nan=True):
                 return False
         return True
 
-    def columns(self, numbers: object) -> dict[str, Array]:
+    def columns(self, parsed: object) -> dict[str, Array]:
         """The inputs' columns from `fast`'s numbers, a column a cell: a number's own column is
         the input's, as it is (no copy); a vector's elements are gathered into one array."""
-        assert isinstance(numbers, list)
+        assert isinstance(parsed, tuple)
+        numbers = parsed[0]
         count = len(numbers[0])
         shapes = self.shapes.shapes
         columns = {name: np.empty((count, *shapes[name])) for name in self.inputs if shapes.get(name)}
@@ -111,15 +129,26 @@ class Csv:
                 columns[name] = column
         return columns
 
-    def _row(self, text: str, line: int) -> list[float]:
+    def extra(self, parsed: object) -> dict[str, Any]:
+        """The columns carried through, from `fast`'s reading."""
+        assert isinstance(parsed, tuple)
+        return parsed[1]
+
+    def extra_empty(self) -> dict[str, Any]:
+        import pyarrow as pa
+
+        return {name: pa.array([], type=pa.string()) for _, name in self.extras}
+
+    def _row(self, text: str, line: int) -> tuple[list[float], list[str]]:
+        """A line's inputs' numbers, and the cells carried through."""
         cells = text.split(",")
-        if len(cells) != len(self.layout):
-            raise PointsProblem(line, f"{len(cells)} cells where the header has {len(self.layout)}")
-        numbers = [_number(cell) for cell in cells]
+        if len(cells) != self.width:
+            raise PointsProblem(line, f"{len(cells)} cells where the header has {self.width}")
+        numbers = [_number(cells[i]) for i in self.positions]
         for number in numbers:
             if isinstance(number, str):
                 raise PointsProblem(line, number)
-        return numbers  # type: ignore[return-value]
+        return numbers, [cells[i] for i, _ in self.extras]  # type: ignore[return-value]
 
     def _columns(self, rows: Any) -> dict[str, Array]:
         count = len(rows)
@@ -141,18 +170,22 @@ def _split_at_cr(block: bytes | memoryview, rows: int) -> bool:
     return data.find(b"\r", 0, size) >= 0 and rows != data.count(b"\n", 0, size) + 1
 
 
-def _layout(header: str, inputs: Mapping[str, int], line: int) -> list[tuple[str, tuple[int, ...]]]:
-    """`x1,z[0],z[1]` -> the input and the element index each column holds."""
-    layout = []
+def _layout(header: str, inputs: Mapping[str, int], line: int) -> list[tuple[str, tuple[int, ...] | None]]:
+    """`id,x1,z[0],z[1]` -> the input and the element index each column holds; a column that names
+    no input, (its name, None): carried through."""
+    layout: list[tuple[str, tuple[int, ...] | None]] = []
     seen: dict[tuple[str, tuple[int, ...]], int] = {}
+    extra_seen: dict[tuple[str, None], int] = {}
     for position, cell in enumerate(header.split(","), start=1):
         found = _COLUMN.match(cell)
-        if found is None:
-            raise PointsProblem(line, f"column {position} of the header, {shown(cell)}, is not NAME or NAME[i]")
+        if found is None or found.group(1) not in inputs:
+            if (cell.strip(), None) in extra_seen:
+                raise PointsProblem(line, f"column {position} of the header, {shown(cell)}, repeats column "
+                                          f"{extra_seen[cell.strip(), None]}")
+            extra_seen[cell.strip(), None] = position
+            layout.append((cell.strip(), None))
+            continue
         name = found.group(1)
-        if name not in inputs:
-            known = ", ".join(inputs) or "none"
-            raise PointsProblem(line, f"column {cell.strip()!r} is not an input of the program (its inputs are: {known})")
         digits = re.findall(r"\d+", found.group(2))
         if any(len(d) > MAX_INDEX_DIGITS for d in digits):
             raise PointsProblem(line, f"column {position} of the header, {shown(cell)}, has an index of more than "
@@ -166,7 +199,7 @@ def _layout(header: str, inputs: Mapping[str, int], line: int) -> list[tuple[str
     return layout
 
 
-def _shapes(layout: list[tuple[str, tuple[int, ...]]], line: int) -> dict[str, Shape]:
+def _shapes(layout: list[tuple[str, tuple[int, ...]]], line: int) -> dict[str, Shape]:  # the inputs' columns
     """The shape of each input the columns give: its elements' indices must fill it, once each."""
     indices: dict[str, list[tuple[int, ...]]] = {}
     for name, index in layout:

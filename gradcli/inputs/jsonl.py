@@ -15,7 +15,7 @@ import numpy as np
 from gradcli.arrow import compute, floats
 from gradcli.errors import PointsProblem
 from gradcli.inputs.literals import MAX_LIST_DEPTH
-from gradcli.inputs.rows import Array, PointShapes, Rows, each_line
+from gradcli.inputs.rows import Array, PointShapes, Rows, each_line, extra_array
 
 _numbers: Any
 try:
@@ -25,16 +25,30 @@ except ImportError:
 
 
 class JsonLines:
-    """The JSON Lines format: an input's shape is fixed by the first good line that gives it."""
+    """The JSON Lines format: an input's shape is fixed by the first good line that gives it. A name
+    that is no input is carried through (`extra`: kept; else read past), whatever its value."""
 
-    def __init__(self, inputs: Mapping[str, int], fixed: Mapping[str, Array]) -> None:
+    def __init__(self, inputs: Mapping[str, int], fixed: Mapping[str, Array], extra: bool = True) -> None:
         self.inputs = inputs
         self.fixed = fixed
         self.shapes = PointShapes(inputs, fixed)
+        self.keep = extra
 
     def read(self, texts: list[str], lines: list[int], skip_bad: bool) -> Rows:
         rows, good, problems = each_line(texts, lines, skip_bad, self._row)
-        return Rows(self._columns(rows), good, problems)
+        names: dict[str, None] = {}  # the names carried through, in the order they come
+        for _, others in rows:
+            names.update(dict.fromkeys(others))
+        extra = {name: extra_array([others.get(name) for _, others in rows]) for name in names}
+        return Rows(self._columns([row for row, _ in rows]), good, problems, extra)
+
+    def extra(self, parsed: object) -> dict[str, Any]:
+        """The names carried through, from `fast`'s reading."""
+        assert isinstance(parsed, dict)
+        return {name: column for name, column in parsed.items() if name not in self.inputs}
+
+    def extra_empty(self) -> dict[str, Any]:
+        return {}
 
     def fast(self, block: bytes | memoryview) -> tuple[int, dict[str, Array]] | None:
         """How many whole lines of bytes `block` has and their columns, read at once, if each is a
@@ -78,19 +92,25 @@ class JsonLines:
         try:
             table = arrow_json.read_json(pa.BufferReader(pa.py_buffer(_as_numbers(data, len(block), places) if places
                                                                       else block)),
-                                         parse_options=arrow_json.ParseOptions(explicit_schema=schema,
-                                                                               unexpected_field_behavior="error"))
+                                         parse_options=arrow_json.ParseOptions(
+                                             explicit_schema=schema,
+                                             unexpected_field_behavior="infer" if self.keep else "ignore"))
         except (pa.ArrowException, ValueError, OverflowError):
             return None
-        if (table.num_rows != count or any(column.null_count for column in table.columns)
+        if (table.num_rows != count or any(table.column(name).null_count for name in names)
                 or not _one_object_a_line(codes, ends)):
+            return None
+        extra = {name: table.column(name).combine_chunks() for name in table.column_names if name not in names}
+        if not all(_plain(column.type) for column in extra.values()):  # a list or an object: the exact reader
+            return None
+        if extra and places:  # a NaN spelled in a value carried through was read as a number here
             return None
         columns = {name: floats(table.column(name)) for name in names}
         if spelled:  # each such line as the exact reader reads it, whole
             columns = {name: column.copy() for name, column in columns.items()}
         for line, text in spelled:
             try:
-                row = self._row(text.decode("utf-8"), 0)
+                row, _ = self._row(text.decode("utf-8"), 0)
             except (UnicodeDecodeError, PointsProblem):
                 return None
             if sorted(row) != sorted(names) or any(isinstance(value, np.ndarray) for value in row.values()):
@@ -98,17 +118,18 @@ class JsonLines:
             for name, value in row.items():
                 columns[name][line] = value
         if all(np.isfinite(column).all() for column in columns.values()):
-            return count, columns
+            return count, {**columns, **extra}
         finite = np.logical_and.reduce([np.isfinite(column) for column in columns.values()])
         finite[[line for line, _ in spelled]] = True
-        return (count, columns) if finite.all() else None
+        return (count, {**columns, **extra}) if finite.all() else None
 
     def columns(self, rows: object) -> dict[str, Array]:
         assert isinstance(rows, dict)
-        return rows
+        return {name: column for name, column in rows.items() if name in self.inputs}
 
-    def _row(self, text: str, line: int) -> dict[str, Any]:
-        """One line -> {name: value}; shapes are only remembered from a line found good."""
+    def _row(self, text: str, line: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """One line -> {input: value}, and {name: JSON value} of the names carried through; shapes
+        are only remembered from a line found good."""
         from json import JSONDecodeError
 
         try:
@@ -122,9 +143,12 @@ class JsonLines:
         if type(point) is not dict:
             raise PointsProblem(line, "a point is a JSON object {name: value}")
         row = {}
+        others: dict[str, Any] = {}
         for name, given in point.items():
             if name not in self.inputs:
-                raise PointsProblem(line, f"{name!r} is not an input of the program")
+                if self.keep:
+                    others[name] = float(given) if type(given) is _Named else given
+                continue
             try:
                 row[name] = _value(given)
             except ValueError as problem:
@@ -133,7 +157,7 @@ class JsonLines:
         new = self.shapes.check(shapes, line)
         if new:
             self.shapes.fix(new, line)
-        return row
+        return row, others
 
     def _columns(self, rows: list[dict[str, Any]]) -> dict[str, Array]:
         columns: dict[str, Array] = {}
@@ -144,6 +168,14 @@ class JsonLines:
                 default = self.fixed.get(name)
                 columns[name] = np.array([row.get(name, default) for row in rows], dtype=float)
         return columns
+
+
+def _plain(kind: Any) -> bool:
+    """Is an Arrow type one a value carried through is written back from as it was read?"""
+    import pyarrow as pa
+
+    return bool(pa.types.is_string(kind) or pa.types.is_integer(kind) or pa.types.is_floating(kind)
+                or pa.types.is_boolean(kind) or pa.types.is_null(kind))
 
 
 class _BadJson(Exception):

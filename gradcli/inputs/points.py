@@ -9,7 +9,8 @@ columns. Bad lines stop the run, or with --skip-bad are passed over, the same fo
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -31,6 +32,20 @@ class PointChunk:
     count: int
     lines: Sequence[int]  # the input line of each point (a range where they follow each other)
     skipped: list[PointsProblem]  # bad lines passed over (with --skip-bad), in order
+    extra: dict[str, Any] = field(default_factory=dict)  # a column that is no input -> an Arrow array, a value a point
+    header: int = 0  # the line of a CSV header: a point's row is its line less this (the header is no row)
+
+    def rows(self) -> Array:
+        """Each point's row: 1-based, the header not counted, the same in every format."""
+        if isinstance(self.lines, range):
+            return np.arange(self.lines.start - self.header, self.lines.stop - self.header, dtype=np.int64)
+        return np.asarray(self.lines, dtype=np.int64) - self.header
+
+    def part(self, start: int, stop: int) -> PointChunk:
+        """Points start:stop of this chunk (no bad lines)."""
+        return PointChunk({name: column[start:stop] for name, column in self.columns.items()}, stop - start,
+                          self.lines[start:stop], [], {name: column[start:stop] for name, column in self.extra.items()},
+                          self.header)
 
 
 class PointsReader:
@@ -43,13 +58,14 @@ class PointsReader:
     """
 
     def __init__(self, lines: Iterable[str | Unreadable | Parsed], inputs: Mapping[str, int], fixed: Mapping[str, Array],
-                 chunk: int = 65_536, skip_bad: bool = False, format: str | None = None) -> None:
+                 chunk: int = 65_536, skip_bad: bool = False, format: str | None = None, extra: bool = True) -> None:
         self.lines = lines
         self.format = format  # csv or jsonl; None: told by the first line
         self.inputs = inputs
         self.fixed = fixed
         self.chunk = chunk
         self.skip_bad = skip_bad
+        self.extra = extra  # columns (names) that are no input are carried through
         self.number = 0  # the line of the last text _next_line gave
         self.ended = False  # the input has no more lines
         self.failure: GradcliError | None = None  # why it has no more, if it could not be read
@@ -58,6 +74,7 @@ class PointsReader:
         self._held: Parsed | None = None  # lines parsed at once, for the next chunk
         self.shapes = PointShapes(inputs, fixed)  # the inputs' shapes, once the format knows them
         self.header = 0  # the line of a CSV header
+        self._reader: Csv | JsonLines | None = None
 
     def _number_lines(self) -> Iterator[tuple[int, str | PointsProblem | Unreadable | Parsed]]:
         """Each line with its number; a problem in place of a line that is not a point.
@@ -122,11 +139,12 @@ class PointsReader:
         assert not isinstance(first, Parsed)  # nothing is parsed at once before a format is chosen
         reader: Csv | JsonLines  # told by the first line; a CSV header is no point
         if self.format == "jsonl" or (self.format is None and first.lstrip().startswith("{")):
-            reader, pending = JsonLines(self.inputs, self.fixed), [first]
+            reader, pending = JsonLines(self.inputs, self.fixed, self.extra), [first]
         else:
-            reader, pending = Csv(first, self.number, self.inputs, self.fixed), []
+            reader, pending = Csv(first, self.number, self.inputs, self.fixed, self.extra), []
             self.header = self.number
         self.shapes = reader.shapes
+        self._reader = reader
         if isinstance(self.lines, LineReader):  # from here on, blocks of lines are offered to polars first
             self.lines.fast = reader.fast
         while True:
@@ -136,28 +154,32 @@ class PointsReader:
                 texts, lines, problems = gathered
             else:  # lines parsed at once: all good, numbered on from `start`
                 start, parsed = gathered
-                columns = reader.columns(parsed.rows)
+                columns, extra = reader.columns(parsed.rows), reader.extra(parsed.rows)
                 for at in range(0, parsed.count, self.chunk):
                     count = min(self.chunk, parsed.count - at)
                     yield PointChunk({name: column[at : at + count] for name, column in columns.items()}, count,
-                                     range(start + at, start + at + count), [])
+                                     range(start + at, start + at + count), [],
+                                     {name: column[at : at + count] for name, column in extra.items()}, self.header)
                 texts, lines, problems = [], [], []
             rows = reader.read(texts, lines, self.skip_bad) if texts else Rows({}, [], [])
             if rows.problems:
                 problems = sorted([*rows.problems, *problems], key=lambda problem: problem.line)
             if problems and not self.skip_bad:
                 if rows.lines:
-                    yield PointChunk(rows.columns, len(rows.lines), rows.lines, [])
+                    yield PointChunk(rows.columns, len(rows.lines), rows.lines, [], rows.extra, self.header)
                 raise problems[0]
             if rows.lines or problems:
-                yield PointChunk(rows.columns, len(rows.lines), rows.lines, problems)
+                yield PointChunk(rows.columns, len(rows.lines), rows.lines, problems, rows.extra, self.header)
             if self.ended and self._held is None:
                 return
 
     def empty(self) -> PointChunk | None:
         """A chunk of no points whose columns have the shapes the input gives (a CSV header, else
         --at), for the header of a run with no points; None while some input's shape is unknown."""
-        return empty_chunk(self.shapes)
+        chunk = empty_chunk(self.shapes)
+        if chunk is not None and self._reader is not None:
+            chunk.extra = self._reader.extra_empty()
+        return chunk
 
     def _gather(self, pending: list[str]) -> tuple[list[str], list[int], list[PointsProblem]] | tuple[int, Parsed]:
         """The next chunk's lines: their texts and numbers, and the lines that are not text;

@@ -9,7 +9,7 @@ so that swapping the parser inside a format is local to it.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from typing import NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 
@@ -23,6 +23,25 @@ class Rows(NamedTuple):
     columns: dict[str, Array]  # name -> (count, *shape), for the good lines, in the program's input order
     lines: list[int]  # the line of each good row
     problems: list[PointsProblem]  # the bad lines, in order
+    extra: dict[str, Any] = {}  # noqa: RUF012 (never changed) -- a column that is no input -> an Arrow array, a value a good line
+
+
+def extra_array(values: list[Any]) -> Any:
+    """An Arrow array of a column that is no input (a value a row, None where a row has none): its
+    strings, numbers or booleans as they are; any other JSON value (a list, an object, a mix) as its
+    JSON text."""
+    import pyarrow as pa
+
+    try:
+        array = pa.array(values)
+        if pa.types.is_string(array.type) or pa.types.is_integer(array.type) or pa.types.is_floating(array.type) \
+                or pa.types.is_boolean(array.type) or pa.types.is_null(array.type):
+            return array
+    except (pa.ArrowException, ValueError, TypeError, OverflowError):
+        pass
+    import json
+
+    return pa.array([None if value is None else json.dumps(value) for value in values], type=pa.string())
 
 
 class Format(Protocol):

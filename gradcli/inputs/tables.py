@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.errors import NameProblem, PointsProblem
-from gradcli.inputs.csv import _layout, _shapes
+from gradcli.inputs.csv import _COLUMN, _layout, _shapes
 from gradcli.inputs.jsonl import _Named, _value
 from gradcli.inputs.points import PointChunk
 from gradcli.inputs.rows import Array, PointShapes, Shape, shown
@@ -57,7 +57,7 @@ class TableReader:
     """The points of a Parquet or Arrow file, a PointChunk at a time (PointsReader's contract)."""
 
     def __init__(self, path: str | Any, format: str, inputs: Mapping[str, int], fixed: Mapping[str, Array],
-                 chunk: int = 65_536, skip_bad: bool = False) -> None:
+                 chunk: int = 65_536, skip_bad: bool = False, extra: bool = True) -> None:
         """`path` a file's, or a polars LazyFrame (`format` then names it in messages)."""
         import polars as pl
 
@@ -74,15 +74,20 @@ class TableReader:
         self.names = list(schema)
         self.lists: dict[str, int] = {}  # a list column's input -> how deep its lists are
         scalars: list[str] = []
+        self.extras: list[str] = []  # the columns that name no input: carried through as they are (`extra`)
         for name, dtype in schema.items():
+            found = _COLUMN.match(name)
+            if found is None or found.group(1) not in inputs:
+                if extra:
+                    self.extras.append(name)
+                continue
             leaf = _leaf(dtype)
             if not (leaf.is_numeric() or (leaf == pl.String and not isinstance(dtype, pl.List | pl.Array))):
                 where = f" of {path!r}" if isinstance(path, str) else ""
                 raise NameProblem(f"column {name!r}{where} holds {dtype}, not numbers", where="--points")
             if isinstance(dtype, pl.List | pl.Array):
                 if name not in inputs:
-                    known = ", ".join(inputs) or "none"
-                    raise NameProblem(f"column {name!r} is not an input of the program (its inputs are: {known})",
+                    raise NameProblem(f"column {name!r} holds lists: a list column is named by its input alone",
                                       where="--points")
                 self.lists[name] = _depth(dtype)
             else:
@@ -90,7 +95,8 @@ class TableReader:
         try:
             if any("," in name for name in scalars):
                 raise PointsProblem(0, f"column {next(n for n in scalars if ',' in n)!r} is not NAME or NAME[i]")
-            self.layout = _layout(",".join(scalars), inputs, 0) if scalars else []
+            self.layout = [(name, index) for name, index in (_layout(",".join(scalars), inputs, 0) if scalars else [])
+                           if index is not None]
             self.shapes = PointShapes(inputs, fixed)
             self.shapes.fix(_shapes(self.layout, 0), 0)
         except PointsProblem as problem:
@@ -128,7 +134,10 @@ class TableReader:
         """A chunk of no points with the shapes the columns give (PointsReader.empty)."""
         from gradcli.inputs.points import empty_chunk
 
-        return empty_chunk(self.shapes)
+        chunk = empty_chunk(self.shapes)
+        if chunk is not None:
+            chunk.extra = {name: _arrow(self.frame.head(0).collect()[name], None) for name in self.extras}
+        return chunk
 
     def _chunk(self, batch: Any) -> Iterator[PointChunk]:
         count, start = batch.height, self.row + 1
@@ -154,12 +163,13 @@ class TableReader:
             key: tuple[Any, ...] = (slice(None), *index)
             columns[name][key] = table[rows, position]
         lines = (rows + start).tolist()
+        extra = {name: _arrow(batch[name], None if rows.size == count else rows) for name in self.extras}
         if problems and not self.skip_bad:
             if lines:
-                yield PointChunk(columns, len(lines), lines, [])
+                yield PointChunk(columns, len(lines), lines, [], extra)
             raise problems[0]
         if lines or problems:
-            yield PointChunk(columns, len(lines), lines, problems)
+            yield PointChunk(columns, len(lines), lines, problems, extra)
 
     def _numbers(self, column: Any, name: str, bad: dict[int, str]) -> Array:
         """A column of a number a row, as floats; its bad rows into `bad`."""
@@ -225,6 +235,18 @@ class TableReader:
                 continue
             out[i] = value
         return out
+
+
+def _arrow(column: Any, rows: Array | None) -> Any:
+    """A polars column as an Arrow array of its own type, its `rows` (all where None)."""
+    import pyarrow as pa
+
+    array = column.to_arrow()
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    if pa.types.is_string_view(array.type):
+        array = array.cast(pa.large_string())
+    return array if rows is None else array.take(pa.array(rows))
 
 
 def _floats(given: Any) -> Any:

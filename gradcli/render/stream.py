@@ -181,6 +181,72 @@ def _data(texts: Any) -> memoryview:
     return memoryview(texts.buffers()[2])[offsets[0] : offsets[-1]]
 
 
+def _as_text(array: Any, null: str) -> Any:
+    """An Arrow array of a column carried through, as large strings (`null` for a null)."""
+    import pyarrow as pa
+
+    if not pa.types.is_large_string(array.type):
+        array = compute("cast", array, options=("CastOptions", pa.large_string()))
+    return compute("coalesce", array, _literal(null)) if array.null_count else array
+
+
+def _csv_cells(array: Any) -> Any:
+    """A column carried through, as CSV cells: its text as it was; quoted (RFC 4180) where it holds
+    a comma, a quote or a line end (a value from JSON Lines, Parquet or Arrow may), empty for a null;
+    a float as `repr` writes it, as the results are."""
+    import pyarrow as pa
+
+    if pa.types.is_floating(array.type):
+        numbers = compute("cast", array, options=("CastOptions", pa.float64())).to_numpy(zero_copy_only=False)  # null: NaN
+        return compute("utf8_slice_codeunits", _texts(numbers, " "), options=("SliceOptions", (0, -1)))
+    texts = _as_text(array, "")
+    odd = compute("match_substring_regex", texts, options=("MatchSubstringOptions", '[,"\r\n]'))
+    if not compute("any", odd).as_py():
+        return texts
+    quoted = compute("binary_join_element_wise", _literal('"'),
+                     compute("replace_substring", texts, options=("ReplaceSubstringOptions", ('"', '""'))),
+                     _literal('"'), _literal(""))
+    return compute("if_else", odd, quoted, texts)
+
+
+def _csv_cell(text: str) -> str:
+    """One cell's text, quoted as _csv_cells quotes."""
+    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\r\n') else text
+
+
+def _json_values(array: Any) -> Any:
+    """A column carried through, as each row's JSON text: strings quoted, numbers and booleans as
+    they are, null for a null, NaN and infinities null (RFC 8259)."""
+    import pyarrow as pa
+
+    kind = array.type
+    if pa.types.is_floating(kind):
+        numbers = compute("cast", array, options=("CastOptions", pa.float64())).to_numpy(zero_copy_only=False)  # null: NaN
+        return compute("utf8_slice_codeunits", _texts(numbers, " ", "null"), options=("SliceOptions", (0, -1)))
+    if pa.types.is_integer(kind) or pa.types.is_boolean(kind) or pa.types.is_null(kind):
+        return _as_text(array, "null")
+    texts = _as_text(array, "")
+    plain = not compute("any", compute("match_substring_regex", texts,
+                                       options=("MatchSubstringOptions", '["\\\x00-\x1f]'))).as_py()
+    if plain:
+        quoted = compute("binary_join_element_wise", _literal('"'), texts, _literal('"'), _literal(""))
+    else:  # a quote, a backslash or a control character: json writes each
+        quoted = _strings([json.dumps(text) for text in texts.to_pylist()])
+    return compute("if_else", compute("is_null", array), _literal("null"), quoted) if array.null_count else quoted
+
+
+def _extra_names(chunk: PointChunk, row_id: bool) -> list[str]:
+    return [*(["row"] if row_id else []), *chunk.extra]
+
+
+def _extra_column(chunk: PointChunk, name: str) -> Any:
+    """A column carried through, the chunk's (nulls where its rows have none: a later name in JSON Lines)."""
+    import pyarrow as pa
+
+    found = chunk.extra.get(name)
+    return pa.nulls(chunk.count, pa.large_string()) if found is None else found
+
+
 Text = str | bytes | memoryview  # what a chunk's rendering gives: text, or UTF-8 bytes
 Rendering = Callable[[], list[Text]]
 
@@ -227,7 +293,7 @@ class JsonLinesWriter(Writer):
     """One JSON object per point: the input line, the point (in the program's input order),
     the value and the derivative."""
 
-    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str]) -> None:
+    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False) -> None:
         self.out = out
         self.fixed = {name: to_json(value) for name, value in fixed.items()}
         self.inputs = list(inputs)
@@ -257,7 +323,10 @@ class JsonLinesWriter(Writer):
         value = list(result.values) if result.is_tuple else result.values[0]
         derivative = self._derivative(result)
         pieces: list[Any] = []
-        _template({"line": _Json(None), "at": at, "value": value, result.kind: derivative}, pieces)
+        document = {"line": _Json(None), "row": chunk.rows(), **_beside({name: _json_values(column)
+                                                                         for name, column in chunk.extra.items()}),
+                    "at": at, "value": value, result.kind: derivative}
+        _template(document, pieces)
         lines = (np.arange(chunk.lines.start, chunk.lines.stop) if isinstance(chunk.lines, range)
                  else np.asarray(chunk.lines, dtype=np.int64))
         finite = np.ones(chunk.count, dtype=bool)
@@ -290,11 +359,16 @@ class JsonLinesWriter(Writer):
 
         lines = []
         order = [(name, columns.get(name)) for name in self.inputs]
+        rows = chunk.rows().tolist()
+        extra = {name: [None if value is None else json.loads(value)
+                        for value in _json_values(column).to_pylist()] for name, column in chunk.extra.items()}
         for i, line in enumerate(chunk.lines):
             at = {name: self.fixed[name] if column is None else column[i] for name, column in order}
             point_values = [column[i] for column in value_columns]
             document: dict[str, Any] = {
                 "line": line,
+                "row": rows[i],
+                **_beside({name: column[i] for name, column in extra.items()}),
                 "at": at,
                 "value": point_values if result.is_tuple else point_values[0],
                 result.kind: pick(i),
@@ -303,6 +377,18 @@ class JsonLinesWriter(Writer):
                 document["warnings"] = [f"a value or {result.kind} is not finite"]
             lines.append(json.dumps(document, allow_nan=False))
         return "\n".join(lines) + "\n"
+
+
+# The keys gradcli writes: a column carried through of one of these names goes under "extra".
+KEYS = frozenset({"line", "row", "at", "value", "grad", "jvp", "jacobian", "warnings", "extra"})
+
+
+def _beside(extra: dict[str, Any]) -> dict[str, Any]:
+    """The columns carried through, beside the results under their own names; those named as a key
+    gradcli writes, under "extra"."""
+    own = {name: value for name, value in extra.items() if name not in KEYS}
+    clash = {name: value for name, value in extra.items() if name in KEYS}
+    return {**own, **({"extra": clash} if clash else {})}
 
 
 class _Json:
@@ -330,6 +416,10 @@ def _template(item: Any, pieces: list[Any]) -> None:
                 pieces.append(", ")
             _template(part, pieces)
         pieces.append("]")
+    elif not isinstance(item, np.ndarray):  # an Arrow array of each point's JSON text
+        pieces.append(item)
+    elif item.dtype.kind == "i":  # the rows
+        pieces.append(item)
     elif item.ndim == 1:
         pieces.append(np.ascontiguousarray(item, dtype=float))
     else:
@@ -341,7 +431,7 @@ def _arrays(item: Any) -> list[np.ndarray]:
         return [a for part in item.values() for a in _arrays(part)]
     if isinstance(item, list):
         return [a for part in item for a in _arrays(part)]
-    return [item]
+    return [item] if isinstance(item, np.ndarray) else []
 
 
 def _merged(pieces: list[Any]) -> list[Any]:
@@ -365,15 +455,19 @@ class CsvWriter(Writer):
     """A header, then one row per point: the value's columns, then the derivative's
     (`grad_NAME`; `jvp`; `dOUT/dNAME` for a Jacobian), an element a column."""
 
-    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str]) -> None:
+    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False) -> None:
         self.out = out
         self.started = False
+        self.row_id = row_id
+        self.lead: list[str] = []  # `row` (--row-id), then the columns carried through, fixed by the first chunk
 
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         derivatives = result.columns()
         header: list[Text] = []
         if not self.started:
-            labels: list[str] = []
+            self.lead = _extra_names(chunk, self.row_id)
+            labels: list[str] = [*(["row"] if self.row_id else []),
+                                 *(_csv_cell(name) for name in chunk.extra)]
             for name, value in zip(result.root_names, result.values, strict=True):
                 labels += _element_names("value" if len(result.values) == 1 else f"value_{name}", value.shape[1:])
             for label, array in derivatives:
@@ -386,11 +480,36 @@ class CsvWriter(Writer):
         def rows() -> list[Text]:
             blocks = [_flat(v) for v in result.values] + [_flat(array) for _, array in derivatives]
             table = np.concatenate(blocks, axis=1) if blocks else np.empty((chunk.count, 0))
-            if 0 < table.shape[1] <= WIDEST:
-                return [*header, *_csv_rows(table)]
-            return [*header, "\n".join(",".join(map(repr, row)) for row in table.tolist()) + "\n"]
+            if not self.lead:
+                if 0 < table.shape[1] <= WIDEST:
+                    return [*header, *_csv_rows(table)]
+                return [*header, "\n".join(",".join(map(repr, row)) for row in table.tolist()) + "\n"]
+            lead: list[Any] = [chunk.rows() if name == "row" and self.row_id and i == 0
+                               else _csv_cells(_extra_column(chunk, name)) for i, name in enumerate(self.lead)]
+            if not 0 < table.shape[1] <= WIDEST:
+                cells = [column.tolist() if isinstance(column, np.ndarray) else column.to_pylist() for column in lead]
+                return [*header, "".join(",".join([*(str(c[i]) for c in cells), *map(repr, row)]) + "\n"
+                                         for i, row in enumerate(table.tolist()))]
+            pieces: list[Any] = []
+            for column in lead:
+                pieces += [column, ","]
+            pieces += [_line_texts(_csv_rows(table), chunk.count), "\n"]
+            return [*header, *_joined(_merged(pieces))]
 
         return rows
+
+
+def _line_texts(parts: list[Text], count: int) -> Any:
+    """An Arrow array of the `count` lines of text `parts` (each ending in LF), without their LFs."""
+    import pyarrow as pa
+
+    data = b"".join(part.encode() if isinstance(part, str) else part for part in parts)
+    ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+    assert len(ends) == count
+    offsets = np.zeros(count + 1, dtype=np.int64)
+    offsets[1:] = ends + 1
+    lines = pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(data))
+    return compute("utf8_slice_codeunits", lines, options=("SliceOptions", (0, -1)))
 
 
 def _csv_rows(table: np.ndarray) -> list[Text]:
@@ -423,16 +542,16 @@ class TableWriter(Writer):
     wide as what it can hold where that is known (a number; a line number up to LINE_WIDTH
     digits), from a file and from a pipe alike; a vector's cells as the widest so far."""
 
-    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str]) -> None:
+    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False) -> None:
         self.out = out
         self.widths: list[int] = []
 
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         derivatives = result.columns()
-        headers = ["line", *(result.root_names if len(result.root_names) > 1 else ["value"]),
+        headers = ["row", *(result.root_names if len(result.root_names) > 1 else ["value"]),
                    *(label.replace("_", " ", 1) for label, _ in derivatives)]
         arrays = [*result.values, *(array for _, array in derivatives)]
-        columns = [[str(line) for line in chunk.lines], *(_cells(array) for array in arrays)]
+        columns = [[str(row) for row in chunk.rows().tolist()], *(_cells(array) for array in arrays)]
         least = [LINE_WIDTH, *(NUMBER_WIDTH if array.ndim == 1 else 0 for array in arrays)]
         widths = [max([len(header), floor, *map(len, cells)])
                   for header, floor, cells in zip(headers, least, columns, strict=True)]
@@ -505,10 +624,10 @@ class Stdout:
     terminal each chunk flushed as soon as it is written. The same calls as Output."""
 
     def __init__(self, out: TextIO, kind: str, fixed: Mapping[str, np.ndarray],
-                 inputs: Mapping[str, int] | Sequence[str], live: bool) -> None:
+                 inputs: Mapping[str, int] | Sequence[str], live: bool, row_id: bool = False) -> None:
         self.out = out
         self.live = live
-        writer = WRITERS[kind](out, fixed, inputs)
+        writer = WRITERS[kind](out, fixed, inputs, row_id=row_id)
         self.writer: Writer | Pipelined = writer if live else Pipelined(writer)
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
@@ -586,11 +705,14 @@ class ColumnsWriter:
     """Parquet or Arrow IPC: the columns --csv writes (value, grad_NAME, an element a column
     NAME[i]), float64, streamed by polars's sink from a queue a chunk at a time (memory flat)."""
 
-    def __init__(self, path: str, kind: str) -> None:
+    def __init__(self, path: str, kind: str, row_id: bool = False) -> None:
         import queue
 
         self.path = path
         self.kind = kind
+        self.row_id = row_id
+        self.schema: Any = None  # the first chunk's: later chunks' columns carried through are cast to it
+        self.extra: list[str] = []  # the columns carried through, the first chunk's
         self.ready: queue.Queue[Any] = queue.Queue(2)
         self.thread: Any = None
         self.failure: list[BaseException] = []
@@ -609,7 +731,16 @@ class ColumnsWriter:
             labels += _element_names(label, array.shape[1:])
             blocks.append(_flat(array))
         table = np.concatenate(blocks, axis=1)
-        frame = pl.DataFrame({label: table[:, i] for i, label in enumerate(labels)})
+        lead: dict[str, Any] = {"row": pl.Series("row", chunk.rows())} if self.row_id else {}
+        if self.schema is None:
+            self.extra = list(chunk.extra)
+        for name in self.extra:
+            lead[name] = pl.Series(name, _extra_column(chunk, name))
+        frame = pl.DataFrame({**lead, **{label: table[:, i] for i, label in enumerate(labels)}})
+        if self.schema is None:
+            self.schema = frame.schema
+        elif frame.schema != self.schema:
+            frame = frame.cast(dict(self.schema))
         if self.thread is None:
             self._start(frame.schema)
         if chunk.count:
@@ -690,7 +821,7 @@ class Output:
     a run that fails leaves no file (an older FILE stays as it was)."""
 
     def __init__(self, path: str, fixed: Mapping[str, np.ndarray], inputs: Mapping[str, int] | Sequence[str],
-                 pipelined: bool = False) -> None:
+                 pipelined: bool = False, row_id: bool = False) -> None:
         import os
 
         from gradcli.errors import NameProblem
@@ -703,10 +834,10 @@ class Output:
             raise NameProblem(f"--output {path!r}: there is no directory {folder!r}")
         self.file: _File | None = None
         if self.kind in ("parquet", "arrow"):
-            self.writer: Any = ColumnsWriter(self.partial, self.kind)
+            self.writer: Any = ColumnsWriter(self.partial, self.kind, row_id)
         else:
             self.file = _File(self.partial)
-            self.writer = WRITERS[self.kind](self.file, fixed, inputs)
+            self.writer = WRITERS[self.kind](self.file, fixed, inputs, row_id=row_id)
             if pipelined:
                 self.writer = Pipelined(self.writer)
 
