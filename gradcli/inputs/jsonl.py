@@ -143,11 +143,10 @@ class JsonLines:
         if type(point) is not dict:
             raise PointsProblem(line, "a point is a JSON object {name: value}")
         row = {}
-        others: dict[str, Any] = {}
+        others: list[str] = []
         for name, given in point.items():
             if name not in self.inputs:
-                if self.keep:
-                    others[name] = float(given) if type(given) is _Named else given
+                others.append(name)
                 continue
             try:
                 row[name] = _value(given)
@@ -157,7 +156,12 @@ class JsonLines:
         new = self.shapes.check(shapes, line)
         if new:
             self.shapes.fix(new, line)
-        return row, others
+        if others and self.keep:  # read again as it was written (integers as integers) for the names carried through
+            import json
+
+            again = json.loads(text)
+            return row, {name: again[name] for name in others}
+        return row, {}
 
     def _columns(self, rows: list[dict[str, Any]]) -> dict[str, Array]:
         columns: dict[str, Array] = {}

@@ -29,7 +29,7 @@ class Rows(NamedTuple):
 def extra_array(values: list[Any]) -> Any:
     """An Arrow array of a column that is no input (a value a row, None where a row has none): its
     strings, numbers or booleans as they are; any other JSON value (a list, an object, a mix) as its
-    JSON text."""
+    JSON text, in a binary array (which says: JSON text, written into JSON as it is)."""
     import pyarrow as pa
 
     try:
@@ -41,7 +41,7 @@ def extra_array(values: list[Any]) -> Any:
         pass
     import json
 
-    return pa.array([None if value is None else json.dumps(value) for value in values], type=pa.string())
+    return pa.array([None if value is None else json.dumps(value).encode() for value in values], type=pa.binary())
 
 
 class Format(Protocol):

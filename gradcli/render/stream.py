@@ -220,6 +220,8 @@ def _json_values(array: Any) -> Any:
     import pyarrow as pa
 
     kind = array.type
+    if pa.types.is_binary(kind):  # JSON text already (rows.extra_array)
+        return _as_text(array, "null")
     if pa.types.is_floating(kind):
         numbers = compute("cast", array, options=("CastOptions", pa.float64())).to_numpy(zero_copy_only=False)  # null: NaN
         return compute("utf8_slice_codeunits", _texts(numbers, " ", "null"), options=("SliceOptions", (0, -1)))
@@ -233,6 +235,23 @@ def _json_values(array: Any) -> Any:
     else:  # a quote, a backslash or a control character: json writes each
         quoted = _strings([json.dumps(text) for text in texts.to_pylist()])
     return compute("if_else", compute("is_null", array), _literal("null"), quoted) if array.null_count else quoted
+
+
+def _result_labels(result: BatchResult) -> list[str]:
+    """The columns of the results, as CSV, Parquet and Arrow name them."""
+    labels: list[str] = []
+    for name, value in zip(result.root_names, result.values, strict=True):
+        labels += _element_names("value" if len(result.values) == 1 else f"value_{name}", value.shape[1:])
+    for label, array in result.columns():
+        labels += _element_names(label, array.shape[1:])
+    return labels
+
+
+def _outside(names: list[str], labels: list[str], row_id: bool) -> list[str]:
+    """The names of the columns carried through as written beside the results' `labels`: one that is
+    also a result's name (or `row` with --row-id) is written `extra_NAME`."""
+    taken = {*labels, *(["row"] if row_id else [])}
+    return [f"extra_{name}" if name in taken else name for name in names]
 
 
 def _extra_names(chunk: PointChunk, row_id: bool) -> list[str]:
@@ -467,7 +486,8 @@ class CsvWriter(Writer):
         if not self.started:
             self.lead = _extra_names(chunk, self.row_id)
             labels: list[str] = [*(["row"] if self.row_id else []),
-                                 *(_csv_cell(name) for name in chunk.extra)]
+                                 *(_csv_cell(name) for name in _outside(list(chunk.extra), _result_labels(result),
+                                                                        self.row_id))]
             for name, value in zip(result.root_names, result.values, strict=True):
                 labels += _element_names("value" if len(result.values) == 1 else f"value_{name}", value.shape[1:])
             for label, array in derivatives:
@@ -719,6 +739,7 @@ class ColumnsWriter:
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
         import polars as pl
+        import pyarrow as pa
 
         if not chunk.count and self.thread is not None:
             return
@@ -734,8 +755,11 @@ class ColumnsWriter:
         lead: dict[str, Any] = {"row": pl.Series("row", chunk.rows())} if self.row_id else {}
         if self.schema is None:
             self.extra = list(chunk.extra)
-        for name in self.extra:
-            lead[name] = pl.Series(name, _extra_column(chunk, name))
+        for name, label in zip(self.extra, _outside(self.extra, labels, self.row_id), strict=True):
+            column = _extra_column(chunk, name)
+            if column.type in (pa.binary(), pa.large_binary()):  # JSON text: a string column
+                column = column.cast(pa.large_string())
+            lead[label] = pl.Series(label, column)
         frame = pl.DataFrame({**lead, **{label: table[:, i] for i, label in enumerate(labels)}})
         if self.schema is None:
             self.schema = frame.schema

@@ -1,0 +1,183 @@
+"""Real data files (issue 25): columns that are no input are carried through, every output row
+says which input row it answers (the same numbering in every format, with --skip-bad too), the
+program from stdin (`grad -`), and constant expressions in --at."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import polars as pl
+import pytest
+
+from tests.helpers import cli
+
+CSV = "id,x1,label,x2\na,0.5,p,0.75\nb,1,q,2\n"
+F = "log(x1*x2)*sin(x2)"
+
+
+def _f(x1: float, x2: float) -> float:
+    return math.log(x1 * x2) * math.sin(x2)
+
+
+def _write(frame: pl.DataFrame, path) -> str:
+    name = str(path)
+    frame.write_parquet(name) if name.endswith(".parquet") else frame.write_ipc(name)
+    return name
+
+
+# --- columns that are no input --------------------------------------------------------------------
+
+
+def test_csv_extra_columns_lead_the_csv_output_in_their_input_order():
+    run = cli("grad", F, "--points", "-", "--csv", stdin=CSV)
+    assert run.exit_code == 0, run.stderr
+    header, *rows = run.stdout.splitlines()
+    assert header == "id,label,value,grad_x1,grad_x2"
+    assert [row.split(",")[:3] for row in rows] == [["a", "p", repr(_f(0.5, 0.75))], ["b", "q", repr(_f(1, 2))]]
+
+
+def test_drop_extra_leaves_them_out():
+    run = cli("grad", F, "--points", "-", "--csv", "--drop-extra", stdin=CSV)
+    plain = cli("grad", F, "--points", "-", "--csv", stdin="x1,x2\n0.5,0.75\n1,2\n")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == plain.stdout
+    documents = [json.loads(line) for line in
+                 cli("grad", F, "--points", "-", "--json", "--drop-extra", stdin=CSV).stdout.splitlines()]
+    assert [sorted(d) for d in documents] == [["at", "grad", "line", "row", "value"]] * 2
+
+
+def test_csv_extra_columns_go_beside_the_results_in_json_lines():
+    run = cli("grad", F, "--points", "-", "--json", stdin=CSV)
+    assert run.exit_code == 0, run.stderr
+    documents = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [(d["row"], d["id"], d["label"]) for d in documents] == [(1, "a", "p"), (2, "b", "q")]
+    assert list(documents[0])[:4] == ["line", "row", "id", "label"]
+
+
+def test_json_lines_extras_keep_their_values_and_a_name_gradcli_writes_goes_under_extra():
+    stdin = ('{"x": 1, "id": 7, "tags": ["a", 1], "value": "mine", "note": "say \\"hi\\""}\n'
+             '{"x": 2, "id": 8, "tags": null, "value": 3, "note": "ok"}\n')
+    run = cli("grad", "x*x", "--points", "-", "--json", stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    first, second = (json.loads(line) for line in run.stdout.splitlines())
+    assert (first["id"], first["tags"], first["note"], first["extra"]) == (7, ["a", 1], 'say "hi"', {"value": "mine"})
+    assert (second["id"], second["tags"], second["extra"], second["value"]) == (8, None, {"value": 3}, 4.0)
+
+
+def test_a_carried_column_named_as_a_result_column_is_renamed_in_csv():
+    run = cli("grad", "x*x", "--points", "-", "--csv", "--row-id", stdin="value,x,row\nv,3,r\n")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == "row,extra_value,extra_row,value,grad_x\n1,v,r,9.0,6.0\n"
+
+
+def test_csv_cells_with_commas_or_quotes_from_json_are_quoted():
+    run = cli("grad", "x*x", "--points", "-", "--csv", stdin='{"x": 1, "note": "a,b\\"c"}\n')
+    assert run.stdout == 'note,value,grad_x\n"a,b""c",1.0,2.0\n'
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".arrow"])
+def test_table_extra_columns_keep_their_own_type(tmp_path, suffix):
+    path = _write(pl.DataFrame({"id": [10, 11], "x": [1.0, 2.0], "label": ["a", "b"], "ok": [True, False]}),
+                  tmp_path / f"points{suffix}")
+    out = tmp_path / f"out{suffix}"
+    run = cli("grad", "x*x", "--points", path, "--output", str(out), "--row-id")
+    assert run.exit_code == 0, run.stderr
+    frame = pl.read_parquet(out) if suffix == ".parquet" else pl.read_ipc(out)
+    assert frame.columns == ["row", "id", "label", "ok", "value", "grad_x"]
+    assert frame.dtypes[:4] == [pl.Int64, pl.Int64, pl.String, pl.Boolean]
+    assert frame["id"].to_list() == [10, 11] and frame["value"].to_list() == [1.0, 4.0]
+    dropped = cli("grad", "x*x", "--points", path, "--csv", "--drop-extra")
+    assert dropped.stdout == "value,grad_x\n1.0,2.0\n4.0,4.0\n"
+
+
+def test_a_csv_extra_column_in_a_big_file_is_read_by_the_fast_reader_as_by_the_exact_one(tmp_path):
+    lines = [f"r{i},{0.5 + i / 7},x\"{i}" for i in range(30_000)]  # past the first 64 KB: pyarrow's reader
+    path = tmp_path / "points.csv"
+    path.write_text("id,x,note\n" + "\n".join(lines) + "\n")
+    run = cli("grad", "x*x", "--points", str(path), "--json")
+    assert run.exit_code == 0, run.stderr
+    documents = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(documents) == 30_000
+    assert [(d["row"], d["id"], d["note"]) for d in documents[::7_000]] == \
+        [(i + 1, f"r{i}", f'x"{i}') for i in range(0, 30_000, 7_000)]
+    csv = cli("grad", "x*x", "--points", str(path), "--csv").stdout.splitlines()
+    assert csv[0] == "id,note,value,grad_x" and csv[-1].startswith('r29999,"x""29999",')
+
+
+def test_an_input_with_the_wrong_shape_is_still_an_error():
+    run = cli("grad", "sum(z)", "--points", "-", "--csv", stdin="id,z,z[0]\na,1,2\n")
+    assert run.exit_code == 2
+    assert "the columns of 'z' mix different numbers of indices" in run.stderr
+
+
+def test_an_at_name_the_program_does_not_use_is_a_warning():
+    run = cli("grad", "x*x", "--points", "-", "--csv", "--at", "unused=3", stdin="x\n2\n")
+    assert run.exit_code == 0
+    assert run.stdout == "value,grad_x\n4.0,4.0\n"
+    assert run.stderr.splitlines()[0] == ("gradcli: warning: --at: 'unused' is not an input of the program; its value "
+                                          "is not used (its inputs are: x)")
+
+
+# --- rows that line up ----------------------------------------------------------------------------
+
+ROWS = [(0.5, 0.75), None, (1.0, 2.0), (2.0, 0.5)]  # None: a bad row
+
+
+def _files(tmp_path) -> dict[str, str]:
+    csv = "x1,x2\n" + "".join("x,1\n" if row is None else f"{row[0]},{row[1]}\n" for row in ROWS)
+    jsonl = "".join('{"x1": "x", "x2": 1}\n' if row is None else json.dumps({"x1": row[0], "x2": row[1]}) + "\n"
+                    for row in ROWS)
+    (tmp_path / "p.csv").write_text(csv)
+    (tmp_path / "p.jsonl").write_text(jsonl)
+    frame = pl.DataFrame({"x1": [None if r is None else r[0] for r in ROWS], "x2": [1.0 if r is None else r[1] for r in ROWS]})
+    return {"csv": str(tmp_path / "p.csv"), "jsonl": str(tmp_path / "p.jsonl"),
+            "parquet": _write(frame, tmp_path / "p.parquet"), "arrow": _write(frame, tmp_path / "p.arrow")}
+
+
+@pytest.mark.parametrize("format", ["csv", "jsonl", "parquet", "arrow"])
+def test_rows_are_numbered_the_same_in_every_format_and_skip_bad_keeps_them(tmp_path, format):
+    path = _files(tmp_path)[format]
+    run = cli("grad", F, "--points", path, "--json", "--skip-bad")
+    assert run.exit_code == 0, run.stderr
+    assert [json.loads(line)["row"] for line in run.stdout.splitlines()] == [1, 3, 4]
+    csv = cli("grad", F, "--points", path, "--csv", "--row-id", "--skip-bad")
+    assert [line.split(",")[0] for line in csv.stdout.splitlines()] == ["row", "1", "3", "4"]
+    table = cli("grad", F, "--points", path, "--skip-bad")
+    assert [line.split()[0] for line in table.stdout.splitlines()[2:]] == ["1", "3", "4"]
+    stopped = cli("grad", F, "--points", path, "--json")
+    assert stopped.exit_code == 2
+    assert [json.loads(line)["row"] for line in stopped.stdout.splitlines()] == [1]
+
+
+def test_json_lines_keeps_line_as_it_was():
+    run = cli("grad", F, "--points", "-", "--json", stdin=CSV)
+    assert [(d["line"], d["row"]) for d in map(json.loads, run.stdout.splitlines())] == [(2, 1), (3, 2)]
+
+
+# --- the program from stdin, constant expressions -------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["grad"], ["hessian"], ["jacobian"], ["explain"], ["graph"],
+                                     ["jvp", "--tangent", "x=1"]])
+def test_a_program_of_dash_is_read_from_stdin(command):
+    run = cli(command[0], "-", "--at", "x=3", *command[1:], stdin="x*x\n")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == cli(command[0], "x*x", "--at", "x=3", *command[1:]).stdout
+
+
+def test_grad_dash_json():
+    assert cli("grad", "-", "--at", "x=3", "--json", stdin="x*x").json()["grad"] == {"x": 6.0}
+
+
+def test_the_program_and_the_points_cannot_both_come_from_stdin():
+    run = cli("grad", "-", "--points", "-", stdin="x*x\n")
+    assert run.exit_code == 2 and "cannot both come from stdin" in run.stderr
+
+
+def test_at_values_may_be_constant_expressions():
+    run = cli("grad", "x1*x2", "--at", "x1=1/2,x2=pi/4", "--json")
+    assert run.exit_code == 0, run.stderr
+    assert run.json()["at"] == {"x1": 0.5, "x2": math.pi / 4}
+    point = cli("grad", "x+y+z", "--at", "x=2*pi,y=-1/3,z=-inf", "--json").json()["at"]
+    assert (point["x"], point["y"], point["z"]) == (2 * math.pi, -1 / 3, None)  # -inf: null in JSON
