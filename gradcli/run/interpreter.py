@@ -33,9 +33,24 @@ from gradcli.errors import LimitProblem, Limits, SyntaxProblem, over_limit, visi
 from gradcli.inputs import ranges
 from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, METHODS, OPS, PREFIX_OPERATORS, Op
 from gradcli.ops.core import rule_params
+from gradcli.run import nn as torch_nn
 from gradcli.run import python, random, reprs
 from gradcli.run.python import BUILTINS as _BUILTINS
-from gradcli.run.python import Break, Builtin, Continue, Frame, Lazy, PythonError, Return, UserFunction, python_error
+from gradcli.run.python import (
+    BoundMethod,
+    Break,
+    Builtin,
+    Continue,
+    Frame,
+    Instance,
+    Lazy,
+    PythonError,
+    Return,
+    Super,
+    UserClass,
+    UserFunction,
+    python_error,
+)
 from gradcli.run.python import type_name as _type_name
 from gradcli.run.tensor import (
     BOOL,
@@ -61,7 +76,7 @@ TIMEOUT = 60.0  # seconds of one run (--timeout)
 
 # --- what a program can name: modules, dtypes, functions --------------------------------------
 
-_MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.autograd", "torch.special", "torch.linalg",
+_MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
             "numpy", "numpy.linalg", "math"}
 
 
@@ -313,6 +328,44 @@ class Interpreter:
             raise self.refuse(node.decorator_list[0], "a decorator is not supported")
         self.names[node.name] = self.function(node, node.name, node.body)
 
+    def do_ClassDef(self, node: ast.ClassDef) -> None:
+        """A class: its body run in a scope of its own, whose names become the class's attributes
+        (methods, class attributes); its bases the file's classes or nn.Module."""
+        if node.decorator_list:
+            raise self.refuse(node.decorator_list[0], "a class decorator is not supported")
+        if node.keywords:
+            raise self.refuse(node.keywords[0], "a metaclass or class keyword is not supported")
+        bases = []
+        for written in node.bases:
+            if isinstance(written, ast.Name) and written.id == "object" and "object" not in self.names:
+                continue
+            base = self.expression(written)
+            if not (isinstance(base, UserClass) or (isinstance(base, torch_nn.NativeClass)
+                                                    and base.kind is torch_nn.Module)):
+                raise self.refuse(written, f"a subclass of {base!r} is not supported",
+                                  "derive from nn.Module or from a class of the file")
+            bases.append(base)
+        for statement in node.body:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                dunder = statement.name.startswith("__") and statement.name.endswith("__")
+                if dunder and statement.name not in python.ALLOWED_DUNDERS:
+                    raise self.refuse(statement, f"the special method '{statement.name}' is not supported",
+                                      "gradcli run takes __init__, __call__ and ordinary methods")
+        qualname = f"{self.frame.qualname}.<locals>.{node.name}" if self.frame.qualname else node.name
+        frame = Frame({}, self.frame, qualname=qualname, is_class=True)
+        outer = self.frame
+        self.frame = frame
+        try:
+            self.block(node.body)
+        finally:
+            self.frame = outer
+        cls = UserClass(node.name, qualname, tuple(bases), frame.names)
+        for value in frame.names.values():
+            if isinstance(value, UserFunction) and value.owner is None:
+                value.owner = cls
+        python.UserClass.mro(cls)  # (an inconsistent order is Python's TypeError, at the definition)
+        self.bind(node.name, cls)
+
     def function(self, node: ast.FunctionDef | ast.Lambda, name: str, body: list[ast.stmt]) -> UserFunction:
         """A `def` or `lambda`: its defaults evaluated now, in the scope it is written in, which it
         keeps (a closure reads the names of that scope as they are when it runs)."""
@@ -322,6 +375,10 @@ class Interpreter:
         defaults = [self.expression(d) for d in node.args.defaults]
         kw_defaults = {a.arg: self.expression(d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults,
                                                                  strict=True) if d is not None}
+        if self.frame.is_class:  # a method: its qualified name is the class's, its scope the class's scope
+            assert self.frame.parent is not None
+            return UserFunction(name, f"{self.frame.qualname}.{name}", node, defaults, kw_defaults, self.frame.parent,
+                                local)
         qualname = f"{self.frame.qualname}.<locals>.{name}" if self.frame.qualname else name
         return UserFunction(name, qualname, node, defaults, kw_defaults, self.frame, local)
 
@@ -331,7 +388,7 @@ class Interpreter:
                                "(unbounded recursion? the limit is Python's own)", source=self.source,
                                span=self.span(node), hint="write the recursion as a loop")
         frame = Frame(python.bind_arguments(function, args, kwargs), function.closure, function.local,
-                      function.qualname)
+                      function.qualname, function)
         caller, statement = self.frame, self.node
         self.frame = frame
         self.depth += 1
@@ -371,6 +428,8 @@ class Interpreter:
             return (self.index(value, i, node) for i in range(value.data.shape[0]))
         if isinstance(value, Lazy):
             return value.items
+        if isinstance(value, torch_nn.Sequential):
+            return iter([m for m in value.children.values() if m is not None])
         if isinstance(value, (list, tuple, str, range, dict, type({}.keys()), type({}.values()), type({}.items()))):
             return iter(value)
         if isinstance(value, np.ndarray):
@@ -519,6 +578,9 @@ class Interpreter:
         self.assign(node.target, value)
 
     def set_attribute(self, owner: Any, name: str, value: Any, node: ast.AST) -> None:
+        if isinstance(owner, (Instance, torch_nn.Module, UserClass)):
+            self.set_object_attribute(owner, name, value, node)
+            return
         if not isinstance(owner, Tensor):
             raise self.refuse(node, f"cannot set '{name}' of {_type_name(owner)}")
         if name == "requires_grad":
@@ -536,6 +598,97 @@ class Interpreter:
                 owner.node = None
         else:
             raise self.refuse(node, f"setting '.{name}' of a tensor is not supported", "set .requires_grad, .grad or .data")
+
+    def set_object_attribute(self, owner: Any, name: str, value: Any, node: ast.AST) -> None:
+        """`self.x = v`: an attribute of an object of the file's class, of a module (PyTorch's
+        Module.__setattr__ sorts parameters and child modules out), or of a class."""
+        if name.startswith("__") and name.endswith("__"):
+            raise self.refuse(node, f"setting the special attribute '{name}' is not supported")
+        if isinstance(owner, UserClass):
+            owner.namespace[name] = value
+        elif isinstance(owner, Instance):
+            owner.fields[name] = value
+        else:
+            if not owner.initialized and (isinstance(value, torch_nn.Module) or getattr(value, "parameter", False)):
+                kind = "module" if isinstance(value, torch_nn.Module) else "parameters"
+                raise TorchError("AttributeError", f"cannot assign {kind} before Module.__init__() call")
+            owner.set(self, name, value)
+
+    def object_attribute(self, owner: Any, name: str, node: ast.AST) -> Any:
+        """`obj.name` for an object of the file's class or a module: its own attributes, then its
+        class's (a method comes bound), then what nn.Module gives every module."""
+        if name.startswith("__") and name.endswith("__"):
+            raise self.refuse(node, f"the special attribute '{name}' is not supported")
+        if isinstance(owner, Instance) and name in owner.fields:
+            return owner.fields[name]
+        if isinstance(owner, torch_nn.Module) and name in owner.fields:
+            return owner.fields[name]
+        cls = owner.cls
+        if cls is not None:
+            found, value = cls.lookup(name)
+            if found:
+                return BoundMethod(value, owner) if isinstance(value, UserFunction) else value
+        if isinstance(owner, torch_nn.Module):
+            found, value = torch_nn.attribute(self, owner, name, node)
+            if found:
+                return value
+        raise TorchError("AttributeError", f"'{_type_name(owner)}' object has no attribute '{name}'")
+
+    def super_attribute(self, owner: Super, name: str, node: ast.AST) -> Any:
+        receiver = owner.receiver
+        cls = receiver.cls if isinstance(receiver, (Instance, torch_nn.Module)) else None
+        if cls is not None:
+            found, value = cls.lookup(name, after=owner.cls)
+            if found:
+                return BoundMethod(value, receiver) if isinstance(value, UserFunction) else value
+        if isinstance(receiver, torch_nn.Module):
+            if name == "__init__":
+                return torch_nn.NativeMethod(receiver, "__init__")
+            found, value = torch_nn.attribute(self, receiver, name, node)
+            if found:
+                return value
+        elif name == "__init__":
+            return torch_nn.NativeMethod(receiver, "__init__")
+        raise TorchError("AttributeError", f"'super' object has no attribute '{name}'")
+
+    def instantiate(self, cls: UserClass, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        native = cls.native()
+        made: Any = Instance(cls) if native is None else torch_nn.Module(cls)
+        found, init = cls.lookup("__init__")
+        if found:
+            result = self.call(BoundMethod(init, made) if isinstance(init, UserFunction) else init, args, kwargs, node)
+            if result is not None:
+                raise PythonError("TypeError", f"__init__() should return None, not '{_type_name(result)}'")
+        elif args or kwargs:
+            raise PythonError("TypeError", f"{cls.name}() takes no arguments")
+        else:
+            made.initialized = True
+        return made
+
+    def call_object(self, owner: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """`model(x)`: a module's forward (its __call__), an object's __call__."""
+        cls = owner.cls
+        if cls is not None:
+            for name in ("__call__", "forward") if isinstance(owner, torch_nn.Module) else ("__call__",):
+                found, method = cls.lookup(name)
+                if found:
+                    return self.call(BoundMethod(method, owner) if isinstance(method, UserFunction) else method,
+                                     args, kwargs, node)
+        if isinstance(owner, torch_nn.Module):
+            return owner.forward(self, args, kwargs, node)
+        raise PythonError("TypeError", f"'{_type_name(owner)}' object is not callable")
+
+    def call_native_method(self, method: torch_nn.NativeMethod, args: list[Any], kwargs: dict[str, Any],
+                           node: ast.AST) -> Any:
+        receiver = method.receiver
+        if method.name == "__init__":
+            if args or kwargs:
+                raise PythonError("TypeError", "object.__init__() takes exactly one argument (the instance to initialize)")
+            receiver.initialized = True
+            return None
+        if isinstance(receiver, torch_nn.Optimizer):
+            return torch_nn.call_optimizer_method(self, receiver, method.name, args, kwargs, node)
+        return torch_nn.call_module_method(self, receiver, method.name, args, kwargs, node)
 
     def set_requires_grad(self, tensor: Tensor, flag: bool) -> Tensor:
         if not tensor.is_leaf:
@@ -875,6 +1028,8 @@ class Interpreter:
                 return base[key]
             except (IndexError, TypeError, KeyError, ValueError, OverflowError) as problem:
                 raise python_error(problem) from None
+        if isinstance(base, torch_nn.Sequential):
+            return base.item(key)
         raise TorchError("TypeError", f"'{_type_name(base)}' object is not subscriptable")
 
     def key_part(self, item: Any) -> tuple[str, Any]:
@@ -909,6 +1064,10 @@ class Interpreter:
     def attribute_of(self, owner: Any, name: str, node: ast.AST) -> Any:
         if isinstance(owner, Module):
             path = f"{owner.path}.{name}"
+            native = torch_nn.nn_class(name) if owner.path == "torch.nn" else (
+                torch_nn.optim_class(name) if owner.path == "torch.optim" else None)
+            if native is not None:
+                return native
             if path in _MODULES or (owner.path, name) == ("torch", "nn"):
                 return Module(path)
             if name in _DTYPES and owner.path == "torch":
@@ -920,6 +1079,26 @@ class Interpreter:
             raise self.refuse(node, f"'{path}' is not supported", "`gradcli functions` lists the functions")
         if isinstance(owner, Tensor):
             return self.tensor_attribute(owner, name, node)
+        if isinstance(owner, (Instance, torch_nn.Module)):
+            return self.object_attribute(owner, name, node)
+        if isinstance(owner, Super):
+            return self.super_attribute(owner, name, node)
+        if isinstance(owner, UserClass):
+            if name.startswith("__") and name.endswith("__") and name != "__name__":
+                raise self.refuse(node, f"the special attribute '{name}' is not supported")
+            if name == "__name__":
+                return owner.name
+            found, value = owner.lookup(name)
+            if not found:
+                raise TorchError("AttributeError", f"type object '{owner.name}' has no attribute '{name}'")
+            return value
+        if isinstance(owner, torch_nn.Optimizer):
+            found, value = torch_nn.optimizer_attribute(owner, name)
+            if found:
+                return value
+            raise self.refuse(node, f"'.{name}' of an optimizer is not supported")
+        if isinstance(owner, torch_nn.StateDict) and name in python.METHODS[dict]:
+            return Method(owner, name)
         if isinstance(owner, GradFn):
             if name == "next_functions":
                 return owner.next_functions
@@ -998,6 +1177,16 @@ class Interpreter:
             return self.call_function(callee, args, kwargs, node)
         if isinstance(callee, Method):
             return self.call_method(callee, args, kwargs, node)
+        if isinstance(callee, BoundMethod):
+            return self.call_user(callee.function, [callee.receiver, *args], kwargs, node)
+        if isinstance(callee, UserClass):
+            return self.instantiate(callee, args, kwargs, node)
+        if isinstance(callee, (Instance, torch_nn.Module)):
+            return self.call_object(callee, args, kwargs, node)
+        if isinstance(callee, torch_nn.NativeClass):
+            return torch_nn.construct(self, callee, args, kwargs, node)
+        if isinstance(callee, torch_nn.NativeMethod):
+            return self.call_native_method(callee, args, kwargs, node)
         raise TorchError("TypeError", f"'{_type_name(callee)}' object is not callable")
 
     def call_function(self, function: Function, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:

@@ -70,6 +70,8 @@ class Frame:
     parent: Frame | None = None
     local: frozenset[str] = frozenset()
     qualname: str = ""  # the function's, for the qualified names of the functions defined in it
+    function: UserFunction | None = None  # the call's function (super() reads its class and first argument)
+    is_class: bool = False  # a class body: the methods defined in it do not see its names (Python's rule)
 
 
 @dataclass(eq=False)
@@ -84,9 +86,98 @@ class UserFunction:
     kw_defaults: dict[str, Any]
     closure: Frame
     local: frozenset[str] = field(default_factory=frozenset)
+    owner: UserClass | None = None  # the class whose body defined it (super() starts after it)
 
     def __repr__(self) -> str:
         return f"<function {self.qualname} at {address(self)}>"
+
+
+# --- the file's classes ---------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class UserClass:
+    """A `class` of the file: its bases (the file's classes, or nn.Module) and the names its body
+    bound (methods, class attributes)."""
+
+    name: str
+    qualname: str
+    bases: tuple[Any, ...]
+    namespace: dict[str, Any]
+
+    def mro(self) -> list[Any]:
+        """Python's method resolution order (C3) over the file's classes; a native base (nn.Module)
+        comes last, as `object` does."""
+        sequences = [base.mro() if isinstance(base, UserClass) else [base] for base in self.bases]
+        sequences.append(list(self.bases))
+        order: list[Any] = [self]
+        while any(sequences):
+            sequences = [s for s in sequences if s]
+            for sequence in sequences:
+                head = sequence[0]
+                if not any(head in s[1:] for s in sequences):
+                    break
+            else:
+                raise PythonError("TypeError", "Cannot create a consistent method resolution order (MRO)")
+            order.append(head)
+            sequences = [s[1:] if s[0] is head else s for s in sequences]
+        return order
+
+    def lookup(self, name: str, after: UserClass | None = None) -> tuple[bool, Any]:
+        """`name` in the classes of the MRO (after `after`, for super()): (found, value)."""
+        order = self.mro()
+        if after is not None:
+            order = order[order.index(after) + 1:] if after in order else []
+        for cls in order:
+            if isinstance(cls, UserClass) and name in cls.namespace:
+                return True, cls.namespace[name]
+        return False, None
+
+    def native(self) -> Any:
+        """The native class (nn.Module) among its bases, if any."""
+        for cls in self.mro():
+            if not isinstance(cls, UserClass):
+                return cls
+        return None
+
+    def __repr__(self) -> str:
+        return f"<class '__main__.{self.qualname}'>"
+
+
+@dataclass(eq=False)
+class Instance:
+    """An object of a file's class that is not an nn.Module: its attributes, its class."""
+
+    cls: UserClass
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"<__main__.{self.cls.qualname} object at {address(self)}>"
+
+
+@dataclass(eq=False)
+class BoundMethod:
+    """`obj.method`: the file's function with its receiver, passed as the first argument."""
+
+    function: UserFunction
+    receiver: Any
+
+    def __repr__(self) -> str:
+        return f"<bound method {self.function.qualname} of {self.receiver!r}>"
+
+
+@dataclass(eq=False)
+class Super:
+    """`super()` in a method: the receiver's attributes looked up after the method's class."""
+
+    cls: UserClass
+    receiver: Any
+
+    def __repr__(self) -> str:
+        return f"<super: <class '{self.cls.name}'>, <{self.cls.name} object>>"
+
+
+ALLOWED_DUNDERS = frozenset({"__init__", "__call__"})
 
 
 def address(value: Any) -> str:
@@ -232,6 +323,15 @@ def type_name(value: Any) -> str:
         return value.name()
     if isinstance(value, UserFunction):
         return "function"
+    if isinstance(value, BoundMethod):
+        return "method"
+    if isinstance(value, Instance):
+        return value.cls.name
+    if isinstance(value, UserClass):
+        return "type"
+    named = getattr(value, "type_name", None)  # nn modules, optimizers
+    if callable(named):
+        return str(named())
     if isinstance(value, Lazy):
         return value.kind.split()[0]
     if value is None:
@@ -494,8 +594,55 @@ def _number(kind: type) -> Callable[..., Any]:
     return convert
 
 
-def _isinstance_refused(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
-    raise interpreter.refuse(node, "isinstance() is not supported", "gradcli run has no classes yet")
+_PYTHON_TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "list": list, "tuple": tuple, "dict": dict,
+                                  "bool": bool}
+
+
+def _is_instance(value: Any, kind: Any) -> bool:
+    if isinstance(kind, tuple):
+        return any(_is_instance(value, each) for each in kind)
+    if isinstance(kind, UserClass):
+        cls = getattr(value, "cls", None)
+        return isinstance(cls, UserClass) and kind in cls.mro()
+    if isinstance(kind, Builtin) and kind.name in _PYTHON_TYPES:
+        return isinstance(value, _PYTHON_TYPES[kind.name]) and not isinstance(value, Tensor)
+    check = getattr(kind, "instance_check", None)  # nn.Module, nn.Linear, torch.optim.SGD ...
+    if check is not None:
+        if check(value):
+            return True
+        cls = getattr(value, "cls", None)  # a file's nn.Module subclass is an nn.Module
+        return isinstance(cls, UserClass) and any(getattr(base, "kind", None) is getattr(kind, "kind", 0)
+                                                  for base in cls.mro())
+    raise PythonError("TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union")
+
+
+def _isinstance(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> bool:
+    _no_keywords("isinstance", kwargs)
+    if len(args) != 2:
+        raise PythonError("TypeError", f"isinstance expected 2 arguments, got {len(args)}")
+    return _is_instance(args[0], args[1])
+
+
+def _super(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Super:
+    """super() in a method (its class and its first argument), or super(Class, obj)."""
+    _no_keywords("super", kwargs)
+    if len(args) == 2:
+        if not isinstance(args[0], UserClass):
+            raise PythonError("TypeError", f"super() argument 1 must be a type, not {type_name(args[0])}")
+        return Super(args[0], args[1])
+    if args:
+        raise interpreter.refuse(node, "super() with one argument is not supported", "write super() or super(Class, self)")
+    frame: Frame | None = interpreter.frame
+    while frame is not None and frame.function is None:
+        frame = frame.parent
+    function = None if frame is None else frame.function
+    if frame is None or function is None or function.owner is None:
+        raise PythonError("RuntimeError", "super(): no arguments")
+    spec = function.node.args
+    first = [*spec.posonlyargs, *spec.args]
+    if not first or first[0].arg not in frame.names:
+        raise PythonError("RuntimeError", "super(): no arguments")
+    return Super(function.owner, frame.names[first[0].arg])
 
 
 BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function in {
@@ -522,7 +669,8 @@ BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function
     "max": _extreme("max", ast.Gt),
     "any": _truth_of_all("any", True),
     "all": _truth_of_all("all", False),
-    "isinstance": _isinstance_refused,
+    "isinstance": _isinstance,
+    "super": _super,
 }.items()}
 
 

@@ -113,6 +113,7 @@ class Tensor:
         self.grad: Tensor | None = None
         self.retains_grad = False
         self.name: str | None = None
+        self.parameter = False  # an nn.Parameter: prints as `Parameter containing:`
 
     @property
     def is_leaf(self) -> bool:
@@ -140,8 +141,9 @@ class Tensor:
         from gradcli.run.reprs import tensor_repr
 
         grad_fn = self.grad_fn
-        return tensor_repr(self.data, grad_fn=None if grad_fn is None else grad_fn.name(),
+        text = tensor_repr(self.data, grad_fn=None if grad_fn is None else grad_fn.name(),
                            requires_grad=self.requires_grad)
+        return f"Parameter containing:\n{text}" if self.parameter else text
 
     __str__ = __repr__
 
@@ -208,15 +210,27 @@ def node_name(graph: Graph, index: int) -> str:
 # --- applying an op -------------------------------------------------------------------------
 
 
+class _Emitter:
+    """A composite's emit (as tape.Emitter): emit(row, *args, **params) applies a row; emit.shape(t), a
+    tensor's shape (here every value is known)."""
+
+    def __init__(self, graph: Graph, span: tuple[int, int]) -> None:
+        self.graph, self.span = graph, span
+
+    def __call__(self, row: str, *parts: Any, **given: Any) -> Tensor:
+        part = OPS[row]
+        return apply(self.graph, part, list(parts), rule_params(part, given), self.span)
+
+    def shape(self, value: Any) -> tuple[int, ...]:
+        return tuple(value.data.shape) if isinstance(value, Tensor) else ()
+
+
 def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], span: tuple[int, int],
           cast: str | None = None) -> Tensor:
     """`op` on tensors and Python numbers: its value in PyTorch's dtype, and a node where a
     gradient can flow. A composite (Op.program) is its parts, as PyTorch records them."""
     if op.program is not None or (op.reflected is not None and not isinstance(args[0], Tensor)):
-        def emit(row: str, *parts: Any, **given: Any) -> Tensor:
-            part = OPS[row]
-            return apply(graph, part, list(parts), rule_params(part, given), span)
-
+        emit = _Emitter(graph, span)
         if op.program is None:  # 2 / x: x.reciprocal() * 2 (Op.reflected)
             return op.reflected(emit, *args)  # type: ignore[misc]
         return op.program(emit, *args, **params)

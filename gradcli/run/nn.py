@@ -1,0 +1,645 @@
+"""torch.nn and torch.optim for `gradcli run`: modules, parameters and optimizers of small models,
+as PyTorch 2.13 has them.
+
+A module is a Module: its parameters, its child modules and its other attributes in the order they
+were set (PyTorch's `_parameters`, `_modules`, `__dict__`), its training flag; a file's own
+`nn.Module` subclass is a Module whose class is the file's (gradcli.run.python.UserClass). The
+modules of torch.nn are subclasses here whose forward calls the op table through the interpreter,
+so their graphs are the functional ops' graphs. Linear's weight and bias are drawn from the run's
+generator as PyTorch's reset_parameters draws them (kaiming_uniform_(a=sqrt(5)), then the bias
+uniform in +-1/sqrt(fan_in)). The optimizers update the parameters in place, in float32, in the
+order of PyTorch's single-tensor CPU loops (`_single_tensor_sgd`, `_single_tensor_adam`; foreach
+is the default on CUDA only), with the fused multiply-adds of its vectorised kernels.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from gradcli.run.python import Lazy, PythonError, UserClass
+from gradcli.run.random import _fma32
+from gradcli.run.tensor import FLOAT32, Tensor, TorchError
+
+if TYPE_CHECKING:
+    from gradcli.run.interpreter import Interpreter
+
+Args = list[Any]
+Kwargs = dict[str, Any]
+
+
+def _bind(function: str, names: list[str], defaults: dict[str, Any], args: Args, kwargs: Kwargs) -> dict[str, Any]:
+    """Python's binding of a native call's arguments, with its TypeErrors."""
+    if len(args) > len(names):
+        raise PythonError("TypeError", f"{function}() takes from 1 to {len(names) + 1} positional arguments but "
+                                       f"{len(args) + 1} were given")
+    bound = dict(zip(names, args, strict=False))
+    for key, value in kwargs.items():
+        if key not in names:
+            raise PythonError("TypeError", f"{function}() got an unexpected keyword argument '{key}'")
+        if key in bound:
+            raise PythonError("TypeError", f"{function}() got multiple values for argument '{key}'")
+        bound[key] = value
+    missing = [n for n in names if n not in bound and n not in defaults]
+    if missing:
+        raise PythonError("TypeError", f"{function}() missing {len(missing)} required positional argument"
+                                       f"{'s' if len(missing) > 1 else ''}: " + ", ".join(f"'{m}'" for m in missing))
+    return {**defaults, **bound}
+
+
+def parameter(interpreter: Interpreter, data: Tensor, requires_grad: bool = True) -> Tensor:
+    """nn.Parameter(t): a leaf of t's values that prints as `Parameter containing:`."""
+    made = Tensor(interpreter.graph, np.array(data.data))
+    made.parameter = True
+    if requires_grad:
+        interpreter.set_requires_grad(made, True)
+    return made
+
+
+# --- modules ---------------------------------------------------------------------------------------
+
+
+def _indented(text: str, spaces: int) -> str:
+    first, *rest = text.split("\n")
+    return "\n".join([first, *(" " * spaces + line for line in rest)])
+
+
+class Module:
+    """nn.Module: what PyTorch keeps in `_parameters`, `_modules` and `__dict__`, in order."""
+
+    label = "Module"
+
+    def __init__(self, cls: UserClass | None = None) -> None:
+        self.cls = cls
+        self.fields: dict[str, Any] = {}
+        self.params: dict[str, Tensor | None] = {}
+        self.children: dict[str, Module | None] = {}
+        self.training = True
+        self.initialized = cls is None  # a file's module: after super().__init__()
+
+    def type_name(self) -> str:
+        return self.cls.name if self.cls is not None else self.label
+
+    def extra_repr(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr().split("\n") if self.extra_repr() else []
+        children = [f"({key}): {_indented(repr(module), 2)}" for key, module in self.children.items()]
+        text = self.type_name() + "("
+        if extra and len(extra) == 1 and not children:
+            text += extra[0]
+        elif extra or children:
+            text += "\n  " + "\n  ".join(extra + children) + "\n"
+        return text + ")"
+
+    __str__ = __repr__
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        raise TorchError("NotImplementedError", f'Module [{self.type_name()}] is missing the required "forward" function')
+
+    def named_parameters(self, prefix: str = "", seen: set[int] | None = None) -> Iterator[tuple[str, Tensor]]:
+        seen = set() if seen is None else seen
+        for name, tensor in self.params.items():
+            if tensor is not None and id(tensor) not in seen:
+                seen.add(id(tensor))
+                yield prefix + name, tensor
+        for name, child in self.children.items():
+            if child is not None:
+                yield from child.named_parameters(f"{prefix}{name}.", seen)
+
+    def modules(self) -> Iterator[Module]:
+        yield self
+        for child in self.children.values():
+            if child is not None:
+                yield from child.modules()
+
+    def set(self, interpreter: Interpreter, name: str, value: Any) -> None:
+        """PyTorch's Module.__setattr__: a Parameter goes to the parameters, a module to the children."""
+        if isinstance(value, Tensor) and getattr(value, "parameter", False):
+            self.fields.pop(name, None)
+            self.children.pop(name, None)
+            self.params[name] = value
+            if value.name is None:
+                value.name = name
+        elif name in self.params:
+            if value is not None:
+                raise TorchError("TypeError", f"cannot assign '{_tensor_type(value)}' as parameter '{name}' "
+                                              "(torch.nn.Parameter or None expected)")
+            self.params[name] = None
+        elif isinstance(value, Module):
+            self.fields.pop(name, None)
+            self.params.pop(name, None)
+            self.children[name] = value
+        elif name in self.children:
+            if value is not None:
+                raise TorchError("TypeError", f"cannot assign '{_tensor_type(value)}' as child module '{name}' "
+                                              "(torch.nn.Module or None expected)")
+            self.children[name] = None
+        elif name == "training":
+            self.training = bool(value)
+        else:
+            self.fields[name] = value
+
+
+def _tensor_type(value: Any) -> str:
+    if isinstance(value, Tensor):
+        return {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "int64": "torch.LongTensor",
+                "bool": "torch.BoolTensor"}.get(value.data.dtype.name, "torch.Tensor")
+    from gradcli.run.python import type_name
+
+    return type_name(value)
+
+
+def functional(interpreter: Interpreter, name: str, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+    return interpreter.call_op(f"torch.nn.functional.{name}", args, kwargs, node)
+
+
+def linear(interpreter: Interpreter, x: Tensor, weight: Tensor, bias: Tensor | None, node: ast.AST) -> Any:
+    """F.linear: x @ weight.T (+ bias), on the op table's rows."""
+    out = interpreter.call_op(".matmul", [x, interpreter.call_op(".t", [weight], {}, node)], {}, node)
+    return out if bias is None else interpreter.binary("+", out, bias, node)
+
+
+class Linear(Module):
+    label = "Linear"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        bound = _bind("Linear.__init__", ["in_features", "out_features", "bias", "device", "dtype"],
+                      {"bias": True, "device": None, "dtype": None}, args, kwargs)
+        self.in_features, self.out_features = int(bound["in_features"]), int(bound["out_features"])
+        dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
+        generator = interpreter.generator
+        weight = np.empty((self.out_features, self.in_features), dtype=dtype)
+        fan_in = self.in_features
+        if weight.size:
+            gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))  # kaiming_uniform_(a=sqrt(5)), leaky_relu's gain
+            bound_w = math.sqrt(3.0) * (gain / math.sqrt(fan_in))
+            generator.uniform_(weight, -bound_w, bound_w)
+        self.set(interpreter, "weight", parameter(interpreter, Tensor(interpreter.graph, weight)))
+        if bound["bias"]:
+            bias = np.empty((self.out_features,), dtype=dtype)
+            limit = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            generator.uniform_(bias, -limit, limit)
+            self.set(interpreter, "bias", parameter(interpreter, Tensor(interpreter.graph, bias)))
+        else:
+            self.params["bias"] = None
+
+    def extra_repr(self) -> str:
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.params['bias'] is not None}"
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        (x,) = _bind("Linear.forward", ["input"], {}, args, kwargs).values()
+        return linear(interpreter, x, self.params["weight"], self.params["bias"], node)  # type: ignore[arg-type]
+
+
+class Sequential(Module):
+    label = "Sequential"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        if kwargs:
+            raise PythonError("TypeError", f"Sequential.__init__() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        for index, module in enumerate(args):
+            if not isinstance(module, Module):
+                raise TorchError("TypeError", f"{_tensor_type(module)} is not a Module subclass")
+            self.children[str(index)] = module
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        (value,) = _bind("Sequential.forward", ["input"], {}, args, kwargs).values()
+        for module in self.children.values():
+            value = interpreter.call(module, [value], {}, node)
+        return value
+
+    def item(self, key: Any) -> Any:
+        modules = list(self.children.values())
+        if isinstance(key, slice):
+            made = Sequential.__new__(Sequential)
+            Module.__init__(made)
+            made.children = dict(list(self.children.items())[key])
+            return made
+        try:
+            return modules[int(key)]
+        except IndexError:
+            raise TorchError("IndexError", f"index {key} is out of range") from None
+
+
+def _simple(label: str, function: str | None, params: list[tuple[str, Any]], shown: list[str] | None = None
+            ) -> type[Module]:
+    """A module that is one functional call with its settings (activations, losses, Flatten)."""
+    names = [name for name, _ in params]
+    defaults = dict(params)
+
+    class Simple(Module):
+        def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+            Module.__init__(self)
+            self.settings = _bind(f"{label}.__init__", names, defaults, args, kwargs)
+            for name, value in self.settings.items():
+                self.fields[name] = value
+
+        def extra_repr(self) -> str:
+            return ", ".join(f"{name}={self.settings[name]}" for name in (names if shown is None else shown))
+
+        def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+            if function is None:  # Identity, Dropout in eval or p=0
+                return args[0]
+            return functional(interpreter, function, args, {**_clean(self.settings), **kwargs}, node)
+
+    Simple.label = label
+    Simple.__name__ = label
+    return Simple
+
+
+class Dropout(Module):
+    label = "Dropout"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        self.settings = _bind("Dropout.__init__", ["p", "inplace"], {"p": 0.5, "inplace": False}, args, kwargs)
+        self.fields.update(self.settings)
+
+    def extra_repr(self) -> str:
+        return f"p={self.settings['p']}, inplace={self.settings['inplace']}"
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        if not self.training or self.settings["p"] == 0:
+            return args[0]
+        raise interpreter.refuse(node, "nn.Dropout in training mode (p > 0) is not supported yet: its mask is drawn "
+                                       "by PyTorch's bernoulli kernel", "call model.eval() first, or p=0")
+
+
+_LOSS = [("size_average", None), ("reduce", None), ("reduction", "mean")]
+
+
+MODULES: dict[str, type[Module]] = {
+    "Module": Module,
+    "Linear": Linear,
+    "Sequential": Sequential,
+    "Dropout": Dropout,
+    "ReLU": _simple("ReLU", "relu", [("inplace", False)], []),
+    "Tanh": _simple("Tanh", "tanh", [], []),
+    "Sigmoid": _simple("Sigmoid", "sigmoid", [], []),
+    "Identity": _simple("Identity", None, [], []),
+    "LeakyReLU": _simple("LeakyReLU", "leaky_relu", [("negative_slope", 0.01), ("inplace", False)], ["negative_slope"]),
+    "Softmax": _simple("Softmax", "softmax", [("dim", None)]),
+    "LogSoftmax": _simple("LogSoftmax", "log_softmax", [("dim", None)]),
+    "Flatten": _simple("Flatten", "flatten", [("start_dim", 1), ("end_dim", -1)]),
+    "MSELoss": _simple("MSELoss", "mse_loss", _LOSS, []),
+    "L1Loss": _simple("L1Loss", "l1_loss", _LOSS, []),
+    "CrossEntropyLoss": _simple("CrossEntropyLoss", "cross_entropy",
+                                [("weight", None), ("size_average", None), ("ignore_index", -100), ("reduce", None),
+                                 ("reduction", "mean"), ("label_smoothing", 0.0)], []),
+    "NLLLoss": _simple("NLLLoss", "nll_loss", [("weight", None), ("size_average", None), ("ignore_index", -100),
+                                               ("reduce", None), ("reduction", "mean")], []),
+    "BCEWithLogitsLoss": _simple("BCEWithLogitsLoss", "binary_cross_entropy_with_logits",
+                                 [("weight", None), ("size_average", None), ("reduce", None), ("reduction", "mean"),
+                                  ("pos_weight", None)], []),
+}
+
+
+def _clean(settings: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in settings.items() if k not in ("inplace", "size_average", "reduce")
+            and not (k in ("weight", "pos_weight") and v is None) and not (k == "ignore_index" and v == -100)
+            and not (k == "label_smoothing" and v == 0.0)}
+
+
+class NativeClass:
+    """A class of torch.nn or torch.optim, as the file names it (`nn.Linear`, `optim.SGD`)."""
+
+    def __init__(self, module: str, name: str, kind: type) -> None:
+        self.module, self.name, self.kind = module, name, kind
+
+    def __repr__(self) -> str:
+        return f"<class '{self.module}.{self.name}'>"
+
+    def instance_check(self, value: Any) -> bool:
+        if self.kind is Tensor:
+            return isinstance(value, Tensor) and (self.name != "Parameter" or getattr(value, "parameter", False))
+        return isinstance(value, self.kind)
+
+    def type_name(self) -> str:
+        return "type"
+
+
+class NativeMethod:
+    """A method of a module or an optimizer (`model.parameters`, `optimizer.step`)."""
+
+    def __init__(self, receiver: Any, name: str) -> None:
+        self.receiver, self.name = receiver, name
+
+    def __repr__(self) -> str:
+        return f"<bound method {self.receiver.type_name()}.{self.name} of {self.receiver!r}>"
+
+    def type_name(self) -> str:
+        return "method"
+
+
+class StateDict(dict[str, Any]):
+    """Module.state_dict(): an OrderedDict of detached tensors, as Python 3.11 prints one."""
+
+    def __repr__(self) -> str:
+        if not self:
+            return "OrderedDict()"
+        return "OrderedDict([" + ", ".join(f"({key!r}, {value!r})" for key, value in self.items()) + "])"
+
+    __str__ = __repr__
+
+
+def nn_class(name: str) -> NativeClass | None:
+    if name == "Parameter":
+        return NativeClass("torch.nn.parameter", "Parameter", Tensor)
+    kind = MODULES.get(name)
+    return None if kind is None else NativeClass("torch.nn", name, kind)
+
+
+def optim_class(name: str) -> NativeClass | None:
+    kind = OPTIMIZERS.get(name)
+    return None if kind is None else NativeClass("torch.optim", name, kind)
+
+
+def construct(interpreter: Interpreter, native: NativeClass, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+    if native.name == "Parameter":
+        bound = _bind("Parameter", ["data", "requires_grad"], {"data": None, "requires_grad": True}, args, kwargs)
+        data = bound["data"]
+        if data is None:
+            data = Tensor(interpreter.graph, np.zeros((0,), dtype=FLOAT32))
+        if not isinstance(data, Tensor):
+            raise TorchError("TypeError", f"expected Tensor as element 0 in argument 0, but got {_tensor_type(data)}")
+        return parameter(interpreter, data, bool(bound["requires_grad"]))
+    if native.kind is Module:
+        return Module()
+    return native.kind(interpreter, args, kwargs)
+
+
+# --- what a file reads and calls on a module -------------------------------------------------------
+
+_MODULE_METHODS = frozenset({"parameters", "named_parameters", "children", "named_children", "modules", "zero_grad",
+                             "train", "eval", "state_dict", "forward", "to", "cpu", "requires_grad_"})
+
+
+def attribute(interpreter: Interpreter, module: Module, name: str, node: ast.AST) -> tuple[bool, Any]:
+    """What `module.name` is, after the class's own attributes: its parameters, children, fields."""
+    if name in module.fields:
+        return True, module.fields[name]
+    if name in module.params:
+        return True, module.params[name]
+    if name in module.children:
+        return True, module.children[name]
+    if name == "training":
+        return True, module.training
+    if name in _MODULE_METHODS:
+        return True, NativeMethod(module, name)
+    if isinstance(module, Linear) and name in ("in_features", "out_features"):
+        return True, getattr(module, name)
+    return False, None
+
+
+def call_module_method(interpreter: Interpreter, module: Module, name: str, args: Args, kwargs: Kwargs,
+                       node: ast.AST) -> Any:
+    if name == "forward":
+        return module.forward(interpreter, args, kwargs, node)
+    if name in ("parameters", "named_parameters"):
+        bound = _bind(name, ["recurse"] if name == "parameters" else ["prefix", "recurse", "remove_duplicate"],
+                      {"recurse": True, "prefix": "", "remove_duplicate": True}, args, kwargs)
+        pairs = module.named_parameters(bound["prefix"])
+        if not bound["recurse"]:
+            pairs = iter([(bound["prefix"] + k, v) for k, v in module.params.items() if v is not None])
+        if name == "parameters":
+            return Lazy("generator object Module.parameters", (tensor for _, tensor in pairs))
+        return Lazy("generator object Module.named_parameters", pairs)
+    if name in ("children", "named_children"):
+        children = [(k, v) for k, v in module.children.items() if v is not None]
+        if name == "children":
+            return Lazy("generator object Module.children", iter([child for _, child in children]))
+        return Lazy("generator object Module.named_children", iter(children))
+    if name == "modules":
+        return Lazy("generator object Module.modules", module.modules())
+    if name == "zero_grad":
+        bound = _bind("zero_grad", ["set_to_none"], {"set_to_none": True}, args, kwargs)
+        for _, tensor in module.named_parameters():
+            _zero_grad(tensor, bound["set_to_none"])
+        return None
+    if name in ("train", "eval"):
+        mode = _bind("train", ["mode"], {"mode": True}, args, kwargs)["mode"] if name == "train" else False
+        for each in module.modules():
+            each.training = bool(mode)
+        return module
+    if name in ("to", "cpu"):
+        return module
+    if name == "requires_grad_":
+        flag = _bind("requires_grad_", ["requires_grad"], {"requires_grad": True}, args, kwargs)["requires_grad"]
+        for _, tensor in module.named_parameters():
+            interpreter.set_requires_grad(tensor, bool(flag))
+        return module
+    if name == "state_dict":
+        state = StateDict()
+        for key, value in _named_all(module):
+            state[key] = None if value is None else Tensor(interpreter.graph, value.data)
+        return state
+    raise interpreter.refuse(node, f"'.{name}' of a module is not supported")
+
+
+def _named_all(module: Module, prefix: str = "") -> Iterator[tuple[str, Tensor | None]]:
+    for name, tensor in module.params.items():
+        if tensor is not None:
+            yield prefix + name, tensor
+    for name, child in module.children.items():
+        if child is not None:
+            yield from _named_all(child, f"{prefix}{name}.")
+
+
+def _zero_grad(tensor: Tensor, set_to_none: bool) -> None:
+    if tensor.grad is None:
+        return
+    if set_to_none:
+        tensor.grad = None
+    else:
+        tensor.grad.data = np.zeros_like(tensor.grad.data)
+
+
+# --- optimizers ------------------------------------------------------------------------------------
+
+
+def _f32(value: float, like: np.ndarray) -> Any:
+    return like.dtype.type(value)
+
+
+def _fma(a: np.ndarray, b: Any, c: np.ndarray) -> np.ndarray:
+    """a * b + c rounded once, as the vectorised kernels' fmadd does (float32); float64 as it is."""
+    if a.dtype == FLOAT32:
+        return _fma32(a, b, c)
+    return a * b + c
+
+
+class Optimizer:
+    label = "Optimizer"
+    names: ClassVar[list[str]] = []
+    defaults: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        bound = _bind(f"{self.label}.__init__", ["params", *self.names], self.defaults, args, kwargs)
+        params = bound.pop("params")
+        groups = interpreter.collect(params, interpreter.node or ast.Pass()) if not isinstance(params, Tensor) else None
+        if groups is None:
+            raise TorchError("TypeError", "params argument given to the optimizer should be an iterable of Tensors "
+                                          "or dicts, but got torch.FloatTensor")
+        if groups and isinstance(groups[0], dict):
+            self.groups = [{**bound, **group, "params": interpreter.collect(group["params"], interpreter.node or ast.Pass())}
+                           for group in groups]
+        else:
+            if not groups:
+                raise TorchError("ValueError", "optimizer got an empty parameter list")
+            self.groups = [{**bound, "params": groups}]
+        for group in self.groups:
+            for tensor in group["params"]:
+                if not isinstance(tensor, Tensor):
+                    raise TorchError("TypeError", f"optimizer can only optimize Tensors, but one of the params is "
+                                                  f"{_tensor_type(tensor)}")
+                if not tensor.is_leaf:
+                    raise TorchError("ValueError", "can't optimize a non-leaf Tensor")
+        self.state: dict[int, dict[str, Any]] = {}
+        self.check()
+
+    def check(self) -> None:
+        for group in self.groups:
+            if group["lr"] < 0:
+                raise TorchError("ValueError", f"Invalid learning rate: {group['lr']}")
+
+    def type_name(self) -> str:
+        return self.label
+
+    def __repr__(self) -> str:
+        text = self.label + " ("
+        for index, group in enumerate(self.groups):
+            text += f"\nParameter Group {index}\n"
+            for key in sorted(k for k in group if k != "params"):
+                text += f"    {key}: {group[key]}\n"
+        return text + ")"
+
+    __str__ = __repr__
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for group in self.groups:
+            for tensor in group["params"]:
+                _zero_grad(tensor, set_to_none)
+
+    def step(self) -> None:
+        for group in self.groups:
+            for tensor in group["params"]:
+                if tensor.grad is None:
+                    continue
+                state = self.state.setdefault(id(tensor), {})
+                tensor.data = self.update(group, state, tensor.data, tensor.grad.data.astype(tensor.data.dtype))
+                tensor.node = None  # a new leaf from here on: the graph before keeps the old values
+
+    def update(self, group: dict[str, Any], state: dict[str, Any], param: np.ndarray, grad: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+
+class SGD(Optimizer):
+    label = "SGD"
+    names: ClassVar[list[str]] = ["lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize", "foreach", "differentiable", "fused"]
+    defaults: ClassVar[dict[str, Any]] = {"lr": 0.001, "momentum": 0, "dampening": 0, "weight_decay": 0, "nesterov": False, "maximize": False,
+                "foreach": None, "differentiable": False, "fused": None}
+
+    def check(self) -> None:
+        super().check()
+        for group in self.groups:
+            if group["nesterov"] and (group["momentum"] <= 0 or group["dampening"] != 0):
+                raise TorchError("ValueError", "Nesterov momentum requires a momentum and zero dampening")
+
+    def update(self, group: dict[str, Any], state: dict[str, Any], param: np.ndarray, grad: np.ndarray) -> np.ndarray:
+        # PyTorch's _single_tensor_sgd: grad.add(param, alpha=wd); buf.mul_(m).add_(grad, alpha=1-d); ...
+        if group["maximize"]:
+            grad = -grad
+        if group["weight_decay"] != 0:
+            grad = _fma(param, _f32(group["weight_decay"], param), grad)
+        momentum = group["momentum"]
+        if momentum != 0:
+            buffer = state.get("momentum_buffer")
+            if buffer is None:
+                buffer = grad.copy()
+            else:
+                buffer = _fma(grad, _f32(1 - group["dampening"], param), buffer * _f32(momentum, param))
+            state["momentum_buffer"] = buffer
+            grad = _fma(buffer, _f32(momentum, param), grad) if group["nesterov"] else buffer
+        return _fma(grad, _f32(-group["lr"], param), param)
+
+
+class Adam(Optimizer):
+    label = "Adam"
+    names: ClassVar[list[str]] = ["lr", "betas", "eps", "weight_decay", "amsgrad", "foreach", "maximize", "capturable", "differentiable",
+             "fused", "decoupled_weight_decay"]
+    defaults: ClassVar[dict[str, Any]] = {"lr": 0.001, "betas": (0.9, 0.999), "eps": 1e-08, "weight_decay": 0, "amsgrad": False,
+                "foreach": None, "maximize": False, "capturable": False, "differentiable": False, "fused": None,
+                "decoupled_weight_decay": False}
+    decoupled = False
+
+    def update(self, group: dict[str, Any], state: dict[str, Any], param: np.ndarray, grad: np.ndarray) -> np.ndarray:
+        # PyTorch's _single_tensor_adam, operation by operation in the parameter's dtype.
+        if group["amsgrad"]:
+            raise PythonError("NotImplementedError", "amsgrad=True is not supported by gradcli run yet")
+        beta1, beta2 = (float(b) for b in group["betas"])
+        lr, eps, decay = float(group["lr"]), float(group["eps"]), float(group["weight_decay"])
+        if group["maximize"]:
+            grad = -grad
+        if not state:
+            state.update(step=0.0, exp_avg=np.zeros_like(param), exp_avg_sq=np.zeros_like(param))
+        state["step"] += 1
+        if decay != 0:
+            if self.decoupled or group.get("decoupled_weight_decay"):
+                param = param * _f32(1 - lr * decay, param)
+            else:
+                grad = _fma(param, _f32(decay, param), grad)
+        average, square = state["exp_avg"], state["exp_avg_sq"]
+        weight = _f32(1 - beta1, param)
+        # lerp_(grad, w): w + (grad - avg) * w below a half, as its vectorised kernel fuses it
+        difference = grad - average
+        average = _fma(difference, weight, average) if abs(weight) < 0.5 else \
+            _fma(difference, weight - 1, grad)
+        square = square * _f32(beta2, param) + _f32(1 - beta2, param) * grad * grad
+        step = state["step"]
+        correction1 = 1 - beta1**step
+        correction2 = 1 - beta2**step
+        step_size = lr / correction1
+        root = correction2**0.5
+        denominator = np.sqrt(square) * (param.dtype.type(1) / _f32(root, param)) + _f32(eps, param)
+        state["exp_avg"], state["exp_avg_sq"] = average, square
+        return param + (_f32(-step_size, param) * average) / denominator
+
+
+class AdamW(Adam):
+    label = "AdamW"
+    defaults: ClassVar[dict[str, Any]] = {**Adam.defaults, "weight_decay": 0.01}
+    decoupled = True
+
+
+OPTIMIZERS: dict[str, type[Any]] = {"SGD": SGD, "Adam": Adam, "AdamW": AdamW}
+
+
+def call_optimizer_method(interpreter: Interpreter, optimizer: Optimizer, name: str, args: Args, kwargs: Kwargs,
+                          node: ast.AST) -> Any:
+    if name == "zero_grad":
+        optimizer.zero_grad(bool(_bind("zero_grad", ["set_to_none"], {"set_to_none": True}, args, kwargs)["set_to_none"]))
+        return None
+    if name == "step":
+        if args or kwargs:
+            raise interpreter.refuse(node, "optimizer.step(closure) is not supported")
+        optimizer.step()
+        return None
+    raise interpreter.refuse(node, f"'.{name}' of an optimizer is not supported")
+
+
+def optimizer_attribute(optimizer: Optimizer, name: str) -> tuple[bool, Any]:
+    if name in ("zero_grad", "step"):
+        return True, NativeMethod(optimizer, name)
+    if name == "param_groups":
+        return True, optimizer.groups
+    if name == "defaults":
+        return True, {k: v for k, v in optimizer.groups[0].items() if k != "params"}
+    return False, None
