@@ -65,3 +65,43 @@ def test_rot90_and_its_gradient_follow_numpy_axes_as_pytorch():
 def test_movedim_moves_several_dims_as_pytorch():
     result = grad("movedim(x, (0, 1), (2, 0))[1, 2, 0]", at={"x": np.arange(24.0).reshape(2, 3, 4).tolist()})
     assert _same(result.value, 6.0)  # x[0, 1, 2]: dims 0, 1 moved to 2, 0
+
+
+# --- sorting and selection: PyTorch's indices at ties and NaNs (torch 2.13, CPU) -----------------
+
+TIES = [1.0, nan, 3.0, 1.0, nan, -inf, 3.0]
+
+
+@pytest.mark.parametrize(("program", "value"), [
+    ("torch.sort(x)[1]", [5, 0, 3, 2, 6, 1, 4]),
+    ("torch.sort(x, descending=True)[1]", [1, 4, 2, 6, 0, 3, 5]),
+    ("argsort(x, descending=True)", [1, 4, 2, 6, 0, 3, 5]),
+    ("torch.topk(x, 3)[1]", [1, 4, 6]),
+    ("torch.topk(x, 3, largest=False)[1]", [5, 3, 0]),
+    ("kthvalue(x, 2)[1]", 3),
+    ("kthvalue(x, 6)[1]", 1),
+    ("median(x, 0)[1]", 1),
+    ("nanmedian(x, 0)[1]", 3),
+    ("cummax(x, 0)[1]", [0, 1, 1, 1, 4, 4, 4]),
+    ("cummin(x, 0)[1]", [0, 1, 1, 1, 4, 4, 4]),
+])
+def test_indices_at_ties_and_nans_as_pytorch(program, value):
+    assert _same(grad(program, at={"x": TIES}, seed="ones").value, value)
+
+
+@pytest.mark.parametrize(("program", "value", "gradient"), [
+    ("median(x)", 2.0, [1 / 3, 0.0, 1 / 3, 0.0, 1 / 3]),  # split evenly among the ties (MedianBackward0)
+    ("aminmax(x)[0] + 10 * aminmax(x)[1]", 21.0, [10 / 3, 0.5, 10 / 3, 0.5, 10 / 3]),
+    ("sum(cummax(x, 0)[0] * arange(1, 6))", 30.0, [3.0, 0.0, 7.0, 0.0, 5.0]),  # scatter_add to the running index
+    ("torch.topk(x, 2)[0].sum()", 4.0, [0.0, 0.0, 1.0, 0.0, 1.0]),
+])
+def test_gradients_at_ties_as_pytorch(program, value, gradient):
+    result = grad(program, at={"x": [2.0, 1.0, 2.0, 1.0, 2.0]})
+    assert _same(result.value, value)
+    assert np.allclose(result.grad["x"], gradient)
+
+
+def test_sort_with_stable_is_pytorchs_other_overload():
+    assert _root("torch.sort(x, stable=True)[0]", "x=[2,1]")[0] == "SortBackward1"
+    assert _root("torch.sort(x)[0]", "x=[2,1]")[0] == "SortBackward0"
+    assert _root("median(x, 0)[0]", "x=[2,1]")[0] == "MedianBackward1"
