@@ -81,7 +81,7 @@ class Csv:
             table = csv.read_csv(pa.py_buffer(block), read_options=csv.ReadOptions(column_names=names, use_threads=False),
                                  parse_options=csv.ParseOptions(quote_char=False, ignore_empty_lines=False),
                                  convert_options=csv.ConvertOptions(
-                                     column_types={**dict.fromkeys(names, pa.string()), **dict.fromkeys(numbers_at, pa.float64())},
+                                     column_types={**dict.fromkeys(names, pa.large_string()), **dict.fromkeys(numbers_at, pa.float64())},
                                      include_columns=[*numbers_at, *texts_at], null_values=[], strings_can_be_null=False))
         except (pa.ArrowException, ValueError, OverflowError):
             return None

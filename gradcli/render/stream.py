@@ -190,19 +190,34 @@ def _as_text(array: Any, null: str) -> Any:
     return compute("coalesce", array, _literal(null)) if array.null_count else array
 
 
+def _holds(texts: Any, codes: Sequence[int]) -> bool:
+    """Does some text of an Arrow array of large strings hold one of these bytes? (One pass over its
+    bytes: no regular expression over each text.)"""
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int64)[texts.offset : texts.offset + len(texts) + 1]
+    data = texts.buffers()[2]
+    if data is None or offsets[-1] == offsets[0]:
+        return False
+    found = np.zeros(int(offsets[-1] - offsets[0]), dtype=bool)
+    raw = np.frombuffer(data, dtype=np.uint8)[offsets[0] : offsets[-1]]
+    for code in codes:
+        found |= raw == code
+    return bool(found.any())
+
+
 def _csv_cells(array: Any) -> Any:
     """A column carried through, as CSV cells: its text as it was; quoted (RFC 4180) where it holds
-    a comma, a quote or a line end (a value from JSON Lines, Parquet or Arrow may), empty for a null;
-    a float as `repr` writes it, as the results are."""
+    a comma or a line end (a value from JSON Lines, Parquet or Arrow may; a CSV cell cannot, and a
+    CSV cell's quotes are written as they were read), empty for a null; a float as `repr` writes
+    it, as the results are."""
     import pyarrow as pa
 
     if pa.types.is_floating(array.type):
         numbers = compute("cast", array, options=("CastOptions", pa.float64())).to_numpy(zero_copy_only=False)  # null: NaN
         return compute("utf8_slice_codeunits", _texts(numbers, " "), options=("SliceOptions", (0, -1)))
     texts = _as_text(array, "")
-    odd = compute("match_substring_regex", texts, options=("MatchSubstringOptions", '[,"\r\n]'))
-    if not compute("any", odd).as_py():
+    if not _holds(texts, b",\r\n"):
         return texts
+    odd = compute("match_substring_regex", texts, options=("MatchSubstringOptions", "[,\r\n]"))
     quoted = compute("binary_join_element_wise", _literal('"'),
                      compute("replace_substring", texts, options=("ReplaceSubstringOptions", ('"', '""'))),
                      _literal('"'), _literal(""))
@@ -211,7 +226,7 @@ def _csv_cells(array: Any) -> Any:
 
 def _csv_cell(text: str) -> str:
     """One cell's text, quoted as _csv_cells quotes."""
-    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\r\n') else text
+    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ",\r\n") else text
 
 
 def _json_values(array: Any) -> Any:
@@ -228,9 +243,7 @@ def _json_values(array: Any) -> Any:
     if pa.types.is_integer(kind) or pa.types.is_boolean(kind) or pa.types.is_null(kind):
         return _as_text(array, "null")
     texts = _as_text(array, "")
-    plain = not compute("any", compute("match_substring_regex", texts,
-                                       options=("MatchSubstringOptions", '["\\\x00-\x1f]'))).as_py()
-    if plain:
+    if not _holds(texts, [ord('"'), ord("\\"), *range(32)]):
         quoted = compute("binary_join_element_wise", _literal('"'), texts, _literal('"'), _literal(""))
     else:  # a quote, a backslash or a control character: json writes each
         quoted = _strings([json.dumps(text) for text in texts.to_pylist()])
@@ -513,23 +526,24 @@ class CsvWriter(Writer):
             pieces: list[Any] = []
             for column in lead:
                 pieces += [column, ","]
-            pieces += [_line_texts(_csv_rows(table), chunk.count), "\n"]
+            pieces.append(_line_texts(_csv_rows(table), chunk.count))  # each with its LF
             return [*header, *_joined(_merged(pieces))]
 
         return rows
 
 
 def _line_texts(parts: list[Text], count: int) -> Any:
-    """An Arrow array of the `count` lines of text `parts` (each ending in LF), without their LFs."""
+    """An Arrow array of the `count` lines of text `parts` (each with its LF), not copied where
+    `parts` is one piece."""
     import pyarrow as pa
 
-    data = b"".join(part.encode() if isinstance(part, str) else part for part in parts)
+    data = parts[0] if len(parts) == 1 else b"".join(part.encode() if isinstance(part, str) else part for part in parts)
+    assert not isinstance(data, str)
     ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
     assert len(ends) == count
     offsets = np.zeros(count + 1, dtype=np.int64)
     offsets[1:] = ends + 1
-    lines = pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(data))
-    return compute("utf8_slice_codeunits", lines, options=("SliceOptions", (0, -1)))
+    return pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(data))
 
 
 def _csv_rows(table: np.ndarray) -> list[Text]:
