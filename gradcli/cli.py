@@ -252,6 +252,9 @@ def _serve(command: str, request: session.Request, output: str, destination: str
     if request.points is not None:
         _stream(session.points(request, command), output, destination)
         return
+    if request.drop_extra or request.row_id:
+        raise NameProblem(f"{'--drop-extra' if request.drop_extra else '--row-id'} is about the rows of --points; "
+                          "at one point (--at) there are none")
     compute, own_views = ONE_POINT[command]
     views = views or own_views
     result = compute(request)

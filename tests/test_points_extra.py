@@ -181,3 +181,9 @@ def test_at_values_may_be_constant_expressions():
     assert run.json()["at"] == {"x1": 0.5, "x2": math.pi / 4}
     point = cli("grad", "x+y+z", "--at", "x=2*pi,y=-1/3,z=-inf", "--json").json()["at"]
     assert (point["x"], point["y"], point["z"]) == (2 * math.pi, -1 / 3, None)  # -inf: null in JSON
+
+
+@pytest.mark.parametrize("option", ["--drop-extra", "--row-id"])
+def test_the_row_options_need_points(option):
+    run = cli("grad", "x*x", "--at", "x=1", option)
+    assert run.exit_code == 2 and f"{option} is about the rows of --points" in run.stderr
