@@ -1,0 +1,71 @@
+"""gradcli run's classes, torch.nn modules and torch.optim optimizers, held to what PyTorch 2.13 prints
+(the expected lines were recorded with PyTorch). Tutorials as written are in tests/run_cases/nn_*.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import cli
+
+
+def run_text(tmp_path, text: str):
+    program = tmp_path / "f.py"
+    program.write_text(text)
+    return cli("run", str(program))
+
+
+def test_a_class_with_init_methods_class_attributes_and_super(tmp_path):
+    run = run_text(tmp_path, "class A:\n    k = 10\n    def __init__(self, v):\n        self.v = v\n"
+                             "    def total(self):\n        return self.v + self.k\n"
+                             "class B(A):\n    def __init__(self, v):\n        super().__init__(v * 2)\n"
+                             "b = B(1)\nprint(b.total(), isinstance(b, A), isinstance(b, (int, B)), B.k)\n")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == "12 True True 10\n"
+
+
+def test_linear_draws_its_weights_as_pytorch_does(tmp_path):
+    run = run_text(tmp_path, "import torch\nfrom torch import nn\ntorch.manual_seed(0)\nm = nn.Linear(3, 2)\n"
+                             "print(m)\nprint(m.bias)\n")
+    assert run.stdout == ("Linear(in_features=3, out_features=2, bias=True)\nParameter containing:\n"
+                          "tensor([-0.0114,  0.4578], requires_grad=True)\n")
+
+
+def test_a_module_subclass_prints_its_children_and_its_state_dict(tmp_path):
+    run = run_text(tmp_path, "import torch\nimport torch.nn as nn\ntorch.manual_seed(0)\n"
+                             "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                             "        self.body = nn.Sequential(nn.Linear(1, 1), nn.ReLU())\n"
+                             "    def forward(self, x):\n        return self.body(x)\n"
+                             "net = Net()\nprint(net)\nprint(list(net.state_dict().keys()))\n")
+    assert run.stdout == ("Net(\n  (body): Sequential(\n    (0): Linear(in_features=1, out_features=1, bias=True)\n"
+                          "    (1): ReLU()\n  )\n)\n['body.0.weight', 'body.0.bias']\n")
+
+
+@pytest.mark.parametrize("optimizer", ["torch.optim.SGD([w], lr=0.05, momentum=0.9, weight_decay=0.01, nesterov=True)",
+                                       "torch.optim.SGD([w], lr=0.05, momentum=0.5, dampening=0.1)",
+                                       "torch.optim.Adam([w], lr=0.01, weight_decay=0.1)"])
+def test_optimizers_step_with_pytorchs_float32_arithmetic(tmp_path, optimizer):
+    expected = {"SGD([w], lr=0.05, momentum=0.9": "[0.5570923089981079, 0.11614314466714859, -1.187658667564392]",
+                "SGD([w], lr=0.05, momentum=0.5": "[0.5221717953681946, -0.1243593618273735, -0.905203104019165]",
+                "Adam": "[0.5099186897277832, -0.2273658961057663, -0.7692834138870239]"}
+    run = run_text(tmp_path, f"import torch\nw = torch.tensor([0.5, -0.25, -0.75], requires_grad=True)\n"
+                             f"g = torch.tensor([0.3, 1.7, -2.1])\nopt = {optimizer}\nfor i in range(7):\n"
+                             f"    w.grad = g * (i % 3 - 1.0)\n    opt.step()\nprint(w.tolist())\n")
+    key = next(k for k in expected if k in optimizer)
+    assert run.stdout.strip() == expected[key]
+
+
+def test_zero_grad_sets_grads_to_none(tmp_path):
+    run = run_text(tmp_path, "import torch\nm = torch.nn.Linear(2, 1)\nm(torch.ones(2)).sum().backward()\n"
+                             "print(m.weight.grad is None)\nm.zero_grad()\nprint(m.weight.grad)\n")
+    assert run.stdout == "False\nNone\n"
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("class A:\n    def __add__(self, other):\n        pass\n", "'__add__' is not supported"),
+    ("class A(metaclass=type):\n    pass\n", "metaclass"),
+    ("import torch\nclass A(torch.nn.Linear):\n    pass\n", "subclass"),
+])
+def test_what_classes_leave_out_is_exit_2(tmp_path, text, words):
+    run = run_text(tmp_path, text)
+    assert run.exit_code == 2
+    assert words in run.stderr
