@@ -200,7 +200,13 @@ def point_of(tape: Tape, at: Mapping[str, Any] | None) -> dict[str, Array]:
 def _prepare(program: str | Tape, at: Mapping[str, Any] | None) -> tuple[Tape, dict[str, Array], list[Array]]:
     tape = compile_program(program) if isinstance(program, str) else program
     point = point_of(tape, at)
-    return tape, point, forward(tape, point)
+    values = forward(tape, point)
+    if tape.wants_shapes and not tape.shaped:  # a graph that depends on shapes (tensordot): PyTorch's, at this point
+        shapes = {span: tuple(np.shape(values[a]) for a in args) for span, args in tape.wants_shapes.items()}
+        tape = compile_program(tape.source, shapes)
+        point = point_of(tape, at)
+        values = forward(tape, point)
+    return tape, point, values
 
 
 def grad(

@@ -528,7 +528,7 @@ def graph(request: Request) -> GraphReport:
     result = None
     if request.at:
         result = compute(tape, point, seed=request.seed, of=request.of)
-        roots, names = result.roots, result.root_names
+        tape, roots, names = result.tape, result.roots, result.root_names  # (compiled again for its shapes: tensordot)
     elif request.of:
         roots = tuple(resolve(tape, request.of, "--of"))
         names = tuple(n.strip() for n in request.of.split(","))

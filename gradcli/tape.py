@@ -8,7 +8,7 @@ A tape holds no input values, so one tape serves any number of points.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -89,6 +89,10 @@ class Tape:
     # input shapes check_shapes has passed -> the elements of all the values at such a point
     checked: dict[tuple[Shape, ...], int] = field(default_factory=dict)
     integer_inputs: tuple[str, ...] = ()  # the inputs used as indices: whole numbers, no gradient
+    # calls whose graph depends on their args' shapes (TapeSink.wants_shapes): span -> their args' nodes;
+    # at one point, derivatives.prepare compiles the program again with those shapes
+    wants_shapes: dict[Span, tuple[int, ...]] = field(default_factory=dict)
+    shaped: bool = False  # compiled with the shapes of a point
 
     def node_label(self, index: int) -> str:
         """A short name for a node: its own name, or v<index>."""
@@ -188,6 +192,30 @@ _KINDS: dict[type, str] = {_List: lowering.LIST, _Tuple: lowering.TUPLE, _Slice:
 _FIELDS = frozenset(name for op in OPS.values() for name in op.fields)
 
 
+class Emitter:
+    """What a composite's program is given (TapeSink.emitter): emit(row, *args, **params) applies a row,
+    emit.shape(arg) is an arg's shape where the point is known (None on a tape for every point)."""
+
+    def __init__(self, sink: TapeSink, span: Span, args: tuple[int, ...]) -> None:
+        self.sink, self.span, self.args = sink, span, args
+
+    def __call__(self, row: str, *args: Any, **params: Any) -> int:
+        sink, op = self.sink, OPS[row]
+        nodes = [sink.constant(a, self.span, literal="float") if type(a) is float else a for a in args]
+        full = rule_params(op, params) if op.params else _NO_PARAMS
+        return sink.apply(op, nodes, self.span, full)
+
+    def shape(self, handle: int) -> Shape | None:
+        sink = self.sink
+        if handle not in self.args:
+            return None
+        if sink.shapes is None:
+            sink.wants_shapes.setdefault(self.span, self.args)
+            return None
+        known = sink.shapes.get(self.span)
+        return None if known is None else known[self.args.index(handle)]
+
+
 class TapeSink:
     """Builds the tape as the parser reads the program: one pass, no tree in between.
 
@@ -195,8 +223,13 @@ class TapeSink:
     gets back a node index; `build` drives the same methods from a tree.
     """
 
-    def __init__(self, source: str, assigned: set[str]) -> None:
+    def __init__(self, source: str, assigned: set[str], shapes: dict[Span, tuple[Shape, ...]] | None = None) -> None:
         self.source = source
+        # A composite whose graph depends on its args' shapes (tensordot, inner) asks for them
+        # (Emitter.shape): on the first pass there are none, and it records the call here (its span ->
+        # its args); the point's shapes of those args, once known, come back as `shapes` for a second pass.
+        self.shapes = shapes
+        self.wants_shapes: dict[Span, tuple[int, ...]] = {}
         self.nodes: list[Node] = []
         self.inputs: dict[str, int] = {}
         self.bindings: dict[str, int] = {}
@@ -262,7 +295,7 @@ class TapeSink:
 
     def apply(self, op: Op, args: list[int], span: Span, params: dict[str, Any] = _NO_PARAMS) -> int:
         if op.program is not None:  # a composite: its parts, as PyTorch records them (Op.program)
-            return op.program(self.emitter(span), *args, **params)
+            return op.program(self.emitter(span, args), *args, **params)
         if op.reflected is not None and self.nodes[args[0]].is_number() and self.nodes[args[1]].kind != CONST:
             return op.reflected(self.emitter(span), *args)  # 2 / x: x.reciprocal() * 2
         nodes = self.nodes
@@ -296,16 +329,11 @@ class TapeSink:
         self.drop_constants(args)
         return self.constant(value, span, integer, literal)
 
-    def emitter(self, span: Span) -> Any:
+    def emitter(self, span: Span, args: Sequence[int] = ()) -> Emitter:
         """emit(row, *args, **params): a composite's program applies a row; a Python float among the args is
-        a Python number (a program writes its numbers as floats: `emit("add", a, 1.0)`)."""
-        def emit(row: str, *args: Any, **params: Any) -> int:
-            op = OPS[row]
-            nodes = [self.constant(a, span, literal="float") if type(a) is float else a for a in args]
-            full = rule_params(op, params) if op.params else _NO_PARAMS
-            return self.apply(op, nodes, span, full)
-
-        return emit
+        a Python number (a program writes its numbers as floats: `emit("add", a, 1.0)`); emit.shape(arg),
+        an arg's shape at the point where it is known (see __init__), else None."""
+        return Emitter(self, span, tuple(args))
 
     def drop_constants(self, args: list[int]) -> None:
         """Take unnamed constants that were just made for `args` off the end of the tape."""
@@ -761,12 +789,15 @@ def build(program: syntax.Program) -> Tape:
         return sink.finish()
 
 
-def compile_program(source: str) -> Tape:
-    """Text -> tape, in one pass: the parser hands each construct straight to a TapeSink."""
+def compile_program(source: str, shapes: dict[Span, tuple[Shape, ...]] | None = None) -> Tape:
+    """Text -> tape, in one pass: the parser hands each construct straight to a TapeSink (with `shapes`:
+    the shapes of a point for the calls whose graph depends on them, TapeSink.wants_shapes)."""
     with np.errstate(all="ignore"), syntax.no_cycle_collection():  # the tokens too: 1 in 3 of the time
         tokens = syntax.tokenize(source)
-        sink = TapeSink(source, syntax.assigned_names(tokens) if "=" in source else set())
-        return syntax.Parser(source, tokens, sink).program()
+        sink = TapeSink(source, syntax.assigned_names(tokens) if "=" in source else set(), shapes)
+        tape = syntax.Parser(source, tokens, sink).program()
+    tape.wants_shapes, tape.shaped = sink.wants_shapes, shapes is not None
+    return tape
 
 
 def shape_problem(

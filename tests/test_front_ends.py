@@ -74,12 +74,8 @@ KNOWN: dict[str, str] = {
     "nll_loss[1]": "a 0-d weight is broadcast; PyTorch: RuntimeError weight tensor should be defined for all 3 classes",
     "layer_norm[1]": "a 0-d bias is broadcast; PyTorch: RuntimeError Expected bias to be of same shape as normalized_shape",
     # next_functions: one node where PyTorch records a chain (a composite, or a view/squeeze around the op)
-    "inner": "next_functions: View over the leaves; PyTorch: View over Dot",
-    "inner[1]": "next_functions: View over the leaves; PyTorch: View over Mm",
     "einsum": "next_functions: View over the leaves; PyTorch: View over Permute (over Bmm ...)",
     "einsum[1]": "next_functions: Sum over the leaf; PyTorch: Sum over Permute (of a diagonal view)",
-    "tensordot": "next_functions: View over the leaves; PyTorch: View over Mm",
-    "tensordot[1]": "next_functions: View over the leaves; PyTorch: View over Mm",
     "logdet": "next_functions: Where over the leaf; PyTorch: Where over (None, LinalgSlogdetBackward0 output 1)",
     "logdet[1]": "next_functions: Where over the leaf; PyTorch: Where over (None, LinalgSlogdetBackward0 output 1)",
     "cross_entropy_probs": "next_functions: DivBackward1 over (a, c, Mul); PyTorch: DivBackward1 over Neg (over Sum over Mul ...)",

@@ -802,6 +802,99 @@ def _tensordot_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, .
             _einsum_cotangent(1, inputs, output, (a, b), g, ranks))
 
 
+# --- tensordot and inner as PyTorch records them, where the shapes are known --------------------
+# PyTorch's tensordot permutes each operand (free dims of a then its contracted ones; b's contracted
+# then free), reshapes them to matrices, multiplies (mm; dot when nothing is free) and views the
+# product in the output's shape. A reshape is a View where the permuted operand is contiguous, a
+# ReshapeAlias where its strides allow a view, and else a Clone under an UnsafeView (a vector going
+# into the dot is not reshaped). The operands are taken as contiguous (as every input is). Where
+# the shapes are not known (a tape for many points) the product is one node (tensordot_whole).
+
+
+def _contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    expected = 1
+    for size, stride in zip(reversed(shape), reversed(strides), strict=True):
+        if size != 1 and stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _viewable(shape: Sequence[int], strides: Sequence[int], target: Sequence[int]) -> bool:
+    """Can `target` be a view of a tensor of this shape and these strides (PyTorch's computeStride)?"""
+    if not shape or int(np.prod(shape)) == 0:
+        return True
+    view_d, base = len(target) - 1, strides[-1]
+    tensor_numel = view_numel = 1
+    for d in range(len(shape) - 1, -1, -1):
+        tensor_numel *= shape[d]
+        if d == 0 or (shape[d - 1] != 1 and strides[d - 1] != tensor_numel * base):
+            while view_d >= 0 and (view_numel < tensor_numel or target[view_d] == 1):
+                view_numel *= target[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return False
+            if d > 0:
+                base, tensor_numel, view_numel = strides[d - 1], 1, 1
+    return view_d == -1
+
+
+def _reshaped(emit: Any, handle: Any, shape: Sequence[int], strides: Sequence[int], target: tuple[int, ...]) -> Any:
+    if _contiguous(shape, strides):
+        return emit("reshape", handle, shape=target)
+    if _viewable(shape, strides, target):
+        return emit("reshape_alias", handle, shape=target)
+    return emit("unsafe_view", emit("clone", handle), shape=target)
+
+
+def _permuted(emit: Any, handle: Any, shape: Sequence[int], order: list[int]) -> tuple[Any, list[int], list[int]]:
+    strides = [int(np.prod(shape[i + 1:], dtype=np.int64)) for i in range(len(shape))]
+    return emit("permute", handle, dims=tuple(order)), [shape[i] for i in order], [strides[i] for i in order]
+
+
+def _tensordot_parts(emit: Any, a: Any, b: Any, sa: Shape, sb: Shape, da: list[int], db: list[int]) -> Any:
+    free_a = [d for d in range(len(sa)) if d not in da]
+    free_b = [d for d in range(len(sb)) if d not in db]
+    pa, shape_a, strides_a = _permuted(emit, a, sa, free_a + da)
+    pb, shape_b, strides_b = _permuted(emit, b, sb, db + free_b)
+    size1 = int(np.prod([sa[d] for d in free_a], dtype=np.int64))
+    size2 = int(np.prod([sb[d] for d in free_b], dtype=np.int64))
+    csize = int(np.prod([sa[d] for d in da], dtype=np.int64))
+    out = tuple(sa[d] for d in free_a) + tuple(sb[d] for d in free_b)
+    if size1 == 1 and size2 == 1:  # one number out: a dot of two vectors (a vector is not reshaped)
+        product = emit("dot", pa if len(sa) == 1 else _reshaped(emit, pa, shape_a, strides_a, (csize,)),
+                       pb if len(sb) == 1 else _reshaped(emit, pb, shape_b, strides_b, (csize,)))
+    else:
+        product = emit("mm", _reshaped(emit, pa, shape_a, strides_a, (size1, csize)),
+                       _reshaped(emit, pb, shape_b, strides_b, (csize, size2)))
+    return emit("reshape", product, shape=out)
+
+
+def _contracted(na: int, nb: int, dims: Any) -> tuple[list[int], list[int]]:
+    if isinstance(dims, int):
+        return list(range(na - dims, na)), list(range(dims))
+    return [d % na for d in dims[0]], [e % nb for e in dims[1]]
+
+
+def _tensordot_program(emit: Any, a: Any, b: Any, dims: Any = 2) -> Any:
+    sa, sb = emit.shape(a), emit.shape(b)
+    if sa is None or sb is None:
+        return emit("tensordot_whole", a, b, dims=dims)
+    _tensordot_shape(sa, sb, dims=dims)  # (what does not fit is said as before)
+    da, db = _contracted(len(sa), len(sb), dims)
+    return _tensordot_parts(emit, a, b, sa, sb, da, db)
+
+
+def _inner_program(emit: Any, a: Any, b: Any) -> Any:
+    sa, sb = emit.shape(a), emit.shape(b)
+    if sa is None or sb is None:
+        return emit("inner_whole", a, b)
+    if not sa or not sb:  # a number times a tensor
+        return emit("mul", a, b)
+    _inner_shape(sa, sb)
+    return _tensordot_parts(emit, a, b, sa, sb, [len(sa) - 1], [len(sb) - 1])
+
+
 def _sym_tensordot(a: Array, b: Array, dims: Any = 2) -> Array:
     inputs, output = _tensordot_subscripts((a.ndim, b.ndim), dims)
     return np.asarray(np.einsum(",".join(inputs) + "->" + output, a, b), dtype=object)
@@ -921,10 +1014,16 @@ ROWS = [
                text=lambda args, **params: f"{args[0]}.reshape(-1, 1)", examples=_examples(((2,), (3,)))),
     composite("outer", 2, _outer_program, "MulBackward0", shape=_outer_shape, shape_message=_cannot_take,
               examples=_examples(((2,), (3,))), spellings=("ger",), methods=("outer", "ger")),
-    structural("inner", 2, _inner, _inner_vjp, "ViewBackward0", bilinear=True, sympy=_sym_einsum(_inner_subscripts),
-               shape=_inner_shape, shape_message=_cannot_take,
+    # inner as one node, where the shapes are not known (a tape for many points)
+    structural("inner_whole", 2, _inner, _inner_vjp, "ViewBackward0", bilinear=True, sympy=_sym_einsum(_inner_subscripts),
+               shape=_inner_shape, shape_message=lambda label, shapes: _cannot_take("inner", shapes),
                torch_node_rule=lambda constant, shapes: "MulBackward0" if shapes and not all(shapes) else "ViewBackward0",
-               examples=_examples(((3,), (3,)), ((2, 3), (4, 3)), ((), (2,)), ((2, 2, 3), (3,))), methods=("inner",)),
+               callable=False, reference=None,
+               examples=_examples(((3,), (3,)), ((2, 3), (4, 3)), ((), (2,)), ((2, 2, 3), (3,)))),
+    composite("inner", 2, _inner_program, "ViewBackward0", shape=_inner_shape, shape_message=_cannot_take,
+              sympy=_sym_einsum(_inner_subscripts),
+              torch_node_rule=lambda constant, shapes: "MulBackward0" if shapes and not all(shapes) else "ViewBackward0",
+              examples=_examples(((3,), (3,)), ((2, 3), (4, 3)), ((), (2,)), ((2, 2, 3), (3,))), methods=("inner",)),
     structural("einsum", -1, _einsum_op, _einsum_vjp, "ViewBackward0", jvp=_einsum_jvp, sympy=_sym_einsum_op,
                shape=_einsum_shape, shape_message=_cannot_take, torch_node_rule=_einsum_torch_node, aligns=False,
                params=(Param("equation", "str"),), text=_einsum_text,
@@ -933,12 +1032,19 @@ ROWS = [
                    (((2,), (3,)), "i,j->ij"), (((2, 2, 3), (2, 3, 2)), "bij,bjk->bik"), (((2, 3),), "ji"),
                    (((2, 3), (3, 2), (2, 2)), "ij,jk,kl->il"), (((3,), (3,)), "i,i")]),
                    reference="torch.einsum('i,i->', a, b)", reference_program="einsum('i,i->', a, b)"),
-    structural("tensordot", 2, _tensordot, _tensordot_vjp, "ViewBackward0", bilinear=True, sympy=_sym_tensordot,
-               shape=_tensordot_shape, shape_message=_cannot_take, params=(Param("dims", "axes", 2),), text=_tensordot_text,
+    # tensordot as one node, where the shapes are not known (a tape for many points)
+    structural("tensordot_whole", 2, _tensordot, _tensordot_vjp, "ViewBackward0", bilinear=True, sympy=_sym_tensordot,
+               shape=_tensordot_shape, shape_message=lambda label, shapes: _cannot_take("tensordot", shapes),
+               params=(Param("dims", "axes", 2),), text=_tensordot_text, callable=False, reference=None,
                examples=tuple((shapes, params) for shapes, params in [
                    (((2, 3, 2), (3, 2, 2)), {}), (((2, 3), (3, 2)), {"dims": 1}), (((2,), (3,)), {"dims": 0}),
-                   (((3, 2), (2, 3)), {"dims": ((1, 0), (0, 1))})]),
-                   reference="torch.tensordot(a, b, dims=1)", reference_program="tensordot(a, b, dims=1)"),
+                   (((3, 2), (2, 3)), {"dims": ((1, 0), (0, 1))})])),
+    composite("tensordot", 2, _tensordot_program, "ViewBackward0", sympy=_sym_tensordot,
+              shape=_tensordot_shape, shape_message=_cannot_take, params=(Param("dims", "axes", 2),), text=_tensordot_text,
+              examples=tuple((shapes, params) for shapes, params in [
+                  (((2, 3, 2), (3, 2, 2)), {}), (((2, 3), (3, 2)), {"dims": 1}), (((2,), (3,)), {"dims": 0}),
+                  (((3, 2), (2, 3)), {"dims": ((1, 0), (0, 1))})]),
+              reference="torch.tensordot(a, b, dims=1)", reference_program="tensordot(a, b, dims=1)"),
     # kron's parts: each operand viewed with axes of 1 between its own, the product viewed in pairs
     structural("spread", 2, _spread, _spread_vjp, "UnsafeViewBackward0", jvp=_spread_jvp,
                sympy=lambda x, other, side=0: np.asarray(_spread(x, other, (np.ndim(x), np.ndim(other)), side),

@@ -1019,6 +1019,11 @@ ROWS = [
             methods=("reshape", "view"), examples=_one(((2, 3), {"shape": (3, 2)}), ((2, 3), {"shape": (-1,)}),
                                                      ((6,), {"shape": (2, -1, 1)}), ((), {"shape": (1, 1)})),
                                                      reference="a.reshape(2, 1)", reference_program="a.reshape(2, 1)"),
+    # reshape as PyTorch records it where the value is not contiguous (a composite's part: tensordot's)
+    _linear("reshape_alias", _reshape, _same_shape_back, "ReshapeAliasBackward0", params=(SHAPE,), shape=_reshape_shape,
+            callable=False, reference=None, examples=_one(((2, 3), {"shape": (3, 2)}))),
+    _linear("unsafe_view", _reshape, _same_shape_back, "UnsafeViewBackward0", params=(SHAPE,), shape=_reshape_shape,
+            callable=False, reference=None, examples=_one(((2, 3), {"shape": (6,)}))),
     _linear("flatten", _flatten, _same_shape_back, "ViewBackward0",
             params=(Param("start_dim", "int", 0), Param("end_dim", "int", -1)), shape=_flatten_shape,
             methods=("flatten",), examples=_one(((2, 3), {}), ((2, 3, 2), {"start_dim": 1}),
