@@ -21,7 +21,7 @@ import numpy as np
 
 from gradcli.arrow import floats
 from gradcli.errors import PointsProblem
-from gradcli.inputs.rows import Array, PointShapes, Rows, Shape, each_line, shown
+from gradcli.inputs.rows import Array, PointShapes, Rows, Shape, each_line, shown, text_array
 
 _COLUMN = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)((?:\[\d+\])*)\s*$")
 MAX_INDEX_DIGITS = 18  # an index past a billion billion columns cannot be filled
@@ -59,9 +59,7 @@ class Csv:
                     self._extra_texts([cells for _, cells in rows]))
 
     def _extra_texts(self, cells: list[list[str]]) -> dict[str, Any]:
-        import pyarrow as pa
-
-        return {name: pa.array([row[k] for row in cells], type=pa.string()) for k, (_, name) in enumerate(self.extras)}
+        return {name: text_array([row[k] for row in cells]) for k, (_, name) in enumerate(self.extras)}
 
     def fast(self, block: bytes | memoryview) -> tuple[int, tuple[list[Array], dict[str, Any]]] | None:
         """How many whole lines of bytes `block` has, and their numbers, a column an input's cell,
@@ -135,9 +133,7 @@ class Csv:
         return parsed[1]
 
     def extra_empty(self) -> dict[str, Any]:
-        import pyarrow as pa
-
-        return {name: pa.array([], type=pa.string()) for _, name in self.extras}
+        return {name: text_array([]) for _, name in self.extras}
 
     def _row(self, text: str, line: int) -> tuple[list[float], list[str]]:
         """A line's inputs' numbers, and the cells carried through."""

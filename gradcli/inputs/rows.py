@@ -28,20 +28,44 @@ class Rows(NamedTuple):
 
 def extra_array(values: list[Any]) -> Any:
     """An Arrow array of a column that is no input (a value a row, None where a row has none): its
-    strings, numbers or booleans as they are; any other JSON value (a list, an object, a mix) as its
-    JSON text, in a binary array (which says: JSON text, written into JSON as it is)."""
+    strings, integers, floats or booleans as they are; any other JSON value (a list, an object, a mix)
+    as its JSON text, in a binary array (which says: JSON text, written into JSON as it is).
+    Made from buffers: pa.array imports pandas where it is installed (a quarter of a second)."""
     import pyarrow as pa
 
-    try:
-        array = pa.array(values)
-        if pa.types.is_string(array.type) or pa.types.is_integer(array.type) or pa.types.is_floating(array.type) \
-                or pa.types.is_boolean(array.type) or pa.types.is_null(array.type):
-            return array
-    except (pa.ArrowException, ValueError, TypeError, OverflowError):
-        pass
+    kinds = {type(value) for value in values} - {type(None)}
+    valid = np.array([value is not None for value in values], dtype=bool)
+    bits = None if valid.all() else pa.py_buffer(np.packbits(valid, bitorder="little"))
+    nulls = len(values) - int(valid.sum())
+    if kinds <= {str}:
+        return text_array(["" if value is None else value for value in values], bits, nulls)
+    if kinds == {bool}:
+        flags = np.packbits(np.array([bool(value) for value in values]), bitorder="little")
+        return pa.BooleanArray.from_buffers(pa.bool_(), len(values), [bits, pa.py_buffer(flags)], nulls)
+    if kinds == {int} and all(-(2**63) <= value < 2**63 for value in values if value is not None):
+        numbers = np.array([value or 0 for value in values], dtype=np.int64)
+        return pa.Array.from_buffers(pa.int64(), len(values), [bits, pa.py_buffer(numbers)], nulls)
+    if kinds <= {int, float}:
+        numbers = np.array([np.nan if value is None else float(value) for value in values])
+        return pa.Array.from_buffers(pa.float64(), len(values), [bits, pa.py_buffer(numbers)], nulls)
     import json
 
-    return pa.array([None if value is None else json.dumps(value).encode() for value in values], type=pa.binary())
+    texts = [b"" if value is None else json.dumps(value).encode() for value in values]
+    offsets = np.zeros(len(texts) + 1, dtype=np.int32)
+    np.cumsum([len(text) for text in texts], out=offsets[1:])
+    return pa.BinaryArray.from_buffers(pa.binary(), len(texts), [bits, pa.py_buffer(offsets), pa.py_buffer(b"".join(texts))],
+                                       nulls)
+
+
+def text_array(texts: list[str], bits: Any = None, nulls: int = 0) -> Any:
+    """An Arrow array of large strings (`bits`: which are valid, where some are null)."""
+    import pyarrow as pa
+
+    encoded = [text.encode() for text in texts]
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum([len(data) for data in encoded], out=offsets[1:])
+    return pa.LargeStringArray.from_buffers(len(texts), pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded)), bits,
+                                            nulls)
 
 
 class Format(Protocol):

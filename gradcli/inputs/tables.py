@@ -241,12 +241,12 @@ def _arrow(column: Any, rows: Array | None) -> Any:
     """A polars column as an Arrow array of its own type, its `rows` (all where None)."""
     import pyarrow as pa
 
-    array = column.to_arrow()
+    array = (column if rows is None else column.gather(rows)).to_arrow()
     if isinstance(array, pa.ChunkedArray):
         array = array.combine_chunks()
     if pa.types.is_string_view(array.type):
         array = array.cast(pa.large_string())
-    return array if rows is None else array.take(pa.array(rows))
+    return array
 
 
 def _floats(given: Any) -> Any:
