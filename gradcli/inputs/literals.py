@@ -296,17 +296,21 @@ def merge_points(texts: list[str], inputs: Mapping[str, int] | None = None, wher
     """Several --at (or --tangent) options into one point; with `inputs`, a name that is none of them is
     left out, with a warning (one --at can serve several programs)."""
     point: dict[str, Array] = {}
+    unused: list[str] = []
     for text in texts:
         for name, span, array in assignments(text, where):
-            if name in point:
+            if name in point or name in unused:
                 raise SyntaxProblem(f"'{name}' is given twice", source=text, span=span, where=where)
             if inputs is not None and name not in inputs:  # one --at for several programs: said, not refused
-                import warnings
-
-                warnings.warn(f"--at: '{name}' is not an input of the program; its value is not used "
-                              f"(its inputs are: {', '.join(inputs) or 'none'})", UserWarning, stacklevel=2)
+                unused.append(name)
                 continue
             point[name] = array
+    if unused and inputs is not None:  # (said once every value is read: a bad one is the only line)
+        import warnings
+
+        for name in unused:
+            warnings.warn(f"--at: '{name}' is not an input of the program; its value is not used "
+                          f"(its inputs are: {', '.join(inputs) or 'none'})", UserWarning, stacklevel=2)
     return point
 
 
