@@ -190,18 +190,24 @@ def _as_text(array: Any, null: str) -> Any:
     return compute("coalesce", array, _literal(null)) if array.null_count else array
 
 
-def _holds(texts: Any, codes: Sequence[int]) -> bool:
-    """Does some text of an Arrow array of large strings hold one of these bytes? (One pass over its
-    bytes: no regular expression over each text.)"""
+def _bytes(codes: Sequence[int]) -> np.ndarray:
+    table = np.zeros(256, dtype=bool)
+    table[list(codes)] = True
+    return table
+
+
+_CSV_SPECIAL = _bytes(b",\r\n")  # a cell holding one is quoted
+_JSON_SPECIAL = _bytes([ord('"'), ord("\\"), *range(32)])  # a string holding one is escaped
+
+
+def _holds(texts: Any, special: np.ndarray) -> bool:
+    """Does some text of an Arrow array of large strings hold a byte `special` marks? (One pass over
+    its bytes: no regular expression over each text.)"""
     offsets = np.frombuffer(texts.buffers()[1], dtype=np.int64)[texts.offset : texts.offset + len(texts) + 1]
     data = texts.buffers()[2]
     if data is None or offsets[-1] == offsets[0]:
         return False
-    found = np.zeros(int(offsets[-1] - offsets[0]), dtype=bool)
-    raw = np.frombuffer(data, dtype=np.uint8)[offsets[0] : offsets[-1]]
-    for code in codes:
-        found |= raw == code
-    return bool(found.any())
+    return bool(special[np.frombuffer(data, dtype=np.uint8)[offsets[0] : offsets[-1]]].any())
 
 
 def _csv_cells(array: Any) -> Any:
@@ -215,7 +221,7 @@ def _csv_cells(array: Any) -> Any:
         numbers = compute("cast", array, options=("CastOptions", pa.float64())).to_numpy(zero_copy_only=False)  # null: NaN
         return compute("utf8_slice_codeunits", _texts(numbers, " "), options=("SliceOptions", (0, -1)))
     texts = _as_text(array, "")
-    if not _holds(texts, b",\r\n"):
+    if not _holds(texts, _CSV_SPECIAL):
         return texts
     odd = compute("match_substring_regex", texts, options=("MatchSubstringOptions", "[,\r\n]"))
     quoted = compute("binary_join_element_wise", _literal('"'),
@@ -243,7 +249,7 @@ def _json_values(array: Any) -> Any:
     if pa.types.is_integer(kind) or pa.types.is_boolean(kind) or pa.types.is_null(kind):
         return _as_text(array, "null")
     texts = _as_text(array, "")
-    if not _holds(texts, [ord('"'), ord("\\"), *range(32)]):
+    if not _holds(texts, _JSON_SPECIAL):
         quoted = compute("binary_join_element_wise", _literal('"'), texts, _literal('"'), _literal(""))
     else:  # a quote, a backslash or a control character: json writes each
         quoted = _strings([json.dumps(text) for text in texts.to_pylist()])
