@@ -152,9 +152,23 @@ def _run(body: Callable[[], None], digits: int = 6) -> None:
     message on stderr and an exit code."""
     from gradcli.numbers import digits as written_with
 
-    with warnings.catch_warnings(), written_with(digits):
-        warnings.showwarning = _show_warning
-        _run_body(body)
+    with warnings.catch_warnings(record=True) as caught, written_with(digits):
+        try:
+            _run_body(body)
+        except typer.Exit as stop:
+            if stop.exit_code != int(ExitCode.BAD_INPUT):  # bad input: its error is the one line said
+                _said(caught)
+            raise
+        _said(caught)
+
+
+def _said(caught: list[warnings.WarningMessage]) -> None:
+    """The warnings a command gave, each one line on stderr, once it has done its work."""
+    try:
+        for warning in caught:
+            _show_warning(warning.message, warning.category, warning.filename, warning.lineno)
+    except (OSError, ValueError):  # stderr gone (a reader that left closed it): nothing more to say
+        pass
 
 
 def _run_body(body: Callable[[], None]) -> None:
