@@ -1,6 +1,7 @@
 """--points as CSV: a header of input names, then a point per line.
 
-A vector input is spread over columns `z[0]`, `z[1]`, ... (a matrix over `m[0][1]`, ...). A
+A vector input is spread over columns `z[0]`, `z[1]`, ... (a matrix over `m[0][1]`, ...). A column
+that names no input is carried through as the text of its cells (read as strings beside the numbers). A
 block of bytes of whole lines is read at once by pyarrow's CSV reader (`fast`), a chunk of lines
 it could not read by NumPy's C parser, and line by line only to find a bad one. Pyarrow reads
 every finite number as Python's `float` does (correctly rounded; no `1_000`, no fullwidth

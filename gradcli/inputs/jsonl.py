@@ -2,7 +2,8 @@
 
 A value is a number or nested lists of numbers. Integers become floats (`-0` keeps its sign);
 NaN, Infinity and -Infinity are read as Python writes them; a number past float64's range, a
-string, a boolean or null is a bad value.
+string, a boolean or null is a bad value. A name that is no input is carried through with any
+JSON value, as it was written.
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 
 A column is an input by its name: `x` a number a row (integers, floats, or text holding a
 number), `z` a list a row (a vector; nested lists a matrix), or `z[0]`, `z[1]`, ... an element
-a column, as in CSV. A row is a point; a bad row (a null, text that is no number, a list of
-another length than the first good row's) is named by its 1-based number and stops the run,
-or with --skip-bad is passed over, as a bad line of CSV is. Rows are read in batches (Parquet
+a column, as in CSV; a column that names no input is carried through, as an Arrow array of its
+own type. A row is a point; a bad row (a null, text that is no number, a list of another length
+than the first good row's) is named by its 1-based number and stops the run, or with --skip-bad
+is passed over, as a bad line of CSV is. Rows are read in batches (Parquet
 row groups, Arrow record batches, cut to --chunk-size): memory stays flat however long the file.
 """
 
