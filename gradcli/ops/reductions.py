@@ -605,7 +605,8 @@ def _scanned(scan: Any) -> Any:
 
 
 def _cumsum0(v: Array, axis: int) -> Array:
-    return np.cumsum(v, axis=axis) + 0.0  # PyTorch's sum starts at 0.0: a sum of -0.0s is 0.0
+    summed = np.cumsum(v, axis=axis)
+    return summed + 0.0 if summed.dtype.kind == "f" else summed  # PyTorch's sum starts at 0.0: a sum of -0.0s is 0.0
 
 
 def _reversed_cumsum(g: Array, axis: int) -> Array:

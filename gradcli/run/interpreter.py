@@ -130,6 +130,21 @@ class Size(tuple[int, ...]):
 
     __str__ = __repr__
 
+    def __add__(self, other: Any) -> Any:  # x.shape + (4,), x.shape * 2, x.shape[1:]: still a torch.Size
+        return Size(tuple(self) + other) if isinstance(other, tuple) else NotImplemented
+
+    def __radd__(self, other: Any) -> Any:
+        return Size(other + tuple(self)) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, count: Any) -> Any:
+        return Size(tuple(self) * count) if isinstance(count, int) else NotImplemented
+
+    __rmul__ = __mul__
+
+    def __getitem__(self, key: Any) -> Any:
+        item = tuple.__getitem__(self, key)
+        return Size(item) if isinstance(key, slice) else item
+
 
 @dataclass
 class Method:
@@ -836,7 +851,7 @@ class Interpreter:
                     item = ascii(item)
                 spec = self._JoinedStr(value.format_spec) if isinstance(value.format_spec, ast.JoinedStr) else ""
                 self.check_width(spec, node)
-                parts.append(format(item, spec))
+                parts.append(python.formatted(item, spec))
         return "".join(parts)
 
     def _UnaryOp(self, node: ast.UnaryOp) -> Any:
@@ -928,7 +943,7 @@ class Interpreter:
         self.check_width(" ".join(w for w in widths if w != "*"), node)
         try:
             return text % values
-        except (TypeError, ValueError, KeyError) as problem:
+        except (TypeError, ValueError, KeyError, OverflowError) as problem:
             raise TorchError(type(problem).__name__, str(problem)) from None
 
     def _Compare(self, node: ast.Compare) -> Any:
@@ -1038,6 +1053,8 @@ class Interpreter:
         if item is None or item is Ellipsis:
             return lowering.STATIC, item
         if isinstance(item, slice):
+            if isinstance(item.step, int) and item.step == 0:
+                raise TorchError("ValueError", "slice step cannot be zero")
             try:
                 return lowering.STATIC, slice(*(None if p is None else operator.index(p)
                                                 for p in (item.start, item.stop, item.step)))
@@ -1202,8 +1219,8 @@ class Interpreter:
             return self.autograd_grad(args, kwargs, node)
         if function.module == "torch.autograd" and name == "backward":
             return self.autograd_backward(args, kwargs, node)
-        if function.module == "math" and all(isinstance(a, (int, float)) for a in args) and hasattr(math, name):
-            return _math(name, args)
+        if function.module == "math" and all(isinstance(a, (int, float, Tensor)) for a in args) and hasattr(math, name):
+            return _math(name, [a.scalar() if isinstance(a, Tensor) else a for a in args])
         if name in _CONSTRUCTORS:
             return self.construct(name, args, kwargs, node)
         if FUNCTIONS.get(name) is None:
@@ -1318,7 +1335,7 @@ class Interpreter:
             self.check_width(spec or "", node)
         try:
             return text.format(*args, **kwargs)
-        except (IndexError, KeyError, ValueError) as problem:
+        except (IndexError, KeyError, ValueError, TypeError, OverflowError) as problem:
             raise TorchError(type(problem).__name__, str(problem)) from None
 
     # --- tensors ---
@@ -1334,6 +1351,9 @@ class Interpreter:
                 values = np.array(flat)
             except ValueError as problem:
                 raise TorchError("ValueError", str(problem).split("\n")[0]) from None
+            if values.dtype.kind == "u" or (values.dtype == object and any(
+                    isinstance(v, int) and not -(2**63) <= v < 2**63 for v in values.ravel().tolist())):
+                raise TorchError("ValueError", "Overflow when unpacking long long")  # (past int64, as PyTorch reads it)
             if values.dtype == object or values.dtype.kind not in "biuf":
                 raise TorchError("TypeError", "could not convert the data to a tensor")
             if values.dtype.kind == "f" and dtype is None:
@@ -1341,6 +1361,9 @@ class Interpreter:
         if dtype is not None:
             if not isinstance(dtype, Dtype):
                 raise TorchError("TypeError", "dtype must be a torch dtype, such as torch.float64")
+            if (not isinstance(data, Tensor) and values.dtype.kind == "f" and dtype.numpy == INT64
+                    and not np.all(np.abs(values) < 2.0**63)):  # NaN, inf, 1e20: PyTorch checks each number
+                raise runtime_error("value cannot be converted to type int64 without overflow")
             values = values.astype(dtype.numpy)
         return Tensor(self.graph, np.array(values))
 
@@ -1412,8 +1435,14 @@ class Interpreter:
             tensor = self.tensor_from(args[0], dtype, node)
         elif name in ("ones", "zeros", "full", "empty"):
             fill = kwargs.pop("fill_value", None)
+            if "size" in kwargs:
+                args = [kwargs.pop("size"), *args]
             if name == "full":
                 if fill is None:
+                    if not args or (len(args) == 1 and isinstance(args[0], (tuple, list))):
+                        missing = '"fill_value"' if args else '"size", "fill_value"'
+                        raise TorchError("TypeError", f"full() missing {2 - len(args)} required positional "
+                                                      f"argument{'s' if args else ''}: {missing}")
                     fill, args = args[-1], args[:-1]
             sizes = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
             shape = tuple(int(s) for s in sizes)
@@ -1444,7 +1473,10 @@ class Interpreter:
         elif name == "arange":
             tensor = self.arange(args, kwargs, dtype, node)
         elif name == "linspace":
-            start, end, steps = ([*list(args), kwargs.get("steps")])[:3]
+            given = [*args, *(kwargs[k] for k in ("start", "end", "steps")[len(args):] if k in kwargs)]
+            start, end, steps = (given + [None] * 3)[:3]
+            if steps is None:
+                raise TorchError("TypeError", _invalid_combination("linspace", args, kwargs, _LINSPACE))
             kind = dtype.numpy if isinstance(dtype, Dtype) else FLOAT32
             self.check_size(int(steps), node)
             values = (ranges.linspace32(float(start), float(end), int(steps)) if kind == FLOAT32
@@ -1460,6 +1492,10 @@ class Interpreter:
 
     def arange(self, args: list[Any], kwargs: dict[str, Any], dtype: Any, node: ast.AST) -> Tensor:
         numbers = list(args)
+        if "end" in kwargs:  # arange(end=4), arange(1, end=3)
+            numbers = [numbers[0] if numbers else kwargs.get("start", 0), kwargs["end"], kwargs.get("step", 1)]
+        if not numbers:
+            raise TorchError("TypeError", _invalid_combination("arange", args, kwargs, _ARANGE))
         if len(numbers) == 1:
             numbers = [0, numbers[0], 1]
         elif len(numbers) == 2:
@@ -1676,7 +1712,13 @@ def _detach(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: d
 
 def _size(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
     shape = Size(tensor.data.shape)
-    return shape[args[0]] if args else shape
+    dim = args[0] if args else kwargs.get("dim")
+    if dim is None:
+        return shape
+    if not -len(shape) <= dim < max(len(shape), 1):
+        raise TorchError("IndexError", f"Dimension out of range (expected to be in range of [{-max(len(shape), 1)}, "
+                                       f"{max(len(shape), 1) - 1}], but got {dim})")
+    return shape[dim] if shape else 1
 
 
 def _logic(test: Callable[..., Any]) -> Callable[..., Tensor]:
@@ -1740,10 +1782,29 @@ def _flatten(data: Any, node: ast.AST, interpreter: Interpreter) -> Any:
     if isinstance(data, (list, tuple)):
         return [_flatten(item, node, interpreter) for item in data]
     if isinstance(data, Tensor):
-        return data.data.tolist()
+        return data.scalar()  # (PyTorch reads a tensor inside the list as its one number)
     if isinstance(data, (int, float, bool)):
         return data
     raise TorchError("TypeError", f"could not infer a dtype for {_type_name(data)}")
+
+
+_SIGNATURE_TAIL = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+                   "bool pin_memory = False, bool requires_grad = False)")
+_LINSPACE = [f"({start} start, {end} end, int steps, *, Tensor out = None, {_SIGNATURE_TAIL}"
+             for start, end in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"), ("Number", "Number"))]
+_ARANGE = [f"(Number end, *, Tensor out = None, {_SIGNATURE_TAIL}", f"(Number start, Number end, *, {_SIGNATURE_TAIL}",
+           f"(Number start, Number end, Number step = 1, *, Tensor out = None, {_SIGNATURE_TAIL}"]
+
+
+def _invalid_combination(function: str, args: list[Any], kwargs: dict[str, Any], signatures: list[str]) -> str:
+    """PyTorch's TypeError for a call that matches none of a function's signatures (keywords sorted, as
+    PyTorch lists them)."""
+    got = ", ".join(_type_name(a) for a in args)
+    if kwargs:
+        named = ", ".join(f"{k}={_type_name(v)}" for k, v in sorted(kwargs.items()))
+        got = (got + ", " if got else "") + named + (", " if len(kwargs) > 1 else "")  # (PyTorch's spacing)
+    return (f"{function}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+            + "".join(f" * {signature}\n" for signature in signatures))
 
 
 def _nested(values: Any) -> Any:

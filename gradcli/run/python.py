@@ -30,7 +30,7 @@ class PythonError(TorchError):
     """An exception Python raises in the file's own code; without a message, Python prints its name
     alone (`AssertionError`)."""
 
-    def line(self) -> str:
+    def text(self) -> str:
         return f"{self.kind}: {self.message}" if self.message else self.kind
 
 
@@ -412,7 +412,42 @@ def _print(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], no
         raise TorchError("TypeError", f"'{sorted(unknown)[0]}' is an invalid keyword argument for print()")
     sep = kwargs.get("sep", " ")
     end = kwargs.get("end", "\n")
-    interpreter.out.write((" " if sep is None else sep).join(str(a) for a in args) + ("\n" if end is None else end))
+    for name, given in (("sep", sep), ("end", end)):
+        if given is not None and not isinstance(given, str):
+            raise PythonError("TypeError", f"{name} must be None or a string, not {type_name(given)}")
+    try:
+        text = (" " if sep is None else sep).join(str(a) for a in args)
+    except ValueError as problem:  # an int past Python's 4300 digits
+        raise python_error(problem) from None
+    interpreter.out.write(text + ("\n" if end is None else end))
+
+
+_FORMAT_NAMES = {"Module": "module", "Size": "torch.Size", "Dtype": "torch.dtype", "Function": "builtin_function_or_method"}
+
+
+def formatted(value: Any, spec: str) -> str:
+    """format(value, spec) as Python does it: a spec on a value that takes none is Python's TypeError
+    (named by the class Python would name), an invalid one its ValueError."""
+    try:
+        return format(value, spec)
+    except (TypeError, ValueError, OverflowError) as problem:
+        if isinstance(problem, TypeError) and spec:
+            name = _FORMAT_NAMES.get(type(value).__name__, type_name(value))
+            raise PythonError("TypeError", f"unsupported format string passed to {name}.__format__") from None
+        raise python_error(problem) from None
+
+
+class TypeOf(str):
+    """type(x): its name, printed as Python prints a class (`<class 'torch.Tensor'>`)."""
+
+    def __repr__(self) -> str:
+        name = str.__str__(self)
+        return f"<class '{_QUALIFIED.get(name, name)}'>"
+
+    __str__ = __repr__
+
+
+_QUALIFIED = {"Tensor": "torch.Tensor", "Size": "torch.Size", "Dtype": "torch.dtype"}
 
 
 def _python(function: Callable[..., Any]) -> Call:
@@ -658,7 +693,7 @@ BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function
     "list": _list,
     "tuple": _tuple,
     "dict": _dict,
-    "type": _python(lambda v: type_name(v)),
+    "type": _python(lambda v: TypeOf(type_name(v))),
     "range": _range,
     "enumerate": _enumerate,
     "zip": _zip,

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.errors import Limits, over_limit
+from gradcli.errors import Limits, over_limit, visible
 from gradcli.ops import OPS, Op, call_forward
 from gradcli.ops.core import rule_params
 from gradcli.tape import APPLY, CONST, INPUT, Node, Tape, output_shape
@@ -42,8 +42,12 @@ class TorchError(Exception):
         self.kind, self.message = kind, message
         self.interpreter: Any = None  # the run it stopped, with the backward calls made before it
 
-    def line(self) -> str:
+    def text(self) -> str:
         return f"{self.kind}: {self.message}"
+
+    def line(self) -> str:
+        """Python's last traceback line, every control byte of it escaped (a format spec is the user's text)."""
+        return visible(self.text(), lines=True)
 
 
 def runtime_error(message: str) -> TorchError:
@@ -159,11 +163,17 @@ class Tensor:
             raise runtime_error(f"a Tensor with {self.data.size} elements cannot be converted to Scalar")
         return self.data.reshape(()).item()
 
+    def scalar(self) -> Any:
+        """The one number of a one-element tensor, as float(t), int(t) and math.floor(t) read it."""
+        if self.data.size != 1:
+            raise TorchError("ValueError", "only one element tensors can be converted to Python scalars")
+        return self.data.reshape(()).item()
+
     def __float__(self) -> float:
-        return float(self._scalar())
+        return float(self.scalar())
 
     def __int__(self) -> int:
-        return int(self._scalar())
+        return int(self.scalar())
 
     def __index__(self) -> int:
         if self.data.dtype.kind not in "iub":
@@ -245,9 +255,12 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         cast = params["dtype"]
     if cast is not None:  # sum(x, dtype=torch.float64): the args in that dtype, as PyTorch casts them first
         computing = np.dtype(cast)
-    values = [a.data.astype(computing, copy=False) if isinstance(a, Tensor) else float(a) for a in args]
+    _check_dtypes(op, tensors, computing, cast)
+    values = [a.data.astype(computing, copy=False) if isinstance(a, Tensor) else _number(a, computing) for a in args]
+    integer_out = _integer_forward(op, args, values) if computing.kind in "bi" else None
     with np.errstate(all="ignore"):
-        out = np.asarray(call_forward(op, values, params, [0] * len(values)))  # type: ignore[arg-type]
+        out = integer_out if integer_out is not None else np.asarray(
+            call_forward(op, values, params, [0] * len(values)))
     if op.boolean:
         out = out.astype(BOOL)
     elif op.integer_valued(params):  # argmax, max's indices
@@ -276,6 +289,61 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
 
 
 _LITERALS = {bool: "bool", int: "int", float: "float"}
+
+
+# --- integers as PyTorch computes them: int64 that wraps, never through float64 ----------------
+
+_FLOAT_ONLY = {  # ops PyTorch refuses on an integer or bool tensor (unless dtype= casts it first)
+    "mean": "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
+            "Got: {}",
+    "std": "std and var only support floating point and complex dtypes",
+    "var": "std and var only support floating point and complex dtypes",
+    "norm": "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
+}
+_BOOL_REFUSED = {
+    "sub": "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
+           "operator instead.",
+    "neg": "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the "
+           "`~` or `logical_not()` operator instead.",
+}
+NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
+
+
+def _check_dtypes(op: Op, tensors: Sequence[Array], computing: np.dtype, cast: str | None) -> None:
+    """PyTorch's refusals by dtype: a mean of integers, a difference of bools."""
+    if op.name in _FLOAT_ONLY and cast is None and tensors and tensors[0].dtype.kind in "biu":
+        raise runtime_error(_FLOAT_ONLY[op.name].format(_TORCH_NAMES.get(tensors[0].dtype.name, tensors[0].dtype.name)))
+    if computing == BOOL and op.name in _BOOL_REFUSED:
+        raise runtime_error(_BOOL_REFUSED[op.name])
+
+
+def _number(value: Any, computing: np.dtype) -> Any:
+    """A Python number as an operand: in an integer op an int64 (as PyTorch unpacks it: 2**63 wraps,
+    past 64 bits is an OverflowError), else a double."""
+    if computing.kind not in "bi" or isinstance(value, float):
+        return float(value)
+    if computing == BOOL:
+        return np.bool_(value)
+    number = int(value)
+    if not -(2**63) <= number < 2**64:
+        raise TorchError("OverflowError", "int too big to convert")
+    return np.uint64(number).astype(INT64) if number >= 2**63 else np.int64(number)
+
+
+def _integer_forward(op: Op, args: Sequence[Any], values: list[Any]) -> Array | None:
+    """What PyTorch's integer kernels do where NumPy's differ: division by zero raises, and a negative
+    power is refused for a Python exponent and is 1, -1 or 0 for a tensor's (an integer's reciprocal)."""
+    if op.name in ("floor_divide", "remainder", "fmod") and np.any(np.asarray(values[1]) == 0):
+        raise runtime_error("ZeroDivisionError")
+    if op.name != "pow" or not np.any(np.asarray(values[1]) < 0):
+        return None
+    if not isinstance(args[1], Tensor):
+        raise runtime_error(NEGATIVE_POWER)
+    base, exponent = np.broadcast_arrays(np.asarray(values[0], dtype=INT64), np.asarray(values[1], dtype=INT64))
+    with np.errstate(all="ignore"):
+        powers = np.power(base, np.maximum(exponent, 0))
+    reciprocal = np.where(base == 1, 1, np.where(base == -1, np.where(exponent % 2 == 0, 1, -1), 0))
+    return np.where(exponent < 0, reciprocal, powers).astype(INT64)
 _TORCH_NAMES = {"int64": "Long", "int32": "Int", "bool": "Bool", "float16": "Half"}
 
 
