@@ -185,7 +185,8 @@ def _run_body(body: Callable[[], None]) -> None:
     except MemoryError as error:
         _fail(out_of_memory(error))
     except Exception as error:
-        print(f"gradcli: internal error: {type(error).__name__}: {error} (please report this)", file=sys.stderr)
+        print(f"gradcli: internal error: {type(error).__name__}: {visible(str(error))} (please report this)",
+              file=sys.stderr)
         raise typer.Exit(int(ExitCode.INTERNAL)) from None
 
 
