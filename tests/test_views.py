@@ -43,7 +43,7 @@ def test_every_view_of_every_op(name, shapes, params):
         total = sum((np.asarray(p.contribution) for p in report.listed), np.zeros_like(gradient)) + report.unlisted
         np.testing.assert_allclose(total, gradient, rtol=1e-9, atol=1e-9)
     # graph: every node a name PyTorch gives; explain: a step per edge the sweep walked
-    nodes = backward_graph(tape, result.roots, result.values)
+    nodes = backward_graph(result.tape, result.roots, result.values)  # (compiled again at the point: tensordot)
     assert all(node.op for node in nodes)
     explained = explanation(result)
     assert len(explained.steps) == len(result.trace or [])
