@@ -105,3 +105,55 @@ def test_sort_with_stable_is_pytorchs_other_overload():
     assert _root("torch.sort(x, stable=True)[0]", "x=[2,1]")[0] == "SortBackward1"
     assert _root("torch.sort(x)[0]", "x=[2,1]")[0] == "SortBackward0"
     assert _root("median(x, 0)[0]", "x=[2,1]")[0] == "MedianBackward1"
+
+
+# --- fused products, addcmul/addcdiv, nansum/nanmean, logit, xlog1py, F.linear ---------------------
+
+
+@pytest.mark.parametrize(("program", "at", "root"), [
+    ("F.linear(x, w, b)", "x=[[1,2,3]],w=[[1,0,1],[0,1,0]],b=[1,2]", ("AddmmBackward0", ["AccumulateGrad", "AccumulateGrad",
+                                                                                      "TBackward0"])),
+    ("F.linear(x, w)", "x=[[1,2,3]],w=[[1,0,1],[0,1,0]]", ("MmBackward0", ["AccumulateGrad", "TBackward0"])),
+    ("F.linear(x, w, b)", "x=[1,2,3],w=[[1,0,1],[0,1,0]],b=[1,2]", ("ViewBackward0", ["AddmmBackward0"])),
+    ("F.linear(x, w, bias=b)", "x=[[[1,2,3]]],w=[[1,0,1],[0,1,0]],b=[1,2]", ("ViewBackward0", ["AddmmBackward0"])),
+    ("F.linear(x, w)", "x=[[[1,2,3]]],w=[[1,0,1],[0,1,0]]", ("UnsafeViewBackward0", ["MmBackward0"])),
+    ("torch.nanmean(x)", "x=[1,2]", ("DivBackward0", ["NansumBackward0"])),
+    ("torch.special.xlog1py(x, 2)", "x=[1,2]", ("SpecialXlog1PyBackward2", ["AccumulateGrad"])),
+    ("torch.special.xlog1py(2, x)", "x=[1,2]", ("SpecialXlog1PyBackward1", ["AccumulateGrad"])),
+])
+def test_linear_nanmean_and_xlog1py_are_recorded_as_pytorch_records_them(program, at, root):
+    assert _root(program, at) == root
+
+
+@pytest.mark.parametrize(("program", "at", "value", "gradient"), [
+    # beta=0 ignores the input, NaN too; alpha=0 the product, but its gradient is (g @ m2.T) * 0
+    ("sum(torch.addmm(m, k, k, beta=0))", {"m": [[nan, 1.0], [2.0, 3.0]], "k": [[1.0, 0.0], [0.0, 1.0]]}, 2.0,
+     {"m": [[0.0, 0.0], [0.0, 0.0]], "k": [[2.0, 2.0], [2.0, 2.0]]}),
+    ("sum(torch.addmm(i, n, n, alpha=0))", {"i": [[1.0, 1.0], [1.0, 1.0]], "n": [[nan, 1.0], [2.0, 3.0]]}, 4.0,
+     {"i": [[1.0, 1.0], [1.0, 1.0]], "n": [[nan, nan], [nan, 0.0]]}),
+    ("sum(torch.addcdiv(t, t, c, value=2))", {"t": [1.0, 2.0], "c": [0.0, 1.0]}, inf,
+     {"t": [inf, 3.0], "c": [-inf, -4.0]}),
+    ("torch.nanmean(v)", {"v": [1.0, nan, 3.0]}, 2.0, {"v": [0.5, 0.0, 0.5]}),
+    ("sum(torch.logit(x))", {"x": [-0.5, 0.0, 0.3, 1.0, 1.5, nan]}, nan, {"x": [nan, inf, 1 / 0.21, inf, nan, nan]}),
+    ("sum(torch.logit(x, eps=0.1))", {"x": [-0.5, 0.0, 0.3, 1.0, 1.5, nan]}, nan, {"x": [0.0, 0.0, 1 / 0.21, 0.0, 0.0, nan]}),
+    ("sum(torch.special.xlog1py(a, b))", {"a": [0.0, 0.0, 1.0, nan, 2.0], "b": [-1.0, -2.0, -1.0, 0.0, nan]}, nan,
+     {"a": [0.0, 0.0, -inf, 0.0, nan], "b": [nan, -0.0, inf, nan, nan]}),
+])
+def test_fused_and_nan_aware_ops_at_special_points_as_pytorch(program, at, value, gradient):
+    result = grad(program, at=at)
+    assert _same(result.value, value)
+    for name, expected in gradient.items():
+        assert np.allclose(result.grad[name], expected, equal_nan=True), name
+        numbers = ~np.isnan(np.asarray(expected))
+        assert _same(np.signbit(result.grad[name])[numbers], np.signbit(expected)[numbers]), name  # -0.0 too
+
+
+def test_nn_linear_under_run_prints_addmm_as_pytorch(tmp_path):
+    source = tmp_path / "linear.py"
+    source.write_text("import torch\nimport torch.nn as nn\nprint(nn.Linear(3, 2)(torch.ones(1, 3)).grad_fn)\n"
+                      "print(nn.Linear(3, 2, bias=False)(torch.ones(1, 3)).grad_fn)\n")
+    result = CliRunner().invoke(app, ["run", str(source)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("<AddmmBackward0 object at 0x") and lines[0].endswith(">")
+    assert lines[1].startswith("<MmBackward0 object at 0x")

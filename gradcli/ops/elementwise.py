@@ -179,6 +179,44 @@ def _xlogy_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, A
     return _xlogy(xp, g, b), g * a / b
 
 
+def _xlog1py(xp: Any, a: Any, b: Any) -> Any:
+    # torch.special.xlog1py: NaN where b is NaN, else 0 where a is 0, else a * log1p(b).
+    return xp.where((a == 0) & (b == b), 0.0, a * xp.log1p(b))
+
+
+def _xlog1py_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any]:
+    # PyTorch's: xlog1py(g, b) for a (masked where a == 0 and b <= -1), g * a / (b + 1) for b.
+    return _xlog1py(xp, g, b), g * a / (b + 1.0)
+
+
+def _xlog1py_torch_node(constant: Any, shapes: object) -> str:
+    # special_xlog1py.self_scalar is Backward1, .other_scalar Backward2
+    return "SpecialXlog1PyBackward1" if constant[0] else "SpecialXlog1PyBackward2" if constant[1] else "SpecialXlog1PyBackward0"
+
+
+def _logit(xp: Any, x: Any, eps: float | None = None) -> Any:
+    # PyTorch's kernel: x clamped to [eps, 1 - eps] when eps is given (a NaN stays), then log(x / (1 - x)).
+    if eps is not None:
+        x = xp.where(x < eps, eps, xp.where(x > 1.0 - eps, 1.0 - eps, x))
+    return xp.log(x / (1.0 - x))
+
+
+def _logit_derivative(xp: Any, g: Any, ans: Any, x: Any, eps: float | None = None) -> tuple[Any]:
+    # PyTorch's logit_backward: NaN outside [0, 1] without eps; 0 outside [eps, 1 - eps] with it.
+    low, high = (0.0, 1.0) if eps is None else (eps, 1.0 - eps)
+    outside = (x < low) | (x > high)
+    return (xp.where(outside, math.nan if eps is None else 0.0, g / (x * (1.0 - x))),)
+
+
+def _sympy_logit(x: Any, eps: float | None = None) -> Any:
+    if eps is not None:
+        x = load_sympy().Min(load_sympy().Max(x, eps), 1 - eps)
+    return load_sympy().log(x / (1 - x))
+
+
+VALUE = Param("value", "float", 1.0)
+
+
 _SIXTH_F32 = float(np.float32(1.0 / 6.0))  # PyTorch's hardsigmoid slope, in float64 too
 
 
@@ -725,6 +763,21 @@ ROWS = [
                 mask=_masked_all, sympy=lambda x, v: load_sympy().Piecewise((v, load_sympy().Eq(x, 0)), (1, x > 0),
                                                                         (0, True)),
                 kinked=True, methods=("heaviside",)),
+    elementwise("xlog1py", 2, _xlog1py, _xlog1py_derivative, "SpecialXlog1PyBackward0",
+                mask=lambda a, b: ((a == 0) & (b <= -1.0), None), sympy=lambda a, b: a * load_sympy().log(1 + b),
+                torch_node_rule=_xlog1py_torch_node,
+                scalar_overloads=frozenset({"SpecialXlog1PyBackward1", "SpecialXlog1PyBackward2"}),
+                domain=((-2.0, 2.0), (-0.7, 2.0)), reference="torch.special.xlog1py(a, b)"),
+    _unary("logit", _logit, _logit_derivative, _sympy_logit, params=(Param("eps", "float", None),),
+           examples=_with_params({"eps": 0.1}), domain=((0.2, 0.8),), methods=("logit",)),
+    # addcmul(input, t1, t2, value=1) and addcdiv: input + value * t1 * t2 (/ t2), in PyTorch's order
+    elementwise("addcmul", 3, lambda xp, x, a, b, value=1.0: x + value * a * b,
+                lambda xp, g, ans, x, a, b, value=1.0: (g, g * (b * value), g * (a * value)), "AddcmulBackward0",
+                sympy=lambda x, a, b, value=1.0: x + value * a * b, params=(VALUE,), methods=("addcmul",)),
+    elementwise("addcdiv", 3, lambda xp, x, a, b, value=1.0: x + value * a / b,
+                lambda xp, g, ans, x, a, b, value=1.0: (g, g * (value / b), -g * (value * a / (b * b))), "AddcdivBackward0",
+                sympy=lambda x, a, b, value=1.0: x + value * a / b, params=(VALUE,), methods=("addcdiv",),
+                domain=((-2.0, 2.0), (-2.0, 2.0), (0.5, 2.0))),
     # lerp(start, end, weight): PyTorch's gradients g * (1 - weight), g * weight, g * (end - start)
     elementwise("lerp", 3, _lerp, lambda xp, g, ans, start, end, weight: (g * (1.0 - weight), g * weight,
                                                                            g * (end - start)),

@@ -983,6 +983,102 @@ def _einsum_text(args: Sequence[str], equation: str = "") -> str:
     return f"einsum({equation!r}, {', '.join(args)})"
 
 
+# --- addmm, addmv, addr: beta * input + alpha * (a product), BLAS's fused forms ---------------
+#
+# As BLAS, a beta of 0 ignores the input (its NaNs too) and an alpha of 0 the product; the
+# gradients are PyTorch's maybe_multiply: the product's gradient times alpha (0 * NaN is NaN).
+
+BETA, ALPHA = Param("beta", "float", 1.0), Param("alpha", "float", 1.0)
+
+
+def _outer_product(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+    return np.asarray(a[..., :, None] * b[..., None, :])
+
+
+def _outer_product_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -> tuple[Array, Array]:
+    # PyTorch's addr backward: grad.mv(vec2) and grad.t().mv(vec1)
+    return np.matmul(g, b[..., :, None])[..., 0], np.matmul(np.swapaxes(g, -1, -2), a[..., :, None])[..., 0]
+
+
+def _lift_input(x: Array, rank: int, width: int) -> Array:
+    """The input of an add-product with axes of 1 put in front of its own, to `width` of them, after
+    its batch axis: it broadcasts against the product's points."""
+    return _pad(x, rank, width) if x.ndim > rank else x
+
+
+def _fused(product: Any, product_vjp: Any, shape_rule: Any) -> tuple[Any, Any, Any]:
+    """forward, vjp and jvp of beta * input + alpha * product(a, b)."""
+    def forward(x: Array, a: Array, b: Array, ranks: tuple[int, ...], beta: float = 1.0, alpha: float = 1.0) -> Array:
+        width = len(shape_rule(*_point_shapes((x, a, b), ranks)))
+        made = product(a, b, ranks[1:])
+        made = np.zeros_like(made) if alpha == 0 else made if alpha == 1 else alpha * made
+        lifted = _lift_input(x, ranks[0], width)
+        if beta == 0:
+            return np.asarray(np.broadcast_to(made, np.broadcast_shapes(made.shape, lifted.shape)) + 0.0)
+        return np.asarray(made + (lifted if beta == 1 else beta * lifted))
+
+    def vjp(g: Array, ans: Array, x: Array, a: Array, b: Array, ranks: tuple[int, ...], beta: float = 1.0,
+            alpha: float = 1.0) -> tuple[Array, Array, Array]:
+        lifted = _lift_input(x, ranks[0], len(shape_rule(*_point_shapes((x, a, b), ranks))))
+        gx = unbroadcast(g if beta == 1 else g * beta, lifted.shape).reshape(x.shape)
+        ga, gb = product_vjp(g, ans, a, b, ranks[1:])
+        if alpha != 1:
+            ga, gb = ga * alpha, gb * alpha
+        return gx, unbroadcast(ga, a.shape), unbroadcast(gb, b.shape)
+
+    def jvp(tangents: Sequence[Array | None], ans: Array, x: Array, a: Array, b: Array, ranks: tuple[int, ...],
+            beta: float = 1.0, alpha: float = 1.0) -> Array:
+        tx, ta, tb = tangents
+        out = np.zeros_like(ans)
+        if tx is not None:
+            width = len(shape_rule(*_point_shapes((x, a, b), ranks)))
+            out = out + beta * _lift_input(np.broadcast_to(tx, x.shape), ranks[0], width)
+        if ta is not None:
+            out = out + alpha * product(np.broadcast_to(ta, a.shape), b, ranks[1:])
+        if tb is not None:
+            out = out + alpha * product(a, np.broadcast_to(tb, b.shape), ranks[1:])
+        return out
+
+    return forward, vjp, jvp
+
+
+def _fused_shape(name: str, product_shape: Any) -> Any:
+    def shape(x: Shape, a: Shape, b: Shape, beta: float = 1.0, alpha: float = 1.0) -> Shape:
+        out = product_shape(a, b)
+        try:
+            fits = np.broadcast_shapes(x, out) == tuple(out)
+        except ValueError:
+            fits = False
+        if not fits:
+            raise ValueError(f"{name}: the input of shape {tuple(x)} does not broadcast to the product's {tuple(out)}")
+        return tuple(out)
+
+    return shape
+
+
+def _outer_product_shape(a: Shape, b: Shape) -> Shape:
+    if len(a) != 1 or len(b) != 1:
+        raise ValueError(f"addr takes two 1-D vectors, got {len(a)}-D and {len(b)}-D")
+    return (a[0], b[0])
+
+
+def _sym_fused(product: Any) -> Any:
+    def build(x: Array, a: Array, b: Array, beta: float = 1.0, alpha: float = 1.0) -> Array:
+        made = product(a, b)
+        return np.asarray((0 if beta == 0 else beta * x) + (0 if alpha == 0 else alpha * made), dtype=object)
+
+    return build
+
+
+def _fused_row(name: str, product: Any, product_vjp: Any, product_shape: Any, sym_product: Any, examples: Any) -> Any:
+    shape = _fused_shape(name, product_shape)
+    forward, vjp, jvp = _fused(product, product_vjp, shape)
+    return structural(name, 3, forward, vjp, f"{name.capitalize()}Backward0", jvp=jvp, sympy=_sym_fused(sym_product),
+                      shape=shape, shape_message=_cannot_take, params=(BETA, ALPHA), examples=examples, methods=(name,),
+                      inputs=("input", {"addmm": "mat1", "addmv": "mat", "addr": "vec1"}[name],
+                              {"addmm": "mat2", "addmv": "vec", "addr": "vec2"}[name]))
+
+
 def _examples(*cases: tuple[Shape, ...]) -> tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...]:
     return tuple((shapes, {}) for shapes in cases)
 
@@ -1001,6 +1097,13 @@ ROWS = [
     structural("bmm", 2, _product(_bmm_shape), _matmul_vjp, "BmmBackward0", bilinear=True, sympy=_sym_matmul,
                shape=_bmm_shape, shape_message=_cannot_take, examples=_examples(((2, 2, 3), (2, 3, 2))),
                methods=("bmm",)),
+    _fused_row("addmm", _matmul, _matmul_vjp, _mm_shape, np.matmul,
+               _examples(((2, 2), (2, 3), (3, 2)), ((2,), (2, 3), (3, 2)), ((), (1, 2), (2, 3)))
+               + ((((2, 1), (2, 3), (3, 2)), {"beta": 0.5, "alpha": -2.0}),)),
+    _fused_row("addmv", _matmul, _matmul_vjp, _mv_shape, np.matmul,
+               _examples(((2,), (2, 3), (3,)), ((), (2, 3), (3,))) + ((((2,), (2, 3), (3,)), {"beta": 2.0, "alpha": 0.5}),)),
+    _fused_row("addr", _outer_product, _outer_product_vjp, _outer_product_shape, np.multiply.outer,
+               _examples(((2, 3), (2,), (3,)), ((3,), (2,), (3,))) + ((((2, 3), (2,), (3,)), {"beta": 0.5, "alpha": 3.0}),)),
     structural("dot", 2, _dot, _dot_vjp, "DotBackward0", bilinear=True,
                sympy=lambda a, b: sympy_total(a * b), shape=_dot_shape,
                shape_message=_cannot_take, examples=_examples(((4,), (4,))), methods=("dot",)),

@@ -838,3 +838,45 @@ ROWS += [
                examples=((((3,),), {"p": 0.0}), (((2, 3),), {"training": False})),
                reference="F.dropout(a, 0.0)", reference_program="dropout(a, 0.0)"),
 ]
+
+
+# --- linear: F.linear(input, weight, bias=None), recorded as PyTorch's linear records it ------------
+
+
+def _linear_parts(emit: Any, x: Any, w: Any, b: Any = None) -> Any:
+    # PyTorch's at::linear: addmm(bias, x, w.t()) for a 2-D input (mm without a bias); any other
+    # input is flattened to 2-D (a View), multiplied, and viewed back (UnsafeView over mm without a
+    # bias); a 1-D input without a bias is matmul's (Squeeze over Mm)
+    sx, sw = emit.shape(x), emit.shape(w)
+    wt = emit("t", w)
+    if sx is None or sw is None or len(sw) != 2 or not sx or (len(sx) == 1 and b is None):
+        out = emit("matmul", x, wt)  # (over --points: one node of each, the values the same)
+        return out if b is None else emit("add", out, b)
+    if len(sx) == 2:
+        return emit("mm", x, wt) if b is None else emit("addmm", b, x, wt)
+    flat = emit("reshape", x, shape=(int(np.prod(sx[:-1], dtype=np.int64)), sx[-1]))
+    out = tuple(sx[:-1]) + (sw[0],)
+    if b is None:
+        return emit("unsafe_view", emit("mm", flat, wt), shape=out)
+    return emit("reshape", emit("addmm", b, flat, wt), shape=out)
+
+
+def _linear_shape(x: Shape, w: Shape, b: Shape | None = None) -> Shape:
+    if len(w) != 2 or not x or x[-1] != w[1]:
+        raise ValueError(f"linear: the input of shape {tuple(x)} cannot take a weight of shape {tuple(w)} "
+                         "(in_features last)")
+    out = tuple(x[:-1]) + (w[0],)
+    if b is not None and np.broadcast_shapes(b, out) != out:
+        raise ValueError(f"linear: a bias of shape {tuple(b)} does not broadcast to the output's {out}")
+    return out
+
+
+ROWS += [
+    composite("linear", 3, _linear_parts, "AddmmBackward0", sympy=None, shape=_linear_shape, overloads=("linear_nobias",),
+              inputs=("input", "weight", "bias"), examples=((((2, 3), (4, 3), (4,)), {}), (((3,), (4, 3), (4,)), {}),
+                                                            (((2, 2, 3), (4, 3), ()), {})),
+              reference="F.linear(a, b, c)", reference_program="linear(a, b, c)"),
+    composite("linear_nobias", 2, _linear_parts, "MmBackward0", sympy=None, shape=_linear_shape, callable=False,
+              inputs=("input", "weight"), examples=((((2, 3), (4, 3)), {}), (((3,), (4, 3)), {}), (((2, 2, 3), (4, 3)), {})),
+              text=lambda args: f"linear({', '.join(args)})", reference="F.linear(a, b)", reference_program="linear(a, b)"),
+]

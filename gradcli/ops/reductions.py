@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Dialect, Op, Param, load_sympy, point_axes, structural
+from gradcli.ops.core import Array, Dialect, Op, Param, composite, load_sympy, point_axes, structural
 
 # dim/axis and keepdim/keepdims, as PyTorch and NumPy spell them.
 DIM = Param("dim", "dims", None, aliases=("axis",))
@@ -59,6 +59,30 @@ def _mean_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any =
               keepdim: bool = False) -> tuple[Array]:
     axes = point_axes(dim, ranks[0])
     return (np.broadcast_to(_kept(g, axes, keepdim) / _count(x, axes), x.shape),)
+
+
+def _nansum(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
+    return np.asarray(np.sum(np.where(x == x, x, 0.0), axis=point_axes(dim, ranks[0]), keepdims=keepdim))
+
+
+def _nansum_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None,
+                keepdim: bool = False) -> tuple[Array]:
+    # PyTorch's: the gradient times the mask of the numbers (a NaN or inf gradient stays NaN at a NaN)
+    return (np.broadcast_to(_kept(g, point_axes(dim, ranks[0]), keepdim), x.shape) * (x == x),)
+
+
+def _nansum_jvp(tangents: Any, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None,
+                keepdim: bool = False) -> Array:
+    (t,) = tangents
+    if t is None:
+        return np.zeros_like(ans)
+    return np.asarray(np.sum(np.broadcast_to(t, x.shape) * (x == x), axis=point_axes(dim, ranks[0]), keepdims=keepdim))
+
+
+def _nanmean_program(emit: Any, x: Any, dim: Any = None, keepdim: bool = False) -> Any:
+    # PyTorch's nanmean: nansum divided by the count of the numbers (a constant: DivBackward0's None)
+    count = emit("sum", emit("eq", x, x), dim=dim, keepdim=keepdim)
+    return emit("div", emit("nansum", x, dim=dim, keepdim=keepdim), count)
 
 
 def _with_dim(name: str) -> Any:
@@ -763,6 +787,11 @@ ROWS = [
     structural("mean", 1, _mean, _mean_vjp, "MeanBackward0",
                sympy=_sympy_reduction(lambda terms: load_sympy().Add(*terms) / len(terms)), shape=_reduced_shape,
                examples=_OVER_DIMS, linear=True, methods=("mean",), params=(DIM, KEEPDIM, CAST), torch_node_rule=_with_dim("Mean")),
+    structural("nansum", 1, _nansum, _nansum_vjp, "NansumBackward0", jvp=_nansum_jvp,
+               sympy=_sympy_reduction(lambda terms: load_sympy().Add(*terms)), shape=_reduced_shape, examples=_OVER_DIMS,
+               methods=("nansum",), params=(DIM, KEEPDIM, CAST)),
+    composite("nanmean", 1, _nanmean_program, "DivBackward0", sympy=None, shape=_reduced_shape, examples=_OVER_DIMS,
+              methods=("nanmean",), params=(DIM, KEEPDIM)),
     structural("prod", 1, _prod, _prod_vjp, "ProdBackward0", dtype="sums", jvp=_prod_jvp,
                sympy=_sympy_reduction(lambda terms: load_sympy().Mul(*terms)), shape=_reduced_shape, examples=_OVER_DIMS,
                methods=("prod",), params=(DIM, KEEPDIM, CAST), torch_node_rule=_with_dim("Prod")),

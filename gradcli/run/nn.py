@@ -160,9 +160,8 @@ def functional(interpreter: Interpreter, name: str, args: Args, kwargs: Kwargs, 
 
 
 def linear(interpreter: Interpreter, x: Tensor, weight: Tensor, bias: Tensor | None, node: ast.AST) -> Any:
-    """F.linear: x @ weight.T (+ bias), on the op table's rows."""
-    out = interpreter.call_op(".matmul", [x, interpreter.call_op(".t", [weight], {}, node)], {}, node)
-    return out if bias is None else interpreter.binary("+", out, bias, node)
+    """F.linear: the op table's row, recorded as PyTorch's (AddmmBackward0 for a 2-D input with a bias)."""
+    return interpreter.call_op("torch.nn.functional.linear", [x, weight] + ([] if bias is None else [bias]), {}, node)
 
 
 class Linear(Module):

@@ -223,6 +223,18 @@ def points_of(name: str) -> list[tuple]:
     if name == "solve":  # a (2, 2) matrix and a vector
         return [([u, v], w) for u, v, w in itertools.product(MATRIX_ROWS, MATRIX_ROWS, MATRIX_ROWS[:5])
                 if clear_cut([u, v], True)]
+    if name == "addmm":  # a vector added to a (2, 2) matrix times a (2, 2) one
+        return [(w, [u, v], [[1.0, 0.5], [-1.0, 2.0]]) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4],
+                                                                                          VECTOR_PAIRS)]
+    if name == "addmv":  # a vector added to a (2, 2) matrix times a vector
+        return [(x, [u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)
+                for x in ([0.5, -1.0], [nan, 1.0])]
+    if name == "addr":  # a (2, 2) matrix added to the outer product of two vectors
+        return [(m, u, v) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)
+                for m in ([[1.0, 2.0], [3.0, 4.0]], [[nan, 0.0], [inf, -0.0]])]
+    if name in ("linear", "linear_nobias"):  # a (1, 2) input, a (2, 2) weight (and a bias)
+        bias = ([1.0, -1.0],) if name == "linear" else ()
+        return [([x], [u, v], *bias) for u, v, x in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
     if name == "bmm":  # a batch of one (1, 2) row times a batch of one (2, 1) column
         return [([[u]], [[[w[0]], [w[1]]]]) for u, w in itertools.product(VECTOR_PAIRS, repeat=2)]
     if name == "polygamma":  # a number, and the order n (an integer input)
