@@ -39,6 +39,8 @@ def test_each_listed_spelling_is_a_program_of_that_op(entry):
         assert tape.nodes[tape.outputs[0]].name == "x"
         return
     if OPS[entry["name"]].program is not None:  # a composite is its parts, PyTorch's last at the root
+        if tape.wants_shapes:  # (its graph depends on the shapes: tests/test_front_ends.py holds it at points)
+            return
         assert torch_name(tape, tape.outputs[0]) == OPS[entry["name"]].torch_node
         return
     if OPS[entry["name"]].dtype == "param":  # x.to(torch.float32): the copy, or x itself in its own dtype
