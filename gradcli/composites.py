@@ -27,10 +27,12 @@ class Rules:
         self.program, self.arity = program, arity
         self.tapes: dict[tuple[Any, ...], Any] = {}
 
-    def tape(self, params: dict[str, Any]) -> Any:
-        key = tuple(sorted((name, repr(value)) for name, value in params.items()))
+    def tape(self, params: dict[str, Any], count: int) -> Any:
+        """The program's tape for these params (and, for a row of any number of args (einsum), this many)."""
+        arity = count if self.arity < 0 else self.arity
+        key = (arity, *sorted((name, repr(value)) for name, value in params.items()))
         if key not in self.tapes:
-            self.tapes[key] = _program_tape(self.program, self.arity, params)
+            self.tapes[key] = _program_tape(self.program, arity, params)
         return self.tapes[key]
 
     def sweep(self, args: tuple[Any, ...], ranks: tuple[int, ...] | None, params: dict[str, Any],
@@ -39,7 +41,7 @@ class Rules:
         tell: its parts broadcast), on Python floats where `on_floats`."""
         from gradcli import engine
 
-        tape = self.tape(params)
+        tape = self.tape(params, len(args))
         if on_floats:
             backend = engine.FLOATS
             at: dict[str, Any] = {f"a{i}": a for i, a in enumerate(args)}

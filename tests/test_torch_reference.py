@@ -53,6 +53,9 @@ KNOWN_VALUES = {
                                     "-inf*1e300 + 1e300*1e300 is -inf; PyTorch's bmm rounds 1e300*1e300 to inf first: "
                                     "NaN" for a, b in [([[[-math.inf, 1e300]]], [[[1e300], [1e300]]]),
                                                        ([[[1e300, 1e300]]], [[[-math.inf], [1e300]]])]},
+    **{("einsum", (repr(a), repr(b))): "einsum's product is a bmm, as PyTorch's is (see bmm): NumPy's fuses "
+                                       "-inf*1e300 + 1e300*1e300 into -inf, PyTorch's rounds each product: NaN"
+       for a, b in [([-math.inf, 1e300], [1e300, 1e300]), ([1e300, 1e300], [-math.inf, 1e300])]},
     **{("conv1d", (repr(a), repr(b))): "PyTorch's convolution fuses a multiply-add (one rounding), as its bmm: "
                                        "-inf*1e300 + 1e300*1e300 is -inf and 1e-300*1e300 - 1e-300*1e300 leaves the "
                                        "first product's rounding (-7.8e-17); NumPy's einsum rounds each product: NaN, 0"

@@ -759,6 +759,134 @@ def _einsum_torch_node(constant: Sequence[bool], shapes: Any, equation: str = ""
     return "MulBackward0" if letters == set(output) else "ViewBackward0"
 
 
+# --- einsum as PyTorch records it, where the shapes are known -----------------------------------
+# PyTorch's einsum lays every operand out as the output's labels then the contracted ones (in
+# label order): a repeated label is a Diagonal moved back to the label's first place (a Permute), a
+# label the operand lacks an Unsqueeze at the end, then one Permute into that layout. One operand
+# is its Sum over the contracted dims; more are contracted left to right, two at a time: a dim left
+# in one of the pair and in no later operand is summed first (Sum, keepdim), and the pair is a Mul
+# where no dim is contracted, else a Bmm between each side's Permute and reshape, viewed back and
+# permuted into the layout. The contracted dims, size 1 by then, are viewed away at the end. A dim of
+# size 1 is not a dim PyTorch contracts (it broadcasts). Each value's strides are followed, as the
+# reshapes depend on them; the operands are taken as contiguous.
+
+
+def _strides_of(shape: Sequence[int]) -> list[int]:
+    return [int(np.prod(shape[i + 1:], dtype=np.int64)) for i in range(len(shape))]
+
+
+class _Laid:
+    """A value of the einsum's program with the shape and strides PyTorch gives it."""
+
+    def __init__(self, handle: Any, shape: Sequence[int], strides: Sequence[int]) -> None:
+        self.handle, self.shape, self.strides = handle, list(shape), list(strides)
+
+    def permute(self, emit: Any, order: Sequence[int]) -> _Laid:
+        return _Laid(emit("permute", self.handle, dims=tuple(order)), [self.shape[i] for i in order],
+                     [self.strides[i] for i in order])
+
+
+def _einsum_operand(emit: Any, laid: _Laid, labels: str, place: dict[str, int]) -> _Laid:
+    """One operand in the common layout: diagonals of repeated labels, unsqueezes, one permute."""
+    order = [-1] * len(place)
+    dim = 0
+    for c in labels:
+        if order[place[c]] == -1:
+            order[place[c]] = dim
+            dim += 1
+            continue
+        first, shape, strides = order[place[c]], laid.shape, laid.strides
+        keep = [d for d in range(len(shape)) if d not in (first, dim)]
+        diagonal = _Laid(emit("diagonal", laid.handle, offset=0, dim1=first, dim2=dim),
+                         [shape[d] for d in keep] + [shape[dim]],
+                         [strides[d] for d in keep] + [strides[first] + strides[dim]])
+        back = list(range(len(keep)))
+        back.insert(first, len(keep))  # movedim(-1, first)
+        laid = _Laid(emit("movedim", diagonal.handle, source=-1, destination=first),
+                     [diagonal.shape[i] for i in back], [diagonal.strides[i] for i in back])
+    for i, d in enumerate(order):
+        if d == -1:
+            laid = _Laid(emit("unsqueeze", laid.handle, dim=dim), [*laid.shape, 1], [*laid.strides, 1])
+            order[i], dim = dim, dim + 1
+    return laid.permute(emit, order)
+
+
+def _sumproduct_pair(emit: Any, left: _Laid, right: _Laid, summed: list[int]) -> _Laid:
+    """(left * right) summed over `summed` (kept as dims of 1), as a Mul or a Bmm."""
+    if not summed:
+        shape = [max(x, y) for x, y in zip(left.shape, right.shape, strict=True)]
+        return _Laid(emit("mul", left.handle, right.handle), shape, _strides_of(shape))
+    both: list[int] = []
+    only_left: list[int] = []
+    only_right: list[int] = []
+    for d in range(len(left.shape)):
+        if d in summed:
+            continue
+        in_left, in_right = left.shape[d] != 1, right.shape[d] != 1
+        (both if in_left and in_right else only_left if in_left else only_right).append(d)
+    size = lambda side, dims: int(np.prod([side.shape[d] for d in dims], dtype=np.int64))
+    sizes = size(left, both), size(left, only_left), size(left, summed), size(right, only_right)
+    lhs = left.permute(emit, both + only_left + summed + only_right)
+    rhs = right.permute(emit, both + summed + only_right + only_left)
+    product = emit("bmm", _reshaped(emit, lhs.handle, lhs.shape, lhs.strides, (sizes[0], sizes[1], sizes[2])),
+                   _reshaped(emit, rhs.handle, rhs.shape, rhs.strides, (sizes[0], sizes[2], sizes[3])))
+    out = ([left.shape[d] for d in both] + [left.shape[d] for d in only_left] + [1] * len(summed)
+           + [right.shape[d] for d in only_right])
+    layout = both + only_left + summed + only_right
+    back = [layout.index(d) for d in range(len(layout))]
+    return _Laid(emit("reshape", product, shape=tuple(out)), out, _strides_of(out)).permute(emit, back)
+
+
+def _einsum_parts(emit: Any, operands: Sequence[Any], shapes: Sequence[Shape], inputs: list[str], output: str) -> Any:
+    contracted = sorted(set("".join(inputs)) - set(output))
+    place = {c: i for i, c in enumerate([*output, *contracted])}
+    laid = [_einsum_operand(emit, _Laid(x, shape, _strides_of(shape)), labels, place)
+            for x, shape, labels in zip(operands, shapes, inputs, strict=True)]
+    n_out, n_all = len(output), len(place)
+    if len(laid) == 1:
+        if n_all == n_out:
+            return laid[0].handle
+        return emit("sum", laid[0].handle, dim=tuple(range(n_out, n_all)))
+    # how many operands still hold each dim with a size other than 1
+    holders = [sum(1 for x in laid if x.shape[d] != 1) for d in range(n_all)]
+    while len(laid) > 1:
+        a, b = laid[0], laid[1]
+        summed: list[int] = []
+        a_only: list[int] = []
+        b_only: list[int] = []
+        for d in range(n_out, n_all):
+            if a.shape[d] != 1 and b.shape[d] != 1:
+                holders[d] -= 1
+                if holders[d] == 1:
+                    summed.append(d)
+                    holders[d] = 0
+            elif holders[d] == 1 and (a.shape[d] != 1 or b.shape[d] != 1):
+                (a_only if a.shape[d] != 1 else b_only).append(d)
+                holders[d] = 0
+        if a_only:
+            a = _summed_kept(emit, a, a_only)
+        if b_only:
+            b = _summed_kept(emit, b, b_only)
+        laid = [_sumproduct_pair(emit, a, b, summed), *laid[2:]]
+    if n_all == n_out:
+        return laid[0].handle
+    return emit("reshape", laid[0].handle, shape=tuple(laid[0].shape[:n_out]))
+
+
+def _summed_kept(emit: Any, laid: _Laid, dims: list[int]) -> _Laid:
+    shape = [1 if d in dims else n for d, n in enumerate(laid.shape)]
+    return _Laid(emit("sum", laid.handle, dim=tuple(dims), keepdim=True), shape, _strides_of(shape))
+
+
+def _einsum_program(emit: Any, *operands: Any, equation: str = "") -> Any:
+    shapes = [emit.shape(x) for x in operands]
+    if any(shape is None for shape in shapes):
+        return emit("einsum_whole", *operands, equation=equation)
+    _einsum_shape(*shapes, equation=equation)  # (what does not fit is said as before)
+    inputs, output = _parse_equation(equation, len(operands))
+    return _einsum_parts(emit, operands, shapes, inputs, output)
+
+
 def _sym_einsum_op(*operands: Array, equation: str = "") -> Array:
     inputs, output = _parse_equation(equation, len(operands))
     return np.asarray(np.einsum(",".join(inputs) + "->" + output, *operands), dtype=object)
@@ -1083,6 +1211,11 @@ def _examples(*cases: tuple[Shape, ...]) -> tuple[tuple[tuple[Shape, ...], dict[
     return tuple((shapes, {}) for shapes in cases)
 
 
+_EINSUM_EXAMPLES = tuple((shapes, {"equation": equation}) for shapes, equation in [
+    (((2, 3), (3, 2)), "ij,jk->ik"), (((3, 3),), "ii->"), (((3, 3),), "ii->i"), (((2, 3),), "ij->j"),
+    (((2,), (3,)), "i,j->ij"), (((2, 2, 3), (2, 3, 2)), "bij,bjk->bik"), (((2, 3),), "ji"),
+    (((2, 3), (3, 2), (2, 2)), "ij,jk,kl->il"), (((3,), (3,)), "i,i")])
+
 ROWS = [
     structural("matmul", 2, _matmul, _matmul_vjp, "MmBackward0", bilinear=True, sympy=_sym_matmul, symbol="@",
                precedence=20, callable=False, torch_node_rule=_matmul_torch_node, shape=_matmul_shape,
@@ -1127,14 +1260,15 @@ ROWS = [
               sympy=_sym_einsum(_inner_subscripts),
               torch_node_rule=lambda constant, shapes: "MulBackward0" if shapes and not all(shapes) else "ViewBackward0",
               examples=_examples(((3,), (3,)), ((2, 3), (4, 3)), ((), (2,)), ((2, 2, 3), (3,))), methods=("inner",)),
-    structural("einsum", -1, _einsum_op, _einsum_vjp, "ViewBackward0", jvp=_einsum_jvp, sympy=_sym_einsum_op,
-               shape=_einsum_shape, shape_message=_cannot_take, torch_node_rule=_einsum_torch_node, aligns=False,
-               params=(Param("equation", "str"),), text=_einsum_text,
-               examples=tuple((shapes, {"equation": equation}) for shapes, equation in [
-                   (((2, 3), (3, 2)), "ij,jk->ik"), (((3, 3),), "ii->"), (((3, 3),), "ii->i"), (((2, 3),), "ij->j"),
-                   (((2,), (3,)), "i,j->ij"), (((2, 2, 3), (2, 3, 2)), "bij,bjk->bik"), (((2, 3),), "ji"),
-                   (((2, 3), (3, 2), (2, 2)), "ij,jk,kl->il"), (((3,), (3,)), "i,i")]),
-                   reference="torch.einsum('i,i->', a, b)", reference_program="einsum('i,i->', a, b)"),
+    # einsum as one node, where the shapes are not known (a tape for many points)
+    structural("einsum_whole", -1, _einsum_op, _einsum_vjp, "ViewBackward0", jvp=_einsum_jvp, sympy=_sym_einsum_op,
+               shape=_einsum_shape, shape_message=lambda label, shapes: _cannot_take("einsum", shapes),
+               torch_node_rule=_einsum_torch_node, aligns=False, params=(Param("equation", "str"),), text=_einsum_text,
+               callable=False, reference=None, examples=_EINSUM_EXAMPLES),
+    composite("einsum", -1, _einsum_program, "ViewBackward0", sympy=_sym_einsum_op,
+              shape=_einsum_shape, shape_message=_cannot_take, torch_node_rule=_einsum_torch_node, aligns=False,
+              params=(Param("equation", "str"),), text=_einsum_text, examples=_EINSUM_EXAMPLES,
+              reference="torch.einsum('i,i->', a, b)", reference_program="einsum('i,i->', a, b)"),
     # tensordot as one node, where the shapes are not known (a tape for many points)
     structural("tensordot_whole", 2, _tensordot, _tensordot_vjp, "ViewBackward0", bilinear=True, sympy=_sym_tensordot,
                shape=_tensordot_shape, shape_message=lambda label, shapes: _cannot_take("tensordot", shapes),
