@@ -205,7 +205,8 @@ def _logit_derivative(xp: Any, g: Any, ans: Any, x: Any, eps: float | None = Non
     # PyTorch's logit_backward: NaN outside [0, 1] without eps; 0 outside [eps, 1 - eps] with it.
     low, high = (0.0, 1.0) if eps is None else (eps, 1.0 - eps)
     outside = (x < low) | (x > high)
-    return (xp.where(outside, math.nan if eps is None else 0.0, g / (x * (1.0 - x))),)
+    # (x (1 - x) + 0.0: at -0.0 PyTorch's denominator is +0, the gradient +inf)
+    return (xp.where(outside, math.nan if eps is None else 0.0, g / (x * (1.0 - x) + 0.0)),)
 
 
 def _sympy_logit(x: Any, eps: float | None = None) -> Any:

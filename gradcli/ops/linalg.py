@@ -59,10 +59,18 @@ def _lifted(a: Array, b: Array, ranks: Sequence[int]) -> tuple[Array, Array]:
     return _pad(a2, max(na, 2), width), _pad(b2, max(nb, 2), width)
 
 
+def _product_of(x: Array, y: Array) -> Array:
+    """x @ y; over a contracted dim of size 1, the products alone (BLAS's, as PyTorch's: a -0.0 stays
+    -0.0, where NumPy's matmul adds each product to 0.0)."""
+    if np.shape(x)[-1] == 1 and np.ndim(x) >= 2 and np.ndim(y) >= 2:
+        return np.multiply(x, y)
+    return np.matmul(x, y)
+
+
 def _matmul(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
     _matmul_shape(*_point_shapes((a, b), ranks))
     na, nb = ranks
-    out = np.matmul(*_lifted(a, b, ranks))
+    out = _product_of(*_lifted(a, b, ranks))
     if nb == 1:
         out = out[..., 0]
     if na == 1:
@@ -77,8 +85,8 @@ def _matmul_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...]
         g = g[..., None] if nb == 1 else g[..., None, :]
     if nb == 1:
         g = g[..., None]
-    ga = np.matmul(g, np.swapaxes(b2, -1, -2))
-    gb = np.matmul(np.swapaxes(a2, -1, -2), g)
+    ga = _product_of(g, np.swapaxes(b2, -1, -2))
+    gb = _product_of(np.swapaxes(a2, -1, -2), g)
     # The batch of matrices was broadcast: each arg gets the sum over what it was spread on.
     return unbroadcast(ga, a2.shape).reshape(a.shape), unbroadcast(gb, b2.shape).reshape(b.shape)
 
@@ -1231,12 +1239,11 @@ ROWS = [
                shape=_bmm_shape, shape_message=_cannot_take, examples=_examples(((2, 2, 3), (2, 3, 2))),
                methods=("bmm",)),
     _fused_row("addmm", _matmul, _matmul_vjp, _mm_shape, np.matmul,
-               _examples(((2, 2), (2, 3), (3, 2)), ((2,), (2, 3), (3, 2)), ((), (1, 2), (2, 3)))
-               + ((((2, 1), (2, 3), (3, 2)), {"beta": 0.5, "alpha": -2.0}),)),
+               (*_examples(((2, 2), (2, 3), (3, 2)), ((2,), (2, 3), (3, 2)), ((), (1, 2), (2, 3))), (((2, 1), (2, 3), (3, 2)), {"beta": 0.5, "alpha": -2.0}))),
     _fused_row("addmv", _matmul, _matmul_vjp, _mv_shape, np.matmul,
-               _examples(((2,), (2, 3), (3,)), ((), (2, 3), (3,))) + ((((2,), (2, 3), (3,)), {"beta": 2.0, "alpha": 0.5}),)),
+               (*_examples(((2,), (2, 3), (3,)), ((), (2, 3), (3,))), (((2,), (2, 3), (3,)), {"beta": 2.0, "alpha": 0.5}))),
     _fused_row("addr", _outer_product, _outer_product_vjp, _outer_product_shape, np.multiply.outer,
-               _examples(((2, 3), (2,), (3,)), ((3,), (2,), (3,))) + ((((2, 3), (2,), (3,)), {"beta": 0.5, "alpha": 3.0}),)),
+               (*_examples(((2, 3), (2,), (3,)), ((3,), (2,), (3,))), (((2, 3), (2,), (3,)), {"beta": 0.5, "alpha": 3.0}))),
     structural("dot", 2, _dot, _dot_vjp, "DotBackward0", bilinear=True,
                sympy=lambda a, b: sympy_total(a * b), shape=_dot_shape,
                shape_message=_cannot_take, examples=_examples(((4,), (4,))), methods=("dot",)),

@@ -855,7 +855,7 @@ def _linear_parts(emit: Any, x: Any, w: Any, b: Any = None) -> Any:
     if len(sx) == 2:
         return emit("mm", x, wt) if b is None else emit("addmm", b, x, wt)
     flat = emit("reshape", x, shape=(int(np.prod(sx[:-1], dtype=np.int64)), sx[-1]))
-    out = tuple(sx[:-1]) + (sw[0],)
+    out = (*tuple(sx[:-1]), sw[0])
     if b is None:
         return emit("unsafe_view", emit("mm", flat, wt), shape=out)
     return emit("reshape", emit("addmm", b, flat, wt), shape=out)
@@ -865,7 +865,7 @@ def _linear_shape(x: Shape, w: Shape, b: Shape | None = None) -> Shape:
     if len(w) != 2 or not x or x[-1] != w[1]:
         raise ValueError(f"linear: the input of shape {tuple(x)} cannot take a weight of shape {tuple(w)} "
                          "(in_features last)")
-    out = tuple(x[:-1]) + (w[0],)
+    out = (*tuple(x[:-1]), w[0])
     if b is not None and np.broadcast_shapes(b, out) != out:
         raise ValueError(f"linear: a bias of shape {tuple(b)} does not broadcast to the output's {out}")
     return out

@@ -379,10 +379,10 @@ def svg(view: GraphView, standalone: bool = True) -> str:
         label = view.edge(start.node.id, position) if start.node is not None else ""
         if label and len(label) <= EDGE_LABEL_MAX:  # the local derivative --paths multiplies along it
             (x0, y0), (x1, y1) = points[0], points[1]
-            left = x1 < x0 - 1  # beside the edge, on the side it heads to
+            leftward = x1 < x0 - 1  # beside the edge, on the side it heads to
             x, y = x0 + 0.3 * (x1 - x0), y0 + 0.35 * (y1 - y0) + 4  # near its start: labels of one box's edges apart
-            out.append(f'<text class="edge-label" x="{x + (-4 if left else 4):.1f}" '
-                       f'y="{y:.1f}"{" text-anchor=" + chr(34) + "end" + chr(34) if left else ""}>'
+            out.append(f'<text class="edge-label" x="{x + (-4 if leftward else 4):.1f}" '
+                       f'y="{y:.1f}"{" text-anchor=" + chr(34) + "end" + chr(34) if leftward else ""}>'
                        f"{_text(label)}</text>")
     for box in drawn.boxes:
         left = box.x - box.width / 2
