@@ -201,7 +201,7 @@ def test_no_view_writes_rich_markup():
     tag = re.compile(r"\[/?(bold|dim|italic|underline|reverse|red|green|yellow|blue|cyan|magenta|link)\b[^\]]*\]")
     for source in package.rglob("*.py"):  # (in the text the code writes: its strings, not `shape[dim]`)
         strings = [token.string for token in tokenize.generate_tokens(io.StringIO(source.read_text()).readline)
-                   if token.type == tokenize.STRING]
+                   if token.type in (tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING))]
         assert not any(tag.search(text) for text in strings), f"rich markup in {source.name}"
 
 
