@@ -3,6 +3,7 @@
     python benchmarks/run.py            # everything (a few minutes on 2 cores)
     python benchmarks/run.py --quick    # smaller sizes, for a quick look
     python benchmarks/run.py --write    # also rewrite benchmarks/RESULTS.md
+    python benchmarks/run.py --only startup,training --write   # some sections, in place
 
 Times are best-of-N for in-process work and medians for whole processes (these machines are
 noisy). PyTorch and JAX are optional peers: absent ones are skipped, and the table says so.
@@ -22,6 +23,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -97,14 +99,27 @@ def interleaved_medians(commands: list[list[str]], repeat: int) -> list[float]:
     return [statistics.median(samples) for samples in times]
 
 
-def startup(repeat: int) -> Table:
-    table = Table("One gradient as a whole process (median, the three taking turns)")
-    command = [*gradcli_command(), "grad", PROGRAM, "--at", "x1=0.5,x2=0.75", "--json"]
-    nothing, numpy_import, ours = interleaved_medians(
-        [[sys.executable, "-c", "pass"], [sys.executable, "-c", "import numpy"], command], repeat)
+TORCH_ONE = ("import torch; x1 = torch.tensor(0.5, dtype=torch.float64, requires_grad=True); "
+             "x2 = torch.tensor(0.75, dtype=torch.float64, requires_grad=True); "
+             "(torch.log(x1 * x2) * torch.sin(x2)).backward(); print(x1.grad.item(), x2.grad.item())")
+
+
+def startup(repeat: int, torch_python: str | None) -> Table:
+    table = Table("One gradient as a whole process (median, all taking turns)")
+    command = [*gradcli_command(), "grad", PROGRAM, "--at", "x1=0.5,x2=0.75"]
+    commands = [[sys.executable, "-c", "pass"], [sys.executable, "-c", "import numpy"], [*command, "--json"], command]
+    if torch_python:
+        commands.append([torch_python, "-c", TORCH_ONE])
+    nothing, numpy_import, ours, human, *torch_time = interleaved_medians(commands, repeat)
     table.add("`python -c pass`", nothing)
     table.add('`python -c "import numpy"`', numpy_import)
     table.add("`gradcli grad ... --json`", ours, f"{ratio(ours, numpy_import)} the numpy import (target: at most 1.5x)")
+    table.add("`gradcli grad ...` (the table view)", human, f"{ratio(human, numpy_import)} the numpy import")
+    if torch_time:
+        table.add('`python -c "import torch; ..."`, the same gradient', torch_time[0],
+                  f"gradcli's `--json` is {ratio(ours, torch_time[0])} this")
+    else:
+        table.add("PyTorch, the same gradient", None, "torch not installed: see --torch-python")
     return table
 
 
@@ -148,13 +163,14 @@ def million_points(count: int, repeat: int) -> Table:
     a, b = rng.uniform(0.5, 1.5, count), rng.uniform(0.5, 1.5, count)
     tape = compile_program(PROGRAM)
     threads = min(os.cpu_count() or 1, 4)
-    best = interleaved_bests({
+    work: dict[str, Callable[[], object]] = {
         "hand": lambda: numpy_by_hand(a, b),
         "chunked": lambda: numpy_chunked(a, b),
         "engine": lambda: grad_batch(tape, {"x1": a, "x2": b}, count),
         "one thread": lambda: grad_batch(tape, {"x1": a, "x2": b}, count, threads=1),
         "whole": lambda: grad("sum(log(x1*x2)*sin(x2))", at={"x1": a, "x2": b}),
-    }, repeat)
+    }
+    best = interleaved_bests(work, repeat)
     reference = best["hand"]
     table.add("hand-written NumPy derivative", reference)
     table.add("hand-written NumPy, chunked, out= buffers", best["chunked"])
@@ -345,11 +361,11 @@ def large_programs(sizes: list[int], workdir: Path) -> Table:
         values = forward(tape, at)
         gc.collect()
         gc.disable()
-        parse_time = best_of(lambda source=source: syntax.parse(source), 3)
-        build_time = best_of(lambda program=program: build(program), 3)
-        compile_time = best_of(lambda source=source: compile_program(source), 3)
-        forward_time = best_of(lambda tape=tape: forward(tape, at), 3)
-        backward_time = best_of(lambda tape=tape, values=values: backward(tape, values, tape.outputs, [np.ones(())]), 3)
+        parse_time = best_of(partial(syntax.parse, source), 3)
+        build_time = best_of(partial(build, program), 3)
+        compile_time = best_of(partial(compile_program, source), 3)
+        forward_time = best_of(partial(forward, tape, at), 3)
+        backward_time = best_of(partial(backward, tape, values, tape.outputs, [np.ones(())]), 3)
         gc.enable()
         label = f"{nodes:,} nodes"
         table.add(f"{label}: parse (text -> tree)", parse_time)
@@ -394,6 +410,75 @@ def large_programs(sizes: list[int], workdir: Path) -> Table:
         gc.enable()
         table.add(f"in-process compile + forward + backward, {large:,} vs {small:,} terms (best of 5, taking turns)",
                   best["large"], f"{ratio(best['large'], best['small'])} for 10x the size (target: at most 12x)")
+    return table
+
+
+# --- 5. `gradcli run` of a training loop -------------------------------------------------
+
+# Two tutorial loops, run as files by `gradcli run` and by PyTorch's Python: a 2-layer MLP
+# (nn.Linear, ReLU, MSELoss, SGD) and a line fitted by hand-written gradient descent.
+TRAINING_LOOPS = {
+    "a 2-layer MLP (nn.Linear/ReLU/MSELoss, optim.SGD)": """import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 1))
+loss_fn = nn.MSELoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+x = torch.linspace(-1, 1, 32).reshape(8, 4)
+y = (x * x).sum(dim=1, keepdim=True)
+for step in range(STEPS):
+    optimizer.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    optimizer.step()
+print(loss.item())
+""",
+    "plain tensors, gradient descent by hand": """import torch
+
+x = torch.linspace(-2, 2, 64)
+y = 3 * x - 1 + 0.5 * torch.sin(3 * x)
+w = torch.tensor(0.0, requires_grad=True)
+b = torch.tensor(0.0, requires_grad=True)
+lr = 0.1
+for step in range(STEPS):
+    loss = ((w * x + b - y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        w -= lr * w.grad
+        b -= lr * b.grad
+    w.grad.zero_()
+    b.grad.zero_()
+print(w.item(), b.item(), loss.item())
+""",
+}
+
+
+def torch_interpreter(given: str | None) -> str | None:
+    """The Python that runs the PyTorch side: --torch-python, else this one if it has torch."""
+    if given:
+        return given
+    return sys.executable if importlib.util.find_spec("torch") is not None else None
+
+
+def training_loops(steps: int, workdir: Path, torch_python: str | None, repeat: int = 3) -> Table:
+    table = Table(f"`gradcli run` of a {steps:,}-step training loop, against the same file under PyTorch as a "
+                  f"process, torch's import included (medians of {repeat}, taking turns)")
+    for what, text in TRAINING_LOOPS.items():
+        commands: dict[str, list[str]] = {}
+        for count in (steps // 10, steps):
+            path = workdir / f"loop{len(commands)}.py"
+            path.write_text(text.replace("STEPS", str(count)))
+            commands[f"gradcli {count}"] = [*gradcli_command(), "run", str(path)]
+            if torch_python:
+                commands[f"torch {count}"] = [torch_python, str(path)]
+        times = dict(zip(commands, interleaved_medians(list(commands.values()), repeat), strict=True))
+        ours, tenth = times[f"gradcli {steps}"], times[f"gradcli {steps // 10}"]
+        theirs = times.get(f"torch {steps}")
+        table.add(f"{what}: PyTorch", theirs, "" if theirs else "no PyTorch: see --torch-python")
+        table.add(f"{what}: `gradcli run`", ours, f"{ratio(ours, theirs)} PyTorch (target: below 1x)" if theirs else "")
+        table.add(f"{what}: `gradcli run`, {steps // 10:,} steps", tenth,
+                  f"{steps:,} steps take {ratio(ours, tenth)} this")
     return table
 
 
@@ -465,29 +550,64 @@ def machine() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller sizes")
-    parser.add_argument("--write", action="store_true", help="rewrite benchmarks/RESULTS.md")
+    parser.add_argument("--write", action="store_true",
+                        help="rewrite benchmarks/RESULTS.md (with --only: those sections alone)")
+    parser.add_argument("--only", help=f"comma-separated sections to run: {', '.join(SECTIONS)}")
+    parser.add_argument("--torch-python", help="the Python that runs the PyTorch side of `training` (default: "
+                                               "this one, where it has torch)")
     options = parser.parse_args()
     quick = options.quick
+    only = SECTIONS if options.only is None else options.only.split(",")
+    unknown = set(only) - set(SECTIONS)
+    if unknown:
+        parser.error(f"unknown sections: {', '.join(sorted(unknown))}")
+    torch_python = torch_interpreter(options.torch_python)
     tables = []
     with tempfile.TemporaryDirectory() as folder:
         workdir = Path(folder)
-        for make in (
-            lambda: startup(5 if quick else 25),
-            lambda: million_points(200_000 if quick else 1_000_000, 3 if quick else 5),
-            lambda: csv_through_the_cli(200_000 if quick else 1_000_000, workdir),
-            lambda: large_programs([1_250, 12_500] if not quick else [125, 1_250], workdir),
-            lambda: stream_memory(1_000_000 if quick else 10_000_000, workdir),
-        ):
-            table = make()
-            print(table.markdown(), flush=True)
-            tables.append(table)
+        makers: dict[str, Callable[[], Table]] = {
+            "startup": lambda: startup(5 if quick else 25, torch_python),
+            "points": lambda: million_points(200_000 if quick else 1_000_000, 3 if quick else 5),
+            "csv": lambda: csv_through_the_cli(200_000 if quick else 1_000_000, workdir),
+            "large": lambda: large_programs([1_250, 12_500] if not quick else [125, 1_250], workdir),
+            "training": lambda: training_loops(200 if quick else 2_000, workdir, torch_python),
+            "stream": lambda: stream_memory(1_000_000 if quick else 10_000_000, workdir),
+        }
+        for name in SECTIONS:
+            if name in only:
+                table = makers[name]()
+                print(table.markdown(), flush=True)
+                tables.append(table)
     if options.write:
-        header = (
-            "# Benchmark results\n\n"
-            f"Measured {time.strftime('%Y-%m-%d')} on {machine()}, by `python benchmarks/run.py"
-            f"{' --quick' if quick else ''}`.\n\n"
-        )
-        (HERE / "RESULTS.md").write_text(header + "\n".join(t.markdown() for t in tables))
+        write_results(tables, quick, options.only)
+
+
+SECTIONS = ("startup", "points", "csv", "large", "training", "stream")
+
+
+def write_results(tables: list[Table], quick: bool, only: str | None) -> None:
+    """RESULTS.md: every table, or with --only the tables measured now in place of the same
+    sections (by title, numbers aside), the others as they were."""
+    measured = (f"{time.strftime('%Y-%m-%d')} on {machine()}, by `python benchmarks/run.py"
+                f"{' --quick' if quick else ''}")
+    path = HERE / "RESULTS.md"
+    if only is None or not path.exists():
+        header = f"# Benchmark results\n\nMeasured {measured}`.\n\n"
+        path.write_text(header + "\n".join(t.markdown() for t in tables))
+        return
+    head, *sections = path.read_text().split("\n### ")
+    old = {_section_key(section): section for section in sections}
+    for table in tables:
+        text = table.markdown()[len("### "):].rstrip("\n") + f"\n\n(measured {measured} --only {only}`)\n"
+        old[_section_key(text)] = text
+    path.write_text(head + "".join("\n### " + section.rstrip("\n") + "\n" for section in old.values()))
+
+
+def _section_key(section: str) -> str:
+    """A section's title without its numbers and its note in brackets: the same from run to run and
+    size to size."""
+    title = section.split("\n", 1)[0].split(" (", 1)[0]
+    return "".join(c for c in title if not c.isdigit() and c != ",")
 
 
 if __name__ == "__main__":

@@ -304,14 +304,46 @@ def backward(
     return sweep_backward(tape, values, roots, seeds, backend, trace)
 
 
+def _reached(nodes: Sequence[Node], roots: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The nodes a gradient from `roots` can flow through, last first, and the Python numbers among
+    their args (Backend.number): all that a reverse sweep reads."""
+    seen = set(roots)
+    pending = list(roots)
+    numbers = []
+    while pending:
+        for arg in nodes[pending.pop()].args:
+            if arg in seen:
+                continue
+            seen.add(arg)
+            node = nodes[arg]
+            if node.requires_grad:
+                pending.append(arg)
+            elif node.literal and node.kind != INPUT:
+                numbers.append(arg)
+    return sorted(seen, reverse=True), numbers
+
+
 def sweep_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], seeds: Sequence[Any], backend: Backend,
                    trace: list[Step] | None = None) -> list[Any]:
     """The reverse loop: from the roots down, each node's VJP rule sends its adjoint to its args."""
     nodes = tape.nodes
-    values = backend.take(values) if backend.on_floats else with_numbers(tape, values, backend)
+    top = max(roots, default=-1)
+    order: Sequence[int] = range(top, -1, -1)
+    if backend.on_floats:
+        values = backend.take(values)
+    elif trace is None:
+        # `gradcli run` keeps every step of a loop on one tape: a step's backward reaches a few
+        # nodes of thousands, and walks (and converts the numbers of) those alone.
+        order, numbers = _reached(nodes, roots)
+        if numbers:
+            values = list(values)
+            for index in numbers:
+                if type(values[index]) is not Number:
+                    values[index] = backend.number(np.asarray(values[index]))
+    else:
+        values = with_numbers(tape, values, backend)
     ones = backend.ones
     adjoints: list[Any] = [None] * len(nodes)
-    top = max(roots, default=-1)
     for root, seed in zip(roots, seeds, strict=True):
         seed = backend.seed(seed)
         previous = adjoints[root]
@@ -327,7 +359,7 @@ def sweep_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], seed
     # the general way, which also records the steps of a trace.
     one, two = (1, 2) if on_floats and trace is None else (None, None)
     with np.errstate(all="ignore"):
-        for index in range(top, -1, -1):
+        for index in order:
             g = adjoints[index]
             if g is None:
                 continue
