@@ -778,7 +778,8 @@ def run(
             raise NameProblem("--output writes the pictures of --format html or svg: give --format")
         drawn = picture is not None
         request = session.RunRequest(file, graph=graph or drawn, paths=paths or drawn, explain=explain,
-                                     max_paths=max_paths, max_steps=max_steps, timeout=timeout)
+                                     max_paths=max_paths, max_steps=max_steps, timeout=timeout,
+                                     calls=json or graph or paths or explain or drawn)
         captured = io.StringIO()
         report = session.run_file(request, captured if json else sys.stdout, sys.stderr)
         if json:

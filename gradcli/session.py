@@ -962,6 +962,7 @@ class RunRequest:
     max_paths: int = 16
     max_steps: int = 10_000_000  # statements and loop iterations (exit 2 past them)
     timeout: float = 60.0  # seconds (exit 2 past them)
+    calls: bool = True  # a report of each backward call (--json and the views need them; the file's output does not)
 
 
 @dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
@@ -1003,10 +1004,10 @@ def run_file(request: RunRequest, out: Any, errors: Any = None) -> RunReport:
     except TorchError as raised:
         interpreter, error = getattr(raised, "interpreter", None), raised.line()
     reports = []
-    for call in interpreter.calls if interpreter is not None else []:
+    lines = source.splitlines()
+    for call in interpreter.calls if interpreter is not None and request.calls else []:
         result = interpreter.result_of(call, trace=request.explain)
         report = BackwardReport(call.kind, call.line, result)
-        lines = source.splitlines()
         said = lines[call.line - 1].strip() if 0 < call.line <= len(lines) else source  # the call, as written
         if request.graph:
             from gradcli.jacobians import edge_locals
