@@ -16,6 +16,7 @@ says is passed to eval or exec, and a format string may not reach into attribute
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 import operator
 import re
@@ -189,6 +190,9 @@ class Interpreter:
         self.filename = filename
         self.errors = errors  # where PyTorch's warnings go, as Python writes them (None: nowhere)
         self.warned: set[int] = set()  # the lines that warned: Python warns once per place
+        self.named_leaves = 0  # how many of the graph's leaves name_inputs has named
+        self.name_counts: dict[str, int] = {}  # a leaf's name -> the last number given to it (x, x#2, ...)
+        self.input_nodes: set[int] = set()  # the nodes named as inputs
         self.graph = Graph(source)
         self.generator = random.Generator()  # torch's default CPU generator: a fresh seed each run, as PyTorch
         self.frame = Frame({})  # the scope being run: the module's, or a call's (self.names)
@@ -1600,16 +1604,21 @@ class Interpreter:
         """Every leaf that requires grad is an input of the tape, by its variable's name (made
         unique: a name assigned to a second leaf is `x#2`)."""
         tape = self.graph.tape
-        known = set(tape.inputs.values())
-        for node in tape.nodes:
-            if node.kind == INPUT and node.index not in known:
-                name = node.name or f"leaf{node.index}"
-                count = 1
-                while name in tape.inputs:
-                    count += 1
-                    name = f"{node.name or 'leaf'}#{count}"
-                node.name = name
-                tape.inputs[name] = node.index
+        # (only the leaves made since the last backward, and each name's last number kept: a loop
+        # makes new leaves every step, and a backward must not cost more as the file runs on)
+        for index in itertools.islice(self.graph.leaves, self.named_leaves, None):
+            node = tape.nodes[index]
+            self.named_leaves += 1
+            if node.kind != INPUT or index in self.input_nodes:
+                continue
+            name = node.name or f"leaf{node.index}"
+            count = self.name_counts.get(name, 1)
+            while (name if count == 1 else f"{name}#{count}") in tape.inputs:
+                count += 1
+            self.name_counts[name] = count
+            node.name = name if count == 1 else f"{name}#{count}"
+            tape.inputs[node.name] = node.index
+            self.input_nodes.add(index)
 
     def refuse_create_graph(self, bound: dict[str, Any], node: ast.AST) -> None:
         """create_graph=True asks for a gradient that is itself differentiable: gradcli run does not
