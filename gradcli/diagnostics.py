@@ -20,6 +20,22 @@ def finite(value: Any) -> bool:
     return bool(np.all(np.isfinite(value)))
 
 
+SHOWN = 4  # the non-finite elements a warning names, at most
+
+
+def which(value: Any) -> str:
+    """Which kind of non-finite a value holds, where: `NaN`, `+inf`, or `NaN at [0], -inf at [2]` (JSON
+    writes all three as null: this tells overflow from a domain error)."""
+    array = np.asarray(value, dtype=float)
+    def kind(x: float) -> str:
+        return "NaN" if np.isnan(x) else "+inf" if x > 0 else "-inf"
+    if array.ndim == 0:
+        return kind(float(array))
+    bad = np.argwhere(~np.isfinite(array))
+    parts = [f"{kind(float(array[tuple(at)]))} at [{', '.join(map(str, at))}]" for at in bad[:SHOWN]]
+    return ", ".join(parts) + (f", and {len(bad) - SHOWN} more" if len(bad) > SHOWN else "")
+
+
 def _where(tape: Tape, index: int) -> str:
     from gradcli.errors import line_and_column
 
@@ -35,7 +51,8 @@ def value_warnings(tape: Tape, values: Sequence[Array], roots: Sequence[int], na
     for root, name in zip(roots, names, strict=True):
         if not finite(values[root]):
             first = next(i for i in range(root + 1) if not finite(values[i]))
-            warnings.append(f"the value of '{name}' is not finite; it starts at {_where(tape, first)}")
+            warnings.append(f"the value of '{name}' is not finite ({which(values[root])}); it starts at "
+                            f"{_where(tape, first)}")
     return warnings
 
 
@@ -58,7 +75,7 @@ def gradient_warnings(tape: Tape, values: Sequence[Array], adjoints: Sequence[Ar
                           and adjoints[j] is not None and finite(adjoints[j])]
                 where = f"; it starts in the backward of {_where(tape, makers[0])}" if makers else \
                     f"; it starts at {_where(tape, origin)}"
-            warnings.append(f"the gradient of '{name}' is not finite{where}")
+            warnings.append(f"the gradient of '{name}' is not finite ({which(gradient)}){where}")
     return warnings
 
 
@@ -66,7 +83,7 @@ def jacobian_warnings(tape: Tape, values: Sequence[Array], output_names: Sequenc
                       blocks: Sequence[Mapping[str, Array]]) -> list[str]:
     """A line for each value or block of a Jacobian that is NaN or infinite."""
     lines = value_warnings(tape, values, tape.outputs, output_names)
-    return lines + [f"the Jacobian of '{out}' with respect to '{name}' is not finite"
+    return lines + [f"the Jacobian of '{out}' with respect to '{name}' is not finite ({which(block)})"
                     for out, row in zip(output_names, blocks, strict=True)
                     for name, block in row.items() if not finite(block)]
 
@@ -75,8 +92,8 @@ def jvp_warnings(tape: Tape, values: Sequence[Array], output_names: Sequence[str
                  out_tangents: Sequence[Array]) -> list[str]:
     """A line for each value or tangent that is NaN or infinite."""
     lines = value_warnings(tape, values, tape.outputs, output_names)
-    lines += [f"the tangent of '{name}' is not finite" for name, t in tangent.items() if not finite(t)]
-    return lines + [f"the tangent of '{name}' (J @ tangent) is not finite"
+    lines += [f"the tangent of '{name}' is not finite ({which(t)})" for name, t in tangent.items() if not finite(t)]
+    return lines + [f"the tangent of '{name}' (J @ tangent) is not finite ({which(t)})"
                     for name, t in zip(output_names, out_tangents, strict=True) if not finite(t)]
 
 
@@ -84,8 +101,8 @@ def hessian_warnings(tape: Tape, values: Sequence[Array], grad: Mapping[str, Arr
                      blocks: Mapping[str, Mapping[str, Array]]) -> list[str]:
     """A line for each value, gradient or block of a Hessian that is NaN or infinite."""
     lines = value_warnings(tape, values, tape.outputs[:1], tape.output_names[:1])
-    lines += [f"the gradient of '{name}' is not finite" for name, g in grad.items() if not finite(g)]
-    return lines + [f"the Hessian block d(grad {a})/d {b} is not finite"
+    lines += [f"the gradient of '{name}' is not finite ({which(g)})" for name, g in grad.items() if not finite(g)]
+    return lines + [f"the Hessian block d(grad {a})/d {b} is not finite ({which(block)})"
                     for a, row in blocks.items() for b, block in row.items() if not finite(block)]
 
 

@@ -356,16 +356,16 @@ def test_empty_jacobian_has_pytorchs_shape():
 
 @pytest.mark.parametrize(("args", "expected"), [
     (["jacobian", "log(x)", "--at", "x=-1"],
-     ["the value of 'out' is not finite; it starts at node [1] (log, column 1)"]),
+     ["the value of 'out' is not finite (NaN); it starts at node [1] (log, column 1)"]),
     (["jacobian", "[sqrt(x), x]", "--at", "x=-1"],
-     ["the value of 'out' is not finite; it starts at node [1] (sqrt, column 2)",
-      "the Jacobian of 'out' with respect to 'x' is not finite"]),
+     ["the value of 'out' is not finite (NaN at [0]); it starts at node [1] (sqrt, column 2)",
+      "the Jacobian of 'out' with respect to 'x' is not finite (NaN at [0])"]),
     (["hessian", "sqrt(x) + y**2", "--at", "x=-1,y=2"],
-     ["the value of 'out' is not finite; it starts at node [1] (sqrt, column 1)",
-      "the gradient of 'x' is not finite", "the Hessian block d(grad x)/d x is not finite"]),
+     ["the value of 'out' is not finite (NaN); it starts at node [1] (sqrt, column 1)",
+      "the gradient of 'x' is not finite (NaN)", "the Hessian block d(grad x)/d x is not finite (NaN)"]),
     (["jvp", "sqrt(x) * y", "--at", "x=-1,y=2", "--tangent", "y=1"],
-     ["the value of 'out' is not finite; it starts at node [1] (sqrt, column 1)",
-      "the tangent of 'out' (J @ tangent) is not finite"]),
+     ["the value of 'out' is not finite (NaN); it starts at node [1] (sqrt, column 1)",
+      "the tangent of 'out' (J @ tangent) is not finite (NaN)"]),
 ])
 def test_derivative_commands_name_every_null_in_warnings(args, expected):
     run = cli(*args, "--json")
@@ -446,3 +446,14 @@ def test_hessian_sweeps_take_as_many_directions_at_once_as_the_limit_allows(monk
     assert len(sweeps) > 1
     np.testing.assert_allclose(np.diag(whole), -np.sin(z) * z**3 + 6 * np.cos(z) * z**2 + 6 * np.sin(z) * z,
                                rtol=1e-12, atol=1e-15)
+
+
+def test_json_warnings_tell_nan_from_plus_and_minus_infinity():
+    # JSON writes NaN, +inf and -inf all as null: the warnings say which, and where
+    document = cli("grad", "sum(log(v) * w)", "--at", "v=[0,-1,1,0],w=[1,1,1,-1]", "--json").json()
+    assert document["value"] is None
+    assert document["warnings"][0].startswith("the value of 'out' is not finite (NaN)")
+    assert document["grad"]["v"] == [None, -1.0, 1.0, None]
+    assert "(+inf at [0], -inf at [3])" in document["warnings"][1]
+    many = cli("grad", "sum(log(v))", "--at", "v=[0,0,0,0,0,0]", "--json").json()
+    assert "(+inf at [0], +inf at [1], +inf at [2], +inf at [3], and 2 more)" in many["warnings"][1]

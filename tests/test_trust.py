@@ -93,8 +93,8 @@ def test_non_finite_values_follow_ieee_and_are_named_with_where_they_start():
     document = json.loads(run.stdout)  # RFC 8259: no NaN or Infinity literals
     assert document["value"] is None and document["grad"]["z"] is None and document["grad"]["x"] == -2.0
     assert document["warnings"] == [
-        "the value of 'out' is not finite; it starts at node [1] (log, column 5)",
-        "the gradient of 'z' is not finite; it starts in the backward of node [6] (reciprocal, column 21)",  # 1/z: PyTorch's z.reciprocal() * 1
+        "the value of 'out' is not finite (NaN); it starts at node [1] (log, column 5)",
+        "the gradient of 'z' is not finite (-inf); it starts in the backward of node [6] (reciprocal, column 21)",  # 1/z: PyTorch's z.reciprocal() * 1
     ]
 
 
