@@ -187,3 +187,15 @@ def test_at_values_may_be_constant_expressions():
 def test_the_row_options_need_points(option):
     run = cli("grad", "x*x", "--at", "x=1", option)
     assert run.exit_code == 2 and f"{option} is about the rows of --points" in run.stderr
+
+
+def test_an_extra_integer_past_64_bits_is_carried_as_written():
+    # (found by the fuzz test: it was an internal error, float() of an int past float64's range)
+    huge = 10**400 + 7
+    line = '{"x": 1, "y": 2, "bogus": ' + str(huge) + "}\n"
+    csv = cli("grad", "x*y", "--points", "-", "--csv", stdin=line)
+    assert csv.exit_code == 0, csv.stderr
+    assert csv.stdout.splitlines()[1].startswith(f"{huge},2.0,")
+    jsonl = cli("grad", "x*y", "--points", "-", "--json", stdin=line)
+    assert jsonl.exit_code == 0, jsonl.stderr
+    assert json.loads(jsonl.stdout)["bogus"] == huge

@@ -28,8 +28,8 @@ class Rows(NamedTuple):
 
 def extra_array(values: list[Any]) -> Any:
     """An Arrow array of a column that is no input (a value a row, None where a row has none): its
-    strings, integers, floats or booleans as they are; any other JSON value (a list, an object, a mix)
-    as its JSON text, in a binary array (which says: JSON text, written into JSON as it is).
+    strings, integers, floats or booleans as they are; any other JSON value (a list, an object, a mix,
+    an integer past 64 bits) as its JSON text, in a binary array (which says: JSON text, written into JSON as it is).
     Made from buffers: pa.array imports pandas where it is installed (a quarter of a second)."""
     import pyarrow as pa
 
@@ -45,7 +45,7 @@ def extra_array(values: list[Any]) -> Any:
     if kinds == {int} and all(-(2**63) <= value < 2**63 for value in values if value is not None):
         numbers = np.array([value or 0 for value in values], dtype=np.int64)
         return pa.Array.from_buffers(pa.int64(), len(values), [bits, pa.py_buffer(numbers)], nulls)
-    if kinds <= {int, float}:
+    if kinds <= {int, float} and all(-(2**63) <= value < 2**63 for value in values if type(value) is int):
         numbers = np.array([np.nan if value is None else float(value) for value in values])
         return pa.Array.from_buffers(pa.float64(), len(values), [bits, pa.py_buffer(numbers)], nulls)
     import json
