@@ -226,3 +226,17 @@ def test_post_001s_edges_carry_the_local_derivatives_that_paths_multiply():
     document = cli("graph", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--json").json()
     local = {(e["from"], e["to"]): e["local_derivative"] for e in document["edges"]}
     assert local[(4, 1)] == pytest.approx(0.7316888688738209) and local[(2, 0)] == 0.75
+
+
+def test_cosine_similarity_of_two_shapes_expands_both_as_pytorch_records_it():
+    # PyTorch 2.13: F.cosine_similarity(a (2, 3), b (3,), dim=-1) is SumBackward1 over Mul over two Divs, each over
+    # an ExpandBackward0 of its input and a cloned norm of that same Expand; of one shape, no Expand at all
+    document = cli("graph", "sum(cosine_similarity(a, b, dim=-1))", "--at", "a=[[1,2,3],[4,5,6]],b=[1,-1,2]",
+                   "--json").json()
+    ops = {node["id"]: node["op"] for node in document["nodes"]}
+    expands = [node for node in document["nodes"] if node["op"] == "ExpandBackward0"]
+    assert len(expands) == 2 and sorted(ops[e["next_functions"][0]] for e in expands) == ["AccumulateGrad"] * 2
+    norms = [node for node in document["nodes"] if node["op"] == "LinalgVectorNormBackward0"]
+    assert {ops[n["next_functions"][0]] for n in norms} == {"ExpandBackward0"}
+    same = cli("graph", "sum(cosine_similarity(a, a, dim=-1))", "--at", "a=[[1,2,3],[4,5,6]]", "--json").json()
+    assert not any(node["op"] == "ExpandBackward0" for node in same["nodes"])

@@ -767,7 +767,12 @@ def _dropout(x: Array, ranks: tuple[int, ...], **params: Any) -> Array:
 
 def _cosine_program(emit: Any, a: Any, b: Any, dim: int = 1, eps: float = 1e-8) -> Any:
     # PyTorch's: ((x1 / n1) * (x2 / n2)).sum(dim), x1 and x2 broadcast together first, each n the kept
-    # 2-norm cloned and clamped to eps in place without a gradient
+    # 2-norm cloned and clamped to eps in place without a gradient. Where the shapes differ and are
+    # known (emit.shape), both are expanded first, as PyTorch records it (ExpandBackward0 each)
+    sa, sb = emit.shape(a), emit.shape(b)
+    if sa is not None and sb is not None and tuple(sa) != tuple(sb):
+        both = tuple(np.broadcast_shapes(tuple(sa), tuple(sb)))
+        a, b = emit("expand", a, size=both), emit("expand", b, size=both)
     a_norm = emit("clamped_clone", emit("broadcast_norm", a, b, p=2.0, dim=dim, keepdim=True), min=eps)
     b_norm = emit("clamped_clone", emit("broadcast_norm", b, a, p=2.0, dim=dim, keepdim=True), min=eps)
     return emit("sum", emit("mul", emit("div", a, a_norm), emit("div", b, b_norm)), dim=dim)
