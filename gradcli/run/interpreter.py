@@ -1827,14 +1827,7 @@ def _as_list(value: Any) -> list[Any]:
 def _python_bind(function: str, names: list[str], args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
     if len(args) > len(names):
         raise TorchError("TypeError", f"{function}() takes at most {len(names)} arguments ({len(args)} given)")
-    bound = dict(zip(names, args, strict=False))
-    for key, value in kwargs.items():
-        if key not in names:
-            raise TorchError("TypeError", f"{function}() got an unexpected keyword argument '{key}'")
-        if key in bound:
-            raise TorchError("TypeError", f"{function}() got multiple values for argument '{key}'")
-        bound[key] = value
-    return bound
+    return python.bind_by_name(function, names, args, kwargs)
 
 
 def _statement_name(node: ast.AST) -> str:

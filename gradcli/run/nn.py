@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from gradcli.run.python import Lazy, PythonError, UserClass
+from gradcli.run.python import Lazy, PythonError, UserClass, bind_by_name
 from gradcli.run.random import _fma32
 from gradcli.run.tensor import FLOAT32, Tensor, TorchError
 
@@ -37,13 +37,7 @@ def _bind(function: str, names: list[str], defaults: dict[str, Any], args: Args,
     if len(args) > len(names):
         raise PythonError("TypeError", f"{function}() takes from 1 to {len(names) + 1} positional arguments but "
                                        f"{len(args) + 1} were given")
-    bound = dict(zip(names, args, strict=False))
-    for key, value in kwargs.items():
-        if key not in names:
-            raise PythonError("TypeError", f"{function}() got an unexpected keyword argument '{key}'")
-        if key in bound:
-            raise PythonError("TypeError", f"{function}() got multiple values for argument '{key}'")
-        bound[key] = value
+    bound = bind_by_name(function, names, args, kwargs)
     missing = [n for n in names if n not in bound and n not in defaults]
     if missing:
         raise PythonError("TypeError", f"{function}() missing {len(missing)} required positional argument"

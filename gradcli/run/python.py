@@ -177,6 +177,19 @@ class Super:
         return f"<super: <class '{self.cls.name}'>, <{self.cls.name} object>>"
 
 
+
+def bind_by_name(function: str, names: list[str], args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """A native call's args bound to `names` by position, then by keyword, with Python's TypeErrors
+    for a keyword it has not or gets twice (the caller has checked how many came by position)."""
+    bound = dict(zip(names, args, strict=False))
+    for key, value in kwargs.items():
+        if key not in names:
+            raise PythonError("TypeError", f"{function}() got an unexpected keyword argument '{key}'")
+        if key in bound:
+            raise PythonError("TypeError", f"{function}() got multiple values for argument '{key}'")
+        bound[key] = value
+    return bound
+
 ALLOWED_DUNDERS = frozenset({"__init__", "__call__"})
 
 
