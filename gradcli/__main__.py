@@ -77,7 +77,7 @@ class _Stdout:
 
     def write_bytes(self, data: bytes | memoryview) -> None:
         """Bytes straight to the stream's buffer, after the text written before (--points writes
-        its lines as polars gives them, never decoded to str and encoded back)."""
+        its lines as pyarrow and the compiled helper give them, never decoded to str and encoded back)."""
         self.flush()
         try:
             self._stream.buffer.write(data)

@@ -5,7 +5,8 @@ reads a Parquet file: numbers, list columns for vectors, or NAME[i] columns), th
 table out, row for row, with the columns --csv writes (value, grad_NAME). Where the table gave
 an input as a list column, the output gives vectors as list columns too; else an element a
 column (grad_z[0], ...). A pandas table keeps its index, so results line up with the rows
-they came from (and dask.dataframe.map_partitions can use it partition by partition).
+they came from (and dask.dataframe.map_partitions can use it partition by partition). pyarrow
+does the reading, as for --points; polars and pandas are imported only to give their tables back.
 """
 
 from __future__ import annotations
@@ -31,14 +32,16 @@ def _kind(table: Any) -> str:
 
 
 def grad_table(program: str | Tape, table: Any, at: Mapping[str, Any] | None = None, seed: Any = None, *,
-               of: str | Sequence[str] | None = None, wrt: str | Sequence[str] | None = None) -> Any:
+               of: str | Sequence[str] | None = None, wrt: str | Sequence[str] | None = None,
+               skip_bad: bool = False) -> Any:
     """The value and gradient of `program` at every row of `table`, as a table of the same kind.
 
     `at` gives the inputs the table has no column for (the same at every row); `seed`, `of`
-    and `wrt` are `grad`'s. A bad row (a null, text that is no number, a list of another
-    length) raises a GradcliError naming its row (1-based).
+    and `wrt` are `grad`'s. A bad row (a null or a pandas NaN, text that is no number, a list of
+    another length) raises a GradcliError naming its row (1-based); with `skip_bad`, its results
+    are nulls instead, and the output still has a row for each row of the table.
     """
-    import polars as pl
+    import pyarrow as pa
 
     from gradcli.batch import grad_batch
     from gradcli.inputs.tables import TableReader
@@ -46,54 +49,79 @@ def grad_table(program: str | Tape, table: Any, at: Mapping[str, Any] | None = N
     kind = _kind(table)
     index = None
     if kind == "polars":
-        frame = table
+        frame = table.to_arrow()
     elif kind == "pandas":
         index = table.index
-        frame = pl.from_pandas(table.reset_index(drop=True))
+        frame = pa.Table.from_pandas(table, preserve_index=False)  # a NaN is pandas' null: a bad row
     else:
-        frame = pl.from_arrow(table)
-    assert isinstance(frame, pl.DataFrame)
+        frame = table
     tape = program if isinstance(program, Tape) else compile_program(program)
     fixed = {name: np.asarray(value, dtype=float) for name, value in (at or {}).items()}
-    count = frame.height
-    reader = TableReader(frame.lazy(), "table", tape.inputs, fixed, chunk=max(count, 1))
+    count = frame.num_rows
+    reader = TableReader(frame, "table", tape.inputs, fixed, chunk=max(count, 1), skip_bad=skip_bad, extra=False)
     chunks = list(reader.chunks())
-    if count:
-        columns = {name: np.concatenate([chunk.columns[name] for chunk in chunks]) for name in chunks[0].columns}
-    else:  # no rows: one made-up row of ones gives the columns, then none of its numbers
+    rows = np.concatenate([np.asarray(chunk.lines, dtype=np.int64) for chunk in chunks]) - 1 if chunks else \
+        np.empty(0, dtype=np.int64)
+    good = len(rows)
+    if good:
+        columns = {name: np.concatenate([chunk.columns[name] for chunk in chunks if chunk.count])
+                   for name in next(chunk for chunk in chunks if chunk.count).columns}
+    else:  # no good rows: one made-up row of ones gives the columns, then none of its numbers
         shapes = reader.shapes.shapes
         columns = {name: np.ones((1, *shapes[name])) for name in tape.inputs if name in shapes}
-    result = grad_batch(tape, columns, max(count, 1), fixed, seed=seed, of=of, wrt=wrt)
-    lists = set(reader.lists)
-    out: dict[str, Any] = {}
+    result = grad_batch(tape, columns, max(good, 1), fixed, seed=seed, of=of, wrt=wrt)
+    lists = bool(reader.lists)
     named = [("value" if len(result.values) == 1 else f"value_{root}", value)
              for root, value in zip(result.root_names, result.values, strict=True)]
-    derivatives = result.columns()
-    as_lists = bool(lists)
-    for label, array in [*named, *derivatives]:
-        array = array[:count]
-        if array.ndim == 1:
-            out[label] = pl.Series(label, array)
-        elif as_lists:
-            out[label] = pl.Series(label, array)  # an Array column, cast to a list below
+    valid = None
+    if good < count:  # rows passed over: their results are nulls
+        valid = np.zeros(count, dtype=bool)
+        valid[rows] = True
+    names: list[str] = []
+    arrays: list[Any] = []
+    for label, array in [*named, *result.columns()]:
+        array = array[:good]
+        if valid is not None:
+            full = np.full((count, *array.shape[1:]), np.nan)
+            full[rows] = array
+            array = full
+        if array.ndim == 1 or lists:
+            names.append(label)
+            arrays.append(_column(array, valid))
         else:
             flat = array.reshape(count, -1)
             for position, element in enumerate(np.ndindex(*array.shape[1:])):
-                column = label + "".join(f"[{i}]" for i in element)
-                out[column] = pl.Series(column, flat[:, position])
-    result_frame = pl.DataFrame(list(out.values()))
-    result_frame = result_frame.with_columns(pl.col(name).cast(_as_list(dtype)) for name, dtype
-                                             in result_frame.schema.items() if isinstance(dtype, pl.Array))
-    if kind == "polars":
-        return result_frame
+                names.append(label + "".join(f"[{i}]" for i in element))
+                arrays.append(_column(np.ascontiguousarray(flat[:, position]), valid))
+    out = pa.Table.from_arrays(arrays, names=names)
     if kind == "arrow":
-        return result_frame.to_arrow()
-    converted = result_frame.to_pandas()
-    converted.index = index
-    return converted
+        return out
+    if kind == "polars":
+        import polars as pl
+
+        converted = pl.from_arrow(out)
+        assert isinstance(converted, pl.DataFrame)
+        return converted
+    frame_out = out.to_pandas()
+    frame_out.index = index
+    return frame_out
 
 
-def _as_list(dtype: Any) -> Any:
-    import polars as pl
+def _column(array: np.ndarray, valid: np.ndarray | None) -> Any:
+    """An Arrow column of floats a row (nested lists of floats where a row is an array); null where not `valid`."""
+    import pyarrow as pa
 
-    return pl.List(_as_list(dtype.inner)) if isinstance(dtype, pl.Array) else dtype
+    rows = len(array)
+    bits = None if valid is None else pa.py_buffer(np.packbits(valid, bitorder="little"))
+    nulls = 0 if valid is None else rows - int(valid.sum())
+    flat = np.ascontiguousarray(array, dtype=np.float64).reshape(-1)
+    column: Any = pa.Array.from_buffers(pa.float64(), len(flat), [None, pa.py_buffer(flat)])
+    for length in reversed(array.shape[1:]):
+        offsets = np.arange(0, len(column) + 1, length, dtype=np.int32)
+        column = pa.ListArray.from_buffers(pa.list_(column.type), len(offsets) - 1, [None, pa.py_buffer(offsets)],
+                                           children=[column])
+    if bits is not None:
+        column = pa.Array.from_buffers(column.type, rows, [bits, *column.buffers()[1:2]], nulls,
+                                       children=[column.values] if array.ndim > 1 else None) \
+            if array.ndim > 1 else pa.Array.from_buffers(pa.float64(), rows, [bits, pa.py_buffer(flat)], nulls)
+    return column

@@ -699,7 +699,7 @@ class PointsRun:
             prepare(self.tape)
         from gradcli.inputs.tables import table_format
 
-        self.table = table_format(points, request.points_format)  # Parquet or Arrow: read by polars from the path
+        self.table = table_format(points, request.points_format)  # Parquet or Arrow: read by pyarrow from the path
         if self.table is not None and points == "-":
             raise NameProblem(f"{self.table} points are read from a file, not from stdin", where="--points")
         try:
@@ -765,7 +765,7 @@ def _live(stream: Any) -> bool:
 
 def _read_ahead(chunks: Iterator[PointChunk], depth: int = 2) -> Iterator[PointChunk]:
     """The chunks, in order, read by a thread of their own while the ones before are computed
-    and written (polars and NumPy let go of Python's lock): reading overlaps writing. What the
+    and written (pyarrow and NumPy let go of Python's lock): reading overlaps writing. What the
     reader raises is raised here, after the chunks it gave."""
     import queue
     import threading

@@ -102,3 +102,28 @@ def test_arrow_list_columns():
 def test_other_kinds_are_refused():
     with pytest.raises(TypeError, match="pandas DataFrame, a polars DataFrame or an Arrow table"):
         grad_table("x*x", {"x": np.array([1.0])})
+
+
+def test_a_pandas_nan_is_a_missing_value_named_by_its_row():
+    # pandas marks a missing value with NaN: it is a bad row (it raised for the whole table before, unnamed)
+    pd = pytest.importorskip("pandas")
+    with pytest.raises(GradcliError, match="row 3: column 'x2' is null"):
+        grad_table(PROGRAM, pd.DataFrame({"x1": [0.5, 1.0, 2.5], "x2": [0.75, 2.0, np.nan]}))
+
+
+def test_skip_bad_gives_nulls_for_bad_rows_so_rows_still_line_up():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"x1": [0.5, None, 2.5, 7.0], "x2": [0.75, 2.0, 0.3, np.nan]}, index=["a", "b", "c", "d"])
+    out = grad_table(PROGRAM, frame, skip_bad=True)
+    assert list(out.index) == ["a", "b", "c", "d"]
+    assert out["value"].isna().tolist() == [False, True, False, True]
+    expected = _expected()
+    kept = [0, 2]
+    for name in ("value", "grad_x1", "grad_x2"):
+        assert [out[name].tolist()[i] for i in kept] == pytest.approx([expected[name][i] for i in kept], rel=1e-14)
+
+
+def test_skip_bad_list_columns_give_null_lists():
+    pa = pytest.importorskip("pyarrow")
+    out = grad_table("sum(z*z)", pa.table({"z": [[1.0, 2.0], None, [3.0, -1.0]]}), skip_bad=True)
+    assert out.to_pydict() == {"value": [5.0, None, 10.0], "grad_z": [[2.0, 4.0], None, [6.0, -2.0]]}

@@ -299,3 +299,92 @@ def test_skipped_rows_of_a_table_are_called_rows(tmp_path):
     run = cli("grad", "x*x", "--points", str(path), "--csv", "--skip-bad")
     assert run.exit_code == 0, run.stderr
     assert "1 bad row skipped" in run.stderr and "line" not in run.stderr.splitlines()[-1]
+
+
+# --- one engine (issue 25): pyarrow reads and writes the tables, and what it cannot read is exit 2 ----------------
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".arrow"])
+def test_a_column_name_given_twice_is_refused_naming_the_file(tmp_path, suffix):
+    # polars panicked on such an Arrow file: only the header reached stdout, "0 points done", exit 0
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_arrays([pa.array([1.0, 2.0]), pa.array([3.0, 4.0])], names=["x", "x"])
+    path = tmp_path / f"points{suffix}"
+    if suffix == ".parquet":
+        pq.write_table(table, path)
+    else:
+        with ipc.new_file(path, table.schema) as writer:
+            writer.write_table(table)
+    run = cli("grad", "x*x", "--points", str(path), "--csv")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert str(path) in run.stderr and "'x'" in run.stderr and "twice" in run.stderr
+
+
+def test_a_corrupted_arrow_file_is_exit_2_or_every_row(tmp_path):
+    # one byte changed anywhere: either pyarrow cannot read the file (exit 2, nothing written) or every
+    # row is answered; never rows lost with exit 0, never an internal error
+    import random
+
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+
+    count = 2_000
+    table = pa.table({"x1": np.linspace(0.1, 2.0, count), "x2": np.linspace(0.2, 3.0, count)})
+    good = tmp_path / "good.arrow"
+    with ipc.new_file(good, table.schema) as writer:
+        for batch in table.to_batches(max_chunksize=500):
+            writer.write_batch(batch)
+    data = good.read_bytes()
+    chooser = random.Random(25)
+    for _ in range(40):
+        changed = bytearray(data)
+        place = chooser.randrange(len(changed))
+        changed[place] = (changed[place] + chooser.randrange(1, 256)) % 256
+        path = tmp_path / "changed.arrow"
+        path.write_bytes(bytes(changed))
+        run = cli("grad", "log(x1*x2)*sin(x2)", "--points", str(path), "--csv")
+        rows = run.stdout.count("\n")
+        assert (run.exit_code == 2 and run.stdout == "") or (run.exit_code == 0 and rows == count + 1), \
+            (place, run.exit_code, rows, run.stderr[-200:])
+
+
+def test_a_text_cell_is_read_as_a_csv_cell_is(tmp_path):
+    # `1e400` is past float64's range in CSV; it was read as inf from a Parquet text cell
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "points.parquet"
+    pq.write_table(pa.table({"x": [" 1.5", "1e400", "inf"]}), path)
+    run = cli("grad", "x*2", "--points", str(path), "--csv", "--skip-bad")
+    assert run.exit_code == 0, run.stderr
+    assert _csv_rows(run.stdout) == [[3.0, 2.0], [math.inf, 2.0]]
+    assert "row 2" in run.stderr and "past the range of float64" in run.stderr
+
+
+def test_an_arrow_stream_file_is_read(tmp_path):
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+
+    table = pa.table({"x": XS, "y": YS})
+    path = tmp_path / "points.arrow"
+    with ipc.new_stream(path, table.schema) as writer:
+        writer.write_table(table)
+    run = cli("grad", "x*y", "--points", str(path), "--csv")
+    assert run.exit_code == 0, run.stderr
+    assert _csv_rows(run.stdout) == _xy_rows(XS, YS)
+
+
+def test_dictionary_encoded_and_integer_columns_are_numbers(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "points.parquet"
+    pq.write_table(pa.table({"x": pa.array(["0.5", "2", "0.5"]).dictionary_encode(),
+                             "y": pa.array([2, -3, 2**53 + 1], pa.int64())}), path)
+    run = cli("grad", "x*y", "--points", str(path), "--csv")
+    assert run.exit_code == 0, run.stderr
+    assert _csv_rows(run.stdout) == [[1.0, 2.0, 0.5], [-6.0, -3.0, 2.0], [0.5 * 2.0**53, float(2**53), 0.5]]

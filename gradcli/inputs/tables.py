@@ -1,12 +1,14 @@
-"""--points as a table: Parquet, or Arrow IPC/Feather, read a batch of rows at a time by polars.
+"""--points as a table: Parquet, or Arrow IPC/Feather, read a batch of rows at a time by pyarrow.
 
 A column is an input by its name: `x` a number a row (integers, floats, or text holding a
-number), `z` a list a row (a vector; nested lists a matrix), or `z[0]`, `z[1]`, ... an element
-a column, as in CSV; a column that names no input is carried through, as an Arrow array of its
-own type. A row is a point; a bad row (a null, text that is no number, a list of another length
-than the first good row's) is named by its 1-based number and stops the run, or with --skip-bad
-is passed over, as a bad line of CSV is. Rows are read in batches (Parquet
-row groups, Arrow record batches, cut to --chunk-size): memory stays flat however long the file.
+number, read as a CSV cell is), `z` a list a row (a vector; nested lists a matrix), or `z[0]`,
+`z[1]`, ... an element a column, as in CSV; a column that names no input is carried through, as
+an Arrow array of its own type. A row is a point; a bad row (a null, text that is no number, a
+list of another length than the first good row's) is named by its 1-based number and stops the
+run, or with --skip-bad is passed over, as a bad line of CSV is. Rows are read in batches
+(Parquet row groups, Arrow record batches, cut to --chunk-size): memory stays flat however long
+the file. A file pyarrow cannot read (not the format, corrupt, a column name twice) is exit 2
+naming the file; an Arrow file's batches are all checked before the first point is computed.
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ from typing import Any
 import numpy as np
 
 from gradcli.errors import NameProblem, PointsProblem
-from gradcli.inputs.csv import _COLUMN, _layout, _shapes
+from gradcli.inputs.csv import _COLUMN, _layout, _number, _shapes
 from gradcli.inputs.jsonl import _Named, _value
 from gradcli.inputs.points import PointChunk
-from gradcli.inputs.rows import Array, PointShapes, Shape, shown
+from gradcli.inputs.rows import Array, PointShapes, Shape
 
 # The formats --points-format names, and the extensions that choose the table formats.
 POINTS_FORMATS = ("csv", "jsonl", "parquet", "arrow")
@@ -36,22 +38,106 @@ def table_format(path: str, given: str | None) -> str | None:
     return EXTENSIONS.get(os.path.splitext(path)[1].lower())
 
 
-def _depth(dtype: Any) -> int:
-    """How many lists deep a column's values are (0: a number a row)."""
-    import polars as pl
+def _is_list(kind: Any) -> bool:
+    import pyarrow as pa
 
+    return bool(pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind))
+
+
+def _depth(kind: Any) -> int:
+    """How many lists deep a column's values are (0: a number a row)."""
     depth = 0
-    while isinstance(dtype, pl.List | pl.Array):
-        dtype, depth = dtype.inner, depth + 1
+    while _is_list(kind):
+        kind, depth = kind.value_type, depth + 1
     return depth
 
 
-def _leaf(dtype: Any) -> Any:
-    import polars as pl
+def _leaf(kind: Any) -> Any:
+    while _is_list(kind):
+        kind = kind.value_type
+    return kind
 
-    while isinstance(dtype, pl.List | pl.Array):
-        dtype = dtype.inner
-    return dtype
+
+def _numeric(kind: Any) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind))
+
+
+def _text(kind: Any) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind))
+
+
+def _problem(problem: BaseException) -> str:
+    return (getattr(problem, "strerror", None) or str(problem) or type(problem).__name__).strip().splitlines()[0]
+
+
+class _Batches:
+    """The record batches of a Parquet or Arrow file (or of a pyarrow Table), opened at once:
+    a file pyarrow cannot open is a NameProblem here, before any point is read."""
+
+    def __init__(self, source: Any, format: str, chunk: int) -> None:
+        import pyarrow as pa
+
+        self.chunk = chunk
+        self.table = None if isinstance(source, str) else source
+        self.file: Any = None
+        self.stream: Any = None
+        self.where = f"{source!r}" if isinstance(source, str) else "the table"
+        try:
+            if self.table is not None:
+                self.schema = self.table.schema
+            elif format == "parquet":
+                import pyarrow.parquet as parquet
+
+                self.file = parquet.ParquetFile(source, memory_map=True)
+                self.schema = self.file.schema_arrow
+            else:
+                import pyarrow.ipc as ipc
+
+                source_file = pa.memory_map(source)
+                try:
+                    self.file = ipc.open_file(source_file)
+                except pa.ArrowInvalid:  # not the file format: the stream format (its schema first)
+                    source_file.seek(0)
+                    self.stream = ipc.open_stream(source_file)
+                self.schema = (self.file or self.stream).schema
+                if self.file is not None:  # the batches are mapped, not read: every one is checked first
+                    for i in range(self.file.num_record_batches):
+                        self.file.get_batch(i).validate(full=True)
+        except (pa.ArrowException, OSError, ValueError) as problem:
+            raise NameProblem(f"cannot read {self.where} as {_NAMES[format]}: {_problem(problem)}",
+                              where="--points") from None
+        names = self.schema.names
+        twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
+        if twice is not None:
+            raise NameProblem(f"cannot read {self.where} as {_NAMES[format]}: column {twice!r} is there twice",
+                              where="--points")
+
+    def __iter__(self) -> Iterator[Any]:
+        import pyarrow as pa
+
+        try:
+            if self.table is not None:
+                batches: Any = self.table.to_batches(max_chunksize=self.chunk)
+            elif self.stream is not None:
+                batches = self.stream
+            elif hasattr(self.file, "iter_batches"):  # Parquet
+                batches = self.file.iter_batches(batch_size=self.chunk)
+            else:
+                batches = (self.file.get_batch(i) for i in range(self.file.num_record_batches))
+            for batch in batches:
+                if self.stream is not None:
+                    batch.validate(full=True)
+                for at in range(0, batch.num_rows, self.chunk):
+                    yield batch.slice(at, self.chunk)
+        except (pa.ArrowException, OSError, ValueError) as problem:
+            raise NameProblem(f"cannot read the points of {self.where}: {_problem(problem)}", where="--points") from None
+
+    def empty(self) -> Any:
+        return self.schema.empty_table()
 
 
 class TableReader:
@@ -59,38 +145,34 @@ class TableReader:
 
     def __init__(self, path: str | Any, format: str, inputs: Mapping[str, int], fixed: Mapping[str, Array],
                  chunk: int = 65_536, skip_bad: bool = False, extra: bool = True) -> None:
-        """`path` a file's, or a polars LazyFrame (`format` then names it in messages)."""
-        import polars as pl
-
+        """`path` a file's, or a pyarrow Table (`format` then names it in messages)."""
         self.chunk = chunk
         self.skip_bad = skip_bad
         self.inputs = inputs
-        scan = pl.scan_parquet if format == "parquet" else pl.scan_ipc
-        try:
-            self.frame = scan(path) if isinstance(path, str) else path
-            schema = self.frame.collect_schema()
-        except (pl.exceptions.PolarsError, OSError, ValueError) as problem:
-            reason = (getattr(problem, "strerror", None) or str(problem)).strip().splitlines()[0]
-            raise NameProblem(f"cannot read {path!r} as {_NAMES[format]}: {reason}", where="--points") from None
-        self.names = list(schema)
+        self.batches = _Batches(path, format, chunk)
+        schema = self.batches.schema
+        self.names = list(schema.names)
         self.lists: dict[str, int] = {}  # a list column's input -> how deep its lists are
         scalars: list[str] = []
         self.extras: list[str] = []  # the columns that name no input: carried through as they are (`extra`)
-        for name, dtype in schema.items():
+        for field in schema:
+            name, kind = field.name, field.type
+            if hasattr(kind, "value_type") and not _is_list(kind):  # dictionary-encoded: by its values
+                kind = kind.value_type
             found = _COLUMN.match(name)
             if found is None or found.group(1) not in inputs:
                 if extra:
                     self.extras.append(name)
                 continue
-            leaf = _leaf(dtype)
-            if not (leaf.is_numeric() or (leaf == pl.String and not isinstance(dtype, pl.List | pl.Array))):
+            leaf = _leaf(kind)
+            if not (_numeric(leaf) or (_text(leaf) and not _is_list(kind))):
                 where = f" of {path!r}" if isinstance(path, str) else ""
-                raise NameProblem(f"column {name!r}{where} holds {dtype}, not numbers", where="--points")
-            if isinstance(dtype, pl.List | pl.Array):
+                raise NameProblem(f"column {name!r}{where} holds {kind}, not numbers", where="--points")
+            if _is_list(kind):
                 if name not in inputs:
                     raise NameProblem(f"column {name!r} holds lists: a list column is named by its input alone",
                                       where="--points")
-                self.lists[name] = _depth(dtype)
+                self.lists[name] = _depth(kind)
             else:
                 scalars.append(name)
         try:
@@ -116,20 +198,8 @@ class TableReader:
         self.first: dict[str, int] = {}  # a list input -> the row that fixed its shape
 
     def chunks(self) -> Iterator[PointChunk]:
-        import polars as pl
-
-        try:
-            batches = iter(self.frame.collect_batches(chunk_size=self.chunk))
-            while True:
-                try:
-                    batch = next(batches)
-                except StopIteration:
-                    return
-                for at in range(0, batch.height, self.chunk):
-                    yield from self._chunk(batch.slice(at, self.chunk))
-        except pl.exceptions.PolarsError as problem:
-            reason = str(problem).strip().splitlines()[0]
-            raise NameProblem(f"cannot read the points: {reason}", where="--points") from None
+        for batch in self.batches:
+            yield from self._chunk(batch)
 
     def empty(self) -> PointChunk | None:
         """A chunk of no points with the shapes the columns give (PointsReader.empty)."""
@@ -137,17 +207,18 @@ class TableReader:
 
         chunk = empty_chunk(self.shapes)
         if chunk is not None:
-            chunk.extra = {name: _arrow(self.frame.head(0).collect()[name], None) for name in self.extras}
+            table = self.batches.empty()
+            chunk.extra = {name: _arrow(table.column(name), None) for name in self.extras}
         return chunk
 
     def _chunk(self, batch: Any) -> Iterator[PointChunk]:
-        count, start = batch.height, self.row + 1
+        count, start = batch.num_rows, self.row + 1
         self.row += count
         bad: dict[int, str] = {}  # a row of the batch -> its first problem
         table = np.empty((count, len(self.scalars)))
         for position, name in enumerate(self.scalars):
-            table[:, position] = self._numbers(batch[name], name, bad)
-        values = {name: self._lists(batch[name], name, start, bad) for name in self.lists}
+            table[:, position] = self._numbers(_decoded(batch.column(name)), name, bad)
+        values = {name: self._lists(_decoded(batch.column(name)), name, start, bad) for name in self.lists}
         problems = [PointsProblem(start + i, bad[i], unit="row") for i in sorted(bad)]
         good = np.ones(count, dtype=bool)
         if problems and not self.skip_bad:
@@ -164,7 +235,7 @@ class TableReader:
             key: tuple[Any, ...] = (slice(None), *index)
             columns[name][key] = table[rows, position]
         lines = (rows + start).tolist()
-        extra = {name: _arrow(batch[name], None if rows.size == count else rows) for name in self.extras}
+        extra = {name: _arrow(batch.column(name), None if rows.size == count else rows) for name in self.extras}
         if problems and not self.skip_bad:
             if lines:
                 yield PointChunk(columns, len(lines), lines, [], extra)
@@ -173,28 +244,35 @@ class TableReader:
             yield PointChunk(columns, len(lines), lines, problems, extra)
 
     def _numbers(self, column: Any, name: str, bad: dict[int, str]) -> Array:
-        """A column of a number a row, as floats; its bad rows into `bad`."""
-        import polars as pl
-
-        if column.dtype == pl.String:
-            numbers = column.str.strip_chars().cast(pl.Float64, strict=False)
-            for i in np.flatnonzero((numbers.is_null() & column.is_not_null()).to_numpy()):
-                bad.setdefault(int(i), f"column {name!r}: {shown(column[int(i)])} is not a number")
-        else:
-            numbers = column.cast(pl.Float64)
-        for i in np.flatnonzero(column.is_null().to_numpy()):
-            bad.setdefault(int(i), f"column {name!r} is null")
-        return numbers.fill_null(np.nan).to_numpy()
+        """A column of a number a row, as floats; its bad rows into `bad`. Text is read as a CSV
+        cell is (`1e400` is past float64's range, not inf)."""
+        if _text(column.type):
+            numbers = np.full(len(column), np.nan)
+            for i, text in enumerate(column.to_pylist()):
+                if text is None:
+                    bad.setdefault(i, f"column {name!r} is null")
+                    continue
+                number = _number(text)
+                if isinstance(number, str):
+                    bad.setdefault(i, f"column {name!r}: {number}")
+                else:
+                    numbers[i] = number
+            return numbers
+        numbers = _as_floats(column)
+        if column.null_count:
+            for row in np.flatnonzero(~_valid(column)).tolist():
+                bad.setdefault(row, f"column {name!r} is null")
+        return numbers
 
     def _lists(self, column: Any, name: str, start: int, bad: dict[int, str]) -> Array:
         """A list column, as an array (rows, *shape); its bad rows into `bad`, their slots left NaN."""
-        import polars as pl
-
         shape = self.shapes.shapes.get(name)
+        given: list[Any] | None = None
         if shape is None:  # fixed by the first good row
-            for i, given in enumerate(column.to_list()):
+            given = column.to_pylist()
+            for i, row in enumerate(given):
                 try:
-                    value = _value(_floats(given))
+                    value = _value(_floats(row))
                 except ValueError:
                     continue
                 shape = np.shape(value)
@@ -203,24 +281,18 @@ class TableReader:
                 break
             else:
                 shape = None
-        depth = self.lists[name]
-        if shape is not None and len(shape) == depth:
-            try:
-                flat = column
-                for _ in range(depth):
-                    flat = flat.explode()
-                if not flat.null_count() and not column.null_count():
-                    return column.cast(pl.Array(pl.Float64, shape)).to_numpy()
-            except pl.exceptions.PolarsError:
-                pass
+        if shape is not None and len(shape) == self.lists[name]:
+            whole = _regular(column, shape)
+            if whole is not None:
+                return whole
         # some row is bad: each row judged
-        out = np.full((column.len(), *(shape or ())), np.nan)
-        for i, given in enumerate(column.to_list()):
-            if given is None:
+        out = np.full((len(column), *(shape or ())), np.nan)
+        for i, row in enumerate(column.to_pylist() if given is None else given):
+            if row is None:
                 bad.setdefault(i, f"column {name!r} is null")
                 continue
             try:
-                value = _value(_floats(given))
+                value = _value(_floats(row))
             except ValueError as problem:
                 bad.setdefault(i, f"the list in column {name!r} {problem}")
                 continue
@@ -238,16 +310,66 @@ class TableReader:
         return out
 
 
-def _arrow(column: Any, rows: Array | None) -> Any:
-    """A polars column as an Arrow array of its own type, its `rows` (all where None)."""
-    import pyarrow as pa
+def _decoded(column: Any) -> Any:
+    """A dictionary-encoded column (pandas' categories) as its values; a chunked one as one array."""
+    if hasattr(column, "combine_chunks"):
+        column = column.combine_chunks()
+    return column.dictionary_decode() if hasattr(column, "dictionary_decode") else column
 
-    array = (column if rows is None else column.gather(rows)).to_arrow()
-    if isinstance(array, pa.ChunkedArray):
-        array = array.combine_chunks()
-    if pa.types.is_string_view(array.type):
-        array = array.cast(pa.large_string())
-    return array
+
+def _as_floats(column: Any) -> Array:
+    """A numeric Arrow array as float64 (integers rounded as float() rounds them; a null: NaN)."""
+    import pyarrow as pa
+    import pyarrow._compute as arrow
+
+    if not pa.types.is_float64(column.type):
+        column = arrow.call_function("cast", [column], arrow.CastOptions.unsafe(pa.float64()))
+    from gradcli.arrow import floats
+
+    numbers = floats(column)
+    if column.null_count:
+        numbers = np.where(_valid(column), numbers, np.nan)
+    return numbers
+
+
+def _valid(column: Any) -> Array:
+    """Which rows of an Arrow array are not null."""
+    bits = column.buffers()[0]
+    if bits is None:
+        return np.ones(len(column), dtype=bool)
+    return np.unpackbits(np.frombuffer(bits, dtype=np.uint8), bitorder="little",
+                         count=column.offset + len(column))[column.offset :].astype(bool)
+
+
+def _regular(column: Any, shape: Shape) -> Array | None:
+    """A list column whose every row is a full list of `shape` without a null, as an array (rows,
+    *shape) at once; None where some row is not (each row is then judged on its own)."""
+    import pyarrow._compute as arrow
+
+    flat = column
+    for length in shape:
+        if flat.null_count or (len(flat) and not (np.asarray(arrow.call_function("list_value_length", [flat]))
+                                                 == length).all()):
+            return None
+        flat = flat.flatten()
+    if flat.null_count or not _numeric(flat.type):
+        return None
+    return _as_floats(flat).reshape(len(column), *shape)
+
+
+def _arrow(column: Any, rows: Array | None) -> Any:
+    """A column as an Arrow array of its own type, its `rows` (all where None)."""
+    import pyarrow as pa
+    import pyarrow._compute as arrow
+
+    if hasattr(column, "combine_chunks"):
+        column = column.combine_chunks()
+    if rows is not None:
+        indices = pa.Array.from_buffers(pa.int64(), len(rows), [None, pa.py_buffer(np.ascontiguousarray(rows, dtype=np.int64))])
+        column = arrow.call_function("take", [column, indices])
+    if pa.types.is_string_view(column.type):
+        column = arrow.call_function("cast", [column], arrow.CastOptions.unsafe(pa.large_string()))
+    return column
 
 
 def _floats(given: Any) -> Any:

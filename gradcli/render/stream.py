@@ -743,25 +743,20 @@ class _File:
 
 class ColumnsWriter:
     """Parquet or Arrow IPC: the columns --csv writes (value, grad_NAME, an element a column
-    NAME[i]), float64, streamed by polars's sink from a queue a chunk at a time (memory flat)."""
+    NAME[i]), float64, written by pyarrow a chunk at a time (a row group, a record batch: memory flat)."""
 
     def __init__(self, path: str, kind: str, row_id: bool = False) -> None:
-        import queue
-
         self.path = path
         self.kind = kind
         self.row_id = row_id
         self.schema: Any = None  # the first chunk's: later chunks' columns carried through are cast to it
         self.extra: list[str] = []  # the columns carried through, the first chunk's
-        self.ready: queue.Queue[Any] = queue.Queue(2)
-        self.thread: Any = None
-        self.failure: list[BaseException] = []
+        self.writer: Any = None
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
-        import polars as pl
         import pyarrow as pa
 
-        if not chunk.count and self.thread is not None:
+        if not chunk.count and self.writer is not None:
             return
         labels: list[str] = []
         blocks: list[np.ndarray] = []
@@ -772,92 +767,77 @@ class ColumnsWriter:
             labels += _element_names(label, array.shape[1:])
             blocks.append(_flat(array))
         table = np.concatenate(blocks, axis=1)
-        lead: dict[str, Any] = {"row": pl.Series("row", chunk.rows())} if self.row_id else {}
+        names: list[str] = []
+        arrays: list[Any] = []
+        if self.row_id:
+            names.append("row")
+            arrays.append(_numbers(np.ascontiguousarray(chunk.rows(), dtype=np.int64), pa.int64()))
         if self.schema is None:
             self.extra = list(chunk.extra)
         for name, label in zip(self.extra, _outside(self.extra, labels, self.row_id), strict=True):
             column = _extra_column(chunk, name)
             if column.type in (pa.binary(), pa.large_binary()):  # JSON text: a string column
-                column = column.cast(pa.large_string())
-            lead[label] = pl.Series(label, column)
-        frame = pl.DataFrame({**lead, **{label: table[:, i] for i, label in enumerate(labels)}})
-        if self.schema is None:
-            self.schema = frame.schema
-        elif frame.schema != self.schema:
-            frame = frame.cast(dict(self.schema))
-        if self.thread is None:
-            self._start(frame.schema)
-        if chunk.count:
-            self._put(frame)
+                column = compute("cast", column, options=("CastOptions", pa.large_string()))
+            names.append(label)
+            arrays.append(column)
+        for i, label in enumerate(labels):
+            names.append(label)
+            arrays.append(_numbers(np.ascontiguousarray(table[:, i]), pa.float64()))
+        batch = pa.RecordBatch.from_arrays(arrays, names=names)
+        try:
+            if self.schema is None:
+                self.schema = batch.schema
+                self._open()
+            elif batch.schema != self.schema:
+                batch = pa.RecordBatch.from_arrays([column if column.type == field.type else
+                                                    compute("cast", column, options=("CastOptions", field.type))
+                                                    for column, field in zip(batch.columns, self.schema, strict=True)],
+                                                   schema=self.schema)
+            if chunk.count:
+                self.writer.write_batch(batch)
+        except (OSError, pa.ArrowException) as problem:
+            self._raise(problem)
 
-    def _start(self, schema: Any) -> None:
-        import threading
+    def _open(self) -> None:
+        if self.kind == "parquet":
+            import pyarrow.parquet as parquet
 
-        from polars.io.plugins import register_io_source
+            self.writer = parquet.ParquetWriter(self.path, self.schema)
+        else:
+            import pyarrow.ipc as ipc
 
-        def source(*_: Any) -> Any:
-            while True:
-                item = self.ready.get()
-                if item is None:
-                    return
-                if isinstance(item, BaseException):
-                    raise item
-                yield item
+            self.writer = ipc.new_file(self.path, self.schema)
 
-        frames = register_io_source(source, schema=schema)
-
-        def sink() -> None:
-            try:
-                if self.kind == "parquet":
-                    frames.sink_parquet(self.path)
-                else:
-                    frames.sink_ipc(self.path)
-            except BaseException as problem:
-                self.failure.append(problem)
-
-        self.thread = threading.Thread(target=sink, name="gradcli-output", daemon=True)
-        self.thread.start()
-
-    def _put(self, item: Any) -> None:
-        import queue
-
-        while not self.failure:
-            try:
-                self.ready.put(item, timeout=0.1)
-                return
-            except queue.Full:
-                continue
-        self._raise()
-
-    def _raise(self) -> None:
+    def _raise(self, problem: BaseException) -> None:
         from gradcli.errors import OutputProblem
 
-        problem = self.failure[0]
         reason = str(problem).strip().splitlines()[0] if str(problem).strip() else type(problem).__name__
         raise OutputProblem(f"cannot write the output: {reason}")
 
     def close(self) -> None:
-        import polars as pl
+        import pyarrow as pa
 
-        if self.thread is None:  # no points: the file still says so
-            try:
-                pl.DataFrame().write_parquet(self.path) if self.kind == "parquet" else pl.DataFrame().write_ipc(self.path)
-            except (OSError, pl.exceptions.PolarsError) as problem:
-                self.failure.append(problem)
-                self._raise()
-            return
-        self._put(None)
-        self.thread.join()
-        if self.failure:
-            self._raise()
+        try:
+            if self.writer is None:  # no points: the file still says so
+                self.schema = pa.schema([])
+                self._open()
+            self.writer.close()
+        except (OSError, pa.ArrowException) as problem:
+            self._raise(problem)
 
     def abandon(self) -> None:
-        if self.thread is not None and self.thread.is_alive():
-            try:
-                self.ready.put_nowait(RuntimeError("the run failed"))
-            except Exception:
-                pass
-            self.thread.join(timeout=10)
+        import contextlib
+
+        if self.writer is not None:
+            with contextlib.suppress(Exception):
+                self.writer.close()
+
+
+def _numbers(array: np.ndarray, kind: Any) -> Any:
+    """An Arrow array of these numbers, on their buffer (pa.array imports pandas where it is installed)."""
+    import pyarrow as pa
+
+    return pa.Array.from_buffers(kind, len(array), [None, pa.py_buffer(array)])
 
 
 class Output:
