@@ -49,7 +49,7 @@ def __getattr__(name: str) -> object:
 def grad_table(program: "str | Tape", table: object, at: object = None, seed: object = None,
                **options: object) -> object:
     """The value and gradient at every row of a pandas/polars DataFrame or an Arrow table: see gradcli.frames."""
-    from gradcli.frames import grad_table as table_grad  # polars only for those who ask
+    from gradcli.frames import grad_table as table_grad  # pyarrow only for those who ask
 
     return table_grad(program, table, at, seed, **options)  # type: ignore[arg-type]
 

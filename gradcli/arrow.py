@@ -1,5 +1,5 @@
-"""pyarrow as gradcli calls it (--points only): its compute functions by name, and floats out of
-its arrays, without the imports its conveniences make. `import pyarrow.compute` writes a Python
+"""pyarrow as gradcli calls it (--points only), where the data extra installed it: its compute
+functions by name, and floats out of its arrays, without the imports its conveniences make. `import pyarrow.compute` writes a Python
 wrapper for each of its hundreds of functions (0.04-0.1 s, more than the calls), and `Array.cast`
 imports it; `to_numpy` and `pa.array` import pandas where it is installed (a quarter of a second)."""
 
@@ -8,6 +8,24 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
+_AVAILABLE: bool | None = None
+INSTALL = "pip install 'gradcli[data]'"  # what brings pyarrow (and orjson), said where they are missing
+
+
+def available() -> bool:
+    """Is pyarrow (with orjson, the data extra) installed? Without them --points reads CSV and JSON
+    Lines a line at a time and writes a point at a time: the same bytes, slower."""
+    global _AVAILABLE
+    if _AVAILABLE is None:
+        try:
+            import orjson  # noqa: F401
+            import pyarrow  # noqa: F401
+        except ImportError:
+            _AVAILABLE = False
+        else:
+            _AVAILABLE = True
+    return _AVAILABLE
 
 
 def compute(function: str, *args: Any, options: tuple[str, Any] | None = None) -> Any:

@@ -41,6 +41,10 @@ def grad_table(program: str | Tape, table: Any, at: Mapping[str, Any] | None = N
     another length) raises a GradcliError naming its row (1-based); with `skip_bad`, its results
     are nulls instead, and the output still has a row for each row of the table.
     """
+    from gradcli.arrow import INSTALL, available
+
+    if not available():
+        raise ModuleNotFoundError(f"grad_table reads tables with pyarrow, which the data extra installs: {INSTALL}")
     import pyarrow as pa
 
     from gradcli.batch import grad_batch

@@ -697,15 +697,27 @@ class PointsRun:
         self.tape, self.fixed = load(request)
         if prepare is not None:
             prepare(self.tape)
+        from gradcli.arrow import INSTALL, available
         from gradcli.inputs.tables import table_format
 
         self.table = table_format(points, request.points_format)  # Parquet or Arrow: read by pyarrow from the path
+        if self.table is not None and not available():
+            raise NameProblem(f"reading {'Parquet' if self.table == 'parquet' else 'Arrow IPC'} needs pyarrow, which "
+                              f"the data extra installs: {INSTALL}", where="--points")
         if self.table is not None and points == "-":
             raise NameProblem(f"{self.table} points are read from a file, not from stdin", where="--points")
         try:
             self.stream = _stdin() if points == "-" else open(points, "rb")  # bytes: a bad one is a bad line
         except OSError as problem:
             raise NameProblem(f"cannot read points from {points!r}: {problem.strerror}", where="--points") from None
+        if not available() and points != "-":
+            import os
+            import warnings
+
+            size = os.fstat(self.stream.fileno()).st_size
+            if size >= BIG_FILE:
+                warnings.warn(f"{points!r} holds {size / 2**20:.0f} MB: without pyarrow it is read a line at a time; "
+                              f"{INSTALL} reads it in blocks, many times faster", stacklevel=1)
         self.compute = compute
         self.at_once = at_once
         self.live = _live(self.stream)  # a pipe or a terminal: each chunk is answered as soon as it is computed
@@ -750,6 +762,9 @@ class PointsRun:
     def finish(self) -> None:
         if self.request.strict and not self.all_finite:
             raise NonFiniteProblem(NOT_FINITE)
+
+
+BIG_FILE = 1 << 24  # bytes of --points past which, without pyarrow, a line says what reads it faster
 
 
 def _live(stream: Any) -> bool:

@@ -388,3 +388,20 @@ def test_dictionary_encoded_and_integer_columns_are_numbers(tmp_path):
     run = cli("grad", "x*y", "--points", str(path), "--csv")
     assert run.exit_code == 0, run.stderr
     assert _csv_rows(run.stdout) == [[1.0, 2.0, 0.5], [-6.0, -3.0, 2.0], [0.5 * 2.0**53, float(2**53), 0.5]]
+
+
+@pytest.mark.parametrize("count", [0, 1, 3, 20_000])
+def test_output_json_is_one_json_array_of_what_json_lines_writes(tmp_path, count):
+    # --output x.json wrote JSON Lines under a name that promises one JSON document (issue 25)
+    points = tmp_path / "points.csv"
+    points.write_text("x,y\n" + "".join(f"{i * 0.5},{1 - i}\n" for i in range(count)))
+    lines_out, array_out = tmp_path / "out.jsonl", tmp_path / "out.json"
+    for out in (lines_out, array_out):
+        run = cli("grad", "x*y", "--points", str(points), "--output", str(out))
+        assert run.exit_code == 0, run.stderr
+    document = json.loads(array_out.read_text())
+    assert isinstance(document, list)
+    assert document == [json.loads(line) for line in lines_out.read_text().splitlines()]
+    assert len(document) == count
+    if count:
+        assert document[-1]["value"] == (count - 1) * 0.5 * (2 - count)

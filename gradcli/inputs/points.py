@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from gradcli.arrow import available
 from gradcli.errors import GradcliError, Limits, PointsProblem
 from gradcli.inputs.csv import Csv
 from gradcli.inputs.jsonl import JsonLines
@@ -145,8 +146,8 @@ class PointsReader:
             self.header = self.number
         self.shapes = reader.shapes
         self._reader = reader
-        if isinstance(self.lines, LineReader):  # from here on, blocks of lines are offered to polars first
-            self.lines.fast = reader.fast
+        if isinstance(self.lines, LineReader) and available():  # from here on, blocks of lines are offered
+            self.lines.fast = reader.fast  # to pyarrow first (where the data extra installed it)
         while True:
             gathered = self._gather(pending)
             pending = []

@@ -26,11 +26,50 @@ class Rows(NamedTuple):
     extra: dict[str, Any] = {}  # noqa: RUF012 (never changed) -- a column that is no input -> an Arrow array, a value a good line
 
 
+class Cells(list):
+    """A column carried through where pyarrow is not installed: a Python value a row (None: no
+    value), as JSON or CSV gave it; `json` says its strings were written as JSON text (a list, an
+    object) rather than as the text of a cell."""
+
+    def __init__(self, values: Any = (), texts: bool = True, kind: str | None = None) -> None:
+        super().__init__(values)
+        self.texts = texts  # CSV cells (strings); else JSON values
+        self.kind = kind or ("text" if texts else _kind(self))  # what extra_array's Arrow type would be
+
+    def __getitem__(self, key: Any) -> Any:
+        found = super().__getitem__(key)
+        return Cells(found, self.texts, self.kind) if isinstance(key, slice) else found
+
+    def to_pylist(self) -> list[Any]:
+        return list(self)
+
+
+def _kind(values: list[Any]) -> str:
+    """text, bool, int, float or json: the Arrow type extra_array gives these values (a column's
+    values are written back as that type writes them, with pyarrow or without)."""
+    kinds = {type(value) for value in values} - {type(None)}
+    if kinds <= {str}:
+        return "text"
+    if kinds == {bool}:
+        return "bool"
+    small = all(-(2**63) <= value < 2**63 for value in values if type(value) is int)
+    if kinds == {int} and small:
+        return "int"
+    if kinds <= {int, float} and small:
+        return "float"
+    return "json"
+
+
 def extra_array(values: list[Any]) -> Any:
     """An Arrow array of a column that is no input (a value a row, None where a row has none): its
     strings, integers, floats or booleans as they are; any other JSON value (a list, an object, a mix,
     an integer past 64 bits) as its JSON text, in a binary array (which says: JSON text, written into JSON as it is).
-    Made from buffers: pa.array imports pandas where it is installed (a quarter of a second)."""
+    Made from buffers: pa.array imports pandas where it is installed (a quarter of a second).
+    Without pyarrow, the values themselves (Cells)."""
+    from gradcli.arrow import available
+
+    if not available():
+        return Cells(values, texts=False)
     import pyarrow as pa
 
     kinds = {type(value) for value in values} - {type(None)}
@@ -58,7 +97,11 @@ def extra_array(values: list[Any]) -> Any:
 
 
 def text_array(texts: list[str], bits: Any = None, nulls: int = 0) -> Any:
-    """An Arrow array of large strings (`bits`: which are valid, where some are null)."""
+    """An Arrow array of large strings (`bits`: which are valid, where some are null); without pyarrow, Cells."""
+    from gradcli.arrow import available
+
+    if not available():
+        return Cells(texts)
     import pyarrow as pa
 
     encoded = [text.encode() for text in texts]

@@ -15,9 +15,10 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from gradcli.arrow import compute
+from gradcli.arrow import available, compute
 from gradcli.batch import BatchResult
 from gradcli.inputs.points import PointChunk
+from gradcli.inputs.rows import Cells
 from gradcli.render.numbers import has_null, human_line, to_json
 
 WIDEST = 512  # cells a point, past which a chunk is written point by point
@@ -279,10 +280,35 @@ def _extra_names(chunk: PointChunk, row_id: bool) -> list[str]:
 
 def _extra_column(chunk: PointChunk, name: str) -> Any:
     """A column carried through, the chunk's (nulls where its rows have none: a later name in JSON Lines)."""
+    found = chunk.extra.get(name)
+    if found is not None:
+        return found
+    if not available():
+        return Cells([None] * chunk.count)
     import pyarrow as pa
 
-    found = chunk.extra.get(name)
-    return pa.nulls(chunk.count, pa.large_string()) if found is None else found
+    return pa.nulls(chunk.count, pa.large_string())
+
+
+def _cell_texts(column: Any) -> list[str]:
+    """A column carried through, as each row's CSV cell (see _csv_cells), with pyarrow or without."""
+    if not isinstance(column, Cells):
+        return _csv_cells(column).to_pylist()
+    kind = column.kind
+    if kind == "float":  # as a float column: a missing value is NaN
+        return [repr(float("nan") if value is None else float(value)) for value in column]
+    if kind in ("int", "bool"):
+        return ["" if value is None else str(value).lower() if kind == "bool" else str(value) for value in column]
+    return ["" if value is None else _csv_cell(value if kind == "text" else json.dumps(value)) for value in column]
+
+
+def _json_python(column: Any) -> list[Any]:
+    """A column carried through, as each row's value for json.dumps (NaN and infinities: None)."""
+    if not isinstance(column, Cells):
+        return [None if value is None else json.loads(value) for value in _json_values(column).to_pylist()]
+    if column.kind == "float":
+        return [None if value is None or value - value != 0 else float(value) for value in column]
+    return list(column)
 
 
 Text = str | bytes | memoryview  # what a chunk's rendering gives: text, or UTF-8 bytes
@@ -339,7 +365,7 @@ class JsonLinesWriter(Writer):
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         if not chunk.count:
             return list
-        if _numbers_a_point(chunk, result) <= WIDEST:
+        if _numbers_a_point(chunk, result) <= WIDEST and available():
             return lambda: self._columns(chunk, result)
         return lambda: [self._points(chunk, result)]
 
@@ -398,8 +424,7 @@ class JsonLinesWriter(Writer):
         lines = []
         order = [(name, columns.get(name)) for name in self.inputs]
         rows = chunk.rows().tolist()
-        extra = {name: [None if value is None else json.loads(value)
-                        for value in _json_values(column).to_pylist()] for name, column in chunk.extra.items()}
+        extra = {name: _json_python(column) for name, column in chunk.extra.items()}
         for i, line in enumerate(chunk.lines):
             at = {name: self.fixed[name] if column is None else column[i] for name, column in order}
             point_values = [column[i] for column in value_columns]
@@ -520,15 +545,16 @@ class CsvWriter(Writer):
             blocks = [_flat(v) for v in result.values] + [_flat(array) for _, array in derivatives]
             table = np.concatenate(blocks, axis=1) if blocks else np.empty((chunk.count, 0))
             if not self.lead:
-                if 0 < table.shape[1] <= WIDEST:
+                if 0 < table.shape[1] <= WIDEST and available():
                     return [*header, *_csv_rows(table)]
                 return [*header, "\n".join(",".join(map(repr, row)) for row in table.tolist()) + "\n"]
-            lead: list[Any] = [chunk.rows() if name == "row" and self.row_id and i == 0
-                               else _csv_cells(_extra_column(chunk, name)) for i, name in enumerate(self.lead)]
-            if not 0 < table.shape[1] <= WIDEST:
-                cells = [column.tolist() if isinstance(column, np.ndarray) else column.to_pylist() for column in lead]
+            if not 0 < table.shape[1] <= WIDEST or not available():
+                cells = [chunk.rows().tolist() if name == "row" and self.row_id and i == 0
+                         else _cell_texts(_extra_column(chunk, name)) for i, name in enumerate(self.lead)]
                 return [*header, "".join(",".join([*(str(c[i]) for c in cells), *map(repr, row)]) + "\n"
                                          for i, row in enumerate(table.tolist()))]
+            lead: list[Any] = [chunk.rows() if name == "row" and self.row_id and i == 0
+                               else _csv_cells(_extra_column(chunk, name)) for i, name in enumerate(self.lead)]
             pieces: list[Any] = []
             for column in lead:
                 pieces += [column, ","]
@@ -605,6 +631,9 @@ class TableWriter(Writer):
             return lambda: top
 
         def rows() -> list[Text]:
+            if not available():
+                return [*top, "".join(" " + " │ ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True))
+                                      + "\n" for row in zip(*columns, strict=True))]
             pieces: list[Any] = [" "]
             for i, (cells, width) in enumerate(zip(columns, widths, strict=True)):
                 pieces += [" │ "] if i else []
@@ -690,12 +719,13 @@ class Stdout:
 
 # --- --output FILE ----------------------------------------------------------------------------
 
-OUTPUT_KINDS = {".csv": "csv", ".jsonl": "json", ".ndjson": "json", ".json": "json", ".parquet": "parquet",
+OUTPUT_KINDS = {".csv": "csv", ".jsonl": "json", ".ndjson": "json", ".json": "array", ".parquet": "parquet",
                 ".pq": "parquet", ".arrow": "arrow", ".feather": "arrow", ".ipc": "arrow"}
 
 
 def output_kind(path: str) -> str:
-    """What --output FILE writes, by its extension: csv, json (JSON Lines), parquet or arrow."""
+    """What --output FILE writes, by its extension: csv, json (JSON Lines), array (one JSON array of the
+    objects JSON Lines writes a line each: a .json file is one JSON document), parquet or arrow."""
     import os
 
     from gradcli.errors import NameProblem
@@ -703,7 +733,7 @@ def output_kind(path: str) -> str:
     kind = OUTPUT_KINDS.get(os.path.splitext(path)[1].lower())
     if kind is None:
         raise NameProblem(f"--output {path!r}: the extension says what is written: .csv, .jsonl (JSON Lines), "
-                          ".parquet, or .arrow/.feather (Arrow IPC)")
+                          ".json (one JSON array), .parquet, or .arrow/.feather (Arrow IPC)")
     return kind
 
 
@@ -739,6 +769,38 @@ class _File:
 
     def close(self) -> None:
         self._do(self.file.close)
+
+
+class _JsonArray(_File):
+    """A .json file: the lines JSON Lines writes, as the elements of one JSON array (`[` first, a
+    comma after each line but the last, `]` last). A line's end is held back until the next line
+    (or the end) says whether a comma goes before it; a JSON line holds no line end of its own."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.started = False
+        self.held = False  # a line's end, not written yet
+
+    def _part(self, data: Any, newline: Any, between: Any) -> Any:
+        start = "" if isinstance(data, str) else b""
+        if not self.started:
+            start, self.started = ("[\n" if isinstance(data, str) else b"[\n"), True
+        if self.held:
+            start, self.held = start + between, False
+        if data.endswith(newline):
+            data, self.held = data[: -len(newline)], True
+        return start + data.replace(newline, between)
+
+    def write(self, text: str) -> int:
+        return super().write(self._part(text, "\n", ",\n")) if text else 0
+
+    def write_bytes(self, data: bytes | memoryview) -> None:
+        if len(data):
+            super().write_bytes(self._part(bytes(data), b"\n", b",\n"))
+
+    def close(self) -> None:
+        super().write("\n]\n" if self.started else "[]\n")
+        super().close()
 
 
 class ColumnsWriter:
@@ -857,11 +919,16 @@ class Output:
         if not os.path.isdir(folder):  # a place that is not there is a bad argument, named before any work
             raise NameProblem(f"--output {path!r}: there is no directory {folder!r}")
         self.file: _File | None = None
+        if self.kind in ("parquet", "arrow") and not available():
+            from gradcli.arrow import INSTALL
+
+            raise NameProblem(f"--output {path!r}: writing {'Parquet' if self.kind == 'parquet' else 'Arrow IPC'} "
+                              f"needs pyarrow, which the data extra installs: {INSTALL}")
         if self.kind in ("parquet", "arrow"):
             self.writer: Any = ColumnsWriter(self.partial, self.kind, row_id)
         else:
-            self.file = _File(self.partial)
-            self.writer = WRITERS[self.kind](self.file, fixed, inputs, row_id=row_id)
+            self.file = _JsonArray(self.partial) if self.kind == "array" else _File(self.partial)
+            self.writer = WRITERS["json" if self.kind == "array" else self.kind](self.file, fixed, inputs, row_id=row_id)
             if pipelined:
                 self.writer = Pipelined(self.writer)
 
