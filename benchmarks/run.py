@@ -38,6 +38,18 @@ def gradcli_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "gradcli"]
 
 
+def gradcli_without(*modules: str) -> list[str]:
+    """gradcli as a process in which `modules` cannot be imported: as installed without the data extra
+    (pyarrow, orjson), or where pip found no C compiler (the compiled helpers)."""
+    blocked = "; ".join(f"sys.modules[{name!r}] = None" for name in modules)
+    return [sys.executable, "-c", f"import sys; {blocked}; sys.argv = ['gradcli', *sys.argv[1:]]; "
+                                  "from gradcli.__main__ import main; main()"]
+
+
+HELPERS = ("gradcli.render._lines", "gradcli.inputs._numbers")  # the two compiled helpers
+DATA_EXTRA = ("pyarrow", "orjson")
+
+
 def best_of(function: Callable[[], object], repeat: int = 5) -> float:
     times = []
     for _ in range(repeat):
@@ -256,6 +268,13 @@ a, b = frame["x1"].to_numpy(), frame["x2"].to_numpy()
 value, g1, g2 = derivative(np, a, b)
 pl.DataFrame({"value": value, "grad_x1": g1, "grad_x2": g2}).write_csv(sys.stdout.buffer)
 """),
+    "polars, Parquet": ("polars", DERIVATIVE + """
+import sys, numpy as np, polars as pl
+frame = pl.read_parquet(sys.argv[1].replace(".csv", ".parquet"))
+a, b = frame["x1"].to_numpy(), frame["x2"].to_numpy()
+value, g1, g2 = derivative(np, a, b)
+pl.DataFrame({"value": value, "grad_x1": g1, "grad_x2": g2}).write_parquet(sys.argv[1].replace(".csv", ".out.parquet"))
+"""),
     "pyarrow": ("pyarrow", DERIVATIVE + """
 import sys, numpy as np, pyarrow as pa, pyarrow.csv as csv
 table = csv.read_csv(sys.argv[1])
@@ -280,6 +299,11 @@ def csv_through_the_cli(count: int, workdir: Path, repeat: int = 9) -> Table:
     np.savetxt(path, points, delimiter=",", fmt="%.17g", header="x1,x2", comments="")
     with open(path.with_suffix(".jsonl"), "w") as lines:  # the same points as JSON Lines
         lines.writelines(f'{{"x1": {a!r}, "x2": {b!r}}}\n' for a, b in points.tolist())
+    if importlib.util.find_spec("pyarrow") is not None:  # ... and as Parquet
+        import pyarrow as pa
+        import pyarrow.parquet as parquet
+
+        parquet.write_table(pa.table({"x1": points[:, 0], "x2": points[:, 1]}), path.with_suffix(".parquet"))
     commands: dict[str, list[str]] = {}
     script = workdir / "hand.py"
     script.write_text(HAND_CSV)
@@ -298,13 +322,36 @@ def csv_through_the_cli(count: int, workdir: Path, repeat: int = 9) -> Table:
     commands["`gradcli grad --points FILE.jsonl --csv` (JSON Lines in)"] = [
         *gradcli_command(), "grad", PROGRAM, "--points", str(path.with_suffix(".jsonl")), "--csv"]
     commands["`gradcli grad --points FILE > out` (the table view)"] = ours
+    if path.with_suffix(".parquet").exists():
+        commands["`gradcli grad --points FILE.parquet --output out.parquet` (Parquet in and out)"] = [
+            *gradcli_command(), "grad", PROGRAM, "--points", str(path.with_suffix(".parquet")),
+            "--output", str(workdir / "out.parquet")]
+    commands["`--csv` without the compiled helpers"] = [*gradcli_without(*HELPERS), "grad", PROGRAM, "--points",
+                                                        str(path), "--csv"]
+    commands["`--json` without the compiled helpers"] = [*gradcli_without(*HELPERS), "grad", PROGRAM, "--points",
+                                                         str(path), "--json"]
+    commands["JSON Lines in, `--csv`, without the compiled helpers"] = [
+        *gradcli_without(*HELPERS), "grad", PROGRAM, "--points", str(path.with_suffix(".jsonl")), "--csv"]
+    commands["`--csv` without the data extra (pyarrow, orjson): a line at a time"] = [
+        *gradcli_without(*DATA_EXTRA), "grad", PROGRAM, "--points", str(path), "--csv"]
     times = dict(zip(commands, interleaved_medians(list(commands.values()), repeat), strict=True))
     polars_csv = times.get("a polars script (read, the NumPy derivative, write)")
     polars_json = times.get("a polars, JSON Lines script (read, the NumPy derivative, write)")
     polars_in = times.get("a polars, JSON Lines in script (read, the NumPy derivative, write)")
+    polars_parquet = times.get("a polars, Parquet script (read, the NumPy derivative, write)")
+    with_helpers = {"`--csv` without the compiled helpers": times["`gradcli grad --points FILE --csv`"],
+                    "`--json` without the compiled helpers": times["`gradcli grad --points FILE --json`"],
+                    "JSON Lines in, `--csv`, without the compiled helpers":
+                        times["`gradcli grad --points FILE.jsonl --csv` (JSON Lines in)"]}
     for what, seconds in times.items():
         note = ""
-        if what.endswith("--csv`") and polars_csv:
+        if what in with_helpers:
+            note = f"{ratio(seconds, with_helpers[what])} the run with them"
+        elif what.startswith("`--csv` without the data extra"):
+            note = f"{ratio(seconds, times['`gradcli grad --points FILE --csv`'])} the run with it"
+        elif what.endswith("(Parquet in and out)") and polars_parquet:
+            note = f"{ratio(seconds, polars_parquet)} the polars Parquet script (target: at most 1.0x)"
+        elif what.endswith("--csv`") and polars_csv:
             note = f"{ratio(seconds, polars_csv)} the polars script (target: at most 1.0x)"
         elif what.endswith("--json`") and polars_json:
             note = f"{ratio(seconds, polars_json)} the polars JSON Lines script (target: at most 1.0x)"
