@@ -36,6 +36,28 @@ def which(value: Any) -> str:
     return ", ".join(parts) + (f", and {len(bad) - SHOWN} more" if len(bad) > SHOWN else "")
 
 
+def point_warnings(result: Any, rows: Sequence[int]) -> list[list[str]]:
+    """For each of these points of a --points result (a BatchResult), what is not finite and where,
+    as the one-point --json says it (`the gradient of 'x' is not finite (+inf at [1])`): JSON writes
+    NaN, +inf and -inf all as null."""
+    said = []
+    for row in rows:
+        lines = [f"the value of '{name}' is not finite ({which(value[row])})"
+                 for name, value in zip(result.root_names, result.values, strict=True) if not finite(value[row])]
+        if result.kind == "grad":
+            lines += [f"the gradient of '{name}' is not finite ({which(array[row])})"
+                      for name, array in result.grad.items() if not finite(array[row])]
+        elif result.kind == "jvp":
+            lines += [f"the jvp of '{name}' is not finite ({which(array[row])})"
+                      for name, array in zip(result.root_names, result.per_root, strict=True) if not finite(array[row])]
+        else:
+            lines += [f"the jacobian of '{root}' by '{name}' is not finite ({which(array[row])})"
+                      for root, blocks in zip(result.root_names, result.per_root, strict=True)
+                      for name, array in blocks.items() if not finite(array[row])]
+        said.append(lines)
+    return said
+
+
 def _where(tape: Tape, index: int) -> str:
     from gradcli.errors import line_and_column
 

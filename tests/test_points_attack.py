@@ -79,8 +79,10 @@ def test_json_lines_of_a_scalar_jvp_warn_where_a_number_is_not_finite(tmp_path):
         document: dict[str, object] = {"line": line, "row": line - 1, "at": {"x": x if math.isfinite(x) else None},
                                        "value": value if math.isfinite(value) else None,
                                        "jvp": jvp if math.isfinite(jvp) else None}
-        if not (math.isfinite(value) and math.isfinite(jvp)):
-            document["warnings"] = ["a value or jvp is not finite"]
+        said = [f"the {what} of 'out' is not finite ({'NaN' if math.isnan(v) else '+inf' if v > 0 else '-inf'})"
+                for what, v in (("value", value), ("jvp", jvp)) if not math.isfinite(v)]
+        if said:
+            document["warnings"] = said
         expected.append(json.dumps(document))
     for points in (str(path), "-"):
         run = cli("jvp", "x*x", "--tangent", "x=1", "--json", "--points", points, stdin=path.read_text())

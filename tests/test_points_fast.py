@@ -44,8 +44,13 @@ def _document(line: int, x: float, value: float, grad: float, row: int) -> str:
         return v if math.isfinite(v) else None
 
     document = {"line": line, "row": row, "at": {"x": json_number(x)}, "value": json_number(value), "grad": {"x": json_number(grad)}}
-    if not (math.isfinite(value) and math.isfinite(grad)):
-        document["warnings"] = ["a value or grad is not finite"]
+    def kind(v: float) -> str:
+        return "NaN" if math.isnan(v) else "+inf" if v > 0 else "-inf"
+
+    said = [f"the value of 'out' is not finite ({kind(value)})"] if not math.isfinite(value) else []
+    said += [f"the gradient of 'x' is not finite ({kind(grad)})"] if not math.isfinite(grad) else []
+    if said:
+        document["warnings"] = said
     return json.dumps(document)
 
 
@@ -428,3 +433,21 @@ def test_a_block_handed_on_as_a_view_is_searched_within_its_own_bytes():
     assert searchable(memoryview(piece)[:7]) is piece
     inner = searchable(memoryview(piece)[4:11])
     assert inner == b"2.5\n3.5" and inner.count(b"\n", 0, 7) == 1
+
+
+@pytest.mark.parametrize("chunk", ["65536", "1"])
+def test_json_lines_warnings_tell_nan_and_each_infinity_apart_and_where(chunk):
+    # JSON writes NaN, +inf and -inf all as null (RFC 8259): the warnings say which, and at which element,
+    # so a script can tell an overflow from a domain error (issue 25)
+    stdin = "\n".join(json.dumps(point) for point in [{"x": 0.0, "y": [1.0, -1.0]}, {"x": 1.0, "y": [1.0, 2.0]},
+                                                       {"x": -1.0, "y": [0.0, 1e308]}]) + "\n"
+    run = cli("grad", "log(x)*y*1e10", "--seed", "ones", "--points", "-", "--json", "--chunk-size", chunk, stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    first, second, third = (json.loads(line) for line in run.stdout.splitlines())
+    assert first["warnings"] == ["the value of 'out' is not finite (-inf at [0], +inf at [1])",
+                                 "the gradient of 'x' is not finite (NaN)",
+                                 "the gradient of 'y' is not finite (-inf at [0], -inf at [1])"]
+    assert "warnings" not in second
+    assert third["warnings"] == ["the value of 'out' is not finite (NaN at [0], NaN at [1])",
+                                 "the gradient of 'x' is not finite (-inf)",  # sum(y)*1e10 overflows, / -1
+                                 "the gradient of 'y' is not finite (NaN at [0], NaN at [1])"]

@@ -17,6 +17,7 @@ import numpy as np
 
 from gradcli.arrow import available, compute
 from gradcli.batch import BatchResult
+from gradcli.diagnostics import point_warnings
 from gradcli.inputs.points import PointChunk
 from gradcli.inputs.rows import Cells
 from gradcli.render.numbers import has_null, human_line, to_json
@@ -113,14 +114,6 @@ def _strings(texts: list[str]) -> Any:
 def _literal(text: str) -> Any:
     """An Arrow scalar of text."""
     return _strings([text])[0]
-
-
-def _mask(flags: np.ndarray) -> Any:
-    """An Arrow array of booleans."""
-    import pyarrow as pa
-
-    bits = np.packbits(flags, bitorder="little")
-    return pa.BooleanArray.from_buffers(pa.bool_(), len(flags), [None, pa.py_buffer(bits)])
 
 
 def _joined(pieces: list[Any], null: str | None = None) -> list[Text]:
@@ -399,9 +392,11 @@ class JsonLinesWriter(Writer):
         pieces = [lines if piece is None else piece for piece in pieces]
         pieces.pop()  # the closing brace: warnings, where a number is not finite, go before it
         if not finite.all():
-            warning = ", " + json.dumps("warnings") + ": " + json.dumps([f"a value or {result.kind} is not finite"])
-
-            pieces.append(compute("if_else", _mask(finite), _literal(""), _literal(warning)))
+            texts = [""] * chunk.count
+            bad = np.flatnonzero(~finite).tolist()
+            for row, said in zip(bad, point_warnings(result, bad), strict=True):
+                texts[row] = ", " + json.dumps("warnings") + ": " + json.dumps(said)
+            pieces.append(_strings(texts))
         pieces.append("}\n")
         return _joined(_merged(pieces), null="null")
 
@@ -437,7 +432,7 @@ class JsonLinesWriter(Writer):
                 result.kind: pick(i),
             }
             if has_null([point_values, document[result.kind]]):
-                document["warnings"] = [f"a value or {result.kind} is not finite"]
+                document["warnings"] = point_warnings(result, [i])[0]
             lines.append(json.dumps(document, allow_nan=False))
         return "\n".join(lines) + "\n"
 
