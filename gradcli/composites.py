@@ -86,6 +86,7 @@ class Rules:
             return apply_rule(op, [np.asarray(part, dtype=object) for part in parts],
                               rule_params(op, given) if op.params else {})
 
+        emit.shape = np.shape  # type: ignore[attr-defined]  # (every shape is known here)
         out = self.program(emit, *args, **params)
         return out.item() if not any(isinstance(a, np.ndarray) for a in args) else out
 

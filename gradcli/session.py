@@ -928,7 +928,7 @@ class FunctionEntry:
 # The group of a row, by the module of the op table that holds it.
 _GROUPS = {"elementwise": "elementwise functions", "reductions": "reductions", "structure": "structure",
            "shape": "shape", "linalg": "linear algebra", "indexing": "structure", "construct": "constructors", "nn": "torch.nn.functional",
-           "conv": "torch.nn.functional", "sorting": "reductions"}
+           "losses": "torch.nn.functional", "conv": "torch.nn.functional", "sorting": "reductions"}
 
 
 def functions() -> list[FunctionEntry]:
@@ -945,9 +945,21 @@ def functions() -> list[FunctionEntry]:
 
 
 def _row_module(op: Any) -> str:
-    from gradcli.ops import construct, conv, elementwise, indexing, linalg, nn, reductions, shape, sorting, structure
+    from gradcli.ops import (
+        construct,
+        conv,
+        elementwise,
+        indexing,
+        linalg,
+        losses,
+        nn,
+        reductions,
+        shape,
+        sorting,
+        structure,
+    )
 
-    for module in (elementwise, reductions, structure, shape, linalg, indexing, construct, nn, conv, sorting):
+    for module in (elementwise, reductions, structure, shape, linalg, indexing, construct, nn, losses, conv, sorting):
         if any(row is op for row in module.ROWS):
             return module.__name__.rsplit(".", 1)[-1]
     raise AssertionError(f"{op.name} is in no module of the op table")

@@ -14,13 +14,26 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     indexing.py     indexing by integer arrays: v[[0, 2]], v[idx]
     construct.py    ones_like, zeros_like; the constructors (tensor, ones, arange...), folded at once
     nn.py           torch.nn.functional's losses
+    losses.py       more of them: margin, hinge, soft margin, Poisson, Gaussian, triplet, cosine embedding
     conv.py         convolution and pooling: conv1d/2d, avg_pool1d/2d, max_pool1d/2d
     sorting.py      sort, argsort, msort, topk, kthvalue, median, nanmedian, cummax, cummin, aminmax
 """
 
 from __future__ import annotations
 
-from gradcli.ops import construct, conv, elementwise, indexing, linalg, nn, reductions, shape, sorting, structure
+from gradcli.ops import (
+    construct,
+    conv,
+    elementwise,
+    indexing,
+    linalg,
+    losses,
+    nn,
+    reductions,
+    shape,
+    sorting,
+    structure,
+)
 from gradcli.ops.construct import CONSTRUCTORS, DTYPES, SIZED
 from gradcli.ops.core import (
     FLOATS,
@@ -46,7 +59,7 @@ __all__ = [
 ]
 
 OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS, *structure.ROWS, *linalg.ROWS,
-                                                   *shape.ROWS, *indexing.ROWS, *construct.ROWS, *nn.ROWS,
+                                                   *shape.ROWS, *indexing.ROWS, *construct.ROWS, *nn.ROWS, *losses.ROWS,
                                                    *conv.ROWS, *sorting.ROWS)}
 
 # The infix and prefix operators of the language, and the ops they stand for.

@@ -60,19 +60,20 @@ def _loss(name: str, loss: Pointwise, partials: Pointwise, torch_node: str, symp
         return _reduce(loss(a, b, **given), max(ranks), reduction)
 
     def vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...], reduction: str = "mean",
-            **given: Any) -> tuple[Array, Array]:
+            **given: Any) -> tuple[Any, ...]:
         shape = np.broadcast_shapes(np.shape(a), np.shape(b))
         if not (divides_last and reduction == "mean"):
             return partials(_upstream(g, shape, max(ranks), reduction), a, b, **given)
         count = _count(shape, max(ranks))
-        return tuple(part / count for part in partials(_upstream(g, shape, max(ranks), "sum"), a, b, **given))
+        return tuple(None if part is None else part / count
+                     for part in partials(_upstream(g, shape, max(ranks), "sum"), a, b, **given))
 
     def jvp(tangents: Any, ans: Array, a: Array, b: Array, ranks: tuple[int, ...], reduction: str = "mean",
             **given: Any) -> Array:
         ones = np.ones(np.broadcast_shapes(np.shape(a), np.shape(b)))
         da, db = partials(ones, a, b, **given)
         ta, tb = tangents
-        change = sum(part * t for part, t in ((da, ta), (db, tb)) if t is not None)
+        change = sum(part * t for part, t in ((da, ta), (db, tb)) if t is not None and part is not None)
         return _reduce(change * ones, max(ranks), reduction)  # (* ones: the losses' shape, whichever tangent)
 
     def shape(sa: tuple[int, ...], sb: tuple[int, ...], reduction: str = "mean", **given: Any) -> tuple[int, ...]:

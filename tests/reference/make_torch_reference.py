@@ -188,7 +188,12 @@ VARIANTS += [
      lambda a: F.max_pool2d(a, 2, stride=2, padding=1, ceil_mode=True), "max_pool2d", None),
 ]
 LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits", "kl_div",
-          "cosine_similarity")
+          "cosine_similarity", "soft_margin_loss", "hinge_embedding_loss", "poisson_nll_loss",
+          "multilabel_soft_margin_loss_unweighted", "pairwise_distance")
+# The losses of three vectors (a target or a variance third: ones, zeros, NaN, infinities among them).
+THIRDS = {"margin_ranking_loss": [[1.0, -1.0], [0.0, nan]], "gaussian_nll_loss": [[1.0, 2.0], [0.0, 1e-300], [nan, inf]],
+          "multilabel_soft_margin_loss": [[1.0, 0.5], [0.0, inf]], "triplet_margin_loss": [[0.0, 1.0], [nan, -inf]],
+          "cosine_embedding_loss": [1.0, -1.0, 0.0]}
 # binary_cross_entropy takes probabilities (PyTorch refuses anything outside [0, 1], NaN too).
 PROBABILITY_PAIRS = [[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [1e-300, 1.0], [0.2, 0.9], [5e-324, 0.75], [-0.0, 0.3]]
 def points_of(name: str) -> list[tuple]:
@@ -211,6 +216,8 @@ def points_of(name: str) -> list[tuple]:
         return list(itertools.product(PROBABILITY_PAIRS, repeat=2))
     if name == "expand_as":  # a vector of one, stretched along a pair
         return [([u[0]], v) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
+    if name in THIRDS:
+        return [(u, v, w) for u, v in itertools.product(VECTOR_PAIRS, repeat=2) for w in THIRDS[name]]
     if name in ("dot", "inner", "outer", "mask_index", "einsum", "tensordot", "kron", *LOSSES):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name in ("matmul", "mv"):  # a (2, 2) matrix times a vector
@@ -283,7 +290,8 @@ def number(x):
 def run(name: str, args: tuple, seed: float, function=None) -> list | None:
     index_from = OPS[name].index_from
     tensors = [torch.tensor(a, dtype=torch.int64) if index_from is not None and 0 < index_from <= i
-               else torch.tensor(a, dtype=torch.float64, requires_grad=True) for i, a in enumerate(args)]
+               else torch.tensor(a, dtype=torch.float64, requires_grad=i not in OPS[name].conditions)
+               for i, a in enumerate(args)]
     try:
         out = (function or TORCH[name])(*tensors)
     except RuntimeError:  # inv and solve of a singular matrix raise, as gradcli does: no row
@@ -307,7 +315,8 @@ def node_of(name: str, function=None, points=None) -> str | None:
     index_from = OPS[name].index_from
     for args in points or points_of(name):
         tensors = [torch.tensor(a, dtype=torch.int64) if index_from is not None and 0 < index_from <= i
-                   else torch.tensor(a, dtype=torch.float64, requires_grad=True) for i, a in enumerate(args)]
+                   else torch.tensor(a, dtype=torch.float64, requires_grad=i not in OPS[name].conditions)
+                   for i, a in enumerate(args)]
         try:
             out = (function or TORCH[name])(*tensors)
         except RuntimeError:
