@@ -20,25 +20,29 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops import reductions
-from gradcli.ops.core import Array, Op, Param, Shape, composite, elementwise, load_sympy, structural
+from gradcli.ops.core import Array, Op, Param, Shape, composite, load_sympy, structural
 from gradcli.ops.nn import REDUCTION, _loss, _reduced
 
 # --- a tensor and a number, as C++ writes them: PyTorch's Scalar overloads -------------------
 
 
-def _scalar(name: str, node: str, forward: Any, slope: Any, sympy: Any, spelled: str) -> Op:
-    """A row of `x op other`, other a number PyTorch takes as a Scalar: one input, one next function."""
-    return elementwise(name, 1, lambda xp, x, other=0.0: forward(x, other),
-                       lambda xp, g, ans, x, other=0.0: (slope(g, other),), node, sympy=lambda x, other=0.0: sympy(x, other),
-                       params=(Param("other", "float", 0.0),), callable=False, reference=None,
-                       text=lambda args, other=0.0: f"{args[0]}.{spelled}({other!r})",
-                       examples=((((3,),), {"other": 0.5}), (((2, 3),), {"other": -2.0})))
+def _scalar(name: str, node: str, forward: Any, slope: Any, spelled: str) -> Op:
+    """A row of `x op other`, other a number PyTorch takes as a Scalar: one input, one next function.
+    (Not an elementwise row: a part of composites alone, it has no reference of its own.)"""
+    return structural(name, 1, lambda x, ranks, other=0.0: forward(x, other),
+                      lambda g, ans, x, ranks, other=0.0: (slope(g, other),), node,
+                      jvp=lambda tangents, ans, x, ranks, other=0.0: (
+                          np.zeros_like(ans) if tangents[0] is None else slope(tangents[0], other)),
+                      sympy=lambda x, other=0.0: np.asarray(forward(x, other), dtype=object),
+                      params=(Param("other", "float", 0.0),), callable=False, reference=None,
+                      text=lambda args, other=0.0: f"{args[0]}.{spelled}({other!r})",
+                      examples=((((3,),), {"other": 0.5}), (((2, 3),), {"other": -2.0})))
 
 
 ROWS: list[Op] = [
-    _scalar("add_scalar", "AddBackward1", lambda x, c: x + c, lambda g, c: g, lambda x, c: x + c, "add"),
-    _scalar("sub_scalar", "SubBackward1", lambda x, c: x - c, lambda g, c: g, lambda x, c: x - c, "sub"),
-    _scalar("mul_scalar", "MulBackward1", lambda x, c: x * c, lambda g, c: g * c, lambda x, c: x * c, "mul"),
+    _scalar("add_scalar", "AddBackward1", lambda x, c: x + c, lambda g, c: g, "add"),
+    _scalar("sub_scalar", "SubBackward1", lambda x, c: x - c, lambda g, c: g, "sub"),
+    _scalar("mul_scalar", "MulBackward1", lambda x, c: x * c, lambda g, c: g * c, "mul"),
 ]
 
 
