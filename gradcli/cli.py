@@ -96,6 +96,9 @@ CsvOpt = Annotated[bool, typer.Option("--csv", help="The same as --format csv. W
                                       "derivative's).")]
 SkipBadOpt = Annotated[bool, typer.Option("--skip-bad", help="With --points: pass over bad lines, naming them on "
                                           "stderr, instead of stopping at the first.")]
+MarkBadOpt = Annotated[bool, typer.Option("--mark-bad", help="With --points: as --skip-bad, and write a row for each "
+                                          "bad line where it was (its line and row, the reason under `error`, no "
+                                          "results), so the output has a row for each input row.")]
 DropExtraOpt = Annotated[bool, typer.Option("--drop-extra", help="With --points: leave out the columns that are no "
                                             "input of the program (by default they are carried through to the output).")]
 RowIdOpt = Annotated[bool, typer.Option("--row-id", help="With --points: CSV, Parquet and Arrow output start with a "
@@ -294,15 +297,19 @@ def _stream(run: session.PointsRun, output: str, destination: str | None = None)
     _keep_freed_memory()
 
     row_id = run.request.row_id
-    sink: Output | Stdout = (Output(destination, run.fixed, run.tape.inputs, pipelined=not run.live, row_id=row_id)
+    marks = run.request.mark_bad
+    sink: Output | Stdout = (Output(destination, run.fixed, run.tape.inputs, pipelined=not run.live, row_id=row_id,
+                                    marks=marks)
                              if destination is not None else Stdout(sys.stdout, output, run.fixed, run.tape.inputs, run.live,
-                                                                    row_id))
+                                                                    row_id, marks))
     progress = _progress()
     done = False
     try:
         try:
             for event in run:
                 if isinstance(event, session.Skipped):
+                    if marks:  # a row for each, where it was
+                        sink.write_bad(event.problems, event.header)
                     sink.flush()  # what came before the bad lines is out before they are named
                     for bad in event.problems:
                         print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)
@@ -385,7 +392,7 @@ def _output(format: str | None, json: bool, csv: bool, points: str | None, skip_
             raise NameProblem("--csv writes the results of --points; at one point (--at), use --json or the table")
         raise NameProblem("--format csv writes the results of --points; at one point (--at), use json or table")
     if skip_bad and points is None:
-        raise NameProblem("--skip-bad passes over the bad lines of --points; at one point (--at) there are none")
+        raise NameProblem("--skip-bad and --mark-bad are about the bad lines of --points; at one point (--at) there are none")
     return output
 
 
@@ -429,6 +436,7 @@ def grad(
     points: PointsOpt = None,
     csv: CsvOpt = False,
     skip_bad: SkipBadOpt = False,
+    mark_bad: MarkBadOpt = False,
     drop_extra: DropExtraOpt = False,
     row_id: RowIdOpt = False,
     chunk_size: ChunkOpt = CHUNK,
@@ -453,8 +461,10 @@ def grad(
     request = session.Request(program, file, at or (), seed, of, wrt, strict=strict, paths=paths, max_paths=max_paths,
                               check=check, tol=tol, symbolic=symbolic, symbolic_limit=symbolic_limit,
                               symbolic_seconds=symbolic_seconds, points=points, skip_bad=skip_bad,
-                              chunk_size=chunk_size, points_format=points_format, drop_extra=drop_extra, row_id=row_id)
-    _run(lambda: _serve("grad", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file)),
+                              chunk_size=chunk_size, points_format=points_format, drop_extra=drop_extra, row_id=row_id,
+                              mark_bad=mark_bad)
+    _run(lambda: _serve("grad", request, *_outputs(format, json, csv, points, skip_bad or mark_bad, points_format,
+                                                   output_file)),
          digits)
 
 
@@ -624,7 +634,8 @@ def explain(
 
 @command
 def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, wrt: WrtOpt = None,
-             points: PointsOpt = None, csv: CsvOpt = False, skip_bad: SkipBadOpt = False, chunk_size: ChunkOpt = CHUNK,
+             points: PointsOpt = None, csv: CsvOpt = False, skip_bad: SkipBadOpt = False, mark_bad: MarkBadOpt = False,
+             chunk_size: ChunkOpt = CHUNK,
              points_format: PointsFormatOpt = None, output_file: OutputOpt = None, drop_extra: DropExtraOpt = False,
              row_id: RowIdOpt = False,
              strict: StrictOpt = False, format: FormatOpt = None, json: JsonOpt = False, digits: DigitsOpt = 6,
@@ -637,8 +648,10 @@ def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None,
     torch.autograd.functional.jacobian lays it out (a list of those for a tuple output).
     """
     request = session.Request(program, file, at or (), wrt=wrt, strict=strict, points=points, skip_bad=skip_bad,
-                              chunk_size=chunk_size, points_format=points_format, drop_extra=drop_extra, row_id=row_id)
-    _run(lambda: _serve("jacobian", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file),
+                              chunk_size=chunk_size, points_format=points_format, drop_extra=drop_extra, row_id=row_id,
+                              mark_bad=mark_bad)
+    _run(lambda: _serve("jacobian", request, *_outputs(format, json, csv, points, skip_bad or mark_bad, points_format,
+                                                       output_file),
                         views=lambda: _jacobian_views(full)), digits)
 
 
@@ -664,6 +677,7 @@ def jvp(
     points: PointsOpt = None,
     csv: CsvOpt = False,
     skip_bad: SkipBadOpt = False,
+    mark_bad: MarkBadOpt = False,
     drop_extra: DropExtraOpt = False,
     row_id: RowIdOpt = False,
     chunk_size: ChunkOpt = CHUNK,
@@ -677,8 +691,9 @@ def jvp(
     """Forward mode: the output's tangent along --tangent (the Jacobian times the tangent)."""
     request = session.Request(program, file, at or (), tangent=tangent or (), strict=strict, points=points,
                               skip_bad=skip_bad, chunk_size=chunk_size, points_format=points_format, drop_extra=drop_extra,
-                              row_id=row_id)
-    _run(lambda: _serve("jvp", request, *_outputs(format, json, csv, points, skip_bad, points_format, output_file)),
+                              row_id=row_id, mark_bad=mark_bad)
+    _run(lambda: _serve("jvp", request, *_outputs(format, json, csv, points, skip_bad or mark_bad, points_format,
+                                                  output_file)),
          digits)
 
 

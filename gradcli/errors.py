@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import re
 from enum import IntEnum
-from typing import ClassVar
+from typing import Any, ClassVar
 
 
 class ExitCode(IntEnum):
@@ -72,6 +72,8 @@ class PointsProblem(GradcliError):
     def __init__(self, line: int, message: str, unit: str = "line") -> None:
         super().__init__(f"{unit} {line}: {message}", where="--points")
         self.line = line
+        self.reason = message  # what is wrong, without where (--mark-bad writes it beside the line's number)
+        self.extra: dict[str, Any] = {}  # the line's columns carried through, where they could be read (--mark-bad)
 
 
 class NonFiniteProblem(GradcliError):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import errno
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -66,6 +66,7 @@ class Request:
     points_format: str | None = None  # csv, jsonl, parquet or arrow; None: by extension, else by the first line
     drop_extra: bool = False  # columns that are no input are left out of the output (else carried through)
     row_id: bool = False  # CSV, Parquet and Arrow output start with each point's row (JSON Lines always has it)
+    mark_bad: bool = False  # --skip-bad, and a row of output for each bad line, its reason under `error`
 
 
 # --- the program and the point ----------------------------------------------------------
@@ -665,6 +666,7 @@ class Skipped:
     """Bad lines passed over (--skip-bad), in order."""
 
     problems: list[PointsProblem]
+    header: int = 0  # the line of a CSV header: a line's row is its number less this
 
 
 @dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
@@ -738,22 +740,30 @@ class PointsRun:
                 from gradcli.inputs.tables import TableReader
 
                 reader = TableReader(request.points, self.table, tape.inputs, fixed, request.chunk_size,
-                                     request.skip_bad, not request.drop_extra)
+                                     request.skip_bad or request.mark_bad, not request.drop_extra)
             else:
                 reader = PointsReader(read_lines(self.stream, request.points), tape.inputs, fixed,
-                                      request.chunk_size, request.skip_bad, request.points_format, not request.drop_extra)
+                                      request.chunk_size, request.skip_bad or request.mark_bad, request.points_format,
+                                      not request.drop_extra)
             for chunk in _read_ahead(reader.chunks()):
                 if chunk.skipped:
                     self.skipped += [p.line for p in chunk.skipped[: SKIPPED_NAMED - len(self.skipped)]]
                     self.skipped_count += len(chunk.skipped)
-                    yield Skipped(chunk.skipped)
-                size = self.at_once(tape, chunk.columns, fixed) if self.at_once and chunk.count else chunk.count
-                for part in _pieces(chunk, size):
-                    result = _compute_chunk(self.compute, tape, part, fixed)
-                    if self.request.strict:  # only --strict asks
-                        self.all_finite = self.all_finite and _all_finite(result.values, [c for _, c in result.columns()])
-                    self.done += part.count
-                    yield Answered(part, result)
+                parts: Iterable[PointChunk | list[PointsProblem]] = (_in_order(chunk) if request.mark_bad
+                                                                     else [chunk.skipped, chunk])
+                for part in parts:
+                    if isinstance(part, list):
+                        if part:
+                            yield Skipped(part, chunk.header)
+                        continue
+                    size = self.at_once(tape, part.columns, fixed) if self.at_once and part.count else part.count
+                    for piece in _pieces(part, size):
+                        result = _compute_chunk(self.compute, tape, piece, fixed)
+                        if self.request.strict:  # only --strict asks
+                            self.all_finite = self.all_finite and _all_finite(result.values,
+                                                                              [c for _, c in result.columns()])
+                        self.done += piece.count
+                        yield Answered(piece, result)
             if not self.done:  # no points: the writers still write the header the shapes give
                 empty = reader.empty()
                 if empty is not None:
@@ -898,6 +908,22 @@ def _alone(tape: Tape, chunk: PointChunk, fixed: Any) -> GradcliError | None:
     except GradcliError as error:
         return error
     return None
+
+
+def _in_order(chunk: PointChunk) -> Iterator[PointChunk | list[PointsProblem]]:
+    """A chunk's good points and bad lines in input order (--mark-bad writes a row for each bad line
+    where it was): runs of points between the bad lines, each bad line on its own."""
+    from bisect import bisect_left
+
+    start = 0
+    for problem in chunk.skipped:
+        stop = bisect_left(chunk.lines, problem.line)
+        if stop > start:
+            yield chunk.part(start, stop)
+        yield [problem]
+        start = stop
+    if start < chunk.count or not chunk.skipped:
+        yield chunk.part(start, chunk.count) if start else chunk
 
 
 def _pieces(chunk: PointChunk, size: int) -> Iterator[PointChunk]:

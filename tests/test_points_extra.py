@@ -199,3 +199,11 @@ def test_an_extra_integer_past_64_bits_is_carried_as_written():
     jsonl = cli("grad", "x*y", "--points", "-", "--json", stdin=line)
     assert jsonl.exit_code == 0, jsonl.stderr
     assert json.loads(jsonl.stdout)["bogus"] == huge
+
+
+def test_an_extra_integer_of_more_digits_than_python_reads_is_carried_as_its_digits():
+    # it was an internal error: json.loads refuses integers past 4,300 digits
+    digits = "9" * 5_000
+    run = cli("grad", "x*x", "--points", "-", "--json", stdin=f'{{"x": 2, "id": {digits}}}\n')
+    assert run.exit_code == 0, run.stderr
+    assert json.loads(run.stdout)["id"] == digits

@@ -45,6 +45,8 @@ CASES = {
     "jsonl --json": (["grad", "x*sum(z*z)", "--points", "-", "--json", "--skip-bad"], JSONL),
     "jsonl jacobian": (["jacobian", "x*z", "--points", "-", "--json", "--skip-bad"], JSONL),
     "a bad line stops the run": (["grad", "x*sum(z*z)", "--points", "-", "--csv"], JSONL),
+    "csv --mark-bad": (["grad", "x*sum(z*z)", "--points", "-", "--csv", "--mark-bad", "--row-id"], CSV),
+    "jsonl --mark-bad": (["grad", "x*sum(z*z)", "--points", "-", "--json", "--mark-bad"], JSONL),
     "header only": (["grad", "x*y", "--points", "-", "--csv"], "x,y\n"),
     "no lines": (["grad", "x*y", "--points", "-", "--json", "--at", "y=2"], ""),
     "wide points": (["grad", "sum(v*v)", "--points", "-", "--csv"],

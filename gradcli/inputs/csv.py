@@ -144,7 +144,9 @@ class Csv:
         numbers = [_number(cells[i]) for i in self.positions]
         for number in numbers:
             if isinstance(number, str):
-                raise PointsProblem(line, number)
+                problem = PointsProblem(line, number)
+                problem.extra = {name: cells[i] for i, name in self.extras}
+                raise problem
         return numbers, [cells[i] for i, _ in self.extras]  # type: ignore[return-value]
 
     def _columns(self, rows: Any) -> dict[str, Array]:

@@ -143,6 +143,17 @@ class JsonLines:
             raise PointsProblem(line, f"lists nested deeper than {MAX_LIST_DEPTH}") from None
         if type(point) is not dict:
             raise PointsProblem(line, "a point is a JSON object {name: value}")
+        try:
+            return self._point(point, text, line)
+        except PointsProblem as problem:  # the names carried through, for --mark-bad's row of this line
+            if self.keep:
+                import json
+
+                again = json.loads(text, parse_int=_integer)
+                problem.extra = {name: value for name, value in again.items() if name not in self.inputs}
+            raise
+
+    def _point(self, point: dict[str, Any], text: str, line: int) -> tuple[dict[str, Any], dict[str, Any]]:
         row = {}
         others: list[str] = []
         for name, given in point.items():
@@ -160,7 +171,7 @@ class JsonLines:
         if others and self.keep:  # read again as it was written (integers as integers) for the names carried through
             import json
 
-            again = json.loads(text)
+            again = json.loads(text, parse_int=_integer)
             return row, {name: again[name] for name in others}
         return row, {}
 
@@ -181,6 +192,15 @@ def _plain(kind: Any) -> bool:
 
     return bool(pa.types.is_string(kind) or pa.types.is_integer(kind) or pa.types.is_floating(kind)
                 or pa.types.is_boolean(kind) or pa.types.is_null(kind))
+
+
+def _integer(text: str) -> int | str:
+    """An integer carried through, as Python reads it; past the digits Python turns into an int
+    (sys.get_int_max_str_digits, 4,300), its digits as text."""
+    import sys
+
+    most = sys.get_int_max_str_digits()  # (0: no limit)
+    return int(text) if not most or len(text.lstrip("-")) <= most else text
 
 
 class _BadJson(Exception):

@@ -220,6 +220,9 @@ class TableReader:
             table[:, position] = self._numbers(_decoded(batch.column(name)), name, bad)
         values = {name: self._lists(_decoded(batch.column(name)), name, start, bad) for name in self.lists}
         problems = [PointsProblem(start + i, bad[i], unit="row") for i in sorted(bad)]
+        if self.skip_bad:  # the bad rows' columns carried through, for --mark-bad's rows
+            for problem in problems:
+                problem.extra = {name: batch.column(name)[problem.line - start].as_py() for name in self.extras}
         good = np.ones(count, dtype=bool)
         if problems and not self.skip_bad:
             good[problems[0].line - start :] = False

@@ -18,6 +18,7 @@ import numpy as np
 from gradcli.arrow import available, compute
 from gradcli.batch import BatchResult
 from gradcli.diagnostics import point_warnings
+from gradcli.errors import PointsProblem, visible
 from gradcli.inputs.points import PointChunk
 from gradcli.inputs.rows import Cells
 from gradcli.render.numbers import has_null, human_line, to_json
@@ -271,9 +272,10 @@ def _extra_names(chunk: PointChunk, row_id: bool) -> list[str]:
     return [*(["row"] if row_id else []), *chunk.extra]
 
 
-def _extra_column(chunk: PointChunk, name: str) -> Any:
-    """A column carried through, the chunk's (nulls where its rows have none: a later name in JSON Lines)."""
-    found = chunk.extra.get(name)
+def _extra_column(chunk: PointChunk, name: str | None) -> Any:
+    """A column carried through, the chunk's (nulls where its rows have none: a later name in JSON Lines;
+    None: a column of nulls, --mark-bad's `error` on good lines)."""
+    found = None if name is None else chunk.extra.get(name)
     if found is not None:
         return found
     if not available():
@@ -293,6 +295,11 @@ def _cell_texts(column: Any) -> list[str]:
     if kind in ("int", "bool"):
         return ["" if value is None else str(value).lower() if kind == "bool" else str(value) for value in column]
     return ["" if value is None else _csv_cell(value if kind == "text" else json.dumps(value)) for value in column]
+
+
+def _json_ready(value: Any) -> Any:
+    """A value carried through, for json.dumps: NaN and infinities null, as RFC 8259 has them."""
+    return None if type(value) is float and value - value != 0 else value
 
 
 def _json_python(column: Any) -> list[Any]:
@@ -335,6 +342,18 @@ class Writer:
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
         emit(self.out, self.render(chunk, result)())
 
+    def render_bad(self, problems: Sequence[PointsProblem], header: int) -> Rendering:
+        """--mark-bad: a row for each bad line, where it was (what a format writes before its
+        first results, a header, waits for them)."""
+        raise NotImplementedError
+
+    def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
+        emit(self.out, self.render_bad(problems, header)())
+
+    def finish(self) -> list[Text]:
+        """What is still to write once every chunk is (bad lines held for a header that never came)."""
+        return []
+
 
 def _flat(array: np.ndarray) -> np.ndarray:
     """(points, ...) -> (points, elements a point), for no points too."""
@@ -350,10 +369,18 @@ class JsonLinesWriter(Writer):
     """One JSON object per point: the input line, the point (in the program's input order),
     the value and the derivative."""
 
-    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False) -> None:
+    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False,
+                 marks: bool = False) -> None:
         self.out = out
         self.fixed = {name: to_json(value) for name, value in fixed.items()}
         self.inputs = list(inputs)
+
+    def render_bad(self, problems: Sequence[PointsProblem], header: int) -> Rendering:
+        text = "".join(json.dumps({"line": problem.line, "row": problem.line - header,
+                                   **_beside({name: _json_ready(value) for name, value in problem.extra.items()}),
+                                   "error": problem.reason}) + "\n"
+                       for problem in problems)
+        return lambda: [text]
 
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         if not chunk.count:
@@ -513,43 +540,73 @@ class CsvWriter(Writer):
     """A header, then one row per point: the value's columns, then the derivative's
     (`grad_NAME`; `jvp`; `dOUT/dNAME` for a Jacobian), an element a column."""
 
-    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False) -> None:
+    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False,
+                 marks: bool = False) -> None:
         self.out = out
         self.started = False
         self.row_id = row_id
+        self.marks = marks  # --mark-bad: an `error` column after the columns carried through
         self.lead: list[str] = []  # `row` (--row-id), then the columns carried through, fixed by the first chunk
+        self.results = 0  # the results' columns, known from the first chunk
+        self.held: list[tuple[PointsProblem, int]] = []  # bad lines before the header
+
+    def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> str:
+        extras = self.lead[1:] if self.row_id else self.lead
+        return "".join(",".join([*([str(problem.line - header)] if self.row_id else []),
+                                 *(_cell_texts(Cells([problem.extra.get(name)], texts=False))[0] for name in extras),
+                                 _csv_cell(problem.reason), *[""] * self.results]) + "\n"
+                       for problem, header in problems)
+
+    def render_bad(self, problems: Sequence[PointsProblem], header: int) -> Rendering:
+        if not self.started:
+            self.held += [(problem, header) for problem in problems]
+            return list
+        text = self._bad_lines([(problem, header) for problem in problems])
+        return lambda: [text]
+
+    def finish(self) -> list[Text]:
+        if self.started or not self.held:
+            return []
+        self.started = True  # no results came: the header has what is known
+        return [",".join([*(["row"] if self.row_id else []), "error"]) + "\n", self._bad_lines(self.held)]
 
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         derivatives = result.columns()
         header: list[Text] = []
         if not self.started:
             self.lead = _extra_names(chunk, self.row_id)
+            taken = [*_result_labels(result), *(["error"] if self.marks else [])]
             labels: list[str] = [*(["row"] if self.row_id else []),
-                                 *(_csv_cell(name) for name in _outside(list(chunk.extra), _result_labels(result),
-                                                                        self.row_id))]
-            for name, value in zip(result.root_names, result.values, strict=True):
-                labels += _element_names("value" if len(result.values) == 1 else f"value_{name}", value.shape[1:])
-            for label, array in derivatives:
-                labels += _element_names(label, array.shape[1:])
+                                 *(_csv_cell(name) for name in _outside(list(chunk.extra), taken, self.row_id)),
+                                 *(["error"] if self.marks else [])]
+            self.results = len(_result_labels(result))
+            labels += _result_labels(result)
             header.append(",".join(labels) + "\n")
             self.started = True
+            if self.held:  # bad lines that came before the first results, after the header
+                header.append(self._bad_lines(self.held))
+                self.held = []
         if not chunk.count:
             return lambda: header
 
         def rows() -> list[Text]:
             blocks = [_flat(v) for v in result.values] + [_flat(array) for _, array in derivatives]
             table = np.concatenate(blocks, axis=1) if blocks else np.empty((chunk.count, 0))
-            if not self.lead:
+            if not self.lead and not self.marks:
                 if 0 < table.shape[1] <= WIDEST and available():
                     return [*header, *_csv_rows(table)]
                 return [*header, "\n".join(",".join(map(repr, row)) for row in table.tolist()) + "\n"]
             if not 0 < table.shape[1] <= WIDEST or not available():
                 cells = [chunk.rows().tolist() if name == "row" and self.row_id and i == 0
                          else _cell_texts(_extra_column(chunk, name)) for i, name in enumerate(self.lead)]
+                if self.marks:
+                    cells.append([""] * chunk.count)
                 return [*header, "".join(",".join([*(str(c[i]) for c in cells), *map(repr, row)]) + "\n"
                                          for i, row in enumerate(table.tolist()))]
             lead: list[Any] = [chunk.rows() if name == "row" and self.row_id and i == 0
                                else _csv_cells(_extra_column(chunk, name)) for i, name in enumerate(self.lead)]
+            if self.marks:  # the `error` column: empty on a good line
+                lead.append(_csv_cells(_extra_column(chunk, None)))
             pieces: list[Any] = []
             for column in lead:
                 pieces += [column, ","]
@@ -603,9 +660,27 @@ class TableWriter(Writer):
     wide as what it can hold where that is known (a number; a line number up to LINE_WIDTH
     digits), from a file and from a pipe alike; a vector's cells as the widest so far."""
 
-    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False) -> None:
+    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False,
+                 marks: bool = False) -> None:
         self.out = out
         self.widths: list[int] = []
+        self.held: list[tuple[PointsProblem, int]] = []  # bad lines before the header
+
+    def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> str:
+        width = self.widths[0] if self.widths else LINE_WIDTH
+        return "".join(f" {problem.line - header:>{width}} │ error: {visible(problem.reason)}\n"
+                       for problem, header in problems)
+
+    def render_bad(self, problems: Sequence[PointsProblem], header: int) -> Rendering:
+        if not self.widths:
+            self.held += [(problem, header) for problem in problems]
+            return list
+        text = self._bad_lines([(problem, header) for problem in problems])
+        return lambda: [text]
+
+    def finish(self) -> list[Text]:
+        held, self.held = self.held, []
+        return [self._bad_lines(held)] if held else []
 
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         derivatives = result.columns()
@@ -622,6 +697,9 @@ class TableWriter(Writer):
             top.append("╇".join("━" * (w + 2) for w in widths) + "\n")
             self.widths = widths
         self.widths = widths = [max(w, old) for w, old in zip(widths, self.widths, strict=True)]
+        if self.held:  # bad lines that came before the first results, after the header
+            top.append(self._bad_lines(self.held))
+            self.held = []
         if not chunk.count:
             return lambda: top
 
@@ -664,9 +742,19 @@ class Pipelined:
         self.waiting: deque[Future[list[Text]]] = deque()
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
-        self.waiting.append(self.pool.submit(self.writer.render(chunk, result)))
+        self._wait(self.writer.render(chunk, result))
+
+    def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
+        self._wait(self.writer.render_bad(problems, header))
+
+    def _wait(self, rendering: Rendering) -> None:
+        self.waiting.append(self.pool.submit(rendering))
         while self.waiting and (len(self.waiting) > self.AHEAD or self.waiting[0].done()):
             emit(self.writer.out, self.waiting.popleft().result())
+
+    def finish(self) -> list[Text]:
+        self.flush()
+        return self.writer.finish()
 
     def flush(self) -> None:
         while self.waiting:
@@ -688,14 +776,19 @@ class Stdout:
     terminal each chunk flushed as soon as it is written. The same calls as Output."""
 
     def __init__(self, out: TextIO, kind: str, fixed: Mapping[str, np.ndarray],
-                 inputs: Mapping[str, int] | Sequence[str], live: bool, row_id: bool = False) -> None:
+                 inputs: Mapping[str, int] | Sequence[str], live: bool, row_id: bool = False, marks: bool = False) -> None:
         self.out = out
         self.live = live
-        writer = WRITERS[kind](out, fixed, inputs, row_id=row_id)
+        writer = WRITERS[kind](out, fixed, inputs, row_id=row_id, marks=marks)
         self.writer: Writer | Pipelined = writer if live else Pipelined(writer)
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
         self.writer.write(chunk, result)
+        if self.live:
+            self.out.flush()
+
+    def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
+        self.writer.write_bad(problems, header)
         if self.live:
             self.out.flush()
 
@@ -705,6 +798,7 @@ class Stdout:
 
     def commit(self) -> None:
         self.flush()
+        emit(self.out, self.writer.finish())
         self.abandon()
 
     def abandon(self) -> None:
@@ -802,10 +896,13 @@ class ColumnsWriter:
     """Parquet or Arrow IPC: the columns --csv writes (value, grad_NAME, an element a column
     NAME[i]), float64, written by pyarrow a chunk at a time (a row group, a record batch: memory flat)."""
 
-    def __init__(self, path: str, kind: str, row_id: bool = False) -> None:
+    def __init__(self, path: str, kind: str, row_id: bool = False, marks: bool = False) -> None:
         self.path = path
         self.kind = kind
         self.row_id = row_id
+        self.marks = marks  # --mark-bad: an `error` column (text) after the columns carried through
+        self.held: list[tuple[PointsProblem, int]] = []  # bad lines before the first results (the schema)
+        self.labels: dict[str, str] = {}  # the output's name of each column carried through -> the input's
         self.schema: Any = None  # the first chunk's: later chunks' columns carried through are cast to it
         self.extra: list[str] = []  # the columns carried through, the first chunk's
         self.writer: Any = None
@@ -831,12 +928,17 @@ class ColumnsWriter:
             arrays.append(_numbers(np.ascontiguousarray(chunk.rows(), dtype=np.int64), pa.int64()))
         if self.schema is None:
             self.extra = list(chunk.extra)
-        for name, label in zip(self.extra, _outside(self.extra, labels, self.row_id), strict=True):
+        taken = [*labels, *(["error"] if self.marks else [])]
+        self.labels = dict(zip(_outside(self.extra, taken, self.row_id), self.extra, strict=True))  # label -> column
+        for name, label in zip(self.extra, _outside(self.extra, taken, self.row_id), strict=True):
             column = _extra_column(chunk, name)
             if column.type in (pa.binary(), pa.large_binary()):  # JSON text: a string column
                 column = compute("cast", column, options=("CastOptions", pa.large_string()))
             names.append(label)
             arrays.append(column)
+        if self.marks:
+            names.append("error")
+            arrays.append(pa.nulls(chunk.count, pa.large_string()))
         for i, label in enumerate(labels):
             names.append(label)
             arrays.append(_numbers(np.ascontiguousarray(table[:, i]), pa.float64()))
@@ -845,6 +947,9 @@ class ColumnsWriter:
             if self.schema is None:
                 self.schema = batch.schema
                 self._open()
+                if self.held:
+                    self.writer.write_batch(self._bad_batch(self.held))
+                    self.held = []
             elif batch.schema != self.schema:
                 batch = pa.RecordBatch.from_arrays([column if column.type == field.type else
                                                     compute("cast", column, options=("CastOptions", field.type))
@@ -855,7 +960,41 @@ class ColumnsWriter:
         except (OSError, pa.ArrowException) as problem:
             self._raise(problem)
 
-    def _open(self) -> None:
+    def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
+        import pyarrow as pa
+
+        marked = [(problem, header) for problem in problems]
+        if self.schema is None:
+            self.held += marked
+            return
+        try:
+            self.writer.write_batch(self._bad_batch(marked))
+        except (OSError, pa.ArrowException) as problem:
+            self._raise(problem)
+
+    def _bad_batch(self, problems: Sequence[tuple[PointsProblem, int]]) -> Any:
+        """A row for each bad line: its row (with --row-id), its reason under `error`, nulls elsewhere."""
+        import pyarrow as pa
+
+        count = len(problems)
+        columns: list[Any] = []
+        for field in self.schema:
+            if field.name == "row" and self.row_id and not columns:
+                rows = np.array([problem.line - header for problem, header in problems], dtype=np.int64)
+                columns.append(_numbers(rows, pa.int64()))
+            elif field.name == "error" and field.type == pa.large_string() and self.marks:
+                columns.append(_strings([problem.reason for problem, _ in problems]))
+            elif field.name in self.labels:  # a column carried through: the bad lines' own values where they fit
+                try:
+                    columns.append(pa.array([problem.extra.get(self.labels[field.name]) for problem, _ in problems],
+                                            type=field.type))
+                except (pa.ArrowException, TypeError, ValueError, OverflowError):
+                    columns.append(pa.nulls(count, field.type))
+            else:
+                columns.append(pa.nulls(count, field.type))
+        return pa.RecordBatch.from_arrays(columns, schema=self.schema)
+
+    def _open(self) -> Any:
         if self.kind == "parquet":
             import pyarrow.parquet as parquet
 
@@ -864,6 +1003,7 @@ class ColumnsWriter:
             import pyarrow.ipc as ipc
 
             self.writer = ipc.new_file(self.path, self.schema)
+        return self.writer
 
     def _raise(self, problem: BaseException) -> None:
         from gradcli.errors import OutputProblem
@@ -875,9 +1015,12 @@ class ColumnsWriter:
         import pyarrow as pa
 
         try:
-            if self.writer is None:  # no points: the file still says so
-                self.schema = pa.schema([])
-                self._open()
+            if self.writer is None:  # no points: the file still says so (and the bad lines, --mark-bad)
+                self.schema = pa.schema([*([("row", pa.int64())] if self.row_id else []),
+                                         *([("error", pa.large_string())] if self.held else [])])
+                writer = self._open()
+                if self.held:
+                    writer.write_batch(self._bad_batch(self.held))
             self.writer.close()
         except (OSError, pa.ArrowException) as problem:
             self._raise(problem)
@@ -902,7 +1045,7 @@ class Output:
     a run that fails leaves no file (an older FILE stays as it was)."""
 
     def __init__(self, path: str, fixed: Mapping[str, np.ndarray], inputs: Mapping[str, int] | Sequence[str],
-                 pipelined: bool = False, row_id: bool = False) -> None:
+                 pipelined: bool = False, row_id: bool = False, marks: bool = False) -> None:
         import os
 
         from gradcli.errors import NameProblem
@@ -920,15 +1063,19 @@ class Output:
             raise NameProblem(f"--output {path!r}: writing {'Parquet' if self.kind == 'parquet' else 'Arrow IPC'} "
                               f"needs pyarrow, which the data extra installs: {INSTALL}")
         if self.kind in ("parquet", "arrow"):
-            self.writer: Any = ColumnsWriter(self.partial, self.kind, row_id)
+            self.writer: Any = ColumnsWriter(self.partial, self.kind, row_id, marks)
         else:
             self.file = _JsonArray(self.partial) if self.kind == "array" else _File(self.partial)
-            self.writer = WRITERS["json" if self.kind == "array" else self.kind](self.file, fixed, inputs, row_id=row_id)
+            self.writer = WRITERS["json" if self.kind == "array" else self.kind](self.file, fixed, inputs, row_id=row_id,
+                                                                                 marks=marks)
             if pipelined:
                 self.writer = Pipelined(self.writer)
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
         self.writer.write(chunk, result)
+
+    def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
+        self.writer.write_bad(problems, header)
 
     def flush(self) -> None:
         if isinstance(self.writer, Pipelined):
@@ -941,6 +1088,7 @@ class Output:
 
         if self.file is not None:
             self.flush()
+            emit(self.file, self.writer.finish())
             if isinstance(self.writer, Pipelined):
                 self.writer.close()
             self.file.close()
