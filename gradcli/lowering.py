@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
-from gradcli.ops import FUNCTIONS, METHODS, OPS, Op
+from gradcli.ops import FAMILY_FUNCTIONS, FUNCTIONS, METHODS, OPS, Op
 from gradcli.ops.core import Dialect
 
 # A module prefix -> the family whose semantics its calls have.
@@ -107,7 +107,7 @@ def find(text: str) -> Op | None:
     family, name = spelling(text)
     if family == METHOD:
         return METHODS.get(name) or OPS.get(name)  # (a method only: x.repeat(2), whose row has no function)
-    op = FUNCTIONS.get(name)
+    op = FUNCTIONS.get(name) or FAMILY_FUNCTIONS.get((family, name))
     if family == "math" and op is not None and not op.elementwise:  # math has no max, no sum: math.exp, math.atan2
         return None
     return op
@@ -385,4 +385,6 @@ def index(base: Any, items: Sequence[Any], front: Any) -> Bound:
 PROPERTIES: dict[str, tuple[str, dict[str, Any]]] = {
     "T": ("permute", {"dims": None}),
     "mT": ("transpose", {"dim0": -2, "dim1": -1}),
+    "H": ("H", {}),  # (a matrix's conjugate transpose; every value here is real)
+    "mH": ("transpose", {"dim0": -2, "dim1": -1}),
 }

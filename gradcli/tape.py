@@ -692,6 +692,9 @@ class TapeSink:
                                 span=self.last[1].span)
         if isinstance(value, _List):
             value = self.stack(value)
+        if isinstance(value, _Tuple) and not value.items:
+            raise SyntaxProblem("the empty tuple () is not a value", source=self.source, span=value.span,
+                                hint="it can only be an argument that takes sizes or dims, as in x.tile(())")
         if isinstance(target, tuple):  # a, b = x.split(2): one statement per name
             items = self.unpack(value, len(target), span)
             start, spans = span[0], []

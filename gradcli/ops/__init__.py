@@ -53,7 +53,7 @@ from gradcli.ops.core import (
 )
 
 __all__ = [
-    "BINARY_OPERATORS", "CONSTANTS", "CONSTRUCTORS", "DTYPES", "FLOATS", "FUNCTIONS", "METHODS", "NUMPY", "OPS",
+    "BINARY_OPERATORS", "CONSTANTS", "CONSTRUCTORS", "DTYPES", "FAMILY_FUNCTIONS", "FLOATS", "FUNCTIONS", "METHODS", "NUMPY", "OPS",
     "PREFIX_OPERATORS", "SCALAR_OVERLOADS", "SIZED", "UNIT", "Op", "Unit", "call_forward", "call_jvp", "call_vjp", "load_sympy", "node_text", "ones_for",
     "shape_message", "torch_node_name", "unbroadcast",
 ]
@@ -67,6 +67,10 @@ BINARY_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.ari
 PREFIX_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 1}
 FUNCTIONS = {op.name: op for op in OPS.values() if op.callable} | {
     spelling: op for op in OPS.values() for spelling in op.spellings}  # ln(x) is log(x), add(a, b) is a + b
+# Functions of one library only, spelled with its prefix (torch.split, torch.t): a row that is not
+# callable bare (np.split means another op; `t` is often an input's name) with a Dialect of that family.
+FAMILY_FUNCTIONS = {(dialect.family, op.name): op for op in OPS.values() if not op.callable
+                    for dialect in op.dialects if dialect.row is None and dialect.family}
 METHODS = {method: op for op in OPS.values() for method in op.methods}  # `x.sum()` is sum(x)
 CONSTANTS = {"pi": 3.141592653589793, "e": 2.718281828459045, "inf": float("inf"), "nan": float("nan")}
 

@@ -107,6 +107,8 @@ class Param(NamedTuple):
                 raise ValueError(f"{self.name} must be {_KIND_TEXT[kind]}")
             return tuple(tuple(_whole(self.name, v) for v in part) for part in value)
         if kind in ("dims", "ints"):
+            if value == () and kind == "dims":  # (PyTorch's sum(x, ()) is over every dim, its flip(x, ()) none)
+                raise ValueError(f"{self.name} () names no dim: name the dims, or leave {self.name} out for every dim")
             if isinstance(value, tuple):
                 return tuple(_whole(self.name, v) for v in value)
             if kind == "dims":

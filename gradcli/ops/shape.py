@@ -10,13 +10,14 @@ with NumPy's as aliases (dim/axis); where the two differ, the row says which it 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Param, composite, point_axes, structural
+from gradcli.ops.core import Array, Dialect, Op, Param, composite, point_axes, structural
 
 Shape = tuple[int, ...]
 
@@ -986,6 +987,158 @@ def _diff_shape(x: Shape, n: int = 1, dim: int = -1) -> Shape:
     return tuple(out)
 
 
+# --- unbind, unfold, fliplr, flipud, H, atleast_Nd ------------------------------------------------
+
+
+def _unbind_axis(x: Shape, dim: int, part: int, of: int | None) -> tuple[int, int]:
+    """unbind's axis (negative) and the index along it that part `part` of the tuple takes."""
+    if not x:
+        raise ValueError("Dimension specified as 0 but tensor has no dimensions")
+    axis = _one_axis(dim, len(x))
+    n = x[axis]
+    if of is not None and of != n:
+        raise ValueError(f"cannot unpack {n} parts into {of} names")
+    if not -n <= part < n:
+        raise ValueError(f"tuple index out of range: {n} parts")
+    return axis, part % n
+
+
+def _unbind(x: Array, ranks: tuple[int, ...], dim: int = 0, part: int = 0, of: int | None = None) -> Array:
+    axis, at = _unbind_axis(np.shape(x)[np.ndim(x) - ranks[0]:], dim, part, of)
+    return np.asarray(x[(Ellipsis, at) + (slice(None),) * (-axis - 1)])
+
+
+def _unbind_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: int = 0, part: int = 0,
+                of: int | None = None) -> tuple[Array]:
+    axis, at = _unbind_axis(np.shape(x)[np.ndim(x) - ranks[0]:], dim, part, of)
+    cotangent = np.zeros_like(x)
+    cotangent[(Ellipsis, at) + (slice(None),) * (-axis - 1)] = g
+    return (cotangent,)
+
+
+def _unbind_shape(x: Shape, dim: int = 0, part: int = 0, of: int | None = None) -> Shape:
+    axis, _ = _unbind_axis(x, dim, part, of)
+    return x[:len(x) + axis] + x[len(x) + axis + 1:]
+
+
+def _unbind_text(args: Sequence[str], dim: int = 0, part: int = 0, of: int | None = None) -> str:
+    return f"unbind({args[0]}{f', {dim}' if dim else ''})[{part}]"
+
+
+def _unfold_windows(x: Shape, dimension: int | None, size: int | None, step: int | None) -> tuple[int, int]:
+    """x.unfold's axis (negative; -1 for a number, a vector of one) and its number of windows."""
+    if dimension is None or size is None or step is None:
+        raise ValueError("unfold takes dimension, size and step, as in x.unfold(0, 2, 1)")
+    if x:
+        axis = _one_axis(dimension, len(x))
+    else:
+        point_axes(dimension, 0)  # (the range check: a number unfolds along dim 0 or -1)
+        axis = -1
+    n = x[axis] if x else 1
+    if size < 0:
+        raise ValueError(f"size is {size} but must be >= 0")
+    if size > n:
+        raise ValueError(f"maximum size for tensor at dimension {len(x) + axis if x else 0} is {n} but size is {size}")
+    if step <= 0:
+        raise ValueError(f"step is {step} but must be > 0")
+    return axis, (n - size) // step + 1
+
+
+def _unfold_shape(x: Shape, dimension: int | None = None, size: int | None = None, step: int | None = None) -> Shape:
+    axis, count = _unfold_windows(x, dimension, size, step)
+    if not x:
+        return (size or 0,)
+    out = list(x)
+    out[axis] = count
+    return (*out, size or 0)
+
+
+def _unfold_cells(x: Array, rank: int, dimension: Any, size: Any, step: Any) -> tuple[Array, int, Array]:
+    """x with its point axes at least one, the unfolded axis (from the end) and the windows' element indices."""
+    axis, count = _unfold_windows(np.shape(x)[np.ndim(x) - rank:], dimension, size, step)
+    if not rank:
+        x = np.reshape(x, (*np.shape(x), 1))
+    return x, axis, np.arange(count)[:, None] * step + np.arange(size)[None, :]
+
+
+def _unfold(x: Array, ranks: tuple[int, ...], dimension: int | None = None, size: int | None = None,
+            step: int | None = None) -> Array:
+    lifted, axis, cells = _unfold_cells(x, ranks[0], dimension, size, step)
+    windows = np.moveaxis(np.take(lifted, cells, axis=np.ndim(lifted) + axis), np.ndim(lifted) + axis + 1, -1)
+    return windows if ranks[0] else np.reshape(windows, (*np.shape(x), -1))
+
+
+def _unfold_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dimension: int | None = None,
+                size: int | None = None, step: int | None = None) -> tuple[Array]:
+    lifted, axis, cells = _unfold_cells(x, ranks[0], dimension, size, step)
+    at = np.ndim(lifted) + axis
+    g = np.reshape(g, (*np.shape(lifted)[:at], *cells.shape, *np.shape(lifted)[at + 1:])) if not ranks[0] else (
+        np.moveaxis(g, -1, at + 1))
+    cotangent = np.zeros_like(np.moveaxis(lifted, at, -1))
+    np.add.at(cotangent, (Ellipsis, cells), np.moveaxis(g, (at, at + 1), (-2, -1)))  # type: ignore[arg-type]
+    return (np.reshape(np.moveaxis(cotangent, -1, at), np.shape(x)),)
+
+
+def _flip_side(axis: int) -> tuple[Any, Any, Any]:
+    """fliplr (axis 1, at least 2-D) or flipud (axis 0, at least 1-D): forward, vjp and shape."""
+    def shape(x: Shape) -> Shape:
+        if len(x) <= axis:
+            raise ValueError(f"Input must be >= {axis + 1}-d.")
+        return x
+
+    def forward(x: Array, ranks: tuple[int, ...]) -> Array:
+        shape(np.shape(x)[np.ndim(x) - ranks[0]:])
+        return np.flip(x, np.ndim(x) - ranks[0] + axis)
+
+    return forward, lambda g, ans, x, ranks: (forward(g, ranks),), shape
+
+
+def _matrix_h_shape(x: Shape) -> Shape:
+    if len(x) != 2:
+        raise ValueError(f"tensor.H is only supported on matrices (2-D tensors). Got {len(x)}-D tensor."
+                         + (" For batches of matrices, consider using tensor.mH" if len(x) > 2 else ""))
+    return x[::-1]
+
+
+def _matrix_h(x: Array, ranks: tuple[int, ...]) -> Array:
+    _matrix_h_shape(np.shape(x)[np.ndim(x) - ranks[0]:])
+    return np.swapaxes(x, -1, -2)
+
+
+def _atleast_program(n: int) -> Any:
+    # PyTorch's atleast_Nd: a number is reshaped (View), a vector or a matrix given axes by unsqueeze
+    # (atleast_3d: (1, n, 1) and (m, k, 1)), a value with enough axes is itself (no node).
+    def program(emit: Any, x: Any) -> Any:
+        shape = emit.shape(x)
+        if shape is None:
+            return emit(f"atleast_{n}d_whole", x)
+        if not shape:
+            return emit("reshape", x, shape=(1,) * n)
+        if len(shape) >= n:
+            return x
+        if n == 2 or len(shape) == 2:
+            return emit("unsqueeze", x, dim=0 if n == 2 else -1)
+        return emit("unsqueeze", emit("unsqueeze", x, dim=0), dim=-1)
+
+    return program
+
+
+def _atleast_shape(n: int) -> Any:
+    def shape(x: Shape) -> Shape:
+        if len(x) >= n:
+            return x
+        return {0: (1,) * n, 1: (1, *x) if n == 2 else (1, *x, 1), 2: (*x, 1)}[len(x)]
+
+    return shape
+
+
+def _atleast(n: int) -> Any:
+    def forward(x: Array, ranks: tuple[int, ...]) -> Array:
+        return np.reshape(x, _lead(x, ranks[0]) + _atleast_shape(n)(np.shape(x)[np.ndim(x) - ranks[0]:]))
+
+    return forward
+
+
 # --- the rows ----------------------------------------------------------------------------------
 
 DIM = Param("dim", "int", None, aliases=("axis",))
@@ -1026,7 +1179,7 @@ ROWS = [
             callable=False, reference=None, examples=_one(((2, 3), {"shape": (6,)}))),
     _linear("flatten", _flatten, _same_shape_back, "ViewBackward0",
             params=(Param("start_dim", "int", 0), Param("end_dim", "int", -1)), shape=_flatten_shape,
-            methods=("flatten",), examples=_one(((2, 3), {}), ((2, 3, 2), {"start_dim": 1}),
+            methods=("flatten", "ravel"), spellings=("ravel",), examples=_one(((2, 3), {}), ((2, 3, 2), {"start_dim": 1}),
                                                 ((2, 3, 2), {"start_dim": 0, "end_dim": -2}), ((), {}))),
     _linear("squeeze", _squeeze, _same_shape_back, "SqueezeBackward0", params=(DIMS,), shape=_squeeze_shape,
             torch_node_rule=_squeeze_node, methods=("squeeze",),
@@ -1046,8 +1199,9 @@ ROWS = [
             shape=_permute_shape, methods=("permute",),
             examples=_one(((2, 3), {"dims": (1, 0)}), ((2, 3, 2), {"dims": (2, 0, 1)}), ((2, 3, 2), {})),
             reference="a.permute(1, 0)", reference_program="a.permute(1, 0)"),
-    # A method only: `t` is too common a name of an input (a time, a target) to be a function.
+    # A method, and torch.t: bare `t` is too common a name of an input (a time, a target) to be a function.
     _linear("t", _t, _transpose_vjp, "TBackward0", shape=_t_shape, methods=("t",), callable=False,
+            dialects=(Dialect("torch"),),
             text=lambda args: f"{args[0]}.t()",
             examples=_one(((2, 3), {}), ((3,), {}))),
     _linear("expand", _expand, _expand_vjp, "ExpandBackward0", params=(SIZES,), shape=_expand_shape,
@@ -1091,6 +1245,7 @@ ROWS = [
                           reference="F.pad(a, (1, 0), value=0.5)", reference_program="F.pad(a, (1, 0), value=0.5)"),
     # Tuples of parts: x.split(2), x.chunk(3) (a method only: np.split(x, 2) makes 2 parts, not parts of 2).
     _linear("split", _parted(False)[0], _parted(False)[1], "SplitBackward0", parts=-1, callable=False,
+            dialects=(Dialect("torch"),),
             params=(Param("size", "dims", None, aliases=("split_size", "split_size_or_sections")), DIM_0),
             shape=_parted(False)[2], torch_node_rule=_split_node, methods=("split",), text=_part_text("split", "size"),
             examples=_one(((5,), {"size": 2, "part": 2}), ((2, 3), {"size": (1, 2), "dim": 1, "part": 1}),
@@ -1188,4 +1343,93 @@ ROWS = [
               params=(Param("n", "int", 1), Param("dim", "int", -1, aliases=("axis",))), methods=("diff",),
               examples=_one(((4,), {}), ((2, 3), {"dim": 0}), ((2, 4), {"n": 2}), ((1,), {})),
               reference="torch.diff(a)", reference_program="diff(a)"),
+]
+ROWS += [
+    # torch.split_with_sizes(x, sizes, dim), torch.unsafe_split and torch.unsafe_chunk (UnsafeSplitBackward0):
+    # split and chunk under PyTorch's other names.
+    _linear("split_with_sizes", _parted(False)[0], _parted(False)[1], "SplitWithSizesBackward0", parts=-1,
+            params=(Param("size", "ints", None, aliases=("split_sizes",)), DIM_0), shape=_parted(False)[2],
+            methods=("split_with_sizes",), text=_part_text("split_with_sizes", "size"),
+            examples=_one(((5,), {"size": (1, 3, 1), "part": 1}), ((2, 3), {"size": (2, 1), "dim": 1, "part": 0})),
+            reference="torch.split_with_sizes(a, (1, 1))[1]", reference_program="split_with_sizes(a, (1, 1))[1]"),
+    _linear("unsafe_split", _parted(False)[0], _parted(False)[1], "UnsafeSplitBackward0", parts=-1,
+            params=(Param("size", "int", None, aliases=("split_size",)), DIM_0), shape=_parted(False)[2],
+            methods=("unsafe_split",), text=_part_text("unsafe_split", "size"),
+            examples=_one(((5,), {"size": 2, "part": 2}), ((2, 3), {"size": 2, "dim": 1, "part": 0})),
+            reference="torch.unsafe_split(a, 1)[1]", reference_program="unsafe_split(a, 1)[1]"),
+    _linear("unsafe_chunk", _parted(True)[0], _parted(True)[1], "UnsafeSplitBackward0", parts=-1,
+            params=(Param("size", "int", None, aliases=("chunks",)), DIM_0), shape=_parted(True)[2],
+            methods=("unsafe_chunk",), text=_part_text("unsafe_chunk", "size"),
+            examples=_one(((5,), {"size": 2, "part": 0}), ((2, 4), {"size": 2, "dim": -1, "part": 1})),
+            reference="torch.unsafe_chunk(a, 2)[0]", reference_program="unsafe_chunk(a, 2)[0]"),
+    _linear("unbind", _unbind, _unbind_vjp, "UnbindBackward0", parts=-1, params=(DIM_0,), shape=_unbind_shape,
+            methods=("unbind",), text=_unbind_text,
+            examples=_one(((3,), {"part": 1}), ((2, 3), {"dim": 1, "part": 2}), ((2, 3), {"dim": -2, "part": -1})),
+            reference="torch.unbind(a)[1]", reference_program="unbind(a)[1]"),
+    # x.unfold(dimension, size, step): the windows along one dim, as a new last axis (a method only:
+    # F.unfold is im2col, another op).
+    _linear("unfold", _unfold, _unfold_vjp, "UnfoldBackward0", callable=False, methods=("unfold",),
+            params=(Param("dimension", "int", None, aliases=("dim",)), Param("size", "int", None),
+                    Param("step", "int", None)), shape=_unfold_shape,
+            text=lambda args, dimension=None, size=None, step=None: f"{args[0]}.unfold({dimension}, {size}, {step})",
+            examples=_one(((5,), {"dimension": 0, "size": 2, "step": 1}), ((2, 5), {"dimension": 1, "size": 3, "step": 2}),
+                          ((4, 3), {"dimension": 0, "size": 2, "step": 2}), ((), {"dimension": 0, "size": 1, "step": 1})),
+            reference="a.unfold(0, 2, 1)", reference_program="a.unfold(0, 2, 1)"),
+    _linear("fliplr", _flip_side(1)[0], _flip_side(1)[1], "FlipBackward0", shape=_flip_side(1)[2],
+            examples=_one(((2, 3), {}), ((2, 3, 2), {}))),
+    _linear("flipud", _flip_side(0)[0], _flip_side(0)[1], "FlipBackward0", shape=_flip_side(0)[2],
+            examples=_one(((3,), {}), ((2, 3), {}))),
+    # m.H (lowering.PROPERTIES): the conjugate transpose of a matrix, a transpose for real values.
+    _linear("H", _matrix_h, _transpose_vjp, "TransposeBackward0", shape=_matrix_h_shape, callable=False,
+            text=lambda args: f"{args[0]}.H", examples=_one(((2, 3), {})), reference="a.H", reference_program="a.H"),
+    *(composite(f"atleast_{n}d", 1, _atleast_program(n), "ViewBackward0", shape=_atleast_shape(n), dtype="keeps",
+                sympy=lambda x, n=n: np.reshape(x, _atleast_shape(n)(np.shape(x))),
+                examples=_one(((), {}), ((3,), {}), ((2, 3), {}), ((2, 1, 2), {})))
+      for n in (1, 2, 3)),
+    # (over --points, where the shapes are not known while the tape is made: one node)
+    *(_linear(f"atleast_{n}d_whole", _atleast(n), _same_shape_back, "ViewBackward0", shape=_atleast_shape(n),
+              callable=False, reference=None, examples=_one(((), {}), ((3,), {})))
+      for n in (1, 2, 3)),
+]
+
+
+def _copy_node(rule: Any) -> Any:
+    return lambda constant, shapes, **params: f"{rule(constant, shapes, **params)}_copy"
+
+
+def _copy_of(row: str, name: str, node: str, reference: str = "", program: str = "") -> Op:
+    """PyTorch's *_copy function of a view (torch.expand_copy): the view's row, its node the view's with
+    _copy (ExpandBackward0_copy), a function under its own name only."""
+    op = next(r for r in ROWS if r.name == row)
+    rule = None if op.torch_node_rule is None else _copy_node(op.torch_node_rule)
+    def text(args: Sequence[str], part: int = 0, of: int | None = None, **params: Any) -> str:
+        # (by position, as PyTorch's parser takes them: its keywords are not always gradcli's names)
+        given = [repr(params.get(spec.name, spec.default)) for spec in op.params]
+        while given and given[-1] == "None":
+            given.pop()
+        return f"{name}({', '.join([*args, *given])})" + (f"[{part}]" if op.parts else "")
+
+    return dataclasses.replace(op, name=name, torch_node=node, torch_node_rule=rule, callable=True, methods=(),
+                               spellings=(), dialects=(), text=text,
+                               reference=reference, reference_program=program)
+
+
+ROWS += [
+    _copy_of("expand", "expand_copy", "ExpandBackward0_copy", "torch.expand_copy(a, (3, 2))", "expand_copy(a, (3, 2))"),
+    _copy_of("diagonal", "diagonal_copy", "DiagonalBackward0_copy"),
+    _copy_of("clone", "alias_copy", "AliasBackward0_copy"),
+    _copy_of("reshape", "view_copy", "ViewBackward0_copy", "torch.view_copy(a, (2, 1))", "view_copy(a, (2, 1))"),
+    _copy_of("permute", "permute_copy", "PermuteBackward0_copy", "torch.permute_copy(a, (1, 0))",
+             "permute_copy(a, (1, 0))"),
+    _copy_of("squeeze", "squeeze_copy", "SqueezeBackward0_copy", "torch.squeeze_copy(a, 0)", "squeeze_copy(a, 0)"),
+    _copy_of("unsqueeze", "unsqueeze_copy", "UnsqueezeBackward0_copy", "torch.unsqueeze_copy(a, 0)",
+             "unsqueeze_copy(a, 0)"),
+    _copy_of("transpose", "transpose_copy", "TransposeBackward0_copy", "torch.transpose_copy(a, 0, 1)",
+             "transpose_copy(a, 0, 1)"),
+    _copy_of("t", "t_copy", "TBackward0_copy"),
+    _copy_of("narrow", "narrow_copy", "NarrowCopyBackward0", "torch.narrow_copy(a, 0, 1, 1)", "narrow_copy(a, 0, 1, 1)"),
+    _copy_of("unbind", "unbind_copy", "UnbindBackward0_copy", "torch.unbind_copy(a)[1]", "unbind_copy(a)[1]"),
+    _copy_of("split_with_sizes", "split_with_sizes_copy", "SplitWithSizesBackward0_copy",
+             "torch.split_with_sizes_copy(a, (1, 1))[1]", "split_with_sizes_copy(a, (1, 1))[1]"),
+    _copy_of("unfold", "unfold_copy", "UnfoldBackward0_copy", "torch.unfold_copy(a, 0, 2, 1)", "unfold_copy(a, 0, 2, 1)"),
 ]

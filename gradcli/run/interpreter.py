@@ -1095,7 +1095,7 @@ class Interpreter:
                 return Dtype(_DTYPES[name])
             if name in _CONSTANTS and name != "newaxis":
                 return _CONSTANTS[name]
-            if name in _CONSTRUCTORS or name in FUNCTIONS:
+            if name in _CONSTRUCTORS or name in FUNCTIONS or lowering.find(f"{owner.path}.{name}") is not None:
                 return Function(owner.path, name)
             raise self.refuse(node, f"'{path}' is not supported", "`gradcli functions` lists the functions")
         if isinstance(owner, Tensor):
@@ -1227,7 +1227,7 @@ class Interpreter:
             return _math(name, [a.scalar() if isinstance(a, Tensor) else a for a in args])
         if name in _CONSTRUCTORS:
             return self.construct(name, args, kwargs, node)
-        if FUNCTIONS.get(name) is None:
+        if FUNCTIONS.get(name) is None and lowering.find(f"{function.module}.{name}") is None:
             raise self.refuse(node, f"'{function.module}.{name}' is not supported")
         return self.call_op(f"{function.module}.{name}", args, kwargs, node)
 

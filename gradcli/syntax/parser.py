@@ -626,7 +626,7 @@ def _never_closed(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
     raise AssertionError("no token closes a statement")
 
 
-_GROUP = _Form(")", may_be_empty=False, slices=False, finish=_finish_group)
+_GROUP = _Form(")", may_be_empty=True, slices=False, finish=_finish_group)  # (`()`: the empty tuple, a shape or dims)
 _LIST = _Form("]", may_be_empty=False, slices=False, finish=_finish_list)
 _CALL = _Form(")", may_be_empty=True, slices=False, finish=_finish_call)
 _METHOD = _Form(")", may_be_empty=True, slices=False, finish=_finish_method)

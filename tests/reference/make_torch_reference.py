@@ -71,7 +71,8 @@ PROGRAMS = {name: program for name, (program, _) in REFERENCES.items()}
 # (a step's).
 NO_DERIVATIVE = {name for name, op in OPS.items() if op.torch_node == "NotImplemented"}
 # The shape ops that take a matrix: the points are (2, 2) matrices of two vectors.
-MATRIX_OPS = {"transpose", "permute", "t", "diagonal", "trace", "tril", "triu", "rot90"}
+MATRIX_OPS = {"transpose", "permute", "t", "diagonal", "trace", "tril", "triu", "rot90", "transpose_copy", "permute_copy",
+              "t_copy", "diagonal_copy", "H", "fliplr"}
 # cross_entropy and nll_loss: (N, C) = (2, 2) inputs of special values, and class indices or
 # probabilities (a float target); (C,) inputs and one class index in VARIANTS.
 CLASS_TARGETS = [[0, 1], [1, 1], [0, 0]]
@@ -254,7 +255,7 @@ def points_of(name: str) -> list[tuple]:
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name == "view_as":  # a vector of two, viewed as a (2, 1) column
         return [(u, [[v[0]], [v[1]]]) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
-    if name == "squeeze":  # a (1, 2) matrix
+    if name in ("squeeze", "squeeze_copy"):  # a (1, 2) matrix
         return [([v],) for v in VECTORS]
     if name in MATRIX_OPS:
         return [([u, v],) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
