@@ -954,7 +954,8 @@ class FunctionEntry:
 # The group of a row, by the module of the op table that holds it.
 _GROUPS = {"elementwise": "elementwise functions", "reductions": "reductions", "structure": "structure",
            "shape": "shape", "linalg": "linear algebra", "indexing": "structure", "construct": "constructors", "nn": "torch.nn.functional",
-           "losses": "torch.nn.functional", "conv": "torch.nn.functional", "sorting": "reductions"}
+           "losses": "torch.nn.functional", "conv": "torch.nn.functional", "sorting": "reductions",
+           "special": "elementwise functions"}
 
 
 def functions() -> list[FunctionEntry]:
@@ -982,10 +983,12 @@ def _row_module(op: Any) -> str:
         reductions,
         shape,
         sorting,
+        special,
         structure,
     )
 
-    for module in (elementwise, reductions, structure, shape, linalg, indexing, construct, nn, losses, conv, sorting):
+    for module in (elementwise, reductions, structure, shape, linalg, indexing, construct, nn, losses, conv, sorting,
+                   special):
         if any(row is op for row in module.ROWS):
             return module.__name__.rsplit(".", 1)[-1]
     raise AssertionError(f"{op.name} is in no module of the op table")

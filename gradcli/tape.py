@@ -475,7 +475,7 @@ class TapeSink:
                             self.source, f"write {name}(...) or torch.{name}(...)")
             raise _fail(f"unknown function '{name}'", func_span, self.source, _suggest(name, len(args)))
         if (not keywords and op.arity == len(args) and not op.params and not op.overloads and not op.dialects
-                and not op.tensor_positions and op.program is None):  # sin(x), atan2(y, x)
+                and not op.tensor_positions and op.program is None and op.identity_when is None):  # sin(x), atan2(y, x)
             if len(args) == 1 and type(args[0]) is int:
                 arg = self.nodes[args[0]]
                 if arg.kind != CONST:

@@ -106,6 +106,16 @@ PYTORCHS_FORMULA = {("acosh", (0.0,)), ("acosh", (-3.0,)), ("acosh", (-1e30,)), 
                     ("softsign", (-1e30,)), ("mish", (1e30,)), ("sinc", (1e30,)), ("sinc", (-1e30,)), ("silu", (-1e30,)), ("mish", (-1e30,)),
                     *((name, point) for name in ("hypot", "logaddexp", "logaddexp2") for point in ((1e30, 0.5),
                                                                                                   (0.5, -1e30)))}
+# torch.special's rows, where PyTorch's formulas (held to its double backward below) are not the exact
+# second derivative: i1_backward's 0.5 below |x| = eps (i1'' is 3x/8 there); i0 and i1 overflow to inf
+# at 1e30 (inf - inf in i1'), and the scaled forms' derivatives cancel to 0 there; ndtri, entr and
+# log_ndtr outside their domains or at their poles (entr is -inf below 0 as a constant in SymPy's
+# Piecewise, and -1/x in PyTorch's -(1 + log(x))); erfcx(1e30)'s 2 x erfcx(x) - 2/sqrt(pi) cancels.
+PYTORCHS_FORMULA |= {*((name, (x,)) for name in ("i0", "i0e", "i1", "i1e") for x in (1e30, -1e30)),
+                     *((name, (x,)) for name in ("i1", "i1e") for x in (1e-40, -1e-40)),
+                     *(("ndtri", (x,)) for x in (-1e-40, -0.7, 2.5, -3.0, 1e30, -1e30)),
+                     *(("entr", (x,)) for x in (-1e-40, 0.0, -0.7, -3.0, -1e30)),
+                     ("log_ndtr", (-1e30,)), ("erfcx", (1e30,))}
 
 
 def _exact(expression: sympy.Expr, point: dict) -> float | None:
@@ -178,9 +188,12 @@ def test_hessian_of_every_elementwise_op_matches_sympy(name, point):
 
 
 # square's second derivative is 2 everywhere, NaN included (PyTorch's pow(x, 2) too).
-CONSTANT_SECOND_DERIVATIVE = {"square"}
-SMOOTH_UNARY = [op.name for op in ELEMENTWISE
-                if op.arity == 1 and not (op.linear or op.kinked) and op.name not in CONSTANT_SECOND_DERIVATIVE]
+CONSTANT_SECOND_DERIVATIVE = {"square", "add_scalar"}
+# PyTorch's i1_backward is 0.5 wherever |x| > eps fails, NaN included: i1's gradient and i0's second
+# derivative at NaN are 0.5 (in PyTorch as here).
+HALF_AT_NAN = {"i0", "i1"}
+SMOOTH_UNARY = [op.name for op in ELEMENTWISE if op.arity == 1 and not (op.linear or op.kinked)
+                and op.name not in CONSTANT_SECOND_DERIVATIVE | HALF_AT_NAN]
 
 
 @pytest.mark.parametrize("name", SMOOTH_UNARY)
@@ -315,6 +328,10 @@ def _torch_hessian(torch, function, point: dict) -> dict[str, dict[str, np.ndarr
 # forward mode drops the branch (x**y at x = 0: the limit, 0); and a NaN made by 0 * NaN inside
 # one tensor lands in the row of the gradient in forward mode, in the column in reverse mode.
 PARTS_WAYS = {
+    "erfcx(30.0,)": "gradcli's erfcx is not PyTorch's table of Chebyshev fits: their last places differ, and the "
+                    "second derivative's 2 x erfcx(x) - 2/sqrt(pi) cancels 2 x^3 of them (3e-10 relative at 30)",
+    "log_ndtr(-1e+30,)": "PyTorch: NaN from its double backward's exp(-(ans + x^2/2)) at -1e30, where ans and x^2/2 "
+                         "cancel; here -inf, the tangent of that exp",
     "pow(0.0, 2.0)": "PyTorch: NaN from the masked branch g*out*log(0)",
     "pow(0.0, 0.0)": "PyTorch: NaN from the masked branches",
     "pow(0.0, 0.5)": "PyTorch: NaN from the masked branch g*out*log(0)",
@@ -348,7 +365,7 @@ def _torch_cases():
         return pytest.param(program, point, spelled, id=label, marks=marks)
 
     for op in ELEMENTWISE:
-        if op.name in NO_DOUBLE_BACKWARD or op.name in ORDER_FIRST:
+        if op.name in NO_DOUBLE_BACKWARD or op.name in ORDER_FIRST or op.reference is None:  # (parts of composites)
             continue
         for point in TORCH_POINTS if op.arity == 1 else TORCH_PAIRS if op.arity == 2 else TRIPLES:
             values = (point,) if op.arity == 1 else point

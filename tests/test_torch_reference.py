@@ -32,7 +32,10 @@ ULPS = 4
 
 # Derivatives that PyTorch (and gradcli, following it) computes from the rounded value: the
 # value's rounding, up to 2**-53, becomes an absolute error of the derivative.
-FROM_THE_VALUE = {"expm1": "g * (ans + 1)", "tanh": "g * (1 - ans * ans)", "sigmoid": "g * (1 - ans) * ans"}
+FROM_THE_VALUE = {"expm1": "g * (ans + 1)", "tanh": "g * (1 - ans * ans)", "sigmoid": "g * (1 - ans) * ans",
+                  # (and gradcli's erfcx is not PyTorch's table of Chebyshev fits: a unit in its last place,
+                  # times 2 x, is lost to the cancellation, as the rounding of PyTorch's own value is)
+                  "erfcx": "(2 x ans - 2 / sqrt(pi)) * g"}
 # Zeros whose sign is not meaningful: the order of a sum of products, or which of two equal
 # zeros a tie picks (NumPy's maximum takes the second, PyTorch's the first).
 ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "mm", "mv", "bmm", "dot", "inner", "einsum", "tensordot", "cross", "det", "inv",

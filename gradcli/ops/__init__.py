@@ -17,6 +17,7 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     losses.py       more of them: margin, hinge, soft margin, Poisson, Gaussian, triplet, cosine embedding
     conv.py         convolution and pooling: conv1d/2d, avg_pool1d/2d, max_pool1d/2d
     sorting.py      sort, argsort, msort, topk, kthvalue, median, nanmedian, cummax, cummin, aminmax
+    special.py      torch.special's functions (i0, ndtr, erfcx...), nan_to_num, the shrinks, rsub, ldexp
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from gradcli.ops import (
     reductions,
     shape,
     sorting,
+    special,
     structure,
 )
 from gradcli.ops.construct import CONSTRUCTORS, DTYPES, SIZED
@@ -60,7 +62,7 @@ __all__ = [
 
 OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS, *structure.ROWS, *linalg.ROWS,
                                                    *shape.ROWS, *indexing.ROWS, *construct.ROWS, *nn.ROWS, *losses.ROWS,
-                                                   *conv.ROWS, *sorting.ROWS)}
+                                                   *conv.ROWS, *sorting.ROWS, *special.ROWS)}
 
 # The infix and prefix operators of the language, and the ops they stand for.
 BINARY_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 2}

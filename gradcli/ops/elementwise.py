@@ -575,7 +575,8 @@ ROWS = [
     _unary("cosh", np.cosh, lambda xp, g, ans, x: (g * xp.sinh(x),), _sympy("cosh"), methods=("cosh",)),
     _unary("tanh", np.tanh, lambda xp, g, ans, x: (g * (1.0 - ans * ans),), _sympy("tanh"), methods=("tanh",)),
     # sigmoid' from the value, in PyTorch's order: g * (1 - ans) * ans
-    _unary("sigmoid", _sigmoid, lambda xp, g, ans, x: (g * (1.0 - ans) * ans,), lambda x: 1 / (1 + load_sympy().exp(-x)), methods=("sigmoid",)),
+    _unary("sigmoid", _sigmoid, lambda xp, g, ans, x: (g * (1.0 - ans) * ans,), lambda x: 1 / (1 + load_sympy().exp(-x)), methods=("sigmoid",),
+           spellings=("expit",)),
     # PyTorch's threshold_backward masks where the value is <= 0: NaN passes the gradient.
     _unary("relu", _relu, lambda xp, g, ans, x: (g,), lambda x: load_sympy().Max(x, 0), mask=lambda x: (x <= 0,),
            kinked=True, methods=("relu",), dtype="keeps"),

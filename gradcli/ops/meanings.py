@@ -14,7 +14,7 @@ COMPLEX = "complex numbers are not supported"
 
 # name -> (the function meant, or None) and what to say
 MEANINGS: dict[str, tuple[str | None, str]] = {
-    "logistic": ("sigmoid", ""), "expit": ("sigmoid", ""),
+    "logistic": ("sigmoid", ""),
     "log_sigmoid": ("logsigmoid", ""), "logsoftmax": ("log_softmax", ""),
     "softmin": ("softmax", "softmin(x) is softmax(-x)"),
     "cbrt": (None, "PyTorch has no cbrt: write sign(x) * abs(x) ** (1/3)"),
@@ -33,8 +33,7 @@ MEANINGS: dict[str, tuple[str | None, str]] = {
     **{f"{name}_": (None, IN_PLACE.replace("relu", name)) for name in ("relu", "add", "mul", "sub", "div", "clamp",
                                                                         "sigmoid", "tanh", "exp", "pow", "neg")},
     "zero_": (None, IN_PLACE), "fill_": (None, IN_PLACE), "copy_": (None, IN_PLACE),
-    "complex": (None, COMPLEX), "real": (None, COMPLEX), "imag": (None, COMPLEX), "conj": (None, COMPLEX),
-    "angle": (None, COMPLEX), "polar": (None, COMPLEX), "view_as_complex": (None, COMPLEX),
+    "complex": (None, COMPLEX), "imag": (None, COMPLEX), "polar": (None, COMPLEX), "view_as_complex": (None, COMPLEX),
     "pinv": (None, "the pseudo-inverse is not supported: inv(m) for a square invertible matrix, or solve(A, B)"),
     "eig": (None, "eigendecompositions are not supported"), "eigh": (None, "eigendecompositions are not supported"),
     "svd": (None, "the SVD is not supported"), "qr": (None, "the QR decomposition is not supported"),

@@ -1,0 +1,397 @@
+"""torch.special's functions and the other elementwise odds: Bessel's i0/i1 (and their scaled
+forms), the normal distribution's ndtr/ndtri/log_ndtr, erfcx, entr, nan_to_num, angle, the
+shrinks, nextafter, ldexp, rsub, and the calls that are their input itself (positive, conj...).
+
+Each follows PyTorch's kernel step by step where the bits depend on it (the Cephes Chebyshev
+series of i0, i0e, i1, i1e and Cephes' rational ndtri, with Cephes' published coefficients;
+log_ndtr's two branches), on Python floats, element by element on arrays (np.frompyfunc: the
+same bits on a point and in a batch; each row names its ufunc, which dual.py differentiates by
+the row's JVP, so the Hessians are PyTorch's double backward). erfcx is PyTorch's outside [-6.1,
+50] and gradcli's own inside, where PyTorch's is a table of 100 Chebyshev fits (Faddeeva's):
+exp(x^2) erfc(x) with x^2 carried exactly up to 26, a continued fraction above; within a few
+units in the last place of PyTorch's (tests/test_torch_reference.py).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from gradcli.ops.core import Op, Param, composite, elementwise, load_sympy, structural
+from gradcli.ops.elementwise import _element_by_element
+
+# --- Bessel's i0, i1 and their scaled forms: Cephes' Chebyshev series (PyTorch's calc_i0...) ---
+
+# exp(-x) I0(x) on [0, 8], and exp(-x) sqrt(x) I0(x) on [8, inf) in 32 / x - 2 (Cephes' i0.c)
+_I0_A = (-4.41534164647933937950E-18, 3.33079451882223809783E-17, -2.43127984654795469359E-16,
+         1.71539128555513303061E-15, -1.16853328779934516808E-14, 7.67618549860493561688E-14,
+         -4.85644678311192946090E-13, 2.95505266312963983461E-12, -1.72682629144155570723E-11,
+         9.67580903537323691224E-11, -5.18979560163526290666E-10, 2.65982372468238665035E-9,
+         -1.30002500998624804212E-8, 6.04699502254191894932E-8, -2.67079385394061173391E-7,
+         1.11738753912010371815E-6, -4.41673835845875056359E-6, 1.64484480707288970893E-5,
+         -5.75419501008210370398E-5, 1.88502885095841655729E-4, -5.76375574538582365885E-4,
+         1.63947561694133579842E-3, -4.32430999505057594430E-3, 1.05464603945949983183E-2,
+         -2.37374148058994688156E-2, 4.93052842396707084878E-2, -9.49010970480476444210E-2,
+         1.71620901522208775349E-1, -3.04682672343198398683E-1, 6.76795274409476084995E-1)
+_I0_B = (-7.23318048787475395456E-18, -4.83050448594418207126E-18, 4.46562142029675999901E-17,
+         3.46122286769746109310E-17, -2.82762398051658348494E-16, -3.42548561967721913462E-16,
+         1.77256013305652638360E-15, 3.81168066935262242075E-15, -9.55484669882830764870E-15,
+         -4.15056934728722208663E-14, 1.54008621752140982691E-14, 3.85277838274214270114E-13,
+         7.18012445138366623367E-13, -1.79417853150680611778E-12, -1.32158118404477131188E-11,
+         -3.14991652796324136454E-11, 1.18891471078464383424E-11, 4.94060238822496958910E-10,
+         3.39623202570838634515E-9, 2.26666899049817806459E-8, 2.04891858946906374183E-7,
+         2.89137052083475648297E-6, 6.88975834691682398426E-5, 3.36911647825569408990E-3,
+         8.04490411014108831608E-1)
+# exp(-x) I1(x) / x on [0, 8], exp(-x) sqrt(x) I1(x) on [8, inf) (Cephes' i1.c)
+_I1_A = (2.77791411276104639959E-18, -2.11142121435816608115E-17, 1.55363195773620046921E-16,
+         -1.10559694773538630805E-15, 7.60068429473540693410E-15, -5.04218550472791168711E-14,
+         3.22379336594557470981E-13, -1.98397439776494371520E-12, 1.17361862988909016308E-11,
+         -6.66348972350202774223E-11, 3.62559028155211703701E-10, -1.88724975172282928790E-9,
+         9.38153738649577178388E-9, -4.44505912879632808065E-8, 2.00329475355213526229E-7,
+         -8.56872026469545474066E-7, 3.47025130813767847674E-6, -1.32731636560394358279E-5,
+         4.78156510755005422638E-5, -1.61760815825896745588E-4, 5.12285956168575772895E-4,
+         -1.51357245063125314899E-3, 4.15642294431288815669E-3, -1.05640848946261981558E-2,
+         2.47264490306265168283E-2, -5.29459812080949914269E-2, 1.02643658689847095384E-1,
+         -1.76416518357834055153E-1, 2.52587186443633654823E-1)
+_I1_B = (7.51729631084210481353E-18, 4.41434832307170791151E-18, -4.65030536848935832153E-17,
+         -3.20952592199342395980E-17, 2.96262899764595013876E-16, 3.30820231092092828324E-16,
+         -1.88035477551078244854E-15, -3.81440307243700780478E-15, 1.04202769841288027642E-14,
+         4.27244001671195135429E-14, -2.10154184277266431302E-14, -4.08355111109219731823E-13,
+         -7.19855177624590851209E-13, 2.03562854414708950722E-12, 1.41258074366137813316E-11,
+         3.25260358301548823856E-11, -1.89749581235054123450E-11, -5.58974346219658380687E-10,
+         -3.83538038596423702205E-9, -2.63146884688951950684E-8, -2.51223623787020892529E-7,
+         -3.88256480887769039346E-6, -1.10588938762623716291E-4, -9.76109749136146840777E-3,
+         7.78576235018280120474E-1)
+
+
+def _chebyshev(y: float, coefficients: tuple[float, ...]) -> float:
+    """Clenshaw's sum of a Chebyshev series at y (Cephes' chbevl), in its order of operations."""
+    b0, b1, b2 = coefficients[0], 0.0, 0.0
+    for c in coefficients[1:]:
+        b2, b1 = b1, b0
+        b0 = y * b1 - b2 + c
+    return 0.5 * (b0 - b2)
+
+
+def _exp(x: float) -> float:
+    """C's exp, where Python's raises past float64's range: inf."""
+    return math.inf if x > 709.78 else math.exp(x)
+
+
+def _log(x: float) -> float:
+    """C's log, where Python's raises: -inf at 0, NaN below."""
+    return math.log(x) if x > 0 else -math.inf if x == 0 else math.nan
+
+
+def _i0_one(x: float) -> float:
+    a = abs(x)
+    if a <= 8.0:
+        return _exp(a) * _chebyshev(a / 2.0 - 2.0, _I0_A)
+    return _exp(a) * _chebyshev(32.0 / a - 2.0, _I0_B) / math.sqrt(a)
+
+
+def _i0e_one(x: float) -> float:
+    a = abs(x)
+    if a <= 8.0:
+        return _chebyshev(a / 2.0 - 2.0, _I0_A)
+    return _chebyshev(32.0 / a - 2.0, _I0_B) / math.sqrt(a)
+
+
+def _i1_one(x: float) -> float:
+    a = abs(x)
+    if a <= 8.0:
+        out = _exp(a) * a * _chebyshev(a / 2.0 - 2.0, _I1_A)
+    else:
+        out = _exp(a) * _chebyshev(32.0 / a - 2.0, _I1_B) / math.sqrt(a)
+    return -out if x < 0 else out
+
+
+def _i1e_one(x: float) -> float:
+    a = abs(x)
+    if a <= 8.0:
+        out = _chebyshev(a / 2.0 - 2.0, _I1_A) * a
+    else:
+        out = _chebyshev(32.0 / a - 2.0, _I1_B) / math.sqrt(a)
+    return -out if x < 0 else out
+
+
+# --- the normal distribution: ndtri (Cephes' rational approximations), erfcx, log_ndtr ---------
+
+_NDTRI_P0 = (-5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1,
+             1.39312609387279679503E1, -1.23916583867381258016E0)
+_NDTRI_Q0 = (1.0, 1.95448858338141759834E0, 4.67627912898881538453E0, 8.63602421390890590575E1,
+             -2.25462687854119370527E2, 2.00260212380060660359E2, -8.20372256168333339912E1,
+             1.59056225126211695515E1, -1.18331621121330003142E0)
+_NDTRI_P1 = (4.05544892305962419923E0, 3.15251094599893866154E1, 5.71628192246421288162E1,
+             4.40805073893200834700E1, 1.46849561928858024014E1, 2.18663306850790267539E0,
+             -1.40256079171354495875E-1, -3.50424626827848203418E-2, -8.57456785154685413611E-4)
+_NDTRI_Q1 = (1.0, 1.57799883256466749731E1, 4.53907635128879210584E1, 4.13172038254672030440E1,
+             1.50425385692907503408E1, 2.50464946208309415979E0, -1.42182922854787788574E-1,
+             -3.80806407691578277194E-2, -9.33259480895457427372E-4)
+_NDTRI_P2 = (3.23774891776946035970E0, 6.91522889068984211695E0, 3.93881025292474443415E0,
+             1.33303460815807542389E0, 2.01485389549179081538E-1, 1.23716634817820021358E-2,
+             3.01581553508235416007E-4, 2.65806974686737550832E-6, 6.23974539184983293730E-9)
+_NDTRI_Q2 = (1.0, 6.02427039364742014255E0, 3.67983563856160859403E0, 1.37702099489081330271E0,
+             2.16236993594496635890E-1, 1.34204006088543189037E-2, 3.28014464682127739104E-4,
+             2.89247864745380683936E-6, 6.79019408009981274425E-9)
+_SQRT_2PI = 2.50662827463100050242
+_EXP_MINUS_2 = 0.13533528323661269189
+
+
+def _polynomial(x: float, coefficients: tuple[float, ...]) -> float:
+    """Horner's rule, the highest power first (Cephes' polevl)."""
+    out = coefficients[0]
+    for c in coefficients[1:]:
+        out = out * x + c
+    return out
+
+
+def _ndtri_one(p: float) -> float:
+    # PyTorch's calc_ndtri: the central rational function within 3/8 of 0.5, else one in 1 / sqrt(-2 log y).
+    if p == 0:
+        return -math.inf
+    if p == 1:
+        return math.inf
+    if not 0 < p < 1:
+        return math.nan
+    lower, y = True, p
+    if y > 1.0 - _EXP_MINUS_2:
+        y, lower = 1.0 - y, False
+    if y > _EXP_MINUS_2:
+        y = y - 0.5
+        y2 = y * y
+        return (y + y * (y2 * _polynomial(y2, _NDTRI_P0) / _polynomial(y2, _NDTRI_Q0))) * _SQRT_2PI
+    x = math.sqrt(-2.0 * math.log(y))
+    x0 = x - math.log(x) / x
+    z = 1.0 / x
+    if x < 8.0:
+        x1 = z * _polynomial(z, _NDTRI_P1) / _polynomial(z, _NDTRI_Q1)
+    else:
+        x1 = z * _polynomial(z, _NDTRI_P2) / _polynomial(z, _NDTRI_Q2)
+    return -(x0 - x1) if lower else x0 - x1
+
+
+_INV_SQRT_PI = 0.56418958354775628694807945156
+_SPLIT = 134217729.0  # 2**27 + 1: Dekker's split of a double into two halves
+
+
+def _erfcx_one(x: float) -> float:
+    # exp(x^2) erfc(x). PyTorch's own steps outside [-6.1, 50]; inside, exp(x^2) erfc(x) with
+    # x^2 = hi + lo exactly (exp(hi + lo) = exp(hi) (1 + lo): the rounding of x^2 would cost x^2
+    # units in the last place) up to 26, where erfc is still a normal number; a continued
+    # fraction above. Below 0: 2 exp(x^2) - erfcx(-x).
+    if x != x:
+        return x
+    if x >= 0:
+        if x > 50.0:
+            if x > 5e7:
+                return _INV_SQRT_PI / x
+            return _INV_SQRT_PI * ((x * x) * (x * x + 4.5) + 2) / (x * ((x * x) * (x * x + 5) + 3.75))
+        if x > 26.0:
+            tail = x
+            for n in range(40, 0, -1):
+                tail = x + (0.5 * n) / tail
+            return _INV_SQRT_PI / tail
+        c = _SPLIT * x
+        high = c - (c - x)
+        low = x - high
+        square = x * x
+        error = ((high * high - square) + 2.0 * high * low) + low * low
+        scaled = math.exp(square) * math.erfc(x)
+        return scaled + scaled * error
+    if x < -26.7:
+        return math.inf
+    if x < -6.1:
+        return 2.0 * _exp(x * x)
+    return 2.0 * _exp(x * x) - _erfcx_one(-x)
+
+
+_SQRT1_2 = 0.7071067811865476
+
+
+def _log_ndtr_one(x: float) -> float:
+    # PyTorch's calc_log_ndtr: through erfcx below -1, where erfc(t) / 2 nears 1.
+    t = x * _SQRT1_2
+    if x < -1.0:
+        return _log(_erfcx_one(-t) / 2) - t * t
+    return math.log1p(-math.erfc(t) / 2)
+
+
+def _entr_one(x: float) -> float:
+    # PyTorch's calc_entr: -x log(x) above 0, 0 at 0, -inf below (NaN stays).
+    if x != x:
+        return x
+    if x > 0:
+        return -x * math.log(x)
+    return 0.0 if x == 0 else -math.inf
+
+
+_I0, _I0E, _I1, _I1E = (np.frompyfunc(f, 1, 1) for f in (_i0_one, _i0e_one, _i1_one, _i1e_one))
+_NDTRI, _ERFCX, _LOG_NDTR, _ENTR = (np.frompyfunc(f, 1, 1) for f in (_ndtri_one, _erfcx_one, _log_ndtr_one, _entr_one))
+_i0, _i0e = _element_by_element(_I0, _i0_one), _element_by_element(_I0E, _i0e_one)
+_i1, _i1e = _element_by_element(_I1, _i1_one), _element_by_element(_I1E, _i1e_one)
+_ndtri, _erfcx = _element_by_element(_NDTRI, _ndtri_one), _element_by_element(_ERFCX, _erfcx_one)
+_log_ndtr, _entr = _element_by_element(_LOG_NDTR, _log_ndtr_one), _element_by_element(_ENTR, _entr_one)
+
+
+def _sign(xp: Any, x: Any) -> Any:
+    return xp.where(x > 0, 1.0, xp.where(x < 0, -1.0, 0.0))
+
+
+_EPS = float(np.finfo(float).eps)
+
+
+def _i1_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    # PyTorch's i1_backward: i0(x) - i1(x) / x, 0.5 where |x| <= eps (and at NaN: not above it).
+    big = xp.abs(x) > _EPS
+    safe = xp.where(big, x, _EPS)
+    return (g * xp.where(big, _i0(xp, safe) - ans * (1.0 / safe), 0.5),)
+
+
+def _i1e_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    # PyTorch's i1e_backward: i0e(x) - i1e(x) (sgn(x) + 1 / x), 0.5 where |x| <= eps.
+    big = xp.abs(x) > _EPS
+    safe = xp.where(big, x, _EPS)
+    return (g * xp.where(big, _i0e(xp, safe) - ans * (_sign(xp, safe) + 1.0 / safe), 0.5),)
+
+
+def _sympy_i0e(x: Any) -> Any:
+    sympy = load_sympy()
+    return sympy.besseli(0, x) * sympy.exp(-sympy.Abs(x))
+
+
+def _sympy_i1e(x: Any) -> Any:
+    sympy = load_sympy()
+    return sympy.besseli(1, x) * sympy.exp(-sympy.Abs(x))
+
+
+def _sympy_entr(x: Any) -> Any:
+    sympy = load_sympy()
+    return sympy.Piecewise((-x * sympy.log(x), x > 0), (0, sympy.Eq(x, 0)), (-sympy.oo, True))
+
+
+# ndtr(x) is (1 + erf(x * sqrt(1/2))) * 0.5 in PyTorch, recorded as MulBackward1 over AddBackward1
+# over ErfBackward0 over MulBackward1: the Tensor-Scalar overloads that C++ calls, not Python's
+# operators (MulBackward0). These two rows are those overloads, parts of composites alone.
+def _ndtr(emit: Any, x: Any) -> Any:
+    return emit("mul_scalar", emit("add_scalar", emit("erf", emit("mul_scalar", x, other=_SQRT1_2)), other=1.0),
+                other=0.5)
+
+
+OTHER = Param("other", "float", 1.0)
+
+
+def _nan_to_num(xp: Any, x: Any, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Any:
+    high = 1.7976931348623157e308 if posinf is None else posinf
+    low = -1.7976931348623157e308 if neginf is None else neginf
+    return xp.where(x != x, nan, xp.where(x == math.inf, high, xp.where(x == -math.inf, low, x)))
+
+
+def _finite(xp: Any, x: Any) -> Any:
+    return xp.where(x - x == 0, 1.0, 0.0)  # (x - x is NaN at NaN and at both infinities)
+
+
+def _hardshrink(xp: Any, x: Any, lambd: float = 0.5) -> Any:
+    return xp.where((x >= -lambd) & (x <= lambd), 0.0, x)
+
+
+def _softshrink(xp: Any, x: Any, lambd: float = 0.5) -> Any:
+    # PyTorch's kernel: x * 0 inside, so that -0.0 and NaN stay what they are.
+    if lambd < 0:
+        raise ValueError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    return xp.where(x > lambd, x - lambd, xp.where(x < -lambd, x + lambd, x * 0.0))
+
+
+def _shrunk(x: Any, lambd: float = 0.5) -> tuple[Any]:
+    return ((x >= -lambd) & (x <= lambd),)  # where PyTorch's shrink backward gives 0 (a NaN g too)
+
+
+def _sympy_shrink(soft: bool) -> Any:
+    def build(x: Any, lambd: float = 0.5) -> Any:
+        sympy = load_sympy()
+        return sympy.Piecewise((x - lambd if soft else x, x > lambd), (x + lambd if soft else x, x < -lambd), (0, True))
+
+    return build
+
+
+_LN2 = math.log(2.0)
+LAMBD = Param("lambd", "float", 0.5)
+
+
+def _with(*params: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple([((shape,), {}) for shape in [(), (4,), (2, 3)]] + [((shape,), p) for p in params for shape in [(), (2, 3)]])
+
+
+ROWS: list[Op] = [
+    elementwise("i0", 1, _i0, lambda xp, g, ans, x: (g * _i1(xp, x),), "I0Backward0",
+                sympy=lambda x: load_sympy().besseli(0, x), ufuncs=(_I0,), methods=("i0",)),
+    elementwise("i0e", 1, _i0e, lambda xp, g, ans, x: (g * (_i1e(xp, x) - _sign(xp, x) * ans),),
+                "SpecialI0EBackward0", sympy=_sympy_i0e, ufuncs=(_I0E,), kinked=True, reference="torch.special.i0e(a)"),
+    elementwise("i1", 1, _i1, _i1_derivative, "SpecialI1Backward0", sympy=lambda x: load_sympy().besseli(1, x),
+                ufuncs=(_I1,), reference="torch.special.i1(a)"),
+    elementwise("i1e", 1, _i1e, _i1e_derivative, "SpecialI1EBackward0", sympy=_sympy_i1e, ufuncs=(_I1E,),
+                kinked=True, reference="torch.special.i1e(a)"),
+    composite("ndtr", 1, _ndtr, "MulBackward1", elementwise=True, examples=_with(), reference="torch.special.ndtr(a)"),
+    # x * other and x + other as C++ calls them (mul.Scalar, add.Scalar): parts of ndtr alone.
+    elementwise("mul_scalar", 1, lambda xp, x, other=1.0: x * other, lambda xp, g, ans, x, other=1.0: (g * other,),
+                "MulBackward1", sympy=lambda x, other=1.0: x * other, params=(OTHER,), callable=False, linear=True,
+                reference=None, examples=_with({"other": 0.5}), text=lambda args, other=1.0: f"{args[0]} * {other!r}"),
+    elementwise("add_scalar", 1, lambda xp, x, other=1.0: x + other, lambda xp, g, ans, x, other=1.0: (g,),
+                "AddBackward1", sympy=lambda x, other=1.0: x + other, params=(OTHER,), callable=False,
+                reference=None, examples=_with({"other": 0.5}), text=lambda args, other=1.0: f"{args[0]} + {other!r}"),
+    # PyTorch's: g * sqrt(2 pi) * exp(ndtri(x)^2 / 2); g / sqrt(2 pi) * exp(-(log_ndtr(x) + x^2 / 2));
+    # (2 x erfcx(x) - 2 / sqrt(pi)) * g; g * -(1 + log(x)).
+    elementwise("ndtri", 1, _ndtri, lambda xp, g, ans, x: (g * _SQRT_2PI * xp.exp(ans * ans / 2.0),),
+                "SpecialNdtriBackward0", sympy=lambda x: load_sympy().sqrt(2) * load_sympy().erfinv(2 * x - 1),
+                ufuncs=(_NDTRI,), domain=((0.05, 0.95),), reference="torch.special.ndtri(a)"),
+    elementwise("log_ndtr", 1, _log_ndtr,
+                lambda xp, g, ans, x: (g / _SQRT_2PI * xp.exp(-(ans + x * x / 2.0)),), "SpecialLogNdtrBackward0",
+                sympy=lambda x: load_sympy().log(load_sympy().erfc(-x * load_sympy().sqrt(2) / 2) / 2),
+                ufuncs=(_LOG_NDTR,), reference="torch.special.log_ndtr(a)"),
+    elementwise("erfcx", 1, _erfcx, lambda xp, g, ans, x: ((2.0 * x * ans - 2.0 / math.sqrt(math.pi)) * g,),
+                "SpecialErfcxBackward0", sympy=lambda x: load_sympy().exp(x * x) * load_sympy().erfc(x),
+                ufuncs=(_ERFCX,), reference="torch.special.erfcx(a)"),
+    elementwise("entr", 1, _entr, lambda xp, g, ans, x: (g * -(1.0 + xp.log(x)),), "SpecialEntrBackward0",
+                sympy=_sympy_entr, ufuncs=(_ENTR,), domain=((0.2, 3.0),), reference="torch.special.entr(a)"),
+    # nan_to_num(x, nan=0.0, posinf=None, neginf=None): the largest finite numbers by default;
+    # PyTorch's gradient is g * isfinite(x) (a product: a NaN g stays NaN).
+    elementwise("nan_to_num", 1, _nan_to_num, lambda xp, g, ans, x, **params: (g * _finite(xp, x),),
+                "NanToNumBackward0", sympy=lambda x, **params: x, kinked=True, methods=("nan_to_num",),
+                params=(Param("nan", "float", 0.0), Param("posinf", "float", None), Param("neginf", "float", None)),
+                examples=_with({"nan": 1.0, "posinf": 2.0, "neginf": -3.0}), reference="torch.nan_to_num(a)"),
+    # angle of a real number: pi below 0, else 0 (NaN stays); PyTorch's gradient is 0 (a NaN g too).
+    elementwise("angle", 1, lambda xp, x: xp.where(x != x, x, xp.where(x < 0, math.pi, 0.0)), lambda xp, g, ans, x: (g,),
+                "AngleBackward0", mask=lambda x: (True,), sympy=lambda x: load_sympy().Piecewise((load_sympy().pi, x < 0), (0, True)),
+                kinked=True, methods=("angle",)),
+    elementwise("hardshrink", 1, _hardshrink, lambda xp, g, ans, x, lambd=0.5: (g,), "HardshrinkBackward0",
+                mask=_shrunk, sympy=_sympy_shrink(False), kinked=True, params=(LAMBD,), methods=("hardshrink",),
+                examples=_with({"lambd": 1.0}, {"lambd": -0.5}), reference="F.hardshrink(a)"),
+    elementwise("softshrink", 1, _softshrink, lambda xp, g, ans, x, lambd=0.5: (g,), "SoftshrinkBackward0",
+                mask=_shrunk, sympy=_sympy_shrink(True), kinked=True, params=(LAMBD,),
+                examples=_with({"lambd": 1.0}, {"lambd": 0.0}), reference="F.softshrink(a)"),
+    # nextafter(a, b): the next float after a toward b; PyTorch's gradients g (0 where a == b: the
+    # value is b itself) and 0.
+    elementwise("nextafter", 2, np.nextafter, lambda xp, g, ans, a, b: (g, g), "NextafterBackward0",
+                mask=lambda a, b: (a == b, True), sympy=lambda a, b: a, kinked=True, methods=("nextafter",)),
+    # ldexp(a, b) = a * 2**b; PyTorch's gradients g * 2**b and g * a * 2**b * ln 2.
+    elementwise("ldexp", 2, lambda xp, a, b: a * xp.power(2.0, b),
+                lambda xp, g, ans, a, b: (g * xp.power(2.0, b), g * a * xp.power(2.0, b) * _LN2), "LdexpBackward0",
+                sympy=lambda a, b: a * 2**b, methods=("ldexp",)),
+    # rsub(a, b, alpha=1) = b - alpha * a (RsubBackward1 where b is a number).
+    elementwise("rsub", 2, lambda xp, a, b, alpha=1.0: b - a * alpha if alpha != 1.0 else b - a,
+                lambda xp, g, ans, a, b, alpha=1.0: (-g * alpha, g), "RsubBackward0",
+                sympy=lambda a, b, alpha=1.0: b - alpha * a, params=(Param("alpha", "float", 1.0),),
+                torch_node_rule=lambda constant, shapes, **params: "RsubBackward1" if constant[1] else "RsubBackward0",
+                scalar_overloads=frozenset({"RsubBackward1"}), linear=True,
+                examples=tuple((shapes, given) for shapes, given in [(((), ()), {}), (((4,), (4,)), {}),
+                                                                     (((2, 3), (3,)), {"alpha": 2.0})])),
+    # The calls that are their real input itself, with no node, as PyTorch returns it (a real tensor
+    # has no conjugate or negative bit to resolve).
+    structural("positive", 1, lambda x, ranks: x, lambda g, ans, x, ranks: (g,), "(none: the input itself)",
+               linear=True, identity_when=lambda **params: True, shape=lambda x: x, dtype="keeps",
+               sympy=lambda x: x, spellings=("conj", "conj_physical", "resolve_conj", "resolve_neg", "real"),
+               methods=("positive", "conj", "conj_physical", "resolve_conj", "resolve_neg"),
+               examples=(((((3,),), {})), ((((2, 3),), {}))), reference="torch.positive(a)"),
+]
