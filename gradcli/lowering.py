@@ -207,8 +207,9 @@ def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, A
         args, keywords = _tensors_by_keyword(op, args, keywords)
     if op.optional_args:  # cross_entropy(x, t, weight=w), cross_entropy(x, t)
         args, keywords = _optional(op, name, args, keywords, front)
-    if op.tensor_positions and len(args) > max(op.tensor_positions):  # gather(x, dim, index)
-        args = [*(args[p] for p in op.tensor_positions), *(a for p, a in enumerate(args) if p not in op.tensor_positions)]
+    positions = op.tensor_positions if dialect is None or dialect.tensor_positions is None else dialect.tensor_positions
+    if positions and len(args) > max(positions):  # gather(x, dim, index), x.where(cond, y)
+        args = [*(args[p] for p in positions), *(a for p, a in enumerate(args) if p not in positions)]
     arity = len(args) if op.arity == -1 else op.arity
     if op.arity == -1 and args and front.kind(args[0]) in (LIST, TUPLE):  # cat([a, b], dim=0)
         tensors, given = list(front.items(args[0])), args[1:]

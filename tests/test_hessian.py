@@ -26,10 +26,10 @@ ELEMENTWISE = [op for op in OPS.values() if op.elementwise]
 ORDER_FIRST = {"polygamma"}
 # PyTorch's trigamma (lgamma's second derivative) is six steps of a recurrence and a short series:
 # good to about 1e-9 of the exact value, which SymPy gives.
-ACCURACY = {"lgamma": 1e-9}
+ACCURACY = {"lgamma": 1e-9, "mvlgamma": 1e-9}  # (mvlgamma: a sum of lgammas)
 # The gamma function's poles (0 and the negative integers), where SymPy's limit gives up: PyTorch's
 # values there are held in tests/test_gamma.py.
-POLES = {(name, (x,)) for name in ("lgamma", "digamma") for x in (0.0, -3.0, -1e30)}
+POLES = {(name, (x,)) for name in ("lgamma", "digamma", "mvlgamma") for x in (0.0, -3.0, -1e30)}
 X, Y, Z = sympy.symbols("x y z", real=True)
 
 

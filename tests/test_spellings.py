@@ -173,8 +173,8 @@ def _method_cases():
     from gradcli.ops import OPS
 
     for op in OPS.values():
-        if not (op.callable and op.elementwise) or op.arity not in (1, 2):
-            continue
+        if not (op.callable and op.elementwise) or op.arity not in (1, 2) or op.tensor_positions:
+            continue  # (x.polygamma(n) is polygamma(n, x): below)
         given = "".join(f", {name}={value!r}" for name, value in op.examples[0][1].items())  # (clamp's min)
         args = f"(y{given})" if op.arity == 2 else f"({given[2:]})"
         plain = f"{op.name}(x, y{given})" if op.arity == 2 else f"{op.name}(x{given})"
@@ -196,6 +196,10 @@ def test_every_method_of_the_table_means_its_function(spelled, plain):
     ("torch.sum(torch.lerp(v, w, x))", "sum(lerp(v, w, x))"),
     ("torch.special.erfinv(x / 2) + x.erfinv() + np.heaviside(x, y) + x.heaviside(y)",
      "erfinv(x / 2) + erfinv(x) + heaviside(x, y) + heaviside(x, y)"),
+    ("torch.special.polygamma(2, x) + x.polygamma(1) + x.where(y > 0, x * 2)",
+     "polygamma(2, x) + polygamma(1, x) + where(y > 0, x, x * 2)"),
+    ("torch.special.expit(x) + torch.special.multigammaln(x + 3, 2) + torch.float_power(x, 2) + x.float_power(y)",
+     "sigmoid(x) + mvlgamma(x + 3, 2) + x ** 2 + x ** y"),
 ])
 def test_remainder_fmod_sinc_and_lerp_by_their_pytorch_and_numpy_names(spelled, plain):
     assert_same_as_plain(spelled, plain)

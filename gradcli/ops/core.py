@@ -171,6 +171,9 @@ class Dialect(NamedTuple):
     defaults: tuple[tuple[str, Any], ...] = ()  # its params' defaults where they differ (NumPy's ddof=0)
     refuses: tuple[str, ...] = ()  # keywords the family's function has not (np.std has no unbiased=)
     required: tuple[str, ...] = ()  # params the family's function cannot do without (torch.cumsum's dim)
+    # where the row's tensor args stand among the family's positional args, where they differ from the
+    # row's (Op.tensor_positions): x.where(cond, y) is where(cond, x, y), (1, 0, 2); None: the row's
+    tensor_positions: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, eq=False, repr=False)  # eq/repr left out: they cost start-up time

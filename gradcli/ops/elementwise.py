@@ -15,7 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import FLOATS, Number, Op, Param, composite, elementwise, load_sympy
+from gradcli.ops.core import FLOATS, Dialect, Number, Op, Param, composite, elementwise, load_sympy
+
+METHOD = "method"  # (gradcli.lowering.METHOD: the family of x.name(...))
 
 _LN2, _LN10 = float(np.log(2.0)), float(np.log(10.0))
 
@@ -103,11 +105,11 @@ def _atan2_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, A
     return g * b * scale, -g * a * scale
 
 
-def _zero_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+def _zero_derivative(xp: Any, g: Any, ans: Any, x: Any, **params: Any) -> tuple[Any]:
     return (g,)  # masked everywhere (_masked_everywhere): a step's derivative is 0
 
 
-def _masked_everywhere(x: Any) -> tuple[bool]:
+def _masked_everywhere(x: Any, **params: Any) -> tuple[bool]:
     return (True,)
 
 
@@ -136,6 +138,22 @@ def _step_function(name: str) -> Any:
 
 def _sympy_step(name: str, x: Any) -> Any:
     return _step_function(name)(x)
+
+
+def _round(xp: Any, x: Any, decimals: int | None = None) -> Any:
+    if decimals is None:
+        return np.rint(x)
+    scale = _c_pow(10.0, float(abs(decimals)))  # (inf past 10**308, as C's pow: NaN out, as in PyTorch)
+    if decimals > 0:
+        return np.rint(x * scale) / scale
+    return np.rint(x / scale) * scale
+
+
+def _sympy_round(x: Any, decimals: int | None = None) -> Any:
+    if decimals is None:
+        return _sympy_step("round", x)
+    scale = load_sympy().Integer(10) ** decimals
+    return _sympy_step("round", x * scale) / scale
 
 
 # NumPy has no erf. The C library's (math.erf) on floats, and the same function element by
@@ -538,11 +556,12 @@ ROWS = [
     # quotient does not, and y / y must have the gradient 0 exactly.
     _binary("div", "/", operator.truediv, lambda xp, g, ans, a, b: (g / b, -g * (ans / b)), "DivBackward0", 20,
             operator.truediv, ufuncs=(np.divide,), domain=((-2.0, 2.0), (0.5, 2.0)),
-            reflected=lambda emit, a, b: emit("mul", emit("reciprocal", b), a), spellings=("div", "divide", "true_divide"), methods=("div", "divide", "true_divide")),
+            reflected=lambda emit, a, b: emit("mul", emit("reciprocal", b), a), spellings=("div", "divide", "true_divide"), methods=("div", "divide", "true_divide"),
+            overloads=("div_rounding",)),  # div(a, b, rounding_mode='floor')
     # PyTorch masks the base's product where the exponent is 0 (NaN of g included).
     _binary("pow", "**", lambda xp, a, b: xp.power(a, b), _pow_derivative, "PowBackward0", 40, operator.pow,
             mask=lambda a, b: (b == 0, None), right_assoc=True, callable=True, ufuncs=(np.power, np.float_power), torch_node_rule=_pow_torch_node,
-            scalar_overloads=frozenset({"PowBackward0", "PowBackward2"}), domain=((0.3, 2.0), (-2.0, 2.0)), spellings=("power",), methods=("pow",),
+            scalar_overloads=frozenset({"PowBackward0", "PowBackward2"}), domain=((0.3, 2.0), (-2.0, 2.0)), spellings=("power", "float_power"), methods=("pow", "float_power"),
             keeps_integers=True, dtype="keeps", reference="torch.pow(a, b)"),
     elementwise("neg", 1, operator.neg, lambda xp, g, ans, x: (-g,), "NegBackward0", sympy=operator.neg,
                 symbol="-", precedence=30, callable=False, linear=True,
@@ -606,8 +625,11 @@ ROWS = [
            kinked=True, domain=_BETWEEN_STEPS, methods=("floor",), dtype="keeps"),
     _unary("ceil", np.ceil, _zero_derivative, partial(_sympy_step, "ceil"), mask=_masked_everywhere,
            kinked=True, domain=_BETWEEN_STEPS, methods=("ceil",), dtype="keeps"),
-    _unary("round", np.rint, _zero_derivative, partial(_sympy_step, "round"), mask=_masked_everywhere,
-           kinked=True, domain=_BETWEEN_STEPS, methods=("round",), dtype="keeps"),
+    # round(x, decimals=d): PyTorch's rint(x * 10**d) / 10**d, rint(x / 10**-d) * 10**-d below 0 (RoundBackward1)
+    _unary("round", _round, _zero_derivative, _sympy_round, mask=_masked_everywhere, ufuncs=(np.rint,),
+           kinked=True, domain=_BETWEEN_STEPS, methods=("round",), dtype="keeps", params=(Param("decimals", "int", None),),
+           torch_node_rule=lambda constant, shapes, decimals=None: "RoundBackward0" if decimals is None else "RoundBackward1",
+           examples=_with_params({"decimals": 2}, {"decimals": -1}), reference="torch.round(a)"),
     _unary("trunc", np.trunc, _zero_derivative, partial(_sympy_step, "trunc"), mask=_masked_everywhere,
            kinked=True, domain=_BETWEEN_STEPS, methods=("trunc",), dtype="keeps"),
     # PyTorch's: (+-2 / sqrt(pi)) * exp(-x**2) * g
@@ -633,17 +655,17 @@ ROWS = [
     # torch.clamp (and clip, its alias): min, max or both, numbers; the gradient passes at the
     # bounds themselves (ClampBackward1), where hardtanh's does not.
     _unary("clamp", _clamp_bounds, lambda xp, g, ans, x, **bounds: (g,), _sympy_clamp, mask=_clamp_masked,
-           torch_node="ClampBackward1", kinked=True, spellings=("clip",), methods=("clamp", "clip"),
+           torch_node="ClampBackward1", kinked=True, overloads=("clamp_tensor",), spellings=("clip",), methods=("clamp", "clip"),
            params=(Param("min", "float", None, aliases=("a_min",)), Param("max", "float", None, aliases=("a_max",))),
            examples=_with_params({"min": -1.0, "max": 2.0}, {"min": 0.5}, {"max": -1.0}, {"min": 1.0, "max": -1.0},
                                  defaults=False), dtype="keeps",
                                  reference="torch.clamp(a, -1.0, 2.0)", reference_program="clamp(a, -1.0, 2.0)"),
     _unary("clamp_min", _one_bound("min"), lambda xp, g, ans, x, **bound: (g,), _sympy_clamp, mask=_clamp_masked,
-           torch_node="ClampMinBackward0", kinked=True, methods=("clamp_min",), params=(Param("min", "float", None),),
+           torch_node="ClampMinBackward0", kinked=True, overloads=("clamp_min_tensor",), methods=("clamp_min",), params=(Param("min", "float", None),),
            examples=_with_params({"min": 0.5}, {"min": -1.0}, defaults=False), dtype="keeps",
            reference="torch.clamp_min(a, 0.5)", reference_program="clamp_min(a, 0.5)"),
     _unary("clamp_max", _one_bound("max"), lambda xp, g, ans, x, **bound: (g,), _sympy_clamp, mask=_clamp_masked,
-           torch_node="ClampMaxBackward0", kinked=True, methods=("clamp_max",), params=(Param("max", "float", None),),
+           torch_node="ClampMaxBackward0", kinked=True, overloads=("clamp_max_tensor",), methods=("clamp_max",), params=(Param("max", "float", None),),
            examples=_with_params({"max": 0.5}, {"max": -1.0}, defaults=False), dtype="keeps",
            reference="torch.clamp_max(a, 0.5)", reference_program="a.clamp_max(0.5)"),
     # F.threshold(x, threshold, value): x above the threshold, else value; NaN passes the gradient.
@@ -806,6 +828,7 @@ ROWS = [
     elementwise("where", 3, lambda xp, c, a, b: xp.where(c != 0, a, b), _no_derivative, "WhereBackward0",
                 mask=lambda c, a, b: (True, c == 0, c != 0), conditions=(0,),
                 sympy=lambda c, a, b: load_sympy().Piecewise((a, load_sympy().Ne(c, 0)), (b, True)), kinked=True, dtype="keeps",
+                methods=("where",), dialects=(Dialect(METHOD, tensor_positions=(1, 0, 2)),),  # x.where(cond, y)
                 reference="torch.where(a != 0, b, c)"),
     # masked_fill(x, mask, value): value where the mask holds; x's gradient masked there, value's the rest.
     elementwise("masked_fill", 3, lambda xp, x, m, v: xp.where(m != 0, v, x), _no_derivative, "MaskedFillBackward1",
@@ -899,6 +922,7 @@ def _trigamma_one(x: float) -> float:
     return sign * result
 
 
+ZETA_TERMS = 1_000_000  # the most terms one call of polygamma(n >= 2, x) sums below x = 0 (about 1 s)
 _MACHEP = 1.11022302462515654042E-16
 _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
            -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15, 1.8152105401943546773e17,
@@ -982,7 +1006,19 @@ def _element_by_element(ufunc: Any, scalar: Callable[..., float]) -> Callable[..
 
 _lgamma = _element_by_element(_LGAMMA, _lgamma_one)
 _digamma = _element_by_element(_DIGAMMA, _digamma_one)
-_polygamma = _element_by_element(_POLYGAMMA, _polygamma_one)
+_polygamma_each = _element_by_element(_POLYGAMMA, _polygamma_one)
+
+
+def _polygamma(xp: Any, x: Any, n: Any) -> Any:
+    # zeta's loop takes a step per unit of -x below 0 (x = -1e8 - 0.5: a minute): its steps over
+    # the whole call are counted, and bounded, before any is taken.
+    xs, ns = np.asarray(getattr(x, "primal", x), dtype=float), np.asarray(getattr(n, "primal", n), dtype=float)
+    with np.errstate(invalid="ignore"):
+        steps = float(np.sum(np.where((ns >= 2) & (xs < 0) & (xs != np.floor(xs)), -xs, 0.0)))  # (at a pole: inf at once)
+    if steps > ZETA_TERMS:
+        raise ValueError(f"polygamma(n, x) with n >= 2 takes a step per unit of -x below 0: {steps:,.0f} steps here, "
+                         f"past gradcli's limit of {ZETA_TERMS:,} (PyTorch takes seconds there)")
+    return _polygamma_each(xp, x, n)
 
 
 def _sympy_polygamma(x: Any, n: Any) -> Any:
@@ -1003,6 +1039,7 @@ ROWS += [
     elementwise("polygamma", 2, _polygamma, lambda xp, g, ans, x, n: (g * _polygamma(xp, x, n + 1.0), None),
                 "PolygammaBackward0", sympy=_sympy_polygamma, ufuncs=(_POLYGAMMA,), index_from=1,
                 tensor_positions=(1, 0), text=lambda args: f"polygamma({args[1]}, {args[0]})",
+                methods=("polygamma",), dialects=(Dialect(METHOD, tensor_positions=()),),  # x.polygamma(n)
                 shape_message=lambda label, shapes: "polygamma(n, x) cannot take these arguments",
                 domain=((0.5, 4.0), (2.0, 2.0)), reference="torch.polygamma(int(b), a)"),
 ]

@@ -16,7 +16,6 @@ COMPLEX = "complex numbers are not supported"
 MEANINGS: dict[str, tuple[str | None, str]] = {
     "logistic": ("sigmoid", ""),
     "log_sigmoid": ("logsigmoid", ""), "logsoftmax": ("log_softmax", ""),
-    "softmin": ("softmax", "softmin(x) is softmax(-x)"),
     "cbrt": (None, "PyTorch has no cbrt: write sign(x) * abs(x) ** (1/3)"),
     "sqr": ("square", ""), "pow2": ("square", ""),
     "step": ("heaviside", "heaviside(x, 0.5) is the step; its gradient is 0"),

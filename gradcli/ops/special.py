@@ -20,7 +20,9 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops.core import Op, Param, composite, elementwise, load_sympy, structural
-from gradcli.ops.elementwise import _element_by_element
+from gradcli.ops.elementwise import _digamma, _element_by_element, _floor_divide, _lgamma, _sympy_step
+from gradcli.ops.nn import _keeps_everything
+from gradcli.ops.reductions import CAST, DIM_INT
 
 # --- Bessel's i0, i1 and their scaled forms: Cephes' Chebyshev series (PyTorch's calc_i0...) ---
 
@@ -320,6 +322,101 @@ _LN2 = math.log(2.0)
 LAMBD = Param("lambd", "float", 0.5)
 
 
+# --- clamp with tensor bounds (ClampBackward0, ClampMinBackward1, ClampMaxBackward1) -------------
+# min(max(x, min), max), a NaN anywhere giving NaN; a left-out bound is -inf or inf. PyTorch's
+# gradients: x's where min <= x <= max; min's where x < min < max; max's where max(x, min) > max.
+
+
+def _at_least(xp: Any, x: Any, low: Any) -> Any:
+    return xp.where((x < low) | (low != low), low, x)  # (a tie keeps x: clamp_min(-0.0, 0.0) is -0.0)
+
+
+def _at_most(xp: Any, x: Any, high: Any) -> Any:
+    return xp.where((x > high) | (high != high), high, x)
+
+
+def _clamp_tensor_masks(x: Any, low: Any, high: Any) -> tuple[Any, Any, Any]:
+    # (`^ True` is `not` on NumPy's booleans and on Python's alike; `~True` is -2)
+    return ((x >= low) & (x <= high)) ^ True, ((x < low) & (low < high)) ^ True, ((x > high) | (low > high)) ^ True
+
+
+def _sympy_clamp_tensor(x: Any, low: Any, high: Any) -> Any:
+    sympy = load_sympy()
+    return sympy.Min(sympy.Max(x, low), high)
+
+
+# --- div with a rounding mode (DivBackward2): its gradients are 0, a step's ---------------------
+
+ROUNDING = Param("rounding_mode", "str", None, choices=("trunc", "floor"))
+
+
+def _div_rounding(xp: Any, a: Any, b: Any, rounding_mode: str | None = None) -> Any:
+    if rounding_mode == "trunc":
+        return np.trunc(a / b)
+    if rounding_mode == "floor":
+        return _floor_divide(xp, a, b)
+    return a / b
+
+
+def _div_rounding_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any, rounding_mode: str | None = None) -> tuple[Any, Any]:
+    return g / b, -g * (ans / b)  # (rounding_mode=None, true division; masked everywhere with a mode)
+
+
+def _sympy_div_rounding(a: Any, b: Any, rounding_mode: str | None = None) -> Any:
+    if rounding_mode is None:
+        return a / b
+    return _sympy_step("trunc" if rounding_mode == "trunc" else "floor", a / b)
+
+
+# --- mvlgamma(x, p): the sum of lgamma(x - j / 2), j < p, and p (p - 1) / 4 log(pi) --------------
+# (PyTorch 2.13 no longer refuses x <= (p - 1) / 2: lgamma's poles and signs are in the sum, as here.)
+
+
+def _mvlgamma_terms(x: Any, p: int | None) -> list[Any]:
+    if p is None:
+        raise ValueError("mvlgamma() missing 1 required positional argument: 'p'")
+    if p < 1:
+        raise ValueError("p has to be greater than or equal to 1")
+    return [x + (-p * 0.5 + 0.5 + 0.5 * k) for k in range(p)]  # PyTorch's arange(-p/2 + 1/2, 1/2, 1/2) + x
+
+
+def _mvlgamma(xp: Any, x: Any, p: int | None = None) -> Any:
+    terms = _mvlgamma_terms(x, p)
+    total = _lgamma(xp, terms[0])
+    for term in terms[1:]:
+        total = total + _lgamma(xp, term)
+    return total + float(p * (p - 1)) * math.log(math.pi) * 0.25  # type: ignore[operator]
+
+
+def _mvlgamma_derivative(xp: Any, g: Any, ans: Any, x: Any, p: int | None = None) -> tuple[Any]:
+    terms = _mvlgamma_terms(x, p)
+    total = _digamma(xp, terms[0])
+    for term in terms[1:]:
+        total = total + _digamma(xp, term)
+    return (g * total,)
+
+
+def _sympy_mvlgamma(x: Any, p: int | None = None) -> Any:
+    sympy = load_sympy()
+    count = int(p or 1)
+    return sum((sympy.loggamma(x - sympy.Rational(j, 2)) for j in range(count)),
+               sympy.Rational(count * (count - 1), 4) * sympy.log(sympy.pi))
+
+
+# --- fill(x, value): value everywhere, x's shape (FillBackward0, FillBackward1 for a tensor value)
+
+
+def _fill_shape(x: tuple[int, ...], value: tuple[int, ...]) -> tuple[int, ...]:
+    if value:
+        raise ValueError(f"fill only supports 0-dimension value tensor but got tensor with {len(value)} dimensions.")
+    return x
+
+
+def _softmin(emit: Any, x: Any, dim: Any = None) -> Any:
+    # F.softmin: softmax(-x), SoftmaxBackward0 over NegBackward0.
+    return emit("softmax", emit("neg", x), dim=dim)
+
+
 def _with(*params: dict[str, Any]) -> tuple[Any, ...]:
     return tuple([((shape,), {}) for shape in [(), (4,), (2, 3)]] + [((shape,), p) for p in params for shape in [(), (2, 3)]])
 
@@ -387,6 +484,53 @@ ROWS: list[Op] = [
                 scalar_overloads=frozenset({"RsubBackward1"}), linear=True,
                 examples=tuple((shapes, given) for shapes, given in [(((), ()), {}), (((4,), (4,)), {}),
                                                                      (((2, 3), (3,)), {"alpha": 2.0})])),
+    elementwise("clamp_tensor", 3, lambda xp, x, low, high: _at_most(xp, _at_least(xp, x, low), high),
+                lambda xp, g, ans, x, low, high: (g, g, g), "ClampBackward0", mask=_clamp_tensor_masks,
+                sympy=_sympy_clamp_tensor, kinked=True, callable=False, inputs=("input", "min", "max"),
+                optional_args=((1, "min", -math.inf), (2, "max", math.inf)), dtype="keeps",
+                text=lambda args: f"clamp({', '.join(args)})",
+                examples=tuple((shapes, {}) for shapes in [((), (), ()), ((4,), (4,), (4,)), ((2, 3), (3,), ())]),
+                domain=((-2.0, 2.0), (-1.5, 0.0), (0.2, 1.5)),
+                reference="torch.clamp(a, b, c)", reference_program="clamp(a, b, c)"),
+    elementwise("clamp_min_tensor", 2, _at_least, lambda xp, g, ans, x, low: (g, g),
+                "ClampMinBackward1", mask=lambda x, low: ((x >= low) ^ True, (x < low) ^ True),
+                sympy=lambda x, low: load_sympy().Max(x, low), kinked=True, callable=False,
+                inputs=("input", "min"), dtype="keeps", text=lambda args: f"clamp_min({args[0]}, {args[1]})",
+                reference="torch.clamp_min(a, b)", reference_program="clamp_min(a, b)"),
+    elementwise("clamp_max_tensor", 2, _at_most, lambda xp, g, ans, x, high: (g, g),
+                "ClampMaxBackward1", mask=lambda x, high: ((x <= high) ^ True, (x > high) ^ True),
+                sympy=lambda x, high: load_sympy().Min(x, high), kinked=True, callable=False,
+                inputs=("input", "max"), dtype="keeps", text=lambda args: f"clamp_max({args[0]}, {args[1]})",
+                reference="torch.clamp_max(a, b)", reference_program="clamp_max(a, b)"),
+    elementwise("div_rounding", 2, _div_rounding, _div_rounding_derivative, "DivBackward2",
+                mask=lambda a, b, rounding_mode=None: (None, None) if rounding_mode is None else (True, True),
+                sympy=_sympy_div_rounding, params=(ROUNDING,), callable=False, kinked=True,
+                torch_node_rule=lambda constant, shapes, rounding_mode=None: "DivBackward0" if rounding_mode is None
+                else "DivBackward2",
+                text=lambda args, rounding_mode=None: f"div({args[0]}, {args[1]}, rounding_mode={rounding_mode!r})",
+                examples=tuple((shapes, {"rounding_mode": mode}) for mode in ("trunc", "floor")
+                               for shapes in [((), ()), ((2, 3), (3,))]),
+                domain=((-3.0, 3.0), (0.7, 0.9)),
+                reference="torch.div(a, b, rounding_mode='floor')", reference_program="div(a, b, rounding_mode='floor')"),
+    elementwise("mvlgamma", 1, _mvlgamma, _mvlgamma_derivative, "MvlgammaBackward0", sympy=_sympy_mvlgamma,
+                params=(Param("p", "int", None),), spellings=("multigammaln",), methods=("mvlgamma",),
+                examples=tuple(((shape,), {"p": p}) for p in (1, 3) for shape in [(), (2, 3)]), domain=((2.5, 5.0),),
+                reference="torch.mvlgamma(a, 2)", reference_program="mvlgamma(a, 2)"),
+    elementwise("fill", 2, lambda xp, x, value: xp.where(x != x, value, value), lambda xp, g, ans, x, value: (g, g),
+                "FillBackward1", mask=lambda x, value: (True, None), sympy=lambda x, value: value, shape=_fill_shape,
+                torch_node_rule=lambda constant, shapes: "FillBackward0" if constant[1] else "FillBackward1",
+                scalar_overloads=frozenset({"FillBackward0"}), inputs=("input", "value"), dtype="keeps", linear=True,
+                examples=tuple((shapes, {}) for shapes in [((), ()), ((4,), ()), ((2, 3), ())])),
+    composite("softmin", 1, _softmin, "SoftmaxBackward0", params=(DIM_INT, CAST),
+              examples=(((((4,),), {"dim": 0})), ((((2, 3),), {"dim": 1}))),
+              reference="F.softmin(a, 0)", reference_program="softmin(a, 0)"),
+    # F.feature_alpha_dropout with p=0 or training=False: the input itself (else random: refused).
+    structural("feature_alpha_dropout", 1, lambda x, ranks, **params: x, lambda g, ans, x, ranks, **params: (g,),
+               "(none: the input itself)",
+               params=(Param("p", "float", 0.5), Param("training", "bool", False), Param("inplace", "bool", False)),
+               identity_when=_keeps_everything, shape=lambda x, **params: x,
+               examples=((((3,),), {"p": 0.0}), (((2, 3),), {"training": False})),
+               reference="F.feature_alpha_dropout(a, 0.5, False)", reference_program="feature_alpha_dropout(a, 0.5, False)"),
     # The calls that are their real input itself, with no node, as PyTorch returns it (a real tensor
     # has no conjugate or negative bit to resolve).
     structural("positive", 1, lambda x, ranks: x, lambda g, ans, x, ranks: (g,), "(none: the input itself)",
