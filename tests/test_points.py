@@ -71,10 +71,11 @@ def _root_programs() -> list[str]:
             programs += [f"{op.symbol}x", f"sum({op.symbol}v)"]
         elif op.index_from is not None:  # polygamma(n, x): its index args whole numbers
             programs += [ops.node_text(op, ["x", "2"], {}), f"sum({ops.node_text(op, ['v', '1'], {})})"]
-        elif op.arity == 2:
-            programs += [f"{op.name}(x, y)", f"{op.name}(x, 0.5)", f"sum({op.name}(v, x))"]
-        elif op.arity == 3:
-            programs += [f"{op.name}(x, y, x)", f"{op.name}(x, 0.5, y)", f"sum({op.name}(v, x, 0.5))"]
+        elif op.arity in (2, 3):  # (by its print rule: clamp(x, y, x) is the row clamp_tensor)
+            params = op.examples[0][1]
+            calls = [["x", "y", "x"], ["x", "0.5", "y"], ["v", "x", "0.5"]] if op.arity == 3 else [["x", "y"], ["x", "0.5"], ["v", "x"]]
+            programs += [ops.node_text(op, calls[0], params), ops.node_text(op, calls[1], params),
+                         f"sum({ops.node_text(op, calls[2], params)})"]
         else:
             call = ops.node_text(op, ["x"], op.examples[0][1])  # (with the params clamp needs)
             programs += [call, f"sum({ops.node_text(op, ['v'], op.examples[0][1])})"]

@@ -23,7 +23,6 @@ FILES = sorted([*(ROOT / "samples" / "autograd").glob("*.py"), *(ROOT / "tests" 
 ADDRESS = re.compile(r"0x[0-9a-f]+")
 KNOWN_TO_DIFFER = {  # issue #21: cases where gradcli run does not yet print what PyTorch printed; remove each as it is fixed
     "bce_with_logits_pos_weight": "pos_weight= is refused with an invented TypeError (unexpected keyword argument)",
-    "clamp_with_tensor_bounds": "clamp(min=tensor) is refused with an invented TypeError ('min' must be a number)",
     "create_graph_second_derivative": "create_graph=True is ignored: the gradient has no grad_fn, then an invented RuntimeError",
     "graph_transpose_names": "x.T is TransposeBackward0 (PyTorch: PermuteBackward0); x.T.reshape(-1) is ViewBackward0 (PyTorch: UnsafeView)",
     "integer_reduction_dtypes": "max(dim)/argmax/argmin of integers print floats; torch.nansum is not supported (exit 2)",

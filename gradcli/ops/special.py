@@ -286,8 +286,10 @@ OTHER = Param("other", "float", 1.0)
 
 
 def _nan_to_num(xp: Any, x: Any, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Any:
-    high = 1.7976931348623157e308 if posinf is None else posinf
-    low = -1.7976931348623157e308 if neginf is None else neginf
+    # The largest finite numbers of x's own dtype (float32's under `gradcli run`), as PyTorch's defaults.
+    largest = float(np.finfo(x.dtype).max) if getattr(x, "dtype", None) in (np.float32, np.float16) else 1.7976931348623157e308
+    high = largest if posinf is None else posinf
+    low = -largest if neginf is None else neginf
     return xp.where(x != x, nan, xp.where(x == math.inf, high, xp.where(x == -math.inf, low, x)))
 
 
@@ -486,7 +488,7 @@ ROWS: list[Op] = [
                                                                      (((2, 3), (3,)), {"alpha": 2.0})])),
     elementwise("clamp_tensor", 3, lambda xp, x, low, high: _at_most(xp, _at_least(xp, x, low), high),
                 lambda xp, g, ans, x, low, high: (g, g, g), "ClampBackward0", mask=_clamp_tensor_masks,
-                sympy=_sympy_clamp_tensor, kinked=True, callable=False, inputs=("input", "min", "max"),
+                sympy=_sympy_clamp_tensor, kinked=True, callable=False,  # (min=, max=: optional_args)
                 optional_args=((1, "min", -math.inf), (2, "max", math.inf)), dtype="keeps",
                 text=lambda args: f"clamp({', '.join(args)})",
                 examples=tuple((shapes, {}) for shapes in [((), (), ()), ((4,), (4,), (4,)), ((2, 3), (3,), ())]),
