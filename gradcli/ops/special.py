@@ -276,13 +276,11 @@ def _sympy_entr(x: Any) -> Any:
 
 # ndtr(x) is (1 + erf(x * sqrt(1/2))) * 0.5 in PyTorch, recorded as MulBackward1 over AddBackward1
 # over ErfBackward0 over MulBackward1: the Tensor-Scalar overloads that C++ calls, not Python's
-# operators (MulBackward0). These two rows are those overloads, parts of composites alone.
+# operators (MulBackward0): the rows mul_scalar and add_scalar (gradcli/ops/losses.py).
 def _ndtr(emit: Any, x: Any) -> Any:
     return emit("mul_scalar", emit("add_scalar", emit("erf", emit("mul_scalar", x, other=_SQRT1_2)), other=1.0),
                 other=0.5)
 
-
-OTHER = Param("other", "float", 1.0)
 
 
 def _nan_to_num(xp: Any, x: Any, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Any:
@@ -432,14 +430,7 @@ ROWS: list[Op] = [
                 ufuncs=(_I1,), reference="torch.special.i1(a)"),
     elementwise("i1e", 1, _i1e, _i1e_derivative, "SpecialI1EBackward0", sympy=_sympy_i1e, ufuncs=(_I1E,),
                 kinked=True, reference="torch.special.i1e(a)"),
-    composite("ndtr", 1, _ndtr, "MulBackward1", elementwise=True, examples=_with(), reference="torch.special.ndtr(a)"),
-    # x * other and x + other as C++ calls them (mul.Scalar, add.Scalar): parts of ndtr alone.
-    elementwise("mul_scalar", 1, lambda xp, x, other=1.0: x * other, lambda xp, g, ans, x, other=1.0: (g * other,),
-                "MulBackward1", sympy=lambda x, other=1.0: x * other, params=(OTHER,), callable=False, linear=True,
-                reference=None, examples=_with({"other": 0.5}), text=lambda args, other=1.0: f"{args[0]} * {other!r}"),
-    elementwise("add_scalar", 1, lambda xp, x, other=1.0: x + other, lambda xp, g, ans, x, other=1.0: (g,),
-                "AddBackward1", sympy=lambda x, other=1.0: x + other, params=(OTHER,), callable=False,
-                reference=None, examples=_with({"other": 0.5}), text=lambda args, other=1.0: f"{args[0]} + {other!r}"),
+    composite("ndtr", 1, _ndtr, "MulBackward1", shape=lambda x: x, examples=_with(), reference="torch.special.ndtr(a)"),
     # PyTorch's: g * sqrt(2 pi) * exp(ndtri(x)^2 / 2); g / sqrt(2 pi) * exp(-(log_ndtr(x) + x^2 / 2));
     # (2 x erfcx(x) - 2 / sqrt(pi)) * g; g * -(1 + log(x)).
     elementwise("ndtri", 1, _ndtri, lambda xp, g, ans, x: (g * _SQRT_2PI * xp.exp(ans * ans / 2.0),),
