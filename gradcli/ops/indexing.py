@@ -14,11 +14,11 @@ first; where the key's own advanced axes come after a slice, they are moved back
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from gradcli.ops.core import Array, Param, point_axes, structural
+from gradcli.ops.core import Array, Dialect, Param, composite, point_axes, structural
 
 INDEX_ARG = "*"  # in a key: the next index arg of the node
 
@@ -449,4 +449,525 @@ ROWS += [
                shape_message=lambda label, shapes: "this boolean mask cannot select here",
                examples=(((((4,), (4,)), {})), ((((2, 3), (2, 3)), {})), ((((2, 3), (2,)), {}))),
                reference="a[b > 0]", reference_program="a[b > 0]"),
+]
+
+
+# --- writing into a copy: scatter, scatter_add, scatter_reduce, index_add, index_copy, index_fill,
+# index_reduce, put -------------------------------------------------------------------------------
+# Each row's args are (the tensor written into, what is written, the index): PyTorch's order
+# (x, dim, index, src) is the row's tensor_positions. Every one is a scatter along an axis (a
+# _Write): the index_* rows spread their 1-D index over the source's shape (as index_select is a
+# gather), put scatters along the flattened tensor. Each element of x and of what is written reaches
+# one element of the result, so the VJP (PyTorch's, FunctionsManual's scatter_reduce_backward) is
+# diagonal in each, and the JVP follows from it. Of two writes to one place the last one wins, as on
+# PyTorch's CPU; a reduce combines them (NaN spreads).
+
+_REDUCES = ("sum", "prod", "mean", "amax", "amin")
+_IDENTITY = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "amax": -np.inf, "amin": np.inf}
+
+
+def _lined(arrays: Sequence[Any], ranks: Sequence[int]) -> list[Any]:
+    """The arrays, each with the batch axis in front where any has one."""
+    leads = [np.ndim(a) - rank for a, rank in zip(arrays, ranks, strict=True)]
+    if not any(leads):
+        return list(arrays)
+    count = next(np.shape(a)[0] for a, lead in zip(arrays, leads, strict=True) if lead)
+    return [a if lead else np.broadcast_to(a, (count, *np.shape(a))) for a, lead in zip(arrays, leads, strict=True)]
+
+
+def _out_of_bounds(index: Array, size: int, dim: int, negative: bool = False) -> Array:
+    """The index in range of a dim of `size` (negative ones from the end where `negative`), in PyTorch's words."""
+    if index.size and (index.min() < (-size if negative else 0) or index.max() >= size):
+        bad = int(index.min() if index.min() < (-size if negative else 0) else index.max())
+        raise ValueError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+    return np.where(index < 0, index + size, index) if negative else index
+
+
+class _Write(NamedTuple):
+    """One call as a scatter along `axis` of x (lined up, the batch axis in front where there is one)."""
+
+    x: Any
+    src: Any  # (of the index's shape)
+    key: tuple[Array, ...]  # where each element of src goes in x
+    axis: int
+    reduce: str | None  # None: set
+    include_self: bool
+    x_shape: tuple[int, ...]  # the shapes the cotangents take back: x's and the written arg's, lined up
+    src_shape: tuple[int, ...]
+    spread: bool = False  # the written arg is one number for every place: its cotangent is their sum
+    scale: float = 1.0  # what is written is the arg times this (index_add's alpha)
+    weight: Array | None = None  # what of src's cotangent flows (index_fill's value: each place once)
+
+
+def _greater(current: Any, new: Any) -> Any:  # PyTorch's amax step: a NaN written wins, a tie keeps what is there
+    return np.where(np.isnan(new) | (current < new), new, current)
+
+
+def _less(current: Any, new: Any) -> Any:
+    return np.where(np.isnan(new) | (new < current), new, current)
+
+
+_COMBINE = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": _greater, "amin": _less}
+
+
+def _accumulate(combine: Any, out: Any, key: tuple[Array, ...], part: Any, axis: int) -> Any:
+    """combine.at(out, key, part), in the index's order; one slice of the index at a time where combine is
+    no ufunc (amax, amin: which of two equal zeros stays) or on the Hessian's dual numbers."""
+    if isinstance(combine, np.ufunc) and type(out) is np.ndarray and type(part) is np.ndarray:
+        combine.at(out, key, part)
+        return out
+    for k in range(np.shape(part)[axis]):  # (a slice writes each place once: the loop keeps the order)
+        along: list[Any] = [slice(None)] * np.ndim(part)
+        along[axis] = slice(k, k + 1)
+        sub = tuple(a[tuple(along)] if a.shape[axis] != 1 else a for a in key)
+        here = part[tuple(along)]
+        out[sub] = out[sub] * here if combine is np.multiply else out[sub] + here if combine is np.add else combine(
+            out[sub], here)
+    return out
+
+
+def _counts(write: _Write) -> Array:
+    counts = np.full(np.shape(write.x), float(write.include_self))
+    np.add.at(counts, write.key, 1.0)
+    counts[counts == 0] = 1.0
+    return counts
+
+
+def _apply(write: _Write) -> Any:
+    """x with src written at the key: set (reduce None), or combined with what is there."""
+    out = np.copy(write.x)
+    reduce = write.reduce
+    if reduce is None:
+        out[write.key] = write.src
+        return out
+    if not write.include_self:
+        identity: Any = _IDENTITY[reduce]
+        if out.dtype.kind in "iub" and not np.isfinite(identity):
+            identity = np.iinfo(np.int64).min if identity < 0 else np.iinfo(np.int64).max
+        out[write.key] = identity
+    out = _accumulate(_COMBINE[reduce], out, write.key, write.src, write.axis)
+    if reduce == "mean":
+        counts = _counts(write)
+        out = out // counts.astype(out.dtype) if out.dtype.kind in "iu" else out / counts
+    return out
+
+
+def _apply_vjp(write: _Write, g: Any, ans: Any) -> tuple[Any, Any]:
+    """(x's cotangent, src's), as PyTorch's backward of scatter, scatter_add and scatter_reduce."""
+    key, x, src, reduce = write.key, write.x, write.src, write.reduce
+    if reduce is None:  # ScatterBackward0: grad.scatter(dim, index, 0), grad.gather(dim, index)
+        gx = np.copy(g)
+        gx[key] = 0.0
+        return gx, g[key] if write.weight is None else g[key] * write.weight
+    if reduce == "sum":
+        gx, gsrc = g, g[key]
+    elif reduce == "mean":
+        counts = _counts(write)
+        gx, gsrc = g / counts, g[key] / counts[key]
+    elif reduce in ("amax", "amin"):  # shared evenly among the ties
+        value = ans[key]
+        self_is = np.asarray(x == ans, dtype=float)
+        src_is = np.asarray(src == value, dtype=float)
+        share = np.copy(self_is)
+        np.add.at(share, key, src_is)
+        distributed = g / share
+        gx, gsrc = self_is * distributed, src_is * distributed[key]
+    else:  # prod: where an element is 0, the product of the others
+        masked_self = np.where(x == 0, 1.0, x)
+        gx = g * _apply(write._replace(x=masked_self)) / masked_self
+        src_zero = np.asarray(src == 0)
+        zeros = np.zeros(np.shape(x))
+        np.add.at(zeros, key, src_zero.astype(float))
+        single = src_zero & (zeros[key] == 1)
+        without = _apply(write._replace(src=np.where(single, 1.0, src)))
+        gsrc = np.where(single, (g * without)[key], (g * ans)[key] / np.where(src_zero, 1.0, src))
+    if not write.include_self:
+        gx = np.copy(gx)
+        gx[key] = 0.0
+    return gx, gsrc if write.weight is None else gsrc * write.weight
+
+
+def _back(write: _Write, gx: Any, gsrc: Any) -> tuple[Any, Any]:
+    """The cotangents in the shapes of the args as lined up (call_vjp sums a batch axis they had not)."""
+    if write.spread:  # one number written everywhere
+        gsrc = np.sum(gsrc, axis=tuple(range(len(write.src_shape), np.ndim(gsrc))))
+    elif np.shape(gsrc) != write.src_shape:
+        if np.size(gsrc) == int(np.prod(write.src_shape)):
+            gsrc = np.reshape(gsrc, write.src_shape)
+        else:  # (src larger than the index: its first elements alone are written)
+            full = np.zeros_like(gsrc, shape=write.src_shape)
+            full[tuple(slice(0, n) for n in np.shape(gsrc))] = gsrc
+            gsrc = full
+    return np.reshape(gx, write.x_shape), gsrc if write.scale == 1.0 else gsrc * write.scale
+
+
+def _write_rows(prepare: Any) -> tuple[Any, Any, Any]:
+    """forward, vjp and jvp of a row whose call `prepare(*args, ranks=, **params)` makes a _Write."""
+    def forward(*args: Any, ranks: tuple[int, ...], **params: Any) -> Array:
+        write = prepare(*args, ranks=ranks, **params)
+        return np.reshape(_apply(write), write.x_shape)
+
+    def vjp(g: Any, ans: Any, *args: Any, ranks: tuple[int, ...], **params: Any) -> tuple[Any, ...]:
+        write = prepare(*args, ranks=ranks, **params)
+        answer = np.reshape(ans, np.shape(write.x))
+        g = np.reshape(np.broadcast_to(g, np.shape(ans)), np.shape(write.x))
+        return (*_back(write, *_apply_vjp(write, g, answer)), *[None] * (len(args) - 2))
+
+    def jvp(tangents: Sequence[Any], ans: Any, *args: Any, ranks: tuple[int, ...], **params: Any) -> Array:
+        write = prepare(*args, ranks=ranks, **params)
+        dx, dsrc = _apply_vjp(write, np.ones(np.shape(write.x)), np.reshape(ans, np.shape(write.x)))
+        out = np.zeros(np.shape(write.x))
+        if tangents[0] is not None:  # (each tangent lined up as its arg is, by the same prepare)
+            out = out + dx * prepare(tangents[0], *args[1:], ranks=ranks, **params).x
+        if tangents[1] is not None:
+            np.add.at(out, write.key, dsrc * prepare(args[0], tangents[1], *args[2:], ranks=ranks, **params).src)
+        return np.reshape(out, np.shape(ans))
+
+    return forward, vjp, jvp
+
+
+def _scatter_write(x: Any, src: Any, index: Any, ranks: tuple[int, ...], name: str, reduce: str | None,
+                   dim: int | None = None, include_self: bool = True) -> _Write:
+    """scatter(x, dim, index, src) and its kin: src (a number: everywhere) written along dim where index says."""
+    if dim is None or (name.endswith("_reduce") and reduce is None):
+        raise ValueError(f"{name}() missing 1 required positional argument: '{'dim' if dim is None else 'reduce'}'")
+    rank = ranks[0]
+    if ranks[2] != rank:
+        raise ValueError("Index tensor must have the same number of dimensions as self tensor")
+    spread = ranks[1] == 0 and rank > 0  # scatter(x, 0, index, 2.0)
+    if not spread and ranks[1] != rank:
+        raise ValueError("Index tensor must have the same number of dimensions as src tensor")
+    x, src, index = _lined([x, src, _whole(index)], ranks)
+    x_shape, src_shape = np.shape(x), np.shape(src)
+    if rank == 0:  # (numbers: as vectors of one)
+        x, src, index, rank = np.reshape(x, (*x_shape, 1)), np.reshape(src, (*src_shape, 1)), index[..., None], 1
+    (axis,) = point_axes(dim, rank)
+    point_x, point_index = np.shape(x)[-rank:], index.shape[-rank:]
+    point_src = point_index if spread else np.shape(src)[-rank:]
+    if any(i > s or (d != rank + axis and i > n)
+           for d, (i, s, n) in enumerate(zip(point_index, point_src, point_x, strict=True))):
+        raise ValueError(f"Expected index {list(point_index)} to be no larger than self {list(point_x)} apart from "
+                         f"dimension {rank + axis} and to be no larger size than src {list(point_src)}")
+    index = _out_of_bounds(index, point_x[axis], rank + axis)
+    if spread:
+        src = np.broadcast_to(np.reshape(src, (*np.shape(src), *(1,) * rank)), index.shape)
+    else:
+        src = src[tuple(slice(0, n) for n in index.shape)]
+    return _Write(x, src, _along(index, axis), axis, reduce, include_self, x_shape, src_shape, spread)
+
+
+def _index_write(x: Any, source: Any, index: Any, ranks: tuple[int, ...], name: str, reduce: str | None,
+                 dim: int | None = None, include_self: bool = True, alpha: float = 1.0, fill: bool = False) -> _Write:
+    """index_add(x, dim, index, source) and its kin: source's slices written into x's slices along dim at the
+    1-D index (index_fill: a number, everywhere), as a scatter of the index spread over source's shape."""
+    if dim is None or (name.endswith("_reduce") and reduce is None):
+        raise ValueError(f"{name}() missing 1 required positional argument: '{'dim' if dim is None else 'reduce'}'")
+    if ranks[2] > 1:
+        raise ValueError(f"{name}(): Index is supposed to be a vector")
+    x, source, index = _lined([x, source, _whole(index)], ranks)
+    x_shape, src_shape = np.shape(x), np.shape(source)
+    rank, lead = max(ranks[0], 1), np.ndim(x) - ranks[0]
+    x = np.reshape(x, (*x_shape[:lead], *x_shape[lead:], *(1,) * (rank - ranks[0])))
+    (axis,) = point_axes(dim, rank)
+    index = np.reshape(index, (*index.shape[:lead], -1))
+    count = index.shape[-1]
+    index = _out_of_bounds(index, np.shape(x)[axis], rank + axis, negative=fill)
+    wanted = list(np.shape(x)[lead:])
+    wanted[axis] = count
+    if fill:
+        if ranks[1]:
+            raise ValueError(f"{name}(): only supports a 0-dimensional value tensor, but got tensor with "
+                             f"{ranks[1]} dimension(s).")
+        source = np.broadcast_to(np.reshape(source, (*src_shape, *(1,) * rank)), (*src_shape, *wanted))
+    else:
+        point = np.shape(source)[lead:] or (1,)
+        if tuple(point) != tuple(wanted) and not (count == 1 and ranks[1] == 0 and ranks[0] == 0):
+            raise ValueError(f"{name}(): Number of indices ({count}) should be equal to source.size(dim): "
+                             f"({point[axis] if len(point) == rank else point}), for dim: {rank + axis}, and source "
+                             f"{list(point)} should be self {list(np.shape(x)[lead:])} but along dim")
+        source = np.reshape(source, (*np.shape(source)[:lead], *wanted))
+    def spread(along: Array) -> Array:  # (lead..., count) -> source's shape, the same along every other axis
+        laid = np.reshape(along, (*along.shape[:lead], *(1,) * (rank + axis), count, *(1,) * (-axis - 1)))
+        return np.broadcast_to(laid, (*along.shape[:lead], *wanted))
+
+    if alpha != 1.0:
+        source = source * alpha
+    weight = None
+    if fill:  # a place filled twice takes the value's gradient once (PyTorch's: at the index made unique)
+        order = np.argsort(index, axis=-1, kind="stable")
+        ordered = np.take_along_axis(index, order, axis=-1)
+        first = np.ones(index.shape, dtype=bool)
+        np.put_along_axis(first, order, np.concatenate([first[..., :1], ordered[..., 1:] != ordered[..., :-1]], axis=-1),
+                          axis=-1)
+        weight = spread(first).astype(float)
+    return _Write(x, source, _along(spread(index), axis), axis, reduce, include_self, x_shape, src_shape, fill,
+                  alpha, weight)
+
+
+def _put_write(x: Any, source: Any, index: Any, ranks: tuple[int, ...], accumulate: bool = False) -> _Write:
+    """put(x, index, source, accumulate): source written into x flattened, at the index (negative: from the end)."""
+    x, source, index = _lined([x, source, _whole(index)], ranks)
+    x_shape, src_shape = np.shape(x), np.shape(source)
+    lead = np.ndim(x) - ranks[0]
+    size = int(np.prod(x_shape[lead:], dtype=np.int64))
+    index = np.reshape(index, (*index.shape[:lead], -1))
+    if int(np.prod(src_shape[lead:], dtype=np.int64)) != index.shape[-1]:
+        raise ValueError(f"put_(): Expected source and index to have the same number of elements, but got "
+                         f"source.numel() = {int(np.prod(src_shape[lead:], dtype=np.int64))}, "
+                         f"index.numel() = {index.shape[-1]}")
+    if index.size and (index.min() < -size or index.max() >= size):
+        bad = int(index.max() if index.max() >= size else index.min())
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {size} elements.")
+    index = np.where(index < 0, index + size, index)
+    flat = np.reshape(x, (*x_shape[:lead], size))
+    return _Write(flat, np.reshape(source, (*src_shape[:lead], -1)), _along(index, -1), -1,
+                  "sum" if accumulate else None, True, x_shape, src_shape)
+
+
+def _write_shape(x: Shape, *others: Shape, **params: Any) -> Shape:
+    return x
+
+
+def _scatter_node(plain: str, number: str) -> Any:
+    return lambda constant, shapes, **params: number if constant[1] else plain
+
+
+_DIM_GIVEN = Param("dim", "int", aliases=("axis",))  # (required: None says so)
+_INCLUDE_SELF = Param("include_self", "bool", True)
+_NEEDS_REDUCE = (Dialect("torch", required=("reduce",)), Dialect("method", required=("reduce",)))
+_WRITE_DOMAIN = ((-2.0, 2.0), (-2.0, 2.0), (0.0, 0.0))  # (the tests sample index 0 everywhere)
+
+
+def _write_row(name: str, prepare: Any, torch_node: str, params: tuple[Param, ...], examples: Any, reference: str,
+               positions: tuple[int, ...] = (0, 3, 2), inputs: tuple[str, ...] = ("input", "src", "index"),
+               **fields: Any) -> Any:
+    forward, vjp, jvp = _write_rows(prepare)
+    return structural(name, 3, forward, vjp, torch_node, jvp=jvp, dtype="keeps", index_from=2, params=params,
+                      tensor_positions=positions, inputs=inputs, shape=_write_shape, methods=(name,),
+                      domain=_WRITE_DOMAIN, sympy=None, examples=examples, reference=reference,
+                      reference_program=reference.removeprefix("torch."), **fields)
+
+
+def _partial(function: Any, **fixed: Any) -> Any:
+    def prepare(*args: Any, ranks: tuple[int, ...], **params: Any) -> _Write:
+        return function(*args, ranks=ranks, **fixed, **params)
+
+    return prepare
+
+
+_SCATTER_EXAMPLES = ((((3, 2), (1, 2), (1, 2)), {"dim": 0}), (((2, 3), (2, 1), (2, 1)), {"dim": 1}),
+                     (((4,), (1,), (1,)), {"dim": -1}), (((2, 3), (), (1, 3)), {"dim": 0}))
+_REDUCE_EXAMPLES = ((((3, 2), (2, 2), (2, 2)), {"dim": 0, "reduce": "sum"}),
+                    (((3, 2), (2, 2), (2, 2)), {"dim": 0, "reduce": "prod"}),
+                    (((2, 3), (2, 2), (2, 2)), {"dim": 1, "reduce": "mean", "include_self": False}),
+                    (((3, 2), (2, 2), (2, 2)), {"dim": 0, "reduce": "amax"}),
+                    (((3, 2), (2, 2), (2, 2)), {"dim": -2, "reduce": "amin", "include_self": False}),
+                    (((3, 2), (2, 2), (2, 2)), {"dim": 0, "reduce": "prod", "include_self": False}))
+_INDEX_EXAMPLES = ((((3, 2), (1, 2), (1,)), {"dim": 0}), (((2, 3), (2, 2), (2,)), {"dim": 1}),
+                   (((), (), (1,)), {"dim": 0}))
+
+ROWS += [
+    _write_row("scatter", _partial(_scatter_write, name="scatter", reduce=None), "ScatterBackward0", (_DIM_GIVEN,),
+               _SCATTER_EXAMPLES, "torch.scatter(a, 0, c, b)", torch_node_rule=_scatter_node("ScatterBackward0",
+                                                                                             "ScatterBackward1"),
+               scalar_overloads=frozenset({"ScatterBackward1"})),
+    _write_row("scatter_add", _partial(_scatter_write, name="scatter_add", reduce="sum"), "ScatterAddBackward0",
+               (_DIM_GIVEN,), _SCATTER_EXAMPLES[:3], "torch.scatter_add(a, 0, c, b)"),
+    _write_row("scatter_reduce", _partial(_scatter_write, name="scatter_reduce"), "ScatterReduceBackward0",
+               (_DIM_GIVEN, Param("reduce", "str", None, choices=_REDUCES), _INCLUDE_SELF), _REDUCE_EXAMPLES,
+               "torch.scatter_reduce(a, 0, c, b, 'amax')", dialects=_NEEDS_REDUCE),
+    _write_row("index_add", _partial(_index_write, name="index_add", reduce="sum"), "IndexAddBackward0",
+               (_DIM_GIVEN, Param("alpha", "float", 1.0)), (*_INDEX_EXAMPLES, (((2, 3), (2, 2), (2,)), {"dim": 1, "alpha": -2.0})),
+               "torch.index_add(a, 0, c, b)", inputs=("input", "source", "index")),
+    _write_row("index_copy", _partial(_index_write, name="index_copy", reduce=None), "IndexCopyBackward0",
+               (_DIM_GIVEN,), (*_INDEX_EXAMPLES[::2], (((2, 3), (2, 1), (1,)), {"dim": 1})), "torch.index_copy(a, 0, c, b)", inputs=("input", "source", "index")),
+    _write_row("index_fill", _partial(_index_write, name="index_fill", reduce=None, fill=True), "IndexFillBackward1",
+               (_DIM_GIVEN,), ((((3, 2), (), (1,)), {"dim": 0}), (((2, 3), (), (2,)), {"dim": -1}),
+                               (((), (), (1,)), {"dim": 0})),
+               "torch.index_fill(a, 0, c, b)", inputs=("input", "value", "index"),
+               torch_node_rule=_scatter_node("IndexFillBackward1", "IndexFillBackward0"),
+               scalar_overloads=frozenset({"IndexFillBackward0"})),
+    _write_row("index_reduce", _partial(_index_write, name="index_reduce"), "IndexReduceBackward0",
+               (_DIM_GIVEN, Param("reduce", "str", None, choices=("prod", "mean", "amax", "amin")), _INCLUDE_SELF),
+               ((((3, 2), (2, 2), (2,)), {"dim": 0, "reduce": "prod"}),
+                (((2, 3), (2, 2), (2,)), {"dim": 1, "reduce": "mean", "include_self": False}),
+                (((3, 2), (2, 2), (2,)), {"dim": 0, "reduce": "amax"}),
+                (((3, 2), (2, 2), (2,)), {"dim": 0, "reduce": "amin", "include_self": False})),
+               "torch.index_reduce(a, 0, c, b, 'prod')", inputs=("input", "source", "index"), dialects=_NEEDS_REDUCE),
+    _write_row("put", _put_write, "PutBackward0", (Param("accumulate", "bool", False),),
+               ((((3, 2), (1,), (1,)), {}), (((2, 3), (2, 2), (2, 2)), {"accumulate": True}), (((4,), (1,), (1,)), {})),
+               "torch.put(a, c, b)", positions=(0, 2, 1), inputs=("input", "source", "index"),
+               text=lambda args, accumulate=False: f"put({args[0]}, {args[2]}, {args[1]}{', True' * accumulate})"),
+]
+
+
+# --- take_along_dim: gather after broadcasting ------------------------------------------------------
+# PyTorch's take_along_dim(x, index, dim) expands x and the index to one shape but along dim (an
+# ExpandBackward0 under the GatherBackward0, even where nothing grows); without a dim, it gathers
+# from both flattened (a ViewBackward0 under it). Where the shapes are not known (a tape for many
+# points), it is one node.
+
+
+def _along_sizes(x: Shape, index: Shape, dim: int) -> tuple[Shape, Shape]:
+    """The sizes x and the index are expanded to: their broadcast shape, each keeping its own along dim."""
+    if len(x) != len(index):
+        raise ValueError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, but "
+                         f"got {len(x)} dimensions for input, and {len(index)} dimensions for indices")
+    (axis,) = point_axes(dim, len(x))
+    rest = np.broadcast_shapes(tuple(1 if a == len(x) + axis else n for a, n in enumerate(x)),
+                               tuple(1 if a == len(x) + axis else n for a, n in enumerate(index)))
+    return (tuple(x[a] if a == len(x) + axis else n for a, n in enumerate(rest)),
+            tuple(index[a] if a == len(x) + axis else n for a, n in enumerate(rest)))
+
+
+def _take_along_shape(x: Shape, index: Shape, dim: int | None = None) -> Shape:
+    if dim is None:
+        return (int(np.prod(index, dtype=np.int64)),)
+    return _along_sizes(x, index, dim)[1]
+
+
+def _take_along(x: Array, index: Array, ranks: tuple[int, ...], dim: int | None = None) -> Array:
+    lead = x.ndim - ranks[0], index.ndim - ranks[1]
+    if dim is None:
+        return _gather(np.reshape(x, (*x.shape[: lead[0]], -1)), np.reshape(index, (*index.shape[: lead[1]], -1)),
+                       (1, 1), 0)
+    sx, si = _along_sizes(x.shape[lead[0]:], index.shape[lead[1]:], dim)
+    return _gather(np.broadcast_to(x, x.shape[: lead[0]] + sx), np.broadcast_to(index, index.shape[: lead[1]] + si),
+                   (len(sx), len(si)), dim)
+
+
+def _take_along_vjp(g: Array, ans: Array, x: Array, index: Array, ranks: tuple[int, ...], dim: int | None = None
+                    ) -> tuple[Array, None]:
+    lead = x.ndim - ranks[0], index.ndim - ranks[1]
+    if dim is None:
+        flat = np.reshape(x, (*x.shape[: lead[0]], -1))
+        part, _ = _gather_vjp(g, ans, flat, np.reshape(index, (*index.shape[: lead[1]], -1)), (1, 1), 0)
+        return np.reshape(part, (*np.shape(part)[: np.ndim(part) - 1], *x.shape[lead[0]:])), None
+    sx, si = _along_sizes(x.shape[lead[0]:], index.shape[lead[1]:], dim)
+    wide = np.broadcast_to(x, x.shape[: lead[0]] + sx)
+    part, _ = _gather_vjp(g, ans, wide, np.broadcast_to(index, index.shape[: lead[1]] + si), (len(sx), len(si)), dim)
+    return _narrowed(part, np.ndim(part) - len(sx), x.shape[lead[0]:]), None
+
+
+def _take_along_program(emit: Any, x: Any, index: Any, dim: int | None = None) -> Any:
+    if dim is None:
+        return emit("gather", emit("reshape", x, shape=(-1,)), emit("reshape", index, shape=(-1,)), dim=0)
+    sx, si = emit.shape(x), emit.shape(index)
+    if sx is None or si is None:
+        return emit("take_along_dim_whole", x, index, dim=dim)
+    wide, picks = _along_sizes(sx, si, dim)
+    return emit("gather", emit("expand", x, size=wide), emit("expand", index, size=picks), dim=dim)
+
+
+_TAKE_ALONG_EXAMPLES: tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...] = ((((3, 2), (2, 2)), {"dim": 0}), (((1, 3), (2, 2)), {"dim": 1}), (((2, 3), (1, 2)), {}),
+                        (((2, 3), (1, 2)), {"dim": -1}))
+
+ROWS += [
+    structural("take_along_dim_whole", 2, _take_along, _take_along_vjp, "GatherBackward0", dtype="keeps",
+               jvp=_index_arg_jvp(_take_along), index_from=1, params=(Param("dim", "int", None, aliases=("axis",)),),
+               callable=False, reference=None, shape=_take_along_shape, domain=_INDEX_SHAPES,
+               examples=_TAKE_ALONG_EXAMPLES, text=lambda args, dim=None: f"take_along_dim({', '.join(args)}, {dim})"),
+    composite("take_along_dim", 2, _take_along_program, "GatherBackward0", dtype="keeps", index_from=1,
+              params=(Param("dim", "int", None, aliases=("axis",)),), inputs=("input", "indices"), methods=("take_along_dim",),
+              shape=_take_along_shape, domain=_INDEX_SHAPES, examples=_TAKE_ALONG_EXAMPLES, sympy=None,
+              reference="torch.take_along_dim(a, b, 0)", reference_program="take_along_dim(a, b, 0)"),
+]
+
+
+# --- masked_select, masked_scatter: a boolean mask broadcast against x ------------------------------
+
+
+def _mask_broadcast(x: Array, mask: Array, ranks: tuple[int, ...]) -> tuple[Array, Array, tuple[int, ...]]:
+    """x and the mask broadcast to one shape (PyTorch's), as (x, mask, ranks) for the rows of a mask as x's first axes."""
+    (x, mask) = _lined([x, mask], ranks)
+    lead = x.ndim - ranks[0]
+    point = np.broadcast_shapes(x.shape[lead:], mask.shape[lead:])
+    return _widened(x, lead, point), _widened(mask, lead, point), (len(point), len(point))
+
+
+def _narrowed(cotangent: Any, lead: int, own: Shape) -> Any:
+    """The cotangent of a value widened to a point shape (_widened), summed back to its own (the lead axes kept)."""
+    extra = np.ndim(cotangent) - lead - len(own)
+    if extra:
+        cotangent = np.sum(cotangent, axis=tuple(range(lead, lead + extra)))
+    kept = tuple(lead + a for a, n in enumerate(own) if n == 1 and np.shape(cotangent)[lead + a] != 1)
+    return np.sum(cotangent, axis=kept, keepdims=True) if kept else cotangent
+
+
+def _widened(a: Any, lead: int, point: Shape) -> Any:
+    """a (lead axes in front, then its own) broadcast to the point shape `point`, behind the lead axes."""
+    own = np.shape(a)[lead:]
+    a = np.reshape(a, (*np.shape(a)[:lead], *(1,) * (len(point) - len(own)), *own))
+    return np.broadcast_to(a, (*np.shape(a)[:lead], *point))
+
+
+def _masked_select(x: Array, mask: Array, ranks: tuple[int, ...]) -> Array:
+    x, mask, ranks = _mask_broadcast(x, mask, ranks)
+    return np.reshape(_mask_index(x, mask, ranks), (*x.shape[: x.ndim - ranks[0]], -1))
+
+
+def _masked_select_vjp(g: Array, ans: Array, x: Array, mask: Array, ranks: tuple[int, ...]) -> tuple[Array, None]:
+    wide, picks, wide_ranks = _mask_broadcast(x, mask, ranks)
+    lead = wide.ndim - wide_ranks[0]
+    return _narrowed(_mask_index_vjp(g, ans, wide, picks, wide_ranks)[0], lead, np.shape(x)[np.ndim(x) - ranks[0]:]), None
+
+
+def _masked_select_shape(x: Shape, mask: Shape) -> Shape:
+    return (int(np.prod(np.broadcast_shapes(x, mask), dtype=np.int64)),)  # (at most every element)
+
+
+def _masked_scatter_parts(x: Any, mask: Array, source: Any, ranks: tuple[int, ...]) -> tuple[Any, Array, Any, int]:
+    """x and the mask broadcast to one shape, source flattened (lined up), and the most places a point fills."""
+    x, mask, source = _lined([x, mask, source], ranks)
+    lead = np.ndim(x) - ranks[0]
+    point = np.broadcast_shapes(np.shape(x)[lead:], mask.shape[lead:])
+    picks = _widened(mask != 0, lead, point)
+    counts = np.reshape(picks, (*picks.shape[:lead], -1)).sum(axis=-1)
+    size = int(np.prod(np.shape(source)[lead:], dtype=np.int64))
+    if counts.size and counts.max() > size:
+        raise ValueError("Number of elements of source < number of ones in mask")
+    return _widened(x, lead, point), picks, np.reshape(source, (*np.shape(source)[:lead], size)), lead
+
+
+def _filled(picks: Array, flat: Any, lead: int) -> Array:
+    """Which of source's elements (flattened) are written: the first as many as each point's mask holds."""
+    counts = np.reshape(picks, (*picks.shape[:lead], -1)).sum(axis=-1)
+    return np.arange(np.shape(flat)[-1]) < counts[..., None]
+
+
+def _masked_scatter(x: Array, mask: Array, source: Array, ranks: tuple[int, ...]) -> Array:
+    wide, picks, flat, lead = _masked_scatter_parts(x, mask, source, ranks)
+    out = np.copy(wide)  # (np.copy: a dual number's tangent too)
+    out[picks] = flat[_filled(picks, flat, lead)]  # (in order: point by point, each in its own order)
+    return out
+
+
+def _masked_scatter_vjp(g: Array, ans: Array, x: Array, mask: Array, source: Array, ranks: tuple[int, ...]
+                        ) -> tuple[Array, None, Array]:
+    _, picks, flat, lead = _masked_scatter_parts(x, mask, source, ranks)
+    g = np.broadcast_to(g, np.shape(ans))
+    gx = _narrowed(np.where(picks, 0.0, g), lead, np.shape(x)[np.ndim(x) - ranks[0]:])  # grad.masked_fill(mask, 0)
+    gsource = np.zeros_like(g, shape=np.shape(flat))
+    gsource[_filled(picks, flat, lead)] = g[picks]
+    return gx, None, np.reshape(gsource, (*np.shape(flat)[:lead], *np.shape(source)[np.ndim(source) - ranks[2]:]))
+
+
+def _masked_scatter_jvp(tangents: Sequence[Array | None], ans: Array, x: Array, mask: Array, source: Array,
+                        ranks: tuple[int, ...]) -> Array:
+    tx, _, ts = tangents
+    return _masked_scatter(np.zeros_like(x) if tx is None else tx, mask, np.zeros_like(source) if ts is None else ts,
+                           ranks)
+
+
+ROWS += [
+    structural("masked_select", 2, _masked_select, _masked_select_vjp, "MaskedSelectBackward0",
+               jvp=_index_arg_jvp(_masked_select), dtype="keeps", conditions=(1,), shape=_masked_select_shape,
+               methods=("masked_select",), inputs=("input", "mask"),
+               examples=((((4,), (4,)), {}), (((2, 3), (3,)), {}), (((3,), (2, 3)), {})),
+               reference="torch.masked_select(a, b != 0)", reference_program="masked_select(a, b != 0)"),
+    structural("masked_scatter", 3, _masked_scatter, _masked_scatter_vjp, "MaskedScatterBackward0",
+               jvp=_masked_scatter_jvp, dtype="keeps", conditions=(1,), shape=lambda x, mask, source: np.broadcast_shapes(
+                   x, mask), methods=("masked_scatter",), inputs=("input", "mask", "source"),
+               examples=((((4,), (4,), (4,)), {}), (((2, 3), (3,), (2, 3)), {}), (((3,), (2, 3), (7,)), {})),
+               reference="torch.masked_scatter(a, b != 0, c)", reference_program="masked_scatter(a, b != 0, c)"),
 ]

@@ -257,6 +257,8 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         computing = np.dtype(cast)
     _check_dtypes(op, tensors, computing, cast)
     values = [a.data.astype(computing, copy=False) if isinstance(a, Tensor) else _number(a, computing) for a in args]
+    if not op.elementwise and numbers:  # (a rule that is not elementwise takes arrays: scatter(x, 0, i, 2.5))
+        values = [np.asarray(v) for v in values]
     integer_out = _integer_forward(op, args, values) if computing.kind in "bi" else None
     with np.errstate(all="ignore"):
         out = integer_out if integer_out is not None else np.asarray(

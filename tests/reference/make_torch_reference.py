@@ -55,6 +55,7 @@ TRIPLE_VALUES = [nan, inf, -inf, 0.0, -0.0, 0.5, 1.0, -2.5]  # lerp(start, end, 
 # float64 the order of LAPACK's operations shows), singular ones among them.
 MATRIX_ROWS = [[0.0, 0.0], [-0.0, 2.0], [1.0, 2.0], [2.0, 4.0], [0.5, -3.0], [1e-3, 7.0], [3.0, 1e3], [-1.0, -2.0]]
 SEEDS = [1.0, 0.0, nan]
+WRITE_INDICES = [[1, 0], [1, 1]]  # scatter and its kin: a permutation, a place written twice
 
 def _torch_call(text: str):
     """PyTorch's call of a row (Op.reference: our own text over the args a, b, c) as a function of the tensors."""
@@ -215,11 +216,17 @@ def points_of(name: str) -> list[tuple]:
         return POOL2D_POINTS
     if name == "binary_cross_entropy":
         return list(itertools.product(PROBABILITY_PAIRS, repeat=2))
+    if name in ("scatter", "scatter_add", "scatter_reduce", "index_add", "index_copy", "index_reduce", "put"):
+        return [(x, s, i) for x in VECTOR_PAIRS for s in VECTOR_PAIRS for i in WRITE_INDICES]
+    if name == "index_fill":  # a number, written at the index
+        return [(x, v, i) for x in VECTOR_PAIRS for v in PAIR_VALUES[:6] for i in WRITE_INDICES]
     if name == "expand_as":  # a vector of one, stretched along a pair
         return [([u[0]], v) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
     if name in THIRDS:
         return [(u, v, w) for u, v in itertools.product(VECTOR_PAIRS, repeat=2) for w in THIRDS[name]]
-    if name in ("dot", "inner", "outer", "mask_index", "einsum", "tensordot", "kron", *LOSSES):
+    if name == "masked_scatter":  # a pair, where a mask holds (NaN holds), filled from another pair in order
+        return [(x, m, v) for x in VECTOR_PAIRS for m in ([1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [nan, 0.0]) for v in VECTOR_PAIRS]
+    if name in ("dot", "inner", "outer", "mask_index", "masked_select", "einsum", "tensordot", "kron", *LOSSES):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name in ("matmul", "mv"):  # a (2, 2) matrix times a vector
         return [([u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
