@@ -54,6 +54,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from gradcli.ops.summation import torch_sum
+
 Array = np.ndarray
 Rule = Callable[..., Any]
 Shape = tuple[int, ...]
@@ -521,6 +523,11 @@ def unbroadcast(cotangent: Array, shape: Shape) -> Array:
     if cotangent.shape == shape:
         return cotangent
     extra = cotangent.ndim - len(shape)
+    if type(cotangent) is np.ndarray and cotangent.dtype == np.float32:
+        # one sum over every axis at once, as PyTorch's sum_to, in its float32 order (gradcli.ops.summation)
+        axes = (*range(extra), *(extra + axis for axis, size in enumerate(shape)
+                                 if size == 1 and cotangent.shape[extra + axis] != 1))
+        return torch_sum(cotangent, axes, keepdims=True).reshape(shape) if axes else cotangent
     if extra:
         cotangent = cotangent.sum(axis=tuple(range(extra)))
     kept = tuple(axis for axis, size in enumerate(shape) if size == 1 and cotangent.shape[axis] != 1)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops.core import Array, Dialect, Op, Param, composite, load_sympy, point_axes, structural
+from gradcli.ops.summation import torch_sum
 
 # dim/axis and keepdim/keepdims, as PyTorch and NumPy spell them.
 DIM = Param("dim", "dims", None, aliases=("axis",))
@@ -39,7 +40,7 @@ def _kept(g: Array, axes: tuple[int, ...], keepdim: bool) -> Array:
 
 
 def _sum(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
-    return np.asarray(np.sum(x, axis=point_axes(dim, ranks[0]), keepdims=keepdim))
+    return np.asarray(torch_sum(x, point_axes(dim, ranks[0]), keepdims=keepdim))
 
 
 def _sum_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None,
@@ -52,7 +53,10 @@ def _count(x: Array, axes: tuple[int, ...]) -> int:
 
 
 def _mean(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
-    return np.asarray(np.mean(x, axis=point_axes(dim, ranks[0]), keepdims=keepdim))
+    axes = point_axes(dim, ranks[0])
+    if type(x) is np.ndarray and x.dtype == np.float32 and x.size:  # PyTorch's CPU mean: its sum, divided by the count
+        return np.asarray(torch_sum(x, axes, keepdims=keepdim) / np.float32(_count(x, axes)))
+    return np.asarray(np.mean(x, axis=axes, keepdims=keepdim))
 
 
 def _mean_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None,
