@@ -23,6 +23,7 @@ import re
 import string
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -78,7 +79,9 @@ TIMEOUT = 60.0  # seconds of one run (--timeout)
 # --- what a program can name: modules, dtypes, functions --------------------------------------
 
 _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
+            "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
             "numpy", "numpy.linalg", "math"}
+_DATA = {"DataLoader", "TensorDataset", "Dataset", "random_split"}  # importable; refused where called
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,27 @@ class Dtype:
     def __repr__(self) -> str:
         return f"torch.{self.numpy.name}"
 
+
+@dataclass(frozen=True)
+class Device:
+    """torch.device: gradcli computes on the CPU, and answers so where a file asks (no CUDA, no accelerator)."""
+
+    type: str
+    index: int | None = None
+
+    def __repr__(self) -> str:
+        return f"device(type='{self.type}')" if self.index is None else f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+
+CPU = Device("cpu")
+_LEGACY_NAMES = {FLOAT32: "Float", FLOAT64: "Double", INT64: "Long", BOOL: "Bool"}
+_PLATFORM = {("torch", "device"), ("torch", "set_default_device"), ("torch.cuda", "is_available"),
+             ("torch.cuda", "device_count"), ("torch.accelerator", "is_available"),
+             ("torch.accelerator", "current_accelerator"), ("torch.backends.mps", "is_available")}
+_LEGACY: dict[str, np.dtype] = {"Tensor": FLOAT32, "FloatTensor": FLOAT32, "DoubleTensor": FLOAT64, "LongTensor": INT64, "BoolTensor": BOOL}
 
 _DTYPES: dict[str, np.dtype] = {"float32": FLOAT32, "float": FLOAT32, "float64": FLOAT64, "double": FLOAT64, "int64": INT64,
            "long": INT64, "bool": BOOL}
@@ -544,10 +568,10 @@ class Interpreter:
                                       "can be assigned")
 
     def set_item(self, base: Any, key: Any, value: Any, node: ast.AST) -> None:
-        """`d[k] = v`, `xs[i] = v` as Python does them; a tensor's elements are not assigned in place."""
+        """`d[k] = v`, `xs[i] = v` as Python does them; `t[k] = v` into a tensor outside any graph."""
         if isinstance(base, Tensor):
-            raise self.refuse(node, "assigning into a tensor's elements is not supported",
-                              "build the values with torch.where(...) or torch.cat(...)")
+            self.set_elements(base, key, value, node)
+            return
         if not isinstance(base, (list, dict)):
             raise PythonError("TypeError", f"'{_type_name(base)}' object does not support item assignment")
         if isinstance(base, list) and isinstance(key, slice) and isinstance(value, (list, tuple, str, range)):
@@ -556,6 +580,48 @@ class Interpreter:
             base[key] = value
         except (IndexError, TypeError, ValueError, KeyError) as problem:
             raise python_error(problem) from None
+
+    def set_elements(self, base: Tensor, key: Any, value: Any, node: ast.AST) -> None:
+        """`t[k] = v` (and `t[k] += v`) in place, as PyTorch's index_put_/copy_, where no graph is involved:
+        a leaf that requires grad is PyTorch's error; a tensor with a graph, or a value with one, would
+        record CopySlices, which gradcli does not (exit 2). The tensor takes the new values, which
+        uses before keep the old (as `-=` under no_grad)."""
+        grad = self.graph.grad_enabled
+        items = key if isinstance(key, tuple) else (key,)
+        if grad and base.requires_grad and base.is_leaf:  # (ints and slices write through a view)
+            view = all(item is None or item is Ellipsis or isinstance(item, (int, slice)) for item in items)
+            raise runtime_error(f"{'a view of ' if view else ''}a leaf Variable that requires grad is being used in an "
+                                f"in-place operation.")
+        if grad and (base.requires_grad or (isinstance(value, Tensor) and value.requires_grad)):
+            raise self.refuse(node, "assigning into the elements of a tensor with a graph (CopySlices) is not supported",
+                              "build the values with torch.where(...) or torch.cat(...)")
+        parts: list[Any] = []
+        for item in items:
+            try:
+                kind, part = self.key_part(item)
+            except lowering.CallProblem as problem:
+                raise self.refuse(node, f"this index is not supported: {problem.message}") from None
+            parts.append(part.data if kind == lowering.MASK else np.asarray(part) if isinstance(part, list) else part)
+        if isinstance(value, Tensor):
+            values = value.data
+        elif isinstance(value, (bool, int, float)):
+            values = np.asarray(value)
+        else:
+            raise self.refuse(node, f"assigning a {_type_name(value)} into a tensor's elements is not supported",
+                              "assign a number or a tensor")
+        data = base.data.copy()
+        try:
+            target = data[tuple(parts)]
+            data[tuple(parts)] = np.broadcast_to(values, np.shape(target)).astype(data.dtype)
+        except IndexError as problem:
+            raise TorchError("IndexError", str(problem)) from None
+        except ValueError:
+            raise runtime_error(f"shape mismatch: value tensor of shape [{', '.join(map(str, np.shape(values)))}] "
+                                f"cannot be broadcast to indexing result of shape "
+                                f"[{', '.join(map(str, np.shape(target)))}]") from None
+        base.data = data
+        if base.is_leaf:
+            base.node = None
 
     def bind(self, name: str, value: Any) -> None:
         self.names[name] = value
@@ -573,9 +639,6 @@ class Interpreter:
         target = node.target
         if isinstance(target, ast.Subscript):
             base, key = self.expression(target.value), self.key(target.slice)
-            if isinstance(base, Tensor):
-                raise self.refuse(target, "assigning into a tensor's elements is not supported",
-                                  "build the values with torch.where(...) or torch.cat(...)")
             item = self.index(base, key, target)
             self.set_item(base, key, self.binary(self.symbol(node), item, self.expression(node.value), node), target)
             return
@@ -590,7 +653,12 @@ class Interpreter:
         if tensor and current.requires_grad and current.is_leaf and self.graph.grad_enabled:
             raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
         value = self.binary(self.symbol(node), current, change, node)
-        if tensor and not self.graph.grad_enabled and isinstance(value, Tensor):
+        outside = tensor and (not self.graph.grad_enabled
+                              or not (current.requires_grad or getattr(change, "requires_grad", False)))
+        if outside and isinstance(value, Tensor):  # in place: the same tensor (its id) takes the values
+            if not np.can_cast(value.data.dtype, current.data.dtype, "same_kind"):
+                raise runtime_error(f"result type {_LEGACY_NAMES.get(value.data.dtype, '?')} can't be cast to the "
+                                    f"desired output type {_LEGACY_NAMES.get(current.data.dtype, '?')}")
             current.data = value.data.astype(current.data.dtype)
             current.node = None  # its next use is a new leaf: the graph before keeps the old values
             return
@@ -638,6 +706,8 @@ class Interpreter:
         class's (a method comes bound), then what nn.Module gives every module."""
         if name.startswith("__") and name.endswith("__"):
             raise self.refuse(node, f"the special attribute '{name}' is not supported")
+        if name == "_modules" and isinstance(owner, torch_nn.Module):  # its children, by name (setting one adds it)
+            return owner.children
         if isinstance(owner, Instance) and name in owner.fields:
             return owner.fields[name]
         if isinstance(owner, torch_nn.Module) and name in owner.fields:
@@ -1023,6 +1093,8 @@ class Interpreter:
             return slice(*parts)
         if isinstance(node, ast.Tuple):
             return tuple(self.key(e) for e in node.elts)
+        if isinstance(node, ast.Constant) and node.value is Ellipsis:  # t[..., -1]
+            return Ellipsis
         return self.expression(node)
 
     def index(self, base: Any, key: Any, node: ast.AST) -> Any:
@@ -1095,11 +1167,17 @@ class Interpreter:
                 return Dtype(_DTYPES[name])
             if name in _CONSTANTS and name != "newaxis":
                 return _CONSTANTS[name]
+            if (owner.path, name) in _PLATFORM or (owner.path == "torch" and name in _LEGACY) or (
+                    owner.path == "torch.utils.data" and name in _DATA) or (
+                    (owner.path, name) == ("torch.autograd", "Variable")):
+                return Function(owner.path, name)
             if name in _CONSTRUCTORS or name in FUNCTIONS or lowering.find(f"{owner.path}.{name}") is not None:
                 return Function(owner.path, name)
             raise self.refuse(node, f"'{path}' is not supported", "`gradcli functions` lists the functions")
         if isinstance(owner, Tensor):
             return self.tensor_attribute(owner, name, node)
+        if isinstance(owner, Device) and name in ("type", "index"):
+            return getattr(owner, name)
         if isinstance(owner, (Instance, torch_nn.Module)):
             return self.object_attribute(owner, name, node)
         if isinstance(owner, Super):
@@ -1152,6 +1230,8 @@ class Interpreter:
             return Tensor(self.graph, tensor.data)
         if name == "ndim":
             return tensor.data.ndim
+        if name == "device":
+            return CPU
         if name in lowering.PROPERTIES:  # m.T, m.mT: the ops they are, as every way in reads them
             row, given = lowering.PROPERTIES[name]
             op = OPS[row]
@@ -1212,6 +1292,10 @@ class Interpreter:
 
     def call_function(self, function: Function, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         name = function.name
+        if (function.module, name) in _PLATFORM:
+            return self.platform(function, args, kwargs, node)
+        if (function.module == "torch" and name in _LEGACY) or (function.module, name) == ("torch.autograd", "Variable"):
+            return self.legacy(function, args, kwargs, node)
         if name == "empty":
             raise self.refuse(node, f"{function.module}.{name}: an uninitialized tensor is not supported",
                               "give the values: torch.tensor([...]), torch.ones(...), torch.arange(...)")
@@ -1349,6 +1433,8 @@ class Interpreter:
         bool for bools) unless dtype= says."""
         if isinstance(data, Tensor):
             values = data.data
+        elif isinstance(data, np.ndarray) and data.dtype.kind in "biuf":  # t.numpy() back (from_numpy): its dtype
+            values = data.astype(INT64 if data.dtype.kind in "iu" else data.dtype)
         else:
             flat = _flatten(data, node, self)
             try:
@@ -1370,6 +1456,59 @@ class Interpreter:
                 raise runtime_error("value cannot be converted to type int64 without overflow")
             values = values.astype(dtype.numpy)
         return Tensor(self.graph, np.array(values))
+
+    def platform(self, function: Function, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """Where the file asks what it runs on: the CPU, no CUDA, no accelerator (as PyTorch's CPU build answers)."""
+        name = function.name
+        if name in ("is_available", "current_accelerator", "device_count"):
+            if args or kwargs:
+                raise TorchError("TypeError", f"{name}() takes no arguments")
+            return 0 if name == "device_count" else None if name == "current_accelerator" else False
+        bound = _python_bind(name, ["device"] if name == "set_default_device" else ["type", "index"], args, kwargs)
+        given = bound.get("device", bound.get("type"))
+        device = given if isinstance(given, Device) else self.device(given, bound.get("index"), node)
+        if name == "device":
+            return device
+        if device.type != "cpu":
+            raise self.refuse(node, f"torch.set_default_device('{visible(str(device))}') is not supported",
+                              "gradcli computes on the CPU")
+        return None
+
+    def device(self, spelled: Any, index: Any, node: ast.AST) -> Device:
+        if not isinstance(spelled, str):
+            raise TorchError("TypeError", f"device() received an invalid combination of arguments - got "
+                                          f"({_type_name(spelled)})")
+        kind, _, number = spelled.partition(":")
+        if kind not in ("cpu", "cuda", "mps", "xpu", "meta") or (number and not number.isdigit()):
+            raise runtime_error(f"Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, "
+                                f"maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of "
+                                f"device string: {spelled}")
+        if number and index is not None:
+            raise runtime_error(f"type (string) must not include an index because index was passed explicitly: {spelled}")
+        chosen = int(number) if number else index
+        return Device(kind, None if chosen is None else int(chosen))
+
+    def legacy(self, function: Function, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
+        """torch.Tensor([...]), torch.FloatTensor / LongTensor / DoubleTensor([...]) and autograd.Variable(t):
+        the constructors of PyTorch before 0.4, still in tutorials. Variable(t) is t.detach() with its flag."""
+        if function.name == "Variable":
+            bound = _python_bind("Variable", ["data", "requires_grad", "volatile"], args, kwargs)
+            data = bound.get("data")
+            if not isinstance(data, Tensor):
+                raise TorchError("TypeError", f"Variable data has to be a tensor, but got {_type_name(data)}")
+            tensor = Tensor(self.graph, data.data)
+            if bound.get("requires_grad"):
+                self.set_requires_grad(tensor, True)
+            return tensor
+        kind = _LEGACY[function.name]
+        if kwargs or len(args) != 1 or not isinstance(args[0], (list, tuple, Tensor)):
+            raise self.refuse(node, f"torch.{function.name}(...) other than of a list of numbers is not supported",
+                              "sizes make an uninitialized tensor: use torch.zeros(...)")
+        if isinstance(args[0], Tensor):
+            if args[0].data.dtype != kind:
+                raise TorchError("TypeError", f"expected {_LEGACY_NAMES[kind]} (got {_LEGACY_NAMES.get(args[0].data.dtype, '?')})")
+            return args[0]
+        return self.tensor_from(args[0], Dtype(kind), node)
 
     def random(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """torch's random constructors, drawn from the run's generator (gradcli.run.random) as PyTorch draws them."""
@@ -1715,6 +1854,21 @@ def _retain_grad(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwar
         interpreter.retained[tensor.as_node(interpreter.span(node))] = tensor
 
 
+def _to(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """t.to(device), t.to('cpu'), t.cpu(): the tensor itself (gradcli computes on the CPU); t.to(dtype): the op."""
+    devices = [a for a in args if isinstance(a, (Device, str))]
+    device = kwargs.pop("device", None)
+    for each in [*devices, *([device] if device is not None else [])]:
+        spelled = interpreter.device(each, None, node) if isinstance(each, str) else each
+        if spelled.type != "cpu":
+            raise interpreter.refuse(node, f"moving a tensor to '{visible(str(spelled))}' is not supported",
+                                     "gradcli computes on the CPU")
+    rest = [a for a in args if not isinstance(a, (Device, str))]
+    if not rest and not kwargs:
+        return tensor
+    return interpreter.call_op(".to", [tensor, *rest], kwargs, node)
+
+
 def _detach(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
     return Tensor(interpreter.graph, tensor.data)
 
@@ -1754,6 +1908,8 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "requires_grad_": _requires_grad_,
     "retain_grad": _retain_grad,
     "detach": _detach,
+    "to": _to,
+    "cpu": lambda i, t, a, k, n: t,
     "size": _size,
     "dim": lambda i, t, a, k, n: t.data.ndim,
     "numel": lambda i, t, a, k, n: int(t.data.size),
@@ -1768,7 +1924,8 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
 # A %-conversion's width and precision (either may be `*`: taken from the values)
 _PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
 _SYMBOLS: dict[type, str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**",
-                             ast.MatMult: "@", ast.Mod: "%", ast.FloorDiv: "//"}
+                             ast.MatMult: "@", ast.Mod: "%", ast.FloorDiv: "//", ast.BitAnd: "&", ast.BitOr: "|",
+                             ast.BitXor: "^"}
 _COMPARISONS: dict[type, Any] = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less, ast.LtE: np.less_equal,
                                  ast.Gt: np.greater, ast.GtE: np.greater_equal}
 _PYTHON_COMPARISONS: dict[type, Callable[[Any, Any], Any]] = {
@@ -1776,7 +1933,8 @@ _PYTHON_COMPARISONS: dict[type, Callable[[Any, Any], Any]] = {
 _SIGNS: dict[type, str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 _PYTHON_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
-    "**": lambda a, b: a**b, "%": lambda a, b: a % b, "//": lambda a, b: a // b}
+    "**": lambda a, b: a**b, "%": lambda a, b: a % b, "//": lambda a, b: a // b,
+    "&": operator.and_, "|": operator.or_, "^": operator.xor}  # (of two floats: Python's TypeError)
 
 
 def _math(name: str, args: list[Any]) -> Any:
@@ -1853,7 +2011,10 @@ def run(source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | No
     statements and loop iterations or `timeout` seconds, TorchError (exit 1) for what PyTorch or
     Python would raise."""
     try:
-        tree = ast.parse(source)
+        with warnings.catch_warnings():  # a docstring's '\s' (DeprecationWarning): Python 3.11 running the file says nothing
+            warnings.simplefilter("ignore", DeprecationWarning)
+            warnings.simplefilter("ignore", SyntaxWarning)
+            tree = ast.parse(source)
     except (RecursionError, MemoryError):  # Python's own parser gives up on such nesting too
         raise SyntaxProblem("not Python: the program nests too deeply for Python's parser", source=source,
                             span=(0, 1)) from None

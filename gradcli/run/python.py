@@ -460,7 +460,7 @@ class TypeOf(str):
     __str__ = __repr__
 
 
-_QUALIFIED = {"Tensor": "torch.Tensor", "Size": "torch.Size", "Dtype": "torch.dtype"}
+_QUALIFIED = {"Tensor": "torch.Tensor", "Size": "torch.Size", "Dtype": "torch.dtype", "ndarray": "numpy.ndarray"}
 
 
 def _python(function: Callable[..., Any]) -> Call:
@@ -693,7 +693,33 @@ def _super(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], no
     return Super(function.owner, frame.names[first[0].arg])
 
 
+def _next(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """next(iterator[, default]): the next item of a generator of the run (model.parameters(), zip, ...)."""
+    if kwargs or not 1 <= len(args) <= 2:
+        raise PythonError("TypeError", f"next expected 1 or 2 arguments, got {len(args) + len(kwargs)}")
+    source = args[0]
+    if not isinstance(source, Lazy):
+        raise PythonError("TypeError", f"'{type_name(source)}' object is not an iterator")
+    interpreter.tick(node)
+    for item in source.items:
+        return item
+    if len(args) == 2:
+        return args[1]
+    raise PythonError("StopIteration", "")
+
+
+def _iter(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    if kwargs or len(args) != 1:
+        raise PythonError("TypeError", f"iter expected 1 argument, got {len(args) + len(kwargs)}")
+    if isinstance(args[0], Lazy):
+        return args[0]
+    return Lazy(f"{type_name(args[0])}_iterator object", interpreter.each(args[0], node))
+
+
 BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function in {
+    "next": _next,
+    "iter": _iter,
+    "id": _python(id),  # (an object of the run: its address, as CPython's id is)
     "print": _print,
     "len": _python(_len),
     "float": _python(_number(float)),
