@@ -304,7 +304,7 @@ def backward(
     return sweep_backward(tape, values, roots, seeds, backend, trace)
 
 
-def _reached(nodes: Sequence[Node], roots: Sequence[int]) -> tuple[list[int], list[int]]:
+def reached(nodes: Sequence[Node], roots: Sequence[int]) -> tuple[list[int], list[int]]:
     """The nodes a gradient from `roots` can flow through, last first, and the Python numbers among
     their args (Backend.number): all that a reverse sweep reads."""
     seen = set(roots)
@@ -334,7 +334,7 @@ def sweep_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], seed
     elif trace is None:
         # `gradcli run` keeps every step of a loop on one tape: a step's backward reaches a few
         # nodes of thousands, and walks (and converts the numbers of) those alone.
-        order, numbers = _reached(nodes, roots)
+        order, numbers = reached(nodes, roots)
         if numbers:
             values = list(values)
             for index in numbers:

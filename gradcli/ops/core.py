@@ -305,6 +305,9 @@ class Op:
     # no gradient flows through it, and PyTorch records no node for it (TapeSink: requires_grad
     # False).
     differentiable: bool = True
+    # A row that is the VJP of another, as PyTorch records that VJP under create_graph=True: the name of
+    # that row (ops/backwards.py: sigmoid_backward is sigmoid's), applied to (g, the saved output).
+    backward_of: str | None = None
     boolean: bool = False  # its value is a mask (PyTorch's bool tensor): as an index, it selects (x[x > 0])
     compares: bool = False  # a comparison operator: `a < b < c`, which Python chains, is refused
     # The args PyTorch does not count as inputs of its node (where's condition, masked_fill's

@@ -33,10 +33,10 @@ import numpy as np
 from gradcli import engine, lowering
 from gradcli.errors import LimitProblem, Limits, SyntaxProblem, over_limit, visible
 from gradcli.inputs import ranges
-from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, METHODS, OPS, PREFIX_OPERATORS, Op
+from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, METHODS, OPS, PREFIX_OPERATORS, Op, backwards
 from gradcli.ops.core import rule_params
+from gradcli.run import functional, higher, python, random, reprs
 from gradcli.run import nn as torch_nn
-from gradcli.run import python, random, reprs
 from gradcli.run.python import BUILTINS as _BUILTINS
 from gradcli.run.python import (
     BoundMethod,
@@ -80,7 +80,7 @@ TIMEOUT = 60.0  # seconds of one run (--timeout)
 
 _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
             "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
-            "numpy", "numpy.linalg", "math"}
+            "numpy", "numpy.linalg", "math", "torch.autograd.functional"}
 _DATA = {"DataLoader", "TensorDataset", "Dataset", "random_split"}  # importable; refused where called
 
 
@@ -1171,6 +1171,11 @@ class Interpreter:
                     owner.path == "torch.utils.data" and name in _DATA) or (
                     (owner.path, name) == ("torch.autograd", "Variable")):
                 return Function(owner.path, name)
+            if owner.path == "torch.autograd.functional":
+                if name in functional.NAMES:
+                    return Function(owner.path, name)
+                raise self.refuse(node, f"'{path}' is not supported",
+                                  f"torch.autograd.functional has {', '.join(functional.NAMES)} here")
             if name in _CONSTRUCTORS or name in FUNCTIONS or lowering.find(f"{owner.path}.{name}") is not None:
                 return Function(owner.path, name)
             raise self.refuse(node, f"'{path}' is not supported", "`gradcli functions` lists the functions")
@@ -1307,6 +1312,8 @@ class Interpreter:
             return self.autograd_grad(args, kwargs, node)
         if function.module == "torch.autograd" and name == "backward":
             return self.autograd_backward(args, kwargs, node)
+        if function.module == "torch.autograd.functional":
+            return functional.call(self, name, args, kwargs, node)
         if function.module == "math" and all(isinstance(a, (int, float, Tensor)) for a in args) and hasattr(math, name):
             return _math(name, [a.scalar() if isinstance(a, Tensor) else a for a in args])
         if name in _CONSTRUCTORS:
@@ -1670,9 +1677,12 @@ class Interpreter:
     # --- backward ---
 
     def backward(self, roots: list[Tensor], grads: list[Any], retain_graph: bool, inputs: list[Tensor] | None,
-                 kind: str, node: ast.AST, accumulate: bool = True) -> list[Any]:
+                 kind: str, node: ast.AST, accumulate: bool = True, create_graph: bool = False) -> list[Any]:
+        """The adjoint of every node, arrays; with create_graph, run tensors recorded on the tape
+        (gradcli.run.higher) where a gradient flows, so they can be differentiated again."""
         graph = self.graph
         seeds = []
+        given = []  # the seeds as tensors: a grad_outputs that requires grad stays in the graph
         for i, (root, grad) in enumerate(zip(roots, grads, strict=True)):
             if not root.requires_grad:
                 raise runtime_error(f"element {i} of tensors does not require grad and does not have a grad_fn")
@@ -1680,12 +1690,15 @@ class Interpreter:
                 if root.data.size != 1:
                     raise runtime_error("grad can be implicitly created only for scalar outputs")
                 seeds.append(np.ones(root.data.shape, dtype=root.data.dtype))
+                given.append(Tensor(graph, seeds[-1]))
                 continue
             seed = grad.data if isinstance(grad, Tensor) else np.asarray(grad, dtype=root.data.dtype)
             if seed.shape != root.data.shape:
                 raise runtime_error(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(seed.shape)!r} and "
                                     f"output[{i}] has a shape of {Size(root.data.shape)!r}.")
             seeds.append(seed.astype(root.data.dtype))
+            given.append(grad if isinstance(grad, Tensor) and grad.data.dtype == root.data.dtype
+                         else Tensor(graph, seeds[-1]))
         span = self.span(node)
         indices = [root.as_node(span) for root in roots]
         self.name_inputs()
@@ -1693,10 +1706,14 @@ class Interpreter:
         nodes = graph.tape.nodes
         if any(i in graph.freed and not getattr(nodes[i].op, "linear", True) for i in reached):
             raise runtime_error(FREED)
-        adjoints = engine.backward(graph.tape, graph.values, indices, seeds, backend=engine.ARRAYS)
+        if create_graph:
+            adjoints = self.recorded_backward(indices, given, node)
+        else:
+            adjoints = engine.backward(graph.tape, graph.values, indices, seeds, backend=engine.ARRAYS)
         if not retain_graph:
             graph.freed.update(i for i in reached if nodes[i].kind == APPLY)
-        call = BackwardCall(kind, indices, seeds, adjoints=adjoints, line=getattr(node, "lineno", 0))
+        arrays = [a.data if isinstance(a, Tensor) else a for a in adjoints] if create_graph else adjoints
+        call = BackwardCall(kind, indices, seeds, adjoints=arrays, line=getattr(node, "lineno", 0))
         self.calls.append(call)
         if accumulate:
             wanted = None if inputs is None else {t.as_node(span) for t in inputs}
@@ -1704,7 +1721,7 @@ class Interpreter:
                 if wanted is not None and tensor.node not in wanted:
                     continue
                 self.accumulate(tensor, adjoints[tensor.node])  # type: ignore[index]
-                call.grads[tensor.name or f"leaf{tensor.node}"] = adjoints[tensor.node]  # type: ignore[index]
+                call.grads[tensor.name or f"leaf{tensor.node}"] = arrays[tensor.node]  # type: ignore[index]
             for index, tensor in self.retained.items():
                 if index in reached and (wanted is None or index in wanted) and adjoints[index] is not None:
                     self.accumulate(tensor, adjoints[index])
@@ -1730,8 +1747,31 @@ class Interpreter:
         return GradResult(tape, point, graph.values, adjoints, tuple(call.roots), names, tuple(call.seeds), wrt,
                           False, steps)
 
+    def recorded_backward(self, roots: list[int], seeds: list[Tensor], node: ast.AST) -> list[Any]:
+        """create_graph=True: the backward sweep recorded on the tape, each adjoint a run tensor."""
+        try:
+            made = higher.backward(self.graph, roots, seeds, self.span(node))
+        except higher.Unsupported as problem:
+            through = "" if problem.op is None else f" through {problem.op.name} ({problem.op.torch_node})"
+            raise self.refuse(node, f"create_graph=True{through} is not supported: its gradient is not made of "
+                                    "ops gradcli can differentiate again",
+                              "differentiate it once (without create_graph), or write the function with other "
+                              "ops") from None
+        adjoints: list[Any] = [None] * len(self.graph.tape.nodes)
+        for index, tensor in made.items():
+            adjoints[index] = tensor
+        return adjoints
+
     def accumulate(self, tensor: Tensor, adjoint: Any) -> None:
         if adjoint is None:
+            return
+        if isinstance(adjoint, Tensor):  # create_graph: the grad is in the graph, as PyTorch's AccumulateGrad keeps it
+            span = (0, 0) if adjoint.node is None else self.graph.tape.nodes[adjoint.node].span
+            if tensor.grad is None:
+                tensor.grad = apply(self.graph, backwards.BY_NAME["grad_copy"], [adjoint], {}, span) if adjoint.requires_grad \
+                    else Tensor(self.graph, np.array(adjoint.data))
+            else:
+                tensor.grad = apply(self.graph, OPS["add"], [tensor.grad, adjoint], {}, span)
             return
         value = np.broadcast_to(np.asarray(adjoint), tensor.data.shape).astype(tensor.data.dtype)
         if tensor.grad is None:
@@ -1759,29 +1799,22 @@ class Interpreter:
             tape.inputs[node.name] = node.index
             self.input_nodes.add(index)
 
-    def refuse_create_graph(self, bound: dict[str, Any], node: ast.AST) -> None:
-        """create_graph=True asks for a gradient that is itself differentiable: gradcli run does not
-        record the backward sweep yet, so it says so rather than give a gradient without a graph."""
-        if bound.get("create_graph"):
-            raise self.refuse(node, "create_graph=True is not supported yet: gradcli run computes first "
-                                    "derivatives only", "for a second derivative of a formula, use gradcli hessian")
-
     def autograd_backward(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
         names = ["tensors", "grad_tensors", "retain_graph", "create_graph", "grad_variables", "inputs"]
         bound = _python_bind("backward", names, args, kwargs)
-        self.refuse_create_graph(bound, node)
         tensors = _as_list(bound.get("tensors"))
         grads = bound.get("grad_tensors")
         grads = [None] * len(tensors) if grads is None else _as_list(grads)
         inputs = bound.get("inputs")
-        self.backward(tensors, grads, bool(bound.get("retain_graph")), None if inputs is None else _as_list(inputs),
-                      "backward", node)
+        create = bool(bound.get("create_graph"))
+        self.backward(tensors, grads, _retains(bound, create), None if inputs is None else _as_list(inputs),
+                      "backward", node, create_graph=create)
 
     def autograd_grad(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> tuple[Any, ...]:
         names = ["outputs", "inputs", "grad_outputs", "retain_graph", "create_graph", "only_inputs", "allow_unused",
                  "is_grads_batched", "materialize_grads"]
         bound = _python_bind("grad", names, args, kwargs)
-        self.refuse_create_graph(bound, node)
+        create = bool(bound.get("create_graph"))
         outputs = _as_list(bound.get("outputs"))
         inputs = _as_list(bound.get("inputs"))
         grads = bound.get("grad_outputs")
@@ -1800,13 +1833,16 @@ class Interpreter:
             if index not in reached and not allow_unused:
                 raise runtime_error(f"The differentiated Tensor at index {position} appears to not have been used in "
                                     "the graph. Set allow_unused=True if this is the desired behavior.")
-        adjoints = self.backward(outputs, grads, bool(bound.get("retain_graph")), None, "autograd.grad", node,
-                                 accumulate=False)
+        adjoints = self.backward(outputs, grads, _retains(bound, create), None, "autograd.grad", node,
+                                 accumulate=False, create_graph=create)
         results: list[Any] = []
         for tensor, index in zip(inputs, input_nodes, strict=True):
             adjoint = adjoints[index] if index in reached else None
             if adjoint is None:
                 results.append(Tensor(self.graph, np.zeros_like(tensor.data)) if materialize else None)
+            elif isinstance(adjoint, Tensor):  # create_graph: the gradient as recorded, in the graph
+                results.append(adjoint)
+                adjoint = adjoint.data
             else:
                 value = np.broadcast_to(np.asarray(adjoint), tensor.data.shape).astype(tensor.data.dtype)
                 results.append(Tensor(self.graph, np.array(value)))
@@ -1820,10 +1856,16 @@ class Interpreter:
 def _backward_method(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
                      node: ast.AST) -> None:
     bound = _python_bind("backward", ["gradient", "retain_graph", "create_graph", "inputs"], args, kwargs)
-    interpreter.refuse_create_graph(bound, node)
     inputs = bound.get("inputs")
-    interpreter.backward([tensor], [bound.get("gradient")], bool(bound.get("retain_graph")),
-                         None if inputs is None else _as_list(inputs), "backward", node)
+    create = bool(bound.get("create_graph"))
+    interpreter.backward([tensor], [bound.get("gradient")], _retains(bound, create),
+                         None if inputs is None else _as_list(inputs), "backward", node, create_graph=create)
+
+
+def _retains(bound: dict[str, Any], create_graph: bool) -> bool:
+    """retain_graph: as given, else create_graph's (PyTorch's default)."""
+    retain = bound.get("retain_graph")
+    return create_graph if retain is None else bool(retain)
 
 
 def _item(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
