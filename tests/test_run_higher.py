@@ -166,3 +166,49 @@ def test_a_jacobian_past_the_elements_limit_is_refused_before_it_is_computed(tmp
     run = run_text(tmp_path, "import torch\nJ = torch.autograd.functional.jacobian(lambda a: a * 2, torch.ones(5000))\n")
     assert run.exit_code == 2
     assert "this jacobian would have 25,000,000 elements" in run.stderr
+
+
+_TWICE = ("import torch\nclass Twice(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x, k):\n"
+          "        ctx.k = k\n        ctx.save_for_backward(x)\n        return x * k\n    @staticmethod\n"
+          "    def backward(ctx, g):\n        x, = ctx.saved_tensors\n        print(ctx.needs_input_grad, ctx.k)\n"
+          "        return g * ctx.k * x, None\n"
+          "x = torch.tensor([1.0, 2.0], requires_grad=True)\n")
+
+
+def test_a_custom_function_is_one_node_named_for_its_class_and_backward_reads_its_context(tmp_path):
+    run = run_text(tmp_path, _TWICE + "z = Twice.apply(x, 3)\nprint(z.grad_fn.name(), z)\nz.backward(torch.ones(2))\n"
+                                      "print(x.grad)\n")
+    assert run.stdout == ("TwiceBackward tensor([3., 6.], grad_fn=<TwiceBackward>)\n(True, False) 3\n"
+                          "tensor([3., 6.])\n"), run.stderr
+
+
+def test_a_custom_functions_backward_is_differentiated_again_with_create_graph(tmp_path):
+    run = run_text(tmp_path, _TWICE + "g, = torch.autograd.grad(Twice.apply(x, 3).sum(), x, create_graph=True)\n"
+                                      "print(g)\nprint(torch.autograd.grad(g.sum(), x))\n")
+    assert run.stdout == ("(True, False) 3\ntensor([3., 6.], grad_fn=<MulBackward0>)\n(tensor([3., 3.]),)\n"), run.stderr
+
+
+def test_a_custom_function_returning_too_few_gradients_is_pytorchs_error(tmp_path):
+    run = run_text(tmp_path, "import torch\nclass Bad(torch.autograd.Function):\n    @staticmethod\n"
+                             "    def forward(ctx, a, b):\n        return a * b\n    @staticmethod\n"
+                             "    def backward(ctx, g):\n        return g\n"
+                             "x = torch.tensor([1.0, 2.0], requires_grad=True)\nBad.apply(x, x).sum().backward()\n")
+    assert run.exit_code == 1
+    assert run.stderr.strip().splitlines()[-1] == (
+        "RuntimeError: function BadBackward returned an incorrect number of gradients (expected 2, got 1)")
+
+
+def test_a_non_differentiable_output_has_no_grad_fn(tmp_path):
+    run = run_text(tmp_path, "import torch\nclass F(torch.autograd.Function):\n    @staticmethod\n"
+                             "    def forward(ctx, x):\n        out = x * 2\n        ctx.mark_non_differentiable(out)\n"
+                             "        return out\n    @staticmethod\n    def backward(ctx, g):\n        return g\n"
+                             "y = F.apply(torch.tensor([1.0, 2.0], requires_grad=True))\n"
+                             "print(y, y.requires_grad, y.grad_fn)\n")
+    assert run.stdout == "tensor([2., 4.]) False None\n", run.stderr
+
+
+def test_a_decorator_other_than_staticmethod_is_still_refused(tmp_path):
+    run = run_text(tmp_path, "import torch\nclass F(torch.autograd.Function):\n    @classmethod\n"
+                             "    def forward(cls, ctx, x):\n        return x\n")
+    assert run.exit_code == 2
+    assert "a decorator is not supported" in run.stderr

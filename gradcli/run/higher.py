@@ -395,6 +395,17 @@ _PROGRAMS: dict[str, Callable[..., tuple[Any, ...]]] = {
 }
 
 
+def _sum_to(g: Recorded, shape: tuple[int, ...]) -> Recorded:
+    """A gradient of a broadcast shape summed to its input's (PyTorch's sum_to, call_vjp's unbroadcast)."""
+    if g.shape == shape:
+        return g
+    extra = g.ndim - len(shape)
+    if extra:
+        g = g.sum(axis=tuple(range(extra)))
+    kept = tuple(axis for axis, size in enumerate(shape) if size == 1 and g.shape[axis] != 1)
+    return g.sum(axis=kept, keepdims=True) if kept else g
+
+
 # --- the sweep ------------------------------------------------------------------------------------
 
 
@@ -441,8 +452,12 @@ def _sweep(graph: Graph, roots: Sequence[int], seeds: Sequence[Tensor], span: tu
             op: Op = node.op  # type: ignore[assignment]
             args = [value(a) for a in node.args]
             cotangents: Sequence[Any]
+            custom = getattr(op, "recorded_vjp", None)  # a custom autograd.Function's backward (run/custom.py)
             try:
-                if op.name in _PROGRAMS:
+                if custom is not None:
+                    cotangents = [None if t is None else _sum_to(g.wrap(t), value(a).shape)
+                                  for t, a in zip(custom(g.tensor), node.args, strict=True)]
+                elif op.name in _PROGRAMS:
                     cotangents = _PROGRAMS[op.name](g, value(index), *args, **node.params)
                 else:
                     cotangents = call_vjp(op, g, value(index), args, node.params,  # type: ignore[arg-type]

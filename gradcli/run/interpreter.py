@@ -35,7 +35,7 @@ from gradcli.errors import LimitProblem, Limits, SyntaxProblem, over_limit, visi
 from gradcli.inputs import ranges
 from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, METHODS, OPS, PREFIX_OPERATORS, Op, backwards
 from gradcli.ops.core import rule_params
-from gradcli.run import functional, higher, python, random, reprs
+from gradcli.run import custom, functional, higher, python, random, reprs
 from gradcli.run import nn as torch_nn
 from gradcli.run.python import BUILTINS as _BUILTINS
 from gradcli.run.python import (
@@ -367,7 +367,9 @@ class Interpreter:
             raise PythonError("AssertionError", message)
 
     def do_FunctionDef(self, node: ast.FunctionDef) -> None:
-        if node.decorator_list:
+        if node.decorator_list and not (self.frame.is_class and len(node.decorator_list) == 1
+                                        and isinstance(node.decorator_list[0], ast.Name)
+                                        and node.decorator_list[0].id == "staticmethod"):
             raise self.refuse(node.decorator_list[0], "a decorator is not supported")
         self.names[node.name] = self.function(node, node.name, node.body)
 
@@ -383,8 +385,8 @@ class Interpreter:
             if isinstance(written, ast.Name) and written.id == "object" and "object" not in self.names:
                 continue
             base = self.expression(written)
-            if not (isinstance(base, UserClass) or (isinstance(base, torch_nn.NativeClass)
-                                                    and base.kind is torch_nn.Module)):
+            if not (isinstance(base, UserClass) or base is custom.FUNCTION or (isinstance(base, torch_nn.NativeClass)
+                                                                                and base.kind is torch_nn.Module)):
                 raise self.refuse(written, f"a subclass of {base!r} is not supported",
                                   "derive from nn.Module or from a class of the file")
             bases.append(base)
@@ -665,6 +667,9 @@ class Interpreter:
         self.assign(node.target, value)
 
     def set_attribute(self, owner: Any, name: str, value: Any, node: ast.AST) -> None:
+        if isinstance(owner, custom.Context) and not (name.startswith("__") and name.endswith("__")):
+            owner.fields[name] = value  # ctx.constant = c: what backward reads again
+            return
         if isinstance(owner, (Instance, torch_nn.Module, UserClass)):
             self.set_object_attribute(owner, name, value, node)
             return
@@ -1171,6 +1176,8 @@ class Interpreter:
                     owner.path == "torch.utils.data" and name in _DATA) or (
                     (owner.path, name) == ("torch.autograd", "Variable")):
                 return Function(owner.path, name)
+            if path == "torch.autograd.Function":
+                return custom.FUNCTION
             if owner.path == "torch.autograd.functional":
                 if name in functional.NAMES:
                     return Function(owner.path, name)
@@ -1193,9 +1200,14 @@ class Interpreter:
             if name == "__name__":
                 return owner.name
             found, value = owner.lookup(name)
+            if not found and custom.is_function_class(owner):
+                value = custom.class_attribute(self, owner, name)
+                found = value is not None
             if not found:
                 raise TorchError("AttributeError", f"type object '{owner.name}' has no attribute '{name}'")
             return value
+        if isinstance(owner, custom.Context):
+            return custom.context_attribute(self, owner, name, node)
         if isinstance(owner, torch_nn.Optimizer):
             found, value = torch_nn.optimizer_attribute(owner, name)
             if found:

@@ -204,7 +204,8 @@ class GradFn:
         return f"0x7f{0x3f000000 + 0x60 * self.index:010x}"
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object at {self.address()}>"
+        module = getattr(self.graph.tape.nodes[self.index].op, "node_module", "")  # a custom Function's node
+        return f"<{module}{self.name()} object at {self.address()}>"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GradFn) and (other.graph, other.index) == (self.graph, self.index)

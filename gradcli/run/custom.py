@@ -1,0 +1,184 @@
+"""Custom `torch.autograd.Function`s under `gradcli run`: a class of the file with
+`@staticmethod forward(ctx, ...)` and `backward(ctx, grad_output)`, called through `.apply(...)`.
+
+`apply` runs the file's forward with grad mode off, as PyTorch does, and records one node on the
+tape (`<ClassName>Backward`, PyTorch's name) whose row is made for that call: its VJP calls the
+file's backward with the call's context (`ctx.saved_tensors`, `ctx.needs_input_grad`, what the
+forward set on it), with grad mode off, or on where the sweep is recorded (create_graph=True:
+gradcli.run.higher), so a backward written with tensor ops is differentiated again as PyTorch's is.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from gradcli.ops import Op
+from gradcli.run.python import Builtin, UserClass, UserFunction
+from gradcli.run.tensor import Tensor, TorchError, runtime_error
+from gradcli.tape import APPLY
+
+if TYPE_CHECKING:
+    from gradcli.run.interpreter import Interpreter
+
+
+class FunctionBase:
+    """`torch.autograd.Function`, as a base of the file's classes."""
+
+    def __repr__(self) -> str:
+        return "<class 'torch.autograd.function.Function'>"
+
+    def mro(self) -> list[Any]:
+        return [self]
+
+
+FUNCTION = FunctionBase()
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class FunctionOp(Op):
+    """The row of one call of a custom Function: its VJP is the file's backward on that call's context.
+    `recorded_vjp(g)`: the same with grad mode on, the gradients as run tensors (create_graph)."""
+
+    recorded_vjp: Callable[[Tensor], list[Tensor | None]] | None = None
+    node_module: str = "torch.autograd.function."  # (PyTorch's repr of the node names the module of its class)
+
+
+class Context:
+    """The `ctx` of one call: what forward saved and set, read again by backward."""
+
+    def __init__(self, needs_input_grad: tuple[bool, ...]) -> None:
+        self.fields: dict[str, Any] = {}
+        self.saved: tuple[Any, ...] = ()
+        self.needs_input_grad = needs_input_grad
+        self.non_differentiable: list[Any] = []
+        self.materialize_grads = True
+
+    def __repr__(self) -> str:
+        return "<torch.autograd.function.BackwardCFunction object at 0x7f3e00000100>"
+
+
+def is_function_class(cls: Any) -> bool:
+    return isinstance(cls, UserClass) and cls.native() is FUNCTION
+
+
+def class_attribute(interpreter: Interpreter, cls: UserClass, name: str) -> Any:
+    """`Cls.apply`: the call that runs it; None where the class itself has the name."""
+    if name == "apply":
+        return Builtin(f"{cls.name}.apply", lambda i, args, kwargs, node: apply(i, cls, args, kwargs, node))
+    return None
+
+
+def context_attribute(interpreter: Interpreter, ctx: Context, name: str, node: ast.AST) -> Any:
+    if name == "saved_tensors":
+        return ctx.saved
+    if name == "needs_input_grad":
+        return ctx.needs_input_grad
+    if name == "save_for_backward":
+        return Builtin("save_for_backward", lambda i, args, kwargs, n: _save(ctx, args, kwargs))
+    if name == "mark_non_differentiable":
+        return Builtin("mark_non_differentiable", lambda i, args, kwargs, n: ctx.non_differentiable.extend(args))
+    if name == "set_materialize_grads":
+        return Builtin("set_materialize_grads", lambda i, args, kwargs, n: setattr(ctx, "materialize_grads",
+                                                                                    bool(args[0])))
+    if name in ctx.fields:
+        return ctx.fields[name]
+    if name in ("mark_dirty", "saved_variables", "save_for_forward"):
+        raise interpreter.refuse(node, f"ctx.{name} is not supported", "save tensors with ctx.save_for_backward")
+    raise TorchError("AttributeError", f"'BackwardCFunction' object has no attribute '{name}'")
+
+
+def _save(ctx: Context, args: list[Any], kwargs: dict[str, Any]) -> None:
+    for item in args:
+        if item is not None and not isinstance(item, Tensor):
+            raise TorchError("TypeError", "save_for_backward can only save variables, but argument 0 is of type "
+                                          f"{type(item).__name__}")
+    ctx.saved = tuple(args)
+
+
+def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    if kwargs:
+        raise interpreter.refuse(node, f"{cls.name}.apply(...) with keyword arguments is not supported",
+                                 "PyTorch's apply takes its arguments by position")
+    forward, backward = (_method(interpreter, cls, name, node) for name in ("forward", "backward"))
+    graph = interpreter.graph
+    tracked = graph.grad_enabled
+    needs = tuple(isinstance(a, Tensor) and a.requires_grad and tracked for a in args)
+    ctx = Context(needs)
+    before = graph.grad_enabled
+    graph.grad_enabled = False  # PyTorch runs forward with grad mode off
+    try:
+        out = interpreter.call(forward, [ctx, *args], {}, node)
+    finally:
+        graph.grad_enabled = before
+    if isinstance(out, tuple):
+        if not all(isinstance(o, Tensor) for o in out):
+            raise interpreter.refuse(node, f"{cls.name}.forward returning a tuple with other than tensors is not "
+                                           "supported")
+        if any(needs):
+            raise interpreter.refuse(node, f"a custom Function with several outputs is not supported ({cls.name})",
+                                     "return one tensor from forward")
+        return out
+    if not isinstance(out, Tensor):
+        return out
+    if not any(needs) or any(out is t for t in ctx.non_differentiable):
+        return Tensor(graph, out.data)
+    span = interpreter.span(node)
+    positions = [i for i, need in enumerate(needs) if need]
+
+    def gradients(g: Tensor, record: bool) -> list[Tensor | None]:
+        before = graph.grad_enabled
+        graph.grad_enabled = record  # PyTorch: grad mode is create_graph's in backward
+        try:
+            given = interpreter.call(backward, [ctx, g], {}, node)
+        finally:
+            graph.grad_enabled = before
+        grads = list(given) if isinstance(given, tuple) else [given]
+        if len(grads) != len(args):
+            raise runtime_error(f"function {cls.name}Backward returned an incorrect number of gradients (expected "
+                                f"{len(args)}, got {len(grads)})")
+        picked = []
+        for i in positions:
+            grad = grads[i]
+            if grad is not None and not isinstance(grad, Tensor):
+                raise TorchError("TypeError", f"function {cls.name}Backward returned a gradient different than None at "
+                                              f"position {i + 1}, but the corresponding forward input was not a Variable")
+            if grad is not None and grad.data.shape != args[i].data.shape:
+                try:
+                    np.broadcast_to(np.zeros(args[i].data.shape), grad.data.shape)
+                except ValueError:
+                    raise runtime_error(f"Function {cls.name}Backward returned an invalid gradient at index {i} - got "
+                                        f"{list(grad.data.shape)} but expected shape compatible with "
+                                        f"{list(args[i].data.shape)}") from None
+            picked.append(grad)
+        return picked
+
+    def vjp(g: Any, ans: Any, *values: Any, **params: Any) -> tuple[Any, ...]:
+        grads = gradients(Tensor(graph, np.asarray(g, dtype=out.data.dtype)), False)
+        return tuple(None if grad is None else grad.data for grad in grads)
+
+    def recorded(g: Tensor) -> list[Tensor | None]:
+        return gradients(g, True)
+
+    value = out.data
+
+    def forward_rule(*values: Any, **params: Any) -> Any:
+        return value
+
+    op = FunctionOp(cls.name, len(positions), forward_rule, vjp, f"{cls.name}Backward", elementwise=False,
+                    recorded_vjp=recorded, callable=False, reference=None)
+    nodes = tuple(args[i].as_node(span) for i in positions)
+    index = graph.add(APPLY, op, nodes, value, span)
+    return Tensor(graph, value, node=index, requires_grad=True)
+
+
+def _method(interpreter: Interpreter, cls: UserClass, name: str, node: ast.AST) -> UserFunction:
+    found, method = cls.lookup(name)
+    if not found or not isinstance(method, UserFunction):
+        raise interpreter.refuse(node, f"{cls.name}.{name} is not defined: a custom Function defines forward and "
+                                       "backward as @staticmethods")
+    return method
