@@ -212,3 +212,12 @@ def test_a_decorator_other_than_staticmethod_is_still_refused(tmp_path):
                              "    def forward(cls, ctx, x):\n        return x\n")
     assert run.exit_code == 2
     assert "a decorator is not supported" in run.stderr
+
+
+@pytest.mark.parametrize("view", ["--graph", "--paths", "--explain"])
+def test_the_views_never_run_a_custom_backward_where_the_file_did_not(tmp_path, view):
+    program = tmp_path / "f.py"
+    program.write_text(_TWICE + "z = Twice.apply(x, 3)\nz.backward(torch.ones(2))\n")
+    run = cli("run", str(program), view)
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.count("(True, False) 3") == 1

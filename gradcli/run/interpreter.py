@@ -225,6 +225,7 @@ class Interpreter:
         self.deadline = math.inf
         self.depth = 0  # calls of the file's functions inside each other
         self.calls: list[BackwardCall] = []
+        self.finished = False
         self.retained: dict[int, Tensor] = {}  # non-leaf tensors whose grad is kept (retain_grad)
         self.line_starts = [0]
         for line in source.splitlines(keepends=True):
@@ -269,7 +270,10 @@ class Interpreter:
 
     def run(self, tree: ast.Module) -> None:
         self.deadline = time.monotonic() + self.timeout
-        self.block(tree.body)
+        try:
+            self.block(tree.body)
+        finally:
+            self.finished = True  # (a view that sweeps again runs none of the file's code: run/custom.py)
 
     def block(self, body: list[ast.stmt]) -> None:
         for statement in body:
