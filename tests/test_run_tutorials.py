@@ -29,13 +29,11 @@ ADDRESS = re.compile(r"0x[0-9a-f]+|(?<=id\(Z\): )[0-9]+")  # (d2l_ndarray prints
 REFUSED = {  # the file: the words of gradcli's exit-2 error that name the construct
     "d2l_numerical_stability": "'torch.normal' is not supported",
     "jcjohnson_dynamic_net": "import of 'random' is not supported",
-    "jcjohnson_two_layer_net_custom_function": "'torch.autograd.Function' is not supported",
     "jcjohnson_two_layer_net_numpy": "'numpy.random' is not supported",
     "micrograd_engine_vs_torch": "the special method '__add__' is not supported",
     "pt_basics_tensorqs": "matmul() got an unexpected keyword argument 'out'",
     "pt_blitz_neural_networks": "'torch.nn.Conv2d' is not supported",
     "pt_dynamic_net": "import of 'random' is not supported",
-    "pt_polynomial_custom_function": "'torch.autograd.Function' is not supported",
     "pt_polynomial_numpy": "'numpy.random' is not supported",
 }
 _BLAS = ("float32 products of 64x1000 and 1000x100 matrices: BLAS's sums in another order than PyTorch's MKL, so the "
@@ -46,6 +44,7 @@ KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training
     "d2l_parameters": (True, "type(nn.Parameter) prints torch.Tensor; Sequential.add_module, nn.init.* and "
                              "Module.apply are missing (an invented AttributeError)"),
     "jcjohnson_two_layer_net_autograd": (False, _BLAS),
+    "jcjohnson_two_layer_net_custom_function": (False, _BLAS + "; its autograd.Function runs as PyTorch's"),
     "jcjohnson_two_layer_net_module": (False, _BLAS),
     "jcjohnson_two_layer_net_nn": (False, _BLAS),
     "jcjohnson_two_layer_net_optim": (False, _BLAS),
@@ -54,6 +53,8 @@ KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training
     "pt_polynomial_nn": (True, _SIN + "; the weight's gradient is a product over 2,000 rows (BLAS's order)"),
     "pt_polynomial_optim": (True, _SIN + "; the weight's gradient is a product over 2,000 rows (BLAS's order)"),
     "pt_polynomial_tensor": (True, _SIN + "; x ** 3 is computed as NumPy's power, not x * x * x as PyTorch's"),
+    "pt_polynomial_custom_function": (True, _SIN + "; its LegendrePolynomial3 (an autograd.Function, run as "
+                                            "PyTorch runs it) computes x ** 3 as NumPy's power"),
 }
 
 
