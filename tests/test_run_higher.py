@@ -52,6 +52,9 @@ def _made(op, shapes, params, seed=0):
 
 @pytest.mark.parametrize(("op", "shapes", "params"), list(_rows()))
 def test_a_recorded_gradient_has_the_bits_of_the_plain_one_or_the_row_is_refused(op, shapes, params):
+    if op.name.startswith("atleast_"):
+        pytest.skip("the input itself where it has the dims already (no node, as in PyTorch); the row is applied "
+                    "here without that rule (tests/run_cases cover atleast_Nd under create_graph through `run`)")
     made = _made(op, shapes, params)
     if made is None:
         pytest.skip("the example does not make a differentiable value here")
@@ -66,6 +69,8 @@ def test_a_recorded_gradient_has_the_bits_of_the_plain_one_or_the_row_is_refused
         assert len(graph.tape.nodes) == size  # the nodes it made are off the tape again
         return
     for arg in args:
+        if arg.node is None:  # only a condition of its nodes (a loss's target): no gradient either way
+            continue
         expected = plain[arg.node]
         got = recorded.get(arg.node)
         assert (expected is None) == (got is None)
