@@ -33,7 +33,7 @@ from gradcli.ops.core import Dialect
 
 # A module prefix -> the family whose semantics its calls have.
 FAMILIES = {"torch": "torch", "torch.nn.functional": "nn", "F": "nn", "torch.special": "torch",
-            "torch.linalg": "torch", "np": "numpy", "numpy": "numpy", "np.linalg": "numpy", "numpy.linalg": "numpy",
+            "torch.linalg": "linalg", "np": "numpy", "numpy": "numpy", "np.linalg": "numpy", "numpy.linalg": "numpy",
             "math": "math"}
 BARE, METHOD = "", "method"
 

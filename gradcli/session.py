@@ -955,7 +955,7 @@ class FunctionEntry:
 _GROUPS = {"elementwise": "elementwise functions", "reductions": "reductions", "structure": "structure",
            "shape": "shape", "linalg": "linear algebra", "indexing": "structure", "construct": "constructors", "nn": "torch.nn.functional",
            "losses": "torch.nn.functional", "conv": "torch.nn.functional", "sorting": "reductions",
-           "special": "elementwise functions"}
+           "special": "elementwise functions", "decompositions": "linear algebra"}
 
 
 def functions() -> list[FunctionEntry]:
@@ -975,6 +975,7 @@ def _row_module(op: Any) -> str:
     from gradcli.ops import (
         construct,
         conv,
+        decompositions,
         elementwise,
         indexing,
         linalg,
@@ -988,7 +989,7 @@ def _row_module(op: Any) -> str:
     )
 
     for module in (elementwise, reductions, structure, shape, linalg, indexing, construct, nn, losses, conv, sorting,
-                   special):
+                   special, decompositions):
         if any(row is op for row in module.ROWS):
             return module.__name__.rsplit(".", 1)[-1]
     raise AssertionError(f"{op.name} is in no module of the op table")

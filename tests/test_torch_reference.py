@@ -39,7 +39,10 @@ FROM_THE_VALUE = {"expm1": "g * (ans + 1)", "tanh": "g * (1 - ans * ans)", "sigm
 # Zeros whose sign is not meaningful: the order of a sum of products, or which of two equal
 # zeros a tie picks (NumPy's maximum takes the second, PyTorch's the first).
 ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "mm", "mv", "bmm", "dot", "inner", "einsum", "tensordot", "cross", "det", "inv",
-                            "solve", "logdet", "maximum", "minimum", "max", "min", "amax", "amin"}
+                            "solve", "logdet", "maximum", "minimum", "max", "min", "amax", "amin",
+                            # the decompositions: sums of products in LAPACK's order (OpenBLAS's, MKL's)
+                            "cholesky", "linalg_cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "linalg_svd",
+                            "svdvals"}
 # gradcli keeps a subnormal result where PyTorch's gives 0.
 SUBNORMAL_WHERE_PYTORCH_GIVES_0 = {
     "sigmoid": "exp(x) / (1 + exp(x)) below 0; PyTorch's 1 / (1 + exp(-x)) is 0 once exp(-x) overflows",
@@ -74,7 +77,10 @@ KNOWN_VALUES = {
 MATRIX_ALGORITHMS = {"det": 1e-13, "inv": 1e-13, "solve": 1e-13, "logdet": 1e-13,
                      # layer_norm: PyTorch's moments by Welford's steps, NumPy's by two passes; its gradient
                      # cancels (it sums to 0), so the mean's last place shows
-                     "layer_norm": 1e-13}
+                     "layer_norm": 1e-13,
+                     # the decompositions: LAPACK's routines in OpenBLAS (NumPy) and in MKL (PyTorch)
+                     **dict.fromkeys(("cholesky", "linalg_cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd",
+                                      "linalg_svd", "svdvals"), 1e-13)}
 TINY = 2.2250738585072014e-308  # the smallest normal number
 
 

@@ -16,6 +16,7 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     nn.py           torch.nn.functional's losses
     losses.py       more of them: margin, hinge, soft margin, Poisson, Gaussian, triplet, cosine embedding
     conv.py         convolution and pooling: conv1d/2d, avg_pool1d/2d, max_pool1d/2d
+    decompositions.py  cholesky, qr, eigh, svd, slogdet, pinv, matrix_exp...: LAPACK's values, PyTorch's derivatives
     sorting.py      sort, argsort, msort, topk, kthvalue, median, nanmedian, cummax, cummin, aminmax
     special.py      torch.special's functions (i0, ndtr, erfcx...), nan_to_num, the shrinks, rsub, ldexp
 """
@@ -25,6 +26,7 @@ from __future__ import annotations
 from gradcli.ops import (
     construct,
     conv,
+    decompositions,
     elementwise,
     indexing,
     linalg,
@@ -62,7 +64,7 @@ __all__ = [
 
 OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS, *structure.ROWS, *linalg.ROWS,
                                                    *shape.ROWS, *indexing.ROWS, *construct.ROWS, *nn.ROWS, *losses.ROWS,
-                                                   *conv.ROWS, *sorting.ROWS, *special.ROWS)}
+                                                   *conv.ROWS, *sorting.ROWS, *special.ROWS, *decompositions.ROWS)}
 
 # The infix and prefix operators of the language, and the ops they stand for.
 BINARY_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 2}

@@ -34,9 +34,8 @@ MEANINGS: dict[str, tuple[str | None, str]] = {
     "zero_": (None, IN_PLACE), "fill_": (None, IN_PLACE), "copy_": (None, IN_PLACE),
     "complex": (None, COMPLEX), "imag": (None, COMPLEX), "polar": (None, COMPLEX), "view_as_complex": (None, COMPLEX),
     "pinv": (None, "the pseudo-inverse is not supported: inv(m) for a square invertible matrix, or solve(A, B)"),
-    "eig": (None, "eigendecompositions are not supported"), "eigh": (None, "eigendecompositions are not supported"),
-    "svd": (None, "the SVD is not supported"), "qr": (None, "the QR decomposition is not supported"),
-    "cholesky": (None, "the Cholesky decomposition is not supported"),
+    "eig": (None, "the eigendecomposition of a general matrix is complex: not supported; torch.linalg.eigh "
+                  "takes a symmetric one"),
     "numel": (None, "shapes are fixed by the values given (--at): a program has no sizes to ask for"),
     "size": (None, "shapes are fixed by the values given (--at): a program has no sizes to ask for"),
     "len": (None, "shapes are fixed by the values given (--at): a program has no sizes to ask for"),

@@ -495,6 +495,10 @@ def _method(p: Parser, kind: str, text: str, start: int, end: int) -> bool:
     raise p.fail("attribute access ('.') is not supported", Token(kind, text, start, end), hint)
 
 
+def _field(name: str) -> Callable[[Any, Any, Span, Span], Any]:
+    return lambda sink, receiver, name_span, span: sink.call(f".{name}", name_span, [receiver], span, [])
+
+
 def _property(name: str) -> Callable[[Any, Any, Span, Span], Any]:
     """A property that is an op (lowering.PROPERTIES): the call of its row, its params as keywords."""
     row, params = lowering.PROPERTIES[name]
@@ -515,9 +519,9 @@ def _property(name: str) -> Callable[[Any, Any, Span, Span], Any]:
 # namedtuples. sink, receiver, the name's span, the whole span.
 PROPERTIES: dict[str, Callable[[Any, Any, Span, Span], Any]] = {
     **{name: _property(name) for name in lowering.PROPERTIES},
-    # The parts of PyTorch's namedtuples: max(x, 0).values, .indices (the sink refuses them elsewhere).
-    "values": lambda sink, receiver, name_span, span: sink.call(".values", name_span, [receiver], span, []),
-    "indices": lambda sink, receiver, name_span, span: sink.call(".indices", name_span, [receiver], span, []),
+    # The parts of PyTorch's namedtuples (Op.fields): max(x, 0).values, .indices, linalg.qr(m).R (the sink
+    # refuses them elsewhere); a method's name stays a method (x.max is no field).
+    **{name: _field(name) for op in lowering.OPS.values() for name in op.fields if name not in lowering.METHODS},
 }
 
 

@@ -71,6 +71,9 @@ PROGRAMS = {name: program for name, (program, _) in REFERENCES.items()}
 # aten::heaviside is not implemented"): the values are PyTorch's, the gradients gradcli's zeros
 # (a step's).
 NO_DERIVATIVE = {name for name, op in OPS.items() if op.torch_node == "NotImplemented"}
+# The decompositions (gradcli.ops.decompositions): whether they read one triangle of a symmetric matrix.
+DECOMPOSITIONS = {"cholesky": True, "linalg_cholesky": True, "cholesky_ex": True, "eigh": True, "eigvalsh": True,
+                  "qr": False, "svd": False, "linalg_svd": False, "svdvals": False}
 # The shape ops that take a matrix: the points are (2, 2) matrices of two vectors.
 MATRIX_OPS = {"transpose", "permute", "t", "diagonal", "trace", "tril", "triu", "rot90", "transpose_copy", "permute_copy",
               "t_copy", "diagonal_copy", "H", "fliplr"}
@@ -266,6 +269,10 @@ def points_of(name: str) -> list[tuple]:
         return [([v],) for v in VECTORS]
     if name in MATRIX_OPS:
         return [([u, v],) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
+    if name in DECOMPOSITIONS:  # (2, 2) matrices that are clearly invertible; symmetric ones where one triangle is read
+        symmetric = DECOMPOSITIONS[name]
+        return [([u, [u[1], v[1]]] if symmetric else [u, v],) for u, v in itertools.product(MATRIX_ROWS, repeat=2)
+                if clear_cut([u, [u[1], v[1]]] if symmetric else [u, v], True)]
     if not op.elementwise:  # reductions and indexing of one vector
         return [(v,) for v in VECTORS]
     if op.arity == 3 and op.conditions:  # where, masked_fill: a condition that holds, fails, or is NaN
