@@ -27,13 +27,19 @@ class Rules:
         self.program, self.arity = program, arity
         self.tapes: dict[tuple[Any, ...], Any] = {}
 
-    def tape(self, params: dict[str, Any], count: int) -> Any:
-        """The program's tape for these params (and, for a row of any number of args (einsum), this many)."""
+    def tape(self, params: dict[str, Any], count: int, shapes: tuple[Any, ...] | None = None) -> Any:
+        """The program's tape for these params (and, for a row of any number of args (einsum), this many); where
+        its graph depends on the args' shapes (Emitter.shape: matrix_norm's permutation), the tape of these."""
         arity = count if self.arity < 0 else self.arity
         key = (arity, *sorted((name, repr(value)) for name, value in params.items()))
         if key not in self.tapes:
             self.tapes[key] = _program_tape(self.program, arity, params)
-        return self.tapes[key]
+        tape = self.tapes[key]
+        if not tape.wants_shapes or shapes is None:
+            return tape
+        if (key, shapes) not in self.tapes:
+            self.tapes[(key, shapes)] = _program_tape(self.program, arity, params, shapes)
+        return self.tapes[(key, shapes)]
 
     def sweep(self, args: tuple[Any, ...], ranks: tuple[int, ...] | None, params: dict[str, Any],
               on_floats: bool = False) -> tuple[Any, list[Any], Any]:
@@ -41,7 +47,8 @@ class Rules:
         tell: its parts broadcast), on Python floats where `on_floats`."""
         from gradcli import engine
 
-        tape = self.tape(params, len(args))
+        shapes = None if ranks is None else tuple(np.shape(a)[np.ndim(a) - rank:] for a, rank in zip(args, ranks, strict=True))
+        tape = self.tape(params, len(args), shapes)
         if on_floats:
             backend = engine.FLOATS
             at: dict[str, Any] = {f"a{i}": a for i, a in enumerate(args)}
@@ -107,14 +114,16 @@ def _input_part(tape: Any, adjoints: list[Any], i: int, shape: tuple[int, ...]) 
     return np.zeros(shape) if adjoint is None else np.broadcast_to(np.asarray(adjoint, dtype=float), shape)
 
 
-def _program_tape(program: Rule, arity: int, params: dict[str, Any]) -> Any:
+def _program_tape(program: Rule, arity: int, params: dict[str, Any], shapes: tuple[Any, ...] | None = None) -> Any:
     from gradcli.tape import TapeSink
 
-    sink = TapeSink("", set())
+    sink = TapeSink("", set(), None if shapes is None else {(0, 0): shapes})
     inputs = [sink.name(f"a{i}", (0, 0)) for i in range(arity)]
-    out = program(sink.emitter((0, 0)), *inputs, **params)
+    out = program(sink.emitter((0, 0), [i for i in inputs if isinstance(i, int)]), *inputs, **params)
     sink.statement(None, out, (0, 0))
-    return sink.finish()
+    tape = sink.finish()
+    tape.wants_shapes = sink.wants_shapes
+    return tape
 
 
 def _leads_of(tape: Any, input_leads: list[int]) -> list[int]:

@@ -72,6 +72,15 @@ class Node:
         """A constant PyTorch would see as a Python number (the one rule, for every front end)."""
         return self.kind == CONST and bool(self.literal)
 
+    @property
+    def output(self) -> int:
+        """Which output of PyTorch's node this is: a part of a tuple (Op.parts) is that part's, else 0."""
+        if self.op is None:
+            return 0
+        if not self.op.parts or "part" not in self.params:
+            return self.op.output
+        return int(self.params["part"]) % self.op.parts if self.op.parts > 0 else int(self.params["part"])
+
 
 @dataclass(eq=False, repr=False)
 class Tape:
@@ -202,7 +211,7 @@ class Emitter:
     def __call__(self, row: str, *args: Any, **params: Any) -> int:
         sink, op = self.sink, OPS[row]
         nodes = [sink.constant(a, self.span, literal="float") if type(a) is float else a for a in args]
-        full = rule_params(op, params) if op.params else _NO_PARAMS
+        full = rule_params(op, params) if op.params or params else _NO_PARAMS  # (a part of a tuple: part=)
         return sink.apply(op, nodes, self.span, full)
 
     def shape(self, handle: int) -> Shape | None:
@@ -475,7 +484,7 @@ class TapeSink:
                             self.source, f"write {name}(...) or torch.{name}(...)")
             raise _fail(f"unknown function '{name}'", func_span, self.source, _suggest(name, len(args)))
         if (not keywords and op.arity == len(args) and not op.params and not op.overloads and not op.dialects
-                and not op.tensor_positions and op.program is None and op.identity_when is None):  # sin(x), atan2(y, x)
+                and not op.tensor_positions and op.program is None and op.identity_when is None and not op.parts):  # sin(x), atan2(y, x)
             if len(args) == 1 and type(args[0]) is int:
                 arg = self.nodes[args[0]]
                 if arg.kind != CONST:

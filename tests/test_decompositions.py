@@ -101,3 +101,82 @@ def test_the_singular_values_sum_to_the_nuclear_norm_whose_gradient_is_u_vh():
     result = grad("sum(torch.linalg.svdvals(a))", at={"a": a})
     u, _, vh = np.linalg.svd(a, full_matrices=False)
     np.testing.assert_allclose(result.grad["a"], u @ vh, rtol=1e-12)
+
+
+# The rows built on them: (gradcli's program, PyTorch's, the inputs' shapes and kinds)
+BUILT = [
+    ("torch.linalg.slogdet(a).logabsdet", (3, 3), "any"),
+    ("torch.logdet(a)", (2, 3, 3), "spd"),
+    ("torch.linalg.inv_ex(a)[0]", (3, 3), "any"),
+    ("torch.linalg.matrix_exp(a)", (3, 3), "any"),
+    ("torch.matrix_exp(4 * a)", (2, 3, 3), "any"),
+    ("torch.linalg.pinv(a)", (4, 3), "any"),
+    ("torch.linalg.pinv(a, hermitian=True)", (3, 3), "symmetric"),
+    ("torch.pinverse(a)", (2, 4), "any"),
+    ("torch.cholesky_inverse(a)", (3, 3), "any"),
+    ("torch.cholesky_inverse(a, upper=True)", (3, 3), "any"),
+    *[(f"torch.linalg.matrix_power(a, {n})", (3, 3), "any") for n in (0, 1, 2, 3, 6, -1, -2)],
+    *[(f"torch.linalg.matrix_norm(a, {o})", (2, 3, 4), "any") for o in ("'nuc'", "2", "-2", "1", "-1", "inf")],
+    ("torch.linalg.matrix_norm(a, 'nuc', dim=(0, 2), keepdim=True)", (2, 3, 4), "any"),
+    ("torch.norm(a, 'nuc')", (3, 4), "any"),
+    ("torch.linalg.cond(a)", (2, 3, 3), "any"),
+]
+
+
+@pytest.mark.parametrize(("program", "shape", "kind"), BUILT, ids=[b[0] for b in BUILT])
+def test_the_ops_built_on_them_are_pytorchs(program, shape, kind):
+    torch = pytest.importorskip("torch")
+    a = _point(shape, kind, len(program))
+    ta = torch.tensor(a, requires_grad=True)
+    out = eval(program.replace("inf", "float('inf')"), {"torch": torch, "a": ta})
+    w = np.random.default_rng(2).normal(size=tuple(out.shape))
+    total = (out * torch.tensor(w)).sum()
+    total.backward()
+    ours = grad(f"sum(({program}) * w)", at={"a": a, "w": w}, wrt=["a"])
+    np.testing.assert_allclose(ours.value, float(total), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(ours.grad["a"], ta.grad.numpy(), rtol=1e-7, atol=1e-10)
+
+
+# Of a matrix and a second argument: (gradcli's program, the shapes of a and b)
+SOLVES = [
+    ("torch.linalg.solve_ex(a, b)[0]", (3, 3), (3, 2)),
+    ("torch.linalg.solve_triangular(a, b, upper=True)", (3, 3), (3, 2)),
+    ("torch.linalg.solve_triangular(a, b, upper=False, left=False, unitriangular=True)", (2, 3, 3), (2, 3)),
+    ("torch.triangular_solve(b, a)[0]", (3, 3), (3, 2)),
+    ("torch.triangular_solve(b, a, upper=False, transpose=True).solution", (3, 3), (2, 3, 1)),
+    ("torch.cholesky_solve(b, a)", (3, 3), (3, 2)),
+    ("torch.cholesky_solve(b, a, upper=True)", (2, 3, 3), (3, 1)),
+]
+
+
+@pytest.mark.parametrize(("program", "sa", "sb"), SOLVES, ids=[s[0] for s in SOLVES])
+def test_the_solves_are_pytorchs(program, sa, sb):
+    torch = pytest.importorskip("torch")
+    a, b = _point(sa, "spd", 1) + np.tril(np.ones(sa[-2:])), _point(sb, "any", 2)
+    ta, tb = torch.tensor(a, requires_grad=True), torch.tensor(b, requires_grad=True)
+    out = eval(program, {"torch": torch, "a": ta, "b": tb})
+    w = np.random.default_rng(3).normal(size=tuple(out.shape))
+    total = (out * torch.tensor(w)).sum()
+    total.backward()
+    ours = grad(f"sum(({program}) * w)", at={"a": a, "b": b, "w": w}, wrt=["a", "b"])
+    np.testing.assert_allclose(ours.value, float(total), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(ours.grad["a"], ta.grad.numpy(), rtol=1e-7, atol=1e-10)
+    np.testing.assert_allclose(ours.grad["b"], tb.grad.numpy(), rtol=1e-7, atol=1e-10)
+
+
+def test_matrix_power_is_recorded_as_pytorchs_products():
+    tape = compile_program("torch.linalg.matrix_power(a, 5)")
+    names = sorted(node.op.torch_node for node in tape.nodes if node.op is not None)
+    assert names == ["MmBackward0"] * 3  # a^2, a^4 = a^2 a^2, a a^4
+
+
+def test_matrix_power_needs_its_exponent_as_in_pytorch():
+    run = cli("grad", "sum(torch.linalg.matrix_power(a))", "--at", "a=[[1,2],[3,4]]")
+    assert run.exit_code == 2
+    assert "required" in run.stderr and "n" in run.stderr
+
+
+def test_a_matrix_norm_whose_graph_depends_on_the_rank_is_refused_over_points():
+    run = cli("grad", "torch.linalg.matrix_norm(a, 'nuc')", "--points", "-", stdin='{"a": [[1, 2], [3, 4]]}\n')
+    assert run.exit_code == 2
+    assert "--points" in run.stderr

@@ -282,6 +282,9 @@ class Op:
     parts: int = 0
     # PyTorch's names of the parts (a namedtuple): `max(x, 0).values`, `.indices`.
     fields: tuple[str, ...] = ()
+    # Which output of PyTorch's node its value is, where that node has several and this op gives one of them
+    # (svdvals is the S of _linalg_svd's (U, S, Vh): 1); a part of a tuple is its part's (tape.Node.output).
+    output: int = 0
     # The parts whose values are integers ((1,): max's indices; (0,): argmax's one value): no
     # gradient flows through them, PyTorch records no node, and one may index (v[argmax(v)])
     # without making the inputs it is computed from integer inputs.

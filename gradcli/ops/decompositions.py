@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Dialect, Param, Shape, structural
+from gradcli.ops import linalg
+from gradcli.ops.core import Array, Dialect, Op, Param, Shape, composite, structural, unbroadcast
 
 # --- shapes and small helpers ---------------------------------------------------------------
 
@@ -627,15 +628,15 @@ def _svd_shape_torch(a: Shape, some: bool = True, compute_uv: bool = True, part:
 
 def _parts_text(call: str, defaults: dict[str, Any]) -> Callable[..., str]:
     def text(args: Sequence[str], part: int = 0, of: Any = None, **params: Any) -> str:
-        said = "".join(f", {k}={v!r}" for k, v in params.items() if defaults.get(k, v) != v)
-        return f"{call}({args[0]}{said})[{part}]"
+        said = "".join(f", {k}={v!r}" for k, v in params.items() if k not in defaults or defaults[k] != v)
+        return f"{call}({', '.join(args)}{said})[{part}]"
 
     return text
 
 
 def _call_text(call: str, defaults: dict[str, Any]) -> Callable[..., str]:
     def text(args: Sequence[str], **params: Any) -> str:
-        said = "".join(f", {k}={v!r}" for k, v in params.items() if defaults.get(k, v) != v)
+        said = "".join(f", {k}={v!r}" for k, v in params.items() if k not in defaults or defaults[k] != v)
         return f"{call}({', '.join(args)}{said})"
 
     return text
@@ -692,6 +693,588 @@ ROWS = [
                reference="torch.linalg.svd(a)[1]", reference_program="torch.linalg.svd(a)[1]"),
     structural("svdvals", 1, _svdvals_forward, _svdvals_vjp, "LinalgSvdBackward0", jvp=_svdvals_jvp,
                shape=lambda a: _svd_shape(a, False, 1), shape_message=_refused("linalg.svdvals", _svd_shape),
-               text=_call_text("torch.linalg.svdvals", {}), examples=_GENERAL,
+               text=_call_text("torch.linalg.svdvals", {}), examples=_GENERAL, output=1,
                reference="torch.linalg.svdvals(a)", reference_program="torch.linalg.svdvals(a)"),
+]
+
+
+# --- inv_ex, solve_ex: inv and solve with LAPACK's info (0: a singular matrix is refused, as inv refuses it) ----
+
+
+def _with_info(row: Any, name: str, node: str, arity: int, fields: tuple[str, str], **extra: Any) -> Any:
+    """`row`'s op as the first part of a tuple whose second is LAPACK's info (an integer, no gradient)."""
+    def forward(*args: Any, ranks: tuple[int, ...], part: int = 0, of: Any = None) -> Array:
+        value = row.forward(*args, ranks=ranks)
+        return np.zeros(np.shape(args[0])[:-2]) if part % 2 else value
+
+    def vjp(g: Any, ans: Any, *args: Any, ranks: tuple[int, ...], part: int = 0, of: Any = None) -> tuple[Any, ...]:
+        if part % 2:
+            return tuple(None for _ in args)
+        return tuple(row.vjp(g, ans, *args, ranks=ranks))
+
+    def jvp(tangents: Sequence[Any], ans: Array, *args: Any, ranks: tuple[int, ...], part: int = 0,
+            of: Any = None) -> Array:
+        if part % 2:
+            return np.zeros(np.shape(ans))
+        return np.asarray(row.jvp(tangents, ans, *args, ranks=ranks))
+
+    def shape(*shapes: Shape, part: int = 0, of: Any = None) -> Shape:
+        out = row.shape(*shapes)
+        return shapes[0][:-2] if part % 2 else out
+
+    def text(args: Sequence[str], part: int = 0, of: Any = None) -> str:
+        return f"torch.linalg.{name}({', '.join(args)})[{part}]"
+
+    return structural(name, arity, forward, vjp, node, jvp=jvp, shape=shape, shape_message=row.shape_message,
+                      parts=2, fields=fields, integer_parts=(1,), text=text, dialects=(),
+                      examples=_with_part(row.examples), reference=f"torch.linalg.{name}({', '.join('ab'[:arity])})[0]",
+                      reference_program=f"torch.linalg.{name}({', '.join('ab'[:arity])})[0]", **extra)
+
+
+# --- solve_triangular, triangular_solve: substitution, as BLAS's trsm ----------------------------------
+
+
+def _triangle(a: Any, upper: bool, unit: bool) -> Any:
+    """The triangle of A a triangular solve reads, its diagonal 1 where `unit`: where A's gradient lands."""
+    n = np.shape(a)[-1]
+    part = _triu(a) if upper else _tril(a)
+    return np.where(np.eye(n, dtype=bool), 0.0, part) if unit else part
+
+
+def _solve_triangular_shape(a: Shape, b: Shape, upper: Any = None, left: bool = True, unitriangular: bool = False
+                            ) -> Shape:
+    _square("linalg.solve_triangular")(a)
+    _matrices("linalg.solve_triangular", b)
+    if (b[-2] if left else b[-1]) != a[-1]:
+        raise ValueError(f"linalg.solve_triangular: Incompatible shapes of A and B for the equation "
+                         f"{'AX = B' if left else 'XA = B'} ({a[-2]}x{a[-1]} and {b[-2]}x{b[-1]})")
+    return (*np.broadcast_shapes(a[:-2], b[:-2]), *b[-2:])
+
+
+def _solve_triangular(a: Array, b: Array, ranks: tuple[int, ...], upper: Any = None, left: bool = True,
+                      unitriangular: bool = False) -> Array:
+    if upper is None:
+        raise ValueError("linalg.solve_triangular() missing required keyword argument 'upper'")
+    _solve_triangular_shape(_point_shape(a, ranks[0]), _point_shape(b, ranks[1]), upper, left, unitriangular)
+    a, b = _lined_up(a, b, ranks)
+    if left:
+        return _triangular(a, b, lower=not upper, unit=unitriangular)
+    return _mT(_triangular(_mT(a), _mT(b), lower=bool(upper), unit=unitriangular))
+
+
+def _lined_up(a: Any, b: Any, ranks: Sequence[int]) -> tuple[Any, Any]:
+    """Two (batches of) matrices, with axes of 1 put in front of the one with fewer batch axes."""
+    width = max(ranks)
+    return (a.reshape(a.shape[:a.ndim - ranks[0]] + (1,) * (width - ranks[0]) + a.shape[a.ndim - ranks[0]:]),
+            b.reshape(b.shape[:b.ndim - ranks[1]] + (1,) * (width - ranks[1]) + b.shape[b.ndim - ranks[1]:]))
+
+
+def _solve_triangular_vjp(g: Any, ans: Any, a: Any, b: Any, ranks: tuple[int, ...], upper: Any = None,
+                          left: bool = True, unitriangular: bool = False) -> tuple[Any, Any]:
+    # PyTorch's linalg_solve_triangular_backward: gB = A^-T gX (A^T's other triangle), gA = -gB X^T (left)
+    # or -X^T gB (right), on A's triangle
+    la, lb = _lined_up(a, b, ranks)
+    if left:
+        gb = _triangular(_mT(la), g, lower=bool(upper), unit=unitriangular)
+        ga = -(gb @ _mT(ans))
+    else:
+        gb = _mT(_triangular(la, _mT(g), lower=not upper, unit=unitriangular))
+        ga = -(_mT(ans) @ gb)
+    return _back(_triangle(ga, bool(upper), unitriangular), la, a), _back(gb, lb, b)
+
+
+def _back(cotangent: Any, lined: Any, arg: Any) -> Any:
+    """A cotangent of an arg that _lined_up gave axes of 1: broadcasting undone, the arg's own shape."""
+    if _is_dual(cotangent) or np.shape(cotangent) == np.shape(arg):
+        return cotangent
+    return unbroadcast(np.asarray(cotangent), np.shape(lined)).reshape(np.shape(arg))
+
+
+def _solve_triangular_jvp(tangents: Sequence[Any], ans: Array, a: Array, b: Array, ranks: tuple[int, ...],
+                          upper: Any = None, left: bool = True, unitriangular: bool = False) -> Array:
+    # dX = A^-1 (dB - dA X) (left), (dB - X dA) A^-1 (right), dA on A's triangle
+    ta, tb = tangents
+    la, _ = _lined_up(a, b, ranks)
+    rhs: Any = np.zeros(np.shape(ans)) if tb is None else np.broadcast_to(_lined_up(a, np.asarray(tb), ranks)[1],
+                                                                          np.shape(ans))
+    if ta is not None:
+        da = _triangle(_lined_up(np.asarray(ta), b, ranks)[0], bool(upper), unitriangular)
+        rhs = rhs - (da @ ans if left else ans @ da)
+    return _solve_triangular(la, np.broadcast_to(rhs, np.shape(ans)), (max(ranks), max(ranks)), upper, left,
+                             unitriangular)
+
+
+def _triangular_solve_forward(b: Array, a: Array, ranks: tuple[int, ...], upper: bool = True, transpose: bool = False,
+                              unitriangular: bool = False, part: int = 0, of: Any = None) -> Array:
+    # torch.triangular_solve(b, A): (A^-1 b or A^-T b, a copy of A)
+    _solve_triangular_shape(_point_shape(a, ranks[1]), _point_shape(b, ranks[0]))
+    if part % 2:
+        return np.broadcast_to(a, (*np.broadcast_shapes(np.shape(a)[:-2], np.shape(b)[:-2]), *np.shape(a)[-2:])).copy()
+    lb, la = _lined_up(b, a, ranks)
+    if transpose:
+        return _triangular(_mT(la), lb, lower=bool(upper), unit=unitriangular)
+    return _triangular(la, lb, lower=not upper, unit=unitriangular)
+
+
+def _triangular_solve_vjp(g: Any, ans: Any, b: Any, a: Any, ranks: tuple[int, ...], upper: bool = True,
+                          transpose: bool = False, unitriangular: bool = False, part: int = 0,
+                          of: Any = None) -> tuple[Any, Any]:
+    if part % 2:  # the copy of A: its gradient is A's, whole
+        return np.zeros(np.shape(b)), _back(g, _lined_up(b, a, ranks)[1], a)
+    lb, la = _lined_up(b, a, ranks)
+    x = _triangular_solve_forward(b, a, ranks, upper, transpose, unitriangular)
+    # gb = A^-T g (A^-1 g where `transpose`); gA = -gb X^T (-X gb^T where `transpose`), on A's triangle
+    gb = _triangular(la if transpose else _mT(la), g, lower=not upper if transpose else bool(upper), unit=unitriangular)
+    ga = -(x @ _mT(gb)) if transpose else -(gb @ _mT(x))
+    return _back(gb, lb, b), _back(_triangle(ga, upper, unitriangular), la, a)
+
+
+def _triangular_solve_jvp(tangents: Sequence[Any], ans: Array, b: Array, a: Array, ranks: tuple[int, ...],
+                          upper: bool = True, transpose: bool = False, unitriangular: bool = False, part: int = 0,
+                          of: Any = None) -> Array:
+    tb, ta = tangents
+    if part % 2:
+        return np.zeros(np.shape(ans)) if ta is None else np.broadcast_to(ta, np.shape(ans))
+    x = ans
+    _, la = _lined_up(b, a, ranks)
+    rhs: Any = np.zeros(np.shape(x)) if tb is None else np.broadcast_to(_lined_up(np.asarray(tb), a, ranks)[0],
+                                                                        np.shape(x))
+    if ta is not None:
+        da = _triangle(_lined_up(b, np.asarray(ta), ranks)[1], upper, unitriangular)
+        rhs = rhs - ((_mT(da) if transpose else da) @ x)
+    rhs = np.broadcast_to(rhs, np.shape(x))
+    if transpose:
+        return _triangular(_mT(la), rhs, lower=bool(upper), unit=unitriangular)
+    return _triangular(la, rhs, lower=not upper, unit=unitriangular)
+
+
+def _triangular_solve_shape(b: Shape, a: Shape, upper: bool = True, transpose: bool = False,
+                            unitriangular: bool = False, part: int = 0, of: Any = None) -> Shape:
+    out = _solve_triangular_shape(a, b)
+    return (*out[:-2], *a[-2:]) if part % 2 else out
+
+
+# --- cholesky_solve, cholesky_inverse: with A = L L^T given by its factor ---------------------------
+
+
+def _cholesky_solve_shape(b: Shape, low: Shape, upper: bool = False) -> Shape:
+    _square("cholesky_solve")(low)
+    _matrices("cholesky_solve", b)
+    if b[-2] != low[-1]:
+        raise ValueError(f"cholesky_solve: Incompatible matrix sizes for cholesky_solve: each A matrix is "
+                         f"{low[-2]} by {low[-1]} but each b matrix is {b[-2]} by {b[-1]}")
+    return (*np.broadcast_shapes(b[:-2], low[:-2]), *b[-2:])
+
+
+def _cholesky_solved(low: Any, b: Any, upper: bool) -> Any:
+    """(L L^T)^-1 B, or (U^T U)^-1 B: two triangular solves."""
+    factor = _mT(low) if upper else low
+    return _triangular(_mT(factor), _triangular(factor, b, lower=True), lower=False)
+
+
+def _cholesky_solve(b: Array, low: Array, ranks: tuple[int, ...], upper: bool = False) -> Array:
+    _cholesky_solve_shape(_point_shape(b, ranks[0]), _point_shape(low, ranks[1]), upper)
+    lb, ll = _lined_up(b, low, ranks)
+    return _cholesky_solved(ll, lb, upper)
+
+
+def _cholesky_solve_vjp(g: Any, ans: Any, b: Any, low: Any, ranks: tuple[int, ...], upper: bool = False
+                        ) -> tuple[Any, Any]:
+    # PyTorch's cholesky_solve_backward: gB = A^-1 gX; S = gB X^T + X gB^T; gL = -S L (-U S where `upper`)
+    lb, ll = _lined_up(b, low, ranks)
+    gb = _cholesky_solved(ll, g, upper)
+    common = gb @ _mT(ans)
+    common = common + _mT(common)
+    return _back(gb, lb, b), _back(-(ll @ common) if upper else -(common @ ll), ll, low)
+
+
+def _cholesky_solve_jvp(tangents: Sequence[Any], ans: Array, b: Array, low: Array, ranks: tuple[int, ...],
+                        upper: bool = False) -> Array:
+    # X = A^-1 B, A = L L^T: dX = A^-1 (dB - dA X), dA = dL L^T + L dL^T
+    tb, tl = tangents
+    _, ll = _lined_up(b, low, ranks)
+    rhs: Any = np.zeros(np.shape(ans)) if tb is None else np.broadcast_to(_lined_up(np.asarray(tb), low, ranks)[0],
+                                                                          np.shape(ans))
+    if tl is not None:
+        dl = _lined_up(b, np.asarray(tl), ranks)[1]
+        da = _mT(dl) @ ll + _mT(ll) @ dl if upper else dl @ _mT(ll) + ll @ _mT(dl)
+        rhs = rhs - da @ ans
+    return _cholesky_solved(ll, np.broadcast_to(rhs, np.shape(ans)), upper)
+
+
+def _cholesky_inverse(low: Array, ranks: tuple[int, ...], upper: bool = False) -> Array:
+    _square("cholesky_inverse")(_point_shape(low, ranks[0]))
+    n = np.shape(low)[-1]
+    return _cholesky_solved(low, np.broadcast_to(np.eye(n), np.shape(low)), upper)
+
+
+def _cholesky_inverse_vjp(g: Any, ans: Any, low: Any, ranks: tuple[int, ...], upper: bool = False) -> tuple[Any]:
+    # PyTorch's: S = P (g + g^T) P, gL = -S L (-U S where `upper`), P = (L L^T)^-1
+    common = ans @ ((g + _mT(g)) @ ans)
+    return (-(low @ common) if upper else -(common @ low),)
+
+
+def _cholesky_inverse_jvp(tangents: Sequence[Any], ans: Array, low: Array, ranks: tuple[int, ...],
+                          upper: bool = False) -> Array:
+    (t,) = tangents
+    if t is None:
+        return np.zeros(np.shape(ans))
+    da = _mT(t) @ low + _mT(low) @ t if upper else t @ _mT(low) + low @ _mT(t)
+    return -(ans @ da @ ans)
+
+
+# --- matrix_exp: scaling and squaring of a Pade approximant; its derivatives by a block matrix ---------
+
+# Higham's degree-13 Pade approximant (Higham 2005, "The scaling and squaring method for the matrix
+# exponential revisited"): its coefficients and the norm up to which it needs no scaling.
+_PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0, 129060195264000.0,
+           10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0, 40840800.0, 960960.0, 16380.0, 182.0, 1.0)
+_THETA13 = 5.371920351148152
+
+
+def _expm(a: Array) -> Array:
+    """e^A of each matrix (NaN where A holds NaN or an infinity)."""
+    n = a.shape[-1]
+    if a.size == 0:
+        return np.zeros(a.shape)
+    with np.errstate(all="ignore"):
+        norm = np.max(np.sum(np.abs(a), axis=-2), axis=-1)  # the 1-norm of each matrix
+        finite = np.isfinite(norm)
+        steps = np.where(finite & (norm > _THETA13), np.ceil(np.log2(np.where(finite, norm, 1.0) / _THETA13)), 0.0)
+        steps = steps.astype(int)
+        scaled = np.where(finite[..., None, None], a, 0.0) / (2.0 ** steps)[..., None, None]
+        eye = np.broadcast_to(np.eye(n), scaled.shape)
+        a2 = scaled @ scaled
+        a4 = a2 @ a2
+        a6 = a4 @ a2
+        b = _PADE13
+        u = scaled @ (a6 @ (b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6 + b[5] * a4 + b[3] * a2 + b[1] * eye)
+        v = a6 @ (b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + b[2] * a2 + b[0] * eye
+        result = np.linalg.solve(v - u, v + u)
+        for k in range(int(np.max(steps, initial=0))):
+            result = np.where((steps > k)[..., None, None], result @ result, result)
+        # (a result that overflows is NaN throughout, as PyTorch's: its squarings meet inf - inf)
+        finite &= np.isfinite(result).all(axis=(-2, -1))
+        return np.where(finite[..., None, None], result, np.nan)
+
+
+def _expm_block(a: Array, d: Array) -> Array:
+    """The derivative of e^A along D: the upper right block of e^[[A, D], [0, A]]."""
+    n = a.shape[-1]
+    batch = np.broadcast_shapes(a.shape[:-2], d.shape[:-2])
+    block = np.zeros((*batch, 2 * n, 2 * n))
+    block[..., :n, :n] = a
+    block[..., n:, n:] = a
+    block[..., :n, n:] = d
+    return _expm(block)[..., :n, n:]
+
+
+def _expm_of(a: Any) -> Any:
+    """e^A; of a dual matrix (the Hessian), a dual number whose tangent is the derivative along A's."""
+    return _factored(a, lambda m: (_expm(m),), lambda t, value: (_expm_block(a.primal, t),))[0]
+
+
+def _matrix_exp(a: Array, ranks: tuple[int, ...]) -> Array:
+    _square("linalg.matrix_exp")(_point_shape(a, ranks[0]))
+    return _expm(np.asarray(a, dtype=float))
+
+
+def _matrix_exp_vjp(g: Any, ans: Any, a: Any, ranks: tuple[int, ...]) -> tuple[Any]:
+    # PyTorch's linalg_matrix_exp_differential(A, g, adjoint=True): the upper right block of e^[[A^T, g], [0, A^T]]
+    if np.size(a) == 0:
+        return (np.zeros(np.shape(a)),)
+    if _is_dual(a) or _is_dual(g):
+        return (_dual_expm_block(_mT(a), g),)
+    return (_expm_block(_mT(a), g),)
+
+
+def _dual_expm_block(a: Any, g: Any) -> Any:
+    from gradcli.dual import Dual
+
+    n = np.shape(a)[-1]
+    pa, pg = _primal(a), _primal(g)
+    ta = np.zeros(np.shape(pa)) if _tangent(a) is None else np.asarray(_tangent(a))
+    tg = np.zeros(np.shape(pg)) if _tangent(g) is None else np.asarray(_tangent(g))
+    batch = np.broadcast_shapes(np.shape(pa)[:-2], np.shape(pg)[:-2])
+    block, tangent = np.zeros((*batch, 2 * n, 2 * n)), np.zeros((*batch, 2 * n, 2 * n))
+    block[..., :n, :n] = block[..., n:, n:] = pa
+    block[..., :n, n:] = pg
+    tangent[..., :n, :n] = tangent[..., n:, n:] = ta
+    tangent[..., :n, n:] = tg
+    return Dual(_expm(block)[..., :n, n:], _expm_block(block, tangent)[..., :n, n:])
+
+
+def _matrix_exp_jvp(tangents: Sequence[Any], ans: Array, a: Array, ranks: tuple[int, ...]) -> Array:
+    (t,) = tangents
+    if t is None or np.size(a) == 0:
+        return np.zeros(np.shape(ans))
+    return _expm_block(a, np.broadcast_to(t, np.shape(a)))
+
+
+# --- pinv: the pseudo-inverse by the SVD (or by eigh, where hermitian) ----------------------------------
+
+
+def _pinv(a: Array, ranks: tuple[int, ...], rtol: Any = None, atol: Any = None, hermitian: bool = False,
+          rcond: Any = None) -> Array:
+    _matrices("linalg.pinv", _point_shape(a, ranks[0]))
+    m, n = np.shape(a)[-2:]
+    if np.size(a) == 0:
+        return np.zeros((*np.shape(a)[:-2], n, m))
+    if rcond is not None:  # torch.pinverse(a, rcond): rtol
+        rtol = rcond
+    if hermitian:
+        values, vectors = np.linalg.eigh(a)
+        size = np.abs(values)
+    else:
+        u, values, vh = np.linalg.svd(a, full_matrices=False)
+        size = values
+    largest = np.max(size, axis=-1, keepdims=True)
+    if rtol is None:
+        rtol = 0.0 if atol is not None and atol > 0 else np.finfo(float).eps * max(m, n)
+    tolerance = np.maximum(0.0 if atol is None else atol, rtol * largest)
+    with np.errstate(divide="ignore"):
+        inverse = np.where(size > tolerance, 1.0 / values, 0.0)
+    if hermitian:
+        return np.asarray((vectors * inverse[..., None, :]) @ _mT(vectors))
+    return np.asarray((_mT(vh) * inverse[..., None, :]) @ _mT(u))
+
+
+def _pinv_vjp(g: Any, ans: Any, a: Any, ranks: tuple[int, ...], **_: Any) -> tuple[Any]:
+    # PyTorch's pinv_backward
+    m, n = np.shape(a)[-2:]
+    p, ph, gh = ans, _mT(ans), _mT(g)
+    if m <= n:
+        k = gh @ p
+        kph = k @ ph
+        return (-_mT(p @ k) + kph - (a @ p) @ kph + (ph @ p) @ (gh - k @ a),)
+    k = p @ gh
+    phk = ph @ k
+    return (-_mT(k @ p) + (gh - a @ k) @ p @ ph + phk - phk @ p @ a,)
+
+
+def _pinv_jvp(tangents: Sequence[Any], ans: Array, a: Array, ranks: tuple[int, ...], **_: Any) -> Array:
+    (t,) = tangents
+    if t is None:
+        return np.zeros(np.shape(ans))
+    p = ans
+    m, n = np.shape(a)[-2:]
+    return (-(p @ t @ p) + (p @ _mT(p)) @ _mT(t) @ (np.eye(m) - a @ p)
+            + (np.eye(n) - p @ a) @ _mT(t) @ (_mT(p) @ p))
+
+
+def _pinv_shape(a: Shape, **_: Any) -> Shape:
+    _matrices("linalg.pinv", a)
+    return (*a[:-2], a[-1], a[-2])
+
+
+# --- matrix_power: PyTorch's products (a program of mm, inv, clone) ------------------------------------
+
+
+def _eye_copy(a: Array, source: Any) -> Array:
+    # a.copy_(I): PyTorch's CopyBackwards over the clone, the identity (a constant, no input) its source; I of
+    # a's last two axes (written as an elementwise row, so that a Python number may stand for the source)
+    return np.broadcast_to(np.eye(np.shape(a)[-1]), np.shape(a)).copy()
+
+
+def _matrix_power_program(emit: Any, a: Any, n: int = 0) -> Any:
+    # PyTorch's linalg_matrix_power: I (a copy into a clone) for 0; inv first for n < 0; a clone for 1;
+    # then the binary powers of A, multiplied from the lowest bit up
+    if n == 0:
+        return emit("eye_copy", emit("clone", a), 1.0)
+    if n < 0:
+        a, n = emit("inv", a), -n
+    if n == 1:
+        return emit("clone", a)
+    if n == 2:
+        return emit("matmul", a, a)
+    if n == 3:
+        return emit("matmul", emit("matmul", a, a), a)
+    power, result = None, None
+    while n > 0:
+        bit, n = n % 2, n // 2
+        power = a if power is None else emit("matmul", power, power)
+        if bit:
+            result = power if result is None else emit("matmul", result, power)
+    return result
+
+
+def _matrix_power_shape(a: Shape, n: int = 0) -> Shape:
+    _square("linalg.matrix_power")(a)
+    return a
+
+
+_LINALG = {op.name: op for op in linalg.ROWS}
+_SQUARE: tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...] = ((((2, 2),), {}), (((3, 3),), {}), (((2, 2, 2),), {}))
+_UPPER = Param("upper", "bool", None)
+
+
+def _requires(name: str) -> tuple[Dialect, ...]:
+    """A param every spelling must give (PyTorch's parser: a TypeError without it)."""
+    return tuple(Dialect(family, required=(name,)) for family in ("", "torch", "linalg", "method", "numpy"))
+
+
+ROWS += [
+    _with_info(_LINALG["inv"], "inv_ex", "LinalgInvExBackward0", 1, ("inverse", "info")),
+    _with_info(_LINALG["solve"], "solve_ex", "LinalgSolveExBackward0", 2, ("result", "info")),
+    structural("solve_triangular", 2, _solve_triangular, _solve_triangular_vjp, "LinalgSolveTriangularBackward0",
+               jvp=_solve_triangular_jvp, shape=_solve_triangular_shape,
+               shape_message=_refused("linalg.solve_triangular", _solve_triangular_shape),
+               params=(_UPPER, Param("left", "bool", True), Param("unitriangular", "bool", False)),
+               text=_call_text("torch.linalg.solve_triangular", {"left": True, "unitriangular": False}),
+               dialects=_requires("upper"),
+               examples=((((2, 2), (2, 3)), {"upper": True}), (((3, 3), (3, 1)), {"upper": False}),
+                         (((2, 2), (3, 2)), {"upper": True, "left": False}),
+                         (((2, 2, 2), (2, 2)), {"upper": False, "unitriangular": True})),
+               domain=((0.5, 2.0), (-2.0, 2.0)),
+               reference="torch.linalg.solve_triangular(a, b, upper=True)",
+               reference_program="torch.linalg.solve_triangular(a, b, upper=True)"),
+    structural("triangular_solve", 2, _triangular_solve_forward, _triangular_solve_vjp, "TriangularSolveBackward0",
+               jvp=_triangular_solve_jvp, shape=_triangular_solve_shape,
+               shape_message=_refused("triangular_solve", _triangular_solve_shape), parts=2,
+               fields=("solution", "cloned_coefficient"),
+               params=(Param("upper", "bool", True), Param("transpose", "bool", False),
+                       Param("unitriangular", "bool", False)),
+               text=_parts_text("torch.triangular_solve", {"upper": True, "transpose": False, "unitriangular": False}),
+               examples=((((2, 3), (2, 2)), {"part": 0}), (((3, 1), (3, 3)), {"upper": False, "part": 0}),
+                         (((2, 2), (2, 2)), {"transpose": True, "part": 0}), (((2, 2), (2, 2)), {"part": 1})),
+               domain=((-2.0, 2.0), (0.5, 2.0)), methods=("triangular_solve",),
+               reference="torch.triangular_solve(a, b)[0]", reference_program="torch.triangular_solve(a, b)[0]"),
+    structural("cholesky_solve", 2, _cholesky_solve, _cholesky_solve_vjp, "CholeskySolveBackward0",
+               jvp=_cholesky_solve_jvp, shape=_cholesky_solve_shape,
+               shape_message=_refused("cholesky_solve", _cholesky_solve_shape), params=(Param("upper", "bool", False),),
+               # (L's other triangle is not read, but PyTorch's gradient fills it: 1x1 factors here, larger ones in
+               # tests/test_decompositions.py)
+               examples=((((1, 3), (1, 1)), {}), (((1, 1), (2, 1, 1)), {"upper": True}), (((2, 1, 2), (1, 1)), {})),
+               domain=((-2.0, 2.0), (0.5, 2.0)), methods=("cholesky_solve",)),
+    structural("cholesky_inverse", 1, _cholesky_inverse, _cholesky_inverse_vjp, "CholeskyInverseBackward0",
+               jvp=_cholesky_inverse_jvp, shape=_square("cholesky_inverse"),
+               shape_message=_refused("cholesky_inverse", _square("cholesky_inverse")),
+               params=(Param("upper", "bool", False),), examples=((((1, 1),), {}), (((2, 1, 1),), {"upper": True})),
+               domain=((0.5, 2.0),), methods=("cholesky_inverse",)),  # (1x1: as cholesky_solve's)
+    structural("matrix_exp", 1, _matrix_exp, _matrix_exp_vjp, "LinalgMatrixExpBackward0", jvp=_matrix_exp_jvp,
+               shape=_square("linalg.matrix_exp"), shape_message=_refused("matrix_exp", _square("linalg.matrix_exp")),
+               examples=_SQUARE, methods=("matrix_exp",)),
+    structural("pinv", 1, _pinv, _pinv_vjp, "LinalgPinvBackward0", jvp=_pinv_jvp, shape=_pinv_shape,
+               shape_message=_refused("linalg.pinv", _pinv_shape),
+               params=(Param("rtol", "float", None), Param("atol", "float", None), Param("hermitian", "bool", False),
+                       Param("rcond", "float", None)),
+               dialects=(Dialect("linalg", order=("rtol", "hermitian"), refuses=("rcond",)),
+                         Dialect("torch", order=("rcond",), refuses=("rtol", "atol", "hermitian")),
+                         Dialect("method", order=("rcond",), refuses=("rtol", "atol", "hermitian")),
+                         Dialect("numpy", order=("rcond", "hermitian"), refuses=("rtol", "atol"))),
+               spellings=("pinverse",), methods=("pinverse",), text=_call_text("torch.linalg.pinv", {}),
+               examples=_GENERAL, reference="torch.linalg.pinv(a)", reference_program="torch.linalg.pinv(a)"),
+    Op("eye_copy", 2, _eye_copy, lambda g, ans, a, source: (np.zeros(np.shape(a)), None), "CopyBackwards",
+       jvp=lambda tangents, ans, a, source: np.zeros(np.shape(ans)), callable=False, reference=None,
+       text=lambda args: f"I copied into {args[0]}", examples=((((2, 2), ()), {}),)),
+    composite("matrix_power", 1, _matrix_power_program, "MmBackward0", sympy=None, shape=_matrix_power_shape,
+              shape_message=_refused("linalg.matrix_power", _matrix_power_shape), params=(Param("n", "int", None),),
+              text=_call_text("torch.linalg.matrix_power", {}), methods=("matrix_power",), dialects=_requires("n"),
+              examples=(*((((2, 2),), {"n": n}) for n in (0, 1, 2, 3, 5, 6, -1, -2)), (((2, 3, 3),), {"n": 4})),
+              reference="torch.linalg.matrix_power(a, 3)", reference_program="torch.linalg.matrix_power(a, 3)"),
+]
+
+
+# --- matrix_norm, cond: programs of norm, svdvals, amax, amin, as PyTorch's ---------------------------
+
+
+def _matrix_dims(dim: Any, rank: int) -> tuple[int, int]:
+    if not isinstance(dim, tuple) or len(dim) != 2:
+        raise ValueError("linalg.matrix_norm: dim must be a 2-tuple of ints")
+    first, second = (d + rank if d < 0 else d for d in dim)
+    if not (0 <= first < rank and 0 <= second < rank) or first == second:
+        raise ValueError(f"linalg.matrix_norm: dims must be different and in range, got {dim}")
+    return first, second
+
+
+def _matrix_norm_program(emit: Any, a: Any, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False) -> Any:
+    if ord == "fro":
+        return emit("norm", a, p=2.0, dim=dim, keepdim=keepdim)
+    shape = emit.shape(a)
+    if shape is None:  # (a tape for every point: the graph depends on the rank)
+        placeholder = emit("norm", a, p=2.0, dim=dim, keepdim=keepdim)  # (its shape; its value is refused)
+        return emit("needs_shape", placeholder, what="linalg.matrix_norm with an ord other than 'fro'")
+    first, second = _matrix_dims(dim, len(shape))
+    rank = len(shape)
+    if ord in ("nuc", 2.0, -2.0):  # the singular values of the matrices moved to the last two dims
+        order = [d for d in range(rank) if d not in (first, second)] + [first, second]
+        values = emit("svdvals", emit("permute", a, dims=tuple(order)))
+        result = emit("sum" if ord == "nuc" else "amax" if ord == 2.0 else "amin", values, dim=-1, keepdim=keepdim)
+        if not keepdim:
+            return result
+        return emit("permute", emit("unsqueeze", result, dim=-1), dims=tuple(int(i) for i in np.argsort(order)))
+    if ord not in (1.0, -1.0, np.inf, -np.inf):
+        raise ValueError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if abs(ord) == np.inf:  # the largest (smallest) row sum; 1: column sum
+        first, second = second, first
+    if not keepdim and first < second:
+        second -= 1
+    sums = emit("norm", a, p=1.0, dim=first, keepdim=keepdim)
+    return emit("amax" if ord > 0 else "amin", sums, dim=second, keepdim=keepdim)
+
+
+def _matrix_norm_shape(a: Shape, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False) -> Shape:
+    if len(a) < 2:
+        raise ValueError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    first, second = _matrix_dims(dim, len(a))
+    if ord != "fro" and ord not in ("nuc", 1.0, -1.0, 2.0, -2.0, np.inf, -np.inf):
+        raise ValueError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if keepdim:
+        return tuple(1 if i in (first, second) else s for i, s in enumerate(a))
+    return tuple(s for i, s in enumerate(a) if i not in (first, second))
+
+
+def _cond_program(emit: Any, a: Any, p: Any = None) -> Any:
+    # PyTorch's linalg_cond for p = None, 2, -2: the ratio of the largest and smallest singular values
+    if p not in (None, 2.0, -2.0):
+        raise ValueError("linalg.cond: gradcli takes p = None, 2 or -2 (the singular values' ratio)")
+    values = emit("svdvals", a)
+    largest, smallest = emit("narrow", values, dim=-1, start=0, length=1), emit("narrow", values, dim=-1, start=-1, length=1)
+    ratio = emit("div", largest, smallest) if p != -2.0 else emit("div", smallest, largest)
+    return emit("squeeze", ratio, dim=-1)
+
+
+def _cond_shape(a: Shape, p: Any = None) -> Shape:
+    _matrices("linalg.cond", a)
+    if p not in (None, 2.0, -2.0):
+        raise ValueError("linalg.cond: gradcli takes p = None, 2 or -2 (the singular values' ratio)")
+    return a[:-2]
+
+
+def _placeholder(x: Array, ranks: tuple[int, ...], what: str = "") -> Array:
+    """Where a composite's graph depends on a shape: the first tape of a point (built again with the point's
+    shapes, which holds no placeholder) computes it; a tape for many points (a batch axis in front) refuses."""
+    if np.ndim(x) > ranks[0]:
+        _needs_shape(np.shape(x), what)
+    return x
+
+
+def _needs_shape(x: Shape, what: str = "") -> Shape:
+    raise ValueError(f"{what} is recorded by PyTorch as a graph that depends on its input's rank: gradcli builds it "
+                     "at one point (grad), not on a tape for many points (--points)")
+
+
+ROWS += [
+    # where a composite's graph depends on a shape that a tape for many points does not know
+    structural("needs_shape", 1, _placeholder,
+               lambda g, ans, x, ranks, what="": (None,), "None", shape=lambda x, what="": x, callable=False,
+               reference=None,
+               params=(Param("what", "str", ""),), shape_message=lambda label, shapes: "not on a tape for many points",
+               examples=()),
+    composite("matrix_norm", 1, _matrix_norm_program, "LinalgVectorNormBackward0", sympy=None, shape=_matrix_norm_shape,
+              shape_message=_refused("linalg.matrix_norm", _matrix_norm_shape),
+              params=(Param("ord", "float", "fro", aliases=("p",), choices=("fro", "nuc")),
+                      Param("dim", "ints", (-2, -1)), Param("keepdim", "bool", False)),
+              text=_call_text("torch.linalg.matrix_norm", {"ord": "fro", "dim": (-2, -1), "keepdim": False}),
+              examples=((((2, 3),), {}), (((2, 3),), {"ord": "nuc"}), (((3, 2),), {"ord": 2.0}),
+                        (((2, 2, 3),), {"ord": -2.0, "keepdim": True}), (((2, 3),), {"ord": 1.0}),
+                        (((2, 3, 2),), {"ord": np.inf, "dim": (0, 2)}), (((2, 3),), {"ord": -1.0, "keepdim": True}),
+                        (((2, 3, 2),), {"ord": "nuc", "dim": (2, 0), "keepdim": True})),
+              kinked=True, reference="torch.linalg.matrix_norm(a, 'nuc')",
+              reference_program="torch.linalg.matrix_norm(a, 'nuc')"),
+    composite("cond", 1, _cond_program, "SqueezeBackward1", sympy=None, shape=_cond_shape,
+              shape_message=_refused("linalg.cond", _cond_shape), params=(Param("p", "float", None),),
+              text=_call_text("torch.linalg.cond", {"p": None}),
+              examples=((((2, 2),), {}), (((3, 2),), {"p": -2.0}), (((2, 3, 3),), {"p": 2.0})),
+              reference="torch.linalg.cond(a)", reference_program="torch.linalg.cond(a)"),
 ]

@@ -1,5 +1,5 @@
 """The rows of products and linear algebra: @ (matmul of any rank), mm, mv, bmm, dot, outer, inner,
-einsum, tensordot, kron, cross, det, inv, solve, logdet.
+einsum, tensordot, kron, cross, det, inv, solve, slogdet, logdet.
 
 Their rules act on the trailing `ranks` axes of each arg (see core: rules never see a batch);
 the axes before those are the points' batch axis, which an arg may have or not. Matrices are
@@ -621,38 +621,33 @@ def _dual_solve(a: Any, b: Any, name: str) -> Any:
     return Dual(x, _solved(primal, np.broadcast_to(rhs, x.shape), odd))
 
 
-def _logdet(a: Array, ranks: tuple[int, ...]) -> Array:
-    # torch.logdet: log|det| where det > 0, NaN where it is negative.
+def _slogdet(a: Array, ranks: tuple[int, ...], part: int = 0, of: Any = None) -> Array:
+    # (sign, log|det|), PyTorch's from the LU: a singular matrix is (0, -inf)
     _det_shape(*_point_shapes((a,), ranks))
     sign, logabsdet = np.linalg.slogdet(a)
-    out = np.where(sign < 0, np.nan, logabsdet)
     odd = _non_finite(a)
     if odd.any():
-        sign, logabsdet, _, _ = _lu_slogdet(a)
-        out = np.where(odd, np.where(sign == -1, np.nan, logabsdet), out)
-    return np.asarray(out)
+        lu_sign, lu_logabsdet, _, _ = _lu_slogdet(a)
+        sign, logabsdet = np.where(odd, lu_sign, sign), np.where(odd, lu_logabsdet, logabsdet)
+    return np.asarray(logabsdet if part % 2 else sign)
 
 
-def _logdet_vjp(g: Array, ans: Array, a: Array, ranks: tuple[int, ...]) -> tuple[Array]:
-    # d log|det A| = A^-T; PyTorch's where() passes nothing back where det < 0.
+def _slogdet_vjp(g: Array, ans: Array, a: Array, ranks: tuple[int, ...], part: int = 0,
+                 of: Any = None) -> tuple[Array | None]:
+    # d log|det A| = A^-T; the sign of a real matrix takes no gradient.
+    if part % 2 == 0:
+        return (np.zeros(np.shape(a)),)
     n = a.shape[-1]
-    if _is_dual(a):  # PyTorch's double backward: A^T X = diag(g, 0 where det < 0), solved with A^T itself
-        dual: Any = a
-        primal = dual.primal
-        odd = _non_finite(primal)
-        negative = np.linalg.det(_eye_where(odd, primal)) < 0
-        if odd.any():
-            negative = np.where(odd, _lu_slogdet(primal)[0] == -1, negative)
-        return (_dual_solve(_transposed(a), _diag_embed(np.where(negative, 0.0, g), n), "logdet"),)
+    if _is_dual(a):  # PyTorch's double backward: A^T X = diag(g), solved with A^T itself
+        return (_dual_solve(_transposed(a), _diag_embed(g, n), "logdet"),)
     # Where A holds NaN or an infinity, or is singular (cofactors / det: infinities and NaN), the
-    # pattern is that of PyTorch's LU solve: its very steps, A^T X = diag(g, 0 where the sign is
-    # -1) by its LU of A^T.
-    odd, plain, det = _by_lu(a)
-    cotangent = np.where((det < 0)[..., None, None], 0.0, g[..., None, None] * _transposed(np.linalg.inv(plain)))
+    # pattern is that of PyTorch's LU solve: its very steps, A^T X = diag(g) by its LU of A^T.
+    odd, plain, _ = _by_lu(a)
+    cotangent = g[..., None, None] * _transposed(np.linalg.inv(plain))
     if odd.any():
-        sign, _, lu, pivots = _lu_slogdet(a)
+        _, _, lu, pivots = _lu_slogdet(a)
         with np.errstate(all="ignore"):
-            ours = _lu_solve(lu, pivots, _diag_embed(np.where(sign == -1, 0.0, g), n))
+            ours = _lu_solve(lu, pivots, _diag_embed(g, n))
         cotangent = np.where(odd[..., None, None], ours, cotangent)
     return (cotangent,)
 
@@ -666,18 +661,33 @@ def _by_lu(a: Array) -> tuple[Array, Array, Array]:
     return odd, _eye_where(odd, a), det
 
 
-def _logdet_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tuple[int, ...]) -> Array:
+def _slogdet_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tuple[int, ...], part: int = 0,
+                 of: Any = None) -> Array:
     (t,) = tangents
-    assert t is not None
-    odd, plain, det = _by_lu(a)
-    out = np.sum(np.where((det < 0)[..., None, None], 0.0, _transposed(np.linalg.inv(plain))) * t, axis=(-2, -1))
+    if part % 2 == 0 or t is None:
+        return np.zeros(np.shape(ans))
+    odd, plain, _ = _by_lu(a)
+    out = np.sum(_transposed(np.linalg.inv(plain)) * t, axis=(-2, -1))
     if odd.any():
-        # PyTorch's: tr(A^-1 dA) by the LU of A^T, 0 where the sign is -1
-        sign, _, lu, pivots = _lu_slogdet(a)
+        # PyTorch's: tr(A^-1 dA) by the LU of A^T
+        _, _, lu, pivots = _lu_slogdet(a)
         with np.errstate(all="ignore"):
             trace = np.trace(_lu_solve(lu, pivots, np.broadcast_to(t, np.shape(a)), adjoint=True), axis1=-2, axis2=-1)
-        out = np.where(odd, np.where(sign == -1, 0.0, trace), out)
+        out = np.where(odd, trace, out)
     return np.asarray(out)
+
+
+def _logdet_program(emit: Any, a: Any) -> Any:
+    # PyTorch's logdet: where(sign == -1, NaN, logabsdet) over slogdet's two outputs
+    return emit("where", emit("eq", emit("slogdet", a, part=0), -1.0), float("nan"), emit("slogdet", a, part=1))
+
+
+def _sym_slogdet(a: Array, part: int = 0, of: Any = None) -> Array:
+    if a.ndim > 2:
+        return np.array([_sym_slogdet(m, part) for m in a], dtype=object)
+    sympy = _sympy()
+    det = _sym_det(a).item()
+    return np.asarray(sympy.log(sympy.Abs(det)) if part % 2 else sympy.sign(det), dtype=object)
 
 
 def _sym_det(a: Array) -> Array:
@@ -1320,10 +1330,16 @@ ROWS = [
                shape_message=_singular_or_not_square("solve", _solve_shape),
                examples=_examples(((3, 3), (3,)), ((2, 2), (2, 3)), ((2, 2, 2), (2,)), ((2, 2), (2, 2, 2))),
                reference="torch.linalg.solve(a, b)"),
-    structural("logdet", 1, _logdet, _logdet_vjp, "WhereBackward0", jvp=_logdet_jvp,
-               sympy=lambda a: np.asarray(_sympy().log(_sym_det(a).item()) if a.ndim == 2 else
-                                          np.array([_sympy().log(_sym_det(m).item()) for m in a], dtype=object),
-                                          dtype=object),
-               shape=_det_shape, shape_message=_cannot_take, examples=_examples(((1, 1),), ((2, 1, 1),)),
-               domain=((0.5, 2.0),), methods=("logdet",)),  # (a positive det; tests/test_linalg.py: larger ones)
+    structural("slogdet", 1, _slogdet, _slogdet_vjp, "LinalgSlogdetBackward0", jvp=_slogdet_jvp, sympy=_sym_slogdet,
+               shape=lambda a, part=0, of=None: _det_shape(a), shape_message=_cannot_take, parts=2,
+               fields=("sign", "logabsdet"), text=lambda args, part=0, of=None: f"torch.linalg.slogdet({args[0]})[{part}]",
+               examples=((((3, 3),), {"part": 1}), (((2, 2, 2),), {"part": 1}), (((2, 2),), {"part": 0})),
+               methods=("slogdet",), reference="torch.linalg.slogdet(a)[1]",
+               reference_program="torch.linalg.slogdet(a)[1]"),
+    composite("logdet", 1, _logdet_program, "WhereBackward0",
+              sympy=lambda a: np.asarray(_sympy().log(_sym_det(a).item()) if a.ndim == 2 else
+                                         np.array([_sympy().log(_sym_det(m).item()) for m in a], dtype=object),
+                                         dtype=object),
+              shape=_det_shape, shape_message=_cannot_take, examples=_examples(((1, 1),), ((2, 1, 1),)),
+              domain=((0.5, 2.0),), methods=("logdet",)),  # (a positive det; tests/test_linalg.py: larger ones)
 ]

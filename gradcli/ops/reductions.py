@@ -821,7 +821,8 @@ ROWS = [
                params=(DIM_INT,), reference="torch.logcumsumexp(a, 0)", dialects=_NEEDS_DIM),
     structural("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0", jvp=_reduction_jvp(_norm_vjp), sympy=_sym_norm,
                shape=_norm_shape, examples=_NORM_EXAMPLES, kinked=True, methods=("norm",), spellings=("vector_norm",),
-               params=(ORD, DIM, KEEPDIM), reference="torch.linalg.vector_norm(a)"),
+               params=(ORD, DIM, KEEPDIM), reference="torch.linalg.vector_norm(a)",
+               overloads=("matrix_norm",)),  # torch.norm(m, 'nuc'): a matrix norm (decompositions.py)
     structural("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0", jvp=_logsumexp_jvp,
                sympy=_sympy_reduction(lambda terms: load_sympy().log(load_sympy().Add(*map(load_sympy().exp, terms)))),
                shape=_reduced_shape, examples=_OVER_DIMS, methods=("logsumexp",), params=(DIM, KEEPDIM),

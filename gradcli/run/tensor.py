@@ -197,7 +197,8 @@ class GradFn:
     @property
     def next_functions(self) -> tuple[tuple[GradFn | None, int], ...]:
         following = next_functions(self.graph.tape, self.index, self.name())
-        return tuple((None if arg is None else GradFn(self.graph, arg), 0) for arg in following)
+        return tuple((None, 0) if arg is None else (GradFn(self.graph, arg), self.graph.tape.nodes[arg].output)
+                     for arg in following)
 
     def address(self) -> str:
         """An address of gradcli's choosing: the same node, the same address."""

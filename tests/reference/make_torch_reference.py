@@ -73,7 +73,11 @@ PROGRAMS = {name: program for name, (program, _) in REFERENCES.items()}
 NO_DERIVATIVE = {name for name, op in OPS.items() if op.torch_node == "NotImplemented"}
 # The decompositions (gradcli.ops.decompositions): whether they read one triangle of a symmetric matrix.
 DECOMPOSITIONS = {"cholesky": True, "linalg_cholesky": True, "cholesky_ex": True, "eigh": True, "eigvalsh": True,
-                  "qr": False, "svd": False, "linalg_svd": False, "svdvals": False}
+                  "qr": False, "svd": False, "linalg_svd": False, "svdvals": False, "slogdet": False,
+                  "inv_ex": False, "matrix_exp": False, "pinv": False, "matrix_power": False, "matrix_norm": False,
+                  "cond": False, "cholesky_inverse": False}
+# Of a matrix and a column: whether the column comes first (torch.triangular_solve(b, A), cholesky_solve(b, L)).
+MATRIX_AND_COLUMN = {"solve_ex": False, "solve_triangular": False, "triangular_solve": True, "cholesky_solve": True}
 # The shape ops that take a matrix: the points are (2, 2) matrices of two vectors.
 MATRIX_OPS = {"transpose", "permute", "t", "diagonal", "trace", "tril", "triu", "rot90", "transpose_copy", "permute_copy",
               "t_copy", "diagonal_copy", "H", "fliplr"}
@@ -273,6 +277,10 @@ def points_of(name: str) -> list[tuple]:
         symmetric = DECOMPOSITIONS[name]
         return [([u, [u[1], v[1]]] if symmetric else [u, v],) for u, v in itertools.product(MATRIX_ROWS, repeat=2)
                 if clear_cut([u, [u[1], v[1]]] if symmetric else [u, v], True)]
+    if name in MATRIX_AND_COLUMN:  # a (2, 2) matrix, clearly invertible, and a (2, 1) column (first where the row says)
+        pairs = [([u, v], [[w[0]], [w[1]]]) for u, v, w in itertools.product(MATRIX_ROWS, MATRIX_ROWS, MATRIX_ROWS[:5])
+                 if clear_cut([u, v], True)]
+        return [(b, a) for a, b in pairs] if MATRIX_AND_COLUMN[name] else pairs
     if not op.elementwise:  # reductions and indexing of one vector
         return [(v,) for v in VECTORS]
     if op.arity == 3 and op.conditions:  # where, masked_fill: a condition that holds, fails, or is NaN
