@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops import linalg
-from gradcli.ops.core import Array, Dialect, Op, Param, Shape, composite, structural, unbroadcast
+from gradcli.ops.core import Array, Dialect, Param, Shape, composite, structural, unbroadcast
 
 # --- shapes and small helpers ---------------------------------------------------------------
 
@@ -1070,9 +1070,9 @@ def _pinv_shape(a: Shape, **_: Any) -> Shape:
 # --- matrix_power: PyTorch's products (a program of mm, inv, clone) ------------------------------------
 
 
-def _eye_copy(a: Array, source: Any) -> Array:
+def _eye_copy(a: Array, source: Any, ranks: tuple[int, ...]) -> Array:
     # a.copy_(I): PyTorch's CopyBackwards over the clone, the identity (a constant, no input) its source; I of
-    # a's last two axes (written as an elementwise row, so that a Python number may stand for the source)
+    # a's last two axes (the source, a number, only stands for it)
     return np.broadcast_to(np.eye(np.shape(a)[-1]), np.shape(a)).copy()
 
 
@@ -1164,13 +1164,14 @@ ROWS += [
                          Dialect("numpy", order=("rcond", "hermitian"), refuses=("rtol", "atol"))),
                spellings=("pinverse",), methods=("pinverse",), text=_call_text("torch.linalg.pinv", {}),
                examples=_GENERAL, reference="torch.linalg.pinv(a)", reference_program="torch.linalg.pinv(a)"),
-    Op("eye_copy", 2, _eye_copy, lambda g, ans, a, source: (np.zeros(np.shape(a)), None), "CopyBackwards",
-       jvp=lambda tangents, ans, a, source: np.zeros(np.shape(ans)), callable=False, reference=None,
-       text=lambda args: f"I copied into {args[0]}", examples=((((2, 2), ()), {}),)),
+    structural("eye_copy", 2, _eye_copy, lambda g, ans, a, source, ranks: (np.zeros(np.shape(a)), None),
+               "CopyBackwards", jvp=lambda tangents, ans, a, source, ranks: np.zeros(np.shape(ans)),
+               shape=lambda a, source: a, callable=False, reference=None,
+               text=lambda args: f"I copied into {args[0]}", examples=((((2, 2), ()), {}),)),
     composite("matrix_power", 1, _matrix_power_program, "MmBackward0", sympy=None, shape=_matrix_power_shape,
               shape_message=_refused("linalg.matrix_power", _matrix_power_shape), params=(Param("n", "int", None),),
               text=_call_text("torch.linalg.matrix_power", {}), methods=("matrix_power",), dialects=_requires("n"),
-              examples=(*((((2, 2),), {"n": n}) for n in (0, 1, 2, 3, 5, 6, -1, -2)), (((2, 3, 3),), {"n": 4})),
+              examples=(*((((2, 2),), {"n": n}) for n in (3, 0, 1, 2, 5, 6, -1, -2)), (((2, 3, 3),), {"n": 4})),
               reference="torch.linalg.matrix_power(a, 3)", reference_program="torch.linalg.matrix_power(a, 3)"),
 ]
 

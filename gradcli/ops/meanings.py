@@ -33,7 +33,6 @@ MEANINGS: dict[str, tuple[str | None, str]] = {
                                                                         "sigmoid", "tanh", "exp", "pow", "neg")},
     "zero_": (None, IN_PLACE), "fill_": (None, IN_PLACE), "copy_": (None, IN_PLACE),
     "complex": (None, COMPLEX), "imag": (None, COMPLEX), "polar": (None, COMPLEX), "view_as_complex": (None, COMPLEX),
-    "pinv": (None, "the pseudo-inverse is not supported: inv(m) for a square invertible matrix, or solve(A, B)"),
     "eig": (None, "the eigendecomposition of a general matrix is complex: not supported; torch.linalg.eigh "
                   "takes a symmetric one"),
     "numel": (None, "shapes are fixed by the values given (--at): a program has no sizes to ask for"),
