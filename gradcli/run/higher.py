@@ -462,7 +462,7 @@ def _sweep(graph: Graph, roots: Sequence[int], seeds: Sequence[Tensor], span: tu
                 else:
                     cotangents = call_vjp(op, g, value(index), args, node.params,  # type: ignore[arg-type]
                                           (0,) * len(args), node.wants)
-            except (Unsupported, TypeError, AttributeError, ValueError) as problem:  # (what Recorded lacks)
+            except (Unsupported, TypeError, AttributeError, ValueError, IndexError) as problem:  # (what Recorded lacks)
                 raise Unsupported(str(problem), op) from None
             for arg, cotangent in zip(node.args, cotangents, strict=True):
                 if cotangent is None:
