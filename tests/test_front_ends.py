@@ -278,13 +278,15 @@ def build(op: Op, example: int) -> Case:
             lines.append(f"{name} = torch.tensor({_literal(value)}, dtype=torch.float64{requires})")
     lines += [f"out = {expression}", "print(out)", 'print("grad_fn", out.grad_fn)']
     if op.differentiable and op.identity_when is None:  # PyTorch records a node (dropout(p=0) is its input)
-        lines.append('print("next_functions", out.grad_fn.next_functions)')
+        lines += ["if out.grad_fn is not None:  # (atleast_1d of a vector is the vector itself)",
+                  '    print("next_functions", out.grad_fn.next_functions)']
     lines += ['print("dtype", out.dtype)', 'print("value", out.tolist())']
     if op.differentiable:
         lines += [f"seed = {SEED}", "out.backward(seed)"]
         for name, kind in zip(names, kinds, strict=True):
             if kind == FLOAT:
-                lines += [f"print({name}.grad)", f'print("grad {name}", {name}.grad.tolist())']
+                lines += [f"if {name}.grad is not None:  # (a loss's target can be only a condition of its nodes)",
+                          f"    print({name}.grad)", f'    print("grad {name}", {name}.grad.tolist())']
     case_id = op.name if example == 0 else f"{op.name}[{example}]"
     return Case(case_id, program, "\n".join(lines) + "\n", point, dict(zip(names, kinds, strict=True)))
 
