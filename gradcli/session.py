@@ -972,24 +972,9 @@ def functions() -> list[FunctionEntry]:
 
 
 def _row_module(op: Any) -> str:
-    from gradcli.ops import (
-        construct,
-        conv,
-        decompositions,
-        elementwise,
-        indexing,
-        linalg,
-        losses,
-        nn,
-        reductions,
-        shape,
-        sorting,
-        special,
-        structure,
-    )
+    from gradcli.ops import MODULES
 
-    for module in (elementwise, reductions, structure, shape, linalg, indexing, construct, nn, losses, conv, sorting,
-                   special, decompositions):
+    for module in MODULES:
         if any(row is op for row in module.ROWS):
             return module.__name__.rsplit(".", 1)[-1]
     raise AssertionError(f"{op.name} is in no module of the op table")

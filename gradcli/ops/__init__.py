@@ -57,14 +57,15 @@ from gradcli.ops.core import (
 )
 
 __all__ = [
-    "BINARY_OPERATORS", "CONSTANTS", "CONSTRUCTORS", "DTYPES", "FAMILY_FUNCTIONS", "FLOATS", "FUNCTIONS", "METHODS", "NUMPY", "OPS",
+    "BINARY_OPERATORS", "CONSTANTS", "CONSTRUCTORS", "DTYPES", "FAMILY_FUNCTIONS", "FLOATS", "FUNCTIONS", "METHODS", "MODULES", "NUMPY", "OPS",
     "PREFIX_OPERATORS", "SCALAR_OVERLOADS", "SIZED", "UNIT", "Op", "Unit", "call_forward", "call_jvp", "call_vjp", "load_sympy", "node_text", "ones_for",
     "shape_message", "torch_node_name", "unbroadcast",
 ]
 
-OPS: dict[str, Op] = {op.name: op for op in (*elementwise.ROWS, *reductions.ROWS, *structure.ROWS, *linalg.ROWS,
-                                                   *shape.ROWS, *indexing.ROWS, *construct.ROWS, *nn.ROWS, *losses.ROWS,
-                                                   *conv.ROWS, *sorting.ROWS, *special.ROWS, *decompositions.ROWS)}
+# The modules of rows, in the table's order: a new module of rows is added here alone.
+MODULES = (elementwise, reductions, structure, linalg, shape, indexing, construct, nn, losses, conv, sorting, special,
+           decompositions)
+OPS: dict[str, Op] = {op.name: op for module in MODULES for op in module.ROWS}
 
 # The infix and prefix operators of the language, and the ops they stand for.
 BINARY_OPERATORS = {op.symbol: op for op in OPS.values() if op.symbol and op.arity == 2}
