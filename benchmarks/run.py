@@ -40,13 +40,13 @@ def gradcli_command() -> list[str]:
 
 def gradcli_without(*modules: str) -> list[str]:
     """gradcli as a process in which `modules` cannot be imported: as installed without the data extra
-    (pyarrow, orjson), or where pip found no C compiler (the compiled helpers)."""
+    (pyarrow, orjson), or where pip found no C compiler (the compiled helper)."""
     blocked = "; ".join(f"sys.modules[{name!r}] = None" for name in modules)
     return [sys.executable, "-c", f"import sys; {blocked}; sys.argv = ['gradcli', *sys.argv[1:]]; "
                                   "from gradcli.__main__ import main; main()"]
 
 
-HELPERS = ("gradcli.render._lines", "gradcli.inputs._numbers")  # the two compiled helpers
+HELPERS = ("gradcli.inputs._numbers",)  # the compiled helper
 DATA_EXTRA = ("pyarrow", "orjson")
 
 
@@ -326,11 +326,7 @@ def csv_through_the_cli(count: int, workdir: Path, repeat: int = 9) -> Table:
         commands["`gradcli grad --points FILE.parquet --output out.parquet` (Parquet in and out)"] = [
             *gradcli_command(), "grad", PROGRAM, "--points", str(path.with_suffix(".parquet")),
             "--output", str(workdir / "out.parquet")]
-    commands["`--csv` without the compiled helpers"] = [*gradcli_without(*HELPERS), "grad", PROGRAM, "--points",
-                                                        str(path), "--csv"]
-    commands["`--json` without the compiled helpers"] = [*gradcli_without(*HELPERS), "grad", PROGRAM, "--points",
-                                                         str(path), "--json"]
-    commands["JSON Lines in, `--csv`, without the compiled helpers"] = [
+    commands["JSON Lines in, `--csv`, without the compiled helper"] = [
         *gradcli_without(*HELPERS), "grad", PROGRAM, "--points", str(path.with_suffix(".jsonl")), "--csv"]
     commands["`--csv` without the data extra (pyarrow, orjson): a line at a time"] = [
         *gradcli_without(*DATA_EXTRA), "grad", PROGRAM, "--points", str(path), "--csv"]
@@ -339,14 +335,12 @@ def csv_through_the_cli(count: int, workdir: Path, repeat: int = 9) -> Table:
     polars_json = times.get("a polars, JSON Lines script (read, the NumPy derivative, write)")
     polars_in = times.get("a polars, JSON Lines in script (read, the NumPy derivative, write)")
     polars_parquet = times.get("a polars, Parquet script (read, the NumPy derivative, write)")
-    with_helpers = {"`--csv` without the compiled helpers": times["`gradcli grad --points FILE --csv`"],
-                    "`--json` without the compiled helpers": times["`gradcli grad --points FILE --json`"],
-                    "JSON Lines in, `--csv`, without the compiled helpers":
-                        times["`gradcli grad --points FILE.jsonl --csv` (JSON Lines in)"]}
+    with_helpers = {"JSON Lines in, `--csv`, without the compiled helper":
+                    times["`gradcli grad --points FILE.jsonl --csv` (JSON Lines in)"]}
     for what, seconds in times.items():
         note = ""
         if what in with_helpers:
-            note = f"{ratio(seconds, with_helpers[what])} the run with them"
+            note = f"{ratio(seconds, with_helpers[what])} the run with it"
         elif what.startswith("`--csv` without the data extra"):
             note = f"{ratio(seconds, times['`gradcli grad --points FILE --csv`'])} the run with it"
         elif what.endswith("(Parquet in and out)") and polars_parquet:
@@ -588,9 +582,8 @@ def machine() -> str:
             versions.append(f"{name} {module.__version__}")
         except ImportError:
             versions.append(f"{name} absent")
-    built = [importlib.util.find_spec(name) is not None  # pip built them where it found a C compiler
-             for name in ("gradcli.render._lines", "gradcli.inputs._numbers")]
-    versions.append("gradcli's compiled helpers " + ("built" if all(built) else "not built (pyarrow does their work)"))
+    built = all(importlib.util.find_spec(name) is not None for name in HELPERS)  # where pip found a C compiler
+    versions.append("gradcli's compiled helper " + ("built" if built else "not built (pyarrow does its work)"))
     return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}; " + ", ".join(versions)
 
 

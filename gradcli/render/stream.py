@@ -25,12 +25,6 @@ from gradcli.render.numbers import has_null, human_line, to_json
 
 WIDEST = 512  # cells a point, past which a chunk is written point by point
 
-_lines: Any
-try:
-    from gradcli.render import _lines  # compiled where pip found a C compiler (setup.py)
-except ImportError:
-    _lines = None
-
 
 def _orjson_text(numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """orjson's text of a 1-D array, `[a,b,c]`, as bytes that may be changed, and where its commas are.
@@ -153,21 +147,8 @@ def _joined(pieces: list[Any], null: str | None = None) -> list[Text]:
 
 
 def _join(parts: list[Any]) -> memoryview:
-    """Lines put together from Arrow text: arrays of large strings, and scalars (the same text on
-    every line). gradcli's compiled helper does it where it was built, at a third of the cost of
-    pyarrow's binary_join_element_wise, which does it where it was not (README, Speed)."""
-    if _lines is None:
-        return _data(compute("binary_join_element_wise", *parts, _literal("")))
-    count = next(len(part) for part in parts if not hasattr(part, "as_py"))
-    given: list[Any] = []
-    for part in parts:
-        if hasattr(part, "as_py"):  # a scalar
-            given.append(part.as_py().encode())
-        else:
-            assert part.null_count == 0, "a line of text with a null in it"
-            _, offsets, data = part.buffers()
-            given.append((memoryview(offsets)[8 * part.offset : 8 * (part.offset + count + 1)], data or b""))
-    return memoryview(_lines.join(given, count))
+    """Lines put together from Arrow text: arrays of large strings, and scalars (the same text on every line)."""
+    return _data(compute("binary_join_element_wise", *parts, _literal("")))
 
 
 def _data(texts: Any) -> memoryview:
