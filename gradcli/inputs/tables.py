@@ -83,6 +83,7 @@ class _Batches:
 
         self.chunk = chunk
         self.table = None if isinstance(source, str) else source
+        self.columns: list[str] | None = None  # the columns a Parquet file is read for (None: all)
         self.file: Any = None
         self.stream: Any = None
         self.where = f"{source!r}" if isinstance(source, str) else "the table"
@@ -125,7 +126,7 @@ class _Batches:
             elif self.stream is not None:
                 batches = self.stream
             elif hasattr(self.file, "iter_batches"):  # Parquet
-                batches = self.file.iter_batches(batch_size=self.chunk)
+                batches = self.file.iter_batches(batch_size=self.chunk, columns=self.columns)
             else:
                 batches = (self.file.get_batch(i) for i in range(self.file.num_record_batches))
             for batch in batches:
@@ -194,6 +195,8 @@ class TableReader:
         if missing:
             raise NameProblem(f"no column and no --at value for input {', '.join(repr(n) for n in missing)}",
                               where="--points")
+        self.batches.columns = [name for name in self.names
+                                if name in self.lists or name in self.scalars or name in self.extras]
         self.row = 0  # rows read so far
         self.first: dict[str, int] = {}  # a list input -> the row that fixed its shape
 

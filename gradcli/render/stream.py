@@ -979,7 +979,9 @@ class ColumnsWriter:
         if self.kind == "parquet":
             import pyarrow.parquet as parquet
 
-            self.writer = parquet.ParquetWriter(self.path, self.schema)
+            # Dictionaries only for the columns carried through: a column of results seldom repeats a
+            # number, and trying a dictionary on it first took 5x the time of writing it plain.
+            self.writer = parquet.ParquetWriter(self.path, self.schema, use_dictionary=list(self.labels))
         else:
             import pyarrow.ipc as ipc
 
