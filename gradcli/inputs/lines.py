@@ -70,6 +70,7 @@ class LineReader:
         limit = Limits.get("line_chars")
         most_bytes = 4 * limit + 1  # and the CR of a CRLF
         read, more_now = _pieces(self.stream)
+        regular = _regular(self.stream)
         block = min(BLOCK, FILE_BLOCK)  # from a file, growing to FILE_BLOCK: the first points come soon
         pending: list[bytes] = []  # the start of a line whose end has not come yet
         pending_size = 0
@@ -92,12 +93,15 @@ class LineReader:
                 piece = piece[end + 1 :]
                 passing_over = False
             end = piece.rfind(b"\n")
+            rewound = end >= 0 and regular and not pending and end + 1 < len(piece)
+            if rewound:  # a file's next read starts where this piece's last line does: that part of a line is
+                self.stream.seek(end + 1 - len(piece), 1)  # read again, rather than the next piece copied behind it
             if end >= 0:
                 whole = memoryview(piece)[:end]  # not copied: the lines of a block go to the parser as they are
                 ready.append(b"".join([*pending, whole]) if pending else whole)
                 ready_size += len(ready[-1])
                 pending, pending_size = [], 0
-                piece = piece[end + 1 :]
+                piece = b"" if rewound else piece[end + 1 :]
                 paused = more_now is not None and not more_now()
                 if paused or self.fast is None or more_now is None or ready_size >= block:
                     yield from self._give(ready, first, limit)
@@ -181,6 +185,17 @@ def _no_line_past(block: bytes | memoryview, limit: int) -> bool:
     if not ends.size:
         return False
     return int(max(ends[0], len(block) - 1 - ends[-1], np.diff(ends).max(initial=1) - 1)) <= limit
+
+
+def _regular(stream: BinaryIO) -> bool:
+    """Is `stream` a regular file, where a read may start again at an earlier byte?"""
+    import os
+    import stat
+
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode) and stream.seekable()
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def _pieces(stream: BinaryIO) -> tuple[Callable[[int], bytes], Callable[[], bool] | None]:
