@@ -20,8 +20,8 @@ from gradcli.batch import BatchResult
 from gradcli.diagnostics import point_warnings
 from gradcli.errors import PointsProblem, visible
 from gradcli.inputs.points import PointChunk
-from gradcli.inputs.rows import Cells
-from gradcli.render.numbers import has_null, human_line, to_json
+from gradcli.inputs.rows import Cells, text_array
+from gradcli.render.numbers import human_line, to_json
 
 WIDEST = 512  # cells a point, past which a chunk is written point by point
 
@@ -93,31 +93,22 @@ def _texts(array: np.ndarray, after: str, null: str | None = None) -> Any:
                                             pa.py_buffer(b"".join(pieces)))
 
 
-# Arrow arrays made from their buffers: pyarrow's pa.array and pa.scalar import pandas where it is
-# installed (a quarter of a second), to ask whether they were given one of its objects.
-
-def _strings(texts: list[str]) -> Any:
-    """An Arrow array of these texts."""
-    import pyarrow as pa
-
-    encoded = [text.encode() for text in texts]
-    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
-    np.cumsum([len(data) for data in encoded], out=offsets[1:])
-    return pa.LargeStringArray.from_buffers(len(texts), pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded)))
-
-
 def _literal(text: str) -> Any:
-    """An Arrow scalar of text."""
-    return _strings([text])[0]
+    """An Arrow scalar of text (made from buffers, as rows.text_array makes its arrays)."""
+    return text_array([text])[0]
 
 
-def _joined(pieces: list[Any], null: str | None = None) -> list[Text]:
+def _joined(pieces: list[Any], null: str | None = None, fast: bool = True) -> list[Text]:
     """The points' lines: the pieces joined (the last ends the line). A piece is the same text on
-    every line (str), an array of the points' numbers (floats; ints), or an Arrow array of the
-    points' texts; each array of numbers is followed by text, or by an array of texts. `null`: see _texts.
+    every line (str), an array of the points' numbers (floats; ints), or the points' texts (an Arrow
+    array, a list or a tuple); each array of numbers is followed by text, or by texts. `null`: see _texts.
+    By orjson and pyarrow where `fast` and they are installed, else a line at a time by Python: the
+    same text.
 
     The text that starts every line is joined as the end of the line before (one piece fewer a
     line), and written once in front."""
+    if not fast or not available():
+        return [_python_lines(pieces, null)]
     import pyarrow as pa
 
     first = ""
@@ -138,12 +129,32 @@ def _joined(pieces: list[Any], null: str | None = None) -> list[Text]:
                 parts.append(_texts(piece, tail, null))
             else:  # texts that differ from line to line (warnings after a bare number): the numbers' own
                 parts.append(compute("utf8_slice_codeunits", _texts(piece, " ", null), options=("SliceOptions", (0, -1))))
+        elif isinstance(piece, (list, tuple)):
+            parts.append(text_array(list(piece)))
         elif piece.type == pa.large_string():
             parts.append(piece)
         else:  # (through compute: Array.cast imports pyarrow.compute)
             parts.append(compute("cast", piece, options=("CastOptions", pa.large_string())))
     lines = _join(parts)
     return [first, lines[: len(lines) - len(first.encode())]] if first else [lines]
+
+
+def _python_lines(pieces: list[Any], null: str | None) -> str:
+    """What _joined writes, a line at a time: each number as `repr` writes it (`null` for NaN and
+    infinities, when given)."""
+    from itertools import repeat
+
+    columns: list[Any] = []
+    for piece in pieces:
+        if isinstance(piece, str):
+            columns.append(repeat(piece))
+        elif isinstance(piece, np.ndarray):
+            numbers = piece.tolist()
+            columns.append(list(map(str, numbers)) if piece.dtype.kind in "iu" else
+                           [repr(n) if null is None or n - n == 0.0 else null for n in numbers])
+        else:
+            columns.append(piece if isinstance(piece, (list, tuple)) else piece.to_pylist())
+    return "".join(map("".join, zip(*columns)))
 
 
 def _join(parts: list[Any]) -> memoryview:
@@ -190,7 +201,14 @@ def _csv_cells(array: Any) -> Any:
     """A column carried through, as CSV cells: its text as it was; quoted (RFC 4180) where it holds
     a comma or a line end (a value from JSON Lines, Parquet or Arrow may; a CSV cell cannot, and a
     CSV cell's quotes are written as they were read), empty for a null; a float as `repr` writes
-    it, as the results are."""
+    it, as the results are. An Arrow array of text; for Cells (without pyarrow), a list."""
+    if isinstance(array, Cells):
+        kind = array.kind
+        if kind == "float":  # as a float column: a missing value is NaN
+            return [repr(float("nan") if value is None else float(value)) for value in array]
+        if kind in ("int", "bool"):
+            return ["" if value is None else str(value).lower() if kind == "bool" else str(value) for value in array]
+        return ["" if value is None else _csv_cell(value if kind == "text" else json.dumps(value)) for value in array]
     import pyarrow as pa
 
     if pa.types.is_floating(array.type):
@@ -213,7 +231,12 @@ def _csv_cell(text: str) -> str:
 
 def _json_values(array: Any) -> Any:
     """A column carried through, as each row's JSON text: strings quoted, numbers and booleans as
-    they are, null for a null, NaN and infinities null (RFC 8259)."""
+    they are, null for a null, NaN and infinities null (RFC 8259). An Arrow array of text; for Cells
+    (without pyarrow), a tuple."""
+    if isinstance(array, Cells):
+        if array.kind == "float":  # (a tuple: a document's list is a JSON list, see _template)
+            return tuple("null" if value is None or value - value != 0 else repr(float(value)) for value in array)
+        return tuple(json.dumps(value) for value in array)
     import pyarrow as pa
 
     kind = array.type
@@ -228,7 +251,7 @@ def _json_values(array: Any) -> Any:
     if not _holds(texts, _JSON_SPECIAL):
         quoted = compute("binary_join_element_wise", _literal('"'), texts, _literal('"'), _literal(""))
     else:  # a quote, a backslash or a control character: json writes each
-        quoted = _strings([json.dumps(text) for text in texts.to_pylist()])
+        quoted = text_array([json.dumps(text) for text in texts.to_pylist()])
     return compute("if_else", compute("is_null", array), _literal("null"), quoted) if array.null_count else quoted
 
 
@@ -266,30 +289,9 @@ def _extra_column(chunk: PointChunk, name: str | None) -> Any:
     return pa.nulls(chunk.count, pa.large_string())
 
 
-def _cell_texts(column: Any) -> list[str]:
-    """A column carried through, as each row's CSV cell (see _csv_cells), with pyarrow or without."""
-    if not isinstance(column, Cells):
-        return _csv_cells(column).to_pylist()
-    kind = column.kind
-    if kind == "float":  # as a float column: a missing value is NaN
-        return [repr(float("nan") if value is None else float(value)) for value in column]
-    if kind in ("int", "bool"):
-        return ["" if value is None else str(value).lower() if kind == "bool" else str(value) for value in column]
-    return ["" if value is None else _csv_cell(value if kind == "text" else json.dumps(value)) for value in column]
-
-
 def _json_ready(value: Any) -> Any:
     """A value carried through, for json.dumps: NaN and infinities null, as RFC 8259 has them."""
     return None if type(value) is float and value - value != 0 else value
-
-
-def _json_python(column: Any) -> list[Any]:
-    """A column carried through, as each row's value for json.dumps (NaN and infinities: None)."""
-    if not isinstance(column, Cells):
-        return [None if value is None else json.loads(value) for value in _json_values(column).to_pylist()]
-    if column.kind == "float":
-        return [None if value is None or value - value != 0 else float(value) for value in column]
-    return list(column)
 
 
 Text = str | bytes | memoryview  # what a chunk's rendering gives: text, or UTF-8 bytes
@@ -366,9 +368,7 @@ class JsonLinesWriter(Writer):
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         if not chunk.count:
             return list
-        if _numbers_a_point(chunk, result) <= WIDEST and available():
-            return lambda: self._columns(chunk, result)
-        return lambda: [self._points(chunk, result)]
+        return lambda: self._columns(chunk, result)
 
     def _derivative(self, result: BatchResult) -> Any:
         """The derivative, laid out as the one-point --json of the same command: arrays of (points, ...)."""
@@ -404,45 +404,9 @@ class JsonLinesWriter(Writer):
             bad = np.flatnonzero(~finite).tolist()
             for row, said in zip(bad, point_warnings(result, bad), strict=True):
                 texts[row] = ", " + json.dumps("warnings") + ": " + json.dumps(said)
-            pieces.append(_strings(texts))
+            pieces.append(texts)
         pieces.append("}\n")
-        return _joined(_merged(pieces), null="null")
-
-    def _points(self, chunk: PointChunk, result: BatchResult) -> Text:
-        columns = {name: to_json(values) for name, values in chunk.columns.items()}
-        value_columns = [to_json(v) for v in result.values]
-        # The derivative at point i, laid out as the one-point --json of the same command.
-        per_root: list[Any]
-        if result.kind == "grad":
-            per_root = [{name: to_json(g) for name, g in result.grad.items()}]
-        elif result.kind == "jvp":
-            per_root = [to_json(t) for t in result.per_root]
-        else:
-            per_root = [{name: to_json(b) for name, b in blocks.items()} for blocks in result.per_root]
-
-        def pick(i: int) -> Any:
-            at_i = [{n: c[i] for n, c in part.items()} if isinstance(part, dict) else part[i] for part in per_root]
-            return at_i if result.is_tuple and result.kind != "grad" else at_i[0]
-
-        lines = []
-        order = [(name, columns.get(name)) for name in self.inputs]
-        rows = chunk.rows().tolist()
-        extra = {name: _json_python(column) for name, column in chunk.extra.items()}
-        for i, line in enumerate(chunk.lines):
-            at = {name: self.fixed[name] if column is None else column[i] for name, column in order}
-            point_values = [column[i] for column in value_columns]
-            document: dict[str, Any] = {
-                "line": line,
-                "row": rows[i],
-                **_beside({name: column[i] for name, column in extra.items()}),
-                "at": at,
-                "value": point_values if result.is_tuple else point_values[0],
-                result.kind: pick(i),
-            }
-            if has_null([point_values, document[result.kind]]):
-                document["warnings"] = point_warnings(result, [i])[0]
-            lines.append(json.dumps(document, allow_nan=False))
-        return "\n".join(lines) + "\n"
+        return _joined(_merged(pieces), null="null", fast=_numbers_a_point(chunk, result) <= WIDEST)
 
 
 # The keys gradcli writes: a column carried through of one of these names goes under "extra".
@@ -482,7 +446,7 @@ def _template(item: Any, pieces: list[Any]) -> None:
                 pieces.append(", ")
             _template(part, pieces)
         pieces.append("]")
-    elif not isinstance(item, np.ndarray):  # an Arrow array of each point's JSON text
+    elif not isinstance(item, np.ndarray):  # each point's JSON text (an Arrow array, a tuple)
         pieces.append(item)
     elif item.dtype.kind == "i":  # the rows
         pieces.append(item)
@@ -534,7 +498,7 @@ class CsvWriter(Writer):
     def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> str:
         extras = self.lead[1:] if self.row_id else self.lead
         return "".join(",".join([*([str(problem.line - header)] if self.row_id else []),
-                                 *(_cell_texts(Cells([problem.extra.get(name)], texts=False))[0] for name in extras),
+                                 *(_csv_cells(Cells([problem.extra.get(name)], texts=False))[0] for name in extras),
                                  _csv_cell(problem.reason), *[""] * self.results]) + "\n"
                        for problem, header in problems)
 
@@ -573,26 +537,22 @@ class CsvWriter(Writer):
         def rows() -> list[Text]:
             blocks = [_flat(v) for v in result.values] + [_flat(array) for _, array in derivatives]
             table = np.concatenate(blocks, axis=1) if blocks else np.empty((chunk.count, 0))
+            fast = 0 < table.shape[1] <= WIDEST and available()
+            texts = [] if fast else [",".join(map(repr, row)) + "\n" for row in table.tolist()]
+            lines: list[Text] = _csv_rows(table) if fast else ["".join(texts)]
             if not self.lead and not self.marks:
-                if 0 < table.shape[1] <= WIDEST and available():
-                    return [*header, *_csv_rows(table)]
-                return [*header, "\n".join(",".join(map(repr, row)) for row in table.tolist()) + "\n"]
-            if not 0 < table.shape[1] <= WIDEST or not available():
-                cells = [chunk.rows().tolist() if name == "row" and self.row_id and i == 0
-                         else _cell_texts(_extra_column(chunk, name)) for i, name in enumerate(self.lead)]
-                if self.marks:
-                    cells.append([""] * chunk.count)
-                return [*header, "".join(",".join([*(str(c[i]) for c in cells), *map(repr, row)]) + "\n"
-                                         for i, row in enumerate(table.tolist()))]
-            lead: list[Any] = [chunk.rows() if name == "row" and self.row_id and i == 0
-                               else _csv_cells(_extra_column(chunk, name)) for i, name in enumerate(self.lead)]
-            if self.marks:  # the `error` column: empty on a good line
-                lead.append(_csv_cells(_extra_column(chunk, None)))
+                return [*header, *lines]
             pieces: list[Any] = []
-            for column in lead:
-                pieces += [column, ","]
-            pieces.append(_line_texts(_csv_rows(table), chunk.count))  # each with its LF
-            return [*header, *_joined(_merged(pieces))]
+            for i, name in enumerate(self.lead):
+                pieces += [chunk.rows() if name == "row" and self.row_id and i == 0
+                           else _csv_cells(_extra_column(chunk, name)), ","]
+            if self.marks:  # the `error` column: empty on a good line
+                pieces += [_csv_cells(_extra_column(chunk, None)), ","]
+            if not table.shape[1]:
+                pieces[-1] = "\n"
+            else:
+                pieces.append(_line_texts(lines, chunk.count) if fast else texts)  # each with its LF
+            return [*header, *_joined(_merged(pieces), fast=fast)]
 
         return rows
 
@@ -685,13 +645,11 @@ class TableWriter(Writer):
             return lambda: top
 
         def rows() -> list[Text]:
-            if not available():
-                return [*top, "".join(" " + " │ ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True))
-                                      + "\n" for row in zip(*columns, strict=True))]
             pieces: list[Any] = [" "]
             for i, (cells, width) in enumerate(zip(columns, widths, strict=True)):
                 pieces += [" │ "] if i else []
-                pieces.append(compute("utf8_lpad", _strings(cells), options=("PadOptions", width)))
+                pieces.append(compute("utf8_lpad", text_array(cells), options=("PadOptions", width)) if available()
+                              else [cell.rjust(width) for cell in cells])
             pieces.append("\n")
             return [*top, *_joined(_merged(pieces))]
 
@@ -964,7 +922,7 @@ class ColumnsWriter:
                 rows = np.array([problem.line - header for problem, header in problems], dtype=np.int64)
                 columns.append(_numbers(rows, pa.int64()))
             elif field.name == "error" and field.type == pa.large_string() and self.marks:
-                columns.append(_strings([problem.reason for problem, _ in problems]))
+                columns.append(text_array([problem.reason for problem, _ in problems]))
             elif field.name in self.labels:  # a column carried through: the bad lines' own values where they fit
                 try:
                     columns.append(pa.array([problem.extra.get(self.labels[field.name]) for problem, _ in problems],
