@@ -83,13 +83,8 @@ KNOWN: dict[str, str] = {
     "avg_pool1d[1]": "next_functions: Squeeze over the leaf; PyTorch: Squeeze over AvgPool2D (over Unsqueeze)",
     "max_pool1d": "next_functions: Squeeze over the leaf; PyTorch: Squeeze over MaxPool2DWithIndices (over Unsqueeze)",
     "max_pool1d[1]": "next_functions: Squeeze over the leaf; PyTorch: Squeeze over MaxPool2DWithIndices (over Unsqueeze)",
-    "repeat_interleave": "next_functions: View over the leaf; PyTorch: View over Clone over Expand over Unsqueeze",
-    "repeat_interleave[1]": "next_functions: View over the leaf; PyTorch: View over Clone over Expand over Unsqueeze",
-    "vstack[1]": "next_functions: Cat over the leaves; PyTorch: Cat over an Unsqueeze of each 1-D item (atleast_2d)",
-    "dstack[1]": "next_functions: Cat over the leaves; PyTorch: Cat over an Unsqueeze of each 2-D item (atleast_3d)",
     "linear_nobias[1]": "next_functions: a 1-D input without a bias is matmul's Squeeze over Mm over the leaves; "
                         "PyTorch: Squeeze over Mm over (Unsqueeze of the input, T of the weight)",
-    "column_stack[1]": "next_functions: Cat over the leaves; PyTorch: Cat over a View of each 1-D item (a column)",
 }
 
 

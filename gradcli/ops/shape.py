@@ -939,6 +939,45 @@ def _stacks(name: str) -> tuple[Any, Any, Any]:
     return forward, vjp, shape
 
 
+def _stack_program(name: str) -> Any:
+    # PyTorch's stacks: each item through atleast_Nd (column_stack: a number or a vector viewed as a
+    # column), then one cat; over --points, where the shapes are not known, the one-node row.
+    def program(emit: Any, *items: Any) -> Any:
+        shapes = [emit.shape(x) for x in items]
+        if any(shape is None for shape in shapes):
+            return emit(f"{name}_whole", *items)
+        lifted_shapes = [_stacked_point(name, shape) for shape in shapes]
+        dim = _stack_dim(name, lifted_shapes)
+        if name == "column_stack":
+            lifted = [x if len(shape) >= 2 else emit("reshape", x, shape=lifted)
+                      for x, shape, lifted in zip(items, shapes, lifted_shapes, strict=True)]
+        else:
+            lift = _atleast_program(_STACKS[name])
+            lifted = [lift(emit, x) for x in items]
+        return emit("cat", *lifted, dim=dim)
+
+    return program
+
+
+def _interleave_program(emit: Any, x: Any, repeats: int | None = None, dim: int | None = None) -> Any:
+    # PyTorch's repeat_interleave of an int: (flattened without a dim) unsqueezed after the axis,
+    # expanded to the repeats, made contiguous (a clone) and viewed back: View over Clone over Expand
+    # over Unsqueeze; over --points, the one-node row.
+    shape = emit.shape(x)
+    if shape is None:
+        return emit("repeat_interleave_whole", x, repeats=repeats, dim=dim)
+    out = _repeat_interleave_shape(shape, repeats, dim)
+    axis = _interleave_axis(len(shape), repeats, dim)
+    if axis is None or not shape:
+        if len(shape) != 1:
+            x = emit("reshape", x, shape=(-1,))
+        shape, axis = (math.prod(shape),), 0
+    axis %= len(shape)  # (counted from the end: from the front here)
+    sizes = (*shape[:axis + 1], int(repeats or 0), *shape[axis + 1:])
+    spread = emit("expand", emit("unsqueeze", x, dim=axis + 1), size=sizes)
+    return emit("reshape", emit("clone", spread), shape=out)
+
+
 def _list_text(name: str) -> Any:
     return lambda args: f"{name}([{', '.join(args)}])"
 
@@ -1322,15 +1361,24 @@ ROWS = [
             shape=_diag_embed_shape, methods=("diag_embed",),
             examples=_one(((3,), {}), ((2, 3), {"offset": 1}), ((1, 3), {"offset": -1, "dim1": 1, "dim2": 0}),
                           ((2, 2), {"dim1": 0, "dim2": 2}))),
-    _linear("repeat_interleave", _repeat_interleave, _repeat_interleave_vjp, "ViewBackward0",
+    composite("repeat_interleave", 1, _interleave_program, "ViewBackward0", dtype="keeps",
+              params=(Param("repeats", "int", None), Param("dim", "int", None, aliases=("axis",))),
+              shape=_repeat_interleave_shape, methods=("repeat_interleave",),
+              sympy=_sympy(_repeat_interleave),
+              examples=_one(((3,), {"repeats": 2}), ((2, 3), {"repeats": 2, "dim": 1}), ((2, 3), {"repeats": 3}),
+                            ((2, 3), {"repeats": 1, "dim": 0}), ((), {"repeats": 2}), ((2,), {"repeats": 0})),
+              reference="torch.repeat_interleave(a, 2)", reference_program="repeat_interleave(a, 2)"),
+    # (over --points, where the shapes are not known while the tape is made: one node)
+    _linear("repeat_interleave_whole", _repeat_interleave, _repeat_interleave_vjp, "ViewBackward0",
             params=(Param("repeats", "int", None), Param("dim", "int", None, aliases=("axis",))),
-            shape=_repeat_interleave_shape, methods=("repeat_interleave",),
-            examples=_one(((3,), {"repeats": 2}), ((2, 3), {"repeats": 2, "dim": 1}), ((2, 3), {"repeats": 3}),
-                          ((2, 3), {"repeats": 1, "dim": 0}), ((), {"repeats": 2})),
-            reference="torch.repeat_interleave(a, 2)", reference_program="repeat_interleave(a, 2)"),
-    *(_linear(name, _stacks(name)[0], _stacks(name)[1], "CatBackward0", arity=-1, shape=_stacks(name)[2],
-              text=_list_text(name), reference=f"torch.{name}([a, b])", reference_program=f"{name}([a, b])",
-              examples=examples)
+            shape=_repeat_interleave_shape, callable=False, reference=None,
+            examples=_one(((3,), {"repeats": 2}), ((2, 3), {"repeats": 2, "dim": 1}))),
+    *(composite(name, -1, _stack_program(name), "CatBackward0", dtype="keeps", shape=_stacks(name)[2],
+                sympy=_sympy(_stacks(name)[0]), text=_list_text(name),
+                reference=f"torch.{name}([a, b])", reference_program=f"{name}([a, b])", examples=examples)
+      for name, examples in _STACK_EXAMPLES.items()),
+    *(_linear(f"{name}_whole", _stacks(name)[0], _stacks(name)[1], "CatBackward0", arity=-1, shape=_stacks(name)[2],
+              text=_list_text(name), callable=False, reference=None, examples=examples[:1])
       for name, examples in _STACK_EXAMPLES.items()),
     # x[..., start:stop] along one dim (SliceBackward0): a part of diff alone.
     _linear("sliced", _sliced, _sliced_vjp, "SliceBackward0", callable=False, reference=None, shape=_sliced_shape,
