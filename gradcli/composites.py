@@ -117,7 +117,7 @@ def _input_part(tape: Any, adjoints: list[Any], i: int, shape: tuple[int, ...]) 
 def _program_tape(program: Rule, arity: int, params: dict[str, Any], shapes: tuple[Any, ...] | None = None) -> Any:
     from gradcli.tape import TapeSink
 
-    sink = TapeSink("", set(), None if shapes is None else {(0, 0): shapes})
+    sink = TapeSink("", set(), None if shapes is None else {((0, 0), ""): shapes})
     inputs = [sink.name(f"a{i}", (0, 0)) for i in range(arity)]
     out = program(sink.emitter((0, 0), [i for i in inputs if isinstance(i, int)]), *inputs, **params)
     sink.statement(None, out, (0, 0))

@@ -98,9 +98,9 @@ class Tape:
     # input shapes check_shapes has passed -> the elements of all the values at such a point
     checked: dict[tuple[Shape, ...], int] = field(default_factory=dict)
     integer_inputs: tuple[str, ...] = ()  # the inputs used as indices: whole numbers, no gradient
-    # calls whose graph depends on their args' shapes (TapeSink.wants_shapes): span -> their args' nodes;
+    # calls whose graph depends on their args' shapes (TapeSink.wants_shapes): (span, row) -> their args' nodes;
     # at one point, derivatives.prepare compiles the program again with those shapes
-    wants_shapes: dict[Span, tuple[int, ...]] = field(default_factory=dict)
+    wants_shapes: dict[ShapeKey, tuple[int, ...]] = field(default_factory=dict)
     shaped: bool = False  # compiled with the shapes of a point
 
     def node_label(self, index: int) -> str:
@@ -191,6 +191,7 @@ class _Slice:
 
 
 Span = tuple[int, int]
+ShapeKey = tuple[Span, str]  # a composite call whose graph depends on shapes: its span and its row
 Value = Union[int, _Tuple, _Parts, _Slice, _List, _Word]
 
 # Names that are values in Python: True and False are the integers 1 and 0 (PyTorch promotes a
@@ -205,24 +206,41 @@ class Emitter:
     """What a composite's program is given (TapeSink.emitter): emit(row, *args, **params) applies a row,
     emit.shape(arg) is an arg's shape where the point is known (None on a tape for every point)."""
 
-    def __init__(self, sink: TapeSink, span: Span, args: tuple[int, ...]) -> None:
+    def __init__(self, sink: TapeSink, span: Span, args: tuple[int, ...], row: str = "") -> None:
         self.sink, self.span, self.args = sink, span, args
+        self.key = (span, row)  # (a composite inside a composite asks at the same span)
 
     def __call__(self, row: str, *args: Any, **params: Any) -> int:
         sink, op = self.sink, OPS[row]
         nodes = [sink.constant(a, self.span, literal="float") if type(a) is float else a for a in args]
         full = rule_params(op, params) if op.params or params else _NO_PARAMS  # (a part of a tuple: part=)
-        return sink.apply(op, nodes, self.span, full)
+        out = sink.apply(op, nodes, self.span, full)
+        if sink.point_shapes and isinstance(out, int) and out not in sink.point_shapes:
+            # where the point's shapes are known, those of the parts too: a composite among them asks
+            shapes = [sink.point_shapes.get(a) for a in nodes]
+            if None not in shapes:
+                shape = output_shape(op, shapes, full)  # type: ignore[arg-type]
+                if shape is not None:
+                    sink.point_shapes[out] = shape
+        return out
 
     def shape(self, handle: int) -> Shape | None:
         sink = self.sink
+        node = sink.nodes[handle] if isinstance(handle, int) and handle < len(sink.nodes) else None
+        if node is not None and node.kind == CONST and node.value is not None:
+            return node.value.shape
+        if handle in sink.point_shapes:
+            return sink.point_shapes[handle]
         if handle not in self.args:
             return None
         if sink.shapes is None:
-            sink.wants_shapes.setdefault(self.span, self.args)
+            sink.wants_shapes.setdefault(self.key, self.args)
             return None
-        known = sink.shapes.get(self.span)
-        return None if known is None else known[self.args.index(handle)]
+        known = sink.shapes.get(self.key)
+        if known is None:
+            return None
+        sink.point_shapes.update(zip(self.args, known, strict=True))
+        return known[self.args.index(handle)]
 
 
 class TapeSink:
@@ -232,13 +250,14 @@ class TapeSink:
     gets back a node index; `build` drives the same methods from a tree.
     """
 
-    def __init__(self, source: str, assigned: set[str], shapes: dict[Span, tuple[Shape, ...]] | None = None) -> None:
+    def __init__(self, source: str, assigned: set[str], shapes: dict[ShapeKey, tuple[Shape, ...]] | None = None) -> None:
         self.source = source
         # A composite whose graph depends on its args' shapes (tensordot, inner) asks for them
         # (Emitter.shape): on the first pass there are none, and it records the call here (its span ->
         # its args); the point's shapes of those args, once known, come back as `shapes` for a second pass.
         self.shapes = shapes
-        self.wants_shapes: dict[Span, tuple[int, ...]] = {}
+        self.wants_shapes: dict[ShapeKey, tuple[int, ...]] = {}
+        self.point_shapes: dict[int, Shape] = {}  # (with shapes) nodes of a composite's args and parts -> theirs
         self.nodes: list[Node] = []
         self.inputs: dict[str, int] = {}
         self.bindings: dict[str, int] = {}
@@ -304,7 +323,7 @@ class TapeSink:
 
     def apply(self, op: Op, args: list[int], span: Span, params: dict[str, Any] = _NO_PARAMS) -> int:
         if op.program is not None:  # a composite: its parts, as PyTorch records them (Op.program)
-            return op.program(self.emitter(span, args), *args, **params)
+            return op.program(self.emitter(span, args, op.name), *args, **params)
         if op.reflected is not None and self.nodes[args[0]].is_number() and self.nodes[args[1]].kind != CONST:
             return op.reflected(self.emitter(span), *args)  # 2 / x: x.reciprocal() * 2
         nodes = self.nodes
@@ -338,11 +357,11 @@ class TapeSink:
         self.drop_constants(args)
         return self.constant(value, span, integer, literal)
 
-    def emitter(self, span: Span, args: Sequence[int] = ()) -> Emitter:
+    def emitter(self, span: Span, args: Sequence[int] = (), row: str = "") -> Emitter:
         """emit(row, *args, **params): a composite's program applies a row; a Python float among the args is
         a Python number (a program writes its numbers as floats: `emit("add", a, 1.0)`); emit.shape(arg),
         an arg's shape at the point where it is known (see __init__), else None."""
-        return Emitter(self, span, tuple(args))
+        return Emitter(self, span, tuple(args), row)
 
     def drop_constants(self, args: list[int]) -> None:
         """Take unnamed constants that were just made for `args` off the end of the tape."""
@@ -460,7 +479,7 @@ class TapeSink:
             left, right = self.operand(left), self.operand(right)
         a, b = self.nodes[left], self.nodes[right]
         row = BINARY_OPERATORS[op]
-        if (a.kind != CONST or b.kind != CONST) and (row.reflected is None or not a.literal):
+        if (a.kind != CONST or b.kind != CONST) and (row.reflected is None or not a.literal) and row.program is None:
             return self.add(APPLY, row, (left, right), span, wants=(a.requires_grad, b.requires_grad))
         return self.apply(BINARY_OPERATORS[op], [left, right], span)
 
@@ -801,7 +820,7 @@ def build(program: syntax.Program) -> Tape:
         return sink.finish()
 
 
-def compile_program(source: str, shapes: dict[Span, tuple[Shape, ...]] | None = None) -> Tape:
+def compile_program(source: str, shapes: dict[ShapeKey, tuple[Shape, ...]] | None = None) -> Tape:
     """Text -> tape, in one pass: the parser hands each construct straight to a TapeSink (with `shapes`:
     the shapes of a point for the calls whose graph depends on them, TapeSink.wants_shapes)."""
     with np.errstate(all="ignore"), syntax.no_cycle_collection():  # the tokens too: 1 in 3 of the time

@@ -83,8 +83,6 @@ KNOWN: dict[str, str] = {
     "avg_pool1d[1]": "next_functions: Squeeze over the leaf; PyTorch: Squeeze over AvgPool2D (over Unsqueeze)",
     "max_pool1d": "next_functions: Squeeze over the leaf; PyTorch: Squeeze over MaxPool2DWithIndices (over Unsqueeze)",
     "max_pool1d[1]": "next_functions: Squeeze over the leaf; PyTorch: Squeeze over MaxPool2DWithIndices (over Unsqueeze)",
-    "linear_nobias[1]": "next_functions: a 1-D input without a bias is matmul's Squeeze over Mm over the leaves; "
-                        "PyTorch: Squeeze over Mm over (Unsqueeze of the input, T of the weight)",
 }
 
 

@@ -106,6 +106,26 @@ def _matmul_torch_node(constant: Sequence[bool], shapes: Sequence[Shape] | None)
     return "CloneBackward0" if (len(a) == 2 and len(b) >= 3) or squeezed_left else "UnsafeViewBackward0"
 
 
+def _matmul_program(emit: Any, a: Any, b: Any) -> Any:
+    """a @ b as torch.matmul records it: dot, mv or mm for 1-D and 2-D operands (a vector times a
+    matrix: the vector unsqueezed, mm, squeezed in place); a stack times a matrix or a vector folded
+    into one mm/mv (View, then UnsafeView back); the other stacks (and --points, where the shapes are
+    not known) one node."""
+    sa, sb = emit.shape(a), emit.shape(b)
+    if sa is None or sb is None:
+        return emit("matmul_whole", a, b)
+    out = _matmul_shape(sa, sb)
+    small = {(1, 1): "dot", (2, 1): "mv", (2, 2): "mm"}
+    if (len(sa), len(sb)) in small:
+        return emit(small[(len(sa), len(sb))], a, b)
+    if (len(sa), len(sb)) == (1, 2):
+        return emit("squeeze_in_place", emit("mm", emit("unsqueeze", a, dim=0), b))
+    if len(sa) >= 3 and len(sb) <= 2:
+        folded = emit("reshape", a, shape=(int(np.prod(sa[:-1], dtype=np.int64)), sa[-1]))
+        return emit("unsafe_view", emit("mm" if len(sb) == 2 else "mv", folded, b), shape=out)
+    return emit("matmul_whole", a, b)
+
+
 def _strict(name: str, ndims: tuple[int, int], *, same_batch: bool = False) -> Any:
     """The shape rule of mm, mv, bmm: matmul's, for operands of exactly these ranks."""
     def shape(a: Shape, b: Shape) -> Shape:
@@ -1235,12 +1255,17 @@ _EINSUM_EXAMPLES = tuple((shapes, {"equation": equation}) for shapes, equation i
     (((2, 3), (3, 2), (2, 2)), "ij,jk,kl->il"), (((3,), (3,)), "i,i")])
 
 ROWS = [
-    structural("matmul", 2, _matmul, _matmul_vjp, "MmBackward0", bilinear=True, sympy=_sym_matmul, symbol="@",
-               precedence=20, callable=False, torch_node_rule=_matmul_torch_node, shape=_matmul_shape,
-               shape_message=_cannot_take,
-               examples=_examples(((2, 3), (3, 4)), ((2, 3), (3,)), ((3,), (3, 2)), ((3,), (3,)), ((2, 2, 3), (3, 2)),
-                                  ((2, 3), (2, 3, 2)), ((2, 1, 2, 3), (3, 3, 2)), ((3,), (2, 3, 2)), ((2, 2, 3), (3,))),
-               spellings=("matmul",), methods=("matmul",)),
+    composite("matmul", 2, _matmul_program, "MmBackward0", sympy=_sym_matmul, symbol="@",
+              precedence=20, callable=False, torch_node_rule=_matmul_torch_node, shape=_matmul_shape,
+              shape_message=_cannot_take,
+              examples=_examples(((2, 3), (3, 4)), ((3,), (3, 2)), ((2, 3), (3,)), ((3,), (3,)), ((2, 2, 3), (3, 2)),
+                                 ((2, 3), (2, 3, 2)), ((2, 1, 2, 3), (3, 3, 2)), ((3,), (2, 3, 2)), ((2, 2, 3), (3,))),
+              spellings=("matmul",), methods=("matmul",)),
+    # (the stacks matmul does not fold, and --points, where the shapes are not known: one node)
+    structural("matmul_whole", 2, _matmul, _matmul_vjp, "MmBackward0", bilinear=True, sympy=_sym_matmul,
+               callable=False, reference=None, torch_node_rule=_matmul_torch_node, shape=_matmul_shape,
+               shape_message=_cannot_take, text=lambda args: f"{args[0]} @ {args[1]}",
+               examples=_examples(((2, 3), (3, 4)), ((2, 3), (2, 3, 2)), ((2, 1, 2, 3), (3, 3, 2)))),
     structural("mm", 2, _product(_mm_shape), _matmul_vjp, "MmBackward0", bilinear=True, sympy=_sym_matmul,
                shape=_mm_shape, shape_message=_cannot_take, examples=_examples(((2, 3), (3, 2))), methods=("mm",)),
     structural("mv", 2, _product(_mv_shape), _matmul_vjp, "MvBackward0", bilinear=True, sympy=_sym_matmul,

@@ -1224,6 +1224,10 @@ ROWS = [
             torch_node_rule=_squeeze_node, methods=("squeeze",),
             examples=_one(((1, 3, 1), {}), ((1, 3, 1), {"dim": 0}), ((1, 3, 1), {"dim": (0, -1)}),
                           ((2, 3), {"dim": 1})), reference="a.squeeze(0)", reference_program="a.squeeze(0)"),
+    # matmul's vector times a matrix squeezes its row away in place (SqueezeBackward4): a part of it alone
+    _linear("squeeze_in_place", lambda x, ranks: _squeeze(x, ranks, dim=0), _same_shape_back, "SqueezeBackward4",
+            shape=lambda x: _squeeze_shape(x, dim=0), callable=False, reference=None,
+            text=lambda args: f"{args[0]}.squeeze_(0)", examples=_one(((1, 3), {}))),
     _linear("unsqueeze", _unsqueeze, _same_shape_back, "UnsqueezeBackward0", params=(DIM,), shape=_unsqueeze_shape,
             spellings=("expand_dims",), methods=("unsqueeze",),
             examples=_one(((3,), {"dim": 0}), ((2, 3), {"dim": -1}), ((2, 3), {"dim": 1}), ((), {"dim": 0})),
