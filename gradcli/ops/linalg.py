@@ -1264,7 +1264,7 @@ ROWS = [
     # (the stacks matmul does not fold, and --points, where the shapes are not known: one node)
     structural("matmul_whole", 2, _matmul, _matmul_vjp, "MmBackward0", bilinear=True, sympy=_sym_matmul,
                callable=False, reference=None, torch_node_rule=_matmul_torch_node, shape=_matmul_shape,
-               shape_message=_cannot_take, text=lambda args: f"{args[0]} @ {args[1]}",
+               shape_message=lambda label, shapes: _cannot_take("'@'", shapes), text=lambda args: f"{args[0]} @ {args[1]}",
                examples=_examples(((2, 3), (3, 4)), ((2, 3), (2, 3, 2)), ((2, 1, 2, 3), (3, 3, 2)))),
     structural("mm", 2, _product(_mm_shape), _matmul_vjp, "MmBackward0", bilinear=True, sympy=_sym_matmul,
                shape=_mm_shape, shape_message=_cannot_take, examples=_examples(((2, 3), (3, 2))), methods=("mm",)),

@@ -84,6 +84,9 @@ _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.au
 _DATA = {"DataLoader", "TensorDataset", "Dataset", "random_split"}  # importable; refused where called
 
 
+_NOT_IMPLEMENTED = "NotImplemented"  # the node PyTorch records for an op it has no derivative of
+
+
 @dataclass(frozen=True)
 class Module:
     path: str
@@ -1722,6 +1725,11 @@ class Interpreter:
         nodes = graph.tape.nodes
         if any(i in graph.freed and not getattr(nodes[i].op, "linear", True) for i in reached):
             raise runtime_error(FREED)
+        for i in reached:  # a node PyTorch records without a derivative (floor_divide, heaviside) stops its backward
+            op = nodes[i].op
+            if op is not None and _NOT_IMPLEMENTED in (op.torch_node, *op.scalar_overloads) \
+                    and node_name(graph, i) == _NOT_IMPLEMENTED:
+                raise runtime_error(f"derivative for aten::{op.name} is not implemented")
         if create_graph:
             adjoints = self.recorded_backward(indices, given, node)
         else:
