@@ -94,6 +94,7 @@ class Rules:
                               rule_params(op, given) if op.params else {})
 
         emit.shape = np.shape  # type: ignore[attr-defined]  # (every shape is known here)
+        emit.given = lambda value: True  # type: ignore[attr-defined]  # (every arg is given here)
         out = self.program(emit, *args, **params)
         return out.item() if not any(isinstance(a, np.ndarray) for a in args) else out
 

@@ -224,6 +224,10 @@ class Emitter:
                     sink.point_shapes[out] = shape
         return out
 
+    def given(self, handle: int) -> bool:
+        """Was this optional tensor arg given (not the number that stands in for it)?"""
+        return handle not in self.sink.stand_ins
+
     def shape(self, handle: int) -> Shape | None:
         sink = self.sink
         node = sink.nodes[handle] if isinstance(handle, int) and handle < len(sink.nodes) else None
@@ -257,6 +261,7 @@ class TapeSink:
         # its args); the point's shapes of those args, once known, come back as `shapes` for a second pass.
         self.shapes = shapes
         self.wants_shapes: dict[ShapeKey, tuple[int, ...]] = {}
+        self.stand_ins: set[int] = set()  # the constants that stand in for optional tensor args left out
         self.point_shapes: dict[int, Shape] = {}  # (with shapes) nodes of a composite's args and parts -> theirs
         self.nodes: list[Node] = []
         self.inputs: dict[str, int] = {}
@@ -589,7 +594,9 @@ class TapeSink:
         return self.operand(value)
 
     def stand_in(self, number: float) -> int:
-        return self.constant(number, self.call_span)
+        index = self.constant(number, self.call_span)
+        self.stand_ins.add(index)
+        return index
 
     def dtype(self, value: int) -> str:
         return "float64"  # (every value of a program is)

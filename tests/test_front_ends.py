@@ -69,9 +69,6 @@ KNOWN: dict[str, str] = {
     "nll_loss[1]": "a 0-d weight is broadcast; PyTorch: RuntimeError weight tensor should be defined for all 3 classes",
     "layer_norm[1]": "a 0-d bias is broadcast; PyTorch: RuntimeError Expected bias to be of same shape as normalized_shape",
     # next_functions: one node where PyTorch records a chain (a composite, or a view/squeeze around the op)
-    "cross_entropy_probs": "next_functions: DivBackward1 over (a, c, Mul); PyTorch: DivBackward1 over Neg (over Sum over Mul ...)",
-    "cross_entropy_smoothed": "label smoothing: one node (AddBackward0) over the leaf; PyTorch: Add over Mul (NllLoss) and Mul (Div over Sum over MaskedFill ...)",
-    "cross_entropy_smoothed[1]": "label smoothing: one node (AddBackward0) over the leaf; PyTorch: Add over two Muls of its terms",
     "conv1d[1]": "next_functions: an unbatched input's Squeeze over the leaves; PyTorch: Squeeze over Convolution",
     "conv2d": "next_functions: an unbatched input's Squeeze over the leaves; PyTorch: Squeeze over Convolution",
     "avg_pool1d": "next_functions: Squeeze over the leaf; PyTorch: Squeeze over AvgPool2D (over Unsqueeze)",

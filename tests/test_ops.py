@@ -57,8 +57,9 @@ def test_every_part_is_a_part_of_a_composite():
             tape = compile_program(program)
             used |= {node.op.name for node in tape.nodes if node.op is not None}
             if tape.wants_shapes:  # a graph that depends on the shapes (tensordot): at a point of these shapes
-                point = {name: np.full(shape, 0.0 if i >= (op.index_from or len(shapes)) else 0.5)  # (an index: 0)
-                         for i, (name, shape) in enumerate(zip(NAMES, shapes, strict=False))}
+                rng = np.random.default_rng(0)  # (numbers, not one number everywhere: a matrix must not be singular)
+                point = {name: np.zeros(shape) if i >= (op.index_from or len(shapes)) else rng.uniform(0.5, 1.5, shape)
+                         for i, (name, shape) in enumerate(zip(NAMES, shapes, strict=False))}  # (an index: 0)
                 tape = _prepare(program, point)[0]
                 used |= {node.op.name for node in tape.nodes if node.op is not None}
     assert PARTS <= used

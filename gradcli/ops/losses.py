@@ -43,6 +43,7 @@ ROWS: list[Op] = [
     _scalar("add_scalar", "AddBackward1", lambda x, c: x + c, lambda g, c: g, "add"),
     _scalar("sub_scalar", "SubBackward1", lambda x, c: x - c, lambda g, c: g, "sub"),
     _scalar("mul_scalar", "MulBackward1", lambda x, c: x * c, lambda g, c: g * c, "mul"),
+    _scalar("div_scalar", "DivBackward1", lambda x, c: x / c, lambda g, c: g / c, "div"),
 ]
 
 

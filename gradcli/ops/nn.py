@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Op, Param, Shape, composite, load_sympy, point_axes, structural
+from gradcli.ops.core import Array, Op, Param, Shape, composite, load_sympy, point_axes, structural, unbroadcast
 from gradcli.ops.reductions import _norm, _norm_vjp
 
 REDUCTION = Param("reduction", "str", "mean", choices=("none", "mean", "sum"))
@@ -586,11 +586,95 @@ def _ce_prob_node(constant: Any, shapes: Any, reduction: str = "mean", **given: 
 def _ce_program(emit: Any, x: Any, w: Any, t: Any, reduction: str = "mean", ignore_index: int = -100,
                 label_smoothing: float = 0.0) -> Any:
     # PyTorch's cross_entropy of class indices: nll_loss(log_softmax(x, class dim), target); with
-    # label smoothing, the sum of the two terms (one node here: cross_entropy_smoothed)
+    # label smoothing, the sum of the two terms (cross_entropy_smoothed)
     if label_smoothing:
         return emit("cross_entropy_smoothed", x, w, t, reduction=reduction, ignore_index=ignore_index,
                     label_smoothing=label_smoothing)
     return emit("nll_loss", emit("log_softmax", x, dim=-1), w, t, reduction=reduction, ignore_index=ignore_index)
+
+
+def _class_weights(emit: Any, w: Any, like: Any) -> Any:
+    """The weight viewed to broadcast against the input's classes, None where none was given (the
+    number that stands in for it)."""
+    if not emit.given(w):
+        return None
+    sx, sw = emit.shape(like), emit.shape(w)
+    return emit("reshape", w, shape=(1,) * (len(sx) - 1) + tuple(sw)) if len(sx) > 1 and sw else w
+
+
+def _smoothed_program(emit: Any, x: Any, w: Any, t: Any, reduction: str = "mean", ignore_index: int = -100,
+                      label_smoothing: float = 0.0) -> Any:
+    # PyTorch's (LossNLL.cpp): (1 - eps) * nll_loss(lsm, t) + smooth * (eps / C), where smooth is
+    # -(lsm * w).sum(class dim) with the ignored targets' rows filled with 0, summed, and for 'mean'
+    # divided by the weights of the targets kept (their count without a weight).
+    sx, sw, st = emit.shape(x), emit.shape(w), emit.shape(t)
+    if sx is None or sw is None or st is None:
+        return emit("cross_entropy_smoothed_whole", x, w, t, reduction=reduction, ignore_index=ignore_index,
+                    label_smoothing=label_smoothing)
+    _ce_shape(sx, sw, st)
+    lsm = emit("log_softmax", x, dim=-1)
+    nll = emit("nll_loss", lsm, w, t, reduction=reduction, ignore_index=ignore_index)
+    weights = _class_weights(emit, w, x)
+    smooth = emit("neg", emit("sum", lsm if weights is None else emit("mul", lsm, weights), dim=-1))
+    smooth = emit("masked_fill", smooth, emit("eq", t, float(ignore_index)), 0.0)
+    if reduction != "none":
+        smooth = emit("sum", smooth)
+    if reduction == "mean":
+        smooth = emit("div", smooth, emit("kept_weight", w if weights is not None else 1.0, t,
+                                          ignore_index=ignore_index))
+    return emit("add", emit("mul_scalar", nll, other=1.0 - label_smoothing),
+                emit("mul_scalar", smooth, other=label_smoothing / sx[-1]))
+
+
+def _probs_program(emit: Any, x: Any, w: Any, p: Any, reduction: str = "mean", ignore_index: int = -100,
+                   label_smoothing: float = 0.0) -> Any:
+    # PyTorch's cross_entropy of class probabilities: -(lsm * w * p) summed (over the classes for
+    # 'none'), for 'mean' divided by the number of samples; label smoothing mixes p with 1/C first.
+    sx, sw, sp = emit.shape(x), emit.shape(w), emit.shape(p)
+    if sx is None or sw is None or sp is None:
+        return emit("cross_entropy_probs_whole", x, w, p, reduction=reduction, ignore_index=ignore_index,
+                    label_smoothing=label_smoothing)
+    _ce_shape(sx, sw, sp)
+    if len(sp) != len(sx):
+        raise ValueError("the target of class probabilities must have the input's shape")
+    lsm = emit("log_softmax", x, dim=-1)
+    weights = _class_weights(emit, w, x)
+    if weights is not None:
+        lsm = emit("mul", lsm, weights)
+    if label_smoothing:
+        p = emit("add_scalar", emit("mul_scalar", p, other=1.0 - label_smoothing), other=label_smoothing / sx[-1])
+    terms = emit("mul", lsm, p)
+    if reduction == "none":
+        return emit("neg", emit("sum", terms, dim=-1))
+    total = emit("neg", emit("sum", terms))
+    return total if reduction == "sum" else emit("div_scalar", total, other=float(math.prod(sx) // sx[-1]))
+
+
+def _kept_weight_parts(w: Any, t: Any, ranks: tuple[int, ...], ignore_index: int) -> tuple[Any, Any]:
+    """Each kept target's weight (0 where ignored), and where it was picked from (a one-hot of the
+    class for a weight per class, the kept mask for one number)."""
+    t = np.asarray(t)
+    kept = t != ignore_index
+    # (products, not np.where: the Hessian's dual numbers pass through them)
+    if not ranks[0]:
+        return kept * w[(..., *(None,) * ranks[1])], kept
+    hot = np.where(kept, t, -1)[..., None] == np.arange(np.shape(w)[-1])
+    return np.sum(hot * np.expand_dims(w, tuple(range(-1 - ranks[1], -1))), axis=-1), hot
+
+
+def _kept_weight(w: Any, t: Any, ranks: tuple[int, ...], ignore_index: int = -100) -> Any:
+    """The weights of the class-index targets not ignored, summed (their count without a weight):
+    what label smoothing's 'mean' divides by."""
+    chosen, _ = _kept_weight_parts(w, t, ranks, ignore_index)
+    return np.asarray(np.sum(chosen, axis=tuple(range(-ranks[1], 0))))
+
+
+def _kept_weight_vjp(g: Array, ans: Array, w: Any, t: Any, ranks: tuple[int, ...], ignore_index: int = -100
+                     ) -> tuple[Any, None]:
+    _, picked = _kept_weight_parts(w, t, ranks, ignore_index)
+    spread = g[(..., *(None,) * (ranks[1] + ranks[0]))] * picked  # (g may be a dual number: no asarray)
+    target_axes = tuple(range(-ranks[1] - ranks[0], -ranks[0])) if ranks[0] else tuple(range(-ranks[1], 0))
+    return unbroadcast(spread.sum(axis=target_axes), np.shape(w)), None
 
 
 ROWS += [
@@ -599,20 +683,37 @@ ROWS += [
               float_index="cross_entropy_probs", params=(REDUCTION, _IGNORE, _SMOOTHING),
               torch_node_rule=_ce_node, text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES,
               reference="F.cross_entropy(a, b.long())", reference_program="cross_entropy(a, b)"),
-    # cross_entropy with label_smoothing: PyTorch's sum of the two terms, one node here (AddBackward0)
-    structural("cross_entropy_smoothed", 3, _index_loss, _index_vjp, "AddBackward0", jvp=_index_jvp,
+    # cross_entropy with label_smoothing: PyTorch's sum of the two terms (AddBackward0 over two MulBackward1)
+    composite("cross_entropy_smoothed", 3, _smoothed_program, "AddBackward0", sympy=None,
+              shape_message=_ce_message("cross_entropy"),
+              index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,),
+              params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape, callable=False,
+              text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[2:],
+              reference="F.cross_entropy(a, b.long(), label_smoothing=0.1)", reference_program="cross_entropy(a, b, label_smoothing=0.1)"),
+    # (over --points, where the shapes are not known while the tape is made: one node)
+    structural("cross_entropy_smoothed_whole", 3, _index_loss, _index_vjp, "AddBackward0", jvp=_index_jvp,
                shape_message=_ce_message("cross_entropy"),
                index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,),
-               params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape, callable=False,
-               text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[2:],
-               reference="F.cross_entropy(a, b.long(), label_smoothing=0.1)", reference_program="cross_entropy(a, b, label_smoothing=0.1)"),
-    structural("cross_entropy_probs", 3, _prob_loss, _prob_vjp, "DivBackward1", jvp=_prob_jvp,
+               params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape, callable=False, reference=None,
+               text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[2:]),
+    # the weight of the targets a smoothed 'mean' divides by (a number without a gradient)
+    structural("kept_weight", 2, _kept_weight, _kept_weight_vjp, "None", index_from=1, params=(_IGNORE,),
+               jvp=lambda tangents, ans, w, t, ranks, **params: (  # (linear in the weight)
+                   np.zeros_like(ans) if tangents[0] is None else _kept_weight(tangents[0], t, ranks, **params)),
+               callable=False, reference=None,
+               shape=lambda w, t, ignore_index=-100: (), examples=((((3,), (2,)), {}), (((), (2,)), {}))),
+    composite("cross_entropy_probs", 3, _probs_program, "DivBackward1", sympy=None,
+              shape_message=_ce_message("cross_entropy"),
+              callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
+              torch_node_rule=_ce_prob_node, text=_ce_text("cross_entropy", floats=True), domain=((-2.0, 2.0), (0.5, 2.0), (0.0, 1.0)),
+              examples=(((((2, 3), (3,), (2, 3)), {}), (((3,), (), (3,)), {"reduction": "sum"}),
+                         (((2, 3), (3,), (2, 3)), {"reduction": "none", "label_smoothing": 0.2}))),
+              reference="F.cross_entropy(a, b * 1.0)", reference_program="cross_entropy(a, b * 1.0)"),
+    structural("cross_entropy_probs_whole", 3, _prob_loss, _prob_vjp, "DivBackward1", jvp=_prob_jvp,
                shape_message=_ce_message("cross_entropy"),
                callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
-               torch_node_rule=_ce_prob_node, text=_ce_text("cross_entropy", floats=True), domain=((-2.0, 2.0), (0.5, 2.0), (0.0, 1.0)),
-               examples=(((((2, 3), (3,), (2, 3)), {}), (((3,), (), (3,)), {"reduction": "sum"}),
-                          (((2, 3), (3,), (2, 3)), {"reduction": "none", "label_smoothing": 0.2}))),
-                          reference="F.cross_entropy(a, b * 1.0)", reference_program="cross_entropy(a, b * 1.0)"),
+               torch_node_rule=_ce_prob_node, text=_ce_text("cross_entropy", floats=True), reference=None,
+               domain=((-2.0, 2.0), (0.5, 2.0), (0.0, 1.0)), examples=(((((2, 3), (3,), (2, 3)), {}),))),
     structural("nll_loss", 3, partial(_index_loss, log_input=True), partial(_index_vjp, log_input=True),
                "NllLossBackward0", jvp=partial(_index_jvp, log_input=True), index_from=2,
                shape_message=_ce_message("nll_loss"),

@@ -406,7 +406,8 @@ def _softmax_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: An
 def _log_softmax_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None) -> tuple[Array]:
     axis = _softmax_axis("log_softmax", dim, ranks[0])
     g, y = _with_axis(g, ranks[0]), _with_axis(ans, ranks[0])
-    out = g - np.exp(y) * np.sum(g, axis=axis, keepdims=True)
+    # (a sum of -0s is -0, as in PyTorch's kernel: NumPy's starts from +0, and -0 - 0 would stay -0)
+    out = g - np.exp(y) * np.sum(g, axis=axis, keepdims=True, initial=-0.0)
     return (out[..., 0] if ranks[0] == 0 else out,)
 
 

@@ -246,6 +246,8 @@ def _reshape(self: Recorded, x: Any, shape: Any) -> Any:
 
 
 def _sum(self: Recorded, x: Any, axis: Any = None, keepdims: bool = False, **rest: Any) -> Any:
+    if rest.get("initial", 0.0) == 0.0:  # (-0.0: a sum of -0s is -0, as PyTorch's sum is)
+        rest.pop("initial", None)
     if rest:
         raise Unsupported("numpy.sum with " + ", ".join(rest))
     if isinstance(axis, list):

@@ -1395,7 +1395,9 @@ class Interpreter:
         return value
 
     def stand_in(self, number: float) -> Any:
-        return Tensor(self.graph, np.asarray(number, dtype=FLOAT32))  # (0-d: it never sets the dtype)
+        tensor = Tensor(self.graph, np.asarray(number, dtype=FLOAT32))  # (0-d: it never sets the dtype)
+        tensor.stand_in = True
+        return tensor
 
     def floating(self, value: Any) -> bool:
         return isinstance(value, Tensor) and value.data.dtype.kind == "f"

@@ -118,6 +118,7 @@ class Tensor:
         self.retains_grad = False
         self.name: str | None = None
         self.parameter = False  # an nn.Parameter: prints as `Parameter containing:`
+        self.stand_in = False  # the value of an optional tensor arg left out (lowering: Front.stand_in)
 
     @property
     def is_leaf(self) -> bool:
@@ -235,6 +236,10 @@ class _Emitter:
 
     def shape(self, value: Any) -> tuple[int, ...]:
         return tuple(value.data.shape) if isinstance(value, Tensor) else ()
+
+    def given(self, value: Any) -> bool:
+        """Was this optional tensor arg given (not the number that stands in for it)?"""
+        return not (isinstance(value, Tensor) and value.stand_in)
 
 
 def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], span: tuple[int, int],
