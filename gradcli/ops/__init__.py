@@ -15,7 +15,7 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     construct.py    ones_like, zeros_like; the constructors (tensor, ones, arange...), folded at once
     nn.py           torch.nn.functional's losses
     losses.py       more of them: margin, hinge, soft margin, Poisson, Gaussian, triplet, cosine embedding
-    conv.py         convolution and pooling: conv1d/2d, avg_pool1d/2d, max_pool1d/2d
+    conv.py         convolution and pooling: conv1d/2d/3d, avg_pool1d/2d/3d, max_pool1d/2d/3d
     decompositions.py  cholesky, qr, eigh, svd, slogdet, pinv, matrix_exp...: LAPACK's values, PyTorch's derivatives
     sorting.py      sort, argsort, msort, topk, kthvalue, median, nanmedian, cummax, cummin, aminmax
     special.py      torch.special's functions (i0, ndtr, erfcx...), nan_to_num, the shrinks, rsub, ldexp

@@ -1,7 +1,7 @@
-"""The rows of convolution and pooling: torch.nn.functional's conv1d, conv2d, avg_pool1d/2d and
-max_pool1d/2d, in PyTorch's layout.
+"""The rows of convolution and pooling: torch.nn.functional's conv1d/2d/3d, avg_pool1d/2d/3d and
+max_pool1d/2d/3d, in PyTorch's layout.
 
-An input is (N, C, *S) or, unbatched, (C, *S), S one or two spatial axes; a weight is
+An input is (N, C, *S) or, unbatched, (C, *S), S one to three spatial axes; a weight is
 (C_out, C_in / groups, *k). Every rule works on windows: the input padded (np.pad), its windows
 a view (sliding_window_view), strided and dilated by slicing, and contracted by np.einsum. A VJP
 puts each window's cotangent back where the window came from (`_unwindow`: one place of the
@@ -55,7 +55,7 @@ def _per_axis(name: str, value: Any, d: int) -> tuple[int, ...]:
 
 def _letters(d: int) -> tuple[str, str]:
     """einsum's letters of the output's spatial axes and of the kernel's."""
-    return "uv"[:d], "ij"[:d]
+    return "uvw"[:d], "ijk"[:d]
 
 
 def _windows(x: Any, geometry: Geometry, fill: float = 0.0) -> Any:
@@ -327,6 +327,8 @@ def _pool_geometry(d: int, x: Shape, name: str, kernel_size: Any, stride: Any = 
 
 def _pool_shape(d: int, name: str, x: Shape, **params: Any) -> Shape:
     geometry = _pool_geometry(d, x, name, **params)
+    if params.get("divisor_override") == 0:
+        raise ValueError("divisor must be not zero")
     if params.get("return_indices"):
         raise ValueError(f"{name}: return_indices=True is not supported (the indices are integers, no gradient)")
     _check_windows(math.prod(x[:-d]) * math.prod(geometry.out) * math.prod(geometry.kernel), name)
@@ -372,9 +374,9 @@ def _avg_row(d: int, examples: Any, **fields: Any) -> Op:
 
     params = [Param("kernel_size", "ints"), Param("stride", "ints"), Param("padding", "ints", (0,)),
               Param("ceil_mode", "bool", False), Param("count_include_pad", "bool", True)]
-    if d == 2:
+    if d > 1:
         params.append(Param("divisor_override", "int"))
-    return structural(name, 1, forward, vjp, "SqueezeBackward1" if d == 1 else "AvgPool2DBackward0",
+    return structural(name, 1, forward, vjp, "SqueezeBackward1" if d == 1 else f"AvgPool{d}DBackward0",
                       sympy=_on_symbols(forward), shape=lambda x, **given: _pool_shape(d, name, x, **given), params=tuple(params),
                       examples=examples, **fields)
 
@@ -429,7 +431,7 @@ def _max_row(d: int, examples: Any, **fields: Any) -> Op:
 
     params = (Param("kernel_size", "ints"), Param("stride", "ints"), Param("padding", "ints", (0,)),
               Param("dilation", "ints", (1,)), Param("ceil_mode", "bool", False), Param("return_indices", "bool", False))
-    return structural(name, 1, forward, vjp, "SqueezeBackward1" if d == 1 else "MaxPool2DWithIndicesBackward0",
+    return structural(name, 1, forward, vjp, "SqueezeBackward1" if d == 1 else f"MaxPool{d}DWithIndicesBackward0",
                       jvp=jvp, shape=lambda x, **given: _pool_shape(d, name, x, **given), params=params, kinked=True,
                       examples=examples, **fields)
 
@@ -446,6 +448,10 @@ ROWS: list[Op] = [
                   (((2, 4, 4), (2, 1, 3, 2), (2,)), {"groups": 2, "padding": "same", "dilation": (1, 2)}),
                   (((1, 1, 5, 5), (1, 1, 2, 2), (1,)), {"stride": (2,), "dilation": (2,)})),
                   reference="F.conv2d(a, b)", reference_program="F.conv2d(a, b)"),
+    _conv_row(3, ((((1, 2, 3, 3, 2), (2, 2, 2, 2, 1), (2,)), {}),
+                  (((1, 2, 4, 3, 3), (2, 1, 2, 1, 2), (2,)), {"stride": (2, 1, 1), "padding": (1, 0, 1), "groups": 2}),
+                  (((2, 3, 3, 4), (1, 2, 2, 2, 2), (1,)), {"padding": "same", "dilation": (1, 1, 2)})),
+                  reference="F.conv3d(a, b)", reference_program="F.conv3d(a, b)"),
     _avg_row(1, ((((2, 5),), {"kernel_size": (2,)}), (((1, 2, 5),), {"kernel_size": (3,), "stride": (1,)}),
                  (((2, 5),), {"kernel_size": (2,), "padding": (1,), "count_include_pad": False}),
                  (((1, 5),), {"kernel_size": (2,), "ceil_mode": True}),
@@ -456,6 +462,11 @@ ROWS: list[Op] = [
                                  "count_include_pad": False}),
                  (((1, 3, 3),), {"kernel_size": (2,), "divisor_override": 3})),
                  reference="F.avg_pool2d(a, 2, 1)", reference_program="avg_pool2d(a, 2, 1)"),
+    _avg_row(3, ((((1, 1, 4, 4, 4),), {"kernel_size": (2,)}),
+                 (((1, 2, 3, 4, 5),), {"kernel_size": (2, 2, 3), "stride": (1, 2, 1), "padding": (1, 0, 1),
+                                       "count_include_pad": False}),
+                 (((1, 3, 4, 5),), {"kernel_size": (2,), "stride": (1,), "ceil_mode": True, "divisor_override": 3})),
+                 reference="F.avg_pool3d(a, 2, 1)", reference_program="F.avg_pool3d(a, 2, 1)"),
     _max_row(1, ((((2, 5),), {"kernel_size": (2,)}), (((1, 2, 5),), {"kernel_size": (3,), "stride": (1,)}),
                  (((2, 6),), {"kernel_size": (2,), "padding": (1,), "dilation": (2,)}),
                  (((1, 5),), {"kernel_size": (2,), "ceil_mode": True})),
@@ -464,4 +475,8 @@ ROWS: list[Op] = [
                  (((1, 5, 5),), {"kernel_size": (3,), "stride": (2,), "padding": (1,), "ceil_mode": True}),
                  (((1, 5, 4),), {"kernel_size": (2,), "dilation": (2, 1)})),
                  reference="F.max_pool2d(a, 2, 1, 1)", reference_program="F.max_pool2d(a, 2, 1, 1)"),
+    _max_row(3, ((((1, 1, 4, 4, 4),), {"kernel_size": (2,)}),
+                 (((1, 2, 3, 4, 5),), {"kernel_size": (2, 2, 3), "stride": (1, 2, 1), "padding": (1, 0, 1)}),
+                 (((1, 3, 5, 4),), {"kernel_size": (2,), "stride": (2,), "ceil_mode": True, "dilation": (1, 2, 1)})),
+                 reference="F.max_pool3d(a, 2, 1, 1)", reference_program="F.max_pool3d(a, 2, 1, 1)"),
 ]

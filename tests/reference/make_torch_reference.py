@@ -176,6 +176,14 @@ BIASED_CONV_POINTS = [([[[*u, 1.0], [*v, -2.0]]], [[w, [0.5, -1.0]]], [b[0]])
                       for u, v, w, b in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS, VECTOR_PAIRS[:3])]
 POOL1D_POINTS = [([[*v, 1.0]],) for v in VECTORS]
 POOL2D_POINTS = [([[[*u, 1.0], [*v, -1.0]]],) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
+# conv3d: (1, 1, 1, 1, 3) inputs and a (1, 1, 1, 1, 2) weight, of magnitudes whose products round alike with and
+# without a fused multiply-add (PyTorch's 3-D kernel fuses them: 1e300 * 1e300 - inf is -inf there, NaN in NumPy);
+# 3-D pooling: (1, 2, 2, 3), the second plane plain.
+CONV3D_POINTS = [([[[[[*v, 1.0]]]]], [[[[w]]]]) for v, w in itertools.product(VECTORS, VECTOR_PAIRS)
+                 if max(abs(t) for t in (*v, *w) if math.isfinite(t)) < 1e100
+                 and min((abs(t) for t in (*v, *w) if t), default=1.0) > 1e-100]
+POOL3D_POINTS = [([[[[*u, 1.0], [*v, -1.0]], [[0.5, 2.0, -3.0], [1.0, -0.0, 4.0]]]],)
+                 for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
 VARIANTS += [
     ("conv1d(a, b, c, stride=2, padding=1)", lambda a, b, c: F.conv1d(a, b, c, stride=2, padding=1), "conv1d",
      BIASED_CONV_POINTS),
@@ -215,8 +223,10 @@ def points_of(name: str) -> list[tuple]:
         return [(x, [p, q]) for x in LOGITS[::3] for p in PROBABILITY_ROWS for q in PROBABILITY_ROWS[:2]]
     if name == "layer_norm":
         return LAYER_ROWS
-    if name in ("conv1d", "conv2d"):
-        return CONV1D_POINTS if name == "conv1d" else CONV2D_POINTS
+    if name in ("conv1d", "conv2d", "conv3d"):
+        return {"conv1d": CONV1D_POINTS, "conv2d": CONV2D_POINTS, "conv3d": CONV3D_POINTS}[name]
+    if name in ("avg_pool3d", "max_pool3d"):
+        return POOL3D_POINTS
     if name in ("avg_pool1d", "max_pool1d"):
         return POOL1D_POINTS
     if name in ("avg_pool2d", "max_pool2d"):
