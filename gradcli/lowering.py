@@ -14,9 +14,9 @@ syntax -- and says what each one is through a `Front`; this module does the rest
   PyTorch's parser; optional tensor args (Op.optional_args); tensor args among the params
   (gather(x, dim, index)); the rest of the positional args as sizes (x.reshape(2, 3));
 - overloads: the first row whose signature the call fits (max(v); max(x, 1); max(a, b));
-- which row a bound call is at last: with a dim (Op.with_dim), with a float index
-  (Op.float_index), or no row at all: the input itself (Op.identity_when, a copy to the dtype it
-  has); the dtype a call asks of its result (Bound.cast).
+- which row a bound call is at last: with a dim (Op.with_dim), with return_indices=True
+  (Op.with_indices), with a float index (Op.float_index), or no row at all: the input itself
+  (Op.identity_when, a copy to the dtype it has); the dtype a call asks of its result (Bound.cast).
 
 What is wrong with a call is a CallProblem, which the front end says in its own voice at the
 argument it names. Index keys (`index`, whose front also says what each item of a key is:
@@ -40,7 +40,7 @@ BARE, METHOD = "", "method"
 # The kinds of values a front end reports (Front.kind).
 TENSOR, INT, FLOAT, BOOL, NONE, STR, LIST, TUPLE = "tensor", "int", "float", "bool", "none", "str", "list", "tuple"
 NUMBERS = frozenset({INT, FLOAT, BOOL})  # Python numbers: a tensor arg takes them
-_WHOLE_KINDS = frozenset({"int", "dims", "ints", "axes"})  # params a bool never binds (PyTorch's parser)
+_WHOLE_KINDS = frozenset({"int", "dims", "ints", "sizes", "axes"})  # params a bool never binds (PyTorch's parser)
 
 
 class CallProblem(Exception):
@@ -175,6 +175,8 @@ def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front:
                 cast = params.pop(spec.name, None)
     if op.with_dim is not None and params.get("dim") is not None:  # torch.max(x, 0): (values, indices)
         op = OPS[op.with_dim]
+    if op.with_indices is not None and params.get("return_indices"):  # max_pool2d(x, 2, return_indices=True)
+        op = OPS[op.with_indices]
     if op.identity_when is not None:  # dropout(x, 0.0): x itself, as PyTorch returns it
         try:
             keeps = op.identity_when(**params)

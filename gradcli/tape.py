@@ -719,7 +719,10 @@ class TapeSink:
         return index
 
     def make_tuple(self, items: list[Value], spans: list[Span], span: Span) -> _Tuple:
-        return _Tuple([self.operand(item) for item in items], spans, span)
+        # A None stays one: a static tuple may hold it (adaptive_avg_pool2d(x, (5, None))); as a value, refused.
+        kept: list[Any] = [item if isinstance(item, _Word) and item.value is None else self.operand(item)
+                           for item in items]
+        return _Tuple(kept, spans, span)
 
     def statement(self, target: str | tuple[str, ...] | None, value: Value, span: Span) -> None:
         if self.last is not None and self.last[0] is None and isinstance(self.last[1], (_Tuple, _Parts)):
@@ -730,6 +733,9 @@ class TapeSink:
         if isinstance(value, _Tuple) and not value.items:
             raise SyntaxProblem("the empty tuple () is not a value", source=self.source, span=value.span,
                                 hint="it can only be an argument that takes sizes or dims, as in x.tile(())")
+        if isinstance(value, _Tuple):  # (a None among its items is refused here, as a value)
+            for member in value.items:
+                self.operand(member)
         if isinstance(target, tuple):  # a, b = x.split(2): one statement per name
             items = self.unpack(value, len(target), span)
             start, spans = span[0], []

@@ -15,7 +15,8 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     construct.py    ones_like, zeros_like; the constructors (tensor, ones, arange...), folded at once
     nn.py           torch.nn.functional's losses
     losses.py       more of them: margin, hinge, soft margin, Poisson, Gaussian, triplet, cosine embedding
-    conv.py         convolution and pooling: conv1d/2d/3d, avg_pool1d/2d/3d, max_pool1d/2d/3d
+    conv.py         convolution and pooling: conv1d/2d/3d, conv_transpose1d/2d/3d, avg_pool1d/2d/3d, max_pool1d/2d/3d
+    resample.py     interpolate (every mode), upsample_nearest/bilinear, adaptive_avg/max_pool1d/2d/3d
     decompositions.py  cholesky, qr, eigh, svd, slogdet, pinv, matrix_exp...: LAPACK's values, PyTorch's derivatives
     sorting.py      sort, argsort, msort, topk, kthvalue, median, nanmedian, cummax, cummin, aminmax
     special.py      torch.special's functions (i0, ndtr, erfcx...), nan_to_num, the shrinks, rsub, ldexp
@@ -33,6 +34,7 @@ from gradcli.ops import (
     losses,
     nn,
     reductions,
+    resample,
     shape,
     sorting,
     special,
@@ -63,8 +65,8 @@ __all__ = [
 ]
 
 # The modules of rows, in the table's order: a new module of rows is added here alone.
-MODULES = (elementwise, reductions, structure, linalg, shape, indexing, construct, nn, losses, conv, sorting, special,
-           decompositions)
+MODULES = (elementwise, reductions, structure, linalg, shape, indexing, construct, nn, losses, conv, resample, sorting,
+           special, decompositions)
 OPS: dict[str, Op] = {op.name: op for module in MODULES for op in module.ROWS}
 
 # The infix and prefix operators of the language, and the ops they stand for.

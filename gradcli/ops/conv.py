@@ -1,5 +1,5 @@
-"""The rows of convolution and pooling: torch.nn.functional's conv1d/2d/3d, avg_pool1d/2d/3d and
-max_pool1d/2d/3d, in PyTorch's layout.
+"""The rows of convolution and pooling: torch.nn.functional's conv1d/2d/3d, conv_transpose1d/2d/3d,
+avg_pool1d/2d/3d and max_pool1d/2d/3d (return_indices=True too), in PyTorch's layout.
 
 An input is (N, C, *S) or, unbatched, (C, *S), S one to three spatial axes; a weight is
 (C_out, C_in / groups, *k). Every rule works on windows: the input padded (np.pad), its windows
@@ -289,6 +289,176 @@ def _conv_row(d: int, examples: Any, **fields: Any) -> Op:
                       optional_args=((2, "bias", 0.0),), params=_CONV_PARAMS, text=_conv_text(d), examples=examples, **fields)
 
 
+# --- conv_transpose1d/2d/3d ----------------------------------------------------------------------
+# The transpose of a convolution: its input is the convolution's output and its forward the
+# convolution's input cotangent (col2im); its input's cotangent is the convolution itself.
+
+
+def _transpose_geometry(d: int, x: Shape, w: Shape, stride: Any = (1,), padding: Any = (0,),
+                        output_padding: Any = (0,), groups: int = 1, dilation: Any = (1,)
+                        ) -> tuple[Geometry, tuple[int, ...]]:
+    """The windows of the convolution that this one transposes (over its output), and the output's
+    spatial sizes, the call checked in PyTorch's words."""
+    name = f"conv_transpose{d}d"
+    if len(x) not in (d + 1, d + 2):
+        raise ValueError(f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to {name}, but got input of "
+                         f"size: {list(x)}")
+    batched = tuple(x) if len(x) == d + 2 else (1, *x)
+    if len(w) != d + 2:
+        raise ValueError(f"Expected {d + 2}-dimensional weight for {d + 2}-dimensional input {list(batched)}, but got "
+                         f"{len(w)}-dimensional weight of size {list(w)} instead")
+    stride, dilation = _per_axis("stride", stride, d), _per_axis("dilation", dilation, d)
+    padding, output_padding = _per_axis("padding", padding, d), _per_axis("output_padding", output_padding, d)
+    if min(stride) <= 0:
+        raise ValueError("non-positive stride is not supported")
+    if min(dilation) <= 0:
+        raise ValueError("dilation should be greater than zero")
+    if min(padding) < 0:
+        raise ValueError("negative padding is not supported")
+    if min(output_padding) < 0:
+        raise ValueError("negative output_padding is not supported")
+    if groups <= 0:
+        raise ValueError("non-positive groups is not supported")
+    if any(p >= s and p >= r for p, s, r in zip(output_padding, stride, dilation, strict=True)):
+        raise ValueError(f"output padding must be smaller than either stride or dilation, but got output_padding="
+                         f"{list(output_padding)}, stride={list(stride)}, dilation={list(dilation)}")
+    if batched[1] != w[0]:
+        raise ValueError(f"Given transposed=1, weight of size {list(w)}, expected input{list(batched)} to have "
+                         f"{w[0]} channels, but got {batched[1]} channels instead")
+    if w[0] % groups:
+        raise ValueError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got "
+                         f"weight of size {list(w)} instead")
+    kernel = tuple(w[2:])
+    out = tuple((n - 1) * s - 2 * p + r * (k - 1) + q + 1
+                for n, s, p, r, k, q in zip(batched[2:], stride, padding, dilation, kernel, output_padding, strict=True))
+    if min(out) <= 0:
+        raise ValueError(f"Given input size per channel: ({' x '.join(map(str, batched[2:]))}). Calculated output size "
+                         f"per channel: ({' x '.join(map(str, out))}). Output size is too small")
+    # the convolution's windows over this one's output (padded), one per element of this one's input
+    return Geometry(kernel, stride, dilation, padding, padding, tuple(batched[2:])), out
+
+
+def _transpose_shape(d: int, x: Shape, w: Shape, b: Shape, **params: Any) -> Shape:
+    geometry, out = _transpose_geometry(d, x, w, **params)
+    if b and tuple(b) != (w[1] * params.get("groups", 1),):
+        raise ValueError(f"Given weight of size {list(w)}, expected bias to be 1-dimensional with "
+                         f"{w[1] * params.get('groups', 1)} elements, but got bias of size {list(b)} instead")
+    n = x[0] if len(x) == d + 2 else 1
+    _check_windows(n * w[1] * params.get("groups", 1) * math.prod(geometry.out) * math.prod(geometry.kernel),
+                   f"conv_transpose{d}d")
+    return (*x[: len(x) - d - 1], w[1] * params.get("groups", 1), *out)
+
+
+class _Transposed(NamedTuple):
+    geometry: Geometry
+    out: tuple[int, ...]  # the output's spatial sizes
+    batched: bool
+    x: Any  # (..., N, G, C_in / G, *S)
+    w: Any  # (..., G, C_in / G, C_out / G, *k)
+
+
+def _transpose_parts(d: int, x: Any, w: Any, ranks: tuple[int, ...], groups: int = 1, **params: Any) -> _Transposed:
+    xs, ws = np.shape(x), np.shape(w)
+    point_x, point_w = xs[len(xs) - ranks[0]:], ws[len(ws) - ranks[1]:]
+    geometry, out = _transpose_geometry(d, point_x, point_w, groups=groups, **params)
+    batched = ranks[0] == d + 2
+    n = point_x[0] if batched else 1
+    x = np.reshape(x, (*xs[: len(xs) - ranks[0]], n, groups, point_x[-d - 1] // groups, *point_x[-d:]))
+    w = np.reshape(w, (*ws[: len(ws) - ranks[1]], groups, point_w[0] // groups, *point_w[1:]))
+    return _Transposed(geometry, out, batched, x, w)
+
+
+def _transposed(d: int, x: Any, w: Any, ranks: tuple[int, ...], **params: Any) -> Any:
+    """conv_transpose without its bias: each input element's weights put back over its window."""
+    parts = _transpose_parts(d, x, w, ranks, **params)
+    o, _ = _letters(d)
+    out = _unwindow(lambda offsets: np.einsum(f"...ngc{o},...gce->...nge{o}", parts.x, parts.w[(Ellipsis, *offsets)]),
+                    parts.geometry, parts.out)
+    return _conv_out(_Conv(parts.geometry, parts.batched, parts.x, parts.w), out, d)
+
+
+def _transpose(d: int, x: Array, w: Array, b: Array, ranks: tuple[int, ...], **params: Any) -> Array:
+    _transpose_shape(d, *_point_shapes(ranks, x, w, b), **params)
+    return np.asarray(_with_bias(_transposed(d, x, w, ranks[:2], **params), b, ranks, d))
+
+
+def _transpose_vjp(d: int, g: Array, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
+                   **params: Any) -> tuple[Any, Any, Any]:
+    parts = _transpose_parts(d, x, w, ranks[:2], **params)
+    geometry, o, k = parts.geometry, *_letters(d)
+    shape, g_shape = np.shape(parts.x), np.shape(g)
+    g_lead = g_shape[: len(g_shape) - d - (2 if parts.batched else 1)]
+    gs = np.reshape(g, (*g_lead, shape[-d - 3], shape[-d - 2], np.shape(parts.w)[-d - 1], *parts.out))
+    windows = _windows(gs, geometry)  # (..., N, G, C_out / G, *S, *k)
+    dx = np.einsum(f"...nge{o}{k},...gce{k}->...ngc{o}", windows, parts.w)
+    dx = np.reshape(dx, np.shape(dx)[: np.ndim(dx) - d - 3] + np.shape(x)[np.ndim(x) - ranks[0]:])
+    dw = np.einsum(f"...ngc{o},...nge{o}{k}->...gce{k}", parts.x, windows)
+    dw = np.reshape(dw, np.shape(dw)[: np.ndim(dw) - d - 3] + np.shape(w)[np.ndim(w) - ranks[1]:])
+    db = np.sum(g, axis=tuple(range(-d, 0)) + ((-d - 2,) if parts.batched else ()) + (() if ranks[2] else (-d - 1,)))
+    return dx, dw, db
+
+
+def _transpose_jvp(d: int, tangents: Any, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
+                   **params: Any) -> Any:
+    tx, tw, tb = tangents
+    out: Any = 0.0
+    if tx is not None:
+        out = out + _transposed(d, tx, w, ranks[:2], **params)
+    if tw is not None:
+        out = out + _transposed(d, x, tw, ranks[:2], **params)
+    if tb is not None:
+        out = _with_bias(np.broadcast_to(out, np.shape(ans)), tb, ranks, d)
+    return out
+
+
+_TRANSPOSE_DEFAULTS = {"stride": 1, "padding": 0, "output_padding": 0, "groups": 1, "dilation": 1}
+
+
+def _transpose_text(d: int) -> Any:
+    def text(args: list[str], **params: Any) -> str:
+        bias = [] if args[2] in ("0", "0.0") else [args[2]]
+        given = [f"{k}={v!r}" for k, v in params.items() if _given(v, _TRANSPOSE_DEFAULTS[k])]
+        return f"conv_transpose{d}d({', '.join([args[0], args[1], *bias, *given])})"
+
+    return text
+
+
+def _transpose_row(d: int, examples: Any, **fields: Any) -> Op:
+    forward = partial(_transpose, d)
+    params = (Param("stride", "ints", (1,)), Param("padding", "ints", (0,)), Param("output_padding", "ints", (0,)),
+              Param("groups", "int", 1), Param("dilation", "ints", (1,)))
+    return structural(f"conv_transpose{d}d", 3, forward, partial(_transpose_vjp, d), "ConvolutionBackward0",
+                      jvp=partial(_transpose_jvp, d), sympy=_on_symbols(forward), shape=partial(_transpose_shape, d),
+                      torch_node_rule=partial(_conv_node, d), optional_args=((2, "bias", 0.0),), params=params,
+                      text=_transpose_text(d), examples=examples, **fields)
+
+
+def indices_row(name: str, node: str, forward: Callable[..., Any], vjp: Callable[..., Any], jvp: Callable[..., Any],
+                indices: Callable[..., Any], shape: Callable[..., Any], params: tuple[Param, ...], **fields: Any) -> Op:
+    """The row of a pooling's call with return_indices=True: the tuple (values, indices), one part at a
+    time (Op.parts); the indices are each taken element's place in its plane of the input (int64), with
+    no gradient."""
+    def part_forward(x: Array, ranks: tuple[int, ...], part: int = 0, of: Any = None, **given: Any) -> Array:
+        return indices(x, ranks, **given) if part % 2 else forward(x, ranks, **given)
+
+    def part_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], part: int = 0, of: Any = None,
+                 **given: Any) -> tuple[Any]:
+        return (np.zeros_like(x),) if part % 2 else vjp(g, ans, x, ranks, **given)
+
+    def part_jvp(tangents: Any, ans: Array, x: Array, ranks: tuple[int, ...], part: int = 0, of: Any = None,
+                 **given: Any) -> Any:
+        return np.zeros_like(ans) if part % 2 else jvp(tangents, ans, x, ranks, **given)
+
+    def part_shape(x: Shape, part: int = 0, of: Any = None, **given: Any) -> Shape:
+        if of not in (None, 2) or not -2 <= part < 2:
+            raise ValueError(f"{name} with return_indices=True gives 2 values (values, indices)")
+        return shape(x, **{**given, "return_indices": False})
+
+    return structural(f"{name}_with_indices", 1, part_forward, part_vjp, node, jvp=part_jvp, shape=part_shape,
+                      parts=2, integer_parts=(1,), params=params, kinked=True, callable=False, reference=None,
+                      **fields)
+
+
 # --- avg_pool1d/2d, max_pool1d/2d ------------------------------------------------------------------
 
 
@@ -329,8 +499,6 @@ def _pool_shape(d: int, name: str, x: Shape, **params: Any) -> Shape:
     geometry = _pool_geometry(d, x, name, **params)
     if params.get("divisor_override") == 0:
         raise ValueError("divisor must be not zero")
-    if params.get("return_indices"):
-        raise ValueError(f"{name}: return_indices=True is not supported (the indices are integers, no gradient)")
     _check_windows(math.prod(x[:-d]) * math.prod(geometry.out) * math.prod(geometry.kernel), name)
     return (*x[:-d], *geometry.out)
 
@@ -429,11 +597,26 @@ def _max_row(d: int, examples: Any, **fields: Any) -> Op:
         geometry = geometry_of(x, ranks, params)
         return _picked(tangents[0], geometry, _peaks(x, geometry))
 
+    def indices(x: Array, ranks: tuple[int, ...], **params: Any) -> Array:
+        geometry = geometry_of(x, ranks, params)
+        places = np.asarray(_offsets(geometry)).reshape(-1, d)[_peaks(x, geometry)]  # (..., *out, d)
+        flat: Any = 0
+        for a in range(d):
+            out = np.arange(geometry.out[a]).reshape((-1,) + (1,) * (d - 1 - a))
+            along = out * geometry.stride[a] - geometry.before[a] + places[..., a] * geometry.dilation[a]
+            flat = flat * np.shape(x)[a - d] + along
+        return np.asarray(flat, dtype=np.int64)
+
+    node = "SqueezeBackward1" if d == 1 else f"MaxPool{d}DWithIndicesBackward0"
     params = (Param("kernel_size", "ints"), Param("stride", "ints"), Param("padding", "ints", (0,)),
               Param("dilation", "ints", (1,)), Param("ceil_mode", "bool", False), Param("return_indices", "bool", False))
-    return structural(name, 1, forward, vjp, "SqueezeBackward1" if d == 1 else f"MaxPool{d}DWithIndicesBackward0",
-                      jvp=jvp, shape=lambda x, **given: _pool_shape(d, name, x, **given), params=params, kinked=True,
-                      examples=examples, **fields)
+    shape = partial(_pool_shape, d, name)
+    _WITH_INDICES.append(indices_row(name, node, forward, vjp, jvp, indices, shape, params))
+    return structural(name, 1, forward, vjp, node, jvp=jvp, shape=shape, params=params, kinked=True,
+                      with_indices=f"{name}_with_indices", examples=examples, **fields)
+
+
+_WITH_INDICES: list[Op] = []  # the rows of max_pool1d/2d/3d with return_indices=True
 
 
 ROWS: list[Op] = [
@@ -452,6 +635,17 @@ ROWS: list[Op] = [
                   (((1, 2, 4, 3, 3), (2, 1, 2, 1, 2), (2,)), {"stride": (2, 1, 1), "padding": (1, 0, 1), "groups": 2}),
                   (((2, 3, 3, 4), (1, 2, 2, 2, 2), (1,)), {"padding": "same", "dilation": (1, 1, 2)})),
                   reference="F.conv3d(a, b)", reference_program="F.conv3d(a, b)"),
+    _transpose_row(1, ((((1, 2, 3), (2, 3, 2), (3,)), {}),
+                       (((1, 2, 4), (2, 2, 3), (4,)), {"stride": (2,), "padding": (1,), "output_padding": (1,),
+                                                       "groups": 2, "dilation": (2,)}),
+                       (((2, 3), (2, 1, 2), (1,)), {"stride": (3,)})),
+                   reference="F.conv_transpose1d(a, b)", reference_program="F.conv_transpose1d(a, b)"),
+    _transpose_row(2, ((((1, 2, 2, 3), (2, 1, 2, 2), (1,)), {"stride": (2, 1), "padding": (1, 0)}),
+                       (((1, 2, 3, 2), (2, 2, 2, 1), (2,)), {"output_padding": (1, 0), "stride": (2, 3), "dilation": (1, 2)})),
+                   reference="F.conv_transpose2d(a, b)", reference_program="F.conv_transpose2d(a, b)"),
+    _transpose_row(3, ((((1, 2, 2, 2, 2), (2, 1, 2, 1, 2), (1,)), {"stride": (2,), "padding": (1,)}),
+                       (((1, 2, 2, 1, 2), (2, 1, 1, 2, 2), (2,)), {"groups": 2, "output_padding": (1,), "stride": (2,)})),
+                   reference="F.conv_transpose3d(a, b)", reference_program="F.conv_transpose3d(a, b)"),
     _avg_row(1, ((((2, 5),), {"kernel_size": (2,)}), (((1, 2, 5),), {"kernel_size": (3,), "stride": (1,)}),
                  (((2, 5),), {"kernel_size": (2,), "padding": (1,), "count_include_pad": False}),
                  (((1, 5),), {"kernel_size": (2,), "ceil_mode": True}),
@@ -480,3 +674,4 @@ ROWS: list[Op] = [
                  (((1, 3, 5, 4),), {"kernel_size": (2,), "stride": (2,), "ceil_mode": True, "dilation": (1, 2, 1)})),
                  reference="F.max_pool3d(a, 2, 1, 1)", reference_program="F.max_pool3d(a, 2, 1, 1)"),
 ]
+ROWS += _WITH_INDICES

@@ -67,7 +67,7 @@ class Param(NamedTuple):
     kind: "int"; "float"; "bool"; "str" (one of `choices`); "dtype" (a dtype's name: the result's
     dtype, which the lowering takes out of the params for the front end: Bound.cast); "dims" (an int, a tuple of ints,
     or None: every axis); "ints" (a tuple of ints, given as a tuple, a list, or as the rest of
-    the positional args: `x.reshape(2, 3)`); "axes" (an int, or a pair of tuples of ints:
+    the positional args: `x.reshape(2, 3)`); "sizes" (an int, for every axis, or a tuple of ints and Nones); "axes" (an int, or a pair of tuples of ints:
     tensordot's dims). Every kind takes None where the default is None.
     """
 
@@ -108,6 +108,10 @@ class Param(NamedTuple):
             if len(value) != 2 or not all(isinstance(part, tuple) for part in value):
                 raise ValueError(f"{self.name} must be {_KIND_TEXT[kind]}")
             return tuple(tuple(_whole(self.name, v) for v in part) for part in value)
+        if kind == "sizes":  # one size for every axis, or a tuple of them (adaptive pooling's None keeps the input's)
+            if not isinstance(value, tuple):
+                return _whole(self.name, value)
+            return tuple(None if v is None else _whole(self.name, v) for v in value)
         if kind in ("dims", "ints"):
             if value == () and kind == "dims":  # (PyTorch's sum(x, ()) is over every dim, its flip(x, ()) none)
                 raise ValueError(f"{self.name} () names no dim: name the dims, or leave {self.name} out for every dim")
@@ -132,7 +136,7 @@ _DTYPE_NAMES = {"float64": "float64", "double": "float64", "float32": "float32",
                 "half": "float16", "int64": "int64", "long": "int64", "int32": "int32", "int": "int32", "bool": "bool"}
 
 _KIND_TEXT = {"int": "a whole number", "float": "a number", "bool": "True or False", "dims": "a dim or a tuple of dims",
-              "ints": "whole numbers", "axes": "a whole number or a pair of lists of dims"}
+              "ints": "whole numbers", "sizes": "whole numbers or None", "axes": "a whole number or a pair of lists of dims"}
 
 
 def _whole(name: str, value: Any) -> int:
@@ -292,6 +296,9 @@ class Op:
     # The row (with `parts`) a call of this one means when it is given a dim: torch.max(x) is
     # one value, torch.max(x, 0) the tuple (values, indices).
     with_dim: str | None = None
+    # The row (with `parts`: values, indices) a call of this one means when it says return_indices=True:
+    # F.max_pool2d(x, 2, return_indices=True).
+    with_indices: str | None = None
     # Its PyTorch reference, for the tests (tests/reference/make_torch_reference.py, the front ends'
     # test, the Hessian's): PyTorch's call over the args `a`, `b`, `c` as text, read with `torch` and
     # `F` (torch.nn.functional) in scope: "F.softplus(a)", "F.cross_entropy(a, b.long())",

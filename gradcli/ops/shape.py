@@ -1282,7 +1282,7 @@ ROWS = [
             reference="torch.cat([a, b])", reference_program="cat([a, b])"),
     _linear("pad", _pad, _pad_vjp, "ConstantPadNdBackward0",
             params=(Param("pad", "ints", None), Param("mode", "str", "constant", choices=("constant",)),
-                    Param("value", "float", 0.0)), shape=_pad_shape, jvp=_pad_jvp,
+                    Param("value", "float", 0.0)), shape=_pad_shape, jvp=_pad_jvp, overloads=("pad_edges",),
             examples=_one(((3,), {"pad": (1, 2)}), ((2, 3), {"pad": (1, 0, 0, 1), "value": 1.5}),
                           ((2, 4), {"pad": (-1, 1)})),
                           reference="F.pad(a, (1, 0), value=0.5)", reference_program="F.pad(a, (1, 0), value=0.5)"),

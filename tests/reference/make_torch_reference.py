@@ -184,6 +184,24 @@ CONV3D_POINTS = [([[[[[*v, 1.0]]]]], [[[[w]]]]) for v, w in itertools.product(VE
                  and min((abs(t) for t in (*v, *w) if t), default=1.0) > 1e-100]
 POOL3D_POINTS = [([[[[*u, 1.0], [*v, -1.0]], [[0.5, 2.0, -3.0], [1.0, -0.0, 4.0]]]],)
                  for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
+# Resampling: (1, 1, 4) inputs for the 1-D modes, (1, 1, 2, 2) for the 2-D ones, (1, 1, 1, 2, 2) for trilinear.
+RESAMPLE1D_POINTS = [([[[*u, *v]]],) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
+RESAMPLE2D_POINTS = [([[u, v]],) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
+VARIANTS += [
+    ("interpolate(a, size=(3, 3), mode='bicubic')", lambda a: F.interpolate(a, size=(3, 3), mode="bicubic"),
+     "interpolate", [([p],) for (p,) in RESAMPLE2D_POINTS]),
+    ("interpolate(a, scale_factor=1.7, mode='bilinear', align_corners=True)",
+     lambda a: F.interpolate(a, scale_factor=1.7, mode="bilinear", align_corners=True), "interpolate",
+     [([p],) for (p,) in RESAMPLE2D_POINTS]),
+    ("interpolate(a, size=(2, 3, 3), mode='trilinear')", lambda a: F.interpolate(a, size=(2, 3, 3), mode="trilinear"),
+     "interpolate", [([[p]],) for (p,) in RESAMPLE2D_POINTS]),
+    ("interpolate(a, size=6)", lambda a: F.interpolate(a, size=6), "interpolate", RESAMPLE1D_POINTS),
+    ("interpolate(a, scale_factor=0.6, mode='nearest-exact')",
+     lambda a: F.interpolate(a, scale_factor=0.6, mode="nearest-exact"), "interpolate", RESAMPLE1D_POINTS),
+    ("interpolate(a, size=3, mode='area')", lambda a: F.interpolate(a, size=3, mode="area"), "interpolate",
+     RESAMPLE1D_POINTS),
+    ("adaptive_max_pool2d(a, (1, 2))", lambda a: F.adaptive_max_pool2d(a, (1, 2)), "adaptive_max_pool2d", None),
+]
 VARIANTS += [
     ("conv1d(a, b, c, stride=2, padding=1)", lambda a, b, c: F.conv1d(a, b, c, stride=2, padding=1), "conv1d",
      BIASED_CONV_POINTS),
@@ -225,8 +243,21 @@ def points_of(name: str) -> list[tuple]:
         return LAYER_ROWS
     if name in ("conv1d", "conv2d", "conv3d"):
         return {"conv1d": CONV1D_POINTS, "conv2d": CONV2D_POINTS, "conv3d": CONV3D_POINTS}[name]
-    if name in ("avg_pool3d", "max_pool3d"):
+    if name in ("avg_pool3d", "max_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d"):
         return POOL3D_POINTS
+    if name in ("adaptive_avg_pool1d", "adaptive_max_pool1d"):
+        return POOL1D_POINTS
+    if name in ("adaptive_avg_pool2d", "adaptive_max_pool2d"):
+        return POOL2D_POINTS
+    if name in ("conv_transpose1d", "conv_transpose2d", "conv_transpose3d"):  # the conv points, one dim deeper each
+        return {"conv_transpose1d": CONV1D_POINTS, "conv_transpose2d": [([x], [w]) for x, w in CONV1D_POINTS],
+                "conv_transpose3d": CONV3D_POINTS}[name]
+    if name in ("pad_edges", "constant_pad_nd"):
+        return POOL1D_POINTS
+    if name in ("interpolate", "upsample_nearest"):
+        return RESAMPLE1D_POINTS if name == "interpolate" else [([p[0]],) for p, in RESAMPLE2D_POINTS]
+    if name == "upsample_bilinear":
+        return [([p],) for (p,) in RESAMPLE2D_POINTS]
     if name in ("avg_pool1d", "max_pool1d"):
         return POOL1D_POINTS
     if name in ("avg_pool2d", "max_pool2d"):

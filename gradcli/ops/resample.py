@@ -1,0 +1,581 @@
+"""The rows of resampling: F.interpolate in every mode (nearest, nearest-exact, linear, bilinear,
+bicubic, trilinear, area), F.upsample_nearest and F.upsample_bilinear, and the adaptive poolings
+adaptive_avg_pool1d/2d/3d and adaptive_max_pool1d/2d/3d, in PyTorch's layout.
+
+The interpolations are separable: along each spatial axis an output element is a few input
+elements ("taps", their indices clamped into the input) times weights, computed as PyTorch's CPU
+kernels compute them. The forward applies the axes from the last to the first, as PyTorch's kernel
+nests them (the weights of the last axis innermost); the VJP adds each output's cotangent into its
+taps (np.add.at, as the indexing rows do: the Hessian's dual numbers go through), the first axis
+first. Every tap is read, a zero weight included (0 * inf is NaN there too), and nothing else:
+no dense matrix whose zeros would spread a NaN.
+
+An adaptive pooling's window along an axis of `size` for output `o` of `out` is
+[floor(o * size / out), ceil((o + 1) * size / out)); its windows are walked one place at a time
+(the largest window's places), in PyTorch's row-major order.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+import numpy as np
+
+from gradcli.errors import Limits, over_limit
+from gradcli.ops.conv import indices_row
+from gradcli.ops.core import Array, Op, Param, Shape, composite, structural
+
+_MODES = ("nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area")
+_LINEAR_RANK = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}  # the spatial axes each mode needs
+_CUBIC_A = -0.75
+
+
+def _check_size(count: int, name: str) -> None:
+    if count > Limits.get("elements"):
+        raise over_limit(f"{name} would make {count:,} elements", "elements")
+
+
+# --- interpolate -----------------------------------------------------------------------------------
+
+
+def _output_size(x: Shape, name: str, size: Any, scale_factor: Any, mode: str, align_corners: Any,
+                 recompute_scale_factor: Any, antialias: bool) -> tuple[tuple[int, ...], tuple[float | None, ...]]:
+    """The output's spatial sizes and the scales PyTorch's kernel is given (None: from the sizes),
+    the call checked in F.interpolate's words (ValueError)."""
+    d = len(x) - 2
+    if d not in (1, 2, 3):
+        raise ValueError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {len(x)}D) for the modes: "
+                         f"nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})")
+    if mode in _LINEAR_RANK and _LINEAR_RANK[mode] != d:
+        raise ValueError(f"Got {len(x)}D input, but {mode} mode needs {_LINEAR_RANK[mode] + 2}D input")
+    if mode not in _LINEAR_RANK and align_corners is not None:
+        raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                         "bicubic | trilinear")
+    if antialias:
+        raise ValueError(f"{name}: antialias=True is not supported")
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is None and scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if size is not None:
+        sizes = (size,) * d if isinstance(size, int) else tuple(size)
+        if len(sizes) != d or None in sizes:
+            raise ValueError(f"Input and output must have the same number of spatial dimensions, but got input with "
+                             f"spatial dimensions of {list(x[2:])} and output size of {size}. Please provide "
+                             f"input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
+        scales: tuple[float | None, ...] = (None,) * d
+    else:
+        sizes = tuple(math.floor(float(n) * scale_factor) for n in x[2:])
+        scales = (None,) * d if recompute_scale_factor or mode == "area" else (float(scale_factor),) * d
+    if min(sizes) <= 0 or min(x[2:]) <= 0:
+        raise ValueError(f"Input and output sizes should be greater than 0, but got input ({', '.join(map(str, x[2:]))}) "
+                         f"and output ({', '.join(map(str, sizes))})")
+    return sizes, scales
+
+
+def _interpolate_shape(x: Shape, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                       align_corners: Any = None, recompute_scale_factor: Any = None, antialias: bool = False) -> Shape:
+    sizes, _ = _output_size(x, "interpolate", size, scale_factor, mode, align_corners, recompute_scale_factor,
+                            antialias)
+    _check_size(math.prod(x[:2]) * math.prod(sizes) * 4 ** len(sizes), f"interpolate to {list(sizes)}")
+    return (*x[:2], *sizes)
+
+
+def _source_scale(size: int, out: int, align_corners: bool, scale: float | None) -> float:
+    """area_pixel_compute_scale: how far apart the outputs' sources stand in the input."""
+    if align_corners:
+        return (size - 1) / (out - 1) if out > 1 else 0.0
+    return 1.0 / scale if scale is not None and scale > 0 else size / out
+
+
+def _source(scale: float, out: int, align_corners: bool, cubic: bool) -> Array:
+    """area_pixel_compute_source_index, for every output at once (float64, as for a float64 tensor)."""
+    dst = np.arange(out, dtype=np.float64)
+    if align_corners:
+        return scale * dst
+    real = scale * (dst + 0.5) - 0.5
+    return real if cubic else np.maximum(real, 0.0)
+
+
+def _cubic_weights(t: Array) -> list[Array]:
+    """The four weights of cubic convolution (A = -0.75) at a fraction t, as PyTorch writes them."""
+    def near(s: Array) -> Array:
+        return ((_CUBIC_A + 2) * s - (_CUBIC_A + 3)) * s * s + 1
+
+    def far(s: Array) -> Array:
+        return ((_CUBIC_A * s - 5 * _CUBIC_A) * s + 8 * _CUBIC_A) * s - 4 * _CUBIC_A
+
+    return [far(t + 1.0), near(t), near(1.0 - t), far(1.0 - t + 1.0)]
+
+
+def _taps(mode: str, size: int, out: int, align_corners: bool, scale: float | None,
+          backward: bool = False) -> list[tuple[Array, Array | None]]:
+    """Along one axis: each tap's input index per output and its weight (None: 1, nothing multiplied)."""
+    dst = np.arange(out)
+    if mode in ("nearest", "nearest-exact"):
+        if backward and mode == "nearest" and out in (size, 2 * size):  # the backward kernel's exact cases
+            return [(dst if out == size else dst >> 1, None)]
+        given = scale is not None and scale > 0
+        single = np.float32(1.0 / scale) if given else np.float32(size) / np.float32(out)  # type: ignore[operator]
+        if mode == "nearest-exact":  # (dst + 0.5) * scale in double, floored as a float
+            real: Array = ((dst + 0.5) * np.float64(single)).astype(np.float32)
+        elif backward:  # nearest_idx: the float scale times the index, in float
+            real = dst.astype(np.float32) * single
+        else:  # the forward kernel: the scale in double, floored as a float
+            real = (dst * (1.0 / scale if given else size / out)).astype(np.float32)  # type: ignore[operator]
+        return [(np.minimum(np.floor(real).astype(np.int64), size - 1), None)]
+    if mode == "area":
+        raise AssertionError("area is an adaptive average pooling")
+    cubic = mode == "bicubic"
+    real = _source(_source_scale(size, out, align_corners, scale), out, align_corners, cubic)
+    if cubic:
+        index = np.floor(real).astype(np.int64)
+        weights = _cubic_weights(real - index)
+        return [(np.clip(index - 1 + k, 0, size - 1), weights[k]) for k in range(4)]
+    index = np.minimum(np.floor(real).astype(np.int64), size - 1)
+    fraction = np.clip(real - index, 0.0, 1.0)
+    return [(index, 1.0 - fraction), (np.where(index < size - 1, index + 1, index), fraction)]
+
+
+def _along(v: Any, axis: int, index: Array) -> Any:
+    return v[(Ellipsis, index) + (slice(None),) * (-axis - 1)]
+
+
+def _weighted(w: Array, axis: int) -> Array:
+    return np.reshape(w, (-1,) + (1,) * (-axis - 1))
+
+
+def _apply_taps(x: Any, axis: int, taps: list[tuple[Array, Array | None]]) -> Any:
+    out: Any = None
+    for index, weight in taps:
+        part = _along(x, axis, index)
+        if weight is not None:
+            part = part * _weighted(weight, axis)
+        out = part if out is None else out + part
+    return out
+
+
+def _scatter_taps(g: Any, axis: int, size: int, taps: list[tuple[Array, Array | None]]) -> Any:
+    """The VJP of _apply_taps: each output's g, times its weight, added into its taps."""
+    moved = np.moveaxis(g, axis, 0)
+    cotangent = np.zeros_like(moved, shape=(size, *np.shape(moved)[1:]))
+    for index, weight in taps:
+        part = moved if weight is None else moved * np.reshape(weight, (-1,) + (1,) * (np.ndim(moved) - 1))
+        np.add.at(cotangent, index, part)
+    return np.moveaxis(cotangent, 0, axis)
+
+
+def _plan(x: Any, ranks: tuple[int, ...], params: dict[str, Any], backward: bool = False
+          ) -> tuple[Shape, list[list[tuple[Array, Array | None]]]]:
+    point = np.shape(x)[np.ndim(x) - ranks[0]:]
+    _interpolate_shape(point, **params)
+    mode = params.get("mode", "nearest")
+    sizes, scales = _output_size(point, "interpolate", params.get("size"), params.get("scale_factor"), mode,
+                                 params.get("align_corners"), params.get("recompute_scale_factor"),
+                                 params.get("antialias", False))
+    return point[2:], [_taps(mode, n, o, bool(params.get("align_corners")), s, backward)
+                       for n, o, s in zip(point[2:], sizes, scales, strict=True)]
+
+
+def _interpolate(x: Array, ranks: tuple[int, ...], **params: Any) -> Array:
+    if params.get("mode") == "area":
+        point = np.shape(x)[np.ndim(x) - ranks[0]:]
+        return _adaptive_avg(len(point) - 2, x, ranks, _interpolate_shape(point, **params)[2:])
+    _, taps = _plan(x, ranks, params)
+    d = len(taps)
+    for axis in range(-1, -d - 1, -1):  # the last axis innermost, as PyTorch's kernel nests them
+        x = _apply_taps(x, axis, taps[d + axis])
+    return np.asarray(x) if isinstance(x, np.ndarray) else x
+
+
+def _interpolate_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], **params: Any) -> tuple[Any]:
+    if params.get("mode") == "area":
+        point = np.shape(x)[np.ndim(x) - ranks[0]:]
+        return (_adaptive_avg_vjp(len(point) - 2, g, x, _interpolate_shape(point, **params)[2:]),)
+    sizes, taps = _plan(x, ranks, params, backward=True)
+    d = len(taps)
+    for axis in range(-d, 0):
+        g = _scatter_taps(g, axis, sizes[d + axis], taps[d + axis])
+    return (g,)
+
+
+def _interpolate_node(constant: Any, shapes: Any, mode: str = "nearest", size: Any = None, **params: Any) -> str:
+    d = len(shapes[0]) - 2 if shapes is not None else len(size) if isinstance(size, tuple) else 2
+    if mode in ("nearest", "nearest-exact"):
+        return f"UpsampleNearest{'Exact' if mode == 'nearest-exact' else ''}{d}DBackward0"
+    if mode == "area":
+        return "SqueezeBackward1" if d == 1 else f"AdaptiveAvgPool{d}DBackward0"
+    return {"linear": "UpsampleLinear1DBackward0", "bilinear": "UpsampleBilinear2DBackward0",
+            "bicubic": "UpsampleBicubic2DBackward0", "trilinear": "UpsampleTrilinear3DBackward0"}[mode]
+
+
+_INTERPOLATE_PARAMS = (Param("size", "sizes"), Param("scale_factor", "float"),
+                       Param("mode", "str", "nearest", choices=_MODES), Param("align_corners", "bool"),
+                       Param("recompute_scale_factor", "bool"), Param("antialias", "bool", False))
+
+
+def _upsample_row(name: str, mode: str, align_corners: bool | None, examples: Any, **fields: Any) -> Op:
+    """F.upsample_nearest(x, size, scale_factor) and F.upsample_bilinear: interpolate in one mode."""
+    fixed: dict[str, Any] = {"mode": mode, "align_corners": align_corners}
+
+    def forward(x: Array, ranks: tuple[int, ...], **params: Any) -> Array:
+        return _interpolate(x, ranks, **params, **fixed)
+
+    def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], **params: Any) -> tuple[Any]:
+        return _interpolate_vjp(g, ans, x, ranks, **params, **fixed)
+
+    return structural(name, 1, forward, vjp, _interpolate_node(None, None, mode, (0,) * (1 if mode == "nearest" else 2)),
+                      sympy=_on_symbols(forward), shape=lambda x, **given: _interpolate_shape(x, **given, **fixed),
+                      torch_node_rule=lambda constant, shapes, **given: _interpolate_node(constant, shapes, **fixed),
+                      params=(Param("size", "sizes"), Param("scale_factor", "float")), examples=examples, **fields)
+
+
+# --- F.pad's reflect and replicate modes; torch.constant_pad_nd ------------------------------------
+
+
+def _edge_sources(mode: str, size: int, before: int, after: int) -> Array:
+    """Along one axis, the input element each output takes (PyTorch's reflection and replication
+    kernels: a negative pad cuts)."""
+    j = np.arange(size + before + after)
+    if mode == "reflect":
+        source = np.where(j < before, 2 * before - j, np.where(j < size + before, j, 2 * (size + before - 1) - j))
+    else:
+        source = np.clip(j, before, size + before - 1)
+    return source - max(before, 0) + max(-before, 0)
+
+
+def _edge_pads(x: Shape, pad: Any, mode: str) -> list[tuple[int, int, int]]:
+    """(axis, before, after) of each padded axis, the call checked in PyTorch's words (ValueError)."""
+    if pad is None or len(pad) % 2:
+        raise ValueError("Padding length must be divisible by 2")
+    if len(pad) > 2 * len(x):
+        raise ValueError(f"Padding length should be less than or equal to two times the input dimension but got "
+                         f"padding length {len(pad)} and input of dimension {len(x)}")
+    k = len(pad) // 2
+    if mode == "circular":
+        raise ValueError("pad: mode 'circular' is not supported (PyTorch records it as slices copied into a new "
+                         "tensor)")
+    if k not in (1, 2, 3) or len(x) not in (k + 1, k + 2):
+        raise ValueError("Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
+    axes = []
+    for i in range(k):
+        axis, before, after = len(x) - 1 - i, pad[2 * i], pad[2 * i + 1]
+        if mode == "reflect" and not (before < x[axis] and after < x[axis]):
+            raise ValueError(f"Argument #4: Padding size should be less than the corresponding input dimension, but "
+                             f"got: padding ({before}, {after}) at dimension {axis} of input {list(x)}")
+        if x[axis] + before + after < 1:
+            raise ValueError(f"input (W: {x[axis]}) is too small. Calculated output W: {x[axis] + before + after}")
+        if mode == "replicate" and x[axis] == 0:
+            raise ValueError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 batch size and other "
+                             f"non-zero dimensions for input, but got: {list(x)}")
+        axes.append((axis - len(x), before, after))
+    return axes
+
+
+def _edge_shape(x: Shape, pad: Any = None, mode: str = "reflect", value: float | None = None) -> Shape:
+    if value:
+        raise ValueError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    out = list(x)
+    for axis, before, after in _edge_pads(x, pad, mode):
+        out[axis] += before + after
+    _check_size(math.prod(out), f"pad to {out}")
+    return tuple(out)
+
+
+def _edge_taps(x: Any, ranks: tuple[int, ...], pad: Any, mode: str
+               ) -> list[tuple[int, list[tuple[Array, Array | None]]]]:
+    point = np.shape(x)[np.ndim(x) - ranks[0]:]
+    return [(axis, [(_edge_sources(mode, point[axis], before, after), None)])
+            for axis, before, after in _edge_pads(point, pad, mode)]
+
+
+def _edge_pad(x: Array, ranks: tuple[int, ...], pad: Any = None, mode: str = "reflect", value: Any = None) -> Array:
+    for axis, taps in _edge_taps(x, ranks, pad, mode):
+        x = _apply_taps(x, axis, taps)
+    return x
+
+
+def _edge_pad_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], pad: Any = None, mode: str = "reflect",
+                  value: Any = None) -> tuple[Any]:
+    for axis, taps in reversed(_edge_taps(x, ranks, pad, mode)):
+        g = _scatter_taps(g, axis, np.shape(x)[axis], taps)
+    return (g,)
+
+
+def _edge_node(constant: Any, shapes: Any, pad: Any = None, mode: str = "reflect", value: Any = None) -> str:
+    k = len(pad) // 2 if pad else 1
+    return f"{'Reflection' if mode == 'reflect' else 'Replication'}Pad{k}DBackward0"
+
+
+def _edge_text(args: list[str], pad: Any = None, mode: str = "reflect", value: Any = None) -> str:
+    return f"pad({args[0]}, {pad!r}, {mode!r})"
+
+
+def _constant_pad_nd(emit: Any, x: Any, pad: Any = None, value: float = 0.0) -> Any:
+    """torch.constant_pad_nd(x, pad, value): F.pad's constant mode (ConstantPadNdBackward0)."""
+    return emit("pad", x, pad=pad, value=value)
+
+
+# --- adaptive pooling ----------------------------------------------------------------------------
+
+
+def _adaptive_sizes(d: int, x: Shape, output_size: Any, name: str) -> tuple[int, ...]:
+    if len(x) not in (d + 1, d + 2):
+        raise ValueError(f"{name}(): Expected {d + 1}D or {d + 2}D tensor, but got: {list(x)}")
+    if output_size is None:
+        raise ValueError(f"{name}() missing required argument 'output_size'")
+    sizes = (output_size,) * d if isinstance(output_size, int) else tuple(output_size)
+    if len(sizes) != d:
+        raise ValueError(f"{name}: output_size must be {d}")
+    sizes = tuple(n if o is None else o for o, n in zip(sizes, x[-d:], strict=True))
+    if min(sizes) < 0:
+        raise ValueError(f"{name}: elements of output_size must be greater than or equal to 0 but received "
+                         f"{{{', '.join(map(str, sizes))}}}")
+    if min(x[-d - 1:], default=1) <= 0:
+        raise ValueError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but input has "
+                         f"sizes {list(x)} with dimension {list(x).index(0)} being empty")
+    return sizes
+
+
+def _windows(size: int, out: int) -> tuple[Array, Array]:
+    """Each output's window along an axis: its start and its length."""
+    o = np.arange(out)
+    start = (o * size) // out
+    end = ((o + 1) * size + out - 1) // out
+    return start, end - start
+
+
+def _window_places(d: int, sizes: Shape, outs: Shape) -> Any:
+    """The windows of every axis, and each place of the largest window: (offsets, its indices along each
+    axis as an open grid, where the place lies inside its window)."""
+    spans = [_windows(n, o) for n, o in zip(sizes, outs, strict=True)]
+    largest = [int(length.max(initial=0)) for _, length in spans]
+    for offsets in itertools.product(*(range(k) for k in largest)):
+        index = [np.minimum(start + off, n - 1) for (start, _), off, n in zip(spans, offsets, sizes, strict=True)]
+        inside = [off < length for (_, length), off in zip(spans, offsets, strict=True)]
+        yield np.ix_(*index), _outer_and(inside), index
+
+
+def _outer_and(masks: list[Array]) -> Array:
+    d = len(masks)
+    out = np.ones((1,) * d, dtype=bool)
+    for a, mask in enumerate(masks):  # (np.ix_ would read a boolean array as the indices where it holds)
+        out = out & np.reshape(mask, (-1,) + (1,) * (d - 1 - a))
+    return out
+
+
+def _lengths(sizes: Shape, outs: Shape) -> list[Array]:
+    d = len(sizes)
+    return [np.reshape(_windows(n, o)[1], (-1,) + (1,) * (d - 1 - a))
+            for a, (n, o) in enumerate(zip(sizes, outs, strict=True))]
+
+
+def _adaptive_avg(d: int, x: Any, ranks: tuple[int, ...] | None, outs: Shape) -> Any:
+    sizes = np.shape(x)[-d:]
+    total: Any = 0.0
+    for grid, inside, _ in _window_places(d, sizes, outs):
+        total = total + np.where(inside, x[(Ellipsis, *grid)], 0.0)
+    for length in _lengths(sizes, outs):  # sum / kh / kw, as PyTorch divides
+        total = total / length
+    return total
+
+
+def _adaptive_avg_vjp(d: int, g: Any, x: Any, outs: Shape) -> Any:
+    sizes = np.shape(x)[-d:]
+    for length in _lengths(sizes, outs):
+        g = g / length
+    g = np.broadcast_to(g, (*np.shape(x)[:-d], *outs))
+    lead = np.shape(g)[:-d]
+    cotangent = np.zeros_like(g, shape=(*lead, *sizes))
+    for _, inside, index in _window_places(d, sizes, outs):
+        key = (Ellipsis, *np.ix_(*index))
+        np.add.at(cotangent, key, np.where(inside, g, 0.0))  # (a place outside its window adds 0 where it is clamped)
+    return cotangent
+
+
+def _adaptive_shape(d: int, name: str) -> Any:
+    def shape(x: Shape, output_size: Any = None, return_indices: bool = False) -> Shape:
+        outs = _adaptive_sizes(d, x, output_size, name)
+        largest = [int(_windows(n, o)[1].max(initial=0)) for n, o in zip(x[-d:], outs, strict=True)]
+        _check_size(math.prod(x[:-d]) * math.prod(outs) * math.prod(largest), name)
+        return (*x[:-d], *outs)
+
+    return shape
+
+
+def _on_symbols(forward: Any) -> Any:
+    def build(*args: Any, **params: Any) -> Array:
+        return np.asarray(forward(*args, ranks=tuple(np.ndim(a) for a in args), **params), dtype=object)
+
+    return build
+
+
+def _avg_row(d: int, examples: Any, **fields: Any) -> Op:
+    name = f"adaptive_avg_pool{d}d"
+    shape = _adaptive_shape(d, name)
+
+    def outs(x: Any, ranks: tuple[int, ...], output_size: Any) -> Shape:
+        return shape(np.shape(x)[np.ndim(x) - ranks[0]:], output_size)[-d:]
+
+    def forward(x: Array, ranks: tuple[int, ...], output_size: Any = None) -> Array:
+        return np.asarray(_adaptive_avg(d, x, ranks, outs(x, ranks, output_size)))
+
+    def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], output_size: Any = None) -> tuple[Any]:
+        return (_adaptive_avg_vjp(d, g, x, outs(x, ranks, output_size)),)
+
+    return structural(name, 1, forward, vjp, f"AdaptiveAvgPool{d}DBackward0", sympy=_on_symbols(forward), shape=shape,
+                      params=(Param("output_size", "sizes"),), examples=examples, **fields)
+
+
+def _peaks(d: int, x: Any, outs: Shape) -> tuple[Array, list[Array]]:
+    """Which element of its window each output takes, by PyTorch's scan (larger, or NaN; the first
+    place of its window where all are -inf): its index along each axis."""
+    values = np.asarray(getattr(x, "primal", x))
+    sizes = values.shape[-d:]
+    best = np.full((*values.shape[:-d], *outs), -np.inf)
+    taken_at: list[Any] = [np.zeros(best.shape, dtype=np.int64) for _ in range(d)]
+    first = True
+    for grid, inside, index in _window_places(d, sizes, outs):
+        value = values[(Ellipsis, *grid)]
+        taken = inside & ((value > best) | np.isnan(value) | first)
+        best = np.where(taken, value, best)
+        for a in range(d):
+            along = np.reshape(index[a], (-1,) + (1,) * (d - 1 - a))
+            taken_at[a] = np.where(taken, along, taken_at[a])
+        first = False
+    return best, taken_at
+
+
+def _max_rules(d: int, name: str) -> dict[str, Any]:
+    """adaptive_max_pool{d}d's rules: its forward, vjp, jvp, the indices it takes, its shape."""
+    shape = _adaptive_shape(d, name)
+
+    def outs(x: Any, ranks: tuple[int, ...], output_size: Any) -> Shape:
+        return shape(np.shape(x)[np.ndim(x) - ranks[0]:], output_size)[-d:]
+
+    def taken(x: Any, ranks: tuple[int, ...], output_size: Any) -> tuple[tuple[Array, ...], list[Array]]:
+        """Where each output's element stands: an open grid of the leading axes, and its index along each axis."""
+        _, taken_at = _peaks(d, x, outs(x, ranks, output_size))
+        lead = np.shape(taken_at[0])[:-d]
+        sparse: tuple[Array, ...] = tuple(np.indices(lead, sparse=True)) if lead else ()
+        return tuple(np.reshape(grid, np.shape(grid) + (1,) * d) for grid in sparse), taken_at
+
+    def forward(x: Array, ranks: tuple[int, ...], output_size: Any = None, return_indices: bool = False) -> Array:
+        grids, taken_at = taken(x, ranks, output_size)
+        return np.asarray(x[(*grids, *taken_at)])
+
+    def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], output_size: Any = None,
+            return_indices: bool = False) -> tuple[Any]:
+        grids, taken_at = taken(x, ranks, output_size)
+        cotangent = np.zeros_like(g, shape=np.shape(x))
+        np.add.at(cotangent, (*grids, *taken_at), np.broadcast_to(g, np.shape(taken_at[0])))
+        return (cotangent,)
+
+    def jvp(tangents: Any, ans: Array, x: Array, ranks: tuple[int, ...], output_size: Any = None,
+            return_indices: bool = False) -> Any:
+        grids, taken_at = taken(x, ranks, output_size)
+        return np.broadcast_to(tangents[0], np.shape(x))[(*grids, *taken_at)]
+
+    def indices(x: Array, ranks: tuple[int, ...], output_size: Any = None, return_indices: bool = False) -> Array:
+        _, taken_at = taken(x, ranks, output_size)
+        flat: Any = 0
+        for a in range(d):
+            flat = flat * np.shape(x)[a - d] + taken_at[a]
+        return np.asarray(flat, dtype=np.int64)
+
+    return {"forward": forward, "vjp": vjp, "jvp": jvp, "indices": indices, "shape": shape}
+
+
+_MAX_PARAMS = (Param("output_size", "sizes"), Param("return_indices", "bool", False))
+
+
+def _max_rows(d: int, examples: Any, **fields: Any) -> list[Op]:
+    """adaptive_max_pool{d}d (2-D and 3-D; the 1-D one is a composite) and its row with return_indices=True."""
+    name = f"adaptive_max_pool{d}d"
+    rules = _max_rules(d, name)
+    node = "SqueezeBackward1" if d == 1 else f"AdaptiveMaxPool{d}DBackward0"
+    rows = [indices_row(name, node, rules["forward"], rules["vjp"], rules["jvp"], rules["indices"], rules["shape"],
+                        _MAX_PARAMS)]
+    if d > 1:
+        rows.append(structural(name, 1, rules["forward"], rules["vjp"], node, jvp=rules["jvp"], shape=rules["shape"],
+                               kinked=True, params=_MAX_PARAMS, with_indices=f"{name}_with_indices",
+                               examples=examples, **fields))
+    return rows
+
+
+def _pool1d(row: str) -> Any:
+    """PyTorch's 1-D adaptive pooling: the 2-D one over an unsqueezed input, squeezed back."""
+    def program(emit: Any, x: Any, output_size: Any = None, **params: Any) -> Any:
+        if output_size is None or (isinstance(output_size, tuple) and len(output_size) != 1):
+            raise ValueError(f"{row.replace('2d', '1d')}: output_size must be 1")
+        size = output_size if isinstance(output_size, tuple) else (output_size,)
+        pooled = emit(row, emit("unsqueeze", x, dim=-2), output_size=(1, *size), **params)
+        return emit("squeeze", pooled, dim=-2)
+
+    return program
+
+
+ROWS: list[Op] = [
+    # F.pad(x, pad, 'reflect' | 'replicate'): the row F.pad's constant one hands these modes over to (its overload)
+    structural("pad_edges", 1, _edge_pad, _edge_pad_vjp, "ReflectionPad1DBackward0", callable=False,
+               sympy=_on_symbols(_edge_pad), shape=_edge_shape, torch_node_rule=_edge_node,
+               shape_message=lambda label, shapes: f"pad cannot take shape {tuple(shapes[0])} with these arguments",
+               text=_edge_text,
+               params=(Param("pad", "ints", None), Param("mode", "str", "reflect", choices=("reflect", "replicate",
+                                                                                           "circular")),
+                       Param("value", "float")),
+               examples=((((1, 4),), {"pad": (1, 2), "mode": "reflect"}),
+                         (((1, 2, 3),), {"pad": (2, 1, 0, 1), "mode": "replicate"}),
+                         (((1, 3, 3, 2),), {"pad": (1, 1, 2, 0, 1, 1), "mode": "reflect"}),
+                         (((1, 4, 5),), {"pad": (-2, -1, 3, 1), "mode": "replicate"}),
+                         (((2, 5),), {"pad": (-1, 3), "mode": "reflect"})),
+               reference="F.pad(a, (1, 2), 'reflect')", reference_program="F.pad(a, (1, 2), 'reflect')"),
+    composite("constant_pad_nd", 1, _constant_pad_nd, "ConstantPadNdBackward0",
+              params=(Param("pad", "ints", None), Param("value", "float", 0.0)),
+              examples=((((2, 3),), {"pad": (1, 2), "value": 1.5}), (((3,),), {"pad": (2, -1)})),
+              reference="torch.constant_pad_nd(a, (1, 2), 0.5)",
+              reference_program="torch.constant_pad_nd(a, (1, 2), 0.5)"),
+    structural("interpolate", 1, _interpolate, _interpolate_vjp, "UpsampleNearest1DBackward0",
+               sympy=_on_symbols(_interpolate), shape=_interpolate_shape, torch_node_rule=_interpolate_node,
+               params=_INTERPOLATE_PARAMS,
+               examples=((((1, 2, 3),), {"size": (5,)}),
+                         (((1, 1, 3, 4),), {"size": (5, 3), "mode": "bilinear", "align_corners": True}),
+                         (((1, 2, 4),), {"scale_factor": 1.7, "mode": "nearest-exact"}),
+                         (((2, 1, 5),), {"size": (3,), "mode": "linear"}),
+                         (((1, 1, 3, 3),), {"scale_factor": 0.6, "mode": "bicubic"}),
+                         (((1, 1, 2, 3),), {"size": 4, "mode": "bicubic", "align_corners": True}),
+                         (((1, 1, 2, 2, 3),), {"size": (3, 2, 2), "mode": "trilinear"}),
+                         (((1, 2, 5, 4),), {"size": (3, 2), "mode": "area"}),
+                         (((1, 1, 3, 3),), {"scale_factor": 1.7, "mode": "bilinear",
+                                            "recompute_scale_factor": True})),
+               reference="F.interpolate(a, size=3, mode='linear')",
+               reference_program="F.interpolate(a, size=3, mode='linear')"),
+    _upsample_row("upsample_nearest", "nearest", None, ((((1, 2, 3),), {"size": (5,)}),
+                                                          (((1, 1, 3, 2),), {"scale_factor": 1.7})),
+                  reference="F.upsample_nearest(a, size=3)", reference_program="F.upsample_nearest(a, size=3)"),
+    _upsample_row("upsample_bilinear", "bilinear", True, ((((1, 1, 3, 2),), {"size": (4, 3)}),
+                                                            (((1, 2, 2, 3),), {"scale_factor": 0.6})),
+                  reference="F.upsample_bilinear(a, size=3)", reference_program="F.upsample_bilinear(a, size=3)"),
+    composite("adaptive_avg_pool1d", 1, _pool1d("adaptive_avg_pool2d"), "SqueezeBackward1",
+              params=(Param("output_size", "sizes"),),
+              examples=((((1, 2, 5),), {"output_size": (3,)}), (((2, 7),), {"output_size": (4,)})),
+              reference="F.adaptive_avg_pool1d(a, 2)", reference_program="F.adaptive_avg_pool1d(a, 2)"),
+    _avg_row(2, ((((1, 2, 5, 4),), {"output_size": (3, 2)}), (((2, 4, 5),), {"output_size": (3, None)}),
+                 (((1, 3, 3),), {"output_size": 5})),
+             reference="F.adaptive_avg_pool2d(a, 2)", reference_program="F.adaptive_avg_pool2d(a, 2)"),
+    _avg_row(3, ((((1, 1, 3, 4, 5),), {"output_size": (2, 3, 2)}), (((1, 3, 2, 4),), {"output_size": 2})),
+             reference="F.adaptive_avg_pool3d(a, 2)", reference_program="F.adaptive_avg_pool3d(a, 2)"),
+    composite("adaptive_max_pool1d", 1, _pool1d("adaptive_max_pool2d"), "SqueezeBackward1", params=_MAX_PARAMS,
+              kinked=True, sympy=None, with_indices="adaptive_max_pool1d_with_indices",
+              examples=((((1, 2, 5),), {"output_size": (3,)}), (((2, 7),), {"output_size": (4,)})),
+              reference="F.adaptive_max_pool1d(a, 2)", reference_program="F.adaptive_max_pool1d(a, 2)"),
+    *_max_rows(1, ()),
+    *_max_rows(2, ((((1, 2, 5, 4),), {"output_size": (3, 2)}), (((2, 4, 5),), {"output_size": (3, None)})),
+               reference="F.adaptive_max_pool2d(a, 2)", reference_program="F.adaptive_max_pool2d(a, 2)"),
+    *_max_rows(3, ((((1, 1, 3, 4, 5),), {"output_size": (2, 3, 2)}), (((1, 3, 2, 4),), {"output_size": 2})),
+               reference="F.adaptive_max_pool3d(a, 2)", reference_program="F.adaptive_max_pool3d(a, 2)"),
+]
