@@ -71,10 +71,6 @@ KNOWN: dict[str, str] = {
     # next_functions: one node where PyTorch records a chain (a composite, or a view/squeeze around the op)
     "conv1d[1]": "next_functions: an unbatched input's Squeeze over the leaves; PyTorch: Squeeze over Convolution",
     "conv2d": "next_functions: an unbatched input's Squeeze over the leaves; PyTorch: Squeeze over Convolution",
-    "avg_pool1d": "next_functions: Squeeze over the leaf; PyTorch: Squeeze over AvgPool2D (over Unsqueeze)",
-    "avg_pool1d[1]": "next_functions: Squeeze over the leaf; PyTorch: Squeeze over AvgPool2D (over Unsqueeze)",
-    "max_pool1d": "next_functions: Squeeze over the leaf; PyTorch: Squeeze over MaxPool2DWithIndices (over Unsqueeze)",
-    "max_pool1d[1]": "next_functions: Squeeze over the leaf; PyTorch: Squeeze over MaxPool2DWithIndices (over Unsqueeze)",
 }
 
 

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from gradcli.errors import Limits, over_limit
-from gradcli.ops.core import Array, Op, Param, Shape, structural
+from gradcli.ops.core import Array, Op, Param, Shape, composite, structural
 
 
 class Geometry(NamedTuple):
@@ -542,11 +542,33 @@ def _avg_row(d: int, examples: Any, **fields: Any) -> Op:
 
     params = [Param("kernel_size", "ints"), Param("stride", "ints"), Param("padding", "ints", (0,)),
               Param("ceil_mode", "bool", False), Param("count_include_pad", "bool", True)]
-    if d > 1:
-        params.append(Param("divisor_override", "int"))
-    return structural(name, 1, forward, vjp, "SqueezeBackward1" if d == 1 else f"AvgPool{d}DBackward0",
-                      sympy=_on_symbols(forward), shape=lambda x, **given: _pool_shape(d, name, x, **given), params=tuple(params),
-                      examples=examples, **fields)
+    if d == 1:
+        return composite(name, 1, _pool1d("avg_pool2d"), "SqueezeBackward1", params=tuple(params), examples=examples,
+                         **fields)
+    params.append(Param("divisor_override", "int"))
+    return structural(name, 1, forward, vjp, f"AvgPool{d}DBackward0", sympy=_on_symbols(forward),
+                      shape=partial(_pool_shape, d, name), params=tuple(params), examples=examples, **fields)
+
+
+def _pool1d(row: str) -> Any:
+    """PyTorch's 1-D pooling: the 2-D one over the input unsqueezed at -2, squeezed back (so the graph is
+    SqueezeBackward1 over the 2-D node over UnsqueezeBackward0, batched or not)."""
+    name = row.replace("2d", "1d")
+
+    def program(emit: Any, x: Any, kernel_size: Any = None, stride: Any = None, padding: Any = (0,),
+                dilation: Any = (1,), **params: Any) -> Any:
+        shape = emit.shape(x) if hasattr(emit, "shape") else None  # (SymPy's emit knows no shapes)
+        if shape is not None:  # (what does not fit is said in the 1-D call's words)
+            _pool_shape(1, name, shape, kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation,
+                        **params)
+        if kernel_size is None:
+            raise ValueError(f"{name}() missing required argument 'kernel_size'")
+        widen = {"kernel_size": (1, *kernel_size), "stride": (1, *(stride or kernel_size)), "padding": (0, *padding)}
+        if row.startswith("max"):
+            widen["dilation"] = (1, *dilation)
+        return emit("squeeze", emit(row, emit("unsqueeze", x, dim=-2), **params, **widen), dim=-2)
+
+    return program
 
 
 def _peaks(x: Any, geometry: Geometry) -> Array:
@@ -612,6 +634,9 @@ def _max_row(d: int, examples: Any, **fields: Any) -> Op:
               Param("dilation", "ints", (1,)), Param("ceil_mode", "bool", False), Param("return_indices", "bool", False))
     shape = partial(_pool_shape, d, name)
     _WITH_INDICES.append(indices_row(name, node, forward, vjp, jvp, indices, shape, params))
+    if d == 1:  # (its values alone: the 2-D pooling over the unsqueezed input, as PyTorch records it)
+        return composite(name, 1, _pool1d("max_pool2d"), node, params=params, kinked=True, sympy=None,
+                         with_indices=f"{name}_with_indices", examples=examples, **fields)
     return structural(name, 1, forward, vjp, node, jvp=jvp, shape=shape, params=params, kinked=True,
                       with_indices=f"{name}_with_indices", examples=examples, **fields)
 
