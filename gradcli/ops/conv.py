@@ -344,7 +344,8 @@ def _transpose_shape(d: int, x: Shape, w: Shape, b: Shape, **params: Any) -> Sha
         raise ValueError(f"Given weight of size {list(w)}, expected bias to be 1-dimensional with "
                          f"{w[1] * params.get('groups', 1)} elements, but got bias of size {list(b)} instead")
     n = x[0] if len(x) == d + 2 else 1
-    _check_windows(n * w[1] * params.get("groups", 1) * math.prod(geometry.out) * math.prod(geometry.kernel),
+    channels = w[1] * params.get("groups", 1)  # (the output, padded, is made once for each place of a window)
+    _check_windows(n * channels * max(math.prod(geometry.out), math.prod(out)) * math.prod(geometry.kernel),
                    f"conv_transpose{d}d")
     return (*x[: len(x) - d - 1], w[1] * params.get("groups", 1), *out)
 

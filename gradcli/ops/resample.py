@@ -69,6 +69,8 @@ def _output_size(x: Shape, name: str, size: Any, scale_factor: Any, mode: str, a
                              f"input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
         scales: tuple[float | None, ...] = (None,) * d
     else:
+        if not math.isfinite(scale_factor):  # (Python's math.floor, in F.interpolate, raises OverflowError)
+            raise ValueError(f"cannot convert float {'NaN' if math.isnan(scale_factor) else 'infinity'} to integer")
         sizes = tuple(math.floor(float(n) * scale_factor) for n in x[2:])
         scales = (None,) * d if recompute_scale_factor or mode == "area" else (float(scale_factor),) * d
     if min(sizes) <= 0 or min(x[2:]) <= 0:
@@ -400,7 +402,8 @@ def _adaptive_avg_vjp(d: int, g: Any, x: Any, outs: Shape) -> Any:
 def _adaptive_shape(d: int, name: str) -> Any:
     def shape(x: Shape, output_size: Any = None, return_indices: bool = False) -> Shape:
         outs = _adaptive_sizes(d, x, output_size, name)
-        largest = [int(_windows(n, o)[1].max(initial=0)) for n, o in zip(x[-d:], outs, strict=True)]
+        # a window is at most ceil(size / out) + 1 long: the work bounded before any window is made
+        largest = [-(-n // o) + 1 if o else 0 for n, o in zip(x[-d:], outs, strict=True)]
         _check_size(math.prod(x[:-d]) * math.prod(outs) * math.prod(largest), name)
         return (*x[:-d], *outs)
 
