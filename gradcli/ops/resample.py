@@ -262,7 +262,8 @@ def _edge_pads(x: Shape, pad: Any, mode: str) -> list[tuple[int, int, int]]:
         raise ValueError("pad: mode 'circular' is not supported (PyTorch records it as slices copied into a new "
                          "tensor)")
     if k not in (1, 2, 3) or len(x) not in (k + 1, k + 2):
-        raise ValueError("Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
+        raise ValueError(f"Padding size {len(pad)} is not supported for {len(x)}D input tensor. Non-constant padding "
+                         f"takes 2 for a 2D or 3D input, 4 for 3D or 4D, 6 for 4D or 5D")
     axes = []
     for i in range(k):
         axis, before, after = len(x) - 1 - i, pad[2 * i], pad[2 * i + 1]
