@@ -198,13 +198,43 @@ def test_conv_hessian_has_the_cross_terms_of_input_and_weight():
      "expected stride to be a single integer value or a list of 2 values"),
     ("max_pool1d(x, 4, padding=3)", ["x=ones(1, 2, 5)"], "pad should be at most half of kernel size"),
     ("avg_pool1d(x, 9)", ["x=ones(1, 2, 5)"], "Output size is too small"),
-    ("max_pool2d(x, 2, return_indices=True)", ["x=ones(1, 4, 4)"], "return_indices=True is not supported"),
 ])
 def test_shape_errors_are_pytorchs_words_on_one_line_with_a_column(program, at, words):
     run = cli("grad", f"sum({program})", *[arg for a in at for arg in ("--at", a)])
     assert run.exit_code == 2 and run.stdout == ""
     first = run.stderr.splitlines()[0]
     assert words in first and "column 5" in first and "Traceback" not in run.stderr
+
+
+RETURN_INDICES = """\
+import torch
+import torch.nn.functional as F
+x = torch.tensor([[[1., 5, 2, 0], [3, -1, 4, 4], [0, 2, 7, 1], [6, 6, -2, 3]]], requires_grad=True)
+v, i = F.max_pool2d(x, 2, return_indices=True)
+print(v)
+print(i, i.dtype)
+v1, i1 = F.max_pool1d(x[0], 3, 1, 1, return_indices=True)
+print(v1, i1, i1.dtype)
+(v.sum() + v1.sum()).backward()
+print(x.grad)
+"""
+
+
+def test_return_indices_gives_pytorchs_values_and_int64_indices(tmp_path):
+    # Ties (4, 4 and 6, 6) included: the index is the first in row-major order, as PyTorch's CPU kernel.
+    torch = pytest.importorskip("torch", reason="PyTorch is optional; pip install torch==2.13.0 to compare")
+    import torch.nn.functional as F
+
+    x = torch.tensor([[[1., 5, 2, 0], [3, -1, 4, 4], [0, 2, 7, 1], [6, 6, -2, 3]]], requires_grad=True)
+    v, i = F.max_pool2d(x, 2, return_indices=True)
+    v1, i1 = F.max_pool1d(x[0], 3, 1, 1, return_indices=True)
+    (v.sum() + v1.sum()).backward()
+    expected = f"{v}\n{i} {i.dtype}\n{v1} {i1} {i1.dtype}\n{x.grad}\n"
+    path = tmp_path / "pool.py"
+    path.write_text(RETURN_INDICES)
+    run = cli("run", str(path))
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == expected
 
 
 def test_windows_past_the_elements_limit_are_refused_before_they_are_made():

@@ -435,10 +435,12 @@ def _transpose_row(d: int, examples: Any, **fields: Any) -> Op:
 
 
 def indices_row(name: str, node: str, forward: Callable[..., Any], vjp: Callable[..., Any], jvp: Callable[..., Any],
-                indices: Callable[..., Any], shape: Callable[..., Any], params: tuple[Param, ...], **fields: Any) -> Op:
+                indices: Callable[..., Any], shape: Callable[..., Any], params: tuple[Param, ...], examples: Any = (),
+                reference: str = "", reference_program: str = "", **fields: Any) -> Op:
     """The row of a pooling's call with return_indices=True: the tuple (values, indices), one part at a
     time (Op.parts); the indices are each taken element's place in its plane of the input (int64), with
-    no gradient."""
+    no gradient. Tested as sorting.py's tuple rows are: its values (part 0) at the examples of the row
+    without indices, against that row's reference called with return_indices=True."""
     def part_forward(x: Array, ranks: tuple[int, ...], part: int = 0, of: Any = None, **given: Any) -> Array:
         return indices(x, ranks, **given) if part % 2 else forward(x, ranks, **given)
 
@@ -455,9 +457,18 @@ def indices_row(name: str, node: str, forward: Callable[..., Any], vjp: Callable
             raise ValueError(f"{name} with return_indices=True gives 2 values (values, indices)")
         return shape(x, **{**given, "return_indices": False})
 
+    def text(args: Any, part: int = 0, of: Any = None, **given: Any) -> str:
+        said = [f"{p.name}={given[p.name]!r}" for p in params
+                if p.name != "return_indices" and given.get(p.name, p.default) != p.default]
+        return f"{name}({', '.join([args[0], *said])}, return_indices=True)[{part}]"
+
+    def with_indices(call: str) -> str:  # F.max_pool2d(a, 2) -> F.max_pool2d(a, 2, return_indices=True)[0]
+        return f"{call[:-1]}, return_indices=True)[0]"
+
     return structural(f"{name}_with_indices", 1, part_forward, part_vjp, node, jvp=part_jvp, shape=part_shape,
-                      parts=2, integer_parts=(1,), params=params, kinked=True, callable=False, reference=None,
-                      **fields)
+                      parts=2, integer_parts=(1,), params=params, kinked=True, callable=False, text=text,
+                      examples=tuple((shapes, {**given, "part": 0}) for shapes, given in examples),
+                      reference=with_indices(reference), reference_program=with_indices(reference_program), **fields)
 
 
 # --- avg_pool1d/2d, max_pool1d/2d ------------------------------------------------------------------
@@ -634,7 +645,8 @@ def _max_row(d: int, examples: Any, **fields: Any) -> Op:
     params = (Param("kernel_size", "ints"), Param("stride", "ints"), Param("padding", "ints", (0,)),
               Param("dilation", "ints", (1,)), Param("ceil_mode", "bool", False), Param("return_indices", "bool", False))
     shape = partial(_pool_shape, d, name)
-    _WITH_INDICES.append(indices_row(name, node, forward, vjp, jvp, indices, shape, params))
+    _WITH_INDICES.append(indices_row(name, node, forward, vjp, jvp, indices, shape, params, examples,
+                                     fields["reference"], fields["reference_program"]))
     if d == 1:  # (its values alone: the 2-D pooling over the unsqueezed input, as PyTorch records it)
         return composite(name, 1, _pool1d("max_pool2d"), node, params=params, kinked=True, sympy=None,
                          with_indices=f"{name}_with_indices", examples=examples, **fields)

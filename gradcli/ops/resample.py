@@ -503,7 +503,7 @@ def _max_rows(d: int, examples: Any, **fields: Any) -> list[Op]:
     rules = _max_rules(d, name)
     node = "SqueezeBackward1" if d == 1 else f"AdaptiveMaxPool{d}DBackward0"
     rows = [indices_row(name, node, rules["forward"], rules["vjp"], rules["jvp"], rules["indices"], rules["shape"],
-                        _MAX_PARAMS)]
+                        _MAX_PARAMS, examples, fields["reference"], fields["reference_program"])]
     if d > 1:
         rows.append(structural(name, 1, rules["forward"], rules["vjp"], node, jvp=rules["jvp"], shape=rules["shape"],
                                kinked=True, params=_MAX_PARAMS, with_indices=f"{name}_with_indices",
@@ -577,7 +577,8 @@ ROWS: list[Op] = [
               kinked=True, sympy=None, with_indices="adaptive_max_pool1d_with_indices",
               examples=((((1, 2, 5),), {"output_size": (3,)}), (((2, 7),), {"output_size": (4,)})),
               reference="F.adaptive_max_pool1d(a, 2)", reference_program="F.adaptive_max_pool1d(a, 2)"),
-    *_max_rows(1, ()),
+    *_max_rows(1, ((((1, 2, 5),), {"output_size": (3,)}), (((2, 7),), {"output_size": (4,)})),
+               reference="F.adaptive_max_pool1d(a, 2)", reference_program="F.adaptive_max_pool1d(a, 2)"),
     *_max_rows(2, ((((1, 2, 5, 4),), {"output_size": (3, 2)}), (((2, 4, 5),), {"output_size": (3, None)})),
                reference="F.adaptive_max_pool2d(a, 2)", reference_program="F.adaptive_max_pool2d(a, 2)"),
     *_max_rows(3, ((((1, 1, 3, 4, 5),), {"output_size": (2, 3, 2)}), (((1, 3, 2, 4),), {"output_size": 2})),

@@ -233,6 +233,8 @@ THIRDS = {"margin_ranking_loss": [[1.0, -1.0], [0.0, nan]], "gaussian_nll_loss":
 PROBABILITY_PAIRS = [[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [1e-300, 1.0], [0.2, 0.9], [5e-324, 0.75], [-0.0, 0.3]]
 def points_of(name: str) -> list[tuple]:
     op = OPS[name]
+    if name.endswith("_with_indices"):  # (its values: at the points of the row without indices)
+        return points_of(name.removesuffix("_with_indices"))
     if name == "cross":  # 3-vectors
         return [([*u, 1.0], [*v, -2.0]) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
     if name in ("cross_entropy", "nll_loss", "cross_entropy_smoothed"):
