@@ -39,8 +39,8 @@ FROM_THE_VALUE = {"expm1": "g * (ans + 1)", "tanh": "g * (1 - ans * ans)", "sigm
                   "erfcx": "(2 x ans - 2 / sqrt(pi)) * g"}
 # Zeros whose sign is not meaningful: the order of a sum of products, or which of two equal
 # zeros a tie picks (NumPy's maximum takes the second, PyTorch's the first).
-ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "mm", "mv", "bmm", "dot", "inner", "einsum", "tensordot", "cross", "det", "inv",
-                            "solve", "logdet", "maximum", "minimum", "max", "min", "amax", "amin",
+ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "mm", "mv", "bmm", "baddbmm", "addbmm", "dot", "vdot", "inner", "einsum", "tensordot",
+                            "cross", "det", "inv", "solve", "logdet", "maximum", "minimum", "max", "min", "amax", "amin",
                             # the decompositions: sums of products in LAPACK's order (OpenBLAS's, MKL's)
                             "cholesky", "linalg_cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "linalg_svd",
                             "svdvals", "slogdet", "inv_ex", "solve_ex", "solve_triangular", "triangular_solve",
@@ -62,6 +62,10 @@ KNOWN_VALUES = {
                                     "-inf*1e300 + 1e300*1e300 is -inf; PyTorch's bmm rounds 1e300*1e300 to inf first: "
                                     "NaN" for a, b in [([[[-math.inf, 1e300]]], [[[1e300], [1e300]]]),
                                                        ([[[1e300, 1e300]]], [[[-math.inf], [1e300]]])]},
+    **{(name, (repr(x), repr(a), repr(b))): "as bmm's: NumPy's product of a row and a column fuses each "
+                                             "multiply-add, PyTorch's rounds each product first"
+       for name, x in [("baddbmm", [[[0.5]]]), ("baddbmm", [[[math.nan]]]), ("addbmm", [[0.5]]), ("addbmm", [[math.nan]])]
+       for a, b in [([[[-math.inf, 1e300]]], [[[1e300], [1e300]]]), ([[[1e300, 1e300]]], [[[-math.inf], [1e300]]])]},
     **{("einsum", (repr(a), repr(b))): "einsum's product is a bmm, as PyTorch's is (see bmm): NumPy's fuses "
                                        "-inf*1e300 + 1e300*1e300 into -inf, PyTorch's rounds each product: NaN"
        for a, b in [([-math.inf, 1e300], [1e300, 1e300]), ([1e300, 1e300], [-math.inf, 1e300])]},

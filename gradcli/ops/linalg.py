@@ -1241,8 +1241,8 @@ def _fused_row(name: str, product: Any, product_vjp: Any, product_shape: Any, sy
     forward, vjp, jvp = _fused(product, product_vjp, shape)
     return structural(name, 3, forward, vjp, f"{name.capitalize()}Backward0", jvp=jvp, sympy=_sym_fused(sym_product),
                       shape=shape, shape_message=_cannot_take, params=(BETA, ALPHA), examples=examples, methods=(name,),
-                      inputs=("input", {"addmm": "mat1", "addmv": "mat", "addr": "vec1"}[name],
-                              {"addmm": "mat2", "addmv": "vec", "addr": "vec2"}[name]))
+                      inputs=("input", {"addmm": "mat1", "addmv": "mat", "addr": "vec1"}.get(name, "batch1"),
+                              {"addmm": "mat2", "addmv": "vec", "addr": "vec2"}.get(name, "batch2")))
 
 
 def _examples(*cases: tuple[Shape, ...]) -> tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...]:
@@ -1367,4 +1367,56 @@ ROWS = [
                                          dtype=object),
               shape=_det_shape, shape_message=_cannot_take, examples=_examples(((1, 1),), ((2, 1, 1),)),
               domain=((0.5, 2.0),), methods=("logdet",)),  # (a positive det; tests/test_linalg.py: larger ones)
+]
+
+
+# --- addbmm, baddbmm, vdot, linalg.vecdot -------------------------------------------------------
+
+
+def _batch_sum_product(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+    return np.asarray(np.sum(_matmul(a, b, ranks), axis=-3))
+
+
+def _batch_sum_product_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -> tuple[Array, Array]:
+    # every product of the batch took the same g
+    g = g[..., None, :, :]
+    return np.matmul(g, np.swapaxes(b, -1, -2)), np.matmul(np.swapaxes(a, -1, -2), g)
+
+
+def _batch_sum_shape(a: Shape, b: Shape) -> Shape:
+    return _bmm_shape(a, b)[1:]
+
+
+def _vecdot_shape(a: Shape, b: Shape, dim: int = -1) -> Shape:
+    out = tuple(np.broadcast_shapes(a, b))
+    if not out:
+        raise ValueError("linalg.vecdot: the inputs must have at least one dim")
+    axis = len(out) + point_axes(dim, len(out))[0]
+    return out[:axis] + out[axis + 1:]
+
+
+def _vecdot_program(emit: Any, a: Any, b: Any, dim: int = -1) -> Any:
+    # PyTorch's vecdot of real values: vdot of two vectors, else (a * b).sum(dim) (SumBackward1 over MulBackward0)
+    sa, sb = emit.shape(a), emit.shape(b)
+    if sa is not None and sb is not None and len(sa) == len(sb) == 1 and sa == sb:
+        return emit("vdot", a, b)
+    return emit("sum", emit("mul", a, b), dim=dim)
+
+
+ROWS += [
+    _fused_row("baddbmm", _matmul, _matmul_vjp, _bmm_shape, np.matmul,
+               (*_examples(((2, 2, 2), (2, 2, 3), (2, 3, 2)), ((2,), (2, 1, 3), (2, 3, 2))),
+                (((1, 2), (2, 2, 3), (2, 3, 2)), {"beta": 0.5, "alpha": -2.0}))),
+    _fused_row("addbmm", _batch_sum_product, _batch_sum_product_vjp, _batch_sum_shape,
+               lambda a, b: np.sum(np.matmul(a, b), axis=-3),
+               (*_examples(((2, 2), (3, 2, 3), (3, 3, 2)), ((2,), (1, 2, 3), (1, 3, 2))),
+                (((2, 1), (2, 2, 3), (2, 3, 2)), {"beta": 0.5, "alpha": -2.0}))),
+    # vdot of real vectors is their dot, under its own node
+    structural("vdot", 2, _dot, _dot_vjp, "VdotBackward0", bilinear=True, sympy=lambda a, b: sympy_total(a * b),
+               shape=lambda a, b: _dot_shape(a, b), shape_message=_cannot_take, examples=_examples(((4,), (4,))),
+               methods=("vdot",)),
+    composite("vecdot", 2, _vecdot_program, "SumBackward1", shape=_vecdot_shape, params=(Param("dim", "int", -1),),
+              examples=(*_examples(((3,), (3,)), ((2, 3), (3,)), ((2, 1, 3), (2, 3))),
+                        (((2, 3), (2, 3)), {"dim": 0})),
+              reference="torch.linalg.vecdot(a, b)", reference_program="vecdot(a, b)"),
 ]

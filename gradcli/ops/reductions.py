@@ -7,7 +7,7 @@ Their rules act on the trailing `ranks[0]` axes of their arg (see core: rules ne
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -842,4 +842,167 @@ ROWS = [
     structural("log_softmax", 1, _log_softmax, _log_softmax_vjp, "LogSoftmaxBackward0", jvp=_log_softmax_jvp,
                sympy=_sym_softmax(log=True), shape=_softmax_shape("log_softmax"), examples=_SOFTMAX_EXAMPLES,
                methods=("log_softmax",), params=(DIM_INT, CAST), reference="torch.log_softmax(a, 0)", dialects=_NEEDS_DIM),
+]
+
+
+# var_mean and std_mean (VarMeanBackward0, StdMeanBackward0): the tuple (var or std, mean), var's params.
+def _moment_part(part: int, of: Any) -> int:
+    if of is not None and of != 2:
+        raise ValueError(f"cannot unpack 2 parts into {of} names")
+    if not -2 <= part < 2:
+        raise ValueError("tuple index out of range: 2 parts")
+    return part % 2
+
+
+def _with_mean(spread: Any, spread_vjp: Any, root: bool) -> tuple[Any, Any, Any, Any, Any]:
+    """forward, vjp, jvp, sympy and shape of one part of var_mean (root False) or std_mean (True)."""
+    def forward(x: Array, ranks: tuple[int, ...], part: int = 0, of: Any = None, **params: Any) -> Array:
+        if _moment_part(part, of) == 0:
+            return spread(x, ranks, **params)
+        return _mean(x, ranks, dim=params.get("dim"), keepdim=params.get("keepdim", False))
+
+    def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], part: int = 0, of: Any = None,
+            **params: Any) -> tuple[Array]:
+        if _moment_part(part, of) == 0:
+            return spread_vjp(g, ans, x, ranks, **params)
+        return _mean_vjp(g, ans, x, ranks, dim=params.get("dim"), keepdim=params.get("keepdim", False))
+
+    jvp = _reduction_jvp(vjp)
+
+    def sympy(x: Array, part: int = 0, of: Any = None, **params: Any) -> Array:
+        if _moment_part(part, of) == 0:
+            return _sym_var(root)(x, **params)
+        mean = _sympy_reduction(lambda terms: load_sympy().Add(*terms) / len(terms))
+        return mean(x, params.get("dim"), params.get("keepdim", False))
+
+    def shape(x: tuple[int, ...], part: int = 0, of: Any = None, **params: Any) -> tuple[int, ...]:
+        _moment_part(part, of)
+        return _var_shape(x, **params)
+
+    return forward, vjp, jvp, sympy, shape
+
+
+def _moments_text(name: str) -> Any:
+    def text(args: Any, part: int = 0, of: Any = None, dim: Any = None, unbiased: Any = None, keepdim: bool = False,
+             correction: Any = None) -> str:
+        given = [*([f"dim={dim!r}"] if dim is not None else []), *([f"unbiased={unbiased!r}"] if unbiased is not None else []),
+                 *(["keepdim=True"] if keepdim else []), *([f"correction={correction!r}"] if correction is not None else [])]
+        return f"{name}({', '.join([*args, *given])})[{part}]"
+
+    return text
+
+
+def _moments_row(name: str, spread: Any, spread_vjp: Any, root: bool) -> Op:
+    forward, vjp, jvp, sympy, shape = _with_mean(spread, spread_vjp, root)
+    return structural(name, 1, forward, vjp, f"{'Std' if root else 'Var'}MeanBackward0", jvp=jvp, sympy=sympy,
+                      shape=shape, parts=2, params=(DIM, UNBIASED, KEEPDIM, CORRECTION), positional=_VAR_ORDERS,
+                      text=_moments_text(name), dialects=(Dialect("torch", refuses=("ddof",)),),
+                      examples=tuple((shapes, {**cast(dict, params), "part": part}) for shapes, params in _VAR_EXAMPLES
+                                     for part in (0, 1)),
+                      reference=f"torch.{name}(a)[0] + torch.{name}(a)[1] * 2",
+                      reference_program=f"{name}(a)[0] + {name}(a)[1] * 2")
+
+
+ROWS += [_moments_row("var_mean", _var, _var_vjp, root=False), _moments_row("std_mean", _std, _std_vjp, root=True)]
+
+
+# dist(a, b, p) (DistBackward0): the p-norm of a - b over every element, norm's derivative.
+def _dist(a: Array, b: Array, ranks: tuple[int, ...], p: Any = 2.0) -> Array:
+    return _norm(a - b, (max(ranks),), p)
+
+
+def _dist_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...], p: Any = 2.0) -> tuple[Array, Array]:
+    part = _norm_vjp(g, ans, a - b, (max(ranks),), p)[0]
+    return part, -part
+
+
+def _dist_jvp(tangents: Any, ans: Array, a: Array, b: Array, ranks: tuple[int, ...], p: Any = 2.0) -> Array:
+    ta, tb = (np.zeros_like(x) if t is None else t for t, x in zip(tangents, (a, b), strict=True))
+    slope = _norm_vjp(np.ones_like(ans), ans, a - b, (max(ranks),), p)[0]
+    return np.sum((ta - tb) * slope, axis=tuple(range(-max(ranks), 0)))
+
+
+ROWS += [structural("dist", 2, _dist, _dist_vjp, "DistBackward0", jvp=_dist_jvp, aligns=True, kinked=True,
+                    sympy=lambda a, b, p=2.0: _sym_norm(np.asarray(a - b, dtype=object), p),
+                    shape=lambda a, b, p=2.0: (np.broadcast_shapes(a, b), ())[1], params=(Param("p", "float", 2.0),),
+                    methods=("dist",), examples=((((4,), (4,)), {}), (((2, 3), (3,)), {"p": 1.0}),
+                                                 (((2, 3), (2, 3)), {"p": 3.0}), (((3,), ()), {"p": float("inf")})),
+                    reference="torch.dist(a, b)")]
+
+
+# trapezoid (trapz) and cumulative_trapezoid, as PyTorch writes them (Integration.cpp): with a spacing dx,
+# (y.sum(dim) - (y[0] + y[-1]) * 0.5) * dx and ((y[:-1] + y[1:]) * (dx / 2)).cumsum(dim); with the
+# positions x, ((y[:-1] + y[1:]) * (x[1:] - x[:-1])).sum(dim) / 2 and its cumsum, a 1-D x viewed along dim.
+def _trapezoid_program(emit: Any, y: Any, dx: float = 1.0, dim: int = -1) -> Any:
+    ends = emit("add", emit("select", y, dim=dim, index=0), emit("select", y, dim=dim, index=-1))
+    return emit("mul_scalar", emit("sub", emit("sum", y, dim=dim), emit("mul_scalar", ends, other=0.5)), other=float(dx))
+
+
+def _pairs(emit: Any, y: Any, dim: int) -> Any:
+    return emit("add", emit("sliced", y, dim=dim, stop=-1), emit("sliced", y, dim=dim, start=1))
+
+
+def _steps(emit: Any, y: Any, x: Any, dim: int) -> Any:
+    sx, sy = emit.shape(x), emit.shape(y)
+    if sx is not None and sy is not None and len(sx) < len(sy):  # x viewed to broadcast against y
+        axis = point_axes(dim, len(sy))[0]
+        view = [1] * len(sy)
+        if len(sx) == 1:
+            view[axis] = sx[0]
+        else:
+            view[len(sy) - len(sx):] = sx
+        x = emit("reshape", x, shape=tuple(view))
+    return emit("sub", emit("sliced", x, dim=dim, start=1), emit("sliced", x, dim=dim, stop=-1))
+
+
+def _trapezoid_x_program(emit: Any, y: Any, x: Any, dim: int = -1) -> Any:
+    return emit("div_scalar", emit("sum", emit("mul", _pairs(emit, y, dim), _steps(emit, y, x, dim)), dim=dim), other=2.0)
+
+
+def _cumulative_program(emit: Any, y: Any, dx: float = 1.0, dim: int = -1) -> Any:
+    return emit("cumsum", emit("mul_scalar", _pairs(emit, y, dim), other=float(dx) / 2.0), dim=dim)
+
+
+def _cumulative_x_program(emit: Any, y: Any, x: Any, dim: int = -1) -> Any:
+    return emit("div_scalar", emit("cumsum", emit("mul", _pairs(emit, y, dim), _steps(emit, y, x, dim)), dim=dim), other=2.0)
+
+
+def _integral_shape(cumulative: bool) -> Any:
+    def shape(y: tuple[int, ...], *x: tuple[int, ...], dx: float = 1.0, dim: int = -1) -> tuple[int, ...]:
+        if not y:
+            raise ValueError("trapezoid: the values must have at least one dim")
+        axis = len(y) + point_axes(dim, len(y))[0]
+        if not y[axis]:
+            raise ValueError("trapezoid of no values along dim: PyTorch's zeros are not supported")
+        if x and len(x[0]) == 1 and x[0][0] != y[axis]:
+            raise ValueError(f"trapezoid: there must be one x value for each sample point, got {x[0][0]} and {y[axis]}")
+        return (*y[:axis], y[axis] - 1, *y[axis + 1:]) if cumulative else y[:axis] + y[axis + 1:]
+
+    return shape
+
+
+def _integral_text(name: str) -> Any:
+    def text(args: Any, dx: float = 1.0, dim: int = -1) -> str:
+        given = [*([f"dx={dx!r}"] if dx != 1.0 else []), *([f"dim={dim}"] if dim != -1 else [])]
+        return f"{name}({', '.join([*args, *given])})"
+
+    return text
+
+
+_DX, _DIM_LAST = Param("dx", "float", 1.0), Param("dim", "int", -1, aliases=("axis",))
+ROWS += [
+    row
+    for name, program, x_program, node, x_node in [
+        ("trapezoid", _trapezoid_program, _trapezoid_x_program, "MulBackward1", "DivBackward1"),
+        ("cumulative_trapezoid", _cumulative_program, _cumulative_x_program, "CumsumBackward0", "DivBackward1")]
+    for row in (
+        # (torch's x is positional, dx and dim keywords: a second positional arg is x, the row below)
+        composite(name, 1, program, node, params=(_DX, _DIM_LAST), positional=((),), overloads=(f"{name}_x",),
+                  shape=_integral_shape(name != "trapezoid"), text=_integral_text(name),
+                  spellings=("trapz",) if name == "trapezoid" else (),
+                  examples=((((4,),), {}), (((2, 3),), {"dx": 0.5, "dim": 0}), (((3, 2),), {"dim": 0}))),
+        composite(f"{name}_x", 2, x_program, x_node, params=(_DIM_LAST,), positional=((),), callable=False,
+                  shape=_integral_shape(name != "trapezoid"), text=_integral_text(name),
+                  examples=((((4,), (4,)), {}), (((2, 3), (2, 3)), {"dim": 0}), (((2, 3), (3,)), {})),
+                  reference=f"torch.{name}(a, b)", reference_program=f"{name}(a, b)"))
 ]

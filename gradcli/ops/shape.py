@@ -11,6 +11,7 @@ with NumPy's as aliases (dim/axis); where the two differ, the row says which it 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -1178,6 +1179,189 @@ def _atleast(n: int) -> Any:
     return forward
 
 
+# --- tensor_split, hsplit, vsplit, dsplit: tuples of slices (SliceBackward0 each) ------------------
+
+
+def _section_sizes(n: int, sections: Any, name: str) -> list[int]:
+    """The parts' lengths along an axis of length n: `sections` parts (the first n % sections one
+    longer), or the cuts at a tuple of indices (each clamped into the axis, as slicing does)."""
+    if sections is None:
+        raise ValueError(f"{name} needs the number of sections or the indices, as in {name}(x, 2)")
+    if isinstance(sections, tuple):
+        bounds = [min(max(i + n if i < 0 else i, 0), n) for i in sections]
+        edges = [0, *bounds, n]
+        return [max(stop - start, 0) for start, stop in itertools.pairwise(edges)]
+    if sections <= 0:
+        raise ValueError(f"number of sections must be larger than 0, got {sections}")
+    if name != "tensor_split" and n % sections:
+        raise ValueError(f"torch.{name} attempted to split along dimension {_HSPLIT_DIMS.get(name, 0)}, but the size "
+                         f"of the dimension {n} is not divisible by the split_size {sections}!")
+    return [n // sections + (i < n % sections) for i in range(sections)]
+
+
+_HSPLIT_DIMS = {"vsplit": 0, "dsplit": 2}
+
+
+def _sections_axis(name: str, x: Shape, dim: int) -> int:
+    if name == "tensor_split":
+        if not x:
+            raise ValueError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+        return _one_axis(dim, len(x))
+    least = {"hsplit": 1, "vsplit": 2, "dsplit": 3}[name]
+    if len(x) < least:
+        raise ValueError(f"torch.{name} requires a tensor with at least {least} dimension, but got a tensor with "
+                         f"{len(x)} dimensions!")
+    return -len(x) + (1 if name == "hsplit" and len(x) > 1 else 0 if name == "hsplit" else _HSPLIT_DIMS[name])
+
+
+def _sectioned(name: str) -> tuple[Any, Any, Any]:
+    """forward, vjp and shape of one part of tensor_split (hsplit, vsplit, dsplit: their dim fixed)."""
+    def cut(x: Shape, sections: Any, dim: int, part: int, of: int | None) -> tuple[int, slice]:
+        axis = _sections_axis(name, x, dim)
+        sizes = _section_sizes(x[axis], sections, name)
+        if of is not None and of != len(sizes):
+            raise ValueError(f"cannot unpack {len(sizes)} parts into {of} names")
+        if not -len(sizes) <= part < len(sizes):
+            raise ValueError(f"tuple index out of range: {len(sizes)} parts")
+        start = sum(sizes[:part % len(sizes)])
+        return axis, slice(start, start + sizes[part % len(sizes)])
+
+    def forward(x: Array, ranks: tuple[int, ...], sections: Any = None, dim: int = 0, part: int = 0,
+                of: int | None = None) -> Array:
+        return x[_part_key(*cut(np.shape(x)[np.ndim(x) - ranks[0]:], sections, dim, part, of))]
+
+    def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], sections: Any = None, dim: int = 0,
+            part: int = 0, of: int | None = None) -> tuple[Array]:
+        cotangent = np.zeros_like(x)
+        cotangent[_part_key(*cut(np.shape(x)[np.ndim(x) - ranks[0]:], sections, dim, part, of))] = g
+        return (cotangent,)
+
+    def shape(x: Shape, sections: Any = None, dim: int = 0, part: int = 0, of: int | None = None) -> Shape:
+        axis, piece = cut(x, sections, dim, part, of)
+        out = list(x)
+        out[axis] = piece.stop - piece.start
+        return tuple(out)
+
+    return forward, vjp, shape
+
+
+def _sectioned_text(name: str) -> Any:
+    def text(args: Sequence[str], sections: Any = None, dim: int = 0, part: int = 0, of: int | None = None) -> str:
+        given = [repr(list(sections) if isinstance(sections, tuple) else sections)] + ([str(dim)] if dim else [])
+        return f"{name}({', '.join([*args, *given])})[{part}]"
+
+    return text
+
+
+# --- diagonal_scatter, select_scatter: a copy of the input with a part put in -----------------------
+
+
+def _scatter_base(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+    """A copy of a, with the batch axes of both (where only b has them, a is spread over them)."""
+    lead = max(_lead(a, ranks[0]), _lead(b, ranks[1]), key=len)
+    out = np.copy(np.broadcast_to(a, lead + np.shape(a)[np.ndim(a) - ranks[0]:]))  # (np.copy: a Hessian's dual too)
+    if isinstance(out, np.ndarray) and isinstance(b, np.ndarray) and out.dtype != np.result_type(out, b):
+        out = out.astype(np.result_type(out, b))
+    return out
+
+
+def _diagonal_slot(a: Shape, offset: int, dim1: int, dim2: int) -> tuple[int, int, Array, Array]:
+    x, y = _diagonal_axes(len(a), dim1, dim2)
+    rows, cols = _diagonal_cells(a[x], a[y], offset)
+    return x, y, rows, cols
+
+
+def _diagonal_scatter_shape(a: Shape, b: Shape, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Shape:
+    want = _diagonal_shape(a, offset, dim1, dim2)
+    if tuple(b) != want:
+        raise ValueError(f"diagonal_scatter: src must have the shape of the diagonal, {list(want)}, got {list(b)}")
+    return a
+
+
+def _diagonal_scatter(a: Array, b: Array, ranks: tuple[int, ...], offset: int = 0, dim1: int = 0,
+                      dim2: int = 1) -> Array:
+    point = np.shape(a)[np.ndim(a) - ranks[0]:]
+    _diagonal_scatter_shape(point, np.shape(b)[np.ndim(b) - ranks[1]:], offset, dim1, dim2)
+    x, y, rows, cols = _diagonal_slot(point, offset, dim1, dim2)
+    out = _scatter_base(a, b, ranks)
+    np.moveaxis(out, (x, y), (-2, -1))[..., rows, cols] = b
+    return out
+
+
+def _diagonal_scatter_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...], offset: int = 0,
+                          dim1: int = 0, dim2: int = 1) -> tuple[Array, Array]:
+    x, y, rows, cols = _diagonal_slot(np.shape(a)[np.ndim(a) - ranks[0]:], offset, dim1, dim2)
+    ga = np.copy(g)
+    np.moveaxis(ga, (x, y), (-2, -1))[..., rows, cols] = 0.0
+    return ga, np.moveaxis(g, (x, y), (-2, -1))[..., rows, cols]
+
+
+def _select_scatter_shape(a: Shape, b: Shape, dim: int | None = None, index: int | None = None) -> Shape:
+    want = _select_shape(a, dim, index)
+    if tuple(b) != want:
+        raise ValueError(f"expected src to have a size equal to the slice of self. src size = {list(b)}, slice size = "
+                         f"{list(want)}")
+    return a
+
+
+def _select_scatter(a: Array, b: Array, ranks: tuple[int, ...], dim: int | None = None,
+                    index: int | None = None) -> Array:
+    point = np.shape(a)[np.ndim(a) - ranks[0]:]
+    _select_scatter_shape(point, np.shape(b)[np.ndim(b) - ranks[1]:], dim, index)
+    out = _scatter_base(a, b, ranks)
+    out[_select_at(point, dim, index)] = b
+    return out
+
+
+def _select_scatter_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...], dim: int | None = None,
+                        index: int | None = None) -> tuple[Array, Array]:
+    key = _select_at(np.shape(a)[np.ndim(a) - ranks[0]:], dim, index)
+    ga = np.copy(g)
+    ga[key] = 0.0
+    return ga, np.asarray(g[key]) if isinstance(g, np.ndarray) else g[key]  # (a Hessian's dual keeps its tangent)
+
+
+# --- block_diag: matrices on a diagonal (BlockDiagBackward0) -------------------------------------
+
+
+def _block(x: Shape, i: int) -> Shape:
+    """An arg of block_diag as the matrix it stands for: a number (1, 1), a vector a row."""
+    if len(x) > 2:
+        raise ValueError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has {len(x)} "
+                         f"dimensions")
+    return x if len(x) == 2 else (1, *x) if x else (1, 1)
+
+
+def _block_diag_shape(*shapes: Shape) -> Shape:
+    blocks = [_block(x, i) for i, x in enumerate(shapes)]
+    return (sum(b[0] for b in blocks), sum(b[1] for b in blocks))
+
+
+def _block_cells(items: Sequence[Array], ranks: tuple[int, ...]) -> list[tuple[Shape, tuple[Any, ...]]]:
+    """Each arg's matrix shape and where it lands in the result."""
+    cells: list[tuple[Shape, tuple[Any, ...]]] = []
+    row, col = 0, 0
+    for i, (x, r) in enumerate(zip(items, ranks, strict=True)):
+        rows, cols = _block(np.shape(x)[np.ndim(x) - r:], i)
+        cells.append(((rows, cols), (Ellipsis, slice(row, row + rows), slice(col, col + cols))))
+        row, col = row + rows, col + cols
+    return cells
+
+
+def _block_diag(*items: Array, ranks: tuple[int, ...]) -> Array:
+    lead = max((_lead(x, r) for x, r in zip(items, ranks, strict=True)), key=len, default=())
+    out = np.zeros(lead + _block_diag_shape(*(np.shape(x)[np.ndim(x) - r:] for x, r in zip(items, ranks, strict=True))),
+                   dtype=np.result_type(*items) if items else float)
+    for x, r, (block, key) in zip(items, ranks, _block_cells(items, ranks), strict=True):
+        out[key] = np.reshape(x, _lead(x, r) + block)
+    return out
+
+
+def _block_diag_vjp(g: Array, ans: Array, *items: Array, ranks: tuple[int, ...]) -> tuple[Array, ...]:
+    return tuple(np.reshape(g[key], np.shape(g)[: np.ndim(g) - 2] + np.shape(x)[np.ndim(x) - r:])
+                 for x, r, (_, key) in zip(items, ranks, _block_cells(items, ranks), strict=True))
+
+
 # --- the rows ----------------------------------------------------------------------------------
 
 DIM = Param("dim", "int", None, aliases=("axis",))
@@ -1485,3 +1669,35 @@ ROWS += [
              "torch.split_with_sizes_copy(a, (1, 1))[1]", "split_with_sizes_copy(a, (1, 1))[1]"),
     _copy_of("unfold", "unfold_copy", "UnfoldBackward0_copy", "torch.unfold_copy(a, 0, 2, 1)", "unfold_copy(a, 0, 2, 1)"),
 ]
+
+ROWS += [
+    *(_linear(name, _sectioned(name)[0], _sectioned(name)[1], "SliceBackward0", parts=-1,
+              params=(Param("sections", "dims", None, aliases=("indices_or_sections", "indices", "sections")),
+                      *((DIM_0,) if name == "tensor_split" else ())),
+              shape=_sectioned(name)[2], methods=(name,), text=_sectioned_text(name), examples=examples,
+              reference=f"torch.{name}(a, {sections})[0]", reference_program=f"{name}(a, {sections})[0]")
+      for name, sections, examples in [
+          ("tensor_split", 2, _one(((5,), {"sections": 3, "part": 2}), ((2, 5), {"sections": (1, 3), "dim": 1, "part": 1}),
+                                   ((4,), {"sections": (-1, 9), "part": 2}))),
+          ("hsplit", 2, _one(((2, 4), {"sections": 2, "part": 1}), ((4,), {"sections": (1, 3), "part": 0}))),
+          ("vsplit", (1,), _one(((4, 2), {"sections": 2, "part": 1}), ((3, 2), {"sections": (1,), "part": 1}))),
+          ("dsplit", (1,), _one(((1, 2, 4), {"sections": 2, "part": 0}), ((2, 1, 3), {"sections": (1, 2), "part": 2})))]),
+    structural("diagonal_scatter", 2, _diagonal_scatter, _diagonal_scatter_vjp, "DiagonalScatterBackward0",
+               sympy=lambda a, b, **params: np.asarray(_diagonal_scatter(a, b, (np.ndim(a), np.ndim(b)), **params),
+                                                       dtype=object),
+               params=(Param("offset", "int", 0), Param("dim1", "int", 0), Param("dim2", "int", 1)),
+               shape=_diagonal_scatter_shape, linear=True, dtype="keeps", methods=("diagonal_scatter",),
+               examples=((((3, 3), (3,)), {}), (((2, 3), (2,)), {"offset": 1}), (((2, 3, 2), (2, 2)), {"offset": -1, "dim1": 1, "dim2": 2}))),
+    structural("select_scatter", 2, _select_scatter, _select_scatter_vjp, "SelectScatterBackward0",
+               sympy=lambda a, b, **params: np.asarray(_select_scatter(a, b, (np.ndim(a), np.ndim(b)), **params),
+                                                       dtype=object),
+               params=(Param("dim", "int", None), Param("index", "int", None)),
+               shape=_select_scatter_shape, linear=True, dtype="keeps", methods=("select_scatter",),
+               examples=((((2, 3), (3,)), {"dim": 0, "index": 1}), (((2, 3), (2,)), {"dim": -1, "index": -1}),
+                         (((3,), ()), {"dim": 0, "index": 0})),
+               reference="torch.select_scatter(a, b, 0, 0)", reference_program="select_scatter(a, b, 0, 0)"),
+]
+
+ROWS += [_linear("block_diag", _block_diag, _block_diag_vjp, "BlockDiagBackward0", arity=-1, shape=_block_diag_shape,
+                 examples=((((2, 2), (1, 3)), {}), (((3,), (), (2, 1)), {}), (((2, 3),), {})),
+                 reference="torch.block_diag(a, b)", reference_program="block_diag(a, b)")]

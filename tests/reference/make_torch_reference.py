@@ -80,7 +80,7 @@ DECOMPOSITIONS = {"cholesky": True, "linalg_cholesky": True, "cholesky_ex": True
 MATRIX_AND_COLUMN = {"solve_ex": False, "solve_triangular": False, "triangular_solve": True, "cholesky_solve": True}
 # The shape ops that take a matrix: the points are (2, 2) matrices of two vectors.
 MATRIX_OPS = {"transpose", "permute", "t", "diagonal", "trace", "tril", "triu", "rot90", "transpose_copy", "permute_copy",
-              "t_copy", "diagonal_copy", "H", "fliplr"}
+              "t_copy", "diagonal_copy", "H", "fliplr", "vsplit"}
 # cross_entropy and nll_loss: (N, C) = (2, 2) inputs of special values, and class indices or
 # probabilities (a float target); (C,) inputs and one class index in VARIANTS.
 CLASS_TARGETS = [[0, 1], [1, 1], [0, 0]]
@@ -276,7 +276,15 @@ def points_of(name: str) -> list[tuple]:
         return [(u, v, w) for u, v in itertools.product(VECTOR_PAIRS, repeat=2) for w in THIRDS[name]]
     if name == "masked_scatter":  # a pair, where a mask holds (NaN holds), filled from another pair in order
         return [(x, m, v) for x in VECTOR_PAIRS for m in ([1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [nan, 0.0]) for v in VECTOR_PAIRS]
-    if name in ("dot", "inner", "outer", "mask_index", "masked_select", "einsum", "tensordot", "kron", *LOSSES):
+    if name in ("diagonal_scatter", "select_scatter"):  # a (2, 2) matrix, and a vector put on its diagonal or row
+        return [([u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
+    if name in ("baddbmm", "addbmm"):  # a (1, 1) input, plus a batch of one (1, 2) row times a (2, 1) column
+        return [([[x]] if name == "addbmm" else [[[x]]], [[u]], [[[w[0]], [w[1]]]])
+                for u, w in itertools.product(VECTOR_PAIRS, repeat=2) for x in (0.5, nan)]
+    if name == "dsplit":  # a (1, 1, 2) value
+        return [([[v]],) for v in VECTORS]
+    if name in ("dot", "vdot", "vecdot", "dist", "trapezoid_x", "cumulative_trapezoid_x", "inner", "outer", "mask_index",
+                "masked_select", "einsum", "tensordot", "kron", *LOSSES):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name in ("matmul", "mv"):  # a (2, 2) matrix times a vector
         return [([u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
@@ -308,7 +316,7 @@ def points_of(name: str) -> list[tuple]:
         return [(v, i) for v in VECTORS for i in ([1, 0, 1], [1], [0, 0])]
     if name == "stack":
         return list(itertools.product(PAIR_VALUES, repeat=2))
-    if name in ("cat", "hstack", "vstack", "dstack", "column_stack"):
+    if name in ("cat", "hstack", "vstack", "dstack", "column_stack", "block_diag"):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name == "view_as":  # a vector of two, viewed as a (2, 1) column
         return [(u, [[v[0]], [v[1]]]) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
