@@ -29,7 +29,6 @@ KNOWN_TO_DIFFER = {  # issue #21: cases where gradcli run does not yet print wha
     "graph_transpose_names": "x.T is TransposeBackward0 (PyTorch: PermuteBackward0); x.T.reshape(-1) is ViewBackward0 (PyTorch: UnsafeView)",
     "integer_reduction_dtypes": "max(dim)/argmax/argmin of integers print floats; torch.nansum is not supported (exit 2)",
     "losses_with_class_indices": "cross_entropy(...).item() in float32 differs from PyTorch's in the last place (NumPy's float32 log_softmax is not PyTorch's kernel)",
-    "std_var_positional": "std(x, False) binds False to dim (1.5275, PyTorch 1.2472); std(x, True) an invented dim-out-of-range error",
 }
 CASES = [pytest.param(path, id=path.stem, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_TO_DIFFER[path.stem])]
                       if path.stem in KNOWN_TO_DIFFER else []) for path in FILES]
