@@ -34,7 +34,7 @@ from gradcli.ops.core import Dialect
 # A module prefix -> the family whose semantics its calls have.
 FAMILIES = {"torch": "torch", "torch.nn.functional": "nn", "F": "nn", "torch.special": "torch",
             "torch.linalg": "linalg", "np": "numpy", "numpy": "numpy", "np.linalg": "numpy", "numpy.linalg": "numpy",
-            "math": "math"}
+            "math": "math", "torch.masked": "masked"}
 BARE, METHOD = "", "method"
 
 # The kinds of values a front end reports (Front.kind).
@@ -107,6 +107,8 @@ def find(text: str) -> Op | None:
     family, name = spelling(text)
     if family == METHOD:
         return METHODS.get(name) or OPS.get(name)  # (a method only: x.repeat(2), whose row has no function)
+    if family == "masked":  # torch.masked.sum is a row of its own, not torch.sum (gradcli.ops.masked)
+        return OPS.get(f"masked.{name}")
     op = FUNCTIONS.get(name) or FAMILY_FUNCTIONS.get((family, name))
     if family == "math" and op is not None and not op.elementwise:  # math has no max, no sum: math.exp, math.atan2
         return None
@@ -207,6 +209,8 @@ def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, A
             raise CallProblem(f"{name} takes its {op.params[0].name} first, as a string: {name}('ij,jk->ik', a, b)")
     if op.arity > 0 and len(args) < op.arity + len(op.tensor_positions):  # torch.gather(x, 1, index=i)
         args, keywords = _tensors_by_keyword(op, args, keywords)
+    if op.keyword_tensors:  # torch.masked.sum(x, 0, mask=m): the mask among the tensors
+        args, keywords = _keyword_tensors(op, name, args, keywords, front)
     if op.optional_args:  # cross_entropy(x, t, weight=w), cross_entropy(x, t)
         args, keywords = _optional(op, name, args, keywords, front)
     positions = op.tensor_positions if dialect is None or dialect.tensor_positions is None else dialect.tensor_positions
@@ -328,6 +332,20 @@ def _tensors_by_keyword(op: Op, args: list[Any], keywords: list[tuple[str, Any]]
                 args = [*args, by_name[name]]
                 taken.add(name)
     return args, [(k, v) for k, v in keywords if k not in taken]
+
+
+def _keyword_tensors(op: Op, name: str, args: list[Any], keywords: list[tuple[str, Any]], front: Front
+                     ) -> tuple[list[Any], list[tuple[str, Any]]]:
+    """The call's args with its keyword-only tensors (Op.keyword_tensors) after its other tensors."""
+    before = op.arity - len(op.keyword_tensors)
+    if len(args) < before:
+        raise CallProblem(f"{name} takes {before} argument{'s' if before != 1 else ''}, got {len(args)}")
+    given = dict(keywords)
+    missing = [key for key in op.keyword_tensors if key not in given or front.kind(given[key]) == NONE]
+    if missing:
+        raise CallProblem(f"{name}() missing the keyword argument '{missing[0]}'", keyword=missing[0])
+    tensors = [given[key] for key in op.keyword_tensors]
+    return [*args[:before], *tensors, *args[before:]], [(k, v) for k, v in keywords if k not in op.keyword_tensors]
 
 
 def _optional(op: Op, name: str, args: list[Any], keywords: list[tuple[str, Any]], front: Front

@@ -955,7 +955,8 @@ class FunctionEntry:
 _GROUPS = {"elementwise": "elementwise functions", "reductions": "reductions", "structure": "structure",
            "shape": "shape", "linalg": "linear algebra", "indexing": "structure", "construct": "constructors", "nn": "torch.nn.functional",
            "losses": "torch.nn.functional", "conv": "torch.nn.functional", "resample": "torch.nn.functional",
-           "sorting": "reductions", "special": "elementwise functions", "decompositions": "linear algebra"}
+           "sorting": "reductions", "special": "elementwise functions", "decompositions": "linear algebra",
+           "masked": "reductions"}
 
 
 def functions() -> list[FunctionEntry]:

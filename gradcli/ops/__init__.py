@@ -20,6 +20,7 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     decompositions.py  cholesky, qr, eigh, svd, slogdet, pinv, matrix_exp...: LAPACK's values, PyTorch's derivatives
     sorting.py      sort, argsort, msort, topk, kthvalue, median, nanmedian, cummax, cummin, aminmax
     special.py      torch.special's functions (i0, ndtr, erfcx...), nan_to_num, the shrinks, rsub, ldexp
+    masked.py       torch.masked's functions: sum, mean, amax, softmax, var... where a mask holds
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from gradcli.ops import (
     indexing,
     linalg,
     losses,
+    masked,
     nn,
     reductions,
     resample,
@@ -66,7 +68,7 @@ __all__ = [
 
 # The modules of rows, in the table's order: a new module of rows is added here alone.
 MODULES = (elementwise, reductions, structure, linalg, shape, indexing, construct, nn, losses, conv, resample, sorting,
-           special, decompositions)
+           special, decompositions, masked)
 OPS: dict[str, Op] = {op.name: op for module in MODULES for op in module.ROWS}
 
 # The infix and prefix operators of the language, and the ops they stand for.

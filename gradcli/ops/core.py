@@ -246,6 +246,9 @@ class Op:
     # positional args, the keyword, the number a left-out one is). cross_entropy(x, t, weight=w):
     # ((2, "weight", 1.0),), every class weighing 1 where no weight is given.
     optional_args: tuple[tuple[int, str, float], ...] = ()
+    # The last tensor args, which PyTorch takes by keyword alone (torch.masked.sum(x, 0, mask=m)): a call
+    # gives each by that keyword, and they stand after the other tensors, before the params.
+    keyword_tensors: tuple[str, ...] = ()
     # The row a call means instead when its index arg (at index_from) is a float: a float
     # constant, or computed from inputs (cross_entropy's class probabilities). An input stays
     # an index.

@@ -274,6 +274,10 @@ def points_of(name: str) -> list[tuple]:
         return [([u[0]], v) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
     if name in THIRDS:
         return [(u, v, w) for u, v in itertools.product(VECTOR_PAIRS, repeat=2) for w in THIRDS[name]]
+    if name.startswith("masked.") and name.endswith(".where"):  # torch.masked's: where a mask holds (none, all)
+        return [(v, m) for v in VECTORS for m in ([1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 0.0])]
+    if name == "masked.logaddexp":
+        return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name == "masked_scatter":  # a pair, where a mask holds (NaN holds), filled from another pair in order
         return [(x, m, v) for x in VECTOR_PAIRS for m in ([1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [nan, 0.0]) for v in VECTOR_PAIRS]
     if name in ("diagonal_scatter", "select_scatter"):  # a (2, 2) matrix, and a vector put on its diagonal or row
