@@ -45,7 +45,9 @@ ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "mm", "mv", "bmm", "baddbmm", "addbmm", "d
                             "cholesky", "linalg_cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "linalg_svd",
                             "svdvals", "slogdet", "inv_ex", "solve_ex", "solve_triangular", "triangular_solve",
                             "cholesky_solve", "cholesky_inverse", "matrix_exp", "pinv", "matrix_power", "matrix_norm",
-                            "cond"}
+                            "cond",
+                            # torch.masked's amax and amin are amax and amin
+                            "masked.amax", "masked.amax.where", "masked.amin", "masked.amin.where"}
 # gradcli keeps a subnormal result where PyTorch's gives 0.
 SUBNORMAL_WHERE_PYTORCH_GIVES_0 = {
     "sigmoid": "exp(x) / (1 + exp(x)) below 0; PyTorch's 1 / (1 + exp(-x)) is 0 once exp(-x) overflows",

@@ -155,9 +155,9 @@ def _pair(name: str, program: Any, params: tuple[Param, ...], examples: Any, ref
                        sympy=None, keyword_tensors=masks, conditions=tuple(range(arity, arity + len(masks))),
                        text=_text(name, masks),
                        examples=tuple((shapes + shapes[:1] * len(masks), given) for shapes, given in examples),
-                       reference=f"torch.masked.{name}({reference}, " + ", ".join(
-                           f"{key}={p} != 0" for key, p in zip(masks, positions.split(", "), strict=True)) + ")",
-                       **fields)
+                       reference=(call := f"torch.masked.{name}({reference}, " + ", ".join(
+                           f"{key}={p} != 0" for key, p in zip(masks, positions.split(", "), strict=True)) + ")"),
+                       reference_program=call, **fields)
     return [plain, masked] if masked_form else [plain]
 
 
