@@ -328,9 +328,10 @@ def _tensors_by_keyword(op: Op, args: list[Any], keywords: list[tuple[str, Any]]
             taken.add(name)
     if len(args) < max(op.arity, 0):  # torch.gather(x, dim=1, index=i): the params by keyword too
         for name in names[len(args):]:
-            if name in by_name and name not in taken:
-                args = [*args, by_name[name]]
-                taken.add(name)
+            if name not in by_name or name in taken:
+                break  # (a later one is not bound in the place of one left out: clamp(x, max=t))
+            args = [*args, by_name[name]]
+            taken.add(name)
     return args, [(k, v) for k, v in keywords if k not in taken]
 
 

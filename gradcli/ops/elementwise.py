@@ -797,17 +797,19 @@ ROWS = [
     # addcmul(input, t1, t2, value=1) and addcdiv: input + value * t1 * t2 (/ t2), in PyTorch's order
     elementwise("addcmul", 3, lambda xp, x, a, b, value=1.0: x + value * a * b,
                 lambda xp, g, ans, x, a, b, value=1.0: (g, g * (b * value), g * (a * value)), "AddcmulBackward0",
-                sympy=lambda x, a, b, value=1.0: x + value * a * b, params=(VALUE,), methods=("addcmul",)),
+                sympy=lambda x, a, b, value=1.0: x + value * a * b, params=(VALUE,), methods=("addcmul",),
+                inputs=("input", "tensor1", "tensor2")),
     elementwise("addcdiv", 3, lambda xp, x, a, b, value=1.0: x + value * a / b,
                 lambda xp, g, ans, x, a, b, value=1.0: (g, g * (value / b), -g * (value * a / (b * b))), "AddcdivBackward0",
                 sympy=lambda x, a, b, value=1.0: x + value * a / b, params=(VALUE,), methods=("addcdiv",),
+                inputs=("input", "tensor1", "tensor2"),
                 domain=((-2.0, 2.0), (-2.0, 2.0), (0.5, 2.0))),
     # lerp(start, end, weight): PyTorch's gradients g * (1 - weight), g * weight, g * (end - start)
     elementwise("lerp", 3, _lerp, lambda xp, g, ans, start, end, weight: (g * (1.0 - weight), g * weight,
                                                                            g * (end - start)),
                 "LerpBackward1", sympy=lambda start, end, weight: start + weight * (end - start),
                 torch_node_rule=_lerp_torch_node, scalar_overloads=frozenset({"LerpBackward0"}),
-                domain=((-2.0, 2.0), (-2.0, 2.0), (0.0, 1.0)), methods=("lerp",)),
+                domain=((-2.0, 2.0), (-2.0, 2.0), (0.0, 1.0)), methods=("lerp",), inputs=("input", "end", "weight")),
     # comparisons (below every other operator: `a + 1 < b` is `(a + 1) < b`) and the logical
     # operators on their masks, `|` below `&`, as in Python. Their values are constants of the
     # point: no gradient flows through them, PyTorch records no node (`x * (x > 0)` is MulBackward0
@@ -829,6 +831,7 @@ ROWS = [
                 mask=lambda c, a, b: (True, c == 0, c != 0), conditions=(0,),
                 sympy=lambda c, a, b: load_sympy().Piecewise((a, load_sympy().Ne(c, 0)), (b, True)), kinked=True, dtype="keeps",
                 methods=("where",), dialects=(Dialect(METHOD, tensor_positions=(1, 0, 2)),),  # x.where(cond, y)
+                inputs=("condition", "input", "other"),
                 reference="torch.where(a != 0, b, c)"),
     # masked_fill(x, mask, value): value where the mask holds; x's gradient masked there, value's the rest.
     elementwise("masked_fill", 3, lambda xp, x, m, v: xp.where(m != 0, v, x), _no_derivative, "MaskedFillBackward1",
@@ -836,7 +839,8 @@ ROWS = [
                 scalar_overloads=frozenset({"MaskedFillBackward0"}),
                 sympy=lambda x, m, v: load_sympy().Piecewise((v, load_sympy().Ne(m, 0)), (x, True)), kinked=True,
                 examples=tuple((shapes, {}) for shapes in [((), (), ()), ((4,), (4,), ()), ((2, 3), (3,), ())]),
-                methods=("masked_fill",), dtype="keeps", reference="a.masked_fill(b != 0, c)"),
+                methods=("masked_fill",), dtype="keeps", reference="a.masked_fill(b != 0, c)",
+                inputs=("input", "mask", "value")),
 ]
 
 
