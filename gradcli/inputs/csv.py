@@ -22,7 +22,7 @@ import numpy as np
 
 from gradcli.arrow import floats
 from gradcli.errors import PointsProblem
-from gradcli.inputs.rows import Array, PointShapes, Rows, Shape, each_line, shown, text_array
+from gradcli.inputs.rows import Array, PointShapes, Rows, Shape, each_line, placed, shown, text_array
 
 _COLUMN = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)((?:\[\d+\])*)\s*$")
 MAX_INDEX_DIGITS = 18  # an index past a billion billion columns cannot be filled
@@ -113,20 +113,9 @@ class Csv:
         return True
 
     def columns(self, parsed: object) -> dict[str, Array]:
-        """The inputs' columns from `fast`'s numbers, a column a cell: a number's own column is
-        the input's, as it is (no copy); a vector's elements are gathered into one array."""
+        """The inputs' columns from `fast`'s numbers, a column a cell."""
         assert isinstance(parsed, tuple)
-        numbers = parsed[0]
-        count = len(numbers[0])
-        shapes = self.shapes.shapes
-        columns = {name: np.empty((count, *shapes[name])) for name in self.inputs if shapes.get(name)}
-        for column, (name, index) in zip(numbers, self.layout, strict=True):
-            if index:
-                key: tuple[Any, ...] = (slice(None), *index)
-                columns[name][key] = column
-            else:
-                columns[name] = column
-        return columns
+        return placed(self.layout, self.shapes.shapes, self.inputs, parsed[0], len(parsed[0][0]))
 
     def extra(self, parsed: object) -> dict[str, Any]:
         """The columns carried through, from `fast`'s reading."""
@@ -150,14 +139,8 @@ class Csv:
         return numbers, [cells[i] for i, _ in self.extras]  # type: ignore[return-value]
 
     def _columns(self, rows: Any) -> dict[str, Array]:
-        count = len(rows)
-        table = np.asarray(rows, dtype=float).reshape(count, len(self.layout))
-        shapes = self.shapes.shapes
-        columns = {name: np.empty((count, *shapes[name])) for name in self.inputs if name in shapes}
-        for position, (name, index) in enumerate(self.layout):
-            key: tuple[Any, ...] = (slice(None), *index)
-            columns[name][key] = table[:, position]
-        return columns
+        table = np.asarray(rows, dtype=float).reshape(len(rows), len(self.layout))
+        return placed(self.layout, self.shapes.shapes, self.inputs, list(np.ascontiguousarray(table.T)), len(rows))
 
 
 def _split_at_cr(block: bytes | memoryview, rows: int) -> bool:

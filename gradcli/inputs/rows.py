@@ -139,6 +139,21 @@ def each_line(texts: list[str], lines: list[int], skip_bad: bool, row: Callable[
     return rows, good, problems
 
 
+def placed(layout: list[tuple[str, tuple[int, ...]]], shapes: Mapping[str, Shape], inputs: Mapping[str, int],
+           cells: list[Array], count: int) -> dict[str, Array]:
+    """The inputs' columns, in the program's order, from a column of numbers a cell of `layout` (an
+    input and an element's index): a number's own column is the input's, as it is; a vector's or a
+    matrix's elements are gathered into one array."""
+    columns = {name: np.empty((count, *shapes[name])) for name in inputs if shapes.get(name)}
+    for column, (name, index) in zip(cells, layout, strict=True):
+        if index:
+            key: tuple[Any, ...] = (slice(None), *index)
+            columns[name][key] = column
+        else:
+            columns[name] = column
+    return {name: columns[name] for name in inputs if name in columns}
+
+
 class PointShapes:
     """The shape of each input at a point, the same at every point of a run.
 

@@ -23,7 +23,7 @@ from gradcli.errors import NameProblem, PointsProblem
 from gradcli.inputs.csv import _COLUMN, _layout, _number, _shapes
 from gradcli.inputs.jsonl import _Named, _value
 from gradcli.inputs.points import PointChunk
-from gradcli.inputs.rows import Array, PointShapes, Shape
+from gradcli.inputs.rows import Array, PointShapes, Shape, placed
 
 # The formats --points-format names, and the extensions that choose the table formats.
 POINTS_FORMATS = ("csv", "jsonl", "parquet", "arrow")
@@ -231,15 +231,9 @@ class TableReader:
             good[problems[0].line - start :] = False
         good[list(bad)] = False
         rows = np.flatnonzero(good)
-        columns: dict[str, Array] = {}
-        for name in self.inputs:
-            if name in values:
-                columns[name] = values[name][rows]
-            elif name in self.shapes.shapes and any(n == name for n, _ in self.layout):
-                columns[name] = np.empty((rows.size, *self.shapes.shapes[name]))
-        for position, (name, index) in enumerate(self.layout):
-            key: tuple[Any, ...] = (slice(None), *index)
-            columns[name][key] = table[rows, position]
+        cells = placed(self.layout, self.shapes.shapes, self.inputs, list(np.ascontiguousarray(table[rows].T)), rows.size)
+        columns = {name: values[name][rows] if name in values else cells[name]
+                   for name in self.inputs if name in values or name in cells}
         lines = (rows + start).tolist()
         extra = {name: _arrow(batch.column(name), None if rows.size == count else rows) for name in self.extras}
         if problems and not self.skip_bad:

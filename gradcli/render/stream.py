@@ -265,6 +265,12 @@ def _result_labels(result: BatchResult) -> list[str]:
     return labels
 
 
+def _result_table(result: BatchResult, count: int) -> np.ndarray:
+    """The results as (points, columns), the columns _result_labels names."""
+    blocks = [_flat(value) for value in result.values] + [_flat(array) for _, array in result.columns()]
+    return np.concatenate(blocks, axis=1) if blocks else np.empty((count, 0))
+
+
 def _outside(names: list[str], labels: list[str], row_id: bool) -> list[str]:
     """The names of the columns carried through as written beside the results' `labels`: one that is
     also a result's name (or `row` with --row-id) is written `extra_NAME`."""
@@ -318,6 +324,7 @@ class Writer:
     another thread (see Pipelined); `write` does both at once."""
 
     out: TextIO
+    held: list[tuple[PointsProblem, int]]  # bad lines (and the line of their header) waiting for a header
 
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         raise NotImplementedError
@@ -327,7 +334,19 @@ class Writer:
 
     def render_bad(self, problems: Sequence[PointsProblem], header: int) -> Rendering:
         """--mark-bad: a row for each bad line, where it was (what a format writes before its
-        first results, a header, waits for them)."""
+        first results, a header, waits for them: `held`)."""
+        marked = [(problem, header) for problem in problems]
+        if not self._begun():
+            self.held += marked
+            return list
+        text = self._bad_lines(marked)
+        return lambda: [text]
+
+    def _begun(self) -> bool:
+        """Is what goes before the rows (a header) written?"""
+        return True
+
+    def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> str:
         raise NotImplementedError
 
     def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
@@ -358,12 +377,11 @@ class JsonLinesWriter(Writer):
         self.fixed = {name: to_json(value) for name, value in fixed.items()}
         self.inputs = list(inputs)
 
-    def render_bad(self, problems: Sequence[PointsProblem], header: int) -> Rendering:
-        text = "".join(json.dumps({"line": problem.line, "row": problem.line - header,
+    def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> str:
+        return "".join(json.dumps({"line": problem.line, "row": problem.line - header,
                                    **_beside({name: _json_ready(value) for name, value in problem.extra.items()}),
                                    "error": problem.reason}) + "\n"
-                       for problem in problems)
-        return lambda: [text]
+                       for problem, header in problems)
 
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         if not chunk.count:
@@ -493,7 +511,7 @@ class CsvWriter(Writer):
         self.marks = marks  # --mark-bad: an `error` column after the columns carried through
         self.lead: list[str] = []  # `row` (--row-id), then the columns carried through, fixed by the first chunk
         self.results = 0  # the results' columns, known from the first chunk
-        self.held: list[tuple[PointsProblem, int]] = []  # bad lines before the header
+        self.held = []
 
     def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> str:
         extras = self.lead[1:] if self.row_id else self.lead
@@ -502,12 +520,8 @@ class CsvWriter(Writer):
                                  _csv_cell(problem.reason), *[""] * self.results]) + "\n"
                        for problem, header in problems)
 
-    def render_bad(self, problems: Sequence[PointsProblem], header: int) -> Rendering:
-        if not self.started:
-            self.held += [(problem, header) for problem in problems]
-            return list
-        text = self._bad_lines([(problem, header) for problem in problems])
-        return lambda: [text]
+    def _begun(self) -> bool:
+        return self.started
 
     def finish(self) -> list[Text]:
         if self.started or not self.held:
@@ -516,16 +530,16 @@ class CsvWriter(Writer):
         return [",".join([*(["row"] if self.row_id else []), "error"]) + "\n", self._bad_lines(self.held)]
 
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
-        derivatives = result.columns()
         header: list[Text] = []
         if not self.started:
             self.lead = _extra_names(chunk, self.row_id)
-            taken = [*_result_labels(result), *(["error"] if self.marks else [])]
+            results = _result_labels(result)
+            taken = [*results, *(["error"] if self.marks else [])]
             labels: list[str] = [*(["row"] if self.row_id else []),
                                  *(_csv_cell(name) for name in _outside(list(chunk.extra), taken, self.row_id)),
                                  *(["error"] if self.marks else [])]
-            self.results = len(_result_labels(result))
-            labels += _result_labels(result)
+            self.results = len(results)
+            labels += results
             header.append(",".join(labels) + "\n")
             self.started = True
             if self.held:  # bad lines that came before the first results, after the header
@@ -535,8 +549,7 @@ class CsvWriter(Writer):
             return lambda: header
 
         def rows() -> list[Text]:
-            blocks = [_flat(v) for v in result.values] + [_flat(array) for _, array in derivatives]
-            table = np.concatenate(blocks, axis=1) if blocks else np.empty((chunk.count, 0))
+            table = _result_table(result, chunk.count)
             fast = 0 < table.shape[1] <= WIDEST and available()
             texts = [] if fast else [",".join(map(repr, row)) + "\n" for row in table.tolist()]
             lines: list[Text] = _csv_rows(table) if fast else ["".join(texts)]
@@ -605,19 +618,15 @@ class TableWriter(Writer):
                  marks: bool = False) -> None:
         self.out = out
         self.widths: list[int] = []
-        self.held: list[tuple[PointsProblem, int]] = []  # bad lines before the header
+        self.held = []
 
     def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> str:
         width = self.widths[0] if self.widths else LINE_WIDTH
         return "".join(f" {problem.line - header:>{width}} │ error: {visible(problem.reason)}\n"
                        for problem, header in problems)
 
-    def render_bad(self, problems: Sequence[PointsProblem], header: int) -> Rendering:
-        if not self.widths:
-            self.held += [(problem, header) for problem in problems]
-            return list
-        text = self._bad_lines([(problem, header) for problem in problems])
-        return lambda: [text]
+    def _begun(self) -> bool:
+        return bool(self.widths)
 
     def finish(self) -> list[Text]:
         held, self.held = self.held, []
@@ -710,7 +719,28 @@ class Pipelined:
 WRITERS: dict[str, Callable[..., Any]] = {"json": JsonLinesWriter, "csv": CsvWriter, "table": TableWriter}
 
 
-class Stdout:
+class _Sink:
+    """Where --points results go, chunk by chunk, through `writer` (Stdout, Output)."""
+
+    writer: Any
+
+    def write(self, chunk: PointChunk, result: BatchResult) -> None:
+        self.writer.write(chunk, result)
+        self._sent()
+
+    def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
+        self.writer.write_bad(problems, header)
+        self._sent()
+
+    def _sent(self) -> None:
+        """A chunk is written."""
+
+    def flush(self) -> None:
+        if isinstance(self.writer, Pipelined):
+            self.writer.flush()
+
+
+class Stdout(_Sink):
     """--points results to standard output (`out`): from a file pipelined, from a pipe or a
     terminal each chunk flushed as soon as it is written. The same calls as Output."""
 
@@ -721,19 +751,9 @@ class Stdout:
         writer = WRITERS[kind](out, fixed, inputs, row_id=row_id, marks=marks)
         self.writer: Writer | Pipelined = writer if live else Pipelined(writer)
 
-    def write(self, chunk: PointChunk, result: BatchResult) -> None:
-        self.writer.write(chunk, result)
+    def _sent(self) -> None:
         if self.live:
             self.out.flush()
-
-    def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
-        self.writer.write_bad(problems, header)
-        if self.live:
-            self.out.flush()
-
-    def flush(self) -> None:
-        if isinstance(self.writer, Pipelined):
-            self.writer.flush()
 
     def commit(self) -> None:
         self.flush()
@@ -851,15 +871,8 @@ class ColumnsWriter:
 
         if not chunk.count and self.writer is not None:
             return
-        labels: list[str] = []
-        blocks: list[np.ndarray] = []
-        for name, value in zip(result.root_names, result.values, strict=True):
-            labels += _element_names("value" if len(result.values) == 1 else f"value_{name}", value.shape[1:])
-            blocks.append(_flat(value))
-        for label, array in result.columns():
-            labels += _element_names(label, array.shape[1:])
-            blocks.append(_flat(array))
-        table = np.concatenate(blocks, axis=1)
+        labels = _result_labels(result)
+        table = _result_table(result, chunk.count)
         names: list[str] = []
         arrays: list[Any] = []
         if self.row_id:
@@ -981,7 +994,7 @@ def _numbers(array: np.ndarray, kind: Any) -> Any:
     return pa.Array.from_buffers(kind, len(array), [None, pa.py_buffer(array)])
 
 
-class Output:
+class Output(_Sink):
     """--output FILE: results written to FILE.partial and renamed to FILE once the run is done;
     a run that fails leaves no file (an older FILE stays as it was)."""
 
@@ -1011,16 +1024,6 @@ class Output:
                                                                                  marks=marks)
             if pipelined:
                 self.writer = Pipelined(self.writer)
-
-    def write(self, chunk: PointChunk, result: BatchResult) -> None:
-        self.writer.write(chunk, result)
-
-    def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
-        self.writer.write_bad(problems, header)
-
-    def flush(self) -> None:
-        if isinstance(self.writer, Pipelined):
-            self.writer.flush()
 
     def commit(self) -> None:
         import os
