@@ -61,7 +61,7 @@ def _read(lines: list[str]) -> dict[str, list[float]] | None:
 
 
 @compiled
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(_plain_line(), min_size=1, max_size=8))
 def test_plain_lines_are_read_as_python_reads_them(lines):
     found = _read(lines)
