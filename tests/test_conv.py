@@ -18,7 +18,6 @@ import pytest
 from gradcli import grad
 from gradcli.derivatives import hessian
 from gradcli.ops import OPS
-from gradcli.tape import compile_program
 from gradcli.torch_graph import backward_graph
 from tests.helpers import central_difference, cli
 
@@ -85,8 +84,7 @@ def test_values_gradients_and_node_are_pytorchs(program, spelled, shapes):
     np.testing.assert_allclose(result.value, out.detach().numpy(), rtol=1e-12, atol=1e-12)
     for name in point:
         np.testing.assert_allclose(result.grad[name], grads[name], rtol=1e-12, atol=1e-12, err_msg=name)
-    tape = compile_program(program)
-    nodes = backward_graph(tape, result.roots, result.values)
+    nodes = backward_graph(result.tape, result.roots, result.values)  # (the tape at this point's shapes)
     assert nodes[0].op == type(out.grad_fn).__name__  # (the root first)
 
 
@@ -116,7 +114,7 @@ def test_the_bias_is_the_third_next_function_and_none_without_one():
         tensors = [torch.tensor(v, requires_grad=True) for v in point.values()]
         functions = call(*tensors).grad_fn.next_functions
         result = grad(f"sum({program})", at={k: v for k, v in point.items() if k in program})
-        graph = backward_graph(compile_program(f"sum({program})"), result.roots, result.values)
+        graph = backward_graph(result.tape, result.roots, result.values)
         conv = next(n for n in graph if n.op == "ConvolutionBackward0")
         assert graph[0].op == "SumBackward0"
         assert [f is None for f, _ in functions] == [i is None for i in conv.next_functions]

@@ -73,8 +73,6 @@ KNOWN: dict[str, str] = {
     "max_pool1d_with_indices[1]": "next_functions: SqueezeBackward1 over the leaf; PyTorch: Squeeze over MaxPool2DWithIndices over Unsqueeze",
     "adaptive_max_pool1d_with_indices": "next_functions: SqueezeBackward1 over the leaf; PyTorch: Squeeze over AdaptiveMaxPool2D over Unsqueeze",
     "adaptive_max_pool1d_with_indices[1]": "next_functions: SqueezeBackward1 over the leaf; PyTorch: Squeeze over AdaptiveMaxPool2D over Unsqueeze",
-    "conv1d[1]": "next_functions: an unbatched input's Squeeze over the leaves; PyTorch: Squeeze over Convolution",
-    "conv2d": "next_functions: an unbatched input's Squeeze over the leaves; PyTorch: Squeeze over Convolution",
 }
 
 

@@ -282,11 +282,30 @@ def _on_symbols(forward: Any) -> Any:
     return build
 
 
-def _conv_row(d: int, examples: Any, **fields: Any) -> Op:
+def _conv_program(d: int) -> Any:
+    # PyTorch's conv of an unbatched input: the input unsqueezed, convolved, the result squeezed
+    # back (SqueezeBackward1 over ConvolutionBackward0 over UnsqueezeBackward0); over --points,
+    # where the shapes are not known, one node.
+    def program(emit: Any, x: Any, w: Any, b: Any, **params: Any) -> Any:
+        shape = emit.shape(x)
+        if shape is not None and len(shape) == d + 1:
+            convolved = emit(f"conv{d}d_whole", emit("unsqueeze", x, dim=0), w, b, **params)
+            return emit("squeeze", convolved, dim=0)
+        return emit(f"conv{d}d_whole", x, w, b, **params)
+
+    return program
+
+
+def _conv_row(d: int, examples: Any, **fields: Any) -> list[Op]:
     forward = partial(_conv, d)
-    return structural(f"conv{d}d", 3, forward, partial(_conv_vjp, d), "ConvolutionBackward0", jvp=partial(_conv_jvp, d),
-                      sympy=_on_symbols(forward), shape=partial(_conv_shape, d), torch_node_rule=partial(_conv_node, d),
-                      optional_args=((2, "bias", 0.0),), params=_CONV_PARAMS, text=_conv_text(d), examples=examples, **fields)
+    return [composite(f"conv{d}d", 3, _conv_program(d), "ConvolutionBackward0", sympy=_on_symbols(forward),
+                      shape=partial(_conv_shape, d), torch_node_rule=partial(_conv_node, d),
+                      optional_args=((2, "bias", 0.0),), params=_CONV_PARAMS, text=_conv_text(d), examples=examples,
+                      **fields),
+            structural(f"conv{d}d_whole", 3, forward, partial(_conv_vjp, d), "ConvolutionBackward0",
+                       jvp=partial(_conv_jvp, d), sympy=_on_symbols(forward), shape=partial(_conv_shape, d),
+                       torch_node_rule=partial(_conv_node, d), optional_args=((2, "bias", 0.0),), params=_CONV_PARAMS,
+                       text=_conv_text(d), examples=examples[:1], callable=False, reference=None)]
 
 
 # --- conv_transpose1d/2d/3d ----------------------------------------------------------------------
@@ -658,18 +677,18 @@ _WITH_INDICES: list[Op] = []  # the rows of max_pool1d/2d/3d with return_indices
 
 
 ROWS: list[Op] = [
-    _conv_row(1, ((((1, 2, 4), (2, 2, 2), (2,)), {}),
+    *_conv_row(1, ((((1, 2, 4), (2, 2, 2), (2,)), {}),
                   (((2, 5), (2, 2, 3), (2,)), {"stride": (2,), "padding": (1,)}),
                   (((2, 2, 5), (4, 1, 2), (4,)), {"groups": 2, "dilation": (2,)}),
                   (((1, 2, 4), (3, 2, 2), ()), {"padding": "same"}),
                   (((2, 6), (1, 2, 3), (1,)), {"padding": "valid", "stride": (3,)})),
                   reference="F.conv1d(a, b)", reference_program="conv1d(a, b)"),
-    _conv_row(2, ((((1, 3, 3), (2, 1, 2, 2), (2,)), {}),
+    *_conv_row(2, ((((1, 3, 3), (2, 1, 2, 2), (2,)), {}),
                   (((1, 2, 4, 3), (2, 2, 2, 2), (2,)), {"stride": (2, 1), "padding": (1, 0)}),
                   (((2, 4, 4), (2, 1, 3, 2), (2,)), {"groups": 2, "padding": "same", "dilation": (1, 2)}),
                   (((1, 1, 5, 5), (1, 1, 2, 2), (1,)), {"stride": (2,), "dilation": (2,)})),
                   reference="F.conv2d(a, b)", reference_program="F.conv2d(a, b)"),
-    _conv_row(3, ((((1, 2, 3, 3, 2), (2, 2, 2, 2, 1), (2,)), {}),
+    *_conv_row(3, ((((1, 2, 3, 3, 2), (2, 2, 2, 2, 1), (2,)), {}),
                   (((1, 2, 4, 3, 3), (2, 1, 2, 1, 2), (2,)), {"stride": (2, 1, 1), "padding": (1, 0, 1), "groups": 2}),
                   (((2, 3, 3, 4), (1, 2, 2, 2, 2), (1,)), {"padding": "same", "dilation": (1, 1, 2)})),
                   reference="F.conv3d(a, b)", reference_program="F.conv3d(a, b)"),
