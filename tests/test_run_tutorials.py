@@ -27,7 +27,6 @@ EXPECTED = ROOT / "tests" / "reference" / "run" / "tutorials"
 ADDRESS = re.compile(r"0x[0-9a-f]+|(?<=id\(Z\): )[0-9]+")  # (d2l_ndarray prints id(Z), an address too)
 
 REFUSED = {  # the file: the words of gradcli's exit-2 error that name the construct
-    "d2l_numerical_stability": "'torch.normal' is not supported",
     "jcjohnson_dynamic_net": "import of 'random' is not supported",
     "jcjohnson_two_layer_net_numpy": "'numpy.random' is not supported",
     "micrograd_engine_vs_torch": "the special method '__add__' is not supported",

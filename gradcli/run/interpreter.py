@@ -194,11 +194,20 @@ class BackwardCall:
 
 _CONSTRUCTORS = {"tensor", "as_tensor", "array", "ones", "zeros", "ones_like", "zeros_like", "full", "full_like", "eye",
                  "arange", "linspace", "empty", "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed",
-                 "randperm", "initial_seed",
+                 "randperm", "initial_seed", "normal",
                  "no_grad", "enable_grad", "grad", "backward", "is_tensor", "from_numpy"}
 _KINDS = {bool: lowering.BOOL, int: lowering.INT, float: lowering.FLOAT, type(None): lowering.NONE, str: lowering.STR,
           list: lowering.LIST, tuple: lowering.TUPLE, Size: lowering.TUPLE}
-_RANDOM = {"rand", "randn", "randint", "rand_like", "randn_like", "randperm", "manual_seed", "initial_seed"}
+_RANDOM = {"rand", "randn", "randint", "rand_like", "randn_like", "randperm", "manual_seed", "initial_seed", "normal"}
+_NORMAL_OVERLOADS = (
+    "normal() received an invalid combination of arguments - got ({}), but expected one of:\n"
+    " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, Tensor out = None, "
+    "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)\n")
+_NORMAL_KIND = {np.dtype(np.int64): "Long", np.dtype(np.int32): "Int", np.dtype(np.bool_): "Bool"}
 _CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "newaxis": None}
 
 
@@ -1538,13 +1547,16 @@ class Interpreter:
             return args[0]
         return self.tensor_from(args[0], Dtype(kind), node)
 
-    def random(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    def random(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST,
+               moments: tuple[float, float] = (0.0, 1.0)) -> Any:
         """torch's random constructors, drawn from the run's generator (gradcli.run.random) as PyTorch draws them."""
         if name == "manual_seed":
             self.generator.manual_seed(int(args[0] if args else kwargs["seed"]))
             return None  # (PyTorch returns the generator; files call it for its effect)
         if name == "initial_seed":
             return self.generator.initial_seed()
+        if name == "normal":
+            return self.normal(args, kwargs, node)
         requires_grad = bool(kwargs.pop("requires_grad", False))
         dtype = kwargs.pop("dtype", None)
         kwargs.pop("device", None)
@@ -1590,11 +1602,62 @@ class Interpreter:
         elif name in ("rand", "rand_like"):
             data = self.generator.rand(shape, kind)
         else:
-            data = self.generator.randn(shape, kind)
+            data = self.generator.normal_(np.empty(shape, dtype=kind), *moments)
         tensor = Tensor(self.graph, data)
         if requires_grad:
             self.set_requires_grad(tensor, True)
         return tensor
+
+    def normal(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
+        """torch.normal's four overloads: (float, float, size) fills a new tensor as normal_(mean, std)
+        does; a tensor mean adds itself to normal_(0, std), a tensor std scales normal_(0, 1) then
+        adds the mean, as PyTorch's normal kernels compute them."""
+        if kwargs.pop("generator", None) is not None or kwargs.pop("out", None) is not None:
+            raise self.refuse(node, "torch.normal(...) with generator= or out= is not supported",
+                              "torch's default generator: leave generator= and out= out")
+        bound = _python_bind("normal", ["mean", "std", "size"], args,
+                             {k: v for k, v in kwargs.items() if k in ("mean", "std", "size")})
+        extra = sorted(kwargs.keys() - {"mean", "std", "size", "dtype", "requires_grad", "device"})
+        if extra:
+            raise TorchError("TypeError", f"normal() got an unexpected keyword argument '{extra[0]}'")
+        mean, std, size = bound.get("mean", 0.0), bound.get("std", 1.0), bound.get("size")
+        tensors = [value for value in (mean, std) if isinstance(value, Tensor)]
+        numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (mean, std))
+        sizes_ok = isinstance(size, (tuple, list)) and all(isinstance(v, int) for v in size)
+        settings = size is not None or kwargs.get("dtype") is not None or kwargs.get("requires_grad")
+        if (tensors and settings) or (not tensors and not (numbers and sizes_ok)):
+            got = [_type_name(v) for v in args] + [f"{k}={_type_name(v)}" for k, v in kwargs.items()]
+            raise TorchError("TypeError", _NORMAL_OVERLOADS.format(", ".join(got)))
+        if not tensors:
+            dtype = kwargs.get("dtype")
+            if isinstance(dtype, Dtype) and dtype.numpy not in (FLOAT32, FLOAT64):
+                raise TorchError("NotImplementedError", f"\"normal_kernel_cpu\" not implemented for "
+                                                        f"'{_NORMAL_KIND.get(dtype.numpy, dtype.numpy.name)}'")
+            if float(std) < 0:
+                raise runtime_error(f"normal expects std >= 0.0, but found std {float(std):g}")
+            return self.random("randn", [tuple(size or ())], {"dtype": kwargs.get("dtype"),
+                                                 "requires_grad": kwargs.get("requires_grad", False)},
+                               node, moments=(float(mean), float(std)))
+        if any(t.requires_grad for t in tensors):
+            raise self.refuse(node, "torch.normal of a tensor that requires grad is not supported",
+                              "draw from a detached tensor: torch.normal(mean.detach(), std)")
+        shape = np.broadcast_shapes(*(t.data.shape for t in tensors))
+        kind = np.result_type(*(t.data.dtype for t in tensors))
+        if kind not in (FLOAT32, FLOAT64):
+            raise TorchError("NotImplementedError", f"\"normal_kernel_cpu\" not implemented for "
+                                                    f"'{_NORMAL_KIND.get(kind, kind.name)}'")
+        self.check_size(math.prod(shape), node)
+        if isinstance(std, Tensor):
+            if (std.data < 0).any():
+                raise runtime_error("normal expects all elements of std >= 0.0")
+            data = self.generator.normal_(np.empty(shape, dtype=kind))
+            data = (data * std.data.astype(kind)).astype(kind)
+        else:
+            if float(std) < 0:
+                raise runtime_error(f"normal expects std >= 0.0, but found std {float(std):g}")
+            data = self.generator.normal_(np.empty(shape, dtype=kind), 0.0, float(std))
+        data = (data + (mean.data.astype(kind) if isinstance(mean, Tensor) else kind.type(mean))).astype(kind)
+        return Tensor(self.graph, data)
 
     def construct(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
         requires_grad = bool(kwargs.pop("requires_grad", False))
