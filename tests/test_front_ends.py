@@ -69,10 +69,6 @@ KNOWN: dict[str, str] = {
     "nll_loss[1]": "a 0-d weight is broadcast; PyTorch: RuntimeError weight tensor should be defined for all 3 classes",
     "layer_norm[1]": "a 0-d bias is broadcast; PyTorch: RuntimeError Expected bias to be of same shape as normalized_shape",
     # next_functions: one node where PyTorch records a chain (a composite, or a view/squeeze around the op)
-    "max_pool1d_with_indices": "next_functions: SqueezeBackward1 over the leaf; PyTorch: Squeeze over MaxPool2DWithIndices over Unsqueeze",
-    "max_pool1d_with_indices[1]": "next_functions: SqueezeBackward1 over the leaf; PyTorch: Squeeze over MaxPool2DWithIndices over Unsqueeze",
-    "adaptive_max_pool1d_with_indices": "next_functions: SqueezeBackward1 over the leaf; PyTorch: Squeeze over AdaptiveMaxPool2D over Unsqueeze",
-    "adaptive_max_pool1d_with_indices[1]": "next_functions: SqueezeBackward1 over the leaf; PyTorch: Squeeze over AdaptiveMaxPool2D over Unsqueeze",
 }
 
 

@@ -455,7 +455,7 @@ def _transpose_row(d: int, examples: Any, **fields: Any) -> Op:
 
 def indices_row(name: str, node: str, forward: Callable[..., Any], vjp: Callable[..., Any], jvp: Callable[..., Any],
                 indices: Callable[..., Any], shape: Callable[..., Any], params: tuple[Param, ...], examples: Any = (),
-                reference: str = "", reference_program: str = "", **fields: Any) -> Op:
+                reference: str = "", reference_program: str = "", program: Any = None, **fields: Any) -> Op:
     """The row of a pooling's call with return_indices=True: the tuple (values, indices), one part at a
     time (Op.parts); the indices are each taken element's place in its plane of the input (int64), with
     no gradient. Tested as sorting.py's tuple rows are: its values (part 0) at the examples of the row
@@ -484,10 +484,12 @@ def indices_row(name: str, node: str, forward: Callable[..., Any], vjp: Callable
     def with_indices(call: str) -> str:  # F.max_pool2d(a, 2) -> F.max_pool2d(a, 2, return_indices=True)[0]
         return f"{call[:-1]}, return_indices=True)[0]"
 
-    return structural(f"{name}_with_indices", 1, part_forward, part_vjp, node, jvp=part_jvp, shape=part_shape,
-                      parts=2, integer_parts=(1,), params=params, kinked=True, callable=False, text=text,
-                      examples=tuple((shapes, {**given, "part": 0}) for shapes, given in examples),
-                      reference=with_indices(reference), reference_program=with_indices(reference_program), **fields)
+    common = dict(shape=part_shape, parts=2, integer_parts=(1,), params=params, kinked=True, callable=False, text=text,
+                  examples=tuple((shapes, {**given, "part": 0}) for shapes, given in examples),
+                  reference=with_indices(reference), reference_program=with_indices(reference_program), **fields)
+    if program is not None:  # a 1-D pooling: the 2-D row's parts over the unsqueezed input, as PyTorch records them
+        return composite(f"{name}_with_indices", 1, program, node, sympy=None, **common)
+    return structural(f"{name}_with_indices", 1, part_forward, part_vjp, node, jvp=part_jvp, **common)
 
 
 # --- avg_pool1d/2d, max_pool1d/2d ------------------------------------------------------------------
@@ -584,14 +586,14 @@ def _avg_row(d: int, examples: Any, **fields: Any) -> Op:
 def _pool1d(row: str) -> Any:
     """PyTorch's 1-D pooling: the 2-D one over the input unsqueezed at -2, squeezed back (so the graph is
     SqueezeBackward1 over the 2-D node over UnsqueezeBackward0, batched or not)."""
-    name = row.replace("2d", "1d")
+    name = row.replace("2d", "1d").removesuffix("_with_indices")
 
     def program(emit: Any, x: Any, kernel_size: Any = None, stride: Any = None, padding: Any = (0,),
                 dilation: Any = (1,), **params: Any) -> Any:
         shape = emit.shape(x) if hasattr(emit, "shape") else None  # (SymPy's emit knows no shapes)
         if shape is not None:  # (what does not fit is said in the 1-D call's words)
             _pool_shape(1, name, shape, kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation,
-                        **params)
+                        **{key: value for key, value in params.items() if key not in ("part", "of")})
         if kernel_size is None:
             raise ValueError(f"{name}() missing required argument 'kernel_size'")
         widen = {"kernel_size": (1, *kernel_size), "stride": (1, *(stride or kernel_size)), "padding": (0, *padding)}
@@ -665,7 +667,8 @@ def _max_row(d: int, examples: Any, **fields: Any) -> Op:
               Param("dilation", "ints", (1,)), Param("ceil_mode", "bool", False), Param("return_indices", "bool", False))
     shape = partial(_pool_shape, d, name)
     _WITH_INDICES.append(indices_row(name, node, forward, vjp, jvp, indices, shape, params, examples,
-                                     fields["reference"], fields["reference_program"]))
+                                     fields["reference"], fields["reference_program"],
+                                     program=_pool1d("max_pool2d_with_indices") if d == 1 else None))
     if d == 1:  # (its values alone: the 2-D pooling over the unsqueezed input, as PyTorch records it)
         return composite(name, 1, _pool1d("max_pool2d"), node, params=params, kinked=True, sympy=None,
                          with_indices=f"{name}_with_indices", examples=examples, **fields)

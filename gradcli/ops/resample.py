@@ -503,7 +503,8 @@ def _max_rows(d: int, examples: Any, **fields: Any) -> list[Op]:
     rules = _max_rules(d, name)
     node = "SqueezeBackward1" if d == 1 else f"AdaptiveMaxPool{d}DBackward0"
     rows = [indices_row(name, node, rules["forward"], rules["vjp"], rules["jvp"], rules["indices"], rules["shape"],
-                        _MAX_PARAMS, examples, fields["reference"], fields["reference_program"])]
+                        _MAX_PARAMS, examples, fields["reference"], fields["reference_program"],
+                        program=_pool1d("adaptive_max_pool2d_with_indices") if d == 1 else None)]
     if d > 1:
         rows.append(structural(name, 1, rules["forward"], rules["vjp"], node, jvp=rules["jvp"], shape=rules["shape"],
                                kinked=True, params=_MAX_PARAMS, with_indices=f"{name}_with_indices",
@@ -515,7 +516,7 @@ def _pool1d(row: str) -> Any:
     """PyTorch's 1-D adaptive pooling: the 2-D one over an unsqueezed input, squeezed back."""
     def program(emit: Any, x: Any, output_size: Any = None, **params: Any) -> Any:
         if output_size is None or (isinstance(output_size, tuple) and len(output_size) != 1):
-            raise ValueError(f"{row.replace('2d', '1d')}: output_size must be 1")
+            raise ValueError(f"{row.replace('2d', '1d').removesuffix('_with_indices')}: output_size must be 1")
         size = output_size if isinstance(output_size, tuple) else (output_size,)
         pooled = emit(row, emit("unsqueeze", x, dim=-2), output_size=(1, *size), **params)
         return emit("squeeze", pooled, dim=-2)
