@@ -23,12 +23,12 @@ arg's tangent). PyTorch's masks are declared beside it, not written into it: `ma
 says, per arg, where the product is 0 whatever g is (masked_fill: a NaN g gives 0 there),
 and `tie(*args)` where the gradient is split in half between the args.
 
-The float namespace gives NumPy's bits on Python floats: it calls NumPy's ufuncs on the
-float (np.exp(x) runs the same loop as on an array, and NumPy's exp, log, sin, pow... may be
-SIMD code that differs from libm's math.exp in the last place), and keeps Python's own
-arithmetic only for what IEEE rounds exactly (+ - * /, math.sqrt). A float rule may also
-raise ValueError or ArithmeticError (1/0, math.sqrt(-1)): the engine then does the whole
-sweep again in NumPy.
+The float namespace gives NumPy's bits on Python floats: math's sin, cos, sqrt, abs and sign,
+which have them (gradcli.float_math), and NumPy's ufuncs on the float for the rest (np.exp(x) runs
+the same loop as on an array, and NumPy's exp, log, tan, pow... are SIMD code that differs
+from libm's math.exp in the last place); Python's own arithmetic for what IEEE rounds
+exactly (+ - * /). A float rule may also raise ValueError or ArithmeticError (1/0,
+math.sqrt(-1), math.sin(inf)): the engine then does the whole sweep again in NumPy.
 
 Rules never see a batch. With --points, values carry a leading batch axis; the elementwise
 rules need nothing but arguments whose point shapes are aligned (call_* inserts the axes),
@@ -45,7 +45,6 @@ max(a, a) sends half the gradient each way).
 
 from __future__ import annotations
 
-import math
 import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -54,6 +53,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from gradcli.float_math import EXACT
 from gradcli.ops.summation import torch_sum
 
 Array = np.ndarray
@@ -407,14 +407,20 @@ def _pick(condition: Any, a: Any, b: Any) -> Any:
     return a if condition else b
 
 
+def _on_floats(ufunc: Any) -> Rule:
+    """A ufunc on Python floats, with its bits: math's function where it has them (gradcli.float_math), else the ufunc."""
+    return EXACT.get(ufunc.__name__, ufunc)
+
+
 _UFUNCS = ("exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin", "arccos",
            "arctan", "sinh", "cosh", "tanh", "arctan2", "maximum", "minimum", "sign", "abs")
 
 # NumPy on arrays (and on dual numbers, which go through NumPy's protocols).
 NUMPY = types.SimpleNamespace(**{name: getattr(np, name) for name in _UFUNCS}, power=_power, where=np.where)
-# Python floats, with NumPy's bits: NumPy's ufuncs on the floats, Python's branches for where,
-# math.sqrt (exact in IEEE; it raises below 0, where NumPy takes over).
-FLOATS = types.SimpleNamespace(**{**vars(NUMPY), "power": _float_power, "where": _pick, "sqrt": math.sqrt})
+# Python floats, with NumPy's bits: math's function where it gives them (gradcli.float_math: sin, cos, sqrt,
+# which raises below 0, where NumPy takes over...), else NumPy's ufunc on the float; Python's branches for where.
+FLOATS = types.SimpleNamespace(**{**vars(NUMPY), **{name: _on_floats(getattr(np, name)) for name in _UFUNCS},
+                                  "power": _float_power, "where": _pick})
 
 
 def _sum_tangents(*terms: Array | None) -> Array | float:
@@ -455,7 +461,9 @@ def _derived_jvp(vjp: Rule) -> Rule:
 
 def _forwards(forward: Rule) -> tuple[Rule, Rule]:
     """(on arrays, on floats): a ufunc or Python's operator is the same on both; else forward(xp, *args)."""
-    if isinstance(forward, (np.ufunc, types.BuiltinFunctionType)):
+    if isinstance(forward, np.ufunc):
+        return forward, _on_floats(forward)
+    if isinstance(forward, types.BuiltinFunctionType):
         return forward, forward
     return partial(forward, NUMPY), partial(forward, FLOATS)
 
