@@ -1,4 +1,4 @@
-"""The functions of Python's `math` that give NumPy's float64 bits, for the float rules (core.FLOATS).
+"""The functions the float rules are written against (`xp` on Python floats), with NumPy's bits.
 
 A program of numbers runs its sweeps on Python floats, and every float rule must give the
 bits NumPy gives on an array. For these functions `math` (libm) does, for every float64 (the
@@ -11,15 +11,18 @@ zeros' signs and NaN's included), so the float rules call them and no NumPy:
 
 NumPy's exp, log, log2, log10, log1p, expm1, tan, the inverse and hyperbolic functions, arctan2,
 power and hypot are its own SIMD code (SVML's on AVX-512), which differs from libm's in the last
-place, for exp at one point in twenty: there the float rules keep NumPy's ufuncs.
-tests/test_float_bits.py holds each function here to NumPy's, bit for bit, on the machine it
-runs on. This module imports no NumPy.
+place, for exp at one point in twenty: there the float rules call NumPy's ufunc on the float,
+and NumPy is imported at the first such call (`ufunc`). tests/test_float_bits.py holds each
+function of `EXACT` to NumPy's, bit for bit, on the machine it runs on. This module imports no
+NumPy: the scalar path (gradcli.scalar) computes with it before NumPy is loaded, if ever.
 """
 
 from __future__ import annotations
 
 import math
+import types
 from collections.abc import Callable
+from typing import Any
 
 
 def _sign(x: float) -> float:
@@ -30,6 +33,57 @@ def _sign(x: float) -> float:
     return 0.0 if x == 0 else x  # NumPy's sign of -0.0 is 0.0; of a NaN, that NaN
 
 
-# NumPy's ufunc name -> the function of Python floats with its bits
-EXACT: dict[str, Callable[[float], float]] = {"sin": math.sin, "cos": math.cos, "sqrt": math.sqrt, "absolute": abs,
-                                              "sign": _sign}
+# NumPy's ufunc (by its name and its NumPy spelling) -> the function of Python floats with its bits
+EXACT: dict[str, Callable[[float], float]] = {"sin": math.sin, "cos": math.cos, "sqrt": math.sqrt, "abs": abs,
+                                              "absolute": abs, "sign": _sign}
+
+
+class _NumPys:
+    """NumPy's ufunc `name` on Python floats, NumPy imported at the first call. (Its RuntimeWarnings, of
+    NaN and infinities, are NumPy's: the command line does not say them, and names the NaN itself.)"""
+
+    __slots__ = ("function", "name")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.function: Any = None
+
+    def __call__(self, *args: Any) -> Any:
+        function = self.function
+        if function is None:
+            import numpy
+
+            function = self.function = getattr(numpy, self.name)
+        return function(*args)
+
+
+_MADE: dict[str, Callable[..., Any]] = {}
+
+
+def ufunc(name: str) -> Callable[..., Any]:
+    """NumPy's ufunc `name` on Python floats: math's function where it has NumPy's bits, else NumPy's own, loaded
+    at its first call."""
+    made = _MADE.get(name)
+    if made is None:
+        made = _MADE[name] = EXACT.get(name) or _NumPys(name)
+    return made
+
+
+def power(a: float, b: float) -> Any:
+    """NumPy's power on Python floats, which cannot say whether b is a Python number: where
+    PyTorch's two overloads part ways beyond rounding (b = +-0.5, a <= 0 or NaN), NumPy takes over."""
+    if (b == 0.5 or b == -0.5) and not a > 0:
+        raise ArithmeticError("pow(Tensor, Scalar) and pow(Tensor, Tensor) differ here")
+    return ufunc("power")(a, b)
+
+
+def pick(condition: Any, a: Any, b: Any) -> Any:
+    return a if condition else b
+
+
+# The functions of the array namespace (ops.core.NUMPY) that the elementwise rules call, by NumPy's names.
+UFUNCS = ("exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin", "arccos", "arctan",
+          "sinh", "cosh", "tanh", "arctan2", "maximum", "minimum", "sign", "abs")
+
+# The namespace itself: Python floats, with NumPy's bits; Python's branches for where.
+FLOATS = types.SimpleNamespace(**{name: ufunc(name) for name in UFUNCS}, power=power, where=pick)

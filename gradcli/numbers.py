@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 SUMMARY_THRESHOLD = 64  # arrays with more elements show the first and last EDGE_ITEMS of each long axis
 EDGE_ITEMS = 4
@@ -60,6 +61,10 @@ def human(value: Any, *, one_line: bool = False, edge: int = EDGE_ITEMS, thresho
     summarised with "..."; --json has every element.
     """
     places = _digits.get()
+    if type(value) is float:  # (the scalar path's: NumPy not loaded)
+        return f"{value:.{places}g}"
+    import numpy as np
+
     array = np.asarray(value, dtype=float)
     if array.ndim == 0:
         return f"{float(array):.{places}g}"

@@ -53,7 +53,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from gradcli.float_math import EXACT
+from gradcli.float_math import EXACT, UFUNCS, pick, power
 from gradcli.ops.summation import torch_sum
 
 Array = np.ndarray
@@ -207,6 +207,9 @@ class Op:
     shape: Rule | None = None  # the output's shape from the args' shapes: see above
     # The one derivative of an elementwise op, from which vjp, jvp and floats were derived.
     derivative: Rule | None = None
+    # rules_over(xp) -> (forward, vjp) of an elementwise row over the namespace xp (FLOATS gives `floats`):
+    # what gradcli's scalar table is generated from (tests/reference/make_scalar_table.py).
+    rules_over: Rule | None = None
     linear: bool = False  # linear in its args together: its JVP is its forward on the tangents
     # Operators: how tightly the symbol binds (higher binds tighter) and which way it groups.
     precedence: int = 0
@@ -395,32 +398,17 @@ def _scalar_power(a: Array, b: float, out: Array) -> Array:
     return out
 
 
-def _float_power(a: float, b: float) -> Any:
-    """NumPy's power on Python floats, which cannot say whether b is a Python number: where
-    PyTorch's two overloads part ways beyond rounding (b = +-0.5, a <= 0 or NaN), NumPy takes over."""
-    if (b == 0.5 or b == -0.5) and not a > 0:
-        raise ArithmeticError("pow(Tensor, Scalar) and pow(Tensor, Tensor) differ here")
-    return np.power(a, b)
-
-
-def _pick(condition: Any, a: Any, b: Any) -> Any:
-    return a if condition else b
-
-
 def _on_floats(ufunc: Any) -> Rule:
     """A ufunc on Python floats, with its bits: math's function where it has them (gradcli.float_math), else the ufunc."""
     return EXACT.get(ufunc.__name__, ufunc)
 
 
-_UFUNCS = ("exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin", "arccos",
-           "arctan", "sinh", "cosh", "tanh", "arctan2", "maximum", "minimum", "sign", "abs")
-
 # NumPy on arrays (and on dual numbers, which go through NumPy's protocols).
-NUMPY = types.SimpleNamespace(**{name: getattr(np, name) for name in _UFUNCS}, power=_power, where=np.where)
-# Python floats, with NumPy's bits: math's function where it gives them (gradcli.float_math: sin, cos, sqrt,
-# which raises below 0, where NumPy takes over...), else NumPy's ufunc on the float; Python's branches for where.
-FLOATS = types.SimpleNamespace(**{**vars(NUMPY), **{name: _on_floats(getattr(np, name)) for name in _UFUNCS},
-                                  "power": _float_power, "where": _pick})
+NUMPY = types.SimpleNamespace(**{name: getattr(np, name) for name in UFUNCS}, power=_power, where=np.where)
+# Python floats, with NumPy's bits (gradcli.float_math): math's sin, cos, sqrt (which raises below 0, where
+# NumPy takes over)..., NumPy's ufuncs on the float for the rest; Python's branches for where.
+FLOATS = types.SimpleNamespace(**{**vars(NUMPY), **{name: _on_floats(getattr(np, name)) for name in UFUNCS},
+                                  "power": power, "where": pick})
 
 
 def _sum_tangents(*terms: Array | None) -> Array | float:
@@ -491,8 +479,14 @@ def elementwise(name: str, arity: int, forward: Rule, derivative: Rule, torch_no
         fields.setdefault("ufuncs", (forward,))
     on_arrays, on_floats = _forwards(forward)
     vjp = _derived_vjp(derivative, NUMPY, mask, tie)
+
+    def rules_over(xp: Any) -> tuple[Rule, Rule]:
+        return (forward if isinstance(forward, (np.ufunc, types.BuiltinFunctionType)) else partial(forward, xp),
+                _derived_vjp(derivative, xp, mask, tie))
+
     return Op(name, arity, on_arrays, vjp, torch_node, jvp=_derived_jvp(vjp),
-              floats=(on_floats, _derived_vjp(derivative, FLOATS, mask, tie)), derivative=derivative, **fields)
+              floats=(on_floats, _derived_vjp(derivative, FLOATS, mask, tie)), derivative=derivative,
+              rules_over=rules_over, **fields)
 
 
 def _linear_jvp(forward: Rule) -> Rule:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import FLOATS, Dialect, Number, Op, Param, composite, elementwise, load_sympy
+from gradcli.ops.core import FLOATS, NUMPY, Dialect, Number, Op, Param, composite, elementwise, load_sympy
 
 METHOD = "method"  # (gradcli.lowering.METHOD: the family of x.name(...))
 
@@ -51,13 +51,15 @@ def _abs_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
     return (g * xp.where(x != x, 0.0, xp.sign(x)),)
 
 
-def _positive_nan(out: Any, domain_error: Any) -> Any:
+def _positive_nan(xp: Any, out: Any, domain_error: Any) -> Any:
     """`out`, its NaN made positive where the argument was out of the domain: PyTorch's sqrt and
     logarithms give a NaN whose sign bit is clear there, NumPy's (x86's default NaN) has it set.
     Only copysign reads it: copysign(b, sqrt(-1)) is |b| in PyTorch. A NaN argument keeps its own."""
     if type(out) is np.ndarray:
         return np.abs(out, out=out, where=domain_error)
-    if isinstance(out, (float, np.floating)):
+    if xp is not NUMPY:  # Python floats (as the scalar table records them: no branch on a value)
+        return xp.where(domain_error, xp.abs(out), out)
+    if isinstance(out, np.floating):
         return abs(out) if domain_error else out
     return out  # (the Hessian's dual numbers: no derivative reads a NaN's sign)
 
@@ -568,18 +570,18 @@ ROWS = [
                 ufuncs=(np.negative,), spellings=("neg", "negative"), methods=("neg", "negative"), keeps_integers=True),
     # functions of one arg
     _unary("exp", np.exp, lambda xp, g, ans, x: (g * ans,), _sympy("exp"), methods=("exp",)),
-    _unary("log", lambda xp, x: _positive_nan(xp.log(x), x < 0), lambda xp, g, ans, x: (g / x,), _sympy("log"), domain=((0.2, 3.0),), spellings=("ln",), methods=("log",),
+    _unary("log", lambda xp, x: _positive_nan(xp, xp.log(x), x < 0), lambda xp, g, ans, x: (g / x,), _sympy("log"), domain=((0.2, 3.0),), spellings=("ln",), methods=("log",),
            ufuncs=(np.log,)),
-    _unary("log2", lambda xp, x: _positive_nan(xp.log2(x), x < 0), lambda xp, g, ans, x: (g / (x * _LN2),), _sympy("log", 2), domain=((0.2, 3.0),), methods=("log2",),
+    _unary("log2", lambda xp, x: _positive_nan(xp, xp.log2(x), x < 0), lambda xp, g, ans, x: (g / (x * _LN2),), _sympy("log", 2), domain=((0.2, 3.0),), methods=("log2",),
            ufuncs=(np.log2,)),
-    _unary("log10", lambda xp, x: _positive_nan(xp.log10(x), x < 0), lambda xp, g, ans, x: (g / (x * _LN10),), _sympy("log", 10), domain=((0.2, 3.0),), methods=("log10",),
+    _unary("log10", lambda xp, x: _positive_nan(xp, xp.log10(x), x < 0), lambda xp, g, ans, x: (g / (x * _LN10),), _sympy("log", 10), domain=((0.2, 3.0),), methods=("log10",),
            ufuncs=(np.log10,)),
     # (PyTorch's log1p of a NaN is a positive NaN, whatever its sign)
-    _unary("log1p", lambda xp, x: _positive_nan(xp.log1p(x), (x < -1.0) | (x != x)), lambda xp, g, ans, x: (g / (1.0 + x),),
+    _unary("log1p", lambda xp, x: _positive_nan(xp, xp.log1p(x), (x < -1.0) | (x != x)), lambda xp, g, ans, x: (g / (1.0 + x),),
            lambda x: load_sympy().log(1 + x), torch_node="Log1PBackward0", domain=((-0.5, 3.0),), methods=("log1p",),
            ufuncs=(np.log1p,)),
     _unary("expm1", np.expm1, lambda xp, g, ans, x: (g * (ans + 1.0),), lambda x: load_sympy().exp(x) - 1, methods=("expm1",)),
-    _unary("sqrt", lambda xp, x: _positive_nan(xp.sqrt(x), x < 0), lambda xp, g, ans, x: (g / (2.0 * ans),), _sympy("sqrt"), domain=((0.2, 3.0),), methods=("sqrt",),
+    _unary("sqrt", lambda xp, x: _positive_nan(xp, xp.sqrt(x), x < 0), lambda xp, g, ans, x: (g / (2.0 * ans),), _sympy("sqrt"), domain=((0.2, 3.0),), methods=("sqrt",),
            ufuncs=(np.sqrt,)),
     _unary("abs", np.abs, _abs_derivative, _sympy("Abs"), ufuncs=(np.absolute, np.fabs), kinked=True, spellings=("absolute",), methods=("abs", "absolute"), dtype="keeps"),
     _unary("sin", np.sin, lambda xp, g, ans, x: (g * xp.cos(x),), _sympy("sin"), methods=("sin",)),

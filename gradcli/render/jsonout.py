@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gradcli.derivatives import GradResult
 from gradcli.render.numbers import point_document, to_json
+
+if TYPE_CHECKING:
+    from gradcli.derivatives import GradResult
 
 
 def grad_document(result: GradResult) -> dict[str, Any]:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
-
-import numpy as np
 
 from gradcli.numbers import human, human_line
 
@@ -14,6 +13,10 @@ __all__ = ["has_null", "human", "human_line", "is_finite", "point_document", "to
 
 def to_json(value: Any) -> Any:
     """A number or nested list for JSON; NaN and infinities become None (null)."""
+    if type(value) is float:  # (the scalar path's: NumPy not loaded)
+        return value if math.isfinite(value) else None
+    import numpy as np
+
     array = np.asarray(value, dtype=float)
     finite = np.isfinite(array)
     if finite.all():
@@ -24,6 +27,10 @@ def to_json(value: Any) -> Any:
 
 
 def is_finite(value: Any) -> bool:
+    if type(value) is float:
+        return math.isfinite(value)
+    import numpy as np
+
     return bool(np.isfinite(np.asarray(value, dtype=float)).all())
 
 

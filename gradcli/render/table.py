@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from gradcli.derivatives import GradResult
 from gradcli.render.numbers import human, human_line, is_finite
+
+if TYPE_CHECKING:
+    from gradcli.derivatives import GradResult
 
 
 def marked(value: object, one_line: bool = False) -> Text:
@@ -17,7 +21,13 @@ def marked(value: object, one_line: bool = False) -> Text:
 
 def _seeded(result: GradResult) -> bool:
     """Was the sweep started from anything but 1 at a scalar output (PyTorch's implicit seed)?"""
-    return not all(seed.size == 1 and float(seed.reshape(())) == 1.0 for seed in result.seeds)
+    return not all(_one(seed) for seed in result.seeds)
+
+
+def _one(seed: Any) -> bool:
+    if type(seed) is float:  # (the scalar path's)
+        return seed == 1.0
+    return bool(seed.size == 1 and float(seed.reshape(())) == 1.0)
 
 
 def _derivative_header(result: GradResult) -> str:

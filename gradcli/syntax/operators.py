@@ -1,6 +1,6 @@
 """The operators of the language, read off the op table's rows: their spellings and binding powers.
 
-An operator's row (ops.BINARY_OPERATORS, ops.PREFIX_OPERATORS) gives its precedence (higher
+An operator's row (ops.BINARY_OPERATORS, ops.PREFIX_OPERATORS, as gradcli/table.py holds them) gives its precedence (higher
 binds tighter) and whether it is right-associative. The parser works in binding powers, twice
 the precedence, so that an operator's right operand can stop just below an operator of its
 own precedence (left-associative) or take it in (right-associative):
@@ -16,10 +16,10 @@ With Python's precedence this gives `-x**2 == -(x**2)`, `x**y**z == x**(y**z)`, 
 
 from __future__ import annotations
 
-from gradcli.ops import BINARY_OPERATORS, PREFIX_OPERATORS
+from gradcli import table  # (the rows' data, generated: the parser loads neither the op table nor NumPy)
 
-_INFIX_PRECEDENCE = {symbol: (op.precedence, op.right_assoc) for symbol, op in BINARY_OPERATORS.items()}
-_PREFIX_PRECEDENCE = {symbol: op.precedence for symbol, op in PREFIX_OPERATORS.items()}
+_INFIX_PRECEDENCE = table.INFIX
+_PREFIX_PRECEDENCE = table.PREFIX
 
 # Unary plus is no op (PyTorch records no node for `+x`): it binds as the prefix operators do.
 UNARY_PLUS = "+"
@@ -37,4 +37,4 @@ POSTFIX_POWER = 2 * max(*(p for p, _ in _INFIX_PRECEDENCE.values()), *_PREFIX_PR
 
 SPELLINGS = frozenset(INFIX) | frozenset(PREFIX)
 # `a < b < c`: Python chains comparisons (a < b and b < c); gradcli refuses it.
-COMPARISONS = frozenset(symbol for symbol, op in BINARY_OPERATORS.items() if op.compares)
+COMPARISONS = table.COMPARISONS

@@ -46,12 +46,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple, Optional, Union
 
-from gradcli import lowering
+from gradcli import table
 from gradcli.errors import Limits, SyntaxProblem, line_and_column, over_limit
-from gradcli.ops import CONSTANTS, DTYPES, METHODS
 from gradcli.syntax import operators
 from gradcli.syntax.tokens import KEYWORDS, Token, Tokens, tokenize
 from gradcli.syntax.tree import Expr, Program, Span, TreeSink
+from gradcli.table import CONSTANTS, DTYPES, METHODS
 
 # What a handler returns: what the parser reads next.
 WANT_ITEM = False  # the start of an item (the PREFIX table)
@@ -501,7 +501,7 @@ def _field(name: str) -> Callable[[Any, Any, Span, Span], Any]:
 
 def _property(name: str) -> Callable[[Any, Any, Span, Span], Any]:
     """A property that is an op (lowering.PROPERTIES): the call of its row, its params as keywords."""
-    row, params = lowering.PROPERTIES[name]
+    row, params = table.PROPERTIES[name]
 
     def call(sink: Any, receiver: Any, name_span: Span, span: Span) -> Any:
         keywords = []
@@ -518,10 +518,10 @@ def _property(name: str) -> Callable[[Any, Any, Span, Span], Any]:
 # The properties of a value (`m.T`, `m.mT`: lowering.PROPERTIES) and the parts of PyTorch's
 # namedtuples. sink, receiver, the name's span, the whole span.
 PROPERTIES: dict[str, Callable[[Any, Any, Span, Span], Any]] = {
-    **{name: _property(name) for name in lowering.PROPERTIES},
+    **{name: _property(name) for name in table.PROPERTIES},
     # The parts of PyTorch's namedtuples (Op.fields): max(x, 0).values, .indices, linalg.qr(m).R (the sink
     # refuses them elsewhere); a method's name stays a method (x.max is no field).
-    **{name: _field(name) for op in lowering.OPS.values() for name in op.fields if name not in lowering.METHODS},
+    **{name: _field(name) for name in table.FIELDS},
 }
 
 
@@ -611,11 +611,11 @@ def _finish_method(p: Parser, bracket: _Open, end: int) -> tuple[Any, Span]:
     assert bracket.head_span is not None
     name, receiver = bracket.head
     span = (bracket.head_span[0], end)
-    op, args = METHODS[name], [receiver, *bracket.items]
-    if op.symbol and op.arity == len(args) and not bracket.keywords:  # x.add(y) is x + y, x.neg() is -x: the same construct
-        if op.arity == 2:
-            return p.sink.binary(op.symbol, args[0], args[1], span), span
-        return p.sink.unary(op.symbol, args[0], span), span
+    operator, args = METHODS[name], [receiver, *bracket.items]
+    if operator is not None and operator[1] == len(args) and not bracket.keywords:  # x.add(y) is x + y, x.neg() is -x
+        if operator[1] == 2:
+            return p.sink.binary(operator[0], args[0], args[1], span), span
+        return p.sink.unary(operator[0], args[0], span), span
     name_start = p.tokens.starts[bracket.opener - 1]
     return p.sink.call(f".{name}", (name_start, name_start + len(name)), args, span, bracket.keywords), span
 

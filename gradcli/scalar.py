@@ -1,0 +1,244 @@
+"""The scalar path: `grad` of a program of numbers at a point of numbers, before the op table and NumPy load.
+
+A program such as `log(x1*x2)*sin(x2)` at x1=0.5,x2=0.75 needs neither arrays nor the table's
+hundreds of rows: one gradient as a process would spend most of its time loading them. Here
+the parser (which reads the language's data from gradcli/table.py) hands each construct to
+`NumbersSink`, which applies the rows of numbers of gradcli/table.py: each row's float forward
+and VJP, recorded from the row's own float rules, on the functions of gradcli.float_math (math's
+where it has NumPy's bits, NumPy's ufunc, loaded at its first call, elsewhere). The sweeps are
+the engine's float sweeps (engine.Floats), step for step, so the numbers are the bits the table
+gives.
+
+Anything else is not done here: a construct or spelling the table's rows of numbers do not
+cover, a constant folded where Python would raise, a value that is not finite (its warnings
+name nodes), an option beyond the gradient of the output. `grad_of_numbers` then answers None,
+and the request takes the table's way (session.grad), which also says every error. So the scalar
+path only ever gives what the table's way gives (tests/test_scalar.py holds them together).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gradcli import table
+from gradcli.errors import GradcliError, Limits
+
+_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_WORDS = frozenset({"True", "False", "None", "..."})
+
+
+class NotScalar(Exception):
+    """The program or the point is beyond the scalar path: the table's way takes it."""
+
+
+def point_of(at: Sequence[str]) -> dict[str, float] | None:
+    """--at NAME=NUMBER,... as floats; None where anything else is written (a list, a range, pi, a name twice)."""
+    point: dict[str, float] = {}
+    for entry in at:
+        for item in entry.split(","):
+            name, equals, text = item.strip().partition("=")
+            if not equals or not _NAME.fullmatch(name) or not _NUMBER.fullmatch(text) or name in point:
+                return None
+            point[name] = float(text)
+    return point
+
+
+@dataclass(slots=True, eq=False, repr=False)
+class Node:
+    args: tuple[int, ...]
+    row: table.Row | None = None  # None: an input or a constant
+    value: float = 0.0  # a constant's
+    name: str | None = None
+    requires_grad: bool = False
+
+
+class NumbersSink:
+    """Builds the tape of a program of numbers as the parser reads it, as tape.TapeSink does for these
+    constructs (same nodes, same folding of constants); NotScalar for every other."""
+
+    def __init__(self, assigned: set[str]) -> None:
+        self.nodes: list[Node] = []
+        self.inputs: dict[str, int] = {}
+        self.bindings: dict[str, int] = {}
+        self.assigned_later = set(assigned)
+        self.max_nodes = Limits.get("nodes")
+        self.last: tuple[str | None, Any] | None = None
+
+    def __getattr__(self, construct: str) -> Any:
+        raise NotScalar(construct)  # index, make_list, make_tuple, string...: the table's way
+
+    def add(self, node: Node) -> int:
+        if len(self.nodes) >= self.max_nodes:
+            raise NotScalar("the limit of nodes")
+        self.nodes.append(node)
+        return len(self.nodes) - 1
+
+    def apply(self, row: table.Row, args: Sequence[Any]) -> int:
+        nodes = self.nodes
+        if any(type(a) is not int for a in args):
+            raise NotScalar("not a value")
+        if any(nodes[a].requires_grad for a in args):  # (every node but a constant: an input flows into it)
+            return self.add(Node(tuple(args), row, requires_grad=True))
+        # Numbers alone: folded as TapeSink folds them, by the float rule (where it raises, NumPy would fold)
+        try:
+            value = row.forward(*[nodes[a].value for a in args])
+        except (TypeError, ValueError, ArithmeticError):
+            raise NotScalar("a fold in NumPy") from None
+        for a in sorted(args, reverse=True):  # (TapeSink.drop_constants)
+            if a == len(nodes) - 1 and nodes[a].name is None:
+                nodes.pop()
+        return self.add(Node((), value=float(value)))
+
+    def number(self, text: str, span: Any) -> int:
+        return self.add(Node((), value=float(text)))
+
+    def name(self, text: str, span: Any) -> int:
+        index = self.inputs.get(text)
+        if index is not None:
+            return index
+        if text in self.bindings:
+            return self.bindings[text]
+        if text in _WORDS or text in table.DTYPES or text in table.FUNCTIONS or text in self.assigned_later:
+            raise NotScalar(text)  # a word, or an error the table's way says
+        if text in table.CONSTANTS:
+            return self.add(Node((), value=table.CONSTANTS[text]))
+        index = self.add(Node((), name=text, requires_grad=True))
+        self.inputs[text] = index
+        return index
+
+    def unary(self, symbol: str, operand: Any, span: Any) -> int:
+        if symbol == "+" and type(operand) is int:
+            return operand  # PyTorch records no node for unary plus
+        return self.apply(self.row(symbol, 1), [operand])
+
+    def binary(self, symbol: str, left: Any, right: Any, span: Any) -> int:
+        row = self.row(symbol, 2)
+        if row.reflected and type(left) is int and type(right) is int and not self.nodes[left].requires_grad and \
+                self.nodes[right].requires_grad:
+            raise NotScalar("2 / x: recorded as PyTorch's reflected method")
+        return self.apply(row, [left, right])
+
+    def call(self, func: str, func_span: Any, args: list[Any], span: Any, keywords: Any = None) -> int:
+        nodes = self.nodes
+        if keywords or any(type(a) is not int or not nodes[a].requires_grad for a in args):
+            raise NotScalar("keywords, or a number among the args (another overload may take it)")
+        return self.apply(self.row(func, len(args)), args)
+
+    def row(self, spelling: str, count: int) -> table.Row:
+        name = table.CALLS.get((spelling, count))
+        if name is None:
+            raise NotScalar(spelling)
+        return table.ROWS[name]
+
+    def statement(self, target: Any, value: Any, span: Any) -> None:
+        if type(value) is not int or not (target is None or isinstance(target, str)):
+            raise NotScalar("a tuple")
+        self.last = (target, value)
+        self.assigned_later.discard(target or "")
+        if target is None:
+            return
+        if target in _WORDS or target in table.FUNCTIONS or target in self.inputs:
+            raise NotScalar(target)  # an error the table's way says
+        node = self.nodes[value]
+        if node.row is None and not node.requires_grad and node.name is not None:
+            value = self.add(Node((), value=node.value))  # `c = 2; d = c`: a node per name
+            node = self.nodes[value]
+        if node.name is None:
+            node.name = target
+        self.bindings[target] = value
+
+    def finish(self) -> NumbersSink:
+        return self
+
+
+@dataclass(eq=False, repr=False)
+class NumbersTape:
+    """What the views read of a tape (tape.Tape's fields of the same names)."""
+
+    source: str
+    inputs: dict[str, int]
+    names: dict[str, int]
+
+
+@dataclass(eq=False, repr=False)
+class NumbersResult:
+    """A gradient of the scalar path, read by the views as they read derivatives.GradResult."""
+
+    tape: NumbersTape
+    point: dict[str, float]
+    values: list[float]
+    value: float
+    grad: dict[str, float]
+    root_names: tuple[str, ...]
+    wrt: tuple[str, ...]
+    seeds: tuple[float, ...] = (1.0,)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _finite(*numbers: float) -> bool:
+    return all(math.isfinite(n) for n in numbers)
+
+
+def grad_of_numbers(source: str, at: Sequence[str]) -> NumbersResult | None:
+    """The value and gradient of a program of numbers at --at's numbers; None where the table's way must answer."""
+    point = point_of(at)
+    if point is None:
+        return None
+    try:
+        with warnings.catch_warnings():  # (NumPy's about NaN and infinities: the sweeps run without them)
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return _sweep(source, _build(source), point)
+    except (NotScalar, GradcliError):  # (an error: the table's way says it, with its words)
+        return None
+
+
+def _build(source: str) -> NumbersSink:
+    from gradcli import syntax
+
+    with syntax.no_cycle_collection():
+        tokens = syntax.tokenize(source)
+        sink = NumbersSink(syntax.assigned_names(tokens) if "=" in source else set())
+        syntax.Parser(source, tokens, sink).program()
+    return sink
+
+
+def _sweep(source: str, sink: NumbersSink, point: dict[str, float]) -> NumbersResult:
+    """engine.sweep_forward and engine.sweep_backward on floats (engine.Floats), for these nodes."""
+    nodes, inputs = sink.nodes, sink.inputs
+    if sink.last is None or set(point) != set(inputs):
+        raise NotScalar("a name of --at is not an input, or an input has no value")
+    target, output = sink.last
+    if not nodes[output].requires_grad:
+        raise NotScalar("a constant output")
+    values: list[Any] = [0.0] * len(nodes)
+    try:
+        for index, node in enumerate(nodes):
+            if node.row is not None:
+                values[index] = node.row.forward(*[values[a] for a in node.args])
+            else:
+                values[index] = point[node.name] if node.requires_grad else node.value  # type: ignore[index]
+        values = [float(v) for v in values]  # (engine.Floats.take)
+        adjoints: list[Any] = [None] * len(nodes)
+        adjoints[output] = 1.0
+        for index in range(output, -1, -1):
+            g, node = adjoints[index], nodes[index]
+            if g is None or node.row is None or not node.requires_grad:
+                continue
+            cotangents = node.row.vjp(g, values[index], *[values[a] for a in node.args])
+            for arg, cotangent in zip(node.args, cotangents, strict=True):
+                if nodes[arg].requires_grad:
+                    previous = adjoints[arg]
+                    adjoints[arg] = cotangent if previous is None else previous + cotangent
+    except (ValueError, ArithmeticError):  # (where the float sweep hands back to NumPy)
+        raise NotScalar("NumPy's sweep") from None
+    grad = {name: 0.0 if adjoints[index] is None else float(adjoints[index]) for name, index in inputs.items()}
+    if not _finite(values[output], *grad.values(), *point.values()):
+        raise NotScalar("not finite: the warnings name nodes")
+    return NumbersResult(NumbersTape(source, dict(inputs), dict(sink.bindings)), {name: point[name] for name in inputs},
+                         values, values[output], grad, (target or "out",), tuple(inputs))

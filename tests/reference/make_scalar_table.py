@@ -1,0 +1,331 @@
+"""gradcli/table.py, generated from the op table: what the parser and the scalar path read without it.
+
+    python tests/reference/make_scalar_table.py        # writes gradcli/table.py
+
+Loading the op table (gradcli.ops) loads NumPy and builds every row; a program of numbers needs
+neither. This writes, from the rows themselves (nothing here lists an op):
+
+- the language's data that the parser reads: the operators' precedences, the methods, the
+  properties and fields, the constants, the dtypes' names, the names of the functions;
+- the rows of numbers: each elementwise row with float rules and no params, its forward and VJP
+  on Python floats written out as straight-line code. They are the row's own rules
+  (`Op.rules_over`), run once on stand-ins that record each operation, in the order it is done, so
+  the code does what the row's float rules do, step for step, on the same functions
+  (gradcli.float_math); a rule that branches on a value cannot be recorded, and its row is left
+  to the table. Each row's code is then held to the row's float rules, bit for bit, at special
+  and ordinary points, and left out if it differs anywhere;
+- how each spelling is lowered: `a + b`, `-a`, `sin(a)`, `torch.atan2(a, b)`, `a.exp()`, each
+  compiled by the real tape builder, which says the row it binds to.
+
+tests/test_scalar.py fails while gradcli/table.py is not what this writes: regenerate after
+changing a row.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import pprint
+import re
+import sys
+import types
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from gradcli import float_math, lowering, ops  # noqa: E402
+from gradcli.tape import APPLY, INPUT, compile_program  # noqa: E402
+
+TARGET = ROOT / "gradcli" / "table.py"
+EDGES = [-710.0, -25.0, -2.5, -1.0, -0.5, -0.0, 0.0, 1e-310, 0.3, 0.5, 1.0, 2.0, 21.0, 710.0, 1e300, math.inf,
+         -math.inf, math.nan]
+PAIR_EDGES = [-2.5, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 3.0, 1e300, math.inf, -math.inf, math.nan]
+PREFIXES = ("", "torch.", "np.", "math.", "F.")
+
+
+class Untraceable(Exception):
+    """The rule did something the straight-line code cannot: it branched on a value, or called NumPy."""
+
+
+def text_of(value: Any) -> str:
+    if isinstance(value, Traced):
+        return value.code
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value)
+    if isinstance(value, float):  # (a NumPy float too: the same arithmetic)
+        number = float(value)
+        if math.isnan(number):
+            raise Untraceable("a NaN constant")
+        return repr(number) if math.isfinite(number) else ("math.inf" if number > 0 else "-math.inf")
+    raise Untraceable(f"a constant of type {type(value).__name__}")
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def emit(self, expression: str) -> Traced:
+        name = f"t{len(self.lines)}"
+        self.lines.append(f"{name} = {expression}")
+        return Traced(self, name)
+
+
+class Traced:
+    """A float the rule computes on, recording each operation as a line of code."""
+
+    __array_ufunc__ = None  # a NumPy function called on it fails: that rule calls NumPy itself
+
+    def __init__(self, recorder: Recorder, code: str) -> None:
+        self.recorder = recorder
+        self.code = code
+
+    def __bool__(self) -> bool:
+        raise Untraceable("a branch on a value")
+
+    def __float__(self) -> float:
+        raise Untraceable("float() of a value")
+
+    def __neg__(self) -> Traced:
+        return self.recorder.emit(f"-{self.code}")
+
+    def __pos__(self) -> Traced:
+        return self.recorder.emit(f"+{self.code}")
+
+    def __abs__(self) -> Traced:
+        return self.recorder.emit(f"abs({self.code})")
+
+    def __invert__(self) -> Traced:
+        return self.recorder.emit(f"~{self.code}")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _binary(symbol: str, reflected: bool = False) -> Any:
+    def apply(self: Traced, other: Any) -> Traced:
+        left, right = (text_of(other), self.code) if reflected else (self.code, text_of(other))
+        return self.recorder.emit(f"{left} {symbol} {right}")
+
+    return apply
+
+
+for _name, _symbol in (("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/"), ("pow", "**"), ("mod", "%"),
+                       ("floordiv", "//"), ("and", "&"), ("or", "|")):
+    setattr(Traced, f"__{_name}__", _binary(_symbol))
+    setattr(Traced, f"__r{_name}__", _binary(_symbol, reflected=True))
+for _name, _symbol in (("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">="), ("eq", "=="), ("ne", "!=")):
+    setattr(Traced, f"__{_name}__", _binary(_symbol))
+
+
+def recording_namespace(recorder: Recorder) -> types.SimpleNamespace:
+    """float_math.FLOATS's functions, each call recorded as `xp.name(...)`."""
+    def call(name: str) -> Any:
+        return lambda *args: recorder.emit(f"xp.{name}({', '.join(text_of(a) for a in args)})")
+
+    return types.SimpleNamespace(**{name: call(name) for name in vars(float_math.FLOATS)})
+
+
+def eligible(op: ops.Op) -> bool:
+    """A row the scalar path can apply as it is: elementwise on floats, no params, one node, a float."""
+    return (op.elementwise and op.rules_over is not None and op.floats is not None and op.program is None
+            and not op.params and op.arity in (1, 2) and op.differentiable and not op.boolean and not op.compares
+            and op.index_from is None and not op.integer_parts and not op.parts and op.identity_when is None
+            and not op.optional_args and op.with_dim is None and op.float_index is None)
+
+
+def function(name: str, arguments: list[str], lines: list[str], result: str) -> str:
+    body = "".join(f"    {line}\n" for line in lines)
+    return f"def {name}({', '.join(f'{a}: float' for a in arguments)}) -> Any:\n{body}    return {result}\n"
+
+
+def record(op: ops.Op, key: str) -> str:
+    """The row's forward and VJP as code: `{key}_forward(a, b)`, `{key}_vjp(g, ans, a, b)`."""
+    assert op.rules_over is not None
+    args = list("ab"[: op.arity])
+    recorder = Recorder()
+    forward, vjp = op.rules_over(recording_namespace(recorder))
+    traced = [Traced(recorder, a) for a in args]
+    if isinstance(forward, np.ufunc):
+        out = recorder.emit(f"ufunc({forward.__name__!r})({', '.join(args)})")
+    else:
+        out = forward(*traced)
+    forward_code = function(f"{key}_forward", args, recorder.lines, text_of(out))
+    recorder = Recorder()
+    _, vjp = op.rules_over(recording_namespace(recorder))
+    cotangents = vjp(Traced(recorder, "g"), Traced(recorder, "ans"), *[Traced(recorder, a) for a in args])
+    if not isinstance(cotangents, tuple) or len(cotangents) != op.arity:
+        raise Untraceable("not one cotangent per arg")
+    result = "(" + "".join(f"{text_of(c)}, " for c in cotangents).rstrip(" ") + ")"
+    return forward_code + "\n\n" + function(f"{key}_vjp", ["g", "ans", *args], recorder.lines, result)
+
+
+def _run(rule: Any, *args: float) -> Any:
+    try:
+        return rule(*args)
+    except (ValueError, ArithmeticError) as problem:
+        return type(problem).__name__
+
+
+def _bits(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_bits(v) for v in value)
+    if isinstance(value, str) or value is None:
+        return value
+    return float(value).hex() if not math.isnan(value) else ("nan", math.copysign(1.0, value))
+
+
+def agrees(op: ops.Op, code: str, key: str) -> bool:
+    """The recorded code gives the row's float rules' bits (or raises where they raise) everywhere tried."""
+    assert op.floats is not None
+    space: dict[str, Any] = {"xp": float_math.FLOATS, "ufunc": float_math.ufunc, "math": math, "Any": Any}
+    exec(compile(code, f"<{key}>", "exec"), space)  # (code written above from the row's own rules)
+    forward, vjp = space[f"{key}_forward"], space[f"{key}_vjp"]
+    rng = np.random.default_rng(26)
+    points = list(itertools.product(EDGES if op.arity == 1 else PAIR_EDGES, repeat=op.arity))
+    points += [tuple(rng.uniform(-3, 3, op.arity).tolist()) for _ in range(200)]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for point in points:
+            ours, theirs = _run(forward, *point), _run(op.floats[0], *point)
+            if _bits(ours) != _bits(theirs):
+                return False
+            if isinstance(ours, str):
+                continue
+            for g in (1.0, -0.75, math.nan):
+                if _bits(_run(vjp, g, float(ours), *point)) != _bits(_run(op.floats[1], g, float(ours), *point)):
+                    return False
+    return True
+
+
+def lowered(source: str, rows: dict[int, str]) -> str | None:
+    """The key of the scalar row that `source`, a call or operator on the inputs a (and b), compiles to alone."""
+    try:
+        tape = compile_program(source)
+    except Exception:  # (not a call this spelling takes: any error of the table's)
+        return None
+    applies = [node for node in tape.nodes if node.kind == APPLY]
+    inputs = [node.index for node in tape.nodes if node.kind == INPUT]
+    if len(applies) != 1 or len(tape.nodes) != len(inputs) + 1 or applies[0].params:
+        return None
+    node = applies[0]
+    if node.args != tuple(inputs) or [tape.nodes[i].name for i in inputs] != list("ab"[: len(inputs)]):
+        return None
+    return rows.get(id(node.op))
+
+
+def _key(name: str) -> str:
+    return "_" + re.sub(r"\W", "_", name)
+
+
+def generate() -> str:
+    rows: dict[int, str] = {}
+    codes: list[str] = []
+    entries: list[str] = []
+    for op in ops.OPS.values():
+        if not eligible(op):
+            continue
+        key = _key(op.name)
+        try:
+            code = record(op, key)
+        except Exception:  # Untraceable, or a rule that took another way on the stand-ins (`xp is FLOATS`)
+            continue
+        if not agrees(op, code, key):
+            continue
+        rows[id(op)] = op.name
+        codes.append(code)
+        entries.append(f"    {op.name!r}: Row({op.name!r}, {op.arity}, {key}_forward, {key}_vjp, "
+                       f"{op.reflected is not None}),")
+    by_id = {id(op): op for op in ops.OPS.values()}
+    calls: dict[tuple[str, int], str] = {}
+    for symbol, op in ops.BINARY_OPERATORS.items():
+        if id(op) in rows and lowered(f"a {symbol} b", rows) == op.name:
+            calls[(symbol, 2)] = op.name
+    for symbol, op in ops.PREFIX_OPERATORS.items():
+        if id(op) in rows and lowered(f"{symbol}a", rows) == op.name:
+            calls[(symbol, 1)] = op.name
+    names = sorted(set(ops.FUNCTIONS) | {name for _, name in ops.FAMILY_FUNCTIONS})
+    candidates = {name for name in names for op in _meanings(name, by_id) if id(op) in rows}
+    for name in sorted(candidates):
+        for prefix, count in itertools.product(PREFIXES, (1, 2)):
+            row = lowered(f"{prefix}{name}({', '.join('ab'[:count])})", rows)
+            if row is not None:
+                calls[(prefix + name, count)] = row
+    for name in sorted(ops.METHODS):
+        if id(ops.METHODS[name]) not in rows and not any(id(o) in rows for o in _meanings(name, by_id)):
+            continue
+        for count in (1, 2):
+            row = lowered(f"a.{name}({'b' if count == 2 else ''})", rows)
+            if row is not None:
+                calls[("." + name, count)] = row
+    return _module(codes, entries, calls)
+
+
+def _meanings(name: str, by_id: dict[int, ops.Op]) -> list[ops.Op]:
+    """The rows a call by this name may be lowered to: its own, its overloads', its dialects'."""
+    found = [op for op in (ops.FUNCTIONS.get(name), ops.METHODS.get(name)) if op is not None]
+    found += [op for (_, spelled), op in ops.FAMILY_FUNCTIONS.items() if spelled == name]
+    for op in list(found):
+        found += [ops.OPS[other] for other in op.overloads if other in ops.OPS]
+        found += [ops.OPS[d.row] for d in op.dialects if d.row is not None and d.row in ops.OPS]
+    return found
+
+
+def _wrapped(value: Any) -> str:
+    return pprint.pformat(value, width=116, compact=True, sort_dicts=False).replace("\n", "\n    ")
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "math.nan" if math.isnan(value) else ("math.inf" if value > 0 else "-math.inf")
+    return repr(value)
+
+
+def _module(codes: list[str], entries: list[str], calls: dict[tuple[str, int], str]) -> str:
+    infix = {symbol: (op.precedence, op.right_assoc) for symbol, op in ops.BINARY_OPERATORS.items()}
+    prefix = {symbol: op.precedence for symbol, op in ops.PREFIX_OPERATORS.items()}
+    comparisons = sorted(symbol for symbol, op in ops.BINARY_OPERATORS.items() if op.compares)
+    methods = {name: (op.symbol, op.arity) if op.symbol else None for name, op in sorted(ops.METHODS.items())}
+    fields = sorted({name for op in ops.OPS.values() for name in op.fields if name not in ops.METHODS})
+    constants = ", ".join(f"{name!r}: {_literal(value)}" for name, value in ops.CONSTANTS.items())
+    parts = [
+        '"""GENERATED by tests/reference/make_scalar_table.py from the op table (gradcli.ops): do not edit.\n\n'
+        "What the parser and the scalar path (gradcli.scalar) read without loading the op table and NumPy:\n"
+        "the language's data, and the rows of numbers, each row's float forward and VJP as straight-line code\n"
+        "recorded from the row's own float rules (see the script). tests/test_scalar.py holds it to the table.\n"
+        '"""\n',
+        "from __future__ import annotations\n\nimport math\nfrom typing import Any, NamedTuple\n\n"
+        "from gradcli.float_math import FLOATS as xp\nfrom gradcli.float_math import ufunc\n\n",
+        "# --- the language, for the parser (syntax/operators.py, syntax/parser.py) ---\n\n"
+        "# an infix operator's symbol -> (its precedence, right-associative?)\n"
+        f"INFIX: dict[str, tuple[int, bool]] = {_wrapped(infix)}\n"
+        f"# a prefix operator's symbol -> its precedence\nPREFIX: dict[str, int] = {_wrapped(prefix)}\n"
+        f"COMPARISONS = frozenset({_wrapped(comparisons)})\n"
+        "# a method's name -> (its operator's symbol, arity) where it is an operator (x.add(y) is x + y), else None\n"
+        f"METHODS: dict[str, tuple[str, int] | None] = {_wrapped(methods)}\n"
+        "# a property -> (the row it calls, its params): m.T\n"
+        f"PROPERTIES: dict[str, tuple[str, dict[str, Any]]] = {_wrapped(lowering.PROPERTIES)}\n"
+        "# the parts of PyTorch's namedtuples: max(x, 0).values\n"
+        f"FIELDS = frozenset({_wrapped(fields)})\n"
+        f"CONSTANTS: dict[str, float] = {{{constants}}}\n"
+        f"DTYPES = frozenset({_wrapped(sorted(ops.DTYPES))})\n"
+        f"FUNCTIONS = frozenset({_wrapped(sorted(ops.FUNCTIONS))})\n\n",
+        "# --- the rows of numbers, for the scalar path ---\n\n\n"
+        "class Row(NamedTuple):\n    name: str\n    arity: int\n    forward: Any\n    vjp: Any\n"
+        "    reflected: bool  # 2 / x is recorded otherwise (Op.reflected): not on the scalar path\n\n\n",
+        "\n\n".join(codes),
+        "\n\nROWS = {\n" + "\n".join(entries) + "\n}\n",
+        "# (an operator's symbol, or a call's spelling as the parser gives it, and its number of args) -> its row\n"
+        "CALLS = {\n" + "".join(f"    {key!r}: {row!r},\n" for key, row in sorted(calls.items())) + "}\n",
+    ]
+    return "".join(parts)
+
+
+if __name__ == "__main__":
+    TARGET.write_text(generate())
+    print(f"wrote {TARGET}")

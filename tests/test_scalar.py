@@ -1,0 +1,143 @@
+"""The scalar path (gradcli.scalar): a program of numbers at a point of numbers, without the op table or NumPy.
+
+It must give what the table's way gives, byte for byte in --json and in the table, over every row
+and spelling it takes (gradcli/table.py), at ordinary and special points; it must leave everything
+else to the table's way; and a process that takes it must not load NumPy, SymPy or the op table.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+from rich.console import Console
+
+from gradcli import session, table
+from gradcli.derivatives import grad as table_grad
+from gradcli.inputs.literals import merge_points
+from gradcli.render.jsonout import dumps
+from gradcli.render.report import grad_report_document, show_grad_report
+from gradcli.scalar import NumbersResult, grad_of_numbers
+from gradcli.tape import compile_program
+from tests.reference.make_scalar_table import TARGET, generate
+
+POINTS = [(0.5, 0.75), (-1.25, 2.0), (3.0, -0.5), (0.0, 1.5), (-0.0, -2.0), (1e-300, 7.0), (1e300, 1e-8), (2.0, 2.0),
+          (-3.5, 0.0)]
+
+
+def test_the_table_is_what_the_rows_give():
+    # gradcli/table.py is generated from the op table: regenerate it after changing a row
+    # (python tests/reference/make_scalar_table.py).
+    assert TARGET.read_text() == generate(), "gradcli/table.py is stale: run python tests/reference/make_scalar_table.py"
+
+
+def _table_way(program: str, at: list[str]) -> session.GradReport:
+    tape = compile_program(program)
+    return session.GradReport(table_grad(tape, merge_points(at, tape.inputs)))
+
+
+def _shown(report: session.GradReport) -> tuple[str, str]:
+    console = Console(file=io.StringIO(), width=200, markup=False, emoji=False, highlight=False)
+    show_grad_report(report, console)
+    return dumps(grad_report_document(report)), console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def _same_as_the_table(program: str, at: list[str]) -> bool:
+    """The scalar path's answer, if it gives one, is the table's, byte for byte; True where it gave one."""
+    numbers = grad_of_numbers(program, at)
+    if numbers is None:
+        return False
+    assert _shown(session.GradReport(numbers)) == _shown(_table_way(program, at)), program  # type: ignore[arg-type]
+    return True
+
+
+def _programs() -> list[str]:
+    """Each spelling of CALLS, on inputs and on what is computed from them, with numbers where they may stand."""
+    programs = []
+    for (spelling, count), _ in sorted(table.CALLS.items()):
+        if spelling.startswith("."):
+            call = f"(x * y).{spelling[1:]}({'y' if count == 2 else ''})"
+        elif spelling in table.INFIX:
+            call = f"(x * y) {spelling} y"
+            programs += [f"x {spelling} 2", f"2.5 {spelling} x", f"z = x {spelling} (1 / 3); z * y"]
+        elif spelling in table.PREFIX:
+            call = f"{spelling}(x * y) + y"
+        else:
+            call = f"{spelling}({'x * y, y' if count == 2 else 'x * y'}) + y"
+        programs.append(call)
+    return programs
+
+
+@pytest.mark.parametrize("program", _programs())
+def test_every_spelling_gives_the_tables_bits(program):
+    answered = [_same_as_the_table(program, [f"x={x!r},y={y!r}" if "y" in program else f"x={x!r}"]) for x, y in POINTS]
+    assert any(answered) or program.startswith("2.5")  # (2 / x is PyTorch's reflected method: the table's way)
+
+
+@pytest.mark.parametrize(("program", "names"), [
+    ("log(x1*x2)*sin(x2)", "x1 x2"), ("O = 3*a**3; P = b**2; Q = O - P", "a b"), ("y = x ** 2\nz = y * pi - e\nz", "x"),
+    ("c = 2; d = c; d * x", "x"), ("y = x; y += x * 3; y", "x"), ("x", "x"), ("x; w", "x w"),
+    ("a = x * -1; b = -a; torch.exp(b) + np.sqrt(math.sin(a) ** 2)", "x"),
+    ("relu(x) + relu(-x) + abs(x) + sign(x) * sigmoid(x)", "x"),
+    ("max(x, w) - min(w, x) + atan2(x, w) + hypot(x, w) + x.pow(w)", "x w"),
+])
+def test_programs_of_numbers_give_the_tables_bits(program, names):
+    answered = [_same_as_the_table(program, [",".join(f"{name}={value!r}" for name, value in
+                                                     zip(names.split(), point, strict=False))]) for point in POINTS]
+    assert answered[0]  # (elsewhere a value may not be finite: then the table's way answers, naming where)
+
+
+@pytest.mark.parametrize(("program", "at"), [
+    ("x + ", ["x=1"]),  # an error: the table's way says it
+    ("sum(x * 2)", ["x=1"]),  # a reduction
+    ("x[0]", ["x=1"]),
+    ("(x, x * 2)", ["x=1"]),  # a tuple
+    ("x * 2", ["x=[1,2]"]),  # an array
+    ("x * 2", ["x=pi"]),
+    ("x * 2", ["x=1", "y=2"]),  # a name that is no input: a warning
+    ("x * 2", ["x=1,x=2"]),
+    ("log(x)", ["x=0"]),  # not finite: the warnings name nodes
+    ("1 / x", ["x=0.5"]),  # x.reciprocal() * 1, as PyTorch records it
+    ("softplus(x)", ["x=0.5"]),  # a row with params
+    ("x * sqrt(-1)", ["x=0.5"]),  # folded in NumPy (math.sqrt raises)
+    ("leaky_relu(x, 0.2)", ["x=0.5"]),
+])
+def test_everything_else_is_left_to_the_table(program, at):
+    assert grad_of_numbers(program, at) is None
+
+
+def test_the_scalar_path_answers_the_worked_example():
+    result = grad_of_numbers("log(x1*x2)*sin(x2)", ["x1=0.5,x2=0.75"])
+    assert isinstance(result, NumbersResult)
+    assert [round(g, 4) for g in result.grad.values()] == [1.3633, 0.1912]
+    assert result.root_names == ("out",) and math.isclose(result.value, math.log(0.375) * math.sin(0.75))
+
+
+_LOADED = ("import sys\nfrom gradcli.cli import main\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
+           "import json\nprint(json.dumps(sorted({m if m.startswith('gradcli') else m.split('.')[0] for m in sys.modules})), "
+           "file=sys.stderr)")
+
+
+def _loaded(*args: str) -> tuple[str, set[str]]:
+    done = subprocess.run([sys.executable, "-c", _LOADED, *args], capture_output=True, text=True, check=True)
+    return done.stdout, set(json.loads(done.stderr.splitlines()[-1]))
+
+
+def test_a_gradient_of_numbers_as_a_process_loads_no_numpy():
+    out, loaded = _loaded("grad", "sin(x1*x2)*cos(x2)", "--at", "x1=0.5,x2=0.75", "--json")
+    assert out.startswith('{"expr": "sin(x1*x2)*cos(x2)"')
+    assert not loaded & {"numpy", "sympy", "rich", "gradcli.ops", "gradcli.tape", "gradcli.engine"}
+    out, loaded = _loaded("grad", "sqrt(x) * y - abs(x / y)", "--at", "x=2,y=3")  # the table, for people
+    assert "d out / d input" in out
+    assert "rich" in loaded and not loaded & {"numpy", "sympy", "gradcli.ops"}
+
+
+def test_numpy_loads_for_a_function_whose_bits_are_its_own():
+    # NumPy's log is its own SIMD code: it is called, and only NumPy is loaded, not the op table
+    out, loaded = _loaded("grad", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--json")
+    assert '"grad": {"x1": 1.3632775200466682, "x2": 0.19118983333660755}' in out
+    assert "numpy" in loaded and not loaded & {"sympy", "rich", "gradcli.ops"}
