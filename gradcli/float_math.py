@@ -8,9 +8,10 @@ zeros' signs and NaN's included), so the float rules call them and no NumPy:
     sqrt       IEEE rounds it exactly (below 0 it raises, and the sweep hands back to NumPy)
     abs        fabs: the sign bit cleared, a NaN's too
     sign       1, -1, 0 for either zero, a NaN itself
+    power      to the exponents 2, 1, 0, -1 and 0.5: a * a, a, 1, 1 / a, sqrt(a), as NumPy does them
 
 NumPy's exp, log, log2, log10, log1p, expm1, tan, the inverse and hyperbolic functions, arctan2,
-power and hypot are its own SIMD code (SVML's on AVX-512), which differs from libm's in the last
+power to other exponents and hypot are its own SIMD code (SVML's on AVX-512), which differs from libm's in the last
 place, for exp at one point in twenty: there the float rules call NumPy's ufunc on the float,
 and NumPy is imported at the first such call (`ufunc`). tests/test_float_bits.py holds each
 function of `EXACT` to NumPy's, bit for bit, on the machine it runs on. This module imports no
@@ -69,12 +70,19 @@ def ufunc(name: str) -> Callable[..., Any]:
     return made
 
 
+# NumPy's power of one number to these exponents is exact, or done as NumPy does it (x ** 2 is x * x, its square)
+_POWERS: dict[float, Callable[[Any], Any]] = {2.0: lambda a: a * a, 1.0: lambda a: a, 0.0: lambda a: 1.0,
+                                             -1.0: lambda a: 1.0 / a, 0.5: math.sqrt}
+
+
 def power(a: float, b: float) -> Any:
     """NumPy's power on Python floats, which cannot say whether b is a Python number: where
-    PyTorch's two overloads part ways beyond rounding (b = +-0.5, a <= 0 or NaN), NumPy takes over."""
+    PyTorch's two overloads part ways beyond rounding (b = +-0.5, a <= 0 or NaN), NumPy takes over.
+    The exponents of _POWERS are done here (1 / 0 raises: NumPy takes over), the others by NumPy's pow."""
     if (b == 0.5 or b == -0.5) and not a > 0:
         raise ArithmeticError("pow(Tensor, Scalar) and pow(Tensor, Tensor) differ here")
-    return ufunc("power")(a, b)
+    exact = _POWERS.get(b)
+    return ufunc("power")(a, b) if exact is None else exact(a)
 
 
 def pick(condition: Any, a: Any, b: Any) -> Any:

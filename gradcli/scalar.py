@@ -230,11 +230,13 @@ def _sweep(source: str, sink: NumbersSink, point: dict[str, float]) -> NumbersRe
             g, node = adjoints[index], nodes[index]
             if g is None or node.row is None or not node.requires_grad:
                 continue
-            cotangents = node.row.vjp(g, values[index], *[values[a] for a in node.args])
-            for arg, cotangent in zip(node.args, cotangents, strict=True):
-                if nodes[arg].requires_grad:
-                    previous = adjoints[arg]
-                    adjoints[arg] = cotangent if previous is None else previous + cotangent
+            args = [values[a] for a in node.args]
+            for arg, vjp in zip(node.args, node.row.vjps, strict=True):
+                if nodes[arg].requires_grad:  # (a constant's cotangent is not computed: x ** 2 takes no log of x)
+                    cotangent = vjp(g, values[index], *args)
+                    if cotangent is not None:
+                        previous = adjoints[arg]
+                        adjoints[arg] = cotangent if previous is None else previous + cotangent
     except (ValueError, ArithmeticError):  # (where the float sweep hands back to NumPy)
         raise NotScalar("NumPy's sweep") from None
     grad = {name: 0.0 if adjoints[index] is None else float(adjoints[index]) for name, index in inputs.items()}

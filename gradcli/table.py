@@ -321,7 +321,7 @@ class Row(NamedTuple):
     name: str
     arity: int
     forward: Any
-    vjp: Any
+    vjps: tuple[Any, ...]  # the cotangent of each arg alone: vjps[i](g, ans, *args)
     reflected: bool  # 2 / x is recorded otherwise (Op.reflected): not on the scalar path
 
 
@@ -330,8 +330,12 @@ def _add_forward(a: float, b: float) -> Any:
     return t0
 
 
-def _add_vjp(g: float, ans: float, a: float, b: float) -> Any:
-    return (g, g,)
+def _add_vjp0(g: float, ans: float, a: float, b: float) -> Any:
+    return g
+
+
+def _add_vjp1(g: float, ans: float, a: float, b: float) -> Any:
+    return g
 
 
 def _sub_forward(a: float, b: float) -> Any:
@@ -339,9 +343,13 @@ def _sub_forward(a: float, b: float) -> Any:
     return t0
 
 
-def _sub_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _sub_vjp0(g: float, ans: float, a: float, b: float) -> Any:
+    return g
+
+
+def _sub_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t0 = -g
-    return (g, t0,)
+    return t0
 
 
 def _mul_forward(a: float, b: float) -> Any:
@@ -349,10 +357,14 @@ def _mul_forward(a: float, b: float) -> Any:
     return t0
 
 
-def _mul_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _mul_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = g * b
+    return t0
+
+
+def _mul_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t1 = g * a
-    return (t0, t1,)
+    return t1
 
 
 def _div_forward(a: float, b: float) -> Any:
@@ -360,12 +372,16 @@ def _div_forward(a: float, b: float) -> Any:
     return t0
 
 
-def _div_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _div_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = g / b
+    return t0
+
+
+def _div_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t1 = -g
     t2 = ans / b
     t3 = t1 * t2
-    return (t0, t3,)
+    return t3
 
 
 def _pow_forward(a: float, b: float) -> Any:
@@ -373,11 +389,17 @@ def _pow_forward(a: float, b: float) -> Any:
     return t0
 
 
-def _pow_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _pow_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = b - 1
     t1 = g * b
     t2 = xp.power(a, t0)
     t3 = t1 * t2
+    t11 = b == 0
+    t12 = xp.where(t11, 0.0, t3)
+    return t12
+
+
+def _pow_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t4 = a == 0
     t5 = b >= 0
     t6 = t4 & t5
@@ -385,9 +407,7 @@ def _pow_vjp(g: float, ans: float, a: float, b: float) -> Any:
     t8 = ans * t7
     t9 = xp.where(t6, 0.0, t8)
     t10 = g * t9
-    t11 = b == 0
-    t12 = xp.where(t11, 0.0, t3)
-    return (t12, t10,)
+    return t10
 
 
 def _neg_forward(a: float) -> Any:
@@ -395,9 +415,9 @@ def _neg_forward(a: float) -> Any:
     return t0
 
 
-def _neg_vjp(g: float, ans: float, a: float) -> Any:
+def _neg_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = -g
-    return (t0,)
+    return t0
 
 
 def _exp_forward(a: float) -> Any:
@@ -405,9 +425,9 @@ def _exp_forward(a: float) -> Any:
     return t0
 
 
-def _exp_vjp(g: float, ans: float, a: float) -> Any:
+def _exp_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = g * ans
-    return (t0,)
+    return t0
 
 
 def _log_forward(a: float) -> Any:
@@ -418,9 +438,9 @@ def _log_forward(a: float) -> Any:
     return t3
 
 
-def _log_vjp(g: float, ans: float, a: float) -> Any:
+def _log_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = g / a
-    return (t0,)
+    return t0
 
 
 def _log2_forward(a: float) -> Any:
@@ -431,10 +451,10 @@ def _log2_forward(a: float) -> Any:
     return t3
 
 
-def _log2_vjp(g: float, ans: float, a: float) -> Any:
+def _log2_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = a * 0.6931471805599453
     t1 = g / t0
-    return (t1,)
+    return t1
 
 
 def _log10_forward(a: float) -> Any:
@@ -445,10 +465,10 @@ def _log10_forward(a: float) -> Any:
     return t3
 
 
-def _log10_vjp(g: float, ans: float, a: float) -> Any:
+def _log10_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = a * 2.302585092994046
     t1 = g / t0
-    return (t1,)
+    return t1
 
 
 def _log1p_forward(a: float) -> Any:
@@ -461,10 +481,10 @@ def _log1p_forward(a: float) -> Any:
     return t5
 
 
-def _log1p_vjp(g: float, ans: float, a: float) -> Any:
+def _log1p_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = 1.0 + a
     t1 = g / t0
-    return (t1,)
+    return t1
 
 
 def _expm1_forward(a: float) -> Any:
@@ -472,10 +492,10 @@ def _expm1_forward(a: float) -> Any:
     return t0
 
 
-def _expm1_vjp(g: float, ans: float, a: float) -> Any:
+def _expm1_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = ans + 1.0
     t1 = g * t0
-    return (t1,)
+    return t1
 
 
 def _sqrt_forward(a: float) -> Any:
@@ -486,10 +506,10 @@ def _sqrt_forward(a: float) -> Any:
     return t3
 
 
-def _sqrt_vjp(g: float, ans: float, a: float) -> Any:
+def _sqrt_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = 2.0 * ans
     t1 = g / t0
-    return (t1,)
+    return t1
 
 
 def _abs_forward(a: float) -> Any:
@@ -497,12 +517,12 @@ def _abs_forward(a: float) -> Any:
     return t0
 
 
-def _abs_vjp(g: float, ans: float, a: float) -> Any:
+def _abs_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = a != a
     t1 = xp.sign(a)
     t2 = xp.where(t0, 0.0, t1)
     t3 = g * t2
-    return (t3,)
+    return t3
 
 
 def _sin_forward(a: float) -> Any:
@@ -510,10 +530,10 @@ def _sin_forward(a: float) -> Any:
     return t0
 
 
-def _sin_vjp(g: float, ans: float, a: float) -> Any:
+def _sin_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = xp.cos(a)
     t1 = g * t0
-    return (t1,)
+    return t1
 
 
 def _cos_forward(a: float) -> Any:
@@ -521,11 +541,11 @@ def _cos_forward(a: float) -> Any:
     return t0
 
 
-def _cos_vjp(g: float, ans: float, a: float) -> Any:
+def _cos_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = -g
     t1 = xp.sin(a)
     t2 = t0 * t1
-    return (t2,)
+    return t2
 
 
 def _tan_forward(a: float) -> Any:
@@ -533,11 +553,11 @@ def _tan_forward(a: float) -> Any:
     return t0
 
 
-def _tan_vjp(g: float, ans: float, a: float) -> Any:
+def _tan_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = ans * ans
     t1 = 1.0 + t0
     t2 = g * t1
-    return (t2,)
+    return t2
 
 
 def _asin_forward(a: float) -> Any:
@@ -545,12 +565,12 @@ def _asin_forward(a: float) -> Any:
     return t0
 
 
-def _asin_vjp(g: float, ans: float, a: float) -> Any:
+def _asin_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = a * a
     t1 = 1.0 - t0
     t2 = xp.sqrt(t1)
     t3 = g / t2
-    return (t3,)
+    return t3
 
 
 def _acos_forward(a: float) -> Any:
@@ -558,13 +578,13 @@ def _acos_forward(a: float) -> Any:
     return t0
 
 
-def _acos_vjp(g: float, ans: float, a: float) -> Any:
+def _acos_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = -g
     t1 = a * a
     t2 = 1.0 - t1
     t3 = xp.sqrt(t2)
     t4 = t0 / t3
-    return (t4,)
+    return t4
 
 
 def _atan_forward(a: float) -> Any:
@@ -572,11 +592,11 @@ def _atan_forward(a: float) -> Any:
     return t0
 
 
-def _atan_vjp(g: float, ans: float, a: float) -> Any:
+def _atan_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = a * a
     t1 = 1.0 + t0
     t2 = g / t1
-    return (t2,)
+    return t2
 
 
 def _sinh_forward(a: float) -> Any:
@@ -584,10 +604,10 @@ def _sinh_forward(a: float) -> Any:
     return t0
 
 
-def _sinh_vjp(g: float, ans: float, a: float) -> Any:
+def _sinh_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = xp.cosh(a)
     t1 = g * t0
-    return (t1,)
+    return t1
 
 
 def _cosh_forward(a: float) -> Any:
@@ -595,10 +615,10 @@ def _cosh_forward(a: float) -> Any:
     return t0
 
 
-def _cosh_vjp(g: float, ans: float, a: float) -> Any:
+def _cosh_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = xp.sinh(a)
     t1 = g * t0
-    return (t1,)
+    return t1
 
 
 def _tanh_forward(a: float) -> Any:
@@ -606,11 +626,11 @@ def _tanh_forward(a: float) -> Any:
     return t0
 
 
-def _tanh_vjp(g: float, ans: float, a: float) -> Any:
+def _tanh_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = ans * ans
     t1 = 1.0 - t0
     t2 = g * t1
-    return (t2,)
+    return t2
 
 
 def _sigmoid_forward(a: float) -> Any:
@@ -626,11 +646,11 @@ def _sigmoid_forward(a: float) -> Any:
     return t8
 
 
-def _sigmoid_vjp(g: float, ans: float, a: float) -> Any:
+def _sigmoid_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = 1.0 - ans
     t1 = g * t0
     t2 = t1 * ans
-    return (t2,)
+    return t2
 
 
 def _relu_forward(a: float) -> Any:
@@ -639,10 +659,10 @@ def _relu_forward(a: float) -> Any:
     return t1
 
 
-def _relu_vjp(g: float, ans: float, a: float) -> Any:
+def _relu_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = a <= 0
     t1 = xp.where(t0, 0.0, g)
-    return (t1,)
+    return t1
 
 
 def _square_forward(a: float) -> Any:
@@ -650,10 +670,10 @@ def _square_forward(a: float) -> Any:
     return t0
 
 
-def _square_vjp(g: float, ans: float, a: float) -> Any:
+def _square_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = 2.0 * a
     t1 = g * t0
-    return (t1,)
+    return t1
 
 
 def _rsqrt_forward(a: float) -> Any:
@@ -662,12 +682,12 @@ def _rsqrt_forward(a: float) -> Any:
     return t1
 
 
-def _rsqrt_vjp(g: float, ans: float, a: float) -> Any:
+def _rsqrt_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = -0.5 * g
     t1 = ans * ans
     t2 = t1 * ans
     t3 = t0 * t2
-    return (t3,)
+    return t3
 
 
 def _reciprocal_forward(a: float) -> Any:
@@ -675,11 +695,11 @@ def _reciprocal_forward(a: float) -> Any:
     return t0
 
 
-def _reciprocal_vjp(g: float, ans: float, a: float) -> Any:
+def _reciprocal_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = -g
     t1 = ans * ans
     t2 = t0 * t1
-    return (t2,)
+    return t2
 
 
 def _exp2_forward(a: float) -> Any:
@@ -687,10 +707,10 @@ def _exp2_forward(a: float) -> Any:
     return t0
 
 
-def _exp2_vjp(g: float, ans: float, a: float) -> Any:
+def _exp2_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = g * ans
     t1 = t0 * 0.6931471805599453
-    return (t1,)
+    return t1
 
 
 def _asinh_forward(a: float) -> Any:
@@ -698,13 +718,13 @@ def _asinh_forward(a: float) -> Any:
     return t0
 
 
-def _asinh_vjp(g: float, ans: float, a: float) -> Any:
+def _asinh_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = a * a
     t1 = t0 + 1.0
     t2 = xp.sqrt(t1)
     t3 = 1.0 / t2
     t4 = g * t3
-    return (t4,)
+    return t4
 
 
 def _acosh_forward(a: float) -> Any:
@@ -712,13 +732,13 @@ def _acosh_forward(a: float) -> Any:
     return t0
 
 
-def _acosh_vjp(g: float, ans: float, a: float) -> Any:
+def _acosh_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = a * a
     t1 = t0 - 1.0
     t2 = xp.sqrt(t1)
     t3 = 1.0 / t2
     t4 = g * t3
-    return (t4,)
+    return t4
 
 
 def _atanh_forward(a: float) -> Any:
@@ -726,11 +746,11 @@ def _atanh_forward(a: float) -> Any:
     return t0
 
 
-def _atanh_vjp(g: float, ans: float, a: float) -> Any:
+def _atanh_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = a * a
     t1 = 1.0 - t0
     t2 = g / t1
-    return (t2,)
+    return t2
 
 
 def _sign_forward(a: float) -> Any:
@@ -741,9 +761,9 @@ def _sign_forward(a: float) -> Any:
     return t3
 
 
-def _sign_vjp(g: float, ans: float, a: float) -> Any:
+def _sign_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = xp.where(True, 0.0, g)
-    return (t0,)
+    return t0
 
 
 def _floor_forward(a: float) -> Any:
@@ -751,9 +771,9 @@ def _floor_forward(a: float) -> Any:
     return t0
 
 
-def _floor_vjp(g: float, ans: float, a: float) -> Any:
+def _floor_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = xp.where(True, 0.0, g)
-    return (t0,)
+    return t0
 
 
 def _ceil_forward(a: float) -> Any:
@@ -761,9 +781,9 @@ def _ceil_forward(a: float) -> Any:
     return t0
 
 
-def _ceil_vjp(g: float, ans: float, a: float) -> Any:
+def _ceil_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = xp.where(True, 0.0, g)
-    return (t0,)
+    return t0
 
 
 def _trunc_forward(a: float) -> Any:
@@ -771,9 +791,9 @@ def _trunc_forward(a: float) -> Any:
     return t0
 
 
-def _trunc_vjp(g: float, ans: float, a: float) -> Any:
+def _trunc_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = xp.where(True, 0.0, g)
-    return (t0,)
+    return t0
 
 
 def _deg2rad_forward(a: float) -> Any:
@@ -781,9 +801,9 @@ def _deg2rad_forward(a: float) -> Any:
     return t0
 
 
-def _deg2rad_vjp(g: float, ans: float, a: float) -> Any:
+def _deg2rad_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = g * 0.017453292519943295
-    return (t0,)
+    return t0
 
 
 def _rad2deg_forward(a: float) -> Any:
@@ -791,9 +811,9 @@ def _rad2deg_forward(a: float) -> Any:
     return t0
 
 
-def _rad2deg_vjp(g: float, ans: float, a: float) -> Any:
+def _rad2deg_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = g * 57.29577951308232
-    return (t0,)
+    return t0
 
 
 def _relu6_forward(a: float) -> Any:
@@ -804,12 +824,12 @@ def _relu6_forward(a: float) -> Any:
     return t3
 
 
-def _relu6_vjp(g: float, ans: float, a: float) -> Any:
+def _relu6_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = a <= 0.0
     t1 = a >= 6.0
     t2 = t0 | t1
     t3 = xp.where(t2, 0.0, g)
-    return (t3,)
+    return t3
 
 
 def _hardsigmoid_forward(a: float) -> Any:
@@ -822,7 +842,7 @@ def _hardsigmoid_forward(a: float) -> Any:
     return t5
 
 
-def _hardsigmoid_vjp(g: float, ans: float, a: float) -> Any:
+def _hardsigmoid_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = g * 0.1666666716337204
     t1 = a <= -3.0
     t2 = a >= 3.0
@@ -830,7 +850,7 @@ def _hardsigmoid_vjp(g: float, ans: float, a: float) -> Any:
     t4 = a != a
     t5 = t3 | t4
     t6 = xp.where(t5, 0.0, t0)
-    return (t6,)
+    return t6
 
 
 def _hardswish_forward(a: float) -> Any:
@@ -844,7 +864,7 @@ def _hardswish_forward(a: float) -> Any:
     return t6
 
 
-def _hardswish_vjp(g: float, ans: float, a: float) -> Any:
+def _hardswish_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = a < 3.0
     t1 = a / 3.0
     t2 = t1 + 0.5
@@ -852,7 +872,7 @@ def _hardswish_vjp(g: float, ans: float, a: float) -> Any:
     t4 = g * t3
     t5 = a <= -3.0
     t6 = xp.where(t5, 0.0, t4)
-    return (t6,)
+    return t6
 
 
 def _selu_forward(a: float) -> Any:
@@ -865,7 +885,7 @@ def _selu_forward(a: float) -> Any:
     return t5
 
 
-def _selu_vjp(g: float, ans: float, a: float) -> Any:
+def _selu_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = a < 0
     t1 = a * 1.0
     t2 = xp.exp(t1)
@@ -874,7 +894,7 @@ def _selu_vjp(g: float, ans: float, a: float) -> Any:
     t5 = xp.where(t4, 1.7580993408473766, 1.0507009873554805)
     t6 = xp.where(t0, t3, t5)
     t7 = g * t6
-    return (t7,)
+    return t7
 
 
 def _silu_forward(a: float) -> Any:
@@ -885,7 +905,7 @@ def _silu_forward(a: float) -> Any:
     return t3
 
 
-def _silu_vjp(g: float, ans: float, a: float) -> Any:
+def _silu_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = -a
     t1 = xp.exp(t0)
     t2 = 1.0 + t1
@@ -895,7 +915,7 @@ def _silu_vjp(g: float, ans: float, a: float) -> Any:
     t6 = a * t5
     t7 = 1.0 + t6
     t8 = t4 * t7
-    return (t8,)
+    return t8
 
 
 def _mish_forward(a: float) -> Any:
@@ -906,7 +926,7 @@ def _mish_forward(a: float) -> Any:
     return t3
 
 
-def _mish_vjp(g: float, ans: float, a: float) -> Any:
+def _mish_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = -a
     t1 = xp.exp(t0)
     t2 = 1.0 + t1
@@ -920,7 +940,7 @@ def _mish_vjp(g: float, ans: float, a: float) -> Any:
     t10 = t7 * t9
     t11 = t6 + t10
     t12 = g * t11
-    return (t12,)
+    return t12
 
 
 def _logsigmoid_forward(a: float) -> Any:
@@ -934,7 +954,7 @@ def _logsigmoid_forward(a: float) -> Any:
     return t6
 
 
-def _logsigmoid_vjp(g: float, ans: float, a: float) -> Any:
+def _logsigmoid_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = a < 0
     t1 = -a
     t2 = xp.where(t0, a, t1)
@@ -947,7 +967,7 @@ def _logsigmoid_vjp(g: float, ans: float, a: float) -> Any:
     t9 = t3 / t8
     t10 = xp.where(t4, t7, t9)
     t11 = g * t10
-    return (t11,)
+    return t11
 
 
 def _maximum_forward(a: float, b: float) -> Any:
@@ -955,15 +975,22 @@ def _maximum_forward(a: float, b: float) -> Any:
     return t0
 
 
-def _maximum_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _maximum_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = a == b
     t1 = 0.5 * g
     t2 = xp.where(t0, t1, g)
     t3 = a < b
-    t4 = b < a
     t5 = xp.where(t3, 0.0, t2)
+    return t5
+
+
+def _maximum_vjp1(g: float, ans: float, a: float, b: float) -> Any:
+    t0 = a == b
+    t1 = 0.5 * g
+    t2 = xp.where(t0, t1, g)
+    t4 = b < a
     t6 = xp.where(t4, 0.0, t2)
-    return (t5, t6,)
+    return t6
 
 
 def _minimum_forward(a: float, b: float) -> Any:
@@ -971,15 +998,22 @@ def _minimum_forward(a: float, b: float) -> Any:
     return t0
 
 
-def _minimum_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _minimum_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = a == b
     t1 = 0.5 * g
     t2 = xp.where(t0, t1, g)
     t3 = a > b
-    t4 = b > a
     t5 = xp.where(t3, 0.0, t2)
+    return t5
+
+
+def _minimum_vjp1(g: float, ans: float, a: float, b: float) -> Any:
+    t0 = a == b
+    t1 = 0.5 * g
+    t2 = xp.where(t0, t1, g)
+    t4 = b > a
     t6 = xp.where(t4, 0.0, t2)
-    return (t5, t6,)
+    return t6
 
 
 def _atan2_forward(a: float, b: float) -> Any:
@@ -987,7 +1021,7 @@ def _atan2_forward(a: float, b: float) -> Any:
     return t0
 
 
-def _atan2_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _atan2_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = a * a
     t1 = b * b
     t2 = t0 + t1
@@ -998,10 +1032,22 @@ def _atan2_vjp(g: float, ans: float, a: float, b: float) -> Any:
     t7 = xp.where(t3, 0.0, t6)
     t8 = g * b
     t9 = t8 * t7
+    return t9
+
+
+def _atan2_vjp1(g: float, ans: float, a: float, b: float) -> Any:
+    t0 = a * a
+    t1 = b * b
+    t2 = t0 + t1
+    t3 = t2 == 0
+    t4 = t2 == 0
+    t5 = xp.where(t4, 1.0, t2)
+    t6 = 1.0 / t5
+    t7 = xp.where(t3, 0.0, t6)
     t10 = -g
     t11 = t10 * a
     t12 = t11 * t7
-    return (t9, t12,)
+    return t12
 
 
 def _hypot_forward(a: float, b: float) -> Any:
@@ -1009,12 +1055,16 @@ def _hypot_forward(a: float, b: float) -> Any:
     return t0
 
 
-def _hypot_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _hypot_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = g * a
     t1 = t0 / ans
+    return t1
+
+
+def _hypot_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t2 = g * b
     t3 = t2 / ans
-    return (t1, t3,)
+    return t3
 
 
 def _logaddexp_forward(a: float, b: float) -> Any:
@@ -1022,16 +1072,20 @@ def _logaddexp_forward(a: float, b: float) -> Any:
     return t0
 
 
-def _logaddexp_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _logaddexp_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = b - a
     t1 = xp.exp(t0)
     t2 = 1.0 + t1
     t3 = g / t2
+    return t3
+
+
+def _logaddexp_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t4 = a - b
     t5 = xp.exp(t4)
     t6 = 1.0 + t5
     t7 = g / t6
-    return (t3, t7,)
+    return t7
 
 
 def _logaddexp2_forward(a: float, b: float) -> Any:
@@ -1039,16 +1093,20 @@ def _logaddexp2_forward(a: float, b: float) -> Any:
     return t0
 
 
-def _logaddexp2_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _logaddexp2_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = b - a
     t1 = xp.power(2.0, t0)
     t2 = 1.0 + t1
     t3 = g / t2
+    return t3
+
+
+def _logaddexp2_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t4 = a - b
     t5 = xp.power(2.0, t4)
     t6 = 1.0 + t5
     t7 = g / t6
-    return (t3, t7,)
+    return t7
 
 
 def _copysign_forward(a: float, b: float) -> Any:
@@ -1056,15 +1114,19 @@ def _copysign_forward(a: float, b: float) -> Any:
     return t0
 
 
-def _copysign_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _copysign_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = a == 0
     t1 = a == 0
     t2 = xp.where(t1, 1.0, a)
     t3 = ans / t2
     t4 = xp.where(t0, 0.0, t3)
     t5 = g * t4
+    return t5
+
+
+def _copysign_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t6 = xp.where(True, 0.0, g)
-    return (t5, t6,)
+    return t6
 
 
 def _xlogy_forward(a: float, b: float) -> Any:
@@ -1077,20 +1139,24 @@ def _xlogy_forward(a: float, b: float) -> Any:
     return t5
 
 
-def _xlogy_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _xlogy_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = g == 0
     t1 = b == b
     t2 = t0 & t1
     t3 = xp.log(b)
     t4 = g * t3
     t5 = xp.where(t2, 0.0, t4)
-    t6 = g * a
-    t7 = t6 / b
     t8 = a == 0
     t9 = b <= 0
     t10 = t8 & t9
     t11 = xp.where(t10, 0.0, t5)
-    return (t11, t7,)
+    return t11
+
+
+def _xlogy_vjp1(g: float, ans: float, a: float, b: float) -> Any:
+    t6 = g * a
+    t7 = t6 / b
+    return t7
 
 
 def _fmax_forward(a: float, b: float) -> Any:
@@ -1101,18 +1167,22 @@ def _fmax_forward(a: float, b: float) -> Any:
     return t3
 
 
-def _fmax_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _fmax_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = b == b
     t1 = a < b
     t2 = a != a
     t3 = t1 | t2
     t4 = t0 & t3
+    t8 = xp.where(t4, 0.0, g)
+    return t8
+
+
+def _fmax_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t5 = a >= b
     t6 = b != b
     t7 = t5 | t6
-    t8 = xp.where(t4, 0.0, g)
     t9 = xp.where(t7, 0.0, g)
-    return (t8, t9,)
+    return t9
 
 
 def _fmin_forward(a: float, b: float) -> Any:
@@ -1123,18 +1193,22 @@ def _fmin_forward(a: float, b: float) -> Any:
     return t3
 
 
-def _fmin_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _fmin_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = b == b
     t1 = a > b
     t2 = a != a
     t3 = t1 | t2
     t4 = t0 & t3
+    t8 = xp.where(t4, 0.0, g)
+    return t8
+
+
+def _fmin_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t5 = a <= b
     t6 = b != b
     t7 = t5 | t6
-    t8 = xp.where(t4, 0.0, g)
     t9 = xp.where(t7, 0.0, g)
-    return (t8, t9,)
+    return t9
 
 
 def _floor_divide_forward(a: float, b: float) -> Any:
@@ -1142,10 +1216,14 @@ def _floor_divide_forward(a: float, b: float) -> Any:
     return t0
 
 
-def _floor_divide_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _floor_divide_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = xp.where(True, 0.0, g)
+    return t0
+
+
+def _floor_divide_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t1 = xp.where(True, 0.0, g)
-    return (t0, t1,)
+    return t1
 
 
 def _sinc_forward(a: float) -> Any:
@@ -1159,7 +1237,7 @@ def _sinc_forward(a: float) -> Any:
     return t6
 
 
-def _sinc_vjp(g: float, ans: float, a: float) -> Any:
+def _sinc_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = a * 3.141592653589793
     t1 = a * a
     t2 = t1 * 3.141592653589793
@@ -1175,7 +1253,7 @@ def _sinc_vjp(g: float, ans: float, a: float) -> Any:
     t12 = t11 * 3.141592653589793
     t13 = t12 == 0
     t14 = xp.where(t13, 0.0, t10)
-    return (t14,)
+    return t14
 
 
 def _heaviside_forward(a: float, b: float) -> Any:
@@ -1186,10 +1264,14 @@ def _heaviside_forward(a: float, b: float) -> Any:
     return t3
 
 
-def _heaviside_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _heaviside_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = xp.where(True, 0.0, g)
+    return t0
+
+
+def _heaviside_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t1 = xp.where(True, 0.0, g)
-    return (t0, t1,)
+    return t1
 
 
 def _xlog1py_forward(a: float, b: float) -> Any:
@@ -1202,21 +1284,25 @@ def _xlog1py_forward(a: float, b: float) -> Any:
     return t5
 
 
-def _xlog1py_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _xlog1py_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = g == 0
     t1 = b == b
     t2 = t0 & t1
     t3 = xp.log1p(b)
     t4 = g * t3
     t5 = xp.where(t2, 0.0, t4)
-    t6 = g * a
-    t7 = b + 1.0
-    t8 = t6 / t7
     t9 = a == 0
     t10 = b <= -1.0
     t11 = t9 & t10
     t12 = xp.where(t11, 0.0, t5)
-    return (t12, t8,)
+    return t12
+
+
+def _xlog1py_vjp1(g: float, ans: float, a: float, b: float) -> Any:
+    t6 = g * a
+    t7 = b + 1.0
+    t8 = t6 / t7
+    return t8
 
 
 def _angle_forward(a: float) -> Any:
@@ -1227,9 +1313,9 @@ def _angle_forward(a: float) -> Any:
     return t3
 
 
-def _angle_vjp(g: float, ans: float, a: float) -> Any:
+def _angle_vjp0(g: float, ans: float, a: float) -> Any:
     t0 = xp.where(True, 0.0, g)
-    return (t0,)
+    return t0
 
 
 def _nextafter_forward(a: float, b: float) -> Any:
@@ -1237,11 +1323,15 @@ def _nextafter_forward(a: float, b: float) -> Any:
     return t0
 
 
-def _nextafter_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _nextafter_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = a == b
     t1 = xp.where(t0, 0.0, g)
+    return t1
+
+
+def _nextafter_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t2 = xp.where(True, 0.0, g)
-    return (t1, t2,)
+    return t2
 
 
 def _ldexp_forward(a: float, b: float) -> Any:
@@ -1250,14 +1340,18 @@ def _ldexp_forward(a: float, b: float) -> Any:
     return t1
 
 
-def _ldexp_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _ldexp_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = xp.power(2.0, b)
     t1 = g * t0
+    return t1
+
+
+def _ldexp_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t2 = g * a
     t3 = xp.power(2.0, b)
     t4 = t2 * t3
     t5 = t4 * 0.6931471805599453
-    return (t1, t5,)
+    return t5
 
 
 def _fill_forward(a: float, b: float) -> Any:
@@ -1266,75 +1360,79 @@ def _fill_forward(a: float, b: float) -> Any:
     return t1
 
 
-def _fill_vjp(g: float, ans: float, a: float, b: float) -> Any:
+def _fill_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = xp.where(True, 0.0, g)
-    return (t0, g,)
+    return t0
+
+
+def _fill_vjp1(g: float, ans: float, a: float, b: float) -> Any:
+    return g
 
 
 ROWS = {
-    'add': Row('add', 2, _add_forward, _add_vjp, False),
-    'sub': Row('sub', 2, _sub_forward, _sub_vjp, False),
-    'mul': Row('mul', 2, _mul_forward, _mul_vjp, False),
-    'div': Row('div', 2, _div_forward, _div_vjp, True),
-    'pow': Row('pow', 2, _pow_forward, _pow_vjp, False),
-    'neg': Row('neg', 1, _neg_forward, _neg_vjp, False),
-    'exp': Row('exp', 1, _exp_forward, _exp_vjp, False),
-    'log': Row('log', 1, _log_forward, _log_vjp, False),
-    'log2': Row('log2', 1, _log2_forward, _log2_vjp, False),
-    'log10': Row('log10', 1, _log10_forward, _log10_vjp, False),
-    'log1p': Row('log1p', 1, _log1p_forward, _log1p_vjp, False),
-    'expm1': Row('expm1', 1, _expm1_forward, _expm1_vjp, False),
-    'sqrt': Row('sqrt', 1, _sqrt_forward, _sqrt_vjp, False),
-    'abs': Row('abs', 1, _abs_forward, _abs_vjp, False),
-    'sin': Row('sin', 1, _sin_forward, _sin_vjp, False),
-    'cos': Row('cos', 1, _cos_forward, _cos_vjp, False),
-    'tan': Row('tan', 1, _tan_forward, _tan_vjp, False),
-    'asin': Row('asin', 1, _asin_forward, _asin_vjp, False),
-    'acos': Row('acos', 1, _acos_forward, _acos_vjp, False),
-    'atan': Row('atan', 1, _atan_forward, _atan_vjp, False),
-    'sinh': Row('sinh', 1, _sinh_forward, _sinh_vjp, False),
-    'cosh': Row('cosh', 1, _cosh_forward, _cosh_vjp, False),
-    'tanh': Row('tanh', 1, _tanh_forward, _tanh_vjp, False),
-    'sigmoid': Row('sigmoid', 1, _sigmoid_forward, _sigmoid_vjp, False),
-    'relu': Row('relu', 1, _relu_forward, _relu_vjp, False),
-    'square': Row('square', 1, _square_forward, _square_vjp, False),
-    'rsqrt': Row('rsqrt', 1, _rsqrt_forward, _rsqrt_vjp, False),
-    'reciprocal': Row('reciprocal', 1, _reciprocal_forward, _reciprocal_vjp, False),
-    'exp2': Row('exp2', 1, _exp2_forward, _exp2_vjp, False),
-    'asinh': Row('asinh', 1, _asinh_forward, _asinh_vjp, False),
-    'acosh': Row('acosh', 1, _acosh_forward, _acosh_vjp, False),
-    'atanh': Row('atanh', 1, _atanh_forward, _atanh_vjp, False),
-    'sign': Row('sign', 1, _sign_forward, _sign_vjp, False),
-    'floor': Row('floor', 1, _floor_forward, _floor_vjp, False),
-    'ceil': Row('ceil', 1, _ceil_forward, _ceil_vjp, False),
-    'trunc': Row('trunc', 1, _trunc_forward, _trunc_vjp, False),
-    'deg2rad': Row('deg2rad', 1, _deg2rad_forward, _deg2rad_vjp, False),
-    'rad2deg': Row('rad2deg', 1, _rad2deg_forward, _rad2deg_vjp, False),
-    'relu6': Row('relu6', 1, _relu6_forward, _relu6_vjp, False),
-    'hardsigmoid': Row('hardsigmoid', 1, _hardsigmoid_forward, _hardsigmoid_vjp, False),
-    'hardswish': Row('hardswish', 1, _hardswish_forward, _hardswish_vjp, False),
-    'selu': Row('selu', 1, _selu_forward, _selu_vjp, False),
-    'silu': Row('silu', 1, _silu_forward, _silu_vjp, False),
-    'mish': Row('mish', 1, _mish_forward, _mish_vjp, False),
-    'logsigmoid': Row('logsigmoid', 1, _logsigmoid_forward, _logsigmoid_vjp, False),
-    'maximum': Row('maximum', 2, _maximum_forward, _maximum_vjp, False),
-    'minimum': Row('minimum', 2, _minimum_forward, _minimum_vjp, False),
-    'atan2': Row('atan2', 2, _atan2_forward, _atan2_vjp, False),
-    'hypot': Row('hypot', 2, _hypot_forward, _hypot_vjp, False),
-    'logaddexp': Row('logaddexp', 2, _logaddexp_forward, _logaddexp_vjp, False),
-    'logaddexp2': Row('logaddexp2', 2, _logaddexp2_forward, _logaddexp2_vjp, False),
-    'copysign': Row('copysign', 2, _copysign_forward, _copysign_vjp, False),
-    'xlogy': Row('xlogy', 2, _xlogy_forward, _xlogy_vjp, False),
-    'fmax': Row('fmax', 2, _fmax_forward, _fmax_vjp, False),
-    'fmin': Row('fmin', 2, _fmin_forward, _fmin_vjp, False),
-    'floor_divide': Row('floor_divide', 2, _floor_divide_forward, _floor_divide_vjp, False),
-    'sinc': Row('sinc', 1, _sinc_forward, _sinc_vjp, False),
-    'heaviside': Row('heaviside', 2, _heaviside_forward, _heaviside_vjp, False),
-    'xlog1py': Row('xlog1py', 2, _xlog1py_forward, _xlog1py_vjp, False),
-    'angle': Row('angle', 1, _angle_forward, _angle_vjp, False),
-    'nextafter': Row('nextafter', 2, _nextafter_forward, _nextafter_vjp, False),
-    'ldexp': Row('ldexp', 2, _ldexp_forward, _ldexp_vjp, False),
-    'fill': Row('fill', 2, _fill_forward, _fill_vjp, False),
+    'add': Row('add', 2, _add_forward, (_add_vjp0, _add_vjp1,), False),
+    'sub': Row('sub', 2, _sub_forward, (_sub_vjp0, _sub_vjp1,), False),
+    'mul': Row('mul', 2, _mul_forward, (_mul_vjp0, _mul_vjp1,), False),
+    'div': Row('div', 2, _div_forward, (_div_vjp0, _div_vjp1,), True),
+    'pow': Row('pow', 2, _pow_forward, (_pow_vjp0, _pow_vjp1,), False),
+    'neg': Row('neg', 1, _neg_forward, (_neg_vjp0,), False),
+    'exp': Row('exp', 1, _exp_forward, (_exp_vjp0,), False),
+    'log': Row('log', 1, _log_forward, (_log_vjp0,), False),
+    'log2': Row('log2', 1, _log2_forward, (_log2_vjp0,), False),
+    'log10': Row('log10', 1, _log10_forward, (_log10_vjp0,), False),
+    'log1p': Row('log1p', 1, _log1p_forward, (_log1p_vjp0,), False),
+    'expm1': Row('expm1', 1, _expm1_forward, (_expm1_vjp0,), False),
+    'sqrt': Row('sqrt', 1, _sqrt_forward, (_sqrt_vjp0,), False),
+    'abs': Row('abs', 1, _abs_forward, (_abs_vjp0,), False),
+    'sin': Row('sin', 1, _sin_forward, (_sin_vjp0,), False),
+    'cos': Row('cos', 1, _cos_forward, (_cos_vjp0,), False),
+    'tan': Row('tan', 1, _tan_forward, (_tan_vjp0,), False),
+    'asin': Row('asin', 1, _asin_forward, (_asin_vjp0,), False),
+    'acos': Row('acos', 1, _acos_forward, (_acos_vjp0,), False),
+    'atan': Row('atan', 1, _atan_forward, (_atan_vjp0,), False),
+    'sinh': Row('sinh', 1, _sinh_forward, (_sinh_vjp0,), False),
+    'cosh': Row('cosh', 1, _cosh_forward, (_cosh_vjp0,), False),
+    'tanh': Row('tanh', 1, _tanh_forward, (_tanh_vjp0,), False),
+    'sigmoid': Row('sigmoid', 1, _sigmoid_forward, (_sigmoid_vjp0,), False),
+    'relu': Row('relu', 1, _relu_forward, (_relu_vjp0,), False),
+    'square': Row('square', 1, _square_forward, (_square_vjp0,), False),
+    'rsqrt': Row('rsqrt', 1, _rsqrt_forward, (_rsqrt_vjp0,), False),
+    'reciprocal': Row('reciprocal', 1, _reciprocal_forward, (_reciprocal_vjp0,), False),
+    'exp2': Row('exp2', 1, _exp2_forward, (_exp2_vjp0,), False),
+    'asinh': Row('asinh', 1, _asinh_forward, (_asinh_vjp0,), False),
+    'acosh': Row('acosh', 1, _acosh_forward, (_acosh_vjp0,), False),
+    'atanh': Row('atanh', 1, _atanh_forward, (_atanh_vjp0,), False),
+    'sign': Row('sign', 1, _sign_forward, (_sign_vjp0,), False),
+    'floor': Row('floor', 1, _floor_forward, (_floor_vjp0,), False),
+    'ceil': Row('ceil', 1, _ceil_forward, (_ceil_vjp0,), False),
+    'trunc': Row('trunc', 1, _trunc_forward, (_trunc_vjp0,), False),
+    'deg2rad': Row('deg2rad', 1, _deg2rad_forward, (_deg2rad_vjp0,), False),
+    'rad2deg': Row('rad2deg', 1, _rad2deg_forward, (_rad2deg_vjp0,), False),
+    'relu6': Row('relu6', 1, _relu6_forward, (_relu6_vjp0,), False),
+    'hardsigmoid': Row('hardsigmoid', 1, _hardsigmoid_forward, (_hardsigmoid_vjp0,), False),
+    'hardswish': Row('hardswish', 1, _hardswish_forward, (_hardswish_vjp0,), False),
+    'selu': Row('selu', 1, _selu_forward, (_selu_vjp0,), False),
+    'silu': Row('silu', 1, _silu_forward, (_silu_vjp0,), False),
+    'mish': Row('mish', 1, _mish_forward, (_mish_vjp0,), False),
+    'logsigmoid': Row('logsigmoid', 1, _logsigmoid_forward, (_logsigmoid_vjp0,), False),
+    'maximum': Row('maximum', 2, _maximum_forward, (_maximum_vjp0, _maximum_vjp1,), False),
+    'minimum': Row('minimum', 2, _minimum_forward, (_minimum_vjp0, _minimum_vjp1,), False),
+    'atan2': Row('atan2', 2, _atan2_forward, (_atan2_vjp0, _atan2_vjp1,), False),
+    'hypot': Row('hypot', 2, _hypot_forward, (_hypot_vjp0, _hypot_vjp1,), False),
+    'logaddexp': Row('logaddexp', 2, _logaddexp_forward, (_logaddexp_vjp0, _logaddexp_vjp1,), False),
+    'logaddexp2': Row('logaddexp2', 2, _logaddexp2_forward, (_logaddexp2_vjp0, _logaddexp2_vjp1,), False),
+    'copysign': Row('copysign', 2, _copysign_forward, (_copysign_vjp0, _copysign_vjp1,), False),
+    'xlogy': Row('xlogy', 2, _xlogy_forward, (_xlogy_vjp0, _xlogy_vjp1,), False),
+    'fmax': Row('fmax', 2, _fmax_forward, (_fmax_vjp0, _fmax_vjp1,), False),
+    'fmin': Row('fmin', 2, _fmin_forward, (_fmin_vjp0, _fmin_vjp1,), False),
+    'floor_divide': Row('floor_divide', 2, _floor_divide_forward, (_floor_divide_vjp0, _floor_divide_vjp1,), False),
+    'sinc': Row('sinc', 1, _sinc_forward, (_sinc_vjp0,), False),
+    'heaviside': Row('heaviside', 2, _heaviside_forward, (_heaviside_vjp0, _heaviside_vjp1,), False),
+    'xlog1py': Row('xlog1py', 2, _xlog1py_forward, (_xlog1py_vjp0, _xlog1py_vjp1,), False),
+    'angle': Row('angle', 1, _angle_forward, (_angle_vjp0,), False),
+    'nextafter': Row('nextafter', 2, _nextafter_forward, (_nextafter_vjp0, _nextafter_vjp1,), False),
+    'ldexp': Row('ldexp', 2, _ldexp_forward, (_ldexp_vjp0, _ldexp_vjp1,), False),
+    'fill': Row('fill', 2, _fill_forward, (_fill_vjp0, _fill_vjp1,), False),
 }
 # (an operator's symbol, or a call's spelling as the parser gives it, and its number of args) -> its row
 CALLS = {

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from gradcli import grad
-from gradcli.float_math import EXACT
+from gradcli.float_math import EXACT, power
 from gradcli.ops import FLOATS, OPS
 
 SPECIAL = [0.0, -0.0, math.nan, -math.nan, math.inf, -math.inf, 5e-324, -5e-324, 2.2250738585072014e-308, 1e-300,
@@ -54,6 +54,21 @@ def test_math_gives_numpys_bits(name):
                 continue
             if bits(got) != bits(expected) or bits(ufunc(x)) != bits(expected):
                 differ.append((x, got, expected))
+    assert differ == []
+
+
+@pytest.mark.parametrize("exponent", [2.0, 1.0, 0.0, -0.0, -1.0, 0.5])
+def test_the_powers_done_without_numpy_give_numpys_bits(exponent):
+    with np.errstate(all="ignore"):
+        theirs = np.power(np.array(POINTS), exponent).tolist()
+    differ = []
+    for x, expected in zip(POINTS, theirs, strict=True):
+        try:
+            got = power(x, exponent)
+        except ArithmeticError:  # (1 / 0; the power 0.5 of a number not above 0: PyTorch's overloads differ there)
+            continue
+        if bits(got) != bits(expected):
+            differ.append((x, got, expected))
     assert differ == []
 
 
