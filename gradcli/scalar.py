@@ -181,21 +181,84 @@ class NumbersResult:
     warnings: list[str] = field(default_factory=list)
 
 
+@dataclass(eq=False, repr=False)
+class NumbersJacobian:
+    """A Jacobian of the scalar path (one output: its gradient's numbers), read as derivatives.JacobianResult."""
+
+    tape: NumbersTape
+    point: dict[str, float]
+    outputs: tuple[float, ...]
+    output_names: tuple[str, ...]
+    blocks: list[dict[str, float]]
+    values: list[float]
+    mode: str = "reverse"  # (one output: one reverse sweep, as derivatives.jacobian picks)
+    is_tuple: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False, repr=False)
+class NumbersJvp:
+    """A JVP of the scalar path, read as derivatives.JvpResult."""
+
+    tape: NumbersTape
+    point: dict[str, float]
+    tangent: dict[str, float]
+    value: float
+    jvp: float
+    output_names: tuple[str, ...]
+    values: list[float]
+    warnings: list[str] = field(default_factory=list)
+
+
 def _finite(*numbers: float) -> bool:
     return all(math.isfinite(n) for n in numbers)
 
 
-def grad_of_numbers(source: str, at: Sequence[str]) -> NumbersResult | None:
-    """The value and gradient of a program of numbers at --at's numbers; None where the table's way must answer."""
-    point = point_of(at)
-    if point is None:
-        return None
+def _answered(answer: Any) -> Any:
+    """answer()'s result; None where the table's way must answer."""
     try:
         with warnings.catch_warnings():  # (NumPy's about NaN and infinities: the sweeps run without them)
             warnings.simplefilter("ignore", RuntimeWarning)
-            return _sweep(source, _build(source), point)
+            return answer()
     except (NotScalar, GradcliError):  # (an error: the table's way says it, with its words)
         return None
+
+
+def grad_of_numbers(source: str, at: Sequence[str]) -> NumbersResult | None:
+    """The value and gradient of a program of numbers at --at's numbers; None where the table's way must answer."""
+    def answer() -> NumbersResult:
+        program = _Program(source, at)
+        grad = program.gradient()
+        return NumbersResult(program.tape(), program.point, program.values, program.value, grad,
+                             (program.output_name,), tuple(program.sink.inputs))
+
+    return _answered(answer)
+
+
+def jacobian_of_numbers(source: str, at: Sequence[str]) -> NumbersJacobian | None:
+    """derivatives.jacobian of one output: one reverse sweep, the gradient (an input it does not reach: 0)."""
+    def answer() -> NumbersJacobian:
+        program = _Program(source, at)
+        grad = program.gradient()
+        return NumbersJacobian(program.tape(), program.point, (program.value,), (program.output_name,), [grad],
+                               program.values)
+
+    return _answered(answer)
+
+
+def jvp_of_numbers(source: str, at: Sequence[str], tangent: Sequence[str]) -> NumbersJvp | None:
+    """derivatives.jvp: engine.jvp_sweep's tangents, node by node (inputs not named get zero)."""
+    def answer() -> NumbersJvp:
+        program = _Program(source, at)
+        given = point_of(tangent)
+        if given is None or not set(given) <= set(program.point) or not _finite(*given.values()):
+            raise NotScalar("--tangent")
+        out = program.tangent(given)
+        full = {name: given.get(name, 0.0) for name in program.sink.inputs}
+        return NumbersJvp(program.tape(), program.point, full, program.value, out, (program.output_name,),
+                          program.values)
+
+    return _answered(answer)
 
 
 def _build(source: str) -> NumbersSink:
@@ -208,39 +271,88 @@ def _build(source: str) -> NumbersSink:
     return sink
 
 
-def _sweep(source: str, sink: NumbersSink, point: dict[str, float]) -> NumbersResult:
-    """engine.sweep_forward and engine.sweep_backward on floats (engine.Floats), for these nodes."""
-    nodes, inputs = sink.nodes, sink.inputs
-    if sink.last is None or set(point) != set(inputs):
-        raise NotScalar("a name of --at is not an input, or an input has no value")
-    target, output = sink.last
-    if not nodes[output].requires_grad:
-        raise NotScalar("a constant output")
-    values: list[Any] = [0.0] * len(nodes)
-    try:
-        for index, node in enumerate(nodes):
-            if node.row is not None:
-                values[index] = node.row.forward(*[values[a] for a in node.args])
-            else:
-                values[index] = point[node.name] if node.requires_grad else node.value  # type: ignore[index]
-        values = [float(v) for v in values]  # (engine.Floats.take)
+class _Program:
+    """A program of numbers at a point: its values (engine.sweep_forward on floats), and the sweeps after."""
+
+    def __init__(self, source: str, at: Sequence[str]) -> None:
+        point = point_of(at)
+        if point is None:
+            raise NotScalar("--at")
+        self.source, self.sink = source, _build(source)
+        nodes, inputs = self.sink.nodes, self.sink.inputs
+        if self.sink.last is None or set(point) != set(inputs):
+            raise NotScalar("a name of --at is not an input, or an input has no value")
+        target, self.output = self.sink.last
+        self.output_name = target or "out"
+        if not nodes[self.output].requires_grad:
+            raise NotScalar("a constant output")
+        self.point = {name: point[name] for name in inputs}
+        values: list[Any] = [0.0] * len(nodes)
+        try:
+            for index, node in enumerate(nodes):
+                if node.row is not None:
+                    values[index] = node.row.forward(*[values[a] for a in node.args])
+                else:
+                    values[index] = point[node.name] if node.requires_grad else node.value  # type: ignore[index]
+        except (ValueError, ArithmeticError):  # (where the float sweep hands back to NumPy)
+            raise NotScalar("NumPy's sweep") from None
+        self.values = [float(v) for v in values]  # (engine.Floats.take)
+        self.value = self.values[self.output]
+        if not _finite(self.value, *self.point.values()):
+            raise NotScalar("not finite: the warnings name nodes")
+
+    def tape(self) -> NumbersTape:
+        return NumbersTape(self.source, dict(self.sink.inputs), dict(self.sink.bindings))
+
+    def gradient(self) -> dict[str, float]:
+        """engine.sweep_backward on floats from the output, seeded with 1."""
+        nodes, values = self.sink.nodes, self.values
         adjoints: list[Any] = [None] * len(nodes)
-        adjoints[output] = 1.0
-        for index in range(output, -1, -1):
-            g, node = adjoints[index], nodes[index]
-            if g is None or node.row is None or not node.requires_grad:
-                continue
-            args = [values[a] for a in node.args]
-            for arg, vjp in zip(node.args, node.row.vjps, strict=True):
-                if nodes[arg].requires_grad:  # (a constant's cotangent is not computed: x ** 2 takes no log of x)
-                    cotangent = vjp(g, values[index], *args)
-                    if cotangent is not None:
-                        previous = adjoints[arg]
-                        adjoints[arg] = cotangent if previous is None else previous + cotangent
-    except (ValueError, ArithmeticError):  # (where the float sweep hands back to NumPy)
-        raise NotScalar("NumPy's sweep") from None
-    grad = {name: 0.0 if adjoints[index] is None else float(adjoints[index]) for name, index in inputs.items()}
-    if not _finite(values[output], *grad.values(), *point.values()):
-        raise NotScalar("not finite: the warnings name nodes")
-    return NumbersResult(NumbersTape(source, dict(inputs), dict(sink.bindings)), {name: point[name] for name in inputs},
-                         values, values[output], grad, (target or "out",), tuple(inputs))
+        adjoints[self.output] = 1.0
+        try:
+            for index in range(self.output, -1, -1):
+                g, node = adjoints[index], nodes[index]
+                if g is None or node.row is None or not node.requires_grad:
+                    continue
+                args = [values[a] for a in node.args]
+                for arg, vjp in zip(node.args, node.row.vjps, strict=True):
+                    if nodes[arg].requires_grad:  # (a constant's cotangent is not computed: x ** 2 takes no log of x)
+                        cotangent = vjp(g, values[index], *args)
+                        if cotangent is not None:
+                            previous = adjoints[arg]
+                            adjoints[arg] = cotangent if previous is None else previous + cotangent
+        except (ValueError, ArithmeticError):
+            raise NotScalar("NumPy's sweep") from None
+        grad = {name: 0.0 if adjoints[i] is None else float(adjoints[i]) for name, i in self.sink.inputs.items()}
+        if not _finite(*grad.values()):
+            raise NotScalar("not finite: the warnings name nodes")
+        return grad
+
+    def tangent(self, given: dict[str, float]) -> float:
+        """engine.jvp_sweep up to the output: a row's JVP is its VJP at each arg's tangent (its derivative is
+        diagonal), the args' parts added in order."""
+        nodes, values = self.sink.nodes, self.values
+        tangents: list[Any] = [None] * len(nodes)
+        for name, t in given.items():
+            tangents[self.sink.inputs[name]] = t
+        try:
+            for index in range(self.output + 1):
+                node = nodes[index]
+                if node.row is None or tangents[index] is not None:
+                    continue
+                if all(tangents[a] is None for a in node.args):
+                    continue
+                args = [values[a] for a in node.args]
+                parts = [vjp(tangents[a], values[index], *args) for a, vjp in zip(node.args, node.row.vjps, strict=True)
+                         if tangents[a] is not None]
+                parts = [part for part in parts if part is not None]
+                total = parts[0] if parts else 0.0
+                for part in parts[1:]:
+                    total = total + part
+                tangents[index] = total
+        except (ValueError, ArithmeticError):
+            raise NotScalar("NumPy's sweep") from None
+        out = 0.0 if tangents[self.output] is None else float(tangents[self.output])
+        if not _finite(out):
+            raise NotScalar("not finite: the warnings name nodes")
+        return out

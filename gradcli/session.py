@@ -300,9 +300,17 @@ class DerivativeReport:
 
 
 def jacobian(request: Request) -> DerivativeReport:
+    source = None
+    if request.wrt is None:
+        from gradcli.scalar import jacobian_of_numbers
+
+        source = read_program(request.program, request.file)
+        numbers = jacobian_of_numbers(source, request.at)
+        if numbers is not None:  # (a value that is not finite takes the table's way, which names it)
+            return DerivativeReport(numbers)
     from gradcli.derivatives import jacobian as compute
 
-    tape, point = load(request)
+    tape, point = load(request, source)
     result = compute(tape, point, wrt=request.wrt)
     return DerivativeReport(result, request.strict and not _all_finite(result.point, result.outputs, result.blocks))
 
@@ -317,10 +325,16 @@ def hessian(request: Request) -> DerivativeReport:
 
 
 def jvp(request: Request) -> DerivativeReport:
-    from gradcli.derivatives import jvp as compute
+    from gradcli.scalar import jvp_of_numbers
 
     _require_tangent(request)
-    tape, point = load(request)
+    source = read_program(request.program, request.file)
+    numbers = jvp_of_numbers(source, request.at, request.tangent)
+    if numbers is not None:  # (a value that is not finite takes the table's way, which names it)
+        return DerivativeReport(numbers)
+    from gradcli.derivatives import jvp as compute
+
+    tape, point = load(request, source)
     result = compute(tape, point, _tangents(request))
     return DerivativeReport(result, request.strict and not _all_finite(result.point, result.tangent, result.value,
                                                                         result.jvp))

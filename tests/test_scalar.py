@@ -21,7 +21,7 @@ from gradcli.derivatives import grad as table_grad
 from gradcli.inputs.literals import merge_points
 from gradcli.render.jsonout import dumps
 from gradcli.render.report import grad_report_document, show_grad_report
-from gradcli.scalar import NumbersResult, grad_of_numbers
+from gradcli.scalar import NumbersResult, grad_of_numbers, jacobian_of_numbers, jvp_of_numbers
 from gradcli.tape import compile_program
 from tests.reference.make_scalar_table import TARGET, generate
 
@@ -78,6 +78,41 @@ def test_every_spelling_gives_the_tables_bits(program):
     assert any(answered) or program.startswith("2.5")  # (2 / x is PyTorch's reflected method: the table's way)
 
 
+def _same_derivatives_as_the_table(program: str, at: list[str], tangent: list[str]) -> bool:
+    """The scalar path's Jacobian and JVP, where it gives them, are the table's, byte for byte."""
+    from gradcli.derivatives import jacobian, jvp
+    from gradcli.render.derivatives import jacobian_document, jvp_document, show_jacobian, show_jvp
+
+    def shown(result: object, document: object, show: object) -> tuple[str, str]:
+        console = Console(file=io.StringIO(), width=200, markup=False, emoji=False, highlight=False)
+        show(result, console)  # type: ignore[operator]
+        return dumps(document(result)), console.file.getvalue()  # type: ignore[operator, attr-defined]
+
+    tape = compile_program(program)
+    point = merge_points(at, tape.inputs)
+    answered = False
+    numbers = jacobian_of_numbers(program, at)
+    if numbers is not None:
+        assert shown(numbers, jacobian_document, show_jacobian) == \
+            shown(jacobian(tape, point), jacobian_document, show_jacobian), program
+        answered = True
+    numbers = jvp_of_numbers(program, at, tangent)
+    if numbers is not None:
+        assert shown(numbers, jvp_document, show_jvp) == \
+            shown(jvp(tape, point, merge_points(tangent, where="--tangent")), jvp_document, show_jvp), program
+        answered = True
+    return answered
+
+
+@pytest.mark.parametrize("program", _programs())
+def test_every_spelling_gives_the_tables_jacobian_and_jvp(program):
+    names = ["x", "y"] if "y" in program else ["x"]
+    answered = [_same_derivatives_as_the_table(program, [",".join(f"{n}={v!r}" for n, v in zip(names, point, strict=False))],
+                                               [",".join(f"{n}={t!r}" for n, t in zip(names, tangent, strict=False))])
+                for point in POINTS[:5] for tangent in [(1.0, 0.0), (-0.5, 2.0)][: len(names)]]
+    assert any(answered) or program.startswith("2.5")
+
+
 @pytest.mark.parametrize(("program", "names"), [
     ("log(x1*x2)*sin(x2)", "x1 x2"), ("O = 3*a**3; P = b**2; Q = O - P", "a b"), ("y = x ** 2\nz = y * pi - e\nz", "x"),
     ("c = 2; d = c; d * x", "x"), ("y = x; y += x * 3; y", "x"), ("x", "x"), ("x; w", "x w"),
@@ -131,6 +166,10 @@ def test_a_gradient_of_numbers_as_a_process_loads_no_numpy():
     out, loaded = _loaded("grad", "sin(x1*x2)*cos(x2)", "--at", "x1=0.5,x2=0.75", "--json")
     assert out.startswith('{"expr": "sin(x1*x2)*cos(x2)"')
     assert not loaded & {"numpy", "sympy", "rich", "gradcli.ops", "gradcli.tape", "gradcli.engine"}
+    for command in (["jacobian"], ["jvp", "--tangent", "x1=1"]):
+        out, loaded = _loaded(*command, "y = x1 ** 2 * sin(x2); sqrt(y)", "--at", "x1=0.5,x2=0.75", "--json")
+        assert out.startswith('{"expr": "y = x1 ** 2 * sin(x2); sqrt(y)"')
+        assert not loaded & {"numpy", "sympy", "gradcli.ops", "gradcli.tape", "gradcli.engine"}
     out, loaded = _loaded("grad", "sqrt(x) * y - abs(x / y)", "--at", "x=2,y=3")  # the table, for people
     assert "d out / d input" in out
     assert "rich" in loaded and not loaded & {"numpy", "sympy", "gradcli.ops"}

@@ -4,19 +4,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from rich.text import Text
 
-from gradcli.derivatives import HessianResult, JacobianResult, JvpResult
 from gradcli.render.numbers import human, human_line, point_document, to_json
-from gradcli.verify import Agreement, Note
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from gradcli.derivatives import HessianResult, JacobianResult, JvpResult
     from gradcli.symbolic import Report
+    from gradcli.verify import Agreement, Note
 
 
 def _element_labels(name: str, shape: tuple[int, ...]) -> list[str]:
-    return [name + "".join(f"[{i}]" for i in index) for index in np.ndindex(*shape)] if shape else [name]
+    if not shape:
+        return [name]
+    import numpy as np  # (the scalar path's numbers have no shape)
+
+    return [name + "".join(f"[{i}]" for i in index) for index in np.ndindex(*shape)]
 
 
 # --- --check ---------------------------------------------------------------------------
@@ -101,6 +106,8 @@ def symbolic_document(report: Report) -> dict[str, Any] | None:
 
 
 def show_symbolic(report: Report, root_names: tuple[str, ...], console: Any) -> None:
+    import numpy as np
+
     console.print(Text.assemble("\n", ("formulas", "bold"), " (SymPy, from the op table's rules)"))
     if report.formulas is None:
         console.print(Text(f"  none: {report.problem}"))
@@ -177,15 +184,17 @@ def _matrix_table(title: str, rows: list[str], columns: list[str], matrix: np.nd
 def show_jacobian(result: JacobianResult, console: Any, full: bool = False) -> None:
     """f'(x) as the textbooks write it: one matrix, a row per output element (the outputs of a tuple
     stacked), a column per input element; a big one summarised as PyTorch's repr summarises a tensor."""
+    import numpy as np  # (the layout of the matrix; the scalar path's numbers come as floats)
+
     for name, output in zip(result.output_names, result.outputs, strict=True):
         console.print(Text.assemble((name, "bold"), f" = {human_line(output)}"))
     rows = [label for name, output in zip(result.output_names, result.outputs, strict=True)
             for label in _element_labels(name, np.shape(output))]
     names = list(result.blocks[0]) if result.blocks else []
-    in_shapes = [result.blocks[0][name].shape[np.ndim(result.outputs[0]):] for name in names]
+    in_shapes = [np.shape(result.blocks[0][name])[np.ndim(result.outputs[0]):] for name in names]
     columns = [label for name, shape in zip(names, in_shapes, strict=True) for label in _element_labels(name, shape)]
     widths = [int(np.prod(shape, dtype=np.int64)) for shape in in_shapes]  # (-1 is ambiguous for 0 rows)
-    matrix = np.vstack([np.hstack([per_output[name].reshape(int(np.size(output)), width)
+    matrix = np.vstack([np.hstack([np.reshape(per_output[name], (int(np.size(output)), width))
                                    for name, width in zip(names, widths, strict=True)] or [np.zeros((np.size(output), 0))])
                         for output, per_output in zip(result.outputs, result.blocks, strict=True)]) \
         if result.outputs else np.zeros((0, 0))
@@ -220,6 +229,8 @@ def hessian_document(result: HessianResult) -> dict[str, Any]:
 
 
 def show_hessian(result: HessianResult, console: Any) -> None:
+    import numpy as np
+
     console.print(Text.assemble((result.tape.output_names[0], "bold"), f" = {human_line(result.value)}"))
     names = list(result.blocks)
     labels = [label for name in names for label in _element_labels(name, np.shape(result.point[name]))]
