@@ -1,4 +1,5 @@
-"""The scalar path: `grad` of a program of numbers at a point of numbers, before the op table and NumPy load.
+"""The scalar path: `grad`, `jacobian`, `jvp` of a program of numbers at a point of numbers, before the op table and
+NumPy load.
 
 A program such as `log(x1*x2)*sin(x2)` at x1=0.5,x2=0.75 needs neither arrays nor the table's
 hundreds of rows: one gradient as a process would spend most of its time loading them. Here
@@ -11,8 +12,8 @@ gives.
 
 Anything else is not done here: a construct or spelling the table's rows of numbers do not
 cover, a constant folded where Python would raise, a value that is not finite (its warnings
-name nodes), an option beyond the gradient of the output. `grad_of_numbers` then answers None,
-and the request takes the table's way (session.grad), which also says every error. So the scalar
+name nodes), an option beyond the gradient of the output. `grad_of_numbers` (and its kin) then
+answers None, and the request takes the table's way (session.grad), which also says every error. So the scalar
 path only ever gives what the table's way gives (tests/test_scalar.py holds them together).
 """
 
