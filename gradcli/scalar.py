@@ -53,10 +53,15 @@ def point_of(at: Sequence[str]) -> dict[str, float] | None:
 @dataclass(slots=True, eq=False, repr=False)
 class Node:
     args: tuple[int, ...]
-    row: table.Row | None = None  # None: an input or a constant
-    value: float = 0.0  # a constant's
-    name: str | None = None
-    requires_grad: bool = False
+    row: table.Row | None  # None: an input or a constant
+    value: float  # a constant's
+    name: str | None
+    requires_grad: bool
+    wants: tuple[bool, ...] = ()  # for each arg: does a gradient flow back into it?
+
+
+# (an operator's symbol or a call's spelling, its number of args) -> its row
+_ROW_OF = {key: table.ROWS[name] for key, name in table.CALLS.items()}
 
 
 class NumbersSink:
@@ -75,18 +80,19 @@ class NumbersSink:
         raise NotScalar(construct)  # index, make_list, make_tuple, string...: the table's way
 
     def add(self, node: Node) -> int:
-        if len(self.nodes) >= self.max_nodes:
-            raise NotScalar("the limit of nodes")
-        self.nodes.append(node)
-        return len(self.nodes) - 1
-
-    def apply(self, row: table.Row, args: Sequence[Any]) -> int:
         nodes = self.nodes
-        if any(type(a) is not int for a in args):
-            raise NotScalar("not a value")
-        if any(nodes[a].requires_grad for a in args):  # (every node but a constant: an input flows into it)
-            return self.add(Node(tuple(args), row, requires_grad=True))
-        # Numbers alone: folded as TapeSink folds them, by the float rule (where it raises, NumPy would fold)
+        index = len(nodes)
+        if index >= self.max_nodes:
+            raise NotScalar("the limit of nodes")
+        nodes.append(node)
+        return index
+
+    def constant(self, value: float) -> int:
+        return self.add(Node((), None, value, None, False))
+
+    def fold(self, row: table.Row, args: tuple[int, ...]) -> int:
+        """Numbers alone: folded as TapeSink folds them, by the float rule (where it raises, NumPy would fold)."""
+        nodes = self.nodes
         try:
             value = row.forward(*[nodes[a].value for a in args])
         except (TypeError, ValueError, ArithmeticError):
@@ -94,10 +100,10 @@ class NumbersSink:
         for a in sorted(args, reverse=True):  # (TapeSink.drop_constants)
             if a == len(nodes) - 1 and nodes[a].name is None:
                 nodes.pop()
-        return self.add(Node((), value=float(value)))
+        return self.constant(float(value))
 
     def number(self, text: str, span: Any) -> int:
-        return self.add(Node((), value=float(text)))
+        return self.constant(float(text))
 
     def name(self, text: str, span: Any) -> int:
         index = self.inputs.get(text)
@@ -108,34 +114,43 @@ class NumbersSink:
         if text in _WORDS or text in table.DTYPES or text in table.FUNCTIONS or text in self.assigned_later:
             raise NotScalar(text)  # a word, or an error the table's way says
         if text in table.CONSTANTS:
-            return self.add(Node((), value=table.CONSTANTS[text]))
-        index = self.add(Node((), name=text, requires_grad=True))
+            return self.constant(table.CONSTANTS[text])
+        index = self.add(Node((), None, 0.0, text, True))
         self.inputs[text] = index
         return index
 
     def unary(self, symbol: str, operand: Any, span: Any) -> int:
-        if symbol == "+" and type(operand) is int:
+        if type(operand) is not int:
+            raise NotScalar("not a value")
+        if symbol == "+":
             return operand  # PyTorch records no node for unary plus
-        return self.apply(self.row(symbol, 1), [operand])
+        row = _ROW_OF.get((symbol, 1))
+        if row is None:
+            raise NotScalar(symbol)
+        if self.nodes[operand].requires_grad:
+            return self.add(Node((operand,), row, 0.0, None, True, (True,)))
+        return self.fold(row, (operand,))
 
     def binary(self, symbol: str, left: Any, right: Any, span: Any) -> int:
-        row = self.row(symbol, 2)
-        if row.reflected and type(left) is int and type(right) is int and not self.nodes[left].requires_grad and \
-                self.nodes[right].requires_grad:
-            raise NotScalar("2 / x: recorded as PyTorch's reflected method")
-        return self.apply(row, [left, right])
+        row = _ROW_OF.get((symbol, 2))
+        if row is None or type(left) is not int or type(right) is not int:
+            raise NotScalar(symbol)
+        nodes = self.nodes
+        wants = (nodes[left].requires_grad, nodes[right].requires_grad)
+        if wants[0]:
+            return self.add(Node((left, right), row, 0.0, None, True, wants))
+        if wants[1]:
+            if row.reflected:
+                raise NotScalar("2 / x: recorded as PyTorch's reflected method")
+            return self.add(Node((left, right), row, 0.0, None, True, wants))
+        return self.fold(row, (left, right))
 
     def call(self, func: str, func_span: Any, args: list[Any], span: Any, keywords: Any = None) -> int:
         nodes = self.nodes
-        if keywords or any(type(a) is not int or not nodes[a].requires_grad for a in args):
-            raise NotScalar("keywords, or a number among the args (another overload may take it)")
-        return self.apply(self.row(func, len(args)), args)
-
-    def row(self, spelling: str, count: int) -> table.Row:
-        name = table.CALLS.get((spelling, count))
-        if name is None:
-            raise NotScalar(spelling)
-        return table.ROWS[name]
+        row = _ROW_OF.get((func, len(args)))
+        if row is None or keywords or any(type(a) is not int or not nodes[a].requires_grad for a in args):
+            raise NotScalar("another spelling, keywords, or a number among the args (another overload may take it)")
+        return self.add(Node(tuple(args), row, 0.0, None, True, (True,) * len(args)))
 
     def statement(self, target: Any, value: Any, span: Any) -> None:
         if type(value) is not int or not (target is None or isinstance(target, str)):
@@ -148,7 +163,7 @@ class NumbersSink:
             raise NotScalar(target)  # an error the table's way says
         node = self.nodes[value]
         if node.row is None and not node.requires_grad and node.name is not None:
-            value = self.add(Node((), value=node.value))  # `c = 2; d = c`: a node per name
+            value = self.constant(node.value)  # `c = 2; d = c`: a node per name
             node = self.nodes[value]
         if node.name is None:
             node.name = target
@@ -291,10 +306,13 @@ class _Program:
         values: list[Any] = [0.0] * len(nodes)
         try:
             for index, node in enumerate(nodes):
-                if node.row is not None:
-                    values[index] = node.row.forward(*[values[a] for a in node.args])
+                row, args = node.row, node.args
+                if row is None:
+                    values[index] = node.value if node.name is None or not node.requires_grad else point[node.name]
+                elif len(args) == 2:
+                    values[index] = row.forward(values[args[0]], values[args[1]])
                 else:
-                    values[index] = point[node.name] if node.requires_grad else node.value  # type: ignore[index]
+                    values[index] = row.forward(values[args[0]])
         except (ValueError, ArithmeticError):  # (where the float sweep hands back to NumPy)
             raise NotScalar("NumPy's sweep") from None
         self.values = [float(v) for v in values]  # (engine.Floats.take)
@@ -312,16 +330,34 @@ class _Program:
         adjoints[self.output] = 1.0
         try:
             for index in range(self.output, -1, -1):
-                g, node = adjoints[index], nodes[index]
-                if g is None or node.row is None or not node.requires_grad:
+                g = adjoints[index]
+                if g is None:
                     continue
-                args = [values[a] for a in node.args]
-                for arg, vjp in zip(node.args, node.row.vjps, strict=True):
-                    if nodes[arg].requires_grad:  # (a constant's cotangent is not computed: x ** 2 takes no log of x)
-                        cotangent = vjp(g, values[index], *args)
+                node = nodes[index]
+                row = node.row
+                if row is None:
+                    continue
+                args, wants, vjps, ans = node.args, node.wants, row.vjps, values[index]
+                # (a constant's cotangent is not computed: x ** 2 takes no log of x)
+                if len(args) == 2:
+                    a, b = args
+                    va, vb = values[a], values[b]
+                    if wants[0]:
+                        cotangent = vjps[0](g, ans, va, vb)
                         if cotangent is not None:
-                            previous = adjoints[arg]
-                            adjoints[arg] = cotangent if previous is None else previous + cotangent
+                            previous = adjoints[a]
+                            adjoints[a] = cotangent if previous is None else previous + cotangent
+                    if wants[1]:
+                        cotangent = vjps[1](g, ans, va, vb)
+                        if cotangent is not None:
+                            previous = adjoints[b]
+                            adjoints[b] = cotangent if previous is None else previous + cotangent
+                    continue
+                a = args[0]
+                cotangent = vjps[0](g, ans, values[a])
+                if cotangent is not None:
+                    previous = adjoints[a]
+                    adjoints[a] = cotangent if previous is None else previous + cotangent
         except (ValueError, ArithmeticError):
             raise NotScalar("NumPy's sweep") from None
         grad = {name: 0.0 if adjoints[i] is None else float(adjoints[i]) for name, i in self.sink.inputs.items()}
