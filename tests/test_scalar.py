@@ -130,6 +130,12 @@ def test_programs_of_numbers_give_the_tables_bits(program, names):
     assert answered[0]  # (elsewhere a value may not be finite: then the table's way answers, naming where)
 
 
+@pytest.mark.parametrize("text", ["007", "00.5", "-.5", "5.", "1e5", "1E+5", "-0", "0e0", "1e-400", ".5e1", "-5.e-1",
+                                  "123456789012345678901234567890", "0.1", "2.5e-308", "4.9e-324"])
+def test_numbers_of_at_read_as_the_table_reads_them(text):
+    assert _same_as_the_table("x * 2 - sin(x) * y", [f"x={text}, y=0.5"])
+
+
 @pytest.mark.parametrize(("program", "at"), [
     ("x + ", ["x=1"]),  # an error: the table's way says it
     ("sum(x * 2)", ["x=1"]),  # a reduction
