@@ -113,7 +113,7 @@ def test_every_spelling_gives_the_tables_jacobian_and_jvp(program):
     names = ["x", "y"] if "y" in program else ["x"]
     answered = [_same_derivatives_as_the_table(program, [",".join(f"{n}={v!r}" for n, v in zip(names, point, strict=False))],
                                                [",".join(f"{n}={t!r}" for n, t in zip(names, tangent, strict=False))])
-                for point in POINTS[:5] for tangent in [(1.0, 0.0), (-0.5, 2.0)][: len(names)]]
+                for point in POINTS[::2] for tangent in [(1.0, 0.0), (-0.5, 2.0)][: len(names)]]
     assert any(answered) or program.startswith("2.5")
 
 
