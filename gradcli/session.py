@@ -983,9 +983,9 @@ class FunctionEntry:
 # The group of a row, by the module of the op table that holds it.
 _GROUPS = {"elementwise": "elementwise functions", "reductions": "reductions", "structure": "structure",
            "shape": "shape", "linalg": "linear algebra", "indexing": "structure", "construct": "constructors", "nn": "torch.nn.functional",
-           "losses": "torch.nn.functional", "conv": "torch.nn.functional", "resample": "torch.nn.functional",
-           "sorting": "reductions", "special": "elementwise functions", "decompositions": "linear algebra",
-           "masked": "reductions"}
+           "losses": "torch.nn.functional", "layers": "torch.nn.functional", "conv": "torch.nn.functional",
+           "resample": "torch.nn.functional", "sorting": "reductions", "special": "elementwise functions",
+           "decompositions": "linear algebra", "masked": "reductions"}
 
 
 def functions() -> list[FunctionEntry]:

@@ -15,6 +15,7 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     construct.py    ones_like, zeros_like; the constructors (tensor, ones, arange...), folded at once
     nn.py           torch.nn.functional's losses
     losses.py       more of them: margin, hinge, soft margin, Poisson, Gaussian, triplet, cosine embedding
+    layers.py       embedding, pixel_shuffle, pixel_unshuffle, channel_shuffle, rms_norm
     conv.py         convolution and pooling: conv1d/2d/3d, conv_transpose1d/2d/3d, avg_pool1d/2d/3d, max_pool1d/2d/3d
     resample.py     interpolate (every mode), upsample_nearest/bilinear, adaptive_avg/max_pool1d/2d/3d
     decompositions.py  cholesky, qr, eigh, svd, slogdet, pinv, matrix_exp...: LAPACK's values, PyTorch's derivatives
@@ -31,6 +32,7 @@ from gradcli.ops import (
     decompositions,
     elementwise,
     indexing,
+    layers,
     linalg,
     losses,
     masked,
@@ -67,8 +69,8 @@ __all__ = [
 ]
 
 # The modules of rows, in the table's order: a new module of rows is added here alone.
-MODULES = (elementwise, reductions, structure, linalg, shape, indexing, construct, nn, losses, conv, resample, sorting,
-           special, decompositions, masked)
+MODULES = (elementwise, reductions, structure, linalg, shape, indexing, construct, nn, losses, layers, conv, resample,
+           sorting, special, decompositions, masked)
 OPS: dict[str, Op] = {op.name: op for module in MODULES for op in module.ROWS}
 
 # The infix and prefix operators of the language, and the ops they stand for.

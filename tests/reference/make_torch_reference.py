@@ -231,6 +231,21 @@ THIRDS = {"margin_ranking_loss": [[1.0, -1.0], [0.0, nan]], "gaussian_nll_loss":
           "cosine_embedding_loss": [1.0, -1.0, 0.0]}
 # binary_cross_entropy takes probabilities (PyTorch refuses anything outside [0, 1], NaN too).
 PROBABILITY_PAIRS = [[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [1e-300, 1.0], [0.2, 0.9], [5e-324, 0.75], [-0.0, 0.3]]
+# The layers of torch.nn.functional, each at the shape its reference takes (a pair of vectors' values).
+def _pairs() -> list[tuple[list[float], list[float]]]:
+    return list(itertools.product(VECTOR_PAIRS, repeat=2))
+
+
+LAYERS = {
+    "pixel_shuffle": lambda: [([[[u[0]]], [[u[1]]], [[v[0]]], [[v[1]]]],) for u, v in _pairs()],  # (4, 1, 1)
+    "pixel_unshuffle": lambda: [([[u, v]],) for u, v in _pairs()],  # (1, 2, 2)
+    "channel_shuffle": lambda: [([[[u[0]], [u[1]], [v[0]], [v[1]]]],) for u, v in _pairs()],  # (1, 4, 1)
+    "embedding": lambda: [([u, v], i) for u, v in _pairs() for i in ([1, 0, 1], [0])],  # a (2, 2) weight, indices
+    "rms_norm": lambda: [(row, [0.5, -1.0, 2.0]) for (row,) in LAYER_ROWS],
+    "rms_norm_unweighted": lambda: LAYER_ROWS,
+}
+
+
 def points_of(name: str) -> list[tuple]:
     op = OPS[name]
     if name.endswith("_with_indices"):  # (its values: at the points of the row without indices)
@@ -272,6 +287,8 @@ def points_of(name: str) -> list[tuple]:
         return [(x, v, i) for x in VECTOR_PAIRS for v in PAIR_VALUES[:6] for i in WRITE_INDICES]
     if name == "expand_as":  # a vector of one, stretched along a pair
         return [([u[0]], v) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
+    if name in LAYERS:
+        return LAYERS[name]()
     if name in THIRDS:
         return [(u, v, w) for u, v in itertools.product(VECTOR_PAIRS, repeat=2) for w in THIRDS[name]]
     if name.startswith("masked.") and name.endswith(".where"):  # torch.masked's: where a mask holds (none, all)
