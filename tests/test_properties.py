@@ -140,8 +140,8 @@ def _away_from_kinks(program: str, point: dict) -> bool:
     """abs, relu, maximum and minimum have no derivative at their kinks: keep clear of them by 1e-4."""
     if not any(k in program for k in KINKED):
         return True
-    tape = compile_program(program)
-    values = grad(tape, at=point, seed="ones").values
+    result = grad(compile_program(program), at=point, seed="ones")
+    tape, values = result.tape, result.values  # (compiled again at the point where the graph depends on shapes: w @ m)
     for node in tape.nodes:
         if node.op is not None and node.op.name in ("abs", "relu"):
             if np.min(np.abs(values[node.args[0]])) < 1e-4:
