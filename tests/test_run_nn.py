@@ -69,3 +69,14 @@ def test_what_classes_leave_out_is_exit_2(tmp_path, text, words):
     run = run_text(tmp_path, text)
     assert run.exit_code == 2
     assert words in run.stderr
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("import torch\nc = torch.nn.Conv2d(10**5, 10**5, 100)\n", "100,000,000,000,000 elements (the limit is"),
+    ("import torch\nc = torch.nn.Conv2d(1, 1, 3, padding_mode='reflect')\n",
+     "nn.Conv2d with padding_mode='reflect' is not supported"),
+])
+def test_a_convolution_module_gradcli_cannot_make_is_exit_2_before_its_weights(tmp_path, text, words):
+    run = run_text(tmp_path, text)
+    assert run.exit_code == 2
+    assert words in run.stderr and "line 2" in run.stderr

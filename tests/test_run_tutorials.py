@@ -31,7 +31,6 @@ REFUSED = {  # the file: the words of gradcli's exit-2 error that name the const
     "jcjohnson_two_layer_net_numpy": "'numpy.random' is not supported",
     "micrograd_engine_vs_torch": "the special method '__add__' is not supported",
     "pt_basics_tensorqs": "matmul() got an unexpected keyword argument 'out'",
-    "pt_blitz_neural_networks": "'torch.nn.Conv2d' is not supported",
     "pt_dynamic_net": "import of 'random' is not supported",
     "pt_polynomial_numpy": "'numpy.random' is not supported",
 }

@@ -191,6 +191,84 @@ class Linear(Module):
         return linear(interpreter, x, self.params["weight"], self.params["bias"], node)  # type: ignore[arg-type]
 
 
+def _tuple(value: Any, dims: int) -> tuple[Any, ...]:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * dims
+
+
+def _conv(dims: int) -> type[Module]:
+    """nn.Conv1d / Conv2d / Conv3d: F.conv{dims}d with the module's settings; weight and bias drawn as
+    PyTorch's _ConvNd.reset_parameters draws them (as Linear's, fan_in = in_channels / groups * the kernel)."""
+    label = f"Conv{dims}d"
+
+    class Conv(Module):
+        def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+            Module.__init__(self)
+            bound = _bind(f"{label}.__init__", ["in_channels", "out_channels", "kernel_size", "stride", "padding",
+                                                 "dilation", "groups", "bias", "padding_mode", "device", "dtype"],
+                          {"stride": 1, "padding": 0, "dilation": 1, "groups": 1, "bias": True, "padding_mode": "zeros",
+                           "device": None, "dtype": None}, args, kwargs)
+            where = interpreter.call_node or interpreter.node or ast.Pass()
+            if bound["padding_mode"] != "zeros":
+                raise interpreter.refuse(where, f"nn.{label} with padding_mode={bound['padding_mode']!r} is not "
+                                                "supported", "padding_mode='zeros', or F.pad before the convolution")
+            self.in_channels, self.out_channels = int(bound["in_channels"]), int(bound["out_channels"])
+            self.groups = int(bound["groups"])
+            if self.groups <= 0:
+                raise TorchError("ValueError", "groups must be a positive integer")
+            if self.in_channels % self.groups:
+                raise TorchError("ValueError", "in_channels must be divisible by groups")
+            if self.out_channels % self.groups:
+                raise TorchError("ValueError", "out_channels must be divisible by groups")
+            self.kernel_size = tuple(int(k) for k in _tuple(bound["kernel_size"], dims))
+            self.stride = tuple(int(k) for k in _tuple(bound["stride"], dims))
+            padding = bound["padding"]
+            self.padding = padding if isinstance(padding, str) else tuple(int(k) for k in _tuple(padding, dims))
+            self.dilation = tuple(int(k) for k in _tuple(bound["dilation"], dims))
+            shape = (self.out_channels, self.in_channels // self.groups, *self.kernel_size)
+            interpreter.check_size(math.prod(shape), where)
+            dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
+            generator = interpreter.generator
+            weight = np.empty(shape, dtype=dtype)
+            fan_in = math.prod(shape[1:])
+            if weight.size:
+                gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))  # kaiming_uniform_(a=sqrt(5)), leaky_relu's gain
+                generator.uniform_(weight, -math.sqrt(3.0) * (gain / math.sqrt(fan_in)),
+                                   math.sqrt(3.0) * (gain / math.sqrt(fan_in)))
+            self.set(interpreter, "weight", parameter(interpreter, Tensor(interpreter.graph, weight)))
+            if bound["bias"]:
+                bias = np.empty((self.out_channels,), dtype=dtype)
+                if fan_in:
+                    generator.uniform_(bias, -1 / math.sqrt(fan_in), 1 / math.sqrt(fan_in))
+                self.set(interpreter, "bias", parameter(interpreter, Tensor(interpreter.graph, bias)))
+            else:
+                self.params["bias"] = None
+
+        def extra_repr(self) -> str:
+            text = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+            if self.padding != (0,) * dims:
+                text += f", padding={self.padding}"
+            if self.dilation != (1,) * dims:
+                text += f", dilation={self.dilation}"
+            if self.groups != 1:
+                text += f", groups={self.groups}"
+            if self.params["bias"] is None:
+                text += ", bias=False"
+            return text
+
+        def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+            (x,) = _bind(f"{label}.forward", ["input"], {}, args, kwargs).values()
+            return interpreter.call_op(
+                f"torch.nn.functional.conv{dims}d", [x, self.params["weight"], self.params["bias"]],
+                {"stride": self.stride, "padding": self.padding, "dilation": self.dilation, "groups": self.groups}, node)
+
+    Conv.label = label
+    Conv.__name__ = label
+    return Conv
+
+
+_CONV_FIELDS = ("in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups")
+
+
 class Sequential(Module):
     label = "Sequential"
 
@@ -273,6 +351,9 @@ MODULES: dict[str, type[Module]] = {
     "Module": Module,
     "Linear": Linear,
     "Sequential": Sequential,
+    "Conv1d": _conv(1),
+    "Conv2d": _conv(2),
+    "Conv3d": _conv(3),
     "Dropout": Dropout,
     "ReLU": _simple("ReLU", "relu", [("inplace", False)], []),
     "Tanh": _simple("Tanh", "tanh", [], []),
@@ -388,6 +469,8 @@ def attribute(interpreter: Interpreter, module: Module, name: str, node: ast.AST
     if name in _MODULE_METHODS:
         return True, NativeMethod(module, name)
     if isinstance(module, Linear) and name in ("in_features", "out_features"):
+        return True, getattr(module, name)
+    if module.label.startswith("Conv") and name in _CONV_FIELDS:
         return True, getattr(module, name)
     return False, None
 
