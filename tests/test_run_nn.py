@@ -61,7 +61,7 @@ def test_zero_grad_sets_grads_to_none(tmp_path):
 
 
 @pytest.mark.parametrize(("text", "words"), [
-    ("class A:\n    def __add__(self, other):\n        pass\n", "'__add__' is not supported"),
+    ("class A:\n    def __eq__(self, other):\n        pass\n", "'__eq__' is not supported"),
     ("class A(metaclass=type):\n    pass\n", "metaclass"),
     ("import torch\nclass A(torch.nn.Linear):\n    pass\n", "subclass"),
 ])

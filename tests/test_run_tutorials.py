@@ -29,7 +29,6 @@ ADDRESS = re.compile(r"0x[0-9a-f]+|(?<=id\(Z\): )[0-9]+")  # (d2l_ndarray prints
 REFUSED = {  # the file: the words of gradcli's exit-2 error that name the construct
     "jcjohnson_dynamic_net": "import of 'random' is not supported",
     "jcjohnson_two_layer_net_numpy": "'numpy.random' is not supported",
-    "micrograd_engine_vs_torch": "the special method '__add__' is not supported",
     "pt_basics_tensorqs": "matmul() got an unexpected keyword argument 'out'",
     "pt_dynamic_net": "import of 'random' is not supported",
     "pt_polynomial_numpy": "'numpy.random' is not supported",

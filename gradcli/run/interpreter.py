@@ -491,7 +491,8 @@ class Interpreter:
             return value.items
         if isinstance(value, torch_nn.Sequential):
             return iter([m for m in value.children.values() if m is not None])
-        if isinstance(value, (list, tuple, str, range, dict, type({}.keys()), type({}.values()), type({}.items()))):
+        if isinstance(value, (list, tuple, str, range, dict, set, type({}.keys()), type({}.values()),
+                              type({}.items()))):
             return iter(value)
         if isinstance(value, np.ndarray):
             if not value.ndim:
@@ -889,7 +890,7 @@ class Interpreter:
     def _GeneratorExp(self, node: ast.GeneratorExp) -> Lazy:
         return Lazy("generator object <genexpr>", self.comprehend(node, lambda: self.expression(node.elt)))
 
-    def comprehend(self, node: ast.ListComp | ast.DictComp | ast.GeneratorExp,
+    def comprehend(self, node: ast.ListComp | ast.DictComp | ast.SetComp | ast.GeneratorExp,
                    element: Callable[[], Any]) -> Iterator[Any]:
         """The items of a comprehension, one at a time, in a scope of its own (its loop names do not
         leak); the first iterable is evaluated at once, in the enclosing scope, as Python does."""
@@ -929,6 +930,22 @@ class Interpreter:
     def _List(self, node: ast.List) -> list[Any]:
         return [self.expression(e) for e in node.elts]
 
+    def _Set(self, node: ast.Set) -> set[Any]:
+        try:
+            return {self.expression(e) for e in node.elts}
+        except TypeError as problem:  # unhashable type: 'list'
+            raise python_error(problem) from None
+
+    def _SetComp(self, node: ast.SetComp) -> set[Any]:
+        made: set[Any] = set()
+        for item in self.comprehend(node, lambda: self.expression(node.elt)):
+            try:
+                made.add(item)
+            except TypeError as problem:
+                raise python_error(problem) from None
+            self.check_items(len(made), node)
+        return made
+
     def _JoinedStr(self, node: ast.JoinedStr) -> str:
         parts = []
         for value in node.values:
@@ -951,12 +968,22 @@ class Interpreter:
 
     def _UnaryOp(self, node: ast.UnaryOp) -> Any:
         operand = self.expression(node.operand)
+        if isinstance(operand, Instance) and isinstance(node.op, (ast.UAdd, ast.USub)):
+            sign = "+" if isinstance(node.op, ast.UAdd) else "-"
+            found, method = operand.cls.lookup(python.UNARY_METHODS[sign])
+            if not found:
+                raise PythonError("TypeError", f"bad operand type for unary {sign}: '{operand.cls.name}'")
+            return self.call_user(method, [operand], {}, node)
         if isinstance(node.op, ast.UAdd):
-            return operand
+            if not isinstance(operand, (Tensor, int, float, np.ndarray, np.generic)):
+                raise PythonError("TypeError", f"bad operand type for unary +: '{_type_name(operand)}'")
+            return +operand if isinstance(operand, bool) else operand
         if isinstance(node.op, ast.USub):
             if isinstance(operand, Tensor):
                 return apply(self.graph, PREFIX_OPERATORS["-"], [operand], {}, self.span(node))
-            return -operand
+            if not isinstance(operand, (int, float, np.ndarray, np.generic)):
+                raise PythonError("TypeError", f"bad operand type for unary -: '{_type_name(operand)}'")
+            return -operand  # type: ignore[operator]
         if isinstance(node.op, ast.Not):
             return not self.truth(operand, node.operand)
         raise self.refuse(node, "this unary operator is not supported")
@@ -971,6 +998,8 @@ class Interpreter:
         return symbol
 
     def binary(self, symbol: str, left: Any, right: Any, node: ast.AST) -> Any:
+        if isinstance(left, Instance) or isinstance(right, Instance):
+            return self.operator_method(symbol, left, right, node)
         if isinstance(left, str) and symbol == "%":
             return self.percent(left, right, node)
         if isinstance(left, Tensor) or isinstance(right, Tensor):
@@ -992,6 +1021,30 @@ class Interpreter:
             return python(left, right)
         except (ZeroDivisionError, OverflowError, TypeError, ValueError) as problem:
             raise TorchError(type(problem).__name__, str(problem)) from None
+
+    def operator_method(self, symbol: str, left: Any, right: Any, node: ast.AST) -> Any:
+        """`a + b` where an operand is an object of the file's class: its __add__, else the right
+        operand's __radd__, as Python tries them (a NotImplemented result is not in the subset)."""
+        names = python.OPERATOR_METHODS.get(symbol)
+        if names is not None:
+            if isinstance(left, Instance):
+                found, method = left.cls.lookup(names[0])
+                if found:
+                    return self.call_user(method, [left, right], {}, node)
+            if isinstance(right, Instance) and not (isinstance(left, Instance) and left.cls is right.cls):
+                found, method = right.cls.lookup(names[1])
+                if found:
+                    return self.call_user(method, [right, left], {}, node)
+        raise PythonError("TypeError", f"unsupported operand type(s) for {symbol}: "
+                                       f"'{_type_name(left)}' and '{_type_name(right)}'")
+
+    def show(self, instance: Instance, name: str) -> str:
+        """repr() or str() of an object whose class defines __repr__ or __str__: the file's method."""
+        _, method = instance.cls.lookup(name)
+        text = self.call_user(method, [instance], {}, self.node or ast.Pass())
+        if not isinstance(text, str):
+            raise PythonError("TypeError", f"{name} returned non-string (type {_type_name(text)})")
+        return text
 
     def check_python_size(self, symbol: str, left: Any, right: Any, node: ast.AST) -> None:
         """Refuse, before Python makes it, a string or list past the elements limit (`'ab' * 10**10`)
@@ -1441,7 +1494,7 @@ class Interpreter:
             return receiver.name()
         if isinstance(receiver, str) and name == "format":
             return self.format_string(receiver, args, kwargs, node)
-        if isinstance(receiver, (list, dict, str)):
+        if isinstance(receiver, (list, dict, str, set)):
             return python.call_python_method(self, receiver, name, args, kwargs, node)
         tensor: Tensor = receiver
         handler = _TENSOR_METHODS.get(name)
@@ -2164,6 +2217,7 @@ def run(source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | No
     # Python's parser goes, about a thousand levels): room for them, and no further.
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, _WALK_DEPTH))
+    python.SHOW.append(interpreter.show)
     try:
         interpreter.run(tree)
     except TorchError as raised:
@@ -2174,6 +2228,7 @@ def run(source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | No
         raise interpreter.refuse(node, "this statement nests too deeply for gradcli run") from None
     finally:
         sys.setrecursionlimit(limit)
+        python.SHOW.pop()
     return interpreter
 
 

@@ -152,7 +152,14 @@ class Instance:
     fields: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
+        if SHOW and self.cls.lookup("__repr__")[0]:
+            return SHOW[-1](self, "__repr__")
         return f"<__main__.{self.cls.qualname} object at {address(self)}>"
+
+    def __str__(self) -> str:
+        if SHOW and self.cls.lookup("__str__")[0]:
+            return SHOW[-1](self, "__str__")
+        return self.__repr__()
 
 
 @dataclass(eq=False)
@@ -190,7 +197,14 @@ def bind_by_name(function: str, names: list[str], args: list[Any], kwargs: dict[
         bound[key] = value
     return bound
 
-ALLOWED_DUNDERS = frozenset({"__init__", "__call__"})
+# the operators a class of the file may define (micrograd's Value): symbol -> (method, reflected method)
+OPERATOR_METHODS = {"+": ("__add__", "__radd__"), "-": ("__sub__", "__rsub__"), "*": ("__mul__", "__rmul__"),
+                    "/": ("__truediv__", "__rtruediv__"), "//": ("__floordiv__", "__rfloordiv__"),
+                    "%": ("__mod__", "__rmod__"), "**": ("__pow__", "__rpow__"), "@": ("__matmul__", "__rmatmul__")}
+UNARY_METHODS = {"-": "__neg__", "+": "__pos__"}
+ALLOWED_DUNDERS = frozenset({"__init__", "__call__", "__repr__", "__str__", *UNARY_METHODS.values(),
+                             *(name for pair in OPERATOR_METHODS.values() for name in pair)})
+SHOW: list[Callable[[Instance, str], str]] = []  # the running interpreter's call of a __repr__ or __str__ of the file
 
 
 def address(value: Any) -> str:
@@ -373,7 +387,7 @@ def measure(value: Any) -> tuple[int, int]:
     """How many items writing `value` out shows, and how deep its lists nest, without recursion: a
     list that holds another twice shows it twice (`a = [a, a]` sixty times over is 2**60 items), a
     list inside itself shows as [...]."""
-    containers = (list, tuple, dict)
+    containers = (list, tuple, dict, set)
     if not isinstance(value, containers):
         return 1, 0
     known: dict[int, tuple[int, int]] = {}
@@ -506,6 +520,15 @@ def _list(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], nod
     _no_keywords("list", kwargs)
     _one("list", args)
     return interpreter.collect(args[0], node) if args else []
+
+
+def _set(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> set[Any]:
+    _no_keywords("set", kwargs)
+    _one("set", args)
+    try:
+        return set(interpreter.collect(args[0], node)) if args else set()
+    except TypeError as problem:  # an unhashable item: Python's words
+        raise python_error(problem) from None
 
 
 def _tuple(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> tuple[Any, ...]:
@@ -732,6 +755,7 @@ BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function
     "list": _list,
     "tuple": _tuple,
     "dict": _dict,
+    "set": _set,
     "type": _python(lambda v: TypeOf(type_name(v))),
     "range": _range,
     "enumerate": _enumerate,
@@ -753,6 +777,7 @@ BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function
 METHODS: dict[type, frozenset[str]] = {
     list: frozenset({"append", "extend", "pop", "insert", "index", "count", "reverse", "copy", "clear", "remove"}),
     dict: frozenset({"items", "keys", "values", "get", "pop", "update", "setdefault", "copy", "clear"}),
+    set: frozenset({"add", "discard", "remove", "pop", "copy", "clear", "update"}),
     str: frozenset({"format", "join", "upper", "lower", "strip", "lstrip", "rstrip", "split", "replace", "startswith",
                     "endswith", "title", "capitalize"}),
 }
@@ -763,6 +788,14 @@ def call_python_method(interpreter: Interpreter, receiver: Any, name: str, args:
     """A method of a list, dict or string, as Python runs it, after the checks that keep it bounded
     (a list or string never grows past the elements limit in one call)."""
     limit = Limits.get("elements")
+    if name == "update" and isinstance(receiver, set):
+        args = [interpreter.collect(arg, node) for arg in args]
+        if len(receiver) + sum(len(arg) for arg in args) > limit:
+            raise over_limit(f"this set would have {len(receiver) + sum(len(arg) for arg in args):,} items",
+                             "elements", source=interpreter.source, span=interpreter.span(node))
+    elif name == "add" and isinstance(receiver, set) and len(receiver) >= limit:
+        raise over_limit(f"this set would have {len(receiver) + 1:,} items", "elements", source=interpreter.source,
+                         span=interpreter.span(node))
     if name == "extend" and isinstance(receiver, list):
         args = [interpreter.collect(args[0], node)] if len(args) == 1 else args
         if len(args) == 1 and len(receiver) + len(args[0]) > limit:
