@@ -152,6 +152,9 @@ def test_live_pytorch_prints_the_same(path):
     "print('{:>1000000000}'.format(1))",
     "print('%1000000000d' % 1)",
     "print('%.*f' % (1000000000, 1.5))",
+    "import random; x = random.sample(range(10**12), 10**9)",  # Python's random module, bounded too
+    "import random; x = random.getrandbits(10**9)",
+    "x = torch.normal(0, 1, size=(10**5, 10**5))",
 ])
 def test_what_would_take_the_memory_or_the_time_is_refused_before_it_is_spent(tmp_path, line):
     program = tmp_path / "f.py"

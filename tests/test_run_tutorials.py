@@ -27,10 +27,8 @@ EXPECTED = ROOT / "tests" / "reference" / "run" / "tutorials"
 ADDRESS = re.compile(r"0x[0-9a-f]+|(?<=id\(Z\): )[0-9]+")  # (d2l_ndarray prints id(Z), an address too)
 
 REFUSED = {  # the file: the words of gradcli's exit-2 error that name the construct
-    "jcjohnson_dynamic_net": "import of 'random' is not supported",
     "jcjohnson_two_layer_net_numpy": "'numpy.random' is not supported",
     "pt_basics_tensorqs": "matmul() got an unexpected keyword argument 'out'",
-    "pt_dynamic_net": "import of 'random' is not supported",
     "pt_polynomial_numpy": "'numpy.random' is not supported",
 }
 _BLAS = ("float32 products of 64x1000 and 1000x100 matrices: BLAS's sums in another order than PyTorch's MKL, so the "
@@ -40,12 +38,15 @@ _SIN = ("torch.sin's float32 kernel (SLEEF's, vectorised) is not NumPy's sin: th
 KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training that end differing)
     "d2l_parameters": (True, "type(nn.Parameter) prints torch.Tensor; Sequential.add_module, nn.init.* and "
                              "Module.apply are missing (an invented AttributeError)"),
+    "jcjohnson_dynamic_net": (False, _BLAS + "; Python's random module draws the depths as Python does"),
     "jcjohnson_two_layer_net_autograd": (False, _BLAS),
     "jcjohnson_two_layer_net_custom_function": (False, _BLAS + "; its autograd.Function runs as PyTorch's"),
     "jcjohnson_two_layer_net_module": (False, _BLAS),
     "jcjohnson_two_layer_net_nn": (False, _BLAS),
     "jcjohnson_two_layer_net_optim": (False, _BLAS),
     "jcjohnson_two_layer_net_tensor": (False, _BLAS),
+    "pt_dynamic_net": (False, _SIN + "; Python's random module draws the orders as Python does (30,000 steps: past "
+                              "--timeout 60 on a loaded machine)"),
     "pt_polynomial_module": (True, _SIN),
     "pt_polynomial_nn": (True, _SIN + "; the weight's gradient is a product over 2,000 rows (BLAS's order)"),
     "pt_polynomial_optim": (True, _SIN + "; the weight's gradient is a product over 2,000 rows (BLAS's order)"),

@@ -80,7 +80,7 @@ TIMEOUT = 60.0  # seconds of one run (--timeout)
 
 _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
             "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
-            "torch.masked", "numpy", "numpy.linalg", "math", "torch.autograd.functional"}
+            "torch.masked", "numpy", "numpy.linalg", "math", "torch.autograd.functional", "random"}
 _DATA = {"DataLoader", "TensorDataset", "Dataset", "random_split"}  # importable; refused where called
 
 
@@ -231,6 +231,7 @@ class Interpreter:
         self.input_nodes: set[int] = set()  # the nodes named as inputs
         self.graph = Graph(source)
         self.generator = random.Generator()  # torch's default CPU generator: a fresh seed each run, as PyTorch
+        self.python_random = python.PythonRandom()  # Python's `random` module: this run's own instance
         self.frame = Frame({})  # the scope being run: the module's, or a call's (self.names)
         self.max_steps, self.timeout = max_steps, timeout
         self.steps = 0
@@ -532,7 +533,7 @@ class Interpreter:
         path = "numpy" if path == "numpy" else path
         if path not in _MODULES:
             raise self.refuse(node, f"import of '{path}' is not supported",
-                              "gradcli run knows torch, torch.nn.functional, numpy and math")
+                              "gradcli run knows torch, torch.nn.functional, numpy, math and random")
         if alias:
             self.names[alias] = Module(path)
         else:
@@ -542,7 +543,7 @@ class Interpreter:
         module = node.module or ""
         if module not in _MODULES:
             raise self.refuse(node, f"import from '{module}' is not supported",
-                              "gradcli run knows torch, torch.nn.functional, numpy and math")
+                              "gradcli run knows torch, torch.nn.functional, numpy, math and random")
         for alias in node.names:
             if alias.name == "*":
                 raise self.refuse(node, "import * is not supported", "import the names you use")
@@ -1247,6 +1248,11 @@ class Interpreter:
                 return Function(owner.path, name)
             if path == "torch.autograd.Function":
                 return custom.FUNCTION
+            if owner.path == "random":
+                if name in python.RANDOM_FUNCTIONS:
+                    return Function(owner.path, name)
+                raise self.refuse(node, f"'{path}' is not supported",
+                                  f"random has {', '.join(sorted(python.RANDOM_FUNCTIONS))} here")
             if owner.path == "torch.autograd.functional":
                 if name in functional.NAMES:
                     return Function(owner.path, name)
@@ -1395,6 +1401,8 @@ class Interpreter:
             return self.autograd_backward(args, kwargs, node)
         if function.module == "torch.autograd.functional":
             return functional.call(self, name, args, kwargs, node)
+        if function.module == "random":
+            return python.call_random(self, name, args, kwargs, node)
         if function.module == "math" and all(isinstance(a, (int, float, Tensor)) for a in args) and hasattr(math, name):
             return _math(name, [a.scalar() if isinstance(a, Tensor) else a for a in args])
         if name in _CONSTRUCTORS:

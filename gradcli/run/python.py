@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import random as _random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -770,6 +771,45 @@ BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function
     "isinstance": _isinstance,
     "super": _super,
 }.items()}
+
+
+# --- Python's random module ----------------------------------------------------------------------
+
+RANDOM_FUNCTIONS = frozenset({"seed", "random", "randint", "randrange", "uniform", "choice", "shuffle", "sample",
+                              "gauss", "normalvariate", "getrandbits"})
+
+
+class PythonRandom(_random.Random):
+    """The run's own random.Random: Python's Mersenne Twister and its algorithms, seeded by the
+    file's random.seed (unseeded, from the system as Python does), shared with nothing else."""
+
+
+def call_random(interpreter: Interpreter, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """random.NAME(...) on the run's instance, as Python runs it, after the checks that keep it
+    bounded (a sample never past the elements limit, getrandbits never past the digits limit)."""
+    engine = interpreter.python_random
+    if name == "seed" and args and not isinstance(args[0], (int, float, str, type(None))):
+        raise PythonError("TypeError", "The only supported seed types are:\nNone,\nint, float,\nstr, bytes, and bytearray.")
+    if name == "shuffle":
+        if len(args) != 1 or kwargs or not isinstance(args[0], list):
+            raise interpreter.refuse(node, "random.shuffle of anything but a list is not supported")
+        interpreter.tick(node)
+    if name == "sample":
+        count = args[1] if len(args) > 1 else kwargs.get("k")
+        if isinstance(count, int) and count > Limits.get("elements"):
+            raise over_limit(f"this list would have {count:,} items", "elements", source=interpreter.source,
+                             span=interpreter.span(node))
+        if args and not isinstance(args[0], (list, tuple, str, range)):
+            raise PythonError("TypeError", "Population must be a sequence.  For dicts or sets, use sorted(d).")
+    if name == "getrandbits" and args and isinstance(args[0], int) and args[0] * 0.302 > Limits.get("int_digits"):
+        raise over_limit(f"this integer would have about {int(args[0] * 0.302):,} digits", "int_digits",
+                         source=interpreter.source, span=interpreter.span(node))
+    if name == "choice" and args and not isinstance(args[0], (list, tuple, str, range)):
+        raise PythonError("TypeError", f"object of type '{type_name(args[0])}' has no len()")
+    try:
+        return getattr(engine, name)(*args, **kwargs)
+    except (TypeError, ValueError, IndexError, OverflowError) as problem:
+        raise python_error(problem) from None
 
 
 # --- methods of Python's lists, dicts and strings --------------------------------------------------
