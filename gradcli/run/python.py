@@ -788,8 +788,6 @@ def call_random(interpreter: Interpreter, name: str, args: list[Any], kwargs: di
     """random.NAME(...) on the run's instance, as Python runs it, after the checks that keep it
     bounded (a sample never past the elements limit, getrandbits never past the digits limit)."""
     engine = interpreter.python_random
-    if name == "seed" and args and not isinstance(args[0], (int, float, str, type(None))):
-        raise PythonError("TypeError", "The only supported seed types are:\nNone,\nint, float,\nstr, bytes, and bytearray.")
     if name == "shuffle":
         if len(args) != 1 or kwargs or not isinstance(args[0], list):
             raise interpreter.refuse(node, "random.shuffle of anything but a list is not supported")
@@ -805,7 +803,8 @@ def call_random(interpreter: Interpreter, name: str, args: list[Any], kwargs: di
         raise over_limit(f"this integer would have about {int(args[0] * 0.302):,} digits", "int_digits",
                          source=interpreter.source, span=interpreter.span(node))
     if name == "choice" and args and not isinstance(args[0], (list, tuple, str, range)):
-        raise PythonError("TypeError", f"object of type '{type_name(args[0])}' has no len()")
+        raise interpreter.refuse(node, f"random.choice of a {type_name(args[0])} is not supported",
+                                 "choose from a list, tuple, string or range")
     try:
         return getattr(engine, name)(*args, **kwargs)
     except (TypeError, ValueError, IndexError, OverflowError) as problem:
