@@ -102,6 +102,9 @@ class Tape:
     # at one point, derivatives.prepare compiles the program again with those shapes
     wants_shapes: dict[ShapeKey, tuple[int, ...]] = field(default_factory=dict)
     shaped: bool = False  # compiled with the shapes of a point
+    # composite calls (not on the tape: their parts are) whose shape rule check_shapes holds: the index of
+    # their first part -> (the row, its args' nodes, its params, its span)
+    composite_calls: dict[int, list[tuple[Op, tuple[int, ...], dict[str, Any], Span]]] = field(default_factory=dict)
 
     def node_label(self, index: int) -> str:
         """A short name for a node: its own name, or v<index>."""
@@ -261,6 +264,7 @@ class TapeSink:
         # its args); the point's shapes of those args, once known, come back as `shapes` for a second pass.
         self.shapes = shapes
         self.wants_shapes: dict[ShapeKey, tuple[int, ...]] = {}
+        self.composite_calls: dict[int, list[tuple[Op, tuple[int, ...], dict[str, Any], Span]]] = {}
         self.stand_ins: set[int] = set()  # the constants that stand in for optional tensor args left out
         self.point_shapes: dict[int, Shape] = {}  # (with shapes) nodes of a composite's args and parts -> theirs
         self.nodes: list[Node] = []
@@ -328,6 +332,8 @@ class TapeSink:
 
     def apply(self, op: Op, args: list[int], span: Span, params: dict[str, Any] = _NO_PARAMS) -> int:
         if op.program is not None:  # a composite: its parts, as PyTorch records them (Op.program)
+            if op.shape is not None:  # (its own shape rule, at a point: check_shapes)
+                self.composite_calls.setdefault(len(self.nodes), []).append((op, tuple(args), params, span))
             return op.program(self.emitter(span, args, op.name), *args, **params)
         if op.reflected is not None and self.nodes[args[0]].is_number() and self.nodes[args[1]].kind != CONST:
             return op.reflected(self.emitter(span), *args)  # 2 / x: x.reciprocal() * 2
@@ -830,7 +836,9 @@ def build(program: syntax.Program) -> Tape:
     with np.errstate(all="ignore"), syntax.no_cycle_collection():  # constants fold by IEEE rules
         for statement in program.statements:
             sink.statement(statement.target, syntax.replay(statement.value, sink), statement.span)
-        return sink.finish()
+        tape = sink.finish()
+    tape.composite_calls = sink.composite_calls
+    return tape
 
 
 def compile_program(source: str, shapes: dict[ShapeKey, tuple[Shape, ...]] | None = None) -> Tape:
@@ -840,7 +848,7 @@ def compile_program(source: str, shapes: dict[ShapeKey, tuple[Shape, ...]] | Non
         tokens = syntax.tokenize(source)
         sink = TapeSink(source, syntax.assigned_names(tokens) if "=" in source else set(), shapes)
         tape = syntax.Parser(source, tokens, sink).program()
-    tape.wants_shapes, tape.shaped = sink.wants_shapes, shapes is not None
+    tape.wants_shapes, tape.shaped, tape.composite_calls = sink.wants_shapes, shapes is not None, sink.composite_calls
     return tape
 
 
@@ -926,7 +934,10 @@ def check_shapes(tape: Tape, shapes: Mapping[str, Shape]) -> int | None:
     known: list[Shape] = [()] * len(tape.nodes)
     total = 0
     max_total = Limits.get("tape_elements")
+    calls = tape.composite_calls
     for node in tape.nodes:
+        if node.index in calls:
+            _check_composites(calls[node.index], known, source)
         if node.kind == APPLY:
             args = node.args
             arg_shapes = [known[a] for a in args]
@@ -948,5 +959,24 @@ def check_shapes(tape: Tape, shapes: Mapping[str, Shape]) -> int | None:
             raise over_limit(f"the program's values up to here would hold {total:,} elements together",
                              "tape_elements", source=source, span=node.span)
         known[node.index] = shape
+    if len(tape.nodes) in calls:  # (a composite that made no node: atleast_1d of a vector)
+        _check_composites(calls[len(tape.nodes)], known, source)
     tape.checked[key] = total
     return total
+
+
+def _check_composites(calls: list[tuple[Op, tuple[int, ...], dict[str, Any], Span]], known: list[Shape],
+                      source: str) -> None:
+    """A composite's own shape rule, which its parts may not hold (margin_ranking_loss's same dims)."""
+    for op, args, params, span in calls:
+        shapes = [known[a] for a in args]
+        try:
+            op.shape(*shapes, **params)  # type: ignore[misc]
+        except (ValueError, IndexError) as problem:
+            raise ShapeProblem(shape_message(op, shapes), source=source, span=span,
+                               hint=str(problem).split("\n")[0]) from None
+        except TypeError:
+            pass  # (a rule that wants more than the call gave: the parts say what)
+        except LimitProblem as problem:  # (past a limit: said at the call)
+            problem.span = problem.span or span
+            raise problem.locate(source) from None

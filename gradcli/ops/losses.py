@@ -56,7 +56,7 @@ def _same_dims(name: str, *what: str) -> Any:
     """The shape check of a loss whose inputs must have as many dims (Loss.cpp's TORCH_CHECK)."""
     def shape(*shapes: Shape, reduction: str = "mean", **params: Any) -> Shape:
         if len({len(s) for s in shapes}) > 1:
-            sizes = ", ".join(f"{label}: {list(s)}" for label, s in zip(what, shapes, strict=True))
+            sizes = ", ".join(f"{label}: torch.Size({list(s)})" for label, s in zip(what, shapes, strict=True))
             raise ValueError(f"{name} : All input tensors should have same dimension but got sizes: {sizes} ")
         both = tuple(np.broadcast_shapes(*shapes))
         return both if reduction == "none" else ()

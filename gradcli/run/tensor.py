@@ -250,6 +250,11 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         emit = _Emitter(graph, span)
         if op.program is None:  # 2 / x: x.reciprocal() * 2 (Op.reflected)
             return op.reflected(emit, *args)  # type: ignore[misc]
+        if op.shape is not None:  # its own shape rule, which its parts may not hold (margin_ranking_loss's same dims)
+            try:
+                op.shape(*[np.shape(a.data) if isinstance(a, Tensor) else () for a in args], **params)
+            except TypeError:
+                pass  # (a rule that wants more than the call gave: the parts say what)
         return op.program(emit, *args, **params)
     tensors = [a.data for a in args if isinstance(a, Tensor)]
     numbers = [a for a in args if not isinstance(a, Tensor)]
