@@ -44,9 +44,23 @@ def _matmul_shape(a: Shape, b: Shape) -> Shape:
         raise ValueError("both arguments to matmul need to be at least 1D")
     inner = b[-2] if len(b) >= 2 else b[0]
     if a[-1] != inner:
-        raise ValueError(f"shapes cannot be multiplied ({'x'.join(map(str, a))} and {'x'.join(map(str, b))})")
+        raise ValueError(_mismatch(a, b))
     batch = np.broadcast_shapes(a[:-2], b[:-2])
     return tuple(batch) + a[-2:-1] + (b[-1:] if len(b) >= 2 else ())
+
+
+def _mismatch(a: Shape, b: Shape) -> str:
+    """What does not fit in a @ b, in PyTorch's words where matmul calls dot, mv or mm (a stack over a
+    matrix or a vector folded into one)."""
+    rows = int(np.prod(a[:-1], dtype=np.int64)) if len(a) > 1 else 1
+    if len(a) == 1 and len(b) == 1:
+        return (f"inconsistent tensor size, expected tensor [{a[0]}] and src [{b[0]}] to have the same number of "
+                f"elements, but got {a[0]} and {b[0]} elements respectively")
+    if len(b) == 1:
+        return f"size mismatch, got input ({rows}), mat ({rows}x{a[-1]}), vec ({b[0]})"
+    if len(b) == 2:
+        return f"mat1 and mat2 shapes cannot be multiplied ({rows}x{a[-1]} and {b[0]}x{b[1]})"
+    return f"shapes cannot be multiplied ({'x'.join(map(str, a))} and {'x'.join(map(str, b))})"
 
 
 def _lifted(a: Array, b: Array, ranks: Sequence[int]) -> tuple[Array, Array]:

@@ -1009,7 +1009,10 @@ class Interpreter:
             if not isinstance(left, (Tensor, int, float)) or not isinstance(right, (Tensor, int, float)):
                 raise TorchError("TypeError", f"unsupported operand type(s) for {symbol}: "
                                               f"'{_type_name(left)}' and '{_type_name(right)}'")
-            return apply(self.graph, BINARY_OPERATORS[symbol], [left, right], {}, self.span(node))
+            try:
+                return apply(self.graph, BINARY_OPERATORS[symbol], [left, right], {}, self.span(node))
+            except ValueError as error:  # (shapes that do not fit: a @ b of 3 and 2x2, as call_op says it)
+                raise runtime_error(str(error).split("\n")[0]) from None
         python = _PYTHON_OPERATORS.get(symbol)
         allowed = (int, float, bool)
         if python is None or not ((isinstance(left, allowed) and isinstance(right, allowed))
