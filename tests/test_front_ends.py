@@ -68,7 +68,6 @@ KNOWN: dict[str, str] = {
     "cross_entropy_probs[1]": "a 0-d weight is broadcast; PyTorch: RuntimeError weight tensor should be defined for all 3 classes",
     "nll_loss[1]": "a 0-d weight is broadcast; PyTorch: RuntimeError weight tensor should be defined for all 3 classes",
     "layer_norm[1]": "a 0-d bias is broadcast; PyTorch: RuntimeError Expected bias to be of same shape as normalized_shape",
-    # next_functions: one node where PyTorch records a chain (a composite, or a view/squeeze around the op)
 }
 
 

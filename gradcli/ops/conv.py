@@ -230,17 +230,25 @@ def _conv_vjp(d: int, g: Array, ans: Array, x: Array, w: Array, b: Array, ranks:
     return dx, dw, db
 
 
-def _conv_jvp(d: int, tangents: Any, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
-              **params: Any) -> Any:
-    tx, tw, tb = tangents
-    out: Any = 0.0
-    if tx is not None:
-        out = out + _convolve(d, tx, w, ranks[:2], **params)
-    if tw is not None:
-        out = out + _convolve(d, x, tw, ranks[:2], **params)
-    if tb is not None:
-        out = _with_bias(np.broadcast_to(out, np.shape(ans)), tb, ranks, d)
-    return out
+def _bilinear_jvp(product: Any) -> Any:
+    """The JVP of a convolution or its transpose, `product(d, x, w)` plus a bias: linear in x and in w
+    each, so the tangent is the product of each tangent with the other arg, plus the bias's tangent."""
+    def jvp(d: int, tangents: Any, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
+            **params: Any) -> Any:
+        tx, tw, tb = tangents
+        out: Any = 0.0
+        if tx is not None:
+            out = out + product(d, tx, w, ranks[:2], **params)
+        if tw is not None:
+            out = out + product(d, x, tw, ranks[:2], **params)
+        if tb is not None:
+            out = _with_bias(np.broadcast_to(out, np.shape(ans)), tb, ranks, d)
+        return out
+
+    return jvp
+
+
+_conv_jvp = _bilinear_jvp(_convolve)
 
 
 def _conv_shape(d: int, x: Shape, w: Shape, b: Shape, stride: Any = (1,), padding: Any = (0,), dilation: Any = (1,),
@@ -418,17 +426,7 @@ def _transpose_vjp(d: int, g: Array, ans: Array, x: Array, w: Array, b: Array, r
     return dx, dw, db
 
 
-def _transpose_jvp(d: int, tangents: Any, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
-                   **params: Any) -> Any:
-    tx, tw, tb = tangents
-    out: Any = 0.0
-    if tx is not None:
-        out = out + _transposed(d, tx, w, ranks[:2], **params)
-    if tw is not None:
-        out = out + _transposed(d, x, tw, ranks[:2], **params)
-    if tb is not None:
-        out = _with_bias(np.broadcast_to(out, np.shape(ans)), tb, ranks, d)
-    return out
+_transpose_jvp = _bilinear_jvp(_transposed)
 
 
 _TRANSPOSE_DEFAULTS = {"stride": 1, "padding": 0, "output_padding": 0, "groups": 1, "dilation": 1}
