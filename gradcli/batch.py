@@ -27,8 +27,8 @@ from gradcli.derivatives import (
 from gradcli.engine import Batches, backward, forward, jvp_sweep
 from gradcli.errors import Limits
 from gradcli.inputs import literals
-from gradcli.ops import Unit
-from gradcli.tape import Tape, check_shapes
+from gradcli.ops import Unit, call_forward
+from gradcli.tape import APPLY, CONST, Node, Tape, check_shapes
 
 Array = np.ndarray
 
@@ -133,6 +133,59 @@ def jacobian_batch(tape: Tape, columns: Mapping[str, Array], count: int, fixed: 
                f" for {count:,} points at once")
     per_root = reverse_jacobian(tape, values, roots, [o.shape[1:] for o in outs], names, in_shapes, count, backend)
     return BatchResult(outs, {}, root_names, is_tuple, "jacobian", per_root)
+
+
+@dataclass(eq=False, repr=False)
+class SummedElements:
+    """A gradient taken as a batch whose points are the elements: the program's value, its gradients."""
+
+    value: Array  # the final sum, as its row sums the elements (NumPy's pairwise order, as at one point)
+    grad: dict[str, Array]  # name -> of the name's shape
+
+
+def _elementwise_node(node: Node) -> bool:
+    """An op whose value at an element reads that element of its args alone, as a float."""
+    op = node.op
+    return node.kind != APPLY or (op is not None and op.elementwise and op.shape is None and op.differentiable and
+                                  not op.boolean and not op.parts and op.index_from is None)
+
+
+def summed_elements(tape: Tape, point: Mapping[str, Array], wrt: str | Sequence[str] | None = None
+                    ) -> SummedElements | None:
+    """`grad` of a program that is elementwise up to a final sum of every element (`sum(log(x1*x2)*sin(x2))`),
+    its inputs float64 arrays of one shape bigger than a sweep: each element a point of grad_batch's chunked,
+    threaded sweeps, whose arrays stay in the cache. None where the program or the point is not such.
+
+    Each element's value and gradient are the bits the sweep of the whole arrays gives (the ops are
+    elementwise; the seed of the sum's elements is UNIT either way), and the final sum is the sum row's
+    own, over the elements' values assembled in order: the same bits as at one point.
+    """
+    nodes = tape.nodes
+    last = len(nodes) - 1
+    total = nodes[last]
+    if (tape.is_tuple or tape.outputs != (last,) or total.op is None or total.op.name != "sum"
+            or total.params != {"dim": None, "keepdim": False} or tape.integer_inputs or tape.wants_shapes
+            or tape.composite_calls or not tape.inputs):
+        return None
+    shapes = {np.shape(value) for value in point.values()}
+    if len(shapes) != 1 or any(type(v) is not np.ndarray or v.dtype != np.float64 for v in point.values()):
+        return None
+    (shape,) = shapes
+    count = _size(shape)
+    if count <= SWEEP or not all(_elementwise_node(node) and (node.kind != CONST or node.value.ndim == 0)  # type: ignore[union-attr]
+                                 for node in nodes[:last]):
+        return None
+    if check_shapes(tape, {name: shape for name in tape.inputs}) is None:  # (the limits, as the sweep checks them)
+        return None
+    (arg,) = total.args
+    part = Tape(tape.source, nodes[:last], tape.inputs, {n: i for n, i in tape.names.items() if i < last}, (arg,),
+                tape.output_names, False)
+    if not Batches(part).lead[arg]:  # a sum of a constant: no element of the inputs in it
+        return None
+    batch = grad_batch(part, {name: point[name].reshape(count) for name in tape.inputs}, count, wrt=wrt)
+    with np.errstate(all="ignore"):  # NaN and infinity follow IEEE, as in the sweeps
+        value = call_forward(total.op, [batch.values[0].reshape(shape)], total.params, (0,))
+    return SummedElements(value, {name: g.reshape(shape) for name, g in batch.grad.items()})
 
 
 def grad_batch(

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.diagnostics import gradient_warnings, hessian_warnings, jacobian_warnings, jvp_warnings
-from gradcli.engine import Backend, Batches, Step, backward, forward, jvp_sweep
+from gradcli.engine import Backend, Batches, Step, backward, forward, jvp_sweep, reached
 from gradcli.errors import Limits, NameProblem, ShapeProblem, over_limit
 from gradcli.inputs import literals
 from gradcli.ops import UNIT, Unit
@@ -160,8 +160,8 @@ class GradResult:
 
     tape: Tape
     point: dict[str, Array]  # the input values
-    values: list[Array]  # every node's forward value
-    adjoints: list[Array | None]  # every node's adjoint
+    values: Sequence[Array]  # every node's forward value
+    adjoints: Sequence[Array | None]  # every node's adjoint
     roots: tuple[int, ...]  # what was differentiated
     root_names: tuple[str, ...]
     seeds: tuple[Array, ...]
@@ -228,6 +228,12 @@ def grad(
     >>> round(float(grad("log(x1*x2)*sin(x2)", at={"x1": 0.5, "x2": 0.75}).grad["x1"]), 4)
     1.3633
     """
+    if seed is None and of is None and not trace:
+        tape = compile_program(program) if isinstance(program, str) else program
+        point = point_of(tape, at)
+        summed = _summed(tape, point, wrt)
+        if summed is not None:
+            return summed
     tape, point, values = _prepare(program, at)
     roots, root_names, is_tuple, wrt_names = targets(tape, of, wrt)
     given = given_seeds(seed, is_tuple)
@@ -237,6 +243,51 @@ def grad(
     result = GradResult(tape, point, values, adjoints, roots, root_names, tuple(seeds), tuple(wrt_names), is_tuple,
                         steps)
     result.warnings = gradient_warnings(tape, values, adjoints, roots, root_names, result.grad)
+    return result
+
+
+class Deferred(Sequence[Any]):
+    """Every node's value, or adjoint, of a gradient the chunked sweeps gave (batch.summed_elements), which
+    keep none but the inputs', the output's and the gradients: the others come from one sweep of the whole
+    arrays when first read (a view, --paths), with the same bits."""
+
+    def __init__(self, known: dict[int, Any], size: int, sweeps: Any, part: int) -> None:
+        self.known, self.size, self.sweeps, self.part = known, size, sweeps, part
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: Any) -> Any:
+        if type(index) is int and index in self.known:
+            return self.known[index]
+        return self.sweeps()[self.part][index]
+
+
+def _summed(tape: Tape, point: dict[str, Array], wrt: str | Sequence[str] | None) -> GradResult | None:
+    """grad of a program elementwise up to a final sum, at arrays of one shape: by elements in chunks
+    (batch.summed_elements), else None."""
+    from gradcli.batch import summed_elements
+
+    summed = summed_elements(tape, point, wrt)
+    if summed is None:
+        return None
+    roots, root_names, _, wrt_names = targets(tape, None, wrt)
+    seeds = (np.ones(()),)
+    swept: list[tuple[list[Any], list[Any]]] = []
+
+    def sweeps() -> tuple[list[Any], list[Any]]:
+        if not swept:
+            values = forward(tape, point)
+            swept.append((values, backward(tape, values, roots, [UNIT])))
+        return swept[0]
+
+    size = len(tape.nodes)
+    values = Deferred({**{tape.inputs[n]: v for n, v in point.items()}, roots[0]: summed.value}, size, sweeps, 0)
+    reach = set(reached(tape.nodes, roots)[0])  # (an input the output does not read has no adjoint, as in a sweep)
+    adjoints = Deferred({index_of(tape, n): g if index_of(tape, n) in reach else None for n, g in summed.grad.items()},
+                        size, sweeps, 1)
+    result = GradResult(tape, point, values, adjoints, roots, root_names, seeds, tuple(wrt_names))
+    result.warnings = gradient_warnings(tape, values, adjoints, roots, root_names, summed.grad)
     return result
 
 
