@@ -16,7 +16,8 @@ time it does not need:
   writing threads of --points. OPENBLAS_THREAD_TIMEOUT=4 (the least: 2^4 cycles) has them sleep
   at once; matrix products still use them. Not where the user set it.
 
-And it decides, in one place, what a failed write to stdout means (`_Stdout`).
+And it decides, in one place, what a failed write to stdout means (`_Stdout`), and whether typer reads the
+command line (commands.simple).
 """
 
 import errno
@@ -133,8 +134,15 @@ def main() -> None:
     sys.stdout = cast(TextIO, _Stdout(sys.stdout if sys.stdout is not None else cast(TextIO, _Closed())))
     sys.stderr = cast(TextIO, _Stderr(sys.stderr if sys.stderr is not None else open(os.devnull, "w")))
     os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")  # read as NumPy loads OpenBLAS, which comes next
-    from gradcli.cli import main as run
+    from gradcli.commands import simple
 
+    # A simple command line (`grad PROGRAM --at ... --json`) runs without typer and click (a fifth of a
+    # one-point run is their import); any other, typer reads.
+    run = simple(sys.argv[1:])
+    if run is None:
+        from gradcli.cli import main
+
+        run = main
     try:
         run()
         code = 0

@@ -1,21 +1,25 @@
 """The command line: typer commands that turn options into one library call and a view.
 
-Nothing here computes. `_run` is the one place an error becomes output: a line naming the
+Nothing here computes. `commands.run_command` (`_run`) is the one place an error becomes output: a line naming the
 problem and its column, the text with a caret under it, on stderr, and the error's exit
 code; stdout stays empty. (No `from __future__ import annotations` here: typer would have to
 evaluate every annotation string on each start.)
 """
 
 import sys
-import warnings
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Annotated, Any, NoReturn, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
 from gradcli import session
-from gradcli.errors import ExitCode, GradcliError, NameProblem, describe, out_of_memory, visible
+from gradcli.commands import View, serve_one_point
+from gradcli.commands import chosen_output as _output
+from gradcli.commands import console as _console
+from gradcli.commands import jacobian_views as _jacobian_views
+from gradcli.commands import run_command as _run
+from gradcli.errors import NameProblem, visible
 from gradcli.session import CHUNK
 
 EXIT_CODES_HELP = """
@@ -133,136 +137,6 @@ def _commands(
     """Gradients you can trust and understand: the value, the gradient, and why."""
 
 
-def _fail(error: GradcliError) -> NoReturn:
-    for line in describe(error):
-        print(line, file=sys.stderr)
-    raise typer.Exit(int(error.exit_code))
-
-
-def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None,
-                  line: str | None = None) -> None:
-    """A Python warning, said as gradcli's own one line, without a source path.
-
-    NumPy's RuntimeWarnings (divide by zero, invalid value, mean of empty slice) are not said:
-    they are about NaN and infinities, which gradcli names itself, node by node.
-    """
-    if not issubclass(category, RuntimeWarning):
-        print(f"gradcli: warning: {visible(str(message))}", file=sys.stderr)
-
-
-def _run(body: Callable[[], None], digits: int = 6) -> None:
-    """Run a command's body, its numbers written with `digits` significant digits; errors become a
-    message on stderr and an exit code."""
-    from gradcli.numbers import digits as written_with
-
-    with warnings.catch_warnings(record=True) as caught, written_with(digits):
-        try:
-            _run_body(body)
-        except typer.Exit as stop:
-            if stop.exit_code != int(ExitCode.BAD_INPUT):  # bad input: its error is the one line said
-                _said(caught)
-            raise
-        _said(caught)
-
-
-def _said(caught: list[warnings.WarningMessage]) -> None:
-    """The warnings a command gave, each one line on stderr, once it has done its work."""
-    try:
-        for warning in caught:
-            _show_warning(warning.message, warning.category, warning.filename, warning.lineno)
-    except (OSError, ValueError):  # stderr gone (a reader that left closed it): nothing more to say
-        pass
-
-
-def _run_body(body: Callable[[], None]) -> None:
-    try:
-        body()
-    except GradcliError as error:
-        _fail(error)
-    except (typer.Exit, typer.Abort):
-        raise
-    except BrokenPipeError:
-        # `gradcli ... | head`: the reader left; nothing more to say.
-        sys.stderr.close()
-        raise typer.Exit(0) from None
-    except MemoryError as error:
-        _fail(out_of_memory(error))
-    except Exception as error:
-        print(f"gradcli: internal error: {type(error).__name__}: {visible(str(error))} (please report this)",
-              file=sys.stderr)
-        raise typer.Exit(int(ExitCode.INTERNAL)) from None
-
-
-def _console() -> Any:
-    """The console of every human view.
-
-    User text is never read as rich markup or emoji codes: markup is off, and the renderers
-    style their own words with rich Text objects. Piped or redirected, nothing is wrapped:
-    a line is as long as its content (a terminal wraps at its width).
-    """
-    from rich.console import Console  # only the human views pay for rich
-
-    console = Console(markup=False, emoji=False, highlight=False)
-    if not console.is_terminal:
-        console = Console(markup=False, emoji=False, highlight=False, width=UNWRAPPED_WIDTH, soft_wrap=True)
-    return console
-
-
-UNWRAPPED_WIDTH = 1_000_000  # the width a pipe or a file is given: no line is ever that long
-
-
-# --- renderers: for each command, its views by format; each writes one result ---------------
-
-View = Callable[[Any], None]
-
-
-def _json_view(document: Callable[[Any], dict[str, Any]]) -> View:
-    def write(shown: Any) -> None:
-        from gradcli.render.jsonout import dumps
-
-        sys.stdout.write(dumps(document(shown)) + "\n")
-
-    return write
-
-
-def _grad_views() -> dict[str, View]:
-    from gradcli.render.report import grad_report_document, show_grad_report
-
-    return {"table": lambda report: show_grad_report(report, _console()), "json": _json_view(grad_report_document)}
-
-
-def _derivative_views(document: Callable[[Any], dict[str, Any]], show: Callable[[Any, Any], None]) -> dict[str, View]:
-    return {"table": lambda report: show(report.result, _console()),
-            "json": _json_view(lambda report: document(report.result))}
-
-
-def _jacobian_views(full: bool = False) -> dict[str, View]:
-    from gradcli.render.derivatives import jacobian_document, show_jacobian
-
-    return _derivative_views(jacobian_document, lambda result, console: show_jacobian(result, console, full))
-
-
-def _hessian_views() -> dict[str, View]:
-    from gradcli.render.derivatives import hessian_document, show_hessian
-
-    return _derivative_views(hessian_document, show_hessian)
-
-
-def _jvp_views() -> dict[str, View]:
-    from gradcli.render.derivatives import jvp_document, show_jvp
-
-    return _derivative_views(jvp_document, show_jvp)
-
-
-# command -> (its session call at one point, its views: imported only for the command run)
-ONE_POINT: dict[str, tuple[Callable[[session.Request], Any], Callable[[], dict[str, View]]]] = {
-    "grad": (session.grad, _grad_views),
-    "jacobian": (session.jacobian, _jacobian_views),
-    "hessian": (session.hessian, _hessian_views),
-    "jvp": (session.jvp, _jvp_views),
-}
-
-
 def _serve(command: str, request: session.Request, output: str, destination: str | None = None,
            views: Callable[[], dict[str, View]] | None = None) -> None:
     """One session call, one renderer (the command's, or `views`); then the result's verdict (--check,
@@ -273,11 +147,7 @@ def _serve(command: str, request: session.Request, output: str, destination: str
     if request.drop_extra or request.row_id:
         raise NameProblem(f"{'--drop-extra' if request.drop_extra else '--row-id'} is about the rows of --points; "
                           "at one point (--at) there are none")
-    compute, own_views = ONE_POINT[command]
-    views = views or own_views
-    result = compute(request)
-    views()[output](result)
-    result.finish()
+    serve_one_point(command, request, output, views)
 
 
 def _stream(run: session.PointsRun, output: str, destination: str | None = None) -> None:
@@ -377,23 +247,6 @@ def _progress() -> Callable[[int], None]:
             bar.update(task, completed=done)
 
     return update
-
-
-def _output(format: str | None, json: bool, csv: bool, points: str | None, skip_bad: bool = False) -> str:
-    """The one output format the options choose (--json and --csv are --format's aliases); csv only with --points."""
-    chosen = [(option, value) for option, value in ((f"--format {format}", format), ("--csv", "csv" if csv else None),
-                                                    ("--json", "json" if json else None)) if value]
-    if len({value for _, value in chosen}) > 1:
-        raise NameProblem(f"{' and '.join(option for option, _ in chosen)} both choose how results are written: "
-                          "give one")
-    output = chosen[0][1] if chosen else "table"
-    if output == "csv" and points is None:
-        if csv:
-            raise NameProblem("--csv writes the results of --points; at one point (--at), use --json or the table")
-        raise NameProblem("--format csv writes the results of --points; at one point (--at), use json or table")
-    if skip_bad and points is None:
-        raise NameProblem("--skip-bad and --mark-bad are about the bad lines of --points; at one point (--at) there are none")
-    return output
 
 
 def _outputs(format: str | None, json: bool, csv: bool, points: str | None, skip_bad: bool,
@@ -812,7 +665,7 @@ def run(
         if report.error is not None:
             sys.stdout.flush()
             print(report.error, file=sys.stderr)
-            raise typer.Exit(1)
+            raise SystemExit(1)
 
     _run(body, digits)
 
