@@ -172,7 +172,9 @@ def summed_elements(tape: Tape, point: Mapping[str, Array], wrt: str | Sequence[
             or tape.composite_calls or not tape.inputs):
         return None
     shapes = {np.shape(value) for value in point.values()}
-    if len(shapes) != 1 or any(type(v) is not np.ndarray or v.dtype != np.float64 for v in point.values()):
+    # (C's order: the elements' order of the whole arrays' final sum, which reads them in memory order)
+    if len(shapes) != 1 or any(type(v) is not np.ndarray or v.dtype != np.float64 or not v.flags.c_contiguous
+                               for v in point.values()):
         return None
     (shape,) = shapes
     count = _size(shape)

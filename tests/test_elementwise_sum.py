@@ -127,6 +127,7 @@ def test_a_nan_is_traced_to_where_it_starts_as_without_chunks():
     ("sum(where(x > 0, x, y))", {"x": np.ones(COUNT), "y": np.ones(COUNT)}),  # a mask
     ("y = x*3; sum(2.0)", {"x": np.ones(COUNT)}),  # a sum of a constant
     ("sum(x * tensor([1.0, 2.0]))", {"x": np.ones((COUNT, 2))}),  # a constant array
+    ("sum(x*y)", {"x": np.asfortranarray(np.ones((COUNT, 2))), "y": np.ones((COUNT, 2))}),  # Fortran's order
 ])
 def test_what_is_not_elementwise_up_to_a_sum_takes_the_whole_arrays(program, at):
     tape = compile_program(program)
