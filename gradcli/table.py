@@ -407,9 +407,9 @@ def _pow_forward(a: float, b: float) -> Any:
 
 def _pow_vjp0(g: float, ans: float, a: float, b: float) -> Any:
     t0 = b - 1
-    t1 = g * b
-    t2 = xp.power(a, t0)
-    t3 = t1 * t2
+    t1 = xp.power(a, t0)
+    t2 = b * t1
+    t3 = g * t2
     t11 = b == 0
     t12 = xp.where(t11, 0.0, t3)
     return t12

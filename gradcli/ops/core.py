@@ -370,6 +370,8 @@ class Number(np.float64):
 
 
 def _power(a: Array, b: Array) -> Array:
+    if type(b) is Number and getattr(a, "dtype", None) == np.float32:
+        b = float(b)  # a Python number's exponent keeps a float32 tensor float32
     out = np.power(a, b)
     if not isinstance(out, (np.ndarray, np.floating)):
         return out  # (a dual number of the Hessian keeps np.power, whose derivative carries the exponent's)
@@ -390,7 +392,12 @@ def _power(a: Array, b: Array) -> Array:
 def _scalar_power(a: Array, b: float, out: Array) -> Array:
     """PyTorch's pow(Tensor, Scalar) where it is not C's pow beyond rounding: its exponent 0.5 is
     sqrt (a positive NaN below 0, as torch.sqrt's) and -0.5 rsqrt (1 / sqrt: NaN at -inf, -inf at
-    -0.0). NumPy's power with one exponent gave the rest (its 0.5 is sqrt too)."""
+    -0.0). NumPy's power with one exponent gave the rest (its 0.5 is sqrt too). For float32 its
+    kernel multiplies where the exponent is 3 or -2 (x * x * x, 1 / (x * x)), whose bits are not
+    pow's; float64 stays C's pow here, as the scalar path computes it."""
+    if (b == 3.0 or b == -2.0) and getattr(a, "dtype", None) == np.float32:
+        square = a * a
+        return square * a if b == 3.0 else np.float32(1.0) / square
     if b == 0.5:
         return np.where(a < 0, np.nan, out)[()]
     if b == -0.5:

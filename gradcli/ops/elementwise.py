@@ -34,9 +34,10 @@ def _pow_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any
     # PyTorch's exponent factor is 0 where the base is 0 and the exponent non-negative: 0**b
     # is constant there. The factor is masked, not the product, so a NaN g still flows. The
     # base's is b * a ** (b - 1), a Python number's b - 1 a Python number (Number): PyTorch's
-    # backward of x ** 0.5 calls pow(x, -0.5), which is rsqrt, and of x ** y pow(x, y - 1), C's.
-    less = Number(b - 1.0) if type(b) is Number else b - 1
-    return g * b * xp.power(a, less), g * xp.where((a == 0) & (b >= 0), 0.0, ans * xp.log(a))
+    # backward of x ** 0.5 calls pow(x, -0.5), which is rsqrt, and of x ** y pow(x, y - 1), C's;
+    # g times (b times the power), in PyTorch's order: float32 rounds each product.
+    less, scale = (Number(b - 1.0), float(b)) if type(b) is Number else (b - 1, b)
+    return g * (scale * xp.power(a, less)), g * xp.where((a == 0) & (b >= 0), 0.0, ans * xp.log(a))
 
 
 def _pow_torch_node(constant: Any, shapes: object) -> str:
