@@ -27,10 +27,12 @@ EXPECTED = ROOT / "tests" / "reference" / "run" / "tutorials"
 ADDRESS = re.compile(r"0x[0-9a-f]+|(?<=id\(Z\): )[0-9]+")  # (d2l_ndarray prints id(Z), an address too)
 
 REFUSED = {  # the file: the words of gradcli's exit-2 error that name the construct
-    "jcjohnson_two_layer_net_numpy": "'numpy.random' is not supported",
     "pt_basics_tensorqs": "matmul() got an unexpected keyword argument 'out'",
-    "pt_polynomial_numpy": "'numpy.random' is not supported",
 }
+# Files that print what PyTorch printed but take long on a loaded machine: run with --timeout 600.
+# (NumPy's float64 products go through OpenBLAS, whose threads split them: the recorded digits are
+# those of NumPy on a 2-core machine, as gradcli's are on the same machine.)
+SLOW = {"jcjohnson_two_layer_net_numpy": "500 steps of float64 products of 64x1000 by 1000x100 matrices"}
 _BLAS = ("float32 products of 64x1000 and 1000x100 matrices: BLAS's sums in another order than PyTorch's MKL, so the "
          "losses printed every step differ in their last digits (and 500 steps can pass --timeout 60 on a loaded machine)")
 _SIN = ("torch.sin's float32 kernel is MKL's VML vsSin (HA mode; not SLEEF's sinf, measured), a closed algorithm "
@@ -83,7 +85,7 @@ def test_the_tables_name_the_files_there_are():
 def test_a_tutorial_prints_what_pytorch_printed_or_is_refused_naming_the_construct(path):
     expected = json.loads((EXPECTED / f"{path.stem}.json").read_text())
     printed = masked((EXPECTED / f"{path.stem}.out").read_text())
-    run = cli("run", str(path))
+    run = cli("run", *(("--timeout", "600") if path.stem in SLOW else ()), str(path))
     assert "Traceback" not in run.stderr
     if path.stem in REFUSED:
         assert run.exit_code == 2, run.stderr
@@ -101,4 +103,4 @@ def test_the_readme_states_the_share_these_tables_give():
     passing = total - len(REFUSED) - len(KNOWN_TO_DIFFER)
     readme = (ROOT / "README.md").read_text()
     assert f"**{passing} of {total}** tutorial files print what PyTorch prints" in readme
-    assert f"{len(REFUSED)} are refused" in readme
+    assert f"{len(REFUSED)} {'is' if len(REFUSED) == 1 else 'are'} refused" in readme

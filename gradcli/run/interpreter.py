@@ -35,7 +35,7 @@ from gradcli.errors import LimitProblem, Limits, SyntaxProblem, over_limit, visi
 from gradcli.inputs import ranges
 from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, METHODS, OPS, PREFIX_OPERATORS, Op, backwards
 from gradcli.ops.core import rule_params
-from gradcli.run import custom, functional, higher, python, random, reprs
+from gradcli.run import arrays, custom, functional, higher, python, random, reprs
 from gradcli.run import nn as torch_nn
 from gradcli.run.python import BUILTINS as _BUILTINS
 from gradcli.run.python import (
@@ -80,7 +80,7 @@ TIMEOUT = 60.0  # seconds of one run (--timeout)
 
 _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
             "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
-            "torch.masked", "numpy", "numpy.linalg", "math", "torch.autograd.functional", "random"}
+            "torch.masked", "numpy", "numpy.linalg", "numpy.random", "math", "torch.autograd.functional", "random"}
 _DATA = {"DataLoader", "TensorDataset", "Dataset", "random_split"}  # importable; refused where called
 
 
@@ -232,6 +232,7 @@ class Interpreter:
         self.graph = Graph(source)
         self.generator = random.Generator()  # torch's default CPU generator: a fresh seed each run, as PyTorch
         self.python_random = python.PythonRandom()  # Python's `random` module: this run's own instance
+        self.numpy_random: np.random.RandomState | None = None  # np.random's legacy generator, made when first used
         self.frame = Frame({})  # the scope being run: the module's, or a call's (self.names)
         self.max_steps, self.timeout = max_steps, timeout
         self.steps = 0
@@ -592,6 +593,9 @@ class Interpreter:
         if isinstance(base, Tensor):
             self.set_elements(base, key, value, node)
             return
+        if isinstance(base, np.ndarray):
+            self.numpy(node, arrays.set_item, base, key, value)
+            return
         if not isinstance(base, (list, dict)):
             raise PythonError("TypeError", f"'{_type_name(base)}' object does not support item assignment")
         if isinstance(base, list) and isinstance(key, slice) and isinstance(value, (list, tuple, str, range)):
@@ -668,6 +672,9 @@ class Interpreter:
             items = self.collect(change, node)
             self.check_items(len(current) + len(items), node)
             current.extend(items)
+            return
+        if isinstance(current, np.ndarray) and not isinstance(change, Tensor):  # NumPy's in place: the same array
+            self.assign(node.target, self.numpy(node, arrays.in_place, self.symbol(node), current, change))
             return
         tensor = isinstance(current, Tensor)
         if tensor and current.requires_grad and current.is_leaf and self.graph.grad_enabled:
@@ -1003,6 +1010,9 @@ class Interpreter:
             return self.operator_method(symbol, left, right, node)
         if isinstance(left, str) and symbol == "%":
             return self.percent(left, right, node)
+        if (arrays.is_array(left) or arrays.is_array(right)) and not (
+                isinstance(left, Tensor) or isinstance(right, Tensor)):
+            return self.numpy(node, arrays.binary, symbol, left, right)
         if isinstance(left, Tensor) or isinstance(right, Tensor):
             if symbol not in BINARY_OPERATORS:
                 raise self.refuse(node, f"'{symbol}' on tensors is not supported")
@@ -1132,6 +1142,9 @@ class Interpreter:
                 return Tensor(self.graph, np.asarray(test(a, b)))
             except ValueError as problem:
                 raise runtime_error(str(problem).split("\n")[0]) from None
+        if (arrays.is_array(left) or arrays.is_array(right)) and not isinstance(left, (list, tuple, str)) and not (
+                isinstance(right, (list, tuple, str))):
+            return self.numpy(node or self.node or ast.Pass(), arrays.compare, test, left, right)
         if test in (np.equal, np.not_equal):
             python.check_printable(self, [left, right], node or self.node or ast.Pass())
             try:
@@ -1199,6 +1212,8 @@ class Interpreter:
                 raise python_error(problem) from None
         if isinstance(base, torch_nn.Sequential):
             return base.item(key)
+        if arrays.is_array(base):
+            return self.numpy(node, arrays.index, base, key)
         raise TorchError("TypeError", f"'{_type_name(base)}' object is not subscriptable")
 
     def key_part(self, item: Any) -> tuple[str, Any]:
@@ -1256,6 +1271,15 @@ class Interpreter:
                     return Function(owner.path, name)
                 raise self.refuse(node, f"'{path}' is not supported",
                                   f"random has {', '.join(sorted(python.RANDOM_FUNCTIONS))} here")
+            if owner.path == "numpy.random":
+                if name in arrays.RANDOM:
+                    return Function(owner.path, name)
+                raise self.refuse(node, f"'{path}' is not supported",
+                                  f"numpy.random has {', '.join(sorted(arrays.RANDOM))} here")
+            if owner.path == "numpy" and name in arrays.DTYPES:
+                return arrays.DTYPES[name]
+            if owner.path == "numpy" and name in arrays.FUNCTIONS:
+                return Function(owner.path, name)
             if owner.path == "torch.autograd.functional":
                 if name in functional.NAMES:
                     return Function(owner.path, name)
@@ -1266,6 +1290,8 @@ class Interpreter:
             raise self.refuse(node, f"'{path}' is not supported", "`gradcli functions` lists the functions")
         if isinstance(owner, Tensor):
             return self.tensor_attribute(owner, name, node)
+        if arrays.is_array(owner) and (name in arrays.PROPERTIES or name in arrays.METHODS):
+            return arrays.attribute(owner, name) if name in arrays.PROPERTIES else Method(owner, name)
         if isinstance(owner, Device) and name in ("type", "index"):
             return getattr(owner, name)
         if isinstance(owner, (Instance, torch_nn.Module)):
@@ -1381,12 +1407,21 @@ class Interpreter:
             return self.call_object(callee, args, kwargs, node)
         if isinstance(callee, torch_nn.NativeClass):
             return torch_nn.construct(self, callee, args, kwargs, node)
+        if isinstance(callee, type) and callee in arrays.DTYPES.values():
+            return self.numpy(node, arrays.convert, callee, args, kwargs)
         if isinstance(callee, torch_nn.NativeMethod):
             return self.call_native_method(callee, args, kwargs, node)
         raise TorchError("TypeError", f"'{_type_name(callee)}' object is not callable")
 
     def call_function(self, function: Function, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         name = function.name
+        if function.module == "numpy.random":
+            if self.numpy_random is None:
+                self.numpy_random = np.random.RandomState()  # fresh entropy, as NumPy's own until seeded
+            return self.numpy(node, arrays.random_call, self.numpy_random, name, args, kwargs)
+        if function.module == "numpy" and name in arrays.FUNCTIONS and not any(
+                isinstance(value, Tensor) for value in (*args, *kwargs.values())):
+            return self.numpy(node, arrays.call, name, args, kwargs)
         if (function.module, name) in _PLATFORM:
             return self.platform(function, args, kwargs, node)
         if (function.module == "torch" and name in _LEGACY) or (function.module, name) == ("torch.autograd", "Variable"):
@@ -1507,11 +1542,25 @@ class Interpreter:
             return self.format_string(receiver, args, kwargs, node)
         if isinstance(receiver, (list, dict, str, set)):
             return python.call_python_method(self, receiver, name, args, kwargs, node)
+        if arrays.is_array(receiver):
+            return self.numpy(node, arrays.call_method, receiver, name, args, kwargs)
         tensor: Tensor = receiver
         handler = _TENSOR_METHODS.get(name)
         if handler is not None:
             return handler(self, tensor, args, kwargs, node)
         return self.call_op(f".{name}", [tensor, *args], kwargs, node)
+
+    def numpy(self, node: ast.AST, function: Callable[..., Any], *args: Any) -> Any:
+        """A NumPy call of the file (run/arrays.py): its refusals and limits with the line, what NumPy
+        raised as the file's exception."""
+        try:
+            return function(*args)
+        except arrays.Unsupported as problem:
+            raise self.refuse(node, problem.message, problem.hint) from None
+        except arrays.TooLarge as problem:
+            raise over_limit(problem.what, problem.limit, source=self.source, span=self.span(node)) from None
+        except arrays.NumpyRaised as problem:
+            raise PythonError(problem.kind, problem.message) from None
 
     def format_string(self, text: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> str:
         for _, field_name, spec, _ in string.Formatter().parse(text):

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from gradcli.errors import LimitProblem, Limits, over_limit
 from gradcli.run.tensor import GradFn, Tensor, TorchError
 
@@ -757,7 +759,7 @@ BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function
     "tuple": _tuple,
     "dict": _dict,
     "set": _set,
-    "type": _python(lambda v: TypeOf(type_name(v))),
+    "type": _python(lambda v: TypeOf(f"numpy.{type(v).__name__}" if isinstance(v, np.generic) else type_name(v))),
     "range": _range,
     "enumerate": _enumerate,
     "zip": _zip,
