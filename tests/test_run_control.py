@@ -237,3 +237,18 @@ def test_the_options_are_checked(tmp_path):
     assert run(tmp_path, "print(1)\n", "--max-steps", "0").exit_code == 2
     assert run(tmp_path, "print(1)\n", "--timeout", "-1").exit_code == 2
     assert run(tmp_path, "print(1)\n", "--max-steps", "5", "--timeout", "10").stdout == "1\n"
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("print(frozenset([1, 2]))\n", "the builtin 'frozenset' is not supported"),
+    ("f = open('data.txt')\n", "the builtin 'open' is not supported"),
+    ("exec('x = 1')\n", "the builtin 'exec' is not supported"),
+    ("print(__import__('os'))\n", "the builtin '__import__' is not supported"),
+])
+def test_a_builtin_python_has_and_the_run_does_not_is_exit_2_naming_it(tmp_path, text, words):
+    done = run(tmp_path, text)
+    assert done.exit_code == 2 and words in done.stderr, done.stderr
+
+
+def test_a_name_of_the_files_own_shadows_a_builtin_the_run_lacks(tmp_path):
+    assert printed(tmp_path, "open = 3\nfrozenset = open + 1\nprint(open, frozenset)\n") == "3 4\n"

@@ -16,6 +16,7 @@ says is passed to eval or exec, and a format string may not reach into attribute
 from __future__ import annotations
 
 import ast
+import builtins
 import itertools
 import math
 import operator
@@ -84,6 +85,14 @@ _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.au
 _DATA = {"DataLoader", "TensorDataset", "Dataset", "random_split"}  # importable; refused where called
 
 
+# Python's own builtins (Python 3.11 to 3.14): a name among them that gradcli does not have is
+# refused as not supported, where a name Python lacks too is the file's NameError.
+_PYTHON_BUILTINS = frozenset(dir(builtins)) | {"aiter", "anext", "breakpoint", "exit", "quit", "copyright", "credits",
+                                                "license", "help", "PythonFinalizationError", "EncodingWarning"}
+_NO_CODE = "a file under `gradcli run` reads no files and runs no code but its own statements"
+_UNSAFE_BUILTINS = {name: _NO_CODE for name in (
+    "open", "exec", "eval", "compile", "__import__", "input", "breakpoint", "exit", "quit", "help", "globals", "locals",
+    "vars", "getattr", "setattr", "delattr", "hasattr", "dir", "memoryview")}
 _NOT_IMPLEMENTED = "NotImplemented"  # the node PyTorch records for an op it has no derivative of
 
 
@@ -849,6 +858,9 @@ class Interpreter:
             frame = frame.parent
         if name in _BUILTINS:
             return _BUILTINS[name]
+        if name in _PYTHON_BUILTINS:  # Python has it, gradcli's run does not: not the file's NameError
+            raise self.refuse(node, f"the builtin '{name}' is not supported", _UNSAFE_BUILTINS.get(
+                name, "the README lists the builtins `gradcli run` has"))
         raise PythonError("NameError", f"name '{name}' is not defined")
 
     def _Dict(self, node: ast.Dict) -> dict[Any, Any]:
