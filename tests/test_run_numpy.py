@@ -95,3 +95,42 @@ def test_what_numpy_in_a_run_does_not_do_is_exit_2_naming_it(line: str, words: s
 def test_an_array_of_python_objects_is_refused_so_no_integer_grows_unbounded() -> None:
     run = cli("run", "-", stdin="import numpy as np\nx = np.array([10**4000])\nprint(x ** 10**9)\n")
     assert run.exit_code == 2 and "dtype=object" in run.stderr, run.stderr
+
+
+# Tensors and NumPy sharing memory, in-place methods and out=: PyTorch 2.13's stdout and last error line
+# for each (replayed under torch where it is installed).
+SHARED = {
+    "numpy_shares": ("import torch\nimport numpy as np\nt = torch.ones(3)\nn = t.numpy()\nt.add_(1)\nt += 1\nt.mul_(2)\n"
+                     "print(n, t)\nm = np.ones(2)\nu = torch.from_numpy(m)\nnp.add(m, 1, out=m)\nm -= 0.5\nprint(u)\n",
+                     "[6. 6. 6.] tensor([6., 6., 6.])\ntensor([1.5000, 1.5000], dtype=torch.float64)\n", None),
+    "out": ("import torch\nz = torch.zeros(2, 2)\nr = torch.matmul(torch.ones(2, 2), torch.ones(2, 2), out=z)\n"
+            "torch.mul(z, 3, out=z)\nprint(z, r is z)\n",
+            "tensor([[6., 6.],\n        [6., 6.]]) True\n", None),
+    "out_with_grad": ("import torch\na = torch.ones(2, requires_grad=True)\ntorch.mul(a, a, out=torch.zeros(2))\n", "",
+                      "RuntimeError: mul(): functions with out=... arguments don't support automatic differentiation, "
+                      "but one of the arguments requires grad."),
+    "out_not_tensor": ("import torch\ntorch.matmul(torch.ones(2, 2), torch.ones(2, 2), out=3)\n", "",
+                       "TypeError: matmul(): argument 'out' must be Tensor, not int"),
+    "add_leaf": ("import torch\nx = torch.ones(2, requires_grad=True)\nx.add_(1)\n", "",
+                 "RuntimeError: a leaf Variable that requires grad is being used in an in-place operation."),
+    "numpy_of_grad": ("import torch\nx = torch.ones(2, requires_grad=True)\nx.numpy()\n", "",
+                      "RuntimeError: Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHARED))
+def test_tensors_share_memory_with_numpy_and_change_in_place_as_pytorchs(name: str) -> None:
+    source, stdout, error = SHARED[name]
+    run = cli("run", "-", stdin=source)
+    assert run.stdout == stdout
+    assert run.exit_code == (1 if error else 0), run.stderr
+    if error:
+        assert run.stderr.strip().splitlines()[-1] == error
+
+
+def test_pytorch_prints_the_recorded_sharing_cases() -> None:
+    pytest.importorskip("torch")
+    for name, (source, stdout, error) in SHARED.items():
+        python = _python(source)
+        assert python.stdout == stdout, name
+        assert (python.stderr.strip().splitlines()[-1] if error else "") == (error or ""), name

@@ -26,8 +26,7 @@ TUTORIALS = sorted((ROOT / "tests" / "run_cases" / "tutorials").glob("*.py"))
 EXPECTED = ROOT / "tests" / "reference" / "run" / "tutorials"
 ADDRESS = re.compile(r"0x[0-9a-f]+|(?<=id\(Z\): )[0-9]+")  # (d2l_ndarray prints id(Z), an address too)
 
-REFUSED = {  # the file: the words of gradcli's exit-2 error that name the construct
-    "pt_basics_tensorqs": "matmul() got an unexpected keyword argument 'out'",
+REFUSED: dict[str, str] = {  # the file: the words of gradcli's exit-2 error that name the construct
 }
 # Files that print what PyTorch printed but take long on a loaded machine: run with --timeout 600.
 # (NumPy's float64 products go through OpenBLAS, whose threads split them: the recorded digits are

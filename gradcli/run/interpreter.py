@@ -242,6 +242,8 @@ class Interpreter:
         self.generator = random.Generator()  # torch's default CPU generator: a fresh seed each run, as PyTorch
         self.python_random = python.PythonRandom()  # Python's `random` module: this run's own instance
         self.numpy_random: np.random.RandomState | None = None  # np.random's legacy generator, made when first used
+        # arrays a tensor shares with NumPy (t.numpy(), torch.from_numpy(a)): written in place, so each sees the other
+        self.shared: dict[int, np.ndarray] = {}
         self.frame = Frame({})  # the scope being run: the module's, or a call's (self.names)
         self.max_steps, self.timeout = max_steps, timeout
         self.steps = 0
@@ -695,10 +697,53 @@ class Interpreter:
             if not np.can_cast(value.data.dtype, current.data.dtype, "same_kind"):
                 raise runtime_error(f"result type {_LEGACY_NAMES.get(value.data.dtype, '?')} can't be cast to the "
                                     f"desired output type {_LEGACY_NAMES.get(current.data.dtype, '?')}")
-            current.data = value.data.astype(current.data.dtype)
-            current.node = None  # its next use is a new leaf: the graph before keeps the old values
+            self.overwrite(current, value.data.astype(current.data.dtype))
             return
         self.assign(node.target, value)
+
+    def overwrite(self, tensor: Tensor, values: np.ndarray) -> None:
+        """A tensor takes new values in place, outside any graph. Its next use is a new leaf (the graph
+        before keeps the old values), except that an array it shares with NumPy is written into."""
+        if id(tensor.data) in self.shared and tensor.data.shape == values.shape:
+            tensor.data[...] = values
+        else:
+            tensor.data = values
+        tensor.node = None
+
+    def in_place(self, tensor: Tensor, symbol: str, change: Any, node: ast.AST) -> Tensor:
+        """t.add_(v), t.mul_(v) ...: t's values become t <symbol> v, where no graph is involved."""
+        if self.graph.grad_enabled and tensor.requires_grad and tensor.is_leaf:
+            raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
+        if self.graph.grad_enabled and (tensor.requires_grad or getattr(change, "requires_grad", False)):
+            raise self.refuse(node, "an in-place method on a tensor with a graph is not supported",
+                              f"write t = t {symbol} v")
+        value = self.binary(symbol, tensor, change, node)
+        if not np.can_cast(value.data.dtype, tensor.data.dtype, "same_kind"):
+            raise runtime_error(f"result type {_LEGACY_NAMES.get(value.data.dtype, '?')} can't be cast to the "
+                                f"desired output type {_LEGACY_NAMES.get(tensor.data.dtype, '?')}")
+        self.overwrite(tensor, np.broadcast_to(value.data, tensor.data.shape).astype(tensor.data.dtype))
+        return tensor
+
+    def with_out(self, function: Function, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
+        """torch.f(..., out=t): f's result written into t, as PyTorch's out= variants do (no graph)."""
+        kwargs = dict(kwargs)
+        out = kwargs.pop("out")
+        if not isinstance(out, Tensor):
+            raise TorchError("TypeError", f"{function.name}(): argument 'out' must be Tensor, not {_type_name(out)}")
+        if self.graph.grad_enabled and any(isinstance(a, Tensor) and a.requires_grad for a in (*args, *kwargs.values(), out)):
+            raise runtime_error(f"{function.name}(): functions with out=... arguments don't support automatic "
+                                f"differentiation, but one of the arguments requires grad.")
+        result = self.call_function(function, args, kwargs, node)
+        if not isinstance(result, Tensor):
+            raise self.refuse(node, f"out= of torch.{function.name} is not supported")
+        if result.data.dtype != out.data.dtype:
+            raise self.refuse(node, "out= of another dtype than the result's is not supported",
+                              f"the result is {result.data.dtype.name}")
+        if result.data.shape != out.data.shape and out.data.size:
+            raise self.refuse(node, "out= of another shape than the result's is not supported (PyTorch resizes it, "
+                                    "with a deprecation warning)")
+        self.overwrite(out, result.data.copy())
+        return out
 
     def set_attribute(self, owner: Any, name: str, value: Any, node: ast.AST) -> None:
         if isinstance(owner, custom.Context) and not (name.startswith("__") and name.endswith("__")):
@@ -1427,6 +1472,10 @@ class Interpreter:
 
     def call_function(self, function: Function, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         name = function.name
+        if "out" in kwargs and function.module in ("torch", "torch.special", "torch.linalg") and (
+                name not in _CONSTRUCTORS and name not in _RANDOM and (name in FUNCTIONS or lowering.find(
+                    f"{function.module}.{name}") is not None)):
+            return self.with_out(function, args, kwargs, node)
         if function.module == "numpy.random":
             if self.numpy_random is None:
                 self.numpy_random = np.random.RandomState()  # fresh entropy, as NumPy's own until seeded
@@ -1788,7 +1837,11 @@ class Interpreter:
         requires_grad = bool(kwargs.pop("requires_grad", False))
         dtype = kwargs.pop("dtype", None)
         kwargs.pop("device", None)
-        if name in ("tensor", "as_tensor", "array", "from_numpy"):
+        if name == "from_numpy" and len(args) == 1 and isinstance(args[0], np.ndarray) and (
+                args[0].dtype in (FLOAT32, FLOAT64, INT64, BOOL)):  # the same memory as the array's
+            self.shared[id(args[0])] = args[0]
+            tensor = Tensor(self.graph, args[0])
+        elif name in ("tensor", "as_tensor", "array", "from_numpy"):
             if len(args) != 1:
                 raise TorchError("TypeError", f"{name}() takes 1 positional argument")
             tensor = self.tensor_from(args[0], dtype, node)
@@ -2125,6 +2178,21 @@ def _to(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[
     return interpreter.call_op(".to", [tensor, *rest], kwargs, node)
 
 
+def _numpy(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """t.numpy(): the tensor's own array, shared from then on (an in-place change shows in both)."""
+    if tensor.requires_grad:
+        raise runtime_error("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+    interpreter.shared[id(tensor.data)] = tensor.data
+    return tensor.data
+
+
+def _in_place_method(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST,
+                     symbol: str) -> Tensor:
+    if len(args) != 1 or kwargs:
+        raise interpreter.refuse(node, "an in-place method takes one value here", "t.add_(v); alpha= is not supported")
+    return interpreter.in_place(tensor, symbol, args[0], node)
+
+
 def _detach(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
     return Tensor(interpreter.graph, tensor.data)
 
@@ -2169,7 +2237,11 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "size": _size,
     "dim": lambda i, t, a, k, n: t.data.ndim,
     "numel": lambda i, t, a, k, n: int(t.data.size),
-    "numpy": lambda i, t, a, k, n: t.data,
+    "numpy": _numpy,
+    "add_": lambda i, t, a, k, n: _in_place_method(i, t, a, k, n, "+"),
+    "sub_": lambda i, t, a, k, n: _in_place_method(i, t, a, k, n, "-"),
+    "mul_": lambda i, t, a, k, n: _in_place_method(i, t, a, k, n, "*"),
+    "div_": lambda i, t, a, k, n: _in_place_method(i, t, a, k, n, "/"),
     "all": _logic(np.all),
     "any": _logic(np.any),
 }
