@@ -38,8 +38,6 @@ _SIN = ("torch.sin's float32 kernel is MKL's VML vsSin (HA mode; not SLEEF's sin
         "within 0.6 ulp: 5% of the targets differ from NumPy's in the last bit, and the losses printed every 100 steps "
         "in their last digits")
 KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training that end differing)
-    "d2l_parameters": (True, "type(nn.Parameter) prints torch.Tensor; Sequential.add_module, nn.init.* and "
-                             "Module.apply are missing (an invented AttributeError)"),
     "jcjohnson_dynamic_net": (False, _BLAS + "; Python's random module draws the depths as Python does"),
     "jcjohnson_two_layer_net_autograd": (False, _BLAS),
     "jcjohnson_two_layer_net_custom_function": (False, _BLAS + "; its autograd.Function runs as PyTorch's"),

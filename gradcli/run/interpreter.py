@@ -25,6 +25,7 @@ import string
 import sys
 import time
 import warnings
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -81,7 +82,7 @@ TIMEOUT = 60.0  # seconds of one run (--timeout)
 
 _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
             "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
-            "torch.masked", "numpy", "numpy.linalg", "numpy.random", "math", "torch.autograd.functional", "random"}
+            "torch.masked", "numpy", "numpy.linalg", "numpy.random", "torch.nn.init", "math", "torch.autograd.functional", "random"}
 _DATA = {"DataLoader", "TensorDataset", "Dataset", "random_split"}  # importable; refused where called
 
 
@@ -242,8 +243,9 @@ class Interpreter:
         self.generator = random.Generator()  # torch's default CPU generator: a fresh seed each run, as PyTorch
         self.python_random = python.PythonRandom()  # Python's `random` module: this run's own instance
         self.numpy_random: np.random.RandomState | None = None  # np.random's legacy generator, made when first used
-        # arrays a tensor shares with NumPy (t.numpy(), torch.from_numpy(a)): written in place, so each sees the other
-        self.shared: dict[int, np.ndarray] = {}
+        # arrays that two tensors, or a tensor and NumPy, share (t.data, t.numpy(), torch.from_numpy(a)):
+        # written in place, so each sees the other (weakly held: an array no tensor holds leaves)
+        self.shared: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
         self.frame = Frame({})  # the scope being run: the module's, or a call's (self.names)
         self.max_steps, self.timeout = max_steps, timeout
         self.steps = 0
@@ -644,7 +646,8 @@ class Interpreter:
         else:
             raise self.refuse(node, f"assigning a {_type_name(value)} into a tensor's elements is not supported",
                               "assign a number or a tensor")
-        data = base.data.copy()
+        shared = id(base.data) in self.shared
+        data = base.data if shared else base.data.copy()
         try:
             target = data[tuple(parts)]
             data[tuple(parts)] = np.broadcast_to(values, np.shape(target)).astype(data.dtype)
@@ -1328,6 +1331,11 @@ class Interpreter:
                     return Function(owner.path, name)
                 raise self.refuse(node, f"'{path}' is not supported",
                                   f"random has {', '.join(sorted(python.RANDOM_FUNCTIONS))} here")
+            if owner.path == "torch.nn.init":
+                if name in torch_nn.INIT:
+                    return Function(owner.path, name)
+                raise self.refuse(node, f"'{path}' is not supported",
+                                  f"torch.nn.init has {', '.join(sorted(torch_nn.INIT))} here")
             if owner.path == "numpy.random":
                 if name in arrays.RANDOM:
                     return Function(owner.path, name)
@@ -1404,7 +1412,8 @@ class Interpreter:
             return Size(tensor.data.shape)
         if name == "dtype":
             return Dtype(tensor.data.dtype)
-        if name == "data":
+        if name == "data":  # the same values, outside the graph: a change of either shows in the other
+            self.shared[id(tensor.data)] = tensor.data
             return Tensor(self.graph, tensor.data)
         if name == "ndim":
             return tensor.data.ndim
@@ -1476,6 +1485,8 @@ class Interpreter:
                 name not in _CONSTRUCTORS and name not in _RANDOM and (name in FUNCTIONS or lowering.find(
                     f"{function.module}.{name}") is not None)):
             return self.with_out(function, args, kwargs, node)
+        if function.module == "torch.nn.init":
+            return torch_nn.init_call(self, name, args, kwargs, node)
         if function.module == "numpy.random":
             if self.numpy_random is None:
                 self.numpy_random = np.random.RandomState()  # fresh entropy, as NumPy's own until seeded

@@ -389,7 +389,14 @@ class NativeClass:
         self.module, self.name, self.kind = module, name, kind
 
     def __repr__(self) -> str:
-        return f"<class '{self.module}.{self.name}'>"
+        where = _SUBMODULES.get(self.name) if self.module == "torch.nn" else None
+        return f"<class '{self.module}.{where + '.' if where else ''}{self.name}'>"
+
+    def __eq__(self, other: object) -> bool:  # type(m) == nn.Linear
+        return isinstance(other, NativeClass) and (other.module, other.name) == (self.module, self.name)
+
+    def __hash__(self) -> int:
+        return hash((self.module, self.name))
 
     def instance_check(self, value: Any) -> bool:
         if self.kind is Tensor:
@@ -398,6 +405,16 @@ class NativeClass:
 
     def type_name(self) -> str:
         return "type"
+
+
+# Where PyTorch defines each class of torch.nn (type(m) prints <class 'torch.nn.modules.linear.Linear'>)
+_SUBMODULES = {name: f"modules.{where}" for where, names in (
+    ("linear", ("Linear", "Identity", "Bilinear")), ("container", ("Sequential", "ModuleList", "ModuleDict")),
+    ("activation", ("ReLU", "LeakyReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU", "ELU", "Softplus", "SiLU")),
+    ("conv", ("Conv1d", "Conv2d", "Conv3d")), ("dropout", ("Dropout",)), ("flatten", ("Flatten",)),
+    ("loss", ("MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss", "HuberLoss",
+              "SmoothL1Loss")), ("sparse", ("Embedding",)), ("normalization", ("LayerNorm",)), ("module", ("Module",)))
+    for name in names}
 
 
 class NativeMethod:
@@ -453,7 +470,8 @@ def construct(interpreter: Interpreter, native: NativeClass, args: Args, kwargs:
 # --- what a file reads and calls on a module -------------------------------------------------------
 
 _MODULE_METHODS = frozenset({"parameters", "named_parameters", "children", "named_children", "modules", "zero_grad",
-                             "train", "eval", "state_dict", "forward", "to", "cpu", "requires_grad_"})
+                             "train", "eval", "state_dict", "forward", "to", "cpu", "requires_grad_", "add_module",
+                             "register_module", "apply"})
 
 
 def attribute(interpreter: Interpreter, module: Module, name: str, node: ast.AST) -> tuple[bool, Any]:
@@ -511,6 +529,25 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
         flag = _bind("requires_grad_", ["requires_grad"], {"requires_grad": True}, args, kwargs)["requires_grad"]
         for _, tensor in module.named_parameters():
             interpreter.set_requires_grad(tensor, bool(flag))
+        return module
+    if name in ("add_module", "register_module"):
+        bound = _bind(name, ["name", "module"], {}, args, kwargs)
+        key, child = bound["name"], bound["module"]
+        if not isinstance(key, str):
+            raise TorchError("TypeError", f"module name should be a string. Got {_tensor_type(key)}")
+        if child is not None and not isinstance(child, Module):
+            raise TorchError("TypeError", f"{_tensor_type(child)} is not a Module subclass")
+        if "." in key or not key:
+            raise TorchError("KeyError", f'"module name can\'t contain \\".\\", got: {key}"' if key
+                             else '"module name can\'t be empty string \\"\\""')
+        module.children[key] = child
+        return None
+    if name == "apply":
+        (function,) = _bind("apply", ["fn"], {}, args, kwargs).values()
+        for child in list(module.children.values()):  # each child's own children first, as Module.apply
+            if child is not None:
+                call_module_method(interpreter, child, "apply", [function], {}, node)
+        interpreter.call(function, [module], {}, node)
         return module
     if name == "state_dict":
         state = StateDict()
@@ -719,3 +756,77 @@ def optimizer_attribute(optimizer: Optimizer, name: str) -> tuple[bool, Any]:
     if name == "defaults":
         return True, {k: v for k, v in optimizer.groups[0].items() if k != "params"}
     return False, None
+
+
+# --- torch.nn.init ------------------------------------------------------------------------------
+
+INIT: dict[str, tuple[list[str], dict[str, Any]]] = {"uniform_": (["tensor", "a", "b", "generator"], {"a": 0.0, "b": 1.0, "generator": None}),
+        "normal_": (["tensor", "mean", "std", "generator"], {"mean": 0.0, "std": 1.0, "generator": None}),
+        "constant_": (["tensor", "val"], {}),
+        "zeros_": (["tensor"], {}),
+        "ones_": (["tensor"], {}),
+        "xavier_uniform_": (["tensor", "gain", "generator"], {"gain": 1.0, "generator": None}),
+        "xavier_normal_": (["tensor", "gain", "generator"], {"gain": 1.0, "generator": None}),
+        "kaiming_uniform_": (["tensor", "a", "mode", "nonlinearity", "generator"],
+                             {"a": 0.0, "mode": "fan_in", "nonlinearity": "leaky_relu", "generator": None}),
+        "kaiming_normal_": (["tensor", "a", "mode", "nonlinearity", "generator"],
+                            {"a": 0.0, "mode": "fan_in", "nonlinearity": "leaky_relu", "generator": None})}
+_GAINS = {"linear": 1.0, "conv1d": 1.0, "conv2d": 1.0, "conv3d": 1.0, "sigmoid": 1.0, "tanh": 5.0 / 3, "relu": math.sqrt(2.0),
+          "selu": 3.0 / 4}
+
+
+def _fans(shape: tuple[int, ...]) -> tuple[int, int]:
+    """PyTorch's _calculate_fan_in_and_fan_out."""
+    if len(shape) < 2:
+        raise TorchError("ValueError", "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+    receptive = math.prod(shape[2:])
+    return shape[1] * receptive, shape[0] * receptive
+
+
+def _gain(nonlinearity: str, a: float) -> float:
+    if nonlinearity == "leaky_relu":
+        return math.sqrt(2.0 / (1 + a**2))
+    if nonlinearity not in _GAINS:
+        raise TorchError("ValueError", f"Unsupported nonlinearity {nonlinearity}")
+    return _GAINS[nonlinearity]
+
+
+def init_call(interpreter: Interpreter, name: str, args: Args, kwargs: Kwargs, node: ast.AST) -> Tensor:
+    """nn.init.<name>_(tensor, ...): the tensor's values drawn or set in place, as PyTorch's init does
+    them (under no_grad, from torch's generator)."""
+    names, defaults = INIT[name]
+    bound = _bind(name, names, defaults, args, kwargs)
+    tensor = bound["tensor"]
+    if not isinstance(tensor, Tensor) or tensor.data.dtype.kind != "f":
+        raise interpreter.refuse(node, f"nn.init.{name} of a {_tensor_type(tensor)} is not supported")
+    if bound.get("generator") is not None:
+        raise interpreter.refuse(node, f"nn.init.{name} with a generator= is not supported")
+    values = np.empty_like(tensor.data)
+    generator = interpreter.generator
+    if name == "uniform_":
+        generator.uniform_(values, float(bound["a"]), float(bound["b"]))
+    elif name == "normal_":
+        generator.normal_(values, float(bound["mean"]), float(bound["std"]))
+    elif name in ("constant_", "zeros_", "ones_"):
+        values[...] = bound["val"] if name == "constant_" else (0 if name == "zeros_" else 1)
+    elif name.startswith("xavier"):
+        fan_in, fan_out = _fans(values.shape)
+        std = float(bound["gain"]) * math.sqrt(2.0 / float(fan_in + fan_out))
+        if name == "xavier_uniform_":
+            generator.uniform_(values, -math.sqrt(3.0) * std, math.sqrt(3.0) * std)
+        else:
+            generator.normal_(values, 0.0, std)
+    else:  # kaiming
+        if 0 in values.shape:
+            return tensor  # (PyTorch warns "Initializing zero-element tensors is a no-op")
+        fan_in, fan_out = _fans(values.shape)
+        mode = bound["mode"]
+        if mode not in ("fan_in", "fan_out"):
+            raise TorchError("ValueError", f"Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")
+        std = _gain(str(bound["nonlinearity"]), float(bound["a"])) / math.sqrt(fan_in if mode == "fan_in" else fan_out)
+        if name == "kaiming_uniform_":
+            generator.uniform_(values, -math.sqrt(3.0) * std, math.sqrt(3.0) * std)
+        else:
+            generator.normal_(values, 0.0, std)
+    interpreter.overwrite(tensor, values)
+    return tensor

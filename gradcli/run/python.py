@@ -477,6 +477,21 @@ class TypeOf(str):
     __str__ = __repr__
 
 
+def _type_of(value: Any) -> Any:
+    """type(x): a class of torch.nn as the file names it (type(m) == nn.Linear), else its name."""
+    from gradcli.run import nn as torch_nn
+
+    if isinstance(value, np.generic):
+        return TypeOf(f"numpy.{type(value).__name__}")
+    if isinstance(value, Tensor) and getattr(value, "parameter", False):
+        return TypeOf("torch.nn.parameter.Parameter")
+    if isinstance(value, torch_nn.Module) and value.cls is None:
+        native = torch_nn.nn_class(value.label)
+        if native is not None:
+            return native
+    return TypeOf(type_name(value))
+
+
 _QUALIFIED = {"Tensor": "torch.Tensor", "Size": "torch.Size", "Dtype": "torch.dtype", "ndarray": "numpy.ndarray"}
 
 
@@ -759,7 +774,7 @@ BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function
     "tuple": _tuple,
     "dict": _dict,
     "set": _set,
-    "type": _python(lambda v: TypeOf(f"numpy.{type(v).__name__}" if isinstance(v, np.generic) else type_name(v))),
+    "type": _python(lambda v: _type_of(v)),
     "range": _range,
     "enumerate": _enumerate,
     "zip": _zip,
