@@ -32,7 +32,8 @@ REFUSED: dict[str, str] = {  # the file: the words of gradcli's exit-2 error tha
 # (NumPy's float64 products go through OpenBLAS, whose threads split them: the recorded digits are
 # those of NumPy on a 2-core machine, as gradcli's are on the same machine.)
 SLOW = {"jcjohnson_two_layer_net_numpy": "500 steps of float64 products of 64x1000 by 1000x100 matrices"}
-_BLAS = ("float32 products of 64x1000 and 1000x100 matrices: BLAS's sums in another order than PyTorch's MKL, so the "
+_BLAS = ("float32 products of 64x1000 and 1000x100 matrices: BLAS's sums in another order than PyTorch's MKL sgemm "
+         "(closed source; simple FMA chains, k-blocks and split accumulators tried, none reproduces it), so the "
          "losses printed every step differ in their last digits (and 500 steps can pass --timeout 60 on a loaded machine)")
 _SIN = ("torch.sin's float32 kernel is MKL's VML vsSin (HA mode; not SLEEF's sinf, measured), a closed algorithm "
         "within 0.6 ulp: 5% of the targets differ from NumPy's in the last bit, and the losses printed every 100 steps "
