@@ -21,6 +21,9 @@ print(np.random.rand(2, 2))
 print(np.random.uniform(-1, 1, size=3), np.random.randint(0, 10, size=5))
 np.random.seed(1)
 print(np.random.normal(0, 2, 4), np.random.standard_normal(), np.random.random(2))
+items = [1, 2, 3, 4, 5]
+np.random.shuffle(items)
+print(items, np.random.permutation(4))
 """,
     "arithmetic": """\
 import numpy as np
@@ -134,3 +137,8 @@ def test_pytorch_prints_the_recorded_sharing_cases() -> None:
         python = _python(source)
         assert python.stdout == stdout, name
         assert (python.stderr.strip().splitlines()[-1] if error else "") == (error or ""), name
+
+
+def test_a_list_nested_past_numpys_dimensions_is_refused() -> None:
+    run = cli("run", "-", stdin="import numpy as np\nx = 1.0\nfor _ in range(5000):\n    x = [x]\nnp.sin(x)\n")
+    assert run.exit_code == 2 and "nested more than 64 deep" in run.stderr, run.stderr

@@ -93,14 +93,17 @@ def is_array(value: Any) -> bool:
     return isinstance(value, ARRAY_TYPES)
 
 
-def _plain(value: Any, where: str) -> Any:
-    """An argument NumPy may have: arrays, numbers, None, dtypes, lists and tuples of them (as arrays)."""
+def _plain(value: Any, where: str, depth: int = 0) -> Any:
+    """An argument NumPy may have: arrays, numbers, None, dtypes, lists and tuples of them (NumPy's 64
+    dimensions deep at most)."""
+    if depth > 64:
+        raise Unsupported(f"{where} of lists nested more than 64 deep is not supported")
     if value is None or isinstance(value, (bool, int, float, np.ndarray, np.generic, np.dtype, slice)):
         return value
     if isinstance(value, type) and value in DTYPES.values():
         return value
     if isinstance(value, (list, tuple)):
-        items = [_plain(item, where) for item in value]
+        items = [_plain(item, where, depth + 1) for item in value]
         return tuple(items) if isinstance(value, tuple) else items
     raise Unsupported(f"{where} of a {type(value).__name__} is not supported",
                       "NumPy takes arrays, numbers and lists of numbers here (t.numpy() for a tensor)")
@@ -214,8 +217,11 @@ def convert(kind: type, args: list[Any], kwargs: dict[str, Any]) -> Any:
 
 
 def random_call(state: np.random.RandomState, name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
-    """np.random.<name>(...) on the run's RandomState."""
+    """np.random.<name>(...) on the run's RandomState (shuffle: the file's own list, in place)."""
+    given = args
     args = [_plain(a, f"np.random.{name}") for a in args]
+    if name == "shuffle" and given and isinstance(given[0], list):
+        args[0] = given[0]
     kwargs = {k: _plain(v, f"np.random.{name}") for k, v in kwargs.items()}
     if name in ("randn", "rand"):
         _check(_size_argument(tuple(args)) if args else 1, f"np.random.{name}")
