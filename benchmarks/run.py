@@ -678,15 +678,18 @@ def write_results(tables: list[Table], quick: bool, only: str | None) -> None:
     sections (by title, numbers aside), the others as they were."""
     measured = (f"{time.strftime('%Y-%m-%d')} on {machine()}, by `python benchmarks/run.py"
                 f"{' --quick' if quick else ''}")
+    # Other work on the machine slows every time of a run (the ratios, taken side by side, less): said beside them.
+    load = f"; the load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end" \
+        if hasattr(os, "getloadavg") else ""
     path = HERE / "RESULTS.md"
     if only is None or not path.exists():
-        header = f"# Benchmark results\n\nMeasured {measured}`.\n\n"
+        header = f"# Benchmark results\n\nMeasured {measured}`{load}.\n\n"
         path.write_text(header + "\n".join(t.markdown() for t in tables))
         return
     head, *sections = path.read_text().split("\n### ")
     old = {_section_key(section): section for section in sections}
     for table in tables:
-        text = table.markdown()[len("### "):].rstrip("\n") + f"\n\n(measured {measured} --only {only}`)\n"
+        text = table.markdown()[len("### "):].rstrip("\n") + f"\n\n(measured {measured} --only {only}`{load})\n"
         old[_section_key(text)] = text
     path.write_text(head + "".join("\n### " + section.rstrip("\n") + "\n" for section in old.values()))
 
