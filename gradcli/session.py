@@ -1015,7 +1015,8 @@ def _spelling(op: Any) -> str:
     of the row's first example, for a form that has some)."""
     from gradcli.ops import node_text
 
-    arguments = ["x", "y", "z"][: op.arity] if op.arity in (1, 2, 3) else ["a", "b"]
+    arguments = ["x", "y", "z"][: op.arity] if op.arity in (1, 2, 3) else list("abcdf"[: op.arity]) if op.arity > 3 else [
+        "a", "b"]
     params = op.examples[0][1] if op.examples else {}
     return node_text(op, arguments, params)
 

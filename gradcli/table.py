@@ -289,46 +289,48 @@ FIELDS = frozenset(['L', 'Q', 'R', 'S', 'U', 'V', 'Vh', 'cloned_coefficient', 'e
 CONSTANTS: dict[str, float] = {'pi': 3.141592653589793, 'e': 2.718281828459045, 'inf': math.inf, 'nan': math.nan}
 DTYPES = frozenset(['bfloat16', 'bool', 'double', 'float', 'float16', 'float32', 'float64', 'half', 'int', 'int16', 'int32', 'int64',
      'int8', 'long', 'uint8'])
-FUNCTIONS = frozenset(['abs', 'absolute', 'acos', 'acosh', 'adaptive_avg_pool1d', 'adaptive_avg_pool2d', 'adaptive_avg_pool3d',
-     'adaptive_max_pool1d', 'adaptive_max_pool2d', 'adaptive_max_pool3d', 'add', 'addbmm', 'addcdiv', 'addcmul',
-     'addmm', 'addmv', 'addr', 'alias_copy', 'amax', 'amin', 'aminmax', 'angle', 'arccos', 'arccosh', 'arcsin',
-     'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asin', 'asinh', 'atan', 'atan2',
-     'atanh', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'avg_pool2d', 'avg_pool3d', 'baddbmm',
-     'binary_cross_entropy', 'binary_cross_entropy_with_logits', 'block_diag', 'bmm', 'broadcast_to', 'cat', 'ceil',
-     'celu', 'channel_shuffle', 'cholesky', 'cholesky_ex', 'cholesky_inverse', 'cholesky_solve', 'chunk', 'clamp',
-     'clamp_max', 'clamp_min', 'clip', 'clone', 'column_stack', 'concat', 'concatenate', 'cond', 'conj',
-     'conj_physical', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d',
-     'conv_transpose3d', 'copysign', 'cos', 'cosh', 'cosine_embedding_loss', 'cosine_similarity', 'cross',
-     'cross_entropy', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'det', 'diag',
-     'diag_embed', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist', 'div', 'divide', 'dot',
-     'dropout', 'dsplit', 'dstack', 'eigh', 'eigvalsh', 'einsum', 'elu', 'embedding', 'entr', 'eq', 'erf', 'erfc',
-     'erfcx', 'erfinv', 'exp', 'exp2', 'expand', 'expand_as', 'expand_copy', 'expand_dims', 'expit', 'expm1',
-     'feature_alpha_dropout', 'fill', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor', 'floor_divide',
-     'fmax', 'fmin', 'fmod', 'frac', 'gammaln', 'gather', 'gaussian_nll_loss', 'ge', 'gelu', 'ger', 'glu', 'gt',
-     'hardshrink', 'hardsigmoid', 'hardswish', 'hardtanh', 'heaviside', 'hinge_embedding_loss', 'hsplit', 'hstack',
-     'huber_loss', 'hypot', 'i0', 'i0e', 'i1', 'i1e', 'index_add', 'index_copy', 'index_fill', 'index_reduce',
-     'index_select', 'inner', 'interpolate', 'inv', 'inv_ex', 'inverse', 'kl_div', 'kron', 'kthvalue', 'l1_loss',
-     'layer_norm', 'ldexp', 'le', 'leaky_relu', 'lerp', 'lgamma', 'linear', 'ln', 'log', 'log10', 'log1p', 'log2',
-     'log_ndtr', 'log_softmax', 'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not',
-     'logical_or', 'logit', 'logsigmoid', 'logsumexp', 'lt', 'margin_ranking_loss', 'masked_fill', 'masked_scatter',
-     'masked_select', 'matmul', 'matrix_exp', 'matrix_norm', 'matrix_power', 'max', 'max_pool1d', 'max_pool2d',
-     'max_pool3d', 'maximum', 'mean', 'median', 'min', 'minimum', 'mish', 'mm', 'mod', 'moveaxis', 'movedim',
-     'mse_loss', 'msort', 'mul', 'multigammaln', 'multilabel_soft_margin_loss', 'multiply', 'mv', 'mvlgamma',
-     'nan_to_num', 'nanmean', 'nanmedian', 'nansum', 'narrow', 'narrow_copy', 'ndtr', 'ndtri', 'ne', 'neg', 'negative',
-     'nextafter', 'nll_loss', 'norm', 'normalize', 'ones_like', 'outer', 'pad', 'pairwise_distance', 'permute',
-     'permute_copy', 'pinv', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polygamma',
-     'positive', 'pow', 'power', 'prod', 'psi', 'put', 'qr', 'rad2deg', 'ravel', 'real', 'reciprocal', 'relu', 'relu6',
-     'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round',
-     'rsqrt', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'select', 'select_scatter', 'selu', 'sgn', 'sigmoid',
-     'sign', 'silu', 'sin', 'sinc', 'sinh', 'slogdet', 'smooth_l1_loss', 'soft_margin_loss', 'softmax', 'softmin',
-     'softplus', 'softshrink', 'softsign', 'solve', 'solve_ex', 'solve_triangular', 'sort', 'split_with_sizes',
-     'split_with_sizes_copy', 'sqrt', 'square', 'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub',
-     'subtract', 'sum', 'svd', 'svdvals', 'swapaxes', 'swapdims', 'swish', 't_copy', 'take', 'take_along_dim', 'tan',
-     'tanh', 'tanhshrink', 'tensor_split', 'tensordot', 'threshold', 'tile', 'topk', 'trace', 'transpose',
-     'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'triplet_margin_loss', 'triu', 'true_divide',
-     'trunc', 'unbind', 'unbind_copy', 'unflatten', 'unfold_copy', 'unsafe_chunk', 'unsafe_split', 'unsqueeze',
-     'unsqueeze_copy', 'upsample_bilinear', 'upsample_nearest', 'var', 'var_mean', 'vdot', 'vecdot', 'vector_norm',
-     'view_copy', 'vsplit', 'vstack', 'where', 'xlog1py', 'xlogy', 'zeros_like'])
+FUNCTIONS = frozenset(['_native_batch_norm_legit', '_softmax_backward_data', 'abs', 'absolute', 'acos', 'acosh', 'adaptive_avg_pool1d',
+     'adaptive_avg_pool2d', 'adaptive_avg_pool3d', 'adaptive_max_pool1d', 'adaptive_max_pool2d', 'adaptive_max_pool3d',
+     'add', 'addbmm', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'addr', 'alias_copy', 'amax', 'amin', 'aminmax', 'angle',
+     'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asin',
+     'asinh', 'atan', 'atan2', 'atanh', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'avg_pool1d', 'avg_pool2d',
+     'avg_pool3d', 'baddbmm', 'batch_norm', 'binary_cross_entropy', 'binary_cross_entropy_with_logits', 'block_diag',
+     'bmm', 'broadcast_to', 'cat', 'ceil', 'celu', 'channel_shuffle', 'cholesky', 'cholesky_ex', 'cholesky_inverse',
+     'cholesky_solve', 'chunk', 'clamp', 'clamp_max', 'clamp_min', 'clip', 'clone', 'column_stack', 'concat',
+     'concatenate', 'cond', 'conj', 'conj_physical', 'constant_pad_nd', 'conv1d', 'conv2d', 'conv3d',
+     'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'copysign', 'cos', 'cosh', 'cosine_embedding_loss',
+     'cosine_similarity', 'cross', 'cross_entropy', 'cummax', 'cummin', 'cumprod', 'cumsum', 'cumulative_trapezoid',
+     'deg2rad', 'det', 'diag', 'diag_embed', 'diagonal', 'diagonal_copy', 'diagonal_scatter', 'diff', 'digamma', 'dist',
+     'div', 'divide', 'dot', 'dropout', 'dsplit', 'dstack', 'eigh', 'eigvalsh', 'einsum', 'elu', 'embedding', 'entr',
+     'eq', 'erf', 'erfc', 'erfcx', 'erfinv', 'exp', 'exp2', 'expand', 'expand_as', 'expand_copy', 'expand_dims',
+     'expit', 'expm1', 'feature_alpha_dropout', 'fill', 'flatten', 'flip', 'fliplr', 'flipud', 'float_power', 'floor',
+     'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'gammaln', 'gather', 'gaussian_nll_loss', 'ge', 'gelu', 'ger',
+     'glu', 'group_norm', 'gt', 'hardshrink', 'hardsigmoid', 'hardswish', 'hardtanh', 'heaviside',
+     'hinge_embedding_loss', 'hsplit', 'hstack', 'huber_loss', 'hypot', 'i0', 'i0e', 'i1', 'i1e', 'index_add',
+     'index_copy', 'index_fill', 'index_reduce', 'index_select', 'inner', 'instance_norm', 'interpolate', 'inv',
+     'inv_ex', 'inverse', 'kl_div', 'kron', 'kthvalue', 'l1_loss', 'layer_norm', 'ldexp', 'le', 'leaky_relu', 'lerp',
+     'lgamma', 'linear', 'ln', 'local_response_norm', 'log', 'log10', 'log1p', 'log2', 'log_ndtr', 'log_softmax',
+     'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logit',
+     'logsigmoid', 'logsumexp', 'lt', 'margin_ranking_loss', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul',
+     'matrix_exp', 'matrix_norm', 'matrix_power', 'max', 'max_pool1d', 'max_pool2d', 'max_pool3d', 'max_unpool1d',
+     'max_unpool2d', 'max_unpool3d', 'maximum', 'mean', 'median', 'min', 'minimum', 'mish', 'mm', 'mod', 'moveaxis',
+     'movedim', 'mse_loss', 'msort', 'mul', 'multi_margin_loss', 'multigammaln', 'multilabel_margin_loss',
+     'multilabel_soft_margin_loss', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nanmedian', 'nansum',
+     'narrow', 'narrow_copy', 'native_batch_norm', 'native_group_norm', 'native_layer_norm', 'ndtr', 'ndtri', 'ne',
+     'neg', 'negative', 'nextafter', 'nll_loss', 'norm', 'normalize', 'ones_like', 'outer', 'pad', 'pairwise_distance',
+     'permute', 'permute_copy', 'pinv', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'polygamma',
+     'positive', 'pow', 'power', 'prelu', 'prod', 'psi', 'put', 'qr', 'rad2deg', 'ravel', 'real', 'reciprocal', 'relu',
+     'relu6', 'remainder', 'repeat_interleave', 'reshape', 'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90',
+     'round', 'rsqrt', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce', 'select', 'select_scatter', 'selu', 'sgn',
+     'sigmoid', 'sign', 'silu', 'sin', 'sinc', 'sinh', 'slogdet', 'smooth_l1_loss', 'soft_margin_loss', 'softmax',
+     'softmin', 'softplus', 'softshrink', 'softsign', 'solve', 'solve_ex', 'solve_triangular', 'sort',
+     'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'square', 'squeeze', 'squeeze_copy', 'stack', 'std',
+     'std_mean', 'sub', 'subtract', 'sum', 'svd', 'svdvals', 'swapaxes', 'swapdims', 'swish', 't_copy', 'take',
+     'take_along_dim', 'tan', 'tanh', 'tanhshrink', 'tensor_split', 'tensordot', 'threshold', 'tile', 'topk', 'trace',
+     'transpose', 'transpose_copy', 'trapezoid', 'trapz', 'triangular_solve', 'tril', 'triplet_margin_loss', 'triu',
+     'true_divide', 'trunc', 'unbind', 'unbind_copy', 'unflatten', 'unfold_copy', 'unsafe_chunk', 'unsafe_split',
+     'unsqueeze', 'unsqueeze_copy', 'upsample_bilinear', 'upsample_nearest', 'var', 'var_mean', 'vdot', 'vecdot',
+     'vector_norm', 'view_copy', 'vsplit', 'vstack', 'where', 'xlog1py', 'xlogy', 'zeros_like'])
 
 # --- the rows of numbers, for the scalar path ---
 
@@ -1321,6 +1323,27 @@ def _xlog1py_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     return t8
 
 
+def __prelu_kernel_forward(a: float, b: float) -> Any:
+    t0 = a > 0
+    t1 = b * a
+    t2 = xp.where(t0, a, t1)
+    return t2
+
+
+def __prelu_kernel_vjp0(g: float, ans: float, a: float, b: float) -> Any:
+    t0 = a > 0
+    t1 = b * g
+    t2 = xp.where(t0, g, t1)
+    return t2
+
+
+def __prelu_kernel_vjp1(g: float, ans: float, a: float, b: float) -> Any:
+    t3 = a > 0
+    t4 = a * g
+    t5 = xp.where(t3, 0.0, t4)
+    return t5
+
+
 def _angle_forward(a: float) -> Any:
     t0 = a != a
     t1 = a < 0
@@ -1445,6 +1468,7 @@ ROWS = {
     'sinc': Row('sinc', 1, _sinc_forward, (_sinc_vjp0,), False),
     'heaviside': Row('heaviside', 2, _heaviside_forward, (_heaviside_vjp0, _heaviside_vjp1,), False),
     'xlog1py': Row('xlog1py', 2, _xlog1py_forward, (_xlog1py_vjp0, _xlog1py_vjp1,), False),
+    '_prelu_kernel': Row('_prelu_kernel', 2, __prelu_kernel_forward, (__prelu_kernel_vjp0, __prelu_kernel_vjp1,), False),
     'angle': Row('angle', 1, _angle_forward, (_angle_vjp0,), False),
     'nextafter': Row('nextafter', 2, _nextafter_forward, (_nextafter_vjp0, _nextafter_vjp1,), False),
     'ldexp': Row('ldexp', 2, _ldexp_forward, (_ldexp_vjp0, _ldexp_vjp1,), False),

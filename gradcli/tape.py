@@ -296,9 +296,9 @@ class TapeSink:
         if wants is None:
             wants = tuple([nodes[a].requires_grad for a in args])
         integer = False
-        if op is not None and (not op.differentiable or op.index_from is not None or op.integer_parts):
+        if op is not None and (not op.differentiable or op.index_from is not None or op.integer_parts or op.detached_parts):
             integer = op.integer_valued(params)
-            wants = (False,) * len(args) if integer else self.no_gradient(op, args, wants)
+            wants = (False,) * len(args) if op.detached(params) else self.no_gradient(op, args, wants)
         requires_grad = True in wants if args else kind == INPUT
         nodes.append(Node(index, kind, op, args, span, params, None, value, requires_grad, wants, integer))
         return index

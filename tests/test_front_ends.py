@@ -51,7 +51,7 @@ from gradcli.ops import FUNCTIONS, OPS, Op, node_text
 from gradcli.ops.core import reference_texts
 from tests.helpers import cli
 
-NAMES = "abcdefgh"
+NAMES = "abcdfghi"  # (no e: a program's e is the constant)
 EXAMPLES = 2  # the first two examples of each row
 ADDRESS = re.compile(r"0x[0-9a-f]+")
 NODE = re.compile(r"\(<(\w+) object at 0x[0-9a-f]+>, \d+\)|\((None), \d+\)")

@@ -22,7 +22,7 @@ from gradcli.ops import OPS, Op, call_forward, call_jvp, call_vjp, node_text, un
 from gradcli.tape import compile_program
 from tests.helpers import central_difference
 
-NAMES = "abcdefgh"
+NAMES = "abcdfghi"  # (no e: a program's e is the constant)
 # Programs of more than one op, beyond what one row's examples reach.
 COMPOSITES = [("stack", "[a, 2*a, b]", {"a": (3,), "b": (3,)}), ("stack", "[[a, b], [b, a]]", {"a": (), "b": ()})]
 

@@ -47,7 +47,11 @@ ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "mm", "mv", "bmm", "baddbmm", "addbmm", "d
                             "cholesky_solve", "cholesky_inverse", "matrix_exp", "pinv", "matrix_power", "matrix_norm",
                             "cond",
                             # torch.masked's amax and amin are amax and amin
-                            "masked.amax", "masked.amax.where", "masked.amin", "masked.amin.where"}
+                            "masked.amax", "masked.amax.where", "masked.amin", "masked.amin.where",
+                            # the norms' gradients: sums over a channel or a group that cancel to 0, in PyTorch's
+                            # kernels' order
+                            *(NORMS := ("batch_norm", "native_batch_norm", "_native_batch_norm_legit", "group_norm",
+                                        "native_group_norm", "instance_norm", "native_layer_norm"))}
 # gradcli keeps a subnormal result where PyTorch's gives 0.
 SUBNORMAL_WHERE_PYTORCH_GIVES_0 = {
     "sigmoid": "exp(x) / (1 + exp(x)) below 0; PyTorch's 1 / (1 + exp(-x)) is 0 once exp(-x) overflows",
@@ -75,6 +79,11 @@ KNOWN_VALUES = {
                                        "-inf*1e300 + 1e300*1e300 is -inf and 1e-300*1e300 - 1e-300*1e300 leaves the "
                                        "first product's rounding (-7.8e-17); NumPy's einsum rounds each product: NaN, 0"
        for a, b in [([[[1e300, 1e300, 1.0]]], [[[-math.inf, 1e300]]]), ([[[1e-300, -1e-300, 1.0]]], [[[1e300, 1e300]]])]},
+    **{("batch_norm", (repr([pair, pair]), repr([0.5, -1.0]), repr([1.0, 2.0]))):
+       "two equal samples: each channel's variance is 0 and x - mean is 0; PyTorch's output there is -1.29e-314 and "
+       "1.29e-314 whatever the values (no rounding of x - mean: a subnormal of its kernel's own)"
+       for pair in ([0.0, 0.0], [-0.0, 0.0], [1.0, 2.0], [3.0, -4.0], [1e-3, 7.0], [5e-324, 0.0], [1e-300, -1e-300],
+                    [-2.5, -2.5])},
     ("layer_norm", (repr([5e-324, 0.0, 0.0]),)): "the mean of a subnormal and two zeros: 5e-324 / 3 rounds to 0 in "
                                                "NumPy's two passes, and Welford's steps in PyTorch keep 5e-324",
     ("cross", (repr([1e300, 1e300, 1.0]), repr([1e300, 1e300, -2.0]))):
@@ -87,6 +96,8 @@ MATRIX_ALGORITHMS = {"det": 1e-13, "inv": 1e-13, "solve": 1e-13, "logdet": 1e-13
                      # layer_norm: PyTorch's moments by Welford's steps, NumPy's by two passes; its gradient
                      # cancels (it sums to 0), so the mean's last place shows
                      "layer_norm": 1e-13,
+                     # the other norms the same: their statistics in PyTorch's kernels' order, gradients that cancel
+                     **dict.fromkeys(NORMS, 1e-13),
                      # the decompositions: LAPACK's routines in OpenBLAS (NumPy) and in MKL (PyTorch)
                      **dict.fromkeys(("cholesky", "linalg_cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd",
                                       "linalg_svd", "svdvals", "slogdet", "inv_ex", "solve_ex", "solve_triangular",

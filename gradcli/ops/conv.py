@@ -733,3 +733,145 @@ ROWS: list[Op] = [
                  reference="F.max_pool3d(a, 2, 1, 1)", reference_program="F.max_pool3d(a, 2, 1, 1)"),
 ]
 ROWS += _WITH_INDICES
+
+
+# --- max_unpool1d/2d/3d: each value put back where max pooling took it, zeros elsewhere -------------
+
+
+def _unpool_size(d: int, x: Shape, kernel_size: Any = None, stride: Any = None, padding: Any = (0,),
+                 output_size: Any = None) -> tuple[int, ...]:
+    """The output's spatial sizes, as F.max_unpool's _unpool_output_size finds them (ValueError in its words)."""
+    name = f"max_unpooling{d}d"
+    if len(x) not in (d + 1, d + 2):
+        raise ValueError(f"Input to {name} should be a {d + 1}d or {d + 2}d Tensor, but got a tensor with {len(x)} "
+                         "dimensions.")
+    if kernel_size is None:
+        raise ValueError(f"max_unpool{d}d() missing required argument 'kernel_size'")
+    kernel = _per_axis("kernel_size", kernel_size, d)
+    stride = kernel if not stride else _per_axis("stride", stride, d)
+    padding = _per_axis("padding", padding, d)
+    default = [(size - 1) * s + k - 2 * p for size, s, k, p in zip(x[-d:], stride, kernel, padding, strict=True)]
+    if output_size is None:
+        return tuple(default)
+    sizes = tuple(output_size)
+    if len(sizes) == d + 2:
+        sizes = sizes[2:]
+    if len(sizes) != d:
+        raise ValueError(f"output_size should be a sequence containing {d} or {d + 2} elements, but it has a length "
+                         f"of '{len(sizes)}'")
+    for axis, (size, s) in enumerate(zip(sizes, stride, strict=True)):
+        if not default[axis] - s < size < default[axis] + s:
+            raise ValueError(f'invalid output_size "{tuple(output_size)}" (dim {axis} must be between '
+                             f"{default[axis] - s} and {default[axis] + s})")
+    return sizes
+
+
+def _unpool_shape(d: int, x: Shape, idx: Shape, **params: Any) -> Shape:
+    if tuple(idx) != tuple(x):
+        raise ValueError(f"Expected shape of indices to be same as that of the input tensor ({list(x)}) but got "
+                         f"indices tensor with shape: {list(idx)}")
+    out = _unpool_size(d, x, **params)
+    if min(out, default=1) < 0:
+        raise ValueError(f"max_unpooling: output_size must contain non-negative spatial dimensions, got {list(out)}")
+    _check_windows(math.prod(x[:-d]) * math.prod(out), f"max_unpool{d}d")
+    return (*x[:-d], *out)
+
+
+def _unpool_sources(d: int, idx: Array, ranks: tuple[int, ...], shape: Shape, **params: Any) -> tuple[Array, Shape]:
+    """Where each output element of each plane comes from (a place in the input's plane, -1: none), and the output's
+    spatial sizes. Two values sent to one place: the last one stays (PyTorch's kernel leaves it unspecified)."""
+    point = np.shape(idx)[np.ndim(idx) - ranks[1]:]
+    out = _unpool_size(d, point, **params)
+    total = math.prod(out)
+    index = np.asarray(idx)
+    if index.size and not np.all(np.mod(index, 1) == 0):
+        raise ValueError("max_unpool's indices must be whole numbers")
+    flat = np.broadcast_to(index.astype(np.int64), shape).reshape(-1, math.prod(point[-d:]))
+    bad = (flat < 0) | (flat >= total)
+    if bad.any():
+        raise ValueError(f"Found an invalid max index: {flat[bad][0]} (output volumes are of size "
+                         f"{'x'.join(map(str, out))})")
+    sources = np.full((len(flat), total), -1)
+    planes = np.repeat(np.arange(len(flat)), flat.shape[1])
+    sources[planes, flat.reshape(-1)] = np.tile(np.arange(flat.shape[1]), len(flat))  # (NumPy: the last one assigned)
+    return sources, out
+
+
+def _unpool(d: int, x: Array, idx: Array, ranks: tuple[int, ...], **params: Any) -> Array:
+    _unpool_shape(d, *_point_shapes(ranks, x, idx), **params)
+    shape = np.shape(x)
+    sources, out = _unpool_sources(d, idx, ranks, shape, **params)
+    planes = np.reshape(x, (len(sources), -1))
+    picked = planes[np.arange(len(sources))[:, None], np.maximum(sources, 0)]
+    return np.reshape(np.where(sources >= 0, picked, 0.0), (*shape[:-d], *out))
+
+
+def _unpool_vjp(d: int, g: Array, ans: Array, x: Array, idx: Array, ranks: tuple[int, ...],
+                **params: Any) -> tuple[Array, None]:
+    # PyTorch's: g gathered at the indices (a value sent where another stayed gets its g all the same)
+    shape = np.shape(x)
+    flat = np.broadcast_to(np.asarray(idx).astype(np.int64), shape).reshape(-1, math.prod(shape[-d:]))
+    planes = np.reshape(np.broadcast_to(g, np.shape(ans)), (len(flat), -1))
+    return np.reshape(planes[np.arange(len(flat))[:, None], flat], shape), None
+
+
+def _unpool_jvp(d: int, tangents: Any, ans: Array, x: Array, idx: Array, ranks: tuple[int, ...], **params: Any) -> Array:
+    return np.zeros_like(ans) if tangents[0] is None else _unpool(d, tangents[0], idx, ranks, **params)
+
+
+def _unpool_text(d: int) -> Any:
+    def said(value: Any) -> str:  # (one size for every axis as one int: PyTorch's _pair((2,)) is refused)
+        return repr(value[0] if isinstance(value, tuple) and len(value) == 1 else value)
+
+    def text(args: list[str], **params: Any) -> str:
+        given = [f"{k}={said(v) if k != 'output_size' else repr(v)}" for k, v in params.items()
+                 if v is not None and k != "kernel_size" and v != (0,)]
+        return f"max_unpool{d}d({', '.join([args[0], args[1], said(params.get('kernel_size')), *given])})"
+
+    return text
+
+
+def _unpool1d(emit: Any, x: Any, idx: Any, kernel_size: Any = None, stride: Any = None, padding: Any = (0,),
+              output_size: Any = None) -> Any:
+    # F.max_unpool1d: the 2-D unpooling of the input and the indices unsqueezed at -1, squeezed back
+    shape = emit.shape(x)
+    if kernel_size is None:
+        raise ValueError("max_unpool1d() missing required argument 'kernel_size'")
+    size = None if shape is None else _unpool_size(1, tuple(shape), kernel_size, stride, padding, output_size)
+    widen = {"kernel_size": (*kernel_size, 1), "stride": (*(stride or kernel_size), 1), "padding": (*padding, 0),
+             "output_size": None if size is None else (*size, 1)}
+    return emit("squeeze", emit("max_unpool2d", emit("unsqueeze", x, dim=-1), emit("unsqueeze", idx, dim=-1), **widen),
+                dim=-1)
+
+
+_UNPOOL_PARAMS = (Param("kernel_size", "ints"), Param("stride", "ints"), Param("padding", "ints", (0,)),
+                  Param("output_size", "ints"))
+_UNPOOL_DOMAIN = ((-2.0, 2.0), (0.0, 0.0))  # (the tests sample index 0: one element a plane, sent to its first place)
+
+
+def _unpool_row(d: int, examples: Any, reference: str, program: str) -> Op:
+    fields: dict[str, Any] = dict(index_from=1, params=_UNPOOL_PARAMS, text=_unpool_text(d), examples=examples,
+                                  reference=reference, reference_program=program, inputs=("input", "indices"),
+                                  dtype="keeps", domain=_UNPOOL_DOMAIN)
+    if d == 1:
+        return composite("max_unpool1d", 2, _unpool1d, "SqueezeBackward1", sympy=None,
+                         shape=partial(_unpool_shape, 1), **fields)
+    return structural(f"max_unpool{d}d", 2, partial(_unpool, d), partial(_unpool_vjp, d), f"MaxUnpool{d}DBackward0",
+                      jvp=partial(_unpool_jvp, d),
+                      sympy=lambda x, idx, **params: np.asarray(_unpool(d, x, idx, (np.ndim(x), np.ndim(idx)), **params),
+                                                                dtype=object),
+                      shape=partial(_unpool_shape, d), **fields)
+
+
+ROWS += [
+    _unpool_row(2, ((((1, 2, 1, 1), (1, 2, 1, 1)), {"kernel_size": (2,)}),
+                    (((2, 1, 1), (2, 1, 1)), {"kernel_size": (3,), "stride": (2,), "output_size": (2, 4)}),
+                    (((1, 1, 1, 1), (1, 1, 1, 1)), {"kernel_size": (2, 3), "padding": (0, 1)})),
+                "F.max_unpool2d(a, b, 2)", "max_unpool2d(a, b, 2)"),
+    _unpool_row(3, ((((1, 2, 1, 1, 1), (1, 2, 1, 1, 1)), {"kernel_size": (2,)}),
+                    (((2, 1, 1, 1), (2, 1, 1, 1)), {"kernel_size": (2, 1, 3), "stride": (1,), "output_size": (2, 1, 3)})),
+                "F.max_unpool3d(a, b, 2)", "max_unpool3d(a, b, 2)"),
+    _unpool_row(1, ((((1, 2, 1), (1, 2, 1)), {"kernel_size": (2,)}),
+                    (((3, 1), (3, 1)), {"kernel_size": (3,), "stride": (2,), "output_size": (2,)})),
+                "F.max_unpool1d(a, b, 2)", "max_unpool1d(a, b, 2)"),
+]

@@ -299,6 +299,9 @@ class Op:
     # gradient flows through them, PyTorch records no node, and one may index (v[argmax(v)])
     # without making the inputs it is computed from integer inputs.
     integer_parts: tuple[int, ...] = ()
+    # The parts PyTorch gives as floats without a gradient (native_layer_norm's mean and rstd): no gradient
+    # flows through them, PyTorch records no node, and their dtype is the op's.
+    detached_parts: tuple[int, ...] = ()
     # The row (with `parts`) a call of this one means when it is given a dim: torch.max(x) is
     # one value, torch.max(x, 0) the tuple (values, indices).
     with_dim: str | None = None
@@ -344,6 +347,11 @@ class Op:
     def integer_valued(self, params: dict[str, Any]) -> bool:
         """Is the node of this op with these params an integer value (see integer_parts)?"""
         return bool(self.integer_parts) and params.get("part", 0) % max(self.parts, 1) in self.integer_parts
+
+    def detached(self, params: dict[str, Any]) -> bool:
+        """Does no gradient flow through the node of this op with these params (integer_parts, detached_parts)?"""
+        return self.integer_valued(params) or (
+            bool(self.detached_parts) and params.get("part", 0) % max(self.parts, 1) in self.detached_parts)
 
     @property
     def label(self) -> str:

@@ -13,7 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Op, Param, Shape, composite, structural
+from gradcli.ops.conv import _point_shapes
+from gradcli.ops.core import Array, Op, Param, Shape, composite, elementwise, load_sympy, structural
+from gradcli.ops.nn import _layer_norm, _layer_norm_jvp, _layer_norm_shape, _layer_norm_vjp, _layer_parts
 
 # --- the shuffles: permutations of a point's elements -----------------------------------------
 
@@ -239,3 +241,625 @@ ROWS += [
               reference="F.rms_norm(a, (3,))", reference_program="rms_norm(a, (3,))"),
 ]
 
+
+
+# --- batch_norm: each channel normalized over the batch and the spatial axes (NativeBatchNormBackward0) ---
+
+
+def _channel(v: Any, rank: int, x_rank: int) -> Any:
+    """A per-channel value (C,) (or the number that stands in for one left out) laid out against an
+    input (N, C, *S) of `x_rank` point axes: (..., 1, C, 1, ...)."""
+    shape = np.shape(v)
+    lead = shape[: len(shape) - rank]
+    return np.reshape(v, (*lead, 1, shape[-1] if rank else 1, *(1,) * (x_rank - 2)))
+
+
+def _batch_axes(rank: int) -> tuple[int, ...]:
+    """The point axes a channel's statistics run over: all but the channel axis (1), from the end."""
+    return tuple(axis for axis in range(-rank, 0) if axis != 1 - rank)
+
+
+def _per_channel_sum(v: Any, rank: int, w_rank: int) -> Any:
+    """v (..., N, C, *S) summed to the channel's (..., C), or to a number for a weight left out."""
+    total = np.sum(v, axis=_batch_axes(rank))
+    return total if w_rank else np.sum(total, axis=-1)
+
+
+def _batch_check(x: Shape, rm: Shape, rv: Shape, w: Shape, b: Shape, training: bool, eps: float,
+                 functional: bool) -> None:
+    """The call's shapes in PyTorch's words (ValueError); `functional`: F.batch_norm's own checks too."""
+    if len(x) < 2:
+        raise ValueError(f"batch_norm expects an input of at least 2 dims (N, C, ...), got one of shape {list(x)}")
+    channels = x[1]
+    if functional and training and x[0] * math.prod(x[2:]) == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size torch.Size({list(x)})")
+    if functional and training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if functional and eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if not training and not (rm and rv):
+        raise ValueError("running_mean must be defined in evaluation mode")
+    for name, shape in (("weight", w), ("bias", b), ("running_mean", rm), ("running_var", rv)):
+        if shape and math.prod(shape) != channels:
+            raise ValueError(f"{name} should contain {channels} elements not {math.prod(shape)}")
+
+
+def _batch_stats(x: Any, rm: Any, rv: Any, ranks: tuple[int, ...], training: bool, eps: float) -> tuple[Any, Any]:
+    """The mean and 1 / sqrt(var + eps) each channel is normalized with, laid out against x."""
+    rank = ranks[0]
+    if training:
+        axes = _batch_axes(rank)
+        mean = np.mean(x, axis=axes, keepdims=True)
+        centred = x - mean
+        return mean, 1.0 / np.sqrt(np.mean(centred * centred, axis=axes, keepdims=True) + eps)
+    return _channel(rm, ranks[1], rank), 1.0 / np.sqrt(_channel(rv, ranks[2], rank) + eps)
+
+
+def _batch_norm(x: Array, rm: Array, rv: Array, w: Array, b: Array, ranks: tuple[int, ...], training: bool = False,
+                momentum: float = 0.1, eps: float = 1e-5, functional: bool = True) -> Array:
+    sx, sm, sv, sw, sb = _point_shapes(ranks, x, rm, rv, w, b)
+    _batch_check(sx, sm, sv, sw, sb, training, eps, functional)
+    mean, invstd = _batch_stats(x, rm, rv, ranks, training, eps)
+    # PyTorch's kernel: x alpha + beta, alpha = invstd w and beta = b - mean alpha per channel (its roundings)
+    alpha = invstd * _channel(w, ranks[3], ranks[0])
+    return np.asarray(x * alpha + (_channel(b, ranks[4], ranks[0]) - mean * alpha))
+
+
+def _batch_norm_vjp(g: Array, ans: Array, x: Array, rm: Array, rv: Array, w: Array, b: Array, ranks: tuple[int, ...],
+                    training: bool = False, momentum: float = 0.1, eps: float = 1e-5,
+                    functional: bool = True) -> tuple[Any, None, None, Any, Any]:
+    # PyTorch's kernel (batch_norm_cpu_backward): from the sum of g and the dot product of x - mean with g, per
+    # channel, dx = (g - (x - mean) k - sum / count) invstd w in training (the statistics depend on x too)
+    rank = ranks[0]
+    mean, invstd = _batch_stats(x, rm, rv, ranks, training, eps)
+    g = np.broadcast_to(g, np.shape(ans))
+    centred = x - mean
+    axes = _batch_axes(rank)
+    total, dot = np.sum(g, axis=axes, keepdims=True), np.sum(centred * g, axis=axes, keepdims=True)
+    w = _channel(w, ranks[3], rank)
+    if training:
+        count = math.prod(np.shape(x)[np.ndim(x) - rank + a] for a in (0, *range(2, rank)))
+        dx = (g - centred * (dot * invstd * invstd / count) - total / count) * invstd * w
+    else:
+        dx = g * invstd * w
+    return (dx, None, None, _per_channel_sum(dot * invstd, rank, ranks[3]), _per_channel_sum(total, rank, ranks[4]))
+
+
+def _batch_norm_jvp(tangents: Any, ans: Array, x: Array, rm: Array, rv: Array, w: Array, b: Array,
+                    ranks: tuple[int, ...], training: bool = False, momentum: float = 0.1, eps: float = 1e-5,
+                    functional: bool = True) -> Any:
+    rank = ranks[0]
+    mean, invstd = _batch_stats(x, rm, rv, ranks, training, eps)
+    xhat = (x - mean) * invstd
+    tx, _, _, tw, tb = tangents
+    out = 0.0 * xhat
+    if tx is not None:
+        if training:
+            axes = _batch_axes(rank)
+            tx = tx - np.mean(tx, axis=axes, keepdims=True) - xhat * np.mean(tx * xhat, axis=axes, keepdims=True)
+        out = out + tx * invstd * _channel(w, ranks[3], rank)
+    if tw is not None:
+        out = out + xhat * _channel(tw, ranks[3], rank)
+    return out if tb is None else out + _channel(tb, ranks[4], rank)
+
+
+def _batch_norm_shape(x: Shape, rm: Shape, rv: Shape, w: Shape, b: Shape, training: bool = False,
+                      momentum: float = 0.1, eps: float = 1e-5, functional: bool = True) -> Shape:
+    _batch_check(x, rm, rv, w, b, training, eps, functional)
+    return tuple(x)
+
+
+def _batch_norm_text(args: list[str], training: bool = False, momentum: float = 0.1, eps: float = 1e-5,
+                     functional: bool = True) -> str:
+    optional = [f"{key}={arg}" for key, arg, left_out in (("weight", args[3], ("1", "1.0")), ("bias", args[4], ("0", "0.0")))
+                if arg not in left_out]
+    said = [f"{k}={v!r}" for k, v, default in (("training", training, False), ("momentum", momentum, 0.1),
+                                               ("eps", eps, 1e-5)) if v != default]
+    running = args[1:3] if args[1] not in ("0", "0.0") else ["None", "None"]
+    return f"batch_norm({', '.join([args[0], *running, *optional, *said])})"
+
+
+_BATCH_PARAMS = (Param("training", "bool", False), Param("momentum", "float", 0.1), Param("eps", "float", 1e-5))
+_BATCH_OPTIONAL = ((1, "running_mean", 0.0), (2, "running_var", 1.0), (3, "weight", 1.0), (4, "bias", 0.0))
+
+ROWS += [
+    structural("batch_norm", 5, _batch_norm, _batch_norm_vjp, "NativeBatchNormBackward0", jvp=_batch_norm_jvp,
+               conditions=(1, 2), optional_args=_BATCH_OPTIONAL, params=_BATCH_PARAMS, shape=_batch_norm_shape,
+               inputs=("input", "running_mean", "running_var", "weight", "bias"), text=_batch_norm_text,
+               domain=((-2.0, 2.0), (-1.0, 1.0), (0.5, 2.0)),
+               examples=((((3, 2), (2,), (2,), (2,), (2,)), {"training": True}),
+                         (((2, 3, 2), (3,), (3,), (3,), (3,)), {"eps": 0.25}),
+                         (((2, 2, 2, 1), (2,), (2,), (2,), (2,)), {"training": True, "momentum": 0.5})),
+               reference="F.batch_norm(a, b, c, training=True)", reference_program="batch_norm(a, b, c, training=True)"),
+]
+
+
+# native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps) -> (out, save_mean,
+# save_invstd): the batch's mean and 1 / sqrt(var + eps) per channel in training (empty in evaluation), no gradient
+# flowing from them (PyTorch's derivative reads the output's alone); _native_batch_norm_legit the same.
+
+
+def _native_batch(node: str, name: str) -> Op:
+    def forward(x: Array, w: Array, b: Array, rm: Array, rv: Array, ranks: tuple[int, ...], training: bool = False,
+                momentum: float = 0.1, eps: float = 1e-5, part: int = 0, of: Any = None) -> Array:
+        order = (ranks[0], ranks[3], ranks[4], ranks[1], ranks[2])
+        if part % 3 == 0:
+            return _batch_norm(x, rm, rv, w, b, order, training, momentum, eps, functional=False)
+        sx, sm, sv, sw, sb = _point_shapes(order, x, rm, rv, w, b)
+        _batch_check(sx, sm, sv, sw, sb, training, eps, False)
+        lead = np.shape(x)[: np.ndim(x) - ranks[0]]
+        if not training:
+            return np.zeros((*lead, 0))
+        mean, invstd = _batch_stats(x, rm, rv, order, True, eps)
+        stat = mean if part % 3 == 1 else invstd
+        return np.reshape(stat, (*lead, np.shape(x)[np.ndim(x) - ranks[0] + 1]))
+
+    def vjp(g: Array, ans: Array, x: Array, w: Array, b: Array, rm: Array, rv: Array, ranks: tuple[int, ...],
+            part: int = 0, of: Any = None, **params: Any) -> tuple[Any, ...]:
+        if part % 3:
+            return None, None, None, None, None
+        dx, _, _, dw, db = _batch_norm_vjp(g, ans, x, rm, rv, w, b, (ranks[0], ranks[3], ranks[4], ranks[1], ranks[2]),
+                                           functional=False, **params)
+        return dx, dw, db, None, None
+
+    def jvp(tangents: Any, ans: Array, x: Array, w: Array, b: Array, rm: Array, rv: Array, ranks: tuple[int, ...],
+            part: int = 0, of: Any = None, **params: Any) -> Any:
+        if part % 3:
+            return np.zeros_like(ans)
+        tx, tw, tb, _, _ = tangents
+        return _batch_norm_jvp((tx, None, None, tw, tb), ans, x, rm, rv, w, b,
+                               (ranks[0], ranks[3], ranks[4], ranks[1], ranks[2]), functional=False, **params)
+
+    def shape(x: Shape, w: Shape, b: Shape, rm: Shape, rv: Shape, training: bool = False, momentum: float = 0.1,
+              eps: float = 1e-5, part: int = 0, of: Any = None) -> Shape:
+        if of not in (None, 3) or not -3 <= part < 3:
+            raise ValueError(f"{name} gives 3 values (output, save_mean, save_invstd)")
+        _batch_check(x, rm, rv, w, b, training, eps, False)
+        return tuple(x) if part % 3 == 0 else ((x[1],) if training else (0,))
+
+    def text(args: list[str], training: bool = False, momentum: float = 0.1, eps: float = 1e-5, part: int = 0,
+             of: Any = None) -> str:
+        return f"{name}({', '.join(args)}, {training}, {momentum!r}, {eps!r})[{part}]"
+
+    return structural(name, 5, forward, vjp, node, jvp=jvp, conditions=(3, 4), params=_BATCH_PARAMS, shape=shape,
+                      parts=3, detached_parts=(1, 2), text=text, inputs=("input", "weight", "bias", "running_mean",
+                                                                          "running_var"),
+                      optional_args=((1, "weight", 1.0), (2, "bias", 0.0), (3, "running_mean", 0.0),
+                                     (4, "running_var", 1.0)),
+                      domain=((-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0), (-1.0, 1.0), (0.5, 2.0)),
+                      examples=((((3, 2), (2,), (2,), (2,), (2,)), {"training": True, "part": 0}),
+                                (((2, 3, 2), (3,), (3,), (3,), (3,)), {"eps": 0.25, "part": 0})),
+                      reference=f"torch.{name}(a, b, c, d, f, True, 0.1, 1e-5)[0]",
+                      reference_program=f"{name}(a, b, c, d, f, True, 0.1, 1e-5)[0]")
+
+
+ROWS += [_native_batch("NativeBatchNormBackward0", "native_batch_norm"),
+         _native_batch("NativeBatchNormLegitBackward0", "_native_batch_norm_legit")]
+
+
+# --- group_norm: each sample's channels in groups, each group normalized over its channels and the spatial axes
+# (NativeGroupNormBackward0); native_group_norm gives the groups' mean and rstd too, and they take their gradients
+# (PyTorch's backward takes theirs only where the output's and both of theirs come in: the gradient of a program
+# that uses the mean or the rstd without the others is none there) ------------------------------------------------
+
+
+def _group_check(x: Shape, w: Shape, b: Shape, num_groups: int) -> None:
+    if len(x) < 2:
+        raise ValueError(f"Expected at least 2 dimensions for input tensor but received {len(x)}")
+    if num_groups <= 0 or x[1] % num_groups:
+        raise ValueError(f"Expected number of channels in input to be divisible by num_groups, but got input of shape "
+                         f"{list(x)} and num_groups={num_groups}")
+    for name, shape in (("weight", w), ("bias", b)):
+        if shape and tuple(shape) != (x[1],):
+            raise ValueError(f"Expected {name} to be a vector of size equal to the number of channels in input, but got "
+                             f"{name} of shape {list(shape)} and input of shape {list(x)}")
+
+
+def _grouped(x: Any, rank: int, groups: int) -> tuple[Any, Shape]:
+    """x (..., N, C, *S) as (..., N, G, C / G * prod(S)), and x's shape."""
+    shape = np.shape(x)
+    lead = shape[: len(shape) - rank]
+    return np.reshape(x, (*lead, shape[len(lead)], groups, -1)), shape
+
+
+def _group_parts(x: Any, rank: int, groups: int, eps: float) -> tuple[Any, Any, Any, Shape]:
+    """(x grouped and normalized, the groups' mean, their rstd: kept, (..., N, G, 1)), x's shape."""
+    xg, shape = _grouped(x, rank, groups)
+    mean = np.mean(xg, axis=-1, keepdims=True)
+    centred = xg - mean
+    rstd = 1.0 / np.sqrt(np.mean(centred * centred, axis=-1, keepdims=True) + eps)
+    return centred * rstd, mean, rstd, shape
+
+
+def _group_forward(x: Array, w: Array, b: Array, ranks: tuple[int, ...], num_groups: int = 1, eps: float = 1e-5,
+                   part: int = 0) -> Array:
+    sx, sw, sb = _point_shapes(ranks, x, w, b)
+    _group_check(sx, sw, sb, num_groups)
+    xhat, mean, rstd, shape = _group_parts(x, ranks[0], num_groups, eps)
+    if part % 3:
+        return np.asarray((mean if part % 3 == 1 else rstd)[..., 0])
+    return np.asarray(np.reshape(xhat, shape) * _channel(w, ranks[1], ranks[0]) + _channel(b, ranks[2], ranks[0]))
+
+
+def _group_vjp(g: Array, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...], num_groups: int = 1,
+               eps: float = 1e-5, part: int = 0) -> tuple[Any, Any, Any]:
+    xhat, mean, rstd, shape = _group_parts(x, ranks[0], num_groups, eps)
+    count = xhat.shape[-1]
+    if part % 3 == 1:  # the mean: 1 / count of each of its group's elements
+        return np.reshape(np.broadcast_to(g[..., None] / count, np.shape(xhat)), shape), None, None
+    if part % 3 == 2:  # rstd = (var + eps) ** -1/2: -rstd ** 3 (x - mean) / count
+        return np.reshape(-g[..., None] * rstd * rstd * xhat / count, shape), None, None
+    # PyTorch's kernel (GroupNormBackward): dx = rstd w g + c2 x + c3, from the sums of g w x and g w over the group
+    w = _channel(w, ranks[1], ranks[0])
+    g = np.broadcast_to(g, shape)
+    gw, _ = _grouped(g * w, ranks[0], num_groups)
+    xg, _ = _grouped(x, ranks[0], num_groups)
+    ds, db = np.sum(gw * xg, axis=-1, keepdims=True), np.sum(gw, axis=-1, keepdims=True)
+    c2 = (db * mean - ds) * rstd * rstd * rstd * (1.0 / count)
+    c3 = -c2 * mean - db * rstd * (1.0 / count)
+    rstd_w = np.reshape(np.broadcast_to(rstd, np.shape(xg)), shape) * w
+    dx = rstd_w * g + np.reshape(c2 * xg + c3, shape)
+    return (dx, _per_channel_sum(g * np.reshape(xhat, shape), ranks[0], ranks[1]),
+            _per_channel_sum(g, ranks[0], ranks[2]))
+
+
+def _group_jvp(tangents: Any, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...], num_groups: int = 1,
+               eps: float = 1e-5, part: int = 0) -> Any:
+    xhat, _, rstd, shape = _group_parts(x, ranks[0], num_groups, eps)
+    tx, tw, tb = tangents
+    if part % 3:
+        if tx is None:
+            return np.zeros_like(ans)
+        txg, _ = _grouped(tx, ranks[0], num_groups)
+        if part % 3 == 1:
+            return np.mean(txg, axis=-1)
+        return -np.mean(txg * xhat, axis=-1) * rstd[..., 0] * rstd[..., 0]
+    out: Any = 0.0 * ans
+    if tx is not None:
+        txg, _ = _grouped(tx, ranks[0], num_groups)
+        normal = rstd * (txg - np.mean(txg, axis=-1, keepdims=True) - xhat * np.mean(txg * xhat, axis=-1, keepdims=True))
+        out = out + np.reshape(normal, shape) * _channel(w, ranks[1], ranks[0])
+    if tw is not None:
+        out = out + np.reshape(xhat, shape) * _channel(tw, ranks[1], ranks[0])
+    return out if tb is None else out + _channel(tb, ranks[2], ranks[0])
+
+
+def _group_shape(x: Shape, w: Shape, b: Shape, num_groups: int = 1, eps: float = 1e-5, part: int = 0) -> Shape:
+    _group_check(x, w, b, num_groups)
+    return tuple(x) if part % 3 == 0 else (x[0], num_groups)
+
+
+def _group_text(args: list[str], num_groups: int = 1, eps: float = 1e-5) -> str:
+    optional = [f"{key}={arg}" for key, arg, left_out in (("weight", args[1], ("1", "1.0")), ("bias", args[2], ("0", "0.0")))
+                if arg not in left_out]
+    return f"group_norm({', '.join([args[0], str(num_groups), *optional, *([f'eps={eps!r}'] if eps != 1e-5 else [])])})"
+
+
+def _native_group(x: Array, w: Array, b: Array, ranks: tuple[int, ...], N: int = 0, C: int = 0, HxW: int = 0,
+                  group: int = 1, eps: float = 1e-5, part: int = 0, of: Any = None) -> Any:
+    return _group_forward(x, w, b, ranks, group, eps, part)
+
+
+def _native_group_vjp(g: Array, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...], N: int = 0,
+                      C: int = 0, HxW: int = 0, group: int = 1, eps: float = 1e-5, part: int = 0,
+                      of: Any = None) -> tuple[Any, Any, Any]:
+    return _group_vjp(g, ans, x, w, b, ranks, group, eps, part)
+
+
+def _native_group_jvp(tangents: Any, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...], N: int = 0,
+                      C: int = 0, HxW: int = 0, group: int = 1, eps: float = 1e-5, part: int = 0, of: Any = None) -> Any:
+    return _group_jvp(tangents, ans, x, w, b, ranks, group, eps, part)
+
+
+def _native_group_shape(x: Shape, w: Shape, b: Shape, N: int = 0, C: int = 0, HxW: int = 0, group: int = 1,
+                        eps: float = 1e-5, part: int = 0, of: Any = None) -> Shape:
+    if of not in (None, 3) or not -3 <= part < 3:
+        raise ValueError("native_group_norm gives 3 values (output, mean, rstd)")
+    if len(x) < 2 or (N, C, HxW) != (x[0], x[1], math.prod(x[2:])):
+        raise ValueError(f"native_group_norm: N, C and HxW must be the input's, {x[0] if x else '?'}, "
+                         f"{x[1] if len(x) > 1 else '?'} and {math.prod(x[2:])}; got {N}, {C} and {HxW}")
+    return _group_shape(x, w, b, group, eps, part)
+
+
+_GROUP_OPTIONAL = ((1, "weight", 1.0), (2, "bias", 0.0))
+
+ROWS += [
+    structural("group_norm", 3, _group_forward, _group_vjp, "NativeGroupNormBackward0", jvp=_group_jvp,
+               tensor_positions=(0, 2, 3), optional_args=((2, "weight", 1.0), (3, "bias", 0.0)),
+               params=(Param("num_groups", "int"), Param("eps", "float", 1e-5)), shape=_group_shape,
+               inputs=("input", "weight", "bias"), text=_group_text,
+               examples=((((2, 4, 3), (4,), (4,)), {"num_groups": 2}), (((3, 2), (2,), (2,)), {"num_groups": 1, "eps": 0.5}),
+                         (((1, 6, 2, 2), (6,), (6,)), {"num_groups": 3})),
+               reference="F.group_norm(a, 2, b, c)", reference_program="group_norm(a, 2, b, c)"),
+    structural("native_group_norm", 3, _native_group, _native_group_vjp, "NativeGroupNormBackward0",
+               jvp=_native_group_jvp, optional_args=_GROUP_OPTIONAL, parts=3, shape=_native_group_shape,
+               params=(Param("N", "int"), Param("C", "int"), Param("HxW", "int"), Param("group", "int"),
+                       Param("eps", "float")), inputs=("input", "weight", "bias"),
+               text=lambda args, part=0, of=None, **given: "native_group_norm({}, {})[{}]".format(
+                   ", ".join(args), ", ".join(repr(given[key]) for key in ("N", "C", "HxW", "group", "eps")), part),
+               examples=((((2, 4, 3), (4,), (4,)), {"N": 2, "C": 4, "HxW": 3, "group": 2, "eps": 1e-5, "part": 0}),
+                         (((1, 6, 2), (6,), (6,)), {"N": 1, "C": 6, "HxW": 2, "group": 3, "eps": 0.5, "part": 0}),
+                         (((1, 6, 2), (6,), (6,)), {"N": 1, "C": 6, "HxW": 2, "group": 3, "eps": 0.5, "part": 2}),
+                         (((2, 2, 2), (2,), (2,)), {"N": 2, "C": 2, "HxW": 2, "group": 1, "eps": 0.5, "part": 1})),
+               reference="torch.native_group_norm(a, b, c, 1, 2, 2, 2, 1e-5)[0]",
+               reference_program="native_group_norm(a, b, c, 1, 2, 2, 2, 1e-5)[0]"),
+]
+
+
+# --- native_layer_norm(input, normalized_shape, weight, bias, eps) -> (out, mean, rstd): layer_norm's output, and
+# the mean and rstd it normalized with (kept, no gradient: PyTorch's derivative reads the output's alone) ----------
+
+
+def _native_layer(x: Array, w: Array, b: Array, ranks: tuple[int, ...], normalized_shape: tuple[int, ...] = (),
+                  eps: float = 1e-5, part: int = 0, of: Any = None) -> Array:
+    if part % 3 == 0:
+        return _layer_norm(x, w, b, ranks, normalized_shape, eps)
+    _, mean, _, rstd = _layer_parts(x, ranks[0], normalized_shape, eps)
+    return np.asarray(mean if part % 3 == 1 else rstd)
+
+
+def _native_layer_vjp(g: Array, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
+                      normalized_shape: tuple[int, ...] = (), eps: float = 1e-5, part: int = 0,
+                      of: Any = None) -> tuple[Any, Any, Any]:
+    return _layer_norm_vjp(g, ans, x, w, b, ranks, normalized_shape, eps) if part % 3 == 0 else (None, None, None)
+
+
+def _native_layer_jvp(tangents: Any, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...],
+                      normalized_shape: tuple[int, ...] = (), eps: float = 1e-5, part: int = 0, of: Any = None) -> Any:
+    if part % 3:
+        return np.zeros_like(ans)
+    return _layer_norm_jvp(tangents, ans, x, w, b, ranks, normalized_shape, eps)
+
+
+def _native_layer_shape(x: Shape, w: Shape, b: Shape, normalized_shape: tuple[int, ...] = (), eps: float = 1e-5,
+                        part: int = 0, of: Any = None) -> Shape:
+    if of not in (None, 3) or not -3 <= part < 3:
+        raise ValueError("native_layer_norm gives 3 values (output, mean, rstd)")
+    _layer_norm_shape(x, w, b, normalized_shape, eps)
+    k = len(normalized_shape)
+    return tuple(x) if part % 3 == 0 else (*x[: len(x) - k], *(1,) * k)
+
+
+ROWS += [
+    structural("native_layer_norm", 3, _native_layer, _native_layer_vjp, "NativeLayerNormBackward0",
+               jvp=_native_layer_jvp, aligns=True, tensor_positions=(0, 2, 3),
+               optional_args=((2, "weight", 1.0), (3, "bias", 0.0)), parts=3, detached_parts=(1, 2),
+               params=(Param("normalized_shape", "ints"), Param("eps", "float")), shape=_native_layer_shape,
+               inputs=("input", "weight", "bias"),
+               text=lambda args, normalized_shape=(), eps=1e-5, part=0, of=None: "native_layer_norm({}, {}, {}, {}, {!r})[{}]"
+               .format(args[0], tuple(normalized_shape), args[1] if args[1] not in ("1", "1.0") else "None",
+                       args[2] if args[2] not in ("0", "0.0") else "None", eps, part),
+               examples=((((2, 3), (3,), (3,)), {"normalized_shape": (3,), "eps": 1e-5, "part": 0}),
+                         (((2, 2, 3), (2, 3), (2, 3)), {"normalized_shape": (2, 3), "eps": 0.5, "part": 0})),
+               reference="torch.native_layer_norm(a, (3,), b, c, 1e-5)[0]",
+               reference_program="native_layer_norm(a, (3,), b, c, 1e-5)[0]"),
+]
+
+
+# --- instance_norm: batch_norm of each sample's channels as channels of their own, recorded as PyTorch's
+# at::instance_norm records it: ViewBackward0 over NativeBatchNormBackward0 over the input viewed as (1, N C, *S)
+# and the weight and bias repeated N times (RepeatBackward0) ---------------------------------------------------
+
+
+def _instance_check(x: Shape, rm: Shape, rv: Shape, w: Shape, b: Shape, use_input_stats: bool = True,
+                    momentum: float = 0.1, eps: float = 1e-5) -> Shape:
+    if len(x) < 2:
+        raise ValueError(f"instance_norm expects an input of at least 2 dims (N, C, ...), got one of shape {list(x)}")
+    if use_input_stats and math.prod(x[2:]) == 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size torch.Size({list(x)})")
+    if not use_input_stats and not (rm and rv):
+        raise ValueError("Expected running_mean and running_var to be defined when use_input_stats is false")
+    for name, shape in (("weight", w), ("bias", b), ("running_mean", rm), ("running_var", rv)):
+        if shape and math.prod(shape) != x[1]:
+            raise ValueError(f"{name} should contain {x[1]} elements not {math.prod(shape)}")
+    return tuple(x)
+
+
+def _instance_program(emit: Any, x: Any, rm: Any, rv: Any, w: Any, b: Any, use_input_stats: bool = True,
+                      momentum: float = 0.1, eps: float = 1e-5) -> Any:
+    shape = emit.shape(x)
+    if shape is None:  # over --points, where the shapes are not known: one node of any shape
+        return emit("instance_norm_whole", x, rm, rv, w, b, use_input_stats=use_input_stats, momentum=momentum, eps=eps)
+    sm, sv, sw, sb = (tuple(emit.shape(a) or ()) if emit.given(a) else () for a in (rm, rv, w, b))
+    _instance_check(tuple(shape), sm, sv, sw, sb, use_input_stats)
+    n = shape[0]
+    wide = emit("reshape", x, shape=(1, n * shape[1], *shape[2:]))
+    rm, rv, w, b = (emit("repeat", a, dims=(n,)) if emit.given(a) else a for a in (rm, rv, w, b))
+    out = emit("batch_norm", wide, rm, rv, w, b, training=use_input_stats, momentum=momentum, eps=eps,
+               functional=False)
+    return emit("reshape", out, shape=tuple(shape))
+
+
+def _instance_parts(x: Any, per_channel: tuple[Any, ...], ranks: tuple[int, ...]) -> tuple[Any, list[Any], int]:
+    """x (..., N, C, *S) as (..., 1, N C, *S) and each per-channel value (C,) repeated N times, and N."""
+    shape, rank = np.shape(x), ranks[0]
+    lead, point = shape[: len(shape) - rank], shape[len(shape) - rank:]
+    n = point[0]
+    wide = np.reshape(x, (*lead, 1, n * point[1], *point[2:]))
+    return wide, [np.concatenate([v] * n, axis=-1) if r else v for v, r in zip(per_channel, ranks[1:], strict=True)], n
+
+
+def _instance_whole(x: Array, rm: Array, rv: Array, w: Array, b: Array, ranks: tuple[int, ...],
+                    use_input_stats: bool = True, momentum: float = 0.1, eps: float = 1e-5) -> Array:
+    sx, sm, sv, sw, sb = _point_shapes(ranks, x, rm, rv, w, b)
+    _instance_check(sx, sm, sv, sw, sb, use_input_stats)
+    wide, (rm, rv, w, b), _ = _instance_parts(x, (rm, rv, w, b), ranks)
+    return np.reshape(_batch_norm(wide, rm, rv, w, b, ranks, use_input_stats, momentum, eps, functional=False),
+                      np.shape(x))
+
+
+def _instance_whole_vjp(g: Array, ans: Array, x: Array, rm: Array, rv: Array, w: Array, b: Array,
+                        ranks: tuple[int, ...], use_input_stats: bool = True, momentum: float = 0.1,
+                        eps: float = 1e-5) -> tuple[Any, None, None, Any, Any]:
+    wide, (rm_n, rv_n, w_n, b_n), n = _instance_parts(x, (rm, rv, w, b), ranks)
+    g = np.reshape(np.broadcast_to(g, np.shape(ans)), np.shape(wide))
+    dx, _, _, dw, db = _batch_norm_vjp(g, g, wide, rm_n, rv_n, w_n, b_n, ranks, use_input_stats, momentum, eps, False)
+
+    def per_channel(d: Any, rank: int) -> Any:  # (the N repeats of each channel added up)
+        return np.sum(np.reshape(d, (*np.shape(d)[:-1], n, -1)), axis=-2) if rank else d
+
+    return np.reshape(dx, np.shape(x)), None, None, per_channel(dw, ranks[3]), per_channel(db, ranks[4])
+
+
+def _instance_whole_jvp(tangents: Any, ans: Array, x: Array, rm: Array, rv: Array, w: Array, b: Array,
+                        ranks: tuple[int, ...], use_input_stats: bool = True, momentum: float = 0.1,
+                        eps: float = 1e-5) -> Any:
+    tx, _, _, tw, tb = tangents
+    wide, (rm_n, rv_n, w_n, b_n), _ = _instance_parts(x, (rm, rv, w, b), ranks)
+    t_wide = None if tx is None else _instance_parts(tx, (), (ranks[0],))[0]
+    tw_n, tb_n = (None if t is None else _instance_parts(x, (t,), (ranks[0], r))[1][0]
+                  for t, r in ((tw, ranks[3]), (tb, ranks[4])))
+    out = _batch_norm_jvp((t_wide, None, None, tw_n, tb_n), np.reshape(ans, np.shape(wide)), wide, rm_n, rv_n, w_n, b_n,
+                          ranks, use_input_stats, momentum, eps, False)
+    return np.reshape(out, np.shape(x))
+
+
+def _instance_text(args: list[str], use_input_stats: bool = True, momentum: float = 0.1, eps: float = 1e-5) -> str:
+    given = [f"{key}={arg}" for key, arg, left_out in (("running_mean", args[1], "0"), ("running_var", args[2], "1"),
+                                                      ("weight", args[3], "1"), ("bias", args[4], "0"))
+             if arg not in (left_out, f"{left_out}.0")]
+    said = [f"{k}={v!r}" for k, v, default in (("use_input_stats", use_input_stats, True), ("momentum", momentum, 0.1),
+                                               ("eps", eps, 1e-5)) if v != default]
+    return f"instance_norm({', '.join([args[0], *given, *said])})"
+
+
+_INSTANCE_PARAMS = (Param("use_input_stats", "bool", True), Param("momentum", "float", 0.1), Param("eps", "float", 1e-5))
+
+ROWS += [
+    structural("instance_norm_whole", 5, _instance_whole, _instance_whole_vjp, "ViewBackward0", jvp=_instance_whole_jvp,
+               conditions=(1, 2), params=_INSTANCE_PARAMS, shape=_instance_check, callable=False, reference=None,
+               domain=((-2.0, 2.0), (-1.0, 1.0), (0.5, 2.0)),
+               examples=((((2, 3, 2), (3,), (3,), (3,), (3,)), {}),
+                         (((2, 2, 3), (2,), (2,), (2,), (2,)), {"use_input_stats": False, "eps": 0.5}))),
+    composite("instance_norm", 5, _instance_program, "ViewBackward0", sympy=None, conditions=(1, 2),
+              optional_args=_BATCH_OPTIONAL, shape=_instance_check, text=_instance_text,
+              params=_INSTANCE_PARAMS, inputs=("input", "running_mean", "running_var", "weight", "bias"),
+              domain=((-2.0, 2.0), (-1.0, 1.0), (0.5, 2.0)),
+              examples=((((2, 3, 2), (3,), (3,), (3,), (3,)), {}),
+                        (((2, 2, 3), (2,), (2,), (2,), (2,)), {"use_input_stats": False, "eps": 0.5}),
+                        (((1, 2, 2, 2), (2,), (2,), (2,), (2,)), {"momentum": 0.5})),
+              reference="F.instance_norm(a, b, c, d, f)", reference_program="instance_norm(a, b, c, d, f)"),
+]
+
+
+# --- prelu: x where x > 0, else weight * x; PyTorch's prelu views the weight as (1, C, 1, ...) for an input
+# (N, C, ...) and calls _prelu_kernel (PreluKernelBackward0 over the weight's ViewBackward0) ------------------
+
+
+def _prelu_shape(x: Shape, w: Shape) -> Shape:
+    if len(w) > 1:
+        raise ValueError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {len(w)}")
+    count, channels = math.prod(w), (x[1] if len(x) > 1 else 1)
+    if count != 1 and count != channels:
+        raise ValueError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = {count} and "
+                         f"channel size = {channels}.")
+    return tuple(x)
+
+
+def _prelu_program(emit: Any, x: Any, w: Any) -> Any:
+    sx, sw = emit.shape(x), emit.shape(w)
+    if sx is not None and sw is not None:
+        _prelu_shape(tuple(sx), tuple(sw))
+        laid = tuple(math.prod(sw) if axis == 1 else 1 for axis in range(len(sx)))
+        if laid != tuple(sw):  # (a reshape to its own shape is the weight itself: no node)
+            w = emit("reshape", w, shape=laid)
+    return emit("_prelu_kernel", x, w)
+
+
+ROWS += [
+    elementwise("_prelu_kernel", 2, lambda xp, x, w: xp.where(x > 0, x, w * x),
+                lambda xp, g, ans, x, w: (xp.where(x > 0, g, w * g), xp.where(x > 0, 0.0, x * g)),
+                "PreluKernelBackward0", callable=False, kinked=True, reference=None,
+                sympy=lambda x, w: load_sympy().Piecewise((x, x > 0), (w * x, True))),
+    composite("prelu", 2, _prelu_program, "PreluKernelBackward0", shape=_prelu_shape, inputs=("input", "weight"),
+              kinked=True, examples=((((2, 3), (3,)), {}), (((4,), ()), {}), (((2, 2, 3), (1,)), {})),
+              reference="F.prelu(a, b)", reference_program="prelu(a, b)"),
+]
+
+
+# --- local_response_norm: x / (k + alpha * the mean of x ** 2 over `size` neighbouring channels) ** beta, recorded as
+# PyTorch's functional composes it (DivBackward0 over PowBackward0 over AddBackward0 over MulBackward0 over the
+# squares averaged by avg_pool2d, or avg_pool3d past 3 dims, over the channel axis padded with zeros) -----------
+
+
+def _lrn_shape(x: Shape, size: int = 1, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Shape:
+    if len(x) < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {len(x)} dimensions)")
+    if size <= 0:
+        raise ValueError(f"local_response_norm: size must be positive, got {size}")
+    return tuple(x)
+
+
+def _lrn_program(emit: Any, x: Any, size: int = 1, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Any:
+    shape = emit.shape(x)
+    if shape is None:  # over --points, where the shapes are not known: one node of any rank
+        return emit("local_response_norm_whole", x, size=size, alpha=alpha, beta=beta, k=k)
+    _lrn_shape(tuple(shape), size)
+    square = emit("mul", x, x)
+    if len(shape) == 3:
+        padded = emit("constant_pad_nd", emit("unsqueeze", square, dim=1), pad=(0, 0, size // 2, (size - 1) // 2))
+        div = emit("squeeze", emit("avg_pool2d", padded, kernel_size=(size, 1), stride=(1,)), dim=1)
+    else:
+        n, c = shape[0], shape[1]
+        viewed = emit("reshape", square, shape=(n, 1, c, shape[2], math.prod(shape[3:])))
+        padded = emit("constant_pad_nd", viewed, pad=(0, 0, 0, 0, size // 2, (size - 1) // 2))
+        pooled = emit("squeeze", emit("avg_pool3d", padded, kernel_size=(size, 1, 1), stride=(1,)), dim=1)
+        div = emit("reshape", pooled, shape=tuple(shape))
+    return emit("div", x, emit("pow", emit("add", emit("mul", div, alpha), k), beta))
+
+
+def _channel_windows(v: Any, rank: int, before: int, size: int) -> Any:
+    """The sums of `size` neighbouring channels of v (..., N, C, *S), from `before` channels back, zeros past the ends."""
+    axis = 1 - rank
+    channels = np.shape(v)[axis]
+    pads = [(0, 0)] * np.ndim(v)
+    pads[axis] = (before, size - 1 - before)
+    padded = np.pad(v, pads)
+    total: Any = 0.0
+    for offset in range(size):
+        key = [slice(None)] * np.ndim(v)
+        key[axis] = slice(offset, offset + channels)
+        total = total + padded[tuple(key)]
+    return total
+
+
+def _lrn_base(x: Any, rank: int, size: int, alpha: float, k: float) -> Any:
+    """k + alpha * the mean of the squares over each channel's window (its power beta divides x)."""
+    return k + alpha * (_channel_windows(x * x, rank, size // 2, size) / size)
+
+
+def _lrn(x: Array, ranks: tuple[int, ...], size: int = 1, alpha: float = 1e-4, beta: float = 0.75,
+         k: float = 1.0) -> Array:
+    _lrn_shape(np.shape(x)[np.ndim(x) - ranks[0]:], size)
+    return np.asarray(x / _lrn_base(x, ranks[0], size, alpha, k) ** beta)
+
+
+def _lrn_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], size: int = 1, alpha: float = 1e-4,
+             beta: float = 0.75, k: float = 1.0) -> tuple[Any]:
+    # out_i = x_i u_i ** -beta, u_i = k + alpha / size * (the sum of x_j ** 2 over i's window): x_m's cotangent is
+    # g_m u_m ** -beta - 2 alpha beta / size x_m (the sum of g_i x_i u_i ** (-beta - 1) over the windows holding m)
+    base = _lrn_base(x, ranks[0], size, alpha, k)
+    back = _channel_windows(g * x * base ** (-beta - 1.0), ranks[0], size - 1 - size // 2, size)
+    return (g * base ** -beta - (2.0 * alpha * beta / size) * x * back,)
+
+
+def _lrn_jvp(tangents: Any, ans: Array, x: Array, ranks: tuple[int, ...], size: int = 1, alpha: float = 1e-4,
+             beta: float = 0.75, k: float = 1.0) -> Any:
+    t = tangents[0]
+    base = _lrn_base(x, ranks[0], size, alpha, k)
+    spread = _channel_windows(x * t, ranks[0], size // 2, size)
+    return t * base ** -beta - (2.0 * alpha * beta / size) * x * base ** (-beta - 1.0) * spread
+
+
+_LRN_PARAMS = (Param("size", "int"), Param("alpha", "float", 1e-4), Param("beta", "float", 0.75), Param("k", "float", 1.0))
+
+ROWS += [
+    structural("local_response_norm_whole", 1, _lrn, _lrn_vjp, "DivBackward0", jvp=_lrn_jvp, shape=_lrn_shape,
+               params=_LRN_PARAMS, callable=False, reference=None,
+               examples=((((1, 4, 3),), {"size": 2}), (((2, 3, 2, 2),), {"size": 3, "alpha": 0.5, "beta": 0.5, "k": 2.0}))),
+    composite("local_response_norm", 1, _lrn_program, "DivBackward0", sympy=None, shape=_lrn_shape,
+              params=_LRN_PARAMS,
+              examples=((((1, 4, 3),), {"size": 2}), (((2, 3, 2, 2),), {"size": 3, "alpha": 0.5, "beta": 0.5, "k": 2.0}),
+                        (((1, 5, 2),), {"size": 4, "alpha": 0.1})),
+              reference="F.local_response_norm(a, 2)", reference_program="local_response_norm(a, 2)"),
+]

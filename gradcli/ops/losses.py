@@ -349,3 +349,178 @@ ROWS += [
                         (((2, 3), (2, 3), (2, 3)), {"p": 1.0, "margin": 3.0, "reduction": "sum"})),
               reference="F.triplet_margin_loss(a, b, c)"),
 ]
+
+
+# --- multi_margin_loss and multilabel_margin_loss: PyTorch's own kernels (MultiMarginLossBackward0,
+# MultilabelMarginLossBackward0), an input (C,) or (N, C) (or a number) and integer class targets -------------
+
+
+def _samples(x: Any, t: Any, ranks: tuple[int, ...], per_class_target: bool) -> tuple[Any, Array, Shape]:
+    """x as (..., N, C) and the targets as whole numbers (..., N) (or (..., N, C), a class list per sample), their
+    leading axes broadcast, and the shape of the losses of one point (reduction 'none')."""
+    xs, ts = np.shape(x), np.shape(t)
+    point, target = xs[len(xs) - ranks[0]:], ts[len(ts) - ranks[1]:]
+    lead = np.broadcast_shapes(xs[: len(xs) - ranks[0]], ts[: len(ts) - ranks[1]])
+    n, c = (point[0], point[1]) if len(point) == 2 else (1, point[0] if point else 1)
+    index = np.asarray(t)
+    if index.size and not np.all(np.mod(index, 1) == 0):
+        raise ValueError("the target's class indices must be whole numbers")
+    x = np.broadcast_to(np.reshape(x, (*xs[: len(xs) - ranks[0]], n, c)), (*lead, n, c))
+    shape = (n, c) if per_class_target else (n,)
+    targets = np.broadcast_to(index.astype(np.int64).reshape((*ts[: len(ts) - ranks[1]], *shape)), (*lead, *shape))
+    losses = (point[0],) if len(point) == 2 else (target if not per_class_target else ())
+    return x, targets, tuple(losses)
+
+
+def _reduce_samples(losses: Any, reduction: str, shape: Shape) -> Array:
+    """The losses (..., N) reduced, or laid out as one point's ('none')."""
+    if reduction == "none":
+        return np.reshape(losses, (*np.shape(losses)[:-1], *shape))
+    total = np.sum(losses, axis=-1)
+    return np.asarray(total / np.shape(losses)[-1] if reduction == "mean" else total)
+
+
+def _sample_upstream(g: Any, reduction: str, samples: Shape) -> Any:
+    """The cotangent of each sample's loss, (..., N, 1), from the reduced loss's; `samples`: (..., N)."""
+    if reduction == "none":  # (reshaped, never made an array: the Hessian's dual numbers go through)
+        return np.reshape(g, (*samples, 1))
+    g = np.reshape(g, (*np.shape(g), 1, 1))
+    return g / samples[-1] if reduction == "mean" else g
+
+
+def _margin_check(x: Shape, t: Shape, name: str) -> None:
+    if len(x) > 2 or (len(x) == 2 and x[1] == 0) or (len(x) == 1 and x[0] == 0):
+        raise ValueError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: {list(x)}")
+
+
+def _multi_margin_shape(x: Shape, t: Shape, p: int = 1, margin: float = 1.0, reduction: str = "mean") -> Shape:
+    _margin_check(x, t, "multi_margin_loss")
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    n = x[0] if len(x) == 2 else 1
+    if len(t) > 1 or math.prod(t) != n:
+        raise ValueError(f"multi_margin_loss: target tensor should be 1-D with size equal to the number of input samples "
+                         f"(batch size). Expected target size [{n}], but got {list(t)}. Input has shape {list(x)}.")
+    return ((x[0],) if len(x) == 2 else tuple(t)) if reduction == "none" else ()
+
+
+def _multi_margin_terms(x: Any, t: Any, ranks: tuple[int, ...], margin: float) -> tuple[Any, Array, Array, Shape]:
+    """(z = margin - x[y] + x[d] per sample and class, where it counts (z > 0, d not y), the targets, the losses' shape)."""
+    x, targets, shape = _samples(x, t, ranks, per_class_target=False)
+    c = np.shape(x)[-1]
+    if targets.size and (targets.min() < 0 or targets.max() >= c):
+        raise ValueError("target out of range")
+    picked = np.sum(np.where(np.arange(c) == targets[..., None], x, 0.0), axis=-1, keepdims=True)  # (dual numbers too)
+    z = margin - picked + x
+    counts = (z > 0) & (np.arange(c) != targets[..., None])
+    return z, counts, targets, shape
+
+
+def _multi_margin(x: Array, t: Array, ranks: tuple[int, ...], p: int = 1, margin: float = 1.0,
+                  reduction: str = "mean") -> Array:
+    sx, st = (np.shape(a)[np.ndim(a) - r:] for a, r in zip((x, t), ranks, strict=True))
+    _multi_margin_shape(sx, st, p, margin, reduction)
+    z, counts, _, shape = _multi_margin_terms(x, t, ranks, margin)
+    terms = np.where(counts, z if p == 1 else z * z, 0.0)
+    return _reduce_samples(np.sum(terms, axis=-1) / np.shape(z)[-1], reduction, shape)
+
+
+def _multi_margin_vjp(g: Array, ans: Array, x: Array, t: Array, ranks: tuple[int, ...], p: int = 1, margin: float = 1.0,
+                      reduction: str = "mean") -> tuple[Any, None]:
+    z, counts, targets, _ = _multi_margin_terms(x, t, ranks, margin)
+    c = np.shape(z)[-1]
+    # PyTorch's kernel: each sample's own gradient (to each other class d, and minus their sum to the target), then
+    # times the incoming gradient (a NaN one reaches every class)
+    each = np.where(counts, (1.0 if p == 1 else 2.0 * z) / c, 0.0)
+    local = np.where(np.arange(c) == targets[..., None], 0.0 - np.sum(each, axis=-1, keepdims=True), each)
+    return np.reshape(local * _sample_upstream(g, reduction, np.shape(z)[:-1]), np.shape(x)), None
+
+
+def _multilabel_shape(x: Shape, t: Shape, reduction: str = "mean") -> Shape:
+    _margin_check(x, t, "multilabel_margin_loss")
+    if tuple(t) != tuple(x):
+        raise ValueError(f"inconsistent target size: {list(t)} for input of size: {list(x)}")
+    _check_pairs(x)
+    return ((x[0],) if len(x) == 2 else ()) if reduction == "none" else ()
+
+
+def _check_pairs(x: Shape) -> None:
+    from gradcli.errors import Limits, over_limit
+
+    c = x[-1] if x else 1
+    if math.prod(x) * c > Limits.get("elements"):
+        raise over_limit(f"multilabel_margin_loss would compare {math.prod(x) * c:,} pairs of classes", "elements")
+
+
+def _multilabel_terms(x: Any, t: Any, ranks: tuple[int, ...]) -> tuple[Any, Array, Array, Shape]:
+    """(z = 1 - x[j] + x[k] for each listed target j (before the first -1) and each class k that is no target, where
+    it counts, the listed targets (clipped to 0 past the list), the losses' shape)."""
+    _check_pairs(np.shape(x)[np.ndim(x) - ranks[0]:])
+    x, targets, shape = _samples(x, t, ranks, per_class_target=True)
+    c = np.shape(x)[-1]
+    listed = np.cumprod(targets >= 0, axis=-1).astype(bool)  # up to the first -1
+    if np.any(listed & (targets >= c)) or np.any(targets < -1):
+        raise ValueError("argument #2 'target' is out of range")
+    places = np.where(listed, targets, 0)
+    hit = np.any((places[..., :, None] == np.arange(c)) & listed[..., :, None], axis=-2)  # (..., N, K): a target
+    picked = np.sum(np.where(places[..., :, None] == np.arange(c), x[..., None, :], 0.0), axis=-1)  # (..., N, J)
+    z = 1.0 - picked[..., :, None] + x[..., None, :]  # (..., N, J, K)
+    counts = listed[..., :, None] & ~hit[..., None, :] & (z > 0)
+    return z, counts, places, shape
+
+
+def _multilabel(x: Array, t: Array, ranks: tuple[int, ...], reduction: str = "mean") -> Array:
+    sx, st = (np.shape(a)[np.ndim(a) - r:] for a, r in zip((x, t), ranks, strict=True))
+    _multilabel_shape(sx, st, reduction)
+    z, counts, _, shape = _multilabel_terms(x, t, ranks)
+    return _reduce_samples(np.sum(np.where(counts, z, 0.0), axis=(-2, -1)) / np.shape(z)[-1], reduction, shape)
+
+
+def _multilabel_vjp(g: Array, ans: Array, x: Array, t: Array, ranks: tuple[int, ...],
+                    reduction: str = "mean") -> tuple[Any, None]:
+    z, counts, places, _ = _multilabel_terms(x, t, ranks)
+    c = np.shape(z)[-1]
+    # PyTorch's kernel: each sample's own gradient (+1/c to k, -1/c to the target j of each pair that counts), then
+    # times the incoming gradient (a NaN one reaches every class)
+    each = np.where(counts, 1.0 / c, 0.0)  # (..., N, J, K)
+    per_j = np.sum(each, axis=-1)  # (..., N, J)
+    to_j = np.sum((places[..., :, None] == np.arange(c)) * per_j[..., :, None], axis=-2)
+    local = np.sum(each, axis=-2) - to_j
+    return np.reshape(local * _sample_upstream(g, reduction, np.shape(z)[:-2]), np.shape(x)), None
+
+
+ROWS += [
+    structural("multi_margin_loss", 2, _multi_margin, _multi_margin_vjp, "MultiMarginLossBackward0",
+               jvp=lambda tangents, ans, x, t, ranks, **params: (
+                   np.zeros_like(ans) if tangents[0] is None else _multi_margin_jvp(tangents[0], x, t, ranks, **params)),
+               index_from=1, shape=_multi_margin_shape, inputs=("input", "target"),
+               params=(Param("p", "int", 1), Param("margin", "float", 1.0), REDUCTION),
+               domain=((-2.0, 2.0), (0.0, 0.0)),
+               examples=((((3, 4), (3,)), {}), (((5,), ()), {"p": 2, "margin": 0.5}), (((2, 3), (2,)), {"reduction": "none"}),
+                         (((4,), (1,)), {"reduction": "sum", "margin": 3.0})),
+               reference="F.multi_margin_loss(a, b)", reference_program="multi_margin_loss(a, b)"),
+    structural("multilabel_margin_loss", 2, _multilabel, _multilabel_vjp, "MultilabelMarginLossBackward0",
+               jvp=lambda tangents, ans, x, t, ranks, **params: (
+                   np.zeros_like(ans) if tangents[0] is None else _multilabel_jvp(tangents[0], x, t, ranks, **params)),
+               index_from=1, shape=_multilabel_shape, inputs=("input", "target"), params=(REDUCTION,),
+               domain=((-2.0, 2.0), (0.0, 0.0)),
+               examples=((((3, 4), (3, 4)), {}), (((5,), (5,)), {"reduction": "sum"}), (((2, 3), (2, 3)), {"reduction": "none"})),
+               reference="F.multilabel_margin_loss(a, b)", reference_program="multilabel_margin_loss(a, b)"),
+]
+
+
+def _multi_margin_jvp(tx: Any, x: Any, t: Any, ranks: tuple[int, ...], p: int = 1, margin: float = 1.0,
+                      reduction: str = "mean") -> Any:
+    z, counts, targets, shape = _multi_margin_terms(x, t, ranks, margin)
+    txs, _, _ = _samples(tx, t, ranks, per_class_target=False)
+    dz = txs - np.sum(np.where(np.arange(np.shape(z)[-1]) == targets[..., None], txs, 0.0), axis=-1, keepdims=True)
+    terms = np.where(counts, dz if p == 1 else 2.0 * z * dz, 0.0)
+    return _reduce_samples(np.sum(terms, axis=-1) / np.shape(z)[-1], reduction, shape)
+
+
+def _multilabel_jvp(tx: Any, x: Any, t: Any, ranks: tuple[int, ...], reduction: str = "mean") -> Any:
+    z, counts, places, shape = _multilabel_terms(x, t, ranks)
+    txs, _, _ = _samples(tx, t, ranks, per_class_target=True)
+    picked = np.sum(np.where(places[..., :, None] == np.arange(np.shape(z)[-1]), txs[..., None, :], 0.0), axis=-1)
+    dz = -picked[..., :, None] + txs[..., None, :]
+    return _reduce_samples(np.sum(np.where(counts, dz, 0.0), axis=(-2, -1)) / np.shape(z)[-1], reduction, shape)

@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from gradcli.ops.core import Array, Dialect, Op, Param, composite, load_sympy, point_axes, structural
+from gradcli.ops.core import Array, Dialect, Op, Param, Shape, composite, load_sympy, point_axes, structural
 from gradcli.ops.summation import torch_sum
 
 # dim/axis and keepdim/keepdims, as PyTorch and NumPy spell them.
@@ -842,6 +842,55 @@ ROWS = [
     structural("log_softmax", 1, _log_softmax, _log_softmax_vjp, "LogSoftmaxBackward0", jvp=_log_softmax_jvp,
                sympy=_sym_softmax(log=True), shape=_softmax_shape("log_softmax"), examples=_SOFTMAX_EXAMPLES,
                methods=("log_softmax",), params=(DIM_INT, CAST), reference="torch.log_softmax(a, 0)", dialects=_NEEDS_DIM),
+]
+
+
+# torch._softmax_backward_data(grad_output, output, dim, input_dtype): softmax's VJP, y (g - sum(g y)), as a row of
+# its own (SoftmaxBackwardDataBackward0): linear in g (its VJP in g is softmax's VJP again), and in y
+# c (g - sum(g y)) - g sum(c y).
+def _softmax_data(g: Array, y: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
+    axis = _softmax_axis("_softmax_backward_data", dim, max(ranks))
+    g, y = _with_axis(g, max(ranks)), _with_axis(y, max(ranks))
+    out = y * (g - np.sum(g * y, axis=axis, keepdims=True))
+    return np.asarray(out[..., 0] if max(ranks) == 0 else out)
+
+
+def _softmax_data_vjp(c: Array, ans: Array, g: Array, y: Array, ranks: tuple[int, ...],
+                      dim: Any = None) -> tuple[Array, Array]:
+    rank = max(ranks)
+    axis = _softmax_axis("_softmax_backward_data", dim, rank)
+    c, g, y = _with_axis(c, rank), _with_axis(g, rank), _with_axis(y, rank)
+    to_g = y * (c - np.sum(c * y, axis=axis, keepdims=True))
+    to_y = c * (g - np.sum(g * y, axis=axis, keepdims=True)) - g * np.sum(c * y, axis=axis, keepdims=True)
+    return (to_g[..., 0], to_y[..., 0]) if rank == 0 else (to_g, to_y)
+
+
+def _softmax_data_jvp(tangents: Any, ans: Array, g: Array, y: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
+    rank = max(ranks)
+    axis = _softmax_axis("_softmax_backward_data", dim, rank)
+    tg, ty = (np.zeros_like(ans) if t is None else np.broadcast_to(t, np.shape(ans)) for t in tangents)
+    g, y, tg, ty = (_with_axis(v, rank) for v in (g, y, tg, ty))
+    out = ty * (g - np.sum(g * y, axis=axis, keepdims=True)) + y * (
+        tg - np.sum(tg * y + g * ty, axis=axis, keepdims=True))
+    return np.asarray(out[..., 0] if rank == 0 else out)
+
+
+def _softmax_data_shape(g: Shape, y: Shape, dim: Any = None) -> Shape:
+    if tuple(g) != tuple(y):
+        raise ValueError(f"_softmax_backward_data: grad_output of shape {list(g)} and output of shape {list(y)} "
+                         "must have the same shape")
+    _softmax_axis("_softmax_backward_data", dim, len(g))
+    return tuple(g)
+
+
+ROWS += [
+    structural("_softmax_backward_data", 2, _softmax_data, _softmax_data_vjp, "SoftmaxBackwardDataBackward0",
+               jvp=_softmax_data_jvp, aligns=True, shape=_softmax_data_shape, params=(Param("dim", "int"), CAST),
+               inputs=("grad_output", "output"), domain=((-2.0, 2.0), (0.1, 0.9)),
+               text=lambda args, dim=None: f"_softmax_backward_data({args[0]}, {args[1]}, {dim}, torch.float64)",
+               examples=((((3,), (3,)), {"dim": 0}), (((2, 3), (2, 3)), {"dim": 1}), (((2, 2), (2, 2)), {"dim": -2})),
+               reference="torch._softmax_backward_data(a, b, 0, torch.float64)",
+               reference_program="_softmax_backward_data(a, b, 0, torch.float64)"),
 ]
 
 

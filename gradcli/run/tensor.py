@@ -286,7 +286,7 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
     if cast is not None and np.dtype(cast).kind != "f" and op.dtype != "param" and graph.grad_enabled and any(
             isinstance(a, Tensor) and a.requires_grad for a in args):
         raise runtime_error(f"Autograd not support dtype: {_TORCH_NAMES.get(np.dtype(cast).name, np.dtype(cast).name)}")
-    tracks = (op.differentiable and not op.integer_valued(params) and graph.grad_enabled
+    tracks = (op.differentiable and not op.detached(params) and graph.grad_enabled
               and (cast is None or np.dtype(cast).kind == "f")  # (an integer copy takes no gradient: x.long())
               and any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if not tracks:

@@ -60,7 +60,7 @@ WRITE_INDICES = [[1, 0], [1, 1]]  # scatter and its kin: a permutation, a place 
 def _torch_call(text: str):
     """PyTorch's call of a row (Op.reference: our own text over the args a, b, c) as a function of the tensors."""
     code, names = compile(text, text, "eval"), {"torch": torch, "F": F}  # (one namespace: a warning is said once)
-    return lambda *args: eval(code, names, dict(zip("abc", args, strict=False)))
+    return lambda *args: eval(code, names, dict(zip("abcdf", args, strict=False)))
 
 
 # Each row's reference (gradcli.ops.core.reference_texts): gradcli's program and PyTorch's call of it.
@@ -236,6 +236,16 @@ def _pairs() -> list[tuple[list[float], list[float]]]:
     return list(itertools.product(VECTOR_PAIRS, repeat=2))
 
 
+# The norms' pairs: special values of moderate size (PyTorch's moments overflow past 1e153, where its Welford steps
+# and gradcli's two passes differ: see LAYER_ROWS).
+NORM_PAIRS = [[nan, 1.0], [inf, 1.0], [0.0, 0.0], [-0.0, 0.0], [1.0, 2.0], [3.0, -4.0], [1e-3, 7.0], [5e-324, 0.0],
+              [1e-300, -1e-300], [-2.5, -2.5]]
+
+
+def _norm_pairs() -> list[tuple[list[float], list[float]]]:
+    return list(itertools.product(NORM_PAIRS, repeat=2))
+
+
 LAYERS = {
     "pixel_shuffle": lambda: [([[[u[0]]], [[u[1]]], [[v[0]]], [[v[1]]]],) for u, v in _pairs()],  # (4, 1, 1)
     "pixel_unshuffle": lambda: [([[u, v]],) for u, v in _pairs()],  # (1, 2, 2)
@@ -243,6 +253,25 @@ LAYERS = {
     "embedding": lambda: [([u, v], i) for u, v in _pairs() for i in ([1, 0, 1], [0])],  # a (2, 2) weight, indices
     "rms_norm": lambda: [(row, [0.5, -1.0, 2.0]) for (row,) in LAYER_ROWS],
     "rms_norm_unweighted": lambda: LAYER_ROWS,
+    # max_unpool: a (C, L) = (1, 2), (1, 1, 2) or (1, 1, 1, 2) input of a pair, sent to two places of the output
+    "max_unpool1d": lambda: [([u], i) for u in VECTOR_PAIRS for i in ([[0, 3]], [[2, 1]])],
+    "max_unpool2d": lambda: [([[u]], i) for u in VECTOR_PAIRS for i in ([[[0, 7]]], [[[5, 2]]])],
+    "max_unpool3d": lambda: [([[[u]]], i) for u in VECTOR_PAIRS for i in ([[[[0, 15]]]], [[[[9, 4]]]])],
+    # the norms: (N, C) = (2, 2) inputs of two pairs (NORM_PAIRS) for batch_norm (running stats, weight, bias), (1, 2, 2) for the
+    # instance and group norms (two channels of a pair each)
+    "batch_norm": lambda: [([u, v], [0.5, -1.0], [1.0, 2.0]) for u, v in _norm_pairs()],
+    "native_batch_norm": lambda: [([u, v], [0.5, -1.0], [1.0, 0.0], [0.5, -1.0], [1.0, 2.0]) for u, v in _norm_pairs()],
+    "_native_batch_norm_legit": lambda: [([u, v], [0.5, -1.0], [1.0, 0.0], [0.5, -1.0], [1.0, 2.0]) for u, v in _norm_pairs()],
+    "group_norm": lambda: [([[u, v]], [0.5, -1.0], [1.0, 0.0]) for u, v in _norm_pairs()],
+    "native_group_norm": lambda: [([[u, v]], [0.5, -1.0], [1.0, 0.0]) for u, v in _norm_pairs()],
+    "instance_norm": lambda: [([[u, v]], [0.5, -1.0], [1.0, 2.0], [0.5, -1.0], [1.0, 0.0]) for u, v in _norm_pairs()],
+    "prelu": lambda: [([u], v) for u, v in _pairs()],  # a (1, 2) input, a weight per channel
+    "local_response_norm": lambda: [([[u, v]],) for u, v in _norm_pairs()],  # (1, 2, 2)
+    "_softmax_backward_data": _pairs,
+    # the margin losses: (N, C) = (2, 2) inputs, a class for each sample (a list of classes, ended by -1)
+    "multi_margin_loss": lambda: [([u, v], t) for u, v in _pairs() for t in ([0, 1], [1, 1])],
+    "multilabel_margin_loss": lambda: [([u, v], t) for u, v in _pairs() for t in ([[0, -1], [1, 0]], [[1, -1], [-1, 0]])],
+    "native_layer_norm": lambda: [(row, [0.5, -1.0, 2.0], [1.0, 0.0, -1.0]) for (row,) in LAYER_ROWS],
 }
 
 
@@ -423,7 +452,7 @@ def node_of(name: str, function=None, points=None) -> str | None:
 def entry(name: str, program: str, function=None, points=None) -> str:
     """The JSON of one program: PyTorch's value and gradients at each point and seed."""
     points = points or points_of(name)
-    inputs = ["a", "b", "c"][: len(points[0])]
+    inputs = list("abcdf"[: len(points[0])])
     rows = [row for args in points for seed in SEEDS if (row := run(name, args, seed, function)) is not None]
     header = json.dumps({"op": name, "program": program, "inputs": inputs, "torch_node": node_of(name, function, points),
                          "row": [*inputs, "seed", "value", *[f"grad {i}" for i in inputs]]})
