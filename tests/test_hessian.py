@@ -352,6 +352,9 @@ PARTS_WAYS = {
     **{f"logit({x},)": "PyTorch: NaN (the pole of g / (x (1 - x)) through its double backward's products); here "
                        "the tangent of the quotient, -inf" for x in ("0.0", "1.0")},
     "xlog1py(0.0, -1.0)": "PyTorch: NaN from the masked branch xlog1py(g, y) at y = -1 (log1p(-1) = -inf times 0)",
+    **{f"_prelu_kernel{point}": "PyTorch's double backward of prelu takes x >= 0 as the positive side, its backward "
+                                "x > 0: at x = 0 its cross term is 0; here the derivative of the gradient, g"
+       for point in ((0.0, 2.0), (0.0, 0.0), (0.0, -1.0), (0.0, 0.5))},
 }
 # PyTorch has no double backward for these: "derivative for aten::hardsigmoid_backward is not implemented".
 NO_DOUBLE_BACKWARD = {"hardsigmoid"}

@@ -769,7 +769,7 @@ def _prelu_program(emit: Any, x: Any, w: Any) -> Any:
 ROWS += [
     elementwise("_prelu_kernel", 2, lambda xp, x, w: xp.where(x > 0, x, w * x),
                 lambda xp, g, ans, x, w: (xp.where(x > 0, g, w * g), xp.where(x > 0, 0.0, x * g)),
-                "PreluKernelBackward0", callable=False, kinked=True, reference=None,
+                "PreluKernelBackward0", kinked=True, reference="torch._prelu_kernel(a, b)",
                 sympy=lambda x, w: load_sympy().Piecewise((x, x > 0), (w * x, True))),
     composite("prelu", 2, _prelu_program, "PreluKernelBackward0", shape=_prelu_shape, inputs=("input", "weight"),
               kinked=True, examples=((((2, 3), (3,)), {}), (((4,), ()), {}), (((2, 2, 3), (1,)), {})),
@@ -862,4 +862,115 @@ ROWS += [
               examples=((((1, 4, 3),), {"size": 2}), (((2, 3, 2, 2),), {"size": 3, "alpha": 0.5, "beta": 0.5, "k": 2.0}),
                         (((1, 5, 2),), {"size": 4, "alpha": 0.1})),
               reference="F.local_response_norm(a, 2)", reference_program="local_response_norm(a, 2)"),
+]
+
+
+# --- bilinear: x1 W x2 + b, recorded as PyTorch's at::bilinear records it: AddBackward0 over the product's
+# ViewBackward0 over TrilinearBackward0 of the inputs flattened to (B, I) and (B, J) (ViewBackward0 each) and W --------
+
+
+def _bilinear_check(x1: Shape, x2: Shape, w: Shape, b: Shape | None = None) -> Shape:
+    if len(x1) != len(x2):
+        raise ValueError(f"bilinear(): input dimensions do not match: got {len(x1)} and {len(x2)}")
+    for axis, (s1, s2) in enumerate(zip(x1[:-1], x2[:-1], strict=True)):
+        if s1 != s2:
+            raise ValueError(f"bilinear(): input batch dimensions do not match at dim {axis}: got {s1} and {s2}")
+    if len(w) != 3:
+        raise ValueError(f"bilinear(): the weight must be 3-D (out_features, in1_features, in2_features), got one of "
+                         f"shape {list(w)}")
+    if not x1 or x1[-1] != w[1]:
+        raise ValueError(f"bilinear(): input1 size does not match weight size: got {x1[-1] if x1 else 1} but expected "
+                         f"{w[1]}")
+    if x2[-1] != w[2]:
+        raise ValueError(f"bilinear(): input2 size does not match weight size: got {x2[-1]} but expected {w[2]}")
+    if b is not None and (len(b) != 1 or b[0] != w[0]):
+        raise ValueError(f"bilinear(): bias size does not match weight size: got {b[0] if b else 1} but expected {w[0]}")
+    return (*x1[:-1], w[0])
+
+
+def _trilinear(x1: Array, w: Array, x2: Array, ranks: tuple[int, ...] = (2, 3, 2)) -> Array:
+    """at::_trilinear as bilinear calls it: (B, I), (O, I, J), (B, J) -> (B, O)."""
+    # (PyTorch's order: x1 with W first, then with x2; an infinity meets the other's sum, not each of its terms)
+    return np.asarray(np.einsum("...boj,...bj->...bo", np.einsum("...bi,...oij->...boj", x1, w), x2))
+
+
+def _trilinear_vjp(g: Array, ans: Array, x1: Array, w: Array, x2: Array, ranks: tuple[int, ...]) -> tuple[Any, Any, Any]:
+    return (np.einsum("...bo,...oij,...bj->...bi", g, w, x2), np.einsum("...bo,...bi,...bj->...oij", g, x1, x2),
+            np.einsum("...bo,...bi,...oij->...bj", g, x1, w))
+
+
+def _trilinear_jvp(tangents: Any, ans: Array, x1: Array, w: Array, x2: Array, ranks: tuple[int, ...]) -> Any:
+    t1, tw, t2 = tangents
+    out: Any = np.zeros_like(ans)
+    for term in ((t1, w, x2), (x1, tw, x2), (x1, w, t2)):
+        if all(t is not None for t in term):
+            out = out + _trilinear(term[0], term[1], term[2], ranks)
+    return out
+
+
+def _bilinear_parts(x1: Any, w: Any, b: Any, ranks: tuple[int, ...]) -> tuple[Any, Any]:
+    """W and b laid out against x1 (..., *B, I): (..., 1 per B, O, I, J) and (..., 1 per B, O)."""
+    between = (1,) * (ranks[0] - 1)
+    ws, bs = np.shape(w), np.shape(b)
+    w = np.reshape(w, (*ws[: len(ws) - 3], *between, *ws[len(ws) - 3:]))
+    b = np.reshape(b, (*bs[: len(bs) - ranks[3]], *between, *(bs[len(bs) - 1:] if ranks[3] else (1,))))
+    return w, b
+
+
+def _bilinear_whole(x1: Array, x2: Array, w: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+    """The whole of bilinear in one node (over --points, where the shapes are not known)."""
+    s1, s2, sw = _point_shapes(ranks[:3], x1, x2, w)
+    _bilinear_check(s1, s2, sw, None)
+    w, b = _bilinear_parts(x1, w, b, ranks)
+    return np.asarray(np.einsum("...oj,...j->...o", np.einsum("...i,...oij->...oj", x1, w), x2) + b)
+
+
+def _bilinear_whole_vjp(g: Array, ans: Array, x1: Array, x2: Array, w: Array, b: Array,
+                        ranks: tuple[int, ...]) -> tuple[Any, Any, Any, Any]:
+    wide, _ = _bilinear_parts(x1, w, b, ranks)
+    batch = tuple(range(-ranks[0], -1))  # (the batch axes of the inputs, summed for W and b)
+    dw = np.sum(np.einsum("...o,...i,...j->...oij", g, x1, x2), axis=tuple(a - 2 for a in batch))
+    db = np.sum(g, axis=batch) if ranks[3] else np.sum(g, axis=(*batch, -1))
+    return np.einsum("...o,...oij,...j->...i", g, wide, x2), np.einsum("...o,...i,...oij->...j", g, x1, wide), dw, db
+
+
+def _bilinear_whole_jvp(tangents: Any, ans: Array, x1: Array, x2: Array, w: Array, b: Array,
+                        ranks: tuple[int, ...]) -> Any:
+    t1, t2, tw, tb = tangents
+    wide, _ = _bilinear_parts(x1, w, b, ranks)
+    out: Any = np.zeros_like(ans)
+    if t1 is not None:
+        out = out + np.einsum("...i,...oij,...j->...o", t1, wide, x2)
+    if t2 is not None:
+        out = out + np.einsum("...i,...oij,...j->...o", x1, wide, t2)
+    if tw is not None:
+        out = out + np.einsum("...i,...oij,...j->...o", x1, _bilinear_parts(x1, tw, b, ranks)[0], x2)
+    if tb is not None:
+        out = out + _bilinear_parts(x1, w, tb, ranks)[1]
+    return out
+
+
+def _bilinear_program(emit: Any, x1: Any, x2: Any, w: Any, b: Any) -> Any:
+    s1, s2, sw = emit.shape(x1), emit.shape(x2), emit.shape(w)
+    if s1 is None or s2 is None or sw is None:  # over --points: one node
+        return emit("bilinear_whole", x1, x2, w, b)
+    given = emit.given(b)
+    out_shape = _bilinear_check(tuple(s1), tuple(s2), tuple(sw), tuple(emit.shape(b) or ()) if given else None)
+    flat1 = emit("reshape", x1, shape=(math.prod(s1[:-1]), s1[-1]))
+    flat2 = emit("reshape", x2, shape=(math.prod(s2[:-1]), s2[-1]))
+    out = emit("reshape", emit("_trilinear", flat1, w, flat2), shape=out_shape)
+    return emit("add", out, b) if given else out
+
+
+_BILINEAR_EXAMPLES: Any = ((((2, 3), (2, 4), (5, 3, 4), (5,)), {}), (((3,), (2,), (2, 3, 2), (2,)), {}),
+                      (((2, 2, 3), (2, 2, 1), (1, 3, 1), (1,)), {}))
+
+ROWS += [
+    structural("_trilinear", 3, _trilinear, _trilinear_vjp, "TrilinearBackward0", jvp=_trilinear_jvp, callable=False,
+               reference=None, examples=((((2, 3), (4, 3, 2), (2, 2)), {}),)),
+    structural("bilinear_whole", 4, _bilinear_whole, _bilinear_whole_vjp, "AddBackward0", jvp=_bilinear_whole_jvp,
+               callable=False, reference=None, optional_args=((3, "bias", 0.0),), examples=_BILINEAR_EXAMPLES),
+    composite("bilinear", 4, _bilinear_program, "AddBackward0", sympy=None, optional_args=((3, "bias", 0.0),),
+              shape=lambda x1, x2, w, b: _bilinear_check(x1, x2, w, b or None), inputs=("input1", "input2", "weight", "bias"),
+              examples=_BILINEAR_EXAMPLES, reference="F.bilinear(a, b, c, d)", reference_program="bilinear(a, b, c, d)"),
 ]

@@ -266,6 +266,7 @@ LAYERS = {
     "native_group_norm": lambda: [([[u, v]], [0.5, -1.0], [1.0, 0.0]) for u, v in _norm_pairs()],
     "instance_norm": lambda: [([[u, v]], [0.5, -1.0], [1.0, 2.0], [0.5, -1.0], [1.0, 0.0]) for u, v in _norm_pairs()],
     "prelu": lambda: [([u], v) for u, v in _pairs()],  # a (1, 2) input, a weight per channel
+    "bilinear": lambda: [(u, v, [[[1.0, -2.0], [0.5, 3.0]]], [0.5]) for u, v in _pairs()],  # (2,) x (1, 2, 2) x (2,)
     "local_response_norm": lambda: [([[u, v]],) for u, v in _norm_pairs()],  # (1, 2, 2)
     "_softmax_backward_data": _pairs,
     # the margin losses: (N, C) = (2, 2) inputs, a class for each sample (a list of classes, ended by -1)
