@@ -14,7 +14,7 @@ from gradcli.paths import paths
 from gradcli.session import explanation
 from gradcli.tape import compile_program
 from gradcli.torch_graph import backward_graph
-from tests.test_ops import _program, _sample
+from tests.test_ops import NAMES, _program, _sample
 
 CASES = [pytest.param(op.name, shapes, params, id=f"{op.name}:{_program(op, shapes, params)}")
          for op in OPS.values() for shapes, params in op.examples[:2] if op.reference is not None]  # (parts: via composites)
@@ -23,7 +23,7 @@ CASES = [pytest.param(op.name, shapes, params, id=f"{op.name}:{_program(op, shap
 def _point(name: str, shapes: tuple, params: dict) -> tuple[str, dict]:
     op = OPS[name]
     program = f"sum({_program(op, shapes, params)})"  # a scalar output, whatever the op's shape
-    point = _sample(name, dict(zip("abcdefgh", shapes, strict=False)), np.random.default_rng(7))
+    point = _sample(name, dict(zip(NAMES, shapes, strict=False)), np.random.default_rng(7))
     if op.index_from is not None:  # an index: whole numbers in range
         point = {k: (np.zeros_like(v) if position >= op.index_from else v)
                  for position, (k, v) in enumerate(point.items())}
