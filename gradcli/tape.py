@@ -231,6 +231,11 @@ class Emitter:
         """Was this optional tensor arg given (not the number that stands in for it)?"""
         return handle not in self.sink.stand_ins
 
+    def tensor(self, value: Any) -> int:
+        """A constant tensor, not a Python number: C++'s at::scalar_tensor(n) that PyTorch divides by
+        (DivBackward0, its next function None), where a number would be DivBackward1's."""
+        return self.sink.constant(np.asarray(value, dtype=float), self.span)
+
     def shape(self, handle: int) -> Shape | None:
         sink = self.sink
         node = sink.nodes[handle] if isinstance(handle, int) and handle < len(sink.nodes) else None

@@ -45,7 +45,7 @@ ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "mm", "mv", "bmm", "baddbmm", "addbmm", "d
                             "cholesky", "linalg_cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "linalg_svd",
                             "svdvals", "slogdet", "inv_ex", "solve_ex", "solve_triangular", "triangular_solve",
                             "cholesky_solve", "cholesky_inverse", "matrix_exp", "pinv", "matrix_power", "matrix_norm",
-                            "cond",
+                            "cond", "multi_dot", "tensorinv", "tensorsolve",
                             # torch.masked's amax and amin are amax and amin
                             "masked.amax", "masked.amax.where", "masked.amin", "masked.amin.where",
                             # the norms' gradients: sums over a channel or a group that cancel to 0, in PyTorch's
@@ -102,7 +102,8 @@ MATRIX_ALGORITHMS = {"det": 1e-13, "inv": 1e-13, "solve": 1e-13, "logdet": 1e-13
                      **dict.fromkeys(("cholesky", "linalg_cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd",
                                       "linalg_svd", "svdvals", "slogdet", "inv_ex", "solve_ex", "solve_triangular",
                                       "triangular_solve", "cholesky_solve", "cholesky_inverse", "matrix_exp", "pinv",
-                                      "matrix_power", "matrix_norm", "cond"), 1e-13),
+                                      "matrix_power", "matrix_norm", "cond", "multi_dot", "tensorinv", "tensorsolve"),
+                                     1e-13),
                      # the pseudo-inverse of an ill-conditioned matrix, and the exponential of a large one: their
                      # rounding grows with the condition number (with the norm, through the squarings)
                      "pinv": 1e-10, "matrix_exp": 1e-11}

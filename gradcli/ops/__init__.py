@@ -22,11 +22,13 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     sorting.py      sort, argsort, msort, topk, kthvalue, median, nanmedian, cummax, cummin, aminmax
     special.py      torch.special's functions (i0, ndtr, erfcx...), nan_to_num, the shrinks, rsub, ldexp
     masked.py       torch.masked's functions: sum, mean, amax, softmax, var... where a mask holds
+    compositions.py linalg.multi_dot, diagflat, linalg.vander, tensorinv, tensorsolve, cov, corrcoef: PyTorch's programs
 """
 
 from __future__ import annotations
 
 from gradcli.ops import (
+    compositions,
     construct,
     conv,
     decompositions,
@@ -70,7 +72,7 @@ __all__ = [
 
 # The modules of rows, in the table's order: a new module of rows is added here alone.
 MODULES = (elementwise, reductions, structure, linalg, shape, indexing, construct, nn, losses, layers, conv, resample,
-           sorting, special, decompositions, masked)
+           sorting, special, decompositions, masked, compositions)
 OPS: dict[str, Op] = {op.name: op for module in MODULES for op in module.ROWS}
 
 # The infix and prefix operators of the language, and the ops they stand for.

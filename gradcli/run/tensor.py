@@ -241,6 +241,12 @@ class _Emitter:
         """Was this optional tensor arg given (not the number that stands in for it)?"""
         return not (isinstance(value, Tensor) and value.stand_in)
 
+    def tensor(self, value: Any) -> Tensor:
+        """A constant tensor, not a Python number (tape.Emitter.tensor): C++'s at::scalar_tensor(n), an int64 one
+        where n is whole."""
+        whole = float(value).is_integer()
+        return Tensor(self.graph, np.asarray(int(value) if whole else value, dtype=INT64 if whole else FLOAT64))
+
 
 def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], span: tuple[int, int],
           cast: str | None = None) -> Tensor:

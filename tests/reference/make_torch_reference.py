@@ -75,7 +75,7 @@ NO_DERIVATIVE = {name for name, op in OPS.items() if op.torch_node == "NotImplem
 DECOMPOSITIONS = {"cholesky": True, "linalg_cholesky": True, "cholesky_ex": True, "eigh": True, "eigvalsh": True,
                   "qr": False, "svd": False, "linalg_svd": False, "svdvals": False, "slogdet": False,
                   "inv_ex": False, "matrix_exp": False, "pinv": False, "matrix_power": False, "matrix_norm": False,
-                  "cond": False, "cholesky_inverse": False}
+                  "cond": False, "cholesky_inverse": False, "tensorinv": False}
 # Of a matrix and a column: whether the column comes first (torch.triangular_solve(b, A), cholesky_solve(b, L)).
 MATRIX_AND_COLUMN = {"solve_ex": False, "solve_triangular": False, "triangular_solve": True, "cholesky_solve": True}
 # The shape ops that take a matrix: the points are (2, 2) matrices of two vectors.
@@ -335,7 +335,7 @@ def points_of(name: str) -> list[tuple]:
     if name == "dsplit":  # a (1, 1, 2) value
         return [([[v]],) for v in VECTORS]
     if name in ("dot", "vdot", "vecdot", "dist", "trapezoid_x", "cumulative_trapezoid_x", "inner", "outer", "mask_index",
-                "masked_select", "einsum", "tensordot", "kron", *LOSSES):
+                "masked_select", "einsum", "tensordot", "kron", "multi_dot", *LOSSES):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name in ("matmul", "mv"):  # a (2, 2) matrix times a vector
         return [([u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
@@ -344,7 +344,7 @@ def points_of(name: str) -> list[tuple]:
                                                                              VECTOR_PAIRS)]
     if name in ("det", "inv", "logdet"):  # (2, 2) matrices: singular ones among them (but for logdet)
         return [([u, v],) for u, v in itertools.product(MATRIX_ROWS, repeat=2) if clear_cut([u, v], name == "logdet")]
-    if name == "solve":  # a (2, 2) matrix and a vector
+    if name in ("solve", "tensorsolve"):  # a (2, 2) matrix and a vector
         return [([u, v], w) for u, v, w in itertools.product(MATRIX_ROWS, MATRIX_ROWS, MATRIX_ROWS[:5])
                 if clear_cut([u, v], True)]
     if name == "addmm":  # a vector added to a (2, 2) matrix times a (2, 2) one

@@ -1,0 +1,314 @@
+"""Composite rows of linear algebra and statistics, each the program of rows PyTorch runs (its C++ in
+aten/src/ATen/native/LinearAlgebra.cpp, Correlation.cpp, TensorShape.cpp), so that `graph` shows the
+nodes PyTorch records: linalg.multi_dot, diagflat, linalg.vander, linalg.tensorinv, linalg.tensorsolve,
+cov and corrcoef.
+
+Their graphs depend on the args' shapes (multi_dot's order of products, cov's count of observations):
+each program asks for them (emit.shape); where they are not known yet, the call is one node
+(shaped_later) whose value at a point is the composite's own, and the tape is built again with the
+point's shapes; a tape for many points refuses it rather than guess.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from gradcli.ops.core import Param, Shape, composite, structural
+from gradcli.ops.linalg import _reshaped
+
+
+def _shapes_or_none(emit: Any, *handles: Any) -> list[Shape] | None:
+    shapes = [emit.shape(h) for h in handles]
+    return None if any(s is None for s in shapes) else shapes
+
+
+def _whole(emit: Any, row: str, *args: Any, **params: Any) -> Any:
+    """Where the args' shapes are not known (the first pass at a point, a tape for many points): the
+    composite as one node (shaped_later), whose rules are the composite's own, each point's tape built
+    with its shapes; at a point the tape is then built again with them, and shows PyTorch's graph."""
+    return emit("shaped_later", *args, of=row, given=tuple(sorted(params.items())))
+
+
+def _later(rule: str) -> Any:
+    def apply(*args: Any, ranks: tuple[int, ...], of: str = "", given: Any = ()) -> Any:
+        from gradcli.ops import OPS
+
+        return getattr(OPS[of], rule)(*args, ranks=ranks, **dict(given))
+
+    return apply
+
+
+def _later_shape(*shapes: Shape, of: str = "", given: Any = ()) -> Shape:
+    from gradcli.ops import OPS
+
+    return tuple(OPS[of].shape(*shapes, **dict(given)))  # type: ignore[misc]
+
+
+def _later_node(constant: Any, shapes: Any, of: str = "", given: Any = ()) -> str:
+    from gradcli.ops import OPS, torch_node_name
+
+    return torch_node_name(OPS[of], constant, shapes, dict(given))
+
+
+def _call(name: str, defaults: dict[str, Any], listed: bool = False) -> Any:
+    """The print rule of a call: its args (a list of them where `listed`), then the params it was given."""
+    def text(args: Any, **params: Any) -> str:
+        said = [f"{key}={value!r}" for key, value in params.items() if key in defaults and value != defaults[key]]
+        written = f"[{', '.join(args)}]" if listed else ", ".join(args)
+        return f"{name}({', '.join([written, *said])})"
+
+    return text
+
+
+# --- linalg.multi_dot: mm in the cheapest order, a 1-D first (last) arg a row (column) --------------
+
+
+def _multi_dot_shape(*shapes: Shape) -> Shape:
+    n = len(shapes)
+    if n < 2:
+        raise ValueError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    if len(shapes[0]) not in (1, 2):
+        raise ValueError(f"multi_dot(): the first tensor must be 1D or 2D but got {len(shapes[0])}D")
+    if len(shapes[-1]) not in (1, 2):
+        raise ValueError(f"multi_dot(): the last tensor must be 1D or 2D but got {len(shapes[-1])}D")
+    for i in range(1, n - 1):
+        if len(shapes[i]) != 2:
+            raise ValueError(f"multi_dot(): tensor {i} must be 2D but got {len(shapes[i])}D")
+    mats = _as_matrices(shapes)
+    for i in range(1, n):
+        if mats[i - 1][1] != mats[i][0]:
+            raise ValueError(f"multi_dot(): tensors {i - 1} and {i} with shapes {list(shapes[i - 1])} and "
+                             f"{list(shapes[i])} cannot be multiplied")
+    return tuple(([shapes[0][0]] if len(shapes[0]) == 2 else []) + ([shapes[-1][1]] if len(shapes[-1]) == 2 else []))
+
+
+def _as_matrices(shapes: Any) -> list[tuple[int, int]]:
+    mats = [tuple(s) for s in shapes]
+    if len(mats[0]) == 1:
+        mats[0] = (1, mats[0][0])
+    if len(mats[-1]) == 1:
+        mats[-1] = (mats[-1][0], 1)
+    return mats
+
+
+def _chain_order(mats: list[tuple[int, int]]) -> list[list[int]]:
+    """PyTorch's matrix_chain_order (Cormen's dynamic program): s[i][j], where the chain i..j splits."""
+    n = len(mats)
+    p = [mats[0][0]] + [m[1] for m in mats]
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = 2**63 - 1
+            for k in range(i, j):
+                q = cost[i][k] + cost[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                if q < cost[i][j]:
+                    cost[i][j], split[i][j] = q, k
+    return split
+
+
+def _multi_dot_program(emit: Any, *tensors: Any) -> Any:
+    shapes = _shapes_or_none(emit, *tensors)
+    if shapes is None:
+        return _whole(emit, "multi_dot", *tensors)
+    out = _multi_dot_shape(*shapes)
+    parts = list(tensors)
+    if len(shapes[0]) == 1:
+        parts[0] = emit("unsqueeze", parts[0], dim=0)
+    if len(shapes[-1]) == 1:
+        parts[-1] = emit("unsqueeze", parts[-1], dim=-1)
+    mats = _as_matrices(shapes)
+    if len(parts) == 2:
+        product = emit("mm", parts[0], parts[1])
+    elif len(parts) == 3:  # (PyTorch's own comparison of the two orders)
+        (a, b), (_, c), (_, d) = mats
+        if a * c * (b + d) > b * d * (a + c):
+            product = emit("mm", parts[0], emit("mm", parts[1], parts[2]))
+        else:
+            product = emit("mm", emit("mm", parts[0], parts[1]), parts[2])
+    else:
+        split = _chain_order(mats)
+
+        def chain(i: int, j: int) -> Any:
+            if i == j:
+                return parts[i]
+            return emit("mm", chain(i, split[i][j]), chain(split[i][j] + 1, j))
+
+        product = chain(0, len(parts) - 1)
+    return emit("reshape", product, shape=out)
+
+
+# --- diagflat, linalg.vander ------------------------------------------------------------------------
+
+
+def _diagflat_shape(x: Shape, offset: int = 0) -> Shape:
+    n = math.prod(x) + abs(offset)
+    return (n, n)
+
+
+def _diagflat_program(emit: Any, x: Any, offset: int = 0) -> Any:
+    return emit("diag_embed", emit("reshape", x, shape=(-1,)), offset=offset)
+
+
+def _vander_shape(x: Shape, N: Any = None) -> Shape:
+    lifted = tuple(x) or (1,)
+    n = lifted[-1] if N is None else N
+    if n <= 1:
+        raise ValueError("N must be greater than 1.")
+    return (*lifted, n)
+
+
+def _vander_program(emit: Any, x: Any, N: Any = None) -> Any:
+    shape = emit.shape(x)
+    if shape is None:
+        return _whole(emit, "vander", x, N=N)
+    out = _vander_shape(shape, N)
+    lifted = emit("unsqueeze", x, dim=-1) if not shape else x
+    column = emit("unsqueeze", lifted, dim=-1)
+    powers = emit("cumprod", emit("expand", column, size=(*out[:-1], out[-1] - 1)), dim=-1)
+    return emit("cat", emit("ones_like", column), powers, dim=-1)
+
+
+# --- linalg.tensorinv, linalg.tensorsolve: inv and solve of the args reshaped to matrices -----------
+
+
+def _tensorinv_shape(a: Shape, ind: int = 2) -> Shape:
+    if ind <= 0:
+        raise ValueError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    start, end = math.prod(a[:ind]), math.prod(a[ind:])
+    if start != end:
+        raise ValueError("Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), "
+                         f"but got {end} != {start}")
+    return (*a[ind:], *a[:ind])
+
+
+def _tensorinv_program(emit: Any, a: Any, ind: int = 2) -> Any:
+    shape = emit.shape(a)
+    if shape is None:
+        return _whole(emit, "tensorinv", a, ind=ind)
+    out = _tensorinv_shape(shape, ind)
+    n = math.prod(shape[ind:])
+    inverse = emit("inv", emit("reshape", a, shape=(n, n)))
+    return _reshaped(emit, inverse, (n, n), (1, n), out)  # (LAPACK's inverse is column-major)
+
+
+def _tensorsolve_order(rank: int, dims: Any) -> list[int]:
+    moved = [d % rank for d in dims]
+    return [d for d in range(rank) if d not in moved] + moved
+
+
+def _tensorsolve_shape(a: Shape, b: Shape, dims: Any = None) -> Shape:
+    if dims is not None:
+        if any(not -len(a) <= d < len(a) for d in dims) or len({d % max(len(a), 1) for d in dims}) != len(dims):
+            raise ValueError(f"movedim: dims {list(dims)} do not name different dims of a {len(a)}-D tensor")
+        a = tuple(a[d] for d in _tensorsolve_order(len(a), dims))
+    result = tuple(a[len(b):])
+    rows, cols = math.prod(result), math.prod(b)
+    if rows != cols or math.prod(a[:len(b)]) != cols:
+        raise ValueError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+                         f"prod(self.shape[:other.ndim]), but got {rows} != {cols}")
+    return result
+
+
+def _tensorsolve_program(emit: Any, a: Any, b: Any, dims: Any = None) -> Any:
+    shapes = _shapes_or_none(emit, a, b)
+    if shapes is None:
+        return _whole(emit, "tensorsolve", a, b, dims=dims)
+    sa, sb = shapes
+    out = _tensorsolve_shape(sa, sb, dims)
+    n = math.prod(out)
+    strides = [math.prod(sa[i + 1:]) for i in range(len(sa))]
+    shape = list(sa)
+    if dims is not None:  # movedim: the dims to the end, as a permutation
+        order = _tensorsolve_order(len(sa), dims)
+        a = emit("permute", a, dims=tuple(order))
+        shape, strides = [sa[i] for i in order], [strides[i] for i in order]
+    matrix = _reshaped(emit, a, shape, strides, (n, n))
+    flat = b if len(sb) == 1 else emit("reshape", b, shape=(-1,))  # (flatten of a vector is itself)
+    return emit("reshape", emit("solve", matrix, flat), shape=out)
+
+
+# --- cov, corrcoef --------------------------------------------------------------------------------
+
+
+def _cov_shape(x: Shape, correction: int = 1) -> Shape:
+    if len(x) > 2:
+        raise ValueError(f"cov(): expected input to have two or fewer dimensions but got an input with {len(x)} "
+                         "dimensions")
+    variables = x[0] if len(x) == 2 else 1
+    return () if variables == 1 else (variables, variables)
+
+
+def _cov_program(emit: Any, x: Any, correction: int = 1) -> Any:
+    shape = emit.shape(x)
+    if shape is None:
+        return _whole(emit, "cov", x, correction=correction)
+    _cov_shape(shape, correction)
+    table = emit("reshape", x, shape=(1, -1)) if len(shape) < 2 else x
+    observations = shape[-1] if shape else 1
+    count = emit.tensor(float(observations))  # (at::scalar_tensor: DivBackward0, not a number's DivBackward1)
+    mean = emit("div", emit("sum", table, dim=1), count)
+    centred = emit("sub", table, emit("unsqueeze", mean, dim=1))
+    factor = observations - correction
+    divisor = emit.tensor(float(max(factor, 0)))  # (degrees of freedom <= 0: PyTorch divides by zero)
+    return emit("squeeze", emit("div", emit("mm", centred, emit("t", centred)), divisor))
+
+
+def _corrcoef_program(emit: Any, x: Any) -> Any:
+    shape = emit.shape(x)
+    if shape is None:
+        return _whole(emit, "corrcoef", x)
+    c = emit("cov", x)
+    if _cov_shape(shape) == ():  # one variable: c / c (NaN where c is 0, NaN or infinite)
+        return emit("div", c, c)
+    deviation = emit("sqrt", emit("diagonal", c))
+    c = emit("div", c, emit("reshape", deviation, shape=(-1, 1)))
+    c = emit("div", c, emit("reshape", deviation, shape=(1, -1)))
+    return emit("clamp", c, min=-1.0, max=1.0)
+
+
+def _examples(*cases: Any) -> Any:
+    return tuple((shapes, params) for shapes, params in cases)
+
+
+ROWS = [
+    # a composite whose graph depends on shapes, where they are not known yet (its value at a point)
+    structural("shaped_later", -1, _later("forward"), _later("vjp"), "None", jvp=_later("jvp"), shape=_later_shape,
+               torch_node_rule=_later_node, params=(Param("of", "str", ""), Param("given", "ints", ())), callable=False,
+               reference=None, text=lambda args, of="", given=(): f"{of}({', '.join(args)})", examples=()),
+    composite("multi_dot", -1, _multi_dot_program, "ViewBackward0", sympy=None, shape=_multi_dot_shape,
+              text=_call("torch.linalg.multi_dot", {}, listed=True),
+              examples=_examples((((2, 3), (3, 4)), {}), (((3,), (3, 2), (2,)), {}), (((2, 3), (3, 1), (1, 2)), {}),
+                                 (((2, 3), (3, 4), (4, 2), (2, 5)), {}), (((3,), (3,)), {})),
+              reference="torch.linalg.multi_dot([a, b])", reference_program="torch.linalg.multi_dot([a, b])"),
+    composite("diagflat", 1, _diagflat_program, "DiagEmbedBackward0", sympy=None, shape=_diagflat_shape,
+              params=(Param("offset", "int", 0),), methods=("diagflat",), text=_call("torch.diagflat", {"offset": 0}),
+              examples=_examples((((3,),), {}), (((2, 2),), {"offset": 1}), (((),), {}), (((3,),), {"offset": -2})),
+              reference="torch.diagflat(a)", reference_program="torch.diagflat(a)"),
+    composite("vander", 1, _vander_program, "CatBackward0", sympy=None, shape=_vander_shape,
+              params=(Param("N", "int", None),), text=_call("torch.linalg.vander", {"N": None}),
+              examples=_examples((((3,),), {}), (((2, 3),), {"N": 4}), (((),), {"N": 2}), (((4,),), {"N": 2})),
+              reference="torch.linalg.vander(a)", reference_program="torch.linalg.vander(a)"),
+    composite("tensorinv", 1, _tensorinv_program, "ReshapeAliasBackward0", sympy=None, shape=_tensorinv_shape,
+              params=(Param("ind", "int", 2),), text=_call("torch.linalg.tensorinv", {"ind": 2}),
+              examples=_examples((((4, 2, 2),), {"ind": 1}), (((2, 3, 6),), {"ind": 2}), (((1, 1),), {"ind": 1})),
+              reference="torch.linalg.tensorinv(a, ind=1)", reference_program="torch.linalg.tensorinv(a, ind=1)"),
+    composite("tensorsolve", 2, _tensorsolve_program, "ViewBackward0", sympy=None, shape=_tensorsolve_shape,
+              params=(Param("dims", "ints", None),), text=_call("torch.linalg.tensorsolve", {"dims": None}),
+              examples=_examples((((2, 3, 6), (2, 3)), {}), (((2, 3, 6), (2, 3)), {"dims": (0, 2)}),
+                                 (((4, 2, 2), (4,)), {}), (((3, 3), (3,)), {})),
+              reference="torch.linalg.tensorsolve(a, b)", reference_program="torch.linalg.tensorsolve(a, b)"),
+    composite("cov", 1, _cov_program, "SqueezeBackward0", sympy=None, shape=_cov_shape,
+              params=(Param("correction", "int", 1),), methods=("cov",), text=_call("torch.cov", {"correction": 1}),
+              examples=_examples((((3, 4),), {}), (((4,),), {}), (((2, 3),), {"correction": 0}),
+                                 (((1, 3),), {"correction": 2})),
+              reference="torch.cov(a)", reference_program="torch.cov(a)"),
+    composite("corrcoef", 1, _corrcoef_program, "ClampBackward1", sympy=None, shape=lambda x: _cov_shape(x),
+              methods=("corrcoef",), text=_call("torch.corrcoef", {}),
+              torch_node_rule=lambda constant, shapes: "DivBackward0" if shapes and _cov_shape(shapes[0]) == ()
+              else "ClampBackward1",
+              examples=_examples((((3, 4),), {}), (((4,),), {}), (((2, 3),), {})),
+              reference="torch.corrcoef(a)", reference_program="torch.corrcoef(a)"),
+]
