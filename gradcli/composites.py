@@ -59,14 +59,16 @@ class Rules:
         return tape, engine.sweep_forward(tape, at, backend), backend
 
     def forward(self, *args: Array, ranks: tuple[int, ...] | None = None, **params: Any) -> Array:
-        tape, values, _ = self.sweep(args, ranks, params)
-        return np.asarray(values[tape.outputs[0]])
+        tape, values, backend = self.sweep(args, ranks, params)
+        return _with_batch(np.asarray(values[tape.outputs[0]]), tape, backend, args, ranks)
 
     def vjp(self, g: Array, ans: Array, *args: Array, ranks: tuple[int, ...] | None = None,
             **params: Any) -> tuple[Any, ...]:
         from gradcli import engine
 
         tape, values, backend = self.sweep(args, ranks, params)
+        if _batch_of(tape, backend, args, ranks):  # (an output the same at every point: its cotangents add up)
+            g = np.sum(g, axis=0)
         adjoints = engine.sweep_backward(tape, values, [tape.outputs[0]], [g], backend)
         return tuple(_input_part(tape, adjoints, i, np.broadcast_shapes(np.shape(ans), np.shape(a)) if ranks is None
                                  else np.shape(a)) for i, a in enumerate(args))
@@ -107,7 +109,20 @@ class Rules:
         given = {tape.inputs[f"a{i}"]: t for i, t in enumerate(tangents) if t is not None and f"a{i}" in tape.inputs}
         out = tape.outputs[0]
         result = engine.jvp_sweep(tape, values, given, out, backend)[out]
-        return np.zeros_like(ans) if result is None else result
+        return np.zeros_like(ans) if result is None else _with_batch(result, tape, backend, args, ranks)
+
+
+def _batch_of(tape: Any, backend: Any, args: tuple[Any, ...], ranks: tuple[int, ...] | None) -> int:
+    """The number of points where the args carry a batch axis and the output depends on none of them
+    (meshgrid's second grid, of a batch of first args): 0 where it has the axis itself."""
+    if ranks is None or backend.lead[tape.outputs[0]]:
+        return 0
+    return next((np.shape(a)[0] for a, rank in zip(args, ranks, strict=True) if np.ndim(a) > rank), 0)
+
+
+def _with_batch(value: Any, tape: Any, backend: Any, args: tuple[Any, ...], ranks: tuple[int, ...] | None) -> Any:
+    count = _batch_of(tape, backend, args, ranks)
+    return np.broadcast_to(value, (count, *np.shape(value))) if count else value
 
 
 def _input_part(tape: Any, adjoints: list[Any], i: int, shape: tuple[int, ...]) -> Any:

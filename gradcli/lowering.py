@@ -201,7 +201,7 @@ def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, A
     """The tensor args and the params of a call of `op`, as the library's parser binds them:
     positional args first (the op's tensors, then its params in order), then keywords."""
     args, keywords = list(args), list(keywords)
-    if op.arity == -1 and op.params and op.params[0].kind == "str":
+    if op.arity == -1 and op.params and op.params[0].kind == "str" and op.params[0].default is None:
         # einsum('ij,jk->ik', a, b): the string first, then the tensors (or a list of them)
         if args and front.kind(args[0]) == STR:
             keywords, args = [(op.params[0].name, args[0]), *keywords], args[1:]

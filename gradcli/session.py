@@ -985,7 +985,8 @@ _GROUPS = {"elementwise": "elementwise functions", "reductions": "reductions", "
            "shape": "shape", "linalg": "linear algebra", "indexing": "structure", "construct": "constructors", "nn": "torch.nn.functional",
            "losses": "torch.nn.functional", "layers": "torch.nn.functional", "conv": "torch.nn.functional",
            "resample": "torch.nn.functional", "sorting": "reductions", "special": "elementwise functions",
-           "decompositions": "linear algebra", "masked": "reductions", "compositions": "linear algebra"}
+           "decompositions": "linear algebra", "masked": "reductions", "compositions": "linear algebra",
+           "statistics": "reductions", "lu": "linear algebra"}
 
 
 def functions() -> list[FunctionEntry]:

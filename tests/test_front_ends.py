@@ -68,6 +68,9 @@ KNOWN: dict[str, str] = {
     "cross_entropy_probs[1]": "a 0-d weight is broadcast; PyTorch: RuntimeError weight tensor should be defined for all 3 classes",
     "nll_loss[1]": "a 0-d weight is broadcast; PyTorch: RuntimeError weight tensor should be defined for all 3 classes",
     "layer_norm[1]": "a 0-d bias is broadcast; PyTorch: RuntimeError Expected bias to be of same shape as normalized_shape",
+    # run's integer tensors are int64; PyTorch's LU pivots are int32 (as torch.linalg.lu_factor gives them)
+    **{case: "run takes int64 pivots; PyTorch: RuntimeError LU_pivots is expected to be a contiguous tensor of "
+             "torch.int32 dtype" for case in ("lu_unpack", "lu_unpack[1]", "lu_solve", "lu_solve[1]")},
 }
 
 

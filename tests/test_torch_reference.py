@@ -45,7 +45,8 @@ ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "mm", "mv", "bmm", "baddbmm", "addbmm", "d
                             "cholesky", "linalg_cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "linalg_svd",
                             "svdvals", "slogdet", "inv_ex", "solve_ex", "solve_triangular", "triangular_solve",
                             "cholesky_solve", "cholesky_inverse", "matrix_exp", "pinv", "matrix_power", "matrix_norm",
-                            "cond", "multi_dot", "tensorinv", "tensorsolve",
+                            "cond", "multi_dot", "tensorinv", "tensorsolve", "lu_factor_ex", "lu_factor", "lu", "linalg_lu",
+                            "lu_solve",
                             # torch.masked's amax and amin are amax and amin
                             "masked.amax", "masked.amax.where", "masked.amin", "masked.amin.where",
                             # the norms' gradients: sums over a channel or a group that cancel to 0, in PyTorch's
@@ -102,7 +103,8 @@ MATRIX_ALGORITHMS = {"det": 1e-13, "inv": 1e-13, "solve": 1e-13, "logdet": 1e-13
                      **dict.fromkeys(("cholesky", "linalg_cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd",
                                       "linalg_svd", "svdvals", "slogdet", "inv_ex", "solve_ex", "solve_triangular",
                                       "triangular_solve", "cholesky_solve", "cholesky_inverse", "matrix_exp", "pinv",
-                                      "matrix_power", "matrix_norm", "cond", "multi_dot", "tensorinv", "tensorsolve"),
+                                      "matrix_power", "matrix_norm", "cond", "multi_dot", "tensorinv", "tensorsolve",
+                                      "lu_factor_ex", "lu_factor", "lu", "linalg_lu", "lu_solve"),
                                      1e-13),
                      # the pseudo-inverse of an ill-conditioned matrix, and the exponential of a large one: their
                      # rounding grows with the condition number (with the norm, through the squarings)

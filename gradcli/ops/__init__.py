@@ -19,9 +19,11 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     conv.py         convolution and pooling: conv1d/2d/3d, conv_transpose1d/2d/3d, avg_pool1d/2d/3d, max_pool1d/2d/3d
     resample.py     interpolate (every mode), upsample_nearest/bilinear, adaptive_avg/max_pool1d/2d/3d
     decompositions.py  cholesky, qr, eigh, svd, slogdet, pinv, matrix_exp...: LAPACK's values, PyTorch's derivatives
-    sorting.py      sort, argsort, msort, topk, kthvalue, median, nanmedian, cummax, cummin, aminmax
-    special.py      torch.special's functions (i0, ndtr, erfcx...), nan_to_num, the shrinks, rsub, ldexp
+    sorting.py      sort, argsort, msort, topk, kthvalue, mode, median, nanmedian, cummax, cummin, aminmax
+    special.py      torch.special's functions (i0, ndtr, erfcx...), nan_to_num, the shrinks, rsub, ldexp, frexp
     masked.py       torch.masked's functions: sum, mean, amax, softmax, var... where a mask holds
+    lu.py           linalg.lu_factor(_ex), torch.lu, linalg.lu, lu_unpack, lu_solve: LAPACK's getrf, PyTorch's derivatives
+    statistics.py   renorm, cdist, pdist: norms of slices and distances of rows, PyTorch's kernels' derivatives
     compositions.py linalg.multi_dot, diagflat, linalg.vander, tensorinv, tensorsolve, cov, corrcoef: PyTorch's programs
 """
 
@@ -37,6 +39,7 @@ from gradcli.ops import (
     layers,
     linalg,
     losses,
+    lu,
     masked,
     nn,
     reductions,
@@ -44,6 +47,7 @@ from gradcli.ops import (
     shape,
     sorting,
     special,
+    statistics,
     structure,
 )
 from gradcli.ops.construct import CONSTRUCTORS, DTYPES, SIZED
@@ -72,7 +76,7 @@ __all__ = [
 
 # The modules of rows, in the table's order: a new module of rows is added here alone.
 MODULES = (elementwise, reductions, structure, linalg, shape, indexing, construct, nn, losses, layers, conv, resample,
-           sorting, special, decompositions, masked, compositions)
+           sorting, special, decompositions, masked, compositions, statistics, lu)
 OPS: dict[str, Op] = {op.name: op for module in MODULES for op in module.ROWS}
 
 # The infix and prefix operators of the language, and the ops they stand for.

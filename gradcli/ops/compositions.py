@@ -1,7 +1,7 @@
 """Composite rows of linear algebra and statistics, each the program of rows PyTorch runs (its C++ in
 aten/src/ATen/native/LinearAlgebra.cpp, Correlation.cpp, TensorShape.cpp), so that `graph` shows the
 nodes PyTorch records: linalg.multi_dot, diagflat, linalg.vander, linalg.tensorinv, linalg.tensorsolve,
-cov and corrcoef.
+cov, corrcoef, meshgrid, cartesian_prod and combinations.
 
 Their graphs depend on the args' shapes (multi_dot's order of products, cov's count of observations):
 each program asks for them (emit.shape); where they are not known yet, the call is one node
@@ -14,6 +14,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
+from gradcli.errors import Limits, over_limit
 from gradcli.ops.core import Param, Shape, composite, structural
 from gradcli.ops.linalg import _reshaped
 
@@ -311,4 +314,232 @@ ROWS = [
               else "ClampBackward1",
               examples=_examples((((3, 4),), {}), (((4,),), {}), (((2, 3),), {})),
               reference="torch.corrcoef(a)", reference_program="torch.corrcoef(a)"),
+]
+
+
+# --- meshgrid, cartesian_prod, combinations: views of each arg expanded to the grid ------------------
+
+
+def _grid_check(name: str, shapes: Any) -> None:
+    for shape in shapes:
+        if len(shape) > 1:
+            raise ValueError(f"{name}: Expected 0D or 1D tensor in the tensor list but got: {len(shape)}D"
+                             if name == "torch.meshgrid" else f"Expect a 1D vector, but got shape {list(shape)}")
+
+
+def _meshgrid_order(count: int, indexing: str) -> list[int]:
+    """Which arg each grid views: 'xy' swaps the first two (args and grids alike), as PyTorch does."""
+    order = list(range(count))
+    if indexing == "xy" and count >= 2:
+        order[0], order[1] = 1, 0
+    return order
+
+
+def _meshgrid_shape(*shapes: Shape, indexing: str = "ij", part: int = 0, of: Any = None) -> Shape:
+    if not shapes:
+        raise ValueError("torch.meshgrid: Expected at least one tensor")
+    _grid_check("torch.meshgrid", shapes)
+    if of is not None and of != len(shapes):
+        raise ValueError(f"cannot unpack {len(shapes)} values into {of} names")
+    if not -len(shapes) <= part < len(shapes):
+        raise ValueError(f"tuple index out of range: meshgrid gives {len(shapes)} values")
+    sizes = [math.prod(shapes[i]) for i in _meshgrid_order(len(shapes), indexing)]
+    return tuple(sizes)
+
+
+def _grid(emit: Any, x: Any, which: int, sizes: list[int]) -> tuple[Any, list[int]]:
+    """x viewed along axis `which` of the grid and expanded to it (PyTorch's meshgrid), and its strides."""
+    view = [1] * len(sizes)
+    view[which] = sizes[which]
+    strides = [0 if view[d] == 1 and sizes[d] != 1 else math.prod(view[d + 1:]) for d in range(len(sizes))]
+    shaped = emit("reshape", x, shape=tuple(-1 if d == which else 1 for d in range(len(sizes))))
+    return emit("expand", shaped, size=tuple(sizes)), strides
+
+
+def _meshgrid_program(emit: Any, *tensors: Any, indexing: str = "ij", part: int = 0, of: Any = None) -> Any:
+    shapes = _shapes_or_none(emit, *tensors)
+    if shapes is None:
+        return _whole(emit, "meshgrid", *tensors, indexing=indexing, part=part, of=of)
+    sizes = list(_meshgrid_shape(*shapes, indexing=indexing, part=part, of=of))
+    which = part % len(tensors)  # (with 'xy', the first two args' grids swapped, and swapped back)
+    return _grid(emit, tensors[which], _meshgrid_order(len(tensors), indexing)[which], sizes)[0]
+
+
+def _cartesian_prod_shape(*shapes: Shape) -> Shape:
+    _grid_check("cartesian_prod", shapes)
+    if any(len(s) != 1 for s in shapes):
+        raise ValueError(f"Expect a 1D vector, but got shape {next(list(s) for s in shapes if len(s) != 1)}")
+    if len(shapes) == 1:
+        return tuple(shapes[0])
+    return (math.prod(s[0] for s in shapes), len(shapes))
+
+
+def _cartesian_prod_program(emit: Any, *tensors: Any) -> Any:
+    shapes = _shapes_or_none(emit, *tensors)
+    if shapes is None:
+        return _whole(emit, "cartesian_prod", *tensors)
+    _cartesian_prod_shape(*shapes)
+    if len(tensors) == 1:  # (the arg itself, no node: PyTorch returns it)
+        return tensors[0]
+    sizes = [s[0] for s in shapes]
+    flat = []
+    for i, x in enumerate(tensors):
+        grid, strides = _grid(emit, x, i, sizes)
+        flat.append(_reshaped(emit, grid, sizes, strides, (math.prod(sizes),)))
+    return emit("stack", *flat, dim=1)
+
+
+def _combination_count(n: int, r: int, with_replacement: bool) -> int:
+    return math.comb(n + r - 1, r) if with_replacement else math.comb(n, r)
+
+
+def _combinations_shape(x: Shape, r: int = 2, with_replacement: bool = False) -> Shape:
+    if len(x) != 1:
+        raise ValueError(f"Expect a 1D vector, but got shape {list(x)}")
+    if r < 0:
+        raise ValueError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return (0,)
+    n = x[0]
+    grid = n**r if n < 2 or r * math.log(n) < 64 else 2**64  # (PyTorch makes r grids of n**r first)
+    if grid * r > Limits.get("elements"):
+        raise over_limit(f"combinations of {n} elements taken {r} at a time makes {r} grids of {n}**{r} elements",
+                         "elements")
+    return (_combination_count(n, r, with_replacement), r)
+
+
+def _triu_mask(n: int, r: int, with_replacement: bool) -> np.ndarray:
+    """PyTorch's _triu_mask: the places of the grid whose indices rise (i < j < k...; <= with replacement)."""
+    grids = np.meshgrid(*([np.arange(n)] * r), indexing="ij")
+    mask = np.ones((n,) * r, dtype=bool)
+    for i in range(r - 1):
+        mask &= grids[i] <= grids[i + 1] if with_replacement else grids[i] < grids[i + 1]
+    return mask
+
+
+def _combinations_program(emit: Any, x: Any, r: int = 2, with_replacement: bool = False) -> Any:
+    shape = emit.shape(x)
+    if shape is None:
+        return _whole(emit, "combinations", x, r=r, with_replacement=with_replacement)
+    _combinations_shape(shape, r, with_replacement)
+    if r == 0:
+        return emit.tensor(np.zeros(0))  # (at::empty: no node)
+    n = shape[0]
+    mask = emit.tensor(_triu_mask(n, r, with_replacement))
+    picked = [emit("masked_select", _grid(emit, x, i, [n] * r)[0], mask) for i in range(r)]
+    return emit("stack", *picked, dim=1)
+
+
+def _parts_call(name: str) -> Any:
+    def text(args: Any, indexing: str = "ij", part: int = 0, of: Any = None) -> str:
+        said = "" if indexing == "ij" else f", indexing={indexing!r}"
+        return f"{name}({', '.join(args)}{said})[{part}]"
+
+    return text
+
+
+ROWS += [
+    composite("meshgrid", -1, _meshgrid_program, "ExpandBackward0", sympy=None, shape=_meshgrid_shape, parts=-1,
+              params=(Param("indexing", "str", "ij", choices=("ij", "xy")),), text=_parts_call("torch.meshgrid"),
+              examples=_examples((((3,), (2,)), {"part": 0}), (((3,), (2,)), {"part": 1, "indexing": "xy"}),
+                                 (((), (2,), (3,)), {"part": 2, "indexing": "xy"}), (((3,),), {"part": 0})),
+              reference="torch.meshgrid(a, b, indexing='ij')[0]",
+              reference_program="torch.meshgrid(a, b, indexing='ij')[0]"),
+    composite("cartesian_prod", -1, _cartesian_prod_program, "StackBackward0", sympy=None, shape=_cartesian_prod_shape,
+              text=_call("torch.cartesian_prod", {}),
+              examples=_examples((((3,), (2,)), {}), (((2,), (1,), (3,)), {}), (((3,),), {})),
+              reference="torch.cartesian_prod(a, b)", reference_program="torch.cartesian_prod(a, b)"),
+    composite("combinations", 1, _combinations_program, "StackBackward0", sympy=None, shape=_combinations_shape,
+              params=(Param("r", "int", 2), Param("with_replacement", "bool", False)),
+              text=_call("torch.combinations", {"r": 2, "with_replacement": False}),
+              examples=_examples((((4,),), {}), (((3,),), {"r": 3, "with_replacement": True}), (((3,),), {"r": 1})),
+              reference="torch.combinations(a)", reference_program="torch.combinations(a)"),
+]
+
+
+# --- gradient: central differences inside, one-sided (edge_order 1 or 2) at the ends, per dim ----------
+
+
+def _gradient_dims(x: Shape, dim: Any) -> list[int]:
+    if dim is None:
+        return list(range(len(x)))
+    dims = list(dim) if isinstance(dim, tuple) else [dim]
+    if len(x) == 0:
+        raise ValueError("torch.gradient only supports tensors of 1 or more dimensions")
+    return [d % len(x) if -len(x) <= d < len(x) else _bad_dim(d, len(x)) for d in dims]
+
+
+def _bad_dim(d: int, rank: int) -> int:
+    raise ValueError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {d})")
+
+
+def _spacings(spacing: Any, count: int) -> list[float]:
+    if spacing is None:
+        return [1.0] * count
+    if isinstance(spacing, tuple):
+        if len(spacing) != count:
+            raise ValueError(f"torch.gradient expected spacing to be unspecified, a scalar or a list of length {count} "
+                             f"but got a list of length {len(spacing)}")
+        return [float(s) for s in spacing]
+    return [float(spacing)] * count
+
+
+def _gradient_shape(x: Shape, spacing: Any = None, dim: Any = None, edge_order: int = 1, part: int = 0,
+                    of: Any = None) -> Shape:
+    if edge_order not in (1, 2):
+        raise ValueError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if not x:
+        raise ValueError("torch.gradient only supports tensors of 1 or more dimensions")
+    dims = _gradient_dims(x, dim)
+    _spacings(spacing, len(dims))
+    for d in dims:
+        if x[d] < edge_order + 1:
+            raise ValueError("torch.gradient expected each dimension size to be at least edge_order+1")
+    if of is not None and of != len(dims):
+        raise ValueError(f"cannot unpack {len(dims)} values into {of} names")
+    if not -len(dims) <= part < len(dims):
+        raise ValueError(f"tuple index out of range: gradient gives {len(dims)} values")
+    return x
+
+
+def _gradient_program(emit: Any, x: Any, spacing: Any = None, dim: Any = None, edge_order: int = 1, part: int = 0,
+                      of: Any = None) -> Any:
+    shape = emit.shape(x)
+    if shape is None:
+        return _whole(emit, "gradient", x, spacing=spacing, dim=dim, edge_order=edge_order, part=part, of=of)
+    _gradient_shape(shape, spacing, dim, edge_order, part, of)
+    dims = _gradient_dims(shape, dim)
+    which = part % len(dims)
+    axis, step = dims[which], _spacings(spacing, len(dims))[which]
+    n = shape[axis]
+
+    def piece(start: int, stop: int) -> Any:  # at::slice(self, axis, start, stop)
+        start, stop = start % n if start < 0 else start, stop % n if stop < 0 else min(stop, n)
+        return emit("narrow", x, dim=axis, start=start, length=stop - start)
+
+    def scaled(start: int, stop: int, factor: float) -> Any:
+        return emit("mul_scalar", piece(start, stop), other=factor)
+
+    center = emit("div_scalar", emit("sub", piece(2, n), piece(0, n - 2)), other=step)
+    if edge_order == 1:
+        before = emit("div_scalar", emit("sub", piece(1, 2), piece(0, 1)), other=step)
+        after = emit("div_scalar", emit("sub", piece(n - 1, n), piece(n - 2, n - 1)), other=step)
+    else:
+        before = emit("div_scalar", emit("sub", emit("add", scaled(0, 1, -1.5), scaled(1, 2, 2.0)), scaled(2, 3, 0.5)),
+                      other=step)
+        after = emit("div_scalar", emit("add", emit("sub", scaled(n - 3, n - 2, 0.5), scaled(n - 2, n - 1, 2.0)),
+                                        scaled(n - 1, n, 1.5)), other=step)
+    return emit("cat", before, emit("div_scalar", center, other=2.0), after, dim=axis)
+
+
+ROWS += [
+    composite("gradient", 1, _gradient_program, "CatBackward0", sympy=None, shape=_gradient_shape, parts=-1,
+              params=(Param("spacing", "floats", None), Param("dim", "dims", None), Param("edge_order", "int", 1)),
+              text=lambda args, spacing=None, dim=None, edge_order=1, part=0, of=None: (
+                  f"torch.gradient({args[0]}" + ("" if spacing is None else f", spacing={spacing!r}")
+                  + ("" if dim is None else f", dim={dim!r}") + ("" if edge_order == 1 else f", edge_order={edge_order}")
+                  + f")[{part}]"),
+              examples=_examples((((5,),), {"part": 0}), (((3, 4),), {"part": 1, "spacing": 2.0}),
+                                 (((4, 3),), {"part": 0, "edge_order": 2}), (((3, 4),), {"part": 0, "dim": 1})),
+              reference="torch.gradient(a)[0]", reference_program="torch.gradient(a)[0]"),
 ]

@@ -67,7 +67,8 @@ class Param(NamedTuple):
     kind: "int"; "float"; "bool"; "str" (one of `choices`); "dtype" (a dtype's name: the result's
     dtype, which the lowering takes out of the params for the front end: Bound.cast); "dims" (an int, a tuple of ints,
     or None: every axis); "ints" (a tuple of ints, given as a tuple, a list, or as the rest of
-    the positional args: `x.reshape(2, 3)`); "sizes" (an int, for every axis, or a tuple of ints and Nones); "axes" (an int, or a pair of tuples of ints:
+    the positional args: `x.reshape(2, 3)`); "sizes" (an int, for every axis, or a tuple of ints and Nones); "floats" (a
+    number, for every axis, or a tuple of numbers); "axes" (an int, or a pair of tuples of ints:
     tensordot's dims). Every kind takes None where the default is None.
     """
 
@@ -108,6 +109,12 @@ class Param(NamedTuple):
             if len(value) != 2 or not all(isinstance(part, tuple) for part in value):
                 raise ValueError(f"{self.name} must be {_KIND_TEXT[kind]}")
             return tuple(tuple(_whole(self.name, v) for v in part) for part in value)
+        if kind == "floats":  # one number for every axis, or a tuple of them (gradient's spacing)
+            if isinstance(value, tuple):
+                if not all(isinstance(v, (int, float)) for v in value):
+                    raise ValueError(f"{self.name} must be {_KIND_TEXT[kind]}")
+                return tuple(float(v) for v in value)
+            return float(value)
         if kind == "sizes":  # one size for every axis, or a tuple of them (adaptive pooling's None keeps the input's)
             if not isinstance(value, tuple):
                 return _whole(self.name, value)
@@ -136,7 +143,7 @@ _DTYPE_NAMES = {"float64": "float64", "double": "float64", "float32": "float32",
                 "half": "float16", "int64": "int64", "long": "int64", "int32": "int32", "int": "int32", "bool": "bool"}
 
 _KIND_TEXT = {"int": "a whole number", "float": "a number", "bool": "True or False", "dims": "a dim or a tuple of dims",
-              "ints": "whole numbers", "sizes": "whole numbers or None", "axes": "a whole number or a pair of lists of dims"}
+              "ints": "whole numbers", "sizes": "whole numbers or None", "floats": "a number or a tuple of numbers", "axes": "a whole number or a pair of lists of dims"}
 
 
 def _whole(name: str, value: Any) -> int:

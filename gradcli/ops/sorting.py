@@ -1,4 +1,4 @@
-"""The rows of sorting and selection: sort, argsort, msort, topk, kthvalue, median, nanmedian,
+"""The rows of sorting and selection: sort, argsort, msort, topk, kthvalue, mode, median, nanmedian,
 cummax, cummin, aminmax.
 
 The ones that give a tuple, (values, indices) as torch.max(x, dim) does (Op.parts, Op.fields), send
@@ -260,6 +260,22 @@ def _kthvalue_pick(y: Array, k: int = 1, **_: Any) -> Array:
     def pick(queue: list[tuple[float, int]]) -> list[int]:
         _quick_select(queue, k - 1, _greater)
         return [queue[k - 1][1]]
+
+    return _each_slice(y, 1, pick)
+
+
+def _mode_pick(y: Array, **_: Any) -> Array:
+    def pick(queue: list[tuple[float, int]]) -> list[int]:
+        # PyTorch's CPU mode: std::sort by value alone, then the last of the first longest run of equal values
+        _std_sort(queue, 0, len(queue), lambda a, b: a[0] < b[0])
+        best, count, longest = 0, 0, 0
+        for i, (value, index) in enumerate(queue):
+            count += 1
+            if i == len(queue) - 1 or value != queue[i + 1][0]:
+                if count > longest:
+                    best, longest = index, count
+                count = 0
+        return [best]
 
     return _each_slice(y, 1, pick)
 
@@ -577,6 +593,7 @@ _SORT = Selection("sort", _sort_pick)
 _MSORT = Selection("msort", _sort_pick, default_dim=0)
 _TOPK = Selection("topk", _topk_pick)
 _KTH = Selection("kthvalue", _kthvalue_pick, reduces=True)
+_MODE = Selection("mode", _mode_pick, reduces=True)
 _CUMMAX = Selection("cummax", _cumulative_pick(largest=True), default_dim=None)
 _CUMMIN = Selection("cummin", _cumulative_pick(largest=False), default_dim=None)
 
@@ -597,6 +614,8 @@ ROWS = [
     _tuple_row("kthvalue", _KTH, "KthvalueBackward0", (K, DIM_LAST, KEEPDIM), _k_shape("kthvalue", _KTH),
                ((((4,),), {"k": 2}), (((2, 3),), {"k": 2, "dim": 0}), (((2, 3),), {"k": 3, "keepdim": True})),
                reference="torch.kthvalue(a, 1)[0]"),
+    _tuple_row("mode", _MODE, "ModeBackward0", (DIM_LAST, KEEPDIM), _along_shape("mode", True),
+               ((((4,),), {}), (((2, 3),), {"dim": 0}), (((2, 3),), {"keepdim": True}), (((),), {}))),
     *_median_rows("median"),
     *_median_rows("nanmedian"),
     _tuple_row("cummax", _CUMMAX, "CummaxBackward0", (DIM_INT,), _along_shape("cummax", False, None),

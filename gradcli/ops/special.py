@@ -421,6 +421,27 @@ def _with(*params: dict[str, Any]) -> tuple[Any, ...]:
     return tuple([((shape,), {}) for shape in [(), (4,), (2, 3)]] + [((shape,), p) for p in params for shape in [(), (2, 3)]])
 
 
+
+def _frexp(x: Any, ranks: tuple[int, ...], part: int = 0, of: Any = None) -> Any:
+    mantissa, exponent = np.frexp(np.asarray(getattr(x, "primal", x)))
+    if part % 2:
+        return np.asarray(exponent, dtype=float)
+    return x / np.exp2(exponent.astype(float)) if hasattr(x, "primal") else mantissa  # (a dual number: the Hessian)
+
+
+def _frexp_vjp(g: Any, ans: Any, x: Any, ranks: tuple[int, ...], part: int = 0, of: Any = None) -> tuple[Any]:
+    if part % 2:
+        return (np.zeros(np.shape(x)),)
+    with np.errstate(over="ignore"):
+        return (g / np.exp2(np.frexp(np.asarray(getattr(x, "primal", x)))[1].astype(float)),)
+
+
+def _frexp_jvp(tangents: Any, ans: Any, x: Any, ranks: tuple[int, ...], part: int = 0, of: Any = None) -> Any:
+    if part % 2 or tangents[0] is None:
+        return np.zeros(np.shape(ans))
+    return _frexp_vjp(tangents[0], ans, x, ranks)[0]
+
+
 ROWS: list[Op] = [
     elementwise("i0", 1, _i0, lambda xp, g, ans, x: (g * _i1(xp, x),), "I0Backward0",
                 sympy=lambda x: load_sympy().besseli(0, x), ufuncs=(_I0,), methods=("i0",)),
@@ -531,4 +552,12 @@ ROWS: list[Op] = [
                sympy=lambda x: x, spellings=("conj", "conj_physical", "resolve_conj", "resolve_neg", "real"),
                methods=("positive", "conj", "conj_physical", "resolve_conj", "resolve_neg"),
                examples=(((((3,),), {})), ((((2, 3),), {}))), reference="torch.positive(a)"),
+    # frexp: (mantissa, exponent), x = mantissa * 2**exponent; the exponent an integer (no gradient), the
+    # mantissa's gradient g / exp2(exponent), as PyTorch's FrexpBackward0 (0 where exp2 overflows)
+    structural("frexp", 1, _frexp, _frexp_vjp, "FrexpBackward0", jvp=_frexp_jvp,
+               shape=lambda x, part=0, of=None: x, parts=2, fields=("mantissa", "exponent"), integer_parts=(1,),
+               dtype="keeps", methods=("frexp",), text=lambda args, part=0, of=None: f"torch.frexp({args[0]})[{part}]",
+               examples=((((4,),), {"part": 0}), (((2, 3),), {"part": 0}), (((),), {"part": 0})),
+               reference="torch.frexp(a)[0]", reference_program="torch.frexp(a)[0]"),
 ]
+

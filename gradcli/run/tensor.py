@@ -243,9 +243,12 @@ class _Emitter:
 
     def tensor(self, value: Any) -> Tensor:
         """A constant tensor, not a Python number (tape.Emitter.tensor): C++'s at::scalar_tensor(n), an int64 one
-        where n is whole."""
-        whole = float(value).is_integer()
-        return Tensor(self.graph, np.asarray(int(value) if whole else value, dtype=INT64 if whole else FLOAT64))
+        where n is whole; a mask stays one."""
+        array = np.asarray(value)
+        if array.dtype == BOOL:  # (a mask: combinations' places)
+            return Tensor(self.graph, array)
+        whole = array.ndim == 0 and float(array).is_integer()
+        return Tensor(self.graph, array.astype(INT64 if whole else FLOAT64))
 
 
 def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], span: tuple[int, int],

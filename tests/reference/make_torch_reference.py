@@ -75,12 +75,13 @@ NO_DERIVATIVE = {name for name, op in OPS.items() if op.torch_node == "NotImplem
 DECOMPOSITIONS = {"cholesky": True, "linalg_cholesky": True, "cholesky_ex": True, "eigh": True, "eigvalsh": True,
                   "qr": False, "svd": False, "linalg_svd": False, "svdvals": False, "slogdet": False,
                   "inv_ex": False, "matrix_exp": False, "pinv": False, "matrix_power": False, "matrix_norm": False,
-                  "cond": False, "cholesky_inverse": False, "tensorinv": False}
+                  "cond": False, "cholesky_inverse": False, "tensorinv": False, "lu_factor_ex": False, "lu_factor": False,
+                  "lu": False, "linalg_lu": False}
 # Of a matrix and a column: whether the column comes first (torch.triangular_solve(b, A), cholesky_solve(b, L)).
 MATRIX_AND_COLUMN = {"solve_ex": False, "solve_triangular": False, "triangular_solve": True, "cholesky_solve": True}
 # The shape ops that take a matrix: the points are (2, 2) matrices of two vectors.
 MATRIX_OPS = {"transpose", "permute", "t", "diagonal", "trace", "tril", "triu", "rot90", "transpose_copy", "permute_copy",
-              "t_copy", "diagonal_copy", "H", "fliplr", "vsplit"}
+              "t_copy", "diagonal_copy", "H", "fliplr", "vsplit", "renorm", "pdist"}
 # cross_entropy and nll_loss: (N, C) = (2, 2) inputs of special values, and class indices or
 # probabilities (a float target); (C,) inputs and one class index in VARIANTS.
 CLASS_TARGETS = [[0, 1], [1, 1], [0, 0]]
@@ -335,8 +336,15 @@ def points_of(name: str) -> list[tuple]:
     if name == "dsplit":  # a (1, 1, 2) value
         return [([[v]],) for v in VECTORS]
     if name in ("dot", "vdot", "vecdot", "dist", "trapezoid_x", "cumulative_trapezoid_x", "inner", "outer", "mask_index",
-                "masked_select", "einsum", "tensordot", "kron", "multi_dot", *LOSSES):
+                "masked_select", "einsum", "tensordot", "kron", "multi_dot", "meshgrid", "cartesian_prod", *LOSSES):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
+    if name == "lu_unpack":  # a packed (2, 2) LU and LAPACK's 1-based pivots (a swap, or none)
+        return [([u, v], p) for u, v in itertools.product(VECTOR_PAIRS[:4], repeat=2) for p in ([2, 2], [1, 2])]
+    if name == "lu_solve":  # a (2, 1) column, a packed (2, 2) LU, clearly invertible, and its pivots
+        return [([[w[0]], [w[1]]], [u, v], p) for u, v, w in itertools.product(MATRIX_ROWS, MATRIX_ROWS, MATRIX_ROWS[:5])
+                if clear_cut([u, v], True) for p in ([2, 2], [1, 2])]
+    if name == "cdist":  # the distances of a (2, 2) matrix's rows to a (1, 2) one's
+        return [([u, v], [w]) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
     if name in ("matmul", "mv"):  # a (2, 2) matrix times a vector
         return [([u, v], w) for u, v, w in itertools.product(VECTOR_PAIRS[:4], VECTOR_PAIRS[:4], VECTOR_PAIRS)]
     if name == "mm":  # a (2, 2) matrix times a (2, 1) one
