@@ -293,7 +293,8 @@ PROPERTIES: dict[str, tuple[str, dict[str, Any]]] = {'T': ('permute', {'dims': N
      'mH': ('transpose', {'dim0': -2, 'dim1': -1})}
 # the parts of PyTorch's namedtuples: max(x, 0).values
 FIELDS = frozenset(['L', 'LU', 'P', 'Q', 'R', 'S', 'U', 'V', 'Vh', 'cloned_coefficient', 'eigenvalues', 'eigenvectors', 'exponent',
-     'indices', 'info', 'logabsdet', 'mantissa', 'pivots', 'result', 'solution', 'values'])
+     'indices', 'info', 'logabsdet', 'mantissa', 'pivots', 'rank', 'residuals', 'result', 'singular_values', 'solution',
+     'values'])
 CONSTANTS: dict[str, float] = {'pi': 3.141592653589793, 'e': 2.718281828459045, 'inf': math.inf, 'nan': math.nan}
 DTYPES = frozenset(['bfloat16', 'bool', 'double', 'float', 'float16', 'float32', 'float64', 'half', 'int', 'int16', 'int32', 'int64',
      'int8', 'long', 'uint8'])
@@ -320,28 +321,28 @@ FUNCTIONS = frozenset(['_native_batch_norm_legit', '_prelu_kernel', '_softmax_ba
      'inv_ex', 'inverse', 'kl_div', 'kron', 'kthvalue', 'l1_loss', 'layer_norm', 'ldexp', 'le', 'leaky_relu', 'lerp',
      'lgamma', 'linear', 'ln', 'local_response_norm', 'log', 'log10', 'log1p', 'log2', 'log_ndtr', 'log_softmax',
      'logaddexp', 'logaddexp2', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logit',
-     'logsigmoid', 'logsumexp', 'lt', 'lu', 'lu_factor', 'lu_factor_ex', 'lu_solve', 'lu_unpack', 'margin_ranking_loss',
-     'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'matrix_exp', 'matrix_norm', 'matrix_power', 'max',
-     'max_pool1d', 'max_pool2d', 'max_pool3d', 'max_unpool1d', 'max_unpool2d', 'max_unpool3d', 'maximum', 'mean',
-     'median', 'meshgrid', 'min', 'minimum', 'mish', 'mm', 'mod', 'mode', 'moveaxis', 'movedim', 'mse_loss', 'msort',
-     'mul', 'multi_dot', 'multi_margin_loss', 'multigammaln', 'multilabel_margin_loss', 'multilabel_soft_margin_loss',
-     'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nanmedian', 'nanquantile', 'nansum', 'narrow',
-     'narrow_copy', 'native_batch_norm', 'native_group_norm', 'native_layer_norm', 'ndtr', 'ndtri', 'ne', 'neg',
-     'negative', 'nextafter', 'nll_loss', 'norm', 'normalize', 'ones_like', 'outer', 'pad', 'pairwise_distance',
-     'pdist', 'permute', 'permute_copy', 'pinv', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss',
-     'polygamma', 'positive', 'pow', 'power', 'prelu', 'prod', 'psi', 'put', 'qr', 'quantile', 'rad2deg', 'ravel',
-     'real', 'reciprocal', 'relu', 'relu6', 'remainder', 'renorm', 'repeat_interleave', 'reshape', 'resolve_conj',
-     'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'rsqrt', 'rsub', 'scatter', 'scatter_add', 'scatter_reduce',
-     'select', 'select_scatter', 'selu', 'sgn', 'sigmoid', 'sign', 'silu', 'sin', 'sinc', 'sinh', 'slogdet',
-     'smooth_l1_loss', 'soft_margin_loss', 'softmax', 'softmin', 'softplus', 'softshrink', 'softsign', 'solve',
-     'solve_ex', 'solve_triangular', 'sort', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'square', 'squeeze',
-     'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'svdvals', 'swapaxes', 'swapdims',
-     'swish', 't_copy', 'take', 'take_along_dim', 'tan', 'tanh', 'tanhshrink', 'tensor_split', 'tensordot', 'tensorinv',
-     'tensorsolve', 'threshold', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid', 'trapz',
-     'triangular_solve', 'tril', 'triplet_margin_loss', 'triu', 'true_divide', 'trunc', 'unbind', 'unbind_copy',
-     'unflatten', 'unfold_copy', 'unsafe_chunk', 'unsafe_split', 'unsqueeze', 'unsqueeze_copy', 'upsample_bilinear',
-     'upsample_nearest', 'vander', 'var', 'var_mean', 'vdot', 'vecdot', 'vector_norm', 'view_copy', 'vsplit', 'vstack',
-     'where', 'xlog1py', 'xlogy', 'zeros_like'])
+     'logsigmoid', 'logsumexp', 'lstsq', 'lt', 'lu', 'lu_factor', 'lu_factor_ex', 'lu_solve', 'lu_unpack',
+     'margin_ranking_loss', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'matrix_exp', 'matrix_norm',
+     'matrix_power', 'max', 'max_pool1d', 'max_pool2d', 'max_pool3d', 'max_unpool1d', 'max_unpool2d', 'max_unpool3d',
+     'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mish', 'mm', 'mod', 'mode', 'moveaxis', 'movedim',
+     'mse_loss', 'msort', 'mul', 'multi_dot', 'multi_margin_loss', 'multigammaln', 'multilabel_margin_loss',
+     'multilabel_soft_margin_loss', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nanmedian', 'nanquantile',
+     'nansum', 'narrow', 'narrow_copy', 'native_batch_norm', 'native_group_norm', 'native_layer_norm', 'ndtr', 'ndtri',
+     'ne', 'neg', 'negative', 'nextafter', 'nll_loss', 'norm', 'normalize', 'ones_like', 'outer', 'pad',
+     'pairwise_distance', 'pdist', 'permute', 'permute_copy', 'pinv', 'pinverse', 'pixel_shuffle', 'pixel_unshuffle',
+     'poisson_nll_loss', 'polygamma', 'positive', 'pow', 'power', 'prelu', 'prod', 'psi', 'put', 'qr', 'quantile',
+     'rad2deg', 'ravel', 'real', 'reciprocal', 'relu', 'relu6', 'remainder', 'renorm', 'repeat_interleave', 'reshape',
+     'resolve_conj', 'resolve_neg', 'rms_norm', 'roll', 'rot90', 'round', 'rsqrt', 'rsub', 'scatter', 'scatter_add',
+     'scatter_reduce', 'select', 'select_scatter', 'selu', 'sgn', 'sigmoid', 'sign', 'silu', 'sin', 'sinc', 'sinh',
+     'slogdet', 'smooth_l1_loss', 'soft_margin_loss', 'softmax', 'softmin', 'softplus', 'softshrink', 'softsign',
+     'solve', 'solve_ex', 'solve_triangular', 'sort', 'split_with_sizes', 'split_with_sizes_copy', 'sqrt', 'square',
+     'squeeze', 'squeeze_copy', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'svd', 'svdvals', 'swapaxes',
+     'swapdims', 'swish', 't_copy', 'take', 'take_along_dim', 'tan', 'tanh', 'tanhshrink', 'tensor_split', 'tensordot',
+     'tensorinv', 'tensorsolve', 'threshold', 'tile', 'topk', 'trace', 'transpose', 'transpose_copy', 'trapezoid',
+     'trapz', 'triangular_solve', 'tril', 'triplet_margin_loss', 'triu', 'true_divide', 'trunc', 'unbind',
+     'unbind_copy', 'unflatten', 'unfold_copy', 'unsafe_chunk', 'unsafe_split', 'unsqueeze', 'unsqueeze_copy',
+     'upsample_bilinear', 'upsample_nearest', 'vander', 'var', 'var_mean', 'vdot', 'vecdot', 'vector_norm', 'view_copy',
+     'vsplit', 'vstack', 'where', 'xlog1py', 'xlogy', 'zeros_like'])
 
 # --- the rows of numbers, for the scalar path ---
 

@@ -46,7 +46,7 @@ ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "mm", "mv", "bmm", "baddbmm", "addbmm", "d
                             "svdvals", "slogdet", "inv_ex", "solve_ex", "solve_triangular", "triangular_solve",
                             "cholesky_solve", "cholesky_inverse", "matrix_exp", "pinv", "matrix_power", "matrix_norm",
                             "cond", "multi_dot", "tensorinv", "tensorsolve", "lu_factor_ex", "lu_factor", "lu", "linalg_lu",
-                            "lu_solve",
+                            "lu_solve", "lstsq",
                             # torch.masked's amax and amin are amax and amin
                             "masked.amax", "masked.amax.where", "masked.amin", "masked.amin.where",
                             # the norms' gradients: sums over a channel or a group that cancel to 0, in PyTorch's
@@ -108,7 +108,9 @@ MATRIX_ALGORITHMS = {"det": 1e-13, "inv": 1e-13, "solve": 1e-13, "logdet": 1e-13
                                      1e-13),
                      # the pseudo-inverse of an ill-conditioned matrix, and the exponential of a large one: their
                      # rounding grows with the condition number (with the norm, through the squarings)
-                     "pinv": 1e-10, "matrix_exp": 1e-11}
+                     "pinv": 1e-10, "matrix_exp": 1e-11,
+                     # lstsq's gradient is pinv's (its solution pinv(A) B): as ill-conditioned
+                     "lstsq": 1e-10}
 # Where the value overflows, which entries come out inf and which NaN is the algorithm's own (PyTorch's matrix_exp:
 # its Taylor polynomial's squarings; gradcli's: Pade's, whose result is NaN throughout there): not compared.
 OVERFLOW_ITS_OWN_WAY = {"matrix_exp"}

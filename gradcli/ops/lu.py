@@ -1,6 +1,6 @@
 """The rows of the LU family: linalg.lu_factor_ex (and linalg.lu_factor, torch.lu, its programs), linalg.lu,
 lu_unpack, linalg.lu_solve (and torch.lu_solve), with PyTorch's derivatives (FunctionsManual.cpp:
-linalg_lu_backward, lu_factor_ex_backward, lu_unpack_backward, linalg_lu_solve_LU).
+linalg_lu_backward, lu_factor_ex_backward, lu_unpack_backward, linalg_lu_solve_LU); and linalg.lstsq.
 
 A = P L U, of any m x n matrix: LAPACK's getrf, unblocked (partial pivoting, the first of the largest
 in a column; a zero pivot scales nothing and sets info), L (m, k) unit lower, U (k, n) upper, k = min(m, n).
@@ -434,4 +434,151 @@ ROWS = [
               examples=((((3, 2), (3, 3), (3,)), {}), (((2, 2, 1), (2, 2), (2,)), {})),
               domain=((-2.0, 2.0), (-2.0, 2.0), (1.0, 1.0)),
               reference="torch.lu_solve(a, b, c.int())", reference_program="torch.lu_solve(a, b, c)"),
+]
+
+
+# --- linalg.lstsq: (solution, residuals, rank, singular_values), the solution pinv(A) B ------------------
+#
+# PyTorch's derivative (linalg_lstsq_backward) goes through pinv: A's from the solution's cotangent is pinv's
+# backward at gX B^H, B's pinv(A)^H gX; the residuals |A X - B|^2 add 2 R diag(gR) X^H to A's and -2 R diag(gR)
+# to B's (R = A X - B). The values are LAPACK's least squares (NumPy's, by the SVD: the same solution for a
+# matrix of full rank); rank and singular_values take no gradient.
+
+_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def _is_vector_rhs(a: Shape, b: Shape) -> bool:
+    return len(b) == 1 or (len(b) == len(a) - 1 and tuple(b[:-1]) == tuple(a[:-2]))
+
+
+def _lstsq_dims(a: Shape, b: Shape, driver: Any) -> tuple[Shape, int, bool]:
+    if len(a) < 2:
+        raise ValueError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    if driver is not None and driver not in _DRIVERS:
+        raise ValueError("torch.linalg.lstsq: parameter `driver` should be one of ('gels', 'gelsy', 'gelsd', 'gelss')")
+    vector = _is_vector_rhs(a, b)
+    rows, k = (b[-1], 1) if vector else (b[-2], b[-1]) if len(b) >= 2 else (-1, 0)
+    if rows != a[-2]:
+        raise ValueError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    batch = tuple(np.broadcast_shapes(tuple(a[:-2]), tuple(b[:-1] if vector else b[:-2])))
+    return batch, k, vector
+
+
+def _has_residuals(a: Shape, driver: Any) -> bool:
+    return a[-2] > a[-1] and (driver or "gelsy") != "gelsy"
+
+
+def _lstsq_shape(a: Shape, b: Shape, rcond: Any = None, driver: Any = None, part: int = 0, of: Any = None) -> Shape:
+    batch, k, vector = _lstsq_dims(a, b, driver)
+    if of is not None and of != 4:
+        raise ValueError(f"cannot unpack 4 values into {of} names")
+    column = () if vector else (k,)
+    m, n = a[-2:]
+    which = part % 4
+    if which == 0:
+        return (*batch, n, *column)
+    if which == 1:
+        return (*batch, *column) if _has_residuals(a, driver) else (0,)
+    if which == 2:
+        return batch if (driver or "gelsy") != "gels" else (0,)
+    return (*batch, min(m, n)) if driver in ("gelsd", "gelss") else (0,)
+
+
+def _lstsq_parts(a: Any, b: Any, rcond: Any, vector: bool) -> tuple[Any, Any, Any]:
+    """(the solution as columns, pinv(A), B as columns), of dual numbers too (the Hessian)."""
+    from gradcli.ops.decompositions import _pinv, _pinv_jvp
+
+    inverse: Any = _pinv(_primal(a), (2,), rtol=rcond)
+    if hasattr(a, "primal"):  # (a dual matrix: pinv's tangent is its JVP)
+        from gradcli.dual import Dual
+
+        inverse = Dual(inverse, None if a.tangent is None else _pinv_jvp((a.tangent,), inverse, a.primal, (2,)))
+    columns = b[..., None] if vector else b
+    return _each_product(inverse, columns), inverse, columns
+
+
+def _each_product(x: Any, y: Any) -> Any:
+    """x @ y a matrix at a time: BLAS's bits for each point, alone or in a batch of points."""
+    if hasattr(x, "primal") or hasattr(y, "primal") or (np.ndim(x) == 2 and np.ndim(y) == 2):
+        return x @ y
+    batch = np.broadcast_shapes(np.shape(x)[:-2], np.shape(y)[:-2])
+    x, y = np.broadcast_to(x, (*batch, *np.shape(x)[-2:])), np.broadcast_to(y, (*batch, *np.shape(y)[-2:]))
+    out = np.zeros((*batch, np.shape(x)[-2], np.shape(y)[-1]))
+    for index in np.ndindex(batch):
+        out[index] = x[index] @ y[index]
+    return out
+
+
+def _lstsq(a: Array, b: Array, ranks: tuple[int, ...], rcond: Any = None, driver: Any = None, part: int = 0,
+           of: Any = None) -> Array:
+    point_a, point_b = _point_shape(a, ranks[0]), _point_shape(b, ranks[1])
+    shape = _lstsq_shape(point_a, point_b, rcond, driver, part)
+    vector = _is_vector_rhs(point_a, point_b)
+    which = part % 4
+    if which == 3:
+        return np.linalg.svd(a, compute_uv=False) if shape != (0,) else np.zeros(0)
+    if which == 2:
+        if shape == (0,):
+            return np.zeros(0)
+        values = np.linalg.svd(a, compute_uv=False)
+        tolerance = (np.finfo(float).eps * max(point_a[-2:]) if rcond is None else rcond) * values[..., :1]
+        return np.sum(values > tolerance, axis=-1).astype(float)
+    solution, _, columns = _lstsq_parts(a, b, rcond, vector)
+    if which == 0:
+        return solution[..., 0] if vector else solution
+    if shape == (0,):
+        return np.zeros(0)
+    if np.any(np.linalg.matrix_rank(a) < point_a[-1]):
+        raise ValueError("torch.linalg.lstsq: the residuals of a matrix that is not of full rank are an empty tensor "
+                         "in PyTorch; gradcli gives none")
+    residual = np.sum((a @ solution - columns) ** 2, axis=-2)
+    return residual[..., 0] if vector else residual
+
+
+def _lstsq_vjp(g: Any, ans: Any, a: Any, b: Any, ranks: tuple[int, ...], rcond: Any = None, driver: Any = None,
+               part: int = 0, of: Any = None) -> tuple[Any, Any]:
+    from gradcli.ops.decompositions import _pinv_vjp
+
+    which = part % 4
+    if which >= 2 or (which == 1 and np.size(ans) == 0):
+        return None, None
+    vector = _is_vector_rhs(_point_shape(a, ranks[0]), _point_shape(b, ranks[1]))
+    solution, inverse, columns = _lstsq_parts(a, b, rcond, vector)
+    g = g[..., None] if vector else g
+    if which == 0:
+        grad_a = _pinv_vjp(g @ _mT(columns), inverse, a, ranks)[0]
+        grad_b = _mT(inverse) @ g
+    else:  # the residuals: gR (..., k) on each column's |A x - b|^2
+        scaled = 2.0 * (a @ solution - columns) * g[..., None, :]
+        grad_a, grad_b = scaled @ _mT(solution), -scaled
+    return grad_a, (grad_b[..., 0] if vector else grad_b)
+
+
+def _lstsq_jvp(tangents: Sequence[Any], ans: Array, a: Array, b: Array, ranks: tuple[int, ...], rcond: Any = None,
+               driver: Any = None, part: int = 0, of: Any = None) -> Array:
+    # the JVP as the VJP's transpose, an element of the output at a time (small matrices), a point at a time
+    leads = [np.ndim(x) - rank for x, rank in zip((a, b), ranks, strict=True)]
+    if any(leads):
+        return np.stack([_lstsq_jvp([None if t is None else (t[i] if lead else t) for t, lead in zip(tangents, leads, strict=True)],
+                                    ans[i], a[i] if leads[0] else a, b[i] if leads[1] else b, ranks, rcond, driver, part)
+                         for i in range(np.shape(ans)[0])])
+    out = np.zeros(np.shape(ans))
+    flat = out.reshape(-1)
+    for i in range(flat.size):
+        unit = np.zeros(flat.size)
+        unit[i] = 1.0
+        grads = _lstsq_vjp(unit.reshape(np.shape(ans)), ans, a, b, ranks, rcond, driver, part)
+        flat[i] = sum(float(np.sum(np.asarray(gr) * t)) for gr, t in zip(grads, tangents, strict=True)
+                      if gr is not None and t is not None)
+    return out
+
+
+ROWS += [
+    structural("lstsq", 2, _lstsq, _lstsq_vjp, "LinalgLstsqBackward0", jvp=_lstsq_jvp, shape=_lstsq_shape,
+               params=(Param("rcond", "float", None), Param("driver", "str", None, choices=_DRIVERS)), parts=4,
+               fields=("solution", "residuals", "rank", "singular_values"), integer_parts=(2, 3),
+               text=_parts_text("torch.linalg.lstsq", {"rcond": None, "driver": None}),
+               examples=((((3, 2), (3, 2)), {"part": 0}), (((2, 3), (2,)), {"part": 0}),
+                         (((4, 2), (4, 3)), {"part": 1, "driver": "gelsd"})),
+               reference="torch.linalg.lstsq(a, b)[0]", reference_program="torch.linalg.lstsq(a, b)[0]"),
 ]

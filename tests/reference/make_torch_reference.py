@@ -78,7 +78,8 @@ DECOMPOSITIONS = {"cholesky": True, "linalg_cholesky": True, "cholesky_ex": True
                   "cond": False, "cholesky_inverse": False, "tensorinv": False, "lu_factor_ex": False, "lu_factor": False,
                   "lu": False, "linalg_lu": False}
 # Of a matrix and a column: whether the column comes first (torch.triangular_solve(b, A), cholesky_solve(b, L)).
-MATRIX_AND_COLUMN = {"solve_ex": False, "solve_triangular": False, "triangular_solve": True, "cholesky_solve": True}
+MATRIX_AND_COLUMN = {"solve_ex": False, "solve_triangular": False, "triangular_solve": True, "cholesky_solve": True,
+                     "lstsq": False}
 # The shape ops that take a matrix: the points are (2, 2) matrices of two vectors.
 MATRIX_OPS = {"transpose", "permute", "t", "diagonal", "trace", "tril", "triu", "rot90", "transpose_copy", "permute_copy",
               "t_copy", "diagonal_copy", "H", "fliplr", "vsplit", "renorm", "pdist"}
