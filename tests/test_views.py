@@ -24,9 +24,10 @@ def _point(name: str, shapes: tuple, params: dict) -> tuple[str, dict]:
     op = OPS[name]
     program = f"sum({_program(op, shapes, params)})"  # a scalar output, whatever the op's shape
     point = _sample(name, dict(zip(NAMES, shapes, strict=False)), np.random.default_rng(7))
-    if op.index_from is not None:  # an index: whole numbers in range
-        point = {k: (np.zeros_like(v) if position >= op.index_from else v)
-                 for position, (k, v) in enumerate(point.items())}
+    if op.index_from is not None:  # an index: whole numbers in range (a fixed one where the row's domain says: LU's pivots)
+        fixed = [low if low == high else 0.0 for low, high in (op.domain or ())]
+        point = {k: (np.full_like(v, fixed[position] if position < len(fixed) else 0.0) if position >= op.index_from
+                     else v) for position, (k, v) in enumerate(point.items())}
     return program, point
 
 

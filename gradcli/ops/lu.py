@@ -336,14 +336,48 @@ def _applied(lu: Any, p: Any, b: Any, left: bool, adjoint: bool) -> Any:
     return _rows_of(p, _triangular(_mT(low), _triangular(_mT(up), b, lower=True), lower=False, unit=True))
 
 
+def _lined_up(lu: Any, b: Any, pivots: Any, ranks: tuple[int, ...]) -> tuple[Any, Any, Any]:
+    """The args with axes of 1 after a batch axis of points, so that their batches of matrices broadcast."""
+    width = max(ranks[0] - 2, ranks[1] - 2, ranks[2] - 1)
+
+    def lined(x: Any, rank: int, core: int) -> Any:
+        lead = np.ndim(x) - rank
+        shape = np.shape(x)
+        return np.reshape(x, (*shape[:lead], *(1,) * (width - rank + core), *shape[lead:]))
+
+    return lined(lu, ranks[0], 2), lined(b, ranks[1], 2), lined(pivots, ranks[2], 1)
+
+
 def _lu_solve(lu: Array, b: Array, pivots: Array, ranks: tuple[int, ...], left: bool = True,
               adjoint: bool = False) -> Array:
     _solve_shape(_point_shape(lu, ranks[0]), _point_shape(b, ranks[1]), _point_shape(pivots, ranks[2]), left, adjoint)
+    lu, b, pivots = _lined_up(lu, b, pivots, ranks)
     return np.asarray(_applied(lu, _perm_of(pivots, np.shape(lu)[-1]), b, left, adjoint))
 
 
 def _lu_solve_vjp(g: Any, ans: Any, lu: Any, b: Any, pivots: Any, ranks: tuple[int, ...], left: bool = True,
                   adjoint: bool = False) -> tuple[Any, Any, None]:
+    shapes = np.shape(lu), np.shape(b)
+    lu, b, pivots = _lined_up(lu, b, pivots, ranks)
+    lined = np.shape(lu), np.shape(b)
+    grad_lu, grad_b, _ = _lu_solve_cotangents(g, ans, lu, b, pivots, left, adjoint)
+    return _summed_back(grad_lu, lined[0], shapes[0]), _summed_back(grad_b, lined[1], shapes[1]), None
+
+
+def _summed_back(cotangent: Any, lined: Shape, shape: Shape) -> Any:
+    """A cotangent of a lined-up arg summed over what broadcasting spread it to, in the arg's own shape (of a
+    dual number too)."""
+    extra = np.ndim(cotangent) - len(lined)
+    if extra:
+        cotangent = np.sum(cotangent, axis=tuple(range(extra)))
+    spread = tuple(i for i, (size, got) in enumerate(zip(lined, np.shape(cotangent), strict=True)) if size == 1 != got)
+    if spread:
+        cotangent = np.sum(cotangent, axis=spread, keepdims=True)
+    return np.reshape(cotangent, shape)
+
+
+def _lu_solve_cotangents(g: Any, ans: Any, lu: Any, b: Any, pivots: Any, left: bool,
+                         adjoint: bool) -> tuple[Any, Any, None]:
     p = _perm_of(_primal(pivots), np.shape(lu)[-1])
     low, up = _unpacked(lu)
     x = ans
@@ -363,13 +397,16 @@ def _lu_solve_vjp(g: Any, ans: Any, lu: Any, b: Any, pivots: Any, ranks: tuple[i
 def _lu_solve_jvp(tangents: Sequence[Any], ans: Array, lu: Array, b: Array, pivots: Array, ranks: tuple[int, ...],
                   left: bool = True, adjoint: bool = False) -> Array:
     # linear in B; in LU, X(LU + t dLU) differentiated: dX = -op(A)^-1 op(dA) X, dA = P (dL U + L dU)
+    t_lu = None if tangents[0] is None else _lined_up(np.broadcast_to(tangents[0], np.shape(lu)), b, pivots, ranks)[0]
+    t_b = None if tangents[1] is None else _lined_up(lu, np.broadcast_to(tangents[1], np.shape(b)), pivots, ranks)[1]
+    lu, b, pivots = _lined_up(lu, b, pivots, ranks)
     p = _perm_of(pivots, np.shape(lu)[-1])
     out = np.zeros(np.shape(ans))
-    if tangents[1] is not None:
-        out = out + _applied(lu, p, np.broadcast_to(tangents[1], np.shape(b)), left, adjoint)
-    if tangents[0] is not None:
+    if t_b is not None:
+        out = out + _applied(lu, p, t_b, left, adjoint)
+    if t_lu is not None:
         low, up = _unpacked(lu)
-        d_low, d_up = _unpacked(np.broadcast_to(tangents[0], np.shape(lu)))
+        d_low, d_up = _unpacked(t_lu)
         d_a = p @ ((d_low - np.eye(np.shape(lu)[-1])) @ up + low @ d_up)
         moved = _mT(d_a) if adjoint else d_a
         out = out - (_applied(lu, p, moved @ ans, True, adjoint) if left else _applied(lu, p, ans @ moved, False, adjoint))
