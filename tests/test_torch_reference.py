@@ -99,6 +99,9 @@ MATRIX_ALGORITHMS = {"det": 1e-13, "inv": 1e-13, "solve": 1e-13, "logdet": 1e-13
                      "layer_norm": 1e-13,
                      # the other norms the same: their statistics in PyTorch's kernels' order, gradients that cancel
                      **dict.fromkeys(NORMS, 1e-13),
+                     # grid_sample: the grid's gradient sums the corners' differences in PyTorch's kernels' order (a
+                     # vectorised one in 2-D); where they cancel, the last place of the largest shows
+                     **dict.fromkeys(("grid_sample", "grid_sampler_2d", "grid_sampler_3d"), 1e-13),
                      # the decompositions: LAPACK's routines in OpenBLAS (NumPy) and in MKL (PyTorch)
                      **dict.fromkeys(("cholesky", "linalg_cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd",
                                       "linalg_svd", "svdvals", "slogdet", "inv_ex", "solve_ex", "solve_triangular",

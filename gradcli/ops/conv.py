@@ -875,3 +875,141 @@ ROWS += [
                     (((3, 1), (3, 1)), {"kernel_size": (3,), "stride": (2,), "output_size": (2,)})),
                 "F.max_unpool1d(a, b, 2)", "max_unpool1d(a, b, 2)"),
 ]
+
+
+# --- F.unfold (im2col) and F.fold (col2im): an image's sliding blocks as columns, and back (Im2ColBackward0,
+# Col2ImBackward0); each is the other's VJP -----------------------------------------------------------------------
+
+
+def _blocks(x: Shape, size: Shape, kernel_size: Any, dilation: Any = (1,), padding: Any = (0,), stride: Any = (1,),
+            name: str = "unfold") -> Geometry:
+    """The sliding blocks over an image of spatial `size` (H, W), the args checked in PyTorch's words."""
+    kernel = _blocks_pair("kernel_size", kernel_size)
+    dilation, padding, stride = (_blocks_pair(n, v) for n, v in (("dilation", dilation), ("padding", padding),
+                                                                 ("stride", stride)))
+    if min(kernel) <= 0:
+        raise ValueError(f"kernel size should be greater than zero, but got kernel_height: {kernel[0]} kernel_width: "
+                         f"{kernel[1]}")
+    if min(stride) <= 0:
+        raise ValueError(f"stride should be greater than zero, but got stride_height: {stride[0]} stride_width: {stride[1]}")
+    if min(dilation) <= 0:
+        raise ValueError(f"dilation should be greater than zero, but got dilation_height: {dilation[0]} dilation_width: "
+                         f"{dilation[1]}")
+    if min(padding) < 0:
+        raise ValueError(f"padding should be non-negative, but got pad_height: {padding[0]} pad_width: {padding[1]}")
+    out = tuple((s + 2 * p - (d * (k - 1) + 1)) // st + 1
+                for s, p, d, k, st in zip(size, padding, dilation, kernel, stride, strict=True))
+    if min(out) < 1:
+        raise ValueError(f"Given {'input with spatial size' if name == 'unfold' else 'output_size='}"
+                         f"{tuple(size)}, kernel_size={kernel}, dilation={dilation}, padding={padding}, calculated "
+                         f"shape of the array of sliding blocks as {out}, but its components must be at least one.")
+    return Geometry(kernel, stride, dilation, padding, padding, out)
+
+
+def _blocks_pair(name: str, value: Any) -> tuple[int, ...]:
+    values = tuple(value)
+    if len(values) == 1:
+        return values * 2
+    if len(values) != 2:
+        raise ValueError(f"It is expected {name} equals to 2, but got size {len(values)}")
+    return values
+
+
+def _unfold_shape(x: Shape, kernel_size: Any = None, dilation: Any = (1,), padding: Any = (0,),
+                  stride: Any = (1,)) -> Shape:
+    if len(x) not in (3, 4) or not all(x[-3:]):
+        raise ValueError(f"Expected 3D or 4D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+                         f"dimensions for input, but got: {list(x)}")
+    geometry = _blocks(x, x[-2:], kernel_size, dilation, padding, stride)
+    columns = x[-3] * math.prod(geometry.kernel)
+    _check_windows(math.prod(x[:-3]) * columns * math.prod(geometry.out), "unfold")
+    return (*x[:-3], columns, math.prod(geometry.out))
+
+
+def _im2col(x: Array, ranks: tuple[int, ...], **params: Any) -> Array:
+    (point,) = _point_shapes(ranks, x)
+    _unfold_shape(point, **params)
+    shape = np.shape(x)
+    geometry = _blocks(shape, shape[-2:], **params)
+    windows = _windows(x, geometry)  # (..., C, oh, ow, kh, kw)
+    lead = np.shape(windows)[:-4]
+    columns = np.transpose(windows, (*range(len(lead)), len(lead) + 2, len(lead) + 3, len(lead), len(lead) + 1))
+    return np.reshape(columns, (*lead[:-1], lead[-1] * math.prod(geometry.kernel), math.prod(geometry.out)))
+
+
+def _col2im_parts(g: Any, geometry: Geometry, size: Shape) -> Any:
+    """Columns (..., C kh kw, L) added back into images (..., C, *size): the blocks' sum where they overlap."""
+    shape = np.shape(g)
+    blocks: Any = np.reshape(g, (*shape[:-2], shape[-2] // math.prod(geometry.kernel), *geometry.kernel,
+                                 *geometry.out))
+    return _unwindow(lambda offsets: blocks[(Ellipsis, *offsets, slice(None), slice(None))], geometry, size)
+
+
+def _im2col_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], **params: Any) -> tuple[Any]:
+    shape = np.shape(x)
+    return (_col2im_parts(g, _blocks(shape, shape[-2:], **params), shape[-2:]),)
+
+
+def _fold_shape(x: Shape, output_size: Any = None, kernel_size: Any = None, dilation: Any = (1,), padding: Any = (0,),
+                stride: Any = (1,)) -> Shape:
+    if len(x) not in (2, 3) or not all(x[-2:]):
+        raise ValueError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+                         f"dimensions for input, but got: {list(x)}")
+    size = _blocks_pair("output_size", output_size)
+    geometry = _blocks(x, size, kernel_size, dilation, padding, stride, name="fold")
+    kernel = math.prod(geometry.kernel)
+    if x[-2] % kernel:
+        raise ValueError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
+                         f"input.size(1)={x[-2]} and kernel_size={geometry.kernel}")
+    if x[-1] != math.prod(geometry.out):
+        raise ValueError(f"Given output_size={tuple(size)}, kernel_size={geometry.kernel}, dilation={geometry.dilation}, "
+                         f"padding={geometry.before}, stride={geometry.stride}, expected size of input's dimension 2 to "
+                         f"match the calculated number of sliding blocks {geometry.out[0]} * {geometry.out[1]} = "
+                         f"{math.prod(geometry.out)}, but got input.size(2)={x[-1]}.")
+    _check_windows(math.prod(x), "fold")
+    return (*x[:-2], x[-2] // kernel, *size)
+
+
+def _col2im(x: Array, ranks: tuple[int, ...], output_size: Any = None, **params: Any) -> Array:
+    (point,) = _point_shapes(ranks, x)
+    _fold_shape(point, output_size, **params)
+    size = _blocks_pair("output_size", output_size)
+    return np.asarray(_col2im_parts(x, _blocks(np.shape(x), size, **params), size))
+
+
+def _col2im_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], output_size: Any = None,
+                **params: Any) -> tuple[Any]:
+    return (_im2col(g, (ranks[0] + 1,), **params),)
+
+
+_BLOCK_PARAMS = (Param("kernel_size", "ints"), Param("dilation", "ints", (1,)), Param("padding", "ints", (0,)),
+                 Param("stride", "ints", (1,)))
+
+
+def _blocks_text(name: str, first: tuple[str, ...]) -> Any:
+    def text(args: list[str], **params: Any) -> str:
+        said = [f"{k}={(v[0] if len(v) == 1 else v)!r}" for k, v in params.items()
+                if k not in first and v != {"dilation": (1,), "padding": (0,), "stride": (1,)}.get(k)]
+        leading = [repr(params[k][0] if len(params[k]) == 1 else params[k]) for k in first]
+        return f"{name}({', '.join([args[0], *leading, *said])})"
+
+    return text
+
+
+ROWS += [
+    structural("im2col", 1, _im2col, _im2col_vjp, "Im2ColBackward0", shape=_unfold_shape, params=_BLOCK_PARAMS,
+               spellings=("unfold",), text=_blocks_text("unfold", ("kernel_size",)),
+               sympy=lambda x, **params: np.asarray(_im2col(x, (np.ndim(x),), **params), dtype=object),
+               examples=((((1, 1, 3, 3),), {"kernel_size": (2,)}), (((2, 3, 4),), {"kernel_size": (2, 1), "stride": (2,)}),
+                         (((1, 2, 3, 4),), {"kernel_size": (2,), "dilation": (1, 2), "padding": (1,), "stride": (2, 1)})),
+               reference="F.unfold(a, 2)", reference_program="unfold(a, 2)"),
+    structural("col2im", 1, _col2im, _col2im_vjp, "Col2ImBackward0", shape=_fold_shape,
+               params=(Param("output_size", "ints"), *_BLOCK_PARAMS), spellings=("fold",),
+               text=_blocks_text("fold", ("output_size", "kernel_size")),
+               sympy=lambda x, **params: np.asarray(_col2im(x, (np.ndim(x),), **params), dtype=object),
+               examples=((((1, 4, 4),), {"output_size": (3,), "kernel_size": (2,)}),
+                         (((4, 2),), {"output_size": (4, 2), "kernel_size": (2, 1), "stride": (2,)}),
+                         (((1, 8, 8),), {"output_size": (3, 4), "kernel_size": (2,), "dilation": (1, 2), "padding": (1,),
+                                         "stride": (2, 1)})),
+               reference="F.fold(a, 3, 2)", reference_program="fold(a, 3, 2)"),
+]

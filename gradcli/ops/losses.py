@@ -524,3 +524,56 @@ def _multilabel_jvp(tx: Any, x: Any, t: Any, ranks: tuple[int, ...], reduction: 
     picked = np.sum(np.where(places[..., :, None] == np.arange(np.shape(z)[-1]), txs[..., None, :], 0.0), axis=-1)
     dz = -picked[..., :, None] + txs[..., None, :]
     return _reduce_samples(np.sum(np.where(counts, dz, 0.0), axis=(-2, -1)) / np.shape(z)[-1], reduction, shape)
+
+
+# --- linear_cross_entropy: cross_entropy of linear's logits, recorded as PyTorch's reference path (options=None)
+# records it: NllLossBackward0 over LogSoftmaxBackward0 over the logits' ViewBackward0 over linear's nodes -------
+
+
+def _lce_shape(x: Shape, w: Shape, lb: Shape, cw: Shape, t: Shape, reduction: str = "mean",
+               ignore_index: int | None = None, label_smoothing: float = 0.0) -> Shape:
+    if not 1 <= len(x) <= 2:
+        raise ValueError(f"expected input with dimensionality 1 or 2, got {len(x)}")
+    if len(w) < 2:
+        raise ValueError(f"expected linear_weight with dimensionality at least 2, got {len(w)}")
+    if x[-1] != w[-1]:
+        raise ValueError(f"expected equal input and linear_weight last dimensions (in_features), got {x[-1]} and "
+                         f"{w[-1]}, respectively")
+    if len(w) > 2:
+        raise ValueError("linear_cross_entropy with a K-dimensional linear_weight (out_features) is not supported")
+    if lb and tuple(lb) != (w[0],):
+        raise ValueError(f"expected linear_bias shape {(w[0],)}, got {tuple(lb)}")
+    logits = (*x[:-1], w[0])
+    if cw and tuple(cw) != (w[0],):
+        raise ValueError(f"the weight must have one number per class ({w[0]}), got shape {tuple(cw)}")
+    if tuple(t) != tuple(logits[:-1]):
+        raise ValueError(f"the target must be class indices of shape {tuple(logits[:-1])}, got {tuple(t)}")
+    return logits[:-1] if reduction == "none" else ()
+
+
+def _lce_program(emit: Any, x: Any, w: Any, lb: Any, cw: Any, t: Any, reduction: str = "mean",
+                 ignore_index: int | None = None, label_smoothing: float = 0.0) -> Any:
+    logits = emit("linear", x, w, lb) if emit.given(lb) else emit("linear_nobias", x, w)
+    sx, sw = emit.shape(x), emit.shape(w)
+    if sx is not None and sw is not None:  # (logits.reshape(logits_shape): a ViewBackward0 of its own shape)
+        logits = emit("reshape", logits, shape=(*sx[:-1], sw[0]))
+    return emit("cross_entropy", logits, cw, t, reduction=reduction,
+                ignore_index=-100 if ignore_index is None else ignore_index, label_smoothing=label_smoothing)
+
+
+ROWS += [
+    composite("linear_cross_entropy", 5, _lce_program, "NllLossBackward0", sympy=None, index_from=4, conditions=(3,),
+              tensor_positions=(0, 1, 3, 4, 2), optional_args=((3, "linear_bias", 0.0), (4, "weight", 1.0)),
+              inputs=("input", "linear_weight", "linear_bias", "weight", "target"), shape=_lce_shape,
+              params=(REDUCTION, Param("ignore_index", "int", None), Param("label_smoothing", "float", 0.0)),
+              text=lambda args, **params: "linear_cross_entropy({}{}{}{})".format(
+                  ", ".join([args[0], args[1], args[4]]),
+                  "" if args[2] in ("0", "0.0") else f", linear_bias={args[2]}",
+                  "" if args[3] in ("1", "1.0") else f", weight={args[3]}",
+                  "".join(f", {k}={v!r}" for k, v in params.items()
+                          if v != {"reduction": "mean", "ignore_index": None, "label_smoothing": 0.0}[k])),
+              domain=((-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0), (0.5, 2.0), (0.0, 0.0)),
+              examples=((((2, 3), (4, 3), (4,), (4,), (2,)), {}), (((3,), (2, 3), (2,), (2,), ()), {"reduction": "sum"}),
+                        (((2, 3), (4, 3), (4,), (4,), (2,)), {"reduction": "none", "label_smoothing": 0.2})),
+              reference="F.linear_cross_entropy(a, b, c.long())", reference_program="linear_cross_entropy(a, b, c)"),
+]

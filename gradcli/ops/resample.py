@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from gradcli.errors import Limits, over_limit
-from gradcli.ops.conv import indices_row
+from gradcli.ops.conv import _check_windows, _point_shapes, indices_row
 from gradcli.ops.core import Array, Op, Param, Shape, composite, structural
 
 _MODES = ("nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area")
@@ -584,4 +584,205 @@ ROWS: list[Op] = [
                reference="F.adaptive_max_pool2d(a, 2)", reference_program="F.adaptive_max_pool2d(a, 2)"),
     *_max_rows(3, ((((1, 1, 3, 4, 5),), {"output_size": (2, 3, 2)}), (((1, 3, 2, 4),), {"output_size": 2})),
                reference="F.adaptive_max_pool3d(a, 2)", reference_program="F.adaptive_max_pool3d(a, 2)"),
+]
+
+
+# --- grid_sample: the input sampled at a grid of points, bilinear (trilinear in 3-D) between its 2^d nearest
+# elements, as PyTorch's CPU kernels sample it (GridSampler2DBackward0, GridSampler3DBackward0); padding 'zeros' or
+# 'border' ----------------------------------------------------------------------------------------------------------
+
+
+def _grid_check(x: Shape, grid: Shape, mode: str, padding_mode: str, name: str) -> Shape:
+    if len(x) not in (4, 5):
+        raise ValueError(f"grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, but got "
+                         f"input with sizes {list(x)} and grid with sizes {list(grid)}")
+    d = len(x) - 2
+    if len(grid) != len(x) or grid[-1] != d or grid[0] != x[0]:
+        raise ValueError(f"grid_sampler(): expected grid to have size {d} in last dimension, and the same batch size "
+                         f"as the input, but got grid with sizes {list(grid)} and input with sizes {list(x)}")
+    if mode != "bilinear" or padding_mode not in ("zeros", "border"):
+        raise ValueError(f"{name} with mode={mode!r} and padding_mode={padding_mode!r} is not supported (gradcli has "
+                         "mode='bilinear' with padding_mode 'zeros' or 'border')")
+    out = (x[0], x[1], *grid[1:-1])
+    _check_windows(math.prod(out) * 2 ** d, name)
+    return out
+
+
+class _Grid(NamedTuple):
+    """One sampling: the input as (P, C, prod S) (a batch's points and N as one axis P), the grid as (P, M, d), each
+    axis's coordinate (P, M), its floor and d coord / d grid, the spatial sizes and the output's shape."""
+
+    x: Any
+    grid: Any
+    coords: list[Any]
+    floors: list[Any]
+    slopes: list[Any]
+    spatial: tuple[int, ...]
+    out: Shape
+
+
+def _grid_parts(x: Any, grid: Any, ranks: tuple[int, ...], padding_mode: str, align_corners: bool) -> _Grid:
+    d = ranks[0] - 2
+    xs, gs = np.shape(x), np.shape(grid)
+    lead = np.broadcast_shapes(xs[: len(xs) - ranks[0]], gs[: len(gs) - ranks[1]])
+    n, c, *spatial = xs[len(xs) - ranks[0]:]
+    flat_x = np.reshape(np.broadcast_to(x, (*lead, *xs[len(xs) - ranks[0]:])), (-1, c, math.prod(spatial)))
+    flat_grid = np.reshape(np.broadcast_to(grid, (*lead, *gs[len(gs) - ranks[1]:])), (len(flat_x), -1, d))
+    coords, floors, slopes = [], [], []
+    for k in range(d):  # grid[..., 0] is x (the last axis), [..., 1] y, [..., 2] z
+        size = spatial[-1 - k]
+        g = flat_grid[..., k]
+        coord = (g + 1.0) / 2.0 * (size - 1) if align_corners else ((g + 1.0) * size - 1.0) / 2.0
+        slope = np.full(np.shape(g), (size - 1) / 2.0 if align_corners else size / 2.0)
+        if padding_mode == "border":  # clipped to the edges, no gradient where clipped
+            value = np.asarray(getattr(coord, "primal", coord))
+            slope = np.where((value < 0) | (value > size - 1), 0.0, slope)
+            coord = np.where(value < 0, 0.0, np.where(value > size - 1, size - 1.0, coord))
+        value = np.asarray(getattr(coord, "primal", coord))  # (the Hessian's dual numbers choose by their values)
+        coords.append(coord)
+        floors.append(np.floor(np.where(np.isfinite(value), value, -2.0)))  # (NaN: a corner outside, as PyTorch's)
+        slopes.append(slope)
+    return _Grid(flat_x, flat_grid, coords, floors, slopes, tuple(spatial), (*lead, n, c, *gs[len(gs) - ranks[1] + 1:-1]))
+
+
+def _grid_corners(parts: _Grid) -> Any:
+    """Each of the 2^d corners around each point: (which side along each axis, its place in a plane, whether it is
+    inside, its weight along each axis)."""
+    for corner in itertools.product((0, 1), repeat=len(parts.coords)):
+        place: Any = 0
+        inside: Any = True
+        weights, stride = [], 1
+        for k, (coord, floor, side) in enumerate(zip(parts.coords, parts.floors, corner, strict=True)):
+            size = parts.spatial[-1 - k]
+            at = floor + side
+            inside = inside & (at >= 0) & (at <= size - 1)
+            place = place + np.clip(at, 0, size - 1).astype(np.int64) * stride
+            stride *= size
+            weights.append(coord - floor if side else floor + 1.0 - coord)
+        yield corner, place, inside, weights
+
+
+def _gathered(x: Any, place: Array, inside: Array) -> Any:
+    """x (P, C, prod S) at each point's corner (P, M): (P, C, M), 0 outside."""
+    value = x[np.arange(len(x))[:, None, None], np.arange(np.shape(x)[1])[None, :, None], place[:, None, :]]
+    return np.where(inside[:, None, :], value, 0.0)
+
+
+def _product(values: list[Any], skip: int = -1) -> Any:
+    out: Any = 1.0
+    for k, value in enumerate(values):
+        if k != skip:
+            out = out * value
+    return out
+
+
+def _grid_sample(x: Array, grid: Array, ranks: tuple[int, ...], mode: str = "bilinear", padding_mode: str = "zeros",
+                 align_corners: bool | None = None) -> Array:
+    sx, sg = _point_shapes(ranks, x, grid)
+    _grid_check(sx, sg, mode, padding_mode, "grid_sample")
+    parts = _grid_parts(x, grid, ranks, padding_mode, bool(align_corners))
+    out: Any = 0.0
+    for _, place, inside, weights in _grid_corners(parts):
+        out = out + _gathered(parts.x, place, inside) * _product(weights)[:, None, :]
+    return np.reshape(out, parts.out)
+
+
+def _grid_sample_vjp(g: Array, ans: Array, x: Array, grid: Array, ranks: tuple[int, ...], mode: str = "bilinear",
+                     padding_mode: str = "zeros", align_corners: bool | None = None) -> tuple[Any, Any]:
+    parts = _grid_parts(x, grid, ranks, padding_mode, bool(align_corners))
+    p, c, m = len(parts.x), np.shape(parts.x)[1], np.shape(parts.grid)[1]
+    g = np.reshape(np.broadcast_to(g, np.shape(ans)), (p, c, m))
+    dx: Any = None
+    d_coords: list[Any] = [0.0] * len(parts.coords)
+    for corner, place, inside, weights in _grid_corners(parts):
+        share = np.where(inside[:, None, :], g * _product(weights)[:, None, :], 0.0)
+        if dx is None:  # (of the share's kind: the Hessian's dual numbers go through np.add.at)
+            dx = np.zeros_like(share, shape=np.shape(parts.x))
+        np.add.at(dx, (np.arange(p)[:, None, None], np.arange(c)[None, :, None], place[:, None, :]), share)
+        value = np.sum(_gathered(parts.x, place, inside) * g, axis=1)  # (P, M)
+        for k, side in enumerate(corner):
+            d_coords[k] = d_coords[k] + value * _product(weights, skip=k) * (1.0 if side else -1.0)
+    axes = np.arange(len(d_coords))
+    d_grid: Any = 0.0
+    for k, (d, slope) in enumerate(zip(d_coords, parts.slopes, strict=True)):  # (no np.stack: dual numbers go through)
+        d_grid = np.where(axes == k, (d * slope)[..., None], d_grid)
+    xs, gs = np.shape(x), np.shape(grid)
+    lead = parts.out[: len(parts.out) - ranks[0]]
+    return (np.reshape(dx, (*lead, *xs[len(xs) - ranks[0]:])), np.reshape(d_grid, (*lead, *gs[len(gs) - ranks[1]:])))
+
+
+def _grid_sample_jvp(tangents: Any, ans: Array, x: Array, grid: Array, ranks: tuple[int, ...], mode: str = "bilinear",
+                     padding_mode: str = "zeros", align_corners: bool | None = None) -> Any:
+    tx, tg = tangents
+    parts = _grid_parts(x, grid, ranks, padding_mode, bool(align_corners))
+    out: Any = np.zeros_like(ans)
+    if tx is not None:
+        out = out + _grid_sample(tx, grid, ranks, mode, padding_mode, align_corners)
+    if tg is not None:
+        lead = parts.out[: len(parts.out) - ranks[0]]
+        flat_t = np.reshape(np.broadcast_to(tg, (*lead, *np.shape(grid)[np.ndim(grid) - ranks[1]:])), np.shape(parts.grid))
+        total: Any = 0.0
+        for corner, place, inside, weights in _grid_corners(parts):
+            value = _gathered(parts.x, place, inside)
+            for k, side in enumerate(corner):
+                total = total + value * (_product(weights, skip=k) * (1.0 if side else -1.0) * parts.slopes[k]
+                                         * flat_t[..., k])[:, None, :]
+        out = out + np.reshape(total, parts.out)
+    return out
+
+
+_GRID_MODES, _GRID_PADDINGS = ("bilinear", "nearest", "bicubic"), ("zeros", "border", "reflection")
+
+
+def _grid_node(constant: Any, shapes: Any, **params: Any) -> str:
+    return "GridSampler3DBackward0" if shapes is not None and len(shapes[0]) == 5 else "GridSampler2DBackward0"
+
+
+def _sampler(d: int) -> Op:
+    """torch.grid_sampler_2d / 3d(input, grid, interpolation_mode, padding_mode, align_corners): the modes by number."""
+    def said(params: dict[str, Any]) -> dict[str, Any]:
+        mode, padding = params["interpolation_mode"], params["padding_mode"]
+        return {"mode": _GRID_MODES[mode] if 0 <= mode < 3 else str(mode),
+                "padding_mode": _GRID_PADDINGS[padding] if 0 <= padding < 3 else str(padding),
+                "align_corners": params["align_corners"]}
+
+    def shape(x: Shape, grid: Shape, **params: Any) -> Shape:
+        if len(x) != d + 2:
+            raise ValueError(f"grid_sampler_{d}d(): expected {d + 2}D input, got {len(x)}D")
+        given = said(params)
+        return _grid_check(x, grid, given["mode"], given["padding_mode"], f"grid_sampler_{d}d")
+
+    return structural(f"grid_sampler_{d}d", 2, lambda x, grid, ranks, **params: _grid_sample(x, grid, ranks, **said(params)),
+                      lambda g, ans, x, grid, ranks, **params: _grid_sample_vjp(g, ans, x, grid, ranks, **said(params)),
+                      f"GridSampler{d}DBackward0", shape=shape, inputs=("input", "grid"),
+                      jvp=lambda tangents, ans, x, grid, ranks, **params: _grid_sample_jvp(tangents, ans, x, grid, ranks,
+                                                                                          **said(params)),
+                      params=(Param("interpolation_mode", "int"), Param("padding_mode", "int"),
+                              Param("align_corners", "bool")),
+                      text=lambda args, **params: "grid_sampler_{}d({}, {}, {}, {}, {})".format(
+                          d, *args, params["interpolation_mode"], params["padding_mode"], params["align_corners"]),
+                      domain=((-2.0, 2.0), (-1.2, 1.2)), kinked=True,
+                      examples=((((1, 1, *(2,) * d), (1, 1, 1, *(1,) * (d - 2), d)),
+                                 {"interpolation_mode": 0, "padding_mode": 0, "align_corners": False}),
+                                (((1, 2, *(3,) * d), (1, 2, 1, *(1,) * (d - 2), d)),
+                                 {"interpolation_mode": 0, "padding_mode": 1, "align_corners": True})),
+                      reference=f"torch.grid_sampler_{d}d(a, b, 0, 0, False)",
+                      reference_program=f"grid_sampler_{d}d(a, b, 0, 0, False)")
+
+
+ROWS += [
+    structural("grid_sample", 2, _grid_sample, _grid_sample_vjp, "GridSampler2DBackward0", jvp=_grid_sample_jvp,
+               torch_node_rule=_grid_node, inputs=("input", "grid"),
+               shape=lambda x, grid, mode="bilinear", padding_mode="zeros", align_corners=None: _grid_check(
+                   x, grid, mode, padding_mode, "grid_sample"),
+               params=(Param("mode", "str", "bilinear", choices=_GRID_MODES), Param("padding_mode", "str", "zeros", choices=_GRID_PADDINGS),
+                       Param("align_corners", "bool", None)),
+               domain=((-2.0, 2.0), (-1.2, 1.2)), kinked=True,
+               examples=((((1, 2, 3, 3), (1, 2, 2, 2)), {"align_corners": False}),
+                         (((2, 1, 2, 3), (2, 1, 2, 2)), {"padding_mode": "border", "align_corners": True}),
+                         (((1, 1, 2, 2, 2), (1, 1, 2, 1, 3)), {"align_corners": False})),
+               reference="F.grid_sample(a, b, align_corners=False)",
+               reference_program="grid_sample(a, b, align_corners=False)"),
+    _sampler(2),
+    _sampler(3),
 ]

@@ -248,6 +248,7 @@ def _norm_pairs() -> list[tuple[list[float], list[float]]]:
     return list(itertools.product(NORM_PAIRS, repeat=2))
 
 
+GRID_POINTS = [[0.25, -0.5], [1.0, 1.0], [-1.2, 0.3], [0.0, 0.0], [-1.0, 0.75]]  # inside, on the edges, outside
 LAYERS = {
     "pixel_shuffle": lambda: [([[[u[0]]], [[u[1]]], [[v[0]]], [[v[1]]]],) for u, v in _pairs()],  # (4, 1, 1)
     "pixel_unshuffle": lambda: [([[u, v]],) for u, v in _pairs()],  # (1, 2, 2)
@@ -269,6 +270,15 @@ LAYERS = {
     "instance_norm": lambda: [([[u, v]], [0.5, -1.0], [1.0, 2.0], [0.5, -1.0], [1.0, 0.0]) for u, v in _norm_pairs()],
     "prelu": lambda: [([u], v) for u, v in _pairs()],  # a (1, 2) input, a weight per channel
     "bilinear": lambda: [(u, v, [[[1.0, -2.0], [0.5, 3.0]]], [0.5]) for u, v in _pairs()],  # (2,) x (1, 2, 2) x (2,)
+    "im2col": lambda: POOL2D_POINTS,  # (1, 2, 3): F.unfold(a, 2)'s two blocks
+    "col2im": lambda: [([[*u, *v], [*v, *u], [0.5, 1.0, -1.0, 2.0], [*u, 0.5, 1.0]],) for u, v in _pairs()],  # (4, 4)
+    # linear_cross_entropy: (N, in) = (2, 2) inputs, a (2, 2) weight, a class per sample
+    "linear_cross_entropy": lambda: [([u, v], [[1.0, -2.0], [0.5, 3.0]], t) for u, v in _pairs() for t in ([0, 1], [1, 1])],
+    # grid_sample: a (1, 1, 2, 2) input of two pairs (a (1, 1, 1, 2, 2) one in 3-D), sampled at one point of a grid
+    # (pairs of moderate size: at 1e300 the corners' differences cancel in each kernel's own order)
+    "grid_sample": lambda: [([[[u, v]]], [[[g]]]) for u, v in _norm_pairs() for g in GRID_POINTS],
+    "grid_sampler_2d": lambda: [([[[u, v]]], [[[g]]]) for u, v in _norm_pairs() for g in GRID_POINTS],
+    "grid_sampler_3d": lambda: [([[[[u, v]]]], [[[[[*g, 0.0]]]]]) for u, v in _norm_pairs() for g in GRID_POINTS],
     "local_response_norm": lambda: [([[u, v]],) for u, v in _norm_pairs()],  # (1, 2, 2)
     "_softmax_backward_data": _pairs,
     # the margin losses: (N, C) = (2, 2) inputs, a class for each sample (a list of classes, ended by -1)
