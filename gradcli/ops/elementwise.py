@@ -552,7 +552,9 @@ ROWS = [
             ufuncs=(np.add,), linear=True, reflects=True, spellings=("add",), methods=("add",), keeps_integers=True),
     _binary("sub", "-", operator.sub, lambda xp, g, ans, a, b: (g, -g), "SubBackward0", 10, operator.sub,
             ufuncs=(np.subtract,), linear=True, scalar_overloads=frozenset({"RsubBackward1"}),
-            torch_node_rule=lambda constant, shapes: "RsubBackward1" if constant[0] else "SubBackward0", spellings=("sub", "subtract"), methods=("sub", "subtract"), keeps_integers=True),
+            torch_node_rule=lambda constant, shapes: "RsubBackward1" if constant[0] else "SubBackward0", spellings=("sub", "subtract"), methods=("sub", "subtract"), keeps_integers=True,
+            dtype_refusals=(("bool", "RuntimeError", "Subtraction, the `-` operator, with two bool tensors is not "
+                             "supported. Use the `^` or `logical_xor()` operator instead."),)),
     _binary("mul", "*", operator.mul, lambda xp, g, ans, a, b: (g * b, g * a), "MulBackward0", 20, operator.mul,
             ufuncs=(np.multiply,), reflects=True, spellings=("mul", "multiply"), methods=("mul", "multiply"), keeps_integers=True),
     # PyTorch's rule for the divisor, -g * ((a / b) / b): a / (b * b) overflows where the
@@ -568,7 +570,9 @@ ROWS = [
             keeps_integers=True, dtype="keeps", reference="torch.pow(a, b)"),
     elementwise("neg", 1, operator.neg, lambda xp, g, ans, x: (-g,), "NegBackward0", sympy=operator.neg,
                 symbol="-", precedence=30, callable=False, linear=True,
-                ufuncs=(np.negative,), spellings=("neg", "negative"), methods=("neg", "negative"), keeps_integers=True),
+                ufuncs=(np.negative,), spellings=("neg", "negative"), methods=("neg", "negative"), keeps_integers=True,
+                dtype_refusals=(("bool", "RuntimeError", "Negation, the `-` operator, on a bool tensor is not supported. "
+                                 "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."),)),
     # functions of one arg
     _unary("exp", np.exp, lambda xp, g, ans, x: (g * ans,), _sympy("exp"), methods=("exp",)),
     _unary("log", lambda xp, x: _positive_nan(xp, xp.log(x), x < 0), lambda xp, g, ans, x: (g / x,), _sympy("log"), domain=((0.2, 3.0),), spellings=("ln",), methods=("log",),

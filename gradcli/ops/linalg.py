@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Param, composite, point_axes, structural, sympy_total, unbroadcast
+from gradcli.ops.core import Array, Param, composite, point_axes, structural, sympy_total, torch_dtype_name, unbroadcast
 
 Shape = tuple[int, ...]
 
@@ -134,10 +134,24 @@ def _matmul_program(emit: Any, a: Any, b: Any) -> Any:
         return emit(small[(len(sa), len(sb))], a, b)
     if (len(sa), len(sb)) == (1, 2):
         return emit("squeeze_in_place", emit("mm", emit("unsqueeze", a, dim=0), b))
+    if emit.dtype(a) != emit.dtype(b):  # (a stack: PyTorch's check before it folds, as bmm's)
+        raise ValueError(f"expected scalar type {torch_dtype_name(np.dtype(emit.dtype(a)))} but found "
+                         f"{torch_dtype_name(np.dtype(emit.dtype(b)))}")
     if len(sa) >= 3 and len(sb) <= 2:
         folded = emit("reshape", a, shape=(int(np.prod(sa[:-1], dtype=np.int64)), sa[-1]))
         return emit("unsafe_view", emit("mm" if len(sb) == 2 else "mv", folded, b), shape=out)
     return emit("matmul_whole", a, b)
+
+
+def _products_refuse(mixed: str, kernel: str) -> dict[str, Any]:
+    """The dtype rule of PyTorch's products: integers stay integers (int64 that wraps), the two args
+    must have one dtype (they do not promote) and bools have no kernel."""
+    return {"dtype": "keeps", "dtype_refusals": (("mixed", "RuntimeError", mixed),
+                                                   ("bool", "NotImplementedError", f'"{kernel}" not implemented for \'Bool\''))}
+
+
+_MM_DTYPES = _products_refuse("expected m1 and m2 to have the same dtype, but got: {c0} != {c1}", "addmm_impl_cpu_")
+_BMM_DTYPES = _products_refuse("expected scalar type {0} but found {1}", "bmm")
 
 
 def _strict(name: str, ndims: tuple[int, int], *, same_batch: bool = False) -> Any:
@@ -1279,14 +1293,17 @@ ROWS = [
     structural("matmul_whole", 2, _matmul, _matmul_vjp, "MmBackward0", bilinear=True, sympy=_sym_matmul,
                callable=False, reference=None, torch_node_rule=_matmul_torch_node, shape=_matmul_shape,
                shape_message=lambda label, shapes: _cannot_take("'@'", shapes), text=lambda args: f"{args[0]} @ {args[1]}",
-               examples=_examples(((2, 3), (3, 4)), ((2, 3), (2, 3, 2)), ((2, 1, 2, 3), (3, 3, 2)))),
+               **_BMM_DTYPES, examples=_examples(((2, 3), (3, 4)), ((2, 3), (2, 3, 2)), ((2, 1, 2, 3), (3, 3, 2)))),
     structural("mm", 2, _product(_mm_shape), _matmul_vjp, "MmBackward0", bilinear=True, sympy=_sym_matmul,
-               shape=_mm_shape, shape_message=_cannot_take, examples=_examples(((2, 3), (3, 2))), methods=("mm",)),
+               shape=_mm_shape, shape_message=_cannot_take, examples=_examples(((2, 3), (3, 2))), methods=("mm",),
+               **_MM_DTYPES),
     structural("mv", 2, _product(_mv_shape), _matmul_vjp, "MvBackward0", bilinear=True, sympy=_sym_matmul,
-               shape=_mv_shape, shape_message=_cannot_take, examples=_examples(((2, 3), (3,))), methods=("mv",)),
+               shape=_mv_shape, shape_message=_cannot_take, examples=_examples(((2, 3), (3,))), methods=("mv",),
+               **_products_refuse("addmv input tensors must have the same dtype, but got {1}, {0}, and {1}",
+                                  "addmv_impl_cpu")),
     structural("bmm", 2, _product(_bmm_shape), _matmul_vjp, "BmmBackward0", bilinear=True, sympy=_sym_matmul,
                shape=_bmm_shape, shape_message=_cannot_take, examples=_examples(((2, 2, 3), (2, 3, 2))),
-               methods=("bmm",)),
+               methods=("bmm",), **_BMM_DTYPES),
     _fused_row("addmm", _matmul, _matmul_vjp, _mm_shape, np.matmul,
                (*_examples(((2, 2), (2, 3), (3, 2)), ((2,), (2, 3), (3, 2)), ((), (1, 2), (2, 3))), (((2, 1), (2, 3), (3, 2)), {"beta": 0.5, "alpha": -2.0}))),
     _fused_row("addmv", _matmul, _matmul_vjp, _mv_shape, np.matmul,
@@ -1295,7 +1312,8 @@ ROWS = [
                (*_examples(((2, 3), (2,), (3,)), ((3,), (2,), (3,))), (((2, 3), (2,), (3,)), {"beta": 0.5, "alpha": 3.0}))),
     structural("dot", 2, _dot, _dot_vjp, "DotBackward0", bilinear=True,
                sympy=lambda a, b: sympy_total(a * b), shape=_dot_shape,
-               shape_message=_cannot_take, examples=_examples(((4,), (4,))), methods=("dot",)),
+               shape_message=_cannot_take, examples=_examples(((4,), (4,))), methods=("dot",),
+               **_products_refuse("dot : expected both vectors to have same dtype, but found {0} and {1}", "dot")),
     # outer's first vector as a column: a part of that composite alone, b no input of it
     structural("outer_column", 2, _outer_column, lambda g, ans, a, b, ranks: (g[..., 0], None),
                "ViewBackward0", jvp=lambda tangents, ans, a, b, ranks: (

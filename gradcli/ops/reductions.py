@@ -785,13 +785,17 @@ _NEEDS_DIM = (Dialect("torch", required=("dim",)), Dialect("method", required=("
 _NUMPY_DDOF = (Dialect("numpy", order=("dim",), defaults=(("correction", 0.0),), refuses=("unbiased", "correction")),
                Dialect("torch", refuses=("ddof",)), Dialect("method", refuses=("ddof",)))
 
+_FLOATS_ONLY = (("integer", "RuntimeError", "std and var only support floating point and complex dtypes"),)
+
 ROWS = [
     structural("sum", 1, _sum, _sum_vjp, "SumBackward0", dtype="sums", sympy=_sympy_reduction(lambda terms: load_sympy().Add(*terms)),
                shape=_reduced_shape, examples=_OVER_DIMS, linear=True, methods=("sum",), params=(DIM, KEEPDIM, CAST),
                torch_node_rule=_with_dim("Sum")),
     structural("mean", 1, _mean, _mean_vjp, "MeanBackward0",
                sympy=_sympy_reduction(lambda terms: load_sympy().Add(*terms) / len(terms)), shape=_reduced_shape,
-               examples=_OVER_DIMS, linear=True, methods=("mean",), params=(DIM, KEEPDIM, CAST), torch_node_rule=_with_dim("Mean")),
+               examples=_OVER_DIMS, linear=True, methods=("mean",), params=(DIM, KEEPDIM, CAST), torch_node_rule=_with_dim("Mean"),
+               dtype_refusals=(("integer", "RuntimeError", "mean(): could not infer output dtype. Input dtype must be "
+                                "either a floating point or complex dtype. Got: {0}"),)),
     structural("nansum", 1, _nansum, _nansum_vjp, "NansumBackward0", jvp=_nansum_jvp,
                sympy=_sympy_reduction(lambda terms: load_sympy().Add(*terms)), shape=_reduced_shape, examples=_OVER_DIMS,
                methods=("nansum",), params=(DIM, KEEPDIM, CAST)),
@@ -823,7 +827,9 @@ ROWS = [
     structural("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0", jvp=_reduction_jvp(_norm_vjp), sympy=_sym_norm,
                shape=_norm_shape, examples=_NORM_EXAMPLES, kinked=True, methods=("norm",), spellings=("vector_norm",),
                params=(ORD, DIM, KEEPDIM), reference="torch.linalg.vector_norm(a)",
-               overloads=("matrix_norm",)),  # torch.norm(m, 'nuc'): a matrix norm (decompositions.py)
+               overloads=("matrix_norm",),  # torch.norm(m, 'nuc'): a matrix norm (decompositions.py)
+               dtype_refusals=(("integer", "RuntimeError", "linalg.vector_norm: Expected a floating point or complex "
+                                "tensor as input. Got {0}"),)),
     structural("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0", jvp=_logsumexp_jvp,
                sympy=_sympy_reduction(lambda terms: load_sympy().log(load_sympy().Add(*map(load_sympy().exp, terms)))),
                shape=_reduced_shape, examples=_OVER_DIMS, methods=("logsumexp",), params=(DIM, KEEPDIM),
@@ -831,11 +837,11 @@ ROWS = [
     structural("var", 1, _var, _var_vjp, "VarBackward0", jvp=_reduction_jvp(_var_vjp), sympy=_sym_var(root=False),
                shape=_var_shape, examples=_VAR_EXAMPLES,
                methods=("var",), params=(DIM, UNBIASED, KEEPDIM, CORRECTION), positional=_VAR_ORDERS,
-               dialects=_NUMPY_DDOF),
+               dialects=_NUMPY_DDOF, dtype_refusals=_FLOATS_ONLY),
     structural("std", 1, _std, _std_vjp, "StdBackward0", jvp=_reduction_jvp(_std_vjp), sympy=_sym_var(root=True),
                shape=_var_shape, examples=_VAR_EXAMPLES,
                methods=("std",), params=(DIM, UNBIASED, KEEPDIM, CORRECTION), positional=_VAR_ORDERS,
-               dialects=_NUMPY_DDOF),
+               dialects=_NUMPY_DDOF, dtype_refusals=_FLOATS_ONLY),
     structural("softmax", 1, _softmax, _softmax_vjp, "SoftmaxBackward0", jvp=_softmax_jvp, sympy=_sym_softmax(log=False),
                shape=_softmax_shape("softmax"), examples=_SOFTMAX_EXAMPLES, methods=("softmax",), params=(DIM_INT, CAST),
                reference="torch.softmax(a, 0)", dialects=_NEEDS_DIM),

@@ -20,7 +20,7 @@ import numpy as np
 
 from gradcli.errors import Limits, over_limit, visible
 from gradcli.ops import OPS, Op, call_forward
-from gradcli.ops.core import rule_params
+from gradcli.ops.core import kernel_dtype_name, rule_params, torch_dtype_name
 from gradcli.tape import APPLY, CONST, INPUT, Node, Tape, output_shape
 from gradcli.torch_graph import next_functions, torch_name
 
@@ -250,6 +250,10 @@ class _Emitter:
         whole = array.ndim == 0 and float(array).is_integer()
         return Tensor(self.graph, array.astype(INT64 if whole else FLOAT64))
 
+    def dtype(self, value: Any) -> str:
+        """A tensor arg's dtype, by NumPy's name ("" for a Python number)."""
+        return value.data.dtype.name if isinstance(value, Tensor) else ""
+
 
 def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], span: tuple[int, int],
           cast: str | None = None) -> Tensor:
@@ -294,7 +298,7 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         out = out.astype(computing)
     if cast is not None and np.dtype(cast).kind != "f" and op.dtype != "param" and graph.grad_enabled and any(
             isinstance(a, Tensor) and a.requires_grad for a in args):
-        raise runtime_error(f"Autograd not support dtype: {_TORCH_NAMES.get(np.dtype(cast).name, np.dtype(cast).name)}")
+        raise runtime_error(f"Autograd not support dtype: {torch_dtype_name(np.dtype(cast))}")
     tracks = (op.differentiable and not op.detached(params) and graph.grad_enabled
               and (cast is None or np.dtype(cast).kind == "f")  # (an integer copy takes no gradient: x.long())
               and any(isinstance(a, Tensor) and a.requires_grad for a in args))
@@ -316,28 +320,23 @@ _LITERALS = {bool: "bool", int: "int", float: "float"}
 
 # --- integers as PyTorch computes them: int64 that wraps, never through float64 ----------------
 
-_FLOAT_ONLY = {  # ops PyTorch refuses on an integer or bool tensor (unless dtype= casts it first)
-    "mean": "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
-            "Got: {}",
-    "std": "std and var only support floating point and complex dtypes",
-    "var": "std and var only support floating point and complex dtypes",
-    "norm": "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
-}
-_BOOL_REFUSED = {
-    "sub": "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
-           "operator instead.",
-    "neg": "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the "
-           "`~` or `logical_not()` operator instead.",
-}
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 
 def _check_dtypes(op: Op, tensors: Sequence[Array], computing: np.dtype, cast: str | None) -> None:
-    """PyTorch's refusals by dtype: a mean of integers, a difference of bools."""
-    if op.name in _FLOAT_ONLY and cast is None and tensors and tensors[0].dtype.kind in "biu":
-        raise runtime_error(_FLOAT_ONLY[op.name].format(_TORCH_NAMES.get(tensors[0].dtype.name, tensors[0].dtype.name)))
-    if computing == BOOL and op.name in _BOOL_REFUSED:
-        raise runtime_error(_BOOL_REFUSED[op.name])
+    """PyTorch's refusals by dtype, as the row says them (Op.dtype_refusals): a mean of integers, a
+    difference of bools, a product of two dtypes."""
+    for when, kind, message in op.dtype_refusals:
+        if when == "integer":
+            refused = cast is None and bool(tensors) and tensors[0].dtype.kind in "biu"
+        elif when == "bool":
+            refused = computing == BOOL
+        else:  # "mixed"
+            refused = len({t.dtype for t in tensors}) > 1
+        if refused:
+            names = [torch_dtype_name(t.dtype) for t in tensors]
+            kernels = [kernel_dtype_name(t.dtype) for t in tensors]
+            raise TorchError(kind, message.format(*names, **{f"c{i}": name for i, name in enumerate(kernels)}))
 
 
 def _number(value: Any, computing: np.dtype) -> Any:
@@ -367,7 +366,6 @@ def _integer_forward(op: Op, args: Sequence[Any], values: list[Any]) -> Array | 
         powers = np.power(base, np.maximum(exponent, 0))
     reciprocal = np.where(base == 1, 1, np.where(base == -1, np.where(exponent % 2 == 0, 1, -1), 0))
     return np.where(exponent < 0, reciprocal, powers).astype(INT64)
-_TORCH_NAMES = {"int64": "Long", "int32": "Int", "bool": "Bool", "float16": "Half"}
 
 
 def _check_elements(graph: Graph, op: Op, shapes: list[tuple[int, ...]], params: dict[str, Any],
