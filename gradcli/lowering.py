@@ -189,7 +189,7 @@ def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front:
             raise CallProblem(f"{name}: {what}", hint="it is the input itself with p=0 or training=False")
         return Bound(op, tensors, params, identity=True)
     if op.dtype == "param":  # x.to(dtype): x itself where it has that dtype, as PyTorch returns self
-        if params.get("dtype") in (None, front.dtype(tensors[0])):
+        if params.get("dtype") in (None, front.dtype(tensors[0])) and not params.get("copy"):
             return Bound(op, tensors, params, identity=True)
     if op.float_index and front.floating(tensors[op.index_from]):  # type: ignore[index]
         op = OPS[op.float_index]  # cross_entropy(x, probabilities)
@@ -262,6 +262,8 @@ def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], g
         taken = arity + len(order)
         raise CallProblem(f"{name} takes {taken} argument{'s' if taken != 1 else ''}, got {count}")
     for i, value in enumerate(given):
+        if value is _LEFT_OUT:
+            continue
         if soaks and i == len(order) - 1 and len(given) > len(order):
             written[order[-1]] = ("sizes", list(given[i:]))
             break
@@ -326,9 +328,10 @@ def _tensors_by_keyword(op: Op, args: list[Any], keywords: list[tuple[str, Any]]
         if name in by_name and name not in taken and len(args) == place:
             args = [*args, by_name[name]]
             taken.add(name)
+    optional = {keyword for _, keyword, _ in op.optional_args}  # (placed by _optional)
     if len(args) < max(op.arity, 0):  # torch.gather(x, dim=1, index=i): the params by keyword too
         for name in names[len(args):]:
-            if name not in by_name or name in taken:
+            if name not in by_name or name in taken or name in optional:
                 break  # (a later one is not bound in the place of one left out: clamp(x, max=t))
             args = [*args, by_name[name]]
             taken.add(name)
@@ -349,12 +352,17 @@ def _keyword_tensors(op: Op, name: str, args: list[Any], keywords: list[tuple[st
     return [*args[:before], *tensors, *args[before:]], [(k, v) for k, v in keywords if k not in op.keyword_tensors]
 
 
+_LEFT_OUT = object()  # a positional param left out before an optional tensor arg (Op.optional_args)
+
+
 def _optional(op: Op, name: str, args: list[Any], keywords: list[tuple[str, Any]], front: Front
               ) -> tuple[list[Any], list[tuple[str, Any]]]:
     """The call's args with its optional tensor args in place (Op.optional_args): given by
     keyword, or the number that stands for a left-out one (None too)."""
     for place, keyword, default in op.optional_args:
         given = [value for key, value in keywords if key == keyword]
+        if len(args) < place and op.tensor_positions and not set(range(len(args), place)) & set(op.tensor_positions):
+            args.extend([_LEFT_OUT] * (place - len(args)))  # diff(x, 2, append=t): dim left out before it
         if given and len(args) > place:
             raise CallProblem(f"{name}() got multiple values for argument '{keyword}'", keyword=keyword)
         if given and len(args) == place:

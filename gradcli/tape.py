@@ -22,6 +22,7 @@ from gradcli.ops import (
     CONSTRUCTORS,
     DTYPES,
     FUNCTIONS,
+    MEMORY_FORMATS,
     OPS,
     PREFIX_OPERATORS,
     SIZED,
@@ -236,6 +237,9 @@ class Emitter:
         (DivBackward0, its next function None), where a number would be DivBackward1's."""
         return self.sink.constant(np.asarray(value, dtype=float), self.span)
 
+    def dtype(self, handle: int) -> str:
+        return "float64"  # (every value of a program is)
+
     def shape(self, handle: int) -> Shape | None:
         sink = self.sink
         node = sink.nodes[handle] if isinstance(handle, int) and handle < len(sink.nodes) else None
@@ -339,7 +343,10 @@ class TapeSink:
         if op.program is not None:  # a composite: its parts, as PyTorch records them (Op.program)
             if op.shape is not None:  # (its own shape rule, at a point: check_shapes)
                 self.composite_calls.setdefault(len(self.nodes), []).append((op, tuple(args), params, span))
-            return op.program(self.emitter(span, args, op.name), *args, **params)
+            try:
+                return op.program(self.emitter(span, args, op.name), *args, **params)
+            except ValueError as problem:  # (what its program refuses: diff's 0-d prepend)
+                raise ShapeProblem(str(problem).split("\n")[0], source=self.source, span=span) from None
         if op.reflected is not None and self.nodes[args[0]].is_number() and self.nodes[args[1]].kind != CONST:
             return op.reflected(self.emitter(span), *args)  # 2 / x: x.reciprocal() * 2
         nodes = self.nodes
@@ -468,7 +475,7 @@ class TapeSink:
             return self.tuples[text]
         if text == "...":  # an index's ellipsis: m[..., 0]
             return _Word(Ellipsis, span)  # type: ignore[arg-type]
-        if text in DTYPES:  # dtype=torch.float64, dtype=float: a word, which means nothing more
+        if text in DTYPES or text in MEMORY_FORMATS:  # dtype=torch.float64, dtype=float: a word, which means nothing more
             return _Word(text, span)
         if text in _WORDS:
             word = _WORDS[text]
@@ -534,7 +541,7 @@ class TapeSink:
         if bound.identity:  # dropout(x, 0.0), x.double(): x itself, as PyTorch returns it
             return bound.tensors[0]
         wanted = bound.cast or (bound.params.get("dtype") if bound.op.dtype == "param" else None)
-        if wanted is not None and not wanted.startswith("float"):  # sum(x, dtype=torch.int64), x.long()
+        if wanted is not None and not wanted.startswith(("float", "bfloat")):  # sum(x, dtype=torch.int64), x.long()
             raise _fail(f"{name}: a result in {wanted} takes no gradient, and every value of a program is a float",
                         span, self.source, "PyTorch's autograd refuses it too; gradcli run computes it")
         if bound.op.parts:

@@ -50,7 +50,7 @@ from gradcli.ops import (
     statistics,
     structure,
 )
-from gradcli.ops.construct import CONSTRUCTORS, DTYPES, SIZED
+from gradcli.ops.construct import CONSTRUCTORS, DTYPES, MEMORY_FORMATS, SIZED
 from gradcli.ops.core import (
     FLOATS,
     NUMPY,
@@ -69,9 +69,33 @@ from gradcli.ops.core import (
 )
 
 __all__ = [
-    "BINARY_OPERATORS", "CONSTANTS", "CONSTRUCTORS", "DTYPES", "FAMILY_FUNCTIONS", "FLOATS", "FUNCTIONS", "METHODS", "MODULES", "NUMPY", "OPS",
-    "PREFIX_OPERATORS", "SCALAR_OVERLOADS", "SIZED", "UNIT", "Op", "Unit", "call_forward", "call_jvp", "call_vjp", "load_sympy", "node_text", "ones_for",
-    "shape_message", "torch_node_name", "unbroadcast",
+    "BINARY_OPERATORS",
+    "CONSTANTS",
+    "CONSTRUCTORS",
+    "DTYPES",
+    "FAMILY_FUNCTIONS",
+    "FLOATS",
+    "FUNCTIONS",
+    "MEMORY_FORMATS",
+    "METHODS",
+    "MODULES",
+    "NUMPY",
+    "OPS",
+    "PREFIX_OPERATORS",
+    "SCALAR_OVERLOADS",
+    "SIZED",
+    "UNIT",
+    "Op",
+    "Unit",
+    "call_forward",
+    "call_jvp",
+    "call_vjp",
+    "load_sympy",
+    "node_text",
+    "ones_for",
+    "shape_message",
+    "torch_node_name",
+    "unbroadcast",
 ]
 
 # The modules of rows, in the table's order: a new module of rows is added here alone.

@@ -23,6 +23,9 @@ from gradcli.ops.core import Array, Op, Param, structural
 # The names a program gives a dtype (`dtype=torch.float64`, `dtype=float`): words, never values.
 DTYPES = frozenset({"float64", "float32", "float16", "bfloat16", "double", "half", "float", "int64", "int32",
                     "int16", "int8", "uint8", "long", "int", "bool"})
+# ... and a tensor's memory format (`x.to(memory_format=torch.contiguous_format)`): words too, which
+# change no value (every value here is contiguous)
+MEMORY_FORMATS = frozenset({"contiguous_format", "preserve_format", "channels_last", "channels_last_3d"})
 
 # What every constructor also accepts, and ignores: every float here is float64.
 _IGNORED = (Param("dtype", "str"), Param("device", "str"), Param("requires_grad", "bool", False))

@@ -140,7 +140,8 @@ class Param(NamedTuple):
 
 # PyTorch's names of its dtypes, as NumPy names them (torch.float is float32, torch.double float64).
 _DTYPE_NAMES = {"float64": "float64", "double": "float64", "float32": "float32", "float": "float32", "float16": "float16",
-                "half": "float16", "int64": "int64", "long": "int64", "int32": "int32", "int": "int32", "bool": "bool"}
+                "half": "float16", "bfloat16": "bfloat16", "int64": "int64", "long": "int64", "int32": "int32", "int": "int32",
+                "bool": "bool"}
 
 _KIND_TEXT = {"int": "a whole number", "float": "a number", "bool": "True or False", "dims": "a dim or a tuple of dims",
               "ints": "whole numbers", "sizes": "whole numbers or None", "floats": "a number or a tuple of numbers", "axes": "a whole number or a pair of lists of dims"}
@@ -188,6 +189,23 @@ class Dialect(NamedTuple):
     # row's (Op.tensor_positions): x.where(cond, y) is where(cond, x, y), (1, 0, 2); None: the row's
     tensor_positions: tuple[int, ...] | None = None
 
+
+
+# dtypes as PyTorch's messages name them: its ScalarType (Long, Float) and its C++ kernels' type (long int, float)
+_TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+                "float16": "Half", "float32": "Float", "float64": "Double"}
+_KERNEL_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+                 "uint8": "unsigned char", "bool": "bool", "float16": "c10::Half", "float32": "float", "float64": "double"}
+
+
+def torch_dtype_name(dtype: np.dtype) -> str:
+    """A dtype as PyTorch's messages name it: Long, Float, Bool."""
+    return _TORCH_NAMES.get(dtype.name, dtype.name)
+
+
+def kernel_dtype_name(dtype: np.dtype) -> str:
+    """A dtype as PyTorch's C++ kernels name it in their messages: long int, float, double."""
+    return _KERNEL_NAMES.get(dtype.name, dtype.name)
 
 @dataclass(frozen=True, eq=False, repr=False)  # eq/repr left out: they cost start-up time
 class Op:
@@ -242,6 +260,12 @@ class Op:
     # one: the ops that move, pick or add values, as keeps_integers does), "sums" (keeps, and a sum of
     # booleans counts them: int64); a mask (`boolean`) is bool, an integer part (`integer_parts`) int64.
     dtype: str = "float"
+    # What PyTorch refuses by dtype, in its words (`gradcli run`; every value of `grad` is float64):
+    # (when, the exception, the message). when: "integer" (an integer or bool tensor first, unless
+    # dtype= casts it), "bool" (bool tensors), "mixed" (tensor args of two dtypes: the products, which
+    # do not promote). The message's {0}, {1} are the tensor args' dtypes as PyTorch names them
+    # (Long, Float), {c0}, {c1} as its C++ kernels do (long int, float).
+    dtype_refusals: tuple[tuple[str, str, str], ...] = ()
     # The args from this position on are integer indices (v[idx], gather's index): no gradient
     # flows into them, an input among them is an integer input, and PyTorch does not list them
     # among the node's next_functions.

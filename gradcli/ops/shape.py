@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Dialect, Op, Param, composite, point_axes, structural
+from gradcli.ops.core import Array, Dialect, Op, Param, composite, point_axes, structural, unbroadcast
 
 Shape = tuple[int, ...]
 
@@ -1010,12 +1010,26 @@ def _sliced_shape(x: Shape, dim: int = 0, start: int | None = None, stop: int | 
 
 def _diff_program(emit: Any, x: Any, n: int = 1, dim: int = -1) -> Any:
     # PyTorch's diff: x.narrow(dim, 1, len - 1) - x.narrow(dim, 0, len - 1) (two SliceBackward0
-    # under SubBackward0), n times over.
+    # under SubBackward0), n times over; n = 0 a copy of x (CopyBackwards, into a new tensor).
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
+    if n == 0:
+        return emit("copied", 0.0, x)
     for _ in range(n):
         x = emit("sub", emit("sliced", x, dim=dim, start=1), emit("sliced", x, dim=dim, stop=-1))
     return x
+
+
+def _padded_diff_program(emit: Any, x: Any, before: Any, after: Any, n: int = 1, dim: int = -1) -> Any:
+    # diff(x, n, dim, prepend, append): of the three together (CatBackward0), where one is given
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    ends = [end for end in (before, after) if emit.given(end)]
+    if any(emit.shape(end) == () for end in ends):  # (its shape rule cannot tell it from one left out)
+        raise ValueError("diff expects prepend or append to be the same dimension as input")
+    if n and ends:
+        x = emit("cat", *([before] if emit.given(before) else []), x, *([after] if emit.given(after) else []), dim=dim)
+    return _diff_program(emit, x, n=n, dim=dim)
 
 
 def _diff_shape(x: Shape, n: int = 1, dim: int = -1) -> Shape:
@@ -1023,8 +1037,131 @@ def _diff_shape(x: Shape, n: int = 1, dim: int = -1) -> Shape:
         raise ValueError("diff expects input to be at least one-dimensional")
     axis = _one_axis(dim, len(x))
     out = list(x)
-    out[axis] = max(x[axis] - n, 0)
+    out[axis] = max(x[axis] - n, 0) if n else x[axis]
     return tuple(out)
+
+
+def _padded_diff_shape(x: Shape, before: Shape, after: Shape, n: int = 1, dim: int = -1) -> Shape:
+    # (a left-out end is a number: it adds nothing; a given one has the input's dims)
+    if not x:
+        raise ValueError("diff expects input to be at least one-dimensional")
+    axis = _one_axis(dim, len(x)) % len(x)
+    whole = list(x)
+    for end in (before, after):
+        if not end:
+            continue  # (left out)
+        if len(end) != len(x):
+            raise ValueError("diff expects prepend or append to be the same dimension as input")
+        for i, (size, other) in enumerate(zip(x, end, strict=True)):
+            if i != axis and size != other:
+                raise ValueError("diff expects the shape of tensor to prepend or append to match that of input "
+                                 f"except along the differencing dimension; input.size({i}) = {size}, but got "
+                                 f"tensor.size({i}) = {other}")
+        whole[axis] += end[axis] if n else 0
+    return _diff_shape(tuple(whole), n, dim)
+
+
+_DIFF_PARAMS = (Param("n", "int", 1), Param("dim", "int", -1, aliases=("axis",)))
+
+
+# --- sum_to_size, broadcast_tensors: the sums and expansions of broadcasting, as calls -------------
+
+
+def _sum_to_size_shape(x: Shape, size: tuple[int, ...] = ()) -> Shape:
+    size = tuple(size)
+    lead = len(x) - len(size)
+    if lead < 0 or any(want not in (have, 1) for have, want in zip(x[lead:], size, strict=True)):
+        raise ValueError(f"size {{{list(size)}}} is not expandable to size {{{list(x)}}}.")
+    return size
+
+
+def _sum_to_size_program(emit: Any, x: Any, size: tuple[int, ...] = ()) -> Any:
+    # PyTorch's sum_to: () is the sum (SumBackward0); else a sum over the leading dims and those
+    # the size keeps as 1 (SumBackward1, keepdim), viewed without the leading ones (ViewBackward0);
+    # a size that is x's own is x itself
+    sx = emit.shape(x)
+    if sx is None:
+        return emit("sum_to_size_whole", x, size=size)
+    size = _sum_to_size_shape(sx, tuple(size))
+    if not size:
+        return emit("sum", x)
+    lead = len(sx) - len(size)
+    dims = (*range(lead), *(lead + i for i, (have, want) in enumerate(zip(sx[lead:], size, strict=True))
+                           if want == 1 and have != 1))
+    if dims:
+        x = emit("sum", x, dim=dims, keepdim=True)
+    return emit("reshape", x, shape=size) if lead else x
+
+
+def _broadcast_parts_shape(*shapes: Shape, part: int = 0, of: int | None = None) -> Shape:
+    if of is not None and of != len(shapes):
+        raise ValueError(f"cannot unpack {len(shapes)} tensors into {of} names")
+    if not -len(shapes) <= part < len(shapes):
+        raise ValueError(f"tuple index out of range: {len(shapes)} tensors")
+    out: list[int] = []
+    for axis in range(-max(map(len, shapes), default=0), 0):
+        sizes = {shape[axis] for shape in shapes if len(shape) >= -axis} - {1}
+        if len(sizes) > 1:
+            first, second = sorted(sizes)[-1], sorted(sizes)[0]
+            raise ValueError(f"The size of tensor a ({first}) must match the size of tensor b ({second}) at "
+                             f"non-singleton dimension {axis + max(map(len, shapes))}")
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
+def _sum_to_size_whole(x: Array, ranks: tuple[int, ...], size: tuple[int, ...] = ()) -> Array:
+    lead = np.ndim(x) - ranks[0]
+    point = np.shape(x)[lead:]
+    size = _sum_to_size_shape(point, tuple(size))
+    extra = len(point) - len(size)
+    dims = (*range(lead, lead + extra), *(lead + extra + i for i, (have, want) in enumerate(zip(point[extra:], size, strict=True))
+                                          if want == 1 and have != 1))
+    return np.asarray(np.sum(x, axis=dims, keepdims=True)).reshape(np.shape(x)[:lead] + size)
+
+
+def _sum_to_size_whole_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], size: tuple[int, ...] = ()
+                           ) -> tuple[Array]:
+    lead = np.ndim(x) - ranks[0]
+    lifted = np.reshape(g, np.shape(g)[:lead] + (1,) * (ranks[0] - len(tuple(size))) + np.shape(g)[lead:])
+    return (np.broadcast_to(lifted, np.shape(x)) * np.ones_like(x),)
+
+
+def _lifted_parts(args: Sequence[Array], ranks: tuple[int, ...]) -> list[Array]:
+    """Each arg with 1s before its point's axes, up to the widest point's rank: batch axes stay first."""
+    widest = max(ranks, default=0)
+    return [np.reshape(a, np.shape(a)[:np.ndim(a) - r] + (1,) * (widest - r) + np.shape(a)[np.ndim(a) - r:])
+            for a, r in zip(args, ranks, strict=True)]
+
+
+def _broadcast_tensors_whole(*args: Any, ranks: tuple[int, ...], part: int = 0, of: int | None = None) -> Array:
+    _broadcast_parts_shape(*(np.shape(a)[np.ndim(a) - r:] for a, r in zip(args, ranks, strict=True)), part=part, of=of)
+    return np.array(np.broadcast_arrays(*_lifted_parts(args, ranks))[part])
+
+
+def _broadcast_tensors_whole_vjp(g: Array, ans: Array, *args: Any, ranks: tuple[int, ...], part: int = 0,
+                                 of: int | None = None) -> tuple[Any, ...]:
+    lifted = _lifted_parts(args, ranks)[part]
+    chosen = unbroadcast(np.asarray(g), np.shape(lifted)).reshape(np.shape(args[part]))
+    return tuple(chosen if i == part % len(args) else np.zeros_like(a) for i, a in enumerate(args))
+
+
+def _sum_to_size_node(shapes: Any, size: tuple[int, ...]) -> str:
+    if not size:
+        return "SumBackward0"
+    if shapes is not None and len(shapes[0]) > len(size):
+        return "ViewBackward0"
+    return "SumBackward1"
+
+
+def _broadcast_tensors_program(emit: Any, *tensors: Any, part: int = 0, of: int | None = None) -> Any:
+    # PyTorch's broadcast_tensors: each tensor expanded to the shape of them all (ExpandBackward0),
+    # one that has it already itself
+    shapes = [emit.shape(t) for t in tensors]
+    if any(shape is None for shape in shapes):
+        return emit("broadcast_tensors_whole", *tensors, part=part, of=of)
+    out = _broadcast_parts_shape(*shapes, part=part, of=of)
+    chosen = tensors[part]
+    return chosen if shapes[part] == out else emit("expand", chosen, size=out)
 
 
 # --- unbind, unfold, fliplr, flipud, H, atleast_Nd ------------------------------------------------
@@ -1575,10 +1712,47 @@ ROWS = [
                 ([":"] * dim if dim >= 0 else ["..."]) + [f"{'' if start is None else start}:{'' if stop is None else stop}"]
                 + ([":"] * (-dim - 1) if dim < 0 else []))),
             examples=_one(((4,), {"start": 1}), ((2, 3), {"dim": 1, "stop": -1}))),
-    composite("diff", 1, _diff_program, "SubBackward0", shape=_diff_shape,
-              params=(Param("n", "int", 1), Param("dim", "int", -1, aliases=("axis",))), methods=("diff",),
-              examples=_one(((4,), {}), ((2, 3), {"dim": 0}), ((2, 4), {"n": 2}), ((1,), {})),
-              reference="torch.diff(a)", reference_program="diff(a)"),
+    composite("diff", 1, _diff_program, "SubBackward0", shape=_diff_shape, params=_DIFF_PARAMS, methods=("diff",),
+              torch_node_rule=lambda constant, shapes, n=1, dim=-1: "SubBackward0" if n else "CopyBackwards",
+              examples=_one(((4,), {}), ((2, 3), {"dim": 0}), ((2, 4), {"n": 2}), ((1,), {}), ((3,), {"n": 0})),
+              overloads=("diff_padded",), reference="torch.diff(a)", reference_program="diff(a)"),
+    # diff(x, n, dim, prepend, append): the three cat together first
+    composite("diff_padded", 3, _padded_diff_program, "SubBackward0", shape=_padded_diff_shape, params=_DIFF_PARAMS,
+              tensor_positions=(0, 3, 4), optional_args=((3, "prepend", 0.0), (4, "append", 0.0)),
+              inputs=("input", "prepend", "append"), callable=False, shape_message=lambda label, shapes: (
+                  f"diff cannot take an input of shape {tuple(shapes[0])} with these prepend and append"),
+              torch_node_rule=lambda constant, shapes, n=1, dim=-1: "SubBackward0" if n else "CopyBackwards",
+              text=lambda args, n=1, dim=-1: "torch.diff({}, {}, {}, {}, {})".format(
+                  args[0], n, dim, *(None if arg in ("0", "0.0") else arg for arg in args[1:])),
+              examples=((((3,), (1,), (2,)), {}), (((2, 3), (2, 1), (2, 2)), {"n": 2, "dim": 1}),
+                        (((2, 3), (1, 3), (1, 3)), {"dim": 0})),
+              reference="torch.diff(a, 1, 0, b, c)", reference_program="torch.diff(a, 1, 0, b, c)"),
+    composite("sum_to_size", 1, _sum_to_size_program, "SumBackward1", shape=_sum_to_size_shape, callable=False,
+              params=(SIZES,), methods=("sum_to_size",),
+              torch_node_rule=lambda constant, shapes, size=(): _sum_to_size_node(shapes, size),
+              text=lambda args, size=(): f"{args[0]}.sum_to_size({tuple(size)})",
+              examples=_one(((2, 3), {"size": (1, 3)}), ((2, 3), {"size": (3,)}), ((2, 3), {"size": ()}),
+                            ((3,), {"size": (3,)})),
+              reference="a.sum_to_size(1)", reference_program="a.sum_to_size(1)"),
+    composite("broadcast_tensors", -1, _broadcast_tensors_program, "ExpandBackward0", shape=_broadcast_parts_shape,
+              parts=-1, text=lambda args, part=0, of=None: f"torch.broadcast_tensors({', '.join(args)})[{part}]",
+              torch_node_rule=lambda constant, shapes, part=0, of=None: "ExpandBackward0",
+              examples=((((3,), (2, 1)), {"part": 0}), (((2, 3), (3,)), {"part": 1}),
+                        (((2, 1), (1, 3), ()), {"part": 2})),
+              reference="torch.broadcast_tensors(a, b)[0]", reference_program="torch.broadcast_tensors(a, b)[0]"),
+    # (over --points, where the shapes are not known while the tape is made: one node)
+    structural("sum_to_size_whole", 1, _sum_to_size_whole, _sum_to_size_whole_vjp, "SumBackward1",
+               shape=_sum_to_size_shape, params=(SIZES,), callable=False, reference=None, linear=True,
+               text=lambda args, size=(): f"{args[0]}.sum_to_size({tuple(size)})",
+               examples=_one(((2, 3), {"size": (1, 3)}), ((2, 3), {"size": (3,)}))),
+    structural("broadcast_tensors_whole", -1, _broadcast_tensors_whole, _broadcast_tensors_whole_vjp, "ExpandBackward0",
+               shape=_broadcast_parts_shape, parts=-1, callable=False, reference=None, linear=True, dtype="keeps",
+               text=lambda args, part=0, of=None: f"torch.broadcast_tensors({', '.join(args)})[{part}]",
+               examples=((((3,), (2, 1)), {"part": 0}), (((2, 3), (3,)), {"part": 1}))),
+    # a copy of x into a new tensor (CopyBackwards; the new tensor, a constant, gets no gradient): diff's n = 0
+    _linear("copied", lambda into, x, ranks: np.array(x, copy=True), lambda g, ans, into, x, ranks: (None, g),
+            "CopyBackwards", arity=2, shape=lambda into, x: x, callable=False, reference=None,
+            text=lambda args: f"{args[1]}.clone()", examples=((((), (3,)), {}),)),
 ]
 ROWS += [
     # torch.split_with_sizes(x, sizes, dim), torch.unsafe_split and torch.unsafe_chunk (UnsafeSplitBackward0):

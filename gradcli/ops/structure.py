@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from gradcli.ops.construct import MEMORY_FORMATS
 from gradcli.ops.core import Array, Param, point_axes, structural
 
 
@@ -87,12 +88,29 @@ def _stack_text(args: Sequence[str], dim: int = 0) -> str:
     return items if dim == 0 else f"stack({items}, dim={dim})"
 
 
-def _copy(x: Array, ranks: tuple[int, ...], dtype: Any = None) -> Array:
+def _rounded(x: Array, dtype: str) -> Array:
+    """A program's values (float64) rounded to `dtype`, held in float64 again; bfloat16 (which NumPy
+    has not) as PyTorch rounds to it: to float32, then to the nearest of 8 bits of mantissa, ties to even."""
+    if dtype != "bfloat16":
+        return np.asarray(x, dtype=dtype).astype(np.result_type(x, np.float64))
+    single = np.asarray(x, dtype=np.float32)
+    bits = single.view(np.uint32)
+    with np.errstate(over="ignore"):
+        kept = ((bits + np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1))) & np.uint32(0xFFFF0000)).astype(np.uint32)
+    return np.where(np.isnan(single), single, kept.view(np.float32)).astype(np.float64)
+
+
+def _copy(x: Array, ranks: tuple[int, ...], dtype: Any = None, **ignored: Any) -> Array:
     # (a program's values are float64: a float32 copy is its value rounded to float32, as PyTorch's is)
-    return x if dtype is None else np.asarray(x, dtype=dtype).astype(np.result_type(x, np.float64))
+    return x if dtype is None else _rounded(x, dtype)
 
 
-def _same_back(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dtype: Any = None) -> tuple[Array]:
+def _same_back(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dtype: Any = None, **ignored: Any
+               ) -> tuple[Array]:
+    # The gradient of a copy in a narrower float comes in that dtype, as PyTorch's does (a program's
+    # gradients are float64: rounded to it); `gradcli run`'s already has it.
+    if dtype in ("float32", "float16", "bfloat16") and type(g) is np.ndarray and g.dtype == np.float64:
+        return (_rounded(g, dtype),)
     return (g,)
 
 
@@ -128,12 +146,18 @@ ROWS = [
     # own (dtype "param": the lowering gives the arg itself, as PyTorch returns self). In a program
     # (float64), x.float() is x rounded to float32, and what follows computes in float64 again.
     structural("to_copy", 1, _copy, _same_back, "ToCopyBackward0", callable=False, linear=True, dtype="param",
-               sympy=lambda x, dtype=None: x, params=(Param("dtype", "dtype", None),),
-               methods=("to", "type", "double", "float", "half", "long", "int", "bool"),
+               sympy=lambda x, dtype=None, **ignored: x,
+               params=(Param("dtype", "dtype", None), Param("non_blocking", "bool", False), Param("copy", "bool", False),
+                       Param("memory_format", "str", None, choices=tuple(sorted(MEMORY_FORMATS))),
+                       Param("device", "str", None, choices=("cpu",))),
+               # PyTorch's Tensor.to(dtype, non_blocking, copy, memory_format) and to(device, dtype, ...)
+               positional=(("dtype", "non_blocking", "copy", "memory_format"),
+                           ("device", "dtype", "non_blocking", "copy", "memory_format")),
+               methods=("to", "type", "double", "float", "half", "bfloat16", "long", "int", "bool"),
                method_params=tuple((method, (("dtype", dtype),)) for method, dtype in [
-                   ("double", "float64"), ("float", "float32"), ("half", "float16"), ("long", "int64"), ("int", "int32"),
-                   ("bool", "bool")]),
-               text=lambda args, dtype=None: f"{args[0]}.to(torch.{dtype})",
+                   ("double", "float64"), ("float", "float32"), ("half", "float16"), ("bfloat16", "bfloat16"),
+                   ("long", "int64"), ("int", "int32"), ("bool", "bool")]),
+               text=lambda args, dtype=None, **ignored: f"{args[0]}.to(torch.{dtype})",
                examples=tuple(((shape,), {"dtype": "float64"}) for shape in [(), (3,), (2, 3)]),
                reference="a.to(torch.float32).double()", reference_program="a.float()"),
     structural("getitem", 1, _getitem, _getitem_vjp, "SelectBackward0", dtype="keeps",

@@ -35,7 +35,7 @@ import numpy as np
 from gradcli import engine, lowering
 from gradcli.errors import LimitProblem, Limits, SyntaxProblem, over_limit, visible
 from gradcli.inputs import ranges
-from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, METHODS, OPS, PREFIX_OPERATORS, Op, backwards
+from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, MEMORY_FORMATS, METHODS, OPS, PREFIX_OPERATORS, Op, backwards
 from gradcli.ops.core import rule_params
 from gradcli.run import arrays, custom, functional, higher, python, random, reprs
 from gradcli.run import nn as torch_nn
@@ -137,6 +137,16 @@ class Device:
 
 
 CPU = Device("cpu")
+
+
+@dataclass(frozen=True)
+class MemoryFormat:
+    """torch.contiguous_format and the others: a word a copy may be given, which changes no value here."""
+
+    name: str
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
 _LEGACY_NAMES = {FLOAT32: "Float", FLOAT64: "Double", INT64: "Long", BOOL: "Bool"}
 _PLATFORM = {("torch", "device"), ("torch", "set_default_device"), ("torch.cuda", "is_available"),
              ("torch.cuda", "device_count"), ("torch.accelerator", "is_available"),
@@ -1318,6 +1328,8 @@ class Interpreter:
                 return Module(path)
             if name in _DTYPES and owner.path == "torch":
                 return Dtype(_DTYPES[name])
+            if name in MEMORY_FORMATS and owner.path == "torch":
+                return MemoryFormat(name)
             if name in _CONSTANTS and name != "newaxis":
                 return _CONSTANTS[name]
             if (owner.path, name) in _PLATFORM or (owner.path == "torch" and name in _LEGACY) or (
@@ -1535,6 +1547,9 @@ class Interpreter:
                               problem.hint or "`gradcli functions` lists each function with the arguments it takes") from None
         if bound.identity:  # F.dropout(x, p=0): x itself, as PyTorch returns it
             return bound.tensors[0]
+        if "bfloat16" in (bound.cast, bound.params.get("dtype")):  # (NumPy has no such dtype; `grad` rounds to it)
+            raise self.refuse(node, "bfloat16 tensors are not supported by gradcli run",
+                              "float16, float32 and float64 are; `gradcli grad` takes x.bfloat16() as a rounding")
         operands = list(bound.tensors)
         if not any(isinstance(a, Tensor) for a in operands) and operands:
             operands[0] = self.tensor_from(operands[0], None, node)
@@ -1552,7 +1567,7 @@ class Interpreter:
     def kind(self, value: Any) -> str:
         if isinstance(value, Tensor):
             return lowering.TENSOR
-        if isinstance(value, Dtype):
+        if isinstance(value, (Dtype, MemoryFormat)):
             return lowering.STR
         return _KINDS.get(type(value), "other")
 
@@ -1561,6 +1576,8 @@ class Interpreter:
             raise lowering.CallProblem("this argument must be a Python number here, not a tensor", value=value)
         if isinstance(value, Dtype):
             return value.numpy.name
+        if isinstance(value, MemoryFormat):
+            return value.name
         if isinstance(value, (list, tuple)):
             return tuple(self.static(item) for item in value)
         return value

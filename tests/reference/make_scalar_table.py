@@ -330,7 +330,7 @@ def _module(codes: list[str], entries: list[str], calls: dict[tuple[str, int], s
         "# the parts of PyTorch's namedtuples: max(x, 0).values\n"
         f"FIELDS = frozenset({_wrapped(fields)})\n"
         f"CONSTANTS: dict[str, float] = {{{constants}}}\n"
-        f"DTYPES = frozenset({_wrapped(sorted(ops.DTYPES))})\n"
+        f"DTYPES = frozenset({_wrapped(sorted(ops.DTYPES | ops.MEMORY_FORMATS))})  # (words: dtypes, memory formats)\n"
         f"FUNCTIONS = frozenset({_wrapped(sorted(ops.FUNCTIONS))})\n\n",
         "# --- the rows of numbers, for the scalar path ---\n\n\n"
         "class Row(NamedTuple):\n    name: str\n    arity: int\n    forward: Any\n"

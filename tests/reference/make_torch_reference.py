@@ -230,7 +230,7 @@ LOSSES = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_e
 # The losses of three vectors (a target or a variance third: ones, zeros, NaN, infinities among them).
 THIRDS = {"margin_ranking_loss": [[1.0, -1.0], [0.0, nan]], "gaussian_nll_loss": [[1.0, 2.0], [0.0, 1e-300], [nan, inf]],
           "multilabel_soft_margin_loss": [[1.0, 0.5], [0.0, inf]], "triplet_margin_loss": [[0.0, 1.0], [nan, -inf]],
-          "cosine_embedding_loss": [1.0, -1.0, 0.0]}
+          "cosine_embedding_loss": [1.0, -1.0, 0.0], "diff_padded": [[1.0], [nan, inf]]}
 # binary_cross_entropy takes probabilities (PyTorch refuses anything outside [0, 1], NaN too).
 PROBABILITY_PAIRS = [[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [1e-300, 1.0], [0.2, 0.9], [5e-324, 0.75], [-0.0, 0.3]]
 # The layers of torch.nn.functional, each at the shape its reference takes (a pair of vectors' values).
@@ -386,7 +386,7 @@ def points_of(name: str) -> list[tuple]:
         return [(v, i) for v in VECTORS for i in ([1, 0, 1], [1], [0, 0])]
     if name == "stack":
         return list(itertools.product(PAIR_VALUES, repeat=2))
-    if name in ("cat", "hstack", "vstack", "dstack", "column_stack", "block_diag"):
+    if name in ("cat", "hstack", "vstack", "dstack", "column_stack", "block_diag", "broadcast_tensors"):
         return list(itertools.product(VECTOR_PAIRS, repeat=2))
     if name == "view_as":  # a vector of two, viewed as a (2, 1) column
         return [(u, [[v[0]], [v[1]]]) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
