@@ -140,6 +140,20 @@ CPU = Device("cpu")
 
 
 @dataclass(frozen=True)
+class Caught:
+    """An exception the file caught (`except RuntimeError as e:`): printed as Python prints it."""
+
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"{self.kind}({self.message!r})"
+
+
+@dataclass(frozen=True)
 class MemoryFormat:
     """torch.contiguous_format and the others: a word a copy may be given, which changes no value here."""
 
@@ -335,7 +349,7 @@ class Interpreter:
         if run is None:
             raise self.refuse(node, f"{_statement_name(node)} is not supported",
                               "gradcli run takes imports, assignments, calls, for/while/if, def and lambda, "
-                              "assert and `with torch.no_grad():`")
+                              "assert, try/except and `with torch.no_grad():`")
         run(node)
 
     def do_Expr(self, node: ast.Expr) -> None:
@@ -406,6 +420,42 @@ class Interpreter:
         if not self.truth(self.expression(node.test), node.test):
             message = "" if node.msg is None else str(self.expression(node.msg))
             raise PythonError("AssertionError", message)
+
+    def do_Try(self, node: ast.Try) -> None:
+        """try/except/else/finally, over the errors PyTorch and Python raise (TorchError); gradcli's own
+        refusals and limits (exit 2) are not exceptions of the file and are never caught."""
+        try:
+            try:
+                self.block(node.body)
+            except TorchError as error:
+                for handler in node.handlers:
+                    if self.catches(handler, error):
+                        if handler.name:
+                            self.names[handler.name] = Caught(error.kind, error.message)
+                        self.block(handler.body)
+                        break
+                else:
+                    raise
+            else:
+                self.block(node.orelse)
+        finally:
+            self.block(node.finalbody)
+
+    def catches(self, handler: ast.ExceptHandler, error: TorchError) -> bool:
+        """Does this `except` clause take the error, by Python's classes (RuntimeError, Exception, a tuple of them)?"""
+        if handler.type is None:
+            return True
+        written = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        raised = getattr(builtins, error.kind, RuntimeError)  # (torch's own, as LinAlgError: RuntimeErrors)
+        for item in written:
+            name = item.id if isinstance(item, ast.Name) else None
+            wanted = getattr(builtins, name, None) if name else None
+            if not (isinstance(wanted, type) and issubclass(wanted, BaseException)):
+                raise self.refuse(item, "an except clause takes Python's exception classes here, as in "
+                                        "`except RuntimeError as e:`")
+            if isinstance(raised, type) and issubclass(raised, wanted):
+                return True
+        return False
 
     def do_FunctionDef(self, node: ast.FunctionDef) -> None:
         if node.decorator_list and not (self.frame.is_class and len(node.decorator_list) == 1
@@ -1269,8 +1319,8 @@ class Interpreter:
             if len(bound.tensors) == 1:  # a key of ints, slices and lists: PyTorch's IndexError out of range
                 try:
                     np.broadcast_to(np.zeros(()), base.data.shape)[bound.params["key"]]
-                except IndexError as problem:
-                    raise TorchError("IndexError", str(problem)) from None
+                except IndexError as problem:  # (PyTorch says "dimension" where NumPy says "axis")
+                    raise TorchError("IndexError", str(problem).replace(" for axis ", " for dimension ")) from None
             try:
                 return apply(self.graph, bound.op, bound.tensors, bound.params, self.span(node))
             except (ValueError, IndexError) as error:
