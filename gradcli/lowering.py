@@ -34,7 +34,7 @@ from gradcli.ops.core import Dialect
 # A module prefix -> the family whose semantics its calls have.
 FAMILIES = {"torch": "torch", "torch.nn.functional": "nn", "F": "nn", "torch.special": "torch",
             "torch.linalg": "linalg", "np": "numpy", "numpy": "numpy", "np.linalg": "numpy", "numpy.linalg": "numpy",
-            "math": "math", "torch.masked": "masked"}
+            "math": "math", "torch.masked": "masked", "torch.fft": "fft"}
 BARE, METHOD = "", "method"
 
 # The kinds of values a front end reports (Front.kind).
@@ -107,8 +107,8 @@ def find(text: str) -> Op | None:
     family, name = spelling(text)
     if family == METHOD:
         return METHODS.get(name) or OPS.get(name)  # (a method only: x.repeat(2), whose row has no function)
-    if family == "masked":  # torch.masked.sum is a row of its own, not torch.sum (gradcli.ops.masked)
-        return OPS.get(f"masked.{name}")
+    if family in ("masked", "fft"):  # torch.masked.sum is a row of its own, not torch.sum (gradcli.ops.masked)
+        return OPS.get(f"{family}.{name}")
     op = FUNCTIONS.get(name) or FAMILY_FUNCTIONS.get((family, name))
     if family == "math" and op is not None and not op.elementwise:  # math has no max, no sum: math.exp, math.atan2
         return None
@@ -126,7 +126,8 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
     first: CallProblem | None = None
     for candidate in candidates:
         try:
-            tensors, params = bind(candidate, name, args, keywords, front, dialect if candidate is candidates[0] else None)
+            tensors, params = bind(candidate, name, args, keywords, front, dialect if candidate is candidates[0] else None,
+                                   family=family)
         except CallProblem as problem:
             first = first or problem
             continue
@@ -197,7 +198,7 @@ def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front:
 
 
 def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], front: Front,
-         dialect: Dialect | None = None) -> tuple[list[Any], dict[str, Any]]:
+         dialect: Dialect | None = None, family: str = BARE) -> tuple[list[Any], dict[str, Any]]:
     """The tensor args and the params of a call of `op`, as the library's parser binds them:
     positional args first (the op's tensors, then its params in order), then keywords."""
     args, keywords = list(args), list(keywords)
@@ -234,12 +235,34 @@ def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, A
     for order in orders:
         try:
             params = _params(op, name, arity, len(args), order, given, keywords, front, dialect)
+            if family in _TORCH_PARSED:
+                _listed(op, name, arity, order, given, keywords, front, method=family == METHOD)
         except CallProblem as problem:
             first = first or problem
             continue
         return tensors, params
     assert first is not None
     raise first
+
+
+_TORCH_PARSED = ("torch", "nn", "linalg", METHOD)  # the families whose calls PyTorch's parser binds
+
+
+def _listed(op: Op, name: str, arity: int, order: tuple[str, ...], given: Sequence[Any],
+            keywords: Sequence[tuple[str, Any]], front: Front, method: bool) -> None:
+    """PyTorch's parser refuses an int for an int[] param without a size (Param.listed), but where a
+    method's positional args are the list (x.flip(0), x.reshape(6))."""
+    written = [(order[i], value, arity + i + 1) for i, value in enumerate(given)
+               if i < len(order) and value is not _LEFT_OUT and not method]
+    written += [(key, value, 0) for key, value in keywords]
+    for spec in op.params:
+        if not spec.listed:
+            continue
+        for key, value, position in written:
+            if key in (spec.name, *spec.aliases) and front.kind(value) == INT:
+                where = f" (position {position})" if position else ""
+                raise CallProblem(f"{name}(): argument '{spec.name}'{where} must be tuple of ints, not int",
+                                  value=value, raised="TypeError")
 
 
 _NOT_VALUES = {

@@ -62,7 +62,6 @@ SEED = "(torch.arange(out.numel(), dtype=torch.float64) * 0.25 + 0.5).reshape(ou
 # Cases (a row's name for its first example, `name[1]` for its second) where the front ends and PyTorch
 # disagree today (issue #21): a strict xfail each. Remove a case as it is fixed.
 KNOWN: dict[str, str] = {
-    "flip": "run accepts torch.flip(a, dims=0); PyTorch: TypeError 'dims' must be tuple of ints, not int",
     # gradcli accepts a 0-d class weight / bias that PyTorch refuses
     "cross_entropy[1]": "a 0-d weight is broadcast; PyTorch: RuntimeError weight tensor should be defined for all 3 classes",
     "cross_entropy_probs[1]": "a 0-d weight is broadcast; PyTorch: RuntimeError weight tensor should be defined for all 3 classes",

@@ -77,6 +77,9 @@ class Param(NamedTuple):
     default: Any = None
     aliases: tuple[str, ...] = ()  # dim/axis, keepdim/keepdims
     choices: tuple[str, ...] = ()
+    # PyTorch's parser takes only a tuple or a list here (an int[] without a size: flip's dims,
+    # reshape's shape), but from a method's positional args (x.flip(0)): torch.flip(x, 0) is a TypeError
+    listed: bool = False
 
     def convert(self, value: Any) -> Any:
         """The parameter's value from what the program wrote (a number, a tuple of numbers, a

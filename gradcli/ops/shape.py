@@ -1164,6 +1164,37 @@ def _broadcast_tensors_program(emit: Any, *tensors: Any, part: int = 0, of: int 
     return chosen if shapes[part] == out else emit("expand", chosen, size=out)
 
 
+# --- torch.fft.fftshift, ifftshift: a roll by half of each size ------------------------------------
+
+
+def _fft_shifts(x: Array, rank: int, dim: Any, inverse: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The shifts and axes (counted from the first, batch axes first) of fftshift: half of each size
+    along each dim (every dim where none is given), the other way for ifftshift."""
+    lead = np.ndim(x) - rank
+    dims = tuple(range(rank)) if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+    axes = tuple(lead + _one_axis(d, rank) % rank for d in dims) if rank else ()
+    return tuple(-(np.shape(x)[a] // 2) if inverse else np.shape(x)[a] // 2 for a in axes), axes
+
+
+def _fft_dims_shape(x: Shape, dim: Any) -> Shape:
+    for d in () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim):
+        _one_axis(d, len(x))
+    return x
+
+
+def _fft_shift(inverse: bool) -> tuple[Any, Any]:
+    # PyTorch's fftshift is a roll (RollBackward0) by half of each size: its gradient, the roll back
+    def forward(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
+        shifts, axes = _fft_shifts(x, ranks[0], dim, inverse)
+        return np.roll(x, shifts, axes) if axes else np.array(x, copy=True)
+
+    def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None) -> tuple[Array]:
+        shifts, axes = _fft_shifts(x, ranks[0], dim, inverse)
+        return (np.roll(g, tuple(-s for s in shifts), axes) if axes else g,)
+
+    return forward, vjp
+
+
 # --- unbind, unfold, fliplr, flipud, H, atleast_Nd ------------------------------------------------
 
 
@@ -1503,9 +1534,9 @@ def _block_diag_vjp(g: Array, ans: Array, *items: Array, ranks: tuple[int, ...])
 
 DIM = Param("dim", "int", None, aliases=("axis",))
 DIMS = Param("dim", "dims", None, aliases=("axis",))
-SHAPE = Param("shape", "ints", None, aliases=("size", "newshape"))
-SIZES = Param("size", "ints", None, aliases=("shape", "sizes"))
-REPEATS = Param("dims", "ints", None, aliases=("repeats", "reps", "sizes"))
+SHAPE = Param("shape", "ints", None, aliases=("size", "newshape"), listed=True)
+SIZES = Param("size", "ints", None, aliases=("shape", "sizes"), listed=True)
+REPEATS = Param("dims", "ints", None, aliases=("repeats", "reps", "sizes"), listed=True)
 DIAGONAL = Param("diagonal", "int", 0, aliases=("k",))
 DIM_0 = Param("dim", "int", 0, aliases=("axis",))
 
@@ -1559,7 +1590,7 @@ ROWS = [
             methods=("transpose", "swapaxes", "swapdims"),
             examples=_one(((2, 3), {"dim0": 0, "dim1": 1}), ((2, 3, 2), {"dim0": -1, "dim1": 0}), ((2, 3), {})),
             reference="a.transpose(0, 1)", reference_program="a.transpose(0, 1)"),
-    _linear("permute", _permute, _permute_vjp, "PermuteBackward0", params=(Param("dims", "ints", None, aliases=("axes",)),),
+    _linear("permute", _permute, _permute_vjp, "PermuteBackward0", params=(Param("dims", "ints", None, aliases=("axes",), listed=True),),
             shape=_permute_shape, methods=("permute",),
             examples=_one(((2, 3), {"dims": (1, 0)}), ((2, 3, 2), {"dims": (2, 0, 1)}), ((2, 3, 2), {})),
             reference="a.permute(1, 0)", reference_program="a.permute(1, 0)"),
@@ -1587,7 +1618,7 @@ ROWS = [
     _linear("tile", _tile(True), _tile_vjp(True), "RepeatBackward0", params=(REPEATS,), shape=_tile_shape(True),
             methods=("tile",), examples=_one(((2, 3), {"dims": (2,)}), ((3,), {"dims": (2, 1, 2)})),
             reference="a.tile(2)", reference_program="a.tile(2)"),
-    _linear("flip", _flip, _flip_vjp, "FlipBackward0", params=(Param("dims", "dims", None, aliases=("axis",)),),
+    _linear("flip", _flip, _flip_vjp, "FlipBackward0", params=(Param("dims", "dims", None, aliases=("axis",), listed=True),),
             shape=lambda x, dims=None: (point_axes(dims, len(x)), x)[1], methods=("flip",),
             examples=_one(((2, 3), {"dims": 0}), ((2, 3), {"dims": (0, 1)}), ((4,), {})),
             reference="a.flip(0)", reference_program="a.flip(0)"),
@@ -1602,7 +1633,7 @@ ROWS = [
             examples=((((2,), (3,)), {}), (((2, 3), (2, 1)), {"dim": 1}), (((1, 2), (2, 2), (1, 2)), {"dim": -2})),
             reference="torch.cat([a, b])", reference_program="cat([a, b])"),
     _linear("pad", _pad, _pad_vjp, "ConstantPadNdBackward0",
-            params=(Param("pad", "ints", None), Param("mode", "str", "constant", choices=("constant",)),
+            params=(Param("pad", "ints", None, listed=True), Param("mode", "str", "constant", choices=("constant",)),
                     Param("value", "float", 0.0)), shape=_pad_shape, jvp=_pad_jvp, overloads=("pad_edges",),
             examples=_one(((3,), {"pad": (1, 2)}), ((2, 3), {"pad": (1, 0, 0, 1), "value": 1.5}),
                           ((2, 4), {"pad": (-1, 1)})),
@@ -1670,13 +1701,13 @@ ROWS = [
                           ((2, 3, 4), {"source": (0, 1), "destination": (2, 0)}), ((2, 3), {"source": 1, "destination": 0})),
             reference="torch.movedim(a, 0, -1)", reference_program="movedim(a, 0, -1)"),
     _linear("unflatten", _unflatten, _same_shape_back, "ViewBackward0",
-            params=(Param("dim", "int", None, aliases=("axis",)), Param("sizes", "ints", None, aliases=("unflattened_size",))),
+            params=(Param("dim", "int", None, aliases=("axis",)), Param("sizes", "ints", None, aliases=("unflattened_size",), listed=True)),
             shape=_unflatten_shape, methods=("unflatten",),
             examples=_one(((6,), {"dim": 0, "sizes": (2, 3)}), ((2, 6), {"dim": -1, "sizes": (3, -1)}),
                           ((4, 3), {"dim": 0, "sizes": (2, 1, 2)})),
             reference="torch.unflatten(a, 0, (2, 1))", reference_program="unflatten(a, 0, (2, 1))"),
     _linear("rot90", _rot90, _rot90_vjp, "Rot90Backward0",
-            params=(Param("k", "int", 1), Param("dims", "dims", (0, 1), aliases=("axes",))), shape=_rot90_shape,
+            params=(Param("k", "int", 1), Param("dims", "dims", (0, 1), aliases=("axes",), listed=True)), shape=_rot90_shape,
             methods=("rot90",),
             examples=_one(((2, 3), {}), ((2, 3), {"k": 2}), ((2, 3, 2), {"k": -1, "dims": (2, 0)}), ((2, 3), {"k": 3}),
                           ((2, 3), {"k": 0})),
@@ -1749,6 +1780,12 @@ ROWS = [
                shape=_broadcast_parts_shape, parts=-1, callable=False, reference=None, linear=True, dtype="keeps",
                text=lambda args, part=0, of=None: f"torch.broadcast_tensors({', '.join(args)})[{part}]",
                examples=((((3,), (2, 1)), {"part": 0}), (((2, 3), (3,)), {"part": 1}))),
+    *(_linear(f"fft.{name}", *_fft_shift(name == "ifftshift"), "RollBackward0", callable=False,
+              params=(Param("dim", "dims", None),), shape=lambda x, dim=None: _fft_dims_shape(x, dim),
+              text=lambda args, dim=None, name=name: f"torch.fft.{name}({args[0]}{'' if dim is None else f', dim={dim}'})",
+              examples=_one(((4,), {}), ((2, 3), {"dim": 1}), ((3, 5), {"dim": (0, 1)})),
+              reference=f"torch.fft.{name}(a)", reference_program=f"torch.fft.{name}(a)")
+      for name in ("fftshift", "ifftshift")),
     # a copy of x into a new tensor (CopyBackwards; the new tensor, a constant, gets no gradient): diff's n = 0
     _linear("copied", lambda into, x, ranks: np.array(x, copy=True), lambda g, ans, into, x, ranks: (None, g),
             "CopyBackwards", arity=2, shape=lambda into, x: x, callable=False, reference=None,

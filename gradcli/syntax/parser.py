@@ -390,7 +390,7 @@ class Parser:
 
 # `torch.sin(x)` is `sin(x)`: a dotted name is looked up here, and means the plain name after
 # its longest known prefix; nothing else is reached through a '.' (no attributes, no eval).
-MODULE_PREFIXES = ("torch", "torch.nn.functional", "F", "torch.special", "torch.linalg", "torch.masked", "np", "numpy",
+MODULE_PREFIXES = ("torch", "torch.nn.functional", "F", "torch.special", "torch.linalg", "torch.masked", "torch.fft", "np", "numpy",
                    "np.linalg", "numpy.linalg", "math")
 _MODULE_ROOTS = frozenset(prefix.split(".")[0] for prefix in MODULE_PREFIXES)
 _CONSTANT_TEXT = {name: repr(value) for name, value in CONSTANTS.items()}  # np.pi: the number itself
