@@ -30,7 +30,7 @@ from gradcli.ops import (
     call_forward,
     shape_message,
 )
-from gradcli.ops.core import rule_params
+from gradcli.ops.core import given_0d_problem, rule_params
 
 _NO_PARAMS: dict[str, Any] = {}  # shared by the nodes of ops that take no parameters; never changed
 
@@ -106,6 +106,7 @@ class Tape:
     # composite calls (not on the tape: their parts are) whose shape rule check_shapes holds: the index of
     # their first part -> (the row, its args' nodes, its params, its span)
     composite_calls: dict[int, list[tuple[Op, tuple[int, ...], dict[str, Any], Span]]] = field(default_factory=dict)
+    stand_ins: set[int] = field(default_factory=set)  # the constants that stand in for optional tensor args left out
 
     def node_label(self, index: int) -> str:
         """A short name for a node: its own name, or v<index>."""
@@ -861,6 +862,7 @@ def compile_program(source: str, shapes: dict[ShapeKey, tuple[Shape, ...]] | Non
         sink = TapeSink(source, syntax.assigned_names(tokens) if "=" in source else set(), shapes)
         tape = syntax.Parser(source, tokens, sink).program()
     tape.wants_shapes, tape.shaped, tape.composite_calls = sink.wants_shapes, shapes is not None, sink.composite_calls
+    tape.stand_ins = sink.stand_ins
     return tape
 
 
@@ -949,7 +951,7 @@ def check_shapes(tape: Tape, shapes: Mapping[str, Shape]) -> int | None:
     calls = tape.composite_calls
     for node in tape.nodes:
         if node.index in calls:
-            _check_composites(calls[node.index], known, source)
+            _check_composites(calls[node.index], known, source, tape.stand_ins)
         if node.kind == APPLY:
             args = node.args
             arg_shapes = [known[a] for a in args]
@@ -958,6 +960,8 @@ def check_shapes(tape: Tape, shapes: Mapping[str, Shape]) -> int | None:
             if len(args) == 1 and node.op.shape is None:  # type: ignore[union-attr]
                 shape = arg_shapes[0]  # an elementwise function: the fast way
             else:
+                if node.op.given_0d is not None:  # type: ignore[union-attr]
+                    _check_given(node.op, arg_shapes, args, node.params, tape.stand_ins, node.span, source)  # type: ignore[arg-type]
                 found = output_shape(node.op, arg_shapes, node.params, node.span, source)  # type: ignore[arg-type]
                 if found is None:
                     return None
@@ -972,16 +976,26 @@ def check_shapes(tape: Tape, shapes: Mapping[str, Shape]) -> int | None:
                              "tape_elements", source=source, span=node.span)
         known[node.index] = shape
     if len(tape.nodes) in calls:  # (a composite that made no node: atleast_1d of a vector)
-        _check_composites(calls[len(tape.nodes)], known, source)
+        _check_composites(calls[len(tape.nodes)], known, source, tape.stand_ins)
     tape.checked[key] = total
     return total
 
 
+def _check_given(op: Op, shapes: list[Shape], args: Sequence[int], params: dict[str, Any], stand_ins: set[int],
+                 span: Span, source: str) -> None:
+    """An optional tensor arg given 0-d, which PyTorch refuses (Op.given_0d)."""
+    problem = given_0d_problem(op, shapes, [a in stand_ins for a in args], params)
+    if problem is not None:
+        raise ShapeProblem(problem, source=source, span=span)
+
+
 def _check_composites(calls: list[tuple[Op, tuple[int, ...], dict[str, Any], Span]], known: list[Shape],
-                      source: str) -> None:
+                      source: str, stand_ins: set[int]) -> None:
     """A composite's own shape rule, which its parts may not hold (margin_ranking_loss's same dims)."""
     for op, args, params, span in calls:
         shapes = [known[a] for a in args]
+        if op.given_0d is not None:
+            _check_given(op, shapes, args, params, stand_ins, span, source)
         try:
             op.shape(*shapes, **params)  # type: ignore[misc]
         except (ValueError, IndexError) as problem:

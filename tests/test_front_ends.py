@@ -62,11 +62,6 @@ SEED = "(torch.arange(out.numel(), dtype=torch.float64) * 0.25 + 0.5).reshape(ou
 # Cases (a row's name for its first example, `name[1]` for its second) where the front ends and PyTorch
 # disagree today (issue #21): a strict xfail each. Remove a case as it is fixed.
 KNOWN: dict[str, str] = {
-    # gradcli accepts a 0-d class weight / bias that PyTorch refuses
-    "cross_entropy[1]": "a 0-d weight is broadcast; PyTorch: RuntimeError weight tensor should be defined for all 3 classes",
-    "cross_entropy_probs[1]": "a 0-d weight is broadcast; PyTorch: RuntimeError weight tensor should be defined for all 3 classes",
-    "nll_loss[1]": "a 0-d weight is broadcast; PyTorch: RuntimeError weight tensor should be defined for all 3 classes",
-    "layer_norm[1]": "a 0-d bias is broadcast; PyTorch: RuntimeError Expected bias to be of same shape as normalized_shape",
     # run's integer tensors are int64; PyTorch's LU pivots are int32 (as torch.linalg.lu_factor gives them)
     **{case: "run takes int64 pivots; PyTorch: RuntimeError LU_pivots is expected to be a contiguous tensor of "
              "torch.int32 dtype" for case in ("lu_unpack", "lu_unpack[1]", "lu_solve", "lu_solve[1]")},

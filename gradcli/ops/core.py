@@ -283,6 +283,10 @@ class Op:
     # positional args, the keyword, the number a left-out one is). cross_entropy(x, t, weight=w):
     # ((2, "weight", 1.0),), every class weighing 1 where no weight is given.
     optional_args: tuple[tuple[int, str, float], ...] = ()
+    # PyTorch's words where an optional tensor arg is given as a 0-d tensor, which the shape rule cannot
+    # tell from one left out (a number stands in for that): (the keyword, the args' shapes, the params)
+    # -> the message (cross_entropy's "weight tensor should be defined either for all 3 classes ...").
+    given_0d: Callable[..., str] | None = None
     # The last tensor args, which PyTorch takes by keyword alone (torch.masked.sum(x, 0, mask=m)): a call
     # gives each by that keyword, and they stand after the other tensors, before the params.
     keyword_tensors: tuple[str, ...] = ()
@@ -765,6 +769,19 @@ def reference_texts(op: Op) -> tuple[str, str] | None:
     else:
         call = f"torch.{op.name}({', '.join(args)})"
     return op.reference_program or node_text(op, args, {}), call
+
+
+def given_0d_problem(op: Op, shapes: Sequence[Shape], stand_ins: Sequence[bool], params: dict[str, Any]) -> str | None:
+    """PyTorch's refusal of an optional tensor arg given 0-d (Op.given_0d), where `stand_ins` says
+    which args stand in for ones left out; None where there is none."""
+    if op.given_0d is None:
+        return None
+    positions = op.tensor_positions or tuple(range(len(shapes)))
+    for place, keyword, _ in op.optional_args:
+        at = positions.index(place) if place in positions else place
+        if at < len(shapes) and not stand_ins[at] and tuple(shapes[at]) == ():
+            return op.given_0d(keyword, shapes, params)
+    return None
 
 
 def shape_message(op: Op, shapes: Sequence[Shape]) -> str:

@@ -566,10 +566,16 @@ def _ce_text(name: str, floats: bool = False) -> Any:
 
 
 _CE_DEFAULTS = {"reduction": "mean", "ignore_index": -100, "label_smoothing": 0.0}
+
+
+def _weight_0d(keyword: str, shapes: Any, params: dict[str, Any]) -> str:
+    classes = shapes[0][-1] if shapes[0] else 1
+    return (f"weight tensor should be defined either for all {classes} classes or no classes but got weight tensor "
+            "of shape: []")
 _IGNORE = Param("ignore_index", "int", -100)
 _SMOOTHING = Param("label_smoothing", "float", 0.0)
 _CE_EXAMPLES: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = (
-    (((2, 3), (3,), (2,)), {}), (((3,), (), ()), {"reduction": "sum"}),
+    (((2, 3), (3,), (2,)), {}), (((3,), (3,), ()), {"reduction": "sum"}),
     (((2, 3), (3,), (2,)), {"reduction": "none", "label_smoothing": 0.2}),
     (((2, 3), (3,), (2,)), {"label_smoothing": 0.1}))
 _WEIGHTS = ((-2.0, 2.0), (0.5, 2.0), (0.0, 0.0))  # (the tests sample class 0 everywhere)
@@ -679,21 +685,21 @@ def _kept_weight_vjp(g: Array, ans: Array, w: Any, t: Any, ranks: tuple[int, ...
 
 ROWS += [
     composite("cross_entropy", 3, _ce_program, "NllLossBackward0", sympy=None,  # (nll_loss has no SymPy rule)
-              index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,),
+              index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d,
               float_index="cross_entropy_probs", params=(REDUCTION, _IGNORE, _SMOOTHING),
               torch_node_rule=_ce_node, text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES,
               reference="F.cross_entropy(a, b.long())", reference_program="cross_entropy(a, b)"),
     # cross_entropy with label_smoothing: PyTorch's sum of the two terms (AddBackward0 over two MulBackward1)
     composite("cross_entropy_smoothed", 3, _smoothed_program, "AddBackward0", sympy=None,
               shape_message=_ce_message("cross_entropy"),
-              index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,),
+              index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d,
               params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape, callable=False,
               text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[2:],
               reference="F.cross_entropy(a, b.long(), label_smoothing=0.1)", reference_program="cross_entropy(a, b, label_smoothing=0.1)"),
     # (over --points, where the shapes are not known while the tape is made: one node)
     structural("cross_entropy_smoothed_whole", 3, _index_loss, _index_vjp, "AddBackward0", jvp=_index_jvp,
                shape_message=_ce_message("cross_entropy"),
-               index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,),
+               index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d,
                params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape, callable=False, reference=None,
                text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[2:]),
     # the weight of the targets a smoothed 'mean' divides by (a number without a gradient)
@@ -705,8 +711,8 @@ ROWS += [
     composite("cross_entropy_probs", 3, _probs_program, "DivBackward1", sympy=None,
               shape_message=_ce_message("cross_entropy"),
               callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
-              torch_node_rule=_ce_prob_node, text=_ce_text("cross_entropy", floats=True), domain=((-2.0, 2.0), (0.5, 2.0), (0.0, 1.0)),
-              examples=(((((2, 3), (3,), (2, 3)), {}), (((3,), (), (3,)), {"reduction": "sum"}),
+              optional_args=((2, "weight", 1.0),), given_0d=_weight_0d, torch_node_rule=_ce_prob_node, text=_ce_text("cross_entropy", floats=True), domain=((-2.0, 2.0), (0.5, 2.0), (0.0, 1.0)),
+              examples=(((((2, 3), (3,), (2, 3)), {}), (((3,), (3,), (3,)), {"reduction": "sum"}),
                          (((2, 3), (3,), (2, 3)), {"reduction": "none", "label_smoothing": 0.2}))),
               reference="F.cross_entropy(a, b * 1.0)", reference_program="cross_entropy(a, b * 1.0)"),
     structural("cross_entropy_probs_whole", 3, _prob_loss, _prob_vjp, "DivBackward1", jvp=_prob_jvp,
@@ -717,9 +723,9 @@ ROWS += [
     structural("nll_loss", 3, partial(_index_loss, log_input=True), partial(_index_vjp, log_input=True),
                "NllLossBackward0", jvp=partial(_index_jvp, log_input=True), index_from=2,
                shape_message=_ce_message("nll_loss"),
-               tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), params=(REDUCTION, _IGNORE),
+               tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d, params=(REDUCTION, _IGNORE),
                shape=_ce_shape, text=_ce_text("nll_loss"), domain=_WEIGHTS,
-               examples=((((2, 3), (3,), (2,)), {}), (((3,), (), ()), {"reduction": "none"}),
+               examples=((((2, 3), (3,), (2,)), {}), (((3,), (3,), ()), {"reduction": "none"}),
                          (((2, 3), (3,), (2,)), {"reduction": "sum"})),
                          reference="F.nll_loss(a, b.long())", reference_program="nll_loss(a, b)"),
 ]
@@ -931,13 +937,16 @@ ROWS += [
                          reference="F.normalize(a, dim=0)", reference_program="normalize(a, dim=0)"),
     structural("layer_norm", 3, _layer_norm, _layer_norm_vjp, "NativeLayerNormBackward0", jvp=_layer_norm_jvp,
                aligns=True, tensor_positions=(0, 2, 3), optional_args=((2, "weight", 1.0), (3, "bias", 0.0)),
+               given_0d=lambda keyword, shapes, params: (
+                   f"Expected {keyword} to be of same shape as normalized_shape, but got {keyword} of shape [] and "
+                   f"normalized_shape = {list(params.get('normalized_shape', ()))}"),
                params=(Param("normalized_shape", "ints"), Param("eps", "float", 1e-5)), shape=_layer_norm_shape,
                text=lambda args, normalized_shape=(), eps=1e-5: "layer_norm({}, {}{}{}{})".format(
                    args[0], tuple(normalized_shape), "" if args[1] in ("1", "1.0") else f", weight={args[1]}",
                    "" if args[2] in ("0", "0.0") else f", bias={args[2]}", "" if eps == 1e-5 else f", eps={eps!r}"),
                examples=((((2, 3), (3,), (3,)), {"normalized_shape": (3,)}),
-                         (((2, 3), (2, 3), ()), {"normalized_shape": (2, 3), "eps": 0.1}),
-                         (((4,), (), (4,)), {"normalized_shape": (4,)})),
+                         (((2, 3), (2, 3), (2, 3)), {"normalized_shape": (2, 3), "eps": 0.1}),
+                         (((4,), (4,), (4,)), {"normalized_shape": (4,)})),
                          reference="F.layer_norm(a, (3,))", reference_program="layer_norm(a, (3,))"),
     structural("dropout", 1, _dropout, lambda g, ans, x, ranks, **params: (g,), "(none: the input itself)",
                params=(Param("p", "float", 0.5), Param("training", "bool", True), Param("inplace", "bool", False)),

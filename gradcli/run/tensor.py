@@ -20,7 +20,7 @@ import numpy as np
 
 from gradcli.errors import Limits, over_limit, visible
 from gradcli.ops import OPS, Op, call_forward
-from gradcli.ops.core import kernel_dtype_name, rule_params, torch_dtype_name
+from gradcli.ops.core import given_0d_problem, kernel_dtype_name, rule_params, torch_dtype_name
 from gradcli.tape import APPLY, CONST, INPUT, Node, Tape, output_shape
 from gradcli.torch_graph import next_functions, torch_name
 
@@ -259,6 +259,11 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
           cast: str | None = None) -> Tensor:
     """`op` on tensors and Python numbers: its value in PyTorch's dtype, and a node where a
     gradient can flow. A composite (Op.program) is its parts, as PyTorch records them."""
+    if op.given_0d is not None:  # an optional tensor arg given 0-d, which PyTorch refuses
+        problem = given_0d_problem(op, [np.shape(a.data) if isinstance(a, Tensor) else () for a in args],
+                                   [isinstance(a, Tensor) and a.stand_in for a in args], params)
+        if problem is not None:
+            raise runtime_error(problem)
     if op.program is not None or (op.reflected is not None and not isinstance(args[0], Tensor)):
         emit = _Emitter(graph, span)
         if op.program is None:  # 2 / x: x.reciprocal() * 2 (Op.reflected)
