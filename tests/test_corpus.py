@@ -48,7 +48,7 @@ _BARE_MAX = (
     "o torch.maximum)"
 )
 _GIVEN_0D = (
-    "issue #21: a 0-d class weight of cross_entropy / nll_loss, or a 0-d weight or bias of layer_norm, is "
+    "issue #21: a 0-d class weight of cross_entropy / nll_loss, a 0-d weight or bias of layer_norm, a 0-d conv bias, is "
     "refused by PyTorch (weight tensor should be defined either for all 3 classes or no classes ...; Expected bias "
     "to be of same shape as normalized_shape ...); gradcli broadcast it, a number PyTorch does not give: now exit 2 "
     "in PyTorch's words (the rows' examples that used one take a weight per class)"
@@ -72,6 +72,7 @@ CHANGED_ON_PURPOSE: dict[str, tuple[str, dict[str, Any] | None]] = {
     "ebe7715c9790": (_BARE_MAX, None),
     "232d6d8d5100": (_GIVEN_0D, None),
     "29b01eae2ab0": (_GIVEN_0D, None),
+    "0904fb71ee00": (_GIVEN_0D, None),
     "390661c50e50": (_GIVEN_0D, None),
     "8ed61e783ba0": (_GIVEN_0D, None),
 }

@@ -304,16 +304,28 @@ def _conv_program(d: int) -> Any:
     return program
 
 
+def _bias_0d(transposed: bool) -> Callable[..., str]:
+    """PyTorch's words for a 0-d bias (Op.given_0d): one number per output channel."""
+    def message(keyword: str, shapes: Any, params: dict[str, Any]) -> str:
+        w = tuple(shapes[1])
+        channels = (w[1] * params.get("groups", 1) if transposed else w[0]) if len(w) > 1 else 1
+        return (f"Given {'transposed=1, ' if transposed else ''}weight of size {list(w)}, expected bias to be "
+                f"1-dimensional with {channels} elements, but got bias of size [] instead")
+
+    return message
+
+
 def _conv_row(d: int, examples: Any, **fields: Any) -> list[Op]:
     forward = partial(_conv, d)
     return [composite(f"conv{d}d", 3, _conv_program(d), "ConvolutionBackward0", sympy=_on_symbols(forward),
                       shape=partial(_conv_shape, d), torch_node_rule=partial(_conv_node, d),
-                      optional_args=((2, "bias", 0.0),), params=_CONV_PARAMS, text=_conv_text(d), examples=examples,
+                      optional_args=((2, "bias", 0.0),), given_0d=_bias_0d(False), params=_CONV_PARAMS,
+                      text=_conv_text(d), examples=examples,
                       **fields),
             structural(f"conv{d}d_whole", 3, forward, partial(_conv_vjp, d), "ConvolutionBackward0",
                        jvp=partial(_conv_jvp, d), sympy=_on_symbols(forward), shape=partial(_conv_shape, d),
                        torch_node_rule=partial(_conv_node, d), optional_args=((2, "bias", 0.0),), params=_CONV_PARAMS,
-                       text=_conv_text(d), examples=examples[:1], callable=False, reference=None)]
+                       given_0d=_bias_0d(False), text=_conv_text(d), examples=examples[:1], callable=False, reference=None)]
 
 
 # --- conv_transpose1d/2d/3d ----------------------------------------------------------------------
@@ -448,7 +460,7 @@ def _transpose_row(d: int, examples: Any, **fields: Any) -> Op:
     return structural(f"conv_transpose{d}d", 3, forward, partial(_transpose_vjp, d), "ConvolutionBackward0",
                       jvp=partial(_transpose_jvp, d), sympy=_on_symbols(forward), shape=partial(_transpose_shape, d),
                       torch_node_rule=partial(_conv_node, d), optional_args=((2, "bias", 0.0),), params=params,
-                      text=_transpose_text(d), examples=examples, **fields)
+                      given_0d=_bias_0d(True), text=_transpose_text(d), examples=examples, **fields)
 
 
 def indices_row(name: str, node: str, forward: Callable[..., Any], vjp: Callable[..., Any], jvp: Callable[..., Any],
@@ -681,7 +693,7 @@ ROWS: list[Op] = [
     *_conv_row(1, ((((1, 2, 4), (2, 2, 2), (2,)), {}),
                   (((2, 5), (2, 2, 3), (2,)), {"stride": (2,), "padding": (1,)}),
                   (((2, 2, 5), (4, 1, 2), (4,)), {"groups": 2, "dilation": (2,)}),
-                  (((1, 2, 4), (3, 2, 2), ()), {"padding": "same"}),
+                  (((1, 2, 4), (3, 2, 2), (3,)), {"padding": "same"}),
                   (((2, 6), (1, 2, 3), (1,)), {"padding": "valid", "stride": (3,)})),
                   reference="F.conv1d(a, b)", reference_program="conv1d(a, b)"),
     *_conv_row(2, ((((1, 3, 3), (2, 1, 2, 2), (2,)), {}),
