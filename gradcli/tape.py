@@ -241,6 +241,11 @@ class Emitter:
     def dtype(self, handle: int) -> str:
         return "float64"  # (every value of a program is)
 
+    def requires_grad(self, handle: int) -> bool:
+        """Does this arg take a gradient (an input, or computed from one; not a constant)?"""
+        nodes = self.sink.nodes
+        return not (isinstance(handle, int) and handle < len(nodes) and nodes[handle].kind == CONST)
+
     def shape(self, handle: int) -> Shape | None:
         sink = self.sink
         node = sink.nodes[handle] if isinstance(handle, int) and handle < len(sink.nodes) else None

@@ -9,6 +9,7 @@ broadcast as torch.matmul broadcasts them.
 
 from __future__ import annotations
 
+import itertools
 import string
 from collections.abc import Sequence
 from typing import Any
@@ -123,8 +124,9 @@ def _matmul_torch_node(constant: Sequence[bool], shapes: Sequence[Shape] | None)
 def _matmul_program(emit: Any, a: Any, b: Any) -> Any:
     """a @ b as torch.matmul records it: dot, mv or mm for 1-D and 2-D operands (a vector times a
     matrix: the vector unsqueezed, mm, squeezed in place); a stack times a matrix or a vector folded
-    into one mm/mv (View, then UnsafeView back); the other stacks (and --points, where the shapes are
-    not known) one node."""
+    into one mm/mv (View, then UnsafeView back), a matrix or vector that takes a gradient times a
+    stack the same, transposed; the other stacks bmm's (_batched_matmul); --points, where the shapes
+    are not known, one node."""
     sa, sb = emit.shape(a), emit.shape(b)
     if sa is None or sb is None:
         return emit("matmul_whole", a, b)
@@ -140,7 +142,71 @@ def _matmul_program(emit: Any, a: Any, b: Any) -> Any:
     if len(sa) >= 3 and len(sb) <= 2:
         folded = emit("reshape", a, shape=(int(np.prod(sa[:-1], dtype=np.int64)), sa[-1]))
         return emit("unsafe_view", emit("mm" if len(sb) == 2 else "mv", folded, b), shape=out)
-    return emit("matmul_whole", a, b)
+    if len(sb) >= 3 and len(sa) <= 2 and emit.requires_grad(a):
+        # a matrix or vector that takes a gradient times a stack (PyTorch 2.13's matmul folds then;
+        # else it is bmm's, below): the stack transposed and folded
+        # (copied first where that is no view: Clone, UnsafeView), mm by a.t() (or mv by a), unfolded;
+        # a matrix's product transposed back and made contiguous (Clone, where it is not)
+        flipped = emit("transpose", b, dim0=-2, dim1=-1)
+        rows = (*sb[:-2], sb[-1])
+        strides = list(_strides(sb))
+        strides[-2:] = strides[-1], strides[-2]
+        folded = _reshape(emit, flipped, (*rows, sb[-2]), strides, (int(np.prod(rows, dtype=np.int64)), sb[-2]))
+        if len(sa) == 1:
+            return emit("unsafe_view", emit("mv", folded, a), shape=rows)
+        product = emit("transpose", emit("unsafe_view", emit("mm", folded, emit("t", a)), shape=(*rows, sa[0])),
+                       dim0=-2, dim1=-1)
+        return product if 1 in (sa[0], sb[-1]) else emit("clone", product)
+    return _batched_matmul(emit, a, b, sa, sb)
+
+
+def _strides(shape: Shape) -> tuple[int, ...]:
+    """A contiguous tensor's strides, in elements."""
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * max(shape[i + 1], 1)
+    return tuple(strides)
+
+
+def _reshape(emit: Any, x: Any, shape: Shape, strides: Sequence[int], new: Shape) -> Any:
+    """x (of `shape` and `strides`) reshaped to `new`, whose first axis merges all of x's but its last
+    len(new) - 1 (matmul's folds): a view where those merge (ViewBackward0), else PyTorch's copy first
+    (CloneBackward0, then UnsafeViewBackward0)."""
+    merged = [i for i in range(len(shape) - (len(new) - 1)) if shape[i] != 1]
+    if all(strides[i] == strides[j] * shape[j] for i, j in itertools.pairwise(merged)):
+        return emit("reshape", x, shape=new)
+    return emit("unsafe_view", emit("clone", x), shape=new)
+
+
+def _batched_matmul(emit: Any, a: Any, b: Any, sa: Shape, sb: Shape) -> Any:
+    """Stacks that matmul does not fold, as PyTorch's matmul does them: both expanded to the batch
+    they broadcast to (Expand, always recorded), folded to one batch axis (a View, or a copy where the
+    expansion spread an axis: Clone, UnsafeView), bmm, and unfolded (UnsafeView; a vector's axis squeezed)."""
+    if len(sa) == 3 == len(sb) and sa[0] != sb[0]:  # (a batch of 1 that takes a gradient: squeezed away)
+        if sa[0] == 1 and emit.requires_grad(a):
+            return emit("matmul", emit("squeeze", a, dim=0), b)
+        if sb[0] == 1 and emit.requires_grad(b):
+            return emit("matmul", a, emit("squeeze", b, dim=0))
+    n, m = (sa[-2] if len(sa) > 1 else 1), sa[-1]
+    p = sb[-1] if len(sb) > 1 else 1
+    batch = tuple(int(size) for size in np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2])))
+    count = int(np.prod(batch, dtype=np.int64))
+    left = _expanded(emit, a, sa, (*batch, n, m), (count, n, m))
+    if len(sb) == 1:
+        right = emit("unsqueeze", _expanded(emit, b, sb, (*batch, m), (count, m)), dim=2)
+        product = emit("squeeze", emit("bmm", left, right), dim=-1)
+    else:
+        product = emit("bmm", left, _expanded(emit, b, sb, (*batch, m, p), (count, m, p)))
+    out = (*batch, *((n,) if len(sa) > 1 else ()), *((p,) if len(sb) > 1 else ()))
+    return emit("unsafe_view", product, shape=out)
+
+
+def _expanded(emit: Any, x: Any, shape: Shape, size: Shape, new: Shape) -> Any:
+    """x.expand(size).reshape(new): the expansion's strides are 0 along the axes it adds or spreads."""
+    lead = len(size) - len(shape)
+    own = _strides(shape)
+    strides = [0 if i < lead or (shape[i - lead] == 1 and size[i] != 1) else own[i - lead] for i in range(len(size))]
+    return _reshape(emit, emit("expand", x, size=size), size, strides, new)
 
 
 def _products_refuse(mixed: str, kernel: str) -> dict[str, Any]:

@@ -254,6 +254,9 @@ class _Emitter:
         """A tensor arg's dtype, by NumPy's name ("" for a Python number)."""
         return value.data.dtype.name if isinstance(value, Tensor) else ""
 
+    def requires_grad(self, value: Any) -> bool:
+        return isinstance(value, Tensor) and value.requires_grad and self.graph.grad_enabled
+
 
 def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], span: tuple[int, int],
           cast: str | None = None) -> Tensor:
