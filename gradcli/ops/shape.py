@@ -123,6 +123,11 @@ def _unsqueeze(x: Array, ranks: tuple[int, ...], dim: int | None = None) -> Arra
     return np.expand_dims(x, _unsqueeze_axis(dim, ranks[0]))
 
 
+def _unsqueeze_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: int | None = None) -> tuple[Array]:
+    # PyTorch's: the gradient squeezed along that dim (under create_graph, SqueezeBackward1)
+    return (np.squeeze(g, axis=_unsqueeze_axis(dim, ranks[0])),)
+
+
 # --- transpose, permute, t: the same elements, axes in another order -------------------------
 
 
@@ -1580,7 +1585,7 @@ ROWS = [
     _linear("squeeze_in_place", lambda x, ranks: _squeeze(x, ranks, dim=0), _same_shape_back, "SqueezeBackward4",
             shape=lambda x: _squeeze_shape(x, dim=0), callable=False, reference=None,
             text=lambda args: f"{args[0]}.squeeze_(0)", examples=_one(((1, 3), {}))),
-    _linear("unsqueeze", _unsqueeze, _same_shape_back, "UnsqueezeBackward0", params=(DIM,), shape=_unsqueeze_shape,
+    _linear("unsqueeze", _unsqueeze, _unsqueeze_vjp, "UnsqueezeBackward0", params=(DIM,), shape=_unsqueeze_shape,
             spellings=("expand_dims",), methods=("unsqueeze",),
             examples=_one(((3,), {"dim": 0}), ((2, 3), {"dim": -1}), ((2, 3), {"dim": 1}), ((), {"dim": 0})),
             reference="a.unsqueeze(0)", reference_program="a.unsqueeze(0)"),

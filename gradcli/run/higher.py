@@ -302,6 +302,8 @@ def _moveaxis(self: Recorded, x: Any, source: Any, destination: Any) -> Any:
 def _squeeze(self: Recorded, x: Any, axis: Any = None) -> Any:
     if axis is None:
         return _reshape(self, x, tuple(n for n in x.shape if n != 1))
+    if isinstance(axis, int) and x.shape[axis] == 1:  # (PyTorch's squeeze(dim): SqueezeBackward1)
+        return x.apply("squeeze", x, dim=axis)
     axes = axis if isinstance(axis, tuple) else (axis,)
     return _reshape(self, x, tuple(n for i, n in enumerate(x.shape) if i not in {a % x.ndim for a in axes}))
 

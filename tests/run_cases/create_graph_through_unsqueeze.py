@@ -1,0 +1,11 @@
+import torch
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = (x.unsqueeze(0) ** 2).sum()
+g, = torch.autograd.grad(y, x, create_graph=True)
+print(g, g.grad_fn, g.grad_fn.next_functions)
+g.sum().backward()
+print(x.grad)
+m = torch.ones(2, 3, requires_grad=True)
+z = (m.unsqueeze(-1) * torch.arange(3.0).reshape(1, 3, 1)).sum()
+h, = torch.autograd.grad(z, m, create_graph=True)
+print(h, h.grad_fn)
