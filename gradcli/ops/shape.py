@@ -1025,6 +1025,12 @@ def _diff_program(emit: Any, x: Any, n: int = 1, dim: int = -1) -> Any:
     return x
 
 
+def _copied(into: Array, x: Array, ranks: tuple[int, ...]) -> Array:
+    """x copied into a new tensor (`into` stands for it: its points, not its values)."""
+    points = np.shape(into)[:np.ndim(into) - ranks[0]]
+    return np.array(np.broadcast_to(x, (*points, *np.shape(x))) if points and np.ndim(x) == ranks[1] else x, copy=True)
+
+
 def _padded_diff_program(emit: Any, x: Any, before: Any, after: Any, n: int = 1, dim: int = -1) -> Any:
     # diff(x, n, dim, prepend, append): of the three together (CatBackward0), where one is given
     if n < 0:
@@ -1773,8 +1779,8 @@ ROWS = [
     composite("broadcast_tensors", -1, _broadcast_tensors_program, "ExpandBackward0", shape=_broadcast_parts_shape,
               parts=-1, text=lambda args, part=0, of=None: f"torch.broadcast_tensors({', '.join(args)})[{part}]",
               torch_node_rule=lambda constant, shapes, part=0, of=None: "ExpandBackward0",
-              examples=((((3,), (2, 1)), {"part": 0}), (((2, 3), (3,)), {"part": 1}),
-                        (((2, 1), (1, 3), ()), {"part": 2})),
+              examples=((((3,), (2, 1)), {"part": 0}), (((2, 3), (3,)), {"part": 0}),
+                        (((1, 3), (2, 1), ()), {"part": 0})),  # (the first arg's part: each point's own)
               reference="torch.broadcast_tensors(a, b)[0]", reference_program="torch.broadcast_tensors(a, b)[0]"),
     # (over --points, where the shapes are not known while the tape is made: one node)
     structural("sum_to_size_whole", 1, _sum_to_size_whole, _sum_to_size_whole_vjp, "SumBackward1",
@@ -1792,7 +1798,7 @@ ROWS = [
               reference=f"torch.fft.{name}(a)", reference_program=f"torch.fft.{name}(a)")
       for name in ("fftshift", "ifftshift")),
     # a copy of x into a new tensor (CopyBackwards; the new tensor, a constant, gets no gradient): diff's n = 0
-    _linear("copied", lambda into, x, ranks: np.array(x, copy=True), lambda g, ans, into, x, ranks: (None, g),
+    _linear("copied", _copied, lambda g, ans, into, x, ranks: (np.zeros_like(into), unbroadcast(np.asarray(g), np.shape(x))),
             "CopyBackwards", arity=2, shape=lambda into, x: x, callable=False, reference=None,
             text=lambda args: f"{args[1]}.clone()", examples=((((), (3,)), {}),)),
 ]
