@@ -109,7 +109,7 @@ def _same_back(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dtype: An
                ) -> tuple[Array]:
     # The gradient of a copy in a narrower float comes in that dtype, as PyTorch's does (a program's
     # gradients are float64: rounded to it); `gradcli run`'s already has it.
-    if dtype in ("float32", "float16", "bfloat16") and type(g) is np.ndarray and g.dtype == np.float64:
+    if dtype in ("float32", "float16", "bfloat16") and isinstance(g, (np.ndarray, np.float64)) and g.dtype == np.float64:
         return (_rounded(g, dtype),)
     return (g,)
 
