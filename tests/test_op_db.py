@@ -35,8 +35,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "linalg.eigh#0": "eigenvectors' signs are LAPACK's choice: NumPy's OpenBLAS syevd and PyTorch's MKL one pick other "
                      "signs for two of the five columns (the eigenvalues and every sign-free function of the vectors "
                      "agree)",
-    **{f"half#{i}": "x.half() is x itself in gradcli (every value is float64); PyTorch rounds the incoming gradient "
-                    "to float16 in ToCopyBackward0 (1.26148 arrives as 1.26171875)" for i in (0, 2)},
 }
 # case id -> the exception gradcli raises where it should answer or refuse (bugs to fix).
 KNOWN_CRASHES: dict[str, str] = {}
