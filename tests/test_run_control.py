@@ -111,6 +111,22 @@ def test_what_python_raises_in_the_files_code_is_exit_1_with_its_last_traceback_
     assert done.stderr.strip().splitlines()[-1] == error
 
 
+def test_a_limit_inside_try_is_not_caught_and_runs_no_finally(tmp_path):
+    # gradcli's limits are not the file's exceptions: no except takes them, no finally runs after them,
+    # and the error names the line where the limit was met
+    done = run(tmp_path, "try:\n    while True:\n        pass\nexcept:\n    print('caught')\n"
+                         "finally:\n    print('finally')\n", "--max-steps", "1000")
+    assert done.exit_code == 2 and done.stdout == ""
+    assert "--max-steps" in done.stderr and "line 2" in done.stderr
+
+
+def test_finally_runs_on_the_files_own_exception_and_on_return(tmp_path):
+    done = run(tmp_path, "def f():\n    try:\n        return 1\n    finally:\n        print('finally 1')\n"
+                         "print(f())\ntry:\n    [][0]\nfinally:\n    print('finally 2')\n")
+    assert (done.exit_code, done.stdout) == (1, "finally 1\n1\nfinally 2\n")
+    assert done.stderr.strip().splitlines()[-1] == "IndexError: list index out of range"
+
+
 def test_an_error_comes_after_what_was_printed_before_it(tmp_path):
     done = run(tmp_path, "for i in range(3):\n    print(i)\n    assert i < 1, f'i={i}'\n")
     assert (done.exit_code, done.stdout, done.stderr.strip()) == (1, "0\n1\n", "AssertionError: i=1")

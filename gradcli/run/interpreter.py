@@ -33,7 +33,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from gradcli import engine, lowering
-from gradcli.errors import LimitProblem, Limits, SyntaxProblem, over_limit, visible
+from gradcli.errors import GradcliError, LimitProblem, Limits, SyntaxProblem, over_limit, visible
 from gradcli.inputs import ranges
 from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, MEMORY_FORMATS, METHODS, OPS, PREFIX_OPERATORS, Op, backwards
 from gradcli.ops.core import rule_params
@@ -438,8 +438,12 @@ class Interpreter:
                     raise
             else:
                 self.block(node.orelse)
-        finally:
-            self.block(node.finalbody)
+        except GradcliError:
+            raise  # (a limit or a refusal ends the run where it was met: no finally runs after it)
+        except BaseException:
+            self.block(node.finalbody)  # (the file's exception, or a return/break/continue through it)
+            raise
+        self.block(node.finalbody)
 
     def catches(self, handler: ast.ExceptHandler, error: TorchError) -> bool:
         """Does this `except` clause take the error, by Python's classes (RuntimeError, Exception, a tuple of them)?"""
