@@ -1631,7 +1631,7 @@ ROWS = [
             reference="a.tile(2)", reference_program="a.tile(2)"),
     _linear("flip", _flip, _flip_vjp, "FlipBackward0", params=(Param("dims", "dims", None, aliases=("axis",), listed=True),),
             shape=lambda x, dims=None: (point_axes(dims, len(x)), x)[1], methods=("flip",),
-            examples=_one(((2, 3), {"dims": 0}), ((2, 3), {"dims": (0, 1)}), ((4,), {})),
+            examples=_one(((2, 3), {"dims": (0,)}), ((2, 3), {"dims": (0, 1)}), ((4,), {})),
             reference="a.flip(0)", reference_program="a.flip(0)"),
     _linear("roll", _roll, _roll_vjp, "RollBackward0",
             params=(Param("shifts", "dims", None, aliases=("shift",)), Param("dims", "dims", None, aliases=("axis",))),
