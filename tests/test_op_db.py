@@ -31,11 +31,7 @@ FIXTURE = json.loads((Path(__file__).resolve().parent / "reference" / "op_db_cas
 RTOL, ATOL = 1e-7, 1e-10
 
 # case id ("entry#sample") -> why gradcli's answer differs from PyTorch's.
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "linalg.eigh#0": "eigenvectors' signs are LAPACK's choice: NumPy's OpenBLAS syevd and PyTorch's MKL one pick other "
-                     "signs for two of the five columns (the eigenvalues and every sign-free function of the vectors "
-                     "agree)",
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 # case id -> the exception gradcli raises where it should answer or refuse (bugs to fix).
 KNOWN_CRASHES: dict[str, str] = {}
 
