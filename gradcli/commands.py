@@ -106,7 +106,13 @@ def json_view(document: Callable[[Any], dict[str, Any]]) -> View:
 def grad_views() -> dict[str, View]:
     from gradcli.render.report import grad_report_document, show_grad_report
 
-    return {"table": lambda report: show_grad_report(report, console()), "json": json_view(grad_report_document)}
+    def table(report: Any) -> None:
+        from gradcli.render.plain import show_plain_grad
+
+        if not show_plain_grad(report):  # (rich only where the table needs more than a plain layout)
+            show_grad_report(report, console())
+
+    return {"table": table, "json": json_view(grad_report_document)}
 
 
 def _derivative_views(document: Callable[[Any], dict[str, Any]], show: Callable[[Any, Any], None]) -> dict[str, View]:

@@ -1,0 +1,106 @@
+"""The scalar path's gradient table written without rich, byte for byte as rich writes it.
+
+Importing rich is a fifth of a one-point run, and the scalar path's table (names and numbers, each
+one line of ASCII) uses nothing of its layout: a column is as wide as its widest cell, and the
+header is bold on a terminal. Wherever rich would do more (a terminal narrower than the table, a
+text that is not ASCII, a variable of the environment that rich reads, an encoding without the
+box characters), `plain_output` answers None and rich writes the table (render/table.py), as
+it writes every other view.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from gradcli.scalar import NumbersResult
+
+# Variables with which rich decides how a console looks (colours forced or refused, a tty that is not one,
+# a notebook's size): where one is set, rich writes.
+_RICH_ENVIRONMENT = ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "JUPYTER_COLUMNS",
+                     "JUPYTER_LINES")
+_UNWRAPPED = 1_000_000  # (commands.UNWRAPPED_WIDTH: a pipe or a file is never wrapped)
+
+
+class Plain(NamedTuple):
+    """How rich's console would write to stdout: bold as ANSI codes or not, and the width it wraps at."""
+
+    bold: bool
+    width: int
+
+
+def plain_output() -> Plain | None:
+    """The console that commands.console() would make, where its output is plain enough to write here; None
+    where rich must decide."""
+    if sys.platform == "win32" or any(name in os.environ for name in _RICH_ENVIRONMENT):
+        return None
+    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower()
+    if not encoding.startswith("utf"):
+        return None  # (rich draws the box in ASCII)
+    try:
+        terminal = sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        terminal = False
+    if not terminal:
+        return Plain(False, _UNWRAPPED)
+    if os.environ.get("TERM", "").lower() in ("dumb", "unknown"):
+        return None
+    width = None
+    for descriptor in (0, 1, 2):  # (rich's order)
+        try:
+            width = os.get_terminal_size(descriptor).columns
+        except (AttributeError, ValueError, OSError):
+            continue
+        break
+    columns = os.environ.get("COLUMNS")
+    if columns is not None and columns.isdigit():
+        width = int(columns)
+    return Plain(True, width or 80)
+
+
+def grad_table(result: NumbersResult, plain: Plain) -> str | None:
+    """render.table.show_grad's text for a gradient of the scalar path; None where a line would not fit the
+    width, or a text is not ASCII."""
+    from gradcli.render.numbers import human
+
+    def bold(text: str) -> str:
+        return f"\x1b[1m{text}\x1b[0m" if plain.bold else text
+
+    name = result.root_names[0]
+    header = ("input", "value", f"d {name} / d input")
+    rows = [(input_name, human(result.values[result.tape.inputs[input_name]]), human(result.grad[input_name]))
+            for input_name in result.wrt]
+    value = human(result.value)
+    texts = [name, value, *header, *(text for row in rows for text in row)]
+    if not all(text.isascii() and text.isprintable() for text in texts):
+        return None
+    widths = [max(len(row[column]) for row in [header, *rows]) for column in range(3)]
+    if len(name) + 3 + len(value) > plain.width or sum(widths) + 3 * 2 + 2 > plain.width:
+        return None
+
+    def cells(row: tuple[str, str, str]) -> list[str]:
+        return [row[0].ljust(widths[0]), row[1].rjust(widths[1]), row[2].rjust(widths[2])]
+
+    lines = [f"{bold(name)} = {value}",
+             "┃".join(bold(" ") + bold(cell) + bold(" ") for cell in cells(header)),
+             "╇".join("━" * (width + 2) for width in widths),
+             *("│".join(f" {cell} " for cell in cells(row)) for row in rows)]
+    return "\n".join(lines) + "\n"
+
+
+def show_plain_grad(report: Any) -> bool:
+    """Write a gradient report's table here, where it is the scalar path's bare gradient and rich would write it
+    plainly; False where rich is to write it."""
+    from gradcli.scalar import NumbersResult
+
+    if type(report.result) is not NumbersResult or report.warnings or report.paths is not None \
+            or report.symbolic is not None or report.check is not None or report.result.warnings:
+        return False
+    plain = plain_output()
+    text = None if plain is None else grad_table(report.result, plain)
+    if text is None:
+        return False
+    sys.stdout.write(text)
+    return True

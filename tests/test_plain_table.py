@@ -1,0 +1,81 @@
+"""The scalar path's gradient table is written without rich (render/plain.py): what rich writes, byte for byte,
+to a pipe and to a terminal of any width, and rich's own where the table needs more than a plain layout."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+from rich.console import Console
+
+from gradcli.commands import UNWRAPPED_WIDTH
+from gradcli.render.plain import Plain, grad_table, plain_output
+from gradcli.render.table import show_grad
+from gradcli.scalar import grad_of_numbers
+
+CASES = [
+    ("log(x1*x2)*sin(x2)", "x1=0.5,x2=0.75"),
+    ("loss = (w * x - y) ** 2; loss", "w=-1.5e-7,x=123456.789,y=1e30"),
+    ("a_rather_long_input_name * b", "a_rather_long_input_name=2,b=-0.0"),
+    ("q", "q=7"),
+    ("result_with_a_long_name = exp(t) * 3", "t=1"),
+]
+
+
+def _rich(program: str, at: str, terminal: bool, width: int) -> str:
+    result = grad_of_numbers(program, [at])
+    assert result is not None
+    console = Console(file=io.StringIO(), markup=False, emoji=False, highlight=False, force_terminal=terminal,
+                      width=width, soft_wrap=not terminal)
+    show_grad(result, console)  # type: ignore[arg-type]
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("program", "at"), CASES)
+def test_a_piped_table_is_riches_byte_for_byte(program, at):
+    result = grad_of_numbers(program, [at])
+    assert grad_table(result, Plain(False, UNWRAPPED_WIDTH)) == _rich(program, at, False, UNWRAPPED_WIDTH)
+
+
+@pytest.mark.parametrize(("program", "at"), CASES)
+@pytest.mark.parametrize("width", [20, 28, 33, 34, 35, 40, 80])
+def test_a_table_on_a_terminal_is_riches_where_it_fits_and_left_to_rich_where_not(program, at, width):
+    result = grad_of_numbers(program, [at])
+    ours, theirs = grad_table(result, Plain(True, width)), _rich(program, at, True, width)
+    if ours is not None:
+        assert ours == theirs and "\x1b[1m" in ours
+    else:  # rich wraps or shrinks it: some line of the plain layout is wider than the terminal
+        assert max(len(line) for line in _rich(program, at, False, UNWRAPPED_WIDTH).splitlines()) > width
+
+
+def test_a_name_that_is_not_ascii_is_left_to_rich():  # (its width on a terminal is rich's to measure)
+    result = grad_of_numbers("x * 2", ["x=1"])
+    assert result is not None
+    result.root_names = ("größe",)
+    assert grad_table(result, Plain(False, UNWRAPPED_WIDTH)) is None
+
+
+@pytest.mark.parametrize(("environment", "plain"), [
+    ({}, Plain(False, UNWRAPPED_WIDTH)),
+    ({"PYTHONIOENCODING": "ascii"}, None),  # (rich draws the box in ASCII)
+    ({"FORCE_COLOR": "1"}, None),  # (rich writes a terminal's codes to the pipe)
+    ({"NO_COLOR": "1"}, None),
+])
+def test_how_a_pipe_is_written_is_decided_as_rich_decides_it(environment, plain):
+    code = "from gradcli.render.plain import plain_output; print(repr(plain_output()))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={**_environment(), **environment})
+    assert done.stdout.strip() == repr(plain)
+
+
+def _environment() -> dict[str, str]:
+    import os
+
+    return {name: value for name, value in os.environ.items()
+            if name not in ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "PYTHONIOENCODING")}
+
+
+def test_plain_output_in_this_process_is_a_pipes():
+    assert plain_output() in (None, Plain(False, UNWRAPPED_WIDTH))
