@@ -61,11 +61,7 @@ SEED = "(torch.arange(out.numel(), dtype=torch.float64) * 0.25 + 0.5).reshape(ou
 
 # Cases (a row's name for its first example, `name[1]` for its second) where the front ends and PyTorch
 # disagree today (issue #21): a strict xfail each. Remove a case as it is fixed.
-KNOWN: dict[str, str] = {
-    # run's integer tensors are int64; PyTorch's LU pivots are int32 (as torch.linalg.lu_factor gives them)
-    **{case: "run takes int64 pivots; PyTorch: RuntimeError LU_pivots is expected to be a contiguous tensor of "
-             "torch.int32 dtype" for case in ("lu_unpack", "lu_unpack[1]", "lu_solve", "lu_solve[1]")},
-}
+KNOWN: dict[str, str] = {}
 
 
 # --- PyTorch's spelling of each row, read from its reference (Op.reference) ---------------------------
@@ -300,8 +296,9 @@ def under_run(case: Case) -> Printed:
     if run.exit_code == 0:
         return Printed(run.stdout, None)
     lines = [line for line in run.stderr.splitlines() if line.strip()]
-    if run.exit_code == 1:  # PyTorch's error, as Python's last traceback line
-        return Printed(run.stdout, lines[-1] if lines else "exit 1")
+    if run.exit_code == 1:  # PyTorch's error, as Python's traceback ends (its lines after the last indented one)
+        message = [line for line in lines[max((i for i, line in enumerate(lines) if line[:1].isspace()), default=-1) + 1:]]
+        return Printed(run.stdout, "\n".join(message) if message else "exit 1")
     return Printed(run.stdout, f"exit {run.exit_code}: {lines[0] if lines else ''}")  # gradcli's own refusal
 
 

@@ -266,7 +266,8 @@ class Op:
     # What PyTorch refuses by dtype, in its words (`gradcli run`; every value of `grad` is float64):
     # (when, the exception, the message). when: "integer" (an integer or bool tensor first, unless
     # dtype= casts it), "bool" (bool tensors), "mixed" (tensor args of two dtypes: the products, which
-    # do not promote). The message's {0}, {1} are the tensor args' dtypes as PyTorch names them
+    # do not promote), "index not int32" (an index arg, from index_from on, that is not int32: LU's
+    # pivots). The message's {0}, {1} are the tensor args' dtypes as PyTorch names them
     # (Long, Float), {c0}, {c1} as its C++ kernels do (long int, float).
     dtype_refusals: tuple[tuple[str, str, str], ...] = ()
     # The args from this position on are integer indices (v[idx], gather's index): no gradient
@@ -337,6 +338,8 @@ class Op:
     # gradient flows through them, PyTorch records no node, and one may index (v[argmax(v)])
     # without making the inputs it is computed from integer inputs.
     integer_parts: tuple[int, ...] = ()
+    # Their dtype under `gradcli run`: int64 (indices), int32 (LAPACK's LU pivots and infos, as PyTorch gives them).
+    integer_dtype: str = "int64"
     # The parts PyTorch gives as floats without a gradient (native_layer_norm's mean and rstd): no gradient
     # flows through them, PyTorch records no node, and their dtype is the op's.
     detached_parts: tuple[int, ...] = ()

@@ -254,7 +254,7 @@ def _cholesky_row(name: str, node: str, spelled: str, parts: int = 0, **fields: 
         (d_low,) = _cholesky_tangent(np.asarray(tangents[0]), _mT(ans) if upper else ans)
         return _mT(d_low) if upper else d_low
 
-    extra: dict[str, Any] = {"parts": parts, "fields": ("L", "info"), "integer_parts": (1,)} if parts else {}
+    extra: dict[str, Any] = {"parts": parts, "fields": ("L", "info"), "integer_parts": (1,), "integer_dtype": "int32"} if parts else {}
     return structural(name, 1, forward, vjp, node, jvp=jvp, shape=_parts_shape(square, parts, lambda a: a[:-2]),
                       shape_message=_refused(spelled, square), params=(Param("upper", "bool", False),),
                       domain=((0.5, 2.0),), examples=(((((1, 1),), {"upper": False, **({"part": 0} if parts else {})}),

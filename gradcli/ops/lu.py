@@ -431,7 +431,7 @@ _SQUARE_AND_NOT: tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...] = ((((3, 3
 ROWS = [
     structural("lu_factor_ex", 1, _factor_ex, _factor_ex_vjp, "LinalgLuFactorExBackward0", jvp=_factor_ex_jvp,
                shape=_factor_ex_shape, params=(_PIVOT, Param("check_errors", "bool", False)), parts=3,
-               fields=("LU", "pivots", "info"), integer_parts=(1, 2),
+               fields=("LU", "pivots", "info"), integer_parts=(1, 2), integer_dtype="int32",
                text=_parts_text("torch.linalg.lu_factor_ex", {"pivot": True, "check_errors": False}),
                examples=tuple((shapes, {"part": 0}) for shapes, _ in _SQUARE_AND_NOT),
                reference="torch.linalg.lu_factor_ex(a)[0]", reference_program="torch.linalg.lu_factor_ex(a)[0]"),
@@ -446,13 +446,16 @@ ROWS = [
               examples=((((3, 3),), {"part": 0}), (((4, 2),), {"part": 0, "get_infos": True})),
               reference="torch.lu(a)[0]", reference_program="torch.lu(a)[0]"),
     structural("linalg_lu", 1, _linalg_lu, _linalg_lu_vjp, "LinalgLuBackward0", jvp=_linalg_lu_jvp,
-               shape=_linalg_lu_shape, params=(_PIVOT,), parts=3, fields=("P", "L", "U"), integer_parts=(0,),
+               shape=_linalg_lu_shape, params=(_PIVOT,), parts=3, fields=("P", "L", "U"), detached_parts=(0,),
                callable=False, text=_parts_text("torch.linalg.lu", {"pivot": True}),
                examples=tuple((shapes, {"part": part}) for shapes, _ in _SQUARE_AND_NOT for part in (1, 2)),
                reference="torch.linalg.lu(a)[1]", reference_program="torch.linalg.lu(a)[1]"),
     structural("lu_unpack", 2, _unpack, _unpack_vjp, "LuUnpackBackward0", jvp=_unpack_jvp, shape=_unpack_shape,
                params=(Param("unpack_data", "bool", True), Param("unpack_pivots", "bool", True)), parts=3,
-               fields=("P", "L", "U"), integer_parts=(0,), index_from=1, inputs=("LU_data", "LU_pivots"),
+               fields=("P", "L", "U"), detached_parts=(0,), index_from=1, inputs=("LU_data", "LU_pivots"),
+               dtype_refusals=(("index not int32", "RuntimeError", "torch.lu_unpack: LU_pivots is expected to be a "
+                                "contiguous tensor of torch.int32 dtype.\nNote: this function is intended to be used with "
+                                "the output produced by torch.linalg.lu_factor"),),
                text=_parts_text("torch.lu_unpack", {"unpack_data": True, "unpack_pivots": True}),
                examples=((((3, 3), (3,)), {"part": 1}), (((2, 4), (2,)), {"part": 2}), (((4, 2), (2,)), {"part": 1})),
                domain=((-2.0, 2.0), (1.0, 1.0)),  # (LAPACK's pivots are 1-based: 1, a swap with the first row)
@@ -460,6 +463,8 @@ ROWS = [
     structural("linalg_lu_solve", 3, _lu_solve, _lu_solve_vjp, "LinalgLuSolveBackward0", jvp=_lu_solve_jvp,
                shape=_solve_shape, params=(Param("left", "bool", True), Param("adjoint", "bool", False)),
                index_from=2, tensor_positions=(0, 2, 1), inputs=("LU", "B", "pivots"), callable=False,
+               dtype_refusals=(("index not int32", "RuntimeError",
+                                "linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32"),),
                text=lambda args, left=True, adjoint=False: (
                    f"torch.linalg.lu_solve({args[0]}, {args[2]}, {args[1]}"
                    + ("" if left else ", left=False") + (", adjoint=True" if adjoint else "") + ")"),

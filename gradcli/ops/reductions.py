@@ -796,11 +796,13 @@ ROWS = [
                examples=_OVER_DIMS, linear=True, methods=("mean",), params=(DIM, KEEPDIM, CAST), torch_node_rule=_with_dim("Mean"),
                dtype_refusals=(("integer", "RuntimeError", "mean(): could not infer output dtype. Input dtype must be "
                                 "either a floating point or complex dtype. Got: {0}"),)),
-    structural("nansum", 1, _nansum, _nansum_vjp, "NansumBackward0", jvp=_nansum_jvp,
+    structural("nansum", 1, _nansum, _nansum_vjp, "NansumBackward0", dtype="sums", jvp=_nansum_jvp,
                sympy=_sympy_reduction(lambda terms: load_sympy().Add(*terms)), shape=_reduced_shape, examples=_OVER_DIMS,
                methods=("nansum",), params=(DIM, KEEPDIM, CAST)),
     composite("nanmean", 1, _nanmean_program, "DivBackward0", sympy=None, shape=_reduced_shape, examples=_OVER_DIMS,
-              methods=("nanmean",), params=(DIM, KEEPDIM)),
+              methods=("nanmean",), params=(DIM, KEEPDIM),
+              dtype_refusals=(("integer", "RuntimeError", "nanmean(): expected input to have floating point or complex "
+                               "dtype but got {0}"),)),
     structural("prod", 1, _prod, _prod_vjp, "ProdBackward0", dtype="sums", jvp=_prod_jvp,
                sympy=_sympy_reduction(lambda terms: load_sympy().Mul(*terms)), shape=_reduced_shape, examples=_OVER_DIMS,
                methods=("prod",), params=(DIM, KEEPDIM, CAST), torch_node_rule=_with_dim("Prod")),

@@ -1020,8 +1020,9 @@ def _diff_program(emit: Any, x: Any, n: int = 1, dim: int = -1) -> Any:
         raise ValueError(f"order must be non-negative but got {n}")
     if n == 0:
         return emit("copied", 0.0, x)
+    difference = "ne" if emit.dtype(x) == "bool" else "sub"  # (of booleans, PyTorch's diff is their xor)
     for _ in range(n):
-        x = emit("sub", emit("sliced", x, dim=dim, start=1), emit("sliced", x, dim=dim, stop=-1))
+        x = emit(difference, emit("sliced", x, dim=dim, start=1), emit("sliced", x, dim=dim, stop=-1))
     return x
 
 
@@ -1670,6 +1671,7 @@ ROWS = [
                     Param("dim2", "int", 1, aliases=("axis2",))), shape=_diagonal_shape, methods=("diagonal",),
             examples=_one(((3, 3), {}), ((2, 3), {"offset": 1}), ((2, 3, 2), {"dim1": 1, "dim2": -1}))),
     _linear("trace", _trace, _trace_vjp, "TraceBackward0", dtype="sums", shape=_trace_shape, methods=("trace",),
+            dtype_refusals=(("bool", "NotImplementedError", "\"trace\" not implemented for 'Bool'"),),
             examples=_one(((3, 3), {}), ((2, 3), {}))),
     _linear("tril", _triangle(True), _triangle_vjp(True), "TrilBackward0", params=(DIAGONAL,),
             shape=_triangle_shape("tril"), methods=("tril",), examples=_one(((3, 3), {}), ((2, 3), {"diagonal": -1}))),

@@ -36,7 +36,7 @@ from gradcli import engine, lowering
 from gradcli.errors import GradcliError, LimitProblem, Limits, SyntaxProblem, over_limit, visible
 from gradcli.inputs import ranges
 from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, MEMORY_FORMATS, METHODS, OPS, PREFIX_OPERATORS, Op, backwards
-from gradcli.ops.core import rule_params
+from gradcli.ops.core import rule_params, torch_dtype_name
 from gradcli.run import arrays, custom, functional, higher, python, random, reprs
 from gradcli.run import nn as torch_nn
 from gradcli.run.python import BUILTINS as _BUILTINS
@@ -122,6 +122,14 @@ class Dtype:
         return f"torch.{self.numpy.name}"
 
 
+_DTYPE_OBJECTS: dict[np.dtype, Dtype] = {}
+
+
+def dtype_of(numpy: np.dtype) -> Dtype:
+    """torch.float32 and x.dtype are one object, as in PyTorch (`x.dtype is torch.float32`)."""
+    return _DTYPE_OBJECTS.setdefault(np.dtype(numpy), Dtype(np.dtype(numpy)))
+
+
 @dataclass(frozen=True)
 class Device:
     """torch.device: gradcli computes on the CPU, and answers so where a file asks (no CUDA, no accelerator)."""
@@ -161,14 +169,13 @@ class MemoryFormat:
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
-_LEGACY_NAMES = {FLOAT32: "Float", FLOAT64: "Double", INT64: "Long", BOOL: "Bool"}
 _PLATFORM = {("torch", "device"), ("torch", "set_default_device"), ("torch.cuda", "is_available"),
              ("torch.cuda", "device_count"), ("torch.accelerator", "is_available"),
              ("torch.accelerator", "current_accelerator"), ("torch.backends.mps", "is_available")}
 _LEGACY: dict[str, np.dtype] = {"Tensor": FLOAT32, "FloatTensor": FLOAT32, "DoubleTensor": FLOAT64, "LongTensor": INT64, "BoolTensor": BOOL}
 
 _DTYPES: dict[str, np.dtype] = {"float32": FLOAT32, "float": FLOAT32, "float64": FLOAT64, "double": FLOAT64, "int64": INT64,
-           "long": INT64, "bool": BOOL}
+           "long": INT64, "int32": np.dtype(np.int32), "int": np.dtype(np.int32), "bool": BOOL}
 
 
 class ReturnTuple(tuple[Any, ...]):
@@ -241,7 +248,6 @@ _NORMAL_OVERLOADS = (
     " * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, Tensor out = None, "
     "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
     "bool requires_grad = False)\n")
-_NORMAL_KIND = {np.dtype(np.int64): "Long", np.dtype(np.int32): "Int", np.dtype(np.bool_): "Bool"}
 _CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "newaxis": None}
 
 
@@ -762,8 +768,8 @@ class Interpreter:
                               or not (current.requires_grad or getattr(change, "requires_grad", False)))
         if outside and isinstance(value, Tensor):  # in place: the same tensor (its id) takes the values
             if not np.can_cast(value.data.dtype, current.data.dtype, "same_kind"):
-                raise runtime_error(f"result type {_LEGACY_NAMES.get(value.data.dtype, '?')} can't be cast to the "
-                                    f"desired output type {_LEGACY_NAMES.get(current.data.dtype, '?')}")
+                raise runtime_error(f"result type {torch_dtype_name(value.data.dtype)} can't be cast to the "
+                                    f"desired output type {torch_dtype_name(current.data.dtype)}")
             self.overwrite(current, value.data.astype(current.data.dtype))
             return
         self.assign(node.target, value)
@@ -786,8 +792,8 @@ class Interpreter:
                               f"write t = t {symbol} v")
         value = self.binary(symbol, tensor, change, node)
         if not np.can_cast(value.data.dtype, tensor.data.dtype, "same_kind"):
-            raise runtime_error(f"result type {_LEGACY_NAMES.get(value.data.dtype, '?')} can't be cast to the "
-                                f"desired output type {_LEGACY_NAMES.get(tensor.data.dtype, '?')}")
+            raise runtime_error(f"result type {torch_dtype_name(value.data.dtype)} can't be cast to the "
+                                f"desired output type {torch_dtype_name(tensor.data.dtype)}")
         self.overwrite(tensor, np.broadcast_to(value.data, tensor.data.shape).astype(tensor.data.dtype))
         return tensor
 
@@ -1381,7 +1387,7 @@ class Interpreter:
             if path in _MODULES or (owner.path, name) == ("torch", "nn"):
                 return Module(path)
             if name in _DTYPES and owner.path == "torch":
-                return Dtype(_DTYPES[name])
+                return dtype_of(_DTYPES[name])
             if name in MEMORY_FORMATS and owner.path == "torch":
                 return MemoryFormat(name)
             if name in _CONSTANTS and name != "newaxis":
@@ -1477,7 +1483,7 @@ class Interpreter:
         if name == "shape":
             return Size(tensor.data.shape)
         if name == "dtype":
-            return Dtype(tensor.data.dtype)
+            return dtype_of(tensor.data.dtype)
         if name == "data":  # the same values, outside the graph: a change of either shows in the other
             self.shared[id(tensor.data)] = tensor.data
             return Tensor(self.graph, tensor.data)
@@ -1799,9 +1805,9 @@ class Interpreter:
                               "sizes make an uninitialized tensor: use torch.zeros(...)")
         if isinstance(args[0], Tensor):
             if args[0].data.dtype != kind:
-                raise TorchError("TypeError", f"expected {_LEGACY_NAMES[kind]} (got {_LEGACY_NAMES.get(args[0].data.dtype, '?')})")
+                raise TorchError("TypeError", f"expected {torch_dtype_name(kind)} (got {torch_dtype_name(args[0].data.dtype)})")
             return args[0]
-        return self.tensor_from(args[0], Dtype(kind), node)
+        return self.tensor_from(args[0], dtype_of(kind), node)
 
     def random(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST,
                moments: tuple[float, float] = (0.0, 1.0)) -> Any:
@@ -1888,7 +1894,7 @@ class Interpreter:
             dtype = kwargs.get("dtype")
             if isinstance(dtype, Dtype) and dtype.numpy not in (FLOAT32, FLOAT64):
                 raise TorchError("NotImplementedError", f"\"normal_kernel_cpu\" not implemented for "
-                                                        f"'{_NORMAL_KIND.get(dtype.numpy, dtype.numpy.name)}'")
+                                                        f"'{torch_dtype_name(dtype.numpy)}'")
             if float(std) < 0:
                 raise runtime_error(f"normal expects std >= 0.0, but found std {float(std):g}")
             return self.random("randn", [tuple(size or ())], {"dtype": kwargs.get("dtype"),
@@ -1901,7 +1907,7 @@ class Interpreter:
         kind = np.result_type(*(t.data.dtype for t in tensors))
         if kind not in (FLOAT32, FLOAT64):
             raise TorchError("NotImplementedError", f"\"normal_kernel_cpu\" not implemented for "
-                                                    f"'{_NORMAL_KIND.get(kind, kind.name)}'")
+                                                    f"'{torch_dtype_name(kind)}'")
         self.check_size(math.prod(shape), node)
         if isinstance(std, Tensor):
             if (std.data < 0).any():

@@ -57,6 +57,7 @@ def runtime_error(message: str) -> TorchError:
 # --- dtypes: PyTorch's promotion, on NumPy's types ----------------------------------------
 
 FLOAT32, FLOAT64, INT64, BOOL = np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.bool_)
+INT32 = np.dtype(np.int32)
 _CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2}
 
 
@@ -268,6 +269,9 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         if problem is not None:
             raise runtime_error(problem)
     if op.program is not None or (op.reflected is not None and not isinstance(args[0], Tensor)):
+        if op.dtype_refusals:  # (nanmean of integers)
+            _check_dtypes(op, args, promote([a.data for a in args if isinstance(a, Tensor)],
+                                            [a for a in args if not isinstance(a, Tensor)]), None)
         emit = _Emitter(graph, span)
         if op.program is None:  # 2 / x: x.reciprocal() * 2 (Op.reflected)
             return op.reflected(emit, *args)  # type: ignore[misc]
@@ -279,7 +283,6 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         return op.program(emit, *args, **params)
     tensors = [a.data for a in args if isinstance(a, Tensor)]
     numbers = [a for a in args if not isinstance(a, Tensor)]
-    _check_elements(graph, op, [np.shape(a.data) if isinstance(a, Tensor) else () for a in args], params, span)
     dtype = promote(tensors, numbers)
     # The row's dtype rule (Op.dtype): integers and booleans stay what they are through the ops that
     # keep them (+ - *, shapes, indexing, max, sum ...); any other op computes in float32.
@@ -288,7 +291,11 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         cast = params["dtype"]
     if cast is not None:  # sum(x, dtype=torch.float64): the args in that dtype, as PyTorch casts them first
         computing = np.dtype(cast)
-    _check_dtypes(op, tensors, computing, cast)
+    _check_dtypes(op, args, computing, cast, shapes_checked=False)  # (PyTorch's dtype checks come first ...)
+    if op.dtype == "sums" and computing.kind in "bi":  # a sum of integers or booleans is int64, as PyTorch's
+        computing = INT64
+    _check_elements(graph, op, [np.shape(a.data) if isinstance(a, Tensor) else () for a in args], params, span)
+    _check_dtypes(op, args, computing, cast, shapes_checked=True)  # (... but a product's after its shapes)
     values = [a.data.astype(computing, copy=False) if isinstance(a, Tensor) else _number(a, computing) for a in args]
     if not op.elementwise and numbers:  # (a rule that is not elementwise takes arrays: scatter(x, 0, i, 2.5))
         values = [np.asarray(v) for v in values]
@@ -298,10 +305,8 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
             call_forward(op, values, params, [0] * len(values)))
     if op.boolean:
         out = out.astype(BOOL)
-    elif op.integer_valued(params):  # argmax, max's indices
-        out = out.astype(INT64)
-    elif op.dtype == "sums" and computing == BOOL:
-        out = out.astype(INT64)  # (a sum of booleans counts them)
+    elif op.integer_valued(params):  # argmax, max's indices; LU's pivots (int32)
+        out = out.astype(op.integer_dtype)
     elif out.dtype != computing and (out.dtype.kind == "f" or computing.kind in "bi"):
         out = out.astype(computing)
     if cast is not None and np.dtype(cast).kind != "f" and op.dtype != "param" and graph.grad_enabled and any(
@@ -331,14 +336,21 @@ _LITERALS = {bool: "bool", int: "int", float: "float"}
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 
-def _check_dtypes(op: Op, tensors: Sequence[Array], computing: np.dtype, cast: str | None) -> None:
+def _check_dtypes(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | None,
+                  shapes_checked: bool | None = None) -> None:
     """PyTorch's refusals by dtype, as the row says them (Op.dtype_refusals): a mean of integers, a
-    difference of bools, a product of two dtypes."""
+    difference of bools, LU pivots that are not int32 (before the shapes are checked), a product of
+    two dtypes (after them). shapes_checked None: all of them."""
+    tensors = [a.data for a in args if isinstance(a, Tensor)]
     for when, kind, message in op.dtype_refusals:
+        if shapes_checked is not None and shapes_checked != (when == "mixed"):
+            continue
         if when == "integer":
             refused = cast is None and bool(tensors) and tensors[0].dtype.kind in "biu"
         elif when == "bool":
             refused = computing == BOOL
+        elif when == "index not int32":
+            refused = any(isinstance(a, Tensor) and a.data.dtype != INT32 for a in args[op.index_from or 0:])
         else:  # "mixed"
             refused = len({t.dtype for t in tensors}) > 1
         if refused:
