@@ -98,6 +98,8 @@ class Rules:
         emit.shape = np.shape  # type: ignore[attr-defined]  # (every shape is known here)
         emit.given = lambda value: True  # type: ignore[attr-defined]  # (every arg is given here)
         emit.tensor = lambda value: np.asarray(value, dtype=object)  # type: ignore[attr-defined]
+        emit.dtype = lambda value: "float64"  # type: ignore[attr-defined]  # (a program's every value is)
+        emit.requires_grad = lambda value: True  # type: ignore[attr-defined]
         out = self.program(emit, *args, **params)
         return out.item() if not any(isinstance(a, np.ndarray) for a in args) else out
 
