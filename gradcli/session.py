@@ -775,9 +775,7 @@ class PointsRun:
                                       request.chunk_size, request.skip_bad or request.mark_bad, request.points_format,
                                       not request.drop_extra)
             for chunk in _read_ahead(reader.chunks()):
-                if chunk.skipped:
-                    self.skipped += [p.line for p in chunk.skipped[: SKIPPED_NAMED - len(self.skipped)]]
-                    self.skipped_count += len(chunk.skipped)
+                self._passed_over(chunk.skipped)
                 parts: Iterable[PointChunk | list[PointsProblem]] = (_in_order(chunk) if request.mark_bad
                                                                      else [chunk.skipped, chunk])
                 for part in parts:
@@ -787,16 +785,62 @@ class PointsRun:
                         continue
                     size = self.at_once(tape, part.columns, fixed) if self.at_once and part.count else part.count
                     for piece in _pieces(part, size):
-                        result = _compute_chunk(self.compute, tape, piece, fixed)
-                        if self.request.strict:  # only --strict asks
-                            self.all_finite = self.all_finite and _all_finite(result.values,
-                                                                              [c for _, c in result.columns()])
-                        self.done += piece.count
-                        yield Answered(piece, result)
+                        for answer in self._answers(piece):
+                            if isinstance(answer, Skipped):
+                                self._passed_over(answer.problems)
+                                yield answer
+                                continue
+                            result = answer.result
+                            if self.request.strict:  # only --strict asks
+                                self.all_finite = self.all_finite and _all_finite(result.values,
+                                                                                  [c for _, c in result.columns()])
+                            self.done += answer.chunk.count
+                            yield answer
             if not self.done:  # no points: the writers still write the header the shapes give
                 empty = reader.empty()
                 if empty is not None:
                     yield Answered(empty, _compute_empty(self.compute, tape, empty, fixed, getattr(reader, "header", 0)))
+
+    def _passed_over(self, problems: Sequence[PointsProblem]) -> None:
+        self.skipped += [p.line for p in problems[: SKIPPED_NAMED - len(self.skipped)]]
+        self.skipped_count += len(problems)
+
+    def _answers(self, chunk: PointChunk) -> Iterator[Answered | Skipped]:
+        """The chunk's results; where an input used as an index holds a bad value at some points (NaN,
+        0.5, past the end), those points are bad lines, each named at its own line (--skip-bad passes
+        over them), found by halving the points that fail: the points before the first are answered."""
+        tape, fixed = self.tape, self.fixed
+        try:
+            yield Answered(chunk, _compute_chunk(self.compute, tape, chunk, fixed))
+            return
+        except GradcliError as error:
+            if not tape.integer_inputs or not chunk.count or _alone(tape, chunk, fixed, indices_zero=True):
+                raise  # not the index values: every point fails as the first does
+            failure = error
+        from gradcli.errors import PointsProblem
+
+        unit = "row" if self.table is not None else "line"
+        ranges = [(0, chunk.count)]  # the points still to answer, the next first
+        while ranges:
+            start, stop = ranges.pop()
+            part = chunk.part(start, stop) if (start, stop) != (0, chunk.count) else chunk
+            if part is not chunk:
+                try:
+                    yield Answered(part, self.compute(tape, part.columns, part.count, fixed))
+                    continue
+                except GradcliError as error:
+                    failure = error
+            if stop - start > 1:
+                middle = (start + stop) // 2
+                ranges += [(middle, stop), (start, middle)]
+                continue
+            alone = _alone(tape, part, fixed) or failure
+            problem = PointsProblem(chunk.lines[start], alone.message + (f"; {alone.hint}" if alone.hint else ""),
+                                    unit=unit)
+            problem.extra = {name: _value_at(column, start) for name, column in chunk.extra.items()}  # for --mark-bad
+            if not self.request.skip_bad and not self.request.mark_bad:
+                raise problem
+            yield Skipped([problem], chunk.header)
 
     def finish(self) -> None:
         if self.request.strict and not self.all_finite:
@@ -923,8 +967,15 @@ def _compute_empty(compute: Callable[[Tape, Any, int, Any], BatchResult], tape: 
     raise problem
 
 
-def _alone(tape: Tape, chunk: PointChunk, fixed: Any) -> GradcliError | None:
-    """The error of the chunk's first point evaluated alone, if it has one.
+def _value_at(column: Any, row: int) -> Any:
+    """A column carried through's value at a row, as Python's (an Arrow array's scalar, or Cells' value)."""
+    value = column[row]
+    return value.as_py() if hasattr(value, "as_py") else value
+
+
+def _alone(tape: Tape, chunk: PointChunk, fixed: Any, indices_zero: bool = False) -> GradcliError | None:
+    """The error of the chunk's first point evaluated alone, if it has one (`indices_zero`: with 0 for
+    each input used as an index, an index every size but 0 has).
 
     The points of a chunk share their shapes: the first one, without the axis of points,
     fails as they all do, and its message shows the shapes a user wrote."""
@@ -932,8 +983,11 @@ def _alone(tape: Tape, chunk: PointChunk, fixed: Any) -> GradcliError | None:
 
     from gradcli.engine import forward
 
+    point = {**fixed, **{name: np.asarray(column[0]) for name, column in chunk.columns.items()}}
+    if indices_zero:
+        point.update({name: np.zeros_like(point[name]) for name in tape.integer_inputs if name in point})
     try:
-        forward(tape, {**fixed, **{name: np.asarray(column[0]) for name, column in chunk.columns.items()}})
+        forward(tape, point)
     except GradcliError as error:
         return error
     return None
