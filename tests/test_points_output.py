@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import queue
 import subprocess
 import sys
@@ -140,3 +141,21 @@ def test_points_leave_pyarrow_compute_unimported(tmp_path, output):
             "print('pyarrow.compute' in sys.modules, file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code, str(path), *output], capture_output=True, text=True, timeout=60)
     assert done.stderr.split()[-1:] == ["False"], done.stderr
+
+
+@pytest.mark.parametrize("name", ["results.csv", "results.json", "results.parquet"])
+def test_output_that_is_a_directory_is_bad_input_before_any_work(tmp_path, name):
+    (tmp_path / name).mkdir()
+    run = cli("grad", "x*x", "--points", "-", "--output", str(tmp_path / name), stdin="x\n1\n")
+    assert run.exit_code == 2, run.stderr
+    assert "is a directory" in run.stderr and name in run.stderr and run.stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name] and not any((tmp_path / name).iterdir())
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc, where no file can be made")
+@pytest.mark.parametrize("name", ["results.csv", "results.parquet"])
+def test_output_where_no_file_can_be_made_is_bad_input_before_any_work(name):
+    # /proc takes no new files, for root too (a folder without write permission is the same for a user)
+    run = cli("grad", "x*x", "--points", "-", "--output", f"/proc/{name}", stdin="x\n1\n")
+    assert run.exit_code == 2, run.stderr
+    assert f"--output '/proc/{name}'" in run.stderr and run.stdout == ""

@@ -1010,12 +1010,18 @@ class Output(_Sink):
         folder = os.path.dirname(path) or "."
         if not os.path.isdir(folder):  # a place that is not there is a bad argument, named before any work
             raise NameProblem(f"--output {path!r}: there is no directory {folder!r}")
+        if os.path.isdir(path):
+            raise NameProblem(f"--output {path!r} is a directory: give a file")
         self.file: _File | None = None
         if self.kind in ("parquet", "arrow") and not available():
             from gradcli.arrow import INSTALL
 
             raise NameProblem(f"--output {path!r}: writing {'Parquet' if self.kind == 'parquet' else 'Arrow IPC'} "
                               f"needs pyarrow, which the data extra installs: {INSTALL}")
+        try:  # made now, so a place where no file can be made is named before any work (the writers write it later)
+            open(self.partial, "wb").close()
+        except OSError as problem:
+            raise NameProblem(f"--output {path!r}: cannot write there: {problem.strerror or problem}") from None
         if self.kind in ("parquet", "arrow"):
             self.writer: Any = ColumnsWriter(self.partial, self.kind, row_id, marks)
         else:
