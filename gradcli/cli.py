@@ -105,6 +105,8 @@ MarkBadOpt = Annotated[bool, typer.Option("--mark-bad", help="With --points: as 
                                           "results), so the output has a row for each input row.")]
 DropExtraOpt = Annotated[bool, typer.Option("--drop-extra", help="With --points: leave out the columns that are no "
                                             "input of the program (by default they are carried through to the output).")]
+KeepOpt = Annotated[Optional[str], typer.Option("--keep", metavar="NAMES", help="With --points: carry through only "
+                                                "these columns that are no input (NAME,NAME,...; by default all).")]
 RowIdOpt = Annotated[bool, typer.Option("--row-id", help="With --points: CSV, Parquet and Arrow output start with a "
                                         "`row` column, the input row each answers (1-based, a CSV header not counted; "
                                         "JSON Lines always has `row`).")]
@@ -144,8 +146,9 @@ def _serve(command: str, request: session.Request, output: str, destination: str
     if request.points is not None:
         _stream(session.points(request, command), output, destination)
         return
-    if request.drop_extra or request.row_id:
-        raise NameProblem(f"{'--drop-extra' if request.drop_extra else '--row-id'} is about the rows of --points; "
+    if request.drop_extra or request.row_id or request.keep is not None:
+        option = "--drop-extra" if request.drop_extra else "--row-id" if request.row_id else "--keep"
+        raise NameProblem(f"{option} is about the rows of --points; "
                           "at one point (--at) there are none")
     serve_one_point(command, request, output, views)
 
@@ -290,7 +293,7 @@ def grad(
     csv: CsvOpt = False,
     skip_bad: SkipBadOpt = False,
     mark_bad: MarkBadOpt = False,
-    drop_extra: DropExtraOpt = False,
+    drop_extra: DropExtraOpt = False, keep: KeepOpt = None,
     row_id: RowIdOpt = False,
     chunk_size: ChunkOpt = CHUNK,
     points_format: PointsFormatOpt = None,
@@ -314,7 +317,7 @@ def grad(
     request = session.Request(program, file, at or (), seed, of, wrt, strict=strict, paths=paths, max_paths=max_paths,
                               check=check, tol=tol, symbolic=symbolic, symbolic_limit=symbolic_limit,
                               symbolic_seconds=symbolic_seconds, points=points, skip_bad=skip_bad,
-                              chunk_size=chunk_size, points_format=points_format, drop_extra=drop_extra, row_id=row_id,
+                              chunk_size=chunk_size, points_format=points_format, drop_extra=drop_extra, keep=keep, row_id=row_id,
                               mark_bad=mark_bad)
     _run(lambda: _serve("grad", request, *_outputs(format, json, csv, points, skip_bad or mark_bad, points_format,
                                                    output_file)),
@@ -489,7 +492,7 @@ def explain(
 def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None, wrt: WrtOpt = None,
              points: PointsOpt = None, csv: CsvOpt = False, skip_bad: SkipBadOpt = False, mark_bad: MarkBadOpt = False,
              chunk_size: ChunkOpt = CHUNK,
-             points_format: PointsFormatOpt = None, output_file: OutputOpt = None, drop_extra: DropExtraOpt = False,
+             points_format: PointsFormatOpt = None, output_file: OutputOpt = None, drop_extra: DropExtraOpt = False, keep: KeepOpt = None,
              row_id: RowIdOpt = False,
              strict: StrictOpt = False, format: FormatOpt = None, json: JsonOpt = False, digits: DigitsOpt = 6,
              full: Annotated[bool, typer.Option("--full", help="Every row and column of a big Jacobian (past 1,000 "
@@ -501,7 +504,7 @@ def jacobian(program: ProgramArg = None, file: FileOpt = None, at: AtOpt = None,
     torch.autograd.functional.jacobian lays it out (a list of those for a tuple output).
     """
     request = session.Request(program, file, at or (), wrt=wrt, strict=strict, points=points, skip_bad=skip_bad,
-                              chunk_size=chunk_size, points_format=points_format, drop_extra=drop_extra, row_id=row_id,
+                              chunk_size=chunk_size, points_format=points_format, drop_extra=drop_extra, keep=keep, row_id=row_id,
                               mark_bad=mark_bad)
     _run(lambda: _serve("jacobian", request, *_outputs(format, json, csv, points, skip_bad or mark_bad, points_format,
                                                        output_file),
@@ -531,7 +534,7 @@ def jvp(
     csv: CsvOpt = False,
     skip_bad: SkipBadOpt = False,
     mark_bad: MarkBadOpt = False,
-    drop_extra: DropExtraOpt = False,
+    drop_extra: DropExtraOpt = False, keep: KeepOpt = None,
     row_id: RowIdOpt = False,
     chunk_size: ChunkOpt = CHUNK,
     points_format: PointsFormatOpt = None,
@@ -543,7 +546,7 @@ def jvp(
 ) -> None:
     """Forward mode: the output's tangent along --tangent (the Jacobian times the tangent)."""
     request = session.Request(program, file, at or (), tangent=tangent or (), strict=strict, points=points,
-                              skip_bad=skip_bad, chunk_size=chunk_size, points_format=points_format, drop_extra=drop_extra,
+                              skip_bad=skip_bad, chunk_size=chunk_size, points_format=points_format, drop_extra=drop_extra, keep=keep,
                               row_id=row_id, mark_bad=mark_bad)
     _run(lambda: _serve("jvp", request, *_outputs(format, json, csv, points, skip_bad or mark_bad, points_format,
                                                   output_file)),

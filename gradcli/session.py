@@ -65,6 +65,7 @@ class Request:
     chunk_size: int = CHUNK
     points_format: str | None = None  # csv, jsonl, parquet or arrow; None: by extension, else by the first line
     drop_extra: bool = False  # columns that are no input are left out of the output (else carried through)
+    keep: str | None = None  # NAME,NAME: the only columns that are no input carried through
     row_id: bool = False  # CSV, Parquet and Arrow output start with each point's row (JSON Lines always has it)
     mark_bad: bool = False  # --skip-bad, and a row of output for each bad line, its reason under `error`
 
@@ -724,7 +725,12 @@ class PointsRun:
         assert points is not None
         if points == "-" and "-" in (request.file, request.program):
             raise NameProblem("the program and the points cannot both come from stdin")
+        if request.keep is not None and request.drop_extra:
+            raise NameProblem("--keep names the columns carried through and --drop-extra carries none: give one")
         self.request = request
+        # the columns that are no input carried through: all, none, or those --keep names
+        self.carried: bool | frozenset[str] = (not request.drop_extra if request.keep is None else
+                                               frozenset(name.strip() for name in request.keep.split(",")))
         self.tape, self.fixed = load(request)
         if prepare is not None:
             prepare(self.tape)
@@ -769,11 +775,11 @@ class PointsRun:
                 from gradcli.inputs.tables import TableReader
 
                 reader = TableReader(request.points, self.table, tape.inputs, fixed, request.chunk_size,
-                                     request.skip_bad or request.mark_bad, not request.drop_extra)
+                                     request.skip_bad or request.mark_bad, self.carried)
             else:
                 reader = PointsReader(read_lines(self.stream, request.points), tape.inputs, fixed,
                                       request.chunk_size, request.skip_bad or request.mark_bad, request.points_format,
-                                      not request.drop_extra)
+                                      self.carried)
             for chunk in _read_ahead(reader.chunks()):
                 self._passed_over(chunk.skipped)
                 parts: Iterable[PointChunk | list[PointsProblem]] = (_in_order(chunk) if request.mark_bad

@@ -47,6 +47,46 @@ def test_drop_extra_leaves_them_out():
     assert [sorted(d) for d in documents] == [["at", "grad", "line", "row", "value"]] * 2
 
 
+JSONL = '{"id": "a", "x1": 0.5, "label": "p", "x2": 0.75, "w": 1}\n{"id": "b", "x1": 1, "x2": 2, "label": "q", "w": 2}\n'
+
+
+@pytest.mark.parametrize(("source", "text"), [("csv", CSV), ("jsonl", JSONL)])
+def test_keep_carries_the_columns_named_and_no_others(source, text):
+    run = cli("grad", F, "--points", "-", "--csv", "--keep", "label", stdin=text)
+    assert run.exit_code == 0, run.stderr
+    header, *rows = run.stdout.splitlines()
+    assert header == "label,value,grad_x1,grad_x2"
+    assert [row.split(",")[:2] for row in rows] == [["p", repr(_f(0.5, 0.75))], ["q", repr(_f(1, 2))]]
+    documents = [json.loads(line) for line in
+                 cli("grad", F, "--points", "-", "--json", "--keep", "label,id", stdin=text).stdout.splitlines()]
+    assert [(d["id"], d["label"]) for d in documents] == [("a", "p"), ("b", "q")]
+    assert all("w" not in d for d in documents)
+
+
+def test_keep_in_a_big_json_lines_file_read_in_blocks_keeps_the_same_columns(tmp_path):
+    lines = [json.dumps({"id": i, "x": i / 8, "tag": f"t{i}"}) for i in range(20_000)]  # past 64 KB: pyarrow's reader
+    path = tmp_path / "points.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    run = cli("grad", "x*x", "--points", str(path), "--csv", "--keep", "tag")
+    assert run.exit_code == 0, run.stderr
+    rows = run.stdout.splitlines()
+    assert rows[0] == "tag,value,grad_x" and len(rows) == 20_001
+    assert rows[-1] == f"t19999,{(19_999 / 8) ** 2!r},{2 * 19_999 / 8!r}"
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".arrow"])
+def test_keep_chooses_a_tables_columns(tmp_path, suffix):
+    path = _write(pl.DataFrame({"id": [10, 11], "x": [1.0, 2.0], "label": ["a", "b"]}), tmp_path / f"points{suffix}")
+    run = cli("grad", "x*x", "--points", path, "--csv", "--keep", "id")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == "id,value,grad_x\n10,1.0,2.0\n11,4.0,4.0\n"
+
+
+def test_keep_and_drop_extra_together_are_refused():
+    run = cli("grad", "x*x", "--points", "-", "--csv", "--keep", "id", "--drop-extra", stdin="id,x\na,1\n")
+    assert run.exit_code == 2 and "--keep" in run.stderr and "--drop-extra" in run.stderr and run.stdout == ""
+
+
 def test_csv_extra_columns_go_beside_the_results_in_json_lines():
     run = cli("grad", F, "--points", "-", "--json", stdin=CSV)
     assert run.exit_code == 0, run.stderr
@@ -183,10 +223,10 @@ def test_at_values_may_be_constant_expressions():
     assert (point["x"], point["y"], point["z"]) == (2 * math.pi, -1 / 3, None)  # -inf: null in JSON
 
 
-@pytest.mark.parametrize("option", ["--drop-extra", "--row-id"])
+@pytest.mark.parametrize("option", ["--drop-extra", "--row-id", "--keep=id"])
 def test_the_row_options_need_points(option):
     run = cli("grad", "x*x", "--at", "x=1", option)
-    assert run.exit_code == 2 and f"{option} is about the rows of --points" in run.stderr
+    assert run.exit_code == 2 and f"{option.split('=')[0]} is about the rows of --points" in run.stderr
 
 
 def test_an_extra_integer_past_64_bits_is_carried_as_written():

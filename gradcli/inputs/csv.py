@@ -22,7 +22,7 @@ import numpy as np
 
 from gradcli.arrow import floats
 from gradcli.errors import PointsProblem
-from gradcli.inputs.rows import Array, PointShapes, Rows, Shape, each_line, placed, shown, text_array
+from gradcli.inputs.rows import Array, Carried, PointShapes, Rows, Shape, carries, each_line, placed, shown, text_array
 
 _COLUMN = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)((?:\[\d+\])*)\s*$")
 MAX_INDEX_DIGITS = 18  # an index past a billion billion columns cannot be filled
@@ -33,13 +33,13 @@ class Csv:
     carried through as text (`extra`: kept; else read past)."""
 
     def __init__(self, header: str, line: int, inputs: Mapping[str, int], fixed: Mapping[str, Array],
-                 extra: bool = True) -> None:
+                 extra: Carried = True) -> None:
         self.inputs = inputs
         every = _layout(header, inputs, line)
         self.width = len(every)  # cells a line has
         self.positions = [i for i, (_, index) in enumerate(every) if index is not None]  # the inputs' cells
         self.layout = [(name, index) for name, index in every if index is not None]
-        self.extras = [(i, name) for i, (name, index) in enumerate(every) if index is None] if extra else []
+        self.extras = [(i, name) for i, (name, index) in enumerate(every) if index is None and carries(extra, name)]
         self.shapes = PointShapes(inputs, fixed)
         missing = self.shapes.missing({name for name, _ in self.layout})
         if missing:

@@ -16,7 +16,7 @@ import numpy as np
 from gradcli.arrow import compute, floats
 from gradcli.errors import PointsProblem
 from gradcli.inputs.literals import MAX_LIST_DEPTH
-from gradcli.inputs.rows import Array, PointShapes, Rows, each_line, extra_array
+from gradcli.inputs.rows import Array, Carried, PointShapes, Rows, carries, each_line, extra_array
 
 _numbers: Any
 try:
@@ -29,7 +29,7 @@ class JsonLines:
     """The JSON Lines format: an input's shape is fixed by the first good line that gives it. A name
     that is no input is carried through (`extra`: kept; else read past), whatever its value."""
 
-    def __init__(self, inputs: Mapping[str, int], fixed: Mapping[str, Array], extra: bool = True) -> None:
+    def __init__(self, inputs: Mapping[str, int], fixed: Mapping[str, Array], extra: Carried = True) -> None:
         self.inputs = inputs
         self.fixed = fixed
         self.shapes = PointShapes(inputs, fixed)
@@ -101,7 +101,8 @@ class JsonLines:
         if (table.num_rows != count or any(table.column(name).null_count for name in names)
                 or not _one_object_a_line(codes, ends)):
             return None
-        extra = {name: table.column(name).combine_chunks() for name in table.column_names if name not in names}
+        extra = {name: table.column(name).combine_chunks() for name in table.column_names
+                 if name not in names and carries(self.keep, name)}
         if not all(_plain(column.type) for column in extra.values()):  # a list or an object: the exact reader
             return None
         if extra and places:  # a NaN spelled in a value carried through was read as a number here
@@ -150,7 +151,8 @@ class JsonLines:
                 import json
 
                 again = json.loads(text, parse_int=_integer)
-                problem.extra = {name: value for name, value in again.items() if name not in self.inputs}
+                problem.extra = {name: value for name, value in again.items()
+                                 if name not in self.inputs and carries(self.keep, name)}
             raise
 
     def _point(self, point: dict[str, Any], text: str, line: int) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -158,7 +160,8 @@ class JsonLines:
         others: list[str] = []
         for name, given in point.items():
             if name not in self.inputs:
-                others.append(name)
+                if carries(self.keep, name):
+                    others.append(name)
                 continue
             try:
                 row[name] = _value(given)

@@ -19,7 +19,7 @@ from gradcli.errors import GradcliError, Limits, PointsProblem
 from gradcli.inputs.csv import Csv
 from gradcli.inputs.jsonl import JsonLines
 from gradcli.inputs.lines import PAUSE, LineReader, Parsed, Unreadable, too_long
-from gradcli.inputs.rows import PointShapes, Rows
+from gradcli.inputs.rows import Carried, PointShapes, Rows
 
 Array = np.ndarray
 
@@ -59,7 +59,7 @@ class PointsReader:
     """
 
     def __init__(self, lines: Iterable[str | Unreadable | Parsed], inputs: Mapping[str, int], fixed: Mapping[str, Array],
-                 chunk: int = 65_536, skip_bad: bool = False, format: str | None = None, extra: bool = True) -> None:
+                 chunk: int = 65_536, skip_bad: bool = False, format: str | None = None, extra: Carried = True) -> None:
         self.lines = lines
         self.format = format  # csv or jsonl; None: told by the first line
         self.inputs = inputs

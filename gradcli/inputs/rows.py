@@ -206,6 +206,14 @@ class PointShapes:
         return new
 
 
+Carried = bool | Collection[str]  # the columns that are no input carried through: all (True), none, or these
+
+
+def carries(carried: Carried, name: str) -> bool:
+    """Is a column that is no input, `name`, carried through?"""
+    return carried if isinstance(carried, bool) else name in carried
+
+
 def shown(text: str, most: int = 40) -> str:
     """A cell for a message: cut short when it is long."""
     text = text.strip()

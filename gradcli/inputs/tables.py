@@ -23,7 +23,7 @@ from gradcli.errors import NameProblem, PointsProblem
 from gradcli.inputs.csv import _COLUMN, _layout, _number, _shapes
 from gradcli.inputs.jsonl import _Named, _value
 from gradcli.inputs.points import PointChunk
-from gradcli.inputs.rows import Array, PointShapes, Shape, placed
+from gradcli.inputs.rows import Array, Carried, PointShapes, Shape, carries, placed
 
 # The formats --points-format names, and the extensions that choose the table formats.
 POINTS_FORMATS = ("csv", "jsonl", "parquet", "arrow")
@@ -145,7 +145,7 @@ class TableReader:
     """The points of a Parquet or Arrow file, a PointChunk at a time (PointsReader's contract)."""
 
     def __init__(self, path: str | Any, format: str, inputs: Mapping[str, int], fixed: Mapping[str, Array],
-                 chunk: int = 65_536, skip_bad: bool = False, extra: bool = True) -> None:
+                 chunk: int = 65_536, skip_bad: bool = False, extra: Carried = True) -> None:
         """`path` a file's, or a pyarrow Table (`format` then names it in messages)."""
         self.chunk = chunk
         self.skip_bad = skip_bad
@@ -162,7 +162,7 @@ class TableReader:
                 kind = kind.value_type
             found = _COLUMN.match(name)
             if found is None or found.group(1) not in inputs:
-                if extra:
+                if carries(extra, name):
                     self.extras.append(name)
                 continue
             leaf = _leaf(kind)
