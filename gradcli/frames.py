@@ -49,6 +49,7 @@ def grad_table(program: str | Tape, table: Any, at: Mapping[str, Any] | None = N
 
     from gradcli.batch import grad_batch
     from gradcli.inputs.tables import TableReader
+    from gradcli.session import Answered, answered
 
     kind = _kind(table)
     index = None
@@ -63,27 +64,40 @@ def grad_table(program: str | Tape, table: Any, at: Mapping[str, Any] | None = N
     fixed = {name: np.asarray(value, dtype=float) for name, value in (at or {}).items()}
     count = frame.num_rows
     reader = TableReader(frame, "table", tape.inputs, fixed, chunk=max(count, 1), skip_bad=skip_bad, extra=False)
-    chunks = list(reader.chunks())
-    rows = np.concatenate([np.asarray(chunk.lines, dtype=np.int64) for chunk in chunks]) - 1 if chunks else \
+
+    def compute(tape: Tape, columns: Any, count: int, fixed: Any) -> Any:
+        return grad_batch(tape, columns, count, fixed, seed=seed, of=of, wrt=wrt)
+
+    pieces = []  # the good rows' results, in order: a bad index value is a bad row too
+    for chunk in reader.chunks():
+        for answer in answered(compute, tape, chunk, fixed, "row") if chunk.count else ():
+            if isinstance(answer, Answered):
+                pieces.append(answer)
+            elif not skip_bad:
+                raise answer
+    rows = np.concatenate([np.asarray(piece.chunk.lines, dtype=np.int64) for piece in pieces]) - 1 if pieces else \
         np.empty(0, dtype=np.int64)
     good = len(rows)
     if good:
-        columns = {name: np.concatenate([chunk.columns[name] for chunk in chunks if chunk.count])
-                   for name in next(chunk for chunk in chunks if chunk.count).columns}
+        results = [piece.result for piece in pieces]
+        result = results[0]
+        values = [np.concatenate(parts) for parts in zip(*(r.values for r in results), strict=True)]
+        derivatives = [(label, np.concatenate([dict(r.columns())[label] for r in results])) for label, _ in result.columns()]
     else:  # no good rows: one made-up row of ones gives the columns, then none of its numbers
         shapes = reader.shapes.shapes
         columns = {name: np.ones((1, *shapes[name])) for name in tape.inputs if name in shapes}
-    result = grad_batch(tape, columns, max(good, 1), fixed, seed=seed, of=of, wrt=wrt)
+        result = compute(tape, columns, 1, fixed)
+        values, derivatives = result.values, result.columns()
     lists = bool(reader.lists)
     named = [("value" if len(result.values) == 1 else f"value_{root}", value)
-             for root, value in zip(result.root_names, result.values, strict=True)]
+             for root, value in zip(result.root_names, values, strict=True)]
     valid = None
     if good < count:  # rows passed over: their results are nulls
         valid = np.zeros(count, dtype=bool)
         valid[rows] = True
     names: list[str] = []
     arrays: list[Any] = []
-    for label, array in [*named, *result.columns()]:
+    for label, array in [*named, *derivatives]:
         array = array[:good]
         if valid is not None:
             full = np.full((count, *array.shape[1:]), np.nan)

@@ -812,45 +812,52 @@ class PointsRun:
         self.skipped_count += len(problems)
 
     def _answers(self, chunk: PointChunk) -> Iterator[Answered | Skipped]:
-        """The chunk's results; where an input used as an index holds a bad value at some points (NaN,
-        0.5, past the end), those points are bad lines, each named at its own line (--skip-bad passes
-        over them), found by halving the points that fail: the points before the first are answered."""
-        tape, fixed = self.tape, self.fixed
-        try:
-            yield Answered(chunk, _compute_chunk(self.compute, tape, chunk, fixed))
-            return
-        except GradcliError as error:
-            if not tape.integer_inputs or not chunk.count or _alone(tape, chunk, fixed, indices_zero=True):
-                raise  # not the index values: every point fails as the first does
-            failure = error
-        from gradcli.errors import PointsProblem
-
-        unit = "row" if self.table is not None else "line"
-        ranges = [(0, chunk.count)]  # the points still to answer, the next first
-        while ranges:
-            start, stop = ranges.pop()
-            part = chunk.part(start, stop) if (start, stop) != (0, chunk.count) else chunk
-            if part is not chunk:
-                try:
-                    yield Answered(part, self.compute(tape, part.columns, part.count, fixed))
-                    continue
-                except GradcliError as error:
-                    failure = error
-            if stop - start > 1:
-                middle = (start + stop) // 2
-                ranges += [(middle, stop), (start, middle)]
-                continue
-            alone = _alone(tape, part, fixed) or failure
-            problem = PointsProblem(chunk.lines[start], alone.message + (f"; {alone.hint}" if alone.hint else ""),
-                                    unit=unit)
-            problem.extra = {name: _value_at(column, start) for name, column in chunk.extra.items()}  # for --mark-bad
-            if not self.request.skip_bad and not self.request.mark_bad:
-                raise problem
-            yield Skipped([problem], chunk.header)
+        """The chunk's results, and its points bad by their index values (answered) as bad lines."""
+        for answer in answered(self.compute, self.tape, chunk, self.fixed, "row" if self.table is not None else "line"):
+            if isinstance(answer, Answered):
+                yield answer
+            elif not self.request.skip_bad and not self.request.mark_bad:
+                raise answer
+            else:
+                yield Skipped([answer], chunk.header)
 
     def finish(self) -> None:
         if self.request.strict and not self.all_finite:
             raise NonFiniteProblem(NOT_FINITE)
+
+
+def answered(compute: Callable[[Tape, Any, int, Any], BatchResult], tape: Tape, chunk: PointChunk, fixed: Any,
+             unit: str = "line") -> Iterator[Answered | PointsProblem]:
+    """The chunk's results, in order; where an input used as an index holds a bad value at some points
+    (NaN, 0.5, past the end), each such point is a PointsProblem at its own line (`unit`: or row), found
+    by halving the points that fail, and the points around it are answered."""
+    try:
+        yield Answered(chunk, _compute_chunk(compute, tape, chunk, fixed))
+        return
+    except GradcliError as error:
+        if not tape.integer_inputs or not chunk.count or _alone(tape, chunk, fixed, indices_zero=True):
+            raise  # not the index values: every point fails as the first does
+        failure = error
+    from gradcli.errors import PointsProblem
+
+    ranges = [(0, chunk.count)]  # the points still to answer, the next first
+    while ranges:
+        start, stop = ranges.pop()
+        part = chunk.part(start, stop) if (start, stop) != (0, chunk.count) else chunk
+        if part is not chunk:
+            try:
+                yield Answered(part, compute(tape, part.columns, part.count, fixed))
+                continue
+            except GradcliError as error:
+                failure = error
+        if stop - start > 1:
+            middle = (start + stop) // 2
+            ranges += [(middle, stop), (start, middle)]
+            continue
+        alone = _alone(tape, part, fixed) or failure
+        problem = PointsProblem(chunk.lines[start], alone.message + (f"; {alone.hint}" if alone.hint else ""), unit=unit)
+        problem.extra = {name: _value_at(column, start) for name, column in chunk.extra.items()}  # for --mark-bad
+        yield problem
 
 
 BIG_FILE = 1 << 24  # bytes of --points past which, without pyarrow, a line says what reads it faster

@@ -127,3 +127,13 @@ def test_skip_bad_list_columns_give_null_lists():
     pa = pytest.importorskip("pyarrow")
     out = grad_table("sum(z*z)", pa.table({"z": [[1.0, 2.0], None, [3.0, -1.0]]}), skip_bad=True)
     assert out.to_pydict() == {"value": [5.0, None, 10.0], "grad_z": [[2.0, 4.0], None, [6.0, -2.0]]}
+
+
+def test_a_bad_index_value_is_named_by_its_row_and_skip_bad_gives_its_results_nulls():
+    table = pl.DataFrame({"i": [0.0, 5.0, 2.0, float("nan")]})
+    with pytest.raises(GradcliError, match=r"row 2: .*out of range"):
+        grad_table("v[i]", table, at={"v": [10.0, 20.0, 30.0]})
+    out = grad_table("v[i]", table, at={"v": [10.0, 20.0, 30.0]}, skip_bad=True)
+    assert out["value"].to_list() == [10.0, None, 30.0, None]
+    assert out["grad_v[0]"].to_list() == [1.0, None, 0.0, None]
+    assert out["grad_v[2]"].to_list() == [0.0, None, 1.0, None]
