@@ -123,13 +123,13 @@ def test_a_bad_line_deep_in_a_file_stops_the_run_after_the_points_before_it(tmp_
 @pytest.mark.parametrize(("bad", "named"), _BAD_CSV)
 def test_a_bad_line_deep_in_a_file_is_skipped_and_nothing_else_is_lost(tmp_path, bad, named):
     path = tmp_path / "points.csv"
-    path.write_bytes(_padded(bad, after=20_000))
+    path.write_bytes(_padded(bad, after=2_000))
     run = cli("grad", "x*x", "--points", str(path), "--json", "--skip-bad")
     assert run.exit_code == 0, run.stderr
     documents = [json.loads(line) for line in run.stdout.splitlines()]
-    lines = [*range(2, _PADDING + 2), *range(_PADDING + 3, _PADDING + 3 + 20_000)]
+    lines = [*range(2, _PADDING + 2), *range(_PADDING + 3, _PADDING + 3 + 2_000)]
     assert [d["line"] for d in documents] == lines
-    xs = [1 + i / 8 for i in range(_PADDING)] + [2.5] * 20_000  # eighths: exact in binary, and their squares
+    xs = [1 + i / 8 for i in range(_PADDING)] + [2.5] * 2_000  # eighths: exact in binary, and their squares
     assert [d["at"]["x"] for d in documents] == xs
     assert [d["value"] for d in documents] == [x * x for x in xs]
     assert f"skipped line {_PADDING + 2}: {named}" in run.stderr
@@ -279,8 +279,17 @@ _BAD_JSON = [
 
 
 # JSON Lines: past the first piece (64 kB), blocks go to pyarrow's JSON reader once the lines
-# before have fixed the shapes; the bad line is in such a block.
-_PADDING_JSON = 80_000
+# before have fixed the shapes; the bad line is in such a block, after a good block pyarrow read.
+# Blocks of 64 kB (small_blocks) put it there with 12,000 lines before it, as blocks of a megabyte
+# do with 80,000 (a fifth of a second each case, not a second and a half).
+_PADDING_JSON = 12_000
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    from gradcli.inputs import lines
+
+    monkeypatch.setattr(lines, "BLOCK", 1 << 16)
 
 
 def _padded_json(bad: bytes, after: int = 3) -> bytes:
@@ -289,7 +298,7 @@ def _padded_json(bad: bytes, after: int = 3) -> bytes:
 
 
 @pytest.mark.parametrize(("bad", "named"), _BAD_JSON)
-def test_a_bad_json_line_deep_in_a_file_stops_the_run_after_the_points_before_it(tmp_path, bad, named):
+def test_a_bad_json_line_deep_in_a_file_stops_the_run_after_the_points_before_it(small_blocks, tmp_path, bad, named):
     path = tmp_path / "points.jsonl"
     path.write_bytes(_padded_json(bad))
     run = cli("grad", "x*x", "--points", str(path), "--csv")
@@ -299,7 +308,7 @@ def test_a_bad_json_line_deep_in_a_file_stops_the_run_after_the_points_before_it
 
 
 @pytest.mark.parametrize(("bad", "named"), _BAD_JSON)
-def test_a_bad_json_line_deep_in_a_file_is_skipped_and_nothing_else_is_lost(tmp_path, bad, named):
+def test_a_bad_json_line_deep_in_a_file_is_skipped_and_nothing_else_is_lost(small_blocks, tmp_path, bad, named):
     path = tmp_path / "points.jsonl"
     path.write_bytes(_padded_json(bad, after=100))
     run = cli("grad", "x*x", "--points", str(path), "--csv", "--skip-bad")
@@ -310,7 +319,7 @@ def test_a_bad_json_line_deep_in_a_file_is_skipped_and_nothing_else_is_lost(tmp_
 
 
 @pytest.mark.parametrize("blank", [b"", b"  ", b"\r", b"\t"])
-def test_two_json_objects_on_a_line_are_not_made_up_for_by_a_blank_line_in_the_same_block(tmp_path, blank):
+def test_two_json_objects_on_a_line_are_not_made_up_for_by_a_blank_line_in_the_same_block(small_blocks, tmp_path, blank):
     # pyarrow reads two rows from the first line and none from the blank one: as many rows as lines
     path = tmp_path / "points.jsonl"
     path.write_bytes(_padded_json(b'{"x": 1}{"x": 2}\n' + blank, after=100))
@@ -325,7 +334,7 @@ def test_two_json_objects_on_a_line_are_not_made_up_for_by_a_blank_line_in_the_s
     assert f"skipped line {_PADDING_JSON + 2}: a blank line is not a point" in skipped.stderr
 
 
-def test_json_nan_and_infinities_deep_in_a_file_are_read_as_python_reads_them(tmp_path):
+def test_json_nan_and_infinities_deep_in_a_file_are_read_as_python_reads_them(small_blocks, tmp_path):
     path = tmp_path / "points.jsonl"
     path.write_bytes(_padded_json(b'{"x": NaN}\n{"x": Infinity}\n{"x": -Infinity}', after=1))
     run = cli("grad", "x*1", "--points", str(path), "--csv")
@@ -371,7 +380,7 @@ def test_inputs_named_with_nan_or_infinity_in_them_leave_their_json_lines_to_the
 
 @pytest.mark.parametrize("line", [b'{"x": -NaN, "y": 2}', b'{"x": nan, "y": 2}', b'{"x": NaN, "x": 1, "y": 2}',
                                   b'{"xNaN": 1, "y": 2}', b'{"x": NaN}'])
-def test_a_json_line_with_a_nan_deep_in_a_file_that_is_no_point_is_still_a_bad_line(tmp_path, line):
+def test_a_json_line_with_a_nan_deep_in_a_file_that_is_no_point_is_still_a_bad_line(small_blocks, tmp_path, line):
     good = b"".join(b'{"x": %.3f, "y": 2}\n' % (1 + i / 8) for i in range(_PADDING_JSON))
     path = tmp_path / "points.jsonl"
     path.write_bytes(good + line + b"\n" + b'{"x": 2.5, "y": 2}\n')
@@ -381,7 +390,7 @@ def test_a_json_line_with_a_nan_deep_in_a_file_that_is_no_point_is_still_a_bad_l
     assert len(_rows(run.stdout)) == _PADDING_JSON
 
 
-def test_json_integers_deep_in_a_file_are_floats_and_minus_zero_keeps_its_sign(tmp_path):
+def test_json_integers_deep_in_a_file_are_floats_and_minus_zero_keeps_its_sign(small_blocks, tmp_path):
     path = tmp_path / "points.jsonl"
     path.write_bytes(_padded_json(b'{"x": -0}\n{"x": 3}\n{"x": 99999999999999999999999}', after=0))
     run = cli("grad", "x*1", "--points", str(path), "--csv")
