@@ -14,6 +14,25 @@ from typer.testing import CliRunner
 
 from gradcli.cli import _program_after_double_dash, app
 
+# The generated tables (a case for every example of every op) are sampled on a developer's run and
+# whole where GRADCLI_FULL_TESTS=1 (CI sets it): every op keeps its first case either way.
+FULL_TESTS = __import__("os").environ.get("GRADCLI_FULL_TESTS") == "1"
+
+
+def sampled(cases: list[Any], key: Callable[[Any], str], every: int = 3) -> list[Any]:
+    """All `cases` where FULL_TESTS; else the first case of each `key` (an op's name) and every
+    `every`-th case of the rest, the same ones every run."""
+    if FULL_TESTS:
+        return cases
+    seen: set[str] = set()
+    kept = []
+    for position, case in enumerate(cases):
+        first = key(case) not in seen
+        seen.add(key(case))
+        if first or position % every == 0:
+            kept.append(case)
+    return kept
+
 
 @dataclass
 class Run:
