@@ -10,6 +10,7 @@ program's inputs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -127,7 +128,7 @@ def _with_batch(value: Any, tape: Any, backend: Any, args: tuple[Any, ...], rank
     return np.broadcast_to(value, (count, *np.shape(value))) if count else value
 
 
-def _input_part(tape: Any, adjoints: list[Any], i: int, shape: tuple[int, ...]) -> Any:
+def _input_part(tape: Any, adjoints: Sequence[Any], i: int, shape: tuple[int, ...]) -> Any:
     index = tape.inputs.get(f"a{i}")
     adjoint = None if index is None else adjoints[index]
     return np.zeros(shape) if adjoint is None else np.broadcast_to(np.asarray(adjoint, dtype=float), shape)

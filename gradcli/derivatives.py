@@ -273,9 +273,9 @@ def _summed(tape: Tape, point: dict[str, Array], wrt: str | Sequence[str] | None
         return None
     roots, root_names, _, wrt_names = targets(tape, None, wrt)
     seeds = (np.ones(()),)
-    swept: list[tuple[list[Any], list[Any]]] = []
+    swept: list[tuple[list[Any], Sequence[Any]]] = []
 
-    def sweeps() -> tuple[list[Any], list[Any]]:
+    def sweeps() -> tuple[list[Any], Sequence[Any]]:
         if not swept:
             values = forward(tape, point)
             swept.append((values, backward(tape, values, roots, [UNIT])))

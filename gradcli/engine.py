@@ -104,7 +104,7 @@ class Backend:
         """`g` as a value: UNIT becomes ones of `like`'s shape."""
         return ones_for(g, like)
 
-    def give(self, adjoints: list[Any]) -> list[Any]:
+    def give(self, adjoints: Sequence[Any]) -> Sequence[Any]:
         """The reverse sweep's adjoints, as the caller gets them."""
         return adjoints
 
@@ -152,7 +152,7 @@ class Floats(Backend):
     def ones(self, g: Any, like: Any) -> Any:
         return g  # a float seed is never UNIT
 
-    def give(self, adjoints: list[Any]) -> list[Any]:
+    def give(self, adjoints: Sequence[Any]) -> list[Any]:
         float64 = np.float64
         return [None if a is None else float64(a) for a in adjoints]  # NumPy scalars, as NumPy gives
 
@@ -287,7 +287,7 @@ def backward(
     seeds: Sequence[Any],
     trace: list[Step] | None = None,
     backend: Backend | None = None,
-) -> list[Any]:
+) -> Sequence[Any]:
     """Adjoints of every node: d(sum of seed * root)/d node. None where nothing flows.
 
     A seed may be ops.UNIT: ones of the root's shape, never multiplied by. Without a
@@ -324,26 +324,24 @@ def reached(nodes: Sequence[Node], roots: Sequence[int]) -> tuple[list[int], lis
 
 
 def sweep_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], seeds: Sequence[Any], backend: Backend,
-                   trace: list[Step] | None = None) -> list[Any]:
+                   trace: list[Step] | None = None) -> Sequence[Any]:
     """The reverse loop: from the roots down, each node's VJP rule sends its adjoint to its args."""
     nodes = tape.nodes
     top = max(roots, default=-1)
     order: Sequence[int] = range(top, -1, -1)
+    adjoints: Any
     if backend.on_floats:
         values = backend.take(values)
     elif trace is None:
         # `gradcli run` keeps every step of a loop on one tape: a step's backward reaches a few
-        # nodes of thousands, and walks (and converts the numbers of) those alone.
+        # nodes of thousands, and reads, converts the numbers of and holds adjoints for those
+        # alone (a list as long as the tape would make each step cost more as the file runs on).
         order, numbers = reached(nodes, roots)
-        if numbers:
-            values = list(values)
-            for index in numbers:
-                if type(values[index]) is not Number:
-                    values[index] = backend.number(np.asarray(values[index]))
+        values = _values_read(values, order, numbers, backend)
     else:
         values = with_numbers(tape, values, backend)
     ones = backend.ones
-    adjoints: list[Any] = [None] * len(nodes)
+    adjoints = [None] * len(nodes) if type(order) is range else _Reaching()
     for root, seed in zip(roots, seeds, strict=True):
         seed = backend.seed(seed)
         previous = adjoints[root]
@@ -398,7 +396,43 @@ def sweep_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], seed
                         trace.append(Step(index, arg, cotangent, adjoints[arg]))
     for root in roots:  # a seed that reached no op (the output is an input): ones after all
         adjoints[root] = ones(adjoints[root], values[root])
-    return backend.give(adjoints)
+    return backend.give(adjoints if type(adjoints) is list else Reached(adjoints, len(nodes)))
+
+
+def _values_read(values: Sequence[Any], order: list[int], numbers: list[int], backend: Backend) -> Any:
+    """The values a sweep over `order` reads (its nodes and their args), the Python numbers among them converted."""
+    read = {index: values[index] for index in order}
+    for index in numbers:
+        if type(read[index]) is not Number:
+            read[index] = backend.number(np.asarray(read[index]))
+    return read
+
+
+class _Reaching(dict[int, Any]):
+    """The adjoints of a sweep over the nodes its roots reach, as the sweep writes them: None where none arrived."""
+
+    def __missing__(self, index: int) -> None:
+        return None
+
+
+class Reached(Sequence[Any]):
+    """Every node's adjoint after a sweep over the nodes its roots reach: those it gave, None for every other."""
+
+    __slots__ = ("given", "size")
+
+    def __init__(self, given: dict[int, Any], size: int) -> None:
+        self.given, self.size = given, size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self.given.get(i) for i in range(*index.indices(self.size))]
+        position = index + self.size if index < 0 else index
+        if not 0 <= position < self.size:
+            raise IndexError("adjoint index out of range")
+        return self.given.get(position)
 
 
 # --- tangent --------------------------------------------------------------------------------

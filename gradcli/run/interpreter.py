@@ -26,7 +26,7 @@ import sys
 import time
 import warnings
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -229,7 +229,7 @@ class BackwardCall:
     roots: list[int]
     seeds: list[np.ndarray]
     grads: dict[str, Any] = field(default_factory=dict)  # what it gave each leaf (or input); None: nothing
-    adjoints: list[Any] = field(default_factory=list)
+    adjoints: Sequence[Any] = field(default_factory=list)
     line: int = 0
 
 
@@ -2027,7 +2027,7 @@ class Interpreter:
     # --- backward ---
 
     def backward(self, roots: list[Tensor], grads: list[Any], retain_graph: bool, inputs: list[Tensor] | None,
-                 kind: str, node: ast.AST, accumulate: bool = True, create_graph: bool = False) -> list[Any]:
+                 kind: str, node: ast.AST, accumulate: bool = True, create_graph: bool = False) -> Sequence[Any]:
         """The adjoint of every node, arrays; with create_graph, run tensors recorded on the tape
         (gradcli.run.higher) where a gradient flows, so they can be differentiated again."""
         graph = self.graph
@@ -2102,7 +2102,7 @@ class Interpreter:
         return GradResult(tape, point, graph.values, adjoints, tuple(call.roots), names, tuple(call.seeds), wrt,
                           False, steps)
 
-    def recorded_backward(self, roots: list[int], seeds: list[Tensor], node: ast.AST) -> list[Any]:
+    def recorded_backward(self, roots: list[int], seeds: list[Tensor], node: ast.AST) -> Sequence[Any]:
         """create_graph=True: the backward sweep recorded on the tape, each adjoint a run tensor."""
         try:
             made = higher.backward(self.graph, roots, seeds, self.span(node))
@@ -2138,9 +2138,11 @@ class Interpreter:
         """Every leaf that requires grad is an input of the tape, by its variable's name (made
         unique: a name assigned to a second leaf is `x#2`)."""
         tape = self.graph.tape
-        # (only the leaves made since the last backward, and each name's last number kept: a loop
-        # makes new leaves every step, and a backward must not cost more as the file runs on)
-        for index in itertools.islice(self.graph.leaves, self.named_leaves, None):
+        # (only the leaves made since the last backward, found from the end, and each name's last number
+        # kept: a loop makes new leaves every step, and a backward must not cost more as the file runs on)
+        leaves = self.graph.leaves
+        made = list(itertools.islice(reversed(leaves), len(leaves) - self.named_leaves))
+        for index in reversed(made):
             node = tape.nodes[index]
             self.named_leaves += 1
             if node.kind != INPUT or index in self.input_nodes:
