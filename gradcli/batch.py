@@ -39,6 +39,9 @@ SWEEP = 16_384
 # it, so the fewer the calls per point, the less they wait (a million points of log(x1*x2)*sin(x2) on 2
 # threads: 24 ms at 32,768, 30 ms at 16,384; on one thread, 31 and 32 ms).
 THREADED_SWEEP = 2 * SWEEP
+# The first sweep, which checks the seeds, runs before the threads start: on several threads it is this short,
+# so that the others do not wait a whole sweep for it.
+FIRST_SWEEP = 1_024
 
 
 @dataclass(eq=False, repr=False)
@@ -229,9 +232,8 @@ def grad_batch(
     threads = threads or min(os.cpu_count() or 1, 4)
     chunk = max(1, min(chunk or (SWEEP if threads == 1 else THREADED_SWEEP), budget // per_point))
 
-    def sweep(start: int, seeds_at_a_point: list[Array] | None
+    def sweep(start: int, size: int, seeds_at_a_point: list[Array] | None
               ) -> tuple[list[Array], list[Array], list[Array | None], list[Array]]:
-        size = min(chunk, count - start)
         values = forward(tape, _batch_point(tape, columns, fixed, start, size), backend)
         point_values = [backend.with_axis(values[r], r, size) for r in roots]
         if seeds_at_a_point is None:  # the first chunk: check the seeds against the output
@@ -243,7 +245,8 @@ def grad_batch(
         adjoints = backward(tape, values, roots, seeds, backend=backend)
         return values, point_values, [adjoints[i] for i in wrt_indices], seeds_at_a_point
 
-    values, point_values, first, point_seeds = sweep(0, None)
+    head = min(count, chunk if count <= chunk or threads == 1 else FIRST_SWEEP)
+    values, point_values, first, point_seeds = sweep(0, head, None)
     point_shapes = [values[i].shape[backend.lead[i]:] for i in wrt_indices]
     if count <= chunk:  # one chunk: its arrays are the result, nothing to copy
         grads = {}
@@ -258,8 +261,8 @@ def grad_batch(
     out_values = [np.empty((count, *v.shape[1:])) for v in point_values]
     out_grads = {name: np.zeros((count, *shape)) for name, shape in zip(wrt_names, point_shapes, strict=True)}
 
-    def keep(start: int, point_values: list[Array], adjoints: list[Array | None]) -> None:
-        stop = min(start + chunk, count)
+    def keep(start: int, size: int, point_values: list[Array], adjoints: list[Array | None]) -> None:
+        stop = start + size
         for target, value in zip(out_values, point_values, strict=True):
             target[start:stop] = value
         for name, adjoint in zip(wrt_names, adjoints, strict=True):
@@ -267,11 +270,12 @@ def grad_batch(
                 out_grads[name][start:stop] = adjoint
 
     def run(start: int) -> None:
-        _, point_values, adjoints, _ = sweep(start, point_seeds)
-        keep(start, point_values, adjoints)
+        size = min(chunk, count - start)
+        _, point_values, adjoints, _ = sweep(start, size, point_seeds)
+        keep(start, size, point_values, adjoints)
 
-    keep(0, point_values, first)
-    rest = range(chunk, count, chunk)
+    keep(0, head, point_values, first)
+    rest = range(head, count, chunk)
     workers = min(threads, len(rest), max(1, budget // (chunk * per_point)))
     if workers <= 1:
         for start in rest:
