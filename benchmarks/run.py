@@ -132,15 +132,17 @@ def startup(repeat: int, torch_python: str | None) -> Table:
     table = Table("One gradient as a whole process (median, all taking turns)")
     command = [*gradcli_command(), "grad", PROGRAM, "--at", "x1=0.5,x2=0.75"]
     exact = [*gradcli_command(), "grad", EXACT_PROGRAM, "--at", "x1=0.5,x2=0.75"]
+    # the other views of one point, which take the op table's way (NumPy, typer and rich load)
+    views = [[*gradcli_command(), view, EXACT_PROGRAM, "--at", "x1=0.5,x2=0.75"] for view in ("graph", "hessian")]
     commands = [[sys.executable, "-c", "pass"], [sys.executable, "-c", "import numpy"], [*command, "--json"], command,
-                [*exact, "--json"], exact]
+                [*exact, "--json"], exact, *views]
     if torch_python:
         commands.append([torch_python, "-c", TORCH_ONE])
     with tempfile.TemporaryDirectory() as bytecode:
         env = compiled_environment(bytecode)
         interleaved_medians(commands, 1, env)  # (the bytecode written once)
-        nothing, numpy_import, ours, human, exact_json, exact_human, *torch_time = interleaved_medians(commands, repeat,
-                                                                                                     env)
+        nothing, numpy_import, ours, human, exact_json, exact_human, graph, hessian, *torch_time = interleaved_medians(
+            commands, repeat, env)
     table.add("`python -c pass`", nothing)
     table.add('`python -c "import numpy"`', numpy_import)
     table.add(f"`gradcli grad '{PROGRAM}' ... --json`", ours,
@@ -150,6 +152,10 @@ def startup(repeat: int, torch_python: str | None) -> Table:
               f"{ratio(exact_json, numpy_import)} the numpy import; math's sin and cos: no NumPy")
     table.add(f"`gradcli grad '{EXACT_PROGRAM}' ...` (the table view)", exact_human,
               f"{ratio(exact_human, numpy_import)} the numpy import")
+    table.add(f"`gradcli graph '{EXACT_PROGRAM}' ...`", graph,
+              f"{ratio(graph, numpy_import)} the numpy import; the op table's way (NumPy, typer and rich load)")
+    table.add(f"`gradcli hessian '{EXACT_PROGRAM}' ...`", hessian,
+              f"{ratio(hessian, numpy_import)} the numpy import; the op table's way")
     if torch_time:
         table.add('`python -c "import torch; ..."`, the same gradient', torch_time[0],
                   f"gradcli's `--json` is {ratio(ours, torch_time[0])} this")
@@ -445,11 +451,6 @@ def large_programs(sizes: list[int], workdir: Path) -> Table:
         backward_time = best_of(partial(backward, tape, values, tape.outputs, [np.ones(())]), 3)
         gc.enable()
         label = f"{nodes:,} nodes"
-        table.add(f"{label}: parse (text -> tree)", parse_time)
-        table.add(f"{label}: tape (tree -> tape)", build_time)
-        table.add(f"{label}: compile (text -> tape in one pass, as the CLI does)", compile_time)
-        table.add(f"{label}: forward", forward_time)
-        table.add(f"{label}: backward", backward_time, f"backward/forward {ratio(backward_time, forward_time)} (target: at most 3x)")
         path = workdir / f"big{terms}.grad"
         path.write_text(source)
         command = [*gradcli_command(), "grad", "-f", str(path), "--at", at_text, "--json"]
@@ -466,6 +467,12 @@ def large_programs(sizes: list[int], workdir: Path) -> Table:
                                       check=True)
                 torch_times.append(float(done.stdout))
         cli = statistics.median(runs)
+        stages = [("parse (text -> tree)", parse_time, ""), ("tape (tree -> tape)", build_time, ""),
+                  ("compile (text -> tape in one pass, as the CLI does)", compile_time, ""),
+                  ("forward", forward_time, ""),
+                  ("backward", backward_time, f"backward/forward {ratio(backward_time, forward_time)} (target: at most 3x); ")]
+        for stage, seconds, note in stages:  # (each beside the whole run it is part of)
+            table.add(f"{label}: {stage}", seconds, f"{note}{ratio(seconds, cli)} the whole run")
         table.add(f"{label}: whole `gradcli grad -f` run", cli)
         if has_torch:
             torch_time = statistics.median(torch_times)
