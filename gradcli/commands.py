@@ -182,7 +182,7 @@ def chosen_output(format: str | None, json: bool, csv: bool, points: str | None,
 _VALUED = {"--at": "at", "-a": "at", "--tangent": "tangent", "-t": "tangent", "--format": "format"}
 _FLAGS = {"--json": "json", "--strict": "strict"}
 _SIMPLE = {"grad": {"at", "format", "json", "strict"}, "jacobian": {"at", "format", "json", "strict"},
-           "jvp": {"at", "tangent", "format", "json", "strict"}}
+           "hessian": {"at", "format", "json", "strict"}, "jvp": {"at", "tangent", "format", "json", "strict"}}
 
 
 def simple(argv: list[str]) -> Callable[[], None] | None:

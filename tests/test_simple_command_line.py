@@ -40,6 +40,9 @@ SIMPLE_LINES = [
     ["jacobian", "(x*y, x+y)", "--at", "x=1,y=2", "--json"],
     ["jvp", "x*y", "--at", "x=1,y=2", "-t", "x=1"],
     ["jvp", "x*y", "--at", "x=1,y=2"],  # no tangent
+    ["hessian", "sin(x*y)*cos(y)", "--at", "x=0.5,y=0.75"],
+    ["hessian", "x**3", "--at", "x=2", "--json"],
+    ["hessian", "(x, x)", "--at", "x=2"],  # not a scalar output: exit 2
 ]
 
 
@@ -56,7 +59,7 @@ def test_a_simple_command_line_gives_what_typer_gives(argv):
     [], ["--help"], ["grad", "--help"], ["grad", "x", "-h"], ["--version"], ["grad", "x", "--version"],
     ["grad", "x", "--at"], ["grad", "--", "-x", "--at", "x=1"], ["grad", "x", "--at", "-x=1"],
     ["grad", "x", "--points", "f.csv"], ["grad", "x", "--format", "csv"], ["grad", "x", "--json=1"],
-    ["grad", "x", "y"], ["hessian", "x", "--at", "x=1"], ["grad", "x", "-ax=1"], ["grad", "x", "--tangent", "x=1"],
+    ["grad", "x", "y"], ["hessian", "x", "--wrt", "x"], ["grad", "x", "-ax=1"], ["grad", "x", "--tangent", "x=1"],
     ["grad", "x", "--at", "x=1", "--digits", "3"], ["grad", "--at", "x=1"], ["grad", "x", "--format", "json", "--format", "json"],
     ["grad", "x\udcff", "--at", "x=1"],
 ])
