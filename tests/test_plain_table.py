@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from gradcli.commands import UNWRAPPED_WIDTH
-from gradcli.render.plain import Plain, grad_table, plain_output
+from gradcli.render.plain import Plain, grad_table
 from gradcli.render.table import show_grad
 from gradcli.scalar import grad_of_numbers
 
@@ -75,7 +75,3 @@ def _environment() -> dict[str, str]:
 
     return {name: value for name, value in os.environ.items()
             if name not in ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "PYTHONIOENCODING")}
-
-
-def test_plain_output_in_this_process_is_a_pipes():
-    assert plain_output() in (None, Plain(False, UNWRAPPED_WIDTH))
