@@ -247,3 +247,15 @@ def test_an_extra_integer_of_more_digits_than_python_reads_is_carried_as_its_dig
     run = cli("grad", "x*x", "--points", "-", "--json", stdin=f'{{"x": 2, "id": {digits}}}\n')
     assert run.exit_code == 0, run.stderr
     assert json.loads(run.stdout)["id"] == digits
+
+
+def test_a_column_name_given_twice_is_refused_only_where_it_would_be_written():
+    text = "id,id,x\na,b,1\n"
+    refused = cli("grad", "x*x", "--points", "-", "--csv", stdin=text)
+    assert refused.exit_code == 2 and "column 2 of the header, 'id', repeats column 1" in refused.stderr
+    for option in (["--drop-extra"], ["--keep", "label"]):
+        run = cli("grad", "x*x", "--points", "-", "--csv", *option, stdin=text)
+        assert run.exit_code == 0, run.stderr
+        assert run.stdout == "value,grad_x\n1.0,2.0\n"
+    twice_an_input = cli("grad", "x*x", "--points", "-", "--csv", "--drop-extra", stdin="x,x\n1,2\n")
+    assert twice_an_input.exit_code == 2 and "repeats column 1" in twice_an_input.stderr

@@ -40,6 +40,11 @@ class Csv:
         self.positions = [i for i, (_, index) in enumerate(every) if index is not None]  # the inputs' cells
         self.layout = [(name, index) for name, index in every if index is not None]
         self.extras = [(i, name) for i, (name, index) in enumerate(every) if index is None and carries(extra, name)]
+        written: dict[str, int] = {}  # a name carried through twice could not be told apart in the output
+        for i, name in self.extras:
+            if name in written:
+                raise PointsProblem(line, f"column {i + 1} of the header, {shown(name)}, repeats column {written[name]}")
+            written[name] = i + 1
         self.shapes = PointShapes(inputs, fixed)
         missing = self.shapes.missing({name for name, _ in self.layout})
         if missing:
@@ -157,14 +162,9 @@ def _layout(header: str, inputs: Mapping[str, int], line: int) -> list[tuple[str
     no input, (its name, None): carried through."""
     layout: list[tuple[str, tuple[int, ...] | None]] = []
     seen: dict[tuple[str, tuple[int, ...]], int] = {}
-    extra_seen: dict[tuple[str, None], int] = {}
     for position, cell in enumerate(header.split(","), start=1):
         found = _COLUMN.match(cell)
         if found is None or found.group(1) not in inputs:
-            if (cell.strip(), None) in extra_seen:
-                raise PointsProblem(line, f"column {position} of the header, {shown(cell)}, repeats column "
-                                          f"{extra_seen[cell.strip(), None]}")
-            extra_seen[cell.strip(), None] = position
             layout.append((cell.strip(), None))
             continue
         name = found.group(1)
