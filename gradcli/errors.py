@@ -187,6 +187,8 @@ class Limits:
         # the Jacobians of the points of --points computed at once (4M: a run stays under ~0.5 GB)
         "jacobian": ("GRADCLI_MAX_JACOBIAN", 4_000_000),
         "int_digits": ("GRADCLI_MAX_INT_DIGITS", 100_000),  # digits of a Python integer `gradcli run` computes
+        # multiply-adds of one einsum (and what is written as one: tensordot, inner), as planned
+        "contraction": ("GRADCLI_MAX_CONTRACTION", 10_000_000_000),
     }
 
     @classmethod

@@ -171,3 +171,33 @@ def test_points_that_each_fit_the_limits_are_not_computed_together_past_them(mon
     # sum(x*y) = n * sum(x) at each point (y is all ones)
     assert [float(r.split(",")[0]) for r in rows] == [float(n * n * p) for p in range(count)]
     assert peak < 4 * one
+
+
+# --- einsum: planned, and its work bounded before it starts (issue #24) -------------------------
+
+
+def test_an_einsum_of_many_operands_is_planned_not_looped_over_every_letter_at_once(monkeypatch):
+    # unplanned, 40**6 = 4.1e9 steps (minutes); planned, each vector summed first: a few hundred
+    monkeypatch.setenv("GRADCLI_MAX_CONTRACTION", "10000")
+    v = np.arange(40.0)
+    result = grad("einsum('a,b,c,d,e,f->', v, v, v, v, v, v)", at={"v": v})
+    assert result.value == pytest.approx(v.sum() ** 6, rel=1e-12)
+    np.testing.assert_allclose(result.grad["v"], np.full(40, 6 * v.sum() ** 5), rtol=1e-12)
+
+
+def test_letters_one_operand_alone_holds_are_summed_out_first(monkeypatch):
+    monkeypatch.setenv("GRADCLI_MAX_CONTRACTION", "1000000")  # 300**4 = 8.1e9 unplanned
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((300, 300)), rng.standard_normal((300, 300))
+    result = grad("einsum('ij,kl->', a, b)", at={"a": a, "b": b})
+    assert result.value == pytest.approx(a.sum() * b.sum(), rel=1e-9)
+    np.testing.assert_allclose(result.grad["a"], np.full((300, 300), b.sum()), rtol=1e-9)
+
+
+def test_an_einsum_past_the_contraction_limit_is_refused_before_it_runs(monkeypatch):
+    monkeypatch.setenv("GRADCLI_MAX_CONTRACTION", "1000")
+    run = cli("grad", "sum(einsum('ij,jk,kl->il', a, a, a))", "--at", f"a={np.ones((30, 30)).tolist()}")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert "multiply-adds" in run.stderr and "GRADCLI_MAX_CONTRACTION" in run.stderr
+    fits = cli("grad", "sum(einsum('ij,jk,kl->il', a, a, a))", "--at", f"a={np.ones((3, 3)).tolist()}", "--json")
+    assert fits.exit_code == 0 and fits.json()["value"] == 81.0  # (every entry of the cube of ones(3, 3) is 9)

@@ -10,12 +10,14 @@ broadcast as torch.matmul broadcasts them.
 from __future__ import annotations
 
 import itertools
+import math
 import string
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from gradcli.errors import Limits, over_limit
 from gradcli.ops.core import Array, Param, composite, point_axes, structural, sympy_total, torch_dtype_name, unbroadcast
 
 Shape = tuple[int, ...]
@@ -255,7 +257,46 @@ def _einsum(inputs: Sequence[str], output: str, operands: Sequence[Any], ranks: 
     batch = next(c for c in _LETTERS if c not in "".join(inputs))
     leads = [np.ndim(x) > r for x, r in zip(operands, ranks, strict=True)]
     terms = [batch + s if lead else s for s, lead in zip(inputs, leads, strict=True)]
-    return np.einsum(",".join(terms) + "->" + (batch if any(leads) else "") + output, *operands)
+    return _contract(terms, (batch if any(leads) else "") + output, operands, batch)
+
+
+def _contract(terms: Sequence[str], output: str, arrays: Sequence[Any], batch: str = "") -> Any:
+    """np.einsum of `terms -> output`, planned, and refused before it starts when the plan's work is past
+    the contraction limit (one loop over every letter at once is what unplanned einsum does:
+    einsum('a,b,c,d,e,f->', v, ...) of 40 elements each is 40**6 steps; planned, a few hundred).
+
+    A letter only one operand has, and the output does not, is summed out of that operand first
+    ('ij,kl->' is two sums and a product); NumPy's greedy planner orders the rest pairwise (BLAS where it can).
+    """
+    terms, arrays = list(terms), list(arrays)
+    if any(isinstance(x, np.ndarray) and x.dtype == object for x in arrays):  # (SymPy's expressions: as written)
+        return np.einsum(",".join(terms) + "->" + output, *arrays)
+    sizes: dict[str, int] = {}
+    for term, x in zip(terms, arrays, strict=True):
+        sizes.update(zip(term, np.shape(x)))
+    for i, term in enumerate(terms):
+        elsewhere = output + "".join(t for j, t in enumerate(terms) if j != i)
+        kept = "".join(dict.fromkeys(c for c in term if c in elsewhere))
+        if kept != term and len(terms) > 1:
+            terms[i], arrays[i] = kept, np.einsum(f"{term}->{kept}", arrays[i])
+    # (planned for one point: the points' batch letter, if any, as size 1, so every point sums in one order)
+    shapes = [np.broadcast_to(0.0, tuple(1 if c == batch else n for c, n in zip(term, np.shape(x))))
+              for term, x in zip(terms, arrays, strict=True)]
+    steps = [tuple(range(len(terms)))] if len(terms) < 3 else \
+        np.einsum_path(",".join(terms) + "->" + output, *shapes, optimize="greedy")[0][1:]
+    plan, work, remaining = [], 0, list(terms)
+    for step in steps:  # (NumPy's path: each step takes its operands out, by position, and puts its result last)
+        taken = [remaining.pop(i) for i in sorted(step, reverse=True)]
+        rest = output + "".join(remaining)
+        result = output if not remaining else "".join(c for c in dict.fromkeys("".join(taken)) if c in rest)
+        work += math.prod(sizes[c] for c in set("".join(taken))) * max(1, len(taken) - 1)
+        plan.append((sorted(step, reverse=True), ",".join(taken) + "->" + result))
+        remaining.append(result)
+    if work > Limits.get("contraction"):
+        raise over_limit(f"einsum '{','.join(terms)}->{output}' would take {work:,} multiply-adds", "contraction")
+    for positions, subscripts in plan:  # each step by NumPy's own loops, as an unplanned einsum sums (not BLAS's
+        arrays.append(np.einsum(subscripts, *[arrays.pop(i) for i in positions]))  # fused multiply-adds)
+    return arrays[0]
 
 
 def _einsum_cotangent(which: int, inputs: Sequence[str], output: str, operands: Sequence[Any], g: Any,
@@ -292,7 +333,7 @@ def _einsum_cotangent(which: int, inputs: Sequence[str], output: str, operands: 
         terms.append(c)
         arrays.append(np.ones(sizes[c]))
     target = (batch if leads[which] or out_lead else "") + "".join(written)
-    return np.einsum(",".join(terms) + "->" + target, *arrays)
+    return _contract(terms, target, arrays, batch)
 
 
 def _letters(rank: int, start: int = 0) -> str:
