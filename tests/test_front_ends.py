@@ -366,6 +366,13 @@ PYTORCH_RAISES = {
     # (a node without a derivative: the backward raises; gradcli grad gives the 0 of a step)
     **{f"{name}{which}": f"RuntimeError: derivative for aten::{name} is not implemented"
        for name in ("floor_divide", "heaviside") for which in ("", "[1]")},
+    # (the snippet's pivots are int64, as torch.tensor([1, 1, 1]) makes them; LAPACK's are int32:
+    # tests/run_cases/lu_pivots_int32.py holds lu_factor's own pivots through both)
+    **{f"lu_unpack{which}": "RuntimeError: torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of "
+                            "torch.int32 dtype.\nNote: this function is intended to be used with the output produced "
+                            "by torch.linalg.lu_factor" for which in ("", "[1]")},
+    **{f"lu_solve{which}": "RuntimeError: linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32"
+       for which in ("", "[1]")},
 }
 
 
