@@ -44,7 +44,9 @@ from gradcli.run.python import (
     BoundMethod,
     Break,
     Builtin,
+    Caught,
     Continue,
+    ExceptionClass,
     Frame,
     Instance,
     Lazy,
@@ -145,20 +147,6 @@ class Device:
 
 
 CPU = Device("cpu")
-
-
-@dataclass(frozen=True)
-class Caught:
-    """An exception the file caught (`except RuntimeError as e:`): printed as Python prints it."""
-
-    kind: str
-    message: str
-
-    def __str__(self) -> str:
-        return self.message
-
-    def __repr__(self) -> str:
-        return f"{self.kind}({self.message!r})"
 
 
 @dataclass(frozen=True)
@@ -266,6 +254,7 @@ class Interpreter:
         self.filename = filename
         self.errors = errors  # where PyTorch's warnings go, as Python writes them (None: nowhere)
         self.warned: set[int] = set()  # the lines that warned: Python warns once per place
+        self.handling: list[TorchError] = []  # the errors whose except clauses run now (innermost last)
         self.named_leaves = 0  # how many of the graph's leaves name_inputs has named
         self.name_counts: dict[str, int] = {}  # a leaf's name -> the last number given to it (x, x#2, ...)
         self.input_nodes: set[int] = set()  # the nodes named as inputs
@@ -355,7 +344,7 @@ class Interpreter:
         if run is None:
             raise self.refuse(node, f"{_statement_name(node)} is not supported",
                               "gradcli run takes imports, assignments, calls, for/while/if, def and lambda, "
-                              "assert, try/except and `with torch.no_grad():`")
+                              "assert, raise, try/except and `with torch.no_grad():`")
         run(node)
 
     def do_Expr(self, node: ast.Expr) -> None:
@@ -437,8 +426,12 @@ class Interpreter:
                 for handler in node.handlers:
                     if self.catches(handler, error):
                         if handler.name:
-                            self.names[handler.name] = Caught(error.kind, error.message)
-                        self.block(handler.body)
+                            self.names[handler.name] = Caught(error.kind, error.message, None if error.message else "")
+                        self.handling.append(error)  # (what a bare `raise` raises again)
+                        try:
+                            self.block(handler.body)
+                        finally:
+                            self.handling.pop()
                         break
                 else:
                     raise
@@ -450,6 +443,22 @@ class Interpreter:
             self.block(node.finalbody)  # (the file's exception, or a return/break/continue through it)
             raise
         self.block(node.finalbody)
+
+    def do_Raise(self, node: ast.Raise) -> None:
+        """raise ValueError("..."), raise ValueError, raise e (one the file caught), a bare raise in an
+        except clause; `from` a cause (Python's traceback ends with the raised one alone, as here)."""
+        if node.exc is None:
+            if not self.handling:
+                raise PythonError("RuntimeError", "No active exception to reraise")
+            raise self.handling[-1]
+        raised = self.expression(node.exc)
+        if node.cause is not None:
+            self.expression(node.cause)
+        if isinstance(raised, ExceptionClass):
+            raised = self.call(raised, [], {}, node.exc)
+        if not isinstance(raised, Caught):
+            raise PythonError("TypeError", "exceptions must derive from BaseException")
+        raise PythonError(raised.kind, raised.message)
 
     def catches(self, handler: ast.ExceptHandler, error: TorchError) -> bool:
         """Does this `except` clause take the error, by Python's classes (RuntimeError, Exception, a tuple of them)?"""

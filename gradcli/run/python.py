@@ -12,6 +12,7 @@ wrong, as Python would raise it, is a PythonError (TorchError: exit 1, Python's 
 from __future__ import annotations
 
 import ast
+import builtins
 import operator
 import random as _random
 from collections.abc import Callable, Iterator
@@ -381,6 +382,50 @@ class Builtin:
 
     def __repr__(self) -> str:
         return f"<built-in function {self.name}>"
+
+
+@dataclass(frozen=True)
+class Caught:
+    """An exception object: one the file caught (`except RuntimeError as e:`) or made (`ValueError("...")`),
+    printed as Python prints it."""
+
+    kind: str
+    message: str
+    written: str | None = None  # its args as repr writes them ('k' for KeyError('k')); None: the message's repr
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"{self.kind}({repr(self.message) if self.written is None else self.written})"
+
+
+@dataclass(frozen=True)
+class ExceptionClass(Builtin):
+    """Python's own exception classes (ValueError, RuntimeError, ...): called, an exception object."""
+
+    def __repr__(self) -> str:
+        return f"<class '{self.name}'>"
+
+
+def _exception(kind: str) -> Call:
+    def make(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Caught:
+        if kwargs:
+            raise PythonError("TypeError", f"{kind}() takes no keyword arguments")
+        if not args:
+            return Caught(kind, "", "")
+        shown, written = BUILTINS["str"].function, BUILTINS["repr"].function
+        if len(args) > 1:
+            text = written(interpreter, [tuple(args)], {}, node)
+            return Caught(kind, text, text[1:-1])
+        text = written(interpreter, [args[0]], {}, node)
+        return Caught(kind, text if kind == "KeyError" else shown(interpreter, [args[0]], {}, node), text)  # (a key: its repr)
+
+    return make
+
+
+EXCEPTIONS = frozenset(name for name, value in vars(builtins).items()
+                       if isinstance(value, type) and issubclass(value, BaseException))
 
 
 MAX_NESTING = 1_000  # lists in lists that gradcli writes out or compares (Python's own repr stops near there)
@@ -788,6 +833,7 @@ BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function
     "isinstance": _isinstance,
     "super": _super,
 }.items()}
+BUILTINS.update({name: ExceptionClass(name, _exception(name)) for name in EXCEPTIONS})
 
 
 # --- Python's random module ----------------------------------------------------------------------
