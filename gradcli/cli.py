@@ -9,7 +9,7 @@ evaluate every annotation string on each start.)
 import sys
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -17,6 +17,8 @@ from gradcli import session
 from gradcli.commands import View, serve_one_point
 from gradcli.commands import chosen_output as _output
 from gradcli.commands import console as _console
+from gradcli.commands import graph_view as _graph_view
+from gradcli.commands import graph_views as _graph_views
 from gradcli.commands import jacobian_views as _jacobian_views
 from gradcli.commands import run_command as _run
 from gradcli.errors import NameProblem, visible
@@ -397,25 +399,6 @@ def _picture_views(destination: Optional[str]) -> dict[str, View]:
             "html": lambda report: write(picture.page(_graph_view(report), report.paths))}
 
 
-def _graph_view(report: session.GraphReport) -> Any:
-    from gradcli.render.graph import GraphView
-
-    return GraphView(report.source, report.nodes, report.roots, report.root_names, report.result, report.edges)
-
-
-def _graph_views() -> dict[str, View]:
-    from gradcli.render.graph import TEXT_FORMATS, GraphView, tree
-
-    def view(report: session.GraphReport) -> GraphView:
-        return _graph_view(report)
-
-    def text(format: str) -> View:
-        def write(report: session.GraphReport) -> None:
-            sys.stdout.write(TEXT_FORMATS[format](view(report)) + "\n")
-
-        return write
-
-    return {"tree": lambda report: _console().print(tree(view(report))), **{f: text(f) for f in TEXT_FORMATS}}
 
 
 @command

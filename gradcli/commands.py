@@ -138,6 +138,25 @@ def jvp_views() -> dict[str, View]:
     return _derivative_views(jvp_document, show_jvp)
 
 
+def graph_view(report: Any) -> Any:
+    from gradcli.render.graph import GraphView
+
+    return GraphView(report.source, report.nodes, report.roots, report.root_names, report.result, report.edges)
+
+
+def graph_views() -> dict[str, View]:
+    """The graph as a tree for people, or as text in one of render.graph's formats (dot, mermaid, json)."""
+    from gradcli.render.graph import TEXT_FORMATS, tree
+
+    def text(format: str) -> View:
+        def write(report: Any) -> None:
+            sys.stdout.write(TEXT_FORMATS[format](graph_view(report)) + "\n")
+
+        return write
+
+    return {"tree": lambda report: console().print(tree(graph_view(report))), **{f: text(f) for f in TEXT_FORMATS}}
+
+
 # command -> (its session call at one point, its views: imported only for the command run)
 ONE_POINT: dict[str, tuple[Callable[[session.Request], Any], Callable[[], dict[str, View]]]] = {
     "grad": (session.grad, grad_views),
@@ -182,7 +201,8 @@ def chosen_output(format: str | None, json: bool, csv: bool, points: str | None,
 _VALUED = {"--at": "at", "-a": "at", "--tangent": "tangent", "-t": "tangent", "--format": "format"}
 _FLAGS = {"--json": "json", "--strict": "strict"}
 _SIMPLE = {"grad": {"at", "format", "json", "strict"}, "jacobian": {"at", "format", "json", "strict"},
-           "hessian": {"at", "format", "json", "strict"}, "jvp": {"at", "tangent", "format", "json", "strict"}}
+           "hessian": {"at", "format", "json", "strict"}, "jvp": {"at", "tangent", "format", "json", "strict"},
+           "graph": {"at"}}
 
 
 def simple(argv: list[str]) -> Callable[[], None] | None:
@@ -222,5 +242,7 @@ def simple(argv: list[str]) -> Callable[[], None] | None:
     if program is None:
         return None
     request = session.Request(program, None, given["at"], tangent=given["tangent"], strict=given["strict"])
+    if command == "graph":  # (its tree)
+        return lambda: run_command(lambda: graph_views()["tree"](session.graph(request)))
     return lambda: run_command(lambda: serve_one_point(command, request, chosen_output(given["format"], given["json"],
                                                                                         False, None)))

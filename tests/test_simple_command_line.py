@@ -43,6 +43,11 @@ SIMPLE_LINES = [
     ["hessian", "sin(x*y)*cos(y)", "--at", "x=0.5,y=0.75"],
     ["hessian", "x**3", "--at", "x=2", "--json"],
     ["hessian", "(x, x)", "--at", "x=2"],  # not a scalar output: exit 2
+    ["graph", "sin(x1*x2)*cos(x2)", "--at", "x1=0.5,x2=0.75"],
+    ["graph", "y = x * 2; y ** 2", "-a", "x=[1,2]"],
+    ["graph", "log(x)", "--at", "x=-1"],  # NaN: its warning
+    ["graph", "x +", "--at", "x=1"],  # a syntax error: exit 2
+    ["graph", "sin(x) * x"],  # without --at: the structure alone
 ]
 
 
@@ -61,7 +66,7 @@ def test_a_simple_command_line_gives_what_typer_gives(argv):
     ["grad", "x", "--points", "f.csv"], ["grad", "x", "--format", "csv"], ["grad", "x", "--json=1"],
     ["grad", "x", "y"], ["hessian", "x", "--wrt", "x"], ["grad", "x", "-ax=1"], ["grad", "x", "--tangent", "x=1"],
     ["grad", "x", "--at", "x=1", "--digits", "3"], ["grad", "--at", "x=1"], ["grad", "x", "--format", "json", "--format", "json"],
-    ["grad", "x\udcff", "--at", "x=1"],
+    ["grad", "x\udcff", "--at", "x=1"], ["graph", "x", "--format", "dot"], ["graph", "x", "--json"],
 ])
 def test_anything_else_is_left_to_typer(argv):
     assert simple(argv) is None
