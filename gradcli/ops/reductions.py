@@ -151,7 +151,7 @@ def _prod_slope(ans: Array, x: Array, rank: int, dim: Any, keepdim: bool) -> Arr
     """d prod / d x, as PyTorch's prod_backward computes it: result / x where the point has no
     zero, else the product of the others (exact with zeros)."""
     axes = point_axes(dim, rank)
-    if not axes:
+    if not axes or x.size == 0:  # (nothing to multiply: an empty x has an empty slope)
         return np.ones_like(x)
     has_zero = np.any(x == 0, axis=_axes(rank), keepdims=True)
     safe = np.where(has_zero, 1.0, x)

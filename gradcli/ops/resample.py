@@ -683,8 +683,14 @@ def _grid_sample(x: Array, grid: Array, ranks: tuple[int, ...], mode: str = "bil
     parts = _grid_parts(x, grid, ranks, padding_mode, bool(align_corners))
     out: Any = 0.0
     for _, place, inside, weights in _grid_corners(parts):
-        out = out + _gathered(parts.x, place, inside) * _product(weights)[:, None, :]
+        out = out + _skipped(_gathered(parts.x, place, inside) * _product(weights)[:, None, :], inside[:, None, :], ranks)
     return np.reshape(out, parts.out)
+
+
+def _skipped(term: Any, inside: Array, ranks: tuple[int, ...]) -> Any:
+    """PyTorch's 3-D kernels add a corner's term only where the corner is inside (a NaN or infinite weight of a
+    corner outside adds nothing: the sample is 0); its 2-D kernel multiplies every corner by its mask (NaN)."""
+    return np.where(inside, term, 0.0) if ranks[0] == 5 else term
 
 
 def _grid_sample_vjp(g: Array, ans: Array, x: Array, grid: Array, ranks: tuple[int, ...], mode: str = "bilinear",
@@ -701,7 +707,8 @@ def _grid_sample_vjp(g: Array, ans: Array, x: Array, grid: Array, ranks: tuple[i
         np.add.at(dx, (np.arange(p)[:, None, None], np.arange(c)[None, :, None], place[:, None, :]), share)
         value = np.sum(_gathered(parts.x, place, inside) * g, axis=1)  # (P, M)
         for k, side in enumerate(corner):
-            d_coords[k] = d_coords[k] + value * _product(weights, skip=k) * (1.0 if side else -1.0)
+            d_coords[k] = d_coords[k] + _skipped(value * _product(weights, skip=k) * (1.0 if side else -1.0), inside,
+                                                 ranks)
     axes = np.arange(len(d_coords))
     d_grid: Any = 0.0
     for k, (d, slope) in enumerate(zip(d_coords, parts.slopes, strict=True)):  # (no np.stack: dual numbers go through)
@@ -725,8 +732,8 @@ def _grid_sample_jvp(tangents: Any, ans: Array, x: Array, grid: Array, ranks: tu
         for corner, place, inside, weights in _grid_corners(parts):
             value = _gathered(parts.x, place, inside)
             for k, side in enumerate(corner):
-                total = total + value * (_product(weights, skip=k) * (1.0 if side else -1.0) * parts.slopes[k]
-                                         * flat_t[..., k])[:, None, :]
+                total = total + _skipped(value * (_product(weights, skip=k) * (1.0 if side else -1.0) * parts.slopes[k]
+                                                  * flat_t[..., k])[:, None, :], inside[:, None, :], ranks)
         out = out + np.reshape(total, parts.out)
     return out
 

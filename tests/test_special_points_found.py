@@ -1,0 +1,81 @@
+"""What fuzz/special_points.py found, held to PyTorch (issue #21): rows at NaN, the infinities, 1e+-300,
+empty tensors and bool or integer tensors, through `grad` (float64) and `gradcli run` (PyTorch's dtypes).
+
+Each case is checked against PyTorch itself where torch is installed (skipped without it); the checks
+that need no reference (no internal error) run everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from gradcli import grad
+from tests.test_front_ends import Case, under_run, under_torch
+
+nan, inf = math.nan, math.inf
+
+
+def _torch():
+    return pytest.importorskip("torch", reason="PyTorch is optional; pip install torch==2.13.0 to compare")
+
+
+def _same(ours, theirs) -> bool:
+    ours, theirs = np.asarray(ours, dtype=float), np.asarray(theirs, dtype=float)
+    return ours.shape == theirs.shape and bool(np.allclose(ours, theirs, rtol=1e-12, atol=0.0, equal_nan=True))
+
+
+# (formula, PyTorch's call over the tensors a, b, the point)
+GRID = np.linspace(-2.0, 2.0, 8).reshape(1, 1, 2, 2, 2)
+CASES = [
+    # grid_sampler_3d adds only the corners inside: a NaN or infinite coordinate samples 0, with a 0 gradient
+    *[(f"torch.grid_sampler_3d(a, b, 0, 0, {corners})", lambda torch, a, b, c=corners: torch.grid_sampler_3d(a, b, 0, 0, c),
+       {"a": GRID, "b": np.array([0.25, special, -0.5, special, 0.1, 0.3]).reshape(1, 1, 1, 2, 3)})
+      for special in (nan, inf, -inf, 1e300) for corners in (False, True)],
+    ("F.grid_sample(a, b, align_corners=False)", lambda torch, a, b: torch.nn.functional.grid_sample(
+        a, b, align_corners=False), {"a": GRID, "b": np.array([nan, 0.5, 0.25, 0.1, inf, -0.3]).reshape(1, 1, 1, 2, 3)}),
+    # a product over a dim of an empty matrix: empty, its gradient empty (was an internal error)
+    ("prod(a, 1)", lambda torch, a: torch.prod(a, 1), {"a": np.zeros((0, 3))}),
+    ("torch.masked.prod(a)", lambda torch, a: torch.masked.prod(a), {"a": np.zeros((0, 3))}),
+    ("sum(prod(a, 1, True))", lambda torch, a: torch.prod(a, 1, True).sum(), {"a": np.zeros((0, 3))}),
+]
+
+
+@pytest.mark.parametrize(("program", "call", "point"), CASES, ids=[f"{p}-{k}" for k, (p, _, _) in enumerate(CASES)])
+def test_the_formula_at_special_points_is_pytorchs(program, call, point):
+    result = grad(program, at=point, seed="ones")  # (never an internal error, torch or not)
+    torch = _torch()
+    tensors = {name: torch.tensor(value, dtype=torch.float64, requires_grad=True) for name, value in point.items()}
+    out = call(torch, *tensors.values())
+    out.backward(torch.ones_like(out))
+    assert _same(result.value, out.detach().numpy()), (result.value, out)
+    for name, tensor in tensors.items():
+        assert _same(result.grad[name], tensor.grad.numpy()), (name, result.grad[name], tensor.grad)
+
+
+# Snippets under `gradcli run`, printing what PyTorch prints (or raising what it raises).
+HEADER = "import torch\nimport torch.nn.functional as F\nb = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, " \
+         "requires_grad=True)\n"
+SNIPPETS = {
+    # an integer target of a float loss: its derivative reads it as the loss's dtype (the sign of a zero too)
+    "soft_margin_loss of an int64 target": "t = torch.tensor([1, 0, 2])\nout = F.soft_margin_loss(b, t)\n"
+                                           "out.backward()\nprint(out, b.grad)\n",
+    "binary_cross_entropy_with_logits of an int64 target":
+        "t = torch.tensor([1, 0, 1])\nout = F.binary_cross_entropy_with_logits(b, t.double())\nout.backward()\n"
+        "print(out, b.grad)\n",
+    # a bool or int64 input: PyTorch's log_sigmoid has no such kernel (was an internal error)
+    **{f"binary_cross_entropy_with_logits of a {kind} input":
+       f"a = torch.tensor({values})\nprint(F.binary_cross_entropy_with_logits(a, b))\n"
+       for kind, values in (("bool", "[True, False, True]"), ("int64", "[1, 0, 2]"))},
+}
+
+
+@pytest.mark.parametrize("name", sorted(SNIPPETS))
+def test_run_at_special_dtypes_is_pytorchs(name):
+    case = Case(name, "", HEADER + SNIPPETS[name], {}, {})
+    run = under_run(case)
+    assert run.error is None or not run.error.startswith("exit"), run.error  # PyTorch's error or none
+    torch_run = under_torch(case) if _torch() else None
+    assert (run.stdout, run.error) == (torch_run.stdout, torch_run.error)
