@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from gradcli import grad
+from tests.helpers import cli
 from tests.test_front_ends import Case, under_run, under_torch
 
 nan, inf = math.nan, math.inf
@@ -69,6 +70,14 @@ SNIPPETS = {
     **{f"binary_cross_entropy_with_logits of a {kind} input":
        f"a = torch.tensor({values})\nprint(F.binary_cross_entropy_with_logits(a, b))\n"
        for kind, values in (("bool", "[True, False, True]"), ("int64", "[1, 0, 2]"))},
+    # each element's input, then its target, checked in order (NaN is outside)
+    "binary_cross_entropy outside [0, 1]":
+        "for x, t in (([0.5, 0.25], [0.5, float('nan')]), ([0.5, 0.25], [1.5, 0.0]), ([0.5, float('nan')], [2.0, 0.5]),\n"
+        "             ([-0.5, 0.0], [1.0, 1.0]), ([0.5, 0.25], [0.0, 1.0])):\n"
+        "    try:\n"
+        "        print(F.binary_cross_entropy(torch.tensor(x, dtype=torch.float64), torch.tensor(t, dtype=torch.float64)))\n"
+        "    except RuntimeError as e:\n"
+        "        print('caught', e)\n",
 }
 
 
@@ -79,3 +88,29 @@ def test_run_at_special_dtypes_is_pytorchs(name):
     assert run.error is None or not run.error.startswith("exit"), run.error  # PyTorch's error or none
     torch_run = under_torch(case) if _torch() else None
     assert (run.stdout, run.error) == (torch_run.stdout, torch_run.error)
+
+
+# Where PyTorch raises, `grad` says so (exit 2), never a number.
+NAN_MATRICES = [[[nan]], [[4.0, nan], [nan, 9.0]], [[4.0, 1.0], [1.0, nan]], [[nan, 1.0], [1.0, 4.0]],
+                [[4.0, 2.0, 0.0], [2.0, nan, 1.0], [0.0, 1.0, 5.0]]]
+
+
+@pytest.mark.parametrize("matrix", NAN_MATRICES, ids=[str(m) for m in NAN_MATRICES])
+def test_cholesky_of_a_matrix_with_a_nan_pivot_is_refused_as_pytorch_refuses_it(matrix):
+    # PyTorch's LAPACK stops at a NaN pivot: "linalg.cholesky: ... the leading minor of order k is not positive-definite"
+    from gradcli.errors import GradcliError
+
+    for program in ("torch.linalg.cholesky(a)", "torch.cholesky(a)"):
+        with pytest.raises(GradcliError, match="PyTorch raises here too"):
+            grad(program, at={"a": matrix}, seed="ones")
+    info = grad("torch.linalg.cholesky_ex(a)[1]", at={"a": matrix}, seed="ones").value
+    torch = _torch()
+    assert int(info) == int(torch.linalg.cholesky_ex(torch.tensor(matrix, dtype=torch.float64))[1])
+
+
+@pytest.mark.parametrize(("x", "y"), [([0.5, nan], [1.0, 0.0]), ([0.5, 0.25], [0.5, nan]), ([1.5, 0.5], [1.0, 0.0]),
+                                      ([0.5, inf], [2.0, 0.0]), ([-0.0, 1.0], [1.0, -1e-300])])
+def test_binary_cross_entropy_outside_0_1_is_refused_as_pytorch_refuses_it(x, y):
+    run = cli("grad", "F.binary_cross_entropy(a, b)", "--at", f"a={x},b={y}")
+    assert run.exit_code == 2 and "should be between 0 and 1" in run.stderr and run.stdout == "", run.stderr
+

@@ -174,6 +174,9 @@ def _cholesky_info(a: Array) -> Array:
     flat = np.reshape(a, (-1, *np.shape(a)[-2:]))
     info = np.zeros(len(flat))
     for k, m in enumerate(flat):
+        if np.isnan(m).any():  # (NumPy's LAPACK lets a NaN pivot through; PyTorch's, as _potf2, stops at it)
+            info[k] = _potf2_info(m)
+            continue
         for order in range(1, m.shape[-1] + 1):
             try:
                 with np.errstate(all="ignore"):
@@ -191,11 +194,28 @@ def _cholesky_factor(a: Array, name: str = "linalg.cholesky", partial: bool = Fa
         return np.zeros(np.shape(a))
     try:
         with np.errstate(all="ignore"):
-            return np.asarray(np.linalg.cholesky(a))
+            factor = np.asarray(np.linalg.cholesky(a))
+        if np.isnan(a).any() and np.any(_cholesky_info(a)):  # (a NaN pivot: not positive-definite, as PyTorch says)
+            raise np.linalg.LinAlgError
+        return factor
     except np.linalg.LinAlgError:
         if partial:
             return _potf2(a)
         raise ValueError(_not_positive_definite(name, a)) from None
+
+
+def _potf2_info(m: Array) -> int:
+    """The order of the first pivot of _potf2 that is not positive (NaN included), or 0."""
+    low = np.tril(m).astype(float)
+    n = m.shape[-1]
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            pivot = low[j, j] - low[j, :j] @ low[j, :j]
+            if not pivot > 0:
+                return j + 1
+            low[j, j] = np.sqrt(pivot)
+            low[j + 1:, j] = (low[j + 1:, j] - low[j + 1:, :j] @ low[j, :j]) / low[j, j]
+    return 0
 
 
 def _potf2(a: Array) -> Array:

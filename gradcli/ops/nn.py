@@ -155,6 +155,12 @@ def _at_least_minus_100(log: Array) -> Array:
 
 def _bce(a: Array, b: Array) -> Array:
     # (target - 1) * max(log1p(-input), -100) - target * max(log(input), -100)
+    # PyTorch's kernel checks each element's input, then its target, in order (NaN is outside [0, 1])
+    x, y = np.broadcast_arrays(*(np.asarray(getattr(v, "primal", v)) for v in (a, b)))
+    bad_x, bad_y = ~((x >= 0) & (x <= 1)), ~((y >= 0) & (y <= 1))
+    if np.any(bad_x | bad_y):
+        first = np.argmax((bad_x | bad_y).ravel())
+        raise ValueError(f"all elements of {'input' if bad_x.ravel()[first] else 'target'} should be between 0 and 1")
     return (b - 1.0) * _at_least_minus_100(np.log1p(-a)) - b * _at_least_minus_100(np.log(a))
 
 
