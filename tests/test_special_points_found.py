@@ -37,6 +37,11 @@ CASES = [
       for special in (nan, inf, -inf, 1e300) for corners in (False, True)],
     ("F.grid_sample(a, b, align_corners=False)", lambda torch, a, b: torch.nn.functional.grid_sample(
         a, b, align_corners=False), {"a": GRID, "b": np.array([nan, 0.5, 0.25, 0.1, inf, -0.3]).reshape(1, 1, 1, 2, 3)}),
+    # group_norm as PyTorch's kernel computes it, x * scale + (b - scale * mean): an infinite weight gives NaN where
+    # the two sides cancel
+    *[("group_norm(a, 2, weight=b, bias=c)", lambda torch, a, b, c: torch.nn.functional.group_norm(a, 2, b, c),
+       {"a": np.linspace(-2.0, 2.0, 24).reshape(2, 4, 3), "b": np.array([special, 0.5, -1.0, 2.0]),
+        "c": np.array([0.25, -0.5, 1.0, 0.0])}) for special in (inf, -inf)],
     # a product over a dim of an empty matrix: empty, its gradient empty (was an internal error)
     ("prod(a, 1)", lambda torch, a: torch.prod(a, 1), {"a": np.zeros((0, 3))}),
     ("torch.masked.prod(a)", lambda torch, a: torch.masked.prod(a), {"a": np.zeros((0, 3))}),

@@ -475,10 +475,15 @@ def _group_forward(x: Array, w: Array, b: Array, ranks: tuple[int, ...], num_gro
                    part: int = 0) -> Array:
     sx, sw, sb = _point_shapes(ranks, x, w, b)
     _group_check(sx, sw, sb, num_groups)
-    xhat, mean, rstd, shape = _group_parts(x, ranks[0], num_groups, eps)
+    _, mean, rstd, shape = _group_parts(x, ranks[0], num_groups, eps)
     if part % 3:
         return np.asarray((mean if part % 3 == 1 else rstd)[..., 0])
-    return np.asarray(np.reshape(xhat, shape) * _channel(w, ranks[1], ranks[0]) + _channel(b, ranks[2], ranks[0]))
+    # PyTorch's kernel: x * scale + (b - scale * mean), scale = rstd * w per channel (where w is infinite, a NaN where
+    # x's side and the shift's cancel, as PyTorch's)
+    xg, _ = _grouped(x, ranks[0], num_groups)
+    scale = np.reshape(np.broadcast_to(rstd, np.shape(xg)), shape) * _channel(w, ranks[1], ranks[0])
+    mean = np.reshape(np.broadcast_to(mean, np.shape(xg)), shape)
+    return np.asarray(x * scale + (_channel(b, ranks[2], ranks[0]) - scale * mean))
 
 
 def _group_vjp(g: Array, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...], num_groups: int = 1,
