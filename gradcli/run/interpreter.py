@@ -239,6 +239,10 @@ _NORMAL_OVERLOADS = (
 _CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "newaxis": None}
 
 
+_T_NOT_2D = ("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will "
+             "throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+             "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered "
+             "internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)")
 NON_LEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
     "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf Tensor, "
@@ -253,7 +257,7 @@ class Interpreter:
         self.out = out
         self.filename = filename
         self.errors = errors  # where PyTorch's warnings go, as Python writes them (None: nowhere)
-        self.warned: set[int] = set()  # the lines that warned: Python warns once per place
+        self.warned: set[int | str] = set()  # the lines that warned (Python warns once per place), the once-only ones
         self.handling: list[TorchError] = []  # the errors whose except clauses run now (innermost last)
         self.named_leaves = 0  # how many of the graph's leaves name_inputs has named
         self.name_counts: dict[str, int] = {}  # a leaf's name -> the last number given to it (x, x#2, ...)
@@ -297,13 +301,15 @@ class Interpreter:
         end = self.offset(end_line, end_col) if end_line is not None and end_col is not None else start + 1
         return start, max(end, start + 1)
 
-    def warn(self, category: str, message: str, node: ast.AST) -> None:
+    def warn(self, category: str, message: str, node: ast.AST, once: bool = False) -> None:
         """A warning of PyTorch's, on stderr as Python writes it (file:line: Category: message, then
-        the line), once per line of the file, after what the file printed before it."""
+        the line), once per line of the file (`once`: once per run, as PyTorch's TORCH_WARN_ONCE),
+        after what the file printed before it."""
         line = getattr(self.node, "lineno", getattr(node, "lineno", 0))
-        if self.errors is None or line in self.warned:
+        key = message if once else line
+        if self.errors is None or key in self.warned:
             return
-        self.warned.add(line)
+        self.warned.add(key)
         text = self.lines[line - 1].strip() if 0 < line <= len(self.lines) else ""
         self.out.flush()
         self.errors.write(f"{self.filename}:{line}: {category}: {message}\n  {visible(text)}\n")
@@ -1501,6 +1507,8 @@ class Interpreter:
         if name == "device":
             return CPU
         if name in lowering.PROPERTIES:  # m.T, m.mT: the ops they are, as every way in reads them
+            if name == "T" and tensor.data.ndim != 2:
+                self.warn("UserWarning", _T_NOT_2D, node, once=True)
             row, given = lowering.PROPERTIES[name]
             op = OPS[row]
             params = rule_params(op, given)
@@ -1831,6 +1839,8 @@ class Interpreter:
         requires_grad = bool(kwargs.pop("requires_grad", False))
         dtype = kwargs.pop("dtype", None)
         kwargs.pop("device", None)
+        if kwargs.get("generator", 0) is None:  # (generator=None: the default generator, as left out)
+            del kwargs["generator"]
         unsupported = sorted(kwargs.keys() - {"size", "low", "high", "n", "input"})
         if unsupported:
             raise self.refuse(node, f"torch.{name}(...) with {', '.join(unsupported)}= is not supported",
@@ -2088,6 +2098,10 @@ class Interpreter:
                 call.grads[tensor.name or f"leaf{tensor.node}"] = arrays[tensor.node]  # type: ignore[index]
             for index, tensor in self.retained.items():
                 if index in reached and (wanted is None or index in wanted) and adjoints[index] is not None:
+                    self.accumulate(tensor, adjoints[index])
+            for tensor in inputs or ():  # backward(inputs=[h]) of a non-leaf h: its .grad, as PyTorch fills it
+                index = tensor.as_node(span)
+                if not tensor.is_leaf and index not in self.retained and index in reached:
                     self.accumulate(tensor, adjoints[index])
         return adjoints
 
