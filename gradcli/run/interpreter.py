@@ -113,6 +113,8 @@ class Function:
     name: str
 
     def __repr__(self) -> str:
+        if self.module == "torch" and self.name in _LEGACY:  # (classes: torch.Tensor, torch.FloatTensor)
+            return f"<class 'torch.{self.name}'>"
         return f"<built-in method {self.name} of type object at 0x7f3e00000000>"
 
 
@@ -672,11 +674,22 @@ class Interpreter:
                 items = [self.index(value, i, target) for i in range(len(value.data))] if value.data.ndim else None
             if items is None:
                 raise TorchError("TypeError", f"cannot unpack non-iterable {_type_name(value)} object")
-            if len(items) != len(target.elts):
+            starred = next((i for i, element in enumerate(target.elts) if isinstance(element, ast.Starred)), None)
+            if starred is not None:  # a, *rest = items: the starred name takes a list of what the others leave
+                after = len(target.elts) - starred - 1
+                if len(items) < len(target.elts) - 1:
+                    raise TorchError("ValueError", f"not enough values to unpack (expected at least "
+                                                   f"{len(target.elts) - 1}, got {len(items)})")
+                rest = items[starred:len(items) - after]
+                items = [*items[:starred], list(rest), *items[len(items) - after:]]
+                elements = [element.value if isinstance(element, ast.Starred) else element for element in target.elts]
+            elif len(items) != len(target.elts):
                 more = len(items) > len(target.elts)
                 raise TorchError("ValueError", f"too many values to unpack (expected {len(target.elts)})" if more
                                  else f"not enough values to unpack (expected {len(target.elts)}, got {len(items)})")
-            for element, item in zip(target.elts, items, strict=True):
+            else:
+                elements = list(target.elts)
+            for element, item in zip(elements, items, strict=True):
                 self.assign(element, item)
         elif isinstance(target, ast.Attribute):
             self.set_attribute(self.expression(target.value), target.attr, value, target)

@@ -740,6 +740,11 @@ def _is_instance(value: Any, kind: Any) -> bool:
         return isinstance(cls, UserClass) and kind in cls.mro()
     if isinstance(kind, Builtin) and kind.name in _PYTHON_TYPES:
         return isinstance(value, _PYTHON_TYPES[kind.name]) and not isinstance(value, Tensor)
+    if isinstance(kind, ExceptionClass):  # isinstance(e, ValueError) of an exception caught or made
+        raised = getattr(builtins, value.kind, RuntimeError) if isinstance(value, Caught) else None
+        return isinstance(raised, type) and issubclass(raised, getattr(builtins, kind.name))
+    if (getattr(kind, "module", None), getattr(kind, "name", None)) == ("torch", "Tensor"):
+        return isinstance(value, Tensor)  # (a Parameter too)
     check = getattr(kind, "instance_check", None)  # nn.Module, nn.Linear, torch.optim.SGD ...
     if check is not None:
         if check(value):
