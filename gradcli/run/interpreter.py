@@ -38,6 +38,7 @@ from gradcli.inputs import ranges
 from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, MEMORY_FORMATS, METHODS, OPS, PREFIX_OPERATORS, Op, backwards
 from gradcli.ops.core import rule_params, torch_dtype_name
 from gradcli.run import arrays, custom, functional, higher, python, random, reprs
+from gradcli.run import data as torch_data
 from gradcli.run import nn as torch_nn
 from gradcli.run.python import BUILTINS as _BUILTINS
 from gradcli.run.python import (
@@ -85,7 +86,9 @@ TIMEOUT = 60.0  # seconds of one run (--timeout)
 _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
             "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
             "torch.masked", "torch.fft", "numpy", "numpy.linalg", "numpy.random", "torch.nn.init", "math", "torch.autograd.functional", "random"}
-_DATA = {"DataLoader", "TensorDataset", "Dataset", "random_split"}  # importable; refused where called
+_FUTURE = {"nested_scopes", "generators", "division", "absolute_import", "with_statement", "print_function",
+           "unicode_literals", "generator_stop", "annotations"}
+_DATA = {"DataLoader", "TensorDataset", "Dataset", "random_split"}  # importable; run/data.py takes the first two
 
 
 # Python's own builtins (Python 3.11 to 3.14): a name among them that gradcli does not have is
@@ -593,6 +596,8 @@ class Interpreter:
             return value.items
         if isinstance(value, torch_nn.Sequential):
             return iter([m for m in value.children.values() if m is not None])
+        if isinstance(value, torch_data.DataLoader):
+            return value.batches(self)
         if isinstance(value, (list, tuple, str, range, dict, set, type({}.keys()), type({}.values()),
                               type({}.items()))):
             return iter(value)
@@ -642,6 +647,11 @@ class Interpreter:
 
     def import_from(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
+        if module == "__future__":  # Python 3's own behaviour already: nothing to do
+            for alias in node.names:
+                if alias.name not in _FUTURE:
+                    raise self.refuse(node, f"the future feature '{alias.name}' is not supported")
+            return
         if module not in _MODULES:
             raise self.refuse(node, f"import from '{module}' is not supported",
                               "gradcli run knows torch, torch.nn.functional, numpy, math and random")
@@ -1370,6 +1380,12 @@ class Interpreter:
                 raise python_error(problem) from None
         if isinstance(base, torch_nn.Sequential):
             return base.item(key)
+        if isinstance(base, torch_data.TensorDataset):
+            return torch_data.index(self, base, key, node)
+        if isinstance(base, Instance):  # an object of the file's class, by its __getitem__
+            found, method = base.cls.lookup("__getitem__")
+            if found:
+                return self.call(BoundMethod(method, base) if isinstance(method, UserFunction) else method, [key], {}, node)
         if arrays.is_array(base):
             return self.numpy(node, arrays.index, base, key)
         raise TorchError("TypeError", f"'{_type_name(base)}' object is not subscriptable")
@@ -1615,6 +1631,8 @@ class Interpreter:
             return functional.call(self, name, args, kwargs, node)
         if function.module == "random":
             return python.call_random(self, name, args, kwargs, node)
+        if function.module == "torch.utils.data":
+            return torch_data.call(self, name, args, kwargs, node)
         if function.module == "math" and all(isinstance(a, (int, float, Tensor)) for a in args) and hasattr(math, name):
             return _math(name, [a.scalar() if isinstance(a, Tensor) else a for a in args])
         if name in _CONSTRUCTORS:
@@ -2268,10 +2286,61 @@ def _item(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dic
 
 
 def _zero(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
-    if tensor.requires_grad and tensor.is_leaf and interpreter.graph.grad_enabled:
-        raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
-    tensor.data = np.zeros_like(tensor.data)
+    _writable(interpreter, tensor, "zero_", node)
+    interpreter.overwrite(tensor, np.zeros_like(tensor.data))
     return tensor
+
+
+def _writable(interpreter: Interpreter, tensor: Tensor, method: str, node: ast.AST) -> None:
+    """What PyTorch says of an in-place method on a leaf that requires grad; on a tensor with a
+    graph, gradcli's refusal (the in-place node is not recorded)."""
+    if interpreter.graph.grad_enabled and tensor.requires_grad:
+        if tensor.is_leaf:
+            raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
+        raise interpreter.refuse(node, f"t.{method}(...) on a tensor with a graph is not supported")
+
+
+def _fill(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
+    """t.fill_(value): every element the value, in t's dtype."""
+    value = python.bind_by_name("fill_", ["value"], args, kwargs).get("value")
+    if isinstance(value, Tensor):
+        if value.data.ndim:
+            raise runtime_error(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                                f"{value.data.ndim} dimensions.")
+        value = value.data.item()
+    if not isinstance(value, (int, float, bool)):
+        raise TorchError("TypeError", f"fill_(): argument 'value' (position 1) must be Number, not {_type_name(value)}")
+    _writable(interpreter, tensor, "fill_", node)
+    with np.errstate(all="ignore"):
+        interpreter.overwrite(tensor, np.full(tensor.data.shape, value, dtype=tensor.data.dtype))
+    return tensor
+
+
+def _drawn_in_place(name: str, names: list[str], defaults: tuple[float, float]) -> Callable[..., Tensor]:
+    """t.normal_(mean, std) and t.uniform_(from, to): t's values drawn from torch's generator, as
+    nn.init draws them (the same kernels)."""
+
+    def draw(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
+        if kwargs.get("generator") is not None:
+            raise interpreter.refuse(node, f"t.{name}(..., generator=...) is not supported")
+        bound = python.bind_by_name(name, names, args, {k: v for k, v in kwargs.items() if k != "generator"})
+        low, high = (float(bound.get(key, default)) for key, default in zip(names, defaults))
+        if tensor.data.dtype.kind != "f":
+            raise interpreter.refuse(node, f"t.{name}(...) of a {tensor.data.dtype.name} tensor is not supported")
+        _writable(interpreter, tensor, name, node)
+        values = np.empty_like(tensor.data)
+        if name == "normal_":
+            if high < 0:
+                raise runtime_error(f"normal expects std >= 0.0, but found std {high:g}")
+            interpreter.generator.normal_(values, low, high)
+        else:
+            if low > high:
+                raise runtime_error(f"uniform_ expects to return a [from, to) range, but found from={low:g} > to={high:g}")
+            interpreter.generator.uniform_(values, low, high)
+        interpreter.overwrite(tensor, values)
+        return tensor
+
+    return draw
 
 
 def _requires_grad_(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
@@ -2355,6 +2424,9 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "item": _item,
     "tolist": lambda i, t, a, k, n: t.data.tolist(),
     "zero_": _zero,
+    "fill_": _fill,
+    "normal_": _drawn_in_place("normal_", ["mean", "std"], (0.0, 1.0)),
+    "uniform_": _drawn_in_place("uniform_", ["from", "to"], (0.0, 1.0)),
     "requires_grad_": _requires_grad_,
     "retain_grad": _retain_grad,
     "detach": _detach,

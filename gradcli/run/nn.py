@@ -516,7 +516,7 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
     if name == "zero_grad":
         bound = _bind("zero_grad", ["set_to_none"], {"set_to_none": True}, args, kwargs)
         for _, tensor in module.named_parameters():
-            _zero_grad(tensor, bound["set_to_none"])
+            _zero_grad(interpreter, tensor, bound["set_to_none"])
         return None
     if name in ("train", "eval"):
         mode = _bind("train", ["mode"], {"mode": True}, args, kwargs)["mode"] if name == "train" else False
@@ -566,13 +566,13 @@ def _named_all(module: Module, prefix: str = "") -> Iterator[tuple[str, Tensor |
             yield from _named_all(child, f"{prefix}{name}.")
 
 
-def _zero_grad(tensor: Tensor, set_to_none: bool) -> None:
+def _zero_grad(interpreter: Interpreter, tensor: Tensor, set_to_none: bool) -> None:
     if tensor.grad is None:
         return
     if set_to_none:
         tensor.grad = None
-    else:
-        tensor.grad.data = np.zeros_like(tensor.grad.data)
+    else:  # in place, as PyTorch's grad.zero_(): a .data of the gradient sees it
+        interpreter.overwrite(tensor.grad, np.zeros_like(tensor.grad.data))
 
 
 # --- optimizers ------------------------------------------------------------------------------------
@@ -602,8 +602,7 @@ class Optimizer:
             raise TorchError("TypeError", "params argument given to the optimizer should be an iterable of Tensors "
                                           "or dicts, but got torch.FloatTensor")
         if groups and isinstance(groups[0], dict):
-            self.groups = [{**bound, **group, "params": interpreter.collect(group["params"], interpreter.node or ast.Pass())}
-                           for group in groups]
+            self.groups = [{**bound, **group, "params": _group_params(interpreter, group["params"])} for group in groups]
         else:
             if not groups:
                 raise TorchError("ValueError", "optimizer got an empty parameter list")
@@ -616,6 +615,7 @@ class Optimizer:
                 if not tensor.is_leaf:
                     raise TorchError("ValueError", "can't optimize a non-leaf Tensor")
         self.state: dict[int, dict[str, Any]] = {}
+        self.interpreter = interpreter
         self.check()
 
     def check(self) -> None:
@@ -639,7 +639,7 @@ class Optimizer:
     def zero_grad(self, set_to_none: bool = True) -> None:
         for group in self.groups:
             for tensor in group["params"]:
-                _zero_grad(tensor, set_to_none)
+                _zero_grad(self.interpreter, tensor, set_to_none)
 
     def step(self) -> None:
         for group in self.groups:
@@ -647,11 +647,20 @@ class Optimizer:
                 if tensor.grad is None:
                     continue
                 state = self.state.setdefault(id(tensor), {})
-                tensor.data = self.update(group, state, tensor.data, tensor.grad.data.astype(tensor.data.dtype))
-                tensor.node = None  # a new leaf from here on: the graph before keeps the old values
+                # in place, as PyTorch's: a .data alias of the parameter sees the step; the graph before keeps
+                # the old values (a new leaf from here on)
+                self.interpreter.overwrite(tensor, self.update(group, state, tensor.data,
+                                                              tensor.grad.data.astype(tensor.data.dtype)))
 
     def update(self, group: dict[str, Any], state: dict[str, Any], param: np.ndarray, grad: np.ndarray) -> np.ndarray:
         raise NotImplementedError
+
+
+def _group_params(interpreter: Interpreter, params: Any) -> list[Any]:
+    """A param group's 'params': one tensor is a list of it, as PyTorch's add_param_group reads it."""
+    if isinstance(params, Tensor):
+        return [params]
+    return interpreter.collect(params, interpreter.node or ast.Pass())
 
 
 class SGD(Optimizer):
@@ -732,7 +741,61 @@ class AdamW(Adam):
     decoupled = True
 
 
-OPTIMIZERS: dict[str, type[Any]] = {"SGD": SGD, "Adam": Adam, "AdamW": AdamW}
+class Adagrad(Optimizer):
+    label = "Adagrad"
+    names: ClassVar[list[str]] = ["lr", "lr_decay", "weight_decay", "initial_accumulator_value", "eps", "foreach",
+                                  "maximize", "differentiable", "fused"]
+    defaults: ClassVar[dict[str, Any]] = {"lr": 0.01, "lr_decay": 0, "weight_decay": 0, "initial_accumulator_value": 0,
+                                          "eps": 1e-10, "foreach": None, "maximize": False, "differentiable": False,
+                                          "fused": None}
+
+    def update(self, group: dict[str, Any], state: dict[str, Any], param: np.ndarray, grad: np.ndarray) -> np.ndarray:
+        # PyTorch's _single_tensor_adagrad: sum.addcmul_(g, g); std = sum.sqrt().add_(eps); p.addcdiv_(g, std, -clr)
+        if not state:
+            state.update(step=0.0, sum=np.full_like(param, group["initial_accumulator_value"]))
+        state["step"] += 1
+        if group["maximize"]:
+            grad = -grad
+        if group["weight_decay"] != 0:
+            grad = _fma(param, _f32(group["weight_decay"], param), grad)
+        rate = group["lr"] / (1 + (state["step"] - 1) * group["lr_decay"])
+        state["sum"] = total = _fma(grad, grad, state["sum"])
+        deviation = np.sqrt(total) + _f32(group["eps"], param)
+        return param + (_f32(-rate, param) * grad) / deviation
+
+
+class RMSprop(Optimizer):
+    label = "RMSprop"
+    names: ClassVar[list[str]] = ["lr", "alpha", "eps", "weight_decay", "momentum", "centered", "capturable", "foreach",
+                                  "maximize", "differentiable"]
+    defaults: ClassVar[dict[str, Any]] = {"lr": 0.01, "alpha": 0.99, "eps": 1e-08, "weight_decay": 0, "momentum": 0,
+                                          "centered": False, "capturable": False, "foreach": None, "maximize": False,
+                                          "differentiable": False}
+
+    def update(self, group: dict[str, Any], state: dict[str, Any], param: np.ndarray, grad: np.ndarray) -> np.ndarray:
+        # PyTorch's _single_tensor_rmsprop: avg.mul_(alpha).addcmul_(g, g, 1 - alpha); p.addcdiv_(g, avg.sqrt() + eps, -lr)
+        if group["centered"]:
+            raise self.interpreter.refuse(self.interpreter.node or ast.Pass(), "RMSprop(centered=True) is not supported")
+        if not state:
+            state.update(step=0.0, square_avg=np.zeros_like(param))
+            if group["momentum"] > 0:
+                state["momentum_buffer"] = np.zeros_like(param)
+        state["step"] += 1
+        if group["maximize"]:
+            grad = -grad
+        if group["weight_decay"] != 0:
+            grad = _fma(param, _f32(group["weight_decay"], param), grad)
+        average = state["square_avg"] * _f32(group["alpha"], param)
+        state["square_avg"] = average = _fma(_f32(1 - group["alpha"], param) * grad, grad, average)
+        root = np.sqrt(average) + _f32(group["eps"], param)
+        if group["momentum"] > 0:
+            buffer = state["momentum_buffer"] * _f32(group["momentum"], param) + grad / root
+            state["momentum_buffer"] = buffer
+            return _fma(buffer, _f32(-group["lr"], param), param)
+        return param + (_f32(-group["lr"], param) * grad) / root
+
+
+OPTIMIZERS: dict[str, type[Any]] = {"SGD": SGD, "Adam": Adam, "AdamW": AdamW, "Adagrad": Adagrad, "RMSprop": RMSprop}
 
 
 def call_optimizer_method(interpreter: Interpreter, optimizer: Optimizer, name: str, args: Args, kwargs: Kwargs,

@@ -206,7 +206,7 @@ OPERATOR_METHODS = {"+": ("__add__", "__radd__"), "-": ("__sub__", "__rsub__"), 
                     "/": ("__truediv__", "__rtruediv__"), "//": ("__floordiv__", "__rfloordiv__"),
                     "%": ("__mod__", "__rmod__"), "**": ("__pow__", "__rpow__"), "@": ("__matmul__", "__rmatmul__")}
 UNARY_METHODS = {"-": "__neg__", "+": "__pos__"}
-ALLOWED_DUNDERS = frozenset({"__init__", "__call__", "__repr__", "__str__", *UNARY_METHODS.values(),
+ALLOWED_DUNDERS = frozenset({"__init__", "__call__", "__repr__", "__str__", "__getitem__", "__len__", *UNARY_METHODS.values(),
                              *(name for pair in OPERATOR_METHODS.values() for name in pair)})
 SHOW: list[Callable[[Instance, str], str]] = []  # the running interpreter's call of a __repr__ or __str__ of the file
 
@@ -550,6 +550,21 @@ def _python(function: Callable[..., Any]) -> Call:
     return call
 
 
+def _len_of(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """len(x); an object of the file's class answers by its __len__, as Python asks it."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], Instance):
+        found, method = args[0].cls.lookup("__len__")
+        if found:
+            length = interpreter.call(BoundMethod(method, args[0]) if isinstance(method, UserFunction) else method,
+                                      [], {}, node)
+            if not isinstance(length, int):
+                raise PythonError("TypeError", f"'{type_name(length)}' object cannot be interpreted as an integer")
+            if length < 0:
+                raise PythonError("ValueError", "__len__() should return >= 0")
+            return int(length)
+    return _python(_len)(interpreter, args, kwargs, node)
+
+
 def _len(value: Any) -> int:
     if isinstance(value, Tensor):
         if not value.data.ndim:
@@ -812,7 +827,7 @@ BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function
     "iter": _iter,
     "id": _python(id),  # (an object of the run: its address, as CPython's id is)
     "print": _print,
-    "len": _python(_len),
+    "len": _len_of,
     "float": _python(_number(float)),
     "int": _python(_number(int)),
     "bool": lambda interpreter, args, kwargs, node: interpreter.truth(args[0], node) if args else False,
