@@ -275,6 +275,7 @@ class Interpreter:
         # written in place, so each sees the other (weakly held: an array no tensor holds leaves)
         self.shared: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
         self.frame = Frame({})  # the scope being run: the module's, or a call's (self.names)
+        self.module_frame = self.frame
         self.max_steps, self.timeout = max_steps, timeout
         self.steps = 0
         self.deadline = math.inf
@@ -437,7 +438,8 @@ class Interpreter:
                 for handler in node.handlers:
                     if self.catches(handler, error):
                         if handler.name:
-                            self.names[handler.name] = Caught(error.kind, error.message, None if error.message else "")
+                            self.scope_of(handler.name)[handler.name] = Caught(error.kind, error.message,
+                                                                               None if error.message else "")
                         self.handling.append(error)  # (what a bare `raise` raises again)
                         try:
                             self.block(handler.body)
@@ -492,7 +494,29 @@ class Interpreter:
                                         and isinstance(node.decorator_list[0], ast.Name)
                                         and node.decorator_list[0].id == "staticmethod"):
             raise self.refuse(node.decorator_list[0], "a decorator is not supported")
-        self.names[node.name] = self.function(node, node.name, node.body)
+        self.scope_of(node.name)[node.name] = self.function(node, node.name, node.body)
+
+    def do_Global(self, node: ast.Global) -> None:
+        """(Read where the function is made: its body's names go to the module's scope.)"""
+
+    def do_Nonlocal(self, node: ast.Nonlocal) -> None:
+        if self.frame is self.module_frame:
+            raise self.refuse(node, "'nonlocal' at the module's level is not supported (Python's SyntaxError)")
+
+    def scope_of(self, name: str) -> dict[str, Any]:
+        """The names an assignment to `name` writes: the running scope's, the module's for a name
+        declared `global`, the nearest enclosing function's that binds it for one declared `nonlocal`."""
+        frame = self.frame
+        kind = frame.declared.get(name)
+        while kind == "nonlocal":
+            parent = frame.parent
+            while parent is not None and parent.is_class:
+                parent = parent.parent
+            if parent is None or parent is self.module_frame:
+                raise PythonError("SyntaxError", f"no binding for nonlocal '{name}' found")
+            frame = parent
+            kind = frame.declared.get(name, "local" if name in frame.local else "nonlocal")
+        return self.module_frame.names if kind == "global" else frame.names
 
     def do_ClassDef(self, node: ast.ClassDef) -> None:
         """A class: its body run in a scope of its own, whose names become the class's attributes
@@ -538,15 +562,20 @@ class Interpreter:
         local, generator = python.scope_of(body, node.args)
         if generator is not None:
             raise self.refuse(generator, "a generator function ('yield', 'await') is not supported")
+        declared = python.declarations(body)
+        for written in ast.walk(node.args):
+            if isinstance(written, ast.arg) and written.arg in declared:
+                raise self.refuse(node, f"'{written.arg}' is a parameter and declared {declared[written.arg]} "
+                                        "(Python's SyntaxError)")
         defaults = [self.expression(d) for d in node.args.defaults]
         kw_defaults = {a.arg: self.expression(d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults,
                                                                  strict=True) if d is not None}
         if self.frame.is_class:  # a method: its qualified name is the class's, its scope the class's scope
             assert self.frame.parent is not None
             return UserFunction(name, f"{self.frame.qualname}.{name}", node, defaults, kw_defaults, self.frame.parent,
-                                local)
+                                local, declared=declared)
         qualname = f"{self.frame.qualname}.<locals>.{name}" if self.frame.qualname else name
-        return UserFunction(name, qualname, node, defaults, kw_defaults, self.frame, local)
+        return UserFunction(name, qualname, node, defaults, kw_defaults, self.frame, local, declared=declared)
 
     def call_user(self, function: UserFunction, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         if self.depth >= python.MAX_CALL_DEPTH:
@@ -554,7 +583,7 @@ class Interpreter:
                                "(unbounded recursion? the limit is Python's own)", source=self.source,
                                span=self.span(node), hint="write the recursion as a loop")
         frame = Frame(python.bind_arguments(function, args, kwargs), function.closure, function.local,
-                      function.qualname, function)
+                      function.qualname, function, declared=function.declared)
         caller, statement = self.frame, self.node
         self.frame = frame
         self.depth += 1
@@ -770,7 +799,7 @@ class Interpreter:
             base.node = None
 
     def bind(self, name: str, value: Any) -> None:
-        self.names[name] = value
+        self.scope_of(name)[name] = value
         if isinstance(value, Tensor) and value.name is None:
             value.name = name
             if value.node is not None:
@@ -1001,7 +1030,7 @@ class Interpreter:
         """A name as Python finds it: the scope being run, the scopes it was written in, the module,
         the builtins. A function's own name read before it is bound is UnboundLocalError."""
         name = node.id
-        frame: Frame | None = self.frame
+        frame: Frame | None = self.module_frame if self.frame.declared.get(name) == "global" else self.frame
         while frame is not None:
             if name in frame.names:
                 return frame.names[name]

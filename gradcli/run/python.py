@@ -76,6 +76,7 @@ class Frame:
     qualname: str = ""  # the function's, for the qualified names of the functions defined in it
     function: UserFunction | None = None  # the call's function (super() reads its class and first argument)
     is_class: bool = False  # a class body: the methods defined in it do not see its names (Python's rule)
+    declared: dict[str, str] = field(default_factory=dict)  # name -> 'global' or 'nonlocal', as the body declares
 
 
 @dataclass(eq=False)
@@ -91,6 +92,7 @@ class UserFunction:
     closure: Frame
     local: frozenset[str] = field(default_factory=frozenset)
     owner: UserClass | None = None  # the class whose body defined it (super() starts after it)
+    declared: dict[str, str] = field(default_factory=dict)  # its `global` and `nonlocal` names
 
     def __repr__(self) -> str:
         return f"<function {self.qualname} at {address(self)}>"
@@ -217,8 +219,10 @@ def address(value: Any) -> str:
 
 def scope_of(body: list[ast.stmt], arguments: ast.arguments | None) -> tuple[frozenset[str], ast.AST | None]:
     """The names a function's body binds (its locals, as Python's compiler finds them: not those of
-    the functions, lambdas and comprehensions inside it), and a `yield` or `await` if it has one."""
+    the functions, lambdas and comprehensions inside it, nor those it declares global or nonlocal),
+    and a `yield` or `await` if it has one."""
     names: set[str] = set()
+    declared = declarations(body)
     if arguments is not None:
         every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
         names.update(a.arg for a in every if a is not None)
@@ -245,7 +249,22 @@ def scope_of(body: list[ast.stmt], arguments: ast.arguments | None) -> tuple[fro
         elif isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await)) and generator is None:
             generator = node
         stack.extend(ast.iter_child_nodes(node))
-    return frozenset(names), generator
+    return frozenset(names - set(declared)), generator
+
+
+def declarations(body: list[ast.stmt]) -> dict[str, str]:
+    """The names a function's body declares `global` or `nonlocal` (not those of the functions and
+    classes inside it): name -> 'global' or 'nonlocal'."""
+    declared: dict[str, str] = {}
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            declared.update(dict.fromkeys(node.names, "global" if isinstance(node, ast.Global) else "nonlocal"))
+        stack.extend(ast.iter_child_nodes(node))
+    return declared
 
 
 def misplaced(body: list[ast.stmt], loop: bool = False, function: bool = False) -> tuple[ast.stmt, str] | None:
