@@ -23,7 +23,7 @@ import numpy as np
 
 from gradcli.run.python import Lazy, PythonError, UserClass, bind_by_name
 from gradcli.run.random import _fma32
-from gradcli.run.tensor import FLOAT32, Tensor, TorchError
+from gradcli.run.tensor import FLOAT32, Tensor, TorchError, runtime_error
 
 if TYPE_CHECKING:
     from gradcli.run.interpreter import Interpreter
@@ -344,6 +344,69 @@ class Dropout(Module):
                                        "by PyTorch's bernoulli kernel", "call model.eval() first, or p=0")
 
 
+class Embedding(Module):
+    """nn.Embedding: a weight of num_embeddings rows drawn N(0, 1) from torch's generator (the padding
+    row zeroed), looked up by F.embedding."""
+
+    label = "Embedding"
+    _names: ClassVar[list[str]] = ["num_embeddings", "embedding_dim", "padding_idx", "max_norm", "norm_type",
+                                   "scale_grad_by_freq", "sparse", "_weight", "_freeze", "device", "dtype"]
+    _defaults: ClassVar[dict[str, Any]] = {"padding_idx": None, "max_norm": None, "norm_type": 2.0,
+                                           "scale_grad_by_freq": False, "sparse": False, "_weight": None,
+                                           "_freeze": False, "device": None, "dtype": None}
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        bound = _bind("Embedding.__init__", self._names, self._defaults, args, kwargs)
+        count, width = int(bound["num_embeddings"]), int(bound["embedding_dim"])
+        padding = bound["padding_idx"]
+        if padding is not None:
+            padding = int(padding)
+            if padding > 0 and padding >= count:
+                raise PythonError("AssertionError", "Padding_idx must be within num_embeddings")
+            if padding < 0:
+                if padding < -count:
+                    raise PythonError("AssertionError", "Padding_idx must be within num_embeddings")
+                padding += count
+        for name in ("max_norm", "_weight"):
+            if bound[name] is not None:
+                raise interpreter.refuse(interpreter.call_node or interpreter.node or ast.Pass(),
+                                         f"nn.Embedding(..., {name}=...) is not supported")
+        if bound["sparse"]:
+            raise interpreter.refuse(interpreter.call_node or interpreter.node or ast.Pass(),
+                                     "nn.Embedding(..., sparse=True) is not supported (sparse gradients)")
+        if count < 0 or width < 0:
+            raise runtime_error(f"Trying to create tensor with negative dimension {min(count, width)}: "
+                                f"[{count}, {width}]")
+        interpreter.check_items(count * width, interpreter.call_node or interpreter.node or ast.Pass())
+        weight = np.empty((count, width), dtype=bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32)
+        interpreter.generator.normal_(weight)
+        if padding is not None:
+            weight[padding] = 0
+        self.settings = {"num_embeddings": count, "embedding_dim": width, "padding_idx": padding,
+                         "max_norm": None, "norm_type": bound["norm_type"],
+                         "scale_grad_by_freq": bound["scale_grad_by_freq"], "sparse": False}
+        self.fields.update(self.settings)
+        self.set(interpreter, "weight", parameter(interpreter, Tensor(interpreter.graph, weight), not bound["_freeze"]))
+
+    def extra_repr(self) -> str:
+        text = f"{self.settings['num_embeddings']}, {self.settings['embedding_dim']}"
+        if self.settings["padding_idx"] is not None:
+            text += f", padding_idx={self.settings['padding_idx']}"
+        if self.settings["norm_type"] != 2:
+            text += f", norm_type={self.settings['norm_type']}"
+        if self.settings["scale_grad_by_freq"] is not False:
+            text += f", scale_grad_by_freq={self.settings['scale_grad_by_freq']}"
+        return text
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        (x,) = _bind("Embedding.forward", ["input"], {}, args, kwargs).values()
+        settings = {"padding_idx": self.settings["padding_idx"]} if self.settings["padding_idx"] is not None else {}
+        if self.settings["scale_grad_by_freq"]:
+            settings["scale_grad_by_freq"] = True
+        return interpreter.call_op("torch.nn.functional.embedding", [x, self.params["weight"]], settings, node)
+
+
 _LOSS = [("size_average", None), ("reduce", None), ("reduction", "mean")]
 
 
@@ -355,6 +418,7 @@ MODULES: dict[str, type[Module]] = {
     "Conv2d": _conv(2),
     "Conv3d": _conv(3),
     "Dropout": Dropout,
+    "Embedding": Embedding,
     "ReLU": _simple("ReLU", "relu", [("inplace", False)], []),
     "Tanh": _simple("Tanh", "tanh", [], []),
     "Sigmoid": _simple("Sigmoid", "sigmoid", [], []),
