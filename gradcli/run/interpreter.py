@@ -86,6 +86,7 @@ TIMEOUT = 60.0  # seconds of one run (--timeout)
 _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
             "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
             "torch.masked", "torch.fft", "numpy", "numpy.linalg", "numpy.random", "torch.nn.init", "math", "torch.autograd.functional", "random"}
+_END = object()  # (what a loop's iterator gives when it has no more)
 _FUTURE = {"nested_scopes", "generators", "division", "absolute_import", "with_statement", "print_function",
            "unicode_literals", "generator_stop", "annotations"}
 _DATA = {"DataLoader", "TensorDataset", "Dataset", "random_split"}  # importable; run/data.py takes the first two
@@ -560,8 +561,14 @@ class Interpreter:
         """A `def` or `lambda`: its defaults evaluated now, in the scope it is written in, which it
         keeps (a closure reads the names of that scope as they are when it runs)."""
         local, generator = python.scope_of(body, node.args)
+        if isinstance(generator, ast.Await) or (generator is not None and isinstance(node, ast.Lambda)):
+            raise self.refuse(generator, "a coroutine ('await') or a lambda with 'yield' is not supported")
         if generator is not None:
-            raise self.refuse(generator, "a generator function ('yield', 'await') is not supported")
+            misplaced = python.misplaced_yield(body)
+            if misplaced is not None:
+                raise self.refuse(misplaced, "a 'yield' here is not supported",
+                                  "gradcli run suspends a generator at a `yield v` or `yield from it` statement of "
+                                  "its own, in for, while, if and with blocks (not in try, not inside an expression)")
         declared = python.declarations(body)
         for written in ast.walk(node.args):
             if isinstance(written, ast.arg) and written.arg in declared:
@@ -573,9 +580,10 @@ class Interpreter:
         if self.frame.is_class:  # a method: its qualified name is the class's, its scope the class's scope
             assert self.frame.parent is not None
             return UserFunction(name, f"{self.frame.qualname}.{name}", node, defaults, kw_defaults, self.frame.parent,
-                                local, declared=declared)
+                                local, declared=declared, generator=generator is not None)
         qualname = f"{self.frame.qualname}.<locals>.{name}" if self.frame.qualname else name
-        return UserFunction(name, qualname, node, defaults, kw_defaults, self.frame, local, declared=declared)
+        return UserFunction(name, qualname, node, defaults, kw_defaults, self.frame, local, declared=declared,
+                            generator=generator is not None)
 
     def call_user(self, function: UserFunction, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         if self.depth >= python.MAX_CALL_DEPTH:
@@ -584,6 +592,8 @@ class Interpreter:
                                span=self.span(node), hint="write the recursion as a loop")
         frame = Frame(python.bind_arguments(function, args, kwargs), function.closure, function.local,
                       function.qualname, function, declared=function.declared)
+        if function.generator and isinstance(function.node, ast.FunctionDef):  # its body runs as it is iterated
+            return Lazy(f"generator object {function.qualname}", self.resumed(frame, function.node.body))
         caller, statement = self.frame, self.node
         self.frame = frame
         self.depth += 1
@@ -597,6 +607,82 @@ class Interpreter:
         finally:
             self.frame, self.node = caller, statement
             self.depth -= 1
+
+    def resumed(self, frame: Frame, body: list[ast.stmt]) -> Iterator[Any]:
+        """A generator of the file: each item runs its body in its own scope up to the next `yield`,
+        then the caller's scope is the running one again."""
+        steps = self.suspended(body)
+        while True:
+            caller, statement = self.frame, self.node
+            if self.depth >= python.MAX_CALL_DEPTH:
+                raise LimitProblem(f"generators and calls nest more than {python.MAX_CALL_DEPTH:,} deep", source=self.source,
+                                   span=self.span(statement or body[0]), hint="write the recursion as a loop")
+            self.frame = frame
+            self.depth += 1
+            try:
+                item = next(steps)
+            except (StopIteration, Return):
+                return
+            finally:
+                self.frame, self.node = caller, statement
+                self.depth -= 1
+            yield item
+
+    def suspended(self, body: list[ast.stmt]) -> Iterator[Any]:
+        """The statements of a generator's body, as a Python generator that stops at each `yield`
+        (python.misplaced_yield has made sure every `yield` is a statement of for/while/if/with)."""
+        for statement in body:
+            if not python.holds_yield(statement):
+                self.statement(statement)
+                continue
+            self.tick(statement)
+            self.node = statement
+            if isinstance(statement, ast.Expr):
+                written = statement.value
+                value = None if written.value is None else self.expression(written.value)  # type: ignore[attr-defined]
+                if isinstance(written, ast.YieldFrom):
+                    yield from self.each(value, written)
+                else:
+                    yield value
+            elif isinstance(statement, ast.If):
+                yield from self.suspended(statement.body if self.truth(self.expression(statement.test), statement.test)
+                                          else statement.orelse)
+            elif isinstance(statement, ast.With):
+                yield from self.suspended_with(statement)
+            else:
+                yield from self.suspended_loop(statement)  # type: ignore[arg-type]
+
+    def suspended_loop(self, node: ast.For | ast.While) -> Iterator[Any]:
+        items = self.each(self.expression(node.iter), node) if isinstance(node, ast.For) else None
+        while True:
+            if items is not None:
+                item = next(items, _END)
+                if item is _END:
+                    break
+                self.assign(node.target, item)  # type: ignore[union-attr]
+            else:
+                self.tick(node)
+                if not self.truth(self.expression(node.test), node.test):  # type: ignore[union-attr]
+                    break
+            try:
+                yield from self.suspended(node.body)
+            except Break:
+                return
+            except Continue:
+                continue
+        yield from self.suspended(node.orelse)
+
+    def suspended_with(self, node: ast.With) -> Iterator[Any]:
+        manager = node.items[0].context_expr if len(node.items) == 1 and node.items[0].optional_vars is None else None
+        value = self.expression(manager.func) if isinstance(manager, ast.Call) else None
+        if not (isinstance(value, Function) and value.name in ("no_grad", "enable_grad")):
+            raise self.refuse(node, "only `with torch.no_grad():` and `with torch.enable_grad():` are supported")
+        before = self.graph.grad_enabled
+        self.graph.grad_enabled = value.name == "enable_grad"
+        try:
+            yield from self.suspended(node.body)
+        finally:
+            self.graph.grad_enabled = before
 
     # --- iteration and truth, as Python has them ---
 

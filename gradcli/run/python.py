@@ -93,6 +93,7 @@ class UserFunction:
     local: frozenset[str] = field(default_factory=frozenset)
     owner: UserClass | None = None  # the class whose body defined it (super() starts after it)
     declared: dict[str, str] = field(default_factory=dict)  # its `global` and `nonlocal` names
+    generator: bool = False  # a `def` with `yield`: a call makes a generator, run as it is iterated
 
     def __repr__(self) -> str:
         return f"<function {self.qualname} at {address(self)}>"
@@ -250,6 +251,45 @@ def scope_of(body: list[ast.stmt], arguments: ast.arguments | None) -> tuple[fro
             generator = node
         stack.extend(ast.iter_child_nodes(node))
     return frozenset(names - set(declared)), generator
+
+
+_GENERATOR_STATEMENTS = (ast.For, ast.While, ast.If, ast.With)
+
+
+def holds_yield(node: ast.AST) -> bool:
+    """Whether a `yield` of this function is in the node (not in a function or class inside it)."""
+    stack = [node]
+    while stack:
+        each = stack.pop()
+        if isinstance(each, (ast.Yield, ast.YieldFrom)):
+            return True
+        if each is not node and isinstance(each, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(each))
+    return False
+
+
+def misplaced_yield(body: list[ast.stmt]) -> ast.AST | None:
+    """The first `yield` a generator of the run cannot suspend at: one that is not a statement of
+    its own (`x = yield v`), or one inside `try` or another statement than for/while/if/with."""
+    for statement in body:
+        if not holds_yield(statement):
+            continue
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, (ast.Yield, ast.YieldFrom)):
+            value = statement.value.value
+            if value is not None and holds_yield(value):
+                return value
+            continue
+        if not isinstance(statement, _GENERATOR_STATEMENTS):
+            return statement
+        heads = [statement.iter] if isinstance(statement, ast.For) else (
+            [statement.test] if isinstance(statement, (ast.While, ast.If)) else [i.context_expr for i in statement.items])
+        if any(holds_yield(head) for head in heads):
+            return statement
+        found = misplaced_yield(statement.body) or misplaced_yield(getattr(statement, "orelse", []))
+        if found is not None:
+            return found
+    return None
 
 
 def declarations(body: list[ast.stmt]) -> dict[str, str]:
