@@ -1748,6 +1748,8 @@ class Interpreter:
             return python.call_random(self, name, args, kwargs, node)
         if function.module == "torch.utils.data":
             return torch_data.call(self, name, args, kwargs, node)
+        if function.module == "torch.nn.functional" and name == "dropout":
+            return self.dropout(args, kwargs, node)
         if function.module == "math" and all(isinstance(a, (int, float, Tensor)) for a in args) and hasattr(math, name):
             return _math(name, [a.scalar() if isinstance(a, Tensor) else a for a in args])
         if name in _CONSTRUCTORS:
@@ -1755,6 +1757,30 @@ class Interpreter:
         if FUNCTIONS.get(name) is None and lowering.find(f"{function.module}.{name}") is None:
             raise self.refuse(node, f"'{function.module}.{name}' is not supported")
         return self.call_op(f"{function.module}.{name}", args, kwargs, node)
+
+    def dropout(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """F.dropout(input, p, training, inplace) as PyTorch's CPU path: input * noise, the noise
+        bernoulli(1 - p) (a float64 uniform from a 64-bit draw per element, kept below 1 - p) divided by
+        1 - p in the input's dtype (MulBackward0); p=0, eval or an empty input: the input itself."""
+        bound = {"p": 0.5, "training": True, "inplace": False,
+                 **python.bind_by_name("dropout", ["input", "p", "training", "inplace"], args, kwargs)}
+        x, p = bound.get("input"), bound["p"]
+        if isinstance(p, (int, float)) and not isinstance(p, bool) and not 0.0 <= p <= 1.0:
+            raise TorchError("ValueError", f"dropout probability has to be between 0 and 1, but got {p}")
+        if not isinstance(x, Tensor) or not bound["training"] or p == 0 or not x.data.size:
+            return self.call_op("torch.nn.functional.dropout", args, kwargs, node)
+        if bound["inplace"]:
+            raise self.refuse(node, "dropout(..., inplace=True) in training mode is not supported",
+                              "PyTorch multiplies the input in place; write inplace=False")
+        if x.data.dtype.kind != "f":
+            raise self.refuse(node, f"dropout of a {x.data.dtype.name} tensor is not supported")
+        kind = x.data.dtype.type
+        if p == 1:
+            noise = np.zeros((), dtype=x.data.dtype)
+        else:
+            keep = self.generator.unit(x.data.size, FLOAT64).reshape(x.data.shape) < 1 - float(p)
+            noise = keep.astype(x.data.dtype) / kind(1 - float(p))
+        return self.binary("*", x, Tensor(self.graph, noise), node)
 
     def call_op(self, spelled: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """A call of the op table, lowered as every way in lowers it (gradcli.lowering); what gradcli

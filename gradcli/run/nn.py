@@ -338,10 +338,8 @@ class Dropout(Module):
         return f"p={self.settings['p']}, inplace={self.settings['inplace']}"
 
     def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
-        if not self.training or self.settings["p"] == 0:
-            return args[0]
-        raise interpreter.refuse(node, "nn.Dropout in training mode (p > 0) is not supported yet: its mask is drawn "
-                                       "by PyTorch's bernoulli kernel", "call model.eval() first, or p=0")
+        (x,) = _bind("Dropout.forward", ["input"], {}, args, kwargs).values()
+        return interpreter.dropout([x, self.settings["p"], self.training, self.settings["inplace"]], {}, node)
 
 
 class Embedding(Module):
