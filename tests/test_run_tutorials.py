@@ -27,7 +27,6 @@ EXPECTED = ROOT / "tests" / "reference" / "run" / "tutorials"
 ADDRESS = re.compile(r"0x[0-9a-f]+|(?<=id\(Z\): )[0-9]+")  # (d2l_ndarray prints id(Z), an address too)
 
 REFUSED: dict[str, str] = {  # the file: the words of gradcli's exit-2 error that name the construct
-    "d2l_dropout": "nn.Dropout in training mode (p > 0) is not supported yet",
     "pt_blitz_tensor_2018": "torch.empty: an uninitialized tensor is not supported",
     "pt_former_torchies_nn": "'torch.nn.MaxPool2d' is not supported",
     "pt_former_torchies_tensor": "torch.empty: an uninitialized tensor is not supported",
