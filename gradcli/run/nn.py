@@ -405,6 +405,43 @@ class Embedding(Module):
         return interpreter.call_op("torch.nn.functional.embedding", [x, self.params["weight"]], settings, node)
 
 
+def _pool(label: str, function: str, params: list[tuple[str, Any]], shown: list[str], single: bool = False,
+          base: str = "") -> type[Module]:
+    """nn.MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool/AdaptiveMaxPool: F.<function> with the module's
+    settings; a stride left out is the kernel's (as PyTorch's __init__ sets it), AvgPool1d keeps 1-tuples."""
+    names = [name for name, _ in params]
+    defaults = {name: value for name, value in params if name not in ("kernel_size", "output_size")}
+
+    class Pool(Module):
+        def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+            Module.__init__(self)
+            self.settings = _bind(f"{base or label}.__init__", names, defaults, args, kwargs)
+            if "stride" in self.settings and self.settings["stride"] is None:
+                self.settings["stride"] = self.settings["kernel_size"]
+            if single:
+                for name in ("kernel_size", "stride", "padding"):
+                    self.settings[name] = _tuple(self.settings[name], 1)
+            self.fields.update(self.settings)
+
+        def extra_repr(self) -> str:
+            return ", ".join(f"{name}={self.settings[name]}" for name in shown)
+
+        def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+            (x,) = _bind(f"{label}.forward", ["input"], {}, args, kwargs).values()
+            return interpreter.call_op(f"torch.nn.functional.{function}", [x], _clean(self.settings), node)
+
+    Pool.label = label
+    Pool.__name__ = label
+    return Pool
+
+
+_MAX_POOL = [("kernel_size", None), ("stride", None), ("padding", 0), ("dilation", 1), ("return_indices", False),
+             ("ceil_mode", False)]
+_MAX_SHOWN = ["kernel_size", "stride", "padding", "dilation", "ceil_mode"]
+_AVG_POOL = [("kernel_size", None), ("stride", None), ("padding", 0), ("ceil_mode", False), ("count_include_pad", True),
+             ("divisor_override", None)]
+_AVG_SHOWN = ["kernel_size", "stride", "padding"]
+
 _LOSS = [("size_average", None), ("reduce", None), ("reduction", "mean")]
 
 
@@ -417,6 +454,19 @@ MODULES: dict[str, type[Module]] = {
     "Conv3d": _conv(3),
     "Dropout": Dropout,
     "Embedding": Embedding,
+    "MaxPool1d": _pool("MaxPool1d", "max_pool1d", _MAX_POOL, _MAX_SHOWN, base="_MaxPoolNd"),
+    "MaxPool2d": _pool("MaxPool2d", "max_pool2d", _MAX_POOL, _MAX_SHOWN, base="_MaxPoolNd"),
+    "MaxPool3d": _pool("MaxPool3d", "max_pool3d", _MAX_POOL, _MAX_SHOWN, base="_MaxPoolNd"),
+    "AvgPool1d": _pool("AvgPool1d", "avg_pool1d", _AVG_POOL[:-1], _AVG_SHOWN, single=True),
+    "AvgPool2d": _pool("AvgPool2d", "avg_pool2d", _AVG_POOL, _AVG_SHOWN),
+    "AvgPool3d": _pool("AvgPool3d", "avg_pool3d", _AVG_POOL, _AVG_SHOWN),
+    "AdaptiveAvgPool1d": _pool("AdaptiveAvgPool1d", "adaptive_avg_pool1d", [("output_size", None)], ["output_size"],
+                                  base="_AdaptiveAvgPoolNd"),
+    "AdaptiveAvgPool2d": _pool("AdaptiveAvgPool2d", "adaptive_avg_pool2d", [("output_size", None)], ["output_size"],
+                                  base="_AdaptiveAvgPoolNd"),
+    "AdaptiveMaxPool2d": _pool("AdaptiveMaxPool2d", "adaptive_max_pool2d", [("output_size", None),
+                                                                            ("return_indices", False)], ["output_size"],
+                                  base="_AdaptiveMaxPoolNd"),
     "ReLU": _simple("ReLU", "relu", [("inplace", False)], []),
     "Tanh": _simple("Tanh", "tanh", [], []),
     "Sigmoid": _simple("Sigmoid", "sigmoid", [], []),
@@ -531,6 +581,17 @@ def construct(interpreter: Interpreter, native: NativeClass, args: Args, kwargs:
 
 # --- what a file reads and calls on a module -------------------------------------------------------
 
+# what PyTorch 2.13's nn.Module has (dir(nn.Module)): a name of these that gradcli's run lacks is its refusal
+MODULE_API = frozenset({
+    "add_module", "apply", "bfloat16", "buffers", "call_super_init", "children", "compile", "cpu", "cuda", "double",
+    "dump_patches", "eval", "extra_repr", "float", "forward", "get_buffer", "get_extra_state", "get_parameter",
+    "get_submodule", "half", "ipu", "load_state_dict", "modules", "mtia", "named_buffers", "named_children",
+    "named_modules", "named_parameters", "parameters", "register_backward_hook", "register_buffer",
+    "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
+    "register_full_backward_pre_hook", "register_load_state_dict_post_hook", "register_load_state_dict_pre_hook",
+    "register_module", "register_parameter", "register_state_dict_post_hook", "register_state_dict_pre_hook",
+    "requires_grad_", "set_extra_state", "set_submodule", "share_memory", "state_dict", "to", "to_empty", "train",
+    "type", "xpu", "zero_grad", "training", "_parameters", "_buffers", "_forward_hooks", "_backward_hooks"})
 _MODULE_METHODS = frozenset({"parameters", "named_parameters", "children", "named_children", "modules", "zero_grad",
                              "train", "eval", "state_dict", "forward", "to", "cpu", "requires_grad_", "add_module",
                              "register_module", "apply"})
