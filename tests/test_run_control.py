@@ -136,6 +136,8 @@ def test_an_error_comes_after_what_was_printed_before_it(tmp_path):
     ("class A(metaclass=type):\n    pass\n", ["metaclass", "line 1"]),
     ("class Problem(Exception):\n    pass\n", ["a subclass of <class 'Exception'> is not supported", "line 1"]),
     ("nonlocal g\n", ["'nonlocal' at the module's level is not supported", "line 1"]),
+    ("import torch.nn as nn\nm = nn.Linear(2, 2)\nm.register_forward_hook(print)\n",
+     ["'.register_forward_hook' of a module is not supported", "line 3"]),
     ("def f(g):\n    global g\nf(1)\n", ["'g' is a parameter and declared global", "line 1"]),
     ("def f():\n    try:\n        yield 1\n    finally:\n        pass\n", ["a 'yield' here is not supported", "line 2"]),
     ("async def f():\n    await g()\n", ["an async function is not supported", "line 1"]),

@@ -1031,6 +1031,9 @@ class Interpreter:
             found, value = torch_nn.attribute(self, owner, name, node)
             if found:
                 return value
+            if name in torch_nn.MODULE_API:  # PyTorch has it; gradcli's run does not (not the file's AttributeError)
+                raise self.refuse(node, f"'.{name}' of a module is not supported",
+                                  "the README lists what gradcli run's nn.Module has")
         raise TorchError("AttributeError", f"'{_type_name(owner)}' object has no attribute '{name}'")
 
     def super_attribute(self, owner: Super, name: str, node: ast.AST) -> Any:
@@ -1537,6 +1540,14 @@ class Interpreter:
         return self.attribute_of(owner, node.attr, node)
 
     def attribute_of(self, owner: Any, name: str, node: ast.AST) -> Any:
+        if name == "__class__" and not isinstance(owner, (Module, UserClass, torch_nn.NativeClass)):
+            if isinstance(owner, (Instance, torch_nn.Module)) and owner.cls is not None:
+                return owner.cls
+            return python.type_of(owner)  # (m.__class__.__name__, as weight-init functions test a layer's kind)
+        if name == "__name__":
+            named = python.name_of(owner)
+            if named is not None:
+                return named
         if isinstance(owner, Module):
             path = f"{owner.path}.{name}"
             native = torch_nn.nn_class(name) if owner.path == "torch.nn" else (

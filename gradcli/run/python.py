@@ -596,6 +596,21 @@ def _type_of(value: Any) -> Any:
     return TypeOf(type_name(value))
 
 
+def type_of(value: Any) -> Any:
+    return _type_of(value)
+
+
+def name_of(value: Any) -> str | None:
+    """x.__name__ of a class or a function (its name, as Python's), None for anything else."""
+    from gradcli.run import nn as torch_nn
+
+    if isinstance(value, (UserClass, UserFunction, torch_nn.NativeClass)):
+        return value.name
+    if isinstance(value, TypeOf):
+        return str.__str__(value).rsplit(".", 1)[-1]
+    return None
+
+
 _QUALIFIED = {"Tensor": "torch.Tensor", "Size": "torch.Size", "Dtype": "torch.dtype", "ndarray": "numpy.ndarray"}
 
 
@@ -960,7 +975,8 @@ METHODS: dict[type, frozenset[str]] = {
     dict: frozenset({"items", "keys", "values", "get", "pop", "update", "setdefault", "copy", "clear"}),
     set: frozenset({"add", "discard", "remove", "pop", "copy", "clear", "update"}),
     str: frozenset({"format", "join", "upper", "lower", "strip", "lstrip", "rstrip", "split", "replace", "startswith",
-                    "endswith", "title", "capitalize"}),
+                    "endswith", "title", "capitalize", "find", "rfind", "index", "rindex", "count", "isdigit", "isalpha",
+                    "isalnum", "isspace", "splitlines", "partition", "rpartition"}),
 }
 
 
