@@ -314,7 +314,11 @@ def _simple(label: str, function: str | None, params: list[tuple[str, Any]], sho
                 self.fields[name] = value
 
         def extra_repr(self) -> str:
-            return ", ".join(f"{name}={self.settings[name]}" for name in (names if shown is None else shown))
+            listed = list(names if shown is None else shown)
+            if self.settings.get("inplace") and "inplace" not in listed:  # (PyTorch shows it only when set)
+                listed.append("inplace")
+            return ", ".join(f"{name}={self.settings[name]!r}" if isinstance(self.settings[name], str)
+                             else f"{name}={self.settings[name]}" for name in listed)
 
         def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
             if function is None:  # Identity, Dropout in eval or p=0
@@ -445,6 +449,65 @@ _AVG_SHOWN = ["kernel_size", "stride", "padding"]
 _LOSS = [("size_average", None), ("reduce", None), ("reduction", "mean")]
 
 
+class LayerNorm(Module):
+    """nn.LayerNorm: F.layer_norm over the last dims, its weight ones and its bias zeros (parameters)."""
+
+    label = "LayerNorm"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        bound = _bind("LayerNorm.__init__", ["normalized_shape", "eps", "elementwise_affine", "bias", "device", "dtype"],
+                      {"eps": 1e-05, "elementwise_affine": True, "bias": True, "device": None, "dtype": None},
+                      args, kwargs)
+        given = bound["normalized_shape"]
+        self.shape = tuple(int(n) for n in given) if isinstance(given, (tuple, list)) else (int(given),)
+        self.eps, self.affine = bound["eps"], bool(bound["elementwise_affine"])
+        self.has_bias = self.affine and bool(bound["bias"])
+        dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
+        interpreter.check_items(math.prod(self.shape), interpreter.call_node or interpreter.node or ast.Pass())
+        self.fields.update(normalized_shape=self.shape, eps=self.eps, elementwise_affine=self.affine)
+        if self.affine:
+            self.set(interpreter, "weight", parameter(interpreter, Tensor(interpreter.graph, np.ones(self.shape, dtype))))
+        else:
+            self.params["weight"] = None
+        if self.has_bias:
+            self.set(interpreter, "bias", parameter(interpreter, Tensor(interpreter.graph, np.zeros(self.shape, dtype))))
+        else:
+            self.params["bias"] = None
+
+    def extra_repr(self) -> str:
+        return f"{self.shape}, eps={self.eps}, elementwise_affine={self.affine}, bias={self.has_bias}"
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        (x,) = _bind("LayerNorm.forward", ["input"], {}, args, kwargs).values()
+        given = {key: value for key, value in (("weight", self.params["weight"]), ("bias", self.params["bias"]))
+                 if value is not None}
+        return interpreter.call_op("torch.nn.functional.layer_norm", [x],
+                                   {"normalized_shape": self.shape, **given, "eps": self.eps}, node)
+
+
+class PReLU(Module):
+    label = "PReLU"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        bound = _bind("PReLU.__init__", ["num_parameters", "init", "device", "dtype"],
+                      {"num_parameters": 1, "init": 0.25, "device": None, "dtype": None}, args, kwargs)
+        self.count = int(bound["num_parameters"])
+        interpreter.check_items(self.count, interpreter.call_node or interpreter.node or ast.Pass())
+        dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
+        self.fields["num_parameters"] = self.count
+        weight = np.full((self.count,), bound["init"], dtype=dtype)
+        self.set(interpreter, "weight", parameter(interpreter, Tensor(interpreter.graph, weight)))
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.count}"
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        (x,) = _bind("PReLU.forward", ["input"], {}, args, kwargs).values()
+        return interpreter.call_op("torch.nn.functional.prelu", [x, self.params["weight"]], {}, node)
+
+
 MODULES: dict[str, type[Module]] = {
     "Module": Module,
     "Linear": Linear,
@@ -454,6 +517,31 @@ MODULES: dict[str, type[Module]] = {
     "Conv3d": _conv(3),
     "Dropout": Dropout,
     "Embedding": Embedding,
+    "LayerNorm": LayerNorm,
+    "PReLU": PReLU,
+    "GELU": _simple("GELU", "gelu", [("approximate", "none")]),
+    "ELU": _simple("ELU", "elu", [("alpha", 1.0), ("inplace", False)], ["alpha"]),
+    "CELU": _simple("CELU", "celu", [("alpha", 1.0), ("inplace", False)], ["alpha"]),
+    "SELU": _simple("SELU", "selu", [("inplace", False)], []),
+    "SiLU": _simple("SiLU", "silu", [("inplace", False)], []),
+    "Mish": _simple("Mish", "mish", [("inplace", False)], []),
+    "ReLU6": _simple("ReLU6", "relu6", [("inplace", False)], []),
+    "Hardtanh": _simple("Hardtanh", "hardtanh", [("min_val", -1.0), ("max_val", 1.0), ("inplace", False)],
+                        ["min_val", "max_val"]),
+    "Hardsigmoid": _simple("Hardsigmoid", "hardsigmoid", [("inplace", False)], []),
+    "Hardswish": _simple("Hardswish", "hardswish", [("inplace", False)], []),
+    "Softplus": _simple("Softplus", "softplus", [("beta", 1.0), ("threshold", 20.0)]),
+    "LogSigmoid": _simple("LogSigmoid", "logsigmoid", [], []),
+    "Softsign": _simple("Softsign", "softsign", [], []),
+    "Tanhshrink": _simple("Tanhshrink", "tanhshrink", [], []),
+    "Softmin": _simple("Softmin", "softmin", [("dim", None)]),
+    "GLU": _simple("GLU", "glu", [("dim", -1)]),
+    "Threshold": _simple("Threshold", "threshold", [("threshold", None), ("value", None), ("inplace", False)],
+                         ["threshold", "value"]),
+    "BCELoss": _simple("BCELoss", "binary_cross_entropy", [("weight", None), *_LOSS], []),
+    "SmoothL1Loss": _simple("SmoothL1Loss", "smooth_l1_loss", [*_LOSS, ("beta", 1.0)], []),
+    "HuberLoss": _simple("HuberLoss", "huber_loss", [("reduction", "mean"), ("delta", 1.0)], []),
+    "KLDivLoss": _simple("KLDivLoss", "kl_div", [*_LOSS, ("log_target", False)], []),
     "MaxPool1d": _pool("MaxPool1d", "max_pool1d", _MAX_POOL, _MAX_SHOWN, base="_MaxPoolNd"),
     "MaxPool2d": _pool("MaxPool2d", "max_pool2d", _MAX_POOL, _MAX_SHOWN, base="_MaxPoolNd"),
     "MaxPool3d": _pool("MaxPool3d", "max_pool3d", _MAX_POOL, _MAX_SHOWN, base="_MaxPoolNd"),
