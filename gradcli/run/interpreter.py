@@ -86,6 +86,7 @@ TIMEOUT = 60.0  # seconds of one run (--timeout)
 _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
             "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
             "torch.masked", "torch.fft", "numpy", "numpy.linalg", "numpy.random", "torch.nn.init", "math", "torch.autograd.functional", "random"}
+TORCH_VERSION = "2.13.0+cpu"  # the PyTorch whose behaviour gradcli run follows (its CPU build)
 _END = object()  # (what a loop's iterator gives when it has no more)
 _FUTURE = {"nested_scopes", "generators", "division", "absolute_import", "with_statement", "print_function",
            "unicode_literals", "generator_stop", "annotations"}
@@ -227,10 +228,23 @@ class BackwardCall:
     line: int = 0
 
 
+@dataclass(frozen=True)
+class GradMode:
+    """What torch.no_grad(), enable_grad() and set_grad_enabled(mode) give: a context (and a decorator)."""
+
+    enabled: bool
+    name: str
+    before: bool | None = None  # set_grad_enabled's: the mode before the call set it
+
+    def __repr__(self) -> str:
+        return f"<torch.autograd.grad_mode.{self.name} object at {python.address(self)}>"
+
+
 _CONSTRUCTORS = {"tensor", "as_tensor", "array", "ones", "zeros", "ones_like", "zeros_like", "full", "full_like", "eye",
                  "arange", "linspace", "empty", "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed",
                  "randperm", "initial_seed", "normal",
-                 "no_grad", "enable_grad", "grad", "backward", "is_tensor", "from_numpy"}
+                 "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "grad", "backward", "is_tensor",
+                 "from_numpy"}
 _KINDS = {bool: lowering.BOOL, int: lowering.INT, float: lowering.FLOAT, type(None): lowering.NONE, str: lowering.STR,
           list: lowering.LIST, tuple: lowering.TUPLE, Size: lowering.TUPLE}
 _RANDOM = {"rand", "randn", "randint", "rand_like", "randn_like", "randperm", "manual_seed", "initial_seed", "normal"}
@@ -329,6 +343,7 @@ class Interpreter:
 
     def run(self, tree: ast.Module) -> None:
         self.deadline = time.monotonic() + self.timeout
+        reprs.set_printoptions(profile="default")  # (a run starts from PyTorch's defaults)
         try:
             self.block(tree.body)
         finally:
@@ -491,11 +506,29 @@ class Interpreter:
         return False
 
     def do_FunctionDef(self, node: ast.FunctionDef) -> None:
-        if node.decorator_list and not (self.frame.is_class and len(node.decorator_list) == 1
-                                        and isinstance(node.decorator_list[0], ast.Name)
-                                        and node.decorator_list[0].id == "staticmethod"):
-            raise self.refuse(node.decorator_list[0], "a decorator is not supported")
-        self.scope_of(node.name)[node.name] = self.function(node, node.name, node.body)
+        decorators = node.decorator_list
+        if self.frame.is_class and len(decorators) == 1 and isinstance(decorators[0], ast.Name) \
+                and decorators[0].id == "staticmethod":
+            decorators = []
+        modes = [self.decorator_mode(written) for written in decorators]
+        function = self.function(node, node.name, node.body)
+        if modes:
+            if function.generator:
+                raise self.refuse(decorators[0], "a grad-mode decorator of a generator function is not supported")
+            function.grad_mode = modes[0]  # (the outermost decorator's mode is the one the body runs in)
+        self.scope_of(node.name)[node.name] = function
+
+    def decorator_mode(self, written: ast.expr) -> bool:
+        """@torch.no_grad() / @torch.enable_grad() (or without the parentheses): the mode the body runs in."""
+        dotted = written.func if isinstance(written, ast.Call) else written
+        named = isinstance(dotted, ast.Attribute) or (isinstance(dotted, ast.Name) and dotted.id not in _PYTHON_BUILTINS)
+        value = self.expression(written) if named else None
+        if isinstance(value, Function) and value.module == "torch" and value.name in ("no_grad", "enable_grad"):
+            return value.name == "enable_grad"
+        if isinstance(value, GradMode) and value.name != "set_grad_enabled":
+            return value.enabled
+        raise self.refuse(written, "a decorator is not supported", "gradcli run takes @torch.no_grad() and "
+                                                                   "@torch.enable_grad(), and @staticmethod in a class")
 
     def do_Global(self, node: ast.Global) -> None:
         """(Read where the function is made: its body's names go to the module's scope.)"""
@@ -594,9 +627,11 @@ class Interpreter:
                       function.qualname, function, declared=function.declared)
         if function.generator and isinstance(function.node, ast.FunctionDef):  # its body runs as it is iterated
             return Lazy(f"generator object {function.qualname}", self.resumed(frame, function.node.body))
-        caller, statement = self.frame, self.node
+        caller, statement, mode = self.frame, self.node, self.graph.grad_enabled
         self.frame = frame
         self.depth += 1
+        if function.grad_mode is not None:
+            self.graph.grad_enabled = function.grad_mode
         try:
             if isinstance(function.node, ast.Lambda):
                 return self.expression(function.node.body)
@@ -607,6 +642,8 @@ class Interpreter:
         finally:
             self.frame, self.node = caller, statement
             self.depth -= 1
+            if function.grad_mode is not None:
+                self.graph.grad_enabled = mode
 
     def resumed(self, frame: Frame, body: list[ast.stmt]) -> Iterator[Any]:
         """A generator of the file: each item runs its body in its own scope up to the next `yield`,
@@ -673,12 +710,7 @@ class Interpreter:
         yield from self.suspended(node.orelse)
 
     def suspended_with(self, node: ast.With) -> Iterator[Any]:
-        manager = node.items[0].context_expr if len(node.items) == 1 and node.items[0].optional_vars is None else None
-        value = self.expression(manager.func) if isinstance(manager, ast.Call) else None
-        if not (isinstance(value, Function) and value.name in ("no_grad", "enable_grad")):
-            raise self.refuse(node, "only `with torch.no_grad():` and `with torch.enable_grad():` are supported")
-        before = self.graph.grad_enabled
-        self.graph.grad_enabled = value.name == "enable_grad"
+        before = self.enter_grad_mode(node)
         try:
             yield from self.suspended(node.body)
         finally:
@@ -777,18 +809,25 @@ class Interpreter:
             self.names[alias.asname or alias.name] = value
 
     def with_block(self, node: ast.With) -> None:
-        if len(node.items) != 1 or node.items[0].optional_vars is not None:
-            raise self.refuse(node, "only `with torch.no_grad():` is supported")
-        manager = node.items[0].context_expr
-        value = self.expression(manager.func) if isinstance(manager, ast.Call) else None
-        if not (isinstance(value, Function) and value.name in ("no_grad", "enable_grad")):
-            raise self.refuse(manager, "only `with torch.no_grad():` and `with torch.enable_grad():` are supported")
-        before = self.graph.grad_enabled
-        self.graph.grad_enabled = value.name == "enable_grad"
+        before = self.enter_grad_mode(node)
         try:
             self.block(node.body)
         finally:
             self.graph.grad_enabled = before
+
+    def enter_grad_mode(self, node: ast.With) -> bool:
+        """`with torch.no_grad():`, `torch.enable_grad()`, `torch.set_grad_enabled(mode)`: the mode the
+        block runs in set, and the one to restore after it returned (set_grad_enabled's is the mode
+        before the call, which set it already, as PyTorch's)."""
+        if len(node.items) != 1 or node.items[0].optional_vars is not None:
+            raise self.refuse(node, "only `with torch.no_grad():` is supported")
+        manager = self.expression(node.items[0].context_expr)
+        if not isinstance(manager, GradMode):
+            raise self.refuse(node.items[0].context_expr, "only `with torch.no_grad():`, `torch.enable_grad()` and "
+                                                          "`torch.set_grad_enabled(mode)` are supported")
+        before = self.graph.grad_enabled if manager.before is None else manager.before
+        self.graph.grad_enabled = manager.enabled
+        return before
 
     def assign(self, target: ast.expr, value: Any) -> None:
         if isinstance(target, ast.Name):
@@ -1548,6 +1587,8 @@ class Interpreter:
             named = python.name_of(owner)
             if named is not None:
                 return named
+        if name == "__version__" and isinstance(owner, Module) and owner.path == "torch":
+            return TORCH_VERSION
         if isinstance(owner, Module):
             path = f"{owner.path}.{name}"
             native = torch_nn.nn_class(name) if owner.path == "torch.nn" else (
@@ -1562,7 +1603,7 @@ class Interpreter:
                 return MemoryFormat(name)
             if name in _CONSTANTS and name != "newaxis":
                 return _CONSTANTS[name]
-            if (owner.path, name) in _PLATFORM or (owner.path == "torch" and name in _LEGACY) or (
+            if (owner.path, name) in _PLATFORM or (owner.path == "torch" and name in (*_LEGACY, "set_printoptions")) or (
                     owner.path == "torch.utils.data" and name in _DATA) or (
                     (owner.path, name) == ("torch.autograd", "Variable")):
                 return Function(owner.path, name)
@@ -1747,8 +1788,8 @@ class Interpreter:
                               "give the values: torch.tensor([...]), torch.ones(...), torch.arange(...)")
         if name in _RANDOM and function.module == "torch":
             return self.random(name, args, kwargs, node)
-        if name in ("no_grad", "enable_grad"):
-            raise self.refuse(node, f"{name}() is only supported as `with torch.{name}():`")
+        if name in ("no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled") and function.module == "torch":
+            return self.grad_mode(name, args, kwargs)
         if function.module == "torch.autograd" and name == "grad":
             return self.autograd_grad(args, kwargs, node)
         if function.module == "torch.autograd" and name == "backward":
@@ -1761,6 +1802,8 @@ class Interpreter:
             return torch_data.call(self, name, args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "dropout":
             return self.dropout(args, kwargs, node)
+        if function.module == "torch" and name == "set_printoptions":
+            return self.set_printoptions(args, kwargs, node)
         if function.module == "math" and all(isinstance(a, (int, float, Tensor)) for a in args) and hasattr(math, name):
             return _math(name, [a.scalar() if isinstance(a, Tensor) else a for a in args])
         if name in _CONSTRUCTORS:
@@ -1768,6 +1811,39 @@ class Interpreter:
         if FUNCTIONS.get(name) is None and lowering.find(f"{function.module}.{name}") is None:
             raise self.refuse(node, f"'{function.module}.{name}' is not supported")
         return self.call_op(f"{function.module}.{name}", args, kwargs, node)
+
+    def grad_mode(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if name == "is_grad_enabled":
+            python.bind_by_name(name, [], args, kwargs)
+            return self.graph.grad_enabled
+        if name != "set_grad_enabled":
+            python.bind_by_name(name, [], args, kwargs)
+            return GradMode(name == "enable_grad", name)
+        bound = python.bind_by_name(name, ["mode"], args, kwargs)
+        if "mode" not in bound:
+            raise PythonError("TypeError", "set_grad_enabled.__init__() missing 1 required positional argument: 'mode'")
+        if not isinstance(bound["mode"], bool):
+            raise TorchError("TypeError", f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
+                                          f"{_type_name(bound['mode'])}")
+        before, self.graph.grad_enabled = self.graph.grad_enabled, bound["mode"]  # set at the call, as PyTorch's
+        return GradMode(bound["mode"], name, before)
+
+    def set_printoptions(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
+        names = ["precision", "threshold", "edgeitems", "linewidth", "profile", "sci_mode"]
+        bound = python.bind_by_name("set_printoptions", names, args, kwargs)
+        for name in ("precision", "edgeitems", "linewidth"):
+            value = bound.get(name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000):
+                raise self.refuse(node, f"set_printoptions({name}={value!r}) is not supported",
+                                  f"gradcli run takes a {name} from 0 to 1,000")
+        threshold = bound.get("threshold")
+        if threshold is not None and not isinstance(threshold, (int, float)):
+            raise self.refuse(node, f"set_printoptions(threshold={threshold!r}) is not supported")
+        if bound.get("profile") not in (None, "default", "short", "full"):
+            raise self.refuse(node, f"set_printoptions(profile={bound['profile']!r}) is not supported",
+                              "PyTorch's profiles are 'default', 'short' and 'full'")
+        sci = bound.get("sci_mode")
+        reprs.set_printoptions(**{**bound, "sci_mode": None if sci is None else bool(sci)})
 
     def dropout(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """F.dropout(input, p, training, inplace) as PyTorch's CPU path: input * noise, the noise

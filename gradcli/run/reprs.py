@@ -26,9 +26,30 @@ from collections.abc import Sequence
 import numpy as np
 
 PRECISION = 4
-THRESHOLD = 1000
+THRESHOLD: float = 1000
 EDGE_ITEMS = 3
 LINE_WIDTH = 80
+SCI_MODE: bool | None = None  # None: chosen from the values; torch.set_printoptions(sci_mode=) forces it
+
+_PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}
+
+
+def set_printoptions(precision: int | None = None, threshold: float | None = None, edgeitems: int | None = None,
+                     linewidth: int | None = None, profile: str | None = None, sci_mode: bool | None = None) -> None:
+    """torch.set_printoptions, as PyTorch sets them: a profile first, then each option given; sci_mode
+    always (left out, it is chosen from the values again)."""
+    global PRECISION, THRESHOLD, EDGE_ITEMS, LINE_WIDTH, SCI_MODE
+    if profile in _PROFILES:
+        PRECISION, THRESHOLD, EDGE_ITEMS, LINE_WIDTH = _PROFILES[profile]
+    if precision is not None:
+        PRECISION = precision
+    if threshold is not None:
+        THRESHOLD = threshold
+    if edgeitems is not None:
+        EDGE_ITEMS = edgeitems
+    if linewidth is not None:
+        LINE_WIDTH = linewidth
+    SCI_MODE = sci_mode
 
 # dtypes PyTorch leaves unsaid: the default float, int64 and bool
 _UNSAID = ("float32", "int64", "bool")
@@ -50,7 +71,7 @@ class _Formatter:
         magnitudes = np.abs(shown).astype(np.float64)
         low, high = float(magnitudes.min()), float(magnitudes.max())
         self.int_mode = bool(np.all(shown == np.ceil(shown)))
-        self.sci_mode = high / low > 1000.0 or high > 1.0e8 or low < 1.0e-4
+        self.sci_mode = (high / low > 1000.0 or high > 1.0e8 or low < 1.0e-4) if SCI_MODE is None else bool(SCI_MODE)
         doubles = shown.astype(np.float64).tolist()
         if self.sci_mode:
             self.width = max(len(f"{v:.{PRECISION}e}") for v in doubles)
