@@ -743,6 +743,8 @@ class Interpreter:
             return value.items
         if isinstance(value, torch_nn.Sequential):
             return iter([m for m in value.children.values() if m is not None])
+        if isinstance(value, torch_nn.ModuleDict):
+            return iter(list(value.children))
         if isinstance(value, torch_data.DataLoader):
             return value.batches(self)
         if isinstance(value, (list, tuple, str, range, dict, set, type({}.keys()), type({}.values()),
@@ -1535,7 +1537,7 @@ class Interpreter:
                 return base[key]
             except (IndexError, TypeError, KeyError, ValueError, OverflowError) as problem:
                 raise python_error(problem) from None
-        if isinstance(base, torch_nn.Sequential):
+        if isinstance(base, (torch_nn.Sequential, torch_nn.ModuleDict)):
             return base.item(key)
         if isinstance(base, torch_data.TensorDataset):
             return torch_data.index(self, base, key, node)

@@ -287,6 +287,9 @@ class Sequential(Module):
             value = interpreter.call(module, [value], {}, node)
         return value
 
+    def __len__(self) -> int:
+        return len(self.children)
+
     def item(self, key: Any) -> Any:
         modules = list(self.children.values())
         if isinstance(key, slice):
@@ -298,6 +301,77 @@ class Sequential(Module):
             return modules[int(key)]
         except IndexError:
             raise TorchError("IndexError", f"index {key} is out of range") from None
+
+
+class ModuleList(Sequential):
+    """nn.ModuleList: children "0", "1", ... (indexing, iteration, len, append, extend, insert); no forward."""
+
+    label = "ModuleList"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        Module.__init__(self)
+        given = _bind("ModuleList.__init__", ["modules"], {"modules": None}, args, kwargs)["modules"]
+        if given is not None:
+            self.extend(interpreter, given)
+
+    def append(self, module: Any) -> None:
+        if not isinstance(module, Module):
+            raise TorchError("TypeError", f"{_tensor_type(module)} is not a Module subclass")
+        self.children[str(len(self.children))] = module
+
+    def extend(self, interpreter: Interpreter, modules: Any) -> None:
+        for module in interpreter.collect(modules, interpreter.call_node or interpreter.node or ast.Pass()):
+            self.append(module)
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        raise TorchError("NotImplementedError", f'Module [{self.type_name()}] is missing the required "forward" function')
+
+    def __repr__(self) -> str:
+        # PyTorch's ModuleList repr: a run of equal children is one line, "(0-2): 3 x Linear(...)"
+        shown = [repr(module) for module in self.children.values()]
+        if not shown:
+            return self.type_name() + "()"
+        runs: list[list[Any]] = []
+        for index, text in enumerate(shown):
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = index
+            else:
+                runs.append([index, index, text])
+        lines = [_indented(f"({start}): {text}" if start == end else f"({start}-{end}): {end - start + 1} x {text}", 2)
+                 for start, end, text in runs]
+        return self.type_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+    __str__ = __repr__
+
+
+class ModuleDict(Module):
+    """nn.ModuleDict: children by key (indexing, iteration over the keys, len, in, keys, values, items)."""
+
+    label = "ModuleDict"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        given = _bind("ModuleDict.__init__", ["modules"], {"modules": None}, args, kwargs)["modules"]
+        if given is not None:
+            pairs = list(given.items()) if isinstance(given, dict) else interpreter.collect(given, interpreter.node or ast.Pass())
+            for key, module in pairs:
+                if not isinstance(module, Module):
+                    raise TorchError("TypeError", f"{_tensor_type(module)} is not a Module subclass")
+                self.children[str(key)] = module
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        raise TorchError("NotImplementedError", f'Module [{self.type_name()}] is missing the required "forward" function')
+
+    def item(self, key: Any) -> Any:
+        if key not in self.children:
+            raise PythonError("KeyError", repr(key))
+        return self.children[key]
+
+    def __len__(self) -> int:
+        return len(self.children)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.children
 
 
 def _simple(label: str, function: str | None, params: list[tuple[str, Any]], shown: list[str] | None = None
@@ -512,6 +586,8 @@ MODULES: dict[str, type[Module]] = {
     "Module": Module,
     "Linear": Linear,
     "Sequential": Sequential,
+    "ModuleList": ModuleList,
+    "ModuleDict": ModuleDict,
     "Conv1d": _conv(1),
     "Conv2d": _conv(2),
     "Conv3d": _conv(3),
@@ -697,6 +773,10 @@ def attribute(interpreter: Interpreter, module: Module, name: str, node: ast.AST
         return True, module.training
     if name in _MODULE_METHODS:
         return True, NativeMethod(module, name)
+    if (isinstance(module, ModuleList) and name in ("append", "extend", "insert")) or (
+            isinstance(module, ModuleDict) and name in ("keys", "values", "items")) or (
+            isinstance(module, Sequential) and name == "append"):
+        return True, NativeMethod(module, name)
     if isinstance(module, Linear) and name in ("in_features", "out_features"):
         return True, getattr(module, name)
     if module.label.startswith("Conv") and name in _CONV_FIELDS:
@@ -708,6 +788,30 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
                        node: ast.AST) -> Any:
     if name == "forward":
         return module.forward(interpreter, args, kwargs, node)
+    if isinstance(module, ModuleDict) and name in ("keys", "values", "items"):
+        _bind(name, [], {}, args, kwargs)
+        return {"keys": module.children.keys, "values": module.children.values, "items": module.children.items}[name]()
+    if name == "append" and isinstance(module, Sequential):
+        (added,) = _bind("append", ["module"], {}, args, kwargs).values()
+        if isinstance(module, ModuleList):
+            module.append(added)
+        else:
+            if not isinstance(added, Module):
+                raise TorchError("TypeError", f"module should be of type: {Module}")
+            module.children[str(len(module.children))] = added
+        return module
+    if isinstance(module, ModuleList) and name == "extend":
+        (given,) = _bind("extend", ["modules"], {}, args, kwargs).values()
+        module.extend(interpreter, given)
+        return module
+    if isinstance(module, ModuleList) and name == "insert":
+        index, added = _bind("insert", ["index", "module"], {}, args, kwargs).values()
+        items = list(module.children.values())
+        items.insert(int(index), added)
+        module.children = {}
+        for each in items:
+            module.append(each)
+        return None
     if name in ("parameters", "named_parameters"):
         bound = _bind(name, ["recurse"] if name == "parameters" else ["prefix", "recurse", "remove_duplicate"],
                       {"recurse": True, "prefix": "", "remove_duplicate": True}, args, kwargs)
