@@ -39,6 +39,7 @@ from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, MEMORY_FORMATS, METHODS, OP
 from gradcli.ops.core import rule_params, torch_dtype_name
 from gradcli.run import arrays, custom, functional, higher, python, random, reprs
 from gradcli.run import data as torch_data
+from gradcli.run import schedulers
 from gradcli.run import nn as torch_nn
 from gradcli.run.python import BUILTINS as _BUILTINS
 from gradcli.run.python import (
@@ -85,7 +86,8 @@ TIMEOUT = 60.0  # seconds of one run (--timeout)
 
 _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
             "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
-            "torch.masked", "torch.fft", "numpy", "numpy.linalg", "numpy.random", "torch.nn.init", "math", "torch.autograd.functional", "random"}
+            "torch.masked", "torch.fft", "numpy", "numpy.linalg", "numpy.random", "torch.nn.init", "math", "torch.autograd.functional", "random",
+            "torch.optim.lr_scheduler"}
 TORCH_VERSION = "2.13.0+cpu"  # the PyTorch whose behaviour gradcli run follows (its CPU build)
 _END = object()  # (what a loop's iterator gives when it has no more)
 _FUTURE = {"nested_scopes", "generators", "division", "absolute_import", "with_statement", "print_function",
@@ -1131,6 +1133,8 @@ class Interpreter:
             return None
         if isinstance(receiver, torch_nn.Optimizer):
             return torch_nn.call_optimizer_method(self, receiver, method.name, args, kwargs, node)
+        if isinstance(receiver, schedulers.Scheduler):
+            return schedulers.call_method(self, receiver, method.name, args, kwargs, node)
         return torch_nn.call_module_method(self, receiver, method.name, args, kwargs, node)
 
     def set_requires_grad(self, tensor: Tensor, flag: bool) -> Tensor:
@@ -1594,7 +1598,8 @@ class Interpreter:
         if isinstance(owner, Module):
             path = f"{owner.path}.{name}"
             native = torch_nn.nn_class(name) if owner.path == "torch.nn" else (
-                torch_nn.optim_class(name) if owner.path == "torch.optim" else None)
+                torch_nn.optim_class(name) if owner.path == "torch.optim" else (
+                    schedulers.scheduler_class(name) if owner.path == "torch.optim.lr_scheduler" else None))
             if native is not None:
                 return native
             if path in _MODULES or (owner.path, name) == ("torch", "nn"):
@@ -1667,6 +1672,11 @@ class Interpreter:
             if found:
                 return value
             raise self.refuse(node, f"'.{name}' of an optimizer is not supported")
+        if isinstance(owner, schedulers.Scheduler):
+            found, value = schedulers.attribute(owner, name)
+            if found:
+                return value
+            raise self.refuse(node, f"'.{name}' of a learning-rate scheduler is not supported")
         if isinstance(owner, torch_nn.StateDict) and name in python.METHODS[dict]:
             return Method(owner, name)
         if isinstance(owner, GradFn):
