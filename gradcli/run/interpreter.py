@@ -37,9 +37,8 @@ from gradcli.errors import GradcliError, LimitProblem, Limits, SyntaxProblem, ov
 from gradcli.inputs import ranges
 from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, MEMORY_FORMATS, METHODS, OPS, PREFIX_OPERATORS, Op, backwards
 from gradcli.ops.core import rule_params, torch_dtype_name
-from gradcli.run import arrays, custom, functional, higher, python, random, reprs
+from gradcli.run import arrays, custom, functional, higher, python, random, reprs, schedulers
 from gradcli.run import data as torch_data
-from gradcli.run import schedulers
 from gradcli.run import nn as torch_nn
 from gradcli.run.python import BUILTINS as _BUILTINS
 from gradcli.run.python import (
