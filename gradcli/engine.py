@@ -287,13 +287,17 @@ def backward(
     seeds: Sequence[Any],
     trace: list[Step] | None = None,
     backend: Backend | None = None,
+    hooks: Mapping[int, Callable[[Any], Any]] | None = None,
 ) -> Sequence[Any]:
     """Adjoints of every node: d(sum of seed * root)/d node. None where nothing flows.
 
     A seed may be ops.UNIT: ones of the root's shape, never multiplied by. Without a
     backend: on Python floats where the program, the point and the seeds are numbers (and
     no trace is kept), else on NumPy arrays. With `trace`, every adjoint update, in order.
+    `hooks` (a run's tensor hooks): a node's whole adjoint, once complete, replaced by its hook's.
     """
+    if hooks:
+        return sweep_backward(tape, values, roots, seeds, backend or ARRAYS, trace, hooks)
     if backend is None:
         if trace is None and _float_seeds(seeds) and float_point(tape, {n: values[i] for n, i in tape.inputs.items()}):
             try:
@@ -324,7 +328,8 @@ def reached(nodes: Sequence[Node], roots: Sequence[int]) -> tuple[list[int], lis
 
 
 def sweep_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], seeds: Sequence[Any], backend: Backend,
-                   trace: list[Step] | None = None) -> Sequence[Any]:
+                   trace: list[Step] | None = None, hooks: Mapping[int, Callable[[Any], Any]] | None = None
+                   ) -> Sequence[Any]:
     """The reverse loop: from the roots down, each node's VJP rule sends its adjoint to its args."""
     nodes = tape.nodes
     top = max(roots, default=-1)
@@ -361,6 +366,8 @@ def sweep_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], seed
             g = adjoints[index]
             if g is None:
                 continue
+            if hooks is not None and index in hooks:  # (in reverse order the adjoint is whole here)
+                g = adjoints[index] = hooks[index](ones(g, values[index]))
             node = nodes[index]
             if node.kind != APPLY or not node.requires_grad:
                 continue

@@ -229,6 +229,23 @@ class BackwardCall:
     line: int = 0
 
 
+class HookHandle:
+    """What t.register_hook gives: torch.utils.hooks.RemovableHandle (its remove() takes the hook away)."""
+
+    def __init__(self, function: Any, handles: list[HookHandle]) -> None:
+        self.function, self.handles = function, handles
+
+    def remove(self) -> None:
+        if self in self.handles:
+            self.handles.remove(self)
+
+    def type_name(self) -> str:
+        return "RemovableHandle"
+
+    def __repr__(self) -> str:
+        return f"<torch.utils.hooks.RemovableHandle object at {python.address(self)}>"
+
+
 @dataclass(frozen=True)
 class GradMode:
     """What torch.no_grad(), enable_grad() and set_grad_enabled(mode) give: a context (and a decorator)."""
@@ -299,6 +316,8 @@ class Interpreter:
         self.calls: list[BackwardCall] = []
         self.finished = False
         self.retained: dict[int, Tensor] = {}  # non-leaf tensors whose grad is kept (retain_grad)
+        self.hooks: dict[int, list[HookHandle]] = {}  # t.register_hook(fn), by id(t), in the order registered
+        self.hooked: dict[int, Tensor] = {}  # the non-leaf tensors with hooks, by node
         self.line_starts = [0]
         for line in source.splitlines(keepends=True):
             self.line_starts.append(self.line_starts[-1] + len(line))
@@ -1671,6 +1690,10 @@ class Interpreter:
             if found:
                 return value
             raise self.refuse(node, f"'.{name}' of an optimizer is not supported")
+        if isinstance(owner, HookHandle):
+            if name != "remove":
+                raise self.refuse(node, f"'.{name}' of a hook's handle is not supported")
+            return Builtin("remove", lambda interpreter, args, kwargs, where: owner.remove())
         if isinstance(owner, schedulers.Scheduler):
             found, value = schedulers.attribute(owner, name)
             if found:
@@ -2350,10 +2373,13 @@ class Interpreter:
             if op is not None and _NOT_IMPLEMENTED in (op.torch_node, *op.scalar_overloads) \
                     and node_name(graph, i) == _NOT_IMPLEMENTED:
                 raise runtime_error(f"derivative for aten::{op.name} is not implemented")
+        hooks = self.hooks_of(reached, node)
         if create_graph:
+            if hooks:
+                raise self.refuse(node, "a tensor hook (register_hook) with create_graph=True is not supported")
             adjoints = self.recorded_backward(indices, given, node)
         else:
-            adjoints = engine.backward(graph.tape, graph.values, indices, seeds, backend=engine.ARRAYS)
+            adjoints = engine.backward(graph.tape, graph.values, indices, seeds, backend=engine.ARRAYS, hooks=hooks)
         if not retain_graph:
             graph.freed.update(i for i in reached if nodes[i].kind == APPLY)
         arrays = [a.data if isinstance(a, Tensor) else a for a in adjoints] if create_graph else adjoints
@@ -2374,6 +2400,34 @@ class Interpreter:
                 if not tensor.is_leaf and index not in self.retained and index in reached:
                     self.accumulate(tensor, adjoints[index])
         return adjoints
+
+    def hooks_of(self, reached: set[int], node: ast.AST) -> dict[int, Callable[[Any], Any]]:
+        """The reached tensors' hooks (t.register_hook), each node's in the order registered: each gets
+        the gradient (a tensor outside the graph) and may give back another of its shape."""
+        made: dict[int, Callable[[Any], Any]] = {}
+        for index in reached:
+            tensor = self.graph.leaves.get(index) or self.hooked.get(index)
+            handles = self.hooks.get(id(tensor)) if tensor is not None else None
+            if handles:
+                made[index] = self.hook_runner(handles, tensor.data.dtype, node)  # type: ignore[union-attr]
+        return made
+
+    def hook_runner(self, handles: list[HookHandle], dtype: np.dtype, node: ast.AST) -> Callable[[Any], Any]:
+        def run(gradient: Any) -> Any:
+            values = np.asarray(gradient).astype(dtype)  # (the gradient a hook sees is in its tensor's dtype)
+            for handle in list(handles):
+                given = self.call(handle.function, [Tensor(self.graph, values)], {}, node)
+                if given is None:
+                    continue
+                if not isinstance(given, Tensor):
+                    raise self.refuse(node, f"a tensor hook that returns a {_type_name(given)} is not supported",
+                                      "a hook returns None or a tensor")
+                if given.data.shape != values.shape:
+                    raise runtime_error(f"hook '{getattr(handle.function, 'name', 'hook')}' has changed the size of value")
+                values = given.data.astype(values.dtype)
+            return values
+
+        return run
 
     def leaves(self, reachable: set[int]) -> list[Tensor]:
         leaves = self.graph.leaves
@@ -2588,6 +2642,23 @@ def _requires_grad_(interpreter: Interpreter, tensor: Tensor, args: list[Any], k
     return interpreter.set_requires_grad(tensor, bool(flag))
 
 
+def _register_hook(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
+                   node: ast.AST) -> HookHandle:
+    """t.register_hook(fn): fn(grad) runs when t's gradient is whole in a backward (a leaf's before it
+    accumulates into .grad); what it returns, if not None, is the gradient from then on."""
+    hook = python.bind_by_name("register_hook", ["hook"], args, kwargs).get("hook")
+    if not tensor.requires_grad:
+        raise runtime_error("cannot register a hook on a tensor that doesn't require gradient")
+    if not isinstance(hook, (UserFunction, Builtin)):
+        raise interpreter.refuse(node, "register_hook of anything but a function of the file is not supported")
+    if not tensor.is_leaf:
+        interpreter.hooked[tensor.as_node(interpreter.span(node))] = tensor
+    handles = interpreter.hooks.setdefault(id(tensor), [])
+    handle = HookHandle(hook, handles)
+    handles.append(handle)
+    return handle
+
+
 def _retain_grad(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
                  node: ast.AST) -> None:
     if not tensor.requires_grad:
@@ -2668,6 +2739,7 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "uniform_": _drawn_in_place("uniform_", ["from", "to"], (0.0, 1.0)),
     "requires_grad_": _requires_grad_,
     "retain_grad": _retain_grad,
+    "register_hook": _register_hook,
     "detach": _detach,
     "to": _to,
     "cpu": lambda i, t, a, k, n: t,
