@@ -1746,7 +1746,8 @@ class Interpreter:
                 return apply(self.graph, op, [tensor], params, self.span(node))
             except (ValueError, IndexError) as error:
                 raise runtime_error(str(error).split("\n")[0]) from None
-        if name in _TENSOR_METHODS or name in METHODS:
+        if name in _TENSOR_METHODS or name in METHODS or (name.endswith("_") and name[:-1] in METHODS
+                                                          and not name.startswith("_")):
             return Method(tensor, name)
         raise self.refuse(node, f"'.{name}' of a tensor is not supported")
 
@@ -2007,7 +2008,24 @@ class Interpreter:
         handler = _TENSOR_METHODS.get(name)
         if handler is not None:
             return handler(self, tensor, args, kwargs, node)
+        if name.endswith("_") and name not in METHODS and name[:-1] in METHODS:
+            return self.in_place_op(tensor, name, args, kwargs, node)
         return self.call_op(f".{name}", [tensor, *args], kwargs, node)
+
+    def in_place_op(self, tensor: Tensor, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
+        """t.clamp_(...), t.relu_(), t.exp_() ...: t's values become t.<op>(...)'s, in t's dtype, where no
+        graph is involved (a leaf that requires grad: PyTorch's error; a tensor with a graph: exit 2)."""
+        _writable(self, tensor, name, node)
+        if any(isinstance(a, Tensor) and a.requires_grad for a in (*args, *kwargs.values())) and self.graph.grad_enabled:
+            raise self.refuse(node, f"t.{name}(...) with an argument that requires grad is not supported")
+        result = self.call_op(f".{name[:-1]}", [tensor, *args], kwargs, node)
+        if not isinstance(result, Tensor) or result.data.shape != tensor.data.shape:
+            raise self.refuse(node, f"t.{name}(...) that changes the tensor's shape is not supported")
+        if not np.can_cast(result.data.dtype, tensor.data.dtype, "same_kind"):
+            raise runtime_error(f"result type {_LEGACY_NAMES.get(result.data.dtype, '?')} can't be cast to the "
+                                f"desired output type {_LEGACY_NAMES.get(tensor.data.dtype, '?')}")
+        self.overwrite(tensor, result.data.astype(tensor.data.dtype))
+        return tensor
 
     def numpy(self, node: ast.AST, function: Callable[..., Any], *args: Any) -> Any:
         """A NumPy call of the file (run/arrays.py): its refusals and limits with the line, what NumPy
@@ -2593,6 +2611,26 @@ def _writable(interpreter: Interpreter, tensor: Tensor, method: str, node: ast.A
         raise interpreter.refuse(node, f"t.{method}(...) on a tensor with a graph is not supported")
 
 
+def _copy(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
+    """t.copy_(src): src's values broadcast into t, cast to t's dtype (no graph)."""
+    bound = python.bind_by_name("copy_", ["src", "non_blocking"], args, kwargs)
+    source = bound.get("src")
+    if not isinstance(source, Tensor):
+        raise TorchError("TypeError", f"copy_(): argument 'src' (position 1) must be Tensor, not {_type_name(source)}")
+    _writable(interpreter, tensor, "copy_", node)
+    if interpreter.graph.grad_enabled and source.requires_grad:
+        raise interpreter.refuse(node, "t.copy_(src) of a src that requires grad is not supported (CopyBackwards)")
+    try:
+        values = np.broadcast_to(source.data, tensor.data.shape)
+    except ValueError:
+        raise runtime_error(f"The size of tensor a ({tensor.data.shape[-1] if tensor.data.ndim else 1}) must match the "
+                            f"size of tensor b ({source.data.shape[-1] if source.data.ndim else 1}) at non-singleton "
+                            f"dimension {tensor.data.ndim - 1}") from None
+    with np.errstate(all="ignore"):
+        interpreter.overwrite(tensor, values.astype(tensor.data.dtype))
+    return tensor
+
+
 def _fill(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
     """t.fill_(value): every element the value, in t's dtype."""
     value = python.bind_by_name("fill_", ["value"], args, kwargs).get("value")
@@ -2735,6 +2773,7 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "tolist": lambda i, t, a, k, n: t.data.tolist(),
     "zero_": _zero,
     "fill_": _fill,
+    "copy_": _copy,
     "normal_": _drawn_in_place("normal_", ["mean", "std"], (0.0, 1.0)),
     "uniform_": _drawn_in_place("uniform_", ["from", "to"], (0.0, 1.0)),
     "requires_grad_": _requires_grad_,
