@@ -262,7 +262,8 @@ _CONSTRUCTORS = {"tensor", "as_tensor", "array", "ones", "zeros", "ones_like", "
                  "arange", "linspace", "empty", "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed",
                  "randperm", "initial_seed", "normal",
                  "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "grad", "backward", "is_tensor",
-                 "from_numpy"}
+                 "from_numpy", "isclose", "allclose", "equal"}
+_CLOSENESS = ("isclose", "allclose", "equal")
 _KINDS = {bool: lowering.BOOL, int: lowering.INT, float: lowering.FLOAT, type(None): lowering.NONE, str: lowering.STR,
           list: lowering.LIST, tuple: lowering.TUPLE, Size: lowering.TUPLE}
 _RANDOM = {"rand", "randn", "randint", "rand_like", "randn_like", "randperm", "manual_seed", "initial_seed", "normal"}
@@ -1839,6 +1840,8 @@ class Interpreter:
             return self.dropout(args, kwargs, node)
         if function.module == "torch" and name == "set_printoptions":
             return self.set_printoptions(args, kwargs, node)
+        if function.module == "torch" and name in _CLOSENESS:
+            return self.closeness(name, args, kwargs, node)
         if function.module == "math" and all(isinstance(a, (int, float, Tensor)) for a in args) and hasattr(math, name):
             return _math(name, [a.scalar() if isinstance(a, Tensor) else a for a in args])
         if name in _CONSTRUCTORS:
@@ -1846,6 +1849,39 @@ class Interpreter:
         if FUNCTIONS.get(name) is None and lowering.find(f"{function.module}.{name}") is None:
             raise self.refuse(node, f"'{function.module}.{name}' is not supported")
         return self.call_op(f"{function.module}.{name}", args, kwargs, node)
+
+    def closeness(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """torch.isclose (a bool tensor), allclose and equal (Python bools), as PyTorch computes them:
+        |a - b| <= atol + |rtol * b| in the tensors' dtype, or equal; no graph."""
+        names = ["input", "other"] if name == "equal" else ["input", "other", "rtol", "atol", "equal_nan"]
+        bound = {"rtol": 1e-05, "atol": 1e-08, "equal_nan": False, **python.bind_by_name(name, names, args, kwargs)}
+        a, b = bound.get("input"), bound.get("other")
+        if not isinstance(a, Tensor) or not isinstance(b, Tensor):
+            wrong = a if not isinstance(a, Tensor) else b
+            raise TorchError("TypeError", f"{name}(): argument '{'input' if wrong is a else 'other'}' must be Tensor, "
+                                          f"not {_type_name(wrong)}")
+        if name == "equal":
+            return a.data.shape == b.data.shape and bool(np.all(a.data == b.data))
+        if a.data.dtype != b.data.dtype:
+            raise runtime_error(f"{_LEGACY_NAMES.get(a.data.dtype, '?')} did not match {_LEGACY_NAMES.get(b.data.dtype, '?')}")
+        try:
+            x, y = np.broadcast_arrays(a.data, b.data)
+        except ValueError:
+            raise runtime_error(f"The size of tensor a ({a.data.shape[-1]}) must match the size of tensor b "
+                                f"({b.data.shape[-1]}) at non-singleton dimension {max(a.data.ndim, b.data.ndim) - 1}") from None
+        kind = x.dtype if x.dtype.kind == "f" else FLOAT32
+        with np.errstate(all="ignore"):
+            close = x == y
+            if bound["equal_nan"] and x.dtype.kind == "f":
+                close |= np.isnan(x) & np.isnan(y)
+            if bound["rtol"] != 0 or bound["atol"] != 0:
+                xs, ys = x.astype(kind), y.astype(kind)
+                allowed = kind.type(bound["atol"]) + np.abs(kind.type(bound["rtol"]) * ys)
+                actual = np.abs(xs - ys)
+                close |= np.isfinite(actual) & (actual <= allowed)
+        if name == "allclose":
+            return bool(np.all(close))
+        return Tensor(self.graph, np.asarray(close))
 
     def grad_mode(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if name == "is_grad_enabled":
@@ -2773,6 +2809,9 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "tolist": lambda i, t, a, k, n: t.data.tolist(),
     "zero_": _zero,
     "fill_": _fill,
+    "isclose": lambda i, t, a, k, n: i.closeness("isclose", [t, *a], k, n),
+    "allclose": lambda i, t, a, k, n: i.closeness("allclose", [t, *a], k, n),
+    "equal": lambda i, t, a, k, n: i.closeness("equal", [t, *a], k, n),
     "copy_": _copy,
     "normal_": _drawn_in_place("normal_", ["mean", "std"], (0.0, 1.0)),
     "uniform_": _drawn_in_place("uniform_", ["from", "to"], (0.0, 1.0)),
