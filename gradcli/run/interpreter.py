@@ -2710,6 +2710,33 @@ def _drawn_in_place(name: str, names: list[str], defaults: tuple[float, float]) 
     return draw
 
 
+def _new(kind: str) -> Callable[..., Any]:
+    """t.new_tensor / new_zeros / new_ones / new_full: the constructor, in t's dtype unless given."""
+
+    def make(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        if kind == "empty":
+            raise interpreter.refuse(node, "t.new_empty: an uninitialized tensor is not supported",
+                                     "t.new_zeros(...) gives the values")
+        given = {"dtype": Dtype(tensor.data.dtype), **kwargs}
+        if kind == "tensor" and args and isinstance(args[0], Tensor):
+            args = [Tensor(interpreter.graph, args[0].data.copy()), *args[1:]]  # (a copy, outside the graph)
+        return interpreter.construct(kind, list(args), given, node)
+
+    return make
+
+
+def _type(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """t.type(): 'torch.FloatTensor'; t.type(torch.DoubleTensor) or 'torch.DoubleTensor': t.to(that dtype)."""
+    if not args and not kwargs:
+        return f"torch.{_LEGACY_NAMES.get(tensor.data.dtype, '?')}Tensor"
+    given = args[0] if args else kwargs.get("dtype")
+    legacy = given.name if isinstance(given, Function) and given.module == "torch" else (
+        given[len("torch."):] if isinstance(given, str) and given.startswith("torch.") else None)
+    if legacy in _LEGACY:
+        return _to(interpreter, tensor, [Dtype(_LEGACY[legacy])], {}, node)
+    return interpreter.call_op(".type", [tensor, *args], kwargs, node)
+
+
 def _requires_grad_(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
                     node: ast.AST) -> Tensor:
     flag = args[0] if args else kwargs.get("requires_grad", True)
@@ -2809,6 +2836,12 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "tolist": lambda i, t, a, k, n: t.data.tolist(),
     "zero_": _zero,
     "fill_": _fill,
+    "new_tensor": _new("tensor"),
+    "new_zeros": _new("zeros"),
+    "new_ones": _new("ones"),
+    "new_full": _new("full"),
+    "new_empty": _new("empty"),
+    "type": _type,
     "isclose": lambda i, t, a, k, n: i.closeness("isclose", [t, *a], k, n),
     "allclose": lambda i, t, a, k, n: i.closeness("allclose", [t, *a], k, n),
     "equal": lambda i, t, a, k, n: i.closeness("equal", [t, *a], k, n),
