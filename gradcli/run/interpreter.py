@@ -1863,7 +1863,7 @@ class Interpreter:
         if name == "equal":
             return a.data.shape == b.data.shape and bool(np.all(a.data == b.data))
         if a.data.dtype != b.data.dtype:
-            raise runtime_error(f"{_LEGACY_NAMES.get(a.data.dtype, '?')} did not match {_LEGACY_NAMES.get(b.data.dtype, '?')}")
+            raise runtime_error(f"{torch_dtype_name(a.data.dtype)} did not match {torch_dtype_name(b.data.dtype)}")
         try:
             x, y = np.broadcast_arrays(a.data, b.data)
         except ValueError:
@@ -2058,8 +2058,8 @@ class Interpreter:
         if not isinstance(result, Tensor) or result.data.shape != tensor.data.shape:
             raise self.refuse(node, f"t.{name}(...) that changes the tensor's shape is not supported")
         if not np.can_cast(result.data.dtype, tensor.data.dtype, "same_kind"):
-            raise runtime_error(f"result type {_LEGACY_NAMES.get(result.data.dtype, '?')} can't be cast to the "
-                                f"desired output type {_LEGACY_NAMES.get(tensor.data.dtype, '?')}")
+            raise runtime_error(f"result type {torch_dtype_name(result.data.dtype)} can't be cast to the "
+                                f"desired output type {torch_dtype_name(tensor.data.dtype)}")
         self.overwrite(tensor, result.data.astype(tensor.data.dtype))
         return tensor
 
@@ -2728,7 +2728,7 @@ def _new(kind: str) -> Callable[..., Any]:
 def _type(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
     """t.type(): 'torch.FloatTensor'; t.type(torch.DoubleTensor) or 'torch.DoubleTensor': t.to(that dtype)."""
     if not args and not kwargs:
-        return f"torch.{_LEGACY_NAMES.get(tensor.data.dtype, '?')}Tensor"
+        return f"torch.{torch_dtype_name(tensor.data.dtype)}Tensor"
     given = args[0] if args else kwargs.get("dtype")
     legacy = given.name if isinstance(given, Function) and given.module == "torch" else (
         given[len("torch."):] if isinstance(given, str) and given.startswith("torch.") else None)
