@@ -1630,6 +1630,7 @@ class Interpreter:
             if name in _CONSTANTS and name != "newaxis":
                 return _CONSTANTS[name]
             if (owner.path, name) in _PLATFORM or (owner.path == "torch" and name in (*_LEGACY, "set_printoptions")) or (
+                    (owner.path, name) == ("torch.nn.functional", "one_hot")) or (
                     owner.path == "torch.utils.data" and name in _DATA) or (
                     (owner.path, name) == ("torch.autograd", "Variable")):
                 return Function(owner.path, name)
@@ -1838,6 +1839,8 @@ class Interpreter:
             return torch_data.call(self, name, args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "dropout":
             return self.dropout(args, kwargs, node)
+        if function.module == "torch.nn.functional" and name == "one_hot":
+            return self.one_hot(args, kwargs, node)
         if function.module == "torch" and name == "set_printoptions":
             return self.set_printoptions(args, kwargs, node)
         if function.module == "torch" and name in _CLOSENESS:
@@ -1849,6 +1852,25 @@ class Interpreter:
         if FUNCTIONS.get(name) is None and lowering.find(f"{function.module}.{name}") is None:
             raise self.refuse(node, f"'{function.module}.{name}' is not supported")
         return self.call_op(f"{function.module}.{name}", args, kwargs, node)
+
+    def one_hot(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
+        """F.one_hot(tensor, num_classes=-1): int64 rows of zeros with a one at each class (no graph)."""
+        bound = {"num_classes": -1, **python.bind_by_name("one_hot", ["tensor", "num_classes"], args, kwargs)}
+        indices, classes = bound.get("tensor"), bound["num_classes"]
+        if not isinstance(indices, Tensor) or indices.data.dtype != INT64:
+            raise runtime_error("one_hot is only applicable to index tensor of type LongTensor.")
+        values = indices.data
+        if classes == -1:
+            if not values.size:
+                raise runtime_error("Can not infer total number of classes from empty tensor.")
+            classes = int(values.max()) + 1
+        if values.size and values.min() < 0:
+            raise runtime_error("Class values must be non-negative.")
+        if values.size and values.max() >= classes:
+            raise runtime_error("Class values must be smaller than num_classes.")
+        self.check_items(values.size * max(int(classes), 0), node)
+        made = (values[..., None] == np.arange(int(classes))).astype(INT64)
+        return Tensor(self.graph, made)
 
     def closeness(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """torch.isclose (a bool tensor), allclose and equal (Python bools), as PyTorch computes them:
