@@ -317,6 +317,8 @@ class Interpreter:
         self.calls: list[BackwardCall] = []
         self.finished = False
         self.retained: dict[int, Tensor] = {}  # non-leaf tensors whose grad is kept (retain_grad)
+        # the arrays of torch.empty(...) not written yet (their values are PyTorch's leftover memory)
+        self.unset: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
         self.hooks: dict[int, list[HookHandle]] = {}  # t.register_hook(fn), by id(t), in the order registered
         self.hooked: dict[int, Tensor] = {}  # the non-leaf tensors with hooks, by node
         self.line_starts = [0]
@@ -992,6 +994,7 @@ class Interpreter:
     def overwrite(self, tensor: Tensor, values: np.ndarray) -> None:
         """A tensor takes new values in place, outside any graph. Its next use is a new leaf (the graph
         before keeps the old values), except that an array it shares with NumPy is written into."""
+        self.unset.pop(id(tensor.data), None)
         if id(tensor.data) in self.shared and tensor.data.shape == values.shape:
             tensor.data[...] = values
         else:
@@ -1820,9 +1823,10 @@ class Interpreter:
             return self.platform(function, args, kwargs, node)
         if (function.module == "torch" and name in _LEGACY) or (function.module, name) == ("torch.autograd", "Variable"):
             return self.legacy(function, args, kwargs, node)
-        if name == "empty":
-            raise self.refuse(node, f"{function.module}.{name}: an uninitialized tensor is not supported",
-                              "give the values: torch.tensor([...]), torch.ones(...), torch.arange(...)")
+        if name == "empty" and function.module == "torch":  # written before it is read, or refused where printed
+            made = self.construct("zeros", args, kwargs, node)
+            self.unset[id(made.data)] = made.data
+            return made
         if name in _RANDOM and function.module == "torch":
             return self.random(name, args, kwargs, node)
         if name in ("no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled") and function.module == "torch":

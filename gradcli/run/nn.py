@@ -48,6 +48,8 @@ def _bind(function: str, names: list[str], defaults: dict[str, Any], args: Args,
 def parameter(interpreter: Interpreter, data: Tensor, requires_grad: bool = True) -> Tensor:
     """nn.Parameter(t): a leaf of t's values that prints as `Parameter containing:`."""
     made = Tensor(interpreter.graph, np.array(data.data))
+    if id(data.data) in interpreter.unset:  # (nn.Parameter(torch.empty(...)): still to be written)
+        interpreter.unset[id(made.data)] = made.data
     made.parameter = True
     if requires_grad:
         interpreter.set_requires_grad(made, True)

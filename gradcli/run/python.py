@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from gradcli.errors import LimitProblem, Limits, over_limit
+from gradcli.errors import LimitProblem, Limits, SyntaxProblem, over_limit
 from gradcli.run.tensor import GradFn, Tensor, TorchError
 
 if TYPE_CHECKING:
@@ -522,6 +522,13 @@ def check_printable(interpreter: Interpreter, values: list[Any], node: ast.AST) 
     for Python's own recursion."""
     count = 0
     for value in values:
+        for shown_value in (value, *(value.values() if isinstance(value, dict) else
+                                     value if isinstance(value, (list, tuple)) else ())):
+            if isinstance(shown_value, Tensor) and id(shown_value.data) in interpreter.unset:
+                raise SyntaxProblem("the values of torch.empty(...) are read here before they are written (PyTorch "
+                                    "shows whatever the memory held): gradcli run does not make them up",
+                                    source=interpreter.source, span=interpreter.span(node),
+                                    hint="fill it first: .zero_(), .fill_(v), .uniform_(), nn.init...")
         shown, depth = measure(value)
         if depth > MAX_NESTING:
             raise LimitProblem(f"this value nests {depth:,} lists deep (gradcli run writes out and compares up to "
