@@ -74,6 +74,8 @@ class Module:
         self.fields: dict[str, Any] = {}
         self.params: dict[str, Tensor | None] = {}
         self.children: dict[str, Module | None] = {}
+        self.buffer_values: dict[str, Tensor | None] = {}  # register_buffer's (PyTorch's _buffers)
+        self.transient: set[str] = set()  # the buffers registered with persistent=False (not in state_dict)
         self.training = True
         self.initialized = cls is None  # a file's module: after super().__init__()
 
@@ -136,6 +138,11 @@ class Module:
                 raise TorchError("TypeError", f"cannot assign '{_tensor_type(value)}' as child module '{name}' "
                                               "(torch.nn.Module or None expected)")
             self.children[name] = None
+        elif name in self.buffer_values:
+            if value is not None and not isinstance(value, Tensor):
+                raise TorchError("TypeError", f"cannot assign '{_tensor_type(value)}' as buffer '{name}' "
+                                              "(torch.nn.Buffer, torch.Tensor or None expected)")
+            self.buffer_values[name] = value
         elif name == "training":
             self.training = bool(value)
         else:
@@ -760,6 +767,7 @@ MODULE_API = frozenset({
     "type", "xpu", "zero_grad", "training", "_parameters", "_buffers", "_forward_hooks", "_backward_hooks"})
 _MODULE_METHODS = frozenset({"parameters", "named_parameters", "children", "named_children", "modules", "zero_grad",
                              "train", "eval", "state_dict", "forward", "to", "cpu", "requires_grad_", "add_module",
+                             "register_buffer", "register_parameter", "buffers", "named_buffers",
                              "register_module", "apply"})
 
 
@@ -771,6 +779,8 @@ def attribute(interpreter: Interpreter, module: Module, name: str, node: ast.AST
         return True, module.params[name]
     if name in module.children:
         return True, module.children[name]
+    if name in module.buffer_values:
+        return True, module.buffer_values[name]
     if name == "training":
         return True, module.training
     if name in _MODULE_METHODS:
@@ -866,6 +876,13 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
                 call_module_method(interpreter, child, "apply", [function], {}, node)
         interpreter.call(function, [module], {}, node)
         return module
+    if name in ("register_buffer", "register_parameter"):
+        return _register(interpreter, module, name, args, kwargs)
+    if name in ("buffers", "named_buffers"):
+        pairs = list(_named_buffers(module))
+        if name == "buffers":
+            return Lazy("generator object Module.buffers", iter([tensor for _, tensor in pairs]))
+        return Lazy("generator object Module.named_buffers", iter(pairs))
     if name == "state_dict":
         state = StateDict()
         for key, value in _named_all(module):
@@ -874,9 +891,55 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
     raise interpreter.refuse(node, f"'.{name}' of a module is not supported")
 
 
+def _register(interpreter: Interpreter, module: Module, name: str, args: Args, kwargs: Kwargs) -> None:
+    """m.register_buffer(name, tensor, persistent=True) and m.register_parameter(name, param), with
+    PyTorch's errors for a bad name or value."""
+    what = "buffer" if name == "register_buffer" else "parameter"
+    names = ["name", "tensor", "persistent"] if what == "buffer" else ["name", "param"]
+    bound = _bind(name, names, {"persistent": True}, args, kwargs)
+    key, value = bound["name"], bound["tensor" if what == "buffer" else "param"]
+    if not isinstance(key, str):
+        raise TorchError("TypeError", f"{what} name should be a string. Got {_tensor_type(key)}")
+    if "." in key:
+        raise PythonError("KeyError", repr(f'{what} name can\'t contain "."'))
+    if key == "":
+        raise PythonError("KeyError", repr(f'{what} name can\'t be empty string ""'))
+    taken = key in module.fields or key in module.children or (
+        key in module.params if what == "buffer" else key in module.buffer_values)
+    if taken:
+        raise PythonError("KeyError", repr(f"attribute '{key}' already exists"))
+    if what == "buffer":
+        if value is not None and not isinstance(value, Tensor):
+            raise TorchError("TypeError", f"cannot assign '{_tensor_type(value)}' object to buffer '{key}' "
+                                          "(torch Tensor or None required)")
+        module.buffer_values[key] = value
+        if not bound["persistent"]:
+            module.transient.add(key)
+        return
+    if value is None:
+        module.params[key] = None
+        return
+    if not (isinstance(value, Tensor) and value.parameter):
+        raise TorchError("TypeError", f"cannot assign '{_tensor_type(value)}' object to parameter '{key}' "
+                                      "(torch.nn.Parameter or None required)")
+    module.set(interpreter, key, value)
+
+
+def _named_buffers(module: Module, prefix: str = "") -> Iterator[tuple[str, Tensor]]:
+    for name, tensor in module.buffer_values.items():
+        if tensor is not None:
+            yield prefix + name, tensor
+    for name, child in module.children.items():
+        if child is not None:
+            yield from _named_buffers(child, f"{prefix}{name}.")
+
+
 def _named_all(module: Module, prefix: str = "") -> Iterator[tuple[str, Tensor | None]]:
     for name, tensor in module.params.items():
         if tensor is not None:
+            yield prefix + name, tensor
+    for name, tensor in module.buffer_values.items():
+        if tensor is not None and name not in module.transient:
             yield prefix + name, tensor
     for name, child in module.children.items():
         if child is not None:

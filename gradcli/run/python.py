@@ -459,6 +459,9 @@ class Caught:
     def __repr__(self) -> str:
         return f"{self.kind}({repr(self.message) if self.written is None else self.written})"
 
+    def type_name(self) -> str:  # (type(e).__name__: the exception's class)
+        return self.kind
+
 
 @dataclass(frozen=True)
 class ExceptionClass(Builtin):
