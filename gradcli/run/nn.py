@@ -879,10 +879,10 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
     if name in ("register_buffer", "register_parameter"):
         return _register(interpreter, module, name, args, kwargs)
     if name in ("buffers", "named_buffers"):
-        pairs = list(_named_buffers(module))
+        named = list(_named_buffers(module))
         if name == "buffers":
-            return Lazy("generator object Module.buffers", iter([tensor for _, tensor in pairs]))
-        return Lazy("generator object Module.named_buffers", iter(pairs))
+            return Lazy("generator object Module.buffers", iter([tensor for _, tensor in named]))
+        return Lazy("generator object Module.named_buffers", iter(named))
     if name == "state_dict":
         state = StateDict()
         for key, value in _named_all(module):
