@@ -1845,6 +1845,8 @@ class Interpreter:
             return self.dropout(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "one_hot":
             return self.one_hot(args, kwargs, node)
+        if function.module == "torch.nn.functional" and name == "batch_norm":
+            return self.batch_norm(args, kwargs, node)
         if function.module == "torch" and name == "set_printoptions":
             return self.set_printoptions(args, kwargs, node)
         if function.module == "torch" and name in _CLOSENESS:
@@ -1856,6 +1858,39 @@ class Interpreter:
         if FUNCTIONS.get(name) is None and lowering.find(f"{function.module}.{name}") is None:
             raise self.refuse(node, f"'{function.module}.{name}' is not supported")
         return self.call_op(f"{function.module}.{name}", args, kwargs, node)
+
+    def batch_norm(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """F.batch_norm: the row's output; in training, running_mean and running_var updated in place as
+        PyTorch's CPU kernel does (the batch's mean and variance in float64 sums, rounded to the dtype,
+        blended by momentum in float64)."""
+        names = ["input", "running_mean", "running_var", "weight", "bias", "training", "momentum", "eps"]
+        bound = {"weight": None, "bias": None, "training": False, "momentum": 0.1, "eps": 1e-05,
+                 **python.bind_by_name("batch_norm", names, args, kwargs)}
+        x = bound.get("input")
+        if bound["training"] and isinstance(x, Tensor) and x.data.ndim >= 2 and (
+                x.data.shape[0] * math.prod(x.data.shape[2:]) == 1):
+            raise TorchError("ValueError", f"Expected more than 1 value per channel when training, got input size "
+                                           f"{Size(x.data.shape)!r}")
+        result = self.call_op("torch.nn.functional.batch_norm", args, kwargs, node)
+        means, variances = bound.get("running_mean"), bound.get("running_var")
+        if not bound["training"] or not isinstance(x, Tensor) or (means is None and variances is None):
+            return result
+        kind = x.data.dtype.type
+        axes = (0, *range(2, x.data.ndim))
+        count = x.data.size // x.data.shape[1]
+        mean = (x.data.astype(np.float64).sum(axis=axes) / count).astype(kind)
+        shape = [1, -1] + [1] * (x.data.ndim - 2)
+        spread = (x.data - mean.reshape(shape)).astype(kind)
+        squares = (spread * spread).astype(kind).astype(np.float64).sum(axis=axes).astype(kind)
+        momentum = float(bound["momentum"])
+        if isinstance(means, Tensor):
+            self.overwrite(means, (momentum * mean.astype(np.float64) + (1 - momentum) * means.data)
+                           .astype(means.data.dtype))
+        if isinstance(variances, Tensor):
+            unbiased = (squares / kind(count - 1)).astype(kind) if count > 1 else np.full_like(squares, np.nan)
+            self.overwrite(variances, (momentum * unbiased.astype(np.float64) + (1 - momentum) * variances.data)
+                           .astype(variances.data.dtype))
+        return result
 
     def one_hot(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
         """F.one_hot(tensor, num_classes=-1): int64 rows of zeros with a one at each class (no graph)."""

@@ -569,6 +569,71 @@ class LayerNorm(Module):
                                    {"normalized_shape": self.shape, **given, "eps": self.eps}, node)
 
 
+def _batch_norm(dims: int) -> type[Module]:
+    """nn.BatchNorm1d / 2d / 3d: weight ones and bias zeros (parameters), running_mean zeros,
+    running_var ones and num_batches_tracked (buffers); F.batch_norm with the batch's statistics in
+    training (the running ones updated), the running ones in eval."""
+    label = f"BatchNorm{dims}d"
+    wanted = {1: (2, 3), 2: (4,), 3: (5,)}[dims]
+
+    class BatchNorm(Module):
+        def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+            Module.__init__(self)
+            bound = _bind(f"{label}.__init__", ["num_features", "eps", "momentum", "affine", "track_running_stats",
+                                                "device", "dtype", "bias"],
+                          {"eps": 1e-05, "momentum": 0.1, "affine": True, "track_running_stats": True, "device": None,
+                           "dtype": None, "bias": True}, args, kwargs)
+            count = int(bound["num_features"])
+            interpreter.check_items(count, interpreter.call_node or interpreter.node or ast.Pass())
+            dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
+            self.settings = {"num_features": count, "eps": bound["eps"], "momentum": bound["momentum"],
+                             "affine": bool(bound["affine"]), "bias": bool(bound["affine"]) and bool(bound["bias"]),
+                             "track_running_stats": bool(bound["track_running_stats"])}
+            self.fields.update({k: v for k, v in self.settings.items() if k != "bias"})
+            graph = interpreter.graph
+            if self.settings["affine"]:
+                self.set(interpreter, "weight", parameter(interpreter, Tensor(graph, np.ones(count, dtype))))
+            else:
+                self.params["weight"] = None
+            if self.settings["bias"]:
+                self.set(interpreter, "bias", parameter(interpreter, Tensor(graph, np.zeros(count, dtype))))
+            else:
+                self.params["bias"] = None
+            if self.settings["track_running_stats"]:
+                self.buffer_values.update(running_mean=Tensor(graph, np.zeros(count, dtype)),
+                                          running_var=Tensor(graph, np.ones(count, dtype)),
+                                          num_batches_tracked=Tensor(graph, np.zeros((), np.int64)))
+            else:
+                self.buffer_values.update(running_mean=None, running_var=None, num_batches_tracked=None)
+
+        def extra_repr(self) -> str:
+            got = self.settings
+            return (f"{got['num_features']}, eps={got['eps']}, momentum={got['momentum']}, affine={got['affine']}, "
+                    f"bias={got['bias']}, track_running_stats={got['track_running_stats']}")
+
+        def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+            (x,) = _bind(f"{label}.forward", ["input"], {}, args, kwargs).values()
+            if isinstance(x, Tensor) and x.data.ndim not in wanted:
+                raise TorchError("ValueError", f"expected {' or '.join(f'{d}D' for d in wanted)} input "
+                                               f"(got {x.data.ndim}D input)")
+            momentum = self.settings["momentum"]
+            factor = 0.0 if momentum is None else momentum
+            tracked = self.buffer_values.get("num_batches_tracked")
+            if self.training and self.settings["track_running_stats"] and tracked is not None:
+                interpreter.overwrite(tracked, tracked.data + 1)
+                factor = 1.0 / float(tracked.data) if momentum is None else momentum
+            use_batch = self.training or self.buffer_values.get("running_mean") is None
+            stats = [None, None] if self.training and not self.settings["track_running_stats"] else \
+                [self.buffer_values.get("running_mean"), self.buffer_values.get("running_var")]
+            return interpreter.batch_norm([x, *stats], {"weight": self.params["weight"], "bias": self.params["bias"],
+                                                        "training": use_batch, "momentum": factor,
+                                                        "eps": self.settings["eps"]}, node)
+
+    BatchNorm.label = label
+    BatchNorm.__name__ = label
+    return BatchNorm
+
+
 class PReLU(Module):
     label = "PReLU"
 
@@ -604,6 +669,9 @@ MODULES: dict[str, type[Module]] = {
     "Embedding": Embedding,
     "LayerNorm": LayerNorm,
     "PReLU": PReLU,
+    "BatchNorm1d": _batch_norm(1),
+    "BatchNorm2d": _batch_norm(2),
+    "BatchNorm3d": _batch_norm(3),
     "GELU": _simple("GELU", "gelu", [("approximate", "none")]),
     "ELU": _simple("ELU", "elu", [("alpha", 1.0), ("inplace", False)], ["alpha"]),
     "CELU": _simple("CELU", "celu", [("alpha", 1.0), ("inplace", False)], ["alpha"]),
