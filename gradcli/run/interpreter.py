@@ -1633,7 +1633,7 @@ class Interpreter:
             if name in _CONSTANTS and name != "newaxis":
                 return _CONSTANTS[name]
             if (owner.path, name) in _PLATFORM or (owner.path == "torch" and name in (*_LEGACY, "set_printoptions")) or (
-                    (owner.path, name) == ("torch.nn.functional", "one_hot")) or (
+                    owner.path == "torch.nn.functional" and name in ("one_hot", "dropout1d", "dropout2d", "dropout3d")) or (
                     owner.path == "torch.utils.data" and name in _DATA) or (
                     (owner.path, name) == ("torch.autograd", "Variable")):
                 return Function(owner.path, name)
@@ -1843,6 +1843,8 @@ class Interpreter:
             return torch_data.call(self, name, args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "dropout":
             return self.dropout(args, kwargs, node)
+        if function.module == "torch.nn.functional" and name in ("dropout1d", "dropout2d", "dropout3d"):
+            return self.feature_dropout(int(name[-2]), args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "one_hot":
             return self.one_hot(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "batch_norm":
@@ -1976,6 +1978,42 @@ class Interpreter:
                               "PyTorch's profiles are 'default', 'short' and 'full'")
         sci = bound.get("sci_mode")
         reprs.set_printoptions(**{**bound, "sci_mode": None if sci is None else bool(sci)})
+
+    def feature_dropout(self, dims: int, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """F.dropout1d/2d/3d as PyTorch's: one draw per channel (noise of shape (N, C, 1, ...)); dropout1d
+        and 3d unsqueeze an unbatched input first and squeeze it after (their nodes recorded), dropout2d
+        takes any input as (N, C, ...), as PyTorch 2.13 does."""
+        bound = {"p": 0.5, "training": True, "inplace": False,
+                 **python.bind_by_name(f"dropout{dims}d", ["input", "p", "training", "inplace"], args, kwargs)}
+        x, p = bound.get("input"), bound["p"]
+        if isinstance(p, (int, float)) and not isinstance(p, bool) and not 0.0 <= p <= 1.0:
+            raise TorchError("ValueError", f"dropout probability has to be between 0 and 1, but got {p}")
+        if not isinstance(x, Tensor):
+            raise TorchError("TypeError", f"dropout{dims}d(): argument 'input' must be Tensor, not {_type_name(x)}")
+        batched = dims == 2 or x.data.ndim == dims + 2
+        if dims == 1 and x.data.ndim not in (2, 3):
+            raise runtime_error(f"dropout1d: Expected 2D or 3D input, but received a {x.data.ndim}D input. Note "
+                                "that dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+                                "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
+                                "inputs).")
+        if not bound["training"] or p == 0 or not x.data.size:
+            return x
+        if bound["inplace"]:
+            raise self.refuse(node, f"dropout{dims}d(..., inplace=True) in training mode is not supported")
+        if x.data.dtype.kind != "f":
+            raise self.refuse(node, f"dropout{dims}d of a {x.data.dtype.name} tensor is not supported")
+        values = x if batched else self.call_op(".unsqueeze", [x, 0], {}, node)
+        if values.data.ndim < 2:
+            raise runtime_error("Feature dropout requires at least 2 dimensions in the input")
+        shape = values.data.shape[:2] + (1,) * (values.data.ndim - 2)
+        kind = x.data.dtype.type
+        if p == 1:
+            noise = np.zeros(shape, dtype=x.data.dtype)
+        else:
+            keep = self.generator.unit(math.prod(shape), FLOAT64).reshape(shape) < 1 - float(p)
+            noise = keep.astype(x.data.dtype) / kind(1 - float(p))
+        out = self.binary("*", values, Tensor(self.graph, noise), node)
+        return out if batched else self.call_op(".squeeze", [out, 0], {}, node)
 
     def dropout(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """F.dropout(input, p, training, inplace) as PyTorch's CPU path: input * noise, the noise

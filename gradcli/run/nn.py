@@ -532,6 +532,20 @@ _AVG_SHOWN = ["kernel_size", "stride", "padding"]
 _LOSS = [("size_average", None), ("reduce", None), ("reduction", "mean")]
 
 
+def _feature_dropout(dims: int) -> type[Module]:
+    label = f"Dropout{dims}d"
+
+    class FeatureDropout(Dropout):
+        def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+            (x,) = _bind(f"{label}.forward", ["input"], {}, args, kwargs).values()
+            return interpreter.feature_dropout(dims, [x, self.settings["p"], self.training, self.settings["inplace"]],
+                                               {}, node)
+
+    FeatureDropout.label = label
+    FeatureDropout.__name__ = label
+    return FeatureDropout
+
+
 class LayerNorm(Module):
     """nn.LayerNorm: F.layer_norm over the last dims, its weight ones and its bias zeros (parameters)."""
 
@@ -666,6 +680,9 @@ MODULES: dict[str, type[Module]] = {
     "Conv2d": _conv(2),
     "Conv3d": _conv(3),
     "Dropout": Dropout,
+    "Dropout1d": _feature_dropout(1),
+    "Dropout2d": _feature_dropout(2),
+    "Dropout3d": _feature_dropout(3),
     "Embedding": Embedding,
     "LayerNorm": LayerNorm,
     "PReLU": PReLU,
