@@ -1369,6 +1369,16 @@ class Interpreter:
         if isinstance(left, Tensor) or isinstance(right, Tensor):
             if symbol not in BINARY_OPERATORS:
                 raise self.refuse(node, f"'{symbol}' on tensors is not supported")
+            # on a tensor's right, a NumPy number is a number to PyTorch; an array makes NumPy compute with
+            # the tensor's array (its promotion), the result wrapped back as a tensor without a graph, as
+            # PyTorch 2.13 with NumPy 2 does (NumPy values on the left: NumPy's own answer)
+            if isinstance(left, Tensor) and isinstance(right, np.generic) and right.dtype.kind in "biuf":
+                right = right.item()
+            if isinstance(left, Tensor) and isinstance(right, np.ndarray) and right.dtype.kind in "biuf":
+                if left.requires_grad:
+                    raise runtime_error("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                                        "instead.")
+                return Tensor(self.graph, np.asarray(self.numpy(node, arrays.binary, symbol, left.data, right)))
             if not isinstance(left, (Tensor, int, float)) or not isinstance(right, (Tensor, int, float)):
                 raise TorchError("TypeError", f"unsupported operand type(s) for {symbol}: "
                                               f"'{_type_name(left)}' and '{_type_name(right)}'")
