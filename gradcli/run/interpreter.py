@@ -261,7 +261,8 @@ class GradMode:
 _CONSTRUCTORS = {"tensor", "as_tensor", "array", "ones", "zeros", "ones_like", "zeros_like", "full", "full_like", "eye",
                  "arange", "linspace", "empty", "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed",
                  "randperm", "initial_seed", "normal",
-                 "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "grad", "backward", "is_tensor",
+                 "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "grad", "backward",
+                 "is_tensor",
                  "from_numpy", "isclose", "allclose", "equal"}
 _CLOSENESS = ("isclose", "allclose", "equal")
 _KINDS = {bool: lowering.BOOL, int: lowering.INT, float: lowering.FLOAT, type(None): lowering.NONE, str: lowering.STR,
@@ -546,12 +547,14 @@ class Interpreter:
         dotted = written.func if isinstance(written, ast.Call) else written
         named = isinstance(dotted, ast.Attribute) or (isinstance(dotted, ast.Name) and dotted.id not in _PYTHON_BUILTINS)
         value = self.expression(written) if named else None
-        if isinstance(value, Function) and value.module == "torch" and value.name in ("no_grad", "enable_grad"):
+        if isinstance(value, Function) and value.module == "torch" and value.name in ("no_grad", "enable_grad",
+                                                                                    "inference_mode"):
             return value.name == "enable_grad"
         if isinstance(value, GradMode) and value.name != "set_grad_enabled":
             return value.enabled
-        raise self.refuse(written, "a decorator is not supported", "gradcli run takes @torch.no_grad() and "
-                                                                   "@torch.enable_grad(), and @staticmethod in a class")
+        raise self.refuse(written, "a decorator is not supported", "gradcli run takes @torch.no_grad(), "
+                                                                   "@torch.enable_grad() and @torch.inference_mode(), "
+                                                                   "and @staticmethod in a class")
 
     def do_Global(self, node: ast.Global) -> None:
         """(Read where the function is made: its body's names go to the module's scope.)"""
@@ -848,8 +851,9 @@ class Interpreter:
             raise self.refuse(node, "only `with torch.no_grad():` is supported")
         manager = self.expression(node.items[0].context_expr)
         if not isinstance(manager, GradMode):
-            raise self.refuse(node.items[0].context_expr, "only `with torch.no_grad():`, `torch.enable_grad()` and "
-                                                          "`torch.set_grad_enabled(mode)` are supported")
+            raise self.refuse(node.items[0].context_expr, "only `with torch.no_grad():`, `torch.enable_grad()`, "
+                                                          "`torch.set_grad_enabled(mode)` and `torch.inference_mode()` "
+                                                          "are supported")
         before = self.graph.grad_enabled if manager.before is None else manager.before
         self.graph.grad_enabled = manager.enabled
         return before
@@ -1839,7 +1843,8 @@ class Interpreter:
             return made
         if name in _RANDOM and function.module == "torch":
             return self.random(name, args, kwargs, node)
-        if name in ("no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled") and function.module == "torch":
+        if name in ("no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode") \
+                and function.module == "torch":
             return self.grad_mode(name, args, kwargs)
         if function.module == "torch.autograd" and name == "grad":
             return self.autograd_grad(args, kwargs, node)
@@ -1960,6 +1965,9 @@ class Interpreter:
         if name == "is_grad_enabled":
             python.bind_by_name(name, [], args, kwargs)
             return self.graph.grad_enabled
+        if name == "inference_mode":  # (gradcli's tensors have no inference mode of their own: no grad is recorded)
+            mode = python.bind_by_name(name, ["mode"], args, kwargs).get("mode", True)
+            return GradMode(self.graph.grad_enabled and not mode, name)
         if name != "set_grad_enabled":
             python.bind_by_name(name, [], args, kwargs)
             return GradMode(name == "enable_grad", name)
