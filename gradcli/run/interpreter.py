@@ -2834,7 +2834,7 @@ def _new(kind: str) -> Callable[..., Any]:
         if kind == "empty":
             raise interpreter.refuse(node, "t.new_empty: an uninitialized tensor is not supported",
                                      "t.new_zeros(...) gives the values")
-        given = {"dtype": Dtype(tensor.data.dtype), **kwargs}
+        given = {"dtype": dtype_of(tensor.data.dtype), **kwargs}
         if kind == "tensor" and args and isinstance(args[0], Tensor):
             args = [Tensor(interpreter.graph, args[0].data.copy()), *args[1:]]  # (a copy, outside the graph)
         return interpreter.construct(kind, list(args), given, node)
@@ -2850,7 +2850,7 @@ def _type(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dic
     legacy = given.name if isinstance(given, Function) and given.module == "torch" else (
         given[len("torch."):] if isinstance(given, str) and given.startswith("torch.") else None)
     if legacy in _LEGACY:
-        return _to(interpreter, tensor, [Dtype(_LEGACY[legacy])], {}, node)
+        return _to(interpreter, tensor, [dtype_of(_LEGACY[legacy])], {}, node)
     return interpreter.call_op(".type", [tensor, *args], kwargs, node)
 
 
