@@ -292,7 +292,7 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
     if cast is not None:  # sum(x, dtype=torch.float64): the args in that dtype, as PyTorch casts them first
         computing = np.dtype(cast)
     _check_dtypes(op, args, computing, cast, shapes_checked=False)  # (PyTorch's dtype checks come first ...)
-    if op.dtype == "sums" and computing.kind in "bi":  # a sum of integers or booleans is int64, as PyTorch's
+    if op.dtype == "sums" and cast is None and computing.kind in "bi":  # a sum of integers or bools: int64 (dtype= wins)
         computing = INT64
     _check_elements(graph, op, [np.shape(a.data) if isinstance(a, Tensor) else () for a in args], params, span)
     _check_dtypes(op, args, computing, cast, shapes_checked=True)  # (... but a product's after its shapes)
