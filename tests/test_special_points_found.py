@@ -75,6 +75,14 @@ SNIPPETS = {
     **{f"binary_cross_entropy_with_logits of a {kind} input":
        f"a = torch.tensor({values})\nprint(F.binary_cross_entropy_with_logits(a, b))\n"
        for kind, values in (("bool", "[True, False, True]"), ("int64", "[1, 0, 2]"))},
+    # PyTorch's batch norm has no integer kernel (a bool input was an internal error)
+    **{f"{call} of a {kind} input":
+       f"a = torch.tensor({values})\nw = torch.ones(2, dtype=torch.float64, requires_grad=True)\n"
+       f"rm, rv = torch.zeros(2, dtype=torch.float64), torch.ones(2, dtype=torch.float64)\n"
+       f"try:\n    print({call})\nexcept NotImplementedError as e:\n    print('caught', e)\n"
+       for kind, values in (("bool", "[[True, False], [False, True], [True, True]]"), ("int64", "[[1, 0], [0, 2], [3, 1]]"))
+       for call in ("F.batch_norm(a, rm, rv, weight=w, training=True)", "F.batch_norm(a, rm, rv)",
+                    "torch.native_batch_norm(a, w, None, rm, rv, True, 0.1, 1e-5)[0]")},
     # each element's input, then its target, checked in order (NaN is outside)
     "binary_cross_entropy outside [0, 1]":
         "for x, t in (([0.5, 0.25], [0.5, float('nan')]), ([0.5, 0.25], [1.5, 0.0]), ([0.5, float('nan')], [2.0, 0.5]),\n"

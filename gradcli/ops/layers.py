@@ -361,11 +361,13 @@ def _batch_norm_text(args: list[str], training: bool = False, momentum: float = 
 
 _BATCH_PARAMS = (Param("training", "bool", False), Param("momentum", "float", 0.1), Param("eps", "float", 1e-5))
 _BATCH_OPTIONAL = ((1, "running_mean", 0.0), (2, "running_var", 1.0), (3, "weight", 1.0), (4, "bias", 0.0))
+_BATCH_FLOATS_ONLY = (("integer", "NotImplementedError", "\"batch_norm\" not implemented for '{0}'"),)
 
 ROWS += [
     structural("batch_norm", 5, _batch_norm, _batch_norm_vjp, "NativeBatchNormBackward0", jvp=_batch_norm_jvp,
                conditions=(1, 2), optional_args=_BATCH_OPTIONAL, params=_BATCH_PARAMS, shape=_batch_norm_shape,
                inputs=("input", "running_mean", "running_var", "weight", "bias"), text=_batch_norm_text,
+               dtype_refusals=_BATCH_FLOATS_ONLY,
                domain=((-2.0, 2.0), (-1.0, 1.0), (0.5, 2.0)),
                examples=((((3, 2), (2,), (2,), (2,), (2,)), {"training": True}),
                          (((2, 3, 2), (3,), (3,), (3,), (3,)), {"eps": 0.25}),
@@ -422,7 +424,7 @@ def _native_batch(node: str, name: str) -> Op:
         return f"{name}({', '.join(args)}, {training}, {momentum!r}, {eps!r})[{part}]"
 
     return structural(name, 5, forward, vjp, node, jvp=jvp, conditions=(3, 4), params=_BATCH_PARAMS, shape=shape,
-                      parts=3, detached_parts=(1, 2), text=text, inputs=("input", "weight", "bias", "running_mean",
+                      parts=3, detached_parts=(1, 2), dtype_refusals=_BATCH_FLOATS_ONLY, text=text, inputs=("input", "weight", "bias", "running_mean",
                                                                           "running_var"),
                       optional_args=((1, "weight", 1.0), (2, "bias", 0.0), (3, "running_mean", 0.0),
                                      (4, "running_var", 1.0)),
