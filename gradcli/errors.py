@@ -62,6 +62,10 @@ class ShapeProblem(GradcliError):
     """Shapes that do not broadcast, a seed of the wrong shape, a non-scalar output."""
 
 
+class ValueProblem(ShapeProblem):
+    """Values PyTorch refuses at a call (a variance below 0): over --points, the lines that hold them."""
+
+
 class LimitProblem(GradcliError):
     """Input past one of gradcli's size limits."""
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from gradcli.errors import CheckFailed, GradcliError, NameProblem, NonFiniteProblem
+from gradcli.errors import CheckFailed, GradcliError, NameProblem, NonFiniteProblem, ValueProblem
 
 if TYPE_CHECKING:  # the heavy modules are imported by the calls that need them
     import numpy as np
@@ -835,8 +835,10 @@ def answered(compute: Callable[[Tape, Any, int, Any], BatchResult], tape: Tape, 
         yield Answered(chunk, _compute_chunk(compute, tape, chunk, fixed))
         return
     except GradcliError as error:
-        if not tape.integer_inputs or not chunk.count or _alone(tape, chunk, fixed, indices_zero=True):
-            raise  # not the index values: every point fails as the first does
+        by_value = isinstance(error, ValueProblem) or (
+            tape.integer_inputs and _alone(tape, chunk, fixed, indices_zero=True) is None)
+        if not chunk.count or not by_value:
+            raise  # not the values (the index values or those a call refuses): every point fails as the first does
         failure = error
     from gradcli.errors import PointsProblem
 

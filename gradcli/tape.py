@@ -15,7 +15,7 @@ from typing import Any, Union
 import numpy as np
 
 from gradcli import lowering, syntax
-from gradcli.errors import LimitProblem, Limits, NameProblem, ShapeProblem, SyntaxProblem, over_limit
+from gradcli.errors import LimitProblem, Limits, NameProblem, ShapeProblem, SyntaxProblem, ValueProblem, over_limit
 from gradcli.ops import (
     BINARY_OPERATORS,
     CONSTANTS,
@@ -30,7 +30,7 @@ from gradcli.ops import (
     call_forward,
     shape_message,
 )
-from gradcli.ops.core import given_0d_problem, rule_params
+from gradcli.ops.core import ValueRefusal, given_0d_problem, rule_params
 
 _NO_PARAMS: dict[str, Any] = {}  # shared by the nodes of ops that take no parameters; never changed
 
@@ -874,6 +874,8 @@ def compile_program(source: str, shapes: dict[ShapeKey, tuple[Shape, ...]] | Non
 def shape_problem(
     op: Op, values: list[Any], problem: Exception, span: tuple[int, int], source: str
 ) -> ShapeProblem:
+    if isinstance(problem, ValueRefusal):  # (values PyTorch refuses, said in its words at the user's call)
+        return ValueProblem(f"{problem} (PyTorch raises here too)", source=source, span=span)
     message = shape_message(op, [np.shape(v) for v in values])
     return ShapeProblem(message, source=source, span=span, hint=str(problem).split("\n")[0])
 

@@ -7,6 +7,7 @@ that need no reference (no internal error) run everywhere.
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -83,6 +84,15 @@ SNIPPETS = {
        for kind, values in (("bool", "[[True, False], [False, True], [True, True]]"), ("int64", "[[1, 0], [0, 2], [3, 1]]"))
        for call in ("F.batch_norm(a, rm, rv, weight=w, training=True)", "F.batch_norm(a, rm, rv)",
                     "torch.native_batch_norm(a, w, None, rm, rv, True, 0.1, 1e-5)[0]")},
+    # gaussian_nll_loss checks its variance in Python: a ValueError, not a RuntimeError (a NaN is let through)
+    "gaussian_nll_loss of a negative or ill-sized variance":
+        "t = torch.tensor([0.25, 0.0, 1.0], dtype=torch.float64)\n"
+        "for v in ([1.0, -float('inf'), 0.5], [1.0, -0.0, 2.0], [float('nan'), -1e-300, 1.0], [1.0, 2.0],\n"
+        "          [1.0, float('nan'), 0.0]):\n"
+        "    try:\n"
+        "        print(F.gaussian_nll_loss(b, t, torch.tensor(v, dtype=torch.float64)))\n"
+        "    except ValueError as e:\n"
+        "        print('caught', e)\n",
     # each element's input, then its target, checked in order (NaN is outside)
     "binary_cross_entropy outside [0, 1]":
         "for x, t in (([0.5, 0.25], [0.5, float('nan')]), ([0.5, 0.25], [1.5, 0.0]), ([0.5, float('nan')], [2.0, 0.5]),\n"
@@ -127,3 +137,28 @@ def test_binary_cross_entropy_outside_0_1_is_refused_as_pytorch_refuses_it(x, y)
     run = cli("grad", "F.binary_cross_entropy(a, b)", "--at", f"a={x},b={y}")
     assert run.exit_code == 2 and "should be between 0 and 1" in run.stderr and run.stdout == "", run.stderr
 
+
+
+def test_a_negative_variance_is_refused_at_the_call_as_pytorch_refuses_it():
+    run = cli("grad", "F.gaussian_nll_loss(x, t, v)", "--at", "x=[0.5,-1,2],t=[0.25,0,1],v=[1,-inf,0.5]")
+    assert run.exit_code == 2 and run.stdout == "", run.stderr
+    assert "var has negative entry/entries (PyTorch raises here too)" in run.stderr
+    assert "clamped_clone" not in run.stderr  # (the user wrote gaussian_nll_loss: no part of it is named)
+
+
+@pytest.mark.parametrize(("program", "bad"), [("F.binary_cross_entropy(x, t)", "x,t\n1.5,0.5\n"),
+                                              ("F.gaussian_nll_loss(x, x, t)", "x,t\n0.5,-1\n")])
+def test_values_a_call_refuses_are_a_bad_line_at_their_own_line(tmp_path, program, bad):
+    # the lines around it answered, --skip-bad skips it, --mark-bad writes its row (the refusal is the values',
+    # not the shapes': it was said at the first line, and every line was lost)
+    good = "0.5,0.5\n0.25,0.75\n"
+    path = tmp_path / "points.csv"
+    path.write_text(bad.split("\n")[0] + "\n" + good + bad.split("\n")[1] + "\n" + good)
+    run = cli("grad", program, "--points", str(path), "--json")
+    assert run.exit_code == 2 and "line 4" in run.stderr and "PyTorch raises here too" in run.stderr, run.stderr
+    assert [json.loads(line)["line"] for line in run.stdout.splitlines()] == [2, 3]
+    skipped = cli("grad", program, "--points", str(path), "--json", "--skip-bad")
+    assert skipped.exit_code == 0 and [json.loads(line)["line"] for line in skipped.stdout.splitlines()] == [2, 3, 5, 6]
+    marked = cli("grad", program, "--points", str(path), "--json", "--mark-bad")
+    rows = [json.loads(line) for line in marked.stdout.splitlines()]
+    assert [row["line"] for row in rows] == [2, 3, 4, 5, 6] and "error" in rows[2] and "value" not in rows[2]

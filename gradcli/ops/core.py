@@ -61,6 +61,20 @@ Rule = Callable[..., Any]
 Shape = tuple[int, ...]
 
 
+class ValueRefusal(ValueError):
+    """PyTorch refuses these values, not their shapes (binary_cross_entropy's input outside [0, 1]): under
+    `run` the `kind` of exception PyTorch raises, under `grad` exit 2 at the call in PyTorch's words, over
+    --points a bad line at the line that holds them."""
+
+    kind = "RuntimeError"
+
+
+class PythonValueError(ValueRefusal):
+    """A refusal PyTorch makes in Python (torch/nn/functional.py's checks): Python's ValueError."""
+
+    kind = "ValueError"
+
+
 class Param(NamedTuple):
     """A static parameter of a call: its keyword, what it takes and its default.
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops import reductions
-from gradcli.ops.core import Array, Op, Param, Shape, composite, load_sympy, structural
+from gradcli.ops.core import Array, Op, Param, PythonValueError, Shape, composite, load_sympy, structural
 from gradcli.ops.nn import REDUCTION, _loss, _reduced
 
 # --- a tensor and a number, as C++ writes them: PyTorch's Scalar overloads -------------------
@@ -156,7 +156,7 @@ def _gaussian_program(emit: Any, x: Any, t: Any, var: Any, full: bool = False, e
         var = emit("unsqueeze_short", var, x)
     elif tuple(sv) != tuple(sx) and tuple(sx[:-1]) == tuple(sv):
         var = emit("unsqueeze", var, dim=-1)
-    var = emit("clamped_clone", var, min=eps)
+    var = emit("clamped_clone", var, min=eps, nonnegative=True)  # (a negative entry refused first)
     losses = emit("mul", 0.5, emit("add", emit("log", var), emit("div", emit("pow", emit("sub", x, t), 2.0), var)))
     if full:
         losses = emit("add", losses, 0.5 * math.log(2 * math.pi))
@@ -191,7 +191,7 @@ def _gaussian_shape(x: Shape, t: Shape, var: Shape, reduction: str = "mean", **p
     x, var = tuple(x), tuple(var)
     if var != x and x[:-1] != var and not (
             len(x) == len(var) and sum(v for a, v in zip(x, var, strict=True) if a != v) == 1):
-        raise ValueError("var is of incorrect size")
+        raise PythonValueError("var is of incorrect size")
     shape = tuple(np.broadcast_shapes(x, t, (*var, 1) if x[:-1] == var and var != x else var))
     return shape if reduction == "none" else ()
 

@@ -16,7 +16,18 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Op, Param, Shape, composite, load_sympy, point_axes, structural, unbroadcast
+from gradcli.ops.core import (
+    Array,
+    Op,
+    Param,
+    Shape,
+    ValueRefusal,
+    composite,
+    load_sympy,
+    point_axes,
+    structural,
+    unbroadcast,
+)
 from gradcli.ops.reductions import _norm, _norm_vjp
 
 REDUCTION = Param("reduction", "str", "mean", choices=("none", "mean", "sum"))
@@ -160,7 +171,7 @@ def _bce(a: Array, b: Array) -> Array:
     bad_x, bad_y = ~((x >= 0) & (x <= 1)), ~((y >= 0) & (y <= 1))
     if np.any(bad_x | bad_y):
         first = np.argmax((bad_x | bad_y).ravel())
-        raise ValueError(f"all elements of {'input' if bad_x.ravel()[first] else 'target'} should be between 0 and 1")
+        raise ValueRefusal(f"all elements of {'input' if bad_x.ravel()[first] else 'target'} should be between 0 and 1")
     return (b - 1.0) * _at_least_minus_100(np.log1p(-a)) - b * _at_least_minus_100(np.log(a))
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops.construct import MEMORY_FORMATS
-from gradcli.ops.core import Array, Param, point_axes, structural
+from gradcli.ops.core import Array, Param, PythonValueError, point_axes, structural
 
 
 def _full_key(x: Array, key: tuple[Any, ...], rank: int) -> tuple[Any, ...]:
@@ -114,7 +114,9 @@ def _same_back(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dtype: An
     return (g,)
 
 
-def _clamped(x: Array, ranks: tuple[int, ...], min: float = 0.0) -> Array:
+def _clamped(x: Array, ranks: tuple[int, ...], min: float = 0.0, nonnegative: bool = False) -> Array:
+    if nonnegative and np.any(x < 0):  # (gaussian_nll_loss's variance; NaN is let through, as PyTorch lets it)
+        raise PythonValueError("var has negative entry/entries")
     return np.maximum(x, min)  # (a NaN stays NaN, as in PyTorch's clamp)
 
 
@@ -128,10 +130,11 @@ def _size(x: Array, ranks: tuple[int, ...], dim: int = 0) -> Array:
 ROWS = [
     # What cosine_similarity divides by: the norm cloned and clamped in place without a gradient
     # (PyTorch's CloneBackward0, whose gradient passes as it came). A part of that composite alone.
-    structural("clamped_clone", 1, _clamped, lambda g, ans, x, ranks, min=0.0: (g,), "CloneBackward0",
-               jvp=lambda tangents, ans, x, ranks, min=0.0: 0.0 * ans if tangents[0] is None else tangents[0],
-               sympy=lambda x, min=0.0: x, callable=False, reference=None, params=(Param("min", "float", 0.0),),
-               text=lambda args, min=0.0: f"{args[0]}.clone().clamp_min_({min!r})",
+    structural("clamped_clone", 1, _clamped, lambda g, ans, x, ranks, **params: (g,), "CloneBackward0",
+               jvp=lambda tangents, ans, x, ranks, **params: 0.0 * ans if tangents[0] is None else tangents[0],
+               sympy=lambda x, **params: x, callable=False, reference=None,
+               params=(Param("min", "float", 0.0), Param("nonnegative", "bool", False)),
+               text=lambda args, min=0.0, **params: f"{args[0]}.clone().clamp_min_({min!r})",
                examples=((((3,),), {"min": 0.5}),)),
     # x.size(dim) as a value: what kl_div's batchmean divides by. A part of composites alone.
     structural("size", 1, _size, lambda g, ans, x, ranks, dim=0: (np.zeros_like(x),), "None",

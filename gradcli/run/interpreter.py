@@ -36,7 +36,7 @@ from gradcli import engine, lowering
 from gradcli.errors import GradcliError, LimitProblem, Limits, SyntaxProblem, over_limit, visible
 from gradcli.inputs import ranges
 from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, MEMORY_FORMATS, METHODS, OPS, PREFIX_OPERATORS, Op, backwards
-from gradcli.ops.core import rule_params, torch_dtype_name
+from gradcli.ops.core import ValueRefusal, rule_params, torch_dtype_name
 from gradcli.run import arrays, custom, functional, higher, python, random, reprs, schedulers
 from gradcli.run import data as torch_data
 from gradcli.run import nn as torch_nn
@@ -2083,6 +2083,8 @@ class Interpreter:
             return apply(self.graph, bound.op, operands, bound.params, self.span(node), bound.cast)
         except IndexError as error:  # (an index out of range: PyTorch's IndexError too)
             raise TorchError("IndexError", str(error).split("\n")[0]) from None
+        except ValueRefusal as error:  # (values PyTorch refuses: its kernel's RuntimeError or functional.py's ValueError)
+            raise TorchError(error.kind, str(error)) from None
         except ValueError as error:
             raise runtime_error(str(error).split("\n")[0]) from None
 
