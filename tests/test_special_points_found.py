@@ -162,3 +162,30 @@ def test_values_a_call_refuses_are_a_bad_line_at_their_own_line(tmp_path, progra
     marked = cli("grad", program, "--points", str(path), "--json", "--mark-bad")
     rows = [json.loads(line) for line in marked.stdout.splitlines()]
     assert [row["line"] for row in rows] == [2, 3, 4, 5, 6] and "error" in rows[2] and "value" not in rows[2]
+
+
+# PyTorch 2.13's block_diag derivative does not step past the row an empty vector takes in the result: the
+# blocks after it read the rows above theirs (recorded from torch: seed = arange over the result)
+BLOCK_DIAG_EMPTY = [
+    ([(0,), (1, 3)], [[], [[0.0, 1.0, 2.0]]]),
+    ([(1, 3), (0,), (2,)], [[[0.0, 1.0, 2.0]], [], [8.0, 9.0]]),
+    ([(0,), (0,), (2,)], [[], [], [0.0, 1.0]]),
+    ([(2, 0), (1, 2)], [[[], []], [[4.0, 5.0]]]),
+    ([(2,), (0,), (1,)], [[0.0, 1.0], [], [5.0]]),
+]
+
+
+@pytest.mark.parametrize(("shapes", "expected"), BLOCK_DIAG_EMPTY, ids=[str(s) for s, _ in BLOCK_DIAG_EMPTY])
+def test_block_diag_with_an_empty_vector_has_pytorchs_gradient(shapes, expected):
+    names = "abc"[: len(shapes)]
+    point = {n: np.ones(s) for n, s in zip(names, shapes, strict=True)}
+    rows = sum(1 if len(s) == 1 else s[0] for s in shapes)
+    cols = sum(s[-1] for s in shapes)
+    result = grad(f"block_diag({', '.join(names)})", at=point, seed=np.arange(rows * cols, dtype=float).reshape(rows, cols))
+    for name, want in zip(names, expected, strict=True):
+        assert np.asarray(result.grad[name]).tolist() == want, (name, result.grad[name])
+    torch = _torch()
+    tensors = [torch.ones(s, dtype=torch.float64, requires_grad=True) for s in shapes]
+    out = torch.block_diag(*tensors)
+    out.backward(torch.arange(out.numel(), dtype=torch.float64).reshape(out.shape))
+    assert [t.grad.tolist() for t in tensors] == expected

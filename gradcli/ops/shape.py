@@ -1517,14 +1517,16 @@ def _block_diag_shape(*shapes: Shape) -> Shape:
     return (sum(b[0] for b in blocks), sum(b[1] for b in blocks))
 
 
-def _block_cells(items: Sequence[Array], ranks: tuple[int, ...]) -> list[tuple[Shape, tuple[Any, ...]]]:
-    """Each arg's matrix shape and where it lands in the result."""
+def _block_cells(items: Sequence[Array], ranks: tuple[int, ...],
+                 backward: bool = False) -> list[tuple[Shape, tuple[Any, ...]]]:
+    """Each arg's matrix shape and where it lands in the result (`backward`: where PyTorch's derivative
+    reads it, which does not step past the row an empty vector takes in the result)."""
     cells: list[tuple[Shape, tuple[Any, ...]]] = []
     row, col = 0, 0
     for i, (x, r) in enumerate(zip(items, ranks, strict=True)):
         rows, cols = _block(np.shape(x)[np.ndim(x) - r:], i)
         cells.append(((rows, cols), (Ellipsis, slice(row, row + rows), slice(col, col + cols))))
-        row, col = row + rows, col + cols
+        row, col = row + (0 if backward and r == 1 and cols == 0 else rows), col + cols
     return cells
 
 
@@ -1539,7 +1541,7 @@ def _block_diag(*items: Array, ranks: tuple[int, ...]) -> Array:
 
 def _block_diag_vjp(g: Array, ans: Array, *items: Array, ranks: tuple[int, ...]) -> tuple[Array, ...]:
     return tuple(np.reshape(g[key], np.shape(g)[: np.ndim(g) - 2] + np.shape(x)[np.ndim(x) - r:])
-                 for x, r, (_, key) in zip(items, ranks, _block_cells(items, ranks), strict=True))
+                 for x, r, (_, key) in zip(items, ranks, _block_cells(items, ranks, backward=True), strict=True))
 
 
 # --- the rows ----------------------------------------------------------------------------------
