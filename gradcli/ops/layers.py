@@ -271,6 +271,8 @@ def _batch_check(x: Shape, rm: Shape, rv: Shape, w: Shape, b: Shape, training: b
     if len(x) < 2:
         raise ValueError(f"batch_norm expects an input of at least 2 dims (N, C, ...), got one of shape {list(x)}")
     channels = x[1]
+    if not functional and not math.prod(x):  # (F.batch_norm takes an empty batch: x itself)
+        raise ValueError(f"input tensor must have at least one element, but got input_sizes = {list(x)}")
     if functional and training and x[0] * math.prod(x[2:]) == 1:
         raise ValueError(f"Expected more than 1 value per channel when training, got input size torch.Size({list(x)})")
     if functional and training and eps <= 0.0:
@@ -289,6 +291,9 @@ def _batch_stats(x: Any, rm: Any, rv: Any, ranks: tuple[int, ...], training: boo
     rank = ranks[0]
     if training:
         axes = _batch_axes(rank)
+        if not math.prod(np.shape(x)[a] for a in axes):  # an empty batch: x itself, scaled and shifted (PyTorch's)
+            stats = np.zeros(np.shape(np.sum(x, axis=axes, keepdims=True)))
+            return stats, stats + 1.0
         mean = np.mean(x, axis=axes, keepdims=True)
         centred = x - mean
         return mean, 1.0 / np.sqrt(np.mean(centred * centred, axis=axes, keepdims=True) + eps)
@@ -461,7 +466,8 @@ def _grouped(x: Any, rank: int, groups: int) -> tuple[Any, Shape]:
     """x (..., N, C, *S) as (..., N, G, C / G * prod(S)), and x's shape."""
     shape = np.shape(x)
     lead = shape[: len(shape) - rank]
-    return np.reshape(x, (*lead, shape[len(lead)], groups, -1)), shape
+    per_group = math.prod(shape[len(lead) + 1:]) // groups  # (spelt out: -1 is no size of an empty batch)
+    return np.reshape(x, (*lead, shape[len(lead)], groups, per_group)), shape
 
 
 def _group_parts(x: Any, rank: int, groups: int, eps: float) -> tuple[Any, Any, Any, Shape]:
@@ -488,6 +494,16 @@ def _group_forward(x: Array, w: Array, b: Array, ranks: tuple[int, ...], num_gro
     return np.asarray(x * scale + (_channel(b, ranks[2], ranks[0]) - scale * mean))
 
 
+def _group_sum(v: Array, w: Array, ranks: tuple[int, ...], groups: int) -> Array:
+    """v (..., N, C, *S) summed over each channel's S, times the channel's w, summed over each group: (..., N, G, 1)."""
+    shape = np.shape(v)
+    lead = shape[: len(shape) - ranks[0]]
+    channels = shape[len(lead) + 1]
+    per_channel = np.sum(np.reshape(v, (*lead, shape[len(lead)], channels, math.prod(shape[len(lead) + 2:]))), axis=-1)
+    weighted = per_channel * _channel(w, ranks[1], 2)
+    return np.sum(np.reshape(weighted, (*np.shape(weighted)[:-1], groups, channels // groups)), axis=-1, keepdims=True)
+
+
 def _group_vjp(g: Array, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...], num_groups: int = 1,
                eps: float = 1e-5, part: int = 0) -> tuple[Any, Any, Any]:
     xhat, mean, rstd, shape = _group_parts(x, ranks[0], num_groups, eps)
@@ -496,18 +512,20 @@ def _group_vjp(g: Array, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[
         return np.reshape(np.broadcast_to(g[..., None] / count, np.shape(xhat)), shape), None, None
     if part % 3 == 2:  # rstd = (var + eps) ** -1/2: -rstd ** 3 (x - mean) / count
         return np.reshape(-g[..., None] * rstd * rstd * xhat / count, shape), None, None
-    # PyTorch's kernel (GroupNormBackward): dx = rstd w g + c2 x + c3, from the sums of g w x and g w over the group
-    w = _channel(w, ranks[1], ranks[0])
+    # PyTorch's kernel (GroupNormBackward): dx = rstd w g + c2 x + c3, from the sums of g x and g over each
+    # channel, weighted by the channel's w and summed over the group (an infinite w: its sums' infinities)
     g = np.broadcast_to(g, shape)
-    gw, _ = _grouped(g * w, ranks[0], num_groups)
     xg, _ = _grouped(x, ranks[0], num_groups)
-    ds, db = np.sum(gw * xg, axis=-1, keepdims=True), np.sum(gw, axis=-1, keepdims=True)
-    c2 = (db * mean - ds) * rstd * rstd * rstd * (1.0 / count)
-    c3 = -c2 * mean - db * rstd * (1.0 / count)
+    ds, db = (_group_sum(v, w, ranks, num_groups) for v in (g * x, g))
+    w = _channel(w, ranks[1], ranks[0])
+    c2 = (db * mean - ds) * rstd * rstd * rstd * np.divide(1.0, count)
+    c3 = -c2 * mean - db * rstd * np.divide(1.0, count)
     rstd_w = np.reshape(np.broadcast_to(rstd, np.shape(xg)), shape) * w
     dx = rstd_w * g + np.reshape(c2 * xg + c3, shape)
-    return (dx, _per_channel_sum(g * np.reshape(xhat, shape), ranks[0], ranks[1]),
-            _per_channel_sum(g, ranks[0], ranks[2]))
+    dw = _per_channel_sum(g * np.reshape(xhat, shape), ranks[0], ranks[1])
+    if not count and np.size(mean):  # (empty groups: PyTorch's sums times their mean, the NaN of nothing)
+        dw = dw + np.nan
+    return dx, dw, _per_channel_sum(g, ranks[0], ranks[2])
 
 
 def _group_jvp(tangents: Any, ans: Array, x: Array, w: Array, b: Array, ranks: tuple[int, ...], num_groups: int = 1,
@@ -544,6 +562,7 @@ def _group_text(args: list[str], num_groups: int = 1, eps: float = 1e-5) -> str:
 
 def _native_group(x: Array, w: Array, b: Array, ranks: tuple[int, ...], N: int = 0, C: int = 0, HxW: int = 0,
                   group: int = 1, eps: float = 1e-5, part: int = 0, of: Any = None) -> Any:
+    _native_group_shape(np.shape(x)[np.ndim(x) - ranks[0]:], (), (), N, C, HxW, group, eps, part, of)
     return _group_forward(x, w, b, ranks, group, eps, part)
 
 
@@ -562,7 +581,10 @@ def _native_group_shape(x: Shape, w: Shape, b: Shape, N: int = 0, C: int = 0, Hx
                         eps: float = 1e-5, part: int = 0, of: Any = None) -> Shape:
     if of not in (None, 3) or not -3 <= part < 3:
         raise ValueError("native_group_norm gives 3 values (output, mean, rstd)")
-    if len(x) < 2 or (N, C, HxW) != (x[0], x[1], math.prod(x[2:])):
+    if math.prod(x) != N * C * HxW:  # (PyTorch's only check of them)
+        raise ValueError("Expected X.numel() == N * C * HxW to be true, but got false.  (Could this error message be "
+                         "improved?  If so, please report an enhancement request to PyTorch.)")
+    if len(x) < 2 or (math.prod(x) and (N, C, HxW) != (x[0], x[1], math.prod(x[2:]))):
         raise ValueError(f"native_group_norm: N, C and HxW must be the input's, {x[0] if x else '?'}, "
                          f"{x[1] if len(x) > 1 else '?'} and {math.prod(x[2:])}; got {N}, {C} and {HxW}")
     return _group_shape(x, w, b, group, eps, part)

@@ -1890,8 +1890,8 @@ class Interpreter:
                                            f"{Size(x.data.shape)!r}")
         result = self.call_op("torch.nn.functional.batch_norm", args, kwargs, node)
         means, variances = bound.get("running_mean"), bound.get("running_var")
-        if not bound["training"] or not isinstance(x, Tensor) or (means is None and variances is None):
-            return result
+        if not bound["training"] or not isinstance(x, Tensor) or (means is None and variances is None) or not x.data.size:
+            return result  # (an empty batch leaves them as they were, as PyTorch's does)
         kind = x.data.dtype.type
         axes = (0, *range(2, x.data.ndim))
         count = x.data.size // x.data.shape[1]
