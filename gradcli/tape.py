@@ -875,7 +875,7 @@ def shape_problem(
     op: Op, values: list[Any], problem: Exception, span: tuple[int, int], source: str
 ) -> ShapeProblem:
     if isinstance(problem, ValueRefusal):  # (values PyTorch refuses, said in its words at the user's call)
-        return ValueProblem(f"{problem} (PyTorch raises here too)", source=source, span=span)
+        return ValueProblem(problem.ours, source=source, span=span)
     message = shape_message(op, [np.shape(v) for v in values])
     return ShapeProblem(message, source=source, span=span, hint=str(problem).split("\n")[0])
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from gradcli import grad
-from tests.helpers import cli
+from tests.helpers import cli, process
 from tests.test_front_ends import Case, under_run, under_torch
 
 nan, inf = math.nan, math.inf
@@ -189,3 +189,31 @@ def test_block_diag_with_an_empty_vector_has_pytorchs_gradient(shapes, expected)
     out = torch.block_diag(*tensors)
     out.backward(torch.arange(out.numel(), dtype=torch.float64).reshape(out.shape))
     assert [t.grad.tolist() for t in tensors] == expected
+
+
+# LAPACK's gelsy (PyTorch's CPU driver) refuses NaN in A (its argument 4) or B (6): PyTorch's words, recorded
+GELSY = ('false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp":1613, '
+         "please report a bug to PyTorch. torch.linalg.lstsq: Argument {} has illegal value. Most certainly there is "
+         "a bug in the implementation calling the backend library.")
+
+
+@pytest.mark.parametrize(("a", "b", "argument"), [("[[nan, 1.0], [2.0, 3.0], [1.0, 1.0]]", "[[1.0], [2.0], [3.0]]", 4),
+                                                  ("[[1.0, 1.0], [2.0, 3.0], [1.0, nan]]", "[[1.0], [2.0], [3.0]]", 4),
+                                                  ("[[1.0, 1.0], [2.0, 3.0], [1.0, 0.5]]", "[[1.0], [nan], [3.0]]", 6)])
+def test_lstsq_of_nan_is_refused_as_pytorchs_lapack_refuses_it(a, b, argument):
+    snippet = (f"import torch\nnan = float('nan')\nA = torch.tensor({a}, dtype=torch.float64)\n"
+               f"B = torch.tensor({b}, dtype=torch.float64)\ntry:\n    torch.linalg.lstsq(A, B)\n"
+               "except RuntimeError as e:\n    print(e)\n")
+    run = under_run(Case("lstsq", "", snippet, {}, {}))
+    assert run.error is None and run.stdout == GELSY.format(argument) + "\n", run
+    refused = cli("grad", "torch.linalg.lstsq(a, b).solution", "--at", f"a={a},b={b}")
+    assert refused.exit_code == 2 and "holding NaN" in refused.stderr and refused.stdout == "", refused.stderr
+
+
+@pytest.mark.parametrize("program", ["sum(torch.linalg.pinv(a))", "sum(torch.linalg.svd(a)[2])",
+                                     "torch.linalg.lstsq(a, b).solution", "sum(torch.linalg.svdvals(a))"])
+def test_an_svd_of_an_infinite_matrix_ends(program):
+    # NumPy's LAPACK never returns from the SVD of a matrix holding an infinity: gradcli does not hand it one
+    run = process("grad", program, "--at", "a=[[inf,1,2],[3,4,5],[1,2,1],[0,1,3]],b=[[1],[1],[1],[1]]",
+                  "--json", "--seed", "ones")
+    assert run.exit_code == 0, run.stderr

@@ -64,9 +64,14 @@ Shape = tuple[int, ...]
 class ValueRefusal(ValueError):
     """PyTorch refuses these values, not their shapes (binary_cross_entropy's input outside [0, 1]): under
     `run` the `kind` of exception PyTorch raises, under `grad` exit 2 at the call in PyTorch's words, over
-    --points a bad line at the line that holds them."""
+    --points a bad line at the line that holds them. `ours`: gradcli's words for `grad`, where PyTorch's
+    (its run message) would mislead."""
 
     kind = "RuntimeError"
+
+    def __init__(self, message: str, ours: str = "") -> None:
+        super().__init__(message)
+        self.ours = ours or f"{message} (PyTorch raises here too)"
 
 
 class PythonValueError(ValueRefusal):

@@ -503,8 +503,7 @@ def _svd_factors(a: Array, full: bool = False) -> tuple[Array, Array, Array]:
         batch = a.shape[:-2]
         return (np.broadcast_to(np.eye(m, um), (*batch, m, um)).copy(), np.zeros((*batch, k)),
                 np.broadcast_to(np.eye(vn, n), (*batch, vn, n)).copy())
-    u, s, vh = np.linalg.svd(a, full_matrices=full)
-    return np.asarray(u), np.asarray(s), np.asarray(vh)
+    return linalg.lapack_svd(a, full_matrices=full)
 
 
 def _svd_tangents(t: Array, u: Array, s: Array, vh: Array) -> tuple[Array, Array, Array]:
@@ -1046,7 +1045,7 @@ def _pinv(a: Array, ranks: tuple[int, ...], rtol: Any = None, atol: Any = None, 
         values, vectors = np.linalg.eigh(a)
         size = np.abs(values)
     else:
-        u, values, vh = np.linalg.svd(a, full_matrices=False)
+        u, values, vh = linalg.lapack_svd(a, full_matrices=False)
         size = values
     largest = np.max(size, axis=-1, keepdims=True)
     if rtol is None:

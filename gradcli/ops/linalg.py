@@ -579,10 +579,29 @@ def _solved(a: Array, b: Array, odd: Array, adjoint: bool = False) -> Array:
     return np.asarray(np.where(odd[..., None, None], _lu_solve(lu, pivots, b, adjoint), theirs))
 
 
+def lapack_svd(a: Array, full_matrices: bool = True) -> tuple[Array, Array, Array]:
+    """np.linalg.svd of each matrix, as PyTorch's LAPACK takes them: a -0 entry as 0 (NumPy's LAPACK picks other
+    signs for the vectors), and a matrix holding an infinity (and no NaN) never handed to it, for its gesdd
+    never returns on one: its singular values NaN, its vectors the identity's columns (PyTorch's are NaN values
+    and vectors of no meaning, and its pseudo-inverse 0, as this gives)."""
+    a = np.asarray(a, dtype=float) + 0.0
+    infinite = np.isinf(a).any(axis=(-2, -1)) & ~np.isnan(a).any(axis=(-2, -1))
+    if not infinite.any():
+        u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+        return np.asarray(u), np.asarray(s), np.asarray(vh)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    u, s, vh = (np.array(part) for part in np.linalg.svd(np.where(infinite[..., None, None], 0.0, a),
+                                                           full_matrices=full_matrices))
+    u[infinite], s[infinite] = np.eye(m, m if full_matrices else k), np.nan
+    vh[infinite] = np.eye(n if full_matrices else k, n)
+    return u, s, vh
+
+
 def true_cofactors(a: Array) -> Array:
     """The matrix of cofactors of each matrix (d det / d A), exactly where A is singular too: by
     the SVD, A = U S Vh, whose cofactors are det(U) det(Vh) U diag(prod of the other s) Vh."""
-    u, s, vh = np.linalg.svd(a)
+    u, s, vh = lapack_svd(a)
     n = s.shape[-1]
     others = np.prod(np.where(np.eye(n, dtype=bool), 1.0, s[..., None, :]), axis=-1) if n else s
     sign = np.linalg.det(u) * np.linalg.det(vh)

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Dialect, Param, Shape, composite, structural
+from gradcli.ops.core import Array, Dialect, Param, Shape, ValueRefusal, composite, structural
 from gradcli.ops.decompositions import _factored, _mT, _point_shape, _primal, _triangular, _tril, _triu
 
 # --- the factorization ----------------------------------------------------------------------------
@@ -557,6 +557,13 @@ def _lstsq(a: Array, b: Array, ranks: tuple[int, ...], rcond: Any = None, driver
     shape = _lstsq_shape(point_a, point_b, rcond, driver, part)
     vector = _is_vector_rhs(point_a, point_b)
     which = part % 4
+    for name, value, position in (("A", a, 4), ("B", b, 6)):  # (MKL's gelsy, PyTorch's CPU driver, refuses NaN)
+        if driver in (None, "gelsy") and np.isnan(_primal(value)).any():
+            raise ValueRefusal(
+                'false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp":1613, '
+                f"please report a bug to PyTorch. torch.linalg.lstsq: Argument {position} has illegal value. Most "
+                "certainly there is a bug in the implementation calling the backend library.",
+                f"lstsq of {name} holding NaN: PyTorch's LAPACK (gelsy) refuses it, PyTorch raises here too")
     if which == 3:
         return np.linalg.svd(a, compute_uv=False) if shape != (0,) else np.zeros(0)
     if which == 2:
@@ -567,6 +574,9 @@ def _lstsq(a: Array, b: Array, ranks: tuple[int, ...], rcond: Any = None, driver
         return np.sum(values > tolerance, axis=-1).astype(float)
     solution, _, columns = _lstsq_parts(a, b, rcond, vector)
     if which == 0:
+        infinite = np.isinf(_primal(columns)).any(axis=(-2, -1), keepdims=True)
+        if driver in (None, "gelsy") and infinite.any():  # (gelsy's solution of an infinite B: NaN)
+            solution = np.where(infinite, np.nan, solution)
         return solution[..., 0] if vector else solution
     if shape == (0,):
         return np.zeros(0)
