@@ -584,7 +584,7 @@ def _native_group_shape(x: Shape, w: Shape, b: Shape, N: int = 0, C: int = 0, Hx
     if math.prod(x) != N * C * HxW:  # (PyTorch's only check of them)
         raise ValueError("Expected X.numel() == N * C * HxW to be true, but got false.  (Could this error message be "
                          "improved?  If so, please report an enhancement request to PyTorch.)")
-    if len(x) < 2 or (math.prod(x) and (N, C, HxW) != (x[0], x[1], math.prod(x[2:]))):
+    if len(x) < 2 or (math.prod(x) != 0 and (N, C, HxW) != (x[0], x[1], math.prod(x[2:]))):
         raise ValueError(f"native_group_norm: N, C and HxW must be the input's, {x[0] if x else '?'}, "
                          f"{x[1] if len(x) > 1 else '?'} and {math.prod(x[2:])}; got {N}, {C} and {HxW}")
     return _group_shape(x, w, b, group, eps, part)

@@ -585,7 +585,7 @@ def lapack_svd(a: Array, full_matrices: bool = True) -> tuple[Array, Array, Arra
     never returns on one: its singular values NaN, its vectors the identity's columns (PyTorch's are NaN values
     and vectors of no meaning, and its pseudo-inverse 0, as this gives)."""
     a = np.asarray(a, dtype=float) + 0.0
-    infinite = np.isinf(a).any(axis=(-2, -1)) & ~np.isnan(a).any(axis=(-2, -1))
+    infinite = np.asarray(np.isinf(a).any(axis=(-2, -1)) & ~np.isnan(a).any(axis=(-2, -1)))
     if not infinite.any():
         u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
         return np.asarray(u), np.asarray(s), np.asarray(vh)
