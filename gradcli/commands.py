@@ -154,7 +154,19 @@ def graph_views() -> dict[str, View]:
 
         return write
 
-    return {"tree": lambda report: console().print(tree(graph_view(report))), **{f: text(f) for f in TEXT_FORMATS}}
+    def show_tree(report: Any) -> None:
+        from gradcli.render.graph import tree_lines
+        from gradcli.render.plain import graph_tree, plain_output
+
+        view = graph_view(report)
+        plain = plain_output()
+        written = None if plain is None else graph_tree(tree_lines(view), plain)
+        if written is None:  # (rich, where the tree needs more than a plain layout)
+            console().print(tree(view))
+        else:
+            sys.stdout.write(written)
+
+    return {"tree": show_tree, **{f: text(f) for f in TEXT_FORMATS}}
 
 
 # command -> (its session call at one point, its views: imported only for the command run)

@@ -16,6 +16,7 @@ import numpy as np
 
 from gradcli.ops import call_vjp
 from gradcli.tape import INPUT, Tape
+from gradcli.torch_graph import EDGES_AT_MOST
 
 Array = np.ndarray
 
@@ -95,7 +96,6 @@ def local_jacobian(tape: Tape, values: Any, index: int, position: int) -> LocalJ
     return LocalJacobian("matrix", size, matrix)
 
 
-EDGES_AT_MOST = 10_000  # a bigger graph is drawn without its edges' local derivatives (one VJP a node)
 
 
 def edge_locals(tape: Tape, values: Any, graph: Any) -> dict[int, list[float | LocalJacobian | None]]:

@@ -1,5 +1,5 @@
-"""The scalar path: `grad`, `jacobian`, `jvp` of a program of numbers at a point of numbers, before the op table and
-NumPy load.
+"""The scalar path: `grad`, `jacobian`, `jvp`, `graph` of a program of numbers at a point of numbers, before the op
+table and NumPy load.
 
 A program such as `log(x1*x2)*sin(x2)` at x1=0.5,x2=0.75 needs neither arrays nor the table's
 hundreds of rows: one gradient as a process would spend most of its time loading them. Here
@@ -24,10 +24,13 @@ import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gradcli import table
 from gradcli.errors import GradcliError, Limits
+
+if TYPE_CHECKING:
+    from gradcli.torch_graph import GraphNode
 
 _NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _NAME = re.compile(r"[A-Za-z_]\w*")
@@ -58,6 +61,7 @@ class Node:
     name: str | None
     requires_grad: bool
     wants: tuple[bool, ...] = ()  # for each arg: does a gradient flow back into it?
+    number: bool = False  # a constant PyTorch sees as a Python number (tape.Node.is_number)
 
 
 # (an operator's symbol or a call's spelling, its number of args) -> its row
@@ -87,8 +91,8 @@ class NumbersSink:
         nodes.append(node)
         return index
 
-    def constant(self, value: float) -> int:
-        return self.add(Node((), None, value, None, False))
+    def constant(self, value: float, number: bool = False) -> int:
+        return self.add(Node((), None, value, None, False, number=number))
 
     def fold(self, row: table.Row, args: tuple[int, ...]) -> int:
         """Numbers alone: folded as TapeSink folds them, by the float rule (where it raises, NumPy would fold)."""
@@ -97,13 +101,14 @@ class NumbersSink:
             value = row.forward(*[nodes[a].value for a in args])
         except (TypeError, ValueError, ArithmeticError):
             raise NotScalar("a fold in NumPy") from None
+        number = all(nodes[a].number for a in args)  # (TapeSink.fold's literal)
         for a in sorted(args, reverse=True):  # (TapeSink.drop_constants)
             if a == len(nodes) - 1 and nodes[a].name is None:
                 nodes.pop()
-        return self.constant(float(value))
+        return self.constant(float(value), number)
 
     def number(self, text: str, span: Any) -> int:
-        return self.constant(float(text))
+        return self.constant(float(text), number=True)
 
     def name(self, text: str, span: Any) -> int:
         index = self.inputs.get(text)
@@ -114,7 +119,7 @@ class NumbersSink:
         if text in _WORDS or text in table.DTYPES or text in table.FUNCTIONS or text in self.assigned_later:
             raise NotScalar(text)  # a word, or an error the table's way says
         if text in table.CONSTANTS:
-            return self.constant(table.CONSTANTS[text])
+            return self.constant(table.CONSTANTS[text], number=True)
         index = self.add(Node((), None, 0.0, text, True))
         self.inputs[text] = index
         return index
@@ -195,6 +200,7 @@ class NumbersResult:
     wrt: tuple[str, ...]
     seeds: tuple[float, ...] = (1.0,)
     warnings: list[str] = field(default_factory=list)
+    adjoints: list[float | None] = field(default_factory=list)  # every node's (None: none flowed into it)
 
 
 @dataclass(eq=False, repr=False)
@@ -277,6 +283,92 @@ def jvp_of_numbers(source: str, at: Sequence[str], tangent: Sequence[str]) -> Nu
     return _answered(answer)
 
 
+@dataclass(eq=False, repr=False)
+class NumbersGraph:
+    """The backward graph of a program of numbers, as session.GraphReport holds it (at --at: its values, gradients
+    and each edge's local derivative)."""
+
+    source: str
+    nodes: list[GraphNode]
+    roots: tuple[int, ...]
+    root_names: tuple[str, ...]
+    result: NumbersResult | None
+    edges: dict[int, list[float | None]] | None = None
+
+
+def graph_of_numbers(source: str, at: Sequence[str]) -> NumbersGraph | None:
+    """torch_graph.backward_graph of a program of numbers (and at --at, jacobians.edge_locals); None where the table's
+    way must answer."""
+    def answer() -> NumbersGraph:
+        if at:
+            program = _Program(source, at)
+            grad = program.gradient()
+            sink, root, name = program.sink, program.output, program.output_name
+            result: NumbersResult | None = NumbersResult(program.tape(), program.point, program.values, program.value,
+                                                         grad, (name,), tuple(sink.inputs), adjoints=program.adjoints)
+        else:
+            sink = _build(source)
+            if sink.last is None or not sink.nodes[sink.last[1]].requires_grad:
+                raise NotScalar("a constant output")
+            root, name, result = sink.last[1], sink.last[0] or "out", None
+        nodes = _backward_graph(sink.nodes, root)
+        edges = None if result is None else _edge_locals(sink.nodes, result.values, nodes)
+        return NumbersGraph(source, nodes, (root,), (name,), result, edges)
+
+    return _answered(answer)
+
+
+def _backward_graph(nodes: list[Node], root: int) -> list[GraphNode]:
+    """torch_graph.backward_graph: the nodes reachable from the root, each before its next_functions."""
+    from gradcli.torch_graph import GraphNode
+
+    reachable = [False] * len(nodes)
+    reachable[root] = True
+    graph = []
+    for index in range(root, -1, -1):
+        node = nodes[index]
+        if not reachable[index] or not node.requires_grad:
+            continue
+        if node.row is None:
+            graph.append(GraphNode(index, "AccumulateGrad", node.name, ()))
+            continue
+        name, positions = table.GRAPH[node.row.name][tuple(nodes[a].number for a in node.args)]
+        following = tuple(node.args[p] if nodes[node.args[p]].requires_grad else None for p in positions)
+        for arg in following:
+            if arg is not None:
+                reachable[arg] = True
+        graph.append(GraphNode(index, name, node.name, following))
+    return graph
+
+
+def _edge_locals(nodes: list[Node], values: list[float], graph: list[GraphNode]) -> dict[int, list[float | None]]:
+    """jacobians.edge_locals: each edge's local derivative, the node's VJP of 1 (None: a constant's edge)."""
+    from gradcli.torch_graph import EDGES_AT_MOST
+
+    found: dict[int, list[float | None]] = {}
+    if len(graph) > EDGES_AT_MOST:
+        return found
+    try:
+        for graph_node in graph:
+            node = nodes[graph_node.id]
+            if node.row is None:
+                continue
+            args, used = node.args, set()
+            labels: list[float | None] = []
+            for child in graph_node.next_functions:
+                position = next((p for p, a in enumerate(args) if a == child and p not in used), None)
+                if child is None or position is None:
+                    labels.append(None)
+                    continue
+                used.add(position)
+                part = node.row.vjps[position](1.0, values[graph_node.id], *[values[a] for a in args])
+                labels.append(None if part is None else float(part))
+            found[graph_node.id] = labels
+    except (ValueError, ArithmeticError):
+        raise NotScalar("NumPy's sweep") from None
+    return found
+
+
 def _build(source: str) -> NumbersSink:
     from gradcli import syntax
 
@@ -303,6 +395,7 @@ class _Program:
         if not nodes[self.output].requires_grad:
             raise NotScalar("a constant output")
         self.point = {name: point[name] for name in inputs}
+        self.adjoints: list[float | None] = []  # (after the gradient: every node's)
         values: list[Any] = [0.0] * len(nodes)
         try:
             for index, node in enumerate(nodes):
@@ -360,6 +453,7 @@ class _Program:
                     adjoints[a] = cotangent if previous is None else previous + cotangent
         except (ValueError, ArithmeticError):
             raise NotScalar("NumPy's sweep") from None
+        self.adjoints = [None if a is None else float(a) for a in adjoints]
         grad = {name: 0.0 if adjoints[i] is None else float(adjoints[i]) for name, i in self.sink.inputs.items()}
         if not _finite(*grad.values()):
             raise NotScalar("not finite: the warnings name nodes")

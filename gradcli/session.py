@@ -549,13 +549,22 @@ class GraphReport:
 
 
 def graph(request: Request) -> GraphReport:
+    source = None
+    if request.seed is None and request.of is None and not request.paths:
+        from gradcli.scalar import graph_of_numbers
+
+        source = read_program(request.program, request.file)
+        numbers = graph_of_numbers(source, request.at)
+        if numbers is not None:  # (else, the table's way: it also says every error)
+            return GraphReport(numbers.source, numbers.nodes, numbers.roots, numbers.root_names,
+                               numbers.result, numbers.edges)  # type: ignore[arg-type]
     from gradcli.derivatives import grad as compute
     from gradcli.derivatives import resolve
     from gradcli.torch_graph import backward_graph
 
     if request.seed is not None and not request.at:
         raise NameProblem("--seed shows in the gradients of the graph, which need the values of --at")
-    tape, point = load(request)
+    tape, point = load(request, source)
     result = None
     if request.at:
         result = compute(tape, point, seed=request.seed, of=request.of)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    from gradcli.tape import Tape
 
-from gradcli.tape import APPLY, Tape
-
-Array = np.ndarray
+# (NumPy and the tape are imported where used: the scalar path's graph (gradcli.scalar) builds GraphNodes without them)
+Array = Any
+EDGES_AT_MOST = 10_000  # a bigger graph is drawn without its edges' local derivatives (one VJP a node)
 
 
 @dataclass(eq=False)
@@ -30,7 +32,10 @@ def _numbers(tape: Tape, index: int) -> list[bool]:
 
 def torch_name(tape: Tape, index: int, values: Sequence[Array] | None = None) -> str:
     """The name of the node PyTorch would record for tape node `index`."""
+    import numpy as np
+
     from gradcli.ops import torch_node_name
+    from gradcli.tape import APPLY
 
     node = tape.nodes[index]
     if node.kind != APPLY:
@@ -47,6 +52,7 @@ def next_functions(tape: Tape, index: int, name: str) -> tuple[int | None, ...]:
     is MulBackward0 with (AccumulateGrad, None), its number second: x.__rmul__(3)); an index
     (v[idx]) and a condition (where's) are no inputs at all. Every front end reads them here."""
     from gradcli.ops import SCALAR_OVERLOADS
+    from gradcli.tape import APPLY
 
     nodes = tape.nodes
     node = nodes[index]

@@ -1,5 +1,6 @@
-"""The scalar path's gradient table is written without rich (render/plain.py): what rich writes, byte for byte,
-to a pipe and to a terminal of any width, and rich's own where the table needs more than a plain layout."""
+"""The scalar path's gradient table and the graph's tree are written without rich (render/plain.py): what rich
+writes, byte for byte, to a pipe and to a terminal of any width, and rich's own where they need more than a plain
+layout."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import sys
 import pytest
 from rich.console import Console
 
-from gradcli.commands import UNWRAPPED_WIDTH
-from gradcli.render.plain import Plain, grad_table
+from gradcli import session
+from gradcli.commands import UNWRAPPED_WIDTH, graph_view
+from gradcli.render.graph import tree, tree_lines
+from gradcli.render.plain import Plain, grad_table, graph_tree
 from gradcli.render.table import show_grad
 from gradcli.scalar import grad_of_numbers
 
@@ -75,3 +78,48 @@ def _environment() -> dict[str, str]:
 
     return {name: value for name, value in os.environ.items()
             if name not in ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "PYTHONIOENCODING")}
+
+
+GRAPHS = [
+    ("log(x1*x2)*sin(x2)*3", ["x1=0.5,x2=0.75"]),  # the scalar path: a None, a node met again
+    ("log(x1*x2)*sin(x2)*3", []),
+    ("y = x ** 2; z = 2 * y - x; z + pi", ["x=3"]),
+    ("(x * w, sin(x), x)", ["x=0.5,w=2"]),  # the table's way: a tuple, a root met again
+    ("y = z ** 2; l = sum(y)", ["z=[1,3]"]),  # arrays: shapes, Jacobians on the edges (J = 1ᵀ: left to rich)
+    ("y = z * 2; l = (y + z).mean()", ["z=[1,3]"]),
+    ("q", ["q=7"]),
+    ("a_very_long_name_for_an_input * another_rather_long_name_for_one", ["a_very_long_name_for_an_input=1e-300,"
+                                                                            "another_rather_long_name_for_one=-2"]),
+]
+
+
+def _rich_tree(view: object, terminal: bool, width: int) -> str:
+    console = Console(file=io.StringIO(), markup=False, emoji=False, highlight=False, force_terminal=terminal,
+                      width=width, soft_wrap=not terminal)
+    console.print(tree(view))  # type: ignore[arg-type]
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("program", "at"), GRAPHS)
+def test_a_piped_graph_is_riches_byte_for_byte(program, at):
+    view = graph_view(session.graph(session.Request(program, None, at)))
+    ours, theirs = graph_tree(tree_lines(view), Plain(False, UNWRAPPED_WIDTH)), _rich_tree(view, False, UNWRAPPED_WIDTH)
+    assert ours == theirs or (ours is None and not theirs.replace("×", "").replace("─", "").replace("│", "")
+                              .replace("└", "").replace("├", "").isascii())
+
+
+@pytest.mark.parametrize(("program", "at"), GRAPHS)
+@pytest.mark.parametrize("width", [30, 50, 64, 65, 66, 80, 120])
+def test_a_graph_on_a_terminal_is_riches_where_it_fits_and_left_to_rich_where_not(program, at, width):
+    view = graph_view(session.graph(session.Request(program, None, at)))
+    ours, theirs = graph_tree(tree_lines(view), Plain(True, width)), _rich_tree(view, True, width)
+    piped = _rich_tree(view, False, UNWRAPPED_WIDTH)
+    if ours is not None:
+        assert ours == theirs and "\x1b[1" in ours and "\x1b[2m" in ours
+    elif graph_tree(tree_lines(view), Plain(False, UNWRAPPED_WIDTH)) is not None:
+        assert max(len(line) for line in piped.splitlines()) > width  # rich wraps it: a line is wider than the terminal
+
+
+def test_a_graph_whose_labels_take_lines_of_their_own_is_left_to_rich():
+    view = graph_view(session.graph(session.Request("sum(sin(x) * 2)", None, [f"x=[{', '.join(['0.5'] * 40)}]"])))
+    assert graph_tree(tree_lines(view), Plain(False, UNWRAPPED_WIDTH)) is None

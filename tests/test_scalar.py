@@ -21,7 +21,7 @@ from gradcli.derivatives import grad as table_grad
 from gradcli.inputs.literals import merge_points
 from gradcli.render.jsonout import dumps
 from gradcli.render.report import grad_report_document, show_grad_report
-from gradcli.scalar import NumbersResult, grad_of_numbers, jacobian_of_numbers, jvp_of_numbers
+from gradcli.scalar import NumbersResult, grad_of_numbers, graph_of_numbers, jacobian_of_numbers, jvp_of_numbers
 from gradcli.tape import compile_program
 from tests.reference.make_scalar_table import TARGET
 
@@ -117,17 +117,59 @@ def test_every_spelling_gives_the_tables_jacobian_and_jvp(program):
     assert any(answered) or program.startswith("2.5")
 
 
-@pytest.mark.parametrize(("program", "names"), [
+def _graph_shown(request: session.Request) -> tuple[str, ...]:
+    """The graph in every text format: rich's tree, dot, mermaid, json."""
+    from gradcli.commands import graph_view
+    from gradcli.render.graph import as_json, dot, mermaid, tree
+
+    view = graph_view(session.graph(request))
+    console = Console(file=io.StringIO(), width=200, markup=False, emoji=False, highlight=False)
+    console.print(tree(view))
+    return console.file.getvalue(), dot(view), mermaid(view), as_json(view)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("program", _programs())
+def test_every_spelling_gives_the_tables_graph(program, monkeypatch):
+    names = ["x", "y"] if "y" in program else ["x"]
+    answered = []
+    for at in [[], *([",".join(f"{n}={v!r}" for n, v in zip(names, point, strict=False))] for point in POINTS[::2])]:
+        numbers = graph_of_numbers(program, at)
+        answered.append(numbers is not None)
+        if numbers is None:
+            continue
+        request = session.Request(program, None, at)
+        ours = _graph_shown(request)
+        with monkeypatch.context() as patched:
+            patched.setattr("gradcli.scalar.graph_of_numbers", lambda *args: None)  # the table's way
+            assert ours == _graph_shown(request), (program, at)
+    assert answered[0] or program.startswith("2.5")
+    assert any(answered[1:]) or program.startswith("2.5")
+
+
+PROGRAMS = [
     ("log(x1*x2)*sin(x2)", "x1 x2"), ("O = 3*a**3; P = b**2; Q = O - P", "a b"), ("y = x ** 2\nz = y * pi - e\nz", "x"),
-    ("c = 2; d = c; d * x", "x"), ("y = x; y += x * 3; y", "x"), ("x", "x"), ("x; w", "x w"),
-    ("a = x * -1; b = -a; torch.exp(b) + np.sqrt(math.sin(a) ** 2)", "x"),
+    ("c = 2; d = c; d * x", "x"), ("c = 2; c * x + x ** c", "x"), ("y = x; y += x * 3; y", "x"), ("x", "x"),
+    ("x; w", "x w"), ("a = x * -1; b = -a; torch.exp(b) + np.sqrt(math.sin(a) ** 2)", "x"),
     ("relu(x) + relu(-x) + abs(x) + sign(x) * sigmoid(x)", "x"),
     ("max(x, w) - min(w, x) + atan2(x, w) + hypot(x, w) + x.pow(w)", "x w"),
-])
+]
+
+
+@pytest.mark.parametrize(("program", "names"), PROGRAMS)
 def test_programs_of_numbers_give_the_tables_bits(program, names):
     answered = [_same_as_the_table(program, [",".join(f"{name}={value!r}" for name, value in
                                                      zip(names.split(), point, strict=False))]) for point in POINTS]
     assert answered[0]  # (elsewhere a value may not be finite: then the table's way answers, naming where)
+
+
+@pytest.mark.parametrize(("program", "names"), PROGRAMS)
+def test_programs_of_numbers_give_the_tables_graph(program, names, monkeypatch):
+    for at in [[], [",".join(f"{name}={value!r}" for name, value in zip(names.split(), POINTS[0], strict=False))]]:
+        assert graph_of_numbers(program, at) is not None
+        ours = _graph_shown(session.Request(program, None, at))
+        with monkeypatch.context() as patched:
+            patched.setattr("gradcli.scalar.graph_of_numbers", lambda *args: None)  # the table's way
+            assert ours == _graph_shown(session.Request(program, None, at)), (program, at)
 
 
 @pytest.mark.parametrize("text", ["007", "00.5", "-.5", "5.", "1e5", "1E+5", "-0", "0e0", "1e-400", ".5e1", "-5.e-1",
@@ -183,6 +225,10 @@ def test_a_gradient_of_numbers_as_a_process_loads_no_numpy():
     out, loaded = _loaded("grad", "sqrt(x) * y - abs(x / y)", "--at", "x=2,y=3")  # the table, for people
     assert "d out / d input" in out
     assert not loaded & {"numpy", "sympy", "rich", "gradcli.ops"}  # (rich's table, written plainly: render/plain.py)
+    for at in (["--at", "x1=0.5,x2=0.75"], []):  # the graph's tree, with its values and without
+        out, loaded = _loaded("graph", "sin(x1*x2)*cos(x2)", *at)
+        assert "[5] MulBackward0 (out)" in out and ("AccumulateGrad x1  value = 0.5" in out) == bool(at)
+        assert not loaded & {"numpy", "sympy", "rich", "gradcli.ops", "gradcli.tape", "gradcli.engine"}
 
 
 def test_numpy_loads_for_a_function_whose_bits_are_its_own():

@@ -1,7 +1,9 @@
-"""The backward graph, drawn four ways: a rich tree, Graphviz dot, Mermaid, and JSON.
+"""The backward graph, drawn four ways: a tree (rich's, or render/plain.py's where that is plain), Graphviz dot,
+Mermaid, and JSON.
 
-Every format reads the same list of `GraphNode`s (from `torch_graph.backward_graph`), and,
-when the program was evaluated at a point, the forward values and adjoints of a result.
+Every format reads the same list of `GraphNode`s (from `torch_graph.backward_graph`, or the scalar path's), and,
+when the program was evaluated at a point, the forward values and adjoints of a result. NumPy is imported where an
+array is shown: the scalar path's graph is of Python floats.
 """
 
 from __future__ import annotations
@@ -9,15 +11,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from gradcli.derivatives import GradResult
 from gradcli.errors import visible
 from gradcli.numbers import brief
 from gradcli.render.numbers import human_line, to_json
-from gradcli.torch_graph import GraphNode
+
+if TYPE_CHECKING:
+    from gradcli.derivatives import GradResult
+    from gradcli.torch_graph import GraphNode
 
 MAX_TREE_DEPTH = 200  # deeper graphs are cut in the tree view (every other format is whole)
 LABEL_WIDTH = 100  # a node's label longer than this puts its value and gradient on lines of their own
@@ -42,7 +44,7 @@ class GraphView:
         if self.result is None:
             return []
         value = self.result.values[node_id]
-        lines = [] if np.ndim(value) == 0 else [f"shape {tuple(np.shape(value))}"]
+        lines = [] if isinstance(value, float) or _shape(value) == () else [f"shape {_shape(value)}"]
         lines.append(f"value = {brief(value)}")
         adjoint = self.result.adjoints[node_id]
         if adjoint is not None:
@@ -63,6 +65,12 @@ class GraphView:
             if root_name != node.name:
                 name += f" ({root_name})"
         return f"[{node.id}] {node.op}{name}"
+
+
+def _shape(value: Any) -> tuple[int, ...]:
+    import numpy as np
+
+    return tuple(np.shape(value))
 
 
 def edge_label(local: Any) -> str:
@@ -87,59 +95,73 @@ def edge_label(local: Any) -> str:
     return f"J: {rows} × {columns}"
 
 
-def tree(view: GraphView) -> Any:
-    """A rich Tree: children in next_functions order; a node met again is referenced."""
-    from rich.text import Text
-    from rich.tree import Tree
+# A line of the tree: its depth (0: the title, 1: a root, 2: a root's next function...) and its label, as
+# (text, style) parts (style "": none)
+TreeLine = tuple[int, tuple[tuple[str, str], ...]]
 
+
+def tree_lines(view: GraphView) -> list[TreeLine]:
+    """The tree, top to bottom: children in next_functions order; a node met again is referenced."""
     nodes = view.by_id()
 
-    def label(node: GraphNode, edge: Text) -> Text:
+    def label(node: GraphNode, edge: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
         facts = view.facts(node.id)
         style = "bold cyan" if node.op == "AccumulateGrad" else "bold"
-        title = Text.assemble(edge, (view.title(node), style))
+        title = (*edge, (view.title(node), style))
         if len(view.title(node)) + sum(2 + len(f) for f in facts) <= LABEL_WIDTH:
-            return Text.assemble(title, ("  " + "  ".join(facts) if facts else "", "dim"))
+            return (*title, ("  " + "  ".join(facts) if facts else "", "dim"))
         # a real model's node: its shape beside it, its value and gradient on lines of their own
         shape = [f for f in facts if f.startswith("shape ")]
         rest = [f for f in facts if not f.startswith("shape ")]
-        return Text.assemble(title, ("  " + "  ".join(shape) if shape else "", "dim"),
-                             *(("\n" + f, "dim") for f in rest))
+        return (*title, ("  " + "  ".join(shape) if shape else "", "dim"), *(("\n" + f, "dim") for f in rest))
 
-    def dim(text: str) -> Text:
-        return Text(text, style="dim")
-
-    top = Tree(Text.assemble(("backward graph of", "dim"), " ", visible(view.source.strip(), lines=True)),
-               guide_style="dim")
+    lines: list[TreeLine] = [(0, (("backward graph of", "dim"), (" ", ""),
+                                  (visible(view.source.strip(), lines=True), "")))]
     drawn: set[int] = set()
     for root in view.roots:
         if root not in nodes:
-            top.add(f"{view.root_names[view.roots.index(root)]}: a constant (no grad_fn)")
+            lines.append((1, ((f"{view.root_names[view.roots.index(root)]}: a constant (no grad_fn)", ""),)))
             continue
         if root in drawn:
-            top.add(f"-> {view.title(nodes[root])}")
+            lines.append((1, ((f"-> {view.title(nodes[root])}", ""),)))
             continue
         drawn.add(root)
-        branch = top.add(label(nodes[root], Text("")))
-        stack = [(nodes[root], branch, iter(enumerate(nodes[root].next_functions)))]
+        lines.append((1, label(nodes[root], ())))
+        stack = [(nodes[root], iter(enumerate(nodes[root].next_functions)))]
         while stack:
-            parent, branch, pending = stack[-1]
+            parent, pending = stack[-1]
+            depth = len(stack) + 1
             position, following = next(pending, (-1, -1))
             edge = view.edge(parent.id, position)
-            edge_text = Text(f"({edge}) ", style="dim") if edge else Text("")
+            edge_part = ((f"({edge}) ", "dim"),) if edge else ()
             if following == -1:
                 stack.pop()
             elif following is None:
-                branch.add(dim("None"))
+                lines.append((depth, (("None", "dim"),)))
             elif following in drawn:
-                branch.add(Text.assemble(edge_text, dim(f"-> {view.title(nodes[following])}")))
+                lines.append((depth, (*edge_part, (f"-> {view.title(nodes[following])}", "dim"))))
             elif len(stack) >= MAX_TREE_DEPTH:
-                branch.add(dim(f"... deeper than {MAX_TREE_DEPTH} levels: see --format json or dot"))
+                lines.append((depth, ((f"... deeper than {MAX_TREE_DEPTH} levels: see --format json or dot", "dim"),)))
                 stack.pop()
             else:
                 drawn.add(following)
                 child = nodes[following]
-                stack.append((child, branch.add(label(child, edge_text)), iter(enumerate(child.next_functions))))
+                lines.append((depth, label(child, edge_part)))
+                stack.append((child, iter(enumerate(child.next_functions))))
+    return lines
+
+
+def tree(view: GraphView) -> Any:
+    """A rich Tree of tree_lines."""
+    from rich.text import Text
+    from rich.tree import Tree
+
+    lines = tree_lines(view)
+    top = Tree(Text.assemble(*lines[0][1]), guide_style="dim")
+    branches = [top]
+    for depth, parts in lines[1:]:
+        del branches[depth:]
+        branches.append(branches[depth - 1].add(Text.assemble(*parts)))
     return top
 
 
@@ -194,7 +216,7 @@ def document(view: GraphView) -> dict[str, Any]:
         entry: dict[str, Any] = {"id": node.id, "op": node.op, "name": node.name,
                                  "next_functions": list(node.next_functions)}
         if view.result is not None:
-            entry["shape"] = list(np.shape(view.result.values[node.id]))
+            entry["shape"] = list(_shape(view.result.values[node.id]))
             entry["value"] = to_json(view.result.values[node.id])
             adjoint = view.result.adjoints[node.id]
             entry["grad"] = None if adjoint is None else to_json(adjoint)

@@ -104,3 +104,45 @@ def show_plain_grad(report: Any) -> bool:
         return False
     sys.stdout.write(text)
     return True
+
+
+# rich's ANSI codes for the styles a plain tree uses (an attribute's number, then a colour's)
+_CODES = {"": "", "dim": "2", "bold": "1", "bold cyan": "1;36"}
+
+
+def graph_tree(lines: list[tuple[int, tuple[tuple[str, str], ...]]], plain: Plain) -> str | None:
+    """render.graph.tree's text for the lines of render.graph.tree_lines, as rich writes a Tree with guide_style
+    "dim"; None where a line would not fit the width, a label has lines of its own, or a text is not ASCII."""
+    def written(text: str, style: str) -> str:
+        code = _CODES[style]
+        return f"\x1b[{code}m{text}\x1b[0m" if plain.bold and code else text
+
+    last = [True] * len(lines)  # is the line its parent's last child? (no sibling follows before a shallower line)
+    later: set[int] = set()  # the depths of the lines below, each before any shallower line
+    for index in range(len(lines) - 1, -1, -1):
+        depth = lines[index][0]
+        last[index] = depth not in later
+        later = {d for d in later if d < depth}
+        later.add(depth)
+    out = []
+    open_levels: list[bool] = []  # per depth from 1: is that ancestor its parent's last child?
+    for index, (depth, parts) in enumerate(lines):
+        if any(style not in _CODES for _, style in parts):
+            return None
+        text = "".join(part for part, _ in parts)
+        if not (text.replace("×", "").isascii() and text.isprintable()):
+            return None
+        if depth == 0:
+            guides = ""
+            guide_width = 0
+        else:
+            del open_levels[depth - 1:]
+            chunks = ["    " if ancestor_last else "│   " for ancestor_last in open_levels]
+            chunks.append("└── " if last[index] else "├── ")
+            open_levels.append(last[index])
+            guides = "".join(written(chunk, "dim") for chunk in chunks)
+            guide_width = 4 * len(chunks)
+        if guide_width + len(text) > plain.width:
+            return None
+        out.append(guides + "".join(written(part, style) for part, style in parts if part))
+    return "\n".join(out) + "\n"

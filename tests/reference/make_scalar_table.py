@@ -15,7 +15,10 @@ neither. This writes, from the rows themselves (nothing here lists an op):
   to the table. Each row's code is then held to the row's float rules, bit for bit, at special
   and ordinary points, and left out if it differs anywhere;
 - how each spelling is lowered: `a + b`, `-a`, `sin(a)`, `torch.atan2(a, b)`, `a.exp()`, each
-  compiled by the real tape builder, which says the row it binds to.
+  compiled by the real tape builder, which says the row it binds to;
+- what `graph` shows of each row's node: the name PyTorch gives it and the order of its
+  next_functions, for each way its args may be Python numbers (ops.torch_node_name and
+  torch_graph.next_functions, which read the same row).
 
 tests/test_scalar.py fails while gradcli/table.py is not what this writes: regenerate after
 changing a row.
@@ -236,6 +239,27 @@ def lowered(source: str, rows: dict[int, str]) -> str | None:
     return rows.get(id(node.op))
 
 
+def graph_facts(op: ops.Op) -> dict[tuple[bool, ...], tuple[str, tuple[int, ...]]]:
+    """For each pattern of Python numbers among the args (all but all numbers, which folds): the node's name
+    and its next_functions' arg positions, as torch_graph.next_functions orders them (a number is no input of a
+    Tensor-Scalar node; an arg at a position listed is its node where it takes a gradient, else None)."""
+    facts = {}
+    for numbers in itertools.product((False, True), repeat=op.arity):
+        if all(numbers):
+            continue
+        name = ops.torch_node_name(op, list(numbers), [()] * op.arity, {})
+        if name != ops.torch_node_name(op, list(numbers), None, {}):  # (the same without --at's shapes)
+            raise Untraceable("a node name that depends on shapes")
+        positions = list(range(op.arity))
+        flags = list(numbers)
+        if op.reflects and numbers[0]:
+            positions.reverse()
+            flags.reverse()
+        facts[numbers] = (name, tuple(p for p, number in zip(positions, flags, strict=True)
+                                      if not (number and name in ops.SCALAR_OVERLOADS)))
+    return facts
+
+
 def _key(name: str) -> str:
     return "_" + re.sub(r"\W", "_", name)
 
@@ -244,17 +268,20 @@ def generate() -> str:
     rows: dict[int, str] = {}
     codes: list[str] = []
     entries: list[str] = []
+    graph: dict[str, dict[tuple[bool, ...], tuple[str, tuple[int, ...]]]] = {}
     for op in ops.OPS.values():
         if not eligible(op):
             continue
         key = _key(op.name)
         try:
             code = record(op, key)
+            facts = graph_facts(op)
         except Exception:  # Untraceable, or a rule that took another way on the stand-ins (`xp is FLOATS`)
             continue
         if not agrees(op, code, key):
             continue
         rows[id(op)] = op.name
+        graph[op.name] = facts
         codes.append(code)
         vjps = "".join(f"{key}_vjp{i}, " for i in range(op.arity)).rstrip(" ")
         entries.append(f"    {op.name!r}: Row({op.name!r}, {op.arity}, {key}_forward, ({vjps}), {op.reflected is not None}),")
@@ -280,7 +307,7 @@ def generate() -> str:
             row = lowered(f"a.{name}({'b' if count == 2 else ''})", rows)
             if row is not None:
                 calls[("." + name, count)] = row
-    return _module(codes, entries, calls)
+    return _module(codes, entries, calls, graph)
 
 
 def _meanings(name: str, by_id: dict[int, ops.Op]) -> list[ops.Op]:
@@ -303,7 +330,8 @@ def _literal(value: Any) -> str:
     return repr(value)
 
 
-def _module(codes: list[str], entries: list[str], calls: dict[tuple[str, int], str]) -> str:
+def _module(codes: list[str], entries: list[str], calls: dict[tuple[str, int], str],
+            graph: dict[str, dict[tuple[bool, ...], tuple[str, tuple[int, ...]]]]) -> str:
     infix = {symbol: (op.precedence, op.right_assoc) for symbol, op in ops.BINARY_OPERATORS.items()}
     prefix = {symbol: op.precedence for symbol, op in ops.PREFIX_OPERATORS.items()}
     comparisons = sorted(symbol for symbol, op in ops.BINARY_OPERATORS.items() if op.compares)
@@ -340,6 +368,10 @@ def _module(codes: list[str], entries: list[str], calls: dict[tuple[str, int], s
         "\n\nROWS = {\n" + "\n".join(entries) + "\n}\n",
         "# (an operator's symbol, or a call's spelling as the parser gives it, and its number of args) -> its row\n"
         "CALLS = {\n" + "".join(f"    {key!r}: {row!r},\n" for key, row in sorted(calls.items())) + "}\n",
+        "# a row -> (which of its args are Python numbers -> (PyTorch's name of its node, the arg positions of its\n"
+        "# next_functions in their order: each the arg's node where it takes a gradient, else None))\n"
+        "GRAPH: dict[str, dict[tuple[bool, ...], tuple[str, tuple[int, ...]]]] = {\n"
+        + "".join(f"    {name!r}: {facts!r},\n" for name, facts in graph.items()) + "}\n",
     ]
     return "".join(parts)
 
