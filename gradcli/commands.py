@@ -129,7 +129,13 @@ def jacobian_views(full: bool = False) -> dict[str, View]:
 def hessian_views() -> dict[str, View]:
     from gradcli.render.derivatives import hessian_document, show_hessian
 
-    return _derivative_views(hessian_document, show_hessian)
+    def table(report: Any) -> None:
+        from gradcli.render.plain import show_plain_hessian
+
+        if not show_plain_hessian(report.result):  # (rich only where the table needs more than a plain layout)
+            show_hessian(report.result, console())
+
+    return {"table": table, "json": json_view(lambda report: hessian_document(report.result))}
 
 
 def jvp_views() -> dict[str, View]:

@@ -1,5 +1,5 @@
-"""The scalar path: `grad`, `jacobian`, `jvp`, `graph` of a program of numbers at a point of numbers, before the op
-table and NumPy load.
+"""The scalar path: `grad`, `jacobian`, `jvp`, `hessian`, `graph` of a program of numbers at a point of numbers, before
+the op table and NumPy load.
 
 A program such as `log(x1*x2)*sin(x2)` at x1=0.5,x2=0.75 needs neither arrays nor the table's
 hundreds of rows: one gradient as a process would spend most of its time loading them. Here
@@ -185,6 +185,7 @@ class NumbersTape:
     source: str
     inputs: dict[str, int]
     names: dict[str, int]
+    output_names: tuple[str, ...] = ()
 
 
 @dataclass(eq=False, repr=False)
@@ -281,6 +282,204 @@ def jvp_of_numbers(source: str, at: Sequence[str], tangent: Sequence[str]) -> Nu
                           program.values)
 
     return _answered(answer)
+
+
+@dataclass(eq=False, repr=False)
+class NumbersHessian:
+    """A Hessian of the scalar path, read as derivatives.HessianResult (each block a number)."""
+
+    tape: NumbersTape
+    point: dict[str, float]
+    value: float
+    grad: dict[str, float]
+    blocks: dict[str, dict[str, float]]
+    asymmetry: float
+    values: list[float]
+    warnings: list[str] = field(default_factory=list)
+
+
+def hessian_of_numbers(source: str, at: Sequence[str]) -> NumbersHessian | None:
+    """derivatives.hessian: for each input, the tangent sweep from it, then the reverse sweep on dual numbers, whose
+    tangents are the gradient's derivatives along it; the rounding made symmetric. None where the table's way must
+    answer."""
+    def answer() -> NumbersHessian:
+        program = _Program(source, at)
+        grad = program.gradient()
+        inputs = program.sink.inputs
+        blocks = {a: dict.fromkeys(inputs, 0.0) for a in inputs}
+        for a in inputs:  # the direction: input a
+            adjoints = program.dual_gradient(program.tangents({a: 1.0}))
+            for b, index in inputs.items():  # d(grad b)/d a
+                second = adjoints[index]
+                if type(second) is _Dual and second.tangent is not None:
+                    blocks[b][a] = float(second.tangent)
+        names = list(inputs)
+        if not _finite(*(blocks[a][b] for a in names for b in names)):
+            raise NotScalar("not finite: the warnings name blocks")
+        asymmetry = _symmetrise(blocks, names)
+        if not _finite(*(blocks[a][b] for a in names for b in names)):  # ((a + b) / 2 may overflow)
+            raise NotScalar("not finite: the warnings name blocks")
+        return NumbersHessian(program.tape(), program.point, program.value, grad, blocks, asymmetry, program.values)
+
+    return _answered(answer)
+
+
+def _symmetrise(blocks: dict[str, dict[str, float]], names: list[str]) -> float:
+    """derivatives._symmetrise on numbers (all finite): H made symmetric where H and its transpose agree to rounding;
+    the largest |H - H^T| made so."""
+    full = [[blocks[a][b] for b in names] for a in names]
+    count = range(len(names))
+    magnitude = [[max(abs(full[i][j]), abs(full[j][i])) for j in count] for i in count]
+    difference = [[abs(full[i][j] - full[j][i]) for j in count] for i in count]
+    scale = max((m for row in magnitude for m in row), default=0.0)
+    asymmetry = 0.0
+    for i in count:
+        for j in count:
+            if difference[i][j] <= 1e-8 * magnitude[i][j] + 1e-13 * scale:
+                asymmetry = max(asymmetry, difference[i][j])
+                blocks[names[i]][names[j]] = (full[i][j] + full[j][i]) / 2
+    return asymmetry
+
+
+class _Dual:
+    """gradcli.dual.Dual on one number: a float and its tangent (None: zero), for the Hessian. Each operator and
+    function the rows' float VJPs apply to it is differentiated as a Dual differentiates NumPy's ufunc of it: by
+    the row table.DUALS names, whose float VJP at each arg's tangent gives that arg's part (the engine's JVP of an
+    elementwise row). Comparisons look at the values."""
+
+    __slots__ = ("primal", "tangent")
+    __hash__ = None  # type: ignore[assignment]
+    __array_ufunc__ = None  # a NumPy number times a dual: the dual's reflected method
+
+    def __bool__(self) -> bool:
+        raise TypeError("a branch on a dual number")  # (NumPy's Dual has no truth value either: the table's way)
+
+    def __init__(self, primal: float, tangent: float | None = None) -> None:
+        self.primal, self.tangent = primal, tangent
+
+    def __add__(self, other: Any) -> Any:
+        return _through("+", _ADD, self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        return _through("+", _ADD, other, self)
+
+    def __sub__(self, other: Any) -> Any:
+        return _through("-", _SUB, self, other)
+
+    def __rsub__(self, other: Any) -> Any:
+        return _through("-", _SUB, other, self)
+
+    def __mul__(self, other: Any) -> Any:
+        return _through("*", _MUL, self, other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return _through("*", _MUL, other, self)
+
+    def __truediv__(self, other: Any) -> Any:
+        return _through("/", _DIV, self, other)
+
+    def __rtruediv__(self, other: Any) -> Any:
+        return _through("/", _DIV, other, self)
+
+    def __neg__(self) -> Any:
+        return _through("neg", _NEG, self)
+
+    def __pos__(self) -> Any:
+        return self
+
+    def __eq__(self, other: Any) -> Any:
+        return self.primal == _primal(other)
+
+    def __ne__(self, other: Any) -> Any:
+        return self.primal != _primal(other)
+
+    def __lt__(self, other: Any) -> Any:
+        return self.primal < _primal(other)
+
+    def __le__(self, other: Any) -> Any:
+        return self.primal <= _primal(other)
+
+    def __gt__(self, other: Any) -> Any:
+        return self.primal > _primal(other)
+
+    def __ge__(self, other: Any) -> Any:
+        return self.primal >= _primal(other)
+
+
+def _ADD(a: float, b: float) -> float:
+    return a + b
+
+
+def _SUB(a: float, b: float) -> float:
+    return a - b
+
+
+def _MUL(a: float, b: float) -> float:
+    return a * b
+
+
+def _DIV(a: float, b: float) -> float:
+    return a / b
+
+
+def _NEG(a: float) -> float:
+    return -a
+
+
+def _primal(x: Any) -> Any:
+    return x.primal if type(x) is _Dual else x
+
+
+def _through(key: str, function: Any, *args: Any) -> Any:
+    """function(*args) on dual numbers, as gradcli.dual.Dual.__array_ufunc__ computes NumPy's ufunc of it."""
+    primals = [_primal(a) for a in args]
+    value = function(*primals)
+    row_name = table.DUALS.get(key)
+    if row_name is None:
+        raise NotScalar(f"{key}: a ufunc the dual numbers spell otherwise")
+    if row_name == "" or type(value) is bool:
+        return value  # a step, or a comparison: nothing to differentiate
+    tangents = [a.tangent if type(a) is _Dual else None for a in args]
+    if all(t is None for t in tangents):
+        return _Dual(value)
+    vjps = table.ROWS[row_name].vjps
+    parts = [vjps[i](t, value, *primals) for i, t in enumerate(tangents) if t is not None]
+    parts = [part for part in parts if part is not None]
+    total = parts[0] if parts else 0.0
+    for part in parts[1:]:
+        total = total + part
+    return _Dual(value, total)
+
+
+class _DualMath:
+    """table.py's `xp` (gradcli.float_math.FLOATS) on dual numbers: each function through `_through`, `where` as
+    gradcli.dual's (the tangents picked as the values)."""
+
+    def __getattr__(self, name: str) -> Any:
+        function = getattr(table.xp, name)
+        return lambda *args: _through(name, function, *args)
+
+    @staticmethod
+    def where(condition: Any, a: Any, b: Any) -> Any:
+        value = _primal(a) if condition else _primal(b)
+        ta, tb = (x.tangent if type(x) is _Dual else None for x in (a, b))
+        if ta is None and tb is None:
+            return _Dual(value)
+        return _Dual(value, (0.0 if ta is None else ta) if condition else (0.0 if tb is None else tb))
+
+
+def _on_duals(rule: Any) -> Any:
+    """A row's float VJP as table.py wrote it, its `xp` the dual numbers' (_DualMath)."""
+    made = _DUAL_RULES.get(rule)
+    if made is None:
+        import types
+
+        made = _DUAL_RULES[rule] = types.FunctionType(rule.__code__, {**rule.__globals__, "xp": _DualMath()},
+                                                      rule.__name__, rule.__defaults__, rule.__closure__)
+    return made
+
+
+_DUAL_RULES: dict[Any, Any] = {}
 
 
 @dataclass(eq=False, repr=False)
@@ -414,7 +613,7 @@ class _Program:
             raise NotScalar("not finite: the warnings name nodes")
 
     def tape(self) -> NumbersTape:
-        return NumbersTape(self.source, dict(self.sink.inputs), dict(self.sink.bindings))
+        return NumbersTape(self.source, dict(self.sink.inputs), dict(self.sink.bindings), (self.output_name,))
 
     def gradient(self) -> dict[str, float]:
         """engine.sweep_backward on floats from the output, seeded with 1."""
@@ -460,8 +659,42 @@ class _Program:
         return grad
 
     def tangent(self, given: dict[str, float]) -> float:
+        """The output's tangent (engine.jvp_sweep's)."""
+        tangents = self.tangents(given)
+        out = 0.0 if tangents[self.output] is None else float(tangents[self.output])
+        if not _finite(out):
+            raise NotScalar("not finite: the warnings name nodes")
+        return out
+
+    def dual_gradient(self, tangents: list[Any]) -> list[Any]:
+        """engine.sweep_backward on dual numbers (each value with its tangent), seeded with 1, as derivatives.hessian
+        sweeps: every cotangent of a row computed by its float VJP on duals (its xp: _DualMath)."""
+        nodes = self.sink.nodes
+        duals = [_Dual(value, tangent) if node.requires_grad else value
+                 for value, tangent, node in zip(self.values, tangents, nodes, strict=True)]
+        adjoints: list[Any] = [None] * len(nodes)
+        adjoints[self.output] = 1.0
+        try:
+            for index in range(self.output, -1, -1):
+                g = adjoints[index]
+                node = nodes[index]
+                if g is None or node.row is None:
+                    continue
+                args = [duals[a] for a in node.args]
+                for position, (arg, want) in enumerate(zip(node.args, node.wants, strict=True)):
+                    if not want:
+                        continue
+                    cotangent = _on_duals(node.row.vjps[position])(g, duals[index], *args)
+                    if cotangent is not None:
+                        previous = adjoints[arg]
+                        adjoints[arg] = cotangent if previous is None else previous + cotangent
+        except (ValueError, ArithmeticError, TypeError):  # (TypeError: abs() of a Dual, which NumPy's has not either)
+            raise NotScalar("NumPy's sweep") from None
+        return adjoints
+
+    def tangents(self, given: dict[str, float]) -> list[Any]:
         """engine.jvp_sweep up to the output: a row's JVP is its VJP at each arg's tangent (its derivative is
-        diagonal), the args' parts added in order."""
+        diagonal), the args' parts added in order; None where no tangent flows."""
         nodes, values = self.sink.nodes, self.values
         tangents: list[Any] = [None] * len(nodes)
         for name, t in given.items():
@@ -483,7 +716,4 @@ class _Program:
                 tangents[index] = total
         except (ValueError, ArithmeticError):
             raise NotScalar("NumPy's sweep") from None
-        out = 0.0 if tangents[self.output] is None else float(tangents[self.output])
-        if not _finite(out):
-            raise NotScalar("not finite: the warnings name nodes")
-        return out
+        return tangents

@@ -317,9 +317,17 @@ def jacobian(request: Request) -> DerivativeReport:
 
 
 def hessian(request: Request) -> DerivativeReport:
+    source = None
+    if request.wrt is None:
+        from gradcli.scalar import hessian_of_numbers
+
+        source = read_program(request.program, request.file)
+        numbers = hessian_of_numbers(source, request.at)
+        if numbers is not None:  # (a value that is not finite takes the table's way, which names it)
+            return DerivativeReport(numbers)
     from gradcli.derivatives import hessian as compute
 
-    tape, point = load(request)
+    tape, point = load(request, source)
     result = compute(tape, point, wrt=request.wrt)
     return DerivativeReport(result, request.strict and not _all_finite(result.point, result.value, result.grad,
                                                                         result.blocks))

@@ -13,10 +13,11 @@ from rich.console import Console
 
 from gradcli import session
 from gradcli.commands import UNWRAPPED_WIDTH, graph_view
+from gradcli.render.derivatives import show_hessian
 from gradcli.render.graph import tree, tree_lines
-from gradcli.render.plain import Plain, grad_table, graph_tree
+from gradcli.render.plain import Plain, grad_table, graph_tree, hessian_table
 from gradcli.render.table import show_grad
-from gradcli.scalar import grad_of_numbers
+from gradcli.scalar import grad_of_numbers, hessian_of_numbers
 
 CASES = [
     ("log(x1*x2)*sin(x2)", "x1=0.5,x2=0.75"),
@@ -123,3 +124,27 @@ def test_a_graph_on_a_terminal_is_riches_where_it_fits_and_left_to_rich_where_no
 def test_a_graph_whose_labels_take_lines_of_their_own_is_left_to_rich():
     view = graph_view(session.graph(session.Request("sum(sin(x) * 2)", None, [f"x=[{', '.join(['0.5'] * 40)}]"])))
     assert graph_tree(tree_lines(view), Plain(False, UNWRAPPED_WIDTH)) is None
+
+
+def _rich_hessian(result: object, terminal: bool, width: int) -> str:
+    console = Console(file=io.StringIO(), markup=False, emoji=False, highlight=False, force_terminal=terminal,
+                      width=width, soft_wrap=not terminal)
+    show_hessian(result, console)  # type: ignore[arg-type]
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("program", "at"), CASES)
+def test_a_piped_hessian_is_riches_byte_for_byte(program, at):
+    result = hessian_of_numbers(program, [at])
+    assert hessian_table(result, Plain(False, UNWRAPPED_WIDTH)) == _rich_hessian(result, False, UNWRAPPED_WIDTH)
+
+
+@pytest.mark.parametrize(("program", "at"), CASES)
+@pytest.mark.parametrize("width", [20, 33, 40, 57, 58, 80, 113, 114, 200])
+def test_a_hessian_on_a_terminal_is_riches_where_it_fits_and_left_to_rich_where_not(program, at, width):
+    result = hessian_of_numbers(program, [at])
+    ours, theirs = hessian_table(result, Plain(True, width)), _rich_hessian(result, True, width)
+    if ours is not None:  # (the note wrapped as rich wraps it)
+        assert ours == theirs and "\x1b[3mHessian" in ours
+    else:  # rich wraps or shrinks it: a line of the table is wider than the terminal
+        assert max(len(line) for line in _rich_hessian(result, False, UNWRAPPED_WIDTH).splitlines()[:-1]) > width

@@ -21,7 +21,14 @@ from gradcli.derivatives import grad as table_grad
 from gradcli.inputs.literals import merge_points
 from gradcli.render.jsonout import dumps
 from gradcli.render.report import grad_report_document, show_grad_report
-from gradcli.scalar import NumbersResult, grad_of_numbers, graph_of_numbers, jacobian_of_numbers, jvp_of_numbers
+from gradcli.scalar import (
+    NumbersResult,
+    grad_of_numbers,
+    graph_of_numbers,
+    hessian_of_numbers,
+    jacobian_of_numbers,
+    jvp_of_numbers,
+)
 from gradcli.tape import compile_program
 from tests.reference.make_scalar_table import TARGET
 
@@ -108,6 +115,33 @@ def _same_derivatives_as_the_table(program: str, at: list[str], tangent: list[st
     return answered
 
 
+def _same_hessian_as_the_table(program: str, at: list[str]) -> bool:
+    """The scalar path's Hessian, where it gives one, is the table's (dual numbers through the reverse sweep),
+    byte for byte; True where it gave one."""
+    from gradcli.derivatives import hessian
+    from gradcli.render.derivatives import hessian_document, show_hessian
+
+    def shown(result: object) -> tuple[str, str]:
+        console = Console(file=io.StringIO(), width=200, markup=False, emoji=False, highlight=False)
+        show_hessian(result, console)  # type: ignore[arg-type]
+        return dumps(hessian_document(result)), console.file.getvalue()  # type: ignore[arg-type, attr-defined]
+
+    numbers = hessian_of_numbers(program, at)
+    if numbers is None:
+        return False
+    tape = compile_program(program)
+    assert shown(numbers) == shown(hessian(tape, merge_points(at, tape.inputs))), (program, at)
+    return True
+
+
+@pytest.mark.parametrize("program", _programs())
+def test_every_spelling_gives_the_tables_hessian(program):
+    names = ["x", "y"] if "y" in program else ["x"]
+    answered = [_same_hessian_as_the_table(program, [",".join(f"{n}={v!r}" for n, v in zip(names, point, strict=False))])
+                for point in POINTS]
+    assert any(answered) or program.startswith("2.5")
+
+
 @pytest.mark.parametrize("program", _programs())
 def test_every_spelling_gives_the_tables_jacobian_and_jvp(program):
     names = ["x", "y"] if "y" in program else ["x"]
@@ -172,6 +206,14 @@ def test_programs_of_numbers_give_the_tables_graph(program, names, monkeypatch):
             assert ours == _graph_shown(session.Request(program, None, at)), (program, at)
 
 
+@pytest.mark.parametrize(("program", "names"), PROGRAMS)
+def test_programs_of_numbers_give_the_tables_hessian(program, names):
+    answered = [_same_hessian_as_the_table(program, [",".join(f"{name}={value!r}" for name, value in
+                                                              zip(names.split(), point, strict=False))])
+                for point in POINTS]
+    assert answered[0]
+
+
 @pytest.mark.parametrize("text", ["007", "00.5", "-.5", "5.", "1e5", "1E+5", "-0", "0e0", "1e-400", ".5e1", "-5.e-1",
                                   "123456789012345678901234567890", "0.1", "2.5e-308", "4.9e-324"])
 def test_numbers_of_at_read_as_the_table_reads_them(text):
@@ -225,6 +267,9 @@ def test_a_gradient_of_numbers_as_a_process_loads_no_numpy():
     out, loaded = _loaded("grad", "sqrt(x) * y - abs(x / y)", "--at", "x=2,y=3")  # the table, for people
     assert "d out / d input" in out
     assert not loaded & {"numpy", "sympy", "rich", "gradcli.ops"}  # (rich's table, written plainly: render/plain.py)
+    out, loaded = _loaded("hessian", "sin(x1*x2)*cos(x2)", "--at", "x1=0.5,x2=0.75")  # the Hessian's table
+    assert out.startswith("out = 0.267998\nHessian\n")
+    assert not loaded & {"numpy", "sympy", "rich", "gradcli.ops", "gradcli.tape", "gradcli.engine"}
     for at in (["--at", "x1=0.5,x2=0.75"], []):  # the graph's tree, with its values and without
         out, loaded = _loaded("graph", "sin(x1*x2)*cos(x2)", *at)
         assert "[5] MulBackward0 (out)" in out and ("AccumulateGrad x1  value = 0.5" in out) == bool(at)

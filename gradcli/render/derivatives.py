@@ -1,10 +1,9 @@
-"""Views of the other derivatives: checks, formulas, Jacobians, Hessians, JVPs."""
+"""Views of the other derivatives: checks, formulas, Jacobians, Hessians, JVPs (rich imported by the views that
+print with it: the documents of --json load none)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-
-from rich.text import Text
 
 from gradcli.render.numbers import human, human_line, point_document, to_json
 
@@ -80,6 +79,8 @@ def _note_line(note: Note) -> tuple[Any, ...]:
 
 
 def show_check(agreements: list[Agreement], tol: float, console: Any) -> None:
+    from rich.text import Text
+
     console.print(Text.assemble("\n", ("check", "bold"),
                                 f" (tolerance {tol:g}: |grad - reference| <= tol × (1 + |reference|))"))
     for agreement in agreements:
@@ -107,6 +108,7 @@ def symbolic_document(report: Report) -> dict[str, Any] | None:
 
 def show_symbolic(report: Report, root_names: tuple[str, ...], console: Any) -> None:
     import numpy as np
+    from rich.text import Text
 
     console.print(Text.assemble("\n", ("formulas", "bold"), " (SymPy, from the op table's rules)"))
     if report.formulas is None:
@@ -147,6 +149,8 @@ def _warned(document: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
 
 
 def _show_warnings(warnings: list[str], console: Any) -> None:
+    from rich.text import Text
+
     for warning in warnings:
         console.print(Text.assemble(("warning:", "yellow"), " ", warning))
 
@@ -185,6 +189,7 @@ def show_jacobian(result: JacobianResult, console: Any, full: bool = False) -> N
     """f'(x) as the textbooks write it: one matrix, a row per output element (the outputs of a tuple
     stacked), a column per input element; a big one summarised as PyTorch's repr summarises a tensor."""
     import numpy as np  # (the layout of the matrix; the scalar path's numbers come as floats)
+    from rich.text import Text
 
     for name, output in zip(result.output_names, result.outputs, strict=True):
         console.print(Text.assemble((name, "bold"), f" = {human_line(output)}"))
@@ -230,15 +235,17 @@ def hessian_document(result: HessianResult) -> dict[str, Any]:
 
 def show_hessian(result: HessianResult, console: Any) -> None:
     import numpy as np
+    from rich.text import Text
 
     console.print(Text.assemble((result.tape.output_names[0], "bold"), f" = {human_line(result.value)}"))
     names = list(result.blocks)
     labels = [label for name in names for label in _element_labels(name, np.shape(result.point[name]))]
-    matrix = np.block([[result.blocks[a][b].reshape(np.size(result.point[a]), np.size(result.point[b]))
+    matrix = np.block([[np.reshape(result.blocks[a][b], (np.size(result.point[a]), np.size(result.point[b])))
                         for b in names] for a in names]) if names else np.zeros((0, 0))
     console.print(_matrix_table("Hessian", labels, labels, matrix))
-    console.print(Text(f"forward-over-reverse (dual numbers through the reverse sweep); largest asymmetry "
-                       f"made symmetric (rounding): {result.asymmetry:.2g}", style="dim"))
+    from gradcli.render.plain import hessian_note
+
+    console.print(Text(hessian_note(result), style="dim"))
     _show_warnings(result.warnings, console)
 
 
@@ -259,6 +266,8 @@ def jvp_document(result: JvpResult) -> dict[str, Any]:
 
 
 def show_jvp(result: JvpResult, console: Any) -> None:
+    from rich.text import Text
+
     values = result.value if isinstance(result.value, tuple) else (result.value,)
     tangents = result.jvp if isinstance(result.jvp, tuple) else (result.jvp,)
     for name, value, tangent in zip(result.output_names, values, tangents, strict=True):

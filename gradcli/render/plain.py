@@ -1,4 +1,5 @@
-"""The scalar path's gradient table written without rich, byte for byte as rich writes it.
+"""The scalar path's gradient and Hessian tables and the graph's tree written without rich, byte for byte as rich
+writes them.
 
 Importing rich is a fifth of a one-point run, and the scalar path's table (names and numbers, each
 one line of ASCII) uses nothing of its layout: a column is as wide as its widest cell, and the
@@ -11,11 +12,13 @@ it writes every other view.
 from __future__ import annotations
 
 import os
+import re
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from gradcli.scalar import NumbersResult
+    from gradcli.scalar import NumbersHessian, NumbersResult
 
 # Variables with which rich decides how a console looks (colours forced or refused, a tty that is not one,
 # a notebook's size): where one is set, rich writes.
@@ -76,18 +79,95 @@ def grad_table(result: NumbersResult, plain: Plain) -> str | None:
     texts = [name, value, *header, *(text for row in rows for text in row)]
     if not all(text.isascii() and text.isprintable() for text in texts):
         return None
-    widths = [max(len(row[column]) for row in [header, *rows]) for column in range(3)]
-    if len(name) + 3 + len(value) > plain.width or sum(widths) + 3 * 2 + 2 > plain.width:
+    if len(name) + 3 + len(value) > plain.width:
+        return None
+    grid = _grid(header, rows, plain)
+    return None if grid is None else "\n".join([f"{bold(name)} = {value}", *grid]) + "\n"
+
+
+def _grid(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], plain: Plain) -> list[str] | None:
+    """rich's Table(show_edge=False, header_style="bold") of these ASCII cells, the first column to the left and the
+    others to the right, as lines; None where it is wider than the console."""
+    widths = [max(len(row[column]) for row in [header, *rows]) for column in range(len(header))]
+    if sum(widths) + 3 * len(widths) - 1 > plain.width:
         return None
 
-    def cells(row: tuple[str, str, str]) -> list[str]:
-        return [row[0].ljust(widths[0]), row[1].rjust(widths[1]), row[2].rjust(widths[2])]
+    def bold(text: str) -> str:
+        return f"\x1b[1m{text}\x1b[0m" if plain.bold else text
 
-    lines = [f"{bold(name)} = {value}",
-             "┃".join(bold(" ") + bold(cell) + bold(" ") for cell in cells(header)),
-             "╇".join("━" * (width + 2) for width in widths),
-             *("│".join(f" {cell} " for cell in cells(row)) for row in rows)]
+    def cells(row: tuple[str, ...]) -> list[str]:
+        return [row[0].ljust(widths[0]), *(cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True))]
+
+    return ["┃".join(bold(" ") + bold(cell) + bold(" ") for cell in cells(header)),
+            "╇".join("━" * (width + 2) for width in widths),
+            *("│".join(f" {cell} " for cell in cells(row)) for row in rows)]
+
+
+def _wrapped(text: str, width: int) -> list[str] | None:
+    """rich's wrapping of one line of ASCII words at `width` (rich._wrap.divide_line, then the whitespace beyond the
+    width cut); None where a word is longer than a line (rich folds it)."""
+    lines: list[str] = []
+    start = offset = 0
+    for word in re.finditer(r"\s*\S+\s*", text):
+        length = len(word.group().rstrip())
+        if width - offset >= length:
+            offset += len(word.group())
+            continue
+        if length > width:
+            return None
+        if offset and word.start():
+            lines.append(text[start:word.start()])
+            start, offset = word.start(), len(word.group())
+    lines.append(text[start:])
+    return [line[: max(width, len(line.rstrip()))] if len(line) > width else line for line in lines]
+
+
+def hessian_note(result: Any) -> str:
+    """The line under a Hessian's table (render.derivatives.show_hessian's too)."""
+    return ("forward-over-reverse (dual numbers through the reverse sweep); largest asymmetry made symmetric "
+            f"(rounding): {result.asymmetry:.2g}")
+
+
+def hessian_table(result: NumbersHessian, plain: Plain) -> str | None:
+    """render.derivatives.show_hessian's text for a Hessian of the scalar path; None where a line would not fit
+    the width, or a text is not ASCII."""
+    from gradcli.render.numbers import human, human_line
+
+    name, value = result.tape.output_names[0], human_line(result.value)
+    names = list(result.blocks)
+    rows = [(a, *(human(result.blocks[a][b]) for b in names)) for a in names]
+    note = hessian_note(result)
+    texts = [name, value, note, *(text for row in rows for text in row)]
+    if not names or not all(text.isascii() and text.isprintable() for text in texts):
+        return None
+    grid = _grid(("", *names), rows, plain)
+    if grid is None or len(name) + 3 + len(value) > plain.width:
+        return None
+    lines = [f"\x1b[1m{name}\x1b[0m = {value}" if plain.bold else f"{name} = {value}"]
+    if plain.bold:
+        width = sum(max(len(row[column]) for row in [("", *names), *rows]) + 3 for column in range(len(names) + 1)) - 1
+        notes = _wrapped(note, plain.width)
+        if width < len("Hessian") or notes is None:
+            return None
+        lines += [f"\x1b[3m{'Hessian'.ljust(width)}\x1b[0m", *grid, *(f"\x1b[2m{line}\x1b[0m" for line in notes)]
+    else:
+        lines += ["Hessian", *grid, note]
     return "\n".join(lines) + "\n"
+
+
+def show_plain_hessian(result: Any) -> bool:
+    """Write a Hessian's table here, where it is the scalar path's and rich would write it plainly; False where rich
+    is to write it."""
+    from gradcli.scalar import NumbersHessian
+
+    if type(result) is not NumbersHessian or result.warnings:
+        return False
+    plain = plain_output()
+    text = None if plain is None else hessian_table(result, plain)
+    if text is None:
+        return False
+    sys.stdout.write(text)
+    return True
 
 
 def show_plain_grad(report: Any) -> bool:

@@ -18,7 +18,10 @@ neither. This writes, from the rows themselves (nothing here lists an op):
   compiled by the real tape builder, which says the row it binds to;
 - what `graph` shows of each row's node: the name PyTorch gives it and the order of its
   next_functions, for each way its args may be Python numbers (ops.torch_node_name and
-  torch_graph.next_functions, which read the same row).
+  torch_graph.next_functions, which read the same row);
+- for `hessian`, the row that differentiates each function and operator the rows' float VJPs
+  apply, as gradcli.dual's Dual differentiates NumPy's ufunc of it (its _UFUNC_OPS), or "" for
+  a piecewise constant one (its _CONSTANT_UFUNCS).
 
 tests/test_scalar.py fails while gradcli/table.py is not what this writes: regenerate after
 changing a row.
@@ -260,6 +263,30 @@ def graph_facts(op: ops.Op) -> dict[tuple[bool, ...], tuple[str, tuple[int, ...]
     return facts
 
 
+# The operators the float VJPs apply to values (and the NumPy ufunc a Dual gets for each)
+_OPERATORS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "neg": "negative"}
+
+
+def dual_rows(rows: dict[int, str]) -> dict[str, str]:
+    """The operators and xp's functions -> the row whose float VJPs differentiate them on dual numbers, as
+    gradcli.dual.Dual differentiates the NumPy ufunc; "" for a piecewise constant ufunc (its derivative is zero).
+    Those a Dual spells as other ufuncs (square, reciprocal) are left out: the scalar path's Hessian then hands
+    back."""
+    from gradcli import dual
+
+    names = {symbol: getattr(np, ufunc) for symbol, ufunc in _OPERATORS.items()}
+    names |= {name: getattr(np, name) for name in vars(float_math.FLOATS) if isinstance(getattr(np, name, None),
+                                                                                         np.ufunc)}
+    names["power"] = np.power  # (NUMPY.power, on a Dual, is NumPy's power)
+    found = {}
+    for name, ufunc in names.items():
+        if ufunc in dual._CONSTANT_UFUNCS:
+            found[name] = ""
+        elif ufunc in dual._UFUNC_OPS and dual._UFUNC_OPS[ufunc] in {row for row in rows.values()}:
+            found[name] = dual._UFUNC_OPS[ufunc]
+    return dict(sorted(found.items()))
+
+
 def _key(name: str) -> str:
     return "_" + re.sub(r"\W", "_", name)
 
@@ -307,7 +334,7 @@ def generate() -> str:
             row = lowered(f"a.{name}({'b' if count == 2 else ''})", rows)
             if row is not None:
                 calls[("." + name, count)] = row
-    return _module(codes, entries, calls, graph)
+    return _module(codes, entries, calls, graph, dual_rows(rows))
 
 
 def _meanings(name: str, by_id: dict[int, ops.Op]) -> list[ops.Op]:
@@ -331,7 +358,7 @@ def _literal(value: Any) -> str:
 
 
 def _module(codes: list[str], entries: list[str], calls: dict[tuple[str, int], str],
-            graph: dict[str, dict[tuple[bool, ...], tuple[str, tuple[int, ...]]]]) -> str:
+            graph: dict[str, dict[tuple[bool, ...], tuple[str, tuple[int, ...]]]], duals: dict[str, str]) -> str:
     infix = {symbol: (op.precedence, op.right_assoc) for symbol, op in ops.BINARY_OPERATORS.items()}
     prefix = {symbol: op.precedence for symbol, op in ops.PREFIX_OPERATORS.items()}
     comparisons = sorted(symbol for symbol, op in ops.BINARY_OPERATORS.items() if op.compares)
@@ -372,6 +399,9 @@ def _module(codes: list[str], entries: list[str], calls: dict[tuple[str, int], s
         "# next_functions in their order: each the arg's node where it takes a gradient, else None))\n"
         "GRAPH: dict[str, dict[tuple[bool, ...], tuple[str, tuple[int, ...]]]] = {\n"
         + "".join(f"    {name!r}: {facts!r},\n" for name, facts in graph.items()) + "}\n",
+        "# an operator or a function of xp the rows' float VJPs apply -> the row that differentiates it on dual numbers\n"
+        "# (gradcli.dual: NumPy's ufunc of it), \"\" where its derivative is zero (a step)\n"
+        f"DUALS: dict[str, str] = {_wrapped(duals)}\n",
     ]
     return "".join(parts)
 
