@@ -73,7 +73,9 @@ class Request:
 # --- the program and the point ----------------------------------------------------------
 
 
-def read_program(program: str | None, file: str | None) -> str:
+def read_program(program: str | None, file: str | None, as_written: bool = False) -> str:
+    """The program's text: the argument, or a file's or stdin's (`-`) without the line end that ends its
+    last line, unless `as_written` (a Python file for run, whose messages count its lines)."""
     if program is not None and file is not None:
         raise NameProblem("give the program as an argument or with --file, not both")
     if program == "-":  # `gradcli grad -`: the program from stdin, as `-f -` (no program is the text `-`)
@@ -81,9 +83,11 @@ def read_program(program: str | None, file: str | None) -> str:
     if file is not None:
         try:
             if file == "-":
-                return _read_text(_stdin(), file)
-            with open(file, "rb") as stream:
-                return _read_text(stream, file)
+                text = _read_text(_stdin(), file)
+            else:
+                with open(file, "rb") as stream:
+                    text = _read_text(stream, file)
+            return text if as_written else _without_last_line_end(text)
         except IsADirectoryError:
             raise NameProblem(f"cannot read the program from {file!r}: it is a directory") from None
         except OSError as problem:
@@ -91,6 +95,12 @@ def read_program(program: str | None, file: str | None) -> str:
     if program is None:
         raise NameProblem("no program given", hint="pass it as an argument, or with --file PATH")
     return program
+
+
+def _without_last_line_end(text: str) -> str:
+    """A program read from a file or stdin without the line end that ends its last line (what `echo`,
+    a here-string or an editor adds): the user's text otherwise, as `expr` shows it."""
+    return text.removesuffix("\n").removesuffix("\r")
 
 
 def _stdin() -> BinaryIO:
@@ -1155,7 +1165,7 @@ def run_file(request: RunRequest, out: Any, errors: Any = None) -> RunReport:
         from gradcli.paths import check_max_paths
 
         check_max_paths(request.max_paths)
-    source = read_program(None, request.file)
+    source = read_program(None, request.file, as_written=True)
     error = None
     interpreter: Any = None
     try:

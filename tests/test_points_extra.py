@@ -210,6 +210,17 @@ def test_grad_dash_json():
     assert cli("grad", "-", "--at", "x=3", "--json", stdin="x*x").json()["grad"] == {"x": 6.0}
 
 
+@pytest.mark.parametrize("text", ["x*x\n", "x*x\r\n", "x*x"])
+def test_the_program_from_stdin_is_written_without_the_line_end_the_shell_adds(text):
+    assert cli("grad", "-", "--at", "x=3", "--json", stdin=text).json()["expr"] == "x*x"
+
+
+def test_the_program_from_a_file_keeps_its_own_lines_but_not_its_last_line_end(tmp_path):
+    path = tmp_path / "p.grad"
+    path.write_text("y = x**2\n\ny\n")
+    assert cli("grad", "-f", str(path), "--at", "x=3", "--json").json()["expr"] == "y = x**2\n\ny"
+
+
 def test_the_program_and_the_points_cannot_both_come_from_stdin():
     run = cli("grad", "-", "--points", "-", stdin="x*x\n")
     assert run.exit_code == 2 and "cannot both come from stdin" in run.stderr
