@@ -1,15 +1,12 @@
 """--points as CSV: a header of input names, then a point per line.
 
 A vector input is spread over columns `z[0]`, `z[1]`, ... (a matrix over `m[0][1]`, ...). A column
-that names no input is carried through as the text of its cells (read as strings beside the numbers). A
-block of bytes of whole lines is read at once by pyarrow's CSV reader (`fast`), a chunk of lines
-it could not read by NumPy's C parser, and line by line only to find a bad one. Pyarrow reads
-every finite number as Python's `float` does (correctly rounded; no `1_000`, no fullwidth
-digits); a line where it reads a NaN or an infinity (which it also reads from `nan(1)`, which
-Python refuses, and from a number past float64's range) is read again on its own the exact way.
-Where that differs, or pyarrow meets a blank cell, a lone CR (a line end to pyarrow, not to us),
-a BOM starting the block or a blank line ending it (which it drops), or a line it cannot read,
-the block goes the exact way, which names each bad line.
+that names no input is carried through as the text of its cells. A block of whole lines is read at
+once by the compiled helper (`fast`, inputs/_numbers.c: numbers as Python's `float` reads them),
+where every line has the header's cells and a plain number in each input's; any other block (and
+every line where the helper was not built) is read line by line, which names each bad line. A
+number is read as NumPy's CSV parser reads it: no `1_000` or fullwidth digits, `inf` and `nan`
+spelled out, never by overflow.
 """
 
 from __future__ import annotations
@@ -20,9 +17,21 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.arrow import floats
 from gradcli.errors import PointsProblem
-from gradcli.inputs.rows import Array, Carried, PointShapes, Rows, Shape, carries, each_line, placed, shown, text_array
+from gradcli.inputs import rows
+from gradcli.inputs.rows import (
+    Array,
+    Carried,
+    PointShapes,
+    Rows,
+    Shape,
+    carries,
+    each_line,
+    placed,
+    shown,
+    text_array,
+    text_column,
+)
 
 _COLUMN = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)((?:\[\d+\])*)\s*$")
 MAX_INDEX_DIGITS = 18  # an index past a billion billion columns cannot be filled
@@ -52,70 +61,27 @@ class Csv:
         self.shapes.fix(_shapes(self.layout, line), line)
 
     def read(self, texts: list[str], lines: list[int], skip_bad: bool) -> Rows:
-        if self.width == len(self.layout):  # numbers only: NumPy's parser first
-            try:
-                table = np.loadtxt(texts, delimiter=",", comments=None, ndmin=2, dtype=float)
-                if table.shape[1] != len(self.layout) or np.isinf(table).any():
-                    raise ValueError("a bad cell, or an infinity to look at")
-                return Rows(self._columns(table), lines, [])
-            except ValueError:
-                pass
         rows, good, problems = each_line(texts, lines, skip_bad, self._row)
         return Rows(self._columns([numbers for numbers, _ in rows]), good, problems,
-                    self._extra_texts([cells for _, cells in rows]))
-
-    def _extra_texts(self, cells: list[list[str]]) -> dict[str, Any]:
-        return {name: text_array([row[k] for row in cells]) for k, (_, name) in enumerate(self.extras)}
+                    {name: text_array([row[1][k] for row in rows]) for k, (_, name) in enumerate(self.extras)})
 
     def fast(self, block: bytes | memoryview) -> tuple[int, tuple[list[Array], dict[str, Any]]] | None:
-        """How many whole lines of bytes `block` has, and their numbers, a column an input's cell,
-        and the text of the columns carried through, if each line is a good point; else None. (A blank
-        line is a row here, and no number: the exact reader names it.)"""
-        import pyarrow as pa
-        import pyarrow.csv as csv
-
-        names = [f"c{i}" for i in range(self.width)]
-        if not self.layout:
+        """How many whole lines of bytes `block` has, their numbers (a column an input's cell) and
+        the text of the columns carried through, read at once by the compiled helper, if each line
+        is a good point of plain numbers; else None (the lines are then judged one by one)."""
+        if rows.helper is None or not self.layout or bytes(block[:3]) == b"\xef\xbb\xbf":  # a BOM: the line reader's
             return None
-        numbers_at = [names[i] for i in self.positions]
-        texts_at = [names[i] for i, _ in self.extras]
-        if bytes(block[:3]) == b"\xef\xbb\xbf" or bytes(block[-1:]) == b"\n":  # pyarrow drops a BOM at the start
-            return None  # (only a file's first bytes may be one), and reads no row after a last LF (a blank last line)
-        try:
-            table = csv.read_csv(pa.py_buffer(block), read_options=csv.ReadOptions(column_names=names, use_threads=False),
-                                 parse_options=csv.ParseOptions(quote_char=False, ignore_empty_lines=False),
-                                 convert_options=csv.ConvertOptions(
-                                     column_types={**dict.fromkeys(names, pa.large_string()), **dict.fromkeys(numbers_at, pa.float64())},
-                                     include_columns=[*numbers_at, *texts_at], null_values=[], strings_can_be_null=False))
-        except (pa.ArrowException, ValueError, OverflowError):
+        found = rows.helper.csv(block, self.width, self.positions, [i for i, _ in self.extras])
+        if found is None:
             return None
-        if table.num_columns != len(numbers_at) + len(texts_at) or _split_at_cr(block, table.num_rows):
-            return None
-        numbers = [floats(table.column(name)) for name in numbers_at]  # a column an input's cell of the line
-        if not all(np.isfinite(column).all() for column in numbers):
-            odd = np.flatnonzero(~np.logical_and.reduce([np.isfinite(column) for column in numbers]))
-            if not self._as_python_reads(block, odd, np.column_stack(numbers)[odd]):
+        count, numbers, cells = found
+        extra = {}
+        for (_, name), data in zip(self.extras, cells, strict=True):
+            column = text_column(data)
+            if column is None:  # not UTF-8: the line reader names the line
                 return None
-        return table.num_rows, (numbers, {name: table.column(column).combine_chunks()
-                                          for column, (_, name) in zip(texts_at, self.extras, strict=True)})
-
-    def _as_python_reads(self, block: bytes | memoryview, rows: Array, numbers: Array) -> bool:
-        """Are these rows of `block` (lines: one a row) what the exact reader reads (`numbers`: a
-        row each, as pyarrow read them), NaN for NaN?
-        Pyarrow also reads a NaN from `nan(1)`, which Python refuses, and an infinity from a number
-        past float64's range, which is no number here: each line with a NaN or an infinity is read
-        again on its own, and any other answer sends the block the exact way, which names the line."""
-        from gradcli.inputs.lines import lines_of, searchable
-
-        wanted = rows.tolist()
-        for row, line in zip(numbers, lines_of(searchable(block), len(block), wanted), strict=True):
-            try:
-                exact, _ = self._row(line.decode("utf-8"), 0)
-            except (UnicodeDecodeError, PointsProblem):
-                return False
-            if not np.array_equal(np.asarray(exact, dtype=float), row, equal_nan=True):
-                return False
-        return True
+            extra[name] = column
+        return count, ([np.frombuffer(column) for column in numbers], extra)
 
     def columns(self, parsed: object) -> dict[str, Array]:
         """The inputs' columns from `fast`'s numbers, a column a cell."""
@@ -146,15 +112,6 @@ class Csv:
     def _columns(self, rows: Any) -> dict[str, Array]:
         table = np.asarray(rows, dtype=float).reshape(len(rows), len(self.layout))
         return placed(self.layout, self.shapes.shapes, self.inputs, list(np.ascontiguousarray(table.T)), len(rows))
-
-
-def _split_at_cr(block: bytes | memoryview, rows: int) -> bool:
-    """Has pyarrow, which also ends a line at a lone CR, read more rows than `block` has lines
-    (a line ends at LF or CRLF: `1.5\\r2.5` is one line, and no number)? Only counted where a CR is."""
-    from gradcli.inputs.lines import searchable
-
-    data, size = searchable(block), len(block)
-    return data.find(b"\r", 0, size) >= 0 and rows != data.count(b"\n", 0, size) + 1
 
 
 def _layout(header: str, inputs: Mapping[str, int], line: int) -> list[tuple[str, tuple[int, ...] | None]]:

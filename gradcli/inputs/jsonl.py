@@ -13,16 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.arrow import compute, floats
 from gradcli.errors import PointsProblem
+from gradcli.inputs import rows as rules
 from gradcli.inputs.literals import MAX_LIST_DEPTH
 from gradcli.inputs.rows import Array, Carried, PointShapes, Rows, carries, each_line, extra_array
-
-_numbers: Any
-try:
-    from gradcli.inputs import _numbers  # compiled where pip found a C compiler (setup.py)
-except ImportError:
-    _numbers = None
 
 
 class JsonLines:
@@ -51,79 +45,46 @@ class JsonLines:
     def extra_empty(self) -> dict[str, Any]:
         return {}
 
-    def fast(self, block: bytes | memoryview) -> tuple[int, dict[str, Array]] | None:
-        """How many whole lines of bytes `block` has and their columns, read at once, if each is a
-        good point giving the same numbers (no lists) as the first line of the block; else None.
-        Where every line is the plainest point (`_plain_numbers`), the compiled helper finds the
-        numbers; else pyarrow's JSON reader reads the block.
-
-        Pyarrow reads numbers as Python's reader does (correctly rounded, `-0` with its sign) and
-        refuses a name given twice, a name that is not among the first line's, a list, a string,
-        true/false and `1e400`; what is checked here: a BOM (pyarrow drops it), null or a missing
-        name (a null), a blank line or two objects on one line (another count of rows than of
-        lines, or an object opened on another line than its row's: both at once); a line where NaN
-        or Infinity is written is read again, whole, by the exact reader (which says which spellings
-        Python takes), the rest of the block by pyarrow."""
-        import pyarrow as pa
-        import pyarrow.json as arrow_json
+    def fast(self, block: bytes | memoryview) -> tuple[int, dict[str, Any]] | None:
+        """How many whole lines of bytes `block` has and their columns, read at once by the compiled
+        helper, if each is a good point of the keys of the block's first line, the inputs' values
+        numbers (no lists, no NaN) and the others' strings without escapes, numbers, true, false or
+        null; else None (the lines are then judged one by one, which names each bad line)."""
+        import json
 
         from gradcli.inputs.lines import searchable
 
-        if bytes(block[:3]) == b"\xef\xbb\xbf":  # pyarrow drops a BOM at the start of a buffer; json does not
+        if rules.helper is None or bytes(block[:3]) == b"\xef\xbb\xbf":  # a BOM: the line reader's
             return None
         data = searchable(block)
         end = data.find(b"\n", 0, len(block))
-        first = data[: end if end >= 0 else len(block)]
-        names = [name for name in self.inputs if f'"{name}"'.encode() in first]
-        if not names:
-            return None
         try:
-            if self.shapes.check({name: () for name in names}, 0):  # a shape fixed here: the exact reader names its line
-                return None
+            keys = json.loads(data[: end if end >= 0 else len(block)])
+        except (ValueError, RecursionError):
+            return None
+        if type(keys) is not dict:
+            return None
+        names = [name for name in self.inputs if name in keys]
+        others = [name for name in keys if name not in self.inputs]
+        try:
+            if not names or self.shapes.check({name: () for name in names}, 0):  # a shape fixed here: the line
+                return None  # reader names its line
         except PointsProblem:
             return None
-        spelled, places = _spelled_lines(data, len(block))  # NaN and infinities, which JSON has no words for
-        codes = np.frombuffer(block, dtype=np.uint8)
-        ends = codes == 10  # where lines end
-        count = int(np.count_nonzero(ends)) + 1
-        plain = None if places else _plain_numbers(block, names, count)
-        if plain is not None:
-            return (count, plain) if all(np.isfinite(column).all() for column in plain.values()) else None
-        schema = pa.schema([(name, pa.float64()) for name in names])
-        try:
-            table = arrow_json.read_json(pa.BufferReader(pa.py_buffer(_as_numbers(data, len(block), places) if places
-                                                                      else block)),
-                                         parse_options=arrow_json.ParseOptions(
-                                             explicit_schema=schema,
-                                             unexpected_field_behavior="infer" if self.keep else "ignore"))
-        except (pa.ArrowException, ValueError, OverflowError):
+        count = data.count(b"\n", 0, len(block)) + 1
+        found = rules.helper.json(block, [name.encode() for name in names], count, [name.encode() for name in others])
+        if found is None:
             return None
-        if (table.num_rows != count or any(table.column(name).null_count for name in names)
-                or not _one_object_a_line(codes, ends)):
-            return None
-        extra = {name: table.column(name).combine_chunks() for name in table.column_names
-                 if name not in names and carries(self.keep, name)}
-        if not all(_plain(column.type) for column in extra.values()):  # a list or an object: the exact reader
-            return None
-        if extra and places:  # a NaN spelled in a value carried through was read as a number here
-            return None
-        columns = {name: floats(table.column(name)) for name in names}
-        if spelled:  # each such line as the exact reader reads it, whole
-            columns = {name: column.copy() for name, column in columns.items()}
-        for line, text in spelled:
-            try:
-                row, _ = self._row(text.decode("utf-8"), 0)
-            except (UnicodeDecodeError, PointsProblem):
-                return None
-            if sorted(row) != sorted(names) or any(isinstance(value, np.ndarray) for value in row.values()):
-                return None
-            for name, value in row.items():
-                columns[name][line] = value
-        if all(np.isfinite(column).all() for column in columns.values()):
-            return count, {**columns, **extra}
-        finite = np.logical_and.reduce([np.isfinite(column) for column in columns.values()])
-        finite[[line for line, _ in spelled]] = True
-        return (count, {**columns, **extra}) if finite.all() else None
+        numbers, values = found
+        columns: dict[str, Any] = {name: np.frombuffer(column) for name, column in zip(names, numbers, strict=True)}
+        for name, texts in zip(others, values, strict=True):
+            if carries(self.keep, name):
+                try:  # the values of a column at once, as the line reader reads each (integers as integers)
+                    column = json.loads(b"[" + texts[:-1].replace(b"\n", b",") + b"]", parse_int=_integer)
+                except ValueError:  # not UTF-8
+                    return None
+                columns[name] = extra_array(column)
+        return count, columns
 
     def columns(self, rows: object) -> dict[str, Array]:
         assert isinstance(rows, dict)
@@ -187,14 +148,6 @@ class JsonLines:
                 default = self.fixed.get(name)
                 columns[name] = np.array([row.get(name, default) for row in rows], dtype=float)
         return columns
-
-
-def _plain(kind: Any) -> bool:
-    """Is an Arrow type one a value carried through is written back from as it was read?"""
-    import pyarrow as pa
-
-    return bool(pa.types.is_string(kind) or pa.types.is_integer(kind) or pa.types.is_floating(kind)
-                or pa.types.is_boolean(kind) or pa.types.is_null(kind))
 
 
 def _integer(text: str) -> int | str:
@@ -264,76 +217,3 @@ def _value(given: Any) -> float | Array:
         return np.array(given, dtype=float)
     except ValueError:
         raise ValueError("has rows of different lengths") from None
-
-
-_WORDS = (b"NaN", b"Infinity")  # Python's json reads them (-Infinity too); pyarrow's does not
-_NAME_BYTES = np.zeros(256, dtype=bool)  # what a word written as a value has on neither side: a name's or a string's
-_NAME_BYTES[[*b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", ord('"')]] = True
-
-
-def _plain_numbers(block: bytes | memoryview, names: list[str], count: int) -> dict[str, Array] | None:
-    """The columns of a block whose every line is the plainest point, `{"x1": 0.5, "x2": -1e-3}`
-    (each of `names` once, a JSON number each, nothing else), else None. gradcli's compiled helper
-    (_numbers.c, where pip built it) finds each number's text, a third of what pyarrow's JSON
-    reader spends on a block; pyarrow turns the texts into floats as its CSV reader does
-    (correctly rounded, as Python's `float`)."""
-    if _numbers is None:
-        return None
-    found = _numbers.texts(block, [name.encode() for name in names], count)
-    if found is None:
-        return None
-    import pyarrow as pa
-
-    columns = {}
-    for name, (offsets, text) in zip(names, found, strict=True):
-        texts = pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(text))
-        try:
-            columns[name] = floats(compute("cast", texts, options=("CastOptions", pa.float64())))
-        except (pa.ArrowException, ValueError):
-            return None
-    return columns
-
-
-def _spelled_lines(data: bytes, size: int) -> tuple[list[tuple[int, bytes]], list[tuple[int, bytes]]]:
-    """Where NaN or Infinity is written as a value in data[:size] (not inside a name, `xNaN`):
-    the lines (counted from 0) and their text, and each word's place and the word."""
-    codes = np.frombuffer(data, dtype=np.uint8, count=size)
-    places: list[tuple[int, bytes]] = []
-    for word in _WORDS:
-        if data.find(word[:1], 0, size) < 0:  # (a byte's search is quick)
-            continue
-        at = np.flatnonzero(codes[: max(size - len(word) + 1, 0)] == word[0])
-        for offset, byte in enumerate(word[1:], start=1):
-            at = at[codes[at + offset] == byte]
-        before = np.where(at > 0, codes[np.maximum(at - 1, 0)], ord(" "))
-        after = np.where(at + len(word) < size, codes[np.minimum(at + len(word), size - 1)], ord(" "))
-        places += [(int(place), word) for place in at[~(_NAME_BYTES[before] | _NAME_BYTES[after])]]
-    if not places:
-        return [], []
-    from gradcli.inputs.lines import lines_of
-
-    lines = sorted(set(np.searchsorted(np.flatnonzero(codes == 10), [place for place, _ in places]).tolist()))
-    return list(zip(lines, lines_of(data, size, lines), strict=True)), places
-
-
-def _as_numbers(data: bytes, size: int, places: list[tuple[int, bytes]]) -> bytes:
-    """data[:size] with each NaN and Infinity at `places` written as a number of its length (0e0,
-    0.000000), for pyarrow to read; the lines they were on are read again, whole, by the exact reader."""
-    text = bytearray(data[:size])
-    for place, word in places:
-        text[place : place + len(word)] = b"0e0" if word == b"NaN" else b"0.000000"
-    return bytes(text)
-
-
-def _one_object_a_line(codes: np.ndarray, ends: np.ndarray) -> bool:
-    """Is each line of a block pyarrow read (as many rows as lines, numbers only) one object?
-    `codes`: the block's bytes; `ends`: where they are LF. Pyarrow also reads two objects on a
-    line and none on a blank one: the rows' count alone does not tell. Where each line starts with
-    `{`, none is blank; else each line's `{`s are counted (the only `{`s in such a block open
-    objects: keys are inputs' names, values numbers)."""
-    brace = ord("{")
-    if len(codes) and codes[0] == brace and not ends[-1] and not (ends[:-1] & (codes[1:] != brace)).any():
-        return True
-    at = np.flatnonzero(ends)
-    opens = np.flatnonzero(codes == brace)
-    return len(opens) == len(at) + 1 and bool((np.searchsorted(at, opens) == np.arange(len(opens))).all())

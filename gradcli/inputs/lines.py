@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
 from gradcli.errors import Limits, NameProblem
@@ -158,14 +158,6 @@ def searchable(block: bytes | memoryview) -> bytes:
         if np.frombuffer(block, dtype=np.uint8).ctypes.data == np.frombuffer(whole, dtype=np.uint8).ctypes.data:
             return whole
     return bytes(block)
-
-
-def lines_of(data: bytes, size: int, wanted: Sequence[int]) -> list[bytes]:
-    """Lines `wanted` (counted from 0, in order) of data[:size], each without its LF or a CR before it."""
-    import numpy as np
-
-    bounds = np.concatenate([[-1], np.flatnonzero(np.frombuffer(data, dtype=np.uint8, count=size) == 10), [size]])
-    return [data[int(bounds[line]) + 1 : int(bounds[line + 1])].removesuffix(b"\r") for line in wanted]
 
 
 def _no_line_past(block: bytes | memoryview, limit: int) -> bool:

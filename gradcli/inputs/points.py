@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.arrow import available
 from gradcli.errors import GradcliError, Limits, PointsProblem
+from gradcli.inputs import rows as rules
 from gradcli.inputs.csv import Csv
 from gradcli.inputs.jsonl import JsonLines
 from gradcli.inputs.lines import PAUSE, LineReader, Parsed, Unreadable, too_long
@@ -146,8 +146,8 @@ class PointsReader:
             self.header = self.number
         self.shapes = reader.shapes
         self._reader = reader
-        if isinstance(self.lines, LineReader) and available():  # from here on, blocks of lines are offered
-            self.lines.fast = reader.fast  # to pyarrow first (where the data extra installed it)
+        if isinstance(self.lines, LineReader) and rules.helper is not None:  # from here on, blocks of lines are offered
+            self.lines.fast = reader.fast  # to the compiled helper first (where pip built it)
         while True:
             gathered = self._gather(pending)
             pending = []

@@ -18,6 +18,12 @@ from gradcli.errors import PointsProblem
 Array = np.ndarray
 Shape = tuple[int, ...]
 
+helper: Any  # inputs/_numbers.c, which reads blocks of plain points at once: compiled where pip found a C compiler
+try:
+    from gradcli.inputs import _numbers as helper
+except ImportError:  # every line is read on its own (the same points, slower)
+    helper = None
+
 
 class Rows(NamedTuple):
     columns: dict[str, Array]  # name -> (count, *shape), for the good lines, in the program's input order
@@ -109,6 +115,26 @@ def text_array(texts: list[str], bits: Any = None, nulls: int = 0) -> Any:
     np.cumsum([len(data) for data in encoded], out=offsets[1:])
     return pa.LargeStringArray.from_buffers(len(texts), pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded)), bits,
                                             nulls)
+
+
+def text_column(data: bytes) -> Any:
+    """The column of text cells the compiled helper gives (each cell followed by an LF) as
+    text_array makes it; None where the bytes are not UTF-8."""
+    try:
+        texts = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    from gradcli.arrow import available
+
+    if not available():
+        return Cells(texts.split("\n")[:-1])
+    import pyarrow as pa
+
+    codes = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(codes == 10)
+    offsets = np.zeros(len(ends) + 1, dtype=np.int64)
+    offsets[1:] = ends - np.arange(len(ends))  # each cell's end, the LFs before it taken out
+    return pa.LargeStringArray.from_buffers(len(ends), pa.py_buffer(offsets), pa.py_buffer(codes[codes != 10].tobytes()))
 
 
 class Format(Protocol):
