@@ -370,7 +370,9 @@ def csv_through_the_cli(count: int, workdir: Path, repeat: int = 9) -> Table:
             "--output", str(workdir / "out.parquet")]
     commands["JSON Lines in, `--csv`, without the compiled helper"] = [
         *gradcli_without(*HELPERS), "grad", PROGRAM, "--points", str(path.with_suffix(".jsonl")), "--csv"]
-    commands["`--csv` without the data extra (pyarrow, orjson): a line at a time"] = [
+    commands["CSV in, `--csv`, without the compiled helper"] = [
+        *gradcli_without(*HELPERS), "grad", PROGRAM, "--points", str(path), "--csv"]
+    commands["`--csv` without the data extra (pyarrow, orjson): written a point at a time"] = [
         *gradcli_without(*DATA_EXTRA), "grad", PROGRAM, "--points", str(path), "--csv"]
     times = dict(zip(commands, interleaved_medians(list(commands.values()), repeat), strict=True))
     polars_csv = times.get("a polars script (read, the NumPy derivative, write)")
@@ -378,7 +380,8 @@ def csv_through_the_cli(count: int, workdir: Path, repeat: int = 9) -> Table:
     polars_in = times.get("a polars, JSON Lines in script (read, the NumPy derivative, write)")
     polars_parquet = times.get("a polars, Parquet script (read, the NumPy derivative, write)")
     with_helpers = {"JSON Lines in, `--csv`, without the compiled helper":
-                    times["`gradcli grad --points FILE.jsonl --csv` (JSON Lines in)"]}
+                    times["`gradcli grad --points FILE.jsonl --csv` (JSON Lines in)"],
+                    "CSV in, `--csv`, without the compiled helper": times["`gradcli grad --points FILE --csv`"]}
     for what, seconds in times.items():
         note = ""
         if what in with_helpers:

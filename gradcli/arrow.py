@@ -14,8 +14,8 @@ INSTALL = "pip install 'gradcli[data]'"  # what brings pyarrow (and orjson), sai
 
 
 def available() -> bool:
-    """Is pyarrow (with orjson, the data extra) installed? Without them --points reads CSV and JSON
-    Lines a line at a time and writes a point at a time: the same bytes, slower."""
+    """Is pyarrow (with orjson, the data extra) installed? Without them --points writes CSV and JSON
+    Lines a point at a time: the same bytes, slower (reading does not use them)."""
     global _AVAILABLE
     if _AVAILABLE is None:
         try:

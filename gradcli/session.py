@@ -780,8 +780,8 @@ class PointsRun:
 
             size = os.fstat(self.stream.fileno()).st_size
             if size >= BIG_FILE:
-                warnings.warn(f"{points!r} holds {size / 2**20:.0f} MB: without pyarrow it is read a line at a time; "
-                              f"{INSTALL} reads it in blocks, many times faster", stacklevel=1)
+                warnings.warn(f"{points!r} holds {size / 2**20:.0f} MB: without orjson and pyarrow the results are "
+                              f"written a point at a time; {INSTALL} writes them many times faster", stacklevel=1)
         self.compute = compute
         self.at_once = at_once
         self.live = _live(self.stream)  # a pipe or a terminal: each chunk is answered as soon as it is computed
@@ -889,7 +889,7 @@ def answered(compute: Callable[[Tape, Any, int, Any], BatchResult], tape: Tape, 
         yield problem
 
 
-BIG_FILE = 1 << 24  # bytes of --points past which, without pyarrow, a line says what reads it faster
+BIG_FILE = 1 << 24  # bytes of --points past which, without the data extra, a line says what writes it faster
 
 
 def _live(stream: Any) -> bool:
