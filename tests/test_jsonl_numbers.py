@@ -349,3 +349,14 @@ def test_a_big_csv_file_with_spelled_numbers_and_a_text_column_reads_the_same_wi
     assert header == "id,value,grad_x1,grad_x2"
     assert rows[30000] == "odd,nan,1.0,-1.0" and rows[35000] == 'q"q,-inf,1.0,-1.0'
     assert rows[:30000] == [f"id{i},{a - b!r},1.0,-1.0" for i, (a, b) in enumerate(values[:30000])]
+
+
+def test_a_helper_built_from_an_older_source_is_not_used():
+    # An editable install keeps the .so it was built with: one without csv() reads line by line, never exit 4.
+    code = ("import sys, types; sys.modules['gradcli.inputs._numbers'] = types.ModuleType('_numbers'); "
+            "sys.argv = ['gradcli', *sys.argv[1:]]; from gradcli.__main__ import main; main()")
+    done = subprocess.run([sys.executable, "-c", code, "grad", "x*y", "--points", "-", "--csv"],
+                          input="x,y\n" + "".join(f"{i},2\n" for i in range(70000)), capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == f"{69999 * 2.0!r},2.0,69999.0"
