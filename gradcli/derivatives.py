@@ -190,9 +190,10 @@ class GradResult:
         return result
 
 
-def point_of(tape: Tape, at: Mapping[str, Any] | None) -> dict[str, Array]:
-    """The values of the inputs, as arrays (a value's text is parsed here), one for each input."""
-    point = {name: literals.as_array(v, name) for name, v in (at or {}).items()}
+def point_of(tape: Tape, at: Mapping[str, Any] | None, copy: bool = True) -> dict[str, Array]:
+    """The values of the inputs, as arrays (a value's text is parsed here), one for each input (without `copy`,
+    the caller's float64 arrays as they are: literals.as_array)."""
+    point = {name: literals.as_array(v, name, copy) for name, v in (at or {}).items()}
     literals.check_point(tape.inputs, point)
     return point
 
@@ -230,10 +231,11 @@ def grad(
     """
     if seed is None and of is None and not trace:
         tape = compile_program(program) if isinstance(program, str) else program
-        point = point_of(tape, at)
-        summed = _summed(tape, point, wrt)
+        # (the sweeps only read the inputs, and the result holds them: a million points are not copied first)
+        summed = _summed(tape, point_of(tape, at, copy=False), wrt)
         if summed is not None:
             return summed
+        program = tape  # (compiled once)
     tape, point, values = _prepare(program, at)
     roots, root_names, is_tuple, wrt_names = targets(tape, of, wrt)
     given = given_seeds(seed, is_tuple)

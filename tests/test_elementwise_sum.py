@@ -133,3 +133,22 @@ def test_what_is_not_elementwise_up_to_a_sum_takes_the_whole_arrays(program, at)
     tape = compile_program(program)
     point = {name: np.asarray(value, dtype=float) for name, value in at.items()}
     assert summed_elements(tape, point) is None
+
+
+def test_the_callers_arrays_are_read_where_they_are_and_left_as_they_were():
+    rng = np.random.default_rng(8)
+    x, y = rng.uniform(0.5, 1.5, COUNT), rng.uniform(0.5, 1.5, COUNT)
+    kept = x.copy(), y.copy()
+    result = grad("sum(x * y + sin(y))", at={"x": x, "y": y})
+    assert isinstance(result.values, Deferred)  # (the chunked sweeps)
+    assert _bits(x).tolist() == _bits(kept[0]).tolist() and _bits(y).tolist() == _bits(kept[1]).tolist()
+    assert not np.shares_memory(result.grad["x"], y)  # d/dx of x * y is y's values, in an array of the result's own
+    np.testing.assert_array_equal(_bits(result.grad["x"]), _bits(y))
+    # an array that is not float64 in C's order is read as its float64 copy: the same bits
+    strided = np.empty(2 * COUNT)
+    strided[::2] = x
+    for other in (strided[::2], x.astype(np.float32).astype(np.float64).astype(object)):
+        again = grad("sum(x * y + sin(y))", at={"x": other, "y": y})
+        want = grad("sum(x * y + sin(y))", at={"x": np.array(other, dtype=float), "y": y})
+        np.testing.assert_array_equal(_bits(again.grad["y"]), _bits(want.grad["y"]))
+        assert _bits(again.value) == _bits(want.value)

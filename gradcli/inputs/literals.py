@@ -314,10 +314,13 @@ def merge_points(texts: list[str], inputs: Mapping[str, int] | None = None, wher
     return point
 
 
-def as_array(given: Any, name: str) -> Array:
-    """A value handed in from Python: a number, a nested list, an array, or a value's text."""
+def as_array(given: Any, name: str, copy: bool = True) -> Array:
+    """A value handed in from Python: a number, a nested list, an array, or a value's text. Without `copy`, a
+    float64 C-contiguous array is the caller's own (a million points read where they are)."""
     if isinstance(given, str):
         return parse_value(given, where=f"value of {name}")
+    if not copy and type(given) is np.ndarray and given.dtype == np.float64 and given.flags.c_contiguous:
+        return given
     try:
         return np.array(given, dtype=float)
     except (TypeError, ValueError):
