@@ -132,8 +132,9 @@ def startup(repeat: int, torch_python: str | None) -> Table:
     table = Table("One gradient as a whole process (median, all taking turns)")
     command = [*gradcli_command(), "grad", PROGRAM, "--at", "x1=0.5,x2=0.75"]
     exact = [*gradcli_command(), "grad", EXACT_PROGRAM, "--at", "x1=0.5,x2=0.75"]
-    # the other views of one point, which take the op table's way (NumPy, typer and rich load)
-    views = [[*gradcli_command(), view, EXACT_PROGRAM, "--at", "x1=0.5,x2=0.75"] for view in ("graph", "hessian")]
+    # the other views of one point, which take the scalar path too (graph's tree, hessian's table)
+    views = [[*gradcli_command(), view, program, "--at", "x1=0.5,x2=0.75"] for view in ("graph", "hessian")
+             for program in (PROGRAM, EXACT_PROGRAM)]
     commands = [[sys.executable, "-c", "pass"], [sys.executable, "-c", "import numpy"], [*command, "--json"], command,
                 [*exact, "--json"], exact, *views]
     if torch_python:
@@ -141,10 +142,10 @@ def startup(repeat: int, torch_python: str | None) -> Table:
     with tempfile.TemporaryDirectory() as bytecode:
         env = compiled_environment(bytecode)
         interleaved_medians(commands, 1, env)  # (the bytecode written once)
-        nothing, numpy_import, ours, human, exact_json, exact_human, graph, hessian, *torch_time = interleaved_medians(
-            commands, repeat, env)
-    table.add("`python -c pass`", nothing)
-    table.add('`python -c "import numpy"`', numpy_import)
+        (nothing, numpy_import, ours, human, exact_json, exact_human, graph, exact_graph, hessian, exact_hessian,
+         *torch_time) = interleaved_medians(commands, repeat, env)
+    table.add("`python -c pass`", nothing, f"{ratio(nothing, numpy_import)} the numpy import: Python's own start")
+    table.add('`python -c "import numpy"`', numpy_import, "the anchor of this table")
     table.add(f"`gradcli grad '{PROGRAM}' ... --json`", ours,
               f"{ratio(ours, numpy_import)} the numpy import (target: at most 1.0x); log is NumPy's own: NumPy loads")
     table.add(f"`gradcli grad '{PROGRAM}' ...` (the table view)", human, f"{ratio(human, numpy_import)} the numpy import")
@@ -152,10 +153,11 @@ def startup(repeat: int, torch_python: str | None) -> Table:
               f"{ratio(exact_json, numpy_import)} the numpy import; math's sin and cos: no NumPy")
     table.add(f"`gradcli grad '{EXACT_PROGRAM}' ...` (the table view)", exact_human,
               f"{ratio(exact_human, numpy_import)} the numpy import")
-    table.add(f"`gradcli graph '{EXACT_PROGRAM}' ...`", graph,
-              f"{ratio(graph, numpy_import)} the numpy import; the op table's way (NumPy, typer and rich load)")
-    table.add(f"`gradcli hessian '{EXACT_PROGRAM}' ...`", hessian,
-              f"{ratio(hessian, numpy_import)} the numpy import; the op table's way")
+    for view, log_time, exact_time in (("graph", graph, exact_graph), ("hessian", hessian, exact_hessian)):
+        table.add(f"`gradcli {view} '{PROGRAM}' ...`", log_time,
+                  f"{ratio(log_time, numpy_import)} the numpy import (target: at most 1.0x); the scalar path, NumPy loads")
+        table.add(f"`gradcli {view} '{EXACT_PROGRAM}' ...`", exact_time,
+                  f"{ratio(exact_time, numpy_import)} the numpy import; the scalar path, no NumPy")
     if torch_time:
         table.add('`python -c "import torch; ..."`, the same gradient', torch_time[0],
                   f"gradcli's `--json` is {ratio(ours, torch_time[0])} this")
@@ -360,6 +362,10 @@ def csv_through_the_cli(count: int, workdir: Path, repeat: int = 9) -> Table:
         commands[f"a {name} script (read, the NumPy derivative, write)"] = [sys.executable, str(script), str(path)]
     ours = [*gradcli_command(), "grad", PROGRAM, "--points", str(path)]
     commands["`gradcli grad --points FILE --csv`"] = [*ours, "--csv"]
+    tenth = path.with_name("tenth.csv")  # (how the time grows with the points: a tenth of them)
+    np.savetxt(tenth, points[: count // 10], delimiter=",", fmt="%.17g", header="x1,x2", comments="")
+    grown = f"`gradcli grad --points FILE --csv`, {count // 10:,} rows"
+    commands[grown] = [*gradcli_command(), "grad", PROGRAM, "--points", str(tenth), "--csv"]
     commands["`gradcli grad --points FILE --json`"] = [*ours, "--json"]
     commands["`gradcli grad --points FILE.jsonl --csv` (JSON Lines in)"] = [
         *gradcli_command(), "grad", PROGRAM, "--points", str(path.with_suffix(".jsonl")), "--csv"]
@@ -382,9 +388,21 @@ def csv_through_the_cli(count: int, workdir: Path, repeat: int = 9) -> Table:
     with_helpers = {"JSON Lines in, `--csv`, without the compiled helper":
                     times["`gradcli grad --points FILE.jsonl --csv` (JSON Lines in)"],
                     "CSV in, `--csv`, without the compiled helper": times["`gradcli grad --points FILE --csv`"]}
+    ours_csv = times["`gradcli grad --points FILE --csv`"]
     for what, seconds in times.items():
         note = ""
-        if what in with_helpers:
+        if what == grown:
+            note = f"{count:,} rows take {ratio(ours_csv, seconds)} this (10x the points)"
+        elif what.endswith("(the table view)"):
+            note = f"{ratio(seconds, ours_csv)} the `--csv` run"
+        elif (what.startswith("hand-written") or (what.startswith("a ") and "script" in what and "polars" not in what)) \
+                and polars_csv:
+            note = f"{ratio(seconds, polars_csv)} the polars script"
+        elif what.startswith("a polars") and polars_csv and seconds != polars_csv:
+            note = f"{ratio(seconds, polars_csv)} the polars CSV script"
+        elif what.startswith("a polars script"):
+            note = "the anchor of the CSV rows"
+        elif what in with_helpers:
             note = f"{ratio(seconds, with_helpers[what])} the run with it"
         elif what.startswith("`--csv` without the data extra"):
             note = f"{ratio(seconds, times['`gradcli grad --points FILE --csv`'])} the run with it"
