@@ -418,9 +418,27 @@ def _on_symbols(forward: Any) -> Any:
     return build
 
 
-def _avg_row(d: int, examples: Any, **fields: Any) -> Op:
+def _avg_rows(d: int, examples: Any, **fields: Any) -> list[Op]:
+    """adaptive_avg_pool{d}d: PyTorch's mean over the pooled axes where every output size is 1 (MeanBackward1),
+    else its windows' averages (one node, the `_whole` row, which is all there is where shapes are not known)."""
     name = f"adaptive_avg_pool{d}d"
     shape = _adaptive_shape(d, name)
+    node_rule = (lambda constant, shapes, output_size=None: "MeanBackward1" if shapes and all(
+        size == 1 for size in _adaptive_sizes(d, tuple(shapes[0]), output_size, name)) else f"AdaptiveAvgPool{d}DBackward0")
+
+    def program(emit: Any, x: Any, output_size: Any = None) -> Any:
+        sx = emit.shape(x)
+        if sx is not None and all(size == 1 for size in _adaptive_sizes(d, tuple(sx), output_size, name)):
+            return emit("mean", x, dim=tuple(range(-1, -d - 1, -1)), keepdim=True)
+        return emit(f"{name}_whole", x, output_size=output_size)
+
+    whole = _avg_row(d, examples, name, shape)
+    return [whole, composite(name, 1, program, f"AdaptiveAvgPool{d}DBackward0", sympy=whole.sympy, shape=shape,
+                             torch_node_rule=node_rule, params=(Param("output_size", "sizes"),), examples=examples,
+                             **fields)]
+
+
+def _avg_row(d: int, examples: Any, name: str, shape: Any) -> Op:
 
     def outs(x: Any, ranks: tuple[int, ...], output_size: Any) -> Shape:
         return shape(np.shape(x)[np.ndim(x) - ranks[0]:], output_size)[-d:]
@@ -431,8 +449,9 @@ def _avg_row(d: int, examples: Any, **fields: Any) -> Op:
     def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], output_size: Any = None) -> tuple[Any]:
         return (_adaptive_avg_vjp(d, g, x, outs(x, ranks, output_size)),)
 
-    return structural(name, 1, forward, vjp, f"AdaptiveAvgPool{d}DBackward0", sympy=_on_symbols(forward), shape=shape,
-                      params=(Param("output_size", "sizes"),), examples=examples, **fields)
+    return structural(f"{name}_whole", 1, forward, vjp, f"AdaptiveAvgPool{d}DBackward0", sympy=_on_symbols(forward),
+                      shape=shape, params=(Param("output_size", "sizes"),), examples=examples, callable=False,
+                      reference=None)
 
 
 def _peaks(d: int, x: Any, outs: Shape) -> tuple[Array, list[Array]]:
@@ -569,11 +588,12 @@ ROWS: list[Op] = [
               params=(Param("output_size", "sizes"),),
               examples=((((1, 2, 5),), {"output_size": (3,)}), (((2, 7),), {"output_size": (4,)})),
               reference="F.adaptive_avg_pool1d(a, 2)", reference_program="F.adaptive_avg_pool1d(a, 2)"),
-    _avg_row(2, ((((1, 2, 5, 4),), {"output_size": (3, 2)}), (((2, 4, 5),), {"output_size": (3, None)}),
-                 (((1, 3, 3),), {"output_size": 5})),
-             reference="F.adaptive_avg_pool2d(a, 2)", reference_program="F.adaptive_avg_pool2d(a, 2)"),
-    _avg_row(3, ((((1, 1, 3, 4, 5),), {"output_size": (2, 3, 2)}), (((1, 3, 2, 4),), {"output_size": 2})),
-             reference="F.adaptive_avg_pool3d(a, 2)", reference_program="F.adaptive_avg_pool3d(a, 2)"),
+    *_avg_rows(2, ((((1, 2, 5, 4),), {"output_size": (3, 2)}), (((2, 4, 5),), {"output_size": (3, None)}),
+                   (((1, 3, 3),), {"output_size": 5}), (((2, 3, 4, 5),), {"output_size": 1})),
+               reference="F.adaptive_avg_pool2d(a, 2)", reference_program="F.adaptive_avg_pool2d(a, 2)"),
+    *_avg_rows(3, ((((1, 1, 3, 4, 5),), {"output_size": (2, 3, 2)}), (((1, 3, 2, 4),), {"output_size": 2}),
+                   (((2, 2, 3, 4),), {"output_size": (1, 1, 1)})),
+               reference="F.adaptive_avg_pool3d(a, 2)", reference_program="F.adaptive_avg_pool3d(a, 2)"),
     composite("adaptive_max_pool1d", 1, _pool1d("adaptive_max_pool2d"), "SqueezeBackward1", params=_MAX_PARAMS,
               kinked=True, sympy=None, with_indices="adaptive_max_pool1d_with_indices",
               examples=((((1, 2, 5),), {"output_size": (3,)}), (((2, 7),), {"output_size": (4,)})),

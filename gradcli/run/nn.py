@@ -722,6 +722,8 @@ MODULES: dict[str, type[Module]] = {
                                   base="_AdaptiveAvgPoolNd"),
     "AdaptiveAvgPool2d": _pool("AdaptiveAvgPool2d", "adaptive_avg_pool2d", [("output_size", None)], ["output_size"],
                                   base="_AdaptiveAvgPoolNd"),
+    "AdaptiveAvgPool3d": _pool("AdaptiveAvgPool3d", "adaptive_avg_pool3d", [("output_size", None)], ["output_size"],
+                                  base="_AdaptiveAvgPoolNd"),
     "AdaptiveMaxPool2d": _pool("AdaptiveMaxPool2d", "adaptive_max_pool2d", [("output_size", None),
                                                                             ("return_indices", False)], ["output_size"],
                                   base="_AdaptiveMaxPoolNd"),
