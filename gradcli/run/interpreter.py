@@ -35,7 +35,17 @@ import numpy as np
 from gradcli import engine, lowering
 from gradcli.errors import GradcliError, LimitProblem, Limits, SyntaxProblem, over_limit, visible
 from gradcli.inputs import ranges
-from gradcli.ops import BINARY_OPERATORS, FUNCTIONS, MEMORY_FORMATS, METHODS, OPS, PREFIX_OPERATORS, Op, backwards
+from gradcli.ops import (
+    BINARY_OPERATORS,
+    FUNCTIONS,
+    MEMORY_FORMATS,
+    METHODS,
+    OPS,
+    PREFIX_OPERATORS,
+    Op,
+    backwards,
+    call_forward,
+)
 from gradcli.ops.core import ValueRefusal, rule_params, torch_dtype_name
 from gradcli.run import arrays, custom, functional, higher, python, random, reprs, schedulers
 from gradcli.run import data as torch_data
@@ -80,6 +90,10 @@ Span = tuple[int, int]
 _WALK_DEPTH = 40_000
 MAX_STEPS = 10_000_000  # statements and loop iterations of one run (--max-steps)
 TIMEOUT = 60.0  # seconds of one run (--timeout)
+_RESHAPES = frozenset({"reshape", "flatten", "unflatten", "view_as"})  # (a view where the strides allow it)
+# the rows whose result is a view of their first arg in PyTorch (a write into either is seen by the other)
+VIEW_ROWS = frozenset({"reshape", "flatten", "t", "transpose", "permute", "squeeze", "unsqueeze", "select", "narrow",
+                       "diagonal", "movedim", "unflatten", "view_as"})
 
 # --- what a program can name: modules, dtypes, functions --------------------------------------
 
@@ -951,6 +965,34 @@ class Interpreter:
         base.data = data
         if base.is_leaf:
             base.node = None
+        self.changed(base)
+
+    def changed(self, tensor: Tensor, origin: Tensor | None = None) -> None:
+        """After a write into `tensor` in place: its base (where it is a view) and its views take the new
+        values, as they share PyTorch's storage (a view NumPy cannot write back through, as a reshape
+        that copied, is left as it was: PyTorch's copy too). `origin`: the tensor the write came from."""
+        if tensor.view_of is not None and tensor.view_of[0] is not origin:
+            base, path = tensor.view_of
+            values = base.data.copy()
+            target = path(values)
+            if isinstance(target, np.ndarray) and np.shares_memory(target, values) and target.shape == tensor.data.shape:
+                target[...] = tensor.data
+                self.takes(base, values)
+                self.changed(base, origin=tensor)
+        for ref in tensor.views:
+            view = ref()
+            if view is not None and view is not origin and view.view_of is not None:
+                self.takes(view, np.array(view.view_of[1](tensor.data), dtype=view.data.dtype))
+                self.changed(view, origin=tensor)
+
+    def takes(self, tensor: Tensor, values: np.ndarray) -> None:
+        """A base or a view takes the values a write into the other gave it (a leaf a new leaf)."""
+        if id(tensor.data) in self.shared and tensor.data.shape == values.shape:
+            tensor.data[...] = values
+        else:
+            tensor.data = values
+        if tensor.is_leaf:
+            tensor.node = None
 
     def bind(self, name: str, value: Any) -> None:
         self.scope_of(name)[name] = value
@@ -1004,6 +1046,7 @@ class Interpreter:
         else:
             tensor.data = values
         tensor.node = None
+        self.changed(tensor)
 
     def in_place(self, tensor: Tensor, symbol: str, change: Any, node: ast.AST) -> Tensor:
         """t.add_(v), t.mul_(v) ...: t's values become t <symbol> v, where no graph is involved."""
@@ -1569,9 +1612,14 @@ class Interpreter:
                 except IndexError as problem:  # (PyTorch says "dimension" where NumPy says "axis")
                     raise TorchError("IndexError", str(problem).replace(" for axis ", " for dimension ")) from None
             try:
-                return apply(self.graph, bound.op, bound.tensors, bound.params, self.span(node))
+                result = apply(self.graph, bound.op, bound.tensors, bound.params, self.span(node))
             except (ValueError, IndexError) as error:
                 raise TorchError("IndexError", str(error).split("\n")[0]) from None
+            basic = all(item is None or item is Ellipsis or isinstance(item, (int, slice)) for item in items)
+            if basic and isinstance(result, Tensor) and len(bound.tensors) == 1 and bound.tensors[0] is base:
+                key = bound.params["key"]
+                return base.viewed_as(result, lambda values: values[key])  # (ints and slices: PyTorch's view)
+            return result
         if isinstance(base, (tuple, list, str, dict, range)):
             try:
                 return base[key]
@@ -1762,9 +1810,12 @@ class Interpreter:
             op = OPS[row]
             params = rule_params(op, given)
             try:
-                return apply(self.graph, op, [tensor], params, self.span(node))
+                result = apply(self.graph, op, [tensor], params, self.span(node))
             except (ValueError, IndexError) as error:
                 raise runtime_error(str(error).split("\n")[0]) from None
+            if row not in VIEW_ROWS or not isinstance(result, Tensor):
+                return result
+            return tensor.viewed_as(result, lambda values: call_forward(op, [values], params, [0]))  # (m.T, m.mT)
         if name in _TENSOR_METHODS or name in METHODS or (name.endswith("_") and name[:-1] in METHODS
                                                           and not name.startswith("_")):
             return Method(tensor, name)
@@ -2080,7 +2131,15 @@ class Interpreter:
         try:
             if bound.op.parts:
                 return self.parts(bound.op, operands, bound.params, node)
-            return apply(self.graph, bound.op, operands, bound.params, self.span(node), bound.cast)
+            result = apply(self.graph, bound.op, operands, bound.params, self.span(node), bound.cast)
+            if bound.op.name in VIEW_ROWS and bound.cast is None and isinstance(result, Tensor) and isinstance(
+                    operands[0], Tensor) and result is not operands[0]:
+                op, params, others = bound.op, dict(bound.params), [getattr(o, "data", o) for o in operands[1:]]
+                leads = [0] * len(operands)
+                path = lambda values: call_forward(op, [values, *others], params, leads)
+                if op.name not in _RESHAPES or _strided_view(operands[0], path):  # (else PyTorch's reshape copied)
+                    return operands[0].viewed_as(result, path)
+            return result
         except IndexError as error:  # (an index out of range: PyTorch's IndexError too)
             raise TorchError("IndexError", str(error).split("\n")[0]) from None
         except ValueRefusal as error:  # (values PyTorch refuses: its kernel's RuntimeError or functional.py's ValueError)
@@ -2918,8 +2977,23 @@ def _in_place_method(interpreter: Interpreter, tensor: Tensor, args: list[Any], 
     return interpreter.in_place(tensor, symbol, args[0], node)
 
 
+def _strided_view(tensor: Tensor, path: Callable[[np.ndarray], np.ndarray]) -> bool:
+    """Is `path` of this tensor a view in PyTorch: its strides, as the chain of views from its base
+    lays them out (a transposed tensor reshaped is a copy), allow it? NumPy's reshape decides by the
+    same rule, over a stand-in array of the base's shape."""
+    chain = []
+    while tensor.view_of is not None:
+        tensor, step = tensor.view_of
+        chain.append(step)
+    stand_in = np.zeros(tensor.data.shape, dtype=np.int8)
+    values = stand_in
+    for step in reversed(chain):
+        values = step(values)
+    return bool(np.shares_memory(path(values), stand_in))
+
+
 def _detach(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
-    return Tensor(interpreter.graph, tensor.data)
+    return tensor.viewed_as(Tensor(interpreter.graph, tensor.data), lambda values: values)  # (the same storage)
 
 
 def _size(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:

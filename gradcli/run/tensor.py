@@ -13,7 +13,8 @@ PyTorch's errors are raised as TorchError with PyTorch's type and message.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import weakref
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -108,7 +109,12 @@ class Graph:
 
 
 class Tensor:
-    """A tensor of the run: its values (NumPy, in PyTorch's dtype) and its place in the graph."""
+    """A tensor of the run: its values (NumPy, in PyTorch's dtype) and its place in the graph; a view
+    (x[0], x.view(-1), x.t(), x.detach() ...) knows its base and how it reads it, and a base its live
+    views, so that a write into either is seen by the other (Interpreter.changed)."""
+
+    view_of: tuple[Tensor, Callable[[Array], Array]] | None = None
+    views: tuple[weakref.ref[Tensor], ...] = ()
 
     def __init__(self, graph: Graph, data: Array, *, node: int | None = None, requires_grad: bool = False) -> None:
         self.graph = graph
@@ -120,6 +126,12 @@ class Tensor:
         self.name: str | None = None
         self.parameter = False  # an nn.Parameter: prints as `Parameter containing:`
         self.stand_in = False  # the value of an optional tensor arg left out (lowering: Front.stand_in)
+
+    def viewed_as(self, view: Tensor, path: Callable[[Array], Array]) -> Tensor:
+        """`view` reads this tensor's values through `path` (NumPy's view of them)."""
+        view.view_of = (self, path)
+        self.views = (*(ref for ref in self.views if ref() is not None), weakref.ref(view))
+        return view
 
     @property
     def is_leaf(self) -> bool:
