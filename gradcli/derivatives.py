@@ -442,7 +442,10 @@ def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
 
     tape, point, values = _prepare(program, at)
     root = tape.outputs[0]
-    if tape.is_tuple or np.size(values[root]) != 1:
+    if tape.is_tuple:
+        raise ShapeProblem("a Hessian needs a scalar output",
+                           hint=f"the program gives a tuple of {len(tape.outputs)} outputs; take one of them, or their sum")
+    if np.size(values[root]) != 1:
         raise ShapeProblem("a Hessian needs a scalar output",
                            hint=f"'{tape.output_names[0]}' has shape {_shape(np.shape(values[root]))}")
     _, _, _, names = targets(tape, None, wrt)

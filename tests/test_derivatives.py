@@ -217,6 +217,7 @@ def test_jvp_command_with_vectors_and_a_missing_tangent_as_zero():
         (["jvp", "x*y", "--at", "x=1,y=2", "--tangent", "z=1"], "'z' is not an input of the program"),
         (["jvp", "sum(v)", "--at", "v=[1,2]", "--tangent", "v=[1,2,3]"], "the tangent of 'v' has shape (3,)"),
         (["hessian", "x * [1, 2]", "--at", "x=1"], "a Hessian needs a scalar output"),
+        (["hessian", "(x, x * x)", "--at", "x=2"], "the program gives a tuple of 2 outputs"),  # (not "shape ()")
         (["jacobian", "x*y", "--at", "x=1"], "no value for input 'y'"),
     ],
 )
