@@ -334,6 +334,7 @@ class Interpreter:
         self.retained: dict[int, Tensor] = {}  # non-leaf tensors whose grad is kept (retain_grad)
         # the arrays of torch.empty(...) not written yet (their values are PyTorch's leftover memory)
         self.unset: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
+        self.exception_classes: dict[str, ExceptionClass] = {}  # the file's own, by name (class E(Exception): pass)
         self.hooks: dict[int, list[HookHandle]] = {}  # t.register_hook(fn), by id(t), in the order registered
         self.hooked: dict[int, Tensor] = {}  # the non-leaf tensors with hooks, by node
         self.line_starts = [0]
@@ -427,6 +428,35 @@ class Interpreter:
 
     def do_AugAssign(self, node: ast.AugAssign) -> None:
         self.augmented(node)
+
+    def do_Delete(self, node: ast.Delete) -> None:
+        """`del x`, `del a, b`, `del xs[i]`, `del d[k]` as Python does them (a tensor's elements and
+        attributes are not deleted: exit 2)."""
+        for target in node.targets:
+            self.delete(target)
+
+    def delete(self, target: ast.expr) -> None:
+        if isinstance(target, ast.Name):
+            names = self.scope_of(target.id)
+            if target.id not in names:
+                self.expression(target)  # (Python's NameError or UnboundLocalError for a name not bound)
+                raise PythonError("NameError", f"name '{target.id}' is not defined")
+            del names[target.id]
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                self.delete(element)
+        elif isinstance(target, ast.Subscript):
+            base, key = self.expression(target.value), self.key(target.slice)
+            if not isinstance(base, (list, dict)):
+                raise self.refuse(target, f"deleting items of a {_type_name(base)} is not supported",
+                                  "`del` takes names and the items of lists and dicts")
+            try:
+                del base[key]
+            except (IndexError, TypeError, KeyError) as problem:
+                raise python_error(problem) from None
+        else:
+            raise self.refuse(target, "deleting an attribute is not supported",
+                              "`del` takes names and the items of lists and dicts")
 
     def do_Import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -532,14 +562,12 @@ class Interpreter:
         if handler.type is None:
             return True
         written = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-        raised = getattr(builtins, error.kind, RuntimeError)  # (torch's own, as LinAlgError: RuntimeErrors)
         for item in written:
-            name = item.id if isinstance(item, ast.Name) else None
-            wanted = getattr(builtins, name, None) if name else None
-            if not (isinstance(wanted, type) and issubclass(wanted, BaseException)):
+            wanted = self.expression(item) if isinstance(item, ast.Name) else None
+            if not isinstance(wanted, ExceptionClass):
                 raise self.refuse(item, "an except clause takes Python's exception classes here, as in "
                                         "`except RuntimeError as e:`")
-            if isinstance(raised, type) and issubclass(raised, wanted):
+            if python.exception_matches(error.kind, wanted, self.exception_classes):
                 return True
         return False
 
@@ -599,6 +627,9 @@ class Interpreter:
             raise self.refuse(node.decorator_list[0], "a class decorator is not supported")
         if node.keywords:
             raise self.refuse(node.keywords[0], "a metaclass or class keyword is not supported")
+        if len(node.bases) == 1 and isinstance(base := self.expression(node.bases[0]), ExceptionClass):
+            self.exception_class(node, base)
+            return
         bases = []
         for written in node.bases:
             if isinstance(written, ast.Name) and written.id == "object" and "object" not in self.names:
@@ -629,6 +660,19 @@ class Interpreter:
                 value.owner = cls
         python.UserClass.mro(cls)  # (an inconsistent order is Python's TypeError, at the definition)
         self.bind(node.name, cls)
+
+    def exception_class(self, node: ast.ClassDef, base: ExceptionClass) -> None:
+        """`class StopTraining(Exception): pass` (a docstring, `pass`): an exception class of the file,
+        raised, caught and printed as Python's own."""
+        for statement in node.body:
+            plain = isinstance(statement, ast.Pass) or (isinstance(statement, ast.Expr)
+                                                        and isinstance(statement.value, ast.Constant))
+            if not plain:
+                raise self.refuse(statement, "an exception class with a body is not supported",
+                                  "gradcli run takes `class MyError(Exception): pass` (a docstring, pass)")
+        made = python.user_exception(node.name, base)
+        self.exception_classes[node.name] = made
+        self.bind(node.name, made)
 
     def function(self, node: ast.FunctionDef | ast.Lambda, name: str, body: list[ast.stmt]) -> UserFunction:
         """A `def` or `lambda`: its defaults evaluated now, in the scope it is written in, which it
@@ -1060,6 +1104,49 @@ class Interpreter:
             raise runtime_error(f"result type {torch_dtype_name(value.data.dtype)} can't be cast to the "
                                 f"desired output type {torch_dtype_name(tensor.data.dtype)}")
         self.overwrite(tensor, np.broadcast_to(value.data, tensor.data.shape).astype(tensor.data.dtype))
+        return tensor
+
+    def scaled_add(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
+        """torch.add/sub(x, y, alpha=a), x.add(y, alpha=a), x.add_(y, alpha=a): x ± a * y as PyTorch's
+        ufunc computes it (a vectorised fmadd: rounded once), where no graph is involved."""
+        bound = python.bind_by_name(name, ["input", "other", "alpha"], args, kwargs)
+        tensor, other, alpha = bound.get("input"), bound.get("other"), bound.get("alpha", 1)
+        if not isinstance(tensor, Tensor) or not isinstance(other, (Tensor, bool, int, float)):
+            raise TorchError("TypeError", f"{name}() received an invalid combination of arguments - got "
+                                          f"({_type_name(tensor)}, {_type_name(other)}, alpha={_type_name(alpha)})")
+        if isinstance(alpha, Tensor) and alpha.data.ndim == 0:
+            alpha = alpha.scalar()
+        if not isinstance(alpha, (bool, int, float)):
+            raise TorchError("TypeError", f"{name}(): argument 'alpha' must be Number, not {_type_name(alpha)}")
+        symbol = "-" if name.startswith("sub") else "+"
+        if self.graph.grad_enabled and (tensor.requires_grad or getattr(other, "requires_grad", False)):
+            if name.endswith("_"):
+                _writable(self, tensor, name, node)
+            raise self.refuse(node, f"{name}(..., alpha=) on a tensor with a graph is not supported",
+                              f"write x {symbol} alpha * y")
+        result = self.binary(symbol, tensor, other, node)  # (the dtype, the shape, PyTorch's errors)
+        dtype = result.data.dtype
+        if dtype.kind in "biu" and isinstance(alpha, float):
+            raise runtime_error("For integral input tensors, argument alpha must not be a floating point number.")
+        if dtype.kind == "b":
+            raise self.refuse(node, f"{name}(..., alpha=) of bool tensors is not supported")
+        scale = -alpha if symbol == "-" else alpha
+        second = np.broadcast_to(np.asarray(other.data if isinstance(other, Tensor) else other).astype(dtype),
+                                 result.data.shape)
+        first = np.broadcast_to(tensor.data.astype(dtype), result.data.shape)
+        if dtype.kind == "f":
+            values = torch_nn.fma(second, np.asarray(scale, dtype=dtype), first).astype(dtype)
+        else:
+            values = first + np.asarray(scale).astype(dtype) * second
+        if not name.endswith("_"):
+            return Tensor(self.graph, np.ascontiguousarray(values))
+        if not np.can_cast(dtype, tensor.data.dtype, "same_kind"):
+            raise runtime_error(f"result type {torch_dtype_name(dtype)} can't be cast to the "
+                                f"desired output type {torch_dtype_name(tensor.data.dtype)}")
+        if values.shape != tensor.data.shape:
+            raise runtime_error(f"output with shape [{', '.join(map(str, tensor.data.shape))}] doesn't match the "
+                                f"broadcast shape [{', '.join(map(str, values.shape))}]")
+        self.overwrite(tensor, values.astype(tensor.data.dtype))
         return tensor
 
     def with_out(self, function: Function, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
@@ -1725,7 +1812,8 @@ class Interpreter:
                     return Function(owner.path, name)
                 raise self.refuse(node, f"'{path}' is not supported",
                                   f"torch.autograd.functional has {', '.join(functional.NAMES)} here")
-            if name in _CONSTRUCTORS or name in FUNCTIONS or lowering.find(f"{owner.path}.{name}") is not None:
+            if name in _CONSTRUCTORS or name in FUNCTIONS or lowering.find(f"{owner.path}.{name}") is not None or (
+                    owner.path == "math" and name in _MATH_NUMBERS):
                 return Function(owner.path, name)
             raise self.refuse(node, f"'{path}' is not supported", "`gradcli functions` lists the functions")
         if isinstance(owner, Tensor):
@@ -1923,6 +2011,8 @@ class Interpreter:
             return _math(name, [a.scalar() if isinstance(a, Tensor) else a for a in args])
         if name in _CONSTRUCTORS:
             return self.construct(name, args, kwargs, node)
+        if function.module == "torch" and name in ("add", "sub") and "alpha" in kwargs:
+            return self.scaled_add(name, args, kwargs, node)
         if FUNCTIONS.get(name) is None and lowering.find(f"{function.module}.{name}") is None:
             raise self.refuse(node, f"'{function.module}.{name}' is not supported")
         return self.call_op(f"{function.module}.{name}", args, kwargs, node)
@@ -2219,6 +2309,15 @@ class Interpreter:
         if arrays.is_array(receiver):
             return self.numpy(node, arrays.call_method, receiver, name, args, kwargs)
         tensor: Tensor = receiver
+        if name in ("add", "sub", "add_", "sub_") and "alpha" in kwargs:
+            return self.scaled_add(name, [tensor, *args], kwargs, node)
+        if name in ("add", "sub", "add_", "sub_") and len(args) == 2 and not kwargs and isinstance(
+                args[0], (int, float)) and isinstance(args[1], Tensor):  # p.data.add_(-lr, grad): the old overload
+            self.warn("UserWarning", f"This overload of {name} is deprecated:\n\t{name}(Number alpha, Tensor other)\n"
+                                     f"Consider using one of the following signatures instead:\n\t{name}(Tensor other, "
+                                     f"*, Number alpha = 1) (Triggered internally at /__w/pytorch/pytorch/torch/csrc/"
+                                     f"utils/python_arg_parser.cpp:1841.)", node)
+            return self.scaled_add(name, [tensor, args[1]], {"alpha": args[0]}, node)
         handler = _TENSOR_METHODS.get(name)
         if handler is not None:
             return handler(self, tensor, args, kwargs, node)
@@ -2973,7 +3072,7 @@ def _numpy(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: di
 def _in_place_method(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST,
                      symbol: str) -> Tensor:
     if len(args) != 1 or kwargs:
-        raise interpreter.refuse(node, "an in-place method takes one value here", "t.add_(v); alpha= is not supported")
+        raise interpreter.refuse(node, "an in-place method takes one value here", "t.add_(v) or t.add_(v, alpha=a)")
     return interpreter.in_place(tensor, symbol, args[0], node)
 
 
@@ -3078,10 +3177,20 @@ _PYTHON_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "&": operator.and_, "|": operator.or_, "^": operator.xor}  # (of two floats: Python's TypeError)
 
 
+# math's functions of numbers that are not rows of the table (math.exp, math.sqrt ... are): each cheap
+# for any number a file can hold (math.factorial is bounded in _math)
+_MATH_NUMBERS = frozenset({"isnan", "isinf", "isfinite", "isclose", "floor", "ceil", "trunc", "copysign", "hypot",
+                           "degrees", "radians", "fmod", "gcd", "factorial", "modf", "frexp", "ldexp"})
+_MAX_FACTORIAL = 5_000
+
+
 def _math(name: str, args: list[Any]) -> Any:
+    if name == "factorial" and args and isinstance(args[0], int) and args[0] > _MAX_FACTORIAL:
+        raise LimitProblem(f"math.factorial({args[0]}) is past what gradcli's run computes (the limit is "
+                           f"math.factorial({_MAX_FACTORIAL}))")
     try:
         return getattr(math, name)(*args)
-    except (ValueError, OverflowError) as problem:
+    except (ValueError, OverflowError, TypeError) as problem:
         raise TorchError(type(problem).__name__, str(problem)) from None
 
 

@@ -1049,7 +1049,7 @@ def _f32(value: float, like: np.ndarray) -> Any:
     return like.dtype.type(value)
 
 
-def _fma(a: np.ndarray, b: Any, c: np.ndarray) -> np.ndarray:
+def fma(a: np.ndarray, b: Any, c: np.ndarray) -> np.ndarray:
     """a * b + c rounded once, as the vectorised kernels' fmadd does (float32); float64 as it is."""
     if a.dtype == FLOAT32:
         return _fma32(a, b, c)
@@ -1147,17 +1147,17 @@ class SGD(Optimizer):
         if group["maximize"]:
             grad = -grad
         if group["weight_decay"] != 0:
-            grad = _fma(param, _f32(group["weight_decay"], param), grad)
+            grad = fma(param, _f32(group["weight_decay"], param), grad)
         momentum = group["momentum"]
         if momentum != 0:
             buffer = state.get("momentum_buffer")
             if buffer is None:
                 buffer = grad.copy()
             else:
-                buffer = _fma(grad, _f32(1 - group["dampening"], param), buffer * _f32(momentum, param))
+                buffer = fma(grad, _f32(1 - group["dampening"], param), buffer * _f32(momentum, param))
             state["momentum_buffer"] = buffer
-            grad = _fma(buffer, _f32(momentum, param), grad) if group["nesterov"] else buffer
-        return _fma(grad, _f32(-group["lr"], param), param)
+            grad = fma(buffer, _f32(momentum, param), grad) if group["nesterov"] else buffer
+        return fma(grad, _f32(-group["lr"], param), param)
 
 
 class Adam(Optimizer):
@@ -1184,13 +1184,13 @@ class Adam(Optimizer):
             if self.decoupled or group.get("decoupled_weight_decay"):
                 param = param * _f32(1 - lr * decay, param)
             else:
-                grad = _fma(param, _f32(decay, param), grad)
+                grad = fma(param, _f32(decay, param), grad)
         average, square = state["exp_avg"], state["exp_avg_sq"]
         weight = _f32(1 - beta1, param)
         # lerp_(grad, w): w + (grad - avg) * w below a half, as its vectorised kernel fuses it
         difference = grad - average
-        average = _fma(difference, weight, average) if abs(weight) < 0.5 else \
-            _fma(difference, weight - 1, grad)
+        average = fma(difference, weight, average) if abs(weight) < 0.5 else \
+            fma(difference, weight - 1, grad)
         square = square * _f32(beta2, param) + _f32(1 - beta2, param) * grad * grad
         step = state["step"]
         correction1 = 1 - beta1**step
@@ -1224,9 +1224,9 @@ class Adagrad(Optimizer):
         if group["maximize"]:
             grad = -grad
         if group["weight_decay"] != 0:
-            grad = _fma(param, _f32(group["weight_decay"], param), grad)
+            grad = fma(param, _f32(group["weight_decay"], param), grad)
         rate = group["lr"] / (1 + (state["step"] - 1) * group["lr_decay"])
-        state["sum"] = total = _fma(grad, grad, state["sum"])
+        state["sum"] = total = fma(grad, grad, state["sum"])
         deviation = np.sqrt(total) + _f32(group["eps"], param)
         return param + (_f32(-rate, param) * grad) / deviation
 
@@ -1251,14 +1251,14 @@ class RMSprop(Optimizer):
         if group["maximize"]:
             grad = -grad
         if group["weight_decay"] != 0:
-            grad = _fma(param, _f32(group["weight_decay"], param), grad)
+            grad = fma(param, _f32(group["weight_decay"], param), grad)
         average = state["square_avg"] * _f32(group["alpha"], param)
-        state["square_avg"] = average = _fma(_f32(1 - group["alpha"], param) * grad, grad, average)
+        state["square_avg"] = average = fma(_f32(1 - group["alpha"], param) * grad, grad, average)
         root = np.sqrt(average) + _f32(group["eps"], param)
         if group["momentum"] > 0:
             buffer = state["momentum_buffer"] * _f32(group["momentum"], param) + grad / root
             state["momentum_buffer"] = buffer
-            return _fma(buffer, _f32(-group["lr"], param), param)
+            return fma(buffer, _f32(-group["lr"], param), param)
         return param + (_f32(-group["lr"], param) * grad) / root
 
 

@@ -465,10 +465,30 @@ class Caught:
 
 @dataclass(frozen=True)
 class ExceptionClass(Builtin):
-    """Python's own exception classes (ValueError, RuntimeError, ...): called, an exception object."""
+    """Python's own exception classes (ValueError, RuntimeError, ...): called, an exception object;
+    or a class of the file deriving from one (`class StopTraining(Exception): pass`), with its base."""
+
+    base: ExceptionClass | None = None
 
     def __repr__(self) -> str:
-        return f"<class '{self.name}'>"
+        return f"<class '{'' if self.base is None else '__main__.'}{self.name}'>"
+
+
+def user_exception(name: str, base: ExceptionClass) -> ExceptionClass:
+    return ExceptionClass(name, _exception(name), base)
+
+
+def exception_matches(kind: str, wanted: ExceptionClass, classes: dict[str, ExceptionClass]) -> bool:
+    """Is an exception of `kind` an instance of `wanted`? `classes`: the file's exception classes by name."""
+    current = classes.get(kind)
+    while current is not None and current.base is not None:
+        if current is wanted:
+            return True
+        kind, current = current.base.name, current.base
+    if wanted.base is not None:
+        return False
+    raised = getattr(builtins, kind, RuntimeError)  # (torch's own, as LinAlgError: RuntimeErrors)
+    return isinstance(raised, type) and issubclass(raised, getattr(builtins, wanted.name))
 
 
 def _exception(kind: str) -> Call:
@@ -832,17 +852,16 @@ _PYTHON_TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "list"
                                   "bool": bool}
 
 
-def _is_instance(value: Any, kind: Any) -> bool:
+def _is_instance(value: Any, kind: Any, classes: dict[str, ExceptionClass]) -> bool:
     if isinstance(kind, tuple):
-        return any(_is_instance(value, each) for each in kind)
+        return any(_is_instance(value, each, classes) for each in kind)
     if isinstance(kind, UserClass):
         cls = getattr(value, "cls", None)
         return isinstance(cls, UserClass) and kind in cls.mro()
     if isinstance(kind, Builtin) and kind.name in _PYTHON_TYPES:
         return isinstance(value, _PYTHON_TYPES[kind.name]) and not isinstance(value, Tensor)
     if isinstance(kind, ExceptionClass):  # isinstance(e, ValueError) of an exception caught or made
-        raised = getattr(builtins, value.kind, RuntimeError) if isinstance(value, Caught) else None
-        return isinstance(raised, type) and issubclass(raised, getattr(builtins, kind.name))
+        return isinstance(value, Caught) and exception_matches(value.kind, kind, classes)
     if (getattr(kind, "module", None), getattr(kind, "name", None)) == ("torch", "Tensor"):
         return isinstance(value, Tensor)  # (a Parameter too)
     check = getattr(kind, "instance_check", None)  # nn.Module, nn.Linear, torch.optim.SGD ...
@@ -859,7 +878,7 @@ def _isinstance(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any
     _no_keywords("isinstance", kwargs)
     if len(args) != 2:
         raise PythonError("TypeError", f"isinstance expected 2 arguments, got {len(args)}")
-    return _is_instance(args[0], args[1])
+    return _is_instance(args[0], args[1], interpreter.exception_classes)
 
 
 def _super(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Super:
