@@ -100,7 +100,7 @@ VIEW_ROWS = frozenset({"reshape", "flatten", "t", "transpose", "permute", "squee
 _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
             "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
             "torch.masked", "torch.fft", "numpy", "numpy.linalg", "numpy.random", "torch.nn.init", "math", "torch.autograd.functional", "random",
-            "torch.optim.lr_scheduler"}
+            "torch.optim.lr_scheduler", "torch.nn.utils", "copy"}
 TORCH_VERSION = "2.13.0+cpu"  # the PyTorch whose behaviour gradcli run follows (its CPU build)
 _END = object()  # (what a loop's iterator gives when it has no more)
 _FUTURE = {"nested_scopes", "generators", "division", "absolute_import", "with_statement", "print_function",
@@ -1793,6 +1793,9 @@ class Interpreter:
                     return Function(owner.path, name)
                 raise self.refuse(node, f"'{path}' is not supported",
                                   f"random has {', '.join(sorted(python.RANDOM_FUNCTIONS))} here")
+            if (owner.path == "torch.nn.utils" and name in torch_nn.UTILS) or (
+                    owner.path == "copy" and name in ("copy", "deepcopy")):
+                return Function(owner.path, name)
             if owner.path == "torch.nn.init":
                 if name in torch_nn.INIT:
                     return Function(owner.path, name)
@@ -1965,6 +1968,10 @@ class Interpreter:
             return self.with_out(function, args, kwargs, node)
         if function.module == "torch.nn.init":
             return torch_nn.init_call(self, name, args, kwargs, node)
+        if function.module == "torch.nn.utils":
+            return torch_nn.utils_call(self, name, args, kwargs, node)
+        if function.module == "copy":
+            return torch_nn.copy_call(self, name, args, kwargs, node)
         if function.module == "numpy.random":
             if self.numpy_random is None:
                 self.numpy_random = np.random.RandomState()  # fresh entropy, as NumPy's own until seeded

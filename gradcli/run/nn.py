@@ -15,6 +15,7 @@ is the default on CUDA only), with the fused multiply-adds of its vectorised ker
 from __future__ import annotations
 
 import ast
+import copy
 import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -855,7 +856,7 @@ MODULE_API = frozenset({
 _MODULE_METHODS = frozenset({"parameters", "named_parameters", "children", "named_children", "modules", "zero_grad",
                              "train", "eval", "state_dict", "forward", "to", "cpu", "requires_grad_", "add_module",
                              "register_buffer", "register_parameter", "buffers", "named_buffers",
-                             "register_module", "apply"})
+                             "register_module", "apply", "load_state_dict"})
 
 
 def attribute(interpreter: Interpreter, module: Module, name: str, node: ast.AST) -> tuple[bool, Any]:
@@ -973,9 +974,60 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
     if name == "state_dict":
         state = StateDict()
         for key, value in _named_all(module):
+            if value is not None and isinstance(value.data, np.ndarray):  # detached, the same storage: a step of the optimizer shows in it
+                interpreter.shared[id(value.data)] = value.data
             state[key] = None if value is None else Tensor(interpreter.graph, value.data)
         return state
+    if name == "load_state_dict":
+        return _load_state_dict(interpreter, module, args, kwargs)
     raise interpreter.refuse(node, f"'.{name}' of a module is not supported")
+
+
+class IncompatibleKeys(tuple[list[str], list[str]]):
+    """What load_state_dict returns: PyTorch's _IncompatibleKeys namedtuple, as it prints."""
+
+    def __repr__(self) -> str:
+        if not self[0] and not self[1]:
+            return "<All keys matched successfully>"
+        return f"_IncompatibleKeys(missing_keys={self[0]!r}, unexpected_keys={self[1]!r})"
+
+    __str__ = __repr__
+
+
+def _load_state_dict(interpreter: Interpreter, module: Module, args: Args, kwargs: Kwargs) -> IncompatibleKeys:
+    """m.load_state_dict(d, strict=True): each parameter and buffer takes d's values in place (copy_ under
+    no_grad), with PyTorch's errors for missing and unexpected keys and for another shape."""
+    bound = _bind("load_state_dict", ["state_dict", "strict", "assign"], {"strict": True, "assign": False}, args, kwargs)
+    given = bound.get("state_dict")
+    if not isinstance(given, dict):
+        raise TorchError("TypeError", f"Expected state_dict to be dict-like, got {_tensor_type(given)}.")
+    own = dict(_named_all(module))
+    missing = [key for key in own if key not in given]
+    unexpected = [key for key in given if key not in own]
+    problems = []
+    for key, tensor in own.items():
+        value = given.get(key)
+        if key not in given or tensor is None:
+            continue
+        if not isinstance(value, Tensor):
+            problems.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
+                            f"object from checkpoint but received {_tensor_type(value)}")
+        elif value.data.shape != tensor.data.shape:
+            problems.append(f"size mismatch for {key}: copying a param with shape torch.Size("
+                            f"{list(value.data.shape)}) from checkpoint, the shape in current model is "
+                            f"torch.Size({list(tensor.data.shape)}).")
+    if bound["strict"]:
+        if unexpected:
+            problems.insert(0, "Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
+        if missing:
+            problems.insert(0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
+    if problems:
+        raise runtime_error(f"Error(s) in loading state_dict for {module.type_name()}:\n\t" + "\n\t".join(problems))
+    for key, tensor in own.items():
+        value = given.get(key)
+        if tensor is not None and isinstance(value, Tensor):
+            interpreter.overwrite(tensor, value.data.astype(tensor.data.dtype))
+    return IncompatibleKeys((missing, unexpected))
 
 
 def _register(interpreter: Interpreter, module: Module, name: str, args: Args, kwargs: Kwargs) -> None:
@@ -1059,6 +1111,7 @@ def fma(a: np.ndarray, b: Any, c: np.ndarray) -> np.ndarray:
 class Optimizer:
     label = "Optimizer"
     names: ClassVar[list[str]] = []
+    order: ClassVar[list[str]] = []  # PyTorch's defaults dict, in its order (a state_dict's group keys)
     defaults: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
@@ -1081,6 +1134,9 @@ class Optimizer:
                                                   f"{_tensor_type(tensor)}")
                 if not tensor.is_leaf:
                     raise TorchError("ValueError", "can't optimize a non-leaf Tensor")
+        # the keys of each group the file wrote (a dict's, in its order), before the defaults PyTorch adds
+        self.given = [[k for k in group if k != "params"] for group in groups] if groups and isinstance(
+            groups[0], dict) else [[]]
         self.state: dict[int, dict[str, Any]] = {}
         self.interpreter = interpreter
         self.check()
@@ -1122,6 +1178,58 @@ class Optimizer:
     def update(self, group: dict[str, Any], state: dict[str, Any], param: np.ndarray, grad: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
+    def state_dict(self) -> dict[str, Any]:
+        """PyTorch's optimizer.state_dict(): each parameter's state by its index over the groups (a step
+        as a float32 0-d tensor, buffers as tensors), each group's settings in PyTorch's key order with
+        its params' indices last."""
+        indices: dict[int, int] = {}
+        for group in self.groups:
+            for tensor in group["params"]:
+                indices.setdefault(id(tensor), len(indices))
+        state: dict[int, dict[str, Any]] = {}
+        for group in self.groups:
+            for tensor in group["params"]:
+                saved = self.state.get(id(tensor))
+                if saved and indices[id(tensor)] not in state:
+                    state[indices[id(tensor)]] = {key: self._tensor(value) for key, value in saved.items()}
+        groups = []
+        for given, group in zip(self.given, self.groups, strict=True):
+            keys = [*given, *(k for k in self.order if k not in given)]
+            keys += [k for k in group if k not in keys and k != "params"]  # (a scheduler's initial_lr)
+            groups.append({**{k: group[k] for k in keys}, "params": [indices[id(t)] for t in group["params"]]})
+        return {"state": state, "param_groups": groups}
+
+    def _tensor(self, value: Any) -> Any:
+        if isinstance(value, np.ndarray):
+            return Tensor(self.interpreter.graph, value.copy())
+        if isinstance(value, float):  # (the step count: a float32 tensor, as PyTorch keeps it)
+            return Tensor(self.interpreter.graph, np.array(value, dtype=FLOAT32))
+        return value
+
+    def load_state_dict(self, saved: Any) -> None:
+        """optimizer.load_state_dict(d): the groups' settings and the parameters' state from d (copies)."""
+        if not isinstance(saved, dict) or "param_groups" not in saved or "state" not in saved:
+            raise TorchError("KeyError", "'param_groups'")
+        groups = saved["param_groups"]
+        if not isinstance(groups, list) or len(groups) != len(self.groups):
+            raise TorchError("ValueError", "loaded state dict has a different number of parameter groups")
+        for mine, theirs in zip(self.groups, groups, strict=True):
+            if not isinstance(theirs, dict) or len(theirs.get("params", [])) != len(mine["params"]):
+                raise TorchError("ValueError", "loaded state dict contains a parameter group that doesn't match "
+                                               "the size of optimizer's group")
+        tensors: dict[Any, Tensor] = {}
+        for mine, theirs in zip(self.groups, groups, strict=True):
+            tensors.update(zip(theirs["params"], mine["params"], strict=True))
+            mine.update({k: v for k, v in theirs.items() if k != "params"})
+        self.state = {}
+        for index, values in saved["state"].items():
+            tensor = tensors.get(index)
+            if tensor is None or not isinstance(values, dict):
+                continue
+            self.state[id(tensor)] = {
+                key: (float(value.data) if key == "step" else value.data.astype(tensor.data.dtype))
+                if isinstance(value, Tensor) else value for key, value in values.items()}
+
 
 def _group_params(interpreter: Interpreter, params: Any) -> list[Any]:
     """A param group's 'params': one tensor is a list of it, as PyTorch's add_param_group reads it."""
@@ -1135,6 +1243,7 @@ class SGD(Optimizer):
     names: ClassVar[list[str]] = ["lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize", "foreach", "differentiable", "fused"]
     defaults: ClassVar[dict[str, Any]] = {"lr": 0.001, "momentum": 0, "dampening": 0, "weight_decay": 0, "nesterov": False, "maximize": False,
                 "foreach": None, "differentiable": False, "fused": None}
+    order: ClassVar[list[str]] = names
 
     def check(self) -> None:
         super().check()
@@ -1167,6 +1276,8 @@ class Adam(Optimizer):
     defaults: ClassVar[dict[str, Any]] = {"lr": 0.001, "betas": (0.9, 0.999), "eps": 1e-08, "weight_decay": 0, "amsgrad": False,
                 "foreach": None, "maximize": False, "capturable": False, "differentiable": False, "fused": None,
                 "decoupled_weight_decay": False}
+    order: ClassVar[list[str]] = ["lr", "betas", "eps", "weight_decay", "amsgrad", "maximize", "foreach", "capturable",
+                                  "differentiable", "fused", "decoupled_weight_decay"]
     decoupled = False
 
     def update(self, group: dict[str, Any], state: dict[str, Any], param: np.ndarray, grad: np.ndarray) -> np.ndarray:
@@ -1204,7 +1315,7 @@ class Adam(Optimizer):
 
 class AdamW(Adam):
     label = "AdamW"
-    defaults: ClassVar[dict[str, Any]] = {**Adam.defaults, "weight_decay": 0.01}
+    defaults: ClassVar[dict[str, Any]] = {**Adam.defaults, "weight_decay": 0.01, "decoupled_weight_decay": True}
     decoupled = True
 
 
@@ -1215,6 +1326,15 @@ class Adagrad(Optimizer):
     defaults: ClassVar[dict[str, Any]] = {"lr": 0.01, "lr_decay": 0, "weight_decay": 0, "initial_accumulator_value": 0,
                                           "eps": 1e-10, "foreach": None, "maximize": False, "differentiable": False,
                                           "fused": None}
+    order: ClassVar[list[str]] = ["lr", "lr_decay", "eps", "weight_decay", "initial_accumulator_value", "foreach",
+                                  "maximize", "differentiable", "fused"]
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__(interpreter, args, kwargs)
+        for group in self.groups:  # (PyTorch's Adagrad makes each parameter's state in its constructor)
+            for tensor in group["params"]:
+                self.state[id(tensor)] = {"step": 0.0, "sum": np.full_like(tensor.data,
+                                                                           group["initial_accumulator_value"])}
 
     def update(self, group: dict[str, Any], state: dict[str, Any], param: np.ndarray, grad: np.ndarray) -> np.ndarray:
         # PyTorch's _single_tensor_adagrad: sum.addcmul_(g, g); std = sum.sqrt().add_(eps); p.addcdiv_(g, std, -clr)
@@ -1238,6 +1358,8 @@ class RMSprop(Optimizer):
     defaults: ClassVar[dict[str, Any]] = {"lr": 0.01, "alpha": 0.99, "eps": 1e-08, "weight_decay": 0, "momentum": 0,
                                           "centered": False, "capturable": False, "foreach": None, "maximize": False,
                                           "differentiable": False}
+    order: ClassVar[list[str]] = ["lr", "momentum", "alpha", "eps", "centered", "weight_decay", "capturable", "foreach",
+                                  "maximize", "differentiable"]
 
     def update(self, group: dict[str, Any], state: dict[str, Any], param: np.ndarray, grad: np.ndarray) -> np.ndarray:
         # PyTorch's _single_tensor_rmsprop: avg.mul_(alpha).addcmul_(g, g, 1 - alpha); p.addcdiv_(g, avg.sqrt() + eps, -lr)
@@ -1275,11 +1397,17 @@ def call_optimizer_method(interpreter: Interpreter, optimizer: Optimizer, name: 
             raise interpreter.refuse(node, "optimizer.step(closure) is not supported")
         optimizer.step()
         return None
+    if name == "state_dict":
+        _bind(name, [], {}, args, kwargs)
+        return optimizer.state_dict()
+    if name == "load_state_dict":
+        optimizer.load_state_dict(_bind(name, ["state_dict"], {}, args, kwargs).get("state_dict"))
+        return None
     raise interpreter.refuse(node, f"'.{name}' of an optimizer is not supported")
 
 
 def optimizer_attribute(optimizer: Optimizer, name: str) -> tuple[bool, Any]:
-    if name in ("zero_grad", "step"):
+    if name in ("zero_grad", "step", "state_dict", "load_state_dict"):
         return True, NativeMethod(optimizer, name)
     if name == "param_groups":
         return True, optimizer.groups
@@ -1360,3 +1488,127 @@ def init_call(interpreter: Interpreter, name: str, args: Args, kwargs: Kwargs, n
             generator.normal_(values, 0.0, std)
     interpreter.overwrite(tensor, values)
     return tensor
+
+
+# --- torch.nn.utils: gradient clipping ------------------------------------------------------------
+
+UTILS: dict[str, tuple[list[str], dict[str, Any]]] = {"clip_grad_norm_": (["parameters", "max_norm", "norm_type", "error_if_nonfinite", "foreach"],
+                             {"norm_type": 2.0, "error_if_nonfinite": False, "foreach": None}),
+         "clip_grad_value_": (["parameters", "clip_value", "foreach"], {"foreach": None})}
+
+
+def utils_call(interpreter: Interpreter, name: str, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+    """nn.utils.clip_grad_norm_ / clip_grad_value_ as PyTorch 2.13 computes them under no_grad: each
+    gradient's vector_norm, the norm of their stack, max_norm * reciprocal(norm + 1e-6) clamped to 1
+    multiplying every gradient in place (clip_grad_value_: each gradient clamped in place)."""
+    names, defaults = UTILS[name]
+    bound = _bind(name, names, defaults, args, kwargs)
+    for required in names[:2]:
+        if required not in bound:
+            raise PythonError("TypeError", f"{name}() missing 1 required positional argument: '{required}'")
+    given = bound["parameters"]
+    parameters = [given] if isinstance(given, Tensor) else interpreter.collect(given, node)
+    grads = [p.grad for p in parameters if isinstance(p, Tensor) and p.grad is not None]
+    before = interpreter.graph.grad_enabled
+    interpreter.graph.grad_enabled = False
+    try:
+        if name == "clip_grad_value_":
+            limit = float(bound["clip_value"])
+            for grad in grads:
+                interpreter.in_place_op(grad, "clamp_", [], {"min": -limit, "max": limit}, node)
+            return None
+        norm_type = float(bound["norm_type"])
+        if not grads:
+            return Tensor(interpreter.graph, np.array(0.0, dtype=FLOAT32))
+        norms = [interpreter.call_op("torch.linalg.vector_norm", [grad, norm_type], {}, node) for grad in grads]
+        stacked = interpreter.call_op("torch.stack", [norms], {}, node)
+        total = interpreter.call_op("torch.linalg.vector_norm", [stacked, norm_type], {}, node)
+        if bound["error_if_nonfinite"] and not np.all(np.isfinite(total.data)):
+            raise runtime_error(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, "
+                                f"so it cannot be clipped. To disable this error and scale the gradients by the "
+                                f"non-finite norm anyway, set `error_if_nonfinite=False`")
+        coefficient = interpreter.binary("/", float(bound["max_norm"]), interpreter.binary("+", total, 1e-6, node), node)
+        clamped = interpreter.call_op("torch.clamp", [coefficient], {"max": 1.0}, node)
+        for grad in grads:
+            interpreter.in_place(grad, "*", clamped, node)
+        return total
+    finally:
+        interpreter.graph.grad_enabled = before
+
+
+# --- copy.deepcopy and copy.copy ------------------------------------------------------------------
+
+_ATOMS = (type(None), bool, int, float, complex, str, bytes, range)
+
+
+def copy_call(interpreter: Interpreter, name: str, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+    """copy.deepcopy(x) of tensors, modules, the file's objects and the containers holding them, as
+    Python's copy protocol and PyTorch's Tensor.__deepcopy__ make them (shared items stay shared);
+    copy.copy(x) of lists, dicts and sets (a tensor or a module: exit 2)."""
+    bound = _bind(name, ["x", "memo"] if name == "deepcopy" else ["x"], {"memo": None}, args, kwargs)
+    if "x" not in bound:
+        raise PythonError("TypeError", f"{name}() missing 1 required positional argument: 'x'")
+    value = bound["x"]
+    if name == "copy":
+        if isinstance(value, (list, dict, set)) and not isinstance(value, StateDict):
+            return value.copy()
+        if isinstance(value, (*_ATOMS, tuple)):
+            return value
+        raise interpreter.refuse(node, f"copy.copy of a {_tensor_type(value)} is not supported",
+                                 "copy.deepcopy(x) or x.clone() are")
+    return _deep_copy(interpreter, value, {}, node)
+
+
+def _deep_copy(interpreter: Interpreter, value: Any, memo: dict[int, Any], node: ast.AST) -> Any:
+    from gradcli.run.python import Instance
+
+    if isinstance(value, _ATOMS) or isinstance(value, (NativeClass, UserClass)) or callable(value):
+        return value
+    if id(value) in memo:
+        return memo[id(value)]
+    interpreter.tick(node)
+    made: Any
+    if isinstance(value, Tensor):
+        if not value.is_leaf:
+            raise runtime_error("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                                "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
+                                "because of a torch.nn.utils.weight_norm usage, see "
+                                "https://github.com/pytorch/pytorch/pull/103001")
+        made = Tensor(interpreter.graph, value.data.copy(), requires_grad=value.requires_grad)
+        made.parameter = value.parameter
+        memo[id(value)] = made
+        if value.grad is not None:
+            made.grad = _deep_copy(interpreter, value.grad, memo, node)
+        return made
+    if isinstance(value, (list, dict, set, tuple)):
+        interpreter.check_items(len(value), node)
+        if isinstance(value, dict):
+            made = type(value)() if isinstance(value, StateDict) else {}
+            memo[id(value)] = made
+            for key, item in value.items():
+                made[_deep_copy(interpreter, key, memo, node)] = _deep_copy(interpreter, item, memo, node)
+            return made
+        if isinstance(value, list):
+            made = []
+            memo[id(value)] = made
+            made.extend(_deep_copy(interpreter, item, memo, node) for item in value)
+            return made
+        items = [_deep_copy(interpreter, item, memo, node) for item in value]
+        return set(items) if isinstance(value, set) else tuple(items)
+    if isinstance(value, (Module, Instance)):
+        made = copy.copy(value)
+        memo[id(value)] = made
+        made.fields = {key: _deep_copy(interpreter, item, memo, node) for key, item in value.fields.items()}
+        if isinstance(value, Module):
+            made.params = {key: _deep_copy(interpreter, item, memo, node) for key, item in value.params.items()}
+            made.children = {key: _deep_copy(interpreter, item, memo, node) for key, item in value.children.items()}
+            made.buffer_values = {key: _deep_copy(interpreter, item, memo, node)
+                                  for key, item in value.buffer_values.items()}
+            made.transient = set(value.transient)
+            for key, item in vars(value).items():  # (a native module's own tensors: BatchNorm's, ...)
+                if isinstance(item, (Tensor, Module, list, dict)) and key not in (
+                        "fields", "params", "children", "buffer_values"):
+                    setattr(made, key, _deep_copy(interpreter, item, memo, node))
+        return made
+    raise interpreter.refuse(node, f"copy.deepcopy of a {_tensor_type(value)} is not supported",
+                             "gradcli run copies tensors, modules, the file's objects, lists, tuples and dicts")
