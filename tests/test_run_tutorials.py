@@ -29,6 +29,7 @@ ADDRESS = re.compile(r"0x[0-9a-f]+|(?<=id\(Z\): )[0-9]+")  # (d2l_ndarray prints
 REFUSED: dict[str, str] = {  # the file: the words of gradcli's exit-2 error that name the construct
     "pt_blitz_tensor_2018": "the values of torch.empty(...) are read here before they are written",
     "pt_former_torchies_nn": "'.register_forward_hook' of a module is not supported",
+    "d2l_attention_scoring_functions": "assigning into the elements of a tensor with a graph (CopySlices) is not supported",
 }
 # Files that print what PyTorch printed but take long on a loaded machine: run with --timeout 600.
 # (NumPy's float64 products go through OpenBLAS, whose threads split them: the recorded digits are
@@ -65,6 +66,9 @@ KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training
     "d2l_linear_regression_scratch": (True, "300 SGD steps through X @ w of 10x2 batches: the products' gradient sums "
                                             "in another order than MKL's sgemm, so w's last bit, and the error printed "
                                             "at the end, differ (the epochs' losses match)"),
+    "d2l_nadaraya_watson": (True, "torch.bmm of (50, 1, 49) by (50, 49, 1) batches: its dot products sum in another order "
+                                  "than MKL's, so the forward's last bit, and the epochs' losses after the first in their "
+                                  "last printed digit, differ"),
     "d2l_weight_decay": (True, "400 SGD steps through nn.Linear(200, 1): its products sum in another order than MKL's "
                                "sgemm, so the last norm's last digits differ (the from-scratch runs match)"),
 }

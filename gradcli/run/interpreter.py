@@ -1481,7 +1481,22 @@ class Interpreter:
             return -operand  # type: ignore[operator]
         if isinstance(node.op, ast.Not):
             return not self.truth(operand, node.operand)
-        raise self.refuse(node, "this unary operator is not supported")
+        return self.invert(operand, node)
+
+    def invert(self, operand: Any, node: ast.AST) -> Any:
+        """`~x`: a bool tensor's logical not (the row), an integer tensor's bitwise not, Python's ~ of an int."""
+        if isinstance(operand, Tensor):
+            kind = operand.data.dtype.kind
+            if kind == "b":
+                return apply(self.graph, PREFIX_OPERATORS["~"], [operand], {}, self.span(node))
+            if kind in "iu":
+                return Tensor(self.graph, np.invert(operand.data))
+            raise TorchError("TypeError", "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        if isinstance(operand, (bool, int)):
+            return ~operand
+        if isinstance(operand, (np.ndarray, np.generic)):
+            return self.numpy(node, np.invert, operand)
+        raise PythonError("TypeError", f"bad operand type for unary ~: '{_type_name(operand)}'")
 
     def _BinOp(self, node: ast.BinOp) -> Any:
         return self.binary(self.symbol(node), self.expression(node.left), self.expression(node.right), node)
