@@ -1267,7 +1267,28 @@ class Interpreter:
         return made
 
     def call_object(self, owner: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
-        """`model(x)`: a module's forward (its __call__), an object's __call__."""
+        """`model(x)`: a module's forward (its __call__, with its forward hooks), an object's __call__."""
+        if isinstance(owner, torch_nn.Module) and (owner.__dict__.get("forward_pre_hooks")
+                                                   or owner.__dict__.get("forward_hooks")):
+            return self.hooked_forward(owner, args, kwargs, node)
+        return self.call_forward(owner, args, kwargs, node)
+
+    def hooked_forward(self, module: torch_nn.Module, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """PyTorch's Module._call_impl: each forward pre-hook(module, args), a result other than None taking
+        the args' place; forward; each forward hook(module, args, output), a result other than None
+        taking the output's place (hooks in the order registered, a removed one skipped)."""
+        for handle in list(module.__dict__.get("forward_pre_hooks", [])):
+            result = self.call(handle.function, [module, tuple(args)], {}, node)
+            if result is not None:
+                args = list(result) if isinstance(result, tuple) else [result]
+        output = self.call_forward(module, args, kwargs, node)
+        for handle in list(module.__dict__.get("forward_hooks", [])):
+            result = self.call(handle.function, [module, tuple(args), output], {}, node)
+            if result is not None:
+                output = result
+        return output
+
+    def call_forward(self, owner: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         cls = owner.cls
         if cls is not None:
             for name in ("__call__", "forward") if isinstance(owner, torch_nn.Module) else ("__call__",):
@@ -1278,6 +1299,12 @@ class Interpreter:
         if isinstance(owner, torch_nn.Module):
             return owner.forward(self, args, kwargs, node)
         raise PythonError("TypeError", f"'{_type_name(owner)}' object is not callable")
+
+    def hook_handle(self, function: Any, handles: list[Any], prepend: bool = False) -> HookHandle:
+        """A hook registered in `handles` (first if `prepend`), and the handle whose remove() takes it away."""
+        handle = HookHandle(function, handles)
+        handles.insert(0, handle) if prepend else handles.append(handle)
+        return handle
 
     def call_native_method(self, method: torch_nn.NativeMethod, args: list[Any], kwargs: dict[str, Any],
                            node: ast.AST) -> Any:

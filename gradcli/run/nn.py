@@ -856,7 +856,8 @@ MODULE_API = frozenset({
 _MODULE_METHODS = frozenset({"parameters", "named_parameters", "children", "named_children", "modules", "zero_grad",
                              "train", "eval", "state_dict", "forward", "to", "cpu", "requires_grad_", "add_module",
                              "register_buffer", "register_parameter", "buffers", "named_buffers",
-                             "register_module", "apply", "load_state_dict"})
+                             "register_module", "apply", "load_state_dict", "register_forward_hook",
+                             "register_forward_pre_hook", "named_modules"})
 
 
 def attribute(interpreter: Interpreter, module: Module, name: str, node: ast.AST) -> tuple[bool, Any]:
@@ -980,7 +981,35 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
         return state
     if name == "load_state_dict":
         return _load_state_dict(interpreter, module, args, kwargs)
+    if name in ("register_forward_hook", "register_forward_pre_hook"):
+        names = ["hook", "prepend", "with_kwargs", *(["always_call"] if name == "register_forward_hook" else [])]
+        bound = _bind(name, names, {"prepend": False, "with_kwargs": False, "always_call": False}, args, kwargs)
+        if "hook" not in bound:
+            raise PythonError("TypeError", f"Module.{name}() missing 1 required positional argument: 'hook'")
+        if bound["with_kwargs"] or bound["always_call"]:
+            raise interpreter.refuse(node, f"{name}(..., with_kwargs=True / always_call=True) is not supported")
+        hooks = module.__dict__.setdefault("forward_hooks" if name == "register_forward_hook" else "forward_pre_hooks", [])
+        return interpreter.hook_handle(bound["hook"], hooks, bool(bound["prepend"]))
+    if name == "named_modules":
+        bound = _bind(name, ["memo", "prefix", "remove_duplicate"], {"memo": None, "prefix": "", "remove_duplicate": True},
+                      args, kwargs)
+        return Lazy("generator object Module.named_modules", _named_modules(module, str(bound["prefix"])))
     raise interpreter.refuse(node, f"'.{name}' of a module is not supported")
+
+
+def _named_modules(module: Module, prefix: str) -> Iterator[tuple[str, Module]]:
+    """PyTorch's named_modules(): the module, then its children's, depth first, each once (a walk with a stack)."""
+    seen: set[int] = set()
+    stack: list[tuple[str, Module]] = [(prefix, module)]
+    while stack:
+        name, current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield name, current
+        children = [(f"{name}.{key}" if name else key, child) for key, child in current.children.items()
+                    if child is not None]
+        stack.extend(reversed(children))
 
 
 class IncompatibleKeys(tuple[list[str], list[str]]):
@@ -1605,9 +1634,14 @@ def _deep_copy(interpreter: Interpreter, value: Any, memo: dict[int, Any], node:
             made.buffer_values = {key: _deep_copy(interpreter, item, memo, node)
                                   for key, item in value.buffer_values.items()}
             made.transient = set(value.transient)
+            for hooks in ("forward_hooks", "forward_pre_hooks"):  # (the copy's own lists of the same hooks)
+                if hooks in value.__dict__:
+                    setattr(made, hooks, [])
+                    for handle in value.__dict__[hooks]:
+                        interpreter.hook_handle(handle.function, getattr(made, hooks))
             for key, item in vars(value).items():  # (a native module's own tensors: BatchNorm's, ...)
                 if isinstance(item, (Tensor, Module, list, dict)) and key not in (
-                        "fields", "params", "children", "buffer_values"):
+                        "fields", "params", "children", "buffer_values", "forward_hooks", "forward_pre_hooks"):
                     setattr(made, key, _deep_copy(interpreter, item, memo, node))
         return made
     raise interpreter.refuse(node, f"copy.deepcopy of a {_tensor_type(value)} is not supported",
