@@ -137,6 +137,9 @@ def test_an_error_comes_after_what_was_printed_before_it(tmp_path):
     ("class Problem(Exception):\n    def __init__(self, code):\n        self.code = code\n",
      ["an exception class with a body is not supported", "line 2"]),
     ("nonlocal g\n", ["'nonlocal' at the module's level is not supported", "line 1"]),
+    ("import torch\ntorch.autograd.set_detect_anomaly(True)\nx = torch.tensor([-1.], requires_grad=True)\n"
+     "x.sqrt().sum().backward()\n", ["a NaN gradient under torch.autograd's anomaly detection is not supported",
+                                     "line 4"]),
     ("import torch.nn as nn\nm = nn.Linear(2, 2)\nm.register_full_backward_hook(print)\n",
      ["'.register_full_backward_hook' of a module is not supported", "line 3"]),
     ("def f(g):\n    global g\nf(1)\n", ["'g' is a parameter and declared global", "line 1"]),

@@ -272,11 +272,25 @@ class GradMode:
         return f"<torch.autograd.grad_mode.{self.name} object at {python.address(self)}>"
 
 
+@dataclass
+class AnomalyMode:
+    """What torch.autograd.detect_anomaly() and set_detect_anomaly(mode) give: a context (set_detect_anomaly's is
+    set at the call, `before` the mode it found)."""
+
+    enabled: bool
+    name: str
+    before: bool | None = None
+
+    def __repr__(self) -> str:
+        return f"<torch.autograd.anomaly_mode.{self.name} object at {python.address(self)}>"
+
+
+_ANOMALY = ("set_detect_anomaly", "detect_anomaly", "is_anomaly_enabled")
 _CONSTRUCTORS = {"tensor", "as_tensor", "array", "ones", "zeros", "ones_like", "zeros_like", "full", "full_like", "eye",
                  "arange", "linspace", "empty", "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed",
                  "randperm", "initial_seed", "normal",
                  "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "grad", "backward",
-                 "is_tensor",
+                 "is_tensor", *_ANOMALY,
                  "from_numpy", "isclose", "allclose", "equal"}
 _CLOSENESS = ("isclose", "allclose", "equal")
 _KINDS = {bool: lowering.BOOL, int: lowering.INT, float: lowering.FLOAT, type(None): lowering.NONE, str: lowering.STR,
@@ -334,6 +348,7 @@ class Interpreter:
         self.retained: dict[int, Tensor] = {}  # non-leaf tensors whose grad is kept (retain_grad)
         # the arrays of torch.empty(...) not written yet (their values are PyTorch's leftover memory)
         self.unset: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
+        self.anomaly = False  # torch.autograd's anomaly detection (set_detect_anomaly, detect_anomaly)
         self.exception_classes: dict[str, ExceptionClass] = {}  # the file's own, by name (class E(Exception): pass)
         self.hooks: dict[int, list[HookHandle]] = {}  # t.register_hook(fn), by id(t), in the order registered
         self.hooked: dict[int, Tensor] = {}  # the non-leaf tensors with hooks, by node
@@ -895,23 +910,56 @@ class Interpreter:
             self.names[alias.asname or alias.name] = value
 
     def with_block(self, node: ast.With) -> None:
-        before = self.enter_grad_mode(node)
+        manager = None
+        if len(node.items) == 1 and node.items[0].optional_vars is None:
+            manager = self.expression(node.items[0].context_expr)
+            if isinstance(manager, AnomalyMode):
+                self.anomaly_block(node, manager)
+                return
+        before = self.enter_grad_mode(node, manager)
         try:
             self.block(node.body)
         finally:
             self.graph.grad_enabled = before
 
-    def enter_grad_mode(self, node: ast.With) -> bool:
+    def anomaly_block(self, node: ast.With, manager: AnomalyMode) -> None:
+        """`with torch.autograd.detect_anomaly():` (PyTorch's warning as it enters) or `set_detect_anomaly(mode)`:
+        the block runs with the mode, the one before restored after it."""
+        before = self.anomaly if manager.before is None else manager.before
+        if manager.name == "detect_anomaly":
+            self.warn("UserWarning", "Anomaly Detection has been enabled. This mode will increase the runtime and "
+                                     "should only be enabled for debugging.", node)
+        self.anomaly = manager.enabled
+        try:
+            self.block(node.body)
+        finally:
+            self.anomaly = before
+
+    def anomaly_mode(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if name == "is_anomaly_enabled":
+            python.bind_by_name(name, [], args, kwargs)
+            return self.anomaly
+        names = ["check_nan"] if name == "detect_anomaly" else ["mode", "check_nan"]
+        bound = python.bind_by_name(name, names, args, kwargs)
+        if name == "detect_anomaly":
+            return AnomalyMode(True, name)
+        if "mode" not in bound:
+            raise PythonError("TypeError", "set_detect_anomaly.__init__() missing 1 required positional argument: 'mode'")
+        before, self.anomaly = self.anomaly, bool(bound["mode"])  # (set at the call, as PyTorch's)
+        return AnomalyMode(self.anomaly, name, before)
+
+    def enter_grad_mode(self, node: ast.With, manager: Any = None) -> bool:
         """`with torch.no_grad():`, `torch.enable_grad()`, `torch.set_grad_enabled(mode)`: the mode the
         block runs in set, and the one to restore after it returned (set_grad_enabled's is the mode
-        before the call, which set it already, as PyTorch's)."""
+        before the call, which set it already, as PyTorch's). `manager`: the context, evaluated already."""
         if len(node.items) != 1 or node.items[0].optional_vars is not None:
             raise self.refuse(node, "only `with torch.no_grad():` is supported")
-        manager = self.expression(node.items[0].context_expr)
+        if manager is None:
+            manager = self.expression(node.items[0].context_expr)
         if not isinstance(manager, GradMode):
             raise self.refuse(node.items[0].context_expr, "only `with torch.no_grad():`, `torch.enable_grad()`, "
-                                                          "`torch.set_grad_enabled(mode)` and `torch.inference_mode()` "
-                                                          "are supported")
+                                                          "`torch.set_grad_enabled(mode)`, `torch.inference_mode()` "
+                                                          "and `torch.autograd.detect_anomaly()` are supported")
         before = self.graph.grad_enabled if manager.before is None else manager.before
         self.graph.grad_enabled = manager.enabled
         return before
@@ -2058,6 +2106,8 @@ class Interpreter:
             return self.closeness(name, args, kwargs, node)
         if function.module == "math" and all(isinstance(a, (int, float, Tensor)) for a in args) and hasattr(math, name):
             return _math(name, [a.scalar() if isinstance(a, Tensor) else a for a in args])
+        if name in _ANOMALY and function.module in ("torch", "torch.autograd"):
+            return self.anomaly_mode(name, args, kwargs)
         if name in _CONSTRUCTORS:
             return self.construct(name, args, kwargs, node)
         if function.module == "torch" and name in ("add", "sub") and "alpha" in kwargs:
@@ -2760,6 +2810,11 @@ class Interpreter:
             adjoints = self.recorded_backward(indices, given, node)
         else:
             adjoints = engine.backward(graph.tape, graph.values, indices, seeds, backend=engine.ARRAYS, hooks=hooks)
+        if self.anomaly and any(adjoints[i] is not None and np.isnan(np.asarray(
+                adjoints[i].data if isinstance(adjoints[i], Tensor) else adjoints[i], dtype=float)).any() for i in reached):
+            raise self.refuse(node, "a NaN gradient under torch.autograd's anomaly detection is not supported (PyTorch "
+                                    "names the node that made it: gradcli does not yet)",
+                              "run it without set_detect_anomaly / detect_anomaly to see the NaN gradients")
         if not retain_graph:
             graph.freed.update(i for i in reached if nodes[i].kind == APPLY)
         arrays = [a.data if isinstance(a, Tensor) else a for a in adjoints] if create_graph else adjoints
