@@ -637,8 +637,9 @@ def name_of(value: Any) -> str | None:
 
     if isinstance(value, (UserClass, UserFunction, torch_nn.NativeClass)):
         return value.name
-    if isinstance(value, TypeOf):
-        return str.__str__(value).rsplit(".", 1)[-1]
+    if isinstance(value, TypeOf):  # (as its class is qualified: type(torch.float32).__name__ is 'dtype')
+        name = str.__str__(value)
+        return _QUALIFIED.get(name, name).rsplit(".", 1)[-1]
     return None
 
 
