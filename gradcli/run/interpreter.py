@@ -2310,6 +2310,8 @@ class Interpreter:
             raise self.refuse(node, f"{spelled.lstrip('.')}(...) as written here is not supported: {problem.message}",
                               problem.hint or "`gradcli functions` lists each function with the arguments it takes") from None
         if bound.identity:  # F.dropout(x, p=0): x itself, as PyTorch returns it
+            if bound.op.name == "contiguous" and isinstance(bound.tensors[0], Tensor) and not _contiguous(bound.tensors[0]):
+                return self.call_op(".clone", [bound.tensors[0]], {}, node)  # (a view that is not: PyTorch's copy)
             return bound.tensors[0]
         if "bfloat16" in (bound.cast, bound.params.get("dtype")):  # (NumPy has no such dtype; `grad` rounds to it)
             raise self.refuse(node, "bfloat16 tensors are not supported by gradcli run",
@@ -2318,16 +2320,25 @@ class Interpreter:
         if not any(isinstance(a, Tensor) for a in operands) and operands:
             operands[0] = self.tensor_from(operands[0], None, node)
         try:
+            path: Callable[[np.ndarray], np.ndarray] | None = None
+            if bound.op.name in VIEW_ROWS and bound.cast is None and isinstance(operands[0], Tensor):
+                op, params, others = bound.op, dict(bound.params), [getattr(o, "data", o) for o in operands[1:]]
+                path = lambda values: call_forward(op, [values, *others], params, [0] * (1 + len(others)))
+                if op.name in _RESHAPES and not _strided_view(operands[0], path):  # (its strides do not allow a view)
+                    if spelled in (".view", ".view_as"):
+                        raise runtime_error("view size is not compatible with input tensor's size and stride (at least "
+                                            "one dimension spans across two contiguous subspaces). Use .reshape(...) "
+                                            "instead.")
+                    if op.name in ("reshape", "flatten"):  # PyTorch's copy: a clone, viewed (_unsafe_view)
+                        shape = tuple(np.shape(path(operands[0].data)))
+                        copy = self.call_op(".clone", [operands[0]], {}, node)
+                        return apply(self.graph, OPS["unsafe_view"], [copy], {"shape": shape}, self.span(node))
+                    path = None
             if bound.op.parts:
                 return self.parts(bound.op, operands, bound.params, node)
             result = apply(self.graph, bound.op, operands, bound.params, self.span(node), bound.cast)
-            if bound.op.name in VIEW_ROWS and bound.cast is None and isinstance(result, Tensor) and isinstance(
-                    operands[0], Tensor) and result is not operands[0]:
-                op, params, others = bound.op, dict(bound.params), [getattr(o, "data", o) for o in operands[1:]]
-                leads = [0] * len(operands)
-                path = lambda values: call_forward(op, [values, *others], params, leads)
-                if op.name not in _RESHAPES or _strided_view(operands[0], path):  # (else PyTorch's reshape copied)
-                    return operands[0].viewed_as(result, path)
+            if path is not None and isinstance(result, Tensor) and result is not operands[0]:
+                return operands[0].viewed_as(result, path)
             return result
         except IndexError as error:  # (an index out of range: PyTorch's IndexError too)
             raise TorchError("IndexError", str(error).split("\n")[0]) from None
@@ -3180,10 +3191,9 @@ def _in_place_method(interpreter: Interpreter, tensor: Tensor, args: list[Any], 
     return interpreter.in_place(tensor, symbol, args[0], node)
 
 
-def _strided_view(tensor: Tensor, path: Callable[[np.ndarray], np.ndarray]) -> bool:
-    """Is `path` of this tensor a view in PyTorch: its strides, as the chain of views from its base
-    lays them out (a transposed tensor reshaped is a copy), allow it? NumPy's reshape decides by the
-    same rule, over a stand-in array of the base's shape."""
+def _laid_out(tensor: Tensor) -> tuple[np.ndarray, np.ndarray]:
+    """(a stand-in array of the tensor's base's shape, the tensor's view of it): the strides PyTorch's
+    tensor has, as the chain of views from its base lays them out (NumPy's views keep them alike)."""
     chain = []
     while tensor.view_of is not None:
         tensor, step = tensor.view_of
@@ -3192,7 +3202,18 @@ def _strided_view(tensor: Tensor, path: Callable[[np.ndarray], np.ndarray]) -> b
     values = stand_in
     for step in reversed(chain):
         values = step(values)
+    return stand_in, values
+
+
+def _strided_view(tensor: Tensor, path: Callable[[np.ndarray], np.ndarray]) -> bool:
+    """Is `path` of this tensor a view in PyTorch, as its strides allow (a transposed tensor reshaped is
+    a copy)? NumPy's reshape decides by the same rule."""
+    stand_in, values = _laid_out(tensor)
     return bool(np.shares_memory(path(values), stand_in))
+
+
+def _contiguous(tensor: Tensor) -> bool:
+    return tensor.view_of is None or bool(_laid_out(tensor)[1].flags.c_contiguous)
 
 
 def _detach(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
