@@ -582,8 +582,8 @@ def _solved(a: Array, b: Array, odd: Array, adjoint: bool = False) -> Array:
 def lapack_svd(a: Array, full_matrices: bool = True) -> tuple[Array, Array, Array]:
     """np.linalg.svd of each matrix, as PyTorch's LAPACK takes them: a -0 entry as 0 (NumPy's LAPACK picks other
     signs for the vectors), and a matrix holding an infinity (and no NaN) never handed to it, for its gesdd
-    never returns on one: its singular values NaN, its vectors the identity's columns (PyTorch's are NaN values
-    and vectors of no meaning, and its pseudo-inverse 0, as this gives)."""
+    never returns on one: its singular values NaN, its vectors the identity's with the first min(m, n) in
+    reverse order, as PyTorch's MKL gives them for a matrix no wider than tall (its pseudo-inverse 0)."""
     a = np.asarray(a, dtype=float) + 0.0
     infinite = np.asarray(np.isinf(a).any(axis=(-2, -1)) & ~np.isnan(a).any(axis=(-2, -1)))
     if not infinite.any():
@@ -593,8 +593,9 @@ def lapack_svd(a: Array, full_matrices: bool = True) -> tuple[Array, Array, Arra
     k = min(m, n)
     u, s, vh = (np.array(part) for part in np.linalg.svd(np.where(infinite[..., None, None], 0.0, a),
                                                            full_matrices=full_matrices))
-    u[infinite], s[infinite] = np.eye(m, m if full_matrices else k), np.nan
-    vh[infinite] = np.eye(n if full_matrices else k, n)
+    left, right = np.eye(m, m if full_matrices else k), np.eye(n if full_matrices else k, n)
+    left[:, :k], right[:k] = left[:, k - 1::-1] if k else left[:, :0], right[k - 1::-1] if k else right[:0]
+    u[infinite], s[infinite], vh[infinite] = left, np.nan, right
     return u, s, vh
 
 
