@@ -876,26 +876,41 @@ def shape_problem(
 ) -> ShapeProblem:
     if isinstance(problem, ValueRefusal):  # (values PyTorch refuses, said in its words at the user's call)
         return ValueProblem(problem.ours, source=source, span=span)
-    message = shape_message(op, [np.shape(v) for v in values])
-    return ShapeProblem(message, source=source, span=span, hint=str(problem).split("\n")[0])
+    shapes = [np.shape(v) for v in values]
+    hint = str(problem).split("\n")[0]
+    if "broadcast" in hint:  # (NumPy's words for shapes that do not broadcast: PyTorch's, as `run` raises them)
+        try:
+            broadcast_shape(shapes)
+        except ValueError as words:
+            hint = str(words)
+    return ShapeProblem(shape_message(op, shapes, _called(op, source, span)), source=source, span=span, hint=hint)
+
+
+def _called(op: Op, source: str, span: Span) -> str | None:
+    """The call the program wrote at `span`, where `op` is a part of it (F.l1_loss's '-'): what a message names."""
+    head = source[span[0]:span[1]].split("(")[0].strip()
+    written = head.rpartition(".")[2]
+    if not head or "(" not in source[span[0]:span[1]] or written in (op.name, *op.spellings, *op.methods):
+        return None
+    return head
 
 
 # --- shapes, before anything is computed --------------------------------------------------
 
 
-def broadcast_shape(shapes: list[Shape]) -> Shape:
-    """NumPy's broadcasting of `shapes` (ValueError where they do not broadcast), on any number of axes."""
-    ndim = max(len(shape) for shape in shapes)
-    result = []
-    for axis in range(-ndim, 0):
-        size = 1
-        for shape in shapes:
-            if len(shape) >= -axis and shape[axis] != 1:
-                if size != 1 and shape[axis] != size:
-                    raise ValueError("shapes do not broadcast")
-                size = shape[axis]
-        result.append(size)
-    return tuple(result)
+def broadcast_shape(shapes: Sequence[Shape]) -> Shape:
+    """The broadcasting of `shapes`, on any number of axes; where they do not broadcast, ValueError in PyTorch's
+    words (its infer_size: the shapes from the first on, two at a time, each pair's dims from the last)."""
+    result: Shape = tuple(shapes[0])
+    for shape in shapes[1:]:
+        ndim = max(len(result), len(shape))
+        a, b = (1,) * (ndim - len(result)) + tuple(result), (1,) * (ndim - len(shape)) + tuple(shape)
+        for axis in range(ndim - 1, -1, -1):
+            if a[axis] != b[axis] and 1 not in (a[axis], b[axis]):
+                raise ValueError(f"The size of tensor a ({a[axis]}) must match the size of tensor b ({b[axis]}) at "
+                                 f"non-singleton dimension {axis}")
+        result = tuple(size_b if size_a == 1 else size_a for size_a, size_b in zip(a, b, strict=True))
+    return result
 
 
 def output_shape(op: Op, shapes: list[Shape], params: dict[str, Any], span: Span | None = None,
@@ -1006,7 +1021,7 @@ def _check_composites(calls: list[tuple[Op, tuple[int, ...], dict[str, Any], Spa
         try:
             op.shape(*shapes, **params)  # type: ignore[misc]
         except (ValueError, IndexError) as problem:
-            raise ShapeProblem(shape_message(op, shapes), source=source, span=span,
+            raise ShapeProblem(shape_message(op, shapes, _called(op, source, span)), source=source, span=span,
                                hint=str(problem).split("\n")[0]) from None
         except TypeError:
             pass  # (a rule that wants more than the call gave: the parts say what)

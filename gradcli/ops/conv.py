@@ -25,7 +25,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from gradcli.errors import Limits, over_limit
-from gradcli.ops.core import Array, Op, Param, Shape, composite, structural
+from gradcli.ops.core import Array, Op, Param, Shape, composite, kernel_refusal, structural
 
 
 class Geometry(NamedTuple):
@@ -315,17 +315,34 @@ def _bias_0d(transposed: bool) -> Callable[..., str]:
     return message
 
 
+# PyTorch's dtype checks of a convolution: the bias's dtype is the input's, then the weight's
+_CONV_DTYPES = (("mixed 0 2", "RuntimeError", "Input type ({c0}) and bias type ({c2}) should be the same"),
+                ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))
+# The CPU kernels of the poolings and the transposed convolutions, which have no loop for bools (the 1-D
+# ones are the 2-D ones' parts) or, "integer", for integers either
+_KERNELS = {"avg_pool2d": ("avg_pool2d", "bool input"), "avg_pool3d": ("avg_pool3d_out_frame", "bool input"),
+            "max_pool1d": ("max_pool1d_impl", "integer"), "max_pool2d": ("max_pool2d", "bool input"),
+            "max_pool3d": ("max_pool3d", "bool input"), "conv_transpose1d": ("slow_conv_transpose2d_out_cpu", "bool input"),
+            "conv_transpose2d": ("slow_conv_transpose2d_out_cpu", "bool input"),
+            "conv_transpose3d": ("slow_conv_transpose3d_out_cpu", "bool input")}
+
+
+def _refusals(name: str) -> tuple[tuple[str, str, str], ...]:
+    return kernel_refusal(*_KERNELS[name]) if name in _KERNELS else ()
+
+
 def _conv_row(d: int, examples: Any, **fields: Any) -> list[Op]:
     forward = partial(_conv, d)
     return [composite(f"conv{d}d", 3, _conv_program(d), "ConvolutionBackward0", sympy=_on_symbols(forward),
                       shape=partial(_conv_shape, d), torch_node_rule=partial(_conv_node, d),
                       optional_args=((2, "bias", 0.0),), given_0d=_bias_0d(False), params=_CONV_PARAMS,
-                      text=_conv_text(d), examples=examples,
+                      text=_conv_text(d), examples=examples, dtype_refusals=_CONV_DTYPES,
                       **fields),
             structural(f"conv{d}d_whole", 3, forward, partial(_conv_vjp, d), "ConvolutionBackward0",
                        jvp=partial(_conv_jvp, d), sympy=_on_symbols(forward), shape=partial(_conv_shape, d),
                        torch_node_rule=partial(_conv_node, d), optional_args=((2, "bias", 0.0),), params=_CONV_PARAMS,
-                       given_0d=_bias_0d(False), text=_conv_text(d), examples=examples[:1], callable=False, reference=None)]
+                       given_0d=_bias_0d(False), text=_conv_text(d), examples=examples[:1], callable=False, reference=None,
+                       dtype_refusals=_CONV_DTYPES)]
 
 
 # --- conv_transpose1d/2d/3d ----------------------------------------------------------------------
@@ -460,7 +477,9 @@ def _transpose_row(d: int, examples: Any, **fields: Any) -> Op:
     return structural(f"conv_transpose{d}d", 3, forward, partial(_transpose_vjp, d), "ConvolutionBackward0",
                       jvp=partial(_transpose_jvp, d), sympy=_on_symbols(forward), shape=partial(_transpose_shape, d),
                       torch_node_rule=partial(_conv_node, d), optional_args=((2, "bias", 0.0),), params=params,
-                      given_0d=_bias_0d(True), text=_transpose_text(d), examples=examples, **fields)
+                      given_0d=_bias_0d(True), text=_transpose_text(d), examples=examples,
+                      dtype_refusals=(*_refusals(f"conv_transpose{d}d"),
+                                      ("mixed", "RuntimeError", "expected scalar type {0} but found {odd}")), **fields)
 
 
 def indices_row(name: str, node: str, forward: Callable[..., Any], vjp: Callable[..., Any], jvp: Callable[..., Any],
@@ -587,10 +606,11 @@ def _avg_row(d: int, examples: Any, **fields: Any) -> Op:
               Param("ceil_mode", "bool", False), Param("count_include_pad", "bool", True)]
     if d == 1:
         return composite(name, 1, _pool1d("avg_pool2d"), "SqueezeBackward1", params=tuple(params), examples=examples,
-                         **fields)
+                         dtype="keeps", **fields)
     params.append(Param("divisor_override", "int"))
     return structural(name, 1, forward, vjp, f"AvgPool{d}DBackward0", sympy=_on_symbols(forward),
-                      shape=partial(_pool_shape, d, name), params=tuple(params), examples=examples, **fields)
+                      shape=partial(_pool_shape, d, name), params=tuple(params), examples=examples, dtype="keeps",
+                      dtype_refusals=_refusals(name), **fields)
 
 
 def _pool1d(row: str) -> Any:
@@ -678,12 +698,16 @@ def _max_row(d: int, examples: Any, **fields: Any) -> Op:
     shape = partial(_pool_shape, d, name)
     _WITH_INDICES.append(indices_row(name, node, forward, vjp, jvp, indices, shape, params, examples,
                                      fields["reference"], fields["reference_program"],
-                                     program=_pool1d("max_pool2d_with_indices") if d == 1 else None))
+                                     program=_pool1d("max_pool2d_with_indices") if d == 1 else None, dtype="keeps",
+                                     dtype_refusals=() if d == 1 else _refusals(name)))
     if d == 1:  # (its values alone: the 2-D pooling over the unsqueezed input, as PyTorch records it)
         return composite(name, 1, _pool1d("max_pool2d"), node, params=params, kinked=True, sympy=None,
-                         with_indices=f"{name}_with_indices", examples=examples, **fields)
+                         with_indices=f"{name}_with_indices", examples=examples, dtype="keeps",
+                         dtype_refusals=_refusals(name), **fields)
     return structural(name, 1, forward, vjp, node, jvp=jvp, shape=shape, params=params, kinked=True,
-                      with_indices=f"{name}_with_indices", examples=examples, **fields)
+                      with_indices=f"{name}_with_indices", examples=examples, dtype="keeps",
+                      dtype_refusals=_refusals(name),
+                      **fields)
 
 
 _WITH_INDICES: list[Op] = []  # the rows of max_pool1d/2d/3d with return_indices=True
@@ -864,7 +888,8 @@ _UNPOOL_DOMAIN = ((-2.0, 2.0), (0.0, 0.0))  # (the tests sample index 0: one ele
 def _unpool_row(d: int, examples: Any, reference: str, program: str) -> Op:
     fields: dict[str, Any] = dict(index_from=1, params=_UNPOOL_PARAMS, text=_unpool_text(d), examples=examples,
                                   reference=reference, reference_program=program, inputs=("input", "indices"),
-                                  dtype="keeps", domain=_UNPOOL_DOMAIN)
+                                  dtype="keeps", domain=_UNPOOL_DOMAIN,
+                                  dtype_refusals=kernel_refusal(f"max_unpool{d}d") if d > 1 else ())
     if d == 1:
         return composite("max_unpool1d", 2, _unpool1d, "SqueezeBackward1", sympy=None,
                          shape=partial(_unpool_shape, 1), **fields)
@@ -1014,7 +1039,8 @@ ROWS += [
                sympy=lambda x, **params: np.asarray(_im2col(x, (np.ndim(x),), **params), dtype=object),
                examples=((((1, 1, 3, 3),), {"kernel_size": (2,)}), (((2, 3, 4),), {"kernel_size": (2, 1), "stride": (2,)}),
                          (((1, 2, 3, 4),), {"kernel_size": (2,), "dilation": (1, 2), "padding": (1,), "stride": (2, 1)})),
-               reference="F.unfold(a, 2)", reference_program="unfold(a, 2)"),
+               reference="F.unfold(a, 2)", reference_program="unfold(a, 2)",
+               dtype_refusals=kernel_refusal("im2col_out_cpu", "int"), dtype="keeps"),
     structural("col2im", 1, _col2im, _col2im_vjp, "Col2ImBackward0", shape=_fold_shape,
                params=(Param("output_size", "ints"), *_BLOCK_PARAMS), spellings=("fold",),
                text=_blocks_text("fold", ("output_size", "kernel_size")),
@@ -1023,5 +1049,6 @@ ROWS += [
                          (((4, 2),), {"output_size": (4, 2), "kernel_size": (2, 1), "stride": (2,)}),
                          (((1, 8, 8),), {"output_size": (3, 4), "kernel_size": (2,), "dilation": (1, 2), "padding": (1,),
                                          "stride": (2, 1)})),
-               reference="F.fold(a, 3, 2)", reference_program="fold(a, 3, 2)"),
+               reference="F.fold(a, 3, 2)", reference_program="fold(a, 3, 2)",
+               dtype_refusals=kernel_refusal("col2im_out_cpu", "int"), dtype="keeps"),
 ]

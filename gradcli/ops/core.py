@@ -83,9 +83,9 @@ class PythonValueError(ValueRefusal):
 class Param(NamedTuple):
     """A static parameter of a call: its keyword, what it takes and its default.
 
-    kind: "int"; "float"; "bool"; "str" (one of `choices`); "dtype" (a dtype's name: the result's
-    dtype, which the lowering takes out of the params for the front end: Bound.cast); "dims" (an int, a tuple of ints,
-    or None: every axis); "ints" (a tuple of ints, given as a tuple, a list, or as the rest of
+    kind: "int"; "float"; "number" (a float, or an int kept an int: a Scalar that promotes, Op.scalar_params);
+    "bool"; "str" (one of `choices`); "dtype" (a dtype's name: the result's dtype, which the lowering takes out
+    of the params for the front end: Bound.cast); "dims" (an int, a tuple of ints, or None: every axis); "ints" (a tuple of ints, given as a tuple, a list, or as the rest of
     the positional args: `x.reshape(2, 3)`); "sizes" (an int, for every axis, or a tuple of ints and Nones); "floats" (a
     number, for every axis, or a tuple of numbers); "axes" (an int, or a pair of tuples of ints:
     tensordot's dims). Every kind takes None where the default is None.
@@ -157,6 +157,8 @@ class Param(NamedTuple):
             if value in (0, 1):
                 return bool(value)
             raise ValueError(f"{self.name} must be True or False")
+        if kind == "number" and isinstance(value, int) and not isinstance(value, bool):
+            return value  # (a Python int, which promotes otherwise than a float: Op.scalar_params)
         return float(value)
 
 
@@ -165,7 +167,8 @@ _DTYPE_NAMES = {"float64": "float64", "double": "float64", "float32": "float32",
                 "half": "float16", "bfloat16": "bfloat16", "int64": "int64", "long": "int64", "int32": "int32", "int": "int32",
                 "bool": "bool"}
 
-_KIND_TEXT = {"int": "a whole number", "float": "a number", "bool": "True or False", "dims": "a dim or a tuple of dims",
+_KIND_TEXT = {"int": "a whole number", "float": "a number", "number": "a number", "bool": "True or False",
+              "dims": "a dim or a tuple of dims",
               "ints": "whole numbers", "sizes": "whole numbers or None", "floats": "a number or a tuple of numbers", "axes": "a whole number or a pair of lists of dims"}
 
 
@@ -218,6 +221,43 @@ _TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char
                 "float16": "Half", "float32": "Float", "float64": "Double"}
 _KERNEL_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
                  "uint8": "unsigned char", "bool": "bool", "float16": "c10::Half", "float32": "float", "float64": "double"}
+
+
+class LinAlgError(ValueError):
+    """Where PyTorch raises torch.linalg.LinAlgError (torch._C._LinAlgError, a RuntimeError), in its words: a
+    singular matrix, an SVD of NaN. `gradcli run` raises that class; `grad` refuses the matrix as any other
+    its op cannot take (a ValueError)."""
+
+
+def batch_element(a: Any, bad: Any) -> str:
+    """PyTorch's "(Batch element 1): " naming the first matrix of a batch where `bad` (a flag per matrix) holds;
+    "" for one matrix."""
+    if np.ndim(a) <= 2:
+        return ""
+    return f"(Batch element {int(np.argmax(np.reshape(bad, -1)))}): "
+
+
+# Op.dtype_refusals of the ops whose kernels subtract one arg from another (sub, dist, logaddexp): not of bools
+BOOL_SUBTRACTION = (("bool", "RuntimeError", "Subtraction, the `-` operator, with two bool tensors is not supported. Use "
+                     "the `^` or `logical_xor()` operator instead."),
+                    ("any bool", "RuntimeError", "Subtraction, the `-` operator, with a bool tensor is not supported. If "
+                     "you are trying to invert a mask, use the `~` or `logical_not()` operator instead."))
+
+# Op.dtype_refusals of the ops PyTorch writes into a tensor like their first arg (huber_loss's): a float result
+# cannot be written into integers or bools
+UNCASTABLE = (("uncastable", "RuntimeError", "result type {result} can't be cast to the desired output type {0}"),)
+
+
+def float_input(function: str) -> tuple[tuple[str, str, str], ...]:
+    """Op.dtype_refusals of a linear algebra function of floats alone (linalg.det, linalg.svd ...), in its words."""
+    return (("integer", "RuntimeError", f"{function}: Expected a floating point or complex tensor as input. Got {{0}}"),)
+
+
+def kernel_refusal(kernel: str, when: str = "integer") -> tuple[tuple[str, str, str], ...]:
+    """Op.dtype_refusals of a PyTorch kernel that has no loop for integers and bools (its dispatch over
+    the floating types): `"softplus_cpu" not implemented for 'Long'`. when: "integer" (integers and
+    bools), "int" (integers alone), "bool input" (bools alone)."""
+    return ((when, "NotImplementedError", f'"{kernel}" not implemented for \'{{0}}\''),)
 
 
 def torch_dtype_name(dtype: np.dtype) -> str:
@@ -281,13 +321,28 @@ class Op:
     # and bool args compute in float32, PyTorch's default), "keeps" (an integer or bool tensor stays
     # one: the ops that move, pick or add values, as keeps_integers does), "sums" (keeps, and a sum of
     # booleans counts them: int64); a mask (`boolean`) is bool, an integer part (`integer_parts`) int64.
+    # "first": the first tensor's dtype, the others cast to it (the kernels that write into a tensor like
+    # the first: masked_fill, expand_as, the scatters, fill).
     dtype: str = "float"
-    # What PyTorch refuses by dtype, in its words (`gradcli run`; every value of `grad` is float64):
-    # (when, the exception, the message). when: "integer" (an integer or bool tensor first, unless
-    # dtype= casts it), "bool" (bool tensors), "mixed" (tensor args of two dtypes: the products, which
-    # do not promote), "index not int32" (an index arg, from index_from on, that is not int32: LU's
-    # pivots). The message's {0}, {1} are the tensor args' dtypes as PyTorch names them
-    # (Long, Float), {c0}, {c1} as its C++ kernels do (long int, float).
+    # The params that are Scalars of PyTorch's signature (clamp's min and max): they take part in the type
+    # promotion as Python numbers (clamp(int tensor, min=0.5) is float32); their Param kind is "number".
+    scalar_params: tuple[str, ...] = ()
+    # What PyTorch refuses by dtype, in its words (`gradcli run`; every value of `grad` is float64), checked in
+    # order: (when, the exception, the message). when, of the tensor args (unless dtype= casts them):
+    #   "integer" / "int" / "bool input": the first is an integer or bool / an integer / a bool;
+    #   "any integer" / "any bool": one is (indices, masks and optional tensors left out aside);
+    #   "bool": they compute in bool (two bools);
+    #   "mixed": two dtypes among them (indices, masks and left-out ones aside: the ops that do not promote);
+    #   "mixed 0 2": two dtypes among the tensor args at these places;
+    #   "mixed params 3 4 1 2": the first of the tensor args at these places (the parameters of a normalization,
+    #   in its kernel's order) is of another dtype than the first arg, and one of them is not float32;
+    #   "uncastable": their promoted dtype is of a higher category than the first's, which PyTorch writes the
+    #   result into (huber_loss(int tensor, float tensor));
+    #   "index not int32": an index arg, from index_from on, is not int32 (LU's pivots).
+    # The "mixed" ones are checked after the shapes, as PyTorch does. The message's {0}, {1} are the tensor args'
+    # dtypes as PyTorch names them (Long, Float), {c0}, {c1} as its C++ kernels do (long int, float), {odd} the
+    # first that is not the first arg's, {result} the promoted one. A kernel's refusal of integers or bools is
+    # kernel_refusal(its name); a linear algebra function's of integers, float_input(its name).
     dtype_refusals: tuple[tuple[str, str, str], ...] = ()
     # The args from this position on are integer indices (v[idx], gather's index): no gradient
     # flows into them, an input among them is an integer input, and PyTorch does not list them
@@ -806,10 +861,12 @@ def given_0d_problem(op: Op, shapes: Sequence[Shape], stand_ins: Sequence[bool],
     return None
 
 
-def shape_message(op: Op, shapes: Sequence[Shape]) -> str:
-    """What is wrong when the args' shapes do not fit the op."""
+def shape_message(op: Op, shapes: Sequence[Shape], label: str | None = None) -> str:
+    """What is wrong when the args' shapes do not fit the op (named `label`: the call a program wrote, where the op
+    is a part of it)."""
+    label = label or op.label
     if op.shape_message is not None:
-        return str(op.shape_message(op.label, shapes))
+        return str(op.shape_message(label, shapes))
     if op.params:  # (the rule's own words, which say what does not fit, come as the hint)
-        return f"{op.label} cannot take {' and '.join(f'shape {tuple(s)}' for s in shapes)} with these arguments"
-    return f"shapes {' and '.join(str(tuple(s)) for s in shapes)} do not broadcast in {op.label}"
+        return f"{label} cannot take {' and '.join(f'shape {tuple(s)}' for s in shapes)} with these arguments"
+    return f"shapes {' and '.join(str(tuple(s)) for s in shapes)} do not broadcast in {label}"

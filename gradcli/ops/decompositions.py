@@ -26,7 +26,19 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops import linalg
-from gradcli.ops.core import Array, Dialect, Param, Shape, composite, structural, unbroadcast
+from gradcli.ops.core import (
+    Array,
+    Dialect,
+    LinAlgError,
+    Param,
+    Shape,
+    batch_element,
+    composite,
+    float_input,
+    kernel_refusal,
+    structural,
+    unbroadcast,
+)
 
 # --- shapes and small helpers ---------------------------------------------------------------
 
@@ -164,9 +176,10 @@ def _empty_safe(function: Callable[[Array], Any], a: Array, *shapes: Shape) -> A
 
 def _not_positive_definite(name: str, a: Array) -> str:
     """PyTorch's words for the first leading minor that is not positive-definite."""
-    order = int(np.max(_cholesky_info(a)))
-    return (f"{name}: The factorization could not be completed because the input is not positive-definite "
-            f"(the leading minor of order {order} is not positive-definite).")
+    info = np.asarray(_cholesky_info(a))
+    order = int(info.reshape(-1)[int(np.argmax(info.reshape(-1) > 0))])
+    return (f"{name}: {batch_element(a, info > 0)}The factorization could not be completed because the input is not "
+            f"positive-definite (the leading minor of order {order} is not positive-definite).")
 
 
 def _cholesky_info(a: Array) -> Array:
@@ -201,7 +214,7 @@ def _cholesky_factor(a: Array, name: str = "linalg.cholesky", partial: bool = Fa
     except np.linalg.LinAlgError:
         if partial:
             return _potf2(a)
-        raise ValueError(_not_positive_definite(name, a)) from None
+        raise LinAlgError(_not_positive_definite(name, a)) from None
 
 
 def _potf2_info(m: Array) -> int:
@@ -503,7 +516,19 @@ def _svd_factors(a: Array, full: bool = False) -> tuple[Array, Array, Array]:
         batch = a.shape[:-2]
         return (np.broadcast_to(np.eye(m, um), (*batch, m, um)).copy(), np.zeros((*batch, k)),
                 np.broadcast_to(np.eye(vn, n), (*batch, vn, n)).copy())
-    return linalg.lapack_svd(a, full_matrices=full)
+    u, s, vh = _lapack_svd(a, full_matrices=full)
+    return np.asarray(u), np.asarray(s), np.asarray(vh)
+
+
+def _lapack_svd(a: Array, full_matrices: bool = True, compute_uv: bool = True) -> Any:
+    """linalg.lapack_svd (U, S, Vh, or S alone); PyTorch's LinAlgError for a matrix holding NaN, on which its
+    LAPACK does not converge (NumPy's may return NaN)."""
+    nan = np.isnan(a).any(axis=(-2, -1))
+    if np.any(nan):
+        raise LinAlgError(f"linalg.svd: {batch_element(a, nan)}The algorithm failed to converge because the input "
+                          "matrix contained non-finite values.")
+    u, s, vh = linalg.lapack_svd(a, full_matrices=full_matrices)
+    return (u, s, vh) if compute_uv else s
 
 
 def _svd_tangents(t: Array, u: Array, s: Array, vh: Array) -> tuple[Array, Array, Array]:
@@ -612,7 +637,7 @@ def _svdvals_forward(a: Array, ranks: tuple[int, ...]) -> Array:
     _svd_shape(_point_shape(a, ranks[0]))
     if np.size(a) == 0:
         return np.zeros((*np.shape(a)[:-2], min(np.shape(a)[-2:])))
-    return np.asarray(np.linalg.svd(a, compute_uv=False))
+    return np.asarray(_lapack_svd(a, compute_uv=False))
 
 
 def _svdvals_vjp(g: Any, ans: Any, a: Any, ranks: tuple[int, ...]) -> tuple[Any]:
@@ -673,13 +698,14 @@ def _with_part(examples: Any, part: int = 0) -> Any:
 ROWS = [
     _cholesky_row("cholesky", "CholeskyBackward0", "cholesky", methods=("cholesky",),
                   dialects=(Dialect("linalg", row="linalg_cholesky"),),
-                  reference="torch.cholesky(a)"),
+                  reference="torch.cholesky(a)", dtype_refusals=kernel_refusal("cholesky_cpu")),
     _cholesky_row("linalg_cholesky", "LinalgCholeskyExBackward0", "linalg.cholesky", callable=False,
                   text=_call_text("torch.linalg.cholesky", {"upper": False}), reference="torch.linalg.cholesky(a)",
-                  reference_program="torch.linalg.cholesky(a)"),
+                  reference_program="torch.linalg.cholesky(a)", dtype_refusals=float_input("linalg.cholesky")),
     _cholesky_row("cholesky_ex", "LinalgCholeskyExBackward0", "linalg.cholesky_ex", parts=2,
                   text=_parts_text("torch.linalg.cholesky_ex", {"upper": False}),
-                  reference="torch.linalg.cholesky_ex(a)[0]", reference_program="torch.linalg.cholesky_ex(a)[0]"),
+                  reference="torch.linalg.cholesky_ex(a)[0]", reference_program="torch.linalg.cholesky_ex(a)[0]",
+                  dtype_refusals=float_input("linalg.cholesky")),
     structural("qr", 1, _qr_forward, _qr_vjp, "LinalgQrBackward0", jvp=_qr_jvp, shape=_qr_shape, text=_qr_text,
                shape_message=_refused("linalg.qr", _qr_shape), parts=2, fields=("Q", "R"),
                params=(Param("mode", "str", "reduced", choices=_MODES), Param("some", "bool", None)),
@@ -688,32 +714,38 @@ ROWS = [
                          Dialect("linalg", order=("mode",), refuses=("some",)),
                          Dialect("numpy", order=("mode",), refuses=("some",))),
                methods=("qr",), examples=_with_part(_GENERAL) + _with_part(_GENERAL[:2], 1),
-               reference="torch.linalg.qr(a)[0]", reference_program="torch.linalg.qr(a)[0]"),
+               reference="torch.linalg.qr(a)[0]", reference_program="torch.linalg.qr(a)[0]",
+               dtype_refusals=float_input("linalg.qr")),
     structural("eigh", 1, _eigh_forward, _eigh_vjp, "LinalgEighBackward0", jvp=_eigh_jvp, shape=_eigh_shape,
                text=_parts_text("torch.linalg.eigh", {"UPLO": "L"}), shape_message=_refused("linalg.eigh", _eigh_shape),
                parts=2, fields=("eigenvalues", "eigenvectors"), params=(_UPLO,),
                examples=_with_part(_SYMMETRIC) + _with_part(_SYMMETRIC, 1),
-               reference="torch.linalg.eigh(a)[0]", reference_program="torch.linalg.eigh(a)[0]"),
+               reference="torch.linalg.eigh(a)[0]", reference_program="torch.linalg.eigh(a)[0]",
+               dtype_refusals=kernel_refusal("linalg_eigh_cpu")),
     structural("eigvalsh", 1, _eigvalsh_forward, _eigvalsh_vjp, "LinalgEighBackward0", jvp=_eigvalsh_jvp,
                shape=lambda a, UPLO="L": _eigh_shape(a), shape_message=_refused("linalg.eigvalsh", _eigh_shape),
                params=(_UPLO,), examples=_SYMMETRIC, reference="torch.linalg.eigvalsh(a)",
-               text=_call_text("torch.linalg.eigvalsh", {"UPLO": "L"}), reference_program="torch.linalg.eigvalsh(a)"),
+               text=_call_text("torch.linalg.eigvalsh", {"UPLO": "L"}), reference_program="torch.linalg.eigvalsh(a)",
+               dtype_refusals=kernel_refusal("linalg_eigh_cpu")),
     structural("svd", 1, _svd_forward_torch, _svd_vjp_torch, "LinalgSvdBackward0", jvp=_svd_jvp_torch,
                shape=_svd_shape_torch, shape_message=_refused("svd", _svd_shape_torch), parts=3,
                fields=("U", "S", "V"), params=(Param("some", "bool", True), Param("compute_uv", "bool", True)),
                text=_parts_text("torch.svd", {"some": True, "compute_uv": True}), methods=("svd",),
                dialects=(Dialect("linalg", row="linalg_svd"), Dialect("numpy", row="linalg_svd")),
                examples=_with_part(_GENERAL[:1]) + _with_part(_GENERAL[1:2], 1) + _with_part(_GENERAL[2:3], 2),
-               reference="torch.svd(a)[1]", reference_program="torch.svd(a)[1]"),
+               reference="torch.svd(a)[1]", reference_program="torch.svd(a)[1]",
+               dtype_refusals=float_input("linalg.svd")),
     structural("linalg_svd", 1, _svd_forward, _svd_vjp, "LinalgSvdBackward0", jvp=_svd_jvp, shape=_svd_shape,
                shape_message=_refused("linalg.svd", _svd_shape), parts=3, fields=("U", "S", "Vh"), callable=False,
                params=(Param("full_matrices", "bool", True),), text=_parts_text("torch.linalg.svd", {"full_matrices": True}),
                examples=_with_part(_GENERAL[:1]) + _with_part(_GENERAL[1:2], 1) + _with_part(_GENERAL[:1], 2),
-               reference="torch.linalg.svd(a)[1]", reference_program="torch.linalg.svd(a)[1]"),
+               reference="torch.linalg.svd(a)[1]", reference_program="torch.linalg.svd(a)[1]",
+               dtype_refusals=float_input("linalg.svd")),
     structural("svdvals", 1, _svdvals_forward, _svdvals_vjp, "LinalgSvdBackward0", jvp=_svdvals_jvp,
                shape=lambda a: _svd_shape(a, False, 1), shape_message=_refused("linalg.svdvals", _svd_shape),
                text=_call_text("torch.linalg.svdvals", {}), examples=_GENERAL, output=1,
-               reference="torch.linalg.svdvals(a)", reference_program="torch.linalg.svdvals(a)"),
+               reference="torch.linalg.svdvals(a)", reference_program="torch.linalg.svdvals(a)",
+               dtype_refusals=float_input("linalg.svd")),
 ]
 
 
@@ -746,6 +778,7 @@ def _with_info(row: Any, name: str, node: str, arity: int, fields: tuple[str, st
 
     return structural(name, arity, forward, vjp, node, jvp=jvp, shape=shape, shape_message=row.shape_message,
                       parts=2, fields=fields, integer_parts=(1,), text=text, dialects=(),
+                      dtype_refusals=row.dtype_refusals,
                       examples=_with_part(row.examples), reference=f"torch.linalg.{name}({', '.join('ab'[:arity])})[0]",
                       reference_program=f"torch.linalg.{name}({', '.join('ab'[:arity])})[0]", **extra)
 
@@ -1045,7 +1078,7 @@ def _pinv(a: Array, ranks: tuple[int, ...], rtol: Any = None, atol: Any = None, 
         values, vectors = np.linalg.eigh(a)
         size = np.abs(values)
     else:
-        u, values, vh = linalg.lapack_svd(a, full_matrices=False)
+        u, values, vh = _lapack_svd(a, full_matrices=False)
         size = values
     largest = np.max(size, axis=-1, keepdims=True)
     if rtol is None:
@@ -1146,7 +1179,8 @@ ROWS += [
                          (((2, 2, 2), (2, 2)), {"upper": False, "unitriangular": True})),
                domain=((0.5, 2.0), (-2.0, 2.0)),
                reference="torch.linalg.solve_triangular(a, b, upper=True)",
-               reference_program="torch.linalg.solve_triangular(a, b, upper=True)"),
+               reference_program="torch.linalg.solve_triangular(a, b, upper=True)",
+               dtype_refusals=kernel_refusal("triangular_solve_cpu"), dtype="first"),
     structural("triangular_solve", 2, _triangular_solve_forward, _triangular_solve_vjp, "TriangularSolveBackward0",
                jvp=_triangular_solve_jvp, shape=_triangular_solve_shape,
                shape_message=_refused("triangular_solve", _triangular_solve_shape), parts=2,
@@ -1157,22 +1191,25 @@ ROWS += [
                examples=((((2, 3), (2, 2)), {"part": 0}), (((3, 1), (3, 3)), {"upper": False, "part": 0}),
                          (((2, 2), (2, 2)), {"transpose": True, "part": 0}), (((2, 2), (2, 2)), {"part": 1})),
                domain=((-2.0, 2.0), (0.5, 2.0)), methods=("triangular_solve",),
-               reference="torch.triangular_solve(a, b)[0]", reference_program="torch.triangular_solve(a, b)[0]"),
+               reference="torch.triangular_solve(a, b)[0]", reference_program="torch.triangular_solve(a, b)[0]",
+               dtype_refusals=(("mixed", "RuntimeError", "Expected b and A to have the same dtype, but found b of type {0} and A of type {1} instead."),)),
     structural("cholesky_solve", 2, _cholesky_solve, _cholesky_solve_vjp, "CholeskySolveBackward0",
                jvp=_cholesky_solve_jvp, shape=_cholesky_solve_shape,
                shape_message=_refused("cholesky_solve", _cholesky_solve_shape), params=(Param("upper", "bool", False),),
                # (L's other triangle is not read, but PyTorch's gradient fills it: 1x1 factors here, larger ones in
                # tests/test_decompositions.py)
                examples=((((1, 3), (1, 1)), {}), (((1, 1), (2, 1, 1)), {"upper": True}), (((2, 1, 2), (1, 1)), {})),
-               domain=((-2.0, 2.0), (0.5, 2.0)), methods=("cholesky_solve",)),
+               domain=((-2.0, 2.0), (0.5, 2.0)), methods=("cholesky_solve",),
+               dtype_refusals=(("mixed", "RuntimeError", "Expected b and A to have the same dtype, but found b of type {0} and A of type {1} instead."),)),
     structural("cholesky_inverse", 1, _cholesky_inverse, _cholesky_inverse_vjp, "CholeskyInverseBackward0",
                jvp=_cholesky_inverse_jvp, shape=_square("cholesky_inverse"),
                shape_message=_refused("cholesky_inverse", _square("cholesky_inverse")),
                params=(Param("upper", "bool", False),), examples=((((1, 1),), {}), (((2, 1, 1),), {"upper": True})),
-               domain=((0.5, 2.0),), methods=("cholesky_inverse",)),  # (1x1: as cholesky_solve's)
+               domain=((0.5, 2.0),), methods=("cholesky_inverse",),
+               dtype_refusals=kernel_refusal("cholesky_inverse_out_cpu")),  # (1x1: as cholesky_solve's)
     structural("matrix_exp", 1, _matrix_exp, _matrix_exp_vjp, "LinalgMatrixExpBackward0", jvp=_matrix_exp_jvp,
                shape=_square("linalg.matrix_exp"), shape_message=_refused("matrix_exp", _square("linalg.matrix_exp")),
-               examples=_SQUARE, methods=("matrix_exp",)),
+               examples=_SQUARE, methods=("matrix_exp",), dtype_refusals=float_input("linalg.matrix_exp")),
     structural("pinv", 1, _pinv, _pinv_vjp, "LinalgPinvBackward0", jvp=_pinv_jvp, shape=_pinv_shape,
                shape_message=_refused("linalg.pinv", _pinv_shape),
                params=(Param("rtol", "float", None), Param("atol", "float", None), Param("hermitian", "bool", False),
@@ -1291,10 +1328,11 @@ ROWS += [
                         (((2, 3, 2),), {"ord": np.inf, "dim": (0, 2)}), (((2, 3),), {"ord": -1.0, "keepdim": True}),
                         (((2, 3, 2),), {"ord": "nuc", "dim": (2, 0), "keepdim": True})),
               kinked=True, reference="torch.linalg.matrix_norm(a, 'nuc')",
-              reference_program="torch.linalg.matrix_norm(a, 'nuc')"),
+              reference_program="torch.linalg.matrix_norm(a, 'nuc')", dtype_refusals=float_input("linalg.matrix_norm")),
     composite("cond", 1, _cond_program, "SqueezeBackward1", sympy=None, shape=_cond_shape,
               shape_message=_refused("linalg.cond", _cond_shape), params=(Param("p", "float", None),),
               text=_call_text("torch.linalg.cond", {"p": None}),
               examples=((((2, 2),), {}), (((3, 2),), {"p": -2.0}), (((2, 3, 3),), {"p": 2.0})),
-              reference="torch.linalg.cond(a)", reference_program="torch.linalg.cond(a)"),
+              reference="torch.linalg.cond(a)", reference_program="torch.linalg.cond(a)",
+              dtype_refusals=float_input("linalg.svd")),
 ]

@@ -15,7 +15,19 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import FLOATS, NUMPY, Dialect, Number, Op, Param, composite, elementwise, load_sympy
+from gradcli.ops.core import (
+    BOOL_SUBTRACTION,
+    FLOATS,
+    NUMPY,
+    Dialect,
+    Number,
+    Op,
+    Param,
+    composite,
+    elementwise,
+    kernel_refusal,
+    load_sympy,
+)
 
 METHOD = "method"  # (gradcli.lowering.METHOD: the family of x.name(...))
 
@@ -553,8 +565,7 @@ ROWS = [
     _binary("sub", "-", operator.sub, lambda xp, g, ans, a, b: (g, -g), "SubBackward0", 10, operator.sub,
             ufuncs=(np.subtract,), linear=True, scalar_overloads=frozenset({"RsubBackward1"}),
             torch_node_rule=lambda constant, shapes: "RsubBackward1" if constant[0] else "SubBackward0", spellings=("sub", "subtract"), methods=("sub", "subtract"), keeps_integers=True,
-            dtype_refusals=(("bool", "RuntimeError", "Subtraction, the `-` operator, with two bool tensors is not "
-                             "supported. Use the `^` or `logical_xor()` operator instead."),)),
+            dtype_refusals=BOOL_SUBTRACTION),
     _binary("mul", "*", operator.mul, lambda xp, g, ans, a, b: (g * b, g * a), "MulBackward0", 20, operator.mul,
             ufuncs=(np.multiply,), reflects=True, spellings=("mul", "multiply"), methods=("mul", "multiply"), keeps_integers=True),
     # PyTorch's rule for the divisor, -g * ((a / b) / b): a / (b * b) overflows where the
@@ -588,7 +599,8 @@ ROWS = [
     _unary("expm1", np.expm1, lambda xp, g, ans, x: (g * (ans + 1.0),), lambda x: load_sympy().exp(x) - 1, methods=("expm1",)),
     _unary("sqrt", lambda xp, x: _positive_nan(xp, xp.sqrt(x), x < 0), lambda xp, g, ans, x: (g / (2.0 * ans),), _sympy("sqrt"), domain=((0.2, 3.0),), methods=("sqrt",),
            ufuncs=(np.sqrt,)),
-    _unary("abs", np.abs, _abs_derivative, _sympy("Abs"), ufuncs=(np.absolute, np.fabs), kinked=True, spellings=("absolute",), methods=("abs", "absolute"), dtype="keeps"),
+    _unary("abs", np.abs, _abs_derivative, _sympy("Abs"), ufuncs=(np.absolute, np.fabs), kinked=True, spellings=("absolute",), methods=("abs", "absolute"), dtype="keeps",
+           dtype_refusals=kernel_refusal("abs_cpu", "bool input")),
     _unary("sin", np.sin, lambda xp, g, ans, x: (g * xp.cos(x),), _sympy("sin"), methods=("sin",)),
     _unary("cos", np.cos, lambda xp, g, ans, x: (-g * xp.sin(x),), _sympy("cos"), methods=("cos",)),
     _unary("tan", np.tan, lambda xp, g, ans, x: (g * (1.0 + ans * ans),), _sympy("tan"), domain=((-1.2, 1.2),), methods=("tan",)),
@@ -608,7 +620,8 @@ ROWS = [
            kinked=True, methods=("relu",), dtype="keeps"),
     _unary("softplus", _softplus, _softplus_derivative, _sympy_softplus, domain=((-25.0, 25.0),),
            params=(Param("beta", "float", 1.0), Param("threshold", "float", 20.0)),
-           examples=_with_params({"beta": 2.0}, {"beta": 0.5, "threshold": 3.0}), reference="F.softplus(a)"),
+           examples=_with_params({"beta": 2.0}, {"beta": 0.5, "threshold": 3.0}), reference="F.softplus(a)",
+           dtype_refusals=kernel_refusal("softplus_cpu")),
     # PyTorch's square is pow(x, 2): its node is PowBackward0 and its derivative 2 * x.
     _unary("square", np.square, lambda xp, g, ans, x: (g * (2.0 * x),), lambda x: x**2, torch_node="PowBackward0", methods=("square",), dtype="keeps"),
     # rsqrt' and reciprocal' from the value, as PyTorch has them: -0.5 * g * ans**3, -g * ans**2.
@@ -629,16 +642,20 @@ ROWS = [
     _unary("sign", lambda xp, x: xp.where(x > 0, 1.0, xp.where(x < 0, -1.0, 0.0)), _zero_derivative,
            _sympy("sign"), mask=_masked_everywhere, kinked=True, methods=("sign", "sgn"), spellings=("sgn",), dtype="keeps"),
     _unary("floor", np.floor, _zero_derivative, partial(_sympy_step, "floor"), mask=_masked_everywhere,
-           kinked=True, domain=_BETWEEN_STEPS, methods=("floor",), dtype="keeps"),
+           kinked=True, domain=_BETWEEN_STEPS, methods=("floor",), dtype="keeps",
+           dtype_refusals=kernel_refusal("floor_vml_cpu", "bool input")),
     _unary("ceil", np.ceil, _zero_derivative, partial(_sympy_step, "ceil"), mask=_masked_everywhere,
-           kinked=True, domain=_BETWEEN_STEPS, methods=("ceil",), dtype="keeps"),
+           kinked=True, domain=_BETWEEN_STEPS, methods=("ceil",), dtype="keeps",
+           dtype_refusals=kernel_refusal("ceil_vml_cpu", "bool input")),
     # round(x, decimals=d): PyTorch's rint(x * 10**d) / 10**d, rint(x / 10**-d) * 10**-d below 0 (RoundBackward1)
     _unary("round", _round, _zero_derivative, _sympy_round, mask=_masked_everywhere, ufuncs=(np.rint,),
            kinked=True, domain=_BETWEEN_STEPS, methods=("round",), dtype="keeps", params=(Param("decimals", "int", None),),
            torch_node_rule=lambda constant, shapes, decimals=None: "RoundBackward0" if decimals is None else "RoundBackward1",
-           examples=_with_params({"decimals": 2}, {"decimals": -1}), reference="torch.round(a)"),
+           examples=_with_params({"decimals": 2}, {"decimals": -1}), reference="torch.round(a)",
+           dtype_refusals=kernel_refusal("round_vml_cpu", "bool input")),
     _unary("trunc", np.trunc, _zero_derivative, partial(_sympy_step, "trunc"), mask=_masked_everywhere,
-           kinked=True, domain=_BETWEEN_STEPS, methods=("trunc",), dtype="keeps"),
+           kinked=True, domain=_BETWEEN_STEPS, methods=("trunc",), dtype="keeps",
+           dtype_refusals=kernel_refusal("trunc_vml_cpu", "bool input")),
     # PyTorch's: (+-2 / sqrt(pi)) * exp(-x**2) * g
     _unary("erf", _erf, lambda xp, g, ans, x: (_TWO_OVER_SQRT_PI * xp.exp(-(x * x)) * g,), _sympy("erf"),
            ufuncs=(_ERF,), methods=("erf",)),
@@ -653,26 +670,27 @@ ROWS = [
     # at NaN (as PyTorch's on one element; its vectorised loop gives 0 there).
     _unary("relu6", partial(_hardtanh, min_val=0.0, max_val=6.0), lambda xp, g, ans, x: (g,),
            lambda x: load_sympy().Min(load_sympy().Max(x, 0), 6), mask=lambda x: (_outside(x, 0.0, 6.0),),
-           torch_node="HardtanhBackward0", kinked=True, domain=((-2.0, 7.0),), reference="F.relu6(a)"),
+           torch_node="HardtanhBackward0", kinked=True, domain=((-2.0, 7.0),), reference="F.relu6(a)", dtype="keeps"),
     _unary("hardtanh", _hardtanh, lambda xp, g, ans, x, **bounds: (g,),
            lambda x, min_val=-1.0, max_val=1.0: load_sympy().Min(load_sympy().Max(x, min_val), max_val),
            mask=lambda x, min_val=-1.0, max_val=1.0: (_outside(x, min_val, max_val),), kinked=True,
            params=(Param("min_val", "float", -1.0), Param("max_val", "float", 1.0)),
-           examples=_with_params({"min_val": -0.5, "max_val": 2.0}), reference="F.hardtanh(a)"),
+           examples=_with_params({"min_val": -0.5, "max_val": 2.0}), reference="F.hardtanh(a)", dtype="keeps"),
     # torch.clamp (and clip, its alias): min, max or both, numbers; the gradient passes at the
     # bounds themselves (ClampBackward1), where hardtanh's does not.
     _unary("clamp", _clamp_bounds, lambda xp, g, ans, x, **bounds: (g,), _sympy_clamp, mask=_clamp_masked,
            torch_node="ClampBackward1", kinked=True, overloads=("clamp_tensor",), spellings=("clip",), methods=("clamp", "clip"),
-           params=(Param("min", "float", None, aliases=("a_min",)), Param("max", "float", None, aliases=("a_max",))),
+           params=(Param("min", "number", None, aliases=("a_min",)), Param("max", "number", None, aliases=("a_max",))),
+           scalar_params=("min", "max"),
            examples=_with_params({"min": -1.0, "max": 2.0}, {"min": 0.5}, {"max": -1.0}, {"min": 1.0, "max": -1.0},
                                  defaults=False), dtype="keeps",
                                  reference="torch.clamp(a, -1.0, 2.0)", reference_program="clamp(a, -1.0, 2.0)"),
     _unary("clamp_min", _one_bound("min"), lambda xp, g, ans, x, **bound: (g,), _sympy_clamp, mask=_clamp_masked,
-           torch_node="ClampMinBackward0", kinked=True, overloads=("clamp_min_tensor",), methods=("clamp_min",), params=(Param("min", "float", None),),
+           torch_node="ClampMinBackward0", kinked=True, overloads=("clamp_min_tensor",), methods=("clamp_min",), params=(Param("min", "number", None),), scalar_params=("min",),
            examples=_with_params({"min": 0.5}, {"min": -1.0}, defaults=False), dtype="keeps",
            reference="torch.clamp_min(a, 0.5)", reference_program="clamp_min(a, 0.5)"),
     _unary("clamp_max", _one_bound("max"), lambda xp, g, ans, x, **bound: (g,), _sympy_clamp, mask=_clamp_masked,
-           torch_node="ClampMaxBackward0", kinked=True, overloads=("clamp_max_tensor",), methods=("clamp_max",), params=(Param("max", "float", None),),
+           torch_node="ClampMaxBackward0", kinked=True, overloads=("clamp_max_tensor",), methods=("clamp_max",), params=(Param("max", "number", None),), scalar_params=("max",),
            examples=_with_params({"max": 0.5}, {"max": -1.0}, defaults=False), dtype="keeps",
            reference="torch.clamp_max(a, 0.5)", reference_program="a.clamp_max(0.5)"),
     # F.threshold(x, threshold, value): x above the threshold, else value; NaN passes the gradient.
@@ -681,53 +699,61 @@ ROWS = [
            mask=lambda x, threshold, value: (x <= threshold,), kinked=True,
            params=(Param("threshold", "float", None), Param("value", "float", None)),
            examples=_with_params({"threshold": 0.1, "value": -3.0}, {"threshold": -1.0, "value": 20.0}, defaults=False),
-           reference="F.threshold(a, 0.5, -3.0)", reference_program="threshold(a, 0.5, -3.0)"),
+           reference="F.threshold(a, 0.5, -3.0)", reference_program="threshold(a, 0.5, -3.0)",
+           dtype_refusals=kernel_refusal("threshold_cpu", "bool input"), dtype="keeps"),
     # negative_slope 0.01 by default: NaN takes the slope.
     _unary("leaky_relu", lambda xp, x, negative_slope=0.01: xp.where(x > 0, x, x * negative_slope),
            lambda xp, g, ans, x, negative_slope=0.01: (g * xp.where(x > 0, 1.0, negative_slope),),
            lambda x, negative_slope=0.01: load_sympy().Piecewise((x, x > 0), (negative_slope * x, True)),
            torch_node="LeakyReluBackward0", kinked=True, params=(Param("negative_slope", "float", 0.01),),
-           examples=_with_params({"negative_slope": 0.2}, {"negative_slope": -1.5}), reference="F.leaky_relu(a)"),
+           examples=_with_params({"negative_slope": 0.2}, {"negative_slope": -1.5}), reference="F.leaky_relu(a)",
+           dtype_refusals=kernel_refusal("leaky_relu_cpu")),
     # min(max(x + 3, 0), 6) / 6; PyTorch's slope is 1/6 rounded to float32 (0.1666666716...), 0
     # but strictly inside (-3, 3), NaN included. SymPy's rule has that slope too (its values
     # are 3e-9 relative from 1/6's).
     _unary("hardsigmoid", lambda xp, x: _clamp(xp, x + 3.0, 0.0, 6.0) / 6.0, lambda xp, g, ans, x: (g * _SIXTH_F32,),
            lambda x: load_sympy().Min(load_sympy().Max(x + 3, 0), 6) * _SIXTH_F32, mask=lambda x: (_outside(x, -3.0, 3.0) | (x != x),), kinked=True, domain=((-4.0, 4.0),),
-           reference="F.hardsigmoid(a)"),
+           reference="F.hardsigmoid(a)", dtype_refusals=kernel_refusal("hardsigmoid_cpu")),
     # x * min(max(x + 3, 0), 6) / 6; its gradient: 0 up to -3 (a NaN g too), x / 3 + 0.5 below 3,
     # 1 from 3 on and at NaN.
     _unary("hardswish", lambda xp, x: x * _clamp(xp, x + 3.0, 0.0, 6.0) / 6.0,
            lambda xp, g, ans, x: (g * xp.where(x < 3.0, x / 3.0 + 0.5, 1.0),),
            lambda x: x * load_sympy().Min(load_sympy().Max(x + 3, 0), 6) / 6, mask=lambda x: (x <= -3.0,),
-           kinked=True, domain=((-4.0, 4.0),), reference="F.hardswish(a)"),
+           kinked=True, domain=((-4.0, 4.0),), reference="F.hardswish(a)",
+           dtype_refusals=kernel_refusal("hardswish_cpu")),
     # elu(x, alpha=1), selu, celu(x, alpha=1): PyTorch's elu kernel, expm1 below (and at) 0
     # (elu(-0.0) is -0.0), the derivative there from x: g * alpha * scale * exp(x).
     _unary("elu", _elu, _elu_derivative, _sympy_elu, kinked=True, params=(ALPHA,),
-           examples=_with_params({"alpha": 2.0}, {"alpha": 0.5}), reference="F.elu(a)"),
+           examples=_with_params({"alpha": 2.0}, {"alpha": 0.5}), reference="F.elu(a)",
+           dtype_refusals=kernel_refusal("elu_cpu")),
     _unary("selu", partial(_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
            partial(_elu_derivative, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
            partial(_sympy_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE), torch_node="EluBackward0", kinked=True,
-           reference="F.selu(a)"),
+           reference="F.selu(a)", dtype_refusals=kernel_refusal("elu_cpu")),
     _unary("celu", _celu, _celu_derivative, lambda x, alpha=1.0: _sympy_elu(x, alpha, 1, 1 / alpha), kinked=True,
-           params=(ALPHA,), examples=_with_params({"alpha": 2.0}, {"alpha": 0.25}), reference="F.celu(a)"),
+           params=(ALPHA,), examples=_with_params({"alpha": 2.0}, {"alpha": 0.25}), reference="F.celu(a)",
+           dtype_refusals=kernel_refusal("elu_cpu")),
     # silu: x / (1 + exp(-x)), its derivative g * s * (1 + x * (1 - s)) with s = sigmoid(x), as PyTorch's.
     _unary("silu", lambda xp, x: x / (1.0 + xp.exp(-x)), _silu_derivative,
-           lambda x: x / (1 + load_sympy().exp(-x)), spellings=("swish",), reference="F.silu(a)"),
+           lambda x: x / (1 + load_sympy().exp(-x)), spellings=("swish",), reference="F.silu(a)",
+           dtype_refusals=kernel_refusal("silu_cpu")),
     # mish: x * tanh(log1p(exp(x))), PyTorch's kernel (no threshold), and its derivative.
     _unary("mish", lambda xp, x: x * xp.tanh(xp.log1p(xp.exp(x))), _mish_derivative,
-           lambda x: x * load_sympy().tanh(load_sympy().log(1 + load_sympy().exp(x))), reference="F.mish(a)"),
+           lambda x: x * load_sympy().tanh(load_sympy().log(1 + load_sympy().exp(x))), reference="F.mish(a)",
+           dtype_refusals=kernel_refusal("mish_cpu")),
     # logsigmoid: min(x, 0) - log1p(exp(-|x|)), PyTorch's kernel and its backward.
     _unary("logsigmoid", lambda xp, x: xp.where(x < 0, x, 0.0) - xp.log1p(xp.exp(-xp.abs(x))), _logsigmoid_derivative,
            lambda x: -load_sympy().log(1 + load_sympy().exp(-x)), torch_node="LogSigmoidBackward0",
-           reference="F.logsigmoid(a)"),
+           reference="F.logsigmoid(a)", dtype_refusals=kernel_refusal("log_sigmoid_cpu")),
     composite("softsign", 1, _softsign, "DivBackward0", elementwise=True, kinked=True, examples=_ONE_ARG,
-              reference="F.softsign(a)"),
+              reference="F.softsign(a)", dtype_refusals=kernel_refusal("abs_cpu", "bool input")),
     composite("tanhshrink", 1, _tanhshrink, "SubBackward0", elementwise=True, examples=_ONE_ARG,
               reference="F.tanhshrink(a)"),
     # gelu, exact (approximate="none"): x * 0.5 * (1 + erf(x / sqrt(2))), and PyTorch's backward
     # g * (cdf + x * pdf).
     _unary("gelu", _gelu, _gelu_derivative, _sympy_gelu, params=(APPROXIMATE,),
-           examples=_with_params({"approximate": "tanh"}), reference="F.gelu(a)"),
+           examples=_with_params({"approximate": "tanh"}), reference="F.gelu(a)",
+           dtype_refusals=kernel_refusal("GeluKernelImpl")),
     # functions of two args. torch.maximum: ties split the gradient in half, and only the
     # strictly smaller side is masked, so where either side is NaN both get the gradient.
     # (`max(a, b)` is this row too: the reduction row `max` names it among its overloads.)
@@ -744,10 +770,10 @@ ROWS = [
     # PyTorch's: g / (1 + exp(b - a)) and g / (1 + 2**(b - a)), and the same the other way
     elementwise("logaddexp", 2, np.logaddexp, lambda xp, g, ans, a, b: (g / (1.0 + xp.exp(b - a)),
                                                                          g / (1.0 + xp.exp(a - b))),
-                "LogaddexpBackward0", sympy=lambda a, b: load_sympy().log(load_sympy().exp(a) + load_sympy().exp(b)), methods=("logaddexp",)),
+                "LogaddexpBackward0", sympy=lambda a, b: load_sympy().log(load_sympy().exp(a) + load_sympy().exp(b)), methods=("logaddexp",), dtype_refusals=BOOL_SUBTRACTION),
     elementwise("logaddexp2", 2, np.logaddexp2, lambda xp, g, ans, a, b: (g / (1.0 + xp.power(2.0, b - a)),
                                                                            g / (1.0 + xp.power(2.0, a - b))),
-                "Logaddexp2Backward0", sympy=lambda a, b: load_sympy().log(2**a + 2**b, 2), methods=("logaddexp2",)),
+                "Logaddexp2Backward0", sympy=lambda a, b: load_sympy().log(2**a + 2**b, 2), methods=("logaddexp2",), dtype_refusals=BOOL_SUBTRACTION),
     # PyTorch's: g * (copysign(a, b) / a), the ratio 0 where a is 0; b gets zeros_like(g).
     elementwise("copysign", 2, np.copysign, _copysign_derivative, "CopysignBackward0", mask=lambda a, b: (None, True),
                 sympy=lambda a, b: load_sympy().Abs(a) * load_sympy().sign(b), kinked=True, methods=("copysign",)),
@@ -765,7 +791,7 @@ ROWS = [
                 sympy=lambda a, b: load_sympy().Min(a, b), ufuncs=(np.fmin,), kinked=True, methods=("fmin",)),
     # frac(x) = x - trunc(x): PyTorch's gradient is g itself (the jumps are left out).
     _unary("frac", _frac, lambda xp, g, ans, x: (g,), lambda x: x - _sympy_step("trunc", x), kinked=True,
-           domain=_BETWEEN_STEPS, methods=("frac",)),
+           domain=_BETWEEN_STEPS, methods=("frac",), dtype_refusals=kernel_refusal("frac_cpu")),
     # fmod (C's, the sign of the dividend) and remainder (Python's %, the sign of the divisor):
     # PyTorch's gradients g and -g * div(a, b) rounded toward 0 (fmod) or down (remainder).
     elementwise("fmod", 2, np.fmod, lambda xp, g, ans, a, b: (g, -g * np.trunc(a / b)), "FmodBackward1",
@@ -846,7 +872,7 @@ ROWS = [
                 scalar_overloads=frozenset({"MaskedFillBackward0"}),
                 sympy=lambda x, m, v: load_sympy().Piecewise((v, load_sympy().Ne(m, 0)), (x, True)), kinked=True,
                 examples=tuple((shapes, {}) for shapes in [((), (), ()), ((4,), (4,), ()), ((2, 3), (3,), ())]),
-                methods=("masked_fill",), dtype="keeps", reference="a.masked_fill(b != 0, c)",
+                methods=("masked_fill",), dtype="first", reference="a.masked_fill(b != 0, c)",
                 inputs=("input", "mask", "value")),
 ]
 

@@ -448,7 +448,7 @@ ROWS += [
                text=lambda args: f"{args[0]}[{args[1]} > -9]",
                shape_message=lambda label, shapes: "this boolean mask cannot select here",
                examples=(((((4,), (4,)), {})), ((((2, 3), (2, 3)), {})), ((((2, 3), (2,)), {}))),
-               reference="a[b > 0]", reference_program="a[b > 0]"),
+               reference="a[b > 0]", reference_program="a[b > 0]", dtype="keeps"),
 ]
 
 
@@ -742,7 +742,8 @@ def _write_row(name: str, prepare: Any, torch_node: str, params: tuple[Param, ..
                positions: tuple[int, ...] = (0, 3, 2), inputs: tuple[str, ...] = ("input", "src", "index"),
                **fields: Any) -> Any:
     forward, vjp, jvp = _write_rows(prepare)
-    return structural(name, 3, forward, vjp, torch_node, jvp=jvp, dtype="keeps", index_from=2, params=params,
+    fields.setdefault("dtype", "keeps")
+    return structural(name, 3, forward, vjp, torch_node, jvp=jvp, index_from=2, params=params,
                       tensor_positions=positions, inputs=inputs, shape=_write_shape, methods=(name,),
                       domain=_WRITE_DOMAIN, sympy=None, examples=examples, reference=reference,
                       reference_program=reference.removeprefix("torch."), **fields)
@@ -770,34 +771,41 @@ ROWS += [
     _write_row("scatter", _partial(_scatter_write, name="scatter", reduce=None), "ScatterBackward0", (_DIM_GIVEN,),
                _SCATTER_EXAMPLES, "torch.scatter(a, 0, c, b)", torch_node_rule=_scatter_node("ScatterBackward0",
                                                                                              "ScatterBackward1"),
-               scalar_overloads=frozenset({"ScatterBackward1"})),
+               scalar_overloads=frozenset({"ScatterBackward1"}),
+               dtype_refusals=(("mixed 0 1", "RuntimeError", "scatter(): Expected self.dtype to be equal to src.dtype"),)),
     _write_row("scatter_add", _partial(_scatter_write, name="scatter_add", reduce="sum"), "ScatterAddBackward0",
-               (_DIM_GIVEN,), _SCATTER_EXAMPLES[:3], "torch.scatter_add(a, 0, c, b)"),
+               (_DIM_GIVEN,), _SCATTER_EXAMPLES[:3], "torch.scatter_add(a, 0, c, b)",
+               dtype_refusals=(("mixed 0 1", "RuntimeError", "scatter(): Expected self.dtype to be equal to src.dtype"),)),
     _write_row("scatter_reduce", _partial(_scatter_write, name="scatter_reduce"), "ScatterReduceBackward0",
                (_DIM_GIVEN, Param("reduce", "str", None, choices=_REDUCES), _INCLUDE_SELF), _REDUCE_EXAMPLES,
-               "torch.scatter_reduce(a, 0, c, b, 'amax')", dialects=_NEEDS_REDUCE),
+               "torch.scatter_reduce(a, 0, c, b, 'amax')", dialects=_NEEDS_REDUCE,
+               dtype_refusals=(("mixed 0 1", "RuntimeError", "scatter(): Expected self.dtype to be equal to src.dtype"),)),
     _write_row("index_add", _partial(_index_write, name="index_add", reduce="sum"), "IndexAddBackward0",
                (_DIM_GIVEN, Param("alpha", "float", 1.0)), (*_INDEX_EXAMPLES, (((2, 3), (2, 2), (2,)), {"dim": 1, "alpha": -2.0})),
-               "torch.index_add(a, 0, c, b)", inputs=("input", "source", "index")),
+               "torch.index_add(a, 0, c, b)", inputs=("input", "source", "index"),
+               dtype_refusals=(("mixed 0 1", "RuntimeError", "index_add_(): self ({0}) and source ({1}) must have the same scalar type"),)),
     _write_row("index_copy", _partial(_index_write, name="index_copy", reduce=None), "IndexCopyBackward0",
-               (_DIM_GIVEN,), (*_INDEX_EXAMPLES[::2], (((2, 3), (2, 1), (1,)), {"dim": 1})), "torch.index_copy(a, 0, c, b)", inputs=("input", "source", "index")),
+               (_DIM_GIVEN,), (*_INDEX_EXAMPLES[::2], (((2, 3), (2, 1), (1,)), {"dim": 1})), "torch.index_copy(a, 0, c, b)", inputs=("input", "source", "index"),
+               dtype_refusals=(("mixed 0 1", "RuntimeError", "index_copy_(): self and source expected to have the same dtype, but got (self) {0} and (source) {1}"),)),
     _write_row("index_fill", _partial(_index_write, name="index_fill", reduce=None, fill=True), "IndexFillBackward1",
                (_DIM_GIVEN,), ((((3, 2), (), (1,)), {"dim": 0}), (((2, 3), (), (2,)), {"dim": -1}),
                                (((), (), (1,)), {"dim": 0})),
                "torch.index_fill(a, 0, c, b)", inputs=("input", "value", "index"),
                torch_node_rule=_scatter_node("IndexFillBackward1", "IndexFillBackward0"),
-               scalar_overloads=frozenset({"IndexFillBackward0"})),
+               scalar_overloads=frozenset({"IndexFillBackward0"}), dtype="first"),
     _write_row("index_reduce", _partial(_index_write, name="index_reduce"), "IndexReduceBackward0",
                (_DIM_GIVEN, Param("reduce", "str", None, choices=("prod", "mean", "amax", "amin")), _INCLUDE_SELF),
                ((((3, 2), (2, 2), (2,)), {"dim": 0, "reduce": "prod"}),
                 (((2, 3), (2, 2), (2,)), {"dim": 1, "reduce": "mean", "include_self": False}),
                 (((3, 2), (2, 2), (2,)), {"dim": 0, "reduce": "amax"}),
                 (((3, 2), (2, 2), (2,)), {"dim": 0, "reduce": "amin", "include_self": False})),
-               "torch.index_reduce(a, 0, c, b, 'prod')", inputs=("input", "source", "index"), dialects=_NEEDS_REDUCE),
+               "torch.index_reduce(a, 0, c, b, 'prod')", inputs=("input", "source", "index"), dialects=_NEEDS_REDUCE,
+               dtype_refusals=(("mixed 0 1", "RuntimeError", "index_reduce_(): self ({0}) and source ({1}) must have the same scalar type"),)),
     _write_row("put", _put_write, "PutBackward0", (Param("accumulate", "bool", False),),
                ((((3, 2), (1,), (1,)), {}), (((2, 3), (2, 2), (2, 2)), {"accumulate": True}), (((4,), (1,), (1,)), {})),
                "torch.put(a, c, b)", positions=(0, 2, 1), inputs=("input", "source", "index"),
-               text=lambda args, accumulate=False: f"put({args[0]}, {args[2]}, {args[1]}{', True' * accumulate})"),
+               text=lambda args, accumulate=False: f"put({args[0]}, {args[2]}, {args[1]}{', True' * accumulate})",
+               dtype_refusals=(("mixed 0 1", "RuntimeError", "put_(): self and source expected to have the same dtype, but got self.dtype = {0} and source.dtype = {1}"),)),
 ]
 
 
@@ -969,5 +977,6 @@ ROWS += [
                jvp=_masked_scatter_jvp, dtype="keeps", conditions=(1,), shape=lambda x, mask, source: np.broadcast_shapes(
                    x, mask), methods=("masked_scatter",), inputs=("input", "mask", "source"),
                examples=((((4,), (4,), (4,)), {}), (((2, 3), (3,), (2, 3)), {}), (((3,), (2, 3), (7,)), {})),
-               reference="torch.masked_scatter(a, b != 0, c)", reference_program="masked_scatter(a, b != 0, c)"),
+               reference="torch.masked_scatter(a, b != 0, c)", reference_program="masked_scatter(a, b != 0, c)",
+               dtype_refusals=(("mixed 0 2", "RuntimeError", "masked_scatter: expected self and source to have same dtypes but got{0} and {2}"),)),
 ]

@@ -14,8 +14,16 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops.conv import _point_shapes
-from gradcli.ops.core import Array, Op, Param, Shape, composite, elementwise, load_sympy, structural
-from gradcli.ops.nn import _layer_norm, _layer_norm_jvp, _layer_norm_shape, _layer_norm_vjp, _layer_parts
+from gradcli.ops.core import Array, Op, Param, Shape, composite, elementwise, kernel_refusal, load_sympy, structural
+from gradcli.ops.nn import (
+    MIXED_CPU,
+    NORM_DTYPES,
+    _layer_norm,
+    _layer_norm_jvp,
+    _layer_norm_shape,
+    _layer_norm_vjp,
+    _layer_parts,
+)
 
 # --- the shuffles: permutations of a point's elements -----------------------------------------
 
@@ -232,13 +240,15 @@ ROWS += [
               tensor_positions=(0, 2), overloads=("rms_norm_unweighted",), inputs=("input", "weight"),
               examples=((((2, 3), (3,)), {"normalized_shape": (3,)}), (((2, 3), (2, 3)), {"normalized_shape": (2, 3),
                                                                                             "eps": 0.5})),
-              reference="F.rms_norm(a, (3,), b)", reference_program="rms_norm(a, (3,), b)"),
+              reference="F.rms_norm(a, (3,), b)", reference_program="rms_norm(a, (3,), b)",
+              dtype_refusals=kernel_refusal("rms_norm")),
     composite("rms_norm_unweighted", 1, _rms_program, "MulBackward0", params=_RMS_PARAMS, shape=_rms_shape,
               callable=False, inputs=("input",),
               text=lambda args, normalized_shape=(), eps=None: "rms_norm({}, {}{})".format(
                   args[0], tuple(normalized_shape), "" if eps is None else f", eps={eps!r}"),
               examples=((((2, 3),), {"normalized_shape": (3,)}), (((4,),), {"normalized_shape": (4,), "eps": 0.25})),
-              reference="F.rms_norm(a, (3,))", reference_program="rms_norm(a, (3,))"),
+              reference="F.rms_norm(a, (3,))", reference_program="rms_norm(a, (3,))",
+              dtype_refusals=kernel_refusal("rms_norm")),
 ]
 
 
@@ -372,12 +382,13 @@ ROWS += [
     structural("batch_norm", 5, _batch_norm, _batch_norm_vjp, "NativeBatchNormBackward0", jvp=_batch_norm_jvp,
                conditions=(1, 2), optional_args=_BATCH_OPTIONAL, params=_BATCH_PARAMS, shape=_batch_norm_shape,
                inputs=("input", "running_mean", "running_var", "weight", "bias"), text=_batch_norm_text,
-               dtype_refusals=_BATCH_FLOATS_ONLY,
                domain=((-2.0, 2.0), (-1.0, 1.0), (0.5, 2.0)),
                examples=((((3, 2), (2,), (2,), (2,), (2,)), {"training": True}),
                          (((2, 3, 2), (3,), (3,), (3,), (3,)), {"eps": 0.25}),
                          (((2, 2, 2, 1), (2,), (2,), (2,), (2,)), {"training": True, "momentum": 0.5})),
-               reference="F.batch_norm(a, b, c, training=True)", reference_program="batch_norm(a, b, c, training=True)"),
+               reference="F.batch_norm(a, b, c, training=True)", reference_program="batch_norm(a, b, c, training=True)",
+               dtype_refusals=(*_BATCH_FLOATS_ONLY, ("mixed params 3 4 1 2", "RuntimeError", MIXED_CPU),
+                               ("mixed", "RuntimeError", "expected scalar type {0} but found {odd}"))),
 ]
 
 
@@ -429,7 +440,8 @@ def _native_batch(node: str, name: str) -> Op:
         return f"{name}({', '.join(args)}, {training}, {momentum!r}, {eps!r})[{part}]"
 
     return structural(name, 5, forward, vjp, node, jvp=jvp, conditions=(3, 4), params=_BATCH_PARAMS, shape=shape,
-                      parts=3, detached_parts=(1, 2), dtype_refusals=_BATCH_FLOATS_ONLY, text=text, inputs=("input", "weight", "bias", "running_mean",
+                      dtype_refusals=(*_BATCH_FLOATS_ONLY, ("mixed params 1 2 3 4", "RuntimeError", MIXED_CPU),
+                                      ("mixed", "RuntimeError", "expected scalar type {0} but found {odd}")), parts=3, detached_parts=(1, 2), text=text, inputs=("input", "weight", "bias", "running_mean",
                                                                           "running_var"),
                       optional_args=((1, "weight", 1.0), (2, "bias", 0.0), (3, "running_mean", 0.0),
                                      (4, "running_var", 1.0)),
@@ -599,7 +611,7 @@ ROWS += [
                inputs=("input", "weight", "bias"), text=_group_text,
                examples=((((2, 4, 3), (4,), (4,)), {"num_groups": 2}), (((3, 2), (2,), (2,)), {"num_groups": 1, "eps": 0.5}),
                          (((1, 6, 2, 2), (6,), (6,)), {"num_groups": 3})),
-               reference="F.group_norm(a, 2, b, c)", reference_program="group_norm(a, 2, b, c)"),
+               reference="F.group_norm(a, 2, b, c)", reference_program="group_norm(a, 2, b, c)", dtype_refusals=NORM_DTYPES),
     structural("native_group_norm", 3, _native_group, _native_group_vjp, "NativeGroupNormBackward0",
                jvp=_native_group_jvp, optional_args=_GROUP_OPTIONAL, parts=3, shape=_native_group_shape,
                params=(Param("N", "int"), Param("C", "int"), Param("HxW", "int"), Param("group", "int"),
@@ -611,7 +623,7 @@ ROWS += [
                          (((1, 6, 2), (6,), (6,)), {"N": 1, "C": 6, "HxW": 2, "group": 3, "eps": 0.5, "part": 2}),
                          (((2, 2, 2), (2,), (2,)), {"N": 2, "C": 2, "HxW": 2, "group": 1, "eps": 0.5, "part": 1})),
                reference="torch.native_group_norm(a, b, c, 1, 2, 2, 2, 1e-5)[0]",
-               reference_program="native_group_norm(a, b, c, 1, 2, 2, 2, 1e-5)[0]"),
+               reference_program="native_group_norm(a, b, c, 1, 2, 2, 2, 1e-5)[0]", dtype_refusals=NORM_DTYPES),
 ]
 
 
@@ -661,7 +673,7 @@ ROWS += [
                examples=((((2, 3), (3,), (3,)), {"normalized_shape": (3,), "eps": 1e-5, "part": 0}),
                          (((2, 2, 3), (2, 3), (2, 3)), {"normalized_shape": (2, 3), "eps": 0.5, "part": 0})),
                reference="torch.native_layer_norm(a, (3,), b, c, 1e-5)[0]",
-               reference_program="native_layer_norm(a, (3,), b, c, 1e-5)[0]"),
+               reference_program="native_layer_norm(a, (3,), b, c, 1e-5)[0]", dtype_refusals=NORM_DTYPES),
 ]
 
 
@@ -767,7 +779,9 @@ ROWS += [
               examples=((((2, 3, 2), (3,), (3,), (3,), (3,)), {}),
                         (((2, 2, 3), (2,), (2,), (2,), (2,)), {"use_input_stats": False, "eps": 0.5}),
                         (((1, 2, 2, 2), (2,), (2,), (2,), (2,)), {"momentum": 0.5})),
-              reference="F.instance_norm(a, b, c, d, f)", reference_program="instance_norm(a, b, c, d, f)"),
+              reference="F.instance_norm(a, b, c, d, f)", reference_program="instance_norm(a, b, c, d, f)",
+              dtype_refusals=(*_BATCH_FLOATS_ONLY, ("mixed params 3 4", "RuntimeError", MIXED_CPU),
+                              ("mixed 0 2 4", "RuntimeError", "expected scalar type {0} but found {odd}"))),
 ]
 
 
@@ -890,7 +904,8 @@ ROWS += [
               params=_LRN_PARAMS,
               examples=((((1, 4, 3),), {"size": 2}), (((2, 3, 2, 2),), {"size": 3, "alpha": 0.5, "beta": 0.5, "k": 2.0}),
                         (((1, 5, 2),), {"size": 4, "alpha": 0.1})),
-              reference="F.local_response_norm(a, 2)", reference_program="local_response_norm(a, 2)"),
+              reference="F.local_response_norm(a, 2)", reference_program="local_response_norm(a, 2)",
+              dtype_refusals=kernel_refusal("avg_pool2d", "bool input")),
 ]
 
 
@@ -1001,5 +1016,6 @@ ROWS += [
                callable=False, reference=None, optional_args=((3, "bias", 0.0),), examples=_BILINEAR_EXAMPLES),
     composite("bilinear", 4, _bilinear_program, "AddBackward0", sympy=None, optional_args=((3, "bias", 0.0),),
               shape=lambda x1, x2, w, b: _bilinear_check(x1, x2, w, b or None), inputs=("input1", "input2", "weight", "bias"),
-              examples=_BILINEAR_EXAMPLES, reference="F.bilinear(a, b, c, d)", reference_program="bilinear(a, b, c, d)"),
+              examples=_BILINEAR_EXAMPLES, reference="F.bilinear(a, b, c, d)", reference_program="bilinear(a, b, c, d)",
+              dtype_refusals=(("mixed", "RuntimeError", "All tensors must have the same dtype, got input1: {c0}, input2: {c1}, weight: {c2}, bias: {c3}"),)),
 ]

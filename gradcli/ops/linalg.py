@@ -18,7 +18,20 @@ from typing import Any
 import numpy as np
 
 from gradcli.errors import Limits, over_limit
-from gradcli.ops.core import Array, Param, composite, point_axes, structural, sympy_total, torch_dtype_name, unbroadcast
+from gradcli.ops.core import (
+    Array,
+    LinAlgError,
+    Param,
+    batch_element,
+    composite,
+    float_input,
+    kernel_refusal,
+    point_axes,
+    structural,
+    sympy_total,
+    torch_dtype_name,
+    unbroadcast,
+)
 
 Shape = tuple[int, ...]
 
@@ -695,9 +708,22 @@ def _det_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tupl
 def _inv(a: Array, ranks: tuple[int, ...]) -> Array:
     _inv_shape(*_point_shapes((a,), ranks))
     odd = _non_finite(a)
-    if odd.any():
-        return _solved(a, np.broadcast_to(np.eye(a.shape[-1]), a.shape), odd)
-    return np.asarray(np.linalg.inv(a))
+    try:
+        if odd.any():
+            return _solved(a, np.broadcast_to(np.eye(a.shape[-1]), a.shape), odd)
+        return np.asarray(np.linalg.inv(a))
+    except np.linalg.LinAlgError:
+        raise _singular("linalg.inv", a) from None
+
+
+def _singular(name: str, a: Array) -> LinAlgError:
+    """PyTorch's words for an inverse of a singular matrix: LAPACK's info, the first zero pivot of its LU."""
+    zeros = np.diagonal(_lu(np.asarray(a, dtype=float))[0], axis1=-2, axis2=-1) == 0
+    bad = zeros.any(axis=-1) if zeros.any() else np.ones(zeros.shape[:-1], dtype=bool)
+    first = zeros.reshape(-1, zeros.shape[-1])[int(np.argmax(np.reshape(bad, -1)))]
+    element = int(np.argmax(first)) + 1 if first.any() else zeros.shape[-1]
+    return LinAlgError(f"{name}: {batch_element(a, bad)}The diagonal element {element} is zero, the inversion could "
+                       "not be completed because the input matrix is singular.")
 
 
 def _inv_vjp(g: Array, ans: Array, a: Array, ranks: tuple[int, ...]) -> tuple[Array]:
@@ -737,7 +763,12 @@ def _solve(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
     _solve_shape(*_point_shapes((a, b), ranks))
     a2, b2, vector = _solve_lifted(a, b, ranks)
     odd = _non_finite(a2)
-    x = _solved(a2, b2, odd) if odd.any() else np.linalg.solve(a2, b2)
+    try:
+        x = _solved(a2, b2, odd) if odd.any() else np.linalg.solve(a2, b2)
+    except np.linalg.LinAlgError:
+        singular = _lu(np.asarray(a, dtype=float))[3]
+        raise LinAlgError(f"torch.linalg.solve: {batch_element(a, singular)}The solver failed because the input matrix "
+                          "is singular.") from None
     return np.asarray(x[..., 0] if vector else x)
 
 
@@ -1391,13 +1422,21 @@ def _sym_fused(product: Any) -> Any:
     return build
 
 
-def _fused_row(name: str, product: Any, product_vjp: Any, product_shape: Any, sym_product: Any, examples: Any) -> Any:
+# PyTorch's checks of the dtypes of addmm and addbmm: the input against mat2, then mat1 against mat2
+_ADDMM_DTYPES = (("mixed 0 2", "RuntimeError", "self and mat2 must have the same dtype, but got {0} and {2}"),
+                 ("mixed 1 2", "RuntimeError", "mat1 and mat2 must have the same dtype, but got {1} and {2}"))
+
+
+def _fused_row(name: str, product: Any, product_vjp: Any, product_shape: Any, sym_product: Any, examples: Any,
+               **fields: Any) -> Any:
+    if name in ("addmm", "addbmm"):
+        fields["dtype_refusals"] = _ADDMM_DTYPES
     shape = _fused_shape(name, product_shape)
     forward, vjp, jvp = _fused(product, product_vjp, shape)
     return structural(name, 3, forward, vjp, f"{name.capitalize()}Backward0", jvp=jvp, sympy=_sym_fused(sym_product),
                       shape=shape, shape_message=_cannot_take, params=(BETA, ALPHA), examples=examples, methods=(name,),
                       inputs=("input", {"addmm": "mat1", "addmv": "mat", "addr": "vec1"}.get(name, "batch1"),
-                              {"addmm": "mat2", "addmv": "vec", "addr": "vec2"}.get(name, "batch2")))
+                              {"addmm": "mat2", "addmv": "vec", "addr": "vec2"}.get(name, "batch2")), **fields)
 
 
 def _examples(*cases: tuple[Shape, ...]) -> tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...]:
@@ -1434,7 +1473,8 @@ ROWS = [
     _fused_row("addmm", _matmul, _matmul_vjp, _mm_shape, np.matmul,
                (*_examples(((2, 2), (2, 3), (3, 2)), ((2,), (2, 3), (3, 2)), ((), (1, 2), (2, 3))), (((2, 1), (2, 3), (3, 2)), {"beta": 0.5, "alpha": -2.0}))),
     _fused_row("addmv", _matmul, _matmul_vjp, _mv_shape, np.matmul,
-               (*_examples(((2,), (2, 3), (3,)), ((), (2, 3), (3,))), (((2,), (2, 3), (3,)), {"beta": 2.0, "alpha": 0.5}))),
+               (*_examples(((2,), (2, 3), (3,)), ((), (2, 3), (3,))), (((2,), (2, 3), (3,)), {"beta": 2.0, "alpha": 0.5})),
+               dtype_refusals=(("mixed", "RuntimeError", "addmv input tensors must have the same dtype, but got {0}, {1}, and {2}"),)),
     _fused_row("addr", _outer_product, _outer_product_vjp, _outer_product_shape, np.multiply.outer,
                (*_examples(((2, 3), (2,), (3,)), ((3,), (2,), (3,))), (((2, 3), (2,), (3,)), {"beta": 0.5, "alpha": 3.0}))),
     structural("dot", 2, _dot, _dot_vjp, "DotBackward0", bilinear=True,
@@ -1460,7 +1500,8 @@ ROWS = [
     composite("inner", 2, _inner_program, "ViewBackward0", shape=_inner_shape, shape_message=_cannot_take,
               sympy=_sym_einsum(_inner_subscripts),
               torch_node_rule=lambda constant, shapes: "MulBackward0" if shapes and not all(shapes) else "ViewBackward0",
-              examples=_examples(((3,), (3,)), ((2, 3), (4, 3)), ((), (2,)), ((2, 2, 3), (3,))), methods=("inner",)),
+              examples=_examples(((3,), (3,)), ((2, 3), (4, 3)), ((), (2,)), ((2, 2, 3), (3,))), methods=("inner",),
+              dtype_refusals=(("mixed", "RuntimeError", "both inputs should have same dtype"),)),
     # einsum as one node, where the shapes are not known (a tape for many points)
     structural("einsum_whole", -1, _einsum_op, _einsum_vjp, "ViewBackward0", jvp=_einsum_jvp, sympy=_sym_einsum_op,
                shape=_einsum_shape, shape_message=lambda label, shapes: _cannot_take("einsum", shapes),
@@ -1469,7 +1510,8 @@ ROWS = [
     composite("einsum", -1, _einsum_program, "ViewBackward0", sympy=_sym_einsum_op,
               shape=_einsum_shape, shape_message=_cannot_take, torch_node_rule=_einsum_torch_node, aligns=False,
               params=(Param("equation", "str"),), text=_einsum_text, examples=_EINSUM_EXAMPLES,
-              reference="torch.einsum('i,i->', a, b)", reference_program="einsum('i,i->', a, b)"),
+              reference="torch.einsum('i,i->', a, b)", reference_program="einsum('i,i->', a, b)",
+              dtype_refusals=kernel_refusal("bmm", "bool input")),
     # tensordot as one node, where the shapes are not known (a tape for many points)
     structural("tensordot_whole", 2, _tensordot, _tensordot_vjp, "ViewBackward0", bilinear=True, sympy=_sym_tensordot,
                shape=_tensordot_shape, shape_message=lambda label, shapes: _cannot_take("tensordot", shapes),
@@ -1482,7 +1524,8 @@ ROWS = [
               examples=tuple((shapes, params) for shapes, params in [
                   (((2, 3, 2), (3, 2, 2)), {}), (((2, 3), (3, 2)), {"dims": 1}), (((2,), (3,)), {"dims": 0}),
                   (((3, 2), (2, 3)), {"dims": ((1, 0), (0, 1))})]),
-              reference="torch.tensordot(a, b, dims=1)", reference_program="tensordot(a, b, dims=1)"),
+              reference="torch.tensordot(a, b, dims=1)", reference_program="tensordot(a, b, dims=1)",
+              dtype_refusals=(("mixed", "RuntimeError", "both inputs should have same dtype"),)),
     # kron's parts: each operand viewed with axes of 1 between its own, the product viewed in pairs
     structural("spread", 2, _spread, _spread_vjp, "UnsafeViewBackward0", jvp=_spread_jvp,
                sympy=lambda x, other, side=0: np.asarray(_spread(x, other, (np.ndim(x), np.ndim(other)), side),
@@ -1501,31 +1544,34 @@ ROWS = [
                shape=_cross_shape, shape_message=_cannot_take, aligns=True, params=(Param("dim", "int", -1),),
                examples=tuple((shapes, params) for shapes, params in [
                    (((3,), (3,)), {}), (((3, 2), (3, 2)), {"dim": 0}), (((2, 3), (2, 3)), {"dim": -1})]),
-               methods=("cross",), reference="torch.linalg.cross(a, b)"),
+               methods=("cross",), reference="torch.linalg.cross(a, b)",
+               dtype_refusals=(*kernel_refusal("cross", "bool input"), ("mixed", "RuntimeError", "expected scalar type {0} but found {1}"))),
     structural("det", 1, _det, _det_vjp, "LinalgDetBackward0", jvp=_det_jvp, sympy=_sym_det, shape=_det_shape,
                shape_message=_cannot_take, examples=_examples(((3, 3),), ((2, 2, 2),), ((1, 1),)), methods=("det",),
-               reference="torch.linalg.det(a)"),
+               reference="torch.linalg.det(a)", dtype_refusals=float_input("linalg.det")),
     structural("inv", 1, _inv, _inv_vjp, "LinalgInvExBackward0", jvp=_inv_jvp, sympy=_sym_inv,
                shape=_inv_shape, shape_message=_singular_or_not_square("inv", _inv_shape),
                examples=_examples(((3, 3),), ((2, 2, 2),)), spellings=("inverse",), methods=("inverse",),
-               reference="torch.linalg.inv(a)"),
+               reference="torch.linalg.inv(a)", dtype_refusals=float_input("linalg.inv")),
     structural("solve", 2, _solve, _solve_vjp, "LinalgSolveExBackward0", jvp=_solve_jvp,
                sympy=_sym_solve, shape=_solve_shape,
                shape_message=_singular_or_not_square("solve", _solve_shape),
                examples=_examples(((3, 3), (3,)), ((2, 2), (2, 3)), ((2, 2, 2), (2,)), ((2, 2), (2, 2, 2))),
-               reference="torch.linalg.solve(a, b)"),
+               reference="torch.linalg.solve(a, b)",
+               dtype_refusals=(*float_input("linalg.solve"), ("mixed", "RuntimeError", "linalg.solve: Expected A and B to have the same dtype, but found A of type {0} and B of type {1} instead"))),
     structural("slogdet", 1, _slogdet, _slogdet_vjp, "LinalgSlogdetBackward0", jvp=_slogdet_jvp, sympy=_sym_slogdet,
                shape=lambda a, part=0, of=None: _det_shape(a), shape_message=_cannot_take, parts=2,
                fields=("sign", "logabsdet"), text=lambda args, part=0, of=None: f"torch.linalg.slogdet({args[0]})[{part}]",
                examples=((((3, 3),), {"part": 1}), (((2, 2, 2),), {"part": 1}), (((2, 2),), {"part": 0})),
                methods=("slogdet",), reference="torch.linalg.slogdet(a)[1]",
-               reference_program="torch.linalg.slogdet(a)[1]"),
+               reference_program="torch.linalg.slogdet(a)[1]", dtype_refusals=float_input("linalg.slogdet")),
     composite("logdet", 1, _logdet_program, "WhereBackward0",
               sympy=lambda a: np.asarray(_sympy().log(_sym_det(a).item()) if a.ndim == 2 else
                                          np.array([_sympy().log(_sym_det(m).item()) for m in a], dtype=object),
                                          dtype=object),
               shape=_det_shape, shape_message=_cannot_take, examples=_examples(((1, 1),), ((2, 1, 1),)),
-              domain=((0.5, 2.0),), methods=("logdet",)),  # (a positive det; tests/test_linalg.py: larger ones)
+              domain=((0.5, 2.0),), methods=("logdet",),
+              dtype_refusals=float_input("logdet")),  # (a positive det; tests/test_linalg.py: larger ones)
 ]
 
 
@@ -1565,7 +1611,9 @@ def _vecdot_program(emit: Any, a: Any, b: Any, dim: int = -1) -> Any:
 ROWS += [
     _fused_row("baddbmm", _matmul, _matmul_vjp, _bmm_shape, np.matmul,
                (*_examples(((2, 2, 2), (2, 2, 3), (2, 3, 2)), ((2,), (2, 1, 3), (2, 3, 2))),
-                (((1, 2), (2, 2, 3), (2, 3, 2)), {"beta": 0.5, "alpha": -2.0}))),
+                (((1, 2), (2, 2, 3), (2, 3, 2)), {"beta": 0.5, "alpha": -2.0})),
+                dtype_refusals=(("mixed 0 1", "RuntimeError", "Input dtypes must be the same, got: input {c0}, batch1: {c1}, batch2: {c2}"),
+                                ("mixed 0 2", "RuntimeError", "expected scalar type {0} but found {2}"))),
     _fused_row("addbmm", _batch_sum_product, _batch_sum_product_vjp, _batch_sum_shape,
                lambda a, b: np.sum(np.matmul(a, b), axis=-3),
                (*_examples(((2, 2), (3, 2, 3), (3, 3, 2)), ((2,), (1, 2, 3), (1, 3, 2))),
@@ -1573,9 +1621,11 @@ ROWS += [
     # vdot of real vectors is their dot, under its own node
     structural("vdot", 2, _dot, _dot_vjp, "VdotBackward0", bilinear=True, sympy=lambda a, b: sympy_total(a * b),
                shape=lambda a, b: _dot_shape(a, b), shape_message=_cannot_take, examples=_examples(((4,), (4,))),
-               methods=("vdot",)),
+               methods=("vdot",),
+               dtype_refusals=(("mixed", "RuntimeError", "dot : expected both vectors to have same dtype, but found {0} and {1}"),)),
     composite("vecdot", 2, _vecdot_program, "SumBackward1", shape=_vecdot_shape, params=(Param("dim", "int", -1),),
               examples=(*_examples(((3,), (3,)), ((2, 3), (3,)), ((2, 1, 3), (2, 3))),
                         (((2, 3), (2, 3)), {"dim": 0})),
-              reference="torch.linalg.vecdot(a, b)", reference_program="vecdot(a, b)"),
+              reference="torch.linalg.vecdot(a, b)", reference_program="vecdot(a, b)",
+              dtype_refusals=(*float_input("linalg.vecdot"), ("mixed", "RuntimeError", "linalg.vecdot: Expected x and y to have the same dtype, but found x of type {0} and y of type {1} instead"))),
 ]

@@ -20,8 +20,23 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops import reductions
-from gradcli.ops.core import Array, Op, Param, PythonValueError, Shape, composite, load_sympy, structural
+from gradcli.ops.core import (
+    UNCASTABLE,
+    Array,
+    Op,
+    Param,
+    PythonValueError,
+    Shape,
+    composite,
+    kernel_refusal,
+    load_sympy,
+    structural,
+)
 from gradcli.ops.nn import REDUCTION, _loss, _reduced
+
+# soft_margin_loss of a bool input: its kernel negates it first
+_NEGATION = (("bool input", "RuntimeError", "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+              "trying to invert a mask, use the `~` or `logical_not()` operator instead."),)
 
 # --- a tensor and a number, as C++ writes them: PyTorch's Scalar overloads -------------------
 
@@ -123,7 +138,8 @@ def _soft_margin_partials(g: Array, a: Array, b: Array) -> tuple[Array, None]:
 ROWS += [
     _loss("soft_margin_loss", _soft_margin, _soft_margin_partials, "SoftMarginLossBackward0",
           lambda a, b: load_sympy().log(1 + load_sympy().exp(-a * b)), conditions=(1,), divides_last=True,
-          inputs=("input", "target"), reference="F.soft_margin_loss(a, b)"),
+          inputs=("input", "target"), reference="F.soft_margin_loss(a, b)", dtype="first",
+          dtype_refusals=(*_NEGATION, *UNCASTABLE)),
 ]
 
 
@@ -326,14 +342,15 @@ ROWS += [
               torch_node_rule=_reduction_node("DivBackward0"), shape=_multilabel_soft_shape,
               inputs=("input", "target", "weight"), domain=((-2.0, 2.0), (0.0, 1.0), (0.5, 2.0)),
               examples=((((2, 3), (2, 3), (3,)), {}), (((3,), (3,), (3,)), {"reduction": "none"})),
-              reference="F.multilabel_soft_margin_loss(a, b, weight=c)"),
+              reference="F.multilabel_soft_margin_loss(a, b, weight=c)",
+              dtype_refusals=kernel_refusal("log_sigmoid_cpu")),
     composite("multilabel_soft_margin_loss_unweighted", 2, _multilabel_soft_program, "MeanBackward0", callable=False,
               params=(REDUCTION,), torch_node_rule=_reduction_node("DivBackward0"), shape=_multilabel_soft_shape,
               inputs=("input", "target"), domain=((-2.0, 2.0), (0.0, 1.0)), examples=_MULTILABEL,
               text=lambda args, reduction="mean": "multilabel_soft_margin_loss({}{})".format(
                   ", ".join(args), "" if reduction == "mean" else f", reduction={reduction!r}"),
               reference="F.multilabel_soft_margin_loss(a, b)",
-              reference_program="multilabel_soft_margin_loss(a, b)"),
+              reference_program="multilabel_soft_margin_loss(a, b)", dtype_refusals=kernel_refusal("log_sigmoid_cpu")),
     composite("cosine_embedding_loss", 3, _cosine_embedding_program, "MeanBackward0", kinked=True,
               params=(Param("margin", "float", 0.0), REDUCTION), torch_node_rule=_reduction_node("AddBackward0"),
               shape=_cosine_embedding_shape, inputs=("input1", "input2", "target"),
@@ -498,14 +515,16 @@ ROWS += [
                domain=((-2.0, 2.0), (0.0, 0.0)),
                examples=((((3, 4), (3,)), {}), (((5,), ()), {"p": 2, "margin": 0.5}), (((2, 3), (2,)), {"reduction": "none"}),
                          (((4,), (1,)), {"reduction": "sum", "margin": 3.0})),
-               reference="F.multi_margin_loss(a, b)", reference_program="multi_margin_loss(a, b)"),
+               reference="F.multi_margin_loss(a, b)", reference_program="multi_margin_loss(a, b)",
+               dtype_refusals=kernel_refusal("multi_margin_loss_cpu_kernel")),
     structural("multilabel_margin_loss", 2, _multilabel, _multilabel_vjp, "MultilabelMarginLossBackward0",
                jvp=lambda tangents, ans, x, t, ranks, **params: (
                    np.zeros_like(ans) if tangents[0] is None else _multilabel_jvp(tangents[0], x, t, ranks, **params)),
                index_from=1, shape=_multilabel_shape, inputs=("input", "target"), params=(REDUCTION,),
                domain=((-2.0, 2.0), (0.0, 0.0)),
                examples=((((3, 4), (3, 4)), {}), (((5,), (5,)), {"reduction": "sum"}), (((2, 3), (2, 3)), {"reduction": "none"})),
-               reference="F.multilabel_margin_loss(a, b)", reference_program="multilabel_margin_loss(a, b)"),
+               reference="F.multilabel_margin_loss(a, b)", reference_program="multilabel_margin_loss(a, b)",
+               dtype_refusals=kernel_refusal("multilabel_margin_loss_forward_out_frame")),
 ]
 
 

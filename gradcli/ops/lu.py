@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Dialect, Param, Shape, ValueRefusal, composite, structural
+from gradcli.ops.core import Array, Dialect, Param, Shape, ValueRefusal, composite, kernel_refusal, structural
 from gradcli.ops.decompositions import _factored, _mT, _point_shape, _primal, _triangular, _tril, _triu
 
 # --- the factorization ----------------------------------------------------------------------------
@@ -434,22 +434,25 @@ ROWS = [
                fields=("LU", "pivots", "info"), integer_parts=(1, 2), integer_dtype="int32",
                text=_parts_text("torch.linalg.lu_factor_ex", {"pivot": True, "check_errors": False}),
                examples=tuple((shapes, {"part": 0}) for shapes, _ in _SQUARE_AND_NOT),
-               reference="torch.linalg.lu_factor_ex(a)[0]", reference_program="torch.linalg.lu_factor_ex(a)[0]"),
+               reference="torch.linalg.lu_factor_ex(a)[0]", reference_program="torch.linalg.lu_factor_ex(a)[0]",
+               dtype_refusals=kernel_refusal("lu_cpu")),
     composite("lu_factor", 1, _lu_factor_program, "LinalgLuFactorExBackward0", sympy=None, params=(_PIVOT,), parts=2,
               fields=("LU", "pivots"), shape=lambda a, pivot=True, part=0, of=None: _factor_ex_shape(a, pivot, part=part % 2),
               text=_parts_text("torch.linalg.lu_factor", {"pivot": True}),
               examples=((((3, 3),), {"part": 0}), (((2, 4),), {"part": 0})),
-              reference="torch.linalg.lu_factor(a)[0]", reference_program="torch.linalg.lu_factor(a)[0]"),
+              reference="torch.linalg.lu_factor(a)[0]", reference_program="torch.linalg.lu_factor(a)[0]",
+              dtype_refusals=kernel_refusal("lu_cpu")),
     composite("lu", 1, _torch_lu_program, "LinalgLuFactorExBackward0", sympy=None, parts=-1, shape=_torch_lu_shape,
               params=(_PIVOT, Param("get_infos", "bool", False)), dialects=(Dialect("linalg", row="linalg_lu"),),
               text=_parts_text("torch.lu", {"pivot": True, "get_infos": False}),
               examples=((((3, 3),), {"part": 0}), (((4, 2),), {"part": 0, "get_infos": True})),
-              reference="torch.lu(a)[0]", reference_program="torch.lu(a)[0]"),
+              reference="torch.lu(a)[0]", reference_program="torch.lu(a)[0]", dtype_refusals=kernel_refusal("lu_cpu")),
     structural("linalg_lu", 1, _linalg_lu, _linalg_lu_vjp, "LinalgLuBackward0", jvp=_linalg_lu_jvp,
                shape=_linalg_lu_shape, params=(_PIVOT,), parts=3, fields=("P", "L", "U"), detached_parts=(0,),
                callable=False, text=_parts_text("torch.linalg.lu", {"pivot": True}),
                examples=tuple((shapes, {"part": part}) for shapes, _ in _SQUARE_AND_NOT for part in (1, 2)),
-               reference="torch.linalg.lu(a)[1]", reference_program="torch.linalg.lu(a)[1]"),
+               reference="torch.linalg.lu(a)[1]", reference_program="torch.linalg.lu(a)[1]",
+               dtype_refusals=kernel_refusal("lu_cpu")),
     structural("lu_unpack", 2, _unpack, _unpack_vjp, "LuUnpackBackward0", jvp=_unpack_jvp, shape=_unpack_shape,
                params=(Param("unpack_data", "bool", True), Param("unpack_pivots", "bool", True)), parts=3,
                fields=("P", "L", "U"), detached_parts=(0,), index_from=1, inputs=("LU_data", "LU_pivots"),
@@ -632,5 +635,6 @@ ROWS += [
                text=_parts_text("torch.linalg.lstsq", {"rcond": None, "driver": None}),
                examples=((((3, 2), (3, 2)), {"part": 0}), (((2, 3), (2,)), {"part": 0}),
                          (((4, 2), (4, 3)), {"part": 1, "driver": "gelsd"})),
-               reference="torch.linalg.lstsq(a, b)[0]", reference_program="torch.linalg.lstsq(a, b)[0]"),
+               reference="torch.linalg.lstsq(a, b)[0]", reference_program="torch.linalg.lstsq(a, b)[0]",
+               dtype_refusals=(("mixed", "RuntimeError", "torch.linalg.lstsq: Expected input and other to have the same dtype, but got input's dtype {0} and other's dtype {1}"),)),
 ]

@@ -17,12 +17,14 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops.core import (
+    UNCASTABLE,
     Array,
     Op,
     Param,
     Shape,
     ValueRefusal,
     composite,
+    kernel_refusal,
     load_sympy,
     point_axes,
     structural,
@@ -312,7 +314,8 @@ ROWS: list[Op] = [
           params=(Param("beta", "float", 1.0),), torch_node_rule=_smooth_l1_node, kinked=True,
           reference="F.smooth_l1_loss(a, b)"),
     _loss("huber_loss", _huber, _huber_partials, "HuberLossBackward0", _sympy_huber,
-          params=(Param("delta", "float", 1.0),), kinked=True, reference="F.huber_loss(a, b)"),
+          params=(Param("delta", "float", 1.0),), kinked=True, reference="F.huber_loss(a, b)", dtype="first",
+          dtype_refusals=UNCASTABLE),
     _loss("binary_cross_entropy", _bce, _bce_partials, "BinaryCrossEntropyBackward0",
           lambda a, b: -(b * load_sympy().log(a) + (1 - b) * load_sympy().log(1 - a)), divides_last=True,
           domain=_PROBABILITIES, reference="F.binary_cross_entropy(a, b)"),
@@ -327,11 +330,11 @@ ROWS: list[Op] = [
               torch_node_rule=_kl_node, domain=((-2.0, 2.0), (0.1, 1.0)),
           examples=(*_EXAMPLES, (((2, 3), (2, 3)), {"reduction": "batchmean"}),
                     (((2, 3), (3,)), {"reduction": "none", "log_target": True}),
-                    (((3,), (3,)), {"log_target": True, "reduction": "batchmean"})), reference="F.kl_div(a, b)"),
+                    (((3,), (3,)), {"log_target": True, "reduction": "batchmean"})), reference="F.kl_div(a, b)", dtype_refusals=(("any integer", "RuntimeError", "kl_div: Integral inputs not supported."),)),
     structural("glu", 1, _glu, _glu_vjp, "GluBackward0", jvp=_glu_jvp, sympy=_sympy_glu, shape=_glu_shape,
                params=(Param("dim", "int", -1),),
                examples=((((4,),), {}), (((2, 4),), {}), (((4, 2),), {"dim": 0}), (((2, 2, 3),), {"dim": 1})),
-               reference="F.glu(a)"),
+               reference="F.glu(a)", dtype_refusals=kernel_refusal("glu_cpu")),
 ]
 
 
@@ -706,14 +709,16 @@ ROWS += [
               index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d,
               float_index="cross_entropy_probs", params=(REDUCTION, _IGNORE, _SMOOTHING),
               torch_node_rule=_ce_node, text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES,
-              reference="F.cross_entropy(a, b.long())", reference_program="cross_entropy(a, b)"),
+              reference="F.cross_entropy(a, b.long())", reference_program="cross_entropy(a, b)",
+              dtype_refusals=(*kernel_refusal("log_softmax_lastdim_kernel_impl"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
     # cross_entropy with label_smoothing: PyTorch's sum of the two terms (AddBackward0 over two MulBackward1)
     composite("cross_entropy_smoothed", 3, _smoothed_program, "AddBackward0", sympy=None,
               shape_message=_ce_message("cross_entropy"),
               index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d,
               params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape, callable=False,
               text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[2:],
-              reference="F.cross_entropy(a, b.long(), label_smoothing=0.1)", reference_program="cross_entropy(a, b, label_smoothing=0.1)"),
+              reference="F.cross_entropy(a, b.long(), label_smoothing=0.1)", reference_program="cross_entropy(a, b, label_smoothing=0.1)",
+              dtype_refusals=(*kernel_refusal("log_softmax_lastdim_kernel_impl"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
     # (over --points, where the shapes are not known while the tape is made: one node)
     structural("cross_entropy_smoothed_whole", 3, _index_loss, _index_vjp, "AddBackward0", jvp=_index_jvp,
                shape_message=_ce_message("cross_entropy"),
@@ -732,7 +737,8 @@ ROWS += [
               optional_args=((2, "weight", 1.0),), given_0d=_weight_0d, torch_node_rule=_ce_prob_node, text=_ce_text("cross_entropy", floats=True), domain=((-2.0, 2.0), (0.5, 2.0), (0.0, 1.0)),
               examples=(((((2, 3), (3,), (2, 3)), {}), (((3,), (3,), (3,)), {"reduction": "sum"}),
                          (((2, 3), (3,), (2, 3)), {"reduction": "none", "label_smoothing": 0.2}))),
-              reference="F.cross_entropy(a, b * 1.0)", reference_program="cross_entropy(a, b * 1.0)"),
+              reference="F.cross_entropy(a, b * 1.0)", reference_program="cross_entropy(a, b * 1.0)",
+              dtype_refusals=kernel_refusal("log_softmax_lastdim_kernel_impl")),
     structural("cross_entropy_probs_whole", 3, _prob_loss, _prob_vjp, "DivBackward1", jvp=_prob_jvp,
                shape_message=_ce_message("cross_entropy"),
                callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
@@ -745,7 +751,8 @@ ROWS += [
                shape=_ce_shape, text=_ce_text("nll_loss"), domain=_WEIGHTS,
                examples=((((2, 3), (3,), (2,)), {}), (((3,), (3,), ()), {"reduction": "none"}),
                          (((2, 3), (3,), (2,)), {"reduction": "sum"})),
-                         reference="F.nll_loss(a, b.long())", reference_program="nll_loss(a, b)"),
+                         reference="F.nll_loss(a, b.long())", reference_program="nll_loss(a, b)",
+                         dtype_refusals=(*kernel_refusal("nll_loss_out_frame"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
 ]
 
 
@@ -891,6 +898,18 @@ def _dropout(x: Array, ranks: tuple[int, ...], **params: Any) -> Array:
     return x
 
 
+# PyTorch's dtype checks of F.linear (addmm(bias, input, weight.T)): the bias against the weight, then the input
+_LINEAR_DTYPES = (("mixed 1 2", "RuntimeError", "self and mat2 must have the same dtype, but got {2} and {1}"),
+                  ("mixed 0 1", "RuntimeError", "mat1 and mat2 must have the same dtype, but got {0} and {1}"))
+
+
+# The dtype checks of the normalizations' CPU kernels: the weight's dtype is the input's, then the bias's (layer_norm,
+# group_norm; batch_norm checks its weight, then the rest)
+MIXED_CPU = "mixed dtype (CPU): expect parameter to have scalar type of Float"
+NORM_DTYPES = (("mixed params 1 2", "RuntimeError", MIXED_CPU),
+               ("mixed", "RuntimeError", "expected scalar type {0} but found {odd}"))
+
+
 def _cosine_program(emit: Any, a: Any, b: Any, dim: int = 1, eps: float = 1e-8) -> Any:
     # PyTorch's: ((x1 / n1) * (x2 / n2)).sum(dim), x1 and x2 broadcast together first, each n the kept
     # 2-norm cloned and clamped to eps in place without a gradient. Where the shapes differ and are
@@ -965,7 +984,7 @@ ROWS += [
                examples=((((2, 3), (3,), (3,)), {"normalized_shape": (3,)}),
                          (((2, 3), (2, 3), (2, 3)), {"normalized_shape": (2, 3), "eps": 0.1}),
                          (((4,), (4,), (4,)), {"normalized_shape": (4,)})),
-                         reference="F.layer_norm(a, (3,))", reference_program="layer_norm(a, (3,))"),
+                         reference="F.layer_norm(a, (3,))", reference_program="layer_norm(a, (3,))", dtype_refusals=NORM_DTYPES),
     structural("dropout", 1, _dropout, lambda g, ans, x, ranks, **params: (g,), "(none: the input itself)",
                params=(Param("p", "float", 0.5), Param("training", "bool", True), Param("inplace", "bool", False)),
                identity_when=_keeps_everything, shape=lambda x, **params: x,
@@ -1009,7 +1028,7 @@ ROWS += [
     composite("linear", 3, _linear_parts, "AddmmBackward0", sympy=None, shape=_linear_shape, overloads=("linear_nobias",),
               inputs=("input", "weight", "bias"), examples=((((2, 3), (4, 3), (4,)), {}), (((3,), (4, 3), (4,)), {}),
                                                             (((2, 2, 3), (4, 3), ()), {})),
-              reference="F.linear(a, b, c)", reference_program="linear(a, b, c)"),
+              reference="F.linear(a, b, c)", reference_program="linear(a, b, c)", dtype_refusals=_LINEAR_DTYPES),
     composite("linear_nobias", 2, _linear_parts, "MmBackward0", sympy=None, shape=_linear_shape, callable=False,
               inputs=("input", "weight"), examples=((((2, 3), (4, 3)), {}), (((3,), (4, 3)), {}), (((2, 2, 3), (4, 3)), {})),
               text=lambda args: f"linear({', '.join(args)})", reference="F.linear(a, b)", reference_program="linear(a, b)"),

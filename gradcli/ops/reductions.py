@@ -11,7 +11,19 @@ from typing import Any, cast
 
 import numpy as np
 
-from gradcli.ops.core import Array, Dialect, Op, Param, Shape, composite, load_sympy, point_axes, structural
+from gradcli.ops.core import (
+    BOOL_SUBTRACTION,
+    Array,
+    Dialect,
+    Op,
+    Param,
+    Shape,
+    composite,
+    kernel_refusal,
+    load_sympy,
+    point_axes,
+    structural,
+)
 from gradcli.ops.summation import torch_sum
 
 # dim/axis and keepdim/keepdims, as PyTorch and NumPy spell them.
@@ -898,7 +910,8 @@ ROWS += [
                text=lambda args, dim=None: f"_softmax_backward_data({args[0]}, {args[1]}, {dim}, torch.float64)",
                examples=((((3,), (3,)), {"dim": 0}), (((2, 3), (2, 3)), {"dim": 1}), (((2, 2), (2, 2)), {"dim": -2})),
                reference="torch._softmax_backward_data(a, b, 0, torch.float64)",
-               reference_program="_softmax_backward_data(a, b, 0, torch.float64)"),
+               reference_program="_softmax_backward_data(a, b, 0, torch.float64)",
+               dtype_refusals=(*kernel_refusal("softmax_backward_lastdim_kernel_impl"), ("mixed", "RuntimeError", "expected scalar type {0} but found {1}"))),
 ]
 
 
@@ -957,7 +970,8 @@ def _moments_row(name: str, spread: Any, spread_vjp: Any, root: bool) -> Op:
                       examples=tuple((shapes, {**cast(dict, params), "part": part}) for shapes, params in _VAR_EXAMPLES
                                      for part in (0, 1)),
                       reference=f"torch.{name}(a)[0] + torch.{name}(a)[1] * 2",
-                      reference_program=f"{name}(a)[0] + {name}(a)[1] * 2")
+                      reference_program=f"{name}(a)[0] + {name}(a)[1] * 2",
+                      dtype_refusals=(("integer", "RuntimeError", f"{name} only support floating point and complex dtypes"),))
 
 
 ROWS += [_moments_row("var_mean", _var, _var_vjp, root=False), _moments_row("std_mean", _std, _std_vjp, root=True)]
@@ -984,7 +998,7 @@ ROWS += [structural("dist", 2, _dist, _dist_vjp, "DistBackward0", jvp=_dist_jvp,
                     shape=lambda a, b, p=2.0: (np.broadcast_shapes(a, b), ())[1], params=(Param("p", "float", 2.0),),
                     methods=("dist",), examples=((((4,), (4,)), {}), (((2, 3), (3,)), {"p": 1.0}),
                                                  (((2, 3), (2, 3)), {"p": 3.0}), (((3,), ()), {"p": float("inf")})),
-                    reference="torch.dist(a, b)")]
+                    reference="torch.dist(a, b)", dtype_refusals=BOOL_SUBTRACTION)]
 
 
 # trapezoid (trapz) and cumulative_trapezoid, as PyTorch writes them (Integration.cpp): with a spacing dx,

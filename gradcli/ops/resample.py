@@ -25,7 +25,7 @@ import numpy as np
 
 from gradcli.errors import Limits, over_limit
 from gradcli.ops.conv import _check_windows, _point_shapes, indices_row
-from gradcli.ops.core import Array, Op, Param, Shape, composite, structural
+from gradcli.ops.core import Array, Op, Param, Shape, composite, kernel_refusal, structural
 
 _MODES = ("nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area")
 _LINEAR_RANK = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}  # the spatial axes each mode needs
@@ -451,7 +451,8 @@ def _avg_row(d: int, examples: Any, name: str, shape: Any) -> Op:
 
     return structural(f"{name}_whole", 1, forward, vjp, f"AdaptiveAvgPool{d}DBackward0", sympy=_on_symbols(forward),
                       shape=shape, params=(Param("output_size", "sizes"),), examples=examples, callable=False,
-                      reference=None)
+                      reference=None,
+                      dtype_refusals=kernel_refusal("adaptive_avg_pool2d" if d == 2 else f"adaptive_avg_pool{d}d_cpu"))
 
 
 def _peaks(d: int, x: Any, outs: Shape) -> tuple[Array, list[Array]]:
@@ -520,14 +521,16 @@ def _max_rows(d: int, examples: Any, **fields: Any) -> list[Op]:
     """adaptive_max_pool{d}d (2-D and 3-D; the 1-D one is a composite) and its row with return_indices=True."""
     name = f"adaptive_max_pool{d}d"
     rules = _max_rules(d, name)
+    refusals = () if d == 1 else kernel_refusal("adaptive_max_pool2d" if d == 2 else f"adaptive_max_pool{d}d_cpu")
     node = "SqueezeBackward1" if d == 1 else f"AdaptiveMaxPool{d}DBackward0"
     rows = [indices_row(name, node, rules["forward"], rules["vjp"], rules["jvp"], rules["indices"], rules["shape"],
                         _MAX_PARAMS, examples, fields["reference"], fields["reference_program"],
-                        program=_pool1d("adaptive_max_pool2d_with_indices") if d == 1 else None)]
+                        program=_pool1d("adaptive_max_pool2d_with_indices") if d == 1 else None,
+                        dtype_refusals=refusals)]
     if d > 1:
         rows.append(structural(name, 1, rules["forward"], rules["vjp"], node, jvp=rules["jvp"], shape=rules["shape"],
                                kinked=True, params=_MAX_PARAMS, with_indices=f"{name}_with_indices",
-                               examples=examples, **fields))
+                               examples=examples, dtype_refusals=refusals, **fields))
     return rows
 
 
@@ -557,7 +560,8 @@ ROWS: list[Op] = [
                          (((1, 3, 3, 2),), {"pad": (1, 1, 2, 0, 1, 1), "mode": "reflect"}),
                          (((1, 4, 5),), {"pad": (-2, -1, 3, 1), "mode": "replicate"}),
                          (((2, 5),), {"pad": (-1, 3), "mode": "reflect"})),
-               reference="F.pad(a, (1, 2), 'reflect')", reference_program="F.pad(a, (1, 2), 'reflect')"),
+               reference="F.pad(a, (1, 2), 'reflect')", reference_program="F.pad(a, (1, 2), 'reflect')",
+               dtype_refusals=kernel_refusal("reflection_pad1d", "bool input"), dtype="keeps"),
     composite("constant_pad_nd", 1, _constant_pad_nd, "ConstantPadNdBackward0",
               params=(Param("pad", "ints", None, listed=True), Param("value", "float", 0.0)),
               examples=((((2, 3),), {"pad": (1, 2), "value": 1.5}), (((3,),), {"pad": (2, -1)})),
@@ -577,13 +581,16 @@ ROWS: list[Op] = [
                          (((1, 1, 3, 3),), {"scale_factor": 1.7, "mode": "bilinear",
                                             "recompute_scale_factor": True})),
                reference="F.interpolate(a, size=3, mode='linear')",
-               reference_program="F.interpolate(a, size=3, mode='linear')"),
+               reference_program="F.interpolate(a, size=3, mode='linear')",
+               dtype_refusals=kernel_refusal("compute_indices_weights_nearest")),
     _upsample_row("upsample_nearest", "nearest", None, ((((1, 2, 3),), {"size": (5,)}),
                                                           (((1, 1, 3, 2),), {"scale_factor": 1.7})),
-                  reference="F.upsample_nearest(a, size=3)", reference_program="F.upsample_nearest(a, size=3)"),
+                  reference="F.upsample_nearest(a, size=3)", reference_program="F.upsample_nearest(a, size=3)",
+                  dtype_refusals=kernel_refusal("compute_indices_weights_nearest")),
     _upsample_row("upsample_bilinear", "bilinear", True, ((((1, 1, 3, 2),), {"size": (4, 3)}),
                                                             (((1, 2, 2, 3),), {"scale_factor": 0.6})),
-                  reference="F.upsample_bilinear(a, size=3)", reference_program="F.upsample_bilinear(a, size=3)"),
+                  reference="F.upsample_bilinear(a, size=3)", reference_program="F.upsample_bilinear(a, size=3)",
+                  dtype_refusals=kernel_refusal("upsample_bilinear2d_channels_last")),
     composite("adaptive_avg_pool1d", 1, _pool1d("adaptive_avg_pool2d"), "SqueezeBackward1",
               params=(Param("output_size", "sizes"),),
               examples=((((1, 2, 5),), {"output_size": (3,)}), (((2, 7),), {"output_size": (4,)})),
@@ -597,7 +604,8 @@ ROWS: list[Op] = [
     composite("adaptive_max_pool1d", 1, _pool1d("adaptive_max_pool2d"), "SqueezeBackward1", params=_MAX_PARAMS,
               kinked=True, sympy=None, with_indices="adaptive_max_pool1d_with_indices",
               examples=((((1, 2, 5),), {"output_size": (3,)}), (((2, 7),), {"output_size": (4,)})),
-              reference="F.adaptive_max_pool1d(a, 2)", reference_program="F.adaptive_max_pool1d(a, 2)"),
+              reference="F.adaptive_max_pool1d(a, 2)", reference_program="F.adaptive_max_pool1d(a, 2)",
+              dtype_refusals=kernel_refusal("adaptive_max_pool2d")),
     *_max_rows(1, ((((1, 2, 5),), {"output_size": (3,)}), (((2, 7),), {"output_size": (4,)})),
                reference="F.adaptive_max_pool1d(a, 2)", reference_program="F.adaptive_max_pool1d(a, 2)"),
     *_max_rows(2, ((((1, 2, 5, 4),), {"output_size": (3, 2)}), (((2, 4, 5),), {"output_size": (3, None)})),
@@ -782,6 +790,8 @@ def _sampler(d: int) -> Op:
     return structural(f"grid_sampler_{d}d", 2, lambda x, grid, ranks, **params: _grid_sample(x, grid, ranks, **said(params)),
                       lambda g, ans, x, grid, ranks, **params: _grid_sample_vjp(g, ans, x, grid, ranks, **said(params)),
                       f"GridSampler{d}DBackward0", shape=shape, inputs=("input", "grid"),
+                      dtype_refusals=(*kernel_refusal("grid_sampler_2d_cpu_kernel_impl" if d == 2 else "grid_sampler3d_cpu"),
+                                      ("mixed", "RuntimeError", "expected scalar type {0} but found {1}")),
                       jvp=lambda tangents, ans, x, grid, ranks, **params: _grid_sample_jvp(tangents, ans, x, grid, ranks,
                                                                                           **said(params)),
                       params=(Param("interpolation_mode", "int"), Param("padding_mode", "int"),
@@ -809,7 +819,8 @@ ROWS += [
                          (((2, 1, 2, 3), (2, 1, 2, 2)), {"padding_mode": "border", "align_corners": True}),
                          (((1, 1, 2, 2, 2), (1, 1, 2, 1, 3)), {"align_corners": False})),
                reference="F.grid_sample(a, b, align_corners=False)",
-               reference_program="grid_sample(a, b, align_corners=False)"),
+               reference_program="grid_sample(a, b, align_corners=False)",
+               dtype_refusals=(*kernel_refusal("grid_sampler_2d_cpu_kernel_impl"), ("mixed", "RuntimeError", "expected scalar type {0} but found {1}"))),
     _sampler(2),
     _sampler(3),
 ]

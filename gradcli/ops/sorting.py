@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops import reductions
-from gradcli.ops.core import Array, Param, point_axes, structural
+from gradcli.ops.core import Array, Param, kernel_refusal, point_axes, structural
 
 Less = Callable[[Any, Any], bool]
 
@@ -541,17 +541,18 @@ def _median_rows(name: str) -> list[Any]:
     title = name.title()
     whole = structural(name, 1, _whole_median(ignore_nan), _even_vjp, f"{title}Backward0", dtype="keeps", jvp=_even_jvp,
                        shape=lambda x, dim=None, keepdim=False: (), params=(DIM_INT, KEEPDIM), kinked=True,
-                       methods=(name,), with_dim=f"{name}_dim", examples=(((((4,),), {}), (((2, 3),), {}))))
+                       methods=(name,), with_dim=f"{name}_dim", examples=(((((4,),), {}), (((2, 3),), {}))),
+                       dtype_refusals=kernel_refusal("median_cpu", "bool input"))
     with_dim = _tuple_row(name, selection, f"{title}Backward1", (DIM_INT, KEEPDIM), _along_shape(name, True, None),
                           ((((2, 3),), {"dim": 0}), (((2, 3),), {"dim": -1, "keepdim": True}), (((4,),), {"dim": 0})),
                           reference=f"torch.{name}(a, 0)[0]")
-    return [whole, _renamed(with_dim, f"{name}_dim")]
+    return [whole, _renamed(with_dim, f"{name}_dim", dtype_refusals=kernel_refusal("median_out", "bool input"))]
 
 
-def _renamed(op: Any, name: str) -> Any:
+def _renamed(op: Any, name: str, **fields: Any) -> Any:
     import dataclasses
 
-    return dataclasses.replace(op, name=name, callable=False, methods=())
+    return dataclasses.replace(op, name=name, callable=False, methods=(), **fields)
 
 
 # aminmax: (min, max), each amin's and amax's values and gradients (split evenly among the ties, NaN
@@ -613,7 +614,7 @@ ROWS = [
                reference="torch.topk(a, 1)[0]"),
     _tuple_row("kthvalue", _KTH, "KthvalueBackward0", (K, DIM_LAST, KEEPDIM), _k_shape("kthvalue", _KTH),
                ((((4,),), {"k": 2}), (((2, 3),), {"k": 2, "dim": 0}), (((2, 3),), {"k": 3, "keepdim": True})),
-               reference="torch.kthvalue(a, 1)[0]"),
+               reference="torch.kthvalue(a, 1)[0]", dtype_refusals=kernel_refusal("kthvalue_cpu", "bool input")),
     _tuple_row("mode", _MODE, "ModeBackward0", (DIM_LAST, KEEPDIM), _along_shape("mode", True),
                ((((4,),), {}), (((2, 3),), {"dim": 0}), (((2, 3),), {"keepdim": True}), (((),), {}))),
     *_median_rows("median"),

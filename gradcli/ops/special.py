@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Op, Param, composite, elementwise, load_sympy, structural
+from gradcli.ops.core import BOOL_SUBTRACTION, Op, Param, composite, elementwise, kernel_refusal, load_sympy, structural
 from gradcli.ops.elementwise import _digamma, _element_by_element, _floor_divide, _lgamma, _sympy_step
 from gradcli.ops.nn import _keeps_everything
 from gradcli.ops.reductions import CAST, DIM_INT
@@ -471,17 +471,19 @@ ROWS: list[Op] = [
     elementwise("nan_to_num", 1, _nan_to_num, lambda xp, g, ans, x, **params: (g * _finite(xp, x),),
                 "NanToNumBackward0", sympy=lambda x, **params: x, kinked=True, methods=("nan_to_num",),
                 params=(Param("nan", "float", 0.0), Param("posinf", "float", None), Param("neginf", "float", None)),
-                examples=_with({"nan": 1.0, "posinf": 2.0, "neginf": -3.0}), reference="torch.nan_to_num(a)"),
+                examples=_with({"nan": 1.0, "posinf": 2.0, "neginf": -3.0}), reference="torch.nan_to_num(a)", dtype="keeps"),
     # angle of a real number: pi below 0, else 0 (NaN stays); PyTorch's gradient is 0 (a NaN g too).
     elementwise("angle", 1, lambda xp, x: xp.where(x != x, x, xp.where(x < 0, math.pi, 0.0)), lambda xp, g, ans, x: (g,),
                 "AngleBackward0", mask=lambda x: (True,), sympy=lambda x: load_sympy().Piecewise((load_sympy().pi, x < 0), (0, True)),
                 kinked=True, methods=("angle",)),
     elementwise("hardshrink", 1, _hardshrink, lambda xp, g, ans, x, lambd=0.5: (g,), "HardshrinkBackward0",
                 mask=_shrunk, sympy=_sympy_shrink(False), kinked=True, params=(LAMBD,), methods=("hardshrink",),
-                examples=_with({"lambd": 1.0}, {"lambd": -0.5}), reference="F.hardshrink(a)"),
+                examples=_with({"lambd": 1.0}, {"lambd": -0.5}), reference="F.hardshrink(a)",
+                dtype_refusals=kernel_refusal("hardshrink_cpu")),
     elementwise("softshrink", 1, _softshrink, lambda xp, g, ans, x, lambd=0.5: (g,), "SoftshrinkBackward0",
                 mask=_shrunk, sympy=_sympy_shrink(True), kinked=True, params=(LAMBD,),
-                examples=_with({"lambd": 1.0}, {"lambd": 0.0}), reference="F.softshrink(a)"),
+                examples=_with({"lambd": 1.0}, {"lambd": 0.0}), reference="F.softshrink(a)",
+                dtype_refusals=kernel_refusal("softshrink_check")),
     # nextafter(a, b): the next float after a toward b; PyTorch's gradients g (0 where a == b: the
     # value is b itself) and 0.
     elementwise("nextafter", 2, np.nextafter, lambda xp, g, ans, a, b: (g, g), "NextafterBackward0",
@@ -497,7 +499,7 @@ ROWS: list[Op] = [
                 torch_node_rule=lambda constant, shapes, **params: "RsubBackward1" if constant[1] else "RsubBackward0",
                 scalar_overloads=frozenset({"RsubBackward1"}), linear=True,
                 examples=tuple((shapes, given) for shapes, given in [(((), ()), {}), (((4,), (4,)), {}),
-                                                                     (((2, 3), (3,)), {"alpha": 2.0})])),
+                                                                     (((2, 3), (3,)), {"alpha": 2.0})]), dtype_refusals=BOOL_SUBTRACTION),
     elementwise("clamp_tensor", 3, lambda xp, x, low, high: _at_most(xp, _at_least(xp, x, low), high),
                 lambda xp, g, ans, x, low, high: (g, g, g), "ClampBackward0", mask=_clamp_tensor_masks,
                 sympy=_sympy_clamp_tensor, kinked=True, callable=False,  # (min=, max=: optional_args)
@@ -533,11 +535,12 @@ ROWS: list[Op] = [
     elementwise("fill", 2, lambda xp, x, value: xp.where(x != x, value, value), lambda xp, g, ans, x, value: (g, g),
                 "FillBackward1", mask=lambda x, value: (True, None), sympy=lambda x, value: value, shape=_fill_shape,
                 torch_node_rule=lambda constant, shapes: "FillBackward0" if constant[1] else "FillBackward1",
-                scalar_overloads=frozenset({"FillBackward0"}), inputs=("input", "value"), dtype="keeps", linear=True,
+                scalar_overloads=frozenset({"FillBackward0"}), inputs=("input", "value"), dtype="first", linear=True,
                 examples=tuple((shapes, {}) for shapes in [((), ()), ((4,), ()), ((2, 3), ())])),
     composite("softmin", 1, _softmin, "SoftmaxBackward0", params=(DIM_INT, CAST),
               examples=(((((4,),), {"dim": 0})), ((((2, 3),), {"dim": 1}))),
-              reference="F.softmin(a, 0)", reference_program="softmin(a, 0)"),
+              reference="F.softmin(a, 0)", reference_program="softmin(a, 0)",
+              dtype_refusals=kernel_refusal("softmax_lastdim_kernel_impl", "int")),
     # F.feature_alpha_dropout with p=0 or training=False: the input itself (else random: refused).
     structural("feature_alpha_dropout", 1, lambda x, ranks, **params: x, lambda g, ans, x, ranks, **params: (g,),
                "(none: the input itself)",
@@ -558,6 +561,7 @@ ROWS: list[Op] = [
                shape=lambda x, part=0, of=None: x, parts=2, fields=("mantissa", "exponent"), integer_parts=(1,),
                dtype="keeps", methods=("frexp",), text=lambda args, part=0, of=None: f"torch.frexp({args[0]})[{part}]",
                examples=((((4,),), {"part": 0}), (((2, 3),), {"part": 0}), (((),), {"part": 0})),
-               reference="torch.frexp(a)[0]", reference_program="torch.frexp(a)[0]"),
+               reference="torch.frexp(a)[0]", reference_program="torch.frexp(a)[0]",
+               dtype_refusals=(("integer", "RuntimeError", "torch.frexp() only supports floating-point dtypes"),)),
 ]
 

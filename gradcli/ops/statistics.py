@@ -20,7 +20,7 @@ import numpy as np
 
 from gradcli.errors import Limits, over_limit
 from gradcli.ops import reductions
-from gradcli.ops.core import Array, Param, Shape, composite, point_axes, structural
+from gradcli.ops.core import Array, Param, Shape, composite, float_input, point_axes, structural
 
 # --- renorm: each slice along dim scaled to a p-norm of at most maxnorm ------------------------------
 
@@ -307,7 +307,8 @@ ROWS = [
                methods=("renorm",), text=_call("torch.renorm", {"p": None, "dim": None, "maxnorm": None}), kinked=True,
                examples=((((3, 2),), {"p": 2.0, "dim": 0, "maxnorm": 1.0}), (((2, 3, 2),), {"p": 1.0, "dim": -1, "maxnorm": 2.0}),
                          (((3, 2),), {"p": 3.0, "dim": 1, "maxnorm": 0.5}), (((2, 2),), {"p": 2.0, "dim": 0, "maxnorm": 10.0})),
-               reference="torch.renorm(a, 2, 0, 1.0)", reference_program="torch.renorm(a, 2, 0, 1.0)"),
+               reference="torch.renorm(a, 2, 0, 1.0)", reference_program="torch.renorm(a, 2, 0, 1.0)",
+               dtype_refusals=float_input("linalg.vector_norm")),
     # cdist as PyTorch's _cdist_forward (CdistBackward0): every p, and p = 2 where it takes no matrix products
     structural("cdist_whole", 2, _cdist, _cdist_vjp, "CdistBackward0", jvp=_cdist_jvp, shape=_cdist_shape,
                params=(_P, _COMPUTE), callable=False, reference=None, text=_call("torch.cdist", {"p": 2.0}),
@@ -317,12 +318,14 @@ ROWS = [
                text=lambda args: f"torch._euclidean_dist({', '.join(args)})", examples=((((3, 2), (4, 2)), {}),)),
     composite("cdist", 2, _cdist_program, "CdistBackward0", sympy=None, shape=_cdist_shape, params=(_P, _COMPUTE),
               text=_call("torch.cdist", {"p": 2.0, "compute_mode": _MODES[0]}), kinked=True,
-              examples=_CDIST_EXAMPLES, reference="torch.cdist(a, b)", reference_program="torch.cdist(a, b)"),
+              examples=_CDIST_EXAMPLES, reference="torch.cdist(a, b)", reference_program="torch.cdist(a, b)",
+              dtype_refusals=(("integer", "RuntimeError", "cdist only supports floating-point dtypes, X1 got: {0}"), ("mixed", "RuntimeError", "expected scalar type {0} but found {1}"))),
     structural("pdist", 1, _pdist, _pdist_vjp, "PdistBackward0", jvp=_pdist_jvp, shape=_pdist_shape, params=(_P,),
                text=_call("F.pdist", {"p": 2.0}), kinked=True,
                examples=((((3, 2),), {}), (((4, 3),), {"p": 1.0}), (((3, 2),), {"p": 3.0}), (((3, 2),), {"p": np.inf}),
                          (((3, 2),), {"p": 0.5}), (((1, 2),), {})),
-               reference="F.pdist(a)", reference_program="F.pdist(a)"),
+               reference="F.pdist(a)", reference_program="F.pdist(a)",
+               dtype_refusals=(("integer", "RuntimeError", "pdist only supports floating-point dtypes"),)),
 ]
 
 
@@ -435,7 +438,8 @@ def _quantile_row(name: str) -> Any:
                                (((3, 4),), {"q": 0.25, "interpolation": "midpoint"}),
                                (((2, 3),), {"q": 0.6, "dim": 0, "interpolation": "nearest"}),
                                (((4,),), {"q": 0.4, "interpolation": "lower"}), (((),), {"q": 0.5})),
-                     reference=f"torch.{name}(a, 0.25)", reference_program=f"torch.{name}(a, 0.25)")
+                     reference=f"torch.{name}(a, 0.25)", reference_program=f"torch.{name}(a, 0.25)",
+                     dtype_refusals=(("integer", "RuntimeError", "quantile() input tensor must be either float or double dtype"),))
 
 
 def _squeeze_last(x: Array, ranks: tuple[int, ...]) -> Array:

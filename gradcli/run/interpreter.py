@@ -75,6 +75,7 @@ from gradcli.run.tensor import (
     FLOAT64,
     FREED,
     INT64,
+    LINALG_ERROR,
     GradFn,
     Graph,
     Tensor,
@@ -88,6 +89,7 @@ from gradcli.torch_graph import reachable
 
 Span = tuple[int, int]
 _WALK_DEPTH = 40_000
+_LINALG_ERRORS = ("torch.linalg.LinAlgError", "torch._C._LinAlgError")  # (RuntimeErrors: LINALG_ERROR)
 MAX_STEPS = 10_000_000  # statements and loop iterations of one run (--max-steps)
 TIMEOUT = 60.0  # seconds of one run (--timeout)
 _RESHAPES = frozenset({"reshape", "flatten", "unflatten", "view_as"})  # (a view where the strides allow it)
@@ -578,6 +580,10 @@ class Interpreter:
             return True
         written = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
         for item in written:
+            if isinstance(item, ast.Attribute) and ast.unparse(item) in _LINALG_ERRORS:  # except torch.linalg.LinAlgError
+                if error.kind == LINALG_ERROR:
+                    return True
+                continue
             wanted = self.expression(item) if isinstance(item, ast.Name) else None
             if not isinstance(wanted, ExceptionClass):
                 raise self.refuse(item, "an except clause takes Python's exception classes here, as in "

@@ -457,10 +457,10 @@ class Caught:
         return self.message
 
     def __repr__(self) -> str:
-        return f"{self.kind}({repr(self.message) if self.written is None else self.written})"
+        return f"{self.type_name()}({repr(self.message) if self.written is None else self.written})"
 
-    def type_name(self) -> str:  # (type(e).__name__: the exception's class)
-        return self.kind
+    def type_name(self) -> str:  # (type(e).__name__: the exception's class; torch._C._LinAlgError's is _LinAlgError)
+        return self.kind.rpartition(".")[2]
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,8 @@ import numpy as np
 
 from gradcli.errors import Limits, over_limit, visible
 from gradcli.ops import OPS, Op, call_forward
-from gradcli.ops.core import given_0d_problem, kernel_dtype_name, rule_params, torch_dtype_name
-from gradcli.tape import APPLY, CONST, INPUT, Node, Tape, output_shape
+from gradcli.ops.core import LinAlgError, given_0d_problem, kernel_dtype_name, rule_params, torch_dtype_name
+from gradcli.tape import APPLY, CONST, INPUT, Node, Tape, broadcast_shape, output_shape
 from gradcli.torch_graph import next_functions, torch_name
 
 Array = np.ndarray
@@ -49,6 +49,10 @@ class TorchError(Exception):
     def line(self) -> str:
         """Python's last traceback line, every control byte of it escaped (a format spec is the user's text)."""
         return visible(self.text(), lines=True)
+
+
+# torch.linalg.LinAlgError as a traceback names it: a RuntimeError (interpreter.catches)
+LINALG_ERROR = "torch._C._LinAlgError"
 
 
 def runtime_error(message: str) -> TorchError:
@@ -292,13 +296,19 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
                 op.shape(*[np.shape(a.data) if isinstance(a, Tensor) else () for a in args], **params)
             except TypeError:
                 pass  # (a rule that wants more than the call gave: the parts say what)
-        return op.program(emit, *args, **params)
-    tensors = [a.data for a in args if isinstance(a, Tensor)]
-    numbers = [a for a in args if not isinstance(a, Tensor)]
-    dtype = promote(tensors, numbers)
+            except ValueError as problem:
+                _check_broadcast(args, problem)
+                raise
+        try:
+            return op.program(emit, *args, **params)
+        except ValueError as problem:
+            _check_broadcast(args, problem)
+            raise
+    dtype = _result_type(op, args, params)
     # The row's dtype rule (Op.dtype): integers and booleans stay what they are through the ops that
     # keep them (+ - *, shapes, indexing, max, sum ...); any other op computes in float32.
     computing = dtype if dtype.kind == "f" or op.keeps_integers or op.dtype != "float" else FLOAT32
+    numbers = [a for a in args if not isinstance(a, Tensor)]
     if op.dtype == "param":  # x.to(dtype): the copy in that dtype
         cast = params["dtype"]
     if cast is not None:  # sum(x, dtype=torch.float64): the args in that dtype, as PyTorch casts them first
@@ -308,22 +318,31 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         computing = INT64
     _check_elements(graph, op, [np.shape(a.data) if isinstance(a, Tensor) else () for a in args], params, span)
     _check_dtypes(op, args, computing, cast, shapes_checked=True)  # (... but a product's after its shapes)
-    values = [a.data.astype(computing, copy=False) if isinstance(a, Tensor) else _number(a, computing) for a in args]
+    promoted = {id(a) for a in _promoted(op, args)}
+    values = [a.data if isinstance(a, Tensor) and computing.kind in "bi" and id(a) not in promoted  # (an index stays one)
+              else a.data.astype(computing, copy=False) if isinstance(a, Tensor) else _number(a, computing) for a in args]
     if not op.elementwise and numbers:  # (a rule that is not elementwise takes arrays: scatter(x, 0, i, 2.5))
         values = [np.asarray(v) for v in values]
     integer_out = _integer_forward(op, args, values) if computing.kind in "bi" else None
     with np.errstate(all="ignore"):
-        out = integer_out if integer_out is not None else np.asarray(
-            call_forward(op, values, params, [0] * len(values)))
+        try:
+            out = integer_out if integer_out is not None else np.asarray(
+                call_forward(op, values, params, [0] * len(values)))
+        except LinAlgError as problem:
+            raise TorchError(LINALG_ERROR, str(problem)) from None
+        except ValueError as problem:
+            _check_broadcast(args, problem)
+            raise
     if op.boolean:
         out = out.astype(BOOL)
     elif op.integer_valued(params):  # argmax, max's indices; LU's pivots (int32)
         out = out.astype(op.integer_dtype)
     elif out.dtype != computing and (out.dtype.kind == "f" or computing.kind in "bi"):
         out = out.astype(computing)
-    if cast is not None and np.dtype(cast).kind != "f" and op.dtype != "param" and graph.grad_enabled and any(
-            isinstance(a, Tensor) and a.requires_grad for a in args):
-        raise runtime_error(f"Autograd not support dtype: {torch_dtype_name(np.dtype(cast))}")
+    written = np.dtype(cast) if cast is not None and op.dtype != "param" else computing if op.dtype == "first" else None
+    if written is not None and written.kind != "f" and graph.grad_enabled and any(
+            isinstance(a, Tensor) and a.requires_grad for a in args):  # (a gradient into an integer result)
+        raise runtime_error(f"Autograd not support dtype: {torch_dtype_name(written)}")
     tracks = (op.differentiable and not op.detached(params) and graph.grad_enabled
               and (cast is None or np.dtype(cast).kind == "f")  # (an integer copy takes no gradient: x.long())
               and any(isinstance(a, Tensor) and a.requires_grad for a in args))
@@ -346,6 +365,25 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
 _LITERALS = {bool: "bool", int: "int", float: "float"}
 
 
+def _promoted(op: Op, args: Sequence[Any]) -> list[Any]:
+    """The args that take part in PyTorch's type promotion: not an index (gather's) nor a mask (where's
+    condition), which keep their own dtype, nor the number standing in for an optional tensor left out."""
+    return [a for i, a in enumerate(args) if (op.index_from is None or i < op.index_from) and not (
+        isinstance(a, Tensor) and (a.stand_in or (i in op.conditions and a.data.dtype == BOOL)))]
+
+
+def _result_type(op: Op, args: Sequence[Any], params: dict[str, Any]) -> np.dtype:
+    """The dtype `op` computes in before its own rule (Op.dtype): PyTorch's promotion of its tensors and
+    numbers (the params that are Scalars of its signature among them: clamp's min and max), or the first
+    tensor's dtype for the ops whose kernel writes into a tensor like it (Op.dtype "first")."""
+    if op.dtype == "first" and isinstance(args[0], Tensor):
+        return args[0].data.dtype
+    promoted = _promoted(op, args)
+    numbers = [a for a in promoted if not isinstance(a, Tensor)]
+    numbers += [params[name] for name in op.scalar_params if params.get(name) is not None]
+    return promote([a.data for a in promoted if isinstance(a, Tensor)], numbers)
+
+
 # --- integers as PyTorch computes them: int64 that wraps, never through float64 ----------------
 
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
@@ -357,21 +395,52 @@ def _check_dtypes(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | 
     difference of bools, LU pivots that are not int32 (before the shapes are checked), a product of
     two dtypes (after them). shapes_checked None: all of them."""
     tensors = [a.data for a in args if isinstance(a, Tensor)]
+    standing = [a.stand_in for a in args if isinstance(a, Tensor)]  # (an optional tensor left out)
+    promoted = [a.data for a in _promoted(op, args) if isinstance(a, Tensor)]
+    compared = [a.data for i, a in enumerate(args) if isinstance(a, Tensor) and not a.stand_in  # (masks too)
+                and (op.index_from is None or i < op.index_from)]
     for when, kind, message in op.dtype_refusals:
-        if shapes_checked is not None and shapes_checked != (when == "mixed"):
+        if shapes_checked is not None and shapes_checked != when.startswith("mixed"):
             continue
-        if when == "integer":
-            refused = cast is None and bool(tensors) and tensors[0].dtype.kind in "biu"
+        if when in ("integer", "int"):
+            refused = cast is None and bool(tensors) and tensors[0].dtype.kind in ("biu" if when == "integer" else "iu")
         elif when == "bool":
             refused = computing == BOOL
+        elif when in ("any bool", "any integer"):
+            refused = cast is None and any(t.dtype.kind in ("b" if when == "any bool" else "biu") for t in promoted)
+        elif when == "bool input":
+            refused = cast is None and bool(tensors) and tensors[0].dtype == BOOL
         elif when == "index not int32":
             refused = any(isinstance(a, Tensor) and a.data.dtype != INT32 for a in args[op.index_from or 0:])
-        else:  # "mixed"
-            refused = len({t.dtype for t in tensors}) > 1
+        elif when == "uncastable":  # (a result of another category than the first tensor's, which it is written into)
+            refused = _CATEGORY[promote(promoted, []).kind] > _CATEGORY[tensors[0].dtype.kind]
+        elif when == "mixed":
+            refused = len({t.dtype for t in compared}) > 1
+        elif when.startswith("mixed params"):  # (the normalizations' kernels: their mixed mode takes float32 alone)
+            params = [tensors[i] for i in map(int, when.split()[2:]) if i < len(tensors) and not standing[i]]
+            refused = bool(params) and params[0].dtype != tensors[0].dtype and any(p.dtype != FLOAT32 for p in params)
+        else:  # "mixed 0 2": the tensor args at these places
+            places = [int(place) for place in when.split()[1:]]
+            refused = len({tensors[i].dtype for i in places if i < len(tensors) and not standing[i]}) > 1
         if refused:
             names = [torch_dtype_name(t.dtype) for t in tensors]
-            kernels = [kernel_dtype_name(t.dtype) for t in tensors]
-            raise TorchError(kind, message.format(*names, **{f"c{i}": name for i, name in enumerate(kernels)}))
+            kernels = {f"c{i}": kernel_dtype_name(t.dtype) for i, t in enumerate(tensors)}
+            odd = next((name for t, name in zip(tensors, names, strict=True) if t.dtype != tensors[0].dtype), "")
+            result = torch_dtype_name(promote(promoted, []))
+            raise TorchError(kind, message.format(*names, odd=odd, result=result, **kernels))
+
+
+_NUMPY_BROADCAST = ("could not be broadcast", "cannot be broadcast")
+
+
+def _check_broadcast(args: Sequence[Any], problem: ValueError) -> None:
+    """A rule that met tensor args NumPy could not broadcast: PyTorch's words for them (tape.broadcast_shape),
+    as its TensorIterator says them before it computes."""
+    if any(words in str(problem) for words in _NUMPY_BROADCAST):
+        try:
+            broadcast_shape([a.data.shape for a in args if isinstance(a, Tensor)])
+        except ValueError as words:
+            raise runtime_error(str(words)) from None
 
 
 def _number(value: Any, computing: np.dtype) -> Any:

@@ -1,0 +1,25 @@
+"""`gradcli run` held to what PyTorch printed (issue #21): the dtype a call computes in, the kernels that
+refuse integers or bools, the tensors that must share one dtype, broadcasting's words and LinAlgError.
+
+The snippets and PyTorch's output are recorded in tests/reference/dtype_cases.json by
+tests/reference/make_dtype_cases.py (with torch); the test needs no torch.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.test_front_ends import Case, under_run
+
+RECORDED = json.loads((Path(__file__).parent / "reference" / "dtype_cases.json").read_text())["cases"]
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_run_prints_what_pytorch_printed(name):
+    case = RECORDED[name]
+    run = under_run(Case(name, "", case["snippet"], {}, {}))
+    assert run.stdout.splitlines() == case["stdout"].splitlines()
+    assert run.error == case["error"]
