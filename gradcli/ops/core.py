@@ -248,6 +248,19 @@ BOOL_SUBTRACTION = (("bool", "RuntimeError", "Subtraction, the `-` operator, wit
 UNCASTABLE = (("uncastable", "RuntimeError", "result type {result} can't be cast to the desired output type {0}"),)
 
 
+def expand_problem(shape: Sequence[int], target: Sequence[int], given: Sequence[int] | None = None) -> str | None:
+    """PyTorch's words where `shape` does not expand to `target` (its infer_expand_geometry, from the last dim; `given`:
+    the sizes as the call wrote them, -1 included), None where it does."""
+    for axis in range(len(target) - 1, -1, -1):
+        place = len(shape) - len(target) + axis
+        size = shape[place] if place >= 0 else 1
+        if size != target[axis] and size != 1:
+            return (f"The expanded size of the tensor ({target[axis]}) must match the existing size ({size}) at "
+                    f"non-singleton dimension {axis}.  Target sizes: {list(given or target)}.  Tensor sizes: "
+                    f"{list(shape)}")
+    return None
+
+
 def float_input(function: str) -> tuple[tuple[str, str, str], ...]:
     """Op.dtype_refusals of a linear algebra function of floats alone (linalg.det, linalg.svd ...), in its words."""
     return (("integer", "RuntimeError", f"{function}: Expected a floating point or complex tensor as input. Got {{0}}"),)

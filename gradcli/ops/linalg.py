@@ -24,6 +24,7 @@ from gradcli.ops.core import (
     Param,
     batch_element,
     composite,
+    expand_problem,
     float_input,
     kernel_refusal,
     point_axes,
@@ -1397,12 +1398,11 @@ def _fused(product: Any, product_vjp: Any, shape_rule: Any) -> tuple[Any, Any, A
 def _fused_shape(name: str, product_shape: Any) -> Any:
     def shape(x: Shape, a: Shape, b: Shape, beta: float = 1.0, alpha: float = 1.0) -> Shape:
         out = product_shape(a, b)
-        try:
-            fits = np.broadcast_shapes(x, out) == tuple(out)
-        except ValueError:
-            fits = False
-        if not fits:
+        if len(x) > len(out):
             raise ValueError(f"{name}: the input of shape {tuple(x)} does not broadcast to the product's {tuple(out)}")
+        problem = expand_problem(x, out)  # (the input expanded to the product's shape, as PyTorch's)
+        if problem is not None:
+            raise ValueError(problem)
         return tuple(out)
 
     return shape

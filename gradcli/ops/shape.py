@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Dialect, Op, Param, composite, point_axes, structural, unbroadcast
+from gradcli.ops.core import Array, Dialect, Op, Param, composite, expand_problem, point_axes, structural, unbroadcast
 
 Shape = tuple[int, ...]
 
@@ -223,12 +223,15 @@ def _expand_shape(x: Shape, size: Shape | None = None) -> Shape:
         old = x[i - new] if i >= new else None
         if s == -1:
             if old is None:
-                raise ValueError(f"the expanded size -1 is not allowed in a leading, non-existing dimension {i}")
+                raise ValueError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+                                 f"dimension {i}")
             s = old
-        if s < 0 or (old is not None and old != 1 and old != s):
-            raise ValueError(f"the expanded size of the tensor ({s}) must match the existing size ({old}) at "
-                             f"non-singleton dimension {i}")
         out.append(s)
+    problem = expand_problem(x, out, size)
+    if problem is not None:
+        raise ValueError(problem)
+    if min(out, default=0) < 0:
+        raise ValueError(f"the expanded size {min(out)} is negative")
     return tuple(out)
 
 
@@ -246,9 +249,12 @@ def _expand_as(x: Array, like: Array, ranks: tuple[int, ...]) -> Array:
 
 
 def _expand_as_shape(x: Shape, like: Shape) -> Shape:
-    if np.broadcast_shapes(x, like) != tuple(like):
-        raise ValueError(f"the expanded size of the tensor must match the existing size {tuple(x)} at a "
-                         f"non-singleton dimension; target sizes: {tuple(like)}")
+    if len(x) > len(like):
+        raise ValueError(f"the number of sizes provided ({len(like)}) must be greater or equal to the number of "
+                         f"dimensions in the tensor ({len(x)})")
+    problem = expand_problem(x, like)
+    if problem is not None:
+        raise ValueError(problem)
     return tuple(like)
 
 

@@ -297,12 +297,12 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
             except TypeError:
                 pass  # (a rule that wants more than the call gave: the parts say what)
             except ValueError as problem:
-                _check_broadcast(args, problem)
+                _check_broadcast(op, args, params, problem)
                 raise
         try:
             return op.program(emit, *args, **params)
         except ValueError as problem:
-            _check_broadcast(args, problem)
+            _check_broadcast(op, args, params, problem)
             raise
     dtype = _result_type(op, args, params)
     # The row's dtype rule (Op.dtype): integers and booleans stay what they are through the ops that
@@ -331,7 +331,7 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         except LinAlgError as problem:
             raise TorchError(LINALG_ERROR, str(problem)) from None
         except ValueError as problem:
-            _check_broadcast(args, problem)
+            _check_broadcast(op, args, params, problem)
             raise
     if op.boolean:
         out = out.astype(BOOL)
@@ -433,14 +433,23 @@ def _check_dtypes(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | 
 _NUMPY_BROADCAST = ("could not be broadcast", "cannot be broadcast")
 
 
-def _check_broadcast(args: Sequence[Any], problem: ValueError) -> None:
-    """A rule that met tensor args NumPy could not broadcast: PyTorch's words for them (tape.broadcast_shape),
-    as its TensorIterator says them before it computes."""
-    if any(words in str(problem) for words in _NUMPY_BROADCAST):
+def _check_broadcast(op: Op, args: Sequence[Any], params: dict[str, Any], problem: ValueError) -> None:
+    """A rule that met tensor args NumPy could not broadcast: PyTorch's words for them, as it says them before it
+    computes: the row's shape rule's (expand_as: core.expand_problem), else broadcasting's (tape.broadcast_shape)."""
+    if not any(words in str(problem) for words in _NUMPY_BROADCAST):
+        return
+    if op.shape is not None:
         try:
-            broadcast_shape([a.data.shape for a in args if isinstance(a, Tensor)])
+            op.shape(*[np.shape(a.data) if isinstance(a, Tensor) else () for a in args], **params)
         except ValueError as words:
-            raise runtime_error(str(words)) from None
+            if not any(numpy in str(words) for numpy in _NUMPY_BROADCAST):
+                raise runtime_error(str(words).split("\n")[0]) from None
+        except TypeError:
+            pass  # (a rule that wants more than the call gave)
+    try:
+        broadcast_shape([a.data.shape for a in args if isinstance(a, Tensor)])
+    except ValueError as words:
+        raise runtime_error(str(words)) from None
 
 
 def _number(value: Any, computing: np.dtype) -> Any:

@@ -133,6 +133,14 @@ SNIPPETS = {
               "F.kl_div(x, y)", "torch.dist(x, y)", "F.cosine_similarity(x, y, 0)", "F.pairwise_distance(x, y)",
               "torch.zeros(0) + x", "torch.maximum(x, y)",
               setup="x = torch.tensor([1.0, 2.0, 3.0])\ny = torch.tensor([0.5, 1.5])\n"),
+    "expansions that do not fit, in PyTorch's words":
+        _each("torch.ones(3).expand(2, 2)", "torch.ones(0, 3).expand(2, 3)", "torch.ones(3).expand(2, -1)",
+              "torch.ones(0, 3).expand_as(torch.ones(2, 3))", "torch.ones(2, 1).expand_as(torch.ones(2, 4))",
+              "torch.addmm(torch.ones(0, 3), torch.ones(2, 3), torch.ones(3, 2))",
+              "torch.addmm(torch.ones(0, 2), torch.ones(2, 3), torch.ones(3, 2))",
+              "torch.addr(torch.ones(0), torch.ones(2), torch.ones(3))",
+              "torch.baddbmm(torch.ones(0, 2, 2), torch.ones(2, 2, 3), torch.ones(2, 3, 2))",
+              "torch.addbmm(torch.ones(0, 3), torch.ones(2, 2, 3), torch.ones(2, 3, 2))"),
     # --- torch.linalg.LinAlgError ----------------------------------------------------------------------------
     "LinAlgError is a RuntimeError with its own name":
         "a = torch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=torch.float64)\n"
