@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.errors import Limits, over_limit
-from gradcli.ops.core import Param, Shape, composite, structural
+from gradcli.ops.core import DimError, Param, Shape, composite, structural
 from gradcli.ops.linalg import _reshaped
 
 
@@ -475,7 +475,7 @@ def _gradient_dims(x: Shape, dim: Any) -> list[int]:
 
 
 def _bad_dim(d: int, rank: int) -> int:
-    raise ValueError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {d})")
+    raise DimError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {d})")
 
 
 def _spacings(spacing: Any, count: int) -> list[float]:

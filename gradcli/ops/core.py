@@ -192,7 +192,7 @@ def point_axes(dim: int | tuple[int, ...] | None, rank: int) -> tuple[int, ...]:
     axes = []
     for d in dims:
         if not -max(rank, 1) <= d < max(rank, 1):
-            raise ValueError(f"Dimension out of range (expected to be in range of [{-max(rank, 1)}, {max(rank, 1) - 1}], "
+            raise DimError(f"Dimension out of range (expected to be in range of [{-max(rank, 1)}, {max(rank, 1) - 1}], "
                              f"but got {d})")
         axes.append(d - rank if d >= 0 else d)
     if len(set(axes)) != len(axes):
@@ -221,6 +221,11 @@ _TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char
                 "float16": "Half", "float32": "Float", "float64": "Double"}
 _KERNEL_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
                  "uint8": "unsigned char", "bool": "bool", "float16": "c10::Half", "float32": "float", "float64": "double"}
+
+
+class DimError(ValueError, IndexError):
+    """A dim out of a tensor's range, in PyTorch's words: its IndexError (`gradcli run` raises that class); `grad`
+    refuses it as any ValueError of a call."""
 
 
 class LinAlgError(ValueError):

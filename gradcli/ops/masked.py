@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gradcli.ops.core import Op, Param, composite
+from gradcli.ops.core import DimError, Op, Param, composite
 
 _IDENTITY = {"sum": 0.0, "prod": 1.0, "amax": -float("inf"), "amin": float("inf"), "logsumexp": -float("inf"),
              "cumsum": 0.0, "cumprod": 1.0, "softmax": -float("inf"), "log_softmax": -float("inf"),
@@ -42,7 +42,7 @@ def _dims(emit: Any, x: Any, dim: Any) -> Any:
     dims = dim if isinstance(dim, tuple) else (dim,)
     if any(not -rank <= d < rank for d in dims):
         bad = next(d for d in dims if not -rank <= d < rank)
-        raise ValueError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {bad})")
+        raise DimError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {bad})")
     return tuple(sorted({d % rank for d in dims}))
 
 

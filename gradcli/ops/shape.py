@@ -18,7 +18,18 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Dialect, Op, Param, composite, expand_problem, point_axes, structural, unbroadcast
+from gradcli.ops.core import (
+    Array,
+    Dialect,
+    DimError,
+    Op,
+    Param,
+    composite,
+    expand_problem,
+    point_axes,
+    structural,
+    unbroadcast,
+)
 
 Shape = tuple[int, ...]
 
@@ -110,7 +121,7 @@ def _unsqueeze_axis(dim: int | None, rank: int) -> int:
     if dim is None or isinstance(dim, tuple):
         raise ValueError("unsqueeze needs a dim, as in x.unsqueeze(0)")
     if not -rank - 1 <= dim <= rank:
-        raise ValueError(f"Dimension out of range (expected to be in range of [{-rank - 1}, {rank}], but got {dim})")
+        raise DimError(f"Dimension out of range (expected to be in range of [{-rank - 1}, {rank}], but got {dim})")
     return dim - rank - 1 if dim >= 0 else dim
 
 

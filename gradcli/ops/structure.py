@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops.construct import MEMORY_FORMATS
-from gradcli.ops.core import Array, Param, PythonValueError, point_axes, structural
+from gradcli.ops.core import Array, DimError, Param, PythonValueError, point_axes, structural
 
 
 def _full_key(x: Array, key: tuple[Any, ...], rank: int) -> tuple[Any, ...]:
@@ -58,7 +58,7 @@ def _key_text(key: tuple[Any, ...]) -> str:
 def _stack_axis(dim: int, rank: int) -> int:
     """Where stack puts its new axis among the items' `rank` axes and it, counted from the end."""
     if not -rank - 1 <= dim <= rank:
-        raise ValueError(f"Dimension out of range (expected to be in range of [{-rank - 1}, {rank}], but got {dim})")
+        raise DimError(f"Dimension out of range (expected to be in range of [{-rank - 1}, {rank}], but got {dim})")
     return dim - rank - 1 if dim >= 0 else dim
 
 

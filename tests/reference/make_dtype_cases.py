@@ -141,6 +141,14 @@ SNIPPETS = {
               "torch.addr(torch.ones(0), torch.ones(2), torch.ones(3))",
               "torch.baddbmm(torch.ones(0, 2, 2), torch.ones(2, 2, 3), torch.ones(2, 3, 2))",
               "torch.addbmm(torch.ones(0, 3), torch.ones(2, 2, 3), torch.ones(2, 3, 2))"),
+    "a dim out of range is PyTorch's IndexError":
+        "x = torch.zeros(0)\n"
+        "for f in (lambda: x.transpose(0, 1), lambda: torch.narrow(x, 1, 0, 0), lambda: x.select(1, 0), lambda: x.sum(2),\n"
+        "          lambda: x.unsqueeze(3), lambda: torch.stack([x, x], 3), lambda: torch.softmax(x, 1), lambda: x.cumsum(1)):\n"
+        "    try:\n"
+        "        print(f().shape)\n"
+        "    except IndexError as e:\n"
+        "        print('IndexError', e)\n",
     # --- torch.linalg.LinAlgError ----------------------------------------------------------------------------
     "LinAlgError is a RuntimeError with its own name":
         "a = torch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=torch.float64)\n"
