@@ -710,7 +710,7 @@ ROWS += [
               float_index="cross_entropy_probs", params=(REDUCTION, _IGNORE, _SMOOTHING),
               torch_node_rule=_ce_node, text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES,
               reference="F.cross_entropy(a, b.long())", reference_program="cross_entropy(a, b)",
-              dtype_refusals=(*kernel_refusal("log_softmax_lastdim_kernel_impl"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
+              dtype_refusals=(*kernel_refusal("log_softmax{lastdim}_kernel_impl"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
     # cross_entropy with label_smoothing: PyTorch's sum of the two terms (AddBackward0 over two MulBackward1)
     composite("cross_entropy_smoothed", 3, _smoothed_program, "AddBackward0", sympy=None,
               shape_message=_ce_message("cross_entropy"),
@@ -718,7 +718,7 @@ ROWS += [
               params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape, callable=False,
               text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[2:],
               reference="F.cross_entropy(a, b.long(), label_smoothing=0.1)", reference_program="cross_entropy(a, b, label_smoothing=0.1)",
-              dtype_refusals=(*kernel_refusal("log_softmax_lastdim_kernel_impl"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
+              dtype_refusals=(*kernel_refusal("log_softmax{lastdim}_kernel_impl"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
     # (over --points, where the shapes are not known while the tape is made: one node)
     structural("cross_entropy_smoothed_whole", 3, _index_loss, _index_vjp, "AddBackward0", jvp=_index_jvp,
                shape_message=_ce_message("cross_entropy"),
@@ -738,7 +738,7 @@ ROWS += [
               examples=(((((2, 3), (3,), (2, 3)), {}), (((3,), (3,), (3,)), {"reduction": "sum"}),
                          (((2, 3), (3,), (2, 3)), {"reduction": "none", "label_smoothing": 0.2}))),
               reference="F.cross_entropy(a, b * 1.0)", reference_program="cross_entropy(a, b * 1.0)",
-              dtype_refusals=kernel_refusal("log_softmax_lastdim_kernel_impl")),
+              dtype_refusals=kernel_refusal("log_softmax{lastdim}_kernel_impl")),
     structural("cross_entropy_probs_whole", 3, _prob_loss, _prob_vjp, "DivBackward1", jvp=_prob_jvp,
                shape_message=_ce_message("cross_entropy"),
                callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,

@@ -858,10 +858,10 @@ ROWS = [
                dialects=_NUMPY_DDOF, dtype_refusals=_FLOATS_ONLY),
     structural("softmax", 1, _softmax, _softmax_vjp, "SoftmaxBackward0", jvp=_softmax_jvp, sympy=_sym_softmax(log=False),
                shape=_softmax_shape("softmax"), examples=_SOFTMAX_EXAMPLES, methods=("softmax",), params=(DIM_INT, CAST),
-               reference="torch.softmax(a, 0)", dialects=_NEEDS_DIM),
+               reference="torch.softmax(a, 0)", dialects=_NEEDS_DIM, dtype_refusals=kernel_refusal("softmax{lastdim}_kernel_impl")),
     structural("log_softmax", 1, _log_softmax, _log_softmax_vjp, "LogSoftmaxBackward0", jvp=_log_softmax_jvp,
                sympy=_sym_softmax(log=True), shape=_softmax_shape("log_softmax"), examples=_SOFTMAX_EXAMPLES,
-               methods=("log_softmax",), params=(DIM_INT, CAST), reference="torch.log_softmax(a, 0)", dialects=_NEEDS_DIM),
+               methods=("log_softmax",), params=(DIM_INT, CAST), reference="torch.log_softmax(a, 0)", dialects=_NEEDS_DIM, dtype_refusals=kernel_refusal("log_softmax{lastdim}_kernel_impl")),
 ]
 
 
@@ -911,7 +911,7 @@ ROWS += [
                examples=((((3,), (3,)), {"dim": 0}), (((2, 3), (2, 3)), {"dim": 1}), (((2, 2), (2, 2)), {"dim": -2})),
                reference="torch._softmax_backward_data(a, b, 0, torch.float64)",
                reference_program="_softmax_backward_data(a, b, 0, torch.float64)",
-               dtype_refusals=(*kernel_refusal("softmax_backward_lastdim_kernel_impl"), ("mixed", "RuntimeError", "expected scalar type {0} but found {1}"))),
+               dtype_refusals=(*kernel_refusal("softmax_backward{lastdim}_kernel_impl"), ("mixed", "RuntimeError", "expected scalar type {0} but found {1}"))),
 ]
 
 

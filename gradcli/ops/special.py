@@ -539,8 +539,7 @@ ROWS: list[Op] = [
                 examples=tuple((shapes, {}) for shapes in [((), ()), ((4,), ()), ((2, 3), ())])),
     composite("softmin", 1, _softmin, "SoftmaxBackward0", params=(DIM_INT, CAST),
               examples=(((((4,),), {"dim": 0})), ((((2, 3),), {"dim": 1}))),
-              reference="F.softmin(a, 0)", reference_program="softmin(a, 0)",
-              dtype_refusals=kernel_refusal("softmax_lastdim_kernel_impl", "int")),
+              reference="F.softmin(a, 0)", reference_program="softmin(a, 0)"),
     # F.feature_alpha_dropout with p=0 or training=False: the input itself (else random: refused).
     structural("feature_alpha_dropout", 1, lambda x, ranks, **params: x, lambda g, ans, x, ranks, **params: (g,),
                "(none: the input itself)",

@@ -287,7 +287,7 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
     if op.program is not None or (op.reflected is not None and not isinstance(args[0], Tensor)):
         if op.dtype_refusals:  # (nanmean of integers)
             _check_dtypes(op, args, promote([a.data for a in args if isinstance(a, Tensor)],
-                                            [a for a in args if not isinstance(a, Tensor)]), None)
+                                            [a for a in args if not isinstance(a, Tensor)]), None, params)
         emit = _Emitter(graph, span)
         if op.program is None:  # 2 / x: x.reciprocal() * 2 (Op.reflected)
             return op.reflected(emit, *args)  # type: ignore[misc]
@@ -313,11 +313,11 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         cast = params["dtype"]
     if cast is not None:  # sum(x, dtype=torch.float64): the args in that dtype, as PyTorch casts them first
         computing = np.dtype(cast)
-    _check_dtypes(op, args, computing, cast, shapes_checked=False)  # (PyTorch's dtype checks come first ...)
+    _check_dtypes(op, args, computing, cast, params, shapes_checked=False)  # (PyTorch's dtype checks come first ...)
     if op.dtype == "sums" and cast is None and computing.kind in "bi":  # a sum of integers or bools: int64 (dtype= wins)
         computing = INT64
     _check_elements(graph, op, [np.shape(a.data) if isinstance(a, Tensor) else () for a in args], params, span)
-    _check_dtypes(op, args, computing, cast, shapes_checked=True)  # (... but a product's after its shapes)
+    _check_dtypes(op, args, computing, cast, params, shapes_checked=True)  # (... but a product's after its shapes)
     promoted = {id(a) for a in _promoted(op, args)}
     values = [a.data if isinstance(a, Tensor) and computing.kind in "bi" and id(a) not in promoted  # (an index stays one)
               else a.data.astype(computing, copy=False) if isinstance(a, Tensor) else _number(a, computing) for a in args]
@@ -389,7 +389,7 @@ def _result_type(op: Op, args: Sequence[Any], params: dict[str, Any]) -> np.dtyp
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 
-def _check_dtypes(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | None,
+def _check_dtypes(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | None, params: dict[str, Any],
                   shapes_checked: bool | None = None) -> None:
     """PyTorch's refusals by dtype, as the row says them (Op.dtype_refusals): a mean of integers, a
     difference of bools, LU pivots that are not int32 (before the shapes are checked), a product of
@@ -417,8 +417,8 @@ def _check_dtypes(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | 
         elif when == "mixed":
             refused = len({t.dtype for t in compared}) > 1
         elif when.startswith("mixed params"):  # (the normalizations' kernels: their mixed mode takes float32 alone)
-            params = [tensors[i] for i in map(int, when.split()[2:]) if i < len(tensors) and not standing[i]]
-            refused = bool(params) and params[0].dtype != tensors[0].dtype and any(p.dtype != FLOAT32 for p in params)
+            weights = [tensors[i] for i in map(int, when.split()[2:]) if i < len(tensors) and not standing[i]]
+            refused = bool(weights) and weights[0].dtype != tensors[0].dtype and any(w.dtype != FLOAT32 for w in weights)
         else:  # "mixed 0 2": the tensor args at these places
             places = [int(place) for place in when.split()[1:]]
             refused = len({tensors[i].dtype for i in places if i < len(tensors) and not standing[i]}) > 1
@@ -427,7 +427,18 @@ def _check_dtypes(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | 
             kernels = {f"c{i}": kernel_dtype_name(t.dtype) for i, t in enumerate(tensors)}
             odd = next((name for t, name in zip(tensors, names, strict=True) if t.dtype != tensors[0].dtype), "")
             result = torch_dtype_name(promote(promoted, []))
-            raise TorchError(kind, message.format(*names, odd=odd, result=result, **kernels))
+            raise TorchError(kind, message.format(*names, odd=odd, result=result, lastdim=_lastdim(tensors, params),
+                                                  **kernels))
+
+
+def _lastdim(tensors: Sequence[Array], params: dict[str, Any]) -> str:
+    """"_lastdim" where a softmax's dim is its input's last (PyTorch's kernel for it), else "" (its implicit dim:
+    0 for 0, 1 and 3 dims, else 1)."""
+    ndim = tensors[0].ndim if tensors else 0
+    dim = params.get("dim")
+    if not isinstance(dim, int):
+        dim = 0 if ndim in (0, 1, 3) else 1
+    return "_lastdim" if dim % max(ndim, 1) == max(ndim, 1) - 1 else ""
 
 
 _NUMPY_BROADCAST = ("could not be broadcast", "cannot be broadcast")

@@ -85,6 +85,11 @@ SNIPPETS = {
               "F.batch_norm(b, torch.zeros(3), torch.ones(3), training=True)",
               "F.cross_entropy(i, torch.tensor([0, 2]))", "F.nll_loss(i, torch.tensor([0, 2]))",
               "F.multilabel_soft_margin_loss(i, torch.ones(2, 3))", setup=INTS),
+    "a softmax's kernel is named by its dim":
+        _each("torch.softmax(i, -1)", "torch.softmax(i, 0)", "torch.log_softmax(i, 1)", "F.softmax(b, 1)", "F.softmin(i, 1)",
+              "F.softmin(i, 0)", "torch.masked.softmax(i, 1)", "torch.masked.softmax(i, 0)", "torch.masked.log_softmax(i, 1)",
+              "torch.softmax(i, 1, dtype=torch.float64)", "F.cross_entropy(i.reshape(1, 2, 3), torch.tensor([[0, 1, 0]]))",
+              "torch.softmax(i.reshape(1, 2, 3), 1)", setup=INTS),
     "linear algebra refuses integers and bools":
         _each("torch.linalg.cholesky(torch.eye(2, dtype=torch.long))", "torch.linalg.eigh(torch.eye(2).long())[0]",
               "torch.linalg.lu_factor(torch.eye(2).bool())[0]",
