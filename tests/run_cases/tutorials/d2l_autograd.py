@@ -1,7 +1,10 @@
 # d2l.ai (Dive into Deep Learning, v0.17.6), chapter_preliminaries/autograd.md: its PyTorch cells in order, as written,
-# except that each cell's last bare expression (which the notebook shows) is printed.
+# except that each cell's last bare expression (which the notebook shows) is printed, and torch.manual_seed(0) is added
+# after the imports (the chapter draws an unseeded number, whose sign decides its last line).
 # Source: https://github.com/d2l-ai/d2l-en/blob/v0.17.6/chapter_preliminaries/autograd.md
 import torch
+
+torch.manual_seed(0)
 
 x = torch.arange(4.0)
 print(x)
