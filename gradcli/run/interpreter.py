@@ -1242,8 +1242,10 @@ class Interpreter:
         elif name == "data":
             if not isinstance(value, Tensor):
                 raise TorchError("TypeError", f"Variable data has to be a tensor, but got {_type_name(value)}")
-            # The tensor keeps its identity and its flag, takes the values; uses before keep the old.
+            # The tensor keeps its identity and its flag, takes the values; uses before keep the old, and so do
+            # its views (and it is no one's view now): the storage is another, as in PyTorch.
             owner.data = value.data
+            owner.views, owner.view_of = (), None
             if owner.is_leaf:
                 owner.node = None
         else:

@@ -45,3 +45,15 @@ print(rows)
 u = a.unsqueeze(0).squeeze(0)[1]
 u.add_(3)
 print(a)
+
+# x.data = ... gives x another storage: its views keep the old one (an internal error before)
+x = torch.zeros(3)
+v = x[2]
+x.data = torch.zeros(1)
+x.add_(1)
+print(x, v)
+y = torch.zeros(2, 3)
+w = y.t()
+y.data = torch.ones(3, 2)
+y.mul_(2)
+print(y, w)
