@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
@@ -55,6 +56,12 @@ import numpy as np
 
 from gradcli.float_math import EXACT, UFUNCS, pick, power
 from gradcli.ops.summation import torch_sum
+
+# torch.get_default_dtype(): the dtype of a float tensor an op makes for itself (frexp's backward divides by
+# exp2 of its int32 exponent, made in it). float64 in a formula, where every value is float64 (PyTorch's
+# references for `grad` are recorded with torch.set_default_dtype(torch.float64)); float32 under
+# `gradcli run`, which sets it for the program's run.
+DEFAULT_FLOAT: ContextVar[type] = ContextVar("default_float", default=np.float64)
 
 Array = np.ndarray
 Rule = Callable[..., Any]

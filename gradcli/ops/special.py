@@ -19,7 +19,17 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import BOOL_SUBTRACTION, Op, Param, composite, elementwise, kernel_refusal, load_sympy, structural
+from gradcli.ops.core import (
+    BOOL_SUBTRACTION,
+    DEFAULT_FLOAT,
+    Op,
+    Param,
+    composite,
+    elementwise,
+    kernel_refusal,
+    load_sympy,
+    structural,
+)
 from gradcli.ops.elementwise import _digamma, _element_by_element, _floor_divide, _lgamma, _sympy_step
 from gradcli.ops.nn import _keeps_everything
 from gradcli.ops.reductions import CAST, DIM_INT
@@ -432,8 +442,11 @@ def _frexp(x: Any, ranks: tuple[int, ...], part: int = 0, of: Any = None) -> Any
 def _frexp_vjp(g: Any, ans: Any, x: Any, ranks: tuple[int, ...], part: int = 0, of: Any = None) -> tuple[Any]:
     if part % 2:
         return (np.zeros(np.shape(x)),)
-    with np.errstate(over="ignore"):
-        return (g / np.exp2(np.frexp(np.asarray(getattr(x, "primal", x)))[1].astype(float)),)
+    # PyTorch's grad / exponent.exp2(): the exp2 of its int32 exponent in the default dtype, so under run
+    # (float32) 0 below 2**-149 (the gradient inf) and inf above 2**127 (the gradient 0)
+    exponent = np.frexp(np.asarray(getattr(x, "primal", x)))[1]
+    with np.errstate(over="ignore", divide="ignore"):
+        return (g / np.ldexp(DEFAULT_FLOAT.get()(1.0), exponent).astype(float),)  # (exact: NumPy's float32 exp2 is not)
 
 
 def _frexp_jvp(tangents: Any, ans: Any, x: Any, ranks: tuple[int, ...], part: int = 0, of: Any = None) -> Any:

@@ -46,7 +46,7 @@ from gradcli.ops import (
     backwards,
     call_forward,
 )
-from gradcli.ops.core import ValueRefusal, rule_params, torch_dtype_name
+from gradcli.ops.core import DEFAULT_FLOAT, ValueRefusal, rule_params, torch_dtype_name
 from gradcli.run import arrays, custom, functional, higher, python, random, reprs, schedulers
 from gradcli.run import data as torch_data
 from gradcli.run import nn as torch_nn
@@ -3417,6 +3417,7 @@ def run(source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | No
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, _WALK_DEPTH))
     python.SHOW.append(interpreter.show)
+    default_float = DEFAULT_FLOAT.set(np.float32)  # (torch.get_default_dtype() of a program)
     try:
         interpreter.run(tree)
     except TorchError as raised:
@@ -3428,6 +3429,7 @@ def run(source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | No
     finally:
         sys.setrecursionlimit(limit)
         python.SHOW.pop()
+        DEFAULT_FLOAT.reset(default_float)
     return interpreter
 
 

@@ -1,0 +1,39 @@
+"""Special points where PyTorch's answer comes from its kernels' own dtypes, recorded from PyTorch 2.13
+(issue #21), held without torch; where torch is installed, held to it live too."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tests.helpers import cli
+
+inf = math.inf
+
+# torch.frexp's gradient is grad / exponent.exp2(), the exp2 of an int32 tensor in the default dtype: float32 in
+# a program, so 2**e underflows below e = -149 (the gradient inf) and overflows above e = 127 (the gradient 0).
+# PyTorch 2.13 prints this program's last line as FREXP_GRAD. (`gradcli grad` is PyTorch with float64 as the
+# default dtype, where the exp2 is exact: tests/test_torch_reference.py holds that.)
+FREXP_AT = [1e300, 1e-300, 3.0, 1e38, 1e39, -2e-40, 1e-45]
+FREXP_GRAD = [0.0, inf, 0.25, 5.877471754111438e-39, 0.0, 2.722258935367508e+39, 7.1362384635298e+44]
+FREXP_PROGRAM = f"""import torch
+x = torch.tensor({FREXP_AT}, dtype=torch.float64, requires_grad=True)
+torch.frexp(x)[0].sum().backward()
+print(x.grad.tolist())
+"""
+
+
+def test_frexp_gradient_under_run_is_pytorchs_at_huge_and_tiny_values(tmp_path):
+    program = tmp_path / "frexp.py"
+    program.write_text(FREXP_PROGRAM)
+    result = cli("run", str(program))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"{FREXP_GRAD}\n"
+
+
+def test_frexp_gradient_matches_live_pytorch():
+    torch = pytest.importorskip("torch", reason="PyTorch is optional; pip install torch==2.13.0 to compare")
+    x = torch.tensor(FREXP_AT, dtype=torch.float64, requires_grad=True)
+    torch.frexp(x)[0].sum().backward()
+    assert x.grad.tolist() == FREXP_GRAD
