@@ -598,6 +598,8 @@ def _diagonal_shape(x: Shape, offset: int = 0, dim1: int = 0, dim2: int = 1) -> 
 
 def _diagonal(x: Array, ranks: tuple[int, ...], offset: int = 0, dim1: int = 0, dim2: int = 1) -> Array:
     a, b = _diagonal_axes(ranks[0], dim1, dim2)
+    if type(x) is np.ndarray:  # NumPy's view (read-only), so that `gradcli run` writes through it (x.diagonal().zero_())
+        return np.diagonal(x, offset, a, b)
     rows, cols = _diagonal_cells(np.shape(x)[a], np.shape(x)[b], offset)
     return np.moveaxis(x, (a, b), (-2, -1))[..., rows, cols]
 

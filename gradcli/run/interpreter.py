@@ -1074,6 +1074,7 @@ class Interpreter:
             values = base.data.copy()
             target = path(values)
             if isinstance(target, np.ndarray) and np.shares_memory(target, values) and target.shape == tensor.data.shape:
+                target.flags.writeable = True  # (NumPy's diagonal is a read-only view of what it reads)
                 target[...] = tensor.data
                 self.takes(base, values)
                 self.changed(base, origin=tensor)

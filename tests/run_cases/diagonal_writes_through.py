@@ -1,0 +1,31 @@
+# x.diagonal() is a view of x: a write into it (add_, copy_, fill_, zero_ under no_grad, as initialisers and
+# hand-written regularisers do) changes x, and a write into x changes the diagonal; offsets and other dims too.
+import torch
+x = torch.zeros(3, 3)
+d = x.diagonal()
+d.add_(1)
+print(x)
+d2 = torch.diagonal(x, 1)
+d2.fill_(5)
+print(x)
+x.diagonal().mul_(3)
+print(x, d)
+y = torch.arange(8.).reshape(2,2,2)
+y.diagonal(dim1=1, dim2=2).zero_()
+print(y)
+w = torch.eye(2)
+with torch.no_grad():
+    w.diagonal().add_(torch.tensor([1., 2.]))
+print(w)
+z = torch.zeros(2, 3)
+z.diagonal(offset=1).copy_(torch.tensor([7., 8.]))
+print(z)
+q = torch.zeros(2, 2, 3)
+q.diagonal(0, 0, 2).fill_(1.)
+print(q)
+v = torch.ones(2,2,requires_grad=True)
+with torch.no_grad():
+    v.diagonal().zero_()
+print(v)
+(v*v).sum().backward()
+print(v.grad)
