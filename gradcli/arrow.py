@@ -10,16 +10,14 @@ from typing import Any
 import numpy as np
 
 _AVAILABLE: bool | None = None
-INSTALL = "pip install 'gradcli[data]'"  # what brings pyarrow (and orjson), said where they are missing
+INSTALL = "pip install 'gradcli[data]'"  # what brings pyarrow, said where it is missing
 
 
 def available() -> bool:
-    """Is pyarrow (with orjson, the data extra) installed? Without them --points writes CSV and JSON
-    Lines a point at a time: the same bytes, slower (reading does not use them)."""
+    """Is pyarrow (the data extra) installed? Parquet and Arrow need it (CSV and JSON Lines do not)."""
     global _AVAILABLE
     if _AVAILABLE is None:
         try:
-            import orjson  # noqa: F401
             import pyarrow  # noqa: F401
         except ImportError:
             _AVAILABLE = False

@@ -774,14 +774,17 @@ class PointsRun:
             self.stream = _stdin() if points == "-" else open(points, "rb")  # bytes: a bad one is a bad line
         except OSError as problem:
             raise NameProblem(f"cannot read points from {points!r}: {problem.strerror}", where="--points") from None
-        if not available() and points != "-":
+        from gradcli.inputs.rows import helper
+
+        if not hasattr(helper, "lines") and points != "-":
             import os
             import warnings
 
             size = os.fstat(self.stream.fileno()).st_size
             if size >= BIG_FILE:
-                warnings.warn(f"{points!r} holds {size / 2**20:.0f} MB: without orjson and pyarrow the results are "
-                              f"written a point at a time; {INSTALL} writes them many times faster", stacklevel=1)
+                warnings.warn(f"{points!r} holds {size / 2**20:.0f} MB: gradcli's compiled helper was not built (pip "
+                              "found no C compiler), so the points are read and written a line at a time; installed "
+                              "again where a C compiler is, it does that many times faster", stacklevel=1)
         self.compute = compute
         self.at_once = at_once
         self.live = _live(self.stream)  # a pipe or a terminal: each chunk is answered as soon as it is computed
@@ -889,7 +892,7 @@ def answered(compute: Callable[[Tape, Any, int, Any], BatchResult], tape: Tape, 
         yield problem
 
 
-BIG_FILE = 1 << 24  # bytes of --points past which, without the data extra, a line says what writes it faster
+BIG_FILE = 1 << 24  # bytes of --points past which, without the compiled helper, a line says what does it faster
 
 
 def _live(stream: Any) -> bool:

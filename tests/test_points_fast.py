@@ -460,3 +460,25 @@ def test_json_lines_warnings_tell_nan_and_each_infinity_apart_and_where(chunk):
     assert third["warnings"] == ["the value of 'out' is not finite (NaN at [0], NaN at [1])",
                                  "the gradient of 'x' is not finite (-inf)",  # sum(y)*1e10 overflows, / -1
                                  "the gradient of 'y' is not finite (NaN at [0], NaN at [1])"]
+
+
+def test_the_helper_writes_each_float_as_repr_does():
+    """The compiled writer's shortest round-trip text is repr's, byte for byte: random bit patterns
+    (subnormals, huge, tiny), halfway decimals and their neighbours, powers of two and theirs, NaN,
+    infinities and -0.0; ('r', ..., b"null") writes null for each NaN and infinity."""
+    from gradcli.inputs.rows import helper
+
+    if not hasattr(helper, "lines"):
+        pytest.skip("the compiled helper is not built")
+    rng = np.random.default_rng(25)
+    halfway = (rng.integers(1, 10**8, 20_000) + 0.5) * 10.0 ** rng.integers(-20, 20, 20_000)
+    powers = np.ldexp(1.0, np.arange(-1074, 1024))
+    numbers = np.concatenate([
+        rng.integers(0, 2**64, 50_000, dtype=np.uint64).view(np.float64),
+        rng.uniform(0.5, 1.5, 20_000), halfway, np.nextafter(halfway, np.inf), np.nextafter(halfway, -np.inf),
+        powers, np.nextafter(powers, 0), np.nextafter(powers, np.inf),
+        [0.0, -0.0, np.nan, np.inf, -np.inf, 1e16, 1e17, 1e-4, 1e-5, 1e-15, 1e-16, 0.1, 5e-324, 1.7976931348623157e308]])
+    written = helper.lines([("r", numbers, None), b"\n"], len(numbers)).decode().splitlines()
+    assert written == [repr(number) for number in numbers.tolist()]
+    nulls = helper.lines([("r", numbers[-14:], b"null"), b","], 14).decode().split(",")[:-1]
+    assert nulls == ["null" if number - number != 0 else repr(number) for number in numbers[-14:].tolist()]

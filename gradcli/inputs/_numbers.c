@@ -770,12 +770,380 @@ done:
     return out;
 }
 
+/* --- writing: lines(pieces, count) -------------------------------------------------------------- */
+
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 Wide;
+
+/* Python's repr of a finite double that is not 0 and lies within 1e-15 <= |x| < 1e17, into out (32
+ * bytes): its length; 0 where it is not (the caller asks PyOS_double_to_string, which repr calls).
+ *
+ * repr writes the fewest digits that read back as x, and of those the nearest to x. x's rounding
+ * interval (the numbers that read back as x: half a unit of the last place either side, a quarter
+ * below a power of two, the ends included where x's last bit is 0) is scaled by 10**R, R chosen so
+ * that 17 digits are whole numbers, exactly, in 128 bits (the interval's ends in quarter units times
+ * 5**R, a power of two apart). The digits are then those of the multiple of the largest power of ten
+ * inside the interval nearest to x (ties to even). */
+static int shortest(double x, char *out) {
+    static Wide fives[32];
+    if (fives[0] == 0) {
+        fives[0] = 1;
+        for (int i = 1; i < 32; i++) {
+            fives[i] = fives[i - 1] * 5;
+        }
+    }
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    int biased = (int)((bits >> 52) & 0x7FF);
+    uint64_t fraction = bits & (((uint64_t)1 << 52) - 1);
+    if (biased == 0 || biased == 0x7FF) {
+        return 0;
+    }
+    int k = biased - 1023;  /* x's binary exponent: floor(k * log10(2)) is its decimal one, or one less */
+    int e10 = k >= 0 ? (k * 315653) >> 20 : -((-k * 315653 + (1 << 20) - 1) >> 20);
+    int scale = 16 - e10;
+    if (scale < 0 || scale > 31) {
+        return 0;
+    }
+    uint64_t m = fraction | ((uint64_t)1 << 52);
+    int two = biased - 1075 - 2 + scale;  /* x * 10**scale = (4m) * 5**scale * 2**two */
+    Wide v = (Wide)(4 * m) * fives[scale], high = (Wide)(4 * m + 2) * fives[scale];
+    Wide low = (Wide)(4 * m - (fraction == 0 && biased > 1 ? 1 : 2)) * fives[scale];
+    int inclusive = (m & 1) == 0;
+    uint64_t v_int, low_int, high_int;
+    Wide v_part = 0, half = 0;  /* the part of x below 1 (in 2**-s), and half of 1 */
+    if (two >= 0) {
+        v_int = (uint64_t)(v << two);
+        low_int = (uint64_t)(low << two) + !inclusive;
+        high_int = (uint64_t)(high << two) - !inclusive;
+    } else {
+        int s = -two;
+        Wide unit = (Wide)1 << s, mask = unit - 1;
+        v_int = (uint64_t)(v >> s);
+        v_part = v & mask;
+        half = unit >> 1;
+        low_int = (uint64_t)(low >> s) + ((low & mask) != 0 || !inclusive);
+        high_int = (uint64_t)(high >> s) - ((high & mask) == 0 && !inclusive);
+    }
+    if (low_int > high_int) {
+        return 0;
+    }
+    /* Drop digits while a multiple of the next power of ten is inside (the nearest inside is one: a
+     * multiple of 10**(k+1) inside is a multiple of 10**k), keeping what rounding x needs: the last digit
+     * dropped and whether any before it was not 0. */
+    uint64_t q = v_int, least = low_int, most = high_int;
+    int drop = 0, last = -1, sticky = 0;
+    while ((least + 9) / 10 <= most / 10) {
+        sticky |= last > 0;
+        last = (int)(q % 10);
+        q /= 10;
+        least = (least + 9) / 10;
+        most /= 10;
+        drop++;
+    }
+    int up;  /* is x nearer q + 1 than q (-1: halfway) */
+    if (last < 0) {
+        up = v_part > half ? 1 : v_part < half ? 0 : -1;
+    } else {
+        up = last > 5 || (last == 5 && (sticky || v_part != 0)) ? 1 : last < 5 ? 0 : -1;
+    }
+    if (up < 0) {
+        up = (int)(q & 1);
+    }
+    uint64_t c = q + (uint64_t)up;
+    c = c < least ? least : c > most ? most : c;
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "4041424344454647484950515253545556575859606162636465666768697071727374757677787980"
+                                "81828384858687888990919293949596979899";
+    char buffer[24], *digits = buffer + sizeof buffer;  /* c's digits, written from the last, two at a time */
+    uint32_t below = (uint32_t)(c % 100000000);  /* c < 10**18: its last 8 digits in 32 bits */
+    for (int i = 0; i < 4; i++, below /= 100) {
+        digits -= 2;
+        memcpy(digits, pairs + 2 * (below % 100), 2);
+    }
+    for (c /= 100000000; c; c /= 100) {
+        digits -= 2;
+        memcpy(digits, pairs + 2 * (c % 100), 2);
+    }
+    while (*digits == '0') {  /* c is not 0 */
+        digits++;
+    }
+    int n = (int)(buffer + sizeof buffer - digits);
+    int point = n + drop - scale;  /* x = 0.DIGITS * 10**point */
+    while (n > 1 && digits[n - 1] == '0') {
+        n--;
+    }
+    char *p = out;
+    if (bits >> 63) {
+        *p++ = '-';
+    }
+    if (point <= -4 || point > 16) {
+        *p++ = digits[0];
+        if (n > 1) {
+            *p++ = '.';
+            memcpy(p, digits + 1, (size_t)n - 1);
+            p += n - 1;
+        }
+        int exponent = point - 1;
+        *p++ = 'e';
+        *p++ = exponent < 0 ? '-' : '+';
+        exponent = exponent < 0 ? -exponent : exponent;
+        memcpy(p, pairs + 2 * exponent, 2);  /* |exponent| < 100 here */
+        p += 2;
+    } else if (point <= 0) {
+        memcpy(p, "0.0000", (size_t)(2 - point));
+        p += 2 - point;
+        memcpy(p, digits, (size_t)n);
+        p += n;
+    } else if (point >= n) {
+        memcpy(p, digits, (size_t)n);
+        memset(p + n, '0', (size_t)(point - n));
+        p += point;
+        *p++ = '.';
+        *p++ = '0';
+    } else {
+        memcpy(p, digits, (size_t)point);
+        p[point] = '.';
+        memcpy(p + point + 1, digits + point, (size_t)(n - point));
+        p += n + 1;
+    }
+    return (int)(p - out);
+}
+#else
+static int shortest(double x, char *out) {
+    (void)x;
+    (void)out;
+    return 0;
+}
+#endif
+
+/* The bytes written so far. `saved`: Python's lock let go (no text pieces), taken back only for a
+ * float the quick way cannot write. */
+typedef struct {
+    char *data;
+    Py_ssize_t used, room;
+    PyThreadState *saved;
+} Out;
+
+/* Room for `size` more bytes; 0 where memory ran out (the caller says so with Python's lock). */
+static int room_for(Out *out, Py_ssize_t size) {
+    if (out->used + size <= out->room) {
+        return 1;
+    }
+    Py_ssize_t room = out->room + out->room / 2 + size + 4096;
+    char *data = PyMem_RawRealloc(out->data, (size_t)room);
+    if (data == NULL) {
+        return 0;
+    }
+    out->data = data;
+    out->room = room;
+    return 1;
+}
+
+/* text[0:size] right-aligned in `width` characters (of UTF-8). */
+static int put(Out *out, const char *text, Py_ssize_t size, Py_ssize_t width) {
+    Py_ssize_t characters = 0;
+    if (width > 0) {
+        for (Py_ssize_t i = 0; i < size; i++) {
+            characters += ((unsigned char)text[i] & 0xC0) != 0x80;
+        }
+    }
+    Py_ssize_t pad = width > characters ? width - characters : 0;
+    if (!room_for(out, pad + size)) {
+        return 0;
+    }
+    memset(out->data + out->used, ' ', (size_t)pad);
+    memcpy(out->data + out->used + pad, text, (size_t)size);
+    out->used += pad + size;
+    return 1;
+}
+
+/* A float as `repr` writes it (`null`, where given, for NaN and infinities), or as `format(x, '.6g')`. */
+static int put_float(Out *out, double x, char style, const char *null, Py_ssize_t null_size, Py_ssize_t width) {
+    if (null != NULL && !isfinite(x)) {
+        return put(out, null, null_size, width);
+    }
+    if (style == 'r' && x != 0.0 && width == 0) {
+        if (!room_for(out, 32)) {
+            return 0;
+        }
+        int size = shortest(x, out->data + out->used);
+        if (size) {
+            out->used += size;
+            return 1;
+        }
+    }
+    if (out->saved != NULL) {
+        PyEval_RestoreThread(out->saved);
+    }
+    char *text = PyOS_double_to_string(x, style, style == 'r' ? 0 : 6, style == 'r' ? Py_DTSF_ADD_DOT_0 : 0, NULL);
+    if (text == NULL) {
+        PyErr_Clear();
+    }
+    int done = text != NULL && put(out, text, (Py_ssize_t)strlen(text), width);
+    PyMem_Free(text);
+    if (out->saved != NULL) {
+        out->saved = PyEval_SaveThread();
+    }
+    return done;
+}
+
+typedef struct {
+    char kind;  /* 't' the same text on every line, 'r' and 'g' floats, 'd' integers, 's' a text a line */
+    const char *text;  /* 't'; 'r': the text of NaN and infinities (NULL: repr's) */
+    Py_ssize_t size, width;
+    Py_buffer numbers;  /* 'r', 'g', 'd' */
+    PyObject *texts;  /* 's': a list or tuple of str, bytes or None */
+} Piece;
+
+static int piece_of(PyObject *given, Piece *piece, Py_ssize_t count) {
+    if (PyBytes_Check(given)) {
+        piece->kind = 't';
+        piece->text = PyBytes_AS_STRING(given);
+        piece->size = PyBytes_GET_SIZE(given);
+        return 1;
+    }
+    PyObject *column, *arg;
+    int kind;
+    if (!PyArg_ParseTuple(given, "COO:piece", &kind, &column, &arg)) {
+        return 0;
+    }
+    piece->kind = (char)kind;
+    if (kind == 's') {
+        if (!PyList_Check(column) && !PyTuple_Check(column)) {
+            PyErr_SetString(PyExc_TypeError, "texts are a list or a tuple");
+            return 0;
+        }
+        if (PySequence_Fast_GET_SIZE(column) != count) {
+            PyErr_SetString(PyExc_ValueError, "a column of another length");
+            return 0;
+        }
+        piece->texts = column;
+    } else if (kind == 'r' || kind == 'g' || kind == 'd') {
+        if (PyObject_GetBuffer(column, &piece->numbers, PyBUF_C_CONTIGUOUS) < 0) {
+            return 0;
+        }
+        if (piece->numbers.len != 8 * count) {
+            PyErr_SetString(PyExc_ValueError, "a column of another length");
+            return 0;
+        }
+    } else {
+        PyErr_SetString(PyExc_ValueError, "a piece is bytes or (r|g|d|s, column, arg)");
+        return 0;
+    }
+    if (kind == 'r') {
+        if (arg != Py_None) {
+            if (!PyBytes_Check(arg)) {
+                PyErr_SetString(PyExc_TypeError, "the text of NaN is bytes");
+                return 0;
+            }
+            piece->text = PyBytes_AS_STRING(arg);
+            piece->size = PyBytes_GET_SIZE(arg);
+        }
+    } else {
+        piece->width = PyLong_AsSsize_t(arg);
+        if (piece->width == -1 && PyErr_Occurred()) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int put_piece(Out *out, Piece *piece, Py_ssize_t row) {
+    if (piece->kind == 't') {
+        return put(out, piece->text, piece->size, 0);
+    }
+    if (piece->kind == 's') {
+        PyObject *item = PySequence_Fast_GET_ITEM(piece->texts, row);
+        const char *text = "";
+        Py_ssize_t size = 0;
+        if (PyUnicode_Check(item)) {
+            text = PyUnicode_AsUTF8AndSize(item, &size);
+            if (text == NULL) {
+                PyErr_Clear();  /* (said as memory, with the rest) */
+                return 0;
+            }
+        } else if (PyBytes_Check(item)) {
+            text = PyBytes_AS_STRING(item);
+            size = PyBytes_GET_SIZE(item);
+        } else if (item != Py_None) {
+            return 0;
+        }
+        return put(out, text, size, piece->width);
+    }
+    if (piece->kind == 'd') {
+        char text[24];
+        int size = snprintf(text, sizeof text, "%lld", (long long)((const int64_t *)piece->numbers.buf)[row]);
+        return put(out, text, size, piece->width);
+    }
+    return put_float(out, ((const double *)piece->numbers.buf)[row], piece->kind, piece->text, piece->size,
+                     piece->width);
+}
+
+static PyObject *lines(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *given, *result = NULL;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "On:lines", &given, &count)) {
+        return NULL;
+    }
+    PyObject *sequence = PySequence_Fast(given, "pieces are a sequence");
+    if (sequence == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(sequence);
+    Piece *pieces = PyMem_Calloc((size_t)n + 1, sizeof(Piece));
+    Out out = {0};
+    if (pieces == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int texts = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!piece_of(PySequence_Fast_GET_ITEM(sequence, i), &pieces[i], count)) {
+            goto done;
+        }
+        texts |= pieces[i].kind == 's';
+    }
+    int good = 1;
+    if (!texts) {
+        out.saved = PyEval_SaveThread();
+    }
+    for (Py_ssize_t row = 0; good && row < count; row++) {
+        for (Py_ssize_t i = 0; good && i < n; i++) {
+            good = put_piece(&out, &pieces[i], row);
+        }
+    }
+    if (!texts) {
+        PyEval_RestoreThread(out.saved);
+    }
+    if (!good) {  /* memory ran out, or a text is not str, bytes or None, or not UTF-8 */
+        PyErr_SetString(PyExc_MemoryError, "the lines cannot be written");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(out.data, out.used);
+done:
+    for (Py_ssize_t i = 0; pieces != NULL && i < n; i++) {
+        if (pieces[i].numbers.obj != NULL) {
+            PyBuffer_Release(&pieces[i].numbers);
+        }
+    }
+    PyMem_Free(pieces);
+    PyMem_RawFree(out.data);
+    Py_DECREF(sequence);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"json", json, METH_VARARGS,
      "json(block, names, count, others=()) -> ([column, ...], [values, ...]) | None: each name's number on each "
      "line (float64 bytes), each other key's JSON value (each followed by an LF)."},
     {"csv", csv, METH_VARARGS,
      "csv(block, width, numbers, texts) -> (count, [column, ...], [cells, ...]) | None: a CSV block's cells."},
+    {"lines", lines, METH_VARARGS,
+     "lines(pieces, count) -> bytes: `count` lines, each the pieces in turn: bytes (the same on every line), "
+     "('r', float64s, null) as repr writes each (null: bytes for NaN and infinities, or None), ('g', float64s, "
+     "width) as format(x, '.6g') right-aligned, ('d', int64s, width), ('s', [str | bytes | None], width)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -22,6 +22,7 @@ from gradcli.inputs import rows
 from gradcli.inputs.rows import (
     Array,
     Carried,
+    Cells,
     PointShapes,
     Rows,
     Shape,
@@ -29,7 +30,6 @@ from gradcli.inputs.rows import (
     each_line,
     placed,
     shown,
-    text_array,
     text_column,
 )
 
@@ -63,7 +63,7 @@ class Csv:
     def read(self, texts: list[str], lines: list[int], skip_bad: bool) -> Rows:
         rows, good, problems = each_line(texts, lines, skip_bad, self._row)
         return Rows(self._columns([numbers for numbers, _ in rows]), good, problems,
-                    {name: text_array([row[1][k] for row in rows]) for k, (_, name) in enumerate(self.extras)})
+                    {name: Cells([row[1][k] for row in rows]) for k, (_, name) in enumerate(self.extras)})
 
     def fast(self, block: bytes | memoryview) -> tuple[int, tuple[list[Array], dict[str, Any]]] | None:
         """How many whole lines of bytes `block` has, their numbers (a column an input's cell) and
@@ -94,7 +94,7 @@ class Csv:
         return parsed[1]
 
     def extra_empty(self) -> dict[str, Any]:
-        return {name: text_array([]) for _, name in self.extras}
+        return {name: Cells() for _, name in self.extras}
 
     def _row(self, text: str, line: int) -> tuple[list[float], list[str]]:
         """A line's inputs' numbers, and the cells carried through."""

@@ -16,7 +16,7 @@ import numpy as np
 from gradcli.errors import PointsProblem
 from gradcli.inputs import rows as rules
 from gradcli.inputs.literals import MAX_LIST_DEPTH
-from gradcli.inputs.rows import Array, Carried, PointShapes, Rows, carries, each_line, extra_array
+from gradcli.inputs.rows import Array, Carried, Cells, PointShapes, Rows, carries, each_line
 
 
 class JsonLines:
@@ -34,7 +34,7 @@ class JsonLines:
         names: dict[str, None] = {}  # the names carried through, in the order they come
         for _, others in rows:
             names.update(dict.fromkeys(others))
-        extra = {name: extra_array([others.get(name) for _, others in rows]) for name in names}
+        extra = {name: Cells([others.get(name) for _, others in rows], texts=False) for name in names}
         return Rows(self._columns([row for row, _ in rows]), good, problems, extra)
 
     def extra(self, parsed: object) -> dict[str, Any]:
@@ -83,7 +83,7 @@ class JsonLines:
                     column = json.loads(b"[" + texts[:-1].replace(b"\n", b",") + b"]", parse_int=_integer)
                 except ValueError:  # not UTF-8
                     return None
-                columns[name] = extra_array(column)
+                columns[name] = Cells(column, texts=False)
         return count, columns
 
     def columns(self, rows: object) -> dict[str, Array]:

@@ -35,14 +35,14 @@ class Rows(NamedTuple):
 
 
 class Cells(list):
-    """A column carried through where pyarrow is not installed: a Python value a row (None: no
-    value), as JSON or CSV gave it; `json` says its strings were written as JSON text (a list, an
-    object) rather than as the text of a cell."""
+    """A column carried through: a Python value a row (None: no value), as CSV or JSON Lines gave it;
+    `texts`: CSV cells (strings written back as they were read), else JSON values. `kind` says how
+    its values are written: text, bool, int, float or json (Parquet and Arrow: the type of their column)."""
 
     def __init__(self, values: Any = (), texts: bool = True, kind: str | None = None) -> None:
         super().__init__(values)
-        self.texts = texts  # CSV cells (strings); else JSON values
-        self.kind = kind or ("text" if texts else _kind(self))  # what extra_array's Arrow type would be
+        self.texts = texts
+        self.kind = kind or ("text" if texts else _kind(self))
 
     def __getitem__(self, key: Any) -> Any:
         found = super().__getitem__(key)
@@ -53,8 +53,7 @@ class Cells(list):
 
 
 def _kind(values: list[Any]) -> str:
-    """text, bool, int, float or json: the Arrow type extra_array gives these values (a column's
-    values are written back as that type writes them, with pyarrow or without)."""
+    """text, bool, int, float or json: how a column of these values is written."""
     kinds = {type(value) for value in values} - {type(None)}
     if kinds <= {str}:
         return "text"
@@ -68,75 +67,13 @@ def _kind(values: list[Any]) -> str:
     return "json"
 
 
-def extra_array(values: list[Any]) -> Any:
-    """An Arrow array of a column that is no input (a value a row, None where a row has none): its
-    strings, integers, floats or booleans as they are; any other JSON value (a list, an object, a mix,
-    an integer past 64 bits) as its JSON text, in a binary array (which says: JSON text, written into JSON as it is).
-    Made from buffers: pa.array imports pandas where it is installed (a quarter of a second).
-    Without pyarrow, the values themselves (Cells)."""
-    from gradcli.arrow import available
-
-    if not available():
-        return Cells(values, texts=False)
-    import pyarrow as pa
-
-    kinds = {type(value) for value in values} - {type(None)}
-    valid = np.array([value is not None for value in values], dtype=bool)
-    bits = None if valid.all() else pa.py_buffer(np.packbits(valid, bitorder="little"))
-    nulls = len(values) - int(valid.sum())
-    if kinds <= {str}:
-        return text_array(["" if value is None else value for value in values], bits, nulls)
-    if kinds == {bool}:
-        flags = np.packbits(np.array([bool(value) for value in values]), bitorder="little")
-        return pa.BooleanArray.from_buffers(pa.bool_(), len(values), [bits, pa.py_buffer(flags)], nulls)
-    if kinds == {int} and all(-(2**63) <= value < 2**63 for value in values if value is not None):
-        numbers = np.array([value or 0 for value in values], dtype=np.int64)
-        return pa.Array.from_buffers(pa.int64(), len(values), [bits, pa.py_buffer(numbers)], nulls)
-    if kinds <= {int, float} and all(-(2**63) <= value < 2**63 for value in values if type(value) is int):
-        numbers = np.array([np.nan if value is None else float(value) for value in values])
-        return pa.Array.from_buffers(pa.float64(), len(values), [bits, pa.py_buffer(numbers)], nulls)
-    import json
-
-    texts = [b"" if value is None else json.dumps(value).encode() for value in values]
-    offsets = np.zeros(len(texts) + 1, dtype=np.int32)
-    np.cumsum([len(text) for text in texts], out=offsets[1:])
-    return pa.BinaryArray.from_buffers(pa.binary(), len(texts), [bits, pa.py_buffer(offsets), pa.py_buffer(b"".join(texts))],
-                                       nulls)
-
-
-def text_array(texts: list[str], bits: Any = None, nulls: int = 0) -> Any:
-    """An Arrow array of large strings (`bits`: which are valid, where some are null); without pyarrow, Cells."""
-    from gradcli.arrow import available
-
-    if not available():
-        return Cells(texts)
-    import pyarrow as pa
-
-    encoded = [text.encode() for text in texts]
-    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
-    np.cumsum([len(data) for data in encoded], out=offsets[1:])
-    return pa.LargeStringArray.from_buffers(len(texts), pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded)), bits,
-                                            nulls)
-
-
-def text_column(data: bytes) -> Any:
-    """The column of text cells the compiled helper gives (each cell followed by an LF) as
-    text_array makes it; None where the bytes are not UTF-8."""
+def text_column(data: bytes) -> Cells | None:
+    """The column of text cells the compiled helper gives (each cell followed by an LF); None where
+    the bytes are not UTF-8."""
     try:
-        texts = data.decode("utf-8")
+        return Cells(data.decode("utf-8").split("\n")[:-1])
     except UnicodeDecodeError:
         return None
-    from gradcli.arrow import available
-
-    if not available():
-        return Cells(texts.split("\n")[:-1])
-    import pyarrow as pa
-
-    codes = np.frombuffer(data, dtype=np.uint8)
-    ends = np.flatnonzero(codes == 10)
-    offsets = np.zeros(len(ends) + 1, dtype=np.int64)
-    offsets[1:] = ends - np.arange(len(ends))  # each cell's end, the LFs before it taken out
-    return pa.LargeStringArray.from_buffers(len(ends), pa.py_buffer(offsets), pa.py_buffer(codes[codes != 10].tobytes()))
 
 
 class Format(Protocol):

@@ -1,16 +1,16 @@
 """Results at many points, written as they come: JSON Lines, CSV, or a rich table.
 
-JSON Lines and CSV are written a chunk at a time, a column at a time: orjson writes the numbers
-(Python's shortest round-trip `repr`, except the few `repr` writes with a one-digit exponent,
-which `repr` writes), pyarrow joins them with the text around them into lines (both imported
-here only, for --points). The bytes are what `repr` and `json.dumps` write. A chunk too wide
-for that (more than WIDEST cells a point) is written point by point, as before.
+JSON Lines, CSV and the table are written a chunk at a time from `pieces` (the same text on every
+line, or a column: one text a point) put together by the compiled helper (inputs/_numbers.c,
+`lines`), which writes each float as Python's `repr` does (the same bytes); where pip built no
+helper, by Python, a line at a time. Parquet and Arrow are written by pyarrow (the data extra).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from itertools import repeat
 from typing import Any, TextIO
 
 import numpy as np
@@ -20,239 +20,101 @@ from gradcli.batch import BatchResult
 from gradcli.diagnostics import point_warnings
 from gradcli.errors import PointsProblem, visible
 from gradcli.inputs.points import PointChunk
-from gradcli.inputs.rows import Cells, text_array
+from gradcli.inputs.rows import Cells, helper
 from gradcli.render.numbers import human_line, to_json
 
-WIDEST = 512  # cells a point, past which a chunk is written point by point
+Texts = tuple  # a column of text: one str a point (a tuple; a list in a document is a JSON list)
 
 
-def _orjson_text(numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """orjson's text of a 1-D array, `[a,b,c]`, as bytes that may be changed, and where its commas are.
-
-    orjson writes the shortest text that reads back to the same float, as `repr`; its text differs
-    from `repr` only where `repr` writes an exponent of one digit with a 0 (1e-9 <= |x| < 1e-4:
-    `1e-05`, where orjson writes `0.00001`) and for NaN and infinities (its `null`): see _odd."""
-    import orjson
-
-    text = np.frombuffer(orjson.dumps(np.ascontiguousarray(numbers), option=orjson.OPT_SERIALIZE_NUMPY),
-                         dtype=np.uint8).copy()
-    return text, (np.flatnonzero(text == 44) if len(numbers) > 1 else np.empty(0, dtype=np.int64))
+def _piece(piece: Any, null: bytes | None) -> Any:
+    """A piece as the helper's `lines` takes it: bytes, or (kind, column, argument)."""
+    if isinstance(piece, str):
+        return piece.encode()
+    if isinstance(piece, np.ndarray):
+        if piece.dtype.kind in "iu":
+            return "d", np.ascontiguousarray(piece, dtype=np.int64), 0
+        return "r", np.ascontiguousarray(piece, dtype=np.float64), null
+    return piece if isinstance(piece, list) else ("s", piece, 0)
 
 
-def _odd(numbers: np.ndarray, null: str | None) -> np.ndarray:
-    """Where orjson's text of these floats is not what `repr` (or, for NaN and infinities, `null`) writes."""
-    size = np.abs(numbers)
-    with np.errstate(invalid="ignore"):
-        odd = (size >= 1e-9) & (size < 1e-4)
-        if null is None:
-            odd |= ~np.isfinite(numbers)
-    return np.flatnonzero(odd)
-
-
-def _spelled(numbers: np.ndarray, where: np.ndarray, null: str | None, after: str = "") -> list[bytes]:
-    """The text `repr` writes of the numbers at `where` (`null` for NaN and infinities, when given)."""
-    return [((repr(n) if null is None or n - n == 0.0 else null) + after).encode() for n in numbers[where].tolist()]
-
-
-def _replaced(text: np.ndarray, starts: Sequence[int], ends: Sequence[int], spelled: list[bytes],
-              start: int = 0) -> list[bytes | memoryview]:
-    """`text` from `start` on, with each span starts[i]:ends[i] (in order) written as spelled[i]."""
-    data = text.data
-    pieces: list[bytes | memoryview] = []
-    done = start
-    for begin, end, new in zip(starts, ends, spelled, strict=True):
-        pieces += [data[done:begin], new]
-        done = end
-    pieces.append(data[done:])
-    return pieces
-
-
-def _texts(array: np.ndarray, after: str, null: str | None = None) -> Any:
-    """An Arrow array of each number's text followed by `after` (one character): the text
-    Python's `repr` writes (`null`, when given, for NaN and infinities). The numbers' separators
-    in orjson's text become `after`, so the array takes orjson's bytes as they are, without a
-    copy per number; the few numbers orjson writes otherwise (_odd) are spliced in."""
-    import pyarrow as pa
-
-    count = len(array)
-    text, ends = _orjson_text(array)
-    offsets = np.empty(count + 1, dtype=np.int64)
-    offsets[0], offsets[1:-1], offsets[-1] = 1, ends + 1, len(text)
-    separator = ord(after)
-    if separator != 44:
-        text[ends] = separator
-    text[-1] = separator  # the closing bracket
-    where = _odd(array, null) if array.dtype.kind == "f" else np.empty(0, dtype=np.int64)
-    if not where.size:
-        return pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(text))
-    spelled = _spelled(array, where, null, after)
-    pieces = _replaced(text, offsets[where].tolist(), offsets[where + 1].tolist(), spelled)
-    grown = np.zeros(len(offsets), dtype=np.int64)
-    grown[where + 1] = np.array([len(new) for new in spelled]) - (offsets[where + 1] - offsets[where])
-    return pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets + np.cumsum(grown)),
-                                            pa.py_buffer(b"".join(pieces)))
-
-
-def _literal(text: str) -> Any:
-    """An Arrow scalar of text (made from buffers, as rows.text_array makes its arrays)."""
-    return text_array([text])[0]
-
-
-def _joined(pieces: list[Any], null: str | None = None, fast: bool = True) -> list[Text]:
-    """The points' lines: the pieces joined (the last ends the line). A piece is the same text on
-    every line (str), an array of the points' numbers (floats; ints), or the points' texts (an Arrow
-    array, a list or a tuple); each array of numbers is followed by text, or by texts. `null`: see _texts.
-    By orjson and pyarrow where `fast` and they are installed, else a line at a time by Python: the
-    same text.
-
-    The text that starts every line is joined as the end of the line before (one piece fewer a
-    line), and written once in front."""
-    if not fast or not available():
-        return [_python_lines(pieces, null)]
-    import pyarrow as pa
-
-    first = ""
-    if isinstance(pieces[0], str) and isinstance(pieces[-1], str) and len(pieces) > 2:
-        first, pieces = pieces[0], [*pieces[1:-1], pieces[-1] + pieces[0]]
-    parts: list[Any] = []
-    tail = ""  # the text that starts the next piece, written by the numbers before it
-    for i, piece in enumerate(pieces):
-        if isinstance(piece, str):
-            piece = piece[len(tail) :]
-            tail = ""
-            if piece:
-                parts.append(_literal(piece))
-        elif isinstance(piece, np.ndarray):
-            following = pieces[i + 1]
-            if isinstance(following, str):
-                tail = following[0]
-                parts.append(_texts(piece, tail, null))
-            else:  # texts that differ from line to line (warnings after a bare number): the numbers' own
-                parts.append(compute("utf8_slice_codeunits", _texts(piece, " ", null), options=("SliceOptions", (0, -1))))
-        elif isinstance(piece, (list, tuple)):
-            parts.append(text_array(list(piece)))
-        elif piece.type == pa.large_string():
-            parts.append(piece)
-        else:  # (through compute: Array.cast imports pyarrow.compute)
-            parts.append(compute("cast", piece, options=("CastOptions", pa.large_string())))
-    lines = _join(parts)
-    return [first, lines[: len(lines) - len(first.encode())]] if first else [lines]
-
-
-def _python_lines(pieces: list[Any], null: str | None) -> str:
-    """What _joined writes, a line at a time: each number as `repr` writes it (`null` for NaN and
-    infinities, when given)."""
-    from itertools import repeat
-
-    columns: list[Any] = []
-    for piece in pieces:
-        if isinstance(piece, str):
-            columns.append(repeat(piece))
-        elif isinstance(piece, np.ndarray):
-            numbers = piece.tolist()
-            columns.append(list(map(str, numbers)) if piece.dtype.kind in "iu" else
-                           [repr(n) if null is None or n - n == 0.0 else null for n in numbers])
+def _joined(pieces: list[Any], count: int, null: str | None = None) -> list[Text]:
+    """The `count` lines of `pieces` put together, each piece in turn (the last ends the line): a str is
+    the same on every line, a float array each point's number as `repr` writes it (`null`, where given,
+    for NaN and infinities), an int array each point's integer, Texts each point's text, and a list
+    (kind, column, width) a column the table right-aligns: ('g', floats) as `format(x, '.6g')`,
+    ('d', ints), ('s', texts)."""
+    given = [_piece(piece, None if null is None else null.encode()) for piece in pieces]
+    if helper is not None and hasattr(helper, "lines"):
+        return [helper.lines([tuple(piece) if isinstance(piece, list) else piece for piece in given], count)]
+    columns: list[Any] = []  # where pip built no helper: the same text, a line at a time
+    for piece in given:
+        if isinstance(piece, bytes):
+            columns.append(repeat(piece.decode()))
+            continue
+        kind, column, argument = piece
+        if kind == "r":
+            texts = [repr(n) if argument is None or n - n == 0.0 else argument.decode() for n in column.tolist()]
         else:
-            columns.append(piece if isinstance(piece, (list, tuple)) else piece.to_pylist())
-    return "".join(map("".join, zip(*columns)))
+            texts = ([f"{n:.6g}" for n in column.tolist()] if kind == "g" else list(map(str, column.tolist()))
+                     if kind == "d" else ["" if text is None else str(text) for text in column])
+            texts = [text.rjust(argument) for text in texts] if argument else texts
+        columns.append(texts)
+    return ["".join(map("".join, zip(*columns)))] if count else []
 
 
-def _join(parts: list[Any]) -> memoryview:
-    """Lines put together from Arrow text: arrays of large strings, and scalars (the same text on every line)."""
-    return _data(compute("binary_join_element_wise", *parts, _literal("")))
-
-
-def _data(texts: Any) -> memoryview:
-    """The bytes of an Arrow array of text, one after another."""
-    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int64)[texts.offset : texts.offset + len(texts) + 1]
-    return memoryview(texts.buffers()[2])[offsets[0] : offsets[-1]]
-
-
-def _as_text(array: Any, null: str) -> Any:
-    """An Arrow array of a column carried through, as large strings (`null` for a null)."""
-    import pyarrow as pa
-
-    if not pa.types.is_large_string(array.type):
-        array = compute("cast", array, options=("CastOptions", pa.large_string()))
-    return compute("coalesce", array, _literal(null)) if array.null_count else array
-
-
-def _bytes(codes: Sequence[int]) -> np.ndarray:
-    table = np.zeros(256, dtype=bool)
-    table[list(codes)] = True
-    return table
-
-
-_CSV_SPECIAL = _bytes(b",\r\n")  # a cell holding one is quoted
-_JSON_SPECIAL = _bytes([ord('"'), ord("\\"), *range(32)])  # a string holding one is escaped
-
-
-def _holds(texts: Any, special: np.ndarray) -> bool:
-    """Does some text of an Arrow array of large strings hold a byte `special` marks? (One pass over
-    its bytes: no regular expression over each text.)"""
-    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int64)[texts.offset : texts.offset + len(texts) + 1]
-    data = texts.buffers()[2]
-    if data is None or offsets[-1] == offsets[0]:
-        return False
-    return bool(special[np.frombuffer(data, dtype=np.uint8)[offsets[0] : offsets[-1]]].any())
-
-
-def _csv_cells(array: Any) -> Any:
-    """A column carried through, as CSV cells: its text as it was; quoted (RFC 4180) where it holds
-    a comma or a line end (a value from JSON Lines, Parquet or Arrow may; a CSV cell cannot, and a
-    CSV cell's quotes are written as they were read), empty for a null; a float as `repr` writes
-    it, as the results are. An Arrow array of text; for Cells (without pyarrow), a list."""
-    if isinstance(array, Cells):
-        kind = array.kind
-        if kind == "float":  # as a float column: a missing value is NaN
-            return [repr(float("nan") if value is None else float(value)) for value in array]
-        if kind in ("int", "bool"):
-            return ["" if value is None else str(value).lower() if kind == "bool" else str(value) for value in array]
-        return ["" if value is None else _csv_cell(value if kind == "text" else json.dumps(value)) for value in array]
-    import pyarrow as pa
-
-    if pa.types.is_floating(array.type):
-        numbers = compute("cast", array, options=("CastOptions", pa.float64())).to_numpy(zero_copy_only=False)  # null: NaN
-        return compute("utf8_slice_codeunits", _texts(numbers, " "), options=("SliceOptions", (0, -1)))
-    texts = _as_text(array, "")
-    if not _holds(texts, _CSV_SPECIAL):
-        return texts
-    odd = compute("match_substring_regex", texts, options=("MatchSubstringOptions", "[,\r\n]"))
-    quoted = compute("binary_join_element_wise", _literal('"'),
-                     compute("replace_substring", texts, options=("ReplaceSubstringOptions", ('"', '""'))),
-                     _literal('"'), _literal(""))
-    return compute("if_else", odd, quoted, texts)
-
-
-def _csv_cell(text: str) -> str:
-    """One cell's text, quoted as _csv_cells quotes."""
-    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ",\r\n") else text
-
-
-def _json_values(array: Any) -> Any:
-    """A column carried through, as each row's JSON text: strings quoted, numbers and booleans as
-    they are, null for a null, NaN and infinities null (RFC 8259). An Arrow array of text; for Cells
-    (without pyarrow), a tuple."""
-    if isinstance(array, Cells):
-        if array.kind == "float":  # (a tuple: a document's list is a JSON list, see _template)
-            return tuple("null" if value is None or value - value != 0 else repr(float(value)) for value in array)
-        return tuple(json.dumps(value) for value in array)
+def _arrow_values(array: Any) -> Cells:
+    """A column carried through from a Parquet or Arrow file, as Cells: strings, integers, floats,
+    booleans as they are, any other type as the text pyarrow casts it to."""
     import pyarrow as pa
 
     kind = array.type
-    if pa.types.is_binary(kind):  # JSON text already (rows.extra_array)
-        return _as_text(array, "null")
-    if pa.types.is_floating(kind):
-        numbers = compute("cast", array, options=("CastOptions", pa.float64())).to_numpy(zero_copy_only=False)  # null: NaN
-        return compute("utf8_slice_codeunits", _texts(numbers, " ", "null"), options=("SliceOptions", (0, -1)))
-    if pa.types.is_integer(kind) or pa.types.is_boolean(kind) or pa.types.is_null(kind):
-        return _as_text(array, "null")
-    texts = _as_text(array, "")
-    if not _holds(texts, _JSON_SPECIAL):
-        quoted = compute("binary_join_element_wise", _literal('"'), texts, _literal('"'), _literal(""))
-    else:  # a quote, a backslash or a control character: json writes each
-        quoted = text_array([json.dumps(text) for text in texts.to_pylist()])
-    return compute("if_else", compute("is_null", array), _literal("null"), quoted) if array.null_count else quoted
+    for test, name in ((pa.types.is_boolean, "bool"), (pa.types.is_integer, "int"), (pa.types.is_floating, "float"),
+                       (pa.types.is_null, "text")):
+        if test(kind):
+            return Cells(array.to_pylist(), texts=False, kind=name)
+    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+        array = compute("cast", array, options=("CastOptions", pa.large_string()))
+    return Cells(array.to_pylist(), texts=False, kind="text")
+
+
+def _cells(column: Any) -> Cells:
+    return column if isinstance(column, Cells) else _arrow_values(column)
+
+
+def _csv_cells(column: Any) -> Texts:
+    """A column carried through, as CSV cells: a CSV cell as it was read, quotes and all; other text
+    quoted (RFC 4180) where it holds a comma or a line end; empty for a null; a float as `repr`
+    writes it (a missing float NaN), as the results are; any other JSON value as its JSON text."""
+    cells = _cells(column)
+    kind = cells.kind
+    if kind == "float":
+        return tuple(repr(float("nan") if value is None else float(value)) for value in cells)
+    if kind == "text" and cells.texts:
+        return tuple("" if value is None else value for value in cells)
+    if kind == "bool":
+        return tuple("" if value is None else str(value).lower() for value in cells)
+    if kind == "int":
+        return tuple("" if value is None else str(value) for value in cells)
+    return tuple("" if value is None else _csv_cell(value if kind == "text" else json.dumps(value)) for value in cells)
+
+
+def _csv_cell(text: str) -> str:
+    """One cell's text, quoted where it holds a comma or a line end."""
+    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ",\r\n") else text
+
+
+def _json_values(column: Any) -> Texts:
+    """A column carried through, as each point's JSON text: strings quoted, numbers and booleans as
+    they are, null for a null, NaN and infinities null (RFC 8259)."""
+    cells = _cells(column)
+    if cells.kind == "float":
+        return tuple("null" if value is None or value - value != 0 else repr(float(value)) for value in cells)
+    if cells.kind == "text":
+        from json.encoder import encode_basestring_ascii as quoted  # what json.dumps writes of a str
+
+        return tuple("null" if value is None else quoted(value) for value in cells)
+    return tuple(map(json.dumps, cells))
+
 
 
 def _result_labels(result: BatchResult) -> list[str]:
@@ -265,10 +127,10 @@ def _result_labels(result: BatchResult) -> list[str]:
     return labels
 
 
-def _result_table(result: BatchResult, count: int) -> np.ndarray:
-    """The results as (points, columns), the columns _result_labels names."""
-    blocks = [_flat(value) for value in result.values] + [_flat(array) for _, array in result.columns()]
-    return np.concatenate(blocks, axis=1) if blocks else np.empty((count, 0))
+def _result_columns(result: BatchResult) -> list[np.ndarray]:
+    """The results a column each, the columns _result_labels names."""
+    return [block[:, i] for array in [*result.values, *(array for _, array in result.columns())]
+            for block in [_flat(array)] for i in range(block.shape[1])]
 
 
 def _outside(names: list[str], labels: list[str], row_id: bool) -> list[str]:
@@ -278,21 +140,11 @@ def _outside(names: list[str], labels: list[str], row_id: bool) -> list[str]:
     return [f"extra_{name}" if name in taken else name for name in names]
 
 
-def _extra_names(chunk: PointChunk, row_id: bool) -> list[str]:
-    return [*(["row"] if row_id else []), *chunk.extra]
-
-
 def _extra_column(chunk: PointChunk, name: str | None) -> Any:
     """A column carried through, the chunk's (nulls where its rows have none: a later name in JSON Lines;
     None: a column of nulls, --mark-bad's `error` on good lines)."""
     found = None if name is None else chunk.extra.get(name)
-    if found is not None:
-        return found
-    if not available():
-        return Cells([None] * chunk.count)
-    import pyarrow as pa
-
-    return pa.nulls(chunk.count, pa.large_string())
+    return Cells([None] * chunk.count) if found is None else found
 
 
 def _json_ready(value: Any) -> Any:
@@ -422,9 +274,9 @@ class JsonLinesWriter(Writer):
             bad = np.flatnonzero(~finite).tolist()
             for row, said in zip(bad, point_warnings(result, bad), strict=True):
                 texts[row] = ", " + json.dumps("warnings") + ": " + json.dumps(said)
-            pieces.append(texts)
+            pieces.append(tuple(texts))
         pieces.append("}\n")
-        return _joined(_merged(pieces), null="null", fast=_numbers_a_point(chunk, result) <= WIDEST)
+        return _joined(_merged(pieces), chunk.count, null="null")
 
 
 # The keys gradcli writes: a column carried through of one of these names goes under "extra".
@@ -493,12 +345,6 @@ def _merged(pieces: list[Any]) -> list[Any]:
     return merged
 
 
-def _numbers_a_point(chunk: PointChunk, result: BatchResult) -> int:
-    """Numbers a point writes."""
-    arrays = [*chunk.columns.values(), *result.values, *(array for _, array in result.columns())]
-    return sum(int(np.prod(array.shape[1:])) for array in arrays)
-
-
 class CsvWriter(Writer):
     """A header, then one row per point: the value's columns, then the derivative's
     (`grad_NAME`; `jvp`; `dOUT/dNAME` for a Jacobian), an element a column."""
@@ -532,7 +378,7 @@ class CsvWriter(Writer):
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         header: list[Text] = []
         if not self.started:
-            self.lead = _extra_names(chunk, self.row_id)
+            self.lead = [*(["row"] if self.row_id else []), *chunk.extra]
             results = _result_labels(result)
             taken = [*results, *(["error"] if self.marks else [])]
             labels: list[str] = [*(["row"] if self.row_id else []),
@@ -549,59 +395,18 @@ class CsvWriter(Writer):
             return lambda: header
 
         def rows() -> list[Text]:
-            table = _result_table(result, chunk.count)
-            fast = 0 < table.shape[1] <= WIDEST and available()
-            texts = [] if fast else [",".join(map(repr, row)) + "\n" for row in table.tolist()]
-            lines: list[Text] = _csv_rows(table) if fast else ["".join(texts)]
-            if not self.lead and not self.marks:
-                return [*header, *lines]
             pieces: list[Any] = []
             for i, name in enumerate(self.lead):
                 pieces += [chunk.rows() if name == "row" and self.row_id and i == 0
                            else _csv_cells(_extra_column(chunk, name)), ","]
             if self.marks:  # the `error` column: empty on a good line
                 pieces += [_csv_cells(_extra_column(chunk, None)), ","]
-            if not table.shape[1]:
-                pieces[-1] = "\n"
-            else:
-                pieces.append(_line_texts(lines, chunk.count) if fast else texts)  # each with its LF
-            return [*header, *_joined(_merged(pieces), fast=fast)]
+            for column in _result_columns(result):
+                pieces += [column, ","]
+            pieces[-1:] = ["\n"]
+            return [*header, *_joined(_merged(pieces), chunk.count)]
 
         return rows
-
-
-def _line_texts(parts: list[Text], count: int) -> Any:
-    """An Arrow array of the `count` lines of text `parts` (each with its LF), not copied where
-    `parts` is one piece."""
-    import pyarrow as pa
-
-    data = parts[0] if len(parts) == 1 else b"".join(part.encode() if isinstance(part, str) else part for part in parts)
-    assert not isinstance(data, str)
-    ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
-    assert len(ends) == count
-    offsets = np.zeros(count + 1, dtype=np.int64)
-    offsets[1:] = ends + 1
-    return pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(data))
-
-
-def _csv_rows(table: np.ndarray) -> list[Text]:
-    """The rows of a (points, columns) table of floats as CSV lines, each number as `repr` writes it.
-
-    orjson writes the table's numbers row after row, `[a,b,c,d]`; every row's last comma becomes
-    a line's end, and the few numbers orjson writes otherwise than `repr` (_odd) are written by
-    `repr` in their places."""
-    numbers = np.ascontiguousarray(table, dtype=np.float64).ravel()
-    text, commas = _orjson_text(numbers)
-    columns = table.shape[1]
-    text[commas[columns - 1 :: columns]] = 10
-    text[-1] = 10  # the closing bracket
-    where = _odd(numbers, None)
-    if not where.size:
-        return [text.data[1:]]
-    # number i's text starts after separator i - 1 (the bracket) and ends at separator i (the last at the bracket)
-    separators = np.concatenate([[0], commas, [len(text) - 1]])
-    return list(_replaced(text, (separators[where] + 1).tolist(), separators[where + 1].tolist(),
-                          _spelled(numbers, where, None), start=1))
 
 
 NUMBER_WIDTH = 13  # the widest number a table cell writes (`.6g`): -1.23457e-100
@@ -637,10 +442,10 @@ class TableWriter(Writer):
         headers = ["row", *(result.root_names if len(result.root_names) > 1 else ["value"]),
                    *(label.replace("_", " ", 1) for label, _ in derivatives)]
         arrays = [*result.values, *(array for _, array in derivatives)]
-        columns = [[str(row) for row in chunk.rows().tolist()], *(_cells(array) for array in arrays)]
+        numbers = chunk.rows()
+        columns = [["d", numbers, len(str(int(numbers.max()))) if chunk.count else 0], *map(_table_column, arrays)]
         least = [LINE_WIDTH, *(NUMBER_WIDTH if array.ndim == 1 else 0 for array in arrays)]
-        widths = [max([len(header), floor, *map(len, cells)])
-                  for header, floor, cells in zip(headers, least, columns, strict=True)]
+        widths = [max(len(header), floor, column[2]) for header, floor, column in zip(headers, least, columns, strict=True)]
         top: list[Text] = []
         if not self.widths:
             top.append(" " + " ┃ ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True)) + "\n")
@@ -655,27 +460,28 @@ class TableWriter(Writer):
 
         def rows() -> list[Text]:
             pieces: list[Any] = [" "]
-            for i, (cells, width) in enumerate(zip(columns, widths, strict=True)):
+            for i, ((kind, cells, _), width) in enumerate(zip(columns, widths, strict=True)):
                 pieces += [" │ "] if i else []
-                pieces.append(compute("utf8_lpad", text_array(cells), options=("PadOptions", width)) if available()
-                              else [cell.rjust(width) for cell in cells])
+                pieces.append([kind, cells, width])
             pieces.append("\n")
-            return [*top, *_joined(_merged(pieces))]
+            return [*top, *_joined(_merged(pieces), chunk.count)]
 
         return rows
 
 
-def _cells(array: np.ndarray) -> list[str]:
-    """Each point's element of `array` (its first axis), written as the one-point table does,
-    on one line (a matrix's rows too: a row of this table is a line)."""
-    if array.ndim == 1:  # a number: as `human` writes it, without its trip through NumPy
-        return [f"{number:.6g}" for number in array.tolist()]
-    return [human_line(element) for element in array]
+def _table_column(array: np.ndarray) -> list[Any]:
+    """A column of the table, as _joined takes it, and its widest cell: each point's element of
+    `array` (its first axis) as the one-point table writes it, on one line (a matrix's rows too: a
+    row of this table is a line); a number as `human` writes it (.6g), never wider than NUMBER_WIDTH."""
+    if array.ndim == 1:
+        return ["g", array, NUMBER_WIDTH]
+    cells = tuple(human_line(element) for element in array)
+    return ["s", cells, max(map(len, cells), default=0)]
 
 
 class Pipelined:
     """A Writer whose chunks are rendered on worker threads and written in input order, as they
-    are ready: orjson, pyarrow and NumPy let go of Python's lock for much of their work, so the
+    are ready: the helper (writing numbers) and NumPy let go of Python's lock for much of their work, so the
     rendering of one chunk overlaps the reading, computing and rendering of the next. At most
     AHEAD chunks wait their turn (memory stays bounded); `flush` writes all that wait."""
 
@@ -872,7 +678,6 @@ class ColumnsWriter:
         if not chunk.count and self.writer is not None:
             return
         labels = _result_labels(result)
-        table = _result_table(result, chunk.count)
         names: list[str] = []
         arrays: list[Any] = []
         if self.row_id:
@@ -884,6 +689,8 @@ class ColumnsWriter:
         self.labels = dict(zip(_outside(self.extra, taken, self.row_id), self.extra, strict=True))  # label -> column
         for name, label in zip(self.extra, _outside(self.extra, taken, self.row_id), strict=True):
             column = _extra_column(chunk, name)
+            if isinstance(column, Cells):  # from CSV or JSON Lines: an Arrow array of its values' type
+                column = _arrow_array(list(column))
             if column.type in (pa.binary(), pa.large_binary()):  # JSON text: a string column
                 column = compute("cast", column, options=("CastOptions", pa.large_string()))
             names.append(label)
@@ -891,9 +698,9 @@ class ColumnsWriter:
         if self.marks:
             names.append("error")
             arrays.append(pa.nulls(chunk.count, pa.large_string()))
-        for i, label in enumerate(labels):
+        for label, numbers in zip(labels, _result_columns(result), strict=True):
             names.append(label)
-            arrays.append(_numbers(np.ascontiguousarray(table[:, i]), pa.float64()))
+            arrays.append(_numbers(np.ascontiguousarray(numbers, dtype=np.float64), pa.float64()))
         batch = pa.RecordBatch.from_arrays(arrays, names=names)
         try:
             if self.schema is None:
@@ -935,7 +742,7 @@ class ColumnsWriter:
                 rows = np.array([problem.line - header for problem, header in problems], dtype=np.int64)
                 columns.append(_numbers(rows, pa.int64()))
             elif field.name == "error" and field.type == pa.large_string() and self.marks:
-                columns.append(text_array([problem.reason for problem, _ in problems]))
+                columns.append(_arrow_array([problem.reason for problem, _ in problems]))
             elif field.name in self.labels:  # a column carried through: the bad lines' own values where they fit
                 try:
                     columns.append(pa.array([problem.extra.get(self.labels[field.name]) for problem, _ in problems],
@@ -985,6 +792,32 @@ class ColumnsWriter:
         if self.writer is not None:
             with contextlib.suppress(Exception):
                 self.writer.close()
+
+
+def _arrow_array(values: list[Any]) -> Any:
+    """An Arrow array of a column carried through from CSV or JSON Lines (a value a row, None where
+    a row has none): its strings, integers, floats or booleans as they are; any other JSON value (a
+    list, an object, a mix, an integer past 64 bits) as its JSON text, in a string array. Made from
+    buffers: pa.array imports pandas where it is installed (a quarter of a second)."""
+    import pyarrow as pa
+
+    kind = Cells(values, texts=False).kind
+    valid = np.array([value is not None for value in values], dtype=bool)
+    bits = None if valid.all() else pa.py_buffer(np.packbits(valid, bitorder="little"))
+    nulls = len(values) - int(valid.sum())
+    if kind == "bool":
+        flags = np.packbits(np.array([bool(value) for value in values]), bitorder="little")
+        return pa.BooleanArray.from_buffers(pa.bool_(), len(values), [bits, pa.py_buffer(flags)], nulls)
+    if kind in ("int", "float"):
+        numbers = np.array([(0 if kind == "int" else np.nan) if value is None else value for value in values],
+                           dtype=np.int64 if kind == "int" else np.float64)
+        return pa.Array.from_buffers(pa.int64() if kind == "int" else pa.float64(), len(values),
+                                     [bits, pa.py_buffer(numbers)], nulls)
+    texts = [b"" if value is None else (value if kind == "text" else json.dumps(value)).encode() for value in values]
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum([len(text) for text in texts], out=offsets[1:])
+    return pa.LargeStringArray.from_buffers(len(texts), pa.py_buffer(offsets), pa.py_buffer(b"".join(texts)), bits,
+                                            nulls)
 
 
 def _numbers(array: np.ndarray, kind: Any) -> Any:
