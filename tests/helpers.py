@@ -73,3 +73,22 @@ def central_difference(f: Callable[[list[np.ndarray]], float], args: list[np.nda
         down[which][position] -= h
         gradient[position] = (f(up) - f(down)) / (2 * h)
     return gradient
+
+
+def tables() -> Any:
+    """polars, which writes and reads the Parquet and Arrow files of a test of them; the test skips
+    where the data extra (pyarrow: gradcli reads and writes those files with it) or polars is not
+    installed, so that the rest of its module runs without them."""
+    import pytest
+
+    pytest.importorskip("pyarrow")
+    return pytest.importorskip("polars")
+
+
+class Tables:
+    """polars, imported by a test's first use of it (tables()): `pl = Tables()` at a module's top."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # pytest looks for its own marks on every name of a module
+            raise AttributeError(name)
+        return getattr(tables(), name)

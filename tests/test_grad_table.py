@@ -9,10 +9,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import polars as pl
 import pytest
 
 from gradcli import GradcliError, grad_table
+
+pytest.importorskip("pyarrow")  # every test here reads or writes a table: the data extra
+pl = pytest.importorskip("polars")
 
 PROGRAM = "log(x1*x2)*sin(x2)"
 X1 = [0.5, 1.0, 2.5, 7.0, 0.125]

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import os
 
-import polars as pl
 import pytest
 
-from tests.helpers import cli
+from tests.helpers import cli, tables
 
 NO_POINTS = "gradcli: 0 points done"
 
@@ -87,6 +86,7 @@ def test_a_header_whose_shapes_do_not_fit_the_program_is_named():
 
 
 def _empty_table(tmp_path, suffix: str) -> str:
+    pl = tables()
     path = str(tmp_path / f"points{suffix}")
     frame = pl.DataFrame({"x": [], "z[0]": [], "z[1]": []}, schema={n: pl.Float64 for n in ("x", "z[0]", "z[1]")})
     frame.write_parquet(path) if suffix == ".parquet" else frame.write_ipc(path)
@@ -114,6 +114,7 @@ def test_output_of_no_points_is_what_stdout_gets(tmp_path, suffix):
 @pytest.mark.parametrize("suffix", [".parquet", ".arrow"])
 @pytest.mark.parametrize("source", ["csv", "table"])
 def test_output_table_of_no_points_has_the_columns(tmp_path, suffix, source):
+    pl = tables()
     out = str(tmp_path / f"results{suffix}")
     if source == "csv":
         run = cli("grad", "x*sum(z)", "--points", "-", "--output", out, stdin="x,z[0],z[1]\n")

@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 import math
 
-import polars as pl
 import pytest
 
-from tests.helpers import cli
+from tests.helpers import cli, tables
 
 CSV = "id,x1,label,x2\na,0.5,p,0.75\nb,1,q,2\n"
 F = "log(x1*x2)*sin(x2)"
@@ -20,7 +19,7 @@ def _f(x1: float, x2: float) -> float:
     return math.log(x1 * x2) * math.sin(x2)
 
 
-def _write(frame: pl.DataFrame, path) -> str:
+def _write(frame, path) -> str:
     name = str(path)
     frame.write_parquet(name) if name.endswith(".parquet") else frame.write_ipc(name)
     return name
@@ -76,6 +75,7 @@ def test_keep_in_a_big_json_lines_file_read_in_blocks_keeps_the_same_columns(tmp
 
 @pytest.mark.parametrize("suffix", [".parquet", ".arrow"])
 def test_keep_chooses_a_tables_columns(tmp_path, suffix):
+    pl = tables()
     path = _write(pl.DataFrame({"id": [10, 11], "x": [1.0, 2.0], "label": ["a", "b"]}), tmp_path / f"points{suffix}")
     run = cli("grad", "x*x", "--points", path, "--csv", "--keep", "id")
     assert run.exit_code == 0, run.stderr
@@ -118,6 +118,7 @@ def test_csv_cells_with_commas_or_quotes_from_json_are_quoted():
 
 @pytest.mark.parametrize("suffix", [".parquet", ".arrow"])
 def test_table_extra_columns_keep_their_own_type(tmp_path, suffix):
+    pl = tables()
     path = _write(pl.DataFrame({"id": [10, 11], "x": [1.0, 2.0], "label": ["a", "b"], "ok": [True, False]}),
                   tmp_path / f"points{suffix}")
     out = tmp_path / f"out{suffix}"
@@ -164,20 +165,24 @@ def test_an_at_name_the_program_does_not_use_is_a_warning():
 ROWS = [(0.5, 0.75), None, (1.0, 2.0), (2.0, 0.5)]  # None: a bad row
 
 
-def _files(tmp_path) -> dict[str, str]:
-    csv = "x1,x2\n" + "".join("x,1\n" if row is None else f"{row[0]},{row[1]}\n" for row in ROWS)
-    jsonl = "".join('{"x1": "x", "x2": 1}\n' if row is None else json.dumps({"x1": row[0], "x2": row[1]}) + "\n"
-                    for row in ROWS)
-    (tmp_path / "p.csv").write_text(csv)
-    (tmp_path / "p.jsonl").write_text(jsonl)
-    frame = pl.DataFrame({"x1": [None if r is None else r[0] for r in ROWS], "x2": [1.0 if r is None else r[1] for r in ROWS]})
-    return {"csv": str(tmp_path / "p.csv"), "jsonl": str(tmp_path / "p.jsonl"),
-            "parquet": _write(frame, tmp_path / "p.parquet"), "arrow": _write(frame, tmp_path / "p.arrow")}
+def _file(tmp_path, format: str) -> str:
+    """ROWS in `format`, a bad row where ROWS has None."""
+    path = tmp_path / f"p.{format}"
+    if format == "csv":
+        path.write_text("x1,x2\n" + "".join("x,1\n" if row is None else f"{row[0]},{row[1]}\n" for row in ROWS))
+    elif format == "jsonl":
+        path.write_text("".join('{"x1": "x", "x2": 1}\n' if row is None else json.dumps({"x1": row[0], "x2": row[1]}) + "\n"
+                                for row in ROWS))
+    else:
+        frame = tables().DataFrame({"x1": [None if r is None else r[0] for r in ROWS],
+                                    "x2": [1.0 if r is None else r[1] for r in ROWS]})
+        _write(frame, path)
+    return str(path)
 
 
 @pytest.mark.parametrize("format", ["csv", "jsonl", "parquet", "arrow"])
 def test_rows_are_numbered_the_same_in_every_format_and_skip_bad_keeps_them(tmp_path, format):
-    path = _files(tmp_path)[format]
+    path = _file(tmp_path, format)
     run = cli("grad", F, "--points", path, "--json", "--skip-bad")
     assert run.exit_code == 0, run.stderr
     assert [json.loads(line)["row"] for line in run.stdout.splitlines()] == [1, 3, 4]

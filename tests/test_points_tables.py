@@ -11,10 +11,11 @@ import json
 import math
 import os
 
-import polars as pl
 import pytest
 
-from tests.helpers import cli
+from tests.helpers import Tables, cli, tables
+
+pl = Tables()  # polars: a test of Parquet or Arrow skips without the data extra
 
 XS = [0.5, -1.25, 3.0, 7.75, 1e-7, -2.5e20]
 YS = [2.0, 0.1, -4.5, 1.0, 3.0, 0.25]
@@ -116,21 +117,21 @@ def test_many_row_groups_and_small_chunks_keep_every_row_in_order(tmp_path):
     assert _csv_rows(run.stdout) == _xy_rows(xs, ys)
 
 
-BAD_TABLES = {
-    "null": (pl.DataFrame({"x": [1.0, None, 3.0, 4.0]}), "row 2", "'x' is null"),
-    "text": (pl.DataFrame({"x": ["1", "two", "3", "4"]}), "row 2", "'two' is not a number"),
-    "ragged": (pl.DataFrame({"x": [[1.0, 2.0], [1.0], [3.0, 4.0], [5.0, 6.0]]}), "row 2", "1 element"),
-    "null element": (pl.DataFrame({"x": [[1.0, 2.0], [1.0, None], [3.0, 4.0], [5.0, 6.0]]}), "row 2", "null"),
-    "ragged matrix": (pl.DataFrame({"x": [[[1.0], [2.0]], [[1.0], [2.0, 3.0]], [[3.0], [4.0]], [[5.0], [6.0]]]}),
-                      "row 2", "rows of different lengths"),
+BAD_TABLES = {  # the column x of a table
+    "null": ([1.0, None, 3.0, 4.0], "row 2", "'x' is null"),
+    "text": (["1", "two", "3", "4"], "row 2", "'two' is not a number"),
+    "ragged": ([[1.0, 2.0], [1.0], [3.0, 4.0], [5.0, 6.0]], "row 2", "1 element"),
+    "null element": ([[1.0, 2.0], [1.0, None], [3.0, 4.0], [5.0, 6.0]], "row 2", "null"),
+    "ragged matrix": ([[[1.0], [2.0]], [[1.0], [2.0, 3.0]], [[3.0], [4.0]], [[5.0], [6.0]]], "row 2",
+                      "rows of different lengths"),
 }
 
 
 @pytest.mark.parametrize("suffix", [".parquet", ".arrow"])
 @pytest.mark.parametrize("kind", list(BAD_TABLES))
 def test_a_bad_row_is_named_and_stops_the_run(tmp_path, suffix, kind):
-    frame, row, named = BAD_TABLES[kind]
-    path = _write(frame, tmp_path / f"points{suffix}")
+    column, row, named = BAD_TABLES[kind]
+    path = _write(tables().DataFrame({"x": column}), tmp_path / f"points{suffix}")
     run = cli("grad", "sum(x*x)", "--points", path, "--csv")
     assert run.exit_code == 2
     assert run.stderr.startswith(f"gradcli: error: --points: {row}: "), run.stderr
@@ -142,8 +143,8 @@ def test_a_bad_row_is_named_and_stops_the_run(tmp_path, suffix, kind):
 @pytest.mark.parametrize("suffix", [".parquet", ".arrow"])
 @pytest.mark.parametrize("kind", list(BAD_TABLES))
 def test_skip_bad_passes_over_bad_rows(tmp_path, suffix, kind):
-    frame, row, named = BAD_TABLES[kind]
-    path = _write(frame, tmp_path / f"points{suffix}")
+    column, row, named = BAD_TABLES[kind]
+    path = _write(tables().DataFrame({"x": column}), tmp_path / f"points{suffix}")
     run = cli("grad", "sum(x*x)", "--points", path, "--json", "--skip-bad")
     assert run.exit_code == 0, run.stderr
     assert [json.loads(line)["line"] for line in run.stdout.splitlines()] == [1, 3, 4]
@@ -158,6 +159,7 @@ def test_a_column_that_is_not_an_input_is_carried_through(tmp_path):  # it was r
 
 
 def test_a_file_that_is_not_parquet_is_refused(tmp_path):
+    tables()
     path = tmp_path / "points.parquet"
     path.write_text("x\n1\n")
     run = cli("grad", "x*x", "--points", str(path), "--csv")
@@ -198,6 +200,7 @@ def test_output_text_is_what_stdout_gets(tmp_path, suffix):
 
 @pytest.mark.parametrize("suffix", [".parquet", ".arrow", ".feather"])
 def test_output_tables_have_the_csv_columns(tmp_path, suffix):
+    tables()
     out = tmp_path / f"results{suffix}"
     run = cli("grad", "sin(x)*sum(z)", "--points", "-", "--output", str(out), "--chunk-size", "3", stdin=POINTS)
     assert run.exit_code == 0, run.stderr
@@ -212,6 +215,7 @@ def test_output_tables_have_the_csv_columns(tmp_path, suffix):
 
 def test_output_table_round_trips_as_points(tmp_path):
     """Results written as Parquet read back as points (grad_z[i] columns as a vector): every bit kept."""
+    tables()
     out = tmp_path / "results.parquet"
     cli("grad", "sin(x)*sum(z)", "--points", "-", "--output", str(out), stdin=POINTS)
     shown = _csv_rows(cli("grad", "sin(x)*sum(z)", "--points", "-", "--csv", stdin=POINTS).stdout)
@@ -291,7 +295,7 @@ def test_output_into_a_missing_directory_is_bad_input(tmp_path, name):
 
 
 def test_skipped_rows_of_a_table_are_called_rows(tmp_path):
-    import pyarrow as pa
+    pa = pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 
     path = tmp_path / "points.parquet"
@@ -307,7 +311,7 @@ def test_skipped_rows_of_a_table_are_called_rows(tmp_path):
 @pytest.mark.parametrize("suffix", [".parquet", ".arrow"])
 def test_a_column_name_given_twice_is_refused_naming_the_file(tmp_path, suffix):
     # polars panicked on such an Arrow file: only the header reached stdout, "0 points done", exit 0
-    import pyarrow as pa
+    pa = pytest.importorskip("pyarrow")
     import pyarrow.ipc as ipc
     import pyarrow.parquet as pq
 
@@ -329,7 +333,7 @@ def test_a_corrupted_arrow_file_is_exit_2_or_every_row(tmp_path):
     import random
 
     import numpy as np
-    import pyarrow as pa
+    pa = pytest.importorskip("pyarrow")
     import pyarrow.ipc as ipc
 
     count = 2_000
@@ -354,7 +358,7 @@ def test_a_corrupted_arrow_file_is_exit_2_or_every_row(tmp_path):
 
 def test_a_text_cell_is_read_as_a_csv_cell_is(tmp_path):
     # `1e400` is past float64's range in CSV; it was read as inf from a Parquet text cell
-    import pyarrow as pa
+    pa = pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 
     path = tmp_path / "points.parquet"
@@ -366,7 +370,7 @@ def test_a_text_cell_is_read_as_a_csv_cell_is(tmp_path):
 
 
 def test_an_arrow_stream_file_is_read(tmp_path):
-    import pyarrow as pa
+    pa = pytest.importorskip("pyarrow")
     import pyarrow.ipc as ipc
 
     table = pa.table({"x": XS, "y": YS})
@@ -379,7 +383,7 @@ def test_an_arrow_stream_file_is_read(tmp_path):
 
 
 def test_dictionary_encoded_and_integer_columns_are_numbers(tmp_path):
-    import pyarrow as pa
+    pa = pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 
     path = tmp_path / "points.parquet"
