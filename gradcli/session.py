@@ -776,7 +776,7 @@ class PointsRun:
             raise NameProblem(f"cannot read points from {points!r}: {problem.strerror}", where="--points") from None
         from gradcli.inputs.rows import helper
 
-        if not hasattr(helper, "lines") and points != "-":
+        if helper is None and points != "-":
             import os
             import warnings
 

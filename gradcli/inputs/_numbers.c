@@ -12,9 +12,9 @@
  * json reads them; a string, a list, ...), a blank
  * line, another count of lines, or anything else JSON or that form does not allow.
  *
- * csv(block, width, numbers, texts) -> (count, [column, ...], [(offsets, data), ...]) | None:
- * the lines of a CSV block of `width` cells each; the cells at `numbers` as float64 columns, the
- * cells at `texts` as their bytes (an Arrow array of large strings' offsets and data). None where
+ * csv(block, width, numbers, texts) -> ([column, ...], [cells, ...]) | None: the lines of a CSV
+ * block of `width` cells each; the cells at `numbers` as float64 columns, the cells at `texts` as
+ * their bytes, each followed by an LF. None where
  * any line has another count of cells or a number cell is neither `[+-]digits[.digits][e[+-]digits]`
  * nor NaN or an infinity spelled as Python's float spells them, between spaces (`1_000`, `0x1`,
  * an empty cell: the line reader judges those).
@@ -42,6 +42,28 @@
 static int space(unsigned char c) { return c == ' ' || c == '\t' || c == '\r'; }
 static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
+/* The end of the digits starting at p (p where there are none). */
+static const char *digits(const char *p, const char *end) {
+    while (p < end && is_digit(*p)) {
+        p++;
+    }
+    return p;
+}
+
+/* The end of a number's exponent `(e|E)[+-]digits` starting at p, if one does (else p); NULL where
+ * one starts without digits. */
+static const char *exponent_end(const char *p, const char *end) {
+    if (p >= end || (*p != 'e' && *p != 'E')) {
+        return p;
+    }
+    p++;
+    if (p < end && (*p == '+' || *p == '-')) {
+        p++;
+    }
+    const char *stop = digits(p, end);
+    return stop == p ? NULL : stop;
+}
+
 /* The end of the JSON number starting at p (before end), or NULL where none starts there. */
 static const char *number_end(const char *p, const char *end) {
     if (p < end && *p == '-') {
@@ -50,35 +72,15 @@ static const char *number_end(const char *p, const char *end) {
     if (p >= end || !is_digit(*p)) {
         return NULL;
     }
-    if (*p == '0') {
-        p++;
-    } else {
-        while (p < end && is_digit(*p)) {
-            p++;
-        }
-    }
+    p = *p == '0' ? p + 1 : digits(p, end);
     if (p < end && *p == '.') {
-        p++;
-        if (p >= end || !is_digit(*p)) {
+        const char *stop = digits(p + 1, end);
+        if (stop == p + 1) {
             return NULL;
         }
-        while (p < end && is_digit(*p)) {
-            p++;
-        }
+        p = stop;
     }
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        p++;
-        if (p < end && (*p == '+' || *p == '-')) {
-            p++;
-        }
-        if (p >= end || !is_digit(*p)) {
-            return NULL;
-        }
-        while (p < end && is_digit(*p)) {
-            p++;
-        }
-    }
-    return p;
+    return exponent_end(p, end);
 }
 
 static const char *skip_space(const char *p, const char *end) {
@@ -88,43 +90,24 @@ static const char *skip_space(const char *p, const char *end) {
     return p;
 }
 
-
 /* The end of a CSV number, `[+-]digits[.digits][(e|E)[+-]digits]` with digits on at least one side
  * of the point (`5.`, `.5`), starting at p; NULL where none starts there. */
 static const char *csv_number_end(const char *p, const char *end) {
     if (p < end && (*p == '-' || *p == '+')) {
         p++;
     }
-    const char *digits = p;
-    while (p < end && is_digit(*p)) {
-        p++;
-    }
-    int before = p > digits;
-    if (p < end && *p == '.') {
-        p++;
-        digits = p;
-        while (p < end && is_digit(*p)) {
-            p++;
-        }
-        if (!before && p == digits) {
+    const char *stop = digits(p, end);
+    int before = stop > p;
+    if (stop < end && *stop == '.') {
+        const char *after = digits(stop + 1, end);
+        if (!before && after == stop + 1) {
             return NULL;
         }
+        stop = after;
     } else if (!before) {
         return NULL;
     }
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        p++;
-        if (p < end && (*p == '+' || *p == '-')) {
-            p++;
-        }
-        if (p >= end || !is_digit(*p)) {
-            return NULL;
-        }
-        while (p < end && is_digit(*p)) {
-            p++;
-        }
-    }
-    return p;
+    return exponent_end(stop, end);
 }
 
 /* Is text[0:size] `word` (lowercase letters), in any case? */
@@ -356,20 +339,25 @@ typedef struct {
     Py_ssize_t used, room;
 } Texts;
 
-/* Room in a text column for `size` more bytes (its cells and LFs never pass `most`): doubled, so
- * that many columns do not each hold a block's worth at once; 0 where memory ran out. Called
- * without Python's lock: PyMem_Raw allows that. */
-static int grow(Texts *column, Py_ssize_t size, Py_ssize_t most) {
-    Py_ssize_t room = column->room > most / 2 ? most : 2 * column->room;
-    if (room < column->used + size) {
-        room = column->used + size;
+/* A cell or value and an LF at the end of a text column (its cells and LFs never pass `most`): its
+ * room doubled, so that many columns do not each hold a block's worth at once; 0 where memory ran
+ * out. Called without Python's lock: PyMem_Raw allows that. */
+static int append(Texts *column, const char *text, Py_ssize_t size, Py_ssize_t most) {
+    if (column->used + size + 1 > column->room) {
+        Py_ssize_t room = column->room > most / 2 ? most : 2 * column->room;
+        if (room < column->used + size + 1) {
+            room = column->used + size + 1;
+        }
+        char *data = PyMem_RawRealloc(column->data, (size_t)room);
+        if (data == NULL) {
+            return 0;
+        }
+        column->data = data;
+        column->room = room;
     }
-    char *data = PyMem_RawRealloc(column->data, (size_t)room);
-    if (data == NULL) {
-        return 0;
-    }
-    column->data = data;
-    column->room = room;
+    memcpy(column->data + column->used, text, (size_t)size);
+    column->used += size;
+    column->data[column->used++] = '\n';
     return 1;
 }
 
@@ -445,14 +433,8 @@ static int parse_json(const char *p, const char *end, const char **names, const 
             } else if (k < n && !number(p, stop, &columns[k][line], slow)) {
                 return -1;
             }
-            if (k >= n) {
-                Texts *column = &texts[k - n];
-                if (column->used + (stop - p) + 1 > column->room && !grow(column, (stop - p) + 1, most)) {
-                    return -1;
-                }
-                memcpy(column->data + column->used, p, (size_t)(stop - p));
-                column->used += stop - p;
-                column->data[column->used++] = '\n';
+            if (k >= n && !append(&texts[k - n], p, stop - p, most)) {
+                return -1;
             }
             p = skip_space(stop, end);
             if (p < end && *p == ',') {
@@ -480,30 +462,93 @@ static int parse_json(const char *p, const char *end, const char **names, const 
     return 1;
 }
 
-/* New float64 columns (bytes objects) of `count` rows, `n` of them, into made[]; their data into
- * columns[]. 0 with an exception set where memory ran out. */
-static int new_columns(PyObject **made, double **columns, Py_ssize_t n, Py_ssize_t count) {
+/* What a block is read into: a float64 column (a bytes object) a number a line, a text column a value
+ * carried through, and the numbers left to Python's reader. */
+typedef struct {
+    Py_ssize_t n, m;
+    PyObject *made[MAX_NAMES];
+    double *columns[MAX_NAMES];
+    Texts texts[MAX_NAMES];
+    SlowList slow;
+} Block;
+
+/* n float64 columns of `count` rows and m text columns for `size` bytes of lines; 0 with an
+ * exception set where memory ran out. */
+static int block_new(Block *b, Py_ssize_t n, Py_ssize_t m, Py_ssize_t count, Py_ssize_t size) {
+    b->n = n;
+    b->m = m;
     for (Py_ssize_t k = 0; k < n; k++) {
-        made[k] = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)sizeof(double) * count);
-        if (made[k] == NULL) {
+        b->made[k] = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)sizeof(double) * count);
+        if (b->made[k] == NULL) {
             return 0;
         }
-        columns[k] = (double *)PyBytes_AS_STRING(made[k]);
+        b->columns[k] = (double *)PyBytes_AS_STRING(b->made[k]);
+    }
+    for (Py_ssize_t j = 0; j < m; j++) {
+        b->texts[j].room = size / (m + 1) + count + 16;
+        b->texts[j].data = PyMem_RawMalloc((size_t)b->texts[j].room);
+        if (b->texts[j].data == NULL) {
+            PyErr_NoMemory();
+            return 0;
+        }
     }
     return 1;
 }
 
+/* After a parse that gave `good` (1: every line read, 0: not, -1: memory ran out): the numbers left
+ * to Python's reader read, and ([column, ...], [texts, ...]); None where the block is not read at
+ * once; NULL with an exception set. */
+static PyObject *block_result(Block *b, int good) {
+    if (good < 0) {
+        return PyErr_NoMemory();
+    }
+    if (good) {
+        good = read_slow(&b->slow);
+        if (good < 0) {
+            return NULL;
+        }
+    }
+    if (!good) {
+        return Py_NewRef(Py_None);
+    }
+    PyObject *numbers = PyList_New(b->n), *texts = PyList_New(b->m), *out = NULL;
+    if (numbers == NULL || texts == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < b->n; k++) {
+        PyList_SET_ITEM(numbers, k, b->made[k]);
+        b->made[k] = NULL;
+    }
+    for (Py_ssize_t j = 0; j < b->m; j++) {
+        PyObject *data = PyBytes_FromStringAndSize(b->texts[j].data, b->texts[j].used);
+        if (data == NULL) {
+            goto done;
+        }
+        PyList_SET_ITEM(texts, j, data);
+    }
+    out = PyTuple_Pack(2, numbers, texts);
+done:
+    Py_XDECREF(numbers);
+    Py_XDECREF(texts);
+    return out;
+}
+
+static void block_free(Block *b) {
+    for (Py_ssize_t k = 0; k < MAX_NAMES; k++) {
+        Py_XDECREF(b->made[k]);
+        PyMem_RawFree(b->texts[k].data);
+    }
+    PyMem_RawFree(b->slow.items);
+}
+
 static PyObject *json(PyObject *module, PyObject *args) {
     (void)module;
-    PyObject *given, *given_others = NULL, *names = NULL, *others = NULL, *out = NULL, *numbers = NULL, *values = NULL;
+    PyObject *given, *given_others = NULL, *names = NULL, *others = NULL, *out = NULL;
     Py_ssize_t count;
     Py_buffer block = {0};
     const char *keys[MAX_NAMES];
     Py_ssize_t sizes[MAX_NAMES];
-    double *columns[MAX_NAMES];
-    PyObject *made[MAX_NAMES] = {NULL};
-    Texts texts[MAX_NAMES] = {{0}};
-    SlowList slow = {0};
+    Block b = {0};
     if (!PyArg_ParseTuple(args, "y*On|O:json", &block, &given, &count, &given_others)) {
         return NULL;
     }
@@ -532,60 +577,17 @@ static PyObject *json(PyObject *module, PyObject *args) {
         out = Py_NewRef(Py_None);
         goto done;
     }
-    if (!new_columns(made, columns, n, count)) {
+    if (!block_new(&b, n, m, count, block.len)) {
         goto done;
-    }
-    for (Py_ssize_t j = 0; j < m; j++) {
-        texts[j].room = block.len / (m + 1) + count + 16;
-        texts[j].data = PyMem_RawMalloc((size_t)texts[j].room);
-        if (texts[j].data == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
     }
     int good;
     Py_BEGIN_ALLOW_THREADS
-    good = parse_json(block.buf, (const char *)block.buf + block.len, keys, sizes, columns, n, count, texts, m, &slow);
+    good = parse_json(block.buf, (const char *)block.buf + block.len, keys, sizes, b.columns, n, count, b.texts, m,
+                      &b.slow);
     Py_END_ALLOW_THREADS
-    if (good < 0) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (good) {
-        good = read_slow(&slow);
-        if (good < 0) {
-            goto done;
-        }
-    }
-    if (!good) {
-        out = Py_NewRef(Py_None);
-        goto done;
-    }
-    numbers = PyList_New(n);
-    values = PyList_New(m);
-    if (numbers == NULL || values == NULL) {
-        goto done;
-    }
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyList_SET_ITEM(numbers, k, made[k]);
-        made[k] = NULL;
-    }
-    for (Py_ssize_t j = 0; j < m; j++) {
-        PyObject *data = PyBytes_FromStringAndSize(texts[j].data, texts[j].used);
-        if (data == NULL) {
-            goto done;
-        }
-        PyList_SET_ITEM(values, j, data);
-    }
-    out = PyTuple_Pack(2, numbers, values);
+    out = block_result(&b, good);
 done:
-    for (Py_ssize_t k = 0; k < MAX_NAMES; k++) {
-        Py_XDECREF(made[k]);
-        PyMem_RawFree(texts[k].data);
-    }
-    Py_XDECREF(numbers);
-    Py_XDECREF(values);
-    PyMem_RawFree(slow.items);
+    block_free(&b);
     Py_XDECREF(names);
     Py_XDECREF(others);
     PyBuffer_Release(&block);
@@ -627,15 +629,8 @@ static int parse_csv(const char *p, const char *end, Py_ssize_t width, const Py_
                 } else if (!number(a, b, &columns[kind][line], slow)) {
                     return -1;
                 }
-            } else if (kind <= -2) {
-                Texts *column = &texts[-2 - kind];
-                Py_ssize_t size = cell_end - cell;
-                if (column->used + size + 1 > column->room && !grow(column, size + 1, most)) {
-                    return -1;
-                }
-                memcpy(column->data + column->used, cell, (size_t)size);
-                column->used += size;
-                column->data[column->used++] = '\n';
+            } else if (kind <= -2 && !append(&texts[-2 - kind], cell, cell_end - cell, most)) {
+                return -1;
             }
             if (comma == NULL) {
                 if (i + 1 != width) {
@@ -657,14 +652,11 @@ static int parse_csv(const char *p, const char *end, Py_ssize_t width, const Py_
 
 static PyObject *csv(PyObject *module, PyObject *args) {
     (void)module;
-    PyObject *numbers_at, *texts_at, *out = NULL, *numbers = NULL, *cells = NULL;
+    PyObject *numbers_at, *texts_at, *out = NULL;
     Py_ssize_t width;
     Py_buffer block = {0};
     Py_ssize_t *kinds = NULL;
-    double *columns[MAX_NAMES];
-    PyObject *made[MAX_NAMES] = {NULL};
-    Texts texts[MAX_NAMES] = {{0}};
-    SlowList slow = {0};
+    Block b = {0};
     Py_ssize_t n = 0, m = 0;
     if (!PyArg_ParseTuple(args, "y*nOO:csv", &block, &width, &numbers_at, &texts_at)) {
         return NULL;
@@ -710,62 +702,18 @@ static PyObject *csv(PyObject *module, PyObject *args) {
         out = Py_NewRef(Py_None);
         goto done;
     }
-    if (!new_columns(made, columns, n, lines)) {
+    if (!block_new(&b, n, m, lines, block.len)) {
         goto done;
-    }
-    for (Py_ssize_t j = 0; j < m; j++) {
-        texts[j].room = block.len / (m + 1) + lines + 16;
-        texts[j].data = PyMem_RawMalloc((size_t)texts[j].room);
-        if (texts[j].data == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
     }
     int good;
     Py_ssize_t count = 0;
     Py_BEGIN_ALLOW_THREADS
-    good = parse_csv(start, start + block.len, width, kinds, columns, texts, &count, &slow);
+    good = parse_csv(start, start + block.len, width, kinds, b.columns, b.texts, &count, &b.slow);
     Py_END_ALLOW_THREADS
-    if (good < 0) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (good) {
-        good = read_slow(&slow);
-        if (good < 0) {
-            goto done;
-        }
-    }
-    if (!good || count != lines) {
-        out = Py_NewRef(Py_None);
-        goto done;
-    }
-    numbers = PyList_New(n);
-    cells = PyList_New(m);
-    if (numbers == NULL || cells == NULL) {
-        goto done;
-    }
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyList_SET_ITEM(numbers, k, made[k]);
-        made[k] = NULL;
-    }
-    for (Py_ssize_t j = 0; j < m; j++) {
-        PyObject *data = PyBytes_FromStringAndSize(texts[j].data, texts[j].used);
-        if (data == NULL) {
-            goto done;
-        }
-        PyList_SET_ITEM(cells, j, data);
-    }
-    out = Py_BuildValue("nOO", count, numbers, cells);
+    out = block_result(&b, good > 0 && count != lines ? 0 : good);
 done:
-    for (Py_ssize_t k = 0; k < MAX_NAMES; k++) {
-        Py_XDECREF(made[k]);
-        PyMem_RawFree(texts[k].data);
-    }
-    Py_XDECREF(numbers);
-    Py_XDECREF(cells);
+    block_free(&b);
     PyMem_Free(kinds);
-    PyMem_RawFree(slow.items);
     PyBuffer_Release(&block);
     return out;
 }
@@ -1139,7 +1087,7 @@ static PyMethodDef methods[] = {
      "json(block, names, count, others=()) -> ([column, ...], [values, ...]) | None: each name's number on each "
      "line (float64 bytes), each other key's JSON value (each followed by an LF)."},
     {"csv", csv, METH_VARARGS,
-     "csv(block, width, numbers, texts) -> (count, [column, ...], [cells, ...]) | None: a CSV block's cells."},
+     "csv(block, width, numbers, texts) -> ([column, ...], [cells, ...]) | None: a CSV block's cells."},
     {"lines", lines, METH_VARARGS,
      "lines(pieces, count) -> bytes: `count` lines, each the pieces in turn: bytes (the same on every line), "
      "('r', float64s, null) as repr writes each (null: bytes for NaN and infinities, or None), ('g', float64s, "

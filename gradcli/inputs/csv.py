@@ -74,7 +74,8 @@ class Csv:
         found = rows.helper.csv(block, self.width, self.positions, [i for i, _ in self.extras])
         if found is None:
             return None
-        count, numbers, cells = found
+        numbers, cells = found
+        count = len(numbers[0]) // 8
         extra = {}
         for (_, name), data in zip(self.extras, cells, strict=True):
             column = text_column(data)

@@ -44,7 +44,7 @@ def _joined(pieces: list[Any], count: int, null: str | None = None) -> list[Text
     (kind, column, width) a column the table right-aligns: ('g', floats) as `format(x, '.6g')`,
     ('d', ints), ('s', texts)."""
     given = [_piece(piece, None if null is None else null.encode()) for piece in pieces]
-    if helper is not None and hasattr(helper, "lines"):
+    if helper is not None:
         return [helper.lines([tuple(piece) if isinstance(piece, list) else piece for piece in given], count)]
     columns: list[Any] = []  # where pip built no helper: the same text, a line at a time
     for piece in given:
