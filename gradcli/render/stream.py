@@ -34,7 +34,10 @@ def _piece(piece: Any, null: bytes | None) -> Any:
         if piece.dtype.kind in "iu":
             return "d", np.ascontiguousarray(piece, dtype=np.int64), 0
         return "r", np.ascontiguousarray(piece, dtype=np.float64), null
-    return piece if isinstance(piece, list) else ("s", piece, 0)
+    if isinstance(piece, list):  # the table's (kind, column, width)
+        kind, column, width = piece
+        return kind, column if kind == "s" else np.ascontiguousarray(column, dtype=np.int64 if kind == "d" else float), width
+    return "s", piece, 0
 
 
 def _joined(pieces: list[Any], count: int, null: str | None = None) -> list[Text]:
@@ -45,7 +48,7 @@ def _joined(pieces: list[Any], count: int, null: str | None = None) -> list[Text
     ('d', ints), ('s', texts)."""
     given = [_piece(piece, None if null is None else null.encode()) for piece in pieces]
     if helper is not None:
-        return [helper.lines([tuple(piece) if isinstance(piece, list) else piece for piece in given], count)]
+        return [helper.lines(given, count)]
     columns: list[Any] = []  # where pip built no helper: the same text, a line at a time
     for piece in given:
         if isinstance(piece, bytes):
