@@ -722,6 +722,7 @@ done:
 
 #ifdef __SIZEOF_INT128__
 typedef unsigned __int128 Wide;
+static Wide fives[32];  /* 5**i, made when the module is (writers run on several threads at once) */
 
 /* Python's repr of a finite double that is not 0 and lies within 1e-15 <= |x| < 1e17, into out (32
  * bytes): its length; 0 where it is not (the caller asks PyOS_double_to_string, which repr calls).
@@ -733,13 +734,6 @@ typedef unsigned __int128 Wide;
  * 5**R, a power of two apart). The digits are then those of the multiple of the largest power of ten
  * inside the interval nearest to x (ties to even). */
 static int shortest(double x, char *out) {
-    static Wide fives[32];
-    if (fives[0] == 0) {
-        fives[0] = 1;
-        for (int i = 1; i < 32; i++) {
-            fives[i] = fives[i - 1] * 5;
-        }
-    }
     uint64_t bits;
     memcpy(&bits, &x, sizeof bits);
     int biased = (int)((bits >> 52) & 0x7FF);
@@ -1099,4 +1093,12 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, .m_name = "gradcli.inputs._numbers", .m_size = -1, .m_methods = methods,
 };
 
-PyMODINIT_FUNC PyInit__numbers(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__numbers(void) {
+#ifdef __SIZEOF_INT128__
+    fives[0] = 1;
+    for (int i = 1; i < 32; i++) {
+        fives[i] = fives[i - 1] * 5;
+    }
+#endif
+    return PyModule_Create(&module);
+}

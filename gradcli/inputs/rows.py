@@ -48,9 +48,6 @@ class Cells(list):
         found = super().__getitem__(key)
         return Cells(found, self.texts, self.kind) if isinstance(key, slice) else found
 
-    def to_pylist(self) -> list[Any]:
-        return list(self)
-
 
 def _kind(values: list[Any]) -> str:
     """text, bool, int, float or json: how a column of these values is written."""

@@ -155,7 +155,7 @@ def _json_ready(value: Any) -> Any:
     return None if type(value) is float and value - value != 0 else value
 
 
-Text = str | bytes | memoryview  # what a chunk's rendering gives: text, or UTF-8 bytes
+Text = str | bytes  # what a chunk's rendering gives: text, or UTF-8 bytes
 Rendering = Callable[[], list[Text]]
 
 
