@@ -908,7 +908,7 @@ def _live(stream: Any) -> bool:
 
 def _read_ahead(chunks: Iterator[PointChunk], depth: int = 2) -> Iterator[PointChunk]:
     """The chunks, in order, read by a thread of their own while the ones before are computed
-    and written (pyarrow and NumPy let go of Python's lock): reading overlaps writing. What the
+    and written (the compiled helper and NumPy let go of Python's lock): reading overlaps writing. What the
     reader raises is raised here, after the chunks it gave."""
     import queue
     import threading
