@@ -782,9 +782,10 @@ class PointsRun:
 
             size = os.fstat(self.stream.fileno()).st_size
             if size >= BIG_FILE:
-                warnings.warn(f"{points!r} holds {size / 2**20:.0f} MB: gradcli's compiled helper was not built (pip "
-                              "found no C compiler), so the points are read and written a line at a time; installed "
-                              "again where a C compiler is, it does that many times faster", stacklevel=1)
+                warnings.warn(f"{points!r} holds {size / 2**20:.0f} MB: gradcli's compiled helper is not built (pip "
+                              "found no C compiler, or an editable install was not built again since its source "
+                              "changed), so the points are read and written a line at a time; installed again where "
+                              "a C compiler is, it does that many times faster", stacklevel=1)
         self.compute = compute
         self.at_once = at_once
         self.live = _live(self.stream)  # a pipe or a terminal: each chunk is answered as soon as it is computed
