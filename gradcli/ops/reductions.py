@@ -485,21 +485,27 @@ def _norm(x: Array, ranks: tuple[int, ...], p: Any = 2.0, dim: Any = None, keepd
     return np.asarray(np.sum(size**p, axis=axes, keepdims=keepdim) ** (1.0 / p))
 
 
+def _sgn(x: Any) -> Any:
+    """PyTorch's sgn: the sign, 0 at NaN (NumPy's sign is NaN there)."""
+    sign = np.sign(x)
+    return np.where(sign != sign, 0.0, sign) if type(sign) is np.ndarray else sign
+
+
 def _norm_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], p: Any = 2.0, dim: Any = None,
               keepdim: bool = False) -> tuple[Array]:
     axes, p = point_axes(dim, ranks[0]), _order(p)
     g, norm = _kept(g, axes, keepdim), _kept(ans, axes, keepdim)
     if p == 0.0:
         return (np.zeros_like(x),)
-    if p == 1.0:
-        return (np.sign(x) * g,)
+    if p == 1.0:  # (0 where x is NaN: PyTorch's sgn)
+        return (_sgn(x) * g,)
     at_origin = norm == 0
     if p == 2.0:  # g times x / |x|, 0 at the origin (a NaN g stays NaN there, as in PyTorch)
         return (g * np.where(at_origin, 0.0, x / np.where(at_origin, 1.0, norm)),)
     size = np.abs(x)
     if math.isinf(p):
         mask = (size == norm) | (size != size)
-        return (np.sign(x) * ((g / np.sum(mask, axis=axes, keepdims=True)) * mask),)
+        return (_sgn(x) * ((g / np.sum(mask, axis=axes, keepdims=True)) * mask),)
     if p < 1.0:
         return (np.sign(x) * np.where(x == 0, 0.0, size ** (p - 1.0)) * g * norm ** (1.0 - p),)
     scaled = np.sign(x) * size ** (p - 1.0) if p < 2.0 else x * size ** (p - 2.0)
@@ -924,12 +930,28 @@ def _moment_part(part: int, of: Any) -> int:
     return part % 2
 
 
+def _running_mean(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
+    """var_mean's mean as PyTorch's Welford pass gives it, where it differs from sum / n: an infinity before
+    finite values makes it NaN (inf + (x - inf) / k), and huge values do not overflow (1e308, 1e308, 1 -> 6.7e307)."""
+    mean = _mean(x, ranks, dim=dim, keepdim=keepdim)
+    if type(x) is not np.ndarray or x.size == 0 or (np.isfinite(mean).all() and np.isfinite(x).all()):
+        return mean
+    axes = tuple(sorted(a % x.ndim for a in point_axes(dim, ranks[0])))
+    kept = [a for a in range(x.ndim) if a not in axes]
+    values = np.transpose(x, (*kept, *axes)).reshape(*(x.shape[a] for a in kept), -1)
+    running = np.zeros(values.shape[:-1], dtype=x.dtype)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for k in range(values.shape[-1]):
+            running = running + (values[..., k] - running) / (k + 1)
+    return np.asarray(np.expand_dims(running, axes) if keepdim else running)
+
+
 def _with_mean(spread: Any, spread_vjp: Any, root: bool) -> tuple[Any, Any, Any, Any, Any]:
     """forward, vjp, jvp, sympy and shape of one part of var_mean (root False) or std_mean (True)."""
     def forward(x: Array, ranks: tuple[int, ...], part: int = 0, of: Any = None, **params: Any) -> Array:
         if _moment_part(part, of) == 0:
             return spread(x, ranks, **params)
-        return _mean(x, ranks, dim=params.get("dim"), keepdim=params.get("keepdim", False))
+        return _running_mean(x, ranks, dim=params.get("dim"), keepdim=params.get("keepdim", False))
 
     def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], part: int = 0, of: Any = None,
             **params: Any) -> tuple[Array]:
