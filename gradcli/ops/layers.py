@@ -23,6 +23,7 @@ from gradcli.ops.nn import (
     _layer_norm_shape,
     _layer_norm_vjp,
     _layer_parts,
+    row_moments,
 )
 
 # --- the shuffles: permutations of a point's elements -----------------------------------------
@@ -485,10 +486,9 @@ def _grouped(x: Any, rank: int, groups: int) -> tuple[Any, Shape]:
 def _group_parts(x: Any, rank: int, groups: int, eps: float) -> tuple[Any, Any, Any, Shape]:
     """(x grouped and normalized, the groups' mean, their rstd: kept, (..., N, G, 1)), x's shape."""
     xg, shape = _grouped(x, rank, groups)
-    mean = np.mean(xg, axis=-1, keepdims=True)
-    centred = xg - mean
-    rstd = 1.0 / np.sqrt(np.mean(centred * centred, axis=-1, keepdims=True) + eps)
-    return centred * rstd, mean, rstd, shape
+    mean, variance = row_moments(xg, 1)  # (PyTorch's own steps where a square may overflow: NaN where its are)
+    rstd = 1.0 / np.sqrt(variance + eps)
+    return (xg - mean) * rstd, mean, rstd, shape
 
 
 def _group_forward(x: Array, w: Array, b: Array, ranks: tuple[int, ...], num_groups: int = 1, eps: float = 1e-5,

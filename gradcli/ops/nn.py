@@ -771,19 +771,26 @@ def _layer_axes(x: Any, rank: int, normalized_shape: tuple[int, ...]) -> tuple[i
 def _layer_parts(x: Any, rank: int, normalized_shape: tuple[int, ...], eps: float) -> tuple[Any, Any, Any, Any]:
     """(the axes, the mean, x normalized, 1 / sqrt(var + eps)), the mean and rstd kept."""
     axes = _layer_axes(x, rank, normalized_shape)
+    mean, variance = row_moments(x, len(axes))
+    rstd = 1.0 / np.sqrt(variance + eps)
+    return axes, mean, (x - mean) * rstd, rstd
+
+
+def row_moments(x: Any, count: int) -> tuple[Any, Any]:
+    """The mean and the biased variance of x's last `count` axes (kept), as PyTorch's normalizations (layer_norm,
+    group_norm) take them: by the two passes, or PyTorch's own steps where a square may overflow (below)."""
+    axes = tuple(range(-count, 0))
     values = np.asarray(getattr(x, "primal", x))
     if values.size and np.max(np.abs(values)) > _SQUARE_MAY_OVERFLOW:
-        mean, variance = _pytorch_moments(values, len(axes))
+        mean, variance = _pytorch_moments(values, count)
         if values is not x:  # (the Hessian's dual numbers: the two passes, NaN where PyTorch's are)
             mean = np.mean(x, axis=axes, keepdims=True)
             centred = x - mean
             variance = np.where(np.isnan(variance), np.nan, np.mean(centred * centred, axis=axes, keepdims=True))
-    else:
-        mean = np.mean(x, axis=axes, keepdims=True)
-        centred = x - mean
-        variance = np.mean(centred * centred, axis=axes, keepdims=True)  # the biased variance
-    rstd = 1.0 / np.sqrt(variance + eps)
-    return axes, mean, (x - mean) * rstd, rstd
+        return mean, variance
+    mean = np.mean(x, axis=axes, keepdims=True)
+    centred = x - mean
+    return mean, np.mean(centred * centred, axis=axes, keepdims=True)
 
 
 # Where a row holds a number past 6.7e153, whose difference from another may square to inf, the
