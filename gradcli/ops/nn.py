@@ -686,7 +686,10 @@ def _kept_weight_parts(w: Any, t: Any, ranks: tuple[int, ...], ignore_index: int
     if not ranks[0]:
         return kept * w[(..., *(None,) * ranks[1])], kept
     hot = np.where(kept, t, -1)[..., None] == np.arange(np.shape(w)[-1])
-    return np.sum(hot * np.expand_dims(w, tuple(range(-1 - ranks[1], -1))), axis=-1), hot
+    spread = np.expand_dims(w, tuple(range(-1 - ranks[1], -1)))
+    # (PyTorch gathers w[t]: an infinite weight of another class is not 0 * inf there)
+    picked = np.where(hot, spread, 0.0) if type(spread) is np.ndarray else hot * spread
+    return np.sum(picked, axis=-1), hot
 
 
 def _kept_weight(w: Any, t: Any, ranks: tuple[int, ...], ignore_index: int = -100) -> Any:
