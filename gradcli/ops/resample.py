@@ -649,7 +649,9 @@ class _Grid(NamedTuple):
     out: Shape
 
 
-def _grid_parts(x: Any, grid: Any, ranks: tuple[int, ...], padding_mode: str, align_corners: bool) -> _Grid:
+def _grid_parts(x: Any, grid: Any, ranks: tuple[int, ...], padding_mode: str, align_corners: bool,
+                forward: bool = False) -> _Grid:
+    """`forward`: the coordinates PyTorch's forward kernel samples at, where its backward's differ (below)."""
     d = ranks[0] - 2
     xs, gs = np.shape(x), np.shape(grid)
     lead = np.broadcast_shapes(xs[: len(xs) - ranks[0]], gs[: len(gs) - ranks[1]])
@@ -666,6 +668,8 @@ def _grid_parts(x: Any, grid: Any, ranks: tuple[int, ...], padding_mode: str, al
             value = np.asarray(getattr(coord, "primal", coord))
             slope = np.where((value < 0) | (value > size - 1), 0.0, slope)
             coord = np.where(value < 0, 0.0, np.where(value > size - 1, size - 1.0, coord))
+            if forward and d == 3:  # (the 3-D forward clips NaN to the far edge, min(size - 1, max(NaN, 0)); its
+                coord = np.where(value != value, size - 1.0, coord)  # backward keeps NaN: outside, no gradient)
         value = np.asarray(getattr(coord, "primal", coord))  # (the Hessian's dual numbers choose by their values)
         coords.append(coord)
         floors.append(np.floor(np.where(np.isfinite(value), value, -2.0)))  # (NaN: a corner outside, as PyTorch's)
@@ -676,7 +680,8 @@ def _grid_parts(x: Any, grid: Any, ranks: tuple[int, ...], padding_mode: str, al
 def _grid_corners(parts: _Grid) -> Any:
     """Each of the 2^d corners around each point: (which side along each axis, its place in a plane, whether it is
     inside, its weight along each axis)."""
-    for corner in itertools.product((0, 1), repeat=len(parts.coords)):
+    for backwards in itertools.product((0, 1), repeat=len(parts.coords)):  # (x fastest: PyTorch's order of the terms)
+        corner = backwards[::-1]
         place: Any = 0
         inside: Any = True
         weights, stride = [], 1
@@ -708,7 +713,7 @@ def _grid_sample(x: Array, grid: Array, ranks: tuple[int, ...], mode: str = "bil
                  align_corners: bool | None = None) -> Array:
     sx, sg = _point_shapes(ranks, x, grid)
     _grid_check(sx, sg, mode, padding_mode, "grid_sample")
-    parts = _grid_parts(x, grid, ranks, padding_mode, bool(align_corners))
+    parts = _grid_parts(x, grid, ranks, padding_mode, bool(align_corners), forward=True)
     out: Any = 0.0
     for _, place, inside, weights in _grid_corners(parts):
         out = out + _skipped(_gathered(parts.x, place, inside) * _product(weights)[:, None, :], inside[:, None, :], ranks)
