@@ -982,6 +982,9 @@ def _cholesky_inverse_jvp(tangents: Sequence[Any], ans: Array, low: Array, ranks
 _PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0, 129060195264000.0,
            10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0, 40840800.0, 960960.0, 16380.0, 182.0, 1.0)
 _THETA13 = 5.371920351148152
+# PyTorch scales by 2^s until the 1-norm is at most its degree-18 Taylor bound (aten's mexp_impl; Bader, Blanes and
+# Casas 2019) and squares s times: with the same s, where the squarings overflow, their infinities and NaNs are its
+_THETA18 = 1.090863719290036
 
 
 def _expm(a: Array) -> Array:
@@ -992,7 +995,7 @@ def _expm(a: Array) -> Array:
     with np.errstate(all="ignore"):
         norm = np.max(np.sum(np.abs(a), axis=-2), axis=-1)  # the 1-norm of each matrix
         finite = np.isfinite(norm)
-        steps = np.where(finite & (norm > _THETA13), np.ceil(np.log2(np.where(finite, norm, 1.0) / _THETA13)), 0.0)
+        steps = np.where(finite & (norm > _THETA18), np.ceil(np.log2(np.where(finite, norm, 1.0) / _THETA18)), 0.0)
         steps = steps.astype(int)
         scaled = np.where(finite[..., None, None], a, 0.0) / (2.0 ** steps)[..., None, None]
         eye = np.broadcast_to(np.eye(n), scaled.shape)
@@ -1005,9 +1008,7 @@ def _expm(a: Array) -> Array:
         result = np.linalg.solve(v - u, v + u)
         for k in range(int(np.max(steps, initial=0))):
             result = np.where((steps > k)[..., None, None], result @ result, result)
-        # (a result that overflows is NaN throughout, as PyTorch's: its squarings meet inf - inf)
-        finite &= np.isfinite(result).all(axis=(-2, -1))
-        return np.where(finite[..., None, None], result, np.nan)
+        return np.where(finite[..., None, None], result, np.nan)  # (A holding NaN or an infinity: NaN throughout)
 
 
 def _expm_block(a: Array, d: Array) -> Array:
