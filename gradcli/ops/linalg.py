@@ -843,7 +843,7 @@ def _slogdet_vjp(g: Array, ans: Array, a: Array, ranks: tuple[int, ...], part: i
                  of: Any = None) -> tuple[Array | None]:
     # d log|det A| = A^-T; the sign of a real matrix takes no gradient.
     if part % 2 == 0:
-        return (np.zeros(np.shape(a)),)
+        return (None,)  # (PyTorch's backward leaves it undefined: a.grad stays None)
     n = a.shape[-1]
     if _is_dual(a):  # PyTorch's double backward: A^T X = diag(g), solved with A^T itself
         return (_dual_solve(_transposed(a), _diag_embed(g, n), "logdet"),)
