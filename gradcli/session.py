@@ -1081,7 +1081,7 @@ class FunctionEntry:
 
 
 # The group of a row, by the module of the op table that holds it.
-_GROUPS = {"elementwise": "elementwise functions", "reductions": "reductions", "structure": "structure",
+_GROUPS = {"elementwise": "elementwise functions", "predicates": "elementwise functions", "reductions": "reductions", "structure": "structure",
            "shape": "shape", "linalg": "linear algebra", "indexing": "structure", "construct": "constructors", "nn": "torch.nn.functional",
            "losses": "torch.nn.functional", "layers": "torch.nn.functional", "conv": "torch.nn.functional",
            "resample": "torch.nn.functional", "sorting": "reductions", "special": "elementwise functions",

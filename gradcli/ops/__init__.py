@@ -8,6 +8,7 @@ row; nothing else in gradcli lists ops or branches on an op's name.
 
     core.py         the row type, the adapters that derive rules, applying a rule (call_*)
     elementwise.py  the elementwise rows: operators and functions
+    predicates.py   isnan, isinf, isfinite, signbit...: the questions about each number, bool masks
     reductions.py   sum, mean, norm, logsumexp
     structure.py    indexing, list literals
     linalg.py       products and linear algebra: @, mm, mv, bmm, dot, outer, inner
@@ -42,6 +43,7 @@ from gradcli.ops import (
     lu,
     masked,
     nn,
+    predicates,
     reductions,
     resample,
     shape,
@@ -99,7 +101,7 @@ __all__ = [
 ]
 
 # The modules of rows, in the table's order: a new module of rows is added here alone.
-MODULES = (elementwise, reductions, structure, linalg, shape, indexing, construct, nn, losses, layers, conv, resample,
+MODULES = (elementwise, predicates, reductions, structure, linalg, shape, indexing, construct, nn, losses, layers, conv, resample,
            sorting, special, decompositions, masked, compositions, statistics, lu)
 OPS: dict[str, Op] = {op.name: op for module in MODULES for op in module.ROWS}
 

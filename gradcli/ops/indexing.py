@@ -423,7 +423,8 @@ def _mask_index(x: Array, mask: Array, ranks: tuple[int, ...]) -> Array:
 def _mask_index_vjp(g: Array, ans: Array, x: Array, mask: Array, ranks: tuple[int, ...]) -> tuple[Array, None]:
     x, picks, count = _masked(x, mask, ranks)
     cotangent = np.zeros_like(x * 0.0)
-    cotangent[picks] = g if count is None else np.reshape(g, (-1, *np.shape(g)[2:]))
+    # added to the zeros, as PyTorch's index_put with accumulate: a -0.0 of g is 0.0 there
+    cotangent[picks] += g if count is None else np.reshape(g, (-1, *np.shape(g)[2:]))
     return cotangent, None
 
 
