@@ -26,7 +26,6 @@ KNOWN_TO_DIFFER = {  # issue #21: cases where gradcli run does not yet print wha
     "create_graph_fused_backward_names": "create_graph's gradient of softmax, log_softmax and mse_loss is made of Mul/Sub "
                                          "nodes (PyTorch: one SoftmaxBackwardDataBackward0, LogSoftmaxBackwardDataBackward0, "
                                          "MseLossBackwardBackward0 node)",
-    "integer_reduction_dtypes": "max(dim)/argmax/argmin of integers print floats; torch.nansum is not supported (exit 2)",
     "losses_with_class_indices": "cross_entropy(...).item() in float32 differs from PyTorch's in the last place (NumPy's float32 log_softmax is not PyTorch's kernel)",
 }
 CASES = [pytest.param(path, id=path.stem, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_TO_DIFFER[path.stem])]

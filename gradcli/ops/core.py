@@ -172,7 +172,7 @@ class Param(NamedTuple):
 # PyTorch's names of its dtypes, as NumPy names them (torch.float is float32, torch.double float64).
 _DTYPE_NAMES = {"float64": "float64", "double": "float64", "float32": "float32", "float": "float32", "float16": "float16",
                 "half": "float16", "bfloat16": "bfloat16", "int64": "int64", "long": "int64", "int32": "int32", "int": "int32",
-                "bool": "bool"}
+                "int16": "int16", "short": "int16", "int8": "int8", "uint8": "uint8", "bool": "bool"}
 
 _KIND_TEXT = {"int": "a whole number", "float": "a number", "number": "a number", "bool": "True or False",
               "dims": "a dim or a tuple of dims",

@@ -156,10 +156,11 @@ ROWS = [
                # PyTorch's Tensor.to(dtype, non_blocking, copy, memory_format) and to(device, dtype, ...)
                positional=(("dtype", "non_blocking", "copy", "memory_format"),
                            ("device", "dtype", "non_blocking", "copy", "memory_format")),
-               methods=("to", "type", "double", "float", "half", "bfloat16", "long", "int", "bool"),
+               methods=("to", "type", "double", "float", "half", "bfloat16", "long", "int", "short", "char", "byte", "bool"),
                method_params=tuple((method, (("dtype", dtype),)) for method, dtype in [
                    ("double", "float64"), ("float", "float32"), ("half", "float16"), ("bfloat16", "bfloat16"),
-                   ("long", "int64"), ("int", "int32"), ("bool", "bool")]),
+                   ("long", "int64"), ("int", "int32"), ("short", "int16"), ("char", "int8"), ("byte", "uint8"),
+                   ("bool", "bool")]),
                text=lambda args, dtype=None, **ignored: f"{args[0]}.to(torch.{dtype})",
                examples=tuple(((shape,), {"dtype": "float64"}) for shape in [(), (3,), (2, 3)]),
                reference="a.to(torch.float32).double()", reference_program="a.float()"),

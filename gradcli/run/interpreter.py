@@ -184,10 +184,13 @@ class MemoryFormat:
 _PLATFORM = {("torch", "device"), ("torch", "set_default_device"), ("torch.cuda", "is_available"),
              ("torch.cuda", "device_count"), ("torch.accelerator", "is_available"),
              ("torch.accelerator", "current_accelerator"), ("torch.backends.mps", "is_available")}
-_LEGACY: dict[str, np.dtype] = {"Tensor": FLOAT32, "FloatTensor": FLOAT32, "DoubleTensor": FLOAT64, "LongTensor": INT64, "BoolTensor": BOOL}
+_LEGACY: dict[str, np.dtype] = {"Tensor": FLOAT32, "FloatTensor": FLOAT32, "DoubleTensor": FLOAT64, "LongTensor": INT64,
+                                "IntTensor": np.dtype(np.int32), "ShortTensor": np.dtype(np.int16),
+                                "CharTensor": np.dtype(np.int8), "ByteTensor": np.dtype(np.uint8), "BoolTensor": BOOL}
 
 _DTYPES: dict[str, np.dtype] = {"float32": FLOAT32, "float": FLOAT32, "float64": FLOAT64, "double": FLOAT64, "int64": INT64,
-           "long": INT64, "int32": np.dtype(np.int32), "int": np.dtype(np.int32), "bool": BOOL}
+           "long": INT64, "int32": np.dtype(np.int32), "int": np.dtype(np.int32), "int16": np.dtype(np.int16),
+           "short": np.dtype(np.int16), "int8": np.dtype(np.int8), "uint8": np.dtype(np.uint8), "bool": BOOL}
 
 
 class ReturnTuple(tuple[Any, ...]):
@@ -1842,6 +1845,11 @@ class Interpreter:
             kind = item.data.dtype.kind
             if kind == "b":
                 return lowering.MASK, item
+            if item.data.dtype == np.uint8:  # (PyTorch still takes a byte tensor as a mask, and warns)
+                self.warn("UserWarning", "indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                          "torch.bool instead. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                          "IndexingUtils.h:37.)", self.call_node or ast.Pass())
+                return lowering.MASK, Tensor(self.graph, item.data != 0)
             if kind not in "iu":
                 raise TorchError("IndexError", "tensors used as indices must be long, int, byte or bool tensors")
             values = item.data.tolist()

@@ -76,7 +76,8 @@ def promote(tensors: Sequence[Array], numbers: Sequence[Any]) -> np.dtype:
     for group in (dimmed, zero_d, python):
         if not group:
             continue
-        widest = max(group, key=lambda d: (_CATEGORY[d.kind], d.itemsize))
+        top = max(_CATEGORY[d.kind] for d in group)
+        widest = np.result_type(*(d for d in group if _CATEGORY[d.kind] == top))  # (uint8 with int8: int16)
         if best is None or _CATEGORY[widest.kind] > _CATEGORY[best.kind]:
             best = widest if best is None or group is not python else _default_of(widest)
     return best if best is not None else FLOAT32
@@ -314,16 +315,16 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
     if cast is not None:  # sum(x, dtype=torch.float64): the args in that dtype, as PyTorch casts them first
         computing = np.dtype(cast)
     _check_dtypes(op, args, computing, cast, params, shapes_checked=False)  # (PyTorch's dtype checks come first ...)
-    if op.dtype == "sums" and cast is None and computing.kind in "bi":  # a sum of integers or bools: int64 (dtype= wins)
+    if op.dtype == "sums" and cast is None and computing.kind in "biu":  # a sum of integers or bools: int64 (dtype= wins)
         computing = INT64
     _check_elements(graph, op, [np.shape(a.data) if isinstance(a, Tensor) else () for a in args], params, span)
     _check_dtypes(op, args, computing, cast, params, shapes_checked=True)  # (... but a product's after its shapes)
     promoted = {id(a) for a in _promoted(op, args)}
-    values = [a.data if isinstance(a, Tensor) and computing.kind in "bi" and id(a) not in promoted  # (an index stays one)
+    values = [a.data if isinstance(a, Tensor) and computing.kind in "biu" and id(a) not in promoted  # (an index stays one)
               else a.data.astype(computing, copy=False) if isinstance(a, Tensor) else _number(a, computing) for a in args]
     if not op.elementwise and numbers:  # (a rule that is not elementwise takes arrays: scatter(x, 0, i, 2.5))
         values = [np.asarray(v) for v in values]
-    integer_out = _integer_forward(op, args, values) if computing.kind in "bi" else None
+    integer_out = _integer_forward(op, args, values) if computing.kind in "biu" else None
     with np.errstate(all="ignore"):
         try:
             out = integer_out if integer_out is not None else np.asarray(
@@ -337,7 +338,7 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         out = out.astype(BOOL)
     elif op.integer_valued(params):  # argmax, max's indices; LU's pivots (int32)
         out = out.astype(op.integer_dtype)
-    elif out.dtype != computing and (out.dtype.kind == "f" or computing.kind in "bi"):
+    elif out.dtype != computing and (out.dtype.kind == "f" or computing.kind in "biu"):
         out = out.astype(computing)
     written = np.dtype(cast) if cast is not None and op.dtype != "param" else computing if op.dtype == "first" else None
     if written is not None and written.kind != "f" and graph.grad_enabled and any(
@@ -466,7 +467,7 @@ def _check_broadcast(op: Op, args: Sequence[Any], params: dict[str, Any], proble
 def _number(value: Any, computing: np.dtype) -> Any:
     """A Python number as an operand: in an integer op an int64 (as PyTorch unpacks it: 2**63 wraps,
     past 64 bits is an OverflowError), else a double."""
-    if computing.kind not in "bi" or isinstance(value, float):
+    if computing.kind not in "biu" or isinstance(value, float):
         return float(value)
     if computing == BOOL:
         return np.bool_(value)
