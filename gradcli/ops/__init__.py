@@ -25,6 +25,7 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     masked.py       torch.masked's functions: sum, mean, amax, softmax, var... where a mask holds
     lu.py           linalg.lu_factor(_ex), torch.lu, linalg.lu, lu_unpack, lu_solve: LAPACK's getrf, PyTorch's derivatives
     statistics.py   renorm, cdist, pdist: norms of slices and distances of rows, PyTorch's kernels' derivatives
+    writes.py       y[k] = v on a tensor with a graph (gradcli run): IndexPutBackward0, CopySlices, AsStridedBackward0
     compositions.py linalg.multi_dot, diagflat, linalg.vander, tensorinv, tensorsolve, cov, corrcoef: PyTorch's programs
 """
 
@@ -51,6 +52,7 @@ from gradcli.ops import (
     special,
     statistics,
     structure,
+    writes,
 )
 from gradcli.ops.construct import CONSTRUCTORS, DTYPES, MEMORY_FORMATS, SIZED
 from gradcli.ops.core import (
@@ -102,7 +104,7 @@ __all__ = [
 
 # The modules of rows, in the table's order: a new module of rows is added here alone.
 MODULES = (elementwise, predicates, reductions, structure, linalg, shape, indexing, construct, nn, losses, layers, conv, resample,
-           sorting, special, decompositions, masked, compositions, statistics, lu)
+           sorting, special, decompositions, masked, compositions, statistics, lu, writes)
 OPS: dict[str, Op] = {op.name: op for module in MODULES for op in module.ROWS}
 
 # The infix and prefix operators of the language, and the ops they stand for.

@@ -1035,9 +1035,7 @@ class Interpreter:
             view = all(item is None or item is Ellipsis or isinstance(item, (int, slice)) for item in items)
             raise runtime_error(f"{'a view of ' if view else ''}a leaf Variable that requires grad is being used in an "
                                 f"in-place operation.")
-        if grad and (base.requires_grad or (isinstance(value, Tensor) and value.requires_grad)):
-            raise self.refuse(node, "assigning into the elements of a tensor with a graph (CopySlices) is not supported",
-                              "build the values with torch.where(...) or torch.cat(...)")
+        recorded = grad and (base.requires_grad or (isinstance(value, Tensor) and value.requires_grad))
         parts: list[Any] = []
         for item in items:
             try:
@@ -1052,6 +1050,9 @@ class Interpreter:
         else:
             raise self.refuse(node, f"assigning a {_type_name(value)} into a tensor's elements is not supported",
                               "assign a number or a tensor")
+        if recorded:
+            self.write_recorded(base, tuple(parts), value, node)
+            return
         shared = id(base.data) in self.shared
         data = base.data if shared else base.data.copy()
         try:
@@ -1067,6 +1068,41 @@ class Interpreter:
         if base.is_leaf:
             base.node = None
         self.changed(base)
+
+    def write_recorded(self, base: Tensor, key: tuple[Any, ...], value: Any, node: ast.AST) -> None:
+        """`t[k] = v` where t or v has a graph, recorded as PyTorch records it (ops/writes.py): into the tensor
+        itself, IndexPutBackward0 (an index tensor or a mask in the key) or CopySlices (ints and slices); into
+        a view, CopySlices on the tensor it views, and the view read again from it (AsStridedBackward0)."""
+        root, positions = base, np.arange(base.data.size).reshape(base.data.shape)
+        while root.view_of is not None:  # (the positions of the view's elements in the tensor it views)
+            owner, path = root.view_of
+            through = path(np.arange(owner.data.size).reshape(owner.data.shape))
+            if not (isinstance(through, np.ndarray) and through.shape == root.data.shape):
+                break
+            positions, root = through.reshape(-1)[positions], owner
+        try:
+            region = positions[key]
+        except IndexError as problem:
+            raise TorchError("IndexError", str(problem)) from None
+        if isinstance(value, (bool, int, float)):
+            value = Tensor(self.graph, np.asarray(value, dtype=base.data.dtype))
+        elif not isinstance(value, Tensor):
+            raise self.refuse(node, f"assigning a {_type_name(value)} into a tensor's elements is not supported",
+                              "assign a number or a tensor")
+        try:
+            np.broadcast_to(np.zeros(value.data.shape), region.shape)
+        except ValueError:
+            raise runtime_error(f"shape mismatch: value tensor of shape [{', '.join(map(str, value.data.shape))}] "
+                                f"cannot be broadcast to indexing result of shape "
+                                f"[{', '.join(map(str, region.shape))}]") from None
+        basic = all(item is None or item is Ellipsis or isinstance(item, (int, slice)) for item in key)
+        written = apply(self.graph, OPS["index_put"], [root, value],
+                        {"positions": region, "copy_slices": basic or root is not base}, self.span(node))
+        root.data, root.node, root.requires_grad = written.data, written.node, written.requires_grad
+        if root is not base:
+            read = apply(self.graph, OPS["as_strided"], [root], {"positions": positions}, self.span(node))
+            base.data, base.node, base.requires_grad = read.data, read.node, read.requires_grad
+        self.changed(root, origin=base)
 
     def changed(self, tensor: Tensor, origin: Tensor | None = None) -> None:
         """After a write into `tensor` in place: its base (where it is a view) and its views take the new

@@ -1,0 +1,78 @@
+"""Writes into a tensor's elements, as `gradcli run` records `y[k] = v` on a tensor with a graph.
+
+PyTorch records such a write as a node that takes the tensor as it was and the value: IndexPutBackward0
+where the key has an index tensor or a mask, CopySlices where it has ints and slices alone, or where the
+write went through a view (its base takes the CopySlices, and the view is read again from the base:
+AsStridedBackward0). Both rows here name the elements by their flat positions in the tensor written
+(`positions`, an int array of the region's shape, worked out by the run from the key and the view's
+path), so one rule serves every key. The gradient of the tensor is g with the written elements zeroed;
+the value's, g at those elements summed back to the value's shape. Neither row is a call of the formula
+language (there is no assignment there): the run cases hold them to PyTorch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gradcli.ops.core import Array, structural, unbroadcast
+
+
+def _batch(x: Array, ranks: tuple[int, ...]) -> int:
+    return np.ndim(x) - ranks[0]
+
+
+def _put(x: Array, value: Array, ranks: tuple[int, ...], positions: Array, copy_slices: bool = False) -> Array:
+    lead = max(_batch(x, ranks), np.ndim(value) - ranks[1])
+    shape = np.broadcast_shapes(np.shape(x)[: _batch(x, ranks)], np.shape(value)[: np.ndim(value) - ranks[1]])
+    out = np.array(np.broadcast_to(x, (*shape, *np.shape(x)[_batch(x, ranks):])))
+    flat = out.reshape(*shape, -1)
+    point_value = np.asarray(value)
+    if lead and np.ndim(value) > ranks[1]:  # a value per point: its batch axes before the region's
+        point_value = point_value.reshape(*shape, *(1,) * (np.ndim(positions) - ranks[1]), *np.shape(value)[lead:])
+    flat[..., positions] = np.broadcast_to(point_value, (*shape, *np.shape(positions)))
+    return flat.reshape(out.shape)
+
+
+def _put_vjp(g: Array, ans: Array, x: Array, value: Array, ranks: tuple[int, ...], positions: Array,
+             copy_slices: bool = False) -> tuple[Array, Array]:
+    lead = np.ndim(g) - ranks[0]
+    flat = np.array(g).reshape(*np.shape(g)[:lead], -1)
+    picked = flat[..., positions]
+    flat[..., positions] = 0
+    x_grad = unbroadcast(flat.reshape(np.shape(g)), np.shape(x))
+    if lead and np.ndim(value) > ranks[1]:  # a value per point: the region's axes summed down to the value's
+        extra = tuple(range(lead, lead + np.ndim(positions) - ranks[1]))
+        picked = picked.sum(axis=extra) if extra else picked
+        return x_grad, unbroadcast(picked, np.shape(value))
+    return x_grad, unbroadcast(picked, np.shape(value))
+
+
+def _put_shape(x: Any, value: Any, positions: Array, copy_slices: bool = False) -> Any:
+    return x
+
+
+def _read(x: Array, ranks: tuple[int, ...], positions: Array) -> Array:
+    lead = _batch(x, ranks)
+    return np.asarray(x).reshape(*np.shape(x)[:lead], -1)[..., positions]
+
+
+def _read_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], positions: Array) -> tuple[Array]:
+    lead = _batch(x, ranks)
+    flat = np.zeros_like(np.asarray(g), shape=(*np.shape(g)[:lead], int(np.prod(np.shape(x)[lead:], dtype=np.int64))))
+    where: tuple[Any, ...] = (*(slice(None),) * lead, positions)
+    np.add.at(flat, where, g)
+    return (flat.reshape(*np.shape(g)[:lead], *np.shape(x)[lead:]),)
+
+
+ROWS = [
+    structural("index_put", 2, _put, _put_vjp, "IndexPutBackward0", callable=False, linear=True, dtype="first",
+               torch_node_rule=lambda constant, shapes, copy_slices=False, **params: (
+                   "CopySlices" if copy_slices else "IndexPutBackward0"),
+               shape=_put_shape, reference=None,
+               text=lambda args, **params: f"{args[0]}[...] = {args[1]}"),
+    structural("as_strided", 1, _read, _read_vjp, "AsStridedBackward0", callable=False, linear=True, dtype="keeps",
+               shape=lambda x, positions: tuple(np.shape(positions)), reference=None,
+               text=lambda args, **params: f"{args[0]}.as_strided(...)"),
+]
