@@ -1086,7 +1086,7 @@ _GROUPS = {"elementwise": "elementwise functions", "predicates": "elementwise fu
            "losses": "torch.nn.functional", "layers": "torch.nn.functional", "conv": "torch.nn.functional",
            "resample": "torch.nn.functional", "sorting": "reductions", "special": "elementwise functions",
            "decompositions": "linear algebra", "masked": "reductions", "compositions": "linear algebra",
-           "statistics": "reductions", "lu": "linear algebra", "writes": "structure"}
+           "statistics": "reductions", "lu": "linear algebra", "writes": "structure", "recurrent": "torch.nn.functional"}
 
 
 def functions() -> list[FunctionEntry]:

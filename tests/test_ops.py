@@ -18,7 +18,7 @@ import pytest
 from gradcli import grad
 from gradcli.autodiff import hessian
 from gradcli.derivatives import _prepare, targets
-from gradcli.ops import OPS, Op, call_forward, call_jvp, call_vjp, node_text, unbroadcast, writes
+from gradcli.ops import OPS, Op, call_forward, call_jvp, call_vjp, node_text, recurrent, unbroadcast, writes
 from gradcli.tape import compile_program
 from tests.helpers import central_difference, sampled
 
@@ -39,9 +39,9 @@ def _cases() -> list[tuple[str, str, dict[str, tuple[int, ...]]]]:
 
 # Rows no program calls by themselves: parts of composites (Op.reference None), checked through them.
 PARTS = {op.name for op in OPS.values() if op.reference is None}
-# ... and the rows only `gradcli run` records (a write into a tensor with a graph), held to PyTorch by the run
-# cases (tests/run_cases/writes_into_tensors_with_a_graph.py).
-RUN_ROWS = {op.name for op in writes.ROWS}
+# ... and the rows only `gradcli run` records (a write into a tensor with a graph, oneDNN's fused LSTM layer),
+# held to PyTorch by the run cases (tests/run_cases/writes_into_tensors_with_a_graph.py, recurrent_modules.py).
+RUN_ROWS = {op.name for module in (writes, recurrent) for op in module.ROWS}
 
 
 CASES = _cases()

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops.core import Array, structural, unbroadcast
+from gradcli.ops.shape import ROWS as _SHAPE_ROWS
 
 
 def _batch(x: Array, ranks: tuple[int, ...]) -> int:
@@ -66,6 +67,8 @@ def _read_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], positions:
     return (flat.reshape(*np.shape(g)[:lead], *np.shape(x)[lead:]),)
 
 
+_TRANSPOSE = next(row for row in _SHAPE_ROWS if row.name == "transpose")
+
 ROWS = [
     structural("index_put", 2, _put, _put_vjp, "IndexPutBackward0", callable=False, linear=True, dtype="first",
                torch_node_rule=lambda constant, shapes, copy_slices=False, **params: (
@@ -75,4 +78,8 @@ ROWS = [
     structural("as_strided", 1, _read, _read_vjp, "AsStridedBackward0", callable=False, linear=True, dtype="keeps",
                shape=lambda x, positions: tuple(np.shape(positions)), reference=None,
                text=lambda args, **params: f"{args[0]}.as_strided(...)"),
+    # t.transpose_(0, 1) in place (ATen's RNN layers turn a batch_first output so): TransposeBackward1
+    structural("transpose_in_place", 1, _TRANSPOSE.forward, _TRANSPOSE.vjp, "TransposeBackward1", callable=False,
+               linear=True, dtype="keeps", shape=_TRANSPOSE.shape, reference=None,
+               text=lambda args, dim0=0, dim1=1: f"{args[0]}.transpose_({dim0}, {dim1})"),
 ]

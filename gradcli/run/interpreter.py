@@ -184,6 +184,7 @@ class MemoryFormat:
 _PLATFORM = {("torch", "device"), ("torch", "set_default_device"), ("torch.cuda", "is_available"),
              ("torch.cuda", "device_count"), ("torch.accelerator", "is_available"),
              ("torch.accelerator", "current_accelerator"), ("torch.backends.mps", "is_available")}
+_SOFTMAXES = ("softmax", "log_softmax", "softmin")
 _LEGACY: dict[str, np.dtype] = {"Tensor": FLOAT32, "FloatTensor": FLOAT32, "DoubleTensor": FLOAT64, "LongTensor": INT64,
                                 "IntTensor": np.dtype(np.int32), "ShortTensor": np.dtype(np.int16),
                                 "CharTensor": np.dtype(np.int8), "ByteTensor": np.dtype(np.uint8), "BoolTensor": BOOL}
@@ -330,7 +331,7 @@ class Interpreter:
         self.out = out
         self.filename = filename
         self.errors = errors  # where PyTorch's warnings go, as Python writes them (None: nowhere)
-        self.warned: set[int | str] = set()  # the lines that warned (Python warns once per place), the once-only ones
+        self.warned: set[tuple[int, str] | str] = set()  # (line, message) that warned (Python warns once per place), the once-only ones
         self.handling: list[TorchError] = []  # the errors whose except clauses run now (innermost last)
         self.named_leaves = 0  # how many of the graph's leaves name_inputs has named
         self.name_counts: dict[str, int] = {}  # a leaf's name -> the last number given to it (x, x#2, ...)
@@ -386,7 +387,7 @@ class Interpreter:
         the line), once per line of the file (`once`: once per run, as PyTorch's TORCH_WARN_ONCE),
         after what the file printed before it."""
         line = getattr(self.node, "lineno", getattr(node, "lineno", 0))
-        key = message if once else line
+        key = message if once else (line, message)  # (as Python's filter: once per message and line)
         if self.errors is None or key in self.warned:
             return
         self.warned.add(key)
@@ -2153,6 +2154,8 @@ class Interpreter:
             return self.one_hot(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "batch_norm":
             return self.batch_norm(args, kwargs, node)
+        if function.module == "torch.nn.functional" and name in _SOFTMAXES:
+            return self.softmax(name, args, kwargs, node)
         if function.module == "torch" and name == "set_printoptions":
             return self.set_printoptions(args, kwargs, node)
         if function.module == "torch" and name in _CLOSENESS:
@@ -2168,6 +2171,20 @@ class Interpreter:
         if FUNCTIONS.get(name) is None and lowering.find(f"{function.module}.{name}") is None:
             raise self.refuse(node, f"'{function.module}.{name}' is not supported")
         return self.call_op(f"{function.module}.{name}", args, kwargs, node)
+
+    def softmax(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """F.softmax, log_softmax, softmin: without a dim, PyTorch's deprecated implicit choice (dim 0 of a
+        value of 0, 1 or 3 axes, else dim 1), with its warning; the rows themselves want the dim."""
+        bound = python.bind_by_name(name, ["input", "dim", "_stacklevel", "dtype"], args, kwargs)
+        x = bound.get("input")
+        if bound.get("dim") is not None or not isinstance(x, Tensor):
+            return self.call_op(f"torch.nn.functional.{name}", args, kwargs, node)
+        self.warn("UserWarning", f"Implicit dimension choice for {name} has been deprecated. Change the call to "
+                                 f"include dim=X as an argument.", node)
+        given = {"dim": 0 if x.data.ndim in (0, 1, 3) else 1}
+        if bound.get("dtype") is not None:
+            given["dtype"] = bound["dtype"]
+        return self.call_op(f"torch.nn.functional.{name}", [x], given, node)
 
     def batch_norm(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """F.batch_norm: the row's output; in training, running_mean and running_var updated in place as

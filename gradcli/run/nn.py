@@ -160,6 +160,8 @@ def _tensor_type(value: Any) -> str:
 
 
 def functional(interpreter: Interpreter, name: str, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+    if name in ("softmax", "log_softmax", "softmin"):  # (nn.Softmax() without a dim: PyTorch's implicit choice)
+        return interpreter.softmax(name, args, kwargs, node)
     return interpreter.call_op(f"torch.nn.functional.{name}", args, kwargs, node)
 
 
@@ -786,7 +788,8 @@ _SUBMODULES = {name: f"modules.{where}" for where, names in (
     ("activation", ("ReLU", "LeakyReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU", "ELU", "Softplus", "SiLU")),
     ("conv", ("Conv1d", "Conv2d", "Conv3d")), ("dropout", ("Dropout",)), ("flatten", ("Flatten",)),
     ("loss", ("MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss", "HuberLoss",
-              "SmoothL1Loss")), ("sparse", ("Embedding",)), ("normalization", ("LayerNorm",)), ("module", ("Module",)))
+              "SmoothL1Loss")), ("sparse", ("Embedding",)), ("normalization", ("LayerNorm",)), ("module", ("Module",)),
+    ("rnn", ("RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell")))
     for name in names}
 
 
@@ -1646,3 +1649,8 @@ def _deep_copy(interpreter: Interpreter, value: Any, memo: dict[int, Any], node:
         return made
     raise interpreter.refuse(node, f"copy.deepcopy of a {_tensor_type(value)} is not supported",
                              "gradcli run copies tensors, modules, the file's objects, lists, tuples and dicts")
+
+
+from gradcli.run import recurrent  # noqa: E402  (nn.RNN, nn.LSTM, nn.GRU and the cells: modules of this file's kind)
+
+MODULES.update(recurrent.MODULES)

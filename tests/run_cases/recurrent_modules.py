@@ -1,0 +1,53 @@
+# nn.RNN, nn.GRU, nn.LSTM and the cells as PyTorch's CPU build runs them: parameters drawn in PyTorch's order,
+# ATen's small ops for RNN/GRU and the cells, oneDNN's fused layer for the LSTM; layers, directions, batch_first,
+# unbatched inputs, given hidden states; and F.softmax's implicit dim (deprecated) with its warning.
+import torch, torch.nn as nn
+torch.manual_seed(0)
+rnn = nn.RNN(3, 4)
+print(rnn, [n for n, _ in rnn.named_parameters()])
+print(rnn.weight_ih_l0)
+x = torch.randn(5, 2, 3)
+out, h = rnn(x)
+print(out, h)
+out.sum().backward()
+print(rnn.weight_hh_l0.grad, rnn.bias_ih_l0.grad)
+g = nn.GRU(3, 4, num_layers=2, batch_first=True)
+o, hn = g(x)
+print(g, o, hn, o.grad_fn, hn.grad_fn)
+(o.sum() + hn.sum()).backward()
+print(g.weight_ih_l1.grad)
+b = nn.GRU(3, 2, bidirectional=True)
+o, hn = b(x)
+print(o, hn, o.grad_fn)
+cell = nn.LSTMCell(3, 4)
+h1, c1 = cell(x[0])
+print(h1, c1, h1.grad_fn, c1.grad_fn)
+h1.sum().backward()
+print(cell.weight_ih.grad)
+gc = nn.GRUCell(3, 2)
+print(gc(x[0]), gc(x[0, 0]))
+rc = nn.RNNCell(3, 2, nonlinearity='relu')
+print(rc, rc(x[1], torch.ones(2, 2)))
+u = nn.RNN(3, 2)
+print(u(x[0]))
+torch.manual_seed(1)
+lstm = nn.LSTM(3, 3)  # Input dim is 3, output dim is 3
+inputs = [torch.randn(1, 3) for _ in range(5)]  # make a sequence of length 5
+hidden = (torch.randn(1, 1, 3), torch.randn(1, 1, 3))
+for i in inputs:
+    out, hidden = lstm(i.view(1, 1, -1), hidden)
+inputs = torch.cat(inputs).view(len(inputs), 1, -1)
+hidden = (torch.randn(1, 1, 3), torch.randn(1, 1, 3))  # clean out hidden state
+out, hidden = lstm(inputs, hidden)
+print(out)
+print(hidden)
+l2 = nn.LSTM(3, 4, num_layers=2, batch_first=True, bidirectional=True)
+x = torch.randn(2, 5, 3, requires_grad=True)
+o, (h, c) = l2(x)
+print(l2, o, h, c, o.grad_fn, h.grad_fn)
+(o.sum() + c.sum()).backward()
+print(x.grad, l2.weight_hh_l1_reverse.grad, l2.bias_ih_l0.grad)
+print(lstm(torch.randn(4, 3)))
+import torch.nn.functional as F
+x = torch.tensor([[1., 2., 3.], [0., -1., 4.]])
+print(nn.Softmax()(x), F.softmax(x), F.log_softmax(x[0]), F.softmin(x.unsqueeze(0)), F.softmax(x, dtype=torch.float64))
