@@ -47,7 +47,7 @@ from gradcli.ops import (
     call_forward,
 )
 from gradcli.ops.core import DEFAULT_FLOAT, ValueRefusal, rule_params, torch_dtype_name
-from gradcli.run import arrays, custom, functional, higher, python, random, reprs, schedulers
+from gradcli.run import arrays, custom, distributions, functional, higher, python, random, reprs, schedulers
 from gradcli.run import data as torch_data
 from gradcli.run import nn as torch_nn
 from gradcli.run.python import BUILTINS as _BUILTINS
@@ -102,7 +102,8 @@ VIEW_ROWS = frozenset({"reshape", "flatten", "t", "transpose", "permute", "squee
 _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
             "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
             "torch.masked", "torch.fft", "numpy", "numpy.linalg", "numpy.random", "torch.nn.init", "math", "torch.autograd.functional", "random",
-            "torch.optim.lr_scheduler", "torch.nn.utils", "copy"}
+            "torch.optim.lr_scheduler", "torch.nn.utils", "copy", "torch.distributions",
+            *(f"torch.distributions.{name}" for name in distributions.SUBMODULES)}
 TORCH_VERSION = "2.13.0+cpu"  # the PyTorch whose behaviour gradcli run follows (its CPU build)
 _END = object()  # (what a loop's iterator gives when it has no more)
 _FUTURE = {"nested_scopes", "generators", "division", "absolute_import", "with_statement", "print_function",
@@ -294,14 +295,15 @@ class AnomalyMode:
 _ANOMALY = ("set_detect_anomaly", "detect_anomaly", "is_anomaly_enabled")
 _CONSTRUCTORS = {"tensor", "as_tensor", "array", "ones", "zeros", "ones_like", "zeros_like", "full", "full_like", "eye",
                  "arange", "linspace", "empty", "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed",
-                 "randperm", "initial_seed", "normal",
+                 "randperm", "initial_seed", "normal", "multinomial",
                  "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "grad", "backward",
                  "is_tensor", *_ANOMALY,
                  "from_numpy", "isclose", "allclose", "equal"}
 _CLOSENESS = ("isclose", "allclose", "equal")
 _KINDS = {bool: lowering.BOOL, int: lowering.INT, float: lowering.FLOAT, type(None): lowering.NONE, str: lowering.STR,
           list: lowering.LIST, tuple: lowering.TUPLE, Size: lowering.TUPLE}
-_RANDOM = {"rand", "randn", "randint", "rand_like", "randn_like", "randperm", "manual_seed", "initial_seed", "normal"}
+_RANDOM = {"rand", "randn", "randint", "rand_like", "randn_like", "randperm", "manual_seed", "initial_seed", "normal",
+           "multinomial"}
 _NORMAL_OVERLOADS = (
     "normal() received an invalid combination of arguments - got ({}), but expected one of:\n"
     " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
@@ -1919,6 +1921,10 @@ class Interpreter:
                 return native
             if path in _MODULES or (owner.path, name) == ("torch", "nn"):
                 return Module(path)
+            if (owner.path == "torch.distributions" and name in distributions.CLASSES) or (
+                    distributions.SUBMODULES.get(owner.path.rsplit(".", 1)[-1]) == name):
+                return Builtin(name, lambda interpreter, args, kwargs, where: distributions.construct(
+                    interpreter, name, args, kwargs, where))
             if name in _DTYPES and owner.path == "torch":
                 return dtype_of(_DTYPES[name])
             if name in MEMORY_FORMATS and owner.path == "torch":
@@ -1987,6 +1993,8 @@ class Interpreter:
             return value
         if isinstance(owner, custom.Context):
             return custom.context_attribute(self, owner, name, node)
+        if isinstance(owner, distributions.Distribution):
+            return owner.attribute(name)
         if isinstance(owner, torch_nn.Optimizer):
             found, value = torch_nn.optimizer_attribute(owner, name)
             if found:
@@ -2630,6 +2638,46 @@ class Interpreter:
             return args[0]
         return self.tensor_from(args[0], dtype_of(kind), node)
 
+    def multinomial(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
+        """torch.multinomial(input, num_samples, replacement=False): int64 indices of the categories, drawn from
+        torch's generator as PyTorch's CPU kernel draws them (gradcli.run.random), with its errors."""
+        if kwargs.get("generator") is not None or kwargs.get("out") is not None:
+            raise self.refuse(node, "torch.multinomial(..., generator= or out=) is not supported",
+                              "torch's default generator: leave generator= out")
+        given = {k: v for k, v in kwargs.items() if k not in ("generator", "out")}
+        if len(args) > 3:
+            raise TorchError("TypeError", "multinomial() takes from 2 to 3 positional arguments but "
+                                          f"{len(args)} were given")
+        bound = {"replacement": False, **python.bind_by_name("multinomial", ["input", "num_samples", "replacement"],
+                                                              args, given)}
+        probs, count = bound.get("input"), bound.get("num_samples")
+        if not isinstance(probs, Tensor) or not isinstance(count, int) or isinstance(count, bool):
+            raise TorchError("TypeError", "multinomial() received an invalid combination of arguments - expected "
+                                          "(Tensor input, int num_samples, bool replacement = False, *, Generator "
+                                          "generator = None, Tensor out = None)")
+        data = probs.data
+        if data.dtype.kind != "f":
+            raise runtime_error(f"multinomial only supports floating-point dtypes for input, got: "
+                                f"{torch_dtype_name(data.dtype)}")
+        if data.ndim not in (1, 2):
+            raise runtime_error("prob_dist must be 1 or 2 dim")
+        if count <= 0:
+            raise runtime_error("cannot sample n_sample <= 0 samples")
+        categories = data.shape[-1]
+        replacement = bool(bound["replacement"])
+        if not replacement and count > categories:
+            raise runtime_error("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+        if categories > 2**24:
+            raise runtime_error("number of categories cannot exceed 2^24")
+        rows = data.reshape(-1, categories)
+        self.check_size(rows.shape[0] * count, node)
+        if not np.all(np.isfinite(rows)) or np.any(rows < 0):
+            raise runtime_error("probability tensor contains either `inf`, `nan` or element < 0")
+        if np.any(rows.sum(axis=1, dtype=np.float64) <= 0):
+            raise runtime_error("invalid multinomial distribution (sum of probabilities <= 0)")
+        drawn = self.generator.multinomial(rows, count, replacement)
+        return Tensor(self.graph, drawn.reshape(count) if data.ndim == 1 else drawn)
+
     def random(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST,
                moments: tuple[float, float] = (0.0, 1.0)) -> Any:
         """torch's random constructors, drawn from the run's generator (gradcli.run.random) as PyTorch draws them."""
@@ -2640,6 +2688,8 @@ class Interpreter:
             return self.generator.initial_seed()
         if name == "normal":
             return self.normal(args, kwargs, node)
+        if name == "multinomial":
+            return self.multinomial(args, kwargs, node)
         requires_grad = bool(kwargs.pop("requires_grad", False))
         dtype = kwargs.pop("dtype", None)
         kwargs.pop("device", None)
@@ -3335,6 +3385,7 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "copy_": _copy,
     "normal_": _drawn_in_place("normal_", ["mean", "std"], (0.0, 1.0)),
     "uniform_": _drawn_in_place("uniform_", ["from", "to"], (0.0, 1.0)),
+    "multinomial": lambda i, t, a, k, n: i.multinomial([t, *a], k, n),
     "requires_grad_": _requires_grad_,
     "retain_grad": _retain_grad,
     "register_hook": _register_hook,

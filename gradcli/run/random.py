@@ -1,5 +1,6 @@
 """PyTorch's CPU random numbers, bit for bit: the generator `torch.manual_seed` seeds and the
-transforms `rand`, `randn`, `randint`, `randperm`, `normal_`, `uniform_` and `bernoulli` apply to it.
+transforms `rand`, `randn`, `randint`, `randperm`, `normal_`, `uniform_`, `bernoulli`, `exponential_` and
+`multinomial` apply to it.
 
 What PyTorch 2.13 does (read in its ATen sources; nothing here is its code):
 
@@ -18,6 +19,10 @@ What PyTorch 2.13 does (read in its ATen sources; nothing here is its code):
   elements go one at a time through a float64 Box-Muller that keeps its second value (the sine)
   for the next call; manual_seed forgets it.
 - bernoulli(p tensor): one uniform (of p's dtype) per element, 1 where it is below p.
+- exponential_: -log1p(-u) / rate of a float64 uniform per element, rounded to the dtype.
+- multinomial(probs, n, replacement): with replacement and n > 1, per row a float64 uniform per sample,
+  searched (the first cumulative sum not below it) in the row's running sums in its dtype divided by
+  their total, the last made 1; else exponentials q of probs' shape and the largest probs / q.
 """
 
 from __future__ import annotations
@@ -136,6 +141,36 @@ class Generator:
         """1 where a uniform of p's dtype (float64 for float64 p, else float32) falls below p."""
         kind = FLOAT64 if p.dtype == FLOAT64 else FLOAT32
         return (self.unit(p.size, kind).reshape(p.shape) < p.astype(kind)).astype(p.dtype)
+
+    def exponential_(self, out: np.ndarray, rate: float = 1.0) -> np.ndarray:
+        """-log1p(-u) / rate of float64 uniforms, rounded to out's dtype (PyTorch's CPU kernel, every size)."""
+        u = self.unit(out.size, FLOAT64)
+        with np.errstate(divide="ignore"):
+            values = -1.0 / rate * np.log1p(-u)
+        out[...] = values.astype(out.dtype).reshape(out.shape)
+        return out
+
+    def multinomial(self, probs: np.ndarray, count: int, replacement: bool) -> np.ndarray:
+        """Indices drawn by the rows of `probs` (rows, categories): with replacement and more than one sample,
+        a float64 uniform per sample searched in the row's cumulative sums (in the dtype, divided by their
+        total, the last set to 1); else exponentials q and the largest probs / q (argmax, topk)."""
+        rows = probs.shape[0]
+        if not replacement or count == 1:
+            q = self.exponential_(np.empty(probs.shape, dtype=probs.dtype))
+            ratio = (probs / q).astype(probs.dtype)
+            if count == 1:
+                return np.argmax(np.where(np.isnan(ratio), np.inf, ratio), axis=1).reshape(rows, 1).astype(INT64)
+            order = np.argsort(-ratio, axis=1, kind="stable")
+            return order[:, :count].astype(INT64)
+        kind = probs.dtype.type
+        out = np.empty((rows, count), dtype=INT64)
+        for row in range(rows):
+            cumulative = np.cumsum(probs[row], dtype=probs.dtype)  # (a running sum in the dtype, as the kernel's)
+            cumulative = (cumulative / kind(cumulative[-1])).astype(probs.dtype)
+            cumulative[-1] = 1
+            draws = self.unit(count, FLOAT64)
+            out[row] = np.searchsorted(cumulative.astype(np.float64), draws, side="left")
+        return out
 
     # --- torch's constructors ---
 
