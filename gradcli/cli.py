@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 import typer
 
 from gradcli import session
-from gradcli.commands import View, serve_one_point
+from gradcli.commands import View, serve_one_point, show_explanation
 from gradcli.commands import chosen_output as _output
 from gradcli.commands import console as _console
 from gradcli.commands import graph_view as _graph_view
@@ -464,9 +464,7 @@ def explain(
     """The forward tape and the backward sweep, step by step, as reverse mode does them."""
 
     def body() -> None:
-        from gradcli.render.explain import show_explanation
-
-        show_explanation(session.explain(session.Request(program, file, at or (), seed, of, wrt)), _console())
+        show_explanation(session.explain(session.Request(program, file, at or (), seed, of, wrt)))
 
     _run(body, digits)
 

@@ -175,6 +175,16 @@ def graph_views() -> dict[str, View]:
     return {"tree": show_tree, **{f: text(f) for f in TEXT_FORMATS}}
 
 
+def show_explanation(explanation: Any) -> None:
+    """explain's view: written here where it is the scalar path's and plain (render/plain.py), else by rich."""
+    from gradcli.render.plain import show_plain_explanation
+
+    if not show_plain_explanation(explanation):
+        from gradcli.render.explain import show_explanation as show
+
+        show(explanation, console())
+
+
 # command -> (its session call at one point, its views: imported only for the command run)
 ONE_POINT: dict[str, tuple[Callable[[session.Request], Any], Callable[[], dict[str, View]]]] = {
     "grad": (session.grad, grad_views),
@@ -220,7 +230,7 @@ _VALUED = {"--at": "at", "-a": "at", "--tangent": "tangent", "-t": "tangent", "-
 _FLAGS = {"--json": "json", "--strict": "strict"}
 _SIMPLE = {"grad": {"at", "format", "json", "strict"}, "jacobian": {"at", "format", "json", "strict"},
            "hessian": {"at", "format", "json", "strict"}, "jvp": {"at", "tangent", "format", "json", "strict"},
-           "graph": {"at"}}
+           "graph": {"at"}, "explain": {"at"}}
 
 
 def simple(argv: list[str]) -> Callable[[], None] | None:
@@ -262,5 +272,7 @@ def simple(argv: list[str]) -> Callable[[], None] | None:
     request = session.Request(program, None, given["at"], tangent=given["tangent"], strict=given["strict"])
     if command == "graph":  # (its tree)
         return lambda: run_command(lambda: graph_views()["tree"](session.graph(request)))
+    if command == "explain":
+        return lambda: run_command(lambda: show_explanation(session.explain(request)))
     return lambda: run_command(lambda: serve_one_point(command, request, chosen_output(given["format"], given["json"],
                                                                                         False, None)))

@@ -24,10 +24,11 @@ import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gradcli import table
 from gradcli.errors import GradcliError, Limits
+from gradcli.formulas import filled, operand
 
 if TYPE_CHECKING:
     from gradcli.torch_graph import GraphNode
@@ -202,6 +203,7 @@ class NumbersResult:
     seeds: tuple[float, ...] = (1.0,)
     warnings: list[str] = field(default_factory=list)
     adjoints: list[float | None] = field(default_factory=list)  # every node's (None: none flowed into it)
+    roots: tuple[int, ...] = ()  # (explain's: the output's node)
 
 
 @dataclass(eq=False, repr=False)
@@ -482,6 +484,103 @@ def _on_duals(rule: Any) -> Any:
 _DUAL_RULES: dict[Any, Any] = {}
 
 
+class NumbersStep(NamedTuple):
+    """engine.Step on numbers: node `arg` receives `contribution` from `node`, its adjoint now `total`."""
+
+    node: int
+    arg: int
+    contribution: float
+    total: float
+
+
+@dataclass(eq=False, repr=False)
+class NumbersExplanation:
+    """A gradient of the scalar path with every step of its sweep, as session.Explanation holds it."""
+
+    result: NumbersResult
+    names: list[str]
+    torch_names: dict[int, str]
+    forward: list[tuple[int, str, str]]  # (node, its name in the program, its definition) of the forward table
+    steps: list[tuple[NumbersStep, int, float, str | None]]  # (step, the edge's arg position, its factor, formula)
+
+
+def explain_of_numbers(source: str, at: Sequence[str]) -> NumbersExplanation | None:
+    """session.explanation of a program of numbers: the sweep step by step, each edge's local derivative and formula
+    (gradcli/table.py's, printed by SymPy at generation time). None where the table's way must answer: also where an
+    edge has a number as an arg that table.LITERAL_DERIVATIVES does not hold (SymPy then prints its formula)."""
+    def answer() -> NumbersExplanation:
+        program = _Program(source, at)
+        nodes, values = program.sink.nodes, program.values
+        if len(nodes) + sum(len(node.args) for node in nodes) > Limits.get("explain"):
+            raise NotScalar("too large to explain: the table's way says so")
+        trace: list[NumbersStep] = []
+        grad = program.gradient(trace)
+        root = program.output
+        result = NumbersResult(program.tape(), program.point, values, program.value, grad, (program.output_name,),
+                               tuple(program.sink.inputs), adjoints=program.adjoints, roots=(root,))
+        names = [_explained_name(node, index) for index, node in enumerate(nodes[: root + 1])]
+        torch_names = {index: "AccumulateGrad" if node.row is None else
+                       table.GRAPH[node.row.name][tuple(nodes[a].number for a in node.args)][0]
+                       for index, node in enumerate(nodes[: root + 1]) if node.requires_grad}
+        forward = [(index, node.name if node.name and not (node.row is None and node.requires_grad) else "",
+                    _definition(node, names)) for index, node in enumerate(nodes[: root + 1])
+                   if names[index] == f"v{index}" or node.requires_grad]  # (a number written in place: no line)
+        steps = []
+        taken: dict[tuple[int, int], int] = {}  # (node, arg) -> its edges met so far (x * x: each edge its own)
+        for step in trace:
+            node = nodes[step.node]
+            assert node.row is not None
+            count = taken.get((step.node, step.arg), 0)
+            taken[(step.node, step.arg)] = count + 1
+            position = [p for p, a in enumerate(node.args) if a == step.arg][count]
+            args = [values[a] for a in node.args]
+            factor = node.row.vjps[position](1.0, values[step.node], *args)
+            if factor is None:
+                raise NotScalar("no local derivative")
+            steps.append((step, position, float(factor), _formula(nodes, node, names, position)))
+        return NumbersExplanation(result, names, torch_names, forward, steps)
+
+    return _answered(answer)
+
+
+def _explained_name(node: Node, index: int) -> str:
+    """session.explanation's name of a node: an input's, a number written in place, or v<index>."""
+    if node.row is None and node.requires_grad:
+        return str(node.name)
+    if node.row is None and node.name is None:
+        from gradcli.numbers import human_line
+
+        return human_line(node.value)
+    return f"v{index}"
+
+
+def _definition(node: Node, names: list[str]) -> str:
+    """The right-hand side of a line of the forward table (render.explain's)."""
+    if node.row is None:
+        if node.requires_grad:
+            return "input"
+        from gradcli.numbers import human_line
+
+        return f"constant {human_line(node.value)}"
+    return filled(table.DEFINITIONS[node.row.name], [names[a] for a in node.args])
+
+
+def _formula(nodes: list[Node], node: Node, names: list[str], position: int) -> str | None:
+    """The edge's local derivative in the args' names, as symbolic.local_derivative_formula prints it: the numbers
+    written in the program (a constant of no name) put in, from gradcli/table.py's templates."""
+    assert node.row is not None
+    numbers = [(p, nodes[a].value) for p, a in enumerate(node.args)
+               if nodes[a].row is None and not nodes[a].requires_grad and nodes[a].name is None
+               and math.isfinite(nodes[a].value)]  # (SymPy keeps a number that is not finite as a name)
+    if not numbers:
+        template = table.DERIVATIVES[node.row.name][position]
+    elif len(numbers) == 1 and (node.row.name, position, numbers[0][1]) in table.LITERAL_DERIVATIVES:
+        template = table.LITERAL_DERIVATIVES[(node.row.name, position, numbers[0][1])]
+    else:
+        raise NotScalar("a number SymPy must put in")
+    return None if template is None else filled(template, [operand(names[a]) for a in node.args])
+
+
 @dataclass(eq=False, repr=False)
 class NumbersGraph:
     """The backward graph of a program of numbers, as session.GraphReport holds it (at --at: its values, gradients
@@ -615,8 +714,9 @@ class _Program:
     def tape(self) -> NumbersTape:
         return NumbersTape(self.source, dict(self.sink.inputs), dict(self.sink.bindings), (self.output_name,))
 
-    def gradient(self) -> dict[str, float]:
-        """engine.sweep_backward on floats from the output, seeded with 1."""
+    def gradient(self, trace: list[NumbersStep] | None = None) -> dict[str, float]:
+        """engine.sweep_backward on floats from the output, seeded with 1; with `trace`, every adjoint update in
+        order, as the engine's trace keeps them."""
         nodes, values = self.sink.nodes, self.values
         adjoints: list[Any] = [None] * len(nodes)
         adjoints[self.output] = 1.0
@@ -639,17 +739,23 @@ class _Program:
                         if cotangent is not None:
                             previous = adjoints[a]
                             adjoints[a] = cotangent if previous is None else previous + cotangent
+                            if trace is not None:
+                                trace.append(NumbersStep(index, a, cotangent, adjoints[a]))
                     if wants[1]:
                         cotangent = vjps[1](g, ans, va, vb)
                         if cotangent is not None:
                             previous = adjoints[b]
                             adjoints[b] = cotangent if previous is None else previous + cotangent
+                            if trace is not None:
+                                trace.append(NumbersStep(index, b, cotangent, adjoints[b]))
                     continue
                 a = args[0]
                 cotangent = vjps[0](g, ans, values[a])
                 if cotangent is not None:
                     previous = adjoints[a]
                     adjoints[a] = cotangent if previous is None else previous + cotangent
+                    if trace is not None:
+                        trace.append(NumbersStep(index, a, cotangent, adjoints[a]))
         except (ValueError, ArithmeticError):
             raise NotScalar("NumPy's sweep") from None
         self.adjoints = [None if a is None else float(a) for a in adjoints]

@@ -628,13 +628,27 @@ class Explanation:
     torch_names: dict[int, str]  # PyTorch's node name of each node that requires grad, up to the last root
     steps: list[ExplainedStep]
     source: str = ""  # what is explained: the program, or under `run` the backward call as written
+    # the lines of the forward table: (node, its name in the program, its definition: `v0 * x2`, `input`,
+    # `constant 2`); a number written in place has none
+    forward: list[tuple[int, str, str]] = field(default_factory=list)
 
 
 def explain(request: Request) -> Explanation:
     """The gradient, its sweep step by step, each edge's local derivative and formula."""
+    source = None
+    if request.seed is None and request.of is None and request.wrt is None:
+        from gradcli.scalar import explain_of_numbers
+
+        source = read_program(request.program, request.file)
+        numbers = explain_of_numbers(source, request.at)
+        if numbers is not None:  # (else, the table's way: it also says every error)
+            steps = [ExplainedStep(step, position, True, factor, formula)  # type: ignore[arg-type]
+                     for step, position, factor, formula in numbers.steps]
+            return Explanation(numbers.result, numbers.names, numbers.torch_names, steps,  # type: ignore[arg-type]
+                               numbers.result.tape.source, numbers.forward)
     from gradcli.derivatives import grad as compute
 
-    tape, point = load(request)
+    tape, point = load(request, source)
     check_explain_size(tape)
     return explanation(compute(tape, point, seed=request.seed, of=request.of, wrt=request.wrt, trace=True))
 
@@ -644,8 +658,9 @@ def explanation(result: GradResult, source: str | None = None) -> Explanation:
     from gradcli.engine import local_derivatives
     from gradcli.jacobians import local_jacobian
     from gradcli.numbers import human_line
+    from gradcli.ops import node_text
     from gradcli.symbolic import local_derivative_formula
-    from gradcli.tape import INPUT
+    from gradcli.tape import CONST, INPUT
     from gradcli.torch_graph import torch_name
 
     tape = result.tape
@@ -680,7 +695,19 @@ def explanation(result: GradResult, source: str | None = None) -> Explanation:
         else:
             jacobian = local_jacobian(tape, values, step.node, position)
         steps.append(ExplainedStep(step, position, scalar, factor, formula, jacobian))
-    return Explanation(result, names, torch_names, steps, result.tape.source if source is None else source)
+    forward = []
+    for node in tape.nodes[: last + 1]:
+        if names[node.index] != f"v{node.index}" and node.kind == CONST:
+            continue  # written in place where it is used
+        if node.kind == INPUT:
+            definition = "input"
+        elif node.kind == CONST:
+            definition = f"constant {human_line(node.value)}"
+        else:
+            assert node.op is not None
+            definition = node_text(node.op, [names[a] for a in node.args], node.params)
+        forward.append((node.index, node.name if node.name and node.kind != INPUT else "", definition))
+    return Explanation(result, names, torch_names, steps, result.tape.source if source is None else source, forward)
 
 
 def _edge_positions(result: GradResult) -> list[int]:

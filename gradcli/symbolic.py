@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gradcli.errors import GradcliError, LimitProblem
+from gradcli.formulas import SLOT, Template, cut, filled, operand
 from gradcli.ops import OPS, Op, load_sympy
 from gradcli.tape import APPLY, INPUT, Node, Tape
 
@@ -389,15 +390,22 @@ def _take(report: Report, message: tuple[Any, ...]) -> bool:
 
 # --- local derivatives for `gradcli explain` --------------------------------------------
 
-_TEMPLATES: dict[tuple[str, int, int, str, str], list[tuple[str, int | None]] | None] = {}
-_SLOT = "gradcliarg"  # the placeholders' names: no name of the language starts like this
+_TEMPLATES: dict[tuple[str, int, int, str, str], Template | None] = {}
 
 
 def local_derivative_formula(op: Op, arg_names: Sequence[str], position: int, params: dict[str, Any],
                              constants: dict[int, float] | None = None) -> str | None:
     """d op(args) / d args[position] as a formula in the argument names, e.g. `cos(x2)`, simplified
-    as a textbook writes it: the numbers of `constants` (arg position -> a number written in the
-    program) put in before differentiating, so `a**3` gives `3*a**2`, never `a**3*3/a` (0/0 at 0).
+    as a textbook writes it (local_derivative_template); None where there is none."""
+    template = local_derivative_template(op, len(arg_names), position, params, constants)
+    return None if template is None else filled(template, [operand(name) for name in arg_names])
+
+
+def local_derivative_template(op: Op, arity: int, position: int, params: dict[str, Any],
+                              constants: dict[int, float] | None = None) -> Template | None:
+    """d op(args) / d args[position] as SymPy prints it, cut at the arguments' places (formulas.Template): the
+    numbers of `constants` (arg position -> a number written in the program) put in before differentiating, so
+    `a**3` gives `3*a**2`, never `a**3*3/a` (0/0 at 0).
 
     None when the op has no scalar SymPy rule (the tensor ops) or SymPy cannot differentiate it.
     SymPy works once per op, position, parameters and numbers, in placeholders; each edge then
@@ -406,13 +414,10 @@ def local_derivative_formula(op: Op, arg_names: Sequence[str], position: int, pa
     if op.sympy is None or not op.elementwise:
         return None
     numbers = tuple(sorted((constants or {}).items()))
-    key = (op.name, len(arg_names), position, repr(sorted(params.items())), repr(numbers))
+    key = (op.name, arity, position, repr(sorted(params.items())), repr(numbers))
     if key not in _TEMPLATES:
-        _TEMPLATES[key] = _template(op, len(arg_names), position, params, dict(numbers))
-    template = _TEMPLATES[key]
-    if template is None:
-        return None
-    return "".join(text if slot is None else _operand(arg_names[slot]) for text, slot in template)
+        _TEMPLATES[key] = _template(op, arity, position, params, dict(numbers))
+    return _TEMPLATES[key]
 
 
 def _written(value: float) -> Any:
@@ -424,15 +429,14 @@ def _written(value: float) -> Any:
     return sympy.Rational(text) if len(text) <= 8 and "e" not in text else sympy.Float(value)
 
 
-def _template(op: Op, arity: int, position: int, params: dict[str, Any],
-              numbers: dict[int, float]) -> list[tuple[str, int | None]] | None:
-    """The derivative printed with placeholders, cut into text and the argument slots."""
+def _template(op: Op, arity: int, position: int, params: dict[str, Any], numbers: dict[int, float]) -> Template | None:
+    """The derivative printed with placeholders, cut at the argument slots."""
     import math
     import re
 
     sympy = load_sympy()
     assert op.sympy is not None
-    placeholders = [sympy.Symbol(f"{_SLOT}{i}", real=True) for i in range(arity)]
+    placeholders = [sympy.Symbol(f"{SLOT}{i}", real=True) for i in range(arity)]
     operands = [_written(numbers[i]) if i in numbers and math.isfinite(numbers[i]) and i != position else p
                 for i, p in enumerate(placeholders)]
     try:
@@ -443,19 +447,5 @@ def _template(op: Op, arity: int, position: int, params: dict[str, Any],
             derivative = simpler
     except (TypeError, ValueError, AttributeError, NotImplementedError, sympy.PolynomialError):
         return None
-    pieces: list[tuple[str, int | None]] = []
     # SymPy's step is 1/2 at 0, PyTorch's relu and clamp take 0 there: written as the comparison it is
-    text = re.sub(r"Heaviside\(([^(),]+)\)", r"(\1 > 0)", sympy.sstr(derivative))
-    for piece in re.split(f"({_SLOT}\\d+)", text):
-        if piece.startswith(_SLOT):
-            pieces.append(("", int(piece[len(_SLOT):])))
-        elif piece:
-            pieces.append((piece, None))
-    return pieces
-
-
-def _operand(text: str) -> str:
-    """An argument as it may stand inside a formula: a name or a plain number as is, else in parentheses."""
-    if text.isidentifier() or text.replace(".", "", 1).replace("e-", "", 1).replace("e+", "", 1).isdigit():
-        return text
-    return f"({text})"
+    return cut(re.sub(r"Heaviside\(([^(),]+)\)", r"(\1 > 0)", sympy.sstr(derivative)))

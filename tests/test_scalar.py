@@ -270,6 +270,9 @@ def test_a_gradient_of_numbers_as_a_process_loads_no_numpy():
     out, loaded = _loaded("hessian", "sin(x1*x2)*cos(x2)", "--at", "x1=0.5,x2=0.75")  # the Hessian's table
     assert out.startswith("out = 0.267998\nHessian\n")
     assert not loaded & {"numpy", "sympy", "rich", "gradcli.ops", "gradcli.tape", "gradcli.engine"}
+    out, loaded = _loaded("explain", "y = sin(x1*x2)*cos(x2); y * 3 - x1 ** 2", "--at", "x1=0.5,x2=0.75")
+    assert "x1.grad += v9.grad × ∂v9/∂x1 = 2*x1 = -1 × 1 = -1  ->  -1" in out  # (its formula: gradcli/table.py's)
+    assert not loaded & {"numpy", "sympy", "rich", "gradcli.ops", "gradcli.tape", "gradcli.engine"}
     for at in (["--at", "x1=0.5,x2=0.75"], []):  # the graph's tree, with its values and without
         out, loaded = _loaded("graph", "sin(x1*x2)*cos(x2)", *at)
         assert "[5] MulBackward0 (out)" in out and ("AccumulateGrad x1  value = 0.5" in out) == bool(at)

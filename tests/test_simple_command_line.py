@@ -48,6 +48,12 @@ SIMPLE_LINES = [
     ["graph", "log(x)", "--at", "x=-1"],  # NaN: its warning
     ["graph", "x +", "--at", "x=1"],  # a syntax error: exit 2
     ["graph", "sin(x) * x"],  # without --at: the structure alone
+    ["explain", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75"],
+    ["explain", "x ** 12 + x / 3", "-a", "x=2"],  # numbers whose formulas SymPy prints: the table's way
+    ["explain", "sum(v*v)", "--at=v=[1,2]"],  # an array: the table's way
+    ["explain", "log(x)", "--at", "x=-1"],  # NaN
+    ["explain", "x +", "--at", "x=1"],  # a syntax error: exit 2
+    ["explain", "x * 2"],  # no value for x
 ]
 
 
@@ -67,6 +73,8 @@ def test_a_simple_command_line_gives_what_typer_gives(argv):
     ["grad", "x", "y"], ["hessian", "x", "--wrt", "x"], ["grad", "x", "-ax=1"], ["grad", "x", "--tangent", "x=1"],
     ["grad", "x", "--at", "x=1", "--digits", "3"], ["grad", "--at", "x=1"], ["grad", "x", "--format", "json", "--format", "json"],
     ["grad", "x\udcff", "--at", "x=1"], ["graph", "x", "--format", "dot"], ["graph", "x", "--json"],
+    ["explain", "x", "--at", "x=1", "--seed", "1"], ["explain", "x", "--at", "x=1", "--json"],
+    ["explain", "x", "--at", "x=1", "--digits", "3"],
 ])
 def test_anything_else_is_left_to_typer(argv):
     assert simple(argv) is None

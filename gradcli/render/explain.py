@@ -9,26 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from gradcli.errors import visible
-from gradcli.ops import node_text
 from gradcli.render.numbers import human, human_line
-from gradcli.tape import CONST, INPUT, Node
 
 if TYPE_CHECKING:
     from gradcli.jacobians import LocalJacobian
     from gradcli.session import Explanation
-
-
-def definition(names: list[str], node: Node) -> str:
-    """The right-hand side of a tape line: `v0 * x2`, `sin(x2)`, `v3[1:]`."""
-    if node.kind == INPUT:
-        return "input"
-    if node.kind == CONST:
-        return f"constant {human_line(node.value)}"
-    assert node.op is not None
-    return node_text(node.op, [names[a] for a in node.args], node.params)
 
 
 def show_explanation(explanation: Explanation, console: Any) -> None:
@@ -46,19 +32,16 @@ def show_explanation(explanation: Explanation, console: Any) -> None:
     for column, justify in (("node", "right"), ("name", "left"), ("definition", "left"), ("value", "right"),
                             ("PyTorch node", "left")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
-    for node in tape.nodes[: len(names)]:
-        if names[node.index] != f"v{node.index}" and node.kind == CONST:
-            continue  # written in place where it is used
-        name = node.name if node.name and node.kind != INPUT else ""
-        table.add_row(names[node.index], name, definition(names, node), human(values[node.index]),
-                      torch_names.get(node.index, ""))
+    for index, name, definition in explanation.forward:
+        table.add_row(names[index], name, definition, human(values[index]), torch_names.get(index, ""))
     console.print(table)
+    definitions = {index: definition for index, _, definition in explanation.forward}
 
     console.print(Text("\nBackward: adjoints from the output back to the inputs", style="bold"))
     console.print(Text("v.grad is d(output)/d(v); each line applies the chain rule to one edge, and "
                        "'+=' adds what arrives along another path.", style="dim"))
     for root, name, seed in zip(result.roots, result.root_names, result.seeds, strict=True):
-        if seed.size == 1:
+        if type(seed) is float or seed.size == 1:  # (the scalar path's seed is a float)
             console.print(f"  seed: {names[root]}.grad = {human_line(seed)}   (d {name} / d {name} = 1)")
         else:
             console.print(f"  seed: {names[root]}.grad = {human_line(seed)}   (the vector of the vector-Jacobian "
@@ -66,11 +49,10 @@ def show_explanation(explanation: Explanation, console: Any) -> None:
     current = -1
     for explained in explanation.steps:
         step = explained.step
-        node = tape.nodes[step.node]
         source = names[step.node]
         if step.node != current:
             current = step.node
-            console.print(Text.assemble(f"\n  {source} = {definition(names, node)}   ",
+            console.print(Text.assemble(f"\n  {source} = {definitions[step.node]}   ",
                                         (f"{torch_names[step.node]}, {source}.grad = "
                                          f"{human_line(result.adjoints[step.node])}", "dim")))
         target = names[step.arg]
@@ -84,8 +66,7 @@ def show_explanation(explanation: Explanation, console: Any) -> None:
                                style="dim"))
             chain = f"Jᵀ·{source}.grad = {_product_text(explained.jacobian, result.adjoints[step.node])}" \
                     f"{human_line(step.contribution)}"
-        accumulated = np.any(step.total is not step.contribution)
-        before = "" if not accumulated else f"   (accumulated: {human_line(step.total - step.contribution)} was there)"
+        before = "" if step.total is step.contribution else f"   (accumulated: {human_line(step.total - step.contribution)} was there)"
         console.print(Text.assemble(f"    {target}.grad += {chain}  ->  {human_line(step.total)}", (before, "dim")))
 
     console.print(Text("\nResult", style="bold"))

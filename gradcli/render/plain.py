@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from gradcli.scalar import NumbersHessian, NumbersResult
+    from gradcli.session import Explanation
 
 # Variables with which rich decides how a console looks (colours forced or refused, a tty that is not one,
 # a notebook's size): where one is set, rich writes.
@@ -226,3 +227,85 @@ def graph_tree(lines: list[tuple[int, tuple[tuple[str, str], ...]]], plain: Plai
             return None
         out.append(guides + "".join(written(part, style) for part, style in parts if part))
     return "\n".join(out) + "\n"
+
+
+_NARROW = frozenset("×∂")  # the characters besides ASCII that explain writes, each one cell wide, as rich measures them
+
+
+def _styled(text: str, code: str, plain: Plain) -> str:
+    return f"\x1b[{code}m{text}\x1b[0m" if plain.bold and text else text
+
+
+def explanation_text(explanation: Explanation, plain: Plain) -> str | None:
+    """render.explain.show_explanation's text for an explanation whose every step is a product of numbers; None
+    where a line would not fit the width, or a text is not ASCII (or one of _NARROW)."""
+    from gradcli.errors import visible
+    from gradcli.render.numbers import human, human_line
+
+    result, names, torch_names = explanation.result, explanation.names, explanation.torch_names
+    if not all(step.scalar for step in explanation.steps) or any(type(seed) is not float for seed in result.seeds):
+        return None
+    source = explanation.source or result.tape.source
+    word = "Program" if explanation.source in ("", result.tape.source) else "Call"
+    shown = visible(source.strip(), lines=True)
+    if "\t" in shown:
+        return None  # (rich expands tabs)
+    lines = [_styled(word, "1", plain) + "  " + shown, "", _styled("Forward: the tape, evaluated top to bottom", "1", plain)]
+    header = ("node", "name", "definition", "value", "PyTorch node")
+    rows = [(names[index], name, definition, human(result.values[index]), torch_names.get(index, ""))
+            for index, name, definition in explanation.forward]
+    widths = [max(len(row[column]) for row in [header, *rows]) for column in range(len(header))]
+    right = (True, False, False, True, False)
+
+    def cells(row: tuple[str, ...]) -> list[str]:
+        return [cell.rjust(width) if to_right else cell.ljust(width)
+                for cell, width, to_right in zip(row, widths, right, strict=True)]
+
+    lines.append("".join(_styled(" ", "1", plain) + _styled(cell, "1", plain) + _styled(" ", "1", plain)
+                         for cell in cells(header)))
+    lines += ["".join(f" {cell} " for cell in cells(row)) for row in rows]
+    lines += ["", _styled("Backward: adjoints from the output back to the inputs", "1", plain)]
+    note = _wrapped("v.grad is d(output)/d(v); each line applies the chain rule to one edge, and '+=' adds what "
+                    "arrives along another path.", plain.width)
+    if note is None:
+        return None
+    lines += [_styled(line, "2", plain) for line in note]
+    for root, name, seed in zip(result.roots, result.root_names, result.seeds, strict=True):
+        lines.append(f"  seed: {names[root]}.grad = {human_line(seed)}   (d {name} / d {name} = 1)")
+    definitions = {index: definition for index, _, definition in explanation.forward}
+    current = -1
+    for explained in explanation.steps:
+        step = explained.step
+        source_name, target = names[step.node], names[step.arg]
+        if step.node != current:
+            current = step.node
+            lines += ["", f"  {source_name} = {definitions[step.node]}   " + _styled(
+                f"{torch_names[step.node]}, {source_name}.grad = {human_line(result.adjoints[step.node])}", "2", plain)]
+        formula_text = f" = {explained.formula}" if explained.formula else ""
+        before = "" if step.total is step.contribution else \
+            f"   (accumulated: {human_line(step.total - step.contribution)} was there)"
+        lines.append(f"    {target}.grad += {source_name}.grad × ∂{source_name}/∂{target}{formula_text} = "
+                     f"{human_line(result.adjoints[step.node])} × {human_line(explained.factor)} = "
+                     f"{human_line(step.contribution)}  ->  {human_line(step.total)}" + _styled(before, "2", plain))
+    lines += ["", _styled("Result", "1", plain)]
+    lines += [f"  {name}.grad = {human_line(gradient)}" for name, gradient in result.grad.items()]
+    text = "\n".join(lines) + "\n"
+    for line in re.sub(r"\x1b\[[0-9;]*m", "", text).splitlines():
+        if len(line) > plain.width or not all(c in _NARROW or (c.isascii() and c.isprintable()) for c in line):
+            return None
+    return text
+
+
+def show_plain_explanation(explanation: Explanation) -> bool:
+    """Write an explanation here, where it is the scalar path's and rich would write it plainly; False where rich is
+    to write it."""
+    from gradcli.scalar import NumbersResult
+
+    if type(explanation.result) is not NumbersResult:
+        return False
+    plain = plain_output()
+    text = None if plain is None else explanation_text(explanation, plain)
+    if text is None:
+        return False
+    sys.stdout.write(text)
+    return True

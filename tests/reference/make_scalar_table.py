@@ -19,6 +19,10 @@ neither. This writes, from the rows themselves (nothing here lists an op):
 - what `graph` shows of each row's node: the name PyTorch gives it and the order of its
   next_functions, for each way its args may be Python numbers (ops.torch_node_name and
   torch_graph.next_functions, which read the same row);
+- for `explain`, each row's definition as the language writes it (`a * b`, `log(a)`) and the local derivative
+  of each arg as SymPy prints it (`1/a`), cut at the args' places (gradcli.formulas); and for each operator's
+  row with a number written in the program as one arg, the derivative with that number put in (`3*a**2` for
+  `a ** 3`), for the numbers of LITERALS: the scalar path leaves an edge of another number to the table;
 - for `hessian`, the row that differentiates each function and operator the rows' float VJPs
   apply, as gradcli.dual's Dual differentiates NumPy's ufunc of it (its _UFUNC_OPS), or "" for
   a piecewise constant one (its _CONSTANT_UFUNCS).
@@ -45,6 +49,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from gradcli import float_math, lowering, ops  # noqa: E402
+from gradcli.formulas import SLOT, Template, cut  # noqa: E402
 from gradcli.tape import APPLY, INPUT, compile_program  # noqa: E402
 
 TARGET = ROOT / "gradcli" / "table.py"
@@ -52,6 +57,9 @@ EDGES = [-710.0, -25.0, -2.5, -1.0, -0.5, -0.0, 0.0, 1e-310, 0.3, 0.5, 1.0, 2.0,
          -math.inf, math.nan]
 PAIR_EDGES = [-2.5, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 3.0, 1e300, math.inf, -math.inf, math.nan]
 PREFIXES = ("", "torch.", "np.", "math.", "F.")
+# the numbers explain's formulas are printed with at generation time, as one arg of an operator (x ** 3, 2 * x, x / 10)
+LITERALS = sorted({float(n) for n in range(-10, 11)} | {float(n) for n in (100, 1000)}
+                  | {sign * part for part in (0.5, 0.25, 0.75, 1.5, 2.5, 0.1, 0.2) for sign in (1.0, -1.0)})
 
 
 class Untraceable(Exception):
@@ -287,6 +295,35 @@ def dual_rows(rows: dict[int, str]) -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
+def explained(names: list[str]) -> tuple[dict[str, Template], dict[str, tuple[Template | None, ...]]]:
+    """Each row's definition (ops.node_text) and the local derivative of each of its args (SymPy's), as templates."""
+    from gradcli.symbolic import local_derivative_template
+
+    definitions, derivatives = {}, {}
+    for name in names:
+        op = ops.OPS[name]
+        definitions[name] = cut(ops.node_text(op, [f"{SLOT}{i}" for i in range(op.arity)], {}))
+        derivatives[name] = tuple(local_derivative_template(op, op.arity, position, {}) for position in range(op.arity))
+    return definitions, derivatives
+
+
+def literal_derivatives(calls: dict[tuple[str, int], str]) -> dict[tuple[str, int, float], Template | None]:
+    """(an operator's row, the position of its arg that takes a gradient, the number written as its other arg) -> the
+    local derivative with that number put in, for the numbers of LITERALS (a number left of a reflected operator
+    is not the scalar path's)."""
+    from gradcli.symbolic import local_derivative_template
+
+    found = {}
+    for name in sorted({name for (symbol, count), name in calls.items() if count == 2 and symbol in ops.BINARY_OPERATORS}):
+        op = ops.OPS[name]
+        for position, number_at in ((0, 1), (1, 0)):
+            if number_at == 0 and op.reflected is not None:
+                continue
+            for number in LITERALS:
+                found[(name, position, number)] = local_derivative_template(op, 2, position, {}, {number_at: number})
+    return found
+
+
 def _key(name: str) -> str:
     return "_" + re.sub(r"\W", "_", name)
 
@@ -334,7 +371,7 @@ def generate() -> str:
             row = lowered(f"a.{name}({'b' if count == 2 else ''})", rows)
             if row is not None:
                 calls[("." + name, count)] = row
-    return _module(codes, entries, calls, graph, dual_rows(rows))
+    return _module(codes, entries, calls, graph, dual_rows(rows), *explained(list(graph)), literal_derivatives(calls))
 
 
 def _meanings(name: str, by_id: dict[int, ops.Op]) -> list[ops.Op]:
@@ -358,7 +395,9 @@ def _literal(value: Any) -> str:
 
 
 def _module(codes: list[str], entries: list[str], calls: dict[tuple[str, int], str],
-            graph: dict[str, dict[tuple[bool, ...], tuple[str, tuple[int, ...]]]], duals: dict[str, str]) -> str:
+            graph: dict[str, dict[tuple[bool, ...], tuple[str, tuple[int, ...]]]], duals: dict[str, str],
+            definitions: dict[str, Template], derivatives: dict[str, tuple[Template | None, ...]],
+            literals: dict[tuple[str, int, float], Template | None]) -> str:
     infix = {symbol: (op.precedence, op.right_assoc) for symbol, op in ops.BINARY_OPERATORS.items()}
     prefix = {symbol: op.precedence for symbol, op in ops.PREFIX_OPERATORS.items()}
     comparisons = sorted(symbol for symbol, op in ops.BINARY_OPERATORS.items() if op.compares)
@@ -402,6 +441,17 @@ def _module(codes: list[str], entries: list[str], calls: dict[tuple[str, int], s
         "# an operator or a function of xp the rows' float VJPs apply -> the row that differentiates it on dual numbers\n"
         "# (gradcli.dual: NumPy's ufunc of it), \"\" where its derivative is zero (a step)\n"
         f"DUALS: dict[str, str] = {_wrapped(duals)}\n",
+        "\n# --- for explain (gradcli.formulas: text, and at an arg's place its position) ---\n\n"
+        "# a row -> its node's definition as the language writes it\n"
+        "DEFINITIONS: dict[str, tuple[str | int, ...]] = {\n"
+        + "".join(f"    {name!r}: {template!r},\n" for name, template in definitions.items()) + "}\n"
+        "# a row -> for each arg, the local derivative as SymPy prints it (None: SymPy has none)\n"
+        "DERIVATIVES: dict[str, tuple[tuple[str | int, ...] | None, ...]] = {\n"
+        + "".join(f"    {name!r}: {templates!r},\n" for name, templates in derivatives.items()) + "}\n"
+        "# (an operator's row, the position of the arg that takes a gradient, the number that is its other arg) -> the\n"
+        "# local derivative with the number put in, as SymPy prints it; another number: SymPy's, on the table's way\n"
+        "LITERAL_DERIVATIVES: dict[tuple[str, int, float], tuple[str | int, ...] | None] = {\n"
+        + "".join(f"    {key!r}: {template!r},\n" for key, template in literals.items()) + "}\n",
     ]
     return "".join(parts)
 
