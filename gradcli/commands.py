@@ -116,8 +116,13 @@ def grad_views() -> dict[str, View]:
 
 
 def _derivative_views(document: Callable[[Any], dict[str, Any]], show: Callable[[Any, Any], None]) -> dict[str, View]:
-    return {"table": lambda report: show(report.result, console()),
-            "json": json_view(lambda report: document(report.result))}
+    def table(report: Any) -> None:
+        from gradcli.render.plain import show_plain
+
+        if not show_plain(report.result):  # (rich only where the view needs more than a plain layout)
+            show(report.result, console())
+
+    return {"table": table, "json": json_view(lambda report: document(report.result))}
 
 
 def jacobian_views(full: bool = False) -> dict[str, View]:
@@ -129,13 +134,7 @@ def jacobian_views(full: bool = False) -> dict[str, View]:
 def hessian_views() -> dict[str, View]:
     from gradcli.render.derivatives import hessian_document, show_hessian
 
-    def table(report: Any) -> None:
-        from gradcli.render.plain import show_plain_hessian
-
-        if not show_plain_hessian(report.result):  # (rich only where the table needs more than a plain layout)
-            show_hessian(report.result, console())
-
-    return {"table": table, "json": json_view(lambda report: hessian_document(report.result))}
+    return _derivative_views(hessian_document, show_hessian)
 
 
 def jvp_views() -> dict[str, View]:

@@ -1,4 +1,4 @@
-"""The scalar path's gradient table and the graph's tree are written without rich (render/plain.py): what rich
+"""The scalar path's gradient, Jacobian and Hessian tables, its JVP and the graph's tree are written without rich (render/plain.py): what rich
 writes, byte for byte, to a pipe and to a terminal of any width, and rich's own where they need more than a plain
 layout."""
 
@@ -13,11 +13,11 @@ from rich.console import Console
 
 from gradcli import session
 from gradcli.commands import UNWRAPPED_WIDTH, graph_view
-from gradcli.render.derivatives import show_hessian
+from gradcli.render.derivatives import show_hessian, show_jacobian, show_jvp
 from gradcli.render.graph import tree, tree_lines
-from gradcli.render.plain import Plain, grad_table, graph_tree, hessian_table
+from gradcli.render.plain import Plain, grad_table, graph_tree, hessian_table, jacobian_table, jvp_text
 from gradcli.render.table import show_grad
-from gradcli.scalar import grad_of_numbers, hessian_of_numbers
+from gradcli.scalar import grad_of_numbers, hessian_of_numbers, jacobian_of_numbers, jvp_of_numbers
 
 CASES = [
     ("log(x1*x2)*sin(x2)", "x1=0.5,x2=0.75"),
@@ -148,3 +148,39 @@ def test_a_hessian_on_a_terminal_is_riches_where_it_fits_and_left_to_rich_where_
         assert ours == theirs and "\x1b[3mHessian" in ours
     else:  # rich wraps or shrinks it: a line of the table is wider than the terminal
         assert max(len(line) for line in _rich_hessian(result, False, UNWRAPPED_WIDTH).splitlines()[:-1]) > width
+
+
+def _rich_view(show: object, result: object, terminal: bool, width: int) -> str:
+    console = Console(file=io.StringIO(), markup=False, emoji=False, highlight=False, force_terminal=terminal,
+                      width=width, soft_wrap=not terminal)
+    show(result, console)  # type: ignore[operator]
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def _views(program: str, at: str) -> list[tuple[object, object, object]]:
+    """(the scalar path's Jacobian or JVP, rich's view of it, the plain text of it)"""
+    names = [item.partition("=")[0] for item in at.split(",")]
+    tangent = ",".join(f"{name}={index - 0.5!r}" for index, name in enumerate(names))
+    return [(jacobian_of_numbers(program, [at]), show_jacobian, jacobian_table),
+            (jvp_of_numbers(program, [at], [tangent]), show_jvp, jvp_text)]
+
+
+@pytest.mark.parametrize(("program", "at"), CASES)
+def test_a_piped_jacobian_and_jvp_are_riches_byte_for_byte(program, at):
+    for result, show, text in _views(program, at):
+        assert result is not None
+        assert text(result, Plain(False, UNWRAPPED_WIDTH)) == _rich_view(show, result, False, UNWRAPPED_WIDTH)
+
+
+@pytest.mark.parametrize(("program", "at"), CASES)
+@pytest.mark.parametrize("width", [12, 20, 26, 28, 33, 40, 57, 58, 80, 113, 200])
+def test_a_jacobian_and_jvp_on_a_terminal_are_riches_where_they_fit_and_left_to_rich_where_not(program, at, width):
+    for result, show, text in _views(program, at):
+        ours, theirs = text(result, Plain(True, width)), _rich_view(show, result, True, width)
+        if ours is not None:  # (a Jacobian's title wrapped to the table's width as rich wraps it)
+            assert ours == theirs and "\x1b[1m" in ours
+        else:  # rich wraps or shrinks it: a line (a Jacobian's title: a word of it) is wider than the terminal
+            piped = _rich_view(show, result, False, UNWRAPPED_WIDTH).splitlines()
+            if show is show_jacobian:
+                piped[1] = max(piped[1].split(), key=len)
+            assert max(len(line) for line in piped) > width

@@ -267,6 +267,10 @@ def test_a_gradient_of_numbers_as_a_process_loads_no_numpy():
     out, loaded = _loaded("grad", "sqrt(x) * y - abs(x / y)", "--at", "x=2,y=3")  # the table, for people
     assert "d out / d input" in out
     assert not loaded & {"numpy", "sympy", "rich", "gradcli.ops"}  # (rich's table, written plainly: render/plain.py)
+    for command in (["jacobian"], ["jvp", "--tangent", "x1=1"]):  # their tables, for people
+        out, loaded = _loaded(*command, "sin(x1*x2)*cos(x2)", "--at", "x1=0.5,x2=0.75")
+        assert out.startswith("out = 0.267998\n")
+        assert not loaded & {"numpy", "sympy", "rich", "gradcli.ops", "gradcli.tape", "gradcli.engine"}
     out, loaded = _loaded("hessian", "sin(x1*x2)*cos(x2)", "--at", "x1=0.5,x2=0.75")  # the Hessian's table
     assert out.startswith("out = 0.267998\nHessian\n")
     assert not loaded & {"numpy", "sympy", "rich", "gradcli.ops", "gradcli.tape", "gradcli.engine"}

@@ -3,6 +3,7 @@ print with it: the documents of --json load none)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from gradcli.render.numbers import human, human_line, point_document, to_json
@@ -203,21 +204,30 @@ def show_jacobian(result: JacobianResult, console: Any, full: bool = False) -> N
                                    for name, width in zip(names, widths, strict=True)] or [np.zeros((np.size(output), 0))])
                         for output, per_output in zip(result.outputs, result.blocks, strict=True)]) \
         if result.outputs else np.zeros((0, 0))
-    sweeps = "one reverse sweep per output element" if result.mode == "reverse" else "one forward sweep per input element"
-    shape = f"{len(rows)} × {len(columns)}"
     summarised = len(rows) * len(columns) > JACOBIAN_SUMMARY and (len(rows) > 2 * JACOBIAN_EDGE
                                                                    or len(columns) > 2 * JACOBIAN_EDGE)
-    def group(labels: list[str]) -> str:
+    console.print(_matrix_table(jacobian_title(result.output_names, names, len(rows), len(columns)), rows, columns,
+                                matrix, full=full))
+    console.print(Text(jacobian_note(result.mode, summarised and not full), style="dim"))
+    _show_warnings(result.warnings, console)
+
+
+def jacobian_title(output_names: Sequence[str], input_names: Sequence[str], rows: int, columns: int) -> str:
+    """The title of a Jacobian's table (render/plain.py's too)."""
+    def group(labels: Sequence[str]) -> str:
         return labels[0] if len(labels) == 1 else f"({', '.join(labels)})"
 
-    console.print(_matrix_table(f"Jacobian d {group(list(result.output_names))} / d {group(names)} ({shape}: a row "
-                                "per output element, a column per input element)",
-                                rows, columns, matrix, full=full))
+    return (f"Jacobian d {group(output_names)} / d {group(input_names)} ({rows} × {columns}: a row per output element, "
+            "a column per input element)")
+
+
+def jacobian_note(mode: str, summarised: bool) -> str:
+    """The line under a Jacobian's table (render/plain.py's too)."""
+    sweeps = "one reverse sweep per output element" if mode == "reverse" else "one forward sweep per input element"
     notes = [f"by {sweeps}"]
-    if summarised and not full:
+    if summarised:
         notes.append(f"the first and last {JACOBIAN_EDGE} rows and columns shown: --full for all, --json for the numbers")
-    console.print(Text("; ".join(notes), style="dim"))
-    _show_warnings(result.warnings, console)
+    return "; ".join(notes)
 
 
 # --- hessian ---------------------------------------------------------------------------
@@ -273,6 +283,10 @@ def show_jvp(result: JvpResult, console: Any) -> None:
     for name, value, tangent in zip(result.output_names, values, tangents, strict=True):
         console.print(Text.assemble((name, "bold"), f" = {human_line(value)}"))
         console.print(f"  tangent of {name} (J @ tangent) = {human_line(tangent)}")
-    shown = ", ".join(f"{n}={human_line(v)}" for n, v in result.tangent.items())
-    console.print(Text(f"tangent: {shown}", style="dim"))
+    console.print(Text(jvp_note(result.tangent), style="dim"))
     _show_warnings(result.warnings, console)
+
+
+def jvp_note(tangent: dict[str, Any]) -> str:
+    """The line under a JVP (render/plain.py's too): the direction."""
+    return f"tangent: {', '.join(f'{n}={human_line(v)}' for n, v in tangent.items())}"

@@ -14,11 +14,11 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from gradcli.scalar import NumbersHessian, NumbersResult
+    from gradcli.scalar import NumbersHessian, NumbersJacobian, NumbersJvp, NumbersResult
     from gradcli.session import Explanation
 
 # Variables with which rich decides how a console looks (colours forced or refused, a tty that is not one,
@@ -132,39 +132,90 @@ def hessian_note(result: Any) -> str:
 def hessian_table(result: NumbersHessian, plain: Plain) -> str | None:
     """render.derivatives.show_hessian's text for a Hessian of the scalar path; None where a line would not fit
     the width, or a text is not ASCII."""
-    from gradcli.render.numbers import human, human_line
+    from gradcli.render.numbers import human
 
-    name, value = result.tape.output_names[0], human_line(result.value)
     names = list(result.blocks)
     rows = [(a, *(human(result.blocks[a][b]) for b in names)) for a in names]
-    note = hessian_note(result)
-    texts = [name, value, note, *(text for row in rows for text in row)]
-    if not names or not all(text.isascii() and text.isprintable() for text in texts):
+    if not names:
         return None
-    grid = _grid(("", *names), rows, plain)
-    if grid is None or len(name) + 3 + len(value) > plain.width:
+    return _matrix_text(result.tape.output_names[0], result.value, "Hessian", ("", *names), rows, hessian_note(result),
+                        plain)
+
+
+def jacobian_table(result: NumbersJacobian, plain: Plain) -> str | None:
+    """render.derivatives.show_jacobian's text for a Jacobian of the scalar path (one output, a row); None where a
+    line would not fit the width, or a text is not ASCII."""
+    from gradcli.render.derivatives import JACOBIAN_SUMMARY, jacobian_note, jacobian_title
+    from gradcli.render.numbers import human
+
+    (name,), (value,), (block,) = result.output_names, result.outputs, result.blocks
+    names = list(block)
+    if not names or len(names) > JACOBIAN_SUMMARY:  # (rich summarises a big one: left to it)
         return None
-    lines = [f"\x1b[1m{name}\x1b[0m = {value}" if plain.bold else f"{name} = {value}"]
-    if plain.bold:
-        width = sum(max(len(row[column]) for row in [("", *names), *rows]) + 3 for column in range(len(names) + 1)) - 1
-        notes = _wrapped(note, plain.width)
-        if width < len("Hessian") or notes is None:
-            return None
-        lines += [f"\x1b[3m{'Hessian'.ljust(width)}\x1b[0m", *grid, *(f"\x1b[2m{line}\x1b[0m" for line in notes)]
-    else:
-        lines += ["Hessian", *grid, note]
+    title = jacobian_title(result.output_names, names, 1, len(names))
+    return _matrix_text(name, value, title, ("", *names), [(name, *(human(block[b]) for b in names))],
+                        jacobian_note(result.mode, False), plain)
+
+
+def _matrix_text(name: str, value: float, title: str, header: tuple[str, ...], rows: list[tuple[str, ...]], note: str,
+                 plain: Plain) -> str | None:
+    """The output's value, then render.derivatives._matrix_table's titled table and a note under it, as rich writes
+    them (on a terminal: the title wrapped to the table's width, the note to the terminal's); None where a line
+    would not fit the width, or a text is not ASCII."""
+    from gradcli.render.numbers import human_line
+
+    shown = human_line(value)
+    texts = [name, shown, note, *(text for row in rows for text in row)]
+    if not all(text.isascii() and text.isprintable() for text in texts):
+        return None
+    grid = _grid(header, rows, plain)
+    if grid is None or len(name) + 3 + len(shown) > plain.width:
+        return None
+    if not plain.bold:
+        return "\n".join([f"{name} = {shown}", title, *grid, note]) + "\n"
+    width = sum(max(len(row[column]) for row in [header, *rows]) + 3 for column in range(len(header))) - 1
+    titles, notes = _wrapped(title, width), _wrapped(note, plain.width)
+    if titles is None or notes is None:
+        return None
+    lines = [f"\x1b[1m{name}\x1b[0m = {shown}", *(f"\x1b[3m{line.ljust(width)}\x1b[0m" for line in titles), *grid,
+             *(f"\x1b[2m{line}\x1b[0m" for line in notes)]
     return "\n".join(lines) + "\n"
 
 
-def show_plain_hessian(result: Any) -> bool:
-    """Write a Hessian's table here, where it is the scalar path's and rich would write it plainly; False where rich
-    is to write it."""
-    from gradcli.scalar import NumbersHessian
+def jvp_text(result: NumbersJvp, plain: Plain) -> str | None:
+    """render.derivatives.show_jvp's text for a JVP of the scalar path; None where a line would not fit the width, or
+    a text is not ASCII."""
+    from gradcli.render.derivatives import jvp_note
+    from gradcli.render.numbers import human_line
 
-    if type(result) is not NumbersHessian or result.warnings:
+    (name,) = result.output_names
+    lines = [f"{name} = {human_line(result.value)}", f"  tangent of {name} (J @ tangent) = {human_line(result.jvp)}"]
+    note = jvp_note(result.tangent)
+    if not all(line.isascii() and line.isprintable() and len(line) <= plain.width for line in [*lines, note]):
+        return None
+    notes = _wrapped(note, plain.width)
+    if notes is None:
+        return None
+    if plain.bold:
+        lines[0] = f"\x1b[1m{name}\x1b[0m{lines[0][len(name):]}"
+        lines += [f"\x1b[2m{line}\x1b[0m" for line in notes]
+    else:
+        lines.append(note)
+    return "\n".join(lines) + "\n"
+
+
+def show_plain(result: Any) -> bool:
+    """Write a Jacobian's, a Hessian's or a JVP's view here, where it is the scalar path's and rich would write it
+    plainly; False where rich is to write it."""
+    from gradcli.scalar import NumbersHessian, NumbersJacobian, NumbersJvp
+
+    views: dict[type, Callable[[Any, Plain], str | None]] = {NumbersHessian: hessian_table,
+                                                              NumbersJacobian: jacobian_table, NumbersJvp: jvp_text}
+    text_of = views.get(type(result))
+    if text_of is None or result.warnings:
         return False
     plain = plain_output()
-    text = None if plain is None else hessian_table(result, plain)
+    text = None if plain is None else text_of(result, plain)
     if text is None:
         return False
     sys.stdout.write(text)
