@@ -488,22 +488,16 @@ def hessian(program: str | Tape, at: Mapping[str, Any] | None = None, *,
 
 def _symmetrise(blocks: dict[str, dict[str, Array]], names: Sequence[str], shapes: Mapping[str, tuple[int, ...]],
                 sizes: Mapping[str, int]) -> float:
-    """Make H symmetric where H and its transpose agree to rounding; the largest |H - H^T| made so.
+    """Make H symmetric where H and its transpose agree to rounding (gradcli.symmetry's rule); the largest
+    |H - H^T| made so."""
+    from gradcli import symmetry
 
-    Where they differ by more, at a kink or a mask (x**y at y = 0: d(grad x)/dy is 0, the
-    exponent's mask, but d(grad y)/dx is 1/x), or where one is NaN or infinite, H is left as
-    computed, as PyTorch's double backward leaves it.
-    """
     full = np.block([[blocks[a][b].reshape(sizes[a], sizes[b]) for b in names] for a in names]) \
         if names else np.zeros((0, 0))
     with np.errstate(invalid="ignore"):
-        finite = np.isfinite(full) & np.isfinite(full.T)
-        magnitude = np.where(finite, np.maximum(np.abs(full), np.abs(full.T)), 0.0)
-        difference = np.where(finite, np.abs(full - full.T), 0.0)
-    scale = float(np.max(magnitude, initial=0.0))
-    rounding = finite & (difference <= 1e-8 * magnitude + 1e-13 * scale)
-    asymmetry = float(np.max(difference, where=rounding, initial=0.0))
-    full = np.where(rounding, (full + full.T) / 2, full)
+        magnitude = symmetry.magnitude(full, full.T, np)
+        full, made = symmetry.settled(full, full.T, magnitude, float(np.max(magnitude, initial=0.0)), np)
+    asymmetry = float(np.max(made, initial=0.0))
     row = 0
     for a in names:
         col = 0

@@ -327,19 +327,17 @@ def hessian_of_numbers(source: str, at: Sequence[str]) -> NumbersHessian | None:
 
 
 def _symmetrise(blocks: dict[str, dict[str, float]], names: list[str]) -> float:
-    """derivatives._symmetrise on numbers (all finite): H made symmetric where H and its transpose agree to rounding;
-    the largest |H - H^T| made so."""
-    full = [[blocks[a][b] for b in names] for a in names]
-    count = range(len(names))
-    magnitude = [[max(abs(full[i][j]), abs(full[j][i])) for j in count] for i in count]
-    difference = [[abs(full[i][j] - full[j][i]) for j in count] for i in count]
-    scale = max((m for row in magnitude for m in row), default=0.0)
+    """derivatives._symmetrise on numbers: H made symmetric where H and its transpose agree to rounding
+    (gradcli.symmetry's rule); the largest |H - H^T| made so."""
+    from gradcli.symmetry import FLOATS, magnitude, settled
+
+    pairs = [(a, b, blocks[a][b], blocks[b][a]) for a in names for b in names]
+    magnitudes = [magnitude(h, h_t, FLOATS) for _, _, h, h_t in pairs]
+    scale = max(magnitudes, default=0.0)
     asymmetry = 0.0
-    for i in count:
-        for j in count:
-            if difference[i][j] <= 1e-8 * magnitude[i][j] + 1e-13 * scale:
-                asymmetry = max(asymmetry, difference[i][j])
-                blocks[names[i]][names[j]] = (full[i][j] + full[j][i]) / 2
+    for (a, b, h, h_t), size in zip(pairs, magnitudes, strict=True):
+        blocks[a][b], made = settled(h, h_t, size, scale, FLOATS)
+        asymmetry = max(asymmetry, made)
     return asymmetry
 
 
