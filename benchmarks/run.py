@@ -133,15 +133,18 @@ TORCH_ONE = ("import torch; x1 = torch.tensor(0.5, dtype=torch.float64, requires
 
 
 EXACT_PROGRAM = "sin(x1*x2)*cos(x2)"  # functions whose bits math gives (gradcli.float_math): no NumPy at all
+STARTUP_VIEWS = ("graph", "hessian", "jacobian", "jvp", "explain")
+VIEW_OPTIONS = {"jvp": ["--tangent", "x1=1,x2=0"]}
 
 
 def startup(repeat: int, torch_python: str | None) -> Table:
     table = Table("One gradient as a whole process (median, all taking turns)")
     command = [*gradcli_command(), "grad", PROGRAM, "--at", "x1=0.5,x2=0.75"]
     exact = [*gradcli_command(), "grad", EXACT_PROGRAM, "--at", "x1=0.5,x2=0.75"]
-    # the other views of one point, which take the scalar path too (graph's tree, hessian's table)
-    views = [[*gradcli_command(), view, program, "--at", "x1=0.5,x2=0.75"] for view in ("graph", "hessian")
-             for program in (PROGRAM, EXACT_PROGRAM)]
+    # the other views of one point, which take the scalar path too (graph's tree, hessian's and jacobian's tables,
+    # explain's chain rule, jvp's line)
+    views = [[*gradcli_command(), view, program, "--at", "x1=0.5,x2=0.75", *VIEW_OPTIONS.get(view, [])]
+             for view in STARTUP_VIEWS for program in (PROGRAM, EXACT_PROGRAM)]
     commands = [[sys.executable, "-c", "pass"], [sys.executable, "-c", "import numpy"], [*command, "--json"], command,
                 [*exact, "--json"], exact, *views]
     if torch_python:
@@ -149,8 +152,8 @@ def startup(repeat: int, torch_python: str | None) -> Table:
     with tempfile.TemporaryDirectory() as bytecode:
         env = compiled_environment(bytecode)
         interleaved_medians(commands, 1, env)  # (the bytecode written once)
-        (nothing, numpy_import, ours, human, exact_json, exact_human, graph, exact_graph, hessian, exact_hessian,
-         *torch_time) = interleaved_medians(commands, repeat, env)
+        (nothing, numpy_import, ours, human, exact_json, exact_human, *times) = interleaved_medians(commands, repeat, env)
+    view_times, torch_time = times[: 2 * len(STARTUP_VIEWS)], times[2 * len(STARTUP_VIEWS):]
     table.add("`python -c pass`", nothing, f"{ratio(nothing, numpy_import)} the numpy import: Python's own start")
     table.add('`python -c "import numpy"`', numpy_import, "the anchor of this table")
     table.add(f"`gradcli grad '{PROGRAM}' ... --json`", ours,
@@ -160,7 +163,7 @@ def startup(repeat: int, torch_python: str | None) -> Table:
               f"{ratio(exact_json, numpy_import)} the numpy import; math's sin and cos: no NumPy")
     table.add(f"`gradcli grad '{EXACT_PROGRAM}' ...` (the table view)", exact_human,
               f"{ratio(exact_human, numpy_import)} the numpy import")
-    for view, log_time, exact_time in (("graph", graph, exact_graph), ("hessian", hessian, exact_hessian)):
+    for view, log_time, exact_time in zip(STARTUP_VIEWS, view_times[::2], view_times[1::2], strict=True):
         table.add(f"`gradcli {view} '{PROGRAM}' ...`", log_time,
                   f"{ratio(log_time, numpy_import)} the numpy import (target: at most 1.0x); the scalar path, NumPy loads")
         table.add(f"`gradcli {view} '{EXACT_PROGRAM}' ...`", exact_time,
