@@ -32,7 +32,6 @@ import collections
 import json
 import math
 import multiprocessing
-import queue
 import re
 import signal
 import sys
@@ -298,58 +297,94 @@ def _too_slow(signum: int, frame: Any) -> None:
     raise _TooSlow
 
 
-def _check_each(batch: list[Variant], results: Any) -> None:
-    """A worker: each variant's findings onto the queue, in order (a crash of PyTorch itself ends it)."""
+def _check_each(batch: list[Variant], path: str) -> None:
+    """A worker: one JSON line of findings per variant, in order, flushed as each is done (a crash of PyTorch
+    itself ends it; the main process reads complete lines alone, so a half-written one is never waited for)."""
     import torch
 
     torch.set_num_threads(1)
     signal.signal(signal.SIGALRM, _too_slow)
-    for variant in batch:
-        signal.alarm(SECONDS)
-        try:
-            found = check(variant)
-        except _TooSlow:
-            found = [("exit 4", f"took more than {SECONDS} s")]
-        finally:
-            signal.alarm(0)
-        results.put([Finding(kind, variant.case, variant.label, detail, variant.program, variant.snippet)
-                      for kind, detail in found])
+    with open(path, "a") as out:
+        for variant in batch:
+            signal.alarm(SECONDS)
+            try:
+                found = check(variant)
+            except _TooSlow:
+                found = [("exit 4", f"took more than {SECONDS} s")]
+            finally:
+                signal.alarm(0)
+            out.write(json.dumps([Finding(kind, variant.case, variant.label, detail, variant.program,
+                                          variant.snippet).__dict__ for kind, detail in found]) + "\n")
+            out.flush()
+
+
+@dataclass
+class _Worker:
+    process: Any
+    path: Path
+    batch: list[Variant]
+    read: int = 0  # bytes of its file taken
+    since: float = 0.0  # when it last finished a variant
+
+
+def _take_lines(worker: _Worker, outcome: Outcome) -> None:
+    """The variants `worker` has finished since last asked: its file's complete lines."""
+    with open(worker.path, "rb") as handle:
+        handle.seek(worker.read)
+        text = handle.read()
+    done = text[: text.rfind(b"\n") + 1]
+    worker.read += len(done)
+    for line in done.splitlines():
+        outcome.tried += 1
+        outcome.findings += [Finding(**entry) for entry in json.loads(line)]
+        worker.batch.pop(0)
+        worker.since = time.time()
 
 
 def check_all(variants: list[Variant], jobs: int, started: float) -> Outcome:
     """Every variant, over `jobs` spawned workers (not forked: torch's thread pools do not survive a fork).
-    Where PyTorch itself crashes (a segfault at an empty input), the worker is replaced and the variant
-    skipped, said on stderr."""
+    Where PyTorch itself crashes (a segfault at an empty input) or a worker finishes nothing for a deadline
+    (a hang no alarm ends), the worker is ended and replaced and its variant skipped, said on stderr: the
+    walk always finishes."""
+    import tempfile
+
     context = multiprocessing.get_context("spawn")
     waiting = [variants[k::jobs] for k in range(jobs)]
     outcome = Outcome()
-    workers: list[tuple[Any, Any, list[Variant]]] = []
-    while waiting or workers:
-        while waiting and len(workers) < jobs:
-            batch = waiting.pop()
-            results = context.Queue()
-            worker = context.Process(target=_check_each, args=(batch, results), daemon=True)
-            worker.start()
-            workers.append((worker, results, batch))
-        for entry in list(workers):
-            worker, results, batch = entry
-            try:
-                findings = results.get(timeout=0.2)
-            except queue.Empty:
-                if worker.is_alive() or not results.empty():
+    workers: list[_Worker] = []
+    deadline = 3 * SECONDS + 60  # (a spawned worker imports torch and gradcli before its first variant)
+    with tempfile.TemporaryDirectory(prefix="special_points") as folder:
+        made = 0
+        while waiting or workers:
+            while waiting and len(workers) < jobs:
+                batch = waiting.pop()
+                made += 1
+                path = Path(folder) / f"worker{made}.jsonl"
+                path.touch()
+                process = context.Process(target=_check_each, args=(batch, str(path)), daemon=True)
+                process.start()
+                workers.append(_Worker(process, path, batch, since=time.time()))
+            time.sleep(0.2)
+            for worker in list(workers):
+                before = outcome.tried
+                _take_lines(worker, outcome)
+                if outcome.tried // 500 != before // 500:
+                    print(f"{outcome.tried} of {len(variants)} variants, {time.time() - started:.0f} s", file=sys.stderr)
+                alive = worker.process.is_alive()
+                if alive and time.time() - worker.since < deadline:
                     continue
-                workers.remove(entry)
-                if batch:  # it died at batch[0]
-                    print(f"PyTorch crashed at {batch[0].case} [{batch[0].label}]:\n{batch[0].snippet}", file=sys.stderr)
-                    outcome.crashed.append(f"{batch[0].case} [{batch[0].label}]")
-                    if batch[1:]:
-                        waiting.append(batch[1:])
-                continue
-            outcome.tried += 1
-            outcome.findings += findings
-            batch.pop(0)
-            if outcome.tried % 500 == 0:
-                print(f"{outcome.tried} of {len(variants)} variants, {time.time() - started:.0f} s", file=sys.stderr)
+                if alive:  # hung
+                    worker.process.kill()
+                worker.process.join()
+                _take_lines(worker, outcome)
+                workers.remove(worker)
+                if worker.batch:  # it died, or hung, at batch[0]
+                    first = worker.batch[0]
+                    how = "hung" if alive else "crashed"
+                    print(f"PyTorch {how} at {first.case} [{first.label}]:\n{first.snippet}", file=sys.stderr)
+                    outcome.crashed.append(f"{first.case} [{first.label}] ({how})")
+                    if worker.batch[1:]:
+                        waiting.append(worker.batch[1:])
     return outcome
 
 
@@ -368,7 +403,7 @@ def main() -> None:
     cases = {kind: len({(f.case, f.label) for f in outcome.findings if f.kind == kind}) for kind in counts}
     print(f"{outcome.tried} variants of {len({v.case for v in found})} cases in {time.time() - started:.0f} s")
     if outcome.crashed:
-        print(f"PyTorch itself crashed at {len(outcome.crashed)}: {', '.join(outcome.crashed)}")
+        print(f"PyTorch itself crashed or hung at {len(outcome.crashed)}: {', '.join(outcome.crashed)}")
     for kind in KINDS:
         if counts[kind]:
             print(f"\n== {kind}: {cases[kind]} variants")

@@ -921,6 +921,8 @@ def output_shape(op: Op, shapes: list[Shape], params: dict[str, Any], span: Span
         if op.shape is None:
             return shapes[0] if len(shapes) == 1 else broadcast_shape(shapes)
         return tuple(op.shape(*shapes, **params))
+    except ValueRefusal as problem:  # (shapes PyTorch refuses in its words, which the forward might not: fill's value)
+        raise ShapeProblem(problem.ours, source=source, span=span) from None
     except (ValueError, IndexError):
         return None
     except LimitProblem as problem:
@@ -1020,6 +1022,8 @@ def _check_composites(calls: list[tuple[Op, tuple[int, ...], dict[str, Any], Spa
             _check_given(op, shapes, args, params, stand_ins, span, source)
         try:
             op.shape(*shapes, **params)  # type: ignore[misc]
+        except ValueRefusal as problem:  # (in PyTorch's words)
+            raise ShapeProblem(problem.ours, source=source, span=span) from None
         except (ValueError, IndexError) as problem:
             raise ShapeProblem(shape_message(op, shapes, _called(op, source, span)), source=source, span=span,
                                hint=str(problem).split("\n")[0]) from None

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from gradcli.errors import Limits, over_limit
-from gradcli.ops.core import Array, Op, Param, Shape, composite, kernel_refusal, structural
+from gradcli.ops.core import Array, Op, Param, Shape, ValueRefusal, composite, kernel_refusal, structural
 
 
 class Geometry(NamedTuple):
@@ -503,7 +503,7 @@ def indices_row(name: str, node: str, forward: Callable[..., Any], vjp: Callable
     def part_shape(x: Shape, part: int = 0, of: Any = None, **given: Any) -> Shape:
         if of not in (None, 2) or not -2 <= part < 2:
             raise ValueError(f"{name} with return_indices=True gives 2 values (values, indices)")
-        return shape(x, **{**given, "return_indices": False})
+        return shape(x, **{**given, "return_indices": True})
 
     def text(args: Any, part: int = 0, of: Any = None, **given: Any) -> str:
         said = [f"{p.name}={given[p.name]!r}" for p in params
@@ -530,6 +530,7 @@ def _pool_geometry(d: int, x: Shape, name: str, kernel_size: Any, stride: Any = 
     if len(x) not in (d + 1, d + 2):
         raise ValueError(f"{name}: expected {d + 1}D (unbatched) or {d + 2}D (batched) input, but got input of size: "
                          f"{list(x)}")
+    _check_nonempty(d, name, x, rest.get("return_indices", False))
     if kernel_size is None:
         raise ValueError(f"{name}() missing required argument 'kernel_size'")
     kernel = _per_axis("kernel_size", kernel_size, d)
@@ -555,6 +556,22 @@ def _pool_geometry(d: int, x: Shape, name: str, kernel_size: Any, stride: Any = 
     after = tuple(max(p, (o - 1) * s + r * (k - 1) + 1 - length - p)
                   for o, s, r, k, length, p in zip(out, stride, dilation, kernel, size, padding, strict=True))
     return Geometry(kernel, stride, dilation, padding, after, tuple(out))
+
+
+def _check_nonempty(d: int, name: str, x: Shape, indices: bool) -> None:
+    """A pooling of a batch of none gives none, but no other axis may be empty: PyTorch's words (its 1-D poolings are
+    its 2-D ones over the input unsqueezed at -2, but for max_pool1d's values alone)."""
+    if 0 not in (x[1:] if len(x) == d + 2 else x):
+        return
+    if d == 3:
+        kernel = "avg_pool3d" if name.startswith("avg") else "max_pool3d_with_indices_out_cpu_template"
+        raise ValueRefusal(f"{kernel}(): Expected input's non-batch dimensions to have positive length, but input has "
+                           f"a shape of {list(x)} and non-batch dimension 0 has length zero!")
+    if d == 1 and name == "max_pool1d" and not indices:
+        raise ValueRefusal(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, "
+                           f"but got:{list(x)}")
+    seen = [*x[:-1], 1, x[-1]] if d == 1 else list(x)
+    raise ValueRefusal(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:{seen}")
 
 
 def _pool_shape(d: int, name: str, x: Shape, **params: Any) -> Shape:
@@ -623,7 +640,8 @@ def _pool1d(row: str) -> Any:
         shape = emit.shape(x) if hasattr(emit, "shape") else None  # (SymPy's emit knows no shapes)
         if shape is not None:  # (what does not fit is said in the 1-D call's words)
             _pool_shape(1, name, shape, kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation,
-                        **{key: value for key, value in params.items() if key not in ("part", "of")})
+                        **{key: value for key, value in params.items() if key not in ("part", "of", "return_indices")},
+                        return_indices=row.endswith("_with_indices"))
         if kernel_size is None:
             raise ValueError(f"{name}() missing required argument 'kernel_size'")
         widen = {"kernel_size": (1, *kernel_size), "stride": (1, *(stride or kernel_size)), "padding": (0, *padding)}
@@ -701,7 +719,7 @@ def _max_row(d: int, examples: Any, **fields: Any) -> Op:
                                      program=_pool1d("max_pool2d_with_indices") if d == 1 else None, dtype="keeps",
                                      dtype_refusals=() if d == 1 else _refusals(name)))
     if d == 1:  # (its values alone: the 2-D pooling over the unsqueezed input, as PyTorch records it)
-        return composite(name, 1, _pool1d("max_pool2d"), node, params=params, kinked=True, sympy=None,
+        return composite(name, 1, _pool1d("max_pool2d"), node, params=params, kinked=True, sympy=None, shape=shape,
                          with_indices=f"{name}_with_indices", examples=examples, dtype="keeps",
                          dtype_refusals=_refusals(name), **fields)
     return structural(name, 1, forward, vjp, node, jvp=jvp, shape=shape, params=params, kinked=True,

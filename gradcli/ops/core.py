@@ -255,6 +255,10 @@ BOOL_SUBTRACTION = (("bool", "RuntimeError", "Subtraction, the `-` operator, wit
                     ("any bool", "RuntimeError", "Subtraction, the `-` operator, with a bool tensor is not supported. If "
                      "you are trying to invert a mask, use the `~` or `logical_not()` operator instead."))
 
+# The message of the ops whose kernels negate an arg (soft_margin_loss's -target, atan2's derivative): not of a bool
+NEGATION = ("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the "
+            "`~` or `logical_not()` operator instead.")
+
 # Op.dtype_refusals of the ops PyTorch writes into a tensor like their first arg (huber_loss's): a float result
 # cannot be written into integers or bools
 UNCASTABLE = (("uncastable", "RuntimeError", "result type {result} can't be cast to the desired output type {0}"),)
@@ -363,12 +367,26 @@ class Op:
     #   in its kernel's order) is of another dtype than the first arg, and one of them is not float32;
     #   "uncastable": their promoted dtype is of a higher category than the first's, which PyTorch writes the
     #   result into (huber_loss(int tensor, float tensor));
-    #   "index not int32": an index arg, from index_from on, is not int32 (LU's pivots).
-    # The "mixed" ones are checked after the shapes, as PyTorch does. The message's {0}, {1} are the tensor args'
+    #   "index not int32": an index arg, from index_from on, is not int32 (LU's pivots);
+    #   "integer alike": the first is an integer or bool and every other its dtype (a kernel's refusal that PyTorch
+    #   makes after its check that they agree);
+    #   "mixed shaped 0 2": as "mixed 0 2", a 0-d tensor at the later places left out (lerp's weight: a Scalar);
+    #   "not result 2": the tensor arg at place 2 is not of the promoted dtype; "float 0": that one is a float;
+    #   two of them joined by " and ": both hold ("bool input 1 and float 0").
+    # "integer", "int", "bool input", "uncastable", "float" and "not result" may end with a tensor arg's place: that arg's
+    # dtype, not the first's ("bool input 1"). A refusal that ends "into 0" (or "into 0 1") PyTorch makes in the
+    # backward of the call's node, where a gradient flows into a tensor arg at these places: pow's of a bool exponent
+    # (its exponent - 1), "bool input 1 into 0".
+    # The "mixed" and "integer alike" ones are checked after the shapes, as PyTorch does. The message's {0}, {1} are the tensor args'
     # dtypes as PyTorch names them (Long, Float), {c0}, {c1} as its C++ kernels do (long int, float), {odd} the
     # first that is not the first arg's, {result} the promoted one. A kernel's refusal of integers or bools is
     # kernel_refusal(its name); a linear algebra function's of integers, float_input(its name).
     dtype_refusals: tuple[tuple[str, str, str], ...] = ()
+    # PyTorch's words where the backward of a call with these args' shapes raises (a RuntimeError), or None:
+    # backward_problem(shapes, flows, given, **params), `flows` whether a gradient flows into each arg, `given` whether
+    # an optional one was given. clamp's masks written in place into a smaller one, pixel_shuffle's of none. `gradcli run`
+    # raises it when a backward reaches the call's node.
+    backward_problem: Rule | None = None
     # The args from this position on are integer indices (v[idx], gather's index): no gradient
     # flows into them, an input among them is an integer input, and PyTorch does not list them
     # among the node's next_functions.

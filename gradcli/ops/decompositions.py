@@ -957,6 +957,13 @@ def _cholesky_solve_jvp(tangents: Sequence[Any], ans: Array, b: Array, low: Arra
 def _cholesky_inverse(low: Array, ranks: tuple[int, ...], upper: bool = False) -> Array:
     _square("cholesky_inverse")(_point_shape(low, ranks[0]))
     n = np.shape(low)[-1]
+    zeros = np.diagonal(_primal(low), axis1=-2, axis2=-1) == 0
+    if np.any(zeros):  # (LAPACK's potri: the first zero on the factor's diagonal, 1-based; NaN is let through)
+        bad = np.any(zeros, axis=-1)
+        element = int(np.argmax(np.reshape(zeros, (-1, n))[np.argmax(np.reshape(bad, -1))])) + 1
+        where = batch_element(low, bad) if np.ndim(low) == ranks[0] else ""
+        raise LinAlgError(f"cholesky_inverse: {where}The diagonal element {element} is zero, the inversion could not be "
+                          "completed because the input matrix is singular.")
     return _cholesky_solved(low, np.broadcast_to(np.eye(n), np.shape(low)), upper)
 
 

@@ -18,11 +18,13 @@ import numpy as np
 from gradcli.ops.core import (
     BOOL_SUBTRACTION,
     FLOATS,
+    NEGATION,
     NUMPY,
     Dialect,
     Number,
     Op,
     Param,
+    ValueRefusal,
     composite,
     elementwise,
     kernel_refusal,
@@ -488,6 +490,13 @@ def _logical(name: str, symbol: str, combine: Callable[[Any, Any], Any], relatio
                    reference=f"torch.{name}(a, b)")  # (PyTorch's | and & are bitwise: no float tensors)
 
 
+def _masked_fill_shape(x: tuple[int, ...], mask: tuple[int, ...], value: tuple[int, ...]) -> tuple[int, ...]:
+    if value:
+        raise ValueRefusal(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {len(value)} "
+                           f"dimension(s).")
+    return tuple(np.broadcast_shapes(x, mask))
+
+
 def _masked_fill_torch_node(constant: Any, shapes: object) -> str:
     return "MaskedFillBackward0" if constant[2] else "MaskedFillBackward1"  # a number value is masked_fill.Scalar
 
@@ -578,12 +587,12 @@ ROWS = [
     _binary("pow", "**", lambda xp, a, b: xp.power(a, b), _pow_derivative, "PowBackward0", 40, operator.pow,
             mask=lambda a, b: (b == 0, None), right_assoc=True, callable=True, ufuncs=(np.power, np.float_power), torch_node_rule=_pow_torch_node,
             scalar_overloads=frozenset({"PowBackward0", "PowBackward2"}), domain=((0.3, 2.0), (-2.0, 2.0)), spellings=("power", "float_power"), methods=("pow", "float_power"),
-            keeps_integers=True, dtype="keeps", reference="torch.pow(a, b)"),
+            keeps_integers=True, dtype="keeps", reference="torch.pow(a, b)",
+            dtype_refusals=(("bool input 1 into 0", "RuntimeError", BOOL_SUBTRACTION[1][2]),)),  # (its exponent - 1)
     elementwise("neg", 1, operator.neg, lambda xp, g, ans, x: (-g,), "NegBackward0", sympy=operator.neg,
                 symbol="-", precedence=30, callable=False, linear=True,
                 ufuncs=(np.negative,), spellings=("neg", "negative"), methods=("neg", "negative"), keeps_integers=True,
-                dtype_refusals=(("bool", "RuntimeError", "Negation, the `-` operator, on a bool tensor is not supported. "
-                                 "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."),)),
+                dtype_refusals=(("bool", "RuntimeError", NEGATION),)),
     # functions of one arg
     _unary("exp", np.exp, lambda xp, g, ans, x: (g * ans,), _sympy("exp"), methods=("exp",)),
     _unary("log", lambda xp, x: _positive_nan(xp, xp.log(x), x < 0), lambda xp, g, ans, x: (g / x,), _sympy("log"), domain=((0.2, 3.0),), spellings=("ln",), methods=("log",),
@@ -763,7 +772,8 @@ ROWS = [
     elementwise("minimum", 2, np.minimum, lambda xp, g, ans, a, b: (g, g), "MinimumBackward0",
                 tie=lambda a, b: a == b, mask=lambda a, b: (a > b, b > a), sympy=lambda a, b: load_sympy().Min(a, b),
                 kinked=True, methods=("minimum",), dtype="keeps"),
-    elementwise("atan2", 2, np.arctan2, _atan2_derivative, "Atan2Backward0", sympy=lambda a, b: load_sympy().atan2(a, b), spellings=("arctan2",), methods=("atan2", "arctan2")),
+    elementwise("atan2", 2, np.arctan2, _atan2_derivative, "Atan2Backward0", sympy=lambda a, b: load_sympy().atan2(a, b), spellings=("arctan2",), methods=("atan2", "arctan2"),
+                dtype_refusals=(("bool input 0 into 1", "RuntimeError", NEGATION),)),  # (its derivative's -a)
     # PyTorch's: g * a / hypot, g * b / hypot (NaN at the origin, as PyTorch's)
     elementwise("hypot", 2, np.hypot, lambda xp, g, ans, a, b: (g * a / ans, g * b / ans), "HypotBackward0",
                 sympy=lambda a, b: load_sympy().sqrt(a * a + b * b), domain=((0.3, 2.0), (0.3, 2.0)), methods=("hypot",)),
@@ -836,13 +846,19 @@ ROWS = [
                 lambda xp, g, ans, x, a, b, value=1.0: (g, g * (value / b), -g * (value * a / (b * b))), "AddcdivBackward0",
                 sympy=lambda x, a, b, value=1.0: x + value * a / b, params=(VALUE,), methods=("addcdiv",),
                 inputs=("input", "tensor1", "tensor2"),
-                domain=((-2.0, 2.0), (-2.0, 2.0), (0.5, 2.0))),
+                domain=((-2.0, 2.0), (-2.0, 2.0), (0.5, 2.0)),
+                dtype_refusals=(("integer 2 into 1", "RuntimeError",  # (tensor1's derivative value / tensor2, written into it)
+                                 "result type Float can't be cast to the desired output type {2}"),)),
     # lerp(start, end, weight): PyTorch's gradients g * (1 - weight), g * weight, g * (end - start)
     elementwise("lerp", 3, _lerp, lambda xp, g, ans, start, end, weight: (g * (1.0 - weight), g * weight,
                                                                            g * (end - start)),
                 "LerpBackward1", sympy=lambda start, end, weight: start + weight * (end - start),
                 torch_node_rule=_lerp_torch_node, scalar_overloads=frozenset({"LerpBackward0"}),
-                domain=((-2.0, 2.0), (-2.0, 2.0), (0.0, 1.0)), methods=("lerp",), inputs=("input", "end", "weight")),
+                domain=((-2.0, 2.0), (-2.0, 2.0), (0.0, 1.0)), methods=("lerp",), inputs=("input", "end", "weight"),
+                # (a 0-d weight is PyTorch's Scalar: any dtype; a bool one fails in the derivative's 1 - weight)
+                dtype_refusals=(("mixed 0 1", "RuntimeError", "expected dtype {c0} for `end` but got dtype {c1}"),
+                                ("mixed shaped 0 2", "RuntimeError", "expected dtype {c0} for `weight` but got dtype {c2}"),
+                                ("bool input 2 into 0", "RuntimeError", BOOL_SUBTRACTION[0][2]))),
     # comparisons (below every other operator: `a + 1 < b` is `(a + 1) < b`) and the logical
     # operators on their masks, `|` below `&`, as in Python. Their values are constants of the
     # point: no gradient flows through them, PyTorch records no node (`x * (x > 0)` is MulBackward0
@@ -873,7 +889,7 @@ ROWS = [
                 sympy=lambda x, m, v: load_sympy().Piecewise((v, load_sympy().Ne(m, 0)), (x, True)), kinked=True,
                 examples=tuple((shapes, {}) for shapes in [((), (), ()), ((4,), (4,), ()), ((2, 3), (3,), ())]),
                 methods=("masked_fill",), dtype="first", reference="a.masked_fill(b != 0, c)",
-                inputs=("input", "mask", "value")),
+                inputs=("input", "mask", "value"), shape=_masked_fill_shape),
 ]
 
 

@@ -105,9 +105,25 @@ def _shuffle(order_of: Any, name: str, node: str, param: Param, examples: Any, r
         order, out = order_of(x.shape, given[key])
         return np.asarray(np.reshape(np.reshape(x, -1)[order], out), dtype=object)
 
+    def backward_problem(shapes: list[Shape], flows: list[bool], given: list[bool], **params: Any) -> str | None:
+        # PyTorch's pixel_unshuffle of none gives its input back, in its own shape: so the backward of a pixel_shuffle
+        # of none gets a gradient of its output's shape, and that of a pixel_unshuffle shuffles one of the input's
+        (x,) = shapes
+        if math.prod(x) or not flows[0] or name == "channel_shuffle":
+            return None
+        try:
+            got = order_of(x, params[key])[1] if name == "pixel_shuffle" else _pixel_shuffle_order(x, params[key])[1]
+        except ValueError as problem:
+            return str(problem)
+        if tuple(got) == tuple(x):
+            return None
+        return f"Function {node} returned an invalid gradient at index 0 - got {list(got)} but expected shape " \
+               f"compatible with {list(x)}"
+
     return structural(name, 1, forward, vjp, node, sympy=sympy, params=(param,), dtype="keeps",
                       shape=lambda x, **given: order_of(tuple(x), given[key])[1], examples=examples,
-                      reference=reference, reference_program=program, inputs=("input",))
+                      reference=reference, reference_program=program, inputs=("input",),
+                      backward_problem=backward_problem)
 
 
 ROWS: list[Op] = [
@@ -809,14 +825,19 @@ def _prelu_program(emit: Any, x: Any, w: Any) -> Any:
     return emit("_prelu_kernel", x, w)
 
 
+_PRELU_KERNEL = (("integer alike", "NotImplementedError", "\"prelu_cpu\" not implemented for '{0}'"),)
+
 ROWS += [
     elementwise("_prelu_kernel", 2, lambda xp, x, w: xp.where(x > 0, x, w * x),
                 lambda xp, g, ans, x, w: (xp.where(x > 0, g, w * g), xp.where(x > 0, 0.0, x * g)),
                 "PreluKernelBackward0", kinked=True, reference="torch._prelu_kernel(a, b)",
+                dtype_refusals=(("mixed 0 1", "RuntimeError", "Found dtype {1} but expected {0}"), *_PRELU_KERNEL),
                 sympy=lambda x, w: load_sympy().Piecewise((x, x > 0), (w * x, True))),
     composite("prelu", 2, _prelu_program, "PreluKernelBackward0", shape=_prelu_shape, inputs=("input", "weight"),
               kinked=True, examples=((((2, 3), (3,)), {}), (((4,), ()), {}), (((2, 2, 3), (1,)), {})),
-              reference="F.prelu(a, b)", reference_program="prelu(a, b)"),
+              reference="F.prelu(a, b)", reference_program="prelu(a, b)",
+              dtype_refusals=(("mixed 0 1", "RuntimeError", "prelu: Type promoting not supported. Got {0} and {1}"),
+                              *_PRELU_KERNEL)),
 ]
 
 

@@ -22,6 +22,7 @@ from gradcli.ops.core import (
     Array,
     LinAlgError,
     Param,
+    ValueRefusal,
     batch_element,
     composite,
     expand_problem,
@@ -1363,6 +1364,9 @@ def _fused(product: Any, product_vjp: Any, shape_rule: Any) -> tuple[Any, Any, A
     """forward, vjp and jvp of beta * input + alpha * product(a, b)."""
     def forward(x: Array, a: Array, b: Array, ranks: tuple[int, ...], beta: float = 1.0, alpha: float = 1.0) -> Array:
         width = len(shape_rule(*_point_shapes((x, a, b), ranks)))
+        for name, number in (("beta", beta), ("alpha", alpha)):
+            if x.dtype.kind in "biu" and not float(number).is_integer():  # (`gradcli run`'s integer tensors)
+                raise ValueRefusal(f"For integral input tensors, argument {name} must not be a floating point number.")
         made = product(a, b, ranks[1:])
         made = np.zeros_like(made) if alpha == 0 else made if alpha == 1 else alpha * made
         lifted = _lift_input(x, ranks[0], width)
@@ -1427,13 +1431,23 @@ _ADDMM_DTYPES = (("mixed 0 2", "RuntimeError", "self and mat2 must have the same
                  ("mixed 1 2", "RuntimeError", "mat1 and mat2 must have the same dtype, but got {1} and {2}"))
 
 
+_MV_DTYPES = "addmv input tensors must have the same dtype, but got {other}, {{result}}, and {other}"
+
+
 def _fused_row(name: str, product: Any, product_vjp: Any, product_shape: Any, sym_product: Any, examples: Any,
                **fields: Any) -> Any:
+    """addmm, addmv, addr, baddbmm, addbmm: beta * input + alpha * product, integers kept integers (int64 that
+    wraps), bools refused by the kernels of matrix products (addr's outer product of bools is theirs)."""
     if name in ("addmm", "addbmm"):
         fields["dtype_refusals"] = _ADDMM_DTYPES
+    kernel = {"addmm": "addmm_impl_cpu_", "addbmm": "addmm_impl_cpu_", "addmv": "addmv_impl_cpu", "baddbmm": "baddbmm"}
+    if name in kernel:
+        fields["dtype_refusals"] = (*fields.get("dtype_refusals", ()),
+                                    ("bool", "NotImplementedError", f'"{kernel[name]}" not implemented for \'Bool\''))
     shape = _fused_shape(name, product_shape)
     forward, vjp, jvp = _fused(product, product_vjp, shape)
     return structural(name, 3, forward, vjp, f"{name.capitalize()}Backward0", jvp=jvp, sympy=_sym_fused(sym_product),
+                      dtype="keeps",
                       shape=shape, shape_message=_cannot_take, params=(BETA, ALPHA), examples=examples, methods=(name,),
                       inputs=("input", {"addmm": "mat1", "addmv": "mat", "addr": "vec1"}.get(name, "batch1"),
                               {"addmm": "mat2", "addmv": "vec", "addr": "vec2"}.get(name, "batch2")), **fields)
@@ -1476,7 +1490,10 @@ ROWS = [
                (*_examples(((2,), (2, 3), (3,)), ((), (2, 3), (3,))), (((2,), (2, 3), (3,)), {"beta": 2.0, "alpha": 0.5})),
                dtype_refusals=(("mixed", "RuntimeError", "addmv input tensors must have the same dtype, but got {0}, {1}, and {2}"),)),
     _fused_row("addr", _outer_product, _outer_product_vjp, _outer_product_shape, np.multiply.outer,
-               (*_examples(((2, 3), (2,), (3,)), ((3,), (2,), (3,))), (((2, 3), (2,), (3,)), {"beta": 0.5, "alpha": 3.0}))),
+               (*_examples(((2, 3), (2,), (3,)), ((3,), (2,), (3,))), (((2, 3), (2,), (3,)), {"beta": 0.5, "alpha": 3.0})),
+               # (its derivatives are products of the gradient, in the result's dtype, with the other vector: mv's check)
+               dtype_refusals=(("not result 2 into 1", "RuntimeError", _MV_DTYPES.format(other="{2}")),
+                               ("not result 1 into 2", "RuntimeError", _MV_DTYPES.format(other="{1}")))),
     structural("dot", 2, _dot, _dot_vjp, "DotBackward0", bilinear=True,
                sympy=lambda a, b: sympy_total(a * b), shape=_dot_shape,
                shape_message=_cannot_take, examples=_examples(((4,), (4,))), methods=("dot",),

@@ -21,6 +21,7 @@ import numpy as np
 
 from gradcli.ops import reductions
 from gradcli.ops.core import (
+    NEGATION,
     UNCASTABLE,
     Array,
     Op,
@@ -35,8 +36,7 @@ from gradcli.ops.core import (
 from gradcli.ops.nn import REDUCTION, _loss, _reduced
 
 # soft_margin_loss of a bool input: its kernel negates it first
-_NEGATION = (("bool input", "RuntimeError", "Negation, the `-` operator, on a bool tensor is not supported. If you are "
-              "trying to invert a mask, use the `~` or `logical_not()` operator instead."),)
+_NEGATION = (("bool input", "RuntimeError", NEGATION),)
 
 # --- a tensor and a number, as C++ writes them: PyTorch's Scalar overloads -------------------
 
@@ -139,7 +139,7 @@ ROWS += [
     _loss("soft_margin_loss", _soft_margin, _soft_margin_partials, "SoftMarginLossBackward0",
           lambda a, b: load_sympy().log(1 + load_sympy().exp(-a * b)), conditions=(1,), divides_last=True,
           inputs=("input", "target"), reference="F.soft_margin_loss(a, b)", dtype="first",
-          dtype_refusals=(*_NEGATION, *UNCASTABLE)),
+          dtype_refusals=(*_NEGATION, *UNCASTABLE, ("bool input 1 into 0", "RuntimeError", NEGATION))),
 ]
 
 
@@ -233,7 +233,8 @@ ROWS += [
               inputs=("input", "target", "var"), domain=((-2.0, 2.0), (-2.0, 2.0), (0.5, 3.0)),
               examples=((((4,), (4,), (4,)), {}), (((2, 3), (2, 3), (2,)), {"full": True, "reduction": "none"}),
                         (((2, 3), (2, 3), (2, 1)), {"reduction": "sum", "eps": 0.25})),
-              reference="F.gaussian_nll_loss(a, b, c)"),
+              reference="F.gaussian_nll_loss(a, b, c)",  # (its var.clamp_(min=eps) in place)
+              dtype_refusals=(("integer 2", "RuntimeError", "result type Float can't be cast to the desired output type {c2}"),)),
 ]
 
 

@@ -18,7 +18,17 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, Dialect, Param, Shape, ValueRefusal, composite, kernel_refusal, structural
+from gradcli.ops.core import (
+    Array,
+    Dialect,
+    Param,
+    Shape,
+    ValueRefusal,
+    batch_element,
+    composite,
+    kernel_refusal,
+    structural,
+)
 from gradcli.ops.decompositions import _factored, _mT, _point_shape, _primal, _triangular, _tril, _triu
 
 # --- the factorization ----------------------------------------------------------------------------
@@ -164,12 +174,18 @@ def _factor_ex(a: Array, ranks: tuple[int, ...], pivot: bool = True, check_error
                of: Any = None) -> Array:
     _factor_ex_shape(_point_shape(a, ranks[0]), pivot)
     lu, pivots, info = _getrf(np.asarray(a))
+    if check_errors and np.any(info):  # (linalg.lu_factor's check, whichever part is asked for)
+        bad = np.reshape(info, -1) > 0
+        first = int(np.reshape(info, -1)[np.argmax(bad)])
+        where = batch_element(a, info > 0) if np.ndim(a) == ranks[0] else ""
+        raise ValueRefusal(f"torch.linalg.lu_factor: {where}U[{first},{first}] is zero and using it on lu_solve would "
+                           "result in a division by zero. If you still want to perform the factorization, consider "
+                           "calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)",
+                           f"lu_factor of a singular matrix: {where}U[{first},{first}] is zero (PyTorch raises here too; "
+                           "lu_factor_ex gives its info)")
     if part % 3 == 1:
         return pivots.astype(float) + 1.0
     if part % 3 == 2:
-        if check_errors and np.any(info):
-            raise ValueError(f"linalg.lu_factor_ex: U[{int(np.max(info))},{int(np.max(info))}] is zero and using it "
-                             "on lu_solve would result in a division by zero")
         return info.astype(float)
     return lu
 
@@ -230,7 +246,7 @@ def _linalg_lu_jvp(tangents: Sequence[Any], ans: Array, a: Array, ranks: tuple[i
 def _lu_factor_program(emit: Any, a: Any, pivot: bool = True, part: int = 0, of: Any = None) -> Any:
     if of is not None and of != 2:
         raise ValueError(f"cannot unpack 2 values into {of} names")
-    return emit("lu_factor_ex", a, pivot=pivot, part=part % 2, of=None)
+    return emit("lu_factor_ex", a, pivot=pivot, check_errors=True, part=part % 2, of=None)
 
 
 def _torch_lu_shape(a: Shape, pivot: bool = True, get_infos: bool = False, part: int = 0, of: Any = None) -> Shape:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops.core import (
+    BOOL_SUBTRACTION,
     UNCASTABLE,
     Array,
     Op,
@@ -59,6 +60,12 @@ def _upstream(g: Array, shape: tuple[int, ...], rank: int, reduction: str) -> Ar
         if reduction in ("mean", "batchmean"):
             g = g / _count(shape, rank, reduction)
     return np.broadcast_to(g, shape)
+
+
+# PyTorch's loss kernels that take their input and target in one dtype: forward (binary_cross_entropy's) or in their
+# backward (huber_loss's)
+_FOUND = ("mixed 0 1", "RuntimeError", "Found dtype {1} but expected {0}")
+_FOUND_INTO = (("mixed 0 1 into 0 1", *_FOUND[1:]),)
 
 
 def _loss(name: str, loss: Pointwise, partials: Pointwise, torch_node: str, sympy: Pointwise,
@@ -315,15 +322,18 @@ ROWS: list[Op] = [
           reference="F.smooth_l1_loss(a, b)"),
     _loss("huber_loss", _huber, _huber_partials, "HuberLossBackward0", _sympy_huber,
           params=(Param("delta", "float", 1.0),), kinked=True, reference="F.huber_loss(a, b)", dtype="first",
-          dtype_refusals=UNCASTABLE),
+          dtype_refusals=(*UNCASTABLE, *kernel_refusal("huber_cpu"), *_FOUND_INTO)),
     _loss("binary_cross_entropy", _bce, _bce_partials, "BinaryCrossEntropyBackward0",
           lambda a, b: -(b * load_sympy().log(a) + (1 - b) * load_sympy().log(1 - a)), divides_last=True,
-          domain=_PROBABILITIES, reference="F.binary_cross_entropy(a, b)"),
+          domain=_PROBABILITIES, reference="F.binary_cross_entropy(a, b)",
+          dtype_refusals=(_FOUND, ("integer alike", "NotImplementedError", "\"binary_cross_entropy\" not implemented for '{0}'"))),
     _loss("binary_cross_entropy_with_logits", _bce_logits, _bce_logits_partials,
           "BinaryCrossEntropyWithLogitsBackward0",
           lambda a, b: (1 - b) * a + load_sympy().log(1 + load_sympy().exp(-a)), divides_last=True,
           domain=((-3.0, 3.0), (0.0, 1.0)), reference="F.binary_cross_entropy_with_logits(a, b)",
-          dtype_refusals=(("integer", "NotImplementedError", "\"log_sigmoid_cpu\" not implemented for '{0}'"),)),
+          dtype_refusals=(("integer", "NotImplementedError", "\"log_sigmoid_cpu\" not implemented for '{0}'"),
+                          ("bool input 1", "RuntimeError", BOOL_SUBTRACTION[0][2]),  # (its 1 - target)
+                          ("uncastable 1", "RuntimeError", "result type {result} can't be cast to the desired output type {1}"))),
     composite("kl_div", 2, _kl_program, "MeanBackward0",
               params=(Param("reduction", "str", "mean", choices=("none", "mean", "sum", "batchmean")),
                       Param("log_target", "bool", False)),

@@ -18,6 +18,7 @@ from gradcli.ops.core import (
     Op,
     Param,
     Shape,
+    ValueRefusal,
     composite,
     kernel_refusal,
     load_sympy,
@@ -580,7 +581,8 @@ def _zero_tangent(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], **params
 def _index_row(name: str, arg_function: Any, **fields: Any) -> Op:
     return structural(name, 1, _index_of(name, arg_function), _no_gradient, "None",
                       jvp=_zero_tangent, shape=_nonempty_shape(name), examples=_OVER_ONE_DIM, kinked=True,
-                      methods=(name,), params=(DIM_INT, KEEPDIM), differentiable=False, integer_parts=(0,), **fields)
+                      methods=(name,), params=(DIM_INT, KEEPDIM), differentiable=False, integer_parts=(0,),
+                      dtype_refusals=(("bool input", "RuntimeError", f"{name}(): does not support bool input"),), **fields)
 
 
 def _tuple_row(name: str, numpy_function: Any, arg_function: Any, combine: str, **fields: Any) -> Op:
@@ -903,8 +905,8 @@ def _softmax_data_jvp(tangents: Any, ans: Array, g: Array, y: Array, ranks: tupl
 
 def _softmax_data_shape(g: Shape, y: Shape, dim: Any = None) -> Shape:
     if tuple(g) != tuple(y):
-        raise ValueError(f"_softmax_backward_data: grad_output of shape {list(g)} and output of shape {list(y)} "
-                         "must have the same shape")
+        raise ValueRefusal(f"Expected tensor for argument #1 'grad' to have same size as tensor for argument #2 'output'; "
+                           f"but {list(g)} does not equal {list(y)} (while checking arguments for softmax_backward)")
     _softmax_axis("_softmax_backward_data", dim, len(g))
     return tuple(g)
 
@@ -1093,9 +1095,13 @@ ROWS += [
         composite(name, 1, program, node, params=(_DX, _DIM_LAST), positional=((),), overloads=(f"{name}_x",),
                   shape=_integral_shape(name != "trapezoid"), text=_integral_text(name),
                   spellings=("trapz",) if name == "trapezoid" else (),
-                  examples=((((4,),), {}), (((2, 3),), {"dx": 0.5, "dim": 0}), (((3, 2),), {"dim": 0}))),
+                  examples=((((4,),), {}), (((2, 3),), {"dx": 0.5, "dim": 0}), (((3, 2),), {"dim": 0})),
+                  dtype_refusals=(("bool input", "RuntimeError",
+                                   f"{name}: received a bool input for `y`, but bool is not supported"),)),
         composite(f"{name}_x", 2, x_program, x_node, params=(_DIM_LAST,), positional=((),), callable=False,
                   shape=_integral_shape(name != "trapezoid"), text=_integral_text(name),
                   examples=((((4,), (4,)), {}), (((2, 3), (2, 3)), {"dim": 0}), (((2, 3), (3,)), {})),
-                  reference=f"torch.{name}(a, b)", reference_program=f"{name}(a, b)"))
+                  reference=f"torch.{name}(a, b)", reference_program=f"{name}(a, b)",
+                  dtype_refusals=(("any bool", "RuntimeError",
+                                   f"{name}: received a bool input for `x` or `y`, but bool is not supported"),)))
 ]

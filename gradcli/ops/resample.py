@@ -25,7 +25,7 @@ import numpy as np
 
 from gradcli.errors import Limits, over_limit
 from gradcli.ops.conv import _check_windows, _point_shapes, indices_row
-from gradcli.ops.core import Array, Op, Param, Shape, composite, kernel_refusal, structural
+from gradcli.ops.core import Array, Op, Param, Shape, ValueRefusal, composite, kernel_refusal, structural
 
 _MODES = ("nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area")
 _LINEAR_RANK = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}  # the spatial axes each mode needs
@@ -264,6 +264,9 @@ def _edge_pads(x: Shape, pad: Any, mode: str) -> list[tuple[int, int, int]]:
     if k not in (1, 2, 3) or len(x) not in (k + 1, k + 2):
         raise ValueError(f"Padding size {len(pad)} is not supported for {len(x)}D input tensor. Non-constant padding "
                          f"takes 2 for a 2D or 3D input, 4 for 3D or 4D, 6 for 4D or 5D")
+    if 0 in (x[1:] if len(x) == k + 2 else x):  # (a batch of none is padded; nothing else may be empty)
+        raise ValueRefusal(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 batch size and other "
+                           f"non-zero dimensions for input, but got: {list(x)}")
     axes = []
     for i in range(k):
         axis, before, after = len(x) - 1 - i, pad[2 * i], pad[2 * i + 1]
@@ -272,9 +275,6 @@ def _edge_pads(x: Shape, pad: Any, mode: str) -> list[tuple[int, int, int]]:
                              f"got: padding ({before}, {after}) at dimension {axis} of input {list(x)}")
         if x[axis] + before + after < 1:
             raise ValueError(f"input (W: {x[axis]}) is too small. Calculated output W: {x[axis] + before + after}")
-        if mode == "replicate" and x[axis] == 0:
-            raise ValueError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 batch size and other "
-                             f"non-zero dimensions for input, but got: {list(x)}")
         axes.append((axis - len(x), before, after))
     return axes
 

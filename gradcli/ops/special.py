@@ -24,6 +24,7 @@ from gradcli.ops.core import (
     DEFAULT_FLOAT,
     Op,
     Param,
+    ValueRefusal,
     composite,
     elementwise,
     kernel_refusal,
@@ -416,9 +417,24 @@ def _sympy_mvlgamma(x: Any, p: int | None = None) -> Any:
 # --- fill(x, value): value everywhere, x's shape (FillBackward0, FillBackward1 for a tensor value)
 
 
+def _clamp_backward_problem(shapes: list[tuple[int, ...]], flows: list[bool], given: list[bool]) -> str | None:
+    """PyTorch's clamp_backward_min_max of two tensor bounds: each arg's mask is a comparison of two args written in
+    place over another (the input's: x >= min, and-ed with x <= max), which must not need a larger shape."""
+    if len(shapes) < 3 or not (given[1] and given[2]):
+        return None
+    x, low, high = shapes
+    both = np.broadcast_shapes
+    for arg, out, other in ((0, both(x, low), both(x, high)), (1, both(x, low), both(low, high)),
+                            (2, both(x, high), both(high, low))):
+        whole = both(out, other)
+        if flows[arg] and whole != out:
+            return f"output with shape {list(out)} doesn't match the broadcast shape {list(whole)}"
+    return None
+
+
 def _fill_shape(x: tuple[int, ...], value: tuple[int, ...]) -> tuple[int, ...]:
     if value:
-        raise ValueError(f"fill only supports 0-dimension value tensor but got tensor with {len(value)} dimensions.")
+        raise ValueRefusal(f"fill_ only supports 0-dimension value tensor but got tensor with {len(value)} dimensions.")
     return x
 
 
@@ -504,7 +520,9 @@ ROWS: list[Op] = [
     # ldexp(a, b) = a * 2**b; PyTorch's gradients g * 2**b and g * a * 2**b * ln 2.
     elementwise("ldexp", 2, lambda xp, a, b: a * xp.power(2.0, b),
                 lambda xp, g, ans, a, b: (g * xp.power(2.0, b), g * a * xp.power(2.0, b) * _LN2), "LdexpBackward0",
-                sympy=lambda a, b: a * 2**b, methods=("ldexp",)),
+                sympy=lambda a, b: a * 2**b, methods=("ldexp",),
+                dtype_refusals=(("bool input 1 and float 0", "NotImplementedError",  # (its kernel of a float)
+                                 "\"ldexp_cpu_exp\" not implemented for 'Bool'"),)),
     # rsub(a, b, alpha=1) = b - alpha * a (RsubBackward1 where b is a number).
     elementwise("rsub", 2, lambda xp, a, b, alpha=1.0: b - a * alpha if alpha != 1.0 else b - a,
                 lambda xp, g, ans, a, b, alpha=1.0: (-g * alpha, g), "RsubBackward0",
@@ -519,7 +537,7 @@ ROWS: list[Op] = [
                 optional_args=((1, "min", -math.inf), (2, "max", math.inf)), dtype="keeps",
                 text=lambda args: f"clamp({', '.join(args)})",
                 examples=tuple((shapes, {}) for shapes in [((), (), ()), ((4,), (4,), (4,)), ((2, 3), (3,), ())]),
-                domain=((-2.0, 2.0), (-1.5, 0.0), (0.2, 1.5)),
+                domain=((-2.0, 2.0), (-1.5, 0.0), (0.2, 1.5)), backward_problem=_clamp_backward_problem,
                 reference="torch.clamp(a, b, c)", reference_program="clamp(a, b, c)"),
     elementwise("clamp_min_tensor", 2, _at_least, lambda xp, g, ans, x, low: (g, g),
                 "ClampMinBackward1", mask=lambda x, low: ((x >= low) ^ True, (x < low) ^ True),

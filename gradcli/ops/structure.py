@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops.construct import MEMORY_FORMATS
-from gradcli.ops.core import Array, DimError, Param, PythonValueError, point_axes, structural
+from gradcli.ops.core import Array, DimError, Param, PythonValueError, ValueRefusal, point_axes, structural
 
 
 def _full_key(x: Array, key: tuple[Any, ...], rank: int) -> tuple[Any, ...]:
@@ -76,8 +76,10 @@ def _stack_vjp(g: Array, ans: Array, *items: Array, ranks: tuple[int, ...], dim:
 
 
 def _stack_shape(*shapes: tuple[int, ...], dim: int = 0) -> tuple[int, ...]:
-    if any(shape != shapes[0] for shape in shapes):
-        raise ValueError("the items of a list differ in shape")
+    for entry, shape in enumerate(shapes):
+        if shape != shapes[0]:
+            raise ValueRefusal(f"stack expects each tensor to be equal size, but got {list(shapes[0])} at entry 0 and "
+                               f"{list(shape)} at entry {entry}", "the items of a list differ in shape")
     axis = len(shapes[0]) + 1 + _stack_axis(dim, len(shapes[0]))
     return (*shapes[0][:axis], len(shapes), *shapes[0][axis:])
 

@@ -2934,6 +2934,9 @@ class Interpreter:
             if op is not None and _NOT_IMPLEMENTED in (op.torch_node, *op.scalar_overloads) \
                     and node_name(graph, i) == _NOT_IMPLEMENTED:
                 raise runtime_error(f"derivative for aten::{op.name} is not implemented")
+        refused = [i for i in reached if i in graph.refusals]
+        if refused:  # (PyTorch's backward of that node raises: pow's of a bool exponent)
+            raise graph.refusals[max(refused)]
         hooks = self.hooks_of(reached, node)
         if create_graph:
             if hooks:

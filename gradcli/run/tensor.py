@@ -21,7 +21,14 @@ import numpy as np
 
 from gradcli.errors import Limits, over_limit, visible
 from gradcli.ops import OPS, Op, call_forward
-from gradcli.ops.core import LinAlgError, given_0d_problem, kernel_dtype_name, rule_params, torch_dtype_name
+from gradcli.ops.core import (
+    LinAlgError,
+    ValueRefusal,
+    given_0d_problem,
+    kernel_dtype_name,
+    rule_params,
+    torch_dtype_name,
+)
 from gradcli.tape import APPLY, CONST, INPUT, Node, Tape, broadcast_shape, output_shape
 from gradcli.torch_graph import next_functions, torch_name
 
@@ -100,6 +107,8 @@ class Graph:
         self.freed: set[int] = set()  # nodes whose saved values a backward without retain_graph freed
         self.leaves: dict[int, Tensor] = {}  # the input node of each leaf tensor that requires grad
         self.grad_enabled = True
+        # what PyTorch raises when a backward reaches a node (Op.dtype_refusals' "... into N": pow's bool exponent)
+        self.refusals: dict[int, TorchError] = {}
 
     def add(self, kind: str, op: Op | None, args: tuple[int, ...], value: Any, span: tuple[int, int],
             params: dict[str, Any] | None = None, name: str | None = None) -> int:
@@ -286,12 +295,14 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         if problem is not None:
             raise runtime_error(problem)
     if op.program is not None or (op.reflected is not None and not isinstance(args[0], Tensor)):
-        if op.dtype_refusals:  # (nanmean of integers)
-            _check_dtypes(op, args, promote([a.data for a in args if isinstance(a, Tensor)],
-                                            [a for a in args if not isinstance(a, Tensor)]), None, params)
+        together = promote([a.data for a in args if isinstance(a, Tensor)], [a for a in args if not isinstance(a, Tensor)])
         emit = _Emitter(graph, span)
         if op.program is None:  # 2 / x: x.reciprocal() * 2 (Op.reflected)
+            _check_dtypes(op, args, together, None, params)
             return op.reflected(emit, *args)  # type: ignore[misc]
+        # (a composite's own refusals before its shape rule, nanmean's of integers and prelu's of two dtypes, but the
+        # kernel's after it: prelu's of integers)
+        _check_dtypes(op, args, together, None, params, shapes_checked=False, after=_KERNEL_AFTER_SHAPES)
         if op.shape is not None:  # its own shape rule, which its parts may not hold (margin_ranking_loss's same dims)
             try:
                 op.shape(*[np.shape(a.data) if isinstance(a, Tensor) else () for a in args], **params)
@@ -300,11 +311,14 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
             except ValueError as problem:
                 _check_broadcast(op, args, params, problem)
                 raise
+        _check_dtypes(op, args, together, None, params, shapes_checked=True, after=_KERNEL_AFTER_SHAPES)
         try:
-            return op.program(emit, *args, **params)
+            made = op.program(emit, *args, **params)
         except ValueError as problem:
             _check_broadcast(op, args, params, problem)
             raise
+        _note_backward_refusal(graph, op, args, together, None, params, made)
+        return made
     dtype = _result_type(op, args, params)
     # The row's dtype rule (Op.dtype): integers and booleans stay what they are through the ops that
     # keep them (+ - *, shapes, indexing, max, sum ...); any other op computes in float32.
@@ -317,7 +331,9 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
     _check_dtypes(op, args, computing, cast, params, shapes_checked=False)  # (PyTorch's dtype checks come first ...)
     if op.dtype == "sums" and cast is None and computing.kind in "biu":  # a sum of integers or bools: int64 (dtype= wins)
         computing = INT64
-    _check_elements(graph, op, [np.shape(a.data) if isinstance(a, Tensor) else () for a in args], params, span)
+    shapes = [np.shape(a.data) if isinstance(a, Tensor) else () for a in args]
+    _check_shape_refusal(op, shapes, params)
+    _check_elements(graph, op, shapes, params, span)
     _check_dtypes(op, args, computing, cast, params, shapes_checked=True)  # (... but a product's after its shapes)
     promoted = {id(a) for a in _promoted(op, args)}
     values = [a.data if isinstance(a, Tensor) and computing.kind in "biu" and id(a) not in promoted  # (an index stays one)
@@ -360,7 +376,25 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
             nodes.append(graph.add(CONST, None, (), np.asarray(float(a)), span))
             graph.tape.nodes[nodes[-1]].literal = _LITERALS[type(a)]  # a Python number (Node.is_number)
     index = graph.add(APPLY, op, tuple(nodes), out, span, params)
-    return Tensor(graph, out, node=index, requires_grad=True)
+    made = Tensor(graph, out, node=index, requires_grad=True)
+    _note_backward_refusal(graph, op, args, computing, cast, params, made)
+    return made
+
+
+def _note_backward_refusal(graph: Graph, op: Op, args: Sequence[Any], computing: np.dtype, cast: str | None,
+                           params: dict[str, Any], made: Any) -> None:
+    """Keep, on the node that `op` made, what PyTorch raises when a backward reaches it (_backward_refusal)."""
+    if not ((op.dtype_refusals or op.backward_problem) and graph.grad_enabled and isinstance(made, Tensor)
+            and made.node is not None):
+        return
+    refusal = _backward_refusal(op, args, computing, cast, params)
+    if refusal is None and op.backward_problem is not None:
+        tensors = [a for a in args if isinstance(a, Tensor)]
+        problem = op.backward_problem([np.shape(a.data) for a in tensors], [a.requires_grad for a in tensors],
+                                      [not a.stand_in for a in tensors], **params)
+        refusal = None if problem is None else runtime_error(problem)
+    if refusal is not None:
+        graph.refusals[made.node] = refusal
 
 
 _LITERALS = {bool: "bool", int: "int", float: "float"}
@@ -391,45 +425,92 @@ NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 
 def _check_dtypes(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | None, params: dict[str, Any],
-                  shapes_checked: bool | None = None) -> None:
+                  shapes_checked: bool | None = None, after: tuple[str, ...] = ("mixed", "integer alike")) -> None:
     """PyTorch's refusals by dtype, as the row says them (Op.dtype_refusals): a mean of integers, a
     difference of bools, LU pivots that are not int32 (before the shapes are checked), a product of
-    two dtypes (after them). shapes_checked None: all of them."""
+    two dtypes (after them: the refusals that start with one of `after`). shapes_checked None: all of them. (The
+    ones PyTorch makes in a backward, "... into N", are _backward_refusal's.)"""
+    for when, kind, message in op.dtype_refusals:
+        if " into " in when or (shapes_checked is not None and shapes_checked != when.startswith(after)):
+            continue
+        if _refused(op, when, args, computing, cast, params):
+            raise _refusal(op, args, kind, message, params)
+
+
+_KERNEL_AFTER_SHAPES = ("integer alike",)
+
+
+def _backward_refusal(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | None,
+                      params: dict[str, Any]) -> TorchError | None:
+    """What PyTorch raises when a backward reaches this call's node (Op.dtype_refusals' "... into N": a gradient
+    into the tensor arg N meets a dtype its derivative cannot take, as pow's exponent - 1 of a bool), or None."""
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    for when, kind, message in op.dtype_refusals:
+        if " into " not in when:
+            continue
+        condition, places = when.split(" into ")
+        flows = any(int(place) < len(tensors) and tensors[int(place)].requires_grad for place in places.split())
+        if flows and _refused(op, condition, args, computing, cast, params):
+            return _refusal(op, args, kind, message, params)
+    return None
+
+
+def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: str | None,
+             params: dict[str, Any]) -> bool:
+    """Does the refusal `when` (Op.dtype_refusals) hold for these args? A tensor arg's place may end the words
+    ("bool input 1", "integer 2", "uncastable 1"): that arg's dtype, else the first's; " and " joins two."""
+    if " and " in when:
+        return all(_refused(op, part, args, computing, cast, params) for part in when.split(" and "))
     tensors = [a.data for a in args if isinstance(a, Tensor)]
     standing = [a.stand_in for a in args if isinstance(a, Tensor)]  # (an optional tensor left out)
     promoted = [a.data for a in _promoted(op, args) if isinstance(a, Tensor)]
     compared = [a.data for i, a in enumerate(args) if isinstance(a, Tensor) and not a.stand_in  # (masks too)
                 and (op.index_from is None or i < op.index_from)]
-    for when, kind, message in op.dtype_refusals:
-        if shapes_checked is not None and shapes_checked != when.startswith("mixed"):
-            continue
-        if when in ("integer", "int"):
-            refused = cast is None and bool(tensors) and tensors[0].dtype.kind in ("biu" if when == "integer" else "iu")
-        elif when == "bool":
-            refused = computing == BOOL
-        elif when in ("any bool", "any integer"):
-            refused = cast is None and any(t.dtype.kind in ("b" if when == "any bool" else "biu") for t in promoted)
-        elif when == "bool input":
-            refused = cast is None and bool(tensors) and tensors[0].dtype == BOOL
-        elif when == "index not int32":
-            refused = any(isinstance(a, Tensor) and a.data.dtype != INT32 for a in args[op.index_from or 0:])
-        elif when == "uncastable":  # (a result of another category than the first tensor's, which it is written into)
-            refused = _CATEGORY[promote(promoted, []).kind] > _CATEGORY[tensors[0].dtype.kind]
-        elif when == "mixed":
-            refused = len({t.dtype for t in compared}) > 1
-        elif when.startswith("mixed params"):  # (the normalizations' kernels: their mixed mode takes float32 alone)
-            weights = [tensors[i] for i in map(int, when.split()[2:]) if i < len(tensors) and not standing[i]]
-            refused = bool(weights) and weights[0].dtype != tensors[0].dtype and any(w.dtype != FLOAT32 for w in weights)
-        else:  # "mixed 0 2": the tensor args at these places
-            places = [int(place) for place in when.split()[1:]]
-            refused = len({tensors[i].dtype for i in places if i < len(tensors) and not standing[i]}) > 1
-        if refused:
-            names = [torch_dtype_name(t.dtype) for t in tensors]
-            kernels = {f"c{i}": kernel_dtype_name(t.dtype) for i, t in enumerate(tensors)}
-            odd = next((name for t, name in zip(tensors, names, strict=True) if t.dtype != tensors[0].dtype), "")
-            result = torch_dtype_name(promote(promoted, []))
-            raise TorchError(kind, message.format(*names, odd=odd, result=result, lastdim=_lastdim(tensors, params),
-                                                  **kernels))
+    words = when.split()
+    place = int(words[-1]) if words[-1].isdigit() and not when.startswith("mixed") else 0
+    word = " ".join(words[:-1]) if words[-1].isdigit() and not when.startswith("mixed") else when
+    one = tensors[place] if place < len(tensors) and not standing[place] else None
+    if word in ("integer", "int"):
+        return cast is None and one is not None and one.dtype.kind in ("biu" if word == "integer" else "iu")
+    if word == "integer alike":  # (a kernel's refusal, where its dtype check of the others passed)
+        return cast is None and one is not None and one.dtype.kind in "biu" and all(t.dtype == one.dtype for t in compared)
+    if word == "float":
+        return one is not None and one.dtype.kind == "f"
+    if word == "not result":
+        return one is not None and one.dtype != promote(promoted, [])
+    if word == "bool":
+        return computing == BOOL
+    if word in ("any bool", "any integer"):
+        return cast is None and any(t.dtype.kind in ("b" if word == "any bool" else "biu") for t in promoted)
+    if word == "bool input":
+        return cast is None and one is not None and one.dtype == BOOL
+    if word == "index not int32":
+        return any(isinstance(a, Tensor) and a.data.dtype != INT32 for a in args[op.index_from or 0:])
+    if word == "uncastable":  # (a result of another category than the tensor's it is written into)
+        return one is not None and _CATEGORY[promote(promoted, []).kind] > _CATEGORY[one.dtype.kind]
+    if word == "mixed":
+        return len({t.dtype for t in compared}) > 1
+    if word.startswith("mixed params"):  # (the normalizations' kernels: their mixed mode takes float32 alone)
+        weights = [tensors[i] for i in map(int, when.split()[2:]) if i < len(tensors) and not standing[i]]
+        return bool(weights) and weights[0].dtype != tensors[0].dtype and any(w.dtype != FLOAT32 for w in weights)
+    if word.startswith("mixed shaped"):  # "mixed shaped 0 2": as "mixed 0 2", a 0-d one left out (a Scalar to PyTorch)
+        places = [i for i in map(int, words[2:]) if i < len(tensors) and not standing[i]
+                  and (i == int(words[2]) or tensors[i].ndim)]
+        return len({tensors[i].dtype for i in places}) > 1
+    # "mixed 0 2": the tensor args at these places
+    places = [int(place) for place in words[1:]]
+    return len({tensors[i].dtype for i in places if i < len(tensors) and not standing[i]}) > 1
+
+
+def _refusal(op: Op, args: Sequence[Any], kind: str, message: str, params: dict[str, Any]) -> TorchError:
+    """A refusal's message, its {0} ... {c0} ... {odd} {result} said for these args (Op.dtype_refusals)."""
+    tensors = [a.data for a in args if isinstance(a, Tensor)]
+    promoted = [a.data for a in _promoted(op, args) if isinstance(a, Tensor)]
+    names = [torch_dtype_name(t.dtype) for t in tensors]
+    kernels = {f"c{i}": kernel_dtype_name(t.dtype) for i, t in enumerate(tensors)}
+    odd = next((name for t, name in zip(tensors, names, strict=True) if t.dtype != tensors[0].dtype), "")
+    result = torch_dtype_name(promote(promoted, []))
+    return TorchError(kind, message.format(*names, odd=odd, result=result, lastdim=_lastdim(tensors, params), **kernels))
 
 
 def _lastdim(tensors: Sequence[Array], params: dict[str, Any]) -> str:
@@ -491,6 +572,19 @@ def _integer_forward(op: Op, args: Sequence[Any], values: list[Any]) -> Array | 
         powers = np.power(base, np.maximum(exponent, 0))
     reciprocal = np.where(base == 1, 1, np.where(base == -1, np.where(exponent % 2 == 0, 1, -1), 0))
     return np.where(exponent < 0, reciprocal, powers).astype(INT64)
+
+
+def _check_shape_refusal(op: Op, shapes: list[tuple[int, ...]], params: dict[str, Any]) -> None:
+    """The shapes PyTorch refuses in its own words, which the row's shape rule says (a ValueRefusal: masked_fill's value
+    of 1 dim): raised before the op computes (the rule's other problems are said by the forward, as PyTorch says them)."""
+    if op.shape is None:
+        return
+    try:
+        op.shape(*shapes, **params)
+    except ValueRefusal:
+        raise
+    except (ValueError, IndexError, TypeError):
+        pass
 
 
 def _check_elements(graph: Graph, op: Op, shapes: list[tuple[int, ...]], params: dict[str, Any],

@@ -33,6 +33,21 @@ def _each(*calls: str, setup: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
+def _backward_each(*calls: str, setup: str = "") -> str:
+    """A snippet that prints each call's dtype and values after a backward through it (where a gradient flows), or
+    the error either raises (its class and message)."""
+    lines = [setup] if setup else []
+    for call in calls:
+        lines += ["try:", f"    out = {call}", "    if out.requires_grad:", "        out.sum().backward()",
+                  "    print(out.dtype, out.tolist())", "except Exception as e:", "    print(type(e).__name__, e)"]
+    return "\n".join(lines) + "\n"
+
+
+# 0-d and vector tensors of each dtype (the float64 ones require grad)
+PAIRS = ("d0 = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)\nf0 = torch.tensor(0.5, requires_grad=True)\n"
+         "b0, i0 = torch.tensor(True), torch.tensor(2)\n"
+         "d = torch.tensor([0.5, 2.0], dtype=torch.float64, requires_grad=True)\n"
+         "f = torch.tensor([0.5, 0.25], requires_grad=True)\nbv, iv = torch.tensor([True, False]), torch.tensor([2, 1])\n")
 INTS = "i = torch.tensor([[-2, 0, 3], [1, 5, -4]])\nb = torch.tensor([[True, False, True], [False, True, True]])\n"
 FLOATS = ("f = torch.tensor([[0.5, -1.5, 2.0], [1.0, 0.25, -3.0]])\n"
           "d = torch.tensor([[1.0, 2.0, -0.5], [0.75, -2.0, 4.0]], dtype=torch.float64)\n")
@@ -175,7 +190,102 @@ SNIPPETS = {
               setup="m = torch.stack([torch.eye(2), torch.ones(2, 2), torch.zeros(2, 2)])\n"),
     "LinAlgError ends the run with its traceback line":
         "torch.linalg.inv(torch.tensor([[0.0, 1.0], [0.0, 1.0]]))\n",
+    # --- where PyTorch raises and gradcli answered (issue #21, fuzz/special_points.py) -------------------------------
+    "refusals that PyTorch's backward makes, by dtype":
+        _backward_each("torch.pow(d0, b0)", "torch.pow(d, bv)", "torch.pow(d0, i0)", "torch.atan2(b0, d0)",
+                       "torch.atan2(d0, b0)", "torch.atan2(i0, d0)", "torch.lerp(d0, d0 * 2, b0)",
+                       "torch.lerp(d0.detach(), d0 * 2, b0)", "torch.lerp(d, d * 2, i0)", "torch.addcdiv(d0, d0 * 2, b0)",
+                       "torch.addcdiv(d0, d0.detach(), i0)", "torch.addcdiv(d, d * 2, iv)", "torch.addcdiv(d, iv, d * 2)",
+                       "F.soft_margin_loss(d, bv)", "F.soft_margin_loss(d, iv)", setup=PAIRS),
+    "lerp takes its end, and a weight of dims, in its input's dtype":
+        _backward_each("torch.lerp(f0, d0, d0)", "torch.lerp(d0, f0, d0)", "torch.lerp(d, d * 2, f)",
+                       "torch.lerp(d, d * 2, f0)", "torch.lerp(f, f * 2, d0)", "torch.lerp(f0, f0 * 2, d0)",
+                       "torch.lerp(d, d * 2, iv)", setup=PAIRS),
+    "losses that take their input and target in one dtype":
+        _backward_each(*[f"{loss}({x}, {t})" for loss in ("F.huber_loss", "F.binary_cross_entropy",
+                                                          "F.binary_cross_entropy_with_logits", "torch._prelu_kernel")
+                         for x, t in (("p", "q.double()"), ("p.double()", "q"), ("p", "q.long()"), ("p", "q.bool()"),
+                                      ("p.long()", "q"), ("p.long()", "q.long()"), ("p.bool()", "q.bool()"),
+                                      ("p.bool()", "q.long()"), ("p.long()", "q.bool()"))
+                         if not (loss.endswith("logits") and x.endswith(("p", "double()")) and t.endswith(("q", "double()")))],
+                       "F.prelu(p, q[:1].double())", "F.prelu(p.long(), q[:1])", "F.prelu(p.bool(), q[:1].bool())",
+                       "F.prelu(p.long(), q.long())", "F.gaussian_nll_loss(p, q, q.long())",
+                       "F.gaussian_nll_loss(p, q, q.bool())",
+                       setup="p = torch.tensor([0.5, 0.25], requires_grad=True)\nq = torch.tensor([0.75, 1.0])\n"),
+    "addr's derivatives take the vectors in the result's dtype":
+        _backward_each(*[f"torch.addr(m{a}, v{b}, v{c})" for a, b, c in ("ddf", "ddi", "dfd", "dff", "did", "dii", "dbd",
+                                                                         "ffd", "ffi", "iid", "iii", "bbb", "fdd")],
+                       "torch.addr(mi, vi, vi, beta=2, alpha=3)", "torch.addr(mi, vi, vi, beta=0.5)",
+                       "torch.addmv(vi, mi, vi)", "torch.addmm(mi, mi, mi)", "torch.addmm(mb, mb, mb)",
+                       "torch.addmv(vb, mb, vb)", "torch.baddbmm(mi[None], mi[None], mi[None])",
+                       "torch.baddbmm(mb[None], mb[None], mb[None])", "torch.addbmm(mi, mi[None], mi[None])",
+                       setup="mi = torch.tensor([[1, 2], [3, -1]])\nmb, md, mf = mi > 1, mi.double(), mi.float()\n"
+                             "vi = torch.tensor([2, -1])\nvb, vd, vf = vi > 0, vi.double(), vi.float()\n"
+                             "md.requires_grad_(), mf.requires_grad_(), vd.requires_grad_(), vf.requires_grad_()\n"),
+    "kernels that refuse bools: argmax, trapezoid, ldexp":
+        _each("torch.argmax(bv)", "torch.argmin(bv, 0)", "torch.argmax(iv)", "torch.trapezoid(bv)",
+              "torch.trapezoid(d, bv)", "torch.cumulative_trapezoid(bv, iv)", "torch.cumulative_trapezoid(bv)",
+              "torch.ldexp(d, bv)", "torch.ldexp(d, iv)", "torch.ldexp(iv, bv)", setup=PAIRS),
+    "shapes PyTorch refuses in its words":
+        _backward_each("z0.masked_fill(torch.tensor(False), z(0))", "z(2).masked_fill(torch.tensor([True, False]), z(0, 3))",
+                       "z(2).masked_fill(torch.tensor([True, False]), z())", "torch.fill(z(), z(0))", "torch.fill(z(2), z(2, 3))",
+                       "torch.stack([z(), z(0)])", "torch.stack([z(0, 3), z()])", "torch.stack([z(2), z(2), z(3)])",
+                       "torch._softmax_backward_data(z(0, 3), z(3), 0, torch.float64)",
+                       "torch._softmax_backward_data(z(3), z(0, 3), 0, torch.float64)",
+                       "F.avg_pool1d(z(0, 3), 2)", "F.avg_pool1d(z(0, 2, 5), 2)", "F.avg_pool1d(z(2, 0), 2)",
+                       "F.max_pool1d(z(0, 5), 2)", "F.max_pool1d(z(0, 2, 5), 2)", "F.max_pool1d(z(2, 0, 5), 2)",
+                       "F.max_pool1d(z(0, 3), 2, return_indices=True)[0]", "F.max_pool2d(z(0, 4, 4), 2)",
+                       "F.max_pool2d(z(0, 1, 4, 4), 2)", "F.max_pool2d(z(0, 4, 4), 2, return_indices=True)[0]",
+                       "F.avg_pool2d(z(1, 0, 4, 4), 2)", "F.avg_pool3d(z(0, 2, 2, 2), 2)", "F.max_pool3d(z(1, 2, 0, 2, 2), 1)",
+                       "F.max_pool3d(z(0, 2, 2, 2, 2), 1)", "F.pad(z(0, 3), (1, 1), 'reflect')",
+                       "F.pad(z(0, 3), (1, 1), 'replicate')", "F.pad(z(0, 2, 3), (1, 1), 'reflect')",
+                       "F.pad(z(0, 3, 3), (1, 1, 1, 1), 'reflect')", "F.pad(z(1, 0, 3, 3, 3), (1, 1, 1, 1, 1, 1), 'replicate')",
+                       "torch.clamp(z(), z(2), z())", "torch.clamp(z(), z(0), z())", "torch.clamp(z(), z(0), z().detach())",
+                       "torch.clamp(z(1), z(2, 1), z())", "torch.clamp(z(2), z(2), z(3, 1))", "torch.clamp(z(), min=z(2))",
+                       "F.pixel_shuffle(z(0, 4, 2, 3), 2)", "F.pixel_unshuffle(z(0, 1, 4, 6), 2).sum()",
+                       "F.pixel_shuffle(z(4, 0, 3), 2)", "F.pixel_unshuffle(z(0, 4, 4, 6), 2).sum()",
+                       setup="def z(*shape):\n    return torch.full(shape, 0.5, dtype=torch.float64, requires_grad=True)\n"
+                             "z0 = z()\n"),
+    "singular matrices where PyTorch checks":
+        _each("torch.linalg.lu_factor(a)[0]", "torch.linalg.lu_factor(torch.zeros(3, 3))[1]",
+              "torch.linalg.lu_factor(torch.stack([torch.eye(3, dtype=torch.float64), a]))[0]",
+              "torch.linalg.lu_factor(torch.zeros(2, 3))[0]", "torch.linalg.lu_factor_ex(a)[2]",
+              "torch.cholesky_inverse(low)", "torch.cholesky_inverse(torch.tensor([[0.0, 0.0], [1.0, 2.0]]))",
+              "torch.cholesky_inverse(torch.stack([torch.eye(2, dtype=torch.float64), low]))",
+              "torch.cholesky_inverse(low, upper=True)", "torch.cholesky_inverse(torch.tensor([[-0.0]]))",
+              setup="a = torch.tensor([[1.0, 2, 3], [2, 4, 6], [1, 0, 1]], dtype=torch.float64, requires_grad=True)\n"
+                    "low = torch.tensor([[2.0, 0.0], [1.0, 0.0]], dtype=torch.float64, requires_grad=True)\n"),
 }
+
+
+# Formulas that `gradcli grad` must refuse (exit 2) because PyTorch raises at them: (the formula, the point as lists,
+# PyTorch's call over the float64 tensors a, b, c, which the recorder runs forward and backward).
+FORMULAS = {
+    "masked_fill with a value of dims": ("masked_fill(a, b != 0, c)", {"a": 0.5, "b": 0.0, "c": [[]]},
+                                         "a.masked_fill(b != 0, c)"),
+    "fill with a value of dims": ("fill(a, b)", {"a": 0.5, "b": []}, "torch.fill(a, b)"),
+    "_softmax_backward_data of two shapes": ("_softmax_backward_data(a, b, 0, torch.float64)", {"a": [[]], "b": [1.0, 2.0]},
+                                             "torch._softmax_backward_data(a, b, 0, torch.float64)"),
+    "avg_pool1d of no channels": ("avg_pool1d(a, 2)", {"a": [[]]}, "F.avg_pool1d(a, 2)"),
+    "max_pool1d of no channels": ("max_pool1d(a, 2)", {"a": [[]]}, "F.max_pool1d(a, 2)"),
+    "max_pool2d of no channels": ("F.max_pool2d(a, 2)", {"a": [[[]]]}, "F.max_pool2d(a, 2)"),
+    "reflection pad of no channels": ("F.pad(a, (1, 1), 'reflect')", {"a": [[]]}, "F.pad(a, (1, 1), 'reflect')"),
+    "cholesky_inverse of a zero on the diagonal": ("cholesky_inverse(a)", {"a": [[2.0, 0.0], [1.0, 0.0]]},
+                                                  "torch.cholesky_inverse(a)"),
+    "lu_factor of a singular matrix": ("torch.linalg.lu_factor(a)[0]", {"a": [[1.0, 2.0, 3.0], [0.0, 0.0, 0.0], [1.0, 0.0, 1.0]]},
+                                       "torch.linalg.lu_factor(a)[0]"),
+}
+
+
+def record_formula(call: str, point: dict[str, object]) -> str | None:
+    """The last line of the exception PyTorch raises at the call over `point` (forward, then backward), or None."""
+    tensors = {name: torch.tensor(value, dtype=torch.float64, requires_grad=True) for name, value in point.items()}
+    try:
+        out = eval(call, {"torch": torch, "F": torch.nn.functional, **tensors})  # our own text
+        out.sum().backward()
+    except Exception as raised:
+        return [line for line in traceback.format_exception_only(raised) if line.strip()][-1].rstrip("\n")
+    return None
 
 
 def record(snippet: str) -> dict[str, str | None]:
@@ -192,7 +302,9 @@ def record(snippet: str) -> dict[str, str | None]:
 
 def main() -> None:
     cases = {name: record(snippet) for name, snippet in SNIPPETS.items()}
-    OUT.write_text(json.dumps({"torch": torch.__version__, "cases": cases}, indent=1) + "\n")
+    formulas = {name: {"program": program, "at": point, "error": record_formula(call, point)}
+                for name, (program, point, call) in FORMULAS.items()}
+    OUT.write_text(json.dumps({"torch": torch.__version__, "cases": cases, "formulas": formulas}, indent=1) + "\n")
     print(f"{len(cases)} snippets -> {OUT}")
 
 
