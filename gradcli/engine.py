@@ -288,16 +288,19 @@ def backward(
     trace: list[Step] | None = None,
     backend: Backend | None = None,
     hooks: Mapping[int, Callable[[Any], Any]] | None = None,
+    node_hooks: Mapping[int, Callable[[Any, tuple[Any, ...]], tuple[Any, ...]]] | None = None,
 ) -> Sequence[Any]:
     """Adjoints of every node: d(sum of seed * root)/d node. None where nothing flows.
 
     A seed may be ops.UNIT: ones of the root's shape, never multiplied by. Without a
     backend: on Python floats where the program, the point and the seeds are numbers (and
     no trace is kept), else on NumPy arrays. With `trace`, every adjoint update, in order.
-    `hooks` (a run's tensor hooks): a node's whole adjoint, once complete, replaced by its hook's.
+    `hooks` (a run's tensor hooks): a node's whole adjoint, once complete, replaced by its hook's;
+    `node_hooks` (a run's hooks on a node, grad_fn.register_hook): the cotangents a node sends to its args,
+    replaced by its hook's, given the node's adjoint and them.
     """
-    if hooks:
-        return sweep_backward(tape, values, roots, seeds, backend or ARRAYS, trace, hooks)
+    if hooks or node_hooks:
+        return sweep_backward(tape, values, roots, seeds, backend or ARRAYS, trace, hooks, node_hooks)
     if backend is None:
         if trace is None and _float_seeds(seeds) and float_point(tape, {n: values[i] for n, i in tape.inputs.items()}):
             try:
@@ -328,7 +331,8 @@ def reached(nodes: Sequence[Node], roots: Sequence[int]) -> tuple[list[int], lis
 
 
 def sweep_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], seeds: Sequence[Any], backend: Backend,
-                   trace: list[Step] | None = None, hooks: Mapping[int, Callable[[Any], Any]] | None = None
+                   trace: list[Step] | None = None, hooks: Mapping[int, Callable[[Any], Any]] | None = None,
+                   node_hooks: Mapping[int, Callable[[Any, tuple[Any, ...]], tuple[Any, ...]]] | None = None
                    ) -> Sequence[Any]:
     """The reverse loop: from the roots down, each node's VJP rule sends its adjoint to its args."""
     nodes = tape.nodes
@@ -395,6 +399,8 @@ def sweep_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], seed
                 cotangents = rule(g, values[index], *[values[a] for a in args])
             except errors as problem:
                 backend.failed(tape, node, [values[a] for a in args], problem)
+            if node_hooks is not None and index in node_hooks:
+                cotangents = node_hooks[index](ones(g, values[index]), tuple(cotangents))
             for arg, want, cotangent in zip(args, wants, cotangents, strict=True):
                 if want and cotangent is not None:
                     previous = adjoints[arg]

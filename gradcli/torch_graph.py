@@ -51,30 +51,36 @@ def next_functions(tape: Tape, index: int, name: str) -> tuple[int | None, ...]:
     a Tensor-Scalar node (`x**2` is PowBackward0 with one next function) and None in the others (`3*x`
     is MulBackward0 with (AccumulateGrad, None), its number second: x.__rmul__(3)); an index
     (v[idx]) and a condition (where's) are no inputs at all. Every front end reads them here."""
+    nodes = tape.nodes
+    node = nodes[index]
+    return tuple(node.args[slot] if nodes[node.args[slot]].requires_grad else None
+                 for slot in input_slots(tape, index, name))
+
+
+def input_slots(tape: Tape, index: int, name: str) -> list[int]:
+    """Where PyTorch's inputs of node `index` (next_functions' entries, in their order) stand among its args."""
     from gradcli.ops import SCALAR_OVERLOADS
     from gradcli.tape import APPLY
 
     nodes = tape.nodes
     node = nodes[index]
     if node.kind != APPLY:
-        return ()
+        return []
     assert node.op is not None
-    args = list(node.args)
+    slots = list(range(len(node.args)))
     number = _numbers(tape, index)
     if node.op.reflects and number[0]:
-        args.reverse()
+        slots.reverse()
         number.reverse()
     if node.op.index_from is not None:  # PyTorch lists no index among the next functions
-        args, number = args[: node.op.index_from], number[: node.op.index_from]
-    found: list[int | None] = []
-    for position, (arg, is_number) in enumerate(zip(args, number, strict=True)):
+        slots, number = slots[: node.op.index_from], number[: node.op.index_from]
+    found: list[int] = []
+    for position, (slot, is_number) in enumerate(zip(slots, number, strict=True)):
         if position in node.op.conditions:  # where's condition: a boolean, not an input of the node
             continue
-        if nodes[arg].requires_grad:
-            found.append(arg)
-        elif not (is_number and name in SCALAR_OVERLOADS):
-            found.append(None)
-    return tuple(found)
+        if nodes[node.args[slot]].requires_grad or not (is_number and name in SCALAR_OVERLOADS):
+            found.append(slot)
+    return found
 
 
 def backward_graph(tape: Tape, roots: Sequence[int], values: Sequence[Array] | None = None) -> list[GraphNode]:

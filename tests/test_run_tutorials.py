@@ -28,7 +28,6 @@ ADDRESS = re.compile(r"0x[0-9a-f]+|(?<=id\(Z\): )[0-9]+")  # (d2l_ndarray prints
 
 REFUSED: dict[str, str] = {  # the file: the words of gradcli's exit-2 error that name the construct
     "pt_blitz_tensor_2018": "the values of torch.empty(...) are read here before they are written",
-    "pt_former_torchies_nn": "'.register_backward_hook' of a module is not supported",
 }
 # Files that print what PyTorch printed but take long on a loaded machine: run with --timeout 600.
 # (NumPy's float64 products go through OpenBLAS, whose threads split them: the recorded digits are

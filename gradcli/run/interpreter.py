@@ -85,7 +85,7 @@ from gradcli.run.tensor import (
     runtime_error,
 )
 from gradcli.tape import APPLY, INPUT
-from gradcli.torch_graph import reachable
+from gradcli.torch_graph import input_slots, next_functions, reachable
 
 Span = tuple[int, int]
 _WALK_DEPTH = 40_000
@@ -360,6 +360,7 @@ class Interpreter:
         self.exception_classes: dict[str, ExceptionClass] = {}  # the file's own, by name (class E(Exception): pass)
         self.hooks: dict[int, list[HookHandle]] = {}  # t.register_hook(fn), by id(t), in the order registered
         self.hooked: dict[int, Tensor] = {}  # the non-leaf tensors with hooks, by node
+        self.node_hooks: dict[int, list[tuple[Any, Any]]] = {}  # a module's register_backward_hook's, by its output's node
         self.line_starts = [0]
         for line in source.splitlines(keepends=True):
             self.line_starts.append(self.line_starts[-1] + len(line))
@@ -1368,7 +1369,8 @@ class Interpreter:
     def call_object(self, owner: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """`model(x)`: a module's forward (its __call__, with its forward hooks), an object's __call__."""
         if isinstance(owner, torch_nn.Module) and (owner.__dict__.get("forward_pre_hooks")
-                                                   or owner.__dict__.get("forward_hooks")):
+                                                   or owner.__dict__.get("forward_hooks")
+                                                   or owner.__dict__.get("backward_hooks")):
             return self.hooked_forward(owner, args, kwargs, node)
         return self.call_forward(owner, args, kwargs, node)
 
@@ -1385,7 +1387,33 @@ class Interpreter:
             result = self.call(handle.function, [module, tuple(args), output], {}, node)
             if result is not None:
                 output = result
+        if module.__dict__.get("backward_hooks"):
+            self.hook_output_node(module, args, output, node)
         return output
+
+    def hook_output_node(self, module: torch_nn.Module, args: list[Any], output: Any, node: ast.AST) -> None:
+        """register_backward_hook's hooks, as PyTorch's _call_impl registers them: on the node of the output's
+        first tensor, each called hook(module, grad_input, grad_output) with what that node sends to its inputs;
+        PyTorch's FutureWarning where the forward holds more nodes than that one."""
+        first = output
+        while not isinstance(first, Tensor):
+            if isinstance(first, dict):
+                first = next((v for v in first.values() if isinstance(v, Tensor)), None)
+            elif isinstance(first, (tuple, list)) and first:
+                first = first[0]
+            else:
+                return
+        if first.node is None or self.graph.tape.nodes[first.node].kind != APPLY:
+            return
+        entries = self.node_hooks.setdefault(first.node, [])
+        entries.extend((handle.function, module) for handle in module.__dict__["backward_hooks"])
+        if isinstance(output, Tensor) and all(isinstance(a, Tensor) for a in args):
+            inputs = {a.node for a in args if a.node is not None and self.graph.tape.nodes[a.node].kind == APPLY}
+            if inputs != set(next_functions(self.graph.tape, first.node, node_name(self.graph, first.node))):
+                self.warn("FutureWarning", "Using a non-full backward hook when the forward contains multiple autograd "
+                                           "Nodes is deprecated and will be removed in future versions. This hook will "
+                                           "be missing some grad_input. Please use register_full_backward_hook to get "
+                                           "the documented behavior.", node, once=True)  # (one place in torch: once)
 
     def call_forward(self, owner: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         cls = owner.cls
@@ -2938,12 +2966,16 @@ class Interpreter:
         if refused:  # (PyTorch's backward of that node raises: pow's of a bool exponent)
             raise graph.refusals[max(refused)]
         hooks = self.hooks_of(reached, node)
+        node_hooks = {index: self.node_hook_runner(index, self.node_hooks[index], node)
+                      for index in reached if index in self.node_hooks}
         if create_graph:
-            if hooks:
-                raise self.refuse(node, "a tensor hook (register_hook) with create_graph=True is not supported")
+            if hooks or node_hooks:
+                raise self.refuse(node, "a tensor hook (register_hook) or a module's backward hook with create_graph=True "
+                                        "is not supported")
             adjoints = self.recorded_backward(indices, given, node)
         else:
-            adjoints = engine.backward(graph.tape, graph.values, indices, seeds, backend=engine.ARRAYS, hooks=hooks)
+            adjoints = engine.backward(graph.tape, graph.values, indices, seeds, backend=engine.ARRAYS, hooks=hooks,
+                                       node_hooks=node_hooks)
         if self.anomaly and any(adjoints[i] is not None and np.isnan(np.asarray(
                 adjoints[i].data if isinstance(adjoints[i], Tensor) else adjoints[i], dtype=float)).any() for i in reached):
             raise self.refuse(node, "a NaN gradient under torch.autograd's anomaly detection is not supported (PyTorch "
@@ -2980,6 +3012,38 @@ class Interpreter:
             if handles:
                 made[index] = self.hook_runner(handles, tensor.data.dtype, node)  # type: ignore[union-attr]
         return made
+
+    def node_hook_runner(self, index: int, entries: list[tuple[Any, Any]], node: ast.AST
+                         ) -> Callable[[Any, tuple[Any, ...]], tuple[Any, ...]]:
+        """A node's module backward hooks: each hook(module, grad_input, grad_output), grad_input what the node sends
+        to its inputs in next_functions' order (None where one takes no gradient), a tuple it gives back taking
+        their place."""
+        graph = self.graph
+        tape_node = graph.tape.nodes[index]
+        slots = input_slots(graph.tape, index, node_name(graph, index))
+
+        def as_tensor(value: Any, like: Any) -> Tensor:
+            return Tensor(graph, np.asarray(value).astype(np.result_type(like)))
+
+        def run(gradient: Any, cotangents: tuple[Any, ...]) -> tuple[Any, ...]:
+            sent = list(cotangents)
+            grad_input = tuple(as_tensor(sent[s], graph.values[tape_node.args[s]])
+                               if tape_node.wants[s] and sent[s] is not None else None for s in slots)
+            grad_output = (as_tensor(gradient, graph.values[index]),)
+            for function, module in entries:
+                given = self.call(function, [module, grad_input, grad_output], {}, node)
+                if given is None:
+                    continue
+                if not isinstance(given, (tuple, list)) or len(given) != len(grad_input):
+                    count = len(given) if isinstance(given, (tuple, list)) else 1
+                    raise runtime_error(f"hook '{getattr(function, 'name', 'hook')}' has returned an incorrect number "
+                                        f"of values (got {count}, but expected {len(grad_input)})")
+                grad_input = tuple(given)
+            for slot, item in zip(slots, grad_input, strict=True):
+                sent[slot] = item.data if isinstance(item, Tensor) else None
+            return tuple(sent)
+
+        return run
 
     def hook_runner(self, handles: list[HookHandle], dtype: np.dtype, node: ast.AST) -> Callable[[Any], Any]:
         def run(gradient: Any) -> Any:

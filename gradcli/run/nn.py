@@ -860,7 +860,8 @@ _MODULE_METHODS = frozenset({"parameters", "named_parameters", "children", "name
                              "train", "eval", "state_dict", "forward", "to", "cpu", "requires_grad_", "add_module",
                              "register_buffer", "register_parameter", "buffers", "named_buffers",
                              "register_module", "apply", "load_state_dict", "register_forward_hook",
-                             "register_forward_pre_hook", "named_modules"})
+                             "register_forward_pre_hook", "named_modules", "register_backward_hook",
+                             "register_full_backward_hook"})
 
 
 def attribute(interpreter: Interpreter, module: Module, name: str, node: ast.AST) -> tuple[bool, Any]:
@@ -993,6 +994,15 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
             raise interpreter.refuse(node, f"{name}(..., with_kwargs=True / always_call=True) is not supported")
         hooks = module.__dict__.setdefault("forward_hooks" if name == "register_forward_hook" else "forward_pre_hooks", [])
         return interpreter.hook_handle(bound["hook"], hooks, bool(bound["prepend"]))
+    if name in ("register_backward_hook", "register_full_backward_hook"):
+        if name == "register_full_backward_hook":
+            raise interpreter.refuse(node, "'.register_full_backward_hook' of a module is not supported",
+                                     "register_backward_hook(hook) (PyTorch's older form: the hook of the output's "
+                                     "node) or register_hook on the tensors")
+        bound = _bind(name, ["hook"], {}, args, kwargs)
+        if "hook" not in bound:
+            raise PythonError("TypeError", f"Module.{name}() missing 1 required positional argument: 'hook'")
+        return interpreter.hook_handle(bound["hook"], module.__dict__.setdefault("backward_hooks", []))
     if name == "named_modules":
         bound = _bind(name, ["memo", "prefix", "remove_duplicate"], {"memo": None, "prefix": "", "remove_duplicate": True},
                       args, kwargs)
