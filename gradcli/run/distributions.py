@@ -241,6 +241,16 @@ class Normal(Distribution):
         return self.op("torch.add", 0.5 + 0.5 * math.log(2 * math.pi), self.op("torch.log", self.params["scale"]))
 
 
+def _probs_or_logits(name: str, args: list[Any], kwargs: dict[str, Any]) -> tuple[dict[str, Any], str, Any]:
+    """A distribution's arguments bound as (probs=None, logits=None, validate_args=None) bind them: the binding, which
+    of probs and logits was given, and its value (PyTorch's ValueError where neither or both are)."""
+    bound = bind_by_name(f"{name}.__init__", ["probs", "logits", "validate_args"], args, kwargs)
+    probs, logits = bound.get("probs"), bound.get("logits")
+    if (probs is None) == (logits is None):
+        raise TorchError("ValueError", "Either `probs` or `logits` must be specified, but not both.")
+    return (bound, "probs", probs) if probs is not None else (bound, "logits", logits)
+
+
 class Bernoulli(Distribution):
     label = "Bernoulli"
     constraints: ClassVar[dict[str, str]] = {"probs": "unit_interval", "logits": "real"}
@@ -249,12 +259,8 @@ class Bernoulli(Distribution):
 
     def __init__(self, interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
         super().__init__(interpreter, node)
-        bound = bind_by_name("Bernoulli.__init__", ["probs", "logits", "validate_args"], args, kwargs)
-        probs, logits = bound.get("probs"), bound.get("logits")
-        if (probs is None) == (logits is None):
-            raise TorchError("ValueError", "Either `probs` or `logits` must be specified, but not both.")
-        given = "probs" if probs is not None else "logits"
-        (self.params[given],) = _tensors(interpreter, node, probs if probs is not None else logits)
+        bound, given, param = _probs_or_logits("Bernoulli", args, kwargs)
+        (self.params[given],) = _tensors(interpreter, node, param)
         self.batch_shape = () if not isinstance(bound[given], Tensor) else tuple(self.params[given].data.shape)
         self.checks = bound.get("validate_args") is not False
         if self.checks:
@@ -305,12 +311,7 @@ class Categorical(Distribution):
 
     def __init__(self, interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
         super().__init__(interpreter, node)
-        bound = bind_by_name("Categorical.__init__", ["probs", "logits", "validate_args"], args, kwargs)
-        probs, logits = bound.get("probs"), bound.get("logits")
-        if (probs is None) == (logits is None):
-            raise TorchError("ValueError", "Either `probs` or `logits` must be specified, but not both.")
-        given = "probs" if probs is not None else "logits"
-        param = probs if probs is not None else logits
+        bound, given, param = _probs_or_logits("Categorical", args, kwargs)
         if not isinstance(param, Tensor):
             raise interpreter.refuse(node, f"Categorical({given}=...) of a {type(param).__name__} is not supported",
                                      "give a tensor")
