@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gradcli import table
 from gradcli.errors import GradcliError, Limits
-from gradcli.formulas import filled, operand
+from gradcli.formulas import derivative_with_numbers, filled, operand
 
 if TYPE_CHECKING:
     from gradcli.torch_graph import GraphNode
@@ -574,6 +574,8 @@ def _formula(nodes: list[Node], node: Node, names: list[str], position: int) -> 
         template = table.DERIVATIVES[node.row.name][position]
     elif len(numbers) == 1 and (node.row.name, position, numbers[0][1]) in table.LITERAL_DERIVATIVES:
         template = table.LITERAL_DERIVATIVES[(node.row.name, position, numbers[0][1])]
+    elif (data := table.SYMPY_FORMS.get(node.row.name)) is not None:  # SymPy puts the number in (no op table)
+        template = derivative_with_numbers(data, len(node.args), position, dict(numbers))
     else:
         raise NotScalar("a number SymPy must put in")
     return None if template is None else filled(template, [operand(names[a]) for a in node.args])

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gradcli.errors import GradcliError, LimitProblem
-from gradcli.formulas import SLOT, Template, cut, filled, operand
+from gradcli.formulas import Template, derivative_template, filled, operand, placeholders, written
 from gradcli.ops import OPS, Op, load_sympy
 from gradcli.tape import APPLY, INPUT, Node, Tape
 
@@ -420,32 +420,14 @@ def local_derivative_template(op: Op, arity: int, position: int, params: dict[st
     return _TEMPLATES[key]
 
 
-def _written(value: float) -> Any:
-    """A number of the program for SymPy: an integer as one, a short decimal as its fraction (0.5: 1/2)."""
-    sympy = load_sympy()
-    if value == int(value) and abs(value) < 2**53:
-        return sympy.Integer(int(value))
-    text = repr(float(value))
-    return sympy.Rational(text) if len(text) <= 8 and "e" not in text else sympy.Float(value)
-
-
 def _template(op: Op, arity: int, position: int, params: dict[str, Any], numbers: dict[int, float]) -> Template | None:
     """The derivative printed with placeholders, cut at the argument slots."""
-    import math
-    import re
-
-    sympy = load_sympy()
     assert op.sympy is not None
-    placeholders = [sympy.Symbol(f"{SLOT}{i}", real=True) for i in range(arity)]
-    operands = [_written(numbers[i]) if i in numbers and math.isfinite(numbers[i]) and i != position else p
-                for i, p in enumerate(placeholders)]
+    slots = placeholders(arity)
+    operands = [written(numbers[i]) if i in numbers and math.isfinite(numbers[i]) and i != position else slot
+                for i, slot in enumerate(slots)]
     try:
         expression = op.sympy(*operands, **params)
-        derivative = sympy.diff(expression, placeholders[position])
-        simpler = sympy.powsimp(sympy.cancel(derivative)) if derivative.is_Mul or derivative.is_Add else derivative
-        if sympy.count_ops(simpler) <= sympy.count_ops(derivative):
-            derivative = simpler
-    except (TypeError, ValueError, AttributeError, NotImplementedError, sympy.PolynomialError):
+    except (TypeError, ValueError, AttributeError, NotImplementedError):
         return None
-    # SymPy's step is 1/2 at 0, PyTorch's relu and clamp take 0 there: written as the comparison it is
-    return cut(re.sub(r"Heaviside\(([^(),]+)\)", r"(\1 > 0)", sympy.sstr(derivative)))
+    return derivative_template(expression, slots[position])

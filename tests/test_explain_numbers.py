@@ -1,8 +1,9 @@
 """explain of a program of numbers takes the scalar path (gradcli.scalar.explain_of_numbers): its formulas come
 from gradcli/table.py, printed by SymPy when the table was generated, and it is written without rich
 (render/plain.py). It must be the table's way's explanation byte for byte, written by rich, over every
-spelling of the table and over programs with numbers written in them; an edge of a number the table does not
-hold is left to the table's way (SymPy prints it)."""
+spelling of the table and over programs with numbers written in them. An edge of a number the table holds no
+formula for is differentiated by SymPy from the row's expression the table holds as data (formulas.form): the
+same bytes, SymPy loaded but not the op table."""
 
 from __future__ import annotations
 
@@ -26,9 +27,13 @@ LITERAL_PROGRAMS = [
     ("max(x, w) - min(w, x) + atan2(x, w) + hypot(x, w) + x.pow(w)", "x w"), ("y = x*x; z = sin(y) + y", "x"),
     ("x * x * x", "x"), ("2.5 - x + 0.25 * x", "x"),
 ]
-LEFT_TO_THE_TABLE = [  # numbers whose formulas SymPy prints at run time: the table's way
-    ("x * 0.123", "x"), ("x ** 12", "x"), ("sin(2) * x", "x"), ("x / 3 + pi * x", "x"), ("pow(2, x)", "x"),
-    ("y = x ** 2\nz = y * pi - e\nz", "x"),
+OTHER_NUMBERS = [  # numbers whose formulas SymPy prints at run time, from the table's forms of the rows
+    ("x * 0.123", "x"), ("x ** 12", "x"), ("x / 3 + pi * x", "x"), ("y = x ** 2\nz = y * pi - e\nz", "x"),
+    ("x ** 2.37 + 0.3 * x - x / 7.5", "x"), ("x ** -0.125 - x ** 1e-3 + x * 1e20", "x"),
+    ("x ** (1 / 3) + 2.5 ** 2 * x", "x"), ("exp(-x / 7) * 1.234567", "x"), ("x - 3.75 + 0.1 * x ** 3.5", "x"),
+]
+LEFT_TO_THE_TABLE = [  # not the scalar path's: a number computed, 2's pow, a number as a function's arg
+    ("sin(2) * x", "x"), ("pow(2, x)", "x"), ("atan2(x, 0.37) + hypot(x, 12)", "x"), ("heaviside(x, 0.5) * x", "x"),
 ]
 
 
@@ -78,8 +83,13 @@ def test_numbers_written_in_a_program_explain_as_the_table(program, names, monke
     assert _same_as_the_table(program, _at(names, POINTS[0]), monkeypatch)
 
 
+@pytest.mark.parametrize(("program", "names"), OTHER_NUMBERS)
+def test_a_number_the_table_does_not_hold_is_put_in_by_sympy_as_the_table_does(program, names, monkeypatch):
+    assert _same_as_the_table(program, _at(names, POINTS[0]), monkeypatch)
+
+
 @pytest.mark.parametrize(("program", "names"), LEFT_TO_THE_TABLE)
-def test_a_number_the_table_does_not_hold_is_left_to_sympy(program, names, monkeypatch):
+def test_what_the_scalar_path_does_not_take_is_the_tables(program, names, monkeypatch):
     at = _at(names, POINTS[0])
     assert explain_of_numbers(program, at) is None
     assert "= 12*x**11 =" in _rich(session.explain(session.Request("x ** 12", None, at)), False, UNWRAPPED_WIDTH)

@@ -283,6 +283,12 @@ def test_a_gradient_of_numbers_as_a_process_loads_no_numpy():
         assert not loaded & {"numpy", "sympy", "rich", "gradcli.ops", "gradcli.tape", "gradcli.engine"}
 
 
+def test_explain_of_a_number_the_table_holds_no_formula_for_loads_sympy_alone():
+    out, loaded = _loaded("explain", "0.3 * x + x * 2.37 - x / 7.5 + sqrt(x)", "--at", "x=0.5")
+    assert "∂v2/∂x = 3/10 =" in out and "∂v4/∂x = 237/100 =" in out and "∂v7/∂x = 2/15 =" in out
+    assert "sympy" in loaded and not loaded & {"numpy", "rich", "gradcli.ops", "gradcli.tape", "gradcli.engine"}
+
+
 def test_numpy_loads_for_a_function_whose_bits_are_its_own():
     # NumPy's log is its own SIMD code: it is called, and only NumPy is loaded, not the op table
     out, loaded = _loaded("grad", "log(x1*x2)*sin(x2)", "--at", "x1=0.5,x2=0.75", "--json")

@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from gradcli import float_math, lowering, ops  # noqa: E402
-from gradcli.formulas import SLOT, Template, cut  # noqa: E402
+from gradcli.formulas import SLOT, Form, Template, cut, expression_of, form, placeholders  # noqa: E402
 from gradcli.tape import APPLY, INPUT, compile_program  # noqa: E402
 
 TARGET = ROOT / "gradcli" / "table.py"
@@ -324,6 +324,26 @@ def literal_derivatives(calls: dict[tuple[str, int], str]) -> dict[tuple[str, in
     return found
 
 
+def sympy_forms(names: list[str]) -> dict[str, Form | None]:
+    """Each row's SymPy expression over placeholders as data (formulas.form), for explain of a number LITERALS does
+    not hold; None where the row has no SymPy rule or its expression is not held as data."""
+    found: dict[str, Form | None] = {}
+    for name in names:
+        op = ops.OPS[name]
+        found[name] = None
+        if op.sympy is None or not op.elementwise:
+            continue
+        slots = placeholders(op.arity)
+        try:
+            expression = op.sympy(*slots)
+            data = form(expression)
+        except (TypeError, ValueError, AttributeError, NotImplementedError):
+            continue
+        if expression_of(data, slots) == expression:
+            found[name] = data
+    return found
+
+
 def _key(name: str) -> str:
     return "_" + re.sub(r"\W", "_", name)
 
@@ -371,7 +391,8 @@ def generate() -> str:
             row = lowered(f"a.{name}({'b' if count == 2 else ''})", rows)
             if row is not None:
                 calls[("." + name, count)] = row
-    return _module(codes, entries, calls, graph, dual_rows(rows), *explained(list(graph)), literal_derivatives(calls))
+    return _module(codes, entries, calls, graph, dual_rows(rows), *explained(list(graph)), literal_derivatives(calls),
+                   sympy_forms(list(graph)))
 
 
 def _meanings(name: str, by_id: dict[int, ops.Op]) -> list[ops.Op]:
@@ -397,7 +418,7 @@ def _literal(value: Any) -> str:
 def _module(codes: list[str], entries: list[str], calls: dict[tuple[str, int], str],
             graph: dict[str, dict[tuple[bool, ...], tuple[str, tuple[int, ...]]]], duals: dict[str, str],
             definitions: dict[str, Template], derivatives: dict[str, tuple[Template | None, ...]],
-            literals: dict[tuple[str, int, float], Template | None]) -> str:
+            literals: dict[tuple[str, int, float], Template | None], forms: dict[str, Form | None]) -> str:
     infix = {symbol: (op.precedence, op.right_assoc) for symbol, op in ops.BINARY_OPERATORS.items()}
     prefix = {symbol: op.precedence for symbol, op in ops.PREFIX_OPERATORS.items()}
     comparisons = sorted(symbol for symbol, op in ops.BINARY_OPERATORS.items() if op.compares)
@@ -451,7 +472,11 @@ def _module(codes: list[str], entries: list[str], calls: dict[tuple[str, int], s
         "# (an operator's row, the position of the arg that takes a gradient, the number that is its other arg) -> the\n"
         "# local derivative with the number put in, as SymPy prints it; another number: SymPy's, on the table's way\n"
         "LITERAL_DERIVATIVES: dict[tuple[str, int, float], tuple[str | int, ...] | None] = {\n"
-        + "".join(f"    {key!r}: {template!r},\n" for key, template in literals.items()) + "}\n",
+        + "".join(f"    {key!r}: {template!r},\n" for key, template in literals.items()) + "}\n"
+        "# a row -> its SymPy expression as data (gradcli.formulas.form; None: none), differentiated with another\n"
+        "# number put in (loading SymPy, not the op table)\n"
+        "SYMPY_FORMS: dict[str, tuple[Any, ...] | None] = {\n"
+        + "".join(f"    {name!r}: {data!r},\n" for name, data in forms.items()) + "}\n",
     ]
     return "".join(parts)
 
