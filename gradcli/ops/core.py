@@ -189,6 +189,12 @@ def _whole(name: str, value: Any) -> int:
     return int(value)
 
 
+def sign(xp: Any, x: Any) -> Any:
+    """PyTorch's sign (and sgn of reals): 1, -1, and 0 at +-0 and at NaN (NumPy's sign is NaN there). The sign
+    row, the special functions' derivatives and the norms' backward all take it from here."""
+    return xp.where(x > 0, 1.0, xp.where(x < 0, -1.0, 0.0))
+
+
 def point_axes(dim: int | tuple[int, ...] | None, rank: int) -> tuple[int, ...]:
     """The axes `dim` names among a value's `rank` per-point (trailing) axes, counted from the
     end (negative): they stay right with a batch axis in front. None: all of them.

@@ -29,6 +29,7 @@ from gradcli.ops.core import (
     elementwise,
     kernel_refusal,
     load_sympy,
+    sign,
 )
 
 METHOD = "method"  # (gradcli.lowering.METHOD: the family of x.name(...))
@@ -648,7 +649,7 @@ ROWS = [
            spellings=("arctanh",)),
     # Piecewise constant: PyTorch's gradient is zeros_like(g), so a NaN coming in gives 0 too.
     # sign is 0 at NaN and +0.0 at -0.0, as PyTorch's; round is to even, as PyTorch's and rint.
-    _unary("sign", lambda xp, x: xp.where(x > 0, 1.0, xp.where(x < 0, -1.0, 0.0)), _zero_derivative,
+    _unary("sign", sign, _zero_derivative,
            _sympy("sign"), mask=_masked_everywhere, kinked=True, methods=("sign", "sgn"), spellings=("sgn",), dtype="keeps"),
     _unary("floor", np.floor, _zero_derivative, partial(_sympy_step, "floor"), mask=_masked_everywhere,
            kinked=True, domain=_BETWEEN_STEPS, methods=("floor",), dtype="keeps",

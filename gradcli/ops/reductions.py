@@ -23,6 +23,7 @@ from gradcli.ops.core import (
     kernel_refusal,
     load_sympy,
     point_axes,
+    sign,
     structural,
 )
 from gradcli.ops.summation import torch_sum
@@ -486,12 +487,6 @@ def _norm(x: Array, ranks: tuple[int, ...], p: Any = 2.0, dim: Any = None, keepd
     return np.asarray(np.sum(size**p, axis=axes, keepdims=keepdim) ** (1.0 / p))
 
 
-def _sgn(x: Any) -> Any:
-    """PyTorch's sgn: the sign, 0 at NaN (NumPy's sign is NaN there)."""
-    sign = np.sign(x)
-    return np.where(sign != sign, 0.0, sign) if type(sign) is np.ndarray else sign
-
-
 def _norm_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], p: Any = 2.0, dim: Any = None,
               keepdim: bool = False) -> tuple[Array]:
     axes, p = point_axes(dim, ranks[0]), _order(p)
@@ -499,14 +494,14 @@ def _norm_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], p: Any = 2
     if p == 0.0:
         return (np.zeros_like(x),)
     if p == 1.0:  # (0 where x is NaN: PyTorch's sgn)
-        return (_sgn(x) * g,)
+        return (sign(np, x) * g,)
     at_origin = norm == 0
     if p == 2.0:  # g times x / |x|, 0 at the origin (a NaN g stays NaN there, as in PyTorch)
         return (g * np.where(at_origin, 0.0, x / np.where(at_origin, 1.0, norm)),)
     size = np.abs(x)
     if math.isinf(p):
         mask = (size == norm) | (size != size)
-        return (_sgn(x) * ((g / np.sum(mask, axis=axes, keepdims=True)) * mask),)
+        return (sign(np, x) * ((g / np.sum(mask, axis=axes, keepdims=True)) * mask),)
     if p < 1.0:
         return (np.sign(x) * np.where(x == 0, 0.0, size ** (p - 1.0)) * g * norm ** (1.0 - p),)
     scaled = np.sign(x) * size ** (p - 1.0) if p < 2.0 else x * size ** (p - 2.0)

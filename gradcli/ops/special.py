@@ -29,6 +29,7 @@ from gradcli.ops.core import (
     elementwise,
     kernel_refusal,
     load_sympy,
+    sign,
     structural,
 )
 from gradcli.ops.elementwise import _digamma, _element_by_element, _floor_divide, _lgamma, _sympy_step
@@ -249,10 +250,6 @@ _ndtri, _erfcx = _element_by_element(_NDTRI, _ndtri_one), _element_by_element(_E
 _log_ndtr, _entr = _element_by_element(_LOG_NDTR, _log_ndtr_one), _element_by_element(_ENTR, _entr_one)
 
 
-def _sign(xp: Any, x: Any) -> Any:
-    return xp.where(x > 0, 1.0, xp.where(x < 0, -1.0, 0.0))
-
-
 _EPS = float(np.finfo(float).eps)
 
 
@@ -267,7 +264,7 @@ def _i1e_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
     # PyTorch's i1e_backward: i0e(x) - i1e(x) (sgn(x) + 1 / x), 0.5 where |x| <= eps.
     big = xp.abs(x) > _EPS
     safe = xp.where(big, x, _EPS)
-    return (g * xp.where(big, _i0e(xp, safe) - ans * (_sign(xp, safe) + 1.0 / safe), 0.5),)
+    return (g * xp.where(big, _i0e(xp, safe) - ans * (sign(xp, safe) + 1.0 / safe), 0.5),)
 
 
 def _sympy_i0e(x: Any) -> Any:
@@ -474,7 +471,7 @@ def _frexp_jvp(tangents: Any, ans: Any, x: Any, ranks: tuple[int, ...], part: in
 ROWS: list[Op] = [
     elementwise("i0", 1, _i0, lambda xp, g, ans, x: (g * _i1(xp, x),), "I0Backward0",
                 sympy=lambda x: load_sympy().besseli(0, x), ufuncs=(_I0,), methods=("i0",)),
-    elementwise("i0e", 1, _i0e, lambda xp, g, ans, x: (g * (_i1e(xp, x) - _sign(xp, x) * ans),),
+    elementwise("i0e", 1, _i0e, lambda xp, g, ans, x: (g * (_i1e(xp, x) - sign(xp, x) * ans),),
                 "SpecialI0EBackward0", sympy=_sympy_i0e, ufuncs=(_I0E,), kinked=True, reference="torch.special.i0e(a)"),
     elementwise("i1", 1, _i1, _i1_derivative, "SpecialI1Backward0", sympy=lambda x: load_sympy().besseli(1, x),
                 ufuncs=(_I1,), reference="torch.special.i1(a)"),
