@@ -1293,6 +1293,9 @@ def _cond_program(emit: Any, a: Any, p: Any = None) -> Any:
     # PyTorch's linalg_cond for p = None, 2, -2: the ratio of the largest and smallest singular values
     if p not in (None, 2.0, -2.0):
         raise ValueError("linalg.cond: gradcli takes p = None, 2 or -2 (the singular values' ratio)")
+    shape = emit.shape(a)
+    if shape is not None and 0 in shape[-2:]:  # a matrix of no entries: PyTorch's zeros, of no graph
+        return emit("zeros_like", emit("sum", a, dim=(-2, -1)))
     values = emit("svdvals", a)
     largest, smallest = emit("narrow", values, dim=-1, start=0, length=1), emit("narrow", values, dim=-1, start=-1, length=1)
     ratio = emit("div", largest, smallest) if p != -2.0 else emit("div", smallest, largest)

@@ -13,6 +13,7 @@ number whose tangent is PyTorch's linalg_lu_jvp (decompositions._factored).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,7 +40,7 @@ def _getrf(a: Array) -> tuple[Array, Array, Array]:
     m, n = a.shape[-2:]
     k = min(m, n)
     batch = a.shape[:-2]
-    lu = np.array(a, dtype=float).reshape(-1, m, n)
+    lu = np.array(a, dtype=float).reshape(math.prod(batch), m, n)  # (not -1: a matrix may have no entries)
     every = np.arange(len(lu))
     pivots = np.zeros((len(lu), k), dtype=np.intp)
     info = np.zeros(len(lu), dtype=np.intp)
@@ -62,7 +63,7 @@ def _getrf(a: Array) -> tuple[Array, Array, Array]:
 def _permutation(pivots: Array, m: int) -> Array:
     """P of A = P L U from the 0-based pivots: P[perm[i], i] = 1, perm the rows in the order the swaps left them."""
     batch = pivots.shape[:-1]
-    flat = pivots.reshape(-1, pivots.shape[-1])
+    flat = pivots.reshape(math.prod(batch), pivots.shape[-1])
     out = np.zeros((len(flat), m, m))
     for b, row in enumerate(flat):
         perm = list(range(m))

@@ -396,6 +396,8 @@ def _with_axis(x: Array, rank: int) -> Array:
 def _softmax(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
     axis = _softmax_axis("softmax", dim, ranks[0])
     y = _with_axis(x, ranks[0])
+    if y.size == 0:  # (no slice to take a maximum of: PyTorch's empty result)
+        return np.array(x, copy=True)
     shifted = np.exp(y - np.max(y, axis=axis, keepdims=True))
     out = shifted * (1.0 / np.sum(shifted, axis=axis, keepdims=True))
     return np.asarray(out[..., 0] if ranks[0] == 0 else out)
@@ -404,6 +406,8 @@ def _softmax(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
 def _log_softmax(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
     axis = _softmax_axis("log_softmax", dim, ranks[0])
     y = _with_axis(x, ranks[0])
+    if y.size == 0:  # (no slice to take a maximum of: PyTorch's empty result)
+        return np.array(x, copy=True)
     peak = np.max(y, axis=axis, keepdims=True)
     shifted = y - peak  # PyTorch's order: (x - max) - log(sum(exp(x - max)))
     out = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
@@ -1024,6 +1028,8 @@ ROWS += [structural("dist", 2, _dist, _dist_vjp, "DistBackward0", jvp=_dist_jvp,
 # (y.sum(dim) - (y[0] + y[-1]) * 0.5) * dx and ((y[:-1] + y[1:]) * (dx / 2)).cumsum(dim); with the
 # positions x, ((y[:-1] + y[1:]) * (x[1:] - x[:-1])).sum(dim) / 2 and its cumsum, a 1-D x viewed along dim.
 def _trapezoid_program(emit: Any, y: Any, dx: float = 1.0, dim: int = -1) -> Any:
+    if _none_along(emit, y, dim):  # PyTorch's zeros, of no graph
+        return emit("zeros_like", emit("sum", y, dim=dim))
     ends = emit("add", emit("select", y, dim=dim, index=0), emit("select", y, dim=dim, index=-1))
     return emit("mul_scalar", emit("sub", emit("sum", y, dim=dim), emit("mul_scalar", ends, other=0.5)), other=float(dx))
 
@@ -1045,7 +1051,14 @@ def _steps(emit: Any, y: Any, x: Any, dim: int) -> Any:
     return emit("sub", emit("sliced", x, dim=dim, start=1), emit("sliced", x, dim=dim, stop=-1))
 
 
+def _none_along(emit: Any, y: Any, dim: int) -> bool:
+    shape = emit.shape(y)
+    return shape is not None and len(shape) > 0 and shape[point_axes(dim, len(shape))[0]] == 0
+
+
 def _trapezoid_x_program(emit: Any, y: Any, x: Any, dim: int = -1) -> Any:
+    if _none_along(emit, y, dim):  # PyTorch's zeros, of no graph
+        return emit("zeros_like", emit("sum", y, dim=dim))
     return emit("div_scalar", emit("sum", emit("mul", _pairs(emit, y, dim), _steps(emit, y, x, dim)), dim=dim), other=2.0)
 
 
@@ -1062,11 +1075,9 @@ def _integral_shape(cumulative: bool) -> Any:
         if not y:
             raise ValueError("trapezoid: the values must have at least one dim")
         axis = len(y) + point_axes(dim, len(y))[0]
-        if not y[axis]:
-            raise ValueError("trapezoid of no values along dim: PyTorch's zeros are not supported")
         if x and len(x[0]) == 1 and x[0][0] != y[axis]:
             raise ValueError(f"trapezoid: there must be one x value for each sample point, got {x[0][0]} and {y[axis]}")
-        return (*y[:axis], y[axis] - 1, *y[axis + 1:]) if cumulative else y[:axis] + y[axis + 1:]
+        return (*y[:axis], max(y[axis] - 1, 0), *y[axis + 1:]) if cumulative else y[:axis] + y[axis + 1:]
 
     return shape
 

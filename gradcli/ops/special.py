@@ -586,6 +586,7 @@ ROWS: list[Op] = [
     # mantissa's gradient g / exp2(exponent), as PyTorch's FrexpBackward0 (0 where exp2 overflows)
     structural("frexp", 1, _frexp, _frexp_vjp, "FrexpBackward0", jvp=_frexp_jvp,
                shape=lambda x, part=0, of=None: x, parts=2, fields=("mantissa", "exponent"), integer_parts=(1,),
+               integer_dtype="int32",  # (PyTorch's exponent is an int32 tensor)
                dtype="keeps", methods=("frexp",), text=lambda args, part=0, of=None: f"torch.frexp({args[0]})[{part}]",
                examples=((((4,),), {"part": 0}), (((2, 3),), {"part": 0}), (((),), {"part": 0})),
                reference="torch.frexp(a)[0]", reference_program="torch.frexp(a)[0]",

@@ -209,6 +209,9 @@ class ReturnTuple(tuple[Any, ...]):
 
     __str__ = __repr__
 
+    def type_name(self) -> str:  # (type(r): <class 'torch.return_types.max'>, its __name__ 'max')
+        return f"torch.return_types.{self.function}"  # type: ignore[attr-defined]
+
 
 class Size(tuple[int, ...]):
     def __repr__(self) -> str:
@@ -2441,7 +2444,7 @@ class Interpreter:
                         return apply(self.graph, OPS["unsafe_view"], [copy], {"shape": shape}, self.span(node))
                     path = None
             if bound.op.parts:
-                return self.parts(bound.op, operands, bound.params, node)
+                return self.parts(bound.op, operands, bound.params, node, spelled)
             result = apply(self.graph, bound.op, operands, bound.params, self.span(node), bound.cast)
             if path is not None and isinstance(result, Tensor) and result is not operands[0]:
                 return operands[0].viewed_as(result, path)
@@ -2493,9 +2496,12 @@ class Interpreter:
     def dtype(self, value: Any) -> str:
         return value.data.dtype.name if isinstance(value, Tensor) else "float32"
 
-    def parts(self, op: Op, operands: list[Any], params: dict[str, Any], node: ast.AST) -> tuple[Any, ...]:
+    def parts(self, op: Op, operands: list[Any], params: dict[str, Any], node: ast.AST,
+              spelled: str | None = None) -> tuple[Any, ...]:
         """A call that gives a tuple (Op.parts): each part a tensor of its own, as PyTorch's
-        namedtuple (max(x, 0) -> values, indices) or tuple (split, chunk)."""
+        namedtuple (max(x, 0) -> values, indices) or tuple (split, chunk). The namedtuple's type is named
+        by the call as written: torch.linalg.slogdet's `linalg_slogdet`, torch.slogdet's and a.slogdet()'s
+        `slogdet`."""
         count = op.parts
         if count < 0:  # as many as the shapes give: try parts until there is none
             shapes = [np.shape(a.data) if isinstance(a, Tensor) else () for a in operands]
@@ -2511,7 +2517,9 @@ class Interpreter:
         for part in range(count):
             items.append(apply(self.graph, op, operands, {**params, "part": part, "of": None}, self.span(node)))
         if op.fields:
-            return ReturnTuple(op.name.split("_")[0], op.fields, items)
+            words = (spelled or op.name).lstrip(".").split(".")
+            name = f"linalg_{words[-1]}" if words[-2:-1] == ["linalg"] else words[-1] if spelled else op.name.split("_")[0]
+            return ReturnTuple(name, op.fields, items)
         return tuple(items)
 
     def call_method(self, method: Method, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
