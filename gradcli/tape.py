@@ -64,6 +64,9 @@ class Node:
     # into the node (x**2 is PowBackward0, x**torch.tensor(2.) PowBackward1) and binds it to dims.
     literal: str = ""
     bools: bool = False  # a constant list of True and False: as an index, a mask (x[[True, False, True]])
+    # run: the float dtype the node computes in where an arg is a float tensor of another (float32 * float64):
+    # PyTorch's derivative formulas compute in it too (gradcli.run.tensor.PROMOTING)
+    promoted: str = ""
 
     def is_scalar_constant(self) -> bool:
         """A 0-d constant: written in place by the views."""

@@ -333,6 +333,10 @@ class Op:
     # what gradcli's scalar table is generated from (tests/reference/make_scalar_table.py).
     rules_over: Rule | None = None
     linear: bool = False  # linear in its args together: its JVP is its forward on the tangents
+    # Under run, where its args are float tensors of two dtypes: PyTorch's derivative formula promotes them all
+    # first (pow's exponent: the base's log in float64), so its VJP reads them promoted (run.tensor.PROMOTING);
+    # elsewhere each step of a formula promotes as NumPy's does, as PyTorch's (atan2's other * other stays float32)
+    backward_promotes: bool = False
     # Operators: how tightly the symbol binds (higher binds tighter) and which way it groups.
     precedence: int = 0
     right_assoc: bool = False

@@ -588,7 +588,7 @@ ROWS = [
     _binary("pow", "**", lambda xp, a, b: xp.power(a, b), _pow_derivative, "PowBackward0", 40, operator.pow,
             mask=lambda a, b: (b == 0, None), right_assoc=True, callable=True, ufuncs=(np.power, np.float_power), torch_node_rule=_pow_torch_node,
             scalar_overloads=frozenset({"PowBackward0", "PowBackward2"}), domain=((0.3, 2.0), (-2.0, 2.0)), spellings=("power", "float_power"), methods=("pow", "float_power"),
-            keeps_integers=True, dtype="keeps", reference="torch.pow(a, b)",
+            keeps_integers=True, dtype="keeps", reference="torch.pow(a, b)", backward_promotes=True,
             dtype_refusals=(("bool input 1 into 0", "RuntimeError", BOOL_SUBTRACTION[1][2]),)),  # (its exponent - 1)
     elementwise("neg", 1, operator.neg, lambda xp, g, ans, x: (-g,), "NegBackward0", sympy=operator.neg,
                 symbol="-", precedence=30, callable=False, linear=True,
@@ -789,7 +789,8 @@ ROWS = [
     elementwise("copysign", 2, np.copysign, _copysign_derivative, "CopysignBackward0", mask=lambda a, b: (None, True),
                 sympy=lambda a, b: load_sympy().Abs(a) * load_sympy().sign(b), kinked=True, methods=("copysign",)),
     elementwise("xlogy", 2, _xlogy, _xlogy_derivative, "XlogyBackward0", mask=lambda a, b: ((a == 0) & (b <= 0), None),
-                sympy=lambda a, b: a * load_sympy().log(b), domain=((-2.0, 2.0), (0.3, 2.0)), methods=("xlogy",)),
+                sympy=lambda a, b: a * load_sympy().log(b), domain=((-2.0, 2.0), (0.3, 2.0)), methods=("xlogy",),
+                backward_promotes=True),  # (PyTorch's xlogy(grad, other): the log in the promoted dtype)
     # torch.fmax/fmin ignore a NaN. A tie is not split: value and gradient come from a where
     # a >= b (a <= b for fmin) or b is NaN, from b elsewhere (fmax(-0.0, 0.0) is -0.0).
     elementwise("fmax", 2, lambda xp, a, b: xp.where((a >= b) | (b != b), a, b), lambda xp, g, ans, a, b: (g, g),
@@ -833,7 +834,7 @@ ROWS = [
                 kinked=True, methods=("heaviside",)),
     elementwise("xlog1py", 2, _xlog1py, _xlog1py_derivative, "SpecialXlog1PyBackward0",
                 mask=lambda a, b: ((a == 0) & (b <= -1.0), None), sympy=lambda a, b: a * load_sympy().log(1 + b),
-                torch_node_rule=_xlog1py_torch_node,
+                torch_node_rule=_xlog1py_torch_node, backward_promotes=True,
                 scalar_overloads=frozenset({"SpecialXlog1PyBackward1", "SpecialXlog1PyBackward2"}),
                 domain=((-2.0, 2.0), (-0.7, 2.0)), reference="torch.special.xlog1py(a, b)"),
     _unary("logit", _logit, _logit_derivative, _sympy_logit, params=(Param("eps", "float", None),),

@@ -934,6 +934,12 @@ def _cosine_program(emit: Any, a: Any, b: Any, dim: int = 1, eps: float = 1e-8) 
     # PyTorch's: ((x1 / n1) * (x2 / n2)).sum(dim), x1 and x2 broadcast together first, each n the kept
     # 2-norm cloned and clamped to eps in place without a gradient. Where the shapes differ and are
     # known (emit.shape), both are expanded first, as PyTorch records it (ExpandBackward0 each)
+    # An integer or bool input is first copied into the other's float dtype (a float input keeps its own:
+    # each norm is in its input's dtype, as PyTorch's)
+    kinds = [emit.dtype(a), emit.dtype(b)]
+    floats = [kind for kind in kinds if kind.startswith("float")]
+    if floats and len(floats) < 2:
+        a, b = (x if kind.startswith("float") else emit("to_copy", x, dtype=floats[0]) for x, kind in zip((a, b), kinds))
     sa, sb = emit.shape(a), emit.shape(b)
     if sa is not None and sb is not None and tuple(sa) != tuple(sb):
         both = tuple(np.broadcast_shapes(tuple(sa), tuple(sb)))
@@ -977,6 +983,7 @@ ROWS += [
     # the shapes differ), the other arg no input of it
     structural("broadcast_norm", 2, _broadcast_norm, _broadcast_norm_vjp, "LinalgVectorNormBackward0",
                jvp=_broadcast_norm_jvp, aligns=True, conditions=(1,), callable=False, reference=None,
+               dtype="first",  # (the other arg gives its shape alone: the norm is in x's own dtype, as PyTorch's)
                params=(Param("p", "float", 2.0), Param("dim", "int", None), Param("keepdim", "bool", False)),
                text=lambda args, **params: f"norm({args[0]} broadcast with {args[1]})",
                examples=((((2, 3), (2, 3)), {"dim": 1, "keepdim": True}), (((1, 3), (2, 3)), {"dim": 0}),

@@ -18,7 +18,7 @@ import numpy as np
 from gradcli import engine
 from gradcli.errors import Limits, over_limit
 from gradcli.ops import OPS
-from gradcli.run.tensor import Tensor, TorchError, apply, runtime_error
+from gradcli.run.tensor import PROMOTING, Tensor, TorchError, apply, runtime_error
 
 if TYPE_CHECKING:
     from gradcli.run.interpreter import Interpreter
@@ -111,7 +111,7 @@ class _Functional:
             adjoints = self.interpreter.recorded_backward(roots, tensors, self.node)
             return [adjoints[index] for index in nodes]
         arrays = [s.data if isinstance(s, Tensor) else s for s in given]
-        adjoints = engine.backward(self.graph.tape, self.graph.values, roots, arrays, backend=engine.ARRAYS)
+        adjoints = engine.backward(self.graph.tape, self.graph.values, roots, arrays, backend=PROMOTING)
         return [None if adjoints[index] is None else
                 Tensor(self.graph, np.array(np.broadcast_to(adjoints[index], tensor.data.shape), dtype=tensor.data.dtype))
                 for index, tensor in zip(nodes, inputs, strict=True)]

@@ -76,6 +76,7 @@ from gradcli.run.tensor import (
     FREED,
     INT64,
     LINALG_ERROR,
+    PROMOTING,
     GradFn,
     Graph,
     Tensor,
@@ -2982,7 +2983,7 @@ class Interpreter:
                                         "is not supported")
             adjoints = self.recorded_backward(indices, given, node)
         else:
-            adjoints = engine.backward(graph.tape, graph.values, indices, seeds, backend=engine.ARRAYS, hooks=hooks,
+            adjoints = engine.backward(graph.tape, graph.values, indices, seeds, backend=PROMOTING, hooks=hooks,
                                        node_hooks=node_hooks)
         if self.anomaly and any(adjoints[i] is not None and np.isnan(np.asarray(
                 adjoints[i].data if isinstance(adjoints[i], Tensor) else adjoints[i], dtype=float)).any() for i in reached):
@@ -3083,7 +3084,7 @@ class Interpreter:
         reached = reachable(graph.tape, call.roots)
         wrt = tuple(name for name, index in tape.inputs.items() if index in reached)
         steps: list[Any] | None = [] if trace else None
-        adjoints = engine.backward(tape, graph.values, call.roots, call.seeds, steps, backend=engine.ARRAYS) \
+        adjoints = engine.backward(tape, graph.values, call.roots, call.seeds, steps, backend=PROMOTING) \
             if trace else call.adjoints
         names = tuple(tape.node_label(root) for root in call.roots)
         point = {name: graph.values[index] for name, index in tape.inputs.items()}

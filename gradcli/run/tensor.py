@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from gradcli import engine
 from gradcli.errors import Limits, over_limit, visible
 from gradcli.ops import OPS, Op, call_forward
 from gradcli.ops.core import (
@@ -376,9 +377,41 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
             nodes.append(graph.add(CONST, None, (), np.asarray(float(a)), span))
             graph.tape.nodes[nodes[-1]].literal = _LITERALS[type(a)]  # a Python number (Node.is_number)
     index = graph.add(APPLY, op, tuple(nodes), out, span, params)
+    if computing.kind == "f" and any(isinstance(a, Tensor) and a.data.dtype.kind == "f" and a.data.dtype != computing
+                                     for a in args):
+        graph.tape.nodes[index].promoted = computing.str
     made = Tensor(graph, out, node=index, requires_grad=True)
     _note_backward_refusal(graph, op, args, computing, cast, params, made)
     return made
+
+
+class _Promoting(engine.Backend):
+    """engine's arrays, with PyTorch's dtypes in a backward: at a node whose args are float tensors of two dtypes
+    (Node.promoted) each gradient reaches its arg in the arg's dtype, as PyTorch's engine casts it, and where the
+    row's PyTorch formula promotes its args first (Op.backward_promotes: pow's log of a float32 base by a float64
+    exponent is float64's) its VJP reads them promoted."""
+
+    def vjp_rule(self, node: Node) -> Any:
+        rule = super().vjp_rule(node)
+        if not node.promoted:
+            return rule
+        dtype = np.dtype(node.promoted)
+
+        up_first = node.op is not None and node.op.backward_promotes
+
+        def promoted(g: Any, ans: Any, *args: Any) -> tuple[Any, ...]:
+            kinds = [getattr(a, "dtype", None) for a in args]
+            up = [a.astype(dtype) if up_first and kind is not None and kind.kind == "f" and kind != dtype else a
+                  for a, kind in zip(args, kinds, strict=True)]
+            cotangents = rule(g, ans, *up)
+            return tuple(c.astype(kind) if c is not None and kind is not None and kind.kind == "f"
+                         and getattr(c, "dtype", kind) != kind else c
+                         for c, kind in zip(cotangents, kinds, strict=True))
+
+        return promoted
+
+
+PROMOTING = _Promoting()
 
 
 def _note_backward_refusal(graph: Graph, op: Op, args: Sequence[Any], computing: np.dtype, cast: str | None,
