@@ -111,3 +111,43 @@ def test_mark_bad_needs_points():
     run = cli("grad", "x*x", "--at", "x=1", "--mark-bad")
     assert run.exit_code == 2 and run.stdout == ""
     assert "--mark-bad" in run.stderr
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".arrow"])
+def test_bad_lines_before_the_first_point_are_the_first_rows_of_a_table(tmp_path, suffix):
+    # a table's columns are known from the first results: the bad lines before them wait, then come first
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.ipc as ipc
+    import pyarrow.parquet as pq
+
+    points = tmp_path / "points.csv"
+    points.write_text("id,x\na,oops\nb,\nc,3\n")
+    out = tmp_path / f"out{suffix}"
+    run = cli("grad", "x*x", "--points", str(points), "--mark-bad", "--row-id", "--output", str(out),
+              "--chunk-size", "1")
+    assert run.exit_code == 0, run.stderr
+    table = pq.read_table(out) if suffix == ".parquet" else ipc.open_file(pa.memory_map(str(out))).read_all()
+    assert table.column_names == ["row", "id", "error", "value", "grad_x"]
+    data = table.to_pydict()
+    assert data["row"] == [1, 2, 3] and data["id"] == ["a", "b", "c"]
+    assert data["error"] == ["'oops' is not a number", "'' is not a number", None]
+    assert data["grad_x"] == [None, None, 6.0]
+
+
+def test_a_column_carried_into_parquet_keeps_the_type_of_its_first_chunk(tmp_path):
+    # later chunks' values are cast to it; a bad line's value that does not fit it is null
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    points = tmp_path / "points.jsonl"
+    points.write_text('{"id": 1, "flag": true, "x": 1}\n{"id": 2.0, "flag": null, "x": 2}\n'
+                      '{"id": "oops", "flag": false, "x": "bad"}\n')
+    out = tmp_path / "out.parquet"
+    run = cli("grad", "x*x", "--points", str(points), "--mark-bad", "--output", str(out), "--chunk-size", "1")
+    assert run.exit_code == 0, run.stderr
+    table = pq.read_table(out)
+    assert [str(field.type) for field in table.schema][:2] == ["int64", "bool"]
+    data = table.to_pydict()
+    assert data["id"] == [1, 2, None] and data["flag"] == [True, None, False]
+    assert data["grad_x"] == [2.0, 4.0, None]
+    assert data["error"][:2] == [None, None] and "'x'" in data["error"][2]
