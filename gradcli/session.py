@@ -815,7 +815,9 @@ class PointsRun:
                               "a C compiler is, it does that many times faster", stacklevel=1)
         self.compute = compute
         self.at_once = at_once
-        self.live = _live(self.stream)  # a pipe or a terminal: each chunk is answered as soon as it is computed
+        from gradcli.inputs.lines import regular
+
+        self.live = not regular(self.stream)  # a pipe or a terminal: each chunk is answered as soon as it is computed
         self.done = 0
         self.skipped: list[int] = []  # the first SKIPPED_NAMED lines passed over (not all: memory stays flat)
         self.skipped_count = 0  # ... and how many
@@ -921,17 +923,6 @@ def answered(compute: Callable[[Tape, Any, int, Any], BatchResult], tape: Tape, 
 
 
 BIG_FILE = 1 << 24  # bytes of --points past which, without the compiled helper, a line says what does it faster
-
-
-def _live(stream: Any) -> bool:
-    """Is `stream` a pipe, a terminal, or anything but a regular file?"""
-    import os
-    import stat
-
-    try:
-        return not stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
-    except (AttributeError, OSError, ValueError):
-        return True
 
 
 def _read_ahead(chunks: Iterator[PointChunk], depth: int = 2) -> Iterator[PointChunk]:

@@ -144,15 +144,15 @@ def test_infinities_and_nan_deep_in_a_file_are_read(tmp_path):
 
 
 def _exact_reads(monkeypatch, reader: Any) -> list[int]:
-    """How many lines each call of `reader`'s exact (line by line) read is given, as they come."""
+    """A 1 for each line `reader`'s exact (line by line) read is given, as they come."""
     asked: list[int] = []
-    exact = reader.read
+    exact = reader.row
 
-    def counting(self, texts, lines, skip_bad):
-        asked.append(len(texts))
-        return exact(self, texts, lines, skip_bad)
+    def counting(self, text, line):
+        asked.append(1)
+        return exact(self, text, line)
 
-    monkeypatch.setattr(reader, "read", counting)
+    monkeypatch.setattr(reader, "row", counting)
     return asked
 
 

@@ -24,10 +24,8 @@ from gradcli.inputs.rows import (
     Carried,
     Cells,
     PointShapes,
-    Rows,
     Shape,
     carries,
-    each_line,
     placed,
     shown,
     text_column,
@@ -60,12 +58,7 @@ class Csv:
             raise PointsProblem(line, f"no column and no --at value for input {', '.join(repr(n) for n in missing)}")
         self.shapes.fix(_shapes(self.layout, line), line)
 
-    def read(self, texts: list[str], lines: list[int], skip_bad: bool) -> Rows:
-        rows, good, problems = each_line(texts, lines, skip_bad, self._row)
-        return Rows(self._columns([numbers for numbers, _ in rows]), good, problems,
-                    {name: Cells([row[1][k] for row in rows]) for k, (_, name) in enumerate(self.extras)})
-
-    def fast(self, block: bytes | memoryview) -> tuple[int, tuple[list[Array], dict[str, Any]]] | None:
+    def fast(self, block: bytes | memoryview) -> tuple[int, tuple[dict[str, Array], dict[str, Any]]] | None:
         """How many whole lines of bytes `block` has, their numbers (a column an input's cell) and
         the text of the columns carried through, read at once by the compiled helper, if each line
         is a good point of plain numbers; else None (the lines are then judged one by one)."""
@@ -82,22 +75,10 @@ class Csv:
             if column is None:  # not UTF-8: the line reader names the line
                 return None
             extra[name] = column
-        return count, ([np.frombuffer(column) for column in numbers], extra)
+        return count, (placed(self.layout, self.shapes.shapes, self.inputs, [np.frombuffer(c) for c in numbers], count),
+                       extra)
 
-    def columns(self, parsed: object) -> dict[str, Array]:
-        """The inputs' columns from `fast`'s numbers, a column a cell."""
-        assert isinstance(parsed, tuple)
-        return placed(self.layout, self.shapes.shapes, self.inputs, parsed[0], len(parsed[0][0]))
-
-    def extra(self, parsed: object) -> dict[str, Any]:
-        """The columns carried through, from `fast`'s reading."""
-        assert isinstance(parsed, tuple)
-        return parsed[1]
-
-    def extra_empty(self) -> dict[str, Any]:
-        return {name: Cells() for _, name in self.extras}
-
-    def _row(self, text: str, line: int) -> tuple[list[float], list[str]]:
+    def row(self, text: str, line: int) -> tuple[list[float], list[str]]:
         """A line's inputs' numbers, and the cells carried through."""
         cells = text.split(",")
         if len(cells) != self.width:
@@ -110,9 +91,11 @@ class Csv:
                 raise problem
         return numbers, [cells[i] for i, _ in self.extras]  # type: ignore[return-value]
 
-    def _columns(self, rows: Any) -> dict[str, Array]:
-        table = np.asarray(rows, dtype=float).reshape(len(rows), len(self.layout))
-        return placed(self.layout, self.shapes.shapes, self.inputs, list(np.ascontiguousarray(table.T)), len(rows))
+    def columns(self, rows: list[tuple[list[float], list[str]]]) -> tuple[dict[str, Array], dict[str, Any]]:
+        """The inputs' columns and the columns carried through, of the rows `row` read."""
+        table = np.asarray([numbers for numbers, _ in rows], dtype=float).reshape(len(rows), len(self.layout))
+        return (placed(self.layout, self.shapes.shapes, self.inputs, list(np.ascontiguousarray(table.T)), len(rows)),
+                {name: Cells([cells[k] for _, cells in rows]) for k, (_, name) in enumerate(self.extras)})
 
 
 def _layout(header: str, inputs: Mapping[str, int], line: int) -> list[tuple[str, tuple[int, ...] | None]]:

@@ -16,7 +16,7 @@ import numpy as np
 from gradcli.errors import PointsProblem
 from gradcli.inputs import rows as rules
 from gradcli.inputs.literals import MAX_LIST_DEPTH
-from gradcli.inputs.rows import Array, Carried, Cells, PointShapes, Rows, carries, each_line
+from gradcli.inputs.rows import Array, Carried, Cells, PointShapes, carries
 
 
 class JsonLines:
@@ -29,23 +29,7 @@ class JsonLines:
         self.shapes = PointShapes(inputs, fixed)
         self.keep = extra
 
-    def read(self, texts: list[str], lines: list[int], skip_bad: bool) -> Rows:
-        rows, good, problems = each_line(texts, lines, skip_bad, self._row)
-        names: dict[str, None] = {}  # the names carried through, in the order they come
-        for _, others in rows:
-            names.update(dict.fromkeys(others))
-        extra = {name: Cells([others.get(name) for _, others in rows], texts=False) for name in names}
-        return Rows(self._columns([row for row, _ in rows]), good, problems, extra)
-
-    def extra(self, parsed: object) -> dict[str, Any]:
-        """The names carried through, from `fast`'s reading."""
-        assert isinstance(parsed, dict)
-        return {name: column for name, column in parsed.items() if name not in self.inputs}
-
-    def extra_empty(self) -> dict[str, Any]:
-        return {}
-
-    def fast(self, block: bytes | memoryview) -> tuple[int, dict[str, Any]] | None:
+    def fast(self, block: bytes | memoryview) -> tuple[int, tuple[dict[str, Array], dict[str, Any]]] | None:
         """How many whole lines of bytes `block` has and their columns, read at once by the compiled
         helper, if each is a good point of the keys of the block's first line, the inputs' values
         numbers (no lists, no NaN) and the others' strings without escapes, numbers, true, false or
@@ -76,21 +60,18 @@ class JsonLines:
         if found is None:
             return None
         numbers, values = found
-        columns: dict[str, Any] = {name: np.frombuffer(column) for name, column in zip(names, numbers, strict=True)}
+        columns = {name: np.frombuffer(column) for name, column in zip(names, numbers, strict=True)}
+        extra = {}
         for name, texts in zip(others, values, strict=True):
             if carries(self.keep, name):
                 try:  # the values of a column at once, as the line reader reads each (integers as integers)
                     column = json.loads(b"[" + texts[:-1].replace(b"\n", b",") + b"]", parse_int=_integer)
                 except ValueError:  # not UTF-8
                     return None
-                columns[name] = Cells(column, texts=False)
-        return count, columns
+                extra[name] = Cells(column, texts=False)
+        return count, (columns, extra)
 
-    def columns(self, rows: object) -> dict[str, Array]:
-        assert isinstance(rows, dict)
-        return {name: column for name, column in rows.items() if name in self.inputs}
-
-    def _row(self, text: str, line: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    def row(self, text: str, line: int) -> tuple[dict[str, Any], dict[str, Any]]:
         """One line -> {input: value}, and {name: JSON value} of the names carried through; shapes
         are only remembered from a line found good."""
         from json import JSONDecodeError
@@ -139,15 +120,16 @@ class JsonLines:
             return row, {name: again[name] for name in others}
         return row, {}
 
-    def _columns(self, rows: list[dict[str, Any]]) -> dict[str, Array]:
-        columns: dict[str, Array] = {}
-        given = {name for row in rows for name in row}
-        for name in self.inputs:
-            if name in given:
-                # A name given on some lines only takes its --at value on the others.
-                default = self.fixed.get(name)
-                columns[name] = np.array([row.get(name, default) for row in rows], dtype=float)
-        return columns
+    def columns(self, rows: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[dict[str, Array], dict[str, Any]]:
+        """The inputs' columns (a name given on some lines only takes its --at value on the others), and
+        the names carried through, in the order they come, of the rows `row` read."""
+        given = {name for values, _ in rows for name in values}
+        names: dict[str, None] = {}
+        for _, others in rows:
+            names.update(dict.fromkeys(others))
+        return ({name: np.array([values.get(name, self.fixed.get(name)) for values, _ in rows], dtype=float)
+                 for name in self.inputs if name in given},
+                {name: Cells([others.get(name) for _, others in rows], texts=False) for name in names})
 
 
 def _integer(text: str) -> int | str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from gradcli.errors import Limits, NameProblem
 
@@ -40,7 +40,7 @@ class Parsed:
 
     __slots__ = ("count", "rows")
 
-    def __init__(self, count: int, rows: object) -> None:
+    def __init__(self, count: int, rows: tuple[dict[str, Any], dict[str, Any]]) -> None:
         self.count = count
         self.rows = rows
 
@@ -63,14 +63,14 @@ class LineReader:
     def __init__(self, stream: BinaryIO, name: str = "-") -> None:
         self.stream = stream
         self.name = name
-        self.fast: Callable[[bytes | memoryview], tuple[int, object] | None] | None = None
+        self.fast: Callable[[bytes | memoryview], tuple[int, Any] | None] | None = None
         self.texts_given = False  # lines given as text since the last block offered to `fast`
 
     def __iter__(self) -> Iterator[str | Unreadable | Parsed]:
         limit = Limits.get("line_chars")
         most_bytes = 4 * limit + 1  # and the CR of a CRLF
         read, more_now = _pieces(self.stream)
-        regular = _regular(self.stream)
+        from_file = regular(self.stream)
         block = min(BLOCK, FILE_BLOCK)  # from a file, growing to FILE_BLOCK: the first points come soon
         pending: list[bytes] = []  # the start of a line whose end has not come yet
         pending_size = 0
@@ -93,7 +93,7 @@ class LineReader:
                 piece = piece[end + 1 :]
                 passing_over = False
             end = piece.rfind(b"\n")
-            rewound = end >= 0 and regular and not pending and end + 1 < len(piece)
+            rewound = end >= 0 and from_file and not pending and end + 1 < len(piece)
             if rewound:  # a file's next read starts where this piece's last line does: that part of a line is
                 self.stream.seek(end + 1 - len(piece), 1)  # read again, rather than the next piece copied behind it
             if end >= 0:
@@ -179,7 +179,7 @@ def _no_line_past(block: bytes | memoryview, limit: int) -> bool:
     return int(max(ends[0], len(block) - 1 - ends[-1], np.diff(ends).max(initial=1) - 1)) <= limit
 
 
-def _regular(stream: BinaryIO) -> bool:
+def regular(stream: BinaryIO) -> bool:
     """Is `stream` a regular file, where a read may start again at an earlier byte?"""
     import os
     import stat

@@ -19,7 +19,7 @@ from gradcli.inputs import rows as rules
 from gradcli.inputs.csv import Csv
 from gradcli.inputs.jsonl import JsonLines
 from gradcli.inputs.lines import PAUSE, LineReader, Parsed, Unreadable, too_long
-from gradcli.inputs.rows import Carried, PointShapes, Rows
+from gradcli.inputs.rows import Carried, PointShapes
 
 Array = np.ndarray
 
@@ -67,60 +67,51 @@ class PointsReader:
         self.chunk = chunk
         self.skip_bad = skip_bad
         self.extra = extra  # columns (names) that are no input are carried through
-        self.number = 0  # the line of the last text _next_line gave
         self.ended = False  # the input has no more lines
         self.failure: GradcliError | None = None  # why it has no more, if it could not be read
-        self.max_line = Limits.get("line_chars")
         self._numbered = self._number_lines()
-        self._held: Parsed | None = None  # lines parsed at once, for the next chunk
+        self._back: Line | None = None  # a line taken and given back, for the next chunk
         self.shapes = PointShapes(inputs, fixed)  # the inputs' shapes, once the format knows them
         self.header = 0  # the line of a CSV header
         self._reader: Csv | JsonLines | None = None
 
-    def _number_lines(self) -> Iterator[tuple[int, str | PointsProblem | Unreadable | Parsed]]:
-        """Each line with its number; a problem in place of a line that is not a point.
-
-        Blank lines are held back: bad lines when a line follows them, nothing at the end.
-        """
+    def _number_lines(self) -> Iterator[Line]:
+        """Each line with its number (lines parsed at once: the first's); a problem in place of a line
+        that is not a point. Blank lines are held back: bad lines when a line follows them, nothing at
+        the end. Where the input cannot be read on, it ends there (`failure`: raised once what was read
+        is answered)."""
         number = 0
         blanks: list[int] = []
-        for text in self.lines:
-            if text is PAUSE:
-                yield number, PAUSE
-                continue
-            if isinstance(text, Parsed):  # lines read at once: none blank, so any held back were bad
-                for blank in blanks:
-                    yield blank, PointsProblem(blank, "a blank line is not a point")
-                blanks.clear()
-                yield number + 1, text
-                number += text.count
-                continue
-            number += 1
-            if isinstance(text, Unreadable):
-                item: str | PointsProblem | Unreadable | Parsed = PointsProblem(number, text.reason)
-            elif len(text) > self.max_line:
-                item = PointsProblem(number, too_long(self.max_line))
-            elif not text or text.isspace():
-                blanks.append(number)
-                continue
-            else:
-                item = text
-            if blanks:
-                for blank in blanks:
-                    yield blank, PointsProblem(blank, "a blank line is not a point")
-                blanks.clear()
-            yield number, item
-
-    def _next_line(self) -> str | PointsProblem | Unreadable | Parsed | None:
-        """The next line's text, a problem in its place, or PAUSE; None at the end."""
+        max_line = Limits.get("line_chars")
         try:
-            for number, item in self._numbered:
-                self.number = number
-                return item
-        except GradcliError as failure:  # unreadable past here: what was read is answered first
+            for text in self.lines:
+                if text is PAUSE:
+                    yield number, PAUSE
+                    continue
+                item: str | PointsProblem | Parsed = text  # type: ignore[assignment]
+                if isinstance(text, Unreadable):
+                    item = PointsProblem(number + 1, text.reason)
+                elif isinstance(text, str) and len(text) > max_line:
+                    item = PointsProblem(number + 1, too_long(max_line))
+                elif isinstance(text, str) and (not text or text.isspace()):
+                    number += 1
+                    blanks.append(number)
+                    continue
+                for blank in blanks:  # lines read at once are none blank: any held back were bad
+                    yield blank, PointsProblem(blank, "a blank line is not a point")
+                blanks.clear()
+                yield number + 1, item
+                number += text.count if isinstance(text, Parsed) else 1
+        except GradcliError as failure:
             self.failure = failure
-        self.ended = True
-        return None
+
+    def _next(self) -> Line | None:
+        """The next line and its number (the one given back first); None at the end."""
+        line, self._back = self._back, None
+        if line is None:
+            line = next(self._numbered, None)
+            self.ended = line is None
+        return line
 
     def chunks(self) -> Iterator[PointChunk]:
         yield from self._chunks()
@@ -128,88 +119,84 @@ class PointsReader:
             raise self.failure
 
     def _chunks(self) -> Iterator[PointChunk]:
-        first = self._next_line()
-        while isinstance(first, PointsProblem | Unreadable):  # bad lines (or a pause) before the first
-            if isinstance(first, PointsProblem):
+        first: Line | None = self._next()
+        while first is not None and not isinstance(first[1], str):  # bad lines (or a pause) before the first
+            if isinstance(first[1], PointsProblem):
                 if not self.skip_bad:
-                    raise first
-                yield PointChunk({}, 0, [], [first])
-            first = self._next_line()
+                    raise first[1]
+                yield PointChunk({}, 0, [], [first[1]])
+            first = self._next()
         if first is None:
             return
-        assert not isinstance(first, Parsed)  # nothing is parsed at once before a format is chosen
+        number, text = first
+        assert isinstance(text, str)  # nothing is parsed at once before a format is chosen
         reader: Csv | JsonLines  # told by the first line; a CSV header is no point
-        if self.format == "jsonl" or (self.format is None and first.lstrip().startswith("{")):
-            reader, pending = JsonLines(self.inputs, self.fixed, self.extra), [first]
+        if self.format == "jsonl" or (self.format is None and text.lstrip().startswith("{")):
+            reader, self._back = JsonLines(self.inputs, self.fixed, self.extra), first
         else:
-            reader, pending = Csv(first, self.number, self.inputs, self.fixed, self.extra), []
-            self.header = self.number
+            reader, self.header = Csv(text, number, self.inputs, self.fixed, self.extra), number
         self.shapes = reader.shapes
         self._reader = reader
         if isinstance(self.lines, LineReader) and rules.helper is not None:  # from here on, blocks of lines are offered
             self.lines.fast = reader.fast  # to the compiled helper first (where pip built it)
-        while True:
-            gathered = self._gather(pending)
-            pending = []
-            if len(gathered) == 3:
-                texts, lines, problems = gathered
-            else:  # lines parsed at once: all good, numbered on from `start`
+        while not self.ended or self._back is not None:
+            gathered = self._gather()
+            if len(gathered) == 2:  # lines parsed at once: all good, numbered on from `start`
                 start, parsed = gathered
-                columns, extra = reader.columns(parsed.rows), reader.extra(parsed.rows)
+                parsed_columns, parsed_extra = parsed.rows
                 for at in range(0, parsed.count, self.chunk):
                     count = min(self.chunk, parsed.count - at)
-                    yield PointChunk({name: column[at : at + count] for name, column in columns.items()}, count,
+                    yield PointChunk({name: column[at : at + count] for name, column in parsed_columns.items()}, count,
                                      range(start + at, start + at + count), [],
-                                     {name: column[at : at + count] for name, column in extra.items()}, self.header)
-                texts, lines, problems = [], [], []
-            rows = reader.read(texts, lines, self.skip_bad) if texts else Rows({}, [], [])
-            if rows.problems:
-                problems = sorted([*rows.problems, *problems], key=lambda problem: problem.line)
-            if problems and not self.skip_bad:
-                if rows.lines:
-                    yield PointChunk(rows.columns, len(rows.lines), rows.lines, [], rows.extra, self.header)
-                raise problems[0]
-            if rows.lines or problems:
-                yield PointChunk(rows.columns, len(rows.lines), rows.lines, problems, rows.extra, self.header)
-            if self.ended and self._held is None:
-                return
+                                     {name: column[at : at + count] for name, column in parsed_extra.items()},
+                                     self.header)
+                continue
+            texts, lines, problems = gathered
+            rows: list[Any] = []
+            good: list[int] = []
+            for text, line in zip(texts, lines, strict=True):
+                try:
+                    rows.append(reader.row(text, line))
+                    good.append(line)
+                except PointsProblem as problem:
+                    problems.append(problem)
+                    if not self.skip_bad:
+                        break
+            columns, extra = reader.columns(rows) if texts else ({}, {})
+            problems.sort(key=lambda problem: problem.line)
+            yield from settled(PointChunk(columns, len(good), good, problems, extra, self.header), self.skip_bad)
 
     def empty(self) -> PointChunk | None:
         """A chunk of no points whose columns have the shapes the input gives (a CSV header, else
         --at), for the header of a run with no points; None while some input's shape is unknown."""
         chunk = empty_chunk(self.shapes)
         if chunk is not None and self._reader is not None:
-            chunk.extra = self._reader.extra_empty()
+            chunk.extra = self._reader.columns([])[1]
         return chunk
 
-    def _gather(self, pending: list[str]) -> tuple[list[str], list[int], list[PointsProblem]] | tuple[int, Parsed]:
-        """The next chunk's lines: their texts and numbers, and the lines that are not text;
-        or lines parsed at once, with the number of the first, when they come first.
+    def _gather(self) -> Gathered:
+        """The next chunk's lines: their texts and numbers, and the lines that are not text; or lines
+        parsed at once, with the number of the first, when they come first.
 
         A chunk ends at `chunk` lines or CHUNK_CHARS of text, at the end, where the input
         pauses (what came is answered before waiting), (without --skip-bad) at a bad line,
         (with it) at PROBLEMS_AT_ONCE bad lines, or where lines parsed at once come.
         """
-        if self._held is not None and not pending:
-            held, self._held = self._held, None
-            return self.number - held.count + 1, held
-        texts = list(pending)
-        lines = [self.number] * len(pending)
+        texts: list[str] = []
+        lines: list[int] = []
         problems: list[PointsProblem] = []
-        chars = sum(map(len, texts))
+        chars = 0
         while len(texts) < self.chunk and chars < CHUNK_CHARS and len(problems) < PROBLEMS_AT_ONCE:
-            text = self._next_line()
-            if text is None:
+            line = self._next()
+            if line is None:
                 break
+            number, text = line
             if isinstance(text, Parsed):
                 if texts or problems:
-                    self._held = text
-                    self.number += text.count - 1  # the number of its last line
+                    self._back = line
                     break
-                start = self.number
-                self.number += text.count - 1
-                return start, text
-            if isinstance(text, Unreadable):  # a pause
+                return number, text
+            if text is PAUSE:
                 if texts or problems:
                     break
                 continue
@@ -218,10 +205,28 @@ class PointsReader:
                 if not self.skip_bad:
                     break
                 continue
+            assert isinstance(text, str)
             texts.append(text)
-            lines.append(self.number)
+            lines.append(number)
             chars += len(text)
         return texts, lines, problems
+
+
+Line = tuple[int, "str | PointsProblem | Unreadable | Parsed"]  # a line's number, and its text or what stands for it
+Gathered = tuple[list[str], list[int], list[PointsProblem]] | tuple[int, Parsed]  # texts, their lines and the bad
+# lines; or lines parsed at once, and the first's number
+
+
+def settled(chunk: PointChunk, skip_bad: bool) -> Iterator[PointChunk]:
+    """A chunk read, as every reader gives it: with --skip-bad, its points and bad lines; without, the
+    points before its first bad line (its only points), then that line raised."""
+    if chunk.skipped and not skip_bad:
+        first, chunk.skipped = chunk.skipped[0], []
+        if chunk.count:
+            yield chunk
+        raise first
+    if chunk.count or chunk.skipped:
+        yield chunk
 
 
 def empty_chunk(shapes: PointShapes) -> PointChunk | None:

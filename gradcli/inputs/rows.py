@@ -1,15 +1,15 @@
 """What a --points format gives the reading loop, and the rules every format shares.
 
-A format (inputs/csv.py, inputs/jsonl.py) turns a chunk of lines into `Rows`: the columns of
-the good lines, their line numbers, and a PointsProblem for each bad line. Everything else
-(reading, numbering, blank lines, chunk sizes, --skip-bad) is the loop's, in inputs/points.py,
-so that swapping the parser inside a format is local to it.
+A format (inputs/csv.py, inputs/jsonl.py) reads a line into a row (`row`, a PointsProblem where
+it is bad), rows into columns (`columns`), and a block of plain lines at once (`fast`, by the
+compiled helper). Everything else (reading, numbering, blank lines, chunk sizes, --skip-bad) is
+the loop's, in inputs/points.py, so that swapping the parser inside a format is local to it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
-from typing import Any, NamedTuple, Protocol, TypeVar
+from collections.abc import Collection, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -25,13 +25,6 @@ except ImportError:  # every line is read on its own (the same points, slower)
     helper = None
 if not hasattr(helper, "lines"):  # a build of an older _numbers.c (an editable install not built again): not used
     helper = None
-
-
-class Rows(NamedTuple):
-    columns: dict[str, Array]  # name -> (count, *shape), for the good lines, in the program's input order
-    lines: list[int]  # the line of each good row
-    problems: list[PointsProblem]  # the bad lines, in order
-    extra: dict[str, Any] = {}  # noqa: RUF012 (never changed) -- a column that is no input -> an Arrow array, a value a good line
 
 
 class Cells(list):
@@ -71,34 +64,6 @@ def text_column(data: bytes) -> Cells | None:
         return Cells(data.decode("utf-8").split("\n")[:-1])
     except UnicodeDecodeError:
         return None
-
-
-class Format(Protocol):
-    def read(self, texts: list[str], lines: list[int], skip_bad: bool) -> Rows:
-        """The rows of these lines. Without `skip_bad`, reading stops at the first bad line:
-        the rows before it, and it as the one problem."""
-        ...
-
-
-Row = TypeVar("Row")
-
-
-def each_line(texts: list[str], lines: list[int], skip_bad: bool, row: Callable[[str, int], Row]
-              ) -> tuple[list[Row], list[int], list[PointsProblem]]:
-    """`row` of each line: the good rows and their lines, and a problem for each bad line;
-    without `skip_bad`, up to the first bad line (the Format.read contract, for every format)."""
-    rows: list[Row] = []
-    good: list[int] = []
-    problems: list[PointsProblem] = []
-    for text, line in zip(texts, lines, strict=True):
-        try:
-            rows.append(row(text, line))
-            good.append(line)
-        except PointsProblem as problem:
-            problems.append(problem)
-            if not skip_bad:
-                break
-    return rows, good, problems
 
 
 def placed(layout: list[tuple[str, tuple[int, ...]]], shapes: Mapping[str, Shape], inputs: Mapping[str, int],

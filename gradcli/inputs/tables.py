@@ -22,7 +22,7 @@ import numpy as np
 from gradcli.errors import NameProblem, PointsProblem
 from gradcli.inputs.csv import _COLUMN, _layout, _number, _shapes
 from gradcli.inputs.jsonl import _Named, _value
-from gradcli.inputs.points import PointChunk
+from gradcli.inputs.points import PointChunk, empty_chunk, settled
 from gradcli.inputs.rows import Array, Carried, PointShapes, Shape, carries, placed
 
 # The formats --points-format names, and the extensions that choose the table formats.
@@ -206,8 +206,6 @@ class TableReader:
 
     def empty(self) -> PointChunk | None:
         """A chunk of no points with the shapes the columns give (PointsReader.empty)."""
-        from gradcli.inputs.points import empty_chunk
-
         chunk = empty_chunk(self.shapes)
         if chunk is not None:
             table = self.batches.empty()
@@ -236,12 +234,7 @@ class TableReader:
                    for name in self.inputs if name in values or name in cells}
         lines = (rows + start).tolist()
         extra = {name: _arrow(batch.column(name), None if rows.size == count else rows) for name in self.extras}
-        if problems and not self.skip_bad:
-            if lines:
-                yield PointChunk(columns, len(lines), lines, [], extra)
-            raise problems[0]
-        if lines or problems:
-            yield PointChunk(columns, len(lines), lines, problems, extra)
+        yield from settled(PointChunk(columns, len(lines), lines, problems, extra), self.skip_bad)
 
     def _numbers(self, column: Any, name: str, bad: dict[int, str]) -> Array:
         """A column of a number a row, as floats; its bad rows into `bad`. Text is read as a CSV
