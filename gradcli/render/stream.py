@@ -21,6 +21,7 @@ from gradcli.diagnostics import point_warnings
 from gradcli.errors import PointsProblem, visible
 from gradcli.inputs.points import PointChunk
 from gradcli.inputs.rows import Cells, helper
+from gradcli.inputs.tables import EXTENSIONS
 from gradcli.render.numbers import human_line, to_json
 
 Texts = tuple  # a column of text: one str a point (a tuple; a list in a document is a JSON list)
@@ -211,6 +212,11 @@ class Writer:
         """What is still to write once every chunk is (bad lines held for a header that never came)."""
         return []
 
+    def _held_lines(self) -> list[Text]:
+        """The bad lines held for a header, now that it is written (or never will be)."""
+        held, self.held = self.held, []
+        return [self._bad_lines(held)] if held else []
+
 
 def _flat(array: np.ndarray) -> np.ndarray:
     """(points, ...) -> (points, elements a point), for no points too."""
@@ -376,7 +382,7 @@ class CsvWriter(Writer):
         if self.started or not self.held:
             return []
         self.started = True  # no results came: the header has what is known
-        return [",".join([*(["row"] if self.row_id else []), "error"]) + "\n", self._bad_lines(self.held)]
+        return [",".join([*(["row"] if self.row_id else []), "error"]) + "\n", *self._held_lines()]
 
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         header: list[Text] = []
@@ -391,9 +397,7 @@ class CsvWriter(Writer):
             labels += results
             header.append(",".join(labels) + "\n")
             self.started = True
-            if self.held:  # bad lines that came before the first results, after the header
-                header.append(self._bad_lines(self.held))
-                self.held = []
+            header += self._held_lines()  # bad lines that came before the first results, after the header
         if not chunk.count:
             return lambda: header
 
@@ -437,8 +441,7 @@ class TableWriter(Writer):
         return bool(self.widths)
 
     def finish(self) -> list[Text]:
-        held, self.held = self.held, []
-        return [self._bad_lines(held)] if held else []
+        return self._held_lines()
 
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         derivatives = result.columns()
@@ -455,9 +458,7 @@ class TableWriter(Writer):
             top.append("╇".join("━" * (w + 2) for w in widths) + "\n")
             self.widths = widths
         self.widths = widths = [max(w, old) for w, old in zip(widths, self.widths, strict=True)]
-        if self.held:  # bad lines that came before the first results, after the header
-            top.append(self._bad_lines(self.held))
-            self.held = []
+        top += self._held_lines()  # bad lines that came before the first results, after the header
         if not chunk.count:
             return lambda: top
 
@@ -528,56 +529,51 @@ class Pipelined:
 WRITERS: dict[str, Callable[..., Any]] = {"json": JsonLinesWriter, "csv": CsvWriter, "table": TableWriter}
 
 
-class _Sink:
-    """Where --points results go, chunk by chunk, through `writer` (Stdout, Output)."""
+class Stdout:
+    """--points results to standard output (`out`), chunk by chunk, through a format's writer: from a
+    file pipelined, from a pipe or a terminal each chunk flushed as soon as it is written. Output, to
+    --output FILE, is the same with a file in place of stdout."""
 
-    writer: Any
+    def __init__(self, out: TextIO, kind: str, fixed: Mapping[str, np.ndarray],
+                 inputs: Mapping[str, int] | Sequence[str], live: bool, row_id: bool = False, marks: bool = False) -> None:
+        self._start(out, WRITERS[kind](out, fixed, inputs, row_id=row_id, marks=marks), not live, live)
+
+    def _start(self, out: Any, writer: Any, pipelined: bool, flushed: bool) -> None:
+        self.out = out
+        self.flushed = flushed  # each chunk flushed as soon as it is written
+        self.writer: Any = Pipelined(writer) if pipelined else writer
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
         self.writer.write(chunk, result)
-        self._sent()
+        if self.flushed:
+            self.out.flush()
 
     def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
         self.writer.write_bad(problems, header)
-        self._sent()
-
-    def _sent(self) -> None:
-        """A chunk is written."""
+        if self.flushed:
+            self.out.flush()
 
     def flush(self) -> None:
         if isinstance(self.writer, Pipelined):
             self.writer.flush()
 
-
-class Stdout(_Sink):
-    """--points results to standard output (`out`): from a file pipelined, from a pipe or a
-    terminal each chunk flushed as soon as it is written. The same calls as Output."""
-
-    def __init__(self, out: TextIO, kind: str, fixed: Mapping[str, np.ndarray],
-                 inputs: Mapping[str, int] | Sequence[str], live: bool, row_id: bool = False, marks: bool = False) -> None:
-        self.out = out
-        self.live = live
-        writer = WRITERS[kind](out, fixed, inputs, row_id=row_id, marks=marks)
-        self.writer: Writer | Pipelined = writer if live else Pipelined(writer)
-
-    def _sent(self) -> None:
-        if self.live:
-            self.out.flush()
-
     def commit(self) -> None:
         self.flush()
         emit(self.out, self.writer.finish())
-        self.abandon()
+        self._stop()
 
     def abandon(self) -> None:
+        self._stop()
+
+    def _stop(self) -> None:
+        """No more chunks: the writer's threads end."""
         if isinstance(self.writer, Pipelined):
             self.writer.close()
 
 
 # --- --output FILE ----------------------------------------------------------------------------
 
-OUTPUT_KINDS = {".csv": "csv", ".jsonl": "json", ".ndjson": "json", ".json": "array", ".parquet": "parquet",
-                ".pq": "parquet", ".arrow": "arrow", ".feather": "arrow", ".ipc": "arrow"}
+OUTPUT_KINDS = {".csv": "csv", ".jsonl": "json", ".ndjson": "json", ".json": "array", **EXTENSIONS}
 
 
 def output_kind(path: str) -> str:
@@ -660,95 +656,94 @@ class _JsonArray(_File):
         super().close()
 
 
-class ColumnsWriter:
+class ColumnsWriter(Writer):
     """Parquet or Arrow IPC: the columns --csv writes (value, grad_NAME, an element a column
-    NAME[i]), float64, written by pyarrow a chunk at a time (a row group, a record batch: memory flat)."""
+    NAME[i]), float64, written by pyarrow a chunk at a time (a row group, a record batch: memory flat).
+    Bad lines before the first results wait for its schema (`held`)."""
 
     def __init__(self, path: str, kind: str, row_id: bool = False, marks: bool = False) -> None:
         self.path = path
         self.kind = kind
         self.row_id = row_id
         self.marks = marks  # --mark-bad: an `error` column (text) after the columns carried through
-        self.held: list[tuple[PointsProblem, int]] = []  # bad lines before the first results (the schema)
-        self.labels: dict[str, str] = {}  # the output's name of each column carried through -> the input's
+        self.held = []
+        self.carried: list[tuple[str, str]] = []  # the columns carried through (the first chunk's): output's, input's name
         self.schema: Any = None  # the first chunk's: later chunks' columns carried through are cast to it
-        self.extra: list[str] = []  # the columns carried through, the first chunk's
         self.writer: Any = None
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
         import pyarrow as pa
 
-        if not chunk.count and self.writer is not None:
-            return
         labels = _result_labels(result)
-        names: list[str] = []
-        arrays: list[Any] = []
-        if self.row_id:
-            names.append("row")
-            arrays.append(_numbers(np.ascontiguousarray(chunk.rows(), dtype=np.int64), pa.int64()))
         if self.schema is None:
-            self.extra = list(chunk.extra)
-        taken = [*labels, *(["error"] if self.marks else [])]
-        self.labels = dict(zip(_outside(self.extra, taken, self.row_id), self.extra, strict=True))  # label -> column
-        for name, label in zip(self.extra, _outside(self.extra, taken, self.row_id), strict=True):
-            column = _extra_column(chunk, name)
-            if isinstance(column, Cells):  # from CSV or JSON Lines: an Arrow array of its values' type
-                column = _arrow_array(list(column))
-            if column.type in (pa.binary(), pa.large_binary()):  # JSON text: a string column
-                column = compute("cast", column, options=("CastOptions", pa.large_string()))
-            names.append(label)
-            arrays.append(column)
-        if self.marks:
-            names.append("error")
-            arrays.append(pa.nulls(chunk.count, pa.large_string()))
-        for label, numbers in zip(labels, _result_columns(result), strict=True):
-            names.append(label)
-            arrays.append(_numbers(np.ascontiguousarray(numbers, dtype=np.float64), pa.float64()))
+            taken = [*labels, *(["error"] if self.marks else [])]
+            self.carried = list(zip(_outside(list(chunk.extra), taken, self.row_id), chunk.extra, strict=True))
+        arrays = [*([_numbers(chunk.rows(), pa.int64())] if self.row_id else []),
+                  *(_arrow_array(_extra_column(chunk, name)) for _, name in self.carried),
+                  *([pa.nulls(chunk.count, pa.large_string())] if self.marks else []),
+                  *(_numbers(numbers, pa.float64()) for numbers in _result_columns(result))]
+        names = [*(["row"] if self.row_id else []), *(label for label, _ in self.carried),
+                 *(["error"] if self.marks else []), *labels]
         batch = pa.RecordBatch.from_arrays(arrays, names=names)
-        try:
-            if self.schema is None:
-                self.schema = batch.schema
-                self._open()
-                if self.held:
-                    self.writer.write_batch(self._bad_batch(self.held))
-                    self.held = []
-            elif batch.schema != self.schema:
-                batch = pa.RecordBatch.from_arrays([column if column.type == field.type else
-                                                    compute("cast", column, options=("CastOptions", field.type))
-                                                    for column, field in zip(batch.columns, self.schema, strict=True)],
-                                                   schema=self.schema)
-            if chunk.count:
-                self.writer.write_batch(batch)
-        except (OSError, pa.ArrowException) as problem:
-            self._raise(problem)
+        if self.schema is not None and batch.schema != self.schema:
+            batch = pa.RecordBatch.from_arrays([column if column.type == field.type else
+                                                compute("cast", column, options=("CastOptions", field.type))
+                                                for column, field in zip(batch.columns, self.schema, strict=True)],
+                                               schema=self.schema)
+        self._write(batch if chunk.count else None, batch.schema)
 
     def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
+        for batch in self.render_bad(problems, header)():
+            self._write(batch, self.schema)
+
+    def _begun(self) -> bool:
+        return self.schema is not None
+
+    def _write(self, batch: Any, schema: Any, closing: bool = False) -> None:
+        """`batch` written (the file opened first, with `schema`, and the bad lines held for it written);
+        `closing`: then the file closed."""
         import pyarrow as pa
 
-        marked = [(problem, header) for problem in problems]
-        if self.schema is None:
-            self.held += marked
-            return
         try:
-            self.writer.write_batch(self._bad_batch(marked))
-        except (OSError, pa.ArrowException) as problem:
-            self._raise(problem)
+            if self.writer is None:
+                self.schema = schema
+                if self.kind == "parquet":
+                    import pyarrow.parquet as parquet
 
-    def _bad_batch(self, problems: Sequence[tuple[PointsProblem, int]]) -> Any:
+                    # Dictionaries only for the columns carried through: a column of results seldom repeats a
+                    # number, and trying a dictionary on it first took 5x the time of writing it plain.
+                    self.writer = parquet.ParquetWriter(self.path, schema, use_dictionary=[n for n, _ in self.carried])
+                else:
+                    import pyarrow.ipc as ipc
+
+                    self.writer = ipc.new_file(self.path, schema)
+                for held in self._held_lines():
+                    self.writer.write_batch(held)
+            if batch is not None:
+                self.writer.write_batch(batch)
+            if closing:
+                self.writer.close()
+        except (OSError, pa.ArrowException) as problem:
+            from gradcli.errors import OutputProblem
+
+            reason = str(problem).strip().splitlines()[0] if str(problem).strip() else type(problem).__name__
+            raise OutputProblem(f"cannot write the output: {reason}") from None
+
+    def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> Any:
         """A row for each bad line: its row (with --row-id), its reason under `error`, nulls elsewhere."""
         import pyarrow as pa
 
         count = len(problems)
+        carried = dict(self.carried)
         columns: list[Any] = []
         for field in self.schema:
             if field.name == "row" and self.row_id and not columns:
-                rows = np.array([problem.line - header for problem, header in problems], dtype=np.int64)
-                columns.append(_numbers(rows, pa.int64()))
+                columns.append(_numbers(np.array([problem.line - header for problem, header in problems]), pa.int64()))
             elif field.name == "error" and field.type == pa.large_string() and self.marks:
                 columns.append(_arrow_array([problem.reason for problem, _ in problems]))
-            elif field.name in self.labels:  # a column carried through: the bad lines' own values where they fit
+            elif field.name in carried:  # a column carried through: the bad lines' own values where they fit
                 try:
-                    columns.append(pa.array([problem.extra.get(self.labels[field.name]) for problem, _ in problems],
+                    columns.append(pa.array([problem.extra.get(carried[field.name]) for problem, _ in problems],
                                             type=field.type))
                 except (pa.ArrowException, TypeError, ValueError, OverflowError):
                     columns.append(pa.nulls(count, field.type))
@@ -756,38 +751,12 @@ class ColumnsWriter:
                 columns.append(pa.nulls(count, field.type))
         return pa.RecordBatch.from_arrays(columns, schema=self.schema)
 
-    def _open(self) -> Any:
-        if self.kind == "parquet":
-            import pyarrow.parquet as parquet
-
-            # Dictionaries only for the columns carried through: a column of results seldom repeats a
-            # number, and trying a dictionary on it first took 5x the time of writing it plain.
-            self.writer = parquet.ParquetWriter(self.path, self.schema, use_dictionary=list(self.labels))
-        else:
-            import pyarrow.ipc as ipc
-
-            self.writer = ipc.new_file(self.path, self.schema)
-        return self.writer
-
-    def _raise(self, problem: BaseException) -> None:
-        from gradcli.errors import OutputProblem
-
-        reason = str(problem).strip().splitlines()[0] if str(problem).strip() else type(problem).__name__
-        raise OutputProblem(f"cannot write the output: {reason}")
-
     def close(self) -> None:
         import pyarrow as pa
 
-        try:
-            if self.writer is None:  # no points: the file still says so (and the bad lines, --mark-bad)
-                self.schema = pa.schema([*([("row", pa.int64())] if self.row_id else []),
-                                         *([("error", pa.large_string())] if self.held else [])])
-                writer = self._open()
-                if self.held:
-                    writer.write_batch(self._bad_batch(self.held))
-            self.writer.close()
-        except (OSError, pa.ArrowException) as problem:
-            self._raise(problem)
+        # no points: the file still says so (and the bad lines, --mark-bad)
+        self._write(None, pa.schema([*([("row", pa.int64())] if self.row_id else []),
+                                     *([("error", pa.large_string())] if self.held else [])]), closing=True)
 
     def abandon(self) -> None:
         import contextlib
@@ -797,12 +766,18 @@ class ColumnsWriter:
                 self.writer.close()
 
 
-def _arrow_array(values: list[Any]) -> Any:
-    """An Arrow array of a column carried through from CSV or JSON Lines (a value a row, None where
-    a row has none): its strings, integers, floats or booleans as they are; any other JSON value (a
-    list, an object, a mix, an integer past 64 bits) as its JSON text, in a string array. Made from
-    buffers: pa.array imports pandas where it is installed (a quarter of a second)."""
+def _arrow_array(values: Any) -> Any:
+    """A column carried through as an Arrow array: from Parquet or Arrow, as it is (binary JSON text as
+    text); from CSV or JSON Lines (a value a row, None where a row has none), its strings, integers,
+    floats or booleans as they are, any other JSON value (a list, an object, a mix, an integer past 64
+    bits) as its JSON text, in a string array. Made from buffers: pa.array imports pandas where it is
+    installed (a quarter of a second)."""
     import pyarrow as pa
+
+    if not isinstance(values, list):
+        if values.type in (pa.binary(), pa.large_binary()):
+            return compute("cast", values, options=("CastOptions", pa.large_string()))
+        return values
 
     kind = Cells(values, texts=False).kind
     valid = np.array([value is not None for value in values], dtype=bool)
@@ -824,13 +799,15 @@ def _arrow_array(values: list[Any]) -> Any:
 
 
 def _numbers(array: np.ndarray, kind: Any) -> Any:
-    """An Arrow array of these numbers, on their buffer (pa.array imports pandas where it is installed)."""
+    """An Arrow array of these numbers (int64 or float64), on their buffer (pa.array imports pandas where it
+    is installed)."""
     import pyarrow as pa
 
+    array = np.ascontiguousarray(array, dtype=np.int64 if kind == pa.int64() else np.float64)
     return pa.Array.from_buffers(kind, len(array), [None, pa.py_buffer(array)])
 
 
-class Output(_Sink):
+class Output(Stdout):
     """--output FILE: results written to FILE.partial and renamed to FILE once the run is done;
     a run that fails leaves no file (an older FILE stays as it was)."""
 
@@ -848,7 +825,6 @@ class Output(_Sink):
             raise NameProblem(f"--output {path!r}: there is no directory {folder!r}")
         if os.path.isdir(path):
             raise NameProblem(f"--output {path!r} is a directory: give a file")
-        self.file: _File | None = None
         if self.kind in ("parquet", "arrow") and not available():
             from gradcli.arrow import INSTALL
 
@@ -858,28 +834,20 @@ class Output(_Sink):
             open(self.partial, "wb").close()
         except OSError as problem:
             raise NameProblem(f"--output {path!r}: cannot write there: {problem.strerror or problem}") from None
-        if self.kind in ("parquet", "arrow"):
-            self.writer: Any = ColumnsWriter(self.partial, self.kind, row_id, marks)
-        else:
-            self.file = _JsonArray(self.partial) if self.kind == "array" else _File(self.partial)
-            self.writer = WRITERS["json" if self.kind == "array" else self.kind](self.file, fixed, inputs, row_id=row_id,
-                                                                                 marks=marks)
-            if pipelined:
-                self.writer = Pipelined(self.writer)
+        if self.kind in ("parquet", "arrow"):  # pyarrow writes the file: no text, nothing pipelined
+            self._start(None, ColumnsWriter(self.partial, self.kind, row_id, marks), False, False)
+            return
+        file = _JsonArray(self.partial) if self.kind == "array" else _File(self.partial)
+        self._start(file, WRITERS["json" if self.kind == "array" else self.kind](file, fixed, inputs, row_id=row_id,
+                                                                                marks=marks), pipelined, False)
 
     def commit(self) -> None:
         import os
 
         from gradcli.errors import cannot_write
 
-        if self.file is not None:
-            self.flush()
-            emit(self.file, self.writer.finish())
-            if isinstance(self.writer, Pipelined):
-                self.writer.close()
-            self.file.close()
-        else:
-            self.writer.close()
+        super().commit()
+        (self.out or self.writer).close()
         try:
             os.replace(self.partial, self.path)
         except OSError as problem:
@@ -889,12 +857,8 @@ class Output(_Sink):
         import contextlib
         import os
 
-        if self.file is not None:
-            if isinstance(self.writer, Pipelined):
-                self.writer.close()
-            with contextlib.suppress(Exception):
-                self.file.file.close()
-        else:
-            self.writer.abandon()
+        self._stop()
+        with contextlib.suppress(Exception):
+            self.out.file.close() if self.out is not None else self.writer.abandon()
         with contextlib.suppress(OSError):
             os.remove(self.partial)
