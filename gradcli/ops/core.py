@@ -380,6 +380,8 @@ class Op:
     #   "index not int32": an index arg, from index_from on, is not int32 (LU's pivots);
     #   "integer alike": the first is an integer or bool and every other its dtype (a kernel's refusal that PyTorch
     #   makes after its check that they agree);
+    #   "result integer": their promoted dtype is an integer or bool (a kernel dispatched on it: logaddexp of a
+    #   bool and a float computes);
     #   "mixed shaped 0 2": as "mixed 0 2", a 0-d tensor at the later places left out (lerp's weight: a Scalar);
     #   "not result 2": the tensor arg at place 2 is not of the promoted dtype; "float 0": that one is a float;
     #   two of them joined by " and ": both hold ("bool input 1 and float 0").

@@ -781,10 +781,15 @@ ROWS = [
     # PyTorch's: g / (1 + exp(b - a)) and g / (1 + 2**(b - a)), and the same the other way
     elementwise("logaddexp", 2, np.logaddexp, lambda xp, g, ans, a, b: (g / (1.0 + xp.exp(b - a)),
                                                                          g / (1.0 + xp.exp(a - b))),
-                "LogaddexpBackward0", sympy=lambda a, b: load_sympy().log(load_sympy().exp(a) + load_sympy().exp(b)), methods=("logaddexp",), dtype_refusals=BOOL_SUBTRACTION),
+                "LogaddexpBackward0", sympy=lambda a, b: load_sympy().log(load_sympy().exp(a) + load_sympy().exp(b)), methods=("logaddexp",),
+                # its kernel has no integer loop; a bool with a float computes, but its derivatives subtract the args
+                dtype_refusals=(("result integer", "NotImplementedError", '"logaddexp_cpu" not implemented for \'{result}\''),
+                                ("any bool into 0 1", "RuntimeError", BOOL_SUBTRACTION[1][2]))),
     elementwise("logaddexp2", 2, np.logaddexp2, lambda xp, g, ans, a, b: (g / (1.0 + xp.power(2.0, b - a)),
                                                                            g / (1.0 + xp.power(2.0, a - b))),
-                "Logaddexp2Backward0", sympy=lambda a, b: load_sympy().log(2**a + 2**b, 2), methods=("logaddexp2",), dtype_refusals=BOOL_SUBTRACTION),
+                "Logaddexp2Backward0", sympy=lambda a, b: load_sympy().log(2**a + 2**b, 2), methods=("logaddexp2",),
+                dtype_refusals=(("result integer", "NotImplementedError", '"logaddexp2_cpu" not implemented for \'{result}\''),
+                                ("any bool into 0 1", "RuntimeError", BOOL_SUBTRACTION[1][2]))),
     # PyTorch's: g * (copysign(a, b) / a), the ratio 0 where a is 0; b gets zeros_like(g).
     elementwise("copysign", 2, np.copysign, _copysign_derivative, "CopysignBackward0", mask=lambda a, b: (None, True),
                 sympy=lambda a, b: load_sympy().Abs(a) * load_sympy().sign(b), kinked=True, methods=("copysign",)),

@@ -164,6 +164,14 @@ def _pair(name: str, program: Any, params: tuple[Param, ...], examples: Any, ref
 _REDUCED: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = ((((2, 3),), {}), (((2, 3),), {"dim": 1}), (((2, 3),), {"dim": 0, "keepdim": True}), (((4,),), {}))
 _ALONG: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = ((((2, 3),), {"dim": 1}), (((2, 3),), {"dim": 0}), (((4,),), {"dim": 0}))
 
+def _logaddexp(emit: Any, a: Any, b: Any, input_mask: Any = None, other_mask: Any = None) -> Any:
+    # torch.masked.logaddexp: the result in the input's dtype (ToCopyBackward0 where the other's promoted it; an
+    # integer input's a copy with no gradient)
+    out = emit("logaddexp", _masked(emit, a, input_mask, "logaddexp"), _masked(emit, b, other_mask, "logaddexp"))
+    kind = emit.dtype(a)
+    return emit("to_copy", out, dtype=kind) if kind and kind != emit.dtype(out) else out
+
+
 ROWS: list[Op] = [
     *_pair("sum", _reduction("sum"), (_DIMS, _KEEPDIM), _REDUCED, "a, 0", "SumBackward1"),
     *_pair("prod", _reduction("prod"), (_DIMS, _KEEPDIM), _REDUCED, "a, 0", "ProdBackward1"),
@@ -186,8 +194,7 @@ ROWS: list[Op] = [
            "NanmedianBackward1"),
     *_pair("normalize", _normalize, (Param("ord", "float", 2.0), _DIM, Param("eps", "float", 1e-12)),
            ((((2, 3),), {"ord": 2.0, "dim": 1}), (((4,),), {"ord": 1.0, "dim": 0})), "a, 2.0, 0", "DivBackward0"),
-    *_pair("logaddexp", lambda emit, a, b, input_mask=None, other_mask=None: emit(
-        "logaddexp", _masked(emit, a, input_mask, "logaddexp"), _masked(emit, b, other_mask, "logaddexp")), (),
+    *_pair("logaddexp", _logaddexp, (),
         ((((2, 3), (2, 3)), {}), (((4,), (4,)), {})), "a, b", "LogaddexpBackward0", masks=("input_mask", "other_mask"),
         arity=2, masked_form=False),  # (with its masks: four tensors, more than the tests' references take)
 ]

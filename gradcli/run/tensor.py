@@ -505,6 +505,8 @@ def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: 
     one = tensors[place] if place < len(tensors) and not standing[place] else None
     if word in ("integer", "int"):
         return cast is None and one is not None and one.dtype.kind in ("biu" if word == "integer" else "iu")
+    if word == "result integer":  # (a kernel dispatched on the args' promoted dtype: logaddexp's of a bool and a float adds)
+        return cast is None and bool(promoted) and promote(promoted, []).kind in "biu"
     if word == "integer alike":  # (a kernel's refusal, where its dtype check of the others passed)
         return cast is None and one is not None and one.dtype.kind in "biu" and all(t.dtype == one.dtype for t in compared)
     if word == "float":
