@@ -462,19 +462,22 @@ def _pad_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], pad: Shape 
 # --- split, chunk: a tuple of parts (Op.parts) ------------------------------------------------
 
 
-def _split_sizes(n: int, split_size: Any = None, chunks: int | None = None) -> list[int]:
-    """The parts' lengths along the split axis of length n: split's size (an int: parts of that
-    length, the last shorter; a tuple: those lengths), or chunk's number of parts."""
+def _split_sizes(n: int, split_size: Any = None, chunks: int | None = None, dim: int = 0) -> list[int]:
+    """The parts' lengths along the split axis (`dim`) of length n: split's size (an int: parts of that
+    length, the last shorter; a tuple: those lengths), or chunk's number of parts (of an empty axis, that
+    many empty parts, as PyTorch's)."""
     if chunks is not None:
         if chunks <= 0:
             raise ValueError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-        split_size = -(-n // chunks) if n else 1
+        if not n:
+            return [0] * chunks
+        split_size = -(-n // chunks)
     if split_size is None:
         raise ValueError("split needs a size, as in x.split(2) or x.split((1, 3))")
     if isinstance(split_size, tuple):
         if sum(split_size) != n or any(size < 0 for size in split_size):
             raise ValueError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
-                             f"dimension), but got split_sizes={list(split_size)}")
+                             f"dimension {dim}), but got split_sizes={list(split_size)}")
         return list(split_size)
     if split_size <= 0 and n:
         raise ValueError(f"split expects split_size be non-negative, but got split_size={split_size}")
@@ -487,7 +490,7 @@ def _part_cut(x: Shape, part: int, of: int | None, dim: int, split_size: Any = N
     axis = point_axes(dim, len(x))[0] if x else 0
     if not x:
         raise ValueError("split: a number cannot be split (it has no dim)")
-    sizes = _split_sizes(x[axis], split_size, chunks)
+    sizes = _split_sizes(x[axis], split_size, chunks, axis % len(x))
     if of is not None and of != len(sizes):
         raise ValueError(f"cannot unpack {len(sizes)} parts into {of} names")
     if not -len(sizes) <= part < len(sizes):
@@ -1381,7 +1384,7 @@ def _atleast(n: int) -> Any:
 # --- tensor_split, hsplit, vsplit, dsplit: tuples of slices (SliceBackward0 each) ------------------
 
 
-def _section_sizes(n: int, sections: Any, name: str) -> list[int]:
+def _section_sizes(n: int, sections: Any, name: str, dim: int = 0) -> list[int]:
     """The parts' lengths along an axis of length n: `sections` parts (the first n % sections one
     longer), or the cuts at a tuple of indices (each clamped into the axis, as slicing does)."""
     if sections is None:
@@ -1393,7 +1396,7 @@ def _section_sizes(n: int, sections: Any, name: str) -> list[int]:
     if sections <= 0:
         raise ValueError(f"number of sections must be larger than 0, got {sections}")
     if name != "tensor_split" and n % sections:
-        raise ValueError(f"torch.{name} attempted to split along dimension {_HSPLIT_DIMS.get(name, 0)}, but the size "
+        raise ValueError(f"torch.{name} attempted to split along dimension {dim}, but the size "
                          f"of the dimension {n} is not divisible by the split_size {sections}!")
     return [n // sections + (i < n % sections) for i in range(sections)]
 
@@ -1417,7 +1420,7 @@ def _sectioned(name: str) -> tuple[Any, Any, Any]:
     """forward, vjp and shape of one part of tensor_split (hsplit, vsplit, dsplit: their dim fixed)."""
     def cut(x: Shape, sections: Any, dim: int, part: int, of: int | None) -> tuple[int, slice]:
         axis = _sections_axis(name, x, dim)
-        sizes = _section_sizes(x[axis], sections, name)
+        sizes = _section_sizes(x[axis], sections, name, axis % len(x))
         if of is not None and of != len(sizes):
             raise ValueError(f"cannot unpack {len(sizes)} parts into {of} names")
         if not -len(sizes) <= part < len(sizes):

@@ -2511,7 +2511,11 @@ class Interpreter:
                 try:
                     assert op.shape is not None
                     op.shape(*shapes, **params, part=count, of=None)
-                except (ValueError, IndexError):
+                except IndexError:
+                    break
+                except ValueError as error:  # (past the last part; any other is PyTorch's error for the call)
+                    if not str(error).startswith("tuple index out of range"):
+                        raise runtime_error(str(error)) from None
                     break
                 count += 1
         items = []
