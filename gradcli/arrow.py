@@ -26,16 +26,26 @@ def available() -> bool:
     return _AVAILABLE
 
 
-def compute(function: str, *args: Any, options: tuple[str, Any] | None = None) -> Any:
-    """A pyarrow compute function by its name, through pyarrow._compute as pyarrow.compute calls
-    it. `options`: the name of its options class and its argument (a tuple: its arguments)."""
+def call(function: str, *args: Any, options: Any = None) -> Any:
+    """A pyarrow compute function by its name, through pyarrow._compute as pyarrow.compute calls it."""
     import pyarrow._compute as arrow
 
-    if options is None:
-        return arrow.call_function(function, list(args), None)
-    name, given = options
-    return arrow.call_function(function, list(args), getattr(arrow, name)(*given) if isinstance(given, tuple)
-                               else getattr(arrow, name)(given))
+    return arrow.call_function(function, list(args), options)
+
+
+def cast(array: Any, kind: Any, safe: bool = True) -> Any:
+    """An Arrow array cast to the type `kind` (`safe`: refusing what it cannot hold; else as C casts)."""
+    import pyarrow._compute as arrow
+
+    return call("cast", array, options=arrow.CastOptions(kind) if safe else arrow.CastOptions.unsafe(kind))
+
+
+def from_numbers(array: np.ndarray, kind: Any) -> Any:
+    """An Arrow array of these numbers (int64 or float64), on their buffer."""
+    import pyarrow as pa
+
+    array = np.ascontiguousarray(array, dtype=np.int64 if kind == pa.int64() else np.float64)
+    return pa.Array.from_buffers(kind, len(array), [None, pa.py_buffer(array)])
 
 
 def floats(column: Any) -> np.ndarray:

@@ -49,6 +49,7 @@ def grad_table(program: str | Tape, table: Any, at: Mapping[str, Any] | None = N
 
     from gradcli.batch import grad_batch
     from gradcli.inputs.tables import TableReader
+    from gradcli.render.stream import element_names
     from gradcli.session import Answered, answered
 
     kind = _kind(table)
@@ -106,11 +107,9 @@ def grad_table(program: str | Tape, table: Any, at: Mapping[str, Any] | None = N
         if array.ndim == 1 or lists:
             names.append(label)
             arrays.append(_column(array, valid))
-        else:
-            flat = array.reshape(count, -1)
-            for position, element in enumerate(np.ndindex(*array.shape[1:])):
-                names.append(label + "".join(f"[{i}]" for i in element))
-                arrays.append(_column(np.ascontiguousarray(flat[:, position]), valid))
+        else:  # an element a column, named as --csv names it
+            names += element_names(label, array.shape[1:])
+            arrays += [_column(np.ascontiguousarray(column), valid) for column in array.reshape(count, -1).T]
     out = pa.Table.from_arrays(arrays, names=names)
     if kind == "arrow":
         return out
@@ -129,11 +128,13 @@ def _column(array: np.ndarray, valid: np.ndarray | None) -> Any:
     """An Arrow column of floats a row (nested lists of floats where a row is an array); null where not `valid`."""
     import pyarrow as pa
 
+    from gradcli.arrow import from_numbers
+
     rows = len(array)
     bits = None if valid is None else pa.py_buffer(np.packbits(valid, bitorder="little"))
     nulls = 0 if valid is None else rows - int(valid.sum())
     flat = np.ascontiguousarray(array, dtype=np.float64).reshape(-1)
-    column: Any = pa.Array.from_buffers(pa.float64(), len(flat), [None, pa.py_buffer(flat)])
+    column: Any = from_numbers(flat, pa.float64())
     for length in reversed(array.shape[1:]):
         offsets = np.arange(0, len(column) + 1, length, dtype=np.int32)
         column = pa.ListArray.from_buffers(pa.list_(column.type), len(offsets) - 1, [None, pa.py_buffer(offsets)],

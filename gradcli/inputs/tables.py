@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from gradcli.arrow import call, cast, floats, from_numbers
 from gradcli.errors import NameProblem, PointsProblem
 from gradcli.inputs.csv import _COLUMN, _layout, _number, _shapes
 from gradcli.inputs.jsonl import _Named, _value
@@ -38,24 +39,14 @@ def table_format(path: str, given: str | None) -> str | None:
     return EXTENSIONS.get(os.path.splitext(path)[1].lower())
 
 
-def _is_list(kind: Any) -> bool:
+def _lists(kind: Any) -> tuple[int, Any]:
+    """How many lists deep a column's values are (0: a number a row), and the type of what they hold."""
     import pyarrow as pa
 
-    return bool(pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind))
-
-
-def _depth(kind: Any) -> int:
-    """How many lists deep a column's values are (0: a number a row)."""
     depth = 0
-    while _is_list(kind):
+    while pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind):
         kind, depth = kind.value_type, depth + 1
-    return depth
-
-
-def _leaf(kind: Any) -> Any:
-    while _is_list(kind):
-        kind = kind.value_type
-    return kind
+    return depth, kind
 
 
 def _numeric(kind: Any) -> bool:
@@ -158,22 +149,22 @@ class TableReader:
         self.extras: list[str] = []  # the columns that name no input: carried through as they are (`extra`)
         for field in schema:
             name, kind = field.name, field.type
-            if hasattr(kind, "value_type") and not _is_list(kind):  # dictionary-encoded: by its values
+            if hasattr(kind, "value_type") and not _lists(kind)[0]:  # dictionary-encoded: by its values
                 kind = kind.value_type
+            depth, leaf = _lists(kind)
             found = _COLUMN.match(name)
             if found is None or found.group(1) not in inputs:
                 if carries(extra, name):
                     self.extras.append(name)
                 continue
-            leaf = _leaf(kind)
-            if not (_numeric(leaf) or (_text(leaf) and not _is_list(kind))):
+            if not (_numeric(leaf) or (_text(leaf) and not depth)):
                 where = f" of {path!r}" if isinstance(path, str) else ""
                 raise NameProblem(f"column {name!r}{where} holds {kind}, not numbers", where="--points")
-            if _is_list(kind):
+            if depth:
                 if name not in inputs:
                     raise NameProblem(f"column {name!r} holds lists: a list column is named by its input alone",
                                       where="--points")
-                self.lists[name] = _depth(kind)
+                self.lists[name] = depth
             else:
                 scalars.append(name)
         try:
@@ -313,12 +304,9 @@ def _decoded(column: Any) -> Any:
 def _as_floats(column: Any) -> Array:
     """A numeric Arrow array as float64 (integers rounded as float() rounds them; a null: NaN)."""
     import pyarrow as pa
-    import pyarrow._compute as arrow
 
     if not pa.types.is_float64(column.type):
-        column = arrow.call_function("cast", [column], arrow.CastOptions.unsafe(pa.float64()))
-    from gradcli.arrow import floats
-
+        column = cast(column, pa.float64(), safe=False)
     numbers = floats(column)
     if column.null_count:
         numbers = np.where(_valid(column), numbers, np.nan)
@@ -337,12 +325,9 @@ def _valid(column: Any) -> Array:
 def _regular(column: Any, shape: Shape) -> Array | None:
     """A list column whose every row is a full list of `shape` without a null, as an array (rows,
     *shape) at once; None where some row is not (each row is then judged on its own)."""
-    import pyarrow._compute as arrow
-
     flat = column
     for length in shape:
-        if flat.null_count or (len(flat) and not (np.asarray(arrow.call_function("list_value_length", [flat]))
-                                                 == length).all()):
+        if flat.null_count or (len(flat) and not (np.asarray(call("list_value_length", flat)) == length).all()):
             return None
         flat = flat.flatten()
     if flat.null_count or not _numeric(flat.type):
@@ -353,15 +338,13 @@ def _regular(column: Any, shape: Shape) -> Array | None:
 def _arrow(column: Any, rows: Array | None) -> Any:
     """A column as an Arrow array of its own type, its `rows` (all where None)."""
     import pyarrow as pa
-    import pyarrow._compute as arrow
 
     if hasattr(column, "combine_chunks"):
         column = column.combine_chunks()
     if rows is not None:
-        indices = pa.Array.from_buffers(pa.int64(), len(rows), [None, pa.py_buffer(np.ascontiguousarray(rows, dtype=np.int64))])
-        column = arrow.call_function("take", [column, indices])
+        column = call("take", column, from_numbers(rows, pa.int64()))
     if pa.types.is_string_view(column.type):
-        column = arrow.call_function("cast", [column], arrow.CastOptions.unsafe(pa.large_string()))
+        column = cast(column, pa.large_string(), safe=False)
     return column
 
 

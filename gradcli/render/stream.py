@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from gradcli.arrow import available, compute
+from gradcli.arrow import available, cast, from_numbers
 from gradcli.batch import BatchResult
 from gradcli.diagnostics import point_warnings
 from gradcli.errors import PointsProblem, visible
@@ -77,7 +77,7 @@ def _arrow_values(array: Any) -> Cells:
         if test(kind):
             return Cells(array.to_pylist(), texts=False, kind=name)
     if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
-        array = compute("cast", array, options=("CastOptions", pa.large_string()))
+        array = cast(array, pa.large_string())
     return Cells(array.to_pylist(), texts=False, kind="text")
 
 
@@ -125,9 +125,9 @@ def _result_labels(result: BatchResult) -> list[str]:
     """The columns of the results, as CSV, Parquet and Arrow name them."""
     labels: list[str] = []
     for name, value in zip(result.root_names, result.values, strict=True):
-        labels += _element_names("value" if len(result.values) == 1 else f"value_{name}", value.shape[1:])
+        labels += element_names("value" if len(result.values) == 1 else f"value_{name}", value.shape[1:])
     for label, array in result.columns():
-        labels += _element_names(label, array.shape[1:])
+        labels += element_names(label, array.shape[1:])
     return labels
 
 
@@ -223,7 +223,7 @@ def _flat(array: np.ndarray) -> np.ndarray:
     return array.reshape(array.shape[0], int(np.prod(array.shape[1:], dtype=np.int64)))
 
 
-def _element_names(name: str, shape: tuple[int, ...]) -> list[str]:
+def element_names(name: str, shape: tuple[int, ...]) -> list[str]:
     """`z` of shape (2,) -> ['z[0]', 'z[1]']; a scalar keeps its name."""
     return [name + "".join(f"[{i}]" for i in index) for index in np.ndindex(*shape)] if shape else [name]
 
@@ -678,16 +678,16 @@ class ColumnsWriter(Writer):
         if self.schema is None:
             taken = [*labels, *(["error"] if self.marks else [])]
             self.carried = list(zip(_outside(list(chunk.extra), taken, self.row_id), chunk.extra, strict=True))
-        arrays = [*([_numbers(chunk.rows(), pa.int64())] if self.row_id else []),
+        arrays = [*([from_numbers(chunk.rows(), pa.int64())] if self.row_id else []),
                   *(_arrow_array(_extra_column(chunk, name)) for _, name in self.carried),
                   *([pa.nulls(chunk.count, pa.large_string())] if self.marks else []),
-                  *(_numbers(numbers, pa.float64()) for numbers in _result_columns(result))]
+                  *(from_numbers(numbers, pa.float64()) for numbers in _result_columns(result))]
         names = [*(["row"] if self.row_id else []), *(label for label, _ in self.carried),
                  *(["error"] if self.marks else []), *labels]
         batch = pa.RecordBatch.from_arrays(arrays, names=names)
         if self.schema is not None and batch.schema != self.schema:
             batch = pa.RecordBatch.from_arrays([column if column.type == field.type else
-                                                compute("cast", column, options=("CastOptions", field.type))
+                                                cast(column, field.type)
                                                 for column, field in zip(batch.columns, self.schema, strict=True)],
                                                schema=self.schema)
         self._write(batch if chunk.count else None, batch.schema)
@@ -738,7 +738,7 @@ class ColumnsWriter(Writer):
         columns: list[Any] = []
         for field in self.schema:
             if field.name == "row" and self.row_id and not columns:
-                columns.append(_numbers(np.array([problem.line - header for problem, header in problems]), pa.int64()))
+                columns.append(from_numbers(np.array([problem.line - header for problem, header in problems]), pa.int64()))
             elif field.name == "error" and field.type == pa.large_string() and self.marks:
                 columns.append(_arrow_array([problem.reason for problem, _ in problems]))
             elif field.name in carried:  # a column carried through: the bad lines' own values where they fit
@@ -776,7 +776,7 @@ def _arrow_array(values: Any) -> Any:
 
     if not isinstance(values, list):
         if values.type in (pa.binary(), pa.large_binary()):
-            return compute("cast", values, options=("CastOptions", pa.large_string()))
+            return cast(values, pa.large_string())
         return values
 
     kind = Cells(values, texts=False).kind
@@ -796,15 +796,6 @@ def _arrow_array(values: Any) -> Any:
     np.cumsum([len(text) for text in texts], out=offsets[1:])
     return pa.LargeStringArray.from_buffers(len(texts), pa.py_buffer(offsets), pa.py_buffer(b"".join(texts)), bits,
                                             nulls)
-
-
-def _numbers(array: np.ndarray, kind: Any) -> Any:
-    """An Arrow array of these numbers (int64 or float64), on their buffer (pa.array imports pandas where it
-    is installed)."""
-    import pyarrow as pa
-
-    array = np.ascontiguousarray(array, dtype=np.int64 if kind == pa.int64() else np.float64)
-    return pa.Array.from_buffers(kind, len(array), [None, pa.py_buffer(array)])
 
 
 class Output(Stdout):
