@@ -72,8 +72,8 @@ class JsonLines:
         return count, (columns, extra)
 
     def row(self, text: str, line: int) -> tuple[dict[str, Any], dict[str, Any]]:
-        """One line -> {input: value}, and {name: JSON value} of the names carried through; shapes
-        are only remembered from a line found good."""
+        """One line -> {input: value}, and {name: JSON value} of the names carried through (a bad line's
+        too, for --mark-bad's row of it); shapes are only remembered from a line found good."""
         from json import JSONDecodeError
 
         try:
@@ -86,39 +86,27 @@ class JsonLines:
             raise PointsProblem(line, f"lists nested deeper than {MAX_LIST_DEPTH}") from None
         if type(point) is not dict:
             raise PointsProblem(line, "a point is a JSON object {name: value}")
-        try:
-            return self._point(point, text, line)
-        except PointsProblem as problem:  # the names carried through, for --mark-bad's row of this line
-            if self.keep:
-                import json
-
-                again = json.loads(text, parse_int=_integer)
-                problem.extra = {name: value for name, value in again.items()
-                                 if name not in self.inputs and carries(self.keep, name)}
-            raise
-
-    def _point(self, point: dict[str, Any], text: str, line: int) -> tuple[dict[str, Any], dict[str, Any]]:
-        row = {}
-        others: list[str] = []
-        for name, given in point.items():
-            if name not in self.inputs:
-                if carries(self.keep, name):
-                    others.append(name)
-                continue
-            try:
-                row[name] = _value(given)
-            except ValueError as problem:
-                raise PointsProblem(line, f"the value of {name!r} {problem}") from None
-        shapes = {name: value.shape if isinstance(value, np.ndarray) else () for name, value in row.items()}
-        new = self.shapes.check(shapes, line)
-        if new:
-            self.shapes.fix(new, line)
-        if others and self.keep:  # read again as it was written (integers as integers) for the names carried through
+        carried = {name: None for name in point if name not in self.inputs and carries(self.keep, name)}
+        if carried:  # read again as it was written (integers as integers)
             import json
 
             again = json.loads(text, parse_int=_integer)
-            return row, {name: again[name] for name in others}
-        return row, {}
+            carried = {name: again[name] for name in carried}
+        row = {}
+        try:
+            for name, given in point.items():
+                if name in self.inputs:
+                    try:
+                        row[name] = _value(given)
+                    except ValueError as problem:
+                        raise PointsProblem(line, f"the value of {name!r} {problem}") from None
+            new = self.shapes.check({name: value.shape if isinstance(value, np.ndarray) else ()
+                                     for name, value in row.items()}, line)
+        except PointsProblem as problem:
+            problem.extra = carried
+            raise
+        self.shapes.fix(new, line)
+        return row, carried
 
     def columns(self, rows: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[dict[str, Array], dict[str, Any]]:
         """The inputs' columns (a name given on some lines only takes its --at value on the others), and
