@@ -824,7 +824,7 @@ class PointsRun:
         self.all_finite = True
 
     def __iter__(self) -> Iterator[Skipped | Answered]:
-        from gradcli.inputs.lines import read_lines
+        from gradcli.inputs.lines import LineReader
         from gradcli.inputs.points import PointsReader
 
         request, tape, fixed = self.request, self.tape, self.fixed
@@ -837,7 +837,7 @@ class PointsRun:
                 reader = TableReader(request.points, self.table, tape.inputs, fixed, request.chunk_size,
                                      request.skip_bad or request.mark_bad, self.carried)
             else:
-                reader = PointsReader(read_lines(self.stream, request.points), tape.inputs, fixed,
+                reader = PointsReader(LineReader(self.stream, request.points), tape.inputs, fixed,
                                       request.chunk_size, request.skip_bad or request.mark_bad, request.points_format,
                                       self.carried)
             for chunk in _read_ahead(reader.chunks()):

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from gradcli import compile_program
 from gradcli.errors import PointsProblem
 from gradcli.inputs import points
-from gradcli.inputs.lines import read_lines
+from gradcli.inputs.lines import LineReader
 from gradcli.inputs.points import PointsReader
 from tests.helpers import cli, process
 
@@ -300,7 +300,7 @@ class EndlessLine(io.RawIOBase):
 def test_a_line_past_the_limit_is_refused_after_reading_a_bounded_part(monkeypatch):
     monkeypatch.setenv("GRADCLI_MAX_LINE", "1000")
     endless = EndlessLine(b"x\n")
-    reader = PointsReader(read_lines(io.BufferedReader(endless)), compile_program("x").inputs, {})
+    reader = PointsReader(LineReader(io.BufferedReader(endless)), compile_program("x").inputs, {})
     with pytest.raises(PointsProblem, match="line 2: longer than 1,000 characters"):
         list(reader.chunks())
     assert endless.served < 1_000_000  # never the whole line: it has no end
@@ -435,7 +435,7 @@ def test_any_lines_are_points_or_named_bad_lines(lines, skip_bad):
 
     tape = compile_program("sum(x * x) + y")
     fixed = {"y": np.asarray(0.5)}
-    reader = PointsReader(read_lines(io.BytesIO(b"\n".join(lines))), tape.inputs, fixed, chunk=2, skip_bad=skip_bad)
+    reader = PointsReader(LineReader(io.BytesIO(b"\n".join(lines))), tape.inputs, fixed, chunk=2, skip_bad=skip_bad)
     try:
         for chunk in reader.chunks():
             assert len(chunk.lines) == chunk.count
@@ -468,7 +468,7 @@ def test_the_points_read_before_a_read_error_are_answered():
     from gradcli.errors import NameProblem
 
     stream = io.BufferedReader(FailingAfter(b"x\n1\n2\n"))
-    reader = PointsReader(read_lines(stream, "points.csv"), compile_program("x").inputs, {})
+    reader = PointsReader(LineReader(stream, "points.csv"), compile_program("x").inputs, {})
     chunks = []
     with pytest.raises(NameProblem, match=r"cannot read points from 'points\.csv': Input/output error"):
         for chunk in reader.chunks():

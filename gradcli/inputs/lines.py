@@ -142,10 +142,6 @@ class LineReader:
         yield from _decode(bytes(block), first)
 
 
-def read_lines(stream: BinaryIO, name: str = "-") -> LineReader:
-    return LineReader(stream, name)
-
-
 def searchable(block: bytes | memoryview) -> bytes:
     """Bytes to search (find, count) within `len(block)`: the block itself, or, for the view of a
     piece's first bytes that LineReader hands on, the piece (not copied); any other view, copied."""
