@@ -262,21 +262,20 @@ class JsonLinesWriter(Writer):
 
     def _columns(self, chunk: PointChunk, result: BatchResult) -> list[Text]:
         """The whole chunk at once: a template of the document whose numbers are columns of text."""
-        at = {name: _Json(json.dumps(self.fixed[name])) if name not in chunk.columns else chunk.columns[name]
+        at = {name: json.dumps(self.fixed[name]) if name not in chunk.columns else chunk.columns[name]
               for name in self.inputs}
         value = list(result.values) if result.is_tuple else result.values[0]
         derivative = self._derivative(result)
-        pieces: list[Any] = []
-        document = {"line": _Json(None), "row": chunk.rows(), **_beside({name: _json_values(column)
-                                                                         for name, column in chunk.extra.items()}),
-                    "at": at, "value": value, result.kind: derivative}
-        _template(document, pieces)
         lines = (np.arange(chunk.lines.start, chunk.lines.stop) if isinstance(chunk.lines, range)
                  else np.asarray(chunk.lines, dtype=np.int64))
+        pieces: list[Any] = []
+        document = {"line": lines, "row": chunk.rows(), **_beside({name: _json_values(column)
+                                                                   for name, column in chunk.extra.items()}),
+                    "at": at, "value": value, result.kind: derivative}
+        _template(document, pieces)
         finite = np.ones(chunk.count, dtype=bool)
         for array in _arrays([value, derivative]):
             finite &= np.isfinite(array.reshape(chunk.count, -1)).all(axis=1)
-        pieces = [lines if piece is None else piece for piece in pieces]
         pieces.pop()  # the closing brace: warnings, where a number is not finite, go before it
         if not finite.all():
             texts = [""] * chunk.count
@@ -300,19 +299,11 @@ def _beside(extra: dict[str, Any]) -> dict[str, Any]:
     return {**own, **({"extra": clash} if clash else {})}
 
 
-class _Json:
-    """Text of a document the same on every line (None: a placeholder filled in later)."""
-
-    def __init__(self, text: str | None) -> None:
-        self.text = text
-
-
 def _template(item: Any, pieces: list[Any]) -> None:
-    """`item` as json.dumps writes it, into `pieces`: str for fixed text, an array of the points'
-    numbers for each element of an array of (points, ...), None for a placeholder."""
-    if isinstance(item, _Json):
-        pieces.append(item.text)
-    elif isinstance(item, dict):
+    """`item` as json.dumps writes it, into `pieces`: str for fixed text (a str in `item` is JSON text
+    the same on every line, Texts each point's), an array of the points' numbers for each element of an
+    array of (points, ...), integers as they are."""
+    if isinstance(item, dict):
         pieces.append("{")
         for i, (key, part) in enumerate(item.items()):
             pieces.append((", " if i else "") + json.dumps(key) + ": ")
@@ -325,9 +316,7 @@ def _template(item: Any, pieces: list[Any]) -> None:
                 pieces.append(", ")
             _template(part, pieces)
         pieces.append("]")
-    elif not isinstance(item, np.ndarray):  # each point's JSON text (an Arrow array, a tuple)
-        pieces.append(item)
-    elif item.dtype.kind == "i":  # the rows
+    elif not isinstance(item, np.ndarray) or item.dtype.kind == "i":  # JSON text, the lines and rows
         pieces.append(item)
     elif item.ndim == 1:
         pieces.append(np.ascontiguousarray(item, dtype=float))
