@@ -137,11 +137,16 @@ def _result_columns(result: BatchResult) -> list[np.ndarray]:
             for block in [_flat(array)] for i in range(block.shape[1])]
 
 
-def _outside(names: list[str], labels: list[str], row_id: bool) -> list[str]:
-    """The names of the columns carried through as written beside the results' `labels`: one that is
-    also a result's name (or `row` with --row-id) is written `extra_NAME`."""
-    taken = {*labels, *(["row"] if row_id else [])}
-    return [f"extra_{name}" if name in taken else name for name in names]
+def _flat_header(extra: list[str], result: BatchResult, row_id: bool, marks: bool) -> tuple[list[tuple[str, str]],
+                                                                                           list[str]]:
+    """The columns CSV, Parquet and Arrow write: `row` (--row-id), the columns carried through (as
+    (output's name, input's): one named as another column is written `extra_NAME`), `error` (--mark-bad),
+    then the results'; the carried, and every column's name."""
+    labels = _result_labels(result)
+    lead, error = (["row"] if row_id else []), (["error"] if marks else [])
+    taken = {*labels, *lead, *error}
+    carried = [(f"extra_{name}" if name in taken else name, name) for name in extra]
+    return carried, [*lead, *(label for label, _ in carried), *error, *labels]
 
 
 def _extra_column(chunk: PointChunk, name: str | None) -> Any:
@@ -353,16 +358,18 @@ class CsvWriter(Writer):
         self.started = False
         self.row_id = row_id
         self.marks = marks  # --mark-bad: an `error` column after the columns carried through
-        self.lead: list[str] = []  # `row` (--row-id), then the columns carried through, fixed by the first chunk
-        self.results = 0  # the results' columns, known from the first chunk
+        self.carried: list[tuple[str, str]] = []  # the columns carried through, fixed by the first chunk
+        self.width = 1 + row_id  # the header's cells
         self.held = []
 
     def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> str:
-        extras = self.lead[1:] if self.row_id else self.lead
-        return "".join(",".join([*([str(problem.line - header)] if self.row_id else []),
-                                 *(_csv_cells(Cells([problem.extra.get(name)], texts=False))[0] for name in extras),
-                                 _csv_cell(problem.reason), *[""] * self.results]) + "\n"
-                       for problem, header in problems)
+        lines = []
+        for problem, header in problems:
+            cells = [*([str(problem.line - header)] if self.row_id else []),
+                     *(_csv_cells(Cells([problem.extra.get(name)], texts=False))[0] for _, name in self.carried),
+                     _csv_cell(problem.reason)]
+            lines.append(",".join(cells + [""] * (self.width - len(cells))) + "\n")
+        return "".join(lines)
 
     def _begun(self) -> bool:
         return self.started
@@ -376,25 +383,18 @@ class CsvWriter(Writer):
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         header: list[Text] = []
         if not self.started:
-            self.lead = [*(["row"] if self.row_id else []), *chunk.extra]
-            results = _result_labels(result)
-            taken = [*results, *(["error"] if self.marks else [])]
-            labels: list[str] = [*(["row"] if self.row_id else []),
-                                 *(_csv_cell(name) for name in _outside(list(chunk.extra), taken, self.row_id)),
-                                 *(["error"] if self.marks else [])]
-            self.results = len(results)
-            labels += results
-            header.append(",".join(labels) + "\n")
+            self.carried, names = _flat_header(list(chunk.extra), result, self.row_id, self.marks)
+            self.width = len(names)
+            header.append(",".join(map(_csv_cell, names)) + "\n")
             self.started = True
             header += self._held_lines()  # bad lines that came before the first results, after the header
         if not chunk.count:
             return lambda: header
 
         def rows() -> list[Text]:
-            pieces: list[Any] = []
-            for i, name in enumerate(self.lead):
-                pieces += [chunk.rows() if name == "row" and self.row_id and i == 0
-                           else _csv_cells(_extra_column(chunk, name)), ","]
+            pieces: list[Any] = [chunk.rows(), ","] if self.row_id else []
+            for _, name in self.carried:
+                pieces += [_csv_cells(_extra_column(chunk, name)), ","]
             if self.marks:  # the `error` column: empty on a good line
                 pieces += [_csv_cells(_extra_column(chunk, None)), ","]
             for column in _result_columns(result):
@@ -657,23 +657,20 @@ class ColumnsWriter(Writer):
         self.marks = marks  # --mark-bad: an `error` column (text) after the columns carried through
         self.held = []
         self.carried: list[tuple[str, str]] = []  # the columns carried through (the first chunk's): output's, input's name
+        self.names: list[str] = []  # every column's
         self.schema: Any = None  # the first chunk's: later chunks' columns carried through are cast to it
         self.writer: Any = None
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
         import pyarrow as pa
 
-        labels = _result_labels(result)
         if self.schema is None:
-            taken = [*labels, *(["error"] if self.marks else [])]
-            self.carried = list(zip(_outside(list(chunk.extra), taken, self.row_id), chunk.extra, strict=True))
+            self.carried, self.names = _flat_header(list(chunk.extra), result, self.row_id, self.marks)
         arrays = [*([from_numbers(chunk.rows(), pa.int64())] if self.row_id else []),
                   *(_arrow_array(_extra_column(chunk, name)) for _, name in self.carried),
                   *([pa.nulls(chunk.count, pa.large_string())] if self.marks else []),
                   *(from_numbers(numbers, pa.float64()) for numbers in _result_columns(result))]
-        names = [*(["row"] if self.row_id else []), *(label for label, _ in self.carried),
-                 *(["error"] if self.marks else []), *labels]
-        batch = pa.RecordBatch.from_arrays(arrays, names=names)
+        batch = pa.RecordBatch.from_arrays(arrays, names=self.names)
         if self.schema is not None and batch.schema != self.schema:
             batch = pa.RecordBatch.from_arrays([column if column.type == field.type else
                                                 cast(column, field.type)
