@@ -40,7 +40,7 @@ def _put_vjp(g: Array, ans: Array, x: Array, value: Array, ranks: tuple[int, ...
              copy_slices: bool = False) -> tuple[Array, Array]:
     lead = np.ndim(g) - ranks[0]
     flat = np.array(g).reshape(*np.shape(g)[:lead], -1)
-    picked = flat[..., positions]
+    picked = np.array(flat[..., positions])  # (a copy: one position, an int key, indexes as a view of flat)
     flat[..., positions] = 0
     x_grad = unbroadcast(flat.reshape(np.shape(g)), np.shape(x))
     if lead and np.ndim(value) > ranks[1]:  # a value per point: the region's axes summed down to the value's

@@ -47,7 +47,7 @@ from gradcli.ops import (
     call_forward,
 )
 from gradcli.ops.core import DEFAULT_FLOAT, ValueRefusal, rule_params, torch_dtype_name
-from gradcli.run import arrays, custom, distributions, functional, higher, python, random, reprs, schedulers
+from gradcli.run import arrays, custom, distributions, functional, higher, python, random, reprs, schedulers, stdlib
 from gradcli.run import data as torch_data
 from gradcli.run import nn as torch_nn
 from gradcli.run.python import BUILTINS as _BUILTINS
@@ -56,11 +56,13 @@ from gradcli.run.python import (
     Break,
     Builtin,
     Caught,
+    ClassMethod,
     Continue,
     ExceptionClass,
     Frame,
     Instance,
     Lazy,
+    Property,
     PythonError,
     Return,
     Super,
@@ -103,12 +105,18 @@ VIEW_ROWS = frozenset({"reshape", "flatten", "t", "transpose", "permute", "squee
 _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
             "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
             "torch.masked", "torch.fft", "numpy", "numpy.linalg", "numpy.random", "torch.nn.init", "math", "torch.autograd.functional", "random",
-            "torch.optim.lr_scheduler", "torch.nn.utils", "copy", "torch.distributions",
+            "torch.optim.lr_scheduler", "torch.nn.utils", "copy", "torch.distributions", "collections", "itertools",
+            "torch.functional",
             *(f"torch.distributions.{name}" for name in distributions.SUBMODULES)}
 TORCH_VERSION = "2.13.0+cpu"  # the PyTorch whose behaviour gradcli run follows (its CPU build)
 _END = object()  # (what a loop's iterator gives when it has no more)
 _FUTURE = {"nested_scopes", "generators", "division", "absolute_import", "with_statement", "print_function",
            "unicode_literals", "generator_stop", "annotations"}
+# torch.functional's own names (its __all__), each torch's function of the name
+_TORCH_FUNCTIONAL = frozenset({"atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes",
+                               "broadcast_tensors", "cartesian_prod", "block_diag", "cdist", "chain_matmul", "einsum",
+                               "istft", "lu", "norm", "meshgrid", "pca_lowrank", "split", "stft", "svd_lowrank",
+                               "tensordot", "unique", "unique_consecutive", "unravel_index"})
 _DATA = {"DataLoader", "TensorDataset", "Dataset", "random_split"}  # importable; run/data.py takes the first two
 
 
@@ -234,6 +242,12 @@ class Size(tuple[int, ...]):
     def __getitem__(self, key: Any) -> Any:
         item = tuple.__getitem__(self, key)
         return Size(item) if isinstance(key, slice) else item
+
+
+def _without_leading_ones(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """A value's sizes with the 1s on its left dropped, as PyTorch's setitem views the value it writes."""
+    first = next((i for i, size in enumerate(shape) if size != 1), len(shape))
+    return tuple(shape[first:])
 
 
 @dataclass
@@ -605,8 +619,8 @@ class Interpreter:
 
     def do_FunctionDef(self, node: ast.FunctionDef) -> None:
         decorators = node.decorator_list
-        if self.frame.is_class and len(decorators) == 1 and isinstance(decorators[0], ast.Name) \
-                and decorators[0].id == "staticmethod":
+        descriptor = self.descriptor_of(decorators[0]) if self.frame.is_class and len(decorators) == 1 else None
+        if descriptor is not None:
             decorators = []
         modes = [self.decorator_mode(written) for written in decorators]
         function = self.function(node, node.name, node.body)
@@ -614,7 +628,26 @@ class Interpreter:
             if function.generator:
                 raise self.refuse(decorators[0], "a grad-mode decorator of a generator function is not supported")
             function.grad_mode = modes[0]  # (the outermost decorator's mode is the one the body runs in)
-        self.scope_of(node.name)[node.name] = function
+        made: Any = function
+        if isinstance(descriptor, Property):  # @x.setter: a new property with the getter and this setter
+            made = Property(descriptor.getter, function)
+        elif descriptor == "property":
+            made = Property(function)
+        elif descriptor == "classmethod":
+            made = ClassMethod(function)
+        self.scope_of(node.name)[node.name] = made
+
+    def descriptor_of(self, written: ast.expr) -> Property | str | None:
+        """A method's one decorator that Python's classes give: @staticmethod, @property, @classmethod
+        (their names, unless the file rebound them), @x.setter of a property x of the class body."""
+        if isinstance(written, ast.Name) and written.id in ("staticmethod", "property", "classmethod") \
+                and written.id not in self.names and written.id not in self.frame.names:
+            return written.id
+        if isinstance(written, ast.Attribute) and written.attr == "setter" and isinstance(written.value, ast.Name):
+            owner = self.frame.names.get(written.value.id)
+            if isinstance(owner, Property):
+                return owner
+        return None
 
     def decorator_mode(self, written: ast.expr) -> bool:
         """@torch.no_grad() / @torch.enable_grad() (or without the parentheses): the mode the body runs in."""
@@ -628,7 +661,8 @@ class Interpreter:
             return value.enabled
         raise self.refuse(written, "a decorator is not supported", "gradcli run takes @torch.no_grad(), "
                                                                    "@torch.enable_grad() and @torch.inference_mode(), "
-                                                                   "and @staticmethod in a class")
+                                                                   "and @staticmethod, @classmethod, @property and "
+                                                                   "@x.setter in a class")
 
     def do_Global(self, node: ast.Global) -> None:
         """(Read where the function is made: its body's names go to the module's scope.)"""
@@ -688,8 +722,11 @@ class Interpreter:
             self.frame = outer
         cls = UserClass(node.name, qualname, tuple(bases), frame.names)
         for value in frame.names.values():
-            if isinstance(value, UserFunction) and value.owner is None:
-                value.owner = cls
+            functions = [value.getter, value.setter] if isinstance(value, Property) else [value.function] if \
+                isinstance(value, ClassMethod) else [value]
+            for function in functions:
+                if isinstance(function, UserFunction) and function.owner is None:
+                    function.owner = cls
         python.UserClass.mro(cls)  # (an inconsistent order is Python's TypeError, at the definition)
         self.bind(node.name, cls)
 
@@ -904,7 +941,7 @@ class Interpreter:
         path = "numpy" if path == "numpy" else path
         if path not in _MODULES:
             raise self.refuse(node, f"import of '{path}' is not supported",
-                              "gradcli run knows torch, torch.nn.functional, numpy, math and random")
+                              "gradcli run knows torch, torch.nn.functional, numpy, math, random, collections and itertools")
         if alias:
             self.names[alias] = Module(path)
         else:
@@ -919,7 +956,7 @@ class Interpreter:
             return
         if module not in _MODULES:
             raise self.refuse(node, f"import from '{module}' is not supported",
-                              "gradcli run knows torch, torch.nn.functional, numpy, math and random")
+                              "gradcli run knows torch, torch.nn.functional, numpy, math, random, collections and itertools")
         for alias in node.names:
             if alias.name == "*":
                 raise self.refuse(node, "import * is not supported", "import the names you use")
@@ -1052,6 +1089,9 @@ class Interpreter:
                 raise self.refuse(node, f"this index is not supported: {problem.message}") from None
             parts.append(part.data if kind == lowering.MASK else np.asarray(part) if isinstance(part, list) else part)
         if isinstance(value, Tensor):
+            stripped = _without_leading_ones(value.data.shape)
+            if stripped != value.data.shape:  # (PyTorch's setitem views the value so first: [1, 1] into a [] slot)
+                value = self.call_method(Method(value, "view"), [stripped], {}, node)
             values = value.data
         elif isinstance(value, (bool, int, float)):
             values = np.asarray(value)
@@ -1306,6 +1346,12 @@ class Interpreter:
             raise self.refuse(node, f"setting the special attribute '{name}' is not supported")
         if isinstance(owner, UserClass):
             owner.namespace[name] = value
+            return
+        described = owner.cls.lookup(name)[1] if owner.cls is not None else None
+        if isinstance(described, Property):
+            if described.setter is None:
+                raise PythonError("AttributeError", f"property '{name}' of '{_type_name(owner)}' object has no setter")
+            self.call(described.setter, [owner, value], {}, node)
         elif isinstance(owner, Instance):
             owner.fields[name] = value
         else:
@@ -1321,15 +1367,16 @@ class Interpreter:
             raise self.refuse(node, f"the special attribute '{name}' is not supported")
         if name == "_modules" and isinstance(owner, torch_nn.Module):  # its children, by name (setting one adds it)
             return owner.children
+        cls = owner.cls
+        found, value = cls.lookup(name) if cls is not None else (False, None)
+        if isinstance(value, Property):  # (before the object's own attributes, as Python's data descriptors)
+            return self.call(value.getter, [owner], {}, node)
         if isinstance(owner, Instance) and name in owner.fields:
             return owner.fields[name]
         if isinstance(owner, torch_nn.Module) and name in owner.fields:
             return owner.fields[name]
-        cls = owner.cls
-        if cls is not None:
-            found, value = cls.lookup(name)
-            if found:
-                return BoundMethod(value, owner) if isinstance(value, UserFunction) else value
+        if found:
+            return self.bound(value, owner)
         if isinstance(owner, torch_nn.Module):
             found, value = torch_nn.attribute(self, owner, name, node)
             if found:
@@ -1344,8 +1391,10 @@ class Interpreter:
         cls = receiver.cls if isinstance(receiver, (Instance, torch_nn.Module)) else None
         if cls is not None:
             found, value = cls.lookup(name, after=owner.cls)
+            if isinstance(value, Property):
+                return self.call(value.getter, [receiver], {}, node)
             if found:
-                return BoundMethod(value, receiver) if isinstance(value, UserFunction) else value
+                return self.bound(value, receiver)
         if isinstance(receiver, torch_nn.Module):
             if name == "__init__":
                 return torch_nn.NativeMethod(receiver, "__init__")
@@ -1355,6 +1404,15 @@ class Interpreter:
         elif name == "__init__":
             return torch_nn.NativeMethod(receiver, "__init__")
         raise TorchError("AttributeError", f"'super' object has no attribute '{name}'")
+
+    @staticmethod
+    def bound(value: Any, receiver: Any) -> Any:
+        """A class's attribute read through an object: a method bound to it, a classmethod to its class."""
+        if isinstance(value, UserFunction):
+            return BoundMethod(value, receiver)
+        if isinstance(value, ClassMethod):
+            return BoundMethod(value.function, receiver.cls)
+        return value
 
     def instantiate(self, cls: UserClass, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         native = cls.native()
@@ -1910,8 +1968,10 @@ class Interpreter:
                                                 for p in (item.start, item.stop, item.step)))
             except TypeError:
                 raise TorchError("TypeError", "slice indices must be integers or None or have an __index__ method") from None
-        if isinstance(item, list):
-            item = self.tensor_from(item, None, self.call_node)  # type: ignore[arg-type]
+        if isinstance(item, range):  # (PyTorch takes a range's numbers as it takes a list's)
+            item = list(item)
+        if isinstance(item, list):  # (an empty one indexes as int64, as PyTorch's indexing tensors do)
+            item = self.tensor_from(item, None, self.call_node) if item else Tensor(self.graph, np.zeros(0, np.int64))  # type: ignore[arg-type]
         if isinstance(item, Tensor):
             kind = item.data.dtype.kind
             if kind == "b":
@@ -1970,6 +2030,16 @@ class Interpreter:
                 return Function(owner.path, name)
             if path == "torch.autograd.Function":
                 return custom.FUNCTION
+            if owner.path in ("collections", "itertools"):
+                names = stdlib.COLLECTIONS if owner.path == "collections" else stdlib.ITERTOOLS
+                if name in names:
+                    return Function(owner.path, name)
+                raise self.refuse(node, f"'{path}' is not supported",
+                                  f"{owner.path} has {', '.join(sorted(names))} here")
+            if owner.path == "torch.functional":  # (PyTorch's module of a few torch functions: torch.functional.einsum)
+                if name in _TORCH_FUNCTIONAL:
+                    return self.attribute_of(Module("torch"), name, node)
+                raise TorchError("AttributeError", f"module 'torch.functional' has no attribute '{name}'")
             if owner.path == "random":
                 if name in python.RANDOM_FUNCTIONS:
                     return Function(owner.path, name)
@@ -2017,6 +2087,8 @@ class Interpreter:
             if name == "__name__":
                 return owner.name
             found, value = owner.lookup(name)
+            if isinstance(value, ClassMethod):
+                return BoundMethod(value.function, owner)
             if not found and custom.is_function_class(owner):
                 value = custom.class_attribute(self, owner, name)
                 found = value is not None
@@ -2041,7 +2113,7 @@ class Interpreter:
             if found:
                 return value
             raise self.refuse(node, f"'.{name}' of a learning-rate scheduler is not supported")
-        if isinstance(owner, torch_nn.StateDict) and name in python.METHODS[dict]:
+        if isinstance(owner, stdlib.OrderedDict) and name in python.METHODS[dict]:
             return Method(owner, name)
         if isinstance(owner, GradFn):
             if name == "next_functions":
@@ -2184,6 +2256,10 @@ class Interpreter:
             return functional.call(self, name, args, kwargs, node)
         if function.module == "random":
             return python.call_random(self, name, args, kwargs, node)
+        if function.module == "collections":
+            return stdlib.call_collections(self, name, args, kwargs, node)
+        if function.module == "itertools":
+            return stdlib.call_itertools(self, name, args, kwargs, node)
         if function.module == "torch.utils.data":
             return torch_data.call(self, name, args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "dropout":
@@ -2529,8 +2605,9 @@ class Interpreter:
 
     def call_method(self, method: Method, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         receiver, name = method.receiver, method.name
-        if isinstance(receiver, GradFn):
-            return receiver.name()
+        if isinstance(receiver, GradFn):  # (PyTorch's C++ nodes, not generated from derivatives.yaml, name their namespace)
+            named = receiver.name()
+            return f"torch::autograd::{named}" if named in ("CopySlices", "AccumulateGrad") else named
         if isinstance(receiver, str) and name == "format":
             return self.format_string(receiver, args, kwargs, node)
         if isinstance(receiver, (list, dict, str, set)):

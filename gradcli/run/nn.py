@@ -24,6 +24,7 @@ import numpy as np
 
 from gradcli.run.python import Lazy, PythonError, UserClass, bind_by_name
 from gradcli.run.random import _fma32
+from gradcli.run.stdlib import OrderedDict
 from gradcli.run.tensor import FLOAT32, Tensor, TorchError, runtime_error
 
 if TYPE_CHECKING:
@@ -288,6 +289,12 @@ class Sequential(Module):
         super().__init__()
         if kwargs:
             raise PythonError("TypeError", f"Sequential.__init__() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if len(args) == 1 and isinstance(args[0], OrderedDict):  # nn.Sequential(OrderedDict([(name, module), ...]))
+            for key, module in args[0].items():
+                if not isinstance(module, Module) and module is not None:
+                    raise TorchError("TypeError", f"{_tensor_type(module)} is not a Module subclass")
+                self.children[key] = module
+            return
         for index, module in enumerate(args):
             if not isinstance(module, Module):
                 raise TorchError("TypeError", f"{_tensor_type(module)} is not a Module subclass")
@@ -806,15 +813,8 @@ class NativeMethod:
         return "method"
 
 
-class StateDict(dict[str, Any]):
+class StateDict(OrderedDict):
     """Module.state_dict(): an OrderedDict of detached tensors, as Python 3.11 prints one."""
-
-    def __repr__(self) -> str:
-        if not self:
-            return "OrderedDict()"
-        return "OrderedDict([" + ", ".join(f"({key!r}, {value!r})" for key, value in self.items()) + "])"
-
-    __str__ = __repr__
 
 
 def nn_class(name: str) -> NativeClass | None:

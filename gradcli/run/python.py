@@ -182,6 +182,28 @@ class BoundMethod:
 
 
 @dataclass(eq=False)
+class Property:
+    """`@property def x(self)` in a class (and `@x.setter`): read and written through its functions,
+    before the object's own attributes, as Python's data descriptors are."""
+
+    getter: UserFunction
+    setter: UserFunction | None = None
+
+    def __repr__(self) -> str:
+        return f"<property object at {address(self)}>"
+
+
+@dataclass(eq=False)
+class ClassMethod:
+    """`@classmethod def make(cls, ...)` in a class: bound to the class, through it or an object of it."""
+
+    function: UserFunction
+
+    def __repr__(self) -> str:
+        return f"<classmethod({self.function!r})>"
+
+
+@dataclass(eq=False)
 class Super:
     """`super()` in a method: the receiver's attributes looked up after the method's class."""
 
