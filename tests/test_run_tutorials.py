@@ -30,7 +30,6 @@ REFUSED: dict[str, str] = {  # the file: the words of gradcli's exit-2 error tha
     "pt_blitz_tensor_2018": "the values of torch.empty(...) are read here before they are written",
     "d2l_seq2seq": "a subclass of <class 'torch.nn.modules.loss.CrossEntropyLoss'> is not supported",
     "pt_custom_function_double_backward": "'torch.autograd.gradcheck' is not supported",
-    "pt_nlp_advanced_tutorial": "torch.Tensor(...) other than of a list of numbers is not supported",
 }
 # Files that print what PyTorch printed but take long on a loaded machine: run with --timeout 600.
 # (NumPy's float64 products go through OpenBLAS, whose threads split them: the recorded digits are

@@ -372,12 +372,15 @@ def _roll_shape(x: Shape, shifts: Any = None, dims: Any = None) -> Shape:
 
 
 def _cat_axis(shapes: Sequence[Shape], dim: int) -> int:
-    ranks = {len(s) for s in shapes}
-    if len(ranks) != 1:
-        raise ValueError("Tensors must have same number of dimensions: got " + " and ".join(str(r) for r in sorted(ranks)))
-    rank = ranks.pop()
-    if not rank:
-        raise ValueError("zero-dimensional tensor cannot be concatenated")
+    for i, shape in enumerate(shapes):  # (PyTorch's first check, before the ranks are compared)
+        if not len(shape):
+            raise ValueError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    if not shapes:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    rank = len(shapes[0])
+    for shape in shapes:  # (the first tensor's rank, then the first other one, as PyTorch names them)
+        if len(shape) != rank:
+            raise ValueError(f"Tensors must have same number of dimensions: got {rank} and {len(shape)}")
     axis = point_axes(dim, rank)[0]
     for i, shape in enumerate(shapes):
         for a in range(-rank, 0):

@@ -2747,6 +2747,15 @@ class Interpreter:
                 self.set_requires_grad(tensor, True)
             return tensor
         kind = _LEGACY[function.name]
+        sizes = args[0] if len(args) == 1 and isinstance(args[0], Size) else args
+        if not kwargs and all(isinstance(size, int) and not isinstance(size, bool) for size in sizes) and (
+                len(args) != 1 or not isinstance(args[0], (list, tuple)) or isinstance(args[0], Size)):
+            # torch.Tensor(2, 3), torch.LongTensor(5): sizes make a tensor whose values are leftover memory, as
+            # torch.empty's: written before they are read (`.fill_(-10000.)`), or refused where they are read
+            made = self.construct("zeros", [tuple(sizes) if sizes else (0,)], {"dtype": dtype_of(kind)}, node)
+            if sizes:
+                self.unset[id(made.data)] = made.data
+            return made
         if kwargs or len(args) != 1 or not isinstance(args[0], (list, tuple, Tensor)):
             raise self.refuse(node, f"torch.{function.name}(...) other than of a list of numbers is not supported",
                               "sizes make an uninitialized tensor: use torch.zeros(...)")
