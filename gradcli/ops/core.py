@@ -81,6 +81,11 @@ class ValueRefusal(ValueError):
         self.ours = ours or f"{message} (PyTorch raises here too)"
 
 
+class Unsupported(ValueError):
+    """A case PyTorch computes and gradcli does not (cross_entropy of an (N, C, d1, ...) input): `grad`'s shape
+    error as any other, and under `run` exit 2 naming it, never an error PyTorch would not raise."""
+
+
 class PythonValueError(ValueRefusal):
     """A refusal PyTorch makes in Python (torch/nn/functional.py's checks): Python's ValueError."""
 

@@ -23,6 +23,7 @@ from gradcli.ops.core import (
     Op,
     Param,
     Shape,
+    Unsupported,
     ValueRefusal,
     composite,
     kernel_refusal,
@@ -359,6 +360,8 @@ ROWS: list[Op] = [
 
 
 def _classes(x: Any, rank: int) -> int:
+    if rank > 2:
+        raise Unsupported(f"an input of {rank} dims (PyTorch's K-dimensional loss over (N, C, d1, ...))")
     if rank not in (1, 2):
         raise ValueError(f"takes an input of shape (C,) or (N, C), got {rank} dims")
     return int(np.shape(x)[-1])
@@ -566,6 +569,8 @@ def _prob_jvp(tangents: Any, ans: Array, x: Any, w: Any, p: Any, ranks: tuple[in
 
 def _ce_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduction: str = "mean", **given: Any
               ) -> tuple[int, ...]:
+    if len(x) > 2:
+        raise Unsupported(f"an input of {len(x)} dims (PyTorch's K-dimensional loss over (N, C, d1, ...))")
     if len(x) not in (1, 2):
         raise ValueError(f"takes an input of shape (C,) or (N, C), got {len(x)} dims")
     if len(w) > 1 or (w and w[0] != x[-1]):

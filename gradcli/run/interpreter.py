@@ -46,7 +46,7 @@ from gradcli.ops import (
     backwards,
     call_forward,
 )
-from gradcli.ops.core import DEFAULT_FLOAT, ValueRefusal, rule_params, torch_dtype_name
+from gradcli.ops.core import DEFAULT_FLOAT, Unsupported, ValueRefusal, rule_params, torch_dtype_name
 from gradcli.run import arrays, custom, distributions, functional, higher, python, random, reprs, schedulers, stdlib
 from gradcli.run import data as torch_data
 from gradcli.run import nn as torch_nn
@@ -375,6 +375,7 @@ class Interpreter:
         # the arrays of torch.empty(...) not written yet (their values are PyTorch's leftover memory)
         self.unset: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
         self.anomaly = False  # torch.autograd's anomaly detection (set_detect_anomaly, detect_anomaly)
+        self.module_names: dict[tuple[str, str], Any] = {}  # what the file set on a module: torch.pi = ...
         self.exception_classes: dict[str, ExceptionClass] = {}  # the file's own, by name (class E(Exception): pass)
         self.hooks: dict[int, list[HookHandle]] = {}  # t.register_hook(fn), by id(t), in the order registered
         self.hooked: dict[int, Tensor] = {}  # the non-leaf tensors with hooks, by node
@@ -702,7 +703,7 @@ class Interpreter:
                 continue
             base = self.expression(written)
             if not (isinstance(base, UserClass) or base is custom.FUNCTION or (isinstance(base, torch_nn.NativeClass)
-                                                                                and base.kind is torch_nn.Module)):
+                                                                                and torch_nn.is_module_kind(base.kind))):
                 raise self.refuse(written, f"a subclass of {base!r} is not supported",
                                   "derive from nn.Module or from a class of the file")
             bases.append(base)
@@ -1319,6 +1320,9 @@ class Interpreter:
         if isinstance(owner, (Instance, torch_nn.Module, UserClass)):
             self.set_object_attribute(owner, name, value, node)
             return
+        if isinstance(owner, Module) and not (name.startswith("__") and name.endswith("__")):
+            self.module_names[owner.path, name] = value  # (read back by this run only: torch's own code never reads it)
+            return
         if not isinstance(owner, Tensor):
             raise self.refuse(node, f"cannot set '{name}' of {_type_name(owner)}")
         if name == "requires_grad":
@@ -1417,7 +1421,12 @@ class Interpreter:
     def instantiate(self, cls: UserClass, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         native = cls.native()
         made: Any = Instance(cls) if native is None else torch_nn.Module(cls)
+        if isinstance(native, torch_nn.NativeClass) and native.kind is not torch_nn.Module:
+            made = torch_nn.subclass_instance(native.kind, cls)  # (its native __init__ runs at super().__init__)
         found, init = cls.lookup("__init__")
+        if not found and type(made) is not torch_nn.Module and isinstance(made, torch_nn.Module):
+            torch_nn.native_init(self, made, args, kwargs)  # (no __init__ of its own: the native one's)
+            return made
         if found:
             result = self.call(BoundMethod(init, made) if isinstance(init, UserFunction) else init, args, kwargs, node)
             if result is not None:
@@ -1498,6 +1507,10 @@ class Interpreter:
     def call_native_method(self, method: torch_nn.NativeMethod, args: list[Any], kwargs: dict[str, Any],
                            node: ast.AST) -> Any:
         receiver = method.receiver
+        if method.name == "__init__" and type(receiver) is not torch_nn.Module and isinstance(receiver, torch_nn.Module) \
+                and receiver.cls is not None:  # super().__init__(...) of a class deriving from a native module
+            torch_nn.native_init(self, receiver, args, kwargs)
+            return None
         if method.name == "__init__":
             if args or kwargs:
                 raise PythonError("TypeError", "object.__init__() takes exactly one argument (the instance to initialize)")
@@ -2004,6 +2017,8 @@ class Interpreter:
                 return named
         if name == "__version__" and isinstance(owner, Module) and owner.path == "torch":
             return TORCH_VERSION
+        if isinstance(owner, Module) and (owner.path, name) in self.module_names:
+            return self.module_names[owner.path, name]
         if isinstance(owner, Module):
             path = f"{owner.path}.{name}"
             native = torch_nn.nn_class(name) if owner.path == "torch.nn" else (
@@ -2530,6 +2545,8 @@ class Interpreter:
             raise TorchError("IndexError", str(error).split("\n")[0]) from None
         except ValueRefusal as error:  # (values PyTorch refuses: its kernel's RuntimeError or functional.py's ValueError)
             raise TorchError(error.kind, str(error)) from None
+        except Unsupported as error:  # (what PyTorch computes and gradcli does not)
+            raise self.refuse(node, f"{spelled.lstrip('.')}(...) of {error} is not supported") from None
         except ValueError as error:
             raise runtime_error(str(error).split("\n")[0]) from None
 
@@ -3000,6 +3017,14 @@ class Interpreter:
             numbers = [0, numbers[0], 1]
         elif len(numbers) == 2:
             numbers.append(kwargs.get("step", 1))
+        names = ["end"] if len(args) == 1 else ["start", "end", "step"]
+        given = [*((name, f" (position {i + 1})", value) for i, (name, value) in enumerate(zip(names, args))),
+                 *((name, "", value) for name, value in kwargs.items())]
+        for name, where, value in given:  # a tensor of more than 0 dims is not a number, as PyTorch's Scalar
+            if isinstance(value, Tensor) and value.data.ndim:
+                raise TorchError("TypeError", f"arange(): argument '{name}'{where} must be Number, not Tensor")
+        # a 0-d tensor is a number (its value)
+        numbers = [number.data.item() if isinstance(number, Tensor) else number for number in numbers]
         start, end, step = numbers
         if step == 0:
             raise runtime_error("step must be nonzero")

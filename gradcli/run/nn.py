@@ -416,7 +416,9 @@ def _simple(label: str, function: str | None, params: list[tuple[str, Any]], sho
         def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
             if function is None:  # Identity, Dropout in eval or p=0
                 return args[0]
-            return functional(interpreter, function, args, {**_clean(self.settings), **kwargs}, node)
+            # (its settings as they are now: `loss.reduction = 'none'` after construction changes the call)
+            settings = {name: self.fields.get(name, value) for name, value in self.settings.items()}
+            return functional(interpreter, function, args, {**_clean(settings), **kwargs}, node)
 
     Simple.label = label
     Simple.__name__ = label
@@ -815,6 +817,30 @@ class NativeMethod:
 
 class StateDict(OrderedDict):
     """Module.state_dict(): an OrderedDict of detached tensors, as Python 3.11 prints one."""
+
+
+def is_module_kind(kind: Any) -> bool:
+    """nn.Module, or a native module a class of the file may derive from (nn.CrossEntropyLoss, nn.Linear ...)."""
+    return isinstance(kind, type) and issubclass(kind, Module)
+
+
+def subclass_instance(kind: type[Module], cls: UserClass) -> Module:
+    """An object of a file's class deriving from a native module: the native kind's, its class the file's;
+    the native __init__ (its settings, its parameters drawn) runs when the file's __init__ calls super().__init__."""
+    made = kind.__new__(kind)
+    Module.__init__(made, cls)
+    return made
+
+
+def native_init(interpreter: Interpreter, module: Module, args: Args, kwargs: Kwargs) -> None:
+    """The native __init__ of a file's module deriving from a native one, as PyTorch runs its base's __init__:
+    the attributes the file set before it stay; the class stays the file's."""
+    cls, before = module.cls, dict(module.fields)
+    initialize: Any = type(module).__init__  # (a native kind's: (self, interpreter, args, kwargs))
+    initialize(module, interpreter, args, kwargs)
+    module.cls = cls
+    module.fields = {**before, **module.fields}
+    module.initialized = True
 
 
 def nn_class(name: str) -> NativeClass | None:
