@@ -139,6 +139,8 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
         finally:
             graph.grad_enabled = before
         grads = list(given) if isinstance(given, tuple) else [given]
+        if len(grads) > len(args) and all(extra is None for extra in grads[len(args):]):
+            grads = grads[:len(args)]  # (extra Nones are dropped, as PyTorch drops them: an optional bias left out)
         if len(grads) != len(args):
             raise runtime_error(f"function {cls.name}Backward returned an incorrect number of gradients (expected "
                                 f"{len(args)}, got {len(grads)})")
@@ -188,7 +190,11 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
                     recorded_vjp=recorded, callable=False, reference=None)
     nodes = tuple(args[i].as_node(span) for i in positions)
     index = graph.add(APPLY, op, nodes, value, span)
-    return Tensor(graph, value, node=index, requires_grad=True)
+    made = Tensor(graph, value, node=index, requires_grad=True)
+    # an output saved for backward is unpacked as the output, its node this one (PyTorch's saved output), so a
+    # backward recorded with create_graph differentiates through it (the Double Backward tutorial's Exp)
+    ctx.saved = tuple(made if saved is out else saved for saved in ctx.saved)
+    return made
 
 
 def _method(interpreter: Interpreter, cls: UserClass, name: str, node: ast.AST) -> UserFunction:

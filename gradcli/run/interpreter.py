@@ -47,7 +47,19 @@ from gradcli.ops import (
     call_forward,
 )
 from gradcli.ops.core import DEFAULT_FLOAT, Unsupported, ValueRefusal, rule_params, torch_dtype_name
-from gradcli.run import arrays, custom, distributions, functional, higher, python, random, reprs, schedulers, stdlib
+from gradcli.run import (
+    arrays,
+    custom,
+    distributions,
+    functional,
+    gradcheck,
+    higher,
+    python,
+    random,
+    reprs,
+    schedulers,
+    stdlib,
+)
 from gradcli.run import data as torch_data
 from gradcli.run import nn as torch_nn
 from gradcli.run.python import BUILTINS as _BUILTINS
@@ -2045,6 +2057,8 @@ class Interpreter:
                 return Function(owner.path, name)
             if path == "torch.autograd.Function":
                 return custom.FUNCTION
+            if owner.path == "torch.autograd" and name in gradcheck.NAMES:
+                return Function(owner.path, name)
             if owner.path in ("collections", "itertools"):
                 names = stdlib.COLLECTIONS if owner.path == "collections" else stdlib.ITERTOOLS
                 if name in names:
@@ -2263,6 +2277,8 @@ class Interpreter:
         if name in ("no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode") \
                 and function.module == "torch":
             return self.grad_mode(name, args, kwargs)
+        if function.module == "torch.autograd" and name in gradcheck.NAMES:
+            return gradcheck.call(self, name, args, kwargs, node)
         if function.module == "torch.autograd" and name == "grad":
             return self.autograd_grad(args, kwargs, node)
         if function.module == "torch.autograd" and name == "backward":
