@@ -3633,7 +3633,8 @@ _PYTHON_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
 # math's functions of numbers that are not rows of the table (math.exp, math.sqrt ... are): each cheap
 # for any number a file can hold (math.factorial is bounded in _math)
 _MATH_NUMBERS = frozenset({"isnan", "isinf", "isfinite", "isclose", "floor", "ceil", "trunc", "copysign", "hypot",
-                           "degrees", "radians", "fmod", "gcd", "factorial", "modf", "frexp", "ldexp"})
+                           "degrees", "radians", "fmod", "gcd", "factorial", "modf", "frexp", "ldexp", "gamma",
+                           "lgamma", "erf", "erfc", "isqrt", "expm1", "log1p", "log2", "log10"})
 _MAX_FACTORIAL = 5_000
 
 

@@ -851,7 +851,7 @@ def nn_class(name: str) -> NativeClass | None:
 
 
 def optim_class(name: str) -> NativeClass | None:
-    kind = OPTIMIZERS.get(name)
+    kind = Optimizer if name == "Optimizer" else OPTIMIZERS.get(name)  # (the base: isinstance(o, optim.Optimizer))
     return None if kind is None else NativeClass("torch.optim", name, kind)
 
 
@@ -866,6 +866,9 @@ def construct(interpreter: Interpreter, native: NativeClass, args: Args, kwargs:
         return parameter(interpreter, data, bool(bound["requires_grad"]))
     if native.kind is Module:
         return Module()
+    if native.kind is Optimizer:
+        raise interpreter.refuse(node, "torch.optim.Optimizer(...) itself is not supported",
+                                 "use one of torch.optim's optimizers: SGD, Adam, AdamW, Adagrad, RMSprop")
     return native.kind(interpreter, args, kwargs)
 
 
