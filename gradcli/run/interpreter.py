@@ -2753,6 +2753,29 @@ class Interpreter:
                               "gradcli computes on the CPU")
         return None
 
+    def on_cpu(self, given: Any, node: ast.AST, cuda_call: bool = False) -> None:
+        """A device the file asks for, as PyTorch's CPU build takes it: the CPU, or its errors for CUDA
+        (AssertionError: not compiled with it; t.cuda(1), an index: no accelerator) and MPS; others exit 2."""
+        if given is None:
+            return
+        if cuda_call and isinstance(given, int) and not isinstance(given, bool):
+            raise runtime_error("Cannot access accelerator device when none is available.")
+        spelled = given if isinstance(given, Device) else self.device(given, None, node) if isinstance(given, str) \
+            else None
+        if spelled is None:
+            raise self.refuse(node, f"a device given as {_type_name(given)} is not supported", "give 'cpu' or a torch.device")
+        if spelled.type == "cuda":
+            raise TorchError("AssertionError", "Torch not compiled with CUDA enabled")
+        if spelled.type == "mps":
+            raise runtime_error("PyTorch is not linked with support for mps devices")
+        if spelled.type != "cpu":
+            raise self.refuse(node, f"the device '{visible(str(spelled))}' is not supported", "gradcli computes on the CPU")
+
+    def check_devices(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
+        """The devices among a .to(...)'s arguments, each as PyTorch's CPU build takes it."""
+        for each in [*(a for a in args if isinstance(a, (Device, str))), kwargs.get("device")]:
+            self.on_cpu(each, node)
+
     def device(self, spelled: Any, index: Any, node: ast.AST) -> Device:
         if not isinstance(spelled, str):
             raise TorchError("TypeError", f"device() received an invalid combination of arguments - got "
@@ -2852,7 +2875,7 @@ class Interpreter:
             return self.multinomial(args, kwargs, node)
         requires_grad = bool(kwargs.pop("requires_grad", False))
         dtype = kwargs.pop("dtype", None)
-        kwargs.pop("device", None)
+        self.on_cpu(kwargs.pop("device", None), node)
         if kwargs.get("generator", 0) is None:  # (generator=None: the default generator, as left out)
             del kwargs["generator"]
         unsupported = sorted(kwargs.keys() - {"size", "low", "high", "n", "input"})
@@ -2957,7 +2980,7 @@ class Interpreter:
     def construct(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
         requires_grad = bool(kwargs.pop("requires_grad", False))
         dtype = kwargs.pop("dtype", None)
-        kwargs.pop("device", None)
+        self.on_cpu(kwargs.pop("device", None), node)
         if name == "from_numpy" and len(args) == 1 and isinstance(args[0], np.ndarray) and (
                 args[0].dtype in (FLOAT32, FLOAT64, INT64, BOOL)):  # the same memory as the array's
             self.shared[id(args[0])] = args[0]
@@ -3488,15 +3511,18 @@ def _retain_grad(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwar
         interpreter.retained[tensor.as_node(interpreter.span(node))] = tensor
 
 
+def _cuda(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """t.cuda(device=None, non_blocking=False): PyTorch's CPU build has no CUDA (its errors)."""
+    bound = python.bind_by_name("cuda", ["device", "non_blocking", "memory_format"], args, kwargs)
+    device = bound.get("device")
+    interpreter.on_cpu("cuda" if device is None else device, node, cuda_call=True)
+    return tensor
+
+
 def _to(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
     """t.to(device), t.to('cpu'), t.cpu(): the tensor itself (gradcli computes on the CPU); t.to(dtype): the op."""
-    devices = [a for a in args if isinstance(a, (Device, str))]
-    device = kwargs.pop("device", None)
-    for each in [*devices, *([device] if device is not None else [])]:
-        spelled = interpreter.device(each, None, node) if isinstance(each, str) else each
-        if spelled.type != "cpu":
-            raise interpreter.refuse(node, f"moving a tensor to '{visible(str(spelled))}' is not supported",
-                                     "gradcli computes on the CPU")
+    interpreter.check_devices(args, kwargs, node)
+    kwargs.pop("device", None)
     rest = [a for a in args if not isinstance(a, (Device, str))]
     if not rest and not kwargs:
         return tensor
@@ -3599,6 +3625,7 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "detach": _detach,
     "to": _to,
     "cpu": lambda i, t, a, k, n: t,
+    "cuda": lambda i, t, a, k, n: _cuda(i, t, a, k, n),
     "size": _size,
     "dim": lambda i, t, a, k, n: t.data.ndim,
     "numel": lambda i, t, a, k, n: int(t.data.size),

@@ -886,7 +886,7 @@ MODULE_API = frozenset({
     "requires_grad_", "set_extra_state", "set_submodule", "share_memory", "state_dict", "to", "to_empty", "train",
     "type", "xpu", "zero_grad", "training", "_parameters", "_buffers", "_forward_hooks", "_backward_hooks"})
 _MODULE_METHODS = frozenset({"parameters", "named_parameters", "children", "named_children", "modules", "zero_grad",
-                             "train", "eval", "state_dict", "forward", "to", "cpu", "requires_grad_", "add_module",
+                             "train", "eval", "state_dict", "forward", "to", "cpu", "cuda", "requires_grad_", "add_module",
                              "register_buffer", "register_parameter", "buffers", "named_buffers",
                              "register_module", "apply", "load_state_dict", "register_forward_hook",
                              "register_forward_pre_hook", "named_modules", "register_backward_hook",
@@ -972,6 +972,11 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
         for each in module.modules():
             each.training = bool(mode)
         return module
+    if name == "cuda":  # (PyTorch's CPU build: its errors)
+        device = _bind("cuda", ["device"], {"device": None}, args, kwargs)["device"]
+        interpreter.on_cpu("cuda" if device is None else device, node, cuda_call=True)
+    if name == "to":
+        interpreter.check_devices(args, kwargs, node)
     if name in ("to", "cpu"):
         return module
     if name == "requires_grad_":
