@@ -77,9 +77,6 @@ KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training
     "d2l_underfit_overfit": (False, "2,300 SGD epochs of nn.Linear(4, 1) and nn.Linear(20, 1) on 10-row float32 batches: "
                                     "the products sum in another order than MKL's sgemm, so the fitted weights' last "
                                     "printed digits differ (the two-feature fit matches; minutes on a loaded machine)"),
-    "pt_introyt_modelsyt": (True, "nn.BatchNorm1d(4) of a (1, 4, 4) input in training: its batch mean and variance "
-                                  "are summed in another order than PyTorch's kernel's, so the normalized tensor's "
-                                  "mean prints -2.4587e-07 where PyTorch prints -1.1176e-07 (everything else matches)"),
     "d2l_weight_decay": (True, "400 SGD steps through nn.Linear(200, 1): its products sum in another order than MKL's "
                                "sgemm, so the last norm's last digits differ (the from-scratch runs match)"),
 }

@@ -68,6 +68,22 @@ Rule = Callable[..., Any]
 Shape = tuple[int, ...]
 
 
+def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
+    """a * b + c in float32 rounded once. The product of two float32 is exact in float64 and so is
+    the sum's error (TwoSum); only a float64 sum that lands on a float32 halfway point needs that
+    error to round the right way."""
+    product = np.asarray(a, dtype=np.float64) * np.asarray(b, dtype=np.float64)
+    addend = np.asarray(c, dtype=np.float64)
+    total = product + addend
+    virtual = total - product
+    error = (product - (total - virtual)) + (addend - virtual)
+    significand = np.frexp(total)[0] * 2.0**25  # a float32 halfway point: 25 bits, the last one set
+    nudge = (significand % 2 == 1) & (error != 0)
+    total = np.where(nudge, np.nextafter(total, total + error), total)
+    rounded = total.astype(np.float32)
+    return rounded
+
+
 class ValueRefusal(ValueError):
     """PyTorch refuses these values, not their shapes (binary_cross_entropy's input outside [0, 1]): under
     `run` the `kind` of exception PyTorch raises, under `grad` exit 2 at the call in PyTorch's words, over

@@ -14,7 +14,18 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops.conv import _point_shapes
-from gradcli.ops.core import Array, Op, Param, Shape, composite, elementwise, kernel_refusal, load_sympy, structural
+from gradcli.ops.core import (
+    Array,
+    Op,
+    Param,
+    Shape,
+    composite,
+    elementwise,
+    fma32,
+    kernel_refusal,
+    load_sympy,
+    structural,
+)
 from gradcli.ops.nn import (
     MIXED_CPU,
     NORM_DTYPES,
@@ -321,9 +332,21 @@ def _batch_stats(x: Any, rm: Any, rv: Any, ranks: tuple[int, ...], training: boo
         if not math.prod(np.shape(x)[a] for a in axes):  # an empty batch: x itself, scaled and shifted (PyTorch's)
             stats = np.zeros(np.shape(np.sum(x, axis=axes, keepdims=True)))
             return stats, stats + 1.0
-        mean = np.mean(x, axis=axes, keepdims=True)
+        count = math.prod(np.shape(x)[a] for a in axes)
+        if not (isinstance(x, np.ndarray) and x.dtype.kind == "f") or count == np.shape(x)[-rank]:
+            # (dual numbers for a Hessian; an (N, C) or (N, C, 1 ...) input, PyTorch's channels-last kernel)
+            mean = np.mean(x, axis=axes, keepdims=True)
+            centred = x - mean
+            return mean, 1.0 / np.sqrt(np.mean(centred * centred, axis=axes, keepdims=True) + eps)
+        # PyTorch's contiguous CPU kernel (batch_norm_cpu_collect_stats): the sum in double, the mean rounded to
+        # x's dtype; the squares of x - mean in x's dtype summed in double and rounded, divided by the count in
+        # x's dtype; 1 / sqrt(var + eps) in double, rounded
+        kind = x.dtype
+        mean = (np.sum(x, axis=axes, keepdims=True, dtype=np.float64) / count).astype(kind)
         centred = x - mean
-        return mean, 1.0 / np.sqrt(np.mean(centred * centred, axis=axes, keepdims=True) + eps)
+        squares = np.sum(centred * centred, axis=axes, keepdims=True, dtype=np.float64).astype(kind)
+        variance = (squares / kind.type(count)).astype(kind)
+        return mean, (1.0 / np.sqrt(variance.astype(np.float64) + eps)).astype(kind)
     return _channel(rm, ranks[1], rank), 1.0 / np.sqrt(_channel(rv, ranks[2], rank) + eps)
 
 
@@ -332,9 +355,13 @@ def _batch_norm(x: Array, rm: Array, rv: Array, w: Array, b: Array, ranks: tuple
     sx, sm, sv, sw, sb = _point_shapes(ranks, x, rm, rv, w, b)
     _batch_check(sx, sm, sv, sw, sb, training, eps, functional)
     mean, invstd = _batch_stats(x, rm, rv, ranks, training, eps)
-    # PyTorch's kernel: x alpha + beta, alpha = invstd w and beta = b - mean alpha per channel (its roundings)
+    # PyTorch's kernel: x alpha + beta, alpha = invstd w and beta = b - mean alpha per channel (its roundings),
+    # x alpha + beta fused (its vectorised loop is compiled to fmadd)
     alpha = invstd * _channel(w, ranks[3], ranks[0])
-    return np.asarray(x * alpha + (_channel(b, ranks[4], ranks[0]) - mean * alpha))
+    beta = _channel(b, ranks[4], ranks[0]) - mean * alpha
+    if all(isinstance(v, np.ndarray) and v.dtype == np.float32 for v in (x, alpha, beta)):
+        return np.asarray(fma32(x, alpha, beta))
+    return np.asarray(x * alpha + beta)
 
 
 def _batch_norm_vjp(g: Array, ans: Array, x: Array, rm: Array, rv: Array, w: Array, b: Array, ranks: tuple[int, ...],

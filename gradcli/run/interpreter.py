@@ -2336,7 +2336,7 @@ class Interpreter:
     def batch_norm(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """F.batch_norm: the row's output; in training, running_mean and running_var updated in place as
         PyTorch's CPU kernel does (the batch's mean and variance in float64 sums, rounded to the dtype,
-        blended by momentum in float64)."""
+        blended by the momentum as its kernel blends them)."""
         names = ["input", "running_mean", "running_var", "weight", "bias", "training", "momentum", "eps"]
         bound = {"weight": None, "bias": None, "training": False, "momentum": 0.1, "eps": 1e-05,
                  **python.bind_by_name("batch_norm", names, args, kwargs)}
@@ -2356,14 +2356,18 @@ class Interpreter:
         shape = [1, -1] + [1] * (x.data.ndim - 2)
         spread = (x.data - mean.reshape(shape)).astype(kind)
         squares = (spread * spread).astype(kind).astype(np.float64).sum(axis=axes).astype(kind)
-        momentum = float(bound["momentum"])
+        # (PyTorch's update: the momentum in the statistics' dtype, m mean + (1 - m) running in it; the variance's
+        # m unbiased in float64, (1 - m) running rounded to the dtype first)
         if isinstance(means, Tensor):
-            self.overwrite(means, (momentum * mean.astype(np.float64) + (1 - momentum) * means.data)
-                           .astype(means.data.dtype))
+            param = means.data.dtype.type
+            m = param(bound["momentum"])
+            self.overwrite(means, (m * mean.astype(param) + (param(1) - m) * means.data).astype(param))
         if isinstance(variances, Tensor):
+            param = variances.data.dtype.type
+            m = param(bound["momentum"])
             unbiased = (squares / kind(count - 1)).astype(kind) if count > 1 else np.full_like(squares, np.nan)
-            self.overwrite(variances, (momentum * unbiased.astype(np.float64) + (1 - momentum) * variances.data)
-                           .astype(variances.data.dtype))
+            kept = ((param(1) - m) * variances.data).astype(param).astype(np.float64)
+            self.overwrite(variances, (np.float64(m) * unbiased.astype(np.float64) + kept).astype(param))
         return result
 
     def one_hot(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from gradcli.ops.core import fma32 as _fma32
 from gradcli.run.python import Lazy, PythonError, UserClass, bind_by_name
-from gradcli.run.random import _fma32
 from gradcli.run.stdlib import OrderedDict
 from gradcli.run.tensor import FLOAT32, Tensor, TorchError, runtime_error
 

@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from gradcli.ops.core import fma32 as _fma32
+
 FLOAT32 = np.dtype(np.float32)
 FLOAT64 = np.dtype(np.float64)
 INT64 = np.dtype(np.int64)
@@ -213,22 +215,6 @@ def _fma64_one(a: float, b: float, c: float) -> float:
 
 
 _FMA64 = np.frompyfunc(_fma64_one, 3, 1)
-
-
-def _fma32(a: Any, b: Any, c: Any) -> np.ndarray:
-    """a * b + c in float32 rounded once. The product of two float32 is exact in float64 and so is
-    the sum's error (TwoSum); only a float64 sum that lands on a float32 halfway point needs that
-    error to round the right way."""
-    product = np.asarray(a, dtype=np.float64) * np.asarray(b, dtype=np.float64)
-    addend = np.asarray(c, dtype=np.float64)
-    total = product + addend
-    virtual = total - product
-    error = (product - (total - virtual)) + (addend - virtual)
-    significand = np.frexp(total)[0] * 2.0**25  # a float32 halfway point: 25 bits, the last one set
-    nudge = (significand % 2 == 1) & (error != 0)
-    total = np.where(nudge, np.nextafter(total, total + error), total)
-    rounded = total.astype(FLOAT32)
-    return rounded
 
 
 def _normal_16(blocks: np.ndarray, mean: float, std: float) -> np.ndarray:
