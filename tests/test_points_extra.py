@@ -132,6 +132,20 @@ def test_table_extra_columns_keep_their_own_type(tmp_path, suffix):
     assert dropped.stdout == "value,grad_x\n1.0,2.0\n4.0,4.0\n"
 
 
+@pytest.mark.parametrize("suffix", [".parquet", ".arrow"])
+def test_a_carried_value_a_later_chunk_gives_in_another_type_is_said_at_its_line_and_no_file_written(tmp_path, suffix):
+    tables()  # (the data extra writes Parquet and Arrow)
+    points = tmp_path / "points.jsonl"
+    points.write_text('{"x": 1.5, "id": 1}\n{"x": 2.5, "id": 2}\n{"x": 3.5, "id": 1.5}\n')
+    out = tmp_path / f"out{suffix}"
+    run = cli("grad", "x*x", "--points", str(points), "--output", str(out), "--chunk-size", "2")
+    assert run.exit_code == 2 and run.stdout == "" and not out.exists()
+    assert run.stderr.startswith("gradcli: error: --points: line 3: the column 'id' carried into the ")
+    assert "is int64 (its first rows'), and 1.5 is not" in run.stderr and "--drop-extra" in run.stderr
+    assert cli("grad", "x*x", "--points", str(points), "--output", str(out), "--chunk-size", "2",
+               "--drop-extra").exit_code == 0
+
+
 def test_a_csv_extra_column_in_a_big_file_is_read_by_the_fast_reader_as_by_the_exact_one(tmp_path):
     lines = [f"r{i},{0.5 + i / 7},x\"{i}" for i in range(30_000)]  # past the first 64 KB: pyarrow's reader
     path = tmp_path / "points.csv"

@@ -645,6 +645,25 @@ class _JsonArray(_File):
         super().close()
 
 
+def _cast_carried(column: Any, field: Any, chunk: PointChunk, kind: str) -> Any:
+    """A later chunk's column carried through, cast to the type the first chunk gave it; a value it cannot hold
+    is said at its line (exit 2; the file is not written), never an internal error."""
+    import pyarrow as pa
+
+    try:
+        return cast(column, field.type)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        for index, value in enumerate(column.to_pylist()):
+            try:
+                cast(pa.array([value], column.type), field.type)
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                raise PointsProblem(int(chunk.lines[index]), (
+                    f"the column {field.name!r} carried into the {'Parquet' if kind == 'parquet' else 'Arrow'} "
+                    f"output is {field.type} (its first rows'), and {visible(repr(value))} is not: a column keeps one "
+                    "type there (write CSV or JSON Lines, or leave the column out: --drop-extra)")) from None
+        raise
+
+
 class ColumnsWriter(Writer):
     """Parquet or Arrow IPC: the columns --csv writes (value, grad_NAME, an element a column
     NAME[i]), float64, written by pyarrow a chunk at a time (a row group, a record batch: memory flat).
@@ -673,7 +692,7 @@ class ColumnsWriter(Writer):
         batch = pa.RecordBatch.from_arrays(arrays, names=self.names)
         if self.schema is not None and batch.schema != self.schema:
             batch = pa.RecordBatch.from_arrays([column if column.type == field.type else
-                                                cast(column, field.type)
+                                                _cast_carried(column, field, chunk, self.kind)
                                                 for column, field in zip(batch.columns, self.schema, strict=True)],
                                                schema=self.schema)
         self._write(batch if chunk.count else None, batch.schema)
