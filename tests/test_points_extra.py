@@ -146,6 +146,22 @@ def test_a_carried_value_a_later_chunk_gives_in_another_type_is_said_at_its_line
                "--drop-extra").exit_code == 0
 
 
+def test_a_parquet_column_of_bytes_that_are_not_utf8_is_carried_through_not_an_internal_error(tmp_path):
+    tables()
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "points.parquet"
+    pq.write_table(pa.table({"x": [1.0, 2.0], "tag": pa.array([b"ok", b"\xff\xfe"], pa.binary())}), path)
+    run = cli("grad", "x*x", "--points", str(path), "--csv")
+    assert run.exit_code == 0 and run.stdout == "tag,value,grad_x\nok,1.0,2.0\n\\xff\\xfe,4.0,4.0\n"
+    lines = cli("grad", "x*x", "--points", str(path), "--json").stdout.splitlines()
+    assert json.loads(lines[1])["tag"] == "\\xff\\xfe"
+    out = tmp_path / "out.parquet"
+    assert cli("grad", "x*x", "--points", str(path), "--output", str(out)).exit_code == 0
+    assert pq.read_table(out).column("tag").to_pylist() == [b"ok", b"\xff\xfe"]  # (the bytes as they were)
+
+
 def test_a_csv_extra_column_in_a_big_file_is_read_by_the_fast_reader_as_by_the_exact_one(tmp_path):
     lines = [f"r{i},{0.5 + i / 7},x\"{i}" for i in range(30_000)]  # past the first 64 KB: pyarrow's reader
     path = tmp_path / "points.csv"

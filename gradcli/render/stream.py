@@ -76,6 +76,10 @@ def _arrow_values(array: Any) -> Cells:
                        (pa.types.is_null, "text")):
         if test(kind):
             return Cells(array.to_pylist(), texts=False, kind=name)
+    if pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_fixed_size_binary(kind):
+        # (bytes carried through as text: what is not UTF-8 written as Python escapes it, \xff)
+        return Cells([None if value is None else value.decode("utf-8", "backslashreplace") for value in array.to_pylist()],
+                     texts=False, kind="text")
     if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
         array = cast(array, pa.large_string())
     return Cells(array.to_pylist(), texts=False, kind="text")
@@ -781,7 +785,10 @@ def _arrow_array(values: Any) -> Any:
 
     if not isinstance(values, list):
         if values.type in (pa.binary(), pa.large_binary()):
-            return cast(values, pa.large_string())
+            try:
+                return cast(values, pa.large_string())
+            except pa.ArrowInvalid:  # (bytes that are not UTF-8 text: carried as the bytes they are)
+                return values
         return values
 
     kind = Cells(values, texts=False).kind
