@@ -33,6 +33,7 @@ from gradcli.ops.core import (
     unbroadcast,
 )
 from gradcli.ops.reductions import _norm, _norm_vjp
+from gradcli.ops.summation import torch_sum
 
 REDUCTION = Param("reduction", "str", "mean", choices=("none", "mean", "sum"))
 Pointwise = Callable[..., Any]
@@ -42,7 +43,7 @@ def _reduce(losses: Array, rank: int, reduction: str) -> Array:
     """The losses of one point (its trailing `rank` axes) summed, averaged, or kept."""
     if reduction == "none":
         return np.asarray(losses)
-    total = np.sum(losses, axis=tuple(range(-rank, 0)))
+    total = torch_sum(losses, tuple(range(np.ndim(losses) - rank, np.ndim(losses))))  # (float32: in PyTorch's order)
     return np.asarray(total if reduction == "sum" else total / _count(np.shape(losses), rank, reduction))
 
 
