@@ -54,6 +54,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from gradcli import mkl
 from gradcli.float_math import EXACT, UFUNCS, pick, power
 from gradcli.ops.summation import torch_sum
 
@@ -610,7 +611,9 @@ def _on_floats(ufunc: Any) -> Rule:
 
 
 # NumPy on arrays (and on dual numbers, which go through NumPy's protocols).
-NUMPY = types.SimpleNamespace(**{name: getattr(np, name) for name in UFUNCS}, power=_power, where=np.where)
+# (the functions PyTorch computes with MKL's VML: VML's where `gradcli run` asks and MKL is there, gradcli.mkl)
+NUMPY = types.SimpleNamespace(**{name: mkl.kernel(getattr(np, name)) if name in mkl.VML else getattr(np, name)
+                                 for name in UFUNCS}, power=_power, where=np.where)
 # Python floats, with NumPy's bits (gradcli.float_math): math's sin, cos, sqrt (which raises below 0, where
 # NumPy takes over)..., NumPy's ufuncs on the float for the rest; Python's branches for where.
 FLOATS = types.SimpleNamespace(**{**vars(NUMPY), **{name: _on_floats(getattr(np, name)) for name in UFUNCS},
@@ -656,7 +659,7 @@ def _derived_jvp(vjp: Rule) -> Rule:
 def _forwards(forward: Rule) -> tuple[Rule, Rule]:
     """(on arrays, on floats): a ufunc or Python's operator is the same on both; else forward(xp, *args)."""
     if isinstance(forward, np.ufunc):
-        return forward, _on_floats(forward)
+        return getattr(NUMPY, forward.__name__) if forward.__name__ in mkl.VML else forward, _on_floats(forward)
     if isinstance(forward, types.BuiltinFunctionType):
         return forward, forward
     return partial(forward, NUMPY), partial(forward, FLOATS)

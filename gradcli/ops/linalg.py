@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from gradcli import mkl
 from gradcli.errors import Limits, over_limit
 from gradcli.ops.core import (
     Array,
@@ -99,8 +100,49 @@ def _product_of(x: Array, y: Array) -> Array:
     return np.matmul(x, y)
 
 
+def _kernel(a: Any, b: Any, ranks: Sequence[int]) -> Array | None:
+    """a @ b of one point by PyTorch's own kernel (`gradcli run`, where gradcli[mkl] is installed): mm and mv
+    as PyTorch's BLAS calls are made, bmm by its loop or MKL's; None where that is not what computes it."""
+    if np.ndim(a) != ranks[0] or np.ndim(b) != ranks[1]:  # (a batch of points: `grad`'s)
+        return None
+    product = {(2, 2): mkl.mm, (2, 1): mkl.mv, (3, 3): mkl.bmm}.get((ranks[0], ranks[1]))
+    return None if product is None else product(a, b)
+
+
+def _column_major(x: Array) -> bool:
+    """Is the matrix x a transposed view of a row-major one, in PyTorch's test (its mm backward's)?"""
+    strides = [s // x.itemsize for s in x.strides]
+    return strides[0] == 1 and strides[1] == x.shape[0]
+
+
+def _kernel_vjp(g: Any, a: Any, b: Any, ranks: Sequence[int]) -> tuple[Array, Array] | None:
+    """The cotangents of a @ b by PyTorch's own kernels and in its forms (mm_mat1_backward and
+    mm_mat2_backward: a column-major operand's gradient computed transposed; mv's g outer b and a^T g;
+    bmm's g b^T and a^T g), or None where _kernel does not compute the product."""
+    if not mkl.ROUTED.get() or type(g) is not np.ndarray or np.ndim(a) != ranks[0] or np.ndim(b) != ranks[1]:
+        return None
+    if g.dtype != a.dtype and a.dtype == b.dtype:  # (PyTorch's gradient is of the product's dtype: a float64
+        g = g.astype(a.dtype)  # one here came from a Python number's float64 in the sweep)
+    if tuple(ranks) == (2, 2):
+        ga = mkl.mm(b, g.T) if _column_major(a) else mkl.mm(g, b.T)
+        gb = mkl.mm(g.T, a) if _column_major(b) else mkl.mm(a.T, g)
+        if ga is None or gb is None:
+            return None
+        return (ga.T if _column_major(a) else ga), (gb.T if _column_major(b) else gb)
+    if tuple(ranks) == (2, 1):
+        gv = mkl.mv(a.T, g)
+        return None if gv is None else (g[:, None] * b, gv)
+    if tuple(ranks) == (3, 3):
+        ga, gb = mkl.bmm(g, np.swapaxes(b, 1, 2)), mkl.bmm(np.swapaxes(a, 1, 2), g)
+        return None if ga is None or gb is None else (ga, gb)
+    return None
+
+
 def _matmul(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
     _matmul_shape(*_point_shapes((a, b), ranks))
+    made = _kernel(a, b, ranks)
+    if made is not None:
+        return made
     na, nb = ranks
     out = _product_of(*_lifted(a, b, ranks))
     if nb == 1:
@@ -111,6 +153,9 @@ def _matmul(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
 
 
 def _matmul_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -> tuple[Array, Array]:
+    made = _kernel_vjp(g, a, b, ranks)
+    if made is not None:
+        return made
     na, nb = ranks
     a2, b2 = _lifted(a, b, ranks)
     if na == 1:
@@ -414,6 +459,10 @@ def _sym_einsum(subscripts: Any) -> Any:
 
 def _dot(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
     _dot_shape(*_point_shapes((a, b), ranks))
+    if np.ndim(a) == 1 == np.ndim(b):  # (one point: PyTorch's BLAS dot, where gradcli[mkl] is installed)
+        made = mkl.dot(a, b)
+        if made is not None:
+            return made
     return np.asarray(np.einsum("...i,...i->...", a, b))
 
 
@@ -1367,6 +1416,12 @@ def _fused(product: Any, product_vjp: Any, shape_rule: Any) -> tuple[Any, Any, A
         for name, number in (("beta", beta), ("alpha", alpha)):
             if x.dtype.kind in "biu" and not float(number).is_integer():  # (`gradcli run`'s integer tensors)
                 raise ValueRefusal(f"For integral input tensors, argument {name} must not be a floating point number.")
+        blas = {(2, 2): mkl.addmm, (2, 1): mkl.addmv}.get((ranks[1], ranks[2])) if product is _matmul else None
+        if blas is not None and np.ndim(x) == ranks[0] and np.ndim(a) == ranks[1] and np.ndim(b) == ranks[2]:
+            # PyTorch's addmm and addmv: the input copied into the result, then BLAS's beta * it + alpha * a @ b
+            fused = blas(x, a, b, beta, alpha)
+            if fused is not None:
+                return fused
         made = product(a, b, ranks[1:])
         made = np.zeros_like(made) if alpha == 0 else made if alpha == 1 else alpha * made
         lifted = _lift_input(x, ranks[0], width)

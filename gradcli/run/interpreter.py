@@ -32,7 +32,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from gradcli import engine, lowering
+from gradcli import engine, lowering, mkl
 from gradcli.errors import GradcliError, LimitProblem, Limits, SyntaxProblem, over_limit, visible
 from gradcli.inputs import ranges
 from gradcli.ops import (
@@ -3770,6 +3770,7 @@ def run(source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | No
     sys.setrecursionlimit(max(limit, _WALK_DEPTH))
     python.SHOW.append(interpreter.show)
     default_float = DEFAULT_FLOAT.set(np.float32)  # (torch.get_default_dtype() of a program)
+    routed = mkl.ROUTED.set(True)  # PyTorch's MKL kernels, where `gradcli[mkl]` is installed
     try:
         interpreter.run(tree)
     except TorchError as raised:
@@ -3782,6 +3783,7 @@ def run(source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | No
         sys.setrecursionlimit(limit)
         python.SHOW.pop()
         DEFAULT_FLOAT.reset(default_float)
+        mkl.ROUTED.reset(routed)
     return interpreter
 
 
