@@ -118,7 +118,7 @@ _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.au
             "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
             "torch.masked", "torch.fft", "numpy", "numpy.linalg", "numpy.random", "torch.nn.init", "math", "torch.autograd.functional", "random",
             "torch.optim.lr_scheduler", "torch.nn.utils", "copy", "torch.distributions", "collections", "itertools",
-            "torch.functional",
+            "torch.functional", "sys",
             *(f"torch.distributions.{name}" for name in distributions.SUBMODULES)}
 TORCH_VERSION = "2.13.0+cpu"  # the PyTorch whose behaviour gradcli run follows (its CPU build)
 _END = object()  # (what a loop's iterator gives when it has no more)
@@ -375,7 +375,9 @@ class Interpreter:
         # arrays that two tensors, or a tensor and NumPy, share (t.data, t.numpy(), torch.from_numpy(a)):
         # written in place, so each sees the other (weakly held: an array no tensor holds leaves)
         self.shared: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
-        self.frame = Frame({})  # the scope being run: the module's, or a call's (self.names)
+        # the scope being run: the module's, or a call's (self.names); the file runs as Python runs a script,
+        # so its `if __name__ == '__main__':` block runs
+        self.frame = Frame({"__name__": "__main__"})
         self.module_frame = self.frame
         self.max_steps, self.timeout = max_steps, timeout
         self.steps = 0
@@ -951,7 +953,11 @@ class Interpreter:
                              span=self.span(node))
 
     def import_module(self, node: ast.AST, path: str, alias: str | None) -> None:
-        path = "numpy" if path == "numpy" else path
+        if path not in _MODULES and path.split(".")[0] in sys.stdlib_module_names:
+            # A module of Python's own that the run lacks (tutorials import pdb, time, os and never use them):
+            # Python's import always succeeds, so the import is taken and only a use of it is refused.
+            self.names[alias or path.split(".")[0]] = Module(path if alias else path.split(".")[0])
+            return
         if path not in _MODULES:
             raise self.refuse(node, f"import of '{path}' is not supported",
                               "gradcli run knows torch, torch.nn.functional, numpy, math, random, collections and itertools")
@@ -1068,6 +1074,9 @@ class Interpreter:
     def set_item(self, base: Any, key: Any, value: Any, node: ast.AST) -> None:
         """`d[k] = v`, `xs[i] = v` as Python does them; `t[k] = v` into a tensor outside any graph."""
         if isinstance(base, Tensor):
+            problem = _index_problem(base.data.ndim, key)
+            if problem:
+                raise TorchError("IndexError", problem)
             self.set_elements(base, key, value, node)
             return
         if isinstance(base, np.ndarray):
@@ -1943,6 +1952,9 @@ class Interpreter:
 
     def index(self, base: Any, key: Any, node: ast.AST) -> Any:
         if isinstance(base, Tensor):
+            problem = _index_problem(base.data.ndim, key)
+            if problem:
+                raise TorchError("IndexError", problem)
             items = key if isinstance(key, tuple) else (key,)
             self.call_node = node
             try:
@@ -2033,6 +2045,15 @@ class Interpreter:
             return self.module_names[owner.path, name]
         if isinstance(owner, Module):
             path = f"{owner.path}.{name}"
+            if owner.path == "sys.stdout" and name in ("write", "flush"):
+                return Builtin(path, python.STDOUT[name])
+            if owner.path == "sys" and name == "stdout":
+                return Module(path)
+            if owner.path not in _MODULES and owner.path != "sys.stdout":
+                raise self.refuse(node, f"'{path}' is not supported",
+                                  f"the import of Python's '{owner.path}' is taken, but gradcli run has none of it")
+            if owner.path.startswith("sys"):
+                raise self.refuse(node, f"'{path}' is not supported", "gradcli run has sys.stdout.write and flush")
             native = torch_nn.nn_class(name) if owner.path == "torch.nn" else (
                 torch_nn.optim_class(name) if owner.path == "torch.optim" else (
                     schedulers.scheduler_class(name) if owner.path == "torch.optim.lr_scheduler" else None))
@@ -2048,7 +2069,7 @@ class Interpreter:
                 return dtype_of(_DTYPES[name])
             if name in MEMORY_FORMATS and owner.path == "torch":
                 return MemoryFormat(name)
-            if name in _CONSTANTS and name != "newaxis":
+            if name in _CONSTANTS and (name != "newaxis" or owner.path == "numpy"):
                 return _CONSTANTS[name]
             if (owner.path, name) in _PLATFORM or (owner.path == "torch" and name in (*_LEGACY, "set_printoptions")) or (
                     owner.path == "torch.nn.functional" and name in ("one_hot", "dropout1d", "dropout2d", "dropout3d")) or (
@@ -3707,6 +3728,26 @@ def _invalid_combination(function: str, args: list[Any], kwargs: dict[str, Any],
         got = (got + ", " if got else "") + named + (", " if len(kwargs) > 1 else "")  # (PyTorch's spacing)
     return (f"{function}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
             + "".join(f" * {signature}\n" for signature in signatures))
+
+
+def _index_problem(rank: int, key: Any) -> str | None:
+    """PyTorch's IndexError for a key with more indices than the tensor has dimensions, checked as its
+    indexing does before any index is read: one int or slice into a 0-dim tensor in its own words
+    (`loss.data[0]`, old tutorials' `.item()`), otherwise the count of what each item takes (a mask its
+    dimensions, None and ... none)."""
+    if not isinstance(key, tuple):
+        if rank == 0 and isinstance(key, int) and not isinstance(key, bool):
+            if key == 0:
+                return ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
+                        "to convert a 0-dim tensor to a number")
+            return f"index {key} is out of bounds for dimension 0 with size 0"
+        if rank == 0 and isinstance(key, slice):
+            return "slice() cannot be applied to a 0-dim tensor."
+        key = (key,)
+    taken = sum(0 if item is None or item is Ellipsis or isinstance(item, bool) else
+                item.data.ndim if isinstance(item, Tensor) and item.data.dtype in (np.bool_, np.uint8) else 1
+                for item in key)
+    return f"too many indices for tensor of dimension {rank}" if taken > rank else None
 
 
 def _nested(values: Any) -> Any:

@@ -592,6 +592,29 @@ def _shown(function: Callable[[Any], str]) -> Call:
     return show
 
 
+def _write(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> int:
+    """sys.stdout.write(s): s as it is, no newline; the count of its characters."""
+    if kwargs:
+        raise PythonError("TypeError", "TextIOWrapper.write() takes no keyword arguments")
+    if len(args) != 1:
+        raise PythonError("TypeError", f"TextIOWrapper.write() takes exactly one argument ({len(args)} given)")
+    text = args[0]
+    if not isinstance(text, str):
+        raise PythonError("TypeError", f"write() argument must be str, not {type_name(text)}")
+    interpreter.out.write(text)
+    return len(text)
+
+
+def _flush(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
+    if kwargs:
+        raise PythonError("TypeError", "TextIOWrapper.flush() takes no keyword arguments")
+    if args:
+        raise PythonError("TypeError", f"TextIOWrapper.flush() takes no arguments ({len(args)} given)")
+
+
+STDOUT: dict[str, Call] = {"write": _write, "flush": _flush}
+
+
 def _print(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
     check_printable(interpreter, args, node)
     unknown = set(kwargs) - {"sep", "end", "flush"}
