@@ -772,7 +772,7 @@ ROWS += [
     _write_row("scatter", _partial(_scatter_write, name="scatter", reduce=None), "ScatterBackward0", (_DIM_GIVEN,),
                _SCATTER_EXAMPLES, "torch.scatter(a, 0, c, b)", torch_node_rule=_scatter_node("ScatterBackward0",
                                                                                              "ScatterBackward1"),
-               scalar_overloads=frozenset({"ScatterBackward1"}),
+               scalar_overloads=frozenset({"ScatterBackward1"}), dtype="first",  # (a number src: in x's dtype)
                dtype_refusals=(("mixed 0 1", "RuntimeError", "scatter(): Expected self.dtype to be equal to src.dtype"),)),
     _write_row("scatter_add", _partial(_scatter_write, name="scatter_add", reduce="sum"), "ScatterAddBackward0",
                (_DIM_GIVEN,), _SCATTER_EXAMPLES[:3], "torch.scatter_add(a, 0, c, b)",

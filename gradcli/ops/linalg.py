@@ -445,7 +445,8 @@ def _inner_shape(a: Shape, b: Shape) -> Shape:
     if not a or not b:
         return a + b
     if a[-1] != b[-1]:
-        raise ValueError(f"inner: the last dims differ ({a[-1]} and {b[-1]})")
+        raise ValueError(f"inner() the last dimension must match on both input tensors but got shapes "
+                         f"[{', '.join(map(str, a))}] and [{', '.join(map(str, b))}]")
     return a[:-1] + b[:-1]
 
 
@@ -471,8 +472,11 @@ def _dot_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -
 
 
 def _dot_shape(a: Shape, b: Shape) -> Shape:
-    if len(a) != 1 or a != b:
-        raise ValueError("dot takes two 1-D vectors of one length")
+    if len(a) != 1 or len(b) != 1:  # (PyTorch's words)
+        raise ValueError(f"1D tensors expected, but got {len(a)}D and {len(b)}D tensors")
+    if a != b:
+        raise ValueError(f"inconsistent tensor size, expected tensor [{a[0]}] and src [{b[0]}] to have the same "
+                         f"number of elements, but got {a[0]} and {b[0]} elements respectively")
     return ()
 
 

@@ -532,9 +532,11 @@ def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: 
         places = [i for i in map(int, words[2:]) if i < len(tensors) and not standing[i]
                   and (i == int(words[2]) or tensors[i].ndim)]
         return len({tensors[i].dtype for i in places}) > 1
-    # "mixed 0 2": the tensor args at these places
+    # "mixed 0 2": the args at these places that are tensors (a Python number there is a Scalar to PyTorch:
+    # scatter(x, 1, index, 1) writes it in x's dtype)
     places = [int(place) for place in words[1:]]
-    return len({tensors[i].dtype for i in places if i < len(tensors) and not standing[i]}) > 1
+    return len({args[i].data.dtype for i in places
+                if i < len(args) and isinstance(args[i], Tensor) and not args[i].stand_in}) > 1
 
 
 def _refusal(op: Op, args: Sequence[Any], kind: str, message: str, params: dict[str, Any]) -> TorchError:
