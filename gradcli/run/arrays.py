@@ -55,7 +55,7 @@ RANDOM = {"seed", "randn", "rand", "random", "random_sample", "uniform", "normal
           "shuffle", "permutation"}
 METHODS = {"dot", "sum", "mean", "max", "min", "prod", "std", "var", "argmax", "argmin", "all", "any", "cumsum",
            "cumprod", "copy", "reshape", "transpose", "ravel", "flatten", "squeeze", "astype", "clip", "item",
-           "tolist", "round", "fill", "sort", "argsort", "nonzero"}
+           "tolist", "round", "fill", "sort", "argsort", "nonzero", "resize"}
 PROPERTIES = {"T", "shape", "ndim", "size", "dtype"}
 _OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "//": operator.floordiv,
@@ -100,7 +100,7 @@ def _plain(value: Any, where: str, depth: int = 0) -> Any:
         raise Unsupported(f"{where} of lists nested more than 64 deep is not supported")
     if value is None or isinstance(value, (bool, int, float, np.ndarray, np.generic, np.dtype, slice)):
         return value
-    if isinstance(value, type) and value in DTYPES.values():
+    if isinstance(value, type) and (value in DTYPES.values() or value in (int, float, bool)):
         return value
     if isinstance(value, (list, tuple)):
         items = [_plain(item, where, depth + 1) for item in value]
@@ -248,7 +248,34 @@ def call_method(array: Any, name: str, args: list[Any], kwargs: dict[str, Any]) 
     kwargs = {k: _plain(v, f".{name}") for k, v in kwargs.items()}
     if name == "dot" and args:
         _product(array, args[0], "dot")
+    if name == "resize":
+        return _resize(array, args, kwargs)
     return _calling(getattr(array, name), *args, **kwargs)
+
+
+def _resize(array: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
+    """a.resize(shape): the array itself takes the shape (udacity's data.resize((n, 1)), which adds an axis). Its
+    elements as they were: to another count NumPy would grow or cut the array's memory, which the run does not."""
+    unknown = set(kwargs) - {"refcheck"}
+    if unknown:
+        raise NumpyRaised(TypeError(f"'{sorted(unknown)[0]}' is an invalid keyword argument for this function"))
+    dims = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else tuple(args)
+    if not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dims):
+        raise NumpyRaised(TypeError("'list' object cannot be interpreted as an integer" if any(
+            isinstance(d, list) for d in dims) else "an integer is required"))
+    if any(int(d) < 0 for d in dims):
+        raise NumpyRaised(ValueError("negative dimensions not allowed"))
+    if not isinstance(array, np.ndarray):
+        raise Unsupported("'.resize' of a NumPy number is not supported")
+    if _count(dims) != array.size:
+        raise Unsupported(f"'.resize' of an array of {array.size} elements to {_count(dims)} is not supported",
+                          "reshape it, or make a new array (np.zeros) of the size you want")
+    if not (array.flags.c_contiguous or array.flags.f_contiguous):
+        raise NumpyRaised(ValueError("resize only works on single-segment arrays"))
+    if not array.flags.c_contiguous:  # (NumPy reads a transposed array's memory in its order)
+        raise Unsupported("'.resize' of an array in Fortran order (a transposed one) is not supported",
+                          "reshape it, or copy it first (a.copy())")
+    array.shape = tuple(int(d) for d in dims)
 
 
 def binary(symbol: str, left: Any, right: Any) -> Any:

@@ -129,6 +129,9 @@ _TORCH_FUNCTIONAL = frozenset({"atleast_1d", "atleast_2d", "atleast_3d", "broadc
                                "broadcast_tensors", "cartesian_prod", "block_diag", "cdist", "chain_matmul", "einsum",
                                "istft", "lu", "norm", "meshgrid", "pca_lowrank", "split", "stft", "svd_lowrank",
                                "tensordot", "unique", "unique_consecutive", "unravel_index"})
+# The activations of torch.nn.functional with an inplace= keyword (F.relu(x, inplace=True))
+_IN_PLACE_ACTIVATIONS = frozenset({"relu", "relu6", "elu", "selu", "celu", "leaky_relu", "rrelu", "hardtanh",
+                                   "hardsigmoid", "hardswish", "silu", "mish", "threshold"})
 _DATA = {"DataLoader", "TensorDataset", "Dataset", "random_split"}  # importable; run/data.py takes the first two
 
 
@@ -139,7 +142,7 @@ _PYTHON_BUILTINS = frozenset(dir(builtins)) | {"aiter", "anext", "breakpoint", "
 _NO_CODE = "a file under `gradcli run` reads no files and runs no code but its own statements"
 _UNSAFE_BUILTINS = {name: _NO_CODE for name in (
     "open", "exec", "eval", "compile", "__import__", "input", "breakpoint", "exit", "quit", "help", "globals", "locals",
-    "vars", "getattr", "setattr", "delattr", "hasattr", "dir", "memoryview")}
+    "vars", "delattr", "dir", "memoryview")}
 _NOT_IMPLEMENTED = "NotImplemented"  # the node PyTorch records for an op it has no derivative of
 
 
@@ -1074,9 +1077,9 @@ class Interpreter:
     def set_item(self, base: Any, key: Any, value: Any, node: ast.AST) -> None:
         """`d[k] = v`, `xs[i] = v` as Python does them; `t[k] = v` into a tensor outside any graph."""
         if isinstance(base, Tensor):
-            problem = _index_problem(base.data.ndim, key)
-            if problem:
-                raise TorchError("IndexError", problem)
+            too_many = _index_problem(base.data.ndim, key)
+            if too_many:
+                raise TorchError("IndexError", too_many)
             self.set_elements(base, key, value, node)
             return
         if isinstance(base, np.ndarray):
@@ -1952,9 +1955,9 @@ class Interpreter:
 
     def index(self, base: Any, key: Any, node: ast.AST) -> Any:
         if isinstance(base, Tensor):
-            problem = _index_problem(base.data.ndim, key)
-            if problem:
-                raise TorchError("IndexError", problem)
+            too_many = _index_problem(base.data.ndim, key)
+            if too_many:
+                raise TorchError("IndexError", too_many)
             items = key if isinstance(key, tuple) else (key,)
             self.call_node = node
             try:
@@ -2284,7 +2287,7 @@ class Interpreter:
             return self.numpy(node, arrays.random_call, self.numpy_random, name, args, kwargs)
         if function.module == "numpy" and name in arrays.FUNCTIONS and not any(
                 isinstance(value, Tensor) for value in (*args, *kwargs.values())):
-            return self.numpy(node, arrays.call, name, args, kwargs)
+            return self.numpy(node, arrays.call, name, *_python_types(args, kwargs))
         if (function.module, name) in _PLATFORM:
             return self.platform(function, args, kwargs, node)
         if (function.module == "torch" and name in _LEGACY) or (function.module, name) == ("torch.autograd", "Variable"):
@@ -2324,6 +2327,8 @@ class Interpreter:
             return self.batch_norm(args, kwargs, node)
         if function.module == "torch.nn.functional" and name in _SOFTMAXES:
             return self.softmax(name, args, kwargs, node)
+        if function.module == "torch.nn.functional" and name in _IN_PLACE_ACTIVATIONS and "inplace" in kwargs:
+            return self.activation_in_place(name, args, kwargs, node)
         if function.module == "torch" and name == "set_printoptions":
             return self.set_printoptions(args, kwargs, node)
         if function.module == "torch" and name in _CLOSENESS:
@@ -2339,6 +2344,27 @@ class Interpreter:
         if FUNCTIONS.get(name) is None and lowering.find(f"{function.module}.{name}") is None:
             raise self.refuse(node, f"'{function.module}.{name}' is not supported")
         return self.call_op(f"{function.module}.{name}", args, kwargs, node)
+
+    def activation_in_place(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """F.relu(x, inplace=True) and the other activations': x takes the values in place where no graph is
+        involved (a leaf that requires grad: PyTorch's error); with a graph, as an nn module with inplace=True
+        here, the result is computed out of place (x = F.relu(x, inplace=True) the same)."""
+        kwargs = dict(kwargs)
+        inplace = kwargs.pop("inplace")
+        if not inplace:
+            return self.call_op(f"torch.nn.functional.{name}", args, kwargs, node)
+        x = args[0] if args else kwargs.get("input")
+        if isinstance(x, Tensor) and self.graph.grad_enabled and x.requires_grad and x.is_leaf:
+            raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
+        result = self.call_op(f"torch.nn.functional.{name}", args, kwargs, node)
+        if (not isinstance(x, Tensor) or not isinstance(result, Tensor) or result.data.shape != x.data.shape
+                or (self.graph.grad_enabled and x.requires_grad)):
+            return result
+        if not np.can_cast(result.data.dtype, x.data.dtype, "same_kind"):
+            raise runtime_error(f"result type {torch_dtype_name(result.data.dtype)} can't be cast to the "
+                                f"desired output type {torch_dtype_name(x.data.dtype)}")
+        self.overwrite(x, result.data.astype(x.data.dtype))
+        return x
 
     def softmax(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """F.softmax, log_softmax, softmin: without a dim, PyTorch's deprecated implicit choice (dim 0 of a
@@ -2671,7 +2697,7 @@ class Interpreter:
         if isinstance(receiver, (list, dict, str, set)):
             return python.call_python_method(self, receiver, name, args, kwargs, node)
         if arrays.is_array(receiver):
-            return self.numpy(node, arrays.call_method, receiver, name, args, kwargs)
+            return self.numpy(node, arrays.call_method, receiver, name, *_python_types(args, kwargs))
         tensor: Tensor = receiver
         if name in ("add", "sub", "add_", "sub_") and "alpha" in kwargs:
             return self.scaled_add(name, [tensor, *args], kwargs, node)
@@ -3728,6 +3754,18 @@ def _invalid_combination(function: str, args: list[Any], kwargs: dict[str, Any],
         got = (got + ", " if got else "") + named + (", " if len(kwargs) > 1 else "")  # (PyTorch's spacing)
     return (f"{function}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
             + "".join(f" * {signature}\n" for signature in signatures))
+
+
+def _python_types(args: list[Any], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    """A NumPy call's args with the run's int, float and bool as Python's types, which NumPy takes as dtypes
+    (`(a == b).astype(int)`, `np.zeros(3, dtype=float)`)."""
+    def typed(value: Any) -> Any:
+        return _NUMPY_PYTHON_TYPES.get(value.name, value) if isinstance(value, Builtin) else value
+
+    return [typed(a) for a in args], {key: typed(value) for key, value in kwargs.items()}
+
+
+_NUMPY_PYTHON_TYPES: dict[str, type] = {"int": int, "float": float, "bool": bool}
 
 
 def _index_problem(rank: int, key: Any) -> str | None:

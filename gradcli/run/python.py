@@ -927,6 +927,54 @@ def _isinstance(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any
     return _is_instance(args[0], args[1], interpreter.exception_classes)
 
 
+def _attribute_name(interpreter: Interpreter, function: str, name: Any, node: ast.AST) -> str:
+    """The name getattr, setattr and hasattr were given: a string, as Python wants, and one the file could
+    have written as `obj.name` (a special name or another string is refused: they reach no further)."""
+    if not isinstance(name, str):
+        raise PythonError("TypeError", f"attribute name must be string, not '{type_name(name)}'")
+    if not name.isidentifier() or (name.startswith("__") and name.endswith("__")):
+        raise interpreter.refuse(node, f"{function}() of the attribute {name!r} is not supported",
+                                 "getattr, setattr and hasattr take the names `obj.name` could be written with")
+    return name
+
+
+def _getattr(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """getattr(obj, name[, default]): obj.name as the file would read it."""
+    _no_keywords("getattr", kwargs)
+    if not 2 <= len(args) <= 3:
+        raise PythonError("TypeError", f"getattr expected 2 or 3 arguments, got {len(args)}")
+    name = _attribute_name(interpreter, "getattr", args[1], node)
+    try:
+        return interpreter.attribute_of(args[0], name, node)
+    except TorchError as problem:
+        if problem.kind != "AttributeError" or len(args) == 2:
+            raise
+        return args[2]
+
+
+def _hasattr(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> bool:
+    _no_keywords("hasattr", kwargs)
+    if len(args) != 2:
+        raise PythonError("TypeError", f"hasattr expected 2 arguments, got {len(args)}")
+    name = _attribute_name(interpreter, "hasattr", args[1], node)
+    try:
+        interpreter.attribute_of(args[0], name, node)
+    except TorchError as problem:
+        if problem.kind != "AttributeError":
+            raise
+        return False
+    return True
+
+
+def _setattr(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
+    """setattr(obj, name, value): obj.name = value (MorvanZhou's setattr(self, 'fc%i' % i, fc), a module's
+    submodule registered as the assignment registers it)."""
+    _no_keywords("setattr", kwargs)
+    if len(args) != 3:
+        raise PythonError("TypeError", f"setattr expected 3 arguments, got {len(args)}")
+    interpreter.set_attribute(args[0], _attribute_name(interpreter, "setattr", args[1], node), args[2], node)
+
+
 def _super(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Super:
     """super() in a method (its class and its first argument), or super(Class, obj)."""
     _no_keywords("super", kwargs)
@@ -1001,6 +1049,9 @@ BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function
     "any": _truth_of_all("any", True),
     "all": _truth_of_all("all", False),
     "isinstance": _isinstance,
+    "getattr": _getattr,
+    "hasattr": _hasattr,
+    "setattr": _setattr,
     "super": _super,
 }.items()}
 BUILTINS.update({name: ExceptionClass(name, _exception(name)) for name in EXCEPTIONS})
