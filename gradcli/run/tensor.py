@@ -24,6 +24,7 @@ from gradcli.errors import Limits, over_limit, visible
 from gradcli.ops import OPS, Op, call_forward
 from gradcli.ops.core import (
     LinAlgError,
+    Number,
     ValueRefusal,
     given_0d_problem,
     kernel_dtype_name,
@@ -377,17 +378,18 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
             nodes.append(graph.add(CONST, None, (), np.asarray(float(a)), span))
             graph.tape.nodes[nodes[-1]].literal = _LITERALS[type(a)]  # a Python number (Node.is_number)
     index = graph.add(APPLY, op, tuple(nodes), out, span, params)
-    if computing.kind == "f" and any(isinstance(a, Tensor) and a.data.dtype.kind == "f" and a.data.dtype != computing
-                                     for a in args):
-        graph.tape.nodes[index].promoted = computing.str
+    if computing.kind == "f" and any((isinstance(a, Tensor) and a.data.dtype.kind == "f" and a.data.dtype != computing)
+                                     or (computing != FLOAT64 and not isinstance(a, Tensor)) for a in args):
+        graph.tape.nodes[index].promoted = computing.str  # (a Python number reaches the VJP as a float64 Number)
     made = Tensor(graph, out, node=index, requires_grad=True)
     _note_backward_refusal(graph, op, args, computing, cast, params, made)
     return made
 
 
 class _Promoting(engine.Backend):
-    """engine's arrays, with PyTorch's dtypes in a backward: at a node whose args are float tensors of two dtypes
-    (Node.promoted) each gradient reaches its arg in the arg's dtype, as PyTorch's engine casts it, and where the
+    """engine's arrays, with PyTorch's dtypes in a backward: at a node whose args are float tensors of two dtypes, or
+    a float32 tensor and a Python number (Node.promoted), each gradient reaches its arg in the arg's dtype, as
+    PyTorch's engine casts it (x / 3 of a float32 x sends float32 on, not float64), and where the
     row's PyTorch formula promotes its args first (Op.backward_promotes: pow's log of a float32 base by a float64
     exponent is float64's) its VJP reads them promoted."""
 
@@ -401,8 +403,10 @@ class _Promoting(engine.Backend):
 
         def promoted(g: Any, ans: Any, *args: Any) -> tuple[Any, ...]:
             kinds = [getattr(a, "dtype", None) for a in args]
-            up = [a.astype(dtype) if up_first and kind is not None and kind.kind == "f" and kind != dtype else a
-                  for a, kind in zip(args, kinds, strict=True)]
+            # (a Python number as PyTorch's kernel reads it in a float32 computation: rounded to float32)
+            up = [Number(dtype.type(a)) if type(a) is Number and dtype.itemsize < 8
+                  else a.astype(dtype) if up_first and kind is not None and kind.kind == "f" and kind.itemsize < dtype.itemsize
+                  else a for a, kind in zip(args, kinds, strict=True)]
             cotangents = rule(g, ans, *up)
             return tuple(c.astype(kind) if c is not None and kind is not None and kind.kind == "f"
                          and getattr(c, "dtype", kind) != kind else c
