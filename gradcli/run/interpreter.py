@@ -46,7 +46,7 @@ from gradcli.ops import (
     backwards,
     call_forward,
 )
-from gradcli.ops.core import DEFAULT_FLOAT, Unsupported, ValueRefusal, rule_params, torch_dtype_name
+from gradcli.ops.core import DEFAULT_FLOAT, Unsupported, ValueRefusal, kernel_dtype_name, rule_params, torch_dtype_name
 from gradcli.run import (
     arrays,
     custom,
@@ -2854,6 +2854,8 @@ class Interpreter:
                 self.set_requires_grad(tensor, True)
             return tensor
         kind = _LEGACY[function.name]
+        if not kwargs and len(args) == 1 and isinstance(args[0], np.ndarray) and args[0].dtype.kind in "biuf":
+            return self.legacy_of_array(args[0], kind)
         sizes = args[0] if len(args) == 1 and isinstance(args[0], Size) else args
         if not kwargs and all(isinstance(size, int) and not isinstance(size, bool) for size in sizes) and (
                 len(args) != 1 or not isinstance(args[0], (list, tuple)) or isinstance(args[0], Size)):
@@ -2868,9 +2870,21 @@ class Interpreter:
                               "sizes make an uninitialized tensor: use torch.zeros(...)")
         if isinstance(args[0], Tensor):
             if args[0].data.dtype != kind:
-                raise TorchError("TypeError", f"expected {torch_dtype_name(kind)} (got {torch_dtype_name(args[0].data.dtype)})")
+                raise TorchError("TypeError", f"expected {_options(kind)} (got {_options(args[0].data.dtype)})")
             return args[0]
         return self.tensor_from(args[0], dtype_of(kind), node)
+
+    def legacy_of_array(self, array: np.ndarray, kind: np.dtype) -> Tensor:
+        """torch.Tensor(a) / FloatTensor(a) / LongTensor(a) of a NumPy array: the array's own memory where it has
+        the constructor's dtype (a write into either is seen by the other, as PyTorch's), else a copy cast to it
+        (an integer one wraps, a float one to an integer truncates)."""
+        if array.dtype == kind:
+            self.shared[id(array)] = array
+            return Tensor(self.graph, array)
+        with np.errstate(all="ignore"):
+            values = array.astype(kind) if kind.kind == "f" or array.dtype.kind != "f" else np.trunc(array).astype(
+                INT64).astype(kind)
+        return Tensor(self.graph, values)
 
     def multinomial(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
         """torch.multinomial(input, num_samples, replacement=False): int64 indices of the categories, drawn from
@@ -3754,6 +3768,12 @@ def _invalid_combination(function: str, args: list[Any], kwargs: dict[str, Any],
         got = (got + ", " if got else "") + named + (", " if len(kwargs) > 1 else "")  # (PyTorch's spacing)
     return (f"{function}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
             + "".join(f" * {signature}\n" for signature in signatures))
+
+
+def _options(dtype: np.dtype) -> str:
+    """A legacy constructor's TensorOptions, as PyTorch's type error prints them."""
+    return (f"TensorOptions(dtype={kernel_dtype_name(dtype)}, device=cpu, layout=Strided, requires_grad=false "
+            "(default), pinned_memory=false (default), memory_format=(nullopt))")
 
 
 def _python_types(args: list[Any], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
