@@ -6,7 +6,8 @@ table out, row for row, with the columns --csv writes (value, grad_NAME). Where 
 an input as a list column, the output gives vectors as list columns too; else an element a
 column (grad_z[0], ...). A pandas table keeps its index, so results line up with the rows
 they came from (and dask.dataframe.map_partitions can use it partition by partition). pyarrow
-does the reading, as for --points; polars and pandas are imported only to give their tables back.
+reads and writes, through --points' table reader and --output's Arrow writer (a bad row with
+skip_bad is --mark-bad's row of nulls); polars and pandas are imported only to give their tables back.
 """
 
 from __future__ import annotations
@@ -48,9 +49,10 @@ def grad_table(program: str | Tape, table: Any, at: Mapping[str, Any] | None = N
     import pyarrow as pa
 
     from gradcli.batch import grad_batch
+    from gradcli.inputs.points import PointChunk
     from gradcli.inputs.tables import TableReader
-    from gradcli.render.stream import element_names
-    from gradcli.session import Answered, answered
+    from gradcli.render.stream import ColumnsWriter
+    from gradcli.session import Answered, answered, in_order
 
     kind = _kind(table)
     index = None
@@ -63,54 +65,27 @@ def grad_table(program: str | Tape, table: Any, at: Mapping[str, Any] | None = N
         frame = table
     tape = program if isinstance(program, Tape) else compile_program(program)
     fixed = {name: np.asarray(value, dtype=float) for name, value in (at or {}).items()}
-    count = frame.num_rows
-    reader = TableReader(frame, "table", tape.inputs, fixed, chunk=max(count, 1), skip_bad=skip_bad, extra=False)
+    reader = TableReader(frame, "table", tape.inputs, fixed, chunk=max(frame.num_rows, 1), skip_bad=skip_bad,
+                         extra=False)
+    writer = ColumnsWriter(None, "table", lists=bool(reader.lists))  # a bad row (skip_bad): nulls
 
     def compute(tape: Tape, columns: Any, count: int, fixed: Any) -> Any:
         return grad_batch(tape, columns, count, fixed, seed=seed, of=of, wrt=wrt)
 
-    pieces = []  # the good rows' results, in order: a bad index value is a bad row too
-    for chunk in reader.chunks():
-        for answer in answered(compute, tape, chunk, fixed, "row") if chunk.count else ():
+    for part in (part for chunk in reader.chunks() for part in in_order(chunk)):  # (bad rows: with skip_bad only)
+        answers = part if isinstance(part, list) else answered(compute, tape, part, fixed, "row") if part.count else ()
+        for answer in answers:
             if isinstance(answer, Answered):
-                pieces.append(answer)
-            elif not skip_bad:
+                writer.write(answer.chunk, answer.result)
+            elif skip_bad:
+                writer.write_bad([answer], 0)
+            else:
                 raise answer
-    rows = np.concatenate([np.asarray(piece.chunk.lines, dtype=np.int64) for piece in pieces]) - 1 if pieces else \
-        np.empty(0, dtype=np.int64)
-    good = len(rows)
-    if good:
-        results = [piece.result for piece in pieces]
-        result = results[0]
-        values = [np.concatenate(parts) for parts in zip(*(r.values for r in results), strict=True)]
-        derivatives = [(label, np.concatenate([dict(r.columns())[label] for r in results])) for label, _ in result.columns()]
-    else:  # no good rows: one made-up row of ones gives the columns, then none of its numbers
-        shapes = reader.shapes.shapes
-        columns = {name: np.ones((1, *shapes[name])) for name in tape.inputs if name in shapes}
-        result = compute(tape, columns, 1, fixed)
-        values, derivatives = result.values, result.columns()
-    lists = bool(reader.lists)
-    named = [("value" if len(result.values) == 1 else f"value_{root}", value)
-             for root, value in zip(result.root_names, values, strict=True)]
-    valid = None
-    if good < count:  # rows passed over: their results are nulls
-        valid = np.zeros(count, dtype=bool)
-        valid[rows] = True
-    names: list[str] = []
-    arrays: list[Any] = []
-    for label, array in [*named, *derivatives]:
-        array = array[:good]
-        if valid is not None:
-            full = np.full((count, *array.shape[1:]), np.nan)
-            full[rows] = array
-            array = full
-        if array.ndim == 1 or lists:
-            names.append(label)
-            arrays.append(_column(array, valid))
-        else:  # an element a column, named as --csv names it
-            names += element_names(label, array.shape[1:])
-            arrays += [_column(np.ascontiguousarray(column), valid) for column in array.reshape(count, -1).T]
-    out = pa.Table.from_arrays(arrays, names=names)
+    if writer.schema is None:  # no good rows: the columns computed at no points, of the shapes known
+        empty = reader.empty() or PointChunk({name: np.empty((0, *shape)) for name, shape in reader.shapes.shapes.items()},
+                                             0, [], [])
+        writer.write(empty, compute(tape, empty.columns, 0, fixed))
+    out = pa.Table.from_batches(writer.batches, writer.schema).combine_chunks() if writer.batches else writer.schema.empty_table()
     if kind == "arrow":
         return out
     if kind == "polars":
@@ -123,24 +98,3 @@ def grad_table(program: str | Tape, table: Any, at: Mapping[str, Any] | None = N
     frame_out.index = index
     return frame_out
 
-
-def _column(array: np.ndarray, valid: np.ndarray | None) -> Any:
-    """An Arrow column of floats a row (nested lists of floats where a row is an array); null where not `valid`."""
-    import pyarrow as pa
-
-    from gradcli.arrow import from_numbers
-
-    rows = len(array)
-    bits = None if valid is None else pa.py_buffer(np.packbits(valid, bitorder="little"))
-    nulls = 0 if valid is None else rows - int(valid.sum())
-    flat = np.ascontiguousarray(array, dtype=np.float64).reshape(-1)
-    column: Any = from_numbers(flat, pa.float64())
-    for length in reversed(array.shape[1:]):
-        offsets = np.arange(0, len(column) + 1, length, dtype=np.int32)
-        column = pa.ListArray.from_buffers(pa.list_(column.type), len(offsets) - 1, [None, pa.py_buffer(offsets)],
-                                           children=[column])
-    if bits is not None:
-        column = pa.Array.from_buffers(column.type, rows, [bits, *column.buffers()[1:2]], nulls,
-                                       children=[column.values] if array.ndim > 1 else None) \
-            if array.ndim > 1 else pa.Array.from_buffers(pa.float64(), rows, [bits, pa.py_buffer(flat)], nulls)
-    return column

@@ -842,7 +842,7 @@ class PointsRun:
                                       self.carried)
             for chunk in _read_ahead(reader.chunks()):
                 self._passed_over(chunk.skipped)
-                parts: Iterable[PointChunk | list[PointsProblem]] = (_in_order(chunk) if request.mark_bad
+                parts: Iterable[PointChunk | list[PointsProblem]] = (in_order(chunk) if request.mark_bad
                                                                      else [chunk.skipped, chunk])
                 for part in parts:
                     if isinstance(part, list):
@@ -1057,7 +1057,7 @@ def _alone(tape: Tape, chunk: PointChunk, fixed: Any, indices_zero: bool = False
     return None
 
 
-def _in_order(chunk: PointChunk) -> Iterator[PointChunk | list[PointsProblem]]:
+def in_order(chunk: PointChunk) -> Iterator[PointChunk | list[PointsProblem]]:
     """A chunk's good points and bad lines in input order (--mark-bad writes a row for each bad line
     where it was): runs of points between the bad lines, each bad line on its own."""
     from bisect import bisect_left

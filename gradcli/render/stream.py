@@ -125,28 +125,23 @@ def _json_values(column: Any) -> Texts:
 
 
 
-def _result_labels(result: BatchResult) -> list[str]:
-    """The columns of the results, as CSV, Parquet and Arrow name them."""
-    labels: list[str] = []
-    for name, value in zip(result.root_names, result.values, strict=True):
-        labels += element_names("value" if len(result.values) == 1 else f"value_{name}", value.shape[1:])
-    for label, array in result.columns():
-        labels += element_names(label, array.shape[1:])
-    return labels
+def _result_columns(result: BatchResult, lists: bool = False) -> list[tuple[str, np.ndarray]]:
+    """The results as CSV, Parquet and Arrow name and write them: an element a column (`grad_z[0]`),
+    or with `lists` an array (points, ...) a column (`grad_z`, a list a point)."""
+    named = [*(("value" if len(result.values) == 1 else f"value_{name}", value)
+               for name, value in zip(result.root_names, result.values, strict=True)), *result.columns()]
+    if lists:
+        return named
+    return [(label, block[:, i]) for name, array in named for block in [_flat(array)]
+            for i, label in enumerate(element_names(name, array.shape[1:]))]
 
 
-def _result_columns(result: BatchResult) -> list[np.ndarray]:
-    """The results a column each, the columns _result_labels names."""
-    return [block[:, i] for array in [*result.values, *(array for _, array in result.columns())]
-            for block in [_flat(array)] for i in range(block.shape[1])]
-
-
-def _flat_header(extra: list[str], result: BatchResult, row_id: bool, marks: bool) -> tuple[list[tuple[str, str]],
-                                                                                           list[str]]:
+def _flat_header(extra: list[str], result: BatchResult, row_id: bool, marks: bool,
+                 lists: bool = False) -> tuple[list[tuple[str, str]], list[str]]:
     """The columns CSV, Parquet and Arrow write: `row` (--row-id), the columns carried through (as
     (output's name, input's): one named as another column is written `extra_NAME`), `error` (--mark-bad),
     then the results'; the carried, and every column's name."""
-    labels = _result_labels(result)
+    labels = [label for label, _ in _result_columns(result, lists)]
     lead, error = (["row"] if row_id else []), (["error"] if marks else [])
     taken = {*labels, *lead, *error}
     carried = [(f"extra_{name}" if name in taken else name, name) for name in extra]
@@ -401,7 +396,7 @@ class CsvWriter(Writer):
                 pieces += [_csv_cells(_extra_column(chunk, name)), ","]
             if self.marks:  # the `error` column: empty on a good line
                 pieces += [_csv_cells(_extra_column(chunk, None)), ","]
-            for column in _result_columns(result):
+            for _, column in _result_columns(result):
                 pieces += [column, ","]
             pieces[-1:] = ["\n"]
             return [*header, *_joined(_merged(pieces), chunk.count)]
@@ -671,13 +666,17 @@ def _cast_carried(column: Any, field: Any, chunk: PointChunk, kind: str) -> Any:
 class ColumnsWriter(Writer):
     """Parquet or Arrow IPC: the columns --csv writes (value, grad_NAME, an element a column
     NAME[i]), float64, written by pyarrow a chunk at a time (a row group, a record batch: memory flat).
-    Bad lines before the first results wait for its schema (`held`)."""
+    Bad lines before the first results wait for its schema (`held`). Kind "table" (grad_table): the
+    batches kept in memory (`batches`), an input's vectors as list columns where `lists`."""
 
-    def __init__(self, path: str, kind: str, row_id: bool = False, marks: bool = False) -> None:
+    def __init__(self, path: str | None, kind: str, row_id: bool = False, marks: bool = False,
+                 lists: bool = False) -> None:
         self.path = path
         self.kind = kind
         self.row_id = row_id
         self.marks = marks  # --mark-bad: an `error` column (text) after the columns carried through
+        self.lists = lists
+        self.batches: list[Any] = []
         self.held = []
         self.carried: list[tuple[str, str]] = []  # the columns carried through (the first chunk's): output's, input's name
         self.names: list[str] = []  # every column's
@@ -688,11 +687,11 @@ class ColumnsWriter(Writer):
         import pyarrow as pa
 
         if self.schema is None:
-            self.carried, self.names = _flat_header(list(chunk.extra), result, self.row_id, self.marks)
+            self.carried, self.names = _flat_header(list(chunk.extra), result, self.row_id, self.marks, self.lists)
         arrays = [*([from_numbers(chunk.rows(), pa.int64())] if self.row_id else []),
                   *(_arrow_array(_extra_column(chunk, name)) for _, name in self.carried),
                   *([pa.nulls(chunk.count, pa.large_string())] if self.marks else []),
-                  *(from_numbers(numbers, pa.float64()) for numbers in _result_columns(result))]
+                  *(_arrow_numbers(numbers) for _, numbers in _result_columns(result, self.lists))]
         batch = pa.RecordBatch.from_arrays(arrays, names=self.names)
         if self.schema is not None and batch.schema != self.schema:
             batch = pa.RecordBatch.from_arrays([column if column.type == field.type else
@@ -716,7 +715,9 @@ class ColumnsWriter(Writer):
         try:
             if self.writer is None:
                 self.schema = schema
-                if self.kind == "parquet":
+                if self.kind == "table":
+                    self.writer = self
+                elif self.kind == "parquet":
                     import pyarrow.parquet as parquet
 
                     # Dictionaries only for the columns carried through: a column of results seldom repeats a
@@ -737,6 +738,9 @@ class ColumnsWriter(Writer):
 
             reason = str(problem).strip().splitlines()[0] if str(problem).strip() else type(problem).__name__
             raise OutputProblem(f"cannot write the output: {reason}") from None
+
+    def write_batch(self, batch: Any) -> None:  # (kind "table": the writer of the batches)
+        self.batches.append(batch)
 
     def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> Any:
         """A row for each bad line: its row (with --row-id), its reason under `error`, nulls elsewhere."""
@@ -773,6 +777,18 @@ class ColumnsWriter(Writer):
         if self.writer is not None:
             with contextlib.suppress(Exception):
                 self.writer.close()
+
+
+def _arrow_numbers(array: np.ndarray) -> Any:
+    """A column of results as an Arrow array: float64 a point, or (nested) lists of them where a point's is an array."""
+    import pyarrow as pa
+
+    column = from_numbers(array.reshape(-1), pa.float64())
+    for length in reversed(array.shape[1:]):
+        offsets = np.arange(0, len(column) + 1, length, dtype=np.int32)
+        column = pa.ListArray.from_buffers(pa.list_(column.type), len(offsets) - 1, [None, pa.py_buffer(offsets)],
+                                           children=[column])
+    return column
 
 
 def _arrow_array(values: Any) -> Any:
