@@ -316,6 +316,20 @@ def test_the_csv_helper_refuses_what_the_line_reader_must_judge(block):
 
 
 @compiled
+@pytest.mark.parametrize("end", [b"\n", b"\r\n"])
+def test_the_helpers_leave_a_line_past_the_limit_to_the_line_reader(end):
+    # the limit counts a line's bytes without its LF (a CR counted), as the line reader counts characters
+    csv_lines = [b"1,2", b"10,20" + end[:-1], b"3,4"]
+    json_lines = [b'{"x": 1}', b'{"x": 10}' + end[:-1], b'{"x": 3}']
+    for read, lines in ((lambda block, longest: helper.csv(block, 2, [0, 1], [], longest), csv_lines),
+                        (lambda block, longest: helper.json(block, [b"x"], 3, [], longest), json_lines)):
+        block = b"\n".join(lines)
+        longest = max(map(len, lines))
+        assert read(block, longest) is not None
+        assert read(block, longest - 1) is None
+
+
+@compiled
 def test_the_json_helper_gives_the_other_keys_values_as_their_json_text():
     block = b'{"id": "a,b", "x1": 1, "x2": 2, "y": 3, "n": null}\n{"x2": 5, "n": 7, "id": "", "y": -0, "x1": 1e-3}'
     found = helper.json(block, [b"x1", b"x2", b"y"], 2, [b"id", b"n"])

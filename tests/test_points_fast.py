@@ -318,6 +318,16 @@ def test_a_bad_json_line_deep_in_a_file_is_skipped_and_nothing_else_is_lost(smal
     assert f"skipped line {_PADDING_JSON + 1}: {named}" in run.stderr
 
 
+def test_a_long_json_line_deep_in_a_file_is_refused(small_blocks, tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADCLI_MAX_LINE", "100")
+    path = tmp_path / "points.jsonl"
+    path.write_bytes(_padded_json(b'{"x": 1.' + b"0" * 200 + b"}"))
+    run = cli("grad", "x*x", "--points", str(path), "--csv")
+    assert run.exit_code == 2
+    assert len(_rows(run.stdout)) == _PADDING_JSON
+    assert f"line {_PADDING_JSON + 1}: longer than 100 characters" in run.stderr
+
+
 @pytest.mark.parametrize("blank", [b"", b"  ", b"\r", b"\t"])
 def test_two_json_objects_on_a_line_are_not_made_up_for_by_a_blank_line_in_the_same_block(small_blocks, tmp_path, blank):
     # pyarrow reads two rows from the first line and none from the blank one: as many rows as lines
@@ -400,16 +410,18 @@ def test_json_integers_deep_in_a_file_are_floats_and_minus_zero_keeps_its_sign(s
 
 @pytest.mark.parametrize("limit", [1, 7, 100, 1000, 5000])
 def test_a_line_past_the_limit_is_found_in_a_block_however_it_falls(limit):
-    # lines.py checks big blocks with a few searches; it must agree with measuring every line
-    from gradcli.inputs.lines import _no_line_past
+    # the compiled helper measures each line of a block it reads; it must agree with measuring every line
+    from gradcli.inputs.rows import helper
 
+    if helper is None:
+        pytest.skip("the compiled helper is not built")
     rng = np.random.default_rng(limit)
     for _ in range(200):
-        lengths = rng.integers(0, limit // 4 + 1, rng.integers(1, 60))  # short lines: the searches decide,
-        if rng.random() < 0.5:  # unless one is long
-            lengths[rng.integers(len(lengths))] = rng.integers(limit // 2, 5 * limit // 2 + 1)
-        block = b"\n".join(b"x" * int(n) for n in lengths)
-        assert _no_line_past(block, limit) == (max(lengths) <= limit), (limit, list(lengths))
+        lengths = rng.integers(1, limit // 4 + 2, rng.integers(1, 60))
+        if rng.random() < 0.5:  # one long line
+            lengths[rng.integers(len(lengths))] = rng.integers(limit // 2 + 1, 5 * limit // 2 + 2)
+        block = b"\n".join(b"0" * int(n) for n in lengths)  # (zeros: a number of any length)
+        assert (helper.csv(block, 1, [0], [], limit) is not None) == (max(lengths) <= limit), (limit, list(lengths))
 
 
 @pytest.mark.parametrize("output", [["--csv"], ["--json"], [], ["--output", "out.csv"], ["--output", "out.jsonl"]])

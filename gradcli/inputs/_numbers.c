@@ -385,11 +385,12 @@ static const char *value_end(const char *p, const char *end) {
 /* Parses a JSON Lines block into the columns: 1 where every line is a plain object of all the
  * names, 0 where not, -1 where memory ran out. */
 static int parse_json(const char *p, const char *end, const char **names, const Py_ssize_t *sizes, double **columns,
-                      Py_ssize_t n, Py_ssize_t count, Texts *texts, Py_ssize_t m, SlowList *slow) {
+                      Py_ssize_t n, Py_ssize_t count, Texts *texts, Py_ssize_t m, SlowList *slow, Py_ssize_t longest) {
     Py_ssize_t most = 2 * (end - p) + 1;  /* a text column's values and LFs: never more */
     uint64_t all = n + m == 64 ? ~(uint64_t)0 : (((uint64_t)1 << (n + m)) - 1);
     for (Py_ssize_t line = 0; line < count; line++) {
         uint64_t seen = 0;
+        const char *start = p;
         p = skip_space(p, end);
         if (p >= end || *p != '{') {
             return 0;
@@ -450,6 +451,9 @@ static int parse_json(const char *p, const char *end, const char **names, const 
             return 0;
         }
         p = skip_space(p + 1, end);
+        if (p - start > longest) {
+            return 0;
+        }
         if (line + 1 < count) {
             if (p >= end || *p != '\n') {
                 return 0;
@@ -544,12 +548,12 @@ static void block_free(Block *b) {
 static PyObject *json(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *given, *given_others = NULL, *names = NULL, *others = NULL, *out = NULL;
-    Py_ssize_t count;
+    Py_ssize_t count, longest = PY_SSIZE_T_MAX;
     Py_buffer block = {0};
     const char *keys[MAX_NAMES];
     Py_ssize_t sizes[MAX_NAMES];
     Block b = {0};
-    if (!PyArg_ParseTuple(args, "y*On|O:json", &block, &given, &count, &given_others)) {
+    if (!PyArg_ParseTuple(args, "y*On|On:json", &block, &given, &count, &given_others, &longest)) {
         return NULL;
     }
     names = PySequence_Tuple(given);
@@ -583,7 +587,7 @@ static PyObject *json(PyObject *module, PyObject *args) {
     int good;
     Py_BEGIN_ALLOW_THREADS
     good = parse_json(block.buf, (const char *)block.buf + block.len, keys, sizes, b.columns, n, count, b.texts, m,
-                      &b.slow);
+                      &b.slow, longest);
     Py_END_ALLOW_THREADS
     out = block_result(&b, good);
 done:
@@ -598,11 +602,14 @@ done:
  * (k >= 0: number column k; k <= -2: text column -2 - k; -1: neither), 0 where not, -1 where memory
  * ran out. A line's last CR (of a CRLF) is no part of its last cell. */
 static int parse_csv(const char *p, const char *end, Py_ssize_t width, const Py_ssize_t *kinds, double **columns,
-                     Texts *texts, Py_ssize_t *count, SlowList *slow) {
+                     Texts *texts, Py_ssize_t *count, SlowList *slow, Py_ssize_t longest) {
     Py_ssize_t line = 0, most = 2 * (end - p) + 1;  /* a column's cells and LFs: never more */
     for (;;) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         const char *stop = eol == NULL ? end : eol;
+        if (stop - p > longest) {
+            return 0;
+        }
         if (stop > p && stop[-1] == '\r') {
             stop--;
         }
@@ -653,12 +660,12 @@ static int parse_csv(const char *p, const char *end, Py_ssize_t width, const Py_
 static PyObject *csv(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *numbers_at, *texts_at, *out = NULL;
-    Py_ssize_t width;
+    Py_ssize_t width, longest = PY_SSIZE_T_MAX;
     Py_buffer block = {0};
     Py_ssize_t *kinds = NULL;
     Block b = {0};
     Py_ssize_t n = 0, m = 0;
-    if (!PyArg_ParseTuple(args, "y*nOO:csv", &block, &width, &numbers_at, &texts_at)) {
+    if (!PyArg_ParseTuple(args, "y*nOO|n:csv", &block, &width, &numbers_at, &texts_at, &longest)) {
         return NULL;
     }
     if (!PyList_Check(numbers_at) || !PyList_Check(texts_at)) {
@@ -708,7 +715,7 @@ static PyObject *csv(PyObject *module, PyObject *args) {
     int good;
     Py_ssize_t count = 0;
     Py_BEGIN_ALLOW_THREADS
-    good = parse_csv(start, start + block.len, width, kinds, b.columns, b.texts, &count, &b.slow);
+    good = parse_csv(start, start + block.len, width, kinds, b.columns, b.texts, &count, &b.slow, longest);
     Py_END_ALLOW_THREADS
     out = block_result(&b, good > 0 && count != lines ? 0 : good);
 done:
@@ -1078,10 +1085,12 @@ done:
 
 static PyMethodDef methods[] = {
     {"json", json, METH_VARARGS,
-     "json(block, names, count, others=()) -> ([column, ...], [values, ...]) | None: each name's number on each "
-     "line (float64 bytes), each other key's JSON value (each followed by an LF)."},
+     "json(block, names, count, others=(), longest=no limit) -> ([column, ...], [values, ...]) | None: each name's "
+     "number on each line (float64 bytes), each other key's JSON value (each followed by an LF); None where a line "
+     "has more than `longest` bytes."},
     {"csv", csv, METH_VARARGS,
-     "csv(block, width, numbers, texts) -> ([column, ...], [cells, ...]) | None: a CSV block's cells."},
+     "csv(block, width, numbers, texts, longest=no limit) -> ([column, ...], [cells, ...]) | None: a CSV block's "
+     "cells; None where a line has more than `longest` bytes."},
     {"lines", lines, METH_VARARGS,
      "lines(pieces, count) -> bytes: `count` lines, each the pieces in turn: bytes (the same on every line), "
      "('r', float64s, null) as repr writes each (null: bytes for NaN and infinities, or None), ('g', float64s, "
@@ -1100,5 +1109,9 @@ PyMODINIT_FUNC PyInit__numbers(void) {
         fives[i] = fives[i - 1] * 5;
     }
 #endif
-    return PyModule_Create(&module);
+    PyObject *made = PyModule_Create(&module);
+    if (made != NULL && PyModule_AddIntConstant(made, "version", 2) < 0) {  /* 2: csv and json take `longest` */
+        Py_CLEAR(made);
+    }
+    return made;
 }

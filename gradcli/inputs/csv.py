@@ -58,13 +58,14 @@ class Csv:
             raise PointsProblem(line, f"no column and no --at value for input {', '.join(repr(n) for n in missing)}")
         self.shapes.fix(_shapes(self.layout, line), line)
 
-    def fast(self, block: bytes | memoryview) -> tuple[int, tuple[dict[str, Array], dict[str, Any]]] | None:
+    def fast(self, block: bytes | memoryview, longest: int) -> tuple[int, tuple[dict[str, Array], dict[str, Any]]] | None:
         """How many whole lines of bytes `block` has, their numbers (a column an input's cell) and
         the text of the columns carried through, read at once by the compiled helper, if each line
-        is a good point of plain numbers; else None (the lines are then judged one by one)."""
+        is a good point of plain numbers of at most `longest` bytes; else None (the lines are then
+        judged one by one)."""
         if rows.helper is None or not self.layout or bytes(block[:3]) == b"\xef\xbb\xbf":  # a BOM: the line reader's
             return None
-        found = rows.helper.csv(block, self.width, self.positions, [i for i, _ in self.extras])
+        found = rows.helper.csv(block, self.width, self.positions, [i for i, _ in self.extras], longest)
         if found is None:
             return None
         numbers, cells = found

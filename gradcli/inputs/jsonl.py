@@ -29,9 +29,9 @@ class JsonLines:
         self.shapes = PointShapes(inputs, fixed)
         self.keep = extra
 
-    def fast(self, block: bytes | memoryview) -> tuple[int, tuple[dict[str, Array], dict[str, Any]]] | None:
+    def fast(self, block: bytes | memoryview, longest: int) -> tuple[int, tuple[dict[str, Array], dict[str, Any]]] | None:
         """How many whole lines of bytes `block` has and their columns, read at once by the compiled
-        helper, if each is a good point of the keys of the block's first line, the inputs' values
+        helper, if each is a good point of at most `longest` bytes, of the keys of the block's first line, the inputs' values
         numbers (no lists, no NaN) and the others' strings without escapes, numbers, true, false or
         null; else None (the lines are then judged one by one, which names each bad line)."""
         import json
@@ -56,7 +56,8 @@ class JsonLines:
         except PointsProblem:
             return None
         count = data.count(b"\n", 0, len(block)) + 1
-        found = rules.helper.json(block, [name.encode() for name in names], count, [name.encode() for name in others])
+        found = rules.helper.json(block, [name.encode() for name in names], count, [name.encode() for name in others],
+                                  longest)
         if found is None:
             return None
         numbers, values = found

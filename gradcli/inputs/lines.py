@@ -63,7 +63,7 @@ class LineReader:
     def __init__(self, stream: BinaryIO, name: str = "-") -> None:
         self.stream = stream
         self.name = name
-        self.fast: Callable[[bytes | memoryview], tuple[int, Any] | None] | None = None
+        self.fast: Callable[[bytes | memoryview, int], tuple[int, Any] | None] | None = None
         self.texts_given = False  # lines given as text since the last block offered to `fast`
 
     def __iter__(self) -> Iterator[str | Unreadable | Parsed]:
@@ -134,7 +134,7 @@ class LineReader:
             if self.texts_given:  # the lines given as text are read first: the shapes they fix decide this block
                 self.texts_given = False
                 yield PAUSE
-            parsed = self.fast(block) if _no_line_past(block, limit) else None
+            parsed = self.fast(block, limit)  # (None where a line has more than `limit` bytes)
             if parsed is not None:
                 yield Parsed(*parsed)
                 return
@@ -154,25 +154,6 @@ def searchable(block: bytes | memoryview) -> bytes:
         if np.frombuffer(block, dtype=np.uint8).ctypes.data == np.frombuffer(whole, dtype=np.uint8).ctypes.data:
             return whole
     return bytes(block)
-
-
-def _no_line_past(block: bytes | memoryview, limit: int) -> bool:
-    """Is no line of `block` longer than `limit` bytes (a line has at least as many bytes as
-    characters)? A longer line holds a whole stretch of limit/2 bytes: where every such stretch
-    has a line end, none is (a few searches, not a pass over each line); else each is measured."""
-    if len(block) <= limit:
-        return True
-    half = max(1, limit // 2)
-    starts = range(0, len(block) - half + 1, half)
-    data = searchable(block)
-    if len(starts) <= 64 and all(data.find(b"\n", start, start + half) >= 0 for start in starts):
-        return True
-    import numpy as np
-
-    ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
-    if not ends.size:
-        return False
-    return int(max(ends[0], len(block) - 1 - ends[-1], np.diff(ends).max(initial=1) - 1)) <= limit
 
 
 def regular(stream: BinaryIO) -> bool:

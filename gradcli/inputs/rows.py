@@ -23,7 +23,7 @@ try:
     from gradcli.inputs import _numbers as helper
 except ImportError:  # every line is read on its own (the same points, slower)
     helper = None
-if not hasattr(helper, "lines"):  # a build of an older _numbers.c (an editable install not built again): not used
+if getattr(helper, "version", 1) < 2:  # a build of an older _numbers.c (an editable install not built again): not used
     helper = None
 
 
