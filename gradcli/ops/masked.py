@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gradcli.ops.core import DimError, Op, Param, composite
+import numpy as np
+
+from gradcli.ops.core import DimError, Op, Param, PythonValueError, ValueRefusal, composite, expand_problem
 
 _IDENTITY = {"sum": 0.0, "prod": 1.0, "amax": -float("inf"), "amin": float("inf"), "logsumexp": -float("inf"),
              "cumsum": 0.0, "cumprod": 1.0, "softmax": -float("inf"), "log_softmax": -float("inf"),
@@ -27,8 +29,54 @@ _KEEPDIM = Param("keepdim", "bool", False, aliases=("keepdims",))
 _DIM = Param("dim", "int", None, aliases=("axis",))
 
 
+class _NotImplemented(ValueRefusal):
+    kind = "NotImplementedError"
+
+
+class _MissingArgument(ValueRefusal):  # (torch.masked's functions are Python's: a call without their dim)
+    kind = "TypeError"
+
+
 def _masked(emit: Any, x: Any, mask: Any, name: str) -> Any:
-    return x if mask is None else emit("where", mask, x, _IDENTITY[name])
+    if mask is None:
+        return x
+    _check_mask(emit, x, mask)
+    return emit("where", mask, x, _identity(emit, x, name))
+
+
+def _check_mask(emit: Any, x: Any, mask: Any) -> None:
+    """torch.masked's _input_mask: a mask of more dims than x is its IndexError, one that does not expand to x's
+    shape is broadcast_to's error."""
+    shape, given = emit.shape(x), emit.shape(mask)
+    if shape is None or given is None or tuple(shape) == tuple(given):
+        return
+    if len(given) > len(shape):
+        raise DimError("_input_mask expected broadcastable mask (got mask dimensionality higher than of the input)")
+    problem = expand_problem(given, shape)
+    if problem is not None:
+        raise ValueRefusal(problem)
+
+
+def _identity(emit: Any, x: Any, name: str) -> Any:
+    """torch.masked's _reduction_identity: the fill of the masked-out elements, a 0-d tensor of x's dtype (of
+    integers the dtype's extreme for amax, amin and logsumexp; none of bools), so that the where keeps x's dtype."""
+    kind = emit.dtype(x)
+    if not kind or np.dtype(kind).kind == "f":
+        return _IDENTITY[name]
+    if name in ("amax", "amin", "logsumexp", "logaddexp", "softmax", "log_softmax", "softmin"):
+        named = {"softmax": "amax", "log_softmax": "amax", "softmin": "amin"}.get(name, name)  # (whose identity)
+        if np.dtype(kind).kind == "b":
+            raise _NotImplemented(f"identity of {named} on torch.bool input")
+        limits = np.iinfo(np.dtype(kind))
+        return emit.tensor(np.asarray(limits.max if named == "amin" else limits.min, dtype=kind))
+    value = 1 if name in ("prod", "cumprod") else 0
+    return emit.tensor(np.asarray(value, dtype=kind))
+
+
+def _as_input(emit: Any, x: Any, out: Any) -> Any:
+    """PyTorch's `.to(dtype=input.dtype)` at the end of a masked reduction: a copy where the dtype differs."""
+    kind = emit.dtype(x)
+    return emit("to_copy", out, dtype=kind) if kind and kind != emit.dtype(out) else out
 
 
 def _dims(emit: Any, x: Any, dim: Any) -> Any:
@@ -59,7 +107,8 @@ def _reduction(name: str) -> Any:
             for d in reversed(dims if isinstance(dims, tuple) else (dims,)):
                 out = emit("prod", out, dim=d, keepdim=keepdim)
             return out
-        return emit(name, _masked(emit, x, mask, name), dim=dims, keepdim=keepdim)
+        out = emit(name, _masked(emit, x, mask, name), dim=dims, keepdim=keepdim)
+        return _as_input(emit, x, out) if name != "sum" else out
 
     return program
 
@@ -71,6 +120,10 @@ def _count(emit: Any, x: Any, mask: Any, dims: Any, keepdim: bool) -> Any:
 
 
 def _mean(emit: Any, x: Any, mask: Any = None, dim: Any = None, keepdim: bool = False) -> Any:
+    kind = emit.dtype(x)
+    if kind and np.dtype(kind).kind != "f":
+        raise PythonValueError("mean(): Could not infer output dtype. Input dtype must be either a floating point or "
+                               f"complex dtype. Got: torch.{kind}")
     dims = _dims(emit, x, dim)
     total = emit("sum", _masked(emit, x, mask, "sum"), dim=dims, keepdim=keepdim)
     return emit("div", total, _count(emit, x, mask, dims, keepdim))
@@ -96,30 +149,45 @@ def _var(root: bool) -> Any:
 
 
 def _norm(emit: Any, x: Any, mask: Any = None, ord: float = 2.0, dim: Any = None, keepdim: bool = False) -> Any:
-    filled = x if mask is None else emit("where", mask, x, float("inf") if ord == -float("inf") else 0.0)
+    if mask is not None:
+        _check_mask(emit, x, mask)
+    filled = x if mask is None else emit("where", mask, x, float("inf") if ord == -float("inf") else
+                                         _identity(emit, x, "norm"))
     return emit("norm", filled, p=ord, dim=_dims(emit, x, dim), keepdim=keepdim)
 
 
 def _scan(name: str) -> Any:
     def program(emit: Any, x: Any, mask: Any = None, dim: Any = None) -> Any:
         if dim is None:
-            raise ValueError(f"masked.{name}() missing 1 required positional argument: 'dim'")
+            raise _MissingArgument(f"{name}() missing 1 required positional argument: 'dim'")
+        kind = emit.dtype(x)
+        if name in ("cumsum", "cumprod") and kind == "bool":  # (PyTorch's scan in the input's dtype)
+            raise _NotImplemented(f'"{name}_out_cpu" not implemented for \'Bool\'')
+        along = _one(emit, x, dim)  # (PyTorch's _canonical_dim before the mask)
         filled = _masked(emit, x, mask, name)
         if name == "softmin":  # F.softmin: softmax of the negated
-            return emit("softmax", emit("neg", filled), dim=_one(emit, x, dim))
-        return emit(name, filled, dim=_one(emit, x, dim))
+            return emit("softmax", emit("neg", filled), dim=along)
+        return emit(name, filled, dim=along)
 
     return program
 
 
 def _median(emit: Any, x: Any, mask: Any = None, dim: int = -1, keepdim: bool = False) -> Any:
-    return emit("nanmedian_dim", _masked(emit, x, mask, "median"), dim=_one(emit, x, dim), keepdim=keepdim, part=0,
-                of=None)
+    kind = emit.dtype(x)
+    floating = not kind or np.dtype(kind).kind == "f"
+    along = _one(emit, x, dim)  # (PyTorch's _canonical_dim before the mask)
+    given = x if floating else emit("to_copy", x, dtype="float32")  # (integers and bools: the median of their floats)
+    out = emit("nanmedian_dim", _masked(emit, given, mask, "median"), dim=along, keepdim=keepdim, part=0, of=None)
+    if floating:
+        return out
+    if np.isnan(out.data).any():  # (under `run`, where a tensor holds its values: the only front end with integers)
+        raise PythonValueError("masked median expects no fully masked out rows if dtype is not floating point")
+    return emit("to_copy", out, dtype=kind)
 
 
 def _normalize(emit: Any, x: Any, mask: Any = None, ord: float = 2.0, dim: Any = None, eps: float = 1e-12) -> Any:
     if dim is None:
-        raise ValueError("masked.normalize() missing 1 required positional argument: 'dim'")
+        raise _MissingArgument("normalize() missing 1 required positional argument: 'dim'")
     norm = _norm(emit, x, mask, ord, dim, keepdim=True)
     denominator = emit("maximum", norm, emit("add", emit("zeros_like", norm), eps))
     return emit("div", _masked(emit, x, mask, "sum"), denominator)

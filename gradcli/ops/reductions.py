@@ -15,6 +15,7 @@ from gradcli.ops.core import (
     BOOL_SUBTRACTION,
     Array,
     Dialect,
+    DimError,
     Op,
     Param,
     Shape,
@@ -111,11 +112,17 @@ def _with_dim(name: str) -> Any:
 def _check_nonempty(name: str, shape: tuple[int, ...], axes: tuple[int, ...], dim: Any) -> None:
     """max, min, amax, amin have no value over no elements: PyTorch's error."""
     if dim is None and 0 in shape:
+        if name == "aminmax":
+            raise ValueRefusal("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                               "identity.")
+        if name in ("argmax", "argmin"):  # (PyTorch's IndexError, its first sentence alone)
+            raise DimError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
         raise ValueError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                          "Specify the reduction dim with the 'dim' argument.")
     for given, axis in zip(dim if isinstance(dim, tuple) else (dim,), axes, strict=False):
-        if shape[axis] == 0:
-            raise ValueError(f"{name}(): Expected reduction dim {given} to have non-zero size.")
+        if shape[axis] == 0:  # (PyTorch's IndexError)
+            raise DimError(f"{name}{':' if name == 'aminmax' else '():'} Expected reduction dim {given} to have "
+                           "non-zero size.")
 
 
 def _nonempty_shape(name: str) -> Any:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops import reductions
-from gradcli.ops.core import Array, Param, kernel_refusal, point_axes, structural
+from gradcli.ops.core import Array, DimError, Param, ValueRefusal, kernel_refusal, point_axes, structural
 
 Less = Callable[[Any, Any], bool]
 
@@ -419,9 +419,11 @@ def _k_shape(name: str, selection: Selection) -> Any:
             raise ValueError(f"{name}() missing required argument 'k'")
         if name == "topk":
             if not 0 <= k <= size:
-                raise ValueError("selected index k out of range")
+                raise ValueRefusal("selected index k out of range")
+        elif x and size == 0:  # (PyTorch's IndexError, before k's)
+            raise DimError(f"kthvalue(): Expected reduction dim {axis % len(x)} to have non-zero size.")
         elif not 1 <= k <= size:
-            raise ValueError(f"kthvalue(): selected number k out of range for dimension {dim}")
+            raise ValueRefusal(f"kthvalue(): selected number k out of range for dimension {axis % len(x) if x else 0}")
         if not x:
             return ()
         out = list(x)
@@ -442,9 +444,8 @@ def _along_shape(name: str, reduces: bool, default_dim: Any = -1) -> Any:
             return ()
         if not reduces:
             return x
-        if x[axis] == 0:
-            raise ValueError(f"{name}() cannot compute {name} for a dimension of size 0" if "median" in name
-                             else f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+        if x[axis] == 0:  # (PyTorch's IndexError; nanmedian's says median)
+            raise DimError(f"{name.removeprefix('nan')}(): Expected reduction dim {axis % len(x)} to have non-zero size.")
         return reductions._reduced_shape(x, dim, keepdim)
 
     return shape

@@ -23,6 +23,7 @@ from gradcli import engine
 from gradcli.errors import Limits, over_limit, visible
 from gradcli.ops import OPS, Op, call_forward
 from gradcli.ops.core import (
+    DimError,
     LinAlgError,
     Number,
     ValueRefusal,
@@ -622,7 +623,7 @@ def _check_shape_refusal(op: Op, shapes: list[tuple[int, ...]], params: dict[str
         return
     try:
         op.shape(*shapes, **params)
-    except ValueRefusal:
+    except (ValueRefusal, DimError):  # (a dim out of range, or an empty one a reduction cannot take: its IndexError)
         raise
     except (ValueError, IndexError, TypeError):
         pass

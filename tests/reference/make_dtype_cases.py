@@ -255,6 +255,31 @@ SNIPPETS = {
               "torch.cholesky_inverse(low, upper=True)", "torch.cholesky_inverse(torch.tensor([[-0.0]]))",
               setup="a = torch.tensor([[1.0, 2, 3], [2, 4, 6], [1, 0, 1]], dtype=torch.float64, requires_grad=True)\n"
                     "low = torch.tensor([[2.0, 0.0], [1.0, 0.0]], dtype=torch.float64, requires_grad=True)\n"),
+    "torch.masked's reductions of integers and bools keep PyTorch's dtypes":
+        _each(*(f"torch.masked.{name}({x}{', mask=m' if masked else ''})" for x in ("i", "b")
+                for masked in (False, True)
+                for name in ("sum", "prod", "amax", "amin", "logsumexp", "mean", "norm")),
+              *(f"torch.masked.{name}({x}, {dim}{', mask=m' if masked else ''})" for x in ("i", "b")
+                for masked in (False, True) for dim in (1, 0)
+                for name in ("cumsum", "cumprod", "softmax", "log_softmax", "softmin", "median")),
+              "torch.masked.median(i, 1, mask=torch.tensor([[True, False, True], [False, False, False]]))",
+              "torch.masked.normalize(i, 2.0, 1, mask=m)", "torch.masked.normalize(b, 2.0, 1)",
+              "torch.masked.sum(f, 1, mask=m)", "torch.masked.amax(f, mask=m)",
+              setup=INTS + FLOATS + "m = torch.tensor([[True, False, True], [False, True, True]])\n"),
+    "torch.masked's mask must expand to the input":
+        _each(*(f"torch.masked.{name}(ev, mask=m)" for name in ("sum", "amax", "mean", "norm", "logsumexp")),
+              *(f"torch.masked.{name}(ev, 0, mask=m)" for name in ("cumsum", "softmax", "median", "normalize")),
+              *(f"torch.masked.{name}(v, mask=m)" for name in ("sum", "amax", "mean", "norm")),
+              *(f"torch.masked.{name}(v, 1, mask=m)" for name in ("cumsum", "softmax", "median")),
+              setup="ev = torch.zeros(0, 3)\nv = torch.zeros(0)\nm = torch.tensor([[True, False, True], [False, True, True]])\n"),
+    "reductions over an empty dim: PyTorch's IndexError":
+        _each(*(f"torch.{call}" for x in ("v", "ev") for call in (
+                f"amax({x})", f"amax({x}, 0)", f"max({x})", f"max({x}, 0)[0]", f"argmax({x})", f"argmin({x}, 0)",
+                f"aminmax({x})[0]", f"aminmax({x}, dim=0)[1]", f"median({x}, 0)[0]", f"nanmedian({x}, 0)[0]",
+                f"kthvalue({x}, 1, 0)[0]", f"mode({x}, 0)[0]", f"median({x})", f"topk({x}, 1)[0]")),
+              "torch.kthvalue(w, 5)[0]", "torch.kthvalue(w, 0)[1]", "torch.kthvalue(w, 2, 0)[0]", "torch.topk(w, 4)[0]",
+              "torch.kthvalue(torch.zeros(2, 0), 1)[0]",
+              setup="v = torch.zeros(0)\nev = torch.zeros(0, 3)\nw = torch.tensor([[3.0, 1.0, 2.0], [0.5, 4.0, 1.0]])\n"),
 }
 
 
