@@ -158,7 +158,7 @@ def _serve(command: str, request: session.Request, output: str, destination: str
 def _stream(run: session.PointsRun, output: str, destination: str | None = None) -> None:
     """--points: each chunk's results written as they come (to stdout, or to --output FILE whole or not
     at all), the bad lines passed over named on stderr. From a file, chunks are rendered on threads
-    beside the reading and computing of the next (Pipelined); from a pipe or a terminal, each is
+    beside the reading and computing of the next (Stdout's pool); from a pipe or a terminal, each is
     written as soon as it is computed."""
     import os
 

@@ -181,7 +181,7 @@ def emit(out: Any, parts: list[Text]) -> None:
 class Writer:
     """Results a chunk at a time to `out`. `render` does in order what depends on the chunks
     before (a header, the columns' widths) and gives the rest as a function, which may run on
-    another thread (see Pipelined); `write` does both at once."""
+    another thread (see Stdout); `write` does both at once."""
 
     out: TextIO
     held: list[tuple[PointsProblem, int]]  # bad lines (and the line of their header) waiting for a header
@@ -234,24 +234,38 @@ def element_names(name: str, shape: tuple[int, ...]) -> list[str]:
 
 class JsonLinesWriter(Writer):
     """One JSON object per point: the input line, the point (in the program's input order),
-    the value and the derivative."""
+    the value and the derivative. With `array` (a .json file), the same objects as the elements of
+    one JSON array: `[` before the first, a comma before each other, `]` after the last."""
 
     def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False,
-                 marks: bool = False) -> None:
+                 marks: bool = False, array: bool = False) -> None:
         self.out = out
         self.fixed = {name: to_json(value) for name, value in fixed.items()}
         self.inputs = list(inputs)
+        self.array = array
+        self.started = False  # an object is written
+
+    def _starts(self, count: int) -> tuple[str, str, str]:
+        """What goes before the next `count` objects' first, and before each other; what ends each."""
+        first = "" if not self.array else ",\n" if self.started else "[\n"
+        self.started = self.started or count > 0
+        return first, ",\n" if self.array else "", "" if self.array else "\n"
 
     def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> str:
-        return "".join(json.dumps({"line": problem.line, "row": problem.line - header,
-                                   **_beside({name: _json_ready(value) for name, value in problem.extra.items()}),
-                                   "error": problem.reason}) + "\n"
-                       for problem, header in problems)
+        first, between, end = self._starts(len(problems))
+        return first + between.join(json.dumps({"line": problem.line, "row": problem.line - header,
+                                                **_beside({name: _json_ready(value)
+                                                           for name, value in problem.extra.items()}),
+                                                "error": problem.reason}) + end for problem, header in problems)
 
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         if not chunk.count:
             return list
-        return lambda: self._columns(chunk, result)
+        starts = self._starts(chunk.count)
+        return lambda: self._columns(chunk, result, starts)
+
+    def finish(self) -> list[Text]:
+        return ["\n]\n" if self.started else "[]\n"] if self.array else []
 
     def _derivative(self, result: BatchResult) -> Any:
         """The derivative, laid out as the one-point --json of the same command: arrays of (points, ...)."""
@@ -264,7 +278,7 @@ class JsonLinesWriter(Writer):
             per_root = [dict(blocks) for blocks in result.per_root]
         return per_root if result.is_tuple and result.kind != "grad" else per_root[0]
 
-    def _columns(self, chunk: PointChunk, result: BatchResult) -> list[Text]:
+    def _columns(self, chunk: PointChunk, result: BatchResult, starts: tuple[str, str, str]) -> list[Text]:
         """The whole chunk at once: a template of the document whose numbers are columns of text."""
         at = {name: json.dumps(self.fixed[name]) if name not in chunk.columns else chunk.columns[name]
               for name in self.inputs}
@@ -272,7 +286,8 @@ class JsonLinesWriter(Writer):
         derivative = self._derivative(result)
         lines = (np.arange(chunk.lines.start, chunk.lines.stop) if isinstance(chunk.lines, range)
                  else np.asarray(chunk.lines, dtype=np.int64))
-        pieces: list[Any] = []
+        first, between, end = starts
+        pieces: list[Any] = [(first, *[between] * (chunk.count - 1)) if first != between else first]
         document = {"line": lines, "row": chunk.rows(), **_beside({name: _json_values(column)
                                                                    for name, column in chunk.extra.items()}),
                     "at": at, "value": value, result.kind: derivative}
@@ -287,7 +302,7 @@ class JsonLinesWriter(Writer):
             for row, said in zip(bad, point_warnings(result, bad), strict=True):
                 texts[row] = ", " + json.dumps("warnings") + ": " + json.dumps(said)
             pieces.append(tuple(texts))
-        pieces.append("}\n")
+        pieces.append("}" + end)
         return _joined(_merged(pieces), chunk.count, null="null")
 
 
@@ -471,79 +486,54 @@ def _table_column(array: np.ndarray) -> list[Any]:
     return ["s", cells, max(map(len, cells), default=0)]
 
 
-class Pipelined:
-    """A Writer whose chunks are rendered on worker threads and written in input order, as they
-    are ready: the helper (writing numbers) and NumPy let go of Python's lock for much of their work, so the
-    rendering of one chunk overlaps the reading, computing and rendering of the next. At most
-    AHEAD chunks wait their turn (memory stays bounded); `flush` writes all that wait."""
-
-    AHEAD = 2
-
-    def __init__(self, writer: Writer, workers: int = 2) -> None:
-        from collections import deque
-        from concurrent.futures import Future, ThreadPoolExecutor
-
-        self.writer = writer
-        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="gradcli-writer")
-        self.waiting: deque[Future[list[Text]]] = deque()
-
-    def write(self, chunk: PointChunk, result: BatchResult) -> None:
-        self._wait(self.writer.render(chunk, result))
-
-    def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
-        self._wait(self.writer.render_bad(problems, header))
-
-    def _wait(self, rendering: Rendering) -> None:
-        self.waiting.append(self.pool.submit(rendering))
-        while self.waiting and (len(self.waiting) > self.AHEAD or self.waiting[0].done()):
-            emit(self.writer.out, self.waiting.popleft().result())
-
-    def finish(self) -> list[Text]:
-        self.flush()
-        return self.writer.finish()
-
-    def flush(self) -> None:
-        while self.waiting:
-            emit(self.writer.out, self.waiting.popleft().result())
-
-    def close(self) -> None:
-        """No more chunks: the pool's threads end (what waits, not written, is dropped)."""
-        for waiting in self.waiting:
-            waiting.cancel()
-        self.waiting.clear()
-        self.pool.shutdown(wait=True)
-
-
 WRITERS: dict[str, Callable[..., Any]] = {"json": JsonLinesWriter, "csv": CsvWriter, "table": TableWriter}
 
 
 class Stdout:
     """--points results to standard output (`out`), chunk by chunk, through a format's writer: from a
     file pipelined, from a pipe or a terminal each chunk flushed as soon as it is written. Output, to
-    --output FILE, is the same with a file in place of stdout."""
+    --output FILE, is the same with a file in place of stdout.
+
+    Pipelined, a chunk is rendered on a worker thread and written in input order once it is ready:
+    the helper (writing numbers) and NumPy let go of Python's lock for much of their work, so the
+    rendering of one chunk overlaps the reading, computing and rendering of the next. At most AHEAD
+    chunks wait their turn (memory stays bounded); `flush` writes all that wait."""
+
+    AHEAD = 2
 
     def __init__(self, out: TextIO, kind: str, fixed: Mapping[str, np.ndarray],
                  inputs: Mapping[str, int] | Sequence[str], live: bool, row_id: bool = False, marks: bool = False) -> None:
         self._start(out, WRITERS[kind](out, fixed, inputs, row_id=row_id, marks=marks), not live, live)
 
     def _start(self, out: Any, writer: Any, pipelined: bool, flushed: bool) -> None:
+        from collections import deque
+        from concurrent.futures import Future, ThreadPoolExecutor
+
         self.out = out
         self.flushed = flushed  # each chunk flushed as soon as it is written
-        self.writer: Any = Pipelined(writer) if pipelined else writer
+        self.writer: Any = writer
+        self.pool = ThreadPoolExecutor(2, thread_name_prefix="gradcli-writer") if pipelined else None
+        self.waiting: deque[Future[list[Text]]] = deque()
 
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
-        self.writer.write(chunk, result)
-        if self.flushed:
-            self.out.flush()
+        self._put(self.writer.render(chunk, result))
 
     def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
-        self.writer.write_bad(problems, header)
-        if self.flushed:
-            self.out.flush()
+        self._put(self.writer.render_bad(problems, header))
+
+    def _put(self, rendering: Rendering) -> None:
+        if self.pool is None:
+            emit(self.out, rendering())
+            if self.flushed:
+                self.out.flush()
+            return
+        self.waiting.append(self.pool.submit(rendering))
+        while self.waiting and (len(self.waiting) > self.AHEAD or self.waiting[0].done()):
+            emit(self.out, self.waiting.popleft().result())
 
     def flush(self) -> None:
-        if isinstance(self.writer, Pipelined):
-            self.writer.flush()
+        while self.waiting:
+            emit(self.out, self.waiting.popleft().result())
 
     def commit(self) -> None:
         self.flush()
@@ -554,9 +544,12 @@ class Stdout:
         self._stop()
 
     def _stop(self) -> None:
-        """No more chunks: the writer's threads end."""
-        if isinstance(self.writer, Pipelined):
-            self.writer.close()
+        """No more chunks: the pool's threads end (what waits, not written, is dropped)."""
+        for waiting in self.waiting:
+            waiting.cancel()
+        self.waiting.clear()
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
 
 
 # --- --output FILE ----------------------------------------------------------------------------
@@ -612,38 +605,6 @@ class _File:
         self._do(self.file.close)
 
 
-class _JsonArray(_File):
-    """A .json file: the lines JSON Lines writes, as the elements of one JSON array (`[` first, a
-    comma after each line but the last, `]` last). A line's end is held back until the next line
-    (or the end) says whether a comma goes before it; a JSON line holds no line end of its own."""
-
-    def __init__(self, path: str) -> None:
-        super().__init__(path)
-        self.started = False
-        self.held = False  # a line's end, not written yet
-
-    def _part(self, data: Any, newline: Any, between: Any) -> Any:
-        start = "" if isinstance(data, str) else b""
-        if not self.started:
-            start, self.started = ("[\n" if isinstance(data, str) else b"[\n"), True
-        if self.held:
-            start, self.held = start + between, False
-        if data.endswith(newline):
-            data, self.held = data[: -len(newline)], True
-        return start + data.replace(newline, between)
-
-    def write(self, text: str) -> int:
-        return super().write(self._part(text, "\n", ",\n")) if text else 0
-
-    def write_bytes(self, data: bytes | memoryview) -> None:
-        if len(data):
-            super().write_bytes(self._part(bytes(data), b"\n", b",\n"))
-
-    def close(self) -> None:
-        super().write("\n]\n" if self.started else "[]\n")
-        super().close()
-
-
 def _cast_carried(column: Any, field: Any, chunk: PointChunk, kind: str) -> Any:
     """A later chunk's column carried through, cast to the type the first chunk gave it; a value it cannot hold
     is said at its line (exit 2; the file is not written), never an internal error."""
@@ -677,13 +638,15 @@ class ColumnsWriter(Writer):
         self.marks = marks  # --mark-bad: an `error` column (text) after the columns carried through
         self.lists = lists
         self.batches: list[Any] = []
+        self.out: Any = None  # (pyarrow writes the file)
         self.held = []
         self.carried: list[tuple[str, str]] = []  # the columns carried through (the first chunk's): output's, input's name
         self.names: list[str] = []  # every column's
         self.schema: Any = None  # the first chunk's: later chunks' columns carried through are cast to it
         self.writer: Any = None
 
-    def write(self, chunk: PointChunk, result: BatchResult) -> None:
+    def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
+        """The chunk written at once (a Parquet or Arrow file is never pipelined)."""
         import pyarrow as pa
 
         if self.schema is None:
@@ -699,10 +662,12 @@ class ColumnsWriter(Writer):
                                                 for column, field in zip(batch.columns, self.schema, strict=True)],
                                                schema=self.schema)
         self._write(batch if chunk.count else None, batch.schema)
+        return list
 
-    def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
-        for batch in self.render_bad(problems, header)():
+    def render_bad(self, problems: Sequence[PointsProblem], header: int) -> Rendering:
+        for batch in super().render_bad(problems, header)():
             self._write(batch, self.schema)
+        return list
 
     def _begun(self) -> bool:
         return self.schema is not None
@@ -856,9 +821,9 @@ class Output(Stdout):
         if self.kind in ("parquet", "arrow"):  # pyarrow writes the file: no text, nothing pipelined
             self._start(None, ColumnsWriter(self.partial, self.kind, row_id, marks), False, False)
             return
-        file = _JsonArray(self.partial) if self.kind == "array" else _File(self.partial)
-        self._start(file, WRITERS["json" if self.kind == "array" else self.kind](file, fixed, inputs, row_id=row_id,
-                                                                                marks=marks), pipelined, False)
+        file = _File(self.partial)
+        self._start(file, WRITERS["json"](file, fixed, inputs, array=True) if self.kind == "array" else
+                    WRITERS[self.kind](file, fixed, inputs, row_id=row_id, marks=marks), pipelined, False)
 
     def commit(self) -> None:
         import os
