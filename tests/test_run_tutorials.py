@@ -75,8 +75,6 @@ KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training
                                      "coefficients differ (not yet run with gradcli[mkl])"),
     "hunkim_12_4_hello_rnn_emb": (True, "nn.RNN's and nn.Linear's float32 products over 100 Adam steps: a few losses "
                                         "differ in their third printed digit, with MKL too (not found yet)"),
-    "l1ao_seq_lstm": (True, "torch.cat of PyTorch's legacy empty 1-D tensor (torch.FloatTensor()) with 2-D ones: PyTorch "
-                            "skips it, gradcli raises the dims error (not built)"),
     "udacity_simple_rnn": (True, "nn.RNN's and nn.Linear's float32 products over the time-series steps: the losses "
                                  "differ in their last digits, with MKL too (not found yet)"),
     "d2l_underfit_overfit": (False, "2,300 SGD epochs of nn.Linear(4, 1) and nn.Linear(20, 1) on 10-row float32 batches: "

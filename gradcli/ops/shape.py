@@ -371,45 +371,62 @@ def _roll_shape(x: Shape, shifts: Any = None, dims: Any = None) -> Shape:
 # --- cat, pad: values put side by side ---------------------------------------------------
 
 
+def _skipped(shape: Shape) -> bool:
+    # PyTorch's legacy empty tensor (torch.FloatTensor(), torch.empty(0)): cat passes over it whatever the others' dims
+    return shape == (0,)
+
+
 def _cat_axis(shapes: Sequence[Shape], dim: int) -> int:
     for i, shape in enumerate(shapes):  # (PyTorch's first check, before the ranks are compared)
         if not len(shape):
             raise ValueError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     if not shapes:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    rank = len(shapes[0])
-    for shape in shapes:  # (the first tensor's rank, then the first other one, as PyTorch names them)
+    kept = [(i, shape) for i, shape in enumerate(shapes) if not _skipped(shape)]
+    if not kept:
+        return 0  # (only legacy empties: the result is one, whatever the dim)
+    first = kept[0][1]
+    rank = len(first)
+    for _, shape in kept:  # (the first kept tensor's rank, then the first other one, as PyTorch names them)
         if len(shape) != rank:
             raise ValueError(f"Tensors must have same number of dimensions: got {rank} and {len(shape)}")
     axis = point_axes(dim, rank)[0]
-    for i, shape in enumerate(shapes):
+    for i, shape in kept:
         for a in range(-rank, 0):
-            if a != axis and shape[a] != shapes[0][a]:
+            if a != axis and shape[a] != first[a]:
                 raise ValueError(f"Sizes of tensors must match except in dimension {rank + axis}. Expected size "
-                                 f"{shapes[0][a]} but got size {shape[a]} for tensor number {i} in the list.")
+                                 f"{first[a]} but got size {shape[a]} for tensor number {i} in the list.")
     return axis
 
 
 def _cat_shape(*shapes: Shape, dim: int = 0) -> Shape:
     axis = _cat_axis(shapes, dim)
-    out = list(shapes[0])
-    out[axis] = sum(s[axis] for s in shapes)
+    kept = [s for s in shapes if not _skipped(s)] or [shapes[0]]
+    out = list(kept[0])
+    out[axis] = sum(s[axis] for s in kept)
     return tuple(out)
 
 
 def _cat(*items: Array, ranks: tuple[int, ...], dim: int = 0) -> Array:
     points = [np.shape(x)[np.ndim(x) - r:] for x, r in zip(items, ranks, strict=True)]
     axis = _cat_axis(points, dim)
-    leads = [_lead(x, r) for x, r in zip(items, ranks, strict=True)]
+    kept = [(x, point) for x, point in zip(items, points, strict=True) if not _skipped(point)]
+    if not kept:
+        return items[0]
+    leads = [_lead(x, len(point)) for x, point in kept]
     lead = max(leads, key=len)  # with points, a constant item is spread over the points' axis
     return np.concatenate([x if shape == lead else np.broadcast_to(x, lead + point)
-                           for x, shape, point in zip(items, leads, points, strict=True)], axis=axis)
+                           for (x, point), shape in zip(kept, leads, strict=True)], axis=axis)
 
 
 def _cat_vjp(g: Array, ans: Array, *items: Array, ranks: tuple[int, ...], dim: int = 0) -> tuple[Array, ...]:
-    axis = _cat_axis([np.shape(x)[np.ndim(x) - r:] for x, r in zip(items, ranks, strict=True)], dim)
+    points = [np.shape(x)[np.ndim(x) - r:] for x, r in zip(items, ranks, strict=True)]
+    axis = _cat_axis(points, dim)
     parts, start = [], 0
-    for x in items:
+    for x, point in zip(items, points, strict=True):
+        if _skipped(point):
+            parts.append(np.zeros_like(x, dtype=g.dtype))
+            continue
         size = np.shape(x)[axis]
         parts.append(g[(Ellipsis, slice(start, start + size)) + (slice(None),) * (-axis - 1)])
         start += size
