@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import cli
+from tests.reference.make_mkl_reference import RECORDED_ON, local_code_path
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPECTED = ROOT / "tests" / "reference" / "run"
@@ -130,9 +131,19 @@ def test_run_reads_the_file_from_stdin():
     assert run.stdout == (EXPECTED / "grad_tensors.out").read_text()
 
 
+# Files whose float32 bits, in PyTorch, are those of MKL's kernels for this CPU: they were recorded on MKL's AVX-512
+# path (Intel's); elsewhere (AMD's CPUs take MKL's AVX2 path) PyTorch prints other last digits than it recorded, so
+# the live comparison (gradcli in this process runs without MKL) only runs where MKL takes the recorded path.
+_MKL_PATH = "PyTorch's float32 {} are MKL's, whose code path on this CPU is not the recorded one (AVX-512)"
+PYTORCHS_BITS_ARE_THE_CPUS = {"float32_gradient_by_a_number": _MKL_PATH.format("sqrt and sums"),
+                              "optim_adagrad_rmsprop": _MKL_PATH.format("sqrt and divisions")}
+
+
 @pytest.mark.parametrize("path", CASES)
 def test_live_pytorch_prints_the_same(path):
     pytest.importorskip("torch")  # (this Python has torch: it runs the file itself)
+    if path.stem in PYTORCHS_BITS_ARE_THE_CPUS and local_code_path() != RECORDED_ON:
+        pytest.skip(PYTORCHS_BITS_ARE_THE_CPUS[path.stem])
     done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120)
     run = cli("run", str(path))
     assert masked(run.stdout) == masked(done.stdout)

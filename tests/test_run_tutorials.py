@@ -52,6 +52,9 @@ NEEDS_MKL = {
     "jcjohnson_two_layer_net_module", "jcjohnson_two_layer_net_nn", "jcjohnson_two_layer_net_tensor",
     "pt_polynomial_module", "pt_polynomial_tensor", "pt_polynomial_custom_function", "d2l_gd",
     "d2l_linear_regression_scratch", "yunjey_pytorch_basics",
+    # nn.Linear(8, 128)'s float32 product: NumPy's (OpenBLAS's) bits match MKL's on Intel's AVX-512 kernels, not on
+    # AMD's, where the centered layer's mean prints 1.8626e-09 for PyTorch's 0.
+    "d2l_custom_layer",
 }
 _POW = ("x.unsqueeze(-1).pow(p) of an int64 tensor of exponents: PyTorch's pow(Tensor, Tensor) of float32 (a vectorised "
         "pow) differs from NumPy's in the last bit on 223 of the 6,000 powers, so the losses differ in their last digits")
@@ -110,6 +113,18 @@ def _in_a_process(*args: str) -> Run:
     return Run(done.returncode, done.stdout, done.stderr)
 
 
+def _imports_torch(path: Path) -> bool:
+    return re.search(r"^\s*(import torch|from torch)", path.read_text(), re.MULTILINE) is not None
+
+
+def _python_prints(path: Path) -> str:
+    # A file of NumPy and plain Python: its reference is Python itself, on this machine. NumPy's float64 products are
+    # OpenBLAS's, whose kernels (and so the last digits of jcjohnson_two_layer_net_numpy's losses) are the CPU's:
+    # the recorded .out holds what the recording machine (Intel, AVX-512) printed.
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=900, cwd=path.parent)
+    return done.stdout
+
+
 def masked(text: str) -> str:
     return ADDRESS.sub("0xADDR", text)
 
@@ -126,7 +141,7 @@ def test_the_tables_name_the_files_there_are():
 @pytest.mark.parametrize("path", CASES)
 def test_a_tutorial_prints_what_pytorch_printed_or_is_refused_naming_the_construct(path):
     expected = json.loads((EXPECTED / f"{path.stem}.json").read_text())
-    printed = masked((EXPECTED / f"{path.stem}.out").read_text())
+    printed = masked((EXPECTED / f"{path.stem}.out").read_text() if _imports_torch(path) else _python_prints(path))
     args = ("run", *(("--timeout", "600") if path.stem in SLOW else ()), str(path))
     run = _in_a_process(*args) if path.stem in NEEDS_MKL else cli(*args)
     assert "Traceback" not in run.stderr

@@ -17,6 +17,7 @@ import pytest
 from gradcli import compile_program, grad
 from gradcli.batch import grad_batch
 from tests.helpers import cli
+from tests.reference.make_mkl_reference import RECORDED_ON, local_code_path
 
 nan, inf = math.nan, math.inf
 
@@ -308,6 +309,9 @@ NAN_MAKERS = ["sqrt", "log", "log2", "log10", "log1p", "rsqrt", "asin", "acos", 
 @pytest.mark.parametrize("name", NAN_MAKERS)
 def test_the_sign_of_a_nan_that_an_op_makes_is_pytorchs(name):
     torch = _torch()
+    if name == "acos" and local_code_path() != RECORDED_ON:  # (tests/reference/make_mkl_reference.py)
+        pytest.skip("PyTorch's acos is MKL's vdAcos, whose NaN's sign differs on MKL's AVX2 path (AMD's CPUs) from "
+                    "its AVX-512 path (Intel's), where it was measured")
     points = [-1.0, -2.0, -1e-300, -inf, inf, 2.0, nan, -nan, 0.0, -0.0]
     program = f"copysign(1.0, {name}(x))" if name != "neg" else "copysign(1.0, -x)"
     batch = grad_batch(compile_program(program), {"x": np.array(points)}, len(points))

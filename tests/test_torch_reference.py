@@ -117,6 +117,10 @@ MATRIX_ALGORITHMS = {"det": 1e-13, "inv": 1e-13, "solve": 1e-13, "logdet": 1e-13
 # Where the value overflows, which entries come out inf and which NaN is the algorithm's own (PyTorch's matrix_exp:
 # its Taylor polynomial's squarings; gradcli's: Pade's, whose result is NaN throughout there): not compared.
 OVERFLOW_ITS_OWN_WAY = {"matrix_exp"}
+# Where an infinity meets a product that overflows ([-inf, 1e300] . [1e300, 1e300]), the sum is the BLAS kernel's own:
+# -inf where it adds in order with fused multiply-adds (MKL's and OpenBLAS's AVX-512 kernels on Intel, where the
+# reference was recorded), NaN where it adds lanes of inf and -inf (both on AMD's, PyTorch too): not compared there.
+INFINITY_MEETS_OVERFLOW_BY_KERNEL = {"multi_dot"}
 # PyTorch's graph of these depends on the input's rank (matrix_norm's permutation): a tape for many points refuses them.
 GRAPH_NEEDS_THE_RANK = {"matrix_norm"}
 TINY = 2.2250738585072014e-308  # the smallest normal number
@@ -157,6 +161,10 @@ def _differences(name: str, args: list, seed: Any, value: Any, grads: list, our_
     absolute = 0.0
     if name in OVERFLOW_ITS_OWN_WAY and not np.isfinite(np.asarray(value, dtype=float)).all():
         return []  # (see OVERFLOW_ITS_OWN_WAY)
+    if name in INFINITY_MEETS_OVERFLOW_BY_KERNEL and np.isinf(np.asarray(value, dtype=float)).any() \
+            and np.isnan(np.asarray(our_value, dtype=float)).any() and np.isinf(np.concatenate(
+                [np.ravel(np.asarray(a, dtype=float)) for a in args])).any():
+        value = our_value  # (see INFINITY_MEETS_OVERFLOW_BY_KERNEL: the gradients are still compared)
     if name in MATRIX_ALGORITHMS:
         numbers = np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in [value, *grads]])
         finite = [abs(float(v)) for v in numbers if math.isfinite(v)]
