@@ -159,3 +159,27 @@ def test_output_where_no_file_can_be_made_is_bad_input_before_any_work(name):
     run = cli("grad", "x*x", "--points", "-", "--output", f"/proc/{name}", stdin="x\n1\n")
     assert run.exit_code == 2, run.stderr
     assert f"--output '/proc/{name}'" in run.stderr and run.stdout == ""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("name", ["results.csv", "results.jsonl", "results.json"])
+def test_output_on_a_full_disk_is_exit_5_however_the_lines_are_written(tmp_path, monkeypatch, name):
+    # the file's writes fail as a full disk fails them: text and the compiled helper's bytes alike, from a file
+    # (written on worker threads) as from a pipe
+    import builtins
+
+    real_open = builtins.open
+
+    def full_open(file, mode="r", *args, **kwargs):
+        return real_open("/dev/full", mode, *args, **kwargs) if str(file).endswith(".partial") else \
+            real_open(file, mode, *args, **kwargs)
+
+    points = tmp_path / "points.csv"
+    points.write_text("x\n" + "".join(f"{i / 7!r}\n" for i in range(20_000)))
+    monkeypatch.setattr(builtins, "open", full_open)
+    out = tmp_path / name
+    for source, stdin in ((str(points), None), ("-", points.read_text())):
+        run = cli("grad", "x*x", "--points", source, "--output", str(out), stdin=stdin)
+        assert run.exit_code == 5 and run.stdout == ""
+        assert run.stderr.strip() == "gradcli: error: cannot write the output: No space left on device"
+        assert sorted(os.listdir(tmp_path)) == ["points.csv"]

@@ -523,21 +523,31 @@ class Stdout:
 
     def _put(self, rendering: Rendering) -> None:
         if self.pool is None:
-            emit(self.out, rendering())
+            self._emit(rendering())
             if self.flushed:
                 self.out.flush()
             return
         self.waiting.append(self.pool.submit(rendering))
         while self.waiting and (len(self.waiting) > self.AHEAD or self.waiting[0].done()):
-            emit(self.out, self.waiting.popleft().result())
+            self._emit(self.waiting.popleft().result())
+
+    def _emit(self, parts: list[Text]) -> None:
+        """`parts` to `out`, where a failed write (--output FILE on a full disk) is an OutputProblem, exit 5
+        (stdout's own failures are __main__'s)."""
+        try:
+            emit(self.out, parts)
+        except OSError as problem:
+            from gradcli.errors import cannot_write
+
+            raise cannot_write(problem) from None
 
     def flush(self) -> None:
         while self.waiting:
-            emit(self.out, self.waiting.popleft().result())
+            self._emit(self.waiting.popleft().result())
 
     def commit(self) -> None:
         self.flush()
-        emit(self.out, self.writer.finish())
+        self._emit(self.writer.finish())
         self._stop()
 
     def abandon(self) -> None:
@@ -569,40 +579,6 @@ def output_kind(path: str) -> str:
         raise NameProblem(f"--output {path!r}: the extension says what is written: .csv, .jsonl (JSON Lines), "
                           ".json (one JSON array), .parquet, or .arrow/.feather (Arrow IPC)")
     return kind
-
-
-class _File:
-    """A text file where a failed write (a full disk) is an OutputProblem, exit 5."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        try:
-            self.file = open(path, "w", encoding="utf-8", newline="")
-        except OSError as problem:
-            from gradcli.errors import cannot_write
-
-            raise cannot_write(problem) from None
-
-    def _do(self, call: Callable[[], Any]) -> Any:
-        from gradcli.errors import cannot_write
-
-        try:
-            return call()
-        except OSError as problem:
-            raise cannot_write(problem) from None
-
-    def write(self, text: str) -> int:
-        return self._do(lambda: self.file.write(text))
-
-    def write_bytes(self, data: bytes | memoryview) -> None:
-        self.flush()
-        self._do(lambda: self.file.buffer.write(data))  # type: ignore[arg-type]  # any buffer of bytes
-
-    def flush(self) -> None:
-        self._do(self.file.flush)
-
-    def close(self) -> None:
-        self._do(self.file.close)
 
 
 def _cast_carried(column: Any, field: Any, chunk: PointChunk, kind: str) -> Any:
@@ -814,14 +790,14 @@ class Output(Stdout):
 
             raise NameProblem(f"--output {path!r}: writing {'Parquet' if self.kind == 'parquet' else 'Arrow IPC'} "
                               f"needs pyarrow, which the data extra installs: {INSTALL}")
-        try:  # made now, so a place where no file can be made is named before any work (the writers write it later)
-            open(self.partial, "wb").close()
+        try:  # made now, so a place where no file can be made is named before any work
+            file = open(self.partial, "w", encoding="utf-8", newline="")
         except OSError as problem:
             raise NameProblem(f"--output {path!r}: cannot write there: {problem.strerror or problem}") from None
         if self.kind in ("parquet", "arrow"):  # pyarrow writes the file: no text, nothing pipelined
+            file.close()
             self._start(None, ColumnsWriter(self.partial, self.kind, row_id, marks), False, False)
             return
-        file = _File(self.partial)
         self._start(file, WRITERS["json"](file, fixed, inputs, array=True) if self.kind == "array" else
                     WRITERS[self.kind](file, fixed, inputs, row_id=row_id, marks=marks), pipelined, False)
 
@@ -831,8 +807,8 @@ class Output(Stdout):
         from gradcli.errors import cannot_write
 
         super().commit()
-        (self.out or self.writer).close()
         try:
+            (self.out or self.writer).close()
             os.replace(self.partial, self.path)
         except OSError as problem:
             raise cannot_write(problem) from None
@@ -843,6 +819,6 @@ class Output(Stdout):
 
         self._stop()
         with contextlib.suppress(Exception):
-            self.out.file.close() if self.out is not None else self.writer.abandon()
+            self.out.close() if self.out is not None else self.writer.abandon()
         with contextlib.suppress(OSError):
             os.remove(self.partial)
