@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from gradcli import mkl
-from tests.helpers import Run, cli
+from tests.helpers import FULL_TESTS, Run, cli
 from tests.reference.make_mkl_reference import RECORDED_ON, local_code_path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,7 +93,15 @@ KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training
 MKL = mkl._path() is not None and local_code_path() == RECORDED_ON
 
 
+# The README's test command runs the files that take a second or two; these ten, several seconds each (four fifths of
+# the time the 112 files take together), run where GRADCLI_FULL_TESTS=1, as in CI.
+LONG = {*SLOW, "jcjohnson_two_layer_net_optim", "d2l_bert", "d2l_optimizers_from_scratch", "d2l_resnet",
+        "morvan_306_optimizer", "d2l_weight_decay"}
+
+
 def _marks(stem: str) -> list[pytest.MarkDecorator]:
+    if stem in LONG and not FULL_TESTS:
+        return [pytest.mark.skip(reason="a long file: GRADCLI_FULL_TESTS=1 runs it (CI does)")]
     if stem in NEEDS_MKL and not MKL:
         return [pytest.mark.skip(reason="its float32 kernels are MKL's: pip install 'gradcli[mkl]' (MKL 2024.2, x86-64 "
                                         "Linux or Windows) to run it, on a CPU where MKL takes its AVX-512 code path")]
@@ -132,7 +140,7 @@ def masked(text: str) -> str:
 def test_the_tables_name_the_files_there_are():
     stems = {path.stem for path in TUTORIALS}
     assert len(stems) >= 30
-    assert set(REFUSED) <= stems and set(KNOWN_TO_DIFFER) <= stems and NEEDS_MKL <= stems
+    assert set(REFUSED) <= stems and set(KNOWN_TO_DIFFER) <= stems and NEEDS_MKL <= stems and LONG <= stems
     assert not set(REFUSED) & set(KNOWN_TO_DIFFER) and not NEEDS_MKL & (set(REFUSED) | set(KNOWN_TO_DIFFER))
     for stem in stems:
         assert (EXPECTED / f"{stem}.out").exists(), f"run tests/reference/make_run_expected.py for {stem}.py"

@@ -30,6 +30,7 @@ from gradcli.scalar import (
     jvp_of_numbers,
 )
 from gradcli.tape import compile_program
+from tests.helpers import sampled
 from tests.reference.make_scalar_table import TARGET
 
 POINTS = [(0.5, 0.75), (-1.25, 2.0), (3.0, -0.5), (0.0, 1.5), (-0.0, -2.0), (1e-300, 7.0), (1e300, 1e-8), (2.0, 2.0),
@@ -66,21 +67,32 @@ def _same_as_the_table(program: str, at: list[str]) -> bool:
     return True
 
 
-def _programs() -> list[str]:
-    """Each spelling of CALLS, on inputs and on what is computed from them, with numbers where they may stand."""
+def _programs_of_rows() -> list[tuple[str, str]]:
+    """Each spelling of CALLS, on inputs and on what is computed from them, with numbers where they may stand; and
+    the row it calls."""
     programs = []
-    for (spelling, count), _ in sorted(table.CALLS.items()):
+    for (spelling, count), row in sorted(table.CALLS.items()):
         if spelling.startswith("."):
             call = f"(x * y).{spelling[1:]}({'y' if count == 2 else ''})"
         elif spelling in table.INFIX:
             call = f"(x * y) {spelling} y"
-            programs += [f"x {spelling} 2", f"2.5 {spelling} x", f"z = x {spelling} (1 / 3); z * y"]
+            programs += [(f"x {spelling} 2", row), (f"2.5 {spelling} x", row), (f"z = x {spelling} (1 / 3); z * y", row)]
         elif spelling in table.PREFIX:
             call = f"{spelling}(x * y) + y"
         else:
             call = f"{spelling}({'x * y, y' if count == 2 else 'x * y'}) + y"
-        programs.append(call)
+        programs.append((call, row))
     return programs
+
+
+def _programs() -> list[str]:
+    return [program for program, _ in _programs_of_rows()]
+
+
+def _sampled_programs() -> list[str]:
+    """The derivatives' and graphs' tests, slower: every row's first spelling and a third of the rest where the
+    README's test command runs them (all where GRADCLI_FULL_TESTS=1, as in CI)."""
+    return [program for program, _ in sampled(_programs_of_rows(), lambda case: case[1])]
 
 
 @pytest.mark.parametrize("program", _programs())
@@ -134,7 +146,7 @@ def _same_hessian_as_the_table(program: str, at: list[str]) -> bool:
     return True
 
 
-@pytest.mark.parametrize("program", _programs())
+@pytest.mark.parametrize("program", _sampled_programs())
 def test_every_spelling_gives_the_tables_hessian(program):
     names = ["x", "y"] if "y" in program else ["x"]
     answered = [_same_hessian_as_the_table(program, [",".join(f"{n}={v!r}" for n, v in zip(names, point, strict=False))])
@@ -142,7 +154,7 @@ def test_every_spelling_gives_the_tables_hessian(program):
     assert any(answered) or program.startswith("2.5")
 
 
-@pytest.mark.parametrize("program", _programs())
+@pytest.mark.parametrize("program", _sampled_programs())
 def test_every_spelling_gives_the_tables_jacobian_and_jvp(program):
     names = ["x", "y"] if "y" in program else ["x"]
     answered = [_same_derivatives_as_the_table(program, [",".join(f"{n}={v!r}" for n, v in zip(names, point, strict=False))],
@@ -162,7 +174,7 @@ def _graph_shown(request: session.Request) -> tuple[str, ...]:
     return console.file.getvalue(), dot(view), mermaid(view), as_json(view)  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("program", _programs())
+@pytest.mark.parametrize("program", _sampled_programs())
 def test_every_spelling_gives_the_tables_graph(program, monkeypatch):
     names = ["x", "y"] if "y" in program else ["x"]
     answered = []
