@@ -906,6 +906,8 @@ def broadcast_shape(shapes: Sequence[Shape]) -> Shape:
     words (its infer_size: the shapes from the first on, two at a time, each pair's dims from the last)."""
     result: Shape = tuple(shapes[0])
     for shape in shapes[1:]:
+        if shape == result or not shape:  # (the common cases: the same shape, a number)
+            continue
         ndim = max(len(result), len(shape))
         a, b = (1,) * (ndim - len(result)) + tuple(result), (1,) * (ndim - len(shape)) + tuple(shape)
         for axis in range(ndim - 1, -1, -1):

@@ -112,6 +112,7 @@ class Graph:
         self.grad_enabled = True
         # what PyTorch raises when a backward reaches a node (Op.dtype_refusals' "... into N": pow's bool exponent)
         self.refusals: dict[int, TorchError] = {}
+        self.elements: int | None = None  # the elements limit (Limits), once read
 
     def add(self, kind: str, op: Op | None, args: tuple[int, ...], value: Any, span: tuple[int, int],
             params: dict[str, Any] | None = None, name: str | None = None) -> int:
@@ -322,25 +323,37 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
             raise
         _note_backward_refusal(graph, op, args, together, None, params, made)
         return made
-    dtype = _result_type(op, args, params)
-    # The row's dtype rule (Op.dtype): integers and booleans stay what they are through the ops that
-    # keep them (+ - *, shapes, indexing, max, sum ...); any other op computes in float32.
-    computing = dtype if dtype.kind == "f" or op.keeps_integers or op.dtype != "float" else FLOAT32
     numbers = [a for a in args if not isinstance(a, Tensor)]
-    if op.dtype == "param":  # x.to(dtype): the copy in that dtype
-        cast = params["dtype"]
-    if cast is not None:  # sum(x, dtype=torch.float64): the args in that dtype, as PyTorch casts them first
-        computing = np.dtype(cast)
-    _check_dtypes(op, args, computing, cast, params, shapes_checked=False)  # (PyTorch's dtype checks come first ...)
-    if op.dtype == "sums" and cast is None and computing.kind in "biu":  # a sum of integers or bools: int64 (dtype= wins)
-        computing = INT64
+    signature = _signature(op, args, cast)
+    computing = _COMPUTING.get(signature) if signature is not None else None
+    known = computing is not None
+    if computing is None:
+        dtype = _result_type(op, args, params)
+        # The row's dtype rule (Op.dtype): integers and booleans stay what they are through the ops that
+        # keep them (+ - *, shapes, indexing, max, sum ...); any other op computes in float32.
+        computing = dtype if dtype.kind == "f" or op.keeps_integers or op.dtype != "float" else FLOAT32
+        if op.dtype == "param":  # x.to(dtype): the copy in that dtype
+            cast = params["dtype"]
+        if cast is not None:  # sum(x, dtype=torch.float64): the args in that dtype, as PyTorch casts them first
+            computing = np.dtype(cast)
+        _check_dtypes(op, args, computing, cast, params, shapes_checked=False)  # (PyTorch's dtype checks come first ...)
+        if op.dtype == "sums" and cast is None and computing.kind in "biu":  # a sum of integers or bools: int64 (dtype= wins)
+            computing = INT64
     shapes = [np.shape(a.data) if isinstance(a, Tensor) else () for a in args]
     _check_shape_refusal(op, shapes, params)
     _check_elements(graph, op, shapes, params, span)
-    _check_dtypes(op, args, computing, cast, params, shapes_checked=True)  # (... but a product's after its shapes)
-    promoted = {id(a) for a in _promoted(op, args)}
-    values = [a.data if isinstance(a, Tensor) and computing.kind in "biu" and id(a) not in promoted  # (an index stays one)
-              else a.data.astype(computing, copy=False) if isinstance(a, Tensor) else _number(a, computing) for a in args]
+    if not known:
+        _check_dtypes(op, args, computing, cast, params, shapes_checked=True)  # (... but a product's after its shapes)
+        if signature is not None:  # every dtype check passed: they pass again for args of these dtypes
+            if len(_COMPUTING) > _SIGNATURES:
+                _COMPUTING.clear()
+            _COMPUTING[signature] = computing
+    if computing.kind in "biu":
+        promoted = {id(a) for a in _promoted(op, args)}
+        values = [(a.data if id(a) not in promoted else a.data.astype(computing, copy=False))  # (an index stays one)
+                  if isinstance(a, Tensor) else _number(a, computing) for a in args]
+    else:
+        values = [a.data.astype(computing, copy=False) if isinstance(a, Tensor) else float(a) for a in args]
     if not op.elementwise and numbers:  # (a rule that is not elementwise takes arrays: scatter(x, 0, i, 2.5))
         values = [np.asarray(v) for v in values]
     integer_out = _integer_forward(op, args, values) if computing.kind in "biu" else None
@@ -383,8 +396,26 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
                                      or (computing != FLOAT64 and not isinstance(a, Tensor)) for a in args):
         graph.tape.nodes[index].promoted = computing.str  # (a Python number reaches the VJP as a float64 Number)
     made = Tensor(graph, out, node=index, requires_grad=True)
-    _note_backward_refusal(graph, op, args, computing, cast, params, made)
+    if not (signature is not None and op.backward_problem is None
+            and (signature, *[a.requires_grad for a in args if isinstance(a, Tensor)]) in _NO_BACKWARD_REFUSAL):
+        _note_backward_refusal(graph, op, args, computing, cast, params, made, signature)
     return made
+
+
+# The dtype a call computes in, by its signature (_signature), once every dtype check of PyTorch's passed for it:
+# those depend on the args' dtypes, dims and kinds of number alone, so the next call of that signature skips them.
+_COMPUTING: dict[tuple[Any, ...], np.dtype] = {}
+_SIGNATURES = 4096  # (forgotten past this many: a custom Function makes a row per call)
+# The signatures, with whether each tensor arg requires grad, of calls whose backward PyTorch does not refuse by dtype
+_NO_BACKWARD_REFUSAL: set[tuple[Any, ...]] = set()
+
+
+def _signature(op: Op, args: Sequence[Any], cast: str | None) -> tuple[Any, ...] | None:
+    """What `op`'s result dtype and dtype refusals depend on for these args; None where it is more (the dtype of
+    x.to(dtype) and the Scalar params that promote, which are values: clamp's min)."""
+    if op.scalar_params or op.dtype == "param":
+        return None
+    return (op, cast, *[(a.data.dtype, a.data.ndim, a.stand_in) if isinstance(a, Tensor) else type(a) for a in args])
 
 
 class _Promoting(engine.Backend):
@@ -420,12 +451,17 @@ PROMOTING = _Promoting()
 
 
 def _note_backward_refusal(graph: Graph, op: Op, args: Sequence[Any], computing: np.dtype, cast: str | None,
-                           params: dict[str, Any], made: Any) -> None:
-    """Keep, on the node that `op` made, what PyTorch raises when a backward reaches it (_backward_refusal)."""
+                           params: dict[str, Any], made: Any, signature: tuple[Any, ...] | None = None) -> None:
+    """Keep, on the node that `op` made, what PyTorch raises when a backward reaches it (_backward_refusal).
+    Of a call by its signature (_signature), that none is kept (_NO_BACKWARD_REFUSAL)."""
     if not ((op.dtype_refusals or op.backward_problem) and graph.grad_enabled and isinstance(made, Tensor)
             and made.node is not None):
         return
     refusal = _backward_refusal(op, args, computing, cast, params)
+    if refusal is None and signature is not None and op.backward_problem is None:  # (which depends on shapes)
+        if len(_NO_BACKWARD_REFUSAL) > _SIGNATURES:
+            _NO_BACKWARD_REFUSAL.clear()
+        _NO_BACKWARD_REFUSAL.add((signature, *[a.requires_grad for a in args if isinstance(a, Tensor)]))
     if refusal is None and op.backward_problem is not None:
         tensors = [a for a in args if isinstance(a, Tensor)]
         problem = op.backward_problem([np.shape(a.data) for a in tensors], [a.requires_grad for a in tensors],
@@ -636,6 +672,8 @@ def _check_elements(graph: Graph, op: Op, shapes: list[tuple[int, ...]], params:
         shape = output_shape(op, shapes, params, span, graph.tape.source)
     except TypeError:
         return  # (a rule that wants more than the call gave: the op's own error follows)
-    if shape is not None and math.prod(shape) > Limits.get("elements"):
+    if graph.elements is None:  # (read once a run computes: the file cannot change it)
+        graph.elements = Limits.get("elements")
+    if shape is not None and math.prod(shape) > graph.elements:
         raise over_limit(f"this tensor would have {math.prod(shape):,} elements", "elements",
                          source=graph.tape.source, span=span)
