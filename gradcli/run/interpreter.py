@@ -359,6 +359,11 @@ NON_LEAF_GRAD = (
     "the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
 
 
+# Interpreter's method for each kind of statement (do_For) and expression (_BinOp), found once by the node's type
+_STATEMENTS: dict[type, Callable[..., None]] = {}
+_EXPRESSIONS: dict[type, Callable[..., Any]] = {}
+
+
 class Interpreter:
     def __init__(self, source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | None = None,
                  max_steps: int = MAX_STEPS, timeout: float = TIMEOUT) -> None:
@@ -401,6 +406,7 @@ class Interpreter:
         for line in source.splitlines(keepends=True):
             self.line_starts.append(self.line_starts[-1] + len(line))
         self.lines = source.splitlines(keepends=True)
+        self.spans: dict[ast.AST, Span] = {}  # each node's span (Interpreter.span)
         self.node: ast.AST | None = None  # the statement being run
         self.call_node: ast.AST | None = None  # the call being lowered
 
@@ -416,10 +422,13 @@ class Interpreter:
         return self.line_starts[line - 1] + len(text.encode()[:column].decode(errors="ignore"))
 
     def span(self, node: ast.AST) -> Span:
-        start = self.offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
-        end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
-        end = self.offset(end_line, end_col) if end_line is not None and end_col is not None else start + 1
-        return start, max(end, start + 1)
+        known = self.spans.get(node)
+        if known is None:  # (worked out once per node: a loop's body asks at every step)
+            start = self.offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+            end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
+            end = self.offset(end_line, end_col) if end_line is not None and end_col is not None else start + 1
+            known = self.spans[node] = start, max(end, start + 1)
+        return known
 
     def warn(self, category: str, message: str, node: ast.AST, once: bool = False) -> None:
         """A warning of PyTorch's, on stderr as Python writes it (file:line: Category: message, then
@@ -467,12 +476,15 @@ class Interpreter:
     def statement(self, node: ast.stmt) -> None:
         self.tick(node)
         self.node = node
-        run = getattr(self, f"do_{type(node).__name__}", None)
+        run = _STATEMENTS.get(type(node))
         if run is None:
-            raise self.refuse(node, f"{_statement_name(node)} is not supported",
-                              "gradcli run takes imports, assignments, calls, for/while/if, def and lambda, "
-                              "assert, raise, try/except and `with torch.no_grad():`")
-        run(node)
+            run = getattr(Interpreter, f"do_{type(node).__name__}", None)
+            if run is None:
+                raise self.refuse(node, f"{_statement_name(node)} is not supported",
+                                  "gradcli run takes imports, assignments, calls, for/while/if, def and lambda, "
+                                  "assert, raise, try/except and `with torch.no_grad():`")
+            _STATEMENTS[type(node)] = run
+        run(self, node)
 
     def do_Expr(self, node: ast.Expr) -> None:
         self.expression(node.value)
@@ -1559,10 +1571,13 @@ class Interpreter:
     # --- expressions ---
 
     def expression(self, node: ast.expr) -> Any:
-        method = getattr(self, f"_{type(node).__name__}", None)
+        method = _EXPRESSIONS.get(type(node))
         if method is None:
-            raise self.refuse(node, f"{_expression_name(node)} is not supported")
-        return method(node)
+            method = getattr(Interpreter, f"_{type(node).__name__}", None)
+            if method is None:
+                raise self.refuse(node, f"{_expression_name(node)} is not supported")
+            _EXPRESSIONS[type(node)] = method
+        return method(self, node)
 
     def _Constant(self, node: ast.Constant) -> Any:
         if isinstance(node.value, (int, float, str, bool)) or node.value is None:
@@ -3336,7 +3351,10 @@ class Interpreter:
             else:
                 tensor.grad = apply(self.graph, OPS["add"], [tensor.grad, adjoint], {}, span)
             return
-        value = np.broadcast_to(np.asarray(adjoint), tensor.data.shape).astype(tensor.data.dtype)
+        value = np.asarray(adjoint)
+        if value.shape != tensor.data.shape:
+            value = np.broadcast_to(value, tensor.data.shape)
+        value = value.astype(tensor.data.dtype)
         if tensor.grad is None:
             tensor.grad = Tensor(self.graph, np.array(value))
         else:
