@@ -39,6 +39,23 @@ def test_a_sum_over_axes_has_pytorchs_bits(shape, axes):
     assert torch_sum(x, axes, keepdims=True).shape == torch.from_numpy(x).sum(axes, keepdim=True).shape
 
 
+def test_every_short_row_and_its_special_values_have_pytorchs_bits():
+    # the rows short enough for one cascade level are summed by three folds (summation._short_row_sum): every size
+    # of them, with zeros of both signs, infinities and NaNs among the numbers
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 3e38, -3e38, 1e-45, 1.5], dtype=np.float32)
+    for size in range(1, 520):
+        for x in (_values((size,), size), np.full(size, -0.0, dtype=np.float32), rng.choice(specials, size),
+                  np.where(rng.random(size) < 0.9, np.float32(-0.0), rng.choice(specials, size)).astype(np.float32)):
+            with np.errstate(all="ignore"):
+                mine = torch_sum(x, (0,), keepdims=True)
+            theirs = torch.from_numpy(x).sum(0, keepdim=True).numpy()
+            assert mine.shape == theirs.shape and mine.dtype == theirs.dtype
+            assert np.array_equal(mine, theirs, equal_nan=True), (size, x)
+            assert np.isnan(mine) or np.signbit(mine) == np.signbit(theirs), (size, x)  # (a zero's sign; a NaN's is not printed)
+
+
 def test_the_order_is_not_numpys():
     x = _values((2000,), 0)
     assert any(torch_sum(_values((n,), s)).item() != np.sum(_values((n,), s)).item()

@@ -52,7 +52,10 @@ def _pow_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any
     # backward of x ** 0.5 calls pow(x, -0.5), which is rsqrt, and of x ** y pow(x, y - 1), C's;
     # g times (b times the power), in PyTorch's order: float32 rounds each product.
     less, scale = (Number(b - 1.0), float(b)) if type(b) is Number else (b - 1, b)
-    return g * (scale * xp.power(a, less)), g * xp.where((a == 0) & (b >= 0), 0.0, ans * xp.log(a))
+    base = g * (scale * xp.power(a, less))
+    if type(b) is Number and type(a) is np.ndarray:  # pow(Tensor, Scalar): a Python number takes no gradient (the
+        return base, None  # log of every element spared; a recorded or dual sweep computes it as before)
+    return base, g * xp.where((a == 0) & (b >= 0), 0.0, ans * xp.log(a))
 
 
 def _pow_torch_node(constant: Any, shapes: object) -> str:

@@ -10,6 +10,8 @@ a sum over axes neither leading nor trailing interleaves: there, NumPy's sum.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 LANES = 8  # floats in one of PyTorch's vectors (AVX2)
@@ -63,11 +65,29 @@ def _row_sum(x: np.ndarray) -> np.ndarray:
     return first
 
 
+def _short_row_sum(x: np.ndarray) -> np.ndarray:
+    """inner_sum of one row of LANES to 16 * 4 * LANES - 1 elements, where the cascade has one level: the same
+    additions in the same order, as three folds (accumulate adds in order). Its zeros added to an accumulator are
+    left out: x + 0 is x except for -0, and the last fold starts at +0, where a -0 stops mattering."""
+    n = x.shape[1]
+    count = n // LANES
+    vectors = x[0, :count * LANES].reshape(count, LANES)
+    blocks = count // _ILP
+    parts = np.add.accumulate(vectors[:blocks * _ILP].reshape(blocks, _ILP, LANES), axis=0)[-1] if blocks \
+        else np.zeros((_ILP, LANES), x.dtype)
+    # row_sum: the first of the four, the vectors left over, then the other three
+    first = np.add.accumulate(np.concatenate((parts[:1], vectors[blocks * _ILP:], parts[1:])), axis=0)[-1]
+    # then one total: the elements left over, then the lanes
+    return np.add.accumulate(np.concatenate((np.zeros(1, x.dtype), x[0, count * LANES:], first)))[-1:]
+
+
 def inner_sum(x: np.ndarray) -> np.ndarray:
     """Each row of x (R, n), summed along a contiguous reduced axis."""
     rows, n = x.shape
     if n < LANES:
         return _row_sum(x)
+    if rows == 1 and n < (1 << 4) * _ILP * LANES:
+        return _short_row_sum(x)
     count = n // LANES
     vectors = _row_sum(x[:, :count * LANES].reshape(rows, count, LANES))
     total = np.zeros(rows, dtype=x.dtype)
@@ -123,8 +143,8 @@ def torch_sum(x: np.ndarray, axes: tuple[int, ...] | None = None, keepdims: bool
     kept = tuple(a for a in range(ndim) if a not in axes and shape[a] != 1)
     if not real:
         return np.asarray(x.reshape(out_shape) + np.float32(0))
-    reduced = int(np.prod([shape[a] for a in real]))
-    rest = int(np.prod([shape[a] for a in kept])) if kept else 1
+    reduced = math.prod([shape[a] for a in real])
+    rest = math.prod([shape[a] for a in kept])
     if not kept or max(kept) < min(real):  # the reduced axes are innermost
         flat = np.ascontiguousarray(x).reshape(rest, reduced)
         result = inner_sum(flat)
