@@ -47,7 +47,13 @@ def _joined(pieces: list[Any], count: int, null: str | None = None) -> list[Text
     for NaN and infinities), an int array each point's integer, Texts each point's text, and a list
     (kind, column, width) a column the table right-aligns: ('g', floats) as `format(x, '.6g')`,
     ('d', ints), ('s', texts)."""
-    given = [_piece(piece, None if null is None else null.encode()) for piece in pieces]
+    merged: list[Any] = []  # neighbouring fixed texts as one
+    for piece in pieces:
+        if isinstance(piece, str) and merged and isinstance(merged[-1], str):
+            merged[-1] += piece
+        else:
+            merged.append(piece)
+    given = [_piece(piece, None if null is None else null.encode()) for piece in merged]
     if helper is not None:
         return [helper.lines(given, count)]
     columns: list[Any] = []  # where pip built no helper: the same text, a line at a time
@@ -148,10 +154,9 @@ def _flat_header(extra: list[str], result: BatchResult, row_id: bool, marks: boo
     return carried, [*lead, *(label for label, _ in carried), *error, *labels]
 
 
-def _extra_column(chunk: PointChunk, name: str | None) -> Any:
-    """A column carried through, the chunk's (nulls where its rows have none: a later name in JSON Lines;
-    None: a column of nulls, --mark-bad's `error` on good lines)."""
-    found = None if name is None else chunk.extra.get(name)
+def _extra_column(chunk: PointChunk, name: str) -> Any:
+    """A column carried through, the chunk's (nulls where its rows have none: a later name in JSON Lines)."""
+    found = chunk.extra.get(name)
     return Cells([None] * chunk.count) if found is None else found
 
 
@@ -284,11 +289,10 @@ class JsonLinesWriter(Writer):
               for name in self.inputs}
         value = list(result.values) if result.is_tuple else result.values[0]
         derivative = self._derivative(result)
-        lines = (np.arange(chunk.lines.start, chunk.lines.stop) if isinstance(chunk.lines, range)
-                 else np.asarray(chunk.lines, dtype=np.int64))
+        rows = chunk.rows()
         first, between, end = starts
         pieces: list[Any] = [(first, *[between] * (chunk.count - 1)) if first != between else first]
-        document = {"line": lines, "row": chunk.rows(), **_beside({name: _json_values(column)
+        document = {"line": rows + chunk.header, "row": rows, **_beside({name: _json_values(column)
                                                                    for name, column in chunk.extra.items()}),
                     "at": at, "value": value, result.kind: derivative}
         _template(document, pieces)
@@ -303,7 +307,7 @@ class JsonLinesWriter(Writer):
                 texts[row] = ", " + json.dumps("warnings") + ": " + json.dumps(said)
             pieces.append(tuple(texts))
         pieces.append("}" + end)
-        return _joined(_merged(pieces), chunk.count, null="null")
+        return _joined(pieces, chunk.count, null="null")
 
 
 # The keys gradcli writes: a column carried through of one of these names goes under "extra".
@@ -349,17 +353,6 @@ def _arrays(item: Any) -> list[np.ndarray]:
     if isinstance(item, list):
         return [a for part in item for a in _arrays(part)]
     return [item] if isinstance(item, np.ndarray) else []
-
-
-def _merged(pieces: list[Any]) -> list[Any]:
-    """Neighbouring fixed texts as one."""
-    merged: list[Any] = []
-    for piece in pieces:
-        if isinstance(piece, str) and merged and isinstance(merged[-1], str):
-            merged[-1] += piece
-        else:
-            merged.append(piece)
-    return merged
 
 
 class CsvWriter(Writer):
@@ -410,11 +403,11 @@ class CsvWriter(Writer):
             for _, name in self.carried:
                 pieces += [_csv_cells(_extra_column(chunk, name)), ","]
             if self.marks:  # the `error` column: empty on a good line
-                pieces += [_csv_cells(_extra_column(chunk, None)), ","]
+                pieces.append(",")
             for _, column in _result_columns(result):
                 pieces += [column, ","]
             pieces[-1:] = ["\n"]
-            return [*header, *_joined(_merged(pieces), chunk.count)]
+            return [*header, *_joined(pieces, chunk.count)]
 
         return rows
 
@@ -471,7 +464,7 @@ class TableWriter(Writer):
                 pieces += [" │ "] if i else []
                 pieces.append([kind, cells, width])
             pieces.append("\n")
-            return [*top, *_joined(_merged(pieces), chunk.count)]
+            return [*top, *_joined(pieces, chunk.count)]
 
         return rows
 
