@@ -28,7 +28,6 @@ from gradcli.inputs.rows import (
     carries,
     placed,
     shown,
-    text_column,
 )
 
 _COLUMN = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)((?:\[\d+\])*)\s*$")
@@ -71,11 +70,11 @@ class Csv:
         numbers, cells = found
         count = len(numbers[0]) // 8
         extra = {}
-        for (_, name), data in zip(self.extras, cells, strict=True):
-            column = text_column(data)
-            if column is None:  # not UTF-8: the line reader names the line
+        for (_, name), data in zip(self.extras, cells, strict=True):  # each cell followed by an LF
+            try:
+                extra[name] = Cells(data.decode("utf-8").split("\n")[:-1])
+            except UnicodeDecodeError:  # not UTF-8: the line reader names the line
                 return None
-            extra[name] = column
         return count, (placed(self.layout, self.shapes.shapes, self.inputs, [np.frombuffer(c) for c in numbers], count),
                        extra)
 

@@ -143,13 +143,10 @@ class PointsReader:
             gathered = self._gather()
             if len(gathered) == 2:  # lines parsed at once: all good, numbered on from `start`
                 start, parsed = gathered
-                parsed_columns, parsed_extra = parsed.rows
+                block = PointChunk(parsed.rows[0], parsed.count, range(start, start + parsed.count), [], parsed.rows[1],
+                                   self.header)
                 for at in range(0, parsed.count, self.chunk):
-                    count = min(self.chunk, parsed.count - at)
-                    yield PointChunk({name: column[at : at + count] for name, column in parsed_columns.items()}, count,
-                                     range(start + at, start + at + count), [],
-                                     {name: column[at : at + count] for name, column in parsed_extra.items()},
-                                     self.header)
+                    yield block.part(at, min(at + self.chunk, parsed.count))
                 continue
             texts, lines, problems = gathered
             rows: list[Any] = []

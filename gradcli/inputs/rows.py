@@ -57,15 +57,6 @@ def _kind(values: list[Any]) -> str:
     return "json"
 
 
-def text_column(data: bytes) -> Cells | None:
-    """The column of text cells the compiled helper gives (each cell followed by an LF); None where
-    the bytes are not UTF-8."""
-    try:
-        return Cells(data.decode("utf-8").split("\n")[:-1])
-    except UnicodeDecodeError:
-        return None
-
-
 def placed(layout: list[tuple[str, tuple[int, ...]]], shapes: Mapping[str, Shape], inputs: Mapping[str, int],
            cells: list[Array], count: int) -> dict[str, Array]:
     """The inputs' columns, in the program's order, from a column of numbers a cell of `layout` (an
@@ -94,14 +85,6 @@ class PointShapes:
         self.shapes: dict[str, Shape] = {}  # fixed by the first good line that gives the input
         self.lines: dict[str, int] = {}  # ... and that line
 
-    def at_point(self, name: str, given: Mapping[str, Shape]) -> Shape | None:
-        """The input's shape at a point that gives `given`: its own, or its --at value's; None if neither."""
-        if name in given:
-            return given[name]
-        if name in self.fixed:
-            return self.fixed[name].shape
-        return None
-
     def missing(self, given: Collection[str]) -> list[str]:
         """The inputs a point that gives values for `given` has no value for."""
         return [name for name in self.inputs if name not in given and name not in self.fixed]
@@ -118,7 +101,7 @@ class PointShapes:
         Returns the shapes of the inputs that had none yet (for `fix`, once the line is good)."""
         new = {}
         for name in self.inputs:
-            shape = self.at_point(name, given)
+            shape = given[name] if name in given else self.fixed[name].shape if name in self.fixed else None
             if shape is None:
                 raise PointsProblem(line, f"no value for input {name!r}")
             expected = self.shapes.get(name)
