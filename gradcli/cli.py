@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 import typer
 
 from gradcli import session
-from gradcli.commands import View, serve_one_point, show_explanation
+from gradcli.commands import View, said_run_error, serve_one_point, show_explanation
 from gradcli.commands import chosen_output as _output
 from gradcli.commands import console as _console
 from gradcli.commands import graph_view as _graph_view
@@ -646,10 +646,7 @@ def run(
             show_run(report, _console())
         if picture is not None and output_file is not None:
             _write_run_pictures(report, picture, output_file)
-        if report.error is not None:
-            sys.stdout.flush()
-            print(report.error, file=sys.stderr)
-            raise SystemExit(1)
+        said_run_error(report)
 
     _run(body, digits)
 

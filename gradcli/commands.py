@@ -233,8 +233,10 @@ _SIMPLE = {"grad": {"at", "format", "json", "strict"}, "jacobian": {"at", "forma
 
 
 def simple(argv: list[str]) -> Callable[[], None] | None:
-    """The command a simple command line asks for (`grad PROGRAM --at x=1,y=2 --json`), ready to run as
-    typer would run it; None where typer is to read the line."""
+    """The command a simple command line asks for (`grad PROGRAM --at x=1,y=2 --json`, `run FILE`), ready to run
+    as typer would run it; None where typer is to read the line."""
+    if argv[:1] == ["run"]:
+        return _simple_run(argv[1:])
     if not argv or argv[0] not in _SIMPLE:
         return None
     command, allowed = argv[0], _SIMPLE[argv[0]]
@@ -275,3 +277,20 @@ def simple(argv: list[str]) -> Callable[[], None] | None:
         return lambda: run_command(lambda: show_explanation(session.explain(request)))
     return lambda: run_command(lambda: serve_one_point(command, request, chosen_output(given["format"], given["json"],
                                                                                         False, None)))
+
+
+def _simple_run(args: list[str]) -> Callable[[], None] | None:
+    """`gradcli run FILE` without options (a training loop pays the start-up at each run)."""
+    if len(args) != 1 or (args[0].startswith("-") and args[0] != "-") or (
+            not args[0].isprintable() and any("\udc80" <= c <= "\udcff" for c in args[0])):
+        return None
+    request = session.RunRequest(args[0], calls=False)
+    return lambda: run_command(lambda: said_run_error(session.run_file(request, sys.stdout, sys.stderr)))
+
+
+def said_run_error(report: session.RunReport) -> None:
+    """A file that raised: its error as Python's last traceback line, on stderr, after all else; exit 1."""
+    if report.error is not None:
+        sys.stdout.flush()
+        print(report.error, file=sys.stderr)
+        raise SystemExit(1)

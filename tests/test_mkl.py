@@ -128,13 +128,28 @@ def test_without_the_library_every_kernel_answers_none_and_numpy_computes(routed
     assert np.array_equal(mkl.kernel(np.exp)(a), np.exp(a))
 
 
-def test_another_version_of_mkl_is_not_loaded(monkeypatch):
-    class Other:
-        version = "2025.0.1"
-        files = ()
+def _installed(site, version: str) -> str:
+    """An `mkl` distribution of this version in the directory `site`, its library where its RECORD says."""
+    name = "mkl_rt.2.dll" if sys.platform == "win32" else "libmkl_rt.so.2"
+    info = site / f"mkl-{version}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: mkl\nVersion: {version}\n")
+    (info / "RECORD").write_text(f"lib/{name},sha256=x,3\nmkl-{version}.dist-info/METADATA,,\n")
+    (site / "lib").mkdir()
+    (site / "lib" / name).write_bytes(b"elf")
+    return str(site / "lib" / name)
 
-    monkeypatch.setattr("importlib.metadata.distribution", lambda name: Other())
+
+def test_another_version_of_mkl_is_not_loaded(monkeypatch, tmp_path):
+    _installed(tmp_path, "2025.0.1")
+    monkeypatch.syspath_prepend(str(tmp_path))  # (the first distribution on sys.path, as importlib.metadata finds it)
     assert mkl._path() is None
+
+
+def test_the_library_is_where_the_distributions_record_says(monkeypatch, tmp_path):
+    path = _installed(tmp_path, mkl.VERSION + ".2")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert mkl._path() == path
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/maps")

@@ -7,10 +7,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from gradcli.commands import simple
+
+CASES = Path(__file__).parent / "run_cases"
 
 # The process as installed (python -m gradcli), and the same process with typer reading every command line.
 TYPER = ("import sys; import gradcli.commands as commands; commands.simple = lambda argv: None; "
@@ -54,6 +57,10 @@ SIMPLE_LINES = [
     ["explain", "log(x)", "--at", "x=-1"],  # NaN
     ["explain", "x +", "--at", "x=1"],  # a syntax error: exit 2
     ["explain", "x * 2"],  # no value for x
+    ["run", str(CASES.parent.parent / "samples" / "autograd" / "grad_fn_next_functions.py")],
+    ["run", str(CASES / "error_inplace_leaf.py")],  # PyTorch's error after the output: exit 1
+    ["run", str(CASES / "anomaly_mode.py")],  # PyTorch's warnings on stderr
+    ["run", str(CASES / "no_such_file.py")],  # exit 2
 ]
 
 
@@ -63,7 +70,7 @@ def test_a_simple_command_line_gives_what_typer_gives(argv):
     ours = _run("-m", "gradcli", *argv)
     theirs = _run("-c", TYPER, *argv)
     assert ours == theirs
-    assert ours[0] in (0, 2, 3) and "Traceback" not in ours[2]
+    assert ours[0] in ((0, 1, 2) if argv[0] == "run" else (0, 2, 3)) and "Traceback" not in ours[2]  # (1: PyTorch's error)
 
 
 @pytest.mark.parametrize("argv", [
@@ -74,7 +81,8 @@ def test_a_simple_command_line_gives_what_typer_gives(argv):
     ["grad", "x", "--at", "x=1", "--digits", "3"], ["grad", "--at", "x=1"], ["grad", "x", "--format", "json", "--format", "json"],
     ["grad", "x\udcff", "--at", "x=1"], ["graph", "x", "--format", "dot"], ["graph", "x", "--json"],
     ["explain", "x", "--at", "x=1", "--seed", "1"], ["explain", "x", "--at", "x=1", "--json"],
-    ["explain", "x", "--at", "x=1", "--digits", "3"],
+    ["explain", "x", "--at", "x=1", "--digits", "3"], ["run"], ["run", "f.py", "--json"], ["run", "--graph", "f.py"],
+    ["run", "-x.py"], ["run", "f.py", "g.py"], ["run", "f.py", "--digits", "3"], ["run", "--help"], ["run", "f\udcff.py"],
 ])
 def test_anything_else_is_left_to_typer(argv):
     assert simple(argv) is None
@@ -87,3 +95,5 @@ def test_a_simple_command_line_loads_neither_typer_nor_click():
     assert not loaded & {"typer", "click", "rich", "sympy"}
     code, out, err = _run("-c", LOADED, "grad", "x", "--at", "x=1", "--digits", "3")  # typer's, as before
     assert code == 0 and "typer" in set(json.loads(err.splitlines()[-1]))
+    code, out, err = _run("-c", LOADED, "run", str(CASES / "error_inplace_leaf.py"))
+    assert code == 1 and not set(json.loads(err.splitlines()[-1])) & {"typer", "click", "rich", "sympy"}
