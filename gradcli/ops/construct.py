@@ -121,7 +121,7 @@ def _zero_tangent(tangents: Any, ans: Array, x: Array, ranks: tuple[int, ...]) -
 
 ROWS = [
     structural(f"{name}_like", 1, _filled(fill), _no_gradient, "None", jvp=_zero_tangent, differentiable=False,
-               sympy=lambda x, fill=fill: np.full(x.shape, fill, dtype=object), methods=(),
+               sympy=lambda x, fill=fill: np.full(x.shape, fill, dtype=object), methods=(), dtype="keeps",  # (x's dtype)
                examples=((((),), {}), (((3,),), {}), (((2, 3),), {})))
     for name, fill in (("ones", 1.0), ("zeros", 0.0))
 ]

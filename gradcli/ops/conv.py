@@ -478,9 +478,12 @@ def _transpose_row(d: int, examples: Any, **fields: Any) -> Op:
                       jvp=partial(_transpose_jvp, d), sympy=_on_symbols(forward), shape=partial(_transpose_shape, d),
                       torch_node_rule=partial(_conv_node, d), optional_args=((2, "bias", 0.0),), params=params,
                       given_0d=_bias_0d(True), text=_transpose_text(d), examples=examples,
-                      # (its bias may be of any dtype: PyTorch's slow kernel adds it in the input's, dtype "first")
+                      # (its bias may be of any dtype in 1-D and 2-D: PyTorch's slow kernel adds it in the input's, dtype
+                      # "first"; the 3-D kernel checks it)
                       dtype_refusals=(*_refusals(f"conv_transpose{d}d"),
-                                      ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}")),
+                                      ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"),
+                                      *([("mixed 0 2", "RuntimeError", "expected scalar type {0} but found {2}")]
+                                        if d == 3 else [])),
                       dtype="first", **fields)
 
 

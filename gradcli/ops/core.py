@@ -412,7 +412,8 @@ class Op:
     # backward of the call's node, where a gradient flows into a tensor arg at these places: pow's of a bool exponent
     # (its exponent - 1), "bool input 1 into 0".
     # The "mixed" and "integer alike" ones are checked after the shapes, as PyTorch does. The message's {0}, {1} are the tensor args'
-    # dtypes as PyTorch names them (Long, Float), {c0}, {c1} as its C++ kernels do (long int, float), {odd} the
+    # dtypes as PyTorch names them (Long, Float), {c0}, {c1} as its C++ kernels do (long int, float), {shape0} a tensor
+    # arg's shape as a list ([2, 2]), {odd} the
     # first that is not the first arg's, {result} the promoted one. A kernel's refusal of integers or bools is
     # kernel_refusal(its name); a linear algebra function's of integers, float_input(its name).
     dtype_refusals: tuple[tuple[str, str, str], ...] = ()

@@ -1227,7 +1227,9 @@ ROWS += [
                          Dialect("method", order=("rcond",), refuses=("rtol", "atol", "hermitian")),
                          Dialect("numpy", order=("rcond", "hermitian"), refuses=("rtol", "atol"))),
                spellings=("pinverse",), methods=("pinverse",), text=_call_text("torch.linalg.pinv", {}),
-               examples=_GENERAL, reference="torch.linalg.pinv(a)", reference_program="torch.linalg.pinv(a)"),
+               examples=_GENERAL, reference="torch.linalg.pinv(a)", reference_program="torch.linalg.pinv(a)",
+               dtype_refusals=(("integer", "RuntimeError", "linalg.pinv({0}{{{shape0}}}): expected a tensor with 2 or more "
+                                "dimensions of float, double, cfloat or cdouble types"),)),
     structural("eye_copy", 2, _eye_copy, lambda g, ans, a, source, ranks: (np.zeros(np.shape(a)), None),
                "CopyBackwards", jvp=lambda tangents, ans, a, source, ranks: np.zeros(np.shape(ans)),
                shape=lambda a, source: a, callable=False, reference=None,

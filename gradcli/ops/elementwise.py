@@ -571,6 +571,9 @@ def _unary(name: str, forward: Any, derivative: Any, sympy: Any, **fields: Any) 
     return elementwise(name, 1, forward, derivative, torch_node, sympy=sympy, **fields)
 
 
+# hardtanh's kernel (relu6's too) has no loop for bools
+_HARDTANH_BOOL = (("bool input", "RuntimeError", "Bool inputs not supported for hardtanh"),)
+
 ROWS = [
     # operators: + - lowest, then * / (and @, a structure row), unary -, ** highest
     _binary("add", "+", operator.add, lambda xp, g, ans, a, b: (g, g), "AddBackward0", 10, operator.add,
@@ -630,7 +633,8 @@ ROWS = [
            spellings=("expit",)),
     # PyTorch's threshold_backward masks where the value is <= 0: NaN passes the gradient.
     _unary("relu", _relu, lambda xp, g, ans, x: (g,), lambda x: load_sympy().Max(x, 0), mask=lambda x: (x <= 0,),
-           kinked=True, methods=("relu",), dtype="keeps"),
+           kinked=True, methods=("relu",), dtype="keeps",
+           dtype_refusals=(("bool input", "RuntimeError", "Boolean inputs not supported for relu"),)),
     _unary("softplus", _softplus, _softplus_derivative, _sympy_softplus, domain=((-25.0, 25.0),),
            params=(Param("beta", "float", 1.0), Param("threshold", "float", 20.0)),
            examples=_with_params({"beta": 2.0}, {"beta": 0.5, "threshold": 3.0}), reference="F.softplus(a)",
@@ -683,12 +687,14 @@ ROWS = [
     # at NaN (as PyTorch's on one element; its vectorised loop gives 0 there).
     _unary("relu6", partial(_hardtanh, min_val=0.0, max_val=6.0), lambda xp, g, ans, x: (g,),
            lambda x: load_sympy().Min(load_sympy().Max(x, 0), 6), mask=lambda x: (_outside(x, 0.0, 6.0),),
-           torch_node="HardtanhBackward0", kinked=True, domain=((-2.0, 7.0),), reference="F.relu6(a)", dtype="keeps"),
+           torch_node="HardtanhBackward0", kinked=True, domain=((-2.0, 7.0),), reference="F.relu6(a)", dtype="keeps",
+           dtype_refusals=_HARDTANH_BOOL),
     _unary("hardtanh", _hardtanh, lambda xp, g, ans, x, **bounds: (g,),
            lambda x, min_val=-1.0, max_val=1.0: load_sympy().Min(load_sympy().Max(x, min_val), max_val),
            mask=lambda x, min_val=-1.0, max_val=1.0: (_outside(x, min_val, max_val),), kinked=True,
            params=(Param("min_val", "float", -1.0), Param("max_val", "float", 1.0)),
-           examples=_with_params({"min_val": -0.5, "max_val": 2.0}), reference="F.hardtanh(a)", dtype="keeps"),
+           examples=_with_params({"min_val": -0.5, "max_val": 2.0}), reference="F.hardtanh(a)", dtype="keeps",
+           dtype_refusals=_HARDTANH_BOOL),
     # torch.clamp (and clip, its alias): min, max or both, numbers; the gradient passes at the
     # bounds themselves (ClampBackward1), where hardtanh's does not.
     _unary("clamp", _clamp_bounds, lambda xp, g, ans, x, **bounds: (g,), _sympy_clamp, mask=_clamp_masked,

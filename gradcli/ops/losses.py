@@ -63,7 +63,11 @@ ROWS: list[Op] = [
 
 
 def _filled(emit: Any, like: Any, number: float) -> Any:
-    """C++'s `number - tensor`: a tensor of `like`'s shape filled with the number (no gradient)."""
+    """C++'s `number - tensor`, empty_like(tensor).fill_(number): a tensor of `like`'s shape and dtype filled with the
+    number (no gradient; of integers the number truncated, of bools whether it is not 0)."""
+    kind = emit.dtype(like)
+    if kind and np.dtype(kind).kind in "biu":
+        return emit("mul", emit("ones_like", like), bool(number) if kind == "bool" else int(number))
     return emit("mul", emit("ones_like", like), float(number))
 
 
@@ -91,7 +95,7 @@ def _margin_ranking_program(emit: Any, a: Any, b: Any, y: Any, margin: float = 0
 def _hinge_program(emit: Any, x: Any, y: Any, margin: float = 1.0, reduction: str = "mean") -> Any:
     # where(target != 1, (margin - self).clamp_min_(0), 0) + where(target != -1, self, 0)
     zeros = emit("zeros_like", x)
-    clamped = emit("clamp_min", emit("sub", _filled(emit, x, margin), x), min=0.0)
+    clamped = emit("clamp_min", emit("sub", _filled(emit, x, margin), x), min=0)  # (clamp_min_ in place: x's dtype)
     losses = emit("add", emit("where", emit("ne", y, 1.0), clamped, zeros), emit("where", emit("ne", y, -1.0), x, zeros))
     return _reduced(emit, losses, reduction)
 

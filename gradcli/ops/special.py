@@ -559,7 +559,8 @@ ROWS: list[Op] = [
     elementwise("mvlgamma", 1, _mvlgamma, _mvlgamma_derivative, "MvlgammaBackward0", sympy=_sympy_mvlgamma,
                 params=(Param("p", "int", None),), spellings=("multigammaln",), methods=("mvlgamma",),
                 examples=tuple(((shape,), {"p": p}) for p in (1, 3) for shape in [(), (2, 3)]), domain=((2.5, 5.0),),
-                reference="torch.mvlgamma(a, 2)", reference_program="mvlgamma(a, 2)"),
+                reference="torch.mvlgamma(a, 2)", reference_program="mvlgamma(a, 2)",
+                dtype_refusals=(("bool input", "RuntimeError", "The input tensor may not be a boolean tensor."),)),
     elementwise("fill", 2, lambda xp, x, value: xp.where(x != x, value, value), lambda xp, g, ans, x, value: (g, g),
                 "FillBackward1", mask=lambda x, value: (True, None), sympy=lambda x, value: value, shape=_fill_shape,
                 torch_node_rule=lambda constant, shapes: "FillBackward0" if constant[1] else "FillBackward1",
@@ -581,7 +582,8 @@ ROWS: list[Op] = [
                linear=True, identity_when=lambda **params: True, shape=lambda x: x, dtype="keeps",
                sympy=lambda x: x, spellings=("conj", "conj_physical", "resolve_conj", "resolve_neg", "real"),
                methods=("positive", "conj", "conj_physical", "resolve_conj", "resolve_neg"),
-               examples=(((((3,),), {})), ((((2, 3),), {}))), reference="torch.positive(a)"),
+               examples=(((((3,),), {})), ((((2, 3),), {}))), reference="torch.positive(a)",
+               dtype_refusals=(("bool input", "RuntimeError", "The `+` operator, on a bool tensor is not supported."),)),
     # frexp: (mantissa, exponent), x = mantissa * 2**exponent; the exponent an integer (no gradient), the
     # mantissa's gradient g / exp2(exponent), as PyTorch's FrexpBackward0 (0 where exp2 overflows)
     structural("frexp", 1, _frexp, _frexp_vjp, "FrexpBackward0", jvp=_frexp_jvp,

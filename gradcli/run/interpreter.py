@@ -96,6 +96,7 @@ from gradcli.run.tensor import (
     Tensor,
     TorchError,
     apply,
+    check_dtype_refusals,
     node_name,
     runtime_error,
 )
@@ -1740,6 +1741,8 @@ class Interpreter:
         if isinstance(node.op, ast.UAdd):
             if not isinstance(operand, (Tensor, int, float, np.ndarray, np.generic)):
                 raise PythonError("TypeError", f"bad operand type for unary +: '{_type_name(operand)}'")
+            if isinstance(operand, Tensor):  # (torch.positive: the tensor itself, of a bool PyTorch's error)
+                return self.call_op(".positive", [operand], {}, node)
             return +operand if isinstance(operand, bool) else operand
         if isinstance(node.op, ast.USub):
             if isinstance(operand, Tensor):
@@ -2592,7 +2595,8 @@ class Interpreter:
                 raise TorchError(problem.raised, problem.message) from None
             raise self.refuse(node, f"{spelled.lstrip('.')}(...) as written here is not supported: {problem.message}",
                               problem.hint or "`gradcli functions` lists each function with the arguments it takes") from None
-        if bound.identity:  # F.dropout(x, p=0): x itself, as PyTorch returns it
+        if bound.identity:  # F.dropout(x, p=0): x itself, as PyTorch returns it (after its dtype checks: +bool)
+            check_dtype_refusals(bound.op, bound.tensors, bound.params)
             if bound.op.name == "contiguous" and isinstance(bound.tensors[0], Tensor) and not _contiguous(bound.tensors[0]):
                 return self.call_op(".clone", [bound.tensors[0]], {}, node)  # (a view that is not: PyTorch's copy)
             return bound.tensors[0]

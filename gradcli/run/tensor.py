@@ -514,6 +514,13 @@ def _check_dtypes(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | 
 _KERNEL_AFTER_SHAPES = ("integer alike",)
 
 
+def check_dtype_refusals(op: Op, args: Sequence[Any], params: dict[str, Any]) -> None:
+    """Op.dtype_refusals of a call that gives its input itself (torch.positive of a bool is PyTorch's error all the same)."""
+    if op.dtype_refusals:
+        together = promote([a.data for a in args if isinstance(a, Tensor)], [a for a in args if not isinstance(a, Tensor)])
+        _check_dtypes(op, args, together, None, params)
+
+
 def _backward_refusal(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | None,
                       params: dict[str, Any]) -> TorchError | None:
     """What PyTorch raises when a backward reaches this call's node (Op.dtype_refusals' "... into N": a gradient
@@ -581,14 +588,16 @@ def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: 
 
 
 def _refusal(op: Op, args: Sequence[Any], kind: str, message: str, params: dict[str, Any]) -> TorchError:
-    """A refusal's message, its {0} ... {c0} ... {odd} {result} said for these args (Op.dtype_refusals)."""
+    """A refusal's message, its {0} ... {c0} ... {shape0} ... {odd} {result} said for these args (Op.dtype_refusals)."""
     tensors = [a.data for a in args if isinstance(a, Tensor)]
     promoted = [a.data for a in _promoted(op, args) if isinstance(a, Tensor)]
     names = [torch_dtype_name(t.dtype) for t in tensors]
     kernels = {f"c{i}": kernel_dtype_name(t.dtype) for i, t in enumerate(tensors)}
     odd = next((name for t, name in zip(tensors, names, strict=True) if t.dtype != tensors[0].dtype), "")
     result = torch_dtype_name(promote(promoted, []))
-    return TorchError(kind, message.format(*names, odd=odd, result=result, lastdim=_lastdim(tensors, params), **kernels))
+    shapes = {f"shape{i}": list(t.shape) for i, t in enumerate(tensors)}
+    return TorchError(kind, message.format(*names, odd=odd, result=result, lastdim=_lastdim(tensors, params), **kernels,
+                                           **shapes))
 
 
 def _lastdim(tensors: Sequence[Array], params: dict[str, Any]) -> str:

@@ -280,6 +280,19 @@ SNIPPETS = {
               "torch.kthvalue(w, 5)[0]", "torch.kthvalue(w, 0)[1]", "torch.kthvalue(w, 2, 0)[0]", "torch.topk(w, 4)[0]",
               "torch.kthvalue(torch.zeros(2, 0), 1)[0]",
               setup="v = torch.zeros(0)\nev = torch.zeros(0, 3)\nw = torch.tensor([[3.0, 1.0, 2.0], [0.5, 4.0, 1.0]])\n"),
+    "bools that relu, hardtanh, topk, mvlgamma, pinv and unary plus refuse":
+        _each("torch.relu(b0)", "F.relu(bv)", "F.relu6(bv)", "F.hardtanh(bv)", "F.relu(iv)", "F.relu6(iv)",
+              "torch.positive(bv)", "+bv", "+iv", "torch.topk(bv, 1)[0]", "torch.topk(iv, 1)[0]", "torch.mvlgamma(b0, p=1)",
+              "torch.linalg.pinv(i[:, :2])", "torch.linalg.pinv(b)", setup=PAIRS + INTS),
+    "integers through vander, hinge_embedding_loss and the transposed convolutions' bias":
+        _each("torch.linalg.vander(iv)", "torch.linalg.vander(iv, N=3)", "torch.linalg.vander(bv)",
+              "F.hinge_embedding_loss(iv, d)", "F.hinge_embedding_loss(iv, d, reduction='sum')",
+              "F.hinge_embedding_loss(iv, d, reduction='none')", "F.hinge_embedding_loss(bv, d)",
+              "F.hinge_embedding_loss(d, iv)", "F.hinge_embedding_loss(f, d, margin=0.5)",
+              *(f"F.conv_transpose{n}d(x{n}, w{n}, {bias})" for n in (1, 2, 3)
+                for bias in ("torch.tensor([0])", "torch.tensor([0.5])", "torch.tensor([True])")),
+              setup=PAIRS + "".join(f"x{n} = torch.ones((1, 1) + (2,) * {n}, dtype=torch.float64)\n"
+                                    f"w{n} = torch.full((1, 1) + (1,) * {n}, 0.5, dtype=torch.float64)\n" for n in (1, 2, 3))),
 }
 
 
