@@ -19,17 +19,7 @@ import numpy as np
 
 from gradcli.tape import Tape, compile_program
 
-
-def _kind(table: Any) -> str:
-    module = type(table).__module__.split(".")[0]
-    name = type(table).__name__
-    if module == "polars" and name == "DataFrame":
-        return "polars"
-    if module == "pandas" and name == "DataFrame":
-        return "pandas"
-    if module == "pyarrow" and name == "Table":
-        return "arrow"
-    raise TypeError(f"grad_table takes a pandas DataFrame, a polars DataFrame or an Arrow table, not {type(table)!r}")
+_KINDS = {("polars", "DataFrame"): "polars", ("pandas", "DataFrame"): "pandas", ("pyarrow", "Table"): "arrow"}
 
 
 def grad_table(program: str | Tape, table: Any, at: Mapping[str, Any] | None = None, seed: Any = None, *,
@@ -54,7 +44,9 @@ def grad_table(program: str | Tape, table: Any, at: Mapping[str, Any] | None = N
     from gradcli.render.stream import ColumnsWriter
     from gradcli.session import Answered, answered, in_order
 
-    kind = _kind(table)
+    kind = _KINDS.get((type(table).__module__.split(".")[0], type(table).__name__))
+    if kind is None:
+        raise TypeError(f"grad_table takes a pandas DataFrame, a polars DataFrame or an Arrow table, not {type(table)!r}")
     index = None
     if kind == "polars":
         frame = table.to_arrow()

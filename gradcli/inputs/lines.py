@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from gradcli.errors import Limits, NameProblem
 
 
+@dataclass(slots=True, eq=False)
 class Unreadable:
     """A line that is not text (too long to hold, or not UTF-8), in the place of its text."""
 
-    __slots__ = ("reason",)
-
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
+    reason: str
 
 
 # Not a line: nothing more has come down the pipe for now. What was read is answered
@@ -34,15 +33,13 @@ BLOCK = 1 << 20  # bytes of whole lines given to a fast parser at once, where a 
 FILE_BLOCK = 1 << 23  # from a regular file, whose bytes are all there: bigger blocks, fewer calls
 
 
+@dataclass(slots=True, eq=False)
 class Parsed:
     """Whole lines a fast parser read at once, in the place of their texts: `count` lines
     (none blank, none too long, all good points), and what the parser made of them."""
 
-    __slots__ = ("count", "rows")
-
-    def __init__(self, count: int, rows: tuple[dict[str, Any], dict[str, Any]]) -> None:
-        self.count = count
-        self.rows = rows
+    count: int
+    rows: tuple[dict[str, Any], dict[str, Any]]
 
 
 class LineReader:

@@ -128,9 +128,6 @@ class _Batches:
         except (pa.ArrowException, OSError, ValueError) as problem:
             raise NameProblem(f"cannot read the points of {self.where}: {_problem(problem)}", where="--points") from None
 
-    def empty(self) -> Any:
-        return self.schema.empty_table()
-
 
 class TableReader:
     """The points of a Parquet or Arrow file, a PointChunk at a time (PointsReader's contract)."""
@@ -199,7 +196,7 @@ class TableReader:
         """A chunk of no points with the shapes the columns give (PointsReader.empty)."""
         chunk = empty_chunk(self.shapes)
         if chunk is not None:
-            table = self.batches.empty()
+            table = self.batches.schema.empty_table()
             chunk.extra = {name: _arrow(table.column(name), None) for name in self.extras}
         return chunk
 
