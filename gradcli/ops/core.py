@@ -383,7 +383,8 @@ class Op:
     # one: the ops that move, pick or add values, as keeps_integers does), "sums" (keeps, and a sum of
     # booleans counts them: int64); a mask (`boolean`) is bool, an integer part (`integer_parts`) int64.
     # "first": the first tensor's dtype, the others cast to it (the kernels that write into a tensor like
-    # the first: masked_fill, expand_as, the scatters, fill).
+    # the first: masked_fill, expand_as, the scatters, fill). "rounds": "keeps" where the call is given a
+    # rounding_mode, "float" where it is None (div(a, b, rounding_mode=...): floor division, or true division).
     dtype: str = "float"
     # The params that are Scalars of PyTorch's signature (clamp's min and max): they take part in the type
     # promotion as Python numbers (clamp(int tensor, min=0.5) is float32); their Param kind is "number".

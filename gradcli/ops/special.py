@@ -359,6 +359,9 @@ ROUNDING = Param("rounding_mode", "str", None, choices=("trunc", "floor"))
 
 
 def _div_rounding(xp: Any, a: Any, b: Any, rounding_mode: str | None = None) -> Any:
+    if rounding_mode is not None and all(np.asarray(v).dtype.kind in "iu" for v in (a, b)):
+        floor = np.floor_divide(a, b)  # (integers, under run: exactly, not through a double)
+        return floor if rounding_mode == "floor" else floor + ((np.remainder(a, b) != 0) & ((a < 0) != (b < 0)))
     if rounding_mode == "trunc":
         return np.trunc(a / b)
     if rounding_mode == "floor":
@@ -548,9 +551,8 @@ ROWS: list[Op] = [
                 reference="torch.clamp_max(a, b)", reference_program="clamp_max(a, b)"),
     elementwise("div_rounding", 2, _div_rounding, _div_rounding_derivative, "DivBackward2",
                 mask=lambda a, b, rounding_mode=None: (None, None) if rounding_mode is None else (True, True),
-                sympy=_sympy_div_rounding, params=(ROUNDING,), callable=False, kinked=True,
-                torch_node_rule=lambda constant, shapes, rounding_mode=None: "DivBackward0" if rounding_mode is None
-                else "DivBackward2",
+                sympy=_sympy_div_rounding, params=(ROUNDING,), callable=False, kinked=True, dtype="rounds",
+                dtype_refusals=kernel_refusal("div_{rounding_mode}_cpu", "bool and given rounding_mode"),
                 text=lambda args, rounding_mode=None: f"div({args[0]}, {args[1]}, rounding_mode={rounding_mode!r})",
                 examples=tuple((shapes, {"rounding_mode": mode}) for mode in ("trunc", "floor")
                                for shapes in [((), ()), ((2, 3), (3,))]),

@@ -331,7 +331,7 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         dtype = _result_type(op, args, params)
         # The row's dtype rule (Op.dtype): integers and booleans stay what they are through the ops that
         # keep them (+ - *, shapes, indexing, max, sum ...); any other op computes in float32.
-        computing = dtype if dtype.kind == "f" or op.keeps_integers or op.dtype != "float" else FLOAT32
+        computing = dtype if dtype.kind == "f" or op.keeps_integers or _keeps(op, params) else FLOAT32
         if op.dtype == "param":  # x.to(dtype): the copy in that dtype
             cast = params["dtype"]
         if cast is not None:  # sum(x, dtype=torch.float64): the args in that dtype, as PyTorch casts them first
@@ -410,10 +410,16 @@ _SIGNATURES = 4096  # (forgotten past this many: a custom Function makes a row p
 _NO_BACKWARD_REFUSAL: set[tuple[Any, ...]] = set()
 
 
+def _keeps(op: Op, params: dict[str, Any]) -> bool:
+    """Does an integer or bool tensor stay one through `op` (Op.dtype: not "float"; "rounds" where a rounding_mode
+    is given)?"""
+    return op.dtype != "float" and (op.dtype != "rounds" or params.get("rounding_mode") is not None)
+
+
 def _signature(op: Op, args: Sequence[Any], cast: str | None) -> tuple[Any, ...] | None:
     """What `op`'s result dtype and dtype refusals depend on for these args; None where it is more (the dtype of
     x.to(dtype) and the Scalar params that promote, which are values: clamp's min)."""
-    if op.scalar_params or op.dtype == "param":
+    if op.scalar_params or op.dtype in ("param", "rounds"):
         return None
     return (op, cast, *[(a.data.dtype, a.data.ndim, a.stand_in) if isinstance(a, Tensor) else type(a) for a in args])
 
@@ -563,6 +569,8 @@ def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: 
         return one is not None and one.dtype != promote(promoted, [])
     if word == "bool":
         return computing == BOOL
+    if words[0] == "given":  # "given rounding_mode": the call gives that param (not None)
+        return params.get(words[1]) is not None
     if word in ("any bool", "any integer"):
         return cast is None and any(t.dtype.kind in ("b" if word == "any bool" else "biu") for t in promoted)
     if word == "bool input":
@@ -596,8 +604,9 @@ def _refusal(op: Op, args: Sequence[Any], kind: str, message: str, params: dict[
     odd = next((name for t, name in zip(tensors, names, strict=True) if t.dtype != tensors[0].dtype), "")
     result = torch_dtype_name(promote(promoted, []))
     shapes = {f"shape{i}": list(t.shape) for i, t in enumerate(tensors)}
+    said = {name: value for name, value in params.items() if isinstance(value, str)}  # ("div_{rounding_mode}_cpu")
     return TorchError(kind, message.format(*names, odd=odd, result=result, lastdim=_lastdim(tensors, params), **kernels,
-                                           **shapes))
+                                           **shapes, **said))
 
 
 def _lastdim(tensors: Sequence[Array], params: dict[str, Any]) -> str:
@@ -648,7 +657,7 @@ def _number(value: Any, computing: np.dtype) -> Any:
 def _integer_forward(op: Op, args: Sequence[Any], values: list[Any]) -> Array | None:
     """What PyTorch's integer kernels do where NumPy's differ: division by zero raises, and a negative
     power is refused for a Python exponent and is 1, -1 or 0 for a tensor's (an integer's reciprocal)."""
-    if op.name in ("floor_divide", "remainder", "fmod") and np.any(np.asarray(values[1]) == 0):
+    if op.name in ("floor_divide", "div_rounding", "remainder", "fmod") and np.any(np.asarray(values[1]) == 0):
         raise runtime_error("ZeroDivisionError")
     if op.name != "pow" or not np.any(np.asarray(values[1]) < 0):
         return None
