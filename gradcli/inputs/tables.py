@@ -260,8 +260,6 @@ class TableReader:
                 self.shapes.fix({name: shape}, start + i)
                 self.first[name] = start + i
                 break
-            else:
-                shape = None
         if shape is not None and len(shape) == self.lists[name]:
             whole = _regular(column, shape)
             if whole is not None:
