@@ -5,11 +5,19 @@
 rounded to float32. 120,000 points (normals, uniforms over +-1e4) and the special values are
 printed by `gradcli run` and held to the SHA-256 of PyTorch 2.13's stdout for the same file;
 with torch installed, PyTorch runs the file too.
+
+Other powers (`x ** 4`, `x ** 1.5`, `x ** e` of an exponent tensor, `2.5 ** e`) are SLEEF's vectorised powf where
+PyTorch's loop runs vectors, C's pow for the elements it takes one by one (gradcli.ops.float32): the
+polynomial tutorials' `x.unsqueeze(-1).pow(p)` (all one by one: C's powf), 32,000 points by 15 exponents, by a
+tensor of exponents and as exponents, a broadcast whose rows leave 13 elements to the one-by-one loop, every pair
+of special values. Its sizes give the same vectors with 8 lanes (AVX2) as with 16 (AVX-512); where they do not
+(the tails of other sizes, the threads' ranges past 32,768 elements), PyTorch itself is the reference.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 import sys
 
@@ -47,3 +55,77 @@ def test_pytorch_prints_the_recorded_powers() -> None:
     pytest.importorskip("torch")
     done = subprocess.run([sys.executable, "-"], input=POWERS, capture_output=True, text=True, timeout=120, check=True)
     assert hashlib.sha256(done.stdout.encode()).hexdigest() == POWERS_BY_PYTORCH
+
+
+SLEEF_POWERS = """\
+import math
+import torch
+torch.manual_seed(0)
+special = torch.tensor([0.0, -0.0, float("inf"), float("-inf"), float("nan"), 1e-30, -1e-30, 1e30, -1e30, 3e-39, -3e-39,
+                        1e-45, 3.4e38, -3.4e38, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 1.5, -3.0, 100.0, 1e-3])
+x = torch.linspace(-math.pi, math.pi, 2000)
+p = torch.tensor([1, 2, 3])
+print(x.unsqueeze(-1).pow(p).tolist())
+b = torch.cat([torch.randn(16000) * 10, torch.rand(8000) * 2e4 - 1e4, torch.rand(8000) * 2 - 1])[:32000 - 24]
+b = torch.cat([b, special])
+for e in (4, 5, 1.5, -3, 0.3, 10, -4.5, 0, 1, 2, 3, -1, -2, 2.5, -0.5):
+    print((b ** e).tolist())
+e = torch.cat([torch.randn(31000) * 4, torch.randint(-6, 7, (1000,)).float()])
+print(torch.pow(b, e).tolist())
+print(torch.pow(b.abs(), e).tolist())
+print(torch.pow(2.5, e).tolist(), torch.pow(-2.0, e).tolist(), torch.pow(1, e).tolist())
+m = torch.randn(37, 45)
+print((m.abs() ** torch.randn(45)).tolist(), (m[:, :1] ** torch.randn(1, 45).round()).tolist(), (m ** torch.tensor(3.5)).tolist())
+print(special.repeat_interleave(special.shape[0]).pow(special.repeat(special.shape[0])).tolist())
+w = (torch.rand(4096) * 3).requires_grad_()
+(w ** 4.5).backward(torch.randn(4096))
+print(w.grad.tolist())
+"""
+# sha256 of PyTorch 2.13's stdout for SLEEF_POWERS
+SLEEF_POWERS_BY_PYTORCH = "6bc7f1244688feb4dc41a80ef72bee594441dbdd4b71f0391b8fb8d1d802a307"
+
+# Sizes whose last elements PyTorch's loop takes one by one, and past 32,768 elements its threads' ranges (two
+# threads, as the machines the files were recorded on: OMP_NUM_THREADS says so to both)
+POWER_TAILS = """\
+import torch
+torch.manual_seed(0)
+for n in (1, 5, 31, 33, 47, 2000, 32767, 32769, 70001):
+    x = torch.randn(n) * 3
+    print(n, (x ** 4).tolist()[-20:], (x.abs() ** 4.5)[n // 2 - 40:n // 2 + 40].tolist(), (x ** 7).tolist()[:20])
+    e = torch.randn(n) * 3
+    r = x.abs() ** e
+    print(r.tolist()[-20:], r[:20].tolist(), torch.pow(2.0, e).tolist()[-20:])
+x = torch.randn(50) * 3
+print((x ** torch.tensor(3.0)).tolist(), (x ** torch.tensor(0.5)).tolist(), (x ** torch.tensor(-2.0)).tolist())
+a = (torch.rand(40) * 3).requires_grad_()
+e = torch.randn(40).requires_grad_()
+(a ** e).sum().backward()
+print(a.grad.tolist(), e.grad.tolist())
+t = torch.randn(5, 3).t()
+print((t.abs() ** 2.7).tolist())
+"""
+
+
+def test_float32_powers_are_pytorchs_sleef_and_c_pow_bits() -> None:
+    run = cli("run", "-", stdin=SLEEF_POWERS)
+    assert run.exit_code == 0, run.stderr
+    assert len(run.stdout.splitlines()) == 22
+    assert hashlib.sha256(run.stdout.encode()).hexdigest() == SLEEF_POWERS_BY_PYTORCH
+
+
+def test_pytorch_prints_the_recorded_sleef_powers() -> None:
+    pytest.importorskip("torch")
+    done = subprocess.run([sys.executable, "-"], input=SLEEF_POWERS, capture_output=True, text=True, timeout=120,
+                          check=True)
+    assert hashlib.sha256(done.stdout.encode()).hexdigest() == SLEEF_POWERS_BY_PYTORCH
+
+
+def test_float32_powers_of_any_size_are_pytorchs_where_its_loop_leaves_vectors() -> None:
+    pytest.importorskip("torch")
+    two_threads = {**os.environ, "OMP_NUM_THREADS": "2"}
+    by_pytorch = subprocess.run([sys.executable, "-"], input=POWER_TAILS, capture_output=True, text=True, timeout=120,
+                                check=True, env=two_threads)
+    run = subprocess.run([sys.executable, "-m", "gradcli", "run", "-"], input=POWER_TAILS, capture_output=True,
+                         text=True, timeout=120, env=two_threads)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == by_pytorch.stdout

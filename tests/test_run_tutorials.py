@@ -43,7 +43,8 @@ SLOW = {"jcjohnson_two_layer_net_numpy": "500 steps of float64 products of 64x10
         "d2l_gan": "20 epochs of 125 Adam steps of two small networks",
         "jcjohnson_dynamic_net": "500 steps of a net of a random depth (20 s alone)",
         "morvan_503_dropout": "500 Adam steps of two 1-300-300-1 networks (OpenBLAS's threads on a loaded machine)",
-        "morvan_504_batch_normalization": "12 epochs of two 8-layer networks over 2,000 points"}
+        "morvan_504_batch_normalization": "12 epochs of two 8-layer networks over 2,000 points",
+        "pt_dynamic_net": "30,000 steps of a net of a random depth (a minute alone)"}
 # Files that print what PyTorch printed where PyTorch's own MKL kernels run (`pip install 'gradcli[mkl]'`, part of
 # the test extra; gradcli/mkl.py): their float32 products are MKL's sgemm in PyTorch's call form, their sin and cos
 # MKL's VML. Without MKL their losses differ in the last digits: skipped, with that said.
@@ -55,15 +56,11 @@ NEEDS_MKL = {
     # nn.Linear(8, 128)'s float32 product: NumPy's (OpenBLAS's) bits match MKL's on Intel's AVX-512 kernels, not on
     # AMD's, where the centered layer's mean prints 1.8626e-09 for PyTorch's 0.
     "d2l_custom_layer",
+    "pt_polynomial_nn", "pt_polynomial_optim", "pt_dynamic_net", "pt_examples_regression",
 }
-_POW = ("x.unsqueeze(-1).pow(p) of an int64 tensor of exponents: PyTorch's pow(Tensor, Tensor) of float32 (a vectorised "
-        "pow) differs from NumPy's in the last bit on 223 of the 6,000 powers, so the losses differ in their last digits")
 KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training that end differing)
     "jcjohnson_two_layer_net_optim": (True, "its products are MKL's, but Adam with beta1 = 0.9 can differ from PyTorch's "
                                             "update in the last bit (README), so from the ninth step the losses' last digits"),
-    "pt_dynamic_net": (False, _POW + "; 30,000 steps: past --timeout 60 on a loaded machine"),
-    "pt_polynomial_nn": (True, _POW),
-    "pt_polynomial_optim": (True, _POW),
     "d2l_mlp_activations": (True, "torch.sigmoid's float32 kernel (vectorised, with SLEEF's exp, not MKL's) and tanh's "
                                   "backward differ in the last bit at a few of the 160 points, so two printed digits differ"),
     "pt_nlp_word_embeddings": (True, "its products are MKL's, yet one of the ten epochs' summed losses differs in its "
@@ -72,10 +69,6 @@ KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training
                                   "printed digit (softmax attention weights: not found yet)"),
     "d2l_weight_decay": (True, "its products are MKL's, yet after 400 SGD steps through the L2 penalty the printed norms "
                                "differ in their last digits (not found yet)"),
-    "pt_examples_regression": (True, "F.smooth_l1_loss of nn.Linear(4, 1) on x.mm(W_target) of 32x4 float32 batches "
-                                     "until the loss is below 1e-3: the products sum in another order than MKL's "
-                                     "sgemm, so the weights' last bits, the batch the loop stops at and the fitted "
-                                     "coefficients differ (not yet run with gradcli[mkl])"),
     "hunkim_12_4_hello_rnn_emb": (True, "nn.RNN's and nn.Linear's float32 products over 100 Adam steps: a few losses "
                                         "differ in their third printed digit, with MKL too (not found yet)"),
     "udacity_simple_rnn": (True, "nn.RNN's and nn.Linear's float32 products over the time-series steps: the losses "

@@ -56,6 +56,8 @@ import numpy as np
 
 from gradcli import mkl
 from gradcli.float_math import EXACT, UFUNCS, pick, power
+from gradcli.ops import float32
+from gradcli.ops.float32 import fma32  # noqa: F401 (the rules' fused multiply-add)
 from gradcli.ops.summation import torch_sum
 
 # torch.get_default_dtype(): the dtype of a float tensor an op makes for itself (frexp's backward divides by
@@ -67,22 +69,6 @@ DEFAULT_FLOAT: ContextVar[type] = ContextVar("default_float", default=np.float64
 Array = np.ndarray
 Rule = Callable[..., Any]
 Shape = tuple[int, ...]
-
-
-def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
-    """a * b + c in float32 rounded once. The product of two float32 is exact in float64 and so is
-    the sum's error (TwoSum); only a float64 sum that lands on a float32 halfway point needs that
-    error to round the right way."""
-    product = np.asarray(a, dtype=np.float64) * np.asarray(b, dtype=np.float64)
-    addend = np.asarray(c, dtype=np.float64)
-    total = product + addend
-    virtual = total - product
-    error = (product - (total - virtual)) + (addend - virtual)
-    significand = np.frexp(total)[0] * 2.0**25  # a float32 halfway point: 25 bits, the last one set
-    nudge = (significand % 2 == 1) & (error != 0)
-    total = np.where(nudge, np.nextafter(total, total + error), total)
-    rounded = total.astype(np.float32)
-    return rounded
 
 
 class ValueRefusal(ValueError):
@@ -577,6 +563,8 @@ def _power(a: Array, b: Array) -> Array:
     out = np.power(a, b)
     if not isinstance(out, (np.ndarray, np.floating)):
         return out  # (a dual number of the Hessian keeps np.power, whose derivative carries the exponent's)
+    if out.dtype == np.float32:
+        return _float32_power(a, b, out)
     if type(b) is Number or type(b) is float:  # (gradcli run hands its Python numbers over as floats)
         return _scalar_power(a, b, out)
     if type(b) is np.ndarray and b.ndim:  # an exponent per point: what one number would give
@@ -594,17 +582,44 @@ def _power(a: Array, b: Array) -> Array:
 def _scalar_power(a: Array, b: float, out: Array) -> Array:
     """PyTorch's pow(Tensor, Scalar) where it is not C's pow beyond rounding: its exponent 0.5 is
     sqrt (a positive NaN below 0, as torch.sqrt's) and -0.5 rsqrt (1 / sqrt: NaN at -inf, -inf at
-    -0.0). NumPy's power with one exponent gave the rest (its 0.5 is sqrt too). For float32 its
-    kernel multiplies where the exponent is 3 or -2 (x * x * x, 1 / (x * x)), whose bits are not
-    pow's; float64 stays C's pow here, as the scalar path computes it."""
-    if (b == 3.0 or b == -2.0) and getattr(a, "dtype", None) == np.float32:
-        square = a * a
-        return square * a if b == 3.0 else np.float32(1.0) / square
+    -0.0). NumPy's power with one exponent gave the rest (its 0.5 is sqrt too); float64 stays C's
+    pow here, as the scalar path computes it."""
     if b == 0.5:
         return np.where(a < 0, np.nan, out)[()]
     if b == -0.5:
         return np.where(a == -np.inf, np.nan, np.where((a == 0) & np.signbit(a), -np.inf, out))[()]
     return out
+
+
+def _float32_power(a: Any, b: Any, out: Any) -> Any:
+    """PyTorch's float32 pow kernels (gradcli.ops.float32), a NumPy scalar for a 0-dim result as NumPy's power
+    gives. pow(Tensor, Scalar) fills 1 for an exponent of 0, copies for 1, is torch.sqrt's kernel for 0.5,
+    1 / sqrt for -0.5, the reciprocal for -1, and multiplies for 2, 3 and -2 (x * x, x * x * x, 1 / (x * x));
+    pow(Scalar, Tensor) fills 1 for a base of 1; the rest, and pow(Tensor, Tensor), is its vectorised loop of
+    SLEEF's powf (C's pow for the elements it takes one by one)."""
+    if type(b) is not np.ndarray:  # pow(Tensor, Scalar)
+        b = float(b)
+        if b == 0.0:
+            result = np.ones_like(out)
+        elif b == 1.0:
+            result = np.array(a, dtype=np.float32)
+        elif b in (2.0, -1.0):
+            result = out
+        elif b == 0.5:  # (NumPy's float32 power of 0.5 is not its sqrt)
+            result = _scalar_power(a, b, NUMPY.sqrt(a))
+        elif b == -0.5:
+            result = _scalar_power(a, b, np.float32(1.0) / np.sqrt(a))
+        elif b == 3.0:
+            result = a * a * a
+        elif b == -2.0:
+            result = np.float32(1.0) / (a * a)
+        else:
+            result = float32.power(np.asarray(a, dtype=np.float32), b)
+    elif type(a) is not np.ndarray and float(a) == 1.0:  # pow(Scalar, Tensor)
+        result = np.ones_like(out)
+    else:
+        result = float32.power(np.asarray(a, dtype=np.float32), b.astype(np.float32, copy=False))
+    return np.asarray(result, dtype=np.float32)[()]
 
 
 def _on_floats(ufunc: Any) -> Rule:

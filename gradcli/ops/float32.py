@@ -1,0 +1,290 @@
+"""PyTorch's float32 kernels where their bits are not NumPy's: a fused multiply-add, and pow.
+
+PyTorch's CPU pow kernel runs its elementwise loop in vectors where it can: two vectors of 16
+floats at a time (its AVX-512 build; 8 on a machine without AVX-512) through SLEEF's
+`Sleef_powf16_u10`, and the elements left over one by one through C's pow, as does a loop whose
+operands do not step one element at a time (an exponent tensor broadcast along the innermost
+axis: `x.unsqueeze(-1).pow(p)` of a (2000, 1) and a (3,) tensor goes through C's powf
+everywhere). SLEEF's powf is a logarithm and an exponential in pairs of floats with fused
+multiply-adds; C's is the platform's libm. NumPy's float32 power is neither (its own SIMD
+code): it differs from PyTorch's in the last bit on about 7% of the powers of a sweep.
+
+Which elements the vectors take follows TensorIterator: the operands' dims coalesced, each
+thread's range (above 32,768 elements PyTorch splits the range among its threads) walked row by
+row. The layout assumed is that of the arrays gradcli holds: row-major, broadcast operands
+stepping by 0. Checked against PyTorch 2.13 in tests/test_run_kernels.py.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+Array = np.ndarray
+Value = Any  # float32: an array, or one number where SLEEF broadcasts a constant
+F = np.float32
+
+_GRAIN = 32768  # at::internal::GRAIN_SIZE: a loop over more elements is split among the threads
+
+
+def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
+    """a * b + c in float32 rounded once. The product of two float32 is exact in float64; the float64
+    sum rounds the right way to float32 except where it lands on a float32 halfway point (the low 29
+    bits of its significand 1 << 28), where the sum's error (TwoSum, exact) says which way."""
+    product = np.multiply(a, b, dtype=np.float64)
+    addend = np.asarray(c, dtype=np.float64)
+    total = np.asarray(product + addend)
+    rounded = total.astype(np.float32)
+    halfway = (total.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
+    if halfway.any():
+        product, addend = np.broadcast_arrays(product, addend)
+        p, a, t = product[halfway], addend[halfway], total[halfway]
+        virtual = t - p
+        error = (p - (t - virtual)) + (a - virtual)
+        rounded[halfway] = np.where(error != 0, np.nextafter(t, np.copysign(np.inf, error)), t).astype(np.float32)
+    return rounded
+
+
+# --- pairs of floats (SLEEF's df.h, its FMA build): a value as hi + lo -------------------------
+
+Pair = tuple[Value, Value]
+
+
+def _add2(x: Value, y: Value) -> Pair:
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+def _add2_pair(x: Pair, y: Value | Pair) -> Pair:
+    y_hi, y_lo = y if isinstance(y, tuple) else (y, None)
+    s = x[0] + y_hi
+    v = s - x[0]
+    t = (x[0] - (s - v)) + (y_hi - v)
+    return s, t + (x[1] if y_lo is None else x[1] + y_lo)
+
+
+def _add(x: Pair, y: Pair) -> Pair:  # (|x| >= |y|)
+    s = x[0] + y[0]
+    return s, (((x[0] - s) + y[0]) + x[1]) + y[1]
+
+
+def _add_one(x: Value, y: Pair) -> Pair:
+    s = x + y[0]
+    return s, ((x - s) + y[0]) + y[1]
+
+
+def _normalize(t: Pair) -> Pair:
+    s = t[0] + t[1]
+    return s, (t[0] - s) + t[1]
+
+
+def _mul(x: Pair, y: Value) -> Pair:
+    s = x[0] * y
+    return s, fma32(x[1], y, fma32(x[0], y, -s))
+
+
+def _mul_pair(x: Pair, y: Pair) -> Pair:
+    s = x[0] * y[0]
+    return s, fma32(x[0], y[1], fma32(x[1], y[0], fma32(x[0], y[0], -s)))
+
+
+def _square(x: Pair) -> Pair:
+    s = x[0] * x[0]
+    return s, fma32(x[0] + x[0], x[1], fma32(x[0], x[0], -s))
+
+
+def _div(n: Pair, d: Pair) -> Pair:
+    t = F(1) / d[0]
+    s = n[0] * t
+    u = fma32(t, n[0], -s)
+    v = fma32(-d[1], t, fma32(-d[0], t, F(1)))
+    return s, fma32(s, v, fma32(n[1], t, u))
+
+
+# --- SLEEF's powf (u10), as its AVX-512 build computes it ----------------------------------------
+
+def _int32(x: Value, rounding: Any) -> Value:
+    """cvtps_epi32 / cvttps_epi32: out of range and NaN give INT32_MIN."""
+    fits = np.abs(x) < 2.0**31
+    return np.where(fits, rounding(np.where(fits, x, 0)), -(2**31)).astype(np.int32)
+
+
+def _bits(x: Value) -> Value:
+    return np.asarray(x, dtype=F).view(np.int32)
+
+
+def _float(bits: Value) -> Value:
+    return np.asarray(bits, dtype=np.int32).view(F)
+
+
+def _mulsign(x: Value, y: Value) -> Value:
+    return _float(_bits(x) ^ (_bits(y) & np.int32(-(2**31))))
+
+
+def _ldexp(x: Value, q: Value) -> Value:
+    """x * 2**q in SLEEF's steps (four factors of 2**(16 * (q // 64)), then the rest)."""
+    m = q >> 31
+    m = (((m + q) >> 6) - m) << 4
+    q = q - (m << 2)
+    m = np.clip(m + 0x7F, 0, 0xFF)
+    u = _float(m << 23)
+    x = x * u * u * u * u
+    return x * _float((q + 0x7F) << 23)
+
+
+def _log(d: Value) -> Pair:
+    """log(d) of a positive d as a pair (logkf; AVX-512's getexp and getmant split d)."""
+    scaled = d * F(1 / 0.75)
+    exponent = np.frexp(scaled)[1]
+    e = np.where(np.isinf(scaled), F(128), (exponent - 1).astype(F))
+    fraction = np.frexp(d)[0]
+    m = np.where(fraction >= 0.75, fraction, fraction * F(2))  # d's significand in [0.75, 1.5)
+    x = _div(_add2(F(-1), m), _add2(F(1), m))
+    x2 = _square(x)
+    t: Value = F(0.240320354700088500976562)
+    t = fma32(t, x2[0], F(0.285112679004669189453125))
+    t = fma32(t, x2[0], F(0.400007992982864379882812))
+    c = (F(0.66666662693023681640625), F(3.69183861259614332084311e-09))
+    s = _mul((F(0.69314718246459960938), F(-1.904654323148236017e-09)), e)
+    s = _add(s, (x[0] * F(2), x[1] * F(2)))
+    return _add(s, _mul_pair(_mul_pair(x2, x), _add2_pair(_mul(x2, t), c)))
+
+
+def _exp(d: Pair) -> Value:
+    """exp of a pair (expkf)."""
+    q = _int32((d[0] + d[1]) * F(1.442695040888963407359924681001892137426645954152985934135449406931), np.rint)
+    qf = q.astype(F)
+    s = _add2_pair(d, qf * F(-0.693145751953125))
+    s = _add2_pair(s, qf * F(-1.428606765330187045e-06))
+    s = _normalize(s)
+    u: Value = F(0.00136324646882712841033936)
+    for coefficient in (0.00836596917361021041870117, 0.0416710823774337768554688, 0.166665524244308471679688,
+                        0.499999850988388061523438):
+        u = fma32(u, s[0], F(coefficient))
+    t = _add(s, _mul(_square(s), u))
+    t = _add_one(F(1), t)
+    result = _ldexp(t[0] + t[1], q)
+    return np.where(d[0] < F(-104), F(0), result)
+
+
+def sleef_powf(x: Value, y: Value) -> Value:
+    """Sleef_powf16_u10(x, y), element by element, with its special values."""
+    x, y = np.broadcast_arrays(np.asarray(x, dtype=F), np.asarray(y, dtype=F))
+    with np.errstate(all="ignore"):
+        magnitude = np.abs(y)
+        whole = (np.trunc(y) == y) | (magnitude > F(1 << 24))
+        odd = whole & (magnitude < F(1 << 24)) & ((_int32(y, np.trunc) & 1) == 1)
+        result = _exp(_mul(_log(np.abs(x)), y))
+        result = np.where(np.isnan(result), F(np.inf), result)
+        result = result * np.where(x > 0, F(1), np.where(whole, np.where(odd, F(-1), F(1)), F(np.nan)))
+        efx = _mulsign(np.abs(x) - F(1), y)
+        result = np.where(np.isinf(y), np.where(efx < 0, F(0), np.where(efx == 0, F(1), F(np.inf))), result)
+        zero_or_inf = np.isinf(x) | (x == 0)
+        edge = _mulsign(np.where(np.signbit(y) ^ (x == 0), F(0), F(np.inf)), np.where(odd, x, F(1)))
+        result = np.where(zero_or_inf, edge, result)
+        result = np.where(np.isnan(x) | np.isnan(y), _float(np.int32(-1)), result)  # (all bits set)
+        return np.where((y == 0) | (x == 1), F(1), result).astype(F)
+
+
+# --- which elements PyTorch's loop computes in vectors -------------------------------------------
+
+def _lanes() -> int:
+    """Floats in one of PyTorch's vectors for pow: 16 where the CPU has AVX-512 (PyTorch's AVX512 build
+    needs F, BW, DQ and VL: NumPy's AVX512_SKX), else 8 (its AVX2 build)."""
+    import importlib
+
+    for name in ("numpy._core._multiarray_umath", "numpy.core._multiarray_umath"):  # (NumPy 2, NumPy 1.26)
+        try:
+            features = importlib.import_module(name).__cpu_features__
+            break
+        except (ImportError, AttributeError):
+            continue
+    else:
+        return 16
+    return 16 if features.get("AVX512_SKX") else 8
+
+
+def _threads() -> int:
+    """PyTorch's intra-op threads: OMP_NUM_THREADS, else one per core."""
+    try:
+        return max(1, int(os.environ.get("OMP_NUM_THREADS", "")))
+    except ValueError:
+        return max(1, os.cpu_count() or 1)
+
+
+def _inner_loop(shape: tuple[int, ...], operands: list[tuple[int, ...]]) -> tuple[int, bool]:
+    """The length of TensorIterator's innermost loop over `shape` (its dims coalesced), and whether
+    that loop runs in vectors: every operand steps one element, or one input stays put."""
+    dims = list(reversed(shape)) or [1]
+    strides = []
+    for operand in operands:
+        padded = (1,) * (len(shape) - len(operand)) + operand
+        step, own = [], 1
+        for size, full in zip(reversed(padded), reversed(shape), strict=True):
+            step.append(own if size == full and full != 1 else 0)
+            own *= size
+        strides.append(step or [0])
+    strides.insert(0, [int(np.prod(dims[:i])) for i in range(len(dims))])  # the output, row-major
+    inner = 0
+    for dim in range(1, len(dims)):
+        if dims[inner] == 1 or dims[dim] == 1 or all(s[inner] * dims[inner] == s[dim] for s in strides):
+            if dims[inner] == 1:
+                for s in strides:
+                    s[inner] = s[dim]
+            dims[inner] *= dims[dim]
+        else:
+            break
+    steps = [s[inner] for s in strides]
+    vectors = all(s == 1 for s in steps) or (steps[0] == 1 and sorted(steps[1:])[:1] == [0]
+                                             and all(s == 1 for s in steps[1:] if s != 0)
+                                             and steps[1:].count(0) == 1)
+    return dims[inner], vectors
+
+
+def vector_mask(shape: tuple[int, ...], *operands: tuple[int, ...]) -> Array:
+    """True where PyTorch's elementwise loop over `shape` (inputs of these shapes, broadcast) takes
+    an element in vectors, False where one by one."""
+    n = int(np.prod(shape))
+    row, vectors = _inner_loop(shape, list(operands))
+    if not vectors or n == 0:
+        return np.zeros(shape, dtype=bool)
+    block = 2 * _lanes()
+    index = np.arange(n)
+    chunk = n
+    if n >= _GRAIN:
+        threads = min(_threads(), -(-n // _GRAIN))
+        chunk = -(-n // threads)
+    begin = index // chunk * chunk
+    end = np.minimum(begin + chunk, n)
+    start = np.maximum(index // row * row, begin)
+    stop = np.minimum(index // row * row + row, end)
+    return ((index - start) < (stop - start) // block * block).reshape(shape)
+
+
+def _c_powf(x: Array, y: Array) -> Array:
+    """C's powf, one element at a time (NumPy's float32 scalars call it)."""
+    return np.fromiter((a ** b for a, b in zip(x, y, strict=True)), dtype=F, count=x.size)
+
+
+def power(x: Array, y: Array | float) -> Array:
+    """x ** y of a float32 tensor as PyTorch's CPU kernel computes it. A Python number y (pow(Tensor,
+    Scalar)) goes one by one through C's pow of doubles; a tensor y (pow(Tensor, Tensor), y already
+    float32) through C's powf."""
+    number = not isinstance(y, np.ndarray)
+    shape = np.shape(x) if number else np.broadcast_shapes(np.shape(x), np.shape(y))
+    base, exponent = np.broadcast_arrays(np.asarray(x, dtype=F), np.asarray(y, dtype=F))
+    vectors = vector_mask(shape, np.shape(x)) if number else vector_mask(shape, np.shape(x), np.shape(y))
+    out = np.empty(shape, dtype=F)
+    out[vectors] = sleef_powf(base[vectors], exponent[vectors])
+    single = ~vectors
+    if single.any():
+        with np.errstate(all="ignore"):
+            if number:
+                out[single] = np.fromiter((np.float64(a) ** np.float64(y) for a in base[single]), dtype=np.float64,
+                                          count=int(single.sum())).astype(F)
+            else:
+                out[single] = _c_powf(base[single], exponent[single])
+    return out
