@@ -3,8 +3,13 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
+from gradcli import mkl
 from tests.helpers import cli
 
 
@@ -52,6 +57,42 @@ def test_optimizers_step_with_pytorchs_float32_arithmetic(tmp_path, optimizer):
                              f"    w.grad = g * (i % 3 - 1.0)\n    opt.step()\nprint(w.tolist())\n")
     key = next(k for k in expected if k in optimizer)
     assert run.stdout.strip() == expected[key]
+
+
+OPTIMIZER_STEPS = """\
+import torch
+torch.manual_seed(0)
+configs = [("Adam", {}), ("Adam", {"betas": (0.3, 0.9)}), ("Adam", {"betas": (0.6, 0.95), "weight_decay": 0.1}),
+           ("Adam", {"maximize": True, "lr": 0.01}), ("AdamW", {}), ("AdamW", {"weight_decay": 0.5, "betas": (0.95, 0.99)}),
+           ("RMSprop", {}), ("RMSprop", {"momentum": 0.9, "weight_decay": 0.01}), ("Adagrad", {"lr_decay": 0.01}),
+           ("SGD", {"lr": 0.01, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01})]
+for name, kwargs in configs:
+    ps = [torch.nn.Parameter(torch.randn(n)) for n in (10, 100, 1000, 17, 40000)]
+    opt = getattr(torch.optim, name)(ps, **kwargs)
+    for step in range(20):
+        opt.zero_grad()
+        loss = sum(((p * p) * (k + 1)).sum() + p.sum() for k, p in enumerate(ps))
+        loss.backward()
+        opt.step()
+    print(name, kwargs, [p[:12].tolist() for p in ps[:4]], ps[4][::997].tolist())
+"""
+
+
+def test_optimizer_steps_are_pytorchs_bits_over_sizes_and_settings():
+    # Adam's mul_(beta2).addcmul_(g, g, 1 - beta2) is one fused multiply-add per element in PyTorch's kernel, and its
+    # (sqrt / root).add_(eps) a division, not a product by 1 / root: with the default beta1 of 0.9 too. Their sqrt is
+    # torch.sqrt's kernel, MKL's VML, whose bits are the CPU's (not correctly rounded on MKL's AVX2 path, AMD's): so
+    # gradcli runs in a process of its own with the mkl extra, beside PyTorch on the same machine.
+    pytest.importorskip("torch")
+    if mkl._path() is None:
+        pytest.skip("PyTorch's sqrt is MKL's: pip install 'gradcli[mkl]' to compare its bits")
+    env = {**os.environ, "OMP_NUM_THREADS": "2", "MKL_NUM_THREADS": "2"}
+    by_pytorch = subprocess.run([sys.executable, "-"], input=OPTIMIZER_STEPS, capture_output=True, text=True,
+                                timeout=300, check=True, env=env)
+    run = subprocess.run([sys.executable, "-m", "gradcli", "run", "-"], input=OPTIMIZER_STEPS, capture_output=True,
+                         text=True, timeout=300, env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == by_pytorch.stdout
 
 
 def test_zero_grad_sets_grads_to_none(tmp_path):

@@ -57,10 +57,9 @@ NEEDS_MKL = {
     # AMD's, where the centered layer's mean prints 1.8626e-09 for PyTorch's 0.
     "d2l_custom_layer",
     "pt_polynomial_nn", "pt_polynomial_optim", "pt_dynamic_net", "pt_examples_regression",
+    "jcjohnson_two_layer_net_optim",
 }
 KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training that end differing)
-    "jcjohnson_two_layer_net_optim": (True, "its products are MKL's, but Adam with beta1 = 0.9 can differ from PyTorch's "
-                                            "update in the last bit (README), so from the ninth step the losses' last digits"),
     "d2l_mlp_activations": (True, "torch.sigmoid's float32 kernel (vectorised, with SLEEF's exp, not MKL's) and tanh's "
                                   "backward differ in the last bit at a few of the 160 points, so two printed digits differ"),
     "pt_nlp_word_embeddings": (True, "its products are MKL's, yet one of the ten epochs' summed losses differs in its "

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from gradcli.ops.core import NUMPY
 from gradcli.ops.core import fma32 as _fma32
 from gradcli.run.python import Lazy, PythonError, UserClass, bind_by_name
 from gradcli.run.stdlib import OrderedDict
@@ -1184,6 +1185,11 @@ def fma(a: np.ndarray, b: Any, c: np.ndarray) -> np.ndarray:
     return a * b + c
 
 
+def _sqrt(x: np.ndarray) -> np.ndarray:
+    """torch.sqrt's kernel: MKL's VML where the mkl extra gives it (gradcli.mkl), else NumPy's."""
+    return np.asarray(NUMPY.sqrt(x))
+
+
 class Optimizer:
     label = "Optimizer"
     names: ClassVar[list[str]] = []
@@ -1378,13 +1384,15 @@ class Adam(Optimizer):
         difference = grad - average
         average = fma(difference, weight, average) if abs(weight) < 0.5 else \
             fma(difference, weight - 1, grad)
-        square = square * _f32(beta2, param) + _f32(1 - beta2, param) * grad * grad
+        # mul_(beta2).addcmul_(grad, grad, value=1 - beta2): addcmul's kernel is compiled to one fmadd
+        square = fma(_f32(1 - beta2, param) * grad, grad, square * _f32(beta2, param))
         step = state["step"]
         correction1 = 1 - beta1**step
         correction2 = 1 - beta2**step
         step_size = lr / correction1
         root = correction2**0.5
-        denominator = np.sqrt(square) * (param.dtype.type(1) / _f32(root, param)) + _f32(eps, param)
+        # (exp_avg_sq.sqrt() / root).add_(eps): a division by the number, not a product by its reciprocal
+        denominator = _sqrt(square) / _f32(root, param) + _f32(eps, param)
         state["exp_avg"], state["exp_avg_sq"] = average, square
         return param + (_f32(-step_size, param) * average) / denominator
 
@@ -1423,7 +1431,7 @@ class Adagrad(Optimizer):
             grad = fma(param, _f32(group["weight_decay"], param), grad)
         rate = group["lr"] / (1 + (state["step"] - 1) * group["lr_decay"])
         state["sum"] = total = fma(grad, grad, state["sum"])
-        deviation = np.sqrt(total) + _f32(group["eps"], param)
+        deviation = _sqrt(total) + _f32(group["eps"], param)
         return param + (_f32(-rate, param) * grad) / deviation
 
 
@@ -1452,7 +1460,7 @@ class RMSprop(Optimizer):
             grad = fma(param, _f32(group["weight_decay"], param), grad)
         average = state["square_avg"] * _f32(group["alpha"], param)
         state["square_avg"] = average = fma(_f32(1 - group["alpha"], param) * grad, grad, average)
-        root = np.sqrt(average) + _f32(group["eps"], param)
+        root = _sqrt(average) + _f32(group["eps"], param)
         if group["momentum"] > 0:
             buffer = state["momentum_buffer"] * _f32(group["momentum"], param) + grad / root
             state["momentum_buffer"] = buffer
