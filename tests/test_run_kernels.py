@@ -23,6 +23,7 @@ import sys
 
 import pytest
 
+from gradcli import mkl
 from tests.helpers import cli
 
 POWERS = """\
@@ -127,5 +128,62 @@ def test_float32_powers_of_any_size_are_pytorchs_where_its_loop_leaves_vectors()
                                 check=True, env=two_threads)
     run = subprocess.run([sys.executable, "-m", "gradcli", "run", "-"], input=POWER_TAILS, capture_output=True,
                          text=True, timeout=120, env=two_threads)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == by_pytorch.stdout
+
+
+# torch.sigmoid's float32 kernel: 1 / (exp(0 - x) + 1) with SLEEF's expf in its vectors, 1 / (1 + expf(-x)) with C's
+# for the elements its loop takes one by one (sizes whose leftovers are the same with 8 lanes as with 16)
+SIGMOIDS = """\
+import torch
+torch.manual_seed(0)
+special = torch.tensor([0.0, -0.0, float("inf"), float("-inf"), float("nan"), 1e-30, -1e-30, 88.7, 88.8, -87.3, -88.8,
+                        -103.9, -104.0, -104.1, 100.0, 100.1, 3e-39, -3e-39, 16.6, -16.6, 1.0, -1.0, 0.5, -0.5])
+x = torch.cat([torch.randn(16000) * 10, torch.rand(15976) * 200 - 100, special]).requires_grad_()
+s = torch.sigmoid(x)
+s.backward(torch.randn(x.shape[0]))
+print(s.tolist())
+print(x.grad.tolist())
+m = torch.randn(37, 45) * 6
+print(torch.sigmoid(m).tolist(), torch.nn.Sigmoid()(m[3]).tolist(), m.sigmoid()[5:].tolist())
+"""
+# sha256 of PyTorch 2.13's stdout for SIGMOIDS
+SIGMOIDS_BY_PYTORCH = "5c0cd4d058b82df9372f49d9111254740caa83877ba8290f04fc76c730c028f6"
+
+# tanh's backward, g * (1 - y * y), is one fused multiply-add in PyTorch's float32 kernel; sigmoid's leftovers
+TANH_AND_SIGMOID_TAILS = """\
+import torch
+torch.manual_seed(0)
+for n in (1, 7, 24, 33, 40, 100, 1000):
+    x = (torch.randn(n) * 4).requires_grad_()
+    y = torch.tanh(x)
+    y.backward(torch.randn(n))
+    print(n, x.grad.tolist(), torch.sigmoid(x.detach() * 3).tolist())
+"""
+
+
+def test_float32_sigmoid_is_pytorchs_sleef_and_c_exp_bits() -> None:
+    run = cli("run", "-", stdin=SIGMOIDS)
+    assert run.exit_code == 0, run.stderr
+    assert hashlib.sha256(run.stdout.encode()).hexdigest() == SIGMOIDS_BY_PYTORCH
+
+
+def test_pytorch_prints_the_recorded_sigmoids() -> None:
+    pytest.importorskip("torch")
+    done = subprocess.run([sys.executable, "-"], input=SIGMOIDS, capture_output=True, text=True, timeout=120,
+                          check=True)
+    assert hashlib.sha256(done.stdout.encode()).hexdigest() == SIGMOIDS_BY_PYTORCH
+
+
+def test_tanh_backward_and_sigmoid_tails_are_pytorchs() -> None:
+    # (tanh itself is MKL's VML in PyTorch, whose bits are the CPU's: gradcli runs with the mkl extra beside it)
+    pytest.importorskip("torch")
+    if mkl._path() is None:
+        pytest.skip("PyTorch's tanh is MKL's: pip install 'gradcli[mkl]' to compare its bits")
+    env = {**os.environ, "OMP_NUM_THREADS": "2", "MKL_NUM_THREADS": "2"}
+    by_pytorch = subprocess.run([sys.executable, "-"], input=TANH_AND_SIGMOID_TAILS, capture_output=True, text=True,
+                                timeout=120, check=True, env=env)
+    run = subprocess.run([sys.executable, "-m", "gradcli", "run", "-"], input=TANH_AND_SIGMOID_TAILS,
+                         capture_output=True, text=True, timeout=120, env=env)
     assert run.returncode == 0, run.stderr
     assert run.stdout == by_pytorch.stdout

@@ -58,10 +58,9 @@ NEEDS_MKL = {
     "d2l_custom_layer",
     "pt_polynomial_nn", "pt_polynomial_optim", "pt_dynamic_net", "pt_examples_regression",
     "jcjohnson_two_layer_net_optim",
+    "d2l_mlp_activations",
 }
 KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training that end differing)
-    "d2l_mlp_activations": (True, "torch.sigmoid's float32 kernel (vectorised, with SLEEF's exp, not MKL's) and tanh's "
-                                  "backward differ in the last bit at a few of the 160 points, so two printed digits differ"),
     "pt_nlp_word_embeddings": (True, "its products are MKL's, yet one of the ten epochs' summed losses differs in its "
                                      "last printed digit (through embeddings and log_softmax: not found yet)"),
     "d2l_nadaraya_watson": (True, "its bmm is PyTorch's loop, yet the epochs' losses after the first differ in their last "

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from gradcli.ops import float32
 from gradcli.ops.core import (
     BOOL_SUBTRACTION,
     FLOATS,
@@ -31,6 +32,7 @@ from gradcli.ops.core import (
     load_sympy,
     sign,
 )
+from gradcli.ops.float32 import fma32
 
 METHOD = "method"  # (gradcli.lowering.METHOD: the family of x.name(...))
 
@@ -91,9 +93,19 @@ def _relu(xp: Any, x: Any) -> Any:
 def _sigmoid(xp: Any, x: Any) -> Any:
     # exp(x) / (1 + exp(x)) below 0 and 1 / (1 + exp(-x)) above: exp never overflows, and
     # no 1 - tiny cancels, so the relative precision holds down to the smallest numbers.
+    # A float32 tensor takes PyTorch's kernel, SLEEF's exp in its vectors (gradcli.ops.float32).
+    if type(x) is np.ndarray and x.dtype == np.float32 and x.ndim:
+        return float32.sigmoid(x)
     negative = x < 0
     e = xp.exp(xp.where(negative, x, -x))
     return xp.where(negative, e / (1.0 + e), 1.0 / (1.0 + e))
+
+
+def _tanh_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
+    # PyTorch's tanh_backward, g * (1 - ans * ans): its float32 kernel is compiled to a fused 1 - ans * ans
+    if getattr(ans, "dtype", None) == np.float32:
+        return (g * fma32(-ans, ans, np.float32(1.0)),)
+    return (g * (1.0 - ans * ans),)
 
 
 def _softplus(xp: Any, x: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
@@ -627,7 +639,7 @@ ROWS = [
     _unary("atan", np.arctan, lambda xp, g, ans, x: (g / (1.0 + x * x),), _sympy("atan"), spellings=("arctan",), methods=("atan", "arctan")),
     _unary("sinh", np.sinh, lambda xp, g, ans, x: (g * xp.cosh(x),), _sympy("sinh"), methods=("sinh",)),
     _unary("cosh", np.cosh, lambda xp, g, ans, x: (g * xp.sinh(x),), _sympy("cosh"), methods=("cosh",)),
-    _unary("tanh", np.tanh, lambda xp, g, ans, x: (g * (1.0 - ans * ans),), _sympy("tanh"), methods=("tanh",)),
+    _unary("tanh", np.tanh, _tanh_derivative, _sympy("tanh"), methods=("tanh",)),
     # sigmoid' from the value, in PyTorch's order: g * (1 - ans) * ans
     _unary("sigmoid", _sigmoid, lambda xp, g, ans, x: (g * (1.0 - ans) * ans,), lambda x: 1 / (1 + load_sympy().exp(-x)), methods=("sigmoid",),
            spellings=("expit",)),

@@ -1,4 +1,4 @@
-"""PyTorch's float32 kernels where their bits are not NumPy's: a fused multiply-add, and pow.
+"""PyTorch's float32 kernels where their bits are not NumPy's: a fused multiply-add, pow and sigmoid.
 
 PyTorch's CPU pow kernel runs its elementwise loop in vectors where it can: two vectors of 16
 floats at a time (its AVX-512 build; 8 on a machine without AVX-512) through SLEEF's
@@ -12,7 +12,9 @@ code): it differs from PyTorch's in the last bit on about 7% of the powers of a 
 Which elements the vectors take follows TensorIterator: the operands' dims coalesced, each
 thread's range (above 32,768 elements PyTorch splits the range among its threads) walked row by
 row. The layout assumed is that of the arrays gradcli holds: row-major, broadcast operands
-stepping by 0. Checked against PyTorch 2.13 in tests/test_run_kernels.py.
+stepping by 0 (a strided view, which PyTorch's loop takes one by one, is not told apart yet). torch.sigmoid's
+kernel splits its loop so too: `1 / (exp(0 - x) + 1)` with SLEEF's expf in vectors, `1 / (1 + expf(-x))` with C's
+for the rest. Checked against PyTorch 2.13 in tests/test_run_kernels.py.
 """
 
 from __future__ import annotations
@@ -287,4 +289,62 @@ def power(x: Array, y: Array | float) -> Array:
                                           count=int(single.sum())).astype(F)
             else:
                 out[single] = _c_powf(base[single], exponent[single])
+    return out
+
+
+def sleef_expf(d: Value) -> Value:
+    """Sleef_expf16_u10(d), element by element."""
+    d = np.asarray(d, dtype=F)
+    with np.errstate(all="ignore"):
+        q = _int32(d * F(1.442695040888963407359924681001892137426645954152985934135449406931), np.rint)
+        qf = q.astype(F)
+        s = fma32(qf, F(-0.693145751953125), d)
+        s = fma32(qf, F(-1.428606765330187045e-06), s)
+        u: Value = F(0.000198527617612853646278381)
+        for coefficient in (0.00139304355252534151077271, 0.00833336077630519866943359, 0.0416664853692054748535156,
+                            0.166666671633720397949219, 0.5):
+            u = fma32(u, s, F(coefficient))
+        u = F(1) + fma32(s * s, u, s)
+        half = q >> 1
+        u = u * _float((half + 0x7F) << 23) * _float((q - half + 0x7F) << 23)
+        u = np.where(d < F(-104), F(0), u)
+        return np.where(F(100) < d, F(np.inf), u).astype(F)
+
+
+_libm: list[Any] = []
+
+
+def _c_expf(x: Array) -> Array:
+    """C's expf, one element at a time (the platform's libm, as PyTorch's loop calls it; math.exp rounded to float32
+    where ctypes finds none)."""
+    if not _libm:
+        try:
+            import ctypes
+            import ctypes.util
+            import sys
+
+            lib = ctypes.CDLL("ucrtbase" if sys.platform == "win32" else ctypes.util.find_library("m") or "libm.so.6")
+            lib.expf.restype, lib.expf.argtypes = ctypes.c_float, [ctypes.c_float]
+            _libm.append(lib.expf)
+        except (OSError, AttributeError):
+            _libm.append(None)
+    expf = _libm[0]
+    if expf is None:
+        import math
+
+        return np.array([math.exp(v) if v < 89 else math.inf for v in x.tolist()], dtype=np.float64).astype(F)
+    return np.fromiter((expf(v) for v in x.tolist()), dtype=F, count=x.size)
+
+
+def sigmoid(x: Array) -> Array:
+    """torch.sigmoid of a float32 tensor: 1 / (exp(0 - x) + 1) with SLEEF's expf in its vectors, 1 / (1 + expf(-x))
+    with C's for the elements its loop takes one by one."""
+    x = np.asarray(x, dtype=F)
+    vectors = vector_mask(x.shape, x.shape)
+    out = np.empty(x.shape, dtype=F)
+    with np.errstate(all="ignore"):
+        out[vectors] = F(1) / (sleef_expf(F(0) - x[vectors]) + F(1))
+        single = ~vectors
+        if single.any():
+            out[single] = F(1) / (F(1) + _c_expf(-x[single]))
     return out
