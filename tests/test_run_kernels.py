@@ -24,6 +24,7 @@ import sys
 import pytest
 
 from gradcli import mkl
+from gradcli.ops import float32
 from tests.helpers import cli
 
 POWERS = """\
@@ -187,3 +188,37 @@ def test_tanh_backward_and_sigmoid_tails_are_pytorchs() -> None:
                          capture_output=True, text=True, timeout=120, env=env)
     assert run.returncode == 0, run.stderr
     assert run.stdout == by_pytorch.stdout
+
+
+# torch.softmax of float32 over the last dim (its _vec_softmax_lastdim): SLEEF's expf, the row's sum in vectors of
+# 16 lanes then a tree of its lanes, times 1 / the sum; its backward (g - sum(g * y)) * y with that sum. The vectors
+# are AVX-512's on the machines these were recorded on (8 lanes elsewhere: other sums).
+SOFTMAXES = """\
+import torch
+torch.manual_seed(0)
+for shape in ((50, 49), (7, 5), (3, 16), (4, 100), (2, 1000), (10, 33), (6, 2, 17)):
+    x = (torch.randn(*shape) * 4).requires_grad_()
+    y = torch.softmax(x, dim=-1)
+    y.backward(torch.randn(*shape))
+    print(shape, y.tolist(), x.grad.tolist())
+z = torch.randn(4, 40) * 30
+print(torch.nn.functional.softmax(z, dim=1).tolist(), z.softmax(-1).sum().item(), torch.nn.Softmax(dim=1)(z[:2]).tolist())
+"""
+# sha256 of PyTorch 2.13's stdout for SOFTMAXES
+SOFTMAXES_BY_PYTORCH = "55b78de2f5bfe93d6371bc08ef01dbe4c5a20f52f740582f240481ffb1ab38ea"
+_AVX512 = pytest.mark.skipif(float32._lanes() != 16, reason="recorded where PyTorch's vectors have 16 lanes (AVX-512)")
+
+
+@_AVX512
+def test_float32_softmax_over_the_last_dim_and_its_gradient_are_pytorchs_bits() -> None:
+    run = cli("run", "-", stdin=SOFTMAXES)
+    assert run.exit_code == 0, run.stderr
+    assert hashlib.sha256(run.stdout.encode()).hexdigest() == SOFTMAXES_BY_PYTORCH
+
+
+@_AVX512
+def test_pytorch_prints_the_recorded_softmaxes() -> None:
+    pytest.importorskip("torch")
+    done = subprocess.run([sys.executable, "-"], input=SOFTMAXES, capture_output=True, text=True, timeout=120,
+                          check=True)
+    assert hashlib.sha256(done.stdout.encode()).hexdigest() == SOFTMAXES_BY_PYTORCH

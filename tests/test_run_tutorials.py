@@ -59,12 +59,11 @@ NEEDS_MKL = {
     "pt_polynomial_nn", "pt_polynomial_optim", "pt_dynamic_net", "pt_examples_regression",
     "jcjohnson_two_layer_net_optim",
     "d2l_mlp_activations",
+    "d2l_nadaraya_watson",
 }
 KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training that end differing)
     "pt_nlp_word_embeddings": (True, "its products are MKL's, yet one of the ten epochs' summed losses differs in its "
                                      "last printed digit (through embeddings and log_softmax: not found yet)"),
-    "d2l_nadaraya_watson": (True, "its bmm is PyTorch's loop, yet the epochs' losses after the first differ in their last "
-                                  "printed digit (softmax attention weights: not found yet)"),
     "d2l_weight_decay": (True, "its products are MKL's, yet after 400 SGD steps through the L2 penalty the printed norms "
                                "differ in their last digits (not found yet)"),
     "hunkim_12_4_hello_rnn_emb": (True, "nn.RNN's and nn.Linear's float32 products over 100 Adam steps: a few losses "

@@ -1,4 +1,4 @@
-"""PyTorch's float32 kernels where their bits are not NumPy's: a fused multiply-add, pow and sigmoid.
+"""PyTorch's float32 kernels where their bits are not NumPy's: a fused multiply-add, pow, sigmoid and softmax.
 
 PyTorch's CPU pow kernel runs its elementwise loop in vectors where it can: two vectors of 16
 floats at a time (its AVX-512 build; 8 on a machine without AVX-512) through SLEEF's
@@ -14,7 +14,8 @@ thread's range (above 32,768 elements PyTorch splits the range among its threads
 row. The layout assumed is that of the arrays gradcli holds: row-major, broadcast operands
 stepping by 0 (a strided view, which PyTorch's loop takes one by one, is not told apart yet). torch.sigmoid's
 kernel splits its loop so too: `1 / (exp(0 - x) + 1)` with SLEEF's expf in vectors, `1 / (1 + expf(-x))` with C's
-for the rest. Checked against PyTorch 2.13 in tests/test_run_kernels.py.
+for the rest. Softmax over the last dim sums each row in vectors, whose lanes are then added as a tree
+(vec::reduce_all). Checked against PyTorch 2.13 in tests/test_run_kernels.py.
 """
 
 from __future__ import annotations
@@ -348,3 +349,40 @@ def sigmoid(x: Array) -> Array:
         if single.any():
             out[single] = F(1) / (F(1) + _c_expf(-x[single]))
     return out
+
+
+def _tree(acc: Array) -> Array:
+    """vec_reduce_all's sum of one vector's lanes: halves added lane by lane (lane i with lane i ^ 8, then ^ 4 ...)."""
+    lanes = acc.shape[-1]
+    step = lanes // 2
+    while step:
+        acc = acc + acc[..., np.arange(lanes) ^ step]
+        step //= 2
+    return acc[..., 0]
+
+
+def vector_sum(x: Array) -> Array:
+    """vec::reduce_all's sum over the last axis: a vector of lanes accumulated along the row (the leftover elements
+    into the first lanes), then its lanes added as a tree; a row shorter than a vector in order."""
+    lanes = _lanes()
+    n = x.shape[-1]
+    if n < lanes:
+        total = x[..., 0]
+        for i in range(1, n):
+            total = total + x[..., i]
+        return np.asarray(total)
+    acc = x[..., :lanes].copy()
+    whole = n - n % lanes
+    for start in range(lanes, whole, lanes):
+        acc += x[..., start:start + lanes]
+    if whole < n:
+        acc[..., :n - whole] += x[..., whole:]
+    return _tree(acc)
+
+
+def softmax_lastdim(x: Array) -> Array:
+    """torch.softmax of float32 over the last dim (its _vec_softmax_lastdim): exp(x - max) with SLEEF's expf, their
+    vector sum, each times 1 / the sum."""
+    with np.errstate(all="ignore"):
+        shifted = sleef_expf(x - np.max(x, axis=-1, keepdims=True))
+        return shifted * (F(1) / vector_sum(shifted))[..., None]

@@ -11,6 +11,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from gradcli.ops import float32
 from gradcli.ops.core import (
     BOOL_SUBTRACTION,
     Array,
@@ -405,8 +406,11 @@ def _softmax(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
     y = _with_axis(x, ranks[0])
     if y.size == 0:  # (no slice to take a maximum of: PyTorch's empty result)
         return np.array(x, copy=True)
-    shifted = np.exp(y - np.max(y, axis=axis, keepdims=True))
-    out = shifted * (1.0 / np.sum(shifted, axis=axis, keepdims=True))
+    if y.dtype == np.float32 and axis in (-1, y.ndim - 1):  # (PyTorch's kernel over the last dim)
+        out = float32.softmax_lastdim(y)
+    else:
+        shifted = np.exp(y - np.max(y, axis=axis, keepdims=True))
+        out = shifted * (1.0 / np.sum(shifted, axis=axis, keepdims=True))
     return np.asarray(out[..., 0] if ranks[0] == 0 else out)
 
 
@@ -424,7 +428,10 @@ def _log_softmax(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
 def _softmax_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None) -> tuple[Array]:
     axis = _softmax_axis("softmax", dim, ranks[0])
     g, y = _with_axis(g, ranks[0]), _with_axis(ans, ranks[0])
-    out = y * (g - np.sum(g * y, axis=axis, keepdims=True))
+    if type(g) is np.ndarray and g.dtype == y.dtype == np.float32 and axis in (-1, y.ndim - 1):
+        out = (g - float32.vector_sum(g * y)[..., None]) * y  # (PyTorch's kernel over the last dim, in its order)
+    else:
+        out = y * (g - np.sum(g * y, axis=axis, keepdims=True))
     return (out[..., 0] if ranks[0] == 0 else out,)
 
 
