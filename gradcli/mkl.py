@@ -162,8 +162,29 @@ def _usable(*arrays: Array) -> Any:
 def _aligned(x: Array) -> Array:
     """A copy of x in a 64-byte-aligned buffer (PyTorch's CPU allocator aligns every tensor so), of x's
     layout where x is dense (row-major, or a transposed view: its strides kept, a dim of 1's too), else row-major."""
+    return _aligned_at(x)[0]
+
+
+# Aligned copies of a product's operands, which live for the call alone: one buffer per place (slot) and layout,
+# written again by the next call of that shape (a training loop's products take the same shapes at every step)
+_SCRATCH: dict[tuple[Any, ...], tuple[Array, int]] = {}
+
+
+def _aligned_at(x: Array, slot: int | None = None) -> tuple[Array, int]:
+    """_aligned(x), and the address of its first element (an array's address costs a ctypes object to read).
+    With a slot: in that slot's scratch buffer for x's layout, valid until the next call that fills it."""
+    if slot is not None:
+        key = (slot, x.shape, x.strides, x.dtype)
+        kept = _SCRATCH.get(key)
+        if kept is None:
+            if len(_SCRATCH) > 64:
+                _SCRATCH.clear()
+            kept = _SCRATCH[key] = _aligned_at(x)
+        kept[0][...] = x
+        return kept
     buffer = np.empty(x.nbytes + 64, np.uint8)
-    start = -buffer.ctypes.data % 64
+    address = buffer.ctypes.data
+    start = -address % 64
     flat = buffer[start:start + x.nbytes].view(x.dtype)
     c, f = x.flags.c_contiguous, x.flags.f_contiguous
     if (c or f) and 1 in x.shape and x.ndim > 1 and min(x.strides) >= 0:  # (a row or column: which one PyTorch sees)
@@ -173,12 +194,18 @@ def _aligned(x: Array) -> Array:
     else:
         out = flat.reshape(x.shape)
     out[...] = x
-    return out
+    return out, address + start
 
 
 def _operand(x: Array) -> Array:
     """x as PyTorch holds it: aligned, its layout kept (a transposed view stays one)."""
-    return x if x.ctypes.data % 64 == 0 else _aligned(x)
+    return _operand_at(x)[0]
+
+
+def _operand_at(x: Array, slot: int | None = None) -> tuple[Array, int]:
+    """_operand(x), and its address (a copy in that slot's scratch buffer: _aligned_at)."""
+    address = x.ctypes.data
+    return (x, address) if address % 64 == 0 else _aligned_at(x, slot)
 
 
 def _strides(x: Array) -> tuple[int, ...]:
@@ -207,31 +234,31 @@ def addmm(x: Array | None, m1: Array, m2: Array, beta: float = 0.0, alpha: float
     lib = _usable(m1, m2) if x is None else _usable(x, m1, m2)
     if lib is None or m1.shape[1] == 0 or m1.shape[0] == 0 or m2.shape[1] == 0:
         return None
-    c = output((m1.shape[0], m2.shape[1]), m1.dtype, x if beta != 0 else None)
-    m1, m2 = _operand(m1), _operand(m2)
+    c, c_at = _output_at((m1.shape[0], m2.shape[1]), m1.dtype, x if beta != 0 else None)
+    first_operand, second_operand = _operand_at(m1, 0), _operand_at(m2, 1)
     rows, cols = c.shape
     # A row-major result is column-major to BLAS unless it is one column: PyTorch then computes its
     # transpose, m2^T m1^T (the args swapped).
     flipped = cols != 1
     if flipped:
-        m1, m2 = m2, m1
+        first_operand, second_operand = second_operand, first_operand
     m, n = (cols, rows) if flipped else (rows, cols)
-    k = m1.shape[0] if flipped else m1.shape[1]
+    k = first_operand[0].shape[0] if flipped else first_operand[0].shape[1]
 
-    def cast(x: Array, lead: int, width: int) -> tuple[bool, Array, int]:
+    def cast(operand: tuple[Array, int], lead: int, width: int, slot: int) -> tuple[bool, int, int]:
+        x, address = operand
         s = _strides(x)
         first, second = (1, 0) if flipped else (0, 1)
         if s[first] == 1 and s[second] >= max(1, lead):
-            return False, x, s[second]
+            return False, address, s[second]
         if s[second] == 1 and s[first] >= max(1, width):
-            return True, x, s[first]
-        copy = _aligned(np.ascontiguousarray(x))  # (PyTorch's contiguous clone, passed as the other layout)
-        return not flipped, copy, _strides(copy)[0]
+            return True, address, s[first]
+        copy, address = _aligned_at(np.ascontiguousarray(x), slot)  # (PyTorch's contiguous clone, passed as the other layout)
+        return not flipped, address, _strides(copy)[0]
 
-    ta, a, lda = cast(m1, m, k)
-    tb, b, ldb = cast(m2, k, n)
-    _gemm(lib, ta, tb, m, n, k, alpha, a.ctypes.data, lda, b.ctypes.data, ldb, beta, c.ctypes.data,
-          cols if flipped else 1, c.dtype)
+    ta, a, lda = cast(first_operand, m, k, 2)
+    tb, b, ldb = cast(second_operand, k, n, 3)
+    _gemm(lib, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c_at, cols if flipped else 1, c.dtype)
     return c
 
 
@@ -274,12 +301,18 @@ def _gemm(lib: Any, ta: bool, tb: bool, m: int, n: int, k: int, alpha: float, a:
 
 def output(shape: tuple[int, ...], dtype: np.dtype, fill: Array | None = None) -> Array:
     """A row-major aligned result, zeros or `fill` broadcast into it (addmm's input)."""
+    return _output_at(shape, dtype, fill)[0]
+
+
+def _output_at(shape: tuple[int, ...], dtype: np.dtype, fill: Array | None = None) -> tuple[Array, int]:
+    """output(...), and its address."""
     size = math.prod(shape) * dtype.itemsize
     buffer = np.empty(size + 64, np.uint8)
-    start = -buffer.ctypes.data % 64
+    address = buffer.ctypes.data
+    start = -address % 64
     out = buffer[start:start + size].view(dtype).reshape(shape)
     out[...] = 0 if fill is None else fill  # (a beta of 0 reads none of it, but an empty product leaves it as it is)
-    return out
+    return out, address + start
 
 
 def mm(a: Array, b: Array) -> Array | None:
