@@ -211,6 +211,8 @@ def _operand_at(x: Array, slot: int | None = None) -> tuple[Array, int]:
 def _strides(x: Array) -> tuple[int, ...]:
     """x's strides in elements, a dim of size 1 given the stride PyTorch gives it (NumPy's may be 0)."""
     strides = [s // x.itemsize for s in x.strides]
+    if 0 not in strides:
+        return tuple(strides)
     for i in reversed(range(x.ndim)):
         if x.shape[i] == 1 and strides[i] == 0:
             strides[i] = strides[i + 1] * x.shape[i + 1] if i + 1 < x.ndim else 1
@@ -234,7 +236,8 @@ def addmm(x: Array | None, m1: Array, m2: Array, beta: float = 0.0, alpha: float
     lib = _usable(m1, m2) if x is None else _usable(x, m1, m2)
     if lib is None or m1.shape[1] == 0 or m1.shape[0] == 0 or m2.shape[1] == 0:
         return None
-    c, c_at = _output_at((m1.shape[0], m2.shape[1]), m1.dtype, x if beta != 0 else None)
+    # (with a beta of 0 gemm writes every element and reads none: the result's buffer is left as allocated)
+    c, c_at = _output_at((m1.shape[0], m2.shape[1]), m1.dtype, x if beta != 0 else None, filled=beta != 0)
     first_operand, second_operand = _operand_at(m1, 0), _operand_at(m2, 1)
     rows, cols = c.shape
     # A row-major result is column-major to BLAS unless it is one column: PyTorch then computes its
@@ -304,14 +307,16 @@ def output(shape: tuple[int, ...], dtype: np.dtype, fill: Array | None = None) -
     return _output_at(shape, dtype, fill)[0]
 
 
-def _output_at(shape: tuple[int, ...], dtype: np.dtype, fill: Array | None = None) -> tuple[Array, int]:
-    """output(...), and its address."""
+def _output_at(shape: tuple[int, ...], dtype: np.dtype, fill: Array | None = None,
+               filled: bool = True) -> tuple[Array, int]:
+    """output(...), and its address; not filled: as allocated, for a product that writes every element."""
     size = math.prod(shape) * dtype.itemsize
     buffer = np.empty(size + 64, np.uint8)
     address = buffer.ctypes.data
     start = -address % 64
     out = buffer[start:start + size].view(dtype).reshape(shape)
-    out[...] = 0 if fill is None else fill  # (a beta of 0 reads none of it, but an empty product leaves it as it is)
+    if filled:
+        out[...] = 0 if fill is None else fill  # (a beta of 0 reads none of it, but an empty product leaves it as it is)
     return out, address + start
 
 

@@ -299,14 +299,23 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         if problem is not None:
             raise runtime_error(problem)
     if op.program is not None or (op.reflected is not None and not isinstance(args[0], Tensor)):
-        together = promote([a.data for a in args if isinstance(a, Tensor)], [a for a in args if not isinstance(a, Tensor)])
+        signature = _signature(op, args, None)
+        key = None if signature is None else ("composite", *signature)
+        together = _COMPUTING.get(key) if key is not None else None
+        checked = together is not None
+        if together is None:
+            together = promote([a.data for a in args if isinstance(a, Tensor)],
+                               [a for a in args if not isinstance(a, Tensor)])
         emit = _Emitter(graph, span)
         if op.program is None:  # 2 / x: x.reciprocal() * 2 (Op.reflected)
-            _check_dtypes(op, args, together, None, params)
+            if not checked:
+                _check_dtypes(op, args, together, None, params)
+                _remember(key, together)
             return op.reflected(emit, *args)  # type: ignore[misc]
         # (a composite's own refusals before its shape rule, nanmean's of integers and prelu's of two dtypes, but the
         # kernel's after it: prelu's of integers)
-        _check_dtypes(op, args, together, None, params, shapes_checked=False, after=_KERNEL_AFTER_SHAPES)
+        if not checked:
+            _check_dtypes(op, args, together, None, params, shapes_checked=False, after=_KERNEL_AFTER_SHAPES)
         if op.shape is not None:  # its own shape rule, which its parts may not hold (margin_ranking_loss's same dims)
             try:
                 op.shape(*[np.shape(a.data) if isinstance(a, Tensor) else () for a in args], **params)
@@ -315,13 +324,17 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
             except ValueError as problem:
                 _check_broadcast(op, args, params, problem)
                 raise
-        _check_dtypes(op, args, together, None, params, shapes_checked=True, after=_KERNEL_AFTER_SHAPES)
+        if not checked:
+            _check_dtypes(op, args, together, None, params, shapes_checked=True, after=_KERNEL_AFTER_SHAPES)
+            _remember(key, together)
         try:
             made = op.program(emit, *args, **params)
         except ValueError as problem:
             _check_broadcast(op, args, params, problem)
             raise
-        _note_backward_refusal(graph, op, args, together, None, params, made)
+        if not (signature is not None and op.backward_problem is None and isinstance(made, Tensor)
+                and (signature, *[a.requires_grad for a in args if isinstance(a, Tensor)]) in _NO_BACKWARD_REFUSAL):
+            _note_backward_refusal(graph, op, args, together, None, params, made, signature)
         return made
     numbers = [a for a in args if not isinstance(a, Tensor)]
     signature = _signature(op, args, cast)
@@ -344,10 +357,7 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
     _check_elements(graph, op, shapes, params, span)
     if not known:
         _check_dtypes(op, args, computing, cast, params, shapes_checked=True)  # (... but a product's after its shapes)
-        if signature is not None:  # every dtype check passed: they pass again for args of these dtypes
-            if len(_COMPUTING) > _SIGNATURES:
-                _COMPUTING.clear()
-            _COMPUTING[signature] = computing
+        _remember(signature, computing)
     if computing.kind in "biu":
         promoted = {id(a) for a in _promoted(op, args)}
         values = [(a.data if id(a) not in promoted else a.data.astype(computing, copy=False))  # (an index stays one)
@@ -414,6 +424,14 @@ def _keeps(op: Op, params: dict[str, Any]) -> bool:
     """Does an integer or bool tensor stay one through `op` (Op.dtype: not "float"; "rounds" where a rounding_mode
     is given)?"""
     return op.dtype != "float" and (op.dtype != "rounds" or params.get("rounding_mode") is not None)
+
+
+def _remember(signature: tuple[Any, ...] | None, computing: np.dtype) -> None:
+    """Every dtype check passed for a call of this signature: they pass again for args of these dtypes."""
+    if signature is not None:
+        if len(_COMPUTING) > _SIGNATURES:
+            _COMPUTING.clear()
+        _COMPUTING[signature] = computing
 
 
 def _signature(op: Op, args: Sequence[Any], cast: str | None) -> tuple[Any, ...] | None:
