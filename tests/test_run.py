@@ -27,7 +27,6 @@ KNOWN_TO_DIFFER = {  # issue #21: cases where gradcli run does not yet print wha
     "create_graph_fused_backward_names": "create_graph's gradient of softmax, log_softmax and mse_loss is made of Mul/Sub "
                                          "nodes (PyTorch: one SoftmaxBackwardDataBackward0, LogSoftmaxBackwardDataBackward0, "
                                          "MseLossBackwardBackward0 node)",
-    "losses_with_class_indices": "cross_entropy(...).item() in float32 differs from PyTorch's in the last place (NumPy's float32 log_softmax is not PyTorch's kernel)",
 }
 CASES = [pytest.param(path, id=path.stem, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_TO_DIFFER[path.stem])]
                       if path.stem in KNOWN_TO_DIFFER else []) for path in FILES]

@@ -222,3 +222,49 @@ def test_pytorch_prints_the_recorded_softmaxes() -> None:
     done = subprocess.run([sys.executable, "-"], input=SOFTMAXES, capture_output=True, text=True, timeout=120,
                           check=True)
     assert hashlib.sha256(done.stdout.encode()).hexdigest() == SOFTMAXES_BY_PYTORCH
+
+
+# torch.log_softmax of float32 over the last dim: (x - max) - log(sum), the sum of SLEEF's expf in vectors of 16 lanes,
+# its log SLEEF's logf; its gradient g - exp(y) * sum(g) one fused multiply-add; nll_loss's (cross_entropy's) sum
+# over a batch in its cascade of partial sums, with weights, ignore_index and 'sum'.
+LOG_SOFTMAXES = """\
+import torch
+torch.manual_seed(0)
+for shape in ((6, 5), (4, 100), (10, 33), (3, 16)):
+    x = (torch.randn(*shape) * 3).requires_grad_()
+    y = torch.log_softmax(x, dim=1)
+    g = torch.randn(*shape)
+    y.backward(g)
+    print(shape, y.tolist(), x.grad.tolist())
+    x2 = (torch.randn(*shape) * 3).requires_grad_()
+    t = torch.randint(0, shape[1], (shape[0],))
+    l = torch.nn.functional.cross_entropy(x2, t)
+    l.backward()
+    print(l.item(), x2.grad.tolist())
+for n, c in ((6, 5), (300, 7), (5000, 3), (70000, 4), (17, 3)):
+    x = (torch.randn(n, c) * 3).requires_grad_()
+    t = torch.randint(0, c, (n,))
+    t[::7] = -100
+    w = torch.rand(c) + 0.5
+    for kw in ({}, {"weight": w}, {"reduction": "sum"}, {"weight": w, "reduction": "sum"}, {"ignore_index": 1}):
+        l = torch.nn.functional.cross_entropy(x, t.clamp(min=0) if "ignore_index" in kw else t, **kw)
+        print(n, c, sorted(kw), l.item())
+    print(torch.nn.functional.nll_loss(torch.log_softmax(x, 1), t).item())
+"""
+# sha256 of PyTorch 2.13's stdout for LOG_SOFTMAXES
+LOG_SOFTMAXES_BY_PYTORCH = "8e2e006981653f6a5a2da9a2805cb78ec31d528faa83fca42395650c75571926"
+
+
+@_AVX512
+def test_float32_log_softmax_and_cross_entropy_are_pytorchs_bits() -> None:
+    run = cli("run", "-", stdin=LOG_SOFTMAXES)
+    assert run.exit_code == 0, run.stderr
+    assert hashlib.sha256(run.stdout.encode()).hexdigest() == LOG_SOFTMAXES_BY_PYTORCH
+
+
+@_AVX512
+def test_pytorch_prints_the_recorded_log_softmaxes() -> None:
+    pytest.importorskip("torch")
+    done = subprocess.run([sys.executable, "-"], input=LOG_SOFTMAXES, capture_output=True, text=True, timeout=120,
+                          check=True)
+    assert hashlib.sha256(done.stdout.encode()).hexdigest() == LOG_SOFTMAXES_BY_PYTORCH

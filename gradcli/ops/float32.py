@@ -1,4 +1,5 @@
-"""PyTorch's float32 kernels where their bits are not NumPy's: a fused multiply-add, pow, sigmoid and softmax.
+"""PyTorch's float32 kernels where their bits are not NumPy's: a fused multiply-add, pow, sigmoid, softmax,
+log_softmax and nll_loss's sum.
 
 PyTorch's CPU pow kernel runs its elementwise loop in vectors where it can: two vectors of 16
 floats at a time (its AVX-512 build; 8 on a machine without AVX-512) through SLEEF's
@@ -386,3 +387,64 @@ def softmax_lastdim(x: Array) -> Array:
     with np.errstate(all="ignore"):
         shifted = sleef_expf(x - np.max(x, axis=-1, keepdims=True))
         return shifted * (F(1) / vector_sum(shifted))[..., None]
+
+
+def sleef_logf(d: Value) -> Value:
+    """Sleef_logf16_u10(d) (xlogf_u1), element by element."""
+    d = np.asarray(d, dtype=F)
+    with np.errstate(all="ignore"):
+        scaled = d * F(1 / 0.75)
+        e = np.where(np.isinf(scaled), F(128), (np.frexp(scaled)[1] - 1).astype(F))
+        fraction = np.frexp(d)[0]
+        m = np.where(fraction >= 0.75, fraction, fraction * F(2))
+        s = _mul((F(0.69314718246459960938), F(-1.904654323148236017e-09)), e)
+        x = _div(_add2(F(-1), m), _add2(F(1), m))
+        x2 = x[0] * x[0]
+        t: Value = F(0.3027294874)
+        t = fma32(t, x2, F(0.3996108174))
+        t = fma32(t, x2, F(0.6666694880))
+        s = _add(s, (x[0] * F(2), x[1] * F(2)))
+        tail = (x2 * x[0]) * t
+        high = s[0] + tail
+        r = high + (((s[0] - high) + tail) + s[1])
+        r = np.where(np.isposinf(d), F(np.inf), r)
+        r = np.where((d < 0) | np.isnan(d), F(np.nan), r)
+        return np.where(d == 0, F(-np.inf), r).astype(F)
+
+
+def log_softmax_lastdim(x: Array) -> Array:
+    """torch.log_softmax of float32 over the last dim (its _vec_log_softmax_lastdim): (x - max) - log(sum), the sum of
+    SLEEF's expf(x - max) in vectors, its log SLEEF's logf."""
+    with np.errstate(all="ignore"):
+        peak = np.max(x, axis=-1, keepdims=True)
+        total = vector_sum(sleef_expf(x - peak))
+        return (x - peak) - sleef_logf(total)[..., None]
+
+
+def log_softmax_backward_lastdim(g: Array, y: Array) -> Array:
+    """LogSoftmaxBackward0's float32 kernel over the last dim: g - exp(y) * sum(g), the sum in vectors, exp SLEEF's,
+    the product and difference one fused multiply-add."""
+    with np.errstate(all="ignore"):
+        return fma32(-sleef_expf(y), vector_sum(g)[..., None], g)
+
+
+def nll_sums(losses: Array, weights: Array, kept: Array) -> tuple[Any, Any]:
+    """nll_loss's float32 sums over a batch, in its cascade (eight levels of partial sums, 2**p samples each, p at
+    least 4): the sum of -losses and the sum of the weights, over the samples kept."""
+    batch = losses.shape[0]
+    power = max(4, (batch - 1).bit_length() // 8)
+    mask = (1 << power) - 1
+    loss_parts, weight_parts = [F(0)] * 8, [F(0)] * 8
+    for b in np.flatnonzero(kept).tolist():
+        loss_parts[0] = F(loss_parts[0] - losses[b])
+        weight_parts[0] = F(weight_parts[0] + weights[b])
+        for j in range(7):
+            if b & (mask << (j * power)):
+                break
+            loss_parts[j + 1] = F(loss_parts[j + 1] + loss_parts[j])
+            weight_parts[j + 1] = F(weight_parts[j + 1] + weight_parts[j])
+            loss_parts[j] = weight_parts[j] = F(0)
+    loss_total, weight_total = F(0), F(0)
+    for loss_part, weight_part in zip(loss_parts, weight_parts, strict=True):
+        loss_total, weight_total = F(loss_total + loss_part), F(weight_total + weight_part)
+    return loss_total, weight_total

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from gradcli.ops import float32
 from gradcli.ops.core import (
     BOOL_SUBTRACTION,
     UNCASTABLE,
@@ -429,6 +430,10 @@ def _index_loss(x: Any, w: Any, t: Array, ranks: tuple[int, ...], reduction: str
     # PyTorch's nll_loss: -x[t] * w[t] per sample of a batch ('none'), else 0 - the sum of them
     if reduction == "none":
         loss = -taken if ranks[0] == 2 else 0.0 - taken
+    elif type(taken) is np.ndarray and taken.dtype == np.float32 and taken.ndim == 1 and ranks[0] == 2:
+        loss, total = float32.nll_sums(taken, np.asarray(chosen, dtype=np.float32), np.asarray(kept))
+        if reduction == "mean":  # (PyTorch's cascade of partial sums over the batch)
+            loss = loss / (total if type(w) is np.ndarray else np.float32(np.count_nonzero(kept)))
     else:
         loss = 0.0 - np.sum(taken, axis=batch)
         if reduction == "mean":

@@ -419,6 +419,8 @@ def _log_softmax(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
     y = _with_axis(x, ranks[0])
     if y.size == 0:  # (no slice to take a maximum of: PyTorch's empty result)
         return np.array(x, copy=True)
+    if y.dtype == np.float32 and axis in (-1, y.ndim - 1):  # (PyTorch's kernel over the last dim)
+        return np.asarray(float32.log_softmax_lastdim(y)[..., 0] if ranks[0] == 0 else float32.log_softmax_lastdim(y))
     peak = np.max(y, axis=axis, keepdims=True)
     shifted = y - peak  # PyTorch's order: (x - max) - log(sum(exp(x - max)))
     out = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
@@ -438,6 +440,9 @@ def _softmax_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: An
 def _log_softmax_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None) -> tuple[Array]:
     axis = _softmax_axis("log_softmax", dim, ranks[0])
     g, y = _with_axis(g, ranks[0]), _with_axis(ans, ranks[0])
+    if type(g) is np.ndarray and g.dtype == y.dtype == np.float32 and axis in (-1, y.ndim - 1):
+        out = float32.log_softmax_backward_lastdim(g, y)  # (PyTorch's kernel over the last dim)
+        return (out[..., 0] if ranks[0] == 0 else out,)
     # (a sum of -0s is -0, as in PyTorch's kernel: NumPy's starts from +0, and -0 - 0 would stay -0)
     out = g - np.exp(y) * np.sum(g, axis=axis, keepdims=True, initial=-0.0)
     return (out[..., 0] if ranks[0] == 0 else out,)
