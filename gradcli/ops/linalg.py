@@ -1356,7 +1356,7 @@ def _cross_shape(a: Shape, b: Shape, dim: int = -1) -> Shape:
     shape = tuple(np.broadcast_shapes(a, b))
     axis = point_axes(dim, len(shape))
     if len(a) != len(b):
-        raise ValueError("linalg.cross: inputs must have the same number of dimensions")
+        raise ValueError("linalg.cross: inputs must have the same number of dimensions.")
     if not axis or a[axis[0]] != 3 or b[axis[0]] != 3:
         raise ValueError(f"linalg.cross: inputs dimension {dim} must have length 3")
     return shape

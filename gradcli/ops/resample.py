@@ -25,7 +25,17 @@ import numpy as np
 
 from gradcli.errors import Limits, over_limit
 from gradcli.ops.conv import _check_windows, _point_shapes, indices_row
-from gradcli.ops.core import Array, Op, Param, Shape, ValueRefusal, composite, kernel_refusal, structural
+from gradcli.ops.core import (
+    Array,
+    Op,
+    Param,
+    PythonValueError,
+    Shape,
+    ValueRefusal,
+    composite,
+    kernel_refusal,
+    structural,
+)
 
 _MODES = ("nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area")
 _LINEAR_RANK = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}  # the spatial axes each mode needs
@@ -328,7 +338,13 @@ def _constant_pad_nd(emit: Any, x: Any, pad: Any = None, value: float = 0.0) -> 
 
 def _adaptive_sizes(d: int, x: Shape, output_size: Any, name: str) -> tuple[int, ...]:
     if len(x) not in (d + 1, d + 2):
-        raise ValueError(f"{name}(): Expected {d + 1}D or {d + 2}D tensor, but got: {list(x)}")
+        if isinstance(output_size, tuple) and len(x) <= d:  # (torch/nn/functional.py's _list_with_default, first)
+            raise PythonValueError(f"Input dimension should be at least {d + 1}")
+        if d == 1:
+            raise ValueError(f"Expected 2 to 3 dimensions, but got {len(x)}-dimensional tensor for argument #1 'self' "
+                             f"(while checking arguments for {name})")
+        colon = "" if name.startswith("adaptive_avg") else ":"  # (the average kernels' words have none)
+        raise ValueError(f"{name}(): Expected {d + 1}D or {d + 2}D tensor, but got{colon} {list(x)}")
     if output_size is None:
         raise ValueError(f"{name}() missing required argument 'output_size'")
     sizes = (output_size,) * d if isinstance(output_size, int) else tuple(output_size)
@@ -338,10 +354,18 @@ def _adaptive_sizes(d: int, x: Shape, output_size: Any, name: str) -> tuple[int,
     if min(sizes) < 0:
         raise ValueError(f"{name}: elements of output_size must be greater than or equal to 0 but received "
                          f"{{{', '.join(map(str, sizes))}}}")
-    if min(x[-d - 1:], default=1) <= 0:
-        raise ValueError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but input has "
-                         f"sizes {list(x)} with dimension {list(x).index(0)} being empty")
+    _check_nonempty(x, name)
     return sizes
+
+
+def _check_nonempty(x: Shape, name: str) -> None:
+    """PyTorch's adaptive poolings refuse an empty dim but the first (adaptive_avg_pool2d's kernel: but the last two,
+    so an unbatched input of no channels pools to none)."""
+    checked = range(len(x) - 2, len(x)) if name == "adaptive_avg_pool2d" else range(1, len(x))
+    empty = next((axis for axis in checked if x[axis] <= 0), None)
+    if empty is not None:
+        raise ValueError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but input has "
+                         f"sizes {list(x)} with dimension {empty} being empty")
 
 
 def _windows(size: int, out: int) -> tuple[Array, Array]:
@@ -536,9 +560,17 @@ def _max_rows(d: int, examples: Any, **fields: Any) -> list[Op]:
 
 def _pool1d(row: str) -> Any:
     """PyTorch's 1-D adaptive pooling: the 2-D one over an unsqueezed input, squeezed back."""
+    name = row.replace("2d", "1d").removesuffix("_with_indices")
+
     def program(emit: Any, x: Any, output_size: Any = None, **params: Any) -> Any:
+        shape = emit.shape(x)
+        if shape is not None and len(shape) not in (2, 3):
+            raise ValueError(f"Expected 2 to 3 dimensions, but got {len(shape)}-dimensional tensor for argument #1 'self' "
+                             f"(while checking arguments for {name})")
+        if shape is not None and name == "adaptive_max_pool1d":  # (its own kernel's check; the average's is 2-D's)
+            _check_nonempty(shape, name)
         if output_size is None or (isinstance(output_size, tuple) and len(output_size) != 1):
-            raise ValueError(f"{row.replace('2d', '1d').removesuffix('_with_indices')}: output_size must be 1")
+            raise ValueError(f"{name}: output_size must be 1")
         size = output_size if isinstance(output_size, tuple) else (output_size,)
         pooled = emit(row, emit("unsqueeze", x, dim=-2), output_size=(1, *size), **params)
         return emit("squeeze", pooled, dim=-2)

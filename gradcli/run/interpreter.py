@@ -97,6 +97,7 @@ from gradcli.run.tensor import (
     TorchError,
     apply,
     check_dtype_refusals,
+    check_rule,
     node_name,
     runtime_error,
 )
@@ -2634,7 +2635,8 @@ class Interpreter:
         except Unsupported as error:  # (what PyTorch computes and gradcli does not)
             raise self.refuse(node, f"{spelled.lstrip('.')}(...) of {error} is not supported") from None
         except ValueError as error:
-            raise runtime_error(str(error).split("\n")[0]) from None
+            # (the row's words where it refuses the shapes, not NumPy's)
+            raise check_rule(bound.op, operands, bound.params) or runtime_error(str(error).split("\n")[0]) from None
 
     # --- what gradcli.lowering asks of a value (lowering.Front) ---
 

@@ -373,8 +373,11 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
                 call_forward(op, values, params, [0] * len(values)))
         except LinAlgError as problem:
             raise TorchError(LINALG_ERROR, str(problem)) from None
-        except ValueError as problem:
+        except (ValueError, IndexError) as problem:
             _check_broadcast(op, args, params, problem)
+            said = None if isinstance(problem, (ValueRefusal, DimError)) else check_rule(op, args, params)
+            if said is not None:
+                raise said from None
             raise
     if op.boolean:
         out = out.astype(BOOL)
@@ -640,7 +643,26 @@ def _lastdim(tensors: Sequence[Array], params: dict[str, Any]) -> str:
 _NUMPY_BROADCAST = ("could not be broadcast", "cannot be broadcast")
 
 
-def _check_broadcast(op: Op, args: Sequence[Any], params: dict[str, Any], problem: ValueError) -> None:
+def check_rule(op: Op, args: Sequence[Any], params: dict[str, Any]) -> TorchError | None:
+    """A forward that failed in NumPy's words (cannot reshape, tuple index out of range) at shapes the row's shape rule
+    refuses: the rule's words, PyTorch's, which it says before it computes (a DimError its IndexError); None where the
+    rule takes the shapes."""
+    if op.shape is None:
+        return None
+    try:
+        op.shape(*[np.shape(a.data) if isinstance(a, Tensor) else () for a in args], **params)
+    except ValueRefusal as words:
+        return TorchError(words.kind, str(words))
+    except DimError as words:
+        return TorchError("IndexError", str(words))
+    except ValueError as words:
+        return runtime_error(str(words).split("\n")[0])
+    except (IndexError, TypeError):
+        pass
+    return None
+
+
+def _check_broadcast(op: Op, args: Sequence[Any], params: dict[str, Any], problem: Exception) -> None:
     """A rule that met tensor args NumPy could not broadcast: PyTorch's words for them, as it says them before it
     computes: the row's shape rule's (expand_as: core.expand_problem), else broadcasting's (tape.broadcast_shape)."""
     if not any(words in str(problem) for words in _NUMPY_BROADCAST):

@@ -293,6 +293,20 @@ SNIPPETS = {
                 for bias in ("torch.tensor([0])", "torch.tensor([0.5])", "torch.tensor([True])")),
               setup=PAIRS + "".join(f"x{n} = torch.ones((1, 1) + (2,) * {n}, dtype=torch.float64)\n"
                                     f"w{n} = torch.full((1, 1) + (1,) * {n}, 0.5, dtype=torch.float64)\n" for n in (1, 2, 3))),
+    "shapes a row refuses are said in PyTorch's words, not NumPy's":
+        _backward_each("z(0, 3).view_as(z(3, 2))", "z(3, 2).view_as(z(0, 3))", "z(6).view_as(z(0))", "z(2, 3).reshape(4, 2)",
+                       "z(2, 3).view(4, -1)", "F.pdist(z(0))", "F.pdist(z(3))", "torch.linalg.cross(z(0, 3), z(3))",
+                       "torch.linalg.cross(z(2, 3), z(3))",
+                       setup="def z(*shape):\n    return torch.full(shape, 0.5, dtype=torch.float64, requires_grad=True)\n"),
+    "adaptive poolings: which dims may be empty, and their words for too few or too many dims":
+        _each(*(f"{call.format(f'torch.zeros({shape})')}.shape" for shape in (
+                (0,), (4,), (0, 3), (3, 0), (0, 1, 3), (1, 0, 3), (2, 0, 1, 3), (0, 2, 1, 3), (1, 0, 1, 2, 2), (0, 1, 1, 2, 2),
+                (1, 1, 0, 2), (2, 1, 1, 1, 1, 1))
+              for call in ("F.adaptive_avg_pool1d({}, 3)", "F.adaptive_max_pool1d({}, 3)",
+                           "F.adaptive_max_pool1d({}, 3, return_indices=True)[0]", "F.adaptive_avg_pool2d({}, (1, 3))",
+                           "F.adaptive_max_pool2d({}, (1, 3))", "F.adaptive_avg_pool2d({}, 2)", "F.adaptive_max_pool2d({}, 2)",
+                           "F.adaptive_avg_pool3d({}, (1, 1, 2))", "F.adaptive_max_pool3d({}, (1, 1, 2))",
+                           "F.adaptive_max_pool3d({}, 1)"))).replace("out.dtype, out.tolist()", "out"),
 }
 
 
