@@ -30,7 +30,7 @@ from gradcli.ops import (
     call_forward,
     shape_message,
 )
-from gradcli.ops.core import ValueRefusal, given_0d_problem, rule_params
+from gradcli.ops.core import ValueRefusal, broadcast_shape, given_0d_problem, rule_params
 
 _NO_PARAMS: dict[str, Any] = {}  # shared by the nodes of ops that take no parameters; never changed
 
@@ -899,23 +899,6 @@ def _called(op: Op, source: str, span: Span) -> str | None:
 
 
 # --- shapes, before anything is computed --------------------------------------------------
-
-
-def broadcast_shape(shapes: Sequence[Shape]) -> Shape:
-    """The broadcasting of `shapes`, on any number of axes; where they do not broadcast, ValueError in PyTorch's
-    words (its infer_size: the shapes from the first on, two at a time, each pair's dims from the last)."""
-    result: Shape = tuple(shapes[0])
-    for shape in shapes[1:]:
-        if shape == result or not shape:  # (the common cases: the same shape, a number)
-            continue
-        ndim = max(len(result), len(shape))
-        a, b = (1,) * (ndim - len(result)) + tuple(result), (1,) * (ndim - len(shape)) + tuple(shape)
-        for axis in range(ndim - 1, -1, -1):
-            if a[axis] != b[axis] and 1 not in (a[axis], b[axis]):
-                raise ValueError(f"The size of tensor a ({a[axis]}) must match the size of tensor b ({b[axis]}) at "
-                                 f"non-singleton dimension {axis}")
-        result = tuple(size_b if size_a == 1 else size_a for size_a, size_b in zip(a, b, strict=True))
-    return result
 
 
 def output_shape(op: Op, shapes: list[Shape], params: dict[str, Any], span: Span | None = None,

@@ -278,6 +278,23 @@ NEGATION = ("Negation, the `-` operator, on a bool tensor is not supported. If y
 UNCASTABLE = (("uncastable", "RuntimeError", "result type {result} can't be cast to the desired output type {0}"),)
 
 
+def broadcast_shape(shapes: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """The broadcasting of `shapes`, on any number of axes; where they do not broadcast, ValueError in PyTorch's
+    words (its infer_size: the shapes from the first on, two at a time, each pair's dims from the last)."""
+    result: tuple[int, ...] = tuple(shapes[0])
+    for shape in shapes[1:]:
+        if shape == result or not shape:  # (the common cases: the same shape, a number)
+            continue
+        ndim = max(len(result), len(shape))
+        a, b = (1,) * (ndim - len(result)) + tuple(result), (1,) * (ndim - len(shape)) + tuple(shape)
+        for axis in range(ndim - 1, -1, -1):
+            if a[axis] != b[axis] and 1 not in (a[axis], b[axis]):
+                raise ValueError(f"The size of tensor a ({a[axis]}) must match the size of tensor b ({b[axis]}) at "
+                                 f"non-singleton dimension {axis}")
+        result = tuple(size_b if size_a == 1 else size_a for size_a, size_b in zip(a, b, strict=True))
+    return result
+
+
 def expand_problem(shape: Sequence[int], target: Sequence[int], given: Sequence[int] | None = None) -> str | None:
     """PyTorch's words where `shape` does not expand to `target` (its infer_expand_geometry, from the last dim; `given`:
     the sizes as the call wrote them, -1 included), None where it does."""

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from gradcli.ops.core import Array, Dialect, Param, composite, point_axes, structural
+from gradcli.ops.core import Array, Dialect, Param, broadcast_shape, composite, point_axes, structural
 
 INDEX_ARG = "*"  # in a key: the next index arg of the node
 
@@ -922,7 +922,7 @@ def _masked_select_vjp(g: Array, ans: Array, x: Array, mask: Array, ranks: tuple
 
 
 def _masked_select_shape(x: Shape, mask: Shape) -> Shape:
-    return (int(np.prod(np.broadcast_shapes(x, mask), dtype=np.int64)),)  # (at most every element)
+    return (int(np.prod(broadcast_shape([mask, x]), dtype=np.int64)),)  # (at most every element; PyTorch's order)
 
 
 def _masked_scatter_parts(x: Any, mask: Array, source: Any, ranks: tuple[int, ...]) -> tuple[Any, Array, Any, int]:
@@ -975,8 +975,8 @@ ROWS += [
                examples=((((4,), (4,)), {}), (((2, 3), (3,)), {}), (((3,), (2, 3)), {})),
                reference="torch.masked_select(a, b != 0)", reference_program="masked_select(a, b != 0)"),
     structural("masked_scatter", 3, _masked_scatter, _masked_scatter_vjp, "MaskedScatterBackward0",
-               jvp=_masked_scatter_jvp, dtype="keeps", conditions=(1,), shape=lambda x, mask, source: np.broadcast_shapes(
-                   x, mask), methods=("masked_scatter",), inputs=("input", "mask", "source"),
+               jvp=_masked_scatter_jvp, dtype="keeps", conditions=(1,), shape=lambda x, mask, source: broadcast_shape(
+                   [mask, x]), methods=("masked_scatter",), inputs=("input", "mask", "source"),
                examples=((((4,), (4,), (4,)), {}), (((2, 3), (3,), (2, 3)), {}), (((3,), (2, 3), (7,)), {})),
                reference="torch.masked_scatter(a, b != 0, c)", reference_program="masked_scatter(a, b != 0, c)",
                dtype_refusals=(("mixed 0 2", "RuntimeError", "masked_scatter: expected self and source to have same dtypes but got{0} and {2}"),)),

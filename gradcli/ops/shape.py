@@ -24,6 +24,7 @@ from gradcli.ops.core import (
     DimError,
     Op,
     Param,
+    broadcast_shape,
     composite,
     expand_problem,
     point_axes,
@@ -1152,15 +1153,7 @@ def _broadcast_parts_shape(*shapes: Shape, part: int = 0, of: int | None = None)
         raise ValueError(f"cannot unpack {len(shapes)} tensors into {of} names")
     if not -len(shapes) <= part < len(shapes):
         raise ValueError(f"tuple index out of range: {len(shapes)} tensors")
-    out: list[int] = []
-    for axis in range(-max(map(len, shapes), default=0), 0):
-        sizes = {shape[axis] for shape in shapes if len(shape) >= -axis} - {1}
-        if len(sizes) > 1:
-            first, second = sorted(sizes)[-1], sorted(sizes)[0]
-            raise ValueError(f"The size of tensor a ({first}) must match the size of tensor b ({second}) at "
-                             f"non-singleton dimension {axis + max(map(len, shapes))}")
-        out.append(sizes.pop() if sizes else 1)
-    return tuple(out)
+    return broadcast_shape(shapes) if shapes else ()  # (PyTorch's infer_size, from the first on: its words)
 
 
 def _sum_to_size_whole(x: Array, ranks: tuple[int, ...], size: tuple[int, ...] = ()) -> Array:

@@ -322,8 +322,9 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
             except TypeError:
                 pass  # (a rule that wants more than the call gave: the parts say what)
             except ValueError as problem:
-                _check_broadcast(op, args, params, problem)
-                raise
+                if not any(words in str(problem) for words in _NUMPY_BROADCAST):
+                    raise
+                # (shapes that do not broadcast: the part that meets them says so, its operands in PyTorch's order)
         if not checked:
             _check_dtypes(op, args, together, None, params, shapes_checked=True, after=_KERNEL_AFTER_SHAPES)
             _remember(key, together)

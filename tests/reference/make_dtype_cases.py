@@ -307,6 +307,13 @@ SNIPPETS = {
                            "F.adaptive_max_pool2d({}, (1, 3))", "F.adaptive_avg_pool2d({}, 2)", "F.adaptive_max_pool2d({}, 2)",
                            "F.adaptive_avg_pool3d({}, (1, 1, 2))", "F.adaptive_max_pool3d({}, (1, 1, 2))",
                            "F.adaptive_max_pool3d({}, 1)"))).replace("out.dtype, out.tolist()", "out"),
+    "shapes that do not broadcast, named in the order PyTorch's kernel meets them":
+        _backward_each("torch.broadcast_tensors(z(0, 3), z(2, 3))[0]", "torch.broadcast_tensors(z(3), z(2, 1), z(4, 1))[1]",
+                       "torch.masked_select(z(0), z(4) > 0)", "torch.masked_select(z(2, 3), z(4) > 0)",
+                       "z(0).masked_scatter(z(4) > 0, z(4))", "F.margin_ranking_loss(z(4), z(4), z(0))",
+                       "F.margin_ranking_loss(z(4), z(0), z(4))", "F.multilabel_soft_margin_loss(z(2, 0), z(2, 3))",
+                       "F.multilabel_soft_margin_loss(z(0, 3), z(2, 3), z(3))", "z(0, 3) + z(2, 3)",
+                       setup="def z(*shape):\n    return torch.full(shape, 0.5, dtype=torch.float64, requires_grad=True)\n"),
 }
 
 
