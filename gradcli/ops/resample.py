@@ -653,13 +653,21 @@ ROWS: list[Op] = [
 
 
 def _grid_check(x: Shape, grid: Shape, mode: str, padding_mode: str, name: str) -> Shape:
-    if len(x) not in (4, 5):
-        raise ValueError(f"grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, but got "
+    # PyTorch's check_grid_sampler_common, then its 2-D or 3-D kernel's (grid_sample's by the input's dims)
+    if x[:1] != grid[:1]:
+        raise ValueError(f"grid_sampler(): expected grid and input to have same batch size, but got input with sizes "
+                         f"{list(x)} and grid with sizes {list(grid)}")
+    if grid[-1:] != (len(x) - 2,):
+        raise ValueError(f"grid_sampler(): expected grid to have size {len(x) - 2} in last dimension, but got grid with "
+                         f"sizes {list(grid)}")
+    empty = next((axis for axis in range(2, len(x)) if x[axis] <= 0), None)
+    if empty is not None:
+        raise ValueError(f"grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes "
+                         f"{list(x)} with dimension {empty} being empty")
+    d = int(name[-2]) if name.startswith("grid_sampler_") else 3 if len(x) == 5 else 2
+    if len(x) != d + 2 or len(grid) != len(x):
+        raise ValueError(f"grid_sampler(): expected {d + 2}D input and grid with same number of dimensions, but got "
                          f"input with sizes {list(x)} and grid with sizes {list(grid)}")
-    d = len(x) - 2
-    if len(grid) != len(x) or grid[-1] != d or grid[0] != x[0]:
-        raise ValueError(f"grid_sampler(): expected grid to have size {d} in last dimension, and the same batch size "
-                         f"as the input, but got grid with sizes {list(grid)} and input with sizes {list(x)}")
     if mode != "bilinear" or padding_mode not in ("zeros", "border"):
         raise ValueError(f"{name} with mode={mode!r} and padding_mode={padding_mode!r} is not supported (gradcli has "
                          "mode='bilinear' with padding_mode 'zeros' or 'border')")
@@ -742,9 +750,11 @@ def _product(values: list[Any], skip: int = -1) -> Any:
 
 
 def _grid_sample(x: Array, grid: Array, ranks: tuple[int, ...], mode: str = "bilinear", padding_mode: str = "zeros",
-                 align_corners: bool | None = None) -> Array:
+                 align_corners: bool | None = None, name: str = "grid_sample") -> Array:
     sx, sg = _point_shapes(ranks, x, grid)
-    _grid_check(sx, sg, mode, padding_mode, "grid_sample")
+    out_shape = _grid_check(sx, sg, mode, padding_mode, name)
+    if 0 in sx or 0 in sg:  # (an empty batch, or no points: nothing sampled)
+        return np.zeros(np.shape(x)[: np.ndim(x) - ranks[0]] + tuple(out_shape))
     parts = _grid_parts(x, grid, ranks, padding_mode, bool(align_corners), forward=True)
     out: Any = 0.0
     for _, place, inside, weights in _grid_corners(parts):
@@ -760,6 +770,8 @@ def _skipped(term: Any, inside: Array, ranks: tuple[int, ...]) -> Any:
 
 def _grid_sample_vjp(g: Array, ans: Array, x: Array, grid: Array, ranks: tuple[int, ...], mode: str = "bilinear",
                      padding_mode: str = "zeros", align_corners: bool | None = None) -> tuple[Any, Any]:
+    if np.size(x) == 0 or np.size(grid) == 0:
+        return np.zeros(np.shape(x)), np.zeros(np.shape(grid))
     parts = _grid_parts(x, grid, ranks, padding_mode, bool(align_corners))
     p, c, m = len(parts.x), np.shape(parts.x)[1], np.shape(parts.grid)[1]
     g = np.reshape(np.broadcast_to(g, np.shape(ans)), (p, c, m))
@@ -786,6 +798,8 @@ def _grid_sample_vjp(g: Array, ans: Array, x: Array, grid: Array, ranks: tuple[i
 def _grid_sample_jvp(tangents: Any, ans: Array, x: Array, grid: Array, ranks: tuple[int, ...], mode: str = "bilinear",
                      padding_mode: str = "zeros", align_corners: bool | None = None) -> Any:
     tx, tg = tangents
+    if np.size(x) == 0 or np.size(grid) == 0:
+        return np.zeros_like(ans)
     parts = _grid_parts(x, grid, ranks, padding_mode, bool(align_corners))
     out: Any = np.zeros_like(ans)
     if tx is not None:
@@ -819,12 +833,11 @@ def _sampler(d: int) -> Op:
                 "align_corners": params["align_corners"]}
 
     def shape(x: Shape, grid: Shape, **params: Any) -> Shape:
-        if len(x) != d + 2:
-            raise ValueError(f"grid_sampler_{d}d(): expected {d + 2}D input, got {len(x)}D")
         given = said(params)
         return _grid_check(x, grid, given["mode"], given["padding_mode"], f"grid_sampler_{d}d")
 
-    return structural(f"grid_sampler_{d}d", 2, lambda x, grid, ranks, **params: _grid_sample(x, grid, ranks, **said(params)),
+    return structural(f"grid_sampler_{d}d", 2, lambda x, grid, ranks, **params: _grid_sample(x, grid, ranks, **said(params),
+                                                                                          name=f"grid_sampler_{d}d"),
                       lambda g, ans, x, grid, ranks, **params: _grid_sample_vjp(g, ans, x, grid, ranks, **said(params)),
                       f"GridSampler{d}DBackward0", shape=shape, inputs=("input", "grid"),
                       dtype_refusals=(*kernel_refusal("grid_sampler_2d_cpu_kernel_impl" if d == 2 else "grid_sampler3d_cpu"),

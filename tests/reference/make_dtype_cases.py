@@ -314,6 +314,14 @@ SNIPPETS = {
                        "F.margin_ranking_loss(z(4), z(0), z(4))", "F.multilabel_soft_margin_loss(z(2, 0), z(2, 3))",
                        "F.multilabel_soft_margin_loss(z(0, 3), z(2, 3), z(3))", "z(0, 3) + z(2, 3)",
                        setup="def z(*shape):\n    return torch.full(shape, 0.5, dtype=torch.float64, requires_grad=True)\n"),
+    "grid_sample's checks in PyTorch's order: the batch, the grid's last size, empty spatial dims, then the dims":
+        _each(*(f"{call.format(f'torch.zeros({x})', f'torch.zeros({g})')}.shape" for x, g in (
+                ((0,), (1, 2, 2, 2)), ((0, 3), (1, 2, 2, 2)), ((1, 2, 3, 3), (0, 3)), ((1, 2, 3, 3), (0, 2, 2, 2)),
+                ((0, 2, 3, 3), (1, 2, 2, 2)), ((1, 2, 3, 3), (1, 2, 2, 3)), ((1, 2, 0, 3), (1, 2, 2, 2)), ((1, 2, 3, 3), (1, 2, 2)),
+                ((1, 2, 3, 3), (1, 1, 2, 2, 2)), ((1, 1, 2, 2, 2), (1, 1, 1, 1, 2)), ((1, 1, 2, 2, 2), (1, 1, 1, 3)),
+                ((1, 2, 3), (1, 2, 2)), ((0, 1, 2, 2), (0, 1, 1, 2)))
+              for call in ("F.grid_sample({}, {}, align_corners=False)", "torch.grid_sampler_2d({}, {}, 0, 0, False)",
+                           "torch.grid_sampler_3d({}, {}, 0, 0, False)"))).replace("out.dtype, out.tolist()", "out"),
 }
 
 
