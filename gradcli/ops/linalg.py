@@ -21,6 +21,7 @@ from gradcli import mkl
 from gradcli.errors import Limits, over_limit
 from gradcli.ops.core import (
     Array,
+    DimError,
     LinAlgError,
     Param,
     ValueRefusal,
@@ -282,13 +283,23 @@ _MM_DTYPES = _products_refuse("expected m1 and m2 to have the same dtype, but go
 _BMM_DTYPES = _products_refuse("expected scalar type {0} but found {1}", "bmm")
 
 
-def _strict(name: str, ndims: tuple[int, int], *, same_batch: bool = False) -> Any:
-    """The shape rule of mm, mv, bmm: matmul's, for operands of exactly these ranks."""
-    def shape(a: Shape, b: Shape) -> Shape:
-        if (len(a), len(b)) != ndims:
-            raise ValueError(f"{name} takes {ndims[0]}-D and {ndims[1]}-D operands, got {len(a)}-D and {len(b)}-D")
-        if same_batch and a[0] != b[0]:
-            raise ValueError(f"{name}: the batches differ in size ({a[0]} and {b[0]})")
+def _strict(name: str, ndims: tuple[int, int]) -> Any:
+    """The shape rule of mm, mv, bmm: matmul's, for operands of exactly these ranks, refused in PyTorch's words (`fused`:
+    addmm's, addmv's, baddbmm's, which say their own)."""
+    def shape(a: Shape, b: Shape, fused: str = "", given: Shape = ()) -> Shape:
+        if name == "mv" and (len(a), len(b)) != ndims:
+            raise ValueError(f"vector + matrix @ vector expected, got {len(given) if fused else 1}, {len(a)}, {len(b)}")
+        if name == "mm":
+            for arg, size in (("mat1" if fused else "self", a), ("mat2", b)):
+                if len(size) != 2:
+                    raise ValueError(f"{arg} must be a matrix" + (f", got {len(size)}-D tensor" if fused else ""))
+        if name == "bmm":
+            for arg, size in (("batch1", a), ("batch2", b)):
+                if len(size) != 3:
+                    raise ValueError(f"{arg} must be a 3D tensor")
+            if b[:2] != (a[0], a[2]):
+                raise ValueError(f"Expected size for first two dimensions of batch2 tensor to be: [{a[0]}, {a[2]}] but got: "
+                                 f"[{b[0]}, {b[1]}].")
         return _matmul_shape(a, b)
 
     return shape
@@ -436,8 +447,9 @@ def _bilinear(subscripts: Any, shape_rule: Any) -> tuple[Any, Any]:
 
 
 def _outer_shape(a: Shape, b: Shape) -> Shape:
-    if len(a) != 1 or len(b) != 1:
-        raise ValueError(f"outer takes two 1-D vectors, got {len(a)}-D and {len(b)}-D")
+    for arg, size in (("self", a), ("vec2", b)):
+        if len(size) != 1:
+            raise ValueError(f"outer: Expected 1-D argument {arg}, but got {len(size)}-D")
     return a + b
 
 
@@ -481,7 +493,7 @@ def _dot_shape(a: Shape, b: Shape) -> Shape:
 
 
 _inner, _inner_vjp = _bilinear(_inner_subscripts, _inner_shape)
-_mm_shape, _mv_shape, _bmm_shape = _strict("mm", (2, 2)), _strict("mv", (2, 1)), _strict("bmm", (3, 3), same_batch=True)
+_mm_shape, _mv_shape, _bmm_shape = _strict("mm", (2, 2)), _strict("mv", (2, 1)), _strict("bmm", (3, 3))
 
 
 # --- det, inv, solve, logdet: NumPy's LAPACK, PyTorch's derivative rules ----------------------
@@ -1460,7 +1472,22 @@ def _fused(product: Any, product_vjp: Any, shape_rule: Any) -> tuple[Any, Any, A
 
 def _fused_shape(name: str, product_shape: Any) -> Any:
     def shape(x: Shape, a: Shape, b: Shape, beta: float = 1.0, alpha: float = 1.0) -> Shape:
-        out = product_shape(a, b)
+        if name in ("baddbmm", "addbmm"):  # (PyTorch expands the input to (b1.size(0),) b1.size(1), b2.size(2) first)
+            _size(a, 1)
+            target = (*([_size(a, 0)] if name == "baddbmm" else []), _size(a, 1), _size(b, 2))
+            problem = expand_problem(x, target)
+            if problem is not None:
+                raise ValueError(problem)
+            if name == "addbmm" and len(a) == len(b) == 3 and a[0] != b[0]:
+                raise ValueError(f"batch1 and batch2 must have same number of batches, got {a[0]} and {b[0]}")
+            if name == "addbmm" and len(a) == len(b) == 3 and a[2] != b[1]:
+                raise ValueError(f"Incompatible matrix sizes for bmm ({a[1]}x{a[2]} and {b[1]}x{b[2]})")
+        if name == "addmv":
+            if (len(a), len(b)) != (2, 1) or len(x) > 1:
+                raise ValueError(f"vector + matrix @ vector expected, got {len(x)}, {len(a)}, {len(b)}")
+            if a[1] != b[0] or (math.prod(x) != a[0] and math.prod(x) != 1):
+                raise ValueError(f"size mismatch, got input ({x[0] if x else 1}), mat ({a[0]}x{a[1]}), vec ({b[0]})")
+        out = product_shape(a, b, fused=name) if name in ("addmm", "baddbmm") else product_shape(a, b)
         if len(x) > len(out):
             raise ValueError(f"{name}: the input of shape {tuple(x)} does not broadcast to the product's {tuple(out)}")
         problem = expand_problem(x, out)  # (the input expanded to the product's shape, as PyTorch's)
@@ -1472,9 +1499,19 @@ def _fused_shape(name: str, product_shape: Any) -> Any:
 
 
 def _outer_product_shape(a: Shape, b: Shape) -> Shape:
-    if len(a) != 1 or len(b) != 1:
-        raise ValueError(f"addr takes two 1-D vectors, got {len(a)}-D and {len(b)}-D")
+    for arg, size in (("vec1", a), ("vec2", b)):
+        if len(size) != 1:
+            raise ValueError(f"addr: Expected 1-D argument {arg}, but got {len(size)}-D")
     return (a[0], b[0])
+
+
+def _size(shape: Shape, dim: int) -> int:
+    """C++'s tensor.size(dim): a dim out of range its IndexError."""
+    if not shape:
+        raise DimError(f"Dimension specified as {dim} but tensor has no dimensions")
+    if not -len(shape) <= dim < len(shape):
+        raise DimError(f"Dimension out of range (expected to be in range of [{-len(shape)}, {len(shape) - 1}], but got {dim})")
+    return shape[dim]
 
 
 def _sym_fused(product: Any) -> Any:

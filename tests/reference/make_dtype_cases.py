@@ -322,6 +322,10 @@ SNIPPETS = {
                 ((1, 2, 3), (1, 2, 2)), ((0, 1, 2, 2), (0, 1, 1, 2)))
               for call in ("F.grid_sample({}, {}, align_corners=False)", "torch.grid_sampler_2d({}, {}, 0, 0, False)",
                            "torch.grid_sampler_3d({}, {}, 0, 0, False)"))).replace("out.dtype, out.tolist()", "out"),
+    "the matrix products refuse shapes in PyTorch's words, in its order":
+        _each(*(f"{call}.shape" for call in ['torch.mm(z(3), z(3, 2))', 'torch.mm(z(2, 3), z(3))', 'torch.mm(z(2, 3), z(4, 2))', 'torch.mm(z(2, 2, 3), z(3, 2))', 'torch.mv(z(3), z(3))', 'torch.mv(z(2, 3), z(2, 3))', 'torch.mv(z(2, 3), z(4))', 'torch.bmm(z(3), z(1, 3, 2))', 'torch.bmm(z(1, 2, 3), z(3, 2))', 'torch.bmm(z(0, 2, 3), z(2, 3, 2))', 'torch.bmm(z(2, 2, 3), z(2, 4, 2))', 'torch.outer(z(2, 3), z(3))', 'torch.outer(z(3), z(2, 3))', 'torch.addr(z(2, 3), z(2, 3), z(3))', 'torch.addr(z(2, 3), z(2), z(2, 3))', 'torch.addr(z(2, 3), z(2), z(4))', 'torch.addmm(z(2, 2), z(3), z(3, 2))', 'torch.addmm(z(2, 2), z(2, 3), z(3))', 'torch.addmm(z(2, 2), z(2, 3), z(4, 2))', 'torch.addmm(z(3, 2), z(2, 3), z(3, 2))', 'torch.baddbmm(z(2, 2, 2), z(0), z(2, 3, 2))', 'torch.baddbmm(z(2, 2, 2), z(2, 2, 3), z(0, 3))', 'torch.baddbmm(z(2, 2, 2), z(0, 3), z(2, 3, 2))', 'torch.baddbmm(z(2, 2, 2), z(2, 2, 3), z(0, 3, 2))', 'torch.baddbmm(z(2, 2, 2), z(0, 2, 3), z(2, 3, 2))', 'torch.baddbmm(z(2), z(2, 2, 3), z(2, 3, 2))', 'torch.baddbmm(z(2, 2, 2), z(2, 2, 3), z(2, 4, 2))', 'torch.addbmm(z(2, 2), z(0), z(3, 3, 2))', 'torch.addbmm(z(2, 2), z(3, 2, 3), z(0, 3))', 'torch.addbmm(z(2, 2), z(0, 3), z(3, 3, 2))', 'torch.addbmm(z(2, 2), z(0, 2, 3), z(3, 3, 2))', 'torch.addbmm(z(2, 2), z(3, 2, 3), z(3, 4, 2))', 'torch.addmv(z(2), z(3), z(3))', 'torch.addmv(z(0, 3), z(2, 3), z(3))', 'torch.addmv(z(0), z(2, 3), z(3))', 'torch.addmv(z(2), z(0, 3), z(3))', 'torch.addmv(z(1), z(2, 3), z(3))', 'torch.addmv(z(2), z(2, 3), z(4))', 'torch.addmv(z(2), z(2, 3), z(2, 3))']),
+              setup="def z(*shape):\n    return torch.full(shape, 0.5, dtype=torch.float64)\n").replace(
+                  "out.dtype, out.tolist()", "out"),
 }
 
 
