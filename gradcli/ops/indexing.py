@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from gradcli.ops.core import Array, Dialect, Param, broadcast_shape, composite, point_axes, structural
+from gradcli.ops.core import Array, Dialect, DimError, Param, broadcast_shape, composite, point_axes, structural
 
 INDEX_ARG = "*"  # in a key: the next index arg of the node
 
@@ -672,12 +672,14 @@ def _index_write(x: Any, source: Any, index: Any, ranks: tuple[int, ...], name: 
     (axis,) = point_axes(dim, rank)
     index = np.reshape(index, (*index.shape[:lead], -1))
     count = index.shape[-1]
+    if not fill and name != "index_copy":  # (PyTorch's index_func_meta_impl, before the indices are read)
+        _check_index_source(name, tuple(x_shape[lead:]), tuple(src_shape[lead:]), count, rank + axis)
     index = _out_of_bounds(index, np.shape(x)[axis], rank + axis, negative=fill)
     wanted = list(np.shape(x)[lead:])
     wanted[axis] = count
     if fill:
         if ranks[1]:
-            raise ValueError(f"{name}(): only supports a 0-dimensional value tensor, but got tensor with "
+            raise ValueError(f"{name}_ only supports a 0-dimensional value tensor, but got tensor with "
                              f"{ranks[1]} dimension(s).")
         source = np.broadcast_to(np.reshape(source, (*src_shape, *(1,) * rank)), (*src_shape, *wanted))
     else:
@@ -705,6 +707,19 @@ def _index_write(x: Any, source: Any, index: Any, ranks: tuple[int, ...], name: 
                   alpha, weight)
 
 
+def _check_index_source(name: str, x: Shape, source: Shape, count: int, dim: int) -> None:
+    """index_add's and index_reduce's source: as many slices along dim as indices, the rest of its shape x's."""
+    if dim != 0 and dim >= len(source):
+        raise ValueError(f"{name}_(): Indexing dim {dim} is out of bounds of the source tensor with dim {len(source)}")
+    along = source[dim] if source else 1
+    if count != along:
+        raise ValueError(f"{name}_(): Number of indices ({count}) should be equal to source.size(dim): ({along}), for "
+                         f"dim: {dim}")
+    if x and source and x[:dim] + x[dim + 1:] != source[:dim] + source[dim + 1:]:
+        raise ValueError(f"source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+                         f"self.shape = {list(x)} source.shape = {list(source)}")
+
+
 def _put_write(x: Any, source: Any, index: Any, ranks: tuple[int, ...], accumulate: bool = False) -> _Write:
     """put(x, index, source, accumulate): source written into x flattened, at the index (negative: from the end)."""
     x, source, index = _lined([x, source, _whole(index)], ranks)
@@ -712,10 +727,12 @@ def _put_write(x: Any, source: Any, index: Any, ranks: tuple[int, ...], accumula
     lead = np.ndim(x) - ranks[0]
     size = int(np.prod(x_shape[lead:], dtype=np.int64))
     index = np.reshape(index, (*index.shape[:lead], -1))
-    if int(np.prod(src_shape[lead:], dtype=np.int64)) != index.shape[-1]:
-        raise ValueError(f"put_(): Expected source and index to have the same number of elements, but got "
-                         f"source.numel() = {int(np.prod(src_shape[lead:], dtype=np.int64))}, "
-                         f"index.numel() = {index.shape[-1]}")
+    if int(np.prod(src_shape[lead:], dtype=np.int64)) != index.shape[-1]:  # (PyTorch's IndexErrors)
+        raise DimError(f"put_(): Expected source and index to have the same number of elements, but got "
+                       f"source.numel() = {int(np.prod(src_shape[lead:], dtype=np.int64))}, "
+                       f"index.numel() = {index.shape[-1]}")
+    if index.size and size == 0:
+        raise DimError("put_(): Tried to put elements into an empty tensor")
     if index.size and (index.min() < -size or index.max() >= size):
         bad = int(index.max() if index.max() >= size else index.min())
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {size} elements.")
