@@ -52,6 +52,17 @@ def cli(*args: str, stdin: str | None = None) -> Run:
     return Run(result.exit_code, result.stdout, result.stderr)
 
 
+def beside_pytorch(program: str, timeout: int = 120) -> tuple[str, Run]:
+    """What this Python (which has torch) prints running `program`, and `gradcli run -` of it as a process, both on
+    2 threads with MKL (the mkl extra), whose bits are the CPU's: the two on the same machine."""
+    env = {**__import__("os").environ, "OMP_NUM_THREADS": "2", "MKL_NUM_THREADS": "2"}
+    by_pytorch = subprocess.run([sys.executable, "-"], input=program, capture_output=True, text=True, timeout=timeout,
+                                check=True, env=env)
+    done = subprocess.run([sys.executable, "-m", "gradcli", "run", "-"], input=program, capture_output=True, text=True,
+                          timeout=timeout, env=env)
+    return by_pytorch.stdout, Run(done.returncode, done.stdout, done.stderr)
+
+
 def process(*args: str, stdin: str | None = None) -> Run:
     """Run `python -m gradcli ARGS` as a separate process, exactly as a shell would."""
     done = subprocess.run(

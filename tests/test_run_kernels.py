@@ -25,7 +25,7 @@ import pytest
 
 from gradcli import mkl
 from gradcli.ops import float32
-from tests.helpers import cli
+from tests.helpers import beside_pytorch, cli
 
 POWERS = """\
 import torch
@@ -181,13 +181,9 @@ def test_tanh_backward_and_sigmoid_tails_are_pytorchs() -> None:
     pytest.importorskip("torch")
     if mkl._path() is None:
         pytest.skip("PyTorch's tanh is MKL's: pip install 'gradcli[mkl]' to compare its bits")
-    env = {**os.environ, "OMP_NUM_THREADS": "2", "MKL_NUM_THREADS": "2"}
-    by_pytorch = subprocess.run([sys.executable, "-"], input=TANH_AND_SIGMOID_TAILS, capture_output=True, text=True,
-                                timeout=120, check=True, env=env)
-    run = subprocess.run([sys.executable, "-m", "gradcli", "run", "-"], input=TANH_AND_SIGMOID_TAILS,
-                         capture_output=True, text=True, timeout=120, env=env)
-    assert run.returncode == 0, run.stderr
-    assert run.stdout == by_pytorch.stdout
+    by_pytorch, run = beside_pytorch(TANH_AND_SIGMOID_TAILS)
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == by_pytorch
 
 
 # torch.softmax of float32 over the last dim (its _vec_softmax_lastdim): SLEEF's expf, the row's sum in vectors of

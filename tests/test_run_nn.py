@@ -3,14 +3,10 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 
 from gradcli import mkl
-from tests.helpers import cli
+from tests.helpers import beside_pytorch, cli
 
 
 def run_text(tmp_path, text: str):
@@ -86,13 +82,9 @@ def test_optimizer_steps_are_pytorchs_bits_over_sizes_and_settings():
     pytest.importorskip("torch")
     if mkl._path() is None:
         pytest.skip("PyTorch's sqrt is MKL's: pip install 'gradcli[mkl]' to compare its bits")
-    env = {**os.environ, "OMP_NUM_THREADS": "2", "MKL_NUM_THREADS": "2"}
-    by_pytorch = subprocess.run([sys.executable, "-"], input=OPTIMIZER_STEPS, capture_output=True, text=True,
-                                timeout=300, check=True, env=env)
-    run = subprocess.run([sys.executable, "-m", "gradcli", "run", "-"], input=OPTIMIZER_STEPS, capture_output=True,
-                         text=True, timeout=300, env=env)
-    assert run.returncode == 0, run.stderr
-    assert run.stdout == by_pytorch.stdout
+    by_pytorch, run = beside_pytorch(OPTIMIZER_STEPS, timeout=300)
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == by_pytorch
 
 
 def test_zero_grad_sets_grads_to_none(tmp_path):
