@@ -305,3 +305,40 @@ def test_a_column_name_given_twice_is_refused_only_where_it_would_be_written():
         assert run.stdout == "value,grad_x\n1.0,2.0\n"
     twice_an_input = cli("grad", "x*x", "--points", "-", "--csv", "--drop-extra", stdin="x,x\n1,2\n")
     assert twice_an_input.exit_code == 2 and "repeats column 1" in twice_an_input.stderr
+
+
+def _strict_json(line: str):
+    """A line as RFC 8259 reads it: NaN and Infinity are no JSON."""
+    def refuse(name):
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(line, parse_constant=refuse)
+
+
+def test_a_tables_list_struct_and_map_columns_are_carried_through_as_json(tmp_path):
+    tables()
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "points.parquet"
+    pq.write_table(pa.table({"x": [1.0, 2.0], "z": pa.array([[1.0, float("nan")], None]),
+                             "s": pa.array([{"a": 1, "b": "p,q"}, None]),
+                             "m": pa.array([[("k", 1)], None], pa.map_(pa.string(), pa.int64()))}), path)
+    run = cli("grad", "x*x", "--points", str(path), "--csv")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines() == ['z,s,m,value,grad_x', '"[1.0, NaN]","{""a"": 1, ""b"": ""p,q""}","[[""k"", 1]]",1.0,2.0',
+                                       ',,,4.0,4.0']
+    run = cli("grad", "x*x", "--points", str(path), "--json")
+    assert run.exit_code == 0, run.stderr
+    first, second = map(_strict_json, run.stdout.splitlines())
+    assert (first["z"], first["s"], first["m"]) == ([1.0, None], {"a": 1, "b": "p,q"}, [["k", 1]])
+    assert (second["z"], second["s"], second["m"]) == (None, None, None)
+
+
+def test_nan_and_infinity_inside_a_carried_json_value_are_null_in_json_lines():
+    stdin = '{"x": 1, "tag": [NaN, Infinity], "deep": {"a": [-Infinity]}}\n{"x": "oops", "tag": [NaN]}\n'
+    for option in ("--json", "--mark-bad"):
+        run = cli("grad", "x*x", "--points", "-", "--json", *([option] if option != "--json" else []), stdin=stdin)
+        good = _strict_json(run.stdout.splitlines()[0])
+        assert (good["tag"], good["deep"]) == ([None, None], {"a": [None]})
+    assert _strict_json(run.stdout.splitlines()[1])["tag"] == [None]

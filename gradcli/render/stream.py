@@ -82,6 +82,8 @@ def _arrow_values(array: Any) -> Cells:
                        (pa.types.is_null, "text")):
         if test(kind):
             return Cells(array.to_pylist(), texts=False, kind=name)
+    if pa.types.is_nested(kind):  # a list, struct or map: its JSON value (lists, objects)
+        return Cells(array.to_pylist(), texts=False, kind="json")
     if pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_fixed_size_binary(kind):
         # (bytes carried through as text: what is not UTF-8 written as Python escapes it, \xff)
         return Cells([None if value is None else value.decode("utf-8", "backslashreplace") for value in array.to_pylist()],
@@ -109,7 +111,7 @@ def _csv_cells(column: Any) -> Texts:
         return tuple("" if value is None else str(value).lower() for value in cells)
     if kind == "int":
         return tuple("" if value is None else str(value) for value in cells)
-    return tuple("" if value is None else _csv_cell(value if kind == "text" else json.dumps(value)) for value in cells)
+    return tuple("" if value is None else _csv_cell(value if kind == "text" else json.dumps(value, default=str)) for value in cells)
 
 
 def _csv_cell(text: str) -> str:
@@ -127,7 +129,7 @@ def _json_values(column: Any) -> Texts:
         from json.encoder import encode_basestring_ascii as quoted  # what json.dumps writes of a str
 
         return tuple("null" if value is None else quoted(value) for value in cells)
-    return tuple(map(json.dumps, cells))
+    return tuple(json.dumps(_finite(value), default=str) for value in cells)
 
 
 
@@ -160,9 +162,15 @@ def _extra_column(chunk: PointChunk, name: str) -> Any:
     return Cells([None] * chunk.count) if found is None else found
 
 
-def _json_ready(value: Any) -> Any:
-    """A value carried through, for json.dumps: NaN and infinities null, as RFC 8259 has them."""
-    return None if type(value) is float and value - value != 0 else value
+def _finite(value: Any) -> Any:
+    """A value carried through, for json.dumps: NaN and infinities null at any depth, as RFC 8259 has them."""
+    if type(value) is float:
+        return value if value - value == 0 else None
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    return value
 
 
 Text = str | bytes  # what a chunk's rendering gives: text, or UTF-8 bytes
@@ -259,7 +267,7 @@ class JsonLinesWriter(Writer):
     def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> str:
         first, between, end = self._starts(len(problems))
         return first + between.join(json.dumps({"line": problem.line, "row": problem.line - header,
-                                                **_beside({name: _json_ready(value)
+                                                **_beside({name: _finite(value)
                                                            for name, value in problem.extra.items()}),
                                                 "error": problem.reason}) + end for problem, header in problems)
 
