@@ -342,3 +342,50 @@ def test_nan_and_infinity_inside_a_carried_json_value_are_null_in_json_lines():
         good = _strict_json(run.stdout.splitlines()[0])
         assert (good["tag"], good["deep"]) == ([None, None], {"a": [None]})
     assert _strict_json(run.stdout.splitlines()[1])["tag"] == [None]
+
+
+# --- CSV quoted cells (RFC 4180, as pandas and spreadsheets write them) ----------------------------
+
+QUOTED = 'name,"x1",x2\n"Smith, J","0.5",0.75\n"say ""hi""",1,2\nplain,1,2\n'
+
+
+def test_a_quoted_csv_cell_is_one_cell_its_quotes_not_part_of_its_value():
+    run = cli("grad", F, "--points", "-", "--json", stdin=QUOTED)
+    assert run.exit_code == 0, run.stderr
+    documents = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [(d["name"], d["at"]["x1"], d["value"]) for d in documents] == [
+        ("Smith, J", 0.5, _f(0.5, 0.75)), ('say "hi"', 1.0, _f(1, 2)), ("plain", 1.0, _f(1, 2))]
+    csv_out = cli("grad", F, "--points", "-", "--csv", stdin=QUOTED)
+    assert [row.rsplit(",", 3)[:2] for row in csv_out.stdout.splitlines()] == [
+        ["name", "value"], ['"Smith, J"', repr(_f(0.5, 0.75))], ['say "hi"', repr(_f(1, 2))], ["plain", repr(_f(1, 2))]]
+
+
+def test_gradcli_reads_back_the_csv_it_writes():
+    stdin = '{"x": 1, "note": "a,b\\"c"}\n{"x": 2, "note": "\\"quoted\\""}\n{"x": 3, "note": "plain"}\n'
+    written = cli("grad", "x*x", "--points", "-", "--csv", stdin=stdin)
+    assert written.exit_code == 0, written.stderr
+    back = cli("grad", "grad_x", "--points", "-", "--json", stdin=written.stdout)
+    assert [json.loads(line)["note"] for line in back.stdout.splitlines()] == ['a,b"c', '"quoted"', "plain"]
+
+
+@pytest.mark.parametrize(("line", "reason"), [('"open,1,2', "cell 1 opens a quote that does not close on its line"),
+                                              ('"a"b,1,2', "cell 1 goes on after its closing quote")])
+def test_a_quote_that_does_not_close_is_a_bad_line_named_and_skipped(line, reason):
+    stdin = f"name,x1,x2\na,0.5,0.75\n{line}\nc,1,2\n"
+    stopped = cli("grad", F, "--points", "-", "--csv", stdin=stdin)
+    assert stopped.exit_code == 2 and stopped.stderr == f"gradcli: error: --points: line 3: {reason}\n"
+    skipped = cli("grad", F, "--points", "-", "--csv", "--skip-bad", stdin=stdin)
+    assert skipped.exit_code == 0 and [row.split(",")[0] for row in skipped.stdout.splitlines()] == ["name", "a", "c"]
+
+
+def test_quoted_cells_deep_in_a_big_file_read_as_the_line_reader_reads_them(tmp_path):
+    lines = ["name,x,y"] + [f'"n{i}, {i % 7}",{i / 8},1' if i % 3 else f"n{i},{i / 8},1" for i in range(20_000)]
+    lines[15_000] = '"p,q",2'  # two cells where the header has three (the C reader would count three)
+    path = tmp_path / "points.csv"
+    path.write_text("\n".join(lines) + "\n")
+    run = cli("grad", "x*y", "--points", str(path), "--json", "--skip-bad")
+    assert run.exit_code == 0, run.stderr
+    assert "skipped line 15001: 2 cells where the header has 3" in run.stderr
+    documents = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(documents) == 19_999
+    assert documents[-1]["name"] == f"n19999, {19_999 % 7}" and documents[-1]["value"] == 19_999 / 8

@@ -64,6 +64,10 @@ class Csv:
         judged one by one)."""
         if rows.helper is None or not self.layout or bytes(block[:3]) == b"\xef\xbb\xbf":  # a BOM: the line reader's
             return None
+        from gradcli.inputs.lines import searchable
+
+        if searchable(block).find(b'"', 0, len(block)) >= 0:  # quoted cells: the line reader's (the helper splits at
+            return None  # every comma)
         found = rows.helper.csv(block, self.width, self.positions, [i for i, _ in self.extras], longest)
         if found is None:
             return None
@@ -80,7 +84,7 @@ class Csv:
 
     def row(self, text: str, line: int) -> tuple[list[float], list[str]]:
         """A line's inputs' numbers, and the cells carried through."""
-        cells = text.split(",")
+        cells = _split(text, line)
         if len(cells) != self.width:
             raise PointsProblem(line, f"{len(cells)} cells where the header has {self.width}")
         numbers = [_number(cells[i]) for i in self.positions]
@@ -103,7 +107,7 @@ def _layout(header: str, inputs: Mapping[str, int], line: int) -> list[tuple[str
     no input, (its name, None): carried through."""
     layout: list[tuple[str, tuple[int, ...] | None]] = []
     seen: dict[tuple[str, tuple[int, ...]], int] = {}
-    for position, cell in enumerate(header.split(","), start=1):
+    for position, cell in enumerate(_split(header, line), start=1):
         found = _COLUMN.match(cell)
         if found is None or found.group(1) not in inputs:
             layout.append((cell.strip(), None))
@@ -120,6 +124,37 @@ def _layout(header: str, inputs: Mapping[str, int], line: int) -> list[tuple[str
         seen[name, index] = position
         layout.append((name, index))
     return layout
+
+
+def _split(text: str, line: int) -> list[str]:
+    """A line's cells (RFC 4180): a cell that starts with a quote ends at the next lone quote, before a
+    comma or the line's end; `""` inside it is one quote. A quote inside another cell is its own."""
+    if '"' not in text:
+        return text.split(",")
+    cells: list[str] = []
+    at = 0
+    while True:
+        if not text.startswith('"', at):
+            end = text.find(",", at)
+            cells.append(text[at:] if end < 0 else text[at:end])
+            if end < 0:
+                return cells
+            at = end + 1
+            continue
+        end = at
+        while True:
+            end = text.find('"', end + 1)
+            if end < 0:
+                raise PointsProblem(line, f"cell {len(cells) + 1} opens a quote that does not close on its line")
+            if not text.startswith('"', end + 1):
+                break
+            end += 1
+        cells.append(text[at + 1 : end].replace('""', '"'))
+        if end + 1 == len(text):
+            return cells
+        if text[end + 1] != ",":
+            raise PointsProblem(line, f"cell {len(cells)} goes on after its closing quote")
+        at = end + 2
 
 
 def _shapes(layout: list[tuple[str, tuple[int, ...]]], line: int) -> dict[str, Shape]:  # the inputs' columns

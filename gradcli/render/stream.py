@@ -98,15 +98,15 @@ def _cells(column: Any) -> Cells:
 
 
 def _csv_cells(column: Any) -> Texts:
-    """A column carried through, as CSV cells: a CSV cell as it was read, quotes and all; other text
-    quoted (RFC 4180) where it holds a comma or a line end; empty for a null; a float as `repr`
+    """A column carried through, as CSV cells: text quoted (RFC 4180) where it holds a comma or a line end
+    or starts with a quote (a CSV cell as it was read, or quoted again); empty for a null; a float as `repr`
     writes it (a missing float NaN), as the results are; any other JSON value as its JSON text."""
     cells = _cells(column)
     kind = cells.kind
     if kind == "float":
         return tuple(repr(float("nan") if value is None else float(value)) for value in cells)
-    if kind == "text" and cells.texts:
-        return tuple("" if value is None else value for value in cells)
+    if kind == "text" and cells.texts and not any(c in "\n".join(cells) for c in ',"'):  # plain CSV cells, as they were
+        return tuple(cells)
     if kind == "bool":
         return tuple("" if value is None else str(value).lower() for value in cells)
     if kind == "int":
@@ -115,8 +115,9 @@ def _csv_cells(column: Any) -> Texts:
 
 
 def _csv_cell(text: str) -> str:
-    """One cell's text, quoted where it holds a comma or a line end."""
-    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ",\r\n") else text
+    """One cell's text, quoted (RFC 4180) where it holds a comma or a line end or starts with a quote (a quote
+    inside a cell that starts otherwise is its own, as CSV readers read it)."""
+    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ",\r\n") or text[:1] == '"' else text
 
 
 def _json_values(column: Any) -> Texts:
