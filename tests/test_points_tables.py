@@ -409,3 +409,36 @@ def test_output_json_is_one_json_array_of_what_json_lines_writes(tmp_path, count
     assert len(document) == count
     if count:
         assert document[-1]["value"] == (count - 1) * 0.5 * (2 - count)
+
+
+def _damaged_text_table(tmp_path, suffix: str):
+    """A table of x and a text column `tag` whose last row's text is not UTF-8 (one byte changed in the file)."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.ipc as ipc
+    import pyarrow.parquet as pq
+
+    count = 2_000
+    table = pa.table({"x": [i / 8 for i in range(count)], "tag": [f"t{i:05d}" for i in range(count - 1)] + ["zz\u00e9"]})
+    path = tmp_path / f"points{suffix}"
+    if suffix == ".parquet":
+        pq.write_table(table, path, compression="none", use_dictionary=False, write_statistics=False,
+                       row_group_size=500)
+    else:
+        with ipc.new_stream(path, table.schema) as writer:  # the stream format: batches one after the other
+            for batch in table.to_batches(max_chunksize=500):
+                writer.write_batch(batch)
+    data = path.read_bytes()
+    assert data.count("zz\u00e9".encode()) == 1
+    path.write_bytes(data.replace("zz\u00e9".encode(), b"zz\xc3\x28"))
+    return path
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".arrow"])
+def test_a_text_column_that_is_not_utf8_is_a_damaged_file_not_an_internal_error(tmp_path, suffix):
+    path = _damaged_text_table(tmp_path, suffix)
+    run = cli("grad", "x*x", "--points", str(path), "--json")
+    assert run.exit_code == 2, run.stderr
+    assert run.stderr.startswith("gradcli: error: --points: cannot read ") and str(path) in run.stderr
+    assert "UTF8" in run.stderr and len(run.stderr.splitlines()) == 1
+    if suffix == ".arrow":  # an Arrow file's batches are all checked before the first point: nothing written
+        assert run.stdout == ""

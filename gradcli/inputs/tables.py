@@ -66,39 +66,41 @@ def _problem(problem: BaseException) -> str:
 
 
 class _Batches:
-    """The record batches of a Parquet or Arrow file (or of a pyarrow Table), opened at once:
-    a file pyarrow cannot open is a NameProblem here, before any point is read."""
+    """The record batches of a Parquet or Arrow file (or of a pyarrow Table), opened at once: a file
+    pyarrow cannot open is a NameProblem here, before any point is read. An Arrow file's batches (the
+    file or the stream format) are mapped, not read: every one is checked here; a Parquet row group
+    is checked as it is read (a damaged one is a NameProblem then)."""
 
     def __init__(self, source: Any, format: str, chunk: int) -> None:
         import pyarrow as pa
 
         self.chunk = chunk
-        self.table = None if isinstance(source, str) else source
         self.columns: list[str] | None = None  # the columns a Parquet file is read for (None: all)
-        self.file: Any = None
-        self.stream: Any = None
+        self.parquet: Any = None
+        self.batches: Any = None  # an Arrow file's, checked; a table's
         self.where = f"{source!r}" if isinstance(source, str) else "the table"
         try:
-            if self.table is not None:
-                self.schema = self.table.schema
+            if not isinstance(source, str):
+                self.schema, self.batches = source.schema, source.to_batches(max_chunksize=chunk)
             elif format == "parquet":
                 import pyarrow.parquet as parquet
 
-                self.file = parquet.ParquetFile(source, memory_map=True)
-                self.schema = self.file.schema_arrow
+                self.parquet = parquet.ParquetFile(source, memory_map=True)
+                self.schema = self.parquet.schema_arrow
             else:
                 import pyarrow.ipc as ipc
 
-                source_file = pa.memory_map(source)
+                mapped = pa.memory_map(source)
                 try:
-                    self.file = ipc.open_file(source_file)
+                    opened = ipc.open_file(mapped)
+                    self.batches = [opened.get_batch(i) for i in range(opened.num_record_batches)]
                 except pa.ArrowInvalid:  # not the file format: the stream format (its schema first)
-                    source_file.seek(0)
-                    self.stream = ipc.open_stream(source_file)
-                self.schema = (self.file or self.stream).schema
-                if self.file is not None:  # the batches are mapped, not read: every one is checked first
-                    for i in range(self.file.num_record_batches):
-                        self.file.get_batch(i).validate(full=True)
+                    mapped.seek(0)
+                    opened = ipc.open_stream(mapped)
+                    self.batches = list(opened)
+                self.schema = opened.schema
+                for batch in self.batches:
+                    batch.validate(full=True)
         except (pa.ArrowException, OSError, ValueError) as problem:
             raise NameProblem(f"cannot read {self.where} as {_NAMES[format]}: {_problem(problem)}",
                               where="--points") from None
@@ -112,16 +114,11 @@ class _Batches:
         import pyarrow as pa
 
         try:
-            if self.table is not None:
-                batches: Any = self.table.to_batches(max_chunksize=self.chunk)
-            elif self.stream is not None:
-                batches = self.stream
-            elif hasattr(self.file, "iter_batches"):  # Parquet
-                batches = self.file.iter_batches(batch_size=self.chunk, columns=self.columns)
-            else:
-                batches = (self.file.get_batch(i) for i in range(self.file.num_record_batches))
+            batches = self.batches
+            if self.parquet is not None:
+                batches = self.parquet.iter_batches(batch_size=self.chunk, columns=self.columns)
             for batch in batches:
-                if self.stream is not None:
+                if self.parquet is not None:
                     batch.validate(full=True)
                 for at in range(0, batch.num_rows, self.chunk):
                     yield batch.slice(at, self.chunk)
