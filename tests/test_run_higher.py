@@ -226,3 +226,29 @@ def test_the_views_never_run_a_custom_backward_where_the_file_did_not(tmp_path, 
     run = cli("run", str(program), view)
     assert run.exit_code == 0, run.stderr
     assert run.stdout.count("(True, False) 3") == 1
+
+
+_ONCE = ("import torch\nfrom torch.autograd.function import once_differentiable\n"
+         "class Cube(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+         "        ctx.save_for_backward(x)\n        return x ** 3\n    @staticmethod\n    @once_differentiable\n"
+         "    def backward(ctx, g):\n        x, = ctx.saved_tensors\n        return g * 3 * x ** 2\n"
+         "x = torch.tensor([1.0, 2.0], dtype=torch.double, requires_grad=True)\n")
+
+
+def test_a_backward_marked_once_differentiable_gives_its_gradient(tmp_path):
+    run = run_text(tmp_path, _ONCE + "Cube.apply(x).sum().backward()\nprint(x.grad)\n")
+    assert run.stdout == "tensor([ 3., 12.], dtype=torch.float64)\n", run.stderr  # 3 x^2
+
+
+def test_create_graph_through_a_once_differentiable_backward_gives_a_constant_as_pytorchs(tmp_path):
+    run = run_text(tmp_path, _ONCE + "g, = torch.autograd.grad(Cube.apply(x).sum(), x, create_graph=True)\n"
+                                     "print(g, g.requires_grad)\ng.sum().backward()\n")
+    assert run.stdout == "tensor([ 3., 12.], dtype=torch.float64) False\n", run.stderr
+    assert run.stderr.strip().splitlines()[-1] == (
+        "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn")
+
+
+def test_create_graph_into_a_once_differentiable_backward_with_a_gradient_that_requires_grad_is_refused(tmp_path):
+    run = run_text(tmp_path, _ONCE + "g, = torch.autograd.grad((Cube.apply(x) * x).sum(), x, create_graph=True)\n")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert "Cube.backward, marked @once_differentiable" in run.stderr and "Traceback" not in run.stderr

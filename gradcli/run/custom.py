@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gradcli.ops import Op
-from gradcli.run.python import Builtin, UserClass, UserFunction
+from gradcli.run.python import Builtin, UserClass, UserFunction, address
 from gradcli.run.tensor import Tensor, TorchError, runtime_error
 from gradcli.tape import APPLY
 
@@ -38,6 +38,17 @@ class FunctionBase:
 
 
 FUNCTION = FunctionBase()
+
+
+class OnceDifferentiable:
+    """`torch.autograd.function.once_differentiable`, a decorator of a custom Function's backward: PyTorch runs
+    that backward with grad mode off, so its gradients cannot be differentiated again."""
+
+    def __repr__(self) -> str:
+        return f"<function once_differentiable at {address(self)}>"
+
+
+ONCE_DIFFERENTIABLE = OnceDifferentiable()
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -132,6 +143,11 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
     positions = [i for i, need in enumerate(needs) if need]
 
     def gradients(g: Tensor, record: bool) -> list[Tensor | None]:
+        if record and backward.once_differentiable:  # PyTorch runs it with grad mode off: its gradients are constants
+            if g.requires_grad:  # (PyTorch's DelayedError node, which raises where it is differentiated)
+                raise interpreter.refuse(node, f"create_graph=True through {cls.name}.backward, marked "
+                                               "@once_differentiable, with a gradient that requires grad is not supported")
+            record = False
         before = graph.grad_enabled
         graph.grad_enabled = record  # PyTorch: grad mode is create_graph's in backward
         try:

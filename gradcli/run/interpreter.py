@@ -119,6 +119,7 @@ VIEW_ROWS = frozenset({"reshape", "flatten", "t", "transpose", "permute", "squee
 _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
             "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
             "torch.masked", "torch.fft", "numpy", "numpy.linalg", "numpy.random", "torch.nn.init", "math", "torch.autograd.functional", "random",
+            "torch.autograd.function",
             "torch.optim.lr_scheduler", "torch.nn.utils", "copy", "torch.distributions", "collections", "itertools",
             "torch.functional", "sys",
             *(f"torch.distributions.{name}" for name in distributions.SUBMODULES)}
@@ -651,11 +652,13 @@ class Interpreter:
 
     def do_FunctionDef(self, node: ast.FunctionDef) -> None:
         decorators = node.decorator_list
-        descriptor = self.descriptor_of(decorators[0]) if self.frame.is_class and len(decorators) == 1 else None
+        descriptor = self.descriptor_of(decorators[0]) if self.frame.is_class and decorators else None
         if descriptor is not None:
-            decorators = []
-        modes = [self.decorator_mode(written) for written in decorators]
+            decorators = decorators[1:]  # (@staticmethod above @once_differentiable, a custom Function's backward)
+        once = [written for written in decorators if self.is_once_differentiable(written)]
+        modes = [self.decorator_mode(written) for written in decorators if written not in once]
         function = self.function(node, node.name, node.body)
+        function.once_differentiable = bool(once)
         if modes:
             if function.generator:
                 raise self.refuse(decorators[0], "a grad-mode decorator of a generator function is not supported")
@@ -681,6 +684,10 @@ class Interpreter:
                 return owner
         return None
 
+    def is_once_differentiable(self, written: ast.expr) -> bool:
+        named = isinstance(written, ast.Attribute) or (isinstance(written, ast.Name) and written.id not in _PYTHON_BUILTINS)
+        return named and self.expression(written) is custom.ONCE_DIFFERENTIABLE
+
     def decorator_mode(self, written: ast.expr) -> bool:
         """@torch.no_grad() / @torch.enable_grad() (or without the parentheses): the mode the body runs in."""
         dotted = written.func if isinstance(written, ast.Call) else written
@@ -692,8 +699,8 @@ class Interpreter:
         if isinstance(value, GradMode) and value.name != "set_grad_enabled":
             return value.enabled
         raise self.refuse(written, "a decorator is not supported", "gradcli run takes @torch.no_grad(), "
-                                                                   "@torch.enable_grad() and @torch.inference_mode(), "
-                                                                   "and @staticmethod, @classmethod, @property and "
+                                                                   "@torch.enable_grad(), @torch.inference_mode() and "
+                                                                   "@once_differentiable, and @staticmethod, @classmethod, @property and "
                                                                    "@x.setter in a class")
 
     def do_Global(self, node: ast.Global) -> None:
@@ -2098,8 +2105,10 @@ class Interpreter:
                     owner.path == "torch.utils.data" and name in _DATA) or (
                     (owner.path, name) == ("torch.autograd", "Variable")):
                 return Function(owner.path, name)
-            if path == "torch.autograd.Function":
+            if path in ("torch.autograd.Function", "torch.autograd.function.Function"):
                 return custom.FUNCTION
+            if path == "torch.autograd.function.once_differentiable":
+                return custom.ONCE_DIFFERENTIABLE
             if owner.path == "torch.autograd" and name in gradcheck.NAMES:
                 return Function(owner.path, name)
             if owner.path in ("collections", "itertools"):

@@ -95,6 +95,7 @@ class UserFunction:
     declared: dict[str, str] = field(default_factory=dict)  # its `global` and `nonlocal` names
     generator: bool = False  # a `def` with `yield`: a call makes a generator, run as it is iterated
     grad_mode: bool | None = None  # @torch.no_grad() / @torch.enable_grad(): the mode its calls run in
+    once_differentiable: bool = False  # @once_differentiable (a custom Function's backward): never recorded
 
     def __repr__(self) -> str:
         return f"<function {self.qualname} at {address(self)}>"
