@@ -37,3 +37,31 @@ def test_frexp_gradient_matches_live_pytorch():
     x = torch.tensor(FREXP_AT, dtype=torch.float64, requires_grad=True)
     torch.frexp(x)[0].sum().backward()
     assert x.grad.tolist() == FREXP_GRAD
+
+
+# torch.triangular_solve's gradient of A is -grad_B @ X^T: at a pivot of 1e-300, X's first row is ~1e300 and so is
+# grad_B's, and the products of both signs overflow to inf and -inf, which add to NaN in PyTorch's (MKL's) product.
+# NumPy's fused multiply-adds would carry the finite -2e600 into +inf instead. PyTorch 2.13's gradient of A:
+TRIANGULAR_A = [[1e-300, 1.912442794799433], [1.4465757832656778, 0.5292683173463533]]
+TRIANGULAR_B = [[0.18343737918738334, -0.7606657292733772, 1.9154311216612818],
+                [-1.6380943665792116, -0.8735776364476022, 1.117980408878262]]
+TRIANGULAR_GRAD_A = [[math.nan, 6.730990502760721e+299], [0.0, -2.432156595620347e+300]]
+TRIANGULAR_SEED = [[0.5, 0.75, 1.0], [1.25, 1.5, 1.75]]
+
+
+def test_triangular_solve_gradient_overflows_to_nan_as_pytorchs_product():
+    import numpy as np
+
+    from gradcli import grad
+
+    result = grad("torch.triangular_solve(b, a)[0]", at={"a": np.array(TRIANGULAR_A), "b": np.array(TRIANGULAR_B)},
+                  seed=np.array(TRIANGULAR_SEED))
+    np.testing.assert_allclose(result.grad["a"], TRIANGULAR_GRAD_A, rtol=1e-12)  # (NaN where PyTorch's is)
+
+
+def test_triangular_solve_gradient_matches_live_pytorch():
+    torch = pytest.importorskip("torch", reason="PyTorch is optional; pip install torch==2.13.0 to compare")
+    a = torch.tensor(TRIANGULAR_A, dtype=torch.float64, requires_grad=True)
+    b = torch.tensor(TRIANGULAR_B, dtype=torch.float64)
+    torch.triangular_solve(b, a)[0].backward(torch.tensor(TRIANGULAR_SEED, dtype=torch.float64))
+    assert str(a.grad.tolist()) == str(TRIANGULAR_GRAD_A)

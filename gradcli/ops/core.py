@@ -388,6 +388,9 @@ class Op:
     # "first": the first tensor's dtype, the others cast to it (the kernels that write into a tensor like
     # the first: masked_fill, expand_as, the scatters, fill). "rounds": "keeps" where the call is given a
     # rounding_mode, "float" where it is None (div(a, b, rounding_mode=...): floor division, or true division).
+    # "squares": "keeps", a bool squared is int64 (torch.square is pow(x, 2), where the 2 promotes a bool).
+    # "target": "float", the result in the second tensor's dtype where that is a float (a loss kernel that writes
+    # into (1 - target) in place: binary_cross_entropy_with_logits of a float64 input and a float32 target is float32).
     dtype: str = "float"
     # The params that are Scalars of PyTorch's signature (clamp's min and max): they take part in the type
     # promotion as Python numbers (clamp(int tensor, min=0.5) is float32); their Param kind is "number".

@@ -877,7 +877,7 @@ def _triangular_solve_vjp(g: Any, ans: Any, b: Any, a: Any, ranks: tuple[int, ..
     x = _triangular_solve_forward(b, a, ranks, upper, transpose, unitriangular)
     # gb = A^-T g (A^-1 g where `transpose`); gA = -gb X^T (-X gb^T where `transpose`), on A's triangle
     gb = _triangular(la if transpose else _mT(la), g, lower=not upper if transpose else bool(upper), unit=unitriangular)
-    ga = -(x @ _mT(gb)) if transpose else -(gb @ _mT(x))
+    ga = -linalg.product(x, _mT(gb)) if transpose else -linalg.product(gb, _mT(x))
     return _back(gb, lb, b), _back(_triangle(ga, upper, unitriangular), la, a)
 
 

@@ -60,6 +60,12 @@ def _pow_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any
     return base, g * xp.where((a == 0) & (b >= 0), 0.0, ans * xp.log(a))
 
 
+def _rsqrt(xp: Any, x: Any) -> Any:
+    # torch.rsqrt is 1 / sqrt in PyTorch's own loop (an exact sqrt and an exact division), never MKL's VML sqrt,
+    # which rounds otherwise on some of MKL's code paths (AVX2's)
+    return 1.0 / (np.sqrt(x) if xp is NUMPY else xp.sqrt(x))
+
+
 def _pow_torch_node(constant: Any, shapes: object) -> str:
     # x**2 is pow(Tensor, Scalar); 2**x is pow(Scalar, Tensor); x**y is pow(Tensor, Tensor).
     if constant[1]:
@@ -652,9 +658,9 @@ ROWS = [
            examples=_with_params({"beta": 2.0}, {"beta": 0.5, "threshold": 3.0}), reference="F.softplus(a)",
            dtype_refusals=kernel_refusal("softplus_cpu")),
     # PyTorch's square is pow(x, 2): its node is PowBackward0 and its derivative 2 * x.
-    _unary("square", np.square, lambda xp, g, ans, x: (g * (2.0 * x),), lambda x: x**2, torch_node="PowBackward0", methods=("square",), dtype="keeps"),
+    _unary("square", np.square, lambda xp, g, ans, x: (g * (2.0 * x),), lambda x: x**2, torch_node="PowBackward0", methods=("square",), dtype="squares"),
     # rsqrt' and reciprocal' from the value, as PyTorch has them: -0.5 * g * ans**3, -g * ans**2.
-    _unary("rsqrt", lambda xp, x: 1.0 / xp.sqrt(x), lambda xp, g, ans, x: (-0.5 * g * (ans * ans * ans),),
+    _unary("rsqrt", _rsqrt, lambda xp, g, ans, x: (-0.5 * g * (ans * ans * ans),),
            lambda x: 1 / load_sympy().sqrt(x), domain=((0.2, 3.0),), methods=("rsqrt",)),
     _unary("reciprocal", np.reciprocal, lambda xp, g, ans, x: (-g * (ans * ans),), lambda x: 1 / x,
            domain=((0.3, 2.0),), methods=("reciprocal",)),

@@ -234,15 +234,19 @@ ROWS += [
 # --- rms_norm: x * rsqrt(mean(x ** 2 over the normalized dims) + eps), times the weight --------------
 
 
-_FLOAT64_EPS = float(np.finfo(np.float64).eps)  # eps=None: torch.finfo(input.dtype).eps
-
-
 def _rms_program(emit: Any, x: Any, w: Any = None, normalized_shape: tuple[int, ...] = (),
                  eps: float | None = None) -> Any:
+    # PyTorch's rms_norm_composite: eps=None is the input dtype's epsilon, and the weighted result is cast
+    # back to the input's dtype (a float32 input times a float64 weight: ToCopyBackward0, float32)
+    kind = emit.dtype(x)
     dims = tuple(range(-len(normalized_shape), 0))
     mean = emit("mean", emit("pow", x, 2.0), dim=dims, keepdim=True)
-    out = emit("mul", x, emit("rsqrt", emit("add_scalar", mean, other=_FLOAT64_EPS if eps is None else eps)))
-    return out if w is None else emit("mul", out, w)
+    epsilon = float(np.finfo(np.float32 if kind == "float32" else np.float64).eps) if eps is None else eps
+    out = emit("mul", x, emit("rsqrt", emit("add_scalar", mean, other=epsilon)))
+    if w is None:
+        return out
+    out = emit("mul", out, w)
+    return emit("to_copy", out, dtype=kind) if kind and kind != emit.dtype(out) else out
 
 
 def _rms_weighted(emit: Any, x: Any, w: Any, normalized_shape: tuple[int, ...] = (), eps: float | None = None) -> Any:

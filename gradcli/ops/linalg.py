@@ -98,7 +98,25 @@ def _product_of(x: Array, y: Array) -> Array:
     -0.0, where NumPy's matmul adds each product to 0.0)."""
     if np.shape(x)[-1] == 1 and np.ndim(x) >= 2 and np.ndim(y) >= 2:
         return np.multiply(x, y)
-    return np.matmul(x, y)
+    return _overflowing(x, y, np.matmul(x, y))
+
+
+_SPREAD = 1 << 20  # the most products _overflowing writes out
+
+
+def _overflowing(x: Array, y: Array, out: Array) -> Array:
+    """x @ y where it overflows as BLAS's does without fused multiply-adds (PyTorch's MKL): each product
+    rounded, so a product that overflows is an infinity, and infinities of both signs add to NaN, where
+    NumPy's fused multiply-adds carry a finite product into an infinity (inf, not NaN)."""
+    if np.isfinite(out).all() or np.ndim(x) < 2 or np.ndim(y) < 2 or np.size(out) * np.shape(x)[-1] > _SPREAD:
+        return out
+    with np.errstate(all="ignore"):
+        return np.asarray((np.asarray(x)[..., :, :, None] * np.asarray(y)[..., None, :, :]).sum(axis=-2))
+
+
+def product(x: Array, y: Array) -> Array:
+    """x @ y of two stacks of matrices, overflowing as PyTorch's products do (_overflowing)."""
+    return _overflowing(x, y, np.matmul(x, y))
 
 
 def _kernel(a: Any, b: Any, ranks: Sequence[int]) -> Array | None:

@@ -202,12 +202,19 @@ def _log_sigmoid(x: Array) -> Array:
 
 
 def _bce_logits(a: Array, b: Array) -> Array:
-    # (1 - target) * input - log_sigmoid(input)
-    return (1.0 - b) * a - _log_sigmoid(a)
+    # PyTorch's (1 - target).mul_(input).sub_(log_sigmoid(input)): in place, so each step rounds to (1 - target)'s
+    # dtype (`gradcli run` hands a and b in their own dtypes: Op.dtype "target")
+    loss = 1.0 - np.asarray(b)
+    loss = np.asarray(loss * a).astype(loss.dtype, copy=False)
+    return np.asarray(loss - _log_sigmoid(a)).astype(loss.dtype, copy=False)
 
 
 def _bce_logits_partials(g: Array, a: Array, b: Array) -> tuple[Array, Array]:
-    # input: (sigmoid(input) - target) * g; target: -input * g
+    # input: input.sigmoid().sub_(target).mul_(g), in place: in the input's dtype, its sigmoid torch.sigmoid's
+    # (a float32 input's, PyTorch's float32 kernel); target: -input * g
+    if type(a) is np.ndarray and a.dtype == np.float32 and a.ndim:
+        sigmoid = float32.sigmoid(a)
+        return ((sigmoid - b).astype(np.float32) * g).astype(np.float32), -a * g
     e = np.exp(np.where(a < 0, a, -a))
     sigmoid = np.where(a < 0, e / (1.0 + e), 1.0 / (1.0 + e))
     return (sigmoid - b) * g, -a * g
@@ -333,7 +340,7 @@ ROWS: list[Op] = [
     _loss("binary_cross_entropy_with_logits", _bce_logits, _bce_logits_partials,
           "BinaryCrossEntropyWithLogitsBackward0",
           lambda a, b: (1 - b) * a + load_sympy().log(1 + load_sympy().exp(-a)), divides_last=True,
-          domain=((-3.0, 3.0), (0.0, 1.0)), reference="F.binary_cross_entropy_with_logits(a, b)",
+          domain=((-3.0, 3.0), (0.0, 1.0)), reference="F.binary_cross_entropy_with_logits(a, b)", dtype="target",
           dtype_refusals=(("integer", "NotImplementedError", "\"log_sigmoid_cpu\" not implemented for '{0}'"),
                           ("bool input 1", "RuntimeError", BOOL_SUBTRACTION[0][2]),  # (its 1 - target)
                           ("uncastable 1", "RuntimeError", "result type {result} can't be cast to the desired output type {1}"))),

@@ -33,6 +33,7 @@ from gradcli.ops.core import (
     structural,
 )
 from gradcli.ops.elementwise import _digamma, _element_by_element, _floor_divide, _lgamma, _sympy_step
+from gradcli.ops.float32 import fma32
 from gradcli.ops.nn import _keeps_everything
 from gradcli.ops.reductions import CAST, DIM_INT
 
@@ -244,7 +245,45 @@ def _entr_one(x: float) -> float:
 
 _I0, _I0E, _I1, _I1E = (np.frompyfunc(f, 1, 1) for f in (_i0_one, _i0e_one, _i1_one, _i1e_one))
 _NDTRI, _ERFCX, _LOG_NDTR, _ENTR = (np.frompyfunc(f, 1, 1) for f in (_ndtri_one, _erfcx_one, _log_ndtr_one, _entr_one))
-_i0, _i0e = _element_by_element(_I0, _i0_one), _element_by_element(_I0E, _i0e_one)
+_i0_float64, _i0e_float64 = _element_by_element(_I0, _i0_one), _element_by_element(_I0E, _i0e_one)
+
+
+def _chebyshev_float32(y: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:
+    """_chebyshev in float32 as PyTorch's chbevl<float> runs: its coefficients rounded to float32, each step's
+    y * b1 - b2 one fused multiply-add (its CPU kernels' build contracts it) and + c another rounding."""
+    f = np.float32
+    b0, b1, b2 = np.full(y.shape, coefficients[0], dtype=f), np.zeros_like(y), np.zeros_like(y)
+    for c in coefficients[1:]:
+        b2, b1 = b1, b0
+        b0 = fma32(y, b1, -b2) + f(c)
+    return f(0.5) * (b0 - b2)
+
+
+def _i0_float32(x: np.ndarray, scaled: bool) -> np.ndarray:
+    """PyTorch's calc_i0 / calc_i0e of a float32 tensor, in float32 (i0(0) is 0.99999994, as PyTorch's)."""
+    f = np.float32
+    a = np.abs(x)
+    with np.errstate(all="ignore"):
+        small = _chebyshev_float32(a / f(2) - f(2), _I0_A)
+        large = _chebyshev_float32(f(32) / a - f(2), _I0_B)
+        if scaled:
+            return np.where(a <= 8, small, large / np.sqrt(a))
+        grows = np.exp(a.astype(np.float64)).astype(f)  # (C's expf: the float64 exp rounded once)
+        return np.where(a <= 8, grows * small, grows * large / np.sqrt(a))
+
+
+def _i0(xp: Any, x: Any) -> Any:
+    if type(x) is np.ndarray and x.dtype == np.float32:
+        return _i0_float32(x, scaled=False)
+    return _i0_float64(xp, x)
+
+
+def _i0e(xp: Any, x: Any) -> Any:
+    if type(x) is np.ndarray and x.dtype == np.float32:
+        return _i0_float32(x, scaled=True)
+    return _i0e_float64(xp, x)
+
+
 _i1, _i1e = _element_by_element(_I1, _i1_one), _element_by_element(_I1E, _i1e_one)
 _ndtri, _erfcx = _element_by_element(_NDTRI, _ndtri_one), _element_by_element(_ERFCX, _erfcx_one)
 _log_ndtr, _entr = _element_by_element(_LOG_NDTR, _log_ndtr_one), _element_by_element(_ENTR, _entr_one)

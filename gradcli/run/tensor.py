@@ -354,6 +354,8 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         _check_dtypes(op, args, computing, cast, params, shapes_checked=False)  # (PyTorch's dtype checks come first ...)
         if op.dtype == "sums" and cast is None and computing.kind in "biu":  # a sum of integers or bools: int64 (dtype= wins)
             computing = INT64
+        elif op.dtype == "squares" and computing == BOOL:
+            computing = INT64
     shapes = [np.shape(a.data) if isinstance(a, Tensor) else () for a in args]
     _check_shape_refusal(op, shapes, params)
     _check_elements(graph, op, shapes, params, span)
@@ -365,7 +367,9 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         values = [(a.data if id(a) not in promoted else a.data.astype(computing, copy=False))  # (an index stays one)
                   if isinstance(a, Tensor) else _number(a, computing) for a in args]
     else:
-        values = [a.data.astype(computing, copy=False) if isinstance(a, Tensor) else float(a) for a in args]
+        own = op.dtype == "target"  # (a kernel that computes in each tensor's own dtype in turn: the row does it)
+        values = [(a.data if own else a.data.astype(computing, copy=False)) if isinstance(a, Tensor) else float(a)
+                  for a in args]
     if not op.elementwise and numbers:  # (a rule that is not elementwise takes arrays: scatter(x, 0, i, 2.5))
         values = [np.asarray(v) for v in values]
     integer_out = _integer_forward(op, args, values) if computing.kind in "biu" else None
@@ -387,6 +391,8 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         out = out.astype(op.integer_dtype)
     elif out.dtype != computing and (out.dtype.kind == "f" or computing.kind in "biu"):
         out = out.astype(computing)
+    if op.dtype == "target" and isinstance(args[1], Tensor) and args[1].data.dtype.kind == "f":
+        out = out.astype(args[1].data.dtype)
     written = np.dtype(cast) if cast is not None and op.dtype != "param" else computing if op.dtype == "first" else None
     if written is not None and written.kind != "f" and graph.grad_enabled and any(
             isinstance(a, Tensor) and a.requires_grad for a in args):  # (a gradient into an integer result)
@@ -428,7 +434,7 @@ _NO_BACKWARD_REFUSAL: set[tuple[Any, ...]] = set()
 def _keeps(op: Op, params: dict[str, Any]) -> bool:
     """Does an integer or bool tensor stay one through `op` (Op.dtype: not "float"; "rounds" where a rounding_mode
     is given)?"""
-    return op.dtype != "float" and (op.dtype != "rounds" or params.get("rounding_mode") is not None)
+    return op.dtype not in ("float", "target") and (op.dtype != "rounds" or params.get("rounding_mode") is not None)
 
 
 def _remember(signature: tuple[Any, ...] | None, computing: np.dtype) -> None:

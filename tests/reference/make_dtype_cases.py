@@ -330,6 +330,32 @@ SNIPPETS = {
         _each(*(f"{call}.shape" for call in ['torch.index_add(z(3, 2), 0, i1, z(0, 3))', 'torch.index_add(z(3, 2), 0, i1, z(0))', 'torch.index_add(z(3, 2), 0, i1, z(1, 3))', 'torch.index_add(z(3, 2), 1, i1, z(3))', 'torch.index_add(z(3, 2), 0, i2, z(2, 2))', "torch.index_reduce(z(3, 2), 0, i2, z(0, 2), 'prod')", "torch.index_reduce(z(0), 0, i2, z(2, 2), 'prod')", 'torch.index_fill(z(3, 2), 0, i1, z(2))', 'torch.put(z(0), i1, z(1))', 'torch.put(z(3), i1, z(0, 3))', 'torch.put(z(3), i1, z(2))', 'torch.put(z(3), torch.tensor([5]), z(1))']),
               setup="def z(*shape):\n    return torch.full(shape, 0.5, dtype=torch.float64)\n"
                     "i1, i2 = torch.tensor([1]), torch.tensor([1, 0])\n").replace("out.dtype, out.tolist()", "out"),
+    "rms_norm of float32 by a float64 weight is float32 (ToCopyBackward0), its eps float32's":
+        "x = torch.tensor([[1.1107699871063232, -1.7641526460647583, -1.8664205074310303], [-1.2223451137542725, "
+        "0.03694919869303703, -0.12925735116004944]], requires_grad=True)\n"
+        "w = torch.tensor([0.37664969937389303, -1.5183045831392699, 1.4535059686330891], dtype=torch.float64, "
+        "requires_grad=True)\n"
+        "for out in (F.rms_norm(x, (3,), w), F.rms_norm(x, (3,)), F.rms_norm(x.double(), (3,), w.float())):\n"
+        "    print(out.dtype, type(out.grad_fn).__name__, out.tolist())\n"
+        "    out.sum().backward()\n"
+        "    print(x.grad.tolist(), None if w.grad is None else w.grad.tolist())\n",
+    "binary_cross_entropy_with_logits is in its target's dtype, its input's sigmoid in the input's":
+        "a = torch.tensor([0.8751029605708576, -1.5688151178004572, -2.183076275134539, 0.08882129808719963], "
+        "dtype=torch.float64, requires_grad=True)\n"
+        "t = torch.tensor([0.7735480070114136, 0.02552848868072033, 0.04560792073607445, 0.4834370017051697], "
+        "requires_grad=True)\n"
+        "for x, y in ((a, t), (a.float().detach().requires_grad_(), t.double().detach().requires_grad_())):\n"
+        "    out = F.binary_cross_entropy_with_logits(x, y)\n"
+        "    print(out.dtype, out.item() if x.dtype == torch.float64 else '')  # (a float32 input's log_sigmoid: SLEEF's)\n"
+        "    out.backward()\n"
+        "    print(x.grad.tolist(), y.grad.tolist())\n",
+    "square of a bool is int64 (pow(x, 2)), of an int32 int32":
+        _each("torch.square(torch.tensor([True, False]))", "torch.tensor([2, -3], dtype=torch.int32).square()",
+              "torch.square(torch.tensor(5))"),
+    "i0 and i0e of float32, int64 and bool compute in float32 as PyTorch's kernel (i0(0) is 0.99999994)":
+        _each(*(f"{f}(torch.tensor({v}))" for f in ("torch.i0", "torch.special.i0e") for v in (
+            "[0.0, 0.5, 3.0, -2.0, 7.9, 8.5, 10.0, 40.0, 100.0, float('inf'), float('nan')]", "[True, False]",
+            "[0, 1, 3, -2, 10, 40]"))) + "print(torch.i0(torch.tensor(False)))\n",
 }
 
 
