@@ -890,6 +890,8 @@ def _lrn_program(emit: Any, x: Any, size: int = 1, alpha: float = 1e-4, beta: fl
     if shape is None:  # over --points, where the shapes are not known: one node of any rank
         return emit("local_response_norm_whole", x, size=size, alpha=alpha, beta=beta, k=k)
     _lrn_shape(tuple(shape), size)
+    if 0 in shape:  # (F.local_response_norm returns an empty input itself)
+        return x
     square = emit("mul", x, x)
     if len(shape) == 3:
         padded = emit("constant_pad_nd", emit("unsqueeze", square, dim=1), pad=(0, 0, size // 2, (size - 1) // 2))

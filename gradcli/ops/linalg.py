@@ -1277,7 +1277,7 @@ def _viewable(shape: Sequence[int], strides: Sequence[int], target: Sequence[int
 
 
 def _reshaped(emit: Any, handle: Any, shape: Sequence[int], strides: Sequence[int], target: tuple[int, ...]) -> Any:
-    if _contiguous(shape, strides):
+    if 0 in shape or _contiguous(shape, strides):  # (a tensor of no element is contiguous, whatever its strides)
         return emit("reshape", handle, shape=target)
     if _viewable(shape, strides, target):
         return emit("reshape_alias", handle, shape=target)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -562,6 +562,18 @@ def _split_node(constant: Sequence[bool], shapes: object, size: Any = None, **pa
     return "SplitWithSizesBackward0" if isinstance(size, tuple) else "SplitBackward0"
 
 
+def _chunk_node(unsafe: bool) -> Callable[..., str]:
+    # PyTorch's chunk of a dim of size 0 is split_with_sizes (its chunks of size 0 kept), else split
+    prefix = "Unsafe" if unsafe else ""
+
+    def node(constant: Sequence[bool], shapes: Sequence[Shape] | None, dim: int = 0, **params: Any) -> str:
+        if shapes and shapes[0] and -len(shapes[0]) <= dim < len(shapes[0]) and shapes[0][dim] == 0:
+            return f"{prefix}SplitWithSizesBackward0"
+        return f"{prefix}SplitBackward0"
+
+    return node
+
+
 # --- diag, diagonal, trace, tril, triu: matrices and their diagonals ---------------------------
 
 
@@ -1063,6 +1075,9 @@ def _diff_program(emit: Any, x: Any, n: int = 1, dim: int = -1) -> Any:
         raise ValueError(f"order must be non-negative but got {n}")
     if n == 0:
         return emit("copied", 0.0, x)
+    shape = emit.shape(x)
+    if shape and -len(shape) <= dim < len(shape):  # PyTorch takes at most as many differences as the dim has
+        n = min(n, shape[dim])  # elements: none of a dim of none, where diff is x itself (no node)
     difference = "ne" if emit.dtype(x) == "bool" else "sub"  # (of booleans, PyTorch's diff is their xor)
     for _ in range(n):
         x = emit(difference, emit("sliced", x, dim=dim, start=1), emit("sliced", x, dim=dim, stop=-1))
@@ -1697,7 +1712,7 @@ ROWS = [
                           reference="a.split(1)[1]", reference_program="a.split(1)[1]"),
     _linear("chunk", _parted(True)[0], _parted(True)[1], "SplitBackward0", parts=-1,
             params=(Param("size", "int", None, aliases=("chunks",)), DIM_0), shape=_parted(True)[2],
-            methods=("chunk",), text=_part_text("chunk", "size"),
+            methods=("chunk",), text=_part_text("chunk", "size"), torch_node_rule=_chunk_node(False),
             examples=_one(((5,), {"size": 2, "part": 0}), ((2, 4), {"size": 2, "dim": -1, "part": 1})),
             reference="a.chunk(2)[0]", reference_program="a.chunk(2)[0]"),
     _linear("diag", _diag, _diag_vjp, "DiagEmbedBackward0", params=(DIAGONAL,), shape=_diag_shape,
@@ -1856,7 +1871,7 @@ ROWS += [
             reference="torch.unsafe_split(a, 1)[1]", reference_program="unsafe_split(a, 1)[1]"),
     _linear("unsafe_chunk", _parted(True)[0], _parted(True)[1], "UnsafeSplitBackward0", parts=-1,
             params=(Param("size", "int", None, aliases=("chunks",)), DIM_0), shape=_parted(True)[2],
-            methods=("unsafe_chunk",), text=_part_text("unsafe_chunk", "size"),
+            methods=("unsafe_chunk",), text=_part_text("unsafe_chunk", "size"), torch_node_rule=_chunk_node(True),
             examples=_one(((5,), {"size": 2, "part": 0}), ((2, 4), {"size": 2, "dim": -1, "part": 1})),
             reference="torch.unsafe_chunk(a, 2)[0]", reference_program="unsafe_chunk(a, 2)[0]"),
     _linear("unbind", _unbind, _unbind_vjp, "UnbindBackward0", parts=-1, params=(DIM_0,), shape=_unbind_shape,

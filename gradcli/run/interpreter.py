@@ -3659,6 +3659,8 @@ def _laid_out(tensor: Tensor) -> tuple[np.ndarray, np.ndarray]:
 def _strided_view(tensor: Tensor, path: Callable[[np.ndarray], np.ndarray]) -> bool:
     """Is `path` of this tensor a view in PyTorch, as its strides allow (a transposed tensor reshaped is
     a copy)? NumPy's reshape decides by the same rule."""
+    if tensor.data.size == 0:  # (PyTorch's strides of no element fit every shape: a view)
+        return True
     stand_in, values = _laid_out(tensor)
     return bool(np.shares_memory(path(values), stand_in))
 

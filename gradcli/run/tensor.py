@@ -399,7 +399,8 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
         raise runtime_error(f"Autograd not support dtype: {torch_dtype_name(written)}")
     tracks = (op.differentiable and not op.detached(params) and graph.grad_enabled
               and (cast is None or np.dtype(cast).kind == "f")  # (an integer copy takes no gradient: x.long())
-              and any(isinstance(a, Tensor) and a.requires_grad for a in args))
+              and any(isinstance(a, Tensor) and a.requires_grad  # (a condition is no input of PyTorch's node)
+                      for i, a in enumerate(args) if i not in op.conditions))
     if not tracks:
         return Tensor(graph, out)
     nodes = []

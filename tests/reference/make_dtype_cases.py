@@ -356,6 +356,20 @@ SNIPPETS = {
         _each(*(f"{f}(torch.tensor({v}))" for f in ("torch.i0", "torch.special.i0e") for v in (
             "[0.0, 0.5, 3.0, -2.0, 7.9, 8.5, 10.0, 40.0, 100.0, float('inf'), float('nan')]", "[True, False]",
             "[0, 1, 3, -2, 10, 40]"))) + "print(torch.i0(torch.tensor(False)))\n",
+    "the nodes PyTorch records at empty inputs and integer args (chunk's split_with_sizes, outer's None edge...)":
+        "def z(*shape):\n    return torch.zeros(shape, dtype=torch.float64, requires_grad=True)\n"
+        "def names(out):\n    node = out.grad_fn\n"
+        "    return None if node is None else (type(node).__name__, [None if f is None else type(f).__name__ "
+        "for f, _ in node.next_functions])\n"
+        "w = torch.tensor([0.5, -1.5, 2.0], dtype=torch.float64, requires_grad=True)\n"
+        "for call in ('z(0).chunk(2)[0]', 'z(0, 3).chunk(2)[1]', 'z(2, 0).chunk(3, dim=1)[2]', 'z(4).chunk(2)[0]',\n"
+        "             'torch.unsafe_chunk(z(0), 2)[0]', 'torch.outer(torch.tensor([-1, 2]), w)',\n"
+        "             'torch.outer(torch.tensor([True, False]), w)', 'torch.cartesian_prod(w, z(0))',\n"
+        "             'torch.cartesian_prod(z(0), w)', 'torch.flatten(z(0, 3))', 'z(0, 3).reshape(-1)',\n"
+        "             'torch.diff(z(0))', 'torch.diff(w, n=5)', 'torch.diff(z(2, 0), dim=1)',\n"
+        "             'F.local_response_norm(z(0, 4, 3), size=2)', 'F.local_response_norm(z(1, 0, 3), 2)'):\n"
+        "    out = eval(call)\n"
+        "    print(call, tuple(out.shape), names(out))\n",
 }
 
 
