@@ -65,3 +65,25 @@ def test_triangular_solve_gradient_matches_live_pytorch():
     b = torch.tensor(TRIANGULAR_B, dtype=torch.float64)
     torch.triangular_solve(b, a)[0].backward(torch.tensor(TRIANGULAR_SEED, dtype=torch.float64))
     assert str(a.grad.tolist()) == str(TRIANGULAR_GRAD_A)
+
+
+# torch.linalg.solve_ex and inv_ex of a singular matrix answer, with LAPACK's infinities and NaN and its info (that is
+# what _ex is for); PyTorch 2.13's values and gradients of the sum at [[1, 2], [2, 4]], b = [1, 1]:
+SINGULAR = [[1.0, 2.0], [2.0, 4.0]]
+SOLVE_EX = ([-inf, inf], {"a": [[-inf, inf], [inf, -inf]], "b": [-inf, inf]})
+INV_EX = ([[-inf, inf], [inf, -inf]], {"a": [[math.nan, math.nan], [math.nan, math.nan]]})
+
+
+@pytest.mark.parametrize(("program", "expected"), [("torch.linalg.solve_ex(a, b)[0]", SOLVE_EX),
+                                                   ("torch.linalg.inv_ex(a)[0]", INV_EX)])
+def test_ex_functions_of_a_singular_matrix_answer_as_pytorch(program, expected):
+    import numpy as np
+
+    from gradcli import grad
+
+    value, grads = expected
+    at = {"a": np.array(SINGULAR), "b": np.ones(2)}
+    result = grad(program, at={name: at[name] for name in grads}, seed="ones")
+    np.testing.assert_array_equal(result.value, value)
+    for name, gradient in grads.items():
+        np.testing.assert_array_equal(result.grad[name], gradient)

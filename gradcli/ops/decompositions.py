@@ -749,35 +749,48 @@ ROWS = [
 ]
 
 
-# --- inv_ex, solve_ex: inv and solve with LAPACK's info (0: a singular matrix is refused, as inv refuses it) ----
+# --- inv_ex, solve_ex: inv and solve with LAPACK's info: a singular matrix's result with LAPACK's infinities and NaN
+# and its first zero pivot (check_errors=False, PyTorch's default), or PyTorch's LinAlgError (check_errors=True) ---
 
 
 def _with_info(row: Any, name: str, node: str, arity: int, fields: tuple[str, str], **extra: Any) -> Any:
-    """`row`'s op as the first part of a tuple whose second is LAPACK's info (an integer, no gradient)."""
-    def forward(*args: Any, ranks: tuple[int, ...], part: int = 0, of: Any = None) -> Array:
-        value = row.forward(*args, ranks=ranks)
-        return np.zeros(np.shape(args[0])[:-2]) if part % 2 else value
+    """`row`'s op as the first part of a tuple whose second is LAPACK's info (an int32, no gradient); its rules
+    take singular_ok=True, where a singular matrix goes through LAPACK's steps as PyTorch's _ex functions take it."""
+    def forward(*args: Any, ranks: tuple[int, ...], part: int = 0, of: Any = None, check_errors: bool = False
+                ) -> Array:
+        if check_errors:
+            try:
+                row.forward(*args, ranks=ranks)
+            except LinAlgError as error:  # (inv's words, named as the _ex function: "linalg.inv_ex: ...")
+                head, _, rest = str(error).partition(": ")
+                raise LinAlgError(f"{head}_ex: {rest}") from None
+        if part % 2:
+            return linalg.lapack_info(args[0])
+        return row.forward(*args, ranks=ranks, singular_ok=True)
 
-    def vjp(g: Any, ans: Any, *args: Any, ranks: tuple[int, ...], part: int = 0, of: Any = None) -> tuple[Any, ...]:
+    def vjp(g: Any, ans: Any, *args: Any, ranks: tuple[int, ...], part: int = 0, of: Any = None,
+            check_errors: bool = False) -> tuple[Any, ...]:
         if part % 2:
             return tuple(None for _ in args)
-        return tuple(row.vjp(g, ans, *args, ranks=ranks))
+        return tuple(row.vjp(g, ans, *args, ranks=ranks, singular_ok=True))
 
     def jvp(tangents: Sequence[Any], ans: Array, *args: Any, ranks: tuple[int, ...], part: int = 0,
-            of: Any = None) -> Array:
+            of: Any = None, check_errors: bool = False) -> Array:
         if part % 2:
             return np.zeros(np.shape(ans))
-        return np.asarray(row.jvp(tangents, ans, *args, ranks=ranks))
+        return np.asarray(row.jvp(tangents, ans, *args, ranks=ranks, singular_ok=True))
 
-    def shape(*shapes: Shape, part: int = 0, of: Any = None) -> Shape:
+    def shape(*shapes: Shape, part: int = 0, of: Any = None, check_errors: bool = False) -> Shape:
         out = row.shape(*shapes)
         return shapes[0][:-2] if part % 2 else out
 
-    def text(args: Sequence[str], part: int = 0, of: Any = None) -> str:
-        return f"torch.linalg.{name}({', '.join(args)})[{part}]"
+    def text(args: Sequence[str], part: int = 0, of: Any = None, check_errors: bool = False) -> str:
+        given = ", check_errors=True" if check_errors else ""
+        return f"torch.linalg.{name}({', '.join(args)}{given})[{part}]"
 
     return structural(name, arity, forward, vjp, node, jvp=jvp, shape=shape, shape_message=row.shape_message,
-                      parts=2, fields=fields, integer_parts=(1,), text=text, dialects=(),
+                      parts=2, fields=fields, integer_parts=(1,), integer_dtype="int32", text=text, dialects=(),
+                      params=(Param("check_errors", "bool", False),),
                       dtype_refusals=row.dtype_refusals,
                       examples=_with_part(row.examples), reference=f"torch.linalg.{name}({', '.join('ab'[:arity])})[0]",
                       reference_program=f"torch.linalg.{name}({', '.join('ab'[:arity])})[0]", **extra)

@@ -667,11 +667,14 @@ def _eye_where(odd: Array, a: Any) -> Any:
     return np.where(odd[..., None, None], np.eye(a.shape[-1]), a)
 
 
-def _solved(a: Array, b: Array, odd: Array, adjoint: bool = False) -> Array:
+def _solved(a: Array, b: Array, odd: Array, adjoint: bool = False, singular_ok: bool = False) -> Array:
     """A^-1 B (A^-T B where `adjoint`) by NumPy's LAPACK, and by _lu where a matrix holds NaN or an
-    infinity; LinAlgError where that one is singular, as PyTorch raises."""
+    infinity; LinAlgError where that one is singular, as PyTorch raises. `singular_ok`: a singular matrix
+    by _lu too, its zero pivot divided by (the infinities and NaN of PyTorch's inv_ex and solve_ex)."""
     lu, pivots, _, singular = _lu(a)
-    if np.any(singular & odd):
+    if singular_ok:
+        odd = odd | singular
+    elif np.any(singular & odd):
         raise np.linalg.LinAlgError("Singular matrix")
     theirs = np.linalg.solve(_transposed(_eye_where(odd, a)) if adjoint else _eye_where(odd, a), b)
     return np.asarray(np.where(odd[..., None, None], _lu_solve(lu, pivots, b, adjoint), theirs))
@@ -790,12 +793,19 @@ def _det_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tupl
     return np.asarray(out)
 
 
-def _inv(a: Array, ranks: tuple[int, ...]) -> Array:
+def lapack_info(a: Array) -> Array:
+    """LAPACK's getrf info of each matrix: the place (from 1) of the first zero pivot of its LU, 0 where none is."""
+    zeros = np.diagonal(_lu(np.asarray(a, dtype=float))[0], axis1=-2, axis2=-1) == 0
+    return np.where(zeros.any(axis=-1), np.argmax(zeros, axis=-1) + 1, 0).astype(np.int32)
+
+
+def _inv(a: Array, ranks: tuple[int, ...], singular_ok: bool = False) -> Array:
+    # singular_ok: inv_ex's (check_errors=False), a singular matrix's inverse with LAPACK's infinities and NaN
     _inv_shape(*_point_shapes((a,), ranks))
-    odd = _non_finite(a)
+    odd = _non_finite(a) | (_lu(np.asarray(getattr(a, "primal", a), dtype=float))[3] if singular_ok else False)
     try:
         if odd.any():
-            return _solved(a, np.broadcast_to(np.eye(a.shape[-1]), a.shape), odd)
+            return _solved(a, np.broadcast_to(np.eye(a.shape[-1]), a.shape), odd, singular_ok=singular_ok)
         return np.asarray(np.linalg.inv(a))
     except np.linalg.LinAlgError:
         raise _singular("linalg.inv", a) from None
@@ -811,12 +821,13 @@ def _singular(name: str, a: Array) -> LinAlgError:
                        "not be completed because the input matrix is singular.")
 
 
-def _inv_vjp(g: Array, ans: Array, a: Array, ranks: tuple[int, ...]) -> tuple[Array]:
+def _inv_vjp(g: Array, ans: Array, a: Array, ranks: tuple[int, ...], singular_ok: bool = False) -> tuple[Array]:
     inverse_t = _transposed(ans)
     return (-(inverse_t @ (g @ inverse_t)),)  # (PyTorch's order: 0 * inf meets NaN where it does there)
 
 
-def _inv_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tuple[int, ...]) -> Array:
+def _inv_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tuple[int, ...],
+             singular_ok: bool = False) -> Array:
     (t,) = tangents
     return np.asarray(-(ans @ t @ ans))
 
@@ -844,12 +855,13 @@ def _solve_lifted(a: Any, b: Any, ranks: Sequence[int]) -> tuple[Any, Any, bool]
     return _pad(a, na, width), _pad(b2, nb + vector, width), vector
 
 
-def _solve(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+def _solve(a: Array, b: Array, ranks: tuple[int, ...], singular_ok: bool = False) -> Array:
+    # singular_ok: solve_ex's (check_errors=False), a singular matrix's solution with LAPACK's infinities and NaN
     _solve_shape(*_point_shapes((a, b), ranks))
     a2, b2, vector = _solve_lifted(a, b, ranks)
-    odd = _non_finite(a2)
+    odd = _non_finite(a2) | (_lu(np.asarray(getattr(a2, "primal", a2), dtype=float))[3] if singular_ok else False)
     try:
-        x = _solved(a2, b2, odd) if odd.any() else np.linalg.solve(a2, b2)
+        x = _solved(a2, b2, odd, singular_ok=singular_ok) if odd.any() else np.linalg.solve(a2, b2)
     except np.linalg.LinAlgError:
         singular = _lu(np.asarray(a, dtype=float))[3]
         raise LinAlgError(f"torch.linalg.solve: {batch_element(a, singular)}The solver failed because the input matrix "
@@ -857,7 +869,8 @@ def _solve(a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
     return np.asarray(x[..., 0] if vector else x)
 
 
-def _solve_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -> tuple[Array, Array]:
+def _solve_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...], singular_ok: bool = False
+               ) -> tuple[Array, Array]:
     # X = A^-1 B: gB = A^-T g, gA = -gB X^T (PyTorch's linalg_solve_backward).
     a2, b2, vector = _solve_lifted(a, b, ranks)
     x = ans[..., None] if vector else ans
@@ -866,13 +879,15 @@ def _solve_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...])
         gb = _dual_solve(np.broadcast_to(_transposed(a2), np.broadcast_shapes(a2.shape[:-2], g2.shape[:-2])
                                          + a2.shape[-2:]), g2, "solve")
     else:
-        odd = _non_finite(a2)
-        gb = _solved(a2, g2, odd, adjoint=True) if odd.any() else np.linalg.solve(_transposed(a2), g2)
+        odd = _non_finite(a2) | (_lu(np.asarray(getattr(a2, "primal", a2), dtype=float))[3] if singular_ok else False)
+        gb = (_solved(a2, g2, odd, adjoint=True, singular_ok=singular_ok) if odd.any()
+              else np.linalg.solve(_transposed(a2), g2))
     ga = -(gb @ _transposed(x))
     return unbroadcast(ga, a2.shape).reshape(a.shape), unbroadcast(gb, b2.shape).reshape(b.shape)
 
 
-def _solve_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, b: Array, ranks: tuple[int, ...]) -> Array:
+def _solve_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, b: Array, ranks: tuple[int, ...],
+               singular_ok: bool = False) -> Array:
     # dX = A^-1 (dB - dA X)
     ta, tb = tangents
     a2, b2, vector = _solve_lifted(a, b, ranks)
@@ -884,8 +899,8 @@ def _solve_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, b: Array,
         rhs = rhs - _pad(ta, ranks[0], a2.ndim - (a.ndim - ranks[0])) @ x
     rhs = np.broadcast_to(rhs, x.shape)
     a2 = np.broadcast_to(a2, x.shape[:-2] + a2.shape[-2:])
-    odd = _non_finite(a2)
-    dx = _solved(a2, rhs, odd) if odd.any() else np.linalg.solve(a2, rhs)
+    odd = _non_finite(a2) | (_lu(np.asarray(getattr(a2, "primal", a2), dtype=float))[3] if singular_ok else False)
+    dx = _solved(a2, rhs, odd, singular_ok=singular_ok) if odd.any() else np.linalg.solve(a2, rhs)
     return np.asarray(dx[..., 0] if vector else dx)
 
 

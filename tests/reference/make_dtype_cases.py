@@ -362,14 +362,15 @@ SNIPPETS = {
         "    return None if node is None else (type(node).__name__, [None if f is None else type(f).__name__ "
         "for f, _ in node.next_functions])\n"
         "w = torch.tensor([0.5, -1.5, 2.0], dtype=torch.float64, requires_grad=True)\n"
-        "for call in ('z(0).chunk(2)[0]', 'z(0, 3).chunk(2)[1]', 'z(2, 0).chunk(3, dim=1)[2]', 'z(4).chunk(2)[0]',\n"
-        "             'torch.unsafe_chunk(z(0), 2)[0]', 'torch.outer(torch.tensor([-1, 2]), w)',\n"
-        "             'torch.outer(torch.tensor([True, False]), w)', 'torch.cartesian_prod(w, z(0))',\n"
-        "             'torch.cartesian_prod(z(0), w)', 'torch.flatten(z(0, 3))', 'z(0, 3).reshape(-1)',\n"
-        "             'torch.diff(z(0))', 'torch.diff(w, n=5)', 'torch.diff(z(2, 0), dim=1)',\n"
-        "             'F.local_response_norm(z(0, 4, 3), size=2)', 'F.local_response_norm(z(1, 0, 3), 2)'):\n"
-        "    out = eval(call)\n"
-        "    print(call, tuple(out.shape), names(out))\n",
+        "for out in (z(0).chunk(2)[0], z(0, 3).chunk(2)[1], z(2, 0).chunk(3, dim=1)[2], z(4).chunk(2)[0],\n"
+        "            torch.unsafe_chunk(z(0), 2)[0], torch.outer(torch.tensor([-1, 2]), w),\n"
+        "            torch.outer(torch.tensor([True, False]), w), torch.cartesian_prod(w, z(0)),\n"
+        "            torch.cartesian_prod(z(0), w), torch.flatten(z(0, 3)), z(0, 3).reshape(-1),\n"
+        "            torch.diff(z(0)), torch.diff(w, n=5), torch.diff(z(2, 0), dim=1),\n"
+        "            F.local_response_norm(z(0, 4, 3), size=2), F.local_response_norm(z(1, 0, 3), 2)):\n"
+        "    print(tuple(out.shape), names(out))\n",
+    "inv_ex and solve_ex of singular matrices: LAPACK's infinities and NaN and its info, or LinAlgError with check_errors":
+        'a = torch.tensor([[-0.483186004009581, -1.6677795308946544, -1.8920703764118278], [0.0, 0.0, 0.0], [0.1931686532342498, -0.25285908631710896, 0.548812153625823]], dtype=torch.float64)\nr = torch.linalg.inv_ex(a); print(r.info, r.info.dtype, r.inverse.tolist())\nbatch = torch.stack([a, torch.eye(3, dtype=torch.float64), torch.zeros(3, 3, dtype=torch.float64)])\nr = torch.linalg.inv_ex(batch); print(r.inverse.tolist(), r.info)\nprint(torch.linalg.solve_ex(a, torch.ones(3, dtype=torch.float64)))\nprint(torch.linalg.solve_ex(torch.tensor([[1.0, 2.0], [2.0, 4.0]]), torch.ones(2)))\ninverse, info = torch.linalg.inv_ex(torch.tensor([[0.0, 1.0], [0.0, 1.0]]))\nprint(inverse, info)\nprint(torch.linalg.solve_ex(batch, torch.ones(3, 2, dtype=torch.float64)).info)\nfor f in (lambda a: torch.linalg.solve_ex(a, torch.ones(2), check_errors=True), lambda a: torch.linalg.inv_ex(a, check_errors=True)):\n    try:\n        f(torch.stack([torch.eye(2), torch.tensor([[1.0, 2.0], [2.0, 4.0]])]))\n    except Exception as e: print(type(e).__name__, e)\nprint(torch.linalg.solve_ex(torch.eye(2), torch.ones(2), check_errors=True))\n',
 }
 
 
