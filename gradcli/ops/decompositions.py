@@ -20,6 +20,7 @@ Their rules act on the trailing two axes of each arg (NumPy's linalg broadcasts 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -255,11 +256,32 @@ def _cholesky_tangent(t: Array, low: Array) -> tuple[Array]:
     return (low @ _phi(_solve_right(_solve(low, _sym(t)), _mT(low))),)
 
 
-def _cholesky_row(name: str, node: str, spelled: str, parts: int = 0, **fields: Any) -> Any:
-    square = _square(spelled)
+def _cholesky_empty_backward(shapes: Sequence[Shape], flows: Sequence[bool], given: Sequence[bool],
+                              upper: bool = False) -> str | None:
+    """PyTorch's words where the backward of torch.cholesky of an empty tensor that is no batch of square matrices
+    raises (its forward gives the empty tensor back unchecked): its solve with L^H, or L.mH of a vector."""
+    (a,) = shapes
+    if not flows[0] or 0 not in a or (len(a) >= 2 and a[-1] == a[-2]):
+        return None
+    if len(a) < 2:
+        return f"tensor.mH is only supported on matrices or batches of matrices. Got {len(a)}-D tensor."
+    rows, cols = (a[-2], a[-1]) if upper else (a[-1], a[-2])
+    return f"linalg.solve_triangular: A must be batches of square matrices, but they are {rows} by {cols} matrices"
+
+
+def _cholesky_row(name: str, node: str, spelled: str, parts: int = 0, empty_unchecked: bool = False,
+                  **fields: Any) -> Any:
+    """`empty_unchecked`: torch.cholesky's, which gives an empty tensor of any shape back (its backward raises where
+    that is no batch of square matrices)."""
+    checked = _square(spelled)
+
+    def square(a: Shape, **params: Any) -> Shape:
+        return tuple(a) if empty_unchecked and not math.prod(a) else checked(a)
 
     def forward(a: Array, ranks: tuple[int, ...], upper: bool = False, part: int = 0, of: Any = None) -> Array:
         square(_point_shape(a, ranks[0]))
+        if empty_unchecked and not np.size(a):
+            return np.zeros(np.shape(a))
         if part % 2:  # cholesky_ex's info: 0, or the order of the first leading minor that is not positive-definite
             return _cholesky_info(a)
         low = _cholesky_factor(a, spelled, partial=parts > 0)
@@ -269,6 +291,13 @@ def _cholesky_row(name: str, node: str, spelled: str, parts: int = 0, **fields: 
             of: Any = None) -> tuple[Any]:
         if part % 2:
             return (None,)
+        if empty_unchecked and not np.size(a):
+            problem = _cholesky_empty_backward([_point_shape(a, ranks[0])], [True], [True], upper)
+            if problem is not None:
+                from gradcli.errors import ShapeProblem  # (the one error a rule raises in the reverse sweep)
+
+                raise ShapeProblem(f"the gradient of cholesky here: {problem} (PyTorch raises here too)")
+            return (np.zeros(np.shape(a)),)
         low = _mT(ans) if upper else ans
         g_low = _mT(g) if upper else g
         if np.shape(low)[-1] == 0:
@@ -696,7 +725,8 @@ def _with_part(examples: Any, part: int = 0) -> Any:
 
 
 ROWS = [
-    _cholesky_row("cholesky", "CholeskyBackward0", "cholesky", methods=("cholesky",),
+    _cholesky_row("cholesky", "CholeskyBackward0", "cholesky", methods=("cholesky",), empty_unchecked=True,
+                  backward_problem=_cholesky_empty_backward,
                   dialects=(Dialect("linalg", row="linalg_cholesky"),),
                   reference="torch.cholesky(a)", dtype_refusals=kernel_refusal("cholesky_cpu")),
     _cholesky_row("linalg_cholesky", "LinalgCholeskyExBackward0", "linalg.cholesky", callable=False,
