@@ -840,7 +840,9 @@ class PointsRun:
                 reader = PointsReader(LineReader(self.stream, request.points), tape.inputs, fixed,
                                       request.chunk_size, request.skip_bad or request.mark_bad, request.points_format,
                                       self.carried)
+            carried: set[str] = set()  # the names carried through (for --keep's names that are none)
             for chunk in _read_ahead(reader.chunks()):
+                carried.update(chunk.extra)
                 self._passed_over(chunk.skipped)
                 parts: Iterable[PointChunk | list[PointsProblem]] = (in_order(chunk) if request.mark_bad
                                                                      else [chunk.skipped, chunk])
@@ -865,7 +867,16 @@ class PointsRun:
             if not self.done:  # no points: the writers still write the header the shapes give
                 empty = reader.empty()
                 if empty is not None:
+                    carried.update(empty.extra)
                     yield Answered(empty, _compute_empty(self.compute, tape, empty, fixed, getattr(reader, "header", 0)))
+        if not isinstance(self.carried, bool):  # --keep: a name it gives that is no column, as --at's that is no input
+            import warnings
+
+            for name in sorted(self.carried - carried):
+                warnings.warn(f"--keep: {name!r} is an input of the program: its values are the point's (`at` in "
+                              "--json), not a column carried through" if name in tape.inputs else
+                              f"--keep: no column {name!r} was carried through (the points have none of that name)",
+                              stacklevel=1)
 
     def _passed_over(self, problems: Sequence[PointsProblem]) -> None:
         self.skipped += [p.line for p in problems[: SKIPPED_NAMED - len(self.skipped)]]

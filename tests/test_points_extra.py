@@ -389,3 +389,15 @@ def test_quoted_cells_deep_in_a_big_file_read_as_the_line_reader_reads_them(tmp_
     documents = [json.loads(line) for line in run.stdout.splitlines()]
     assert len(documents) == 19_999
     assert documents[-1]["name"] == f"n19999, {19_999 % 7}" and documents[-1]["value"] == 19_999 / 8
+
+
+@pytest.mark.parametrize(("source", "text"), [("csv", CSV), ("jsonl", JSONL)])
+def test_keep_naming_no_column_is_a_warning_as_an_unused_at_name_is(source, text):
+    run = cli("grad", F, "--points", "-", "--csv", "--keep", "label,lable,x1", stdin=text)
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines()[0] == "label,value,grad_x1,grad_x2"
+    assert run.stderr == ("gradcli: warning: --keep: no column 'lable' was carried through (the points have none of "
+                          "that name)\ngradcli: warning: --keep: 'x1' is an input of the program: its values are "
+                          "the point's (`at` in --json), not a column carried through\n")
+    quiet = cli("grad", F, "--points", "-", "--csv", "--keep", "label", stdin=text)
+    assert quiet.exit_code == 0 and quiet.stderr == ""
