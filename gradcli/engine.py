@@ -231,6 +231,10 @@ def _whole_numbers(name: str, value: Any) -> None:
     if not np.all(whole):
         raise ShapeProblem(f"input '{name}' is used as an index: its values must be whole numbers, "
                            f"got {float(values[~whole].flat[0])!r}")
+    huge = np.abs(values) >= 2.0**63  # (cast to int64, it would wrap round to another index)
+    if np.any(huge):
+        raise ShapeProblem(f"input '{name}' is used as an index: its values must be whole numbers within int64's "
+                           f"range, got {float(values[huge].flat[0])!r}")
 
 
 def sweep_forward(tape: Tape, at: Mapping[str, Any], backend: Backend) -> list[Any]:

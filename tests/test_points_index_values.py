@@ -59,3 +59,13 @@ def test_a_shape_that_does_not_fit_still_stops_the_run_at_the_first_point_with_s
               stdin='{"v": [1, 2, 3], "i": 0, "w": [1, 2]}\n{"v": [1, 2, 3], "i": 1, "w": [1, 2]}\n')
     assert run.exit_code == 2
     assert "line 1" in run.stderr and run.stdout == ""
+
+
+@pytest.mark.parametrize("huge", ["1e19", "-1e300", "9223372036854775808"])
+def test_an_index_value_past_int64_is_named_as_it_was_given_not_wrapped(huge):
+    run = cli("grad", "v[i]", "--points", "-", "--json", "--skip-bad", stdin=_lines(["0", huge, "2"]))
+    assert run.exit_code == 0, run.stderr
+    assert _answers(run.stdout) == _expected([1, 3], [0, 2])
+    assert (f"skipped line 2: input 'i' is used as an index: its values must be whole numbers within int64's range, "
+            f"got {float(huge)!r}") in run.stderr
+    assert "-9223372036854775808" not in run.stderr
