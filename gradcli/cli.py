@@ -163,7 +163,7 @@ def _stream(run: session.PointsRun, output: str, destination: str | None = None)
     import os
 
     from gradcli.errors import GradcliError
-    from gradcli.render.stream import Output, Stdout
+    from gradcli.render.stream import WRITERS, Output, Stdout
 
     # pyarrow's own allocator keeps what a chunk freed for the next (a stream of JSON Lines through a
     # pipe peaked at twice the memory); the system's gives it back, and is no slower here. A user's
@@ -175,8 +175,9 @@ def _stream(run: session.PointsRun, output: str, destination: str | None = None)
     marks = run.request.mark_bad
     sink: Output | Stdout = (Output(destination, run.fixed, run.tape.inputs, pipelined=not run.live, row_id=row_id,
                                     marks=marks)
-                             if destination is not None else Stdout(sys.stdout, output, run.fixed, run.tape.inputs, run.live,
-                                                                    row_id, marks))
+                             if destination is not None else
+                             Stdout(sys.stdout, WRITERS[output](run.fixed, run.tape.inputs, row_id=row_id, marks=marks),
+                                    pipelined=not run.live, flushed=run.live))
     progress = _progress()
     done = False
     try:
@@ -184,7 +185,7 @@ def _stream(run: session.PointsRun, output: str, destination: str | None = None)
             for event in run:
                 if isinstance(event, session.Skipped):
                     if marks:  # a row for each, where it was
-                        sink.write_bad(event.problems, event.header)
+                        sink.write_bad(event.problems)
                     sink.flush()  # what came before the bad lines is out before they are named
                     for bad in event.problems:
                         print(f"gradcli: warning: skipped {bad.message}", file=sys.stderr)

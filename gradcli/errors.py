@@ -76,6 +76,7 @@ class PointsProblem(GradcliError):
     def __init__(self, line: int, message: str, unit: str = "line") -> None:
         super().__init__(f"{unit} {line}: {message}", where="--points")
         self.line = line
+        self.row = line  # the data row: the line, less a CSV header's (set where the header is known)
         self.reason = message  # what is wrong, without where (--mark-bad writes it beside the line's number)
         self.extra: dict[str, Any] = {}  # the line's columns carried through, where they could be read (--mark-bad)
 

@@ -68,15 +68,15 @@ def grad_table(program: str | Tape, table: Any, at: Mapping[str, Any] | None = N
         answers = part if isinstance(part, list) else answered(compute, tape, part, fixed, "row") if part.count else ()
         for answer in answers:
             if isinstance(answer, Answered):
-                writer.write(answer.chunk, answer.result)
+                writer.render(answer.chunk, answer.result)  # (written at once)
             elif skip_bad:
-                writer.write_bad([answer], 0)
+                writer.render_bad([answer])
             else:
                 raise answer
     if writer.schema is None:  # no good rows: the columns computed at no points, of the shapes known
         empty = reader.empty() or PointChunk({name: np.empty((0, *shape)) for name, shape in reader.shapes.shapes.items()},
                                              0, [], [])
-        writer.write(empty, compute(tape, empty.columns, 0, fixed))
+        writer.render(empty, compute(tape, empty.columns, 0, fixed))
     out = pa.Table.from_batches(writer.batches, writer.schema).combine_chunks() if writer.batches else writer.schema.empty_table()
     if kind == "arrow":
         return out

@@ -750,7 +750,6 @@ class Skipped:
     """Bad lines passed over (--skip-bad), in order."""
 
     problems: list[PointsProblem]
-    header: int = 0  # the line of a CSV header: a line's row is its number less this
 
 
 @dataclass(eq=False, repr=False)  # eq/repr left out: they cost start-up time
@@ -849,7 +848,7 @@ class PointsRun:
                 for part in parts:
                     if isinstance(part, list):
                         if part:
-                            yield Skipped(part, chunk.header)
+                            yield Skipped(part)
                         continue
                     size = self.at_once(tape, part.columns, fixed) if self.at_once and part.count else part.count
                     for piece in _pieces(part, size):
@@ -890,7 +889,7 @@ class PointsRun:
             elif not self.request.skip_bad and not self.request.mark_bad:
                 raise answer
             else:
-                yield Skipped([answer], chunk.header)
+                yield Skipped([answer])
 
     def finish(self) -> None:
         if self.request.strict and not self.all_finite:
@@ -929,6 +928,7 @@ def answered(compute: Callable[[Tape, Any, int, Any], BatchResult], tape: Tape, 
             continue
         alone = _alone(tape, part, fixed) or failure
         problem = PointsProblem(chunk.lines[start], alone.message + (f"; {alone.hint}" if alone.hint else ""), unit=unit)
+        problem.row = chunk.lines[start] - chunk.header
         problem.extra = {name: _value_at(column, start) for name, column in chunk.extra.items()}  # for --mark-bad
         yield problem
 

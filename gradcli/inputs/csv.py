@@ -62,7 +62,7 @@ class Csv:
         the text of the columns carried through, read at once by the compiled helper, if each line
         is a good point of plain numbers of at most `longest` bytes; else None (the lines are then
         judged one by one)."""
-        if rows.helper is None or not self.layout or bytes(block[:3]) == b"\xef\xbb\xbf":  # a BOM: the line reader's
+        if rows.helper is None or not self.layout:
             return None
         from gradcli.inputs.lines import searchable
 

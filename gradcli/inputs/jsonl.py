@@ -38,7 +38,7 @@ class JsonLines:
 
         from gradcli.inputs.lines import searchable
 
-        if rules.helper is None or bytes(block[:3]) == b"\xef\xbb\xbf":  # a BOM: the line reader's
+        if rules.helper is None:
             return None
         data = searchable(block)
         end = data.find(b"\n", 0, len(block))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -67,10 +68,8 @@ class PointsReader:
         self.chunk = chunk
         self.skip_bad = skip_bad
         self.extra = extra  # columns (names) that are no input are carried through
-        self.ended = False  # the input has no more lines
         self.failure: GradcliError | None = None  # why it has no more, if it could not be read
-        self._numbered = self._number_lines()
-        self._back: Line | None = None  # a line taken and given back, for the next chunk
+        self._numbered: Iterator[Line] = self._number_lines()  # (a line taken is given back by chaining it first)
         self.shapes = PointShapes(inputs, fixed)  # the inputs' shapes, once the format knows them
         self.header = 0  # the line of a CSV header
         self._reader: Csv | JsonLines | None = None
@@ -105,42 +104,32 @@ class PointsReader:
         except GradcliError as failure:
             self.failure = failure
 
-    def _next(self) -> Line | None:
-        """The next line and its number (the one given back first); None at the end."""
-        line, self._back = self._back, None
-        if line is None:
-            line = next(self._numbered, None)
-            self.ended = line is None
-        return line
-
     def chunks(self) -> Iterator[PointChunk]:
         yield from self._chunks()
         if self.failure is not None:
             raise self.failure
 
     def _chunks(self) -> Iterator[PointChunk]:
-        first: Line | None = self._next()
-        while first is not None and not isinstance(first[1], str):  # bad lines (or a pause) before the first
-            if isinstance(first[1], PointsProblem):
+        for first in self._numbered:  # bad lines (or a pause) before the first
+            number, text = first
+            if isinstance(text, str):
+                break
+            if isinstance(text, PointsProblem):
                 if not self.skip_bad:
-                    raise first[1]
-                yield PointChunk({}, 0, [], [first[1]])
-            first = self._next()
-        if first is None:
+                    raise text
+                yield PointChunk({}, 0, [], [text])
+        else:
             return
-        number, text = first
-        assert isinstance(text, str)  # nothing is parsed at once before a format is chosen
         reader: Csv | JsonLines  # told by the first line; a CSV header is no point
         if self.format == "jsonl" or (self.format is None and text.lstrip().startswith("{")):
-            reader, self._back = JsonLines(self.inputs, self.fixed, self.extra), first
+            reader, self._numbered = JsonLines(self.inputs, self.fixed, self.extra), chain([first], self._numbered)
         else:
             reader, self.header = Csv(text, number, self.inputs, self.fixed, self.extra), number
         self.shapes = reader.shapes
         self._reader = reader
         if isinstance(self.lines, LineReader) and rules.helper is not None:  # from here on, blocks of lines are offered
             self.lines.fast = reader.fast  # to the compiled helper first (where pip built it)
-        while not self.ended or self._back is not None:
-            gathered = self._gather()
+        while gathered := self._gather():
             if len(gathered) == 2:  # lines parsed at once: all good, numbered on from `start`
                 start, parsed = gathered
                 block = PointChunk(parsed.rows[0], parsed.count, range(start, start + parsed.count), [], parsed.rows[1],
@@ -171,9 +160,9 @@ class PointsReader:
             chunk.extra = self._reader.columns([])[1]
         return chunk
 
-    def _gather(self) -> Gathered:
+    def _gather(self) -> Gathered | None:
         """The next chunk's lines: their texts and numbers, and the lines that are not text; or lines
-        parsed at once, with the number of the first, when they come first.
+        parsed at once, with the number of the first, when they come first; None at the end.
 
         A chunk ends at `chunk` lines or CHUNK_CHARS of text, at the end, where the input
         pauses (what came is answered before waiting), (without --skip-bad) at a bad line,
@@ -183,30 +172,27 @@ class PointsReader:
         lines: list[int] = []
         problems: list[PointsProblem] = []
         chars = 0
-        while len(texts) < self.chunk and chars < CHUNK_CHARS and len(problems) < PROBLEMS_AT_ONCE:
-            line = self._next()
-            if line is None:
-                break
-            number, text = line
+        for number, text in self._numbered:
             if isinstance(text, Parsed):
                 if texts or problems:
-                    self._back = line
+                    self._numbered = chain([(number, text)], self._numbered)
                     break
                 return number, text
             if text is PAUSE:
                 if texts or problems:
                     break
-                continue
-            if isinstance(text, PointsProblem):
+            elif isinstance(text, PointsProblem):
                 problems.append(text)
                 if not self.skip_bad:
                     break
-                continue
-            assert isinstance(text, str)
-            texts.append(text)
-            lines.append(number)
-            chars += len(text)
-        return texts, lines, problems
+            else:
+                assert isinstance(text, str)
+                texts.append(text)
+                lines.append(number)
+                chars += len(text)
+            if len(texts) >= self.chunk or chars >= CHUNK_CHARS or len(problems) >= PROBLEMS_AT_ONCE:
+                break
+        return (texts, lines, problems) if texts or problems else None
 
 
 Line = tuple[int, "str | PointsProblem | Unreadable | Parsed"]  # a line's number, and its text or what stands for it
@@ -217,6 +203,8 @@ Gathered = tuple[list[str], list[int], list[PointsProblem]] | tuple[int, Parsed]
 def settled(chunk: PointChunk, skip_bad: bool) -> Iterator[PointChunk]:
     """A chunk read, as every reader gives it: with --skip-bad, its points and bad lines; without, the
     points before its first bad line (its only points), then that line raised."""
+    for problem in chunk.skipped:
+        problem.row = problem.line - chunk.header
     if chunk.skipped and not skip_bad:
         first, chunk.skipped = chunk.skipped[0], []
         if chunk.count:

@@ -137,7 +137,6 @@ class TableReader:
         self.inputs = inputs
         self.batches = _Batches(path, format, chunk)
         schema = self.batches.schema
-        self.names = list(schema.names)
         self.lists: dict[str, int] = {}  # a list column's input -> how deep its lists are
         scalars: list[str] = []
         self.extras: list[str] = []  # the columns that name no input: carried through as they are (`extra`)
@@ -162,8 +161,6 @@ class TableReader:
             else:
                 scalars.append(name)
         try:
-            if any("," in name for name in scalars):
-                raise PointsProblem(0, f"column {next(n for n in scalars if ',' in n)!r} is not NAME or NAME[i]")
             self.layout = [(name, index) for name, index in (_layout(",".join(scalars), inputs, 0) if scalars else [])
                            if index is not None]
             self.shapes = PointShapes(inputs, fixed)
@@ -180,7 +177,7 @@ class TableReader:
         if missing:
             raise NameProblem(f"no column and no --at value for input {', '.join(repr(n) for n in missing)}",
                               where="--points")
-        self.batches.columns = [name for name in self.names
+        self.batches.columns = [name for name in schema.names
                                 if name in self.lists or name in self.scalars or name in self.extras]
         self.row = 0  # rows read so far
         self.first: dict[str, int] = {}  # a list input -> the row that fixed its shape

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from itertools import repeat
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
 
@@ -72,9 +72,12 @@ def _joined(pieces: list[Any], count: int, null: str | None = None) -> list[Text
     return ["".join(map("".join, zip(*columns)))] if count else []
 
 
-def _arrow_values(array: Any) -> Cells:
-    """A column carried through from a Parquet or Arrow file, as Cells: strings, integers, floats,
-    booleans as they are, any other type as the text pyarrow casts it to."""
+def _cells(array: Any) -> Cells:
+    """A column carried through, as Cells (from a Parquet or Arrow file: strings, integers, floats,
+    booleans as they are, lists, structs and maps as JSON values, any other type as the text pyarrow
+    casts it to)."""
+    if isinstance(array, Cells):
+        return array
     import pyarrow as pa
 
     kind = array.type
@@ -91,10 +94,6 @@ def _arrow_values(array: Any) -> Cells:
     if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
         array = cast(array, pa.large_string())
     return Cells(array.to_pylist(), texts=False, kind="text")
-
-
-def _cells(column: Any) -> Cells:
-    return column if isinstance(column, Cells) else _arrow_values(column)
 
 
 def _csv_cells(column: Any) -> Texts:
@@ -193,38 +192,30 @@ def emit(out: Any, parts: list[Text]) -> None:
 
 
 class Writer:
-    """Results a chunk at a time to `out`. `render` does in order what depends on the chunks
-    before (a header, the columns' widths) and gives the rest as a function, which may run on
-    another thread (see Stdout); `write` does both at once."""
+    """Results a chunk at a time, as text. `render` does in order what depends on the chunks before
+    (a header, the columns' widths) and gives the rest as a function, which may run on another thread
+    (see Stdout) and gives the text."""
 
-    out: TextIO
-    held: list[tuple[PointsProblem, int]]  # bad lines (and the line of their header) waiting for a header
+    held: list[PointsProblem]  # bad lines waiting for a header
 
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         raise NotImplementedError
 
-    def write(self, chunk: PointChunk, result: BatchResult) -> None:
-        emit(self.out, self.render(chunk, result)())
-
-    def render_bad(self, problems: Sequence[PointsProblem], header: int) -> Rendering:
+    def render_bad(self, problems: Sequence[PointsProblem]) -> Rendering:
         """--mark-bad: a row for each bad line, where it was (what a format writes before its
         first results, a header, waits for them: `held`)."""
-        marked = [(problem, header) for problem in problems]
         if not self._begun():
-            self.held += marked
+            self.held += problems
             return list
-        text = self._bad_lines(marked)
+        text = self._bad_lines(problems)
         return lambda: [text]
 
     def _begun(self) -> bool:
         """Is what goes before the rows (a header) written?"""
         return True
 
-    def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> str:
+    def _bad_lines(self, problems: Sequence[PointsProblem]) -> str:
         raise NotImplementedError
-
-    def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
-        emit(self.out, self.render_bad(problems, header)())
 
     def finish(self) -> list[Text]:
         """What is still to write once every chunk is (bad lines held for a header that never came)."""
@@ -251,9 +242,8 @@ class JsonLinesWriter(Writer):
     the value and the derivative. With `array` (a .json file), the same objects as the elements of
     one JSON array: `[` before the first, a comma before each other, `]` after the last."""
 
-    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False,
+    def __init__(self, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False,
                  marks: bool = False, array: bool = False) -> None:
-        self.out = out
         self.fixed = {name: to_json(value) for name, value in fixed.items()}
         self.inputs = list(inputs)
         self.array = array
@@ -265,12 +255,12 @@ class JsonLinesWriter(Writer):
         self.started = self.started or count > 0
         return first, ",\n" if self.array else "", "" if self.array else "\n"
 
-    def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> str:
+    def _bad_lines(self, problems: Sequence[PointsProblem]) -> str:
         first, between, end = self._starts(len(problems))
-        return first + between.join(json.dumps({"line": problem.line, "row": problem.line - header,
+        return first + between.join(json.dumps({"line": problem.line, "row": problem.row,
                                                 **_beside({name: _finite(value)
                                                            for name, value in problem.extra.items()}),
-                                                "error": problem.reason}) + end for problem, header in problems)
+                                                "error": problem.reason}) + end for problem in problems)
 
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
         if not chunk.count:
@@ -306,7 +296,7 @@ class JsonLinesWriter(Writer):
                     "at": at, "value": value, result.kind: derivative}
         _template(document, pieces)
         finite = np.ones(chunk.count, dtype=bool)
-        for array in _arrays([value, derivative]):
+        for array in [*result.values, *(array for _, array in result.columns())]:
             finite &= np.isfinite(array.reshape(chunk.count, -1)).all(axis=1)
         pieces.pop()  # the closing brace: warnings, where a number is not finite, go before it
         if not finite.all():
@@ -356,21 +346,12 @@ def _template(item: Any, pieces: list[Any]) -> None:
         _template([item[:, i] for i in range(item.shape[1])], pieces)
 
 
-def _arrays(item: Any) -> list[np.ndarray]:
-    if isinstance(item, dict):
-        return [a for part in item.values() for a in _arrays(part)]
-    if isinstance(item, list):
-        return [a for part in item for a in _arrays(part)]
-    return [item] if isinstance(item, np.ndarray) else []
-
-
 class CsvWriter(Writer):
     """A header, then one row per point: the value's columns, then the derivative's
     (`grad_NAME`; `jvp`; `dOUT/dNAME` for a Jacobian), an element a column."""
 
-    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False,
+    def __init__(self, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False,
                  marks: bool = False) -> None:
-        self.out = out
         self.started = False
         self.row_id = row_id
         self.marks = marks  # --mark-bad: an `error` column after the columns carried through
@@ -378,10 +359,10 @@ class CsvWriter(Writer):
         self.width = 1 + row_id  # the header's cells
         self.held = []
 
-    def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> str:
+    def _bad_lines(self, problems: Sequence[PointsProblem]) -> str:
         lines = []
-        for problem, header in problems:
-            cells = [*([str(problem.line - header)] if self.row_id else []),
+        for problem in problems:
+            cells = [*([str(problem.row)] if self.row_id else []),
                      *(_csv_cells(Cells([problem.extra.get(name)], texts=False))[0] for _, name in self.carried),
                      _csv_cell(problem.reason)]
             lines.append(",".join(cells + [""] * (self.width - len(cells))) + "\n")
@@ -431,16 +412,14 @@ class TableWriter(Writer):
     wide as what it can hold where that is known (a number; a line number up to LINE_WIDTH
     digits), from a file and from a pipe alike; a vector's cells as the widest so far."""
 
-    def __init__(self, out: TextIO, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False,
+    def __init__(self, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False,
                  marks: bool = False) -> None:
-        self.out = out
         self.widths: list[int] = []
         self.held = []
 
-    def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> str:
+    def _bad_lines(self, problems: Sequence[PointsProblem]) -> str:
         width = self.widths[0] if self.widths else LINE_WIDTH
-        return "".join(f" {problem.line - header:>{width}} │ error: {visible(problem.reason)}\n"
-                       for problem, header in problems)
+        return "".join(f" {problem.row:>{width}} │ error: {visible(problem.reason)}\n" for problem in problems)
 
     def _begun(self) -> bool:
         return bool(self.widths)
@@ -503,11 +482,7 @@ class Stdout:
 
     AHEAD = 2
 
-    def __init__(self, out: TextIO, kind: str, fixed: Mapping[str, np.ndarray],
-                 inputs: Mapping[str, int] | Sequence[str], live: bool, row_id: bool = False, marks: bool = False) -> None:
-        self._start(out, WRITERS[kind](out, fixed, inputs, row_id=row_id, marks=marks), not live, live)
-
-    def _start(self, out: Any, writer: Any, pipelined: bool, flushed: bool) -> None:
+    def __init__(self, out: Any, writer: Any, pipelined: bool, flushed: bool) -> None:
         from collections import deque
         from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -520,8 +495,8 @@ class Stdout:
     def write(self, chunk: PointChunk, result: BatchResult) -> None:
         self._put(self.writer.render(chunk, result))
 
-    def write_bad(self, problems: Sequence[PointsProblem], header: int) -> None:
-        self._put(self.writer.render_bad(problems, header))
+    def write_bad(self, problems: Sequence[PointsProblem]) -> None:
+        self._put(self.writer.render_bad(problems))
 
     def _put(self, rendering: Rendering) -> None:
         if self.pool is None:
@@ -616,7 +591,6 @@ class ColumnsWriter(Writer):
         self.marks = marks  # --mark-bad: an `error` column (text) after the columns carried through
         self.lists = lists
         self.batches: list[Any] = []
-        self.out: Any = None  # (pyarrow writes the file)
         self.held = []
         self.carried: list[tuple[str, str]] = []  # the columns carried through (the first chunk's): output's, input's name
         self.names: list[str] = []  # every column's
@@ -642,8 +616,8 @@ class ColumnsWriter(Writer):
         self._write(batch if chunk.count else None, batch.schema)
         return list
 
-    def render_bad(self, problems: Sequence[PointsProblem], header: int) -> Rendering:
-        for batch in super().render_bad(problems, header)():
+    def render_bad(self, problems: Sequence[PointsProblem]) -> Rendering:
+        for batch in super().render_bad(problems)():
             self._write(batch, self.schema)
         return list
 
@@ -685,7 +659,7 @@ class ColumnsWriter(Writer):
     def write_batch(self, batch: Any) -> None:  # (kind "table": the writer of the batches)
         self.batches.append(batch)
 
-    def _bad_lines(self, problems: Sequence[tuple[PointsProblem, int]]) -> Any:
+    def _bad_lines(self, problems: Sequence[PointsProblem]) -> Any:
         """A row for each bad line: its row (with --row-id), its reason under `error`, nulls elsewhere."""
         import pyarrow as pa
 
@@ -694,12 +668,12 @@ class ColumnsWriter(Writer):
         columns: list[Any] = []
         for field in self.schema:
             if field.name == "row" and self.row_id and not columns:
-                columns.append(from_numbers(np.array([problem.line - header for problem, header in problems]), pa.int64()))
+                columns.append(from_numbers(np.array([problem.row for problem in problems]), pa.int64()))
             elif field.name == "error" and field.type == pa.large_string() and self.marks:
-                columns.append(_arrow_array([problem.reason for problem, _ in problems]))
+                columns.append(_arrow_array([problem.reason for problem in problems]))
             elif field.name in carried:  # a column carried through: the bad lines' own values where they fit
                 try:
-                    columns.append(pa.array([problem.extra.get(carried[field.name]) for problem, _ in problems],
+                    columns.append(pa.array([problem.extra.get(carried[field.name]) for problem in problems],
                                             type=field.type))
                 except (pa.ArrowException, TypeError, ValueError, OverflowError):
                     columns.append(pa.nulls(count, field.type))
@@ -798,10 +772,10 @@ class Output(Stdout):
             raise NameProblem(f"--output {path!r}: cannot write there: {problem.strerror or problem}") from None
         if self.kind in ("parquet", "arrow"):  # pyarrow writes the file: no text, nothing pipelined
             file.close()
-            self._start(None, ColumnsWriter(self.partial, self.kind, row_id, marks), False, False)
+            super().__init__(None, ColumnsWriter(self.partial, self.kind, row_id, marks), False, False)
             return
-        self._start(file, WRITERS["json"](file, fixed, inputs, array=True) if self.kind == "array" else
-                    WRITERS[self.kind](file, fixed, inputs, row_id=row_id, marks=marks), pipelined, False)
+        super().__init__(file, WRITERS["json"](fixed, inputs, array=True) if self.kind == "array" else
+                    WRITERS[self.kind](fixed, inputs, row_id=row_id, marks=marks), pipelined, False)
 
     def commit(self) -> None:
         import os
