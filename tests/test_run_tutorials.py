@@ -35,6 +35,9 @@ REFUSED: dict[str, str] = {  # the file: the words of gradcli's exit-2 error tha
     "pt_blitz_tensor_2018": "the values of torch.empty(...) are read here before they are written",
     "d2l_seq2seq": "torch.nn.functional.cross_entropy(...) of an input of 3 dims (PyTorch's K-dimensional loss",
     "pt_custom_function_double_backward": "a custom Function with several outputs is not supported (Sinh)",
+    "pt_docs_graph_register_multi_grad_hook": "'torch.autograd.graph.register_multi_grad_hook' is not supported",
+    "pt_docs_graph_saved_tensors_hooks": "'torch.autograd.graph.saved_tensors_hooks' is not supported",
+    "pt_docs_inference_mode": "'._version' of a tensor is not supported",  # (PyTorch: an inference tensor has none)
 }
 # Files that print what PyTorch printed but take long on a loaded machine: run with --timeout 600.
 # (NumPy's float64 products go through OpenBLAS, whose threads split them: the recorded digits are

@@ -119,7 +119,7 @@ VIEW_ROWS = frozenset({"reshape", "flatten", "t", "transpose", "permute", "squee
 _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd", "torch.special", "torch.linalg",
             "torch.cuda", "torch.accelerator", "torch.backends", "torch.backends.mps", "torch.utils", "torch.utils.data",
             "torch.masked", "torch.fft", "numpy", "numpy.linalg", "numpy.random", "torch.nn.init", "math", "torch.autograd.functional", "random",
-            "torch.autograd.function",
+            "torch.autograd.function", "torch.autograd.graph",
             "torch.optim.lr_scheduler", "torch.nn.utils", "copy", "torch.distributions", "collections", "itertools",
             "torch.functional", "sys",
             *(f"torch.distributions.{name}" for name in distributions.SUBMODULES)}
@@ -303,6 +303,37 @@ class HookHandle:
         return f"<torch.utils.hooks.RemovableHandle object at {python.address(self)}>"
 
 
+class NodeClass:
+    """torch.autograd.graph.Node, the class of every grad_fn: for isinstance."""
+
+    def __repr__(self) -> str:
+        return "<class 'torch.autograd.graph.Node'>"
+
+    @staticmethod
+    def instance_check(value: Any) -> bool:
+        return isinstance(value, GradFn)
+
+
+NODE_CLASS = NodeClass()
+_NODE_HOOK = object()  # (in node_hooks: a grad_fn.register_hook's hook, called hook(grad_inputs, grad_outputs))
+
+
+class NodeHookHandle:
+    """What grad_fn.register_hook and register_prehook give: a RemovableHandle that takes its entry away."""
+
+    def __init__(self, entry: Any, entries: list[Any]) -> None:
+        self.entry, self.entries = entry, entries
+
+    def remove(self) -> None:
+        for i, item in enumerate(self.entries):
+            if item is self.entry:
+                del self.entries[i]
+                return
+
+    def type_name(self) -> str:
+        return "RemovableHandle"
+
+
 @dataclass(frozen=True)
 class GradMode:
     """What torch.no_grad(), enable_grad() and set_grad_enabled(mode) give: a context (and a decorator)."""
@@ -405,6 +436,8 @@ class Interpreter:
         self.hooks: dict[int, list[HookHandle]] = {}  # t.register_hook(fn), by id(t), in the order registered
         self.hooked: dict[int, Tensor] = {}  # the non-leaf tensors with hooks, by node
         self.node_hooks: dict[int, list[tuple[Any, Any]]] = {}  # a module's register_backward_hook's, by its output's node
+        self.node_prehooks: dict[int, list[Any]] = {}  # grad_fn.register_prehook(fn), by the node, in the order registered
+        self.post_hooks: dict[int, list[HookHandle]] = {}  # t.register_post_accumulate_grad_hook(fn), by id(t)
         self.line_starts = [0]
         for line in source.splitlines(keepends=True):
             self.line_starts.append(self.line_starts[-1] + len(line))
@@ -2109,6 +2142,8 @@ class Interpreter:
                 return custom.FUNCTION
             if path == "torch.autograd.function.once_differentiable":
                 return custom.ONCE_DIFFERENTIABLE
+            if path == "torch.autograd.graph.Node":
+                return NODE_CLASS
             if owner.path == "torch.autograd" and name in gradcheck.NAMES:
                 return Function(owner.path, name)
             if owner.path in ("collections", "itertools"):
@@ -2185,7 +2220,7 @@ class Interpreter:
             if found:
                 return value
             raise self.refuse(node, f"'.{name}' of an optimizer is not supported")
-        if isinstance(owner, HookHandle):
+        if isinstance(owner, (HookHandle, NodeHookHandle)):
             if name != "remove":
                 raise self.refuse(node, f"'.{name}' of a hook's handle is not supported")
             return Builtin("remove", lambda interpreter, args, kwargs, where: owner.remove())
@@ -2201,6 +2236,9 @@ class Interpreter:
                 return owner.next_functions
             if name == "name":
                 return Method(owner, "name")
+            if name in ("register_hook", "register_prehook"):
+                return Builtin(name, lambda interpreter, args, kwargs, where: self.register_node_hook(
+                    owner, name, args, kwargs, where))
         if isinstance(owner, ReturnTuple) and name in owner.fields:  # type: ignore[attr-defined]
             return owner[owner.fields.index(name)]  # type: ignore[attr-defined]
         if type(owner) in python.METHODS and name in python.METHODS[type(owner)]:
@@ -3251,6 +3289,8 @@ class Interpreter:
                     continue
                 self.accumulate(tensor, adjoints[tensor.node])  # type: ignore[index]
                 call.grads[tensor.name or f"leaf{tensor.node}"] = arrays[tensor.node]  # type: ignore[index]
+                if adjoints[tensor.node] is not None:  # type: ignore[index]
+                    self.run_post_accumulate_hooks(tensor, create_graph, node)
             for index, tensor in self.retained.items():
                 if index in reached and (wanted is None or index in wanted) and adjoints[index] is not None:
                     self.accumulate(tensor, adjoints[index])
@@ -3262,14 +3302,37 @@ class Interpreter:
 
     def hooks_of(self, reached: set[int], node: ast.AST) -> dict[int, Callable[[Any], Any]]:
         """The reached tensors' hooks (t.register_hook), each node's in the order registered: each gets
-        the gradient (a tensor outside the graph) and may give back another of its shape."""
+        the gradient (a tensor outside the graph) and may give back another of its shape; then the node's
+        pre-hooks (grad_fn.register_prehook), as PyTorch's engine calls them after the tensor's."""
         made: dict[int, Callable[[Any], Any]] = {}
         for index in reached:
             tensor = self.graph.leaves.get(index) or self.hooked.get(index)
             handles = self.hooks.get(id(tensor)) if tensor is not None else None
-            if handles:
-                made[index] = self.hook_runner(handles, tensor.data.dtype, node)  # type: ignore[union-attr]
+            prehooks = self.node_prehooks.get(index)
+            if handles or prehooks:
+                dtype = self.graph.values[index].dtype if tensor is None else tensor.data.dtype
+                made[index] = self.hook_runner(handles or [], dtype, node, prehooks or [])
         return made
+
+    def register_node_hook(self, owner: GradFn, kind: str, args: list[Any], kwargs: dict[str, Any],
+                           node: ast.AST) -> NodeHookHandle:
+        """grad_fn.register_hook(fn): fn(grad_inputs, grad_outputs) when the node has run, what it returns (if not
+        None) sent to its inputs; grad_fn.register_prehook(fn): fn(grad_outputs) before it runs, what it returns
+        (if not None) the node's gradient."""
+        hook = python.bind_by_name(kind, ["fn"], args, kwargs).get("fn")
+        if not isinstance(hook, (UserFunction, Builtin)):
+            raise self.refuse(node, f"grad_fn.{kind} of anything but a function of the file is not supported")
+        if self.graph.tape.nodes[owner.index].kind != APPLY:
+            raise self.refuse(node, f"{kind} on an AccumulateGrad node is not supported",
+                              "register_hook on the leaf tensor")
+        entries: list[Any]
+        if kind == "register_hook":
+            entry: Any = (hook, _NODE_HOOK)
+            entries = self.node_hooks.setdefault(owner.index, [])
+        else:
+            entry, entries = hook, self.node_prehooks.setdefault(owner.index, [])
+        entries.append(entry)
+        return NodeHookHandle(entry, entries)
 
     def node_hook_runner(self, index: int, entries: list[tuple[Any, Any]], node: ast.AST
                          ) -> Callable[[Any, tuple[Any, ...]], tuple[Any, ...]]:
@@ -3289,7 +3352,8 @@ class Interpreter:
                                if tape_node.wants[s] and sent[s] is not None else None for s in slots)
             grad_output = (as_tensor(gradient, graph.values[index]),)
             for function, module in entries:
-                given = self.call(function, [module, grad_input, grad_output], {}, node)
+                given = self.call(function, [grad_input, grad_output] if module is _NODE_HOOK
+                                  else [module, grad_input, grad_output], {}, node)
                 if given is None:
                     continue
                 if not isinstance(given, (tuple, list)) or len(given) != len(grad_input):
@@ -3303,9 +3367,24 @@ class Interpreter:
 
         return run
 
-    def hook_runner(self, handles: list[HookHandle], dtype: np.dtype, node: ast.AST) -> Callable[[Any], Any]:
+    def hook_runner(self, handles: list[HookHandle], dtype: np.dtype, node: ast.AST,
+                    prehooks: Sequence[Any] = ()) -> Callable[[Any], Any]:
         def run(gradient: Any) -> Any:
             values = np.asarray(gradient).astype(dtype)  # (the gradient a hook sees is in its tensor's dtype)
+            values = run_tensor_hooks(values)
+            for function in list(prehooks):
+                given = self.call(function, [(Tensor(self.graph, values),)], {}, node)
+                if given is None:
+                    continue
+                if not isinstance(given, (tuple, list)) or len(given) != 1 or not isinstance(given[0], Tensor):
+                    raise self.refuse(node, "a grad_fn pre-hook that returns other than a tuple of one tensor is not "
+                                            "supported", "a pre-hook returns None or (gradient,)")
+                if given[0].data.shape != values.shape:
+                    raise runtime_error(f"hook '{getattr(function, 'name', 'hook')}' has changed the size of value")
+                values = given[0].data.astype(values.dtype)
+            return values
+
+        def run_tensor_hooks(values: Any) -> Any:
             for handle in list(handles):
                 given = self.call(handle.function, [Tensor(self.graph, values)], {}, node)
                 if given is None:
@@ -3319,6 +3398,19 @@ class Interpreter:
             return values
 
         return run
+
+    def run_post_accumulate_hooks(self, tensor: Tensor, create_graph: bool, node: ast.AST) -> None:
+        """t.register_post_accumulate_grad_hook(fn): fn(t) once t.grad holds this backward's gradient, with grad
+        mode as backward runs (off, unless create_graph), its result dropped."""
+        handles = self.post_hooks.get(id(tensor))
+        if not handles:
+            return
+        before, self.graph.grad_enabled = self.graph.grad_enabled, create_graph
+        try:
+            for handle in list(handles):
+                self.call(handle.function, [tensor], {}, node)
+        finally:
+            self.graph.grad_enabled = before
 
     def leaves(self, reachable: set[int]) -> list[Tensor]:
         leaves = self.graph.leaves
@@ -3600,6 +3692,23 @@ def _register_hook(interpreter: Interpreter, tensor: Tensor, args: list[Any], kw
     return handle
 
 
+def _register_post_accumulate_grad_hook(interpreter: Interpreter, tensor: Tensor, args: list[Any],
+                                        kwargs: dict[str, Any], node: ast.AST) -> HookHandle:
+    """t.register_post_accumulate_grad_hook(fn): fn(t) after a backward has accumulated into t.grad (a leaf's)."""
+    hook = python.bind_by_name("register_post_accumulate_grad_hook", ["hook"], args, kwargs).get("hook")
+    if not tensor.requires_grad:
+        raise runtime_error("cannot register a hook on a tensor that doesn't require gradient")
+    if not tensor.is_leaf:
+        raise runtime_error("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    if not isinstance(hook, (UserFunction, Builtin)):
+        raise interpreter.refuse(node, "register_post_accumulate_grad_hook of anything but a function of the file is "
+                                       "not supported")
+    handles = interpreter.post_hooks.setdefault(id(tensor), [])
+    handle = HookHandle(hook, handles)
+    handles.append(handle)
+    return handle
+
+
 def _retain_grad(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
                  node: ast.AST) -> None:
     if not tensor.requires_grad:
@@ -3722,6 +3831,7 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "requires_grad_": _requires_grad_,
     "retain_grad": _retain_grad,
     "register_hook": _register_hook,
+    "register_post_accumulate_grad_hook": _register_post_accumulate_grad_hook,
     "detach": _detach,
     "to": _to,
     "cpu": lambda i, t, a, k, n: t,

@@ -1,0 +1,7 @@
+# PyTorch 2.13 docs, torch.autograd.graph.Node.name: its docstring's example (torch/autograd/graph.py), as written.
+# Source: https://github.com/pytorch/pytorch/blob/cf30153c4c131c8164ee7798e5022d810682e2cb/torch/autograd/graph.py
+import torch
+a = torch.tensor([0., 0., 0.], requires_grad=True)
+b = a.clone()
+assert isinstance(b.grad_fn, torch.autograd.graph.Node)
+print(b.grad_fn.name())
