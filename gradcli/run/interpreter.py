@@ -3642,6 +3642,39 @@ def _drawn_in_place(name: str, names: list[str], defaults: tuple[float, float]) 
     return draw
 
 
+def _random_(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST
+             ) -> Tensor:
+    """t.random_(to), t.random_(from, to), t.random_(): integers drawn from torch's generator into t, as PyTorch's
+    random_ kernels draw them (a word modulo the range; without bounds, every integer t's dtype holds exactly)."""
+    if kwargs.get("generator") is not None:
+        raise interpreter.refuse(node, "t.random_(..., generator=...) is not supported")
+    bound = python.bind_by_name("random_", ["from", "to"], args, {k: v for k, v in kwargs.items() if k != "generator"})
+    dtype = tensor.data.dtype
+    if dtype.kind not in "fi" or dtype.itemsize < 4:
+        raise interpreter.refuse(node, f"t.random_(...) of a {dtype.name} tensor is not supported")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in bound.values()):
+        raise interpreter.refuse(node, "t.random_(...) takes integer bounds here")
+    _writable(interpreter, tensor, "random_", node)
+    values = np.empty_like(tensor.data)
+    if bound:
+        low, high = (0, bound["from"]) if "to" not in bound else (bound["from"], bound["to"])
+        if low >= high:
+            raise runtime_error(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+        least, most = (-2 ** (np.finfo(dtype).nmant + 1), 2 ** (np.finfo(dtype).nmant + 1)) if dtype.kind == "f" else (
+            int(np.iinfo(dtype).min), int(np.iinfo(dtype).max))
+        if not (least <= low and high - 1 <= most):
+            raise interpreter.refuse(node, f"t.random_({low}, {high}) past the integers a {dtype.name} tensor holds "
+                                           "exactly is not supported")
+        interpreter.generator.random_(values, low, high)
+    else:  # (PyTorch's uniform_int: a 64-bit draw for float64 and int64, else a 32-bit one)
+        wide = dtype in (np.dtype(np.float64), np.dtype(np.int64))
+        span = 2 ** (np.finfo(dtype).nmant + 1) + 1 if dtype.kind == "f" else int(np.iinfo(dtype).max) + 1
+        draws = interpreter.generator.words64(values.size) if wide else interpreter.generator.words(values.size)
+        values[...] = (draws % np.uint64(span)).astype(dtype).reshape(values.shape)
+    interpreter.overwrite(tensor, values)
+    return tensor
+
+
 def _new(kind: str) -> Callable[..., Any]:
     """t.new_tensor / new_zeros / new_ones / new_full: the constructor, in t's dtype unless given."""
 
@@ -3827,6 +3860,7 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "copy_": _copy,
     "normal_": _drawn_in_place("normal_", ["mean", "std"], (0.0, 1.0)),
     "uniform_": _drawn_in_place("uniform_", ["from", "to"], (0.0, 1.0)),
+    "random_": _random_,
     "multinomial": lambda i, t, a, k, n: i.multinomial([t, *a], k, n),
     "requires_grad_": _requires_grad_,
     "retain_grad": _retain_grad,
