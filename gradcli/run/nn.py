@@ -758,6 +758,19 @@ MODULES: dict[str, type[Module]] = {
     "BCEWithLogitsLoss": _simple("BCEWithLogitsLoss", "binary_cross_entropy_with_logits",
                                  [("weight", None), ("size_average", None), ("reduce", None), ("reduction", "mean"),
                                   ("pos_weight", None)], []),
+    "MarginRankingLoss": _simple("MarginRankingLoss", "margin_ranking_loss", [("margin", 0.0), *_LOSS], []),
+    "HingeEmbeddingLoss": _simple("HingeEmbeddingLoss", "hinge_embedding_loss", [("margin", 1.0), *_LOSS], []),
+    "SoftMarginLoss": _simple("SoftMarginLoss", "soft_margin_loss", _LOSS, []),
+    "CosineEmbeddingLoss": _simple("CosineEmbeddingLoss", "cosine_embedding_loss", [("margin", 0.0), *_LOSS], []),
+    "TripletMarginLoss": _simple("TripletMarginLoss", "triplet_margin_loss",
+                                 [("margin", 1.0), ("p", 2.0), ("eps", 1e-06), ("swap", False), *_LOSS], []),
+    "PoissonNLLLoss": _simple("PoissonNLLLoss", "poisson_nll_loss",
+                              [("log_input", True), ("full", False), ("size_average", None), ("eps", 1e-08),
+                               ("reduce", None), ("reduction", "mean")], []),
+    "GaussianNLLLoss": _simple("GaussianNLLLoss", "gaussian_nll_loss",
+                               [("full", False), ("eps", 1e-06), ("reduction", "mean")], []),
+    "MultiLabelSoftMarginLoss": _simple("MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss",
+                                        [("weight", None), *_LOSS], []),
 }
 
 
@@ -798,7 +811,9 @@ _SUBMODULES = {name: f"modules.{where}" for where, names in (
     ("activation", ("ReLU", "LeakyReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU", "ELU", "Softplus", "SiLU")),
     ("conv", ("Conv1d", "Conv2d", "Conv3d")), ("dropout", ("Dropout",)), ("flatten", ("Flatten",)),
     ("loss", ("MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss", "HuberLoss",
-              "SmoothL1Loss")), ("sparse", ("Embedding",)), ("normalization", ("LayerNorm",)), ("module", ("Module",)),
+              "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
+              "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
+              "MultiLabelSoftMarginLoss")), ("sparse", ("Embedding",)), ("normalization", ("LayerNorm",)), ("module", ("Module",)),
     ("rnn", ("RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell")))
     for name in names}
 
