@@ -38,6 +38,7 @@ REFUSED: dict[str, str] = {  # the file: the words of gradcli's exit-2 error tha
     "pt_docs_graph_register_multi_grad_hook": "'torch.autograd.graph.register_multi_grad_hook' is not supported",
     "pt_docs_graph_saved_tensors_hooks": "'torch.autograd.graph.saved_tensors_hooks' is not supported",
     "pt_docs_inference_mode": "'._version' of a tensor is not supported",  # (PyTorch: an inference tensor has none)
+    "pt_docs_function_mark_dirty": "ctx.mark_dirty is not supported",
 }
 # Files that print what PyTorch printed but take long on a loaded machine: run with --timeout 600.
 # (NumPy's float64 products go through OpenBLAS, whose threads split them: the recorded digits are

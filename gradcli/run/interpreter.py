@@ -2165,7 +2165,7 @@ class Interpreter:
                     owner.path == "copy" and name in ("copy", "deepcopy")):
                 return Function(owner.path, name)
             if owner.path == "torch.nn.init":
-                if name in torch_nn.INIT:
+                if name in torch_nn.INIT or name == "calculate_gain":
                     return Function(owner.path, name)
                 raise self.refuse(node, f"'{path}' is not supported",
                                   f"torch.nn.init has {', '.join(sorted(torch_nn.INIT))} here")
@@ -2342,6 +2342,8 @@ class Interpreter:
                     f"{function.module}.{name}") is not None)):
             return self.with_out(function, args, kwargs, node)
         if function.module == "torch.nn.init":
+            if name == "calculate_gain":
+                return torch_nn.calculate_gain(args, kwargs)
             return torch_nn.init_call(self, name, args, kwargs, node)
         if function.module == "torch.nn.utils":
             return torch_nn.utils_call(self, name, args, kwargs, node)
@@ -3770,8 +3772,9 @@ def _to(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[
 
 
 def _numpy(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
-    """t.numpy(): the tensor's own array, shared from then on (an in-place change shows in both)."""
-    if tensor.requires_grad:
+    """t.numpy(): the tensor's own array, shared from then on (an in-place change shows in both); of a tensor that
+    requires grad only with grad mode off, as PyTorch checks (a custom Function's forward, `with torch.no_grad()`)."""
+    if tensor.requires_grad and interpreter.graph.grad_enabled:
         raise runtime_error("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
     interpreter.shared[id(tensor.data)] = tensor.data
     return tensor.data

@@ -1548,6 +1548,31 @@ def _gain(nonlinearity: str, a: float) -> float:
     return _GAINS[nonlinearity]
 
 
+def calculate_gain(args: Args, kwargs: Kwargs) -> float | int:
+    """nn.init.calculate_gain(nonlinearity, param=None): PyTorch's gains (an int 1 for the linear ones)."""
+    bound = _bind("calculate_gain", ["nonlinearity", "param"], {"param": None}, args, kwargs)
+    if "nonlinearity" not in bound:
+        raise PythonError("TypeError", "calculate_gain() missing 1 required positional argument: 'nonlinearity'")
+    nonlinearity, param = bound["nonlinearity"], bound["param"]
+    if nonlinearity in _LINEAR_GAINS:
+        return 1
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            slope = 0.01
+        elif isinstance(param, (int, float)) and not isinstance(param, bool):
+            slope = param
+        else:
+            raise TorchError("ValueError", f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + slope**2))
+    if not isinstance(nonlinearity, str) or nonlinearity not in _GAINS:
+        raise TorchError("ValueError", f"Unsupported nonlinearity {nonlinearity}")
+    return _GAINS[nonlinearity]
+
+
+_LINEAR_GAINS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+                 "sigmoid")
+
+
 def init_call(interpreter: Interpreter, name: str, args: Args, kwargs: Kwargs, node: ast.AST) -> Tensor:
     """nn.init.<name>_(tensor, ...): the tensor's values drawn or set in place, as PyTorch's init does
     them (under no_grad, from torch's generator)."""

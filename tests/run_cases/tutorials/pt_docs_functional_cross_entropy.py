@@ -1,0 +1,17 @@
+# PyTorch 2.13 docs, torch.nn.functional.cross_entropy: its docstring's examples (torch/nn/functional.py) in order, as written, as a script:
+# the doctest directives are cut, and the imports it
+# assumes (torch, torch.nn.functional as F) and torch.manual_seed(0) (its inputs are unseeded) are added.
+# (It prints nothing.)
+# Source: https://github.com/pytorch/pytorch/blob/cf30153c4c131c8164ee7798e5022d810682e2cb/torch/nn/functional.py
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+
+input = torch.randn(3, 5, requires_grad=True)
+target = torch.randint(5, (3,), dtype=torch.int64)
+loss = F.cross_entropy(input, target)
+loss.backward()
+input = torch.randn(3, 5, requires_grad=True)
+target = torch.randn(3, 5).softmax(dim=1)
+loss = F.cross_entropy(input, target)
+loss.backward()
