@@ -23,6 +23,7 @@ from gradcli.ops.core import (
     Array,
     Op,
     Param,
+    PythonValueError,
     Shape,
     Unsupported,
     ValueRefusal,
@@ -73,11 +74,13 @@ _FOUND_INTO = (("mixed 0 1 into 0 1", *_FOUND[1:]),)
 
 def _loss(name: str, loss: Pointwise, partials: Pointwise, torch_node: str, sympy: Pointwise,
           params: tuple[Param, ...] = (), divides_last: bool = False, reduction_param: Param = REDUCTION,
-          examples: Any = None, **fields: Any) -> Op:
+          examples: Any = None, same_size: str = "", **fields: Any) -> Op:
     """A loss row from loss(a, b, **params) and partials(g, a, b, **params) -> (d/da, d/db), g
     the cotangent of each pointwise loss (PyTorch's backward kernels take it inside).
     `divides_last`: PyTorch divides the partials by the count for 'mean', not g first (the
-    bits differ where a partial is subnormal)."""
+    bits differ where a partial is subnormal). `same_size`: torch.nn.functional's ValueError where the target's
+    size is not the input's ({target} and {input} their torch.Size), raised where the two do not broadcast: where
+    they do, gradcli broadcasts them as it always has (PyTorch refuses those too)."""
 
     def forward(a: Array, b: Array, ranks: tuple[int, ...], reduction: str = "mean", **given: Any) -> Array:
         return _reduce(loss(a, b, **given), max(ranks), reduction)
@@ -100,7 +103,13 @@ def _loss(name: str, loss: Pointwise, partials: Pointwise, torch_node: str, symp
         return _reduce(change * ones, max(ranks), reduction)  # (* ones: the losses' shape, whichever tangent)
 
     def shape(sa: tuple[int, ...], sb: tuple[int, ...], reduction: str = "mean", **given: Any) -> tuple[int, ...]:
-        both = np.broadcast_shapes(sa, sb)  # (ValueError where they do not broadcast)
+        try:
+            both = np.broadcast_shapes(sa, sb)  # (ValueError where they do not broadcast)
+        except ValueError:
+            if not same_size:
+                raise
+            raise PythonValueError(same_size.format(target=f"torch.Size({list(sb)})", input=f"torch.Size({list(sa)})")
+                                   ) from None
         return both if reduction == "none" else ()
 
     def build(a: Array, b: Array, reduction: str = "mean", **given: Any) -> Array:
@@ -335,12 +344,15 @@ ROWS: list[Op] = [
           dtype_refusals=(*UNCASTABLE, *kernel_refusal("huber_cpu"), *_FOUND_INTO)),
     _loss("binary_cross_entropy", _bce, _bce_partials, "BinaryCrossEntropyBackward0",
           lambda a, b: -(b * load_sympy().log(a) + (1 - b) * load_sympy().log(1 - a)), divides_last=True,
+          same_size="Using a target size ({target}) that is different to the input size ({input}) is deprecated. "
+                    "Please ensure they have the same size.",
           domain=_PROBABILITIES, reference="F.binary_cross_entropy(a, b)",
           dtype_refusals=(_FOUND, ("integer alike", "NotImplementedError", "\"binary_cross_entropy\" not implemented for '{0}'"))),
     _loss("binary_cross_entropy_with_logits", _bce_logits, _bce_logits_partials,
           "BinaryCrossEntropyWithLogitsBackward0",
           lambda a, b: (1 - b) * a + load_sympy().log(1 + load_sympy().exp(-a)), divides_last=True,
           domain=((-3.0, 3.0), (0.0, 1.0)), reference="F.binary_cross_entropy_with_logits(a, b)", dtype="target",
+          same_size="Target size ({target}) must be the same as input size ({input})",
           dtype_refusals=(("integer", "NotImplementedError", "\"log_sigmoid_cpu\" not implemented for '{0}'"),
                           ("bool input 1", "RuntimeError", BOOL_SUBTRACTION[0][2]),  # (its 1 - target)
                           ("uncastable 1", "RuntimeError", "result type {result} can't be cast to the desired output type {1}"))),

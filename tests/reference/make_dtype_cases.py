@@ -373,6 +373,14 @@ SNIPPETS = {
         'a = torch.tensor([[-0.483186004009581, -1.6677795308946544, -1.8920703764118278], [0.0, 0.0, 0.0], [0.1931686532342498, -0.25285908631710896, 0.548812153625823]], dtype=torch.float64)\nr = torch.linalg.inv_ex(a); print(r.info, r.info.dtype, r.inverse.tolist())\nbatch = torch.stack([a, torch.eye(3, dtype=torch.float64), torch.zeros(3, 3, dtype=torch.float64)])\nr = torch.linalg.inv_ex(batch); print(r.inverse.tolist(), r.info)\nprint(torch.linalg.solve_ex(a, torch.ones(3, dtype=torch.float64)))\nprint(torch.linalg.solve_ex(torch.tensor([[1.0, 2.0], [2.0, 4.0]]), torch.ones(2)))\ninverse, info = torch.linalg.inv_ex(torch.tensor([[0.0, 1.0], [0.0, 1.0]]))\nprint(inverse, info)\nprint(torch.linalg.solve_ex(batch, torch.ones(3, 2, dtype=torch.float64)).info)\nfor f in (lambda a: torch.linalg.solve_ex(a, torch.ones(2), check_errors=True), lambda a: torch.linalg.inv_ex(a, check_errors=True)):\n    try:\n        f(torch.stack([torch.eye(2), torch.tensor([[1.0, 2.0], [2.0, 4.0]])]))\n    except Exception as e: print(type(e).__name__, e)\nprint(torch.linalg.solve_ex(torch.eye(2), torch.ones(2), check_errors=True))\n',
     "torch.cholesky of an empty tensor of any shape is itself, its backward raising where it is no square matrix":
         'for s in [(0,), (0, 1), (0, 3), (3, 0), (0, 0), (2, 0, 3), (0, 3, 3), (2, 3, 0)]:\n    a = torch.zeros(s, dtype=torch.float64, requires_grad=True)\n    for up in (False, True):\n        try:\n            out = torch.cholesky(a, upper=up)\n            print(s, up, tuple(out.shape), out.grad_fn.name())\n            out.sum().backward()\n            print("  grad", tuple(a.grad.shape))\n        except Exception as e:\n            print("  ", type(e).__name__, e)\n',
+    "binary_cross_entropy's and its logits' target of a size that does not broadcast: torch.nn.functional's ValueError":
+        "z = lambda *s: torch.full(s, 0.5, dtype=torch.float64, requires_grad=True)\n"
+        "for a, b in (((4,), (0,)), ((0,), (4,)), ((0, 3), (4,)), ((2, 3), (2, 2))):\n"
+        "    for f in (F.binary_cross_entropy, F.binary_cross_entropy_with_logits):\n"
+        "        try:\n"
+        "            print(f(z(*a), z(*b)))\n"
+        "        except ValueError as e:  # (the class user code catches)\n"
+        "            print('ValueError', e)\n",
 }
 
 
