@@ -401,3 +401,30 @@ def test_keep_naming_no_column_is_a_warning_as_an_unused_at_name_is(source, text
                           "the point's (`at` in --json), not a column carried through\n")
     quiet = cli("grad", F, "--points", "-", "--csv", "--keep", "label", stdin=text)
     assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
+@pytest.mark.parametrize("option", [[], ["--drop-extra"]])
+def test_quoted_cells_with_commas_in_every_block_are_one_cell_each_and_a_short_line_is_still_bad(tmp_path, option):
+    # the C reader splits at every comma: a quoted comma must never pass as two cells, even in a column not read
+    lines = ["name,x,y"] + [f'"n{i}, ""{i % 7}""",{i / 8},1' for i in range(30_000)]
+    lines[20_000] = '"p,q",2'  # two cells where the header has three: three, split at every comma
+    path = tmp_path / "points.csv"
+    path.write_text("\n".join(lines) + "\n")
+    run = cli("grad", "x*y", "--points", str(path), "--json", "--skip-bad", *option)
+    assert run.exit_code == 0, run.stderr
+    assert "skipped line 20001: 2 cells where the header has 3" in run.stderr
+    documents = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [d["value"] for d in documents] == [i / 8 for i in range(30_000) if i != 19_999]
+    if not option:
+        assert documents[-1]["name"] == f'n29999, "{29_999 % 7}"'
+
+
+def test_quoted_cells_without_commas_deep_in_a_file_lose_their_quotes_as_the_line_reader_takes_them(tmp_path):
+    lines = ["id,x,note"] + [f'"r{i}",{i / 8},"say ""{i}"""' for i in range(30_000)]
+    path = tmp_path / "points.csv"
+    path.write_text("\n".join(lines) + "\n")
+    documents = [json.loads(line) for line in cli("grad", "x*x", "--points", str(path), "--json").stdout.splitlines()]
+    assert [(d["id"], d["note"], d["value"]) for d in documents] == [
+        (f"r{i}", f'say "{i}"', (i / 8) ** 2) for i in range(30_000)]
+    rows = cli("grad", "x*x", "--points", str(path), "--csv").stdout.splitlines()
+    assert rows[0] == "id,note,value,grad_x" and rows[-1] == f'r29999,say "29999",{(29_999 / 8) ** 2!r},{29_999 / 4!r}'

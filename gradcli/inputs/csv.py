@@ -66,19 +66,30 @@ class Csv:
             return None
         from gradcli.inputs.lines import searchable
 
-        if searchable(block).find(b'"', 0, len(block)) >= 0:  # quoted cells: the line reader's (the helper splits at
-            return None  # every comma)
-        found = rows.helper.csv(block, self.width, self.positions, [i for i, _ in self.extras], longest)
+        # The helper splits at every comma. Where the block has a quote, every cell that is no input's is
+        # looked at: a quoted comma leaves a piece that opens a quote and does not close it, and the block
+        # is the line reader's; else a cell that starts with a quote is a quoted cell, unquoted here.
+        quoted = searchable(block).find(b'"', 0, len(block)) >= 0
+        texts = [i for i in range(self.width) if i not in self.positions] if quoted else [i for i, _ in self.extras]
+        found = rows.helper.csv(block, self.width, self.positions, texts, longest)
         if found is None:
             return None
         numbers, cells = found
         count = len(numbers[0]) // 8
-        extra = {}
-        for (_, name), data in zip(self.extras, cells, strict=True):  # each cell followed by an LF
+        columns = {}
+        for i, data in zip(texts, cells, strict=True):  # each cell followed by an LF
             try:
-                extra[name] = Cells(data.decode("utf-8").split("\n")[:-1])
+                column = data.decode("utf-8").split("\n")[:-1]
             except UnicodeDecodeError:  # not UTF-8: the line reader names the line
                 return None
+            if quoted and b'"' in data:
+                for k, cell in enumerate(column):
+                    if '"' in cell:
+                        if not (cell[:1] == cell[-1:] == '"' and len(cell) > 1 and '"' not in cell[1:-1].replace('""', "")):
+                            return None  # (a quote inside an unquoted cell, which a split quoted cell can leave too)
+                        column[k] = cell[1:-1].replace('""', '"')
+            columns[i] = column
+        extra = {name: Cells(columns[i]) for i, name in self.extras}
         return count, (placed(self.layout, self.shapes.shapes, self.inputs, [np.frombuffer(c) for c in numbers], count),
                        extra)
 
