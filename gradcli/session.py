@@ -842,20 +842,24 @@ class PointsRun:
             carried: set[str] = set()  # the names carried through (for --keep's names that are none)
             for chunk in _read_ahead(reader.chunks()):
                 carried.update(chunk.extra)
-                self._passed_over(chunk.skipped)
-                parts: Iterable[PointChunk | list[PointsProblem]] = (in_order(chunk) if request.mark_bad
-                                                                     else [chunk.skipped, chunk])
+                # --mark-bad: the runs of points between bad lines, and each bad line where it was; else the chunk
+                # at once, its bad lines named in order among those its points' index values make
+                parts: Iterable[PointChunk | list[PointsProblem]] = in_order(chunk) if request.mark_bad else [chunk]
+                waiting, named = ([] if request.mark_bad else chunk.skipped), 0
                 for part in parts:
                     if isinstance(part, list):
-                        if part:
-                            yield Skipped(part)
+                        yield self._passed_over(part)
                         continue
                     size = self.at_once(tape, part.columns, fixed) if self.at_once and part.count else part.count
                     for piece in _pieces(part, size):
                         for answer in self._answers(piece):
                             if isinstance(answer, Skipped):
-                                self._passed_over(answer.problems)
-                                yield answer
+                                start = named
+                                while named < len(waiting) and waiting[named].line < answer.problems[0].line:
+                                    named += 1
+                                if named > start:
+                                    yield self._passed_over(waiting[start:named])
+                                yield self._passed_over(answer.problems)
                                 continue
                             result = answer.result
                             if self.request.strict:  # only --strict asks
@@ -863,6 +867,8 @@ class PointsRun:
                                                                                   [c for _, c in result.columns()])
                             self.done += answer.chunk.count
                             yield answer
+                if named < len(waiting):
+                    yield self._passed_over(waiting[named:])
             if not self.done:  # no points: the writers still write the header the shapes give
                 empty = reader.empty()
                 if empty is not None:
@@ -877,9 +883,11 @@ class PointsRun:
                               f"--keep: no column {name!r} was carried through (the points have none of that name)",
                               stacklevel=1)
 
-    def _passed_over(self, problems: Sequence[PointsProblem]) -> None:
+    def _passed_over(self, problems: list[PointsProblem]) -> Skipped:
+        """Bad lines passed over, counted (in input order)."""
         self.skipped += [p.line for p in problems[: SKIPPED_NAMED - len(self.skipped)]]
         self.skipped_count += len(problems)
+        return Skipped(problems)
 
     def _answers(self, chunk: PointChunk) -> Iterator[Answered | Skipped]:
         """The chunk's results, and its points bad by their index values (answered) as bad lines."""

@@ -69,3 +69,13 @@ def test_an_index_value_past_int64_is_named_as_it_was_given_not_wrapped(huge):
     assert (f"skipped line 2: input 'i' is used as an index: its values must be whole numbers within int64's range, "
             f"got {float(huge)!r}") in run.stderr
     assert "-9223372036854775808" not in run.stderr
+
+
+@pytest.mark.parametrize("option", ["--skip-bad", "--mark-bad"])
+def test_bad_index_values_and_bad_numbers_are_named_in_the_order_of_their_lines(option):
+    run = cli("grad", "v[i]*x", "--points", "-", "--json", option, "--at", "v=[10,20,30]",
+              stdin="i,x\n0,1\nnan,2\n1,oops\n9,1\n2,x\n1,3\n")
+    assert run.exit_code == 0, run.stderr
+    named = [line.split(":")[2].strip() for line in run.stderr.splitlines()[:-1]]
+    assert named == ["skipped line 3", "skipped line 4", "skipped line 5", "skipped line 6"]
+    assert run.stderr.splitlines()[-1] == "gradcli: 2 points done; 4 bad lines skipped: 3, 4, 5, 6"
