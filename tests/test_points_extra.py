@@ -428,3 +428,14 @@ def test_quoted_cells_without_commas_deep_in_a_file_lose_their_quotes_as_the_lin
         (f"r{i}", f'say "{i}"', (i / 8) ** 2) for i in range(30_000)]
     rows = cli("grad", "x*x", "--points", str(path), "--csv").stdout.splitlines()
     assert rows[0] == "id,note,value,grad_x" and rows[-1] == f'r29999,say "29999",{(29_999 / 8) ** 2!r},{29_999 / 4!r}'
+
+
+@pytest.mark.parametrize("stdin", ['{"x": 1, "error": "mine"}\n{"x": "bad", "error": "mine2"}\n',
+                                   "x,error\n1,mine\nbad,mine2\n"])
+def test_a_carried_column_named_error_goes_under_extra_so_it_is_never_taken_for_gradclis_own(stdin):
+    run = cli("grad", "x*x", "--points", "-", "--json", "--mark-bad", stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    good, bad = map(json.loads, run.stdout.splitlines())
+    assert "error" not in good and good["extra"] == {"error": "mine"} and good["value"] == 1.0
+    assert bad["extra"] == {"error": "mine2"} and bad["error"].endswith("is a string" if stdin[0] == "{" else
+                                                                        "'bad' is not a number")

@@ -310,7 +310,7 @@ class JsonLinesWriter(Writer):
 
 
 # The keys gradcli writes: a column carried through of one of these names goes under "extra".
-KEYS = frozenset({"line", "row", "at", "value", "grad", "jvp", "jacobian", "warnings", "extra"})
+KEYS = frozenset({"line", "row", "at", "value", "grad", "jvp", "jacobian", "warnings", "error", "extra"})
 
 
 def _beside(extra: dict[str, Any]) -> dict[str, Any]:
