@@ -62,9 +62,7 @@ def _tangent(x: Any) -> Any:
 
 def _square(name: str) -> Callable[..., Shape]:
     def shape(a: Shape, **_: Any) -> Shape:
-        if len(a) < 2 or a[-1] != a[-2]:
-            what = f"{'x'.join(map(str, a[-2:]))} matrices" if len(a) >= 2 else f"{len(a)}-D"
-            raise ValueError(f"{name}: A must be batches of square matrices, but they are {what}")
+        linalg.square_matrices(name, a)
         return a
 
     return shape
@@ -270,10 +268,11 @@ def _cholesky_empty_backward(shapes: Sequence[Shape], flows: Sequence[bool], giv
 
 
 def _cholesky_row(name: str, node: str, spelled: str, parts: int = 0, empty_unchecked: bool = False,
-                  **fields: Any) -> Any:
+                  checked_as: str = "", **fields: Any) -> Any:
     """`empty_unchecked`: torch.cholesky's, which gives an empty tensor of any shape back (its backward raises where
-    that is no batch of square matrices)."""
-    checked = _square(spelled)
+    that is no batch of square matrices). `checked_as`: the name PyTorch's square check says (cholesky_ex's is
+    linalg.cholesky's)."""
+    checked = _square(checked_as or spelled)
 
     def square(a: Shape, **params: Any) -> Shape:
         return tuple(a) if empty_unchecked and not math.prod(a) else checked(a)
@@ -732,7 +731,7 @@ ROWS = [
     _cholesky_row("linalg_cholesky", "LinalgCholeskyExBackward0", "linalg.cholesky", callable=False,
                   text=_call_text("torch.linalg.cholesky", {"upper": False}), reference="torch.linalg.cholesky(a)",
                   reference_program="torch.linalg.cholesky(a)", dtype_refusals=float_input("linalg.cholesky")),
-    _cholesky_row("cholesky_ex", "LinalgCholeskyExBackward0", "linalg.cholesky_ex", parts=2,
+    _cholesky_row("cholesky_ex", "LinalgCholeskyExBackward0", "linalg.cholesky_ex", parts=2, checked_as="linalg.cholesky",
                   text=_parts_text("torch.linalg.cholesky_ex", {"upper": False}),
                   reference="torch.linalg.cholesky_ex(a)[0]", reference_program="torch.linalg.cholesky_ex(a)[0]",
                   dtype_refusals=float_input("linalg.cholesky")),
@@ -953,11 +952,15 @@ def _triangular_solve_shape(b: Shape, a: Shape, upper: bool = True, transpose: b
 
 
 def _cholesky_solve_shape(b: Shape, low: Shape, upper: bool = False) -> Shape:
-    _square("cholesky_solve")(low)
-    _matrices("cholesky_solve", b)
+    # (PyTorch's checks in its order and words: B's dims, the factor's, the factor square, the sizes)
+    for label, shape in (("b", b), ("u", low)):
+        if len(shape) < 2:
+            raise ValueError(f"{label} should have at least 2 dimensions, but has {len(shape)} dimensions instead")
+    if low[-1] != low[-2]:
+        raise ValueError(f"A must be batches of square matrices, but they are {low[-2]} by {low[-1]} matrices")
     if b[-2] != low[-1]:
-        raise ValueError(f"cholesky_solve: Incompatible matrix sizes for cholesky_solve: each A matrix is "
-                         f"{low[-2]} by {low[-1]} but each b matrix is {b[-2]} by {b[-1]}")
+        raise ValueError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is {low[-2]} by {low[-1]} but "
+                         f"each b matrix is {b[-2]} by {b[-1]}")
     return (*np.broadcast_shapes(b[:-2], low[:-2]), *b[-2:])
 
 

@@ -517,21 +517,29 @@ _mm_shape, _mv_shape, _bmm_shape = _strict("mm", (2, 2)), _strict("mv", (2, 1)),
 # --- det, inv, solve, logdet: NumPy's LAPACK, PyTorch's derivative rules ----------------------
 
 
+def square_matrices(name: str, a: Shape) -> None:
+    """PyTorch's squareCheckInputs, in its words (ValueError)."""
+    if len(a) < 2:
+        raise ValueError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if a[-1] != a[-2]:
+        raise ValueError(f"{name}: A must be batches of square matrices, but they are {a[-2]} by {a[-1]} matrices")
+
+
 def _square_shape(name: str) -> Any:
     def shape(a: Shape) -> Shape:
-        if len(a) < 2 or a[-1] != a[-2]:
-            what = f"{'x'.join(map(str, a[-2:]))} matrices" if len(a) >= 2 else f"{len(a)}-D"
-            raise ValueError(f"{name}: A must be batches of square matrices, but they are {what}")
+        square_matrices(name, a)
         return a[:-2]
 
     return shape
 
 
-_det_shape = _square_shape("det")
+_det_shape = _square_shape("linalg.det")
+_slogdet_shape = _square_shape("linalg.slogdet")
+_logdet_shape = _square_shape("logdet")
 
 
 def _inv_shape(a: Shape) -> Shape:
-    _square_shape("inv")(a)
+    _square_shape("linalg.inv")(a)
     return a
 
 
@@ -833,7 +841,7 @@ def _inv_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tupl
 
 
 def _solve_shape(a: Shape, b: Shape) -> Shape:
-    _square_shape("solve")(a)
+    _square_shape("linalg.solve")(a)
     vector = _is_vector_side(a, b)
     if not b or (b[-1] if vector else b[-2]) != a[-1]:
         raise ValueError(f"Incompatible shapes of A and B for the equation AX = B ({a[-2]}x{a[-1]} and "
@@ -929,7 +937,7 @@ def _dual_solve(a: Any, b: Any, name: str) -> Any:
 
 def _slogdet(a: Array, ranks: tuple[int, ...], part: int = 0, of: Any = None) -> Array:
     # (sign, log|det|), PyTorch's from the LU: a singular matrix is (0, -inf)
-    _det_shape(*_point_shapes((a,), ranks))
+    _slogdet_shape(*_point_shapes((a,), ranks))
     sign, logabsdet = np.linalg.slogdet(a)
     odd = _non_finite(a)
     if odd.any():
@@ -1706,7 +1714,7 @@ ROWS = [
                reference="torch.linalg.solve(a, b)",
                dtype_refusals=(*float_input("linalg.solve"), ("mixed", "RuntimeError", "linalg.solve: Expected A and B to have the same dtype, but found A of type {0} and B of type {1} instead"))),
     structural("slogdet", 1, _slogdet, _slogdet_vjp, "LinalgSlogdetBackward0", jvp=_slogdet_jvp, sympy=_sym_slogdet,
-               shape=lambda a, part=0, of=None: _det_shape(a), shape_message=_cannot_take, parts=2,
+               shape=lambda a, part=0, of=None: _slogdet_shape(a), shape_message=_cannot_take, parts=2,
                fields=("sign", "logabsdet"), text=lambda args, part=0, of=None: f"torch.linalg.slogdet({args[0]})[{part}]",
                examples=((((3, 3),), {"part": 1}), (((2, 2, 2),), {"part": 1}), (((2, 2),), {"part": 0})),
                methods=("slogdet",), reference="torch.linalg.slogdet(a)[1]",
@@ -1715,7 +1723,7 @@ ROWS = [
               sympy=lambda a: np.asarray(_sympy().log(_sym_det(a).item()) if a.ndim == 2 else
                                          np.array([_sympy().log(_sym_det(m).item()) for m in a], dtype=object),
                                          dtype=object),
-              shape=_det_shape, shape_message=_cannot_take, examples=_examples(((1, 1),), ((2, 1, 1),)),
+              shape=_logdet_shape, shape_message=_cannot_take, examples=_examples(((1, 1),), ((2, 1, 1),)),
               domain=((0.5, 2.0),), methods=("logdet",),
               dtype_refusals=float_input("logdet")),  # (a positive det; tests/test_linalg.py: larger ones)
 ]

@@ -381,6 +381,10 @@ SNIPPETS = {
         "            print(f(z(*a), z(*b)))\n"
         "        except ValueError as e:  # (the class user code catches)\n"
         "            print('ValueError', e)\n",
+    "the linear algebra functions refuse what is no batch of square matrices in PyTorch's words and names":
+        'z = lambda *s: torch.zeros(s, dtype=torch.float64)\ncalls = {\n "det": lambda a: torch.det(a), "linalg.det": lambda a: torch.linalg.det(a), "logdet": lambda a: torch.logdet(a),\n "slogdet": lambda a: torch.linalg.slogdet(a), "torch.slogdet": lambda a: torch.slogdet(a),\n "inv": lambda a: torch.linalg.inv(a), "inverse": lambda a: torch.inverse(a), "inv_ex": lambda a: torch.linalg.inv_ex(a),\n "solve": lambda a: torch.linalg.solve(a, z(3)), "solve_ex": lambda a: torch.linalg.solve_ex(a, z(3)),\n "linalg.cholesky": lambda a: torch.linalg.cholesky(a), "cholesky_ex": lambda a: torch.linalg.cholesky_ex(a),\n "eigh": lambda a: torch.linalg.eigh(a), "eigvalsh": lambda a: torch.linalg.eigvalsh(a),\n "cholesky_inverse": lambda a: torch.cholesky_inverse(a), "matrix_exp": lambda a: torch.linalg.matrix_exp(a),\n "matrix_power": lambda a: torch.linalg.matrix_power(a, 2), "solve_triangular": lambda a: torch.linalg.solve_triangular(a, z(3, 3), upper=True),\n "cholesky_solve": lambda a: torch.cholesky_solve(z(3, 3), a),\n}\nfor name, f in calls.items():\n    for s in [(0,), (0, 3), (2, 3), (3,)]:\n        try:\n            f(z(*s)); print(name, s, "OK")\n        except Exception as e:\n            print(name, s, type(e).__name__, str(e).split("\\n")[0])\n',
+    "cholesky_solve checks b's dims, the factor's, the factor square, then the sizes, in PyTorch's words":
+        'z = lambda *s: torch.zeros(s, dtype=torch.float64)\nfor b, u in [((3, 3), (1, 1)), ((0, 3), (2, 2)), ((3,), (3, 3)), ((0,), (2, 2)), ((2, 3, 3), (4, 3, 3))]:\n    try:\n        print(torch.cholesky_solve(z(*b), z(*u)).shape)\n    except Exception as e:\n        print(b, u, type(e).__name__, str(e).split("\\n")[0])\n',
 }
 
 
