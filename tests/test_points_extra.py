@@ -439,3 +439,17 @@ def test_a_carried_column_named_error_goes_under_extra_so_it_is_never_taken_for_
     assert "error" not in good and good["extra"] == {"error": "mine"} and good["value"] == 1.0
     assert bad["extra"] == {"error": "mine2"} and bad["error"].endswith("is a string" if stdin[0] == "{" else
                                                                         "'bad' is not a number")
+
+
+@pytest.mark.parametrize("depth", [150, 500, 985])
+def test_a_deeply_nested_carried_value_is_written_or_a_bad_line_never_an_internal_error(depth):
+    stdin = '{"x": 1, "t": ' + "[" * depth + "NaN" + "]" * depth + "}\n"
+    for option in ("--json", "--csv"):
+        run = cli("grad", "x*x", "--points", "-", option, stdin=stdin)
+        if depth <= 200:
+            assert run.exit_code == 0, run.stderr
+            if option == "--json":
+                assert _strict_json(run.stdout)["t"] == json.loads("[" * depth + "null" + "]" * depth)
+        else:
+            assert run.exit_code == 2 and run.stdout == ""
+            assert run.stderr.startswith("gradcli: error: --points: line 1: ") and "nested deeper than" in run.stderr

@@ -93,6 +93,9 @@ class JsonLines:
 
             again = json.loads(text, parse_int=_integer)
             carried = {name: again[name] for name in carried}
+            for name, value in carried.items():
+                if type(value) in (list, dict) and _deeper(value, CARRIED_DEPTH):
+                    raise PointsProblem(line, f"the value of {name!r} is nested deeper than {CARRIED_DEPTH}")
         row = {}
         try:
             for name, given in point.items():
@@ -128,6 +131,22 @@ def _integer(text: str) -> int | str:
 
     most = sys.get_int_max_str_digits()  # (0: no limit)
     return int(text) if not most or len(text.lstrip("-")) <= most else text
+
+
+CARRIED_DEPTH = 200  # lists and objects in a value carried through: more than data nests, and far from where
+# Python's json (which writes it, on a deeper stack than the reader's) meets its recursion limit
+
+
+def _deeper(value: Any, most: int) -> bool:
+    """Are lists and objects nested more than `most` deep in `value`?"""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if type(item) in (list, dict):
+            if depth > most:
+                return True
+            stack.extend((part, depth + 1) for part in (item.values() if type(item) is dict else item))
+    return False
 
 
 class _BadJson(Exception):

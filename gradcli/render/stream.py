@@ -129,7 +129,7 @@ def _json_values(column: Any) -> Texts:
         from json.encoder import encode_basestring_ascii as quoted  # what json.dumps writes of a str
 
         return tuple("null" if value is None else quoted(value) for value in cells)
-    return tuple(json.dumps(_finite(value), default=str) for value in cells)
+    return tuple(map(_json_text, cells))
 
 
 
@@ -162,15 +162,13 @@ def _extra_column(chunk: PointChunk, name: str) -> Any:
     return Cells([None] * chunk.count) if found is None else found
 
 
-def _finite(value: Any) -> Any:
-    """A value carried through, for json.dumps: NaN and infinities null at any depth, as RFC 8259 has them."""
-    if type(value) is float:
-        return value if value - value == 0 else None
-    if isinstance(value, list | tuple):
-        return [_finite(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _finite(item) for key, item in value.items()}
-    return value
+def _json_text(value: Any) -> str:
+    """A value carried through as JSON text: NaN and infinities null at any depth, as RFC 8259 has them (where
+    there are any, by a round trip through the text json writes: no recursion of ours, however deep)."""
+    try:
+        return json.dumps(value, allow_nan=False, default=str)
+    except ValueError:
+        return json.dumps(json.loads(json.dumps(value, default=str), parse_constant=lambda _: None))
 
 
 Text = str | bytes  # what a chunk's rendering gives: text, or UTF-8 bytes
@@ -257,9 +255,7 @@ class JsonLinesWriter(Writer):
 
     def _bad_lines(self, problems: Sequence[PointsProblem]) -> str:
         first, between, end = self._starts(len(problems))
-        return first + between.join(json.dumps({"line": problem.line, "row": problem.row,
-                                                **_beside({name: _finite(value)
-                                                           for name, value in problem.extra.items()}),
+        return first + between.join(_json_text({"line": problem.line, "row": problem.row, **_beside(problem.extra),
                                                 "error": problem.reason}) + end for problem in problems)
 
     def render(self, chunk: PointChunk, result: BatchResult) -> Rendering:
