@@ -5,6 +5,8 @@ without it) and against central differences."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -118,4 +120,63 @@ def test_bad_targets_are_one_clear_line(program, at, words):
     from tests.helpers import cli
     result = cli("grad", program, "--at", at)
     assert result.exit_code == 2, result.output
+    assert words in result.stderr and "Traceback" not in result.stderr
+
+
+XK = np.linspace(-2.0, 2.5, 24).reshape(2, 3, 4) ** 2 % 3.0 - 1.0  # (N, C, d1)
+TK = np.array([[0, 2, 1, 1], [2, 0, 0, 1]])
+
+
+@pytest.mark.parametrize(("program", "chain", "shape"), [
+    # PyTorch's K-dimensional loss: nll_loss2d of the (N, C, 1, d1) view, the loss of each element viewed back (the
+    # nodes along each first next function, as PyTorch 2.13 records them)
+    ("cross_entropy(x, t)", ["NllLoss2DBackward0", "ViewBackward0", "LogSoftmaxBackward0", "AccumulateGrad"], ()),
+    ("cross_entropy(x, t, reduction='none')",
+     ["ViewBackward0", "NllLoss2DBackward0", "ViewBackward0", "LogSoftmaxBackward0", "AccumulateGrad"], (2, 4)),
+    (f"cross_entropy(x, t, {W}, reduction='sum', ignore_index=1)",
+     ["NllLoss2DBackward0", "ViewBackward0", "LogSoftmaxBackward0", "AccumulateGrad"], ()),
+    ("cross_entropy(x, t, label_smoothing=0.2)",
+     ["AddBackward0", "MulBackward1", "NllLoss2DBackward0", "ViewBackward0", "LogSoftmaxBackward0", "AccumulateGrad"], ()),
+    (f"cross_entropy(x, t, weight={W}, label_smoothing=0.3, reduction='none')",
+     ["AddBackward0", "MulBackward1", "ViewBackward0", "NllLoss2DBackward0", "ViewBackward0", "LogSoftmaxBackward0",
+      "AccumulateGrad"], (2, 4)),
+    ("nll_loss(log_softmax(x, 1), t)", ["NllLoss2DBackward0", "ViewBackward0", "LogSoftmaxBackward0", "AccumulateGrad"], ()),
+    ("nll_loss(x.reshape(2, 3, 2, 2), t.reshape(2, 2, 2), reduction='none')",
+     ["NllLoss2DBackward0", "ViewBackward0", "AccumulateGrad"], (2, 2, 2)),
+    ("cross_entropy(x, softmax(x * 0.5, 1))",
+     ["DivBackward1", "NegBackward0", "SumBackward0", "MulBackward0", "LogSoftmaxBackward0", "AccumulateGrad"], ()),
+])
+def test_an_input_of_more_than_two_dims_is_pytorchs_k_dimensional_loss(program, chain, shape):
+    import json
+
+    from tests.helpers import cli
+    point = {"x": XK, "t": TK} if re.search(r"\bt\b", program) else {"x": XK}
+    at = ",".join(f"{name}={value.tolist()}" for name, value in point.items())
+    graph = json.loads(cli("graph", program, "--at", at, "--seed", "ones", "--format", "json").stdout)
+    nodes = {node["id"]: node for node in graph["nodes"]}
+    names, node = [], nodes[graph["roots"][0]]
+    while True:
+        names.append(node["op"])
+        if not node["next_functions"] or node["next_functions"][0] is None:
+            break
+        node = nodes[node["next_functions"][0]]
+    assert names == chain
+    result = grad(program, at=point, seed="ones")
+    assert np.shape(result.value) == shape
+
+    def total(args):
+        return float(np.sum(grad(program, at={**point, "x": args[0]}, seed="ones").value))
+
+    np.testing.assert_allclose(result.grad["x"], central_difference(total, [XK], 0), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize(("t", "words"), [
+    ("[[0, 1, 2], [0, 1, 2]]", "Expected target size [2, 4], got [2, 3]"),
+    ("[0, 1]", "Expected target size [2, 4], got [2]"),
+    ("[[0, 1, 2, 3], [0, 1, 2, 0]]", "Target 3 is out of bounds."),
+])
+def test_a_k_dimensional_target_that_does_not_fit_is_refused_in_pytorchs_words(t, words):
+    from tests.helpers import cli
+    result = cli("grad", "cross_entropy(x, t)", "--at", f"x={XK.tolist()},t={t}")
+    assert result.exit_code == 2 and result.stdout == ""
     assert words in result.stderr and "Traceback" not in result.stderr

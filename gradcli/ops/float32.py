@@ -1,5 +1,5 @@
 """PyTorch's float32 kernels where their bits are not NumPy's: a fused multiply-add, pow, sigmoid, softmax,
-log_softmax and nll_loss's sum.
+log_softmax (over the last dim and over another) and nll_loss's sum.
 
 PyTorch's CPU pow kernel runs its elementwise loop in vectors where it can: two vectors of 16
 floats at a time (its AVX-512 build; 8 on a machine without AVX-512) through SLEEF's
@@ -426,6 +426,56 @@ def log_softmax_backward_lastdim(g: Array, y: Array) -> Array:
     the product and difference one fused multiply-add."""
     with np.errstate(all="ignore"):
         return fma32(-sleef_expf(y), vector_sum(g)[..., None], g)
+
+
+def _along(shape: tuple[int, ...], axis: int) -> tuple[int, int, int, Array]:
+    """(outer, the dim's size, inner, and which of the inner positions PyTorch's loop over a dim that is not the last
+    takes in vectors): its chunks of the inner positions (128 KB of the dim's rows, whole vectors, at most the inner
+    size), each chunk's whole vectors in lanes and the rest one by one."""
+    dim, inner, outer = shape[axis], int(np.prod(shape[axis + 1:])), int(np.prod(shape[:axis]))
+    lanes = _lanes()
+    chunk = min(max(128 * 1024 // max(dim, 1) // 4, lanes) // lanes * lanes, inner)
+    vectors = np.zeros(inner, dtype=bool)
+    for begin in range(0, inner, max(chunk, 1)):
+        size = min(chunk, inner - begin)
+        vectors[begin:begin + size - size % lanes] = True
+    return outer, dim, inner, vectors
+
+
+def _exp_along(x: Array, vectors: Array) -> Array:
+    """SLEEF's expf where the loop takes lanes, C's expf where it takes one element at a time."""
+    out = sleef_expf(x)
+    single = ~np.broadcast_to(vectors, x.shape)
+    if single.any():
+        out[single] = _c_expf(x[single])
+    return out
+
+
+def log_softmax_along(x: Array, axis: int) -> Array:
+    """torch.log_softmax of float32 over a dim that is not the last (its serial_vec_logsoftmax_range): the sum of
+    exp(x - max) over the dim in order, element by element across the inner positions; its log SLEEF's logf; then
+    x - max - log(sum), left to right."""
+    outer, dim, inner, vectors = _along(x.shape, axis)
+    y = x.reshape(outer, dim, inner)
+    with np.errstate(all="ignore"):
+        shifted = y - np.max(y, axis=1, keepdims=True)
+        terms = _exp_along(shifted, vectors)
+        total = terms[:, 0].copy()
+        for d in range(1, dim):
+            total += terms[:, d]
+        return (shifted - sleef_logf(total)[:, None]).reshape(x.shape)
+
+
+def log_softmax_backward_along(g: Array, y: Array, axis: int) -> Array:
+    """LogSoftmaxBackward0's float32 kernel over a dim that is not the last: g - exp(y) * sum(g), the sum over the
+    dim in order, exp as the forward's, the product and difference one fused multiply-add."""
+    outer, dim, inner, vectors = _along(y.shape, axis)
+    g3, y3 = g.reshape(outer, dim, inner), y.reshape(outer, dim, inner)
+    with np.errstate(all="ignore"):
+        total = g3[:, 0].copy()
+        for d in range(1, dim):
+            total += g3[:, d]
+        return fma32(-_exp_along(y3, vectors), np.broadcast_to(total[:, None], y3.shape), g3).reshape(y.shape)
 
 
 def nll_sums(losses: Array, weights: Array, kept: Array) -> tuple[Any, Any]:

@@ -594,8 +594,14 @@ def _prob_jvp(tangents: Any, ans: Array, x: Any, w: Any, p: Any, ranks: tuple[in
 
 def _ce_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduction: str = "mean", **given: Any
               ) -> tuple[int, ...]:
+    if len(x) > 2 and len(t) == len(x):  # class probabilities over (N, C, d1, ...)
+        if tuple(x) != tuple(t):
+            raise ValueError(f"the target of class probabilities must have the input's shape {tuple(x)}, got {tuple(t)}")
+        if len(w) > 1 or (w and w[0] != x[1]):
+            raise ValueError("weight tensor should be defined either for all or no classes")
+        return (x[0], *x[2:]) if reduction == "none" else ()
     if len(x) > 2:
-        raise Unsupported(f"an input of {len(x)} dims (PyTorch's K-dimensional loss over (N, C, d1, ...))")
+        return _nd_shape(x, w, t, reduction)
     if len(x) not in (1, 2):
         raise ValueError(f"takes an input of shape (C,) or (N, C), got {len(x)} dims")
     if len(w) > 1 or (w and w[0] != x[-1]):
@@ -637,13 +643,14 @@ _IGNORE = Param("ignore_index", "int", -100)
 _SMOOTHING = Param("label_smoothing", "float", 0.0)
 _CE_EXAMPLES: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = (
     (((2, 3), (3,), (2,)), {}), (((3,), (3,), ()), {"reduction": "sum"}),
+    (((2, 3, 2), (3,), (2, 2)), {"reduction": "none"}), (((2, 3, 2, 2), (3,), (2, 2, 2)), {}),
     (((2, 3), (3,), (2,)), {"reduction": "none", "label_smoothing": 0.2}),
-    (((2, 3), (3,), (2,)), {"label_smoothing": 0.1}))
+    (((2, 3), (3,), (2,)), {"label_smoothing": 0.1}), (((2, 3, 2), (3,), (2, 2)), {"label_smoothing": 0.1}))
 _WEIGHTS = ((-2.0, 2.0), (0.5, 2.0), (0.0, 0.0))  # (the tests sample class 0 everywhere)
 
 
 def _ce_node(constant: Any, shapes: Any, label_smoothing: float = 0.0, **given: Any) -> str:
-    return "AddBackward0" if label_smoothing else "NllLossBackward0"
+    return "AddBackward0" if label_smoothing else _nll_node(constant, shapes, **given)
 
 
 def _ce_prob_node(constant: Any, shapes: Any, reduction: str = "mean", **given: Any) -> str:
@@ -657,7 +664,12 @@ def _ce_program(emit: Any, x: Any, w: Any, t: Any, reduction: str = "mean", igno
     if label_smoothing:
         return emit("cross_entropy_smoothed", x, w, t, reduction=reduction, ignore_index=ignore_index,
                     label_smoothing=label_smoothing)
-    return emit("nll_loss", emit("log_softmax", x, dim=-1), w, t, reduction=reduction, ignore_index=ignore_index)
+    return _nll_nd(emit, emit("log_softmax", x, dim=_class_dim(emit.shape(x))), w, t, reduction, ignore_index)
+
+
+def _class_dim(shape: tuple[int, ...] | None) -> int:
+    """The dim of the classes: the last of (C,) and (N, C), dim 1 of (N, C, d1, ...)."""
+    return 1 if shape is not None and len(shape) > 2 else -1
 
 
 def _class_weights(emit: Any, w: Any, like: Any) -> Any:
@@ -666,6 +678,8 @@ def _class_weights(emit: Any, w: Any, like: Any) -> Any:
     if not emit.given(w):
         return None
     sx, sw = emit.shape(like), emit.shape(w)
+    if len(sx) > 2 and sw:  # (N, C, d1, ...): viewed as (1, C, 1, ...)
+        return emit("reshape", w, shape=(1, *sw, *(1,) * (len(sx) - 2)))
     return emit("reshape", w, shape=(1,) * (len(sx) - 1) + tuple(sw)) if len(sx) > 1 and sw else w
 
 
@@ -678,11 +692,12 @@ def _smoothed_program(emit: Any, x: Any, w: Any, t: Any, reduction: str = "mean"
     if sx is None or sw is None or st is None:
         return emit("cross_entropy_smoothed_whole", x, w, t, reduction=reduction, ignore_index=ignore_index,
                     label_smoothing=label_smoothing)
-    _ce_shape(sx, sw, st)
-    lsm = emit("log_softmax", x, dim=-1)
-    nll = emit("nll_loss", lsm, w, t, reduction=reduction, ignore_index=ignore_index)
+    (_ce_shape if len(sx) <= 2 else _nd_shape)(sx, sw, st)
+    dim = _class_dim(sx)
+    lsm = emit("log_softmax", x, dim=dim)
+    nll = _nll_nd(emit, lsm, w, t, reduction, ignore_index)
     weights = _class_weights(emit, w, x)
-    smooth = emit("neg", emit("sum", lsm if weights is None else emit("mul", lsm, weights), dim=-1))
+    smooth = emit("neg", emit("sum", lsm if weights is None else emit("mul", lsm, weights), dim=dim))
     smooth = emit("masked_fill", smooth, emit("eq", t, float(ignore_index)), 0.0)
     if reduction != "none":
         smooth = emit("sum", smooth)
@@ -690,12 +705,12 @@ def _smoothed_program(emit: Any, x: Any, w: Any, t: Any, reduction: str = "mean"
         smooth = emit("div", smooth, emit("kept_weight", w if weights is not None else 1.0, t,
                                           ignore_index=ignore_index))
     return emit("add", emit("mul_scalar", nll, other=1.0 - label_smoothing),
-                emit("mul_scalar", smooth, other=label_smoothing / sx[-1]))
+                emit("mul_scalar", smooth, other=label_smoothing / sx[dim]))
 
 
 def _probs_program(emit: Any, x: Any, w: Any, p: Any, reduction: str = "mean", ignore_index: int = -100,
                    label_smoothing: float = 0.0) -> Any:
-    # PyTorch's cross_entropy of class probabilities: -(lsm * w * p) summed (over the classes for
+    # PyTorch's cross_entropy of class probabilities: -(lsm * p * w) summed (over the classes for
     # 'none'), for 'mean' divided by the number of samples; label smoothing mixes p with 1/C first.
     sx, sw, sp = emit.shape(x), emit.shape(w), emit.shape(p)
     if sx is None or sw is None or sp is None:
@@ -704,17 +719,18 @@ def _probs_program(emit: Any, x: Any, w: Any, p: Any, reduction: str = "mean", i
     _ce_shape(sx, sw, sp)
     if len(sp) != len(sx):
         raise ValueError("the target of class probabilities must have the input's shape")
-    lsm = emit("log_softmax", x, dim=-1)
+    dim = _class_dim(sx)
+    lsm = emit("log_softmax", x, dim=dim)
     weights = _class_weights(emit, w, x)
-    if weights is not None:
-        lsm = emit("mul", lsm, weights)
     if label_smoothing:
-        p = emit("add_scalar", emit("mul_scalar", p, other=1.0 - label_smoothing), other=label_smoothing / sx[-1])
-    terms = emit("mul", lsm, p)
+        p = emit("add_scalar", emit("mul_scalar", p, other=1.0 - label_smoothing), other=label_smoothing / sx[dim])
+    terms = emit("mul", lsm, p)  # (input * target) * weight, in PyTorch's order
+    if weights is not None:
+        terms = emit("mul", terms, weights)
     if reduction == "none":
-        return emit("neg", emit("sum", terms, dim=-1))
+        return emit("neg", emit("sum", terms, dim=dim))
     total = emit("neg", emit("sum", terms))
-    return total if reduction == "sum" else emit("div_scalar", total, other=float(math.prod(sx) // sx[-1]))
+    return total if reduction == "sum" else emit("div_scalar", total, other=float(math.prod(sx) // sx[dim]))
 
 
 def _kept_weight_parts(w: Any, t: Any, ranks: tuple[int, ...], ignore_index: int) -> tuple[Any, Any]:
@@ -747,6 +763,142 @@ def _kept_weight_vjp(g: Array, ans: Array, w: Any, t: Any, ranks: tuple[int, ...
     return unbroadcast(spread.sum(axis=target_axes), np.shape(w)), None
 
 
+# --- the K-dimensional loss: an input (N, C, d1, ...) and a target (N, d1, ...) ----------------
+# PyTorch's nll_loss_nd: a 4-D input goes to nll_loss2d (NllLoss2DBackward0) as it is; one of 3 or of more than 4
+# dims is viewed as (N, C, 1, d1 * d2 ...) first and its target as (N, 1, d1 * ...), and the loss of each element
+# ('none') viewed back as (N, d1, ...). cross_entropy's log_softmax is over dim 1, the classes. nll_loss2d is
+# nll_loss over the samples (n, d1, d2) in that order, the classes moved last: its cascade of sums is the same.
+
+
+def _spatial_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduction: str = "mean",
+                   **given: Any) -> tuple[int, ...]:
+    """nll_loss2d's checks of an (N, C, H, W) input and an (N, H, W) target, in PyTorch's words."""
+    if len(x) != 4:
+        raise ValueError(f"only batches of spatial inputs supported (4D tensors), but got input of dimension: {len(x)}")
+    if len(t) != 3:
+        raise ValueError(f"only batches of spatial targets supported (3D tensors) but got targets of dimension: {len(t)}")
+    if x[0] != t[0] or tuple(x[2:]) != tuple(t[1:]):
+        raise ValueError(f"size mismatch (got input: {list(x)} , target: {list(t)}")
+    if len(w) > 1 or (w and w[0] != x[1]):
+        raise ValueError("weight tensor should be defined either for all or no classes")
+    return tuple(t) if reduction == "none" else ()
+
+
+def _nd_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduction: str = "mean", **given: Any
+              ) -> tuple[int, ...]:
+    """nll_loss_nd's checks of an input of 3 or more dims (the target (N, d1, ...)), in PyTorch's words."""
+    if len(x) == 4:
+        return _spatial_shape(x, w, t, reduction)
+    want = [x[0], *x[2:]]
+    if len(t) < 1 or t[0] != x[0]:
+        raise ValueError(f"Expected input batch_size ({x[0]}) to match target batch_size ({t[0] if t else 0}).")
+    if list(t) != want:
+        raise ValueError(f"Expected target size {want}, got {list(t)}")
+    if len(w) > 1 or (w and w[0] != x[1]):
+        raise ValueError("weight tensor should be defined either for all or no classes")
+    return tuple(t) if reduction == "none" else ()
+
+
+def _nll_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], **given: Any) -> tuple[int, ...]:
+    return _ce_shape(x, w, t, **given) if len(x) <= 2 else _nd_shape(x, w, t, **given)
+
+
+def _samples(x: Any, t: Any, ranks: tuple[int, ...], probs: bool = False
+             ) -> tuple[Any, Any, tuple[int, ...], tuple[int, ...]]:
+    """An (N, C, d1, ...) input and its target, class indices (N, d1, ...) or probabilities of the input's shape, as
+    the (samples, classes) and (samples,) or (samples, classes) of a loss of (N, C): the classes moved last, the
+    samples in PyTorch's order; the ranks of those; the shape of the loss of each sample."""
+    point, target = tuple(np.shape(x)[np.ndim(x) - ranks[0]:]), tuple(np.shape(t)[np.ndim(t) - ranks[2]:])
+    if probs:
+        _ce_shape(point, (), target)
+    else:
+        _nd_shape(point, (), target)
+    lead = tuple(np.shape(x)[:np.ndim(x) - ranks[0]])
+    n, classes, *spatial = point
+    count = n * math.prod(spatial)
+    samples = np.moveaxis(x, 1 - ranks[0], -1).reshape((*lead, count, classes))
+    if probs:
+        targets = np.moveaxis(t, 1 - ranks[2], -1).reshape((*np.shape(t)[:np.ndim(t) - ranks[2]], count, classes))
+    else:
+        targets = np.reshape(t, (*np.shape(t)[:np.ndim(t) - ranks[2]], count))
+    return samples, targets, (2, ranks[1], 2 if probs else 1), (*lead, n, *spatial)
+
+
+def _flat(g: Any, reduction: str, rank: int) -> Any:
+    """The cotangent (or value) of the loss of each (n, d1, ...) as one of each sample."""
+    return np.reshape(g, (*np.shape(g)[:np.ndim(g) - rank + 1], -1)) if reduction == "none" else g
+
+
+def _over_samples(loss: Callable[..., Any], vjp: Callable[..., Any], jvp: Callable[..., Any], probs: bool = False
+                  ) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
+    """The rules of a loss of (C,) or (N, C) (input, weight, target), made rules of (N, C, d1, ...) too: the classes
+    moved last and the samples (n, d1, ...) taken as a batch, in PyTorch's order (nll_loss2d's; and a tape made
+    before the point's shapes are known, where the graph of nll_loss_nd depends on them, still computes)."""
+    def forward(x: Any, w: Any, t: Any, ranks: tuple[int, ...], reduction: str = "mean", **options: Any) -> Any:
+        if ranks[0] <= 2:
+            return loss(x, w, t, ranks, reduction=reduction, **options)
+        samples, targets, flat, each = _samples(x, t, ranks, probs)
+        out = loss(samples, w, targets, flat, reduction=reduction, **options)
+        return np.reshape(out, each) if reduction == "none" else out
+
+    def backward(g: Any, ans: Any, x: Any, w: Any, t: Any, ranks: tuple[int, ...], reduction: str = "mean",
+                 **options: Any) -> tuple[Any, Any, Any]:
+        if ranks[0] <= 2:
+            return vjp(g, ans, x, w, t, ranks, reduction=reduction, **options)
+        samples, targets, flat, each = _samples(x, t, ranks, probs)
+        parts = vjp(_flat(g, reduction, ranks[0]), _flat(ans, reduction, ranks[0]), samples, w, targets, flat,
+                    reduction=reduction, **options)
+        point = (*each[len(each) - ranks[0] + 1:], np.shape(x)[1 - ranks[0]])  # (n, d1, ..., C)
+        back = [None if part is None else
+                np.moveaxis(np.reshape(part, (*np.shape(part)[:np.ndim(part) - 2], *point)), -1, 1 - ranks[0])
+                for part in (parts[0], parts[2])]
+        return back[0], parts[1], back[1]
+
+    def tangent(tangents: Any, ans: Any, x: Any, w: Any, t: Any, ranks: tuple[int, ...], reduction: str = "mean",
+                **options: Any) -> Any:
+        if ranks[0] <= 2:
+            return jvp(tangents, ans, x, w, t, ranks, reduction=reduction, **options)
+        samples, targets, flat, each = _samples(x, t, ranks, probs)
+        tx = None if tangents[0] is None else _samples(tangents[0], t, ranks, probs)[0]
+        tt = None if tangents[2] is None or not probs else _samples(x, tangents[2], ranks, probs)[1]
+        out = jvp((tx, tangents[1], tt), _flat(ans, reduction, ranks[0]), samples, w, targets, flat,
+                  reduction=reduction, **options)
+        return np.reshape(out, each) if reduction == "none" else out
+
+    return forward, backward, tangent
+
+
+_NLL_RULES = _over_samples(partial(_index_loss, log_input=True), partial(_index_vjp, log_input=True),
+                           partial(_index_jvp, log_input=True))
+
+
+def _nll_nd(emit: Any, lsm: Any, w: Any, t: Any, reduction: str, ignore_index: int) -> Any:
+    """PyTorch's nll_loss_nd of log-probabilities: nll_loss of (C,) or (N, C), nll_loss2d of the rest."""
+    sx, st = emit.shape(lsm), emit.shape(t)
+    if sx is None or st is None or len(sx) <= 2:
+        return emit("nll_loss_forward", lsm, w, t, reduction=reduction, ignore_index=ignore_index)
+    _nd_shape(sx, emit.shape(w) or (), st, reduction)
+    if len(sx) == 4:
+        return emit("nll_loss2d", lsm, w, t, reduction=reduction, ignore_index=ignore_index)
+    n, classes = sx[0], sx[1]
+    empty = math.prod(sx) == 0  # (an empty batch: viewed as (N, C, 0, 0), as PyTorch views it)
+    lsm = emit("reshape", lsm, shape=(n, classes, 0, 0) if empty else (n, classes, 1, -1))
+    t = emit("reshape", t, shape=(n, 0, 0) if math.prod(st) == 0 else (n, 1, -1))
+    loss = emit("nll_loss2d", lsm, w, t, reduction=reduction, ignore_index=ignore_index)
+    return emit("reshape", loss, shape=(n, *sx[2:])) if reduction == "none" else loss
+
+
+def _nll_program(emit: Any, x: Any, w: Any, t: Any, reduction: str = "mean", ignore_index: int = -100) -> Any:
+    return _nll_nd(emit, x, w, t, reduction, ignore_index)
+
+
+def _nll_node(constant: Any, shapes: Any, reduction: str = "mean", **given: Any) -> str:
+    rank = len(shapes[0]) if shapes else 2
+    if rank <= 2:
+        return "NllLossBackward0"
+    return "NllLoss2DBackward0" if rank == 4 or reduction != "none" else "ViewBackward0"
+
+
 ROWS += [
     composite("cross_entropy", 3, _ce_program, "NllLossBackward0", sympy=None,  # (nll_loss has no SymPy rule)
               index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d,
@@ -759,15 +911,16 @@ ROWS += [
               shape_message=_ce_message("cross_entropy"),
               index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d,
               params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape, callable=False,
-              text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[2:],
+              text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[4:],
               reference="F.cross_entropy(a, b.long(), label_smoothing=0.1)", reference_program="cross_entropy(a, b, label_smoothing=0.1)",
               dtype_refusals=(*kernel_refusal("log_softmax{lastdim}_kernel_impl"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
     # (over --points, where the shapes are not known while the tape is made: one node)
-    structural("cross_entropy_smoothed_whole", 3, _index_loss, _index_vjp, "AddBackward0", jvp=_index_jvp,
+    structural("cross_entropy_smoothed_whole", 3, *_over_samples(_index_loss, _index_vjp, _index_jvp)[:2],
+               "AddBackward0", jvp=_over_samples(_index_loss, _index_vjp, _index_jvp)[2],
                shape_message=_ce_message("cross_entropy"),
                index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d,
                params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape, callable=False, reference=None,
-               text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[2:]),
+               text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[4:6]),
     # the weight of the targets a smoothed 'mean' divides by (a number without a gradient)
     structural("kept_weight", 2, _kept_weight, _kept_weight_vjp, "None", index_from=1, params=(_IGNORE,),
                jvp=lambda tangents, ans, w, t, ranks, **params: (  # (linear in the weight)
@@ -779,23 +932,42 @@ ROWS += [
               callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
               optional_args=((2, "weight", 1.0),), given_0d=_weight_0d, torch_node_rule=_ce_prob_node, text=_ce_text("cross_entropy", floats=True), domain=((-2.0, 2.0), (0.5, 2.0), (0.0, 1.0)),
               examples=(((((2, 3), (3,), (2, 3)), {}), (((3,), (3,), (3,)), {"reduction": "sum"}),
-                         (((2, 3), (3,), (2, 3)), {"reduction": "none", "label_smoothing": 0.2}))),
+                         (((2, 3), (3,), (2, 3)), {"reduction": "none", "label_smoothing": 0.2}),
+                         (((2, 3, 2), (3,), (2, 3, 2)), {"reduction": "none"}), (((2, 3, 2, 2), (3,), (2, 3, 2, 2)), {}))),
               reference="F.cross_entropy(a, b * 1.0)", reference_program="cross_entropy(a, b * 1.0)",
               dtype_refusals=kernel_refusal("log_softmax{lastdim}_kernel_impl")),
-    structural("cross_entropy_probs_whole", 3, _prob_loss, _prob_vjp, "DivBackward1", jvp=_prob_jvp,
+    structural("cross_entropy_probs_whole", 3, *_over_samples(_prob_loss, _prob_vjp, _prob_jvp, probs=True)[:2],
+               "DivBackward1", jvp=_over_samples(_prob_loss, _prob_vjp, _prob_jvp, probs=True)[2],
                shape_message=_ce_message("cross_entropy"),
                callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
                torch_node_rule=_ce_prob_node, text=_ce_text("cross_entropy", floats=True), reference=None,
                domain=((-2.0, 2.0), (0.5, 2.0), (0.0, 1.0)), examples=(((((2, 3), (3,), (2, 3)), {}),))),
-    structural("nll_loss", 3, partial(_index_loss, log_input=True), partial(_index_vjp, log_input=True),
-               "NllLossBackward0", jvp=partial(_index_jvp, log_input=True), index_from=2,
+    # nll_loss: PyTorch's nll_loss_nd, nll_loss_forward of (C,) and (N, C) log-probabilities, nll_loss2d of the rest
+    composite("nll_loss", 3, _nll_program, "NllLossBackward0", sympy=None, index_from=2,
+              shape_message=_ce_message("nll_loss"), tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),),
+              conditions=(1,), given_0d=_weight_0d, params=(REDUCTION, _IGNORE), shape=_nll_shape,
+              torch_node_rule=_nll_node, text=_ce_text("nll_loss"), domain=_WEIGHTS,
+              examples=((((2, 3), (3,), (2,)), {}), (((2, 3, 2), (3,), (2, 2)), {"reduction": "none"}),
+                        (((2, 3, 2, 2), (3,), (2, 2, 2)), {"reduction": "sum"}),
+                        (((2, 3, 1, 2, 2), (3,), (2, 1, 2, 2)), {})),
+              reference="F.nll_loss(a, b.long())", reference_program="nll_loss(a, b)",
+              dtype_refusals=(*kernel_refusal("nll_loss_out_frame"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
+    structural("nll_loss2d", 3, _NLL_RULES[0], _NLL_RULES[1], "NllLoss2DBackward0", jvp=_NLL_RULES[2], index_from=2,
+               callable=False, shape_message=_ce_message("nll_loss"), tensor_positions=(0, 2, 1),
+               optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d, params=(REDUCTION, _IGNORE),
+               shape=_spatial_shape, text=_ce_text("nll_loss"), domain=_WEIGHTS,
+               examples=((((2, 3, 2, 2), (3,), (2, 2, 2)), {}), (((1, 3, 2, 3), (3,), (1, 2, 3)), {"reduction": "none"}),
+                         (((2, 2, 1, 3), (2,), (2, 1, 3)), {"reduction": "sum"})),
+               reference=None),  # (a part of nll_loss and cross_entropy, held to PyTorch through them)
+    structural("nll_loss_forward", 3, _NLL_RULES[0], _NLL_RULES[1], "NllLossBackward0", jvp=_NLL_RULES[2],
+               index_from=2, callable=False,
                shape_message=_ce_message("nll_loss"),
                tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d, params=(REDUCTION, _IGNORE),
                shape=_ce_shape, text=_ce_text("nll_loss"), domain=_WEIGHTS,
                examples=((((2, 3), (3,), (2,)), {}), (((3,), (3,), ()), {"reduction": "none"}),
                          (((2, 3), (3,), (2,)), {"reduction": "sum"})),
-                         reference="F.nll_loss(a, b.long())", reference_program="nll_loss(a, b)",
-                         dtype_refusals=(*kernel_refusal("nll_loss_out_frame"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
+               reference=None,  # (a part of nll_loss and cross_entropy, held to PyTorch through them)
+               dtype_refusals=(*kernel_refusal("nll_loss_out_frame"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
 ]
 
 

@@ -421,6 +421,8 @@ def _log_softmax(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
         return np.array(x, copy=True)
     if y.dtype == np.float32 and axis in (-1, y.ndim - 1):  # (PyTorch's kernel over the last dim)
         return np.asarray(float32.log_softmax_lastdim(y)[..., 0] if ranks[0] == 0 else float32.log_softmax_lastdim(y))
+    if y.dtype == np.float32:  # (its kernel over another dim: cross_entropy's classes of an (N, C, d1) input)
+        return float32.log_softmax_along(y, axis % y.ndim)
     peak = np.max(y, axis=axis, keepdims=True)
     shifted = y - peak  # PyTorch's order: (x - max) - log(sum(exp(x - max)))
     out = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
@@ -443,6 +445,8 @@ def _log_softmax_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim
     if type(g) is np.ndarray and g.dtype == y.dtype == np.float32 and axis in (-1, y.ndim - 1):
         out = float32.log_softmax_backward_lastdim(g, y)  # (PyTorch's kernel over the last dim)
         return (out[..., 0] if ranks[0] == 0 else out,)
+    if type(g) is np.ndarray and g.dtype == y.dtype == np.float32:  # (its kernel over another dim)
+        return (float32.log_softmax_backward_along(g, y, axis % y.ndim),)
     # (a sum of -0s is -0, as in PyTorch's kernel: NumPy's starts from +0, and -0 - 0 would stay -0)
     out = g - np.exp(y) * np.sum(g, axis=axis, keepdims=True, initial=-0.0)
     return (out[..., 0] if ranks[0] == 0 else out,)
