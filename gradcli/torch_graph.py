@@ -53,6 +53,8 @@ def next_functions(tape: Tape, index: int, name: str) -> tuple[int | None, ...]:
     (v[idx]) and a condition (where's) are no inputs at all. Every front end reads them here."""
     nodes = tape.nodes
     node = nodes[index]
+    if getattr(node.op, "through", False):  # an output of a custom Function's call of several: that call's node
+        return next_functions(tape, node.args[0], name)
     return tuple(node.args[slot] if nodes[node.args[slot]].requires_grad else None
                  for slot in input_slots(tape, index, name))
 

@@ -58,6 +58,9 @@ class FunctionOp(Op):
 
     recorded_vjp: Callable[[Tensor], list[Tensor | None]] | None = None
     node_module: str = "torch.autograd.function."  # (PyTorch's repr of the node names the module of its class)
+    # One output of a call whose forward returned several (the node's arg: the call's node, whose value holds them
+    # all, one after another): PyTorch's node is that call's, this is its output `node.output` (torch_graph).
+    through: bool = False
 
 
 class Context:
@@ -127,31 +130,47 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
         out = interpreter.call(forward, [ctx, *args], {}, node)
     finally:
         graph.grad_enabled = before
-    if isinstance(out, tuple):
+    several = isinstance(out, tuple)
+    if several:
         if not all(isinstance(o, Tensor) for o in out):
             raise interpreter.refuse(node, f"{cls.name}.forward returning a tuple with other than tensors is not "
                                            "supported")
-        if any(needs):
-            raise interpreter.refuse(node, f"a custom Function with several outputs is not supported ({cls.name})",
-                                     "return one tensor from forward")
+        if not any(needs):
+            return tuple(Tensor(graph, o.data) for o in out)
+        if not out or any(o.data.dtype != out[0].data.dtype for o in out) or out[0].data.dtype.kind != "f":
+            raise interpreter.refuse(node, f"a custom Function whose outputs are not floats of one dtype is not "
+                                           f"supported ({cls.name})", "return tensors of one float dtype from forward")
+        outputs = list(out)
+    elif not isinstance(out, Tensor):
         return out
-    if not isinstance(out, Tensor):
-        return out
-    if not any(needs) or any(out is t for t in ctx.non_differentiable):
-        return Tensor(graph, out.data)
+    else:
+        outputs = [out]
+        if not any(needs) or any(out is t for t in ctx.non_differentiable):
+            return Tensor(graph, out.data)
     span = interpreter.span(node)
     positions = [i for i, need in enumerate(needs) if need]
+    shapes = [o.data.shape for o in outputs]
+    offsets = np.cumsum([0, *(o.data.size for o in outputs)]).tolist()
+    dtype = outputs[0].data.dtype
 
-    def gradients(g: Tensor, record: bool) -> list[Tensor | None]:
+    arrived: dict[int, Tensor] = {}  # (create_graph) the gradient of each output, as a recorded sweep gave it
+
+    def split(g: Any) -> list[Any]:
+        """The gradient of each output, from the gradient of the call's node (its outputs one after another)."""
+        if not several:
+            return [g]
+        return [g[offsets[k]:offsets[k + 1]].reshape(shape) for k, shape in enumerate(shapes)]
+
+    def gradients(gs: list[Tensor], record: bool) -> list[Tensor | None]:
         if record and backward.once_differentiable:  # PyTorch runs it with grad mode off: its gradients are constants
-            if g.requires_grad:  # (PyTorch's DelayedError node, which raises where it is differentiated)
+            if any(g.requires_grad for g in gs):  # (PyTorch's DelayedError node, which raises where it is differentiated)
                 raise interpreter.refuse(node, f"create_graph=True through {cls.name}.backward, marked "
                                                "@once_differentiable, with a gradient that requires grad is not supported")
             record = False
         before = graph.grad_enabled
         graph.grad_enabled = record  # PyTorch: grad mode is create_graph's in backward
         try:
-            given = interpreter.call(backward, [ctx, g], {}, node)
+            given = interpreter.call(backward, [ctx, *gs], {}, node)
         finally:
             graph.grad_enabled = before
         grads = list(given) if isinstance(given, tuple) else [given]
@@ -185,19 +204,28 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
                     return result
             shown, interpreter.out, errors, interpreter.errors = interpreter.out, io.StringIO(), interpreter.errors, None
             try:
-                grads = gradients(Tensor(graph, np.asarray(g, dtype=out.data.dtype)), False)
+                grads = gradients([Tensor(graph, part) for part in split(np.asarray(g, dtype=dtype))], False)
             finally:
                 interpreter.out, interpreter.errors = shown, errors
         else:
-            grads = gradients(Tensor(graph, np.asarray(g, dtype=out.data.dtype)), False)
+            grads = gradients([Tensor(graph, part) for part in split(np.asarray(g, dtype=dtype))], False)
         result = tuple(None if grad is None else grad.data for grad in grads)
         given.append((np.array(g), result))
         return result
 
     def recorded(g: Tensor) -> list[Tensor | None]:
-        return gradients(g, True)
+        if not several:
+            return gradients([g], True)
+        # each output's gradient as the sweep gave it (its output's node left it here), zeros where none came
+        parts = []
+        for k, shape in enumerate(shapes):
+            part, own = arrived.pop(k, None), g.data[offsets[k]:offsets[k + 1]].reshape(shape)
+            # (none came: zeros, as PyTorch materializes them; one left by another sweep: this g's numbers)
+            parts.append(part if part is not None and np.array_equal(part.data, own, equal_nan=True)
+                         else Tensor(graph, np.array(own)))
+        return gradients(parts, True)
 
-    value = out.data
+    value = np.concatenate([o.data.reshape(-1) for o in outputs]) if several else out.data
 
     def forward_rule(*values: Any, **params: Any) -> Any:
         return value
@@ -207,10 +235,56 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
     nodes = tuple(args[i].as_node(span) for i in positions)
     index = graph.add(APPLY, op, nodes, value, span)
     made = Tensor(graph, value, node=index, requires_grad=True)
-    # an output saved for backward is unpacked as the output, its node this one (PyTorch's saved output), so a
+    if several:
+        results = [_output(graph, cls.name, index, k, shapes[k], offsets, span, arrived) for k in range(len(outputs))]
+        results = [Tensor(graph, o.data) if any(o is t for t in ctx.non_differentiable) else made_k
+                   for o, made_k in zip(outputs, results, strict=True)]
+    else:
+        results = [made]
+    # an output saved for backward is unpacked as the output, its node the call's (PyTorch's saved output), so a
     # backward recorded with create_graph differentiates through it (the Double Backward tutorial's Exp)
-    ctx.saved = tuple(made if saved is out else saved for saved in ctx.saved)
-    return made
+    ctx.saved = tuple(next((r for o, r in zip(outputs, results, strict=True) if saved is o), saved)
+                      for saved in ctx.saved)
+    return tuple(results) if several else made
+
+
+def _row(graph: Any, row: str, x: Tensor, span: tuple[int, int], **params: Any) -> Tensor:
+    from gradcli.ops import OPS
+    from gradcli.ops.core import rule_params
+    from gradcli.run.tensor import apply as apply_row
+
+    return apply_row(graph, OPS[row], [x], rule_params(OPS[row], params), span)
+
+
+def _output(graph: Any, name: str, index: int, k: int, shape: tuple[int, ...], offsets: list[int],
+            span: tuple[int, int], arrived: dict[int, Tensor]) -> Tensor:
+    """Output k of a call whose forward returned several: a node over the call's (which holds them one after
+    another), PyTorch's node that call's, output k of it. A recorded sweep (create_graph) leaves its gradient in
+    `arrived` too, for the call's backward to get as it came (the sweep reaches this node before the call's)."""
+    start, stop, total = offsets[k], offsets[k + 1], offsets[-1]
+
+    def forward_rule(packed: Any, **params: Any) -> Any:
+        return np.asarray(packed)[start:stop].reshape(shape)
+
+    def vjp(g: Any, ans: Any, packed: Any, **params: Any) -> tuple[Any]:
+        full = np.zeros(total, dtype=np.result_type(g))
+        full[start:stop] = np.reshape(g, -1)
+        return (full,)
+
+    def recorded(g: Tensor) -> list[Tensor | None]:
+        arrived[k] = g
+        before = graph.grad_enabled
+        graph.grad_enabled = True
+        try:
+            return [_row(graph, "pad", _row(graph, "reshape", g, span, shape=(-1,)), span, pad=(start, total - stop))]
+        finally:
+            graph.grad_enabled = before
+
+    op = FunctionOp(name, 1, forward_rule, vjp, f"{name}Backward", elementwise=False, recorded_vjp=recorded,
+                    callable=False, reference=None, through=True, output=k)
+    value = forward_rule(graph.values[index])
+    part = graph.add(APPLY, op, (index,), value, span)
+    return Tensor(graph, value, node=part, requires_grad=True)
 
 
 def _method(interpreter: Interpreter, cls: UserClass, name: str, node: ast.AST) -> UserFunction:

@@ -114,6 +114,7 @@ class Graph:
         # what PyTorch raises when a backward reaches a node (Op.dtype_refusals' "... into N": pow's bool exponent)
         self.refusals: dict[int, TorchError] = {}
         self.elements: int | None = None  # the elements limit (Limits), once read
+        self.grad_fns: dict[int, tuple[Any, Any]] = {}  # a node -> (it, its GradFn): one object a node
 
     def add(self, kind: str, op: Op | None, args: tuple[int, ...], value: Any, span: tuple[int, int],
             params: dict[str, Any] | None = None, name: str | None = None) -> int:
@@ -217,8 +218,24 @@ class Tensor:
 class GradFn:
     """A node of the backward graph as PyTorch shows it (`grad_fn`, `next_functions`)."""
 
+    graph: Graph
+    index: int
+
+    def __new__(cls, graph: Graph, node: int) -> GradFn:
+        op = graph.tape.nodes[node].op
+        if getattr(op, "through", False):  # an output of a custom Function's call of several: that call's node
+            node = graph.tape.nodes[node].args[0]
+        # one object a node, as PyTorch's (`s.grad_fn is c.grad_fn`); a node taken off the tape again, another
+        known = graph.grad_fns.get(node)
+        if known is not None and known[0] is graph.tape.nodes[node]:
+            return known[1]
+        made = super().__new__(cls)
+        made.graph, made.index = graph, node
+        graph.grad_fns[node] = (graph.tape.nodes[node], made)
+        return made
+
     def __init__(self, graph: Graph, node: int) -> None:
-        self.graph, self.index = graph, node
+        pass  # (made in __new__)
 
     def name(self) -> str:
         node = self.graph.tape.nodes[self.index]
