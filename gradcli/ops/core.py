@@ -398,6 +398,8 @@ class Op:
     # What PyTorch refuses by dtype, in its words (`gradcli run`; every value of `grad` is float64), checked in
     # order: (when, the exception, the message). when, of the tensor args (unless dtype= casts them):
     #   "integer" / "int" / "bool input": the first is an integer or bool / an integer / a bool;
+    #   "integer cast": the first is an integer or bool, dtype= or not; "narrowing cast": dtype= is narrower than
+    #   the first's dtype ({cast} in the message: dtype='s);
     #   "any integer" / "any bool": one is (indices, masks and optional tensors left out aside);
     #   "bool": they compute in bool (two bools);
     #   "mixed": two dtypes among them (indices, masks and left-out ones aside: the ops that do not promote);

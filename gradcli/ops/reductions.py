@@ -870,10 +870,13 @@ ROWS = [
                params=(DIM_INT,), reference="torch.logcumsumexp(a, 0)", dialects=_NEEDS_DIM),
     structural("norm", 1, _norm, _norm_vjp, "LinalgVectorNormBackward0", jvp=_reduction_jvp(_norm_vjp), sympy=_sym_norm,
                shape=_norm_shape, examples=_NORM_EXAMPLES, kinked=True, methods=("norm",), spellings=("vector_norm",),
-               params=(ORD, DIM, KEEPDIM), reference="torch.linalg.vector_norm(a)",
+               params=(ORD, DIM, KEEPDIM, CAST), positional=(("p", "dim", "keepdim"),),  # (dtype= by keyword alone)
+               reference="torch.linalg.vector_norm(a)",
                overloads=("matrix_norm",),  # torch.norm(m, 'nuc'): a matrix norm (decompositions.py)
-               dtype_refusals=(("integer", "RuntimeError", "linalg.vector_norm: Expected a floating point or complex "
-                                "tensor as input. Got {0}"),)),
+               dtype_refusals=(("integer cast", "RuntimeError", "linalg.vector_norm: Expected a floating point or "
+                                "complex tensor as input. Got {0}"),
+                               ("narrowing cast", "RuntimeError", "linalg.vector_norm: the dtype of the input ({0}) "
+                                "should be convertible without narrowing to the specified dtype ({cast})"))),
     structural("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0", jvp=_logsumexp_jvp,
                sympy=_sympy_reduction(lambda terms: load_sympy().log(load_sympy().Add(*map(load_sympy().exp, terms)))),
                shape=_reduced_shape, examples=_OVER_DIMS, methods=("logsumexp",), params=(DIM, KEEPDIM),

@@ -637,6 +637,8 @@ class Interpreter:
                             self.block(handler.body)
                         finally:
                             self.handling.pop()
+                            if handler.name:  # Python deletes the name at the clause's end: a later use is a NameError
+                                self.scope_of(handler.name).pop(handler.name, None)
                         break
                 else:
                     raise
@@ -1347,15 +1349,17 @@ class Interpreter:
                               f"write x {symbol} alpha * y")
         result = self.binary(symbol, tensor, other, node)  # (the dtype, the shape, PyTorch's errors)
         dtype = result.data.dtype
+        if isinstance(alpha, bool) and dtype != BOOL:
+            raise runtime_error("Boolean alpha only supported for Boolean results.")
         if dtype.kind in "biu" and isinstance(alpha, float):
             raise runtime_error("For integral input tensors, argument alpha must not be a floating point number.")
-        if dtype.kind == "b":
-            raise self.refuse(node, f"{name}(..., alpha=) of bool tensors is not supported")
         scale = -alpha if symbol == "-" else alpha
         second = np.broadcast_to(np.asarray(other.data if isinstance(other, Tensor) else other).astype(dtype),
                                  result.data.shape)
         first = np.broadcast_to(tensor.data.astype(dtype), result.data.shape)
-        if dtype.kind == "f":
+        if dtype == BOOL:  # (a sum of bools is their or: alpha, any number, is a bool there)
+            values = first | (second & bool(scale))
+        elif dtype.kind == "f":
             values = torch_nn.fma(second, np.asarray(scale, dtype=dtype), first).astype(dtype)
         else:
             values = first + np.asarray(scale).astype(dtype) * second
@@ -2361,6 +2365,8 @@ class Interpreter:
         if (function.module == "torch" and name in _LEGACY) or (function.module, name) == ("torch.autograd", "Variable"):
             return self.legacy(function, args, kwargs, node)
         if name == "empty" and function.module == "torch":  # written before it is read, or refused where printed
+            if not args and "size" not in kwargs:
+                raise TorchError("TypeError", 'empty() missing 1 required positional arguments: "size"')
             made = self.construct("zeros", args, kwargs, node)
             self.unset[id(made.data)] = made.data
             return made
@@ -3008,6 +3014,10 @@ class Interpreter:
             return self.normal(args, kwargs, node)
         if name == "multinomial":
             return self.multinomial(args, kwargs, node)
+        if name in _SIZE_SIGNATURES and "size" not in kwargs and (
+                not args or (name == "randint" and not isinstance(args[-1], (tuple, list, Size)))):
+            # (no size: PyTorch's parser matches none of the function's signatures)
+            raise TorchError("TypeError", _invalid_combination(name, args, kwargs, _SIZE_SIGNATURES[name]))
         requires_grad = bool(kwargs.pop("requires_grad", False))
         dtype = kwargs.pop("dtype", None)
         self.on_cpu(kwargs.pop("device", None), node)
@@ -3034,7 +3044,7 @@ class Interpreter:
                 bounds = numbers or [kwargs[k] for k in ("low", "high") if k in kwargs]
                 low, high = (0, bounds[0]) if len(bounds) == 1 else bounds
                 if sizes is None:
-                    raise TorchError("TypeError", "randint() received an invalid combination of arguments: no size")
+                    raise TorchError("TypeError", _invalid_combination(name, args, kwargs, _SIZE_SIGNATURES[name]))
             else:
                 sizes = numbers[0] if len(numbers) == 1 and isinstance(numbers[0], (tuple, list)) else (
                     numbers or kwargs.get("size", ()))
@@ -3128,6 +3138,8 @@ class Interpreter:
             fill = kwargs.pop("fill_value", None)
             if "size" in kwargs:
                 args = [kwargs.pop("size"), *args]
+            if not args and name != "full":  # (PyTorch's words: "arguments", one of them)
+                raise TorchError("TypeError", f'{name}() missing 1 required positional arguments: "size"')
             if name == "full":
                 if fill is None:
                     if not args or (len(args) == 1 and isinstance(args[0], (tuple, list))):
@@ -3782,6 +3794,8 @@ def _numpy(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: di
 
 def _in_place_method(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST,
                      symbol: str) -> Tensor:
+    if symbol == "/" and len(args) == 1 and set(kwargs) == {"rounding_mode"}:  # t.div_(v, rounding_mode='floor')
+        return interpreter.in_place_op(tensor, "div_", args, kwargs, node)
     if len(args) != 1 or kwargs:
         raise interpreter.refuse(node, "an in-place method takes one value here", "t.add_(v) or t.add_(v, alpha=a)")
     return interpreter.in_place(tensor, symbol, args[0], node)
@@ -3935,6 +3949,11 @@ def _flatten(data: Any, node: ast.AST, interpreter: Interpreter) -> Any:
 
 _SIGNATURE_TAIL = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
                    "bool pin_memory = False, bool requires_grad = False)")
+_SIZE_SIGNATURES = {  # torch's random constructors of a size, their signatures as PyTorch's parser lists them
+    **{name: [f"(tuple of ints size, *, torch.Generator generator, Tensor out = None, {_SIGNATURE_TAIL}",
+              f"(tuple of ints size, *, Tensor out = None, {_SIGNATURE_TAIL}"] for name in ("rand", "randn")},
+    "randint": [f"({bounds}, tuple of ints size, *, {generator}Tensor out = None, {_SIGNATURE_TAIL}"
+                for bounds in ("int high", "int low, int high") for generator in ("torch.Generator generator, ", "")]}
 _LINSPACE = [f"({start} start, {end} end, int steps, *, Tensor out = None, {_SIGNATURE_TAIL}"
              for start, end in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"), ("Number", "Number"))]
 _ARANGE = [f"(Number end, *, Tensor out = None, {_SIGNATURE_TAIL}", f"(Number start, Number end, *, {_SIGNATURE_TAIL}",

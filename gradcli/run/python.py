@@ -271,6 +271,8 @@ def scope_of(body: list[ast.stmt], arguments: ast.arguments | None) -> tuple[fro
             names.add(node.id)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             names.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:  # (`except E as e` binds e, and unbinds it)
+            names.add(node.name)
         elif isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await)) and generator is None:
             generator = node
         stack.extend(ast.iter_child_nodes(node))

@@ -561,7 +561,7 @@ def _check_dtypes(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | 
         if " into " in when or (shapes_checked is not None and shapes_checked != when.startswith(after)):
             continue
         if _refused(op, when, args, computing, cast, params):
-            raise _refusal(op, args, kind, message, params)
+            raise _refusal(op, args, kind, message, params, cast)
 
 
 _KERNEL_AFTER_SHAPES = ("integer alike",)
@@ -606,6 +606,10 @@ def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: 
     one = tensors[place] if place < len(tensors) and not standing[place] else None
     if word in ("integer", "int"):
         return cast is None and one is not None and one.dtype.kind in ("biu" if word == "integer" else "iu")
+    if word == "integer cast":  # (an integer input refused whatever dtype= says: vector_norm's)
+        return one is not None and one.dtype.kind in "biu"
+    if word == "narrowing cast":  # dtype= narrower than the input's (vector_norm(double, dtype=torch.float32))
+        return cast is not None and one is not None and not np.can_cast(one.dtype, np.dtype(cast), "safe")
     if word == "result integer":  # (a kernel dispatched on the args' promoted dtype: logaddexp's of a bool and a float adds)
         return cast is None and bool(promoted) and promote(promoted, []).kind in "biu"
     if word == "integer alike":  # (a kernel's refusal, where its dtype check of the others passed)
@@ -642,8 +646,10 @@ def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: 
                 if i < len(args) and isinstance(args[i], Tensor) and not args[i].stand_in}) > 1
 
 
-def _refusal(op: Op, args: Sequence[Any], kind: str, message: str, params: dict[str, Any]) -> TorchError:
-    """A refusal's message, its {0} ... {c0} ... {shape0} ... {odd} {result} said for these args (Op.dtype_refusals)."""
+def _refusal(op: Op, args: Sequence[Any], kind: str, message: str, params: dict[str, Any],
+             cast: str | None = None) -> TorchError:
+    """A refusal's message, its {0} ... {c0} ... {shape0} ... {odd} {result} {cast} said for these args
+    (Op.dtype_refusals)."""
     tensors = [a.data for a in args if isinstance(a, Tensor)]
     promoted = [a.data for a in _promoted(op, args) if isinstance(a, Tensor)]
     names = [torch_dtype_name(t.dtype) for t in tensors]
@@ -653,7 +659,7 @@ def _refusal(op: Op, args: Sequence[Any], kind: str, message: str, params: dict[
     shapes = {f"shape{i}": list(t.shape) for i, t in enumerate(tensors)}
     said = {name: value for name, value in params.items() if isinstance(value, str)}  # ("div_{rounding_mode}_cpu")
     return TorchError(kind, message.format(*names, odd=odd, result=result, lastdim=_lastdim(tensors, params), **kernels,
-                                           **shapes, **said))
+                                           **shapes, **said, cast=torch_dtype_name(np.dtype(cast)) if cast else ""))
 
 
 def _lastdim(tensors: Sequence[Array], params: dict[str, Any]) -> str:
