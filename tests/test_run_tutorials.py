@@ -64,10 +64,10 @@ NEEDS_MKL = {
     "d2l_nadaraya_watson",
     "udacity_simple_rnn",
     "hunkim_12_4_hello_rnn_emb", "pt_nlp_word_embeddings",
+    # torch.norm's float32 kernel in its order (8 lanes, left fold, the rest), then nn.Linear's products: MKL's
+    "d2l_weight_decay",
 }
 KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training that end differing)
-    "d2l_weight_decay": (True, "its products are MKL's, yet after 400 SGD steps through the L2 penalty the printed norms "
-                               "differ in their last digits (not found yet)"),
     "d2l_underfit_overfit": (False, "2,300 SGD epochs of nn.Linear(4, 1) and nn.Linear(20, 1) on 10-row float32 batches: "
                                     "the products sum in another order than MKL's sgemm, so the fitted weights' last "
                                     "printed digits differ (the two-feature fit matches; minutes on a loaded machine; "

@@ -478,6 +478,27 @@ def log_softmax_backward_along(g: Array, y: Array, axis: int) -> Array:
         return fma32(-_exp_along(y3, vectors), np.broadcast_to(total[:, None], y3.shape), g3).reshape(y.shape)
 
 
+def norm_two_rows(x: Array) -> Array:
+    """torch.linalg.vector_norm of float32 (p=2) of each row of x (rows, n), its kernel over a contiguous last dim: the
+    squares added into 8 lanes (its AVX2 build, on every x86 machine: the kernel has no AVX-512 one), the lanes added
+    left to right, then the elements left over: four of them (where there are four) as the compiler's vectorized
+    epilogue adds their squares, the rest each a fused multiply-add; then its square root."""
+    rows, n = x.shape
+    whole = n - n % 8
+    with np.errstate(all="ignore"):
+        lanes = np.zeros((rows, 8), dtype=F)
+        for start in range(0, whole, 8):
+            part = x[:, start:start + 8]
+            lanes = lanes + part * part
+        total = lanes[:, 0]
+        for lane in range(1, 8):
+            total = total + lanes[:, lane]
+        for k, column in enumerate(range(whole, n)):
+            value = x[:, column]
+            total = total + value * value if k < 4 and n - whole >= 4 else fma32(value, value, total)
+        return np.sqrt(total).astype(F)
+
+
 def nll_sums(losses: Array, weights: Array, kept: Array) -> tuple[Any, Any]:
     """nll_loss's float32 sums over a batch, in its cascade (eight levels of partial sums, 2**p samples each, p at
     least 4): the sum of -losses and the sum of the weights, over the samples kept."""

@@ -502,6 +502,11 @@ def _order(p: Any) -> float:
 
 def _norm(x: Array, ranks: tuple[int, ...], p: Any = 2.0, dim: Any = None, keepdim: bool = False) -> Array:
     axes, p = point_axes(dim, ranks[0]), _order(p)
+    if p == 2.0 and type(x) is np.ndarray and x.dtype == np.float32 and x.size and axes \
+            and sorted(axes) == list(range(-len(axes), 0)):  # (over the last dims: PyTorch's kernel, in its order)
+        kept = x.shape[:x.ndim - len(axes)]
+        rows = float32.norm_two_rows(np.ascontiguousarray(x).reshape(math.prod(kept), -1)).reshape(kept)
+        return np.asarray(rows.reshape(kept + (1,) * len(axes)) if keepdim else rows)
     if p == 2.0:
         return np.asarray(np.sqrt(np.sum(x * x, axis=axes, keepdims=keepdim)))
     size = np.abs(x)
