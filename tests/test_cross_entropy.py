@@ -180,3 +180,17 @@ def test_a_k_dimensional_target_that_does_not_fit_is_refused_in_pytorchs_words(t
     result = cli("grad", "cross_entropy(x, t)", "--at", f"x={XK.tolist()},t={t}")
     assert result.exit_code == 2 and result.stdout == ""
     assert words in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("program", ["cross_entropy(x, t)", "cross_entropy(x, t, reduction='sum', ignore_index=2)",
+                                     "cross_entropy(x, t, label_smoothing=0.1)", "nll_loss(x, t)"])
+def test_a_batch_of_k_dimensional_points_gives_what_each_point_gives(program):
+    # (the tape of a batch is made before the point's shapes are known: the classes are dim 1 all the same)
+    xs = np.stack([XK, XK[::-1] * 0.5])
+    ts = np.stack([TK, TK[:, ::-1]])
+    tape = compile_program(program)
+    batch = grad_batch(tape, {"x": xs, "t": ts}, 2)
+    for k in range(2):
+        alone = grad(program, at={"x": xs[k], "t": ts[k]})
+        np.testing.assert_allclose(batch.values[0][k], alone.value, rtol=1e-14)
+        np.testing.assert_allclose(batch.grad["x"][k], alone.grad["x"], rtol=1e-13, atol=1e-15)

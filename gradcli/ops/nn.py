@@ -664,7 +664,10 @@ def _ce_program(emit: Any, x: Any, w: Any, t: Any, reduction: str = "mean", igno
     if label_smoothing:
         return emit("cross_entropy_smoothed", x, w, t, reduction=reduction, ignore_index=ignore_index,
                     label_smoothing=label_smoothing)
-    return _nll_nd(emit, emit("log_softmax", x, dim=_class_dim(emit.shape(x))), w, t, reduction, ignore_index)
+    shape = emit.shape(x)
+    if shape is None:  # (over --points, where the shapes are not known while the tape is made: one node)
+        return emit("cross_entropy_whole", x, w, t, reduction=reduction, ignore_index=ignore_index)
+    return _nll_nd(emit, emit("log_softmax", x, dim=_class_dim(shape)), w, t, reduction, ignore_index)
 
 
 def _class_dim(shape: tuple[int, ...] | None) -> int:
@@ -921,6 +924,11 @@ ROWS += [
                index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d,
                params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape, callable=False, reference=None,
                text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[4:6]),
+    structural("cross_entropy_whole", 3, *_over_samples(_index_loss, _index_vjp, _index_jvp)[:2], "NllLossBackward0",
+               jvp=_over_samples(_index_loss, _index_vjp, _index_jvp)[2], shape_message=_ce_message("cross_entropy"),
+               index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,),
+               given_0d=_weight_0d, params=(REDUCTION, _IGNORE), shape=_ce_shape, callable=False, reference=None,
+               torch_node_rule=_nll_node, text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[:4]),
     # the weight of the targets a smoothed 'mean' divides by (a number without a gradient)
     structural("kept_weight", 2, _kept_weight, _kept_weight_vjp, "None", index_from=1, params=(_IGNORE,),
                jvp=lambda tangents, ans, w, t, ranks, **params: (  # (linear in the weight)
