@@ -46,7 +46,8 @@ SLOW = {"jcjohnson_two_layer_net_numpy": "500 steps of float64 products of 64x10
         "jcjohnson_dynamic_net": "500 steps of a net of a random depth (20 s alone)",
         "morvan_503_dropout": "500 Adam steps of two 1-300-300-1 networks (OpenBLAS's threads on a loaded machine)",
         "morvan_504_batch_normalization": "12 epochs of two 8-layer networks over 2,000 points",
-        "pt_dynamic_net": "30,000 steps of a net of a random depth (a minute alone)"}
+        "pt_dynamic_net": "30,000 steps of a net of a random depth (a minute alone)",
+        "d2l_underfit_overfit": "2,300 SGD epochs of two small nn.Linear fits (minutes alone)"}
 # Files that print what PyTorch printed where PyTorch's own MKL kernels run (`pip install 'gradcli[mkl]'`, part of
 # the test extra; gradcli/mkl.py): their float32 products are MKL's sgemm in PyTorch's call form, their sin and cos
 # MKL's VML. Without MKL their losses differ in the last digits: skipped, with that said.
@@ -66,12 +67,11 @@ NEEDS_MKL = {
     "hunkim_12_4_hello_rnn_emb", "pt_nlp_word_embeddings",
     # torch.norm's float32 kernel in its order (8 lanes, left fold, the rest), then nn.Linear's products: MKL's
     "d2l_weight_decay",
+    # nn.Linear(4, 1) and nn.Linear(20, 1) on 10-row batches, 2,300 epochs: MKL's sgemm (PyTorch's own bits differ
+    # between MKL's AVX2 and AVX-512 paths here; gradcli's are PyTorch's on the path MKL takes)
+    "d2l_underfit_overfit",
 }
-KNOWN_TO_DIFFER = {  # the file: what goes wrong (run=False: minutes of training that end differing)
-    "d2l_underfit_overfit": (False, "2,300 SGD epochs of nn.Linear(4, 1) and nn.Linear(20, 1) on 10-row float32 batches: "
-                                    "the products sum in another order than MKL's sgemm, so the fitted weights' last "
-                                    "printed digits differ (the two-feature fit matches; minutes on a loaded machine; "
-                                    "not yet run with gradcli[mkl])"),
+KNOWN_TO_DIFFER: dict[str, tuple[bool, str]] = {  # the file: what goes wrong (run=False: minutes of training that end differing)
 }
 
 
