@@ -18,6 +18,7 @@ from gradcli.ops.core import (
     Array,
     Op,
     Param,
+    PythonValueError,
     Shape,
     composite,
     elementwise,
@@ -731,10 +732,11 @@ ROWS += [
 
 def _instance_check(x: Shape, rm: Shape, rv: Shape, w: Shape, b: Shape, use_input_stats: bool = True,
                     momentum: float = 0.1, eps: float = 1e-5) -> Shape:
+    if use_input_stats and math.prod(x[2:]) == 1:  # (torch.nn.functional's check, first: its ValueError)
+        raise PythonValueError(f"Expected more than 1 spatial element when training, got input size "
+                               f"torch.Size({list(x)})")
     if len(x) < 2:
         raise ValueError(f"instance_norm expects an input of at least 2 dims (N, C, ...), got one of shape {list(x)}")
-    if use_input_stats and math.prod(x[2:]) == 1:
-        raise ValueError(f"Expected more than 1 spatial element when training, got input size torch.Size({list(x)})")
     if not use_input_stats and not (rm and rv):
         raise ValueError("Expected running_mean and running_var to be defined when use_input_stats is false")
     for name, shape in (("weight", w), ("bias", b), ("running_mean", rm), ("running_var", rv)):
@@ -878,8 +880,8 @@ ROWS += [
 
 
 def _lrn_shape(x: Shape, size: int = 1, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Shape:
-    if len(x) < 3:
-        raise ValueError(f"Expected 3D or higher dimensionality input (got {len(x)} dimensions)")
+    if len(x) < 3:  # (torch.nn.functional's ValueError, its words' spaces and all)
+        raise PythonValueError(f"Expected 3D or higher dimensionality{' ' * 26}input (got {len(x)} dimensions)")
     if size <= 0:
         raise ValueError(f"local_response_norm: size must be positive, got {size}")
     return tuple(x)

@@ -620,9 +620,11 @@ def _diag_node(constant: Sequence[bool], shapes: Sequence[Shape] | None, diagona
 
 
 def _diagonal_axes(rank: int, dim1: int, dim2: int) -> tuple[int, int]:
-    if rank < 2:
-        raise ValueError(f"diagonal dimensions requested must be of a tensor of at least 2 dimensions, got {rank}")
-    a, b = point_axes((dim1, dim2), rank)
+    # PyTorch's: each dim wrapped (its IndexError: a vector has no dim 1; a 0-d tensor wraps as a vector), then the
+    # two must differ
+    a, b = point_axes(dim1, max(rank, 1))[0], point_axes(dim2, max(rank, 1))[0]
+    if a == b:
+        raise ValueError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     return a, b
 
 
@@ -751,8 +753,8 @@ def _select_at(x: Shape, dim: int | None, index: int | None) -> tuple[Any, ...]:
         raise ValueError("select() cannot be applied to a 0-dim tensor.")
     axis = _one_axis(dim, len(x))
     if not -x[axis] <= index < x[axis]:
-        raise ValueError(f"select(): index {index} out of range for tensor of size {list(x)} at dimension "
-                         f"{len(x) + axis}")
+        raise DimError(f"select(): index {index} out of range for tensor of size {list(x)} at dimension "
+                       f"{len(x) + axis}")  # (PyTorch's IndexError)
     return (Ellipsis, index % x[axis]) + (slice(None),) * (-axis - 1)
 
 
