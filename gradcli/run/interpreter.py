@@ -333,6 +333,9 @@ class NodeHookHandle:
     def type_name(self) -> str:
         return "RemovableHandle"
 
+    def __repr__(self) -> str:
+        return f"<torch.utils.hooks.RemovableHandle object at {python.address(self)}>"
+
 
 @dataclass(frozen=True)
 class GradMode:
