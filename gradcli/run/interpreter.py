@@ -2141,7 +2141,8 @@ class Interpreter:
             if name in _CONSTANTS and (name != "newaxis" or owner.path == "numpy"):
                 return _CONSTANTS[name]
             if (owner.path, name) in _PLATFORM or (owner.path == "torch" and name in (*_LEGACY, "set_printoptions")) or (
-                    owner.path == "torch.nn.functional" and name in ("one_hot", "dropout1d", "dropout2d", "dropout3d")) or (
+                    owner.path == "torch.nn.functional" and name in ("one_hot", "dropout1d", "dropout2d", "dropout3d",
+                                                                     "gumbel_softmax")) or (
                     owner.path == "torch.utils.data" and name in _DATA) or (
                     (owner.path, name) == ("torch.autograd", "Variable")):
                 return Function(owner.path, name)
@@ -2400,6 +2401,8 @@ class Interpreter:
             return self.feature_dropout(int(name[-2]), args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "one_hot":
             return self.one_hot(args, kwargs, node)
+        if function.module == "torch.nn.functional" and name == "gumbel_softmax":
+            return self.gumbel_softmax(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "batch_norm":
             return self.batch_norm(args, kwargs, node)
         if function.module == "torch.nn.functional" and name in _SOFTMAXES:
@@ -2493,6 +2496,26 @@ class Interpreter:
             kept = ((param(1) - m) * variances.data).astype(param).astype(np.float64)
             self.overwrite(variances, (np.float64(m) * unbiased.astype(np.float64) + kept).astype(param))
         return result
+
+    def gumbel_softmax(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
+        """F.gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1) as PyTorch writes it: -log of Exponential(1)
+        noise drawn from torch's generator, added to the logits, over tau, softmax over dim; hard, the one-hot of the
+        argmax minus the detached soft sample plus the soft sample (its gradient the soft one's)."""
+        bound = {"tau": 1, "hard": False, "dim": -1,
+                 **python.bind_by_name("gumbel_softmax", ["logits", "tau", "hard", "eps", "dim"], args, kwargs)}
+        logits = bound.get("logits")
+        if not isinstance(logits, Tensor) or logits.data.dtype.kind != "f":
+            raise self.refuse(node, "F.gumbel_softmax of other than a floating tensor is not supported")
+        drawn = self.generator.exponential_(np.empty_like(logits.data))
+        noise = self.call_op("torch.neg", [self.call_op("torch.log", [Tensor(self.graph, drawn)], {}, node)], {}, node)
+        scaled = self.call_op("torch.div", [self.call_op("torch.add", [logits, noise], {}, node), bound["tau"]], {}, node)
+        soft = self.call_op(".softmax", [scaled, bound["dim"]], {}, node)
+        if not bound["hard"]:
+            return soft
+        dim = bound["dim"] % max(soft.data.ndim, 1)
+        one_hot = np.zeros_like(soft.data)
+        np.put_along_axis(one_hot, np.expand_dims(np.argmax(soft.data, axis=dim), dim), 1, axis=dim)
+        return self.call_op("torch.add", [Tensor(self.graph, one_hot - soft.data), soft], {}, node)
 
     def one_hot(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
         """F.one_hot(tensor, num_classes=-1): int64 rows of zeros with a one at each class (no graph)."""
