@@ -131,22 +131,22 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
     finally:
         graph.grad_enabled = before
     several = isinstance(out, tuple)
-    if several:
-        if not all(isinstance(o, Tensor) for o in out):
-            raise interpreter.refuse(node, f"{cls.name}.forward returning a tuple with other than tensors is not "
-                                           "supported")
-        if not any(needs):
-            return tuple(Tensor(graph, o.data) for o in out)
-        if not out or any(o.data.dtype != out[0].data.dtype for o in out) or out[0].data.dtype.kind != "f":
-            raise interpreter.refuse(node, f"a custom Function whose outputs are not floats of one dtype is not "
-                                           f"supported ({cls.name})", "return tensors of one float dtype from forward")
-        outputs = list(out)
-    elif not isinstance(out, Tensor):
+    if not several and not isinstance(out, Tensor):
         return out
-    else:
-        outputs = [out]
-        if not any(needs) or any(out is t for t in ctx.non_differentiable):
-            return Tensor(graph, out.data)
+    returned = list(out) if several else [out]
+    # PyTorch's differentiable outputs: the tensors of a float dtype forward did not mark non-differentiable, each
+    # once (a tensor returned twice is one tensor, its last place's output); the others take no gradient, and
+    # backward gets zeros of theirs for them (None for a non-tensor, or where set_materialize_grads(False) said so)
+    kept = [k for k, o in enumerate(returned) if isinstance(o, Tensor) and o.data.dtype.kind == "f" and any(needs)
+            and not any(o is t for t in ctx.non_differentiable) and not any(o is later for later in returned[k + 1:])]
+    if not kept:
+        plain = [Tensor(graph, o.data) if isinstance(o, Tensor) else o for o in returned]
+        return tuple(next(p for p, later in zip(plain, returned, strict=True) if later is o) for o in returned) \
+            if several else plain[0]
+    outputs = [returned[k] for k in kept]
+    if any(o.data.dtype != outputs[0].data.dtype for o in outputs):
+        raise interpreter.refuse(node, f"a custom Function whose differentiable outputs are not of one dtype is not "
+                                       f"supported ({cls.name})", "return tensors of one float dtype from forward")
     span = interpreter.span(node)
     positions = [i for i, need in enumerate(needs) if need]
     shapes = [o.data.shape for o in outputs]
@@ -154,6 +154,7 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
     dtype = outputs[0].data.dtype
 
     arrived: dict[int, Tensor] = {}  # (create_graph) the gradient of each output, as a recorded sweep gave it
+    reached: set[int] = set()  # the outputs a sweep gave a gradient (their nodes' VJPs say so before the call's)
 
     def split(g: Any) -> list[Any]:
         """The gradient of each output, from the gradient of the call's node (its outputs one after another)."""
@@ -161,16 +162,33 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
             return [g]
         return [g[offsets[k]:offsets[k + 1]].reshape(shape) for k, shape in enumerate(shapes)]
 
-    def gradients(gs: list[Tensor], record: bool) -> list[Tensor | None]:
+    def every(parts: list[Tensor | None]) -> list[Tensor | None]:
+        """What backward gets for each output forward returned, from the differentiable ones' parts: for another
+        tensor zeros of its shape and dtype (None under set_materialize_grads(False)), for a non-tensor None."""
+        if not several:
+            return parts
+        given = dict(zip(kept, parts, strict=True))
+        return [given[j] if j in given else
+                Tensor(graph, np.zeros_like(o.data)) if isinstance(o, Tensor) and ctx.materialize_grads else None
+                for j, o in enumerate(returned)]
+
+    def came(parts: list[Any]) -> list[Tensor | None]:
+        """The parts of a sweep that is not recorded: None for an output that got no gradient, unless materialized."""
+        got = set(reached)
+        reached.clear()
+        return [Tensor(graph, part) if not several or k in got or ctx.materialize_grads else None
+                for k, part in enumerate(parts)]
+
+    def gradients(gs: list[Tensor | None], record: bool) -> list[Tensor | None]:
         if record and backward.once_differentiable:  # PyTorch runs it with grad mode off: its gradients are constants
-            if any(g.requires_grad for g in gs):  # (PyTorch's DelayedError node, which raises where it is differentiated)
+            if any(g is not None and g.requires_grad for g in gs):  # (PyTorch's DelayedError node, which raises where it is differentiated)
                 raise interpreter.refuse(node, f"create_graph=True through {cls.name}.backward, marked "
                                                "@once_differentiable, with a gradient that requires grad is not supported")
             record = False
         before = graph.grad_enabled
         graph.grad_enabled = record  # PyTorch: grad mode is create_graph's in backward
         try:
-            given = interpreter.call(backward, [ctx, *gs], {}, node)
+            given = interpreter.call(backward, [ctx, *every(gs)], {}, node)
         finally:
             graph.grad_enabled = before
         grads = list(given) if isinstance(given, tuple) else [given]
@@ -204,11 +222,11 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
                     return result
             shown, interpreter.out, errors, interpreter.errors = interpreter.out, io.StringIO(), interpreter.errors, None
             try:
-                grads = gradients([Tensor(graph, part) for part in split(np.asarray(g, dtype=dtype))], False)
+                grads = gradients(came(split(np.asarray(g, dtype=dtype))), False)
             finally:
                 interpreter.out, interpreter.errors = shown, errors
         else:
-            grads = gradients([Tensor(graph, part) for part in split(np.asarray(g, dtype=dtype))], False)
+            grads = gradients(came(split(np.asarray(g, dtype=dtype))), False)
         result = tuple(None if grad is None else grad.data for grad in grads)
         given.append((np.array(g), result))
         return result
@@ -217,15 +235,15 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
         if not several:
             return gradients([g], True)
         # each output's gradient as the sweep gave it (its output's node left it here), zeros where none came
-        parts = []
+        parts: list[Tensor | None] = []
         for k, shape in enumerate(shapes):
             part, own = arrived.pop(k, None), g.data[offsets[k]:offsets[k + 1]].reshape(shape)
-            # (none came: zeros, as PyTorch materializes them; one left by another sweep: this g's numbers)
+            # (none came: zeros, as PyTorch materializes them, or None; one left by another sweep: this g's numbers)
             parts.append(part if part is not None and np.array_equal(part.data, own, equal_nan=True)
-                         else Tensor(graph, np.array(own)))
+                         else None if part is None and not ctx.materialize_grads else Tensor(graph, np.array(own)))
         return gradients(parts, True)
 
-    value = np.concatenate([o.data.reshape(-1) for o in outputs]) if several else out.data
+    value = np.concatenate([o.data.reshape(-1) for o in outputs]) if several else outputs[0].data
 
     def forward_rule(*values: Any, **params: Any) -> Any:
         return value
@@ -235,15 +253,18 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
     nodes = tuple(args[i].as_node(span) for i in positions)
     index = graph.add(APPLY, op, nodes, value, span)
     made = Tensor(graph, value, node=index, requires_grad=True)
-    if several:
-        results = [_output(graph, cls.name, index, k, shapes[k], offsets, span, arrived) for k in range(len(outputs))]
-        results = [Tensor(graph, o.data) if any(o is t for t in ctx.non_differentiable) else made_k
-                   for o, made_k in zip(outputs, results, strict=True)]
-    else:
+    if not several:
         results = [made]
+    else:  # (the others plain tensors: a tensor returned twice, one object)
+        made_outputs = {j: _output(graph, cls.name, index, (m, j), shapes[m], offsets, span, arrived, reached)
+                        for m, j in enumerate(kept)}
+        others = {id(o): Tensor(graph, o.data) for o in returned if isinstance(o, Tensor)}
+        results = [made_outputs[j] if j in made_outputs else
+                   made_outputs[max(i for i in kept if returned[i] is o)] if any(returned[i] is o for i in kept) else
+                   others[id(o)] if isinstance(o, Tensor) else o for j, o in enumerate(returned)]
     # an output saved for backward is unpacked as the output, its node the call's (PyTorch's saved output), so a
     # backward recorded with create_graph differentiates through it (the Double Backward tutorial's Exp)
-    ctx.saved = tuple(next((r for o, r in zip(outputs, results, strict=True) if saved is o), saved)
+    ctx.saved = tuple(next((r for o, r in zip(returned, results, strict=True) if saved is o), saved)
                       for saved in ctx.saved)
     return tuple(results) if several else made
 
@@ -256,17 +277,20 @@ def _row(graph: Any, row: str, x: Tensor, span: tuple[int, int], **params: Any) 
     return apply_row(graph, OPS[row], [x], rule_params(OPS[row], params), span)
 
 
-def _output(graph: Any, name: str, index: int, k: int, shape: tuple[int, ...], offsets: list[int],
-            span: tuple[int, int], arrived: dict[int, Tensor]) -> Tensor:
-    """Output k of a call whose forward returned several: a node over the call's (which holds them one after
-    another), PyTorch's node that call's, output k of it. A recorded sweep (create_graph) leaves its gradient in
-    `arrived` too, for the call's backward to get as it came (the sweep reaches this node before the call's)."""
+def _output(graph: Any, name: str, index: int, place: tuple[int, int], shape: tuple[int, ...], offsets: list[int],
+            span: tuple[int, int], arrived: dict[int, Tensor], reached: set[int]) -> Tensor:
+    """Output j of a call whose forward returned several, the k-th differentiable one (place: (k, j)): a node over
+    the call's (which holds them one after another), PyTorch's node that call's, output j of it. A sweep says it
+    reached it in `reached`, a recorded one (create_graph) leaves its gradient in `arrived` too, for the call's
+    backward to get as it came (the sweep reaches this node before the call's)."""
+    k, j = place
     start, stop, total = offsets[k], offsets[k + 1], offsets[-1]
 
     def forward_rule(packed: Any, **params: Any) -> Any:
         return np.asarray(packed)[start:stop].reshape(shape)
 
     def vjp(g: Any, ans: Any, packed: Any, **params: Any) -> tuple[Any]:
+        reached.add(k)
         full = np.zeros(total, dtype=np.result_type(g))
         full[start:stop] = np.reshape(g, -1)
         return (full,)
@@ -281,7 +305,7 @@ def _output(graph: Any, name: str, index: int, k: int, shape: tuple[int, ...], o
             graph.grad_enabled = before
 
     op = FunctionOp(name, 1, forward_rule, vjp, f"{name}Backward", elementwise=False, recorded_vjp=recorded,
-                    callable=False, reference=None, through=True, output=k)
+                    callable=False, reference=None, through=True, output=j)
     value = forward_rule(graph.values[index])
     part = graph.add(APPLY, op, (index,), value, span)
     return Tensor(graph, value, node=part, requires_grad=True)
