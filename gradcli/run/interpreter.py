@@ -441,6 +441,7 @@ class Interpreter:
         self.node_hooks: dict[int, list[tuple[Any, Any]]] = {}  # a module's register_backward_hook's, by its output's node
         self.node_prehooks: dict[int, list[Any]] = {}  # grad_fn.register_prehook(fn), by the node, in the order registered
         self.post_hooks: dict[int, list[HookHandle]] = {}  # t.register_post_accumulate_grad_hook(fn), by id(t)
+        self.multi_hooks: list[Any] = []  # torch.autograd.graph.register_multi_grad_hook's (tensors, fn), in order
         self.line_starts = [0]
         for line in source.splitlines(keepends=True):
             self.line_starts.append(self.line_starts[-1] + len(line))
@@ -2152,6 +2153,9 @@ class Interpreter:
                 return custom.ONCE_DIFFERENTIABLE
             if path == "torch.autograd.graph.Node":
                 return NODE_CLASS
+            if path == "torch.autograd.graph.register_multi_grad_hook":
+                return Builtin("register_multi_grad_hook", lambda interpreter, args, kwargs, where:
+                               self.register_multi_grad_hook(args, kwargs, where))
             if owner.path == "torch.autograd" and name in gradcheck.NAMES:
                 return Function(owner.path, name)
             if owner.path in ("collections", "itertools"):
@@ -3312,6 +3316,8 @@ class Interpreter:
         else:
             adjoints = engine.backward(graph.tape, graph.values, indices, seeds, backend=PROMOTING, hooks=hooks,
                                        node_hooks=node_hooks)
+        if self.multi_hooks:
+            self.run_multi_grad_hooks(reached, adjoints, inputs, accumulate, span, node)
         if self.anomaly and any(adjoints[i] is not None and np.isnan(np.asarray(
                 adjoints[i].data if isinstance(adjoints[i], Tensor) else adjoints[i], dtype=float)).any() for i in reached):
             raise self.refuse(node, "a NaN gradient under torch.autograd's anomaly detection is not supported (PyTorch "
@@ -3438,6 +3444,47 @@ class Interpreter:
             return values
 
         return run
+
+    def register_multi_grad_hook(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> NodeHookHandle:
+        """torch.autograd.graph.register_multi_grad_hook(tensors, fn): fn(grads) once a backward has computed the
+        gradients of those of the tensors it reaches, None for the others (mode="all", PyTorch's default)."""
+        bound = python.bind_by_name("register_multi_grad_hook", ["tensors", "fn", "mode"], args, kwargs)
+        tensors, hook = bound.get("tensors"), bound.get("fn")
+        if bound.get("mode", "all") != "all":
+            raise self.refuse(node, f"register_multi_grad_hook with mode={bound['mode']!r} is not supported",
+                              "mode='all' (the default) is")
+        if not isinstance(tensors, (tuple, list)) or not all(isinstance(t, Tensor) for t in tensors):
+            raise self.refuse(node, "register_multi_grad_hook of other than a tuple or list of tensors is not supported")
+        if not isinstance(hook, (UserFunction, Builtin)):
+            raise self.refuse(node, "register_multi_grad_hook of anything but a function of the file is not supported")
+        if not all(t.requires_grad for t in tensors):  # (PyTorch's own assert, finding no node for it)
+            raise TorchError("AssertionError", "Expected gradient function to be set")
+        span = self.span(node)
+        entry = ([(t, t.as_node(span)) for t in tensors], hook)
+        self.multi_hooks.append(entry)
+        return NodeHookHandle(entry, self.multi_hooks)
+
+    def run_multi_grad_hooks(self, reached: set[int], adjoints: Sequence[Any], inputs: list[Tensor] | None,
+                             accumulate: bool, span: tuple[int, int], node: ast.AST) -> None:
+        """Each multi-grad hook whose tensors this backward reaches, with the gradient of each tensor whose node the
+        engine runs: a leaf's where it accumulates (every leaf, or those of inputs=), another's where it leads on to
+        one of inputs=."""
+        wanted = None if inputs is None else {t.as_node(span) for t in inputs}
+        for tensors, hook in list(self.multi_hooks):
+            grads: list[Any] = []
+            for tensor, index in tensors:
+                adjoint = adjoints[index] if index in reached else None
+                if adjoint is not None and wanted is not None and (
+                        index not in wanted if tensor.is_leaf else not wanted & reachable(self.graph.tape, [index])):
+                    adjoint = None
+                grads.append(None if adjoint is None else adjoint if isinstance(adjoint, Tensor)
+                             else Tensor(self.graph, np.asarray(adjoint).astype(tensor.data.dtype)))
+            if all(grad is None for grad in grads):
+                continue
+            if not accumulate:
+                raise self.refuse(node, "register_multi_grad_hook with torch.autograd.grad is not supported",
+                                  "call backward()")
+            self.call(hook, [grads], {}, node)
 
     def run_post_accumulate_hooks(self, tensor: Tensor, create_graph: bool, node: ast.AST) -> None:
         """t.register_post_accumulate_grad_hook(fn): fn(t) once t.grad holds this backward's gradient, with grad
