@@ -78,7 +78,8 @@ def test_points_that_select_different_counts_are_refused_clearly():
 
 
 @pytest.mark.parametrize(("program", "at", "words"), [
-    ("sum(m[w > 0])", ["m=[[1,2],[3,4]]", "w=[1,2,3]"], "the mask of shape (3,) does not fit"),
+    ("sum(m[w > 0])", ["m=[[1,2],[3,4]]", "w=[1,2,3]"],
+     "The shape of the mask [3] at index 0 does not match the shape of the indexed tensor [2, 2] at index 0"),
     ("sum(m[m > 0, 0])", ["m=[[1,2],[3,4]]"], "a boolean mask must be the only index"),
     ("where(v > 0)", ["v=[1,2]"], "where takes 3 arguments"),
 ])

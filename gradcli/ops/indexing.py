@@ -393,8 +393,12 @@ ROWS += [
 
 
 def _mask_fits(x_point: Shape, mask_point: Shape) -> None:
-    if len(mask_point) > len(x_point) or tuple(x_point[: len(mask_point)]) != tuple(mask_point):
-        raise ValueError(f"the mask of shape {tuple(mask_point)} does not fit the first axes of shape {tuple(x_point)}")
+    if len(mask_point) > len(x_point):
+        raise DimError(f"too many indices for tensor of dimension {len(x_point)}")
+    for k, (size, mask_size) in enumerate(zip(x_point, mask_point)):
+        if size != mask_size:  # (PyTorch's IndexError, in its words)
+            raise DimError(f"The shape of the mask {list(mask_point)} at index {k} does not match the shape of the "
+                           f"indexed tensor {list(x_point)} at index {k}")
 
 
 def _masked(x: Array, mask: Array, ranks: tuple[int, ...]) -> tuple[Array, Array, int | None]:
