@@ -426,7 +426,8 @@ def _hits(t: Array, x_shape: tuple[int, ...], ignore_index: int) -> tuple[Array,
 
 
 def _picked(values: Any, hits: Array) -> Any:
-    return np.sum(np.where(hits, values, 0.0), axis=-1)  # (np.where, not indexing: dual numbers go through)
+    # (np.where, not indexing: dual numbers go through; a sum from -0.0, so that a picked -0.0 stays one)
+    return np.sum(np.where(hits, values, -0.0), axis=-1, initial=-0.0)
 
 
 def _index_parts(x: Any, w: Any, t: Array, ranks: tuple[int, ...], log_input: bool, ignore_index: int) -> Any:
@@ -448,7 +449,7 @@ def _index_loss(x: Any, w: Any, t: Array, ranks: tuple[int, ...], reduction: str
     batch = (-1,) if ranks[0] == 2 else ()
     # PyTorch's nll_loss: -x[t] * w[t] per sample of a batch ('none'), else 0 - the sum of them
     if reduction == "none":
-        loss = -taken if ranks[0] == 2 else 0.0 - taken
+        loss = np.where(kept, -taken, 0.0) if ranks[0] == 2 else 0.0 - taken  # (an ignored target's: +0)
     elif type(taken) is np.ndarray and taken.dtype == np.float32 and taken.ndim == 1 and ranks[0] == 2:
         loss, total = float32.nll_sums(taken, np.asarray(chosen, dtype=np.float32), np.asarray(kept))
         if reduction == "mean":  # (PyTorch's cascade of partial sums over the batch)
