@@ -651,7 +651,17 @@ _WEIGHTS = ((-2.0, 2.0), (0.5, 2.0), (0.0, 0.0))  # (the tests sample class 0 ev
 
 
 def _ce_node(constant: Any, shapes: Any, label_smoothing: float = 0.0, **given: Any) -> str:
-    return "AddBackward0" if label_smoothing else _nll_node(constant, shapes, **given)
+    return "AddBackward0" if label_smoothing > 0 else _nll_node(constant, shapes, **given)
+
+
+def _smoothing(label_smoothing: float) -> float:
+    """The label smoothing cross_entropy takes: none where it is not above 0 (PyTorch checks and smooths only
+    then: -1 and nan are 0), above 1 PyTorch's refusal (its C++ stream's 6 digits)."""
+    if not label_smoothing > 0:
+        return 0.0
+    if label_smoothing > 1:
+        raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
+    return label_smoothing
 
 
 def _ce_prob_node(constant: Any, shapes: Any, reduction: str = "mean", **given: Any) -> str:
@@ -662,6 +672,7 @@ def _ce_program(emit: Any, x: Any, w: Any, t: Any, reduction: str = "mean", igno
                 label_smoothing: float = 0.0) -> Any:
     # PyTorch's cross_entropy of class indices: nll_loss(log_softmax(x, class dim), target); with
     # label smoothing, the sum of the two terms (cross_entropy_smoothed)
+    label_smoothing = _smoothing(label_smoothing)
     if label_smoothing:
         return emit("cross_entropy_smoothed", x, w, t, reduction=reduction, ignore_index=ignore_index,
                     label_smoothing=label_smoothing)
@@ -716,6 +727,9 @@ def _probs_program(emit: Any, x: Any, w: Any, p: Any, reduction: str = "mean", i
                    label_smoothing: float = 0.0) -> Any:
     # PyTorch's cross_entropy of class probabilities: -(lsm * p * w) summed (over the classes for
     # 'none'), for 'mean' divided by the number of samples; label smoothing mixes p with 1/C first.
+    if ignore_index >= 0:
+        raise ValueError("ignore_index is not supported for floating point target")
+    label_smoothing = _smoothing(label_smoothing)
     sx, sw, sp = emit.shape(x), emit.shape(w), emit.shape(p)
     if sx is None or sw is None or sp is None:
         return emit("cross_entropy_probs_whole", x, w, p, reduction=reduction, ignore_index=ignore_index,
