@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from gradcli.inputs import literals
 from gradcli.tape import Tape, compile_program
 
 _KINDS = {("polars", "DataFrame"): "polars", ("pandas", "DataFrame"): "pandas", ("pyarrow", "Table"): "arrow"}
@@ -56,7 +57,7 @@ def grad_table(program: str | Tape, table: Any, at: Mapping[str, Any] | None = N
     else:
         frame = table
     tape = program if isinstance(program, Tape) else compile_program(program)
-    fixed = {name: np.asarray(value, dtype=float) for name, value in (at or {}).items()}
+    fixed = {name: literals.as_array(value, name) for name, value in (at or {}).items()}  # as grad reads them
     reader = TableReader(frame, "table", tape.inputs, fixed, chunk=max(frame.num_rows, 1), skip_bad=skip_bad,
                          extra=False)
     writer = ColumnsWriter(None, "table", lists=bool(reader.lists))  # a bad row (skip_bad): nulls

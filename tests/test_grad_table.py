@@ -139,3 +139,18 @@ def test_a_bad_index_value_is_named_by_its_row_and_skip_bad_gives_its_results_nu
     assert out["value"].to_list() == [10.0, None, 30.0, None]
     assert out["grad_v[0]"].to_list() == [1.0, None, 0.0, None]
     assert out["grad_v[2]"].to_list() == [0.0, None, 1.0, None]
+
+
+@pytest.mark.parametrize("bad", [None, [1.0, None], "abc", {"a": 1}])
+def test_an_at_value_from_python_that_is_no_number_is_a_gradcli_error_in_grad_and_grad_table(bad):
+    from gradcli import grad
+
+    with pytest.raises(GradcliError):
+        grad("x*sum(y)", at={"x": 2.0, "y": bad})
+    with pytest.raises(GradcliError):
+        grad_table("x*sum(y)", pl.DataFrame({"x": [2.0]}), at={"y": bad})
+
+
+def test_grad_table_reads_an_at_text_as_grad_does():
+    out = grad_table("x*y", pl.DataFrame({"x": [2.0]}), at={"y": "pi/4"})
+    assert out["value"].to_list() == [2.0 * (math.pi / 4)] and out["grad_x"].to_list() == [math.pi / 4]

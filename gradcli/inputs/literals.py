@@ -322,7 +322,10 @@ def as_array(given: Any, name: str, copy: bool = True) -> Array:
     if not copy and type(given) is np.ndarray and given.dtype == np.float64 and given.flags.c_contiguous:
         return given
     try:
-        return np.array(given, dtype=float)
+        array = np.array(given)
+        if array.dtype == object and any(item is None for item in array.flat):  # (NaN to NumPy): no number
+            raise TypeError
+        return array.astype(float, copy=False)
     except (TypeError, ValueError):
         raise ShapeProblem(f"the value of '{name}' is not a number or a rectangular list of numbers") from None
 
