@@ -2375,7 +2375,7 @@ class Interpreter:
         if name == "empty" and function.module == "torch":  # written before it is read, or refused where printed
             if not args and "size" not in kwargs:
                 raise TorchError("TypeError", 'empty() missing 1 required positional arguments: "size"')
-            made = self.construct("zeros", args, kwargs, node)
+            made = self.construct("empty", args, kwargs, node)
             self.unset[id(made.data)] = made.data
             return made
         if name in _RANDOM and function.module == "torch":
@@ -2967,7 +2967,7 @@ class Interpreter:
                 len(args) != 1 or not isinstance(args[0], (list, tuple)) or isinstance(args[0], Size)):
             # torch.Tensor(2, 3), torch.LongTensor(5): sizes make a tensor whose values are leftover memory, as
             # torch.empty's: written before they are read (`.fill_(-10000.)`), or refused where they are read
-            made = self.construct("zeros", [tuple(sizes) if sizes else (0,)], {"dtype": dtype_of(kind)}, node)
+            made = self.construct("empty", [tuple(sizes) if sizes else (0,)], {"dtype": dtype_of(kind)}, node)
             if sizes:
                 self.unset[id(made.data)] = made.data
             return made
@@ -3166,7 +3166,10 @@ class Interpreter:
             tensor = self.tensor_from(args[0], dtype, node)
         elif name in ("ones", "zeros", "full", "empty"):
             fill = kwargs.pop("fill_value", None)
-            if "size" in kwargs:
+            keyword = "size" in kwargs
+            if keyword:
+                if (args and name != "full") or len(args) > 1:
+                    raise TorchError("TypeError", f"{name}() got multiple values for argument 'size'")
                 args = [kwargs.pop("size"), *args]
             if not args and name != "full":  # (PyTorch's words: "arguments", one of them)
                 raise TorchError("TypeError", f'{name}() missing 1 required positional arguments: "size"')
@@ -3177,14 +3180,18 @@ class Interpreter:
                         raise TorchError("TypeError", f"full() missing {2 - len(args)} required positional "
                                                       f"argument{'s' if args else ''}: {missing}")
                     fill, args = args[-1], args[:-1]
-            sizes = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
-            shape = tuple(int(s) for s in sizes)
+                if isinstance(fill, (tuple, list, str)) or fill is None:
+                    raise TorchError("TypeError", f"full(): argument 'fill_value' (position 2) must be Number, not "
+                                                  f"{_type_name(fill)}")
+            shape = _size_argument(name, args, keyword)
             negative = [size for size in shape if size < 0]
+            if negative and name == "zeros":
+                raise runtime_error("zeros: Dimension size must be non-negative.")
             if negative:
                 raise runtime_error(f"Trying to create tensor with negative dimension {negative[0]}: "
                                     f"[{', '.join(map(str, shape))}]")
             self.check_size(math.prod(shape), node)
-            value = {"ones": 1.0, "zeros": 0.0}.get(name, fill)
+            value = {"ones": 1.0, "zeros": 0.0, "empty": 0.0}.get(name, fill)
             kind = dtype.numpy if isinstance(dtype, Dtype) else (
                 INT64 if isinstance(value, int) and not isinstance(value, bool) and name == "full"
                 else BOOL if isinstance(value, bool) else FLOAT32)
@@ -3197,8 +3204,15 @@ class Interpreter:
             kind = dtype.numpy if isinstance(dtype, Dtype) else like.data.dtype
             tensor = Tensor(self.graph, np.full(like.data.shape, value, dtype=kind))
         elif name == "eye":
-            n = int(args[0])
-            m = int(args[1]) if len(args) > 1 else n
+            given = [*args, *(kwargs[k] for k in ("n", "m")[len(args):] if k in kwargs)]
+            sizes = [_whole_size(v) for v in given]
+            if len(given) == 1 and sizes[0] is None and not kwargs:
+                raise TorchError("TypeError", f"eye(): argument 'n' (position 1) must be int, not {_type_name(args[0])}")
+            if not 0 < len(given) <= 2 or None in sizes:
+                raise TorchError("TypeError", _invalid_combination("eye", args, kwargs, _EYE))
+            n = m = int(sizes[0])  # type: ignore[arg-type]
+            if len(sizes) > 1:
+                m = int(sizes[1])  # type: ignore[arg-type]
             if n < 0 or m < 0:
                 raise runtime_error(f"{'n' if n < 0 else 'm'} must be greater or equal to 0, got {n if n < 0 else m}")
             self.check_size(n * m, node)
@@ -4029,6 +4043,7 @@ _SIZE_SIGNATURES = {  # torch's random constructors of a size, their signatures 
                 for bounds in ("int high", "int low, int high") for generator in ("torch.Generator generator, ", "")]}
 _LINSPACE = [f"({start} start, {end} end, int steps, *, Tensor out = None, {_SIGNATURE_TAIL}"
              for start, end in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"), ("Number", "Number"))]
+_EYE = [f"(int n, *, Tensor out = None, {_SIGNATURE_TAIL}", f"(int n, int m, *, Tensor out = None, {_SIGNATURE_TAIL}"]
 _ARANGE = [f"(Number end, *, Tensor out = None, {_SIGNATURE_TAIL}", f"(Number start, Number end, *, {_SIGNATURE_TAIL}",
            f"(Number start, Number end, Number step = 1, *, Tensor out = None, {_SIGNATURE_TAIL}"]
 
@@ -4161,3 +4176,39 @@ def run(source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | No
 
 
 __all__ = ["BackwardCall", "Interpreter", "node_name", "reprs", "run"]
+
+
+def _size_argument(name: str, args: list[Any], keyword: bool) -> tuple[int, ...]:
+    """The shape of ones/zeros/full/empty(size), as PyTorch's parser reads its `size` (ints one by one or one tuple
+    of ints; a 1-element integer tensor an int), in its TypeErrors' words."""
+    where = "argument 'size'" if keyword else "argument 'size' (position 1)"
+    if len(args) > 1 and isinstance(args[0], (tuple, list)):
+        raise TorchError("TypeError", f"{name}() takes 1 positional argument but {len(args)} were given")
+    whole = len(args) == 1 and isinstance(args[0], (tuple, list))
+    items = list(args[0]) if whole else args
+
+    shape = []
+    for place, item in enumerate(items):
+        size = int(item) if isinstance(item, bool) and place > 0 else _whole_size(item)
+        if size is None:
+            if place > 0:
+                raise TorchError("TypeError", f"{name}(): argument 'size' failed to unpack the object at pos "
+                                              f"{place + 1} with error \"type must be tuple of ints,but got "
+                                              f"{_type_name(item)}\"")
+            if whole:
+                raise TorchError("TypeError", f"{name}(): {where} must be tuple of ints, but found element of type "
+                                              f"{_type_name(item)} at pos 0")
+            raise TorchError("TypeError", f"{name}(): {where} must be tuple of ints, not {_type_name(item)}")
+        shape.append(size)
+    return tuple(shape)
+
+
+def _whole_size(item: Any) -> int | None:
+    """A size as PyTorch's parser takes an int: an int (no bool), a 1-element integer tensor; None for another."""
+    if isinstance(item, bool):
+        return None
+    if isinstance(item, int):
+        return item
+    if isinstance(item, Tensor) and item.data.size == 1 and item.data.dtype.kind in "iu":
+        return int(item.data.reshape(-1)[0])
+    return None
