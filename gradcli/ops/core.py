@@ -400,6 +400,7 @@ class Op:
     #   "integer" / "int" / "bool input": the first is an integer or bool / an integer / a bool;
     #   "integer cast": the first is an integer or bool, dtype= or not; "narrowing cast": dtype= is narrower than
     #   the first's dtype ({cast} in the message: dtype='s);
+    #   "integer dtype": dtype= is an integer or bool ({cast} in the message);
     #   "any integer" / "any bool": one is (indices, masks and optional tensors left out aside);
     #   "bool": they compute in bool (two bools);
     #   "mixed": two dtypes among them (indices, masks and left-out ones aside: the ops that do not promote);

@@ -880,6 +880,8 @@ ROWS = [
                overloads=("matrix_norm",),  # torch.norm(m, 'nuc'): a matrix norm (decompositions.py)
                dtype_refusals=(("integer cast", "RuntimeError", "linalg.vector_norm: Expected a floating point or "
                                 "complex tensor as input. Got {0}"),
+                               ("integer dtype", "RuntimeError", "linalg.vector_norm: dtype should be floating point or "
+                                "complex, but got {cast}"),
                                ("narrowing cast", "RuntimeError", "linalg.vector_norm: the dtype of the input ({0}) "
                                 "should be convertible without narrowing to the specified dtype ({cast})"))),
     structural("logsumexp", 1, _logsumexp, _logsumexp_vjp, "LogsumexpBackward0", jvp=_logsumexp_jvp,

@@ -608,6 +608,8 @@ def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: 
         return cast is None and one is not None and one.dtype.kind in ("biu" if word == "integer" else "iu")
     if word == "integer cast":  # (an integer input refused whatever dtype= says: vector_norm's)
         return one is not None and one.dtype.kind in "biu"
+    if word == "integer dtype":  # dtype= is an integer or bool (vector_norm(x, dtype=torch.int64))
+        return cast is not None and np.dtype(cast).kind in "biu"
     if word == "narrowing cast":  # dtype= narrower than the input's (vector_norm(double, dtype=torch.float32))
         return cast is not None and one is not None and not np.can_cast(one.dtype, np.dtype(cast), "safe")
     if word == "result integer":  # (a kernel dispatched on the args' promoted dtype: logaddexp's of a bool and a float adds)
