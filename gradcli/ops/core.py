@@ -432,6 +432,9 @@ class Op:
     # an optional one was given. clamp's masks written in place into a smaller one, pixel_shuffle's of none. `gradcli run`
     # raises it when a backward reaches the call's node.
     backward_problem: Rule | None = None
+    # The tensor args PyTorch's function takes no gradient for and refuses one that requires grad (grad mode on),
+    # before anything else: (their place among the args, the function's name, the arg's name). nll_loss's weight.
+    undifferentiable: tuple[tuple[int, str, str], ...] = ()
     # The args from this position on are integer indices (v[idx], gather's index): no gradient
     # flows into them, an input among them is an integer input, and PyTorch does not list them
     # among the node's next_functions.

@@ -981,6 +981,7 @@ ROWS += [
                shape=_spatial_shape, text=_ce_text("nll_loss"), domain=_WEIGHTS,
                examples=((((2, 3, 2, 2), (3,), (2, 2, 2)), {}), (((1, 3, 2, 3), (3,), (1, 2, 3)), {"reduction": "none"}),
                          (((2, 2, 1, 3), (2,), (2, 1, 3)), {"reduction": "sum"})),
+               undifferentiable=((1, "nll_loss2d_forward", "weight"),),
                reference=None),  # (a part of nll_loss and cross_entropy, held to PyTorch through them)
     structural("nll_loss_forward", 3, _NLL_RULES[0], _NLL_RULES[1], "NllLossBackward0", jvp=_NLL_RULES[2],
                index_from=2, callable=False,
@@ -990,6 +991,7 @@ ROWS += [
                examples=((((2, 3), (3,), (2,)), {}), (((3,), (3,), ()), {"reduction": "none"}),
                          (((2, 3), (3,), (2,)), {"reduction": "sum"})),
                reference=None,  # (a part of nll_loss and cross_entropy, held to PyTorch through them)
+               undifferentiable=((1, "nll_loss_forward", "weight"),),
                dtype_refusals=(*kernel_refusal("nll_loss_out_frame"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
 ]
 

@@ -355,6 +355,10 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
                 and (signature, *[a.requires_grad for a in args if isinstance(a, Tensor)]) in _NO_BACKWARD_REFUSAL):
             _note_backward_refusal(graph, op, args, together, None, params, made, signature)
         return made
+    for place, function, name in op.undifferentiable:
+        if graph.grad_enabled and isinstance(args[place], Tensor) and args[place].requires_grad:
+            raise runtime_error(f"The function '{function}' is not differentiable with respect to argument '{name}'. "
+                                "This input cannot have requires_grad True.")
     numbers = [a for a in args if not isinstance(a, Tensor)]
     signature = _signature(op, args, cast)
     computing = _COMPUTING.get(signature) if signature is not None else None
