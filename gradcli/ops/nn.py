@@ -609,6 +609,8 @@ def _ce_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduct
         raise ValueError(f"the weight must have one number per class ({x[-1]}), got shape {w}")
     if len(t) == len(x):
         np.broadcast_shapes(x, t)
+    elif len(x) == 2 and len(t) == 1 and t[0] != x[0]:  # (PyTorch's nll_loss, its ValueError)
+        raise PythonValueError(f"Expected input batch_size ({x[0]}) to match target batch_size ({t[0]}).")
     elif tuple(t) != tuple(x[:-1]):
         raise ValueError(f"the target must be class indices of shape {x[:-1]} or probabilities of shape {x}, got {t}")
     return x[:-1] if reduction == "none" else ()
@@ -910,6 +912,10 @@ def _nll_program(emit: Any, x: Any, w: Any, t: Any, reduction: str = "mean", ign
     return _nll_nd(emit, x, w, t, reduction, ignore_index)
 
 
+# nll_loss's class indices are int64 or uint8 (checked after the shapes)
+_NLL_TARGET = (("index not long or byte", "RuntimeError", "expected target dtype to be Long or Byte, but got {2}"),)
+
+
 def _nll_node(constant: Any, shapes: Any, reduction: str = "mean", **given: Any) -> str:
     rank = len(shapes[0]) if shapes else 2
     if rank <= 2:
@@ -982,6 +988,7 @@ ROWS += [
                examples=((((2, 3, 2, 2), (3,), (2, 2, 2)), {}), (((1, 3, 2, 3), (3,), (1, 2, 3)), {"reduction": "none"}),
                          (((2, 2, 1, 3), (2,), (2, 1, 3)), {"reduction": "sum"})),
                undifferentiable=((1, "nll_loss2d_forward", "weight"),),
+               dtype_refusals=(*_NLL_TARGET, ("index not long", "RuntimeError", "expected scalar type Long but found {2}")),
                reference=None),  # (a part of nll_loss and cross_entropy, held to PyTorch through them)
     structural("nll_loss_forward", 3, _NLL_RULES[0], _NLL_RULES[1], "NllLossBackward0", jvp=_NLL_RULES[2],
                index_from=2, callable=False,
@@ -992,7 +999,7 @@ ROWS += [
                          (((2, 3), (3,), (2,)), {"reduction": "sum"})),
                reference=None,  # (a part of nll_loss and cross_entropy, held to PyTorch through them)
                undifferentiable=((1, "nll_loss_forward", "weight"),),
-               dtype_refusals=(*kernel_refusal("nll_loss_out_frame"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
+               dtype_refusals=(*_NLL_TARGET, *kernel_refusal("nll_loss_out_frame"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
 ]
 
 

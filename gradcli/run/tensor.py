@@ -556,7 +556,8 @@ NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 
 def _check_dtypes(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | None, params: dict[str, Any],
-                  shapes_checked: bool | None = None, after: tuple[str, ...] = ("mixed", "integer alike")) -> None:
+                  shapes_checked: bool | None = None,
+                  after: tuple[str, ...] = ("mixed", "integer alike", "index not long")) -> None:
     """PyTorch's refusals by dtype, as the row says them (Op.dtype_refusals): a mean of integers, a
     difference of bools, LU pivots that are not int32 (before the shapes are checked), a product of
     two dtypes (after them: the refusals that start with one of `after`). shapes_checked None: all of them. (The
@@ -634,6 +635,10 @@ def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: 
         return cast is None and one is not None and one.dtype == BOOL
     if word == "index not int32":
         return any(isinstance(a, Tensor) and a.data.dtype != INT32 for a in args[op.index_from or 0:])
+    if word == "index not long or byte":  # (nll_loss's class indices: int64 or uint8, after its shape checks)
+        return any(isinstance(a, Tensor) and a.data.dtype.name not in ("int64", "uint8") for a in args[op.index_from or 0:])
+    if word == "index not long":  # (nll_loss2d's class indices: int64)
+        return any(isinstance(a, Tensor) and a.data.dtype.name != "int64" for a in args[op.index_from or 0:])
     if word == "uncastable":  # (a result of another category than the tensor's it is written into)
         return one is not None and _CATEGORY[promote(promoted, []).kind] > _CATEGORY[one.dtype.kind]
     if word == "mixed":
