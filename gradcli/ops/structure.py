@@ -25,7 +25,8 @@ def _getitem(x: Array, key: tuple[Any, ...], ranks: tuple[int, ...]) -> Array:
 
 def _getitem_vjp(g: Array, ans: Array, x: Array, key: tuple[Any, ...], ranks: tuple[int, ...]) -> tuple[Array]:
     cotangent = np.zeros_like(x)
-    cotangent[_full_key(x, key, ranks[0])] += g  # basic indexing: no element is picked twice
+    # basic indexing: no element is picked twice, so g is copied in (PyTorch's select/slice_backward: a -0 stays -0)
+    cotangent[_full_key(x, key, ranks[0])] = g
     return (cotangent,)
 
 
