@@ -36,14 +36,18 @@ def which(value: Any) -> str:
     return ", ".join(parts) + (f", and {len(bad) - SHOWN} more" if len(bad) > SHOWN else "")
 
 
-def point_warnings(result: Any, rows: Sequence[int]) -> list[list[str]]:
+def point_warnings(result: Any, rows: Sequence[int],
+                   inputs: Mapping[str, tuple[Array, bool]] | None = None) -> list[list[str]]:
     """For each of these points of a --points result (a BatchResult), what is not finite and where,
     as the one-point --json says it (`the gradient of 'x' is not finite (+inf at [1])`): JSON writes
-    NaN, +inf and -inf all as null."""
+    NaN, +inf and -inf all as null. `inputs`, in the program's order: each input as `at` writes it,
+    a column of the points' values (True) or the one value every point has (False: an --at value)."""
     said = []
     for row in rows:
-        lines = [f"the value of '{name}' is not finite ({which(value[row])})"
-                 for name, value in zip(result.root_names, result.values, strict=True) if not finite(value[row])]
+        at = {name: column[row] if per_point else column for name, (column, per_point) in (inputs or {}).items()}
+        lines = [f"the input '{name}' is not finite ({which(value)})" for name, value in at.items() if not finite(value)]
+        lines += [f"the value of '{name}' is not finite ({which(value[row])})"
+                  for name, value in zip(result.root_names, result.values, strict=True) if not finite(value[row])]
         if result.kind == "grad":
             lines += [f"the gradient of '{name}' is not finite ({which(array[row])})"
                       for name, array in result.grad.items() if not finite(array[row])]

@@ -79,8 +79,8 @@ def test_json_lines_of_a_scalar_jvp_warn_where_a_number_is_not_finite(tmp_path):
         document: dict[str, object] = {"line": line, "row": line - 1, "at": {"x": x if math.isfinite(x) else None},
                                        "value": value if math.isfinite(value) else None,
                                        "jvp": jvp if math.isfinite(jvp) else None}
-        said = [f"the {what} of 'out' is not finite ({'NaN' if math.isnan(v) else '+inf' if v > 0 else '-inf'})"
-                for what, v in (("value", value), ("jvp", jvp)) if not math.isfinite(v)]
+        said = [f"the {what} is not finite ({'NaN' if math.isnan(v) else '+inf' if v > 0 else '-inf'})"
+                for what, v in (("input 'x'", x), ("value of 'out'", value), ("jvp of 'out'", jvp)) if not math.isfinite(v)]
         if said:
             document["warnings"] = said
         expected.append(json.dumps(document))

@@ -47,7 +47,8 @@ def _document(line: int, x: float, value: float, grad: float, row: int) -> str:
     def kind(v: float) -> str:
         return "NaN" if math.isnan(v) else "+inf" if v > 0 else "-inf"
 
-    said = [f"the value of 'out' is not finite ({kind(value)})"] if not math.isfinite(value) else []
+    said = [f"the input 'x' is not finite ({kind(x)})"] if not math.isfinite(x) else []
+    said += [f"the value of 'out' is not finite ({kind(value)})"] if not math.isfinite(value) else []
     said += [f"the gradient of 'x' is not finite ({kind(grad)})"] if not math.isfinite(grad) else []
     if said:
         document["warnings"] = said
@@ -494,3 +495,19 @@ def test_the_helper_writes_each_float_as_repr_does():
     assert written == [repr(number) for number in numbers.tolist()]
     nulls = helper.lines([("r", numbers[-14:], b"null"), b","], 14).decode().split(",")[:-1]
     assert nulls == ["null" if number - number != 0 else repr(number) for number in numbers[-14:].tolist()]
+
+
+@pytest.mark.parametrize("chunk", ["65536", "1"])
+def test_json_lines_warnings_name_an_input_that_is_not_finite(chunk):
+    # `at` writes a NaN or infinite input as null, as it writes results: the warnings say which it was, by path,
+    # whether the point gave it or --at did (a result that stays finite would otherwise leave the null unexplained)
+    stdin = "\n".join(json.dumps(point) for point in [{"x": "NaN", "v": [1.0, "-Infinity"]}, {"x": 2.0, "v": [1.0, 2.0]}])
+    stdin = stdin.replace('"NaN"', "NaN").replace('"-Infinity"', "-Infinity") + "\n"
+    run = cli("grad", "where(x > 0, 1.0, 2.0) + w*0 + sum(v)*0", "--points", "-", "--at", "w=inf", "--json",
+              "--chunk-size", chunk, stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    first, second = (json.loads(line) for line in run.stdout.splitlines())
+    assert first["at"] == {"x": None, "w": None, "v": [1.0, None]}
+    assert first["warnings"][:3] == ["the input 'x' is not finite (NaN)", "the input 'w' is not finite (+inf)",
+                                     "the input 'v' is not finite (-inf at [1])"]
+    assert second["warnings"][:1] == ["the input 'w' is not finite (+inf)"]

@@ -243,6 +243,7 @@ class JsonLinesWriter(Writer):
     def __init__(self, fixed: Mapping[str, np.ndarray], inputs: Sequence[str], row_id: bool = False,
                  marks: bool = False, array: bool = False) -> None:
         self.fixed = {name: to_json(value) for name, value in fixed.items()}
+        self.given = {name: np.asarray(value) for name, value in fixed.items()}  # (--at values: their warnings)
         self.inputs = list(inputs)
         self.array = array
         self.started = False  # an object is written
@@ -291,14 +292,19 @@ class JsonLinesWriter(Writer):
                                                                    for name, column in chunk.extra.items()}),
                     "at": at, "value": value, result.kind: derivative}
         _template(document, pieces)
+        inputs = {name: (chunk.columns[name], True) if name in chunk.columns else (self.given[name], False)
+                  for name in self.inputs}
         finite = np.ones(chunk.count, dtype=bool)
-        for array in [*result.values, *(array for _, array in result.columns())]:
+        for array in [*(column for column, per_point in inputs.values() if per_point), *result.values,
+                      *(array for _, array in result.columns())]:
             finite &= np.isfinite(array.reshape(chunk.count, -1)).all(axis=1)
+        if not all(np.isfinite(value).all() for value, per_point in inputs.values() if not per_point):
+            finite[:] = False
         pieces.pop()  # the closing brace: warnings, where a number is not finite, go before it
         if not finite.all():
             texts = [""] * chunk.count
             bad = np.flatnonzero(~finite).tolist()
-            for row, said in zip(bad, point_warnings(result, bad), strict=True):
+            for row, said in zip(bad, point_warnings(result, bad, inputs), strict=True):
                 texts[row] = ", " + json.dumps("warnings") + ": " + json.dumps(said)
             pieces.append(tuple(texts))
         pieces.append("}" + end)
