@@ -154,3 +154,18 @@ def test_an_at_value_from_python_that_is_no_number_is_a_gradcli_error_in_grad_an
 def test_grad_table_reads_an_at_text_as_grad_does():
     out = grad_table("x*y", pl.DataFrame({"x": [2.0]}), at={"y": "pi/4"})
     assert out["value"].to_list() == [2.0 * (math.pi / 4)] and out["grad_x"].to_list() == [math.pi / 4]
+
+
+def test_two_columns_of_one_input_are_named_by_their_own_positions_and_spellings():
+    # 'x ' is read as input x (as a CSV header cell is); the error named column 2 repeating column 1, counting only
+    # the input columns and showing the second spelling for both
+    import pandas as pd
+
+    frame = pd.DataFrame({"id": ["a", "b"], "x ": [1.0, 2.0], "y": [1.0, 2.0], "x": [3.0, 4.0]})
+    with pytest.raises(GradcliError) as refused:
+        grad_table("x*y", frame)
+    assert "column 4, 'x', repeats column 2, 'x '" in str(refused.value)
+    frame = pd.DataFrame({"id": ["a", "b"], "z[0]": [1.0, 2.0], "z[00]": [3.0, 4.0]})
+    with pytest.raises(GradcliError) as refused:
+        grad_table("sum(z)", frame)
+    assert "column 3, 'z[00]', repeats column 2, 'z[0]'" in str(refused.value)

@@ -113,12 +113,14 @@ class Csv:
                 {name: Cells([cells[k] for _, cells in rows]) for k, (_, name) in enumerate(self.extras)})
 
 
-def _layout(header: str, inputs: Mapping[str, int], line: int) -> list[tuple[str, tuple[int, ...] | None]]:
+def _layout(header: str | list[tuple[int, str]], inputs: Mapping[str, int],
+            line: int) -> list[tuple[str, tuple[int, ...] | None]]:
     """`id,x1,z[0],z[1]` -> the input and the element index each column holds; a column that names
-    no input, (its name, None): carried through."""
+    no input, (its name, None): carried through. A table's header comes as its (position, name) pairs."""
     layout: list[tuple[str, tuple[int, ...] | None]] = []
-    seen: dict[tuple[str, tuple[int, ...]], int] = {}
-    for position, cell in enumerate(_split(header, line), start=1):
+    seen: dict[tuple[str, tuple[int, ...]], tuple[int, str]] = {}
+    cells = header if isinstance(header, list) else list(enumerate(_split(header, line), start=1))
+    for position, cell in cells:
         found = _COLUMN.match(cell)
         if found is None or found.group(1) not in inputs:
             layout.append((cell.strip(), None))
@@ -130,9 +132,11 @@ def _layout(header: str, inputs: Mapping[str, int], line: int) -> list[tuple[str
                                       f"{MAX_INDEX_DIGITS} digits")
         index = tuple(int(d) for d in digits)
         if (name, index) in seen:
-            raise PointsProblem(line, f"column {position} of the header, {shown(cell)}, repeats column "
-                                      f"{seen[name, index]}")
-        seen[name, index] = position
+            first, spelled = seen[name, index]
+            exact = spelled != cell  # (spelled otherwise: both as written)
+            raise PointsProblem(line, f"column {position} of the header, {shown(cell, exact=exact)}, repeats column "
+                                      f"{first}" + (f", {shown(spelled, exact=True)}" if exact else ""))
+        seen[name, index] = position, cell
         layout.append((name, index))
     return layout
 

@@ -124,7 +124,7 @@ def carries(carried: Carried, name: str) -> bool:
     return carried if isinstance(carried, bool) else name in carried
 
 
-def shown(text: str, most: int = 40) -> str:
-    """A cell for a message: cut short when it is long."""
-    text = text.strip()
+def shown(text: str, most: int = 40, exact: bool = False) -> str:
+    """A cell for a message: cut short when it is long (and its spaces kept: `exact`)."""
+    text = text if exact else text.strip()
     return repr(text if len(text) <= most else text[: most - 3] + "...")

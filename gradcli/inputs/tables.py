@@ -138,9 +138,9 @@ class TableReader:
         self.batches = _Batches(path, format, chunk)
         schema = self.batches.schema
         self.lists: dict[str, int] = {}  # a list column's input -> how deep its lists are
-        scalars: list[str] = []
+        scalars: list[tuple[int, str]] = []  # (position, name) of the element columns
         self.extras: list[str] = []  # the columns that name no input: carried through as they are (`extra`)
-        for field in schema:
+        for position, field in enumerate(schema, start=1):
             name, kind = field.name, field.type
             if hasattr(kind, "value_type") and not _lists(kind)[0]:  # dictionary-encoded: by its values
                 kind = kind.value_type
@@ -159,16 +159,16 @@ class TableReader:
                                       where="--points")
                 self.lists[name] = depth
             else:
-                scalars.append(name)
+                scalars.append((position, name))
         try:
-            self.layout = [(name, index) for name, index in (_layout(",".join(scalars), inputs, 0) if scalars else [])
+            self.layout = [(name, index) for name, index in _layout(scalars, inputs, 0)
                            if index is not None]
             self.shapes = PointShapes(inputs, fixed)
             self.shapes.fix(_shapes(self.layout, 0), 0)
         except PointsProblem as problem:
             raise NameProblem(problem.message.removeprefix("line 0: ").replace(" of the header", ""),
                               where="--points") from None
-        self.scalars = scalars
+        self.scalars = [name for _, name in scalars]
         overlap = sorted(set(self.lists) & {name for name, _ in self.layout})
         if overlap:
             raise NameProblem(f"input {overlap[0]!r} is given both as a list column and as element columns",
