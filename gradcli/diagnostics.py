@@ -23,17 +23,31 @@ def finite(value: Any) -> bool:
 SHOWN = 4  # the non-finite elements a warning names, at most
 
 
-def which(value: Any) -> str:
+def which(value: Any, shown: int | None = SHOWN) -> str:
     """Which kind of non-finite a value holds, where: `NaN`, `+inf`, or `NaN at [0], -inf at [2]` (JSON
-    writes all three as null: this tells overflow from a domain error)."""
+    writes all three as null: this tells overflow from a domain error); past `shown` of them (None: no
+    limit), how many more."""
     array = np.asarray(value, dtype=float)
     def kind(x: float) -> str:
         return "NaN" if np.isnan(x) else "+inf" if x > 0 else "-inf"
     if array.ndim == 0:
         return kind(float(array))
     bad = np.argwhere(~np.isfinite(array))
-    parts = [f"{kind(float(array[tuple(at)]))} at [{', '.join(map(str, at))}]" for at in bad[:SHOWN]]
-    return ", ".join(parts) + (f", and {len(bad) - SHOWN} more" if len(bad) > SHOWN else "")
+    most = len(bad) if shown is None else shown
+    parts = [f"{kind(float(array[tuple(at)]))} at [{', '.join(map(str, at))}]" for at in bad[:most]]
+    return ", ".join(parts) + (f", and {len(bad) - most} more" if len(bad) > most else "")
+
+
+def named(text: str) -> dict[tuple[int, ...], float]:
+    """What `which` wrote, read back: {position: NaN or an infinity} (() for a number); elements past
+    the ones shown (`and 2 more`) are not named, so not here."""
+    import re
+
+    kinds = {"NaN": float("nan"), "+inf": float("inf"), "-inf": float("-inf")}
+    if text in kinds:
+        return {(): kinds[text]}
+    return {tuple(int(i) for i in at.split(", ")): kinds[kind]
+            for kind, at in re.findall(r"(NaN|[+-]inf) at \[(\d+(?:, \d+)*)\]", text)}
 
 
 def point_warnings(result: Any, rows: Sequence[int],
@@ -45,7 +59,8 @@ def point_warnings(result: Any, rows: Sequence[int],
     said = []
     for row in rows:
         at = {name: column[row] if per_point else column for name, (column, per_point) in (inputs or {}).items()}
-        lines = [f"the input '{name}' is not finite ({which(value)})" for name, value in at.items() if not finite(value)]
+        lines = [f"the input '{name}' is not finite ({which(value, None)})"  # every one: the line reads back
+                 for name, value in at.items() if not finite(value)]
         lines += [f"the value of '{name}' is not finite ({which(value[row])})"
                   for name, value in zip(result.root_names, result.values, strict=True) if not finite(value[row])]
         if result.kind == "grad":

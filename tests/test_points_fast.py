@@ -511,3 +511,35 @@ def test_json_lines_warnings_name_an_input_that_is_not_finite(chunk):
     assert first["warnings"][:3] == ["the input 'x' is not finite (NaN)", "the input 'w' is not finite (+inf)",
                                      "the input 'v' is not finite (-inf at [1])"]
     assert second["warnings"][:1] == ["the input 'w' is not finite (+inf)"]
+
+
+def test_what_points_json_writes_reads_back_as_the_same_points(tmp_path):
+    # JSON writes NaN, +inf and -inf as null; the line's warnings say which each input was, every one of them
+    # (six here, past the four a result's warning shows), so gradcli's own lines read back as the points they
+    # answer: the same --csv as from the original file, where a null means NaN, +inf or -inf as it was
+    points = tmp_path / "points.jsonl"
+    points.write_text('{"id": 1, "x": NaN, "v": [1.0, -Infinity]}\n{"id": 2, "x": Infinity, "v": [-2.0, 0.5]}\n'
+                      '{"id": 3, "x": -Infinity, "v": [NaN, Infinity]}\n{"id": 4, "x": 0.25, "v": [3.0, -1.0]}\n')
+    wide = tmp_path / "wide.jsonl"
+    wide.write_text('{"x": 1.0, "v": [NaN, 1.0, Infinity, -Infinity, NaN, NaN, -Infinity, 2.0]}\n')
+    for path, program in [(points, "x*2 + sum(v)"), (wide, "x + sum(v*v)")]:
+        written = cli("grad", program, "--points", str(path), "--at", "w=-inf", "--json")
+        assert written.exit_code == 0, written.stderr
+        again = tmp_path / "again.jsonl"
+        again.write_text(written.stdout)
+        expected = cli("grad", program, "--points", str(path), "--csv", "--drop-extra")
+        read_back = cli("grad", program, "--points", str(again), "--csv", "--drop-extra")
+        assert read_back.exit_code == 0, read_back.stderr
+        assert read_back.stdout == expected.stdout and "nan" in expected.stdout and "inf" in expected.stdout
+
+
+def test_a_null_the_line_does_not_name_is_still_a_missing_value():
+    # null is how pandas and others write a missing value: only a null the line's own warnings name is a number
+    unnamed = cli("grad", "x*2", "--points", "-", "--json", stdin='{"at": {"x": null}, "warnings": []}\n')
+    assert unnamed.exit_code == 2 and "line 1: the value of 'x' is not a number" in unnamed.stderr
+    other = cli("grad", "x*2", "--points", "-", "--json",
+                stdin='{"x": null, "warnings": ["the input \'y\' is not finite (NaN)"]}\n')
+    assert other.exit_code == 2 and "line 1: the value of 'x' is not a number" in other.stderr
+    # a line that gives an input itself is read as it is, whatever its `at` says
+    both = cli("grad", "x*2", "--points", "-", "--json", stdin='{"x": 3, "at": {"x": 5}}\n')
+    assert both.exit_code == 0 and json.loads(both.stdout)["value"] == 6.0

@@ -3,7 +3,8 @@
 A value is a number or nested lists of numbers. Integers become floats (`-0` keeps its sign);
 NaN, Infinity and -Infinity are read as Python writes them; a number past float64's range, a
 string, a boolean or null is a bad value. A name that is no input is carried through with any
-JSON value, as it was written.
+JSON value, as it was written. What `--points --json` writes reads back as its points: the inputs
+in its `at`, a null there the NaN or infinity the line's warnings name.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ class JsonLines:
         if type(keys) is not dict:
             return None
         names = [name for name in self.inputs if name in keys]
+        if "at" in keys and len(names) < len(self.inputs):  # a line gradcli wrote: its `at` is read line by line
+            return None
         others = [name for name in keys if name not in self.inputs]
         try:
             if not names or self.shapes.check({name: () for name in names}, 0):  # a shape fixed here: the line
@@ -98,12 +101,11 @@ class JsonLines:
                     raise PointsProblem(line, f"the value of {name!r} is nested deeper than {CARRIED_DEPTH}")
         row = {}
         try:
-            for name, given in point.items():
-                if name in self.inputs:
-                    try:
-                        row[name] = _value(given)
-                    except ValueError as problem:
-                        raise PointsProblem(line, f"the value of {name!r} {problem}") from None
+            for name, given in _given(point, self.inputs).items():
+                try:
+                    row[name] = _value(given)
+                except ValueError as problem:
+                    raise PointsProblem(line, f"the value of {name!r} {problem}") from None
             new = self.shapes.check({name: value.shape if isinstance(value, np.ndarray) else ()
                                      for name, value in row.items()}, line)
         except PointsProblem as problem:
@@ -122,6 +124,40 @@ class JsonLines:
         return ({name: np.array([values.get(name, self.fixed.get(name)) for values, _ in rows], dtype=float)
                  for name in self.inputs if name in given},
                 {name: Cells([others.get(name) for _, others in rows], texts=False) for name in names})
+
+
+def _given(point: dict[str, Any], inputs: Mapping[str, int]) -> dict[str, Any]:
+    """The inputs a line gives: at its top level, or, in a line `--points --json` wrote, in its `at`
+    object. A null there is what JSON writes for NaN and the infinities: where the line's warnings
+    name it (`the input 'x' is not finite (+inf at [1])`), it is that number; else a bad value."""
+    given = {name: value for name, value in point.items() if name in inputs}
+    at = point.get("at")
+    if type(at) is dict and "at" not in inputs and len(given) < len(inputs):
+        given.update({name: value for name, value in at.items() if name in inputs and name not in given})
+    said = point.get("warnings") if "warnings" not in inputs else None
+    if type(said) is list and given:
+        import re
+
+        from gradcli.diagnostics import named
+
+        for text in said:
+            found = re.fullmatch(r"the input '(.+)' is not finite \((.+)\)", text) if type(text) is str else None
+            if found is not None and found.group(1) in given:
+                given[found.group(1)] = _filled(given[found.group(1)], named(found.group(2)))
+    return given
+
+
+def _filled(value: Any, nulls: Mapping[tuple[int, ...], float]) -> Any:
+    """`value` with the nulls at these positions the numbers they stand for (other positions as they were)."""
+    if value is None:
+        return _Named(nulls[()]) if () in nulls else None
+    for at, number in nulls.items():
+        item = value
+        for i in at[:-1]:
+            item = item[i] if type(item) is list and i < len(item) else None
+        if at and type(item) is list and at[-1] < len(item) and item[at[-1]] is None:
+            item[at[-1]] = _Named(number)
+    return value
 
 
 def _integer(text: str) -> int | str:
