@@ -151,3 +151,62 @@ def test_a_column_carried_into_parquet_keeps_the_type_of_its_first_chunk(tmp_pat
     assert data["id"] == [1, 2, None] and data["flag"] == [True, None, False]
     assert data["grad_x"] == [2.0, 4.0, None]
     assert data["error"][:2] == [None, None] and "'x'" in data["error"][2]
+
+
+@pytest.mark.parametrize("skip", ["--skip-bad", "--mark-bad"])
+def test_a_bad_row_beside_view_columns_as_polars_writes_them(tmp_path, skip):
+    # polars writes its text as string_view (and bytes as binary_view) in an Arrow file: the good rows'
+    # columns carried through are read where a row is left out (was exit 4: no 'take' of string_view)
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.ipc as ipc
+
+    path = tmp_path / "points.arrow"
+    table = pa.table({"id": pa.array(["a", "b", "c"], pa.string_view()),
+                      "tag": pa.array([b"p", b"q", b"r"], pa.binary_view()), "x": [1.0, None, 3.0]})
+    with ipc.new_file(str(path), table.schema) as writer:
+        writer.write_table(table)
+    run = cli("grad", "x*x", "--points", str(path), "--json", skip)
+    assert run.exit_code == 0, run.stderr
+    documents = [json.loads(line) for line in run.stdout.splitlines()]
+    good = [d for d in documents if "error" not in d]
+    assert [(d["row"], d["id"], d["tag"], d["grad"]["x"]) for d in good] == [(1, "a", "p", 2.0), (3, "c", "r", 6.0)]
+    assert [d["id"] for d in documents] == (["a", "b", "c"] if skip == "--mark-bad" else ["a", "c"])
+
+
+@pytest.mark.parametrize("flags", [[], ["--mark-bad"]])
+def test_a_categorical_column_is_carried_into_an_arrow_file_as_its_values(tmp_path, flags):
+    # polars gives each Parquet row group its own dictionary of a categorical, and a bad line's row is
+    # made apart from the file's: an Arrow file holds one dictionary a column, so the values are written
+    # (was exit 5 after all the work: 'Dictionary replacement detected')
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.ipc as ipc
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "points.parquet"
+    with pq.ParquetWriter(str(path), pa.schema([("x", pa.float64()), ("k", pa.dictionary(pa.uint32(), pa.string()))])) as w:
+        for xs, ks in (([1.0, None], ["a", "b"]), ([3.0, 4.0], ["c", "d"])):
+            w.write_table(pa.table({"x": pa.array(xs), "k": pa.array(ks).dictionary_encode().cast(
+                pa.dictionary(pa.uint32(), pa.string()))}))
+    for out in (tmp_path / "out.arrow", tmp_path / "out.parquet"):
+        run = cli("grad", "x*x", "--points", str(path), "--output", str(out), "--skip-bad", *flags, "--chunk-size", "1")
+        assert run.exit_code == 0, run.stderr
+        table = ipc.open_file(pa.memory_map(str(out))).read_all() if out.suffix == ".arrow" else pq.read_table(out)
+        data = table.to_pydict()
+        assert data["k"] == (["a", "b", "c", "d"] if flags else ["a", "c", "d"])
+        assert data["grad_x"] == ([2.0, None, 6.0, 8.0] if flags else [2.0, 6.0, 8.0])
+
+
+def test_a_categorical_of_string_views_is_read(tmp_path):
+    # polars' categorical in an Arrow file: a dictionary of string_view (was exit 4)
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.ipc as ipc
+
+    path = tmp_path / "points.arrow"
+    table = pa.table({"k": pa.array(["u", "v", "u"], pa.string_view()).dictionary_encode(), "x": [1.0, None, 3.0],
+                      "v": pa.array(["0.5", "1", "2"], pa.string_view()).dictionary_encode()})
+    with ipc.new_file(str(path), table.schema) as writer:
+        writer.write_table(table)
+    run = cli("grad", "x*v", "--points", str(path), "--csv", "--mark-bad")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines() == ["k,error,value,grad_x,grad_v", "u,,0.5,0.5,1.0", "v,column 'x' is null,,,",
+                                       "u,,6.0,2.0,3.0"]

@@ -141,9 +141,7 @@ class TableReader:
         scalars: list[tuple[int, str]] = []  # (position, name) of the element columns
         self.extras: list[str] = []  # the columns that name no input: carried through as they are (`extra`)
         for position, field in enumerate(schema, start=1):
-            name, kind = field.name, field.type
-            if hasattr(kind, "value_type") and not _lists(kind)[0]:  # dictionary-encoded: by its values
-                kind = kind.value_type
+            name, kind = field.name, _plain_type(field.type)
             depth, leaf = _lists(kind)
             found = _COLUMN.match(name)
             if found is None or found.group(1) not in inputs:
@@ -284,10 +282,45 @@ class TableReader:
 
 
 def _decoded(column: Any) -> Any:
-    """A dictionary-encoded column (pandas' categories) as its values; a chunked one as one array."""
-    if hasattr(column, "combine_chunks"):
-        column = column.combine_chunks()
-    return column.dictionary_decode() if hasattr(column, "dictionary_decode") else column
+    """A column as one array of plain types (_plain)."""
+    return _plain(column.combine_chunks() if hasattr(column, "combine_chunks") else column)
+
+
+def _plain(column: Any) -> Any:
+    """An Arrow array of plain types: a dictionary-encoded one (a pandas or polars categorical) as its values
+    (each Parquet row group may bring its own dictionary, an Arrow file holds one a column), and views (polars
+    writes text as string_view) as large text, bytes and lists, which every kernel takes (`take` no view)."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(column.type):
+        return call("take", _plain(column.dictionary), column.indices)
+    kind = _plain_type(column.type)
+    return column if kind == column.type else cast(column, kind, safe=False)
+
+
+def _plain_type(kind: Any) -> Any:
+    """The type _plain gives an array of this type."""
+    import pyarrow as pa
+
+    types = pa.types
+    if types.is_dictionary(kind):
+        return _plain_type(kind.value_type)
+    if types.is_string_view(kind):
+        return pa.large_string()
+    if types.is_binary_view(kind):
+        return pa.large_binary()
+    if types.is_list_view(kind) or types.is_large_list_view(kind):
+        return pa.large_list(kind.value_field.with_type(_plain_type(kind.value_type)))
+    if types.is_list(kind) or types.is_large_list(kind) or types.is_fixed_size_list(kind):
+        item = kind.value_field.with_type(_plain_type(kind.value_type))
+        return (pa.list_(item) if types.is_list(kind) else pa.large_list(item) if types.is_large_list(kind)
+                else pa.list_(item, kind.list_size))
+    if types.is_struct(kind):
+        return pa.struct([field.with_type(_plain_type(field.type)) for field in kind])
+    if types.is_map(kind):
+        return pa.map_(kind.key_field.with_type(_plain_type(kind.key_type)),
+                       kind.item_field.with_type(_plain_type(kind.item_type)), kind.keys_sorted)
+    return kind
 
 
 def _as_floats(column: Any) -> Array:
@@ -325,15 +358,12 @@ def _regular(column: Any, shape: Shape) -> Array | None:
 
 
 def _arrow(column: Any, rows: Array | None) -> Any:
-    """A column as an Arrow array of its own type, its `rows` (all where None)."""
+    """A column carried through as an Arrow array of its own type (made plain: _plain), its `rows` (all where None)."""
     import pyarrow as pa
 
-    if hasattr(column, "combine_chunks"):
-        column = column.combine_chunks()
+    column = _decoded(column)
     if rows is not None:
         column = call("take", column, from_numbers(rows, pa.int64()))
-    if pa.types.is_string_view(column.type):
-        column = cast(column, pa.large_string(), safe=False)
     return column
 
 
