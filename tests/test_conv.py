@@ -189,7 +189,7 @@ def test_conv_hessian_has_the_cross_terms_of_input_and_weight():
      "Given weight of size [3, 2, 2], expected bias to be 1-dimensional with 3 elements, but got bias of size [2] "
      "instead"),
     ("conv1d(x, w, groups=2)", ["x=ones(1, 2, 5)", "w=ones(3, 1, 2)"],
-     "Given groups=2, expected weight to be divisible by 2 at dimension 0, but got weight of size [3, 1, 2] instead"),
+     "Given groups=2, expected weight to be divisible by 2 at dimension 0, but got weight of size [[3, 1, 2]] instead"),
     ("conv1d(x, w, stride=2, padding='same')", ["x=ones(1, 2, 5)", "w=ones(3, 2, 2)"],
      "padding='same' is not supported for strided convolutions"),
     ("conv2d(x, w, stride=(1, 2, 3))", ["x=ones(1, 2, 5, 5)", "w=ones(3, 2, 2, 2)"],

@@ -106,32 +106,77 @@ def _check_windows(count: int, what: str) -> None:
         raise over_limit(f"{what} would make {count:,} window elements", "elements")
 
 
-# --- conv1d, conv2d ------------------------------------------------------------------------------
-
-
-def _conv_geometry(d: int, x: Shape, w: Shape, stride: Any, padding: Any, dilation: Any, groups: int,
-                   name: str) -> Geometry:
-    """The windows of a convolution, its shapes checked in PyTorch's words (ValueError)."""
+def _checked(d: int, x: Shape, w: Shape, b: Shape | None, name: str, stride: Any, padding: Any, dilation: Any,
+             groups: int, output_padding: Any = None) -> tuple[Shape, tuple[int, ...], Any, tuple[int, ...], Any]:
+    """A convolution's shapes and settings checked in PyTorch's order and words (ValueError), as
+    at::_convolution and check_shape_forward check them: the input's rank for the op, then the weight's,
+    the settings expanded to the weight's spatial rank, their signs, the ranks against each other,
+    the weight's channels, the input's, the bias (`b`: when it is known). -> the batched input's
+    shape, stride, padding (or its word), dilation and output_padding (None: not transposed)."""
+    transposed = output_padding is not None
     if len(x) not in (d + 1, d + 2):
         raise ValueError(f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to {name}, but got input of "
                          f"size: {list(x)}")
     batched = tuple(x) if len(x) == d + 2 else (1, *x)
-    if len(w) != d + 2:
-        raise ValueError(f"Expected {d + 2}-dimensional weight for {d + 2}-dimensional input {list(batched)}, but got "
-                         f"{len(w)}-dimensional weight of size {list(w)} instead")
-    stride, dilation = _per_axis("stride", stride, d), _per_axis("dilation", dilation, d)
-    if min(stride) <= 0:
-        raise ValueError("non-positive stride is not supported")
-    if min(dilation) <= 0:
-        raise ValueError("dilation should be greater than zero")
+    if len(w) < 3:
+        raise ValueError("weight should have at least three dimensions")
     if groups <= 0:
         raise ValueError("non-positive groups is not supported")
+    def expanded(name: str, value: Any) -> Any:  # an int is d of it (PyTorch's argument parser), then the weight's
+        return _per_axis(name, _per_axis(name, value, d) if len(tuple(value)) == 1 else value, len(w) - 2)
+
+    stride = expanded("stride", stride)
+    padding = padding if isinstance(padding, str) else expanded("padding", padding)
+    dilation = expanded("dilation", dilation)
+    if transposed:
+        output_padding = expanded("output_padding", output_padding)
+    if not isinstance(padding, str) and min(padding) < 0:
+        raise ValueError("negative padding is not supported")
+    if transposed and min(output_padding) < 0:
+        raise ValueError("negative output_padding is not supported")
+    if min(stride) <= 0:
+        raise ValueError("non-positive stride is not supported")
+    if min(dilation) < 0:
+        raise ValueError("dilation should be greater than zero")
+    if len(w) != len(batched):
+        raise ValueError(f"Expected {len(w)}-dimensional input for {len(w)}-dimensional weight {list(w)}, but got "
+                         f"{len(batched)}-dimensional input of size {list(batched)} instead")
+    if w[0] < groups:
+        raise ValueError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
+                         f"weight of size {list(w)} instead")
     if w[0] % groups:
         raise ValueError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got "
-                         f"weight of size {list(w)} instead")
-    if batched[1] != w[1] * groups:
-        raise ValueError(f"Given groups={groups}, weight of size {list(w)}, expected input{list(batched)} to have "
-                         f"{w[1] * groups} channels, but got {batched[1]} channels instead")
+                         f"weight of size [{list(w)}] instead")  # (PyTorch's brackets, twice)
+    channels, outs = (w[0], w[1] * groups) if transposed else (w[1] * groups, w[0])
+    if batched[1] != channels:
+        given = "transposed=1" if transposed else f"groups={groups}"
+        raise ValueError(f"Given {given}, weight of size {list(w)}, expected input{list(batched)} to have "
+                         f"{channels} channels, but got {batched[1]} channels instead")
+    if b and tuple(b) != (outs,):
+        raise ValueError(f"Given {'transposed=1, ' if transposed else ''}weight of size {list(w)}, expected bias to be "
+                         f"1-dimensional with {outs} elements, but got bias of size {list(b)} instead")
+    # then the kernel's own checks, in 2-D or 3-D (conv1d is conv2d of height 1: `fake`, that axis's value)
+    def axes(name: str, values: Any, fake: int, between: str = " ") -> str:
+        spelled = ("depth", "height", "width")[-max(len(values), 2):]
+        return between.join(f"{name}_{axis}: {value}"
+                            for axis, value in zip(spelled, (fake,) * (len(values) == 1) + tuple(values), strict=True))
+    if min(dilation) == 0:
+        written = axes("dilation", dilation, 1, ", ") if transposed else [1] * (len(dilation) == 1) + list(dilation)
+        raise ValueError(f"dilation should be greater than zero, but got {written}")
+    if transposed and any(p >= s and p >= r for p, s, r in zip(output_padding, stride, dilation, strict=True)):
+        raise ValueError(f"output padding must be smaller than either stride or dilation, but got "
+                         f"{axes('output_padding', output_padding, 0)} {axes('stride', stride, 1)} "
+                         f"{axes('dilation', dilation, 1)}")
+    return batched, stride, padding, dilation, output_padding
+
+
+# --- conv1d, conv2d ------------------------------------------------------------------------------
+
+
+def _conv_geometry(d: int, x: Shape, w: Shape, stride: Any, padding: Any, dilation: Any, groups: int,
+                   name: str, b: Shape | None = None) -> Geometry:
+    """The windows of a convolution, its shapes checked in PyTorch's words (ValueError)."""
+    batched, stride, padding, dilation, _ = _checked(d, x, w, b, name, stride, padding, dilation, groups)
     kernel = tuple(w[2:])
     spans = [r * (k - 1) + 1 for r, k in zip(dilation, kernel, strict=True)]
     if padding == "valid":
@@ -142,9 +187,7 @@ def _conv_geometry(d: int, x: Shape, w: Shape, stride: Any, padding: Any, dilati
         before = tuple((s - 1) // 2 for s in spans)
         after = tuple(s - 1 - b for s, b in zip(spans, before, strict=True))
     else:
-        before = after = _per_axis("padding", padding, d)
-        if min(before) < 0:
-            raise ValueError("negative padding is not supported")
+        before = after = padding
     padded = [b + s + a for b, s, a in zip(before, batched[2:], after, strict=True)]
     if any(p < s for p, s in zip(padded, spans, strict=True)):
         raise ValueError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
@@ -253,10 +296,7 @@ _conv_jvp = _bilinear_jvp(_convolve)
 
 def _conv_shape(d: int, x: Shape, w: Shape, b: Shape, stride: Any = (1,), padding: Any = (0,), dilation: Any = (1,),
                 groups: int = 1) -> Shape:
-    geometry = _conv_geometry(d, x, w, stride, padding, dilation, groups, f"conv{d}d")
-    if b and tuple(b) != (w[0],):
-        raise ValueError(f"Given weight of size {list(w)}, expected bias to be 1-dimensional with {w[0]} elements, "
-                         f"but got bias of size {list(b)} instead")
+    geometry = _conv_geometry(d, x, w, stride, padding, dilation, groups, f"conv{d}d", b)
     n = x[0] if len(x) == d + 2 else 1
     _check_windows(n * x[-d - 1] * math.prod(geometry.out) * math.prod(geometry.kernel), f"conv{d}d")
     return (*x[: len(x) - d - 1], w[0], *geometry.out)
@@ -351,39 +391,12 @@ def _conv_row(d: int, examples: Any, **fields: Any) -> list[Op]:
 
 
 def _transpose_geometry(d: int, x: Shape, w: Shape, stride: Any = (1,), padding: Any = (0,),
-                        output_padding: Any = (0,), groups: int = 1, dilation: Any = (1,)
+                        output_padding: Any = (0,), groups: int = 1, dilation: Any = (1,), b: Shape | None = None
                         ) -> tuple[Geometry, tuple[int, ...]]:
     """The windows of the convolution that this one transposes (over its output), and the output's
     spatial sizes, the call checked in PyTorch's words."""
-    name = f"conv_transpose{d}d"
-    if len(x) not in (d + 1, d + 2):
-        raise ValueError(f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to {name}, but got input of "
-                         f"size: {list(x)}")
-    batched = tuple(x) if len(x) == d + 2 else (1, *x)
-    if len(w) != d + 2:
-        raise ValueError(f"Expected {d + 2}-dimensional weight for {d + 2}-dimensional input {list(batched)}, but got "
-                         f"{len(w)}-dimensional weight of size {list(w)} instead")
-    stride, dilation = _per_axis("stride", stride, d), _per_axis("dilation", dilation, d)
-    padding, output_padding = _per_axis("padding", padding, d), _per_axis("output_padding", output_padding, d)
-    if min(stride) <= 0:
-        raise ValueError("non-positive stride is not supported")
-    if min(dilation) <= 0:
-        raise ValueError("dilation should be greater than zero")
-    if min(padding) < 0:
-        raise ValueError("negative padding is not supported")
-    if min(output_padding) < 0:
-        raise ValueError("negative output_padding is not supported")
-    if groups <= 0:
-        raise ValueError("non-positive groups is not supported")
-    if any(p >= s and p >= r for p, s, r in zip(output_padding, stride, dilation, strict=True)):
-        raise ValueError(f"output padding must be smaller than either stride or dilation, but got output_padding="
-                         f"{list(output_padding)}, stride={list(stride)}, dilation={list(dilation)}")
-    if batched[1] != w[0]:
-        raise ValueError(f"Given transposed=1, weight of size {list(w)}, expected input{list(batched)} to have "
-                         f"{w[0]} channels, but got {batched[1]} channels instead")
-    if w[0] % groups:
-        raise ValueError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got "
-                         f"weight of size {list(w)} instead")
+    batched, stride, padding, dilation, output_padding = _checked(d, x, w, b, f"conv_transpose{d}d", stride, padding,
+                                                                  dilation, groups, output_padding)
     kernel = tuple(w[2:])
     out = tuple((n - 1) * s - 2 * p + r * (k - 1) + q + 1
                 for n, s, p, r, k, q in zip(batched[2:], stride, padding, dilation, kernel, output_padding, strict=True))
@@ -395,10 +408,7 @@ def _transpose_geometry(d: int, x: Shape, w: Shape, stride: Any = (1,), padding:
 
 
 def _transpose_shape(d: int, x: Shape, w: Shape, b: Shape, **params: Any) -> Shape:
-    geometry, out = _transpose_geometry(d, x, w, **params)
-    if b and tuple(b) != (w[1] * params.get("groups", 1),):
-        raise ValueError(f"Given weight of size {list(w)}, expected bias to be 1-dimensional with "
-                         f"{w[1] * params.get('groups', 1)} elements, but got bias of size {list(b)} instead")
+    geometry, out = _transpose_geometry(d, x, w, b=b, **params)
     n = x[0] if len(x) == d + 2 else 1
     channels = w[1] * params.get("groups", 1)  # (the output, padded, is made once for each place of a window)
     _check_windows(n * channels * max(math.prod(geometry.out), math.prod(out)) * math.prod(geometry.kernel),
