@@ -361,7 +361,7 @@ def test_a_big_csv_file_with_spelled_numbers_and_a_text_column_reads_the_same_wi
     assert run.exit_code == 0, run.stderr
     header, *rows = run.stdout.splitlines()
     assert header == "id,value,grad_x1,grad_x2"
-    assert rows[30000] == "odd,nan,1.0,-1.0" and rows[35000] == 'q"q,-inf,1.0,-1.0'
+    assert rows[30000] == "odd,nan,1.0,-1.0" and rows[35000] == '"q""q",-inf,1.0,-1.0'
     assert rows[:30000] == [f"id{i},{a - b!r},1.0,-1.0" for i, (a, b) in enumerate(values[:30000])]
 
 

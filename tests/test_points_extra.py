@@ -4,6 +4,8 @@ program from stdin (`grad -`), and constant expressions in --at."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 
@@ -173,7 +175,7 @@ def test_a_csv_extra_column_in_a_big_file_is_read_by_the_fast_reader_as_by_the_e
     assert [(d["row"], d["id"], d["note"]) for d in documents[::7_000]] == \
         [(i + 1, f"r{i}", f'x"{i}') for i in range(0, 30_000, 7_000)]
     csv = cli("grad", "x*x", "--points", str(path), "--csv").stdout.splitlines()
-    assert csv[0] == "id,note,value,grad_x" and csv[-1].startswith('r29999,x"29999,')  # a CSV cell as it was read
+    assert csv[0] == "id,note,value,grad_x" and csv[-1].startswith('r29999,"x""29999",')  # its text, quoted
 
 
 def test_an_input_with_the_wrong_shape_is_still_an_error():
@@ -357,7 +359,7 @@ def test_a_quoted_csv_cell_is_one_cell_its_quotes_not_part_of_its_value():
         ("Smith, J", 0.5, _f(0.5, 0.75)), ('say "hi"', 1.0, _f(1, 2)), ("plain", 1.0, _f(1, 2))]
     csv_out = cli("grad", F, "--points", "-", "--csv", stdin=QUOTED)
     assert [row.rsplit(",", 3)[:2] for row in csv_out.stdout.splitlines()] == [
-        ["name", "value"], ['"Smith, J"', repr(_f(0.5, 0.75))], ['say "hi"', repr(_f(1, 2))], ["plain", repr(_f(1, 2))]]
+        ["name", "value"], ['"Smith, J"', repr(_f(0.5, 0.75))], ['"say ""hi"""', repr(_f(1, 2))], ["plain", repr(_f(1, 2))]]
 
 
 def test_gradcli_reads_back_the_csv_it_writes():
@@ -366,6 +368,19 @@ def test_gradcli_reads_back_the_csv_it_writes():
     assert written.exit_code == 0, written.stderr
     back = cli("grad", "grad_x", "--points", "-", "--json", stdin=written.stdout)
     assert [json.loads(line)["note"] for line in back.stdout.splitlines()] == ['a,b"c', '"quoted"', "plain"]
+
+
+def test_the_csv_gradcli_writes_is_read_by_the_data_tools():
+    # RFC 4180: a cell holding a quote anywhere is quoted (polars refused 'say "hi"' written unquoted)
+    notes = ['a,b"c', '"quoted"', 'say "hi"', 'c"d', "two\nlines", "plain", ""]
+    stdin = "".join(json.dumps({"x": x, "note": note}) + "\n" for x, note in enumerate(notes))
+    written = cli("grad", "x*x", "--points", "-", "--csv", stdin=stdin)
+    assert written.exit_code == 0, written.stderr
+    assert [row["note"] for row in csv.DictReader(io.StringIO(written.stdout))] == notes
+    pl = pytest.importorskip("polars")
+    assert pl.read_csv(io.StringIO(written.stdout))["note"].fill_null("").to_list() == notes
+    pd = pytest.importorskip("pandas")
+    assert pd.read_csv(io.StringIO(written.stdout), keep_default_na=False)["note"].to_list() == notes
 
 
 @pytest.mark.parametrize(("line", "reason"), [('"open,1,2', "cell 1 opens a quote that does not close on its line"),
@@ -427,7 +442,7 @@ def test_quoted_cells_without_commas_deep_in_a_file_lose_their_quotes_as_the_lin
     assert [(d["id"], d["note"], d["value"]) for d in documents] == [
         (f"r{i}", f'say "{i}"', (i / 8) ** 2) for i in range(30_000)]
     rows = cli("grad", "x*x", "--points", str(path), "--csv").stdout.splitlines()
-    assert rows[0] == "id,note,value,grad_x" and rows[-1] == f'r29999,say "29999",{(29_999 / 8) ** 2!r},{29_999 / 4!r}'
+    assert rows[0] == "id,note,value,grad_x" and rows[-1] == f'r29999,"say ""29999""",{(29_999 / 8) ** 2!r},{29_999 / 4!r}'
 
 
 @pytest.mark.parametrize("stdin", ['{"x": 1, "error": "mine"}\n{"x": "bad", "error": "mine2"}\n',

@@ -97,8 +97,8 @@ def _cells(array: Any) -> Cells:
 
 
 def _csv_cells(column: Any) -> Texts:
-    """A column carried through, as CSV cells: text quoted (RFC 4180) where it holds a comma or a line end
-    or starts with a quote (a CSV cell as it was read, or quoted again); empty for a null; a float as `repr`
+    """A column carried through, as CSV cells: text quoted (RFC 4180) where it holds a comma, a quote or a
+    line end (a CSV cell as it was read, or quoted again); empty for a null; a float as `repr`
     writes it (a missing float NaN), as the results are; any other JSON value as its JSON text."""
     cells = _cells(column)
     kind = cells.kind
@@ -114,9 +114,9 @@ def _csv_cells(column: Any) -> Texts:
 
 
 def _csv_cell(text: str) -> str:
-    """One cell's text, quoted (RFC 4180) where it holds a comma or a line end or starts with a quote (a quote
-    inside a cell that starts otherwise is its own, as CSV readers read it)."""
-    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ",\r\n") or text[:1] == '"' else text
+    """One cell's text, quoted (RFC 4180) where it holds a comma, a quote or a line end (polars' reader takes a
+    quote inside an unquoted cell for the start of a quoted one)."""
+    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\r\n') else text
 
 
 def _json_values(column: Any) -> Texts:
