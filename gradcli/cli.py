@@ -114,7 +114,8 @@ RowIdOpt = Annotated[bool, typer.Option("--row-id", help="With --points: CSV, Pa
                                         "JSON Lines always has `row`).")]
 PointsFormatOpt = Annotated[Optional[str], typer.Option(
     "--points-format", help="With --points: csv, jsonl, parquet or arrow (Arrow IPC/Feather); default: by the "
-    "extension (.parquet, .arrow, .feather, .ipc), else CSV or JSON Lines by the first line.", metavar="FORMAT")]
+    "extension (.parquet, .arrow, .feather, .ipc, .arrows), else a file's first bytes, else CSV or JSON Lines by the "
+    "first line.", metavar="FORMAT")]
 OutputOpt = Annotated[Optional[str], typer.Option(
     "--output", help="With --points: write the results to FILE instead of stdout, by its extension: .csv, .jsonl, "
     ".parquet or .arrow/.feather (the columns of --csv). Written whole or not at all.", metavar="FILE")]

@@ -382,6 +382,35 @@ def test_an_arrow_stream_file_is_read(tmp_path):
     assert _csv_rows(run.stdout) == _xy_rows(XS, YS)
 
 
+@pytest.mark.parametrize(("name", "kind"), [("points.arrows", "stream"), ("points.arrows", "file"), ("points.dat", "parquet"),
+                                          ("points", "parquet"), ("points.dat", "file"), ("points", "stream")])
+def test_a_table_file_whose_name_says_nothing_is_read_by_its_first_bytes(tmp_path, name, kind):
+    # `.arrows` is the Arrow stream format's own extension; a file of another name is told by its magic bytes
+    # (it was read as CSV: 'line 1: not UTF-8 text'), where it is a whole file (a pipe's bytes are not peeked at)
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.ipc as ipc
+    import pyarrow.parquet as pq
+
+    table = pa.table({"id": ["a", "b", "c", "d", "e", "f"], "x": XS, "y": YS})
+    path = tmp_path / name
+    if kind == "parquet":
+        pq.write_table(table, path)
+    else:
+        with (ipc.new_file if kind == "file" else ipc.new_stream)(path, table.schema) as writer:
+            writer.write_table(table)
+    run = cli("grad", "x*y", "--points", str(path), "--csv", "--drop-extra")
+    assert run.exit_code == 0, run.stderr
+    assert _csv_rows(run.stdout) == _xy_rows(XS, YS)
+
+
+def test_a_text_file_is_not_taken_for_a_table_by_its_first_bytes(tmp_path):
+    path = tmp_path / "points.txt"
+    path.write_text("PAR1,x\n1,2\n")  # a CSV header can start as a Parquet file does: its last bytes differ
+    run = cli("grad", "x*PAR1", "--points", str(path), "--csv")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == "value,grad_x,grad_PAR1\n2.0,1.0,2.0\n"
+
+
 def test_dictionary_encoded_and_integer_columns_are_numbers(tmp_path):
     pa = pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq

@@ -64,12 +64,13 @@ def test_without_the_helper_the_output_is_the_same_bytes(case):
     assert without.stdout == with_it.stdout
 
 
-@pytest.mark.parametrize("suffix", [".parquet", ".arrow"])
-def test_without_pyarrow_tables_say_what_to_install(tmp_path, suffix):
+@pytest.mark.parametrize(("suffix", "content"), [(".parquet", b"not read"), (".arrow", b"not read"),
+                                                (".dat", b"PAR1 a Parquet file by its first and last bytes PAR1")])
+def test_without_pyarrow_tables_say_what_to_install(tmp_path, suffix, content):
     path = tmp_path / f"points{suffix}"
-    path.write_bytes(b"not read")
+    path.write_bytes(content)
     for args in (["grad", "x*x", "--points", str(path)],
-                 ["grad", "x*x", "--points", "-", "--output", str(tmp_path / f"out{suffix}")]):
+                 ["grad", "x*x", "--points", "-", "--output", str(tmp_path / f"out{suffix.replace('.dat', '.parquet')}")]):
         run = _run(args, "x\n1\n", True)
         assert run.returncode == 2 and run.stdout == ""
         assert "pip install 'gradcli[data]'" in run.stderr and len(run.stderr.splitlines()) == 1

@@ -33,10 +33,26 @@ _NAMES = {"parquet": "Parquet", "arrow": "Arrow IPC/Feather", "table": "a table"
 
 
 def table_format(path: str, given: str | None) -> str | None:
-    """'parquet' or 'arrow' where the points are a table (by --points-format, else by extension); None for text."""
+    """'parquet' or 'arrow' where the points are a table (by --points-format, else by extension, else by the
+    first bytes of a whole file: a pipe's are not peeked at); None for text."""
     if given is not None:
         return given if given in _NAMES else None
-    return EXTENSIONS.get(os.path.splitext(path)[1].lower())
+    extension = os.path.splitext(path)[1].lower()
+    if extension in EXTENSIONS or extension == ".arrows":  # (the Arrow stream format's own: read, not written)
+        return EXTENSIONS.get(extension, "arrow")
+    try:
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as file:
+            start = file.read(8)
+            file.seek(-4, os.SEEK_END)
+            end = file.read(4)
+    except OSError:  # (too short to seek back, or not to be read: the text reader says so)
+        return None
+    if start[:4] == end == b"PAR1":
+        return "parquet"
+    # an Arrow file starts with its magic, a stream (from Arrow 0.15 on) with a continuation marker: not UTF-8
+    return "arrow" if start[:6] == b"ARROW1" or start[:4] == b"\xff\xff\xff\xff" else None
 
 
 def _lists(kind: Any) -> tuple[int, Any]:
