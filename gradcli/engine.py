@@ -56,6 +56,10 @@ class Backend:
     # What a forward rule raises that `failed` answers (NumPy: shapes that do not fit), and
     # what a VJP rule raises that it answers (none: a bug would be hidden).
     errors: tuple[type[Exception], ...] = (ValueError, IndexError)
+    # Refuse, before a reverse sweep, a node whose backward PyTorch raises at (Op.backward_problem: clamp's bounds of
+    # shapes its masks cannot be written into). `gradcli run` keeps its own, raised in PyTorch's voice when a
+    # backward reaches the node (run.tensor._note_backward_refusal).
+    refuses_backward = True
     reverse_errors: tuple[type[Exception], ...] = ()
 
     def leaf(self, value: Any) -> Any:
@@ -75,6 +79,10 @@ class Backend:
     def leads(self, node: Node) -> tuple[int, ...]:
         """The leading axes of points of each of the node's args: none at one point."""
         return (0,) * len(node.args)
+
+    def point_shape(self, values: Sequence[Any], index: int) -> tuple[int, ...]:
+        """Node `index`'s shape at one point."""
+        return np.shape(values[index])
 
     def forward_rule(self, node: Node) -> Rule:
         op, params, leads = node.op, node.params, self.leads(node)
@@ -180,6 +188,9 @@ class Batches(Backend):
     def leads(self, node: Node) -> tuple[int, ...]:
         lead = self.lead
         return tuple([lead[a] for a in node.args])
+
+    def point_shape(self, values: Sequence[Any], index: int) -> tuple[int, ...]:
+        return np.shape(values[index])[self.lead[index]:]
 
     def one_point(self, values: Sequence[Any], count: int) -> list[Any]:
         """The values at one point as `count` points: broadcast views, nothing is evaluated again."""
@@ -312,7 +323,29 @@ def backward(
             except HandBack:
                 pass
         backend = ARRAYS
+    if backend.refuses_backward:
+        refuse_backward(tape, values, roots, backend)
     return sweep_backward(tape, values, roots, seeds, backend, trace)
+
+
+def refuse_backward(tape: Tape, values: Sequence[Any], roots: Sequence[int], backend: Backend) -> None:
+    """PyTorch's words, as a ShapeProblem at the call, where its backward from `roots` raises at a node it reaches
+    (Op.backward_problem, of the args' shapes at one point): the last such node, where PyTorch's backward gets first.
+    (On Python floats every value is a number, and none raises.)"""
+    nodes = tape.nodes
+    if not any(node.op is not None and node.op.backward_problem is not None and node.requires_grad for node in nodes):
+        return
+    for index in reached(nodes, roots)[0]:
+        node = nodes[index]
+        op = node.op
+        if node.kind != APPLY or op is None or op.backward_problem is None or not node.requires_grad:
+            continue
+        problem = op.backward_problem([backend.point_shape(values, a) for a in node.args], list(node.wants),
+                                      [a not in tape.stand_ins for a in node.args], **node.params)
+        if problem is not None:  # (named as the program wrote the call: clamp, not its row clamp_tensor)
+            written = tape.source[node.span[0]:node.span[1]].split("(")[0].strip().rpartition(".")[2]
+            raise ShapeProblem(f"the gradient of {written or op.name} here: {problem} (PyTorch raises here too)",
+                               source=tape.source, span=node.span)
 
 
 def reached(nodes: Sequence[Node], roots: Sequence[int]) -> tuple[list[int], list[int]]:

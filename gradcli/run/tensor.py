@@ -482,6 +482,8 @@ class _Promoting(engine.Backend):
     row's PyTorch formula promotes its args first (Op.backward_promotes: pow's log of a float32 base by a float64
     exponent is float64's) its VJP reads them promoted."""
 
+    refuses_backward = False  # (a run raises PyTorch's words itself: _note_backward_refusal)
+
     def vjp_rule(self, node: Node) -> Any:
         rule = super().vjp_rule(node)
         if not node.promoted:

@@ -408,6 +408,18 @@ FORMULAS = {
                                                   "torch.cholesky_inverse(a)"),
     "lu_factor of a singular matrix": ("torch.linalg.lu_factor(a)[0]", {"a": [[1.0, 2.0, 3.0], [0.0, 0.0, 0.0], [1.0, 0.0, 1.0]]},
                                        "torch.linalg.lu_factor(a)[0]"),
+    # PyTorch's backward raises (its forward answers): clamp's masks of two tensor bounds written into a smaller one
+    "clamp with bounds its masks cannot be written into": ("sum(clamp(a, min=b, max=c))",
+                                                           {"a": [1.0, 2.0, 3.0], "b": [[0.0], [1.0]], "c": [2.0, 2.0, 2.0]},
+                                                           "torch.clamp(a, min=b, max=c)"),
+    "a method's clamp with such bounds": ("sum(a.clamp(b, c))", {"a": [1.0, 2.0], "b": [1.5, 0.5], "c": [[3.0, 2.0], [1.0, 1.0]]},
+                                          "a.clamp(b, c)"),
+    # an output that takes no gradient: an integer (inv_ex's info, argmax) or a bool one
+    "inv_ex's info": ("torch.linalg.inv_ex(a)[1]", {"a": [[1.0, 2.0], [3.0, 4.0]]}, "torch.linalg.inv_ex(a)[1]"),
+    "cholesky_ex's info": ("torch.linalg.cholesky_ex(a)[1]", {"a": [[1.0, 0.0], [0.0, -1.0]]},
+                           "torch.linalg.cholesky_ex(a)[1]"),
+    "argmax": ("argmax(a)", {"a": [1.0, 3.0, 2.0]}, "torch.argmax(a)"),
+    "a comparison": ("a > 1", {"a": [1.0, 3.0, 2.0]}, "a > 1"),
 }
 
 
