@@ -308,6 +308,18 @@ def _per_channel_sum(v: Any, rank: int, w_rank: int) -> Any:
     return total if w_rank else np.sum(total, axis=-1)
 
 
+def _empty_batch_check(x: Shape, training: bool, eps: float) -> None:
+    """F.batch_norm's own checks, which hold before its empty input's way (the batch size: of its first axis and
+    those after the channels')."""
+    if training and x and x[0] * math.prod(x[2:]) == 1:
+        raise PythonValueError(f"Expected more than 1 value per channel when training, got input size "
+                               f"torch.Size({list(x)})")
+    if training and eps <= 0.0:
+        raise PythonValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise PythonValueError(f"batch_norm eps must be non-negative, but got {eps}")
+
+
 def _batch_check(x: Shape, rm: Shape, rv: Shape, w: Shape, b: Shape, training: bool, eps: float,
                  functional: bool) -> None:
     """The call's shapes in PyTorch's words (ValueError); `functional`: F.batch_norm's own checks too."""
@@ -318,10 +330,10 @@ def _batch_check(x: Shape, rm: Shape, rv: Shape, w: Shape, b: Shape, training: b
         raise ValueError(f"input tensor must have at least one element, but got input_sizes = {list(x)}")
     if functional and training and x[0] * math.prod(x[2:]) == 1:
         raise ValueError(f"Expected more than 1 value per channel when training, got input size torch.Size({list(x)})")
-    if functional and training and eps <= 0.0:
-        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if functional and training and eps <= 0.0:  # (torch.nn.functional's: Python's ValueError)
+        raise PythonValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if functional and eps < 0.0:
-        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+        raise PythonValueError(f"batch_norm eps must be non-negative, but got {eps}")
     if not training and not (rm and rv):
         raise ValueError("running_mean must be defined in evaluation mode")
     for name, shape in (("weight", w), ("bias", b), ("running_mean", rm), ("running_var", rv)):
@@ -358,6 +370,9 @@ def _batch_stats(x: Any, rm: Any, rv: Any, ranks: tuple[int, ...], training: boo
 def _batch_norm(x: Array, rm: Array, rv: Array, w: Array, b: Array, ranks: tuple[int, ...], training: bool = False,
                 momentum: float = 0.1, eps: float = 1e-5, functional: bool = True) -> Array:
     sx, sm, sv, sw, sb = _point_shapes(ranks, x, rm, rv, w, b)
+    if functional and sx and not math.prod(sx):  # (F.batch_norm's way, the batch_norm row's parts: x as it is)
+        _empty_batch_check(sx, training, eps)
+        return np.asarray(x * 1.0)
     _batch_check(sx, sm, sv, sw, sb, training, eps, functional)
     mean, invstd = _batch_stats(x, rm, rv, ranks, training, eps)
     # PyTorch's kernel: x alpha + beta, alpha = invstd w and beta = b - mean alpha per channel (its roundings),
@@ -375,6 +390,8 @@ def _batch_norm_vjp(g: Array, ans: Array, x: Array, rm: Array, rv: Array, w: Arr
     # PyTorch's kernel (batch_norm_cpu_backward): from the sum of g and the dot product of x - mean with g, per
     # channel, dx = (g - (x - mean) k - sum / count) invstd w in training (the statistics depend on x too)
     rank = ranks[0]
+    if not np.size(x):  # (an empty batch: nothing to sum)
+        return np.zeros(np.shape(x)), None, None, np.zeros(np.shape(w)), np.zeros(np.shape(b))
     mean, invstd = _batch_stats(x, rm, rv, ranks, training, eps)
     g = np.broadcast_to(g, np.shape(ans))
     centred = x - mean
@@ -409,6 +426,9 @@ def _batch_norm_jvp(tangents: Any, ans: Array, x: Array, rm: Array, rv: Array, w
 
 def _batch_norm_shape(x: Shape, rm: Shape, rv: Shape, w: Shape, b: Shape, training: bool = False,
                       momentum: float = 0.1, eps: float = 1e-5, functional: bool = True) -> Shape:
+    if functional and x and not math.prod(x):  # (the batch_norm row's parts check the weight and bias)
+        _empty_batch_check(tuple(x), training, eps)
+        return tuple(x)
     _batch_check(x, rm, rv, w, b, training, eps, functional)
     return tuple(x)
 
@@ -426,18 +446,40 @@ def _batch_norm_text(args: list[str], training: bool = False, momentum: float = 
 _BATCH_PARAMS = (Param("training", "bool", False), Param("momentum", "float", 0.1), Param("eps", "float", 1e-5))
 _BATCH_OPTIONAL = ((1, "running_mean", 0.0), (2, "running_var", 1.0), (3, "weight", 1.0), (4, "bias", 0.0))
 _BATCH_FLOATS_ONLY = (("integer", "NotImplementedError", "\"batch_norm\" not implemented for '{0}'"),)
+_BATCH_EXAMPLES = ((((3, 2), (2,), (2,), (2,), (2,)), {"training": True}),
+                   (((2, 3, 2), (3,), (3,), (3,), (3,)), {"eps": 0.25}),
+                   (((2, 2, 2, 1), (2,), (2,), (2,), (2,)), {"training": True, "momentum": 0.5}))
+_BATCH_REFUSALS = (*_BATCH_FLOATS_ONLY, ("mixed params 3 4 1 2", "RuntimeError", MIXED_CPU),
+                   ("mixed", "RuntimeError", "expected scalar type {0} but found {odd}"))
+
+
+def _batch_norm_program(emit: Any, x: Any, rm: Any, rv: Any, w: Any, b: Any, training: bool = False,
+                        momentum: float = 0.1, eps: float = 1e-5) -> Any:
+    """F.batch_norm: NativeBatchNormBackward0; of an empty input, PyTorch's at::_batch_norm_impl_index way, which
+    keeps the graph from the weight and bias: x cloned, times weight[0], plus bias[0] (CloneBackward0, MulBackward0,
+    AddBackward0 over SelectBackward0), the running statistics untouched."""
+    shape = emit.shape(x)
+    if shape is None or not shape or math.prod(shape):  # (over --points, where the shapes are not known: the node)
+        return emit("batch_norm_whole", x, rm, rv, w, b, training=training, momentum=momentum, eps=eps)
+    _empty_batch_check(tuple(shape), training, eps)
+    out = emit("clone", x)
+    if emit.given(w):
+        out = emit("mul", out, emit("select", w, dim=0, index=0))
+    return emit("add", out, emit("select", b, dim=0, index=0)) if emit.given(b) else out
+
 
 ROWS += [
-    structural("batch_norm", 5, _batch_norm, _batch_norm_vjp, "NativeBatchNormBackward0", jvp=_batch_norm_jvp,
+    structural("batch_norm_whole", 5, _batch_norm, _batch_norm_vjp, "NativeBatchNormBackward0", jvp=_batch_norm_jvp,
                conditions=(1, 2), optional_args=_BATCH_OPTIONAL, params=_BATCH_PARAMS, shape=_batch_norm_shape,
                inputs=("input", "running_mean", "running_var", "weight", "bias"), text=_batch_norm_text,
-               domain=((-2.0, 2.0), (-1.0, 1.0), (0.5, 2.0)),
-               examples=((((3, 2), (2,), (2,), (2,), (2,)), {"training": True}),
-                         (((2, 3, 2), (3,), (3,), (3,), (3,)), {"eps": 0.25}),
-                         (((2, 2, 2, 1), (2,), (2,), (2,), (2,)), {"training": True, "momentum": 0.5})),
-               reference="F.batch_norm(a, b, c, training=True)", reference_program="batch_norm(a, b, c, training=True)",
-               dtype_refusals=(*_BATCH_FLOATS_ONLY, ("mixed params 3 4 1 2", "RuntimeError", MIXED_CPU),
-                               ("mixed", "RuntimeError", "expected scalar type {0} but found {odd}"))),
+               domain=((-2.0, 2.0), (-1.0, 1.0), (0.5, 2.0)), examples=_BATCH_EXAMPLES, callable=False, reference=None,
+               dtype_refusals=_BATCH_REFUSALS),
+    composite("batch_norm", 5, _batch_norm_program, "NativeBatchNormBackward0", sympy=None, conditions=(1, 2),
+              optional_args=_BATCH_OPTIONAL, params=_BATCH_PARAMS, shape=_batch_norm_shape,
+              inputs=("input", "running_mean", "running_var", "weight", "bias"), text=_batch_norm_text,
+              domain=((-2.0, 2.0), (-1.0, 1.0), (0.5, 2.0)), examples=_BATCH_EXAMPLES,
+              reference="F.batch_norm(a, b, c, training=True)", reference_program="batch_norm(a, b, c, training=True)",
+              dtype_refusals=_BATCH_REFUSALS),
 ]
 
 
@@ -755,7 +797,7 @@ def _instance_program(emit: Any, x: Any, rm: Any, rv: Any, w: Any, b: Any, use_i
     n = shape[0]
     wide = emit("reshape", x, shape=(1, n * shape[1], *shape[2:]))
     rm, rv, w, b = (emit("repeat", a, dims=(n,)) if emit.given(a) else a for a in (rm, rv, w, b))
-    out = emit("batch_norm", wide, rm, rv, w, b, training=use_input_stats, momentum=momentum, eps=eps,
+    out = emit("batch_norm_whole", wide, rm, rv, w, b, training=use_input_stats, momentum=momentum, eps=eps,
                functional=False)
     return emit("reshape", out, shape=tuple(shape))
 

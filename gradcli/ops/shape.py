@@ -750,7 +750,7 @@ def _select_at(x: Shape, dim: int | None, index: int | None) -> tuple[Any, ...]:
     if dim is None or index is None:
         raise ValueError("select takes dim and index, as in x.select(0, 1)")
     if not x:
-        raise ValueError("select() cannot be applied to a 0-dim tensor.")
+        raise DimError("select() cannot be applied to a 0-dim tensor.")  # (its IndexError)
     axis = _one_axis(dim, len(x))
     if not -x[axis] <= index < x[axis]:
         raise DimError(f"select(): index {index} out of range for tensor of size {list(x)} at dimension "
