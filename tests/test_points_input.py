@@ -515,3 +515,15 @@ def test_a_long_run_of_bad_lines_is_passed_over_in_bounded_memory(tmp_path, suff
         tracemalloc.stop()
     assert sum(batches) == run.skipped_count == 100_000
     assert peak < 16_000_000, f"{peak:,} bytes at the peak"
+
+
+def test_a_json_array_of_points_is_refused_naming_json_lines(tmp_path):
+    # what --output x.json writes (one JSON array) is no JSON Lines: it was read as a CSV header '['
+    # ("line 1: no column and no --at value for input 'x'")
+    out = tmp_path / "out.json"
+    assert cli("grad", "x*x", "--points", "-", "--output", str(out), stdin="x\n1\n2\n").exit_code == 0
+    for source, stdin in ((str(out), ""), ("-", '[{"x": 1}, {"x": 2}]\n')):
+        run = cli("grad", "x*x", "--points", source, "--csv", stdin=stdin)
+        assert run.exit_code == 2 and run.stdout == ""
+        assert "line 1: a JSON array" in run.stderr and "JSON Lines" in run.stderr
+        assert len(run.stderr.splitlines()) == 1

@@ -121,6 +121,9 @@ class PointsReader:
         else:
             return
         reader: Csv | JsonLines  # told by the first line; a CSV header is no point
+        if self.format is None and text.lstrip().startswith("["):  # (--output x.json's; no CSV header starts so)
+            raise PointsProblem(number, "a JSON array is not read as points: give JSON Lines, an object a line "
+                                        "(what --json and --output FILE.jsonl write)")
         if self.format == "jsonl" or (self.format is None and text.lstrip().startswith("{")):
             reader, self._numbered = JsonLines(self.inputs, self.fixed, self.extra), chain([first], self._numbered)
         else:
