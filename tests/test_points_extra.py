@@ -301,12 +301,21 @@ def test_a_column_name_given_twice_is_refused_only_where_it_would_be_written():
     text = "id,id,x\na,b,1\n"
     refused = cli("grad", "x*x", "--points", "-", "--csv", stdin=text)
     assert refused.exit_code == 2 and "column 2 of the header, 'id', repeats column 1" in refused.stderr
+    assert "--keep" in refused.stderr and "--drop-extra" in refused.stderr  # the way round it, said
     for option in (["--drop-extra"], ["--keep", "label"]):
         run = cli("grad", "x*x", "--points", "-", "--csv", *option, stdin=text)
         assert run.exit_code == 0, run.stderr
         assert run.stdout == "value,grad_x\n1.0,2.0\n"
     twice_an_input = cli("grad", "x*x", "--points", "-", "--csv", "--drop-extra", stdin="x,x\n1,2\n")
     assert twice_an_input.exit_code == 2 and "repeats column 1" in twice_an_input.stderr
+    assert "--keep" not in twice_an_input.stderr
+
+
+def test_a_trailing_comma_of_a_spreadsheet_is_read():
+    # a spreadsheet's export may end every line with commas: columns without a name, carried as empty cells
+    run = cli("grad", "x*y", "--points", "-", "--csv", "--drop-extra", stdin="x,y,,\r\n1,2,,\r\n")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == "value,grad_x,grad_y\n2.0,2.0,1.0\n"
 
 
 def _strict_json(line: str):

@@ -49,7 +49,9 @@ class Csv:
         written: dict[str, int] = {}  # a name carried through twice could not be told apart in the output
         for i, name in self.extras:
             if name in written:
-                raise PointsProblem(line, f"column {i + 1} of the header, {shown(name)}, repeats column {written[name]}")
+                raise PointsProblem(line, f"column {i + 1} of the header, {shown(name)}, repeats column {written[name]}: "
+                                          "columns carried through must be told apart (--keep NAMES or --drop-extra "
+                                          "leaves them out)")
             written[name] = i + 1
         self.shapes = PointShapes(inputs, fixed)
         missing = self.shapes.missing({name for name, _ in self.layout})
