@@ -1108,8 +1108,10 @@ def _integral_shape(cumulative: bool) -> Any:
         if not y:
             raise ValueError("trapezoid: the values must have at least one dim")
         axis = len(y) + point_axes(dim, len(y))[0]
-        if x and len(x[0]) == 1 and x[0][0] != y[axis]:
-            raise ValueError(f"trapezoid: there must be one x value for each sample point, got {x[0][0]} and {y[axis]}")
+        # (trapezoid of no samples along dim is PyTorch's zeros before it looks at x; cumulative_trapezoid checks x)
+        if x and len(x[0]) == 1 and x[0][0] != y[axis] and (cumulative or y[axis]):
+            name = "cumulative_trapezoid" if cumulative else "trapezoid"
+            raise ValueError(f"{name}: There must be one `x` value for each sample point")
         return (*y[:axis], max(y[axis] - 1, 0), *y[axis + 1:]) if cumulative else y[:axis] + y[axis + 1:]
 
     return shape
