@@ -781,9 +781,13 @@ def _instance_check(x: Shape, rm: Shape, rv: Shape, w: Shape, b: Shape, use_inpu
         raise ValueError(f"instance_norm expects an input of at least 2 dims (N, C, ...), got one of shape {list(x)}")
     if not use_input_stats and not (rm and rv):
         raise ValueError("Expected running_mean and running_var to be defined when use_input_stats is false")
-    for name, shape in (("weight", w), ("bias", b), ("running_mean", rm), ("running_var", rv)):
+    # PyTorch repeats each one N times (a tensor of more dims than one cannot be), then batch_norm counts their elements
+    given = (("weight", w), ("bias", b), ("running_mean", rm), ("running_var", rv))
+    if any(len(shape) > 1 for _, shape in given):
+        raise ValueError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    for name, shape in given:
         if shape and math.prod(shape) != x[1]:
-            raise ValueError(f"{name} should contain {x[1]} elements not {math.prod(shape)}")
+            raise ValueError(f"{name} should contain {x[0] * x[1]} elements not {x[0] * math.prod(shape)}")
     return tuple(x)
 
 
