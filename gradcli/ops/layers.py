@@ -74,6 +74,8 @@ def _pixel_unshuffle_order(shape: Shape, downscale_factor: int) -> tuple[Array, 
         which, size = ("height", h) if h % r else ("width", w)
         raise ValueError(f"pixel_unshuffle expects {which} to be divisible by downscale_factor, but input.size"
                          f"({-2 if which == 'height' else -1})={size} is not divisible by {r}")
+    if not math.prod(shape):  # (PyTorch's kernel gives an empty input back, in its own shape: a clone)
+        return np.arange(0), tuple(shape)
     k = len(lead)
     cells = np.arange(math.prod(shape)).reshape(*lead, c, h // r, r, w // r, r)
     order = cells.transpose(*range(k), k, k + 2, k + 4, k + 1, k + 3)
