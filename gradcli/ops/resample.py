@@ -34,6 +34,7 @@ from gradcli.ops.core import (
     ValueRefusal,
     composite,
     kernel_refusal,
+    point_axes,
     structural,
 )
 
@@ -336,26 +337,43 @@ def _constant_pad_nd(emit: Any, x: Any, pad: Any = None, value: float = 0.0) -> 
 # --- adaptive pooling ----------------------------------------------------------------------------
 
 
-def _adaptive_sizes(d: int, x: Shape, output_size: Any, name: str) -> tuple[int, ...]:
-    if len(x) not in (d + 1, d + 2):
-        if isinstance(output_size, tuple) and len(x) <= d:  # (torch/nn/functional.py's _list_with_default, first)
-            raise PythonValueError(f"Input dimension should be at least {d + 1}")
-        if d == 1:
-            raise ValueError(f"Expected 2 to 3 dimensions, but got {len(x)}-dimensional tensor for argument #1 'self' "
-                             f"(while checking arguments for {name})")
-        colon = "" if name.startswith("adaptive_avg") else ":"  # (the average kernels' words have none)
-        raise ValueError(f"{name}(): Expected {d + 1}D or {d + 2}D tensor, but got{colon} {list(x)}")
+def _adaptive_sizes(d: int, x: Shape, output_size: Any, name: str, kernel: bool = True) -> tuple[int, ...]:
+    """The output's spatial sizes, checked in PyTorch's order: F.*'s own (_list_with_default); the maximum's kernel
+    checks its input, then the sizes; the average checks the sizes, takes the mean where every one is 1 (no more
+    checks: `kernel` False), else its kernel checks the input."""
+    if isinstance(output_size, tuple) and d > 1 and len(x) <= len(output_size):  # (torch/nn/functional.py)
+        raise PythonValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    average = name.startswith("adaptive_avg")
+    if not average:
+        _adaptive_rank(d, x, name)
+        _check_nonempty(x, name)
     if output_size is None:
         raise ValueError(f"{name}() missing required argument 'output_size'")
     sizes = (output_size,) * d if isinstance(output_size, int) else tuple(output_size)
     if len(sizes) != d:
-        raise ValueError(f"{name}: output_size must be {d}")
-    sizes = tuple(n if o is None else o for o, n in zip(sizes, x[-d:], strict=True))
+        raise ValueError(f"{name}: output_size must be {d}" if average
+                         else f"{name}(): internal error: output_size.size() must be {d}")
+    if None in sizes:  # (F.*'s: the input's own size there)
+        sizes = tuple(n if o is None else o for o, n in zip(sizes, x[-d:], strict=True))
     if min(sizes) < 0:
         raise ValueError(f"{name}: elements of output_size must be greater than or equal to 0 but received "
                          f"{{{', '.join(map(str, sizes))}}}")
-    _check_nonempty(x, name)
+    if average and kernel:  # (the 3-D kernel checks for empty dims before its rank)
+        if d == 3:
+            _check_nonempty(x, name)
+        _adaptive_rank(d, x, name)
+        _check_nonempty(x, name)
     return sizes
+
+
+def _adaptive_rank(d: int, x: Shape, name: str) -> None:
+    if len(x) in (d + 1, d + 2):
+        return
+    if d == 1:
+        raise ValueError(f"Expected 2 to 3 dimensions, but got {len(x)}-dimensional tensor for argument #1 'self' "
+                         f"(while checking arguments for {name})")
+    colon = "" if name.startswith("adaptive_avg") else ":"  # (the average kernels' words have none)
+    raise ValueError(f"{name}(): Expected {d + 1}D or {d + 2}D tensor, but got{colon} {list(x)}")
 
 
 def _check_nonempty(x: Shape, name: str) -> None:
@@ -403,6 +421,8 @@ def _lengths(sizes: Shape, outs: Shape) -> list[Array]:
 
 def _adaptive_avg(d: int, x: Any, ranks: tuple[int, ...] | None, outs: Shape) -> Any:
     sizes = np.shape(x)[-d:]
+    if 0 in outs:  # no windows
+        return np.zeros_like(x, shape=(*np.shape(x)[:-d], *outs))
     total: Any = 0.0
     for grid, inside, _ in _window_places(d, sizes, outs):
         total = total + np.where(inside, x[(Ellipsis, *grid)], 0.0)
@@ -446,18 +466,25 @@ def _avg_rows(d: int, examples: Any, **fields: Any) -> list[Op]:
     """adaptive_avg_pool{d}d: PyTorch's mean over the pooled axes where every output size is 1 (MeanBackward1),
     else its windows' averages (one node, the `_whole` row, which is all there is where shapes are not known)."""
     name = f"adaptive_avg_pool{d}d"
-    shape = _adaptive_shape(d, name)
+    kernel_shape = _adaptive_shape(d, name)
     node_rule = (lambda constant, shapes, output_size=None: "MeanBackward1" if shapes and all(
-        size == 1 for size in _adaptive_sizes(d, tuple(shapes[0]), output_size, name)) else f"AdaptiveAvgPool{d}DBackward0")
+        size == 1 for size in _adaptive_sizes(d, tuple(shapes[0]), output_size, name, kernel=False))
+        else f"AdaptiveAvgPool{d}DBackward0")
 
     def program(emit: Any, x: Any, output_size: Any = None) -> Any:
-        sx = emit.shape(x)
-        if sx is not None and all(size == 1 for size in _adaptive_sizes(d, tuple(sx), output_size, name)):
+        sx = emit.shape(x)  # (every size 1: the mean over the last d axes, whatever the input's rank, as PyTorch)
+        if sx is not None and all(size == 1 for size in _adaptive_sizes(d, tuple(sx), output_size, name, kernel=False)):
             return emit("mean", x, dim=tuple(range(-1, -d - 1, -1)), keepdim=True)
         return emit(f"{name}_whole", x, output_size=output_size)
 
-    whole = _avg_row(d, examples, name, shape)
-    return [whole, composite(name, 1, program, f"AdaptiveAvgPool{d}DBackward0", sympy=whole.sympy, shape=shape,
+    def either(x: Shape, output_size: Any = None) -> Shape:  # the mean's shape, or the kernel's (both rows': the
+        if all(size == 1 for size in _adaptive_sizes(d, x, output_size, name, kernel=False)):  # whole one stands
+            point_axes(tuple(range(-1, -d - 1, -1)), len(x))  # in for the mean where shapes are not known yet)
+            return (*x[:-d], *(1,) * d)
+        return kernel_shape(x, output_size)
+
+    whole = _avg_row(d, examples, name, either)
+    return [whole, composite(name, 1, program, f"AdaptiveAvgPool{d}DBackward0", sympy=whole.sympy, shape=either,
                              torch_node_rule=node_rule, params=(Param("output_size", "sizes"),), examples=examples,
                              **fields)]
 
@@ -567,9 +594,11 @@ def _pool1d(row: str) -> Any:
         if shape is not None and len(shape) not in (2, 3):
             raise ValueError(f"Expected 2 to 3 dimensions, but got {len(shape)}-dimensional tensor for argument #1 'self' "
                              f"(while checking arguments for {name})")
+        if isinstance(output_size, tuple) and len(output_size) != 1:
+            raise ValueError(f"{name}() argument 'output_size' should contain one int (got {len(output_size)})")
         if shape is not None and name == "adaptive_max_pool1d":  # (its own kernel's check; the average's is 2-D's)
             _check_nonempty(shape, name)
-        if output_size is None or (isinstance(output_size, tuple) and len(output_size) != 1):
+        if output_size is None:
             raise ValueError(f"{name}: output_size must be 1")
         size = output_size if isinstance(output_size, tuple) else (output_size,)
         pooled = emit(row, emit("unsqueeze", x, dim=-2), output_size=(1, *size), **params)
