@@ -477,3 +477,19 @@ def test_a_deeply_nested_carried_value_is_written_or_a_bad_line_never_an_interna
         else:
             assert run.exit_code == 2 and run.stdout == ""
             assert run.stderr.startswith("gradcli: error: --points: line 1: ") and "nested deeper than" in run.stderr
+
+
+@pytest.mark.parametrize("chunk", ["65536", "1"])
+def test_no_piece_of_a_quoted_cell_with_a_line_break_is_taken_for_a_point(chunk):
+    # pandas quotes a text cell holding a line break across lines (RFC 4180); gradcli reads a line at a time, so the
+    # cell's first line is bad, and so is the line where it closes: '3,lines",1' has the header's three cells and
+    # was read as a point (id '3', x 1) that the file does not have (a line between them is judged as it is)
+    stdin = 'id,note,x\n1,"two\n3,lines",1\n2,plain,2\n3,"a\nb\nc",3\n4,x,4\n'
+    run = cli("grad", "x*2", "--points", "-", "--csv", "--skip-bad", "--row-id", "--chunk-size", chunk, stdin=stdin)
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines() == ["row,id,note,value,grad_x", "3,2,plain,4.0,2.0", "7,4,x,8.0,2.0"]
+    assert "skipped line 3: closes the quoted cell that opens on line 2" in run.stderr
+    assert "skipped line 6: 1 cells where the header has 3" in run.stderr
+    assert "5 bad lines skipped: 2, 3, 5, 6, 7" in run.stderr
+    refused = cli("grad", "x*2", "--points", "-", "--csv", stdin=stdin)
+    assert refused.exit_code == 2 and "line 2: cell 2 opens a quote that does not close on its line" in refused.stderr

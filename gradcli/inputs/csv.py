@@ -58,13 +58,14 @@ class Csv:
         if missing:
             raise PointsProblem(line, f"no column and no --at value for input {', '.join(repr(n) for n in missing)}")
         self.shapes.fix(_shapes(self.layout, line), line)
+        self.open_since: int | None = None  # the line whose quoted cell has not closed yet (a line break in it)
 
     def fast(self, block: bytes | memoryview, longest: int) -> tuple[int, tuple[dict[str, Array], dict[str, Any]]] | None:
         """How many whole lines of bytes `block` has, their numbers (a column an input's cell) and
         the text of the columns carried through, read at once by the compiled helper, if each line
         is a good point of plain numbers of at most `longest` bytes; else None (the lines are then
         judged one by one)."""
-        if rows.helper is None or not self.layout:
+        if rows.helper is None or not self.layout or self.open_since is not None:
             return None
         from gradcli.inputs.lines import searchable
 
@@ -96,8 +97,18 @@ class Csv:
                        extra)
 
     def row(self, text: str, line: int) -> tuple[list[float], list[str]]:
-        """A line's inputs' numbers, and the cells carried through."""
-        cells = _split(text, line)
+        """A line's inputs' numbers, and the cells carried through. A quoted cell that does not close on its
+        line makes the line bad; where it holds a line break (RFC 4180 allows it, pandas writes one), the line
+        that closes it is bad too (no piece of the cell is taken for a point), up to the next good line."""
+        if self.open_since is not None and text.replace('""', "").count('"') % 2:
+            first, self.open_since = self.open_since, None
+            raise PointsProblem(line, f"closes the quoted cell that opens on line {first} (a line break in a cell "
+                                      "is not read)")
+        try:
+            cells = _split(text, line)
+        except _OpenQuote:
+            self.open_since = line
+            raise
         if len(cells) != self.width:
             raise PointsProblem(line, f"{len(cells)} cells where the header has {self.width}")
         numbers = [_number(cells[i]) for i in self.positions]
@@ -106,6 +117,7 @@ class Csv:
                 problem = PointsProblem(line, number)
                 problem.extra = {name: cells[i] for i, name in self.extras}
                 raise problem
+        self.open_since = None  # (a good line: the quote was a stray one)
         return numbers, [cells[i] for i, _ in self.extras]  # type: ignore[return-value]
 
     def columns(self, rows: list[tuple[list[float], list[str]]]) -> tuple[dict[str, Array], dict[str, Any]]:
@@ -143,6 +155,10 @@ def _layout(header: str | list[tuple[int, str]], inputs: Mapping[str, int],
     return layout
 
 
+class _OpenQuote(PointsProblem):
+    """A line whose last cell opens a quote that does not close on it: the cell goes on to the next line."""
+
+
 def _split(text: str, line: int) -> list[str]:
     """A line's cells (RFC 4180): a cell that starts with a quote ends at the next lone quote, before a
     comma or the line's end; `""` inside it is one quote. A quote inside another cell is its own."""
@@ -162,7 +178,7 @@ def _split(text: str, line: int) -> list[str]:
         while True:
             end = text.find('"', end + 1)
             if end < 0:
-                raise PointsProblem(line, f"cell {len(cells) + 1} opens a quote that does not close on its line")
+                raise _OpenQuote(line, f"cell {len(cells) + 1} opens a quote that does not close on its line")
             if not text.startswith('"', end + 1):
                 break
             end += 1
