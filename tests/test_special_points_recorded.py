@@ -87,3 +87,141 @@ def test_ex_functions_of_a_singular_matrix_answer_as_pytorch(program, expected):
     np.testing.assert_array_equal(result.value, value)
     for name, gradient in grads.items():
         np.testing.assert_array_equal(result.grad[name], gradient)
+
+
+# Zeros carry a sign, and PyTorch's gradients of solve and det give each zero the sign of its kernels' steps: the
+# vector case's gradient of A is the outer product -gB X^T (each product alone, no sum from +0), gB comes from
+# LAPACK's getrs with the LU of A (each row's dot product summed from its first product, as MKL's small trsm), and
+# det's gradient solves A^T X = diag(g det) with the LU of A^T (its column scaled by the pivot's reciprocal, as
+# getf2), a zero pivot taken as eps: at a singular matrix, zeros of PyTorch's signs, and the det is what that LU's
+# rounding leaves (1.6e-18 where the rows are equal, not NumPy's 0). PyTorch 2.13's values and gradients (seed
+# [0.5, 0.75, 1] for solve, 0.5 for det):
+SOLVE_A = [[-0.39634850745413974, 1.6641483638049333, -0.6710388596069525],
+           [-1.3167530563708127, -1.90670490986093, 1.4598902009723544],
+           [-0.6009842590005015, 1.1408204806706648, -0.9418837401437257]]
+SOLVE_B = [-0.080322968353574, 0.32340884079012033, 1.835578713624801]
+SOLVE_AT_INF = {  # a[0][0]: (value, grad a, grad b)
+    inf: ([0.0, -22.882362772688026, -29.66422034908445],
+          [[-0.0, 0.0, 0.0], [0.0, -324.0952892773065, -420.1504088859838], [0.0, -526.6317684752025, -682.7144984137177]],
+          [0.0, -14.163541260876293, -23.014746060392884]),
+    -inf: ([-0.0, -22.882362772688026, -29.66422034908445],
+           [[0.0, 0.0, 0.0], [-0.0, -324.0952892773065, -420.1504088859838],
+            [-0.0, -526.6317684752025, -682.7144984137177]],
+           [0.0, -14.163541260876293, -23.014746060392884]),
+}
+DET_AT = [  # (a, det, grad a)
+    ([[-1.7443977658138614, -1.186847977302575, -0.17836870409370542], [0.0, 0.0, 0.0],
+      [1.2554742793136127, 0.8880384615327541, -1.2990521574508294]],
+     0.0, [[-0.0, -0.0, -0.0], [0.0, 0.0, 0.0], [-0.0, -0.0, -0.0]]),
+    ([[0.1257302210933933, -0.1321048632913019, 0.6404226504432821], [0.0, 0.0, 0.0],
+      [1.3040000451301372, 0.9470809631292422, -0.7037352358069926]],
+     -0.0, [[0.0, 0.0, -0.0], [0.0, 0.0, 0.0], [-0.0, 0.0, 0.0]]),
+    ([[-0.6538286094183394, -0.12961363369276946, 0.7839754700613295], [0.0, 0.0, 0.0],
+      [1.3458754237823045, 0.7813114007004275, 0.2644556303293035]],
+     -0.0, [[0.0, 0.0, -0.0], [0.0, 0.0, 0.0], [-0.0, 0.0, 0.0]]),
+]
+
+
+def _same_with_signs(given, expected):
+    import numpy as np
+
+    given, expected = np.asarray(given, dtype=float), np.asarray(expected, dtype=float)
+    np.testing.assert_allclose(given, expected, rtol=1e-12, atol=0)
+    assert np.signbit(given).tolist() == np.signbit(expected).tolist(), (given.tolist(), expected.tolist())
+
+
+@pytest.mark.parametrize("program", ["torch.linalg.solve(a, b)", "torch.linalg.solve_ex(a, b)[0]"])
+@pytest.mark.parametrize("corner", [inf, -inf])
+def test_solve_at_an_infinity_gives_pytorchs_zero_signs(program, corner):
+    import numpy as np
+
+    from gradcli import grad
+
+    a = np.array(SOLVE_A)
+    a[0, 0] = corner
+    value, grad_a, grad_b = SOLVE_AT_INF[corner]
+    result = grad(program, at={"a": a, "b": np.array(SOLVE_B)}, seed=np.array([0.5, 0.75, 1.0]))
+    _same_with_signs(result.value, value)
+    _same_with_signs(result.grad["a"], grad_a)
+    _same_with_signs(result.grad["b"], grad_b)
+
+
+@pytest.mark.parametrize(("a", "det", "grad_a"), DET_AT)
+def test_det_of_a_singular_matrix_gives_pytorchs_zero_signs(a, det, grad_a):
+    import numpy as np
+
+    from gradcli import grad
+
+    result = grad("det(a)", at={"a": np.array(a)}, seed=np.array(0.5))
+    _same_with_signs(result.value, det)
+    _same_with_signs(result.grad["a"], grad_a)
+
+
+EQUAL_ROWS = [[-1.2654214710460525, -0.6232744625373522, 0.0413259793472436],
+              [-1.2654214710460525, -0.6232744625373522, 0.0413259793472436],
+              [-0.7322673547034516, -0.5442589828573099, -0.31630015636915454]]
+DET_EQUAL_ROWS = "1.6119984568080592e-18\n[2.1624176842807433e-18, -4.390312665657385e-18, -0.0]\n"
+
+
+def test_det_of_equal_rows_is_what_pytorchs_lu_leaves(tmp_path):
+    # rows 0 and 1 equal: the LU of A^T leaves 1.6e-18 in PyTorch 2.13 (NumPy's det: 0.0), and the gradient is
+    # that det times the nudged inverse (PyTorch's last row, printed by PyTorch 2.13, is DET_EQUAL_ROWS)
+    program = tmp_path / "det.py"
+    program.write_text(f"""import torch
+EQUAL_ROWS = {EQUAL_ROWS}
+a = torch.tensor(EQUAL_ROWS, dtype=torch.float64, requires_grad=True)
+d = torch.linalg.det(a)
+d.backward(torch.tensor(0.5, dtype=torch.float64))
+print(d.item())
+print(a.grad[2].tolist())
+""")
+    result = cli("run", str(program))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == DET_EQUAL_ROWS
+
+
+def test_solve_and_det_zero_signs_match_live_pytorch(tmp_path):
+    torch = pytest.importorskip("torch", reason="PyTorch is optional; pip install torch==2.13.0 to compare")
+    for corner, (value, grad_a, grad_b) in SOLVE_AT_INF.items():
+        m = [row[:] for row in SOLVE_A]
+        m[0][0] = corner
+        a = torch.tensor(m, dtype=torch.float64, requires_grad=True)
+        b = torch.tensor(SOLVE_B, dtype=torch.float64, requires_grad=True)
+        out = torch.linalg.solve(a, b)
+        out.backward(torch.tensor([0.5, 0.75, 1.0], dtype=torch.float64))
+        assert str((out.tolist(), a.grad.tolist(), b.grad.tolist())) == str((value, grad_a, grad_b))
+    for m, det, grad_a in DET_AT:
+        a = torch.tensor(m, dtype=torch.float64, requires_grad=True)
+        d = torch.linalg.det(a)
+        d.backward(torch.tensor(0.5, dtype=torch.float64))
+        assert str((d.item(), a.grad.tolist())) == str((det, grad_a))
+
+
+# batch_norm of a channel whose variance overflows (x = 1e300): invstd is 0 and PyTorch's weight gradient is the
+# dot product of x - mean with the gradient (here -5e299) times it: -0.0. PyTorch 2.13's gradients (seed 0.5 .. 1.75):
+BATCH_X = [[1e300, -1.4576402239610244], [-1.5026664708731756, 1.9478515155295595],
+           [0.7889333254249347, 0.47966702286727303]]
+BATCH_W = [-1.1444196414104035, 0.414154398346517]
+BATCH_GRAD_W = [-0.0, 0.6945347100127783]
+BATCH_GRAD_X = [[0.0, -0.060688846814282264], [-0.0, -0.08007948900866416], [-0.0, 0.14076833582294643]]
+
+
+def test_batch_norm_weight_gradient_keeps_the_sign_of_zero():
+    import numpy as np
+
+    from gradcli import grad
+
+    result = grad("batch_norm(x, None, None, weight=w, bias=None, training=True)",
+                  at={"x": np.array(BATCH_X), "w": np.array(BATCH_W)}, seed=np.arange(6.0).reshape(3, 2) * 0.25 + 0.5)
+    _same_with_signs(result.grad["w"], BATCH_GRAD_W)
+    _same_with_signs(result.grad["x"], BATCH_GRAD_X)
+
+
+def test_batch_norm_zero_sign_matches_live_pytorch():
+    torch = pytest.importorskip("torch", reason="PyTorch is optional; pip install torch==2.13.0 to compare")
+    x = torch.tensor(BATCH_X, dtype=torch.float64, requires_grad=True)
+    w = torch.tensor(BATCH_W, dtype=torch.float64, requires_grad=True)
+    out = torch.nn.functional.batch_norm(x, None, None, weight=w, training=True)
+    out.backward(torch.arange(6.0, dtype=torch.float64).reshape(3, 2) * 0.25 + 0.5)
+    assert str(w.grad.tolist()) == str(BATCH_GRAD_W)
+    assert str(x.grad.tolist()) == str(BATCH_GRAD_X)

@@ -578,6 +578,9 @@ def _non_finite(a: Any) -> Array:
     return np.asarray(~np.isfinite(getattr(a, "primal", a)).all(axis=(-2, -1)))
 
 
+_TINY = np.finfo(float).tiny  # LAPACK's sfmin: a pivot at least this is inverted once, a smaller one divides
+
+
 def _lu(a: Array) -> tuple[Array, Array, Array, Array]:
     """LAPACK's getrf of each matrix, unblocked (the same steps): L and U in one matrix, the row
     each step took its pivot from, the sign of those swaps, and whether a pivot was 0."""
@@ -600,8 +603,12 @@ def _lu(a: Array) -> tuple[Array, Array, Array, Array]:
             zero = pivot == 0
             singular |= zero
             # A zero pivot scales nothing (its column stays as it is), and no product is skipped
-            # for a zero factor: 0 * inf is NaN here as in MKL.
-            below = np.where(zero[:, None], lu[:, k + 1:, k], lu[:, k + 1:, k] / np.where(zero, 1.0, pivot)[:, None])
+            # for a zero factor: 0 * inf is NaN here as in MKL. The column is scaled by the pivot's
+            # reciprocal, as getf2's dscal (divided where the pivot is below the smallest normal number).
+            scale = np.where(np.abs(pivot) >= _TINY, 1.0 / np.where(zero, 1.0, pivot), np.nan)
+            below = np.where(zero[:, None], lu[:, k + 1:, k],
+                             np.where(np.isnan(scale)[:, None], lu[:, k + 1:, k] / np.where(zero, 1.0, pivot)[:, None],
+                                      lu[:, k + 1:, k] * scale[:, None]))
             lu[:, k + 1:, k] = below
             lu[:, k + 1:, k + 1:] -= below[:, :, None] * lu[:, k, None, k + 1:]
     return lu.reshape((*batch, n, n)), pivots.reshape((*batch, n)), sign.reshape(batch), singular.reshape(batch)
@@ -609,7 +616,9 @@ def _lu(a: Array) -> tuple[Array, Array, Array, Array]:
 
 def _lu_solve(lu: Array, pivots: Array, b: Array, adjoint: bool = False) -> Array:
     """LAPACK's getrs: X with A X = B (A^T X = B where `adjoint`) from A's _lu; B (..., n, k), its
-    batch broadcast with the matrices'."""
+    batch broadcast with the matrices'. Each triangle a row at a time, as MKL's small trsm (PyTorch's):
+    x_j minus the dot product of the row with the x found, summed from its first product, times the
+    reciprocal of the diagonal (bit for bit PyTorch's at 3x3)."""
     n, k = b.shape[-2:]
     batch = tuple(np.broadcast_shapes(lu.shape[:-2], b.shape[:-2]))
     lu = np.broadcast_to(lu, (*batch, n, n)).reshape(-1, n, n)
@@ -621,20 +630,33 @@ def _lu_solve(lu: Array, pivots: Array, b: Array, adjoint: bool = False) -> Arra
             for j in range(n):  # the rows, swapped as the factorization swapped them
                 p = pivots[:, j]
                 x[every, j], x[every, p] = x[every, p], x[every, j]
-            for j in range(n):  # L (a unit diagonal), a column at a time
-                x[:, j + 1:] -= lu[:, j + 1:, j, None] * x[:, j, None]
+            for j in range(1, n):  # L (a unit diagonal), a row at a time
+                x[:, j] -= _dot_in_order(lu[:, j, :j, None] * x[:, :j])
             for j in reversed(range(n)):  # U
-                x[:, j] /= lu[:, j, j, None]
-                x[:, :j] -= lu[:, :j, j, None] * x[:, j, None]
+                if j + 1 < n:
+                    x[:, j] -= _dot_in_order(lu[:, j, j + 1:, None] * x[:, j + 1:])
+                x[:, j] *= 1.0 / lu[:, j, j, None]
         else:
             for j in range(n):  # U^T, a row at a time
-                x[:, j] = (x[:, j] - np.sum(lu[:, :j, j, None] * x[:, :j], axis=1)) / lu[:, j, j, None]
+                if j:
+                    x[:, j] -= _dot_in_order(lu[:, :j, j, None] * x[:, :j])
+                x[:, j] *= 1.0 / lu[:, j, j, None]
             for j in reversed(range(n)):  # L^T
-                x[:, j] -= np.sum(lu[:, j + 1:, j, None] * x[:, j + 1:], axis=1)
+                if j + 1 < n:
+                    x[:, j] -= _dot_in_order(lu[:, j + 1:, j, None] * x[:, j + 1:])
             for j in reversed(range(n)):  # the swaps undone
                 p = pivots[:, j]
                 x[every, j], x[every, p] = x[every, p], x[every, j]
     return x.reshape((*batch, n, k))
+
+
+def _dot_in_order(products: Array) -> Array:
+    """The sum over axis 1 of products, from the first (MKL's dot, as PyTorch's getrs takes it: -0 + -0
+    is -0, where NumPy's sum starts from +0)."""
+    total = products[:, 0].copy()
+    for k in range(1, products.shape[1]):
+        total += products[:, k]
+    return total
 
 
 def _product_in_order(values: Array) -> Array:
@@ -752,12 +774,11 @@ def _nudged_lu(a: Array) -> tuple[Array, Array]:
 
 def _det(a: Array, ranks: tuple[int, ...]) -> Array:
     _det_shape(*_point_shapes((a,), ranks))
-    # (LAPACK's LU, as PyTorch's; NumPy multiplies U's diagonal by adding logarithms, which
-    # costs up to ~1e-13 of the value near the ends of float64.)
-    odd = _non_finite(a)
-    if odd.any():
-        return np.asarray(np.where(odd, _lu_det(a), np.linalg.det(a)))
-    return np.asarray(np.linalg.det(a))
+    # PyTorch's det, for every matrix: the product of U's diagonal of its LU of A^T (a singular matrix's
+    # det is what that LU's rounding leaves, 1e-18 or -0, as there).
+    if _is_dual(a) or a.shape[-1] == 0:
+        return np.asarray(np.linalg.det(a))
+    return np.asarray(_lu_det(a))
 
 
 def _det_vjp(g: Array, ans: Array, a: Array, ranks: tuple[int, ...]) -> tuple[Array]:
@@ -772,19 +793,12 @@ def _det_vjp(g: Array, ans: Array, a: Array, ranks: tuple[int, ...]) -> tuple[Ar
 
 
 def _cofactors(g: Array, ans: Array, a: Array) -> Array:
-    # PyTorch's backward: g det(A) A^-T, which is 0 where det(A) is 0 (a zero right-hand side
-    # stays 0 in its triangular solve: no inverse is needed there).
-    odd = _non_finite(a)
-    singular = (ans == 0) | odd
-    inverse = np.linalg.inv(np.where(singular[..., None, None], np.eye(a.shape[-1]), a))
-    cofactors = g[..., None, None] * np.where(singular[..., None, None], 0.0, ans[..., None, None] * _transposed(inverse))
-    if odd.any():
-        # Its very steps: A^T X = diag(g det) solved by the LU of A^T, a zero pivot taken as eps.
-        lu, pivots = _nudged_lu(a)
-        with np.errstate(all="ignore"):
-            ours = _lu_solve(lu, pivots, _diag_embed(g * ans, a.shape[-1]))
-        cofactors = np.where(odd[..., None, None], ours, cofactors)
-    return np.asarray(cofactors)
+    """PyTorch's backward of det, its very steps: A^T X = diag(g det) solved by the LU of A^T, a zero
+    pivot taken as eps (so a singular matrix's gradient is the zeros, each of the sign those steps give
+    it, or what the det's rounding left times the nudged inverse)."""
+    lu, pivots = _nudged_lu(a)
+    with np.errstate(all="ignore"):
+        return np.asarray(_lu_solve(lu, pivots, _diag_embed(g * ans, a.shape[-1])))
 
 
 def _det_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tuple[int, ...]) -> Array:
@@ -890,7 +904,7 @@ def _solve_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...],
         odd = _non_finite(a2) | (_lu(np.asarray(getattr(a2, "primal", a2), dtype=float))[3] if singular_ok else False)
         gb = (_solved(a2, g2, odd, adjoint=True, singular_ok=singular_ok) if odd.any()
               else np.linalg.solve(_transposed(a2), g2))
-    ga = -(gb @ _transposed(x))
+    ga = -_product_of(gb, _transposed(x))  # (a vector's: the outer product, each zero's sign kept, as PyTorch's)
     return unbroadcast(ga, a2.shape).reshape(a.shape), unbroadcast(gb, b2.shape).reshape(b.shape)
 
 
