@@ -305,8 +305,11 @@ def _batch_axes(rank: int) -> tuple[int, ...]:
 
 
 def _per_channel_sum(v: Any, rank: int, w_rank: int) -> Any:
-    """v (..., N, C, *S) summed to the channel's (..., C), or to a number for a weight left out."""
-    total = np.sum(v, axis=_batch_axes(rank))
+    """v (..., N, C, *S) summed to the channel's (..., C), or to a number for a weight left out. Axes of size 1 (a
+    sum already taken, keepdims) are dropped, not summed: NumPy's sum starts from +0 and would lose a -0."""
+    axes = _batch_axes(rank)
+    summed = isinstance(v, np.ndarray) and all(np.shape(v)[a] == 1 for a in axes)
+    total = np.squeeze(v, axis=axes) if summed else np.sum(v, axis=axes)
     return total if w_rank else np.sum(total, axis=-1)
 
 
