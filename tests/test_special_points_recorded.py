@@ -225,3 +225,109 @@ def test_batch_norm_zero_sign_matches_live_pytorch():
     out.backward(torch.arange(6.0, dtype=torch.float64).reshape(3, 2) * 0.25 + 0.5)
     assert str(w.grad.tolist()) == str(BATCH_GRAD_W)
     assert str(x.grad.tolist()) == str(BATCH_GRAD_X)
+
+
+# F.logsigmoid of float32 is PyTorch's log_sigmoid_cpu_kernel: every element in vectors, min(x, 0) - log1p(exp(-|x|))
+# with SLEEF's expf and log1pf (NumPy's float32 exp and log1p differ from them in the last bit on about a quarter of
+# these inputs), and its backward reads that exp. multilabel_soft_margin_loss and binary_cross_entropy_with_logits
+# of a float32 input take that kernel too. The program and what PyTorch 2.13 prints for it:
+LOG_SIGMOID_PROGRAM = """import torch
+import torch.nn.functional as F
+
+x = torch.tensor([0.0036904599983245134, 0.8962365984916687, -0.8224135637283325, -2.6717755794525146, -1.364012360572815, -2.9749395847320557, 0.1804308146238327, 4.020645618438721, -1.4766196012496948, -1.8614246845245361, 1.4695261716842651, 1.0706610679626465, 0.3162427544593811, -2.7914042472839355, -0.0877554640173912, 2.085909605026245, -4.032643795013428, -1.372847318649292, -5.703668117523193, -3.8686132431030273, -5.525205135345459, -0.7052733898162842, -3.802339553833008, 0.8137930631637573], requires_grad=True)
+y = F.logsigmoid(x)
+print(y.tolist())
+y.backward(torch.ones_like(y))
+print(x.grad.tolist())
+a = torch.tensor([[-1.1084152460098267, 1.7073612213134766, -1.0480389595031738], [-1.0348403453826904, -0.21918892860412598, -0.04484045132994652]], requires_grad=True)
+b = torch.tensor([[0.283756586157495, 0.8458626093946393, 0.6475212100648148], [0.8107265869033266, 0.4703984682536536, 0.6638468816149258]], dtype=torch.float64, requires_grad=True)
+c = torch.tensor([1.7287214837939153, 1.3818100521303858, 1.7558613372474206], dtype=torch.float64)
+loss = F.multilabel_soft_margin_loss(a, b, c)
+print(loss.item())
+loss.backward()
+print(a.grad.tolist())
+print(b.grad.tolist())
+p = torch.tensor([0.8751029372215271, -1.5688151121139526, -2.1830763816833496, 0.08882129937410355], requires_grad=True)
+q = torch.tensor([0.7735480182732225, 0.02552848804867669, 0.04560791930654262, 0.4834369928060662], dtype=torch.float64)
+loss = F.binary_cross_entropy_with_logits(p, q)
+print(loss.item())
+"""
+LOG_SIGMOID_PRINTED = """[-0.6913036108016968, -0.34224313497543335, -1.1866190433502197, -2.7386202812194824, -1.5916521549224854, -3.0247297286987305, -0.606995701789856, -0.01778233051300049, -1.682339072227478, -2.005915403366089, -0.20704218745231628, -0.29474347829818726, -0.5474752187728882, -2.8509318828582764, -0.737987220287323, -0.11706642061471939, -4.050215721130371, -1.5986948013305664, -5.706996440887451, -3.8892853260040283, -5.529182434082031, -1.1067126989364624, -3.8244125843048096, -0.3668447732925415]
+[0.49907737970352173, 0.2898244857788086, 0.6947484016418457, 0.9353405237197876, 0.7964110374450684, 0.9514290690422058, 0.45501428842544556, 0.01762515865266323, 0.8140614032745361, 0.8654628992080688, 0.187014639377594, 0.2552773952484131, 0.4215916693210602, 0.9422095417976379, 0.5219247937202454, 0.11047389358282089, 0.982581377029419, 0.7978397607803345, 0.9966773390769958, 0.9795400500297546, 0.9960307478904724, 0.6693559288978577, 0.9781687259674072, 0.30708280205726624]
+1.2522507255000657
+[[-0.010254241526126862, 0.00014534033834934235, -0.11352209746837616], [-0.15805694460868835, -0.005752328783273697, -0.05122876539826393]]
+[[0.31935686620366505, -0.3932081600000495, 0.3067018307105244], [0.29815846481328123, 0.05047957747681178, 0.013122270229345145]]
+0.41944857438491123
+"""
+
+
+def test_float32_log_sigmoid_and_its_losses_are_pytorchs_bits(tmp_path):
+    program = tmp_path / "log_sigmoid.py"
+    program.write_text(LOG_SIGMOID_PROGRAM)
+    result = cli("run", str(program))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == LOG_SIGMOID_PRINTED
+
+
+def test_float32_log_sigmoid_matches_live_pytorch(tmp_path, capsys):
+    pytest.importorskip("torch", reason="PyTorch is optional; pip install torch==2.13.0 to compare")
+    exec(compile(LOG_SIGMOID_PROGRAM, "log_sigmoid.py", "exec"), {})
+    assert capsys.readouterr().out == LOG_SIGMOID_PRINTED
+
+
+# torch.xlogy's kernel is scalar: C's log, of float32 glibc's logf (not torch.log's vectorised log, nor NumPy's); and
+# F.kl_div's C++ makes target * input before xlogy(target, target), so its backward adds xlogy's two gradients of
+# target first and the product's last. PyTorch 2.13's output for a float32 target:
+KL_PROGRAM = """import torch
+import torch.nn.functional as F
+
+a = torch.tensor([1.2587801469973137, -0.5015321577579459, -0.3302510323683516, 1.3796194646946676], dtype=torch.float64, requires_grad=True)
+b = torch.tensor([0.6044421792030334, 0.1443462073802948, 0.9801235198974609, 0.5960211157798767], requires_grad=True)
+out = F.kl_div(a, b, reduction="sum")
+print(out.item())
+out.backward()
+print(b.grad.tolist())
+print(torch.xlogy(b, b).tolist())
+"""
+KL_PRINTED = """-2.0988611466130775
+[-0.7622293829917908, -0.43400853872299194, 1.3101743459701538, -0.8970986604690552]
+[-0.3043059706687927, -0.2793879508972168, -0.019677620381116867, -0.3084285259246826]
+"""
+
+
+def test_float32_xlogy_and_kl_div_are_pytorchs_bits(tmp_path):
+    program = tmp_path / "kl.py"
+    program.write_text(KL_PROGRAM)
+    result = cli("run", str(program))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == KL_PRINTED
+
+
+def test_float32_kl_div_matches_live_pytorch(capsys):
+    pytest.importorskip("torch", reason="PyTorch is optional; pip install torch==2.13.0 to compare")
+    exec(compile(KL_PROGRAM, "kl.py", "exec"), {})
+    assert capsys.readouterr().out == KL_PRINTED
+
+
+def test_glibc_logf_is_the_platforms():
+    import ctypes
+    import ctypes.util
+    import platform
+
+    import numpy as np
+
+    from gradcli.ops.float32 import c_logf
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("PyTorch's logf is the platform's: glibc's is the one written out")
+    try:
+        libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+        logf = libm.logf
+    except (OSError, AttributeError):
+        pytest.skip("no C library's logf here")
+    logf.restype, logf.argtypes = ctypes.c_float, [ctypes.c_float]
+    rng = np.random.default_rng(5)
+    x = np.concatenate([rng.uniform(0, 3, 3000), np.exp(rng.uniform(-103, 88, 3000)),
+                        [0.0, -0.0, 1.0, -1.0, np.inf, 1e-45, 3.4e38]]).astype(np.float32)
+    expected = np.array([logf(float(v)) for v in x], dtype=np.float32)
+    np.testing.assert_array_equal(c_logf(x), expected)

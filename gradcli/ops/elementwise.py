@@ -227,8 +227,10 @@ def _copysign_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any
 
 
 def _xlogy(xp: Any, a: Any, b: Any) -> Any:
-    # torch.xlogy: NaN where b is NaN, else 0 where a is 0 (0 * log(0) is 0), else a * log(b).
-    return xp.where((a == 0) & (b == b), 0.0, a * xp.log(b))
+    # torch.xlogy: NaN where b is NaN, else 0 where a is 0 (0 * log(0) is 0), else a * log(b); its kernel is scalar,
+    # C's log (of float32, glibc's logf: float32.c_logf, not the vectorised log of torch.log)
+    log = float32.c_logf(b) if type(b) is np.ndarray and b.dtype == np.float32 else xp.log(b)
+    return xp.where((a == 0) & (b == b), 0.0, a * log)
 
 
 def _xlogy_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any]:
@@ -375,9 +377,20 @@ def _mish_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
     return (g * (t + x * s * (1.0 - t * t)),)
 
 
+def _logsigmoid(xp: Any, x: Any) -> Any:
+    # min(x, 0) - log1p(exp(-|x|)), PyTorch's kernel; of float32, its SLEEF expf and log1pf (float32.log_sigmoid)
+    if type(x) is np.ndarray and x.dtype == np.float32:
+        return float32.log_sigmoid(x)[0]
+    return xp.where(x < 0, x, 0.0) - xp.log1p(xp.exp(-xp.abs(x)))
+
+
 def _logsigmoid_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
-    # z = exp(-|x|), written without abs, whose derivative at 0 is 0: the Hessian at 0 is -1/4.
-    z = xp.exp(xp.where(x < 0, x, -x))
+    # z = exp(-|x|), written without abs, whose derivative at 0 is 0: the Hessian at 0 is -1/4. Of float32, the
+    # forward's buffer: SLEEF's expf, as PyTorch's backward reads it.
+    if type(x) is np.ndarray and x.dtype == np.float32:
+        z = float32.sleef_expf(-np.abs(x))
+    else:
+        z = xp.exp(xp.where(x < 0, x, -x))
     return (g * xp.where(x < 0, 1.0 - z / (1.0 + z), z / (1.0 + z)),)
 
 
@@ -779,7 +792,7 @@ ROWS = [
            lambda x: x * load_sympy().tanh(load_sympy().log(1 + load_sympy().exp(x))), reference="F.mish(a)",
            dtype_refusals=kernel_refusal("mish_cpu")),
     # logsigmoid: min(x, 0) - log1p(exp(-|x|)), PyTorch's kernel and its backward.
-    _unary("logsigmoid", lambda xp, x: xp.where(x < 0, x, 0.0) - xp.log1p(xp.exp(-xp.abs(x))), _logsigmoid_derivative,
+    _unary("logsigmoid", _logsigmoid, _logsigmoid_derivative,
            lambda x: -load_sympy().log(1 + load_sympy().exp(-x)), torch_node="LogSigmoidBackward0",
            reference="F.logsigmoid(a)", dtype_refusals=kernel_refusal("log_sigmoid_cpu")),
     composite("softsign", 1, _softsign, "DivBackward0", elementwise=True, kinked=True, examples=_ONE_ARG,

@@ -412,6 +412,80 @@ def sleef_logf(d: Value) -> Value:
         return np.where(d == 0, F(-np.inf), r).astype(F)
 
 
+def sleef_log1pf(d: Value) -> Value:
+    """Sleef_log1pf16_u10(d) (xlog1pf), element by element: log(1 + d) from m = (1 + d) / 2^e - 1, a fused d * t + (t - 1),
+    as pairs of floats; above 1e38 SLEEF's logf."""
+    d = np.asarray(d, dtype=F)
+    with np.errstate(all="ignore"):
+        scaled = (d + F(1)) * F(1 / 0.75)
+        e = np.where(np.isinf(scaled), F(128), (np.frexp(scaled)[1] - 1).astype(F))
+        t = np.ldexp(F(1), -e.astype(np.int32)).astype(F)
+        m = fma32(d, t, t - F(1))
+        s = _mul((F(0.69314718246459960938), F(-1.904654323148236017e-09)), e)
+        total = F(2) + m
+        x = _div((m, F(0)), (total, (F(2) - total) + m))
+        x2 = x[0] * x[0]
+        u: Value = F(0.3027294874)
+        u = fma32(u, x2, F(0.3996108174))
+        u = fma32(u, x2, F(0.6666694880))
+        s = _add(s, (x[0] * F(2), x[1] * F(2)))
+        tail = (x2 * x[0]) * u
+        high = s[0] + tail
+        r = high + (((s[0] - high) + tail) + s[1])
+        r = np.where(d <= F(1e38), r, sleef_logf(d))
+        r = np.where(d < F(-1), F(np.nan), r)
+        r = np.where(d == F(-1), F(-np.inf), r)
+        return np.where((d == 0) & np.signbit(d), F(-0.0), r).astype(F)
+
+
+# glibc's logf (its e_logf_data.c, from Arm's optimized-routines): 1/c and log(c) at the centres of 16 subintervals
+_LOGF_TABLE = np.array([float.fromhex(v) for v in (
+    "0x1.661ec79f8f3bep+0", "-0x1.57bf7808caadep-2", "0x1.571ed4aaf883dp+0", "-0x1.2bef0a7c06ddbp-2",
+    "0x1.49539f0f010bp+0", "-0x1.01eae7f513a67p-2", "0x1.3c995b0b80385p+0", "-0x1.b31d8a68224e9p-3",
+    "0x1.30d190c8864a5p+0", "-0x1.6574f0ac07758p-3", "0x1.25e227b0b8eap+0", "-0x1.1aa2bc79c81p-3",
+    "0x1.1bb4a4a1a343fp+0", "-0x1.a4e76ce8c0e5ep-4", "0x1.12358f08ae5bap+0", "-0x1.1973c5a611cccp-4",
+    "0x1.0953f419900a7p+0", "-0x1.252f438e10c1ep-5", "0x1p+0", "0x0p+0",
+    "0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5", "0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4",
+    "0x1.b2036576afce6p-1", "0x1.526e57720db08p-3", "0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3",
+    "0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2", "0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2")]).reshape(16, 2)
+_LOGF_LN2 = float.fromhex("0x1.62e42fefa39efp-1")
+_LOGF_POLY = [float.fromhex(v) for v in ("-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2")]
+
+
+def c_logf(x: Value) -> Array:
+    """C's logf as PyTorch's scalar kernels call it (std::log of a float: glibc's): x = 2^k z, log(z / c) by a
+    polynomial in double around the nearest of 16 centres c, plus log(c) + k log(2), rounded once to float32 (equal
+    to glibc's on 90,000 inputs; not always the correctly rounded log, nor NumPy's or MKL's float32 log)."""
+    x = np.asarray(x, dtype=F)
+    with np.errstate(all="ignore"):
+        bits = x.view(np.uint32).astype(np.int64)
+        subnormal = (bits > 0) & (bits < 0x00800000)
+        bits = np.where(subnormal, (x * F(2**23)).view(np.uint32).astype(np.int64) - (23 << 23), bits)
+        tmp = (bits - 0x3F330000) & 0xFFFFFFFF
+        index = (tmp >> 19) % 16
+        k = (tmp.astype(np.uint32).view(np.int32) >> 23).astype(np.float64)
+        z = ((bits - (tmp & 0xFF800000)) & 0xFFFFFFFF).astype(np.uint32).view(F).astype(np.float64)
+        r = z * _LOGF_TABLE[index, 0] - 1.0
+        y0 = _LOGF_TABLE[index, 1] + k * _LOGF_LN2
+        r2 = r * r
+        y = _LOGF_POLY[1] * r + _LOGF_POLY[2]
+        y = _LOGF_POLY[0] * r2 + y
+        y = (y * r2 + (y0 + r)).astype(F)
+        y = np.where(x == F(1), F(0), y)
+        y = np.where(x == 0, F(-np.inf), y)
+        y = np.where(np.isposinf(x), F(np.inf), y)
+        return np.where((x < 0) | np.isnan(x), F(np.nan), y).astype(F)
+
+
+def log_sigmoid(x: Array) -> tuple[Array, Array]:
+    """torch's log_sigmoid of float32 (log_sigmoid_cpu_kernel, every element in vectors): min(x, 0) - log1p(buffer),
+    the buffer exp(-|x|) with SLEEF's expf and log1pf; (the value, the buffer its backward reads)."""
+    x = np.asarray(x, dtype=F)
+    with np.errstate(all="ignore"):
+        buffer = sleef_expf(-np.abs(x))
+        return np.asarray(np.minimum(x, F(0)) - sleef_log1pf(buffer), dtype=F), buffer
+
+
 def log_softmax_lastdim(x: Array) -> Array:
     """torch.log_softmax of float32 over the last dim (its _vec_log_softmax_lastdim): (x - max) - log(sum), the sum of
     SLEEF's expf(x - max) in vectors, its log SLEEF's logf."""

@@ -207,6 +207,8 @@ def _bce_partials(g: Array, a: Array, b: Array) -> tuple[Array, Array]:
 
 
 def _log_sigmoid(x: Array) -> Array:
+    if type(x) is np.ndarray and x.dtype == np.float32:  # (PyTorch's float32 kernel: SLEEF's expf and log1pf)
+        return float32.log_sigmoid(x)[0]
     return np.where(x < 0, x, 0.0) - np.log1p(np.exp(-np.abs(x)))
 
 
@@ -324,10 +326,14 @@ def _l1_program(emit: Any, a: Any, b: Any, reduction: str = "mean") -> Any:
 def _kl_program(emit: Any, a: Any, b: Any, reduction: str = "mean", log_target: bool = False) -> Any:
     # exp(target) * (target - input), or xlogy(target, target) - target * input; batchmean: the sum
     # over input.size(0)
+    # (each product's right operand made first, as PyTorch's C++ build evaluates them: its nodes' sequence numbers, so
+    # the order its backward runs them in and adds a gradient of target's up)
     if log_target:
-        losses = emit("mul", emit("exp", b), emit("sub", b, a))
+        difference = emit("sub", b, a)
+        losses = emit("mul", emit("exp", b), difference)
     else:
-        losses = emit("sub", emit("xlogy", b, b), emit("mul", b, a))
+        product = emit("mul", b, a)
+        losses = emit("sub", emit("xlogy", b, b), product)
     if reduction == "batchmean":
         return emit("div", emit("sum", losses), emit("size", a, dim=0))
     return _reduced(emit, losses, reduction)
