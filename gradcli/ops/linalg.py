@@ -776,7 +776,7 @@ def _det(a: Array, ranks: tuple[int, ...]) -> Array:
     _det_shape(*_point_shapes((a,), ranks))
     # PyTorch's det, for every matrix: the product of U's diagonal of its LU of A^T (a singular matrix's
     # det is what that LU's rounding leaves, 1e-18 or -0, as there).
-    if _is_dual(a) or a.shape[-1] == 0:
+    if _is_dual(a) or np.size(a) == 0:
         return np.asarray(np.linalg.det(a))
     return np.asarray(_lu_det(a))
 
@@ -796,6 +796,8 @@ def _cofactors(g: Array, ans: Array, a: Array) -> Array:
     """PyTorch's backward of det, its very steps: A^T X = diag(g det) solved by the LU of A^T, a zero
     pivot taken as eps (so a singular matrix's gradient is the zeros, each of the sign those steps give
     it, or what the det's rounding left times the nudged inverse)."""
+    if np.size(a) == 0:  # (no matrices, or 0x0 ones: nothing to solve)
+        return np.zeros(np.shape(a))
     lu, pivots = _nudged_lu(a)
     with np.errstate(all="ignore"):
         return np.asarray(_lu_solve(lu, pivots, _diag_embed(g * ans, a.shape[-1])))
