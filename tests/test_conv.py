@@ -194,7 +194,7 @@ def test_conv_hessian_has_the_cross_terms_of_input_and_weight():
      "padding='same' is not supported for strided convolutions"),
     ("conv2d(x, w, stride=(1, 2, 3))", ["x=ones(1, 2, 5, 5)", "w=ones(3, 2, 2, 2)"],
      "expected stride to be a single integer value or a list of 2 values"),
-    ("max_pool1d(x, 4, padding=3)", ["x=ones(1, 2, 5)"], "pad should be at most half of kernel size"),
+    ("max_pool1d(x, 4, padding=3)", ["x=ones(1, 2, 5)"], "max_pool1d() padding should be at most half of kernel size"),
     ("avg_pool1d(x, 9)", ["x=ones(1, 2, 5)"], "Output size is too small"),
 ])
 def test_shape_errors_are_pytorchs_words_on_one_line_with_a_column(program, at, words):

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from gradcli.errors import Limits, over_limit
-from gradcli.ops.core import Array, Op, Param, Shape, ValueRefusal, composite, kernel_refusal, structural
+from gradcli.ops.core import Array, DimError, Op, Param, Shape, ValueRefusal, composite, kernel_refusal, structural
 
 
 class Geometry(NamedTuple):
@@ -541,58 +541,124 @@ def indices_row(name: str, node: str, forward: Callable[..., Any], vjp: Callable
 
 def _pool_geometry(d: int, x: Shape, name: str, kernel_size: Any, stride: Any = None, padding: Any = (0,),
                    dilation: Any = (1,), ceil_mode: bool = False, **rest: Any) -> Geometry:
-    """The windows of a pooling, its args checked in PyTorch's words (ValueError)."""
-    if len(x) not in (d + 1, d + 2):
-        raise ValueError(f"{name}: expected {d + 1}D (unbatched) or {d + 2}D (batched) input, but got input of size: "
-                         f"{list(x)}")
-    _check_nonempty(d, name, x, rest.get("return_indices", False))
+    """The windows of a 2-D or 3-D pooling (the 1-D ones are the 2-D ones over an unsqueezed input, _pool1d),
+    its args checked in PyTorch's order and words (ValueError): the kernel's meta function (the settings'
+    counts, the input's rank), then pooling_output_shape along each axis, then pool2d/pool3d_shape_check."""
+    if d == 1:  # its own checks, then the 2-D pooling's over the input unsqueezed at -2
+        if kernel_size is None:
+            raise ValueError(f"{name}() missing required argument 'kernel_size'")
+        _pool1d_checks(name, x, kernel_size, stride, padding, dilation, ceil_mode, rest.get("return_indices", False))
+        wide = _pool_geometry(2, (*x[:-1], 1, x[-1]), name.replace("1d", "2d"), (1, *kernel_size),
+                              (1, *(stride or kernel_size)), (0, *padding), (1, *dilation), ceil_mode, **rest)
+        return Geometry(*(part[1:] for part in wide))
+    average = name.startswith("avg")
+    either = "" if average and d == 3 else "either "
+    count = ("a single int", "a tuple of two ints" if d == 2 else "a tuple of three ints")
     if kernel_size is None:
         raise ValueError(f"{name}() missing required argument 'kernel_size'")
+    if len(kernel_size) not in (1, d):
+        raise ValueError(f"{name}: kernel_size must {either}be {count[0]}, or {count[1]}")
+    if stride and len(stride) not in (1, d):
+        raise ValueError(f"{name}: stride must {either}be omitted, {count[0]}, or {count[1]}")
+    if len(padding) not in (1, d):
+        raise ValueError(f"{name}: padding must {either}be {count[0]}, or {count[1]}")
+    if not average and len(dilation) not in (1, d):
+        raise ValueError(f"{name}: dilation must be either {count[0]}, or {count[1]}")
     kernel = _per_axis("kernel_size", kernel_size, d)
     stride = kernel if not stride else _per_axis("stride", stride, d)
     padding, dilation = _per_axis("padding", padding, d), _per_axis("dilation", dilation, d)
-    if min(kernel) <= 0 or min(stride) <= 0 or min(dilation) <= 0:
-        raise ValueError(f"{name}: kernel_size, stride and dilation must be greater than zero")
-    if min(padding) < 0:
-        raise ValueError(f"{name}: negative padding is not supported")
-    if any(2 * p > k for p, k in zip(padding, kernel, strict=True)):
-        raise ValueError(f"{name}() pad should be at most half of kernel size, but got padding={list(padding)} and "
-                         f"kernel_size={list(kernel)}")
+    if (not average or d == 3) and len(x) not in (d + 1, d + 2):
+        raise ValueError(f"non-empty {d + 1}D or {d + 2}D (batch mode) tensor expected for input")
+    if average and rest.get("divisor_override") == 0:
+        raise ValueError("divisor must be not zero")
+    if len(x) < d + 1:  # (avg_pool2d reads the channels' size first)
+        rank = max(len(x), 1)
+        raise DimError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {-d - 1})")
     size, out = x[-d:], []
-    for length, k, s, p, r in zip(size, kernel, stride, padding, dilation, strict=True):
+    for length, k, s, p, r in zip(size, kernel, stride, padding, dilation, strict=True):  # pooling_output_shape
+        if s == 0:
+            raise ValueError("stride should not be zero")
+        if p < 0:
+            raise ValueError(f"pad must be non-negative, but got pad: {p}")
+        if p > ((k - 1) * r + 1) // 2:
+            raise ValueError(f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} "
+                             f"and dilation={r}")
         span = r * (k - 1) + 1
-        count = (length + 2 * p - span + (s - 1 if ceil_mode else 0)) // s + 1
-        if ceil_mode and (count - 1) * s >= length + p:  # the last window must start inside the input or its padding
-            count -= 1
-        out.append(count)
+        outs = (length + 2 * p - span + (s - 1 if ceil_mode else 0)) // s + 1
+        if ceil_mode and (outs - 1) * s >= length + p:  # the last window must start inside the input or its padding
+            outs -= 1
+        out.append(outs)
+    axes = "THW"[-d:]
+    for what, values, short in (("kernel size", kernel, "k"), ("stride", stride, "d"), ("dilation", dilation, "dilation")):
+        if min(values) <= 0:
+            said = " ".join(f"{short}{axis}: {value}" for axis, value in zip(axes, values, strict=True))
+            raise ValueError(f"{what} should be greater than zero, but got {said}")
+    if d == 2:
+        valid = x[1] != 0 and x[2] != 0
+        if not ((len(x) == 3 and x[0] != 0 and valid) or (len(x) == 4 and valid and x[3] != 0)):
+            raise ValueRefusal(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
+                               f"got:{list(x)}")
+    else:
+        kernel_name = "avg_pool3d()" if average else "max_pool3d_with_indices_out_cpu_template()"
+        empty = next((axis for axis in range(len(x)) if x[axis] <= 0 and not (len(x) == 5 and axis == 0)), None)
+        if empty is not None:
+            raise ValueRefusal(f"{kernel_name}: Expected input's non-batch dimensions to have positive length, but "
+                               f"input has a shape of {list(x)} and non-batch dimension {x[empty]} has length zero!")
+        if average and any(n < k for n, k in zip(size, kernel, strict=True)):
+            raise ValueError(f"input image (T: {size[0]} H: {size[1]} W: {size[2]}) smaller than kernel size "
+                             f"(kT: {kernel[0]} kH: {kernel[1]} kW: {kernel[2]})")
     if min(out) < 1:
-        raise ValueError(f"Given input size: ({'x'.join(map(str, x))}). Calculated output size: "
-                         f"({'x'.join(map(str, (*x[:-d], *out)))}). Output size is too small")
+        raise ValueError(f"Given input size: ({'x'.join(map(str, (x[-d - 1], *size)))}). Calculated output size: "
+                         f"({'x'.join(map(str, (x[-d - 1], *out)))}). Output size is too small")
     after = tuple(max(p, (o - 1) * s + r * (k - 1) + 1 - length - p)
                   for o, s, r, k, length, p in zip(out, stride, dilation, kernel, size, padding, strict=True))
     return Geometry(kernel, stride, dilation, padding, after, tuple(out))
 
 
-def _check_nonempty(d: int, name: str, x: Shape, indices: bool) -> None:
-    """A pooling of a batch of none gives none, but no other axis may be empty: PyTorch's words (its 1-D poolings are
-    its 2-D ones over the input unsqueezed at -2, but for max_pool1d's values alone)."""
-    if 0 not in (x[1:] if len(x) == d + 2 else x):
+def _pool1d_checks(name: str, x: Shape, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool,
+                   indices: bool) -> None:
+    """A 1-D pooling's own checks before the 2-D one it calls (whose checks follow, in its words): avg_pool1d's
+    and max_pool1d_with_indices' (checkDimRange, check1d), or max_pool1d's (its values: check_max_pool1d)."""
+    if name == "max_pool1d" and not indices:
+        if not ((len(x) == 2 and x[0] != 0 and x[1] != 0) or (len(x) == 3 and x[1] != 0 and x[2] != 0)):
+            raise ValueRefusal(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                               f"input, but got:{list(x)}")
+        sizes = (("kernel_size", kernel_size, "an int, list of ints or tuple of ints"),
+                 ("stride", stride, "None, an int, list of ints, or tuple of ints"),
+                 ("padding", padding, "an int, list of ints, or tuple of ints"),
+                 ("dilation", dilation, "an int, list of ints or tuple of ints"))
+        for what, given, kinds in sizes:
+            if given is not None and len(given) != 1 and not (what == "stride" and not given):
+                raise ValueError(f"max_pool1d() {what} must be {kinds} of size 1 but got size {len(given)}")
+        (k,), (p,), (r,) = kernel_size, padding, dilation
+        s = stride[0] if stride else k
+        for what, value, rule in (("kernel_size", k, k > 0), ("stride", s, s > 0)):
+            if not rule:
+                raise ValueError(f"max_pool1d() {what} must be greater than zero, but got {value}")
+        if p < 0:
+            raise ValueError(f"max_pool1d() padding must be non-negative, but got {p}")
+        if p > k // 2:
+            raise ValueError(f"max_pool1d() padding should be at most half of kernel size, but got padding={p} and "
+                             f"kernel_size={k}")
+        if r <= 0:
+            raise ValueError(f"max_pool1d() dilation must be greater than zero, but got {r}")
+        outs = (x[-1] + 2 * p - r * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+        if ceil_mode and (outs - 1) * s >= x[-1] + p:
+            outs -= 1
+        if outs <= 0:
+            raise ValueError(f"max_pool1d() Invalid computed output size: {outs}")
         return
-    if d == 3:
-        kernel = "avg_pool3d" if name.startswith("avg") else "max_pool3d_with_indices_out_cpu_template"
-        raise ValueRefusal(f"{kernel}(): Expected input's non-batch dimensions to have positive length, but input has "
-                           f"a shape of {list(x)} and non-batch dimension 0 has length zero!")
-    if d == 1 and name == "max_pool1d" and not indices:
-        raise ValueRefusal(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, "
-                           f"but got:{list(x)}")
-    seen = [*x[:-1], 1, x[-1]] if d == 1 else list(x)
-    raise ValueRefusal(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:{seen}")
+    if len(x) not in (2, 3):
+        raise ValueError(f"Expected 2 to 3 dimensions, but got {len(x)}-dimensional tensor for argument #1 'self' "
+                         f"(while checking arguments for {name})")
+    for what, given in (("kernel_size", kernel_size), ("stride", stride or kernel_size), ("padding", padding),
+                        ("dilation", dilation if name.startswith("max") else (1,))):
+        if len(given) != 1:
+            raise ValueError(f"{name}() argument '{what}' should contain one int (got {len(given)})")
 
 
 def _pool_shape(d: int, name: str, x: Shape, **params: Any) -> Shape:
     geometry = _pool_geometry(d, x, name, **params)
-    if params.get("divisor_override") == 0:
-        raise ValueError("divisor must be not zero")
     _check_windows(math.prod(x[:-d]) * math.prod(geometry.out) * math.prod(geometry.kernel), name)
     return (*x[:-d], *geometry.out)
 
@@ -653,12 +719,11 @@ def _pool1d(row: str) -> Any:
     def program(emit: Any, x: Any, kernel_size: Any = None, stride: Any = None, padding: Any = (0,),
                 dilation: Any = (1,), **params: Any) -> Any:
         shape = emit.shape(x) if hasattr(emit, "shape") else None  # (SymPy's emit knows no shapes)
-        if shape is not None:  # (what does not fit is said in the 1-D call's words)
-            _pool_shape(1, name, shape, kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation,
-                        **{key: value for key, value in params.items() if key not in ("part", "of", "return_indices")},
-                        return_indices=row.endswith("_with_indices"))
         if kernel_size is None:
             raise ValueError(f"{name}() missing required argument 'kernel_size'")
+        if shape is not None:  # (its own checks; the 2-D pooling's follow in its words, as PyTorch's do)
+            _pool1d_checks(name, shape, kernel_size, stride, padding, dilation, params.get("ceil_mode", False),
+                           row.endswith("_with_indices"))
         widen = {"kernel_size": (1, *kernel_size), "stride": (1, *(stride or kernel_size)), "padding": (0, *padding)}
         if row.startswith("max"):
             widen["dilation"] = (1, *dilation)
