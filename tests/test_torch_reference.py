@@ -191,9 +191,7 @@ def test_the_reference_has_every_op_of_the_table():
 
 
 # Where gradcli's node differs from PyTorch's, and why (strict: fixing it turns the test red).
-NODE_DIFFERENCES = {
-    "flatten": "PyTorch returns a 1-D tensor itself from flatten (no node); gradcli records ViewBackward0",
-}
+NODE_DIFFERENCES: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=NODE_DIFFERENCES[n], strict=True))

@@ -97,6 +97,21 @@ def _flatten(x: Array, ranks: tuple[int, ...], start_dim: int = 0, end_dim: int 
     return np.reshape(x, _lead(x, rank) + _flatten_shape(np.shape(x)[np.ndim(x) - rank:], start_dim, end_dim))
 
 
+_FLATTEN_PARAMS = (Param("start_dim", "int", 0), Param("end_dim", "int", -1))
+
+
+def _flatten_program(emit: Any, x: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
+    """torch.flatten: a view (ViewBackward0), a number's too; where start_dim and end_dim are one axis (a vector's
+    whole range) the input itself, no node, as PyTorch returns self."""
+    shape = emit.shape(x)
+    if shape is None or not shape:
+        return emit("flatten_whole", x, start_dim=start_dim, end_dim=end_dim)
+    _flatten_shape(tuple(shape), start_dim, end_dim)  # (its checks)
+    if point_axes(start_dim, len(shape)) == point_axes(end_dim, len(shape)):
+        return x
+    return emit("flatten_whole", x, start_dim=start_dim, end_dim=end_dim)
+
+
 def _squeezed_axes(x: Shape, dim: Any) -> tuple[int, ...]:
     """The axes squeeze drops: those of `dim` (every axis: None) whose size is 1, as PyTorch
     leaves an axis named but not of size 1 (NumPy would refuse it)."""
@@ -1634,10 +1649,18 @@ ROWS = [
             callable=False, reference=None, examples=_one(((2, 3), {"shape": (3, 2)}))),
     _linear("unsafe_view", _reshape, _same_shape_back, "UnsafeViewBackward0", params=(SHAPE,), shape=_reshape_shape,
             callable=False, reference=None, examples=_one(((2, 3), {"shape": (6,)}))),
-    _linear("flatten", _flatten, _same_shape_back, "ViewBackward0",
-            params=(Param("start_dim", "int", 0), Param("end_dim", "int", -1)), shape=_flatten_shape,
-            methods=("flatten", "ravel"), spellings=("ravel",), examples=_one(((2, 3), {}), ((2, 3, 2), {"start_dim": 1}),
-                                                ((2, 3, 2), {"start_dim": 0, "end_dim": -2}), ((), {}))),
+    composite("flatten", 1, _flatten_program, "ViewBackward0", params=_FLATTEN_PARAMS, shape=_flatten_shape,
+              methods=("flatten",), dtype="keeps",
+              sympy=lambda x, **params: np.reshape(x, _flatten_shape(np.shape(x), **params)),
+              examples=_one(((2, 3), {}), ((2, 3, 2), {"start_dim": 1}), ((2, 3, 2), {"start_dim": 0, "end_dim": -2}),
+                            ((), {}), ((3,), {}), ((2, 3), {"start_dim": 1, "end_dim": -1}))),
+    # (over --points, where the shapes are not known while the tape is made: one node)
+    _linear("flatten_whole", _flatten, _same_shape_back, "ViewBackward0", params=_FLATTEN_PARAMS, shape=_flatten_shape,
+            callable=False, reference=None, examples=_one(((2, 3), {}), ((), {}))),
+    # ravel: reshape(-1), a view of a vector too (ViewBackward0), where flatten gives the vector itself
+    _linear("ravel", _flatten, _same_shape_back, "ViewBackward0", shape=_flatten_shape, methods=("ravel",),
+            examples=_one(((2, 3), {}), ((3,), {}), ((), {})),
+            reference=None),  # (flatten's numbers, recorded under flatten; tests/run_cases/flatten_itself.py its node)
     _linear("squeeze", _squeeze, _same_shape_back, "SqueezeBackward0", params=(DIMS,), shape=_squeeze_shape,
             torch_node_rule=_squeeze_node, methods=("squeeze",),
             examples=_one(((1, 3, 1), {}), ((1, 3, 1), {"dim": 0}), ((1, 3, 1), {"dim": (0, -1)}),
