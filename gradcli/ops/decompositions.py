@@ -1351,6 +1351,8 @@ def _cond_program(emit: Any, a: Any, p: Any = None) -> Any:
 
 
 def _cond_shape(a: Shape, p: Any = None) -> Shape:
+    if len(a) < 2:  # (linalg.cond's own words: not "tensor A" as the other linalg functions say)
+        raise ValueError("linalg.cond: The input tensor must have at least 2 dimensions.")
     _matrices("linalg.cond", a)
     if p not in (None, 2.0, -2.0):
         raise ValueError("linalg.cond: gradcli takes p = None, 2 or -2 (the singular values' ratio)")
