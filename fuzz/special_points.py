@@ -303,10 +303,13 @@ def _too_slow(signum: int, frame: Any) -> None:
     raise _TooSlow
 
 
-def _check_each(batch: list[Variant], path: str) -> None:
+def _check_each(batch: list[Variant], path: str, checker: Any = None) -> None:
     """A worker: one JSON line of findings per variant, in order, flushed as each is done (a crash of PyTorch
-    itself ends it; the main process reads complete lines alone, so a half-written one is never waited for)."""
+    itself ends it; the main process reads complete lines alone, so a half-written one is never waited for).
+    `checker`: what compares one variant (default: check; fuzz/call_forms.py gives its own)."""
     import torch
+
+    checker = checker or check
 
     torch.set_num_threads(1)
     signal.signal(signal.SIGALRM, _too_slow)
@@ -314,7 +317,7 @@ def _check_each(batch: list[Variant], path: str) -> None:
         for variant in batch:
             signal.alarm(SECONDS)
             try:
-                found = check(variant)
+                found = checker(variant)
             except _TooSlow:
                 found = [("exit 4", f"took more than {SECONDS} s")]
             finally:
@@ -347,7 +350,7 @@ def _take_lines(worker: _Worker, outcome: Outcome) -> None:
         worker.since = time.time()
 
 
-def check_all(variants: list[Variant], jobs: int, started: float) -> Outcome:
+def check_all(variants: list[Variant], jobs: int, started: float, checker: Any = None) -> Outcome:
     """Every variant, over `jobs` spawned workers (not forked: torch's thread pools do not survive a fork).
     Where PyTorch itself crashes (a segfault at an empty input) or a worker finishes nothing for a deadline
     (a hang no alarm ends), the worker is ended and replaced and its variant skipped, said on stderr: the
@@ -367,7 +370,8 @@ def check_all(variants: list[Variant], jobs: int, started: float) -> Outcome:
                 made += 1
                 path = Path(folder) / f"worker{made}.jsonl"
                 path.touch()
-                process = context.Process(target=_check_each, args=(batch, str(path)), daemon=True)
+                process = context.Process(target=_check_each, args=(batch, str(path), checker),
+                                          daemon=True)
                 process.start()
                 workers.append(_Worker(process, path, batch, since=time.time()))
             time.sleep(0.2)
@@ -405,8 +409,13 @@ def main() -> None:
     started = time.time()
     found = all_variants(options.rows, options.examples)
     outcome = check_all(found, options.jobs, started)
+    report(outcome, found, started, options.show, options.out)
+
+
+def report(outcome: Outcome, found: list[Variant], started: float, show: int, out: str | None) -> None:
+    """The findings by kind (the first `show` of each), and all of them as JSON Lines to `out`."""
     counts = collections.Counter(finding.kind for finding in outcome.findings)
-    cases = {kind: len({(f.case, f.label) for f in outcome.findings if f.kind == kind}) for kind in counts}
+    cases = {kind: len({(f.case, f.label, f.program) for f in outcome.findings if f.kind == kind}) for kind in counts}
     print(f"{outcome.tried} variants of {len({v.case for v in found})} cases in {time.time() - started:.0f} s")
     if outcome.crashed:
         print(f"PyTorch itself crashed or hung at {len(outcome.crashed)}: {', '.join(outcome.crashed)}")
@@ -414,12 +423,12 @@ def main() -> None:
         if counts[kind]:
             print(f"\n== {kind}: {cases[kind]} variants")
             for finding in sorted((f for f in outcome.findings if f.kind == kind), key=lambda f: (f.case, f.label))[
-                    : options.show]:
+                    : show]:
                 print(f"  {finding.case} [{finding.label}] {finding.program}\n    {finding.detail[:400]}")
-    if options.out:
-        with open(options.out, "w") as out:
+    if out:
+        with open(out, "w") as handle:
             for finding in outcome.findings:
-                out.write(json.dumps(finding.__dict__) + "\n")
+                handle.write(json.dumps(finding.__dict__) + "\n")
 
 
 if __name__ == "__main__":
