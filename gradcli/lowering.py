@@ -15,7 +15,7 @@ syntax -- and says what each one is through a `Front`; this module does the rest
   (gather(x, dim, index)); the rest of the positional args as sizes (x.reshape(2, 3));
 - overloads: the first row whose signature the call fits (max(v); max(x, 1); max(a, b));
 - which row a bound call is at last: with a dim (Op.with_dim), with return_indices=True
-  (Op.with_indices), with a float index (Op.float_index), or no row at all: the input itself
+  (Op.with_indices), by a param's value (Op.rebinds: svd's compute_uv=False), with a float index (Op.float_index), or no row at all: the input itself
   (Op.identity_when, a copy to the dtype it has); the dtype a call asks of its result (Bound.cast).
 
 What is wrong with a call is a CallProblem, which the front end says in its own voice at the
@@ -180,6 +180,9 @@ def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front:
         op = OPS[op.with_dim]
     if op.with_indices is not None and params.get("return_indices"):  # max_pool2d(x, 2, return_indices=True)
         op = OPS[op.with_indices]
+    for param, value, row in op.rebinds:  # torch.svd(a, compute_uv=False): U and V of zeros
+        if param in params and params[param] is value:
+            op = OPS[row]
     if op.identity_when is not None:  # dropout(x, 0.0): x itself, as PyTorch returns it
         try:
             keeps = op.identity_when(**params)

@@ -515,6 +515,9 @@ class Op:
     # The row (with `parts`: values, indices) a call of this one means when it says return_indices=True:
     # F.max_pool2d(x, 2, return_indices=True).
     with_indices: str | None = None
+    # Other rows a call means by the value of one of its params: (the param, the value, the row).
+    # torch.svd(a, compute_uv=False) is svd_values: (U and V of zeros, S), (("compute_uv", False, "svd_values"),).
+    rebinds: tuple[tuple[str, Any, str], ...] = ()
     # Its PyTorch reference, for the tests (tests/reference/make_torch_reference.py, the front ends'
     # test, the Hessian's): PyTorch's call over the args `a`, `b`, `c` as text, read with `torch` and
     # `F` (torch.nn.functional) in scope: "F.softplus(a)", "F.cross_entropy(a, b.long())",

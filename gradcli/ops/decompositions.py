@@ -617,17 +617,6 @@ def _svd_forward(a: Array, ranks: tuple[int, ...], full_matrices: bool = True, p
     return _svd_factors(a, full_matrices)[part % 3]
 
 
-def _torch_svd(rule: Callable[..., Any]) -> Callable[..., Any]:
-    """torch.svd(a, some=True): U, S and V = Vh^T (reduced where `some`)."""
-    def apply(*args: Any, some: bool = True, compute_uv: bool = True, part: int = 0, of: Any = None, **given: Any) -> Any:
-        if not compute_uv and part % 3 != 1:
-            raise ValueError("torch.svd with compute_uv=False gives U and V of zeros; gradcli gives no zeros for "
-                             "them: use torch.linalg.svdvals")
-        return rule(*args, full_matrices=not some, part=part, **given)
-
-    return apply
-
-
 def _svd_parts(a: Any) -> tuple[Any, Any, Any]:
     return _factored(a, _svd_factors, _svd_tangents)
 
@@ -698,6 +687,36 @@ def _svd_shape_torch(a: Shape, some: bool = True, compute_uv: bool = True, part:
     return (*out[:-2], out[-1], out[-2]) if part % 3 == 2 else out
 
 
+# torch.svd(a, compute_uv=False): S, and U and V of zeros, (m, m) and (n, n) whatever `some` says, with no
+# gradient (PyTorch's U and V are constants: no grad_fn).
+def _svd_values_shape(a: Shape, some: bool = True, compute_uv: bool = False, part: int = 0, of: Any = None) -> Shape:
+    _svd_shape(a)
+    m, n = a[-2:]
+    return [(*a[:-2], m, m), (*a[:-2], min(m, n)), (*a[:-2], n, n)][part % 3]
+
+
+def _svd_values_forward(a: Array, ranks: tuple[int, ...], some: bool = True, compute_uv: bool = False, part: int = 0,
+                        of: Any = None) -> Array:
+    if part % 3 == 1:
+        return _svdvals_forward(a, ranks)
+    batch = np.shape(a)[: np.ndim(a) - ranks[0]]
+    return np.zeros((*batch, *_svd_values_shape(_point_shape(a, ranks[0]), part=part)))
+
+
+def _svd_values_vjp(g: Any, ans: Any, a: Any, ranks: tuple[int, ...], some: bool = True, compute_uv: bool = False,
+                    part: int = 0, of: Any = None) -> tuple[Any]:
+    if part % 3 != 1:
+        return (np.zeros(np.shape(a)),)
+    return _svd_vjp(g, ans, a, ranks, False, 1)
+
+
+def _svd_values_jvp(tangents: Sequence[Any], ans: Array, a: Array, ranks: tuple[int, ...], some: bool = True,
+                    compute_uv: bool = False, part: int = 0, of: Any = None) -> Array:
+    if part % 3 != 1:
+        return np.zeros(np.shape(ans))
+    return _svd_jvp(tangents, ans, a, ranks, False, 1)
+
+
 def _parts_text(call: str, defaults: dict[str, Any]) -> Callable[..., str]:
     def text(args: Sequence[str], part: int = 0, of: Any = None, **params: Any) -> str:
         said = "".join(f", {k}={v!r}" for k, v in params.items() if k not in defaults or defaults[k] != v)
@@ -761,8 +780,17 @@ ROWS = [
                fields=("U", "S", "V"), params=(Param("some", "bool", True), Param("compute_uv", "bool", True)),
                text=_parts_text("torch.svd", {"some": True, "compute_uv": True}), methods=("svd",),
                dialects=(Dialect("linalg", row="linalg_svd"), Dialect("numpy", row="linalg_svd")),
+               rebinds=(("compute_uv", False, "svd_values"),),
                examples=_with_part(_GENERAL[:1]) + _with_part(_GENERAL[1:2], 1) + _with_part(_GENERAL[2:3], 2),
                reference="torch.svd(a)[1]", reference_program="torch.svd(a)[1]",
+               dtype_refusals=float_input("linalg.svd")),
+    structural("svd_values", 1, _svd_values_forward, _svd_values_vjp, "LinalgSvdBackward0", jvp=_svd_values_jvp,
+               shape=_svd_values_shape, shape_message=_refused("svd", _svd_values_shape), parts=3, detached_parts=(0, 2),
+               fields=("U", "S", "V"), params=(Param("some", "bool", True), Param("compute_uv", "bool", False)),
+               text=lambda args, part=0, of=None, **params: _parts_text("torch.svd", {"some": True})(
+                   args, part, of, **{**params, "compute_uv": False}), callable=False,
+               examples=_with_part(_GENERAL[:1], 1) + _with_part(_GENERAL[1:2], 1),
+               reference="torch.svd(a, compute_uv=False)[1]", reference_program="torch.svd(a, compute_uv=False)[1]",
                dtype_refusals=float_input("linalg.svd")),
     structural("linalg_svd", 1, _svd_forward, _svd_vjp, "LinalgSvdBackward0", jvp=_svd_jvp, shape=_svd_shape,
                shape_message=_refused("linalg.svd", _svd_shape), parts=3, fields=("U", "S", "Vh"), callable=False,
