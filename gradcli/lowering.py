@@ -237,7 +237,7 @@ def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, A
     first: CallProblem | None = None
     for order in orders:
         try:
-            params = _params(op, name, arity, len(args), order, given, keywords, front, dialect)
+            params = _params(op, name, arity, len(args), order, given, keywords, front, dialect, family)
             if family in _TORCH_PARSED:
                 _listed(op, name, arity, order, given, keywords, front, method=family == METHOD)
         except CallProblem as problem:
@@ -249,6 +249,7 @@ def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, A
 
 
 _TORCH_PARSED = ("torch", "nn", "linalg", METHOD)  # the families whose calls PyTorch's parser binds
+_BOOL_PARSED = ("torch", "linalg", METHOD)  # (F.* are Python functions: F.relu(x, 1) is inplace=1)
 
 
 def _listed(op: Op, name: str, arity: int, order: tuple[str, ...], given: Sequence[Any],
@@ -280,12 +281,19 @@ _NOT_VALUES = {
 
 
 def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], given: Sequence[Any],
-            keywords: Sequence[tuple[str, Any]], front: Front, dialect: Dialect | None) -> dict[str, Any]:
+            keywords: Sequence[tuple[str, Any]], front: Front, dialect: Dialect | None, family: str = BARE
+            ) -> dict[str, Any]:
     specs = {spec.name: spec for spec in op.params}
     written: dict[str, Any] = {}
     soaks = bool(order) and specs[order[-1]].kind == "ints"  # x.reshape(2, 3): the rest are the sizes
+    parsed = family in _BOOL_PARSED  # PyTorch's parser binds it: a bool param takes a bool alone
+    self_given = 1 if family == METHOD else 0  # (a method's messages count its args without self)
     if len(given) > len(order) and not soaks:
         taken = arity + len(order)
+        if parsed and dialect is not None and dialect.order is not None:  # PyTorch's own positional params
+            taken, count = taken - self_given, count - self_given
+            raise CallProblem(f"{name}() takes {taken} positional argument{'s' if taken != 1 else ''} but {count} "
+                              f"{'was' if count == 1 else 'were'} given", raised="TypeError")
         raise CallProblem(f"{name} takes {taken} argument{'s' if taken != 1 else ''}, got {count}")
     for i, value in enumerate(given):
         if value is _LEFT_OUT:
@@ -293,6 +301,9 @@ def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], g
         if soaks and i == len(order) - 1 and len(given) > len(order):
             written[order[-1]] = ("sizes", list(given[i:]))
             break
+        if parsed and specs[order[i]].kind == "bool" and front.kind(value) in (INT, FLOAT):  # torch.std(m, 1, 0)
+            raise CallProblem(f"{name}(): argument '{order[i]}' (position {arity - self_given + i + 1}) must be bool, "
+                              f"not {front.kind(value)}", value=value, raised="TypeError")
         written[order[i]] = value
     by_keyword = {key: spec for spec in op.params for key in (spec.name, *spec.aliases)}
     for key, value in keywords:
@@ -300,6 +311,9 @@ def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], g
         if dialect is not None and key in dialect.refuses:
             raise CallProblem(f"{name}() got an unexpected keyword argument '{key}'", keyword=key,
                               hint=f"the spelling's library has no {key}=: see the README's whose semantics")
+        if parsed and spec is not None and spec.kind == "bool" and front.kind(value) in (INT, FLOAT):
+            raise CallProblem(f"{name}(): argument '{spec.name}' must be bool, not {front.kind(value)}", keyword=key,
+                              raised="TypeError")
         if spec is None or spec.name in written:
             known = ", ".join(f"{p.name}=" for p in op.params) or "none"
             what = f"got multiple values for argument '{key}'" if spec else f"got an unexpected keyword argument '{key}'"

@@ -8,10 +8,13 @@ words where PyTorch refuses the call. `gradcli run` is held to PyTorch's recorde
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from gradcli import grad
+from gradcli.errors import GradcliError
 
 M = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 7.0]])
 
@@ -39,3 +42,42 @@ def test_svd_without_vectors_gives_u_and_v_of_zeros(part, shape, some):
     assert np.shape(result.value) == shape
     assert not np.any(result.value)
     assert not np.any(result.grad["m"])
+
+
+A = np.array([[1.0, 2.0, 4.0], [3.0, 3.0, 6.0]])
+
+
+@pytest.mark.parametrize("program", [
+    "sum(torch.addmm(c, a, b, 0.5))",  # (beta and alpha by keyword alone)
+    "sum(c.addmm(a, b, 0.5))",
+    "sum(torch.addcmul(a, a, a, 2.0))",
+    "sum(torch.round(a, 1))",  # (decimals by keyword alone)
+    "sum(torch.aminmax(a, 0)[0])",
+    "sum(torch.sort(a, 0, True, False)[0])",  # (stable by keyword alone)
+    "torch.std(a, 1, 0)[0]",  # (an int is not a bool to PyTorch's parser)
+    "sum(torch.var(a, 0, True, 1))",
+    "sum(a.sum(0, 1))",
+    "sum(torch.cumsum(a, 0, 1))",
+])
+def test_a_call_pytorch_refuses_is_refused(program):
+    with pytest.raises(GradcliError):
+        grad(program, at={name: value for name, value in {"a": A, "b": A.T, "c": np.ones((2, 2))}.items()
+                          if re.search(rf"\b{name}\b", program)})
+
+
+@pytest.mark.parametrize("program, reference", [
+    ("sum(torch.addmm(c, a, b, beta=0.5, alpha=2.0))", lambda a, b, c: np.sum(0.5 * c + 2.0 * a @ b)),
+    ("sum(addmm(c, a, b, 0.5, 2.0))", lambda a, b, c: np.sum(0.5 * c + 2.0 * a @ b)),  # (bare: every param by position)
+    ("sum(torch.addcmul(a, a, a, value=2.0))", lambda a, b, c: np.sum(a + 2.0 * a * a)),
+    ("sum(round(a / 3, 1))", lambda a, b, c: np.sum(np.round(a / 3, 1))),  # (Python's round(x, ndigits))
+    ("sum(np.round(a / 3, 1))", lambda a, b, c: np.sum(np.round(a / 3, 1))),
+    ("sum(torch.aminmax(a, dim=0)[1])", lambda a, b, c: np.sum(np.max(a, axis=0))),
+    ("sum(torch.sort(a, 0, True)[0] * a)", lambda a, b, c: np.sum(-np.sort(-a, axis=0) * a)),
+    ("torch.std(a, 1, False)[0]", lambda a, b, c: np.std(a[0])),  # (dim=1, unbiased=False)
+    ("torch.std(a, False)", lambda a, b, c: np.std(a)),
+    ("sum(torch.cumsum(a, 0, dtype=torch.float64))", lambda a, b, c: np.sum(np.cumsum(a, axis=0))),
+])
+def test_the_forms_pytorch_takes_still_answer(program, reference):
+    point = {"a": A, "b": A.T, "c": np.ones((2, 2))}
+    result = grad(program, at={name: value for name, value in point.items() if re.search(rf"\b{name}\b", program)})
+    assert np.isclose(result.value, reference(**point), rtol=1e-12)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from gradcli.errors import Limits, over_limit
-from gradcli.ops.core import DimError, Param, Shape, composite, structural
+from gradcli.ops.core import DimError, Param, Shape, composite, structural, torch_positional
 from gradcli.ops.linalg import _reshaped
 
 
@@ -307,7 +307,7 @@ ROWS = [
               reference="torch.linalg.tensorsolve(a, b)", reference_program="torch.linalg.tensorsolve(a, b)",
               dtype_refusals=(("mixed", "RuntimeError", "linalg.solve: Expected A and B to have the same dtype, but found A of type {0} and B of type {1} instead"),)),
     composite("cov", 1, _cov_program, "SqueezeBackward0", sympy=None, shape=_cov_shape,
-              params=(Param("correction", "int", 1),), methods=("cov",), text=_call("torch.cov", {"correction": 1}),
+              params=(Param("correction", "int", 1),), methods=("cov",), dialects=torch_positional(), text=_call("torch.cov", {"correction": 1}),
               examples=_examples((((3, 4),), {}), (((4,),), {}), (((2, 3),), {"correction": 0}),
                                  (((1, 3),), {"correction": 2})),
               reference="torch.cov(a)", reference_program="torch.cov(a)"),

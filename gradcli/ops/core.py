@@ -237,6 +237,13 @@ class Dialect(NamedTuple):
 
 
 
+def torch_positional(*names: str) -> tuple[Dialect, Dialect]:
+    """The dialects of a row whose PyTorch function takes only these params by position (the others after its
+    `*`: addmm's beta and alpha, round's decimals): `torch.` and method calls bind as PyTorch's parser binds them,
+    and refuse another positional arg with its TypeError; a bare or `np.` call binds every param by position."""
+    return Dialect("torch", order=names), Dialect("method", order=names)
+
+
 # dtypes as PyTorch's messages name them: its ScalarType (Long, Float) and its C++ kernels' type (long int, float)
 _TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
                 "float16": "Half", "float32": "Float", "float64": "Double"}

@@ -31,6 +31,7 @@ from gradcli.ops.core import (
     kernel_refusal,
     load_sympy,
     sign,
+    torch_positional,
 )
 from gradcli.ops.float32 import fma32
 
@@ -698,6 +699,7 @@ ROWS = [
     # round(x, decimals=d): PyTorch's rint(x * 10**d) / 10**d, rint(x / 10**-d) * 10**-d below 0 (RoundBackward1)
     _unary("round", _round, _zero_derivative, _sympy_round, mask=_masked_everywhere, ufuncs=(np.rint,),
            kinked=True, domain=_BETWEEN_STEPS, methods=("round",), dtype="keeps", params=(Param("decimals", "int", None),),
+           dialects=torch_positional(),  # (torch.round(x, decimals=1); Python's round(x, 1) and np.round(x, 1) by position)
            torch_node_rule=lambda constant, shapes, decimals=None: "RoundBackward0" if decimals is None else "RoundBackward1",
            examples=_with_params({"decimals": 2}, {"decimals": -1}), reference="torch.round(a)",
            dtype_refusals=kernel_refusal("round_vml_cpu", "bool input")),
@@ -888,10 +890,12 @@ ROWS = [
     elementwise("addcmul", 3, lambda xp, x, a, b, value=1.0: x + value * a * b,
                 lambda xp, g, ans, x, a, b, value=1.0: (g, g * (b * value), g * (a * value)), "AddcmulBackward0",
                 sympy=lambda x, a, b, value=1.0: x + value * a * b, params=(VALUE,), methods=("addcmul",),
+                dialects=torch_positional(),  # (value= by keyword alone)
                 inputs=("input", "tensor1", "tensor2")),
     elementwise("addcdiv", 3, lambda xp, x, a, b, value=1.0: x + value * a / b,
                 lambda xp, g, ans, x, a, b, value=1.0: (g, g * (value / b), -g * (value * a / (b * b))), "AddcdivBackward0",
                 sympy=lambda x, a, b, value=1.0: x + value * a / b, params=(VALUE,), methods=("addcdiv",),
+                dialects=torch_positional(),
                 inputs=("input", "tensor1", "tensor2"),
                 domain=((-2.0, 2.0), (-2.0, 2.0), (0.5, 2.0)),
                 dtype_refusals=(("integer 2 into 1", "RuntimeError",  # (tensor1's derivative value / tensor2, written into it)

@@ -34,6 +34,7 @@ from gradcli.ops.core import (
     structural,
     sympy_total,
     torch_dtype_name,
+    torch_positional,
     unbroadcast,
 )
 
@@ -1602,6 +1603,7 @@ def _fused_row(name: str, product: Any, product_vjp: Any, product_shape: Any, sy
     return structural(name, 3, forward, vjp, f"{name.capitalize()}Backward0", jvp=jvp, sympy=_sym_fused(sym_product),
                       dtype="keeps",
                       shape=shape, shape_message=_cannot_take, params=(BETA, ALPHA), examples=examples, methods=(name,),
+                      dialects=torch_positional(),  # (beta=, alpha= by keyword alone)
                       inputs=("input", {"addmm": "mat1", "addmv": "mat", "addr": "vec1"}.get(name, "batch1"),
                               {"addmm": "mat2", "addmv": "vec", "addr": "vec2"}.get(name, "batch2")), **fields)
 

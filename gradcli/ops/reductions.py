@@ -829,6 +829,8 @@ _VAR_EXAMPLES = (*_OVER_DIMS[:-1], (((2, 3),), {"dim": 1, "correction": 0}), (((
 # the bool (torch.std(x, False)); NumPy's np.std(a, axis, ..., ddof=0) divides by n unless asked.
 _VAR_ORDERS = (("dim", "unbiased", "keepdim"), ("unbiased",))
 _NEEDS_DIM = (Dialect("torch", required=("dim",)), Dialect("method", required=("dim",)))  # torch.cumsum(x): TypeError
+# (torch.cumsum(x, dim, *, dtype): the dtype by keyword alone)
+_NEEDS_DIM_ONLY = (Dialect("torch", order=("dim",), required=("dim",)), Dialect("method", order=("dim",), required=("dim",)))
 _NUMPY_DDOF = (Dialect("numpy", order=("dim",), defaults=(("correction", 0.0),), refuses=("unbiased", "correction")),
                Dialect("torch", refuses=("ddof",)), Dialect("method", refuses=("ddof",)))
 
@@ -864,11 +866,11 @@ ROWS = [
     _even_row("amin", np.amin, "Min"),
     structural("cumsum", 1, _cumsum, _cumsum_vjp, "CumsumBackward0", dtype="sums", sympy=_sym_scan(lambda terms: load_sympy().Add(*terms)),
                shape=_softmax_shape("cumsum"), examples=_SOFTMAX_EXAMPLES, linear=True, methods=("cumsum",),
-               params=(DIM_INT, CAST), reference="torch.cumsum(a, 0)", dialects=_NEEDS_DIM),
+               params=(DIM_INT, CAST), reference="torch.cumsum(a, 0)", dialects=_NEEDS_DIM_ONLY),
     structural("cumprod", 1, _cumprod, _cumprod_vjp, "CumprodBackward0", dtype="sums", jvp=_cumprod_jvp,
                sympy=_sym_scan(lambda terms: load_sympy().Mul(*terms)), shape=_softmax_shape("cumprod"),
                examples=_SOFTMAX_EXAMPLES, methods=("cumprod",), params=(DIM_INT, CAST),
-               reference="torch.cumprod(a, 0)", dialects=_NEEDS_DIM),
+               reference="torch.cumprod(a, 0)", dialects=_NEEDS_DIM_ONLY),
     structural("logcumsumexp", 1, _logcumsumexp, _logcumsumexp_vjp, "LogcumsumexpBackward0", jvp=_logcumsumexp_jvp,
                sympy=_sym_scan(lambda terms: load_sympy().log(load_sympy().Add(*map(load_sympy().exp, terms)))),
                shape=_softmax_shape("logcumsumexp"), examples=_SOFTMAX_EXAMPLES, methods=("logcumsumexp",),

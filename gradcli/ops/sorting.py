@@ -20,7 +20,16 @@ from typing import Any
 import numpy as np
 
 from gradcli.ops import reductions
-from gradcli.ops.core import Array, DimError, Param, ValueRefusal, kernel_refusal, point_axes, structural
+from gradcli.ops.core import (
+    Array,
+    DimError,
+    Param,
+    ValueRefusal,
+    kernel_refusal,
+    point_axes,
+    structural,
+    torch_positional,
+)
 
 Less = Callable[[Any, Any], bool]
 
@@ -586,6 +595,7 @@ def _aminmax_row() -> Any:
 
     return structural("aminmax", 1, forward, vjp, "AminmaxBackward0", dtype="keeps", jvp=jvp, shape=shape, text=text,
                       parts=2, fields=("min", "max"), params=(DIM_INT, KEEPDIM), kinked=True, methods=("aminmax",),
+                      dialects=torch_positional(),
                       examples=((((4,),), {"part": 0}), (((2, 3),), {"dim": 0, "part": 1}),
                                 (((2, 3),), {"dim": -1, "keepdim": True, "part": 0})),
                       reference="torch.aminmax(a)[0]", reference_program="torch.aminmax(a)[0]")
@@ -606,8 +616,10 @@ def _sort_node(constant: Any, shapes: Any, stable: Any = None, **_: Any) -> str:
 
 ROWS = [
     _tuple_row("sort", _SORT, "SortBackward0", (DIM_LAST, DESCENDING, STABLE), _along_shape("sort", False),
-               (*_ALONG, (((2, 3),), {"descending": True}), (((3,),), {"stable": True})), torch_node_rule=_sort_node),
-    _index_row("argsort", _SORT, (DIM_LAST, DESCENDING, STABLE), _along_shape("argsort", False)),
+               (*_ALONG, (((2, 3),), {"descending": True}), (((3,),), {"stable": True})), torch_node_rule=_sort_node,
+               dialects=torch_positional("dim", "descending")),  # (stable= by keyword alone)
+    _index_row("argsort", _SORT, (DIM_LAST, DESCENDING, STABLE), _along_shape("argsort", False),
+               dialects=torch_positional("dim", "descending")),
     _values_row("msort", _MSORT, "SortBackward0", (), lambda x: x, examples=((((4,),), {}), (((2, 3),), {}))),
     _tuple_row("topk", _TOPK, "TopkBackward0", (K, DIM_LAST, Param("largest", "bool", True), Param("sorted", "bool", True)),
                _k_shape("topk", _TOPK), ((((4,),), {"k": 2}), (((2, 3),), {"k": 2, "dim": 0}),

@@ -31,6 +31,7 @@ from gradcli.ops.core import (
     load_sympy,
     sign,
     structural,
+    torch_positional,
 )
 from gradcli.ops.elementwise import _digamma, _element_by_element, _floor_divide, _lgamma, _sympy_step
 from gradcli.ops.float32 import fma32
@@ -567,7 +568,7 @@ ROWS: list[Op] = [
                 lambda xp, g, ans, a, b, alpha=1.0: (-g * alpha, g), "RsubBackward0",
                 sympy=lambda a, b, alpha=1.0: b - alpha * a, params=(Param("alpha", "float", 1.0),),
                 torch_node_rule=lambda constant, shapes, **params: "RsubBackward1" if constant[1] else "RsubBackward0",
-                scalar_overloads=frozenset({"RsubBackward1"}), linear=True,
+                scalar_overloads=frozenset({"RsubBackward1"}), linear=True, dialects=torch_positional(),  # (alpha=)
                 examples=tuple((shapes, given) for shapes, given in [(((), ()), {}), (((4,), (4,)), {}),
                                                                      (((2, 3), (3,)), {"alpha": 2.0})]), dtype_refusals=BOOL_SUBTRACTION),
     elementwise("clamp_tensor", 3, lambda xp, x, low, high: _at_most(xp, _at_least(xp, x, low), high),
