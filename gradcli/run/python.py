@@ -817,6 +817,24 @@ def _reversed(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any],
     return Lazy(kind, reversed(sequence))
 
 
+def _abs(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """abs(x): a tensor's __abs__ is torch.abs (AbsBackward0); anything else Python's abs."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], Tensor):
+        return interpreter.call_op(".abs", [args[0]], {}, node)
+    return _python(abs)(interpreter, args, kwargs, node)
+
+
+def _pow(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """pow(base, exp) is base ** exp, as Python calls it (a tensor's __pow__ or __rpow__); pow(base, exp, mod)
+    Python's, of ints."""
+    given = [*args, *(kwargs.pop(key) for key in ("base", "exp", "mod")[len(args):] if key in kwargs)]
+    if kwargs or not 2 <= len(given) <= 3:
+        return _python(pow)(interpreter, args, kwargs, node)  # (Python's TypeError)
+    if len(given) == 2 and (isinstance(given[0], Tensor) or isinstance(given[1], Tensor)):
+        return interpreter.binary("**", given[0], given[1], node)
+    return _python(pow)(interpreter, given, {}, node)
+
+
 def _sum(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
     if not args:
         raise PythonError("TypeError", "sum() takes at least 1 positional argument (0 given)")
@@ -1034,7 +1052,8 @@ BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function
     "bool": lambda interpreter, args, kwargs, node: interpreter.truth(args[0], node) if args else False,
     "str": _shown(str),
     "repr": _shown(repr),
-    "abs": _python(abs),
+    "abs": _abs,
+    "pow": _pow,
     "round": _python(round),
     "list": _list,
     "tuple": _tuple,
