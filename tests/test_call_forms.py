@@ -81,3 +81,32 @@ def test_the_forms_pytorch_takes_still_answer(program, reference):
     point = {"a": A, "b": A.T, "c": np.ones((2, 2))}
     result = grad(program, at={name: value for name, value in point.items() if re.search(rf"\b{name}\b", program)})
     assert np.isclose(result.value, reference(**point), rtol=1e-12)
+
+
+N = np.array([[1.0, 5.0, 3.0], [4.0, 2.0, -6.0]])
+
+
+@pytest.mark.parametrize("program, ord, axis", [
+    ("torch.linalg.norm(m, 1)", 1, None), ("np.linalg.norm(m, 1)", 1, None), ("np.linalg.norm(m, np.inf)", np.inf, None),
+    ("torch.linalg.norm(m, -1)", -1, None), ("np.linalg.norm(m, 2)", 2, None), ("torch.linalg.norm(m, 'nuc')", "nuc", None),
+    ("np.linalg.norm(m)", None, None), ("torch.linalg.norm(m, ord=1, dim=(1, 0))", 1, (1, 0)),
+    ("np.linalg.norm(m, 3, axis=1)", 3, 1), ("torch.linalg.norm(m, dim=0)", None, 0),
+])
+def test_linalg_norm_of_a_matrix_with_an_ord_is_the_matrix_norm(program, ord, axis):
+    # (NumPy's np.linalg.norm is the reference: its semantics are torch.linalg.norm's)
+    expected = np.linalg.norm(N, ord, axis=axis)
+    result = grad(program, at={"m": N}, seed="ones")
+    assert np.allclose(result.value, expected, rtol=1e-12)
+    step = 1e-6  # (away from ties: central differences of the seeded sum)
+    numeric = np.zeros_like(N)
+    for index in np.ndindex(N.shape):
+        up, down = N.copy(), N.copy()
+        up[index] += step
+        down[index] -= step
+        numeric[index] = (np.sum(np.linalg.norm(up, ord, axis=axis)) - np.sum(np.linalg.norm(down, ord, axis=axis))) / (2 * step)
+    assert np.allclose(result.grad["m"], numeric, rtol=1e-6, atol=1e-7)
+
+
+def test_torch_norm_stays_the_vector_norm_of_every_entry():
+    assert grad("torch.norm(m, 1)", at={"m": N}).value == np.sum(np.abs(N))
+    assert grad("m.norm(1)", at={"m": N}).value == np.sum(np.abs(N))

@@ -1365,6 +1365,45 @@ def _matrix_norm_shape(a: Shape, ord: Any = "fro", dim: Any = (-2, -1), keepdim:
     return tuple(s for i, s in enumerate(a) if i not in (first, second))
 
 
+def _linalg_norm_dims(a: Shape, ord: Any, dim: Any) -> tuple[int, ...] | None:
+    """The dims torch.linalg.norm (np.linalg.norm) takes a matrix norm over, None for a vector norm: a 2-D input
+    with an ord and no dim, or two dims (with an ord)."""
+    dims = (dim,) if isinstance(dim, int) else dim
+    if dims is None and ord is not None:
+        if len(a) not in (1, 2):
+            raise ValueError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
+                             f"Got {len(a)}D.")
+        return (-2, -1) if len(a) == 2 else None
+    if ord is not None and dims is not None and len(dims) == 2:
+        return tuple(dims)
+    return None
+
+
+def _linalg_norm_program(emit: Any, a: Any, ord: Any = None, dim: Any = None, keepdim: bool = False) -> Any:
+    # PyTorch's linalg_norm: linalg_matrix_norm where _linalg_norm_dims says, else linalg_vector_norm (ord None: 2)
+    if ord is None or ord == "fro" and dim is None:  # (the 2-norm of every entry: the same node either way)
+        return emit("norm", a, p=2.0, dim=dim, keepdim=keepdim)
+    shape = emit.shape(a)
+    if shape is None and dim is None:  # (a tape for every point: the graph depends on the rank)
+        placeholder = emit("norm", a, p=2.0, keepdim=keepdim)
+        return emit("needs_shape", placeholder, what="linalg.norm with an ord and no dim")
+    dims = _linalg_norm_dims(shape if shape is not None else (0,) * 2, ord, dim)
+    if dims is not None:
+        return emit("matrix_norm", a, ord=ord, dim=dims, keepdim=keepdim)
+    if isinstance(ord, str):
+        raise ValueError(f"linalg.vector_norm: ord '{ord}' is a matrix norm: give two dims")
+    return emit("norm", a, p=ord, dim=dim, keepdim=keepdim)
+
+
+def _linalg_norm_shape(a: Shape, ord: Any = None, dim: Any = None, keepdim: bool = False) -> Shape:
+    dims = None if ord is None else _linalg_norm_dims(a, ord, dim)
+    if dims is not None:
+        return _matrix_norm_shape(a, ord, dims, keepdim)
+    from gradcli.ops.reductions import _norm_shape
+
+    return _norm_shape(a, 2.0 if ord is None or ord == "fro" else ord, dim, keepdim)
+
+
 def _cond_program(emit: Any, a: Any, p: Any = None) -> Any:
     # PyTorch's linalg_cond for p = None, 2, -2: the ratio of the largest and smallest singular values
     if p not in (None, 2.0, -2.0):
@@ -1418,6 +1457,16 @@ ROWS += [
                         (((2, 3, 2),), {"ord": "nuc", "dim": (2, 0), "keepdim": True})),
               kinked=True, reference="torch.linalg.matrix_norm(a, 'nuc')",
               reference_program="torch.linalg.matrix_norm(a, 'nuc')", dtype_refusals=float_input("linalg.matrix_norm")),
+    # torch.linalg.norm and np.linalg.norm (the norm row's dialects): a matrix norm of a matrix given an ord
+    composite("linalg_norm", 1, _linalg_norm_program, "LinalgVectorNormBackward0", sympy=None, shape=_linalg_norm_shape,
+              shape_message=_refused("linalg.norm", _linalg_norm_shape), callable=False, kinked=True,
+              params=(Param("ord", "float", None, aliases=("p",), choices=("fro", "nuc")),
+                      Param("dim", "dims", None, aliases=("axis",)), Param("keepdim", "bool", False, aliases=("keepdims",))),
+              text=_call_text("torch.linalg.norm", {"ord": None, "dim": None, "keepdim": False}),
+              examples=((((2, 3),), {"ord": 1.0}), (((2, 3),), {"ord": np.inf, "keepdim": True}), (((4,),), {}),
+                        (((2, 3),), {"ord": 3.0, "dim": 1}), (((2, 3),), {"ord": "nuc"}), (((2, 3),), {"ord": -1.0})),
+              reference="torch.linalg.norm(a, 1)", reference_program="torch.linalg.norm(a, 1)",
+              dtype_refusals=float_input("linalg.vector_norm")),
     composite("cond", 1, _cond_program, "SqueezeBackward1", sympy=None, shape=_cond_shape,
               shape_message=_refused("linalg.cond", _cond_shape), params=(Param("p", "float", None),),
               text=_call_text("torch.linalg.cond", {"p": None}),
