@@ -1274,7 +1274,7 @@ ROWS += [
                          (((2, 2), (2, 2)), {"transpose": True, "part": 0}), (((2, 2), (2, 2)), {"part": 1})),
                domain=((-2.0, 2.0), (0.5, 2.0)), methods=("triangular_solve",),
                reference="torch.triangular_solve(a, b)[0]", reference_program="torch.triangular_solve(a, b)[0]",
-               dtype_refusals=(("mixed", "RuntimeError", "Expected b and A to have the same dtype, but found b of type {0} and A of type {1} instead."),)),
+               dtype_refusals=(("mixed", "RuntimeError", "Expected b and A to have the same dtype, but found b of type {0} and A of type {1} instead."),), inputs=('input', 'A')),
     structural("cholesky_solve", 2, _cholesky_solve, _cholesky_solve_vjp, "CholeskySolveBackward0",
                jvp=_cholesky_solve_jvp, shape=_cholesky_solve_shape,
                shape_message=_refused("cholesky_solve", _cholesky_solve_shape), params=(Param("upper", "bool", False),),
@@ -1282,7 +1282,7 @@ ROWS += [
                # tests/test_decompositions.py)
                examples=((((1, 3), (1, 1)), {}), (((1, 1), (2, 1, 1)), {"upper": True}), (((2, 1, 2), (1, 1)), {})),
                domain=((-2.0, 2.0), (0.5, 2.0)), methods=("cholesky_solve",),
-               dtype_refusals=(("mixed", "RuntimeError", "Expected b and A to have the same dtype, but found b of type {0} and A of type {1} instead."),)),
+               dtype_refusals=(("mixed", "RuntimeError", "Expected b and A to have the same dtype, but found b of type {0} and A of type {1} instead."),), inputs=('input', 'input2')),
     structural("cholesky_inverse", 1, _cholesky_inverse, _cholesky_inverse_vjp, "CholeskyInverseBackward0",
                jvp=_cholesky_inverse_jvp, shape=_square("cholesky_inverse"),
                shape_message=_refused("cholesky_inverse", _square("cholesky_inverse")),
@@ -1381,7 +1381,7 @@ def _linalg_norm_dims(a: Shape, ord: Any, dim: Any) -> tuple[int, ...] | None:
 
 def _linalg_norm_program(emit: Any, a: Any, ord: Any = None, dim: Any = None, keepdim: bool = False) -> Any:
     # PyTorch's linalg_norm: linalg_matrix_norm where _linalg_norm_dims says, else linalg_vector_norm (ord None: 2)
-    if ord is None or ord == "fro" and dim is None:  # (the 2-norm of every entry: the same node either way)
+    if ord is None or (ord == "fro" and dim is None):  # (the 2-norm of every entry: the same node either way)
         return emit("norm", a, p=2.0, dim=dim, keepdim=keepdim)
     shape = emit.shape(a)
     if shape is None and dim is None:  # (a tape for every point: the graph depends on the rank)
