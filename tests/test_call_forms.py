@@ -110,3 +110,18 @@ def test_linalg_norm_of_a_matrix_with_an_ord_is_the_matrix_norm(program, ord, ax
 def test_torch_norm_stays_the_vector_norm_of_every_entry():
     assert grad("torch.norm(m, 1)", at={"m": N}).value == np.sum(np.abs(N))
     assert grad("m.norm(1)", at={"m": N}).value == np.sum(np.abs(N))
+
+
+@pytest.mark.parametrize("program, reference", [
+    ("sum(torch.mm(a, mat2=b))", lambda a, b: np.sum(a @ b)),
+    ("sum(torch.mm(input=a, mat2=b))", lambda a, b: np.sum(a @ b)),
+    ("sum(torch.bmm(a[None], mat2=b[None]))", lambda a, b: np.sum(a @ b)),
+    ("sum(torch.mv(a, vec=b[0]))", lambda a, b: np.sum(a @ b[0])),
+    ("torch.dot(a[0], tensor=b[1])", lambda a, b: a[0] @ b[1]),
+    ("sum(torch.outer(a[0], vec2=b[1]))", lambda a, b: np.sum(np.outer(a[0], b[1]))),
+    ("sum(torch.pow(a, exponent=b))", lambda a, b: np.sum(a ** b)),
+    ("sum(a.pow(exponent=b))", lambda a, b: np.sum(a ** b)),
+])
+def test_a_tensor_arg_by_its_pytorch_keyword(program, reference):
+    a, b = np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[0.5, 1.0], [1.5, 2.0]])
+    assert np.isclose(grad(program, at={"a": a, "b": b}).value, reference(a, b), rtol=1e-12)

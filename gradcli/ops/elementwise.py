@@ -626,7 +626,7 @@ ROWS = [
     _binary("pow", "**", lambda xp, a, b: xp.power(a, b), _pow_derivative, "PowBackward0", 40, operator.pow,
             mask=lambda a, b: (b == 0, None), right_assoc=True, callable=True, ufuncs=(np.power, np.float_power), torch_node_rule=_pow_torch_node,
             scalar_overloads=frozenset({"PowBackward0", "PowBackward2"}), domain=((0.3, 2.0), (-2.0, 2.0)), spellings=("power", "float_power"), methods=("pow", "float_power"),
-            keeps_integers=True, dtype="keeps", reference="torch.pow(a, b)", backward_promotes=True,
+            keeps_integers=True, dtype="keeps", reference="torch.pow(a, b)", backward_promotes=True, inputs=("input", "exponent"),
             dtype_refusals=(("bool input 1 into 0", "RuntimeError", BOOL_SUBTRACTION[1][2]),)),  # (its exponent - 1)
     elementwise("neg", 1, operator.neg, lambda xp, g, ans, x: (-g,), "NegBackward0", sympy=operator.neg,
                 symbol="-", precedence=30, callable=False, linear=True,
@@ -878,7 +878,7 @@ ROWS = [
     elementwise("heaviside", 2, _heaviside, lambda xp, g, ans, x, v: (g, g), "NotImplemented",
                 mask=_masked_all, sympy=lambda x, v: load_sympy().Piecewise((v, load_sympy().Eq(x, 0)), (1, x > 0),
                                                                         (0, True)),
-                kinked=True, methods=("heaviside",)),
+                kinked=True, methods=("heaviside",), inputs=('input', 'values')),
     elementwise("xlog1py", 2, _xlog1py, _xlog1py_derivative, "SpecialXlog1PyBackward0",
                 mask=lambda a, b: ((a == 0) & (b <= -1.0), None), sympy=lambda a, b: a * load_sympy().log(1 + b),
                 torch_node_rule=_xlog1py_torch_node, backward_promotes=True,

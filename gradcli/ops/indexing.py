@@ -373,7 +373,7 @@ ROWS += [
     structural("take", 2, _take, _take_vjp, "TakeBackward0", dtype="keeps", jvp=_index_arg_jvp(_take), index_from=1,
                shape=lambda x, index: index, methods=("take",), domain=_INDEX_SHAPES,
                sympy=lambda x, index: np.asarray(np.reshape(x, -1)[_whole(index)], dtype=object),
-               examples=((((4,), (3,)), {}), (((2, 3), (2, 2)), {}))),
+               examples=((((4,), (3,)), {}), (((2, 3), (2, 2)), {})), inputs=('input', 'index')),
     structural("index_select", 2, _index_select, _index_select_vjp, "IndexSelectBackward0", dtype="keeps",
                jvp=_index_arg_jvp(_index_select), index_from=1, params=(_DIM,), tensor_positions=(0, 2),
                inputs=("input", "index"),

@@ -916,7 +916,7 @@ ROWS += [
                 lambda xp, g, ans, x, w: (xp.where(x > 0, g, w * g), xp.where(x > 0, 0.0, x * g)),
                 "PreluKernelBackward0", kinked=True, reference="torch._prelu_kernel(a, b)",
                 dtype_refusals=(("mixed 0 1", "RuntimeError", "Found dtype {1} but expected {0}"), *_PRELU_KERNEL),
-                sympy=lambda x, w: load_sympy().Piecewise((x, x > 0), (w * x, True))),
+                sympy=lambda x, w: load_sympy().Piecewise((x, x > 0), (w * x, True)), inputs=('input', 'weight')),
     composite("prelu", 2, _prelu_program, "PreluKernelBackward0", shape=_prelu_shape, inputs=("input", "weight"),
               kinked=True, examples=((((2, 3), (3,)), {}), (((4,), ()), {}), (((2, 2, 3), (1,)), {})),
               reference="F.prelu(a, b)", reference_program="prelu(a, b)",
