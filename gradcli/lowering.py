@@ -122,7 +122,7 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
     if op is None:
         raise CallProblem(f"unknown function '{name}'")
     said = dict(dict(op.method_params).get(name, ())) if family == METHOD else {}  # x.double(): dtype=float64
-    candidates, dialect = _candidates(op, family, len(args), keywords)
+    candidates, dialect = _candidates(op, family, len(args), keywords, name)
     first: CallProblem | None = None
     for candidate in candidates:
         try:
@@ -136,9 +136,11 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
     raise first
 
 
-def _candidates(op: Op, family: str, positional: int, keywords: Sequence[tuple[str, Any]]
+def _candidates(op: Op, family: str, positional: int, keywords: Sequence[tuple[str, Any]], name: str = ""
                 ) -> tuple[list[Op], Dialect | None]:
     for dialect in op.dialects:
+        if dialect.names and name not in dialect.names:  # torch.linalg.vector_norm: not linalg.norm's dialect
+            continue
         if dialect.family == family and dialect.positional in (None, positional):
             if dialect.positional is not None and dialect.row and not _takes(OPS[dialect.row], keywords):
                 continue  # max(x, 0, keepdim=True): no elementwise maximum takes keepdim, the dim form does

@@ -43,8 +43,9 @@ ZERO_SIGN_NOT_MEANINGFUL = {"matmul", "mm", "mv", "bmm", "baddbmm", "addbmm", "d
                             "cross", "det", "inv", "solve", "logdet", "maximum", "minimum", "max", "min", "amax", "amin",
                             # the decompositions: sums of products in LAPACK's order (OpenBLAS's, MKL's)
                             "cholesky", "linalg_cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "linalg_svd",
-                            "svdvals", "slogdet", "inv_ex", "solve_ex", "solve_triangular", "triangular_solve",
+                            "svdvals", "svd_values", "slogdet", "inv_ex", "solve_ex", "solve_triangular", "triangular_solve",
                             "cholesky_solve", "cholesky_inverse", "matrix_exp", "pinv", "matrix_power", "matrix_norm",
+                            "linalg_norm",
                             "cond", "multi_dot", "tensorinv", "tensorsolve", "lu_factor_ex", "lu_factor", "lu", "linalg_lu",
                             "lu_solve", "lstsq",
                             # torch.masked's amax and amin are amax and amin
@@ -104,7 +105,8 @@ MATRIX_ALGORITHMS = {"det": 1e-13, "inv": 1e-13, "solve": 1e-13, "logdet": 1e-13
                      **dict.fromkeys(("grid_sample", "grid_sampler_2d", "grid_sampler_3d"), 1e-13),
                      # the decompositions: LAPACK's routines in OpenBLAS (NumPy) and in MKL (PyTorch)
                      **dict.fromkeys(("cholesky", "linalg_cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd",
-                                      "linalg_svd", "svdvals", "slogdet", "inv_ex", "solve_ex", "solve_triangular",
+                                      "linalg_svd", "svdvals", "svd_values", "linalg_norm", "slogdet", "inv_ex",
+                                      "solve_ex", "solve_triangular",
                                       "triangular_solve", "cholesky_solve", "cholesky_inverse", "matrix_exp", "pinv",
                                       "matrix_power", "matrix_norm", "cond", "multi_dot", "tensorinv", "tensorsolve",
                                       "lu_factor_ex", "lu_factor", "lu", "linalg_lu", "lu_solve"),
@@ -122,7 +124,7 @@ OVERFLOW_ITS_OWN_WAY = {"matrix_exp"}
 # reference was recorded), NaN where it adds lanes of inf and -inf (both on AMD's, PyTorch too): not compared there.
 INFINITY_MEETS_OVERFLOW_BY_KERNEL = {"multi_dot"}
 # PyTorch's graph of these depends on the input's rank (matrix_norm's permutation): a tape for many points refuses them.
-GRAPH_NEEDS_THE_RANK = {"matrix_norm"}
+GRAPH_NEEDS_THE_RANK = {"matrix_norm", "linalg_norm"}  # (linalg_norm with an ord and no dim: 2-D or 1-D)
 TINY = 2.2250738585072014e-308  # the smallest normal number
 
 

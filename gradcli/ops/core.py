@@ -234,6 +234,8 @@ class Dialect(NamedTuple):
     # where the row's tensor args stand among the family's positional args, where they differ from the
     # row's (Op.tensor_positions): x.where(cond, y) is where(cond, x, y), (1, 0, 2); None: the row's
     tensor_positions: tuple[int, ...] | None = None
+    # the call's names it applies to, where the row has several spellings ("norm", not "vector_norm"); (): every one
+    names: tuple[str, ...] = ()
 
 
 

@@ -881,7 +881,8 @@ ROWS = [
                reference="torch.linalg.vector_norm(a)",
                overloads=("matrix_norm",),  # torch.norm(m, 'nuc'): a matrix norm (decompositions.py)
                # torch.linalg.norm(m, 1), np.linalg.norm(m, 1): the matrix norm of a matrix given an ord
-               dialects=(Dialect("linalg", row="linalg_norm"), Dialect("numpy", row="linalg_norm")),
+               dialects=(Dialect("linalg", row="linalg_norm", names=("norm",)),
+                         Dialect("numpy", row="linalg_norm", names=("norm",))),
                dtype_refusals=(("integer cast", "RuntimeError", "linalg.vector_norm: Expected a floating point or "
                                 "complex tensor as input. Got {0}"),
                                ("integer dtype", "RuntimeError", "linalg.vector_norm: dtype should be floating point or "

@@ -73,8 +73,9 @@ PROGRAMS = {name: program for name, (program, _) in REFERENCES.items()}
 NO_DERIVATIVE = {name for name, op in OPS.items() if op.torch_node == "NotImplemented"}
 # The decompositions (gradcli.ops.decompositions): whether they read one triangle of a symmetric matrix.
 DECOMPOSITIONS = {"cholesky": True, "linalg_cholesky": True, "cholesky_ex": True, "eigh": True, "eigvalsh": True,
-                  "qr": False, "svd": False, "linalg_svd": False, "svdvals": False, "slogdet": False,
+                  "qr": False, "svd": False, "svd_values": False, "linalg_svd": False, "svdvals": False, "slogdet": False,
                   "inv_ex": False, "matrix_exp": False, "pinv": False, "matrix_power": False, "matrix_norm": False,
+                  "linalg_norm": False,
                   "cond": False, "cholesky_inverse": False, "tensorinv": False, "lu_factor_ex": False, "lu_factor": False,
                   "lu": False, "linalg_lu": False}
 # Of a matrix and a column: whether the column comes first (torch.triangular_solve(b, A), cholesky_solve(b, L)).
