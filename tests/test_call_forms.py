@@ -58,6 +58,8 @@ A = np.array([[1.0, 2.0, 4.0], [3.0, 3.0, 6.0]])
     "sum(torch.var(a, 0, True, 1))",
     "sum(a.sum(0, 1))",
     "sum(torch.cumsum(a, 0, 1))",
+    "sum(torch.gradient(a, 2.0)[0])",  # (spacing by keyword alone)
+    "sum(F.hardtanh(a, 2.0))",  # (min_val above max_val: F.hardtanh's ValueError)
 ])
 def test_a_call_pytorch_refuses_is_refused(program):
     with pytest.raises(GradcliError):

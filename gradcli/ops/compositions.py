@@ -539,6 +539,7 @@ def _gradient_program(emit: Any, x: Any, spacing: Any = None, dim: Any = None, e
 
 ROWS += [
     composite("gradient", 1, _gradient_program, "CatBackward0", sympy=None, shape=_gradient_shape, parts=-1,
+              dialects=torch_positional(),  # (torch.gradient(x, *, spacing, dim, edge_order))
               params=(Param("spacing", "floats", None), Param("dim", "dims", None), Param("edge_order", "int", 1)),
               text=lambda args, spacing=None, dim=None, edge_order=1, part=0, of=None: (
                   f"torch.gradient({args[0]}" + ("" if spacing is None else f", spacing={spacing!r}")

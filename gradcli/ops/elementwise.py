@@ -25,6 +25,7 @@ from gradcli.ops.core import (
     Number,
     Op,
     Param,
+    PythonValueError,
     ValueRefusal,
     composite,
     elementwise,
@@ -287,6 +288,8 @@ def _clamp(xp: Any, x: Any, low: float, high: float) -> Any:
 
 
 def _hardtanh(xp: Any, x: Any, min_val: float = -1.0, max_val: float = 1.0) -> Any:
+    if min_val > max_val:  # (F.hardtanh's own check, in Python)
+        raise PythonValueError("min_val cannot be greater than max_val")
     return _clamp(xp, x, min_val, max_val)
 
 
