@@ -3197,6 +3197,16 @@ class Interpreter:
                 else BOOL if isinstance(value, bool) else FLOAT32)
             tensor = Tensor(self.graph, np.full(shape, value, dtype=kind))
         elif name in ("ones_like", "zeros_like", "full_like"):
+            most = 2 if name == "full_like" else 1  # (PyTorch's parser: the rest by keyword alone)
+            if len(args) > most:
+                raise TorchError("TypeError", f"{name}() takes {most} positional argument{'s' if most > 1 else ''} but "
+                                              f"{len(args)} were given")
+            unknown = [key for key in kwargs if key not in ("fill_value", "layout", "memory_format", "pin_memory")
+                       or (key == "fill_value" and name != "full_like")]
+            if unknown:
+                raise TorchError("TypeError", f"{name}() got an unexpected keyword argument '{unknown[0]}'")
+            if dtype is not None and not isinstance(dtype, Dtype):
+                raise TorchError("TypeError", f"{name}(): argument 'dtype' must be torch.dtype, not {_type_name(dtype)}")
             like = args[0]
             if not isinstance(like, Tensor):
                 raise TorchError("TypeError", f"{name}(): argument 'input' must be Tensor")
