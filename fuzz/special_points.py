@@ -231,7 +231,7 @@ def _formula(variant: Variant) -> tuple[Any, dict[str, Any], str | None]:
     try:
         shape = np.shape(grad(variant.program, at=variant.point, seed="ones").value)
         seed = (np.arange(math.prod(shape), dtype=np.float64) * 0.25 + 0.5).reshape(shape)
-        result = grad(variant.program, at=variant.point, seed=seed if shape else float(seed), refuse_no_grad=True)
+        result = grad(variant.program, at=variant.point, seed=seed if shape else float(seed), warn_no_grad=True)
     except GradcliError as error:
         return None, {}, f"exit 2: {error}"
     except Exception as error:  # the finding: an internal error

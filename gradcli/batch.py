@@ -208,9 +208,9 @@ def grad_batch(
     wrt: str | Sequence[str] | None = None,
     chunk: int | None = None,
     threads: int | None = None,
-    refuse_no_grad: bool = False,
+    warn_no_grad: bool = False,
 ) -> BatchResult:
-    """`grad` at `count` points at once: `columns[name][i]` is input `name` at point i (`refuse_no_grad`: as
+    """`grad` at `count` points at once: `columns[name][i]` is input `name` at point i (`warn_no_grad`: as
     derivatives.grad's).
 
     Inputs missing from `columns` take their value from `fixed` at every point. The points
@@ -222,7 +222,7 @@ def grad_batch(
     """
     fixed = fixed or {}
     literals.check_point(tape.inputs, {**fixed, **columns})
-    roots, root_names, is_tuple, wrt_names = targets(tape, of, wrt, refuse_no_grad)
+    roots, root_names, is_tuple, wrt_names = targets(tape, of, wrt, warn_no_grad)
     given = given_seeds(seed, is_tuple)
     backend = Batches(tape)
     wrt_indices = [index_of(tape, name) for name in wrt_names]

@@ -83,10 +83,10 @@ def resolve(tape: Tape, names: str | Sequence[str], option: str, differentiable:
 
 
 def targets(tape: Tape, of: str | Sequence[str] | None, wrt: str | Sequence[str] | None,
-            refuse_no_grad: bool = False) -> tuple[tuple[int, ...], tuple[str, ...], bool, list[str]]:
-    """What to differentiate (--of, else the output) and what to report (--wrt, else the inputs). With `refuse_no_grad`
-    (grad: PyTorch's backward of the output), an output that takes no gradient is refused where a gradient would be
-    reported, as PyTorch's backward refuses it (a Jacobian's rows of it are zeros, as torch.autograd.functional's)."""
+            warn_no_grad: bool = False) -> tuple[tuple[int, ...], tuple[str, ...], bool, list[str]]:
+    """What to differentiate (--of, else the output) and what to report (--wrt, else the inputs). With `warn_no_grad`
+    (grad: PyTorch's backward of the output), an output that takes no gradient, where a gradient is reported, gives
+    zeros (as ever, and as torch.autograd.grad's materialize_grads) with a warning that PyTorch's backward raises."""
     if of:
         roots, root_names = tuple(resolve(tape, of, "--of", differentiable=True)), tuple(names_of(of))
         is_tuple = len(roots) > 1
@@ -96,13 +96,14 @@ def targets(tape: Tape, of: str | Sequence[str] | None, wrt: str | Sequence[str]
         resolve(tape, wrt, "--wrt")
     # An integer input (an index) has no gradient to report, unless --wrt names it: zeros then.
     reported = names_of(wrt) if wrt else [name for name in tape.inputs if name not in tape.integer_inputs]
-    # (a tuple's part that takes none, torch.max(v, 0)'s indices, is shown with the others: refused where all are)
-    if refuse_no_grad and not of and reported and not any(tape.nodes[root].requires_grad for root in roots):
+    # (a tuple's part that takes none, torch.max(v, 0)'s indices, is shown with the others: said where all are)
+    if warn_no_grad and not of and reported and not any(tape.nodes[root].requires_grad for root in roots):
+        import warnings
+
         said = f"the output '{root_names[0]}' does not require grad and does not have a grad_fn" if len(roots) == 1 \
             else "none of the output's parts requires grad or has a grad_fn"
-        raise ShapeProblem(f"{said} (PyTorch's backward raises here too)", source=tape.source, span=tape.nodes[roots[0]].span,
-                           hint="no gradient flows from an integer or bool result (argmax, a comparison, an _ex "
-                                "function's info) nor from what depends only on integer inputs")
+        warnings.warn(f"{said}: PyTorch's backward raises here; the gradients shown are zeros (no gradient flows "
+                      "from an integer or bool result: argmax, a comparison, an _ex function's info)", stacklevel=2)
     return roots, root_names, is_tuple, reported
 
 
@@ -227,7 +228,7 @@ def grad(
     of: str | Sequence[str] | None = None,
     wrt: str | Sequence[str] | None = None,
     trace: bool = False,
-    refuse_no_grad: bool = False,
+    warn_no_grad: bool = False,
 ) -> GradResult:
     """Differentiate `program` at the point `at`.
 
@@ -236,8 +237,8 @@ def grad(
     tensors); `wrt` names the inputs to report (PyTorch's inputs). With `trace`, the
     result keeps every adjoint update of the sweep, in order. An output that takes no
     gradient (argmax, a comparison) gives zeros, as torch.autograd.grad's materialize_grads;
-    with `refuse_no_grad` (`gradcli grad`, PyTorch's y.backward()) it is refused, as
-    PyTorch's backward refuses it.
+    with `warn_no_grad` (`gradcli grad`, PyTorch's y.backward()) a warning says PyTorch's
+    backward raises there.
 
     >>> round(float(grad("log(x1*x2)*sin(x2)", at={"x1": 0.5, "x2": 0.75}).grad["x1"]), 4)
     1.3633
@@ -245,12 +246,12 @@ def grad(
     if seed is None and of is None and not trace:
         tape = compile_program(program) if isinstance(program, str) else program
         # (the sweeps only read the inputs, and the result holds them: a million points are not copied first)
-        summed = _summed(tape, point_of(tape, at, copy=False), wrt, refuse_no_grad)
+        summed = _summed(tape, point_of(tape, at, copy=False), wrt, warn_no_grad)
         if summed is not None:
             return summed
         program = tape  # (compiled once)
     tape, point, values = _prepare(program, at)
-    roots, root_names, is_tuple, wrt_names = targets(tape, of, wrt, refuse_no_grad)
+    roots, root_names, is_tuple, wrt_names = targets(tape, of, wrt, warn_no_grad)
     given = given_seeds(seed, is_tuple)
     seeds = make_seeds(values, roots, root_names, given)
     steps: list[Step] | None = [] if trace else None
@@ -278,7 +279,7 @@ class Deferred(Sequence[Any]):
         return self.sweeps()[self.part][index]
 
 
-def _summed(tape: Tape, point: dict[str, Array], wrt: str | Sequence[str] | None, refuse_no_grad: bool = False
+def _summed(tape: Tape, point: dict[str, Array], wrt: str | Sequence[str] | None, warn_no_grad: bool = False
             ) -> GradResult | None:
     """grad of a program elementwise up to a final sum, at arrays of one shape: by elements in chunks
     (batch.summed_elements), else None."""
@@ -287,7 +288,7 @@ def _summed(tape: Tape, point: dict[str, Array], wrt: str | Sequence[str] | None
     summed = summed_elements(tape, point, wrt)
     if summed is None:
         return None
-    roots, root_names, _, wrt_names = targets(tape, None, wrt, refuse_no_grad)
+    roots, root_names, _, wrt_names = targets(tape, None, wrt, warn_no_grad)
     seeds = (np.ones(()),)
     swept: list[tuple[list[Any], Sequence[Any]]] = []
 

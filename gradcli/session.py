@@ -270,7 +270,7 @@ def grad(request: Request) -> GradReport:
 
         checked_tolerance(request.tol)
     tape, point = load(request, source)
-    result = compute(tape, point, seed=request.seed, of=request.of, wrt=request.wrt, refuse_no_grad=True)
+    result = compute(tape, point, seed=request.seed, of=request.of, wrt=request.wrt, warn_no_grad=True)
     report = GradReport(result, tol=request.tol, strict=request.strict)
     if request.paths:
         from gradcli.paths import paths as find_paths
@@ -997,7 +997,7 @@ def points(request: Request, command: str) -> PointsRun:
         def grad_chunk(tape: Tape, columns: Any, count: int, fixed: Any) -> BatchResult:
             # from a file, the writer's threads take the other core (cli._stream); from a pipe, the sweeps do
             return batch.grad_batch(tape, columns, count, fixed, seed=request.seed, of=request.of, wrt=request.wrt,
-                                    threads=None if run.live else 1, refuse_no_grad=True)
+                                    threads=None if run.live else 1, warn_no_grad=True)
 
         run = PointsRun(request, grad_chunk)
         return run

@@ -53,36 +53,7 @@ _GIVEN_0D = (
     "to be of same shape as normalized_shape ...); gradcli broadcast it, a number PyTorch does not give: now exit 2 "
     "in PyTorch's words (the rows' examples that used one take a weight per class)"
 )
-_NO_GRAD = (
-    "issue #21: gradcli grad of an output that takes no gradient (a comparison, logical_and/or/not: a bool tensor) "
-    "is refused as PyTorch's y.backward() refuses it ('element 0 of tensors does not require grad and does not "
-    "have a grad_fn'); it gave zero gradients, numbers PyTorch does not give (the library's grad() still gives them, "
-    "as torch.autograd.grad's materialize_grads; tests/test_spellings.py compares their values by jacobian)"
-)
 CHANGED_ON_PURPOSE: dict[str, tuple[str, dict[str, Any] | None]] = {
-    "15a7cd7a99bb": (_NO_GRAD, None),
-    "88ad96a82b9e": (_NO_GRAD, None),
-    "c2601b1808bd": (_NO_GRAD, None),
-    "20eba05ed6fe": (_NO_GRAD, None),
-    "222851486f21": (_NO_GRAD, None),
-    "32b856c9a2fa": (_NO_GRAD, None),
-    "381f9ee92d43": (_NO_GRAD, None),
-    "440c4f8a202d": (_NO_GRAD, None),
-    "64fd43b8e508": (_NO_GRAD, None),
-    "70cf6dedd382": (_NO_GRAD, None),
-    "74e6fe628f6a": (_NO_GRAD, None),
-    "8168dc8cf1c0": (_NO_GRAD, None),
-    "84cb19ad7783": (_NO_GRAD, None),
-    "867b1301d9a8": (_NO_GRAD, None),
-    "877133ea0a78": (_NO_GRAD, None),
-    "c3672a331197": (_NO_GRAD, None),
-    "c8d16877d12e": (_NO_GRAD, None),
-    "c98ae4858534": (_NO_GRAD, None),
-    "ccdbcf38bbcd": (_NO_GRAD, None),
-    "d6ef0a695bc7": (_NO_GRAD, None),
-    "dbbd20c4afda": (_NO_GRAD, None),
-    "e10ead70270a": (_NO_GRAD, None),
-    "ea3e3eda3c9c": (_NO_GRAD, None),
     "02fb7d6b3630": (_BARE_MAX, None),
     "06c502ce3420": (_BARE_MAX, None),
     "0adfa25c6073": (_BARE_MAX, None),
