@@ -1660,7 +1660,7 @@ ROWS = [
     # ravel: reshape(-1), a view of a vector too (ViewBackward0), where flatten gives the vector itself
     _linear("ravel", _flatten, _same_shape_back, "ViewBackward0", shape=_flatten_shape, methods=("ravel",),
             examples=_one(((2, 3), {}), ((3,), {}), ((), {})),
-            reference=None),  # (flatten's numbers, recorded under flatten; tests/run_cases/flatten_itself.py its node)
+            reference="torch.ravel(a)", reference_program="ravel(a)"),  # (tests/run_cases/flatten_itself.py its node)
     _linear("squeeze", _squeeze, _same_shape_back, "SqueezeBackward0", params=(DIMS,), shape=_squeeze_shape,
             torch_node_rule=_squeeze_node, methods=("squeeze",),
             examples=_one(((1, 3, 1), {}), ((1, 3, 1), {"dim": 0}), ((1, 3, 1), {"dim": (0, -1)}),
