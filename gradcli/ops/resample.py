@@ -51,32 +51,43 @@ def _check_size(count: int, name: str) -> None:
 # --- interpolate -----------------------------------------------------------------------------------
 
 
+class _NotImplemented(ValueRefusal):
+    """F.interpolate's NotImplementedError: no kernel for this rank and mode."""
+
+    kind = "NotImplementedError"
+
+
 def _output_size(x: Shape, name: str, size: Any, scale_factor: Any, mode: str, align_corners: Any,
                  recompute_scale_factor: Any, antialias: bool) -> tuple[tuple[int, ...], tuple[float | None, ...]]:
     """The output's spatial sizes and the scales PyTorch's kernel is given (None: from the sizes),
     the call checked in F.interpolate's words (ValueError)."""
     d = len(x) - 2
-    if d not in (1, 2, 3):
-        raise ValueError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {len(x)}D) for the modes: "
-                         f"nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})")
-    if mode in _LINEAR_RANK and _LINEAR_RANK[mode] != d:
-        raise ValueError(f"Got {len(x)}D input, but {mode} mode needs {_LINEAR_RANK[mode] + 2}D input")
     if mode not in _LINEAR_RANK and align_corners is not None:
-        raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
+        raise PythonValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
                          "bicubic | trilinear")
+    if size is not None and scale_factor is not None:
+        raise PythonValueError("only one of size or scale_factor should be defined")
+    if size is None and scale_factor is None:
+        raise PythonValueError("either size or scale_factor should be defined")
+    if isinstance(size, tuple) and len(size) != d:
+        raise PythonValueError(f"Input and output must have the same number of spatial dimensions, but got input with "
+                         f"spatial dimensions of {list(x[2:])} and output size of {list(size)}. Please provide "
+                         f"input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
+    if recompute_scale_factor and size is not None:
+        raise PythonValueError("recompute_scale_factor is not meaningful with an explicit size.")
     if antialias:
         raise ValueError(f"{name}: antialias=True is not supported")
-    if size is not None and scale_factor is not None:
-        raise ValueError("only one of size or scale_factor should be defined")
-    if size is None and scale_factor is None:
-        raise ValueError("either size or scale_factor should be defined")
-    if recompute_scale_factor and size is not None:
-        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if d not in (1, 2, 3):  # (F.interpolate's last word, after every mode's kernel was tried)
+        raise _NotImplemented(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {len(x)}D) for the "
+                              f"modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+                              f"nearest-exact (got {mode})")
+    if mode in _LINEAR_RANK and _LINEAR_RANK[mode] != d:
+        raise _NotImplemented(f"Got {len(x)}D input, but {mode} mode needs {_LINEAR_RANK[mode] + 2}D input")
     if size is not None:
         sizes = (size,) * d if isinstance(size, int) else tuple(size)
-        if len(sizes) != d or None in sizes:
-            raise ValueError(f"Input and output must have the same number of spatial dimensions, but got input with "
-                             f"spatial dimensions of {list(x[2:])} and output size of {size}. Please provide "
+        if None in sizes:
+            raise PythonValueError(f"Input and output must have the same number of spatial dimensions, but got input with "
+                             f"spatial dimensions of {list(x[2:])} and output size of {list(size) if isinstance(size, tuple) else size}. Please provide "
                              f"input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
         scales: tuple[float | None, ...] = (None,) * d
     else:
@@ -84,9 +95,14 @@ def _output_size(x: Shape, name: str, size: Any, scale_factor: Any, mode: str, a
             raise ValueError(f"cannot convert float {'NaN' if math.isnan(scale_factor) else 'infinity'} to integer")
         sizes = tuple(math.floor(float(n) * scale_factor) for n in x[2:])
         scales = (None,) * d if recompute_scale_factor or mode == "area" else (float(scale_factor),) * d
-    if min(sizes) <= 0 or min(x[2:]) <= 0:
-        raise ValueError(f"Input and output sizes should be greater than 0, but got input ({', '.join(map(str, x[2:]))}) "
-                         f"and output ({', '.join(map(str, sizes))})")
+    if mode == "area":  # (adaptive average pooling: its own check, 1-D as 2-D over the input unsqueezed)
+        _check_nonempty(x if d > 1 else (*x[:-1], 1, x[-1]), f"adaptive_avg_pool{max(d, 2)}d")
+    elif min(sizes) <= 0 or min(x[2:]) <= 0:  # (the upsample kernel's words: "and" between them in 1-D only)
+        axes = "DHW"[-d:]
+        given = ", ".join(f"{axis}: {n}" for axis, n in zip(axes, x[2:], strict=True))
+        made = ", ".join(f"{axis}: {n}" for axis, n in zip(axes, sizes, strict=True))
+        raise ValueError(f"Input and output sizes should be greater than 0, but got input ({given}){' and' * (d == 1)} "
+                         f"output ({made})")
     return sizes, scales
 
 
