@@ -399,17 +399,23 @@ def sleef_logf(d: Value) -> Value:
         m = np.where(fraction >= 0.75, fraction, fraction * F(2))
         s = _mul((F(0.69314718246459960938), F(-1.904654323148236017e-09)), e)
         x = _div(_add2(F(-1), m), _add2(F(1), m))
-        x2 = x[0] * x[0]
-        t: Value = F(0.3027294874)
-        t = fma32(t, x2, F(0.3996108174))
-        t = fma32(t, x2, F(0.6666694880))
-        s = _add(s, (x[0] * F(2), x[1] * F(2)))
-        tail = (x2 * x[0]) * t
-        high = s[0] + tail
-        r = high + (((s[0] - high) + tail) + s[1])
+        r = _log_series(s, x)
         r = np.where(np.isposinf(d), F(np.inf), r)
         r = np.where((d < 0) | np.isnan(d), F(np.nan), r)
         return np.where(d == 0, F(-np.inf), r).astype(F)
+
+
+def _log_series(s: Pair, x: Pair) -> Value:
+    """SLEEF's last step of logf and log1pf: e*ln(2) (`s`, a pair of floats) + 2x + x^3 times its series in x^2,
+    `x` = (m - 1) / (m + 1) as a pair, summed as pairs and rounded once."""
+    x2 = x[0] * x[0]
+    t: Value = F(0.3027294874)
+    t = fma32(t, x2, F(0.3996108174))
+    t = fma32(t, x2, F(0.6666694880))
+    s = _add(s, (x[0] * F(2), x[1] * F(2)))
+    tail = (x2 * x[0]) * t
+    high = s[0] + tail
+    return high + (((s[0] - high) + tail) + s[1])
 
 
 def sleef_log1pf(d: Value) -> Value:
@@ -424,14 +430,7 @@ def sleef_log1pf(d: Value) -> Value:
         s = _mul((F(0.69314718246459960938), F(-1.904654323148236017e-09)), e)
         total = F(2) + m
         x = _div((m, F(0)), (total, (F(2) - total) + m))
-        x2 = x[0] * x[0]
-        u: Value = F(0.3027294874)
-        u = fma32(u, x2, F(0.3996108174))
-        u = fma32(u, x2, F(0.6666694880))
-        s = _add(s, (x[0] * F(2), x[1] * F(2)))
-        tail = (x2 * x[0]) * u
-        high = s[0] + tail
-        r = high + (((s[0] - high) + tail) + s[1])
+        r = _log_series(s, x)
         r = np.where(d <= F(1e38), r, sleef_logf(d))
         r = np.where(d < F(-1), F(np.nan), r)
         r = np.where(d == F(-1), F(-np.inf), r)
