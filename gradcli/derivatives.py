@@ -16,10 +16,10 @@ import numpy as np
 
 from gradcli.diagnostics import gradient_warnings, hessian_warnings, jacobian_warnings, jvp_warnings
 from gradcli.engine import Backend, Batches, Step, backward, forward, jvp_sweep, reached
-from gradcli.errors import Limits, NameProblem, ShapeProblem, over_limit
+from gradcli.errors import GradcliError, Limits, NameProblem, ShapeProblem, over_limit
 from gradcli.inputs import literals
 from gradcli.ops import UNIT, Unit
-from gradcli.tape import Tape, compile_program
+from gradcli.tape import CONST, INPUT, Tape, compile_program
 
 Array = np.ndarray
 
@@ -211,13 +211,40 @@ def point_of(tape: Tape, at: Mapping[str, Any] | None, copy: bool = True) -> dic
 def _prepare(program: str | Tape, at: Mapping[str, Any] | None) -> tuple[Tape, dict[str, Array], list[Array]]:
     tape = compile_program(program) if isinstance(program, str) else program
     point = point_of(tape, at)
-    values = forward(tape, point)
+    try:
+        values = forward(tape, point)
+    except GradcliError as first:
+        # (the first tape may not hold at this point where the shapes choose how an input is read -- cross_entropy's
+        # target of the input's shape, an index before its shape says probabilities --: its args' shapes from the
+        # point, and the tape of those; the first tape's error where that one fails too)
+        shapes = _written_shapes(tape, point) if tape.wants_shapes and not tape.shaped and tape.integer_inputs else None
+        if shapes is None:
+            raise
+        try:
+            shaped = compile_program(tape.source, shapes)
+            return shaped, point_of(shaped, at), forward(shaped, point_of(shaped, at))
+        except GradcliError:
+            raise first from None
     if tape.wants_shapes and not tape.shaped:  # a graph that depends on shapes (tensordot): PyTorch's, at this point
         shapes = {span: tuple(np.shape(values[a]) for a in args) for span, args in tape.wants_shapes.items()}
         tape = compile_program(tape.source, shapes)
         point = point_of(tape, at)
         values = forward(tape, point)
     return tape, point, values
+
+
+def _written_shapes(tape: Tape, point: Mapping[str, Array]) -> dict[Any, tuple[Any, ...]] | None:
+    """The shapes a tape asks for (Tape.wants_shapes) where each is an input's or a constant's: known
+    without the first tape's forward, which may not hold at this point (cross_entropy's target read as
+    class indices before its shape says probabilities). None where one is computed."""
+    shapes = {}
+    for key, args in tape.wants_shapes.items():
+        nodes = [tape.nodes[a] for a in args]
+        if any(not (n.kind == CONST or (n.kind == INPUT and n.name in point)) for n in nodes):
+            return None
+        shapes[key] = tuple(np.shape(point[str(n.name)]) if n.kind == INPUT else np.shape(n.value)  # type: ignore[arg-type]
+                            for n in nodes)
+    return shapes
 
 
 def grad(

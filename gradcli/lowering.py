@@ -15,7 +15,8 @@ syntax -- and says what each one is through a `Front`; this module does the rest
   (gather(x, dim, index)); the rest of the positional args as sizes (x.reshape(2, 3));
 - overloads: the first row whose signature the call fits (max(v); max(x, 1); max(a, b));
 - which row a bound call is at last: with a dim (Op.with_dim), with return_indices=True
-  (Op.with_indices), by a param's value (Op.rebinds: svd's compute_uv=False), with a float index (Op.float_index), or no row at all: the input itself
+  (Op.with_indices), by a param's value (Op.rebinds: svd's compute_uv=False), with a target of the input's shape
+  (Op.float_index), or no row at all: the input itself
   (Op.identity_when, a copy to the dtype it has); the dtype a call asks of its result (Bound.cast).
 
 What is wrong with a call is a CallProblem, which the front end says in its own voice at the
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
 from gradcli.ops import FAMILY_FUNCTIONS, FUNCTIONS, METHODS, OPS, Op
-from gradcli.ops.core import Dialect
+from gradcli.ops.core import Dialect, ValueRefusal
 
 # A module prefix -> the family whose semantics its calls have.
 FAMILIES = {"torch": "torch", "torch.nn.functional": "nn", "F": "nn", "torch.special": "torch",
@@ -80,6 +81,10 @@ class Front(Protocol):
     def dtype(self, value: Any) -> str:
         """A tensor arg's dtype, by NumPy's name: "float64", "float32", "int64", "bool"."""
 
+    def arg_shapes(self, values: list[Any], row: str) -> list[tuple[int, ...]] | None:
+        """The shapes of a call's tensor args where they are known while it is lowered (None where not:
+        the formula language's inputs before their point), `row` the call's row."""
+
 
 class Bound(NamedTuple):
     """A call lowered: the row, its tensor args (the front end's values) and its params.
@@ -128,8 +133,8 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
         try:
             tensors, params = bind(candidate, name, args, keywords, front, dialect if candidate is candidates[0] else None,
                                    family=family)
-        except CallProblem as problem:
-            first = first or problem
+        except CallProblem as problem:  # (the first, but one PyTorch raises first of all: div's rounding_mode='round')
+            first = problem if first is None or (problem.raised and not first.raised) else first
             continue
         return settle(candidate, name, [front.tensor(t) for t in tensors], {**params, **said}, front)
     assert first is not None
@@ -197,8 +202,10 @@ def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front:
     if op.dtype == "param":  # x.to(dtype): x itself where it has that dtype, as PyTorch returns self
         if params.get("dtype") in (None, front.dtype(tensors[0])) and not params.get("copy"):
             return Bound(op, tensors, params, identity=True)
-    if op.float_index and front.floating(tensors[op.index_from]):  # type: ignore[index]
-        op = OPS[op.float_index]  # cross_entropy(x, probabilities)
+    if op.float_index and op.index_from is not None:  # cross_entropy(x, probabilities): read by the target's shape
+        shapes = front.arg_shapes(tensors, op.name)
+        if (shapes[0] == shapes[op.index_from]) if shapes is not None else front.floating(tensors[op.index_from]):
+            op = OPS[op.float_index]  # (shapes not known yet: a float is probabilities, an input class indices)
     return Bound(op, tensors, params, cast=cast)
 
 
@@ -337,6 +344,9 @@ def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], g
             static = _static(front, value, spec)
         try:
             params[spec.name] = spec.convert(static)
+        except ValueRefusal as problem:  # (PyTorch's own refusal of the value: reduction='avg')
+            raise CallProblem(str(problem), value=None if type(value) is tuple else value, raised=problem.kind,
+                              hint=problem.ours) from None
         except ValueError as problem:
             raise CallProblem(f"{name}: {problem}", value=None if type(value) is tuple else value) from None
     return params

@@ -628,6 +628,13 @@ class TapeSink:
     def dtype(self, value: int) -> str:
         return "float64"  # (every value of a program is)
 
+    def arg_shapes(self, values: list[int], row: str) -> list[Shape] | None:
+        """The args' shapes where the point is known: as a composite's program asks them (Emitter.shape),
+        so that a first tape for every point asks for them and derivatives.prepare compiles again with them."""
+        emit = self.emitter(self.call_span, values, row)
+        shapes = [emit.shape(value) for value in values]
+        return None if None in shapes else shapes  # type: ignore[return-value]
+
     def floating(self, index: int) -> bool:
         """Is the node a float: a float constant, or computed from inputs (an input is not)?"""
         node = self.nodes[index]

@@ -194,3 +194,32 @@ def test_a_batch_of_k_dimensional_points_gives_what_each_point_gives(program):
         alone = grad(program, at={"x": xs[k], "t": ts[k]})
         np.testing.assert_allclose(batch.values[0][k], alone.value, rtol=1e-14)
         np.testing.assert_allclose(batch.grad["x"][k], alone.grad["x"], rtol=1e-13, atol=1e-15)
+
+
+@pytest.mark.parametrize(("x", "t"), [(X, P), (X[0], P[0]), (X, [0, 2, 1]), (X[1], 2)])
+def test_an_input_target_is_read_by_its_shape_as_pytorch_reads_it(x, t):
+    # a target of the input's shape is class probabilities (it takes a gradient); any other, class indices
+    torch = pytest.importorskip("torch")
+    probs = np.shape(t) == np.shape(x)
+    xt = torch.tensor(x, dtype=torch.float64, requires_grad=True)
+    tt = torch.tensor(t, dtype=torch.float64 if probs else torch.int64, requires_grad=probs)
+    loss = torch.nn.functional.cross_entropy(xt, tt)
+    loss.backward()
+    result = grad("cross_entropy(x, t)", at={"x": np.array(x), "t": np.array(t)})
+    np.testing.assert_allclose(result.value, loss.item(), rtol=1e-14)
+    np.testing.assert_allclose(result.grad["x"], xt.grad.numpy(), rtol=1e-13, atol=1e-16)
+    assert ("t" in result.grad) == probs
+    if probs:
+        np.testing.assert_allclose(result.grad["t"], tt.grad.numpy(), rtol=1e-13, atol=1e-16)
+
+
+def test_over_points_an_input_target_of_probabilities_says_how_to_write_it():
+    from tests.helpers import cli
+    lines = '{"x": [1, 2, 3], "t": [0.2, 0.3, 0.5]}\n'
+    refused = cli("grad", "cross_entropy(x, t)", "--points", "-", "--json", stdin=lines)
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert "cross_entropy(x, t * 1.0)" in refused.stderr.splitlines()[0]
+    answered = cli("grad", "cross_entropy(x, t * 1.0)", "--points", "-", "--json", stdin=lines)
+    alone = grad("cross_entropy(x, t)", at={"x": np.array([1.0, 2, 3]), "t": np.array([0.2, 0.3, 0.5])})
+    assert answered.exit_code == 0
+    assert __import__("json").loads(answered.stdout)["value"] == pytest.approx(float(alone.value), rel=1e-15)

@@ -170,6 +170,9 @@ class _Written:
     def dtype(self, expr: Any) -> str:
         return "float64"
 
+    def arg_shapes(self, values: list[Any], row: str) -> None:
+        return None  # (no loss is a literal)
+
 
 class _Count:
     """Elements made so far while building one value: refused as soon as they pass the limit."""

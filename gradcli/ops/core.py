@@ -114,6 +114,15 @@ class Param(NamedTuple):
     # PyTorch's parser takes only a tuple or a list here (an int[] without a size: flip's dims,
     # reshape's shape), but from a method's positional args (x.flip(0)): torch.flip(x, 0) is a TypeError
     listed: bool = False
+    # PyTorch's own refusal of a value that is not one of `choices` (None included, where the default is not):
+    # (its exception's type, its words with {value}): reduction='avg' is its ValueError
+    refused: tuple[str, str] | None = None
+
+    def refusal(self, value: Any) -> ValueRefusal:
+        """PyTorch's refusal of this value (Param.refused), as the exception of its type."""
+        kind, words = self.refused  # type: ignore[misc]
+        refusal = PythonValueError if kind == "ValueError" else ValueRefusal
+        return refusal(words.format(value=value), f"{self.name} must be one of {', '.join(repr(c) for c in self.choices)}")
 
     def convert(self, value: Any) -> Any:
         """The parameter's value from what the program wrote (a number, a tuple of numbers, a
@@ -122,6 +131,8 @@ class Param(NamedTuple):
         if value is None:
             if self.default is None:
                 return None
+            if self.refused is not None:
+                raise self.refusal(value)
             raise ValueError(f"{self.name} cannot be None")
         if kind == "dtype":
             if value == "cpu":  # x.to("cpu"): the one device there is, no dtype
@@ -135,6 +146,8 @@ class Param(NamedTuple):
             if not self.choices:  # (dtype=, device=: a word, as in dtype=torch.float64)
                 raise ValueError(f"{self.name} must be a name, as in {self.name}=torch.float64" if self.name == "dtype"
                                  else f"{self.name} must be a string")
+            if self.refused is not None and isinstance(value, str):
+                raise self.refusal(value)
             raise ValueError(f"{self.name} must be one of {', '.join(repr(c) for c in self.choices)}")
         if isinstance(value, str):
             if value in self.choices:  # a number or one of these names: norm's p='fro'
@@ -466,9 +479,9 @@ class Op:
     # The last tensor args, which PyTorch takes by keyword alone (torch.masked.sum(x, 0, mask=m)): a call
     # gives each by that keyword, and they stand after the other tensors, before the params.
     keyword_tensors: tuple[str, ...] = ()
-    # The row a call means instead when its index arg (at index_from) is a float: a float
-    # constant, or computed from inputs (cross_entropy's class probabilities). An input stays
-    # an index.
+    # The row a call means instead when its index arg (at index_from) has the shape of its first
+    # arg, as PyTorch reads cross_entropy's target (class probabilities). Where the shapes are not
+    # known yet (an input of the formula language before its point), a float means it.
     float_index: str | None = None
     # identity_when(**params) -> True where the call is its first arg itself, with no node (PyTorch
     # returns the input: dropout with p=0 or training=False); False: the call is refused (random).

@@ -233,7 +233,8 @@ ROWS += [
               reference="F.poisson_nll_loss(a, b)"),
     composite("gaussian_nll_loss", 3, _gaussian_program, "MeanBackward0", shape=_gaussian_shape,
               torch_node_rule=_reduction_node("MulBackward0"), sympy=None,  # (the clamp has no gradient)
-              params=(Param("full", "bool", False), Param("eps", "float", 1e-6), REDUCTION),
+              params=(Param("full", "bool", False), Param("eps", "float", 1e-6),
+                      REDUCTION._replace(refused=("ValueError", "{value} is not valid"))),  # (its own words)
               inputs=("input", "target", "var"), domain=((-2.0, 2.0), (-2.0, 2.0), (0.5, 3.0)),
               examples=((((4,), (4,), (4,)), {}), (((2, 3), (2, 3), (2,)), {"full": True, "reduction": "none"}),
                         (((2, 3), (2, 3), (2, 1)), {"reduction": "sum", "eps": 0.25})),

@@ -37,7 +37,8 @@ from gradcli.ops.core import (
 from gradcli.ops.reductions import _norm, _norm_vjp
 from gradcli.ops.summation import torch_sum
 
-REDUCTION = Param("reduction", "str", "mean", choices=("none", "mean", "sum"))
+REDUCTION = Param("reduction", "str", "mean", choices=("none", "mean", "sum"),
+                  refused=("ValueError", "{value} is not a valid value for reduction"))
 Pointwise = Callable[..., Any]
 
 
@@ -363,7 +364,8 @@ ROWS: list[Op] = [
                           ("bool input 1", "RuntimeError", BOOL_SUBTRACTION[0][2]),  # (its 1 - target)
                           ("uncastable 1", "RuntimeError", "result type {result} can't be cast to the desired output type {1}"))),
     composite("kl_div", 2, _kl_program, "MeanBackward0",
-              params=(Param("reduction", "str", "mean", choices=("none", "mean", "sum", "batchmean")),
+              params=(Param("reduction", "str", "mean", choices=("none", "mean", "sum", "batchmean"),
+                            refused=("ValueError", "{value} is not a valid value for reduction")),
                       Param("log_target", "bool", False)),
               torch_node_rule=_kl_node, domain=((-2.0, 2.0), (0.1, 1.0)),
           examples=(*_EXAMPLES, (((2, 3), (2, 3)), {"reduction": "batchmean"}),
@@ -601,32 +603,47 @@ def _prob_jvp(tangents: Any, ans: Array, x: Any, w: Any, p: Any, ranks: tuple[in
 
 def _ce_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduction: str = "mean", **given: Any
               ) -> tuple[int, ...]:
-    if len(x) > 2 and len(t) == len(x):  # class probabilities over (N, C, d1, ...)
-        if tuple(x) != tuple(t):
-            raise ValueError(f"the target of class probabilities must have the input's shape {tuple(x)}, got {tuple(t)}")
-        if len(w) > 1 or (w and w[0] != x[1]):
-            raise ValueError("weight tensor should be defined either for all or no classes")
-        return (x[0], *x[2:]) if reduction == "none" else ()
+    """The checks of an input and its class indices, in PyTorch's words and order (nll_loss_nd's batch size,
+    nll_loss's target of at most 1 dim)."""
     if len(x) > 2:
         return _nd_shape(x, w, t, reduction)
     if len(x) not in (1, 2):
         raise ValueError(f"takes an input of shape (C,) or (N, C), got {len(x)} dims")
+    if len(x) == 2 and (t[0] if t else 0) != x[0]:  # (PyTorch's nll_loss_nd, its ValueError)
+        raise PythonValueError(f"Expected input batch_size ({x[0]}) to match target batch_size ({t[0] if t else 0}).")
+    ours = f"the target must be class indices of shape {x[:-1]} or probabilities of shape {x}, got {t}"
+    if tuple(t) == tuple(x):  # (probabilities where the shapes were not known as the call was lowered: --points)
+        ours = ("over --points an input target is read as class indices: give probabilities computed from it, "
+                "as in cross_entropy(x, t * 1.0)")
+    if len(t) > 1:
+        raise ValueRefusal("0D or 1D target tensor expected, multi-target not supported", ours)
+    if len(x) == 1 and len(t) == 1 and t[0] != 1:
+        raise PythonValueError(f"For 1D input, 1D target must have size 1, but got target size: {t[0]}", ours)
     if len(w) > 1 or (w and w[0] != x[-1]):
         raise ValueError(f"the weight must have one number per class ({x[-1]}), got shape {w}")
-    if len(t) == len(x):
-        np.broadcast_shapes(x, t)
-    elif len(x) == 2 and len(t) == 1 and t[0] != x[0]:  # (PyTorch's nll_loss, its ValueError)
-        raise PythonValueError(f"Expected input batch_size ({x[0]}) to match target batch_size ({t[0]}).")
-    elif tuple(t) != tuple(x[:-1]):
-        raise ValueError(f"the target must be class indices of shape {x[:-1]} or probabilities of shape {x}, got {t}")
     return x[:-1] if reduction == "none" else ()
+
+
+def _probs_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduction: str = "mean", **given: Any
+                 ) -> tuple[int, ...]:
+    """The checks of an input and its class probabilities, a target of its shape (PyTorch reads the target so)."""
+    if tuple(x) != tuple(t):
+        raise ValueError(f"the target of class probabilities must have the input's shape {tuple(x)}, got {tuple(t)}")
+    if not x:
+        raise ValueError("takes an input of shape (C,), (N, C) or (N, C, d1, ...), got 0 dims")
+    classes = x[1] if len(x) > 1 else x[0]
+    if len(w) > 1 or (w and w[0] != classes):
+        raise ValueError("weight tensor should be defined either for all or no classes")
+    return (x[0], *x[2:]) if reduction == "none" and len(x) > 1 else ()
 
 
 def _ce_message(name: str) -> Any:
     """What does not fit, in the call's own terms: its input and its target (the rows take a weight
     between them, a number where none was given)."""
     def message(label: str, shapes: Any) -> str:
-        return f"{name} cannot take an input of shape {tuple(shapes[0])} with a target of shape {tuple(shapes[2])}"
+        called = label.rpartition(".")[2]  # (the call written, where this row is a part of it: cross_entropy's nll_loss)
+        return (f"{called if called in ('cross_entropy', 'nll_loss') else name} cannot take an input of shape "
+                f"{tuple(shapes[0])} with a target of shape {tuple(shapes[2])}")
 
     return message
 
@@ -742,9 +759,7 @@ def _probs_program(emit: Any, x: Any, w: Any, p: Any, reduction: str = "mean", i
     if sx is None or sw is None or sp is None:
         return emit("cross_entropy_probs_whole", x, w, p, reduction=reduction, ignore_index=ignore_index,
                     label_smoothing=label_smoothing)
-    _ce_shape(sx, sw, sp)
-    if len(sp) != len(sx):
-        raise ValueError("the target of class probabilities must have the input's shape")
+    _probs_shape(sx, sw, sp)
     dim = _class_dim(sx)
     lsm = emit("log_softmax", x, dim=dim)
     weights = _class_weights(emit, w, x)
@@ -836,7 +851,7 @@ def _samples(x: Any, t: Any, ranks: tuple[int, ...], probs: bool = False
     samples in PyTorch's order; the ranks of those; the shape of the loss of each sample."""
     point, target = tuple(np.shape(x)[np.ndim(x) - ranks[0]:]), tuple(np.shape(t)[np.ndim(t) - ranks[2]:])
     if probs:
-        _ce_shape(point, (), target)
+        _probs_shape(point, (), target)
     else:
         _nd_shape(point, (), target)
     lead = tuple(np.shape(x)[:np.ndim(x) - ranks[0]])
@@ -964,17 +979,18 @@ ROWS += [
                shape=lambda w, t, ignore_index=-100: (), examples=((((3,), (2,)), {}), (((), (2,)), {}))),
     composite("cross_entropy_probs", 3, _probs_program, "DivBackward1", sympy=None,
               shape_message=_ce_message("cross_entropy"),
-              callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
+              callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_probs_shape,
               optional_args=((2, "weight", 1.0),), given_0d=_weight_0d, torch_node_rule=_ce_prob_node, text=_ce_text("cross_entropy", floats=True), domain=((-2.0, 2.0), (0.5, 2.0), (0.0, 1.0)),
               examples=(((((2, 3), (3,), (2, 3)), {}), (((3,), (3,), (3,)), {"reduction": "sum"}),
                          (((2, 3), (3,), (2, 3)), {"reduction": "none", "label_smoothing": 0.2}),
                          (((2, 3, 2), (3,), (2, 3, 2)), {"reduction": "none"}), (((2, 3, 2, 2), (3,), (2, 3, 2, 2)), {}))),
               reference="F.cross_entropy(a, b * 1.0)", reference_program="cross_entropy(a, b * 1.0)",
-              dtype_refusals=kernel_refusal("log_softmax{lastdim}_kernel_impl")),
+              dtype_refusals=(("integer 2", "RuntimeError", "Expected floating point type for target with class probabilities, got {2}"),
+                              *kernel_refusal("log_softmax{lastdim}_kernel_impl"))),
     structural("cross_entropy_probs_whole", 3, *_over_samples(_prob_loss, _prob_vjp, _prob_jvp, probs=True)[:2],
                "DivBackward1", jvp=_over_samples(_prob_loss, _prob_vjp, _prob_jvp, probs=True)[2],
                shape_message=_ce_message("cross_entropy"),
-               callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape,
+               callable=False, tensor_positions=(0, 2, 1), params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_probs_shape,
                torch_node_rule=_ce_prob_node, text=_ce_text("cross_entropy", floats=True), reference=None,
                domain=((-2.0, 2.0), (0.5, 2.0), (0.0, 1.0)), examples=(((((2, 3), (3,), (2, 3)), {}),))),
     # nll_loss: PyTorch's nll_loss_nd, nll_loss_forward of (C,) and (N, C) log-probabilities, nll_loss2d of the rest

@@ -395,7 +395,8 @@ def _sympy_clamp_tensor(x: Any, low: Any, high: Any) -> Any:
 
 # --- div with a rounding mode (DivBackward2): its gradients are 0, a step's ---------------------
 
-ROUNDING = Param("rounding_mode", "str", None, choices=("trunc", "floor"))
+ROUNDING = Param("rounding_mode", "str", None, choices=("trunc", "floor"), refused=(
+    "RuntimeError", "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{value}'"))
 
 
 def _div_rounding(xp: Any, a: Any, b: Any, rounding_mode: str | None = None) -> Any:

@@ -2763,6 +2763,9 @@ class Interpreter:
     def dtype(self, value: Any) -> str:
         return value.data.dtype.name if isinstance(value, Tensor) else "float32"
 
+    def arg_shapes(self, values: list[Any], row: str) -> list[tuple[int, ...]]:
+        return [tuple(np.shape(v.data)) if isinstance(v, Tensor) else () for v in values]
+
     def parts(self, op: Op, operands: list[Any], params: dict[str, Any], node: ast.AST,
               spelled: str | None = None) -> tuple[Any, ...]:
         """A call that gives a tuple (Op.parts): each part a tensor of its own, as PyTorch's
