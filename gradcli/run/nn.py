@@ -35,10 +35,15 @@ Args = list[Any]
 Kwargs = dict[str, Any]
 
 
-def _bind(function: str, names: list[str], defaults: dict[str, Any], args: Args, kwargs: Kwargs) -> dict[str, Any]:
-    """Python's binding of a native call's arguments, with its TypeErrors."""
-    if len(args) > len(names):
-        raise PythonError("TypeError", f"{function}() takes from 1 to {len(names) + 1} positional arguments but "
+def _bind(function: str, names: list[str], defaults: dict[str, Any], args: Args, kwargs: Kwargs,
+          positional: int | None = None) -> dict[str, Any]:
+    """Python's binding of a native call's arguments, with its TypeErrors; only the first `positional` names
+    by position (the rest keyword-only: GaussianNLLLoss(*, full, eps, reduction))."""
+    taken = len(names) if positional is None else positional
+    if len(args) > taken:
+        if not taken:
+            raise PythonError("TypeError", f"{function}() takes 1 positional argument but {len(args) + 1} were given")
+        raise PythonError("TypeError", f"{function}() takes from 1 to {taken + 1} positional arguments but "
                                        f"{len(args) + 1} were given")
     bound = bind_by_name(function, names, args, kwargs)
     missing = [n for n in names if n not in bound and n not in defaults]
@@ -394,16 +399,23 @@ class ModuleDict(Module):
         return key in self.children
 
 
-def _simple(label: str, function: str | None, params: list[tuple[str, Any]], shown: list[str] | None = None
-            ) -> type[Module]:
-    """A module that is one functional call with its settings (activations, losses, Flatten)."""
+# The losses whose __init__ is their base class's, as Python's TypeErrors name it
+_INHERITED_INIT = {"MSELoss": "_Loss", "L1Loss": "_Loss", "SoftMarginLoss": "_Loss", "BCELoss": "_WeightedLoss",
+                   "MultiLabelSoftMarginLoss": "_WeightedLoss"}
+
+
+def _simple(label: str, function: str | None, params: list[tuple[str, Any]], shown: list[str] | None = None,
+            positional: int | None = None) -> type[Module]:
+    """A module that is one functional call with its settings (activations, losses, Flatten); `positional`: how
+    many of them its __init__ takes by position (None: all)."""
     names = [name for name, _ in params]
     defaults = dict(params)
 
     class Simple(Module):
         def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
             Module.__init__(self)
-            self.settings = _bind(f"{label}.__init__", names, defaults, args, kwargs)
+            self.settings = _bind(f"{_INHERITED_INIT.get(label, label)}.__init__", names, defaults, args, kwargs,
+                                  positional)
             for name, value in self.settings.items():
                 self.fields[name] = value
 
@@ -768,7 +780,7 @@ MODULES: dict[str, type[Module]] = {
                               [("log_input", True), ("full", False), ("size_average", None), ("eps", 1e-08),
                                ("reduce", None), ("reduction", "mean")], []),
     "GaussianNLLLoss": _simple("GaussianNLLLoss", "gaussian_nll_loss",
-                               [("full", False), ("eps", 1e-06), ("reduction", "mean")], []),
+                               [("full", False), ("eps", 1e-06), ("reduction", "mean")], [], positional=0),
     "MultiLabelSoftMarginLoss": _simple("MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss",
                                         [("weight", None), *_LOSS], []),
 }
