@@ -507,6 +507,10 @@ def _norm(x: Array, ranks: tuple[int, ...], p: Any = 2.0, dim: Any = None, keepd
         kept = x.shape[:x.ndim - len(axes)]
         rows = float32.norm_two_rows(np.ascontiguousarray(x).reshape(math.prod(kept), -1)).reshape(kept)
         return np.asarray(rows.reshape(kept + (1,) * len(axes)) if keepdim else rows)
+    if p in (1.0, 2.0) and type(x) is np.ndarray and x.dtype == np.float32 and x.size and axes:
+        # (PyTorch's other kernel: for each result, each |x| or rounded square added in memory order)
+        total = _in_memory_order(np.abs(x) if p == 1.0 else x * x, axes, keepdim)
+        return np.asarray(total if p == 1.0 else np.sqrt(total))
     if p == 2.0:
         return np.asarray(np.sqrt(np.sum(x * x, axis=axes, keepdims=keepdim)))
     size = np.abs(x)
@@ -517,6 +521,18 @@ def _norm(x: Array, ranks: tuple[int, ...], p: Any = 2.0, dim: Any = None, keepd
     if p == 0.0:
         return np.asarray(np.sum(x != 0, axis=axes, keepdims=keepdim), dtype=float)
     return np.asarray(np.sum(size**p, axis=axes, keepdims=keepdim) ** (1.0 / p))
+
+
+def _in_memory_order(terms: Array, axes: tuple[int, ...], keepdim: bool) -> Array:
+    """The sum over `axes` (negative) of each result's terms, one after another in memory order, as PyTorch's
+    reduction kernel adds them (binary_kernel_reduce; NumPy's sum is pairwise along the last axis): a running sum."""
+    ndim = terms.ndim
+    reduced = sorted(a % ndim for a in axes)
+    kept = [a for a in range(ndim) if a not in reduced]
+    rows = np.moveaxis(terms, kept + reduced, range(ndim)).reshape(math.prod(terms.shape[a] for a in kept), -1)
+    total = np.cumsum(rows, axis=1, dtype=terms.dtype)[:, -1]
+    shape = [1 if a in reduced else n for a, n in enumerate(terms.shape)] if keepdim else [terms.shape[a] for a in kept]
+    return total.reshape(shape)
 
 
 def _norm_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], p: Any = 2.0, dim: Any = None,
