@@ -20,7 +20,7 @@ import pytest
 
 from gradcli import compile_program, grad
 from gradcli.batch import grad_batch
-from tests.helpers import cli
+from tests.helpers import central_difference, cli
 from tests.test_torch_reference import MATRIX_ALGORITHMS, REFERENCE, _mismatches, _rows
 
 VARIANTS = {entry["program"]: entry for entry in REFERENCE.get("variants", [])}
@@ -213,3 +213,32 @@ def test_glu_refuses_an_odd_dim():
     result = cli("grad", "sum(glu(x))", "--at", "x=[1, 2, 3]")
     assert result.exit_code == 2
     assert "Halving dimension must be even, but dimension -1 is size 3" in result.stderr
+
+
+@pytest.mark.parametrize(("program", "names"), [
+    ("binary_cross_entropy_with_logits(x, y, pos_weight=p)", "xyp"),
+    ("F.binary_cross_entropy_with_logits(x, y, w, reduction='sum', pos_weight=p)", "xywp"),
+    ("binary_cross_entropy_with_logits(x, y, weight=w, reduction='none')", "xyw"),
+])
+def test_bce_with_logits_weights_are_pytorchs_and_their_own_gradients_central_differences(program, names):
+    torch = pytest.importorskip("torch")
+    point = {"x": np.array([[0.5, -1.0, 2.0], [1.0, 0.0, -0.5]]), "y": np.array([[1.0, 0.0, 1.0], [0.0, 0.3, 1.0]]),
+             "w": np.array([1.0, 0.5, 2.0]), "p": np.array([1.0, 2.0, 3.0])}
+    point = {name: value for name, value in point.items() if name in names}
+    result = grad(program, at=point, seed="ones")
+    x, y = (torch.tensor(point[n], requires_grad=True) for n in "xy")
+    keywords = {"reduction": "sum" if "sum" in program else "none" if "none" in program else "mean"}
+    if "p" in names:
+        keywords["pos_weight"] = torch.tensor(point["p"])
+    if "w" in point:
+        keywords["weight"] = torch.tensor(point["w"])
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(x, y, **keywords)
+    loss.backward(torch.ones_like(loss))
+    np.testing.assert_allclose(result.value, loss.detach().numpy(), rtol=1e-14)
+    np.testing.assert_allclose(result.grad["x"], x.grad.numpy(), rtol=1e-13, atol=1e-16)
+    np.testing.assert_allclose(result.grad["y"], y.grad.numpy(), rtol=1e-13, atol=1e-16)
+    for name in set(point) & {"w", "p"}:  # (PyTorch refuses a weight that requires grad; gradcli gives it)
+        def value(args, name=name):
+            return float(np.sum(grad(program, at={**point, name: args[0]}, seed="ones").value))
+        expected = central_difference(value, [point[name]], 0)
+        np.testing.assert_allclose(result.grad[name], expected, rtol=1e-6, atol=1e-8, err_msg=name)

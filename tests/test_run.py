@@ -23,7 +23,6 @@ EXPECTED = ROOT / "tests" / "reference" / "run"
 FILES = sorted([*(ROOT / "samples" / "autograd").glob("*.py"), *(ROOT / "tests" / "run_cases").glob("*.py")])
 ADDRESS = re.compile(r"0x[0-9a-f]+")
 KNOWN_TO_DIFFER = {  # issue #21: cases where gradcli run does not yet print what PyTorch printed; remove each as it is fixed
-    "bce_with_logits_pos_weight": "pos_weight= is refused with an invented TypeError (unexpected keyword argument)",
     "create_graph_fused_backward_names": "create_graph's gradient of softmax, log_softmax and mse_loss is made of Mul/Sub "
                                          "nodes (PyTorch: one SoftmaxBackwardDataBackward0, LogSoftmaxBackwardDataBackward0, "
                                          "MseLossBackwardBackward0 node)",

@@ -38,9 +38,10 @@ def _made(op, shapes, params, seed=0):
     graph = Graph("")
     domain = op.domain or ()
     args = []
+    refused = {place for place, _, _ in op.undifferentiable}  # (PyTorch refuses those a gradient: weights)
     for i, shape in enumerate(shapes):
         low, high = domain[i] if i < len(domain) else (-2.0, 2.0)
-        args.append(Tensor(graph, rng.uniform(low, high, shape), requires_grad=True))
+        args.append(Tensor(graph, rng.uniform(low, high, shape), requires_grad=i not in refused))
     try:
         out = apply(graph, op, args, rule_params(op, params), (0, 0))
     except (ValueError, IndexError, TypeError):

@@ -24,6 +24,7 @@ from gradcli.ops.core import (
     Op,
     Param,
     PythonValueError,
+    Rule,
     Shape,
     Unsupported,
     ValueRefusal,
@@ -339,6 +340,115 @@ def _kl_program(emit: Any, a: Any, b: Any, reduction: str = "mean", log_target: 
         return emit("div", emit("sum", losses), emit("size", a, dim=0))
     return _reduced(emit, losses, reduction)
 
+# --- binary_cross_entropy_with_logits with weight= and pos_weight= ----------------------------
+# PyTorch's (Loss.cpp): log_sigmoid(input), times (pos_weight - 1) * target + 1 where a pos_weight is given;
+# (1 - target) * input minus that, times the weight; then reduced. One node, BinaryCrossEntropyWithLogitsBackward0,
+# whose gradients reach the input and the target alone: PyTorch refuses a weight that requires grad (and lists
+# neither weight among the node's next functions); gradcli's formula language gives them theirs.
+
+
+def _bce_weighted(a: Array, b: Array, w: Array, pw: Array, positive: bool) -> Array:
+    # (each step in place, in the dtype of what it writes into: `gradcli run` hands the args in their own dtypes)
+    log_sigmoid = _log_sigmoid(a)
+    if positive:
+        log_sigmoid = _into(log_sigmoid * ((pw - 1) * b + 1), log_sigmoid)
+    loss = 1.0 - b
+    loss = _into(loss * a, loss)
+    loss = _into(loss - log_sigmoid, loss)
+    return _into(loss * w, loss)
+
+
+def _into(value: Any, like: Any) -> Any:
+    """`value` written into an array like `like`, in place: in its dtype (a dual or recorded value as it is)."""
+    if isinstance(like, (np.ndarray, np.generic)) and isinstance(value, (np.ndarray, np.generic)):
+        return np.asarray(value).astype(like.dtype, copy=False)
+    return value
+
+
+def _bce_weighted_partials(g: Array, a: Array, b: Array, w: Array, pw: Array, positive: bool) -> tuple[Any, ...]:
+    """d/d(input, target, weight, pos_weight) of each loss times g (PyTorch's backward kernels: the input's
+    ((t + 1 - target) * sigmoid(input) - t) * g * weight, t = pos_weight * target, and the target's
+    (log_sigmoid(-input) - log_sigmoid(input) * pos_weight) * g * weight)."""
+    sigmoid = float32.sigmoid(a) if type(a) is np.ndarray and a.dtype == np.float32 and a.ndim else 1.0 / (1.0 + np.exp(-a))
+    log_sigmoid = _log_sigmoid(a)
+    if positive:
+        t = pw * b
+        da = (t + 1 - b) * sigmoid - t
+        db = _log_sigmoid(-a) - log_sigmoid * pw
+        dpw = -log_sigmoid * b * g * w
+    else:
+        da, db, dpw = sigmoid - b, -a, None
+    return da * g * w, db * g * w, _bce_weighted(a, b, np.ones(()), pw, positive) * g, dpw
+
+
+def _bce_weighted_rules() -> tuple[Rule, Rule, Rule, Rule]:
+    def forward(a: Array, b: Array, w: Array, pw: Array, ranks: tuple[int, ...], reduction: str = "mean",
+                positive: bool = False) -> Array:
+        return _reduce(_bce_weighted(a, b, w, pw, positive), max(ranks), reduction)
+
+    def vjp(g: Array, ans: Array, a: Array, b: Array, w: Array, pw: Array, ranks: tuple[int, ...],
+            reduction: str = "mean", positive: bool = False) -> tuple[Any, ...]:
+        shape = np.broadcast_shapes(*(np.shape(v) for v in (a, b, w, pw)))
+        parts = _bce_weighted_partials(_upstream(g, shape, max(ranks), "sum" if reduction == "mean" else reduction),
+                                       a, b, w, pw, positive)
+        count = _count(shape, max(ranks)) if reduction == "mean" else 1  # (PyTorch divides last)
+        return tuple(None if part is None else part / count for part in parts)
+
+    def jvp(tangents: Any, ans: Array, a: Array, b: Array, w: Array, pw: Array, ranks: tuple[int, ...],
+            reduction: str = "mean", positive: bool = False) -> Array:
+        shape = np.broadcast_shapes(*(np.shape(v) for v in (a, b, w, pw)))
+        parts = _bce_weighted_partials(np.ones(shape), a, b, w, pw, positive)
+        change = sum(part * t for part, t in zip(parts, tangents, strict=True) if t is not None and part is not None)
+        return _reduce(change * np.ones(shape), max(ranks), reduction)
+
+    def shape(sa: Shape, sb: Shape, sw: Shape, spw: Shape, reduction: str = "mean", positive: bool = False) -> Shape:
+        if tuple(sa) != tuple(sb):  # (torch.nn.functional's check)
+            raise PythonValueError(f"Target size (torch.Size({list(sb)})) must be the same as input size "
+                                   f"(torch.Size({list(sa)}))")
+        if positive:  # ((pos_weight - 1) * target, into log_sigmoid(input) in place)
+            _in_place_shape(sa, _broadcast_words(spw, sb))
+        _in_place_shape(sa, sw)
+        return tuple(sa) if reduction == "none" else ()
+
+    return forward, vjp, jvp, shape
+
+
+def _broadcast_words(a: Shape, b: Shape, into: bool = False) -> Shape:
+    """The shapes of a and b broadcast (into a's, in place: `into`), else PyTorch's words for the first dims that
+    do not fit."""
+    ranks = max(len(a), len(b))
+    for k in range(1, ranks + 1):
+        x, y = a[-k] if k <= len(a) else 1, b[-k] if k <= len(b) else 1
+        if x != y and x != 1 and y != 1:
+            raise ValueError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton "
+                             f"dimension {ranks - k}")
+    both = tuple(np.broadcast_shapes(tuple(a), tuple(b)))
+    if into and both != tuple(a):
+        raise ValueError(f"output with shape {list(a)} doesn't match the broadcast shape {list(both)}")
+    return both
+
+
+def _in_place_shape(into: Shape, other: Shape) -> Shape:
+    """`into` after an in-place op with `other`, which must broadcast to it (PyTorch's words where not)."""
+    return _broadcast_words(into, other, into=True)
+
+
+def _bce_weights_program(emit: Any, x: Any, y: Any, w: Any, pw: Any, reduction: str = "mean") -> Any:
+    if not emit.given(w) and not emit.given(pw):  # (weight=None, pos_weight=None: the plain loss)
+        return emit("binary_cross_entropy_with_logits", x, y, reduction=reduction)
+    return emit("binary_cross_entropy_with_logits_weighted", x, y, w, pw, reduction=reduction, positive=emit.given(pw))
+
+
+def _bce_weights_text(args: list[str], reduction: str = "mean", positive: bool = True) -> str:
+    given = [f"weight={args[2]}", *([f"pos_weight={args[3]}"] if positive else []),
+             *([f"reduction={reduction!r}"] if reduction != "mean" else [])]
+    return f"binary_cross_entropy_with_logits({args[0]}, {args[1]}, {', '.join(given)})"
+
+
+_BCE_WEIGHTED = _bce_weighted_rules()
+_BCE_INPUTS = ("input", "target", "weight", "pos_weight")
+_BCE_OPTIONAL = ((2, "weight", 1.0), (3, "pos_weight", 1.0))
+
 ROWS: list[Op] = [
     _loss("mse_loss", _mse, _mse_partials, "MseLossBackward0", lambda a, b: (a - b) ** 2, reference="F.mse_loss(a, b)"),
     composite("l1_loss", 2, _l1_program, "MeanBackward0", params=(REDUCTION,), torch_node_rule=_l1_node, kinked=True,
@@ -360,9 +470,28 @@ ROWS: list[Op] = [
           lambda a, b: (1 - b) * a + load_sympy().log(1 + load_sympy().exp(-a)), divides_last=True,
           domain=((-3.0, 3.0), (0.0, 1.0)), reference="F.binary_cross_entropy_with_logits(a, b)", dtype="target",
           same_size="Target size ({target}) must be the same as input size ({input})",
+          overloads=("binary_cross_entropy_with_logits_weights",),  # (weight=, pos_weight=)
           dtype_refusals=(("integer", "NotImplementedError", "\"log_sigmoid_cpu\" not implemented for '{0}'"),
                           ("bool input 1", "RuntimeError", BOOL_SUBTRACTION[0][2]),  # (its 1 - target)
                           ("uncastable 1", "RuntimeError", "result type {result} can't be cast to the desired output type {1}"))),
+    composite("binary_cross_entropy_with_logits_weights", 4, _bce_weights_program,
+              "BinaryCrossEntropyWithLogitsBackward0", callable=False, sympy=None, params=(REDUCTION,),
+              inputs=_BCE_INPUTS, optional_args=_BCE_OPTIONAL, conditions=(2, 3), reference=None, text=_bce_weights_text,
+              undifferentiable=((2, "binary_cross_entropy_with_logits", "weight"),
+                                (3, "binary_cross_entropy_with_logits", "pos_weight")),
+              examples=((((2, 3), (2, 3), (3,), (3,)), {}), (((4,), (4,), (), (4,)), {"reduction": "sum"}))),
+    structural("binary_cross_entropy_with_logits_weighted", 4, _BCE_WEIGHTED[0], _BCE_WEIGHTED[1],
+               "BinaryCrossEntropyWithLogitsBackward0", jvp=_BCE_WEIGHTED[2], shape=_BCE_WEIGHTED[3], aligns=True,
+               callable=False, params=(REDUCTION, Param("positive", "bool", False)), inputs=_BCE_INPUTS,
+               text=_bce_weights_text,
+               conditions=(2, 3), dtype="target", domain=((-3.0, 3.0), (0.0, 1.0), (0.5, 2.0), (0.5, 3.0)),
+               undifferentiable=((2, "binary_cross_entropy_with_logits", "weight"),
+                                 (3, "binary_cross_entropy_with_logits", "pos_weight")),
+               reference=None,  # (held to PyTorch through F.binary_cross_entropy_with_logits(..., pos_weight=))
+               examples=((((2, 3), (2, 3), (3,), (3,)), {"positive": True}), (((2, 3), (2, 3), (2, 3), ()), {"positive": True}),
+                         (((4,), (4,), (), (4,)), {"reduction": "none", "positive": True}),
+                         (((2, 3), (2, 3), (), (1, 3)), {"reduction": "sum", "positive": True})),
+               dtype_refusals=(("integer", "NotImplementedError", "\"log_sigmoid_cpu\" not implemented for '{0}'"),)),
     composite("kl_div", 2, _kl_program, "MeanBackward0",
               params=(Param("reduction", "str", "mean", choices=("none", "mean", "sum", "batchmean"),
                             refused=("ValueError", "{value} is not a valid value for reduction")),
