@@ -89,6 +89,12 @@ class Unsupported(ValueError):
     error as any other, and under `run` exit 2 naming it, never an error PyTorch would not raise."""
 
 
+class NotImplementedRefusal(ValueRefusal):
+    """A refusal PyTorch raises as NotImplementedError (a combination of args it has no kernel for)."""
+
+    kind = "NotImplementedError"
+
+
 class PythonValueError(ValueRefusal):
     """A refusal PyTorch makes in Python (torch/nn/functional.py's checks): Python's ValueError."""
 

@@ -291,15 +291,18 @@ def _expanded(emit: Any, x: Any, shape: Shape, size: Shape, new: Shape) -> Any:
     return _reshape(emit, emit("expand", x, size=size), size, strides, new)
 
 
-def _products_refuse(mixed: str, kernel: str) -> dict[str, Any]:
+def _products_refuse(mixed: str, kernel: str, dispatched: bool = False) -> dict[str, Any]:
     """The dtype rule of PyTorch's products: integers stay integers (int64 that wraps), the two args
-    must have one dtype (they do not promote) and bools have no kernel."""
-    return {"dtype": "keeps", "dtype_refusals": (("mixed", "RuntimeError", mixed),
-                                                   ("bool", "NotImplementedError", f'"{kernel}" not implemented for \'Bool\''))}
+    must have one dtype (they do not promote) and bools have no kernel (`dispatched`: a kernel chosen by the
+    first arg's dtype before the two are compared, bmm's: a bool first is refused so)."""
+    no_bool = f'"{kernel}" not implemented for \'Bool\''
+    first = (("mixed and bool input", "NotImplementedError", no_bool),) if dispatched else ()
+    return {"dtype": "keeps", "dtype_refusals": (*first, ("mixed", "RuntimeError", mixed),
+                                                   ("bool", "NotImplementedError", no_bool))}
 
 
 _MM_DTYPES = _products_refuse("expected m1 and m2 to have the same dtype, but got: {c0} != {c1}", "addmm_impl_cpu_")
-_BMM_DTYPES = _products_refuse("expected scalar type {0} but found {1}", "bmm")
+_BMM_DTYPES = _products_refuse("expected scalar type {0} but found {1}", "bmm", dispatched=True)
 
 
 def _strict(name: str, ndims: tuple[int, int]) -> Any:

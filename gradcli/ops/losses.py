@@ -33,7 +33,7 @@ from gradcli.ops.core import (
     load_sympy,
     structural,
 )
-from gradcli.ops.nn import REDUCTION, _loss, _reduced
+from gradcli.ops.nn import REDUCTION, _ce_shape, _loss, _reduced
 
 # soft_margin_loss of a bool input: its kernel negates it first
 _NEGATION = (("bool input", "RuntimeError", NEGATION),)
@@ -571,9 +571,7 @@ def _lce_shape(x: Shape, w: Shape, lb: Shape, cw: Shape, t: Shape, reduction: st
     logits = (*x[:-1], w[0])
     if cw and tuple(cw) != (w[0],):
         raise ValueError(f"the weight must have one number per class ({w[0]}), got shape {tuple(cw)}")
-    if tuple(t) != tuple(logits[:-1]):
-        raise ValueError(f"the target must be class indices of shape {tuple(logits[:-1])}, got {tuple(t)}")
-    return logits[:-1] if reduction == "none" else ()
+    return _ce_shape(logits, (), t, reduction)  # (cross_entropy's checks of its logits and class indices)
 
 
 def _lce_program(emit: Any, x: Any, w: Any, lb: Any, cw: Any, t: Any, reduction: str = "mean",

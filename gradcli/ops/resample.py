@@ -27,6 +27,7 @@ from gradcli.errors import Limits, over_limit
 from gradcli.ops.conv import _check_windows, _point_shapes, indices_row
 from gradcli.ops.core import (
     Array,
+    NotImplementedRefusal,
     Op,
     Param,
     PythonValueError,
@@ -289,8 +290,12 @@ def _edge_pads(x: Shape, pad: Any, mode: str) -> list[tuple[int, int, int]]:
         raise ValueError("pad: mode 'circular' is not supported (PyTorch records it as slices copied into a new "
                          "tensor)")
     if k not in (1, 2, 3) or len(x) not in (k + 1, k + 2):
-        raise ValueError(f"Padding size {len(pad)} is not supported for {len(x)}D input tensor. Non-constant padding "
-                         f"takes 2 for a 2D or 3D input, 4 for 3D or 4D, 6 for 4D or 5D")
+        raise NotImplementedRefusal(
+            f"Padding size {len(pad)} is not supported for {len(x)}D input tensor.\nSupported combinations for "
+            "non-constant padding:\n  - 2D or 3D input: padding size = 2 (pads last dimension)\n  - 3D or 4D input: "
+            "padding size = 4 (pads last 2 dimensions)\n  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)",
+            f"Padding size {len(pad)} is not supported for {len(x)}D input tensor. Non-constant padding takes 2 for a "
+            "2D or 3D input, 4 for 3D or 4D, 6 for 4D or 5D")
     if 0 in (x[1:] if len(x) == k + 2 else x):  # (a batch of none is padded; nothing else may be empty)
         raise ValueRefusal(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 batch size and other "
                            f"non-zero dimensions for input, but got: {list(x)}")

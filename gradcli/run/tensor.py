@@ -26,6 +26,7 @@ from gradcli.ops.core import (
     DimError,
     LinAlgError,
     Number,
+    PythonValueError,
     Unsupported,
     ValueRefusal,
     given_0d_problem,
@@ -355,6 +356,13 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
                 and (signature, *[a.requires_grad for a in args if isinstance(a, Tensor)]) in _NO_BACKWARD_REFUSAL):
             _note_backward_refusal(graph, op, args, together, None, params, made, signature)
         return made
+    if op.undifferentiable and op.shape is not None:  # (torch.nn.functional's and nll_loss_nd's checks come first)
+        try:
+            op.shape(*[np.shape(a.data) if isinstance(a, Tensor) else () for a in args], **params)
+        except PythonValueError:
+            raise
+        except (ValueError, IndexError, TypeError):
+            pass
     for place, function, name in op.undifferentiable:
         if graph.grad_enabled and isinstance(args[place], Tensor) and args[place].requires_grad:
             raise runtime_error(f"The function '{function}' is not differentiable with respect to argument '{name}'. "
