@@ -1174,22 +1174,22 @@ def _copysign_vjp1(g: float, ans: float, a: float, b: float) -> Any:
 
 
 def _xlogy_forward(a: float, b: float) -> Any:
-    t0 = a == 0
-    t1 = b == b
-    t2 = t0 & t1
-    t3 = xp.log(b)
-    t4 = a * t3
-    t5 = xp.where(t2, 0.0, t4)
+    t0 = xp.log(b)
+    t1 = a == 0
+    t2 = b == b
+    t3 = t1 & t2
+    t4 = a * t0
+    t5 = xp.where(t3, 0.0, t4)
     return t5
 
 
 def _xlogy_vjp0(g: float, ans: float, a: float, b: float) -> Any:
-    t0 = g == 0
-    t1 = b == b
-    t2 = t0 & t1
-    t3 = xp.log(b)
-    t4 = g * t3
-    t5 = xp.where(t2, 0.0, t4)
+    t0 = xp.log(b)
+    t1 = g == 0
+    t2 = b == b
+    t3 = t1 & t2
+    t4 = g * t0
+    t5 = xp.where(t3, 0.0, t4)
     t8 = a == 0
     t9 = b <= 0
     t10 = t8 & t9

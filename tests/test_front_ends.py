@@ -234,6 +234,8 @@ def build(op: Op, example: int) -> Case:
 
     point: dict[str, Any] = {}
     lines = ["import torch", "import torch.nn.functional as F", ""]
+    if re.search(r"\binf\b", expression):  # (the language's constant; Python's math.inf)
+        lines.append("inf = float('inf')")
     for position, (name, kind, value) in enumerate(zip(names, kinds, values, strict=True)):
         if kind == INDEX and position in spelling.python_int:
             if value.shape:
