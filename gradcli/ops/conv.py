@@ -875,10 +875,7 @@ ROWS += _WITH_INDICES
 def _unpool_size(d: int, x: Shape, kernel_size: Any = None, stride: Any = None, padding: Any = (0,),
                  output_size: Any = None) -> tuple[int, ...]:
     """The output's spatial sizes, as F.max_unpool's _unpool_output_size finds them (ValueError in its words)."""
-    name = f"max_unpooling{d}d"
-    if len(x) not in (d + 1, d + 2):
-        raise ValueError(f"Input to {name} should be a {d + 1}d or {d + 2}d Tensor, but got a tensor with {len(x)} "
-                         "dimensions.")
+    _unpool_rank(d, x)
     if kernel_size is None:
         raise ValueError(f"max_unpool{d}d() missing required argument 'kernel_size'")
     kernel = _per_axis("kernel_size", kernel_size, d)
@@ -900,10 +897,27 @@ def _unpool_size(d: int, x: Shape, kernel_size: Any = None, stride: Any = None, 
     return sizes
 
 
+def _unpool_rank(d: int, x: Shape) -> None:
+    """F.max_unpool's input sizes read in Python (an IndexError), then its kernel's rank, in PyTorch's words: 1-D is
+    max_unpool2d of the input unsqueezed at -1."""
+    if len(x) < d:
+        raise DimError("tuple index out of range")
+    wide = max(d, 2)
+    if len(x) + (d == 1) not in (wide + 1, wide + 2):
+        raise ValueError(f"Input to max_unpooling{wide}d should be a {wide + 1}d or {wide + 2}d Tensor, but got a "
+                         f"tensor with {len(x) + (d == 1)} dimensions.")
+
+
 def _unpool_shape(d: int, x: Shape, idx: Shape, **params: Any) -> Shape:
+    _unpool_rank(d, x)
+    seen, seen_idx = (([*x, 1], [*idx, 1]) if d == 1 else (list(x), list(idx)))  # (as the 2-D kernel sees them)
     if tuple(idx) != tuple(x):
-        raise ValueError(f"Expected shape of indices to be same as that of the input tensor ({list(x)}) but got "
-                         f"indices tensor with shape: {list(idx)}")
+        raise ValueError(f"Expected shape of indices to be same as that of the input tensor ({seen}) but got "
+                         f"indices tensor with shape: {seen_idx}")
+    empty = next((axis for axis in range(1, len(seen)) if seen[axis] == 0), None)
+    if empty is not None:
+        raise ValueError(f"max_unpooling{max(d, 2)}d_forward_out_cpu(): Expected input to have non-zero size for "
+                         f"non-batch dimensions, but got {seen} with dimension {empty} being empty.")
     out = _unpool_size(d, x, **params)
     if min(out, default=1) < 0:
         raise ValueError(f"max_unpooling: output_size must contain non-negative spatial dimensions, got {list(out)}")
@@ -935,7 +949,7 @@ def _unpool(d: int, x: Array, idx: Array, ranks: tuple[int, ...], **params: Any)
     _unpool_shape(d, *_point_shapes(ranks, x, idx), **params)
     shape = np.shape(x)
     sources, out = _unpool_sources(d, idx, ranks, shape, **params)
-    planes = np.reshape(x, (len(sources), -1))
+    planes = np.reshape(x, (len(sources), math.prod(shape[-d:])))  # (a batch of none: no planes)
     picked = planes[np.arange(len(sources))[:, None], np.maximum(sources, 0)]
     return np.reshape(np.where(sources >= 0, picked, 0.0), (*shape[:-d], *out))
 
@@ -945,7 +959,7 @@ def _unpool_vjp(d: int, g: Array, ans: Array, x: Array, idx: Array, ranks: tuple
     # PyTorch's: g gathered at the indices (a value sent where another stayed gets its g all the same)
     shape = np.shape(x)
     flat = np.broadcast_to(np.asarray(idx).astype(np.int64), shape).reshape(-1, math.prod(shape[-d:]))
-    planes = np.reshape(np.broadcast_to(g, np.shape(ans)), (len(flat), -1))
+    planes = np.reshape(np.broadcast_to(g, np.shape(ans)), (len(flat), math.prod(np.shape(ans)[-d:])))
     return np.reshape(planes[np.arange(len(flat))[:, None], flat], shape), None
 
 
