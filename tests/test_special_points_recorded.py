@@ -24,12 +24,17 @@ print(x.grad.tolist())
 """
 
 
-def test_frexp_gradient_under_run_is_pytorchs_at_huge_and_tiny_values(tmp_path):
-    program = tmp_path / "frexp.py"
-    program.write_text(FREXP_PROGRAM)
-    result = cli("run", str(program))
+def _printed_under_run(tmp_path, name: str, program: str) -> str:
+    """What `gradcli run` prints for this program, written to a file of this name (it must exit 0)."""
+    path = tmp_path / name
+    path.write_text(program)
+    result = cli("run", str(path))
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == f"{FREXP_GRAD}\n"
+    return result.stdout
+
+
+def test_frexp_gradient_under_run_is_pytorchs_at_huge_and_tiny_values(tmp_path):
+    assert _printed_under_run(tmp_path, "frexp.py", FREXP_PROGRAM) == f"{FREXP_GRAD}\n"
 
 
 def test_frexp_gradient_matches_live_pytorch():
@@ -166,18 +171,15 @@ DET_EQUAL_ROWS = "1.6119984568080592e-18\n[2.1624176842807433e-18, -4.3903126656
 def test_det_of_equal_rows_is_what_pytorchs_lu_leaves(tmp_path):
     # rows 0 and 1 equal: the LU of A^T leaves 1.6e-18 in PyTorch 2.13 (NumPy's det: 0.0), and the gradient is
     # that det times the nudged inverse (PyTorch's last row, printed by PyTorch 2.13, is DET_EQUAL_ROWS)
-    program = tmp_path / "det.py"
-    program.write_text(f"""import torch
+    program = f"""import torch
 EQUAL_ROWS = {EQUAL_ROWS}
 a = torch.tensor(EQUAL_ROWS, dtype=torch.float64, requires_grad=True)
 d = torch.linalg.det(a)
 d.backward(torch.tensor(0.5, dtype=torch.float64))
 print(d.item())
 print(a.grad[2].tolist())
-""")
-    result = cli("run", str(program))
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout == DET_EQUAL_ROWS
+"""
+    assert _printed_under_run(tmp_path, "det.py", program) == DET_EQUAL_ROWS
 
 
 def test_solve_and_det_zero_signs_match_live_pytorch(tmp_path):
@@ -262,11 +264,7 @@ LOG_SIGMOID_PRINTED = """[-0.6913036108016968, -0.34224313497543335, -1.18661904
 
 
 def test_float32_log_sigmoid_and_its_losses_are_pytorchs_bits(tmp_path):
-    program = tmp_path / "log_sigmoid.py"
-    program.write_text(LOG_SIGMOID_PROGRAM)
-    result = cli("run", str(program))
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout == LOG_SIGMOID_PRINTED
+    assert _printed_under_run(tmp_path, "log_sigmoid.py", LOG_SIGMOID_PROGRAM) == LOG_SIGMOID_PRINTED
 
 
 def test_float32_log_sigmoid_matches_live_pytorch(tmp_path, capsys):
@@ -296,11 +294,7 @@ KL_PRINTED = """-2.0988611466130775
 
 
 def test_float32_xlogy_and_kl_div_are_pytorchs_bits(tmp_path):
-    program = tmp_path / "kl.py"
-    program.write_text(KL_PROGRAM)
-    result = cli("run", str(program))
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout == KL_PRINTED
+    assert _printed_under_run(tmp_path, "kl.py", KL_PROGRAM) == KL_PRINTED
 
 
 def test_float32_kl_div_matches_live_pytorch(capsys):
