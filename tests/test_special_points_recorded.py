@@ -325,3 +325,47 @@ def test_glibc_logf_is_the_platforms():
                         [0.0, -0.0, 1.0, -1.0, np.inf, 1e-45, 3.4e38]]).astype(np.float32)
     expected = np.array([logf(float(v)) for v in x], dtype=np.float32)
     np.testing.assert_array_equal(c_logf(x), expected)
+
+
+# torch.linalg.lstsq's CPU driver is LAPACK's gelsy. Its A holding an infinity is scaled by max|A| first, by zero
+# (finite entries 0, the infinities NaN), its QR with column pivoting takes the first column holding NaN, and the
+# solution is NaN in that column's row alone, or in every row where the NaN reaches the rest of R's first row; the
+# rest 0, and its rank 1. PyTorch 2.13 hands gelsy a pivot array from at::empty, never zeroed (pytorch/pytorch#187411,
+# fixed by zeroing it): the columns that memory marks fixed are taken in order, so a fresh process may answer
+# [0, 0] with rank 0 for an infinity in the second column, and a later call as gelsy does. Recorded from MKL
+# 2024.2's dgelsy (PyTorch's library) with every column free, as LAPACK documents the call: (a, b, solution); the
+# first is PyTorch 2.13's own answer in a fresh process too.
+LSTSQ_AT_INF = [
+    ([[inf, 1.5], [-0.25, 1.25], [0.75, 0.5]], [[0.5, -0.75], [-0.75, 1.5], [-0.125, -0.75]],
+     [[math.nan, math.nan], [0.0, 0.0]]),
+    ([[0.5, -inf], [-0.25, 1.25], [0.75, 0.5]], [[0.5, -0.75], [-0.75, 1.5], [-0.125, -0.75]],
+     [[0.0, 0.0], [math.nan, math.nan]]),
+    ([[0.5, 1.5, 2.0], [-0.25, inf, inf], [0.75, 0.5, 1.0]], [[0.5], [-0.75], [-0.125]], [[math.nan]] * 3),
+    ([[inf, 1.5, 2.0], [-0.25, 1.0, 3.0], [0.75, 0.5, -inf]], [[0.5], [-0.75], [-0.125]], [[math.nan], [0.0], [0.0]]),
+    ([[0.5, 1.5, inf, -inf]], [[0.5, 2.0]], [[math.nan, math.nan]] * 4),
+    ([[1.0, 0.5, -inf], [2.0, inf, 0.25]], [[1.0], [-2.0]], [[math.nan]] * 3),
+    ([[0.5], [inf], [2.0]], [[1.0], [2.0], [3.0]], [[math.nan]]),
+]
+
+
+@pytest.mark.parametrize(("a", "b", "solution"), LSTSQ_AT_INF)
+def test_lstsq_of_an_infinite_matrix_is_gelsys_nan_pattern(a, b, solution):
+    import numpy as np
+
+    from gradcli import grad
+
+    result = grad("torch.linalg.lstsq(a, b)[0]", at={"a": np.array(a), "b": np.array(b)}, seed="ones")
+    _same_with_signs(result.value, solution)
+    rank = grad("torch.linalg.lstsq(a, b)[2]", at={"a": np.array(a), "b": np.array(b)})
+    assert rank.value == 1
+
+
+def test_lstsq_of_an_infinite_matrix_under_run_and_in_a_batch(tmp_path):
+    program = f"""import torch
+inf = float("inf")
+A = torch.tensor([{LSTSQ_AT_INF[1][0]}, [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]], dtype=torch.float64)
+B = torch.tensor({LSTSQ_AT_INF[1][1]}, dtype=torch.float64)
+r = torch.linalg.lstsq(A, B)
+print(r.solution[0].tolist(), r.rank.tolist())
+"""
+    assert _printed_under_run(tmp_path, "lstsq.py", program) == "[[0.0, 0.0], [nan, nan]] [1, 2]\n"

@@ -559,6 +559,27 @@ def _lstsq_parts(a: Any, b: Any, rcond: Any, vector: bool) -> tuple[Any, Any, An
     return _each_product(inverse, columns), inverse, columns
 
 
+def _gelsy_of_infinite(a: Array) -> tuple[Array, Array]:
+    """(which matrices of `a` hold an infinity, the rows of gelsy's solution that are NaN for each). gelsy scales
+    such an A by zero (its finite entries 0, its infinities NaN); its QR with column pivoting takes the first column
+    holding NaN (MKL's idamax), whose reflector is NaN where that column has NaN below its first row (then it makes
+    NaN of every other column holding NaN too). R's first row thus holds NaN past its first entry, or not; R11 is
+    NaN, so the rank is 1, and the solution is NaN in the pivot's row alone, or everywhere where the RZ step of that
+    row meets the NaN; every other row is 0 (the solution scaled back by zero)."""
+    mask = np.isinf(a)
+    infinite = mask.any(axis=(-2, -1))
+    rows = np.zeros((*np.shape(a)[:-2], np.shape(a)[-1]), dtype=bool)
+    for index in np.ndindex(np.shape(infinite)):
+        if not infinite[index]:
+            continue
+        held = mask[index]
+        pivot = int(np.argmax(held.any(axis=0)))
+        others = np.delete(held, pivot, axis=1)
+        spread = others.any() if held[1:, pivot].any() else others[0].any()
+        rows[index] = True if spread else np.arange(held.shape[1]) == pivot
+    return infinite, rows
+
+
 def _each_product(x: Any, y: Any) -> Any:
     """x @ y a matrix at a time: BLAS's bits for each point, alone or in a batch of points."""
     if hasattr(x, "primal") or hasattr(y, "primal") or (np.ndim(x) == 2 and np.ndim(y) == 2):
@@ -586,16 +607,21 @@ def _lstsq(a: Array, b: Array, ranks: tuple[int, ...], rcond: Any = None, driver
                 f"lstsq of {name} holding NaN: PyTorch's LAPACK (gelsy) refuses it, PyTorch raises here too")
     if which == 3:
         return np.linalg.svd(a, compute_uv=False) if shape != (0,) else np.zeros(0)
+    gelsy = driver in (None, "gelsy")
+    held, nan_rows = _gelsy_of_infinite(_primal(a))
+    held = held & gelsy
     if which == 2:
         if shape == (0,):
             return np.zeros(0)
-        values = np.linalg.svd(a, compute_uv=False)
+        values = np.linalg.svd(np.where(held[..., None, None], 0.0, a), compute_uv=False)
         tolerance = (np.finfo(float).eps * max(point_a[-2:]) if rcond is None else rcond) * values[..., :1]
-        return np.sum(values > tolerance, axis=-1).astype(float)
+        return np.where(held, 1.0, np.sum(values > tolerance, axis=-1).astype(float))
     solution, _, columns = _lstsq_parts(a, b, rcond, vector)
     if which == 0:
+        if held.any():  # (gelsy's solution of an infinite A: NaN rows and zeros)
+            solution = np.where(held[..., None, None], np.where(nan_rows[..., None], np.nan, 0.0), solution)
         infinite = np.isinf(_primal(columns)).any(axis=(-2, -1), keepdims=True)
-        if driver in (None, "gelsy") and infinite.any():  # (gelsy's solution of an infinite B: NaN)
+        if gelsy and infinite.any():  # (gelsy's solution of an infinite B: NaN)
             solution = np.where(infinite, np.nan, solution)
         return solution[..., 0] if vector else solution
     if shape == (0,):
