@@ -1066,31 +1066,31 @@ def _atan2_forward(a: float, b: float) -> Any:
 
 
 def _atan2_vjp0(g: float, ans: float, a: float, b: float) -> Any:
-    t0 = a * a
-    t1 = b * b
-    t2 = t0 + t1
-    t3 = t2 == 0
-    t4 = t2 == 0
-    t5 = xp.where(t4, 1.0, t2)
-    t6 = 1.0 / t5
-    t7 = xp.where(t3, 0.0, t6)
-    t8 = g * b
-    t9 = t8 * t7
-    return t9
+    t1 = a * a
+    t2 = b * b
+    t3 = t1 + t2
+    t4 = t3 == 0
+    t5 = t3 == 0
+    t6 = xp.where(t5, 1.0, t3)
+    t7 = 1.0 / t6
+    t8 = xp.where(t4, 0.0, t7)
+    t9 = g * b
+    t10 = t9 * t8
+    return t10
 
 
 def _atan2_vjp1(g: float, ans: float, a: float, b: float) -> Any:
-    t0 = a * a
-    t1 = b * b
-    t2 = t0 + t1
-    t3 = t2 == 0
-    t4 = t2 == 0
-    t5 = xp.where(t4, 1.0, t2)
-    t6 = 1.0 / t5
-    t7 = xp.where(t3, 0.0, t6)
-    t10 = -g
-    t11 = t10 * a
-    t12 = t11 * t7
+    t0 = -a
+    t1 = a * a
+    t2 = b * b
+    t3 = t1 + t2
+    t4 = t3 == 0
+    t5 = t3 == 0
+    t6 = xp.where(t5, 1.0, t3)
+    t7 = 1.0 / t6
+    t8 = xp.where(t4, 0.0, t7)
+    t11 = g * t0
+    t12 = t11 * t8
     return t12
 
 

@@ -369,3 +369,19 @@ r = torch.linalg.lstsq(A, B)
 print(r.solution[0].tolist(), r.rank.tolist())
 """
     assert _printed_under_run(tmp_path, "lstsq.py", program) == "[[0.0, 0.0], [nan, nan]] [1, 2]\n"
+
+
+# torch.atan2's gradient of its second arg is grad * -a * recip: -a of an integer zero is 0 (no sign), so the zero
+# takes the sign of grad; of a float zero, -0 flips it. PyTorch 2.13 prints ATAN2_GRADS for ATAN2_PROGRAM.
+ATAN2_PROGRAM = """import torch
+b = torch.tensor([1.25, -0.5], dtype=torch.float64, requires_grad=True)
+for a in (torch.tensor([0, 0]), torch.tensor([0.0, -0.0], dtype=torch.float64)):
+    b.grad = None
+    torch.atan2(a, b).backward(torch.tensor([0.5, -0.25], dtype=torch.float64))
+    print(b.grad.tolist())
+"""
+ATAN2_GRADS = "[0.0, -0.0]\n[-0.0, -0.0]\n"
+
+
+def test_atan2_gradient_at_an_integer_zero_has_pytorchs_sign(tmp_path):
+    assert _printed_under_run(tmp_path, "atan2.py", ATAN2_PROGRAM) == ATAN2_GRADS

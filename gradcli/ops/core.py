@@ -570,6 +570,9 @@ class Op:
     # The args PyTorch does not count as inputs of its node (where's condition, masked_fill's
     # mask: booleans): next_functions leave them out.
     conditions: tuple[int, ...] = ()
+    # Its derivative reads an integer arg (a target: it takes no gradient) in that arg's own dtype, as PyTorch's backward
+    # reads the input it saved (atan2's -a: the negation of an integer zero has no sign); `gradcli run` hands it so.
+    saved_integers: bool = False
     # A composite: an op PyTorch records as several nodes (cross_entropy is NllLossBackward0 over
     # LogSoftmaxBackward0), written as a small program of other rows:
     # program(emit, *args, **params) -> the value, where emit(row, *args, **params) applies a row

@@ -140,10 +140,14 @@ def _sympy_softplus(x: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
 
 
 def _atan2_derivative(xp: Any, g: Any, ans: Any, a: Any, b: Any) -> tuple[Any, Any]:
-    # 1 / (a^2 + b^2), and 0 at the origin where PyTorch's atan2 backward gives 0.
+    # PyTorch's atan2_backward: g * b * recip, g * -a * recip, recip = 1 / (a^2 + b^2), and 0 at the origin where
+    # PyTorch's gives 0. An integer a comes as PyTorch saved it (Op.saved_integers): its -a, an integer, has no -0.
+    negated = -a
+    if isinstance(a, np.ndarray) and a.dtype.kind in "iu":
+        a, negated = (x.astype(np.result_type(g, b)) for x in (a, negated))
     denominator = a * a + b * b
     scale = xp.where(denominator == 0, 0.0, 1.0 / xp.where(denominator == 0, 1.0, denominator))
-    return g * b * scale, -g * a * scale
+    return g * b * scale, g * negated * scale
 
 
 def _zero_derivative(xp: Any, g: Any, ans: Any, x: Any, **params: Any) -> tuple[Any]:
@@ -819,7 +823,7 @@ ROWS = [
                 tie=lambda a, b: a == b, mask=lambda a, b: (a > b, b > a), sympy=lambda a, b: load_sympy().Min(a, b),
                 kinked=True, methods=("minimum",), dtype="keeps"),
     elementwise("atan2", 2, np.arctan2, _atan2_derivative, "Atan2Backward0", sympy=lambda a, b: load_sympy().atan2(a, b), spellings=("arctan2",), methods=("atan2", "arctan2"),
-                dtype_refusals=(("bool input 0 into 1", "RuntimeError", NEGATION),)),  # (its derivative's -a)
+                saved_integers=True, dtype_refusals=(("bool input 0 into 1", "RuntimeError", NEGATION),)),  # (its derivative's -a)
     # PyTorch's: g * a / hypot, g * b / hypot (NaN at the origin, as PyTorch's)
     elementwise("hypot", 2, np.hypot, lambda xp, g, ans, a, b: (g * a / ans, g * b / ans), "HypotBackward0",
                 sympy=lambda a, b: load_sympy().sqrt(a * a + b * b), domain=((0.3, 2.0), (0.3, 2.0)), methods=("hypot",)),

@@ -436,7 +436,7 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
     for a, value in zip(args, values, strict=True):
         if isinstance(a, Tensor) and not a.requires_grad and computing.kind == "f" and a.data.dtype != computing:
             # (a bool or integer target of a float op: its derivatives read it in the op's dtype, as PyTorch's)
-            nodes.append(graph.add(CONST, None, (), np.asarray(value), span))
+            nodes.append(graph.add(CONST, None, (), np.asarray(a.data if op.saved_integers else value), span))
         elif isinstance(a, Tensor):
             nodes.append(a.as_node(span))
         else:
