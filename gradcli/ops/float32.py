@@ -51,6 +51,50 @@ def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
     return rounded
 
 
+_SPLIT = 134217729.0  # 2**27 + 1: Dekker's split of a float64 into two halves of 26 bits
+
+
+def fma64(a: Any, b: Any, c: Any) -> np.ndarray:
+    """a * b + c in float64 rounded once (a C compiler's fused multiply-add). The product's error is exact by
+    Dekker's split (p + e = a * b), p + c by TwoSum (s + t), t + e (u + v); s + u rounds to the answer but where
+    it is a tie and v lies beyond it. An exact zero keeps the sign of p + c. Where a split could overflow or a
+    product underflow (magnitudes past 1e300, below 1e-280), a and b are scaled to [0.5, 1) by powers of two and c
+    with them (exact), and the answer scaled back (c where a * b is too small to reach it: p + c); a value that is
+    not finite: a * b + c (its infinities, NaN)."""
+    a, b, c = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (a, b, c)))
+    with np.errstate(all="ignore"):
+        p = a * b
+        halves = []
+        for v in (a, b):
+            t = _SPLIT * v
+            high = t - (t - v)
+            halves.append((high, v - high))
+        (ah, al), (bh, bl) = halves
+        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        s = p + c
+        z = s - p
+        t = (p - (s - z)) + (c - z)
+        u = t + e
+        z = u - t
+        v = (t - (u - z)) + (e - z)
+        r = s + u
+        z = r - s
+        w = (s - (r - z)) + (u - z)
+        tie = (w != 0) & (np.abs(w) * 2 == np.spacing(np.abs(r)))
+        r = np.where(tie & (v != 0) & ((v > 0) == (w > 0)), r + 2 * w, r)
+        r = np.where(r == 0, s, r)
+        finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+        fine = (np.abs(a) < 1e300) & (np.abs(b) < 1e300) & ((np.abs(p) > 1e-280) | (a == 0) | (b == 0))
+        out = np.where(finite, r, p + c)
+        scaled = finite & ~fine
+        if scaled.any():
+            (ma, ea), (mb, eb) = np.frexp(a[scaled]), np.frexp(b[scaled])
+            addend = np.ldexp(c[scaled], -(ea + eb))
+            # (a product far below c, scaled, would take c past the floats: c is the answer, as p + c rounds it)
+            out[scaled] = np.where(np.abs(addend) < 1e300, np.ldexp(fma64(ma, mb, addend), ea + eb), out[scaled])
+        return np.asarray(out)
+
+
 # --- pairs of floats (SLEEF's df.h, its FMA build): a value as hi + lo -------------------------
 
 Pair = tuple[Value, Value]
