@@ -215,9 +215,10 @@ def _prepare(program: str | Tape, at: Mapping[str, Any] | None) -> tuple[Tape, d
         values = forward(tape, point)
     except GradcliError as first:
         # (the first tape may not hold at this point where the shapes choose how an input is read -- cross_entropy's
-        # target of the input's shape, an index before its shape says probabilities --: its args' shapes from the
-        # point, and the tape of those; the first tape's error where that one fails too)
-        shapes = _written_shapes(tape, point) if tape.wants_shapes and not tape.shaped and tape.integer_inputs else None
+        # target of the input's shape, an index before its shape says probabilities; trapezoid's zeros of an empty
+        # input --: its args' shapes from the point, and the tape of those; the first tape's error where that one
+        # fails too)
+        shapes = _written_shapes(tape, point) if tape.wants_shapes and not tape.shaped else None
         if shapes is None:
             raise
         try:

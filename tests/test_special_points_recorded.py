@@ -417,3 +417,30 @@ print(F.interpolate(x, size=(3, 4), mode="bilinear").tolist())
 print(F.interpolate(x.float(), scale_factor=1.7, mode="bilinear", align_corners=True).tolist())
 """
     assert _printed_under_run(tmp_path, "bilinear.py", program) == f"{BILINEAR_FLOAT64}\n{BILINEAR_FLOAT32}\n"
+
+
+# trapezoid of no samples along dim is PyTorch's zeros (of no graph: `grad` answers zeros, with PyTorch's words as a
+# warning), before it reads x; an x of more dims than y is sliced along y's dim, and its empty steps give zeros of a
+# graph (tests/run_cases/integrals_of_empty_inputs.py holds the nodes): PyTorch 2.13's values and gradients.
+INTEGRALS_OF_EMPTY = [
+    ("trapezoid(a)", {"a": []}, 0.0, {"a": []}),
+    ("trapezoid(a, b)", {"a": [], "b": [0.5, 1.0, 2.0]}, 0.0, {"a": [], "b": [0.0, 0.0, 0.0]}),
+    ("sum(trapezoid(a, b))", {"a": [0.5, -1.25, 2.0, 0.75], "b": [[]] * 0}, 0.0, None),
+    ("sum(cumulative_trapezoid(a, b))", {"a": [0.5, -1.25, 2.0, 0.75], "b": [[]] * 0}, 0.0, None),
+]
+
+
+@pytest.mark.parametrize(("program", "at", "value", "grads"), INTEGRALS_OF_EMPTY)
+def test_integrals_of_empty_inputs_answer_as_pytorch(program, at, value, grads):
+    import numpy as np
+
+    from gradcli import grad
+
+    point = {name: np.array(v, dtype=float) for name, v in at.items()}
+    if "b" in point and point["b"].size == 0 and point["a"].size:
+        point["b"] = np.zeros((0, 3))
+    result = grad(program, at=point, seed="ones")
+    assert result.value.tolist() == value
+    expected = grads or {"a": [0.0] * 4, "b": np.zeros((0, 3))}
+    for name, gradient in expected.items():
+        np.testing.assert_array_equal(result.grad[name], np.asarray(gradient).reshape(point[name].shape))

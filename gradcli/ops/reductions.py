@@ -1094,15 +1094,24 @@ def _pairs(emit: Any, y: Any, dim: int) -> Any:
 
 def _steps(emit: Any, y: Any, x: Any, dim: int) -> Any:
     sx, sy = emit.shape(x), emit.shape(y)
-    if sx is not None and sy is not None and len(sx) < len(sy):  # x viewed to broadcast against y
+    if sx is not None and sy is not None:
         axis = point_axes(dim, len(sy))[0]
-        view = [1] * len(sy)
-        if len(sx) == 1:
-            view[axis] = sx[0]
-        else:
-            view[len(sy) - len(sx):] = sx
-        x = emit("reshape", x, shape=tuple(view))
+        if len(sx) < len(sy):  # x viewed to broadcast against y
+            view = [1] * len(sy)
+            if len(sx) == 1:
+                view[axis] = sx[0]
+            else:
+                view[len(sy) - len(sx):] = sx
+            x = emit("reshape", x, shape=tuple(view))
+    dim = _front_dim(emit, y, dim)
     return emit("sub", emit("sliced", x, dim=dim, start=1), emit("sliced", x, dim=dim, stop=-1))
+
+
+def _front_dim(emit: Any, y: Any, dim: int) -> int:
+    """y's dim counted from the front, as PyTorch wraps it by y's dims: an x of more dims is sliced there, and the
+    products of the steps (of x's dims) summed there."""
+    shape = emit.shape(y)
+    return dim if shape is None else len(shape) + point_axes(dim, len(shape))[0]
 
 
 def _none_along(emit: Any, y: Any, dim: int) -> bool:
@@ -1113,7 +1122,8 @@ def _none_along(emit: Any, y: Any, dim: int) -> bool:
 def _trapezoid_x_program(emit: Any, y: Any, x: Any, dim: int = -1) -> Any:
     if _none_along(emit, y, dim):  # PyTorch's zeros, of no graph
         return emit("zeros_like", emit("sum", y, dim=dim))
-    return emit("div_scalar", emit("sum", emit("mul", _pairs(emit, y, dim), _steps(emit, y, x, dim)), dim=dim), other=2.0)
+    return emit("div_scalar", emit("sum", emit("mul", _pairs(emit, y, dim), _steps(emit, y, x, dim)),
+                                   dim=_front_dim(emit, y, dim)), other=2.0)
 
 
 def _cumulative_program(emit: Any, y: Any, dx: float = 1.0, dim: int = -1) -> Any:
@@ -1121,7 +1131,8 @@ def _cumulative_program(emit: Any, y: Any, dx: float = 1.0, dim: int = -1) -> An
 
 
 def _cumulative_x_program(emit: Any, y: Any, x: Any, dim: int = -1) -> Any:
-    return emit("div_scalar", emit("cumsum", emit("mul", _pairs(emit, y, dim), _steps(emit, y, x, dim)), dim=dim), other=2.0)
+    return emit("div_scalar", emit("cumsum", emit("mul", _pairs(emit, y, dim), _steps(emit, y, x, dim)),
+                                   dim=_front_dim(emit, y, dim)), other=2.0)
 
 
 def _integral_shape(cumulative: bool) -> Any:
