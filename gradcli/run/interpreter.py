@@ -2409,6 +2409,8 @@ class Interpreter:
             return self.gumbel_softmax(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "batch_norm":
             return self.batch_norm(args, kwargs, node)
+        if function.module == "torch.nn.functional" and name == "instance_norm":
+            return self.instance_norm(args, kwargs, node)
         if function.module == "torch.nn.functional" and name in _SOFTMAXES:
             return self.softmax(name, args, kwargs, node)
         if function.module == "torch.nn.functional" and name in _IN_PLACE_ACTIVATIONS and "inplace" in kwargs:
@@ -2499,6 +2501,38 @@ class Interpreter:
             unbiased = (squares / kind(count - 1)).astype(kind) if count > 1 else np.full_like(squares, np.nan)
             kept = ((param(1) - m) * variances.data).astype(param).astype(np.float64)
             self.overwrite(variances, (np.float64(m) * unbiased.astype(np.float64) + kept).astype(param))
+        return result
+
+    def instance_norm(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """F.instance_norm: the row's output; with use_input_stats, running_mean and running_var updated in place as
+        PyTorch's instance_norm does (batch_norm's update of the stats repeated for each sample, m stat + (1 - m)
+        running, then their mean over the batch, copied back in the stats' own dtype). A running_mean of a dtype
+        other than the input's is read in the input's (PyTorch's instance_norm takes it; a running_var it does not)."""
+        names = ["input", "running_mean", "running_var", "weight", "bias", "use_input_stats", "momentum", "eps"]
+        bound = {"use_input_stats": True, "momentum": 0.1,
+                 **python.bind_by_name("instance_norm", names, args, kwargs)}
+        x, means, variances = bound.get("input"), bound.get("running_mean"), bound.get("running_var")
+        if (isinstance(x, Tensor) and isinstance(means, Tensor) and x.data.dtype.kind == "f"
+                and means.data.dtype != x.data.dtype):
+            read = Tensor(self.graph, means.data.astype(x.data.dtype))
+            if "running_mean" in kwargs:
+                kwargs = {**kwargs, "running_mean": read}
+            else:
+                args = [*args[:1], read, *args[2:]]
+        result = self.call_op("torch.nn.functional.instance_norm", args, kwargs, node)
+        if (not bound["use_input_stats"] or not isinstance(x, Tensor) or not x.data.size or x.data.ndim < 2
+                or (means is None and variances is None)):
+            return result
+        data = x.data.astype(np.float64)
+        axes = tuple(range(2, x.data.ndim))
+        count = math.prod(x.data.shape[2:])
+        mean = data.sum(axis=axes) / count  # (N, C)
+        squares = ((data - mean.reshape(*mean.shape, *(1,) * len(axes))) ** 2).sum(axis=axes)
+        m = float(bound["momentum"])
+        for stats, sample in ((means, mean), (variances, squares / (count - 1) if count > 1 else np.full_like(squares, np.nan))):
+            if isinstance(stats, Tensor):
+                blended = (m * sample + (1.0 - m) * stats.data.astype(np.float64)).mean(axis=0)
+                self.overwrite(stats, (blended != 0) if stats.data.dtype == np.bool_ else blended.astype(stats.data.dtype))
         return result
 
     def gumbel_softmax(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
