@@ -444,3 +444,16 @@ def test_integrals_of_empty_inputs_answer_as_pytorch(program, at, value, grads):
     expected = grads or {"a": [0.0] * 4, "b": np.zeros((0, 3))}
     for name, gradient in expected.items():
         np.testing.assert_array_equal(result.grad[name], np.asarray(gradient).reshape(point[name].shape))
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0, 0), (2, 0, 3)])
+def test_cond_of_empty_matrices_is_pytorchs_zeros(shape):
+    # PyTorch 2.13: torch.linalg.cond of empty matrices is 0 for each (of no graph), the 2-norm's as the default's
+    import numpy as np
+
+    from gradcli import grad
+
+    for program in ("torch.linalg.cond(a)", "torch.linalg.cond(a, 2)"):
+        result = grad(program, at={"a": np.zeros(shape)}, seed="ones")
+        np.testing.assert_array_equal(result.value, np.zeros(shape[:-2]))
+        np.testing.assert_array_equal(result.grad["a"], np.zeros(shape))
