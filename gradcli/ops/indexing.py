@@ -13,6 +13,7 @@ first; where the key's own advanced axes come after a slice, they are moved back
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -541,6 +542,8 @@ def _counts(write: _Write) -> Array:
 def _apply(write: _Write) -> Any:
     """x with src written at the key: set (reduce None), or combined with what is there."""
     out = np.copy(write.x)
+    if not np.size(out):  # (nothing to write into: index_add of an empty self)
+        return out
     reduce = write.reduce
     if reduce is None:
         out[write.key] = write.src
@@ -560,6 +563,8 @@ def _apply(write: _Write) -> Any:
 def _apply_vjp(write: _Write, g: Any, ans: Any) -> tuple[Any, Any]:
     """(x's cotangent, src's), as PyTorch's backward of scatter, scatter_add and scatter_reduce."""
     key, x, src, reduce = write.key, write.x, write.src, write.reduce
+    if not np.size(x):  # (index_add of an empty self: PyTorch's backward into src raises, Op.backward_problem)
+        return g, np.zeros_like(src)
     if reduce is None:  # ScatterBackward0: grad.scatter(dim, index, 0), grad.gather(dim, index)
         gx = np.copy(g)
         gx[key] = 0.0
@@ -678,7 +683,10 @@ def _index_write(x: Any, source: Any, index: Any, ranks: tuple[int, ...], name: 
     count = index.shape[-1]
     if not fill and name != "index_copy":  # (PyTorch's index_func_meta_impl, before the indices are read)
         _check_index_source(name, tuple(x_shape[lead:]), tuple(src_shape[lead:]), count, rank + axis)
-    index = _out_of_bounds(index, np.shape(x)[axis], rank + axis, negative=fill)
+    if name == "index_add" and ranks[0] >= 2 and 0 in np.shape(x)[lead:]:
+        index = np.zeros_like(index)  # (PyTorch's index_add_ of a self of no elements returns it, its index unread)
+    else:
+        index = _out_of_bounds(index, np.shape(x)[axis], rank + axis, negative=fill)
     wanted = list(np.shape(x)[lead:])
     wanted[axis] = count
     if fill:
@@ -709,6 +717,16 @@ def _index_write(x: Any, source: Any, index: Any, ranks: tuple[int, ...], name: 
         weight = spread(first).astype(float)
     return _Write(x, source, _along(spread(index), axis), axis, reduce, include_self, x_shape, src_shape, fill,
                   alpha, weight)
+
+
+def _index_add_backward_problem(shapes: list[Shape], flows: list[bool], given: list[bool], dim: int | None = None,
+                                alpha: float = 1.0) -> str | None:
+    """index_add's backward into the source is grad.index_select(dim, index): of a self with no slices along dim
+    and some index, PyTorch's index_select raises."""
+    x, _, index = shapes
+    if not flows[1] or dim is None or len(x) < 2 or not math.prod(index):
+        return None
+    return "index_select(): self indexing axis dim should be positive" if x[dim] == 0 else None
 
 
 def _check_index_source(name: str, x: Shape, source: Shape, count: int, dim: int) -> None:
@@ -804,7 +822,7 @@ ROWS += [
                dtype_refusals=(("mixed 0 1", "RuntimeError", "scatter(): Expected self.dtype to be equal to src.dtype"),)),
     _write_row("index_add", _partial(_index_write, name="index_add", reduce="sum"), "IndexAddBackward0",
                (_DIM_GIVEN, Param("alpha", "float", 1.0)), (*_INDEX_EXAMPLES, (((2, 3), (2, 2), (2,)), {"dim": 1, "alpha": -2.0})),
-               "torch.index_add(a, 0, c, b)", inputs=("input", "source", "index"),
+               "torch.index_add(a, 0, c, b)", inputs=("input", "source", "index"), backward_problem=_index_add_backward_problem,
                dtype_refusals=(("mixed 0 1", "RuntimeError", "index_add_(): self ({0}) and source ({1}) must have the same scalar type"),)),
     _write_row("index_copy", _partial(_index_write, name="index_copy", reduce=None), "IndexCopyBackward0",
                (_DIM_GIVEN,), (*_INDEX_EXAMPLES[::2], (((2, 3), (2, 1), (1,)), {"dim": 1})), "torch.index_copy(a, 0, c, b)", inputs=("input", "source", "index"),
