@@ -457,3 +457,25 @@ def test_cond_of_empty_matrices_is_pytorchs_zeros(shape):
         result = grad(program, at={"a": np.zeros(shape)}, seed="ones")
         np.testing.assert_array_equal(result.value, np.zeros(shape[:-2]))
         np.testing.assert_array_equal(result.grad["a"], np.zeros(shape))
+
+
+
+# PyTorch's batch_norm CPU kernel in float64: each channel's sum and sum of squares added element after element, then
+# x * alpha + (b - mean * alpha) with both multiply-adds fused (alpha = invstd * w); instance_norm is that kernel over
+# (1, N C, ...). PyTorch 2.13's outputs, every bit (they differed in the last bit of most elements):
+NORM_X = [[[0.11, 0.42, -0.3], [-0.53, 0.66, 0.25], [1.42, -0.75, 0.5]],
+          [[-0.18, -0.77, 0.9], [0.54, -1.22, 0.1], [1.0, -1.97, -0.4]]]
+NORM_W, NORM_B = [0.8, 1.1, -0.5], [0.25, -0.5, 0.125]
+BATCH_NORM_FLOAT64 = [[[0.36993700276788766, 0.8346928884934522, -0.24474013641753653], [-1.336007986190738, 0.6670447055548555, -0.023082692441525443], [-0.5097626830188061, 0.43801370836936543, -0.10794043413534173]], [[-0.06483463226570507, -0.9493700276788765, 1.5543149051007783], [0.4650561988242074, -2.4974418998919643, -0.2755683258548355], [-0.3263220911372246, 0.9708649514539596, 0.28514654846804743]]]
+INSTANCE_NORM_FLOAT64 = [[[0.3404263694161368, 1.1813916049862092, -0.771817974402346], [-1.9634244050314063, 0.6885680446955583, -0.22514363966415218], [-0.45409904362025666, 0.7659445725505754, 0.0631544710696813]], [[0.061037481782445724, -0.6215414105544341, 1.3105039287719884], [0.5786291004412432, -2.0100807406177403, -0.06854835982350276], [-0.4753587839266123, 0.7487137022944668, 0.1016450816321455]]]
+
+
+@pytest.mark.parametrize(("program", "expected"), [("F.batch_norm(x, None, None, w, b, training=True)", BATCH_NORM_FLOAT64),
+                                                   ("F.instance_norm(x, weight=w, bias=b)", INSTANCE_NORM_FLOAT64)])
+def test_float64_norms_are_pytorchs_kernel_bits(program, expected):
+    import numpy as np
+
+    from gradcli import grad
+
+    at = {"x": np.array(NORM_X), "w": np.array(NORM_W), "b": np.array(NORM_B)}
+    assert str(grad(program, at=at, seed="ones").value.tolist()) == str(expected)

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from gradcli.ops import float32
 from gradcli.ops.conv import _point_shapes
 from gradcli.ops.core import (
     Array,
@@ -346,6 +347,14 @@ def _batch_check(x: Shape, rm: Shape, rv: Shape, w: Shape, b: Shape, training: b
             raise ValueError(f"{name} should contain {channels} elements not {math.prod(shape)}")
 
 
+def _running_total(x: Array, axes: tuple[int, ...]) -> Array:
+    """The sum over `axes` (kept) of x's elements added one after another in their order, as a C loop adds them."""
+    moved = np.moveaxis(x, axes, range(np.ndim(x) - len(axes), np.ndim(x)))
+    flat = np.reshape(moved, (*np.shape(moved)[:np.ndim(x) - len(axes)], -1))
+    total = np.cumsum(flat, axis=-1)[..., -1]
+    return np.expand_dims(total, axes)
+
+
 def _batch_stats(x: Any, rm: Any, rv: Any, ranks: tuple[int, ...], training: bool, eps: float) -> tuple[Any, Any]:
     """The mean and 1 / sqrt(var + eps) each channel is normalized with, laid out against x."""
     rank = ranks[0]
@@ -364,6 +373,11 @@ def _batch_stats(x: Any, rm: Any, rv: Any, ranks: tuple[int, ...], training: boo
         # x's dtype; the squares of x - mean in x's dtype summed in double and rounded, divided by the count in
         # x's dtype; 1 / sqrt(var + eps) in double, rounded
         kind = x.dtype
+        if kind == np.float64:  # (its loops add each channel's elements one after another: NumPy's cumsum's order)
+            mean = _running_total(x, axes) / count
+            centred = x - mean
+            squares = _running_total(centred * centred, axes)
+            return mean, 1.0 / np.sqrt(squares / count + eps)
         mean = (np.sum(x, axis=axes, keepdims=True, dtype=np.float64) / count).astype(kind)
         centred = x - mean
         squares = np.sum(centred * centred, axis=axes, keepdims=True, dtype=np.float64).astype(kind)
@@ -383,7 +397,11 @@ def _batch_norm(x: Array, rm: Array, rv: Array, w: Array, b: Array, ranks: tuple
     # PyTorch's kernel: x alpha + beta, alpha = invstd w and beta = b - mean alpha per channel (its roundings),
     # x alpha + beta fused (its vectorised loop is compiled to fmadd)
     alpha = invstd * _channel(w, ranks[3], ranks[0])
-    beta = _channel(b, ranks[4], ranks[0]) - mean * alpha
+    bias = _channel(b, ranks[4], ranks[0])
+    if all(isinstance(v, np.ndarray) and v.dtype == np.float64 for v in (x, alpha, mean)):
+        # (float64: b - mean alpha fused too, as its compiler fuses it)
+        return np.asarray(float32.fma64(x, alpha, float32.fma64(-mean, alpha, bias)))
+    beta = bias - mean * alpha
     if all(isinstance(v, np.ndarray) and v.dtype == np.float32 for v in (x, alpha, beta)):
         return np.asarray(fma32(x, alpha, beta))
     return np.asarray(x * alpha + beta)
