@@ -230,9 +230,9 @@ def test_gather_take_and_index_select_are_pytorchs_nodes_with_one_next_function(
 
 
 @pytest.mark.parametrize(("program", "at", "words"), [
-    ("gather(v, 0, i)", "i=[-1]", "index -1 is out of range for size 3"),  # PyTorch's gather: no negatives
-    ("index_select(v, 0, i)", "i=[3]", "index 3 is out of range for size 3"),
-    ("take(v, i)", "i=[-4]", "index -4 is out of range for size 3"),
+    ("gather(v, 0, i)", "i=[-1]", "index -1 is out of bounds for dimension 0 with size 3"),  # (no negatives)
+    ("index_select(v, 0, i)", "i=[3]", "index out of range in self"),  # (each in PyTorch's words)
+    ("take(v, i)", "i=[-4]", "out of range: tried to access index -4 on a tensor of 3 elements."),
     ("take(v, i)", "i=[0.5]", "input 'i' is used as an index"),
 ])
 def test_gather_take_and_index_select_refuse_a_bad_index(program, at, words):

@@ -239,6 +239,185 @@ ROWS = [
 ]
 
 
+# --- PyTorch's checks of the index family, in its order and words ------------------------------------
+# gather, index_select (and embedding, an index_select of the weight's rows), take, take_along_dim, index_copy,
+# index_fill, index_add, index_reduce: each its own words and exception (a DimError is PyTorch's IndexError, a
+# ValueError its RuntimeError), as its C++ checks say them, shapes first, then the index's values (`values`: the
+# index, given by the forward; the shape rules check the shapes alone). Where PyTorch walks the index, the first
+# bad one in order is named.
+
+
+def _first_outside(values: Array | None, low: int, high: int) -> int | None:
+    """The first of the index's values (in order) outside [low, high); None where all are inside."""
+    if values is None or not np.size(values):
+        return None
+    flat = np.reshape(values, -1)
+    outside = (flat < low) | (flat >= high)
+    return int(flat[int(np.argmax(outside))]) if outside.any() else None
+
+
+def _wrapped(dim: int, rank: int) -> int:
+    """dim counted from 0 among `rank` dims (a number's one), PyTorch's IndexError out of range."""
+    axes = point_axes(dim, rank)
+    return axes[0] + rank if rank else 0
+
+
+def _contiguous_strides(sizes: Sequence[int]) -> list[int]:
+    strides: list[int] = []
+    step = 1
+    for n in reversed(sizes):
+        strides.insert(0, step)
+        step *= max(n, 1)
+    return strides
+
+
+def _restrided_empty(x: Shape, axis: int, count: int, itemsize: int) -> None:
+    """index_fill and index_copy view an empty x with its dim's size set to the index's count and stride 0: a view
+    no storage of zero bytes holds, PyTorch's setStorage error."""
+    sizes = list(x or (1,))
+    strides = _contiguous_strides(sizes)
+    sizes[axis], strides[axis] = count, 0
+    if int(np.prod(x, dtype=np.int64)) or not all(sizes):
+        return
+    needed = (1 + sum((n - 1) * s for n, s in zip(sizes, strides, strict=True))) * itemsize
+    raise ValueError(f"setStorage: sizes {sizes}, strides {strides}, storage offset 0, and itemsize {itemsize} "
+                     f"requiring a storage size of {needed} are out of bounds for storage of size 0")
+
+
+def index_checks(name: str, x: Shape, index: Shape, dim: int | None = 0, source: Shape | None = None,
+                 values: Array | None = None, itemsize: int = 8) -> None:
+    """PyTorch's refusals of `name`(x, dim, index[, source]) at these shapes (and the index's values, if given)."""
+    count = int(np.prod(index, dtype=np.int64))
+    size = int(np.prod(x, dtype=np.int64))
+    if name == "index_fill" and source:
+        raise ValueError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {len(source)} "
+                         "dimension(s).")
+    if name == "take":
+        if size == 0 and count:
+            raise DimError("take(): tried to take from an empty tensor")
+        bad = _first_outside(values, -size, size)
+        if bad is not None:
+            raise DimError(f"out of range: tried to access index {bad} on a tensor of {size} elements.")
+        return
+    if name == "embedding":  # (x: the weight; index_select of its rows at the indices flattened)
+        if len(x) != 2:
+            raise ValueError("'weight' must be 2-D")
+        name, index, dim = "index_select", (count,), 0
+    if name == "take_along_dim" and dim is not None:
+        if len(x) != len(index):
+            raise ValueError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
+                             f"but got {len(x)} dimensions for input, and {len(index)} dimensions for indices")
+        if not x:
+            _wrapped(dim, 0)
+            raise DimError("Dimension specified as 0 but tensor has no dimensions")
+    if dim is None:
+        return
+    axis = _wrapped(dim, len(x))
+    along = (x or (1,))[axis]
+    if name == "gather":
+        if not count:
+            return
+        if max(len(index), 1) != max(len(x), 1):
+            raise ValueError("Index tensor must have the same number of dimensions as input tensor")
+        for d, (i, n) in enumerate(zip(index or (1,), x or (1,), strict=True)):
+            if d != axis and i > n:
+                raise ValueError(f"Size does not match at dimension {d} expected index {list(index)} to be no larger "
+                                 f"than self {list(x)} apart from dimension {axis}")
+        bad = _first_outside(values, 0, along)
+        if bad is not None:
+            raise ValueError(f"index {bad} is out of bounds for dimension {axis} with size {along}")
+    elif name == "take_along_dim":
+        rest = [(1 if a == axis else n) for a, n in enumerate(x)], [(1 if a == axis else n) for a, n in enumerate(index)]
+        broadcast_shape([tuple(rest[0]), tuple(rest[1])])
+        if count and not along:
+            raise ValueError("ZeroDivisionError")  # (its indices are taken modulo the size of dim)
+    elif name == "index_select":
+        if len(index) > 1:
+            raise DimError("index_select(): Index is supposed to be a vector")
+        if not x and count != 1:
+            raise ValueError(f"index_select(): Index to scalar can have only 1 value, got {count} value(s)")
+        if len(x) > 1 and not count:
+            return
+        if len(x) > 1 and not size:
+            if not along:
+                raise ValueError("index_select(): self indexing axis dim should be positive")
+            bad = _first_outside(values, 0, along)
+            if bad is not None:
+                raise ValueError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={along}")
+        elif len(x) > 1 and axis == 1:  # (its kernel for dim 1 checks the whole index first)
+            bad = _first_outside(values, 0, along)
+            if bad is not None:
+                raise ValueError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={along}")
+        elif _first_outside(values, 0, along if len(x) > 1 else size) is not None:
+            raise DimError("index out of range in self")
+    elif name == "index_fill":
+        if len(index) > 1:
+            raise ValueError("Index has to be a vector/scalar")
+        if values is not None:
+            _restrided_empty(x, axis, count, itemsize)
+        bad = _first_outside(values if size else None, -along, along)  # (an empty x is not walked)
+        if bad is not None:
+            raise DimError(f"index {bad} is out of bounds for dimension {axis} with size {along}")
+    elif name == "index_copy":
+        _index_copy_checks(x, index, axis, source or (), count, values, itemsize)
+    else:  # index_add, index_reduce
+        _index_func_checks(name, x, index, axis, source or (), count, values)
+
+
+def _index_copy_checks(x: Shape, index: Shape, axis: int, source: Shape, count: int, values: Array | None,
+                       itemsize: int) -> None:
+    if len(index) > 1:
+        raise DimError(f"index_copy_(): Index should have dimension 1 or 0 (got {len(index)})")
+    if not source and count != 1:
+        raise DimError(f"index_copy_(): When source is scalar, index should have one element (got {count})")
+    if source and x and len(source) != len(x):
+        raise DimError(f"index_copy_(): When source and destination are not scalars, their dimensionality must match. "
+                       f"Source dimensionality ({len(source)}), destination dimensionality ({len(x)})")
+    ours, theirs = list(x[:axis] + x[axis + 1:]), list(source[:axis] + source[axis + 1:])
+    if ours != theirs:
+        raise ValueError(f"index_copy_(): Source/destination tensor must have same slice shapes. Destination slice "
+                         f"shape: {' '.join(map(str, ours))} at dimension {axis} and source slice shape: "
+                         f"{' '.join(map(str, theirs))} at dimension 0.")
+    if source and count != source[axis]:
+        raise DimError(f"index_copy_(): Number of indices ({count}) should be equal to source.size(dim) "
+                       f"({source[axis]})")
+    if values is not None:
+        _restrided_empty(x, axis, count, itemsize)
+    along = (x or (1,))[axis]
+    bad = _first_outside(values if int(np.prod(x, dtype=np.int64)) else None, 0, along)  # (an empty x is not walked)
+    if bad is not None:
+        raise DimError(f"index_copy_(): index {bad} is out of bounds for dimension {axis} with size {along}")
+
+
+def _index_func_checks(name: str, x: Shape, index: Shape, axis: int, source: Shape, count: int,
+                       values: Array | None) -> None:
+    """index_add's and index_reduce's (PyTorch's index_func_meta_impl, then their kernels')."""
+    if len(index) > 1:
+        raise DimError(f"{name}_(): Index is supposed to be a vector, but got dim: {len(index)} with type: Long and "
+                       f"size: {list(index)}")
+    if axis != 0 and axis >= len(source):
+        raise ValueError(f"{name}_(): Indexing dim {axis} is out of bounds of the source tensor with dim {len(source)}")
+    if count != (source[axis] if source else 1):
+        if not source:  # (its message reads source.size(dim) of a number)
+            raise DimError(f"Dimension specified as {axis} but tensor has no dimensions")
+        raise ValueError(f"{name}_(): Number of indices ({count}) should be equal to source.size(dim): "
+                         f"({source[axis]}), for dim: {axis}")
+    if x[:axis] + x[axis + 1:] != source[:axis] + source[axis + 1:] or len(x) != len(source):
+        raise ValueError(f"source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+                         f"self.shape = {list(x)} source.shape = {list(source)}")
+    along = (x or (1,))[axis]
+    if name == "index_reduce" and len(x) > 1 and not along and count:
+        raise DimError(f"select(): index 0 out of range for tensor of size {list(x)} at dimension {axis}")
+    bad = _first_outside(values, 0, along)
+    if bad is None:
+        return
+    if len(x) > 1 and name == "index_add":
+        if int(np.prod(x, dtype=np.int64)):  # (an empty x is not walked)
+            raise ValueError(f"index {bad} is out of bounds for dimension {axis} with size {along}")
+        return
+    raise DimError("index out of range in self")
+
+
 # --- gather, take, index_select: the index is a tensor arg -----------------------------------
 
 
@@ -261,46 +440,49 @@ def _along(index: Array, axis: int) -> tuple[Array, ...]:
 
 
 def _gather_key(x: Array, index: Array, ranks: tuple[int, ...], dim: int) -> tuple[Array, tuple[Array, ...]]:
+    index = _whole(index)
+    index_checks("gather", x.shape[x.ndim - ranks[0]:], index.shape[index.ndim - ranks[1]:], dim, values=index)
+    if ranks[0] == 0 or ranks[1] == 0:  # (a number, or an index of one, as a vector of one)
+        return _gather_key(x if ranks[0] else x[..., None], index if ranks[1] else index[..., None], (1, 1), 0)
     rank = ranks[0]
-    if rank == 0 or ranks[1] != rank:
-        raise ValueError(f"gather takes an index with as many dims as its input ({rank}), got {ranks[1]}")
     (axis,) = point_axes(dim, rank)
-    x, index = _alike(x, _whole(index), ranks)
-    for a in range(-rank, 0):
-        if a != axis and index.shape[a] > x.shape[a]:
-            raise ValueError(f"gather's index has size {index.shape[a]} at dim {rank + a}, more than the input's "
-                             f"{x.shape[a]}")
-    _in_range(index, x.shape[axis], rank + axis, negative=False)  # (PyTorch's gather and index_select)
+    x, index = _alike(x, index, ranks)
     return x, _along(index, axis)
 
 
 def _gather(x: Array, index: Array, ranks: tuple[int, ...], dim: int = 0) -> Array:
+    if not np.size(index):  # (nothing picked: PyTorch does not read dim)
+        return np.zeros_like(x, shape=np.broadcast_shapes(np.shape(index)[: np.ndim(index) - ranks[1]],
+                                                          np.shape(x)[: np.ndim(x) - ranks[0]]) + index.shape[index.ndim - ranks[1]:])
     x, key = _gather_key(x, index, ranks, dim)
-    return np.asarray(x[key])
+    shape = np.broadcast_shapes(*(np.shape(k) for k in key))
+    return np.reshape(x[key], shape[:-1] if ranks[1] == 0 else shape)
 
 
 def _gather_vjp(g: Array, ans: Array, x: Array, index: Array, ranks: tuple[int, ...], dim: int = 0
                 ) -> tuple[Array, None]:
+    if not np.size(index):
+        return np.zeros_like(g, shape=np.shape(x)), None
     wide, key = _gather_key(x, index, ranks, dim)
     cotangent = np.zeros_like(g, shape=wide.shape)
-    np.add.at(cotangent, key, np.broadcast_to(g, ans.shape))  # a repeated index adds up, as GatherBackward0
-    return cotangent, None
+    picked = np.broadcast_shapes(*(np.shape(k) for k in key))
+    np.add.at(cotangent, key, np.reshape(np.broadcast_to(g, ans.shape), picked))  # a repeated index adds up (GatherBackward0)
+    return (cotangent if ranks[0] else cotangent[..., 0]), None
 
 
 def _gather_shape(x: Shape, index: Shape, dim: int = 0) -> Shape:
-    if len(x) == 0 or len(index) != len(x):
-        raise ValueError("gather takes an index with as many dims as its input")
-    point_axes(dim, len(x))
+    index_checks("gather", x, index, dim)
     return index
 
 
 def _select_as_gather(x: Array, index: Array, ranks: tuple[int, ...], dim: int) -> tuple[Array, tuple[int, ...]]:
     """index_select's index, as gather's: its k entries along `dim`, the same across the other axes."""
-    rank = ranks[0]
-    if rank == 0 or ranks[1] > 1:
-        raise ValueError("index_select takes an input of at least one dim and a 1-D index")
+    rank, lead = ranks[0], index.ndim - ranks[1]
+    index = _whole(index)
+    index_checks("index_select", x.shape[x.ndim - rank:], index.shape[lead:], dim, values=index)
+    if rank == 0:  # (a number: its one index picks it)
+        return np.reshape(index, index.shape[:lead]), (0, 0)
     (axis,) = point_axes(dim, rank)
-    lead = index.ndim - ranks[1]
     k = index.shape[-1] if ranks[1] else 1
     index = np.reshape(index, index.shape[:lead] + (1,) * (rank + axis) + (k,) + (1,) * (-axis - 1))
     out = list(x.shape[x.ndim - rank:])
@@ -320,8 +502,9 @@ def _index_select_vjp(g: Array, ans: Array, x: Array, index: Array, ranks: tuple
 
 
 def _index_select_shape(x: Shape, index: Shape, dim: int = 0) -> Shape:
-    if len(x) == 0 or len(index) > 1:
-        raise ValueError("index_select takes an input of at least one dim and a 1-D index")
+    index_checks("index_select", x, index, dim)
+    if not x:
+        return ()
     (axis,) = point_axes(dim, len(x))
     return (*x[: len(x) + axis], index[0] if index else 1, *x[len(x) + axis + 1:])
 
@@ -330,7 +513,7 @@ def _take_key(x: Array, index: Array, ranks: tuple[int, ...]) -> tuple[Array, tu
     """x flattened per point, the key into it, and the shape of the result."""
     index = _whole(index)
     x_lead, index_lead = x.ndim - ranks[0], index.ndim - ranks[1]
-    _in_range(index, int(np.prod(x.shape[x_lead:], dtype=np.int64)), 0)
+    index_checks("take", x.shape[x_lead:], index.shape[index_lead:], values=index)
     if not x_lead and not index_lead:
         return x.reshape(-1), (index,), index.shape
     x, index = _alike(x, index, ranks)
@@ -349,6 +532,11 @@ def _take_vjp(g: Array, ans: Array, x: Array, index: Array, ranks: tuple[int, ..
     cotangent = np.zeros_like(g, shape=flat.shape)
     np.add.at(cotangent, key, np.reshape(np.broadcast_to(g, ans.shape), np.broadcast_shapes(*(k.shape for k in key))))
     return cotangent.reshape(flat.shape[:-1] + x.shape[x.ndim - ranks[0]:]), None
+
+
+def _take_shape(x: Shape, index: Shape) -> Shape:
+    index_checks("take", x, index)
+    return index
 
 
 def _index_arg_jvp(forward: Any) -> Any:
@@ -372,7 +560,7 @@ ROWS += [
                examples=((((4,), (3,)), {"dim": 0}), (((2, 3), (2, 2)), {"dim": 1}), (((2, 3), (1, 3)), {"dim": -2})),
                reference="torch.gather(a, 0, b)", reference_program="gather(a, 0, b)"),
     structural("take", 2, _take, _take_vjp, "TakeBackward0", dtype="keeps", jvp=_index_arg_jvp(_take), index_from=1,
-               shape=lambda x, index: index, methods=("take",), domain=_INDEX_SHAPES,
+               shape=_take_shape, methods=("take",), domain=_INDEX_SHAPES,
                sympy=lambda x, index: np.asarray(np.reshape(x, -1)[_whole(index)], dtype=object),
                examples=((((4,), (3,)), {}), (((2, 3), (2, 2)), {})), inputs=('input', 'index')),
     structural("index_select", 2, _index_select, _index_select_vjp, "IndexSelectBackward0", dtype="keeps",
@@ -672,27 +860,24 @@ def _index_write(x: Any, source: Any, index: Any, ranks: tuple[int, ...], name: 
     1-D index (index_fill: a number, everywhere), as a scatter of the index spread over source's shape."""
     if dim is None or (name.endswith("_reduce") and reduce is None):
         raise ValueError(f"{name}() missing 1 required positional argument: '{'dim' if dim is None else 'reduce'}'")
-    if ranks[2] > 1:
-        raise ValueError(f"{name}(): Index is supposed to be a vector")
-    x, source, index = _lined([x, source, _whole(index)], ranks)
+    index = _whole(index)
+    points = [np.shape(a)[np.ndim(a) - r:] for a, r in zip((x, source, index), ranks, strict=True)]
+    index_checks(name, points[0], points[2], dim, source=points[1], values=index, itemsize=np.asarray(x).dtype.itemsize)
+    x, source, index = _lined([x, source, index], ranks)
     x_shape, src_shape = np.shape(x), np.shape(source)
     rank, lead = max(ranks[0], 1), np.ndim(x) - ranks[0]
     x = np.reshape(x, (*x_shape[:lead], *x_shape[lead:], *(1,) * (rank - ranks[0])))
     (axis,) = point_axes(dim, rank)
     index = np.reshape(index, (*index.shape[:lead], -1))
     count = index.shape[-1]
-    if not fill and name != "index_copy":  # (PyTorch's index_func_meta_impl, before the indices are read)
-        _check_index_source(name, tuple(x_shape[lead:]), tuple(src_shape[lead:]), count, rank + axis)
-    if name == "index_add" and ranks[0] >= 2 and 0 in np.shape(x)[lead:]:
-        index = np.zeros_like(index)  # (PyTorch's index_add_ of a self of no elements returns it, its index unread)
-    else:
-        index = _out_of_bounds(index, np.shape(x)[axis], rank + axis, negative=fill)
+    if not np.size(x) and np.shape(x)[axis]:  # (an empty x, whose index PyTorch does not read: nothing is written)
+        index = np.clip(index, 0, np.shape(x)[axis] - 1)
+    elif not np.size(x) and np.ndim(source) - lead == rank:  # (none along dim: nothing either)
+        index, count, source = index[..., :0], 0, np.take(source, np.arange(0), axis=np.ndim(source) + axis)
+    index = _out_of_bounds(index, np.shape(x)[axis], rank + axis, negative=fill)
     wanted = list(np.shape(x)[lead:])
     wanted[axis] = count
     if fill:
-        if ranks[1]:
-            raise ValueError(f"{name}_ only supports a 0-dimensional value tensor, but got tensor with "
-                             f"{ranks[1]} dimension(s).")
         source = np.broadcast_to(np.reshape(source, (*src_shape, *(1,) * rank)), (*src_shape, *wanted))
     else:
         point = np.shape(source)[lead:] or (1,)
@@ -729,19 +914,6 @@ def _index_add_backward_problem(shapes: list[Shape], flows: list[bool], given: l
     return "index_select(): self indexing axis dim should be positive" if x[dim] == 0 else None
 
 
-def _check_index_source(name: str, x: Shape, source: Shape, count: int, dim: int) -> None:
-    """index_add's and index_reduce's source: as many slices along dim as indices, the rest of its shape x's."""
-    if dim != 0 and dim >= len(source):
-        raise ValueError(f"{name}_(): Indexing dim {dim} is out of bounds of the source tensor with dim {len(source)}")
-    along = source[dim] if source else 1
-    if count != along:
-        raise ValueError(f"{name}_(): Number of indices ({count}) should be equal to source.size(dim): ({along}), for "
-                         f"dim: {dim}")
-    if x and source and x[:dim] + x[dim + 1:] != source[:dim] + source[dim + 1:]:
-        raise ValueError(f"source tensor shape must match self tensor shape, excluding the specified dimension. Got "
-                         f"self.shape = {list(x)} source.shape = {list(source)}")
-
-
 def _put_write(x: Any, source: Any, index: Any, ranks: tuple[int, ...], accumulate: bool = False) -> _Write:
     """put(x, index, source, accumulate): source written into x flattened, at the index (negative: from the end)."""
     x, source, index = _lined([x, source, _whole(index)], ranks)
@@ -768,6 +940,15 @@ def _write_shape(x: Shape, *others: Shape, **params: Any) -> Shape:
     return x
 
 
+def _index_write_shape(name: str) -> Any:
+    def shape(x: Shape, source: Shape, index: Shape, dim: int | None = None, **params: Any) -> Shape:
+        if dim is not None:
+            index_checks(name, x, index, dim, source=source)
+        return x
+
+    return shape
+
+
 def _scatter_node(plain: str, number: str) -> Any:
     return lambda constant, shapes, **params: number if constant[1] else plain
 
@@ -783,8 +964,9 @@ def _write_row(name: str, prepare: Any, torch_node: str, params: tuple[Param, ..
                **fields: Any) -> Any:
     forward, vjp, jvp = _write_rows(prepare)
     fields.setdefault("dtype", "keeps")
+    fields.setdefault("shape", _index_write_shape(name) if name.startswith("index_") else _write_shape)
     return structural(name, 3, forward, vjp, torch_node, jvp=jvp, index_from=2, params=params,
-                      tensor_positions=positions, inputs=inputs, shape=_write_shape, methods=(name,),
+                      tensor_positions=positions, inputs=inputs, methods=(name,),
                       domain=_WRITE_DOMAIN, sympy=None, examples=examples, reference=reference,
                       reference_program=reference.removeprefix("torch."), **fields)
 
@@ -858,9 +1040,9 @@ ROWS += [
 
 def _along_sizes(x: Shape, index: Shape, dim: int) -> tuple[Shape, Shape]:
     """The sizes x and the index are expanded to: their broadcast shape, each keeping its own along dim."""
-    if len(x) != len(index):
-        raise ValueError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, but "
-                         f"got {len(x)} dimensions for input, and {len(index)} dimensions for indices")
+    index_checks("take_along_dim", x, index, dim)
+    if not x:
+        return x, index
     (axis,) = point_axes(dim, len(x))
     rest = np.broadcast_shapes(tuple(1 if a == len(x) + axis else n for a, n in enumerate(x)),
                                tuple(1 if a == len(x) + axis else n for a, n in enumerate(index)))
@@ -870,6 +1052,7 @@ def _along_sizes(x: Shape, index: Shape, dim: int) -> tuple[Shape, Shape]:
 
 def _take_along_shape(x: Shape, index: Shape, dim: int | None = None) -> Shape:
     if dim is None:
+        index_checks("take_along_dim", x, index, None)
         return (int(np.prod(index, dtype=np.int64)),)
     return _along_sizes(x, index, dim)[1]
 
@@ -880,8 +1063,14 @@ def _take_along(x: Array, index: Array, ranks: tuple[int, ...], dim: int | None 
         return _gather(np.reshape(x, (*x.shape[: lead[0]], -1)), np.reshape(index, (*index.shape[: lead[1]], -1)),
                        (1, 1), 0)
     sx, si = _along_sizes(x.shape[lead[0]:], index.shape[lead[1]:], dim)
+    index = _modulo_along(index, sx, dim)
     return _gather(np.broadcast_to(x, x.shape[: lead[0]] + sx), np.broadcast_to(index, index.shape[: lead[1]] + si),
                    (len(sx), len(si)), dim)
+
+
+def _modulo_along(index: Array, x: Shape, dim: int) -> Array:
+    """take_along_dim's indices modulo the size of dim (PyTorch's: -1 is the last, the size itself the first)."""
+    return np.mod(_whole(index), x[point_axes(dim, len(x))[0]]) if x and np.size(index) else index
 
 
 def _take_along_vjp(g: Array, ans: Array, x: Array, index: Array, ranks: tuple[int, ...], dim: int | None = None
@@ -893,6 +1082,7 @@ def _take_along_vjp(g: Array, ans: Array, x: Array, index: Array, ranks: tuple[i
         return np.reshape(part, (*np.shape(part)[: np.ndim(part) - 1], *x.shape[lead[0]:])), None
     sx, si = _along_sizes(x.shape[lead[0]:], index.shape[lead[1]:], dim)
     wide = np.broadcast_to(x, x.shape[: lead[0]] + sx)
+    index = _modulo_along(index, sx, dim)
     part, _ = _gather_vjp(g, ans, wide, np.broadcast_to(index, index.shape[: lead[1]] + si), (len(sx), len(si)), dim)
     return _narrowed(part, np.ndim(part) - len(sx), x.shape[lead[0]:]), None
 
@@ -904,6 +1094,8 @@ def _take_along_program(emit: Any, x: Any, index: Any, dim: int | None = None) -
     if sx is None or si is None:
         return emit("take_along_dim_whole", x, index, dim=dim)
     wide, picks = _along_sizes(sx, si, dim)
+    if sx and math.prod(si):  # (the indices modulo the size of dim: the index takes no gradient, so no node)
+        index = emit("remainder", index, emit.tensor(sx[point_axes(dim, len(sx))[0]]))
     return emit("gather", emit("expand", x, size=wide), emit("expand", index, size=picks), dim=dim)
 
 

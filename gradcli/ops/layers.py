@@ -28,6 +28,7 @@ from gradcli.ops.core import (
     load_sympy,
     structural,
 )
+from gradcli.ops.indexing import index_checks
 from gradcli.ops.nn import (
     MIXED_CPU,
     NORM_DTYPES,
@@ -160,8 +161,7 @@ ROWS: list[Op] = [
 def _embedding_parts(w: Any, idx: Array, ranks: tuple[int, ...], padding_idx: int | None,
                      max_norm: float | None) -> tuple[Shape, Array, int | None]:
     """(the batch axes of the two, the indices as (points, count), the padding index counted from 0)."""
-    if ranks[0] != 2:
-        raise ValueError(f"'weight' must be 2-D, got {ranks[0]} dims")
+    index_checks("embedding", np.shape(w)[np.ndim(w) - ranks[0]:], np.shape(idx)[np.ndim(idx) - ranks[1]:])
     if max_norm is not None:
         raise ValueError("embedding with max_norm renormalizes the weight's rows in place: not supported")
     rows = np.shape(w)[-2]
@@ -173,8 +173,7 @@ def _embedding_parts(w: Any, idx: Array, ranks: tuple[int, ...], padding_idx: in
     if index.size and not np.all(np.mod(index, 1) == 0):
         raise ValueError("the embedding's indices must be whole numbers")
     index = index.astype(np.int64)
-    if index.size and (index.min() < 0 or index.max() >= rows):
-        raise IndexError("index out of range in self")
+    index_checks("embedding", np.shape(w)[np.ndim(w) - ranks[0]:], np.shape(idx)[np.ndim(idx) - ranks[1]:], values=index)
     lead = np.broadcast_shapes(np.shape(w)[:-2], index.shape[: index.ndim - ranks[1]])
     points = math.prod(lead)
     flat = np.broadcast_to(index, lead + index.shape[index.ndim - ranks[1]:]).reshape(points, -1)
@@ -215,8 +214,7 @@ def _embedding_jvp(tangents: Any, ans: Array, w: Array, idx: Array, ranks: tuple
 
 
 def _embedding_shape(w: Shape, idx: Shape, **params: Any) -> Shape:
-    if len(w) != 2:
-        raise ValueError(f"'weight' must be 2-D, got a weight of shape {tuple(w)}")
+    index_checks("embedding", w, idx)
     return (*tuple(idx), w[1])
 
 

@@ -2035,7 +2035,11 @@ class Interpreter:
                 try:
                     np.broadcast_to(np.zeros(()), base.data.shape)[bound.params["key"]]
                 except IndexError as problem:  # (PyTorch says "dimension" where NumPy says "axis")
-                    raise TorchError("IndexError", str(problem).replace(" for axis ", " for dimension ")) from None
+                    said = str(problem).replace(" for axis ", " for dimension ")
+                    if said.endswith(" with size 0") and any(isinstance(item, list) or (isinstance(item, Tensor) and item.data.ndim)
+                                                          for item in items):
+                        said = "index is out of bounds for dimension with size 0"  # (its advanced index's words)
+                    raise TorchError("IndexError", said) from None
             try:
                 result = apply(self.graph, bound.op, bound.tensors, bound.params, self.span(node))
             except (ValueError, IndexError) as error:
