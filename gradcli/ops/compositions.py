@@ -180,6 +180,8 @@ def _vander_program(emit: Any, x: Any, N: Any = None) -> Any:
 def _tensorinv_shape(a: Shape, ind: int = 2) -> Shape:
     if ind <= 0:
         raise ValueError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    if ind > len(a):  # (PyTorch slices A's shape past its end)
+        raise ValueError(f"ArrayRef: invalid slice, N = {ind}; size = {len(a)}")
     start, end = math.prod(a[:ind]), math.prod(a[ind:])
     if start != end:
         raise ValueError("Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), "
@@ -207,11 +209,15 @@ def _tensorsolve_shape(a: Shape, b: Shape, dims: Any = None) -> Shape:
         if any(not -len(a) <= d < len(a) for d in dims) or len({d % max(len(a), 1) for d in dims}) != len(dims):
             raise ValueError(f"movedim: dims {list(dims)} do not name different dims of a {len(a)}-D tensor")
         a = tuple(a[d] for d in _tensorsolve_order(len(a), dims))
+    if len(a) < len(b):  # (PyTorch slices A's shape past its end: the vector's words, as its C++ says them)
+        raise ValueError("cannot create std::vector larger than max_size()")
     result = tuple(a[len(b):])
     rows, cols = math.prod(result), math.prod(b)
-    if rows != cols or math.prod(a[:len(b)]) != cols:
+    if rows != cols:
         raise ValueError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
                          f"prod(self.shape[:other.ndim]), but got {rows} != {cols}")
+    if math.prod(a) != rows * cols:  # (its reshape to the square matrix)
+        raise ValueError(f"shape '[{rows}, {rows}]' is invalid for input of size {math.prod(a)}")
     return result
 
 
@@ -304,13 +310,13 @@ ROWS = [
               params=(Param("dims", "ints", None),), text=_call("torch.linalg.tensorsolve", {"dims": None}),
               examples=_examples((((2, 3, 6), (2, 3)), {}), (((2, 3, 6), (2, 3)), {"dims": (0, 2)}),
                                  (((4, 2, 2), (4,)), {}), (((3, 3), (3,)), {})),
-              reference="torch.linalg.tensorsolve(a, b)", reference_program="torch.linalg.tensorsolve(a, b)",
-              dtype_refusals=(("mixed", "RuntimeError", "linalg.solve: Expected A and B to have the same dtype, but found A of type {0} and B of type {1} instead"),)),
+              reference="torch.linalg.tensorsolve(a, b)", reference_program="torch.linalg.tensorsolve(a, b)"),
     composite("cov", 1, _cov_program, "SqueezeBackward0", sympy=None, shape=_cov_shape,
               params=(Param("correction", "int", 1),), methods=("cov",), dialects=torch_positional(), text=_call("torch.cov", {"correction": 1}),
               examples=_examples((((3, 4),), {}), (((4,),), {}), (((2, 3),), {"correction": 0}),
                                  (((1, 3),), {"correction": 2})),
-              reference="torch.cov(a)", reference_program="torch.cov(a)"),
+              reference="torch.cov(a)", reference_program="torch.cov(a)",
+              dtype_refusals=(("bool alike", "RuntimeError", "cov(): bool dtype is not supported for input"),)),
     composite("corrcoef", 1, _corrcoef_program, "ClampBackward1", sympy=None, shape=lambda x: _cov_shape(x),
               methods=("corrcoef",), text=_call("torch.corrcoef", {}),
               torch_node_rule=lambda constant, shapes: "DivBackward0" if shapes and _cov_shape(shapes[0]) == ()

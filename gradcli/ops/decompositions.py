@@ -68,9 +68,9 @@ def _square(name: str) -> Callable[..., Shape]:
     return shape
 
 
-def _matrices(name: str, a: Shape) -> None:
+def _matrices(name: str, a: Shape, label: str = "A") -> None:
     if len(a) < 2:
-        raise ValueError(f"{name}: The input tensor A must have at least 2 dimensions.")
+        raise ValueError(f"{name}: The input tensor {label} must have at least 2 dimensions.")
 
 
 def _point_shape(x: Array, rank: int) -> Shape:
@@ -682,7 +682,13 @@ def _svd_jvp_torch(tangents: Sequence[Any], ans: Array, a: Array, ranks: tuple[i
     return _mT(out) if part % 3 == 2 else out
 
 
+def _torch_svd_matrices(a: Shape) -> None:
+    if len(a) < 2:  # (torch.svd's words, not torch.linalg.svd's)
+        raise ValueError(f"linalg.svd: input should have at least 2 dimensions, but has {len(a)} dimensions instead")
+
+
 def _svd_shape_torch(a: Shape, some: bool = True, compute_uv: bool = True, part: int = 0, of: Any = None) -> Shape:
+    _torch_svd_matrices(a)
     out = _svd_shape(a, not some, part)
     return (*out[:-2], out[-1], out[-2]) if part % 3 == 2 else out
 
@@ -690,7 +696,7 @@ def _svd_shape_torch(a: Shape, some: bool = True, compute_uv: bool = True, part:
 # torch.svd(a, compute_uv=False): S, and U and V of zeros, (m, m) and (n, n) whatever `some` says, with no
 # gradient (PyTorch's U and V are constants: no grad_fn).
 def _svd_values_shape(a: Shape, some: bool = True, compute_uv: bool = False, part: int = 0, of: Any = None) -> Shape:
-    _svd_shape(a)
+    _torch_svd_matrices(a)
     m, n = a[-2:]
     return [(*a[:-2], m, m), (*a[:-2], min(m, n)), (*a[:-2], n, n)][part % 3]
 
@@ -866,7 +872,7 @@ def _triangle(a: Any, upper: bool, unit: bool) -> Any:
 def _solve_triangular_shape(a: Shape, b: Shape, upper: Any = None, left: bool = True, unitriangular: bool = False
                             ) -> Shape:
     _square("linalg.solve_triangular")(a)
-    _matrices("linalg.solve_triangular", b)
+    _matrices("linalg.solve_triangular", b, "B")
     if (b[-2] if left else b[-1]) != a[-1]:
         raise ValueError(f"linalg.solve_triangular: Incompatible shapes of A and B for the equation "
                          f"{'AX = B' if left else 'XA = B'} ({a[-2]}x{a[-1]} and {b[-2]}x{b[-1]})")
@@ -972,7 +978,17 @@ def _triangular_solve_jvp(tangents: Sequence[Any], ans: Array, b: Array, a: Arra
 
 def _triangular_solve_shape(b: Shape, a: Shape, upper: bool = True, transpose: bool = False,
                             unitriangular: bool = False, part: int = 0, of: Any = None) -> Shape:
-    out = _solve_triangular_shape(a, b)
+    # (torch.triangular_solve(b, A): its own checks in its order and words, not linalg.solve_triangular's)
+    for label, shape in (("b", b), ("A", a)):
+        if len(shape) < 2:
+            raise ValueError(f"torch.triangular_solve: Expected {label} to have at least 2 dimensions, but it has "
+                             f"{len(shape)} dimensions instead")
+    if a[-1] != a[-2]:
+        raise ValueError(f"A must be batches of square matrices, but they are {a[-2]} by {a[-1]} matrices")
+    if a[-1] != b[-2]:
+        raise ValueError(f"Incompatible matrix sizes for triangular_solve: each A matrix is {a[-1]} by {a[-1]} but "
+                         f"each b matrix is {b[-2]} by {b[-1]}")
+    out = (*np.broadcast_shapes(a[:-2], b[:-2]), *b[-2:])
     return (*out[:-2], *a[-2:]) if part % 2 else out
 
 
@@ -1302,7 +1318,7 @@ ROWS += [
                          Dialect("numpy", order=("rcond", "hermitian"), refuses=("rtol", "atol"))),
                spellings=("pinverse",), methods=("pinverse",), text=_call_text("torch.linalg.pinv", {}),
                examples=_GENERAL, reference="torch.linalg.pinv(a)", reference_program="torch.linalg.pinv(a)",
-               dtype_refusals=(("integer", "RuntimeError", "linalg.pinv({0}{{{shape0}}}): expected a tensor with 2 or more "
+               dtype_refusals=(("integer or vector", "RuntimeError", "linalg.pinv({0}{{{shape0}}}): expected a tensor with 2 or more "
                                 "dimensions of float, double, cfloat or cdouble types"),)),
     structural("eye_copy", 2, _eye_copy, lambda g, ans, a, source, ranks: (np.zeros(np.shape(a)), None),
                "CopyBackwards", jvp=lambda tangents, ans, a, source, ranks: np.zeros(np.shape(ans)),
@@ -1337,6 +1353,11 @@ def _matrix_norm_program(emit: Any, a: Any, ord: Any = "fro", dim: Any = (-2, -1
         return emit("needs_shape", placeholder, what="linalg.matrix_norm with an ord other than 'fro'")
     first, second = _matrix_dims(dim, len(shape))
     rank = len(shape)
+    if not isinstance(ord, str) and abs(ord) == np.inf:  # (the largest (smallest) row sum; 1: column sum)
+        first, second = second, first
+    if ord in (1.0, np.inf, 2.0) and 0 in ((shape[first], shape[second]) if ord == 2.0 else (shape[second],)):
+        # (a largest of none: PyTorch's zeros, of no graph; the smallest of none raises as amin does)
+        return emit("zeros_like", emit("sum", a, dim=(first, second), keepdim=keepdim))
     if ord in ("nuc", 2.0, -2.0):  # the singular values of the matrices moved to the last two dims
         order = [d for d in range(rank) if d not in (first, second)] + [first, second]
         values = emit("svdvals", emit("permute", a, dims=tuple(order)))
@@ -1346,8 +1367,6 @@ def _matrix_norm_program(emit: Any, a: Any, ord: Any = "fro", dim: Any = (-2, -1
         return emit("permute", emit("unsqueeze", result, dim=-1), dims=tuple(int(i) for i in np.argsort(order)))
     if ord not in (1.0, -1.0, np.inf, -np.inf):
         raise ValueError(f"linalg.matrix_norm: Order {ord} not supported.")
-    if abs(ord) == np.inf:  # the largest (smallest) row sum; 1: column sum
-        first, second = second, first
     if not keepdim and first < second:
         second -= 1
     sums = emit("norm", a, p=1.0, dim=first, keepdim=keepdim)
@@ -1465,8 +1484,7 @@ ROWS += [
               text=_call_text("torch.linalg.norm", {"ord": None, "dim": None, "keepdim": False}),
               examples=((((2, 3),), {"ord": 1.0}), (((2, 3),), {"ord": np.inf, "keepdim": True}), (((4,),), {}),
                         (((2, 3),), {"ord": 3.0, "dim": 1}), (((2, 3),), {"ord": "nuc"}), (((2, 3),), {"ord": -1.0})),
-              reference="torch.linalg.norm(a, 1)", reference_program="torch.linalg.norm(a, 1)",
-              dtype_refusals=float_input("linalg.vector_norm")),
+              reference="torch.linalg.norm(a, 1)", reference_program="torch.linalg.norm(a, 1)"),
     composite("cond", 1, _cond_program, "SqueezeBackward1", sympy=None, shape=_cond_shape,
               shape_message=_refused("linalg.cond", _cond_shape), params=(Param("p", "float", None),),
               text=_call_text("torch.linalg.cond", {"p": None}),

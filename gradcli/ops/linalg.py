@@ -24,8 +24,10 @@ from gradcli.ops.core import (
     DimError,
     LinAlgError,
     Param,
+    Unsupported,
     ValueRefusal,
     batch_element,
+    broadcast_shape,
     composite,
     expand_problem,
     float_input,
@@ -863,9 +865,12 @@ def _inv_jvp(tangents: Sequence[Array | None], ans: Array, a: Array, ranks: tupl
 def _solve_shape(a: Shape, b: Shape) -> Shape:
     _square_shape("linalg.solve")(a)
     vector = _is_vector_side(a, b)
-    if not b or (b[-1] if vector else b[-2]) != a[-1]:
-        raise ValueError(f"Incompatible shapes of A and B for the equation AX = B ({a[-2]}x{a[-1]} and "
-                         f"{'x'.join(map(str, b[-2:]))})")
+    if not vector and len(b) < 2:
+        raise ValueError("linalg.solve: The input tensor B must have at least 2 dimensions.")
+    rows, columns = (b[-1], 1) if vector else b[-2:]  # (a vector as the column PyTorch makes it)
+    if rows != a[-1]:
+        raise ValueError(f"linalg.solve: Incompatible shapes of A and B for the equation AX = B ({a[-2]}x{a[-1]} and "
+                         f"{rows}x{columns})")
     batch = np.broadcast_shapes(a[:-2], b[:-1] if vector else b[:-2])
     return tuple(batch) + ((a[-1],) if vector else b[-2:])
 
@@ -1073,12 +1078,18 @@ def _parse_equation(equation: str, count: int) -> tuple[list[str], str]:
 def _einsum_shape(*shapes: Shape, equation: str = "") -> Shape:
     inputs, output = _parse_equation(equation, len(shapes))
     sizes: dict[str, int] = {}
-    for part, shape in zip(inputs, shapes, strict=True):
+    for k, (part, shape) in enumerate(zip(inputs, shapes, strict=True)):  # (PyTorch's words)
         if len(part) != len(shape):
-            raise ValueError(f"einsum: the subscripts {part!r} name {len(part)} dims of an operand with {len(shape)}")
+            raise ValueError(f"einsum(): the number of subscripts in the equation ({len(part)}) does not match the "
+                             f"number of dimensions ({len(shape)}) for operand {k} and no ellipsis was given")
+    for k, (part, shape) in enumerate(zip(inputs, shapes, strict=True)):
         for c, n in zip(part, shape, strict=True):
             if sizes.setdefault(c, n) != n:
-                raise ValueError(f"einsum: '{c}' is a dim of size {sizes[c]} and of size {n}")
+                if 1 in (n, sizes[c]):  # (PyTorch broadcasts a subscript of size 1)
+                    raise Unsupported(f"subscript {c} of size {n} and of size {sizes[c]} (PyTorch broadcasts a "
+                                      "size of 1)")
+                raise ValueError(f"einsum(): subscript {c} has size {n} for operand {k} which does not broadcast "
+                                 f"with previously seen size {sizes[c]}")
     return tuple(sizes[c] for c in output)
 
 
@@ -1246,9 +1257,11 @@ def _sym_einsum_op(*operands: Array, equation: str = "") -> Array:
 
 def _tensordot_subscripts(ranks: Sequence[int], dims: Any) -> tuple[list[str], str]:
     na, nb = ranks
-    if isinstance(dims, int):
-        if not 0 <= dims <= min(na, nb):
-            raise ValueError(f"tensordot: dims={dims} must be between 0 and the operands' dims")
+    if isinstance(dims, int):  # (torch.functional.tensordot's checks, in its words)
+        if dims < 0:
+            raise ValueError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(na, nb):
+            raise ValueError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
         pairs = list(zip(range(na - dims, na), range(dims), strict=True))
     else:
         if len(dims[0]) != len(dims[1]):
@@ -1265,6 +1278,19 @@ def _tensordot_subscripts(ranks: Sequence[int], dims: Any) -> tuple[list[str], s
 
 
 def _tensordot_shape(a: Shape, b: Shape, dims: Any = 2) -> Shape:
+    if not isinstance(dims, int) and len(dims[0]) != len(dims[1]):
+        raise ValueError("both dimension lists should have same length")
+    given = (range(-min(dims, len(a)), 0), range(min(dims, len(b)))) if isinstance(dims, int) else dims
+    if isinstance(dims, int):
+        _tensordot_subscripts((len(a), len(b)), dims)  # (the number's checks first)
+    for d, e in zip(*given, strict=True):  # (its C++ walks the pairs as given)
+        first, second = _size(a, d), _size(b, e)
+        if first != second and 1 in (first, second):
+            raise Unsupported(f"a contracted dim of size 1 against one of size {first + second - 1} (PyTorch sums "
+                              "over the one of size 1)")
+        if first != second:
+            raise ValueError(f"contracted dimensions need to match, but first has size {first} in dim {d} and second "
+                             f"has size {second} in dim {e}")
     inputs, output = _tensordot_subscripts((len(a), len(b)), dims)
     return _einsum_shape(a, b, equation=",".join(inputs) + "->" + output)
 
@@ -1426,13 +1452,14 @@ def _kron_program(emit: Any, a: Any, b: Any) -> Any:
 
 
 def _cross_shape(a: Shape, b: Shape, dim: int = -1) -> Shape:
-    shape = tuple(np.broadcast_shapes(a, b))
-    axis = point_axes(dim, len(shape))
     if len(a) != len(b):
         raise ValueError("linalg.cross: inputs must have the same number of dimensions.")
+    _size(a, dim)
+    axis = point_axes(dim, len(a))
     if not axis or a[axis[0]] != 3 or b[axis[0]] != 3:
-        raise ValueError(f"linalg.cross: inputs dimension {dim} must have length 3")
-    return shape
+        raise ValueError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                         f"{a[axis[0]] if axis else 1} and {b[axis[0]] if axis else 1}")
+    return tuple(broadcast_shape([a, b]))
 
 
 def _cross(a: Array, b: Array, ranks: tuple[int, ...], dim: int = -1) -> Array:
@@ -1768,9 +1795,12 @@ def _batch_sum_shape(a: Shape, b: Shape) -> Shape:
 
 
 def _vecdot_shape(a: Shape, b: Shape, dim: int = -1) -> Shape:
-    out = tuple(np.broadcast_shapes(a, b))
-    if not out:
-        raise ValueError("linalg.vecdot: the inputs must have at least one dim")
+    if len(a) == len(b) == 1:  # (two vectors: PyTorch's vdot, in its words)
+        _dot_shape(a, b)
+    out = tuple(broadcast_shape([a, b]))
+    if not out:  # (a sum over the one dim of a number)
+        point_axes(dim, 0)
+        return ()
     axis = len(out) + point_axes(dim, len(out))[0]
     return out[:axis] + out[axis + 1:]
 
@@ -1778,7 +1808,7 @@ def _vecdot_shape(a: Shape, b: Shape, dim: int = -1) -> Shape:
 def _vecdot_program(emit: Any, a: Any, b: Any, dim: int = -1) -> Any:
     # PyTorch's vecdot of real values: vdot of two vectors, else (a * b).sum(dim) (SumBackward1 over MulBackward0)
     sa, sb = emit.shape(a), emit.shape(b)
-    if sa is not None and sb is not None and len(sa) == len(sb) == 1 and sa == sb:
+    if sa is not None and sb is not None and len(sa) == len(sb) == 1:
         return emit("vdot", a, b)
     return emit("sum", emit("mul", a, b), dim=dim)
 

@@ -156,7 +156,7 @@ def _lu_backward(g_low: Any, g_up: Any, p: Any, low: Any, up: Any) -> Any:
 def _matrices(name: str) -> Any:
     def check(a: Shape, pivot: bool = True) -> None:
         if len(a) < 2:
-            raise ValueError(f"{name}: The input tensor A must have at least 2 dimensions.")
+            raise ValueError(f"{name}: Expected tensor with 2 or more dimensions. Got size: {list(a)} instead")
         if not pivot:
             raise ValueError(f"{name}: LU without pivoting is not implemented on the CPU")
 
@@ -164,7 +164,7 @@ def _matrices(name: str) -> Any:
 
 
 def _factor_ex_shape(a: Shape, pivot: bool = True, check_errors: bool = False, part: int = 0, of: Any = None) -> Shape:
-    _matrices("torch.linalg.lu_factor_ex")(a, pivot)
+    _matrices("torch.lu_factor")(a, pivot)
     if of is not None and of != 3:
         raise ValueError(f"cannot unpack 3 values into {of} names")
     k = min(a[-2:])
@@ -215,7 +215,7 @@ def _factor_ex_jvp(tangents: Sequence[Any], ans: Array, a: Array, ranks: tuple[i
 
 
 def _linalg_lu_shape(a: Shape, pivot: bool = True, part: int = 0, of: Any = None) -> Shape:
-    _matrices("torch.linalg.lu")(a, pivot)
+    _matrices("linalg.lu")(a, pivot)
     if of is not None and of != 3:
         raise ValueError(f"cannot unpack 3 values into {of} names")
     m, n = a[-2:]
@@ -323,15 +323,17 @@ def _unpack_jvp(tangents: Sequence[Any], ans: Array, lu: Array, pivots: Array, r
 
 
 def _solve_shape(lu: Shape, b: Shape, pivots: Shape, left: bool = True, adjoint: bool = False) -> Shape:
-    if len(lu) < 2 or lu[-1] != lu[-2]:
-        raise ValueError("linalg.lu_solve: Expected LU to be a batch of square matrices")
+    if len(lu) < 2:  # (PyTorch 2.13's checks and words)
+        raise ValueError("torch.linalg.lu_solve: The input tensor A must have at least 2 dimensions.")
+    if lu[-1] != lu[-2]:
+        raise ValueError(f"torch.linalg.lu_solve: A must be batches of square matrices, but they are {lu[-2]} by "
+                         f"{lu[-1]} matrices")
     if len(b) < 2:
-        raise ValueError("linalg.lu_solve: Expected B to have at least 2 dimensions")
+        raise ValueError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
     n = lu[-1]
     if (b[-2] if left else b[-1]) != n:
-        side = "rows" if left else "columns"
-        raise ValueError(f"linalg.lu_solve: Number of {side} of B must match the order of LU. Got B with shape "
-                         f"{list(b)} and LU with shape {list(lu)}")
+        raise ValueError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation {'AX = B' if left else 'XA = B'}"
+                         f" ({n}x{n} and {b[-2]}x{b[-1]})")
     if tuple(pivots[-1:]) != (n,):
         raise ValueError(f"linalg.lu_solve: Expected LU_pivots of shape {[*lu[:-2], n]}, got {list(pivots)}")
     return (*np.broadcast_shapes(tuple(lu[:-2]), tuple(b[:-2]), tuple(pivots[:-1])), *b[-2:])
@@ -518,10 +520,16 @@ def _lstsq_dims(a: Shape, b: Shape, driver: Any) -> tuple[Shape, int, bool]:
         raise ValueError("torch.linalg.lstsq: input must have at least 2 dimensions.")
     if driver is not None and driver not in _DRIVERS:
         raise ValueError("torch.linalg.lstsq: parameter `driver` should be one of ('gels', 'gelsy', 'gelsd', 'gelss')")
+    if not b:
+        raise ValueError("torch.linalg.lstsq: other must have at least 1 dimension.")
+    if not 0 <= len(a) - len(b) <= 1:
+        raise ValueError("torch.linalg.lstsq: input.dim() must be greater or equal to other.dim() and "
+                         "(input.dim() - other.dim()) <= 1")
     vector = _is_vector_rhs(a, b)
-    rows, k = (b[-1], 1) if vector else (b[-2], b[-1]) if len(b) >= 2 else (-1, 0)
+    rows, k = (b[-1], 1) if vector else (b[-2], b[-1])
     if rows != a[-2]:
-        raise ValueError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+        other = -1 if len(b) == 1 or tuple(b) == tuple(a[:-1]) else -2  # (PyTorch's vector case)
+        raise ValueError(f"torch.linalg.lstsq: input.size(-2) should match other.size({other})")
     batch = tuple(np.broadcast_shapes(tuple(a[:-2]), tuple(b[:-1] if vector else b[:-2])))
     return batch, k, vector
 

@@ -567,7 +567,7 @@ NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 def _check_dtypes(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | None, params: dict[str, Any],
                   shapes_checked: bool | None = None,
-                  after: tuple[str, ...] = ("mixed", "integer alike", "index not long")) -> None:
+                  after: tuple[str, ...] = ("mixed", "integer alike", "bool alike", "index not long")) -> None:
     """PyTorch's refusals by dtype, as the row says them (Op.dtype_refusals): a mean of integers, a
     difference of bools, LU pivots that are not int32 (before the shapes are checked), a product of
     two dtypes (after them: the refusals that start with one of `after`). shapes_checked None: all of them. (The
@@ -579,7 +579,7 @@ def _check_dtypes(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | 
             raise _refusal(op, args, kind, message, params, cast)
 
 
-_KERNEL_AFTER_SHAPES = ("integer alike",)
+_KERNEL_AFTER_SHAPES = ("integer alike", "bool alike")
 
 
 def check_dtype_refusals(op: Op, args: Sequence[Any], params: dict[str, Any]) -> None:
@@ -621,6 +621,8 @@ def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: 
     one = tensors[place] if place < len(tensors) and not standing[place] else None
     if word in ("integer", "int"):
         return cast is None and one is not None and one.dtype.kind in ("biu" if word == "integer" else "iu")
+    if word == "integer or vector":  # (pinv's: a tensor of fewer than 2 dims refused as an integer one, in one message)
+        return cast is None and one is not None and (one.dtype.kind in "biu" or one.ndim < 2)
     if word == "integer cast":  # (an integer input refused whatever dtype= says: vector_norm's)
         return one is not None and one.dtype.kind in "biu"
     if word == "integer dtype":  # dtype= is an integer or bool (vector_norm(x, dtype=torch.int64))
@@ -641,7 +643,7 @@ def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: 
         return params.get(words[1]) is not None
     if word in ("any bool", "any integer"):
         return cast is None and any(t.dtype.kind in ("b" if word == "any bool" else "biu") for t in promoted)
-    if word == "bool input":
+    if word in ("bool input", "bool alike"):  # ("bool alike": the same, checked after the shapes)
         return cast is None and one is not None and one.dtype == BOOL
     if word == "index not int32":
         return any(isinstance(a, Tensor) and a.data.dtype != INT32 for a in args[op.index_from or 0:])
