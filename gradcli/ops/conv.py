@@ -1066,8 +1066,15 @@ def _blocks_pair(name: str, value: Any) -> tuple[int, ...]:
 
 def _unfold_shape(x: Shape, kernel_size: Any = None, dilation: Any = (1,), padding: Any = (0,),
                   stride: Any = (1,)) -> Shape:
-    if len(x) not in (3, 4) or not all(x[-3:]):
-        raise ValueError(f"Expected 3D or 4D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+    # (PyTorch's im2col_shape_check reads input.size(1), then size(2) where size(1) is not 0, before its check)
+    for dim in (1, 2):
+        if len(x) <= dim:
+            raise DimError(f"Dimension specified as {dim} but tensor has no dimensions" if not x else
+                           f"Dimension out of range (expected to be in range of [{-len(x)}, {len(x) - 1}], but got {dim})")
+        if not x[dim]:
+            break
+    if not ((len(x) == 3 and all(x)) or (len(x) == 4 and all(x[1:]))):
+        raise ValueError(f"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
                          f"dimensions for input, but got: {list(x)}")
     geometry = _blocks(x, x[-2:], kernel_size, dilation, padding, stride)
     columns = x[-3] * math.prod(geometry.kernel)
@@ -1109,7 +1116,7 @@ def _fold_shape(x: Shape, output_size: Any = None, kernel_size: Any = None, dila
     kernel = math.prod(geometry.kernel)
     if x[-2] % kernel:
         raise ValueError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
-                         f"input.size(1)={x[-2]} and kernel_size={geometry.kernel}")
+                         f"input.size(1)={x[-2]} and kernel_size={geometry.kernel}.")
     if x[-1] != math.prod(geometry.out):
         raise ValueError(f"Given output_size={tuple(size)}, kernel_size={geometry.kernel}, dilation={geometry.dilation}, "
                          f"padding={geometry.before}, stride={geometry.stride}, expected size of input's dimension 2 to "

@@ -87,7 +87,7 @@ def _pixel_unshuffle_order(shape: Shape, downscale_factor: int) -> tuple[Array, 
 def _channel_shuffle_order(shape: Shape, groups: int) -> tuple[Array, Shape]:
     """channel_shuffle's: (N, C, *) with C = g k, its channels read as (k, g) where they were (g, k)."""
     if len(shape) <= 2:
-        raise ValueError(f"channel_shuffle expects input to have at least 3 dimensions, but got input with sizes "
+        raise ValueError(f"channel_shuffle expects input with > 2 dims, but got input with sizes "
                          f"{list(shape)}")
     if groups <= 0:
         raise ValueError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")

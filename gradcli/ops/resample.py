@@ -112,6 +112,8 @@ def _interpolate_shape(x: Shape, size: Any = None, scale_factor: Any = None, mod
                        align_corners: Any = None, recompute_scale_factor: Any = None, antialias: bool = False) -> Shape:
     sizes, _ = _output_size(x, "interpolate", size, scale_factor, mode, align_corners, recompute_scale_factor,
                             antialias)
+    if mode != "area" and not math.prod(x[1:]):  # (the upsample kernels' check, after the sizes': a batch may be empty)
+        raise ValueError(f"Non-empty {len(x)}D data tensor expected but got a tensor with sizes {list(x)}")
     _check_size(math.prod(x[:2]) * math.prod(sizes) * 4 ** len(sizes), f"interpolate to {list(sizes)}")
     return (*x[:2], *sizes)
 
