@@ -100,6 +100,9 @@ def test_torch_spellings_bind_as_pytorchs_parser_binds(program, point, spelled):
     ("np.var(m, 0)", {"m": M}, np.var(np.array(M), 0)),
     ("np.std(v, ddof=1)", {"v": V}, np.std(V, ddof=1)),
     ("numpy.var(v, axis=0, ddof=0)", {"v": V}, np.var(V, axis=0, ddof=0)),
+    ("np.sort(m, 0)", {"m": M}, np.sort(np.array(M), 0)),  # (the values: never PyTorch's (values, indices))
+    ("np.sort(m)", {"m": M}, np.sort(np.array(M))),
+    ("np.sort(m, axis=0)", {"m": M}, np.sort(np.array(M), axis=0)),
 ])
 def test_numpy_spellings_give_numpys_values(program, point, numpy_value):
     np.testing.assert_allclose(_value(program, **point), numpy_value, rtol=1e-12)
@@ -110,6 +113,17 @@ def test_numpys_max_never_gives_indices():
     assert run.exit_code == 0, run.stderr
     assert run.json()["value"] == [3.0, 5.0]
     assert run.json()["grad"]["m"] == [[0.0, 1.0], [1.0, 0.0]]
+
+
+def test_numpys_sort_gives_the_sorted_values_and_their_gradient():
+    m, w = np.array([[3.0, 1.0], [2.0, 4.0]]), np.array([[1.0, 2.0], [3.0, 4.0]])
+    result = grad("sum(np.sort(m, 0) * w)", at={"m": m.tolist(), "w": w.tolist()})
+    order = np.argsort(m, axis=0)  # (each weight flows back to the element sorted into its place)
+    expected = np.zeros_like(m)
+    np.put_along_axis(expected, order, w, axis=0)
+    assert result.value == pytest.approx(np.sum(np.sort(m, 0) * w))
+    np.testing.assert_array_equal(result.grad["m"], expected)
+    np.testing.assert_array_equal(result.grad["w"], np.sort(m, 0))
 
 
 def test_a_bool_is_never_a_dim():

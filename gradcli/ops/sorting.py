@@ -22,6 +22,7 @@ import numpy as np
 from gradcli.ops import reductions
 from gradcli.ops.core import (
     Array,
+    Dialect,
     DimError,
     Param,
     ValueRefusal,
@@ -617,7 +618,11 @@ def _sort_node(constant: Any, shapes: Any, stable: Any = None, **_: Any) -> str:
 ROWS = [
     _tuple_row("sort", _SORT, "SortBackward0", (DIM_LAST, DESCENDING, STABLE), _along_shape("sort", False),
                (*_ALONG, (((2, 3),), {"descending": True}), (((3,),), {"stable": True})), torch_node_rule=_sort_node,
-               dialects=torch_positional("dim", "descending")),  # (stable= by keyword alone)
+               dialects=(*torch_positional("dim", "descending"),  # (stable= by keyword alone)
+                         Dialect("numpy", row="sort_values", order=("dim",)))),
+    # np.sort(m, axis): NumPy's sorted values alone, never PyTorch's (values, indices)
+    _values_row("sort_values", _SORT, "SortBackward0", (DIM_LAST,), _along_shape("sort", False), examples=_ALONG,
+                callable=False, reference=None, text=lambda args, dim=-1: f"np.sort({args[0]}, {dim})"),
     _index_row("argsort", _SORT, (DIM_LAST, DESCENDING, STABLE), _along_shape("argsort", False),
                dialects=torch_positional("dim", "descending")),
     _values_row("msort", _MSORT, "SortBackward0", (), lambda x: x, examples=((((4,),), {}), (((2, 3),), {}))),
