@@ -258,9 +258,11 @@ def _rms_weighted(emit: Any, x: Any, w: Any, normalized_shape: tuple[int, ...] =
 def _rms_shape(x: Shape, w: Shape | None = None, normalized_shape: tuple[int, ...] = (), eps: float | None = None
                ) -> Shape:
     k = len(normalized_shape)
+    if len(x) < k:  # (torch.nn.functional's check, in Python)
+        raise PythonValueError(f"Input tensor must have at least {k} dimensions, but got {len(x)}")
     if k == 0 or tuple(x[len(x) - k:]) != tuple(normalized_shape) or k > len(x):
         raise ValueError(f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
-                         f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{list(x)}")
+                         f"[*{', '.join(map(str, normalized_shape))}], but got input of size{list(x)}")
     if w is not None and tuple(w) != tuple(normalized_shape):
         raise ValueError(f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
                          f"{list(w)} and normalized_shape = {list(normalized_shape)}")
@@ -906,12 +908,14 @@ ROWS += [
 
 
 def _prelu_shape(x: Shape, w: Shape) -> Shape:
-    if len(w) > 1:
-        raise ValueError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {len(w)}")
     count, channels = math.prod(w), (x[1] if len(x) > 1 else 1)
+    if count != 1 and not x:  # (PyTorch's order: the weight's count against the channels, then its dims)
+        raise ValueError("Not allow zero-dim input tensor.")
     if count != 1 and count != channels:
         raise ValueError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = {count} and "
                          f"channel size = {channels}.")
+    if len(w) > 1:
+        raise ValueError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {len(w)}")
     return tuple(x)
 
 

@@ -295,9 +295,11 @@ def _glu_jvp(tangents: Any, ans: Array, x: Array, ranks: tuple[int, ...], dim: i
 
 
 def _glu_shape(shape: tuple[int, ...], dim: int = -1) -> tuple[int, ...]:
+    if not shape:  # (PyTorch's words)
+        raise ValueError("glu does not support scalars because halving size must be even")
     (axis,) = point_axes(dim, len(shape))
-    if not shape or shape[axis] % 2:
-        raise ValueError(f"glu halves dim {dim}: its size must be even")
+    if shape[axis] % 2:
+        raise ValueError(f"Halving dimension must be even, but dimension {len(shape) + axis} is size {shape[axis]}")
     return tuple(size // 2 if i == len(shape) + axis else size for i, size in enumerate(shape))
 
 
@@ -1281,10 +1283,11 @@ def _layer_norm_jvp(tangents: Any, ans: Array, x: Array, w: Array, b: Array, ran
 
 
 def _layer_norm_shape(x: Shape, w: Shape, b: Shape, normalized_shape: tuple[int, ...] = (), eps: float = 1e-5) -> Shape:
-    _layer_axes(np.empty(x), len(x), normalized_shape)
-    for name, shape in (("weight", w), ("bias", b)):
+    for name, shape in (("weight", w), ("bias", b)):  # (PyTorch's layer_norm checks them before the input)
         if shape and tuple(shape) != tuple(normalized_shape):
-            raise ValueError(f"the {name} must have the normalized shape {tuple(normalized_shape)}, got {shape}")
+            raise ValueError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                             f"{list(shape)} and normalized_shape = {list(normalized_shape)}")
+    _layer_axes(np.empty(x), len(x), normalized_shape)
     return x
 
 

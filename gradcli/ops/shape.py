@@ -165,7 +165,7 @@ def _permutation(rank: int, dims: Shape | None) -> tuple[int, ...]:
     if len(dims) != rank:
         raise ValueError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the length of "
                          f"the desired ordering of dimensions i.e. input.dim() = {rank} is not equal to len(dims) = "
-                         f"{len(dims)}".replace("(sparse_coo)", ""))
+                         f"{len(dims)}")  # (PyTorch 2.13 says "(sparse_coo)" of every tensor)
     return point_axes(tuple(dims), rank) if rank else ()
 
 
@@ -732,7 +732,7 @@ def _narrow_cut(x: Shape, dim: int | None, start: int | None, length: int | None
     axis = _one_axis(dim, len(x))
     size = x[axis]
     if not -size <= start <= size:
-        raise ValueError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+        raise DimError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     start = start + size if start < 0 else start
     if length < 0:
         raise ValueError("narrow(): length must be non-negative.")
@@ -1521,7 +1521,8 @@ def _diagonal_slot(a: Shape, offset: int, dim1: int, dim2: int) -> tuple[int, in
 def _diagonal_scatter_shape(a: Shape, b: Shape, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Shape:
     want = _diagonal_shape(a, offset, dim1, dim2)
     if tuple(b) != want:
-        raise ValueError(f"diagonal_scatter: src must have the shape of the diagonal, {list(want)}, got {list(b)}")
+        raise ValueError(f"expected src to have a size equal to the slice of self. src size = {list(b)}, slice size = "
+                         f"{list(want)}")
     return a
 
 

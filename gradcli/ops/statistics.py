@@ -374,7 +374,7 @@ def _quantile_check(name: str, x: Shape, q: Any, dim: Any, interpolation: str) -
         raise ValueError(f"{name}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
                          f"Got {interpolation}")
     if math.prod(x) == 0:
-        raise ValueError(f"{name}() input tensor must be non-empty")
+        raise ValueError("quantile() input tensor must be non-empty")  # (nanquantile's too)
     if dim is not None:
         point_axes(dim, len(x))
 
