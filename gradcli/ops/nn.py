@@ -1284,9 +1284,9 @@ def _layer_norm_jvp(tangents: Any, ans: Array, x: Array, w: Array, b: Array, ran
 
 def _layer_norm_shape(x: Shape, w: Shape, b: Shape, normalized_shape: tuple[int, ...] = (), eps: float = 1e-5) -> Shape:
     for name, shape in (("weight", w), ("bias", b)):  # (PyTorch's layer_norm checks them before the input)
-        if shape and tuple(shape) != tuple(normalized_shape):
-            raise ValueError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
-                             f"{list(shape)} and normalized_shape = {list(normalized_shape)}")
+        if shape and tuple(shape) != tuple(normalized_shape):  # (a refusal before computing: it would broadcast)
+            raise ValueRefusal(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                               f"{list(shape)} and normalized_shape = {list(normalized_shape)}")
     _layer_axes(np.empty(x), len(x), normalized_shape)
     return x
 

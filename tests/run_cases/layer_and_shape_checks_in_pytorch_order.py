@@ -1,0 +1,38 @@
+# Shape checks of glu, rms_norm, quantile/nanquantile, permute, narrow, layer_norm's weight and bias, prelu and
+# diagonal_scatter at every rank, empty axes included, in PyTorch 2.13's words, order and exception types.
+import torch
+import torch.nn.functional as F
+
+
+def t(*s):
+    return torch.zeros(s, dtype=torch.float64)
+
+
+def say(name, thunk):
+    try:
+        out = thunk()
+        r = "ok " + str(list(out.shape))
+    except Exception as e:
+        r = type(e).__name__ + ": " + str(e).splitlines()[0]
+    print(name, r)
+
+
+for s in [(), (0,), (3,), (0, 3), (2, 3), (3, 2), (2, 4, 3), (1, 0, 2)]:
+    x = t(*s)
+    tag = str(list(s))
+    say(f"glu {tag}", lambda: F.glu(x))
+    say(f"glu dim0 {tag}", lambda: F.glu(x, 0))
+    say(f"rms_norm {tag}", lambda: F.rms_norm(x, (3,)))
+    say(f"rms_norm 2 {tag}", lambda: F.rms_norm(x, (2, 3)))
+    say(f"nanquantile {tag}", lambda: torch.nanquantile(x, 0.5))
+    say(f"quantile {tag}", lambda: torch.quantile(x, 0.5))
+    say(f"permute {tag}", lambda: x.permute(1, 0))
+    say(f"narrow_copy neg {tag}", lambda: torch.narrow_copy(x, -3, 0, 1))
+    say(f"narrow {tag}", lambda: torch.narrow(x, 1, 1, 2))
+    for w in [(), (0,), (3,), (0, 3), (2, 3), (4,), (1,)]:
+        wt = t(*w)
+        tag2 = f"{tag} {list(w)}"
+        say(f"layer_norm w {tag2}", lambda: F.layer_norm(x, [3], wt))
+        say(f"layer_norm b {tag2}", lambda: F.layer_norm(x, [3], None, wt))
+        say(f"prelu {tag2}", lambda: F.prelu(x, wt))
+        say(f"diagonal_scatter {tag2}", lambda: torch.diagonal_scatter(x, wt))
