@@ -510,8 +510,9 @@ def _values_row(name: str, selection: Selection, node: str, params: tuple[Param,
     def jvp(t: Any, ans: Array, x: Array, ranks: tuple[int, ...], **given: Any) -> Array:
         return selection.jvp(t[0], x, ranks[0], given)
 
+    fields.setdefault("methods", (name,))
     return structural(name, 1, forward, vjp, node, dtype="keeps", jvp=jvp, shape=shape, params=params, kinked=True,
-                      methods=(name,), **fields)
+                      **fields)
 
 
 # median and nanmedian of everything: the lower median, one value (MedianBackward0), its gradient
@@ -622,7 +623,7 @@ ROWS = [
                          Dialect("numpy", row="sort_values", order=("dim",)))),
     # np.sort(m, axis): NumPy's sorted values alone, never PyTorch's (values, indices)
     _values_row("sort_values", _SORT, "SortBackward0", (DIM_LAST,), _along_shape("sort", False), examples=_ALONG,
-                callable=False, reference=None, text=lambda args, dim=-1: f"np.sort({args[0]}, {dim})"),
+                callable=False, methods=(), reference=None, text=lambda args, dim=-1: f"np.sort({args[0]}, {dim})"),
     _index_row("argsort", _SORT, (DIM_LAST, DESCENDING, STABLE), _along_shape("argsort", False),
                dialects=torch_positional("dim", "descending")),
     _values_row("msort", _MSORT, "SortBackward0", (), lambda x: x, examples=((((4,),), {}), (((2, 3),), {}))),
