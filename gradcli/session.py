@@ -936,7 +936,7 @@ def answered(compute: Callable[[Tape, Any, int, Any], BatchResult], tape: Tape, 
             continue
         alone = _alone(tape, part, fixed) or failure
         problem = PointsProblem(chunk.lines[start], alone.message + (f"; {alone.hint}" if alone.hint else ""), unit=unit)
-        problem.row = chunk.lines[start] - chunk.header
+        problem.row = chunk.row(start)
         problem.extra = {name: _value_at(column, start) for name, column in chunk.extra.items()}  # for --mark-bad
         yield problem
 

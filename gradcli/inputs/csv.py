@@ -1,4 +1,5 @@
-"""--points as CSV: a header of input names, then a point per line.
+"""--points as CSV: a header of input names, then a point per record: a line, or the lines a quoted cell's
+line breaks join (RFC 4180, as pandas and spreadsheets write them; `Record`).
 
 A vector input is spread over columns `z[0]`, `z[1]`, ... (a matrix over `m[0][1]`, ...). A column
 that names no input is carried through as the text of its cells. A block of whole lines is read at
@@ -17,8 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.errors import PointsProblem
+from gradcli.errors import Limits, PointsProblem
 from gradcli.inputs import rows
+from gradcli.inputs.lines import Unreadable, searchable
 from gradcli.inputs.rows import (
     Array,
     Carried,
@@ -58,7 +60,8 @@ class Csv:
         if missing:
             raise PointsProblem(line, f"no column and no --at value for input {', '.join(repr(n) for n in missing)}")
         self.shapes.fix(_shapes(self.layout, line), line)
-        self.open_since: int | None = None  # the line whose quoted cell has not closed yet (a line break in it)
+        self.open_since: int | None = None  # the first line of a record still open (a line break in a quoted cell):
+        # the lines that come next are inside it, never a block of points to read at once
 
     def fast(self, block: bytes | memoryview, longest: int) -> tuple[int, tuple[dict[str, Array], dict[str, Any]]] | None:
         """How many whole lines of bytes `block` has, their numbers (a column an input's cell) and
@@ -67,8 +70,6 @@ class Csv:
         judged one by one)."""
         if rows.helper is None or not self.layout or self.open_since is not None:
             return None
-        from gradcli.inputs.lines import searchable
-
         # The helper splits at every comma. Where the block has a quote, every cell that is no input's is
         # looked at: a quoted comma leaves a piece that opens a quote and does not close it, and the block
         # is the line reader's; else a cell that starts with a quote is a quoted cell, unquoted here.
@@ -97,18 +98,9 @@ class Csv:
                        extra)
 
     def row(self, text: str, line: int) -> tuple[list[float], list[str]]:
-        """A line's inputs' numbers, and the cells carried through. A quoted cell that does not close on its
-        line makes the line bad; where it holds a line break (RFC 4180 allows it, pandas writes one), the line
-        that closes it is bad too (no piece of the cell is taken for a point), up to the next good line."""
-        if self.open_since is not None and text.replace('""', "").count('"') % 2:
-            first, self.open_since = self.open_since, None
-            raise PointsProblem(line, f"closes the quoted cell that opens on line {first} (a line break in a cell "
-                                      "is not read)")
-        try:
-            cells = _split(text, line)
-        except _OpenQuote:
-            self.open_since = line
-            raise
+        """A record's inputs' numbers, and the cells carried through. A record is a line, or lines joined by
+        LF where a quoted cell holds a line break (`Record`)."""
+        cells = _split(text, line)
         if len(cells) != self.width:
             raise PointsProblem(line, f"{len(cells)} cells where the header has {self.width}")
         numbers = [_number(cells[i]) for i in self.positions]
@@ -117,7 +109,6 @@ class Csv:
                 problem = PointsProblem(line, number)
                 problem.extra = {name: cells[i] for i, name in self.extras}
                 raise problem
-        self.open_since = None  # (a good line: the quote was a stray one)
         return numbers, [cells[i] for i, _ in self.extras]  # type: ignore[return-value]
 
     def columns(self, rows: list[tuple[list[float], list[str]]]) -> tuple[dict[str, Array], dict[str, Any]]:
@@ -155,8 +146,78 @@ def _layout(header: str | list[tuple[int, str]], inputs: Mapping[str, int],
     return layout
 
 
-class _OpenQuote(PointsProblem):
-    """A line whose last cell opens a quote that does not close on it: the cell goes on to the next line."""
+class Record:
+    """A CSV record whose quoted cell holds a line break (RFC 4180; pandas and spreadsheets write one): its
+    lines, from `line`, until the quote closes, read as one line joined by LF. Past `limit` characters (or at
+    a line that cannot be read) it is bad (`problem`) and its lines are passed over, not held, up to where the
+    quote closes: no piece of a cell is ever taken for a point."""
+
+    def __init__(self, first: str, line: int, row: int, cell: int, limit: int, problem: str | None = None) -> None:
+        self.line, self.row = line, row  # where it starts, and its row
+        self.cell = cell  # the cell whose quote is open (0: closed, the record ends)
+        self.limit = limit
+        self.lines: list[str] = [first]  # (none once it is bad)
+        self.count = 1  # its lines so far
+        self.chars = len(first)
+        self.problem: PointsProblem | None = None
+        if problem is not None:
+            self._bad(problem)
+
+    def add(self, line: str | Unreadable) -> bool:
+        """The record's next line (one that is not text is bad; where nothing can be told of it, its
+        cell stays open). True where the record ends with it."""
+        self.count += 1
+        text = line if isinstance(line, str) else line.text
+        if self.problem is None:
+            self.chars += 1 + len(text or "")
+            if isinstance(line, Unreadable):
+                self._bad(f"line {self.line + self.count - 1}, inside cell {self.cell}: {line.reason}")
+            elif self.chars > self.limit:  # (before the line is held: a stray quote never holds more)
+                self._bad(f"cell {self.cell} opens a quote that does not close within {self.limit:,} characters "
+                          f"(raise the limit with {Limits.variable('line_chars')}=N)")
+            else:
+                self.lines.append(line)
+        if text is not None:
+            self.cell = open_cell(text, self.cell)
+        return self.cell == 0
+
+    def _bad(self, reason: str) -> None:
+        self.problem = PointsProblem(self.line, reason)
+        self.problem.row = self.row
+        self.lines = []
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def unclosed(self) -> PointsProblem:
+        """The record at the end of the input, its quote still open."""
+        problem = PointsProblem(self.line, f"cell {self.cell} opens a quote that does not close before the end of "
+                                           "the input")
+        problem.row = self.row
+        return problem
+
+
+def open_cell(text: str, cell: int) -> int:
+    """The number of the cell (1-based) whose quote is open at the end of the line `text`, 0 if none: the
+    record goes on to the next line. `cell` is the one open at its start (0: the line starts a record). As
+    RFC 4180 and Python's csv module read a line: a cell that starts with a quote ends at the next lone quote
+    (`""` is a quote inside it); a quote anywhere else is text."""
+    at, inside, number = 0, cell > 0, max(cell, 1)
+    while True:
+        if inside:
+            end = text.find('"', at)
+            while end >= 0 and text.startswith('"', end + 1):
+                end = text.find('"', end + 2)
+            if end < 0:
+                return number
+            at, inside = end + 1, False
+        elif text.startswith('"', at):  # (never right after a closing quote: that would be a `""`)
+            at, inside = at + 1, True
+            continue
+        comma = text.find(",", at)
+        if comma < 0:
+            return 0
+        at, number = comma + 1, number + 1
 
 
 def _split(text: str, line: int) -> list[str]:
@@ -178,7 +239,7 @@ def _split(text: str, line: int) -> list[str]:
         while True:
             end = text.find('"', end + 1)
             if end < 0:
-                raise _OpenQuote(line, f"cell {len(cells) + 1} opens a quote that does not close on its line")
+                raise PointsProblem(line, f"cell {len(cells) + 1} opens a quote that does not close on its line")
             if not text.startswith('"', end + 1):
                 break
             end += 1

@@ -14,6 +14,7 @@ class Unreadable:
     """A line that is not text (too long to hold, or not UTF-8), in the place of its text."""
 
     reason: str
+    text: str | None = None  # what can be told of it (not UTF-8: its bytes read with U+FFFD for the bad ones)
 
 
 # Not a line: nothing more has come down the pipe for now. What was read is answered
@@ -219,7 +220,8 @@ def _decode(block: bytes, first: bool) -> Iterator[str | Unreadable]:
                 yield raw.decode("utf-8").removesuffix("\r")
             except UnicodeDecodeError as problem:
                 column = len(raw[: problem.start].decode("utf-8")) + 1
-                yield Unreadable(f"not UTF-8 text (byte 0x{raw[problem.start]:02x} at column {column})")
+                yield Unreadable(f"not UTF-8 text (byte 0x{raw[problem.start]:02x} at column {column})",
+                                 raw.decode("utf-8", "replace").removesuffix("\r"))
         return
     if "\r" in text:
         text = text.replace("\r\n", "\n").removesuffix("\r")

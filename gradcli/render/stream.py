@@ -104,7 +104,7 @@ def _csv_cells(column: Any) -> Texts:
     kind = cells.kind
     if kind == "float":
         return tuple(repr(float("nan") if value is None else float(value)) for value in cells)
-    if kind == "text" and cells.texts and not any(c in "\n".join(cells) for c in ',"'):  # plain CSV cells, as they were
+    if kind == "text" and cells.texts and not any(c in "".join(cells) for c in ',"\r\n'):  # plain CSV cells, as read
         return tuple(cells)
     if kind == "bool":
         return tuple("" if value is None else str(value).lower() for value in cells)
@@ -288,7 +288,7 @@ class JsonLinesWriter(Writer):
         rows = chunk.rows()
         first, between, end = starts
         pieces: list[Any] = [(first, *[between] * (chunk.count - 1)) if first != between else first]
-        document = {"line": rows + chunk.header, "row": rows, **_beside({name: _json_values(column)
+        document = {"line": chunk.line_numbers(), "row": rows, **_beside({name: _json_values(column)
                                                                    for name, column in chunk.extra.items()}),
                     "at": at, "value": value, result.kind: derivative}
         _template(document, pieces)
