@@ -583,9 +583,10 @@ def _group_check(x: Shape, w: Shape, b: Shape, num_groups: int) -> None:
         raise ValueError(f"Expected number of channels in input to be divisible by num_groups, but got input of shape "
                          f"{list(x)} and num_groups={num_groups}")
     for name, shape in (("weight", w), ("bias", b)):
-        if shape and tuple(shape) != (x[1],):
+        if shape and tuple(shape) != (x[1],):  # (PyTorch's bias message shows the weight's shape, where one is given)
+            shown = list(w) if name == "bias" and w else list(shape)
             raise ValueError(f"Expected {name} to be a vector of size equal to the number of channels in input, but got "
-                             f"{name} of shape {list(shape)} and input of shape {list(x)}")
+                             f"{name} of shape {shown} and input of shape {list(x)}")
 
 
 def _grouped(x: Any, rank: int, groups: int) -> tuple[Any, Shape]:

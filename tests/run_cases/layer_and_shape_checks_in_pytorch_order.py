@@ -36,3 +36,7 @@ for s in [(), (0,), (3,), (0, 3), (2, 3), (3, 2), (2, 4, 3), (1, 0, 2)]:
         say(f"layer_norm b {tag2}", lambda: F.layer_norm(x, [3], None, wt))
         say(f"prelu {tag2}", lambda: F.prelu(x, wt))
         say(f"diagonal_scatter {tag2}", lambda: torch.diagonal_scatter(x, wt))
+for x in [t(2, 4, 3), t(3, 2), t(2, 4)]:  # (group_norm's bias message shows the weight's shape, as PyTorch's does)
+    for w, b in [(t(4), t(0)), (t(4), t(0, 3)), (t(0), t(4)), (t(3), t(0)), (None, t(0)), (t(2), None), (t(4), t(2))]:
+        say(f"group_norm {list(x.shape)} {None if w is None else list(w.shape)} {None if b is None else list(b.shape)}",
+            lambda: F.group_norm(x, 2, w, b))
