@@ -24,6 +24,7 @@ from gradcli.ops.core import (
     DimError,
     Op,
     Param,
+    ValueRefusal,
     broadcast_shape,
     composite,
     expand_problem,
@@ -1935,7 +1936,14 @@ def _copy_node(rule: Any) -> Any:
     return lambda constant, shapes, **params: f"{rule(constant, shapes, **params)}_copy"
 
 
-def _copy_of(row: str, name: str, node: str, reference: str = "", program: str = "") -> Op:
+def _narrow_copy_shape(x: Shape, dim: int | None = None, start: int | None = None, length: int | None = None) -> Shape:
+    if x and dim is not None and dim >= len(x):  # (narrow_copy's own check of a dim past the last, in its C++ words)
+        raise ValueRefusal("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got false.  (Could "
+                           "this error message be improved?  If so, please report an enhancement request to PyTorch.)")
+    return _narrow_shape(x, dim, start, length)
+
+
+def _copy_of(row: str, name: str, node: str, reference: str = "", program: str = "", **fields: Any) -> Op:
     """PyTorch's *_copy function of a view (torch.expand_copy): the view's row, its node the view's with
     _copy (ExpandBackward0_copy), a function under its own name only."""
     op = next(r for r in ROWS if r.name == row)
@@ -1949,7 +1957,7 @@ def _copy_of(row: str, name: str, node: str, reference: str = "", program: str =
 
     return dataclasses.replace(op, name=name, torch_node=node, torch_node_rule=rule, callable=True, methods=(),
                                spellings=(), dialects=(), text=text,
-                               reference=reference, reference_program=program)
+                               reference=reference, reference_program=program, **fields)
 
 
 ROWS += [
@@ -1965,7 +1973,8 @@ ROWS += [
     _copy_of("transpose", "transpose_copy", "TransposeBackward0_copy", "torch.transpose_copy(a, 0, 1)",
              "transpose_copy(a, 0, 1)"),
     _copy_of("t", "t_copy", "TBackward0_copy"),
-    _copy_of("narrow", "narrow_copy", "NarrowCopyBackward0", "torch.narrow_copy(a, 0, 1, 1)", "narrow_copy(a, 0, 1, 1)"),
+    _copy_of("narrow", "narrow_copy", "NarrowCopyBackward0", "torch.narrow_copy(a, 0, 1, 1)", "narrow_copy(a, 0, 1, 1)",
+             shape=_narrow_copy_shape),
     _copy_of("unbind", "unbind_copy", "UnbindBackward0_copy", "torch.unbind_copy(a)[1]", "unbind_copy(a)[1]"),
     _copy_of("split_with_sizes", "split_with_sizes_copy", "SplitWithSizesBackward0_copy",
              "torch.split_with_sizes_copy(a, (1, 1))[1]", "split_with_sizes_copy(a, (1, 1))[1]"),

@@ -40,3 +40,7 @@ for x in [t(2, 4, 3), t(3, 2), t(2, 4)]:  # (group_norm's bias message shows the
     for w, b in [(t(4), t(0)), (t(4), t(0, 3)), (t(0), t(4)), (t(3), t(0)), (None, t(0)), (t(2), None), (t(4), t(2))]:
         say(f"group_norm {list(x.shape)} {None if w is None else list(w.shape)} {None if b is None else list(b.shape)}",
             lambda: F.group_norm(x, 2, w, b))
+
+for s, d in [((3,), 1), ((0,), 1), ((2, 3), 2), ((2, 3), -3), ((2, 3), 1)]:  # (narrow_copy's own check of dim past the last)
+    say(f"narrow_copy {list(s)} {d}", lambda: torch.narrow_copy(t(*s), d, 0, 1))
+    say(f"narrow {list(s)} {d}", lambda: torch.narrow(t(*s), d, 0, 1))
