@@ -33,6 +33,8 @@ from gradcli.inputs.rows import (
 )
 
 _COLUMN = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)((?:\[\d+\])*)\s*$")
+_CELL = r'(?:"(?:[^"]|"")*+"[^,]*+|[^,"][^,]*+|)'  # a cell whose quote, if it opens with one, closes (open_cell)
+_CLOSED = re.compile(rf"{_CELL}(?:,{_CELL})*+")  # (possessive: a `""` once read is never a closing quote)
 MAX_INDEX_DIGITS = 18  # an index past a billion billion columns cannot be filled
 
 
@@ -202,6 +204,8 @@ def open_cell(text: str, cell: int) -> int:
     record goes on to the next line. `cell` is the one open at its start (0: the line starts a record). As
     RFC 4180 and Python's csv module read a line: a cell that starts with a quote ends at the next lone quote
     (`""` is a quote inside it); a quote anywhere else is text."""
+    if not cell and _CLOSED.fullmatch(text):  # (the common case, by the regular expression engine)
+        return 0
     at, inside, number = 0, cell > 0, max(cell, 1)
     while True:
         if inside:

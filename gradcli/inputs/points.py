@@ -128,7 +128,7 @@ class PointsReader:
                 row = number + 1 - self.header - joined
                 if self._csv is not None and not isinstance(text, Parsed):
                     opened = text if isinstance(text, str) else text.text
-                    if opened is not None and '"' in opened and (cell := open_cell(opened, 0)):
+                    if opened and '"' in opened and (cell := open_cell(opened, 0)):
                         record = Record(opened, number + 1, row, cell, max_line,
                                         item.reason if isinstance(item, PointsProblem) else None)
                         self._open(record)
