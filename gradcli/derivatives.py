@@ -218,7 +218,9 @@ def _prepare(program: str | Tape, at: Mapping[str, Any] | None) -> tuple[Tape, d
         # target of the input's shape, an index before its shape says probabilities; trapezoid's zeros of an empty
         # input --: its args' shapes from the point, and the tape of those; the first tape's error where that one
         # fails too)
-        shapes = _written_shapes(tape, point) if tape.wants_shapes and not tape.shaped else None
+        # (a limit's refusal stands: the tape of those shapes would compute what the limit refuses)
+        again = tape.integer_inputs or isinstance(first, ShapeProblem)
+        shapes = _written_shapes(tape, point) if tape.wants_shapes and not tape.shaped and again else None
         if shapes is None:
             raise
         try:
