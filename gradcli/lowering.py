@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
 from gradcli.ops import FAMILY_FUNCTIONS, FUNCTIONS, METHODS, OPS, Op
-from gradcli.ops.core import Dialect, ValueRefusal
+from gradcli.ops.core import Dialect, Param, ValueRefusal
 
 # A module prefix -> the family whose semantics its calls have.
 FAMILIES = {"torch": "torch", "torch.nn.functional": "nn", "F": "nn", "torch.special": "torch",
@@ -95,6 +95,8 @@ class Bound(NamedTuple):
     params: dict[str, Any]
     identity: bool = False
     cast: str | None = None  # the result's dtype, where the call says it (sum(x, dtype=torch.float64))
+    # PyTorch's UserWarning for this call, which the front end says in its voice (size_average=: its deprecation)
+    warning: str | None = None
 
 
 def spelling(text: str) -> tuple[str, str]:
@@ -183,6 +185,15 @@ def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front:
         for spec in op.params:
             if spec.kind == "dtype":
                 cast = params.pop(spec.name, None)
+    warning = None
+    for spec in op.params:
+        if spec.kind == "absent":  # (None alone: _params)
+            params.pop(spec.name, None)
+    legacy = [params.pop(spec.name, None) for spec in op.params if spec.kind == "legacy"]
+    if any(value is not None for value in legacy):  # F.mse_loss(a, b, False): size_average, which overrides reduction
+        params["reduction"] = legacy_reduction(*legacy)
+        warning = (f"size_average and reduce args will be deprecated, please use reduction='{params['reduction']}' "
+                   "instead.")
     if op.with_dim is not None and params.get("dim") is not None:  # torch.max(x, 0): (values, indices)
         op = OPS[op.with_dim]
     if op.with_indices is not None and params.get("return_indices"):  # max_pool2d(x, 2, return_indices=True)
@@ -198,7 +209,7 @@ def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front:
             keeps, what = False, str(error)
         if not keeps:
             raise CallProblem(f"{name}: {what}", hint="it is the input itself with p=0 or training=False")
-        return Bound(op, tensors, params, identity=True)
+        return Bound(op, tensors, params, identity=True, warning=warning)
     if op.dtype == "param":  # x.to(dtype): x itself where it has that dtype, as PyTorch returns self
         if params.get("dtype") in (None, front.dtype(tensors[0])) and not params.get("copy"):
             return Bound(op, tensors, params, identity=True)
@@ -206,7 +217,15 @@ def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front:
         shapes = front.arg_shapes(tensors, op.name)
         if (shapes[0] == shapes[op.index_from]) if shapes is not None else front.floating(tensors[op.index_from]):
             op = OPS[op.float_index]  # (shapes not known yet: a float is probabilities, an input class indices)
-    return Bound(op, tensors, params, cast=cast)
+    return Bound(op, tensors, params, cast=cast, warning=warning)
+
+
+def legacy_reduction(size_average: bool | None, reduce: bool | None) -> str:
+    """A loss's reduction from its legacy size_average and reduce (torch.nn._reduction.legacy_get_string): None is
+    True; reduce False is 'none', else size_average False 'sum', else 'mean'."""
+    if reduce is not None and not reduce:
+        return "none"
+    return "sum" if size_average is not None and not size_average else "mean"
 
 
 def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], front: Front,
@@ -234,6 +253,12 @@ def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, A
         tensors, given = list(front.items(args[0])), args[1:]
     else:
         if len(args) < arity:
+            if dialect is not None and dialect.whole:  # F.mse_loss(a): Python's words
+                missing = [f"'{arg}'" for arg in op.inputs[len(args):arity - len(op.optional_args)]]
+                listed = missing[0] if len(missing) == 1 else (
+                    f"{missing[0]} and {missing[1]}" if len(missing) == 2 else f"{', '.join(missing[:-1])}, and {missing[-1]}")
+                raise CallProblem(f"{name}() missing {len(missing)} required positional argument"
+                                  f"{'s' if len(missing) > 1 else ''}: {listed}", raised="TypeError")
             raise CallProblem(f"{name} takes {arity} argument{'s' if arity != 1 else ''}, got {len(args)}")
         tensors, given = args[:arity], args[arity:]
     for tensor in tensors:
@@ -297,8 +322,14 @@ def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], g
     soaks = bool(order) and specs[order[-1]].kind == "ints"  # x.reshape(2, 3): the rest are the sizes
     parsed = family in _BOOL_PARSED  # PyTorch's parser binds it: a bool param takes a bool alone
     self_given = 1 if family == METHOD else 0  # (a method's messages count its args without self)
+    whole = dialect is not None and dialect.whole  # (F.mse_loss: a Python function's signature, Python's TypeErrors)
     if len(given) > len(order) and not soaks:
         taken = arity + len(order)
+        if whole:
+            least = arity - len(op.optional_args)
+            takes = f"from {least} to {taken}" if least != taken else str(taken)
+            raise CallProblem(f"{name}() takes {takes} positional argument{'s' if taken != 1 else ''} but {count} "
+                              f"{'was' if count == 1 else 'were'} given", raised="TypeError")
         if parsed and dialect is not None and dialect.order is not None:  # PyTorch's own positional params
             taken, count = taken - self_given, count - self_given
             raise CallProblem(f"{name}() takes {taken} positional argument{'s' if taken != 1 else ''} but {count} "
@@ -325,19 +356,27 @@ def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], g
                               raised="TypeError")
         if spec is None or spec.name in written:
             known = ", ".join(f"{p.name}=" for p in op.params) or "none"
-            what = f"got multiple values for argument '{key}'" if spec else f"got an unexpected keyword argument '{key}'"
-            raise CallProblem(f"{name}() {what}", keyword=key, hint=f"{name} takes the keyword arguments: {known}")
+            twice = spec is not None or (whole and key in op.inputs)  # (F.mse_loss(a, b, input=a))
+            what = f"got multiple values for argument '{key}'" if twice else f"got an unexpected keyword argument '{key}'"
+            raise CallProblem(f"{name}() {what}", keyword=key, hint=f"{name} takes the keyword arguments: {known}",
+                              raised="TypeError" if whole else "")
         written[spec.name] = value
     for required in dialect.required if dialect is not None else ():
         if required not in written:  # torch.cumsum(x): PyTorch's parser says so
             raise CallProblem(f'{name}() missing 1 required positional arguments: "{required}"', raised="TypeError",
                               hint=f"the spelling's library needs {required}=: see the README's whose semantics")
     params: dict[str, Any] = dict(dialect.defaults) if dialect is not None else {}
+    # (a loss's size_average or reduce given overrides its reduction, read or not: lowering.settle)
+    legacy = any(spec.kind == "legacy" and spec.name in written and front.kind(written[spec.name]) != NONE
+                 for spec in op.params)
     for spec in op.params:
-        if spec.name not in written:
+        if spec.name not in written or (legacy and spec.name == "reduction"):
             params.setdefault(spec.name, spec.default)
             continue
         value = written[spec.name]
+        if spec.kind == "absent":
+            _absent(name, spec, value, front)
+            continue
         if type(value) is tuple and value and value[0] == "sizes":
             static: Any = tuple(_static(front, item, spec) for item in value[1])
         else:
@@ -350,6 +389,19 @@ def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], g
         except ValueError as problem:
             raise CallProblem(f"{name}: {problem}", value=None if type(value) is tuple else value) from None
     return params
+
+
+def _absent(name: str, spec: Param, value: Any, front: Front) -> None:
+    """A param of PyTorch's that gradcli does not take (mse_loss's weight): None alone; a tensor is not supported, a
+    value that is none PyTorch's own error (Param.refused: binary_cross_entropy's weight 'sum')."""
+    kind = front.kind(value)
+    if kind == NONE:
+        return
+    if spec.refused is not None and kind in (STR, INT, FLOAT, BOOL, TUPLE):
+        raised, words = spec.refused
+        raise CallProblem(words.format(type=kind), value=value, raised=raised)
+    raise CallProblem(f"{spec.name}= is not supported", value=value,
+                      hint=f"gradcli's {name} takes no {spec.name}; leave it out or give None")
 
 
 def _static(front: Front, value: Any, spec: Any) -> Any:

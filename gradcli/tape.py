@@ -547,6 +547,10 @@ class TapeSink:
         except lowering.CallProblem as problem:
             raise self.call_problem(problem, span, keywords) from None
         self.drop_params(bound.tensors)
+        if bound.warning is not None:  # (F.mse_loss(a, b, False): size_average's deprecation, PyTorch's words)
+            import warnings
+
+            warnings.warn(bound.warning, UserWarning, stacklevel=2)
         if bound.identity:  # dropout(x, 0.0), x.double(): x itself, as PyTorch returns it
             return bound.tensors[0]
         wanted = bound.cast or (bound.params.get("dtype") if bound.op.dtype == "param" else None)

@@ -110,6 +110,11 @@ class Param(NamedTuple):
     the positional args: `x.reshape(2, 3)`); "sizes" (an int, for every axis, or a tuple of ints and Nones); "floats" (a
     number, for every axis, or a tuple of numbers); "axes" (an int, or a pair of tuples of ints:
     tensordot's dims). Every kind takes None where the default is None.
+    Two kinds hold a place of PyTorch's signature that no rule reads, so that the args after it bind where PyTorch
+    binds them: "legacy" (a loss's size_average and reduce: any value, read for its truth, which the lowering folds
+    into `reduction` as torch.nn._reduction.legacy_get_string does); "absent" (a param PyTorch has and gradcli
+    does not take, as mse_loss's weight: None alone; `refused` PyTorch's own error for a value that is no tensor,
+    its words with {type}, the value's Python type).
     """
 
     name: str
@@ -128,7 +133,12 @@ class Param(NamedTuple):
         """PyTorch's refusal of this value (Param.refused), as the exception of its type."""
         kind, words = self.refused  # type: ignore[misc]
         refusal = PythonValueError if kind == "ValueError" else ValueRefusal
-        return refusal(words.format(value=value), f"{self.name} must be one of {', '.join(repr(c) for c in self.choices)}")
+        must = (f"one of {', '.join(repr(c) for c in self.choices)}" if self.choices
+                else _KIND_TEXT.get(self.kind, "left out"))
+        made = refusal(words.format(value=value, type=type(value).__name__), f"{self.name} must be {must}")
+        if kind not in ("ValueError", "RuntimeError"):  # (a TypeError of PyTorch's argument parser)
+            made.kind = kind
+        return made
 
     def convert(self, value: Any) -> Any:
         """The parameter's value from what the program wrote (a number, a tuple of numbers, a
@@ -140,6 +150,8 @@ class Param(NamedTuple):
             if self.refused is not None:
                 raise self.refusal(value)
             raise ValueError(f"{self.name} cannot be None")
+        if kind == "legacy":  # (size_average=False: torch's `if size_average and reduce`)
+            return bool(value)
         if kind == "dtype":
             if value == "cpu":  # x.to("cpu"): the one device there is, no dtype
                 return None
@@ -158,6 +170,8 @@ class Param(NamedTuple):
         if isinstance(value, str):
             if value in self.choices:  # a number or one of these names: norm's p='fro'
                 return value
+            if self.refused is not None:  # (PyTorch's TypeError: poisson_nll_loss's eps='none')
+                raise self.refusal(value)
             raise ValueError(f"{self.name} must be {_KIND_TEXT[kind]}, not a string")
         if kind == "axes":  # tensordot's dims: a count, or a pair of lists of dims
             if not isinstance(value, tuple):
@@ -255,6 +269,10 @@ class Dialect(NamedTuple):
     tensor_positions: tuple[int, ...] | None = None
     # the call's names it applies to, where the row has several spellings ("norm", not "vector_norm"); (): every one
     names: tuple[str, ...] = ()
+    # the row's tensors and params are the family's whole Python signature, in its order (F.mse_loss's, its legacy
+    # size_average and reduce included: Param kinds "legacy", "absent"): an arg too many, one missing or an unknown
+    # keyword is the TypeError Python raises for that function
+    whole: bool = False
 
 
 
@@ -806,7 +824,11 @@ def structural(name: str, arity: int, forward: Rule, vjp: Rule, torch_node: str,
 
 def rule_params(op: Op, given: dict[str, Any]) -> dict[str, Any]:
     """The params a row's rules take, their defaults where not given (a call's result dtype is not one)."""
-    return {spec.name: spec.default for spec in op.params if spec.kind != "dtype" or op.dtype == "param"} | given
+    return {spec.name: spec.default for spec in op.params
+            if spec.kind not in _NO_RULE_READS and (spec.kind != "dtype" or op.dtype == "param")} | given
+
+
+_NO_RULE_READS = ("legacy", "absent")  # (Param: places of PyTorch's signature alone)
 
 
 def composite(name: str, arity: int, program: Rule, torch_node: str, **fields: Any) -> Op:

@@ -33,7 +33,7 @@ from gradcli.ops.core import (
     load_sympy,
     structural,
 )
-from gradcli.ops.nn import REDUCTION, _ce_shape, _loss, _reduced
+from gradcli.ops.nn import F_LOSS, LEGACY, REDUCE, REDUCTION, SIZE_AVERAGE, _ce_shape, _loss, _reduced
 
 # soft_margin_loss of a bool input: its kernel negates it first
 _NEGATION = (("bool input", "RuntimeError", NEGATION),)
@@ -114,13 +114,14 @@ _TRIPLES: Any = ((((4,), (4,), (4,)), {}), (((2, 3), (2, 3), (2, 3)), {"reductio
 
 ROWS += [
     composite("margin_ranking_loss", 3, _margin_ranking_program, "MeanBackward0", kinked=True,
-              params=(Param("margin", "float", 0.0), REDUCTION), torch_node_rule=_reduction_node("ClampMinBackward0"),
+              params=(Param("margin", "float", 0.0, refused=(
+                  "TypeError", "margin_ranking_loss(): argument 'margin' (position 4) must be float, not {type}")), *LEGACY), torch_node_rule=_reduction_node("ClampMinBackward0"),
               shape=_same_dims("margin_ranking_loss", "input1", "input2", "target"),
-              inputs=("input1", "input2", "target"), examples=_TRIPLES,
+              inputs=("input1", "input2", "target"), examples=_TRIPLES, dialects=F_LOSS,
               reference="F.margin_ranking_loss(a, b, c)"),
     composite("hinge_embedding_loss", 2, _hinge_program, "MeanBackward0", kinked=True,
-              params=(Param("margin", "float", 1.0), REDUCTION), torch_node_rule=_reduction_node("AddBackward0"),
-              inputs=("input", "target"), examples=_PAIRS, domain=((-2.0, 2.0), (-1.0, 1.0)),
+              params=(Param("margin", "float", 1.0), *LEGACY), torch_node_rule=_reduction_node("AddBackward0"),
+              inputs=("input", "target"), examples=_PAIRS, domain=((-2.0, 2.0), (-1.0, 1.0)), dialects=F_LOSS,
               reference="F.hinge_embedding_loss(a, b)"),
 ]
 
@@ -225,9 +226,11 @@ ROWS += [
                text=lambda args: f"{args[0]} unsqueezed as {args[1]}",
                examples=((((2,), (2, 3)), {}), (((2, 3), (2, 3)), {}))),
     composite("poisson_nll_loss", 2, _poisson_program, "MeanBackward0", torch_node_rule=_poisson_node,
-              params=(Param("log_input", "bool", True), Param("full", "bool", False),
-                      Param("eps", "float", 1e-8), REDUCTION),
-              inputs=("input", "target"), domain=((0.2, 3.0), (0.5, 3.0)),
+              params=(Param("log_input", "bool", True), Param("full", "bool", False), SIZE_AVERAGE,
+                      Param("eps", "float", 1e-8, refused=("TypeError", "poisson_nll_loss(): argument 'eps' (position 5) "
+                                                                       "must be float, not {type}")),
+                      REDUCE, REDUCTION),
+              inputs=("input", "target"), domain=((0.2, 3.0), (0.5, 3.0)), dialects=F_LOSS,
               examples=((((4,), (4,)), {}), (((2, 3), (2, 3)), {"full": True, "reduction": "none"}),
                         (((2, 3), (2, 3)), {"log_input": False, "full": True, "reduction": "sum"})),
               reference="F.poisson_nll_loss(a, b)"),
@@ -235,7 +238,7 @@ ROWS += [
               torch_node_rule=_reduction_node("MulBackward0"), sympy=None,  # (the clamp has no gradient)
               params=(Param("full", "bool", False), Param("eps", "float", 1e-6),
                       REDUCTION._replace(refused=("ValueError", "{value} is not valid"))),  # (its own words)
-              inputs=("input", "target", "var"), domain=((-2.0, 2.0), (-2.0, 2.0), (0.5, 3.0)),
+              inputs=("input", "target", "var"), domain=((-2.0, 2.0), (-2.0, 2.0), (0.5, 3.0)), dialects=F_LOSS,
               examples=((((4,), (4,), (4,)), {}), (((2, 3), (2, 3), (2,)), {"full": True, "reduction": "none"}),
                         (((2, 3), (2, 3), (2, 1)), {"reduction": "sum", "eps": 0.25})),
               reference="F.gaussian_nll_loss(a, b, c)",  # (its var.clamp_(min=eps) in place)
@@ -344,30 +347,31 @@ ROWS += [
                                              (((2, 3), (3,)), {"keepdim": True, "eps": 0.5})),
               reference="F.pairwise_distance(a, b)"),
     composite("multilabel_soft_margin_loss", 3, _multilabel_soft_weighted, "MeanBackward0",
-              overloads=("multilabel_soft_margin_loss_unweighted",), params=(REDUCTION,),
+              overloads=("multilabel_soft_margin_loss_unweighted",), params=LEGACY, dialects=F_LOSS,
               torch_node_rule=_reduction_node("DivBackward0"), shape=_multilabel_soft_shape,
               inputs=("input", "target", "weight"), domain=((-2.0, 2.0), (0.0, 1.0), (0.5, 2.0)),
               examples=((((2, 3), (2, 3), (3,)), {}), (((3,), (3,), (3,)), {"reduction": "none"})),
               reference="F.multilabel_soft_margin_loss(a, b, weight=c)",
               dtype_refusals=kernel_refusal("log_sigmoid_cpu")),
     composite("multilabel_soft_margin_loss_unweighted", 2, _multilabel_soft_program, "MeanBackward0", callable=False,
-              params=(REDUCTION,), torch_node_rule=_reduction_node("DivBackward0"), shape=_multilabel_soft_shape,
-              inputs=("input", "target"), domain=((-2.0, 2.0), (0.0, 1.0)), examples=_MULTILABEL,
+              params=(Param("weight", "absent"), *LEGACY), torch_node_rule=_reduction_node("DivBackward0"),
+              shape=_multilabel_soft_shape, inputs=("input", "target"), domain=((-2.0, 2.0), (0.0, 1.0)), examples=_MULTILABEL,
               text=lambda args, reduction="mean": "multilabel_soft_margin_loss({}{})".format(
                   ", ".join(args), "" if reduction == "mean" else f", reduction={reduction!r}"),
               reference="F.multilabel_soft_margin_loss(a, b)",
               reference_program="multilabel_soft_margin_loss(a, b)", dtype_refusals=kernel_refusal("log_sigmoid_cpu")),
     composite("cosine_embedding_loss", 3, _cosine_embedding_program, "MeanBackward0", kinked=True,
-              params=(Param("margin", "float", 0.0), REDUCTION), torch_node_rule=_reduction_node("AddBackward0"),
-              shape=_cosine_embedding_shape, inputs=("input1", "input2", "target"),
+              params=(Param("margin", "float", 0.0), *LEGACY), torch_node_rule=_reduction_node("AddBackward0"),
+              shape=_cosine_embedding_shape, inputs=("input1", "input2", "target"), dialects=F_LOSS,
               domain=((-2.0, 2.0), (-2.0, 2.0), (-1.0, 1.0)),
               examples=((((2, 3), (2, 3), (2,)), {}), (((3,), (3,), ()), {"reduction": "none", "margin": 0.5}),
                         (((2, 3), (2, 3), (2,)), {"reduction": "sum", "margin": -0.5})),
               reference="F.cosine_embedding_loss(a, b, c)"),
     composite("triplet_margin_loss", 3, _triplet_program, "MeanBackward0", kinked=True, shape=_triplet_shape,
               params=(Param("margin", "float", 1.0), Param("p", "float", 2.0), Param("eps", "float", 1e-6),
-                      Param("swap", "bool", False), REDUCTION),
+                      Param("swap", "bool", False), *LEGACY),
               torch_node_rule=_reduction_node("ClampMinBackward0"), inputs=("anchor", "positive", "negative"),
+              dialects=F_LOSS,
               examples=((((2, 3), (2, 3), (2, 3)), {}), (((4,), (4,), (4,)), {"swap": True, "reduction": "none"}),
                         (((2, 3), (2, 3), (2, 3)), {"p": 1.0, "margin": 3.0, "reduction": "sum"})),
               reference="F.triplet_margin_loss(a, b, c)"),
@@ -516,8 +520,10 @@ ROWS += [
     structural("multi_margin_loss", 2, _multi_margin, _multi_margin_vjp, "MultiMarginLossBackward0",
                jvp=lambda tangents, ans, x, t, ranks, **params: (
                    np.zeros_like(ans) if tangents[0] is None else _multi_margin_jvp(tangents[0], x, t, ranks, **params)),
-               index_from=1, shape=_multi_margin_shape, inputs=("input", "target"),
-               params=(Param("p", "int", 1), Param("margin", "float", 1.0), REDUCTION),
+               index_from=1, shape=_multi_margin_shape, inputs=("input", "target"), dialects=F_LOSS,
+               params=(Param("p", "int", 1), Param("margin", "float", 1.0),
+                       Param("weight", "absent", refused=("AttributeError", "'{type}' object has no attribute 'dim'")),
+                       *LEGACY),
                domain=((-2.0, 2.0), (0.0, 0.0)),
                examples=((((3, 4), (3,)), {}), (((5,), ()), {"p": 2, "margin": 0.5}), (((2, 3), (2,)), {"reduction": "none"}),
                          (((4,), (1,)), {"reduction": "sum", "margin": 3.0})),
@@ -526,7 +532,7 @@ ROWS += [
     structural("multilabel_margin_loss", 2, _multilabel, _multilabel_vjp, "MultilabelMarginLossBackward0",
                jvp=lambda tangents, ans, x, t, ranks, **params: (
                    np.zeros_like(ans) if tangents[0] is None else _multilabel_jvp(tangents[0], x, t, ranks, **params)),
-               index_from=1, shape=_multilabel_shape, inputs=("input", "target"), params=(REDUCTION,),
+               index_from=1, shape=_multilabel_shape, inputs=("input", "target"), params=LEGACY, dialects=F_LOSS,
                domain=((-2.0, 2.0), (0.0, 0.0)),
                examples=((((3, 4), (3, 4)), {}), (((5,), (5,)), {"reduction": "sum"}), (((2, 3), (2, 3)), {"reduction": "none"})),
                reference="F.multilabel_margin_loss(a, b)", reference_program="multilabel_margin_loss(a, b)",

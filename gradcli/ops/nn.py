@@ -5,6 +5,10 @@ Each is a loss of (input, target) point by point, then reduced as `reduction` sa
 the default; 'sum'; 'none': the losses themselves). A row gives its pointwise loss and its
 two partial derivatives, in PyTorch's order of operations; `_loss` derives the rules. The
 input and the target broadcast against each other, as in PyTorch; both take a gradient.
+
+Each loss row's params are torch.nn.functional's whole signature in its order (F_LOSS), the legacy
+size_average and reduce included, which the lowering folds into `reduction` as PyTorch does:
+F.mse_loss(a, b, False) is a sum.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from gradcli.ops.core import (
     BOOL_SUBTRACTION,
     UNCASTABLE,
     Array,
+    Dialect,
     Op,
     Param,
     PythonValueError,
@@ -40,6 +45,14 @@ from gradcli.ops.summation import torch_sum
 
 REDUCTION = Param("reduction", "str", "mean", choices=("none", "mean", "sum"),
                   refused=("ValueError", "{value} is not a valid value for reduction"))
+# torch.nn.functional's legacy args of every loss but huber's and gaussian_nll's (lowering.legacy_reduction)
+SIZE_AVERAGE, REDUCE = Param("size_average", "legacy"), Param("reduce", "legacy")
+LEGACY = (SIZE_AVERAGE, REDUCE, REDUCTION)
+# the weight that F.mse_loss, l1_loss, huber_loss and binary_cross_entropy take and gradcli does not; PyTorch reads
+# its size first
+WEIGHT_ABSENT = Param("weight", "absent", refused=("AttributeError", "'{type}' object has no attribute 'size'"))
+# a loss called as torch.nn.functional's Python function: its args bind as that signature binds them (the rows' params)
+F_LOSS = (Dialect("nn", whole=True),)
 Pointwise = Callable[..., Any]
 
 
@@ -75,10 +88,11 @@ _FOUND_INTO = (("mixed 0 1 into 0 1", *_FOUND[1:]),)
 
 
 def _loss(name: str, loss: Pointwise, partials: Pointwise, torch_node: str, sympy: Pointwise,
-          params: tuple[Param, ...] = (), divides_last: bool = False, reduction_param: Param = REDUCTION,
+          params: tuple[Param, ...] = LEGACY, divides_last: bool = False,
           examples: Any = None, same_size: str = "", **fields: Any) -> Op:
     """A loss row from loss(a, b, **params) and partials(g, a, b, **params) -> (d/da, d/db), g
-    the cotangent of each pointwise loss (PyTorch's backward kernels take it inside).
+    the cotangent of each pointwise loss (PyTorch's backward kernels take it inside). `params`: torch.nn.functional's
+    after the input and the target, in its order.
     `divides_last`: PyTorch divides the partials by the count for 'mean', not g first (the
     bits differ where a partial is subnormal). `same_size`: torch.nn.functional's ValueError where the target's
     size is not the input's ({target} and {input} their torch.Size), raised where the two do not broadcast: where
@@ -122,8 +136,9 @@ def _loss(name: str, loss: Pointwise, partials: Pointwise, torch_node: str, symp
         count = max(np.size(losses), 1) if reduction == "mean" else _count(np.shape(losses), np.ndim(losses), reduction)
         return np.asarray(total if reduction == "sum" else total / count, dtype=object)
 
+    fields = {"inputs": ("input", "target"), "dialects": F_LOSS, **fields}
     return structural(name, 2, forward, vjp, torch_node, jvp=jvp, sympy=build, shape=shape, aligns=True,
-                      params=(reduction_param, *params), examples=examples or _EXAMPLES, **fields)
+                      params=params, examples=examples or _EXAMPLES, **fields)
 
 
 _EXAMPLES: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = (
@@ -449,20 +464,32 @@ def _bce_weights_text(args: list[str], reduction: str = "mean", positive: bool =
 
 _BCE_WEIGHTED = _bce_weighted_rules()
 _BCE_INPUTS = ("input", "target", "weight", "pos_weight")
-_BCE_OPTIONAL = ((2, "weight", 1.0), (3, "pos_weight", 1.0))
+_BCE_OPTIONAL = ((2, "weight", 1.0), (6, "pos_weight", 1.0))
+# PyTorch's argument parser's words where a param takes a number and gets something else ({type}: str)
+_MUST = "{}(): argument '{}' (position {}) must be float, not {{type}}"
+
+
+def _bce_tensor(name: str, position: int) -> Param:
+    """binary_cross_entropy_with_logits's weight or pos_weight, in the row of neither (its overload takes them)."""
+    return Param(name, "absent", refused=("TypeError", f"binary_cross_entropy_with_logits(): argument '{name}' "
+                                                       f"(position {position}) must be Tensor, not {{type}}"))
+
 
 ROWS: list[Op] = [
-    _loss("mse_loss", _mse, _mse_partials, "MseLossBackward0", lambda a, b: (a - b) ** 2, reference="F.mse_loss(a, b)"),
-    composite("l1_loss", 2, _l1_program, "MeanBackward0", params=(REDUCTION,), torch_node_rule=_l1_node, kinked=True,
-              examples=_EXAMPLES, reference="F.l1_loss(a, b)"),
+    _loss("mse_loss", _mse, _mse_partials, "MseLossBackward0", lambda a, b: (a - b) ** 2, params=(*LEGACY, WEIGHT_ABSENT),
+          reference="F.mse_loss(a, b)"),
+    composite("l1_loss", 2, _l1_program, "MeanBackward0", params=(*LEGACY, WEIGHT_ABSENT), torch_node_rule=_l1_node,
+              kinked=True, examples=_EXAMPLES, reference="F.l1_loss(a, b)", inputs=("input", "target"), dialects=F_LOSS),
     _loss("smooth_l1_loss", _smooth_l1, _smooth_l1_partials, "SmoothL1LossBackward0", _sympy_smooth_l1,
-          params=(Param("beta", "float", 1.0),), torch_node_rule=_smooth_l1_node, kinked=True,
-          reference="F.smooth_l1_loss(a, b)"),
+          params=(*LEGACY, Param("beta", "float", 1.0, refused=("TypeError", _MUST.format("smooth_l1_loss", "beta", 4)))),
+          torch_node_rule=_smooth_l1_node, kinked=True, reference="F.smooth_l1_loss(a, b)"),
     _loss("huber_loss", _huber, _huber_partials, "HuberLossBackward0", _sympy_huber,
-          params=(Param("delta", "float", 1.0),), kinked=True, reference="F.huber_loss(a, b)", dtype="first",
+          params=(REDUCTION, Param("delta", "float", 1.0), WEIGHT_ABSENT), kinked=True, reference="F.huber_loss(a, b)",
+          dtype="first",
           dtype_refusals=(*UNCASTABLE, *kernel_refusal("huber_cpu"), *_FOUND_INTO)),
     _loss("binary_cross_entropy", _bce, _bce_partials, "BinaryCrossEntropyBackward0",
           lambda a, b: -(b * load_sympy().log(a) + (1 - b) * load_sympy().log(1 - a)), divides_last=True,
+          params=(WEIGHT_ABSENT, *LEGACY),
           same_size="Using a target size ({target}) that is different to the input size ({input}) is deprecated. "
                     "Please ensure they have the same size.",
           domain=_PROBABILITIES, reference="F.binary_cross_entropy(a, b)",
@@ -470,6 +497,7 @@ ROWS: list[Op] = [
     _loss("binary_cross_entropy_with_logits", _bce_logits, _bce_logits_partials,
           "BinaryCrossEntropyWithLogitsBackward0",
           lambda a, b: (1 - b) * a + load_sympy().log(1 + load_sympy().exp(-a)), divides_last=True,
+          params=(_bce_tensor("weight", 3), *LEGACY, _bce_tensor("pos_weight", 4)),
           domain=((-3.0, 3.0), (0.0, 1.0)), reference="F.binary_cross_entropy_with_logits(a, b)", dtype="target",
           same_size="Target size ({target}) must be the same as input size ({input})",
           overloads=("binary_cross_entropy_with_logits_weights",),  # (weight=, pos_weight=)
@@ -477,7 +505,8 @@ ROWS: list[Op] = [
                           ("bool input 1", "RuntimeError", BOOL_SUBTRACTION[0][2]),  # (its 1 - target)
                           ("uncastable 1", "RuntimeError", "result type {result} can't be cast to the desired output type {1}"))),
     composite("binary_cross_entropy_with_logits_weights", 4, _bce_weights_program,
-              "BinaryCrossEntropyWithLogitsBackward0", callable=False, sympy=None, params=(REDUCTION,),
+              "BinaryCrossEntropyWithLogitsBackward0", callable=False, sympy=None, params=LEGACY,
+              tensor_positions=(0, 1, 2, 6),  # (pos_weight after the legacy args and reduction, as PyTorch binds it)
               inputs=_BCE_INPUTS, optional_args=_BCE_OPTIONAL, conditions=(2, 3), reference=None, text=_bce_weights_text,
               undifferentiable=((2, "binary_cross_entropy_with_logits", "weight"),
                                 (3, "binary_cross_entropy_with_logits", "pos_weight")),
@@ -494,8 +523,8 @@ ROWS: list[Op] = [
                          (((4,), (4,), (), (4,)), {"reduction": "none", "positive": True}),
                          (((2, 3), (2, 3), (), (1, 3)), {"reduction": "sum", "positive": True})),
                dtype_refusals=(("integer", "NotImplementedError", "\"log_sigmoid_cpu\" not implemented for '{0}'"),)),
-    composite("kl_div", 2, _kl_program, "MeanBackward0",
-              params=(Param("reduction", "str", "mean", choices=("none", "mean", "sum", "batchmean"),
+    composite("kl_div", 2, _kl_program, "MeanBackward0", inputs=("input", "target"), dialects=F_LOSS,
+              params=(SIZE_AVERAGE, REDUCE, Param("reduction", "str", "mean", choices=("none", "mean", "sum", "batchmean"),
                             refused=("ValueError", "{value} is not a valid value for reduction")),
                       Param("log_target", "bool", False)),
               torch_node_rule=_kl_node, domain=((-2.0, 2.0), (0.1, 1.0)),
@@ -1078,7 +1107,8 @@ def _nll_node(constant: Any, shapes: Any, reduction: str = "mean", **given: Any)
 ROWS += [
     composite("cross_entropy", 3, _ce_program, "NllLossBackward0", sympy=None,  # (nll_loss has no SymPy rule)
               index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d,
-              float_index="cross_entropy_probs", params=(REDUCTION, _IGNORE, _SMOOTHING),
+              float_index="cross_entropy_probs", params=(SIZE_AVERAGE, _IGNORE, REDUCE, REDUCTION, _SMOOTHING),
+              inputs=("input", "target", "weight"), dialects=F_LOSS,
               torch_node_rule=_ce_node, text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES,
               reference="F.cross_entropy(a, b.long())", reference_program="cross_entropy(a, b)",
               dtype_refusals=(*kernel_refusal("log_softmax{lastdim}_kernel_impl"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
@@ -1127,7 +1157,8 @@ ROWS += [
     # nll_loss: PyTorch's nll_loss_nd, nll_loss_forward of (C,) and (N, C) log-probabilities, nll_loss2d of the rest
     composite("nll_loss", 3, _nll_program, "NllLossBackward0", sympy=None, index_from=2,
               shape_message=_ce_message("nll_loss"), tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),),
-              conditions=(1,), given_0d=_weight_0d, params=(REDUCTION, _IGNORE), shape=_nll_shape,
+              conditions=(1,), given_0d=_weight_0d, params=(SIZE_AVERAGE, _IGNORE, REDUCE, REDUCTION), shape=_nll_shape,
+              inputs=("input", "target", "weight"), dialects=F_LOSS,
               torch_node_rule=_nll_node, text=_ce_text("nll_loss"), domain=_WEIGHTS,
               examples=((((2, 3), (3,), (2,)), {}), (((2, 3, 2), (3,), (2, 2)), {"reduction": "none"}),
                         (((2, 3, 2, 2), (3,), (2, 2, 2)), {"reduction": "sum"}),

@@ -408,7 +408,7 @@ class Interpreter:
         self.out = out
         self.filename = filename
         self.errors = errors  # where PyTorch's warnings go, as Python writes them (None: nowhere)
-        self.warned: set[tuple[int, str] | str] = set()  # (line, message) that warned (Python warns once per place), the once-only ones
+        self.warned: set[tuple[int | str, str] | str] = set()  # (line, message) that warned (Python warns once per place), the once-only ones
         self.handling: list[TorchError] = []  # the errors whose except clauses run now (innermost last)
         self.named_leaves = 0  # how many of the graph's leaves name_inputs has named
         self.name_counts: dict[str, int] = {}  # a leaf's name -> the last number given to it (x, x#2, ...)
@@ -470,12 +470,13 @@ class Interpreter:
             known = self.spans[node] = start, max(end, start + 1)
         return known
 
-    def warn(self, category: str, message: str, node: ast.AST, once: bool = False) -> None:
+    def warn(self, category: str, message: str, node: ast.AST, once: bool = False, where: str | None = None) -> None:
         """A warning of PyTorch's, on stderr as Python writes it (file:line: Category: message, then
-        the line), once per line of the file (`once`: once per run, as PyTorch's TORCH_WARN_ONCE),
+        the line), once per line of the file (`once`: once per run, as PyTorch's TORCH_WARN_ONCE; `where`: once per
+        run for that place of PyTorch's Python code that warns, as Python's filter keeps it: F.mse_loss's),
         after what the file printed before it."""
         line = getattr(self.node, "lineno", getattr(node, "lineno", 0))
-        key = message if once else (line, message)  # (as Python's filter: once per message and line)
+        key = message if once else (where, message) if where else (line, message)  # (Python's: once per message and line)
         if self.errors is None or key in self.warned:
             return
         self.warned.add(key)
@@ -2719,6 +2720,8 @@ class Interpreter:
                 raise TorchError(problem.raised, problem.message) from None
             raise self.refuse(node, f"{spelled.lstrip('.')}(...) as written here is not supported: {problem.message}",
                               problem.hint or "`gradcli functions` lists each function with the arguments it takes") from None
+        if bound.warning is not None:  # (F.mse_loss(a, b, False): size_average's deprecation)
+            self.warn("UserWarning", bound.warning, node, where=spelled)
         if bound.identity:  # F.dropout(x, p=0): x itself, as PyTorch returns it (after its dtype checks: +bool)
             check_dtype_refusals(bound.op, bound.tensors, bound.params)
             if bound.op.name == "contiguous" and isinstance(bound.tensors[0], Tensor) and not _contiguous(bound.tensors[0]):

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from gradcli.lowering import legacy_reduction
 from gradcli.ops.core import NUMPY
 from gradcli.ops.core import fma32 as _fma32
 from gradcli.run.python import Lazy, PythonError, UserClass, bind_by_name
@@ -401,7 +402,7 @@ class ModuleDict(Module):
 
 # The losses whose __init__ is their base class's, as Python's TypeErrors name it
 _INHERITED_INIT = {"MSELoss": "_Loss", "L1Loss": "_Loss", "SoftMarginLoss": "_Loss", "BCELoss": "_WeightedLoss",
-                   "MultiLabelSoftMarginLoss": "_WeightedLoss"}
+                   "MultiLabelSoftMarginLoss": "_WeightedLoss", "MultiLabelMarginLoss": "_Loss"}
 
 
 def _simple(label: str, function: str | None, params: list[tuple[str, Any]], shown: list[str] | None = None,
@@ -416,6 +417,8 @@ def _simple(label: str, function: str | None, params: list[tuple[str, Any]], sho
             Module.__init__(self)
             self.settings = _bind(f"{_INHERITED_INIT.get(label, label)}.__init__", names, defaults, args, kwargs,
                                   positional)
+            if "size_average" in self.settings:  # (a loss: _Loss.__init__ keeps only the reduction they make)
+                _legacy_reduction(interpreter, self.settings)
             for name, value in self.settings.items():
                 self.fields[name] = value
 
@@ -436,6 +439,19 @@ def _simple(label: str, function: str | None, params: list[tuple[str, Any]], sho
     Simple.label = label
     Simple.__name__ = label
     return Simple
+
+
+def _legacy_reduction(interpreter: Interpreter, settings: dict[str, Any]) -> None:
+    """A loss module's size_average and reduce, taken out of its settings: given (not None), they make its reduction
+    as PyTorch's _Loss.__init__ makes it (lowering.legacy_reduction), with PyTorch's warning."""
+    node = interpreter.call_node or interpreter.node or ast.Pass()
+    legacy = [settings.pop(name) for name in ("size_average", "reduce")]
+    if all(value is None for value in legacy):
+        return
+    settings["reduction"] = legacy_reduction(*(None if value is None else interpreter.truth(value, node)
+                                               for value in legacy))
+    interpreter.warn("UserWarning", f"size_average and reduce args will be deprecated, please use "
+                                    f"reduction='{settings['reduction']}' instead.", node, where="_Loss.__init__")
 
 
 class Dropout(Module):
@@ -783,6 +799,9 @@ MODULES: dict[str, type[Module]] = {
                                [("full", False), ("eps", 1e-06), ("reduction", "mean")], [], positional=0),
     "MultiLabelSoftMarginLoss": _simple("MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss",
                                         [("weight", None), *_LOSS], []),
+    "MultiMarginLoss": _simple("MultiMarginLoss", "multi_margin_loss", [("p", 1), ("margin", 1.0), ("weight", None),
+                                                                         *_LOSS], []),
+    "MultiLabelMarginLoss": _simple("MultiLabelMarginLoss", "multilabel_margin_loss", _LOSS, []),
 }
 
 
@@ -825,7 +844,7 @@ _SUBMODULES = {name: f"modules.{where}" for where, names in (
     ("loss", ("MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss", "HuberLoss",
               "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
               "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
-              "MultiLabelSoftMarginLoss")), ("sparse", ("Embedding",)), ("normalization", ("LayerNorm",)), ("module", ("Module",)),
+              "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss")), ("sparse", ("Embedding",)), ("normalization", ("LayerNorm",)), ("module", ("Module",)),
     ("rnn", ("RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell")))
     for name in names}
 
