@@ -133,8 +133,8 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
     first: CallProblem | None = None
     for candidate in candidates:
         try:
-            tensors, params = bind(candidate, name, args, keywords, front, dialect if candidate is candidates[0] else None,
-                                   family=family)
+            shared = candidate is candidates[0] or (dialect is not None and dialect.whole)  # (one Python signature)
+            tensors, params = bind(candidate, name, args, keywords, front, dialect if shared else None, family=family)
         except CallProblem as problem:  # (the first, but one PyTorch raises first of all: div's rounding_mode='round')
             first = problem if first is None or (problem.raised and not first.raised) else first
             continue
@@ -243,9 +243,14 @@ def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, A
         args, keywords = _tensors_by_keyword(op, args, keywords)
     if op.keyword_tensors:  # torch.masked.sum(x, 0, mask=m): the mask among the tensors
         args, keywords = _keyword_tensors(op, name, args, keywords, front)
-    if op.optional_args:  # cross_entropy(x, t, weight=w), cross_entropy(x, t)
-        args, keywords = _optional(op, name, args, keywords, front)
     positions = op.tensor_positions if dialect is None or dialect.tensor_positions is None else dialect.tensor_positions
+    if op.optional_args:  # cross_entropy(x, t, weight=w), cross_entropy(x, t)
+        # (each where the spelling's signature has it: torch.binary_cross_entropy_with_logits's pos_weight is its
+        # 4th arg, F.'s its 7th)
+        optional = tuple((positions[op.tensor_positions.index(place)], keyword, default)
+                         for place, keyword, default in op.optional_args) if positions is not op.tensor_positions \
+            else op.optional_args
+        args, keywords = _optional(name, args, keywords, front, optional, positions)
     if positions and len(args) > max(positions):  # gather(x, dim, index), x.where(cond, y)
         args = [*(args[p] for p in positions), *(a for p, a in enumerate(args) if p not in positions)]
     arity = len(args) if op.arity == -1 else op.arity
@@ -253,8 +258,8 @@ def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, A
         tensors, given = list(front.items(args[0])), args[1:]
     else:
         if len(args) < arity:
-            if dialect is not None and dialect.whole:  # F.mse_loss(a): Python's words
-                missing = [f"'{arg}'" for arg in op.inputs[len(args):arity - len(op.optional_args)]]
+            if dialect is not None and dialect.whole and len(args) < _least(op):  # F.mse_loss(a): Python's words
+                missing = [f"'{arg}'" for arg in op.inputs[len(args):_least(op)]]
                 listed = missing[0] if len(missing) == 1 else (
                     f"{missing[0]} and {missing[1]}" if len(missing) == 2 else f"{', '.join(missing[:-1])}, and {missing[-1]}")
                 raise CallProblem(f"{name}() missing {len(missing)} required positional argument"
@@ -326,8 +331,7 @@ def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], g
     if len(given) > len(order) and not soaks:
         taken = arity + len(order)
         if whole:
-            least = arity - len(op.optional_args)
-            takes = f"from {least} to {taken}" if least != taken else str(taken)
+            takes = f"from {_least(op)} to {taken}" if _least(op) != taken else str(taken)
             raise CallProblem(f"{name}() takes {takes} positional argument{'s' if taken != 1 else ''} but {count} "
                               f"{'was' if count == 1 else 'were'} given", raised="TypeError")
         if parsed and dialect is not None and dialect.order is not None:  # PyTorch's own positional params
@@ -361,10 +365,12 @@ def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], g
             raise CallProblem(f"{name}() {what}", keyword=key, hint=f"{name} takes the keyword arguments: {known}",
                               raised="TypeError" if whole else "")
         written[spec.name] = value
-    for required in dialect.required if dialect is not None else ():
-        if required not in written:  # torch.cumsum(x): PyTorch's parser says so
-            raise CallProblem(f'{name}() missing 1 required positional arguments: "{required}"', raised="TypeError",
-                              hint=f"the spelling's library needs {required}=: see the README's whose semantics")
+    missing = [required for required in (dialect.required if dialect is not None else ()) if required not in written]
+    if missing:  # torch.cumsum(x): PyTorch's parser says so (its "argument" and "arguments" as it has them)
+        listed = ", ".join('"' + arg + '"' for arg in missing)
+        raise CallProblem(f"{name}() missing {len(missing)} required positional argument{'s' if len(missing) == 1 else ''}"
+                          f": {listed}", raised="TypeError",
+                          hint=f"the spelling's library needs {missing[0]}=: see the README's whose semantics")
     params: dict[str, Any] = dict(dialect.defaults) if dialect is not None else {}
     # (a loss's size_average or reduce given overrides its reduction, read or not: lowering.settle)
     legacy = any(spec.kind == "legacy" and spec.name in written and front.kind(written[spec.name]) != NONE
@@ -391,6 +397,11 @@ def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], g
     return params
 
 
+def _least(op: Op) -> int:
+    """How many tensor args a call of the row or of its overloads needs at least (its optional ones left out)."""
+    return min(row.arity - len(row.optional_args) for row in (op, *(OPS[name] for name in op.overloads)))
+
+
 def _absent(name: str, spec: Param, value: Any, front: Front) -> None:
     """A param of PyTorch's that gradcli does not take (mse_loss's weight): None alone; a tensor is not supported, a
     value that is none PyTorch's own error (Param.refused: binary_cross_entropy's weight 'sum')."""
@@ -407,6 +418,8 @@ def _absent(name: str, spec: Param, value: Any, front: Front) -> None:
 def _static(front: Front, value: Any, spec: Any) -> Any:
     kind = front.kind(value)
     if kind == BOOL and spec.kind in _WHOLE_KINDS:
+        if spec.refused is not None:  # (PyTorch's TypeError: cross_entropy's ignore_index=True)
+            raise CallProblem(str(spec.refusal(True)), value=value, raised=spec.refused[0])
         raise CallProblem(f"{spec.name} must be a whole number, not True or False", value=value)
     if kind == TENSOR:
         try:
@@ -459,13 +472,15 @@ def _keyword_tensors(op: Op, name: str, args: list[Any], keywords: list[tuple[st
 _LEFT_OUT = object()  # a positional param left out before an optional tensor arg (Op.optional_args)
 
 
-def _optional(op: Op, name: str, args: list[Any], keywords: list[tuple[str, Any]], front: Front
+def _optional(name: str, args: list[Any], keywords: list[tuple[str, Any]], front: Front,
+              optional: tuple[tuple[int, str, float], ...], positions: tuple[int, ...]
               ) -> tuple[list[Any], list[tuple[str, Any]]]:
-    """The call's args with its optional tensor args in place (Op.optional_args): given by
-    keyword, or the number that stands for a left-out one (None too)."""
-    for place, keyword, default in op.optional_args:
+    """The call's args with its optional tensor args in place (Op.optional_args, at their places among the
+    positional args: `positions`, the tensors'): given by keyword, or the number that stands for a left-out one
+    (None too)."""
+    for place, keyword, default in optional:
         given = [value for key, value in keywords if key == keyword]
-        if len(args) < place and op.tensor_positions and not set(range(len(args), place)) & set(op.tensor_positions):
+        if len(args) < place and positions and not set(range(len(args), place)) & set(positions):
             args.extend([_LEFT_OUT] * (place - len(args)))  # diff(x, 2, append=t): dim left out before it
         if given and len(args) > place:
             raise CallProblem(f"{name}() got multiple values for argument '{keyword}'", keyword=keyword)

@@ -110,6 +110,33 @@ def test_the_legacy_args_make_the_reduction_pytorchs_rule_makes(legacy, meant):
     assert said == [words] * len(said) and said, said
 
 
+# torch.NAME of a loss is ATen's function: its own positional order (torch.binary_cross_entropy_with_logits's pos_weight
+# is its 4th), no legacy args, and no reduction unless given (an int there): F.kl_div(a, b) is the mean, torch.kl_div
+# the losses themselves (held to PyTorch under run by the same run case)
+ATEN = [
+    ("torch.kl_div(x, p)", "F.kl_div(x, p, reduction='none')"),
+    ("torch.kl_div(x, x, log_target=True)", "F.kl_div(x, x, reduction='none', log_target=True)"),
+    (f"torch.margin_ranking_loss(p, q, {S}, 0.5)", f"F.margin_ranking_loss(p, q, {S}, 0.5, reduction='none')"),
+    (f"torch.hinge_embedding_loss(x, {S}, 0.5)", f"F.hinge_embedding_loss(x, {S}, 0.5, reduction='none')"),
+    (f"torch.cosine_embedding_loss(p, q, {V}, 0.5)", f"F.cosine_embedding_loss(p, q, {V}, 0.5, reduction='none')"),
+    ("torch.triplet_margin_loss(p, q, x, 1.0, 1.0, 1e-6, True)",
+     "F.triplet_margin_loss(p, q, x, 1.0, 1.0, 1e-6, True, reduction='none')"),
+    ("torch.binary_cross_entropy_with_logits(x, q, abs(p), abs(x) + 1)",
+     "F.binary_cross_entropy_with_logits(x, q, abs(p), pos_weight=abs(x) + 1, reduction='none')"),
+    ("torch.binary_cross_entropy_with_logits(x, q)", "F.binary_cross_entropy_with_logits(x, q, reduction='none')"),
+]
+
+
+@pytest.mark.parametrize("spelled, meant", ATEN)
+def test_a_loss_spelled_torch_binds_as_atens_function(spelled, meant):
+    value, said, gradient = _grad(spelled)
+    expected_value, _, expected_gradient = _grad(meant)
+    assert np.allclose(value, expected_value, rtol=1e-13, atol=0)
+    for name, expected in expected_gradient.items():
+        assert np.allclose(gradient[name], expected, rtol=1e-12, atol=1e-15), name
+    assert not said
+
+
 @pytest.mark.parametrize("size_average, reduce, reduction", [
     (None, None, "mean"), (True, None, "mean"), (None, True, "mean"), (False, None, "sum"), (False, True, "sum"),
     (None, False, "none"), (True, False, "none"), (False, False, "none"), ("sum", 0, "none"), ("none", None, "mean")])
@@ -122,7 +149,7 @@ def _recorded_refusals() -> dict[str, str]:
     """PyTorch's words for each form of the run case that it refused: label -> 'TypeError words'."""
     refusals = {}
     for line in RECORDED.read_text().splitlines():
-        found = re.match(r"(\w+\(.*\)) ((?:Type|Attribute|Value|Runtime)Error) (.*)$", line)
+        found = re.match(r"([\w.]+\(.*\)) ((?:Type|Attribute|Value|Runtime)Error) (.*)$", line)
         if found:
             refusals[found.group(1)] = f"{found.group(2)} {found.group(3)}"
     return refusals
@@ -135,13 +162,16 @@ def _recorded_refusals() -> dict[str, str]:
     "binary_cross_entropy_with_logits(x, q, 'sum')",
     "binary_cross_entropy_with_logits(x, q, None, None, None, 'mean', None, 1)", "margin_ranking_loss(p)",
     "poisson_nll_loss(x, p, True, False, 2, 'none')", "gaussian_nll_loss(x, p, q + 1, False, 1e-6, 'sum', 1)",
-    "gaussian_nll_loss(x, p, q + 1, size_average=False)", "cross_entropy(x)",
+    "gaussian_nll_loss(x, p, q + 1, size_average=False)", "cross_entropy(x)", "cross_entropy(x, t, None, 1, 'none')",
+    "cross_entropy(x, t, ignore_index=True)", "cross_entropy(x, t, label_smoothing='a')", "nll_loss(x, t, None, None, 0.5)",
+    "nll_loss(x, t, ignore_index=None)", "multilabel_soft_margin_loss(x, q, bogus=1)", "multilabel_soft_margin_loss(x)",
     "triplet_margin_loss(p, q, x, 1.0, 2, 1e-6, False, True, False, 'sum', 9)",
+    "torch.poisson_nll_loss(x, p, True, False)",
 ])
 def test_a_form_pytorch_refuses_is_refused_in_its_words(label):
     kind, words = _recorded_refusals()[label].split(" ", 1)
     with pytest.raises(GradcliError) as refused:
-        _grad(f"F.{label}")
+        _grad(("" if label.startswith("torch.") else "F.") + label.replace("(x, t,", f"(x, {T},"))
     assert words in str(refused.value), kind
 
 

@@ -200,6 +200,8 @@ class Param(NamedTuple):
         if isinstance(value, tuple):
             raise ValueError(f"{self.name} must be {_KIND_TEXT[kind]}")
         if kind == "int":
+            if self.refused is not None and isinstance(value, float):  # (PyTorch's parser: an int, never a float)
+                raise self.refusal(value)
             return _whole(self.name, value)
         if kind == "bool":
             if value in (0, 1):

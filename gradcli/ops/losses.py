@@ -33,7 +33,7 @@ from gradcli.ops.core import (
     load_sympy,
     structural,
 )
-from gradcli.ops.nn import F_LOSS, LEGACY, REDUCE, REDUCTION, SIZE_AVERAGE, _ce_shape, _loss, _reduced
+from gradcli.ops.nn import F_LOSS, LEGACY, REDUCE, REDUCTION, SIZE_AVERAGE, _ce_shape, _loss, _reduced, aten_loss
 
 # soft_margin_loss of a bool input: its kernel negates it first
 _NEGATION = (("bool input", "RuntimeError", NEGATION),)
@@ -117,11 +117,12 @@ ROWS += [
               params=(Param("margin", "float", 0.0, refused=(
                   "TypeError", "margin_ranking_loss(): argument 'margin' (position 4) must be float, not {type}")), *LEGACY), torch_node_rule=_reduction_node("ClampMinBackward0"),
               shape=_same_dims("margin_ranking_loss", "input1", "input2", "target"),
-              inputs=("input1", "input2", "target"), examples=_TRIPLES, dialects=F_LOSS,
+              inputs=("input1", "input2", "target"), examples=_TRIPLES, dialects=(*F_LOSS, aten_loss("margin")),
               reference="F.margin_ranking_loss(a, b, c)"),
     composite("hinge_embedding_loss", 2, _hinge_program, "MeanBackward0", kinked=True,
               params=(Param("margin", "float", 1.0), *LEGACY), torch_node_rule=_reduction_node("AddBackward0"),
-              inputs=("input", "target"), examples=_PAIRS, domain=((-2.0, 2.0), (-1.0, 1.0)), dialects=F_LOSS,
+              inputs=("input", "target"), examples=_PAIRS, domain=((-2.0, 2.0), (-1.0, 1.0)),
+              dialects=(*F_LOSS, aten_loss("margin")),
               reference="F.hinge_embedding_loss(a, b)"),
 ]
 
@@ -230,7 +231,8 @@ ROWS += [
                       Param("eps", "float", 1e-8, refused=("TypeError", "poisson_nll_loss(): argument 'eps' (position 5) "
                                                                        "must be float, not {type}")),
                       REDUCE, REDUCTION),
-              inputs=("input", "target"), domain=((0.2, 3.0), (0.5, 3.0)), dialects=F_LOSS,
+              inputs=("input", "target"), domain=((0.2, 3.0), (0.5, 3.0)),
+              dialects=(*F_LOSS, aten_loss("log_input", "full", "eps", required=("log_input", "full", "eps", "reduction"))),
               examples=((((4,), (4,)), {}), (((2, 3), (2, 3)), {"full": True, "reduction": "none"}),
                         (((2, 3), (2, 3)), {"log_input": False, "full": True, "reduction": "sum"})),
               reference="F.poisson_nll_loss(a, b)"),
@@ -362,7 +364,8 @@ ROWS += [
               reference_program="multilabel_soft_margin_loss(a, b)", dtype_refusals=kernel_refusal("log_sigmoid_cpu")),
     composite("cosine_embedding_loss", 3, _cosine_embedding_program, "MeanBackward0", kinked=True,
               params=(Param("margin", "float", 0.0), *LEGACY), torch_node_rule=_reduction_node("AddBackward0"),
-              shape=_cosine_embedding_shape, inputs=("input1", "input2", "target"), dialects=F_LOSS,
+              shape=_cosine_embedding_shape, inputs=("input1", "input2", "target"),
+              dialects=(*F_LOSS, aten_loss("margin")),
               domain=((-2.0, 2.0), (-2.0, 2.0), (-1.0, 1.0)),
               examples=((((2, 3), (2, 3), (2,)), {}), (((3,), (3,), ()), {"reduction": "none", "margin": 0.5}),
                         (((2, 3), (2, 3), (2,)), {"reduction": "sum", "margin": -0.5})),
@@ -371,7 +374,7 @@ ROWS += [
               params=(Param("margin", "float", 1.0), Param("p", "float", 2.0), Param("eps", "float", 1e-6),
                       Param("swap", "bool", False), *LEGACY),
               torch_node_rule=_reduction_node("ClampMinBackward0"), inputs=("anchor", "positive", "negative"),
-              dialects=F_LOSS,
+              dialects=(*F_LOSS, aten_loss("margin", "p", "eps", "swap")),
               examples=((((2, 3), (2, 3), (2, 3)), {}), (((4,), (4,), (4,)), {"swap": True, "reduction": "none"}),
                         (((2, 3), (2, 3), (2, 3)), {"p": 1.0, "margin": 3.0, "reduction": "sum"})),
               reference="F.triplet_margin_loss(a, b, c)"),

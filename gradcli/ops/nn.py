@@ -53,6 +53,14 @@ LEGACY = (SIZE_AVERAGE, REDUCE, REDUCTION)
 WEIGHT_ABSENT = Param("weight", "absent", refused=("AttributeError", "'{type}' object has no attribute 'size'"))
 # a loss called as torch.nn.functional's Python function: its args bind as that signature binds them (the rows' params)
 F_LOSS = (Dialect("nn", whole=True),)
+
+
+def aten_loss(*order: str, **fields: Any) -> Dialect:
+    """A loss spelled torch.NAME: ATen's function, its params by position in this order, then its reduction (an int
+    enum there, which gradcli does not take: 'mean' is 1), 'none' where it is left out (torch.kl_div(a, b) is
+    elementwise, F.kl_div(a, b) the mean), and no legacy args."""
+    return Dialect("torch", order=(*order, "reduction"), defaults=(("reduction", "none"),),
+                   refuses=("size_average", "reduce"), **fields)
 Pointwise = Callable[..., Any]
 
 
@@ -498,6 +506,9 @@ ROWS: list[Op] = [
           "BinaryCrossEntropyWithLogitsBackward0",
           lambda a, b: (1 - b) * a + load_sympy().log(1 + load_sympy().exp(-a)), divides_last=True,
           params=(_bce_tensor("weight", 3), *LEGACY, _bce_tensor("pos_weight", 4)),
+          # (torch.binary_cross_entropy_with_logits is ATen's: (input, target, weight, pos_weight, reduction), its
+          # reduction an int, which gradcli does not take)
+          dialects=(*F_LOSS, aten_loss(row="binary_cross_entropy_with_logits_weights", tensor_positions=(0, 1, 2, 3))),
           domain=((-3.0, 3.0), (0.0, 1.0)), reference="F.binary_cross_entropy_with_logits(a, b)", dtype="target",
           same_size="Target size ({target}) must be the same as input size ({input})",
           overloads=("binary_cross_entropy_with_logits_weights",),  # (weight=, pos_weight=)
@@ -523,7 +534,8 @@ ROWS: list[Op] = [
                          (((4,), (4,), (), (4,)), {"reduction": "none", "positive": True}),
                          (((2, 3), (2, 3), (), (1, 3)), {"reduction": "sum", "positive": True})),
                dtype_refusals=(("integer", "NotImplementedError", "\"log_sigmoid_cpu\" not implemented for '{0}'"),)),
-    composite("kl_div", 2, _kl_program, "MeanBackward0", inputs=("input", "target"), dialects=F_LOSS,
+    composite("kl_div", 2, _kl_program, "MeanBackward0", inputs=("input", "target"),
+              dialects=(*F_LOSS, aten_loss()),
               params=(SIZE_AVERAGE, REDUCE, Param("reduction", "str", "mean", choices=("none", "mean", "sum", "batchmean"),
                             refused=("ValueError", "{value} is not a valid value for reduction")),
                       Param("log_target", "bool", False)),
@@ -827,6 +839,12 @@ def _weight_0d(keyword: str, shapes: Any, params: dict[str, Any]) -> str:
             "of shape: []")
 _IGNORE = Param("ignore_index", "int", -100)
 _SMOOTHING = Param("label_smoothing", "float", 0.0)
+
+
+def _parsed(param: Param, kernel: str, position: int) -> Param:
+    """A param of cross_entropy or nll_loss with the TypeError of PyTorch's parser for its kernel's arg."""
+    return param._replace(refused=("TypeError", f"{kernel}(): argument '{param.name}' (position {position}) must be "
+                                                f"{'int' if param.kind == 'int' else 'float'}, not {{type}}"))
 _CE_EXAMPLES: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = (
     (((2, 3), (3,), (2,)), {}), (((3,), (3,), ()), {"reduction": "sum"}),
     (((2, 3, 2), (3,), (2, 2)), {"reduction": "none"}), (((2, 3, 2, 2), (3,), (2, 2, 2)), {}),
@@ -1107,7 +1125,9 @@ def _nll_node(constant: Any, shapes: Any, reduction: str = "mean", **given: Any)
 ROWS += [
     composite("cross_entropy", 3, _ce_program, "NllLossBackward0", sympy=None,  # (nll_loss has no SymPy rule)
               index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d,
-              float_index="cross_entropy_probs", params=(SIZE_AVERAGE, _IGNORE, REDUCE, REDUCTION, _SMOOTHING),
+              float_index="cross_entropy_probs",
+              params=(SIZE_AVERAGE, _parsed(_IGNORE, "cross_entropy_loss", 5), REDUCE, REDUCTION,
+                      _parsed(_SMOOTHING, "cross_entropy_loss", 6)),
               inputs=("input", "target", "weight"), dialects=F_LOSS,
               torch_node_rule=_ce_node, text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES,
               reference="F.cross_entropy(a, b.long())", reference_program="cross_entropy(a, b)",
@@ -1157,7 +1177,8 @@ ROWS += [
     # nll_loss: PyTorch's nll_loss_nd, nll_loss_forward of (C,) and (N, C) log-probabilities, nll_loss2d of the rest
     composite("nll_loss", 3, _nll_program, "NllLossBackward0", sympy=None, index_from=2,
               shape_message=_ce_message("nll_loss"), tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),),
-              conditions=(1,), given_0d=_weight_0d, params=(SIZE_AVERAGE, _IGNORE, REDUCE, REDUCTION), shape=_nll_shape,
+              conditions=(1,), given_0d=_weight_0d, shape=_nll_shape,
+              params=(SIZE_AVERAGE, _parsed(_IGNORE, "nll_loss_nd", 5), REDUCE, REDUCTION),
               inputs=("input", "target", "weight"), dialects=F_LOSS,
               torch_node_rule=_nll_node, text=_ce_text("nll_loss"), domain=_WEIGHTS,
               examples=((((2, 3), (3,), (2,)), {}), (((2, 3, 2), (3,), (2, 2)), {"reduction": "none"}),
