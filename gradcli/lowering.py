@@ -259,7 +259,8 @@ def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, A
     else:
         if len(args) < arity:
             if dialect is not None and dialect.whole and len(args) < _least(op):  # F.mse_loss(a): Python's words
-                missing = [f"'{arg}'" for arg in op.inputs[len(args):_least(op)]]
+                called = [arg for _, arg in sorted(zip(op.tensor_positions or range(op.arity), op.inputs))]  # (its order)
+                missing = [f"'{arg}'" for arg in called[len(args):_least(op)]]
                 listed = missing[0] if len(missing) == 1 else (
                     f"{missing[0]} and {missing[1]}" if len(missing) == 2 else f"{', '.join(missing[:-1])}, and {missing[-1]}")
                 raise CallProblem(f"{name}() missing {len(missing)} required positional argument"

@@ -68,6 +68,8 @@ LEGACY = [
      f"F.cross_entropy(x, {T}, ignore_index=0, reduction='sum', label_smoothing=0.1)"),
     (f"F.cross_entropy(x, target={T}, reduce=False)", f"F.cross_entropy(x, {T}, reduction='none')"),
     (f"F.nll_loss(x, {T}, None, False)", f"F.nll_loss(x, {T}, reduction='sum')"),
+    (f"F.nll_loss(x, weight=abs(p[0]) + 1, target={T}, size_average=False)",  # (the target and weight by keyword)
+     f"F.nll_loss(x, {T}, abs(p[0]) + 1, reduction='sum')"),
     (f"F.nll_loss(x, {T}, None, True, -100, False)", f"F.nll_loss(x, {T}, reduction='none')"),
     ("F.multilabel_soft_margin_loss(x, q, None, False)", "F.multilabel_soft_margin_loss(x, q, reduction='sum')"),
     ("F.multilabel_soft_margin_loss(x, q, abs(p[0]), None, False)",
