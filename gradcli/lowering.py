@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
+from gradcli import torch_parser
 from gradcli.ops import FAMILY_FUNCTIONS, FUNCTIONS, METHODS, OPS, Op
 from gradcli.ops.core import Dialect, Param, ValueRefusal
 
@@ -54,6 +55,9 @@ class CallProblem(Exception):
         self.syntax = syntax  # not a value at all (None, a string, a tuple where a tensor goes)
         # what PyTorch itself raises for this call ("TypeError"): `run` raises it as PyTorch does
         self.raised = raised
+        # gradcli's own words for a call PyTorch refuses with its parser's TypeError, at the arg they name: what the
+        # formula language says (PyTorch's listing of its signatures is for `run`)
+        self.own: CallProblem | None = None
 
 
 class Front(Protocol):
@@ -129,6 +133,17 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
     if op is None:
         raise CallProblem(f"unknown function '{name}'")
     said = dict(dict(op.method_params).get(name, ())) if family == METHOD else {}  # x.double(): dtype=float64
+    given = (args, keywords)  # (as written: what PyTorch's refusal is of)
+    if family == "nn" and not any(spec.name == "inplace" for spec in op.params):  # F.relu(x, False): the activations'
+        # inplace, which no row takes (dropout's does: its input itself); writing into the input is `run`'s to do
+        written = dict(keywords)
+        args, keywords, _ = take_out(name, "_stacklevel", args, keywords)  # (F.softmax's: where a warning points)
+        args, keywords, inplace = take_out(name, "inplace", args, keywords)
+        if inplace is not None and front.static(inplace):
+            by_keyword = written.get("inplace") is inplace
+            raise CallProblem(f"{name}(..., inplace=True) writes into its input: that is not supported here",
+                              value=None if by_keyword else inplace, keyword="inplace" if by_keyword else None,
+                              hint=f"write {name}(x) (the same values and gradient), or use `gradcli run`")
     candidates, dialect = _candidates(op, family, len(args), keywords, name)
     first: CallProblem | None = None
     for candidate in candidates:
@@ -140,7 +155,60 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
             continue
         return settle(candidate, name, [front.tensor(t) for t in tensors], {**params, **said}, front)
     assert first is not None
+    if family in _TORCH_PARSED and first.raised in ("", "TypeError"):  # (what PyTorch's parser refuses: its words)
+        module = "Tensor" if family == METHOD else "torch.nn.functional" if family == "nn" else text.rpartition(".")[0]
+        words = torch_parser.refusal(f"{module}.{name}", *given, lambda value: python_type(front, value))
+        if words is not None:
+            refused = CallProblem(words, raised="TypeError")
+            refused.own = first
+            raise refused
     raise first
+
+
+# Python's names of the types of a front end's kinds of values (Py_TYPE(obj)->tp_name)
+_PYTHON_TYPES = {TENSOR: "Tensor", INT: "int", FLOAT: "float", BOOL: "bool", NONE: "NoneType", STR: "str",
+                 LIST: "list", TUPLE: "tuple"}
+
+
+def python_type(front: Front, value: Any) -> torch_parser.Given | None:
+    """What PyTorch's parser sees of a value (torch_parser.Given); None where that is not known. A front end that
+    knows more says so: its dtypes' type (type_name: "torch.dtype"), whether a tensor passes for a number (scalar)."""
+    named = getattr(front, "type_name", None)
+    name = named(value) if named is not None else None
+    kind = front.kind(value)
+    name = name or _PYTHON_TYPES.get(kind)
+    if name is None:
+        return None
+    if kind == TENSOR:
+        scalar = getattr(front, "scalar", None)
+        return torch_parser.Given(name, None, scalar(value) if scalar is not None else None)
+    if kind not in (LIST, TUPLE):
+        return torch_parser.Given(name)
+    items = [python_type(front, item) for item in front.items(value)]
+    if any(item is None or item.items is not None for item in items):
+        return None
+    return torch_parser.Given(name, [item.type for item in items])  # type: ignore[union-attr]
+
+
+def take_out(name: str, param: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]]
+             ) -> tuple[list[Any], list[tuple[str, Any]], Any]:
+    """A torch.nn.functional call's arg that no row takes, by position or keyword, taken out of its args where its
+    Python signature has it (F.relu(x, True): `inplace`; F.softmin(x, 0, 3): `_stacklevel`): (the args, the
+    keywords, its value or None)."""
+    from gradcli.torch_signatures import SIGNATURES
+
+    entry = SIGNATURES.get(f"torch.nn.functional.{name}")
+    args, keywords = list(args), list(keywords)
+    params = entry[2] if entry is not None and entry[0] == "python" else ()
+    names = [name for name, _, _ in params]
+    if (param not in names or len(args) > len(names) or any(kind != "POSITIONAL_OR_KEYWORD" for _, kind, _ in params)
+            or any(key not in names for key, _ in keywords)):
+        return args, keywords, None  # (a call its signature does not bind: PyTorch's refusal says so)
+    place = names.index(param)
+    if len(args) > place:
+        return [*args[:place], *args[place + 1:]], keywords, args[place]
+    given = [value for key, value in keywords if key == param]
+    return args, [(k, v) for k, v in keywords if k != param], given[0] if given else None
 
 
 def _candidates(op: Op, family: str, positional: int, keywords: Sequence[tuple[str, Any]], name: str = ""
@@ -181,7 +249,7 @@ def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front:
     """The row a bound call is at last (Op.with_dim, Op.float_index, Op.identity_when), and the dtype
     the call asks of its result (a "dtype" param of a row whose rules do not take it: Bound.cast)."""
     cast = None
-    if op.dtype != "param":
+    if op.dtype != "param" and op.program is None:  # (a composite casts where PyTorch's does: F.softmin after its neg)
         for spec in op.params:
             if spec.kind == "dtype":
                 cast = params.pop(spec.name, None)

@@ -592,6 +592,7 @@ class TapeSink:
     def call_problem(self, problem: lowering.CallProblem, span: Span,
                      keywords: list[tuple[str, Value, Span]]) -> NameProblem | SyntaxProblem:
         """A CallProblem in the formula language's words, at the argument it names."""
+        problem = problem.own or problem
         where = span
         if problem.keyword is not None:
             where = next((at for key, _, at in keywords if key == problem.keyword), span)

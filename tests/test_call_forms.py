@@ -15,6 +15,7 @@ import pytest
 
 from gradcli import grad
 from gradcli.errors import GradcliError
+from tests.helpers import cli
 
 M = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 7.0]])
 
@@ -127,3 +128,59 @@ def test_torch_norm_stays_the_vector_norm_of_every_entry():
 def test_a_tensor_arg_by_its_pytorch_keyword(program, reference):
     a, b = np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[0.5, 1.0], [1.5, 2.0]])
     assert np.isclose(grad(program, at={"a": a, "b": b}).value, reference(a, b), rtol=1e-12)
+
+
+X = np.array([-1.5, 0.25, 2.0, 7.0])
+
+
+@pytest.mark.parametrize("program, reference", [
+    ("sum(F.elu(a, 2.0, False))", lambda a: np.sum(np.where(a > 0, a, 2.0 * np.expm1(a)))),
+    ("sum(F.celu(a, 2.0, False))", lambda a: np.sum(np.where(a > 0, a, 2.0 * np.expm1(a / 2.0)))),
+    ("sum(F.relu6(a, False))", lambda a: np.sum(np.clip(a, 0, 6))),
+    ("sum(F.relu(a, False))", lambda a: np.sum(np.maximum(a, 0))),
+    ("sum(F.hardtanh(a, 0.5, 2, False))", lambda a: np.sum(np.clip(a, 0.5, 2))),
+    ("sum(F.leaky_relu(a, 2, False))", lambda a: np.sum(np.where(a > 0, a, 2 * a))),
+    ("sum(F.leaky_relu(a, 2, inplace=False))", lambda a: np.sum(np.where(a > 0, a, 2 * a))),
+    ("sum(F.silu(a, False))", lambda a: np.sum(a / (1 + np.exp(-a)))),
+    ("sum(F.hardsigmoid(a, False))", lambda a: np.sum(np.clip(a + 3, 0, 6) / 6)),
+    ("sum(F.threshold(a, 0.1, 2.0, False))", lambda a: np.sum(np.where(a > 0.1, a, 2.0))),
+    ("sum(F.softmin(a, 0, 3))", lambda a: 1.0),  # (_stacklevel by position: where PyTorch's warning points)
+    ("sum(F.softmax(a, 0, _stacklevel=5))", lambda a: 1.0),
+])
+def test_the_activations_take_inplace_false_and_stacklevel_by_position(program, reference):
+    assert grad(program, at={"a": X}).value == pytest.approx(reference(X), rel=1e-12)
+
+
+@pytest.mark.parametrize("program", ["sum(F.relu(a, True))", "sum(F.elu(a, 1.0, inplace=True))",
+                                     "sum(F.hardtanh(a, -1.0, 1.0, True))"])
+def test_inplace_true_in_a_formula_is_refused_at_the_arg(program):
+    run = cli("grad", program, "--at", "a=[1, -2]")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert "(..., inplace=True) writes into its input" in run.stderr and "^" in run.stderr
+
+
+M3 = np.array([[-1.0, 0.5, 2.0], [0.25, 1.0, -0.5]])
+T3 = np.array([[0.0, 1.0, 3.0], [0.0, 2.0, 3.0]])
+
+
+@pytest.mark.parametrize("program, reference", [
+    ("sum(torch.trapezoid(m, x=t))", lambda m, t: np.sum(np.trapezoid(m, x=t))),
+    ("sum(torch.cumulative_trapezoid(m, x=t)[:, -1])", lambda m, t: np.sum(np.trapezoid(m, x=t))),
+    ("sum(m.narrow_copy(1, 1, 2) * t[:, :2])", lambda m, t: np.sum(m[:, 1:3] * t[:, :2])),
+    ("sum(m.fliplr() * t)", lambda m, t: np.sum(m[:, ::-1] * t)),
+    ("sum(m.flipud() * t)", lambda m, t: np.sum(m[::-1] * t)),
+])
+def test_keyword_tensors_and_methods_pytorch_has(program, reference):
+    assert grad(program, at={"m": M3, "t": T3}).value == pytest.approx(reference(M3, T3), rel=1e-12)
+
+
+@pytest.mark.parametrize("program, words", [
+    ("sum(torch.exp(a, 0))", "exp takes 1 argument, got 2"),
+    ("sum(torch.sum(a, 0, bogus=1))", "unexpected keyword argument 'bogus'"),
+    ("torch.std(a, 0, True, False, 0)", "std takes 4 arguments, got 5"),
+])
+def test_a_formula_says_what_pytorch_refuses_in_its_own_words(program, words):
+    # (`run` gives PyTorch's TypeError, its listing of signatures included: tests/run_cases/call_forms_typeerrors.py)
+    run = cli("grad", program, "--at", "a=[1, -2]")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert words in run.stderr and "^" in run.stderr and "TypeError" not in run.stderr

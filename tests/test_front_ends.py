@@ -293,13 +293,19 @@ class Printed:
         return None if text is None else [name or None for name, _ in NODE.findall(text)]  # (None, 0): None
 
 
+_EXCEPTION_LINE = re.compile(r"[A-Z]\w*(Error|Exception|Warning|Interrupt|Exit|Iteration)\b")
+
+
 def under_run(case: Case) -> Printed:
     run = cli("run", "-", stdin=case.snippet)
     if run.exit_code == 0:
         return Printed(run.stdout, None)
     lines = [line for line in run.stderr.splitlines() if line.strip()]
-    if run.exit_code == 1:  # PyTorch's error, as Python's traceback ends (its lines after the last indented one)
-        message = [line for line in lines[max((i for i, line in enumerate(lines) if line[:1].isspace()), default=-1) + 1:]]
+    if run.exit_code == 1:  # PyTorch's error, as Python's traceback ends: from its last line that names an exception
+        # (PyTorch's TypeError that lists its signatures goes on over lines of its own: " * (Tensor input, ...)")
+        named = [i for i, line in enumerate(lines) if _EXCEPTION_LINE.match(line)]
+        start = named[-1] if named else max((i for i, line in enumerate(lines) if line[:1].isspace()), default=-1) + 1
+        message = lines[start:]
         return Printed(run.stdout, "\n".join(message) if message else "exit 1")
     return Printed(run.stdout, f"exit {run.exit_code}: {lines[0] if lines else ''}")  # gradcli's own refusal
 

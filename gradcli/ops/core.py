@@ -457,6 +457,7 @@ class Op:
     #   in its kernel's order) is of another dtype than the first arg, and one of them is not float32;
     #   "uncastable": their promoted dtype is of a higher category than the first's, which PyTorch writes the
     #   result into (huber_loss(int tensor, float tensor));
+    #   "with unpack_pivots": that param is true (joined to another by " and ");
     #   "index not int32": an index arg, from index_from on, is not int32 (LU's pivots); "index not long or byte":
     #   one is neither int64 nor uint8 (nll_loss's targets; after the shapes);
     #   "integer alike": the first is an integer or bool and every other its dtype (a kernel's refusal that PyTorch

@@ -287,11 +287,15 @@ def _unpack_shape(lu: Shape, pivots: Shape, unpack_data: bool = True, unpack_piv
         raise ValueError(f"torch.lu_unpack: Expected LU_pivots of shape {[*lu[:-2], k]}, got {list(pivots)}")
     if of is not None and of != 3:
         raise ValueError(f"cannot unpack 3 values into {of} names")
+    if not (unpack_data if part % 3 else unpack_pivots):  # (what a call does not unpack is an empty tensor)
+        return (0,)
     return ((*lu[:-2], m, m), (*lu[:-2], m, k), (*lu[:-2], k, n))[part % 3]
 
 
 def _unpack(lu: Array, pivots: Array, ranks: tuple[int, ...], unpack_data: bool = True, unpack_pivots: bool = True,
             part: int = 0, of: Any = None) -> Array:
+    if not (unpack_data if part % 3 else unpack_pivots):  # (torch.lu_unpack(LU, pivots, unpack_data=False): L, U empty)
+        return np.zeros((*np.shape(lu)[:np.ndim(lu) - ranks[0]], 0))
     if part % 3 == 0:
         return _perm_of(pivots, np.shape(lu)[-2])
     return _unpacked(lu)[part % 3 - 1]
@@ -301,6 +305,8 @@ def _unpack_vjp(g: Any, ans: Any, lu: Any, pivots: Any, ranks: tuple[int, ...], 
                 unpack_pivots: bool = True, part: int = 0, of: Any = None) -> tuple[Any, None]:
     if part % 3 == 0:
         return None, None
+    if not unpack_data:
+        return np.zeros(np.shape(lu)), None
     m, n = np.shape(lu)[-2:]
     k = min(m, n)
     if part % 3 == 1:  # L's cotangent below the diagonal, in LU's first k columns
@@ -312,7 +318,7 @@ def _unpack_vjp(g: Any, ans: Any, lu: Any, pivots: Any, ranks: tuple[int, ...], 
 
 def _unpack_jvp(tangents: Sequence[Any], ans: Array, lu: Array, pivots: Array, ranks: tuple[int, ...],
                 unpack_data: bool = True, unpack_pivots: bool = True, part: int = 0, of: Any = None) -> Array:
-    if part % 3 == 0 or tangents[0] is None:
+    if part % 3 == 0 or tangents[0] is None or not unpack_data:
         return np.zeros(np.shape(ans))
     t = np.broadcast_to(tangents[0], np.shape(lu))
     k = min(np.shape(lu)[-2:])
@@ -475,7 +481,7 @@ ROWS = [
     structural("lu_unpack", 2, _unpack, _unpack_vjp, "LuUnpackBackward0", jvp=_unpack_jvp, shape=_unpack_shape,
                params=(Param("unpack_data", "bool", True), Param("unpack_pivots", "bool", True)), parts=3,
                fields=("P", "L", "U"), detached_parts=(0,), index_from=1, inputs=("LU_data", "LU_pivots"),
-               dtype_refusals=(("index not int32", "RuntimeError", "torch.lu_unpack: LU_pivots is expected to be a "
+               dtype_refusals=(("index not int32 and with unpack_pivots", "RuntimeError", "torch.lu_unpack: LU_pivots is expected to be a "
                                 "contiguous tensor of torch.int32 dtype.\nNote: this function is intended to be used with "
                                 "the output produced by torch.linalg.lu_factor"),),
                text=_parts_text("torch.lu_unpack", {"unpack_data": True, "unpack_pivots": True}),

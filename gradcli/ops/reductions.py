@@ -1172,6 +1172,7 @@ ROWS += [
                   dtype_refusals=(("bool input", "RuntimeError",
                                    f"{name}: received a bool input for `y`, but bool is not supported"),)),
         composite(f"{name}_x", 2, x_program, x_node, params=(_DIM_LAST,), positional=((),), callable=False,
+                  inputs=("y", "x"),  # (torch.trapezoid(y, x=x))
                   shape=_integral_shape(name != "trapezoid"), text=_integral_text(name),
                   examples=((((4,), (4,)), {}), (((2, 3), (2, 3)), {"dim": 0}), (((2, 3), (3,)), {})),
                   reference=f"torch.{name}(a, b)", reference_program=f"{name}(a, b)",

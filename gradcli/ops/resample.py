@@ -33,6 +33,7 @@ from gradcli.ops.core import (
     Param,
     PythonValueError,
     Shape,
+    Unsupported,
     ValueRefusal,
     composite,
     kernel_refusal,
@@ -777,8 +778,8 @@ def _grid_check(x: Shape, grid: Shape, mode: str, padding_mode: str, name: str) 
         raise ValueError(f"grid_sampler(): expected {d + 2}D input and grid with same number of dimensions, but got "
                          f"input with sizes {list(x)} and grid with sizes {list(grid)}")
     if mode != "bilinear" or padding_mode not in ("zeros", "border"):
-        raise ValueError(f"{name} with mode={mode!r} and padding_mode={padding_mode!r} is not supported (gradcli has "
-                         "mode='bilinear' with padding_mode 'zeros' or 'border')")
+        raise Unsupported(f"mode={mode!r} with padding_mode={padding_mode!r} (gradcli has mode='bilinear' with "
+                          "padding_mode 'zeros' or 'border')")
     out = (x[0], x[1], *grid[1:-1])
     _check_windows(math.prod(out) * 2 ** d, name)
     return out

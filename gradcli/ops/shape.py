@@ -1914,9 +1914,9 @@ ROWS += [
             examples=_one(((5,), {"dimension": 0, "size": 2, "step": 1}), ((2, 5), {"dimension": 1, "size": 3, "step": 2}),
                           ((4, 3), {"dimension": 0, "size": 2, "step": 2}), ((), {"dimension": 0, "size": 1, "step": 1})),
             reference="a.unfold(0, 2, 1)", reference_program="a.unfold(0, 2, 1)"),
-    _linear("fliplr", _flip_side(1)[0], _flip_side(1)[1], "FlipBackward0", shape=_flip_side(1)[2],
+    _linear("fliplr", _flip_side(1)[0], _flip_side(1)[1], "FlipBackward0", shape=_flip_side(1)[2], methods=("fliplr",),
             examples=_one(((2, 3), {}), ((2, 3, 2), {}))),
-    _linear("flipud", _flip_side(0)[0], _flip_side(0)[1], "FlipBackward0", shape=_flip_side(0)[2],
+    _linear("flipud", _flip_side(0)[0], _flip_side(0)[1], "FlipBackward0", shape=_flip_side(0)[2], methods=("flipud",),
             examples=_one(((3,), {}), ((2, 3), {}))),
     # m.H (lowering.PROPERTIES): the conjugate transpose of a matrix, a transpose for real values.
     _linear("H", _matrix_h, _transpose_vjp, "TransposeBackward0", shape=_matrix_h_shape, callable=False,
@@ -1943,9 +1943,10 @@ def _narrow_copy_shape(x: Shape, dim: int | None = None, start: int | None = Non
     return _narrow_shape(x, dim, start, length)
 
 
-def _copy_of(row: str, name: str, node: str, reference: str = "", program: str = "", **fields: Any) -> Op:
+def _copy_of(row: str, name: str, node: str, reference: str = "", program: str = "", method: bool = False,
+             **fields: Any) -> Op:
     """PyTorch's *_copy function of a view (torch.expand_copy): the view's row, its node the view's with
-    _copy (ExpandBackward0_copy), a function under its own name only."""
+    _copy (ExpandBackward0_copy), a function under its own name only (and a method where it is one: x.narrow_copy)."""
     op = next(r for r in ROWS if r.name == row)
     rule = None if op.torch_node_rule is None else _copy_node(op.torch_node_rule)
     def text(args: Sequence[str], part: int = 0, of: int | None = None, **params: Any) -> str:
@@ -1955,7 +1956,8 @@ def _copy_of(row: str, name: str, node: str, reference: str = "", program: str =
             given.pop()
         return f"{name}({', '.join([*args, *given])})" + (f"[{part}]" if op.parts else "")
 
-    return dataclasses.replace(op, name=name, torch_node=node, torch_node_rule=rule, callable=True, methods=(),
+    return dataclasses.replace(op, name=name, torch_node=node, torch_node_rule=rule, callable=True,
+                               methods=(name,) if method else (),
                                spellings=(), dialects=(), text=text,
                                reference=reference, reference_program=program, **fields)
 
@@ -1974,7 +1976,7 @@ ROWS += [
              "transpose_copy(a, 0, 1)"),
     _copy_of("t", "t_copy", "TBackward0_copy"),
     _copy_of("narrow", "narrow_copy", "NarrowCopyBackward0", "torch.narrow_copy(a, 0, 1, 1)", "narrow_copy(a, 0, 1, 1)",
-             shape=_narrow_copy_shape),
+             shape=_narrow_copy_shape, method=True),
     _copy_of("unbind", "unbind_copy", "UnbindBackward0_copy", "torch.unbind_copy(a)[1]", "unbind_copy(a)[1]"),
     _copy_of("split_with_sizes", "split_with_sizes_copy", "SplitWithSizesBackward0_copy",
              "torch.split_with_sizes_copy(a, (1, 1))[1]", "split_with_sizes_copy(a, (1, 1))[1]"),

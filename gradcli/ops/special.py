@@ -479,9 +479,13 @@ def _fill_shape(x: tuple[int, ...], value: tuple[int, ...]) -> tuple[int, ...]:
     return x
 
 
-def _softmin(emit: Any, x: Any, dim: Any = None) -> Any:
-    # F.softmin: softmax(-x), SoftmaxBackward0 over NegBackward0.
-    return emit("softmax", emit("neg", x), dim=dim)
+def _softmin(emit: Any, x: Any, dim: Any = None, dtype: str | None = None) -> Any:
+    # F.softmin: softmax(-x), SoftmaxBackward0 over NegBackward0; with a dtype, (-x).softmax(dim, dtype=dtype): the
+    # negated cast to it first (ToCopyBackward0 between them), where it is another.
+    negated = emit("neg", x)
+    if dtype is not None and dtype != emit.dtype(negated):
+        negated = emit("to_copy", negated, dtype=dtype)
+    return emit("softmax", negated, dim=dim)
 
 
 def _with(*params: dict[str, Any]) -> tuple[Any, ...]:

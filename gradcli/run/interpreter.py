@@ -2418,8 +2418,10 @@ class Interpreter:
             return self.instance_norm(args, kwargs, node)
         if function.module == "torch.nn.functional" and name in _SOFTMAXES:
             return self.softmax(name, args, kwargs, node)
-        if function.module == "torch.nn.functional" and name in _IN_PLACE_ACTIVATIONS and "inplace" in kwargs:
-            return self.activation_in_place(name, args, kwargs, node)
+        if function.module == "torch.nn.functional" and name in _IN_PLACE_ACTIVATIONS:
+            args, keywords, inplace = lowering.take_out(name, "inplace", args, list(kwargs.items()))  # (by position too)
+            if inplace is not None:
+                return self.activation_in_place(name, args, {**dict(keywords), "inplace": inplace}, node)
         if function.module == "torch" and name == "set_printoptions":
             return self.set_printoptions(args, kwargs, node)
         if function.module == "torch" and name in _CLOSENESS:
@@ -2445,9 +2447,9 @@ class Interpreter:
         if not inplace:
             return self.call_op(f"torch.nn.functional.{name}", args, kwargs, node)
         x = args[0] if args else kwargs.get("input")
+        result = self.call_op(f"torch.nn.functional.{name}", args, kwargs, node)  # (F.hardtanh's ValueError first)
         if isinstance(x, Tensor) and self.graph.grad_enabled and x.requires_grad and x.is_leaf:
             raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
-        result = self.call_op(f"torch.nn.functional.{name}", args, kwargs, node)
         if (not isinstance(x, Tensor) or not isinstance(result, Tensor) or result.data.shape != x.data.shape
                 or (self.graph.grad_enabled and x.requires_grad)):
             return result
@@ -2772,6 +2774,18 @@ class Interpreter:
         if isinstance(value, (Dtype, MemoryFormat)):
             return lowering.STR
         return _KINDS.get(type(value), "other")
+
+    def type_name(self, value: Any) -> str | None:
+        """Python's name of a value's type where its kind does not say it (a dtype is no str): PyTorch's messages."""
+        if isinstance(value, Dtype):
+            return "torch.dtype"
+        if isinstance(value, MemoryFormat):
+            return "torch.memory_format"
+        return "Parameter" if isinstance(value, Tensor) and value.parameter else None
+
+    def scalar(self, value: Any) -> bool:
+        """Does PyTorch's parser take this tensor for a Python number (a Scalar param): 0-d, taking no grad."""
+        return value.data.ndim == 0 and not (value.requires_grad and self.graph.grad_enabled)
 
     def static(self, value: Any) -> Any:
         if isinstance(value, Tensor):
