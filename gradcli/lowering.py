@@ -27,11 +27,13 @@ key_part) and properties (.T, .mT: PROPERTIES) are lowered here too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from gradcli import torch_parser
 from gradcli.ops import FAMILY_FUNCTIONS, FUNCTIONS, METHODS, OPS, Op
 from gradcli.ops.core import Dialect, Param, ValueRefusal
+
+if TYPE_CHECKING:
+    from gradcli.torch_parser import Given
 
 # A module prefix -> the family whose semantics its calls have.
 FAMILIES = {"torch": "torch", "torch.nn.functional": "nn", "F": "nn", "torch.special": "torch",
@@ -156,6 +158,8 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
         return settle(candidate, name, [front.tensor(t) for t in tensors], {**params, **said}, front)
     assert first is not None
     if family in _TORCH_PARSED and first.raised in ("", "TypeError"):  # (what PyTorch's parser refuses: its words)
+        from gradcli import torch_parser  # (only where a call fails: the path of every call need not compile it)
+
         module = "Tensor" if family == METHOD else "torch.nn.functional" if family == "nn" else text.rpartition(".")[0]
         words = torch_parser.refusal(f"{module}.{name}", *given, lambda value: python_type(front, value))
         if words is not None:
@@ -170,9 +174,11 @@ _PYTHON_TYPES = {TENSOR: "Tensor", INT: "int", FLOAT: "float", BOOL: "bool", NON
                  LIST: "list", TUPLE: "tuple"}
 
 
-def python_type(front: Front, value: Any) -> torch_parser.Given | None:
+def python_type(front: Front, value: Any) -> Given | None:
     """What PyTorch's parser sees of a value (torch_parser.Given); None where that is not known. A front end that
     knows more says so: its dtypes' type (type_name: "torch.dtype"), whether a tensor passes for a number (scalar)."""
+    from gradcli.torch_parser import Given
+
     named = getattr(front, "type_name", None)
     name = named(value) if named is not None else None
     kind = front.kind(value)
@@ -181,13 +187,13 @@ def python_type(front: Front, value: Any) -> torch_parser.Given | None:
         return None
     if kind == TENSOR:
         scalar = getattr(front, "scalar", None)
-        return torch_parser.Given(name, None, scalar(value) if scalar is not None else None)
+        return Given(name, None, scalar(value) if scalar is not None else None)
     if kind not in (LIST, TUPLE):
-        return torch_parser.Given(name)
+        return Given(name)
     items = [python_type(front, item) for item in front.items(value)]
     if any(item is None or item.items is not None for item in items):
         return None
-    return torch_parser.Given(name, [item.type for item in items])  # type: ignore[union-attr]
+    return Given(name, [item.type for item in items])  # type: ignore[union-attr]
 
 
 def take_out(name: str, param: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]]
