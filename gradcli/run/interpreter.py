@@ -26,8 +26,9 @@ import sys
 import time
 import warnings
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TextIO
 
 import numpy as np
@@ -1207,13 +1208,8 @@ class Interpreter:
         """`t[k] = v` where t or v has a graph, recorded as PyTorch records it (ops/writes.py): into the tensor
         itself, IndexPutBackward0 (an index tensor or a mask in the key) or CopySlices (ints and slices); into
         a view, CopySlices on the tensor it views, and the view read again from it (AsStridedBackward0)."""
-        root, positions = base, np.arange(base.data.size).reshape(base.data.shape)
-        while root.view_of is not None:  # (the positions of the view's elements in the tensor it views)
-            owner, path = root.view_of
-            through = path(np.arange(owner.data.size).reshape(owner.data.shape))
-            if not (isinstance(through, np.ndarray) and through.shape == root.data.shape):
-                break
-            positions, root = through.reshape(-1)[positions], owner
+        _not_one_of_several(base)
+        root, positions = base.in_root()
         try:
             region = positions[key]
         except IndexError as problem:
@@ -1233,15 +1229,53 @@ class Interpreter:
         written = apply(self.graph, OPS["index_put"], [root, value],
                         {"positions": region, "copy_slices": basic or root is not base}, self.span(node))
         root.data, root.node, root.requires_grad = written.data, written.node, written.requires_grad
+        root.version[0] += 1
         if root is not base:
             read = apply(self.graph, OPS["as_strided"], [root], {"positions": positions}, self.span(node))
             base.data, base.node, base.requires_grad = read.data, read.node, read.requires_grad
+        base.read_at = root.version[0]
         self.changed(root, origin=base)
+
+    def record_in_place(self, tensor: Tensor, result: Tensor, node: ast.AST) -> Tensor:
+        """`tensor` takes `result` (its op computed out of place, recorded) in place, as PyTorch records t.add_(v),
+        t.relu_(), x += v: the same tensor, its grad_fn the op's node (AddBackward0), its version one more, its
+        views read again; through a view, as `view[...] = result` (CopySlices on the tensor it views). The op's
+        node holds the tensor as it was (PyTorch saves the original where its formula needs it) and its result
+        as the tensor now is."""
+        _not_one_of_several(tensor)
+        if result.data.shape != tensor.data.shape:
+            raise runtime_error(f"output with shape [{', '.join(map(str, tensor.data.shape))}] doesn't match the "
+                                f"broadcast shape [{', '.join(map(str, result.data.shape))}]")
+        if result.data.dtype != tensor.data.dtype:
+            if not np.can_cast(result.data.dtype, tensor.data.dtype, "same_kind"):
+                raise runtime_error(f"result type {torch_dtype_name(result.data.dtype)} can't be cast to the "
+                                    f"desired output type {torch_dtype_name(tensor.data.dtype)}")
+            raise self.refuse(node, f"an in-place op whose result is {result.data.dtype.name} into a "
+                                    f"{tensor.data.dtype.name} tensor with a graph is not supported",
+                              "cast the other operand to the tensor's dtype first (PyTorch casts as it computes)")
+        saves = self.graph.saves.get(result.node) if result.node is not None else None
+        if saves is not None:
+            self.graph.saves[result.node] = (tuple(None if record is not None and record[0] is tensor else record  # type: ignore[index]
+                                                   for record in saves[0]), tensor.version, tensor.version[0] + 1)
+        root, _ = tensor.in_root()
+        if root is not tensor:
+            self.write_recorded(tensor, (Ellipsis,), result, node)
+            return tensor
+        if id(tensor.data) in self.shared:
+            tensor.data[...] = result.data
+        else:
+            tensor.data = result.data
+        tensor.node, tensor.requires_grad = result.node, result.requires_grad
+        self.changed(tensor)
+        return tensor
 
     def changed(self, tensor: Tensor, origin: Tensor | None = None) -> None:
         """After a write into `tensor` in place: its base (where it is a view) and its views take the new
         values, as they share PyTorch's storage (a view NumPy cannot write back through, as a reshape
-        that copied, is left as it was: PyTorch's copy too). `origin`: the tensor the write came from."""
+        that copied, is left as it was: PyTorch's copy too). `origin`: the tensor the write came from (None:
+        the write itself, which adds one to the version counter the tensor shares with its views)."""
+        if origin is None:
+            tensor.version[0] += 1
         if tensor.view_of is not None and tensor.view_of[0] is not origin:
             base, path = tensor.view_of
             values = base.data.copy()
@@ -1298,6 +1332,9 @@ class Interpreter:
         tensor = isinstance(current, Tensor)
         if tensor and current.requires_grad and current.is_leaf and self.graph.grad_enabled:
             raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
+        if tensor and self.graph.grad_enabled and (current.requires_grad or getattr(change, "requires_grad", False)):
+            self.record_in_place(current, self.binary(self.symbol(node), current, change, node), node)
+            return
         value = self.binary(self.symbol(node), current, change, node)
         outside = tensor and (not self.graph.grad_enabled
                               or not (current.requires_grad or getattr(change, "requires_grad", False)))
@@ -1321,12 +1358,13 @@ class Interpreter:
         self.changed(tensor)
 
     def in_place(self, tensor: Tensor, symbol: str, change: Any, node: ast.AST) -> Tensor:
-        """t.add_(v), t.mul_(v) ...: t's values become t <symbol> v, where no graph is involved."""
+        """t.add_(v), t.mul_(v) ...: t's values become t <symbol> v; with a graph, recorded as PyTorch records it
+        (record_in_place)."""
         if self.graph.grad_enabled and tensor.requires_grad and tensor.is_leaf:
             raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
         if self.graph.grad_enabled and (tensor.requires_grad or getattr(change, "requires_grad", False)):
-            raise self.refuse(node, "an in-place method on a tensor with a graph is not supported",
-                              f"write t = t {symbol} v")
+            return self.record_in_place(tensor, self.binary(symbol, tensor, change, node),
+                                        node)
         value = self.binary(symbol, tensor, change, node)
         if not np.can_cast(value.data.dtype, tensor.data.dtype, "same_kind"):
             raise runtime_error(f"result type {torch_dtype_name(value.data.dtype)} can't be cast to the "
@@ -2147,6 +2185,7 @@ class Interpreter:
             if name in _CONSTANTS and (name != "newaxis" or owner.path == "numpy"):
                 return _CONSTANTS[name]
             if (owner.path, name) in _PLATFORM or (owner.path == "torch" and name in (*_LEGACY, "set_printoptions")) or (
+                    path in _IN_PLACE_FUNCTIONS) or (
                     owner.path == "torch.nn.functional" and name in ("one_hot", "dropout1d", "dropout2d", "dropout3d",
                                                                      "gumbel_softmax")) or (
                     owner.path == "torch.utils.data" and name in _DATA) or (
@@ -2272,9 +2311,12 @@ class Interpreter:
         if name == "grad_fn":
             return tensor.grad_fn
         if name == "requires_grad":
+            tensor.refresh()
             return tensor.requires_grad
         if name == "is_leaf":
             return tensor.is_leaf
+        if name == "_version":  # how many writes in place it (or a view of its values) has taken
+            return tensor.version[0]
         if name == "shape":
             return Size(tensor.data.shape)
         if name == "dtype":
@@ -2434,14 +2476,17 @@ class Interpreter:
             return self.construct(name, args, kwargs, node)
         if function.module == "torch" and name in ("add", "sub") and "alpha" in kwargs:
             return self.scaled_add(name, args, kwargs, node)
+        if (f"{function.module}.{name}" in _IN_PLACE_FUNCTIONS and args and isinstance(args[0], Tensor)
+                and FUNCTIONS.get(name) is None):  # torch.relu_(x): x.relu_()
+            return self.in_place_op(args[0], name, list(args[1:]), kwargs, node)
         if FUNCTIONS.get(name) is None and lowering.find(f"{function.module}.{name}") is None:
             raise self.refuse(node, f"'{function.module}.{name}' is not supported")
         return self.call_op(f"{function.module}.{name}", args, kwargs, node)
 
     def activation_in_place(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """F.relu(x, inplace=True) and the other activations': x takes the values in place where no graph is
-        involved (a leaf that requires grad: PyTorch's error); with a graph, as an nn module with inplace=True
-        here, the result is computed out of place (x = F.relu(x, inplace=True) the same)."""
+        involved (a leaf that requires grad: PyTorch's error); with a graph, recorded in place as PyTorch records it
+        (record_in_place: x itself is the result, its grad_fn ReluBackward0)."""
         kwargs = dict(kwargs)
         inplace = kwargs.pop("inplace")
         if not inplace:
@@ -2450,9 +2495,10 @@ class Interpreter:
         result = self.call_op(f"torch.nn.functional.{name}", args, kwargs, node)  # (F.hardtanh's ValueError first)
         if isinstance(x, Tensor) and self.graph.grad_enabled and x.requires_grad and x.is_leaf:
             raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
-        if (not isinstance(x, Tensor) or not isinstance(result, Tensor) or result.data.shape != x.data.shape
-                or (self.graph.grad_enabled and x.requires_grad)):
+        if not isinstance(x, Tensor) or not isinstance(result, Tensor) or result.data.shape != x.data.shape:
             return result
+        if self.graph.grad_enabled and result.requires_grad:
+            return self.record_in_place(x, result, node)
         if not np.can_cast(result.data.dtype, x.data.dtype, "same_kind"):
             raise runtime_error(f"result type {torch_dtype_name(result.data.dtype)} can't be cast to the "
                                 f"desired output type {torch_dtype_name(x.data.dtype)}")
@@ -2485,6 +2531,7 @@ class Interpreter:
                 x.data.shape[0] * math.prod(x.data.shape[2:]) == 1):
             raise TorchError("ValueError", f"Expected more than 1 value per channel when training, got input size "
                                            f"{Size(x.data.shape)!r}")
+        start = len(self.graph.tape.nodes)
         result = self.call_op("torch.nn.functional.batch_norm", args, kwargs, node)
         means, variances = bound.get("running_mean"), bound.get("running_var")
         if not bound["training"] or not isinstance(x, Tensor) or (means is None and variances is None) or not x.data.size:
@@ -2508,6 +2555,7 @@ class Interpreter:
             unbiased = (squares / kind(count - 1)).astype(kind) if count > 1 else np.full_like(squares, np.nan)
             kept = ((param(1) - m) * variances.data).astype(param).astype(np.float64)
             self.overwrite(variances, (np.float64(m) * unbiased.astype(np.float64) + kept).astype(param))
+        self.written_in_op(start, (means, variances))
         return result
 
     def instance_norm(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
@@ -2526,6 +2574,7 @@ class Interpreter:
                 kwargs = {**kwargs, "running_mean": read}
             else:
                 args = [*args[:1], read, *args[2:]]
+        start = len(self.graph.tape.nodes)
         result = self.call_op("torch.nn.functional.instance_norm", args, kwargs, node)
         if (not bound["use_input_stats"] or not isinstance(x, Tensor) or not x.data.size or x.data.ndim < 2
                 or (means is None and variances is None)):
@@ -2540,7 +2589,18 @@ class Interpreter:
             if isinstance(stats, Tensor):
                 blended = (m * sample + (1.0 - m) * stats.data.astype(np.float64)).mean(axis=0)
                 self.overwrite(stats, (blended != 0) if stats.data.dtype == np.bool_ else blended.astype(stats.data.dtype))
+        self.written_in_op(start, (means, variances))
         return result
+
+    def written_in_op(self, start: int, written: Sequence[Any]) -> None:
+        """The op whose nodes start at `start` wrote these tensors itself (batch_norm's running statistics): its
+        nodes hold them at the versions they are now at, as PyTorch's kernel writes them before its node saves."""
+        for index in range(start, len(self.graph.tape.nodes)):
+            saves = self.graph.saves.get(index)
+            if saves is not None:
+                self.graph.saves[index] = (tuple((arg[0], arg[1], arg[1][0])
+                                                 if arg is not None and any(arg[0] is t for t in written) else arg
+                                                 for arg in saves[0]), saves[1], saves[2])
 
     def gumbel_softmax(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
         """F.gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1) as PyTorch writes it: -log of Exponential(1)
@@ -2845,6 +2905,16 @@ class Interpreter:
         items = []
         for part in range(count):
             items.append(apply(self.graph, op, operands, {**params, "part": part, "of": None}, self.span(node)))
+        if op.name in _SPLITS and isinstance(operands[0], Tensor):  # views of the tensor, as PyTorch's
+            base, others, label = operands[0], [getattr(o, "data", o) for o in operands[1:]], _SPLITS[op.name]
+            if op.name == "split" and isinstance(params.get("size"), (list, tuple)):
+                label = "SplitWithSizes"
+            made_with_grad = self.graph.grad_enabled and base.requires_grad
+            for part, item in enumerate(items):
+                given = {**params, "part": part, "of": None}
+                base.viewed_as(item, partial(_part_of, op, others, given))
+                if label:  # (tensor_split's parts are slices, each a view of its own: a write into one is recorded)
+                    item.one_of = (label, part, made_with_grad)
         if op.fields:
             words = (spelled or op.name).lstrip(".").split(".")
             name = f"linalg_{words[-1]}" if words[-2:-1] == ["linalg"] else words[-1] if spelled else op.name.split("_")[0]
@@ -2880,14 +2950,15 @@ class Interpreter:
         return self.call_op(f".{name}", [tensor, *args], kwargs, node)
 
     def in_place_op(self, tensor: Tensor, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
-        """t.clamp_(...), t.relu_(), t.exp_() ...: t's values become t.<op>(...)'s, in t's dtype, where no
-        graph is involved (a leaf that requires grad: PyTorch's error; a tensor with a graph: exit 2)."""
-        _writable(self, tensor, name, node)
-        if any(isinstance(a, Tensor) and a.requires_grad for a in (*args, *kwargs.values())) and self.graph.grad_enabled:
-            raise self.refuse(node, f"t.{name}(...) with an argument that requires grad is not supported")
+        """t.clamp_(...), t.relu_(), t.exp_() ...: t's values become t.<op>(...)'s, in t's dtype (a leaf that
+        requires grad: PyTorch's error); with a graph, recorded as PyTorch records it (record_in_place)."""
+        if self.graph.grad_enabled and tensor.requires_grad and tensor.is_leaf:
+            raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
         result = self.call_op(f".{name[:-1]}", [tensor, *args], kwargs, node)
         if not isinstance(result, Tensor) or result.data.shape != tensor.data.shape:
             raise self.refuse(node, f"t.{name}(...) that changes the tensor's shape is not supported")
+        if self.graph.grad_enabled and result.requires_grad:
+            return self.record_in_place(tensor, result, node)
         if not np.can_cast(result.data.dtype, tensor.data.dtype, "same_kind"):
             raise runtime_error(f"result type {torch_dtype_name(result.data.dtype)} can't be cast to the "
                                 f"desired output type {torch_dtype_name(tensor.data.dtype)}")
@@ -3342,6 +3413,55 @@ class Interpreter:
         values = ranges.arange32(start, step, count) if kind == FLOAT32 else ranges.arange(start, step, count)
         return Tensor(self.graph, values.astype(kind))
 
+    def check_saved(self, reached: Iterable[int], node: ast.AST) -> None:
+        """PyTorch's check as a node's backward runs (the last recorded first): each tensor the node saved
+        (run/saved.py: which, by its args that take a gradient) is still at the version it was saved at."""
+        graph = self.graph
+        for index in sorted(reached, reverse=True):
+            record = graph.saves.get(index)
+            if record is None:
+                continue
+            args, result, version = record
+            stale = [p for p, arg in enumerate(args) if arg is not None and arg[1][0] != arg[2]]
+            if not stale and result[0] == version:
+                continue
+            from gradcli.run.saved import SAVED
+
+            tape_node = graph.tape.nodes[index]
+            op = tape_node.op
+            assert op is not None
+            name = node_name(graph, index)
+            entry = SAVED.get(op.name, {}).get(name)
+            if entry is None:
+                if op.linear:  # (a rule that reads no values: PyTorch's node saves none)
+                    continue
+                raise self.refuse(node, f"a backward through {name} after a write in place into a tensor it read "
+                                        f"is not supported (gradcli does not know which tensors PyTorch's {name} saves)",
+                                  "write the op out of place: t = t + v")
+            wants = tape_node.wants
+            for position, needers in entry[0]:
+                if position in stale and _needed(wants, needers):
+                    tensor, counter, saved_at = args[position]  # type: ignore[misc]
+                    grad_fn = tensor.grad_fn
+                    raise runtime_error(self.modified(tensor.data, None if grad_fn is None else grad_fn.name(),
+                                                      counter[0], saved_at))
+            if result[0] != version and _needed(wants, entry[1]):
+                raise runtime_error(self.modified(np.asarray(graph.values[index]), name, result[0], version))
+
+    def modified(self, values: np.ndarray, grad_fn: str | None, now: int, saved_at: int) -> str:
+        """PyTorch's words for a saved tensor written in place since (SavedVariable::unpack)."""
+        kind = _TENSOR_TYPES.get(values.dtype.name, values.dtype.name.capitalize())
+        words = (f"one of the variables needed for gradient computation has been modified by an inplace operation: "
+                 f"[torch.{kind}Tensor [{', '.join(map(str, values.shape))}]]")
+        if grad_fn is not None:
+            named = f"torch::autograd::{grad_fn}" if grad_fn in ("CopySlices", "CopyBackwards") else grad_fn
+            words += f", which is output 0 of {named.replace('Backward0', '').replace('Backward', '')},"
+        words += f" is at version {now}; expected version {saved_at} instead."
+        if not self.anomaly:
+            words += (" Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
+                      "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+        return words
+
     def check_size(self, count: int, node: ast.AST) -> None:
         if count > Limits.get("elements"):
             raise over_limit(f"this tensor would have {count:,} elements", "elements", source=self.source,
@@ -3379,6 +3499,7 @@ class Interpreter:
         nodes = graph.tape.nodes
         if any(i in graph.freed and not getattr(nodes[i].op, "linear", True) for i in reached):
             raise runtime_error(FREED)
+        self.check_saved(reached, node)
         for i in reached:  # a node PyTorch records without a derivative (floor_divide, heaviside) stops its backward
             op = nodes[i].op
             if op is not None and _NOT_IMPLEMENTED in (op.torch_node, *op.scalar_overloads) \
@@ -3739,6 +3860,42 @@ def _zero(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dic
     return tensor
 
 
+# torch.X_(t, ...): t.X_(...), the in-place functions PyTorch 2.13 has of the methods gradcli has
+_IN_PLACE_FUNCTIONS = frozenset({*(f"torch.{name}_" for name in (
+    "abs acos acosh arccos arccosh arcsin arcsinh arctan arctanh asin asinh atan atanh ceil clamp clamp_max clamp_min "
+    "clip cos cosh deg2rad erf erfc exp exp2 expm1 floor frac i0 ldexp log log10 log1p log2 logit nan_to_num neg "
+    "negative rad2deg reciprocal relu round rsqrt sigmoid sin sinc sinh sqrt square tan tanh trunc xlogy").split()),
+    "torch.nn.functional.relu_"})
+# the rows whose parts are views of their first arg, and the name PyTorch's error gives their node where it will not
+# let a recorded write go into one (their grad_fn is one node for all of them; "": slices, each a view of its own)
+_SPLITS = {"split": "Split", "chunk": "Split", "split_with_sizes": "SplitWithSizes", "unbind": "Unbind",
+           "tensor_split": "", "hsplit": "", "vsplit": "", "dsplit": ""}
+_TENSOR_TYPES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
+                 "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+                 "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+
+
+def _part_of(op: Op, others: list[Any], params: dict[str, Any], values: np.ndarray) -> Any:
+    """A part of split, chunk, unbind ... of these values: NumPy's view of them."""
+    return call_forward(op, [values, *others], params, [0] * (1 + len(others)))
+
+
+def _needed(wants: tuple[bool, ...], needers: tuple[int, ...]) -> bool:
+    """Did PyTorch's node save the tensor: does a gradient flow into one of the args whose gradient needs it?"""
+    return any(j < len(wants) and wants[j] for j in needers)
+
+
+def _not_one_of_several(tensor: Tensor) -> None:
+    """PyTorch's refusal of a recorded write into a part of split, chunk or unbind."""
+    if tensor.one_of is not None:
+        label, part, made_with_grad = tensor.one_of
+        said = (f"Output {part} of {label} is a view and is being modified inplace." if made_with_grad
+                else "A view was created in no_grad mode and is being modified inplace with grad mode enabled.")
+        raise runtime_error(f"{said} This view is the output of a function that returns multiple views. Such functions "
+                            f"do not allow the output views to be modified inplace. You should replace the inplace "
+                            f"operation by an out-of-place one.")
+
+
 def _writable(interpreter: Interpreter, tensor: Tensor, method: str, node: ast.AST) -> None:
     """What PyTorch says of an in-place method on a leaf that requires grad; on a tensor with a
     graph, gradcli's refusal (the in-place node is not recorded)."""
@@ -3984,7 +4141,9 @@ def _contiguous(tensor: Tensor) -> bool:
 
 
 def _detach(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
-    return tensor.viewed_as(Tensor(interpreter.graph, tensor.data), lambda values: values)  # (the same storage)
+    detached = Tensor(interpreter.graph, tensor.data)
+    detached.detached = True  # (the same storage and version counter, but no view of it for autograd)
+    return tensor.viewed_as(detached, lambda values: values)
 
 
 def _size(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:

@@ -103,6 +103,10 @@ def _default_of(dtype: np.dtype) -> np.dtype:
 # --- the graph ------------------------------------------------------------------------------
 
 
+Saved = tuple["Tensor", list[int], int]  # a tensor arg of a node: it, its version counter, its version then (PyTorch's
+# SavedVariable holds the tensor itself)
+
+
 class Graph:
     """The one tape a run appends to, with each node's value, and what backward has freed."""
 
@@ -116,6 +120,9 @@ class Graph:
         self.refusals: dict[int, TorchError] = {}
         self.elements: int | None = None  # the elements limit (Limits), once read
         self.grad_fns: dict[int, tuple[Any, Any]] = {}  # a node -> (it, its GradFn): one object a node
+        # a node -> each tensor arg, its version counter and the version it was at, and its result's counter and
+        # version then: what backward holds to the versions of the tensors PyTorch's node saved (run/saved.py)
+        self.saves: dict[int, tuple[tuple[Saved | None, ...], list[int], int]] = {}
 
     def add(self, kind: str, op: Op | None, args: tuple[int, ...], value: Any, span: tuple[int, int],
             params: dict[str, Any] | None = None, name: str | None = None) -> int:
@@ -136,6 +143,9 @@ class Tensor:
 
     view_of: tuple[Tensor, Callable[[Array], Array]] | None = None
     views: tuple[weakref.ref[Tensor], ...] = ()
+    detached = False  # x.detach(): its values are x's, but autograd sees no view (a write through it records none)
+    read_at = 0  # a view: the version of the values its node read (a recorded write since: refresh reads them again)
+    one_of: tuple[str, int, bool] | None = None  # a part of split/chunk/unbind: (its node, which, made with grad)
 
     def __init__(self, graph: Graph, data: Array, *, node: int | None = None, requires_grad: bool = False) -> None:
         self.graph = graph
@@ -147,19 +157,50 @@ class Tensor:
         self.name: str | None = None
         self.parameter = False  # an nn.Parameter: prints as `Parameter containing:`
         self.stand_in = False  # the value of an optional tensor arg left out (lowering: Front.stand_in)
+        self.version = [0]  # PyTorch's version counter: a write in place adds one; shared with its views
 
     def viewed_as(self, view: Tensor, path: Callable[[Array], Array]) -> Tensor:
         """`view` reads this tensor's values through `path` (NumPy's view of them)."""
         view.view_of = (self, path)
+        view.version = self.version
+        view.read_at = self.version[0]
         self.views = (*(ref for ref in self.views if ref() is not None), weakref.ref(view))
         return view
 
+    def in_root(self) -> tuple[Tensor, Array]:
+        """The tensor whose values a view reads (itself where it is none: a detached tensor is its own), and the
+        positions of the view's elements in it."""
+        root, positions = self, np.arange(self.data.size).reshape(self.data.shape)
+        while root.view_of is not None and not root.detached:
+            owner, path = root.view_of
+            through = path(np.arange(owner.data.size).reshape(owner.data.shape))
+            if not (isinstance(through, np.ndarray) and through.shape == root.data.shape):
+                break
+            positions, root = through.reshape(-1)[positions], owner
+        return root, positions
+
+    def refresh(self) -> None:
+        """A view whose base took a recorded write since its node was made reads the base again, as PyTorch
+        regenerates a view's grad_fn when its version moved (AsStridedBackward0 of the base's node): a gradient
+        through the view then flows through the write. Lazily, when the view is next used or looked at."""
+        if self.view_of is None or self.detached or self.read_at == self.version[0]:
+            return
+        self.read_at = self.version[0]
+        root, positions = self.in_root()
+        if root is self or root.node is None or root.is_leaf or positions.shape != self.data.shape:
+            return
+        read = apply(self.graph, OPS["as_strided"], [root], {"positions": positions},
+                     self.graph.tape.nodes[root.node].span)
+        self.node, self.requires_grad = read.node, read.requires_grad
+
     @property
     def is_leaf(self) -> bool:
+        self.refresh()
         return self.node is None or self.graph.tape.nodes[self.node].kind != APPLY
 
     @property
     def grad_fn(self) -> GradFn | None:
+        self.refresh()
         if self.node is None or self.graph.tape.nodes[self.node].kind != APPLY:
             return None
         return GradFn(self.graph, self.node)
@@ -167,6 +208,7 @@ class Tensor:
     def as_node(self, span: tuple[int, int]) -> int:
         """The tape node of this tensor, made on first use: a leaf that requires grad is an
         input, any other tensor a constant."""
+        self.refresh()
         if self.node is None:
             kind = INPUT if self.requires_grad else CONST
             self.node = self.graph.add(kind, None, (), self.data, span, name=self.name)
@@ -312,6 +354,9 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
           cast: str | None = None) -> Tensor:
     """`op` on tensors and Python numbers: its value in PyTorch's dtype, and a node where a
     gradient can flow. A composite (Op.program) is its parts, as PyTorch records them."""
+    for a in args:
+        if isinstance(a, Tensor) and a.view_of is not None:
+            a.refresh()
     if op.given_0d is not None:  # an optional tensor arg given 0-d, which PyTorch refuses
         problem = given_0d_problem(op, [np.shape(a.data) if isinstance(a, Tensor) else () for a in args],
                                    [isinstance(a, Tensor) and a.stand_in for a in args], params)
@@ -447,6 +492,8 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
                                      or (computing != FLOAT64 and not isinstance(a, Tensor)) for a in args):
         graph.tape.nodes[index].promoted = computing.str  # (a Python number reaches the VJP as a float64 Number)
     made = Tensor(graph, out, node=index, requires_grad=True)
+    graph.saves[index] = (tuple((a, a.version, a.version[0]) if isinstance(a, Tensor) else None for a in args),
+                          made.version, 0)
     if not (signature is not None and op.backward_problem is None
             and (signature, *[a.requires_grad for a in args if isinstance(a, Tensor)]) in _NO_BACKWARD_REFUSAL):
         _note_backward_refusal(graph, op, args, computing, cast, params, made, signature)
