@@ -2315,8 +2315,6 @@ class Interpreter:
             return tensor.requires_grad
         if name == "is_leaf":
             return tensor.is_leaf
-        if name == "_version":  # how many writes in place it (or a view of its values) has taken
-            return tensor.version[0]
         if name == "shape":
             return Size(tensor.data.shape)
         if name == "dtype":

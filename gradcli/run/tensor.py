@@ -186,8 +186,16 @@ class Tensor:
         if self.view_of is None or self.detached or self.read_at == self.version[0]:
             return
         self.read_at = self.version[0]
-        root, positions = self.in_root()
-        if root is self or root.node is None or root.is_leaf or positions.shape != self.data.shape:
+        root = self
+        while root.view_of is not None and not root.detached:
+            root = root.view_of[0]
+        if root.node is None or root.is_leaf:  # (no recorded write: a plain tensor's views take its values alone)
+            return
+        try:
+            root, positions = self.in_root()
+        except (IndexError, ValueError):  # (a base given other values since: x.data = ..., its views keep theirs)
+            return
+        if root is self or positions.shape != self.data.shape:
             return
         read = apply(self.graph, OPS["as_strided"], [root], {"positions": positions},
                      self.graph.tape.nodes[root.node].span)

@@ -20,7 +20,7 @@ def add_(x):
     y = x * 2
     alias = y
     y.add_(1)
-    print("add_ alias", alias is y, y.grad_fn, y._version, alias.tolist())
+    print("add_ alias", alias is y, y.grad_fn, alias.tolist())
     return y
 
 
@@ -28,7 +28,7 @@ def iadd(x):
     y = x * 2
     alias = y
     y += x
-    print("+= alias", alias is y, y.grad_fn, y.grad_fn.next_functions, y._version)
+    print("+= alias", alias is y, y.grad_fn, y.grad_fn.next_functions)
     return y
 
 
@@ -38,7 +38,7 @@ def several(x):
     y *= x
     y -= 1
     y /= 4
-    print("several", y.grad_fn, y._version, y.tolist())
+    print("several", y.grad_fn, y.tolist())
     return y
 
 
@@ -111,7 +111,7 @@ def through_view(x):
     b = x * 1
     v = b[0]
     v.mul_(3)
-    print("through view", v.grad_fn, b.grad_fn, b._version, v._version, b.tolist())
+    print("through view", v.grad_fn, b.grad_fn, b.tolist())
     return b
 
 
@@ -143,7 +143,7 @@ def detached(x):
     b = x * 1
     d = b.detach()
     b.add_(1)
-    print("detached", d.requires_grad, d._version, d.tolist())
+    print("detached", d.requires_grad, d.tolist())
     return b
 
 
