@@ -195,7 +195,7 @@ class Tensor:
             root, positions = self.in_root()
         except (IndexError, ValueError):  # (a base given other values since: x.data = ..., its views keep theirs)
             return
-        if root is self or positions.shape != self.data.shape:
+        if root is self or root.node is None or positions.shape != self.data.shape:
             return
         read = apply(self.graph, OPS["as_strided"], [root], {"positions": positions},
                      self.graph.tape.nodes[root.node].span)
