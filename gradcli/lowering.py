@@ -327,6 +327,11 @@ def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, A
         args, keywords = _optional(name, args, keywords, front, optional, positions)
     if positions and len(args) > max(positions):  # gather(x, dim, index), x.where(cond, y)
         args = [*(args[p] for p in positions), *(a for p, a in enumerate(args) if p not in positions)]
+    elif positions and 0 < op.arity and sum(p < len(args) for p in positions) < op.arity <= len(args) and any(
+            front.kind(a) in (LIST, TUPLE) for p, a in enumerate(args) if p not in positions):
+        # F.rms_norm(x, [3]): the list stands where the spelling has normalized_shape, not the weight (the overload
+        # without it binds the call; gather(a, b, dim=0)'s b is a tensor, where the language puts the tensors first)
+        raise CallProblem(f"{name} takes {op.arity} tensors at positions {', '.join(map(str, positions))}")
     arity = len(args) if op.arity == -1 else op.arity
     if op.arity == -1 and args and front.kind(args[0]) in (LIST, TUPLE):  # cat([a, b], dim=0)
         tensors, given = list(front.items(args[0])), args[1:]
