@@ -1238,8 +1238,9 @@ class Interpreter:
 
     def record_in_place(self, tensor: Tensor, result: Tensor, node: ast.AST) -> Tensor:
         """`tensor` takes `result` (its op computed out of place, recorded) in place, as PyTorch records t.add_(v),
-        t.relu_(), x += v: the same tensor, its grad_fn the op's node (AddBackward0), its version one more, its
-        views read again; through a view, as `view[...] = result` (CopySlices on the tensor it views). The op's
+        t.relu_(), x += v: the same tensor, its grad_fn the op's node (AddBackward0), its version one more (its views
+        read it again when next used: Tensor.refresh); through a view, as `view[...] = result` (CopySlices on the
+        tensor it views). The op's
         node holds the tensor as it was (PyTorch saves the original where its formula needs it) and its result
         as the tensor now is."""
         _not_one_of_several(tensor)
