@@ -28,6 +28,7 @@ words) and, where every input is float64, the same call as a formula under the l
 from __future__ import annotations
 
 import argparse
+import ast
 import inspect
 import math
 import re
@@ -126,11 +127,21 @@ class Arg:
         return self.values[k % len(self.values)]
 
 
+def _tensor_order(case: front.Case) -> list[str]:
+    """The case's tensors in the order PyTorch's call takes them (its snippet's call: scatter(a, 0, c, b)
+    takes the index c before the source b), then any it does not name."""
+    call = next(line for line in case.snippet.splitlines() if line.startswith("out ="))
+    named = [name.id for name in ast.walk(ast.parse(call[len("out ="):].strip(), mode="eval"))
+             if isinstance(name, ast.Name) and name.id in case.kinds]
+    ordered = sorted(set(named), key=named.index)
+    return [*ordered, *(name for name in case.kinds if name not in ordered)]
+
+
 def _signature(args: list[tuple[str, str, bool, bool]], case: front.Case, ndim: int,
                example: dict[str, list[Any]]) -> list[Arg] | None:
     """A signature's args after the first tensor, with the case's other tensors placed; None where one
     cannot be given."""
-    tensors = [name for name in case.kinds][1:]
+    tensors = _tensor_order(case)[1:]
     out: list[Arg] = []
     for name, kind, keyword_only, required in args:
         if kind in ("Tensor", "Optional[Tensor]", "List[Tensor]"):
@@ -205,7 +216,7 @@ def forms(op: Op, callee: str, case: front.Case, number: int) -> list[tuple[str,
     import torch
     import torch.nn.functional as F
 
-    first = next(iter(case.kinds))
+    first = _tensor_order(case)[0]
     ndim = np.ndim(case.point[first])
     example = _example_params(op, number)
     module, _, name = callee.rpartition(".")
@@ -284,7 +295,8 @@ def variant(case: front.Case, label: str, expression: str) -> points.Variant:
     head = [line for line in case.snippet.splitlines() if not line.startswith(("out =", "print", "if ", "    ",
                                                                                 "seed =", "out.backward"))]
     grads = tuple(n for n, kind in case.kinds.items() if kind == front.FLOAT)
-    lines = [*head, f"out = {expression}", *SNIPPET_TAIL.splitlines()]
+    # (without a seed PyTorch's generator starts anywhere: dropout's draws differ from run to run)
+    lines = [*head, "torch.manual_seed(0)", f"out = {expression}", *SNIPPET_TAIL.splitlines()]
     for name in grads:
         lines += [f"if {name}.grad is not None:", f"    print({name}.grad)", f'    print("grad {name}", {name}.grad.tolist())']
     return points.Variant(case.id, label, expression, "\n".join(lines) + "\n", case.point, True, grads)
@@ -297,8 +309,16 @@ def check(v: points.Variant) -> list[tuple[str, str]]:
         warnings.simplefilter("ignore")
         reference = front.under_torch(front.Case(v.case, v.program, v.snippet, v.point, {}))
     program = f"({v.program})[0]" if reference.field("parts") is not None else v.program
-    value, grads, error = points._formula(points.Variant(v.case, v.label, program, v.snippet, v.point, True, v.grads))
+    # the formula language's infinity is `inf`; its inputs are the names the formula uses
+    program = program.replace("float('inf')", "inf")
+    used = {name.id for name in ast.walk(ast.parse(program, mode="eval")) if isinstance(name, ast.Name)}
+    point = {name: value for name, value in v.point.items() if name in used}
+    value, grads, error = points._formula(points.Variant(v.case, v.label, program, v.snippet, point, True,
+                                                        tuple(name for name in v.grads if name in used)))
     expected = reference.number("value")
+    # every value of the formula language is float64 (dtype= means nothing more): PyTorch's float32 answer
+    # is held to float32's precision
+    rtol, atol = (1e-4, 1e-6) if reference.field("dtype") == "torch.float32" else (1e-9, 1e-12)
     if error is not None:
         if error.startswith("exit 4"):
             found.append(("exit 4", f"grad: {error}"))
@@ -308,12 +328,12 @@ def check(v: points.Variant) -> list[tuple[str, str]]:
     if reference.error is not None and expected is None:
         found.append(("raises", f"grad answers {np.asarray(value).tolist()}; PyTorch {reference.error!r}"))
         return found
-    found += points._numbers("value", "grad value", value, expected, 1e-9, 1e-12)
+    found += points._numbers("value", "grad value", value, expected, rtol, atol)
     if reference.number("value") is not None:
         for name in v.grads:
             expected_grad = reference.number(f"grad {name}")
             if expected_grad is not None:
-                found += points._numbers("grad", f"grad grad {name}", grads.get(name), expected_grad, 1e-9, 1e-12)
+                found += points._numbers("grad", f"grad grad {name}", grads.get(name), expected_grad, rtol, atol)
     return found
 
 
