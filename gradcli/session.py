@@ -1123,7 +1123,8 @@ _GROUPS = {"elementwise": "elementwise functions", "predicates": "elementwise fu
            "losses": "torch.nn.functional", "layers": "torch.nn.functional", "conv": "torch.nn.functional",
            "resample": "torch.nn.functional", "sorting": "reductions", "special": "elementwise functions",
            "decompositions": "linear algebra", "masked": "reductions", "compositions": "linear algebra",
-           "statistics": "reductions", "lu": "linear algebra", "writes": "structure", "recurrent": "torch.nn.functional"}
+           "statistics": "reductions", "lu": "linear algebra", "writes": "structure", "recurrent": "torch.nn.functional",
+           "numpy_forms": "NumPy's functions"}
 
 
 def functions() -> list[FunctionEntry]:
@@ -1135,7 +1136,7 @@ def functions() -> list[FunctionEntry]:
         group = "operators" if op.symbol else _GROUPS[_row_module(op)]
         entries.append(FunctionEntry(op.name, group, op.arity, _spelling(op), op.spellings, op.methods, op.torch_node))
     order = ["operators", "elementwise functions", "reductions", "structure", "shape", "linear algebra",
-             "torch.nn.functional", "constructors"]
+             "torch.nn.functional", "constructors", "NumPy's functions"]
     return sorted(entries, key=lambda entry: order.index(entry.group))
 
 

@@ -28,6 +28,7 @@ row; nothing else in gradcli lists ops or branches on an op's name.
     writes.py       y[k] = v on a tensor with a graph (gradcli run): IndexPutBackward0, CopySlices, AsStridedBackward0
     recurrent.py    one LSTM layer over a sequence, oneDNN's fused node (gradcli run's nn.LSTM)
     compositions.py linalg.multi_dot, diagflat, linalg.vander, tensorinv, tensorsolve, cov, corrcoef: PyTorch's programs
+    numpy_forms.py  np.dot, np.median, np.cumsum...: NumPy's semantics where they are not PyTorch's, programs of rows
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from gradcli.ops import (
     lu,
     masked,
     nn,
+    numpy_forms,
     predicates,
     recurrent,
     reductions,
@@ -106,7 +108,7 @@ __all__ = [
 
 # The modules of rows, in the table's order: a new module of rows is added here alone.
 MODULES = (elementwise, predicates, reductions, structure, linalg, shape, indexing, construct, nn, losses, layers, conv, resample,
-           sorting, special, decompositions, masked, compositions, statistics, lu, writes, recurrent)
+           sorting, special, decompositions, masked, compositions, numpy_forms, statistics, lu, writes, recurrent)
 OPS: dict[str, Op] = {op.name: op for module in MODULES for op in module.ROWS}
 
 # The infix and prefix operators of the language, and the ops they stand for.

@@ -21,6 +21,7 @@ from gradcli import mkl
 from gradcli.errors import Limits, over_limit
 from gradcli.ops.core import (
     Array,
+    Dialect,
     DimError,
     LinAlgError,
     Param,
@@ -1682,6 +1683,7 @@ ROWS = [
     structural("dot", 2, _dot, _dot_vjp, "DotBackward0", bilinear=True,
                sympy=lambda a, b: sympy_total(a * b), shape=_dot_shape,
                shape_message=_cannot_take, examples=_examples(((4,), (4,))), methods=("dot",),
+               dialects=(Dialect("numpy", row="numpy_dot"),),  # np.dot(m, m): NumPy's product of any shapes
                **_products_refuse("dot : expected both vectors to have same dtype, but found {0} and {1}", "dot"), inputs=('input', 'tensor')),
     # outer's first vector as a column: a part of that composite alone, b no input of it
     structural("outer_column", 2, _outer_column, lambda g, ans, a, b, ranks: (g[..., 0], None),
