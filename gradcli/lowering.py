@@ -324,7 +324,7 @@ def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, A
         optional = tuple((positions[op.tensor_positions.index(place)], keyword, default)
                          for place, keyword, default in op.optional_args) if positions is not op.tensor_positions \
             else op.optional_args
-        args, keywords = _optional(name, args, keywords, front, optional, positions)
+        args, keywords = _optional(name, args, keywords, front, optional, positions, op.parser_name)
     if positions and len(args) > max(positions):  # gather(x, dim, index), x.where(cond, y)
         args = [*(args[p] for p in positions), *(a for p, a in enumerate(args) if p not in positions)]
     elif positions and 0 < op.arity and sum(p < len(args) for p in positions) < op.arity <= len(args) and any(
@@ -553,11 +553,12 @@ _LEFT_OUT = object()  # a positional param left out before an optional tensor ar
 
 
 def _optional(name: str, args: list[Any], keywords: list[tuple[str, Any]], front: Front,
-              optional: tuple[tuple[int, str, float], ...], positions: tuple[int, ...]
+              optional: tuple[tuple[int, str, float], ...], positions: tuple[int, ...], parser_name: str | None = None
               ) -> tuple[list[Any], list[tuple[str, Any]]]:
     """The call's args with its optional tensor args in place (Op.optional_args, at their places among the
     positional args: `positions`, the tensors'): given by keyword, or the number that stands for a left-out one
-    (None too)."""
+    (None too). A number or a string given for one, or a list where the front end's lists are Python's (run's; the
+    formula language's are constant tensors): PyTorch's parser's TypeError (Op.parser_name)."""
     for place, keyword, default in optional:
         given = [value for key, value in keywords if key == keyword]
         if len(args) < place and positions and not set(range(len(args), place)) & set(positions):
@@ -569,7 +570,14 @@ def _optional(name: str, args: list[Any], keywords: list[tuple[str, Any]], front
             keywords = [(k, v) for k, v in keywords if k != keyword]
         elif len(args) == place:
             args.append(front.stand_in(default))
-        if len(args) > place and front.kind(args[place]) == NONE:
+            continue
+        if len(args) <= place:
+            continue
+        kind = front.kind(args[place])
+        if parser_name is not None and (kind in (STR, *NUMBERS) or (kind == LIST and getattr(front, "python_lists", False))):
+            raise CallProblem(f"{parser_name}(): argument '{keyword}' (position {place + 1}) must be Tensor, not "
+                              f"{_PYTHON_TYPES[kind]}", value=args[place], raised="TypeError")
+        if kind == NONE:
             args[place] = front.stand_in(default)
     return args, keywords
 

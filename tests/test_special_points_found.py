@@ -217,3 +217,17 @@ def test_an_svd_of_an_infinite_matrix_ends(program):
     run = process("grad", program, "--at", "a=[[inf,1,2],[3,4,5],[1,2,1],[0,1,3]],b=[[1],[1],[1],[1]]",
                   "--json", "--seed", "ones")
     assert run.exit_code == 0, run.stderr
+
+
+@pytest.mark.parametrize("row", ["native_batch_norm", "_native_batch_norm_legit"])
+@pytest.mark.parametrize("bias", [(0,), (0, 3)])
+def test_native_batch_norm_of_an_empty_bias_is_refused_as_pytorchs_backward_refuses_it(row, bias):
+    # PyTorch reads an empty bias as none, and its backward gives it a gradient per channel, which it then refuses
+    from gradcli.errors import GradcliError
+
+    point = {"a": np.array([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0]]), "b": np.array([0.5, 2.0]), "c": np.zeros(bias),
+             "d": np.array([0.25, -0.5]), "f": np.array([1.5, 0.5])}
+    node = "NativeBatchNormBackward0" if row == "native_batch_norm" else "NativeBatchNormLegitBackward0"
+    with pytest.raises(GradcliError, match=f"Function {node} returned an invalid gradient at index 2 - got \\[2\\] but "
+                                           f"expected shape compatible with \\{list(bias)}"):
+        grad(f"torch.{row}(a, b, c, d, f, True, 0.1, 1e-5)[0]", at=point, seed="ones")

@@ -458,8 +458,8 @@ class Op:
     #   "uncastable": their promoted dtype is of a higher category than the first's, which PyTorch writes the
     #   result into (huber_loss(int tensor, float tensor));
     #   "with unpack_pivots": that param is true (joined to another by " and ");
-    #   "index not int32": an index arg, from index_from on, is not int32 (LU's pivots); "index not long or byte":
-    #   one is neither int64 nor uint8 (nll_loss's targets; after the shapes);
+    #   "index not int32": an index arg, from index_from on, is not int32 (LU's pivots); "target not long or byte":
+    #   one is neither int64 nor uint8 (nll_loss's targets; before the shapes);
     #   "integer alike": the first is an integer or bool and every other its dtype (a kernel's refusal that PyTorch
     #   makes after its check that they agree);
     #   "result integer": their promoted dtype is an integer or bool (a kernel dispatched on it: logaddexp of a
@@ -503,6 +503,10 @@ class Op:
     # tell from one left out (a number stands in for that): (the keyword, the args' shapes, the params)
     # -> the message (cross_entropy's "weight tensor should be defined either for all 3 classes ...").
     given_0d: Callable[..., str] | None = None
+    # The name PyTorch's argument parser gives the call in its TypeErrors (F.cross_entropy's "cross_entropy_loss"):
+    # an optional tensor arg given a Python number or a string is refused in its words ("argument 'weight'
+    # (position 3) must be Tensor, not str").
+    parser_name: str | None = None
     # The last tensor args, which PyTorch takes by keyword alone (torch.masked.sum(x, 0, mask=m)): a call
     # gives each by that keyword, and they stand after the other tensors, before the params.
     keyword_tensors: tuple[str, ...] = ()

@@ -17,10 +17,12 @@ from gradcli.ops import float32
 from gradcli.ops.conv import _point_shapes
 from gradcli.ops.core import (
     Array,
+    DimError,
     Op,
     Param,
     PythonValueError,
     Shape,
+    ValueRefusal,
     composite,
     elementwise,
     fma32,
@@ -328,7 +330,11 @@ def _empty_batch_check(x: Shape, training: bool, eps: float) -> None:
 
 def _batch_check(x: Shape, rm: Shape, rv: Shape, w: Shape, b: Shape, training: bool, eps: float,
                  functional: bool) -> None:
-    """The call's shapes in PyTorch's words (ValueError); `functional`: F.batch_norm's own checks too."""
+    """The call's shapes in PyTorch's words (ValueError); `functional`: F.batch_norm's own checks too, else
+    native_batch_norm's: its input's size(1) (a vector's IndexError; an empty one in evaluation it gives back, and a
+    0-d input fails inside PyTorch: gradcli's words for those), its running statistics read as vectors."""
+    if not functional and len(x) == 1 and (training or x[0]):
+        raise DimError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     if len(x) < 2:
         raise ValueError(f"batch_norm expects an input of at least 2 dims (N, C, ...), got one of shape {list(x)}")
     channels = x[1]
@@ -343,6 +349,8 @@ def _batch_check(x: Shape, rm: Shape, rv: Shape, w: Shape, b: Shape, training: b
     if not training and not (rm and rv):
         raise ValueError("running_mean must be defined in evaluation mode")
     for name, shape in (("weight", w), ("bias", b), ("running_mean", rm), ("running_var", rv)):
+        if not functional and shape and len(shape) != 1 and name.startswith("running"):
+            raise ValueRefusal(f"TensorAccessor expected 1 dims but tensor has {len(shape)}")
         if shape and math.prod(shape) != channels:
             raise ValueError(f"{name} should contain {channels} elements not {math.prod(shape)}")
 
@@ -511,9 +519,17 @@ ROWS += [
 # flowing from them (PyTorch's derivative reads the output's alone); _native_batch_norm_legit the same.
 
 
+def _no_bias(b: Any, rank: int) -> bool:
+    """Is native_batch_norm's bias empty? PyTorch's kernel reads one of no elements as none (its values are those of
+    a bias left out), while its node keeps the edge to it (and its backward refuses a gradient into it)."""
+    return rank > 0 and not math.prod(np.shape(b)[np.ndim(b) - rank:])
+
+
 def _native_batch(node: str, name: str) -> Op:
-    def forward(x: Array, w: Array, b: Array, rm: Array, rv: Array, ranks: tuple[int, ...], training: bool = False,
+    def forward(x: Array, w: Array, b: Any, rm: Array, rv: Array, ranks: tuple[int, ...], training: bool = False,
                 momentum: float = 0.1, eps: float = 1e-5, part: int = 0, of: Any = None) -> Array:
+        if _no_bias(b, ranks[2]):
+            b, ranks = 0.0, (*ranks[:2], 0, *ranks[3:])
         order = (ranks[0], ranks[3], ranks[4], ranks[1], ranks[2])
         if part % 3 == 0:
             return _batch_norm(x, rm, rv, w, b, order, training, momentum, eps, functional=False)
@@ -526,19 +542,24 @@ def _native_batch(node: str, name: str) -> Op:
         stat = mean if part % 3 == 1 else invstd
         return np.reshape(stat, (*lead, np.shape(x)[np.ndim(x) - ranks[0] + 1]))
 
-    def vjp(g: Array, ans: Array, x: Array, w: Array, b: Array, rm: Array, rv: Array, ranks: tuple[int, ...],
+    def vjp(g: Array, ans: Array, x: Array, w: Array, b: Any, rm: Array, rv: Array, ranks: tuple[int, ...],
             part: int = 0, of: Any = None, **params: Any) -> tuple[Any, ...]:
         if part % 3:
             return None, None, None, None, None
+        empty = _no_bias(b, ranks[2])  # (PyTorch's backward refuses a gradient into it: backward_problem)
+        if empty:
+            b, ranks = 0.0, (*ranks[:2], 0, *ranks[3:])
         dx, _, _, dw, db = _batch_norm_vjp(g, ans, x, rm, rv, w, b, (ranks[0], ranks[3], ranks[4], ranks[1], ranks[2]),
                                            functional=False, **params)
-        return dx, dw, db, None, None
+        return dx, dw, None if empty else db, None, None
 
-    def jvp(tangents: Any, ans: Array, x: Array, w: Array, b: Array, rm: Array, rv: Array, ranks: tuple[int, ...],
+    def jvp(tangents: Any, ans: Array, x: Array, w: Array, b: Any, rm: Array, rv: Array, ranks: tuple[int, ...],
             part: int = 0, of: Any = None, **params: Any) -> Any:
         if part % 3:
             return np.zeros_like(ans)
         tx, tw, tb, _, _ = tangents
+        if _no_bias(b, ranks[2]):
+            b, tb, ranks = 0.0, None, (*ranks[:2], 0, *ranks[3:])
         return _batch_norm_jvp((tx, None, None, tw, tb), ans, x, rm, rv, w, b,
                                (ranks[0], ranks[3], ranks[4], ranks[1], ranks[2]), functional=False, **params)
 
@@ -546,14 +567,23 @@ def _native_batch(node: str, name: str) -> Op:
               eps: float = 1e-5, part: int = 0, of: Any = None) -> Shape:
         if of not in (None, 3) or not -3 <= part < 3:
             raise ValueError(f"{name} gives 3 values (output, save_mean, save_invstd)")
-        _batch_check(x, rm, rv, w, b, training, eps, False)
+        _batch_check(x, rm, rv, w, () if b and not math.prod(b) else b, training, eps, False)
         return tuple(x) if part % 3 == 0 else ((x[1],) if training else (0,))
 
     def text(args: list[str], training: bool = False, momentum: float = 0.1, eps: float = 1e-5, part: int = 0,
              of: Any = None) -> str:
         return f"{name}({', '.join(args)}, {training}, {momentum!r}, {eps!r})[{part}]"
 
+    def backward_problem(shapes: list[Shape], flows: list[bool], given: list[bool], **params: Any) -> str | None:
+        # (an empty bias, which the forward read as none: PyTorch's backward gives it a gradient per channel)
+        x, b = shapes[0], shapes[2]
+        if len(flows) > 2 and flows[2] and given[2] and b and not math.prod(b) and len(x) > 1:
+            return (f"Function {node} returned an invalid gradient at index 2 - got [{x[1]}] but expected shape "
+                    f"compatible with {list(b)}")
+        return None
+
     return structural(name, 5, forward, vjp, node, jvp=jvp, conditions=(3, 4), params=_BATCH_PARAMS, shape=shape,
+                      backward_problem=backward_problem,
                       dtype_refusals=(*_BATCH_FLOATS_ONLY, ("mixed params 1 2 3 4", "RuntimeError", MIXED_CPU),
                                       ("mixed", "RuntimeError", "expected scalar type {0} but found {odd}")), parts=3, detached_parts=(1, 2), text=text, inputs=("input", "weight", "bias", "running_mean",
                                                                           "running_var"),

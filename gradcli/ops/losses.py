@@ -28,12 +28,24 @@ from gradcli.ops.core import (
     Param,
     PythonValueError,
     Shape,
+    ValueRefusal,
     composite,
     kernel_refusal,
     load_sympy,
     structural,
 )
-from gradcli.ops.nn import F_LOSS, LEGACY, REDUCE, REDUCTION, SIZE_AVERAGE, _ce_shape, _loss, _reduced, aten_loss
+from gradcli.ops.nn import (
+    F_LOSS,
+    LEGACY,
+    REDUCE,
+    REDUCTION,
+    SIZE_AVERAGE,
+    _ce_shape,
+    _loss,
+    _reduced,
+    aten_loss,
+    class_weight_problem,
+)
 
 # soft_margin_loss of a bool input: its kernel negates it first
 _NEGATION = (("bool input", "RuntimeError", NEGATION),)
@@ -579,7 +591,8 @@ def _lce_shape(x: Shape, w: Shape, lb: Shape, cw: Shape, t: Shape, reduction: st
         raise ValueError(f"expected linear_bias shape {(w[0],)}, got {tuple(lb)}")
     logits = (*x[:-1], w[0])
     if cw and tuple(cw) != (w[0],):
-        raise ValueError(f"the weight must have one number per class ({w[0]}), got shape {tuple(cw)}")
+        raise ValueRefusal(class_weight_problem(w[0], tuple(cw)),
+                           f"the weight must have one number per class ({w[0]}), got shape {tuple(cw)}")
     return _ce_shape(logits, (), t, reduction)  # (cross_entropy's checks of its logits and class indices)
 
 

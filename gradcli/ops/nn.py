@@ -40,6 +40,7 @@ from gradcli.ops.core import (
     structural,
     unbroadcast,
 )
+from gradcli.ops.linalg import _mismatch
 from gradcli.ops.reductions import _norm, _norm_vjp
 from gradcli.ops.summation import torch_sum
 
@@ -779,6 +780,23 @@ def _ce_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduct
     nll_loss's target of at most 1 dim)."""
     if len(x) > 2:
         return _nd_shape(x, w, t, reduction)
+    ours = _target_rank(x, t)
+    if len(x) == 1 and len(t) == 1 and t[0] != 1:
+        raise _KernelValueError(f"For 1D input, 1D target must have size 1, but got target size: {t[0]}", ours)
+    if len(w) > 1 or (w and w[0] != x[-1]):
+        raise ValueRefusal(class_weight_problem(x[-1], w), f"the weight must have one number per class ({x[-1]}), got shape {w}")
+    return x[:-1] if reduction == "none" else ()
+
+
+class _KernelValueError(ValueRefusal):
+    """A ValueError that PyTorch's nll_loss kernel raises after its target's dtype check (not Python's: not before)."""
+
+    kind = "ValueError"
+
+
+def _target_rank(x: tuple[int, ...], t: tuple[int, ...]) -> str:
+    """The checks of an input of 1 or 2 dims and its class indices that PyTorch makes before the target's dtype
+    (nll_loss_nd's batch size, nll_loss's target of at most 1 dim); gradcli's words for what does not fit."""
     if len(x) not in (1, 2):
         raise ValueError(f"takes an input of shape (C,) or (N, C), got {len(x)} dims")
     if len(x) == 2 and (t[0] if t else 0) != x[0]:  # (PyTorch's nll_loss_nd, its ValueError)
@@ -789,11 +807,32 @@ def _ce_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduct
                 "as in cross_entropy(x, t * 1.0)")
     if len(t) > 1:
         raise ValueRefusal("0D or 1D target tensor expected, multi-target not supported", ours)
-    if len(x) == 1 and len(t) == 1 and t[0] != 1:
-        raise PythonValueError(f"For 1D input, 1D target must have size 1, but got target size: {t[0]}", ours)
-    if len(w) > 1 or (w and w[0] != x[-1]):
-        raise ValueError(f"the weight must have one number per class ({x[-1]}), got shape {w}")
-    return x[:-1] if reduction == "none" else ()
+    return ours
+
+
+def class_weight_problem(classes: int, w: tuple[int, ...], called: str = "") -> str:
+    """PyTorch's words for a class weight that is not one number per class (nll_loss's; cross_entropy's of
+    probabilities say their name first)."""
+    return (f"{called}weight tensor should be defined either for all {classes} classes or no classes but got weight "
+            f"tensor of shape: {list(w)}")
+
+
+def _batch_first(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduction: str = "mean",
+                 label_smoothing: float = 0.0, **given: Any) -> tuple[int, ...]:
+    """What cross_entropy and nll_loss_nd check before their parts, in PyTorch's order: the label smoothing
+    (cross_entropy's), the batch sizes, the target's rank, its size for an input of 3 or more than 4 dims. The
+    target's dtype, then the weight's shape, then its dtype are their parts' checks (nll_loss_forward's,
+    nll_loss2d's)."""
+    _smoothing(label_smoothing)
+    if len(x) <= 2:
+        _target_rank(x, t)
+    elif (t[0] if t else 0) != x[0]:
+        raise PythonValueError(f"Expected input batch_size ({x[0]}) to match target batch_size ({t[0] if t else 0}).")
+    elif len(x) != 4:
+        _nd_shape(x, (), t, reduction)
+    if reduction != "none":
+        return ()
+    return tuple(x[:-1]) if len(x) <= 2 else tuple(t)
 
 
 def _probs_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduction: str = "mean", **given: Any
@@ -805,7 +844,8 @@ def _probs_shape(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], red
         raise ValueError("takes an input of shape (C,), (N, C) or (N, C, d1, ...), got 0 dims")
     classes = x[1] if len(x) > 1 else x[0]
     if len(w) > 1 or (w and w[0] != classes):
-        raise ValueError("weight tensor should be defined either for all or no classes")
+        raise ValueRefusal(class_weight_problem(classes, w, "cross_entropy: "),
+                           "weight tensor should be defined either for all or no classes")
     return (x[0], *x[2:]) if reduction == "none" and len(x) > 1 else ()
 
 
@@ -910,7 +950,7 @@ def _smoothed_program(emit: Any, x: Any, w: Any, t: Any, reduction: str = "mean"
     if sx is None or sw is None or st is None:
         return emit("cross_entropy_smoothed_whole", x, w, t, reduction=reduction, ignore_index=ignore_index,
                     label_smoothing=label_smoothing)
-    (_ce_shape if len(sx) <= 2 else _nd_shape)(sx, sw, st)
+    _batch_first(sx, sw, st)  # (the weight's shape after the target's dtype: the nll_loss part's)
     dim = _class_dim(sx)
     lsm = emit("log_softmax", x, dim=dim)
     nll = _nll_nd(emit, lsm, w, t, reduction, ignore_index)
@@ -1096,7 +1136,7 @@ def _nll_nd(emit: Any, lsm: Any, w: Any, t: Any, reduction: str, ignore_index: i
     sx, st = emit.shape(lsm), emit.shape(t)
     if sx is None or st is None or len(sx) <= 2:
         return emit("nll_loss_forward", lsm, w, t, reduction=reduction, ignore_index=ignore_index)
-    _nd_shape(sx, emit.shape(w) or (), st, reduction)
+    _nd_shape(sx, (), st, reduction)  # (the weight's shape after the target's dtype: nll_loss2d's)
     if len(sx) == 4:
         return emit("nll_loss2d", lsm, w, t, reduction=reduction, ignore_index=ignore_index)
     n, classes = sx[0], sx[1]
@@ -1111,8 +1151,9 @@ def _nll_program(emit: Any, x: Any, w: Any, t: Any, reduction: str = "mean", ign
     return _nll_nd(emit, x, w, t, reduction, ignore_index)
 
 
-# nll_loss's class indices are int64 or uint8 (checked after the shapes)
-_NLL_TARGET = (("index not long or byte", "RuntimeError", "expected target dtype to be Long or Byte, but got {2}"),)
+# nll_loss's class indices are int64 or uint8 (checked after the batch size and the target's rank, which
+# _batch_first checks, and before the rest of the shapes)
+_NLL_TARGET = (("target not long or byte", "RuntimeError", "expected target dtype to be Long or Byte, but got {2}"),)
 
 
 def _nll_node(constant: Any, shapes: Any, reduction: str = "mean", **given: Any) -> str:
@@ -1125,21 +1166,22 @@ def _nll_node(constant: Any, shapes: Any, reduction: str = "mean", **given: Any)
 ROWS += [
     composite("cross_entropy", 3, _ce_program, "NllLossBackward0", sympy=None,  # (nll_loss has no SymPy rule)
               index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d,
-              float_index="cross_entropy_probs",
+              float_index="cross_entropy_probs", shape=_batch_first, shape_message=_ce_message("cross_entropy"),
+              parser_name="cross_entropy_loss",
               params=(SIZE_AVERAGE, _parsed(_IGNORE, "cross_entropy_loss", 5), REDUCE, REDUCTION,
                       _parsed(_SMOOTHING, "cross_entropy_loss", 6)),
               inputs=("input", "weight", "target"), dialects=F_LOSS,
               torch_node_rule=_ce_node, text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES,
               reference="F.cross_entropy(a, b.long())", reference_program="cross_entropy(a, b)",
-              dtype_refusals=(*kernel_refusal("log_softmax{lastdim}_kernel_impl"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
+              dtype_refusals=kernel_refusal("log_softmax{lastdim}_kernel_impl")),
     # cross_entropy with label_smoothing: PyTorch's sum of the two terms (AddBackward0 over two MulBackward1)
     composite("cross_entropy_smoothed", 3, _smoothed_program, "AddBackward0", sympy=None,
               shape_message=_ce_message("cross_entropy"),
               index_from=2, tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d,
-              params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_ce_shape, callable=False,
+              params=(REDUCTION, _IGNORE, _SMOOTHING), shape=_batch_first, callable=False,
               text=_ce_text("cross_entropy"), domain=_WEIGHTS, examples=_CE_EXAMPLES[4:],
               reference="F.cross_entropy(a, b.long(), label_smoothing=0.1)", reference_program="cross_entropy(a, b, label_smoothing=0.1)",
-              dtype_refusals=(*kernel_refusal("log_softmax{lastdim}_kernel_impl"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
+              dtype_refusals=kernel_refusal("log_softmax{lastdim}_kernel_impl")),
     # (over --points, where the shapes are not known while the tape is made: one node)
     structural("cross_entropy_smoothed_whole", 3, *_over_samples(_index_loss, _index_vjp, _index_jvp)[:2],
                "AddBackward0", jvp=_over_samples(_index_loss, _index_vjp, _index_jvp)[2],
@@ -1177,7 +1219,7 @@ ROWS += [
     # nll_loss: PyTorch's nll_loss_nd, nll_loss_forward of (C,) and (N, C) log-probabilities, nll_loss2d of the rest
     composite("nll_loss", 3, _nll_program, "NllLossBackward0", sympy=None, index_from=2,
               shape_message=_ce_message("nll_loss"), tensor_positions=(0, 2, 1), optional_args=((2, "weight", 1.0),),
-              conditions=(1,), given_0d=_weight_0d, shape=_nll_shape,
+              conditions=(1,), given_0d=_weight_0d, shape=_batch_first, parser_name="nll_loss_nd",
               params=(SIZE_AVERAGE, _parsed(_IGNORE, "nll_loss_nd", 5), REDUCE, REDUCTION),
               inputs=("input", "weight", "target"), dialects=F_LOSS,
               torch_node_rule=_nll_node, text=_ce_text("nll_loss"), domain=_WEIGHTS,
@@ -1185,7 +1227,7 @@ ROWS += [
                         (((2, 3, 2, 2), (3,), (2, 2, 2)), {"reduction": "sum"}),
                         (((2, 3, 1, 2, 2), (3,), (2, 1, 2, 2)), {})),
               reference="F.nll_loss(a, b.long())", reference_program="nll_loss(a, b)",
-              dtype_refusals=(*kernel_refusal("nll_loss_out_frame"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
+              dtype_refusals=kernel_refusal("nll_loss_out_frame")),
     structural("nll_loss2d", 3, _NLL_RULES[0], _NLL_RULES[1], "NllLoss2DBackward0", jvp=_NLL_RULES[2], index_from=2,
                callable=False, shape_message=_ce_message("nll_loss"), tensor_positions=(0, 2, 1),
                optional_args=((2, "weight", 1.0),), conditions=(1,), given_0d=_weight_0d, params=(REDUCTION, _IGNORE),
@@ -1193,7 +1235,8 @@ ROWS += [
                examples=((((2, 3, 2, 2), (3,), (2, 2, 2)), {}), (((1, 3, 2, 3), (3,), (1, 2, 3)), {"reduction": "none"}),
                          (((2, 2, 1, 3), (2,), (2, 1, 3)), {"reduction": "sum"})),
                undifferentiable=((1, "nll_loss2d_forward", "weight"),),
-               dtype_refusals=(*_NLL_TARGET, ("index not long", "RuntimeError", "expected scalar type Long but found {2}")),
+               dtype_refusals=(*_NLL_TARGET, ("index not long", "RuntimeError", "expected scalar type Long but found {2}"),
+                               ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}")),
                reference=None),  # (a part of nll_loss and cross_entropy, held to PyTorch through them)
     structural("nll_loss_forward", 3, _NLL_RULES[0], _NLL_RULES[1], "NllLossBackward0", jvp=_NLL_RULES[2],
                index_from=2, callable=False,
@@ -1482,12 +1525,22 @@ def _linear_parts(emit: Any, x: Any, w: Any, b: Any = None) -> Any:
 
 
 def _linear_shape(x: Shape, w: Shape, b: Shape | None = None) -> Shape:
-    if len(w) != 2 or not x or x[-1] != w[1]:
-        raise ValueError(f"linear: the input of shape {tuple(x)} cannot take a weight of shape {tuple(w)} "
-                         "(in_features last)")
-    out = (*tuple(x[:-1]), w[0])
-    if b is not None and np.broadcast_shapes(b, out) != out:
-        raise ValueError(f"linear: a bias of shape {tuple(b)} does not broadcast to the output's {out}")
+    """F.linear's shapes, in the words of what PyTorch's at::linear calls: the weight's t(), then addmm (a 2-D
+    input with a bias; one of more dims is flattened to one) or matmul (whose vector weight is a vector)."""
+    if len(w) > 2:
+        raise ValueError(f"t() expects a tensor with <= 2 dimensions, but self is {len(w)}D")
+    if not x or not w:
+        raise ValueError(f"both arguments to linear need to be at least 1D, but they are {len(x)}D and {len(w)}D")
+    wt = tuple(w)[::-1]
+    fused = b is not None and (len(x) == 2 or len(b) == 1)  # (addmm's, whose bias expands to the output)
+    if fused and len(wt) != 2:
+        raise ValueError(f"mat2 must be a matrix, got {len(wt)}-D tensor")
+    if x[-1] != wt[0]:
+        raise ValueError(_mismatch(x, wt))
+    out = (*tuple(x[:-1]), *wt[1:])
+    if b is not None and not fused and np.broadcast_shapes(b, out) != out:  # (matmul's output, the bias added in place)
+        raise ValueError(f"output with shape {list(out)} doesn't match the broadcast shape "
+                         f"{list(np.broadcast_shapes(b, out))}")
     return out
 
 

@@ -2457,6 +2457,8 @@ class Interpreter:
             return self.batch_norm(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "instance_norm":
             return self.instance_norm(args, kwargs, node)
+        if function.module == "torch" and name in ("native_batch_norm", "_native_batch_norm_legit"):
+            return self.batch_norm(args, kwargs, node, name)
         if function.module == "torch.nn.functional" and name in _SOFTMAXES:
             return self.softmax(name, args, kwargs, node)
         if function.module == "torch.nn.functional" and name in _IN_PLACE_ACTIVATIONS:
@@ -2518,20 +2520,22 @@ class Interpreter:
             given["dtype"] = bound["dtype"]
         return self.call_op(f"torch.nn.functional.{name}", [x], given, node)
 
-    def batch_norm(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
-        """F.batch_norm: the row's output; in training, running_mean and running_var updated in place as
-        PyTorch's CPU kernel does (the batch's mean and variance in float64 sums, rounded to the dtype,
-        blended by the momentum as its kernel blends them)."""
+    def batch_norm(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST, native: str | None = None) -> Any:
+        """F.batch_norm (and torch.native_batch_norm, _native_batch_norm_legit: `native`): the row's output; in
+        training, running_mean and running_var updated in place as PyTorch's CPU kernel does (the batch's mean and
+        variance in float64 sums, rounded to the dtype, blended by the momentum as its kernel blends them)."""
         names = ["input", "running_mean", "running_var", "weight", "bias", "training", "momentum", "eps"]
+        if native is not None:
+            names = ["input", "weight", "bias", "running_mean", "running_var", "training", "momentum", "eps"]
         bound = {"weight": None, "bias": None, "training": False, "momentum": 0.1, "eps": 1e-05,
-                 **python.bind_by_name("batch_norm", names, args, kwargs)}
+                 **python.bind_by_name(native or "batch_norm", names, args, kwargs)}
         x = bound.get("input")
-        if bound["training"] and isinstance(x, Tensor) and x.data.ndim >= 2 and (
+        if native is None and bound["training"] and isinstance(x, Tensor) and x.data.ndim >= 2 and (
                 x.data.shape[0] * math.prod(x.data.shape[2:]) == 1):
             raise TorchError("ValueError", f"Expected more than 1 value per channel when training, got input size "
                                            f"{Size(x.data.shape)!r}")
         start = len(self.graph.tape.nodes)
-        result = self.call_op("torch.nn.functional.batch_norm", args, kwargs, node)
+        result = self.call_op(f"torch.{native}" if native else "torch.nn.functional.batch_norm", args, kwargs, node)
         means, variances = bound.get("running_mean"), bound.get("running_var")
         if not bound["training"] or not isinstance(x, Tensor) or (means is None and variances is None) or not x.data.size:
             return result  # (an empty batch leaves them as they were, as PyTorch's does)
@@ -2826,6 +2830,8 @@ class Interpreter:
             raise check_rule(bound.op, operands, bound.params) or runtime_error(str(error).split("\n")[0]) from None
 
     # --- what gradcli.lowering asks of a value (lowering.Front) ---
+
+    python_lists = True  # (a list is Python's, which PyTorch's parser refuses where a tensor goes)
 
     def kind(self, value: Any) -> str:
         if isinstance(value, Tensor):
