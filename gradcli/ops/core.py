@@ -95,6 +95,14 @@ class NotImplementedRefusal(ValueRefusal):
     kind = "NotImplementedError"
 
 
+class WrittenList(tuple):
+    """A static param a program wrote as a Python list (size=[4]): a tuple to every rule, and the list it was where
+    a message prints what was given, as PyTorch's Python checks print it (F.interpolate's size)."""
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
 class PythonValueError(ValueRefusal):
     """A refusal PyTorch makes in Python (torch/nn/functional.py's checks): Python's ValueError."""
 
@@ -188,7 +196,8 @@ class Param(NamedTuple):
         if kind == "sizes":  # one size for every axis, or a tuple of them (adaptive pooling's None keeps the input's)
             if not isinstance(value, tuple):
                 return _whole(self.name, value)
-            return tuple(None if v is None else _whole(self.name, v) for v in value)
+            sizes = tuple(None if v is None else _whole(self.name, v) for v in value)
+            return WrittenList(sizes) if isinstance(value, WrittenList) else sizes
         if kind in ("dims", "ints"):
             if value == () and kind == "dims":  # (PyTorch's sum(x, ()) is over every dim, its flip(x, ()) none)
                 raise ValueError(f"{self.name} () names no dim: name the dims, or leave {self.name} out for every dim")

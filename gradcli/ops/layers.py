@@ -835,6 +835,8 @@ def _instance_check(x: Shape, rm: Shape, rv: Shape, w: Shape, b: Shape, use_inpu
         raise ValueError(f"instance_norm expects an input of at least 2 dims (N, C, ...), got one of shape {list(x)}")
     if not use_input_stats and not (rm and rv):
         raise ValueError("Expected running_mean and running_var to be defined when use_input_stats is false")
+    if bool(rm) != bool(rv):
+        raise PythonValueError("running_mean and running_var must either both be None or neither be None")
     # PyTorch repeats each one N times (a tensor of more dims than one cannot be), then batch_norm counts their elements
     given = (("weight", w), ("bias", b), ("running_mean", rm), ("running_var", rv))
     if any(len(shape) > 1 for _, shape in given):
@@ -855,6 +857,13 @@ def _instance_program(emit: Any, x: Any, rm: Any, rv: Any, w: Any, b: Any, use_i
     n = shape[0]
     wide = emit("reshape", x, shape=(1, n * shape[1], *shape[2:]))
     rm, rv, w, b = (emit("repeat", a, dims=(n,)) if emit.given(a) else a for a in (rm, rv, w, b))
+    if not math.prod(shape):  # (PyTorch's batch_norm of an empty input: it cloned, times weight[0], plus bias[0])
+        out = emit("clone", wide)
+        if emit.given(w):
+            out = emit("mul", out, emit("select", w, dim=0, index=0))
+        if emit.given(b):
+            out = emit("add", out, emit("select", b, dim=0, index=0))
+        return emit("reshape", out, shape=tuple(shape))
     out = emit("batch_norm_whole", wide, rm, rv, w, b, training=use_input_stats, momentum=momentum, eps=eps,
                functional=False)
     return emit("reshape", out, shape=tuple(shape))
@@ -1077,16 +1086,22 @@ def _bilinear_check(x1: Shape, x2: Shape, w: Shape, b: Shape | None = None) -> S
     for axis, (s1, s2) in enumerate(zip(x1[:-1], x2[:-1], strict=True)):
         if s1 != s2:
             raise ValueError(f"bilinear(): input batch dimensions do not match at dim {axis}: got {s1} and {s2}")
-    if len(w) != 3:
-        raise ValueError(f"bilinear(): the weight must be 3-D (out_features, in1_features, in2_features), got one of "
-                         f"shape {list(w)}")
-    if not x1 or x1[-1] != w[1]:
+    def size(dim: int) -> int:  # (weight.size(dim), as PyTorch reads it: its IndexError past the weight's dims)
+        if not w:
+            raise DimError(f"Dimension specified as {dim} but tensor has no dimensions")
+        if dim >= len(w):
+            raise DimError(f"Dimension out of range (expected to be in range of [{-len(w)}, {len(w) - 1}], but got {dim})")
+        return w[dim]
+
+    if not x1 or x1[-1] != size(1):
         raise ValueError(f"bilinear(): input1 size does not match weight size: got {x1[-1] if x1 else 1} but expected "
-                         f"{w[1]}")
-    if x2[-1] != w[2]:
+                         f"{size(1)}")
+    if x2[-1] != size(2):
         raise ValueError(f"bilinear(): input2 size does not match weight size: got {x2[-1]} but expected {w[2]}")
     if b is not None and (len(b) != 1 or b[0] != w[0]):
         raise ValueError(f"bilinear(): bias size does not match weight size: got {b[0] if b else 1} but expected {w[0]}")
+    if len(w) != 3:  # (a weight of more dims, in the words of the _trilinear PyTorch hands it to)
+        raise ValueError("number of dimensions must match")
     return (*x1[:-1], w[0])
 
 

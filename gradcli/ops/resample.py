@@ -74,7 +74,7 @@ def _output_size(x: Shape, name: str, size: Any, scale_factor: Any, mode: str, a
         raise PythonValueError("either size or scale_factor should be defined")
     if isinstance(size, tuple) and len(size) != d:
         raise PythonValueError(f"Input and output must have the same number of spatial dimensions, but got input with "
-                         f"spatial dimensions of {list(x[2:])} and output size of {list(size)}. Please provide "
+                         f"spatial dimensions of {list(x[2:])} and output size of {size!r}. Please provide "
                          f"input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
     if recompute_scale_factor and size is not None:
         raise PythonValueError("recompute_scale_factor is not meaningful with an explicit size.")

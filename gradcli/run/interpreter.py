@@ -47,7 +47,15 @@ from gradcli.ops import (
     backwards,
     call_forward,
 )
-from gradcli.ops.core import DEFAULT_FLOAT, Unsupported, ValueRefusal, kernel_dtype_name, rule_params, torch_dtype_name
+from gradcli.ops.core import (
+    DEFAULT_FLOAT,
+    Unsupported,
+    ValueRefusal,
+    WrittenList,
+    kernel_dtype_name,
+    rule_params,
+    torch_dtype_name,
+)
 from gradcli.run import (
     arrays,
     custom,
@@ -2859,7 +2867,9 @@ class Interpreter:
             return value.numpy.name
         if isinstance(value, MemoryFormat):
             return value.name
-        if isinstance(value, (list, tuple)):
+        if isinstance(value, list):  # (a tuple to the rules, printed as the list it was: WrittenList)
+            return WrittenList(self.static(item) for item in value)
+        if isinstance(value, tuple):
             return tuple(self.static(item) for item in value)
         return value
 

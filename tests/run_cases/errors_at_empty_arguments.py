@@ -1,6 +1,8 @@
 # What PyTorch says when an argument is empty or of the wrong rank (issue #21's special points): the class
 # weights of the losses, linear's products (at::linear's t(), addmm and matmul), native batch norm's input and
-# running statistics. Each call's exception type and words, or its value.
+# running statistics, instance norm of empty inputs and of one running statistic, bilinear's weight of the wrong
+# rank, interpolate's size of the wrong length (as written: a tuple or a list). Each call's exception type and
+# words, or its value.
 import torch
 import torch.nn.functional as F
 
@@ -62,6 +64,31 @@ calls = [
     ("linear input () weight (4, 3)", lambda: F.linear(x[0, 0], w, bias)),
     ("linear weight (4, 3, 1)", lambda: F.linear(x, w.reshape(4, 3, 1), bias)),
     ("linear bias (3,)", lambda: F.linear(x, w, bias[:3])),
+    ("instance_norm empty batch", lambda: F.instance_norm(torch.zeros(0, 3, 2, dtype=torch.float64))),
+    ("instance_norm empty channels", lambda: F.instance_norm(torch.zeros(2, 0, 2, dtype=torch.float64))),
+    ("instance_norm empty batch, weight", lambda: F.instance_norm(torch.zeros(0, 3, 2, dtype=torch.float64),
+                                                                  weight=torch.ones(3, dtype=torch.float64))),
+    ("instance_norm empty batch, statistics", lambda: F.instance_norm(
+        torch.zeros(0, 3, 2, dtype=torch.float64), torch.zeros(3, dtype=torch.float64),
+        torch.ones(3, dtype=torch.float64), use_input_stats=False)),
+    ("instance_norm running_mean alone", lambda: F.instance_norm(torch.ones(2, 3, 2, dtype=torch.float64),
+                                                                 torch.zeros(3, dtype=torch.float64))),
+    ("instance_norm running_var alone", lambda: F.instance_norm(torch.ones(2, 3, 2, dtype=torch.float64), None,
+                                                                torch.ones(3, dtype=torch.float64))),
+    ("instance_norm running_mean alone, eval", lambda: F.instance_norm(
+        torch.ones(2, 3, 2, dtype=torch.float64), torch.zeros(3, dtype=torch.float64), use_input_stats=False)),
+    ("bilinear weight ()", lambda: F.bilinear(m, m, torch.tensor(1.0, dtype=torch.float64))),
+    ("bilinear weight (0,)", lambda: F.bilinear(m, m, e0)),
+    ("bilinear weight (0, 3)", lambda: F.bilinear(m, m, e03)),
+    ("bilinear weight (3, 2)", lambda: F.bilinear(m, m, torch.ones(3, 2, dtype=torch.float64))),
+    ("bilinear weight (1, 2, 2, 1)", lambda: F.bilinear(m, m, torch.ones(1, 2, 2, 1, dtype=torch.float64))),
+    ("bilinear weight (2, 2, 2)", lambda: F.bilinear(m, m, torch.ones(2, 2, 2, dtype=torch.float64))),
+    ("unfold input (0,)", lambda: F.unfold(e0, 2)),
+    ("interpolate input (0,)", lambda: F.interpolate(e0, size=(5,))),
+    ("interpolate input (0,), a list", lambda: F.interpolate(e0, size=[5])),
+    ("interpolate input (0, 3)", lambda: F.interpolate(e03, size=(5,))),
+    ("interpolate input (1, 2, 3), a list", lambda: F.interpolate(m.reshape(1, 2, 3), size=[2, 5])),
+    ("upsample_bilinear input (0, 3)", lambda: F.upsample_bilinear(e03, size=(4, 3))),
     ("native_batch_norm input (0,)", lambda: torch.native_batch_norm(torch.zeros(0, dtype=torch.float64), g, h, rm,
                                                                      rv, True, 0.1, 1e-5)[0]),
     ("_native_batch_norm_legit input (0,)", lambda: torch._native_batch_norm_legit(
