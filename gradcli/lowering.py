@@ -103,6 +103,7 @@ class Bound(NamedTuple):
     cast: str | None = None  # the result's dtype, where the call says it (sum(x, dtype=torch.float64))
     # PyTorch's UserWarning for this call, which the front end says in its voice (size_average=: its deprecation)
     warning: str | None = None
+    warning_at_call: bool = False  # (said once per line of the call, not once per function: Param.warned)
 
 
 def spelling(text: str) -> tuple[str, str]:
@@ -268,6 +269,11 @@ def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front:
         params["reduction"] = legacy_reduction(*legacy)
         warning = (f"size_average and reduce args will be deprecated, please use reduction='{params['reduction']}' "
                    "instead.")
+    at_call = False
+    for spec in op.params:  # reduction='elementwise_mean': 'mean', with its deprecation (Param.warned)
+        for value, words, meant, per_line in spec.warned:
+            if params.get(spec.name, spec.default) == value and not any(v is not None for v in legacy):
+                params[spec.name], warning, at_call = meant, words, per_line
     if op.with_dim is not None and params.get("dim") is not None:  # torch.max(x, 0): (values, indices)
         op = OPS[op.with_dim]
     if op.with_indices is not None and params.get("return_indices"):  # max_pool2d(x, 2, return_indices=True)
@@ -283,7 +289,7 @@ def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front:
             keeps, what = False, str(error)
         if not keeps:
             raise CallProblem(f"{name}: {what}", hint="it is the input itself with p=0 or training=False")
-        return Bound(op, tensors, params, identity=True, warning=warning)
+        return Bound(op, tensors, params, identity=True, warning=warning, warning_at_call=at_call)
     if op.dtype == "param":  # x.to(dtype): x itself where it has that dtype, as PyTorch returns self
         if params.get("dtype") in (None, front.dtype(tensors[0])) and not params.get("copy"):
             return Bound(op, tensors, params, identity=True)
@@ -291,7 +297,7 @@ def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front:
         shapes = front.arg_shapes(tensors, op.name)
         if (shapes[0] == shapes[op.index_from]) if shapes is not None else front.floating(tensors[op.index_from]):
             op = OPS[op.float_index]  # (shapes not known yet: a float is probabilities, an input class indices)
-    return Bound(op, tensors, params, cast=cast, warning=warning)
+    return Bound(op, tensors, params, cast=cast, warning=warning, warning_at_call=at_call)
 
 
 def legacy_reduction(size_average: bool | None, reduce: bool | None) -> str:

@@ -136,6 +136,11 @@ class Param(NamedTuple):
     # PyTorch's own refusal of a value that is not one of `choices` (None included, where the default is not):
     # (its exception's type, its words with {value}): reduction='avg' is its ValueError
     refused: tuple[str, str] | None = None
+    # PyTorch's UserWarning where a call gives one of these values, and the value it means then: ((value, its
+    # words, the value read, whether Python's filter keeps it once per line of the call rather than once per
+    # function), ...): reduction='elementwise_mean' is 'mean' (torch.nn._reduction.get_enum's deprecation),
+    # F.kl_div's 'mean' warns that it is not 'batchmean' (lowering.settle)
+    warned: tuple[tuple[str, str, str, bool], ...] = ()
 
     def refusal(self, value: Any) -> ValueRefusal:
         """PyTorch's refusal of this value (Param.refused), as the exception of its type."""

@@ -40,6 +40,7 @@ from gradcli.ops.nn import (
     REDUCE,
     REDUCTION,
     SIZE_AVERAGE,
+    STRICT_REDUCTION,
     _ce_shape,
     _loss,
     _reduced,
@@ -242,7 +243,7 @@ ROWS += [
               params=(Param("log_input", "bool", True), Param("full", "bool", False), SIZE_AVERAGE,
                       Param("eps", "float", 1e-8, refused=("TypeError", "poisson_nll_loss(): argument 'eps' (position 5) "
                                                                        "must be float, not {type}")),
-                      REDUCE, REDUCTION),
+                      REDUCE, STRICT_REDUCTION),
               inputs=("input", "target"), domain=((0.2, 3.0), (0.5, 3.0)),
               dialects=(*F_LOSS, aten_loss("log_input", "full", "eps", required=("log_input", "full", "eps", "reduction"))),
               examples=((((4,), (4,)), {}), (((2, 3), (2, 3)), {"full": True, "reduction": "none"}),
@@ -251,7 +252,7 @@ ROWS += [
     composite("gaussian_nll_loss", 3, _gaussian_program, "MeanBackward0", shape=_gaussian_shape,
               torch_node_rule=_reduction_node("MulBackward0"), sympy=None,  # (the clamp has no gradient)
               params=(Param("full", "bool", False), Param("eps", "float", 1e-6),
-                      REDUCTION._replace(refused=("ValueError", "{value} is not valid"))),  # (its own words)
+                      STRICT_REDUCTION._replace(refused=("ValueError", "{value} is not valid"))),  # (its own words)
               inputs=("input", "target", "var"), domain=((-2.0, 2.0), (-2.0, 2.0), (0.5, 3.0)), dialects=F_LOSS,
               examples=((((4,), (4,), (4,)), {}), (((2, 3), (2, 3), (2,)), {"full": True, "reduction": "none"}),
                         (((2, 3), (2, 3), (2, 1)), {"reduction": "sum", "eps": 0.25})),
@@ -274,6 +275,10 @@ def _multilabel_soft_program(emit: Any, x: Any, t: Any, w: Any = None, reduction
     classes = emit("size", x, dim=-1) if shape is None else float(shape[-1])
     losses = emit("div", emit("sum", losses, dim=-1), classes)
     return _reduced(emit, losses, reduction)
+
+
+# (its reduction checked in Python, in its own words, before get_enum could read 'elementwise_mean')
+_MULTILABEL_LEGACY = (*LEGACY[:2], STRICT_REDUCTION._replace(refused=("ValueError", "{value} is not valid")))
 
 
 def _multilabel_soft_weighted(emit: Any, x: Any, t: Any, w: Any, reduction: str = "mean") -> Any:
@@ -361,14 +366,14 @@ ROWS += [
                                              (((2, 3), (3,)), {"keepdim": True, "eps": 0.5})),
               reference="F.pairwise_distance(a, b)"),
     composite("multilabel_soft_margin_loss", 3, _multilabel_soft_weighted, "MeanBackward0",
-              overloads=("multilabel_soft_margin_loss_unweighted",), params=LEGACY, dialects=F_LOSS,
+              overloads=("multilabel_soft_margin_loss_unweighted",), params=_MULTILABEL_LEGACY, dialects=F_LOSS,
               torch_node_rule=_reduction_node("DivBackward0"), shape=_multilabel_soft_shape,
               inputs=("input", "target", "weight"), domain=((-2.0, 2.0), (0.0, 1.0), (0.5, 2.0)),
               examples=((((2, 3), (2, 3), (3,)), {}), (((3,), (3,), (3,)), {"reduction": "none"})),
               reference="F.multilabel_soft_margin_loss(a, b, weight=c)",
               dtype_refusals=kernel_refusal("log_sigmoid_cpu")),
     composite("multilabel_soft_margin_loss_unweighted", 2, _multilabel_soft_program, "MeanBackward0", callable=False,
-              params=(Param("weight", "absent"), *LEGACY), torch_node_rule=_reduction_node("DivBackward0"),
+              params=(Param("weight", "absent"), *_MULTILABEL_LEGACY), torch_node_rule=_reduction_node("DivBackward0"),
               shape=_multilabel_soft_shape, inputs=("input", "target"), domain=((-2.0, 2.0), (0.0, 1.0)), examples=_MULTILABEL,
               text=lambda args, reduction="mean": "multilabel_soft_margin_loss({}{})".format(
                   ", ".join(args), "" if reduction == "mean" else f", reduction={reduction!r}"),

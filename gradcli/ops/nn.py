@@ -44,8 +44,13 @@ from gradcli.ops.linalg import _mismatch
 from gradcli.ops.reductions import _norm, _norm_vjp
 from gradcli.ops.summation import torch_sum
 
-REDUCTION = Param("reduction", "str", "mean", choices=("none", "mean", "sum"),
-                  refused=("ValueError", "{value} is not a valid value for reduction"))
+# (get_enum's: 'elementwise_mean', its deprecated alias of 'mean', warns)
+ELEMENTWISE_MEAN = ("elementwise_mean", "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+                    "mean", False)
+REDUCTION = Param("reduction", "str", "mean", choices=("none", "mean", "sum", "elementwise_mean"),
+                  refused=("ValueError", "{value} is not a valid value for reduction"), warned=(ELEMENTWISE_MEAN,))
+# the reduction of a loss that checks it in Python before get_enum could read 'elementwise_mean' (poisson_nll_loss's)
+STRICT_REDUCTION = REDUCTION._replace(choices=("none", "mean", "sum"), warned=())
 # torch.nn.functional's legacy args of every loss but huber's and gaussian_nll's (lowering.legacy_reduction)
 SIZE_AVERAGE, REDUCE = Param("size_average", "legacy"), Param("reduce", "legacy")
 LEGACY = (SIZE_AVERAGE, REDUCE, REDUCTION)
@@ -336,6 +341,8 @@ def _sympy_glu(x: Array, dim: int = -1) -> Array:
 def _kl_node(constant: Any, shapes: Any, reduction: str = "mean", log_target: bool = False) -> str:
     if reduction == "none":
         return "MulBackward0" if log_target else "SubBackward0"
+    if reduction == "batchmean" and shapes and not shapes[0]:  # (a 0-d input: no batch to divide by)
+        return "SumBackward0"
     return {"sum": "SumBackward0", "mean": "MeanBackward0", "batchmean": "DivBackward0"}[reduction]
 
 
@@ -351,6 +358,12 @@ def _l1_program(emit: Any, a: Any, b: Any, reduction: str = "mean") -> Any:
     return _reduced(emit, emit("abs", emit("sub", a, b)), reduction)
 
 
+# F.kl_div's warning where its reduction is 'mean' (its default): the mean over every element is not the KL divergence
+_KL_MEAN = ("mean", "reduction: 'mean' divides the total loss by both the batch size and the support size.'batchmean' "
+                    "divides only by the batch size, and aligns with the KL div math definition.'mean' will be changed "
+                    "to behave the same as 'batchmean' in the next major release.", "mean", True)
+
+
 def _kl_program(emit: Any, a: Any, b: Any, reduction: str = "mean", log_target: bool = False) -> Any:
     # exp(target) * (target - input), or xlogy(target, target) - target * input; batchmean: the sum
     # over input.size(0)
@@ -362,8 +375,10 @@ def _kl_program(emit: Any, a: Any, b: Any, reduction: str = "mean", log_target: 
     else:
         product = emit("mul", b, a)
         losses = emit("sub", emit("xlogy", b, b), product)
-    if reduction == "batchmean":
+    if reduction == "batchmean" and emit.shape(a) != ():  # (a 0-d input's batchmean is its sum: PyTorch's kl_div)
         return emit("div", emit("sum", losses), emit("size", a, dim=0))
+    if reduction == "batchmean":
+        return emit("sum", losses)
     return _reduced(emit, losses, reduction)
 
 # --- binary_cross_entropy_with_logits with weight= and pos_weight= ----------------------------
@@ -537,8 +552,10 @@ ROWS: list[Op] = [
                dtype_refusals=(("integer", "NotImplementedError", "\"log_sigmoid_cpu\" not implemented for '{0}'"),)),
     composite("kl_div", 2, _kl_program, "MeanBackward0", inputs=("input", "target"),
               dialects=(*F_LOSS, aten_loss()),
-              params=(SIZE_AVERAGE, REDUCE, Param("reduction", "str", "mean", choices=("none", "mean", "sum", "batchmean"),
-                            refused=("ValueError", "{value} is not a valid value for reduction")),
+              params=(SIZE_AVERAGE, REDUCE, Param("reduction", "str", "mean",
+                                                   choices=("none", "mean", "sum", "batchmean", "elementwise_mean"),
+                                                   refused=("ValueError", "{value} is not a valid value for reduction"),
+                                                   warned=(_KL_MEAN, ELEMENTWISE_MEAN)),
                       Param("log_target", "bool", False)),
               torch_node_rule=_kl_node, domain=((-2.0, 2.0), (0.1, 1.0)),
           examples=(*_EXAMPLES, (((2, 3), (2, 3)), {"reduction": "batchmean"}),

@@ -2794,7 +2794,7 @@ class Interpreter:
             raise self.refuse(node, f"{spelled.lstrip('.')}(...) as written here is not supported: {problem.message}",
                               problem.hint or "`gradcli functions` lists each function with the arguments it takes") from None
         if bound.warning is not None:  # (F.mse_loss(a, b, False): size_average's deprecation)
-            self.warn("UserWarning", bound.warning, node, where=spelled)
+            self.warn("UserWarning", bound.warning, node, where=None if bound.warning_at_call else spelled)
         if bound.identity:  # F.dropout(x, p=0): x itself, as PyTorch returns it (after its dtype checks: +bool)
             check_dtype_refusals(bound.op, bound.tensors, bound.params)
             if bound.op.name == "contiguous" and isinstance(bound.tensors[0], Tensor) and not _contiguous(bound.tensors[0]):
