@@ -759,8 +759,9 @@ class TapeSink:
 
     def make_tuple(self, items: list[Value], spans: list[Span], span: Span) -> _Tuple:
         # A None stays one: a static tuple may hold it (adaptive_avg_pool2d(x, (5, None))); as a value, refused.
-        kept: list[Any] = [item if isinstance(item, _Word) and item.value is None else self.operand(item)
-                           for item in items]
+        # So does a tuple in it (np.pad(x, ((1, 2), (0, 1))), tensordot's axes=((1,), (0,))): static, never a value.
+        kept: list[Any] = [item if (isinstance(item, _Word) and item.value is None) or isinstance(item, _Tuple)
+                           else self.operand(item) for item in items]
         return _Tuple(kept, spans, span)
 
     def statement(self, target: str | tuple[str, ...] | None, value: Value, span: Span) -> None:

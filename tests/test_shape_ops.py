@@ -163,9 +163,13 @@ def test_new_axes_ellipsis_and_properties_work_on_a_batch_of_points(tmp_path):
 
 
 def test_repeat_is_a_method_only_as_numpys_repeat_is_another_op():
-    for program in ("sum(repeat(v, 2))", "sum(np.repeat(v, 2))"):
-        run = cli("grad", "--at", "v=[1, 2]", "--", program)
-        assert run.exit_code == 2 and "unknown function 'repeat'" in run.stderr
+    run = cli("grad", "--at", "v=[1, 2]", "--", "sum(repeat(v, 2))")
+    assert run.exit_code == 2 and "unknown function 'repeat'" in run.stderr
+    # np.repeat is NumPy's own: each element repeated (torch.repeat_interleave), never x.repeat's tiling (#21)
+    run = cli("grad", "--json", "--at", "v=[1, 2]", "--seed", "[1, 2, 3, 4]", "--", "np.repeat(v, 2)")
+    assert run.exit_code == 0, run.stderr
+    assert run.json()["value"] == np.repeat([1.0, 2.0], 2).tolist()
+    assert run.json()["grad"] == {"v": [3.0, 7.0]}
 
 
 def test_t_is_a_method_only_and_stays_a_name_for_an_input():

@@ -117,7 +117,8 @@ class Param(NamedTuple):
     of the params for the front end: Bound.cast); "dims" (an int, a tuple of ints, or None: every axis); "ints" (a tuple of ints, given as a tuple, a list, or as the rest of
     the positional args: `x.reshape(2, 3)`); "sizes" (an int, for every axis, or a tuple of ints and Nones); "floats" (a
     number, for every axis, or a tuple of numbers); "axes" (an int, or a pair of tuples of ints:
-    tensordot's dims). Every kind takes None where the default is None.
+    tensordot's dims); "widths" (a whole number, or tuples of them, pairs in tuples: np.pad's pad_width). Every kind
+    takes None where the default is None.
     Two kinds hold a place of PyTorch's signature that no rule reads, so that the args after it bind where PyTorch
     binds them: "legacy" (a loss's size_average and reduce: any value, read for its truth, which the lowering folds
     into `reduction` as torch.nn._reduction.legacy_get_string does); "absent" (a param PyTorch has and gradcli
@@ -186,9 +187,13 @@ class Param(NamedTuple):
             if self.refused is not None:  # (PyTorch's TypeError: poisson_nll_loss's eps='none')
                 raise self.refusal(value)
             raise ValueError(f"{self.name} must be {_KIND_TEXT[kind]}, not a string")
+        if kind == "widths":  # np.pad's pad_width: a whole number, or tuples (of pairs) of them
+            return _nested_whole(self.name, value)
         if kind == "axes":  # tensordot's dims: a count, or a pair of lists of dims
             if not isinstance(value, tuple):
                 return _whole(self.name, value)
+            if len(value) == 2 and not any(isinstance(part, tuple) for part in value):  # NumPy's axes=[1, 0]: a dim each
+                value = tuple((part,) for part in value)
             if len(value) != 2 or not all(isinstance(part, tuple) for part in value):
                 raise ValueError(f"{self.name} must be {_KIND_TEXT[kind]}")
             return tuple(tuple(_whole(self.name, v) for v in part) for part in value)
@@ -233,7 +238,12 @@ _DTYPE_NAMES = {"float64": "float64", "double": "float64", "float32": "float32",
 
 _KIND_TEXT = {"int": "a whole number", "float": "a number", "number": "a number", "bool": "True or False",
               "dims": "a dim or a tuple of dims",
-              "ints": "whole numbers", "sizes": "whole numbers or None", "floats": "a number or a tuple of numbers", "axes": "a whole number or a pair of lists of dims"}
+              "ints": "whole numbers", "sizes": "whole numbers or None", "floats": "a number or a tuple of numbers", "axes": "a whole number or a pair of lists of dims",
+              "widths": "a whole number or tuples of them"}
+
+
+def _nested_whole(name: str, value: Any) -> Any:
+    return tuple(_nested_whole(name, v) for v in value) if isinstance(value, tuple) else _whole(name, value)
 
 
 def _whole(name: str, value: Any) -> int:

@@ -655,6 +655,7 @@ ROWS = [
     _unary("sqrt", lambda xp, x: _positive_nan(xp, xp.sqrt(x), x < 0), lambda xp, g, ans, x: (g / (2.0 * ans),), _sympy("sqrt"), domain=((0.2, 3.0),), methods=("sqrt",),
            ufuncs=(np.sqrt,)),
     _unary("abs", np.abs, _abs_derivative, _sympy("Abs"), ufuncs=(np.absolute, np.fabs), kinked=True, spellings=("absolute",), methods=("abs", "absolute"), dtype="keeps",
+           dialects=(Dialect("numpy", names=("fabs",)),),
            dtype_refusals=kernel_refusal("abs_cpu", "bool input")),
     _unary("sin", np.sin, lambda xp, g, ans, x: (g * xp.cos(x),), _sympy("sin"), methods=("sin",)),
     _unary("cos", np.cos, lambda xp, g, ans, x: (-g * xp.sin(x),), _sympy("cos"), methods=("cos",)),
@@ -706,12 +707,14 @@ ROWS = [
     # round(x, decimals=d): PyTorch's rint(x * 10**d) / 10**d, rint(x / 10**-d) * 10**-d below 0 (RoundBackward1)
     _unary("round", _round, _zero_derivative, _sympy_round, mask=_masked_everywhere, ufuncs=(np.rint,),
            kinked=True, domain=_BETWEEN_STEPS, methods=("round",), dtype="keeps", params=(Param("decimals", "int", None),),
-           dialects=torch_positional(),  # (torch.round(x, decimals=1); Python's round(x, 1) and np.round(x, 1) by position)
+           # (torch.round(x, decimals=1); Python's round(x, 1) and np.round(x, 1) by position; NumPy's np.around is
+           # np.round, its np.rint the round to even without decimals)
+           dialects=(*torch_positional(), Dialect("numpy", names=("around",)), Dialect("numpy", names=("rint",), order=())),
            torch_node_rule=lambda constant, shapes, decimals=None: "RoundBackward0" if decimals is None else "RoundBackward1",
            examples=_with_params({"decimals": 2}, {"decimals": -1}), reference="torch.round(a)",
            dtype_refusals=kernel_refusal("round_vml_cpu", "bool input")),
     _unary("trunc", np.trunc, _zero_derivative, partial(_sympy_step, "trunc"), mask=_masked_everywhere,
-           kinked=True, domain=_BETWEEN_STEPS, methods=("trunc",), dtype="keeps",
+           kinked=True, domain=_BETWEEN_STEPS, methods=("trunc",), dtype="keeps", dialects=(Dialect("numpy", names=("fix",)),),
            dtype_refusals=kernel_refusal("trunc_vml_cpu", "bool input")),
     # PyTorch's: (+-2 / sqrt(pi)) * exp(-x**2) * g
     _unary("erf", _erf, lambda xp, g, ans, x: (_TWO_OVER_SQRT_PI * xp.exp(-(x * x)) * g,), _sympy("erf"),
@@ -719,9 +722,11 @@ ROWS = [
     _unary("erfc", _erfc, lambda xp, g, ans, x: (-_TWO_OVER_SQRT_PI * xp.exp(-(x * x)) * g,), _sympy("erfc"), methods=("erfc",)),
     # PyTorch's: g * (pi / 180) and g * (180 / pi)
     _unary("deg2rad", np.deg2rad, lambda xp, g, ans, x: (g * _RADIANS_PER_DEGREE,),
-           lambda x: x * load_sympy().pi / 180, torch_node="Deg2RadBackward0", linear=True, methods=("deg2rad",)),
+           lambda x: x * load_sympy().pi / 180, torch_node="Deg2RadBackward0", linear=True, methods=("deg2rad",),
+           dialects=(Dialect("numpy", names=("radians",)),)),
     _unary("rad2deg", np.rad2deg, lambda xp, g, ans, x: (g * _DEGREES_PER_RADIAN,),
-           lambda x: x * 180 / load_sympy().pi, torch_node="Rad2DegBackward0", linear=True, methods=("rad2deg",)),
+           lambda x: x * 180 / load_sympy().pi, torch_node="Rad2DegBackward0", linear=True, methods=("rad2deg",),
+           dialects=(Dialect("numpy", names=("degrees",)),)),
     # activations, with torch.nn.functional's defaults. hardtanh and relu6 (hardtanh(x, 0, 6),
     # PyTorch's node too) clamp, NaN stays; their gradient is 0 but strictly inside, and passes
     # at NaN (as PyTorch's on one element; its vectorised loop gives 0 there).

@@ -1719,12 +1719,12 @@ ROWS = [
     # tensordot as one node, where the shapes are not known (a tape for many points)
     structural("tensordot_whole", 2, _tensordot, _tensordot_vjp, "ViewBackward0", bilinear=True, sympy=_sym_tensordot,
                shape=_tensordot_shape, shape_message=lambda label, shapes: _cannot_take("tensordot", shapes),
-               params=(Param("dims", "axes", 2),), text=_tensordot_text, callable=False, reference=None,
+               params=(Param("dims", "axes", 2, aliases=("axes",)),), text=_tensordot_text, callable=False, reference=None,
                examples=tuple((shapes, params) for shapes, params in [
                    (((2, 3, 2), (3, 2, 2)), {}), (((2, 3), (3, 2)), {"dims": 1}), (((2,), (3,)), {"dims": 0}),
                    (((3, 2), (2, 3)), {"dims": ((1, 0), (0, 1))})])),
     composite("tensordot", 2, _tensordot_program, "ViewBackward0", sympy=_sym_tensordot,
-              shape=_tensordot_shape, shape_message=_cannot_take, params=(Param("dims", "axes", 2),), text=_tensordot_text,
+              shape=_tensordot_shape, shape_message=_cannot_take, params=(Param("dims", "axes", 2, aliases=("axes",)),), text=_tensordot_text,
               examples=tuple((shapes, params) for shapes, params in [
                   (((2, 3, 2), (3, 2, 2)), {}), (((2, 3), (3, 2)), {"dims": 1}), (((2,), (3,)), {"dims": 0}),
                   (((3, 2), (2, 3)), {"dims": ((1, 0), (0, 1))})]),
@@ -1745,7 +1745,7 @@ ROWS = [
     composite("kron", 2, _kron_program, "UnsafeViewBackward0", shape=_kron_shape, shape_message=_cannot_take,
               examples=_examples(((2, 2), (2, 3)), ((2,), (3,)), ((2, 2), (3,))), methods=("kron",)),
     structural("cross", 2, _cross, _cross_vjp, "LinalgCrossBackward0", bilinear=True, sympy=_sym_cross,
-               shape=_cross_shape, shape_message=_cannot_take, aligns=True, params=(Param("dim", "int", -1),),
+               shape=_cross_shape, shape_message=_cannot_take, aligns=True, params=(Param("dim", "int", -1, aliases=("axis",)),),
                examples=tuple((shapes, params) for shapes, params in [
                    (((3,), (3,)), {}), (((3, 2), (3, 2)), {"dim": 0}), (((2, 3), (2, 3)), {"dim": -1})]),
                methods=("cross",), reference="torch.linalg.cross(a, b)",
@@ -1758,6 +1758,7 @@ ROWS = [
                examples=_examples(((3, 3),), ((2, 2, 2),)), spellings=("inverse",), methods=("inverse",),
                reference="torch.linalg.inv(a)", dtype_refusals=float_input("linalg.inv")),
     structural("solve", 2, _solve, _solve_vjp, "LinalgSolveExBackward0", jvp=_solve_jvp,
+               dialects=(Dialect("numpy", row="numpy_solve"),),  # NumPy 2's: b a vector only where it is 1-D
                sympy=_sym_solve, shape=_solve_shape,
                shape_message=_singular_or_not_square("solve", _solve_shape),
                examples=_examples(((3, 3), (3,)), ((2, 2), (2, 3)), ((2, 2, 2), (2,)), ((2, 2), (2, 2, 2))),

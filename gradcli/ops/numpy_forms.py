@@ -10,9 +10,12 @@ tests/test_numpy_spellings.py holds each to NumPy itself and its gradient to cen
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from gradcli.ops.core import Param, Shape, composite
+import numpy as np
+
+from gradcli.ops.core import Dialect, Param, Shape, Unsupported, composite
 
 
 def _shapes_or_none(emit: Any, *handles: Any) -> list[Shape] | None:
@@ -84,12 +87,245 @@ def _dot_node(constant: Any, shapes: Any) -> str:
     return torch_node_name(OPS[_dot_row(shapes)], constant, shapes)
 
 
-def _cannot_take(label: str, shapes: Any) -> str:
-    return f"np.dot cannot take shapes {' and '.join(str(tuple(s)) for s in shapes)}"
+def _cannot_take(name: str) -> Any:
+    def message(label: str, shapes: Any) -> str:
+        return f"{name} cannot take shapes {' and '.join(str(tuple(s)) for s in shapes)}"
+
+    return message
+
+
+# --- np.median, np.percentile: NumPy's linear interpolation between the two middle values ------------------------
+
+
+def _median_program(row: str) -> Any:
+    quantile = "nanquantile" if row == "numpy_nanmedian" else "quantile"
+
+    def program(emit: Any, x: Any, dim: Any = None, keepdim: bool = False) -> Any:
+        return emit(quantile, x, q=0.5, dim=dim, keepdim=keepdim)
+
+    return program
+
+
+def _median_shape(x: Shape, dim: Any = None, keepdim: bool = False) -> Shape:
+    from gradcli.ops import OPS
+
+    return OPS["quantile"].shape(x, q=0.5, dim=dim, keepdim=keepdim)  # type: ignore[misc]
+
+
+def _percentile_shape(x: Shape, q: Any = None, dim: Any = None, keepdim: bool = False,
+                      interpolation: str = "linear") -> Shape:
+    from gradcli.ops import OPS
+
+    if q is None or not 0.0 <= q <= 100.0:  # (NumPy's words)
+        raise ValueError("Percentiles must be in the range [0, 100]")
+    return OPS["quantile"].shape(x, q=q / 100.0, dim=dim, keepdim=keepdim,  # type: ignore[misc]
+                                 interpolation=interpolation)
+
+
+def _percentile_program(emit: Any, x: Any, q: Any = None, dim: Any = None, keepdim: bool = False,
+                        interpolation: str = "linear") -> Any:
+    shape = emit.shape(x)
+    if shape is not None:
+        _percentile_shape(shape, q, dim, keepdim, interpolation)
+    return emit("quantile", x, q=q / 100.0, dim=dim, keepdim=keepdim, interpolation=interpolation)
+
+
+# --- np.cumsum, np.cumprod: without an axis, of the array flattened ------------------------------------------------
+
+
+def _scan_program(row: str) -> Any:
+    def program(emit: Any, x: Any, dim: Any = None) -> Any:
+        if dim is None:
+            return emit(row, emit("reshape", x, shape=(-1,)), dim=0)
+        return emit(row, x, dim=dim)
+
+    return program
+
+
+def _scan_shape(x: Shape, dim: Any = None) -> Shape:
+    if dim is None:
+        return (int(math.prod(x)),)
+    _axis(dim, len(x))
+    return tuple(x)
+
+
+def _axis(dim: int, rank: int) -> int:
+    if not -max(rank, 1) <= dim < max(rank, 1):  # (NumPy's AxisError)
+        raise ValueError(f"axis {dim} is out of bounds for array of dimension {rank}")
+    return dim % max(rank, 1)
+
+
+# --- np.trace: the sum of a diagonal (offset, axis1, axis2), of any array of two axes or more ----------------------
+
+
+def _trace_shape(x: Shape, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Shape:
+    if len(x) < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    first, second = _axis(dim1, len(x)), _axis(dim2, len(x))
+    if first == second:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    return tuple(size for i, size in enumerate(x) if i not in (first, second))
+
+
+def _trace_program(emit: Any, x: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
+    shape = emit.shape(x)
+    if shape is not None:
+        _trace_shape(shape, offset, dim1, dim2)
+        if len(shape) == 2 and offset == 0 and dim1 % 2 == 0 and dim2 % 2 == 1:  # torch.trace's own
+            return emit("trace", x)
+    return emit("sum", emit("diagonal", x, offset=offset, dim1=dim1, dim2=dim2), dim=-1)
+
+
+# --- np.transpose: every axis reversed, or in the order `axes` says ------------------------------------------------
+
+
+def _transpose_shape(x: Shape, dims: Any = None) -> Shape:
+    order = _transpose_order(len(x), dims)
+    return tuple(x[i] for i in order)
+
+
+def _transpose_order(rank: int, dims: Any) -> tuple[int, ...]:
+    if dims is None:
+        return tuple(range(rank))[::-1]
+    if len(dims) != rank:
+        raise ValueError("axes don't match array")
+    order = tuple(_axis(d, rank) for d in dims)
+    if len(set(order)) != rank:
+        raise ValueError("repeated axis in transpose")
+    return order
+
+
+def _transpose_program(emit: Any, x: Any, dims: Any = None) -> Any:
+    shape = emit.shape(x)
+    if shape is None:
+        return _whole(emit, "numpy_transpose", x, dims=dims)
+    return emit("permute", x, dims=_transpose_order(len(shape), dims))
+
+
+# --- np.linalg.solve: NumPy 2's rule, b a vector only where it is 1-D ---------------------------------------------
+
+
+def _solve_shape(a: Shape, b: Shape) -> Shape:
+    if len(a) < 2:
+        raise ValueError(f"{len(a)}-dimensional array given. Array must be at least two-dimensional")
+    if a[-1] != a[-2]:
+        raise ValueError("Last 2 dimensions of the array must be square")
+    rows = b[0] if len(b) == 1 else b[-2] if len(b) > 1 else None
+    if rows != a[-1]:
+        raise ValueError(f"solve: Input operand 1 has a mismatch in its core dimension 0 (size {rows} is different "
+                         f"from {a[-1]})")
+    if len(b) == 1:
+        return (*a[:-1],)
+    return (*np.broadcast_shapes(a[:-2], b[:-2]), *b[-2:])
+
+
+def _solve_program(emit: Any, a: Any, b: Any) -> Any:
+    shapes = _shapes_or_none(emit, a, b)
+    if shapes is None:
+        return _whole(emit, "numpy_solve", a, b)
+    sa, sb = shapes
+    out = _solve_shape(sa, sb)
+    if len(sb) > 1 and tuple(sb) == tuple(sa[:-1]):  # (PyTorch would read b as a batch of vectors: NumPy's matrix)
+        b = emit("expand", b, size=out)
+    return emit("solve", a, b)
+
+
+# --- np.pad: pad_width per axis, (before, after), in the axes' order ----------------------------------------------
+
+
+_PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect", "symmetric", "wrap",
+              "empty")
+
+
+def _pad_widths(rank: int, widths: Any) -> list[tuple[int, int]]:
+    """NumPy's pad_width, one (before, after) for each axis: an int, (n,), (before, after), ((before, after),)
+    for every axis, or one pair per axis."""
+    pairs = widths if isinstance(widths, tuple) else (widths,)
+    if pairs and all(isinstance(pair, tuple) for pair in pairs):
+        if len(pairs) == 1:
+            pairs = pairs * rank
+    elif len(pairs) in (1, 2) and all(isinstance(n, int) for n in pairs):
+        pairs = (pairs,) * rank
+    else:
+        raise ValueError("pad_width must be a whole number, a pair (before, after), or one pair for each axis")
+    if len(pairs) != rank:
+        raise ValueError(f"operands could not be broadcast together with remapped shapes [original->remapped]: "
+                         f"({len(pairs)},2) and requested shape ({rank},2)")
+    out = []
+    for pair in pairs:
+        if len(pair) not in (1, 2) or not all(isinstance(n, int) and not isinstance(n, bool) for n in pair):
+            raise ValueError("pad_width must be whole numbers")
+        before, after = (pair[0], pair[0]) if len(pair) == 1 else pair
+        if before < 0 or after < 0:
+            raise ValueError("index can't contain negative values")
+        out.append((before, after))
+    return out
+
+
+def _pad_shape(x: Shape, pad_width: Any = None, mode: str = "constant", constant_values: float = 0.0) -> Shape:
+    if mode != "constant":
+        raise Unsupported(f"np.pad's mode '{mode}' is not supported (its mode 'constant' is)")
+    return tuple(size + before + after for size, (before, after) in zip(x, _pad_widths(len(x), pad_width), strict=True))
+
+
+def _pad_program(emit: Any, x: Any, pad_width: Any = None, mode: str = "constant", constant_values: float = 0.0) -> Any:
+    shape = emit.shape(x)
+    if shape is None:
+        return _whole(emit, "numpy_pad", x, pad_width=pad_width, mode=mode, constant_values=constant_values)
+    _pad_shape(shape, pad_width, mode, constant_values)
+    widths = _pad_widths(len(shape), pad_width)
+    pad = tuple(n for before, after in reversed(widths) for n in (before, after))  # (F.pad's: the last axis first)
+    return emit("pad", x, pad=pad, value=constant_values)
 
 
 ROWS = [
-    composite("numpy_dot", 2, _dot_program, "MmBackward0", sympy=None, shape=_dot_shape, shape_message=_cannot_take,
+    composite("numpy_median", 1, _median_program("numpy_median"), "SqueezeBackward4", sympy=None, shape=_median_shape,
+              params=(_AXIS, _KEEPDIMS), callable=False, reference=None, kinked=True,
+              text=_call("np.median", {"dim": None, "keepdim": False}),
+              examples=(((((4,),), {}), (((5,),), {}), (((2, 4),), {"dim": 1}), (((3, 2),), {"dim": 0, "keepdim": True})))),
+    composite("numpy_nanmedian", 1, _median_program("numpy_nanmedian"), "SqueezeBackward4", sympy=None,
+              shape=_median_shape, params=(_AXIS, _KEEPDIMS), callable=False, reference=None, kinked=True,
+              text=_call("np.nanmedian", {"dim": None, "keepdim": False}),
+              examples=(((((4,),), {}), (((2, 4),), {"dim": 1})))),
+    composite("percentile", 1, _percentile_program, "SqueezeBackward4", sympy=None, shape=_percentile_shape,
+              params=(Param("q", "float", None), _AXIS, _KEEPDIMS,
+                      Param("interpolation", "str", "linear", aliases=("method",),
+                            choices=("linear", "lower", "higher", "midpoint", "nearest"))),
+              dialects=(Dialect("numpy", order=("q", "dim")),), callable=False, reference=None, kinked=True,
+              text=_call("np.percentile", {"q": None, "dim": None, "keepdim": False, "interpolation": "linear"}),
+              examples=(((((5,),), {"q": 30.0}), (((3, 4),), {"q": 50.0, "dim": 1}),
+                         (((3, 4),), {"q": 75.0, "dim": 0, "keepdim": True})))),
+    composite("numpy_cumsum", 1, _scan_program("cumsum"), "CumsumBackward0", sympy=None, shape=_scan_shape,
+              params=(_AXIS,), callable=False, reference=None, text=_call("np.cumsum", {"dim": None}),
+              examples=(((((2, 3),), {}), (((2, 3),), {"dim": 1}), (((4,),), {})))),
+    composite("numpy_cumprod", 1, _scan_program("cumprod"), "CumprodBackward0", sympy=None, shape=_scan_shape,
+              params=(_AXIS,), callable=False, reference=None, text=_call("np.cumprod", {"dim": None}),
+              examples=(((((2, 3),), {}), (((2, 3),), {"dim": 0})))),
+    composite("numpy_trace", 1, _trace_program, "SumBackward1", sympy=None, shape=_trace_shape,
+              params=(Param("offset", "int", 0), Param("dim1", "int", 0, aliases=("axis1",)),
+                      Param("dim2", "int", 1, aliases=("axis2",))),
+              torch_node_rule=lambda constant, shapes, offset=0, dim1=0, dim2=1: "TraceBackward0" if (
+                  shapes and len(shapes[0]) == 2 and offset == 0 and dim1 % 2 == 0 and dim2 % 2 == 1) else "SumBackward1",
+              callable=False, reference=None, text=_call("np.trace", {"offset": 0, "dim1": 0, "dim2": 1}),
+              examples=(((((3, 3),), {}), (((3, 4),), {"offset": 1}), (((4, 3),), {"offset": -2}),
+                         (((2, 3, 4),), {"offset": 1}), (((2, 3, 4),), {"dim1": 1, "dim2": 2})))),
+    composite("numpy_transpose", 1, _transpose_program, "PermuteBackward0", sympy=None, shape=_transpose_shape,
+              params=(Param("dims", "ints", None, aliases=("axes",)),), callable=False, reference=None,
+              text=_call("np.transpose", {"dims": None}),
+              examples=(((((2, 3),), {}), (((2, 3, 4),), {}), (((2, 3, 4),), {"dims": (2, 0, 1)})))),
+    composite("numpy_solve", 2, _solve_program, "LinalgSolveExBackward0", sympy=None, shape=_solve_shape,
+              shape_message=_cannot_take("np.linalg.solve"),
+              callable=False, reference=None, text=_call("np.linalg.solve", {}),
+              examples=(((((3, 3), (3,)), {}), (((3, 3), (3, 2)), {}), (((2, 2, 2), (2, 2)), {}),
+                         (((2, 3, 3), (3,)), {})))),
+    composite("numpy_pad", 1, _pad_program, "ConstantPadNdBackward0", sympy=None, shape=_pad_shape,
+              params=(Param("pad_width", "widths", None), Param("mode", "str", "constant", choices=_PAD_MODES),
+                      Param("constant_values", "float", 0.0)),
+              callable=False, reference=None,
+              text=_call("np.pad", {"pad_width": None, "mode": "constant", "constant_values": 0.0}),
+              examples=(((((2, 2),), {"pad_width": 1}), (((2, 3),), {"pad_width": (1, 2)}),
+                         (((2, 3),), {"pad_width": ((1, 0), (0, 2))}), (((3,),), {"pad_width": 2, "constant_values": 1.5})))),
+    composite("numpy_dot", 2, _dot_program, "MmBackward0", sympy=None, shape=_dot_shape, shape_message=_cannot_take("np.dot"),
               callable=False, reference=None, text=_call("np.dot", {}), torch_node_rule=_dot_node,
               examples=(((((2, 3), (3, 4)), {}), (((3,), (3,)), {}), (((), (2, 3)), {}), (((2, 3), (3,)), {}),
                          (((2, 2, 3), (2, 3, 4)), {}), (((2, 3), (4, 3, 2)), {})))),

@@ -1679,6 +1679,8 @@ ROWS = [
             params=(Param("dim0", "int", None, aliases=("axis1",)), Param("dim1", "int", None, aliases=("axis2",))),
             shape=_transpose_shape, torch_node_rule=_transpose_node, spellings=("swapaxes", "swapdims"),
             methods=("transpose", "swapaxes", "swapdims"),
+            # np.transpose(x, axes): NumPy's, every axis reversed or permuted (np.swapaxes is this row's)
+            dialects=(Dialect("numpy", row="numpy_transpose", names=("transpose",), order=("dims",)),),
             examples=_one(((2, 3), {"dim0": 0, "dim1": 1}), ((2, 3, 2), {"dim0": -1, "dim1": 0}), ((2, 3), {})),
             reference="a.transpose(0, 1)", reference_program="a.transpose(0, 1)"),
     _linear("permute", _permute, _permute_vjp, "PermuteBackward0", params=(Param("dims", "ints", None, aliases=("axes",), listed=True),),
@@ -1726,6 +1728,7 @@ ROWS = [
     _linear("pad", _pad, _pad_vjp, "ConstantPadNdBackward0",
             params=(Param("pad", "ints", None, listed=True), Param("mode", "str", "constant", choices=("constant",)),
                     Param("value", "float", 0.0)), shape=_pad_shape, jvp=_pad_jvp, overloads=("pad_edges",),
+            dialects=(Dialect("numpy", row="numpy_pad", order=("pad_width", "mode")),),  # np.pad's pad_width per axis
             examples=_one(((3,), {"pad": (1, 2)}), ((2, 3), {"pad": (1, 0, 0, 1), "value": 1.5}),
                           ((2, 4), {"pad": (-1, 1)})),
                           reference="F.pad(a, (1, 0), value=0.5)", reference_program="F.pad(a, (1, 0), value=0.5)"),
@@ -1750,6 +1753,7 @@ ROWS = [
                     Param("dim2", "int", 1, aliases=("axis2",))), shape=_diagonal_shape, methods=("diagonal",),
             examples=_one(((3, 3), {}), ((2, 3), {"offset": 1}), ((2, 3, 2), {"dim1": 1, "dim2": -1}))),
     _linear("trace", _trace, _trace_vjp, "TraceBackward0", dtype="sums", shape=_trace_shape, methods=("trace",),
+            dialects=(Dialect("numpy", row="numpy_trace", order=("offset", "dim1", "dim2")),),  # np.trace(x, 1)
             dtype_refusals=(("bool", "NotImplementedError", "\"trace\" not implemented for 'Bool'"),),
             examples=_one(((3, 3), {}), ((2, 3), {}))),
     _linear("tril", _triangle(True), _triangle_vjp(True), "TrilBackward0", params=(DIAGONAL,),
@@ -1812,6 +1816,7 @@ ROWS = [
     composite("repeat_interleave", 1, _interleave_program, "ViewBackward0", dtype="keeps",
               params=(Param("repeats", "int", None), Param("dim", "int", None, aliases=("axis",))),
               shape=_repeat_interleave_shape, methods=("repeat_interleave",),
+              dialects=(Dialect("numpy", names=("repeat",), order=("repeats", "dim")),),  # np.repeat: x.repeat is tile's
               sympy=_sympy(_repeat_interleave),
               examples=_one(((3,), {"repeats": 2}), ((2, 3), {"repeats": 2, "dim": 1}), ((2, 3), {"repeats": 3}),
                             ((2, 3), {"repeats": 1, "dim": 0}), ((), {"repeats": 2}), ((2,), {"repeats": 0})),
@@ -1988,6 +1993,7 @@ ROWS += [
               params=(Param("sections", "dims", None, aliases=("indices_or_sections", "indices", "sections")),
                       *((DIM_0,) if name == "tensor_split" else ())),
               shape=_sectioned(name)[2], methods=(name,), text=_sectioned_text(name), examples=examples,
+              dialects=(Dialect("numpy", names=("array_split",), order=("sections", "dim")),) if name == "tensor_split" else (),
               reference=f"torch.{name}(a, {sections})[0]", reference_program=f"{name}(a, {sections})[0]")
       for name, sections, examples in [
           ("tensor_split", 2, _one(((5,), {"sections": 3, "part": 2}), ((2, 5), {"sections": (1, 3), "dim": 1, "part": 1}),

@@ -554,6 +554,8 @@ def _median_rows(name: str) -> list[Any]:
     whole = structural(name, 1, _whole_median(ignore_nan), _even_vjp, f"{title}Backward0", dtype="keeps", jvp=_even_jvp,
                        shape=lambda x, dim=None, keepdim=False: (), params=(DIM_INT, KEEPDIM), kinked=True,
                        methods=(name,), with_dim=f"{name}_dim", examples=(((((4,),), {}), (((2, 3),), {}))),
+                       # np.median: NumPy's, the mean of the two middle values, never a (values, indices) tuple
+                       dialects=(Dialect("numpy", row=f"numpy_{name}", order=("dim",)),),
                        dtype_refusals=kernel_refusal("median_cpu", "bool input"))
     with_dim = _tuple_row(name, selection, f"{title}Backward1", (DIM_INT, KEEPDIM), _along_shape(name, True, None),
                           ((((2, 3),), {"dim": 0}), (((2, 3),), {"dim": -1, "keepdim": True}), (((4,),), {"dim": 0})),

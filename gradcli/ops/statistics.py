@@ -20,7 +20,7 @@ import numpy as np
 
 from gradcli.errors import Limits, over_limit
 from gradcli.ops import reductions
-from gradcli.ops.core import Array, Param, Shape, composite, float_input, point_axes, structural
+from gradcli.ops.core import Array, Dialect, Param, Shape, composite, float_input, point_axes, structural
 
 # --- renorm: each slice along dim scaled to a p-norm of at most maxnorm ------------------------------
 
@@ -430,8 +430,9 @@ def _quantile_program(name: str) -> Any:
 def _quantile_row(name: str) -> Any:
     return composite(name, 1, _quantile_program(name), "SqueezeBackward4", sympy=None, shape=_quantile_shape(name),
                      params=(Param("q", "float", None), Param("dim", "int", None, aliases=("axis",)),
-                             Param("keepdim", "bool", False), Param("interpolation", "str", "linear",
-                                                                    choices=_INTERPOLATIONS)),
+                             Param("keepdim", "bool", False, aliases=("keepdims",)),
+                             Param("interpolation", "str", "linear", aliases=("method",), choices=_INTERPOLATIONS)),
+                     dialects=(Dialect("numpy", order=("q", "dim")),),  # (np.quantile's 4th is out=)
                      methods=(name,), kinked=True,
                      text=_call(f"torch.{name}", {"q": None, "dim": None, "keepdim": False, "interpolation": "linear"}),
                      examples=((((5,),), {"q": 0.3}), (((3, 4),), {"q": 0.5, "dim": 0}),
