@@ -92,6 +92,9 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("np.mean(x, axis=0, keepdims=True)", {"x": V(3, 4)}),
     ("np.mean(x, 1)", {"x": V(3, 4)}),
     ("np.mean(x, axis=(0, 1))", {"x": V(3, 4, 2)}),
+    ("np.average(x)", {"x": V(3, 4)}),
+    ("np.average(x, 0)", {"x": V(3, 4)}),
+    ("np.average(x, axis=1, keepdims=True)", {"x": V(3, 4)}),
     ("np.prod(x)", {"x": V(2, 3, lo=0.1, hi=1.5)}),
     ("np.prod(x, axis=0)", {"x": V(2, 3, lo=0.1, hi=1.5)}),
     ("np.prod(x, axis=0, keepdims=True)", {"x": V(2, 3, lo=0.1, hi=1.5)}),
@@ -306,6 +309,12 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("np.degrees(x)", {"x": V(4)}),
     ("np.radians(x)", {"x": V(4)}),
     ("np.heaviside(x, 0.5)", {"x": V(3)}),
+    # test_scalar_ops.py's special points: x ** 0 at 0, 0 ** y, sign away from 0
+    ("np.power(x, 0.0)", {"x": np.float64(0.0)}),
+    ("np.power(0.0, y)", {"y": np.float64(0.3)}),
+    ("3.0 * np.sign(x)", {"x": np.float64(-1.1)}),
+    ("np.mod(x, y)", {"x": np.float64(0.7), "y": np.float64(0.3)}),
+    ("np.sum(np.abs(x))", {"x": V(4)}),
     ("np.exp(x).sum(axis=0)", {"x": V(3, 4)}),
 ]
 
@@ -403,7 +412,7 @@ def test_a_refused_numpy_call_says_numpys_words_on_one_line():
 
 
 # NumPy's functions gradcli has no row for (or not this form of): a clean refusal, exit 2, naming it
-NOT_SUPPORTED = ["np.append(x, x)", "np.partition(x, 1)", "np.rollaxis(x, 1)", "np.average(x)", "np.ptp(x)",
+NOT_SUPPORTED = ["np.append(x, x)", "np.partition(x, 1)", "np.rollaxis(x, 1)", "np.average(x, weights=x)", "np.ptp(x)",
                  "np.split(x, 2)[0]", "np.cbrt(x)", "np.einsum('...i->...', x)", "np.pad(x, 1, 'edge')",
                  "np.median(x, axis=(0, 1))", "np.linalg.svd(x, compute_uv=False)", "np.array([x, x])"]
 

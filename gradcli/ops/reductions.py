@@ -859,6 +859,8 @@ ROWS = [
     structural("mean", 1, _mean, _mean_vjp, "MeanBackward0",
                sympy=_sympy_reduction(lambda terms: load_sympy().Add(*terms) / len(terms)), shape=_reduced_shape,
                examples=_OVER_DIMS, linear=True, methods=("mean",), params=(DIM, KEEPDIM, CAST), torch_node_rule=_with_dim("Mean"),
+               # np.average(x, axis) without weights= (weighted: refused, an unexpected keyword)
+               dialects=(Dialect("numpy", names=("average",), order=("dim",), refuses=("dtype",)),),
                dtype_refusals=(("integer", "RuntimeError", "mean(): could not infer output dtype. Input dtype must be "
                                 "either a floating point or complex dtype. Got: {0}"),)),
     structural("nansum", 1, _nansum, _nansum_vjp, "NansumBackward0", dtype="sums", jvp=_nansum_jvp,
