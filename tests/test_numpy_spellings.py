@@ -389,6 +389,7 @@ NUMPY_RAISES = [
     ("np.transpose(x, (0, 0, 1))", {"x": V(2, 3, 4)}),
     ("np.transpose(x, (0, 1))", {"x": V(2, 3, 4)}),
     ("np.percentile(x, 130)", {"x": V(4)}),
+    ("np.percentile(x)", {"x": V(4)}),
     ("np.cumsum(x, 2)", {"x": V(2, 3)}),
     ("np.median(x, 2)", {"x": V(2, 3)}),
 ]

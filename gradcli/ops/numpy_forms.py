@@ -124,6 +124,8 @@ def _percentile_shape(x: Shape, q: Any = None, dim: Any = None, keepdim: bool = 
 
 def _percentile_program(emit: Any, x: Any, q: Any = None, dim: Any = None, keepdim: bool = False,
                         interpolation: str = "linear") -> Any:
+    if q is None:  # (Python's words: np.percentile(x))
+        raise ValueError("percentile() missing 1 required positional argument: 'q'")
     shape = emit.shape(x)
     if shape is not None:
         _percentile_shape(shape, q, dim, keepdim, interpolation)
