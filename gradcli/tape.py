@@ -528,7 +528,7 @@ class TapeSink:
         if op is None and family == lowering.METHOD and name in _FIELDS and len(args) == 1:  # max(x, 0).values
             return self.field(args[0], name, func_span)
         if op is None and name in CONSTRUCTORS and family != lowering.METHOD:
-            return self.construct(name, args, keywords, span)
+            return self.construct(name, args, keywords, span, family)
         if op is None:
             if name in FUNCTIONS:  # math.max: a function gradcli has, which that module has not
                 raise _fail(f"'{func}' is not a function: {func.rpartition('.')[0]} has no '{name}'", func_span,
@@ -561,9 +561,11 @@ class TapeSink:
             return _Parts(bound.op, bound.tensors, bound.params, span)
         return self.apply(bound.op, bound.tensors, span, bound.params)
 
-    def construct(self, func: str, args: list[Value], keywords: list[tuple[str, Value, Span]], span: Span) -> int:
+    def construct(self, func: str, args: list[Value], keywords: list[tuple[str, Value, Span]], span: Span,
+                  family: str = lowering.BARE) -> int:
         """A value made by a constructor (tensor([...]), ones(2, 3), arange(5)): a constant at once, its
-        shape checked against the limits before it is made."""
+        shape checked against the limits before it is made. NumPy's np.array([x, 2 * x]) of values computed
+        from inputs is that list: NumPy's value, through which the gradient flows (as HIPS autograd's)."""
         op = CONSTRUCTORS[func]
         if func in SIZED and len(args) > 1:  # ones(2, 3) is ones((2, 3))
             args = [_Tuple(args, [], span)]  # type: ignore[arg-type]
@@ -574,6 +576,9 @@ class TapeSink:
             raise self.call_problem(problem, span, keywords) from None
         tensors = [self.operand(t) for t in tensors]
         self.drop_params(tensors)
+        if (family == "numpy" and func in ("array", "asarray") and len(tensors) == 1 and isinstance(args[0], _List)
+                and self.nodes[tensors[0]].kind != CONST and params.get("dtype") in (None, "float64")):
+            return tensors[0]
         for arg in tensors:
             if self.nodes[arg].kind != CONST:
                 raise _fail(f"{func}(...) takes data written in the program, not computed from inputs",

@@ -232,6 +232,26 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("np.maximum(x, x)", {"x": V()}),
     ("np.maximum(a, b)", {"a": V(1, 4), "b": V(3, 4, start=20)}),
     ("a % b", {"a": V(3, 2), "b": V(1, 2, lo=-2.0, hi=-0.3, start=40)}),
+    # np.array of values computed from inputs: that list, the gradient flowing through (HIPS's ArrayBox)
+    ("np.array([x, x * 1.0, x + 2.5])", {"x": V()}),
+    ("np.array([[x, x * 1.0, x + 2.5], [x**2, x, x / 2.0]])", {"x": V()}),
+    ("np.array([x, x * 1.0, x + 2.5]) + np.array([x, x * 1.0, x + 2.5])", {"x": V()}),
+    ("np.array([x, x])", {"x": V(3, 2)}),
+    ("np.array([[2 * x, x + 1], [x, x]])", {"x": V(3, 2)}),
+    ("np.asarray([x, 2.0])", {"x": V()}),
+    ("np.mean(np.array([x, x + 2]))", {"x": np.float64(0.0)}),
+    ("np.std(np.array([x, x + 2]))", {"x": np.float64(0.0)}),
+    ("np.var(np.array([x, x + 2]))", {"x": np.float64(0.0)}),
+    ("np.linalg.norm(np.array([x, x + 2]))", {"x": np.float64(0.0)}),
+    # ties (test_max_equal_values...): the gradient shared among them, as PyTorch's amax / maximum share it
+    ("np.max(np.array([x, x]))", {"x": np.float64(1.0)}),
+    ("np.max(np.array([[x, x], [x, 0.5]]), axis=1)", {"x": np.float64(1.0)}),
+    ("np.max(np.array([[x, x], [x, 0.5]]), axis=1)", {"x": np.float64(-1.0)}),
+    ("np.min(np.array([[x, x, x], [x, 0.5, 0.5], [0.5, 0.5, 0.5], [x, x, 0.5]]), axis=0)", {"x": np.float64(1.0)}),
+    ("np.min(np.array([[x, x, x], [x, 0.5, 0.5], [0.5, 0.5, 0.5], [x, x, 0.5]]), axis=0)", {"x": np.float64(-1.0)}),
+    ("np.maximum(np.array([x, x, 0.5]), np.array([[x, 0.5, x], [x, x, 0.5]]))", {"x": np.float64(1.0)}),
+    ("np.maximum(np.array([x, x, 0.5]), np.array([[x, 0.5, x], [x, x, 0.5]]))", {"x": np.float64(-1.0)}),
+    ("np.maximum(np.array([x, x, 0.5]), np.array([[x, 0.5, x], [x, x, 0.5]]))", {"x": np.float64(2.0)}),
     # indexing
     ("x[3, 0, 1]", {"x": V(5, 6, 4)}),
     ("x[::-1, 2:4, :]", {"x": V(5, 6, 4)}),
@@ -415,7 +435,8 @@ def test_a_refused_numpy_call_says_numpys_words_on_one_line():
 # NumPy's functions gradcli has no row for (or not this form of): a clean refusal, exit 2, naming it
 NOT_SUPPORTED = ["np.append(x, x)", "np.partition(x, 1)", "np.rollaxis(x, 1)", "np.average(x, weights=x)", "np.ptp(x)",
                  "np.split(x, 2)[0]", "np.cbrt(x)", "np.einsum('...i->...', x)", "np.pad(x, 1, 'edge')",
-                 "np.median(x, axis=(0, 1))", "np.linalg.svd(x, compute_uv=False)", "np.array([x, x])"]
+                 "np.median(x, axis=(0, 1))", "np.linalg.svd(x, compute_uv=False)", "torch.tensor([x, x])",
+                 "np.array([x, x], dtype=np.int64)"]
 
 
 @pytest.mark.parametrize("formula", NOT_SUPPORTED)
