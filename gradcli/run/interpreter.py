@@ -1460,7 +1460,7 @@ class Interpreter:
         if not isinstance(owner, Tensor):
             raise self.refuse(node, f"cannot set '{name}' of {_type_name(owner)}")
         if name == "requires_grad":
-            self.set_requires_grad(owner, bool(value))
+            self.set_requires_grad(owner, bool(value), attribute=True)
         elif name == "grad":
             if value is not None and not isinstance(value, Tensor):
                 raise TorchError("TypeError", f"assigned grad expected to be a Tensor or None but got grad of type {_type_name(value)}")
@@ -1656,11 +1656,19 @@ class Interpreter:
             return schedulers.call_method(self, receiver, method.name, args, kwargs, node)
         return torch_nn.call_module_method(self, receiver, method.name, args, kwargs, node)
 
-    def set_requires_grad(self, tensor: Tensor, flag: bool) -> Tensor:
+    def set_requires_grad(self, tensor: Tensor, flag: bool, attribute: bool = False) -> Tensor:
+        """t.requires_grad_(flag) (`attribute`: `t.requires_grad = flag`), as PyTorch's: a tensor with a graph
+        keeps it where the call asks for what it has (t.requires_grad_() of a computed tensor); the attribute of
+        one is never set."""
+        if not tensor.is_leaf and (attribute or not flag):
+            raise runtime_error("you can only change requires_grad flags of leaf variables." + (
+                "" if flag else " If you want to use a computed variable in a subgraph that doesn't require "
+                                "differentiation use var_no_grad = var.detach()."))
         if not tensor.is_leaf:
-            raise runtime_error("you can only change requires_grad flags of leaf variables.")
+            return tensor
         if flag and tensor.data.dtype.kind != "f":
-            raise runtime_error("only Tensors of floating point dtype can require gradients")
+            raise runtime_error(f"only Tensors of floating point {'and complex ' if attribute else ''}dtype can "
+                                f"require gradients")
         if tensor.node is not None and flag != tensor.requires_grad:
             tensor.node = None  # a new leaf from here on: earlier uses keep what they were
         tensor.requires_grad = flag
