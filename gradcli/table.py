@@ -813,6 +813,19 @@ def _sign_vjp0(g: float, ans: float, a: float) -> Any:
     return t0
 
 
+def _sgn_forward(a: float) -> Any:
+    t0 = a > 0
+    t1 = a < 0
+    t2 = xp.where(t1, -1.0, 0.0)
+    t3 = xp.where(t0, 1.0, t2)
+    return t3
+
+
+def _sgn_vjp0(g: float, ans: float, a: float) -> Any:
+    t0 = xp.where(True, 0.0, g)
+    return t0
+
+
 def _floor_forward(a: float) -> Any:
     t0 = ufunc('floor')(a)
     return t0
@@ -1471,6 +1484,7 @@ ROWS = {
     'acosh': Row('acosh', 1, _acosh_forward, (_acosh_vjp0,), False),
     'atanh': Row('atanh', 1, _atanh_forward, (_atanh_vjp0,), False),
     'sign': Row('sign', 1, _sign_forward, (_sign_vjp0,), False),
+    'sgn': Row('sgn', 1, _sgn_forward, (_sgn_vjp0,), False),
     'floor': Row('floor', 1, _floor_forward, (_floor_vjp0,), False),
     'ceil': Row('ceil', 1, _ceil_forward, (_ceil_vjp0,), False),
     'trunc': Row('trunc', 1, _trunc_forward, (_trunc_vjp0,), False),
@@ -1566,7 +1580,7 @@ CALLS = {
     ('.reciprocal', 1): 'reciprocal',
     ('.relu', 1): 'relu',
     ('.rsqrt', 1): 'rsqrt',
-    ('.sgn', 1): 'sign',
+    ('.sgn', 1): 'sgn',
     ('.sigmoid', 1): 'sigmoid',
     ('.sign', 1): 'sign',
     ('.sin', 1): 'sin',
@@ -1650,7 +1664,7 @@ CALLS = {
     ('F.relu6', 1): 'relu6',
     ('F.rsqrt', 1): 'rsqrt',
     ('F.selu', 1): 'selu',
-    ('F.sgn', 1): 'sign',
+    ('F.sgn', 1): 'sgn',
     ('F.sigmoid', 1): 'sigmoid',
     ('F.sign', 1): 'sign',
     ('F.silu', 1): 'silu',
@@ -1782,7 +1796,7 @@ CALLS = {
     ('math.relu6', 1): 'relu6',
     ('math.rsqrt', 1): 'rsqrt',
     ('math.selu', 1): 'selu',
-    ('math.sgn', 1): 'sign',
+    ('math.sgn', 1): 'sgn',
     ('math.sigmoid', 1): 'sigmoid',
     ('math.sign', 1): 'sign',
     ('math.silu', 1): 'silu',
@@ -1881,7 +1895,7 @@ CALLS = {
     ('np.relu6', 1): 'relu6',
     ('np.rsqrt', 1): 'rsqrt',
     ('np.selu', 1): 'selu',
-    ('np.sgn', 1): 'sign',
+    ('np.sgn', 1): 'sgn',
     ('np.sigmoid', 1): 'sigmoid',
     ('np.sign', 1): 'sign',
     ('np.silu', 1): 'silu',
@@ -1907,7 +1921,7 @@ CALLS = {
     ('relu6', 1): 'relu6',
     ('rsqrt', 1): 'rsqrt',
     ('selu', 1): 'selu',
-    ('sgn', 1): 'sign',
+    ('sgn', 1): 'sgn',
     ('sigmoid', 1): 'sigmoid',
     ('sign', 1): 'sign',
     ('silu', 1): 'silu',
@@ -1988,7 +2002,7 @@ CALLS = {
     ('torch.relu6', 1): 'relu6',
     ('torch.rsqrt', 1): 'rsqrt',
     ('torch.selu', 1): 'selu',
-    ('torch.sgn', 1): 'sign',
+    ('torch.sgn', 1): 'sgn',
     ('torch.sigmoid', 1): 'sigmoid',
     ('torch.sign', 1): 'sign',
     ('torch.silu', 1): 'silu',
@@ -2047,6 +2061,7 @@ GRAPH: dict[str, dict[tuple[bool, ...], tuple[str, tuple[int, ...]]]] = {
     'acosh': {(False,): ('AcoshBackward0', (0,))},
     'atanh': {(False,): ('AtanhBackward0', (0,))},
     'sign': {(False,): ('SignBackward0', (0,))},
+    'sgn': {(False,): ('SgnBackward0', (0,))},
     'floor': {(False,): ('FloorBackward0', (0,))},
     'ceil': {(False,): ('CeilBackward0', (0,))},
     'trunc': {(False,): ('TruncBackward0', (0,))},
@@ -2146,6 +2161,7 @@ DEFINITIONS: dict[str, tuple[str | int, ...]] = {
     'acosh': ('acosh(', 0, ')'),
     'atanh': ('atanh(', 0, ')'),
     'sign': ('sign(', 0, ')'),
+    'sgn': ('sgn(', 0, ')'),
     'floor': ('floor(', 0, ')'),
     'ceil': ('ceil(', 0, ')'),
     'trunc': ('trunc(', 0, ')'),
@@ -2213,6 +2229,7 @@ DERIVATIVES: dict[str, tuple[tuple[str | int, ...] | None, ...]] = {
     'acosh': (('1/(sqrt(', 0, ' - 1)*sqrt(', 0, ' + 1))'),),
     'atanh': (('1/(1 - ', 0, '**2)'),),
     'sign': (('2*DiracDelta(', 0, ')'),),
+    'sgn': (('2*DiracDelta(', 0, ')'),),
     'floor': (('0',),),
     'ceil': (('0',),),
     'trunc': (('0',),),
@@ -2692,6 +2709,7 @@ SYMPY_FORMS: dict[str, tuple[Any, ...] | None] = {
     'acosh': ('acosh', ('arg', 0)),
     'atanh': ('atanh', ('arg', 0)),
     'sign': ('sign', ('arg', 0)),
+    'sgn': ('sign', ('arg', 0)),
     'floor': None,
     'ceil': None,
     'trunc': None,

@@ -67,6 +67,10 @@ class Node:
     # run: the float dtype the node computes in where an arg is a float tensor of another (float32 * float64):
     # PyTorch's derivative formulas compute in it too (gradcli.run.tensor.PROMOTING)
     promoted: str = ""
+    in_place: bool = False  # run: its result was written into its first arg in place (Op.in_place_nodes)
+    # run: a CopySlices of an op written in place through a view (v.mul_(w) of v = b[1:]): PyTorch's node holds the
+    # op's node inside, and lists the op's inputs but the view after the base's (torch_graph.next_functions)
+    holds_op: bool = False
 
     def is_scalar_constant(self) -> bool:
         """A 0-d constant: written in place by the views."""

@@ -42,7 +42,8 @@ def torch_name(tape: Tape, index: int, values: Sequence[Array] | None = None) ->
         return "AccumulateGrad" if node.requires_grad else "None"
     assert node.op is not None
     shapes = None if values is None else [np.shape(values[a]) for a in node.args]
-    return torch_node_name(node.op, _numbers(tape, index), shapes, node.params)
+    name = torch_node_name(node.op, _numbers(tape, index), shapes, node.params)
+    return dict(node.op.in_place_nodes).get(name, name) if node.in_place else name
 
 
 def next_functions(tape: Tape, index: int, name: str) -> tuple[int | None, ...]:
@@ -55,6 +56,10 @@ def next_functions(tape: Tape, index: int, name: str) -> tuple[int | None, ...]:
     node = nodes[index]
     if getattr(node.op, "through", False):  # an output of a custom Function's call of several: that call's node
         return next_functions(tape, node.args[0], name)
+    if node.holds_op:  # (CopySlices of b[1:].mul_(w): the base's node, then the op's other inputs: w's)
+        held = node.args[1]
+        return (node.args[0] if nodes[node.args[0]].requires_grad else None,
+                *next_functions(tape, held, torch_name(tape, held))[1:])
     return tuple(node.args[slot] if nodes[node.args[slot]].requires_grad else None
                  for slot in input_slots(tape, index, name))
 

@@ -35,6 +35,17 @@ def test_the_rows_everyone_writes_in_place_around_are_known():
         assert SAVED[row][node][1] == (0,), row  # each saves its result, not its input
 
 
+def test_every_in_place_derivative_a_row_names_is_known():
+    """A row whose in-place form PyTorch records as a node of its own (F.elu(x, inplace=True): EluBackward1,
+    which saves the result where EluBackward0 saves the input) has that node's entry: asked of PyTorch too."""
+    named = {row: dict(op.in_place_nodes).values() for row, op in OPS.items() if op.in_place_nodes and not op.linear}
+    assert {"elu", "selu", "celu", "leaky_relu", "threshold", "polygamma"} <= set(named)  # (a linear row saves none)
+    for row, nodes in named.items():
+        for node in nodes:
+            assert node in SAVED.get(row, {}), (row, node)
+    assert SAVED["elu"]["EluBackward1"] == ((), (0,))  # the result, for the input's gradient
+
+
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs torch (PyTorch is the reference)")
 def test_the_table_is_what_pytorch_saves_today():
     from tests.reference import make_saved

@@ -415,6 +415,10 @@ class Op:
     # When PyTorch's node depends on which args are constants, or on shapes:
     # torch_node_rule(constant, shapes, **params) -> name
     torch_node_rule: Rule | None = None
+    # PyTorch's nodes where the op writes its result into its input in place under `run` (F.elu(x, inplace=True),
+    # x.polygamma_(1), t.fill_(v)), where its in-place derivative has a node of its own: (the node out of place,
+    # the node in place) pairs: (("EluBackward0", "EluBackward1"),) (EluBackward1 saves the result); () : the same
+    in_place_nodes: tuple[tuple[str, str], ...] = ()
     # Elementwise ops need nothing to work on a batch of points but arguments whose point
     # shapes are aligned; the others take `ranks=` (see above).
     elementwise: bool = True

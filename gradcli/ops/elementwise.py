@@ -369,7 +369,8 @@ def _celu(xp: Any, x: Any, alpha: float = 1.0) -> Any:
 
 
 def _celu_derivative(xp: Any, g: Any, ans: Any, x: Any, alpha: float = 1.0) -> tuple[Any]:
-    return _elu_derivative(xp, g, ans, x, alpha, 1.0, 1.0 / alpha)
+    # (PyTorch's derivative takes 1 / alpha of alpha rounded to float32, where its forward takes 1 / alpha)
+    return _elu_derivative(xp, g, ans, x, alpha, 1.0, 1.0 / float(np.float32(alpha)))
 
 
 # silu' and mish' take PyTorch's sigmoid, 1 / (1 + exp(-x)), which is 0 below -745 (the
@@ -697,7 +698,10 @@ ROWS = [
     # Piecewise constant: PyTorch's gradient is zeros_like(g), so a NaN coming in gives 0 too.
     # sign is 0 at NaN and +0.0 at -0.0, as PyTorch's; round is to even, as PyTorch's and rint.
     _unary("sign", sign, _zero_derivative,
-           _sympy("sign"), mask=_masked_everywhere, kinked=True, methods=("sign", "sgn"), spellings=("sgn",), dtype="keeps"),
+           _sympy("sign"), mask=_masked_everywhere, kinked=True, methods=("sign",), dtype="keeps"),
+    # sgn: sign of a real number, recorded as a node of its own (SgnBackward0)
+    _unary("sgn", sign, _zero_derivative, _sympy("sign"), mask=_masked_everywhere, kinked=True, methods=("sgn",),
+           dtype="keeps"),
     _unary("floor", np.floor, _zero_derivative, partial(_sympy_step, "floor"), mask=_masked_everywhere,
            kinked=True, domain=_BETWEEN_STEPS, methods=("floor",), dtype="keeps",
            dtype_refusals=kernel_refusal("floor_vml_cpu", "bool input")),
@@ -764,12 +768,14 @@ ROWS = [
            params=(Param("threshold", "float", None), Param("value", "float", None)),
            examples=_with_params({"threshold": 0.1, "value": -3.0}, {"threshold": -1.0, "value": 20.0}, defaults=False),
            reference="F.threshold(a, 0.5, -3.0)", reference_program="threshold(a, 0.5, -3.0)",
+           in_place_nodes=(("ThresholdBackward0", "ThresholdBackward1"),),
            dtype_refusals=kernel_refusal("threshold_cpu", "bool input"), dtype="keeps"),
     # negative_slope 0.01 by default: NaN takes the slope.
     _unary("leaky_relu", lambda xp, x, negative_slope=0.01: xp.where(x > 0, x, x * negative_slope),
            lambda xp, g, ans, x, negative_slope=0.01: (g * xp.where(x > 0, 1.0, negative_slope),),
            lambda x, negative_slope=0.01: load_sympy().Piecewise((x, x > 0), (negative_slope * x, True)),
-           torch_node="LeakyReluBackward0", kinked=True, params=(Param("negative_slope", "float", 0.01),),
+           torch_node="LeakyReluBackward0", in_place_nodes=(("LeakyReluBackward0", "LeakyReluBackward1"),), kinked=True,
+           params=(Param("negative_slope", "float", 0.01),),
            examples=_with_params({"negative_slope": 0.2}, {"negative_slope": -1.5}), reference="F.leaky_relu(a)",
            dtype_refusals=kernel_refusal("leaky_relu_cpu")),
     # min(max(x + 3, 0), 6) / 6; PyTorch's slope is 1/6 rounded to float32 (0.1666666716...), 0
@@ -788,14 +794,16 @@ ROWS = [
     # elu(x, alpha=1), selu, celu(x, alpha=1): PyTorch's elu kernel, expm1 below (and at) 0
     # (elu(-0.0) is -0.0), the derivative there from x: g * alpha * scale * exp(x).
     _unary("elu", _elu, _elu_derivative, _sympy_elu, kinked=True, params=(ALPHA,),
-           examples=_with_params({"alpha": 2.0}, {"alpha": 0.5}), reference="F.elu(a)",
+           examples=_with_params({"alpha": 2.0}, {"alpha": 0.5}), reference="F.elu(a)", in_place_nodes=(("EluBackward0", "EluBackward1"),),
            dtype_refusals=kernel_refusal("elu_cpu")),
     _unary("selu", partial(_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
            partial(_elu_derivative, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
            partial(_sympy_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE), torch_node="EluBackward0", kinked=True,
+           in_place_nodes=(("EluBackward0", "EluBackward1"),),
            reference="F.selu(a)", dtype_refusals=kernel_refusal("elu_cpu")),
     _unary("celu", _celu, _celu_derivative, lambda x, alpha=1.0: _sympy_elu(x, alpha, 1, 1 / alpha), kinked=True,
            params=(ALPHA,), examples=_with_params({"alpha": 2.0}, {"alpha": 0.25}), reference="F.celu(a)",
+           in_place_nodes=(("CeluBackward0", "CeluBackward1"),),
            dtype_refusals=kernel_refusal("elu_cpu")),
     # silu: x / (1 + exp(-x)), its derivative g * s * (1 + x * (1 - s)) with s = sigmoid(x), as PyTorch's.
     _unary("silu", lambda xp, x: x / (1.0 + xp.exp(-x)), _silu_derivative,
@@ -1153,7 +1161,7 @@ ROWS += [
     # polygamma(n, x): the order n first, as PyTorch writes it, a whole number that takes no gradient
     # (an integer input, if it is one) and is not among the node's inputs.
     elementwise("polygamma", 2, _polygamma, lambda xp, g, ans, x, n: (g * _polygamma(xp, x, n + 1.0), None),
-                "PolygammaBackward0", sympy=_sympy_polygamma, ufuncs=(_POLYGAMMA,), index_from=1,
+                "PolygammaBackward0", in_place_nodes=(("PolygammaBackward0", "PolygammaBackward1"),), sympy=_sympy_polygamma, ufuncs=(_POLYGAMMA,), index_from=1,
                 tensor_positions=(1, 0), text=lambda args: f"polygamma({args[1]}, {args[0]})",
                 methods=("polygamma",), dialects=(Dialect(METHOD, tensor_positions=()),),  # x.polygamma(n)
                 shape_message=lambda label, shapes: "polygamma(n, x) cannot take these arguments",

@@ -1665,6 +1665,8 @@ ROWS = [
             reference="torch.ravel(a)", reference_program="ravel(a)"),  # (tests/run_cases/flatten_itself.py its node)
     _linear("squeeze", _squeeze, _same_shape_back, "SqueezeBackward0", params=(DIMS,), shape=_squeeze_shape,
             torch_node_rule=_squeeze_node, methods=("squeeze",),
+            in_place_nodes=(("SqueezeBackward0", "SqueezeBackward3"), ("SqueezeBackward1", "SqueezeBackward4"),
+                            ("SqueezeBackward2", "SqueezeBackward5")),
             examples=_one(((1, 3, 1), {}), ((1, 3, 1), {"dim": 0}), ((1, 3, 1), {"dim": (0, -1)}),
                           ((2, 3), {"dim": 1})), reference="a.squeeze(0)", reference_program="a.squeeze(0)"),
     # matmul's vector times a matrix squeezes its row away in place (SqueezeBackward4): a part of it alone
@@ -1672,12 +1674,13 @@ ROWS = [
             shape=lambda x: _squeeze_shape(x, dim=0), callable=False, reference=None,
             text=lambda args: f"{args[0]}.squeeze_(0)", examples=_one(((1, 3), {}))),
     _linear("unsqueeze", _unsqueeze, _unsqueeze_vjp, "UnsqueezeBackward0", params=(DIM,), shape=_unsqueeze_shape,
-            spellings=("expand_dims",), methods=("unsqueeze",),
+            spellings=("expand_dims",), methods=("unsqueeze",), in_place_nodes=(("UnsqueezeBackward0", "UnsqueezeBackward1"),),
             examples=_one(((3,), {"dim": 0}), ((2, 3), {"dim": -1}), ((2, 3), {"dim": 1}), ((), {"dim": 0})),
             reference="a.unsqueeze(0)", reference_program="a.unsqueeze(0)"),
     _linear("transpose", _transpose, _transpose_vjp, "TransposeBackward0",
             params=(Param("dim0", "int", None, aliases=("axis1",)), Param("dim1", "int", None, aliases=("axis2",))),
             shape=_transpose_shape, torch_node_rule=_transpose_node, spellings=("swapaxes", "swapdims"),
+            in_place_nodes=(("TransposeBackward0", "TransposeBackward1"),),
             methods=("transpose", "swapaxes", "swapdims"),
             # np.transpose(x, axes): NumPy's, every axis reversed or permuted (np.swapaxes is this row's)
             dialects=(Dialect("numpy", row="numpy_transpose", names=("transpose",), order=("dims",)),),
@@ -1689,6 +1692,7 @@ ROWS = [
             reference="a.permute(1, 0)", reference_program="a.permute(1, 0)"),
     # A method, and torch.t: bare `t` is too common a name of an input (a time, a target) to be a function.
     _linear("t", _t, _transpose_vjp, "TBackward0", shape=_t_shape, methods=("t",), callable=False,
+            in_place_nodes=(("TBackward0", "TBackward1"),),
             dialects=(Dialect("torch"),),
             text=lambda args: f"{args[0]}.t()",
             examples=_one(((2, 3), {}), ((3,), {}))),

@@ -611,7 +611,8 @@ ROWS: list[Op] = [
     elementwise("fill", 2, lambda xp, x, value: xp.where(x != x, value, value), lambda xp, g, ans, x, value: (g, g),
                 "FillBackward1", mask=lambda x, value: (True, None), sympy=lambda x, value: value, shape=_fill_shape,
                 torch_node_rule=lambda constant, shapes: "FillBackward0" if constant[1] else "FillBackward1",
-                scalar_overloads=frozenset({"FillBackward0"}), inputs=("input", "value"), dtype="first", linear=True,
+                scalar_overloads=frozenset({"FillBackward0", "FillBackward2"}), inputs=("input", "value"), dtype="first", linear=True,
+                in_place_nodes=(("FillBackward0", "FillBackward2"), ("FillBackward1", "FillBackward3")),  # (t.fill_(v))
                 examples=tuple((shapes, {}) for shapes in [((), ()), ((4,), ()), ((2, 3), ())])),
     composite("softmin", 1, _softmin, "SoftmaxBackward0", params=(DIM_INT, CAST),
               examples=(((((4,),), {"dim": 0})), ((((2, 3),), {"dim": 1}))),

@@ -67,6 +67,14 @@ def _read_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], positions:
     return (flat.reshape(*np.shape(g)[:lead], *np.shape(x)[lead:]),)
 
 
+def _copy_from(x: Array, source: Array, ranks: tuple[int, ...]) -> Array:
+    return np.array(np.broadcast_to(source, np.shape(x)))
+
+
+def _copy_from_vjp(g: Array, ans: Array, x: Array, source: Array, ranks: tuple[int, ...]) -> tuple[Array, Array]:
+    return np.zeros_like(g), unbroadcast(g, np.shape(source))
+
+
 _TRANSPOSE = next(row for row in _SHAPE_ROWS if row.name == "transpose")
 
 ROWS = [
@@ -78,6 +86,14 @@ ROWS = [
     structural("as_strided", 1, _read, _read_vjp, "AsStridedBackward0", callable=False, linear=True, dtype="keeps",
                shape=lambda x, positions: tuple(np.shape(positions)), reference=None,
                text=lambda args, **params: f"{args[0]}.as_strided(...)"),
+    # t.copy_(src) (src broadcast to t's shape, in t's dtype) and t.zero_() of a tensor with a graph, or src with one:
+    # the tensor as it was takes no gradient, src all of it (summed to its shape)
+    structural("copy_from", 2, _copy_from, _copy_from_vjp, "CopyBackwards", callable=False, linear=True,
+               dtype="first", shape=lambda x, source: x, reference=None,
+               text=lambda args: f"{args[0]}.copy_({args[1]})"),
+    structural("zero", 1, lambda x, ranks: np.zeros_like(x), lambda g, ans, x, ranks: (np.zeros_like(g),),
+               "ZeroBackward0", callable=False, linear=True, dtype="keeps", shape=lambda x: x, reference=None,
+               text=lambda args: f"{args[0]}.zero_()"),
     # t.transpose_(0, 1) in place (ATen's RNN layers turn a batch_first output so): TransposeBackward1
     structural("transpose_in_place", 1, _TRANSPOSE.forward, _TRANSPOSE.vjp, "TransposeBackward1", callable=False,
                linear=True, dtype="keeps", shape=_TRANSPOSE.shape, reference=None,

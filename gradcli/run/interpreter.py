@@ -1269,14 +1269,24 @@ class Interpreter:
         root, _ = tensor.in_root()
         if root is not tensor:
             self.write_recorded(tensor, (Ellipsis,), result, node)
+            if root.node is not None and result.node is not None:  # (PyTorch's CopySlices holds the op's node)
+                self.graph.tape.nodes[root.node].holds_op = True
             return tensor
         if id(tensor.data) in self.shared:
             tensor.data[...] = result.data
         else:
             tensor.data = result.data
         tensor.node, tensor.requires_grad = result.node, result.requires_grad
+        if result.node is not None:  # (PyTorch's in-place derivative, where it has its own: EluBackward1)
+            self.graph.tape.nodes[result.node].in_place = True
         self.changed(tensor)
         return tensor
+
+    def write_in_place(self, tensor: Tensor, row: str, others: list[Any], node: ast.AST) -> Tensor:
+        """t.fill_(v), t.zero_(), t.copy_(src) where a graph is involved: the row (of `tensor` and `others`)
+        recorded as the write PyTorch records (record_in_place: FillBackward2, ZeroBackward0, CopyBackwards)."""
+        result = apply(self.graph, OPS[row], [tensor, *others], {}, self.span(node))
+        return self.record_in_place(tensor, result, node)
 
     def changed(self, tensor: Tensor, origin: Tensor | None = None) -> None:
         """After a write into `tensor` in place: its base (where it is a view) and its views take the new
@@ -2493,8 +2503,10 @@ class Interpreter:
             return self.construct(name, args, kwargs, node)
         if function.module == "torch" and name in ("add", "sub") and "alpha" in kwargs:
             return self.scaled_add(name, args, kwargs, node)
+        if f"{function.module}.{name}" in _IN_PLACE_FUNCTIONS and name[:-1] in _IN_PLACE_ACTIVATIONS:
+            return self.activation_in_place(name[:-1], args, {**kwargs, "inplace": True}, node)  # F.elu_(x)
         if (f"{function.module}.{name}" in _IN_PLACE_FUNCTIONS and args and isinstance(args[0], Tensor)
-                and FUNCTIONS.get(name) is None):  # torch.relu_(x): x.relu_()
+                and FUNCTIONS.get(name) is None):  # torch.exp_(x): x.exp_()
             return self.in_place_op(args[0], name, list(args[1:]), kwargs, node)
         if FUNCTIONS.get(name) is None and lowering.find(f"{function.module}.{name}") is None:
             raise self.refuse(node, f"'{function.module}.{name}' is not supported")
@@ -2948,7 +2960,7 @@ class Interpreter:
         receiver, name = method.receiver, method.name
         if isinstance(receiver, GradFn):  # (PyTorch's C++ nodes, not generated from derivatives.yaml, name their namespace)
             named = receiver.name()
-            return f"torch::autograd::{named}" if named in ("CopySlices", "AccumulateGrad") else named
+            return f"torch::autograd::{named}" if named in ("CopySlices", "CopyBackwards", "AccumulateGrad") else named
         if isinstance(receiver, str) and name == "format":
             return self.format_string(receiver, args, kwargs, node)
         if isinstance(receiver, (list, dict, str, set)):
@@ -2977,15 +2989,75 @@ class Interpreter:
         requires grad: PyTorch's error); with a graph, recorded as PyTorch records it (record_in_place)."""
         if self.graph.grad_enabled and tensor.requires_grad and tensor.is_leaf:
             raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
+        if name in _RESHAPES_IN_PLACE:
+            return self.reshape_in_place(tensor, name, args, kwargs, node)
         result = self.call_op(f".{name[:-1]}", [tensor, *args], kwargs, node)
         if not isinstance(result, Tensor) or result.data.shape != tensor.data.shape:
             raise self.refuse(node, f"t.{name}(...) that changes the tensor's shape is not supported")
         if self.graph.grad_enabled and result.requires_grad:
             return self.record_in_place(tensor, result, node)
+        if self.graph.grad_enabled and tensor.requires_grad:  # (t.lt_(v): PyTorch's LtBackward1, gradient 0)
+            raise self.refuse(node, f"t.{name}(...) of a tensor with a graph is not supported (its result takes no "
+                                    f"gradient)", f"write t = t.{name[:-1]}(...)")
         if not np.can_cast(result.data.dtype, tensor.data.dtype, "same_kind"):
             raise runtime_error(f"result type {torch_dtype_name(result.data.dtype)} can't be cast to the "
                                 f"desired output type {torch_dtype_name(tensor.data.dtype)}")
         self.overwrite(tensor, result.data.astype(tensor.data.dtype))
+        return tensor
+
+    def reshape_in_place(self, tensor: Tensor, name: str, args: list[Any], kwargs: dict[str, Any],
+                         node: ast.AST) -> Tensor:
+        """t.t_(), t.transpose_(0, 1) (swapdims_, swapaxes_), t.unsqueeze_(0), t.squeeze_(): t itself takes the
+        view's shape, as PyTorch changes a tensor's sizes in place (its version one more); with a graph, recorded
+        as PyTorch records it (TBackward1, TransposeBackward1, UnsqueezeBackward1, SqueezeBackward3/4/5). Its views
+        keep reading the elements they read, and where t is a view, it reads its base through the change."""
+        old_shape = tensor.data.shape
+        if name == "t_" and len(old_shape) > 2:
+            raise runtime_error(f"t_() expects a tensor with <= 2 dimensions, but self is {len(old_shape)}D")
+        result = self.call_op(f".{name[:-1]}", [tensor, *args], kwargs, node)  # (PyTorch's errors first)
+        assert isinstance(result, Tensor)
+        tensor.views = tuple(ref for ref in tensor.views if ref() is not None and ref() is not result)
+        recorded = self.graph.grad_enabled and tensor.requires_grad
+        if recorded and (tensor.view_of is not None or tensor.views):
+            raise self.refuse(node, f"t.{name}(...) of a view or of a tensor with views, where a graph is involved, "
+                                    f"is not supported", f"write t = t.{name[:-1]}(...)")
+        if name in ("t_", "transpose_", "swapdims_", "swapaxes_"):
+            dims = (0, -1) if name == "t_" else python.bind_by_name(name, ["dim0", "dim1"] if name != "swapaxes_" else [
+                "axis0", "axis1"], args, kwargs).values()
+            first, second = (int(dim) for dim in dims)
+
+            def change(values: np.ndarray) -> np.ndarray:
+                return np.swapaxes(values, first, second) if values.ndim > 1 else values
+
+            inverse = change
+        else:
+            new_shape = result.data.shape
+
+            def change(values: np.ndarray) -> np.ndarray:
+                return values.reshape(new_shape)  # (unit axes in or out: NumPy's view, never a copy)
+
+            def inverse(values: np.ndarray) -> np.ndarray:
+                return values.reshape(old_shape)
+
+        new = change(tensor.data)
+        if id(tensor.data) in self.shared:
+            self.shared[id(new)] = new
+        if tensor.view_of is not None:
+            base, path = tensor.view_of
+            tensor.view_of = (base, lambda values, path=path: change(path(values)))
+        for ref in tensor.views:
+            view = ref()
+            if view is not None and view.view_of is not None and view.view_of[0] is tensor:
+                read = view.view_of[1]
+                view.view_of = (tensor, lambda values, read=read: read(inverse(values)))
+        tensor.data = new
+        tensor.version[0] += 1
+        if recorded:
+            tensor.node, tensor.requires_grad = result.node, result.requires_grad
+            if result.node is not None:
+                self.graph.tape.nodes[result.node].in_place = True
+        else:
+            tensor.node = None  # (its next use a new leaf, of its new shape)
         return tensor
 
     def numpy(self, node: ast.AST, function: Callable[..., Any], *args: Any) -> Any:
@@ -3878,9 +3950,21 @@ def _item(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dic
 
 
 def _zero(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
-    _writable(interpreter, tensor, "zero_", node)
+    python.bind_by_name("zero_", [], args, kwargs)
+    if _records(interpreter, tensor):
+        return interpreter.write_in_place(tensor, "zero", [], node)  # ZeroBackward0
     interpreter.overwrite(tensor, np.zeros_like(tensor.data))
     return tensor
+
+
+def _records(interpreter: Interpreter, tensor: Tensor, *others: Any) -> bool:
+    """Is a write into `tensor` of these values recorded (a graph in it or in them)? A leaf that requires grad
+    cannot be written: PyTorch's error."""
+    if not interpreter.graph.grad_enabled:
+        return False
+    if tensor.requires_grad and tensor.is_leaf:
+        raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
+    return tensor.requires_grad or any(isinstance(other, Tensor) and other.requires_grad for other in others)
 
 
 # torch.X_(t, ...): t.X_(...), the in-place functions PyTorch 2.13 has of the methods gradcli has
@@ -3888,7 +3972,10 @@ _IN_PLACE_FUNCTIONS = frozenset({*(f"torch.{name}_" for name in (
     "abs acos acosh arccos arccosh arcsin arcsinh arctan arctanh asin asinh atan atanh ceil clamp clamp_max clamp_min "
     "clip cos cosh deg2rad erf erfc exp exp2 expm1 floor frac i0 ldexp log log10 log1p log2 logit nan_to_num neg "
     "negative rad2deg reciprocal relu round rsqrt sigmoid sin sinc sinh sqrt square tan tanh trunc xlogy").split()),
-    "torch.nn.functional.relu_"})
+    "torch.nn.functional.relu_", *(f"torch.{name}_" for name in ("celu", "selu", "threshold")),
+    *(f"torch.nn.functional.{name}_" for name in ("elu", "leaky_relu", "celu", "selu", "threshold", "hardtanh"))})
+# the methods that change a tensor's shape in place (Interpreter.reshape_in_place)
+_RESHAPES_IN_PLACE = frozenset({"t_", "transpose_", "swapdims_", "swapaxes_", "unsqueeze_", "squeeze_"})
 # the rows whose parts are views of their first arg, and the name PyTorch's error gives their node where it will not
 # let a recorded write go into one (their grad_fn is one node for all of them; "": slices, each a view of its own)
 _SPLITS = {"split": "Split", "chunk": "Split", "split_with_sizes": "SplitWithSizes", "unbind": "Unbind",
@@ -3934,15 +4021,15 @@ def _copy(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dic
     source = bound.get("src")
     if not isinstance(source, Tensor):
         raise TorchError("TypeError", f"copy_(): argument 'src' (position 1) must be Tensor, not {_type_name(source)}")
-    _writable(interpreter, tensor, "copy_", node)
-    if interpreter.graph.grad_enabled and source.requires_grad:
-        raise interpreter.refuse(node, "t.copy_(src) of a src that requires grad is not supported (CopyBackwards)")
+    recorded = _records(interpreter, tensor, source)
     try:
         values = np.broadcast_to(source.data, tensor.data.shape)
     except ValueError:
         raise runtime_error(f"The size of tensor a ({tensor.data.shape[-1] if tensor.data.ndim else 1}) must match the "
                             f"size of tensor b ({source.data.shape[-1] if source.data.ndim else 1}) at non-singleton "
                             f"dimension {tensor.data.ndim - 1}") from None
+    if recorded:
+        return interpreter.write_in_place(tensor, "copy_from", [source], node)  # CopyBackwards
     with np.errstate(all="ignore"):
         interpreter.overwrite(tensor, values.astype(tensor.data.dtype))
     return tensor
@@ -3955,10 +4042,12 @@ def _fill(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dic
         if value.data.ndim:
             raise runtime_error(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                 f"{value.data.ndim} dimensions.")
-        value = value.data.item()
-    if not isinstance(value, (int, float, bool)):
+    elif not isinstance(value, (int, float, bool)):
         raise TorchError("TypeError", f"fill_(): argument 'value' (position 1) must be Number, not {_type_name(value)}")
-    _writable(interpreter, tensor, "fill_", node)
+    if _records(interpreter, tensor, value):
+        return interpreter.write_in_place(tensor, "fill", [value], node)  # FillBackward2, a tensor's FillBackward3
+    if isinstance(value, Tensor):
+        value = value.data.item()
     with np.errstate(all="ignore"):
         interpreter.overwrite(tensor, np.full(tensor.data.shape, value, dtype=tensor.data.dtype))
     return tensor

@@ -406,9 +406,10 @@ _INHERITED_INIT = {"MSELoss": "_Loss", "L1Loss": "_Loss", "SoftMarginLoss": "_Lo
 
 
 def _simple(label: str, function: str | None, params: list[tuple[str, Any]], shown: list[str] | None = None,
-            positional: int | None = None) -> type[Module]:
+            positional: int | None = None, shows_inplace: bool = True) -> type[Module]:
     """A module that is one functional call with its settings (activations, losses, Flatten); `positional`: how
-    many of them its __init__ takes by position (None: all)."""
+    many of them its __init__ takes by position (None: all); `shows_inplace`: its repr says inplace=True where
+    set (PyTorch's Hardsigmoid and Hardswish have no extra_repr)."""
     names = [name for name, _ in params]
     defaults = dict(params)
 
@@ -424,7 +425,7 @@ def _simple(label: str, function: str | None, params: list[tuple[str, Any]], sho
 
         def extra_repr(self) -> str:
             listed = list(names if shown is None else shown)
-            if self.settings.get("inplace") and "inplace" not in listed:  # (PyTorch shows it only when set)
+            if self.settings.get("inplace") and "inplace" not in listed and shows_inplace:  # (PyTorch shows it only when set)
                 listed.append("inplace")
             return ", ".join(f"{name}={self.settings[name]!r}" if isinstance(self.settings[name], str)
                              else f"{name}={self.settings[name]}" for name in listed)
@@ -434,6 +435,9 @@ def _simple(label: str, function: str | None, params: list[tuple[str, Any]], sho
                 return args[0]
             # (its settings as they are now: `loss.reduction = 'none'` after construction changes the call)
             settings = {name: self.fields.get(name, value) for name, value in self.settings.items()}
+            if settings.get("inplace"):  # nn.ReLU(inplace=True): its input takes the values (F.relu(x, inplace=True))
+                return interpreter.activation_in_place(function, list(args), {**_clean(settings), **kwargs,
+                                                                               "inplace": True}, node)
             return functional(interpreter, function, args, {**_clean(settings), **kwargs}, node)
 
     Simple.label = label
@@ -739,8 +743,8 @@ MODULES: dict[str, type[Module]] = {
     "ReLU6": _simple("ReLU6", "relu6", [("inplace", False)], []),
     "Hardtanh": _simple("Hardtanh", "hardtanh", [("min_val", -1.0), ("max_val", 1.0), ("inplace", False)],
                         ["min_val", "max_val"]),
-    "Hardsigmoid": _simple("Hardsigmoid", "hardsigmoid", [("inplace", False)], []),
-    "Hardswish": _simple("Hardswish", "hardswish", [("inplace", False)], []),
+    "Hardsigmoid": _simple("Hardsigmoid", "hardsigmoid", [("inplace", False)], [], shows_inplace=False),
+    "Hardswish": _simple("Hardswish", "hardswish", [("inplace", False)], [], shows_inplace=False),
     "Softplus": _simple("Softplus", "softplus", [("beta", 1.0), ("threshold", 20.0)]),
     "LogSigmoid": _simple("LogSigmoid", "logsigmoid", [], []),
     "Softsign": _simple("Softsign", "softsign", [], []),

@@ -20,6 +20,7 @@ through such a node after a write into one of its args, rather than guess.
 
 from __future__ import annotations
 
+import dataclasses
 import pprint
 import re
 import sys
@@ -88,6 +89,28 @@ def _saved(case: front.Case, grads: set[str], number: str | None = None) -> tupl
     return type(node).__name__, positions, result
 
 
+def _in_place(case: front.Case) -> front.Case | None:
+    """The call of `case` written in place into a copy of its float input, as `run` records a row's
+    Op.in_place_nodes: `F.elu(a)` -> `F.elu(a, inplace=True)`, `torch.polygamma(b, a)` -> `a.polygamma_(b)`,
+    `a.squeeze(0)` -> `a.squeeze_(0)`."""
+    target = next((n for n, kind in case.kinds.items() if kind == front.FLOAT), None)
+    lines = case.snippet.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.startswith("out = ")), None)
+    call = None if at is None else re.fullmatch(r"out = (\w+)\.(\w+)\((.*)\)", lines[at])
+    if target is None or call is None:
+        return None
+    module, function, args = call.groups()
+    if module == target:  # a method: a.squeeze(0) -> a.squeeze_(0)
+        written = f"out = {target}.{function}_({args})"
+    elif module == "F":
+        written = f"out = F.{function}({args}, inplace=True)"
+    else:
+        others = [arg for arg in args.split(", ") if arg != target]
+        written = f"out = {target}.{function}_({', '.join(others)})"
+    snippet = "\n".join([*lines[:at], f"{target} = {target}.clone()", written, *lines[at + 1:]])
+    return dataclasses.replace(case, snippet=snippet)
+
+
 def entries() -> dict[str, dict[str, Entry]]:
     table: dict[str, dict[str, Entry]] = {}
     for name in sorted(OPS):
@@ -100,10 +123,15 @@ def entries() -> dict[str, dict[str, Entry]]:
             except Exception:  # (Inexpressible, no PyTorch spelling)
                 continue
             floats = [n for n, kind in case.kinds.items() if kind == front.FLOAT]
+            # (and the node PyTorch records where the call writes into its input: Op.in_place_nodes)
+            written = _in_place(case) if op.in_place_nodes else None
             for number in (None, *(floats if len(floats) > 1 else ())):  # (and each float arg a Python number)
                 grads = [n for n in floats if n != number]
                 entry = _entry(case, grads, number)
                 if entry is not None:
+                    _merge(table.setdefault(name, {}), *entry)
+                entry = None if written is None else _entry(written, grads, number)
+                if entry is not None and entry[0] in dict(op.in_place_nodes).values():
                     _merge(table.setdefault(name, {}), *entry)
     return table
 
