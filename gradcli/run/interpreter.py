@@ -2527,7 +2527,15 @@ class Interpreter:
         if not isinstance(x, Tensor) or not isinstance(result, Tensor) or result.data.shape != x.data.shape:
             return result
         if self.graph.grad_enabled and result.requires_grad:
-            return self.record_in_place(x, result, node)
+            written = self.record_in_place(x, result, node)
+            slope = self.graph.tape.nodes[result.node].params.get("negative_slope", 0.0) if result.node else 0.0
+            if name == "leaky_relu" and result.node is not None and slope < 0:  # (LeakyReluBackward1 reads the result)
+                self.graph.refusals[result.node] = runtime_error(
+                    "In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. "
+                    "This is caused by calling in-place forward function with a negative slope, please call out-of-place "
+                    "version instead. File an issue at https://github.com/pytorch/pytorch if you do require supporting "
+                    "in-place leakRelu backward calculation with negative slope")
+            return written
         if not np.can_cast(result.data.dtype, x.data.dtype, "same_kind"):
             raise runtime_error(f"result type {torch_dtype_name(result.data.dtype)} can't be cast to the "
                                 f"desired output type {torch_dtype_name(x.data.dtype)}")

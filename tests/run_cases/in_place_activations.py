@@ -65,3 +65,12 @@ with torch.no_grad():
     z = torch.tensor([-2.0, 3.0])
     nn.Hardtanh(inplace=True)(z)
     print(z)
+
+# LeakyReluBackward1 reads the result: with a negative slope PyTorch refuses its backward
+y = x * 1
+z = F.leaky_relu(y, -0.5, inplace=True)
+print(z)
+try:
+    z.sum().backward()
+except RuntimeError as e:
+    print("RuntimeError:", e)
