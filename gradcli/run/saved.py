@@ -256,6 +256,7 @@ SAVED: dict[str, dict[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], tuple[
  'select': {'SelectBackward0': ((), ())},
  'select_scatter': {'SelectScatterBackward0': ((), ())},
  'selu': {'EluBackward0': (((0, (0,)),), ()), 'EluBackward1': ((), (0,))},
+ 'sgn': {'SgnBackward0': (((0, (0,)),), (0,))},
  'sigmoid': {'SigmoidBackward0': ((), (0,))},
  'sign': {'SignBackward0': ((), ())},
  'silu': {'SiluBackward0': (((0, (0,)),), ())},
