@@ -119,7 +119,7 @@ FUNCTIONS = {op.name: op for op in OPS.values() if op.callable} | {
 # Functions of one library only, spelled with its prefix (torch.split, torch.t): a row that is not
 # callable bare (np.split means another op; `t` is often an input's name) with a Dialect of that family.
 FAMILY_FUNCTIONS = {(dialect.family, op.name): op for op in OPS.values() if not op.callable
-                    for dialect in op.dialects if dialect.row is None and dialect.family} | {
+                    for dialect in op.dialects if dialect.row is None and dialect.family and not dialect.names} | {
     # ... and a library's own name of a row, which the bare language has not (np.degrees is rad2deg, np.repeat
     # repeat_interleave): the names of a Dialect of that family
     (dialect.family, name): op for op in OPS.values() for dialect in op.dialects

@@ -1441,7 +1441,9 @@ def _section_sizes(n: int, sections: Any, name: str, dim: int = 0) -> list[int]:
         return [max(stop - start, 0) for start, stop in itertools.pairwise(edges)]
     if sections <= 0:
         raise ValueError(f"number of sections must be larger than 0, got {sections}")
-    if name != "tensor_split" and n % sections:
+    if name == "numpy_split" and n % sections:  # (NumPy's words: np.array_split is tensor_split)
+        raise ValueError("array split does not result in an equal division")
+    if name not in ("tensor_split", "numpy_split") and n % sections:
         raise ValueError(f"torch.{name} attempted to split along dimension {dim}, but the size "
                          f"of the dimension {n} is not divisible by the split_size {sections}!")
     return [n // sections + (i < n % sections) for i in range(sections)]
@@ -1451,7 +1453,7 @@ _HSPLIT_DIMS = {"vsplit": 0, "dsplit": 2}
 
 
 def _sections_axis(name: str, x: Shape, dim: int) -> int:
-    if name == "tensor_split":
+    if name in ("tensor_split", "numpy_split"):
         if not x:
             raise ValueError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
         return _one_axis(dim, len(x))
@@ -2005,6 +2007,12 @@ ROWS += [
           ("hsplit", 2, _one(((2, 4), {"sections": 2, "part": 1}), ((4,), {"sections": (1, 3), "part": 0}))),
           ("vsplit", (1,), _one(((4, 2), {"sections": 2, "part": 1}), ((3, 2), {"sections": (1,), "part": 1}))),
           ("dsplit", (1,), _one(((1, 2, 4), {"sections": 2, "part": 0}), ((2, 1, 3), {"sections": (1, 2), "part": 2})))]),
+    # np.split(x, 3): tensor_split's parts where they are equal, NumPy's error where they are not
+    _linear("numpy_split", _sectioned("numpy_split")[0], _sectioned("numpy_split")[1], "SliceBackward0", parts=-1,
+            params=(Param("sections", "dims", None, aliases=("indices_or_sections",)), DIM_0),
+            shape=_sectioned("numpy_split")[2], text=_sectioned_text("np.split"), callable=False, reference=None,
+            dialects=(Dialect("numpy", names=("split",), order=("sections", "dim")),),
+            examples=_one(((4,), {"sections": 2, "part": 1}), ((2, 6), {"sections": (1, 3), "dim": 1, "part": 2}))),
     structural("diagonal_scatter", 2, _diagonal_scatter, _diagonal_scatter_vjp, "DiagonalScatterBackward0",
                sympy=lambda a, b, **params: np.asarray(_diagonal_scatter(a, b, (np.ndim(a), np.ndim(b)), **params),
                                                        dtype=object),
