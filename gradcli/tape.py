@@ -166,6 +166,21 @@ class _Tuple:
         self.items, self.spans, self.span = items, spans, span
 
 
+def _called_name(call: str) -> str:
+    """The name a call was written with, the last one before its args: `np.split` in np.split(x, 2), `split` in
+    x.sum(0).split(2) ("" where it is not a call)."""
+    depth = 0
+    for i in range(len(call) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(call[i], 0)
+        if depth == 0 and call[i] == "(":
+            head = call[:i].rstrip()
+            j = len(head)
+            while j > 0 and (head[j - 1].isalnum() or head[j - 1] == "_"):
+                j -= 1
+            return head[j:]
+    return ""
+
+
 class _Parts:
     """The tuple a call of a row with `parts` gives (Op.parts: x.split(2), max(x, dim=0)): one
     node per part, made as the program indexes it (t[0]) or unpacks it (a, b = t)."""
@@ -829,8 +844,9 @@ class TapeSink:
             self.settle_integers()
         parts: _Tuple | None = None
         if isinstance(value, _Parts):  # (its parts' nodes made first: the float rules below look at them too)
-            if value.op.parts < 0:
-                raise SyntaxProblem(f"how many values {value.op.name} gives depends on the shapes", source=self.source,
+            if value.op.parts < 0:  # (named as written: np.split is the row numpy_split)
+                called = _called_name(self.source[value.span[0]:value.span[1]]) or value.op.name
+                raise SyntaxProblem(f"how many values {called} gives depends on the shapes", source=self.source,
                                     span=value.span, hint="unpack it (a, b = x.split(2)) or index it (t[0])")
             parts = _Tuple([self.part(value, i, None, value.span) for i in range(value.op.parts)], [], value.span)
         floats = True
