@@ -593,6 +593,27 @@ def _optional(name: str, args: list[Any], keywords: list[tuple[str, Any]], front
 STATIC, INDEX, MASK = "static", "index", "mask"  # what an index item is (Front.key_part)
 
 
+# PyTorch's warning where a list index is read as a tuple of indices (treatSequenceAsTuple)
+SEQUENCE_AS_TUPLE = ("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
+                     "pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as "
+                     "tensor index, x[torch.tensor(seq)], which will result either in an error or a different result "
+                     "(Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/python_variable_indexing.cpp"
+                     ":349.)")
+
+
+def sequence_as_tuple(items: Sequence[Any], front: Any) -> tuple[Sequence[Any], bool]:
+    """`x[[[1, 0]]]`: a list index of fewer than 32 items of which one is a list, a tuple, a tensor, a slice, None
+    or ..., read as the tuple of its items (x[[1, 0]]), as PyTorch 2.13 reads it (with its deprecation warning:
+    True); any other key as it is."""
+    if len(items) != 1 or front.kind(items[0]) != LIST:
+        return items, False
+    inner = front.items(items[0])
+    if len(inner) < 32 and any(front.kind(item) in (LIST, TUPLE, TENSOR, NONE, "slice", "...") or item is Ellipsis
+                               or isinstance(item, slice) for item in inner):
+        return tuple(inner), True
+    return items, False
+
+
 def index(base: Any, items: Sequence[Any], front: Any) -> Bound:
     """`base[items]` as one row: getitem (ints, slices, None, ...: SelectBackward0, SliceBackward0...),
     index (an index array or tensor among them: IndexBackward0, the tensors its index args) or

@@ -710,8 +710,13 @@ class TapeSink:
                                     span=span)
             return base.items[which]
         self.index_made = []
+        key, as_tuple = lowering.sequence_as_tuple(items, self)
+        if as_tuple:  # (x[[[1, 0]]]: x[[1, 0]], with PyTorch's warning)
+            import warnings
+
+            warnings.warn(lowering.SEQUENCE_AS_TUPLE, UserWarning, stacklevel=2)
         try:
-            bound = lowering.index(base, items, self)
+            bound = lowering.index(base, key, self)
         except lowering.CallProblem as problem:
             raise SyntaxProblem(problem.message, source=self.source, span=self.nodes[problem.value].span if type(
                 problem.value) is int else problem.value.span) from None

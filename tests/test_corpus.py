@@ -58,9 +58,16 @@ _NUMPY_SOLVE = (
     "is a stack of matrices, here of 2 rows against 3); gradcli answered PyTorch's reading of b as 2 vectors. Now "
     "exit 2; torch.linalg.solve(a, b) still answers it (tests/test_linalg.py, tests/test_numpy_spellings.py)"
 )
+_SEQUENCE_AS_TUPLE = (
+    "issue #21: a list index holding lists is the tuple of its items, as PyTorch 2.13 reads it (treatSequenceAsTuple, with "
+    "its deprecation warning): a[[[0, 1], [1, 1]]] is a[[0, 1], [1, 1]], two elements, where gradcli read one index "
+    "tensor of shape (2, 2) (tests/test_indexing.py holds the readings to PyTorch)"
+)
 CHANGED_ON_PURPOSE: dict[str, tuple[str, dict[str, Any] | None]] = {
     "36e3321bfc6a": (_NUMPY_SOLVE, None),
     "5cbd87924547": (_NUMPY_SOLVE, None),
+    "1033643f77db": (_SEQUENCE_AS_TUPLE, None),
+    "1391d532e742": (_SEQUENCE_AS_TUPLE, None),
     "02fb7d6b3630": (_BARE_MAX, None),
     "06c502ce3420": (_BARE_MAX, None),
     "0adfa25c6073": (_BARE_MAX, None),

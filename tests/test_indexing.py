@@ -255,3 +255,25 @@ def test_gather_take_and_index_select_at_many_points(program, reference):
     for line, i in zip(run.stdout.splitlines(), indices, strict=True):
         expected = central_difference(lambda args, i=i: float(np.sum(reference(args[0], i) ** 2)), [M], 0)
         np.testing.assert_allclose(json.loads(line)["grad"]["m"], expected, rtol=1e-7, atol=1e-9)
+
+
+_V, _M = {"x": [1.0, 2.0, 3.0]}, {"x": [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]}
+
+
+@pytest.mark.parametrize(("program", "call", "point"), [
+    ("x[[[1, 0]]]", lambda x: x[[[1, 0]]], _V), ("x[[[[1]]]]", lambda x: x[[[[1]]]], _V),
+    ("x[[[1, 0]]]", lambda x: x[[[1, 0]]], _M), ("x[[[0, 1], [1, 2]]]", lambda x: x[[[0, 1], [1, 2]]], _M),
+    ("x[[[1, 0]], 1]", lambda x: x[[[1, 0]], 1], _M), ("x[[1, 0]]", lambda x: x[[1, 0]], _M)])
+def test_a_list_index_holding_lists_is_a_tuple_of_indices_as_pytorch_reads_it(program, call, point):
+    # PyTorch 2.13's treatSequenceAsTuple: x[[[1, 0]]] is x[[1, 0]] (with its deprecation warning); x[[1, 0]] one index
+    torch = pytest.importorskip("torch", reason="PyTorch is optional; pip install torch==2.13.0 to compare")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = grad(program, at=point, seed="ones")
+        tensor = torch.tensor(point["x"], dtype=torch.float64, requires_grad=True)
+        out = call(tensor)
+    out.backward(torch.ones_like(out))
+    assert np.shape(result.value) == tuple(out.shape) and np.allclose(result.value, out.detach().numpy())
+    assert np.allclose(result.grad["x"], tensor.grad.numpy())

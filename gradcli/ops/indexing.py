@@ -219,6 +219,8 @@ def key_text(key: tuple[Any, ...], indices: Sequence[str]) -> str:
             parts.append((text.rstrip(":") if item.step is None else text) or ":")
         else:
             parts.append(str(item))
+    if len(parts) == 1 and parts[0].startswith("[["):  # (a lone nested list is a tuple of indices: x[torch.tensor(...)])
+        parts[0] = f"torch.tensor({parts[0]})"
     return ", ".join(parts)
 
 

@@ -2088,10 +2088,13 @@ class Interpreter:
 
     def index(self, base: Any, key: Any, node: ast.AST) -> Any:
         if isinstance(base, Tensor):
+            items, as_tuple = lowering.sequence_as_tuple(key if isinstance(key, tuple) else (key,), self)
+            if as_tuple:  # (x[[[1, 0]]]: x[[1, 0]], with PyTorch's warning)
+                key = items = tuple(items)
+                self.warn("UserWarning", lowering.SEQUENCE_AS_TUPLE, node)
             too_many = _index_problem(base.data.ndim, key)
             if too_many:
                 raise TorchError("IndexError", too_many)
-            items = key if isinstance(key, tuple) else (key,)
             self.call_node = node
             try:
                 bound = lowering.index(base, items, self)
