@@ -693,6 +693,77 @@ def _batch_norm(dims: int) -> type[Module]:
     return BatchNorm
 
 
+def _instance_norm(dims: int) -> type[Module]:
+    """nn.InstanceNorm1d / 2d / 3d: _NormBase's parameters and buffers (affine and track_running_stats False by
+    default); F.instance_norm of a batch, of an unbatched input unsqueezed and squeezed back, with the input's
+    statistics in training or where no running ones are tracked (num_batches_tracked is never counted)."""
+    label = f"InstanceNorm{dims}d"
+    unbatched = dims + 1
+
+    class InstanceNorm(Module):
+        def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+            Module.__init__(self)
+            bound = _bind(f"{label}.__init__", ["num_features", "eps", "momentum", "affine", "track_running_stats",
+                                                "device", "dtype", "bias"],
+                          {"eps": 1e-05, "momentum": 0.1, "affine": False, "track_running_stats": False, "device": None,
+                           "dtype": None, "bias": True}, args, kwargs)
+            count = int(bound["num_features"])
+            interpreter.check_items(count, interpreter.call_node or interpreter.node or ast.Pass())
+            dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
+            self.settings = {"num_features": count, "eps": bound["eps"], "momentum": bound["momentum"],
+                             "affine": bool(bound["affine"]), "bias": bool(bound["affine"]) and bool(bound["bias"]),
+                             "track_running_stats": bool(bound["track_running_stats"])}
+            self.fields.update({k: v for k, v in self.settings.items() if k != "bias"})
+            graph = interpreter.graph
+            self.params["weight"], self.params["bias"] = None, None
+            if self.settings["affine"]:
+                self.set(interpreter, "weight", parameter(interpreter, Tensor(graph, np.ones(count, dtype))))
+            if self.settings["bias"]:
+                self.set(interpreter, "bias", parameter(interpreter, Tensor(graph, np.zeros(count, dtype))))
+            if self.settings["track_running_stats"]:
+                self.buffer_values.update(running_mean=Tensor(graph, np.zeros(count, dtype)),
+                                          running_var=Tensor(graph, np.ones(count, dtype)),
+                                          num_batches_tracked=Tensor(graph, np.zeros((), np.int64)))
+            else:
+                self.buffer_values.update(running_mean=None, running_var=None, num_batches_tracked=None)
+
+        def extra_repr(self) -> str:
+            got = self.settings
+            return (f"{got['num_features']}, eps={got['eps']}, momentum={got['momentum']}, affine={got['affine']}, "
+                    f"bias={got['bias']}, track_running_stats={got['track_running_stats']}")
+
+        def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+            (x,) = _bind(f"{label}.forward", ["input"], {}, args, kwargs).values()
+            if not isinstance(x, Tensor):
+                raise TorchError("AttributeError", f"'{type(x).__name__}' object has no attribute 'dim'")
+            if x.data.ndim not in (unbatched, unbatched + 1):
+                raise TorchError("ValueError", f"expected {unbatched}D or {unbatched + 1}D input (got {x.data.ndim}D "
+                                               "input)")
+            feature = x.data.ndim - unbatched
+            count = self.settings["num_features"]
+            if x.data.shape[feature] != count:
+                if self.settings["affine"]:
+                    raise TorchError("ValueError", f"expected input's size at dim={feature} to match num_features "
+                                                   f"({count}), but got: {x.data.shape[feature]}.")
+                interpreter.warn("UserWarning", f"input's size at dim={feature} does not match num_features. You can "
+                                                "silence this warning by not passing in num_features, which is not "
+                                                "used because affine=False", node)
+            momentum = self.settings["momentum"]
+            given = {"weight": self.params["weight"], "bias": self.params["bias"],
+                     "use_input_stats": self.training or not self.settings["track_running_stats"],
+                     "momentum": 0.0 if momentum is None else momentum, "eps": self.settings["eps"]}
+            stats = [self.buffer_values.get("running_mean"), self.buffer_values.get("running_var")]
+            if x.data.ndim == unbatched:  # (an unbatched input: a batch of one, squeezed back)
+                batch = interpreter.call_op("torch.unsqueeze", [x, 0], {}, node)
+                out = interpreter.instance_norm([batch, *stats], given, node)
+                return interpreter.call_op("torch.squeeze", [out, 0], {}, node)
+            return interpreter.instance_norm([x, *stats], given, node)
+
+    InstanceNorm.label = label
+    InstanceNorm.__name__ = label
+    return InstanceNorm
+
+
 class PReLU(Module):
     label = "PReLU"
 
@@ -734,6 +805,9 @@ MODULES: dict[str, type[Module]] = {
     "BatchNorm1d": _batch_norm(1),
     "BatchNorm2d": _batch_norm(2),
     "BatchNorm3d": _batch_norm(3),
+    "InstanceNorm1d": _instance_norm(1),
+    "InstanceNorm2d": _instance_norm(2),
+    "InstanceNorm3d": _instance_norm(3),
     "GELU": _simple("GELU", "gelu", [("approximate", "none")]),
     "ELU": _simple("ELU", "elu", [("alpha", 1.0), ("inplace", False)], ["alpha"]),
     "CELU": _simple("CELU", "celu", [("alpha", 1.0), ("inplace", False)], ["alpha"]),
