@@ -42,9 +42,11 @@ def _bind(function: str, names: list[str], defaults: dict[str, Any], args: Args,
     by position (the rest keyword-only: GaussianNLLLoss(*, full, eps, reduction))."""
     taken = len(names) if positional is None else positional
     if len(args) > taken:
-        if not taken:
-            raise PythonError("TypeError", f"{function}() takes 1 positional argument but {len(args) + 1} were given")
-        raise PythonError("TypeError", f"{function}() takes from 1 to {taken + 1} positional arguments but "
+        least = 1 + sum(name not in defaults for name in names[:taken])  # (self, and those without a default)
+        if least == taken + 1:
+            raise PythonError("TypeError", f"{function}() takes {least} positional argument{'s' if least > 1 else ''} "
+                                           f"but {len(args) + 1} were given")
+        raise PythonError("TypeError", f"{function}() takes from {least} to {taken + 1} positional arguments but "
                                        f"{len(args) + 1} were given")
     bound = bind_by_name(function, names, args, kwargs)
     missing = [n for n in names if n not in bound and n not in defaults]
@@ -215,22 +217,33 @@ def _tuple(value: Any, dims: int) -> tuple[Any, ...]:
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * dims
 
 
-def _conv(dims: int) -> type[Module]:
-    """nn.Conv1d / Conv2d / Conv3d: F.conv{dims}d with the module's settings; weight and bias drawn as
-    PyTorch's _ConvNd.reset_parameters draws them (as Linear's, fan_in = in_channels / groups * the kernel)."""
-    label = f"Conv{dims}d"
+def _conv(dims: int, transposed: bool = False) -> type[Module]:
+    """nn.Conv1d / Conv2d / Conv3d and nn.ConvTranspose1d / 2d / 3d: F.conv{dims}d or F.conv_transpose{dims}d with the
+    module's settings; weight and bias drawn as PyTorch's _ConvNd.reset_parameters draws them (as Linear's, fan_in =
+    the weight's second dimension times the kernel: in_channels / groups, or out_channels / groups when transposed,
+    whose weight is (in_channels, out_channels / groups, *kernel_size))."""
+    label = f"ConvTranspose{dims}d" if transposed else f"Conv{dims}d"
+    names = ["in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups", "bias",
+             "padding_mode", "device", "dtype"]
+    if transposed:  # (PyTorch's order: output_padding after padding, dilation after bias)
+        names = ["in_channels", "out_channels", "kernel_size", "stride", "padding", "output_padding", "groups", "bias",
+                 "dilation", "padding_mode", "device", "dtype"]
 
     class Conv(Module):
         def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
             Module.__init__(self)
-            bound = _bind(f"{label}.__init__", ["in_channels", "out_channels", "kernel_size", "stride", "padding",
-                                                 "dilation", "groups", "bias", "padding_mode", "device", "dtype"],
-                          {"stride": 1, "padding": 0, "dilation": 1, "groups": 1, "bias": True, "padding_mode": "zeros",
-                           "device": None, "dtype": None}, args, kwargs)
+            bound = _bind(f"{label}.__init__", names,
+                          {"stride": 1, "padding": 0, "output_padding": 0, "dilation": 1, "groups": 1, "bias": True,
+                           "padding_mode": "zeros", "device": None, "dtype": None}, args, kwargs)
             where = interpreter.call_node or interpreter.node or ast.Pass()
             if bound["padding_mode"] != "zeros":
+                if transposed:
+                    raise TorchError("ValueError", f'Only "zeros" padding mode is supported for {label}')
                 raise interpreter.refuse(where, f"nn.{label} with padding_mode={bound['padding_mode']!r} is not "
                                                 "supported", "padding_mode='zeros', or F.pad before the convolution")
+            if transposed and isinstance(bound["padding"], str):
+                raise interpreter.refuse(where, f"nn.{label} with padding={bound['padding']!r} is not supported",
+                                         "the padding as numbers")
             self.in_channels, self.out_channels = int(bound["in_channels"]), int(bound["out_channels"])
             self.groups = int(bound["groups"])
             if self.groups <= 0:
@@ -244,7 +257,9 @@ def _conv(dims: int) -> type[Module]:
             padding = bound["padding"]
             self.padding = padding if isinstance(padding, str) else tuple(int(k) for k in _tuple(padding, dims))
             self.dilation = tuple(int(k) for k in _tuple(bound["dilation"], dims))
-            shape = (self.out_channels, self.in_channels // self.groups, *self.kernel_size)
+            self.output_padding = tuple(int(k) for k in _tuple(bound["output_padding"], dims))
+            shape = ((self.in_channels, self.out_channels // self.groups, *self.kernel_size) if transposed
+                     else (self.out_channels, self.in_channels // self.groups, *self.kernel_size))
             interpreter.check_size(math.prod(shape), where)
             dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
             generator = interpreter.generator
@@ -269,6 +284,8 @@ def _conv(dims: int) -> type[Module]:
                 text += f", padding={self.padding}"
             if self.dilation != (1,) * dims:
                 text += f", dilation={self.dilation}"
+            if self.output_padding != (0,) * dims:
+                text += f", output_padding={self.output_padding}"
             if self.groups != 1:
                 text += f", groups={self.groups}"
             if self.params["bias"] is None:
@@ -276,17 +293,47 @@ def _conv(dims: int) -> type[Module]:
             return text
 
         def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
-            (x,) = _bind(f"{label}.forward", ["input"], {}, args, kwargs).values()
+            if not transposed:
+                (x,) = _bind(f"{label}.forward", ["input"], {}, args, kwargs).values()
+                return interpreter.call_op(
+                    f"torch.nn.functional.conv{dims}d", [x, self.params["weight"], self.params["bias"]],
+                    {"stride": self.stride, "padding": self.padding, "dilation": self.dilation, "groups": self.groups},
+                    node)
+            bound = _bind(f"{label}.forward", ["input", "output_size"], {"output_size": None}, args, kwargs)
+            x, output_size = bound["input"], bound["output_size"]
             return interpreter.call_op(
-                f"torch.nn.functional.conv{dims}d", [x, self.params["weight"], self.params["bias"]],
-                {"stride": self.stride, "padding": self.padding, "dilation": self.dilation, "groups": self.groups}, node)
+                f"torch.nn.functional.conv_transpose{dims}d", [x, self.params["weight"], self.params["bias"]],
+                {"stride": self.stride, "padding": self.padding, "output_padding": self._output_padding(x, output_size),
+                 "groups": self.groups, "dilation": self.dilation}, node)
+
+        def _output_padding(self, x: Any, output_size: Any) -> tuple[int, ...]:
+            """The output_padding that makes the output `output_size` (PyTorch's _ConvTransposeNd._output_padding)."""
+            if output_size is None:
+                return self.output_padding
+            if not isinstance(x, Tensor):
+                raise PythonError("AttributeError", f"'{_tensor_type(x)}' object has no attribute 'dim'")
+            spatial, batched = x.data.shape[-dims:], x.data.ndim == dims + 2
+            sizes = [int(size) for size in output_size]
+            if len(sizes) == dims + (2 if batched else 1):
+                sizes = sizes[len(sizes) - dims:]
+            if len(sizes) != dims:
+                raise TorchError("ValueError", f"ConvTranspose{dims}D: for {x.data.ndim}D input, output_size must have "
+                                               f"{dims} or {dims + (2 if batched else 1)} elements (got {len(sizes)})")
+            least = [(spatial[d] - 1) * self.stride[d] - 2 * self.padding[d] + self.dilation[d] * (self.kernel_size[d] - 1)
+                     + 1 for d in range(dims)]
+            most = [least[d] + self.stride[d] - 1 for d in range(dims)]
+            if any(not least[d] <= sizes[d] <= most[d] for d in range(dims)):
+                raise TorchError("ValueError", f"requested an output size of {sizes}, but valid sizes range from {least} "
+                                               f"to {most} (for an input of torch.Size({list(spatial)}))")
+            return tuple(sizes[d] - least[d] for d in range(dims))
 
     Conv.label = label
     Conv.__name__ = label
     return Conv
 
 
-_CONV_FIELDS = ("in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups")
+_CONV_FIELDS = ("in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups",
+                "output_padding")
 
 
 class Sequential(Module):
@@ -405,7 +452,7 @@ _INHERITED_INIT = {"MSELoss": "_Loss", "L1Loss": "_Loss", "SoftMarginLoss": "_Lo
                    "MultiLabelSoftMarginLoss": "_WeightedLoss", "MultiLabelMarginLoss": "_Loss"}
 
 
-def _simple(label: str, function: str | None, params: list[tuple[str, Any]], shown: list[str] | None = None,
+def _simple(label: str, function: str, params: list[tuple[str, Any]], shown: list[str] | None = None,
             positional: int | None = None, shows_inplace: bool = True) -> type[Module]:
     """A module that is one functional call with its settings (activations, losses, Flatten); `positional`: how
     many of them its __init__ takes by position (None: all); `shows_inplace`: its repr says inplace=True where
@@ -431,8 +478,6 @@ def _simple(label: str, function: str | None, params: list[tuple[str, Any]], sho
                              else f"{name}={self.settings[name]}" for name in listed)
 
         def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
-            if function is None:  # Identity, Dropout in eval or p=0
-                return args[0]
             # (its settings as they are now: `loss.reduction = 'none'` after construction changes the call)
             settings = {name: self.fields.get(name, value) for name, value in self.settings.items()}
             if settings.get("inplace"):  # nn.ReLU(inplace=True): its input takes the values (F.relu(x, inplace=True))
@@ -456,6 +501,19 @@ def _legacy_reduction(interpreter: Interpreter, settings: dict[str, Any]) -> Non
                                                for value in legacy))
     interpreter.warn("UserWarning", f"size_average and reduce args will be deprecated, please use "
                                     f"reduction='{settings['reduction']}' instead.", node, where="_Loss.__init__")
+
+
+class Identity(Module):
+    """nn.Identity, argument-insensitive as PyTorch's: its __init__ takes any arguments and keeps none (a model that
+    picks `norm_layer(size)` among nn.BatchNorm1d and nn.Identity); its forward returns its one input itself."""
+
+    label = "Identity"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        return _bind("Identity.forward", ["input"], {}, args, kwargs)["input"]
 
 
 class Dropout(Module):
@@ -795,6 +853,9 @@ MODULES: dict[str, type[Module]] = {
     "Conv1d": _conv(1),
     "Conv2d": _conv(2),
     "Conv3d": _conv(3),
+    "ConvTranspose1d": _conv(1, transposed=True),
+    "ConvTranspose2d": _conv(2, transposed=True),
+    "ConvTranspose3d": _conv(3, transposed=True),
     "Dropout": Dropout,
     "Dropout1d": _feature_dropout(1),
     "Dropout2d": _feature_dropout(2),
@@ -849,7 +910,7 @@ MODULES: dict[str, type[Module]] = {
     "ReLU": _simple("ReLU", "relu", [("inplace", False)], []),
     "Tanh": _simple("Tanh", "tanh", [], []),
     "Sigmoid": _simple("Sigmoid", "sigmoid", [], []),
-    "Identity": _simple("Identity", None, [], []),
+    "Identity": Identity,
     "LeakyReLU": _simple("LeakyReLU", "leaky_relu", [("negative_slope", 0.01), ("inplace", False)], ["negative_slope"]),
     "Softmax": _simple("Softmax", "softmax", [("dim", None)]),
     "LogSoftmax": _simple("LogSoftmax", "log_softmax", [("dim", None)]),
@@ -918,7 +979,7 @@ class NativeClass:
 _SUBMODULES = {name: f"modules.{where}" for where, names in (
     ("linear", ("Linear", "Identity", "Bilinear")), ("container", ("Sequential", "ModuleList", "ModuleDict")),
     ("activation", ("ReLU", "LeakyReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU", "ELU", "Softplus", "SiLU")),
-    ("conv", ("Conv1d", "Conv2d", "Conv3d")), ("dropout", ("Dropout",)), ("flatten", ("Flatten",)),
+    ("conv", ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")), ("dropout", ("Dropout",)), ("flatten", ("Flatten",)),
     ("loss", ("MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss", "HuberLoss",
               "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
               "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
