@@ -80,10 +80,11 @@ KNOWN_TO_DIFFER: dict[str, tuple[bool, str]] = {  # the file: what goes wrong (r
 MKL = mkl._path() is not None and local_code_path() == RECORDED_ON
 
 
-# The README's test command runs the files that take a second or two; these ten, several seconds each (four fifths of
+# The README's test command runs the files that take a second or two; these, several seconds each (four fifths of
 # the time the 112 files take together), run where GRADCLI_FULL_TESTS=1, as in CI.
 LONG = {*SLOW, "jcjohnson_two_layer_net_optim", "d2l_bert", "d2l_optimizers_from_scratch", "d2l_resnet",
-        "morvan_306_optimizer", "d2l_weight_decay"}
+        "morvan_306_optimizer", "d2l_weight_decay",
+        "pt_visualizing_gradients"}  # (20 steps of 784-128 float32 products in PyTorch's order: 3 s on a loaded machine)
 
 
 def _marks(stem: str) -> list[pytest.MarkDecorator]:
