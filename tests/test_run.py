@@ -75,6 +75,8 @@ def test_one_node_one_address_and_next_functions_point_at_the_same_objects(tmp_p
     ("import torch\ndef f():\n    x = yield 1\n", ["a 'yield' here is not supported"]),
     ("import torch\nx = torch.tensor([1.,\n", ["not Python"]),
     ("import torch\nx = {*[1, 2]}\n", ["'*' is not supported"]),
+    ("import torch\nfrom torch.utils.data import Dataset, DataLoader\nclass D(Dataset):\n    def __getitem__(self, i):\n"
+     "        return i\nDataLoader(D())\n", ["line 6", "a DataLoader over a dataset without __len__ is not supported"]),
 ])
 def test_what_the_subset_leaves_out_is_exit_2_with_its_line_and_column(tmp_path, text, words):
     program = tmp_path / "f.py"

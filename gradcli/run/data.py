@@ -8,6 +8,10 @@ What PyTorch 2.13 does (read in torch/utils/data; nothing here is its code):
   torch's generator, seeds a fresh generator with it and takes `randperm(n)` of that generator.
 - The default collate stacks the samples' tensors: a TensorDataset's batch is a list, one stacked
   tensor per tensor of the dataset (a tuple of samples collates to a list).
+- A dataset of the file's own class (`class ToyDataset(Dataset)` with __getitem__ and __len__) is read one
+  sample at a time, `dataset[i]` with i a Python int in the sampler's order, and its samples collated as
+  default_collate does: tensors stacked (torch.stack, recorded as any stack is), Python ints, floats and bools
+  made a tensor of int64, float64 or bool, tuples and lists item by item (a tuple to a list), dicts key by key.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gradcli.run import random
-from gradcli.run.python import PythonError, address, bind_by_name
+from gradcli.run.python import BoundMethod, Instance, PythonError, UserFunction, address, bind_by_name
 from gradcli.run.tensor import Tensor, TorchError
 
 if TYPE_CHECKING:
@@ -53,14 +57,22 @@ class TensorDataset:
 
 
 class DataLoader:
-    def __init__(self, dataset: TensorDataset, batch_size: int, shuffle: bool, drop_last: bool) -> None:
+    def __init__(self, interpreter: Interpreter, dataset: TensorDataset | Instance, batch_size: int, shuffle: bool,
+                 drop_last: bool, node: ast.AST) -> None:
         self.dataset, self.batch_size, self.shuffle, self.drop_last = dataset, batch_size, shuffle, drop_last
+        self.interpreter, self.node = interpreter, node
 
     def type_name(self) -> str:
         return "DataLoader"
 
+    def size(self) -> int:
+        """len(dataset): a file's dataset answers by its __len__."""
+        if isinstance(self.dataset, TensorDataset):
+            return len(self.dataset)
+        return int(self.interpreter.call(_method(self.dataset, "__len__"), [], {}, self.node))
+
     def __len__(self) -> int:
-        n = len(self.dataset)
+        n = self.size()
         return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
 
     def __repr__(self) -> str:
@@ -71,8 +83,8 @@ class DataLoader:
         interpreter.generator.words64(1)  # the workers' base seed, drawn whether or not there are workers
         return self._batches(interpreter)
 
-    def _batches(self, interpreter: Interpreter) -> Iterator[list[Tensor]]:
-        n = len(self.dataset)
+    def _batches(self, interpreter: Interpreter) -> Iterator[Any]:
+        n = self.size()
         if self.shuffle:
             seed = int(interpreter.generator.words64(1)[0]) % 2**63
             order = random.Generator(seed).randperm(n)
@@ -81,7 +93,39 @@ class DataLoader:
         stop = n - n % self.batch_size if self.drop_last else n
         for start in range(0, stop, self.batch_size):
             rows = order[start:start + self.batch_size]
-            yield [Tensor(interpreter.graph, t.data[rows]) for t in self.dataset.tensors]
+            if isinstance(self.dataset, TensorDataset):
+                yield [Tensor(interpreter.graph, t.data[rows]) for t in self.dataset.tensors]
+            else:
+                getitem = _method(self.dataset, "__getitem__")
+                yield _collate(interpreter, [interpreter.call(getitem, [int(row)], {}, self.node) for row in rows],
+                               self.node)
+
+
+def _method(dataset: Instance, name: str) -> Any:
+    found, method = dataset.cls.lookup(name)
+    if not found:  # (checked when the DataLoader was made)
+        raise PythonError("AttributeError", f"'{dataset.cls.name}' object has no attribute '{name}'")
+    return BoundMethod(method, dataset) if isinstance(method, UserFunction) else method
+
+
+def _collate(interpreter: Interpreter, samples: list[Any], node: ast.AST) -> Any:
+    """torch.utils.data's default_collate of one batch of samples."""
+    first = samples[0]
+    if isinstance(first, Tensor):
+        return interpreter.call_op("torch.stack", [samples], {"dim": 0}, node)
+    if isinstance(first, (bool, int, float)) and all(isinstance(sample, (bool, int, float)) for sample in samples):
+        kind = np.bool_ if isinstance(first, bool) else np.int64 if isinstance(first, int) else np.float64
+        return Tensor(interpreter.graph, np.array(samples, dtype=kind))
+    if isinstance(first, str):
+        return samples
+    if isinstance(first, dict):
+        return {key: _collate(interpreter, [sample[key] for sample in samples], node) for key in first}
+    if isinstance(first, (tuple, list)):
+        if any(len(sample) != len(first) for sample in samples):
+            raise TorchError("RuntimeError", "each element in list of batch should be of equal size")
+        return [_collate(interpreter, list(column), node) for column in zip(*samples)]
+    raise interpreter.refuse(node, f"a DataLoader over samples of type {type(first).__name__} is not supported",
+                             "a dataset's samples as tensors, numbers, or tuples, lists and dicts of them")
 
 
 def call(interpreter: Interpreter, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
@@ -108,8 +152,14 @@ def call(interpreter: Interpreter, name: str, args: list[Any], kwargs: dict[str,
         if "dataset" not in bound:
             raise PythonError("TypeError", "DataLoader.__init__() missing 1 required positional argument: 'dataset'")
         dataset = bound["dataset"]
-        if not isinstance(dataset, TensorDataset):
-            raise interpreter.refuse(node, "a DataLoader over anything but a TensorDataset is not supported")
+        if isinstance(dataset, Instance):
+            missing = [name for name in ("__getitem__", "__len__") if not dataset.cls.lookup(name)[0]]
+            if missing:
+                raise interpreter.refuse(node, f"a DataLoader over a dataset without {missing[0]} is not supported",
+                                         "a map-style dataset: a class of the file with __getitem__ and __len__")
+        elif not isinstance(dataset, TensorDataset):
+            raise interpreter.refuse(node, "a DataLoader over anything but a TensorDataset or a dataset of the file's "
+                                           "class is not supported")
         given = [key for key in _NOT_YET if bound[key] is not None]
         if given:
             raise interpreter.refuse(node, f"DataLoader(..., {given[0]}=...) is not supported",
@@ -123,7 +173,7 @@ def call(interpreter: Interpreter, name: str, args: list[Any], kwargs: dict[str,
         if not isinstance(workers, int) or workers < 0:
             raise PythonError("ValueError", "num_workers option should be non-negative; use num_workers=0 to "
                                             "disable multiprocessing.")
-        return DataLoader(dataset, size, bool(bound["shuffle"]), bool(bound["drop_last"]))
+        return DataLoader(interpreter, dataset, size, bool(bound["shuffle"]), bool(bound["drop_last"]), node)
     raise interpreter.refuse(node, f"'torch.utils.data.{name}' is not supported",
                              "gradcli run takes TensorDataset and DataLoader")
 

@@ -789,6 +789,8 @@ class Interpreter:
             if isinstance(written, ast.Name) and written.id == "object" and "object" not in self.names:
                 continue
             base = self.expression(written)
+            if base == Function("torch.utils.data", "Dataset"):  # (a map-style dataset: its __getitem__ and __len__)
+                continue
             if not (isinstance(base, UserClass) or base is custom.FUNCTION or (isinstance(base, torch_nn.NativeClass)
                                                                                 and torch_nn.is_module_kind(base.kind))):
                 raise self.refuse(written, f"a subclass of {base!r} is not supported",
