@@ -46,7 +46,8 @@ SLOW = {"jcjohnson_two_layer_net_numpy": "500 steps of float64 products of 64x10
         "morvan_503_dropout": "500 Adam steps of two 1-300-300-1 networks (OpenBLAS's threads on a loaded machine)",
         "morvan_504_batch_normalization": "12 epochs of two 8-layer networks over 2,000 points",
         "pt_dynamic_net": "30,000 steps of a net of a random depth (a minute alone)",
-        "d2l_underfit_overfit": "2,300 SGD epochs of two small nn.Linear fits (minutes alone)"}
+        "d2l_underfit_overfit": "2,300 SGD epochs of two small nn.Linear fits (minutes alone)",
+        "pt_custom_function_conv_bn": "gradcheck's slow mode of a custom conv2d over 1,470 inputs and 1,250 outputs"}
 # Files that print what PyTorch printed where PyTorch's own MKL kernels run (`pip install 'gradcli[mkl]'`, part of
 # the test extra; gradcli/mkl.py): their float32 products are MKL's sgemm in PyTorch's call form, their sin and cos
 # MKL's VML. Without MKL their losses differ in the last digits: skipped, with that said.
