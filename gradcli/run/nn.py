@@ -1029,16 +1029,24 @@ def native_init(interpreter: Interpreter, module: Module, args: Args, kwargs: Kw
     module.initialized = True
 
 
+_CLASSES: dict[tuple[str, str], NativeClass] = {}
+
+
+def native_class(module: str, name: str, kind: type) -> NativeClass:
+    """The one object of each class, as Python has one: `type(m) is nn.Linear` holds."""
+    return _CLASSES.setdefault((module, name), NativeClass(module, name, kind))
+
+
 def nn_class(name: str) -> NativeClass | None:
     if name == "Parameter":
-        return NativeClass("torch.nn.parameter", "Parameter", Tensor)
+        return native_class("torch.nn.parameter", "Parameter", Tensor)
     kind = MODULES.get(name)
-    return None if kind is None else NativeClass("torch.nn", name, kind)
+    return None if kind is None else native_class("torch.nn", name, kind)
 
 
 def optim_class(name: str) -> NativeClass | None:
     kind = Optimizer if name == "Optimizer" else OPTIMIZERS.get(name)  # (the base: isinstance(o, optim.Optimizer))
-    return None if kind is None else NativeClass("torch.optim", name, kind)
+    return None if kind is None else native_class("torch.optim", name, kind)
 
 
 def construct(interpreter: Interpreter, native: NativeClass, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
@@ -1142,12 +1150,17 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
             return Lazy("generator object Module.parameters", (tensor for _, tensor in pairs))
         return Lazy("generator object Module.named_parameters", pairs)
     if name in ("children", "named_children"):
-        children = [(k, v) for k, v in module.children.items() if v is not None]
+        children, seen = [], set()
+        for key, child in module.children.items():  # (each once, as PyTorch's named_children)
+            if child is not None and id(child) not in seen:
+                seen.add(id(child))
+                children.append((key, child))
         if name == "children":
             return Lazy("generator object Module.children", iter([child for _, child in children]))
         return Lazy("generator object Module.named_children", iter(children))
     if name == "modules":
-        return Lazy("generator object Module.modules", module.modules())
+        once = _bind(name, ["remove_duplicate"], {"remove_duplicate": True}, args, kwargs)["remove_duplicate"]
+        return Lazy("generator object Module.modules", (each for _, each in _named_modules(module, "", bool(once))))
     if name == "zero_grad":
         bound = _bind("zero_grad", ["set_to_none"], {"set_to_none": True}, args, kwargs)
         for _, tensor in module.named_parameters():
@@ -1226,17 +1239,19 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
     if name == "named_modules":
         bound = _bind(name, ["memo", "prefix", "remove_duplicate"], {"memo": None, "prefix": "", "remove_duplicate": True},
                       args, kwargs)
-        return Lazy("generator object Module.named_modules", _named_modules(module, str(bound["prefix"])))
+        return Lazy("generator object Module.named_modules", _named_modules(module, str(bound["prefix"]),
+                                                                           bool(bound["remove_duplicate"])))
     raise interpreter.refuse(node, f"'.{name}' of a module is not supported")
 
 
-def _named_modules(module: Module, prefix: str) -> Iterator[tuple[str, Module]]:
-    """PyTorch's named_modules(): the module, then its children's, depth first, each once (a walk with a stack)."""
+def _named_modules(module: Module, prefix: str, once: bool = True) -> Iterator[tuple[str, Module]]:
+    """PyTorch's named_modules() and modules(): the module, then its children's, depth first, each once unless
+    remove_duplicate=False (a walk with a stack)."""
     seen: set[int] = set()
     stack: list[tuple[str, Module]] = [(prefix, module)]
     while stack:
         name, current = stack.pop()
-        if id(current) in seen:
+        if once and id(current) in seen:
             continue
         seen.add(id(current))
         yield name, current

@@ -17,7 +17,7 @@ import math
 from collections import Counter
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gradcli.run.nn import NativeClass, NativeMethod, Optimizer
+from gradcli.run.nn import NativeClass, NativeMethod, Optimizer, native_class
 from gradcli.run.python import PythonError, address, bind_by_name
 
 if TYPE_CHECKING:
@@ -184,7 +184,7 @@ SCHEDULERS: dict[str, type[Scheduler]] = {kind.label: kind for kind in (StepLR, 
 
 def scheduler_class(name: str) -> NativeClass | None:
     kind = SCHEDULERS.get(name)
-    return None if kind is None else NativeClass("torch.optim.lr_scheduler", name, kind)
+    return None if kind is None else native_class("torch.optim.lr_scheduler", name, kind)
 
 
 def attribute(scheduler: Scheduler, name: str) -> tuple[bool, Any]:
