@@ -57,7 +57,7 @@ class TensorDataset:
 
 
 class DataLoader:
-    def __init__(self, interpreter: Interpreter, dataset: TensorDataset | Instance, batch_size: int, shuffle: bool,
+    def __init__(self, interpreter: Interpreter, dataset: TensorDataset | Tensor | Instance, batch_size: int, shuffle: bool,
                  drop_last: bool, node: ast.AST) -> None:
         self.dataset, self.batch_size, self.shuffle, self.drop_last = dataset, batch_size, shuffle, drop_last
         self.interpreter, self.node = interpreter, node
@@ -69,6 +69,10 @@ class DataLoader:
         """len(dataset): a file's dataset answers by its __len__."""
         if isinstance(self.dataset, TensorDataset):
             return len(self.dataset)
+        if isinstance(self.dataset, Tensor):  # (a tensor as the dataset: its rows are the samples)
+            if not self.dataset.data.ndim:
+                raise PythonError("TypeError", "len() of a 0-d tensor")
+            return int(self.dataset.data.shape[0])
         return int(self.interpreter.call(_method(self.dataset, "__len__"), [], {}, self.node))
 
     def __len__(self) -> int:
@@ -95,6 +99,9 @@ class DataLoader:
             rows = order[start:start + self.batch_size]
             if isinstance(self.dataset, TensorDataset):
                 yield [Tensor(interpreter.graph, t.data[rows]) for t in self.dataset.tensors]
+            elif isinstance(self.dataset, Tensor):
+                yield _collate(interpreter, [interpreter.index(self.dataset, int(row), self.node) for row in rows],
+                               self.node)
             else:
                 getitem = _method(self.dataset, "__getitem__")
                 yield _collate(interpreter, [interpreter.call(getitem, [int(row)], {}, self.node) for row in rows],
@@ -157,9 +164,9 @@ def call(interpreter: Interpreter, name: str, args: list[Any], kwargs: dict[str,
             if missing:
                 raise interpreter.refuse(node, f"a DataLoader over a dataset without {missing[0]} is not supported",
                                          "a map-style dataset: a class of the file with __getitem__ and __len__")
-        elif not isinstance(dataset, TensorDataset):
-            raise interpreter.refuse(node, "a DataLoader over anything but a TensorDataset or a dataset of the file's "
-                                           "class is not supported")
+        elif not isinstance(dataset, (TensorDataset, Tensor)):
+            raise interpreter.refuse(node, "a DataLoader over anything but a tensor, a TensorDataset or a dataset of "
+                                           "the file's class is not supported")
         given = [key for key in _NOT_YET if bound[key] is not None]
         if given:
             raise interpreter.refuse(node, f"DataLoader(..., {given[0]}=...) is not supported",
