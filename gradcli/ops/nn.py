@@ -837,12 +837,13 @@ def class_weight_problem(classes: int, w: tuple[int, ...], called: str = "") -> 
 def _batch_first(x: tuple[int, ...], w: tuple[int, ...], t: tuple[int, ...], reduction: str = "mean",
                  label_smoothing: float = 0.0, **given: Any) -> tuple[int, ...]:
     """What cross_entropy and nll_loss_nd check before their parts, in PyTorch's order: the label smoothing
-    (cross_entropy's), the batch sizes, the target's rank, its size for an input of 3 or more than 4 dims. The
-    target's dtype, then the weight's shape, then its dtype are their parts' checks (nll_loss_forward's,
-    nll_loss2d's)."""
+    (cross_entropy's), the batch sizes, the target's size for an input of 3 or more than 4 dims. A weight that takes
+    a gradient, the target's rank, its dtype, then the weight's shape and its dtype are their parts' checks
+    (nll_loss_forward's, nll_loss2d's)."""
     _smoothing(label_smoothing)
     if len(x) <= 2:
-        _target_rank(x, t)
+        if len(x) == 2 and (t[0] if t else 0) != x[0]:
+            raise PythonValueError(f"Expected input batch_size ({x[0]}) to match target batch_size ({t[0] if t else 0}).")
     elif (t[0] if t else 0) != x[0]:
         raise PythonValueError(f"Expected input batch_size ({x[0]}) to match target batch_size ({t[0] if t else 0}).")
     elif len(x) != 4:
@@ -1264,7 +1265,7 @@ ROWS += [
                          (((2, 3), (3,), (2,)), {"reduction": "sum"})),
                reference=None,  # (a part of nll_loss and cross_entropy, held to PyTorch through them)
                undifferentiable=((1, "nll_loss_forward", "weight"),),
-               dtype_refusals=(*_NLL_TARGET, *kernel_refusal("nll_loss_out_frame"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
+               dtype_refusals=(("vector target not long or byte", *_NLL_TARGET[0][1:]), *kernel_refusal("nll_loss_out_frame"), ("mixed 0 1", "RuntimeError", "expected scalar type {0} but found {1}"))),
 ]
 
 

@@ -51,3 +51,12 @@ show("cross_entropy smoothing 0.2, long weight", lambda: F.cross_entropy(x, targ
                                                                           label_smoothing=0.2))
 show("cross_entropy smoothing 0.2, float target", lambda: F.cross_entropy(x, targets["float (2,)"], weights["long (2,)"],
                                                                            label_smoothing=0.2))
+
+# a weight that takes a gradient: refused before the target's rank and dtype are read
+wg = torch.tensor([1.0, 2.0, 0.5], dtype=torch.float64, requires_grad=True)
+for name, loss in (("nll_loss", F.nll_loss), ("cross_entropy", F.cross_entropy)):
+    for tn in ("float (2, 2)", "long (2, 2)", "long (2,)", "float (2,)", "long (3,)"):
+        show(f"{name} weight requiring grad, target {tn}", lambda: loss(x, targets[tn], wg))
+    show(f"{name} empty input, weight requiring grad", lambda: loss(torch.zeros(0, dtype=torch.float64),
+                                                                     torch.ones(2, 3, dtype=torch.float64), wg))
+    show(f"{name} empty input", lambda: loss(torch.zeros(0, dtype=torch.float64), torch.ones(2, 3, dtype=torch.float64)))
