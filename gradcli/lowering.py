@@ -262,7 +262,7 @@ def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front:
                 cast = params.pop(spec.name, None)
     warning = None
     for spec in op.params:
-        if spec.kind == "absent":  # (None alone: _params)
+        if spec.kind == "absent" or spec.unread:  # (None alone: _params; a value no rule reads)
             params.pop(spec.name, None)
     legacy = [params.pop(spec.name, None) for spec in op.params if spec.kind == "legacy"]
     if any(value is not None for value in legacy):  # F.mse_loss(a, b, False): size_average, which overrides reduction
@@ -319,6 +319,10 @@ def bind(op: Op, name: str, args: Sequence[Any], keywords: Sequence[tuple[str, A
             keywords, args = [(op.params[0].name, args[0]), *keywords], args[1:]
         elif not any(key == op.params[0].name for key, _ in keywords):
             raise CallProblem(f"{name} takes its {op.params[0].name} first, as a string: {name}('ij,jk->ik', a, b)")
+    if op.list_keyword and not args and family in ("torch", "linalg") and any(k == op.list_keyword for k, _ in keywords):
+        # torch.cat(tensors=[a, b], dim=1): the list by its keyword
+        args = [value for key, value in keywords if key == op.list_keyword][:1]
+        keywords = [(key, value) for key, value in keywords if key != op.list_keyword]
     if op.arity > 0 and len(args) < op.arity + len(op.tensor_positions):  # torch.gather(x, 1, index=i)
         args, keywords = _tensors_by_keyword(op, args, keywords)
     if op.keyword_tensors:  # torch.masked.sum(x, 0, mask=m): the mask among the tensors
@@ -489,16 +493,17 @@ def _least(op: Op) -> int:
 
 
 def _absent(name: str, spec: Param, value: Any, front: Front) -> None:
-    """A param of PyTorch's that gradcli does not take (mse_loss's weight): None alone; a tensor is not supported, a
-    value that is none PyTorch's own error (Param.refused: binary_cross_entropy's weight 'sum')."""
+    """A param of PyTorch's that gradcli does not take (mse_loss's weight): None alone, or False where that is its
+    default (gather's sparse_grad); a tensor is not supported, a value that is none PyTorch's own error
+    (Param.refused: binary_cross_entropy's weight 'sum')."""
     kind = front.kind(value)
-    if kind == NONE:
+    if kind == NONE or (kind == BOOL and spec.default is False and front.static(value) is False):
         return
     if spec.refused is not None and kind in (STR, INT, FLOAT, BOOL, TUPLE):
         raised, words = spec.refused
         raise CallProblem(words.format(type=kind), value=value, raised=raised)
     raise CallProblem(f"{spec.name}= is not supported", value=value,
-                      hint=f"gradcli's {name} takes no {spec.name}; leave it out or give None")
+                      hint=f"gradcli's {name} takes no {spec.name}; leave it out or give {spec.default}")
 
 
 def _static(front: Front, value: Any, spec: Any) -> Any:

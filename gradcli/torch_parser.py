@@ -140,16 +140,23 @@ class _Call:
                 return value
         return None
 
+    def _positional(self, signature: _Signature) -> list[Given]:
+        """The positional args as the signature's params take them: x.expand(3, 2)'s ints are its one size."""
+        if len(self.types) > 1 and _varargs(signature, self.types):
+            return [Given("tuple", [t.type for t in self.types])]
+        return self.types
+
     def surely_fails(self, signature: _Signature) -> bool:
-        params, nargs = signature.params, len(self.types)
-        if nargs > signature.max_pos_args and not _varargs(signature, self.types):
+        params, types = signature.params, self._positional(signature)
+        nargs = len(types)
+        if nargs > signature.max_pos_args:
             return True
         for key, _ in self.keywords:
             at = self._find(signature, key)
             if at < 0 or at < nargs:
                 return True
         for i, param in enumerate(params):
-            value = self.types[i] if i < nargs else self._given(signature, param)
+            value = types[i] if i < nargs else self._given(signature, param)
             if value is None:
                 if not param.optional:
                     return True
@@ -160,12 +167,13 @@ class _Call:
 
     def parse_error(self, signature: _Signature) -> str | None:
         """FunctionSignature::parse's TypeError for this call, None where it finds none."""
-        name, nargs = signature.name, len(self.types)
-        if nargs > signature.max_pos_args and not _varargs(signature, self.types):
+        name, types = signature.name, self._positional(signature)
+        nargs = len(types)
+        if nargs > signature.max_pos_args:
             return _extra_args(signature, nargs)
         for i, param in enumerate(signature.params):
             keyword = i >= nargs
-            value = self._given(signature, param) if keyword else self.types[i]
+            value = self._given(signature, param) if keyword else types[i]
             if value is None:
                 if param.optional:
                     continue
@@ -304,8 +312,12 @@ def _python_refusal(qualname: str, params: Sequence[tuple[str, str, bool]], narg
                     keywords: list[str]) -> str | None:
     """CPython's TypeError for a call of a Python function that it cannot bind, None where it can."""
     kinds = {kind for _, kind, _ in params}
-    if "VAR_POSITIONAL" in kinds or "VAR_KEYWORD" in kinds:
+    if "VAR_KEYWORD" in kinds:
         return None
+    if "VAR_POSITIONAL" in kinds:  # torch.meshgrid(*tensors, indexing=None): a keyword it has not, else None
+        named = {name for name, kind, _ in params if kind in ("POSITIONAL_OR_KEYWORD", "KEYWORD_ONLY")}
+        unknown = [key for key in keywords if key not in named]
+        return f"{qualname}() got an unexpected keyword argument '{unknown[0]}'" if unknown else None
     positional = [(name, default) for name, kind, default in params if kind in ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD")]
     by_name = {name: (i, kind) for i, (name, kind, _) in enumerate(params)}
     for key in keywords:

@@ -184,3 +184,41 @@ def test_a_formula_says_what_pytorch_refuses_in_its_own_words(program, words):
     run = cli("grad", program, "--at", "a=[1, -2]")
     assert run.exit_code == 2 and run.stdout == ""
     assert words in run.stderr and "^" in run.stderr and "TypeError" not in run.stderr
+
+
+W = np.array([[1.0, 2.0], [3.0, -3.0], [4.0, 6.0]])
+S = np.array([[0.5, 1.5]])
+
+
+@pytest.mark.parametrize("program, reference", [
+    ("sum(torch.index_add(a, 0, i, b, alpha=2.0) * a)", lambda a, b: np.sum((a + 2.0 * np.eye(3)[1][:, None] * b) * a)),
+    ("sum(index_add(a, 0, i, b, 2.0) * a)", lambda a, b: np.sum((a + 2.0 * np.eye(3)[1][:, None] * b) * a)),  # (bare)
+    ("sum(torch.gather(a, 0, i[None].expand(1, 2), sparse_grad=False) * b)", lambda a, b: np.sum(a[1] * b)),
+    ("sum(a.expand(2, 3, 2, implicit=True) * a)", lambda a, b: 2 * np.sum(a * a)),
+    ("sum(torch.clone(a, memory_format=torch.contiguous_format) * a)", lambda a, b: np.sum(a * a)),
+    ("sum(torch.cat(tensors=[a, a], dim=1) * torch.cat([a, a], 1))", lambda a, b: 2 * np.sum(a * a)),
+    ("sum(torch.stack(tensors=[a, a]))", lambda a, b: 2 * np.sum(a)),
+    ("sum(F.embedding(i, a, sparse=False) * b)", lambda a, b: np.sum(a[1] * b)),
+])
+def test_keyword_only_args_by_keyword_answer(program, reference):
+    point = {"a": W, "b": S, "i": np.array([1])}
+    result = grad(program, at={name: value for name, value in point.items() if re.search(rf"\b{name}\b", program)},
+                  wrt=["a"])
+    assert result.value == pytest.approx(reference(W, S), rel=1e-12)
+
+
+@pytest.mark.parametrize("program, words", [
+    ("sum(torch.index_add(a, 0, i, b, 2.0))", "index_add() takes 4 positional arguments but 5 were given"),
+    ("sum(a.index_add(0, i, b, 2.0))", "index_add() takes 3 positional arguments but 4 were given"),
+    ("sum(torch.index_reduce(a, 0, i, b, 'prod', False))", "index_reduce() takes 5 positional arguments but 6 were given"),
+    ("sum(torch.gather(a, 0, i[None], False))", "gather() takes 3 positional arguments but 4 were given"),
+    ("sum(torch.gather(a, 0, i[None], sparse_grad=True))", "sparse_grad= is not supported"),
+    ("sum(F.embedding(i, a, max_norm=1.0))", "max_norm= is not supported"),
+    ("sum(F.embedding(i, a, None, False))", "max_norm= is not supported"),  # (False is not None: a max_norm of 0)
+    ("sum(F.embedding(i, a, sparse=True))", "sparse= is not supported"),
+    ("sum(torch.broadcast_to(a, (2, 3, 2), implicit=True))", "unexpected keyword argument 'implicit'"),
+])
+def test_what_pytorch_takes_by_keyword_alone_or_gradcli_has_not_is_refused(program, words):
+    run = cli("grad", program, "--at", "a=[[1, 2], [3, -3], [4, 6]]", "--at", "b=[[0.5, 1.5]]", "--at", "i=[1]")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert words in run.stderr and "^" in run.stderr and "Traceback" not in run.stderr

@@ -287,7 +287,7 @@ ROWS = [
     structural("shaped_later", -1, _later("forward"), _later("vjp"), "None", jvp=_later("jvp"), shape=_later_shape,
                torch_node_rule=_later_node, params=(Param("of", "str", ""), Param("given", "ints", ())), callable=False,
                reference=None, text=lambda args, of="", given=(): f"{of}({', '.join(args)})", examples=()),
-    composite("multi_dot", -1, _multi_dot_program, "ViewBackward0", sympy=None, shape=_multi_dot_shape,
+    composite("multi_dot", -1, _multi_dot_program, "ViewBackward0", sympy=None, shape=_multi_dot_shape, list_keyword="tensors",
               text=_call("torch.linalg.multi_dot", {}, listed=True),
               examples=_examples((((2, 3), (3, 4)), {}), (((3,), (3, 2), (2,)), {}), (((2, 3), (3, 1), (1, 2)), {}),
                                  (((2, 3), (3, 4), (4, 2), (2, 5)), {}), (((3,), (3,)), {})),

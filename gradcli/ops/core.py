@@ -122,8 +122,8 @@ class Param(NamedTuple):
     Two kinds hold a place of PyTorch's signature that no rule reads, so that the args after it bind where PyTorch
     binds them: "legacy" (a loss's size_average and reduce: any value, read for its truth, which the lowering folds
     into `reduction` as torch.nn._reduction.legacy_get_string does); "absent" (a param PyTorch has and gradcli
-    does not take, as mse_loss's weight: None alone; `refused` PyTorch's own error for a value that is no tensor,
-    its words with {type}, the value's Python type).
+    does not take, as mse_loss's weight: None alone, and False where the default is False, as gather's sparse_grad;
+    `refused` PyTorch's own error for a value that is no tensor, its words with {type}, the value's Python type).
     """
 
     name: str
@@ -142,6 +142,9 @@ class Param(NamedTuple):
     # function), ...): reduction='elementwise_mean' is 'mean' (torch.nn._reduction.get_enum's deprecation),
     # F.kl_div's 'mean' warns that it is not 'batchmean' (lowering.settle)
     warned: tuple[tuple[str, str, str, bool], ...] = ()
+    # PyTorch's param that changes nothing here (expand's implicit, clone's memory_format): a value of its kind is
+    # taken, and no rule reads it
+    unread: bool = False
 
     def refusal(self, value: Any) -> ValueRefusal:
         """PyTorch's refusal of this value (Param.refused), as the exception of its type."""
@@ -539,6 +542,9 @@ class Op:
     # The last tensor args, which PyTorch takes by keyword alone (torch.masked.sum(x, 0, mask=m)): a call
     # gives each by that keyword, and they stand after the other tensors, before the params.
     keyword_tensors: tuple[str, ...] = ()
+    # The keyword a `torch.` spelling also takes its list of tensors by (torch.cat(tensors=[a, b])); "": by
+    # position alone (torch.meshgrid(*tensors), a Python function of varargs)
+    list_keyword: str = ""
     # The row a call means instead when its index arg (at index_from) has the shape of its first
     # arg, as PyTorch reads cross_entropy's target (class probabilities). Where the shapes are not
     # known yet (an input of the formula language before its point), a float means it.
@@ -861,7 +867,8 @@ def structural(name: str, arity: int, forward: Rule, vjp: Rule, torch_node: str,
 def rule_params(op: Op, given: dict[str, Any]) -> dict[str, Any]:
     """The params a row's rules take, their defaults where not given (a call's result dtype is not one)."""
     return {spec.name: spec.default for spec in op.params
-            if spec.kind not in _NO_RULE_READS and (spec.kind != "dtype" or op.dtype == "param")} | given
+            if spec.kind not in _NO_RULE_READS and not spec.unread and (spec.kind != "dtype" or op.dtype == "param")
+            } | given
 
 
 _NO_RULE_READS = ("legacy", "absent")  # (Param: places of PyTorch's signature alone)

@@ -19,7 +19,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from gradcli.ops.core import Array, Dialect, DimError, Param, broadcast_shape, composite, point_axes, structural
+from gradcli.ops.core import (
+    Array,
+    Dialect,
+    DimError,
+    Param,
+    broadcast_shape,
+    composite,
+    point_axes,
+    structural,
+    torch_positional,
+)
 
 INDEX_ARG = "*"  # in a key: the next index arg of the node
 
@@ -553,11 +563,14 @@ def _sympy_gather(x: Array, index: Array, dim: int = 0) -> Array:
 
 
 _DIM = Param("dim", "int", aliases=("axis",))
+_DIM_ALONE = torch_positional("dim")  # (index_add's alpha=, gather's sparse_grad= by keyword alone)
 _INDEX_SHAPES = ((-2.0, 2.0), (0.0, 0.0))  # (the tests sample index 0 everywhere)
 
 ROWS += [
     structural("gather", 2, _gather, _gather_vjp, "GatherBackward0", dtype="keeps", jvp=_index_arg_jvp(_gather), index_from=1,
-               params=(_DIM,), tensor_positions=(0, 2), inputs=("input", "index"), shape=_gather_shape, methods=("gather",),
+               # (sparse_grad=True: PyTorch's gradient is a sparse tensor, which gradcli has not)
+               params=(_DIM, Param("sparse_grad", "absent", False)), dialects=_DIM_ALONE,
+               tensor_positions=(0, 2), inputs=("input", "index"), shape=_gather_shape, methods=("gather",),
                sympy=_sympy_gather, domain=_INDEX_SHAPES,
                examples=((((4,), (3,)), {"dim": 0}), (((2, 3), (2, 2)), {"dim": 1}), (((2, 3), (1, 3)), {"dim": -2})),
                reference="torch.gather(a, 0, b)", reference_program="gather(a, 0, b)"),
@@ -957,7 +970,9 @@ def _scatter_node(plain: str, number: str) -> Any:
 
 _DIM_GIVEN = Param("dim", "int", aliases=("axis",))  # (required: None says so)
 _INCLUDE_SELF = Param("include_self", "bool", True)
-_NEEDS_REDUCE = (Dialect("torch", required=("reduce",)), Dialect("method", required=("reduce",)))
+# (PyTorch's torch. and method spellings take include_self= by keyword alone, and cannot do without reduce)
+_NEEDS_REDUCE = (Dialect("torch", order=("dim", "reduce"), required=("reduce",)),
+                 Dialect("method", order=("dim", "reduce"), required=("reduce",)))
 _WRITE_DOMAIN = ((-2.0, 2.0), (-2.0, 2.0), (0.0, 0.0))  # (the tests sample index 0 everywhere)
 
 
@@ -1007,6 +1022,7 @@ ROWS += [
     _write_row("index_add", _partial(_index_write, name="index_add", reduce="sum"), "IndexAddBackward0",
                (_DIM_GIVEN, Param("alpha", "float", 1.0)), (*_INDEX_EXAMPLES, (((2, 3), (2, 2), (2,)), {"dim": 1, "alpha": -2.0})),
                "torch.index_add(a, 0, c, b)", inputs=("input", "source", "index"), backward_problem=_index_add_backward_problem,
+               dialects=_DIM_ALONE,
                dtype_refusals=(("mixed 0 1", "RuntimeError", "index_add_(): self ({0}) and source ({1}) must have the same scalar type"),)),
     _write_row("index_copy", _partial(_index_write, name="index_copy", reduce=None), "IndexCopyBackward0",
                (_DIM_GIVEN,), (*_INDEX_EXAMPLES[::2], (((2, 3), (2, 1), (1,)), {"dim": 1})), "torch.index_copy(a, 0, c, b)", inputs=("input", "source", "index"),

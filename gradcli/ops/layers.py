@@ -160,12 +160,10 @@ ROWS: list[Op] = [
 # --- embedding: rows of a weight picked by integer indices (EmbeddingBackward0) -----------------
 
 
-def _embedding_parts(w: Any, idx: Array, ranks: tuple[int, ...], padding_idx: int | None,
-                     max_norm: float | None) -> tuple[Shape, Array, int | None]:
+def _embedding_parts(w: Any, idx: Array, ranks: tuple[int, ...], padding_idx: int | None
+                     ) -> tuple[Shape, Array, int | None]:
     """(the batch axes of the two, the indices as (points, count), the padding index counted from 0)."""
     index_checks("embedding", np.shape(w)[np.ndim(w) - ranks[0]:], np.shape(idx)[np.ndim(idx) - ranks[1]:])
-    if max_norm is not None:
-        raise ValueError("embedding with max_norm renormalizes the weight's rows in place: not supported")
     rows = np.shape(w)[-2]
     if padding_idx is not None:
         if not -rows <= padding_idx < rows:
@@ -183,20 +181,18 @@ def _embedding_parts(w: Any, idx: Array, ranks: tuple[int, ...], padding_idx: in
 
 
 def _embedding(w: Array, idx: Array, ranks: tuple[int, ...], padding_idx: int | None = None,
-               max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
-               sparse: bool = False) -> Array:
-    lead, flat, _ = _embedding_parts(w, idx, ranks, padding_idx, max_norm)
+               norm_type: float = 2.0, scale_grad_by_freq: bool = False) -> Array:
+    lead, flat, _ = _embedding_parts(w, idx, ranks, padding_idx)
     wide = np.broadcast_to(w, lead + np.shape(w)[-2:]).reshape(len(flat), *np.shape(w)[-2:])
     picked = wide[np.arange(len(flat))[:, None], flat]  # (points, count, D)
     return np.reshape(picked, lead + np.shape(idx)[np.ndim(idx) - ranks[1]:] + np.shape(w)[-1:])
 
 
 def _embedding_vjp(g: Array, ans: Array, w: Array, idx: Array, ranks: tuple[int, ...], padding_idx: int | None = None,
-                   max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
-                   sparse: bool = False) -> tuple[Array, None]:
+                   norm_type: float = 2.0, scale_grad_by_freq: bool = False) -> tuple[Array, None]:
     # embedding_backward: each picked row's g added into its row of the weight (a repeated index adds
     # up), none into the padding row; scale_grad_by_freq: each divided by how often its index comes
-    lead, flat, padding = _embedding_parts(w, idx, ranks, padding_idx, max_norm)
+    lead, flat, padding = _embedding_parts(w, idx, ranks, padding_idx)
     rows, width = np.shape(w)[-2:]
     g = np.reshape(np.broadcast_to(g, np.shape(ans)), (len(flat), flat.shape[1], width))
     if scale_grad_by_freq:
@@ -223,9 +219,11 @@ def _embedding_shape(w: Shape, idx: Shape, **params: Any) -> Shape:
 ROWS += [
     structural("embedding", 2, _embedding, _embedding_vjp, "EmbeddingBackward0", jvp=_embedding_jvp, index_from=1,
                tensor_positions=(1, 0), inputs=("weight", "input"), dtype="keeps", shape=_embedding_shape,
-               params=(Param("padding_idx", "int", None), Param("max_norm", "float", None),
+               # (max_norm renormalizes the weight's rows in place, sparse=True makes its gradient a sparse tensor:
+               # neither is gradcli's, a clean "not supported")
+               params=(Param("padding_idx", "int", None), Param("max_norm", "absent"),
                        Param("norm_type", "float", 2.0), Param("scale_grad_by_freq", "bool", False),
-                       Param("sparse", "bool", False)),
+                       Param("sparse", "absent", False)),
                sympy=lambda w, idx, **params: np.asarray(np.take(w, np.asarray(idx, dtype=np.int64), axis=0), dtype=object),
                text=lambda args, **params: "embedding({}, {}{})".format(args[1], args[0], "".join(
                    f", {k}={v!r}" for k, v in params.items() if v not in (None, False, 2.0))),

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from gradcli.ops.construct import MEMORY_FORMATS
 from gradcli.ops.core import (
     Array,
     Dialect,
@@ -1698,8 +1699,11 @@ ROWS = [
             dialects=(Dialect("torch"),),
             text=lambda args: f"{args[0]}.t()",
             examples=_one(((2, 3), {}), ((3,), {}))),
-    _linear("expand", _expand, _expand_vjp, "ExpandBackward0", params=(SIZES,), shape=_expand_shape,
-            spellings=("broadcast_to",), methods=("expand", "broadcast_to"),
+    # (implicit=, by keyword alone, only marks a trace's expand as broadcasting; broadcast_to has none)
+    _linear("expand", _expand, _expand_vjp, "ExpandBackward0", params=(SIZES, Param("implicit", "bool", False, unread=True)),
+            positional=(("size",),), shape=_expand_shape, spellings=("broadcast_to",), methods=("expand", "broadcast_to"),
+            dialects=(Dialect("torch", names=("broadcast_to",), refuses=("implicit",)),
+                      Dialect("method", names=("broadcast_to",), refuses=("implicit",))),
             examples=_one(((3,), {"size": (2, 3)}), ((2, 1), {"size": (-1, 3)}), ((), {"size": (2,)})),
             reference="a.expand(3, 2)", reference_program="a.expand(3, 2)"),
     # x.expand_as(y): ExpandBackward0, whose one input is x (y gives its shape alone).
@@ -1727,6 +1731,7 @@ ROWS = [
             examples=_one(((4,), {"shifts": 1}), ((2, 3), {"shifts": (1, -1), "dims": (0, 1)}), ((2, 3), {"shifts": 2})),
             reference="a.roll(1, 0)", reference_program="a.roll(1, 0)"),
     _linear("cat", _cat, _cat_vjp, "CatBackward0", arity=-1, params=(Param("dim", "int", 0, aliases=("axis",)),),
+            list_keyword="tensors",
             shape=_cat_shape, spellings=("concatenate", "concat"),
             text=lambda args, dim=0: f"cat([{', '.join(args)}]{'' if dim == 0 else f', dim={dim}'})",
             examples=((((2,), (3,)), {}), (((2, 3), (2, 1)), {"dim": 1}), (((1, 2), (2, 2), (1, 2)), {"dim": -2})),
@@ -1768,6 +1773,8 @@ ROWS = [
             shape=_triangle_shape("triu"), methods=("triu",), examples=_one(((3, 3), {}), ((2, 3), {"diagonal": 1})),
             reference="torch.triu(a, 1)", reference_program="triu(a, 1)"),
     _linear("clone", _clone, _same_shape_back, "CloneBackward0", shape=lambda x: x, methods=("clone",),
+            params=(Param("memory_format", "str", None, choices=tuple(sorted(MEMORY_FORMATS)), unread=True),),
+            positional=((),),  # (memory_format= by keyword alone; every value here is contiguous)
             examples=_one(((2, 3), {}), ((), {}))),
     # x.contiguous(): x itself, no node (PyTorch returns self: every value here is contiguous). Its
     # memory_format param, PyTorch's, also sends every call through the lowering that gives x itself.
@@ -1832,7 +1839,7 @@ ROWS = [
             params=(Param("repeats", "int", None), Param("dim", "int", None, aliases=("axis",))),
             shape=_repeat_interleave_shape, callable=False, reference=None,
             examples=_one(((3,), {"repeats": 2}), ((2, 3), {"repeats": 2, "dim": 1}))),
-    *(composite(name, -1, _stack_program(name), "CatBackward0", dtype="keeps", shape=_stacks(name)[2],
+    *(composite(name, -1, _stack_program(name), "CatBackward0", dtype="keeps", shape=_stacks(name)[2], list_keyword="tensors",
                 sympy=_sympy(_stacks(name)[0]), text=_list_text(name),
                 reference=f"torch.{name}([a, b])", reference_program=f"{name}([a, b])", examples=examples)
       for name, examples in _STACK_EXAMPLES.items()),
@@ -1962,7 +1969,7 @@ def _copy_of(row: str, name: str, node: str, reference: str = "", program: str =
     rule = None if op.torch_node_rule is None else _copy_node(op.torch_node_rule)
     def text(args: Sequence[str], part: int = 0, of: int | None = None, **params: Any) -> str:
         # (by position, as PyTorch's parser takes them: its keywords are not always gradcli's names)
-        given = [repr(params.get(spec.name, spec.default)) for spec in op.params]
+        given = [repr(params.get(spec.name, spec.default)) for spec in op.params if not spec.unread]
         while given and given[-1] == "None":
             given.pop()
         return f"{name}({', '.join([*args, *given])})" + (f"[{part}]" if op.parts else "")

@@ -178,7 +178,7 @@ ROWS = [
                    ((2, 3), (slice(None), None)), ((2, 3), (Ellipsis, 0)), ((2, 3, 2), (0, Ellipsis, None, 1))]),
                    reference="a[1]", reference_program="a[1]"),
     # A list literal `[a, b]`, and the call stack([a, b], dim) (torch.stack, np.stack).
-    structural("stack", -1, _stack, _stack_vjp, "StackBackward0", dtype="keeps",
+    structural("stack", -1, _stack, _stack_vjp, "StackBackward0", dtype="keeps", list_keyword="tensors",
                sympy=lambda *xs, dim=0: np.stack(np.broadcast_arrays(*xs), axis=dim), aligns=True, linear=True,
                shape=_stack_shape, text=_stack_text, params=(Param("dim", "int", 0, aliases=("axis",)),),
                examples=((((), ()), {}), (((3,), (3,), (3,)), {}), (((2, 3), (2, 3)), {"dim": 1}),

@@ -218,6 +218,31 @@ class MemoryFormat:
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """torch.strided: the one layout of a tensor here, which a constructor may be given."""
+
+    name: str = "strided"
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+def creation_options(name: str, kwargs: dict[str, Any]) -> None:
+    """A *_like constructor's layout=, memory_format= and pin_memory=, as PyTorch's parser and CPU allocator take
+    them: torch.strided, a memory format, False (or None) change nothing here; another type is its TypeError."""
+    for key, kind in (("layout", Layout), ("memory_format", MemoryFormat)):
+        value = kwargs.get(key)
+        if value is not None and not isinstance(value, kind):
+            raise TorchError("TypeError", f"{name}(): argument '{key}' must be torch.{key}, not {_type_name(value)}")
+    pin = kwargs.get("pin_memory")
+    if pin is not None and not isinstance(pin, bool):
+        raise TorchError("TypeError", f"{name}(): argument 'pin_memory' must be bool, not {_type_name(pin)}")
+    if pin:
+        raise runtime_error("pin_memory=True requires a CUDA or other accelerator backend; no pinned memory allocator "
+                            "is available on this system.")
 _PLATFORM = {("torch", "device"), ("torch", "set_default_device"), ("torch.cuda", "is_available"),
              ("torch.cuda", "device_count"), ("torch.accelerator", "is_available"),
              ("torch.accelerator", "current_accelerator"), ("torch.backends.mps", "is_available")}
@@ -2214,6 +2239,8 @@ class Interpreter:
                 return dtype_of(_DTYPES[name])
             if name in MEMORY_FORMATS and owner.path == "torch":
                 return MemoryFormat(name)
+            if name == "strided" and owner.path == "torch":
+                return Layout()
             if name in _CONSTANTS and (name != "newaxis" or owner.path == "numpy"):
                 return _CONSTANTS[name]
             if (owner.path, name) in _PLATFORM or (owner.path == "torch" and name in (*_LEGACY, "set_printoptions")) or (
@@ -3444,6 +3471,7 @@ class Interpreter:
                 raise TorchError("TypeError", f"{name}() got an unexpected keyword argument '{unknown[0]}'")
             if dtype is not None and not isinstance(dtype, Dtype):
                 raise TorchError("TypeError", f"{name}(): argument 'dtype' must be torch.dtype, not {_type_name(dtype)}")
+            creation_options(name, kwargs)
             like = args[0]
             if not isinstance(like, Tensor):
                 raise TorchError("TypeError", f"{name}(): argument 'input' must be Tensor")

@@ -98,9 +98,10 @@ def _from_schema(aten: str, method: bool, counts: tuple[int, int]) -> str | None
     """The parser's one signature of an ATen op, as its toString() writes it, where the counts agree."""
     schemas = [s for s in torch._C._jit_get_schemas_for_operator(f"aten::{aten}")]
     has_out = any(a.is_out for s in schemas for a in s.arguments)
-    # (the Python bindings' overloads take a tensor first: exp.int, exp.float are TorchScript's math)
+    # (the Python bindings' overloads take a tensor first, or a list of them: cat(tensors, dim); exp.int, exp.float
+    # are TorchScript's math)
     functional = [s for s in schemas if "out" not in s.overload_name and not any(a.is_out for a in s.arguments)
-                  and s.arguments and str(s.arguments[0].real_type) == "Tensor"]
+                  and s.arguments and str(s.arguments[0].real_type) in ("Tensor", "List[Tensor]")]
     fitting = [s for s in functional if _schema_counts(s, method) == counts]
     if len(fitting) > 1:  # (mul.Tensor and mul.Scalar: the parser's one signature is the Tensor one)
         fitting = [s for s in fitting if s.overload_name in ("", "Tensor")]
