@@ -384,9 +384,10 @@ _BOOL_PARSED = ("torch", "linalg", METHOD)  # (F.* are Python functions: F.relu(
 def _listed(op: Op, name: str, arity: int, order: tuple[str, ...], given: Sequence[Any],
             keywords: Sequence[tuple[str, Any]], front: Front, method: bool) -> None:
     """PyTorch's parser refuses an int for an int[] param without a size (Param.listed), but where a
-    method's positional args are the list (x.flip(0), x.reshape(6))."""
-    written = [(order[i], value, arity + i + 1) for i, value in enumerate(given)
-               if i < len(order) and value is not _LEFT_OUT and not method]
+    method's positional args are the list, its one positional param (x.flip(0), x.reshape(6); not x.rot90(1, 1))."""
+    varargs = method and len(order) == 1
+    written = [(order[i], value, arity + i + 1 - method) for i, value in enumerate(given)
+               if i < len(order) and value is not _LEFT_OUT and not varargs]
     written += [(key, value, 0) for key, value in keywords]
     for spec in op.params:
         if not spec.listed:
@@ -414,7 +415,8 @@ def _params(op: Op, name: str, arity: int, count: int, order: tuple[str, ...], g
             ) -> dict[str, Any]:
     specs = {spec.name: spec for spec in op.params}
     written: dict[str, Any] = {}
-    soaks = bool(order) and specs[order[-1]].kind == "ints"  # x.reshape(2, 3): the rest are the sizes
+    soaks = bool(order) and (specs[order[-1]].kind == "ints" or (  # x.reshape(2, 3): the rest are the sizes
+        family == METHOD and len(order) == 1 and specs[order[0]].listed))  # x.flip(0, 1): a method's one int list
     parsed = family in _BOOL_PARSED  # PyTorch's parser binds it: a bool param takes a bool alone
     self_given = 1 if family == METHOD else 0  # (a method's messages count its args without self)
     whole = dialect is not None and dialect.whole  # (F.mse_loss: a Python function's signature, Python's TypeErrors)

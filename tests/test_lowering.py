@@ -195,10 +195,11 @@ def test_run_takes_valid_pytorch_it_once_refused_with_an_invented_typeerror(tmp_
 
 
 def test_run_says_what_it_cannot_take_in_its_own_words(tmp_path):
-    # (PyTorch takes `implicit=`; gradcli's expand has none. torch.sum(x, foo=1), which this test held before, is
-    # PyTorch's own TypeError, in its words: test_call_forms)
+    # (PyTorch takes `sparse_grad=True`: a sparse gradient, which gradcli has not. expand_copy(implicit=True), which
+    # this test held before, is taken now (implicit changes nothing); torch.sum(x, foo=1) is PyTorch's own TypeError,
+    # in its words: test_call_forms)
     run = _run(tmp_path, "x = torch.tensor([[1.], [2.]], requires_grad=True)\n"
-                         "print(torch.expand_copy(x, (2, 3), implicit=True))\n")
+                         "print(torch.gather(x, 0, torch.tensor([[1], [0]]), sparse_grad=True))\n")
     assert run.exit_code == 2 and run.stdout == ""
     assert run.stderr.startswith("gradcli: error: ") and "not supported" in run.stderr and "^" in run.stderr
     assert "TypeError" not in run.stderr

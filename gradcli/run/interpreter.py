@@ -49,6 +49,7 @@ from gradcli.ops import (
 )
 from gradcli.ops.core import (
     DEFAULT_FLOAT,
+    DimError,
     Unsupported,
     ValueRefusal,
     WrittenList,
@@ -2970,6 +2971,8 @@ class Interpreter:
                 try:
                     assert op.shape is not None
                     op.shape(*shapes, **params, part=count, of=None)
+                except DimError as error:  # (a dim out of range: PyTorch's IndexError, not a tuple of none)
+                    raise TorchError("IndexError", str(error)) from None
                 except IndexError:
                     break
                 except ValueError as error:  # (past the last part; any other is PyTorch's error for the call)
