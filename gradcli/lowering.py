@@ -156,6 +156,8 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
         except CallProblem as problem:  # (the first, but one PyTorch raises first of all: div's rounding_mode='round')
             first = problem if first is None or (problem.raised and not first.raised) else first
             continue
+        if family in _TORCH_PARSED and any(front.kind(t) in NUMBERS for t in tensors):
+            _numbers_for_tensors(text, family, name, given, front)
         return settle(candidate, name, [front.tensor(t) for t in tensors], {**params, **said}, front)
     assert first is not None
     if family in _TORCH_PARSED and first.raised in ("", "TypeError"):  # (what PyTorch's parser refuses: its words)
@@ -168,6 +170,19 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
             refused.own = first
             raise refused
     raise first
+
+
+def _numbers_for_tensors(text: str, family: str, name: str, given: tuple[Sequence[Any], Sequence[tuple[str, Any]]],
+                         front: Front) -> None:
+    """A call bound with a Python number for a tensor (torch.atan2(x, 1.0)): PyTorch's parser takes one for a Tensor
+    param of a few functions alone (add, mul ...) or where an overload takes a Number (torch.pow(x, 2)); where it
+    surely refuses the call, its TypeError (torch.maximum(x, 0), torch.trapezoid(y, 0))."""
+    from gradcli import torch_parser
+
+    module = "Tensor" if family == METHOD else "torch.nn.functional" if family == "nn" else text.rpartition(".")[0]
+    words = torch_parser.refusal(f"{module}.{name}", *given, lambda value: python_type(front, value))
+    if words is not None:
+        raise CallProblem(words, raised="TypeError")
 
 
 # Python's names of the types of a front end's kinds of values (Py_TYPE(obj)->tp_name)

@@ -20,6 +20,11 @@ from typing import Any, NamedTuple
 
 # NumPy's names the parser takes for its params (python_arg_parser.cpp: numpy_compatibility_arg_names)
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"), "other": ("x2",)}
+# The functions whose Tensor params take a Python number (python_arg_parser.cpp: should_allow_numbers_as_tensors);
+# every other refuses one there (torch.maximum(x, 0), torch.atan2(x, 1.0)), but where an overload takes a Number
+_NUMBERS_AS_TENSORS = frozenset({"add", "add_", "div", "div_", "divide", "divide_", "mul", "mul_", "multiply",
+                                 "multiply_", "sub", "sub_", "subtract", "subtract_", "true_divide", "true_divide_",
+                                 "to", "_to_copy", "copy_", "floor_divide", "floor_divide_", "_conj"})
 
 
 class Given(NamedTuple):
@@ -161,7 +166,7 @@ class _Call:
                 if not param.optional:
                     return True
                 continue
-            if _matches(param, value) is False and not (i == 0 and _varargs(signature, self.types)):
+            if _matches(param, value, signature.name) is False and not (i == 0 and _varargs(signature, self.types)):
                 return True
         return False
 
@@ -182,7 +187,7 @@ class _Call:
                         f"{', '.join(missing)}")
             if value[0] == "NoneType" and param.allow_none:
                 continue
-            if _matches(param, value) is False:
+            if _matches(param, value, signature.name) is False:
                 if keyword:
                     return f"{name}(): argument '{param.name}' must be {param.type}, not {value[0]}"
                 return f"{name}(): argument '{param.name}' (position {i + 1}) must be {param.type}, not {value[0]}"
@@ -280,12 +285,14 @@ def _varargs(signature: _Signature, types: list[Any]) -> bool:
             and all(t[0] == "int" for t in types))
 
 
-def _matches(param: _Param, value: Given) -> bool | None:
+def _matches(param: _Param, value: Given, name: str = "") -> bool | None:
     """Does the parser take this value for the param: True, False, or None where it is not sure here."""
     kind, items = value.type, value.items
     if kind == "NoneType":
         return True if param.allow_none else None
     if param.type == "Tensor":
+        if kind in ("int", "float", "bool"):  # (a Python number: only where the function takes one for a tensor)
+            return name in _NUMBERS_AS_TENSORS
         return True if kind in ("Tensor", "Parameter") else None
     if param.type in ("int", "SymInt"):
         return True if kind == "int" else False if kind in ("float", "str", "tuple", "list", "torch.dtype") else None

@@ -222,3 +222,31 @@ def test_what_pytorch_takes_by_keyword_alone_or_gradcli_has_not_is_refused(progr
     run = cli("grad", program, "--at", "a=[[1, 2], [3, -3], [4, 6]]", "--at", "b=[[0.5, 1.5]]", "--at", "i=[1]")
     assert run.exit_code == 2 and run.stdout == ""
     assert words in run.stderr and "^" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("program, words", [
+    # (`run` refuses torch.maximum(x, 0) too, as PyTorch does: tests/run_cases/call_forms_numbers_for_tensors.py; the
+    # formula language takes an elementwise row's number as it takes one in x + 1)
+    ("sum(torch.trapezoid(a, 0))", "trapezoid() received an invalid combination of arguments"),
+    ("sum(torch.cumulative_trapezoid(a, 0))", "cumulative_trapezoid() received an invalid combination of arguments"),
+    ("sum(torch.dist(a, 0))", "dist(): argument 'other' (position 2) must be Tensor, not int"),
+])
+def test_a_number_for_a_tensor_that_pytorch_refuses_is_refused(program, words):
+    run = cli("grad", program, "--at", "a=[[1, 2], [3, -3]]")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert words in run.stderr and "^" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("program, reference", [
+    ("sum(max(a, 0))", lambda a: np.sum(np.maximum(a, 0))),  # (the bare spelling: mathematics' maximum)
+    ("sum(maximum(a, 0))", lambda a: np.sum(np.maximum(a, 0))),
+    ("sum(np.maximum(a, 0))", lambda a: np.sum(np.maximum(a, 0))),
+    ("sum(atan2(a, 1.0))", lambda a: np.sum(np.arctan2(a, 1.0))),
+    ("sum(torch.add(a, 1))", lambda a: np.sum(a + 1)),  # (PyTorch takes a number for a tensor here)
+    ("sum(torch.pow(a, 2))", lambda a: np.sum(a ** 2)),  # (and where an overload takes a Number)
+    ("sum(torch.where(a > 0, a, 0.))", lambda a: np.sum(np.where(a > 0, a, 0))),
+    ("sum(torch.trapezoid(a, dx=0.5))", lambda a: np.sum(np.trapezoid(a, dx=0.5))),
+])
+def test_a_number_for_a_tensor_where_the_spelling_takes_one(program, reference):
+    a = np.array([[1.0, 2.0], [3.0, -3.0]])
+    assert grad(program, at={"a": a}).value == pytest.approx(reference(a), rel=1e-12)
