@@ -368,8 +368,8 @@ def _quantile_ranks(s: Array, ranks: tuple[int, ...], q: float = 0.5, ignore_nan
 
 
 def _quantile_check(name: str, x: Shape, q: Any, dim: Any, interpolation: str) -> None:
-    if q is None or not 0.0 <= q <= 1.0:
-        raise ValueError(f"{name}() q must be in the range [0, 1] but got {q}")
+    if q is None or not 0.0 <= q <= 1.0:  # (nanquantile's words are quantile's; q as C++ prints a double: 2, 1.23457)
+        raise ValueError(f"quantile() q must be in the range [0, 1] but got {q if q is None else format(q, 'g')}")
     if interpolation not in _INTERPOLATIONS:
         raise ValueError(f"{name}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
                          f"Got {interpolation}")
