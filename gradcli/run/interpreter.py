@@ -1332,6 +1332,10 @@ class Interpreter:
                 target[...] = tensor.data
                 self.takes(base, values)
                 self.changed(base, origin=tensor)
+            elif np.ndim(target) == 0 == tensor.data.ndim:  # one element (b[1, 2], v[0]): NumPy reads a copy of it
+                values.reshape(-1)[int(np.asarray(path(np.arange(values.size).reshape(values.shape))))] = tensor.data
+                self.takes(base, values)
+                self.changed(base, origin=tensor)
         for ref in tensor.views:
             view = ref()
             if view is not None and view is not origin and view.view_of is not None:

@@ -174,6 +174,8 @@ class Tensor:
         while root.view_of is not None and not root.detached:
             owner, path = root.view_of
             through = path(np.arange(owner.data.size).reshape(owner.data.shape))
+            if isinstance(through, np.generic):  # (one element, b[1, 2]: NumPy reads it as a number)
+                through = np.asarray(through)
             if not (isinstance(through, np.ndarray) and through.shape == root.data.shape):
                 break
             positions, root = through.reshape(-1)[positions], owner
