@@ -449,7 +449,8 @@ def run(name: str, args: tuple, seed: float, function=None) -> list | None:
     # A comparison's mask (a boolean) has no grad_fn: PyTorch's backward would refuse it; gradcli
     # gives the gradient of a value that depends on no input, zeros.
     out = out.double()
-    grads = [torch.zeros_like(t) if t.grad is None else t.grad for t in tensors]
+    # (sgn's gradient is PyTorch's efficient zero tensor, which holds no values to list: zeros)
+    grads = [torch.zeros_like(t) if t.grad is None or t.grad._is_zerotensor() else t.grad for t in tensors]
     return [number(a) for a in args] + [number(grad_out.tolist()), number(out.tolist())] + [
         number(g.tolist()) for g in grads]
 
