@@ -1452,9 +1452,20 @@ def _kron_program(emit: Any, a: Any, b: Any) -> Any:
 # --- cross: torch.linalg.cross, of 3-vectors along dim (-1) -----------------------------------
 
 
-def _cross_shape(a: Shape, b: Shape, dim: int = -1) -> Shape:
+def _cross_dim(a: Shape, b: Shape, dim: int | None) -> int:
+    """torch.cross(a, b) and a.cross(b) without a dim: PyTorch's deprecated default, the first dim of size 3."""
+    if dim is not None:
+        return dim
+    found = next((i for i, size in enumerate(broadcast_shape([a, b])) if size == 3), None)
+    if found is None:
+        raise ValueError("no dimension of size 3 in input")
+    return found
+
+
+def _cross_shape(a: Shape, b: Shape, dim: int | None = -1) -> Shape:
     if len(a) != len(b):
         raise ValueError("linalg.cross: inputs must have the same number of dimensions.")
+    dim = _cross_dim(a, b, dim)
     _size(a, dim)
     axis = point_axes(dim, len(a))
     if not axis or a[axis[0]] != 3 or b[axis[0]] != 3:
@@ -1463,20 +1474,23 @@ def _cross_shape(a: Shape, b: Shape, dim: int = -1) -> Shape:
     return tuple(broadcast_shape([a, b]))
 
 
-def _cross(a: Array, b: Array, ranks: tuple[int, ...], dim: int = -1) -> Array:
+def _cross(a: Array, b: Array, ranks: tuple[int, ...], dim: int | None = -1) -> Array:
     a_shape, b_shape = _point_shapes((a, b), ranks)
     _cross_shape(a_shape, b_shape, dim=dim)
+    dim = _cross_dim(a_shape, b_shape, dim)
     return np.asarray(np.cross(a, b, axis=point_axes(dim, ranks[0])[0]))
 
 
-def _cross_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...], dim: int = -1) -> tuple[Any, Any]:
-    axis = point_axes(dim, ranks[0])[0]
+def _cross_vjp(g: Array, ans: Array, a: Array, b: Array, ranks: tuple[int, ...],
+               dim: int | None = -1) -> tuple[Any, Any]:
+    a_shape, b_shape = _point_shapes((a, b), ranks)
+    axis = point_axes(_cross_dim(a_shape, b_shape, dim), ranks[0])[0]
     return np.cross(b, g, axis=axis), np.cross(g, a, axis=axis)
 
 
-def _sym_cross(a: Array, b: Array, dim: int = -1) -> Array:
+def _sym_cross(a: Array, b: Array, dim: int | None = -1) -> Array:
     a, b = np.broadcast_arrays(a, b)
-    axis = point_axes(dim, a.ndim)[0]
+    axis = point_axes(_cross_dim(a.shape, b.shape, dim), a.ndim)[0]
     x, y = np.moveaxis(a, axis, 0), np.moveaxis(b, axis, 0)
     out = np.stack([x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]])
     return np.asarray(np.moveaxis(out, 0, axis), dtype=object)
@@ -1749,6 +1763,8 @@ ROWS = [
                examples=tuple((shapes, params) for shapes, params in [
                    (((3,), (3,)), {}), (((3, 2), (3, 2)), {"dim": 0}), (((2, 3), (2, 3)), {"dim": -1})]),
                methods=("cross",), reference="torch.linalg.cross(a, b)",
+               # torch.cross(a, b) and a.cross(b) without a dim: the first of size 3 (PyTorch's deprecated default)
+               dialects=(Dialect("torch", defaults=(("dim", None),)), Dialect("method", defaults=(("dim", None),))),
                dtype_refusals=(*kernel_refusal("cross", "bool input"), ("mixed", "RuntimeError", "expected scalar type {0} but found {1}"))),
     structural("det", 1, _det, _det_vjp, "LinalgDetBackward0", jvp=_det_jvp, sympy=_sym_det, shape=_det_shape,
                shape_message=_cannot_take, examples=_examples(((3, 3),), ((2, 2, 2),), ((1, 1),)), methods=("det",),
