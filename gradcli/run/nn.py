@@ -686,6 +686,44 @@ class LayerNorm(Module):
                                    {"normalized_shape": self.shape, **given, "eps": self.eps}, node)
 
 
+class _NormBase(Module):
+    """PyTorch's _NormBase: num_features, eps, momentum, affine (weight ones and bias zeros, parameters),
+    track_running_stats (running_mean zeros, running_var ones and num_batches_tracked, buffers), as its
+    BatchNorm and InstanceNorm modules take them (their defaults of affine and track_running_stats differ)."""
+
+    def __init__(self, interpreter: Interpreter, label: str, args: Args, kwargs: Kwargs, affine: bool,
+                 track_running_stats: bool) -> None:
+        Module.__init__(self)
+        bound = _bind(f"{label}.__init__", ["num_features", "eps", "momentum", "affine", "track_running_stats",
+                                            "device", "dtype", "bias"],
+                      {"eps": 1e-05, "momentum": 0.1, "affine": affine, "track_running_stats": track_running_stats,
+                       "device": None, "dtype": None, "bias": True}, args, kwargs)
+        count = int(bound["num_features"])
+        interpreter.check_items(count, interpreter.call_node or interpreter.node or ast.Pass())
+        dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
+        self.settings = {"num_features": count, "eps": bound["eps"], "momentum": bound["momentum"],
+                         "affine": bool(bound["affine"]), "bias": bool(bound["affine"]) and bool(bound["bias"]),
+                         "track_running_stats": bool(bound["track_running_stats"])}
+        self.fields.update({k: v for k, v in self.settings.items() if k != "bias"})
+        graph = interpreter.graph
+        self.params["weight"], self.params["bias"] = None, None
+        if self.settings["affine"]:
+            self.set(interpreter, "weight", parameter(interpreter, Tensor(graph, np.ones(count, dtype))))
+        if self.settings["bias"]:
+            self.set(interpreter, "bias", parameter(interpreter, Tensor(graph, np.zeros(count, dtype))))
+        if self.settings["track_running_stats"]:
+            self.buffer_values.update(running_mean=Tensor(graph, np.zeros(count, dtype)),
+                                      running_var=Tensor(graph, np.ones(count, dtype)),
+                                      num_batches_tracked=Tensor(graph, np.zeros((), np.int64)))
+        else:
+            self.buffer_values.update(running_mean=None, running_var=None, num_batches_tracked=None)
+
+    def extra_repr(self) -> str:
+        got = self.settings
+        return (f"{got['num_features']}, eps={got['eps']}, momentum={got['momentum']}, affine={got['affine']}, "
+                f"bias={got['bias']}, track_running_stats={got['track_running_stats']}")
+
+
 def _batch_norm(dims: int) -> type[Module]:
     """nn.BatchNorm1d / 2d / 3d: weight ones and bias zeros (parameters), running_mean zeros,
     running_var ones and num_batches_tracked (buffers); F.batch_norm with the batch's statistics in
@@ -693,40 +731,9 @@ def _batch_norm(dims: int) -> type[Module]:
     label = f"BatchNorm{dims}d"
     wanted = {1: (2, 3), 2: (4,), 3: (5,)}[dims]
 
-    class BatchNorm(Module):
+    class BatchNorm(_NormBase):
         def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
-            Module.__init__(self)
-            bound = _bind(f"{label}.__init__", ["num_features", "eps", "momentum", "affine", "track_running_stats",
-                                                "device", "dtype", "bias"],
-                          {"eps": 1e-05, "momentum": 0.1, "affine": True, "track_running_stats": True, "device": None,
-                           "dtype": None, "bias": True}, args, kwargs)
-            count = int(bound["num_features"])
-            interpreter.check_items(count, interpreter.call_node or interpreter.node or ast.Pass())
-            dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
-            self.settings = {"num_features": count, "eps": bound["eps"], "momentum": bound["momentum"],
-                             "affine": bool(bound["affine"]), "bias": bool(bound["affine"]) and bool(bound["bias"]),
-                             "track_running_stats": bool(bound["track_running_stats"])}
-            self.fields.update({k: v for k, v in self.settings.items() if k != "bias"})
-            graph = interpreter.graph
-            if self.settings["affine"]:
-                self.set(interpreter, "weight", parameter(interpreter, Tensor(graph, np.ones(count, dtype))))
-            else:
-                self.params["weight"] = None
-            if self.settings["bias"]:
-                self.set(interpreter, "bias", parameter(interpreter, Tensor(graph, np.zeros(count, dtype))))
-            else:
-                self.params["bias"] = None
-            if self.settings["track_running_stats"]:
-                self.buffer_values.update(running_mean=Tensor(graph, np.zeros(count, dtype)),
-                                          running_var=Tensor(graph, np.ones(count, dtype)),
-                                          num_batches_tracked=Tensor(graph, np.zeros((), np.int64)))
-            else:
-                self.buffer_values.update(running_mean=None, running_var=None, num_batches_tracked=None)
-
-        def extra_repr(self) -> str:
-            got = self.settings
-            return (f"{got['num_features']}, eps={got['eps']}, momentum={got['momentum']}, affine={got['affine']}, "
-                    f"bias={got['bias']}, track_running_stats={got['track_running_stats']}")
+            _NormBase.__init__(self, interpreter, label, args, kwargs, affine=True, track_running_stats=True)
 
         def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
             (x,) = _bind(f"{label}.forward", ["input"], {}, args, kwargs).values()
@@ -758,37 +765,9 @@ def _instance_norm(dims: int) -> type[Module]:
     label = f"InstanceNorm{dims}d"
     unbatched = dims + 1
 
-    class InstanceNorm(Module):
+    class InstanceNorm(_NormBase):
         def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
-            Module.__init__(self)
-            bound = _bind(f"{label}.__init__", ["num_features", "eps", "momentum", "affine", "track_running_stats",
-                                                "device", "dtype", "bias"],
-                          {"eps": 1e-05, "momentum": 0.1, "affine": False, "track_running_stats": False, "device": None,
-                           "dtype": None, "bias": True}, args, kwargs)
-            count = int(bound["num_features"])
-            interpreter.check_items(count, interpreter.call_node or interpreter.node or ast.Pass())
-            dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
-            self.settings = {"num_features": count, "eps": bound["eps"], "momentum": bound["momentum"],
-                             "affine": bool(bound["affine"]), "bias": bool(bound["affine"]) and bool(bound["bias"]),
-                             "track_running_stats": bool(bound["track_running_stats"])}
-            self.fields.update({k: v for k, v in self.settings.items() if k != "bias"})
-            graph = interpreter.graph
-            self.params["weight"], self.params["bias"] = None, None
-            if self.settings["affine"]:
-                self.set(interpreter, "weight", parameter(interpreter, Tensor(graph, np.ones(count, dtype))))
-            if self.settings["bias"]:
-                self.set(interpreter, "bias", parameter(interpreter, Tensor(graph, np.zeros(count, dtype))))
-            if self.settings["track_running_stats"]:
-                self.buffer_values.update(running_mean=Tensor(graph, np.zeros(count, dtype)),
-                                          running_var=Tensor(graph, np.ones(count, dtype)),
-                                          num_batches_tracked=Tensor(graph, np.zeros((), np.int64)))
-            else:
-                self.buffer_values.update(running_mean=None, running_var=None, num_batches_tracked=None)
-
-        def extra_repr(self) -> str:
-            got = self.settings
-            return (f"{got['num_features']}, eps={got['eps']}, momentum={got['momentum']}, affine={got['affine']}, "
-                    f"bias={got['bias']}, track_running_stats={got['track_running_stats']}")
+            _NormBase.__init__(self, interpreter, label, args, kwargs, affine=False, track_running_stats=False)
 
         def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
             (x,) = _bind(f"{label}.forward", ["input"], {}, args, kwargs).values()
