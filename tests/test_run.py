@@ -77,6 +77,12 @@ def test_one_node_one_address_and_next_functions_point_at_the_same_objects(tmp_p
     ("import torch\nx = {*[1, 2]}\n", ["'*' is not supported"]),
     ("import torch\nfrom torch.utils.data import Dataset, DataLoader\nclass D(Dataset):\n    def __getitem__(self, i):\n"
      "        return i\nDataLoader(D())\n", ["line 6", "a DataLoader over a dataset without __len__ is not supported"]),
+    # in-place writes left as gaps (#21): an op whose result takes no gradient (PyTorch's LtBackward1), a shape changed
+    # in place of a tensor with views where a graph is involved
+    ("import torch\nx = torch.ones(3, requires_grad=True)\ny = x * 1\ny.lt_(2.0)\n",
+     ["line 4", "t.lt_(...) of a tensor with a graph is not supported"]),
+    ("import torch\nx = torch.ones(2, 3, requires_grad=True)\ny = x * 1\nv = y[0]\ny.t_()\n",
+     ["line 5", "t.t_(...) of a view or of a tensor with views, where a graph is involved, is not supported"]),
 ])
 def test_what_the_subset_leaves_out_is_exit_2_with_its_line_and_column(tmp_path, text, words):
     program = tmp_path / "f.py"
