@@ -250,3 +250,32 @@ def test_a_number_for_a_tensor_that_pytorch_refuses_is_refused(program, words):
 def test_a_number_for_a_tensor_where_the_spelling_takes_one(program, reference):
     a = np.array([[1.0, 2.0], [3.0, -3.0]])
     assert grad(program, at={"a": a}).value == pytest.approx(reference(a), rel=1e-12)
+
+
+def _select_scatter(a: np.ndarray, src: np.ndarray, dim: int, index: int) -> np.ndarray:
+    out = a.copy()
+    np.moveaxis(out, dim, 0)[index] = src
+    return out
+
+
+def _diagonal_scatter(a: np.ndarray, src: np.ndarray, offset: int = 0) -> np.ndarray:
+    out = a.copy()
+    rows = np.arange(len(src)) + max(-offset, 0)
+    out[rows, rows + offset] = src
+    return out
+
+
+@pytest.mark.parametrize("program, reference", [
+    ("torch.select_scatter(a, src=b, dim=0, index=1)", lambda a, b: _select_scatter(a, b, 0, 1)),
+    ("torch.select_scatter(a, index=1, dim=-1, src=b[:2])", lambda a, b: _select_scatter(a, b[:2], -1, 1)),
+    ("torch.select_scatter(input=a, src=b, dim=0, index=0)", lambda a, b: _select_scatter(a, b, 0, 0)),
+    ("torch.diagonal_scatter(a, src=b[:2])", lambda a, b: _diagonal_scatter(a, b[:2])),
+    ("torch.diagonal_scatter(a, dim2=1, dim1=0, offset=1, src=b[:2])", lambda a, b: _diagonal_scatter(a, b[:2], 1)),
+])
+def test_the_scatters_take_src_by_keyword(program, reference):
+    a, b = np.array([[1.0, 2.0, 4.0], [3.0, -3.0, 6.0]]), np.array([0.5, 1.5, -2.0])
+    seed = np.arange(6.0).reshape(2, 3) + 1
+    result = grad(program, at={"a": a, "b": b}, seed=seed)
+    assert np.array_equal(result.value, reference(a, b))
+    expected_a = np.where(reference(np.zeros_like(a), np.ones_like(b)) != 0, 0.0, seed)  # (where src lands, no gradient)
+    assert np.array_equal(result.grad["a"], expected_a)
