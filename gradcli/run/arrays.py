@@ -109,6 +109,11 @@ def _plain(value: Any, where: str, depth: int = 0) -> Any:
                       "NumPy takes arrays, numbers and lists of numbers here (t.numpy() for a tensor)")
 
 
+def _named_dtype(value: Any) -> Any:
+    """dtype='float32', .astype('int64'): the NumPy type a string names (only the dtypes of DTYPES)."""
+    return DTYPES[value] if isinstance(value, str) and value in DTYPES else value
+
+
 def _shape(value: Any) -> tuple[int, ...]:
     return tuple(np.shape(value)) if isinstance(value, (np.ndarray, np.generic, list, tuple)) else ()
 
@@ -197,7 +202,7 @@ def _calling(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 def call(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
     """np.<name>(*args, **kwargs), counted first."""
     args = [_plain(a, f"np.{name}") for a in args]
-    kwargs = {k: _plain(v, f"np.{name}") for k, v in kwargs.items()}
+    kwargs = {k: _plain(_named_dtype(v) if k == "dtype" else v, f"np.{name}") for k, v in kwargs.items()}
     if name in _ELEMENTWISE:
         _broadcast([*args, *kwargs.values()], f"np.{name}")
     elif name in _PRODUCTS and len(args) >= 2:
@@ -212,7 +217,7 @@ def call(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
 def convert(kind: type, args: list[Any], kwargs: dict[str, Any]) -> Any:
     """np.float32(2.5), np.int64(x): NumPy's number (or array) of that type."""
     args = [_plain(a, kind.__name__) for a in args]
-    kwargs = {k: _plain(v, kind.__name__) for k, v in kwargs.items()}
+    kwargs = {k: _plain(_named_dtype(v) if k == "dtype" else v, kind.__name__) for k, v in kwargs.items()}
     return _calling(kind, *args, **kwargs)
 
 
@@ -222,7 +227,7 @@ def random_call(state: np.random.RandomState, name: str, args: list[Any], kwargs
     args = [_plain(a, f"np.random.{name}") for a in args]
     if name == "shuffle" and given and isinstance(given[0], list):
         args[0] = given[0]
-    kwargs = {k: _plain(v, f"np.random.{name}") for k, v in kwargs.items()}
+    kwargs = {k: _plain(_named_dtype(v) if k == "dtype" else v, f"np.random.{name}") for k, v in kwargs.items()}
     if name in ("randn", "rand"):
         _check(_size_argument(tuple(args)) if args else 1, f"np.random.{name}")
     elif name == "permutation" and args and isinstance(args[0], (int, np.integer)):
@@ -244,8 +249,10 @@ def attribute(array: Any, name: str) -> Any:
 
 
 def call_method(array: Any, name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    if name == "astype" and args:
+        args = [_named_dtype(args[0]), *args[1:]]
     args = [_plain(a, f".{name}") for a in args]
-    kwargs = {k: _plain(v, f".{name}") for k, v in kwargs.items()}
+    kwargs = {k: _plain(_named_dtype(v) if k == "dtype" else v, f".{name}") for k, v in kwargs.items()}
     if name == "dot" and args:
         _product(array, args[0], "dot")
     if name == "resize":

@@ -146,6 +146,7 @@ _TORCH_FUNCTIONAL = frozenset({"atleast_1d", "atleast_2d", "atleast_3d", "broadc
 _IN_PLACE_ACTIVATIONS = frozenset({"relu", "relu6", "elu", "selu", "celu", "leaky_relu", "rrelu", "hardtanh",
                                    "hardsigmoid", "hardswish", "silu", "mish", "threshold"})
 _DATA = {"DataLoader", "TensorDataset", "Dataset", "random_split"}  # importable; run/data.py takes the first two
+_TORCH_INTS = (INT64, np.dtype(np.int32), np.dtype(np.int16), np.dtype(np.int8), np.dtype(np.uint8))  # (NumPy ints torch keeps)
 
 
 # Python's own builtins (Python 3.11 to 3.14): a name among them that gradcli does not have is
@@ -1016,6 +1017,8 @@ class Interpreter:
             return iter(list(value.children))
         if isinstance(value, torch_data.DataLoader):
             return value.batches(self)
+        if isinstance(value, torch_data.TensorDataset):  # (Python's sequence protocol: __getitem__ until IndexError)
+            return (torch_data.index(self, value, i, node) for i in range(len(value)))
         if isinstance(value, (list, tuple, str, range, dict, set, type({}.keys()), type({}.values()),
                               type({}.items()))):
             return iter(value)
@@ -3141,7 +3144,7 @@ class Interpreter:
         if isinstance(data, Tensor):
             values = data.data
         elif isinstance(data, np.ndarray) and data.dtype.kind in "biuf":  # t.numpy() back (from_numpy): its dtype
-            values = data.astype(INT64 if data.dtype.kind in "iu" else data.dtype)
+            values = data.astype(data.dtype if data.dtype.kind not in "iu" or data.dtype in _TORCH_INTS else INT64)
         else:
             flat = _flatten(data, node, self)
             try:
@@ -3428,7 +3431,7 @@ class Interpreter:
         dtype = kwargs.pop("dtype", None)
         self.on_cpu(kwargs.pop("device", None), node)
         if name == "from_numpy" and len(args) == 1 and isinstance(args[0], np.ndarray) and (
-                args[0].dtype in (FLOAT32, FLOAT64, INT64, BOOL)):  # the same memory as the array's
+                args[0].dtype in (FLOAT32, FLOAT64, BOOL, *_TORCH_INTS)):  # the same memory as the array's
             self.shared[id(args[0])] = args[0]
             tensor = Tensor(self.graph, args[0])
         elif name in ("tensor", "as_tensor", "array", "from_numpy"):
