@@ -113,3 +113,24 @@ def test_a_convolution_module_gradcli_cannot_make_is_exit_2_before_its_weights(t
     run = run_text(tmp_path, text)
     assert run.exit_code == 2
     assert words in run.stderr and "line 2" in run.stderr
+
+
+_LAZY = "import torch\nfrom torch import nn\nnet = nn.Sequential(nn.LazyLinear(2))\n"
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ("net[0].weight + 1", "an uninitialized parameter of a lazy module (nn.LazyLinear) is used here before"),
+    ("torch.optim.SGD(net.parameters(), lr=0.1)", "an uninitialized parameter of a lazy module"),
+    ("net.zero_grad()", "'.zero_grad' of a module that holds a lazy module (nn.LazyLinear) before its first call"),
+    ("net.requires_grad_(False)", "'.requires_grad_' of a module that holds a lazy module"),
+    ("net.load_state_dict(nn.Sequential(nn.Linear(3, 2)).state_dict())", "'.load_state_dict' of a module that holds"),
+    ("nn.init.zeros_(net[0].weight)", "of a UninitializedParameter is not supported"),
+    ("nn.Linear(2, 2).to(torch.float64)", "'.to' of a module with a dtype (or a tensor) is not supported"),
+    ("net.to('cpu', dtype=torch.float64)", "'.to' of a module with a dtype"),
+])
+def test_a_lazy_module_before_its_first_call_and_a_module_cast_are_exit_2(tmp_path, line, words):
+    # PyTorch raises a ValueError naming the C++ method an uninitialized parameter reached (the optimizer and
+    # zero_grad take them); a module's .to(dtype) casts its parameters, which gradcli's run does not (it kept them)
+    run = run_text(tmp_path, _LAZY + line + "\n")
+    assert (run.exit_code, run.stdout) == (2, ""), run.stderr
+    assert words in run.stderr and "line 4" in run.stderr and "Traceback" not in run.stderr

@@ -524,6 +524,13 @@ class Interpreter:
     def refuse(self, node: ast.AST, message: str, hint: str = "") -> SyntaxProblem:
         return SyntaxProblem(message, source=self.source, span=self.span(node), hint=hint)
 
+    def initialized(self, node: ast.AST, *values: Any) -> None:
+        """A lazy module's parameter computed with before the module's first call: refused (PyTorch's ValueError
+        names the C++ method it reached)."""
+        if any(isinstance(value, torch_nn.UninitializedParameter) for value in values):
+            raise self.refuse(node, "an uninitialized parameter of a lazy module (nn.LazyLinear) is used here before "
+                                    "the module's first call", "call the module once on an input first")
+
     # --- statements ---
 
     def run(self, tree: ast.Module) -> None:
@@ -1929,6 +1936,7 @@ class Interpreter:
         return symbol
 
     def binary(self, symbol: str, left: Any, right: Any, node: ast.AST) -> Any:
+        self.initialized(node, left, right)
         if isinstance(left, Instance) or isinstance(right, Instance):
             return self.operator_method(symbol, left, right, node)
         if isinstance(left, str) and symbol == "%":
@@ -2854,6 +2862,7 @@ class Interpreter:
         cannot take is said in gradcli's words (exit 2), never as an error PyTorch would not raise."""
         keywords = [(k, v) for k, v in kwargs.items() if k != "out" or v is not None]
         self.call_node = node
+        self.initialized(node, *args, *kwargs.values())
         try:
             bound = lowering.lower(spelled, args, keywords, self)
         except lowering.CallProblem as problem:

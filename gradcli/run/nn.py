@@ -188,7 +188,10 @@ class Linear(Module):
         bound = _bind("Linear.__init__", ["in_features", "out_features", "bias", "device", "dtype"],
                       {"bias": True, "device": None, "dtype": None}, args, kwargs)
         self.in_features, self.out_features = int(bound["in_features"]), int(bound["out_features"])
-        dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
+        self.draw(interpreter, bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32, bool(bound["bias"]))
+
+    def draw(self, interpreter: Interpreter, dtype: np.dtype, bias: bool) -> None:
+        """The weight and bias, drawn as PyTorch's reset_parameters draws them."""
         generator = interpreter.generator
         weight = np.empty((self.out_features, self.in_features), dtype=dtype)
         fan_in = self.in_features
@@ -197,11 +200,11 @@ class Linear(Module):
             bound_w = math.sqrt(3.0) * (gain / math.sqrt(fan_in))
             generator.uniform_(weight, -bound_w, bound_w)
         self.set(interpreter, "weight", parameter(interpreter, Tensor(interpreter.graph, weight)))
-        if bound["bias"]:
-            bias = np.empty((self.out_features,), dtype=dtype)
+        if bias:
+            values = np.empty((self.out_features,), dtype=dtype)
             limit = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            generator.uniform_(bias, -limit, limit)
-            self.set(interpreter, "bias", parameter(interpreter, Tensor(interpreter.graph, bias)))
+            generator.uniform_(values, -limit, limit)
+            self.set(interpreter, "bias", parameter(interpreter, Tensor(interpreter.graph, values)))
         else:
             self.params["bias"] = None
 
@@ -211,6 +214,45 @@ class Linear(Module):
     def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
         (x,) = _bind("Linear.forward", ["input"], {}, args, kwargs).values()
         return linear(interpreter, x, self.params["weight"], self.params["bias"], node)  # type: ignore[arg-type]
+
+
+class UninitializedParameter:
+    """A lazy module's parameter before its first forward: PyTorch's UninitializedParameter, which prints as
+    `<UninitializedParameter>`; gradcli's run computes nothing with it (the module's first call draws the real one)."""
+
+    def __repr__(self) -> str:
+        return "<UninitializedParameter>"
+
+    def type_name(self) -> str:
+        return "UninitializedParameter"
+
+
+class LazyLinear(Linear):
+    """nn.LazyLinear(out_features): in_features=0 and uninitialized parameters until the first call, which takes
+    in_features from the input's last dim, draws the weight and bias as Linear's reset_parameters draws them,
+    and the module becomes an nn.Linear (PyTorch's cls_to_become: type(m) is nn.Linear, its repr Linear's)."""
+
+    label = "LazyLinear"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        Module.__init__(self)
+        bound = _bind("LazyLinear.__init__", ["out_features", "bias", "device", "dtype"],
+                      {"bias": True, "device": None, "dtype": None}, args, kwargs)
+        self.in_features, self.out_features = 0, int(bound["out_features"])
+        self.dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
+        self.params["weight"] = UninitializedParameter()  # type: ignore[assignment]
+        self.params["bias"] = UninitializedParameter() if bound["bias"] else None  # type: ignore[assignment]
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        if self.label == "LazyLinear":
+            (x,) = _bind("Linear.forward", ["input"], {}, args, kwargs).values()
+            if not isinstance(x, Tensor) or not x.data.ndim:
+                raise interpreter.refuse(node, "the first call of an nn.LazyLinear with an input that is not a tensor "
+                                               "of at least one dim is not supported")
+            self.in_features = int(x.data.shape[-1])
+            self.draw(interpreter, self.dtype, self.params["bias"] is not None)
+            self.label = "Linear"
+        return Linear.forward(self, interpreter, args, kwargs, node)
 
 
 def _tuple(value: Any, dims: int) -> tuple[Any, ...]:
@@ -625,6 +667,145 @@ def _pool(label: str, function: str, params: list[tuple[str, Any]], shown: list[
     return Pool
 
 
+def _padding(mode: str, dims: int, zero: bool = False) -> type[Module]:
+    """nn.ReflectionPad1d/2d/3d, ReplicationPad, ConstantPad (padding, value) and ZeroPad (padding):
+    F.pad(input, self.padding, mode[, value]), the padding an int made a tuple of 2 * dims as PyTorch's _ntuple
+    makes it (a tuple or list: as given, a tuple)."""
+    label = f"{'Zero' if zero else mode.capitalize()}Pad{dims}d"
+    if mode == "reflect":
+        label = f"ReflectionPad{dims}d"
+    elif mode == "replicate":
+        label = f"ReplicationPad{dims}d"
+
+    class Pad(Module):
+        def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+            Module.__init__(self)
+            names = ["padding", "value"] if mode == "constant" and not zero else ["padding"]
+            bound = _bind(f"{label}.__init__", names, {}, args, kwargs)
+            padding = bound["padding"]
+            self.padding = tuple(padding) if isinstance(padding, (tuple, list)) else (padding,) * (2 * dims)
+            self.value = 0.0 if zero else bound.get("value")
+            self.fields["padding"] = self.padding
+            if mode == "constant":
+                self.fields["value"] = self.value
+
+        def extra_repr(self) -> str:
+            if mode == "constant" and not zero:
+                return f"padding={self.padding}, value={self.value}"
+            return f"{self.padding}"
+
+        def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+            (x,) = _bind(f"{label}.forward", ["input"], {}, args, kwargs).values()
+            padding = self.fields.get("padding", self.padding)
+            extra = [self.fields.get("value", self.value)] if mode == "constant" else []
+            return interpreter.call_op("torch.nn.functional.pad", [x, padding, mode, *extra], {}, node)
+
+    Pad.label = label
+    Pad.__name__ = label
+    return Pad
+
+
+class _Settings(Module):
+    """A module that is one functional call of its input(s) and its settings, in PyTorch's order; its repr the
+    settings `shown` as `name=value` (a name in `bare`: its value alone, as Hardshrink shows its lambd)."""
+
+    label = ""
+    function = ""
+    spec: tuple[tuple[str, Any], ...] = ()  # (its settings, as __init__ takes them, with their defaults)
+    inputs: tuple[str, ...] = ("input",)
+    shown: tuple[str, ...] = ()
+    bare: tuple[str, ...] = ()
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        Module.__init__(self)
+        self.settings = _bind(f"{self.label}.__init__", [n for n, _ in self.spec],
+                              {n: v for n, v in self.spec if v is not _REQUIRED}, args, kwargs)
+        self.fields.update(self.settings)
+
+    def extra_repr(self) -> str:
+        return ", ".join(f"{self.fields[name]}" if name in self.bare else f"{name}={self.fields[name]}"
+                         for name in self.shown)
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        inputs = list(_bind(f"{self.label}.forward", list(self.inputs), {}, args, kwargs).values())
+        settings = {name: self.fields.get(name, value) for name, value in self.settings.items()}
+        return interpreter.call_op(f"torch.nn.functional.{self.function}", inputs, settings, node)
+
+
+_REQUIRED = object()
+
+
+def _settings(label: str, function: str, params: list[tuple[str, Any]], shown: list[str] | None = None,
+              inputs: tuple[str, ...] = ("input",), bare: tuple[str, ...] = ()) -> type[Module]:
+    return type(label, (_Settings,), {"label": label, "function": function, "spec": tuple(params), "inputs": inputs,
+                                      "shown": tuple(n for n, _ in params) if shown is None else tuple(shown),
+                                      "bare": bare})
+
+
+class Softmax2d(Module):
+    """nn.Softmax2d: softmax over the channels (dim -3) of a 3-D or 4-D input."""
+
+    label = "Softmax2d"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        Module.__init__(self)
+        _bind("Softmax2d.__init__", [], {}, args, kwargs)
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        (x,) = _bind("Softmax2d.forward", ["input"], {}, args, kwargs).values()
+        if isinstance(x, Tensor) and x.data.ndim not in (3, 4):
+            raise TorchError("ValueError", f"Softmax2d: expected input to be 3D or 4D, got {x.data.ndim}D instead")
+        return interpreter.call_op("torch.nn.functional.softmax", [x, -3], {}, node)
+
+
+class Upsample(Module):
+    """nn.Upsample (and UpsamplingNearest2d, UpsamplingBilinear2d: its mode and align_corners fixed):
+    F.interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor=...), a scale factor
+    kept as a float as PyTorch's __init__ keeps it."""
+
+    label = "Upsample"
+    fixed: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        Module.__init__(self)
+        if self.fixed:
+            bound = {**_bind(f"{self.label}.__init__", ["size", "scale_factor"], {"size": None, "scale_factor": None},
+                             args, kwargs), **self.fixed, "recompute_scale_factor": None}
+            bound.setdefault("align_corners", None)
+        else:
+            bound = _bind("Upsample.__init__", ["size", "scale_factor", "mode", "align_corners", "recompute_scale_factor"],
+                          {"size": None, "scale_factor": None, "mode": "nearest", "align_corners": None,
+                           "recompute_scale_factor": None}, args, kwargs)
+        factor = bound["scale_factor"]
+        if isinstance(factor, tuple):
+            bound["scale_factor"] = tuple(float(f) for f in factor)
+        else:
+            bound["scale_factor"] = float(factor) if factor else None
+        self.fields.update({"name": self.label, **bound})
+
+    def extra_repr(self) -> str:
+        factor = self.fields["scale_factor"]
+        info = f"scale_factor={factor!r}" if factor is not None else f"size={self.fields['size']!r}"
+        return info + f", mode={self.fields['mode']!r}"
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        (x,) = _bind(f"{self.label}.forward", ["input"], {}, args, kwargs).values()
+        f = self.fields
+        return interpreter.call_op("torch.nn.functional.interpolate",
+                                   [x, f["size"], f["scale_factor"], f["mode"], f["align_corners"]],
+                                   {"recompute_scale_factor": f["recompute_scale_factor"]}, node)
+
+
+class UpsamplingNearest2d(Upsample):
+    label = "UpsamplingNearest2d"
+    fixed: ClassVar[dict[str, Any]] = {"mode": "nearest"}
+
+
+class UpsamplingBilinear2d(Upsample):
+    label = "UpsamplingBilinear2d"
+    fixed: ClassVar[dict[str, Any]] = {"mode": "bilinear", "align_corners": True}
+
+
 _MAX_POOL = [("kernel_size", None), ("stride", None), ("padding", 0), ("dilation", 1), ("return_indices", False),
              ("ceil_mode", False)]
 _MAX_SHOWN = ["kernel_size", "stride", "padding", "dilation", "ceil_mode"]
@@ -890,6 +1071,26 @@ MODULES: dict[str, type[Module]] = {
     "Tanh": _simple("Tanh", "tanh", [], []),
     "Sigmoid": _simple("Sigmoid", "sigmoid", [], []),
     "Identity": Identity,
+    "LazyLinear": LazyLinear,
+    **{f"{kind}{dims}d": _padding(mode, dims, zero=kind == "ZeroPad")
+       for kind, mode in (("ReflectionPad", "reflect"), ("ReplicationPad", "replicate"), ("ConstantPad", "constant"),
+                          ("ZeroPad", "constant")) for dims in (1, 2, 3)},  # (CircularPad: F.pad's circular mode is not built)
+    "PixelShuffle": _settings("PixelShuffle", "pixel_shuffle", [("upscale_factor", _REQUIRED)]),
+    "PixelUnshuffle": _settings("PixelUnshuffle", "pixel_unshuffle", [("downscale_factor", _REQUIRED)]),
+    "ChannelShuffle": _settings("ChannelShuffle", "channel_shuffle", [("groups", _REQUIRED)]),
+    "Hardshrink": _settings("Hardshrink", "hardshrink", [("lambd", 0.5)], bare=("lambd",)),
+    "Softshrink": _settings("Softshrink", "softshrink", [("lambd", 0.5)], bare=("lambd",)),
+    "CosineSimilarity": _settings("CosineSimilarity", "cosine_similarity", [("dim", 1), ("eps", 1e-8)], [],
+                                  inputs=("x1", "x2")),
+    "PairwiseDistance": _settings("PairwiseDistance", "pairwise_distance", [("p", 2.0), ("eps", 1e-6),
+                                                                            ("keepdim", False)], [], inputs=("x1", "x2")),
+    "LocalResponseNorm": _settings("LocalResponseNorm", "local_response_norm",
+                                   [("size", _REQUIRED), ("alpha", 1e-4), ("beta", 0.75), ("k", 1.0)],
+                                   bare=("size",)),
+    "Softmax2d": Softmax2d,
+    "Upsample": Upsample,
+    "UpsamplingNearest2d": UpsamplingNearest2d,
+    "UpsamplingBilinear2d": UpsamplingBilinear2d,
     "LeakyReLU": _simple("LeakyReLU", "leaky_relu", [("negative_slope", 0.01), ("inplace", False)], ["negative_slope"]),
     "Softmax": _simple("Softmax", "softmax", [("dim", None)]),
     "LogSoftmax": _simple("LogSoftmax", "log_softmax", [("dim", None)]),
@@ -956,13 +1157,19 @@ class NativeClass:
 
 # Where PyTorch defines each class of torch.nn (type(m) prints <class 'torch.nn.modules.linear.Linear'>)
 _SUBMODULES = {name: f"modules.{where}" for where, names in (
-    ("linear", ("Linear", "Identity", "Bilinear")), ("container", ("Sequential", "ModuleList", "ModuleDict")),
-    ("activation", ("ReLU", "LeakyReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU", "ELU", "Softplus", "SiLU")),
+    ("linear", ("Linear", "Identity", "Bilinear", "LazyLinear")), ("container", ("Sequential", "ModuleList", "ModuleDict")),
+    ("activation", ("ReLU", "LeakyReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU", "ELU", "Softplus", "SiLU",
+                    "Hardshrink", "Softshrink", "Softmax2d")),
     ("conv", ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")), ("dropout", ("Dropout",)), ("flatten", ("Flatten",)),
     ("loss", ("MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss", "HuberLoss",
               "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
               "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
-              "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss")), ("sparse", ("Embedding",)), ("normalization", ("LayerNorm",)), ("module", ("Module",)),
+              "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss")), ("sparse", ("Embedding",)), ("normalization", ("LayerNorm", "LocalResponseNorm")), ("module", ("Module",)),
+    ("padding", tuple(f"{kind}Pad{dims}d" for kind in ("Reflection", "Replication", "Constant", "Zero")
+                      for dims in (1, 2, 3))),
+    ("pixelshuffle", ("PixelShuffle", "PixelUnshuffle")), ("channelshuffle", ("ChannelShuffle",)),
+    ("distance", ("CosineSimilarity", "PairwiseDistance")),
+    ("upsampling", ("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d")),
     ("rnn", ("RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell")))
     for name in names}
 
@@ -1091,10 +1298,19 @@ def attribute(interpreter: Interpreter, module: Module, name: str, node: ast.AST
     return False, None
 
 
+# what a file may call on a module whose lazy parameters are not drawn yet (the others read or write them)
+_LAZY_SAFE = frozenset({"parameters", "named_parameters", "children", "named_children", "modules", "named_modules",
+                        "train", "eval", "state_dict", "apply", "add_module", "register_module", "keys", "values", "items",
+                        "append", "extra_repr", "to", "cpu"})
+
+
 def call_module_method(interpreter: Interpreter, module: Module, name: str, args: Args, kwargs: Kwargs,
                        node: ast.AST) -> Any:
     if name == "forward":
         return module.forward(interpreter, args, kwargs, node)
+    if name not in _LAZY_SAFE and any(isinstance(p, UninitializedParameter) for _, p in module.named_parameters()):
+        raise interpreter.refuse(node, f"'.{name}' of a module that holds a lazy module (nn.LazyLinear) before its first "
+                                       "call is not supported", "call the module once on an input first")
     if isinstance(module, ModuleDict) and name in ("keys", "values", "items"):
         _bind(name, [], {}, args, kwargs)
         return {"keys": module.children.keys, "values": module.children.values, "items": module.children.items}[name]()
@@ -1155,6 +1371,9 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
         interpreter.on_cpu("cuda" if device is None else device, node, cuda_call=True)
     if name == "to":
         interpreter.check_devices(args, kwargs, node)
+        if any(isinstance(getattr(a, "numpy", None), np.dtype) or isinstance(a, Tensor) for a in [*args, *kwargs.values()]):
+            raise interpreter.refuse(node, "'.to' of a module with a dtype (or a tensor) is not supported",
+                                     "give the dtype when the module is made: nn.Linear(2, 3, dtype=torch.float64)")
     if name in ("to", "cpu"):
         return module
     if name == "requires_grad_":
@@ -1191,9 +1410,10 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
     if name == "state_dict":
         state = StateDict()
         for key, value in _named_all(module):
-            if value is not None and isinstance(value.data, np.ndarray):  # detached, the same storage: a step of the optimizer shows in it
+            if isinstance(value, Tensor) and isinstance(value.data, np.ndarray):  # detached, the same storage: a step of the optimizer shows in it
                 interpreter.shared[id(value.data)] = value.data
-            state[key] = None if value is None else Tensor(interpreter.graph, value.data)
+            state[key] = value if value is None or isinstance(value, UninitializedParameter) else Tensor(
+                interpreter.graph, value.data)  # (a lazy module's, before its first call: as it is)
         return state
     if name == "load_state_dict":
         return _load_state_dict(interpreter, module, args, kwargs)
@@ -1390,6 +1610,7 @@ class Optimizer:
             self.groups = [{**bound, "params": groups}]
         for group in self.groups:
             for tensor in group["params"]:
+                interpreter.initialized(interpreter.call_node or interpreter.node or ast.Pass(), tensor)
                 if not isinstance(tensor, Tensor):
                     raise TorchError("TypeError", f"optimizer can only optimize Tensors, but one of the params is "
                                                   f"{_tensor_type(tensor)}")

@@ -1041,7 +1041,26 @@ def _iter(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], nod
     return Lazy(f"{type_name(args[0])}_iterator object", interpreter.each(args[0], node))
 
 
+def _ord(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """ord(c) of a str, chr(i) of an int, as Python answers them (hunkim's 13_1 makes names ASCII codes)."""
+    if kwargs or len(args) != 1:
+        raise PythonError("TypeError", f"ord() takes exactly one argument ({len(args) + len(kwargs)} given)")
+    if not isinstance(args[0], str):
+        raise PythonError("TypeError", f"ord() expected string of length 1, but {type_name(args[0])} found")
+    return _python(ord)(interpreter, args, kwargs, node)
+
+
+def _chr(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    if kwargs or len(args) != 1:
+        raise PythonError("TypeError", f"chr() takes exactly one argument ({len(args) + len(kwargs)} given)")
+    if not isinstance(args[0], int):
+        raise PythonError("TypeError", f"'{type_name(args[0])}' object cannot be interpreted as an integer")
+    return _python(chr)(interpreter, args, kwargs, node)
+
+
 BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function in {
+    "ord": _ord,
+    "chr": _chr,
     "next": _next,
     "iter": _iter,
     "id": _python(id),  # (an object of the run: its address, as CPython's id is)
