@@ -85,7 +85,8 @@ MKL = mkl._path() is not None and local_code_path() == RECORDED_ON
 # the time the 112 files take together), run where GRADCLI_FULL_TESTS=1, as in CI.
 LONG = {*SLOW, "jcjohnson_two_layer_net_optim", "d2l_bert", "d2l_optimizers_from_scratch", "d2l_resnet",
         "morvan_306_optimizer", "d2l_weight_decay",
-        "pt_visualizing_gradients"}  # (20 steps of 784-128 float32 products in PyTorch's order: 3 s on a loaded machine)
+        "pt_visualizing_gradients",  # (20 steps of 784-128 float32 products in PyTorch's order: 3 s on a loaded machine)
+        "rasbt_mlbook_ch12_part2"}  # (two 200-epoch loops of 10 batches: 3 s)
 
 
 def _marks(stem: str) -> list[pytest.MarkDecorator]:
