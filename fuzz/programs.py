@@ -1,0 +1,849 @@
+"""Random small autograd programs, as tutorials write them, under PyTorch and under `gradcli run` (issue #21).
+
+    python fuzz/programs.py --count 500                      # programs 0..499 (seed 0), one job
+    python fuzz/programs.py --seed 7000 --count 2000 --jobs 2 --out /tmp/findings.jsonl
+    python fuzz/programs.py --seed 123 --count 1 --print     # program 123 itself, not run
+
+Needs a Python with torch (PyTorch 2.13 is the reference): --torch-python (default /work/torchenv/bin/python,
+else this Python). Stdlib only otherwise. Not a test: what it finds goes into the suite as run cases
+(tests/run_cases/*.py with PyTorch's recorded output, tests/reference/make_run_expected.py).
+
+Program N (the seed of its random choices) has 5-15 statements over a few leaves (float64 mostly; float32 with
+small whole values and only the ops that are exact there, since MKL's float32 bits differ between machines;
+int64 and bool tensors for dtype promotion): elementwise chains with Python scalars and broadcasting,
+reductions with dim/keepdim, views, basic and advanced indexing, cat/stack/where/clamp/masked_fill, .detach(),
+torch.no_grad(), .retain_grad(), then a backward (gradient=, twice with retain_graph=True, after
+x.grad.zero_()) or torch.autograd.grad (grad_outputs=, allow_unused=), and what a learner prints along the way:
+tensors (print, f-strings, repr), .item(), .tolist(), .shape, .dtype, .requires_grad, .is_leaf, grad_fn and
+next_functions. No in-place arithmetic (x.add_(...)): its own fuzzing is apart.
+
+PyTorch runs each program in one long-lived process (exec, stdout captured); gradcli runs it as a user does
+(`python -m gradcli run FILE`). Compared: stdout (0x... addresses masked), the exit code and the exception's
+line. Findings by kind, worst first:
+- exit 4: an internal error of gradcli (never allowed);
+- silent: both answer (or stop at the same point) and print something else; `digits` when the two differ only
+  in numbers within 1e-12 relative (float64's last bits of a transcendental function: not a finding to fix);
+- raises: gradcli raises an exception where PyTorch answers;
+- answers: PyTorch raises and gradcli answers (or raises later);
+- refused: gradcli exits 2 where PyTorch answers (a gap, said cleanly: its stdout up to there must agree);
+- words: both raise, with other words (or another exception type).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_TORCH = "/work/torchenv/bin/python"
+SECONDS = 60
+KINDS = ("exit 4", "silent", "raises", "answers", "refused", "words", "digits", "timeout")
+ADDRESS = re.compile(r"0x[0-9a-f]+")
+NUMBER = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:e[-+]?\d+)?|-?inf|nan")
+
+# ---------------------------------------------------------------------------------------------------------------
+# the programs
+
+FLOAT = ("float64", "float32")
+SHAPES = [(3,), (2, 3), (3, 2), (2, 1, 3), (4,), (2, 2), (), (1, 3), (2, 3, 2)]
+
+
+@dataclass
+class Var:
+    name: str
+    shape: tuple[int, ...]
+    dtype: str  # float64, float32, int64, bool
+    grad: bool  # requires_grad
+    leaf: bool = False
+
+    @property
+    def numel(self) -> int:
+        return math.prod(self.shape)
+
+
+def _nested(values: list[Any], shape: tuple[int, ...]) -> str:
+    if not shape:
+        return values[0]
+    step = len(values) // shape[0] if shape[0] else 0
+    return "[" + ", ".join(_nested(values[k * step:(k + 1) * step], shape[1:]) for k in range(shape[0])) + "]"
+
+
+class Program:
+    """One random program: its lines and what it has made so far."""
+
+    def __init__(self, seed: int) -> None:
+        self.r = random.Random(seed)
+        self.lines = ["import torch", "import torch.nn.functional as F"]
+        self.vars: list[Var] = []
+        self.count = 0
+        self.retained: list[str] = []
+
+    # --- names and values
+
+    def fresh(self, stem: str = "y") -> str:
+        self.count += 1
+        return f"{stem}{self.count}"
+
+    def value(self, dtype: str) -> str:
+        r = self.r
+        if dtype == "bool":
+            return r.choice(["True", "False"])
+        if dtype == "int64":
+            return str(r.randint(-3, 4))
+        if dtype == "float32":
+            return r.choice(["0.", "1.", "-1.", "2.", "-2.", "3.", "0.5", "-1.5", "4.", "1.5"])
+        kind = r.random()
+        if kind < 0.75:
+            return repr(round(r.uniform(-2, 2), r.choice([1, 2, 4])))
+        if kind < 0.85:
+            return repr(float(r.randint(-3, 3)))
+        return r.choice(["1e-05", "123.5", "-0.001", "2500.0", "0.0", "-0.0", "1e-10", "33333.25"])
+
+    def literal(self, shape: tuple[int, ...], dtype: str) -> str:
+        values = [self.value(dtype) for _ in range(math.prod(shape))]
+        return _nested(values, shape)
+
+    def leaf(self, dtype: str, shape: tuple[int, ...] | None = None, grad: bool | None = None) -> Var:
+        r = self.r
+        shape = shape if shape is not None else r.choice(SHAPES)
+        grad = (dtype in FLOAT) if grad is None else grad
+        name = self.fresh({"float64": "x", "float32": "f", "int64": "i", "bool": "m"}[dtype])
+        text = self.literal(shape, dtype)
+        args = [text]
+        if dtype == "float64":
+            args.append("dtype=torch.float64")
+        elif dtype == "float32" and r.random() < 0.3:
+            args.append("dtype=torch.float32")
+        if grad:
+            args.append("requires_grad=True")
+        form = r.random()
+        if dtype == "float64" and grad and form < 0.1 and shape:
+            n = math.prod(shape)
+            shaped = f".reshape{shape}" if len(shape) > 1 else ""
+            line = f"{name} = torch.arange({n}, dtype=torch.float64){shaped}.mul(0.5).sub(1).requires_grad_()"
+        elif dtype == "float64" and grad and form < 0.15 and shape:
+            line = f"{name} = torch.ones({', '.join(map(str, shape))}, dtype=torch.float64, requires_grad=True)"
+        else:
+            line = f"{name} = torch.tensor({', '.join(args)})"
+        self.lines.append(line)
+        var = Var(name, shape, dtype, grad, leaf=True)
+        self.vars.append(var)
+        return var
+
+    def pick(self, *, dtypes: tuple[str, ...] = FLOAT, grad: bool | None = None, ndim: int = 0) -> Var | None:
+        found = [v for v in self.vars if v.dtype in dtypes and (grad is None or v.grad == grad) and len(v.shape) >= ndim]
+        if not found:
+            return None
+        return self.r.choice(found[-4:] + found)  # the recent ones more often
+
+    def add(self, name: str, expression: str, shape: tuple[int, ...], dtype: str, grad: bool) -> Var:
+        self.lines.append(f"{name} = {expression}")
+        var = Var(name, shape, dtype, grad)
+        self.vars.append(var)
+        return var
+
+    # --- statements
+
+    def unary(self, v: Var) -> None:
+        if v.dtype == "float32":
+            forms = ["{v}.relu()", "{v}.abs()", "-{v}", "torch.relu({v})", "{v} * {v}", "F.relu({v})",
+                     "{v}.clamp(-1, 2)", "{v}.clamp(min=0)", "torch.abs({v}) + 1", "{v}.neg()", "{v}.square()",
+                     "torch.clamp({v}, max=1.5)", "{v}.sign()"]
+        else:
+            forms = ["{v}.exp()", "torch.sin({v})", "{v}.tanh()", "torch.sigmoid({v})", "{v}.relu()", "{v}.abs()",
+                     "-{v}", "{v} ** 2", "{v}.pow(3)", "torch.sqrt({v}.abs() + 1)", "({v}.abs() + 0.5).log()",
+                     "{v}.clamp(-0.5, 0.5)", "{v}.clamp(min=0)", "{v}.square()", "torch.cos({v})", "F.softplus({v})",
+                     "F.leaky_relu({v}, 0.1)", "{v}.sign() * {v}", "torch.exp(-{v} ** 2)", "1 / (1 + {v} ** 2)",
+                     "{v}.sqrt()", "{v}.log()", "F.gelu({v})", "F.silu({v})", "{v}.reciprocal()", "{v}.rsqrt()",
+                     "torch.atan({v})", "{v}.floor()", "{v}.round()", "{v}.frac()", "torch.erf({v})",
+                     "F.elu({v})", "{v}.log_softmax(-1)" if v.shape else "{v}.exp()", "F.hardtanh({v})"]
+        form = self.r.choice(forms).format(v=v.name)
+        self.add(self.fresh(), form, v.shape, v.dtype, v.grad)
+
+    def scalar_op(self, v: Var) -> None:
+        r = self.r
+        if v.dtype == "float32":
+            s = r.choice(["2", "3.0", "0.5", "-1", "1.5", "True"])
+            ops = ["+", "-", "*"]
+        elif v.dtype == "float64":
+            s = r.choice(["2", "3.0", "0.5", "-1", "1.5", "10", "0.1", "1e-3"])
+            ops = ["+", "-", "*", "/", "**"]
+        else:
+            s = r.choice(["2", "3.0", "0.5", "-1", "1.5", "True"])
+            ops = ["+", "-", "*", "/", "//", "%"] if v.dtype == "int64" else ["+", "*", "&", "|"]
+            if v.dtype == "bool" and "." not in s and s != "True":
+                s = "1"
+        op = r.choice(ops)
+        if op == "**" and v.dtype == "float64":
+            s = r.choice(["2", "3", "0.5", "-1", "2.0"])
+            if s in ("0.5", "-1"):
+                base = f"({v.name}.abs() + 1)"
+                expr = f"{base} ** {s}"
+            else:
+                expr = f"{v.name} ** {s}"
+        elif op in ("&", "|"):
+            expr = f"{v.name} {op} {r.choice(['True', 'False'])}"
+        elif r.random() < 0.4 and op in ("+", "-", "*", "/"):
+            if op == "/" and v.dtype != "float64":
+                return
+            expr = f"{s} {op} {v.name}" if op != "/" else f"{s} / ({v.name}.abs() + 1)"
+        else:
+            if op in ("/", "//", "%") and s in ("0", "False"):
+                s = "2"
+            expr = f"{v.name} {op} {s}"
+        dtype = _promote_scalar(v.dtype, s, op)
+        self.add(self.fresh(), expr, v.shape, dtype, v.grad and dtype in FLOAT)
+
+    def binary(self, v: Var) -> None:
+        r = self.r
+        partner = None
+        if r.random() < 0.6:
+            others = [w for w in self.vars if w is not v and _broadcast(v.shape, w.shape) is not None
+                      and (v.dtype != "float32" or w.dtype != "float64")]
+            if others:
+                partner = r.choice(others)
+        if partner is None:
+            shape = _broadcastable(r, v.shape)
+            dtype = r.choice(["float64", "float64", "int64", "bool"]) if v.dtype == "float64" else r.choice(
+                ["float32", "int64", "bool"])
+            partner = self.leaf(dtype, shape, grad=dtype in FLOAT and r.random() < 0.7)
+        shape = _broadcast(v.shape, partner.shape)
+        assert shape is not None
+        dtype = _promote(v.dtype, partner.dtype)
+        exact = dtype == "float32" or ("float64" not in (v.dtype, partner.dtype) and dtype != "float64")
+        ops = ["+", "-", "*"] if exact else ["+", "-", "*", "/", "max", "min", "where", "atan2", "hypot"]
+        if dtype == "bool":
+            ops = ["&", "|", "+", "*"]
+        op = r.choice(ops)
+        a, b = (v.name, partner.name) if r.random() < 0.7 else (partner.name, v.name)
+        if op == "/":
+            expr = f"{a} / ({b}.abs() + 1)" if partner.dtype != "bool" else f"{a} / ({b} + 1)"
+        elif op == "max":
+            expr = f"torch.maximum({a}, {b})"
+        elif op == "min":
+            expr = f"torch.minimum({a}, {b})"
+        elif op == "where":
+            expr = f"torch.where({a} > 0, {a}, {b})"
+        elif op in ("atan2", "hypot"):
+            if "float64" not in (v.dtype, partner.dtype) or v.dtype != partner.dtype:
+                expr = f"{a} * {b}"
+            else:
+                expr = f"torch.{op}({a}, {b})"
+        elif op == "-" and dtype == "bool":
+            expr = f"{a} ^ {b}"
+        else:
+            expr = f"{a} {op} {b}"
+        self.add(self.fresh(), expr, shape, dtype, (v.grad or partner.grad) and dtype in FLOAT)
+
+    def reduce(self, v: Var) -> None:
+        r = self.r
+        nd = len(v.shape)
+        exact = v.dtype != "float64"
+        if v.dtype == "bool":
+            names = ["sum", "any", "all"]
+        elif exact:
+            names = ["sum", "amax", "amin", "max", "min", "sum", "argmax"]
+        else:
+            names = ["sum", "mean", "prod", "amax", "max", "min", "norm", "std", "var", "logsumexp", "cumsum",
+                     "softmax", "argmax", "cumprod", "median"]
+        name = r.choice(names)
+        if name == "sum" and v.dtype == "float32" and v.numel > 8:
+            return
+        dim = r.randrange(-nd, nd) if nd else None
+        keep = r.random() < 0.3
+        if dim is None or (r.random() < 0.25 and name not in ("logsumexp", "cumsum", "softmax", "cumprod")):
+            if name in ("logsumexp", "cumsum", "softmax", "cumprod") and dim is None:
+                dim = 0 if nd else None
+                if dim is None:
+                    if name in ("cumsum", "cumprod"):
+                        self.add(self.fresh(), f"{v.name}.{name}(0)", v.shape, v.dtype, v.grad)
+                    return
+            else:
+                out = "int64" if name == "argmax" or (v.dtype == "bool" and name == "sum") else v.dtype
+                if name in ("any", "all"):
+                    out = "bool"
+                self.add(self.fresh(), f"{v.name}.{name}()", (), out, v.grad and out in FLOAT and name != "argmax")
+                return
+        assert dim is not None
+        reduced = tuple(1 if k == dim % nd else n for k, n in enumerate(v.shape)) if keep else tuple(
+            n for k, n in enumerate(v.shape) if k != dim % nd)
+        kw = r.choice(["dim={d}", "{d}"]).format(d=dim)
+        keep_text = ", keepdim=True" if keep else ""
+        if name in ("cumsum", "softmax", "cumprod"):
+            call = f"{v.name}.{name}({kw})" if r.random() < 0.5 else f"torch.{name}({v.name}, {kw})"
+            self.add(self.fresh(), call, v.shape, v.dtype, v.grad)
+            return
+        if name in ("max", "min", "median"):
+            form = r.random()
+            if form < 0.4:
+                a, b = self.fresh("v"), self.fresh("k")
+                self.lines.append(f"{a}, {b} = {v.name}.{name}({kw}{keep_text})")
+                self.vars.append(Var(a, reduced, v.dtype, v.grad))
+                self.vars.append(Var(b, reduced, "int64", False))
+            elif form < 0.7:
+                self.add(self.fresh(), f"{v.name}.{name}({kw}{keep_text}).values", reduced, v.dtype, v.grad)
+            elif form < 0.85:
+                t = self.fresh("t")
+                self.lines.append(f"{t} = torch.{name}({v.name}, {kw}{keep_text})")
+                self.lines.append(f"print({t})")
+                self.add(self.fresh(), f"{t}[0]", reduced, v.dtype, v.grad)
+            else:
+                self.add(self.fresh(), f"{v.name}.{name}({kw}{keep_text}).indices", reduced, "int64", False)
+            return
+        out = "int64" if name == "argmax" or (v.dtype == "bool" and name == "sum") else v.dtype
+        if name in ("any", "all"):
+            out = "bool"
+        if name == "norm":
+            call = f"{v.name}.norm(dim={dim}{keep_text})"
+        elif name in ("std", "var") and r.random() < 0.3:
+            call = f"{v.name}.{name}({kw}, unbiased=False{keep_text})" if r.random() < 0.5 else \
+                f"torch.{name}({v.name}, {kw}, correction=0{keep_text})"
+        else:
+            call = f"{v.name}.{name}({kw}{keep_text})" if r.random() < 0.6 else f"torch.{name}({v.name}, {kw}{keep_text})"
+        self.add(self.fresh(), call, reduced, out, v.grad and out in FLOAT)
+
+    def view(self, v: Var) -> None:
+        r = self.r
+        s = v.shape
+        nd = len(s)
+        options: list[tuple[str, tuple[int, ...]]] = [
+            (f"{v.name}.view(-1)", (v.numel,)),
+            (f"{v.name}.reshape(-1, 1)", (v.numel, 1)),
+            (f"{v.name}.unsqueeze(0)", (1, *s)),
+            (f"{v.name}.unsqueeze(-1)", (*s, 1)),
+            (f"{v.name}.flatten()", (v.numel,)),
+            (f"{v.name}[None]", (1, *s)),
+            (f"{v.name}[...]", s),
+        ]
+        if nd >= 1:
+            n0 = s[0]
+            options += [
+                (f"{v.name}[0]", s[1:]), (f"{v.name}[-1]", s[1:]),
+                (f"{v.name}[1:]", (n0 - 1, *s[1:])), (f"{v.name}[::2]", ((n0 + 1) // 2, *s[1:])),
+                (f"{v.name}.select(0, {n0 - 1})", s[1:]),
+                (f"{v.name}.unbind(0)[{r.randrange(n0)}]", s[1:]),
+                (f"{v.name}.chunk(2)[0]", ((n0 + 1) // 2, *s[1:])),
+                (f"{v.name}.split(1)[-1]", (1, *s[1:])),
+                (f"{v.name}.narrow(0, {n0 // 2}, {n0 - n0 // 2})", (n0 - n0 // 2, *s[1:])),
+                (f"{v.name}[..., 0]", s[:-1]),
+                (f"{v.name}[..., None]", (*s, 1)),
+                (f"{v.name}.expand(2, *{v.name}.shape)", (2, *s)),
+                (f"{v.name}.reshape({v.numel})", (v.numel,)),
+                (f"{v.name}[[0, -1]]", (2, *s[1:])),
+                (f"{v.name}[torch.tensor([0, {n0 - 1}, 0])]", (3, *s[1:])),
+                (f"{v.name}.flip(0)", s),
+                (f"{v.name}.roll(1, 0)", s),
+                (f"{v.name}.repeat(2{', 1' * (nd - 1)})", (2 * n0, *s[1:])),
+            ]
+            if n0 % 2 == 0:
+                options.append((f"{v.name}.view(2, -1)", (2, v.numel // 2)))
+        if nd >= 2:
+            n0, n1 = s[0], s[1]
+            perm = list(range(nd))
+            r.shuffle(perm)
+            options += [
+                (f"{v.name}.transpose(0, 1)", (n1, n0, *s[2:])),
+                (f"{v.name}.permute({', '.join(map(str, perm))})", tuple(s[k] for k in perm)),
+                (f"{v.name}[:, 1:]", (n0, n1 - 1, *s[2:])),
+                (f"{v.name}[:, ::2]", (n0, (n1 + 1) // 2, *s[2:])),
+                (f"{v.name}[0, -1]", s[2:]),
+                (f"{v.name}[:, None]", (n0, 1, *s[1:])),
+                (f"{v.name}.mT", (*s[:-2], s[-1], s[-2])),
+                (f"{v.name}.flatten(0, 1)", (n0 * n1, *s[2:])),
+                (f"{v.name}.select(1, 0)", (n0, *s[2:])),
+                (f"{v.name}.split([1, {n1 - 1}], dim=1)[1]", (n0, n1 - 1, *s[2:])),
+                (f"{v.name}.chunk(3, dim=-1)[0]", (*s[:-1], -(-s[-1] // 3))),
+                (f"{v.name}[[0, 0], [1, 0]]", (2, *s[2:])),
+                (f"{v.name}[:, [1, 0]]", (n0, 2, *s[2:])),
+                (f"{v.name}.movedim(0, -1)", (*s[1:], n0)),
+                (f"{v.name}.swapaxes(0, -1)", (s[-1], *s[1:-1], n0)),
+                (f"{v.name}.tril()", s), (f"{v.name}.triu(1)", s),
+            ]
+            if n1 == 1:
+                options.append((f"{v.name}.squeeze(1)", (n0, *s[2:])))
+            if nd == 2:
+                options += [(f"{v.name}.t()", (n1, n0)), (f"{v.name}.T", (n1, n0)), (f"{v.name}.diagonal()", (min(s),)),
+                            (f"{v.name}.reshape({n1}, {n0})", (n1, n0))]
+        if 1 in s:
+            options.append((f"{v.name}.squeeze()", tuple(n for n in s if n != 1)))
+        if nd == 0:
+            options += [(f"{v.name}.expand(3)", (3,)), (f"{v.name}.reshape(1, 1)", (1, 1)), (f"{v.name}.view(1)", (1,))]
+        if nd >= 1 and s[-1] >= 2 and nd <= 2:
+            options.append((f"{v.name}[{v.name} > 0]" if v.dtype != "bool" else f"{v.name}[{v.name}]", (-1,)))
+        expr, shape = r.choice(options)
+        if -1 in shape:  # a mask's count is known only when run: reduce it to a sum at once
+            name = self.fresh()
+            self.lines.append(f"{name} = {expr}")
+            self.lines.append(f"print({name}.shape, {name})")
+            if v.dtype in FLOAT and v.grad:
+                self.add(self.fresh(), f"{name}.sum()" if v.dtype == "float64" else f"{name}.abs().sum()", (), v.dtype,
+                         True)
+            return
+        self.add(self.fresh(), expr, shape, v.dtype, v.grad)
+
+    def combine(self, v: Var) -> None:
+        r = self.r
+        same = [w for w in self.vars if w.shape == v.shape and w.dtype in FLOAT and (v.dtype != "float32" or w.dtype
+                                                                                     == "float32")]
+        w = r.choice(same) if same else v
+        grad = (v.grad or w.grad) and v.dtype in FLOAT
+        dtype = _promote(v.dtype, w.dtype)
+        form = r.random()
+        nd = len(v.shape)
+        if form < 0.3 and nd:
+            d = r.randrange(-nd, nd)
+            shape = list(v.shape)
+            shape[d] *= 2
+            self.add(self.fresh(), f"torch.cat([{v.name}, {w.name}], dim={d})" if r.random() < 0.6 else
+                     f"torch.cat(({v.name}, {w.name}), {d})", tuple(shape), dtype, grad)
+        elif form < 0.5:
+            d = r.randrange(0, nd + 1)
+            shape = list(v.shape)
+            shape.insert(d, 2)
+            self.add(self.fresh(), f"torch.stack([{v.name}, {w.name}], dim={d})", tuple(shape), dtype, grad)
+        elif form < 0.7:
+            cond = r.choice([f"{v.name} > 0", f"{w.name} < 0.5", f"{v.name} >= {w.name}"])
+            other = r.choice([w.name, "0.0", "1", f"{w.name} * 2"])
+            self.add(self.fresh(), f"torch.where({cond}, {v.name}, {other})", v.shape, dtype if other != "1" else
+                     v.dtype, grad)
+        elif form < 0.85:
+            fill = r.choice(["0.0", "-1.0", "2", "float('-inf')" if v.dtype == "float64" else "0"])
+            self.add(self.fresh(), f"{v.name}.masked_fill({w.name} < 0, {fill})", v.shape, v.dtype, v.grad)
+        else:
+            lo, hi = r.choice([("-1", "1"), ("0", "None"), ("None", "0.5"), ("-0.5", "2")])
+            if v.dtype == "float32":
+                lo, hi = r.choice([("-1", "1"), ("0", "None"), ("None", "1")])
+            self.add(self.fresh(), f"{v.name}.clamp({lo}, {hi})" if r.random() < 0.5 else
+                     f"torch.clamp({v.name}, min={lo}, max={hi})", v.shape, v.dtype, v.grad)
+
+    def promote(self, v: Var) -> None:
+        r = self.r
+        form = r.random()
+        if form < 0.25:
+            cond = r.choice([">", "<", ">=", "==", "!="])
+            m = self.add(self.fresh("m"), f"{v.name} {cond} {r.choice(['0', '0.5', '1'])}", v.shape, "bool", False)
+            if v.dtype in FLOAT:
+                self.add(self.fresh(), r.choice([f"{v.name} * {m.name}", f"{m.name} * {v.name} + 1",
+                                                 f"{v.name} + {m.name}", f"{m.name}.float() * {v.name}"]),
+                         v.shape, v.dtype, v.grad)
+        elif form < 0.45:
+            i = self.leaf("int64", v.shape)
+            out = _promote(v.dtype, "int64")
+            self.add(self.fresh(), r.choice([f"{v.name} * {i.name}", f"{i.name} + {v.name}", f"{v.name} - {i.name}"]),
+                     v.shape, out, v.grad and out in FLOAT)
+        elif form < 0.65:
+            i = self.leaf(r.choice(["int64", "bool"]), v.shape)
+            expr, out = r.choice([(f"{i.name} * 2.5", "float32"), (f"{i.name} / 2", "float32"),
+                                  (f"{i.name}.double()", "float64"), (f"{i.name}.to(torch.float64)", "float64"),
+                                  (f"{i.name} + 1", "int64"),
+                                  (f"{i.name}.sum()", "int64"), (f"{i.name}.float()", "float32"),
+                                  (f"{i.name}.mean(dtype=torch.float64)", "float64")])
+            shape = () if ".sum()" in expr or ".mean(" in expr else v.shape
+            self.add(self.fresh(), expr, shape, out, False)
+        elif form < 0.8 and v.dtype == "float64":
+            self.add(self.fresh(), f"{v.name}.float()" if r.random() < 0.5 else f"{v.name}.to(torch.float32)", v.shape,
+                     "float32", v.grad)
+            self.lines.append(f"print({self.vars[-1].name}.dtype, {self.vars[-1].name})")
+            self.vars.pop()  # float32 of a float64 value: not exact, print it only
+        else:
+            self.add(self.fresh(), f"{v.name}.long()" if v.dtype != "bool" else f"{v.name}.int()", v.shape,
+                     "int64" if v.dtype != "bool" else "int32", False)
+
+    def detach(self, v: Var) -> None:
+        r = self.r
+        form = r.random()
+        if form < 0.35:
+            d = self.add(self.fresh("d"), f"{v.name}.detach()", v.shape, v.dtype, False)
+            self.lines.append(f"print({d.name}.requires_grad, {d.name}.is_leaf, {d.name}.grad_fn)")
+            if v.dtype in FLOAT:
+                self.add(self.fresh(), f"{v.name} * {d.name}", v.shape, v.dtype, v.grad)
+        elif form < 0.7:
+            z = self.fresh("z")
+            self.lines.append("with torch.no_grad():")
+            self.lines.append(f"    {z} = {v.name} * 2 + 1")
+            self.lines.append(f"print({z}.requires_grad, {z}.grad_fn, {z})")
+            self.vars.append(Var(z, v.shape, _promote_scalar(v.dtype, "2", "*"), False))
+        elif v.grad and not v.leaf:
+            self.lines.append(f"{v.name}.retain_grad()")
+            self.retained.append(v.name)
+        else:
+            self.lines.append(f"print({v.name}.requires_grad, {v.name}.is_leaf)")
+
+    def show(self, v: Var) -> None:
+        r = self.r
+        n = v.name
+        forms = [f"print({n})", f"print(f'{n} = {{{n}}}')", f"print(repr({n}))", f"print({n}.shape, {n}.dtype)",
+                 f"print({n}.grad_fn)", f"print({n}.requires_grad, {n}.is_leaf)", f"print({n}.tolist())",
+                 f"print({n}.size(), {n}.dim(), {n}.numel())", f"print('{n}:', {n})", f"print([{n}])",
+                 f"print(type({n}.grad_fn).__name__ if {n}.grad_fn else None)", f"print(str({n}))",
+                 f"print({n}.grad_fn.next_functions if {n}.grad_fn else ())", f"print({n}.sum().item())",
+                 f"print(f'{{{n}.sum().item():.4f}}')", f"print({n}.shape[0] if {n}.dim() else {n}.item())",
+                 f"print(({n}, {n}.dtype))", f"print({n}.T if {n}.dim() == 2 else {n}.flatten())"]
+        if not v.shape:
+            forms += [f"print({n}.item())", f"print(float({n}))", f"print(f'{{{n}:.3f}}')", f"print(f'{{{n}.item()}}')",
+                      f"print(round({n}.item(), 3))", f"print('loss', {n}.item())"]
+        self.lines.append(r.choice(forms))
+
+    def statement(self) -> None:
+        r = self.r
+        kind = r.random()
+        v = self.pick(dtypes=("float64", "float64", "float64", "float32", "int64", "bool"))
+        if v is None:
+            return
+        if v.dtype not in FLOAT and kind < 0.5:
+            kind = r.choice([0.52, 0.6, 0.7, 0.98])
+        if kind < 0.2:
+            self.unary(v)
+        elif kind < 0.32:
+            self.scalar_op(v)
+        elif kind < 0.47:
+            self.binary(v)
+        elif kind < 0.58:
+            self.reduce(v)
+        elif kind < 0.72:
+            self.view(v)
+        elif kind < 0.8:
+            self.combine(v)
+        elif kind < 0.86:
+            self.promote(v)
+        elif kind < 0.91:
+            self.detach(v)
+        else:
+            self.show(v)
+
+    # --- the end: backward, gradients, prints
+
+    def finish(self) -> None:
+        r = self.r
+        leaves = [v for v in self.vars if v.leaf and v.grad]
+        outs = [v for v in self.vars if v.grad and not v.leaf and v.dtype in FLOAT]
+        if not outs:
+            outs = leaves
+        chosen = r.sample(outs, min(len(outs), r.randint(1, 2)))
+        parts = []
+        for v in chosen:
+            if v.dtype == "float32" and v.numel > 8:
+                parts.append(f"{v.name}.abs().amax()")
+            else:
+                parts.append(r.choice([f"{v.name}.sum()", f"({v.name} * {v.name}).sum()"] if v.dtype == "float64"
+                                      else [f"{v.name}.sum()"]))
+        if len(chosen) == 1 and chosen[0].dtype == "float64" and r.random() < 0.3:
+            parts = [f"{chosen[0].name}.mean()"]
+        loss = "loss"
+        self.lines.append(f"{loss} = {' + '.join(parts)}")
+        if r.random() < 0.3:
+            self.lines.append(r.choice([f"print({loss})", f"print({loss}.grad_fn, {loss}.grad_fn.next_functions)",
+                                        f"print(f'loss {{{loss}.item():.6f}}')", f"print({loss}.item())"]))
+        form = r.random()
+        names = [v.name for v in leaves]
+        if form < 0.45:
+            self.lines.append(f"{loss}.backward()")
+        elif form < 0.6:
+            self.lines.append(f"{loss}.backward(retain_graph=True)")
+            if leaves and r.random() < 0.5:
+                self.lines.append(f"print({leaves[0].name}.grad)")
+            if leaves and r.random() < 0.4:
+                self.lines.append(f"{r.choice(leaves).name}.grad.zero_()")
+            self.lines.append(f"{loss}.backward()")
+        elif form < 0.72 and outs:
+            v = r.choice(outs)
+            if v.dtype == "float32":
+                g = f"torch.ones_like({v.name}) * 2" if r.random() < 0.5 else f"torch.full_like({v.name}, -1.0)"
+            else:
+                g = r.choice([f"torch.ones_like({v.name})", f"torch.full_like({v.name}, 0.5)",
+                              f"torch.linspace(-1, 1, {v.numel}, dtype=torch.float64).reshape({v.name}.shape)"])
+            self.lines.append(f"{v.name}.backward(gradient={g})" if v.shape or r.random() < 0.5 else
+                              f"{v.name}.backward({g})")
+        elif form < 0.9 and names:
+            wanted = r.sample(names, min(len(names), r.randint(1, 3)))
+            unused = self.leaf(r.choice(["float64", "float32"]), (2,), grad=True) if r.random() < 0.25 else None
+            inputs = wanted + ([unused.name] if unused else [])
+            extra = ", allow_unused=True" if unused or r.random() < 0.3 else ""
+            if r.random() < 0.3:
+                extra += ", retain_graph=True"
+            if r.random() < 0.3:
+                extra += f", grad_outputs=torch.tensor({r.choice(['1.0', '2.0', '0.5'])}, dtype={loss}.dtype)"
+            target = f"[{', '.join(inputs)}]" if len(inputs) > 1 or r.random() < 0.5 else inputs[0]
+            g = self.fresh("g")
+            self.lines.append(f"{g} = torch.autograd.grad({loss}, {target}{extra})")
+            self.lines.append(r.choice([f"print({g})", f"for t in {g}:\n    print(t)", f"print(len({g}), {g}[0])"]))
+            return
+        else:
+            self.lines.append(f"{loss}.backward()")
+            if r.random() < 0.5:
+                self.lines.append(f"{loss}.backward()")  # a second backward through a freed graph
+        for name in names[:4]:
+            self.lines.append(r.choice([f"print({name}.grad)", f"print(f'{name}.grad = {{{name}.grad}}')",
+                                        f"print(repr({name}.grad))", f"print({name}.grad is None, {name}.grad)"]))
+        for name in self.retained[:2]:
+            self.lines.append(f"print({name}.grad)")
+        if r.random() < 0.15 and outs:
+            self.lines.append(f"print({r.choice(outs).name}.grad)")  # not a leaf: None, and a warning
+
+    def build(self) -> str:
+        r = self.r
+        self.leaf("float64" if r.random() < 0.8 else "float32")
+        if r.random() < 0.5:
+            self.leaf(r.choice(["float64", "float64", "float32", "int64"]))
+        for _ in range(r.randint(4, 11)):
+            self.statement()
+        self.finish()
+        return "\n".join(self.lines) + "\n"
+
+
+def _promote(a: str, b: str) -> str:
+    order = ["bool", "int32", "int64", "float32", "float64"]
+    return order[max(order.index(a), order.index(b))]
+
+
+def _promote_scalar(dtype: str, scalar: str, op: str) -> str:
+    if op == "/" and dtype in ("int64", "bool", "int32"):
+        return "float32"
+    if dtype in FLOAT:
+        return dtype
+    if "." in scalar or "e" in scalar:
+        return "float32"
+    if dtype == "bool" and scalar != "True":
+        return "int64"
+    return dtype
+
+
+def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
+    out = []
+    for k in range(1, max(len(a), len(b)) + 1):
+        x = a[-k] if k <= len(a) else 1
+        y = b[-k] if k <= len(b) else 1
+        if x != y and 1 not in (x, y):
+            return None
+        out.append(max(x, y))
+    return tuple(reversed(out))
+
+
+def _broadcastable(r: random.Random, shape: tuple[int, ...]) -> tuple[int, ...]:
+    form = r.random()
+    if form < 0.3 or not shape:
+        return shape if r.random() < 0.6 else ()
+    if form < 0.6:
+        return shape[-r.randint(1, len(shape)):]
+    out = tuple(1 if r.random() < 0.5 else n for n in shape)
+    return out if r.random() < 0.7 else (2, *out) if len(out) < 3 else out
+
+
+def program(seed: int) -> str:
+    return Program(seed).build()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# running them
+
+WORKER = r'''
+import contextlib, io, json, signal, sys, traceback, warnings
+import torch
+warnings.simplefilter("ignore")
+out = sys.stdout
+def alarm(*_):
+    raise TimeoutError("timeout")
+signal.signal(signal.SIGALRM, alarm)
+for line in sys.stdin:
+    code = json.loads(line)
+    printed, error = io.StringIO(), None
+    torch.set_grad_enabled(True); torch.set_default_dtype(torch.float32); torch.manual_seed(0)
+    torch.set_printoptions(profile="default")
+    signal.alarm(SECONDS)
+    try:
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
+            exec(compile(code, "program.py", "exec"), {"__name__": "__main__"})
+    except BaseException as problem:
+        error = traceback.format_exception_only(type(problem), problem)[-1].strip()
+    finally:
+        signal.alarm(0)
+    out.write(json.dumps({"stdout": printed.getvalue(), "exit": 1 if error else 0, "error": error}) + "\n")
+    out.flush()
+'''.replace("SECONDS", str(SECONDS))
+
+
+class TorchWorker:
+    def __init__(self, python: str) -> None:
+        self.process = subprocess.Popen([python, "-c", WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True, bufsize=1)
+
+    def run(self, code: str) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(code) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("the PyTorch worker died")
+        result: dict[str, Any] = json.loads(line)
+        return result
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def run_gradcli(code: str, python: str, directory: str) -> dict[str, Any]:
+    with tempfile.NamedTemporaryFile("w", suffix=".py", dir=directory, delete=False) as handle:
+        handle.write(code)
+    try:
+        done = subprocess.run([python, "-m", "gradcli", "run", handle.name], capture_output=True, text=True,
+                              cwd=ROOT, timeout=SECONDS * 2, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    except subprocess.TimeoutExpired:
+        return {"stdout": "", "exit": None, "error": "timeout"}
+    finally:
+        os.unlink(handle.name)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    return {"stdout": done.stdout, "exit": done.returncode, "error": lines[-1].strip() if lines else None,
+            "stderr": done.stderr[-2000:]}
+
+
+def _close_in_numbers(a: str, b: str) -> bool:
+    """The same text but for numbers within 1e-12 relative of each other."""
+    if NUMBER.sub("#", a) != NUMBER.sub("#", b):
+        return False
+    xs, ys = NUMBER.findall(a), NUMBER.findall(b)
+    for x, y in zip(xs, ys):
+        if x == y:
+            continue
+        try:
+            p, q = float(x), float(y)
+        except ValueError:
+            return False
+        if not math.isclose(p, q, rel_tol=1e-12, abs_tol=1e-300):
+            return False
+    return True
+
+
+def classify(torch_: dict[str, Any], ours: dict[str, Any]) -> str | None:
+    a, b = ADDRESS.sub("0x", torch_["stdout"]), ADDRESS.sub("0x", ours["stdout"])
+    if ours["exit"] is None:
+        return "timeout"
+    if ours["exit"] == 4 or ours["exit"] not in (0, 1, 2):
+        return "exit 4"
+    if ours["exit"] == 2:
+        if torch_["exit"] == 0 or not a.startswith(b):
+            return "refused" if a.startswith(b) else "silent"
+        return None if a.startswith(b) else "silent"  # both stop: PyTorch with its error, gradcli with a gap
+    if torch_["exit"] == 1 and b.startswith(a) and (ours["exit"] == 0 or a != b):
+        return "answers"  # (when both raise, gradcli's later: it answered where PyTorch raised)
+    if torch_["exit"] == 0 and ours["exit"] == 1 and a.startswith(b):
+        return "raises"
+    if a != b:
+        return "digits" if _close_in_numbers(a, b) else "silent"
+    if torch_["exit"] == 1 and torch_["error"] != ours["error"]:
+        return "words"
+    return None
+
+
+@dataclass
+class Finding:
+    seed: int
+    kind: str
+    program: str
+    torch: dict[str, Any]
+    gradcli: dict[str, Any]
+
+
+def check(seeds: list[int], jobs: int, torch_python: str, python: str, started: float,
+          out: str | None) -> tuple[int, list[Finding]]:
+    """Each program under both; each finding written to `out` (JSON Lines) as it is found."""
+    findings: list[Finding] = []
+    handle = open(out, "w") if out else None
+    lock = threading.Lock()
+    queue = list(reversed(seeds))
+    tried = [0]
+    directory = tempfile.mkdtemp(prefix="progfuzz-")
+
+    def work() -> None:
+        worker = TorchWorker(torch_python)
+        try:
+            while True:
+                with lock:
+                    if not queue:
+                        return
+                    seed = queue.pop()
+                code = program(seed)
+                try:
+                    theirs = worker.run(code)
+                except RuntimeError:
+                    worker = TorchWorker(torch_python)
+                    continue
+                if theirs["error"] and theirs["error"].startswith("TimeoutError"):
+                    continue
+                ours = run_gradcli(code, python, directory)
+                kind = classify(theirs, ours)
+                with lock:
+                    tried[0] += 1
+                    if kind:
+                        findings.append(Finding(seed, kind, code, theirs, ours))
+                        if handle:
+                            handle.write(json.dumps(findings[-1].__dict__) + "\n")
+                            handle.flush()
+                    if tried[0] % 100 == 0:
+                        counts = collections.Counter(f.kind for f in findings)
+                        print(f"{tried[0]} of {len(seeds)} programs, {time.time() - started:.0f} s: {dict(counts)}",
+                              file=sys.stderr)
+        finally:
+            worker.close()
+
+    threads = [threading.Thread(target=work) for _ in range(max(1, jobs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    os.rmdir(directory)
+    if handle:
+        handle.close()
+    return tried[0], sorted(findings, key=lambda f: f.seed)
+
+
+def report(tried: int, findings: list[Finding], started: float, show: int) -> None:
+    counts = collections.Counter(f.kind for f in findings)
+    print(f"{tried} programs in {time.time() - started:.0f} s: " + (", ".join(
+        f"{kind} {counts[kind]}" for kind in KINDS if counts[kind]) or "no findings"))
+    for kind in KINDS:
+        if counts[kind]:
+            print(f"\n== {kind}: {counts[kind]} programs")
+            for finding in [f for f in findings if f.kind == kind][:show]:
+                print(f"  program {finding.seed}: PyTorch {finding.torch['error'] or 'answers'}; gradcli "
+                      f"{finding.gradcli['error'] if finding.gradcli['exit'] else 'answers'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=0, help="the first program's number (default 0)")
+    parser.add_argument("--count", type=int, default=200, help="how many programs (default 200)")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--torch-python", default=DEFAULT_TORCH if Path(DEFAULT_TORCH).exists() else sys.executable,
+                        help="a Python with torch")
+    parser.add_argument("--python", default=sys.executable, help="the Python that runs gradcli (default this one)")
+    parser.add_argument("--print", action="store_true", help="print the programs, do not run them")
+    parser.add_argument("--out", help="write every finding there, as JSON Lines")
+    parser.add_argument("--show", type=int, default=5, help="findings shown of each kind")
+    options = parser.parse_args()
+    seeds = list(range(options.seed, options.seed + options.count))
+    if options.print:
+        for seed in seeds:
+            print(f"# program {seed}\n{program(seed)}")
+        return
+    started = time.time()
+    tried, findings = check(seeds, options.jobs, options.torch_python, options.python, started, options.out)
+    report(tried, findings, started, options.show)
+
+
+if __name__ == "__main__":
+    main()
