@@ -701,8 +701,11 @@ def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: 
         return params.get(words[1]) is not None
     if words[0] == "with":  # "with unpack_pivots": that param is true
         return bool(params.get(words[1]))
-    if word in ("any bool", "any integer"):
-        return cast is None and any(t.dtype.kind in ("b" if word == "any bool" else "biu") for t in promoted)
+    if word == "any bool":  # (a Python bool too: PyTorch wraps it as a bool tensor, x - True)
+        return cast is None and (any(t.dtype.kind == "b" for t in promoted) or any(isinstance(a, (bool, np.bool_))
+                                                                                   for a in args))
+    if word == "any integer":
+        return cast is None and any(t.dtype.kind in "biu" for t in promoted)
     if word in ("bool input", "bool alike"):  # ("bool alike": the same, checked after the shapes)
         return cast is None and one is not None and one.dtype == BOOL
     if word == "index not int32":
