@@ -2151,11 +2151,12 @@ class Interpreter:
                     if said.endswith(" with size 0") and any(isinstance(item, list) or (isinstance(item, Tensor) and item.data.ndim)
                                                           for item in items):
                         said = "index is out of bounds for dimension with size 0"  # (its advanced index's words)
-                    raise TorchError("IndexError", said) from None
+                    raise TorchError("IndexError", _advanced_dimension(said, items, base.data.ndim)) from None
             try:
                 result = apply(self.graph, bound.op, bound.tensors, bound.params, self.span(node))
             except (ValueError, IndexError) as error:
-                raise TorchError("IndexError", str(error).split("\n")[0]) from None
+                said = str(error).split("\n")[0]
+                raise TorchError("IndexError", _advanced_dimension(said, items, base.data.ndim)) from None
             basic = all(item is None or item is Ellipsis or isinstance(item, (int, slice)) for item in items)
             if basic and isinstance(result, Tensor) and len(bound.tensors) == 1 and bound.tensors[0] is base:
                 key = bound.params["key"]
@@ -2888,6 +2889,8 @@ class Interpreter:
             if bound.op.name in VIEW_ROWS and bound.cast is None and isinstance(operands[0], Tensor):
                 op, params, others = bound.op, dict(bound.params), [getattr(o, "data", o) for o in operands[1:]]
                 path = lambda values: call_forward(op, [values, *others], params, [0] * (1 + len(others)))
+                if op.name == "flatten" and operands[0].data.ndim == 0:  # (its program copies a number: reshape(1))
+                    path = lambda values: np.reshape(values, (1,))
                 if op.name in _RESHAPES and not _strided_view(operands[0], path):  # (its strides do not allow a view)
                     if spelled in (".view", ".view_as"):
                         raise runtime_error("view size is not compatible with input tensor's size and stride (at least "
@@ -4299,10 +4302,35 @@ def _laid_out(tensor: Tensor) -> tuple[np.ndarray, np.ndarray]:
     return stand_in, values
 
 
+_OUT_OF_BOUNDS = re.compile(r"^(index -?\d+ is out of bounds for dimension )(\d+)( with size \d+)$")
+
+
+def _advanced_dimension(said: str, items: Sequence[Any], ndim: int) -> str:
+    """PyTorch's words for an index out of range: an advanced index's (a list, a tensor of indices) dimension is its
+    place among the advanced indices (x[:, [5]]: "dimension 0"), as its index kernel counts them; an int's is the
+    tensor's own dimension (x[:, 5]: "dimension 1")."""
+    found = _OUT_OF_BOUNDS.match(said)
+    if found is None:
+        return said
+    axis, advanced = 0, 0
+    takes = [0 if item is None or isinstance(item, bool) or item is Ellipsis
+             else item.data.ndim if isinstance(item, Tensor) and item.data.dtype == BOOL else 1 for item in items]
+    for item, count in zip(items, takes):
+        if item is Ellipsis:
+            axis += ndim - sum(takes)
+            continue
+        is_advanced = isinstance(item, list) or (isinstance(item, Tensor) and item.data.ndim > 0)
+        if is_advanced and axis <= int(found.group(2)) < axis + count:
+            return f"{found.group(1)}{advanced + int(found.group(2)) - axis}{found.group(3)}"
+        axis += count
+        advanced += count if is_advanced else 0
+    return said
+
+
 def _strided_view(tensor: Tensor, path: Callable[[np.ndarray], np.ndarray]) -> bool:
     """Is `path` of this tensor a view in PyTorch, as its strides allow (a transposed tensor reshaped is
     a copy)? NumPy's reshape decides by the same rule."""
-    if tensor.data.size == 0:  # (PyTorch's strides of no element fit every shape: a view)
+    if tensor.data.size <= 1:  # (PyTorch's strides of no element, or of one, fit every shape: a view)
         return True
     stand_in, values = _laid_out(tensor)
     return bool(np.shares_memory(path(values), stand_in))
