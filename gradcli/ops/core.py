@@ -893,8 +893,8 @@ def unbroadcast(cotangent: Array, shape: Shape) -> Array:
     if cotangent.shape == shape:
         return cotangent
     extra = cotangent.ndim - len(shape)
-    if type(cotangent) is np.ndarray and cotangent.dtype == np.float32:
-        # one sum over every axis at once, as PyTorch's sum_to, in its float32 order (gradcli.ops.summation)
+    if type(cotangent) is np.ndarray and cotangent.dtype in (np.float32, np.float64):
+        # one sum over every axis at once, as PyTorch's sum_to, in its order (gradcli.ops.summation)
         axes = (*range(extra), *(extra + axis for axis, size in enumerate(shape)
                                  if size == 1 and cotangent.shape[extra + axis] != 1))
         return torch_sum(cotangent, axes, keepdims=True).reshape(shape) if axes else cotangent
