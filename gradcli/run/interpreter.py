@@ -406,6 +406,7 @@ _CONSTRUCTORS = {"tensor", "as_tensor", "array", "ones", "zeros", "ones_like", "
                  "is_tensor", *_ANOMALY,
                  "from_numpy", "isclose", "allclose", "equal"}
 _CLOSENESS = ("isclose", "allclose", "equal")
+_LOGIC = ("all", "any")  # torch.all(x, dim): x.all(dim)
 _KINDS = {bool: lowering.BOOL, int: lowering.INT, float: lowering.FLOAT, type(None): lowering.NONE, str: lowering.STR,
           list: lowering.LIST, tuple: lowering.TUPLE, Size: lowering.TUPLE}
 _RANDOM = {"rand", "randn", "randint", "rand_like", "randn_like", "randperm", "manual_seed", "initial_seed", "normal",
@@ -2316,7 +2317,7 @@ class Interpreter:
                 raise self.refuse(node, f"'{path}' is not supported",
                                   f"torch.autograd.functional has {', '.join(functional.NAMES)} here")
             if name in _CONSTRUCTORS or name in FUNCTIONS or lowering.find(f"{owner.path}.{name}") is not None or (
-                    owner.path == "math" and name in _MATH_NUMBERS):
+                    owner.path == "math" and name in _MATH_NUMBERS) or (owner.path == "torch" and name in _LOGIC):
                 return Function(owner.path, name)
             raise self.refuse(node, f"'{path}' is not supported", "`gradcli functions` lists the functions")
         if isinstance(owner, Tensor):
@@ -2557,6 +2558,8 @@ class Interpreter:
         if (f"{function.module}.{name}" in _IN_PLACE_FUNCTIONS and args and isinstance(args[0], Tensor)
                 and FUNCTIONS.get(name) is None):  # torch.exp_(x): x.exp_()
             return self.in_place_op(args[0], name, list(args[1:]), kwargs, node)
+        if function.module == "torch" and name in _LOGIC and args and isinstance(args[0], Tensor):  # torch.all(x, 1)
+            return _TENSOR_METHODS[name](self, args[0], list(args[1:]), kwargs, node)
         if FUNCTIONS.get(name) is None and lowering.find(f"{function.module}.{name}") is None:
             raise self.refuse(node, f"'{function.module}.{name}' is not supported")
         return self.call_op(f"{function.module}.{name}", args, kwargs, node)
