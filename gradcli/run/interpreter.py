@@ -3658,7 +3658,7 @@ class Interpreter:
         self.name_inputs()
         reached = reachable(graph.tape, indices)
         nodes = graph.tape.nodes
-        if any(i in graph.freed and not getattr(nodes[i].op, "linear", True) for i in reached):
+        if any(i in graph.freed and _saves_tensors(graph, i) for i in reached):
             raise runtime_error(FREED)
         self.check_saved(reached, node)
         for i in reached:  # a node PyTorch records without a derivative (floor_divide, heaviside) stops its backward
@@ -4054,6 +4054,19 @@ _TENSOR_TYPES = {"float32": "Float", "float64": "Double", "float16": "Half", "bf
 def _part_of(op: Op, others: list[Any], params: dict[str, Any], values: np.ndarray) -> Any:
     """A part of split, chunk, unbind ... of these values: NumPy's view of them."""
     return call_forward(op, [values, *others], params, [0] * (1 + len(others)))
+
+
+# nodes of rows gradcli does not call linear whose PyTorch node saves nothing (their gradient is zero or g itself)
+_SAVES_NONE = frozenset({"SignBackward0", "FloorBackward0", "CeilBackward0", "RoundBackward0", "RoundBackward1",
+                         "TruncBackward0", "FracBackward0"})
+
+
+def _saves_tensors(graph: Graph, index: int) -> bool:
+    """Did PyTorch's node save a tensor for its backward, which a backward without retain_graph frees? A node that
+    saves none (SumBackward0, SelectBackward0, SignBackward0) runs again: a second backward through such a graph
+    answers (x * 3 saves the 3 as a tensor: not so)."""
+    op = graph.tape.nodes[index].op
+    return not getattr(op, "linear", True) and node_name(graph, index) not in _SAVES_NONE
 
 
 def _needed(wants: tuple[bool, ...], needers: tuple[int, ...]) -> bool:
