@@ -22,7 +22,8 @@ PyTorch runs each program in one long-lived process (exec, stdout captured); gra
 line. Findings by kind, worst first:
 - exit 4: an internal error of gradcli (never allowed);
 - silent: both answer (or stop at the same point) and print something else; `digits` when the two differ only
-  in numbers within 1e-12 relative (float64's last bits of a transcendental function: not a finding to fix);
+  in numbers within 1e-12 relative or 1e-13 absolute (float64's last bits of a transcendental function, or of
+  a difference that cancels to 0: not a finding to fix);
 - raises: gradcli raises an exception where PyTorch answers;
 - answers: PyTorch raises and gradcli answers (or raises later);
 - refused: gradcli exits 2 where PyTorch answers (a gap, said cleanly: its stdout up to there must agree);
@@ -712,7 +713,7 @@ def run_gradcli(code: str, python: str, directory: str) -> dict[str, Any]:
 
 
 def _close_in_numbers(a: str, b: str) -> bool:
-    """The same text but for numbers within 1e-12 relative of each other."""
+    """The same text but for numbers within 1e-12 relative (or 1e-13 absolute) of each other."""
     if NUMBER.sub("#", a) != NUMBER.sub("#", b):
         return False
     xs, ys = NUMBER.findall(a), NUMBER.findall(b)
@@ -723,7 +724,7 @@ def _close_in_numbers(a: str, b: str) -> bool:
             p, q = float(x), float(y)
         except ValueError:
             return False
-        if not math.isclose(p, q, rel_tol=1e-12, abs_tol=1e-300):
+        if not math.isclose(p, q, rel_tol=1e-12, abs_tol=1e-13):  # (a difference that cancels to near 0 too)
             return False
     return True
 

@@ -1,5 +1,5 @@
-"""Float32 sums in PyTorch's order (gradcli.ops.summation): the same bits as torch.sum on its CPU
-kernel, over sizes where its vectors, its four-way interleave and its cascade levels change, and
+"""Float32 and float64 sums in PyTorch's order (gradcli.ops.summation): the same bits as torch.sum on its CPU
+kernel (float64: 4 lanes to a vector, float32: 8), over sizes where its vectors, its four-way interleave and its cascade levels change, and
 over all, trailing and leading axes. NumPy's pairwise sum gives other last bits on most of these."""
 
 from __future__ import annotations
@@ -15,23 +15,25 @@ SHAPES = [((2000, 3), (0,)), ((2000, 3), (1,)), ((64, 100), (0,)), ((64, 100), (
           ((200, 5, 6), (0,)), ((5, 1, 40), (0, 2))]
 
 
-def _values(shape: tuple[int, ...], seed: int) -> np.ndarray:
+def _values(shape: tuple[int, ...], seed: int, dtype: type = np.float32) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    return (rng.standard_normal(shape) * rng.random(shape) * 100).astype(np.float32)
+    return (rng.standard_normal(shape) * rng.random(shape) * 100).astype(dtype)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("size", SIZES)
-def test_a_sum_of_all_elements_has_pytorchs_bits(size):
+def test_a_sum_of_all_elements_has_pytorchs_bits(size, dtype):
     torch = pytest.importorskip("torch")
     for seed in range(3):
-        x = _values((size,), seed)
+        x = _values((size,), seed, dtype)
         assert torch_sum(x).item() == torch.from_numpy(x).sum().item()
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize(("shape", "axes"), SHAPES)
-def test_a_sum_over_axes_has_pytorchs_bits(shape, axes):
+def test_a_sum_over_axes_has_pytorchs_bits(shape, axes, dtype):
     torch = pytest.importorskip("torch")
-    x = _values(shape, 7)
+    x = _values(shape, 7, dtype)
     mine = torch_sum(x, axes)
     theirs = torch.from_numpy(x).sum(axes).numpy()
     assert mine.shape == theirs.shape and mine.dtype == theirs.dtype
