@@ -70,8 +70,8 @@ def _count(x: Array, axes: tuple[int, ...]) -> int:
 
 def _mean(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
     axes = point_axes(dim, ranks[0])
-    if type(x) is np.ndarray and x.dtype in (np.float32, np.float64) and x.size:  # PyTorch's CPU mean: its sum,
-        return np.asarray(torch_sum(x, axes, keepdims=keepdim) / x.dtype.type(_count(x, axes)))  # divided by the count
+    if type(x) is np.ndarray and x.dtype == np.float32 and x.size:  # PyTorch's CPU mean: its sum, divided by the count
+        return np.asarray(torch_sum(x, axes, keepdims=keepdim) / np.float32(_count(x, axes)))
     return np.asarray(np.mean(x, axis=axes, keepdims=keepdim))
 
 
