@@ -1907,6 +1907,7 @@ INIT: dict[str, tuple[list[str], dict[str, Any]]] = {"uniform_": (["tensor", "a"
         "constant_": (["tensor", "val"], {}),
         "zeros_": (["tensor"], {}),
         "ones_": (["tensor"], {}),
+        "eye_": (["tensor"], {}),
         "xavier_uniform_": (["tensor", "gain", "generator"], {"gain": 1.0, "generator": None}),
         "xavier_normal_": (["tensor", "gain", "generator"], {"gain": 1.0, "generator": None}),
         "kaiming_uniform_": (["tensor", "a", "mode", "nonlinearity", "generator"],
@@ -1976,6 +1977,10 @@ def init_call(interpreter: Interpreter, name: str, args: Args, kwargs: Kwargs, n
         generator.normal_(values, float(bound["mean"]), float(bound["std"]))
     elif name in ("constant_", "zeros_", "ones_"):
         values[...] = bound["val"] if name == "constant_" else (0 if name == "zeros_" else 1)
+    elif name == "eye_":  # (the identity, rectangular as torch.eye(n, m) makes it)
+        if values.ndim != 2:
+            raise TorchError("ValueError", "Only tensors with 2 dimensions are supported")
+        values[...] = np.eye(*values.shape)
     elif name.startswith("xavier"):
         fan_in, fan_out = _fans(values.shape)
         std = float(bound["gain"]) * math.sqrt(2.0 / float(fan_in + fan_out))
