@@ -25,6 +25,7 @@ import numpy as np
 from gradcli.lowering import legacy_reduction
 from gradcli.ops.core import NUMPY
 from gradcli.ops.core import fma32 as _fma32
+from gradcli.ops.float32 import fma64
 from gradcli.run.python import Lazy, PythonError, UserClass, bind_by_name
 from gradcli.run.stdlib import OrderedDict
 from gradcli.run.tensor import FLOAT32, Tensor, TorchError, runtime_error
@@ -1578,10 +1579,10 @@ def _f32(value: float, like: np.ndarray) -> Any:
 
 
 def fma(a: np.ndarray, b: Any, c: np.ndarray) -> np.ndarray:
-    """a * b + c rounded once, as the vectorised kernels' fmadd does (float32); float64 as it is."""
+    """a * b + c rounded once, as the vectorised kernels' fmadd does (float32 and float64 alike)."""
     if a.dtype == FLOAT32:
         return _fma32(a, b, c)
-    return a * b + c
+    return fma64(a, b, c)
 
 
 def _sqrt(x: np.ndarray) -> np.ndarray:
@@ -1764,14 +1765,14 @@ class Adam(Optimizer):
 
     def update(self, group: dict[str, Any], state: dict[str, Any], param: np.ndarray, grad: np.ndarray) -> np.ndarray:
         # PyTorch's _single_tensor_adam, operation by operation in the parameter's dtype.
-        if group["amsgrad"]:
-            raise PythonError("NotImplementedError", "amsgrad=True is not supported by gradcli run yet")
         beta1, beta2 = (float(b) for b in group["betas"])
         lr, eps, decay = float(group["lr"]), float(group["eps"]), float(group["weight_decay"])
         if group["maximize"]:
             grad = -grad
         if not state:
             state.update(step=0.0, exp_avg=np.zeros_like(param), exp_avg_sq=np.zeros_like(param))
+            if group["amsgrad"]:
+                state["max_exp_avg_sq"] = np.zeros_like(param)
         state["step"] += 1
         if decay != 0:
             if self.decoupled or group.get("decoupled_weight_decay"):
@@ -1791,8 +1792,10 @@ class Adam(Optimizer):
         correction2 = 1 - beta2**step
         step_size = lr / correction1
         root = correction2**0.5
+        if group["amsgrad"]:  # torch.maximum(max_exp_avg_sq, exp_avg_sq, out=max_exp_avg_sq), its root the denominator's
+            state["max_exp_avg_sq"] = square_max = np.maximum(state["max_exp_avg_sq"], square)
         # (exp_avg_sq.sqrt() / root).add_(eps): a division by the number, not a product by its reciprocal
-        denominator = _sqrt(square) / _f32(root, param) + _f32(eps, param)
+        denominator = _sqrt(square_max if group["amsgrad"] else square) / _f32(root, param) + _f32(eps, param)
         state["exp_avg"], state["exp_avg_sq"] = average, square
         return param + (_f32(-step_size, param) * average) / denominator
 
@@ -1847,12 +1850,12 @@ class RMSprop(Optimizer):
 
     def update(self, group: dict[str, Any], state: dict[str, Any], param: np.ndarray, grad: np.ndarray) -> np.ndarray:
         # PyTorch's _single_tensor_rmsprop: avg.mul_(alpha).addcmul_(g, g, 1 - alpha); p.addcdiv_(g, avg.sqrt() + eps, -lr)
-        if group["centered"]:
-            raise self.interpreter.refuse(self.interpreter.node or ast.Pass(), "RMSprop(centered=True) is not supported")
         if not state:
             state.update(step=0.0, square_avg=np.zeros_like(param))
             if group["momentum"] > 0:
                 state["momentum_buffer"] = np.zeros_like(param)
+            if group["centered"]:
+                state["grad_avg"] = np.zeros_like(param)
         state["step"] += 1
         if group["maximize"]:
             grad = -grad
@@ -1860,6 +1863,11 @@ class RMSprop(Optimizer):
             grad = fma(param, _f32(group["weight_decay"], param), grad)
         average = state["square_avg"] * _f32(group["alpha"], param)
         state["square_avg"] = average = fma(_f32(1 - group["alpha"], param) * grad, grad, average)
+        if group["centered"]:  # grad_avg.lerp_(grad, 1 - alpha); square_avg.addcmul(grad_avg, grad_avg, value=-1)
+            weight, mean = _f32(1 - group["alpha"], param), state["grad_avg"]
+            state["grad_avg"] = mean = fma(grad - mean, weight, mean) if abs(weight) < 0.5 else \
+                fma(grad - mean, weight - 1, grad)
+            average = fma(-mean, mean, average)
         root = _sqrt(average) + _f32(group["eps"], param)
         if group["momentum"] > 0:
             buffer = state["momentum_buffer"] * _f32(group["momentum"], param) + grad / root
