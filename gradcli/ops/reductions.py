@@ -68,11 +68,15 @@ def _count(x: Array, axes: tuple[int, ...]) -> int:
     return int(np.prod([x.shape[axis] for axis in axes], dtype=np.int64))
 
 
+def torch_mean(x: Array, axes: tuple[int, ...], keepdims: bool = False) -> Array:
+    """PyTorch's CPU mean: its sum (in its order: torch_sum), divided by the count."""
+    if type(x) is np.ndarray and x.dtype.kind == "f" and x.size:
+        return np.asarray(torch_sum(x, axes, keepdims=keepdims) / x.dtype.type(_count(x, axes)))
+    return np.mean(x, axis=axes, keepdims=keepdims)  # (dual numbers, a recorded gradient's values: their own mean)
+
+
 def _mean(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
-    axes = point_axes(dim, ranks[0])
-    if type(x) is np.ndarray and x.dtype == np.float32 and x.size:  # PyTorch's CPU mean: its sum, divided by the count
-        return np.asarray(torch_sum(x, axes, keepdims=keepdim) / np.float32(_count(x, axes)))
-    return np.asarray(np.mean(x, axis=axes, keepdims=keepdim))
+    return np.asarray(torch_mean(x, point_axes(dim, ranks[0]), keepdim))
 
 
 def _mean_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: Any = None,
@@ -341,7 +345,7 @@ def _var_slope(g: Array, x: Array, rank: int, dim: Any = None, unbiased: Any = N
     axes = point_axes(dim, rank)
     dof = _count(x, axes) - _correction(unbiased, correction)
     g = _kept(g, axes, keepdim)
-    centred = x - np.mean(x, axis=axes, keepdims=True)
+    centred = x - torch_mean(x, axes, keepdims=True)  # (self.mean(dim, true), as var_backward takes it)
     if (dim is None or rank == 0) and dof <= 0:  # g * (NaN where x is the mean, else inf)
         return g * np.where(centred == 0, np.nan, np.inf)
     with np.errstate(divide="ignore"):
