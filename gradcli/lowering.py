@@ -152,7 +152,8 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
     for candidate in candidates:
         try:
             shared = candidate is candidates[0] or (dialect is not None and dialect.whole)  # (one Python signature)
-            tensors, params = bind(candidate, name, args, keywords, front, dialect if shared else None, family=family)
+            tensors, params = bind(candidate, name, args, keywords, front, dialect if shared else _own_dialect(
+                candidate, family), family=family)
         except CallProblem as problem:  # (the first, but one PyTorch raises first of all: div's rounding_mode='round')
             first = problem if first is None or (problem.raised and not first.raised) else first
             continue
@@ -231,6 +232,12 @@ def take_out(name: str, param: str, args: Sequence[Any], keywords: Sequence[tupl
         return [*args[:place], *args[place + 1:]], keywords, args[place]
     given = [value for key, value in keywords if key == param]
     return args, [(k, v) for k, v in keywords if k != param], given[0] if given else None
+
+
+def _own_dialect(overload: Op, family: str) -> Dialect | None:
+    """An overload's own dialect of the family (add(a, b, alpha=2): alpha by keyword alone), where it has one."""
+    return next((dialect for dialect in overload.dialects if dialect.family == family and dialect.positional is None
+                 and not dialect.row and not dialect.names), None)
 
 
 def _candidates(op: Op, family: str, positional: int, keywords: Sequence[tuple[str, Any]], name: str = ""

@@ -426,9 +426,10 @@ def _div_vjp0(g: float, ans: float, a: float, b: float) -> Any:
 
 def _div_vjp1(g: float, ans: float, a: float, b: float) -> Any:
     t1 = -g
-    t2 = ans / b
-    t3 = t1 * t2
-    return t3
+    t2 = a / b
+    t3 = t2 / b
+    t4 = t1 * t3
+    return t4
 
 
 def _pow_forward(a: float, b: float) -> Any:

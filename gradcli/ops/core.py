@@ -422,6 +422,9 @@ class Op:
     # x.polygamma_(1), t.fill_(v)), where its in-place derivative has a node of its own: (the node out of place,
     # the node in place) pairs: (("EluBackward0", "EluBackward1"),) (EluBackward1 saves the result); () : the same
     in_place_nodes: tuple[tuple[str, str], ...] = ()
+    # Its VJP where its in-place node's derivative is another formula (EluBackward1 computes from the result, the
+    # input being overwritten): vjp(g, ans, *args, **params); None: the op's own. (elementwise(in_place_derivative=))
+    in_place_vjp: Rule | None = None
     # Elementwise ops need nothing to work on a batch of points but arguments whose point
     # shapes are aligned; the others take `ranks=` (see above).
     elementwise: bool = True
@@ -826,6 +829,8 @@ def elementwise(name: str, arity: int, forward: Rule, derivative: Rule, torch_no
         fields.setdefault("ufuncs", (forward,))
     on_arrays, on_floats = _forwards(forward)
     vjp = _derived_vjp(derivative, NUMPY, mask, tie)
+    if "in_place_derivative" in fields:
+        fields["in_place_vjp"] = _derived_vjp(fields.pop("in_place_derivative"), NUMPY, mask, tie)
 
     def rules_over(xp: Any) -> tuple[Rule, Rule]:
         return (forward if isinstance(forward, (np.ufunc, types.BuiltinFunctionType)) else partial(forward, xp),

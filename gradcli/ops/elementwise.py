@@ -358,6 +358,26 @@ def _elu_derivative(xp: Any, g: Any, ans: Any, x: Any, alpha: float = 1.0, scale
     return (g * xp.where(x < 0, slope * xp.exp(x * input_scale), xp.where(x == 0, slope, scale)),)
 
 
+def _leaky_relu_derivative(xp: Any, g: Any, ans: Any, x: Any, negative_slope: float = 0.01) -> tuple[Any]:
+    # g, or g times the slope in the tensor's dtype (a float32 g by float32's slope, as PyTorch's kernel: not by
+    # float64's, rounded after)
+    slope = x.dtype.type(negative_slope) if isinstance(x, np.ndarray) and x.dtype.kind == "f" else negative_slope
+    return (g * xp.where(x > 0, 1.0 if slope is negative_slope else x.dtype.type(1.0), slope),)
+
+
+def _elu_result_derivative(xp: Any, g: Any, ans: Any, x: Any, alpha: float = 1.0, scale: float = 1.0,
+                           input_scale: float = 1.0) -> tuple[Any]:
+    # In place (EluBackward1, CeluBackward1), PyTorch's derivative reads the result, its input overwritten: at and
+    # below 0 g * input_scale * (result + alpha * scale), left to right, the coefficients in the tensor's dtype.
+    kind = ans.dtype.type if isinstance(ans, np.ndarray) and ans.dtype.kind == "f" else float
+    negative, negative_input, positive = kind(kind(alpha) * kind(scale)), kind(input_scale), kind(scale)
+    return (xp.where(ans <= 0, g * negative_input * (ans + negative), g * positive),)
+
+
+def _celu_result_derivative(xp: Any, g: Any, ans: Any, x: Any, alpha: float = 1.0) -> tuple[Any]:
+    return _elu_result_derivative(xp, g, ans, x, alpha, 1.0, 1.0 / float(np.float32(alpha)))
+
+
 def _sympy_elu(x: Any, alpha: Any = 1, scale: Any = 1, input_scale: Any = 1) -> Any:
     sympy = load_sympy()
     return sympy.Piecewise((scale * x, x > 0), (scale * alpha * (sympy.exp(x * input_scale) - 1), True))
@@ -617,16 +637,18 @@ _HARDTANH_BOOL = (("bool input", "RuntimeError", "Bool inputs not supported for 
 ROWS = [
     # operators: + - lowest, then * / (and @, a structure row), unary -, ** highest
     _binary("add", "+", operator.add, lambda xp, g, ans, a, b: (g, g), "AddBackward0", 10, operator.add,
-            ufuncs=(np.add,), linear=True, reflects=True, spellings=("add",), methods=("add",), keeps_integers=True),
+            ufuncs=(np.add,), linear=True, reflects=True, spellings=("add",), methods=("add",), keeps_integers=True,
+            overloads=("add_scaled",)),  # add(a, b, alpha=2)
     _binary("sub", "-", operator.sub, lambda xp, g, ans, a, b: (g, -g), "SubBackward0", 10, operator.sub,
             ufuncs=(np.subtract,), linear=True, scalar_overloads=frozenset({"RsubBackward1"}),
             torch_node_rule=lambda constant, shapes: "RsubBackward1" if constant[0] else "SubBackward0", spellings=("sub", "subtract"), methods=("sub", "subtract"), keeps_integers=True,
-            dtype_refusals=BOOL_SUBTRACTION),
+            dtype_refusals=BOOL_SUBTRACTION, overloads=("sub_scaled",)),  # sub(a, b, alpha=2)
     _binary("mul", "*", operator.mul, lambda xp, g, ans, a, b: (g * b, g * a), "MulBackward0", 20, operator.mul,
             ufuncs=(np.multiply,), reflects=True, spellings=("mul", "multiply"), methods=("mul", "multiply"), keeps_integers=True),
     # PyTorch's rule for the divisor, -g * ((a / b) / b): a / (b * b) overflows where the
-    # quotient does not, and y / y must have the gradient 0 exactly.
-    _binary("div", "/", operator.truediv, lambda xp, g, ans, a, b: (g / b, -g * (ans / b)), "DivBackward0", 20,
+    # quotient does not, and y / y must have the gradient 0 exactly. (a / b, not the answer: a float32
+    # tensor divided in place by a float64 one holds the quotient rounded to float32.)
+    _binary("div", "/", operator.truediv, lambda xp, g, ans, a, b: (g / b, -g * ((a / b) / b)), "DivBackward0", 20,
             operator.truediv, ufuncs=(np.divide,), domain=((-2.0, 2.0), (0.5, 2.0)),
             reflected=lambda emit, a, b: emit("mul", emit("reciprocal", b), a), spellings=("div", "divide", "true_divide"), methods=("div", "divide", "true_divide"),
             overloads=("div_rounding",)),  # div(a, b, rounding_mode='floor')
@@ -772,7 +794,7 @@ ROWS = [
            dtype_refusals=kernel_refusal("threshold_cpu", "bool input"), dtype="keeps"),
     # negative_slope 0.01 by default: NaN takes the slope.
     _unary("leaky_relu", lambda xp, x, negative_slope=0.01: xp.where(x > 0, x, x * negative_slope),
-           lambda xp, g, ans, x, negative_slope=0.01: (g * xp.where(x > 0, 1.0, negative_slope),),
+           _leaky_relu_derivative,
            lambda x, negative_slope=0.01: load_sympy().Piecewise((x, x > 0), (negative_slope * x, True)),
            torch_node="LeakyReluBackward0", in_place_nodes=(("LeakyReluBackward0", "LeakyReluBackward1"),), kinked=True,
            params=(Param("negative_slope", "float", 0.01),),
@@ -795,15 +817,17 @@ ROWS = [
     # (elu(-0.0) is -0.0), the derivative there from x: g * alpha * scale * exp(x).
     _unary("elu", _elu, _elu_derivative, _sympy_elu, kinked=True, params=(ALPHA,),
            examples=_with_params({"alpha": 2.0}, {"alpha": 0.5}), reference="F.elu(a)", in_place_nodes=(("EluBackward0", "EluBackward1"),),
+           in_place_derivative=_elu_result_derivative,
            dtype_refusals=kernel_refusal("elu_cpu")),
     _unary("selu", partial(_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
            partial(_elu_derivative, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
            partial(_sympy_elu, alpha=_SELU_ALPHA, scale=_SELU_SCALE), torch_node="EluBackward0", kinked=True,
            in_place_nodes=(("EluBackward0", "EluBackward1"),),
+           in_place_derivative=partial(_elu_result_derivative, alpha=_SELU_ALPHA, scale=_SELU_SCALE),
            reference="F.selu(a)", dtype_refusals=kernel_refusal("elu_cpu")),
     _unary("celu", _celu, _celu_derivative, lambda x, alpha=1.0: _sympy_elu(x, alpha, 1, 1 / alpha), kinked=True,
            params=(ALPHA,), examples=_with_params({"alpha": 2.0}, {"alpha": 0.25}), reference="F.celu(a)",
-           in_place_nodes=(("CeluBackward0", "CeluBackward1"),),
+           in_place_nodes=(("CeluBackward0", "CeluBackward1"),), in_place_derivative=_celu_result_derivative,
            dtype_refusals=kernel_refusal("elu_cpu")),
     # silu: x / (1 + exp(-x)), its derivative g * s * (1 + x * (1 - s)) with s = sigmoid(x), as PyTorch's.
     _unary("silu", lambda xp, x: x / (1.0 + xp.exp(-x)), _silu_derivative,

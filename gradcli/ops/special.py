@@ -33,8 +33,8 @@ from gradcli.ops.core import (
     structural,
     torch_positional,
 )
-from gradcli.ops.elementwise import _digamma, _element_by_element, _floor_divide, _lgamma, _sympy_step
-from gradcli.ops.float32 import fma32
+from gradcli.ops.elementwise import ALPHA, _digamma, _element_by_element, _floor_divide, _lgamma, _sympy_step
+from gradcli.ops.float32 import fma32, fma64
 from gradcli.ops.nn import _keeps_everything
 from gradcli.ops.reductions import CAST, DIM_INT
 
@@ -516,6 +516,22 @@ def _frexp_jvp(tangents: Any, ans: Any, x: Any, ranks: tuple[int, ...], part: in
     return _frexp_vjp(tangents[0], ans, x, ranks)[0]
 
 
+def _fused_add(b: Any, alpha: float, a: Any) -> Any:
+    """a + alpha * b as PyTorch's add kernel computes it: one fused multiply-add, in float32 and float64 alike (an
+    integer tensor's in its integers, a bool's as or)."""
+    if type(a) is float and type(b) is float:  # (the float sweeps: Python's numbers)
+        return float(fma64(b, alpha, a))
+    left, right = np.asarray(a), np.asarray(b)
+    dtype = np.result_type(left, right)
+    if dtype == np.float32:
+        return fma32(right, np.float32(alpha), left)
+    if dtype.kind == "f":
+        return fma64(right, alpha, left)
+    if dtype.kind == "b":
+        return left | (right & bool(alpha))
+    return left + np.asarray(alpha).astype(dtype) * right
+
+
 ROWS: list[Op] = [
     elementwise("i0", 1, _i0, lambda xp, g, ans, x: (g * _i1(xp, x),), "I0Backward0",
                 sympy=lambda x: load_sympy().besseli(0, x), ufuncs=(_I0,), methods=("i0",)),
@@ -568,6 +584,24 @@ ROWS: list[Op] = [
                 sympy=lambda a, b: a * 2**b, methods=("ldexp",),
                 dtype_refusals=(("bool input 1 and float 0", "NotImplementedError",  # (its kernel of a float)
                                  "\"ldexp_cpu_exp\" not implemented for 'Bool'"),)),
+    # add(a, b, alpha=), sub(a, b, alpha=): PyTorch's AddBackward0/SubBackward0 with alpha, a + alpha * b as its
+    # kernel computes it (one fused multiply-add; sub is add of -alpha); the gradients g and g * alpha (-g * alpha).
+    elementwise("add_scaled", 2, lambda xp, a, b, alpha=1.0: _fused_add(b, alpha, a),
+                lambda xp, g, ans, a, b, alpha=1.0: (g, g * alpha), "AddBackward0",
+                sympy=lambda a, b, alpha=1.0: a + alpha * b, params=(ALPHA,), callable=False, linear=True,
+                dtype="keeps", text=lambda args, alpha=1.0: f"add({args[0]}, {args[1]}, alpha={alpha!r})",
+                dialects=torch_positional(),  # (alpha= by keyword alone)
+                reference="torch.add(a, b, alpha=2.5)", reference_program="add(a, b, alpha=2.5)",
+                examples=tuple((shapes, {"alpha": alpha}) for alpha in (2.5, -0.1)
+                               for shapes in [((), ()), ((2, 3), (3,))])),
+    elementwise("sub_scaled", 2, lambda xp, a, b, alpha=1.0: _fused_add(b, -alpha, a),
+                lambda xp, g, ans, a, b, alpha=1.0: (g, -g * alpha), "SubBackward0",
+                sympy=lambda a, b, alpha=1.0: a - alpha * b, params=(ALPHA,), callable=False, linear=True,
+                dtype="keeps", text=lambda args, alpha=1.0: f"sub({args[0]}, {args[1]}, alpha={alpha!r})",
+                dialects=torch_positional(),  # (alpha= by keyword alone)
+                reference="torch.sub(a, b, alpha=2.5)", reference_program="sub(a, b, alpha=2.5)",
+                examples=tuple((shapes, {"alpha": alpha}) for alpha in (2.5, -0.1)
+                               for shapes in [((), ()), ((2, 3), (3,))]), dtype_refusals=BOOL_SUBTRACTION),
     # rsub(a, b, alpha=1) = b - alpha * a (RsubBackward1 where b is a number).
     elementwise("rsub", 2, lambda xp, a, b, alpha=1.0: b - a * alpha if alpha != 1.0 else b - a,
                 lambda xp, g, ans, a, b, alpha=1.0: (-g * alpha, g), "RsubBackward0",

@@ -12,11 +12,12 @@ language (there is no assignment there): the run cases hold them to PyTorch.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 
-from gradcli.ops.core import Array, structural, unbroadcast
+from gradcli.ops.core import Array, Param, structural, unbroadcast
 from gradcli.ops.shape import ROWS as _SHAPE_ROWS
 
 
@@ -76,6 +77,17 @@ def _copy_from_vjp(g: Array, ans: Array, x: Array, source: Array, ranks: tuple[i
 
 
 _TRANSPOSE = next(row for row in _SHAPE_ROWS if row.name == "transpose")
+_COMPARISONS = {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge, "eq": operator.eq,
+                "ne": operator.ne}
+
+
+def _compare(x: Array, other: Array, ranks: tuple[int, ...], op: str = "lt") -> Array:
+    return np.asarray(_COMPARISONS[op](x, other)).astype(np.asarray(x).dtype)
+
+
+def _compare_vjp(g: Array, ans: Array, x: Array, other: Array, ranks: tuple[int, ...],
+                 op: str = "lt") -> tuple[Array, Array]:
+    return np.zeros_like(g), np.zeros(np.shape(other))
 
 ROWS = [
     structural("index_put", 2, _put, _put_vjp, "IndexPutBackward0", callable=False, linear=True, dtype="first",
@@ -94,6 +106,14 @@ ROWS = [
     structural("zero", 1, lambda x, ranks: np.zeros_like(x), lambda g, ans, x, ranks: (np.zeros_like(g),),
                "ZeroBackward0", callable=False, linear=True, dtype="keeps", shape=lambda x: x, reference=None,
                text=lambda args: f"{args[0]}.zero_()"),
+    # t.lt_(v), t.eq_(v) ... of a tensor with a graph: its values 1 and 0 in its dtype, a node whose gradients are 0
+    # (LtBackward0 of a number, LtBackward1 of a tensor)
+    structural("compare_in_place", 2, _compare, _compare_vjp, "LtBackward1", callable=False, linear=True,
+               dtype="first", shape=lambda x, other, op="lt": x, reference=None, differentiable=True,
+               params=(Param("op", "str", "lt", choices=tuple(_COMPARISONS)),),
+               torch_node_rule=lambda constant, shapes, op="lt": f"{op.capitalize()}Backward{0 if constant[1] else 1}",
+               scalar_overloads=frozenset(f"{op.capitalize()}Backward0" for op in _COMPARISONS),
+               text=lambda args, op="lt": f"{args[0]}.{op}_({args[1]})"),
     # t.transpose_(0, 1) in place (ATen's RNN layers turn a batch_first output so): TransposeBackward1
     structural("transpose_in_place", 1, _TRANSPOSE.forward, _TRANSPOSE.vjp, "TransposeBackward1", callable=False,
                linear=True, dtype="keeps", shape=_TRANSPOSE.shape, reference=None,

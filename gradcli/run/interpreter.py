@@ -1298,9 +1298,12 @@ class Interpreter:
             if not np.can_cast(result.data.dtype, tensor.data.dtype, "same_kind"):
                 raise runtime_error(f"result type {torch_dtype_name(result.data.dtype)} can't be cast to the "
                                     f"desired output type {torch_dtype_name(tensor.data.dtype)}")
-            raise self.refuse(node, f"an in-place op whose result is {result.data.dtype.name} into a "
-                                    f"{tensor.data.dtype.name} tensor with a graph is not supported",
-                              "cast the other operand to the tensor's dtype first (PyTorch casts as it computes)")
+            # (PyTorch computes in the promoted dtype and writes the tensor's: its node's result, and the gradient
+            # that reaches the node, are in the tensor's dtype)
+            result = Tensor(self.graph, result.data.astype(tensor.data.dtype), node=result.node,
+                            requires_grad=result.requires_grad)
+            if result.node is not None:
+                self.graph.values[result.node] = result.data
         saves = self.graph.saves.get(result.node) if result.node is not None else None
         if saves is not None:
             self.graph.saves[result.node] = (tuple(None if record is not None and record[0] is tensor else record  # type: ignore[index]
@@ -1435,8 +1438,8 @@ class Interpreter:
         return tensor
 
     def scaled_add(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
-        """torch.add/sub(x, y, alpha=a), x.add(y, alpha=a), x.add_(y, alpha=a): x ± a * y as PyTorch's
-        ufunc computes it (a vectorised fmadd: rounded once), where no graph is involved."""
+        """torch.add/sub(x, y, alpha=a), x.add(y, alpha=a), x.add_(y, alpha=a): x ± a * y, the rows add_scaled and
+        sub_scaled (PyTorch's AddBackward0/SubBackward0 with alpha), written in place for add_/sub_."""
         bound = python.bind_by_name(name, ["input", "other", "alpha"], args, kwargs)
         tensor, other, alpha = bound.get("input"), bound.get("other"), bound.get("alpha", 1)
         if not isinstance(tensor, Tensor) or not isinstance(other, (Tensor, bool, int, float)):
@@ -1447,29 +1450,24 @@ class Interpreter:
         if not isinstance(alpha, (bool, int, float)):
             raise TorchError("TypeError", f"{name}(): argument 'alpha' must be Number, not {_type_name(alpha)}")
         symbol = "-" if name.startswith("sub") else "+"
-        if self.graph.grad_enabled and (tensor.requires_grad or getattr(other, "requires_grad", False)):
-            if name.endswith("_"):
-                _writable(self, tensor, name, node)
-            raise self.refuse(node, f"{name}(..., alpha=) on a tensor with a graph is not supported",
-                              f"write x {symbol} alpha * y")
-        result = self.binary(symbol, tensor, other, node)  # (the dtype, the shape, PyTorch's errors)
+        graph = self.graph.grad_enabled and (tensor.requires_grad or getattr(other, "requires_grad", False))
+        if graph and name.endswith("_") and tensor.requires_grad and tensor.is_leaf:
+            raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
+        try:
+            result = apply(self.graph, OPS["sub_scaled" if symbol == "-" else "add_scaled"], [tensor, other],
+                           {"alpha": alpha}, self.span(node))
+        except ValueError as error:  # (shapes that do not fit, as `binary` says it)
+            raise runtime_error(str(error).split("\n")[0]) from None
         dtype = result.data.dtype
         if isinstance(alpha, bool) and dtype != BOOL:
             raise runtime_error("Boolean alpha only supported for Boolean results.")
         if dtype.kind in "biu" and isinstance(alpha, float):
             raise runtime_error("For integral input tensors, argument alpha must not be a floating point number.")
-        scale = -alpha if symbol == "-" else alpha
-        second = np.broadcast_to(np.asarray(other.data if isinstance(other, Tensor) else other).astype(dtype),
-                                 result.data.shape)
-        first = np.broadcast_to(tensor.data.astype(dtype), result.data.shape)
-        if dtype == BOOL:  # (a sum of bools is their or: alpha, any number, is a bool there)
-            values = first | (second & bool(scale))
-        elif dtype.kind == "f":
-            values = torch_nn.fma(second, np.asarray(scale, dtype=dtype), first).astype(dtype)
-        else:
-            values = first + np.asarray(scale).astype(dtype) * second
         if not name.endswith("_"):
-            return Tensor(self.graph, np.ascontiguousarray(values))
+            return result
+        if graph:
+            return self.record_in_place(tensor, result, node)
+        values = result.data
         if not np.can_cast(dtype, tensor.data.dtype, "same_kind"):
             raise runtime_error(f"result type {torch_dtype_name(dtype)} can't be cast to the "
                                 f"desired output type {torch_dtype_name(tensor.data.dtype)}")
@@ -3061,7 +3059,12 @@ class Interpreter:
             raise self.refuse(node, f"t.{name}(...) that changes the tensor's shape is not supported")
         if self.graph.grad_enabled and result.requires_grad:
             return self.record_in_place(tensor, result, node)
-        if self.graph.grad_enabled and tensor.requires_grad:  # (t.lt_(v): PyTorch's LtBackward1, gradient 0)
+        if self.graph.grad_enabled and tensor.requires_grad and name[:-1] in _COMPARED_IN_PLACE and len(args) == 1 \
+                and not kwargs:  # (t.lt_(v): PyTorch's LtBackward0/1, its gradient 0)
+            _not_one_of_several(tensor)
+            return self.record_in_place(tensor, apply(self.graph, OPS["compare_in_place"], [tensor, args[0]],
+                                                      {"op": _COMPARED_IN_PLACE[name[:-1]]}, self.span(node)), node)
+        if self.graph.grad_enabled and tensor.requires_grad:
             raise self.refuse(node, f"t.{name}(...) of a tensor with a graph is not supported (its result takes no "
                                     f"gradient)", f"write t = t.{name[:-1]}(...)")
         if not np.can_cast(result.data.dtype, tensor.data.dtype, "same_kind"):
@@ -4074,6 +4077,10 @@ def _needed(wants: tuple[bool, ...], needers: tuple[int, ...]) -> bool:
     return any(j < len(wants) and wants[j] for j in needers)
 
 
+_COMPARED_IN_PLACE = {"lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "eq": "eq", "ne": "ne", "less": "lt",
+                      "less_equal": "le", "greater": "gt", "greater_equal": "ge", "not_equal": "ne"}
+
+
 def _not_one_of_several(tensor: Tensor) -> None:
     """PyTorch's refusal of a recorded write into a part of split, chunk or unbind."""
     if tensor.one_of is not None:
@@ -4095,9 +4102,12 @@ def _writable(interpreter: Interpreter, tensor: Tensor, method: str, node: ast.A
 
 
 def _copy(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Tensor:
-    """t.copy_(src): src's values broadcast into t, cast to t's dtype (no graph)."""
+    """t.copy_(src): src's values broadcast into t, cast to t's dtype (a Python number as a 0-d tensor, as PyTorch
+    wraps it)."""
     bound = python.bind_by_name("copy_", ["src", "non_blocking"], args, kwargs)
     source = bound.get("src")
+    if isinstance(source, (bool, int, float)):
+        source = Tensor(interpreter.graph, np.asarray(source))
     if not isinstance(source, Tensor):
         raise TorchError("TypeError", f"copy_(): argument 'src' (position 1) must be Tensor, not {_type_name(source)}")
     recorded = _records(interpreter, tensor, source)

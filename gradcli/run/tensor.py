@@ -12,6 +12,7 @@ PyTorch's errors are raised as TorchError with PyTorch's type and message.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import weakref
 from collections.abc import Callable, Sequence
@@ -552,6 +553,8 @@ class _Promoting(engine.Backend):
 
     def vjp_rule(self, node: Node) -> Any:
         rule = super().vjp_rule(node)
+        if node.in_place and node.op is not None and node.op.in_place_vjp is not None:  # (EluBackward1)
+            rule = super().vjp_rule(dataclasses.replace(node, op=_in_place_op(node.op)))
         if not node.promoted:
             return rule
         dtype = np.dtype(node.promoted)
@@ -573,6 +576,16 @@ class _Promoting(engine.Backend):
 
 
 PROMOTING = _Promoting()
+
+
+_IN_PLACE_OPS: dict[str, Op] = {}
+
+
+def _in_place_op(op: Op) -> Op:
+    """The row with its in-place node's VJP (Op.in_place_vjp) as its VJP."""
+    if op.name not in _IN_PLACE_OPS and op.in_place_vjp is not None:
+        _IN_PLACE_OPS[op.name] = dataclasses.replace(op, vjp=op.in_place_vjp)
+    return _IN_PLACE_OPS[op.name]
 
 
 def _note_backward_refusal(graph: Graph, op: Op, args: Sequence[Any], computing: np.dtype, cast: str | None,
