@@ -137,6 +137,8 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
         raise CallProblem(f"unknown function '{name}'")
     said = dict(dict(op.method_params).get(name, ())) if family == METHOD else {}  # x.double(): dtype=float64
     given = (args, keywords)  # (as written: what PyTorch's refusal is of)
+    if family in ("torch", "linalg", "fft"):  # torch.sin(x, out=None): PyTorch's functions' out= of None is no out
+        keywords = [(key, value) for key, value in keywords if key != "out" or front.kind(value) != NONE]
     if family == "nn" and not any(spec.name == "inplace" for spec in op.params):  # F.relu(x, False): the activations'
         # inplace, which no row takes (dropout's does: its input itself); writing into the input is `run`'s to do
         written = dict(keywords)
@@ -159,6 +161,13 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
             continue
         if family in _TORCH_PARSED and any(front.kind(t) in NUMBERS for t in tensors):
             _numbers_for_tensors(text, family, name, given, front)
+        if family in _TORCH_PARSED and _mixed_dims(candidate, given, front):
+            try:
+                _numbers_for_tensors(text, family, name, given, front)
+            except CallProblem as mixed:  # (the formula language's words: PyTorch's listing is for `run`)
+                dims = " and ".join(spec.name for spec in candidate.params if spec.kind == "dims")
+                mixed.own = CallProblem(f"{name} takes {dims} both ints or both lists of ints")
+                raise
         return settle(candidate, name, [front.tensor(t) for t in tensors], {**params, **said}, front)
     assert first is not None
     if family in _TORCH_PARSED and first.raised in ("", "TypeError"):  # (what PyTorch's parser refuses: its words)
@@ -173,11 +182,20 @@ def lower(text: str, args: Sequence[Any], keywords: Sequence[tuple[str, Any]], f
     raise first
 
 
+def _mixed_dims(op: Op, given: tuple[Sequence[Any], Sequence[tuple[str, Any]]], front: Front) -> bool:
+    """Does a call of a row of two dim params give one an int and another a list (torch.movedim(x, (0,), 1)), which
+    PyTorch's parser takes only where each overload's list has a size (roll's int[1] shifts, int[1] dims)?"""
+    if sum(1 for spec in op.params if spec.kind == "dims") < 2:
+        return False
+    kinds = {front.kind(value) for value in (*given[0], *(value for _, value in given[1]))}
+    return INT in kinds and bool(kinds & {TUPLE, LIST})
+
+
 def _numbers_for_tensors(text: str, family: str, name: str, given: tuple[Sequence[Any], Sequence[tuple[str, Any]]],
                          front: Front) -> None:
     """A call bound with a Python number for a tensor (torch.atan2(x, 1.0)): PyTorch's parser takes one for a Tensor
     param of a few functions alone (add, mul ...) or where an overload takes a Number (torch.pow(x, 2)); where it
-    surely refuses the call, its TypeError (torch.maximum(x, 0), torch.trapezoid(y, 0))."""
+    surely refuses the call, its TypeError (torch.maximum(x, 0), torch.trapezoid(y, 0), torch.movedim(x, (0,), 1))."""
     from gradcli import torch_parser
 
     module = "Tensor" if family == METHOD else "torch.nn.functional" if family == "nn" else text.rpartition(".")[0]

@@ -45,6 +45,7 @@ class _Param(NamedTuple):
     optional: bool  # has a default
     allow_none: bool  # its default is None
     keyword_only: bool
+    listed: bool = False  # an int list of no size (`int[] source`): an int is refused there, as a list of a size takes one
 
 
 class _Signature(NamedTuple):
@@ -77,7 +78,7 @@ def _split(text: str) -> list[str]:
     return parts
 
 
-def _signature(name: str, text: str) -> _Signature:
+def _signature(name: str, text: str, listed: Sequence[str] = ()) -> _Signature:
     params, keyword_only = [], False
     for part in _split(text[1:-1]):
         if part == "*":
@@ -85,7 +86,8 @@ def _signature(name: str, text: str) -> _Signature:
             continue
         declared, given, default = part.partition(" = ")
         kind, _, param = declared.rpartition(" ")
-        params.append(_Param(kind, param, bool(given), default == "None", keyword_only))
+        params.append(_Param(kind, param, bool(given), default == "None", keyword_only,
+                             kind == "tuple of ints" and param in listed))
     return _Signature(name, text, tuple(params))
 
 
@@ -111,7 +113,7 @@ def refusal(spelling: str, args: Sequence[Any], keywords: Sequence[tuple[str, An
     keyword_types = [(key, describe(value)) for key, value in keywords]
     if any(t is None for t in types) or any(t is None for _, t in keyword_types):
         return None
-    signatures = [_signature(entry[1], text) for text in entry[2]]
+    signatures = [_signature(entry[1], text, entry[5]) for text in entry[2]]
     call = _Call(types, keyword_types)  # type: ignore[arg-type]
     hidden = [_signature(entry[1], text) for text in entry[4]]  # (deprecated ones, which PyTorch takes but does not list)
     if not all(call.surely_fails(s) for s in hidden):
@@ -305,7 +307,9 @@ def _matches(param: _Param, value: Given, name: str = "") -> bool | None:
     if param.type == "tuple of ints":
         if kind in ("tuple", "list"):
             return True if items is not None and all(item == "int" for item in items) else None
-        return None if kind in ("int", "Tensor") else False
+        if kind == "int":
+            return False if param.listed else None
+        return None if kind == "Tensor" else False
     if param.type == "torch.dtype":  # (a dtype, or Python's int, float, bool themselves: types, never their values)
         return kind == "torch.dtype" or (False if kind in ("int", "float", "bool", "str", "tuple", "list", "Tensor") else None)
     if param.type in ("torch.memory_format", "torch.layout"):  # (its own objects alone; a device takes str and int too)

@@ -279,3 +279,46 @@ def test_the_scatters_take_src_by_keyword(program, reference):
     assert np.array_equal(result.value, reference(a, b))
     expected_a = np.where(reference(np.zeros_like(a), np.ones_like(b)) != 0, 0.0, seed)  # (where src lands, no gradient)
     assert np.array_equal(result.grad["a"], expected_a)
+
+
+@pytest.mark.parametrize("program", ["sum(torch.movedim(a, (1,), -1))", "sum(a.movedim(1, [0]))",
+                                     "sum(torch.moveaxis(a, source=(1,), destination=0))"])
+def test_movedim_of_an_int_and_a_list_is_refused_as_pytorch_refuses_it(program):
+    # (PyTorch's overloads: two ints, or two int[] of no size; `run` gives its TypeError: run_cases/call_forms_forms28.py)
+    run = cli("grad", program, "--at", "a=[[1, 2], [3, 4]]")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert "takes source and destination both ints or both lists of ints" in run.stderr and "^" in run.stderr
+
+
+@pytest.mark.parametrize("program, reference", [
+    ("sum(np.moveaxis(a, (1,), 0) * w)", lambda a: np.moveaxis(a, 1, 0)),
+    ("sum(np.moveaxis(a, 1, (0,)) * w)", lambda a: np.moveaxis(a, 1, 0)),  # (NumPy takes either)
+    ("sum(torch.movedim(a, (1,), (-2,)) * w)", lambda a: np.moveaxis(a, 1, 0)),
+    ("sum(a.movedim(1, 0) * w)", lambda a: np.moveaxis(a, 1, 0)),
+    ("sum(torch.roll(a, 1, (0,)) * w)", lambda a: np.roll(a, 1, 0)),  # (int[1] shifts and dims: either)
+])
+def test_movedim_of_two_ints_or_two_lists_and_numpy_of_either_answer(program, reference):
+    a, w = np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[1.0, 10.0], [100.0, 1000.0]])
+    assert grad(program, at={"a": a, "w": w}).value == np.sum(reference(a) * w)
+
+
+@pytest.mark.parametrize("program, reference", [
+    ("sum(torch.tensordot(a, w, 1, None))", lambda a, w: np.sum(a @ w)),  # (its 4th positional arg is out)
+    ("sum(torch.tensordot(a, w, ([1], [0]), out=None))", lambda a, w: np.sum(a @ w)),
+    ("sum(torch.sin(a, out=None) * w)", lambda a, w: np.sum(np.sin(a) * w)),  # (out=None: no out, for any function)
+    ("sum(torch.linalg.inv(a, out=None) * w)", lambda a, w: np.sum(np.linalg.inv(a) * w)),
+])
+def test_out_none_is_no_out(program, reference):
+    a, w = np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[1.0, 10.0], [100.0, 1000.0]])
+    assert grad(program, at={"a": a, "w": w}).value == pytest.approx(reference(a, w), rel=1e-12)
+
+
+@pytest.mark.parametrize("program, words", [
+    ("sum(torch.tensordot(a, a, 1, 2))", "tensordot(): argument 'out' must be Tensor, not int"),
+    ("sum(torch.tensordot(a, a, 1, (0, 1)))", "tensordot(): argument 'out' must be Tensor, not tuple"),
+    ("sum(torch.tensordot(a, a, 1, a))", "out= is not supported"),
+])
+def test_tensordot_out_other_than_none_is_refused(program, words):
+    run = cli("grad", program, "--at", "a=[[1, 2], [3, 4]]")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert words in run.stderr and "^" in run.stderr

@@ -1737,8 +1737,11 @@ ROWS = [
                examples=tuple((shapes, params) for shapes, params in [
                    (((2, 3, 2), (3, 2, 2)), {}), (((2, 3), (3, 2)), {"dims": 1}), (((2,), (3,)), {"dims": 0}),
                    (((3, 2), (2, 3)), {"dims": ((1, 0), (0, 1))})])),
+    # (torch.tensordot(a, b, dims, out): out=None alone, or PyTorch's TypeError for what is no tensor)
     composite("tensordot", 2, _tensordot_program, "ViewBackward0", sympy=_sym_tensordot,
-              shape=_tensordot_shape, shape_message=_cannot_take, params=(Param("dims", "axes", 2, aliases=("axes",)),), text=_tensordot_text,
+              shape=_tensordot_shape, shape_message=_cannot_take, text=_tensordot_text,
+              params=(Param("dims", "axes", 2, aliases=("axes",)),
+                      Param("out", "absent", refused=("TypeError", "tensordot(): argument 'out' must be Tensor, not {type}"))),
               examples=tuple((shapes, params) for shapes, params in [
                   (((2, 3, 2), (3, 2, 2)), {}), (((2, 3), (3, 2)), {"dims": 1}), (((2,), (3,)), {"dims": 0}),
                   (((3, 2), (2, 3)), {"dims": ((1, 0), (0, 1))})]),

@@ -2469,7 +2469,7 @@ class Interpreter:
 
     def call_function(self, function: Function, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         name = function.name
-        if "out" in kwargs and function.module in ("torch", "torch.special", "torch.linalg") and (
+        if kwargs.get("out") is not None and function.module in ("torch", "torch.special", "torch.linalg") and (  # (None: no out)
                 name not in _CONSTRUCTORS and name not in _RANDOM and (name in FUNCTIONS or lowering.find(
                     f"{function.module}.{name}") is not None)):
             return self.with_out(function, args, kwargs, node)

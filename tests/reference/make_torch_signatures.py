@@ -192,6 +192,17 @@ def _hidden(module: str, name: str, listed: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(hidden))
 
 
+def _unsized(aten: str) -> tuple[str, ...]:
+    """The int-list params of an ATen op that take a list alone: `int[] source` (movedim's), where the parser refuses
+    an int, unlike a list of a size (`int[1] dim`: sum(x, 0)). By name, over every schema of the op."""
+    sized, unsized = set(), set()
+    for schema in torch._C._jit_get_schemas_for_operator(f"aten::{aten}"):
+        for a in schema.arguments:
+            if re.sub(r"^Optional\[(.*)\]$", r"\1", str(a.real_type)) in ("List[int]", "List[SymInt]"):
+                (unsized if a.N is None else sized).add("input" if a.name == "self" else a.name)
+    return tuple(sorted(unsized - sized))
+
+
 def entry(module: str, name: str) -> tuple[Any, ...] | None:
     owner = torch.Tensor if module == "Tensor" else MODULES[module]
     function = getattr(owner, name, None)
@@ -212,16 +223,16 @@ def entry(module: str, name: str) -> tuple[Any, ...] | None:
         return None
     listed = _listed(message)
     parser_name = message.split("(", 1)[0]
+    aten = name if module == "Tensor" else ATEN_PREFIX[module] + name
     if listed is not None:
-        return ("parser", parser_name, tuple(listed), False, _hidden(module, name, listed))
+        return ("parser", parser_name, tuple(listed), False, _hidden(module, name, listed), _unsized(aten))
     counts = _counts(message)
     if counts is None:
         return None
-    aten = name if module == "Tensor" else ATEN_PREFIX[module] + name
     signature = _from_schema(aten, module == "Tensor", counts)
     if signature is None:
         return None
-    return ("parser", parser_name, (signature,), True, ())
+    return ("parser", parser_name, (signature,), True, (), _unsized(aten))
 
 
 def main() -> None:
@@ -235,7 +246,8 @@ def main() -> None:
 
 How PyTorch reads a call of each function and method gradcli has (see the script): spelling ->
 ("parser", its name in messages, its signatures as PyTorch's TypeError lists them, single?, the ones it takes
-but does not list (deprecated), their types "?" where the stubs do not say),
+but does not list (deprecated), their types "?" where the stubs do not say, its int-list params that take a list
+alone, never an int: `int[] source`, not `int[1] dim`),
 ("noargs", its name in messages): a C method that takes no args, or
 ("python", its __qualname__, its parameters as (name, kind, has a default)).
 gradcli.torch_parser reads it to refuse in PyTorch's words a call that PyTorch refuses.

@@ -9,3 +9,20 @@ d = torch.diagonal_scatter(a, dim2=1, dim1=0, offset=1, src=b[:2])
 print(s, d, a.select_scatter(index=1, dim=-1, src=b[:2]))
 (s * d).sum().backward()
 print(a.grad, b.grad)
+# movedim of an int and a list: PyTorch's TypeError (its overloads are two ints or two int[] of no size; roll's
+# int[1] takes either)
+for call in (lambda: torch.movedim(a, (1,), -1), lambda: a.movedim(0, [1]), lambda: torch.moveaxis(a, source=(1,), destination=0)):
+    try:
+        call()
+    except TypeError as e:
+        print("TypeError:", e)
+print(torch.movedim(a, (1,), (0,)), a.movedim(1, 0), torch.roll(a, 1, (0,)))
+# out=None is no out (torch.sin(x, out=None)); tensordot's 4th positional arg is out: None, else PyTorch's TypeError
+m = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64, requires_grad=True)
+print(torch.sin(m, out=None), torch.sum(m, 0, out=None), torch.mm(m, m, out=None))
+print(torch.tensordot(m, m, 1, None), torch.tensordot(m, m, ([1], [0]), out=None))
+for out in ((0, 1), 2):
+    try:
+        torch.tensordot(m, m, 1, out)
+    except TypeError as e:
+        print("TypeError:", e)
