@@ -322,3 +322,20 @@ def test_tensordot_out_other_than_none_is_refused(program, words):
     run = cli("grad", program, "--at", "a=[[1, 2], [3, 4]]")
     assert run.exit_code == 2 and run.stdout == ""
     assert words in run.stderr and "^" in run.stderr
+
+
+def test_repeat_interleave_takes_output_size_and_holds_it_to_the_length():
+    a = np.array([[1.0, 2.0], [3.0, 4.0]])
+    result = grad("sum(torch.repeat_interleave(a, 2, 1, output_size=4) * w)", at={"a": a, "w": np.arange(8.0).reshape(2, 4)})
+    assert result.value == np.sum(np.repeat(a, 2, axis=1) * np.arange(8.0).reshape(2, 4))
+    run = cli("grad", "sum(torch.repeat_interleave(a, 2, 1, output_size=1))", "--at", "a=[[1, 2], [3, 4]]")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert "repeat_interleave: Invalid output_size, expected 4 but got 1" in run.stderr and "^" in run.stderr
+
+
+@pytest.mark.parametrize("program", ["sum(torch.repeat_interleave(a))", "sum(a.repeat_interleave())"])
+def test_repeat_interleave_without_repeats_is_refused(program):
+    # (under `run`: PyTorch's NotImplementedError of a float tensor, its TypeError of the method:
+    # run_cases/call_forms_forms28.py)
+    run = cli("grad", program, "--at", "a=[[1, 2], [3, 4]]")
+    assert run.exit_code == 2 and run.stdout == "" and "repeats" in run.stderr and "^" in run.stderr

@@ -49,7 +49,7 @@ import types
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -491,7 +491,8 @@ class Op:
     #   in its kernel's order) is of another dtype than the first arg, and one of them is not float32;
     #   "uncastable": their promoted dtype is of a higher category than the first's, which PyTorch writes the
     #   result into (huber_loss(int tensor, float tensor));
-    #   "with unpack_pivots": that param is true (joined to another by " and ");
+    #   "with unpack_pivots": that param is true (joined to another by " and "); "given rounding_mode": it is not
+    #   None; "left out repeats": it is (Op.refuses_by_value: these hang on a param's value);
     #   "index not int32": an index arg, from index_from on, is not int32 (LU's pivots); "target not long or byte":
     #   one is neither int64 nor uint8 (nll_loss's targets; before the shapes; "vector target ...": one of at most
     #   1 dim, where the target's rank is checked first);
@@ -656,6 +657,12 @@ class Op:
         """Does no gradient flow through the node of this op with these params (integer_parts, detached_parts)?"""
         return self.integer_valued(params) or (
             bool(self.detached_parts) and params.get("part", 0) % max(self.parts, 1) in self.detached_parts)
+
+    @cached_property
+    def refuses_by_value(self) -> bool:
+        """Does one of its dtype_refusals hang on a param's value ("with unpack_pivots", "given rounding_mode", "left out
+        repeats"), so that the dtypes of a call's args alone do not say whether it is refused?"""
+        return any(f" {word} " in f" {when}" for when, _, _ in self.dtype_refusals for word in ("with", "given", "left"))
 
     @property
     def label(self) -> str:

@@ -25,10 +25,12 @@ from gradcli.ops.core import (
     DimError,
     Op,
     Param,
+    Unsupported,
     ValueRefusal,
     broadcast_shape,
     composite,
     expand_problem,
+    kernel_refusal,
     point_axes,
     structural,
     unbroadcast,
@@ -931,14 +933,16 @@ def _diag_embed_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], offs
 
 
 def _interleave_axis(rank: int, repeats: int | None, dim: int | None) -> int | None:
-    if repeats is None:
-        raise ValueError("repeat_interleave takes repeats, as in x.repeat_interleave(2)")
+    if repeats is None:  # (torch.repeat_interleave(r): the indices that r's counts repeat, of integers; of floats
+        # PyTorch's NotImplementedError: Op.dtype_refusals)
+        raise Unsupported("repeat_interleave without repeats (the indices an integer tensor of counts repeats)")
     if repeats < 0:
         raise ValueError("Repeats must be non-negative")
     return None if dim is None else _one_axis(dim, rank) if rank else -1
 
 
-def _repeat_interleave(x: Array, ranks: tuple[int, ...], repeats: int | None = None, dim: int | None = None) -> Array:
+def _repeat_interleave(x: Array, ranks: tuple[int, ...], repeats: int | None = None, dim: int | None = None,
+                       output_size: int | None = None) -> Array:
     rank = ranks[0]
     axis = _interleave_axis(rank, repeats, dim)
     if axis is None or not rank:  # flattened first, as PyTorch does without a dim
@@ -957,13 +961,15 @@ def _repeat_interleave_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...
     return (np.reshape(np.sum(split, axis=at + 1), np.shape(x)),)
 
 
-def _repeat_interleave_shape(x: Shape, repeats: int | None = None, dim: int | None = None) -> Shape:
+def _repeat_interleave_shape(x: Shape, repeats: int | None = None, dim: int | None = None,
+                             output_size: int | None = None) -> Shape:
     axis = _interleave_axis(len(x), repeats, dim)
     assert repeats is not None
-    if axis is None or not x:
-        return (math.prod(x) * repeats,)
-    out = list(x)
-    out[axis] *= repeats
+    out = [math.prod(x)] if axis is None or not x else list(x)
+    at = -1 if axis is None or not x else axis
+    out[at] *= repeats
+    if output_size is not None and output_size != out[at]:  # (the length PyTorch's caller says it will be)
+        raise ValueRefusal(f"repeat_interleave: Invalid output_size, expected {out[at]} but got {output_size}")
     return tuple(out)
 
 
@@ -1039,14 +1045,15 @@ def _stack_program(name: str) -> Any:
     return program
 
 
-def _interleave_program(emit: Any, x: Any, repeats: int | None = None, dim: int | None = None) -> Any:
+def _interleave_program(emit: Any, x: Any, repeats: int | None = None, dim: int | None = None,
+                        output_size: int | None = None) -> Any:
     # PyTorch's repeat_interleave of an int: (flattened without a dim) unsqueezed after the axis,
     # expanded to the repeats, made contiguous (a clone) and viewed back: View over Clone over Expand
     # over Unsqueeze; over --points, the one-node row.
     shape = emit.shape(x)
     if shape is None:
         return emit("repeat_interleave_whole", x, repeats=repeats, dim=dim)
-    out = _repeat_interleave_shape(shape, repeats, dim)
+    out = _repeat_interleave_shape(shape, repeats, dim, output_size)
     axis = _interleave_axis(len(shape), repeats, dim)
     if axis is None or not shape:
         if len(shape) != 1:
@@ -1826,10 +1833,17 @@ ROWS = [
             shape=_diag_embed_shape, methods=("diag_embed",),
             examples=_one(((3,), {}), ((2, 3), {"offset": 1}), ((1, 3), {"offset": -1, "dim1": 1, "dim2": 0}),
                           ((2, 2), {"dim1": 0, "dim2": 2}))),
+    # (output_size: the length the caller says the result has, PyTorch's keyword alone; PyTorch's method has no
+    # form without repeats)
     composite("repeat_interleave", 1, _interleave_program, "ViewBackward0", dtype="keeps",
-              params=(Param("repeats", "int", None), Param("dim", "int", None, aliases=("axis",))),
+              params=(Param("repeats", "int", None), Param("dim", "int", None, aliases=("axis",)),
+                      Param("output_size", "int", None)),
               shape=_repeat_interleave_shape, methods=("repeat_interleave",),
-              dialects=(Dialect("numpy", names=("repeat",), order=("repeats", "dim")),),  # np.repeat: x.repeat is tile's
+              dialects=(Dialect("numpy", names=("repeat",), order=("repeats", "dim"), refuses=("output_size",)),  # (np.repeat;
+                        # x.repeat is tile's)
+                        Dialect("torch", order=("repeats", "dim")),
+                        Dialect("method", order=("repeats", "dim"), required=("repeats",))),
+              dtype_refusals=((("left out repeats and float",) + kernel_refusal("repeat_interleave_cpu")[0][1:]),),
               sympy=_sympy(_repeat_interleave),
               examples=_one(((3,), {"repeats": 2}), ((2, 3), {"repeats": 2, "dim": 1}), ((2, 3), {"repeats": 3}),
                             ((2, 3), {"repeats": 1, "dim": 0}), ((), {"repeats": 2}), ((2,), {"repeats": 0})),

@@ -536,8 +536,8 @@ def _remember(signature: tuple[Any, ...] | None, computing: np.dtype) -> None:
 def _signature(op: Op, args: Sequence[Any], cast: str | None) -> tuple[Any, ...] | None:
     """What `op`'s result dtype and dtype refusals depend on for these args; None where it is more (the dtype of
     x.to(dtype) and the Scalar params that promote, which are values: clamp's min; a refusal by a param's value:
-    lu_unpack's "with unpack_pivots")."""
-    if op.scalar_params or op.dtype in ("param", "rounds") or any(" with " in f" {when}" for when, _, _ in op.dtype_refusals):
+    lu_unpack's "with unpack_pivots": Op.refuses_by_value)."""
+    if op.scalar_params or op.dtype in ("param", "rounds") or op.refuses_by_value:
         return None
     return (op, cast, *[(a.data.dtype, a.data.ndim, a.stand_in) if isinstance(a, Tensor) else type(a) for a in args])
 
@@ -712,6 +712,8 @@ def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: 
         return computing == BOOL
     if words[0] == "given":  # "given rounding_mode": the call gives that param (not None)
         return params.get(words[1]) is not None
+    if words[:2] == ["left", "out"]:  # "left out repeats": the call does not give it
+        return params.get(words[2]) is None
     if words[0] == "with":  # "with unpack_pivots": that param is true
         return bool(params.get(words[1]))
     if word == "any bool":  # (a Python bool too: PyTorch wraps it as a bool tensor, x - True)

@@ -26,3 +26,12 @@ for out in ((0, 1), 2):
         torch.tensordot(m, m, 1, out)
     except TypeError as e:
         print("TypeError:", e)
+# repeat_interleave: output_size= (PyTorch's check of it), and without repeats PyTorch's own errors (its
+# repeat_interleave(repeats) of a float tensor; the method has no such form)
+print(torch.repeat_interleave(m, 2, 1, output_size=4), m.repeat_interleave(2, output_size=8))
+for call in (lambda: torch.repeat_interleave(m, 2, 1, output_size=1), lambda: torch.repeat_interleave(m),
+             lambda: torch.repeat_interleave(m, output_size=3), lambda: m.repeat_interleave(), lambda: torch.repeat_interleave(m, 2, 1, 4)):
+    try:
+        call()
+    except (TypeError, RuntimeError, NotImplementedError) as e:
+        print(type(e).__name__, e)
