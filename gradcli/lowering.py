@@ -325,8 +325,13 @@ def settle(op: Op, name: str, tensors: list[Any], params: dict[str, Any], front:
         try:
             keeps = op.identity_when(**params)
             what = "draws random numbers: gradcli has none"
+        except ValueRefusal as refusal:  # (PyTorch's own: a p out of [0, 1], its ValueError)
+            raise CallProblem(str(refusal), raised=refusal.kind) from None
         except ValueError as error:
             keeps, what = False, str(error)
+        if not keeps and params.get("p") == 1 and not params.get("inplace"):  # (p=1 draws nothing: the input times a
+            # 0-d zero, MulBackward0, as at::_dropout_impl makes it)
+            return Bound(OPS["mul"], [tensors[0], front.stand_in(0.0)], {}, warning=warning, warning_at_call=at_call)
         if not keeps:
             raise CallProblem(f"{name}: {what}", hint="it is the input itself with p=0 or training=False")
         return Bound(op, tensors, params, identity=True, warning=warning, warning_at_call=at_call)

@@ -339,3 +339,22 @@ def test_repeat_interleave_without_repeats_is_refused(program):
     # run_cases/call_forms_forms28.py)
     run = cli("grad", program, "--at", "a=[[1, 2], [3, 4]]")
     assert run.exit_code == 2 and run.stdout == "" and "repeats" in run.stderr and "^" in run.stderr
+
+
+@pytest.mark.parametrize("program", ["F.dropout(a, 1) + b", "F.dropout(a, 1.0, True) + b",
+                                     "F.feature_alpha_dropout(a, 1, True) + b"])
+def test_dropout_of_p_1_is_the_input_times_zero(program):
+    # (PyTorch draws nothing there: input * zeros(()), MulBackward0; a gradient of zeros into a)
+    a, b = np.array([[1.0, -2.0], [3.0, 4.0]]), np.array([[0.5, 0.25], [2.0, 1.0]])
+    result = grad(program, at={"a": a, "b": b}, seed="ones")
+    assert np.array_equal(result.value, b) and np.array_equal(result.grad["a"], np.zeros((2, 2)))
+    run = cli("graph", f"sum({program})", "--at", "a=[[1, -2], [3, 4]]", "--at", "b=[[0.5, 0.25], [2, 1]]")
+    assert run.exit_code == 0 and "MulBackward0" in run.stdout
+
+
+@pytest.mark.parametrize("program, p", [("sum(F.feature_alpha_dropout(a, 2))", "2"), ("sum(F.dropout(a, 2.5))", "2.5"),
+                                        ("sum(F.feature_alpha_dropout(a, inf, True))", "inf")])
+def test_dropout_of_p_outside_0_1_is_refused_in_pytorchs_words(program, p):
+    run = cli("grad", program, "--at", "a=[[1, -2], [3, 4]]")
+    assert run.exit_code == 2 and run.stdout == "" and "^" in run.stderr
+    assert f"dropout probability has to be between 0 and 1, but got {p} " in run.stderr

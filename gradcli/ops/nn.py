@@ -1408,8 +1408,8 @@ def _layer_norm_shape(x: Shape, w: Shape, b: Shape, normalized_shape: tuple[int,
 
 
 def _keeps_everything(p: float = 0.5, training: bool = True, inplace: bool = False) -> bool:
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not 0.0 <= p <= 1.0:  # (p as written: 2, 2.0, inf)
+        raise PythonValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     return p == 0.0 or not training
 
 
@@ -1514,7 +1514,7 @@ ROWS += [
                          (((4,), (4,), (4,)), {"normalized_shape": (4,)})),
                          reference="F.layer_norm(a, (3,))", reference_program="layer_norm(a, (3,))", dtype_refusals=NORM_DTYPES),
     structural("dropout", 1, _dropout, lambda g, ans, x, ranks, **params: (g,), "(none: the input itself)",
-               params=(Param("p", "float", 0.5), Param("training", "bool", True), Param("inplace", "bool", False)),
+               params=(Param("p", "number", 0.5), Param("training", "bool", True), Param("inplace", "bool", False)),
                identity_when=_keeps_everything, shape=lambda x, **params: x,
                examples=((((3,),), {"p": 0.0}), (((2, 3),), {"training": False})),
                reference="F.dropout(a, 0.0)", reference_program="dropout(a, 0.0)"),

@@ -1843,7 +1843,7 @@ ROWS = [
                         # x.repeat is tile's)
                         Dialect("torch", order=("repeats", "dim")),
                         Dialect("method", order=("repeats", "dim"), required=("repeats",))),
-              dtype_refusals=((("left out repeats and float",) + kernel_refusal("repeat_interleave_cpu")[0][1:]),),
+              dtype_refusals=kernel_refusal("repeat_interleave_cpu", "left out repeats and float"),
               sympy=_sympy(_repeat_interleave),
               examples=_one(((3,), {"repeats": 2}), ((2, 3), {"repeats": 2, "dim": 1}), ((2, 3), {"repeats": 3}),
                             ((2, 3), {"repeats": 1, "dim": 0}), ((), {"repeats": 2}), ((2,), {"repeats": 0})),

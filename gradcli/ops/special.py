@@ -654,7 +654,7 @@ ROWS: list[Op] = [
     # F.feature_alpha_dropout with p=0 or training=False: the input itself (else random: refused).
     structural("feature_alpha_dropout", 1, lambda x, ranks, **params: x, lambda g, ans, x, ranks, **params: (g,),
                "(none: the input itself)",
-               params=(Param("p", "float", 0.5), Param("training", "bool", False), Param("inplace", "bool", False)),
+               params=(Param("p", "number", 0.5), Param("training", "bool", False), Param("inplace", "bool", False)),
                identity_when=_keeps_everything, shape=lambda x, **params: x,
                examples=((((3,),), {"p": 0.0}), (((2, 3),), {"training": False})),
                reference="F.feature_alpha_dropout(a, 0.5, False)", reference_program="feature_alpha_dropout(a, 0.5, False)"),

@@ -35,3 +35,12 @@ for call in (lambda: torch.repeat_interleave(m, 2, 1, output_size=1), lambda: to
         call()
     except (TypeError, RuntimeError, NotImplementedError) as e:
         print(type(e).__name__, e)
+# dropout of p=1 draws nothing: input * zeros(()) (MulBackward0); a p outside [0, 1] is PyTorch's ValueError, p as written
+y = F.feature_alpha_dropout(m, 1, True) + F.dropout(m, 1.0)
+print(y, y.grad_fn.next_functions[0][0].next_functions)
+for p in (2, 2.0, float("inf"), -0.5):
+    try:
+        F.feature_alpha_dropout(m, p)
+    except ValueError as e:
+        print("ValueError:", e)
+print(F.feature_alpha_dropout(m, 0.5, False), F.feature_alpha_dropout(m, 0))
