@@ -358,3 +358,17 @@ def test_dropout_of_p_outside_0_1_is_refused_in_pytorchs_words(program, p):
     run = cli("grad", program, "--at", "a=[[1, -2], [3, 4]]")
     assert run.exit_code == 2 and run.stdout == "" and "^" in run.stderr
     assert f"dropout probability has to be between 0 and 1, but got {p} " in run.stderr
+
+
+@pytest.mark.parametrize("program, words", [
+    ("sum(torch.cdist(a, a, 2, 1))", "1 is not a valid value for compute_mode"),
+    ("sum(torch.cdist(a, a, compute_mode='bogus'))", "bogus is not a valid value for compute_mode"),
+    ("sum(F.grid_sample(a[None, None], a[None, None, :1] / 5, 0))",
+     "nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: '0'"),
+    ("sum(F.grid_sample(a[None, None], a[None, None, :1] / 5, padding_mode=2))",
+     "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or 'reflection', but got: '2'"),
+])
+def test_a_mode_that_is_none_of_the_names_is_refused_in_pytorchs_words(program, words):
+    # (PyTorch's Python checks compare a value of any type: torch.cdist's and F.grid_sample's ValueError)
+    run = cli("grad", program, "--at", "a=[[1, 2], [3, 4]]")
+    assert run.exit_code == 2 and run.stdout == "" and words in run.stderr and "^" in run.stderr

@@ -181,8 +181,8 @@ class Param(NamedTuple):
             if not self.choices:  # (dtype=, device=: a word, as in dtype=torch.float64)
                 raise ValueError(f"{self.name} must be a name, as in {self.name}=torch.float64" if self.name == "dtype"
                                  else f"{self.name} must be a string")
-            if self.refused is not None and isinstance(value, str):
-                raise self.refusal(value)
+            if self.refused is not None and (isinstance(value, str) or self.refused[0] == "ValueError"):
+                raise self.refusal(value)  # (a Python check compares a value of any type: cdist's compute_mode=1)
             raise ValueError(f"{self.name} must be one of {', '.join(repr(c) for c in self.choices)}")
         if isinstance(value, str):
             if value in self.choices:  # a number or one of these names: norm's p='fro'

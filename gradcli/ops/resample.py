@@ -927,6 +927,15 @@ def _grid_sample_jvp(tangents: Any, ans: Array, x: Array, grid: Array, ranks: tu
 
 
 _GRID_MODES, _GRID_PADDINGS = ("bilinear", "nearest", "bicubic"), ("zeros", "border", "reflection")
+# (F.grid_sample's own checks of its words, of a value of any type)
+_GRID_SAMPLE_PARAMS = (
+    Param("mode", "str", "bilinear", choices=_GRID_MODES, refused=(
+        "ValueError", "nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: "
+                      "'{value}'")),
+    Param("padding_mode", "str", "zeros", choices=_GRID_PADDINGS, refused=(
+        "ValueError", "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or 'reflection', "
+                      "but got: '{value}'")),
+    Param("align_corners", "bool", None))
 
 
 def _grid_node(constant: Any, shapes: Any, **params: Any) -> str:
@@ -971,9 +980,7 @@ ROWS += [
                torch_node_rule=_grid_node, inputs=("input", "grid"),
                shape=lambda x, grid, mode="bilinear", padding_mode="zeros", align_corners=None: _grid_check(
                    x, grid, mode, padding_mode, "grid_sample"),
-               params=(Param("mode", "str", "bilinear", choices=_GRID_MODES), Param("padding_mode", "str", "zeros", choices=_GRID_PADDINGS),
-                       Param("align_corners", "bool", None)),
-               domain=((-2.0, 2.0), (-1.2, 1.2)), kinked=True,
+               params=_GRID_SAMPLE_PARAMS, domain=((-2.0, 2.0), (-1.2, 1.2)), kinked=True,
                examples=((((1, 2, 3, 3), (1, 2, 2, 2)), {"align_corners": False}),
                          (((2, 1, 2, 3), (2, 1, 2, 2)), {"padding_mode": "border", "align_corners": True}),
                          (((1, 1, 2, 2, 2), (1, 1, 2, 1, 3)), {"align_corners": False})),

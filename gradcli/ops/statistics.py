@@ -295,7 +295,8 @@ def _call(name: str, defaults: dict[str, Any]) -> Any:
 
 
 _P = Param("p", "float", 2.0)
-_COMPUTE = Param("compute_mode", "str", _MODES[0], choices=_MODES)
+_COMPUTE = Param("compute_mode", "str", _MODES[0], choices=_MODES,
+                 refused=("ValueError", "{value} is not a valid value for compute_mode"))  # (torch.cdist's own check)
 _CDIST_EXAMPLES: tuple[tuple[tuple[Shape, ...], dict[str, Any]], ...] = ((((3, 2), (4, 2)), {}), (((2, 3, 2), (3, 2)), {"p": 1.0}), (((2, 3), (2, 3)), {"p": 3.0}),
                    (((3, 2), (2, 2)), {"p": np.inf}), (((2, 2), (3, 2)), {"p": 0.5}),
                    (((3, 2), (4, 2)), {"compute_mode": "use_mm_for_euclid_dist"}),

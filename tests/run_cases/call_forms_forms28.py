@@ -44,3 +44,13 @@ for p in (2, 2.0, float("inf"), -0.5):
     except ValueError as e:
         print("ValueError:", e)
 print(F.feature_alpha_dropout(m, 0.5, False), F.feature_alpha_dropout(m, 0))
+# a mode that is none of the names, of any type: torch.cdist's and F.grid_sample's own ValueError
+g = m[None, None, :1] / 5
+for call in (lambda: torch.cdist(m, m, 2, 1), lambda: torch.cdist(m, m, compute_mode="bogus"),
+             lambda: torch.cdist(m, m, compute_mode=None), lambda: F.grid_sample(m[None, None], g, 0),
+             lambda: F.grid_sample(m[None, None], g, padding_mode=2, align_corners=False)):
+    try:
+        call()
+    except ValueError as e:
+        print("ValueError:", e)
+print(torch.cdist(m, m, 1, "use_mm_for_euclid_dist"), F.grid_sample(m[None, None], g, align_corners=False))
