@@ -372,3 +372,19 @@ def test_a_mode_that_is_none_of_the_names_is_refused_in_pytorchs_words(program, 
     # (PyTorch's Python checks compare a value of any type: torch.cdist's and F.grid_sample's ValueError)
     run = cli("grad", program, "--at", "a=[[1, 2], [3, 4]]")
     assert run.exit_code == 2 and run.stdout == "" and words in run.stderr and "^" in run.stderr
+
+
+@pytest.mark.parametrize("program, node, inputs", [
+    ("sum(torch.xlogy(a, 2.0))", "XlogyBackward2", 1), ("sum(torch.xlogy(2.0, a))", "XlogyBackward1", 1),
+    ("sum(a.xlogy(2))", "XlogyBackward2", 1), ("sum(torch.xlogy(a, a))", "XlogyBackward0", 2),
+    ("sum(torch.copysign(a, -1.0))", "CopysignBackward1", 1), ("sum(torch.copysign(a, a))", "CopysignBackward0", 2),
+])
+def test_a_python_number_arg_is_pytorchs_scalar_overload_node(program, node, inputs):
+    # (PyTorch 2.13: torch.xlogy(a, 2.0).grad_fn is XlogyBackward2, its next_functions the tensor's alone)
+    run = cli("graph", program, "--at", "a=[1, 2]", "--format", "json")
+    assert run.exit_code == 0, run.stderr
+    assert node in run.stdout
+    tree = cli("graph", program, "--at", "a=[1, 2]")
+    line = next(i for i, text in enumerate(tree.stdout.splitlines()) if node in text)
+    below = tree.stdout.splitlines()[line + 1:line + 1 + inputs + 1]
+    assert sum("AccumulateGrad" in text or text.strip().endswith("None") for text in below[:inputs]) == inputs

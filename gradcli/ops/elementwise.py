@@ -877,9 +877,16 @@ ROWS = [
                 dtype_refusals=(("result integer", "NotImplementedError", '"logaddexp2_cpu" not implemented for \'{result}\''),
                                 ("any bool into 0 1", "RuntimeError", BOOL_SUBTRACTION[1][2]))),
     # PyTorch's: g * (copysign(a, b) / a), the ratio 0 where a is 0; b gets zeros_like(g).
+    # (a Python number for one arg: PyTorch's Tensor-Scalar overloads, nodes of their own whose one input is the tensor;
+    # copysign takes a number second alone)
     elementwise("copysign", 2, np.copysign, _copysign_derivative, "CopysignBackward0", mask=lambda a, b: (None, True),
-                sympy=lambda a, b: load_sympy().Abs(a) * load_sympy().sign(b), kinked=True, methods=("copysign",)),
+                sympy=lambda a, b: load_sympy().Abs(a) * load_sympy().sign(b), kinked=True, methods=("copysign",),
+                torch_node_rule=lambda constant, shapes: "CopysignBackward1" if constant[1] else "CopysignBackward0",
+                scalar_overloads=frozenset({"CopysignBackward1"})),
     elementwise("xlogy", 2, _xlogy, _xlogy_derivative, "XlogyBackward0", mask=lambda a, b: ((a == 0) & (b <= 0), None),
+                torch_node_rule=lambda constant, shapes: ("XlogyBackward1" if constant[0] else "XlogyBackward2" if constant[1]
+                                                          else "XlogyBackward0"),
+                scalar_overloads=frozenset({"XlogyBackward1", "XlogyBackward2"}),
                 sympy=lambda a, b: a * load_sympy().log(b), domain=((-2.0, 2.0), (0.3, 2.0)), methods=("xlogy",),
                 backward_promotes=True),  # (PyTorch's xlogy(grad, other): the log in the promoted dtype)
     # torch.fmax/fmin ignore a NaN. A tie is not split: value and gradient come from a where

@@ -54,3 +54,9 @@ for call in (lambda: torch.cdist(m, m, 2, 1), lambda: torch.cdist(m, m, compute_
     except ValueError as e:
         print("ValueError:", e)
 print(torch.cdist(m, m, 1, "use_mm_for_euclid_dist"), F.grid_sample(m[None, None], g, align_corners=False))
+# a Python number for one arg of xlogy / copysign: PyTorch's Tensor-Scalar nodes (XlogyBackward1/2, CopysignBackward1)
+for y in (torch.xlogy(m, 2.0), torch.xlogy(2.0, m), m.xlogy(3), torch.copysign(m, -1.0), torch.xlogy(m, m), torch.copysign(m, m)):
+    print(y.grad_fn.name(), len(y.grad_fn.next_functions))
+m.grad = None
+(torch.xlogy(m, 2.0) + torch.xlogy(2.0, m) + torch.copysign(m, -1.0)).sum().backward()
+print(m.grad)
