@@ -388,3 +388,11 @@ def test_a_python_number_arg_is_pytorchs_scalar_overload_node(program, node, inp
     line = next(i for i, text in enumerate(tree.stdout.splitlines()) if node in text)
     below = tree.stdout.splitlines()[line + 1:line + 1 + inputs + 1]
     assert sum("AccumulateGrad" in text or text.strip().endswith("None") for text in below[:inputs]) == inputs
+
+
+def test_native_group_norm_checks_its_weight_against_its_c_first():
+    run = cli("grad", "sum(torch.native_group_norm(x, w, w, 2, 1, 3, 1, 1e-5)[0])", "--at",
+              "x=[[[1, 2, 3], [4, 5, 6]], [[1, 0, 3], [4, 5, 7]]]", "--at", "w=[1, 1]")
+    assert run.exit_code == 2 and run.stdout == "" and "^" in run.stderr
+    assert ("Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape "
+            "[2] and input of shape [2, 2, 3]") in run.stderr

@@ -604,14 +604,16 @@ ROWS += [_native_batch("NativeBatchNormBackward0", "native_batch_norm"),
 # that uses the mean or the rstd without the others is none there) ------------------------------------------------
 
 
-def _group_check(x: Shape, w: Shape, b: Shape, num_groups: int) -> None:
-    if len(x) < 2:
+def _group_check(x: Shape, w: Shape, b: Shape, num_groups: int, channels: int | None = None) -> None:
+    """PyTorch's check_group_norm_inputs, of the input's channels (native_group_norm's: its C, `channels`)."""
+    if channels is None and len(x) < 2:
         raise ValueError(f"Expected at least 2 dimensions for input tensor but received {len(x)}")
-    if num_groups <= 0 or x[1] % num_groups:
+    channels = x[1] if channels is None else channels
+    if num_groups <= 0 or channels % num_groups:
         raise ValueError(f"Expected number of channels in input to be divisible by num_groups, but got input of shape "
                          f"{list(x)} and num_groups={num_groups}")
     for name, shape in (("weight", w), ("bias", b)):
-        if shape and tuple(shape) != (x[1],):  # (PyTorch's bias message shows the weight's shape, where one is given)
+        if shape and tuple(shape) != (channels,):  # (PyTorch's bias message shows the weight's shape, where one is given)
             shown = list(w) if name == "bias" and w else list(shape)
             raise ValueError(f"Expected {name} to be a vector of size equal to the number of channels in input, but got "
                              f"{name} of shape {shown} and input of shape {list(x)}")
@@ -716,7 +718,8 @@ def _group_text(args: list[str], num_groups: int = 1, eps: float = 1e-5) -> str:
 
 def _native_group(x: Array, w: Array, b: Array, ranks: tuple[int, ...], N: int = 0, C: int = 0, HxW: int = 0,
                   group: int = 1, eps: float = 1e-5, part: int = 0, of: Any = None) -> Any:
-    _native_group_shape(np.shape(x)[np.ndim(x) - ranks[0]:], (), (), N, C, HxW, group, eps, part, of)
+    x_shape, w_shape, b_shape = (np.shape(arg)[np.ndim(arg) - rank:] for arg, rank in zip((x, w, b), ranks, strict=True))
+    _native_group_shape(x_shape, w_shape, b_shape, N, C, HxW, group, eps, part, of)
     return _group_forward(x, w, b, ranks, group, eps, part)
 
 
@@ -735,6 +738,7 @@ def _native_group_shape(x: Shape, w: Shape, b: Shape, N: int = 0, C: int = 0, Hx
                         eps: float = 1e-5, part: int = 0, of: Any = None) -> Shape:
     if of not in (None, 3) or not -3 <= part < 3:
         raise ValueError("native_group_norm gives 3 values (output, mean, rstd)")
+    _group_check(x, w, b, group, C)  # (the weight and bias against C first, then C against the input)
     if math.prod(x) != N * C * HxW:  # (PyTorch's only check of them)
         raise ValueError("Expected X.numel() == N * C * HxW to be true, but got false.  (Could this error message be "
                          "improved?  If so, please report an enhancement request to PyTorch.)")

@@ -60,3 +60,11 @@ for y in (torch.xlogy(m, 2.0), torch.xlogy(2.0, m), m.xlogy(3), torch.copysign(m
 m.grad = None
 (torch.xlogy(m, 2.0) + torch.xlogy(2.0, m) + torch.copysign(m, -1.0)).sum().backward()
 print(m.grad)
+# native_group_norm checks its weight and bias against its C before C against the input (check_group_norm_inputs)
+x = torch.arange(24.0, dtype=torch.float64).reshape(2, 4, 3)
+for w, C, group in ((torch.ones(4, dtype=torch.float64), 1, 1), (torch.ones(4, dtype=torch.float64), 4, 3),
+                    (None, 1, 1), (torch.ones(2, dtype=torch.float64), 2, 1)):
+    try:
+        torch.native_group_norm(x, w, w, 2, C, 3, group, 1e-5)
+    except RuntimeError as e:
+        print("RuntimeError:", e)
