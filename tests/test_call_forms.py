@@ -396,3 +396,11 @@ def test_native_group_norm_checks_its_weight_against_its_c_first():
     assert run.exit_code == 2 and run.stdout == "" and "^" in run.stderr
     assert ("Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape "
             "[2] and input of shape [2, 2, 3]") in run.stderr
+
+
+@pytest.mark.parametrize("program", ["sum(torch.cdist(a, x2=b))", "sum(torch.cdist(x1=a, x2=b, p=2.0))",
+                                     "sum(torch.cdist(a, p=2.0, x2=b))"])
+def test_cdist_takes_its_tensors_by_keyword(program):
+    a, b = np.array([[0.0, 1.0], [2.0, 3.0]]), np.array([[1.0, 1.0], [0.0, -1.0], [4.0, 0.0]])
+    expected = np.sum(np.linalg.norm(a[:, None] - b[None], axis=-1))
+    assert grad(program, at={"a": a, "b": b}).value == pytest.approx(expected, rel=1e-12)

@@ -318,7 +318,7 @@ ROWS = [
                shape=lambda x1, x2: (*np.broadcast_shapes(x1[:-2], x2[:-2]), x1[-2], x2[-2]), callable=False, reference=None, kinked=True,
                text=lambda args: f"torch._euclidean_dist({', '.join(args)})", examples=((((3, 2), (4, 2)), {}),)),
     composite("cdist", 2, _cdist_program, "CdistBackward0", sympy=None, shape=_cdist_shape, params=(_P, _COMPUTE),
-              text=_call("torch.cdist", {"p": 2.0, "compute_mode": _MODES[0]}), kinked=True,
+              inputs=("x1", "x2"), text=_call("torch.cdist", {"p": 2.0, "compute_mode": _MODES[0]}), kinked=True,
               examples=_CDIST_EXAMPLES, reference="torch.cdist(a, b)", reference_program="torch.cdist(a, b)",
               dtype_refusals=(("integer", "RuntimeError", "cdist only supports floating-point dtypes, X1 got: {0}"),
                               ("integer 1", "RuntimeError", "cdist only supports floating-point dtypes, X2 got: {1}"), ("mixed", "RuntimeError", "expected scalar type {0} but found {1}"))),

@@ -68,3 +68,9 @@ for w, C, group in ((torch.ones(4, dtype=torch.float64), 1, 1), (torch.ones(4, d
         torch.native_group_norm(x, w, w, 2, C, 3, group, 1e-5)
     except RuntimeError as e:
         print("RuntimeError:", e)
+# torch.cdist's tensors by keyword (x1=, x2=); a compute_mode none of its names by keyword too
+print(torch.cdist(m, x2=m * 2), torch.cdist(x1=m, x2=m, p=1.0))
+try:
+    torch.cdist(m, compute_mode=1, p=2, x2=m)
+except ValueError as e:
+    print("ValueError:", e)
