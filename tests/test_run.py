@@ -82,6 +82,11 @@ def test_one_node_one_address_and_next_functions_point_at_the_same_objects(tmp_p
     # is involved
     ("import torch\nx = torch.ones(3, requires_grad=True)\ny = x * 1\ny.logical_not_()\n",
      ["line 4", "t.logical_not_(...) of a tensor with a graph is not supported"]),
+    # gaps of ops, in gradcli's voice (they were a RuntimeError PyTorch never raises, exit 1)
+    ("import torch\nimport torch.nn.functional as F\nx = torch.ones(1, 1, 3)\nF.pad(x, (1, 1), mode='circular')\n",
+     ["line 4", "mode='circular'", "is not supported"]),
+    ("import torch\nimport torch.nn.functional as F\nx = torch.ones(1, 1, 4, 4)\n"
+     "F.interpolate(x, scale_factor=2, mode='bilinear', antialias=True)\n", ["line 4", "antialias=True", "is not supported"]),
     ("import torch\nx = torch.ones(2, 3, requires_grad=True)\ny = x * 1\nv = y[0]\ny.t_()\n",
      ["line 5", "t.t_(...) of a view or of a tensor with views, where a graph is involved, is not supported"]),
 ])

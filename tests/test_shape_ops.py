@@ -104,7 +104,7 @@ def test_shape_ops_give_pytorchs_values_gradients_and_node(program, inputs, spel
     ("cat([m, v])", ["Tensors must have same number of dimensions"]),
     ("cat([m, m.t()])", ["Sizes of tensors must match except in dimension 0"]),
     ("F.pad(m, (1,))", ["Padding length must be divisible by 2"]),
-    ("F.pad(m, (1, 1), mode='circular')", ["mode 'circular' is not supported"]),
+    ("F.pad(m, (1, 1), mode='circular')", ["mode='circular'"]),
     ("trace(v)", ["trace: expected a matrix"]),
     ("tril(v)", ["at least 2 dimensions"]),
     ("diag(s)", ["Supports 1D or 2D tensors"]),

@@ -79,7 +79,7 @@ def _output_size(x: Shape, name: str, size: Any, scale_factor: Any, mode: str, a
     if recompute_scale_factor and size is not None:
         raise PythonValueError("recompute_scale_factor is not meaningful with an explicit size.")
     if antialias:
-        raise ValueError(f"{name}: antialias=True is not supported")
+        raise Unsupported("antialias=True")
     if d not in (1, 2, 3):  # (F.interpolate's last word, after every mode's kernel was tried)
         raise _NotImplemented(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {len(x)}D) for the "
                               f"modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
@@ -346,8 +346,7 @@ def _edge_pads(x: Shape, pad: Any, mode: str) -> list[tuple[int, int, int]]:
                          f"padding length {len(pad)} and input of dimension {len(x)}")
     k = len(pad) // 2
     if mode == "circular":
-        raise ValueError("pad: mode 'circular' is not supported (PyTorch records it as slices copied into a new "
-                         "tensor)")
+        raise Unsupported("mode='circular' (PyTorch records it as slices copied into a new tensor)")
     if k not in (1, 2, 3) or len(x) not in (k + 1, k + 2):
         raise NotImplementedRefusal(
             f"Padding size {len(pad)} is not supported for {len(x)}D input tensor.\nSupported combinations for "
