@@ -170,6 +170,9 @@ def _backend_class() -> Any:
         def leads(self, node: Any) -> tuple[int, ...]:
             return tuple([self.lead[a] for a in node.args])
 
+        def failed(self, tape: Any, node: Any, args: Any, problem: Exception) -> Any:
+            raise problem  # (the composite's own node says it, at the call the program wrote: its tape has no text)
+
     return Leads
 
 

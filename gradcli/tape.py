@@ -30,7 +30,7 @@ from gradcli.ops import (
     call_forward,
     shape_message,
 )
-from gradcli.ops.core import ValueRefusal, broadcast_shape, given_0d_problem, rule_params
+from gradcli.ops.core import LinAlgError, ValueRefusal, broadcast_shape, given_0d_problem, rule_params
 
 _NO_PARAMS: dict[str, Any] = {}  # shared by the nodes of ops that take no parameters; never changed
 
@@ -924,6 +924,9 @@ def shape_problem(
         return ValueProblem(problem.ours, source=source, span=span)
     shapes = [np.shape(v) for v in values]
     hint = str(problem).split("\n")[0]
+    if isinstance(problem, LinAlgError) and op.shape_message is None:  # (a composite whose parts are not made yet)
+        return ValueProblem(f"{_called(op, source, span) or op.label} cannot take this matrix (PyTorch raises here "
+                            "too)", source=source, span=span, hint=hint)
     if "broadcast" in hint:  # (NumPy's words for shapes that do not broadcast: PyTorch's, as `run` raises them)
         try:
             broadcast_shape(shapes)
@@ -936,9 +939,9 @@ def _called(op: Op, source: str, span: Span) -> str | None:
     """The call the program wrote at `span`, where `op` is a part of it (F.l1_loss's '-'): what a message names."""
     head = source[span[0]:span[1]].split("(")[0].strip()
     written = head.rpartition(".")[2]
-    if not head or "(" not in source[span[0]:span[1]] or written in (op.name, *op.spellings, *op.methods):
+    if not head or "(" not in source[span[0]:span[1]] or written == op.name:
         return None
-    return head
+    return written if written in (*op.spellings, *op.methods) else head  # (F.unfold: unfold, not im2col)
 
 
 # --- shapes, before anything is computed --------------------------------------------------

@@ -231,3 +231,67 @@ def test_native_batch_norm_of_an_empty_bias_is_refused_as_pytorchs_backward_refu
     with pytest.raises(GradcliError, match=f"Function {node} returned an invalid gradient at index 2 - got \\[2\\] but "
                                            f"expected shape compatible with \\{list(bias)}"):
         grad(f"torch.{row}(a, b, c, d, f, True, 0.1, 1e-5)[0]", at=point, seed="ones")
+
+
+# expand_as checks the rank of the tensor it expands, as PyTorch's expand does: a (1, 3) tensor does not expand as a
+# (3,) one (it was broadcast to (1, 3), a value PyTorch never gives); the batch path expands each point alike
+@pytest.mark.parametrize(("a", "b"), [("[[1,2,3]]", "[1,2,3]"), ("[[1],[2]]", "[1,2,3]"), ("[[[1]]]", "[[1,2]]")])
+def test_expand_as_of_fewer_dims_is_refused_as_pytorch_refuses_it(a, b):
+    run = cli("grad", "sum(a.expand_as(b))", "--at", f"a={a}", "--at", f"b={b}")
+    assert run.exit_code == 2 and run.stdout == "", run.stderr
+    assert "the number of sizes provided" in run.stderr and "expand(torch.DoubleTensor{" in run.stderr, run.stderr
+    assert "^" in run.stderr  # (at the call)
+
+
+def test_expand_as_gives_pytorchs_gradient_over_points(tmp_path):
+    path = tmp_path / "points.csv"
+    path.write_text("a,b\n1,2\n3,4\n")
+    run = cli("grad", "sum(a.expand_as(ones(2,3)*b)*b)", "--points", str(path), "--json")
+    assert run.exit_code == 0, run.stderr
+    rows = [json.loads(line) for line in run.stdout.splitlines()]
+    # (a expanded to 6 elements, times b, summed: 6ab, d/da 6b, d/db 6a)
+    assert [(r["value"], r["grad"]["a"], r["grad"]["b"]) for r in rows] == [
+        (6 * a * b, 6 * b, 6 * a) for a, b in ((1.0, 2.0), (3.0, 4.0))]
+    one = grad("sum(a.expand_as(b)*b)", at={"a": [1.0, 2.0, 3.0], "b": [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]})
+    assert np.asarray(one.grad["a"]).tolist() == [5.0, 7.0, 9.0]
+
+
+# grad's words for these refusals name the call the program wrote (not gradcli's row: im2col, tensorinv's inv), at
+# its caret, with PyTorch's words as the hint
+@pytest.mark.parametrize(("program", "at", "said"), [
+    ("sum(F.unfold(a, 2))", "a=[1,2,3]", "unfold cannot take shape (3,)"),
+    ("y = 2*a; sum(torch.linalg.tensorinv(y, ind=1))", "a=[[1,2],[2,4]]",
+     "torch.linalg.tensorinv cannot take this matrix (PyTorch raises here too)"),
+    ("sum(torch.linalg.tensorsolve(a, b))", "a=[[1,2],[2,4]],b=[1,2]",
+     "torch.linalg.tensorsolve cannot take this matrix (PyTorch raises here too)"),
+    ("sum(a.inverse())", "a=[[1,2],[2,4]]", "inverse of a singular matrix"),
+    ("sum(torch.meshgrid(a, b)[0])", "a=[[1,2,3]],b=[1,2]", "meshgrid cannot take shape (1, 3) and shape (2,)"),
+])
+def test_grads_refusal_names_the_call_as_written(program, at, said):
+    run = cli("grad", program, "--at", at)
+    assert run.exit_code == 2 and run.stdout == "", run.stderr
+    assert run.stderr.startswith(f"gradcli: error: {said}"), run.stderr
+    assert "im2col" not in run.stderr and "tensorinv_inv" not in run.stderr
+    assert run.stderr.rstrip().endswith("^"), run.stderr  # (the caret under the call, on the program's line)
+    assert program in run.stderr
+
+
+def test_grad_of_empty_args_that_pytorch_refuses_is_exit_2():
+    from gradcli.errors import GradcliError
+
+    for program, point in (("sum(F.unfold(a, 2))", {"a": np.zeros(0)}),
+                           ("sum(torch.meshgrid(a, b)[0])", {"a": np.zeros(0), "b": np.zeros((0, 3))}),
+                           ("sum(a.expand_as(b))", {"a": np.zeros((1, 3)), "b": np.zeros(0)})):
+        with pytest.raises(GradcliError):
+            grad(program, at=point)
+
+
+def test_meshgrid_of_a_2d_tensor_with_elements_is_a_gap_under_run(tmp_path):
+    # PyTorch's words print the tensor's values as its C++ prints them, which gradcli does not: exit 2, naming it
+    path = tmp_path / "meshgrid.py"
+    path.write_text("import torch\na = torch.ones(2, 3)\ntry:\n    torch.meshgrid(a, torch.ones(2), indexing='ij')\n"
+                    "except RuntimeError as e:\n    print('caught', e)\n")
+    run = cli("run", str(path))
+    assert run.exit_code == 2 and run.stdout == "", run.stdout
+    assert "torch.meshgrid(...) of a 2-D tensor with elements" in run.stderr and "not supported" in run.stderr
+    assert "line 4" in run.stderr and "^" in run.stderr

@@ -11,13 +11,25 @@ point's shapes; a tape for many points refuses it rather than guess.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
 import numpy as np
 
 from gradcli.errors import Limits, over_limit
-from gradcli.ops.core import DimError, Param, Shape, composite, structural, torch_positional
+from gradcli.ops import linalg
+from gradcli.ops.core import (
+    DimError,
+    LinAlgError,
+    Param,
+    Shape,
+    TypedWords,
+    Unsupported,
+    composite,
+    structural,
+    torch_positional,
+)
 from gradcli.ops.linalg import _reshaped
 
 
@@ -195,8 +207,24 @@ def _tensorinv_program(emit: Any, a: Any, ind: int = 2) -> Any:
         return _whole(emit, "tensorinv", a, ind=ind)
     out = _tensorinv_shape(shape, ind)
     n = math.prod(shape[ind:])
-    inverse = emit("inv", emit("reshape", a, shape=(n, n)))
+    inverse = emit("tensorinv_inv", emit("reshape", a, shape=(n, n)))
     return _reshaped(emit, inverse, (n, n), (1, n), out)  # (LAPACK's inverse is column-major)
+
+
+def _inv_as_tensorinv(a: Any, ranks: tuple[int, ...], singular_ok: bool = False) -> Any:
+    # (PyTorch's tensorinv takes linalg.inv_ex and checks its info itself, as "inv")
+    try:
+        return linalg._inv(a, ranks, singular_ok)
+    except LinAlgError as error:
+        raise LinAlgError(f"inv: {str(error).partition(': ')[2]}") from None
+
+
+def _tensorinv_inv() -> Any:
+    """tensorinv's inverse: linalg.inv's row, its singular matrix said in tensorinv's words."""
+    inv = next(op for op in linalg.ROWS if op.name == "inv")
+    return dataclasses.replace(inv, name="tensorinv_inv", forward=_inv_as_tensorinv, callable=False, spellings=(),
+                               methods=(), examples=(), reference=None, dtype_refusals=(),
+                               text=lambda args: f"torch.linalg.inv({args[0]})")
 
 
 def _tensorsolve_order(rank: int, dims: Any) -> list[int]:
@@ -302,7 +330,9 @@ ROWS = [
               examples=_examples((((3,),), {}), (((2, 3),), {"N": 4}), (((),), {"N": 2}), (((4,),), {"N": 2})),
               reference="torch.linalg.vander(a)", reference_program="torch.linalg.vander(a)",
               dtype_refusals=(("bool input", "RuntimeError", "linalg.vander supports floating point, complex, and integer tensors, but got Bool"),)),
+    _tensorinv_inv(),
     composite("tensorinv", 1, _tensorinv_program, "ReshapeAliasBackward0", sympy=None, shape=_tensorinv_shape,
+              shape_message=linalg.singular_or_not_square(_tensorinv_shape),
               params=(Param("ind", "int", 2),), text=_call("torch.linalg.tensorinv", {"ind": 2}),
               examples=_examples((((4, 2, 2),), {"ind": 1}), (((2, 3, 6),), {"ind": 2}), (((1, 1),), {"ind": 1})),
               reference="torch.linalg.tensorinv(a, ind=1)", reference_program="torch.linalg.tensorinv(a, ind=1)"),
@@ -330,10 +360,14 @@ ROWS = [
 
 
 def _grid_check(name: str, shapes: Any) -> None:
-    for shape in shapes:
-        if len(shape) > 1:
-            raise ValueError(f"{name}: Expected 0D or 1D tensor in the tensor list but got: {len(shape)}D"
-                             if name == "torch.meshgrid" else f"Expect a 1D vector, but got shape {list(shape)}")
+    for place, shape in enumerate(shapes):
+        if len(shape) > 1 and name != "torch.meshgrid":
+            raise ValueError(f"Expect a 1D vector, but got shape {list(shape)}")
+        if len(shape) > 1 and math.prod(shape):  # (PyTorch's words print the tensor's values, as C++ prints them)
+            raise Unsupported(f"a {len(shape)}-D tensor with elements (PyTorch's error for it prints its values)")
+        if len(shape) > 1:  # (an empty one prints as its type and sizes)
+            raise TypedWords(f"{name}: Expected 0D or 1D tensor in the tensor list but got: "
+                             f"[ {{type{place}}}{{{','.join(str(size) for size in shape)}}} ]")
 
 
 def _meshgrid_order(count: int, indexing: str) -> list[int]:

@@ -1159,7 +1159,7 @@ ROWS += [
                examples=((((1, 1, 3, 3),), {"kernel_size": (2,)}), (((2, 3, 4),), {"kernel_size": (2, 1), "stride": (2,)}),
                          (((1, 2, 3, 4),), {"kernel_size": (2,), "dilation": (1, 2), "padding": (1,), "stride": (2, 1)})),
                reference="F.unfold(a, 2)", reference_program="unfold(a, 2)",
-               dtype_refusals=kernel_refusal("im2col_out_cpu", "int"), dtype="keeps"),
+               dtype_refusals=kernel_refusal("im2col_out_cpu", "int"), dtype="keeps", saved_sizes=(-1, -2)),
     structural("col2im", 1, _col2im, _col2im_vjp, "Col2ImBackward0", shape=_fold_shape,
                params=(Param("output_size", "ints"), *_BLOCK_PARAMS), spellings=("fold",),
                text=_blocks_text("fold", ("output_size", "kernel_size")),

@@ -45,6 +45,7 @@ max(a, a) sends half the gradient each way).
 
 from __future__ import annotations
 
+import re
 import types
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
@@ -101,6 +102,38 @@ class WrittenList(tuple):
 
     def __repr__(self) -> str:
         return repr(list(self))
+
+
+# A tensor's type as PyTorch's C++ prints it in a message (toString of its DeprecatedTypeProperties):
+# "torch.DoubleTensor", and for the types that have no legacy tensor class, "CPUBoolType"
+_TENSOR_TYPES = {"float64": "torch.DoubleTensor", "float32": "torch.FloatTensor", "float16": "torch.HalfTensor",
+                 "int64": "torch.LongTensor", "int32": "torch.IntTensor", "int16": "torch.ShortTensor",
+                 "int8": "torch.CharTensor", "uint8": "torch.ByteTensor", "bool": "CPUBoolType",
+                 "complex64": "CPUComplexFloatType", "complex128": "CPUComplexDoubleType"}
+
+
+class TypedWords(ValueError):
+    """PyTorch's words for shapes it refuses that name a tensor arg by its type ("expand(torch.DoubleTensor{[1, 3]},
+    size=[3]): ..."), which a shape rule does not know: `template` holds {type0}, {type1} ... for the tensor args' types,
+    which `gradcli run` fills from their dtypes (typed); str() is `grad`'s, where every value is float64."""
+
+    def __init__(self, template: str) -> None:
+        self.template = template
+        super().__init__(self.typed(()))
+
+    def typed(self, dtypes: Sequence[str]) -> str:
+        """The words with the tensor args' types, from their dtypes by NumPy's names (float64 where not given)."""
+        def named(match: Any) -> str:
+            place = int(match[1])
+            return _TENSOR_TYPES.get(dtypes[place] if place < len(dtypes) and dtypes[place] else "float64", "")
+
+        return re.sub(r"\{type(\d+)\}", named, self.template)
+
+
+def too_few_sizes(shape: Sequence[int], size: Sequence[int]) -> TypedWords:
+    """PyTorch's words where a tensor of `shape` is expanded to fewer dims (`size`): expand's, addmm's input."""
+    return TypedWords(f"expand({{type0}}{{{list(shape)}}}, size={list(size)}): the number of sizes provided ({len(size)}) "
+                      f"must be greater or equal to the number of dimensions in the tensor ({len(shape)})")
 
 
 class PythonValueError(ValueRefusal):
@@ -383,6 +416,11 @@ def expand_problem(shape: Sequence[int], target: Sequence[int], given: Sequence[
     return None
 
 
+def cannot_take(label: str, shapes: Sequence[Shape]) -> str:
+    """Op.shape_message of a row whose shapes are wrong for it in another way than broadcasting."""
+    return f"{label} cannot take shapes {' and '.join(str(tuple(s)) for s in shapes)}"
+
+
 def float_input(function: str) -> tuple[tuple[str, str, str], ...]:
     """Op.dtype_refusals of a linear algebra function of floats alone (linalg.det, linalg.svd ...), in its words."""
     return (("integer", "RuntimeError", f"{function}: Expected a floating point or complex tensor as input. Got {{0}}"),)
@@ -521,6 +559,10 @@ class Op:
     # The tensor args PyTorch's function takes no gradient for and refuses one that requires grad (grad mode on),
     # before anything else: (their place among the args, the function's name, the arg's name). nll_loss's weight.
     undifferentiable: tuple[tuple[int, str, str], ...] = ()
+    # The dims of its first arg whose sizes PyTorch's autograd saves for the backward before the kernel runs, where
+    # that arg requires grad (Im2ColBackward0's self.sym_size(-1), then (-2)): a dim out of range is then that
+    # IndexError, before the kernel's own checks (`gradcli run`).
+    saved_sizes: tuple[int, ...] = ()
     # The args from this position on are integer indices (v[idx], gather's index): no gradient
     # flows into them, an input among them is an integer input, and PyTorch does not list them
     # among the node's next_functions.

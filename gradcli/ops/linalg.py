@@ -29,6 +29,7 @@ from gradcli.ops.core import (
     ValueRefusal,
     batch_element,
     broadcast_shape,
+    cannot_take,
     composite,
     expand_problem,
     float_input,
@@ -36,16 +37,13 @@ from gradcli.ops.core import (
     point_axes,
     structural,
     sympy_total,
+    too_few_sizes,
     torch_dtype_name,
     torch_positional,
     unbroadcast,
 )
 
 Shape = tuple[int, ...]
-
-
-def _cannot_take(label: str, shapes: Sequence[Shape]) -> str:
-    return f"{label} cannot take shapes {' and '.join(str(tuple(s)) for s in shapes)}"
 
 
 def _point_shapes(args: Sequence[Array], ranks: Sequence[int]) -> list[Shape]:
@@ -550,14 +548,14 @@ def _inv_shape(a: Shape) -> Shape:
     return a
 
 
-def _singular_or_not_square(name: str, square: Any) -> Any:
-    """What is wrong when NumPy refuses: shapes that do not fit, else a singular matrix."""
+def singular_or_not_square(square: Any) -> Any:
+    """Op.shape_message of an inverse: shapes that do not fit (`square` refuses them), else a singular matrix."""
     def message(label: str, shapes: Sequence[Shape]) -> str:
         try:
             square(*shapes)
         except ValueError:
-            return _cannot_take(label, shapes)
-        return f"{name} of a singular matrix: it has no inverse (PyTorch raises here too)"
+            return cannot_take(label, shapes)
+        return f"{label} of a singular matrix: it has no inverse (PyTorch raises here too)"
 
     return message
 
@@ -1592,7 +1590,7 @@ def _fused_shape(name: str, product_shape: Any) -> Any:
                 raise ValueError(f"size mismatch, got input ({x[0] if x else 1}), mat ({a[0]}x{a[1]}), vec ({b[0]})")
         out = product_shape(a, b, fused=name) if name in ("addmm", "baddbmm") else product_shape(a, b)
         if len(x) > len(out):
-            raise ValueError(f"{name}: the input of shape {tuple(x)} does not broadcast to the product's {tuple(out)}")
+            raise too_few_sizes(x, out)  # (PyTorch expands the input to the product's shape)
         problem = expand_problem(x, out)  # (the input expanded to the product's shape, as PyTorch's)
         if problem is not None:
             raise ValueError(problem)
@@ -1647,7 +1645,7 @@ def _fused_row(name: str, product: Any, product_vjp: Any, product_shape: Any, sy
     forward, vjp, jvp = _fused(product, product_vjp, shape)
     return structural(name, 3, forward, vjp, f"{name.capitalize()}Backward0", jvp=jvp, sympy=_sym_fused(sym_product),
                       dtype="keeps",
-                      shape=shape, shape_message=_cannot_take, params=(BETA, ALPHA), examples=examples, methods=(name,),
+                      shape=shape, shape_message=cannot_take, params=(BETA, ALPHA), examples=examples, methods=(name,),
                       dialects=torch_positional(),  # (beta=, alpha= by keyword alone)
                       inputs=("input", {"addmm": "mat1", "addmv": "mat", "addr": "vec1"}.get(name, "batch1"),
                               {"addmm": "mat2", "addmv": "vec", "addr": "vec2"}.get(name, "batch2")), **fields)
@@ -1665,24 +1663,24 @@ _EINSUM_EXAMPLES = tuple((shapes, {"equation": equation}) for shapes, equation i
 ROWS = [
     composite("matmul", 2, _matmul_program, "MmBackward0", sympy=_sym_matmul, symbol="@",
               precedence=20, callable=False, torch_node_rule=_matmul_torch_node, shape=_matmul_shape,
-              shape_message=_cannot_take,
+              shape_message=cannot_take,
               examples=_examples(((2, 3), (3, 4)), ((3,), (3, 2)), ((2, 3), (3,)), ((3,), (3,)), ((2, 2, 3), (3, 2)),
                                  ((2, 3), (2, 3, 2)), ((2, 1, 2, 3), (3, 3, 2)), ((3,), (2, 3, 2)), ((2, 2, 3), (3,))),
               spellings=("matmul",), methods=("matmul",)),
     # (the stacks matmul does not fold, and --points, where the shapes are not known: one node)
     structural("matmul_whole", 2, _matmul, _matmul_vjp, "MmBackward0", bilinear=True, sympy=_sym_matmul,
                callable=False, reference=None, torch_node_rule=_matmul_torch_node, shape=_matmul_shape,
-               shape_message=lambda label, shapes: _cannot_take("'@'", shapes), text=lambda args: f"{args[0]} @ {args[1]}",
+               shape_message=lambda label, shapes: cannot_take("'@'", shapes), text=lambda args: f"{args[0]} @ {args[1]}",
                **_BMM_DTYPES, examples=_examples(((2, 3), (3, 4)), ((2, 3), (2, 3, 2)), ((2, 1, 2, 3), (3, 3, 2)))),
     structural("mm", 2, _product(_mm_shape), _matmul_vjp, "MmBackward0", bilinear=True, sympy=_sym_matmul,
-               shape=_mm_shape, shape_message=_cannot_take, examples=_examples(((2, 3), (3, 2))), methods=("mm",),
+               shape=_mm_shape, shape_message=cannot_take, examples=_examples(((2, 3), (3, 2))), methods=("mm",),
                **_MM_DTYPES, inputs=('input', 'mat2')),
     structural("mv", 2, _product(_mv_shape), _matmul_vjp, "MvBackward0", bilinear=True, sympy=_sym_matmul,
-               shape=_mv_shape, shape_message=_cannot_take, examples=_examples(((2, 3), (3,))), methods=("mv",),
+               shape=_mv_shape, shape_message=cannot_take, examples=_examples(((2, 3), (3,))), methods=("mv",),
                **_products_refuse("addmv input tensors must have the same dtype, but got {1}, {0}, and {1}",
                                   "addmv_impl_cpu"), inputs=('input', 'vec')),
     structural("bmm", 2, _product(_bmm_shape), _matmul_vjp, "BmmBackward0", bilinear=True, sympy=_sym_matmul,
-               shape=_bmm_shape, shape_message=_cannot_take, examples=_examples(((2, 2, 3), (2, 3, 2))),
+               shape=_bmm_shape, shape_message=cannot_take, examples=_examples(((2, 2, 3), (2, 3, 2))),
                methods=("bmm",), **_BMM_DTYPES, inputs=('input', 'mat2')),
     _fused_row("addmm", _matmul, _matmul_vjp, _mm_shape, np.matmul,
                (*_examples(((2, 2), (2, 3), (3, 2)), ((2,), (2, 3), (3, 2)), ((), (1, 2), (2, 3))), (((2, 1), (2, 3), (3, 2)), {"beta": 0.5, "alpha": -2.0}))),
@@ -1696,7 +1694,7 @@ ROWS = [
                                ("not result 1 into 2", "RuntimeError", _MV_DTYPES.format(other="{1}")))),
     structural("dot", 2, _dot, _dot_vjp, "DotBackward0", bilinear=True,
                sympy=lambda a, b: sympy_total(a * b), shape=_dot_shape,
-               shape_message=_cannot_take, examples=_examples(((4,), (4,))), methods=("dot",),
+               shape_message=cannot_take, examples=_examples(((4,), (4,))), methods=("dot",),
                dialects=(Dialect("numpy", row="numpy_dot"),),  # np.dot(m, m): NumPy's product of any shapes
                **_products_refuse("dot : expected both vectors to have same dtype, but found {0} and {1}", "dot"), inputs=('input', 'tensor')),
     # outer's first vector as a column: a part of that composite alone, b no input of it
@@ -1704,42 +1702,42 @@ ROWS = [
                "ViewBackward0", jvp=lambda tangents, ans, a, b, ranks: (
                    np.zeros_like(ans) if tangents[0] is None else np.asarray(tangents[0])[..., :, None]),
                sympy=lambda a, b: np.asarray(a, dtype=object)[:, None], shape=lambda a, b: (*_outer_shape(a, b)[:1], 1),
-               shape_message=lambda label, shapes: _cannot_take("outer", shapes), conditions=(1,), callable=False,
+               shape_message=lambda label, shapes: cannot_take("outer", shapes), conditions=(1,), callable=False,
                reference=None, dtype="keeps",
                text=lambda args, **params: f"{args[0]}.reshape(-1, 1)", examples=_examples(((2,), (3,)))),
-    composite("outer", 2, _outer_program, "MulBackward0", shape=_outer_shape, shape_message=_cannot_take,
+    composite("outer", 2, _outer_program, "MulBackward0", shape=_outer_shape, shape_message=cannot_take,
               examples=_examples(((2,), (3,))), spellings=("ger",), methods=("outer", "ger"), inputs=('input', 'vec2')),
     # inner as one node, where the shapes are not known (a tape for many points)
     structural("inner_whole", 2, _inner, _inner_vjp, "ViewBackward0", bilinear=True, sympy=_sym_einsum(_inner_subscripts),
-               shape=_inner_shape, shape_message=lambda label, shapes: _cannot_take("inner", shapes),
+               shape=_inner_shape, shape_message=lambda label, shapes: cannot_take("inner", shapes),
                torch_node_rule=lambda constant, shapes: "MulBackward0" if shapes and not all(shapes) else "ViewBackward0",
                callable=False, reference=None,
                examples=_examples(((3,), (3,)), ((2, 3), (4, 3)), ((), (2,)), ((2, 2, 3), (3,)))),
-    composite("inner", 2, _inner_program, "ViewBackward0", shape=_inner_shape, shape_message=_cannot_take,
+    composite("inner", 2, _inner_program, "ViewBackward0", shape=_inner_shape, shape_message=cannot_take,
               sympy=_sym_einsum(_inner_subscripts),
               torch_node_rule=lambda constant, shapes: "MulBackward0" if shapes and not all(shapes) else "ViewBackward0",
               examples=_examples(((3,), (3,)), ((2, 3), (4, 3)), ((), (2,)), ((2, 2, 3), (3,))), methods=("inner",),
               dtype_refusals=(("mixed", "RuntimeError", "both inputs should have same dtype"),)),
     # einsum as one node, where the shapes are not known (a tape for many points)
     structural("einsum_whole", -1, _einsum_op, _einsum_vjp, "ViewBackward0", jvp=_einsum_jvp, sympy=_sym_einsum_op,
-               shape=_einsum_shape, shape_message=lambda label, shapes: _cannot_take("einsum", shapes),
+               shape=_einsum_shape, shape_message=lambda label, shapes: cannot_take("einsum", shapes),
                torch_node_rule=_einsum_torch_node, aligns=False, params=(Param("equation", "str"),), text=_einsum_text,
                callable=False, reference=None, examples=_EINSUM_EXAMPLES),
     composite("einsum", -1, _einsum_program, "ViewBackward0", sympy=_sym_einsum_op,
-              shape=_einsum_shape, shape_message=_cannot_take, torch_node_rule=_einsum_torch_node, aligns=False,
+              shape=_einsum_shape, shape_message=cannot_take, torch_node_rule=_einsum_torch_node, aligns=False,
               params=(Param("equation", "str"),), text=_einsum_text, examples=_EINSUM_EXAMPLES,
               reference="torch.einsum('i,i->', a, b)", reference_program="einsum('i,i->', a, b)",
               dtype_refusals=kernel_refusal("bmm", "bool input")),
     # tensordot as one node, where the shapes are not known (a tape for many points)
     structural("tensordot_whole", 2, _tensordot, _tensordot_vjp, "ViewBackward0", bilinear=True, sympy=_sym_tensordot,
-               shape=_tensordot_shape, shape_message=lambda label, shapes: _cannot_take("tensordot", shapes),
+               shape=_tensordot_shape, shape_message=lambda label, shapes: cannot_take("tensordot", shapes),
                params=(Param("dims", "axes", 2, aliases=("axes",)),), text=_tensordot_text, callable=False, reference=None,
                examples=tuple((shapes, params) for shapes, params in [
                    (((2, 3, 2), (3, 2, 2)), {}), (((2, 3), (3, 2)), {"dims": 1}), (((2,), (3,)), {"dims": 0}),
                    (((3, 2), (2, 3)), {"dims": ((1, 0), (0, 1))})])),
     # (torch.tensordot(a, b, dims, out): out=None alone, or PyTorch's TypeError for what is no tensor)
     composite("tensordot", 2, _tensordot_program, "ViewBackward0", sympy=_sym_tensordot,
-              shape=_tensordot_shape, shape_message=_cannot_take, text=_tensordot_text,
+              shape=_tensordot_shape, shape_message=cannot_take, text=_tensordot_text,
               params=(Param("dims", "axes", 2, aliases=("axes",)),
                       Param("out", "absent", refused=("TypeError", "tensordot(): argument 'out' must be Tensor, not {type}"))),
               examples=tuple((shapes, params) for shapes, params in [
@@ -1759,10 +1757,10 @@ ROWS = [
                sympy=lambda x: np.asarray(_merge_pairs(x, (np.ndim(x),)), dtype=object), dtype="keeps",
                text=lambda args: f"{args[0]} viewed in pairs of axes",
                examples=((((2, 3, 2, 2),), {}), (((1, 3),), {}), (((),), {}))),
-    composite("kron", 2, _kron_program, "UnsafeViewBackward0", shape=_kron_shape, shape_message=_cannot_take,
+    composite("kron", 2, _kron_program, "UnsafeViewBackward0", shape=_kron_shape, shape_message=cannot_take,
               examples=_examples(((2, 2), (2, 3)), ((2,), (3,)), ((2, 2), (3,))), methods=("kron",)),
     structural("cross", 2, _cross, _cross_vjp, "LinalgCrossBackward0", bilinear=True, sympy=_sym_cross,
-               shape=_cross_shape, shape_message=_cannot_take, aligns=True, params=(Param("dim", "int", -1, aliases=("axis",)),),
+               shape=_cross_shape, shape_message=cannot_take, aligns=True, params=(Param("dim", "int", -1, aliases=("axis",)),),
                examples=tuple((shapes, params) for shapes, params in [
                    (((3,), (3,)), {}), (((3, 2), (3, 2)), {"dim": 0}), (((2, 3), (2, 3)), {"dim": -1})]),
                methods=("cross",), reference="torch.linalg.cross(a, b)",
@@ -1770,21 +1768,21 @@ ROWS = [
                dialects=(Dialect("torch", defaults=(("dim", None),)), Dialect("method", defaults=(("dim", None),))),
                dtype_refusals=(*kernel_refusal("cross", "bool input"), ("mixed", "RuntimeError", "expected scalar type {0} but found {1}"))),
     structural("det", 1, _det, _det_vjp, "LinalgDetBackward0", jvp=_det_jvp, sympy=_sym_det, shape=_det_shape,
-               shape_message=_cannot_take, examples=_examples(((3, 3),), ((2, 2, 2),), ((1, 1),)), methods=("det",),
+               shape_message=cannot_take, examples=_examples(((3, 3),), ((2, 2, 2),), ((1, 1),)), methods=("det",),
                reference="torch.linalg.det(a)", dtype_refusals=float_input("linalg.det")),
     structural("inv", 1, _inv, _inv_vjp, "LinalgInvExBackward0", jvp=_inv_jvp, sympy=_sym_inv,
-               shape=_inv_shape, shape_message=_singular_or_not_square("inv", _inv_shape),
+               shape=_inv_shape, shape_message=singular_or_not_square(_inv_shape),
                examples=_examples(((3, 3),), ((2, 2, 2),)), spellings=("inverse",), methods=("inverse",),
                reference="torch.linalg.inv(a)", dtype_refusals=float_input("linalg.inv")),
     structural("solve", 2, _solve, _solve_vjp, "LinalgSolveExBackward0", jvp=_solve_jvp,
                dialects=(Dialect("numpy", row="numpy_solve"),),  # NumPy 2's: b a vector only where it is 1-D
                sympy=_sym_solve, shape=_solve_shape,
-               shape_message=_singular_or_not_square("solve", _solve_shape),
+               shape_message=singular_or_not_square(_solve_shape),
                examples=_examples(((3, 3), (3,)), ((2, 2), (2, 3)), ((2, 2, 2), (2,)), ((2, 2), (2, 2, 2))),
                reference="torch.linalg.solve(a, b)",
                dtype_refusals=(*float_input("linalg.solve"), ("mixed", "RuntimeError", "linalg.solve: Expected A and B to have the same dtype, but found A of type {0} and B of type {1} instead"))),
     structural("slogdet", 1, _slogdet, _slogdet_vjp, "LinalgSlogdetBackward0", jvp=_slogdet_jvp, sympy=_sym_slogdet,
-               shape=lambda a, part=0, of=None: _slogdet_shape(a), shape_message=_cannot_take, parts=2,
+               shape=lambda a, part=0, of=None: _slogdet_shape(a), shape_message=cannot_take, parts=2,
                fields=("sign", "logabsdet"), text=lambda args, part=0, of=None: f"torch.linalg.slogdet({args[0]})[{part}]",
                examples=((((3, 3),), {"part": 1}), (((2, 2, 2),), {"part": 1}), (((2, 2),), {"part": 0})),
                methods=("slogdet",), reference="torch.linalg.slogdet(a)[1]",
@@ -1793,7 +1791,7 @@ ROWS = [
               sympy=lambda a: np.asarray(_sympy().log(_sym_det(a).item()) if a.ndim == 2 else
                                          np.array([_sympy().log(_sym_det(m).item()) for m in a], dtype=object),
                                          dtype=object),
-              shape=_logdet_shape, shape_message=_cannot_take, examples=_examples(((1, 1),), ((2, 1, 1),)),
+              shape=_logdet_shape, shape_message=cannot_take, examples=_examples(((1, 1),), ((2, 1, 1),)),
               domain=((0.5, 2.0),), methods=("logdet",),
               dtype_refusals=float_input("logdet")),  # (a positive det; tests/test_linalg.py: larger ones)
 ]
@@ -1847,7 +1845,7 @@ ROWS += [
                 (((2, 1), (2, 2, 3), (2, 3, 2)), {"beta": 0.5, "alpha": -2.0}))),
     # vdot of real vectors is their dot, under its own node
     structural("vdot", 2, _dot, _dot_vjp, "VdotBackward0", bilinear=True, sympy=lambda a, b: sympy_total(a * b),
-               shape=lambda a, b: _dot_shape(a, b), shape_message=_cannot_take, examples=_examples(((4,), (4,))),
+               shape=lambda a, b: _dot_shape(a, b), shape_message=cannot_take, examples=_examples(((4,), (4,))),
                methods=("vdot",),
                dtype_refusals=(("mixed", "RuntimeError", "dot : expected both vectors to have same dtype, but found {0} and {1}"),)),
     composite("vecdot", 2, _vecdot_program, "SumBackward1", shape=_vecdot_shape, params=(Param("dim", "int", -1),),

@@ -1524,13 +1524,21 @@ ROWS += [
 # --- linear: F.linear(input, weight, bias=None), recorded as PyTorch's linear records it ------------
 
 
+def _linear_fused(x: Shape, w: Shape, b: Shape | None) -> bool:
+    """Does PyTorch's at::linear take addmm (its bias expanded to the product)? For a 2-D input with a bias, and for
+    an input of other dims (flattened to 2-D) where the bias is a vector or holds one number per output feature;
+    otherwise it is matmul's product, the bias added to it in place."""
+    return b is not None and (len(x) == 2 or len(b) == 1 or (len(w) > 0 and math.prod(b) == w[0]))
+
+
 def _linear_parts(emit: Any, x: Any, w: Any, b: Any = None) -> Any:
     # PyTorch's at::linear: addmm(bias, x, w.t()) for a 2-D input (mm without a bias); any other
     # input is flattened to 2-D (a View), multiplied, and viewed back (UnsafeView over mm without a
-    # bias); a 1-D input without a bias is matmul's (Squeeze over Mm)
-    sx, sw = emit.shape(x), emit.shape(w)
+    # bias) where the bias fits (_linear_fused); a 1-D input without a bias is matmul's (Squeeze over Mm)
+    sx, sw, sb = emit.shape(x), emit.shape(w), None if b is None else emit.shape(b)
     wt = emit("t", w)
-    if sx is None or sw is None or len(sw) != 2 or not sx or (len(sx) == 1 and b is None):
+    if (sx is None or sw is None or len(sw) != 2 or not sx or (len(sx) == 1 and b is None)
+            or (b is not None and sb is not None and not _linear_fused(sx, sw, sb))):
         out = emit("matmul", x, wt)  # (over --points: one node of each, the values the same)
         return out if b is None else emit("add", out, b)
     if len(sx) == 2:
@@ -1550,7 +1558,7 @@ def _linear_shape(x: Shape, w: Shape, b: Shape | None = None) -> Shape:
     if not x or not w:
         raise ValueError(f"both arguments to linear need to be at least 1D, but they are {len(x)}D and {len(w)}D")
     wt = tuple(w)[::-1]
-    fused = b is not None and (len(x) == 2 or len(b) == 1)  # (addmm's, whose bias expands to the output)
+    fused = _linear_fused(x, w, b)  # (addmm's, whose bias expands to the output)
     if fused and len(wt) != 2:
         raise ValueError(f"mat2 must be a matrix, got {len(wt)}-D tensor")
     if x[-1] != wt[0]:

@@ -28,11 +28,13 @@ from gradcli.ops.core import (
     Unsupported,
     ValueRefusal,
     broadcast_shape,
+    cannot_take,
     composite,
     expand_problem,
     kernel_refusal,
     point_axes,
     structural,
+    too_few_sizes,
     unbroadcast,
 )
 
@@ -246,21 +248,17 @@ def _expand_shape(x: Shape, size: Shape | None = None) -> Shape:
     if size is None:
         raise ValueError("expand needs the sizes, as in v.expand(2, 3)")
     if len(size) < len(x):
-        raise ValueError(f"the number of sizes provided ({len(size)}) must be greater or equal to the number of "
-                         f"dimensions in the tensor ({len(x)})")
+        raise too_few_sizes(x, size)
     new = len(size) - len(x)
-    out = []
-    for i, s in enumerate(size):
-        old = x[i - new] if i >= new else None
-        if s == -1:
-            if old is None:
+    out = list(size)
+    for i in range(len(size) - 1, -1, -1):  # (from the last dim, as PyTorch's infer_expand_geometry)
+        if size[i] == -1:
+            if i < new:
                 raise ValueError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
                                  f"dimension {i}")
-            s = old
-        out.append(s)
-    problem = expand_problem(x, out, size)
-    if problem is not None:
-        raise ValueError(problem)
+            out[i] = x[i - new]
+        elif i >= new and x[i - new] not in (1, size[i]):
+            raise ValueError(expand_problem(x, out, size))
     if min(out, default=0) < 0:
         raise ValueError(f"the expanded size {min(out)} is negative")
     return tuple(out)
@@ -275,14 +273,22 @@ def _expand(x: Array, ranks: tuple[int, ...], size: Shape | None = None) -> Arra
 
 
 def _expand_as(x: Array, like: Array, ranks: tuple[int, ...]) -> Array:
-    # (aligned: the point axes of both right-aligned, the batch axes in front)
-    return np.broadcast_to(x, np.broadcast_shapes(np.shape(x), np.shape(like)))
+    # (not aligned: x's own rank is what PyTorch checks, a (1, 3) x does not expand as a (3,) one)
+    point = _lead_off(x, ranks[0])
+    out = _expand_as_shape(point, _lead_off(like, ranks[1]))
+    own = _lead(x, ranks[0])
+    return np.broadcast_to(np.reshape(x, own + (1,) * (len(out) - len(point)) + point),
+                           (own or _lead(like, ranks[1])) + out)
+
+
+def _lead_off(x: Array, rank: int) -> Shape:
+    """A value's per-point axes, its batch axes left off."""
+    return tuple(np.shape(x)[np.ndim(x) - rank:])
 
 
 def _expand_as_shape(x: Shape, like: Shape) -> Shape:
     if len(x) > len(like):
-        raise ValueError(f"the number of sizes provided ({len(like)}) must be greater or equal to the number of "
-                         f"dimensions in the tensor ({len(x)})")
+        raise too_few_sizes(x, like)
     problem = expand_problem(x, like)
     if problem is not None:
         raise ValueError(problem)
@@ -1714,11 +1720,12 @@ ROWS = [
             examples=_one(((3,), {"size": (2, 3)}), ((2, 1), {"size": (-1, 3)}), ((), {"size": (2,)})),
             reference="a.expand(3, 2)", reference_program="a.expand(3, 2)"),
     # x.expand_as(y): ExpandBackward0, whose one input is x (y gives its shape alone).
-    structural("expand_as", 2, _expand_as, lambda g, ans, x, like, ranks: (g, np.zeros_like(like)), "ExpandBackward0",
-               jvp=lambda tangents, ans, x, like, ranks: np.broadcast_to(
-                   0.0 if tangents[0] is None else tangents[0], np.shape(ans)),
-               sympy=lambda x, like: np.broadcast_to(x, np.broadcast_shapes(x.shape, like.shape)), aligns=True,
-               shape=_expand_as_shape, conditions=(1,), dtype="first", methods=("expand_as",),
+    structural("expand_as", 2, _expand_as, lambda g, ans, x, like, ranks: (*_expand_vjp(g, ans, x, ranks[:1]), None),
+               "ExpandBackward0",
+               jvp=lambda tangents, ans, x, like, ranks: np.zeros(np.shape(ans)) if tangents[0] is None
+               else _expand_as(tangents[0], like, ranks),
+               sympy=lambda x, like: np.broadcast_to(x, np.broadcast_shapes(x.shape, like.shape)),
+               shape=_expand_as_shape, shape_message=cannot_take, conditions=(1,), dtype="first", methods=("expand_as",),
                examples=((((1, 3), (2, 3)), {}), (((3,), (2, 3)), {}), (((2, 1), (2, 2)), {})),
                reference="a.expand_as(b)", reference_program="a.expand_as(b)"),
     _linear("repeat", _tile(False), _tile_vjp(False), "RepeatBackward0", params=(REPEATS,), shape=_tile_shape(False),

@@ -110,6 +110,7 @@ from gradcli.run.tensor import (
     check_rule,
     node_name,
     runtime_error,
+    said,
 )
 from gradcli.tape import APPLY, INPUT
 from gradcli.torch_graph import input_slots, next_functions, reachable
@@ -2916,7 +2917,7 @@ class Interpreter:
             raise self.refuse(node, f"{spelled.lstrip('.')}(...) of {error} is not supported") from None
         except ValueError as error:
             # (the row's words where it refuses the shapes, not NumPy's)
-            raise check_rule(bound.op, operands, bound.params) or runtime_error(str(error).split("\n")[0]) from None
+            raise check_rule(bound.op, operands, bound.params) or runtime_error(said(error, operands)) from None
 
     # --- what gradcli.lowering asks of a value (lowering.Front) ---
 
@@ -2985,6 +2986,8 @@ class Interpreter:
         `slogdet`."""
         count = op.parts
         if count < 0:  # as many as the shapes give: try parts until there is none
+            if op.program is not None:  # (a composite's refusals by dtype come before its shape rule)
+                check_dtype_refusals(op, operands, params, composite=True)
             shapes = [np.shape(a.data) if isinstance(a, Tensor) else () for a in operands]
             count = 0
             while True:
@@ -2995,9 +2998,11 @@ class Interpreter:
                     raise TorchError("IndexError", str(error)) from None
                 except IndexError:
                     break
+                except Unsupported:  # (what gradcli lacks: said as a gap by call_op)
+                    raise
                 except ValueError as error:  # (past the last part; any other is PyTorch's error for the call)
                     if not str(error).startswith("tuple index out of range"):
-                        raise runtime_error(str(error)) from None
+                        raise runtime_error(said(error, operands)) from None
                     break
                 count += 1
         items = []

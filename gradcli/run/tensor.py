@@ -28,6 +28,7 @@ from gradcli.ops.core import (
     LinAlgError,
     Number,
     PythonValueError,
+    TypedWords,
     Unsupported,
     ValueRefusal,
     given_0d_problem,
@@ -70,6 +71,14 @@ LINALG_ERROR = "torch._C._LinAlgError"
 
 def runtime_error(message: str) -> TorchError:
     return TorchError("RuntimeError", message)
+
+
+def said(problem: Exception, args: Sequence[Any]) -> str:
+    """A shape rule's refusal in PyTorch's words, the first line: where they name a tensor arg by its type
+    (TypedWords), of these args' dtypes."""
+    if isinstance(problem, TypedWords):
+        return problem.typed([a.data.dtype.name if isinstance(a, Tensor) else "" for a in args])
+    return str(problem).split("\n")[0]
 
 
 # --- dtypes: PyTorch's promotion, on NumPy's types ----------------------------------------
@@ -419,6 +428,13 @@ def apply(graph: Graph, op: Op, args: Sequence[Any], params: dict[str, Any], spa
             raise
         except (ValueError, IndexError, TypeError):
             pass
+    if op.saved_sizes and graph.grad_enabled and isinstance(args[0], Tensor) and args[0].requires_grad:
+        rank = args[0].data.ndim
+        for dim in op.saved_sizes:  # (autograd's saved sizes, read before the kernel: im2col's)
+            if not -max(rank, 1) <= dim < max(rank, 1) or not rank:
+                raise TorchError("IndexError", f"Dimension specified as {dim} but tensor has no dimensions" if not rank
+                                 else f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but "
+                                      f"got {dim})")
     for place, function, name in op.undifferentiable:
         if graph.grad_enabled and isinstance(args[place], Tensor) and args[place].requires_grad:
             raise runtime_error(f"The function '{function}' is not differentiable with respect to argument '{name}'. "
@@ -653,11 +669,16 @@ def _check_dtypes(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | 
 _KERNEL_AFTER_SHAPES = ("integer alike", "bool alike")
 
 
-def check_dtype_refusals(op: Op, args: Sequence[Any], params: dict[str, Any]) -> None:
-    """Op.dtype_refusals of a call that gives its input itself (torch.positive of a bool is PyTorch's error all the same)."""
+def check_dtype_refusals(op: Op, args: Sequence[Any], params: dict[str, Any], composite: bool = False) -> None:
+    """Op.dtype_refusals of a call that gives its input itself (torch.positive of a bool is PyTorch's error all the same);
+    `composite`: those a composite makes before its shape rule (as apply does: meshgrid's of two dtypes), for a call
+    whose parts are counted by that rule."""
     if op.dtype_refusals:
         together = promote([a.data for a in args if isinstance(a, Tensor)], [a for a in args if not isinstance(a, Tensor)])
-        _check_dtypes(op, args, together, None, params)
+        if composite:
+            _check_dtypes(op, args, together, None, params, shapes_checked=False, after=_KERNEL_AFTER_SHAPES)
+        else:
+            _check_dtypes(op, args, together, None, params)
 
 
 def _backward_refusal(op: Op, args: Sequence[Any], computing: np.dtype, cast: str | None,
@@ -793,7 +814,7 @@ def check_rule(op: Op, args: Sequence[Any], params: dict[str, Any]) -> TorchErro
     except Unsupported:  # (what gradcli lacks is said as a gap, exit 2, by the caller)
         return None
     except ValueError as words:
-        return runtime_error(str(words).split("\n")[0])
+        return runtime_error(said(words, args))
     except (IndexError, TypeError):
         pass
     return None
@@ -809,7 +830,7 @@ def _check_broadcast(op: Op, args: Sequence[Any], params: dict[str, Any], proble
             op.shape(*[np.shape(a.data) if isinstance(a, Tensor) else () for a in args], **params)
         except ValueError as words:
             if not any(numpy in str(words) for numpy in _NUMPY_BROADCAST):
-                raise runtime_error(str(words).split("\n")[0]) from None
+                raise runtime_error(said(words, args)) from None
         except TypeError:
             pass  # (a rule that wants more than the call gave)
     try:
