@@ -315,6 +315,10 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("np.linalg.cholesky(np.tril(x) + np.tril(x, -1).T)", {"x": SPD(4)}),
     ("np.linalg.svd(x, full_matrices=False)[1]", {"x": V(3, 5)}),
     ("np.abs(np.linalg.svd(x, full_matrices=False)[0])", {"x": V(5, 3)}),
+    # compute_uv=False: the singular values alone, as NumPy returns them (by keyword or by position)
+    ("np.linalg.svd(x, compute_uv=False)", {"x": V(3, 5)}),
+    ("np.linalg.svd(x, False, False)", {"x": V(4, 2)}),
+    ("np.linalg.svd(x, compute_uv=False, hermitian=False)", {"x": V(2, 3, 2)}),
     ("np.linalg.qr(x)[1]", {"x": V(4, 3)}),
     ("np.linalg.matrix_power(x, 3)", {"x": V(3, 3)}),
     ("np.linalg.lstsq(a, b)[0]", {"a": V(5, 3), "b": V(5, start=20)}),
@@ -439,7 +443,7 @@ def test_a_refused_numpy_call_says_numpys_words_on_one_line():
 # NumPy's functions gradcli has no row for (or not this form of): a clean refusal, exit 2, naming it
 NOT_SUPPORTED = ["np.append(x, x)", "np.partition(x, 1)", "np.rollaxis(x, 1)", "np.average(x, weights=x)", "np.ptp(x)",
                  "np.cbrt(x)", "np.einsum('...i->...', x)", "np.pad(x, 1, 'edge')",
-                 "np.median(x, axis=(0, 1))", "np.linalg.svd(x, compute_uv=False)", "torch.tensor([x, x])",
+                 "np.median(x, axis=(0, 1))", "np.linalg.svd(x, hermitian=True)", "torch.tensor([x, x])",
                  "np.array([x, x], dtype=np.int64)"]
 
 
@@ -450,3 +454,31 @@ def test_a_numpy_function_without_a_row_is_a_clean_refusal(formula):
     assert run.stdout == ""
     assert run.stderr.startswith("gradcli: error:")
     assert "Traceback" not in run.stderr
+
+
+# Under `gradcli run`, np.sum(t), np.mean(t), np.max(t) ... of a torch tensor call the tensor's own method with
+# NumPy's keywords (t.sum(axis=None, out=None)), which PyTorch's methods refuse in words of their parser: a clean
+# refusal naming it (exit 2), never a tensor (it was one, a value PyTorch never gives); a PyTorch module gradcli
+# lacks, imported, is refused where it is used, not where it is imported
+@pytest.mark.parametrize(("line", "said"), [
+    ("np.sum(t)", "np.sum of a torch tensor is not supported"),
+    ("np.mean(t, axis=0)", "np.mean of a torch tensor is not supported"),
+    ("np.std([t, t])", "np.std of a torch tensor is not supported"),
+    ("np.set_printoptions(formatter={'float': str})", "np.set_printoptions(formatter=...) is not supported"),
+    ("from torch.nn.utils.rnn import pack_padded_sequence\npack_padded_sequence(t, [2])",
+     "'torch.nn.utils.rnn.pack_padded_sequence' is not supported"),
+])
+def test_run_refuses_what_it_cannot_give_as_pytorch_with_numpy_does(tmp_path, line, said):
+    path = tmp_path / "program.py"
+    path.write_text(f"import numpy as np\nimport torch\nt = torch.tensor([1.0, 2.0])\nprint('before')\n{line}\n")
+    run = cli("run", str(path))
+    assert run.exit_code == 2, (run.stdout, run.stderr)
+    assert said in run.stderr and f"line {4 + len(line.splitlines())}" in run.stderr and "^" in run.stderr, run.stderr
+    assert run.stdout == "before\n"
+
+
+def test_numpys_print_options_hold_for_the_run_alone(tmp_path):
+    path = tmp_path / "program.py"
+    path.write_text("import numpy as np\nnp.set_printoptions(precision=2)\nprint(np.array([1 / 3]))\n")
+    assert cli("run", str(path)).stdout == "[0.33]\n"
+    assert str(np.array([1 / 3])) == "[0.33333333]"  # (NumPy's own, after the run)

@@ -785,7 +785,7 @@ ROWS = [
                shape=_svd_shape_torch, shape_message=_refused("svd", _svd_shape_torch), parts=3,
                fields=("U", "S", "V"), params=(Param("some", "bool", True), Param("compute_uv", "bool", True)),
                text=_parts_text("torch.svd", {"some": True, "compute_uv": True}), methods=("svd",),
-               dialects=(Dialect("linalg", row="linalg_svd"), Dialect("numpy", row="linalg_svd")),
+               dialects=(Dialect("linalg", row="linalg_svd"), Dialect("numpy", row="numpy_svd")),
                rebinds=(("compute_uv", False, "svd_values"),),
                examples=_with_part(_GENERAL[:1]) + _with_part(_GENERAL[1:2], 1) + _with_part(_GENERAL[2:3], 2),
                reference="torch.svd(a)[1]", reference_program="torch.svd(a)[1]",

@@ -280,7 +280,48 @@ def _pad_program(emit: Any, x: Any, pad_width: Any = None, mode: str = "constant
     return emit("pad", x, pad=pad, value=constant_values)
 
 
+# np.linalg.svd(a, full_matrices=True, compute_uv=True, hermitian=False): torch.linalg.svd's (U, S, Vh), and with
+# compute_uv=False the singular values alone (svdvals), as NumPy returns them; hermitian=True (NumPy's eigh of a
+# hermitian matrix) is not taken
+_SVD_PARAMS = (Param("full_matrices", "bool", True), Param("compute_uv", "bool", True),
+               Param("hermitian", "absent", False))
+
+
+def _svd_program(emit: Any, a: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: Any = False,
+                 part: int = 0, of: Any = None) -> Any:
+    return emit("linalg_svd", a, full_matrices=full_matrices, part=part, of=of)
+
+
+def _svd_shape(a: Shape, full_matrices: bool = True, compute_uv: bool = True, hermitian: Any = False, part: int = 0,
+               of: Any = None) -> Shape:
+    from gradcli.ops import OPS
+
+    return tuple(OPS["linalg_svd"].shape(a, full_matrices=full_matrices, part=part, of=of))  # type: ignore[misc]
+
+
+def _svdvals_program(emit: Any, a: Any, full_matrices: bool = True, compute_uv: bool = False,
+                     hermitian: Any = False) -> Any:
+    return emit("svdvals", a)
+
+
+def _svdvals_shape(a: Shape, full_matrices: bool = True, compute_uv: bool = False, hermitian: Any = False) -> Shape:
+    from gradcli.ops import OPS
+
+    return tuple(OPS["svdvals"].shape(a))  # type: ignore[misc]
+
+
 ROWS = [
+    composite("numpy_svd", 1, _svd_program, "LinalgSvdBackward0", sympy=None, shape=_svd_shape, parts=3,
+              fields=("U", "S", "Vh"), params=_SVD_PARAMS, rebinds=(("compute_uv", False, "numpy_svdvals"),),
+              callable=False, reference=None,
+              text=lambda args, part=0, of=None, **params: _call("np.linalg.svd", {"full_matrices": True})(
+                  args, **{k: v for k, v in params.items() if k == "full_matrices"}) + f"[{part}]",
+              examples=(((((3, 2),), {"part": 1}), (((2, 3),), {"part": 0, "full_matrices": False})))),
+    composite("numpy_svdvals", 1, _svdvals_program, "LinalgSvdBackward0", sympy=None, shape=_svdvals_shape,
+              params=(*_SVD_PARAMS[:1], Param("compute_uv", "bool", False), _SVD_PARAMS[2]), callable=False,
+              reference=None, text=lambda args, **params: f"np.linalg.svd({args[0]}, compute_uv=False)",
+              examples=(((((3, 2),), {}), (((2, 2, 3),), {})))),
+
     composite("numpy_median", 1, _median_program("numpy_median"), "SqueezeBackward4", sympy=None, shape=_median_shape,
               params=(_AXIS, _KEEPDIMS), callable=False, reference=None, kinked=True,
               text=_call("np.median", {"dim": None, "keepdim": False}),

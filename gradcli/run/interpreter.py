@@ -1066,9 +1066,9 @@ class Interpreter:
                              span=self.span(node))
 
     def import_module(self, node: ast.AST, path: str, alias: str | None) -> None:
-        if path not in _MODULES and path.split(".")[0] in sys.stdlib_module_names:
-            # A module of Python's own that the run lacks (tutorials import pdb, time, os and never use them):
-            # Python's import always succeeds, so the import is taken and only a use of it is refused.
+        if path not in _MODULES and (path.split(".")[0] in sys.stdlib_module_names or path.startswith("torch.")):
+            # A module of Python's own or of PyTorch that the run lacks (tutorials import pdb, time, os,
+            # torch.nn.utils.rnn and never use them): the import is taken and only a use of it is refused.
             self.names[alias or path.split(".")[0]] = Module(path if alias else path.split(".")[0])
             return
         if path not in _MODULES:
@@ -1085,6 +1085,13 @@ class Interpreter:
             for alias in node.names:
                 if alias.name not in _FUTURE:
                     raise self.refuse(node, f"the future feature '{alias.name}' is not supported")
+            return
+        if module not in _MODULES and (module.split(".")[0] in sys.stdlib_module_names or module.startswith("torch.")):
+            # (as import_module: `from torch.nn.utils.rnn import pack_padded_sequence` unused is no refusal; a use is)
+            for alias in node.names:
+                if alias.name == "*":
+                    raise self.refuse(node, "import * is not supported", "import the names you use")
+                self.names[alias.asname or alias.name] = Module(f"{module}.{alias.name}")
             return
         if module not in _MODULES:
             raise self.refuse(node, f"import from '{module}' is not supported",
@@ -2306,9 +2313,11 @@ class Interpreter:
                     return Function(owner.path, name)
                 raise self.refuse(node, f"'{path}' is not supported",
                                   f"numpy.random has {', '.join(sorted(arrays.RANDOM))} here")
+            if owner.path in _REAL_MODULES and not hasattr(_REAL_MODULES[owner.path], name):  # (np.logsumexp)
+                raise TorchError("AttributeError", f"module '{owner.path}' has no attribute '{name}'")
             if owner.path == "numpy" and name in arrays.DTYPES:
                 return arrays.DTYPES[name]
-            if owner.path == "numpy" and name in arrays.FUNCTIONS:
+            if owner.path == "numpy" and (name in arrays.FUNCTIONS or name == "set_printoptions"):
                 return Function(owner.path, name)
             if owner.path == "torch.autograd.functional":
                 if name in functional.NAMES:
@@ -2466,6 +2475,8 @@ class Interpreter:
             return self.numpy(node, arrays.convert, callee, args, kwargs)
         if isinstance(callee, torch_nn.NativeMethod):
             return self.call_native_method(callee, args, kwargs, node)
+        if isinstance(callee, Module) and callee.path not in _MODULES:  # (imported, and used: from torch.nn.utils.rnn ...)
+            raise self.refuse(node, f"'{callee.path}' is not supported", "`gradcli functions` lists the functions")
         raise TorchError("TypeError", f"'{_type_name(callee)}' object is not callable")
 
     def call_function(self, function: Function, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
@@ -2486,8 +2497,13 @@ class Interpreter:
             if self.numpy_random is None:
                 self.numpy_random = np.random.RandomState()  # fresh entropy, as NumPy's own until seeded
             return self.numpy(node, arrays.random_call, self.numpy_random, name, args, kwargs)
-        if function.module == "numpy" and name in arrays.FUNCTIONS and not any(
-                isinstance(value, Tensor) for value in (*args, *kwargs.values())):
+        if function.module == "numpy.linalg":  # (NumPy's linear algebra gives NumPy's arrays, which gradcli run lacks)
+            of = "a torch tensor" if any(_holds_tensor(value) for value in (*args, *kwargs.values())) else "NumPy's arrays"
+            raise self.refuse(node, f"np.linalg.{name} of {of} is not supported",
+                              f"write torch.linalg.{name} of a tensor (its values, and a gradient)")
+        if function.module == "numpy" and name in arrays.FUNCTIONS:
+            if any(_holds_tensor(value) for value in (*args, *kwargs.values())):
+                return self.numpy_of_tensors(name, args, kwargs, node)
             return self.numpy(node, arrays.call, name, *_python_types(args, kwargs))
         if (function.module, name) in _PLATFORM:
             return self.platform(function, args, kwargs, node)
@@ -2542,6 +2558,8 @@ class Interpreter:
                 return self.activation_in_place(name, args, {**dict(keywords), "inplace": inplace}, node)
         if function.module == "torch" and name == "set_printoptions":
             return self.set_printoptions(args, kwargs, node)
+        if function.module == "numpy" and name == "set_printoptions":
+            return self.numpy_printoptions(args, kwargs, node)
         if function.module == "torch" and name in _CLOSENESS:
             return self.closeness(name, args, kwargs, node)
         if function.module == "math" and all(isinstance(a, (int, float, Tensor)) for a in args) and hasattr(math, name):
@@ -2799,6 +2817,34 @@ class Interpreter:
                               "PyTorch's profiles are 'default', 'short' and 'full'")
         sci = bound.get("sci_mode")
         reprs.set_printoptions(**{**bound, "sci_mode": None if sci is None else bool(sci)})
+
+    def numpy_printoptions(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
+        """np.set_printoptions(...): how NumPy prints arrays from here on, for this run alone (run() restores
+        NumPy's own at its end); a formatter (code of the file that NumPy would call) is not taken."""
+        names = ["precision", "threshold", "edgeitems", "linewidth", "suppress", "nanstr", "infstr", "formatter",
+                 "sign", "floatmode", "legacy"]
+        if len(args) > 10:
+            raise PythonError("TypeError", f"set_printoptions() takes from 0 to 10 positional arguments but {len(args)} "
+                                           "were given")
+        bound = python.bind_by_name("set_printoptions", names, args, kwargs)
+        for name in ("formatter", "legacy"):
+            if bound.get(name) not in (None, False):
+                raise self.refuse(node, f"np.set_printoptions({name}=...) is not supported",
+                                  "gradcli run takes precision, threshold, edgeitems, linewidth, suppress, nanstr, "
+                                  "infstr, sign and floatmode")
+        for name in ("precision", "edgeitems", "linewidth"):
+            value = bound.get(name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000):
+                raise self.refuse(node, f"np.set_printoptions({name}={value!r}) is not supported",
+                                  f"gradcli run takes a {name} from 0 to 1,000")
+        for name in ("nanstr", "infstr"):
+            value = bound.get(name)
+            if value is not None and (not isinstance(value, str) or len(value) > 100):
+                raise self.refuse(node, f"np.set_printoptions({name}=...) is not supported", "give a short string")
+        try:
+            np.set_printoptions(**bound)
+        except (TypeError, ValueError) as problem:
+            raise python_error(problem) from None
 
     def feature_dropout(self, dims: int, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """F.dropout1d/2d/3d as PyTorch's: one draw per channel (noise of shape (N, C, 1, ...)); dropout1d
@@ -3132,6 +3178,38 @@ class Interpreter:
         else:
             tensor.node = None  # (its next use a new leaf, of its new shape)
         return tensor
+
+    def numpy_of_tensors(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """np.NAME(...) of torch tensors, as PyTorch 2.13 with NumPy 2 runs it: each tensor is its array
+        (Tensor.__array__, which refuses one that requires grad), NumPy computes, and a ufunc's result (np.exp,
+        np.add, np.isnan ...) and that of the functions that fall back to the array (np.reshape, np.argmax ...) come
+        back as a tensor without a graph (Tensor.__array_wrap__: a bool one as uint8); the others give NumPy's own
+        array or number (np.where, np.dot, np.median ...). np.sum, np.mean, np.max and the like call the tensor's
+        own method with NumPy's keywords, which PyTorch's methods refuse: not supported here."""
+        if name in ("shape", "ndim") and len(args) == 1 and not kwargs and isinstance(args[0], Tensor):
+            return self.tensor_attribute(args[0], "shape", node) if name == "shape" else args[0].data.ndim
+        wraps = isinstance(getattr(np, name, None), np.ufunc) or name in _NUMPY_WRAPS
+        if not wraps and name not in _NUMPY_CONVERTS:
+            raise self.refuse(node, f"np.{name} of a torch tensor is not supported",
+                              f"PyTorch's np.{name}(t) calls the tensor's own method with NumPy's keywords; write "
+                              f"torch.{name}(t), or np.{name}(t.numpy()) for NumPy's")
+
+        def array(value: Any) -> Any:
+            if isinstance(value, Tensor):
+                if value.requires_grad and self.graph.grad_enabled:
+                    raise runtime_error("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                                        "instead.")
+                return value.data.copy()
+            if isinstance(value, (list, tuple)):
+                return [array(item) for item in value] if isinstance(value, list) else tuple(array(v) for v in value)
+            return value
+
+        result = self.numpy(node, arrays.call, name, *_python_types([array(a) for a in args],
+                                                                    {key: array(v) for key, v in kwargs.items()}))
+        if not wraps:
+            return result
+        data = np.asarray(result)
+        return Tensor(self.graph, data.astype(np.uint8) if data.dtype == BOOL else data)
 
     def numpy(self, node: ast.AST, function: Callable[..., Any], *args: Any) -> Any:
         """A NumPy call of the file (run/arrays.py): its refusals and limits with the line, what NumPy
@@ -4523,6 +4601,23 @@ def _options(dtype: np.dtype) -> str:
             "(default), pinned_memory=false (default), memory_format=(nullopt))")
 
 
+# np.<name> of a tensor that falls back to the tensor's array (the tensor's method refuses NumPy's keywords), its
+# result wrapped back as a tensor; and the ones that take the tensors as arrays and give NumPy's results
+_NUMPY_WRAPS = frozenset({"argmax", "argmin", "argsort", "clip", "cumprod", "cumsum", "reshape", "round", "transpose"})
+_NUMPY_CONVERTS = frozenset({"allclose", "array", "asarray", "concatenate", "copy", "count_nonzero", "dot", "expand_dims",
+                             "full_like", "hstack", "inner", "isclose", "median", "ones_like", "outer", "ravel", "sort",
+                             "stack", "trace", "vstack", "where", "zeros_like"})
+
+
+# the modules the file's names are Python's own here: a name they do not have is their AttributeError, as Python raises
+# it (np.logsumexp, which the formula language reads as logsumexp)
+_REAL_MODULES = {"numpy": np, "numpy.linalg": np.linalg, "math": math}
+
+
+def _holds_tensor(value: Any) -> bool:
+    return isinstance(value, Tensor) or (isinstance(value, (list, tuple)) and any(_holds_tensor(v) for v in value))
+
+
 def _python_types(args: list[Any], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
     """A NumPy call's args with the run's int, float and bool as Python's types, which NumPy takes as dtypes
     (`(a == b).astype(int)`, `np.zeros(3, dtype=float)`)."""
@@ -4618,7 +4713,8 @@ def run(source: str, out: TextIO, filename: str = "<stdin>", errors: TextIO | No
     default_float = DEFAULT_FLOAT.set(np.float32)  # (torch.get_default_dtype() of a program)
     routed = mkl.ROUTED.set(True)  # PyTorch's MKL kernels, where `gradcli[mkl]` is installed
     try:
-        interpreter.run(tree)
+        with np.printoptions():  # (np.set_printoptions of the file holds for the run alone)
+            interpreter.run(tree)
     except TorchError as raised:
         raised.interpreter = interpreter
         raise
