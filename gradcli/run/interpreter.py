@@ -2384,6 +2384,8 @@ class Interpreter:
             return owner[owner.fields.index(name)]  # type: ignore[attr-defined]
         if type(owner) in python.METHODS and name in python.METHODS[type(owner)]:
             return Method(owner, name)
+        if type(owner) is slice and name in ("start", "stop", "step"):
+            return getattr(owner, name)
         if owner is None:  # (a grad_fn of a leaf, a .grad never computed): Python's own error
             raise TorchError("AttributeError", f"'NoneType' object has no attribute '{name}'")
         raise self.refuse(node, f"'.{name}' of {_type_name(owner)} is not supported")
@@ -3077,7 +3079,7 @@ class Interpreter:
             return f"torch::autograd::{named}" if named in ("CopySlices", "CopyBackwards", "AccumulateGrad") else named
         if isinstance(receiver, str) and name == "format":
             return self.format_string(receiver, args, kwargs, node)
-        if isinstance(receiver, (list, dict, str, set)):
+        if isinstance(receiver, (list, dict, str, set, slice)):
             return python.call_python_method(self, receiver, name, args, kwargs, node)
         if arrays.is_array(receiver):
             return self.numpy(node, arrays.call_method, receiver, name, *_python_types(args, kwargs))

@@ -1139,6 +1139,8 @@ class NativeClass:
 
     def __repr__(self) -> str:
         where = _SUBMODULES.get(self.name) if self.module == "torch.nn" else None
+        if self.module == "torch.optim":  # (each optimizer in a module of its own name: torch.optim.sgd.SGD)
+            where = self.name.lower()
         return f"<class '{self.module}.{where + '.' if where else ''}{self.name}'>"
 
     def __eq__(self, other: object) -> bool:  # type(m) == nn.Linear

@@ -672,6 +672,16 @@ def _type_of(value: Any) -> Any:
         native = torch_nn.nn_class(value.label)
         if native is not None:
             return native
+    if isinstance(value, torch_nn.Optimizer):  # (type(opt) is torch.optim.SGD)
+        native = torch_nn.optim_class(type(value).label)
+        if native is not None:
+            return native
+    from gradcli.run import schedulers
+
+    if isinstance(value, schedulers.Scheduler):
+        native = schedulers.scheduler_class(type(value).label)
+        if native is not None:
+            return native
     return TypeOf(type_name(value))
 
 
@@ -908,6 +918,8 @@ def _sorted(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], n
 def _number(kind: type) -> Callable[..., Any]:
     def convert(*args: Any) -> Any:
         value = args[0] if args else kind()
+        if isinstance(value, Tensor) and value.data.size != 1:  # (Tensor.__int__'s and __float__'s words, not .item()'s)
+            raise PythonError("ValueError", "only one element tensors can be converted to Python scalars")
         if isinstance(value, Tensor):
             value = value._scalar()
         return kind(value)
@@ -1080,6 +1092,7 @@ BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function
     "set": _set,
     "type": _python(lambda v: _type_of(v)),
     "range": _range,
+    "slice": _python(slice),  # (an index as x[1:3] writes it: x[slice(1, 3)])
     "enumerate": _enumerate,
     "zip": _zip,
     "reversed": _reversed,
@@ -1145,6 +1158,7 @@ METHODS: dict[type, frozenset[str]] = {
     str: frozenset({"format", "join", "upper", "lower", "strip", "lstrip", "rstrip", "split", "replace", "startswith",
                     "endswith", "title", "capitalize", "find", "rfind", "index", "rindex", "count", "isdigit", "isalpha",
                     "isalnum", "isspace", "splitlines", "partition", "rpartition"}),
+    slice: frozenset({"indices"}),
 }
 
 
