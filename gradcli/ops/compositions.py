@@ -223,7 +223,7 @@ def _tensorinv_inv() -> Any:
     """tensorinv's inverse: linalg.inv's row, its singular matrix said in tensorinv's words."""
     inv = next(op for op in linalg.ROWS if op.name == "inv")
     return dataclasses.replace(inv, name="tensorinv_inv", forward=_inv_as_tensorinv, callable=False, spellings=(),
-                               methods=(), examples=(), reference=None, dtype_refusals=(),
+                               methods=(), examples=(), reference=None,
                                text=lambda args: f"torch.linalg.inv({args[0]})")
 
 

@@ -63,6 +63,7 @@ singular = torch.tensor([[[-1.5, 1.5], [0.0, 0.0]], [[-1.0, -0.75], [0.0, 0.0]],
 show("tensorinv singular", lambda: torch.linalg.tensorinv(singular, ind=1))
 show("tensorinv singular matrix", lambda: torch.linalg.tensorinv(torch.tensor([[1.0, 2.0], [2.0, 4.0]],
                                                                               dtype=torch.float64), ind=1))
+show("tensorinv of integers", lambda: torch.linalg.tensorinv(torch.ones(4, 2, 2, dtype=torch.int64), ind=1))
 show("inv singular", lambda: torch.linalg.inv(torch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=torch.float64)))
 show("tensorsolve singular", lambda: torch.linalg.tensorsolve(torch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=torch.float64),
                                                               torch.ones(2, dtype=torch.float64)))
