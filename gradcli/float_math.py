@@ -83,7 +83,7 @@ def power(a: float, b: float) -> Any:
     """NumPy's power on Python floats, which cannot say whether b is a Python number: where
     PyTorch's two overloads part ways beyond rounding (b = +-0.5, a <= 0 or NaN), NumPy takes over.
     The exponents of _POWERS are done here (1 / 0 raises: NumPy takes over), the others by NumPy's pow."""
-    if ((b == 0.5 or b == -0.5) and not a > 0) or b == 3.0 or b == -2.0:  # (x ** 3 multiplies: x * x * x)
+    if (b == 0.5 or b == -0.5) and not a > 0:
         raise ArithmeticError("pow(Tensor, Scalar) and pow(Tensor, Tensor) differ here")
     exact = _POWERS.get(b)
     return ufunc("power")(a, b) if exact is None else exact(a)

@@ -739,9 +739,11 @@ def _power(a: Array, b: Array) -> Array:
     if out.dtype == np.float32:
         return _float32_power(a, b, out)
     if type(b) is Number or type(b) is float:  # (gradcli run hands its Python numbers over as floats)
-        if b == 3.0:  # (PyTorch's pow(Tensor, Scalar) multiplies for 3 and -2, in every float dtype)
+        # PyTorch's pow(Tensor, Scalar) multiplies for 3 and -2, in every float dtype; under run (a float: its Python
+        # numbers) so. (The formula language keeps C's pow: its float fast path cannot tell x ** 3 from x ** y at y=3.)
+        if type(b) is float and b == 3.0:
             return np.asarray(a * a * a)[()]
-        if b == -2.0:
+        if type(b) is float and b == -2.0:
             return np.asarray(1.0 / (a * a))[()]
         return _scalar_power(a, b, out)
     if type(b) is np.ndarray and b.ndim:  # an exponent per point: what one number would give
