@@ -3,6 +3,7 @@
 import torch
 import torch.nn as nn
 
+torch.manual_seed(0)  # (the layer's bias: (x @ W.T + b) - b rounds as the drawn b makes it)
 w = torch.empty(3, 5)
 print(nn.init.eye_(w) is w, w)
 layer = nn.Linear(2, 4)
