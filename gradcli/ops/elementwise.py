@@ -361,8 +361,8 @@ def _elu_derivative(xp: Any, g: Any, ans: Any, x: Any, alpha: float = 1.0, scale
 def _leaky_relu_derivative(xp: Any, g: Any, ans: Any, x: Any, negative_slope: float = 0.01) -> tuple[Any]:
     # g, or g times the slope in the tensor's dtype (a float32 g by float32's slope, as PyTorch's kernel: not by
     # float64's, rounded after)
-    slope = x.dtype.type(negative_slope) if isinstance(x, np.ndarray) and x.dtype.kind == "f" else negative_slope
-    return (g * xp.where(x > 0, 1.0 if slope is negative_slope else x.dtype.type(1.0), slope),)
+    typed = x.dtype.type if isinstance(x, np.ndarray) and x.dtype.kind == "f" else float
+    return (g * xp.where(x > 0, typed(1.0), typed(negative_slope)),)
 
 
 def _elu_result_derivative(xp: Any, g: Any, ans: Any, x: Any, alpha: float = 1.0, scale: float = 1.0,

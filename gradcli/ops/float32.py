@@ -85,8 +85,9 @@ def fma64(a: Any, b: Any, c: Any) -> np.ndarray:
         r = np.where(r == 0, s, r)
         finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
         fine = (np.abs(a) < 1e300) & (np.abs(b) < 1e300) & ((np.abs(p) > 1e-280) | (a == 0) | (b == 0))
-        out = np.where(finite, r, p + c)
-        scaled = finite & ~fine
+        zero = (a == 0) | (b == 0)  # (an exact zero product: c itself, as p + c gives it, whatever a or b's size)
+        out = np.where(finite & ~zero, r, p + c)
+        scaled = finite & ~fine & ~zero
         if scaled.any():
             (ma, ea), (mb, eb) = np.frexp(a[scaled]), np.frexp(b[scaled])
             addend = np.ldexp(c[scaled], -(ea + eb))

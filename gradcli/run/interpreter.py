@@ -1471,6 +1471,8 @@ class Interpreter:
             raise runtime_error("Boolean alpha only supported for Boolean results.")
         if dtype.kind in "biu" and isinstance(alpha, float):
             raise runtime_error("For integral input tensors, argument alpha must not be a floating point number.")
+        if dtype.kind == "f" and math.isfinite(alpha) and abs(alpha) > np.finfo(dtype).max:  # (c10's checked_convert)
+            raise runtime_error(f"value cannot be converted to type {_C_TYPE[dtype.name]} without overflow")
         if not name.endswith("_"):
             return result
         if graph:
@@ -4162,6 +4164,7 @@ def _needed(wants: tuple[bool, ...], needers: tuple[int, ...]) -> bool:
     return any(j < len(wants) and wants[j] for j in needers)
 
 
+_C_TYPE = {"float16": "at::Half", "float32": "float", "float64": "double"}
 _COMPARED_IN_PLACE = {"lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "eq": "eq", "ne": "ne", "less": "lt",
                       "less_equal": "le", "greater": "gt", "greater_equal": "ge", "not_equal": "ne"}
 
