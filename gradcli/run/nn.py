@@ -1923,7 +1923,12 @@ INIT: dict[str, tuple[list[str], dict[str, Any]]] = {"uniform_": (["tensor", "a"
         "kaiming_uniform_": (["tensor", "a", "mode", "nonlinearity", "generator"],
                              {"a": 0.0, "mode": "fan_in", "nonlinearity": "leaky_relu", "generator": None}),
         "kaiming_normal_": (["tensor", "a", "mode", "nonlinearity", "generator"],
-                            {"a": 0.0, "mode": "fan_in", "nonlinearity": "leaky_relu", "generator": None})}
+                            {"a": 0.0, "mode": "fan_in", "nonlinearity": "leaky_relu", "generator": None}),
+        "trunc_normal_": (["tensor", "mean", "std", "a", "b", "generator"],
+                          {"mean": 0.0, "std": 1.0, "a": -2.0, "b": 2.0, "generator": None}),
+        "orthogonal_": (["tensor", "gain", "generator"], {"gain": 1, "generator": None}),
+        "dirac_": (["tensor", "groups"], {"groups": 1}),
+        "sparse_": (["tensor", "sparsity", "std", "generator"], {"std": 0.01, "generator": None})}
 _GAINS = {"linear": 1.0, "conv1d": 1.0, "conv2d": 1.0, "conv3d": 1.0, "sigmoid": 1.0, "tanh": 5.0 / 3, "relu": math.sqrt(2.0),
           "selu": 3.0 / 4}
 
@@ -1979,9 +1984,17 @@ def init_call(interpreter: Interpreter, name: str, args: Args, kwargs: Kwargs, n
         raise interpreter.refuse(node, f"nn.init.{name} of a {_tensor_type(tensor)} is not supported")
     if bound.get("generator") is not None:
         raise interpreter.refuse(node, f"nn.init.{name} with a generator= is not supported")
+    for required in names[1:]:
+        if required not in bound and required not in defaults:
+            raise PythonError("TypeError", f"{name}() missing 1 required positional argument: '{required}'")
     values = np.empty_like(tensor.data)
     generator = interpreter.generator
-    if name == "uniform_":
+    if name in _SHAPED_INIT:
+        made = _SHAPED_INIT[name](interpreter, values, bound, node)
+        if made is None:
+            return tensor
+        values = made
+    elif name == "uniform_":
         generator.uniform_(values, float(bound["a"]), float(bound["b"]))
     elif name == "normal_":
         generator.normal_(values, float(bound["mean"]), float(bound["std"]))
@@ -2012,6 +2025,80 @@ def init_call(interpreter: Interpreter, name: str, args: Args, kwargs: Kwargs, n
             generator.normal_(values, 0.0, std)
     interpreter.overwrite(tensor, values)
     return tensor
+
+
+def _trunc_normal(interpreter: Interpreter, values: np.ndarray, bound: dict[str, Any], node: ast.AST) -> np.ndarray:
+    """PyTorch 2.13's trunc_normal_ where [a, b] holds more than 0.3 of N(mean, std): normal draws of the whole
+    tensor, each element outside [a, b] (as the tensor's dtype holds them) taken from a fresh whole draw."""
+    mean, std, a, b = (float(bound[key]) for key in ("mean", "std", "a", "b"))
+    mass = (math.erf((b - mean) / std / math.sqrt(2.0)) - math.erf((a - mean) / std / math.sqrt(2.0))) / 2.0
+    if not mass > 0.3:
+        raise interpreter.refuse(node, "nn.init.trunc_normal_ over [a, b] holding 0.3 or less of the normal's mass "
+                                       "(PyTorch's rejection of uniform draws) is not supported")
+    if mean < a - 2 * std or mean > b + 2 * std:
+        interpreter.warn("UserWarning", "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                         "The distribution of values may be incorrect.", node)
+    kind = values.dtype.type
+    low, high = kind(a), kind(b)
+    generator = interpreter.generator
+    generator.normal_(values, mean, std)
+    while True:
+        outside = (values < low) | (values > high)
+        if not outside.any():
+            return values
+        interpreter.tick(node)
+        values = np.where(outside, generator.normal_(np.empty_like(values), mean, std), values)
+
+
+def _orthogonal(interpreter: Interpreter, values: np.ndarray, bound: dict[str, Any], node: ast.AST) -> np.ndarray | None:
+    """orthogonal_: the Q of a normal draw's QR (of its transpose when it is wide), its columns' signs made those
+    of R's diagonal, times gain; LAPACK's Householder QR, as PyTorch calls it."""
+    from gradcli.ops.decompositions import _qr_factors
+
+    if values.ndim < 2:
+        raise TorchError("ValueError", "Only tensors with 2 or more dimensions are supported")
+    if not values.size:
+        return None
+    rows = values.shape[0]
+    flattened = interpreter.generator.normal_(np.empty((rows, values.size // rows), dtype=values.dtype))
+    wide = rows < flattened.shape[1]
+    q, r = _qr_factors(flattened.T if wide else flattened, "reduced")
+    q = q * np.sign(np.diagonal(r)).astype(q.dtype)
+    q = (q.T if wide else q).astype(values.dtype)
+    return (q * values.dtype.type(bound["gain"])).reshape(values.shape)
+
+
+def _dirac(interpreter: Interpreter, values: np.ndarray, bound: dict[str, Any], node: ast.AST) -> np.ndarray:
+    """dirac_: zeros with a one at the centre of each kept channel's kernel, groups of output channels apart."""
+    if values.ndim not in (3, 4, 5):
+        raise TorchError("ValueError", "Only tensors with 3, 4, or 5 dimensions are supported")
+    groups = int(bound["groups"])
+    if values.shape[0] % groups != 0:
+        raise TorchError("ValueError", "dim 0 must be divisible by groups")
+    per_group = values.shape[0] // groups
+    values[...] = 0
+    centre = tuple(size // 2 for size in values.shape[2:])
+    for group in range(groups):
+        for d in range(min(per_group, values.shape[1])):
+            values[(group * per_group + d, d, *centre)] = 1
+    return values
+
+
+def _sparse(interpreter: Interpreter, values: np.ndarray, bound: dict[str, Any], node: ast.AST) -> np.ndarray:
+    """sparse_: N(0, std) draws, then in each column the rows of the first ceil(sparsity * rows) places of a
+    torch.randperm(rows) zeroed."""
+    if values.ndim != 2:
+        raise TorchError("ValueError", "Only tensors with 2 dimensions are supported")
+    rows, cols = values.shape
+    zeros = math.ceil(float(bound["sparsity"]) * rows)
+    generator = interpreter.generator
+    generator.normal_(values, 0.0, float(bound["std"]))
+    for column in range(cols):
+        values[generator.randperm(rows)[:zeros], column] = 0
+    return values
+
+
+_SHAPED_INIT = {"trunc_normal_": _trunc_normal, "orthogonal_": _orthogonal, "dirac_": _dirac, "sparse_": _sparse}
 
 
 # --- torch.nn.utils: gradient clipping ------------------------------------------------------------
