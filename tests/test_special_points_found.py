@@ -31,6 +31,8 @@ def _same(ours, theirs) -> bool:
 
 # (formula, PyTorch's call over the tensors a, b, the point)
 GRID = np.linspace(-2.0, 2.0, 8).reshape(1, 1, 2, 2, 2)
+NEAREST = [nan, 0.5, -0.5, inf, -inf, 1e300, 0.0, -1.0, 1.0, 3.5, -2.25, 1 / 3, 0.75, -0.75, 5.0, -1e300, 0.25, nan,
+           1.5, -1.5, 2.5, inf, 0.1, -0.0]
 CASES = [
     # grid_sampler_3d adds only the corners inside: a NaN or infinite coordinate samples 0, with a 0 gradient
     *[(f"torch.grid_sampler_3d(a, b, 0, 0, {corners})", lambda torch, a, b, c=corners: torch.grid_sampler_3d(a, b, 0, 0, c),
@@ -38,6 +40,18 @@ CASES = [
       for special in (nan, inf, -inf, 1e300) for corners in (False, True)],
     ("F.grid_sample(a, b, align_corners=False)", lambda torch, a, b: torch.nn.functional.grid_sample(
         a, b, align_corners=False), {"a": GRID, "b": np.array([nan, 0.5, 0.25, 0.1, inf, -0.3]).reshape(1, 1, 1, 2, 3)}),
+    # mode='nearest': the element at nearbyint of the place (a tie to the even one), with every padding; the 2-D kernel
+    # clips NaN to 0, the 3-D one samples it at the far edge with no gradient; the grid's gradient is 0
+    *[(f"grid_sample(a, b, 'nearest', {padding!r}, {corners})",
+       lambda torch, a, b, p=padding, c=corners: torch.nn.functional.grid_sample(a, b, "nearest", p, c),
+       {"a": GRID.reshape(1, 2, 2, 2) if d == 2 else GRID,
+        "b": np.array(NEAREST[: 4 * d]).reshape((1, 2, 2, 2) if d == 2 else (1, 1, 2, 2, 3))})
+      for d in (2, 3) for padding in ("zeros", "border", "reflection") for corners in (False, True)],
+    *[(f"torch.grid_sampler_{d}d(a, b, 1, {padding}, True)",
+       lambda torch, a, b, d=d, p=padding: getattr(torch, f"grid_sampler_{d}d")(a, b, 1, p, True),
+       {"a": GRID.reshape(1, 2, 2, 2) if d == 2 else GRID,
+        "b": np.array(NEAREST[4 * d:][: 4 * d]).reshape((1, 2, 2, 2) if d == 2 else (1, 1, 2, 2, 3))})
+      for d in (2, 3) for padding in (0, 1, 2)],
     # group_norm as PyTorch's kernel computes it, x * scale + (b - scale * mean): an infinite weight gives NaN where
     # the two sides cancel
     *[("group_norm(a, 2, weight=b, bias=c)", lambda torch, a, b, c: torch.nn.functional.group_norm(a, 2, b, c),

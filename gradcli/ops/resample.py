@@ -756,8 +756,8 @@ ROWS: list[Op] = [
 
 
 # --- grid_sample: the input sampled at a grid of points, bilinear (trilinear in 3-D) between its 2^d nearest
-# elements, as PyTorch's CPU kernels sample it (GridSampler2DBackward0, GridSampler3DBackward0); padding 'zeros' or
-# 'border' ----------------------------------------------------------------------------------------------------------
+# elements with padding 'zeros' or 'border', or its nearest element with any padding, as PyTorch's CPU kernels sample
+# it (GridSampler2DBackward0, GridSampler3DBackward0) --------------------------------------------------------------
 
 
 def _grid_check(x: Shape, grid: Shape, mode: str, padding_mode: str, name: str) -> Shape:
@@ -776,9 +776,9 @@ def _grid_check(x: Shape, grid: Shape, mode: str, padding_mode: str, name: str) 
     if len(x) != d + 2 or len(grid) != len(x):
         raise ValueError(f"grid_sampler(): expected {d + 2}D input and grid with same number of dimensions, but got "
                          f"input with sizes {list(x)} and grid with sizes {list(grid)}")
-    if mode != "bilinear" or padding_mode not in ("zeros", "border"):
+    if mode == "bicubic" or (mode == "bilinear" and padding_mode == "reflection"):
         raise Unsupported(f"mode={mode!r} with padding_mode={padding_mode!r} (gradcli has mode='bilinear' with "
-                          "padding_mode 'zeros' or 'border')")
+                          "padding_mode 'zeros' or 'border', and mode='nearest' with any padding_mode)")
     out = (x[0], x[1], *grid[1:-1])
     _check_windows(math.prod(out) * 2 ** d, name)
     return out
@@ -801,11 +801,7 @@ def _grid_parts(x: Any, grid: Any, ranks: tuple[int, ...], padding_mode: str, al
                 forward: bool = False) -> _Grid:
     """`forward`: the coordinates PyTorch's forward kernel samples at, where its backward's differ (below)."""
     d = ranks[0] - 2
-    xs, gs = np.shape(x), np.shape(grid)
-    lead = np.broadcast_shapes(xs[: len(xs) - ranks[0]], gs[: len(gs) - ranks[1]])
-    n, c, *spatial = xs[len(xs) - ranks[0]:]
-    flat_x = np.reshape(np.broadcast_to(x, (*lead, *xs[len(xs) - ranks[0]:])), (-1, c, math.prod(spatial)))
-    flat_grid = np.reshape(np.broadcast_to(grid, (*lead, *gs[len(gs) - ranks[1]:])), (len(flat_x), -1, d))
+    flat_x, flat_grid, spatial, out = _flattened(x, grid, ranks)
     coords, floors, slopes = [], [], []
     for k in range(d):  # grid[..., 0] is x (the last axis), [..., 1] y, [..., 2] z
         size = spatial[-1 - k]
@@ -822,7 +818,17 @@ def _grid_parts(x: Any, grid: Any, ranks: tuple[int, ...], padding_mode: str, al
         coords.append(coord)
         floors.append(np.floor(np.where(np.isfinite(value), value, -2.0)))  # (NaN: a corner outside, as PyTorch's)
         slopes.append(slope)
-    return _Grid(flat_x, flat_grid, coords, floors, slopes, tuple(spatial), (*lead, n, c, *gs[len(gs) - ranks[1] + 1:-1]))
+    return _Grid(flat_x, flat_grid, coords, floors, slopes, spatial, out)
+
+
+def _flattened(x: Any, grid: Any, ranks: tuple[int, ...]) -> tuple[Any, Any, tuple[int, ...], Shape]:
+    """The input as (P, C, prod S), the grid as (P, M, d), the spatial sizes and the output's shape."""
+    xs, gs = np.shape(x), np.shape(grid)
+    lead = np.broadcast_shapes(xs[: len(xs) - ranks[0]], gs[: len(gs) - ranks[1]])
+    n, c, *spatial = xs[len(xs) - ranks[0]:]
+    flat_x = np.reshape(np.broadcast_to(x, (*lead, *xs[len(xs) - ranks[0]:])), (-1, c, math.prod(spatial)))
+    flat_grid = np.reshape(np.broadcast_to(grid, (*lead, *gs[len(gs) - ranks[1]:])), (len(flat_x), -1, ranks[0] - 2))
+    return flat_x, flat_grid, tuple(spatial), (*lead, n, c, *gs[len(gs) - ranks[1] + 1:-1])
 
 
 def _grid_corners(parts: _Grid) -> Any:
@@ -857,12 +863,95 @@ def _product(values: list[Any], skip: int = -1) -> Any:
     return out
 
 
+def _nearest_coord(g: Array, size: int, d: int, padding_mode: str, align_corners: bool, forward: bool) -> Array:
+    """The place along one axis that mode='nearest' reads for grid coordinates g, as a float (NaN or beyond the input
+    where nothing is read), in the grid's dtype. PyTorch's 2-D kernel is vectorised (its clip sends NaN to 0); its
+    3-D kernel is scalar, with its own arithmetic (its forward clips NaN to the far edge, its backward keeps NaN: no
+    gradient, as in the bilinear 3-D kernel above)."""
+    one = g.dtype.type(1)
+    if d == 2:
+        c = ((g + one) * g.dtype.type((size - 1) / 2) if align_corners
+             else (g + one) * g.dtype.type(size / 2) - g.dtype.type(0.5))
+    else:
+        c = (g + one) / 2 * (size - 1) if align_corners else ((g + one) * size - one) / 2
+    if padding_mode == "reflection":
+        c = _reflected(c, size, d, align_corners)
+    if padding_mode != "zeros":
+        nan = np.isnan(c)
+        c = np.clip(np.where(nan, 0, c), 0, size - 1).astype(g.dtype)
+        if d == 3:
+            c = np.where(nan, size - 1.0 if forward else np.nan, c).astype(g.dtype)
+    if d == 3:  # (its safe_downgrade_to_int_range: a place past int's range is no place)
+        c = np.where(np.isfinite(c) & (c <= 2.0**31 - 2) & (c >= -(2.0**31)), c, np.nan).astype(g.dtype)
+    return np.rint(c)  # (nearbyint: a tie goes to the even place)
+
+
+def _reflected(c: Array, size: int, d: int, align_corners: bool) -> Array:
+    """The coordinate reflected at the input's edges (its corner elements' centres with align_corners, else their
+    outer edges), as each kernel reflects it: the 2-D one by whole double flips, the 3-D one by counting flips in an
+    int (a count past int's range is INT_MIN, even)."""
+    low = 0.0 if align_corners else -0.5
+    span = size - 1 if align_corners else size
+    if span == 0:
+        return np.zeros_like(c)
+    distance = np.abs(c - c.dtype.type(low))
+    if d == 2:
+        twice = c.dtype.type(2 * span)
+        extra = distance - np.trunc(distance / twice) * twice
+        return np.minimum(extra, twice - extra) + c.dtype.type(low)  # (NaN stays NaN, as in its minimum)
+    extra = np.fmod(distance, c.dtype.type(span))
+    flips = np.floor(distance / c.dtype.type(span))
+    odd = np.isfinite(flips) & (flips < 2.0**31) & (np.fmod(flips, 2) == 1)
+    return np.where(odd, c.dtype.type(span) - extra + c.dtype.type(low), extra + c.dtype.type(low)).astype(c.dtype)
+
+
+def _nearest_places(grid: Any, spatial: tuple[int, ...], padding_mode: str, align_corners: bool,
+                    forward: bool) -> tuple[Array, Array]:
+    """Each point's element in a plane of the input (P, M) and whether there is one."""
+    g = np.asarray(getattr(grid, "primal", grid))  # (the Hessian's dual numbers: the place depends on values only)
+    d = np.shape(g)[-1]
+    place: Any = 0
+    inside: Any = True
+    stride = 1
+    for k in range(d):  # grid[..., 0] is x (the last axis)
+        size = spatial[-1 - k]
+        with np.errstate(over="ignore", invalid="ignore"):  # (an infinite or NaN place is no place)
+            at = _nearest_coord(g[..., k], size, d, padding_mode, align_corners, forward)
+            inside = inside & (at >= 0) & (at <= size - 1)
+        place = place + np.where(inside, at, 0).astype(np.int64) * stride
+        stride *= size
+    return np.where(inside, place, 0), np.asarray(inside)
+
+
+def _grid_nearest(x: Any, grid: Any, ranks: tuple[int, ...], padding_mode: str, align_corners: bool) -> Any:
+    flat_x, flat_grid, spatial, out = _flattened(x, grid, ranks)
+    place, inside = _nearest_places(flat_grid, spatial, padding_mode, align_corners, forward=True)
+    return np.reshape(_gathered(flat_x, place, inside), out)
+
+
+def _grid_nearest_vjp(g: Any, ans: Array, x: Any, grid: Any, ranks: tuple[int, ...], padding_mode: str,
+                      align_corners: bool) -> tuple[Any, Any]:
+    """The cotangent of each point added into the element it read; the grid's is 0 (PyTorch writes zeros)."""
+    flat_x, flat_grid, spatial, out = _flattened(x, grid, ranks)
+    place, inside = _nearest_places(flat_grid, spatial, padding_mode, align_corners, forward=False)
+    p, c, m = len(flat_x), np.shape(flat_x)[1], np.shape(flat_grid)[1]
+    share = np.where(inside[:, None, :], np.reshape(np.broadcast_to(g, np.shape(ans)), (p, c, m)), 0.0)
+    dx = np.zeros_like(share, shape=np.shape(flat_x))
+    np.add.at(dx, (np.arange(p)[:, None, None], np.arange(c)[None, :, None], place[:, None, :]), share)
+    xs = np.shape(x)
+    lead = out[: len(out) - ranks[0]]
+    return (np.reshape(dx, (*lead, *xs[len(xs) - ranks[0]:])),
+            np.zeros(np.shape(grid), dtype=np.result_type(np.asarray(getattr(grid, "primal", grid)).dtype, np.float32)))
+
+
 def _grid_sample(x: Array, grid: Array, ranks: tuple[int, ...], mode: str = "bilinear", padding_mode: str = "zeros",
                  align_corners: bool | None = None, name: str = "grid_sample") -> Array:
     sx, sg = _point_shapes(ranks, x, grid)
     out_shape = _grid_check(sx, sg, mode, padding_mode, name)
     if 0 in sx or 0 in sg:  # (an empty batch, or no points: nothing sampled)
         return np.zeros(np.shape(x)[: np.ndim(x) - ranks[0]] + tuple(out_shape))
+    if mode == "nearest":
+        return _grid_nearest(x, grid, ranks, padding_mode, bool(align_corners))
     parts = _grid_parts(x, grid, ranks, padding_mode, bool(align_corners), forward=True)
     out: Any = 0.0
     for _, place, inside, weights in _grid_corners(parts):
@@ -880,6 +969,8 @@ def _grid_sample_vjp(g: Array, ans: Array, x: Array, grid: Array, ranks: tuple[i
                      padding_mode: str = "zeros", align_corners: bool | None = None) -> tuple[Any, Any]:
     if np.size(x) == 0 or np.size(grid) == 0:
         return np.zeros(np.shape(x)), np.zeros(np.shape(grid))
+    if mode == "nearest":
+        return _grid_nearest_vjp(g, ans, x, grid, ranks, padding_mode, bool(align_corners))
     parts = _grid_parts(x, grid, ranks, padding_mode, bool(align_corners))
     p, c, m = len(parts.x), np.shape(parts.x)[1], np.shape(parts.grid)[1]
     g = np.reshape(np.broadcast_to(g, np.shape(ans)), (p, c, m))
@@ -908,6 +999,8 @@ def _grid_sample_jvp(tangents: Any, ans: Array, x: Array, grid: Array, ranks: tu
     tx, tg = tangents
     if np.size(x) == 0 or np.size(grid) == 0:
         return np.zeros_like(ans)
+    if mode == "nearest":  # (the grid moves nothing: its derivative is 0)
+        return np.zeros_like(ans) if tx is None else _grid_sample(tx, grid, ranks, mode, padding_mode, align_corners)
     parts = _grid_parts(x, grid, ranks, padding_mode, bool(align_corners))
     out: Any = np.zeros_like(ans)
     if tx is not None:

@@ -1,0 +1,23 @@
+import torch
+import torch.nn.functional as F
+# Call forms PyTorch takes, held to its output (issue #21, fuzz/call_forms.py's findings).
+# grid_sample's mode='nearest' with every padding, align_corners both ways: the element at nearbyint of the place (a
+# tie to the even one), nothing outside with zeros; the input's gradient added into the elements read, the grid's 0
+x = torch.arange(12.0, dtype=torch.float64).reshape(1, 1, 3, 4).requires_grad_()
+g = torch.tensor([[[[0.25, -0.5], [1.5, 0.1], [-1.0, 1.0], [0.0, 0.0]],
+                   [[float("nan"), 0.5], [float("inf"), -3.0], [2.5, -0.75], [1e300, 1 / 3]]]],
+                 dtype=torch.float64, requires_grad=True)
+for padding in ("zeros", "border", "reflection"):
+    for corners in (False, True):
+        y = F.grid_sample(x, g, mode="nearest", padding_mode=padding, align_corners=corners)
+        (y * torch.arange(8.0, dtype=torch.float64).reshape(1, 1, 2, 4)).sum().backward()
+        print(padding, corners, y, x.grad, g.grad)
+        x.grad = g.grad = None
+x3 = torch.arange(24.0).reshape(1, 1, 2, 3, 4).requires_grad_()
+g3 = torch.tensor([[[[[0.3, -0.6, 0.9], [float("nan"), 0.2, -0.2], [1.75, -1.25, 0.5]]]]], requires_grad=True)
+for mode in range(3):
+    y = torch.grid_sampler_3d(x3, g3, 1, mode, False)
+    y.sum().backward()
+    print(y, y.grad_fn, x3.grad, g3.grad)
+    x3.grad = g3.grad = None
+print(torch.grid_sampler_2d(x.detach().float(), g.detach().float(), 1, 2, True))
