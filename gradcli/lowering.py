@@ -546,10 +546,10 @@ def _absent(name: str, spec: Param, value: Any, front: Front) -> None:
     kind = front.kind(value)
     if kind == NONE or (kind == BOOL and spec.default is False and front.static(value) is False):
         return
-    if spec.refused is not None and kind in (STR, INT, FLOAT, BOOL, TUPLE):
+    if spec.refused is not None and kind in (STR, INT, FLOAT, BOOL, TUPLE) and not (kind == BOOL and spec.default is False):
         raised, words = spec.refused
         raise CallProblem(words.format(type=kind), value=value, raised=raised)
-    raise CallProblem(f"{spec.name}= is not supported", value=value,
+    raise CallProblem(f"{spec.name}= is not supported" + (f" ({spec.why})" if spec.why else ""), value=value,
                       hint=f"gradcli's {name} takes no {spec.name}; leave it out or give {spec.default}")
 
 

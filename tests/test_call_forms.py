@@ -216,6 +216,12 @@ def test_keyword_only_args_by_keyword_answer(program, reference):
     ("sum(F.embedding(i, a, max_norm=1.0))", "max_norm= is not supported"),
     ("sum(F.embedding(i, a, None, False))", "max_norm= is not supported"),  # (False is not None: a max_norm of 0)
     ("sum(F.embedding(i, a, sparse=True))", "sparse= is not supported"),
+    # (F.embedding passes these on to torch.embedding, whose parser refuses them; its own assert first)
+    ("sum(F.embedding(i, a, 0.5))", "embedding(): argument 'padding_idx' (position 3) must be int, not float"),
+    ("sum(F.embedding(i, a, scale_grad_by_freq=1))",
+     "embedding(): argument 'scale_grad_by_freq' (position 4) must be bool, not int"),
+    ("sum(F.embedding(i, a, sparse=0))", "embedding(): argument 'sparse' (position 5) must be bool, not int"),
+    ("sum(F.embedding(i, a, -4))", "Padding_idx must be within num_embeddings"),
     ("sum(torch.broadcast_to(a, (2, 3, 2), implicit=True))", "unexpected keyword argument 'implicit'"),
 ])
 def test_what_pytorch_takes_by_keyword_alone_or_gradcli_has_not_is_refused(program, words):

@@ -178,6 +178,8 @@ class Param(NamedTuple):
     # PyTorch's param that changes nothing here (expand's implicit, clone's memory_format): a value of its kind is
     # taken, and no rule reads it
     unread: bool = False
+    # why an "absent" param is not taken, where its name does not say it (embedding's max_norm writes into the weight)
+    why: str = ""
 
     def refusal(self, value: Any) -> ValueRefusal:
         """PyTorch's refusal of this value (Param.refused), as the exception of its type."""
@@ -259,6 +261,8 @@ class Param(NamedTuple):
                 raise self.refusal(value)
             return _whole(self.name, value)
         if kind == "bool":
+            if self.refused is not None and not isinstance(value, bool):  # (PyTorch's parser: a bool, never an int)
+                raise self.refusal(value)
             if value in (0, 1):
                 return bool(value)
             raise ValueError(f"{self.name} must be True or False")

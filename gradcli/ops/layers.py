@@ -160,14 +160,25 @@ ROWS: list[Op] = [
 # --- embedding: rows of a weight picked by integer indices (EmbeddingBackward0) -----------------
 
 
+class _Assertion(ValueRefusal):
+    """F.embedding's own assert: Python's AssertionError."""
+
+    kind = "AssertionError"
+
+
+def _embedding_arg(name: str, position: int, kind: str) -> tuple[str, str]:
+    """torch.embedding's TypeError, which F.embedding passes its args on to (after its own checks)."""
+    return "TypeError", f"embedding(): argument '{name}' (position {position}) must be {kind}, not {{type}}"
+
+
 def _embedding_parts(w: Any, idx: Array, ranks: tuple[int, ...], padding_idx: int | None
                      ) -> tuple[Shape, Array, int | None]:
     """(the batch axes of the two, the indices as (points, count), the padding index counted from 0)."""
     index_checks("embedding", np.shape(w)[np.ndim(w) - ranks[0]:], np.shape(idx)[np.ndim(idx) - ranks[1]:])
     rows = np.shape(w)[-2]
     if padding_idx is not None:
-        if not -rows <= padding_idx < rows:
-            raise ValueError("Padding_idx must be within num_embeddings")
+        if not -rows <= padding_idx < rows:  # (F.embedding's assert, before it counts a negative one from the end)
+            raise _Assertion("Padding_idx must be within num_embeddings")
         padding_idx %= rows
     index = np.asarray(idx)
     if index.size and not np.all(np.mod(index, 1) == 0):
@@ -219,11 +230,16 @@ def _embedding_shape(w: Shape, idx: Shape, **params: Any) -> Shape:
 ROWS += [
     structural("embedding", 2, _embedding, _embedding_vjp, "EmbeddingBackward0", jvp=_embedding_jvp, index_from=1,
                tensor_positions=(1, 0), inputs=("weight", "input"), dtype="keeps", shape=_embedding_shape,
-               # (max_norm renormalizes the weight's rows in place, sparse=True makes its gradient a sparse tensor:
-               # neither is gradcli's, a clean "not supported")
-               params=(Param("padding_idx", "int", None), Param("max_norm", "absent"),
-                       Param("norm_type", "float", 2.0), Param("scale_grad_by_freq", "bool", False),
-                       Param("sparse", "absent", False)),
+               # (max_norm renormalizes the weight's rows in place, which `run` does before it calls the row
+               # (Interpreter.embedding) and a formula cannot; sparse=True makes its gradient a sparse tensor: a clean
+               # "not supported")
+               params=(Param("padding_idx", "int", None, refused=_embedding_arg("padding_idx", 3, "int")),
+                       Param("max_norm", "absent", why="it renormalizes the weight's rows in place, which a formula "
+                                                       "cannot write; `gradcli run` does"),
+                       Param("norm_type", "float", 2.0),
+                       Param("scale_grad_by_freq", "bool", False, refused=_embedding_arg("scale_grad_by_freq", 4, "bool")),
+                       Param("sparse", "absent", False, refused=_embedding_arg("sparse", 5, "bool"),
+                             why="a sparse gradient: gradcli's are dense")),
                sympy=lambda w, idx, **params: np.asarray(np.take(w, np.asarray(idx, dtype=np.int64), axis=0), dtype=object),
                text=lambda args, **params: "embedding({}, {}{})".format(args[1], args[0], "".join(
                    f", {k}={v!r}" for k, v in params.items() if v not in (None, False, 2.0))),

@@ -2544,6 +2544,8 @@ class Interpreter:
             return self.dropout(args, kwargs, node)
         if function.module == "torch.nn.functional" and name in ("dropout1d", "dropout2d", "dropout3d"):
             return self.feature_dropout(int(name[-2]), args, kwargs, node)
+        if function.module == "torch.nn.functional" and name == "embedding":
+            return self.embedding(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "one_hot":
             return self.one_hot(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "gumbel_softmax":
@@ -2909,6 +2911,57 @@ class Interpreter:
             keep = self.generator.unit(x.data.size, FLOAT64).reshape(x.data.shape) < 1 - float(p)
             noise = keep.astype(x.data.dtype) / kind(1 - float(p))
         return self.binary("*", x, Tensor(self.graph, noise), node)
+
+    def embedding(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """F.embedding as torch/nn/functional.py runs it: with a max_norm, the weight's rows that the input picks are
+        renormalized in place first (torch.embedding_renorm_ of weight.detach() under no_grad: each row whose
+        norm_type-norm is above max_norm scaled by max_norm / (norm + 1e-7), in the weight's dtype; the weight's
+        version one more), then looked up by the row, whose gradient knows nothing of the scaling."""
+        names = ["input", "weight", "padding_idx", "max_norm", "norm_type", "scale_grad_by_freq", "sparse"]
+        if len(args) > len(names) or (args[3] if len(args) > 3 else kwargs.get("max_norm")) is None:
+            return self.call_op("torch.nn.functional.embedding", args, kwargs, node)
+        bound = {"padding_idx": None, "norm_type": 2.0, **python.bind_by_name("embedding", names, args, kwargs)}
+        x, weight, padding = bound.get("input"), bound.get("weight"), bound["padding_idx"]
+        if not isinstance(x, Tensor) or not isinstance(weight, Tensor) or weight.data.ndim == 0:
+            return self.call_op("torch.nn.functional.embedding", args, kwargs, node)
+        rows = weight.data.shape[0]
+        if isinstance(padding, (int, float)) and (padding >= rows if padding > 0 else padding < -rows):
+            raise TorchError("AssertionError", "Padding_idx must be within num_embeddings")
+        self.renorm_rows(weight, x, bound["max_norm"], bound["norm_type"], node)
+        looked_up = {**kwargs, "max_norm": None} if len(args) <= 3 else kwargs
+        return self.call_op("torch.nn.functional.embedding", [*args[:3], *([None] if len(args) > 3 else []), *args[4:]],
+                            looked_up, node)
+
+    def renorm_rows(self, weight: Tensor, indices: Tensor, max_norm: Any, norm_type: Any, node: ast.AST) -> None:
+        """torch.embedding_renorm_(weight, indices, max_norm, norm_type) under no_grad, as its CPU kernel: each index
+        once, in sorted order, its row's norm (the norm's own bits) compared as a double."""
+        for position, (name, value) in enumerate((("max_norm", max_norm), ("norm_type", norm_type)), start=3):
+            if not isinstance(value, (int, float)):
+                raise TorchError("TypeError", f"embedding_renorm_(): argument '{name}' (position {position}) must be "
+                                              f"float, not {_type_name(value)}")
+        if weight.data.ndim != 2:
+            raise runtime_error(f"Expected 2-dimensional tensor, but got {weight.data.ndim}-dimensional tensor for "
+                                "argument #1 'self' (while checking arguments for embedding_renorm_)")
+        if indices.data.dtype not in (INT64, np.dtype(np.int32)):
+            raise runtime_error("Expected tensor for argument #2 'indices' to have one of the following scalar types: "
+                                f"Long, Int; but got torch.{torch_dtype_name(indices.data.dtype)}Tensor instead (while "
+                                "checking arguments for embedding_renorm_)")
+        values = weight.data.copy()
+        rows = len(values)
+        before, self.graph.grad_enabled = self.graph.grad_enabled, False
+        try:
+            for index in np.unique(indices.data):
+                if not -rows <= index < rows:
+                    raise TorchError("IndexError", f"select(): index {index} out of range for tensor of size "
+                                                   f"[{', '.join(map(str, values.shape))}] at dimension 0")
+                norm = float(self.call_op(".norm", [Tensor(self.graph, values[index]), float(norm_type)], {}, node).data)
+                if norm > max_norm:
+                    values[index] = values[index] * values.dtype.type(max_norm / (norm + 1e-7))
+        finally:
+            self.graph.grad_enabled = before
+        kept = weight.node  # (weight.detach() is written: the tensor keeps its grad_fn, its version is one more)
+        self.overwrite(weight, values)
+        weight.node = kept
 
     def call_op(self, spelled: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """A call of the op table, lowered as every way in lowers it (gradcli.lowering); what gradcli

@@ -599,10 +599,9 @@ class Embedding(Module):
                 if padding < -count:
                     raise PythonError("AssertionError", "Padding_idx must be within num_embeddings")
                 padding += count
-        for name in ("max_norm", "_weight"):
-            if bound[name] is not None:
-                raise interpreter.refuse(interpreter.call_node or interpreter.node or ast.Pass(),
-                                         f"nn.Embedding(..., {name}=...) is not supported")
+        if bound["_weight"] is not None:
+            raise interpreter.refuse(interpreter.call_node or interpreter.node or ast.Pass(),
+                                     "nn.Embedding(..., _weight=...) is not supported")
         if bound["sparse"]:
             raise interpreter.refuse(interpreter.call_node or interpreter.node or ast.Pass(),
                                      "nn.Embedding(..., sparse=True) is not supported (sparse gradients)")
@@ -615,7 +614,7 @@ class Embedding(Module):
         if padding is not None:
             weight[padding] = 0
         self.settings = {"num_embeddings": count, "embedding_dim": width, "padding_idx": padding,
-                         "max_norm": None, "norm_type": bound["norm_type"],
+                         "max_norm": bound["max_norm"], "norm_type": bound["norm_type"],
                          "scale_grad_by_freq": bound["scale_grad_by_freq"], "sparse": False}
         self.fields.update(self.settings)
         self.set(interpreter, "weight", parameter(interpreter, Tensor(interpreter.graph, weight), not bound["_freeze"]))
@@ -624,6 +623,8 @@ class Embedding(Module):
         text = f"{self.settings['num_embeddings']}, {self.settings['embedding_dim']}"
         if self.settings["padding_idx"] is not None:
             text += f", padding_idx={self.settings['padding_idx']}"
+        if self.settings["max_norm"] is not None:
+            text += f", max_norm={self.settings['max_norm']}"
         if self.settings["norm_type"] != 2:
             text += f", norm_type={self.settings['norm_type']}"
         if self.settings["scale_grad_by_freq"] is not False:
@@ -635,7 +636,9 @@ class Embedding(Module):
         settings = {"padding_idx": self.settings["padding_idx"]} if self.settings["padding_idx"] is not None else {}
         if self.settings["scale_grad_by_freq"]:
             settings["scale_grad_by_freq"] = True
-        return interpreter.call_op("torch.nn.functional.embedding", [x, self.params["weight"]], settings, node)
+        if self.settings["max_norm"] is not None:  # (the weight renormalized in place first, as F.embedding does)
+            settings.update(max_norm=self.settings["max_norm"], norm_type=self.settings["norm_type"])
+        return interpreter.embedding([x, self.params["weight"]], settings, node)
 
 
 def _pool(label: str, function: str, params: list[tuple[str, Any]], shown: list[str], single: bool = False,

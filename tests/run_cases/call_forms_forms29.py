@@ -21,3 +21,31 @@ for mode in range(3):
     print(y, y.grad_fn, x3.grad, g3.grad)
     x3.grad = g3.grad = None
 print(torch.grid_sampler_2d(x.detach().float(), g.detach().float(), 1, 2, True))
+# F.embedding's max_norm: the rows the input picks renormalized in place first (under no_grad: the weight changes,
+# its version is one more), then looked up; the gradient knows nothing of the scaling. padding_idx counted from the
+# end when negative, its assert, and torch.embedding's TypeErrors of what F.embedding passes on
+w = torch.tensor([[1.0, 2.0], [3.0, -3.0], [4.0, 6.0], [0.1, 0.2]], dtype=torch.float64, requires_grad=True)
+i = torch.tensor([[2, 0], [2, 3]])
+y = F.embedding(i, w, max_norm=3.0)
+print(y, w, y.grad_fn)
+(y * torch.arange(8.0, dtype=torch.float64).reshape(2, 2, 2)).sum().backward()
+print(w.grad)
+print(F.embedding(i, w, -1, 2.5, 1.0, True), w)
+v = w * 2
+z = v * v
+print(F.embedding(torch.tensor([3, 1, 1, 0]), v, None, 0.5, float("inf")), v)
+try:
+    z.sum().backward()
+except RuntimeError as error:
+    print("RuntimeError:", error)
+for call in (lambda: F.embedding(i, w, 1, True, True, 0), lambda: F.embedding(i, w, max_norm="a"),
+             lambda: F.embedding(i.float(), w, max_norm=1.0), lambda: F.embedding(torch.tensor([9]), w, max_norm=1.0),
+             lambda: F.embedding(i, w, 0.5), lambda: F.embedding(i, w, -0.5), lambda: F.embedding(i, w, sparse=1),
+             lambda: F.embedding(i, w, 4, 1.0), lambda: F.embedding(i, w, -5), lambda: F.embedding(i, w, scale_grad_by_freq=1)):
+    try:
+        print(call())
+    except (TypeError, RuntimeError, IndexError, AssertionError) as error:
+        print(type(error).__name__, error)
+torch.manual_seed(0)
+table = torch.nn.Embedding(5, 3, max_norm=1.5, norm_type=1.0, dtype=torch.float64)
+print(table, table(torch.tensor([4, 0, 4])), table.weight)
