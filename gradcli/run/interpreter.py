@@ -2271,7 +2271,7 @@ class Interpreter:
                 return _CONSTANTS[name]
             if (owner.path, name) in _PLATFORM or (owner.path == "torch" and name in (*_LEGACY, "set_printoptions")) or (
                     path in _IN_PLACE_FUNCTIONS) or (
-                    owner.path == "torch.nn.functional" and name in ("one_hot", "dropout1d", "dropout2d", "dropout3d",
+                    owner.path == "torch.nn.functional" and name in ("one_hot", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
                                                                      "gumbel_softmax")) or (
                     owner.path == "torch.utils.data" and name in _DATA) or (
                     (owner.path, name) == ("torch.autograd", "Variable")):
@@ -2544,6 +2544,8 @@ class Interpreter:
             return self.dropout(args, kwargs, node)
         if function.module == "torch.nn.functional" and name in ("dropout1d", "dropout2d", "dropout3d"):
             return self.feature_dropout(int(name[-2]), args, kwargs, node)
+        if function.module == "torch.nn.functional" and name in ("alpha_dropout", "feature_alpha_dropout"):
+            return self.alpha_dropout(name, args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "embedding":
             return self.embedding(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "one_hot":
@@ -2899,9 +2901,6 @@ class Interpreter:
             raise TorchError("ValueError", f"dropout probability has to be between 0 and 1, but got {p}")
         if not isinstance(x, Tensor) or not bound["training"] or p == 0 or not x.data.size:
             return self.call_op("torch.nn.functional.dropout", args, kwargs, node)
-        if bound["inplace"]:
-            raise self.refuse(node, "dropout(..., inplace=True) in training mode is not supported",
-                              "PyTorch multiplies the input in place; write inplace=False")
         if x.data.dtype.kind != "f":
             raise self.refuse(node, f"dropout of a {x.data.dtype.name} tensor is not supported")
         kind = x.data.dtype.type
@@ -2910,7 +2909,60 @@ class Interpreter:
         else:
             keep = self.generator.unit(x.data.size, FLOAT64).reshape(x.data.shape) < 1 - float(p)
             noise = keep.astype(x.data.dtype) / kind(1 - float(p))
-        return self.binary("*", x, Tensor(self.graph, noise), node)
+        return self.scaled(x, noise, None, bool(bound["inplace"]), node)
+
+    def alpha_dropout(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """F.alpha_dropout and F.feature_alpha_dropout(input, p=0.5, training=False, inplace=False) as PyTorch's
+        _dropout_impl: a bernoulli(1 - p) draw per element (per channel: noise of shape (N, C, 1, ...)), then
+        input * (noise * a) + b, a = 1 / sqrt((alpha^2 p + 1)(1 - p)), b = (noise - 1) * alpha a + alpha a p, each
+        step in the input's dtype (MulBackward0 under AddBackward0); p=1: input * zeros(()); p=0, eval or an empty
+        input: the input itself."""
+        bound = {"p": 0.5, "training": False, "inplace": False,
+                 **python.bind_by_name(name, ["input", "p", "training", "inplace"], args, kwargs)}
+        x, p = bound.get("input"), bound["p"]
+        if isinstance(p, (int, float)) and not isinstance(p, bool) and not 0.0 <= p <= 1.0:
+            raise TorchError("ValueError", f"dropout probability has to be between 0 and 1, but got {p}")
+        if not isinstance(x, Tensor) or not bound["training"] or p == 0 or p == 1 or not x.data.size:
+            if name == "feature_alpha_dropout" and not (bound["inplace"] and p == 1):  # (the row: x, or x * 0)
+                return self.call_op(f"torch.nn.functional.{name}", args, kwargs, node)
+            if isinstance(x, Tensor) and bound["training"] and p == 1 and x.data.size:
+                return self.scaled(x, np.zeros((), dtype=x.data.dtype), None, bool(bound["inplace"]), node)
+            if not isinstance(x, Tensor):
+                raise TorchError("TypeError", f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                                              f"{_type_name(x)}")
+            return x
+        if x.data.dtype.kind != "f":
+            raise self.refuse(node, f"{name} of a {x.data.dtype.name} tensor is not supported")
+        shape = x.data.shape
+        if name == "feature_alpha_dropout":
+            if x.data.ndim < 2:
+                raise runtime_error("Feature dropout requires at least 2 dimensions in the input")
+            shape = shape[:2] + (1,) * (x.data.ndim - 2)
+        kind = x.data.dtype.type
+        noise = (self.generator.unit(math.prod(shape), FLOAT64).reshape(shape) < 1 - float(p)).astype(x.data.dtype)
+        alpha = 1.7580993408473766
+        a = 1.0 / math.sqrt((alpha * alpha * p + 1) * (1 - p))
+        shift = ((noise + kind(-1)) * kind(alpha * a) + kind(alpha * a * p)).astype(x.data.dtype)
+        return self.scaled(x, (noise * kind(a)).astype(x.data.dtype), shift, bool(bound["inplace"]), node)
+
+    def scaled(self, x: Tensor, noise: np.ndarray, shift: np.ndarray | None, inplace: bool, node: ast.AST) -> Tensor:
+        """The dropouts' input * noise (+ shift), as PyTorch's multiply<inplace>(input, noise)[.add_(b)]: in place, x
+        itself takes each step (recorded as PyTorch records x.mul_(noise).add_(b); a leaf that requires grad is its
+        error, after the draw)."""
+        if not inplace:
+            out = self.binary("*", x, Tensor(self.graph, noise), node)
+            return out if shift is None else self.binary("+", out, Tensor(self.graph, shift), node)
+        if self.graph.grad_enabled and x.requires_grad and x.is_leaf:
+            raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
+        for symbol, other in (("*", noise), ("+", shift)):
+            if other is None:
+                continue
+            result = self.binary(symbol, x, Tensor(self.graph, other), node)
+            if self.graph.grad_enabled and result.requires_grad:
+                self.record_in_place(x, result, node)
+            else:
+                self.overwrite(x, result.data.astype(x.data.dtype))
+        return x
 
     def embedding(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """F.embedding as torch/nn/functional.py runs it: with a max_norm, the weight's rows that the input picks are

@@ -49,3 +49,31 @@ for call in (lambda: F.embedding(i, w, 1, True, True, 0), lambda: F.embedding(i,
 torch.manual_seed(0)
 table = torch.nn.Embedding(5, 3, max_norm=1.5, norm_type=1.0, dtype=torch.float64)
 print(table, table(torch.tensor([4, 0, 4])), table.weight)
+# dropout(inplace=True) in training: x.mul_(noise) after the draw (a leaf that requires grad: PyTorch's error);
+# alpha_dropout and feature_alpha_dropout in training: input * (noise * a) + b as PyTorch's _dropout_impl
+torch.manual_seed(0)
+a = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=torch.float64, requires_grad=True)
+y = F.feature_alpha_dropout(a, 0.4, True)
+print(y, y.grad_fn.next_functions[0][0].next_functions)
+y.sum().backward()
+print(a.grad)
+x = torch.randn(2, 3, 2, 2, dtype=torch.float64)
+print(F.feature_alpha_dropout(x, 0.3, True), F.alpha_dropout(x, 0.3, True), F.alpha_dropout(x, 0.3) is x)
+b = a * 1
+y = F.dropout(b, 0.5, True, True)
+print(y is b, y, y.grad_fn.next_functions)
+z = F.feature_alpha_dropout(b, 0.5, True, True)
+print(z is b, z, z.grad_fn.next_functions[0][0].next_functions)
+z.sum().backward()
+print(a.grad)
+with torch.no_grad():
+    print(F.dropout(a, 0.5, True, True), a)
+    print(F.alpha_dropout(a, 0.25, True, True), a)
+for call in (lambda: F.dropout(a, 0.5, True, True), lambda: F.feature_alpha_dropout(a, 1, True, True),
+             lambda: F.alpha_dropout(a, 0.5, True, True), lambda: F.feature_alpha_dropout(a[0], 0.5, True),
+             lambda: F.alpha_dropout(a, 1.5)):
+    try:
+        call()
+    except (RuntimeError, ValueError) as error:
+        print(type(error).__name__, error)
+print(torch.rand(2), F.alpha_dropout(a, 1, True), F.alpha_dropout(a, 0.0, True) is a)
