@@ -410,3 +410,13 @@ def test_cdist_takes_its_tensors_by_keyword(program):
     a, b = np.array([[0.0, 1.0], [2.0, 3.0]]), np.array([[1.0, 1.0], [0.0, -1.0], [4.0, 0.0]])
     expected = np.sum(np.linalg.norm(a[:, None] - b[None], axis=-1))
     assert grad(program, at={"a": a, "b": b}).value == pytest.approx(expected, rel=1e-12)
+
+
+def test_the_lu_solve_method_is_torch_lu_solve_of_its_receiver():
+    # (b.lu_solve(LU, pivots): the deprecated torch.lu_solve(b, LU, pivots); NumPy's solve is the reference, its
+    # gradient A^-T seed)
+    a, b = np.array([[2.0, 1.0, 0.5], [1.0, 3.0, -1.0], [0.0, 1.0, 4.0]]), np.array([[1.0, 2.0], [0.5, -1.0], [3.0, 0.0]])
+    result = grad("sum(b.lu_solve(torch.linalg.lu_factor(a)[0], torch.linalg.lu_factor(a)[1]))", at={"a": a, "b": b})
+    assert result.value == pytest.approx(np.linalg.solve(a, b).sum(), rel=1e-12)
+    assert np.allclose(result.grad["b"], np.linalg.solve(a.T, np.ones((3, 2))), rtol=1e-12)
+    assert np.allclose(result.grad["a"], -np.linalg.solve(a.T, np.ones((3, 2))) @ np.linalg.solve(a, b).T, rtol=1e-12)

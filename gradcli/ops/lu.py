@@ -499,7 +499,7 @@ ROWS = [
                examples=(), reference=None),
     composite("lu_solve", 3, _torch_lu_solve_program, "LinalgLuSolveBackward0", sympy=None, index_from=2,
               shape=lambda b, lu, pivots: _solve_shape(lu, b, pivots), inputs=("input", "LU_data", "LU_pivots"),
-              dialects=(Dialect("linalg", row="linalg_lu_solve"),),
+              dialects=(Dialect("linalg", row="linalg_lu_solve"),), methods=("lu_solve",),  # (b.lu_solve(LU, pivots))
               text=lambda args: f"torch.lu_solve({', '.join(args)})",
               examples=((((3, 2), (3, 3), (3,)), {}), (((2, 2, 1), (2, 2), (2,)), {})),
               domain=((-2.0, 2.0), (-2.0, 2.0), (1.0, 1.0)),

@@ -77,3 +77,16 @@ for call in (lambda: F.dropout(a, 0.5, True, True), lambda: F.feature_alpha_drop
     except (RuntimeError, ValueError) as error:
         print(type(error).__name__, error)
 print(torch.rand(2), F.alpha_dropout(a, 1, True), F.alpha_dropout(a, 0.0, True) is a)
+# b.lu_solve(LU, pivots): the deprecated torch.lu_solve(b, LU, pivots); pivots of int64 are PyTorch's error
+A = torch.tensor([[2.0, 1.0, 0.5], [1.0, 3.0, -1.0], [0.0, 1.0, 4.0]], dtype=torch.float64, requires_grad=True)
+b = torch.tensor([[1.0, 2.0], [0.5, -1.0], [3.0, 0.0]], dtype=torch.float64, requires_grad=True)
+LU, piv = torch.linalg.lu_factor(A)
+x = b.lu_solve(LU, piv)
+print(x, x.grad_fn.next_functions)
+x.sum().backward()
+print(A.grad, b.grad)
+for call in (lambda: b.lu_solve(LU, piv.long()), lambda: b.lu_solve(LU)):
+    try:
+        call()
+    except (RuntimeError, TypeError) as error:
+        print(type(error).__name__, error)
