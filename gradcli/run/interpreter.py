@@ -2544,6 +2544,9 @@ class Interpreter:
             return self.dropout(args, kwargs, node)
         if function.module == "torch.nn.functional" and name in ("dropout1d", "dropout2d", "dropout3d"):
             return self.feature_dropout(int(name[-2]), args, kwargs, node)
+        if function.module == "torch" and name in ("atleast_1d", "atleast_2d", "atleast_3d") and (
+                len(args) != 1 or not isinstance(args[0], Tensor)):
+            return self.atleast_several(name, args, kwargs, node)
         if function.module == "torch.nn.functional" and name in ("alpha_dropout", "feature_alpha_dropout"):
             return self.alpha_dropout(name, args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "embedding":
@@ -2910,6 +2913,25 @@ class Interpreter:
             keep = self.generator.unit(x.data.size, FLOAT64).reshape(x.data.shape) < 1 - float(p)
             noise = keep.astype(x.data.dtype) / kind(1 - float(p))
         return self.scaled(x, noise, None, bool(bound["inplace"]), node)
+
+    def atleast_several(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> tuple[Any, ...]:
+        """torch.atleast_1d(a, b) / atleast_2d((a, b)) / atleast_3d([a, b]): PyTorch's tuple form (its
+        atleast_Nd(*tensors) passes several, or one tuple or list, on as a tuple of Tensors), each as one tensor's."""
+        if kwargs:
+            raise TorchError("TypeError", f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if len(args) == 1 and not isinstance(args[0], (list, tuple)):  # (its _VF's parser, of two overloads)
+            given = _type_name(args[0])
+            raise TorchError("TypeError", f"{name}() received an invalid combination of arguments - got ({given}), but "
+                                          "expected one of:\n * (Tensor input)\n      didn't match because some of the "
+                                          f"arguments have invalid types: (!{given}!)\n * (tuple of Tensors tensors)\n"
+                                          "      didn't match because some of the arguments have invalid types: "
+                                          f"(!{given}!)\n")
+        tensors = list(args[0]) if len(args) == 1 else list(args)
+        for place, tensor in enumerate(tensors):
+            if not isinstance(tensor, Tensor):
+                raise TorchError("TypeError", f"expected Tensor as element {place} in argument 0, but got "
+                                              f"{_type_name(tensor)}")
+        return tuple(self.call_op(f"torch.{name}", [tensor], {}, node) for tensor in tensors)
 
     def alpha_dropout(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """F.alpha_dropout and F.feature_alpha_dropout(input, p=0.5, training=False, inplace=False) as PyTorch's

@@ -90,3 +90,17 @@ for call in (lambda: b.lu_solve(LU, piv.long()), lambda: b.lu_solve(LU)):
         call()
     except (RuntimeError, TypeError) as error:
         print(type(error).__name__, error)
+# atleast_1d/2d/3d of several tensors, or of one tuple or list of them: a tuple (PyTorch's Tensor[] form)
+a = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)
+b = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+print(torch.atleast_1d(a, b), torch.atleast_2d((a, b)), torch.atleast_3d([a, b]), torch.atleast_3d([a]))
+print(torch.atleast_1d(), torch.atleast_1d(()), torch.atleast_2d(a))
+for call in (lambda: torch.atleast_1d(a, 0), lambda: torch.atleast_2d([a, 1.5]), lambda: torch.atleast_1d(0),
+             lambda: torch.atleast_1d(a, b, x=1)):
+    try:
+        call()
+    except TypeError as error:
+        print("TypeError", error)
+r = torch.atleast_2d(a, b)
+(r[0].sum() + r[1].sum() * 2).backward()
+print(a.grad, b.grad, r[0].grad_fn, r[1].grad_fn)
