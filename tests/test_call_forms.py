@@ -212,10 +212,11 @@ def test_keyword_only_args_by_keyword_answer(program, reference):
     ("sum(a.index_add(0, i, b, 2.0))", "index_add() takes 3 positional arguments but 4 were given"),
     ("sum(torch.index_reduce(a, 0, i, b, 'prod', False))", "index_reduce() takes 5 positional arguments but 6 were given"),
     ("sum(torch.gather(a, 0, i[None], False))", "gather() takes 3 positional arguments but 4 were given"),
-    ("sum(torch.gather(a, 0, i[None], sparse_grad=True))", "sparse_grad= is not supported"),
+    ("sum(torch.gather(a, 0, i[None], sparse_grad=True))", "sparse_grad= is not supported (a sparse gradient"),
+    ("sum(F.normalize(a, 1, 0, 2, b))", "out= is not supported"),  # (F.normalize's div(..., out=out))
     ("sum(F.embedding(i, a, max_norm=1.0))", "max_norm= is not supported"),
     ("sum(F.embedding(i, a, None, False))", "max_norm= is not supported"),  # (False is not None: a max_norm of 0)
-    ("sum(F.embedding(i, a, sparse=True))", "sparse= is not supported"),
+    ("sum(F.embedding(i, a, sparse=True))", "sparse= is not supported (a sparse gradient"),
     # (F.embedding passes these on to torch.embedding, whose parser refuses them; its own assert first)
     ("sum(F.embedding(i, a, 0.5))", "embedding(): argument 'padding_idx' (position 3) must be int, not float"),
     ("sum(F.embedding(i, a, scale_grad_by_freq=1))",

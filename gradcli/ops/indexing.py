@@ -569,7 +569,7 @@ _INDEX_SHAPES = ((-2.0, 2.0), (0.0, 0.0))  # (the tests sample index 0 everywher
 ROWS += [
     structural("gather", 2, _gather, _gather_vjp, "GatherBackward0", dtype="keeps", jvp=_index_arg_jvp(_gather), index_from=1,
                # (sparse_grad=True: PyTorch's gradient is a sparse tensor, which gradcli has not)
-               params=(_DIM, Param("sparse_grad", "absent", False)), dialects=_DIM_ALONE,
+               params=(_DIM, Param("sparse_grad", "absent", False, why="a sparse gradient: gradcli's are dense")), dialects=_DIM_ALONE,
                tensor_positions=(0, 2), inputs=("input", "index"), shape=_gather_shape, methods=("gather",),
                sympy=_sympy_gather, domain=_INDEX_SHAPES,
                examples=((((4,), (3,)), {"dim": 0}), (((2, 3), (2, 2)), {"dim": 1}), (((2, 3), (1, 3)), {"dim": -2})),

@@ -1495,7 +1495,9 @@ ROWS += [
                          (((2, 3), (2, 1)), {"dim": 0, "eps": 0.5})),
                          reference="F.cosine_similarity(a, b, dim=0)", reference_program="cosine_similarity(a, b, dim=0)"),
     composite("normalize", 1, _normalize_program, "DivBackward0",
-              params=(Param("p", "float", 2.0), Param("dim", "int", 1, aliases=("axis",)), Param("eps", "float", 1e-12)),
+              # (out=: PyTorch's div(input, denom, out=out), refused with a graph under `run` in PyTorch's words)
+              params=(Param("p", "float", 2.0), Param("dim", "int", 1, aliases=("axis",)), Param("eps", "float", 1e-12),
+                      Param("out", "absent")),
               kinked=True,
                examples=((((2, 3),), {}), (((3,),), {"dim": 0}), (((2, 3),), {"p": 1.0, "dim": 0}),
                          (((2, 2, 3),), {"p": 3.0, "dim": -1, "eps": 0.5})),

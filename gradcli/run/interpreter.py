@@ -2549,6 +2549,13 @@ class Interpreter:
             return self.atleast_several(name, args, kwargs, node)
         if function.module == "torch.nn.functional" and name in ("alpha_dropout", "feature_alpha_dropout"):
             return self.alpha_dropout(name, args, kwargs, node)
+        if function.module == "torch" and name == "tensordot":
+            return self.tensordot(args, kwargs, node)
+        if function.module == "torch.nn.functional" and name == "normalize" and self.graph.grad_enabled and (
+                (args[4] if len(args) > 4 else kwargs.get("out")) is not None) and any(
+                isinstance(a, Tensor) and a.requires_grad for a in (*args[:1], kwargs.get("input"))):
+            raise runtime_error("div(): functions with out=... arguments don't support automatic differentiation, but "
+                                "one of the arguments requires grad.")  # (F.normalize's torch.div(input, denom, out=out))
         if function.module == "torch.nn.functional" and name == "embedding":
             return self.embedding(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "one_hot":
@@ -2913,6 +2920,32 @@ class Interpreter:
             keep = self.generator.unit(x.data.size, FLOAT64).reshape(x.data.shape) < 1 - float(p)
             noise = keep.astype(x.data.dtype) / kind(1 - float(p))
         return self.scaled(x, noise, None, bool(bound["inplace"]), node)
+
+    def tensordot(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """torch.tensordot(a, b, dims=2, out=None): its Python reading of dims first (an int, a pair of lists of dims,
+        or an int tensor: one count, or two rows of dims), in its words where it refuses them, then the row."""
+        if len(args) > 4:
+            return self.call_op("torch.tensordot", args, kwargs, node)
+        bound = {"dims": 2, "out": None, **python.bind_by_name("tensordot", ["a", "b", "dims", "out"], args, kwargs)}
+        dims = bound["dims"]
+        if not isinstance(dims, (tuple, list, Tensor, int)):
+            raise runtime_error("tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] "
+                                f"containing two lists, but got dims={dims}")
+        if isinstance(dims, Tensor):
+            dims = [list(row) for row in dims.data.tolist()] if dims.data.size > 1 else int(dims.data.reshape(-1)[0])
+        if isinstance(dims, int) and dims < 0:
+            raise runtime_error(f"tensordot expects dims >= 0, but got dims={dims}")
+        if isinstance(dims, (tuple, list)):
+            if len(dims) != 2:
+                raise TorchError("ValueError", f"not enough values to unpack (expected 2, got {len(dims)})" if len(dims) < 2
+                                 else "too many values to unpack (expected 2)")
+            for position, (name, part) in enumerate(zip(("dims_self", "dims_other"), dims, strict=True), start=3):
+                if not isinstance(part, (tuple, list)):
+                    raise TorchError("TypeError", f"tensordot(): argument '{name}' (position {position}) must be tuple "
+                                                  f"of ints, not {_type_name(part)}")
+            dims = tuple(tuple(part) for part in dims)
+        keywords = {"dims": dims, **({"out": bound["out"]} if "out" in bound and bound["out"] is not None else {})}
+        return self.call_op("torch.tensordot", [bound.get("a"), bound.get("b")], keywords, node)
 
     def atleast_several(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> tuple[Any, ...]:
         """torch.atleast_1d(a, b) / atleast_2d((a, b)) / atleast_3d([a, b]): PyTorch's tuple form (its

@@ -104,3 +104,21 @@ for call in (lambda: torch.atleast_1d(a, 0), lambda: torch.atleast_2d([a, 1.5]),
 r = torch.atleast_2d(a, b)
 (r[0].sum() + r[1].sum() * 2).backward()
 print(a.grad, b.grad, r[0].grad_fn, r[1].grad_fn)
+# torch.tensordot's Python reading of dims: an int tensor (a count, or two rows of dims), its words where it refuses
+# a pair that is not two lists, a float, or a list of one; F.normalize's out= with a graph is torch.div's error
+a = torch.tensor([[1.0, -2.0], [3.0, 0.5]], dtype=torch.float64, requires_grad=True)
+b = torch.tensor([[[1.0, 2.0], [0.5, 1.5]], [[-1.0, 0.0], [2.0, 1.0]]], dtype=torch.float64, requires_grad=True)
+o = torch.empty(2, 2, dtype=torch.float64)
+for call in (lambda: torch.tensordot(a, b, torch.tensor(1)), lambda: torch.tensordot(a, b, torch.tensor([[1], [0]])),
+             lambda: torch.tensordot(a, b, torch.tensor([[1, 0], [0, 1]])), lambda: torch.tensordot(a, b, 1.5),
+             lambda: torch.tensordot(a, b, ([1], 0)), lambda: torch.tensordot(a, b, (0, 1), [-1]),
+             lambda: torch.tensordot(a, b, [-1], 1), lambda: torch.tensordot(a, b, [[1], [0], [1]]),
+             lambda: torch.tensordot(a, b, -1), lambda: torch.tensordot(a, b, dims=[[0, 1], [1, 2]]),
+             lambda: F.normalize(a, 1, 0, 2, 0), lambda: F.normalize(a, 1, 0, 2, out=o)):
+    try:
+        print(call())
+    except (RuntimeError, TypeError, ValueError) as error:
+        print(type(error).__name__, error)
+y = torch.tensordot(a, b, torch.tensor([[0], [1]]))
+y.sum().backward()
+print(y.grad_fn, a.grad, b.grad, F.normalize(a, 1, 0, 1e-12, None))
