@@ -2272,7 +2272,7 @@ class Interpreter:
             if (owner.path, name) in _PLATFORM or (owner.path == "torch" and name in (*_LEGACY, "set_printoptions")) or (
                     path in _IN_PLACE_FUNCTIONS) or (
                     owner.path == "torch.nn.functional" and name in ("one_hot", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
-                                                                     "gumbel_softmax")) or (
+                                                                     "gumbel_softmax", "lp_pool1d", "lp_pool2d")) or (
                     owner.path == "torch.utils.data" and name in _DATA) or (
                     (owner.path, name) == ("torch.autograd", "Variable")):
                 return Function(owner.path, name)
@@ -2562,6 +2562,8 @@ class Interpreter:
             return self.one_hot(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "gumbel_softmax":
             return self.gumbel_softmax(args, kwargs, node)
+        if function.module == "torch.nn.functional" and name in ("lp_pool1d", "lp_pool2d"):
+            return torch_nn.lp_pool(self, int(name[-2]), args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "batch_norm":
             return self.batch_norm(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "instance_norm":

@@ -834,6 +834,111 @@ def _feature_dropout(dims: int) -> type[Module]:
     return FeatureDropout
 
 
+class AlphaDropout(Dropout):
+    label = "AlphaDropout"
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        (x,) = _bind(f"{self.label}.forward", ["input"], {}, args, kwargs).values()
+        return interpreter.alpha_dropout("feature_alpha_dropout" if self.label == "FeatureAlphaDropout" else
+                                         "alpha_dropout", [x, self.settings["p"], self.training, self.settings["inplace"]],
+                                         {}, node)
+
+
+class FeatureAlphaDropout(AlphaDropout):
+    label = "FeatureAlphaDropout"
+
+
+def lp_pool(interpreter: Interpreter, dims: int, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+    """F.lp_pool1d / lp_pool2d as PyTorch writes them: avg_pool of input ** p, sign(out) * relu(|out|) times the
+    window's size, to the power 1 / p (p = inf: max_pool of |input|)."""
+    bound = _bind(f"lp_pool{dims}d", ["input", "norm_type", "kernel_size", "stride", "ceil_mode"],
+                  {"stride": None, "ceil_mode": False}, args, kwargs)
+    for required in ("input", "norm_type", "kernel_size"):
+        if required not in bound:
+            raise PythonError("TypeError", f"lp_pool{dims}d() missing 1 required positional argument: '{required}'")
+    x, p, kernel, stride = bound["input"], bound["norm_type"], bound["kernel_size"], bound["stride"]
+    call = interpreter.call_op
+    if isinstance(p, (int, float)) and math.isinf(p):
+        pooled = call(f"torch.nn.functional.max_pool{dims}d", [call("torch.abs", [x], {}, node)],
+                      {"kernel_size": kernel, "stride": stride, "ceil_mode": bound["ceil_mode"]}, node)
+        return pooled if p > 0 else call("torch.neg", [pooled], {}, node)
+    settings = {"kernel_size": kernel, "padding": 0, "ceil_mode": bound["ceil_mode"]}
+    if stride is not None:
+        settings["stride"] = stride
+    out = call(f"torch.nn.functional.avg_pool{dims}d", [call("torch.pow", [x, p], {}, node)], settings, node)
+    kept = call("torch.mul", [call("torch.sign", [out], {}, node),
+                              call("torch.relu", [call("torch.abs", [out], {}, node)], {}, node)], {}, node)
+    size = math.prod(_tuple(kernel, dims)) if dims == 2 else kernel
+    return call("torch.pow", [call("torch.mul", [kept, size], {}, node), 1.0 / p], {}, node)
+
+
+def _lp_pool(dims: int) -> type[Module]:
+    label = f"LPPool{dims}d"
+
+    class LPPool(Module):
+        def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+            Module.__init__(self)
+            self.settings = _bind("_LPPoolNd.__init__", ["norm_type", "kernel_size", "stride", "ceil_mode"],
+                                  {"stride": None, "ceil_mode": False}, args, kwargs)
+            for required in ("norm_type", "kernel_size"):
+                if required not in self.settings:
+                    raise PythonError("TypeError", f"_LPPoolNd.__init__() missing 1 required positional argument: "
+                                                   f"'{required}'")
+            self.fields.update(self.settings)
+
+        def extra_repr(self) -> str:
+            return ", ".join(f"{name}={self.settings[name]}" for name in ("norm_type", "kernel_size", "stride",
+                                                                          "ceil_mode"))
+
+        def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+            (x,) = _bind(f"{label}.forward", ["input"], {}, args, kwargs).values()
+            return lp_pool(interpreter, dims, [x], self.settings, node)
+
+    LPPool.label = label
+    LPPool.__name__ = label
+    return LPPool
+
+
+class Bilinear(Module):
+    """nn.Bilinear(in1_features, in2_features, out_features): a weight (out, in1, in2) and a bias, both drawn
+    U(-1/sqrt(in1), 1/sqrt(in1)) as its reset_parameters draws them; F.bilinear of its two inputs."""
+
+    label = "Bilinear"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        bound = _bind("Bilinear.__init__", ["in1_features", "in2_features", "out_features", "bias", "device", "dtype"],
+                      {"bias": True, "device": None, "dtype": None}, args, kwargs)
+        for required in ("in1_features", "in2_features", "out_features"):
+            if required not in bound:
+                raise PythonError("TypeError", f"Bilinear.__init__() missing 1 required positional argument: "
+                                               f"'{required}'")
+        self.in1, self.in2, self.out = (int(bound[key]) for key in ("in1_features", "in2_features", "out_features"))
+        self.fields.update({"in1_features": self.in1, "in2_features": self.in2, "out_features": self.out})
+        dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
+        weight = np.empty((self.out, self.in1, self.in2), dtype=dtype)
+        if self.in1 <= 0:
+            raise TorchError("ValueError", f"in1_features must be > 0, but got (in1_features={self.in1})")
+        limit = 1 / math.sqrt(self.in1)
+        interpreter.generator.uniform_(weight, -limit, limit)
+        self.set(interpreter, "weight", parameter(interpreter, Tensor(interpreter.graph, weight)))
+        if bound["bias"]:
+            bias = interpreter.generator.uniform_(np.empty((self.out,), dtype=dtype), -limit, limit)
+            self.set(interpreter, "bias", parameter(interpreter, Tensor(interpreter.graph, bias)))
+        else:
+            self.params["bias"] = None
+
+    def extra_repr(self) -> str:
+        return (f"in1_features={self.in1}, in2_features={self.in2}, out_features={self.out}, "
+                f"bias={self.params['bias'] is not None}")
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        x1, x2 = _bind("Bilinear.forward", ["input1", "input2"], {}, args, kwargs).values()
+        bias = self.params["bias"]
+        return interpreter.call_op("torch.nn.functional.bilinear",
+                                   [x1, x2, self.params["weight"], *([] if bias is None else [bias])], {}, node)
+
+
 class LayerNorm(Module):
     """nn.LayerNorm: F.layer_norm over the last dims, its weight ones and its bias zeros (parameters)."""
 
@@ -1068,6 +1173,17 @@ MODULES: dict[str, type[Module]] = {
                                   base="_AdaptiveAvgPoolNd"),
     "AdaptiveAvgPool3d": _pool("AdaptiveAvgPool3d", "adaptive_avg_pool3d", [("output_size", None)], ["output_size"],
                                   base="_AdaptiveAvgPoolNd"),
+    "AdaptiveMaxPool1d": _pool("AdaptiveMaxPool1d", "adaptive_max_pool1d", [("output_size", None),
+                                                                            ("return_indices", False)], ["output_size"],
+                               base="_AdaptiveMaxPoolNd"),
+    "AdaptiveMaxPool3d": _pool("AdaptiveMaxPool3d", "adaptive_max_pool3d", [("output_size", None),
+                                                                            ("return_indices", False)], ["output_size"],
+                               base="_AdaptiveMaxPoolNd"),
+    "LPPool1d": _lp_pool(1),
+    "LPPool2d": _lp_pool(2),
+    "AlphaDropout": AlphaDropout,
+    "FeatureAlphaDropout": FeatureAlphaDropout,
+    "Bilinear": Bilinear,
     "AdaptiveMaxPool2d": _pool("AdaptiveMaxPool2d", "adaptive_max_pool2d", [("output_size", None),
                                                                             ("return_indices", False)], ["output_size"],
                                   base="_AdaptiveMaxPoolNd"),
@@ -1165,12 +1281,19 @@ class NativeClass:
 _SUBMODULES = {name: f"modules.{where}" for where, names in (
     ("linear", ("Linear", "Identity", "Bilinear", "LazyLinear")), ("container", ("Sequential", "ModuleList", "ModuleDict")),
     ("activation", ("ReLU", "LeakyReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU", "ELU", "Softplus", "SiLU",
-                    "Hardshrink", "Softshrink", "Softmax2d")),
-    ("conv", ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")), ("dropout", ("Dropout",)), ("flatten", ("Flatten",)),
+                    "Hardshrink", "Softshrink", "Softmax2d", "CELU", "GLU", "Hardsigmoid", "Hardswish", "Hardtanh",
+                    "LogSigmoid", "Mish", "PReLU", "ReLU6", "SELU", "Softmin", "Softsign", "Tanhshrink", "Threshold")),
+    ("conv", ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")),
+    ("dropout", ("Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout")), ("flatten", ("Flatten",)),
     ("loss", ("MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss", "HuberLoss",
               "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
               "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
-              "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss")), ("sparse", ("Embedding",)), ("normalization", ("LayerNorm", "LocalResponseNorm")), ("module", ("Module",)),
+              "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss")), ("sparse", ("Embedding",)),
+    ("normalization", ("LayerNorm", "LocalResponseNorm")), ("module", ("Module",)),
+    ("batchnorm", ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d")),
+    ("instancenorm", ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d")),
+    ("pooling", ("LPPool1d", "LPPool2d", *(f"{kind}Pool{dims}d" for kind in ("Max", "Avg", "AdaptiveAvg", "AdaptiveMax")
+                                           for dims in (1, 2, 3)))),
     ("padding", tuple(f"{kind}Pad{dims}d" for kind in ("Reflection", "Replication", "Constant", "Zero")
                       for dims in (1, 2, 3))),
     ("pixelshuffle", ("PixelShuffle", "PixelUnshuffle")), ("channelshuffle", ("ChannelShuffle",)),
