@@ -161,6 +161,20 @@ _UNSAFE_BUILTINS = {name: _NO_CODE for name in (
 _NOT_IMPLEMENTED = "NotImplemented"  # the node PyTorch records for an op it has no derivative of
 
 
+class DefaultGenerator:
+    """torch's default CPU generator as torch.manual_seed returns it: it prints as PyTorch's object does; gradcli
+    run takes nothing else from it."""
+
+    def __repr__(self) -> str:
+        return f"<torch._C.Generator object at {id(self):#x}>"
+
+    def type_name(self) -> str:
+        return "torch._C.Generator"
+
+
+DEFAULT_GENERATOR = DefaultGenerator()
+
+
 @dataclass(frozen=True)
 class Module:
     path: str
@@ -3578,7 +3592,7 @@ class Interpreter:
         """torch's random constructors, drawn from the run's generator (gradcli.run.random) as PyTorch draws them."""
         if name == "manual_seed":
             self.generator.manual_seed(int(args[0] if args else kwargs["seed"]))
-            return None  # (PyTorch returns the generator; files call it for its effect)
+            return DEFAULT_GENERATOR  # (PyTorch returns its default generator: a notebook's cell shows it)
         if name == "initial_seed":
             return self.generator.initial_seed()
         if name == "normal":
