@@ -1,0 +1,17 @@
+# PyTorch 2.13 docs, torch.nn.AdaptiveMaxPool2d: its docstring's example (`torch/nn/modules/pooling.py`), as written, as a script:
+# each expression whose value the docstring shows printed, the doctest directives cut,
+# and the imports it assumes (torch, torch.nn as nn) and torch.manual_seed(0) (its draws are unseeded) added.
+# (It prints nothing: it builds the module and runs it on the docstring's shapes.)
+# Source: https://github.com/pytorch/pytorch/blob/cf30153c4c131c8164ee7798e5022d810682e2cb/torch/nn/modules/pooling.py
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+m = nn.AdaptiveMaxPool2d((5, 7))
+input = torch.randn(1, 64, 8, 9)
+output = m(input)
+m = nn.AdaptiveMaxPool2d(7)
+input = torch.randn(1, 64, 10, 9)
+output = m(input)
+m = nn.AdaptiveMaxPool2d((None, 7))
+input = torch.randn(1, 64, 10, 9)
+output = m(input)

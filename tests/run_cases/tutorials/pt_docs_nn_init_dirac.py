@@ -1,0 +1,10 @@
+# PyTorch 2.13 docs, torch.nn.init.dirac_: its docstring's example (`torch/nn/init.py`), as written, as a script:
+# its expression statements printed (what the interactive session it shows prints), the doctest directives cut,
+# and the imports it assumes (torch, torch.nn as nn) added.
+# Source: https://github.com/pytorch/pytorch/blob/cf30153c4c131c8164ee7798e5022d810682e2cb/torch/nn/init.py
+import torch
+import torch.nn as nn
+w = torch.empty(3, 16, 5, 5)
+print(nn.init.dirac_(w))
+w = torch.empty(3, 24, 5, 5)
+print(nn.init.dirac_(w, 3))

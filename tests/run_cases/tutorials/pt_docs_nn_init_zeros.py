@@ -1,0 +1,8 @@
+# PyTorch 2.13 docs, torch.nn.init.zeros_: its docstring's example (`torch/nn/init.py`), as written, as a script:
+# its expression statements printed (what the interactive session it shows prints), the doctest directives cut,
+# and the imports it assumes (torch, torch.nn as nn) added.
+# Source: https://github.com/pytorch/pytorch/blob/cf30153c4c131c8164ee7798e5022d810682e2cb/torch/nn/init.py
+import torch
+import torch.nn as nn
+w = torch.empty(3, 5)
+print(nn.init.zeros_(w))

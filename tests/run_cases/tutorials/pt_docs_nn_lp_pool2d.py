@@ -1,0 +1,12 @@
+# PyTorch 2.13 docs, torch.nn.LPPool2d: its docstring's example (`torch/nn/modules/pooling.py`), as written, as a script:
+# each expression whose value the docstring shows printed, the doctest directives cut,
+# and the imports it assumes (torch, torch.nn as nn) and torch.manual_seed(0) (its draws are unseeded) added.
+# (It prints nothing: it builds the module and runs it on the docstring's shapes.)
+# Source: https://github.com/pytorch/pytorch/blob/cf30153c4c131c8164ee7798e5022d810682e2cb/torch/nn/modules/pooling.py
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+m = nn.LPPool2d(2, 3, stride=2)
+m = nn.LPPool2d(1.2, (3, 2), stride=(2, 1))
+input = torch.randn(20, 16, 50, 32)
+output = m(input)
