@@ -1,0 +1,8 @@
+# PyTorch 2.13 docs, torch.Tensor.new_tensor: its docstring's example (`torch/_tensor_docs.py`), as written, as a script:
+# each expression whose value the docstring shows printed, the doctest directives cut, and the import it
+# assumes (torch) added.
+# Source: https://github.com/pytorch/pytorch/blob/cf30153c4c131c8164ee7798e5022d810682e2cb/torch/_tensor_docs.py
+import torch
+tensor = torch.ones((2,), dtype=torch.int8)
+data = [[0, 1], [2, 3]]
+print(tensor.new_tensor(data))
