@@ -976,6 +976,97 @@ class LayerNorm(Module):
                                    {"normalized_shape": self.shape, **given, "eps": self.eps}, node)
 
 
+class GroupNorm(Module):
+    """nn.GroupNorm(num_groups, num_channels): F.group_norm with a weight of ones and a bias of zeros (parameters)."""
+
+    label = "GroupNorm"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        bound = _bind("GroupNorm.__init__", ["num_groups", "num_channels", "eps", "affine", "device", "dtype", "bias"],
+                      {"eps": 1e-05, "affine": True, "device": None, "dtype": None, "bias": True}, args, kwargs,
+                      positional=6)
+        self.groups, self.channels = int(bound["num_groups"]), int(bound["num_channels"])
+        if self.channels % self.groups != 0:
+            raise TorchError("ValueError", f"num_channels ({self.channels}) must be divisible by num_groups "
+                                           f"({self.groups})")
+        self.eps, self.affine = bound["eps"], bool(bound["affine"])
+        self.fields.update(num_groups=self.groups, num_channels=self.channels, eps=self.eps, affine=self.affine)
+        dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
+        self.params["weight"] = self.params["bias"] = None
+        if self.affine:
+            self.set(interpreter, "weight", parameter(interpreter, Tensor(interpreter.graph, np.ones(self.channels, dtype))))
+            if bound["bias"]:
+                self.set(interpreter, "bias",
+                         parameter(interpreter, Tensor(interpreter.graph, np.zeros(self.channels, dtype))))
+
+    def extra_repr(self) -> str:
+        return (f"{self.groups}, {self.channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.params['bias'] is not None}")
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        (x,) = _bind("GroupNorm.forward", ["input"], {}, args, kwargs).values()
+        given = {key: value for key, value in (("weight", self.params["weight"]), ("bias", self.params["bias"]))
+                 if value is not None}
+        return interpreter.call_op("torch.nn.functional.group_norm", [x, self.groups], {**given, "eps": self.eps}, node)
+
+
+class RMSNorm(Module):
+    """nn.RMSNorm(normalized_shape, eps=None, elementwise_affine=True): F.rms_norm with a weight of ones."""
+
+    label = "RMSNorm"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        bound = _bind("RMSNorm.__init__", ["normalized_shape", "eps", "elementwise_affine", "device", "dtype"],
+                      {"eps": None, "elementwise_affine": True, "device": None, "dtype": None}, args, kwargs)
+        given = bound["normalized_shape"]
+        self.shape = tuple(int(n) for n in given) if isinstance(given, (tuple, list)) else (int(given),)
+        self.eps, self.affine = bound["eps"], bool(bound["elementwise_affine"])
+        self.fields.update(normalized_shape=self.shape, eps=self.eps, elementwise_affine=self.affine)
+        dtype = bound["dtype"].numpy if bound["dtype"] is not None else FLOAT32
+        interpreter.check_items(math.prod(self.shape), interpreter.call_node or interpreter.node or ast.Pass())
+        self.params["weight"] = None
+        if self.affine:
+            self.set(interpreter, "weight", parameter(interpreter, Tensor(interpreter.graph, np.ones(self.shape, dtype))))
+
+    def extra_repr(self) -> str:
+        return f"{self.shape}, eps={self.eps}, elementwise_affine={self.affine}"
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        (x,) = _bind("RMSNorm.forward", ["x"], {}, args, kwargs).values()
+        weight = self.params["weight"]
+        return interpreter.call_op("torch.nn.functional.rms_norm", [x, self.shape],
+                                   {**({} if weight is None else {"weight": weight}), "eps": self.eps}, node)
+
+
+class Unflatten(Module):
+    """nn.Unflatten(dim, unflattened_size): input.unflatten(dim, unflattened_size)."""
+
+    label = "Unflatten"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        bound = _bind("Unflatten.__init__", ["dim", "unflattened_size"], {}, args, kwargs)
+        size = bound["unflattened_size"]
+        if not isinstance(size, (tuple, list)):
+            raise PythonError("TypeError", f"unflattened_size must be a tuple of ints, but found type "
+                                           f"{_tensor_type(size)}")
+        for place, item in enumerate(size):
+            if not isinstance(item, int):
+                raise PythonError("TypeError", f"unflattened_size must be tuple of ints, but found element of type "
+                                               f"{_tensor_type(item)} at pos {place}")
+        self.dim, self.size = bound["dim"], size
+        self.fields.update(dim=self.dim, unflattened_size=self.size)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.size!r}"
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        (x,) = _bind("Unflatten.forward", ["input"], {}, args, kwargs).values()
+        return interpreter.call_op(".unflatten", [x, self.dim, self.size], {}, node)
+
+
 class _NormBase(Module):
     """PyTorch's _NormBase: num_features, eps, momentum, affine (weight ones and bias zeros, parameters),
     track_running_stats (running_mean zeros, running_var ones and num_batches_tracked, buffers), as its
@@ -1183,6 +1274,9 @@ MODULES: dict[str, type[Module]] = {
     "LPPool2d": _lp_pool(2),
     "AlphaDropout": AlphaDropout,
     "FeatureAlphaDropout": FeatureAlphaDropout,
+    "GroupNorm": GroupNorm,
+    "RMSNorm": RMSNorm,
+    "Unflatten": Unflatten,
     "Bilinear": Bilinear,
     "AdaptiveMaxPool2d": _pool("AdaptiveMaxPool2d", "adaptive_max_pool2d", [("output_size", None),
                                                                             ("return_indices", False)], ["output_size"],
@@ -1284,12 +1378,12 @@ _SUBMODULES = {name: f"modules.{where}" for where, names in (
                     "Hardshrink", "Softshrink", "Softmax2d", "CELU", "GLU", "Hardsigmoid", "Hardswish", "Hardtanh",
                     "LogSigmoid", "Mish", "PReLU", "ReLU6", "SELU", "Softmin", "Softsign", "Tanhshrink", "Threshold")),
     ("conv", ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")),
-    ("dropout", ("Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout")), ("flatten", ("Flatten",)),
+    ("dropout", ("Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout")), ("flatten", ("Flatten", "Unflatten")),
     ("loss", ("MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss", "HuberLoss",
               "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
               "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
               "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss")), ("sparse", ("Embedding",)),
-    ("normalization", ("LayerNorm", "LocalResponseNorm")), ("module", ("Module",)),
+    ("normalization", ("LayerNorm", "LocalResponseNorm", "GroupNorm", "RMSNorm")), ("module", ("Module",)),
     ("batchnorm", ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d")),
     ("instancenorm", ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d")),
     ("pooling", ("LPPool1d", "LPPool2d", *(f"{kind}Pool{dims}d" for kind in ("Max", "Avg", "AdaptiveAvg", "AdaptiveMax")
