@@ -676,11 +676,14 @@ def index(base: Any, items: Sequence[Any], front: Any) -> Bound:
 
     key: list[Any] = []
     indices: list[Any] = []
-    for item in items:
-        what, part = front.key_part(item)
+    parts = [(item, *front.key_part(item)) for item in items]
+    if len(parts) > 1 and any(what == MASK for _, what, _ in parts):
+        parts = _masks_as_indices(base, parts, front)
+    for item, what, part in parts:
         if what == MASK:
             if len(items) != 1:
-                raise CallProblem("a boolean mask must be the only index, as in x[x > 0]", value=item)
+                raise CallProblem("a boolean mask must be the only index, as in x[x > 0]" if not hasattr(front, "mask_values")
+                                  else "a 0-d boolean tensor among other index items", value=item)
             return Bound(OPS["mask_index"], [front.tensor(base), part], {})
         if what == INDEX:
             key.append(INDEX_ARG)
@@ -692,6 +695,60 @@ def index(base: Any, items: Sequence[Any], front: Any) -> Bound:
     if indices or any(isinstance(k, tuple) for k in key):  # v[[0, 2]], v[idx]: IndexBackward0
         return Bound(OPS["index"], [front.tensor(base), *indices], {"key": tuple(key)})
     return Bound(OPS["getitem"], [front.tensor(base)], {"key": tuple(key)})
+
+
+def _masks_as_indices(base: Any, parts: list[tuple[Any, str, Any]], front: Any) -> list[tuple[Any, str, Any]]:
+    """`x[m, [1]]`, `x[:, m]`: a boolean mask among other index items is the index arrays of its True elements, one
+    per dim it covers (m.nonzero()), as PyTorch reads it; its shape must match the dims it covers of the tensor as
+    the other items leave it (ints select, None adds an axis), PyTorch's IndexError. Only where the front end knows
+    the mask's values (`run`; the formula language's masks are made from inputs: said not supported)."""
+    values = getattr(front, "mask_values", None)
+    if values is None:
+        return parts
+    masks: dict[int, Any] = {id(part): values(part) for _, what, part in parts if what == MASK}
+    if any(mask.ndim == 0 for mask in masks.values()):
+        return parts
+    shape = list(front.arg_shapes([front.tensor(base)], "index")[0])
+    covers = [masks[id(part)].ndim if what == MASK else 0 if part is None else 1 for _, what, part in parts]
+    if sum(covers) - sum(part is Ellipsis for _, _, part in parts) > len(shape):
+        return [lowered for item, what, part in parts  # (too many indices: the row says PyTorch's words)
+                for lowered in ([(item, STATIC, axis) for axis in _nonzero(masks[id(part)])] if what == MASK
+                                else [(item, what, part)])]
+    left = len(shape) - sum(c for c, (_, _, part) in zip(covers, parts) if part is not Ellipsis)
+    sliced: list[int] = []  # the tensor as the other items leave it, and where each item starts in it
+    starts: list[int] = []
+    dim = 0
+    for cover, (_, what, part) in zip(covers, parts):
+        starts.append(len(sliced))
+        if part is Ellipsis:
+            sliced += shape[dim:dim + left]
+            dim += left
+        elif part is None:
+            sliced.append(1)
+        elif what == STATIC and isinstance(part, int):
+            dim += 1
+        else:
+            sliced += shape[dim:dim + cover]
+            dim += cover
+    sliced += shape[dim:]
+    lowered: list[tuple[Any, str, Any]] = []
+    for start, (item, what, part) in zip(starts, parts):
+        if what != MASK:
+            lowered.append((item, what, part))
+            continue
+        mask = masks[id(part)]
+        for j, size in enumerate(mask.shape):
+            if start + j >= len(sliced) or size != sliced[start + j]:
+                raise CallProblem(f"The shape of the mask {list(mask.shape)} at index {j} does not match the shape of "
+                                  f"the indexed tensor {sliced} at index {start + j}", value=item, raised="IndexError")
+        lowered += [(item, STATIC, axis) for axis in _nonzero(mask)]
+    return lowered
+
+
+def _nonzero(mask: Any) -> list[tuple[int, ...]]:
+    import numpy as np
+
+    return [tuple(int(i) for i in axis) for axis in np.nonzero(mask)]
 
 
 # --- properties ------------------------------------------------------------------------------

@@ -23,6 +23,11 @@ M = np.array([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]])
     ("m[:, [2, 0, 2]]", "m", lambda m: m[:, [2, 0, 2]]),
     ("m[[1, 1]]", "m", lambda m: m[[1, 1]]),
     ("m[1, [0, 0]]", "m", lambda m: m[1, [0, 0]]),
+    # PyTorch's reading: ints and Nones first (a view), then the index lists on it (were "too many indices")
+    ("m[None, 1, [2, 0]]", "m", lambda m: m[None][:, 1][:, [2, 0]]),
+    ("m[1, None, [2, 0]]", "m", lambda m: m[1][None][:, [2, 0]]),
+    ("m[[1, 0], None, 2]", "m", lambda m: m[:, None, 2][[1, 0]]),
+    ("m[..., [2, 0]]", "m", lambda m: m[:, [2, 0]]),
 ])
 def test_integer_list_indexing_gives_numpys_value_and_the_gradient_of_central_differences(program, name, reference):
     x = {"v": V, "m": M}[name]

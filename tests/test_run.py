@@ -77,11 +77,12 @@ def test_one_node_one_address_and_next_functions_point_at_the_same_objects(tmp_p
     ("import torch\nx = {*[1, 2]}\n", ["'*' is not supported"]),
     ("import torch\nfrom torch.utils.data import Dataset, DataLoader\nclass D(Dataset):\n    def __getitem__(self, i):\n"
      "        return i\nDataLoader(D())\n", ["line 6", "a DataLoader over a dataset without __len__ is not supported"]),
-    # in-place writes left as gaps (#21): an op whose result takes no gradient and that PyTorch leaves unrecorded
-    # (logical_not_: the tensor keeps its old grad_fn), a shape changed in place of a tensor with views where a graph
-    # is involved
-    ("import torch\nx = torch.ones(3, requires_grad=True)\ny = x * 1\ny.logical_not_()\n",
-     ["line 4", "t.logical_not_(...) of a tensor with a graph is not supported"]),
+    # in-place writes left as gaps (#21): an op whose result takes no gradient, on a view with a graph (PyTorch reads
+    # the view again as AsStridedBackward0), a shape changed in place of a tensor with views where a graph is involved
+    ("import torch\nx = torch.ones(3, requires_grad=True)\ny = (x * 1)[1:]\ny.logical_not_()\n",
+     ["line 4", "an in-place op that takes no gradient, of a view with a graph, is not supported"]),
+    ("import torch\nz = torch.ones(2, 3)\nz[torch.tensor(True), 0]\n",
+     ["line 3", "a 0-d boolean tensor among other index items"]),
     # gaps of ops, in gradcli's voice (they were a RuntimeError PyTorch never raises, exit 1)
     ("import torch\nimport torch.nn.functional as F\nx = torch.ones(1, 1, 3)\nF.pad(x, (1, 1), mode='circular')\n",
      ["line 4", "mode='circular'", "is not supported"]),

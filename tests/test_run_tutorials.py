@@ -34,7 +34,6 @@ ADDRESS = re.compile(r"0x[0-9a-f]+|(?<=id\(Z\): )[0-9]+")  # (d2l_ndarray prints
 REFUSED: dict[str, str] = {  # the file: the words of gradcli's exit-2 error that name the construct
     "pt_blitz_tensor_2018": "the values of torch.empty(...) are read here before they are written",
     "pt_docs_graph_saved_tensors_hooks": "'torch.autograd.graph.saved_tensors_hooks' is not supported",
-    "pt_docs_inference_mode": "'._version' of a tensor is not supported",  # (PyTorch: an inference tensor has none)
     "pt_docs_function_mark_dirty": "ctx.mark_dirty is not supported",
 }
 # Files that print what PyTorch printed but take long on a loaded machine: run with --timeout 600.

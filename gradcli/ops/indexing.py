@@ -73,33 +73,85 @@ def _advanced(items: Sequence[Any]) -> list[int]:
     return [i for i, item in enumerate(items) if isinstance(item, np.ndarray)]
 
 
-def _split(key: tuple[Any, ...]) -> tuple[tuple[Any, ...] | None, tuple[Any, ...]]:
-    """PyTorch applies the ints of a key that has arrays first, as selects (x[1, :, [0, 0]] is
-    x[1][:, [0, 0]]; NumPy would count the 1 among the arrays): (that select or None, the rest)."""
-    if not any(isinstance(item, int) for item in key):
+def _consumes(item: Any) -> int:
+    """How many axes of the tensor an index item takes (None and ... none: ... takes what the others leave)."""
+    if item is None or item is Ellipsis:
+        return 0
+    return item.ndim if isinstance(item, np.ndarray) and item.dtype == np.bool_ else 1
+
+
+def _expand(key: tuple[Any, ...], rank: int) -> tuple[Any, ...]:
+    """The key with its ... as the whole slices it stands for."""
+    at = next((i for i, item in enumerate(key) if item is Ellipsis), None)
+    if at is None:
+        return key
+    left = max(rank - sum(_consumes(item) for item in key), 0)
+    return (*key[:at], *(slice(None),) * left, *key[at + 1:])
+
+
+def _split(key: tuple[Any, ...], rank: int) -> tuple[tuple[Any, ...] | None, tuple[Any, ...]]:
+    """PyTorch applies the ints and Nones of a key first, as selects and new axes of a view (x[1, :, [0, 0]] is
+    x[1][:, [0, 0]]; NumPy would count the 1 among the arrays), then the rest on that view: (that first key or None,
+    the rest; `rank` the tensor's rank at a point, for ...)."""
+    key = _expand(key, rank)
+    if not any(isinstance(item, int) or item is None for item in key):
         return None, key
-    return (tuple(item if isinstance(item, int) else slice(None) for item in key),
-            tuple(item for item in key if not isinstance(item, int)))
+    first = [(item,) if isinstance(item, int) or item is None else (slice(None),) * _consumes(item) for item in key]
+    return (sum(first, ()), tuple(slice(None) if item is None else item for item in key if not isinstance(item, int)))
+
+
+def _rank_after(first: tuple[Any, ...], rank: int) -> int:
+    return rank - sum(isinstance(item, int) for item in first) + sum(item is None for item in first)
 
 
 def _select(x: Array, first: tuple[Any, ...], rank: int) -> Array:
     point_shape = x.shape[x.ndim - rank:]
-    if len(first) > rank:
-        raise IndexError(f"too many indices: {len(first)} for {rank} axes")
-    for axis, item in enumerate(first):
+    consuming = sum(item is not None for item in first)
+    if consuming > rank:
+        raise IndexError(f"too many indices: {consuming} for {rank} axes")
+    axis = 0
+    for item in first:
         if isinstance(item, int):
             _in_range(np.asarray(item), point_shape[axis], axis)
-    return x[(slice(None),) * (x.ndim - rank) + first]
+        axis += item is not None
+    return x[(slice(None),) * (x.ndim - rank) + first + (Ellipsis,)]  # (... keeps a 0-d view where all are ints)
+
+
+def torch_getitem(array: Array, key: tuple[Any, ...]) -> Array:
+    """`array[key]` as PyTorch reads the key (its ints and Nones first: _split); the key's items NumPy's (ints,
+    slices, None, ..., int arrays, bool masks)."""
+    first, rest = _split(key, array.ndim)
+    return array[key] if first is None else array[(*first, Ellipsis)][rest]
+
+
+def makes_view(key: tuple[Any, ...], shape: Shape) -> bool:
+    """Does PyTorch's setitem write this key through a view (CopySlices): an int, a None, or a slice that is not the
+    whole axis as written (x[0:], x[:9] of 3 are whole; x[-3:] is not: PyTorch looks at the numbers as written)?"""
+    sizes = iter(shape)
+    for item in _expand(key, len(shape)):
+        if item is None or isinstance(item, int):
+            return True
+        if isinstance(item, slice):
+            size = next(sizes, 0)
+            if item.start not in (None, 0) or item.step not in (None, 1) or (item.stop is not None and item.stop < size):
+                return True
+        else:
+            for _ in range(_consumes(item)):
+                next(sizes, 0)
+    return False
 
 
 def _checked(items: list[Any], point_shape: Shape) -> list[Any]:
-    if len(items) > len(point_shape):
-        raise IndexError(f"too many indices: {len(items)} for {len(point_shape)} axes")
-    for axis, item in enumerate(items):
-        if isinstance(item, np.ndarray):
-            _in_range(item, point_shape[axis], axis)
-        elif isinstance(item, int):
+    consuming = sum(item is not None and item is not Ellipsis for item in items)
+    if consuming > len(point_shape):
+        raise IndexError(f"too many indices: {consuming} for {len(point_shape)} axes")
+    axis = 0
+    for item in items:  # (None takes no axis; ... the axes the other items leave: x[..., [0, 3]])
+        if item is Ellipsis:
+            axis += len(point_shape) - consuming
+        elif isinstance(item, (np.ndarray, int)):
             _in_range(np.asarray(item), point_shape[axis], axis)
+        axis += item is not None and item is not Ellipsis
     return items
 
 
@@ -139,10 +191,10 @@ def _parts(x: Array, key: tuple[Any, ...], indices: Sequence[Array], ranks: tupl
 
 
 def _index(x: Array, *indices: Array, ranks: tuple[int, ...], key: tuple[Any, ...] = ()) -> Array:
-    first, key = _split(key)
+    first, key = _split(key, ranks[0])
     if first is not None:
         x = _select(x, first, ranks[0])
-        ranks = (ranks[0] - sum(isinstance(item, int) for item in first), *ranks[1:])
+        ranks = (_rank_after(first, ranks[0]), *ranks[1:])
     full, count, moves = _parts(x, key, indices, ranks)
     if count is not None and x.ndim == ranks[0]:
         x = np.broadcast_to(x, (count, *x.shape))
@@ -154,11 +206,11 @@ def _index(x: Array, *indices: Array, ranks: tuple[int, ...], key: tuple[Any, ..
 
 def _index_vjp(g: Array, ans: Array, x: Array, *indices: Array, ranks: tuple[int, ...],
                key: tuple[Any, ...] = ()) -> tuple[Array | None, ...]:
-    first, rest = _split(key)
+    first, rest = _split(key, ranks[0])
     if first is None:
-        return (_scatter(g, ans, x, indices, ranks, key), *[None] * len(indices))
+        return (_scatter(g, ans, x, indices, ranks, rest), *[None] * len(indices))
     picked = _select(x, first, ranks[0])
-    part = _scatter(g, ans, picked, indices, (ranks[0] - sum(isinstance(i, int) for i in first), *ranks[1:]), rest)
+    part = _scatter(g, ans, picked, indices, (_rank_after(first, ranks[0]), *ranks[1:]), rest)
     extra = part.ndim - picked.ndim  # a batch axis the indices brought
     cotangent = np.zeros_like(g, shape=part.shape[:extra] + x.shape)
     cotangent[(slice(None),) * (extra + x.ndim - ranks[0]) + first] = part
@@ -189,11 +241,21 @@ def _slice_size(item: slice, size: int) -> int:
 
 def index_shape(x: Shape, *indices: Shape, key: tuple[Any, ...] = ()) -> Shape:
     """NumPy's shape of x[key] at one point, from the shapes alone: nothing is allocated."""
-    if len(key) > len(x):
-        raise IndexError(f"too many indices: {len(key)} for {len(x)} axes")
-    first, key = _split(key)
+    consuming = sum(item is not None and item is not Ellipsis for item in key)
+    if consuming > len(x):
+        raise IndexError(f"too many indices: {consuming} for {len(x)} axes")
+    first, key = _split(key, len(x))
     if first is not None:
-        x = tuple(size for size, item in zip(x, first + (slice(None),) * len(x), strict=False) if not isinstance(item, int))
+        made: list[int] = []
+        sizes = iter(x)
+        for item in first:
+            if item is None:
+                made.append(1)
+            elif isinstance(item, int):
+                next(sizes)
+            else:
+                made.append(next(sizes))
+        x = (*made, *sizes)
     shapes = iter(indices)
     items: list[Any] = []
     for item in key:
@@ -235,7 +297,7 @@ def key_text(key: tuple[Any, ...], indices: Sequence[str]) -> str:
 
 
 def _sympy_index(x: Array, *indices: Array, key: tuple[Any, ...] = ()) -> Array:
-    first, key = _split(key)
+    first, key = _split(key, np.ndim(x))
     return np.asarray((x if first is None else x[first])[tuple(_items(key, indices))], dtype=object)
 
 

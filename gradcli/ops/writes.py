@@ -1,9 +1,11 @@
 """Writes into a tensor's elements, as `gradcli run` records `y[k] = v` on a tensor with a graph.
 
-PyTorch records such a write as a node that takes the tensor as it was and the value: IndexPutBackward0
-where the key has an index tensor or a mask, CopySlices where it has ints and slices alone, or where the
+PyTorch records such a write as a node that takes the tensor as it was and the value: CopySlices where
+the key makes a view first (an int, a None, a slice short of the whole axis: indexing.makes_view) or the
 write went through a view (its base takes the CopySlices, and the view is read again from the base:
-AsStridedBackward0). Both rows here name the elements by their flat positions in the tensor written
+AsStridedBackward0); else IndexPutBackward0 where the key has an index tensor or a mask, FillBackward3
+where the whole tensor takes a number (`y[:] = 0`), CopyBackwards where it takes a tensor (`y[...] = t`,
+t expanded first: ExpandBackward0). Both rows here name the elements by their flat positions in the tensor written
 (`positions`, an int array of the region's shape, worked out by the run from the key and the view's
 path), so one rule serves every key. The gradient of the tensor is g with the written elements zeroed;
 the value's, g at those elements summed back to the value's shape. Neither row is a call of the formula
@@ -25,7 +27,7 @@ def _batch(x: Array, ranks: tuple[int, ...]) -> int:
     return np.ndim(x) - ranks[0]
 
 
-def _put(x: Array, value: Array, ranks: tuple[int, ...], positions: Array, copy_slices: bool = False) -> Array:
+def _put(x: Array, value: Array, ranks: tuple[int, ...], positions: Array, node: str = "IndexPutBackward0") -> Array:
     lead = max(_batch(x, ranks), np.ndim(value) - ranks[1])
     shape = np.broadcast_shapes(np.shape(x)[: _batch(x, ranks)], np.shape(value)[: np.ndim(value) - ranks[1]])
     out = np.array(np.broadcast_to(x, (*shape, *np.shape(x)[_batch(x, ranks):])))
@@ -38,7 +40,7 @@ def _put(x: Array, value: Array, ranks: tuple[int, ...], positions: Array, copy_
 
 
 def _put_vjp(g: Array, ans: Array, x: Array, value: Array, ranks: tuple[int, ...], positions: Array,
-             copy_slices: bool = False) -> tuple[Array, Array]:
+             node: str = "IndexPutBackward0") -> tuple[Array, Array]:
     lead = np.ndim(g) - ranks[0]
     flat = np.array(g).reshape(*np.shape(g)[:lead], -1)
     picked = np.array(flat[..., positions])  # (a copy: one position, an int key, indexes as a view of flat)
@@ -51,7 +53,7 @@ def _put_vjp(g: Array, ans: Array, x: Array, value: Array, ranks: tuple[int, ...
     return x_grad, unbroadcast(picked, np.shape(value))
 
 
-def _put_shape(x: Any, value: Any, positions: Array, copy_slices: bool = False) -> Any:
+def _put_shape(x: Any, value: Any, positions: Array, node: str = "IndexPutBackward0") -> Any:
     return x
 
 
@@ -91,8 +93,7 @@ def _compare_vjp(g: Array, ans: Array, x: Array, other: Array, ranks: tuple[int,
 
 ROWS = [
     structural("index_put", 2, _put, _put_vjp, "IndexPutBackward0", callable=False, linear=True, dtype="first",
-               torch_node_rule=lambda constant, shapes, copy_slices=False, **params: (
-                   "CopySlices" if copy_slices else "IndexPutBackward0"),
+               torch_node_rule=lambda constant, shapes, node="IndexPutBackward0", **params: node,
                shape=_put_shape, reference=None,
                text=lambda args, **params: f"{args[0]}[...] = {args[1]}"),
     structural("as_strided", 1, _read, _read_vjp, "AsStridedBackward0", callable=False, linear=True, dtype="keeps",

@@ -46,6 +46,7 @@ from gradcli.ops import (
     Op,
     backwards,
     call_forward,
+    indexing,
 )
 from gradcli.ops.core import (
     DEFAULT_FLOAT,
@@ -53,8 +54,10 @@ from gradcli.ops.core import (
     Unsupported,
     ValueRefusal,
     WrittenList,
+    expand_problem,
     kernel_dtype_name,
     rule_params,
+    too_few_sizes,
     torch_dtype_name,
 )
 from gradcli.run import (
@@ -313,6 +316,25 @@ class Size(tuple[int, ...]):
         return Size(item) if isinstance(key, slice) else item
 
 
+def _check_write_shape(value: tuple[int, ...], target: tuple[int, ...], advanced: bool, dtype: np.dtype) -> None:
+    """PyTorch's error where `t[k] = v` cannot write v's shape (of `dtype`) into the elements k names: index_put_'s
+    words where the key has an index tensor or a mask, copy_'s (an expand of v) where it has ints and slices alone."""
+    if advanced:
+        try:
+            fits = np.broadcast_shapes(value, target) == tuple(target)
+        except ValueError:
+            fits = False
+        if not fits:
+            raise runtime_error(f"shape mismatch: value tensor of shape [{', '.join(map(str, value))}] cannot be "
+                                f"broadcast to indexing result of shape [{', '.join(map(str, target))}]")
+        return
+    if len(value) > len(target):
+        raise runtime_error(too_few_sizes(value, target).typed([dtype.name]))
+    problem = expand_problem(value, target)
+    if problem:
+        raise runtime_error(problem)
+
+
 def _without_leading_ones(shape: tuple[int, ...]) -> tuple[int, ...]:
     """A value's sizes with the 1s on its left dropped, as PyTorch's setitem views the value it writes."""
     first = next((i for i, size in enumerate(shape) if size != 1), len(shape))
@@ -395,6 +417,7 @@ class GradMode:
     enabled: bool
     name: str
     before: bool | None = None  # set_grad_enabled's: the mode before the call set it
+    inference: bool = False  # inference_mode(True)'s: the tensors made in it are inference tensors
 
     def __repr__(self) -> str:
         return f"<torch.autograd.grad_mode.{self.name} object at {python.address(self)}>"
@@ -1003,11 +1026,11 @@ class Interpreter:
         yield from self.suspended(node.orelse)
 
     def suspended_with(self, node: ast.With) -> Iterator[Any]:
-        before = self.enter_grad_mode(node)
+        before, inference = self.enter_grad_mode(node)
         try:
             yield from self.suspended(node.body)
         finally:
-            self.graph.grad_enabled = before
+            self.graph.grad_enabled, self.graph.inference = before, inference
 
     # --- iteration and truth, as Python has them ---
 
@@ -1123,11 +1146,11 @@ class Interpreter:
             if isinstance(manager, AnomalyMode):
                 self.anomaly_block(node, manager)
                 return
-        before = self.enter_grad_mode(node, manager)
+        before, inference = self.enter_grad_mode(node, manager)
         try:
             self.block(node.body)
         finally:
-            self.graph.grad_enabled = before
+            self.graph.grad_enabled, self.graph.inference = before, inference
 
     def anomaly_block(self, node: ast.With, manager: AnomalyMode) -> None:
         """`with torch.autograd.detect_anomaly():` (PyTorch's warning as it enters) or `set_detect_anomaly(mode)`:
@@ -1155,10 +1178,11 @@ class Interpreter:
         before, self.anomaly = self.anomaly, bool(bound["mode"])  # (set at the call, as PyTorch's)
         return AnomalyMode(self.anomaly, name, before)
 
-    def enter_grad_mode(self, node: ast.With, manager: Any = None) -> bool:
+    def enter_grad_mode(self, node: ast.With, manager: Any = None) -> tuple[bool, bool]:
         """`with torch.no_grad():`, `torch.enable_grad()`, `torch.set_grad_enabled(mode)`: the mode the
         block runs in set, and the one to restore after it returned (set_grad_enabled's is the mode
-        before the call, which set it already, as PyTorch's). `manager`: the context, evaluated already."""
+        before the call, which set it already, as PyTorch's), with the inference mode to restore.
+        `manager`: the context, evaluated already."""
         if len(node.items) != 1 or node.items[0].optional_vars is not None:
             raise self.refuse(node, "only `with torch.no_grad():` is supported")
         if manager is None:
@@ -1168,8 +1192,11 @@ class Interpreter:
                                                           "`torch.set_grad_enabled(mode)`, `torch.inference_mode()` "
                                                           "and `torch.autograd.detect_anomaly()` are supported")
         before = self.graph.grad_enabled if manager.before is None else manager.before
+        inference = self.graph.inference
         self.graph.grad_enabled = manager.enabled
-        return before
+        if manager.name == "inference_mode":
+            self.graph.inference = manager.inference
+        return before, inference
 
     def assign(self, target: ast.expr, value: Any) -> None:
         if isinstance(target, ast.Name):
@@ -1243,7 +1270,8 @@ class Interpreter:
                 kind, part = self.key_part(item)
             except lowering.CallProblem as problem:
                 raise self.refuse(node, f"this index is not supported: {problem.message}") from None
-            parts.append(part.data if kind == lowering.MASK else np.asarray(part) if isinstance(part, list) else part)
+            parts.append(part.data if kind == lowering.MASK else np.asarray(part, dtype=np.intp)
+                         if isinstance(part, (list, tuple)) else part)
         if isinstance(value, Tensor):
             stripped = _without_leading_ones(value.data.shape)
             if stripped != value.data.shape:  # (PyTorch's setitem views the value so first: [1, 1] into a [] slot)
@@ -1259,15 +1287,16 @@ class Interpreter:
             return
         shared = id(base.data) in self.shared
         data = base.data if shared else base.data.copy()
-        try:
-            target = data[tuple(parts)]
-            data[tuple(parts)] = np.broadcast_to(values, np.shape(target)).astype(data.dtype)
+        key = tuple(parts)
+        try:  # (PyTorch's reading of the key: its ints and Nones first, as a view, then the rest on it)
+            first, rest = indexing._split(key, data.ndim)
+            region: np.ndarray = data if first is None else data[(*first, Ellipsis)]
+            target = region[rest]
         except IndexError as problem:
             raise TorchError("IndexError", str(problem)) from None
-        except ValueError:
-            raise runtime_error(f"shape mismatch: value tensor of shape [{', '.join(map(str, np.shape(values)))}] "
-                                f"cannot be broadcast to indexing result of shape "
-                                f"[{', '.join(map(str, np.shape(target)))}]") from None
+        _check_write_shape(np.shape(values), np.shape(target), any(isinstance(item, np.ndarray) for item in key),
+                           values.dtype if isinstance(values, np.ndarray) else np.asarray(values).dtype)
+        region[rest] = np.broadcast_to(values, np.shape(target)).astype(data.dtype)
         base.data = data
         if base.is_leaf:
             base.node = None
@@ -1280,7 +1309,7 @@ class Interpreter:
         _not_one_of_several(base)
         root, positions = base.in_root()
         try:
-            region = positions[key]
+            region = indexing.torch_getitem(positions, key)
         except IndexError as problem:
             raise TorchError("IndexError", str(problem)) from None
         if isinstance(value, (bool, int, float)):
@@ -1288,15 +1317,21 @@ class Interpreter:
         elif not isinstance(value, Tensor):
             raise self.refuse(node, f"assigning a {_type_name(value)} into a tensor's elements is not supported",
                               "assign a number or a tensor")
-        try:
-            np.broadcast_to(np.zeros(value.data.shape), region.shape)
-        except ValueError:
-            raise runtime_error(f"shape mismatch: value tensor of shape [{', '.join(map(str, value.data.shape))}] "
-                                f"cannot be broadcast to indexing result of shape "
-                                f"[{', '.join(map(str, region.shape))}]") from None
-        basic = all(item is None or item is Ellipsis or isinstance(item, (int, slice)) for item in key)
-        written = apply(self.graph, OPS["index_put"], [root, value],
-                        {"positions": region, "copy_slices": basic or root is not base}, self.span(node))
+        advanced = any(isinstance(item, np.ndarray) for item in key)
+        _check_write_shape(value.data.shape, region.shape, advanced, value.data.dtype)
+        if indexing.makes_view(key, base.data.shape) or root is not base:
+            named = "CopySlices"
+        elif advanced:
+            named = "IndexPutBackward0"
+        elif value.data.ndim == 0:  # (PyTorch's fill_ of the whole tensor with a 0-d tensor)
+            named = "FillBackward3"
+        else:  # (its copy_ of the value expanded to the tensor's shape)
+            named = "CopyBackwards"
+        if (not advanced and value.data.ndim and value.data.shape != region.shape and value.requires_grad
+                and self.graph.grad_enabled):  # (copy_ into the tensor or its view takes the value expanded)
+            value = apply(self.graph, OPS["expand"], [value], {"size": tuple(region.shape)}, self.span(node))
+        written = apply(self.graph, OPS["index_put"], [root, value], {"positions": region, "node": named},
+                        self.span(node))
         root.data, root.node, root.requires_grad = written.data, written.node, written.requires_grad
         root.version[0] += 1
         if root is not base:
@@ -1761,7 +1796,7 @@ class Interpreter:
         return method(self, node)
 
     def _Constant(self, node: ast.Constant) -> Any:
-        if isinstance(node.value, (int, float, str, bool)) or node.value is None:
+        if isinstance(node.value, (int, float, str, bool)) or node.value is None or node.value is Ellipsis:
             return node.value
         raise self.refuse(node, f"a {type(node.value).__name__} literal is not supported")
 
@@ -1782,6 +1817,8 @@ class Interpreter:
             frame = frame.parent
         if name in _BUILTINS:
             return _BUILTINS[name]
+        if name == "Ellipsis":  # (x[Ellipsis, 0] is x[..., 0])
+            return Ellipsis
         if name in _PYTHON_BUILTINS:  # Python has it, gradcli's run does not: not the file's NameError
             raise self.refuse(node, f"the builtin '{name}' is not supported", _UNSAFE_BUILTINS.get(
                 name, "the README lists the builtins `gradcli run` has"))
@@ -2165,6 +2202,8 @@ class Interpreter:
             try:
                 bound = lowering.index(base, items, self)
             except lowering.CallProblem as problem:
+                if problem.raised:
+                    raise TorchError(problem.raised, problem.message) from None
                 raise self.refuse(node, f"this index is not supported: {problem.message}") from None
             if len(bound.tensors) == 1:  # a key of ints, slices and lists: PyTorch's IndexError out of range
                 try:
@@ -2201,6 +2240,10 @@ class Interpreter:
         if arrays.is_array(base):
             return self.numpy(node, arrays.index, base, key)
         raise TorchError("TypeError", f"'{_type_name(base)}' object is not subscriptable")
+
+    def mask_values(self, mask: Any) -> Any:
+        """A boolean mask's values (lowering.index: a mask among other index items is its True elements' indices)."""
+        return mask.data
 
     def key_part(self, item: Any) -> tuple[str, Any]:
         """What an index item is (lowering.index): an int tensor's values are a static part of the key,
@@ -2418,6 +2461,10 @@ class Interpreter:
             return tensor.requires_grad
         if name == "is_leaf":
             return tensor.is_leaf
+        if name == "_version":  # (the counter of in-place writes its storage has seen, shared with its views)
+            if tensor.inference:
+                raise runtime_error("Inference tensors do not track version counter.")
+            return tensor.version[0]
         if name == "shape":
             return Size(tensor.data.shape)
         if name == "dtype":
@@ -2822,7 +2869,7 @@ class Interpreter:
             return self.graph.grad_enabled
         if name == "inference_mode":  # (gradcli's tensors have no inference mode of their own: no grad is recorded)
             mode = python.bind_by_name(name, ["mode"], args, kwargs).get("mode", True)
-            return GradMode(self.graph.grad_enabled and not mode, name)
+            return GradMode(self.graph.grad_enabled and not mode, name, inference=bool(mode))
         if name != "set_grad_enabled":
             python.bind_by_name(name, [], args, kwargs)
             return GradMode(name == "enable_grad", name)
@@ -3295,14 +3342,28 @@ class Interpreter:
             _not_one_of_several(tensor)
             return self.record_in_place(tensor, apply(self.graph, OPS["compare_in_place"], [tensor, args[0]],
                                                       {"op": _COMPARED_IN_PLACE[name[:-1]]}, self.span(node)), node)
-        if self.graph.grad_enabled and tensor.requires_grad:
-            raise self.refuse(node, f"t.{name}(...) of a tensor with a graph is not supported (its result takes no "
-                                    f"gradient)", f"write t = t.{name[:-1]}(...)")
         if not np.can_cast(result.data.dtype, tensor.data.dtype, "same_kind"):
             raise runtime_error(f"result type {torch_dtype_name(result.data.dtype)} can't be cast to the "
                                 f"desired output type {torch_dtype_name(tensor.data.dtype)}")
+        if self.graph.grad_enabled and tensor.requires_grad:  # (t.logical_not_() of a tensor with a graph: an op
+            _not_one_of_several(tensor)  # PyTorch records nothing for; the values change, the node stays, the
+            self.unrecorded_write(tensor, result.data.astype(tensor.data.dtype))  # version is one more)
+            return tensor
         self.overwrite(tensor, result.data.astype(tensor.data.dtype))
         return tensor
+
+    def unrecorded_write(self, tensor: Tensor, values: np.ndarray) -> None:
+        """A tensor with a graph takes new values by an op PyTorch records no node for (t.logical_not_()): its
+        grad_fn stays what it was, and a node that saved it finds its version changed at backward."""
+        root, _ = tensor.in_root()
+        if root is not tensor:
+            raise self.refuse(self.node or ast.Pass(), "an in-place op that takes no gradient, of a view with a graph, "
+                                                       "is not supported")
+        if id(tensor.data) in self.shared:
+            tensor.data[...] = values
+        else:
+            tensor.data = values
+        self.changed(tensor)
 
     def reshape_in_place(self, tensor: Tensor, name: str, args: list[Any], kwargs: dict[str, Any],
                          node: ast.AST) -> Tensor:

@@ -126,6 +126,7 @@ class Graph:
         self.freed: set[int] = set()  # nodes whose saved values a backward without retain_graph freed
         self.leaves: dict[int, Tensor] = {}  # the input node of each leaf tensor that requires grad
         self.grad_enabled = True
+        self.inference = False  # in `with torch.inference_mode():` (its tensors keep no version counter)
         # what PyTorch raises when a backward reaches a node (Op.dtype_refusals' "... into N": pow's bool exponent)
         self.refusals: dict[int, TorchError] = {}
         self.elements: int | None = None  # the elements limit (Limits), once read
@@ -168,6 +169,7 @@ class Tensor:
         self.parameter = False  # an nn.Parameter: prints as `Parameter containing:`
         self.stand_in = False  # the value of an optional tensor arg left out (lowering: Front.stand_in)
         self.version = [0]  # PyTorch's version counter: a write in place adds one; shared with its views
+        self.inference = graph.inference  # made in inference mode: PyTorch's inference tensor, which has no version
 
     def viewed_as(self, view: Tensor, path: Callable[[Array], Array]) -> Tensor:
         """`view` reads this tensor's values through `path` (NumPy's view of them)."""
