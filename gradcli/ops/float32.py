@@ -618,22 +618,52 @@ def norm_two_rows(x: Array) -> Array:
 
 
 def nll_sums(losses: Array, weights: Array, kept: Array) -> tuple[Any, Any]:
-    """nll_loss's float32 sums over a batch, in its cascade (eight levels of partial sums, 2**p samples each, p at
-    least 4): the sum of -losses and the sum of the weights, over the samples kept."""
+    """nll_loss's sums over a batch (the last axis; float32 or float64, the losses' dtype), in its cascade (eight
+    levels of partial sums, 2**p samples each, p at least 4): the sum of -losses and the sum of the weights, over the
+    samples kept. Leading axes (points of a batch of them) each add so."""
+    if losses.ndim > 1:
+        return _nll_sums_each(losses, np.broadcast_to(weights, losses.shape), np.broadcast_to(kept, losses.shape))
+    f = losses.dtype.type
     batch = losses.shape[0]
     power = max(4, (batch - 1).bit_length() // 8)
     mask = (1 << power) - 1
-    loss_parts, weight_parts = [F(0)] * 8, [F(0)] * 8
+    loss_parts, weight_parts = [f(0)] * 8, [f(0)] * 8
     for b in np.flatnonzero(kept).tolist():
-        loss_parts[0] = F(loss_parts[0] - losses[b])
-        weight_parts[0] = F(weight_parts[0] + weights[b])
+        loss_parts[0] = f(loss_parts[0] - losses[b])
+        weight_parts[0] = f(weight_parts[0] + weights[b])
         for j in range(7):
             if b & (mask << (j * power)):
                 break
-            loss_parts[j + 1] = F(loss_parts[j + 1] + loss_parts[j])
-            weight_parts[j + 1] = F(weight_parts[j + 1] + weight_parts[j])
-            loss_parts[j] = weight_parts[j] = F(0)
-    loss_total, weight_total = F(0), F(0)
+            loss_parts[j + 1] = f(loss_parts[j + 1] + loss_parts[j])
+            weight_parts[j + 1] = f(weight_parts[j + 1] + weight_parts[j])
+            loss_parts[j] = weight_parts[j] = f(0)
+    loss_total, weight_total = f(0), f(0)
     for loss_part, weight_part in zip(loss_parts, weight_parts, strict=True):
-        loss_total, weight_total = F(loss_total + loss_part), F(weight_total + weight_part)
+        loss_total, weight_total = f(loss_total + loss_part), f(weight_total + weight_part)
     return loss_total, weight_total
+
+
+def _nll_sums_each(losses: Array, weights: Array, kept: Array) -> tuple[Array, Array]:
+    """nll_sums of each row of (..., batch): the same steps, a sample left out where it is not kept."""
+    batch = losses.shape[-1]
+    power = max(4, (batch - 1).bit_length() // 8)
+    mask = (1 << power) - 1
+    zero = np.zeros(losses.shape[:-1], dtype=losses.dtype)
+    parts = [[zero] * 8, [zero] * 8]  # the losses', the weights'
+    for b in range(batch):
+        keep = kept[..., b]
+        parts[0][0] = np.where(keep, parts[0][0] - losses[..., b], parts[0][0])
+        parts[1][0] = np.where(keep, parts[1][0] + weights[..., b], parts[1][0])
+        for j in range(7):
+            if b & (mask << (j * power)):
+                break
+            for level in parts:
+                level[j + 1] = np.where(keep, level[j + 1] + level[j], level[j + 1])
+                level[j] = np.where(keep, zero, level[j])
+    totals = []
+    for level in parts:
+        total = zero
+        for part in level:
+            total = total + part
+        totals.append(total)
+    return totals[0], totals[1]

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from gradcli.ops import float32
+from gradcli.ops import float32, float64
 from gradcli.ops.core import (
     BOOL_SUBTRACTION,
     UNCASTABLE,
@@ -40,6 +40,7 @@ from gradcli.ops.core import (
     structural,
     unbroadcast,
 )
+from gradcli.ops.float32 import fma64
 from gradcli.ops.linalg import _mismatch
 from gradcli.ops.reductions import _norm, _norm_vjp
 from gradcli.ops.summation import torch_sum
@@ -601,6 +602,8 @@ def _weights(w: Any, ranks: tuple[int, ...], shape: tuple[int, ...]) -> Any:
 def _log_softmax_last(x: Any) -> Any:
     # PyTorch's order: (x - max) - log(sum(exp(x - max))); the max of a dual number's value (the
     # Hessian's): a shift by a constant, which the derivative does not see.
+    if _float64(x):  # (the log_softmax row's kernel: a composite's graph gives the same bits)
+        return float64.log_softmax(x, -1)
     shifted = x - np.max(getattr(x, "primal", x), axis=-1, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
 
@@ -648,10 +651,10 @@ def _index_loss(x: Any, w: Any, t: Array, ranks: tuple[int, ...], reduction: str
     # PyTorch's nll_loss: -x[t] * w[t] per sample of a batch ('none'), else 0 - the sum of them
     if reduction == "none":
         loss = np.where(kept, -taken, 0.0) if ranks[0] == 2 else 0.0 - taken  # (an ignored target's: +0)
-    elif type(taken) is np.ndarray and taken.dtype == np.float32 and taken.ndim == 1 and ranks[0] == 2:
-        loss, total = float32.nll_sums(taken, np.asarray(chosen, dtype=np.float32), np.asarray(kept))
+    elif type(taken) is np.ndarray and taken.dtype in (np.float32, np.float64) and ranks[0] == 2:
+        loss, total = float32.nll_sums(taken, np.asarray(chosen, dtype=taken.dtype), np.asarray(kept))
         if reduction == "mean":  # (PyTorch's cascade of partial sums over the batch)
-            loss = loss / (total if type(w) is np.ndarray else np.float32(np.count_nonzero(kept)))
+            loss = loss / (total if type(w) is np.ndarray else np.count_nonzero(kept, axis=-1).astype(taken.dtype))
     else:
         loss = 0.0 - np.sum(taken, axis=batch)
         if reduction == "mean":
@@ -1284,9 +1287,23 @@ def _layer_axes(x: Any, rank: int, normalized_shape: tuple[int, ...]) -> tuple[i
 def _layer_parts(x: Any, rank: int, normalized_shape: tuple[int, ...], eps: float) -> tuple[Any, Any, Any, Any]:
     """(the axes, the mean, x normalized, 1 / sqrt(var + eps)), the mean and rstd kept."""
     axes = _layer_axes(x, rank, normalized_shape)
-    mean, variance = row_moments(x, len(axes))
+    if _float64(x) and x.size:  # (PyTorch's kernel's own steps: gradcli.ops.float64)
+        rows = x.reshape((*x.shape[:x.ndim - len(axes)], -1))
+        mean, variance = (v.reshape(v.shape + (1,) * len(axes)) for v in float64.row_moments(rows))
+    else:
+        mean, variance = row_moments(x, len(axes))
     rstd = 1.0 / np.sqrt(variance + eps)
     return axes, mean, (x - mean) * rstd, rstd
+
+
+def _float64(*values: Any) -> bool:
+    return all(type(v) is np.ndarray and v.dtype == np.float64 for v in values)
+
+
+def _rows(v: Any, count: int) -> Any:
+    """v with its last `count` axes as one (a number or a broadcast value as it is)."""
+    v = np.asarray(v)
+    return v.reshape((*v.shape[:v.ndim - count], -1)) if v.ndim >= count else v
 
 
 def row_moments(x: Any, count: int) -> tuple[Any, Any]:
@@ -1366,6 +1383,8 @@ def _add_moments(added: tuple[int, Any, Any], moments: tuple[int, Any, Any]) -> 
 def _layer_norm(x: Array, w: Array, b: Array, ranks: tuple[int, ...], normalized_shape: tuple[int, ...] = (),
                 eps: float = 1e-5) -> Array:
     _, _, xhat, _ = _layer_parts(x, ranks[0], normalized_shape, eps)
+    if _float64(xhat, np.asarray(w), np.asarray(b)):
+        return fma64(xhat, w, b)  # (PyTorch's: one fused multiply-add)
     return np.asarray(xhat * w + b)
 
 
@@ -1374,6 +1393,11 @@ def _layer_norm_vjp(g: Array, ans: Array, x: Array, w: Array, b: Array, ranks: t
     axes, mean, xhat, rstd = _layer_parts(x, ranks[0], normalized_shape, eps)
     # PyTorch's kernel: dx = rstd * g * w + b * x + c, from the sums of g * w * x and g * w
     count = int(np.prod(normalized_shape))
+    if _float64(x, g, np.asarray(w)) and x.size:
+        k = len(axes)
+        dx = float64.layer_norm_backward(_rows(g, k), _rows(x, k), _rows(w, k) if np.ndim(w) >= k else w,
+                                         _rows(mean, k), _rows(rstd, k), count).reshape(x.shape)
+        return dx, g * xhat, g
     gw = g * w
     ds, db = np.sum(gw * x, axis=axes, keepdims=True), np.sum(gw, axis=axes, keepdims=True)
     b_ = (db * mean - ds) * rstd * rstd * rstd * (1.0 / count)

@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from gradcli.ops import float32
+from gradcli.ops import float32, float64
 from gradcli.ops.core import (
     BOOL_SUBTRACTION,
     Array,
@@ -412,6 +412,8 @@ def _softmax(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
         return np.array(x, copy=True)
     if y.dtype == np.float32 and axis in (-1, y.ndim - 1):  # (PyTorch's kernel over the last dim)
         out = float32.softmax_lastdim(y)
+    elif type(y) is np.ndarray and y.dtype == np.float64:
+        out = float64.softmax(y, axis)
     else:
         shifted = np.exp(y - np.max(y, axis=axis, keepdims=True))
         out = shifted * (1.0 / np.sum(shifted, axis=axis, keepdims=True))
@@ -427,6 +429,9 @@ def _log_softmax(x: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
         return np.asarray(float32.log_softmax_lastdim(y)[..., 0] if ranks[0] == 0 else float32.log_softmax_lastdim(y))
     if y.dtype == np.float32:  # (its kernel over another dim: cross_entropy's classes of an (N, C, d1) input)
         return float32.log_softmax_along(y, axis % y.ndim)
+    if type(y) is np.ndarray and y.dtype == np.float64:
+        out = float64.log_softmax(y, axis)
+        return np.asarray(out[..., 0] if ranks[0] == 0 else out)
     peak = np.max(y, axis=axis, keepdims=True)
     shifted = y - peak  # PyTorch's order: (x - max) - log(sum(exp(x - max)))
     out = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
@@ -438,6 +443,8 @@ def _softmax_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: An
     g, y = _with_axis(g, ranks[0]), _with_axis(ans, ranks[0])
     if type(g) is np.ndarray and g.dtype == y.dtype == np.float32 and axis in (-1, y.ndim - 1):
         out = (g - float32.vector_sum(g * y)[..., None]) * y  # (PyTorch's kernel over the last dim, in its order)
+    elif type(g) is np.ndarray and g.dtype == y.dtype == np.float64:
+        out = float64.softmax_backward(g, y, axis)
     else:
         out = y * (g - np.sum(g * y, axis=axis, keepdims=True))
     return (out[..., 0] if ranks[0] == 0 else out,)
@@ -451,6 +458,9 @@ def _log_softmax_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim
         return (out[..., 0] if ranks[0] == 0 else out,)
     if type(g) is np.ndarray and g.dtype == y.dtype == np.float32:  # (its kernel over another dim)
         return (float32.log_softmax_backward_along(g, y, axis % y.ndim),)
+    if type(g) is np.ndarray and g.dtype == y.dtype == np.float64:
+        out = float64.log_softmax_backward(g, y, axis)
+        return (out[..., 0] if ranks[0] == 0 else out,)
     # (a sum of -0s is -0, as in PyTorch's kernel: NumPy's starts from +0, and -0 - 0 would stay -0)
     out = g - np.exp(y) * np.sum(g, axis=axis, keepdims=True, initial=-0.0)
     return (out[..., 0] if ranks[0] == 0 else out,)
@@ -939,7 +949,10 @@ ROWS = [
 def _softmax_data(g: Array, y: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
     axis = _softmax_axis("_softmax_backward_data", dim, max(ranks))
     g, y = _with_axis(g, max(ranks)), _with_axis(y, max(ranks))
-    out = y * (g - np.sum(g * y, axis=axis, keepdims=True))
+    if type(g) is np.ndarray and g.dtype == y.dtype == np.float64:  # (SoftmaxBackward0's own kernel)
+        out = float64.softmax_backward(g, y, axis)
+    else:
+        out = y * (g - np.sum(g * y, axis=axis, keepdims=True))
     return np.asarray(out[..., 0] if max(ranks) == 0 else out)
 
 

@@ -1,0 +1,122 @@
+"""Float64 softmax, log_softmax (forward and backward, over the last dim and over another), nll_loss's sums and
+layer_norm follow PyTorch's kernels' order (#21): its kernels' order of operations (gradcli.ops.float64), held to what PyTorch 2.13 printed
+(tests/reference/float64_kernels.json, written by tests/reference/make_float64_kernels.py).
+
+The exponentials are the libm's, not the order's: PyTorch's vector kernels call SLEEF's exp, NumPy its own, and the
+two differ in the last bit on a few percent of arguments (a decided difference: gradcli does not carry a libm). So
+the test hands gradcli the exponentials PyTorch took (recorded beside its outputs) and asks for every bit; the log of
+log_softmax's sum stays NumPy's, and a slice of it is compared where that log agrees.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from gradcli.ops import float32, float64
+from tests.helpers import cli
+
+REFERENCE = json.loads((Path(__file__).resolve().parent / "reference" / "float64_kernels.json").read_text())
+CASES: dict[str, dict[str, Any]] = REFERENCE["cases"]
+KERNELS = sorted(name for name, case in CASES.items() if case["op"] in ("softmax", "log_softmax"))
+NLL = sorted(name for name, case in CASES.items() if case["op"] == "nll_loss")
+LAYER_NORMS = sorted(name for name, case in CASES.items() if case["op"] == "layer_norm")
+NUMPY_EXP = np.exp
+
+
+def _lists(stdout: str) -> list[np.ndarray]:
+    return [np.array(ast.literal_eval(line), dtype=np.float64) for line in stdout.splitlines()]
+
+
+def _input(source: str) -> np.ndarray:
+    """The x of a recorded program (its first torch.tensor literal)."""
+    start = source.index("torch.tensor(") + len("torch.tensor(")
+    return np.array(ast.literal_eval(source[start:source.index(", dtype", start)]), dtype=np.float64)
+
+
+def _recorded_exp(arguments: list[np.ndarray], values: list[list[float]]) -> Any:
+    """exp that answers PyTorch's recorded exponential for an argument it took, NumPy's for any other."""
+    keys = np.concatenate([a.reshape(-1) for a in arguments]).view(np.uint64)
+    found = np.concatenate([np.asarray(v, dtype=np.float64) for v in values])
+    order = np.argsort(keys)
+    keys, found = keys[order], found[order]
+
+    def exp(a: Any) -> np.ndarray:
+        a = np.asarray(a, dtype=np.float64)
+        out = NUMPY_EXP(a)
+        bits = np.ascontiguousarray(a).reshape(-1).view(np.uint64)
+        at = np.minimum(np.searchsorted(keys, bits), len(keys) - 1)
+        hit = keys[at] == bits
+        flat = out.reshape(-1)
+        flat[hit] = found[at[hit]]
+        return flat.reshape(a.shape)
+
+    return exp
+
+
+def _slices(a: np.ndarray, dim: int) -> np.ndarray:
+    moved = np.moveaxis(a, dim, -1)
+    return moved.reshape(-1, moved.shape[-1])
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_float64_softmax_and_log_softmax_are_pytorchs_bits_given_its_exponentials(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    case = CASES[name]
+    if case["dim"] == -1 and float32._lanes() != 16:
+        pytest.skip("recorded where PyTorch runs its AVX-512 kernels (8 doubles a vector); this CPU's are AVX2's")
+    x = _input(case["source"]).reshape(case["shape"])
+    y_torch, grad_torch = _lists(case["stdout"])
+    shifted = x - np.max(x, axis=case["dim"], keepdims=True)
+    arguments, values = [shifted], [case["exp_shifted"]]
+    if case["op"] == "log_softmax":
+        arguments.append(y_torch)
+        values.append(case["exp_y"])
+    monkeypatch.setattr(float64, "exp", _recorded_exp(arguments, values))
+    run = cli("run", "-", stdin=case["source"])
+    assert run.exit_code == 0, run.stderr
+    y, grad = _lists(run.stdout)
+    if case["op"] == "softmax":
+        assert y.tobytes() == y_torch.tobytes()
+        if case["dim"] == -1:
+            assert grad.tobytes() == grad_torch.tobytes()
+        else:  # (PyTorch fuses sum += g * y there, gradcli does not: gradcli.ops.float64)
+            _near(_slices(grad, case["dim"]), _slices(grad_torch, case["dim"]))
+        return
+    # log_softmax: where NumPy's log of the sum is SLEEF's, every bit of the slice; its gradient g - exp(y) * sum(g),
+    # which PyTorch fuses and gradcli does not, to the last bits of the slice's largest element
+    same = np.all(_slices(y, case["dim"]) == _slices(y_torch, case["dim"]), axis=-1)
+    assert same.mean() >= 0.5, f"{same.sum()} of {same.size} slices"
+    _near(_slices(grad, case["dim"])[same], _slices(grad_torch, case["dim"])[same])
+
+
+def _near(got: np.ndarray, want: np.ndarray) -> None:
+    """The last bits apart (a rounding of the sum's terms), nowhere more."""
+    np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-16)
+
+
+@pytest.mark.parametrize("name", NLL)
+def test_float64_nll_loss_adds_the_batch_in_pytorchs_cascade(name: str) -> None:
+    run = cli("run", "-", stdin=CASES[name]["source"])
+    assert (run.exit_code, run.stdout) == (0, CASES[name]["stdout"])
+
+
+@pytest.mark.parametrize("name", LAYER_NORMS)
+def test_float64_layer_norm_is_pytorchs_bits(name: str) -> None:
+    """Its moments (Welford's steps in 4 lanes, chunks merged as a binary counter), (x - mean) * rstd and the fused
+    weight and bias: every bit. Its input gradient takes the backward kernel's order too, but a row's coefficients
+    still differ from PyTorch's in the last bit on a few rows (where the gradient cancels, many ulps of an element):
+    held to the row's largest element."""
+    case = CASES[name]
+    run = cli("run", "-", stdin=case["source"])
+    assert run.exit_code == 0, run.stderr
+    (y, grad), (y_torch, grad_torch) = _lists(run.stdout), _lists(case["stdout"])
+    assert y.tobytes() == y_torch.tobytes()
+    scale = np.max(np.abs(grad_torch), axis=-1, keepdims=True)
+    assert np.all(np.abs(grad - grad_torch) <= 8 * np.spacing(scale))
+
