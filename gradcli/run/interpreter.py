@@ -2990,6 +2990,10 @@ class Interpreter:
         if len(args) > 4:
             return self.call_op("torch.tensordot", args, kwargs, node)
         bound = {"dims": 2, "out": None, **python.bind_by_name("tensordot", ["a", "b", "dims", "out"], args, kwargs)}
+        missing = [f"'{name}'" for name in ("a", "b") if name not in bound]
+        if missing:
+            raise TorchError("TypeError", f"tensordot() missing {len(missing)} required positional argument"
+                                          f"{'s' if len(missing) > 1 else ''}: {' and '.join(missing)}")
         dims = bound["dims"]
         if not isinstance(dims, (tuple, list, Tensor, int)):
             raise runtime_error("tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] "
@@ -3035,8 +3039,12 @@ class Interpreter:
         input * (noise * a) + b, a = 1 / sqrt((alpha^2 p + 1)(1 - p)), b = (noise - 1) * alpha a + alpha a p, each
         step in the input's dtype (MulBackward0 under AddBackward0); p=1: input * zeros(()); p=0, eval or an empty
         input: the input itself."""
+        if len(args) > 4:
+            raise TorchError("TypeError", f"{name}() takes from 1 to 4 positional arguments but {len(args)} were given")
         bound = {"p": 0.5, "training": False, "inplace": False,
                  **python.bind_by_name(name, ["input", "p", "training", "inplace"], args, kwargs)}
+        if "input" not in bound:
+            raise TorchError("TypeError", f"{name}() missing 1 required positional argument: 'input'")
         x, p = bound.get("input"), bound["p"]
         if isinstance(p, (int, float)) and not isinstance(p, bool) and not 0.0 <= p <= 1.0:
             raise TorchError("ValueError", f"dropout probability has to be between 0 and 1, but got {p}")

@@ -122,3 +122,10 @@ for call in (lambda: torch.tensordot(a, b, torch.tensor(1)), lambda: torch.tenso
 y = torch.tensordot(a, b, torch.tensor([[0], [1]]))
 y.sum().backward()
 print(y.grad_fn, a.grad, b.grad, F.normalize(a, 1, 0, 1e-12, None))
+# Python's own TypeErrors of the functions read here before their rows: an arg too many, one missing
+for call in (lambda: F.feature_alpha_dropout(a, 0.5, True, False, 1), lambda: F.alpha_dropout(a, 0.5, True, False, 1),
+             lambda: F.alpha_dropout(p=0.5), lambda: torch.tensordot(a), lambda: torch.tensordot(), lambda: torch.tensordot(b=a)):
+    try:
+        print(call())
+    except TypeError as error:
+        print(type(error).__name__, error)
