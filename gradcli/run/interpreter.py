@@ -4028,16 +4028,16 @@ class Interpreter:
         call = BackwardCall(kind, indices, seeds, adjoints=arrays, line=getattr(node, "lineno", 0))
         self.calls.append(call)
         if accumulate:
-            wanted = None if inputs is None else {t.as_node(span) for t in inputs}
-            for tensor in self.leaves(reached):
-                if wanted is not None and tensor.node not in wanted:
+            wanted = None if inputs is None else {id(t) for t in inputs}
+            for index, tensor in self.leaves(reached):
+                if wanted is not None and id(tensor) not in wanted:
                     continue
-                self.accumulate(tensor, adjoints[tensor.node])  # type: ignore[index]
-                call.grads[tensor.name or f"leaf{tensor.node}"] = arrays[tensor.node]  # type: ignore[index]
-                if adjoints[tensor.node] is not None:  # type: ignore[index]
+                self.accumulate(tensor, adjoints[index])
+                call.grads[tensor.name or f"leaf{index}"] = arrays[index]
+                if adjoints[index] is not None:
                     self.run_post_accumulate_hooks(tensor, create_graph, node)
             for index, tensor in self.retained.items():
-                if index in reached and (wanted is None or index in wanted) and adjoints[index] is not None:
+                if index in reached and (wanted is None or id(tensor) in wanted) and adjoints[index] is not None:
                     self.accumulate(tensor, adjoints[index])
             for tensor in inputs or ():  # backward(inputs=[h]) of a non-leaf h: its .grad, as PyTorch fills it
                 index = tensor.as_node(span)
@@ -4198,9 +4198,11 @@ class Interpreter:
         finally:
             self.graph.grad_enabled = before
 
-    def leaves(self, reachable: set[int]) -> list[Tensor]:
+    def leaves(self, reachable: set[int]) -> list[tuple[int, Tensor]]:
+        """The leaves a backward reached, each with its node: a leaf changed in place under no_grad since
+        (`w -= lr * w.grad`) is a new node from there on, and its graph before still reaches it by the old one."""
         leaves = self.graph.leaves
-        return [leaves[index] for index in sorted(reachable) if index in leaves]
+        return [(index, leaves[index]) for index in sorted(reachable) if index in leaves]
 
     def result_of(self, call: BackwardCall, trace: bool = False) -> Any:
         """A backward call as derivatives.GradResult, for the views of `gradcli grad`: the tape as it
@@ -4301,19 +4303,26 @@ class Interpreter:
         span = self.span(node)
         input_nodes = [t.as_node(span) for t in inputs]
         reached = reachable(self.graph.tape, [o.as_node(span) for o in outputs if isinstance(o, Tensor)])
+        earlier = {index: [i for i, leaf in self.graph.leaves.items() if leaf is tensor and i != index and i in reached]
+                   for tensor, index in zip(inputs, input_nodes, strict=True)}  # a leaf changed in place under no_grad
+        if create and any(earlier.values()):
+            raise self.refuse(node, "autograd.grad(create_graph=True) of a leaf changed in place under no_grad after "
+                                    "the graph used it is not supported")
         allow_unused = bound.get("allow_unused")
         materialize = bool(bound.get("materialize_grads"))
         if allow_unused is None:
             allow_unused = materialize
         for position, index in enumerate(input_nodes):
-            if index not in reached and not allow_unused:
+            if index not in reached and not earlier[index] and not allow_unused:
                 raise runtime_error(f"The differentiated Tensor at index {position} appears to not have been used in "
                                     "the graph. Set allow_unused=True if this is the desired behavior.")
         adjoints = self.backward(outputs, grads, _retains(bound, create), None, "autograd.grad", node,
                                  accumulate=False, create_graph=create)
         results: list[Any] = []
         for tensor, index in zip(inputs, input_nodes, strict=True):
-            adjoint = adjoints[index] if index in reached else None
+            parts = [adjoints[i] for i in [index, *earlier[index]] if i in reached and adjoints[i] is not None]
+            adjoint = parts[0] if len(parts) == 1 else sum(np.broadcast_to(np.asarray(part), tensor.data.shape)
+                                                           for part in parts) if parts else None
             if adjoint is None:
                 results.append(Tensor(self.graph, np.zeros_like(tensor.data)) if materialize else None)
             elif isinstance(adjoint, Tensor):  # create_graph: the gradient as recorded, in the graph
