@@ -1348,6 +1348,9 @@ class Interpreter:
         node holds the tensor as it was (PyTorch saves the original where its formula needs it) and its result
         as the tensor now is."""
         _not_one_of_several(tensor)
+        root, _ = tensor.in_root()
+        if root is not tensor and root.is_leaf and root.requires_grad:  # (x[0].add_(1), x[1:] *= 2 of a leaf)
+            raise runtime_error("a view of a leaf Variable that requires grad is being used in an in-place operation.")
         if result.data.shape != tensor.data.shape:
             raise runtime_error(f"output with shape [{', '.join(map(str, tensor.data.shape))}] doesn't match the "
                                 f"broadcast shape [{', '.join(map(str, result.data.shape))}]")
@@ -1365,7 +1368,6 @@ class Interpreter:
         if saves is not None:
             self.graph.saves[result.node] = (tuple(None if record is not None and record[0] is tensor else record  # type: ignore[index]
                                                    for record in saves[0]), tensor.version, tensor.version[0] + 1)
-        root, _ = tensor.in_root()
         if root is not tensor:
             self.write_recorded(tensor, (Ellipsis,), result, node)
             if root.node is not None and result.node is not None:  # (PyTorch's CopySlices holds the op's node)
@@ -1439,7 +1441,12 @@ class Interpreter:
         if isinstance(target, ast.Subscript):
             base, key = self.expression(target.value), self.key(target.slice)
             item = self.index(base, key, target)
-            self.set_item(base, key, self.binary(self.symbol(node), item, self.expression(node.value), node), target)
+            change = self.expression(node.value)
+            if isinstance(base, Tensor) and isinstance(item, Tensor):  # PyTorch's: in place on the item, written back
+                self.augment_tensor(item, change, node)  # (its dtype's cast checked; its version one more, twice)
+                self.set_item(base, key, item, target)
+                return
+            self.set_item(base, key, self.binary(self.symbol(node), item, change, node), target)
             return
         current = self.expression(target)
         change = self.expression(node.value)
@@ -1451,22 +1458,23 @@ class Interpreter:
         if isinstance(current, np.ndarray) and not isinstance(change, Tensor):  # NumPy's in place: the same array
             self.assign(node.target, self.numpy(node, arrays.in_place, self.symbol(node), current, change))
             return
-        tensor = isinstance(current, Tensor)
-        if tensor and current.requires_grad and current.is_leaf and self.graph.grad_enabled:
+        if isinstance(current, Tensor):
+            self.augment_tensor(current, change, node)
+            return
+        self.assign(node.target, self.binary(self.symbol(node), current, change, node))
+
+    def augment_tensor(self, current: Tensor, change: Any, node: ast.AugAssign) -> None:
+        """`t += e` in place on the tensor itself (with a graph, recorded; without, its values overwritten)."""
+        if current.requires_grad and current.is_leaf and self.graph.grad_enabled:
             raise runtime_error("a leaf Variable that requires grad is being used in an in-place operation.")
-        if tensor and self.graph.grad_enabled and (current.requires_grad or getattr(change, "requires_grad", False)):
+        if self.graph.grad_enabled and (current.requires_grad or getattr(change, "requires_grad", False)):
             self.record_in_place(current, self.binary(self.symbol(node), current, change, node), node)
             return
         value = self.binary(self.symbol(node), current, change, node)
-        outside = tensor and (not self.graph.grad_enabled
-                              or not (current.requires_grad or getattr(change, "requires_grad", False)))
-        if outside and isinstance(value, Tensor):  # in place: the same tensor (its id) takes the values
-            if not np.can_cast(value.data.dtype, current.data.dtype, "same_kind"):
-                raise runtime_error(f"result type {torch_dtype_name(value.data.dtype)} can't be cast to the "
-                                    f"desired output type {torch_dtype_name(current.data.dtype)}")
-            self.overwrite(current, value.data.astype(current.data.dtype))
-            return
-        self.assign(node.target, value)
+        if not np.can_cast(value.data.dtype, current.data.dtype, "same_kind"):
+            raise runtime_error(f"result type {torch_dtype_name(value.data.dtype)} can't be cast to the "
+                                f"desired output type {torch_dtype_name(current.data.dtype)}")
+        self.overwrite(current, value.data.astype(current.data.dtype))
 
     def overwrite(self, tensor: Tensor, values: np.ndarray) -> None:
         """A tensor takes new values in place, outside any graph. Its next use is a new leaf (the graph
@@ -3351,8 +3359,10 @@ class Interpreter:
             return self.record_in_place(tensor, apply(self.graph, OPS["compare_in_place"], [tensor, args[0]],
                                                       {"op": _COMPARED_IN_PLACE[name[:-1]]}, self.span(node)), node)
         if not np.can_cast(result.data.dtype, tensor.data.dtype, "same_kind"):
+            scalar_bounds = name in _CLAMPS and not any(isinstance(v, Tensor) for v in [*args, *kwargs.values()])
+            desired = _C_NAMES.get(tensor.data.dtype.name) if scalar_bounds else None  # (its kernel's C++ words)
             raise runtime_error(f"result type {torch_dtype_name(result.data.dtype)} can't be cast to the "
-                                f"desired output type {torch_dtype_name(tensor.data.dtype)}")
+                                f"desired output type {desired or torch_dtype_name(tensor.data.dtype)}")
         if self.graph.grad_enabled and tensor.requires_grad:  # (t.logical_not_() of a tensor with a graph: an op
             _not_one_of_several(tensor)  # PyTorch records nothing for; the values change, the node stays, the
             self.unrecorded_write(tensor, result.data.astype(tensor.data.dtype))  # version is one more)
@@ -4419,6 +4429,9 @@ def _needed(wants: tuple[bool, ...], needers: tuple[int, ...]) -> bool:
 
 
 _C_TYPE = {"float16": "at::Half", "float32": "float", "float64": "double"}
+_CLAMPS = frozenset({"clamp_", "clamp_min_", "clamp_max_", "clip_"})
+_C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+            "bool": "bool"}  # (the C++ type names that clamp_'s Python-number bounds give its dtype error)
 _COMPARED_IN_PLACE = {"lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "eq": "eq", "ne": "ne", "less": "lt",
                       "less_equal": "le", "greater": "gt", "greater_equal": "ge", "not_equal": "ne"}
 
