@@ -1070,6 +1070,21 @@ def _chr(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node
     return _python(chr)(interpreter, args, kwargs, node)
 
 
+def _format(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> str:
+    """format(value, spec): what the f-string {value:spec} gives (a tensor's __format__ included)."""
+    if kwargs:
+        raise PythonError("TypeError", "format() takes no keyword arguments")
+    if not 1 <= len(args) <= 2:
+        raise PythonError("TypeError", f"format expected at {'least 1 argument' if not args else 'most 2 arguments'}, "
+                                       f"got {len(args)}")
+    spec = args[1] if len(args) == 2 else ""
+    if not isinstance(spec, str):
+        raise PythonError("TypeError", f"format() argument 2 must be str, not {type_name(spec)}")
+    check_printable(interpreter, args[:1], node)
+    interpreter.check_width(spec, node)
+    return formatted(args[0], spec)
+
+
 BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function in {
     "ord": _ord,
     "chr": _chr,
@@ -1083,6 +1098,7 @@ BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function
     "bool": lambda interpreter, args, kwargs, node: interpreter.truth(args[0], node) if args else False,
     "str": _shown(str),
     "repr": _shown(repr),
+    "format": _format,
     "abs": _abs,
     "pow": _pow,
     "round": _python(round),
