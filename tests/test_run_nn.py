@@ -125,12 +125,16 @@ _LAZY = "import torch\nfrom torch import nn\nnet = nn.Sequential(nn.LazyLinear(2
     ("net.requires_grad_(False)", "'.requires_grad_' of a module that holds a lazy module"),
     ("net.load_state_dict(nn.Sequential(nn.Linear(3, 2)).state_dict())", "'.load_state_dict' of a module that holds"),
     ("nn.init.zeros_(net[0].weight)", "of a UninitializedParameter is not supported"),
-    ("nn.Linear(2, 2).to(torch.float64)", "'.to' of a module with a dtype (or a tensor) is not supported"),
-    ("net.to('cpu', dtype=torch.float64)", "'.to' of a module with a dtype"),
+    ("nn.Linear(2, 2).to(torch.ones(1))", "'.to' of a module with a tensor is not supported"),
+    ("nn.Linear(2, 2).half()", "'.half' of a module is not supported"),
+    ("net.to('cpu', dtype=torch.float64)", "'.to' of a module that holds a lazy module (nn.LazyLinear) before its "
+                                           "first call with a dtype"),
 ])
 def test_a_lazy_module_before_its_first_call_and_a_module_cast_are_exit_2(tmp_path, line, words):
     # PyTorch raises a ValueError naming the C++ method an uninitialized parameter reached (the optimizer and
-    # zero_grad take them); a module's .to(dtype) casts its parameters, which gradcli's run does not (it kept them)
+    # zero_grad take them); a module's .to(dtype) of float16 or of a tensor's dtype, and of a lazy module's
+    # parameters, are gradcli's gaps (.double(), .float(), .to(torch.float64) convert: run case
+    # module_dtype_conversion)
     run = run_text(tmp_path, _LAZY + line + "\n")
     assert (run.exit_code, run.stdout) == (2, ""), run.stderr
     assert words in run.stderr and "line 4" in run.stderr and "Traceback" not in run.stderr

@@ -28,7 +28,7 @@ from gradcli.ops.core import fma32 as _fma32
 from gradcli.ops.float32 import fma64
 from gradcli.run.python import Lazy, PythonError, UserClass, bind_by_name
 from gradcli.run.stdlib import OrderedDict
-from gradcli.run.tensor import FLOAT32, Tensor, TorchError, runtime_error
+from gradcli.run.tensor import FLOAT32, FLOAT64, Tensor, TorchError, runtime_error
 
 if TYPE_CHECKING:
     from gradcli.run.interpreter import Interpreter
@@ -1493,7 +1493,7 @@ _MODULE_METHODS = frozenset({"parameters", "named_parameters", "children", "name
                              "register_buffer", "register_parameter", "buffers", "named_buffers",
                              "register_module", "apply", "load_state_dict", "register_forward_hook",
                              "register_forward_pre_hook", "named_modules", "register_backward_hook",
-                             "register_full_backward_hook"})
+                             "register_full_backward_hook", "double", "float"})
 
 
 def attribute(interpreter: Interpreter, module: Module, name: str, node: ast.AST) -> tuple[bool, Any]:
@@ -1592,11 +1592,26 @@ def call_module_method(interpreter: Interpreter, module: Module, name: str, args
     if name == "cuda":  # (PyTorch's CPU build: its errors)
         device = _bind("cuda", ["device"], {"device": None}, args, kwargs)["device"]
         interpreter.on_cpu("cuda" if device is None else device, node, cuda_call=True)
+    if name in ("double", "float"):
+        _bind(name, [], {}, args, kwargs)
+        return _converted(module, FLOAT64 if name == "double" else FLOAT32)
     if name == "to":
         interpreter.check_devices(args, kwargs, node)
-        if any(isinstance(getattr(a, "numpy", None), np.dtype) or isinstance(a, Tensor) for a in [*args, *kwargs.values()]):
-            raise interpreter.refuse(node, "'.to' of a module with a dtype (or a tensor) is not supported",
-                                     "give the dtype when the module is made: nn.Linear(2, 3, dtype=torch.float64)")
+        given = [*args, *kwargs.values()]
+        if any(isinstance(a, Tensor) for a in given):
+            raise interpreter.refuse(node, "'.to' of a module with a tensor is not supported",
+                                     "give the dtype: model.to(torch.float64)")
+        dtypes = [a.numpy for a in given if isinstance(getattr(a, "numpy", None), np.dtype)]
+        if dtypes and any(isinstance(p, UninitializedParameter) for _, p in module.named_parameters()):
+            raise interpreter.refuse(node, "'.to' of a module that holds a lazy module (nn.LazyLinear) before its "
+                                           "first call with a dtype is not supported", "call the module once first")
+        if dtypes:
+            if dtypes[0].kind != "f":
+                raise TorchError("TypeError", f"nn.Module.to only accepts floating point or complex dtypes, but got "
+                                              f"desired dtype=torch.{dtypes[0].name}")
+            if dtypes[0] not in (FLOAT64, FLOAT32):
+                raise interpreter.refuse(node, f"'.to' of a module to torch.{dtypes[0].name} is not supported")
+            return _converted(module, dtypes[0])
     if name in ("to", "cpu"):
         return module
     if name == "requires_grad_":
@@ -1761,6 +1776,21 @@ def _register(interpreter: Interpreter, module: Module, name: str, args: Args, k
         raise TorchError("TypeError", f"cannot assign '{_tensor_type(value)}' object to parameter '{key}' "
                                       "(torch.nn.Parameter or None required)")
     module.set(interpreter, key, value)
+
+
+def _converted(module: Module, dtype: np.dtype) -> Module:
+    """module.double() / .float() / .to(dtype), as PyTorch's Module._apply: every floating parameter (the same
+    Parameter, a new leaf of the converted values), its .grad and every floating buffer take the dtype."""
+    seen: set[int] = set()
+    for _, tensor in [*module.named_parameters(), *_named_buffers(module)]:
+        if id(tensor) in seen or tensor.data.dtype.kind != "f":
+            continue
+        seen.add(id(tensor))
+        tensor.data, tensor.node = tensor.data.astype(dtype), None
+        grad = tensor.grad
+        if isinstance(grad, Tensor) and grad.data.dtype.kind == "f":
+            grad.data, grad.node = grad.data.astype(dtype), None
+    return module
 
 
 def _named_buffers(module: Module, prefix: str = "") -> Iterator[tuple[str, Tensor]]:
