@@ -2586,7 +2586,8 @@ class Interpreter:
             if not args and "size" not in kwargs:
                 raise TorchError("TypeError", 'empty() missing 1 required positional arguments: "size"')
             made = self.construct("empty", args, kwargs, node)
-            self.unset[id(made.data)] = made.data
+            if made.data.size:  # (torch.empty(0) has no values to make up: it prints tensor([]))
+                self.unset[id(made.data)] = made.data
             return made
         if name in _RANDOM and function.module == "torch":
             return self.random(name, args, kwargs, node)
@@ -3602,7 +3603,7 @@ class Interpreter:
             # torch.Tensor(2, 3), torch.LongTensor(5): sizes make a tensor whose values are leftover memory, as
             # torch.empty's: written before they are read (`.fill_(-10000.)`), or refused where they are read
             made = self.construct("empty", [tuple(sizes) if sizes else (0,)], {"dtype": dtype_of(kind)}, node)
-            if sizes:
+            if made.data.size:
                 self.unset[id(made.data)] = made.data
             return made
         if kwargs or len(args) != 1 or not isinstance(args[0], (list, tuple, Tensor)):
