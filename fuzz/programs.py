@@ -1346,7 +1346,7 @@ def _last_digit(text: str) -> float:
 def _close_in_numbers(a: str, b: str, loose: bool = False) -> bool:
     """The same text but for numbers within 1e-12 relative (or 1e-13 absolute) of each other; `loose` (float32
     programs, whose bits depend on the machine's MKL path): within one unit of the last digit printed."""
-    if SPACES.sub(" ", NUMBER.sub("#", a)) != SPACES.sub(" ", NUMBER.sub("#", b)):  # (numbers pad columns)
+    if SPACES.sub("", NUMBER.sub("#", a)) != SPACES.sub("", NUMBER.sub("#", b)):  # (numbers pad columns)
         return False
     xs, ys = NUMBER.findall(a), NUMBER.findall(b)
     for x, y in zip(xs, ys):
