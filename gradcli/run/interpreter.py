@@ -1366,8 +1366,11 @@ class Interpreter:
                 self.graph.values[result.node] = result.data
         saves = self.graph.saves.get(result.node) if result.node is not None else None
         if saves is not None:
-            self.graph.saves[result.node] = (tuple(None if record is not None and record[0] is tensor else record  # type: ignore[index]
-                                                   for record in saves[0]), tensor.version, tensor.version[0] + 1)
+            # (the tensor as the op's self: PyTorch saves the original where its formula needs it; as another arg,
+            # x.mul_(x), the tensor itself, which the write makes stale: PyTorch's error at backward)
+            self.graph.saves[result.node] = (tuple(  # type: ignore[index]
+                None if position == 0 and record is not None and record[0] is tensor else record
+                for position, record in enumerate(saves[0])), tensor.version, tensor.version[0] + 1)
         if root is not tensor:
             self.write_recorded(tensor, (Ellipsis,), result, node)
             if root.node is not None and result.node is not None:  # (PyTorch's CopySlices holds the op's node)
