@@ -69,6 +69,7 @@ class Context:
     def __init__(self, needs_input_grad: tuple[bool, ...]) -> None:
         self.fields: dict[str, Any] = {}
         self.saved: tuple[Any, ...] = ()
+        self.versions: tuple[tuple[list[int] | None, int], ...] = ()  # each saved tensor's counter, and its version then
         self.needs_input_grad = needs_input_grad
         self.non_differentiable: list[Any] = []
         self.materialize_grads = True
@@ -89,7 +90,12 @@ def class_attribute(interpreter: Interpreter, cls: UserClass, name: str) -> Any:
 
 
 def context_attribute(interpreter: Interpreter, ctx: Context, name: str, node: ast.AST) -> Any:
-    if name == "saved_tensors":
+    if name == "saved_tensors":  # (PyTorch's SavedVariable::unpack: each still at the version it was saved at)
+        for item, (counter, saved_at) in zip(ctx.saved, ctx.versions, strict=True):
+            if counter is not None and counter[0] != saved_at:
+                grad_fn = item.grad_fn
+                raise runtime_error(interpreter.modified(item.data, None if grad_fn is None else grad_fn.name(),
+                                                         counter[0], saved_at))
         return ctx.saved
     if name == "needs_input_grad":
         return ctx.needs_input_grad
@@ -113,6 +119,7 @@ def _save(ctx: Context, args: list[Any], kwargs: dict[str, Any]) -> None:
             raise TorchError("TypeError", "save_for_backward can only save variables, but argument 0 is of type "
                                           f"{type(item).__name__}")
     ctx.saved = tuple(args)
+    ctx.versions = tuple((item.version, item.version[0]) if isinstance(item, Tensor) else (None, 0) for item in args)
 
 
 def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:

@@ -1300,6 +1300,8 @@ class Interpreter:
         base.data = data
         if base.is_leaf:
             base.node = None
+        elif base.requires_grad:
+            self.unrecorded(base)
         self.changed(base)
 
     def write_recorded(self, base: Tensor, key: tuple[Any, ...], value: Any, node: ast.AST) -> None:
@@ -1426,6 +1428,8 @@ class Interpreter:
             tensor.data = values
         if tensor.is_leaf:
             tensor.node = None
+        elif not self.graph.grad_enabled:
+            self.unrecorded(tensor)
 
     def bind(self, name: str, value: Any) -> None:
         self.scope_of(name)[name] = value
@@ -1481,14 +1485,25 @@ class Interpreter:
 
     def overwrite(self, tensor: Tensor, values: np.ndarray) -> None:
         """A tensor takes new values in place, outside any graph. Its next use is a new leaf (the graph
-        before keeps the old values), except that an array it shares with NumPy is written into."""
+        before keeps the old values), except that an array it shares with NumPy is written into; a tensor with a
+        graph (not a leaf) keeps its grad_fn, as PyTorch's (`with torch.no_grad(): h.mul_(2)`: h is still MulBackward0's
+        result, the gradient flows through it)."""
         self.unset.pop(id(tensor.data), None)
         if id(tensor.data) in self.shared and tensor.data.shape == values.shape:
             tensor.data[...] = values
         else:
             tensor.data = values
-        tensor.node = None
+        if not tensor.requires_grad or tensor.is_leaf:
+            tensor.node = None
+        else:
+            self.unrecorded(tensor)
         self.changed(tensor)
+
+    def unrecorded(self, tensor: Tensor) -> None:
+        """A tensor with a graph written in place without a node (under no_grad, or by an op that takes no gradient):
+        its node's value is the storage as it is now, as PyTorch's nodes read the storage they saved."""
+        if tensor.node is not None:
+            self.graph.values[tensor.node] = tensor.data
 
     def in_place(self, tensor: Tensor, symbol: str, change: Any, node: ast.AST) -> Tensor:
         """t.add_(v), t.mul_(v) ...: t's values become t <symbol> v; with a graph, recorded as PyTorch records it
@@ -3385,6 +3400,7 @@ class Interpreter:
             tensor.data[...] = values
         else:
             tensor.data = values
+        self.unrecorded(tensor)
         self.changed(tensor)
 
     def reshape_in_place(self, tensor: Tensor, name: str, args: list[Any], kwargs: dict[str, Any],
