@@ -443,7 +443,7 @@ def _softmax_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim: An
     g, y = _with_axis(g, ranks[0]), _with_axis(ans, ranks[0])
     if type(g) is np.ndarray and g.dtype == y.dtype == np.float32 and axis in (-1, y.ndim - 1):
         out = (g - float32.vector_sum(g * y)[..., None]) * y  # (PyTorch's kernel over the last dim, in its order)
-    elif type(g) is np.ndarray and g.dtype == y.dtype == np.float64:
+    elif type(g) is type(y) is np.ndarray and g.dtype == y.dtype == np.float64:
         out = float64.softmax_backward(g, y, axis)
     else:
         out = y * (g - np.sum(g * y, axis=axis, keepdims=True))
@@ -458,7 +458,7 @@ def _log_softmax_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], dim
         return (out[..., 0] if ranks[0] == 0 else out,)
     if type(g) is np.ndarray and g.dtype == y.dtype == np.float32:  # (its kernel over another dim)
         return (float32.log_softmax_backward_along(g, y, axis % y.ndim),)
-    if type(g) is np.ndarray and g.dtype == y.dtype == np.float64:
+    if type(g) is type(y) is np.ndarray and g.dtype == y.dtype == np.float64:
         out = float64.log_softmax_backward(g, y, axis)
         return (out[..., 0] if ranks[0] == 0 else out,)
     # (a sum of -0s is -0, as in PyTorch's kernel: NumPy's starts from +0, and -0 - 0 would stay -0)
@@ -949,7 +949,7 @@ ROWS = [
 def _softmax_data(g: Array, y: Array, ranks: tuple[int, ...], dim: Any = None) -> Array:
     axis = _softmax_axis("_softmax_backward_data", dim, max(ranks))
     g, y = _with_axis(g, max(ranks)), _with_axis(y, max(ranks))
-    if type(g) is np.ndarray and g.dtype == y.dtype == np.float64:  # (SoftmaxBackward0's own kernel)
+    if type(g) is type(y) is np.ndarray and g.dtype == y.dtype == np.float64:  # (SoftmaxBackward0's own kernel)
         out = float64.softmax_backward(g, y, axis)
     else:
         out = y * (g - np.sum(g * y, axis=axis, keepdims=True))
