@@ -63,7 +63,8 @@ class CallProblem(Exception):
 
 
 class Front(Protocol):
-    """How a front end holds values: what the lowering asks of them."""
+    """How a front end holds values: what the lowering asks of them. A front end that knows a boolean mask's values
+    when it indexes (`run`) also has `mask_values(mask) -> ndarray` (index: a mask among other items)."""
 
     def kind(self, value: Any) -> str:
         """TENSOR, INT, FLOAT, BOOL (Python's numbers, each its own), NONE, STR, LIST, TUPLE, or anything else."""

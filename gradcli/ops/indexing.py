@@ -117,11 +117,18 @@ def _select(x: Array, first: tuple[Any, ...], rank: int) -> Array:
     return x[(slice(None),) * (x.ndim - rank) + first + (Ellipsis,)]  # (... keeps a 0-d view where all are ints)
 
 
-def torch_getitem(array: Array, key: tuple[Any, ...]) -> Array:
-    """`array[key]` as PyTorch reads the key (its ints and Nones first: _split); the key's items NumPy's (ints,
+def torch_view(array: Array, key: tuple[Any, ...]) -> tuple[Array, tuple[Any, ...]]:
+    """PyTorch's reading of `array[key]` in two steps: (the view its ints and Nones make — NumPy's, so a write into it
+    is a write into `array` — and the rest of the key, to index that view with); the key's items NumPy's (ints,
     slices, None, ..., int arrays, bool masks)."""
     first, rest = _split(key, array.ndim)
-    return array[key] if first is None else array[(*first, Ellipsis)][rest]
+    return (array, rest) if first is None else (array[(*first, Ellipsis)], rest)
+
+
+def torch_getitem(array: Array, key: tuple[Any, ...]) -> Array:
+    """`array[key]` as PyTorch reads the key (torch_view)."""
+    view, rest = torch_view(array, key)
+    return view[rest]
 
 
 def makes_view(key: tuple[Any, ...], shape: Shape) -> bool:

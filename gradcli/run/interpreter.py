@@ -1289,8 +1289,7 @@ class Interpreter:
         data = base.data if shared else base.data.copy()
         key = tuple(parts)
         try:  # (PyTorch's reading of the key: its ints and Nones first, as a view, then the rest on it)
-            first, rest = indexing._split(key, data.ndim)
-            region: np.ndarray = data if first is None else data[(*first, Ellipsis)]
+            region, rest = indexing.torch_view(data, key)
             target = region[rest]
         except IndexError as problem:
             raise TorchError("IndexError", str(problem)) from None
