@@ -665,21 +665,12 @@ def _svdvals_jvp(tangents: Sequence[Any], ans: Array, a: Array, ranks: tuple[int
     return _svd_jvp(tangents, ans, a, ranks, False, 1)
 
 
-def _svd_vjp_torch(g: Any, ans: Any, a: Any, ranks: tuple[int, ...], some: bool = True, compute_uv: bool = True,
-                   part: int = 0, of: Any = None) -> tuple[Any]:
-    return _svd_vjp(_mT(g) if part % 3 == 2 else g, ans, a, ranks, not some, part)
-
-
-def _svd_forward_torch(a: Array, ranks: tuple[int, ...], some: bool = True, compute_uv: bool = True, part: int = 0,
-                       of: Any = None) -> Array:
-    out = _svd_forward(a, ranks, not some, part)
-    return _mT(out) if part % 3 == 2 else out
-
-
-def _svd_jvp_torch(tangents: Sequence[Any], ans: Array, a: Array, ranks: tuple[int, ...], some: bool = True,
-                   compute_uv: bool = True, part: int = 0, of: Any = None) -> Array:
-    out = _svd_jvp(tangents, ans, a, ranks, not some, part)
-    return _mT(out) if part % 3 == 2 else out
+def _torch_svd_program(emit: Any, a: Any, some: bool = True, compute_uv: bool = True, part: int = 0,
+                      of: Any = None) -> Any:
+    # torch.svd: linalg.svd(A, full_matrices=not some), its V = Vh.mT (PyTorch's TransposeBackward0 over the
+    # LinalgSvdBackward0 that U and S come from)
+    out = emit("linalg_svd", a, full_matrices=not some, part=part % 3)
+    return emit("transpose", out, dim0=-2, dim1=-1) if part % 3 == 2 else out
 
 
 def _torch_svd_matrices(a: Shape) -> None:
@@ -781,7 +772,7 @@ ROWS = [
                params=(_UPLO,), examples=_SYMMETRIC, reference="torch.linalg.eigvalsh(a)",
                text=_call_text("torch.linalg.eigvalsh", {"UPLO": "L"}), reference_program="torch.linalg.eigvalsh(a)",
                dtype_refusals=kernel_refusal("linalg_eigh_cpu")),
-    structural("svd", 1, _svd_forward_torch, _svd_vjp_torch, "LinalgSvdBackward0", jvp=_svd_jvp_torch,
+    composite("svd", 1, _torch_svd_program, "LinalgSvdBackward0", sympy=None,
                shape=_svd_shape_torch, shape_message=_refused("svd", _svd_shape_torch), parts=3,
                fields=("U", "S", "V"), params=(Param("some", "bool", True), Param("compute_uv", "bool", True)),
                text=_parts_text("torch.svd", {"some": True, "compute_uv": True}), methods=("svd",),

@@ -294,7 +294,6 @@ SAVED: dict[str, dict[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], tuple[
  'sub': {'RsubBackward1': ((), ()), 'SubBackward0': ((), ())},
  'sub_scaled': {'SubBackward0': ((), ())},
  'sum': {'SumBackward0': ((), ()), 'SumBackward1': ((), ())},
- 'svd': {'LinalgSvdBackward0': ((), ()), 'TransposeBackward0': ((), ())},
  'svd_values': {'LinalgSvdBackward0': ((), ())},
  'svdvals': {'LinalgSvdBackward0': ((), ())},
  't': {'TBackward0': ((), ()), 'TBackward1': ((), ())},
