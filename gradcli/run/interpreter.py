@@ -3312,9 +3312,13 @@ class Interpreter:
                         raise runtime_error(said(error, operands)) from None
                     break
                 count += 1
-        items = []
-        for part in range(count):
-            items.append(apply(self.graph, op, operands, {**params, "part": part, "of": None}, self.span(node)))
+        items, outer = [], self.graph.call
+        self.graph.call = {}  # (its parts one node of PyTorch's: Graph.one_node)
+        try:
+            for part in range(count):
+                items.append(apply(self.graph, op, operands, {**params, "part": part, "of": None}, self.span(node)))
+        finally:
+            self.graph.call = outer
         if op.name in _SPLITS and isinstance(operands[0], Tensor):  # views of the tensor, as PyTorch's
             base, others, label = operands[0], [getattr(o, "data", o) for o in operands[1:]], _SPLITS[op.name]
             if op.name == "split" and isinstance(params.get("size"), (list, tuple)):

@@ -134,6 +134,10 @@ class Graph:
         # a node -> each tensor arg, its version counter and the version it was at, and its result's counter and
         # version then: what backward holds to the versions of the tensors PyTorch's node saved (run/saved.py)
         self.saves: dict[int, tuple[tuple[Saved | None, ...], list[int], int]] = {}
+        # PyTorch's one node for the parts of one call (U, S, V = torch.svd(a); i, f = g.chunk(2)): the tape has a
+        # node a part, each part's node -> the first part's, whose grad_fn they all show
+        self.one_node: dict[int, int] = {}
+        self.call: dict[tuple[Any, ...], int] | None = None  # (a call of parts being made: its rows' first nodes)
 
     def add(self, kind: str, op: Op | None, args: tuple[int, ...], value: Any, span: tuple[int, int],
             params: dict[str, Any] | None = None, name: str | None = None) -> int:
@@ -144,6 +148,11 @@ class Graph:
         nodes.append(Node(index, kind, op, args, span, params or {}, name,
                           np.asarray(value) if kind == CONST else None, requires_grad, wants))
         self.values.append(value)
+        if (self.call is not None and op is not None and op.parts and params and "part" in params
+                and op.torch_node != "SliceBackward0"):  # (tensor_split's parts: a slice each, as PyTorch's)
+            held = tuple(a if nodes[a].kind != CONST else None for a in args)  # (an index arg's constant: made anew)
+            key = (op.name, held, *sorted((k, repr(v)) for k, v in params.items() if k not in ("part", "of")))
+            self.one_node[index] = self.call.setdefault(key, index)
         return index
 
 
@@ -290,6 +299,7 @@ class GradFn:
         op = graph.tape.nodes[node].op
         if getattr(op, "through", False):  # an output of a custom Function's call of several: that call's node
             node = graph.tape.nodes[node].args[0]
+        node = graph.one_node.get(node, node)  # (a part of a call of several: the node of them all)
         # one object a node, as PyTorch's (`s.grad_fn is c.grad_fn`); a node taken off the tape again, another
         known = graph.grad_fns.get(node)
         if known is not None and known[0] is graph.tape.nodes[node]:
