@@ -107,6 +107,12 @@ def _evaluate(program: str, point: dict[str, np.ndarray]) -> np.ndarray:
     return np.asarray(values[roots[0]] if len(roots) == 1 else [values[root] for root in roots])
 
 
+# args whose gradient is PyTorch's recorded one, which is not its forward mode's transpose (PyTorch 2.13's
+# as_strided_scatter_backward gives x the written region's g; its forward mode, and finite differences, the rest):
+# held to PyTorch's values by tests/test_op_db.py instead
+NOT_A_TRANSPOSE = {"as_strided_scatter": (0,)}
+
+
 @pytest.mark.parametrize(("op_name", "program", "shapes"), sampled(CASES, lambda c: c[0]),
                          ids=[f"{c[0]}:{c[1]}:{list(c[2].values())}" for c in sampled(CASES, lambda c: c[0])])
 def test_vjp_matches_central_differences(op_name, program, shapes):
@@ -128,6 +134,8 @@ def test_vjp_matches_central_differences(op_name, program, shapes):
                 continue
             if which in OPS[op_name].conditions and not np.any(result.grad[name]):
                 continue  # no gradient flows into it, as in PyTorch (soft_margin_loss's target)
+            if which in NOT_A_TRANSPOSE.get(op_name, ()):
+                continue
             expected = central_difference(weighted, arrays, which)
             assert result.grad[name].shape == point[name].shape
             np.testing.assert_allclose(result.grad[name], expected, rtol=1e-5, atol=1e-6, err_msg=f"d/d{name} of {program}")
@@ -149,7 +157,7 @@ def test_jvp_and_vjp_agree_as_a_transpose(op, shapes, params):
     leads = [0] * len(args)
     with np.errstate(all="ignore"):
         ans = np.asarray(call_forward(op, args, params, leads))
-        tangents = [rng.normal(size=a.shape) for a in args]
+        tangents = [rng.normal(size=a.shape) * (i not in NOT_A_TRANSPOSE.get(op.name, ())) for i, a in enumerate(args)]
         g = rng.normal(size=ans.shape)
         forward_side = float(np.sum(g * call_jvp(op, tangents, ans, args, params, leads)))
         cotangents = call_vjp(op, g, ans, args, params, leads, [True] * len(args))

@@ -88,6 +88,8 @@ def test_one_node_one_address_and_next_functions_point_at_the_same_objects(tmp_p
      ["line 4", "mode='circular'", "is not supported"]),
     ("import torch\nimport torch.nn.functional as F\nx = torch.ones(1, 1, 4, 4)\n"
      "F.interpolate(x, scale_factor=2, mode='bilinear', antialias=True)\n", ["line 4", "antialias=True", "is not supported"]),
+    ("import torch\nx = torch.arange(6.).reshape(2, 3)\nx.t().as_strided((2,), (1,))\n",
+     ["line 3", "as_strided(...) of a view that is not contiguous, or with a storage_offset, is not supported"]),
     ("import torch\nx = torch.ones(2, 3, requires_grad=True)\ny = x * 1\nv = y[0]\ny.t_()\n",
      ["line 5", "t.t_(...) of a view or of a tensor with views, where a graph is involved, is not supported"]),
 ])

@@ -2001,6 +2001,107 @@ def _copy_of(row: str, name: str, node: str, reference: str = "", program: str =
                                reference=reference, reference_program=program, **fields)
 
 
+# --- as_strided(x, size, stride, storage_offset=None): the elements of x's storage at offset + sum(i_k * stride_k) ---
+#
+# x is read as its own contiguous storage (a formula's tensors are; under run, a view's as_strided is refused: its
+# storage is its base's). The gradient adds each output element's g into the element it was read from
+# (AsStridedBackward0, overlapping reads added); as_strided_scatter writes b there into a copy of x.
+
+
+def _strided_positions(x: Shape, size: Any, stride: Any, storage_offset: Any = None) -> Array:
+    size, stride = tuple(size), tuple(stride)
+    offset = 0 if storage_offset is None else int(storage_offset)
+    if len(size) != len(stride):
+        raise ValueError("mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise ValueError(f"as_strided: Negative strides are not supported at the moment, got strides: {list(stride)}")
+    if any(n < 0 for n in size):
+        raise ValueError(f"Trying to create tensor with negative dimension {min(size)}: {list(size)}")
+    if offset < 0:
+        raise ValueError(f"Tensor: invalid storage offset {offset}")
+    numel = math.prod(x)
+    if math.prod(size):
+        needed = offset + 1 + sum((n - 1) * st for n, st in zip(size, stride, strict=True))
+        if needed > numel:
+            raise ValueError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, and "
+                             f"itemsize 8 requiring a storage size of {needed * 8} are out of bounds for storage of "
+                             f"size {numel * 8}")
+    positions = np.full(size, offset, dtype=np.int64)
+    for axis, (n, st) in enumerate(zip(size, stride, strict=True)):
+        positions += (np.arange(n, dtype=np.int64) * st).reshape((n,) + (1,) * (len(size) - axis - 1))
+    return positions
+
+
+def _as_strided_shape(x: Shape, size: Any = (), stride: Any = (), storage_offset: Any = None) -> Shape:
+    _strided_positions(x, size, stride, storage_offset)
+    return tuple(size)
+
+
+def _as_strided(x: Array, ranks: tuple[int, ...], size: Any = (), stride: Any = (), storage_offset: Any = None) -> Array:
+    lead = np.ndim(x) - ranks[0]
+    positions = _strided_positions(np.shape(x)[lead:], size, stride, storage_offset)
+    return x.reshape(*np.shape(x)[:lead], -1)[..., positions]  # (x a Dual too: the Hessian)
+
+
+def _as_strided_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], size: Any = (), stride: Any = (),
+                    storage_offset: Any = None) -> tuple[Array]:
+    lead = np.ndim(x) - ranks[0]
+    positions = _strided_positions(np.shape(x)[lead:], size, stride, storage_offset)
+    flat = np.zeros_like(g, shape=(*np.shape(g)[:lead], math.prod(np.shape(x)[lead:])))  # (a Dual's: the Hessian)
+    where: tuple[Any, ...] = (*(slice(None),) * lead, positions)
+    np.add.at(flat, where, g)
+    return (flat.reshape(*np.shape(g)[:lead], *np.shape(x)[lead:]),)
+
+
+def _as_strided_scatter_shape(x: Shape, src: Shape, size: Any = (), stride: Any = (), storage_offset: Any = None) -> Shape:
+    if tuple(src) != tuple(_as_strided_shape(x, size, stride, storage_offset)):
+        raise ValueError(f"expected src to have a size equal to the slice of self. src size = {list(src)}, slice size = "
+                         f"{list(size)}")
+    return x
+
+
+def _as_strided_scatter(x: Array, src: Array, ranks: tuple[int, ...], size: Any = (), stride: Any = (),
+                        storage_offset: Any = None) -> Array:
+    lead = max(np.ndim(x) - ranks[0], np.ndim(src) - ranks[1])
+    point = np.shape(x)[np.ndim(x) - ranks[0]:]
+    positions = _strided_positions(point, size, stride, storage_offset)
+    batch = np.broadcast_shapes(np.shape(x)[:np.ndim(x) - ranks[0]], np.shape(src)[:np.ndim(src) - ranks[1]])
+    out = np.array(np.broadcast_to(x, (*batch, *point)), dtype=np.result_type(x, src))
+    flat = out.reshape(*batch, -1)
+    flat[..., positions] = np.broadcast_to(src, (*batch, *np.shape(positions)))
+    return flat.reshape(out.shape) if lead else flat.reshape(point)
+
+
+def _as_strided_scatter_vjp(g: Array, ans: Array, x: Array, src: Array, ranks: tuple[int, ...], size: Any = (),
+                            stride: Any = (), storage_offset: Any = None) -> tuple[Array, Array]:
+    lead = np.ndim(g) - ranks[0]
+    positions = _strided_positions(np.shape(g)[lead:], size, stride, storage_offset)
+    flat = g.reshape(*np.shape(g)[:lead], -1)
+    picked = flat[..., positions]
+    # x's: PyTorch 2.13's as_strided_scatter_backward, the written region's g and zeros elsewhere (the region's
+    # complement is what finite differences give; PyTorch's recorded gradient is this, and gradcli gives PyTorch's)
+    kept = np.zeros_like(flat)
+    kept[..., positions] = picked
+    return unbroadcast(kept.reshape(np.shape(g)), np.shape(x)), unbroadcast(picked, np.shape(src))
+
+
+_STRIDED = (Param("size", "ints"), Param("stride", "ints"), Param("storage_offset", "int", None))
+
+ROWS += [
+    _linear("as_strided", _as_strided, _as_strided_vjp, "AsStridedBackward0", params=_STRIDED, shape=_as_strided_shape,
+            methods=("as_strided",),
+            examples=((((4,),), {"size": (2, 2), "stride": (1, 2)}), (((2, 3),), {"size": (2,), "stride": (2,), "storage_offset": 1}),
+                      (((5,),), {"size": (3, 2), "stride": (1, 1)})),
+            reference="torch.as_strided(a, (2,), (0,))", reference_program="torch.as_strided(a, (2,), (0,))"),
+    # (no SymPy derivative to hold its gradient to: x's is PyTorch's, not the derivative)
+    structural("as_strided_scatter", 2, _as_strided_scatter, _as_strided_scatter_vjp, "AsStridedScatterBackward0",
+            linear=True, sympy=None, params=_STRIDED, shape=_as_strided_scatter_shape, methods=("as_strided_scatter",),
+            dtype="first",
+            examples=((((4,), (2, 2)), {"size": (2, 2), "stride": (1, 2)}), (((2, 3), (2,)), {"size": (2,), "stride": (2,), "storage_offset": 1})),
+            reference="torch.as_strided_scatter(a, b, (1,), (1,), 1)",
+            reference_program="torch.as_strided_scatter(a, b, (1,), (1,), 1)"),
+]
+
 ROWS += [
     _copy_of("expand", "expand_copy", "ExpandBackward0_copy", "torch.expand_copy(a, (3, 2))", "expand_copy(a, (3, 2))"),
     _copy_of("diagonal", "diagonal_copy", "DiagonalBackward0_copy"),
@@ -2020,6 +2121,8 @@ ROWS += [
     _copy_of("split_with_sizes", "split_with_sizes_copy", "SplitWithSizesBackward0_copy",
              "torch.split_with_sizes_copy(a, (1, 1))[1]", "split_with_sizes_copy(a, (1, 1))[1]"),
     _copy_of("unfold", "unfold_copy", "UnfoldBackward0_copy", "torch.unfold_copy(a, 0, 2, 1)", "unfold_copy(a, 0, 2, 1)"),
+    _copy_of("as_strided", "as_strided_copy", "AsStridedBackward0_copy", "torch.as_strided_copy(a, (2,), (0,))",
+             "as_strided_copy(a, (2,), (0,))"),
 ]
 
 ROWS += [

@@ -96,7 +96,7 @@ ROWS = [
                torch_node_rule=lambda constant, shapes, node="IndexPutBackward0", **params: node,
                shape=_put_shape, reference=None,
                text=lambda args, **params: f"{args[0]}[...] = {args[1]}"),
-    structural("as_strided", 1, _read, _read_vjp, "AsStridedBackward0", callable=False, linear=True, dtype="keeps",
+    structural("strided_read", 1, _read, _read_vjp, "AsStridedBackward0", callable=False, linear=True, dtype="keeps",
                shape=lambda x, positions: tuple(np.shape(positions)), reference=None,
                text=lambda args, **params: f"{args[0]}.as_strided(...)"),
     # t.copy_(src) (src broadcast to t's shape, in t's dtype) and t.zero_() of a tensor with a graph, or src with one:

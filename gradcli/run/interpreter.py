@@ -1336,7 +1336,7 @@ class Interpreter:
         root.data, root.node, root.requires_grad = written.data, written.node, written.requires_grad
         root.version[0] += 1
         if root is not base:
-            read = apply(self.graph, OPS["as_strided"], [root], {"positions": positions}, self.span(node))
+            read = apply(self.graph, OPS["strided_read"], [root], {"positions": positions}, self.span(node))
             base.data, base.node, base.requires_grad = read.data, read.node, read.requires_grad
         base.read_at = root.version[0]
         self.changed(root, origin=base)
@@ -3210,6 +3210,12 @@ class Interpreter:
                         copy = self.call_op(".clone", [operands[0]], {}, node)
                         return apply(self.graph, OPS["unsafe_view"], [copy], {"shape": shape}, self.span(node))
                     path = None
+            if (bound.op.name.startswith("as_strided") and isinstance(operands[0], Tensor)
+                    and _storage_of_its_own(operands[0]) is None
+                    and not (_contiguous(operands[0]) and bound.params.get("storage_offset") is None)):
+                raise self.refuse(node, f"{spelled.lstrip('.')}(...) of a view that is not contiguous, or with a "
+                                  "storage_offset, is not supported", "PyTorch reads the storage of the view's base, which gradcli's views do not keep: "
+                                  "call it on a tensor that is not a view (x.clone())")
             if bound.op.parts:
                 return self.parts(bound.op, operands, bound.params, node, spelled)
             result = apply(self.graph, bound.op, operands, bound.params, self.span(node), bound.cast)
@@ -4738,6 +4744,13 @@ def _strided_view(tensor: Tensor, path: Callable[[np.ndarray], np.ndarray]) -> b
         return True
     stand_in, values = _laid_out(tensor)
     return bool(np.shares_memory(path(values), stand_in))
+
+
+def _storage_of_its_own(tensor: Tensor) -> Tensor | None:
+    """The tensor whose storage this one reads as its own (itself, or what x.detach() was taken of), else None."""
+    while tensor.view_of is not None and tensor.detached:
+        tensor = tensor.view_of[0]
+    return tensor if tensor.view_of is None else None
 
 
 def _contiguous(tensor: Tensor) -> bool:

@@ -220,7 +220,7 @@ class Tensor:
             return
         if root is self or root.node is None or positions.shape != self.data.shape:
             return
-        read = apply(self.graph, OPS["as_strided"], [root], {"positions": positions},
+        read = apply(self.graph, OPS["strided_read"], [root], {"positions": positions},
                      self.graph.tape.nodes[root.node].span)
         self.node, self.requires_grad = read.node, read.requires_grad
 

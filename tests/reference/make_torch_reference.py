@@ -403,6 +403,8 @@ def points_of(name: str) -> list[tuple]:
         pairs = [([u, v], [[w[0]], [w[1]]]) for u, v, w in itertools.product(MATRIX_ROWS, MATRIX_ROWS, MATRIX_ROWS[:5])
                  if clear_cut([u, v], True)]
         return [(b, a) for a, b in pairs] if MATRIX_AND_COLUMN[name] else pairs
+    if name == "as_strided_scatter":  # a vector, and the one element written into its second
+        return [(u, [v[0]]) for u, v in itertools.product(VECTOR_PAIRS, repeat=2)]
     if not op.elementwise:  # reductions and indexing of one vector
         return [(v,) for v in VECTORS]
     if op.arity == 3 and op.conditions:  # where, masked_fill: a condition that holds, fails, or is NaN
