@@ -182,6 +182,7 @@ def test_live_pytorch_prints_the_same(path):
     "import random; x = random.sample(range(10**12), 10**9)",  # Python's random module, bounded too
     "import random; x = random.getrandbits(10**9)",
     "x = torch.normal(0, 1, size=(10**5, 10**5))",
+    "x = torch.ones(2).as_strided((10**5, 10**5), (0, 0))",  # (its shape checked before the positions are made)
 ])
 def test_what_would_take_the_memory_or_the_time_is_refused_before_it_is_spent(tmp_path, line):
     program = tmp_path / "f.py"

@@ -2008,7 +2008,7 @@ def _copy_of(row: str, name: str, node: str, reference: str = "", program: str =
 # (AsStridedBackward0, overlapping reads added); as_strided_scatter writes b there into a copy of x.
 
 
-def _strided_positions(x: Shape, size: Any, stride: Any, storage_offset: Any = None) -> Array:
+def _check_strided(x: Shape, size: Any, stride: Any, storage_offset: Any = None) -> tuple[Shape, Shape, int]:
     size, stride = tuple(size), tuple(stride)
     offset = 0 if storage_offset is None else int(storage_offset)
     if len(size) != len(stride):
@@ -2026,6 +2026,11 @@ def _strided_positions(x: Shape, size: Any, stride: Any, storage_offset: Any = N
             raise ValueError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, and "
                              f"itemsize 8 requiring a storage size of {needed * 8} are out of bounds for storage of "
                              f"size {numel * 8}")
+    return size, stride, offset
+
+
+def _strided_positions(x: Shape, size: Any, stride: Any, storage_offset: Any = None) -> Array:
+    size, stride, offset = _check_strided(x, size, stride, storage_offset)
     positions = np.full(size, offset, dtype=np.int64)
     for axis, (n, st) in enumerate(zip(size, stride, strict=True)):
         positions += (np.arange(n, dtype=np.int64) * st).reshape((n,) + (1,) * (len(size) - axis - 1))
@@ -2033,7 +2038,7 @@ def _strided_positions(x: Shape, size: Any, stride: Any, storage_offset: Any = N
 
 
 def _as_strided_shape(x: Shape, size: Any = (), stride: Any = (), storage_offset: Any = None) -> Shape:
-    _strided_positions(x, size, stride, storage_offset)
+    _check_strided(x, size, stride, storage_offset)  # (no positions made: the elements limit comes first)
     return tuple(size)
 
 
