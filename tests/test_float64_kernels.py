@@ -120,3 +120,65 @@ def test_float64_layer_norm_is_pytorchs_bits(name: str) -> None:
     scale = np.max(np.abs(grad_torch), axis=-1, keepdims=True)
     assert np.all(np.abs(grad - grad_torch) <= 8 * np.spacing(scale))
 
+
+
+def _awkward_rows(size: int, seed: int) -> np.ndarray:
+    """Rows of `size` float64 at many scales: normal ones, large and tiny magnitudes, -0, and rows holding an
+    infinity or a NaN."""
+    rng = np.random.default_rng(seed)
+    rows = rng.standard_normal((9, size)) * np.array([1, 1e-3, 1e3, 1e200, 1e-300, 1, 1, 1, 1])[:, None]
+    rows[5] = -0.0
+    rows[6, rng.integers(size)] = np.inf
+    rows[7, rng.integers(size)] = np.nan
+    rows[8] += 1e8  # (a large mean: the moments' cancellation)
+    return rows
+
+
+SIZES = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 67, 127, 257, 1000, 1029, 4096, 4099, 16 * 4 * 33 + 3]
+
+
+@pytest.mark.skipif(float32.compiled is None, reason="the compiled helper is not built here")
+@pytest.mark.parametrize("size", SIZES)
+def test_the_compiled_kernels_and_numpys_steps_give_the_same_bits(size: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where pip found no C compiler, gradcli takes the kernels' steps in NumPy: the same bits as the helper's."""
+    rows = _awkward_rows(size, size)
+    other = _awkward_rows(size, size + 1)[::-1]
+
+    def results() -> list[np.ndarray]:
+        with np.errstate(all="ignore"):
+            return [float64.lane_sum(rows, 4), float64.lane_sum(rows, 8), *float64.row_moments(rows),
+                    float64.layer_norm_backward(other, rows, rows[0], rows[:, :1], 1 / (1 + np.abs(rows[:, :1])), size),
+                    float32.fma64(rows, other, rows[::-1])]
+
+    compiled = results()
+    monkeypatch.setattr(float32, "compiled", None)
+    for got, want in zip(compiled, results(), strict=True):
+        _same_bits(got, want)
+
+
+@pytest.mark.skipif(float32.compiled is None, reason="the compiled helper is not built here")
+def test_the_compiled_fma_and_numpys_round_once_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """fma64's edges: exact zeros and their signs, ties, products past the range or below it, infinities, NaN."""
+    rng = np.random.default_rng(3)
+    edges = np.array([0.0, -0.0, 1.0, -1.0, 1 + 2**-52, 1 - 2**-53, 2**-1074, -2**-1074, 2**-1022, 1e308, -1e308,
+                      1e300, 1e-300, 1e154, 1e-160, np.inf, -np.inf, np.nan, 3.0, 1 / 3])
+    a, b, c = (v.reshape(-1) for v in np.meshgrid(edges, edges, edges, indexing="ij"))
+    scales = 2.0 ** rng.integers(-1074, 1023, size=(3, 20000))
+    a, b, c = (np.concatenate([v, rng.standard_normal(20000) * s]) for v, s in zip((a, b, c), scales, strict=True))
+    # products at the edges of the range, and results among the subnormals (rounded once, not twice)
+    tiny, huge = (rng.standard_normal((2, 20000)) * 2.0 ** rng.integers(*span, size=(2, 20000)) for span in
+                  ((-560, -480), (500, 520)))
+    near = (1 + rng.integers(-3, 4, 20000) * 2.0**-52) * -(tiny[0] * tiny[1]) + rng.standard_normal(20000) * 2.0**-1060
+    a, b, c = (np.concatenate(parts) for parts in ((a, tiny[0], huge[0]), (b, tiny[1], huge[1]),
+                                                    (c, near, rng.standard_normal(20000) * 1e300)))
+    compiled = float32.fma64(a, b, c)
+    monkeypatch.setattr(float32, "compiled", None)
+    _same_bits(compiled, float32.fma64(a, b, c))
+
+
+def _same_bits(got: np.ndarray, want: np.ndarray) -> None:
+    """Every bit, but a NaN's sign and payload (printed as nan alike)."""
+    assert got.shape == want.shape
+    nan = np.isnan(want)
+    assert np.array_equal(np.isnan(got), nan)
+    assert got[~nan].tobytes() == want[~nan].tobytes()

@@ -1083,6 +1083,225 @@ done:
     return result;
 }
 
+/* --- float64 kernels in PyTorch's order of operations (gradcli/ops/float64.py says which, and holds the same steps in
+ * NumPy for where this helper is not built: the two give the same bits). Plain C doubles: each operation rounded on
+ * its own (setup.py turns off the compiler's contraction into fused multiply-adds), fma() where PyTorch's kernel
+ * fuses. Buffers are C-contiguous float64; rows of n. */
+
+#define MOST_LANES 16
+
+static int doubles(Py_buffer *view, Py_ssize_t *count) {
+    if (view->len % (Py_ssize_t)sizeof(double) != 0) {
+        PyErr_SetString(PyExc_ValueError, "buffers hold float64");
+        return 0;
+    }
+    *count = view->len / (Py_ssize_t)sizeof(double);
+    return 1;
+}
+
+/* fma(a, b, c, out): out = a * b + c rounded once, element by element. */
+static PyObject *fused(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer a = {0}, b = {0}, c = {0}, out = {0};
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*w*:fma", &a, &b, &c, &out)) {
+        return NULL;
+    }
+    Py_ssize_t n;
+    if (!doubles(&out, &n)) {
+        goto done;
+    }
+    if (a.len != out.len || b.len != out.len || c.len != out.len) {
+        PyErr_SetString(PyExc_ValueError, "fma's buffers differ in size");
+        goto done;
+    }
+    const double *pa = a.buf, *pb = b.buf, *pc = c.buf;
+    double *po = out.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        po[i] = fma(pa[i], pb[i], pc[i]);
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&b);
+    PyBuffer_Release(&c);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* vec::reduce_all's sum of a row: `lanes` accumulators along it, the elements left over added into the first, then
+ * the lanes left to right; a row shorter than a vector left to right. */
+static double lane_sum(const double *x, Py_ssize_t n, int lanes) {
+    if (n < lanes) {
+        double total = x[0];
+        for (Py_ssize_t i = 1; i < n; i++) {
+            total += x[i];
+        }
+        return total;
+    }
+    double acc[MOST_LANES] = {0};
+    Py_ssize_t whole = n - n % lanes;
+    for (int l = 0; l < lanes; l++) {
+        acc[l] = x[l];
+    }
+    for (Py_ssize_t i = lanes; i < whole; i += lanes) {
+        for (int l = 0; l < lanes; l++) {
+            acc[l] += x[i + l];
+        }
+    }
+    for (Py_ssize_t i = whole; i < n; i++) {
+        acc[i - whole] += x[i];
+    }
+    double total = acc[0];
+    for (int l = 1; l < lanes; l++) {
+        total += acc[l];
+    }
+    return total;
+}
+
+/* lane_sums(x, n, lanes, out): out[r] = lane_sum of row r (n >= 1). */
+static PyObject *lane_sums(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer x = {0}, out = {0};
+    Py_ssize_t n, size, rows;
+    int lanes;
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*niw*:lane_sums", &x, &n, &lanes, &out)) {
+        return NULL;
+    }
+    if (!doubles(&x, &size) || !doubles(&out, &rows)) {
+        goto done;
+    }
+    if (n < 1 || lanes < 1 || lanes > MOST_LANES || size != rows * n) {
+        PyErr_SetString(PyExc_ValueError, "lane_sums: rows of n >= 1, 1 to 16 lanes, a sum a row");
+        goto done;
+    }
+    const double *px = x.buf;
+    double *po = out.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        po[r] = lane_sum(px + r * n, n, lanes);
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* RowwiseMoments (moments_utils.h) of a row of float64: 4 lanes; in each, Welford's steps over chunks of 16 vectors
+ * (fused); the chunks merged as a binary counter merges (AddMomentsVec); the elements left over one at a time (not
+ * fused); then each lane merged into those (AddMoments, fused). */
+#define NORM_LANES 4
+#define CHUNK 16
+#define MOST_LEVELS 64
+
+typedef struct {
+    int64_t m0;
+    double m1[NORM_LANES], m2[NORM_LANES];
+} LaneMoments;
+
+static void merge_vectors(const LaneMoments *added, LaneMoments *into) {
+    int64_t n = into->m0 + added->m0;
+    double c = n == 0 ? 0.0 : (double)added->m0 / (double)n;
+    for (int l = 0; l < NORM_LANES; l++) {
+        double delta = added->m1[l] - into->m1[l];
+        double part = c * delta;
+        double m2 = into->m2[l] + added->m2[l];
+        into->m1[l] = into->m1[l] + part;
+        into->m2[l] = fma(delta * (double)into->m0, part, m2);
+    }
+    into->m0 = n;
+}
+
+static void row_moments(const double *x, Py_ssize_t size, double *mean_out, double *variance_out) {
+    static const LaneMoments zero = {0};
+    Py_ssize_t vectors = size / NORM_LANES, chunks = (vectors + CHUNK - 1) / CHUNK;
+    int depth = 0;
+    while (depth < MOST_LEVELS && ((Py_ssize_t)1 << depth) < chunks) {
+        depth++;  /* the bits of chunks - 1 */
+    }
+    LaneMoments stack[MOST_LEVELS + 1];
+    for (int j = 0; j <= depth; j++) {
+        stack[j] = zero;
+    }
+    for (Py_ssize_t k = 0; k < chunks; k++) {
+        Py_ssize_t steps = k + 1 < chunks ? CHUNK : vectors - k * CHUNK;
+        LaneMoments part = {.m0 = steps};
+        for (Py_ssize_t j = 0; j < steps; j++) {
+            const double *v = x + (k * CHUNK + j) * NORM_LANES;
+            double step = 1.0 / (double)(j + 1);
+            for (int l = 0; l < NORM_LANES; l++) {
+                double delta = v[l] - part.m1[l];
+                part.m1[l] = fma(step, delta, part.m1[l]);
+                part.m2[l] = fma(delta, v[l] - part.m1[l], part.m2[l]);
+            }
+        }
+        merge_vectors(&part, &stack[0]);
+        Py_ssize_t mask = k + 1;
+        for (int j = 1; j < depth && (mask & 1) == 0; j++) {
+            merge_vectors(&stack[j - 1], &stack[j]);
+            stack[j - 1] = zero;
+            mask >>= 1;
+        }
+    }
+    for (int j = 1; j < depth; j++) {
+        merge_vectors(&stack[j], &stack[0]);
+    }
+    int64_t count = 0;
+    double mean = 0.0, m2 = 0.0;
+    for (Py_ssize_t i = vectors * NORM_LANES; i < size; i++) {
+        double delta = x[i] - mean;
+        count++;
+        mean = mean + delta / (double)count;
+        m2 = m2 + delta * (x[i] - mean);
+    }
+    for (int l = 0; l < NORM_LANES; l++) {
+        int64_t n = count + vectors;
+        double c = n == 0 ? 0.0 : (double)vectors / (double)n;
+        double delta = stack[0].m1[l] - mean;
+        mean = fma(c, delta, mean);
+        m2 = m2 + fma(delta * delta * c, (double)count, stack[0].m2[l]);
+        count = n;
+    }
+    *mean_out = mean;
+    *variance_out = m2 / (double)size;
+}
+
+/* moments(x, n, mean, variance): each row's mean and biased variance (n >= 1). */
+static PyObject *moments(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer x = {0}, mean = {0}, variance = {0};
+    Py_ssize_t n, size, rows;
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*nw*w*:moments", &x, &n, &mean, &variance)) {
+        return NULL;
+    }
+    if (!doubles(&x, &size) || !doubles(&mean, &rows)) {
+        goto done;
+    }
+    if (n < 1 || size != rows * n || variance.len != mean.len) {
+        PyErr_SetString(PyExc_ValueError, "moments: rows of n >= 1, a mean and a variance a row");
+        goto done;
+    }
+    const double *px = x.buf;
+    double *pm = mean.buf, *pv = variance.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        row_moments(px + r * n, n, pm + r, pv + r);
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&mean);
+    PyBuffer_Release(&variance);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"json", json, METH_VARARGS,
      "json(block, names, count, others=(), longest=no limit) -> ([column, ...], [values, ...]) | None: each name's "
@@ -1095,6 +1314,11 @@ static PyMethodDef methods[] = {
      "lines(pieces, count) -> bytes: `count` lines, each the pieces in turn: bytes (the same on every line), "
      "('r', float64s, null) as repr writes each (null: bytes for NaN and infinities, or None), ('g', float64s, "
      "width) as format(x, '.6g') right-aligned, ('d', int64s, width), ('s', [str | bytes | None], width)."},
+    {"fma", fused, METH_VARARGS, "fma(a, b, c, out): out = a * b + c rounded once (float64 buffers of one size)."},
+    {"lane_sums", lane_sums, METH_VARARGS,
+     "lane_sums(x, n, lanes, out): each row of n float64 summed as PyTorch's vec::reduce_all sums it."},
+    {"moments", moments, METH_VARARGS,
+     "moments(x, n, mean, variance): each row's mean and biased variance in PyTorch's RowwiseMoments' steps."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1110,7 +1334,7 @@ PyMODINIT_FUNC PyInit__numbers(void) {
     }
 #endif
     PyObject *made = PyModule_Create(&module);
-    if (made != NULL && PyModule_AddIntConstant(made, "version", 2) < 0) {  /* 2: csv and json take `longest` */
+    if (made != NULL && PyModule_AddIntConstant(made, "version", 3) < 0) {  /* 2: csv and json take `longest`; 3: kernels */
         Py_CLEAR(made);
     }
     return made;

@@ -21,6 +21,7 @@ for the rest. Softmax over the last dim sums each row in vectors, whose lanes ar
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -31,6 +32,14 @@ Value = Any  # float32: an array, or one number where SLEEF broadcasts a constan
 F = np.float32
 
 _GRAIN = 32768  # at::internal::GRAIN_SIZE: a loop over more elements is split among the threads
+
+compiled: Any  # inputs/_numbers.c's float64 kernels (fma, float64's lane sums and moments): built where pip found a
+try:           # C compiler; where not, NumPy takes the same steps to the same bits (tests/test_float64_kernels.py)
+    from gradcli.inputs import _numbers as compiled
+except ImportError:
+    compiled = None
+if getattr(compiled, "version", 0) < 3:  # (a build of an older _numbers.c, without them)
+    compiled = None
 
 
 def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
@@ -58,10 +67,14 @@ def fma64(a: Any, b: Any, c: Any) -> np.ndarray:
     """a * b + c in float64 rounded once (a C compiler's fused multiply-add). The product's error is exact by
     Dekker's split (p + e = a * b), p + c by TwoSum (s + t), t + e (u + v); s + u rounds to the answer but where
     it is a tie and v lies beyond it. An exact zero keeps the sign of p + c. Where a split could overflow or a
-    product underflow (magnitudes past 1e300, below 1e-280), a and b are scaled to [0.5, 1) by powers of two and c
+    product overflow or underflow (magnitudes past 1e300, below 1e-280), a and b are scaled to [0.5, 1) by powers of two and c
     with them (exact), and the answer scaled back (c where a * b is too small to reach it: p + c); a value that is
-    not finite: a * b + c (its infinities, NaN)."""
+    not finite: a * b + c (its infinities, NaN). The compiled helper's C fma where it is built."""
     a, b, c = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (a, b, c)))
+    if compiled is not None:
+        out = np.empty(a.shape)
+        compiled.fma(*(np.ascontiguousarray(v) for v in (a, b, c)), out)
+        return out
     with np.errstate(all="ignore"):
         p = a * b
         halves = []
@@ -80,20 +93,42 @@ def fma64(a: Any, b: Any, c: Any) -> np.ndarray:
         r = s + u
         z = r - s
         w = (s - (r - z)) + (u - z)
-        tie = (w != 0) & (np.abs(w) * 2 == np.spacing(np.abs(r)))
-        r = np.where(tie & (v != 0) & ((v > 0) == (w > 0)), r + 2 * w, r)
+        beyond = np.nextafter(r, np.copysign(np.inf, w))  # (the float past r on w's side: below a power of two,
+        tie = (w != 0) & (np.abs(w) * 2 == np.abs(beyond - r))  # half r's spacing above it)
+        r = np.where(tie & (v != 0) & ((v > 0) == (w > 0)), beyond, r)
         r = np.where(r == 0, s, r)
         finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
-        fine = (np.abs(a) < 1e300) & (np.abs(b) < 1e300) & ((np.abs(p) > 1e-280) | (a == 0) | (b == 0))
+        fine = (np.abs(a) < 1e300) & (np.abs(b) < 1e300) & ((np.abs(p) > 1e-280) | (a == 0) | (b == 0)) \
+            & (np.abs(p) < 1e300)  # (a product past the range: its split is inf - inf)
         zero = (a == 0) | (b == 0)  # (an exact zero product: c itself, as p + c gives it, whatever a or b's size)
-        out = np.where(finite & ~zero, r, p + c)
+        # (a finite product and an infinite c: c, though the product's rounding may overflow)
+        out = np.where(finite & ~zero, r, np.where(np.isfinite(a) & np.isfinite(b) & ~np.isfinite(c), c, p + c))
         scaled = finite & ~fine & ~zero
         if scaled.any():
             (ma, ea), (mb, eb) = np.frexp(a[scaled]), np.frexp(b[scaled])
             addend = np.ldexp(c[scaled], -(ea + eb))
             # (a product far below c, scaled, would take c past the floats: c is the answer, as p + c rounds it)
-            out[scaled] = np.where(np.abs(addend) < 1e300, np.ldexp(fma64(ma, mb, addend), ea + eb), out[scaled])
+            result = np.where(np.abs(addend) < 1e300, np.ldexp(fma64(ma, mb, addend), ea + eb), (p + c)[scaled])
+            # (where scaling c lost bits, or the result is among the subnormals, which scaling back rounds again:
+            # in rationals, as few as these are)
+            again = (np.ldexp(addend, ea + eb) != c[scaled]) | (np.abs(result) < 2.0 ** -1021)
+            for i, x, y, z in zip(np.flatnonzero(again), a[scaled][again], b[scaled][again], c[scaled][again],
+                                  strict=True):
+                result[i] = _exact_fma(float(x), float(y), float(z))
+            out[scaled] = result
         return np.asarray(out)
+
+
+def _exact_fma(a: float, b: float, c: float) -> float:
+    """a * b + c rounded once, in rationals (finite a, b and c, a * b not 0): Fraction's float rounds to nearest, even
+    on ties, subnormals too (an exact 0 is +0, as a fused multiply-add rounds it)."""
+    from fractions import Fraction
+
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    try:
+        return float(exact)
+    except OverflowError:
+        return math.inf if exact > 0 else -math.inf
 
 
 # --- pairs of floats (SLEEF's df.h, its FMA build): a value as hi + lo -------------------------

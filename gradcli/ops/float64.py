@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.ops import float32
 from gradcli.ops.float32 import _lanes, fma64
 
 Array = np.ndarray
@@ -30,6 +31,10 @@ def lane_sum(x: Array, lanes: int) -> Array:
     n = x.shape[-1]
     if n == 0:
         return np.zeros(x.shape[:-1], dtype=x.dtype)
+    if float32.compiled is not None and x.dtype == F64:
+        out = np.empty(x.shape[:-1])
+        float32.compiled.lane_sums(np.ascontiguousarray(x), n, lanes, out)
+        return out
     if n < lanes:
         total = x[..., 0]
         for i in range(1, n):
@@ -130,6 +135,10 @@ def _welford(values: Array) -> tuple[Array, Array]:
 def row_moments(rows: Array) -> tuple[Array, Array]:
     """RowwiseMoments: the mean and biased variance of each row (..., N) of float64."""
     lead, size = rows.shape[:-1], rows.shape[-1]
+    if float32.compiled is not None and rows.dtype == F64 and size:
+        mean, variance = np.empty(lead), np.empty(lead)
+        float32.compiled.moments(np.ascontiguousarray(rows), size, mean, variance)
+        return mean, variance
     vectors = size // _NORM_LANES
     chunks = -(-vectors // _CHUNK)
     with np.errstate(all="ignore"):
