@@ -1132,8 +1132,9 @@ done:
 }
 
 /* vec::reduce_all's sum of a row: `lanes` accumulators along it, the elements left over added into the first, then
- * the lanes left to right; a row shorter than a vector left to right. */
-static double lane_sum(const double *x, Py_ssize_t n, int lanes) {
+ * the lanes left to right; a row shorter than a vector left to right. Where a and b are given (x = a * b), the
+ * elements left over are fused into their lanes, fma(a, b, lane), as map2_reduce_all's compiled tail is. */
+static double lane_sum(const double *x, const double *a, const double *b, Py_ssize_t n, int lanes) {
     if (n < lanes) {
         double total = x[0];
         for (Py_ssize_t i = 1; i < n; i++) {
@@ -1152,7 +1153,7 @@ static double lane_sum(const double *x, Py_ssize_t n, int lanes) {
         }
     }
     for (Py_ssize_t i = whole; i < n; i++) {
-        acc[i - whole] += x[i];
+        acc[i - whole] = a == NULL ? acc[i - whole] + x[i] : fma(a[i], b[i], acc[i - whole]);
     }
     double total = acc[0];
     for (int l = 1; l < lanes; l++) {
@@ -1161,34 +1162,41 @@ static double lane_sum(const double *x, Py_ssize_t n, int lanes) {
     return total;
 }
 
-/* lane_sums(x, n, lanes, out): out[r] = lane_sum of row r (n >= 1). */
+/* lane_sums(x, n, lanes, out[, a, b]): out[r] = lane_sum of row r (n >= 1). */
 static PyObject *lane_sums(PyObject *module, PyObject *args) {
     (void)module;
-    Py_buffer x = {0}, out = {0};
+    Py_buffer x = {0}, out = {0}, a = {0}, b = {0};
     Py_ssize_t n, size, rows;
     int lanes;
     PyObject *result = NULL;
-    if (!PyArg_ParseTuple(args, "y*niw*:lane_sums", &x, &n, &lanes, &out)) {
+    if (!PyArg_ParseTuple(args, "y*niw*|y*y*:lane_sums", &x, &n, &lanes, &out, &a, &b)) {
         return NULL;
     }
     if (!doubles(&x, &size) || !doubles(&out, &rows)) {
         goto done;
     }
-    if (n < 1 || lanes < 1 || lanes > MOST_LANES || size != rows * n) {
-        PyErr_SetString(PyExc_ValueError, "lane_sums: rows of n >= 1, 1 to 16 lanes, a sum a row");
+    if (n < 1 || lanes < 1 || lanes > MOST_LANES || size != rows * n || (a.buf != NULL && a.len != x.len)
+            || (a.buf == NULL) != (b.buf == NULL) || (b.buf != NULL && b.len != x.len)) {
+        PyErr_SetString(PyExc_ValueError, "lane_sums: rows of n >= 1, 1 to 16 lanes, a sum a row, a and b as x");
         goto done;
     }
-    const double *px = x.buf;
+    const double *px = x.buf, *pa = a.buf, *pb = b.buf;
     double *po = out.buf;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t r = 0; r < rows; r++) {
-        po[r] = lane_sum(px + r * n, n, lanes);
+        po[r] = lane_sum(px + r * n, pa == NULL ? NULL : pa + r * n, pb == NULL ? NULL : pb + r * n, n, lanes);
     }
     Py_END_ALLOW_THREADS
     result = Py_NewRef(Py_None);
 done:
     PyBuffer_Release(&x);
     PyBuffer_Release(&out);
+    if (a.buf != NULL) {
+        PyBuffer_Release(&a);
+    }
+    if (b.buf != NULL) {
+        PyBuffer_Release(&b);
+    }
     return result;
 }
 
@@ -1302,6 +1310,48 @@ done:
     return result;
 }
 
+/* welford(x, n, m2[, mean]): each row's sum of squared deviations (and its running mean) by Welford's steps one
+ * element after another, as PyTorch's reduction kernel takes var and std along dims (WelfordOps: not fused). */
+static PyObject *welford(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer x = {0}, m2 = {0}, means = {0};
+    Py_ssize_t n, size, rows;
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*nw*|w*:welford", &x, &n, &m2, &means)) {
+        return NULL;
+    }
+    if (!doubles(&x, &size) || !doubles(&m2, &rows)) {
+        goto done;
+    }
+    if (n < 1 || size != rows * n || (means.buf != NULL && means.len != m2.len)) {
+        PyErr_SetString(PyExc_ValueError, "welford: rows of n >= 1, a sum (and a mean) a row");
+        goto done;
+    }
+    const double *px = x.buf;
+    double *po = m2.buf, *pm = means.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const double *row = px + r * n;
+        double mean = 0.0, squares = 0.0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            double delta = row[i] - mean;
+            mean = mean + delta / (double)(i + 1);
+            squares = squares + delta * (row[i] - mean);
+        }
+        po[r] = squares;
+        if (pm != NULL) {
+            pm[r] = mean;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&m2);
+    PyBuffer_Release(&means);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"json", json, METH_VARARGS,
      "json(block, names, count, others=(), longest=no limit) -> ([column, ...], [values, ...]) | None: each name's "
@@ -1316,9 +1366,13 @@ static PyMethodDef methods[] = {
      "width) as format(x, '.6g') right-aligned, ('d', int64s, width), ('s', [str | bytes | None], width)."},
     {"fma", fused, METH_VARARGS, "fma(a, b, c, out): out = a * b + c rounded once (float64 buffers of one size)."},
     {"lane_sums", lane_sums, METH_VARARGS,
-     "lane_sums(x, n, lanes, out): each row of n float64 summed as PyTorch's vec::reduce_all sums it."},
+     "lane_sums(x, n, lanes, out[, a, b]): each row of n float64 summed as PyTorch's vec::reduce_all sums it (x = a * "
+     "b: the elements left over fused into their lanes)."},
     {"moments", moments, METH_VARARGS,
      "moments(x, n, mean, variance): each row's mean and biased variance in PyTorch's RowwiseMoments' steps."},
+    {"welford", welford, METH_VARARGS,
+     "welford(x, n, m2[, mean]): each row's sum of squared deviations (and its running mean) by Welford's steps, one "
+     "element after another."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,5 +1,7 @@
 """PyTorch's float64 CPU kernels where their order of operations is not NumPy's: softmax and log_softmax, forward and
-backward, over the last dim and over another (SoftMaxKernel.cpp), and layer_norm (below).
+backward, over the last dim and over another (SoftMaxKernel.cpp), layer_norm's moments and backward, var and std, and
+the 2-norm over the last dims (below). Where the compiled helper is built (inputs/_numbers.c) its C loops take these steps; NumPy takes the same
+ones where it is not, to the same bits.
 
 Over the last dim each row is reduced in vectors (vec::reduce_all): a vector of lanes accumulated along the row, the
 elements left over added into its first lanes, then its lanes added left to right (double has no shuffle-tree
@@ -26,14 +28,17 @@ F64 = np.dtype(np.float64)
 exp, log = np.exp, np.log
 
 
-def lane_sum(x: Array, lanes: int) -> Array:
-    """vec::reduce_all's sum over the last axis in vectors of `lanes` doubles."""
+def lane_sum(x: Array, lanes: int, factors: tuple[Array, Array] | None = None) -> Array:
+    """vec::reduce_all's sum over the last axis in vectors of `lanes` doubles. With the factors of x (x = a * b, all
+    of one shape), the elements left over are fused into their lanes, fma(a, b, lane), as map2_reduce_all's compiled
+    tail fuses them (its vectors' steps are not)."""
     n = x.shape[-1]
     if n == 0:
         return np.zeros(x.shape[:-1], dtype=x.dtype)
     if float32.compiled is not None and x.dtype == F64:
         out = np.empty(x.shape[:-1])
-        float32.compiled.lane_sums(np.ascontiguousarray(x), n, lanes, out)
+        contiguous = [np.ascontiguousarray(v, dtype=F64) for v in (x, *(factors or ()))]
+        float32.compiled.lane_sums(contiguous[0], n, lanes, out, *contiguous[1:])
         return out
     if n < lanes:
         total = x[..., 0]
@@ -44,7 +49,10 @@ def lane_sum(x: Array, lanes: int) -> Array:
     acc = np.add.accumulate(x[..., :whole].reshape(*x.shape[:-1], whole // lanes, lanes), axis=-2)[..., -1, :]
     if whole < n:
         acc = acc.copy()
-        acc[..., :n - whole] += x[..., whole:]
+        if factors is None:
+            acc[..., :n - whole] += x[..., whole:]
+        else:
+            acc[..., :n - whole] = fma64(factors[0][..., whole:], factors[1][..., whole:], acc[..., :n - whole])
     total = acc[..., 0]
     for lane in range(1, lanes):
         total = total + acc[..., lane]
@@ -181,13 +189,79 @@ def row_moments(rows: Array) -> tuple[Array, Array]:
         return mean, m2 / size
 
 
-def layer_norm_backward(g: Array, x: Array, w: Array, mean: Array, rstd: Array, count: int) -> Array:
-    """LayerNormBackward0's input gradient over the last axis (x, g (..., N); w broadcast; mean, rstd kept): the sums
-    of g*x*w and g*w in lanes, then rstd*g*w + b*x + c, b*x fused into it."""
+def layer_norm_backward(g: Array, x: Array, w: Array | None, mean: Array, rstd: Array, count: int) -> Array:
+    """LayerNormBackward0's input gradient over the last axis (x, g (..., N); w broadcast, None where there is no
+    weight; mean, rstd kept): the sums of g*x*w (or g*x) and g*w (or g) in lanes, each product's elements left over
+    fused into their lanes, then rstd*g*w + b*x + c, b*x fused into it."""
     scale = 1.0 / count
+    shape = np.broadcast_shapes(g.shape, x.shape)
     with np.errstate(all="ignore"):
-        ds = lane_sum(np.broadcast_to(g * x * w, np.broadcast_shapes(g.shape, x.shape)), _NORM_LANES)[..., None]
-        db = lane_sum(np.broadcast_to(g * w, np.broadcast_shapes(g.shape, x.shape)), _NORM_LANES)[..., None]
+        g, x = np.broadcast_to(g, shape), np.broadcast_to(x, shape)
+        if w is None:
+            ds = lane_sum(g * x, _NORM_LANES, (g, x))[..., None]
+            db = lane_sum(g, _NORM_LANES)[..., None]
+            scaled = rstd * g
+        else:
+            gx, gw, w_ = g * x, g * w, np.broadcast_to(w, shape)
+            ds = lane_sum(gx * w, _NORM_LANES, (gx, w_))[..., None]
+            db = lane_sum(gw, _NORM_LANES, (g, w_))[..., None]
+            scaled = rstd * g * w
         b = fma64(db, mean, -ds) * rstd * rstd * rstd * scale
         c = fma64(-b, mean, -(db * rstd * scale))
-        return fma64(b, x, rstd * g * w) + c
+        return fma64(b, x, scaled) + c
+
+
+# var and std (ReduceOps.cpp): where the result is one number, two passes: the mean (PyTorch's, its sum's order),
+# then the squares of x - mean added one after another in memory order (a running sum in each of the threads' chunks
+# past at::internal::GRAIN_SIZE elements, the chunks' sums then added in turn); along dims, each result's elements by
+# Welford's steps, one after another (WelfordOps: mean + delta / n, m2 + delta * (x - mean), not fused). Then
+# m2 / max(0, n - correction).
+
+
+def squared_deviations(rows: Array, mean: Array) -> Array:
+    """std_var_all_cpu's sum of (x - mean)**2 over each row (..., N), in order (rows in memory order)."""
+    from gradcli.ops.float32 import _GRAIN, _threads
+
+    with np.errstate(all="ignore"):
+        squares = np.square(rows - mean[..., None])
+        n = squares.shape[-1]
+        chunks = 1 if n <= _GRAIN else min(_threads(), -(-n // _GRAIN))
+        size = -(-n // chunks)
+        total = np.zeros(rows.shape[:-1])
+        for begin in range(0, n, size):
+            total = total + np.add.accumulate(squares[..., begin:begin + size], axis=-1)[..., -1]
+        return total
+
+
+def welford(rows: Array) -> tuple[Array, Array]:
+    """WelfordOps' running mean and m2 of each row (..., N) of float64, its elements taken one after another."""
+    n = rows.shape[-1]
+    mean, m2 = np.zeros(rows.shape[:-1]), np.zeros(rows.shape[:-1])
+    if n and float32.compiled is not None:
+        float32.compiled.welford(np.ascontiguousarray(rows, dtype=F64), n, m2, mean)
+        return mean, m2
+    with np.errstate(all="ignore"):
+        for i in range(n):
+            value = rows[..., i]
+            delta = value - mean
+            mean = mean + delta / float(i + 1)
+            m2 = m2 + delta * (value - mean)
+    return mean, m2
+
+
+def norm_two_rows(rows: Array) -> Array:
+    """torch.linalg.vector_norm (p=2) of each row of float64 (rows, n), its kernel over a contiguous last dim: the
+    squares added into 4 lanes from 0 (a vector of doubles; the kernel has no AVX-512 build), the lanes added left to
+    right, then each element left over fused in, fma(x, x, sum); then its square root."""
+    count, n = rows.shape
+    whole = n - n % _NORM_LANES
+    with np.errstate(all="ignore"):
+        total = np.zeros(count)
+        if whole:
+            squares = rows[:, :whole] * rows[:, :whole]
+            lanes = np.add.accumulate(squares.reshape(count, -1, _NORM_LANES), axis=1)[:, -1]
+            for lane in range(_NORM_LANES):
+                total = total + lanes[:, lane]
+        for i in range(whole, n):
+            total = fma64(rows[:, i], rows[:, i], total)
+        return np.sqrt(total)

@@ -659,10 +659,16 @@ def _group_forward(x: Array, w: Array, b: Array, ranks: tuple[int, ...], num_gro
     if part % 3:
         return np.asarray((mean if part % 3 == 1 else rstd)[..., 0])
     # PyTorch's kernel: x * scale + (b - scale * mean), scale = rstd * w per channel (where w is infinite, a NaN where
-    # x's side and the shift's cancel, as PyTorch's)
+    # x's side and the shift's cancel, as PyTorch's); in float64 its steps' bits: both fused, fma(x, scale,
+    # fma(-scale, mean, b)), and where neither weight nor bias is given, (x - mean) * rstd
     xg, _ = _grouped(x, ranks[0], num_groups)
+    doubles = all(type(v) is np.ndarray and v.dtype == np.float64 for v in (xg, np.asarray(w), np.asarray(b)))
+    if doubles and ranks[1] == ranks[2] == 0:
+        return np.reshape((xg - mean) * rstd, shape)
     scale = np.reshape(np.broadcast_to(rstd, np.shape(xg)), shape) * _channel(w, ranks[1], ranks[0])
     mean = np.reshape(np.broadcast_to(mean, np.shape(xg)), shape)
+    if doubles:
+        return float32.fma64(x, scale, float32.fma64(-scale, mean, _channel(b, ranks[2], ranks[0])))
     return np.asarray(x * scale + (_channel(b, ranks[2], ranks[0]) - scale * mean))
 
 

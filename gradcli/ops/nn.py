@@ -1308,11 +1308,14 @@ def _rows(v: Any, count: int) -> Any:
 
 def row_moments(x: Any, count: int) -> tuple[Any, Any]:
     """The mean and the biased variance of x's last `count` axes (kept), as PyTorch's normalizations (layer_norm,
-    group_norm) take them: by the two passes, or PyTorch's own steps where a square may overflow (below)."""
+    group_norm) take them: in float64 PyTorch's own steps (RowwiseMoments: gradcli.ops.float64.row_moments), in
+    other dtypes by the two passes, or by PyTorch's steps where a square may overflow (below)."""
     axes = tuple(range(-count, 0))
     values = np.asarray(getattr(x, "primal", x))
-    if values.size and np.max(np.abs(values)) > _SQUARE_MAY_OVERFLOW:
-        mean, variance = _pytorch_moments(values, count)
+    if values.size and ((values is x and values.dtype == np.float64) or np.max(np.abs(values)) > _SQUARE_MAY_OVERFLOW):
+        lead = values.shape[:values.ndim - count]
+        mean, variance = (v.reshape(lead + (1,) * count) for v in float64.row_moments(
+            np.asarray(values, dtype=np.float64).reshape((*lead, -1))))
         if values is not x:  # (the Hessian's dual numbers: the two passes, NaN where PyTorch's are)
             mean = np.mean(x, axis=axes, keepdims=True)
             centred = x - mean
@@ -1324,60 +1327,12 @@ def row_moments(x: Any, count: int) -> tuple[Any, Any]:
 
 
 # Where a row holds a number past 6.7e153, whose difference from another may square to inf, the
-# moments are PyTorch's own (aten/src/ATen/native/cpu/moments_utils.h): Welford's steps, the row's
-# first 4 * (N // 4) elements in 4 lanes (a vector of doubles), the rest one at a time, and then the
-# lanes added in, each with delta**2 * c * m0. Where m0 is 0 (no element counted yet: a row of
-# fewer than 4, whose lanes are empty, or of 4k, whose first lane meets nothing) and delta**2
-# overflows, that is inf * 0: the variance is NaN, and so is the row (layer_norm([0, 1e300]) is
-# NaN in PyTorch; the two passes gave 0), while a sum of such numbers that overflows leaves
-# Welford's mean finite. Below, the two passes give the same moments to rounding.
+# moments are PyTorch's own (RowwiseMoments: gradcli.ops.float64.row_moments): where Welford's steps
+# meet delta**2 * 0 with delta**2 past the floats (a row of fewer than 4, whose lanes are empty, or
+# of 4k, whose first lane meets nothing), that is inf * 0: the variance is NaN, and so is the row
+# (layer_norm([0, 1e300]) is NaN in PyTorch; the two passes gave 0), while a sum of such numbers that
+# overflows leaves Welford's mean finite. Below, the two passes give the same moments to rounding.
 _SQUARE_MAY_OVERFLOW = 6.7e153
-_LANES, _CHUNK = 4, 16  # doubles in PyTorch's vector (its layer_norm has no AVX-512 kernel), vectors a chunk
-
-
-def _pytorch_moments(x: Array, count: int) -> tuple[Array, Array]:
-    """PyTorch's mean and biased variance of the last `count` axes of x (kept: a 1 for each)."""
-    lead = x.shape[: x.ndim - count]
-    size = math.prod(x.shape[x.ndim - count:])
-    rows = x.reshape((*lead, size))
-    vectors = size // _LANES
-    with np.errstate(all="ignore"):
-        # each lane: Welford's steps within a chunk of 16 vectors, the chunks added up
-        lanes = rows[..., : vectors * _LANES].reshape((*lead, vectors, _LANES))
-        lane = (0, np.zeros((*lead, _LANES)), np.zeros((*lead, _LANES)))
-        for start in range(0, vectors, _CHUNK):
-            m1 = m2 = np.zeros((*lead, _LANES))
-            for j in range(min(_CHUNK, vectors - start)):
-                value = lanes[..., start + j, :]
-                delta = value - m1
-                m1 = m1 + delta * (1.0 / (j + 1))
-                m2 = m2 + delta * (value - m1)
-            chunk = (min(_CHUNK, vectors - start), m1, m2)
-            lane = chunk if lane[0] == 0 else _add_moments(chunk, lane)
-        # the rest, one at a time
-        m0, m1, m2 = 0, np.zeros(lead), np.zeros(lead)
-        for i in range(vectors * _LANES, size):
-            value = rows[..., i]
-            delta = value - m1
-            m0 += 1
-            m1 = m1 + delta / m0
-            m2 = m2 + delta * (value - m1)
-        moments: tuple[int, Any, Any] = (m0, m1, m2)
-        for k in range(_LANES):
-            moments = _add_moments((vectors, lane[1][..., k], lane[2][..., k]), moments)
-        _, mean, m2 = moments
-        kept = lead + (1,) * count
-        return mean.reshape(kept), (m2 / size).reshape(kept)
-
-
-def _add_moments(added: tuple[int, Any, Any], moments: tuple[int, Any, Any]) -> tuple[int, Any, Any]:
-    """PyTorch's AddMoments: the moments of `added` taken into `moments`."""
-    m0_add, m1_add, m2_add = added
-    m0, m1, m2 = moments
-    n = m0 + m0_add
-    c = 0.0 if n == 0 else m0_add / n
-    delta = m1_add - m1
-    return n, m1 + c * delta, m2 + (m2_add + delta * delta * c * float(m0))
 
 
 def _layer_norm(x: Array, w: Array, b: Array, ranks: tuple[int, ...], normalized_shape: tuple[int, ...] = (),
@@ -1395,8 +1350,9 @@ def _layer_norm_vjp(g: Array, ans: Array, x: Array, w: Array, b: Array, ranks: t
     count = int(np.prod(normalized_shape))
     if _float64(x, g, np.asarray(w)) and x.size:
         k = len(axes)
-        dx = float64.layer_norm_backward(_rows(g, k), _rows(x, k), _rows(w, k) if np.ndim(w) >= k else w,
-                                         _rows(mean, k), _rows(rstd, k), count).reshape(x.shape)
+        weight = None if np.ndim(w) == 0 else _rows(w, k) if np.ndim(w) >= k else w  # (0-d: no weight given)
+        dx = float64.layer_norm_backward(_rows(g, k), _rows(x, k), weight, _rows(mean, k), _rows(rstd, k),
+                                         count).reshape(x.shape)
         return dx, g * xhat, g
     gw = g * w
     ds, db = np.sum(gw * x, axis=axes, keepdims=True), np.sum(gw, axis=axes, keepdims=True)

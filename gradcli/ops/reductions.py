@@ -325,18 +325,38 @@ def _correction(unbiased: Any, correction: Any) -> float:
 
 
 def _var(x: Array, ranks: tuple[int, ...], dim: Any = None, unbiased: Any = None, keepdim: bool = False,
-         correction: Any = None) -> Array:
+         correction: Any = None, welford: bool = False) -> Array:
+    """(welford: var_mean's var, which takes Welford's steps even where its result is one number)"""
     axes = point_axes(dim, ranks[0])
     count = _count(x, axes)
-    mean = np.mean(x, axis=axes, keepdims=True)
-    squares = np.sum(np.square(np.abs(x - mean)), axis=axes, keepdims=keepdim)
+    if type(x) is np.ndarray and x.dtype == np.float64 and x.size:
+        squares = _float64_moments(x, ranks[0], axes, keepdim, welford)[1]
+    else:
+        mean = np.mean(x, axis=axes, keepdims=True)
+        squares = np.sum(np.square(np.abs(x - mean)), axis=axes, keepdims=keepdim)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.asarray(squares / max(count - _correction(unbiased, correction), 0.0))
 
 
+def _float64_moments(x: Array, rank: int, axes: tuple[int, ...], keepdim: bool, welford: bool) -> tuple[Array, Array]:
+    """The mean and the sum of squared deviations over `axes` in PyTorch's steps (gradcli.ops.float64): two passes
+    where a point's result is one number (but for var_mean), else Welford's (its running mean)."""
+    ndim = x.ndim
+    reduced = sorted(a % ndim for a in axes)
+    kept = [a for a in range(ndim) if a not in reduced]
+    rows = np.moveaxis(x, kept + reduced, range(ndim)).reshape(math.prod(x.shape[a] for a in kept), -1)
+    if not welford and rows.shape[-1] == math.prod(x.shape[ndim - rank:]):  # (each point's all: std_var_all_cpu)
+        mean = torch_mean(rows, (-1,))
+        squares = float64.squared_deviations(rows, mean)
+    else:
+        mean, squares = float64.welford(rows)
+    shape = [1 if a in reduced else n for a, n in enumerate(x.shape)] if keepdim else [x.shape[a] for a in kept]
+    return mean.reshape(shape), squares.reshape(shape)
+
+
 def _std(x: Array, ranks: tuple[int, ...], dim: Any = None, unbiased: Any = None, keepdim: bool = False,
-         correction: Any = None) -> Array:
-    return np.asarray(np.sqrt(_var(x, ranks, dim, unbiased, keepdim, correction)))
+         correction: Any = None, welford: bool = False) -> Array:
+    return np.asarray(np.sqrt(_var(x, ranks, dim, unbiased, keepdim, correction, welford)))
 
 
 def _var_slope(g: Array, x: Array, rank: int, dim: Any = None, unbiased: Any = None, keepdim: bool = False,
@@ -525,6 +545,16 @@ def _norm(x: Array, ranks: tuple[int, ...], p: Any = 2.0, dim: Any = None, keepd
         # (PyTorch's other kernel: for each result, each |x| or rounded square added in memory order)
         total = _in_memory_order(np.abs(x) if p == 1.0 else x * x, axes, keepdim)
         return np.asarray(total if p == 1.0 else np.sqrt(total))
+    if type(x) is np.ndarray and x.dtype == np.float64 and x.size and axes and p != 0.0 and not math.isinf(p):
+        if p == 2.0 and sorted(axes) == list(range(-len(axes), 0)):  # (over the last dims: its kernel, in its order)
+            kept = x.shape[:x.ndim - len(axes)]
+            rows = float64.norm_two_rows(np.ascontiguousarray(x).reshape(math.prod(kept), -1)).reshape(kept)
+            return np.asarray(rows.reshape(kept + (1,) * len(axes)) if keepdim else rows)
+        # (its other kernel: each |x|**p added in memory order (|x|, or x * x for p = 2), then the root, pow(sum, 1/p))
+        with np.errstate(all="ignore"):
+            terms = np.abs(x) if p == 1.0 else x * x if p == 2.0 else np.abs(x) ** p
+            total = _in_memory_order(terms, axes, keepdim)
+            return np.asarray(total if p == 1.0 else np.sqrt(total) if p == 2.0 else total ** (1.0 / p))
     if p == 2.0:
         return np.asarray(np.sqrt(np.sum(x * x, axis=axes, keepdims=keepdim)))
     size = np.abs(x)
@@ -1008,6 +1038,8 @@ def _moment_part(part: int, of: Any) -> int:
 def _running_mean(x: Array, ranks: tuple[int, ...], dim: Any = None, keepdim: bool = False) -> Array:
     """var_mean's mean as PyTorch's Welford pass gives it, where it differs from sum / n: an infinity before
     finite values makes it NaN (inf + (x - inf) / k), and huge values do not overflow (1e308, 1e308, 1 -> 6.7e307)."""
+    if type(x) is np.ndarray and x.dtype == np.float64 and x.size:  # (every bit of it: gradcli.ops.float64)
+        return _float64_moments(x, ranks[0], point_axes(dim, ranks[0]), keepdim, welford=True)[0]
     mean = _mean(x, ranks, dim=dim, keepdim=keepdim)
     if type(x) is not np.ndarray or x.size == 0 or (np.isfinite(mean).all() and np.isfinite(x).all()):
         return mean
@@ -1025,7 +1057,7 @@ def _with_mean(spread: Any, spread_vjp: Any, root: bool) -> tuple[Any, Any, Any,
     """forward, vjp, jvp, sympy and shape of one part of var_mean (root False) or std_mean (True)."""
     def forward(x: Array, ranks: tuple[int, ...], part: int = 0, of: Any = None, **params: Any) -> Array:
         if _moment_part(part, of) == 0:
-            return spread(x, ranks, **params)
+            return spread(x, ranks, welford=True, **params)
         return _running_mean(x, ranks, dim=params.get("dim"), keepdim=params.get("keepdim", False))
 
     def vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], part: int = 0, of: Any = None,

@@ -1,0 +1,22 @@
+import torch
+
+# float64 var and std, every bit: along dims each result's elements by Welford's steps one after another (PyTorch's
+# WelfordOps); where the result is one number, two passes (the mean, then a running sum of squared deviations)
+torch.manual_seed(0)
+x = (torch.randn(3, 5, 67, dtype=torch.float64) * 3 + 1).requires_grad_()
+print(torch.var(x, dim=-1).tolist())
+print(torch.std(x, dim=1).tolist())
+print(x.var(dim=0, unbiased=False).tolist())
+print(x.std(dim=(0, 2), keepdim=True).tolist())
+print(torch.var(x, dim=(-1, 0), correction=2).tolist())
+print(torch.var(x).item(), torch.std(x).item(), x.var(unbiased=False).item())
+print(torch.var(x[1, 2]).item(), x[0].std().item(), torch.var(x, dim=(0, 1, 2)).item())
+print(x[:, 0, :].t().var(dim=1).tolist())
+var, mean = torch.var_mean(x, dim=-1)
+print(var.tolist(), mean.tolist())
+print([t.item() for t in torch.var_mean(x)], [t.item() for t in torch.std_mean(x[1], correction=0)])
+big = torch.randn(30000, dtype=torch.float64) * 1e3 + 1e6  # (below GRAIN_SIZE: one thread)
+print(big.var().item(), big.std(correction=0).item(), big.reshape(10, 3000).var(dim=1).tolist())
+y = torch.std(x, dim=-1).sum() + torch.var(x)
+y.backward()
+print(x.grad[0, 0, :8].tolist())
