@@ -650,6 +650,115 @@ def stream_memory(count: int, workdir: Path) -> Table:
     return table
 
 
+# --- 5. float64 normalizations over big rows ----------------------------------------------
+
+# Each op's forward and backward in a loop (`gradcli run`'s library call, as the CLI makes it), against NumPy's plain
+# formula and PyTorch timing the same loop in its own process. gradcli's float64 softmax, log_softmax, layer_norm and
+# cross_entropy take PyTorch's kernels' order of operations (gradcli/ops/float64.py) for its bits: in the compiled
+# helper's C loops where it is built, in NumPy's steps where not (the same bits, slower).
+NORM_SHAPES = ((256, 4096), (4096, 10), (8, 50000))
+NORM_SETUP = """import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(ROWS, COLS, dtype=torch.float64, requires_grad=True)
+g = torch.randn(ROWS, COLS, dtype=torch.float64)
+w = torch.randn(COLS, dtype=torch.float64, requires_grad=True)
+b = torch.randn(COLS, dtype=torch.float64, requires_grad=True)
+target = torch.randint(0, COLS, (ROWS,))
+"""
+NORM_OPS = {
+    "softmax": "F.softmax(x, dim=-1).backward(g)",
+    "log_softmax": "F.log_softmax(x, dim=-1).backward(g)",
+    "layer_norm": "F.layer_norm(x, (COLS,), w, b).backward(g)",
+    "cross_entropy": "F.cross_entropy(x, target).backward()",
+}
+NORM_TORCH_TIMER = """
+import time
+def step():
+    STEP
+best = min(__import__('timeit').repeat(step, number=STEPS, repeat=REPEAT))
+print(best / STEPS)
+"""
+
+
+def norm_numpy(op: str, x: np.ndarray, g: np.ndarray, w: np.ndarray, b: np.ndarray, target: np.ndarray) -> object:
+    """The op's forward and its input's gradient by NumPy's plain formula (the weight's and bias's too for
+    layer_norm, as the loop computes them)."""
+    if op == "layer_norm":
+        mean = x.mean(-1, keepdims=True)
+        centred = x - mean
+        rstd = 1 / np.sqrt((centred * centred).mean(-1, keepdims=True) + 1e-5)
+        xhat = centred * rstd
+        _ = xhat * w + b
+        gw = g * w
+        dx = rstd * (gw - gw.mean(-1, keepdims=True) - xhat * (gw * xhat).mean(-1, keepdims=True))
+        return dx, (g * xhat).sum(0), g.sum(0)
+    shifted = x - x.max(-1, keepdims=True)
+    if op == "softmax":
+        e = np.exp(shifted)
+        y = e / e.sum(-1, keepdims=True)
+        return y * (g - (g * y).sum(-1, keepdims=True))
+    y = shifted - np.log(np.exp(shifted).sum(-1, keepdims=True))
+    if op == "cross_entropy":
+        _ = -y[np.arange(len(target)), target].mean()
+        g = np.zeros_like(y)
+        g[np.arange(len(target)), target] = -1 / len(target)
+    return g - np.exp(y) * g.sum(-1, keepdims=True)
+
+
+def float64_norms(steps: int, repeat: int, workdir: Path, torch_python: str | None,
+                  shapes: tuple[tuple[int, int], ...] = NORM_SHAPES) -> Table:
+    import io
+
+    import gradcli.ops.float32 as float32
+    from gradcli import session
+
+    table = Table(f"float64 normalizations, forward and backward, over rows: {steps} steps of `gradcli run`'s loop "
+                  f"(its library call; best of {repeat}, less the set-up) against NumPy's plain formula and PyTorch's "
+                  "loop in its own process, a step each")
+    compiled = float32.compiled
+
+    def gradcli_step(setup: str, step: str) -> float:
+        """A step: the file of steps + 1 of them less the file of 1, the two taking turns."""
+        runs = {}
+        for count in (1, steps + 1):
+            path = workdir / f"norms{count}.py"
+            path.write_text(setup + f"for _ in range({count}):\n    x.grad = None\n    {step}\n")
+            runs[count] = partial(session.run_file, session.RunRequest(str(path), calls=False), io.StringIO())
+        times = interleaved_bests({str(count): run for count, run in runs.items()}, repeat)
+        return (times[str(steps + 1)] - times["1"]) / steps
+
+    rng = np.random.default_rng(0)
+    for rows, cols in shapes:
+        setup = NORM_SETUP.replace("ROWS", str(rows)).replace("COLS", str(cols))
+        x, g = rng.standard_normal((2, rows, cols))
+        w, b = rng.standard_normal((2, cols))
+        target = rng.integers(0, cols, rows)
+        for op, step in NORM_OPS.items():
+            step = step.replace("COLS", str(cols))
+            ours = gradcli_step(setup, step)
+            float32.compiled = None  # (as where pip found no C compiler)
+            try:
+                without = gradcli_step(setup, step)
+            finally:
+                float32.compiled = compiled
+            numpy_time = best_of(partial(lambda op, *arrays: [norm_numpy(op, *arrays) for _ in range(steps)],
+                                         op, x, g, w, b, target), repeat) / steps
+            theirs = None
+            if torch_python:
+                timer = NORM_TORCH_TIMER.replace("STEPS", str(steps)).replace("REPEAT", str(repeat))
+                timer = timer.replace("STEP", f"x.grad = None; {step}")
+                done = subprocess.run([torch_python, "-c", setup + timer], capture_output=True, text=True, check=True,
+                                      env={**os.environ, "OMP_NUM_THREADS": "1"})
+                theirs = float(done.stdout.split()[-1])
+            versus = f"{ratio(ours, numpy_time)} NumPy's formula ({numpy_time * 1000:,.1f} ms)"
+            if theirs:
+                versus += f", {ratio(ours, theirs)} PyTorch ({theirs * 1000:,.1f} ms, one thread)"
+            table.add(f"{op} {rows}x{cols}: `gradcli run`, a step", ours,
+                      f"{versus}; without the compiled helper {without * 1000:,.1f} ms")
+    return table
+
+
 def machine() -> str:
     cpu = ""
     try:
@@ -708,6 +817,8 @@ def main() -> None:
             "large": lambda: large_programs([1_250, 12_500] if not quick else [125, 1_250], workdir),
             "training": lambda: training_loops(200 if quick else 2_000, workdir, torch_python),
             "stream": lambda: stream_memory(1_000_000 if quick else 10_000_000, workdir),
+            "norms": lambda: float64_norms(3 if quick else 10, 3 if quick else 5, workdir, torch_python,
+                                           ((64, 1024), (1024, 10), (2, 12500)) if quick else NORM_SHAPES),
         }
         for name in SECTIONS:
             if name in only:
@@ -718,7 +829,7 @@ def main() -> None:
         write_results(tables, quick, options.only)
 
 
-SECTIONS = ("startup", "points", "csv", "large", "training", "stream")
+SECTIONS = ("startup", "points", "csv", "large", "training", "stream", "norms")
 
 
 def write_results(tables: list[Table], quick: bool, only: str | None) -> None:
