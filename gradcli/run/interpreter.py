@@ -2309,6 +2309,9 @@ class Interpreter:
         return self.attribute_of(owner, node.attr, node)
 
     def attribute_of(self, owner: Any, name: str, node: ast.AST) -> Any:
+        if isinstance(owner, torch_nn.NativeClass) and (owner.name, name) == (
+                "Transformer", "generate_square_subsequent_mask"):  # (a staticmethod)
+            return Builtin(name, torch_nn.attention.generate_square_subsequent_mask)
         if name == "__class__" and not isinstance(owner, (Module, UserClass, torch_nn.NativeClass)):
             if isinstance(owner, (Instance, torch_nn.Module)) and owner.cls is not None:
                 return owner.cls
@@ -2354,7 +2357,8 @@ class Interpreter:
             if (owner.path, name) in _PLATFORM or (owner.path == "torch" and name in (*_LEGACY, "set_printoptions")) or (
                     path in _IN_PLACE_FUNCTIONS) or (
                     owner.path == "torch.nn.functional" and name in ("one_hot", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
-                                                                     "gumbel_softmax", "lp_pool1d", "lp_pool2d")) or (
+                                                                     "gumbel_softmax", "lp_pool1d", "lp_pool2d",
+                                                                     "scaled_dot_product_attention")) or (
                     owner.path == "torch.utils.data" and name in _DATA) or (
                     (owner.path, name) == ("torch.autograd", "Variable")):
                 return Function(owner.path, name)
@@ -2649,6 +2653,8 @@ class Interpreter:
             return self.one_hot(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "gumbel_softmax":
             return self.gumbel_softmax(args, kwargs, node)
+        if function.module == "torch.nn.functional" and name == "scaled_dot_product_attention":
+            return torch_nn.attention.scaled_dot_product_attention(self, args, kwargs, node)
         if function.module == "torch.nn.functional" and name in ("lp_pool1d", "lp_pool2d"):
             return torch_nn.lp_pool(self, int(name[-2]), args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "batch_norm":

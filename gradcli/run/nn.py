@@ -1393,7 +1393,8 @@ _SUBMODULES = {name: f"modules.{where}" for where, names in (
     ("pixelshuffle", ("PixelShuffle", "PixelUnshuffle")), ("channelshuffle", ("ChannelShuffle",)),
     ("distance", ("CosineSimilarity", "PairwiseDistance")),
     ("upsampling", ("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d")),
-    ("rnn", ("RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell")))
+    ("rnn", ("RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell")), ("activation", ("MultiheadAttention",)),
+    ("transformer", ("TransformerEncoderLayer", "TransformerEncoder", "Transformer")))
     for name in names}
 
 
@@ -2438,7 +2439,7 @@ def _deep_copy(interpreter: Interpreter, value: Any, memo: dict[int, Any], node:
         made = Tensor(interpreter.graph, value.data.copy(), requires_grad=value.requires_grad)
         made.parameter = value.parameter
         memo[id(value)] = made
-        if value.grad is not None:
+        if value.grad is not None and not value.parameter:  # (Parameter.__deepcopy__ makes a new one, without grad)
             made.grad = _deep_copy(interpreter, value.grad, memo, node)
         return made
     if isinstance(value, (list, dict, set, tuple)):
@@ -2483,3 +2484,7 @@ def _deep_copy(interpreter: Interpreter, value: Any, memo: dict[int, Any], node:
 from gradcli.run import recurrent  # noqa: E402  (nn.RNN, nn.LSTM, nn.GRU and the cells: modules of this file's kind)
 
 MODULES.update(recurrent.MODULES)
+
+from gradcli.run import attention  # noqa: E402  (nn.MultiheadAttention and the Transformer's layers)
+
+MODULES.update(attention.MODULES)

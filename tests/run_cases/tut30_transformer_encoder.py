@@ -1,0 +1,39 @@
+# nn.TransformerEncoderLayer and nn.TransformerEncoder as PyTorch 2.13 draws and runs them: post-norm and pre-norm
+# (norm_first), relu and gelu, batch_first both ways, dropout=0.0 in training and the default dropout in eval mode,
+# a causal mask from generate_square_subsequent_mask, a key padding mask, the encoder's copies of its layer, a final
+# norm; the output, its grad_fn and the gradients of the parameters.
+import torch
+import torch.nn as nn
+
+torch.manual_seed(2)
+layer = nn.TransformerEncoderLayer(d_model=4, nhead=2, dim_feedforward=8, dropout=0.0, dtype=torch.float64)
+print(layer)
+src = torch.randn(3, 2, 4, dtype=torch.float64)
+out = layer(src)
+print(out)
+weights = torch.linspace(-1, 1, 24, dtype=torch.float64).reshape(3, 2, 4)
+(out * weights).sum().backward()
+print(layer.linear1.weight.grad)
+print(layer.self_attn.in_proj_weight.grad)
+print(layer.norm1.bias.grad)
+
+pre = nn.TransformerEncoderLayer(4, 2, 8, activation="gelu", norm_first=True, batch_first=True, dtype=torch.float64)
+pre.eval()
+x = torch.randn(2, 3, 4, dtype=torch.float64)
+print(pre(x))
+with torch.no_grad():
+    print(pre(x, src_key_padding_mask=torch.tensor([[False, False, True], [False, False, False]])))
+
+encoder = nn.TransformerEncoder(layer, num_layers=2, norm=nn.LayerNorm(4, dtype=torch.float64))
+print(encoder)
+print(torch.equal(encoder.layers[0].linear1.weight, encoder.layers[1].linear1.weight))
+mask = nn.Transformer.generate_square_subsequent_mask(3, dtype=torch.float64)
+y = encoder(src, mask=mask)
+print(y)
+print(y.grad_fn.name())
+(y * weights).sum().backward()
+print(encoder.layers[1].linear2.bias.grad)
+print(encoder.norm.weight.grad)
+encoder.eval()
+with torch.no_grad():
+    print(encoder(src, mask=mask, is_causal=True))
