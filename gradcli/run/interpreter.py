@@ -135,7 +135,7 @@ _MODULES = {"torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.au
             "torch.masked", "torch.fft", "numpy", "numpy.linalg", "numpy.random", "torch.nn.init", "math", "torch.autograd.functional", "random",
             "torch.autograd.function", "torch.autograd.graph",
             "torch.optim.lr_scheduler", "torch.nn.utils", "copy", "torch.distributions", "collections", "itertools",
-            "torch.functional", "sys",
+            "torch.functional", "sys", "torch.nn.utils.rnn",
             *(f"torch.distributions.{name}" for name in distributions.SUBMODULES)}
 TORCH_VERSION = "2.13.0+cpu"  # the PyTorch whose behaviour gradcli run follows (its CPU build)
 _END = object()  # (what a loop's iterator gives when it has no more)
@@ -314,6 +314,30 @@ class Size(tuple[int, ...]):
     def __getitem__(self, key: Any) -> Any:
         item = tuple.__getitem__(self, key)
         return Size(item) if isinstance(key, slice) else item
+
+
+def _new_size(args: list[Any], kwargs: dict[str, Any]) -> Size:
+    """torch.Size(sizes=()): a torch.Size of an iterable of ints, with Python's and PyTorch's TypeErrors."""
+    if kwargs:
+        raise PythonError("TypeError", "torch.Size() takes no keyword arguments")
+    if len(args) > 1:
+        raise PythonError("TypeError", f"torch.Size expected at most 1 argument, got {len(args)}")
+    given = args[0] if args else ()
+    if not isinstance(given, (tuple, list, range)):
+        raise PythonError("TypeError", f"'{_type_name(given)}' object is not iterable")
+    for position, item in enumerate(given):
+        if isinstance(item, Tensor) and item.data.ndim == 0 and item.data.dtype.kind in "iu":
+            continue
+        if not isinstance(item, int):
+            raise PythonError("TypeError", f"torch.Size() takes an iterable of 'int' (item {position} is "
+                                           f"'{_type_name(item)}')")
+    return Size(int(item.data) if isinstance(item, Tensor) else int(item) for item in given)
+
+
+def _size_numel(size: Size, args: list[Any], kwargs: dict[str, Any]) -> int:
+    if args or kwargs:
+        raise PythonError("TypeError", f"numel() takes no arguments ({len(args) + len(kwargs)} given)")
+    return math.prod(size)
 
 
 def _check_write_shape(value: tuple[int, ...], target: tuple[int, ...], advanced: bool, dtype: np.dtype) -> None:
@@ -2346,6 +2370,8 @@ class Interpreter:
                     distributions.SUBMODULES.get(owner.path.rsplit(".", 1)[-1]) == name):
                 return Builtin(name, lambda interpreter, args, kwargs, where: distributions.construct(
                     interpreter, name, args, kwargs, where))
+            if name == "Size" and owner.path == "torch":
+                return Builtin("Size", lambda interpreter, args, kwargs, where: _new_size(args, kwargs))
             if name in _DTYPES and owner.path == "torch":
                 return dtype_of(_DTYPES[name])
             if name in MEMORY_FORMATS and owner.path == "torch":
@@ -2388,6 +2414,8 @@ class Interpreter:
                     return Function(owner.path, name)
                 raise self.refuse(node, f"'{path}' is not supported",
                                   f"random has {', '.join(sorted(python.RANDOM_FUNCTIONS))} here")
+            if owner.path == "torch.nn.utils.rnn":  # (the others: refused where used, as an unknown import is)
+                return Function(owner.path, name) if name == "pad_sequence" else Module(path)
             if (owner.path == "torch.nn.utils" and name in torch_nn.UTILS) or (
                     owner.path == "copy" and name in ("copy", "deepcopy")):
                 return Function(owner.path, name)
@@ -2472,6 +2500,8 @@ class Interpreter:
             return owner[owner.fields.index(name)]  # type: ignore[attr-defined]
         if type(owner) in python.METHODS and name in python.METHODS[type(owner)]:
             return Method(owner, name)
+        if isinstance(owner, Size) and name == "numel":  # (the product of the sizes: 1 for torch.Size([]))
+            return Builtin("numel", lambda interpreter, args, kwargs, where: _size_numel(owner, args, kwargs))
         if type(owner) is slice and name in ("start", "stop", "step"):
             return getattr(owner, name)
         if owner is None:  # (a grad_fn of a leaf, a .grad never computed): Python's own error
@@ -2585,6 +2615,8 @@ class Interpreter:
             return torch_nn.init_call(self, name, args, kwargs, node)
         if function.module == "torch.nn.utils":
             return torch_nn.utils_call(self, name, args, kwargs, node)
+        if function.module == "torch.nn.utils.rnn":
+            return torch_nn.recurrent.pad_sequence(self, args, kwargs, node)
         if function.module == "copy":
             return torch_nn.copy_call(self, name, args, kwargs, node)
         if function.module == "numpy.random":

@@ -1302,6 +1302,9 @@ MODULES: dict[str, type[Module]] = {
                                    [("size", _REQUIRED), ("alpha", 1e-4), ("beta", 0.75), ("k", 1.0)],
                                    bare=("size",)),
     "Softmax2d": Softmax2d,
+    "Unfold": _settings("Unfold", "unfold", [("kernel_size", _REQUIRED), ("dilation", 1), ("padding", 0), ("stride", 1)]),
+    "Fold": _settings("Fold", "fold", [("output_size", _REQUIRED), ("kernel_size", _REQUIRED), ("dilation", 1),
+                                       ("padding", 0), ("stride", 1)]),
     "Upsample": Upsample,
     "UpsamplingNearest2d": UpsamplingNearest2d,
     "UpsamplingBilinear2d": UpsamplingBilinear2d,
@@ -1390,7 +1393,7 @@ _SUBMODULES = {name: f"modules.{where}" for where, names in (
                                            for dims in (1, 2, 3)))),
     ("padding", tuple(f"{kind}Pad{dims}d" for kind in ("Reflection", "Replication", "Constant", "Zero")
                       for dims in (1, 2, 3))),
-    ("pixelshuffle", ("PixelShuffle", "PixelUnshuffle")), ("channelshuffle", ("ChannelShuffle",)),
+    ("pixelshuffle", ("PixelShuffle", "PixelUnshuffle")), ("fold", ("Fold", "Unfold")), ("channelshuffle", ("ChannelShuffle",)),
     ("distance", ("CosineSimilarity", "PairwiseDistance")),
     ("upsampling", ("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d")),
     ("rnn", ("RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell")), ("activation", ("MultiheadAttention",)),

@@ -26,7 +26,7 @@ import numpy as np
 
 from gradcli.ops import OPS
 from gradcli.run.nn import Args, Kwargs, Module, _bind, linear, parameter
-from gradcli.run.tensor import FLOAT32, Tensor, TorchError, apply
+from gradcli.run.tensor import FLOAT32, Tensor, TorchError, apply, runtime_error
 
 if TYPE_CHECKING:
     from gradcli.run.interpreter import Interpreter
@@ -326,6 +326,37 @@ class LSTMCell(RNNCellBase):
 class GRUCell(RNNCellBase):
     mode = "GRU"
     label = "GRUCell"
+
+
+def pad_sequence(interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Tensor:
+    """nn.utils.rnn.pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side='right') as ATen's:
+    a tensor full of padding_value, each sequence copied into its place (CopySlices over CopySlices)."""
+    bound = _bind("pad_sequence", ["sequences", "batch_first", "padding_value", "padding_side"],
+                  {"batch_first": False, "padding_value": 0.0, "padding_side": "right"}, args, kwargs)
+    sequences = bound["sequences"]
+    if isinstance(sequences, Tensor):
+        raise interpreter.refuse(node, "pad_sequence of a tensor (not a list of tensors) is not supported")
+    if not isinstance(sequences, (list, tuple)) or not all(isinstance(s, Tensor) for s in sequences):
+        raise TorchError("TypeError", "pad_sequence(): argument 'sequences' must be tuple of Tensors")
+    if not sequences:
+        raise runtime_error("received an empty list of sequences")
+    side = bound["padding_side"]
+    if side not in ("left", "right"):
+        raise runtime_error(f"Expected padding_side to be one of left or right, but got {side}.")
+    first = sequences[0].data
+    if first.ndim == 0:
+        raise runtime_error("pad_sequence: all sequences must have at least 1 dimension")
+    longest = max(s.data.shape[0] for s in sequences)
+    trailing = first.shape[1:]
+    batch_first = bool(bound["batch_first"])
+    shape = (len(sequences), longest, *trailing) if batch_first else (longest, len(sequences), *trailing)
+    interpreter.check_items(int(np.prod(shape)), node)
+    out = Tensor(interpreter.graph, np.full(shape, bound["padding_value"]).astype(first.dtype))
+    for i, sequence in enumerate(sequences):
+        length = sequence.data.shape[0]
+        span = slice(0, length) if side == "right" else slice(longest - length, longest)
+        interpreter.set_item(out, (i, span) if batch_first else (span, i), sequence, node)
+    return out
 
 
 MODULES: dict[str, type[Module]] = {"RNN": RNN, "LSTM": LSTM, "GRU": GRU, "RNNCell": RNNCell, "LSTMCell": LSTMCell,
