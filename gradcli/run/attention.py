@@ -25,11 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from gradcli.run.custom import FunctionOp
+from gradcli.run.custom import native_node
 from gradcli.run.nn import Args, Kwargs, LayerNorm, Linear, Module, _bind, _deep_copy, parameter
 from gradcli.run.python import PythonError
 from gradcli.run.tensor import FLOAT32, Tensor, TorchError, runtime_error
-from gradcli.tape import APPLY
 
 if TYPE_CHECKING:
     from gradcli.run.interpreter import Interpreter
@@ -134,8 +133,7 @@ def _fused_node(interpreter: Interpreter, inputs: list[Tensor], out: np.ndarray,
     q, k, v = (t.data for t in inputs)
     kind = q.dtype.type
 
-    def vjp(g: Any, ans: Any, *values: Any, **params: Any) -> tuple[Any, ...]:
-        g = np.asarray(g, dtype=q.dtype)
+    def vjp(g: np.ndarray) -> tuple[Any, ...]:
         dv = np.matmul(np.swapaxes(weights, -1, -2), g)
         dp = np.matmul(g, np.swapaxes(v, -1, -2))
         ds = weights * (dp - np.sum(dp * weights, axis=-1, keepdims=True))
@@ -143,16 +141,8 @@ def _fused_node(interpreter: Interpreter, inputs: list[Tensor], out: np.ndarray,
         dk = np.matmul(np.swapaxes(ds, -1, -2), q) * kind(scale)
         return dq.astype(q.dtype), dk.astype(q.dtype), dv.astype(q.dtype)
 
-    def forward_rule(*values: Any, **params: Any) -> Any:
-        return out
-
-    op = FunctionOp("scaled_dot_product_attention", 3, forward_rule, vjp,
-                    "ScaledDotProductFlashAttentionForCpuBackward0", elementwise=False, callable=False, reference=None,
-                    node_module="")
-    graph = interpreter.graph
-    span = interpreter.span(node)
-    index = graph.add(APPLY, op, tuple(t.as_node(span) for t in inputs), out, span)
-    return Tensor(graph, out, node=index, requires_grad=True)
+    return native_node(interpreter.graph, "scaled_dot_product_attention", "ScaledDotProductFlashAttentionForCpuBackward0",
+                       inputs, out, vjp, interpreter.span(node))
 
 
 # --- masks -------------------------------------------------------------------------------------------------------

@@ -276,6 +276,20 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
     return tuple(results) if several else made
 
 
+def native_node(graph: Any, row: str, torch_node: str, inputs: list[Tensor], value: np.ndarray,
+                vjp: Callable[[np.ndarray], tuple[Any, ...]], span: tuple[int, int]) -> Tensor:
+    """One node of one of ATen's fused kernels (`torch_node`, printed as PyTorch prints it) over `inputs`, its
+    VJP given for that call (the kernel's backward: g -> one gradient per input); not differentiated again."""
+
+    def rule(g: Any, ans: Any, *values: Any, **params: Any) -> tuple[Any, ...]:
+        return vjp(np.asarray(g, dtype=value.dtype))
+
+    op = FunctionOp(row, len(inputs), lambda *values, **params: value, rule, torch_node, elementwise=False,
+                    callable=False, reference=None, node_module="")
+    index = graph.add(APPLY, op, tuple(t.as_node(span) for t in inputs), value, span)
+    return Tensor(graph, value, node=index, requires_grad=True)
+
+
 def _row(graph: Any, row: str, x: Tensor, span: tuple[int, int], **params: Any) -> Tensor:
     from gradcli.ops import OPS
     from gradcli.ops.core import rule_params

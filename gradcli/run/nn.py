@@ -575,6 +575,60 @@ class Dropout(Module):
         return interpreter.dropout([x, self.settings["p"], self.training, self.settings["inplace"]], {}, node)
 
 
+def rrelu(interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+    """F.rrelu(input, lower=1/8, upper=1/3, training=False) as ATen's CPU kernel: in training, each element <= 0
+    times a slope drawn uniform in [lower, upper] (a 64-bit draw per such element, in order), in eval the mean slope
+    (leaky_relu's); one RreluWithNoiseBackward0 node, its gradient the slopes'."""
+    from gradcli.run.custom import native_node
+    from gradcli.run.random import _fma
+
+    bound = _bind("rrelu", ["input", "lower", "upper", "training", "inplace"],
+                  {"lower": 1.0 / 8.0, "upper": 1.0 / 3.0, "training": False, "inplace": False}, args, kwargs)
+    x = bound["input"]
+    if not isinstance(x, Tensor) or x.data.dtype.kind != "f":
+        raise interpreter.refuse(node, f"rrelu of a {_tensor_type(x)} is not supported")
+    if bound["inplace"]:
+        raise interpreter.refuse(node, "rrelu in place (inplace=True, F.rrelu_) is not supported")
+    lower, upper = float(bound["lower"]), float(bound["upper"])
+    if lower > upper:
+        raise runtime_error("Lower bound should be less than or equal to the upper bound")
+    data = x.data
+    kind = data.dtype.type
+    if bound["training"]:
+        slopes = np.ones(data.size, dtype=data.dtype)
+        negative = (data <= 0).reshape(-1)
+        draws = interpreter.generator.unit(int(negative.sum()), FLOAT64)
+        slopes[negative] = _fma(draws, upper - lower, lower, FLOAT64).astype(data.dtype)
+        slopes = slopes.reshape(data.shape)
+        out = (data * slopes).astype(data.dtype)
+    else:
+        slope = kind((lower + upper) / 2)
+        slopes = np.where(data > 0, kind(1), slope).astype(data.dtype)
+        out = np.where(data > 0, data, data * slope).astype(data.dtype)
+    if not (interpreter.graph.grad_enabled and x.requires_grad):
+        return Tensor(interpreter.graph, out)
+    return native_node(interpreter.graph, "rrelu", "RreluWithNoiseBackward0", [x], out,
+                       lambda g: ((g * slopes).astype(data.dtype),), interpreter.span(node))
+
+
+class RReLU(Module):
+    label = "RReLU"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        self.fields.update(_bind("RReLU.__init__", ["lower", "upper", "inplace"],
+                                 {"lower": 1.0 / 8.0, "upper": 1.0 / 3.0, "inplace": False}, args, kwargs))
+
+    def extra_repr(self) -> str:
+        return f"lower={self.fields['lower']}, upper={self.fields['upper']}" + (
+            ", inplace=True" if self.fields["inplace"] else "")
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        (x,) = _bind("RReLU.forward", ["input"], {}, args, kwargs).values()
+        return rrelu(interpreter, [x, self.fields["lower"], self.fields["upper"], self.training,
+                                   self.fields["inplace"]], {}, node)
+
+
 class Embedding(Module):
     """nn.Embedding: a weight of num_embeddings rows drawn N(0, 1) from torch's generator (the padding
     row zeroed), looked up by F.embedding."""
@@ -1302,6 +1356,7 @@ MODULES: dict[str, type[Module]] = {
                                    [("size", _REQUIRED), ("alpha", 1e-4), ("beta", 0.75), ("k", 1.0)],
                                    bare=("size",)),
     "Softmax2d": Softmax2d,
+    "RReLU": RReLU,
     "Unfold": _settings("Unfold", "unfold", [("kernel_size", _REQUIRED), ("dilation", 1), ("padding", 0), ("stride", 1)]),
     "Fold": _settings("Fold", "fold", [("output_size", _REQUIRED), ("kernel_size", _REQUIRED), ("dilation", 1),
                                        ("padding", 0), ("stride", 1)]),
@@ -1378,7 +1433,7 @@ class NativeClass:
 _SUBMODULES = {name: f"modules.{where}" for where, names in (
     ("linear", ("Linear", "Identity", "Bilinear", "LazyLinear")), ("container", ("Sequential", "ModuleList", "ModuleDict")),
     ("activation", ("ReLU", "LeakyReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU", "ELU", "Softplus", "SiLU",
-                    "Hardshrink", "Softshrink", "Softmax2d", "CELU", "GLU", "Hardsigmoid", "Hardswish", "Hardtanh",
+                    "Hardshrink", "Softshrink", "Softmax2d", "RReLU", "CELU", "GLU", "Hardsigmoid", "Hardswish", "Hardtanh",
                     "LogSigmoid", "Mish", "PReLU", "ReLU6", "SELU", "Softmin", "Softsign", "Tanhshrink", "Threshold")),
     ("conv", ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")),
     ("dropout", ("Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout")), ("flatten", ("Flatten", "Unflatten")),
