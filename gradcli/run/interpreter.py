@@ -2679,6 +2679,10 @@ class Interpreter:
                 isinstance(a, Tensor) and a.requires_grad for a in (*args[:1], kwargs.get("input"))):
             raise runtime_error("div(): functions with out=... arguments don't support automatic differentiation, but "
                                 "one of the arguments requires grad.")  # (F.normalize's torch.div(input, denom, out=out))
+        if function.module == "torch.nn.functional" and name == "pad" and isinstance(args[0] if args else kwargs.get(
+                "input"), Tensor) and (args[2] if len(args) > 2 else kwargs.get("mode")) == "circular":
+            bound = python.bind_by_name("pad", ["input", "pad", "mode", "value"], args, kwargs)
+            return torch_nn.pad_circular(self, bound["input"], bound.get("pad", ()), node)
         if function.module == "torch.nn.functional" and name == "embedding":
             return self.embedding(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "one_hot":

@@ -729,7 +729,7 @@ def _padding(mode: str, dims: int, zero: bool = False) -> type[Module]:
     """nn.ReflectionPad1d/2d/3d, ReplicationPad, ConstantPad (padding, value) and ZeroPad (padding):
     F.pad(input, self.padding, mode[, value]), the padding an int made a tuple of 2 * dims as PyTorch's _ntuple
     makes it (a tuple or list: as given, a tuple)."""
-    label = f"{'Zero' if zero else mode.capitalize()}Pad{dims}d"
+    label = f"{'Zero' if zero else mode.capitalize()}Pad{dims}d"  # (CircularPad1d/2d/3d too)
     if mode == "reflect":
         label = f"ReflectionPad{dims}d"
     elif mode == "replicate":
@@ -756,11 +756,67 @@ def _padding(mode: str, dims: int, zero: bool = False) -> type[Module]:
             (x,) = _bind(f"{label}.forward", ["input"], {}, args, kwargs).values()
             padding = self.fields.get("padding", self.padding)
             extra = [self.fields.get("value", self.value)] if mode == "constant" else []
+            if mode == "circular" and isinstance(x, Tensor):
+                return pad_circular(interpreter, x, padding, node)
             return interpreter.call_op("torch.nn.functional.pad", [x, padding, mode, *extra], {}, node)
 
     Pad.label = label
     Pad.__name__ = label
     return Pad
+
+
+def pad_circular(interpreter: Interpreter, x: Tensor, pad: Any, node: ast.AST) -> Any:
+    """F.pad(x, pad, mode='circular') as ATen's _pad_circular: a new tensor, x's (cropped) values copied into its
+    middle, then each padded dim's wrap copied from the new tensor itself, left then right, the last dim first
+    (narrow(...).copy_(...): the CopySlices over SliceBackward0 PyTorch records)."""
+    from gradcli.run.interpreter import Method
+
+    pads = [int(p) for p in pad]
+    count = len(pads) // 2
+    shape = x.data.shape
+    if len(pads) % 2 or count not in (1, 2, 3) or x.data.ndim not in (count + 1, count + 2):
+        # (PyTorch's words for a padding it takes in no mode but constant: replicate's)
+        return interpreter.call_op("torch.nn.functional.pad", [x, pad, "replicate"], {}, node)
+    dims = [x.data.ndim - 1 - i for i in range(count)]
+    for i, dim in enumerate(dims):
+        if pads[2 * i] > shape[dim] or pads[2 * i + 1] > shape[dim]:
+            raise runtime_error("Padding value causes wrapping around more than once.")
+    out_shape = list(shape)
+    for i, dim in enumerate(dims):
+        out_shape[dim] = shape[dim] + pads[2 * i] + pads[2 * i + 1]
+        if out_shape[dim] < 0:
+            raise runtime_error("Negative padding value is resulting in an empty dimension.")
+    interpreter.check_items(math.prod(out_shape), node)
+    out = Tensor(interpreter.graph, np.zeros(out_shape, dtype=x.data.dtype))
+
+    def narrow(t: Any, dim: int, start: int, stop: int) -> Any:
+        return interpreter.call_op(".narrow", [t, dim, start, stop - start], {}, node)
+
+    def copy(target: Any, source: Any) -> None:
+        interpreter.call_method(Method(target, "copy_"), [source], {}, node)
+
+    def wrap(dim: int, into: tuple[int, int], start: int) -> None:
+        """out's [start, start + n) copied into its [into) along dim: PyTorch's copy_ refuses a partial overlap."""
+        width = into[1] - into[0]
+        if start != into[0] and start < into[1] and into[0] < start + width:
+            raise runtime_error("unsupported operation: some elements of the input tensor and the written-to tensor "
+                                "refer to a single memory location. Please clone() the tensor before performing the "
+                                "operation.")
+        copy(narrow(out, dim, *into), narrow(out, dim, start, start + width))
+
+    middle, source = out, x
+    for i, dim in enumerate(dims):
+        left, right = pads[2 * i], pads[2 * i + 1]
+        middle = narrow(middle, dim, max(left, 0), out_shape[dim] - max(right, 0))
+        source = narrow(source, dim, max(-left, 0), shape[dim] - max(-right, 0))
+    copy(middle, source)
+    for i, dim in enumerate(dims):
+        left, right, size = pads[2 * i], pads[2 * i + 1], out_shape[dim]
+        if left > 0:
+            wrap(dim, (0, left), size - left - max(right, 0))
+        if right > 0:
+            wrap(dim, (size - right, size), max(left, 0))
+    return out
 
 
 class _Settings(Module):
@@ -1342,7 +1398,7 @@ MODULES: dict[str, type[Module]] = {
     "LazyLinear": LazyLinear,
     **{f"{kind}{dims}d": _padding(mode, dims, zero=kind == "ZeroPad")
        for kind, mode in (("ReflectionPad", "reflect"), ("ReplicationPad", "replicate"), ("ConstantPad", "constant"),
-                          ("ZeroPad", "constant")) for dims in (1, 2, 3)},  # (CircularPad: F.pad's circular mode is not built)
+                          ("ZeroPad", "constant"), ("CircularPad", "circular")) for dims in (1, 2, 3)},
     "PixelShuffle": _settings("PixelShuffle", "pixel_shuffle", [("upscale_factor", _REQUIRED)]),
     "PixelUnshuffle": _settings("PixelUnshuffle", "pixel_unshuffle", [("downscale_factor", _REQUIRED)]),
     "ChannelShuffle": _settings("ChannelShuffle", "channel_shuffle", [("groups", _REQUIRED)]),
@@ -1446,7 +1502,7 @@ _SUBMODULES = {name: f"modules.{where}" for where, names in (
     ("instancenorm", ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d")),
     ("pooling", ("LPPool1d", "LPPool2d", *(f"{kind}Pool{dims}d" for kind in ("Max", "Avg", "AdaptiveAvg", "AdaptiveMax")
                                            for dims in (1, 2, 3)))),
-    ("padding", tuple(f"{kind}Pad{dims}d" for kind in ("Reflection", "Replication", "Constant", "Zero")
+    ("padding", tuple(f"{kind}Pad{dims}d" for kind in ("Reflection", "Replication", "Constant", "Zero", "Circular")
                       for dims in (1, 2, 3))),
     ("pixelshuffle", ("PixelShuffle", "PixelUnshuffle")), ("fold", ("Fold", "Unfold")), ("channelshuffle", ("ChannelShuffle",)),
     ("distance", ("CosineSimilarity", "PairwiseDistance")),
