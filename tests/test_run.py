@@ -85,7 +85,7 @@ def test_one_node_one_address_and_next_functions_point_at_the_same_objects(tmp_p
      ["line 3", "a 0-d boolean tensor among other index items"]),
     # gaps of ops, in gradcli's voice (they were a RuntimeError PyTorch never raises, exit 1)
     ("import torch\nimport torch.nn.functional as F\nq = torch.ones(1, 1, 2, 2)\n"
-     "F.scaled_dot_product_attention(q, q, q, dropout_p=0.5)\n", ["line 4", "dropout_p > 0", "is not supported"]),
+     "F.scaled_dot_product_attention(q, q, q, enable_gqa=True)\n", ["line 4", "enable_gqa=True", "is not supported"]),
     ("import torch\nimport torch.nn.functional as F\nx = torch.ones(1, 1, 4, 4)\n"
      "F.interpolate(x, scale_factor=2, mode='bilinear', antialias=True)\n", ["line 4", "antialias=True", "is not supported"]),
     ("import torch\nx = torch.arange(6.).reshape(2, 3)\nx.t().as_strided((2,), (1,))\n",

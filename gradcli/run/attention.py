@@ -3,18 +3,17 @@ nn.TransformerEncoder and nn.Transformer.generate_square_subsequent_mask, as PyT
 (read in torch/nn/functional.py, torch/nn/modules/{activation,transformer}.py and ATen's attention.cpp; nothing
 here is their code).
 
-- scaled_dot_product_attention of 4-D query, key and value of one batch and head count is ATen's fused CPU kernel:
-  one node, ScaledDotProductFlashAttentionForCpuBackward0, over the three (its backward written once below:
-  softmax(scale * q k^T + mask) v). Other shapes are ATen's math path, whose graph (_safe_softmax's node) gradcli
-  does not record: they are computed where no gradient is recorded, and refused where one would be.
+- scaled_dot_product_attention of 4-D query, key and value of one batch and head count, without dropout, is ATen's
+  fused CPU kernel: one node, ScaledDotProductFlashAttentionForCpuBackward0, over the three (its backward written
+  once below: softmax(scale * q k^T + mask) v). The others take ATen's math path, as its ops: q and k^T times
+  sqrt(scale), matmul, the mask added, _safe_softmax (a node of its own here), F.dropout's draws, matmul by v.
 - nn.MultiheadAttention is F.multi_head_attention_forward's slow path, its ops recorded as PyTorch records them
   (the packed in-projection's unflatten/transpose/select, baddbmm or bmm, softmax, mean of the heads' weights);
   the fast path PyTorch takes in eval mode without grad (torch._native_multi_head_attention) computes the same
   numbers, and records nothing. Its in-projection is drawn as PyTorch's __init__ draws it: out_proj's Linear first
   (kaiming, then zeroed bias), then xavier_uniform_ of in_proj_weight.
 - nn.TransformerEncoderLayer: self-attention (need_weights=False), the feed-forward block, two LayerNorms, in
-  PyTorch's order for norm_first either way; dropout in training mode is refused where its p is not 0 (the
-  attention kernel's own dropout draws).
+  PyTorch's order for norm_first either way, its dropouts drawn in PyTorch's order in training mode.
 """
 
 from __future__ import annotations
@@ -88,9 +87,6 @@ def scaled_dot_product_attention(interpreter: Interpreter, args: Args, kwargs: K
                                           f"{_SDPA.index(name) + 1}) must be Tensor, not {type(given).__name__}")
     if bound["enable_gqa"]:
         raise interpreter.refuse(node, "F.scaled_dot_product_attention(..., enable_gqa=True) is not supported")
-    if float(bound["dropout_p"]) > 0:
-        raise interpreter.refuse(node, "F.scaled_dot_product_attention with dropout_p > 0 is not supported "
-                                       "(the attention kernel's own dropout draws)", "dropout_p=0.0 is")
     if mask is not None and not isinstance(mask, Tensor):
         raise TorchError("TypeError", "scaled_dot_product_attention(): argument 'attn_mask' must be Tensor")
     dtype = q.data.dtype
@@ -106,21 +102,51 @@ def scaled_dot_product_attention(interpreter: Interpreter, args: Args, kwargs: K
     bias = _additive(mask, dtype)
     if bound["is_causal"]:
         bias = np.where(np.tril(np.ones((length, source), dtype=bool)), 0.0, -np.inf).astype(dtype)
+    dropout = float(bound["dropout_p"])
+    fused = q.data.ndim == 4 and k.data.ndim == 4 and v.data.ndim == 4 and dropout == 0 and (
+        q.data.shape[:2] == k.data.shape[:2] == v.data.shape[:2])
+    if not fused:
+        return _math_path(interpreter, q, k, v, bias, bound["scale"], dropout, node)
     try:
         out, weights = _attention(q.data, k.data, v.data, bias, scale)
     except ValueError:
         raise runtime_error(f"scaled_dot_product_attention: shapes {list(q.data.shape)}, {list(k.data.shape)}, "
                             f"{list(v.data.shape)} do not match") from None
-    recording = interpreter.graph.grad_enabled and any(t.requires_grad for t in (q, k, v))
-    if not recording:
+    if not (interpreter.graph.grad_enabled and any(t.requires_grad for t in (q, k, v))):
         return Tensor(interpreter.graph, out)
-    fused = q.data.ndim == 4 and k.data.ndim == 4 and v.data.ndim == 4 and (
-        q.data.shape[:2] == k.data.shape[:2] == v.data.shape[:2])
-    if not fused:
-        raise interpreter.refuse(node, "F.scaled_dot_product_attention recording a graph of inputs that are not 4-D "
-                                       "of one batch and head count (ATen's math path: _safe_softmax) is not supported",
-                                 "4-D (batch, heads, length, dim) inputs are ATen's fused kernel, which is")
     return _fused_node(interpreter, [q, k, v], out, weights, scale, node)
+
+
+def _math_path(interpreter: Interpreter, q: Tensor, k: Tensor, v: Tensor, bias: np.ndarray | None, scale: Any,
+               dropout: float, node: ast.AST) -> Any:
+    """ATen's _scaled_dot_product_attention_math: q and k^T each times sqrt(scale) (MulBackward1), matmul, the mask
+    added, _safe_softmax (a row all -inf gives zeros), dropout (F.dropout's draws), matmul by v."""
+    from gradcli.ops import OPS
+    from gradcli.run.tensor import apply
+
+    factor = math.sqrt(1.0 / math.sqrt(q.data.shape[-1]) if scale is None else abs(float(scale)))
+    span = interpreter.span(node)
+    query = apply(interpreter.graph, OPS["mul_scalar"], [q], {"other": -factor if scale is not None and float(scale) < 0
+                                                              else factor}, span)
+    key = apply(interpreter.graph, OPS["mul_scalar"], [_call(interpreter, ".transpose", [k, -2, -1], node)],
+                {"other": factor}, span)
+    scores = _call(interpreter, "torch.matmul", [query, key], node)
+    if bias is not None:
+        scores = _call(interpreter, "torch.add", [scores, Tensor(interpreter.graph, bias)], node)
+    values = scores.data
+    top = np.max(values, axis=-1, keepdims=True)
+    exp = np.exp(values - np.where(np.isfinite(top), top, 0))
+    total = np.sum(exp, axis=-1, keepdims=True)
+    weights = np.where(total > 0, exp / np.where(total > 0, total, 1), 0).astype(values.dtype)
+    if interpreter.graph.grad_enabled and scores.requires_grad:
+        attention = native_node(interpreter.graph, "_safe_softmax", "SafeSoftmaxBackward0", [scores], weights,
+                                lambda g: ((weights * (g - np.sum(g * weights, axis=-1, keepdims=True))).astype(
+                                    weights.dtype),), span)
+    else:
+        attention = Tensor(interpreter.graph, weights)
+    if dropout > 0:
+        attention = interpreter.dropout([attention, dropout], {}, node)
+    return _call(interpreter, "torch.matmul", [attention, v], node)
 
 
 def _dtype(t: Tensor) -> str:
@@ -472,11 +498,6 @@ class TransformerEncoderLayer(Module):
         x = bound["src"]
         if not isinstance(x, Tensor):
             raise interpreter.refuse(node, "nn.TransformerEncoderLayer of other than a tensor is not supported")
-        attention = self.children["self_attn"]
-        if attention is not None and attention.training and float(attention.fields.get("dropout", 0.0)) > 0:
-            raise interpreter.refuse(node, "nn.TransformerEncoderLayer in training mode with dropout > 0 is not "
-                                           "supported (the attention kernel's own dropout draws)",
-                                     "call model.eval() first, or build it with dropout=0.0")
         dtype = x.data.dtype
         padding = _canonical(interpreter, bound["src_key_padding_mask"], "src_key_padding_mask", bound["src_mask"],
                              "src_mask", dtype, node)

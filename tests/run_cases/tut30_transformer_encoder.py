@@ -1,5 +1,6 @@
 # nn.TransformerEncoderLayer and nn.TransformerEncoder as PyTorch 2.13 draws and runs them: post-norm and pre-norm
-# (norm_first), relu and gelu, batch_first both ways, dropout=0.0 in training and the default dropout in eval mode,
+# (norm_first), relu and gelu, batch_first both ways, dropout=0.0 in training, the default dropout in eval mode and in
+# training (the attention's dropout drawn first, then dropout1, dropout, dropout2),
 # a causal mask from generate_square_subsequent_mask, a key padding mask, the encoder's copies of its layer, a final
 # norm; the output, its grad_fn and the gradients of the parameters.
 import torch
@@ -37,3 +38,11 @@ print(encoder.norm.weight.grad)
 encoder.eval()
 with torch.no_grad():
     print(encoder(src, mask=mask, is_causal=True))
+
+torch.manual_seed(5)
+noisy = nn.TransformerEncoderLayer(4, 2, 8, dtype=torch.float64)
+z = noisy(src)
+print(z)
+(z * weights).sum().backward()
+print(noisy.self_attn.out_proj.weight.grad)
+print(torch.rand(2))
