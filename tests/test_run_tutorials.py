@@ -85,7 +85,9 @@ MKL = mkl._path() is not None and local_code_path() == RECORDED_ON
 LONG = {*SLOW, "jcjohnson_two_layer_net_optim", "d2l_bert", "d2l_optimizers_from_scratch", "d2l_resnet",
         "morvan_306_optimizer", "d2l_weight_decay",
         "pt_visualizing_gradients",  # (20 steps of 784-128 float32 products in PyTorch's order: 3 s on a loaded machine)
-        "rasbt_mlbook_ch12_part2"}  # (two 200-epoch loops of 10 batches: 3 s)
+        "rasbt_mlbook_ch12_part2",  # (two 200-epoch loops of 10 batches: 3 s)
+        "pt_docs_nn_transformer_encoder", "pt_docs_nn_transformer_encoder_layer",  # (d_model=512 on 320 tokens: 3-7 s)
+        "karpathy_nanogpt_model"}  # (ten AdamW steps of a 2-layer GPT: 2 s)
 
 
 def _marks(stem: str) -> list[pytest.MarkDecorator]:

@@ -875,7 +875,11 @@ class Interpreter:
         """A class: its body run in a scope of its own, whose names become the class's attributes
         (methods, class attributes); its bases the file's classes or nn.Module."""
         if node.decorator_list:
-            raise self.refuse(node.decorator_list[0], "a class decorator is not supported")
+            if len(node.decorator_list) == 1 and self.expression(node.decorator_list[0]) == Module(
+                    "dataclasses.dataclass"):
+                node = self.dataclass(node)
+            else:
+                raise self.refuse(node.decorator_list[0], "a class decorator is not supported")
         if node.keywords:
             raise self.refuse(node.keywords[0], "a metaclass or class keyword is not supported")
         if len(node.bases) == 1 and isinstance(base := self.expression(node.bases[0]), ExceptionClass):
@@ -916,6 +920,44 @@ class Interpreter:
                     function.owner = cls
         python.UserClass.mro(cls)  # (an inconsistent order is Python's TypeError, at the definition)
         self.bind(node.name, cls)
+
+    def dataclass(self, node: ast.ClassDef) -> ast.ClassDef:
+        """`@dataclass` (without arguments) over a class of annotated fields, as a config class is written: the class
+        with the __init__ and __repr__ dataclasses would write (each field a parameter, in order, its default the
+        class's). Anything more (bases, methods of those names, fields without a default after ones with) is refused."""
+        fields: list[tuple[str, ast.expr | None]] = []
+        for statement in node.body:
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                if "ClassVar" in ast.unparse(statement.annotation):
+                    raise self.refuse(statement, "a ClassVar field of a @dataclass is not supported")
+                fields.append((statement.target.id, statement.value))
+            elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name in (
+                    "__init__", "__repr__", "__eq__", "__post_init__"):
+                raise self.refuse(statement, f"a @dataclass with its own {statement.name} is not supported")
+        if node.bases or node.keywords:
+            raise self.refuse(node, "a @dataclass with bases or class keywords is not supported")
+        defaulted = False
+        for name, default in fields:
+            if default is None and defaulted:
+                raise PythonError("TypeError", f"non-default argument '{name}' follows default argument")
+            defaulted = defaulted or default is not None
+        where = {"lineno": node.lineno, "col_offset": node.col_offset, "end_lineno": node.lineno,
+                 "end_col_offset": node.col_offset}
+        names = [name for name, _ in fields]
+        init = ast.parse("def __init__(self, " + ", ".join(f"{n}=_{n}" for n in names) + "):\n" + "".join(
+            f"    self.{n} = {n}\n" for n in names) + ("" if names else "    pass\n")).body[0]
+        assert isinstance(init, ast.FunctionDef)
+        init.args.defaults = [default for _, default in fields if default is not None]
+        shown = ", ".join(f"{n}={{self.{n}!r}}" for n in names)
+        text = f"def __repr__(self):\n    return f'{node.name}({shown})'\n"
+        show = ast.parse(text).body[0]
+        for made in (init, show):
+            for part in ast.walk(made):
+                for key, value in where.items():
+                    if key in part._attributes:
+                        setattr(part, key, value)
+        return ast.ClassDef(name=node.name, bases=[], keywords=[], body=[*node.body, init, show], decorator_list=[],
+                            **where)
 
     def exception_class(self, node: ast.ClassDef, base: ExceptionClass) -> None:
         """`class StopTraining(Exception): pass` (a docstring, `pass`): an exception class of the file,
