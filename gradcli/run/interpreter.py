@@ -2426,7 +2426,8 @@ class Interpreter:
                     path in _IN_PLACE_FUNCTIONS) or (
                     owner.path == "torch.nn.functional" and name in ("one_hot", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
                                                                      "gumbel_softmax", "lp_pool1d", "lp_pool2d",
-                                                                     "scaled_dot_product_attention", "rrelu")) or (
+                                                                     "scaled_dot_product_attention", "rrelu",
+                                                                     "fractional_max_pool2d")) or (
                     owner.path == "torch.utils.data" and name in _DATA) or (
                     (owner.path, name) == ("torch.autograd", "Variable")):
                 return Function(owner.path, name)
@@ -2731,6 +2732,8 @@ class Interpreter:
             return self.one_hot(args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "gumbel_softmax":
             return self.gumbel_softmax(args, kwargs, node)
+        if function.module == "torch.nn.functional" and name == "fractional_max_pool2d":
+            return torch_nn.fractional_max_pool2d(self, args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "rrelu":
             return torch_nn.rrelu(self, args, kwargs, node)
         if function.module == "torch.nn.functional" and name == "scaled_dot_product_attention":

@@ -575,6 +575,127 @@ class Dropout(Module):
         return interpreter.dropout([x, self.settings["p"], self.training, self.settings["inplace"]], {}, node)
 
 
+def _intervals(sample: Any, size: int, out: int, pool: int, kind: type) -> list[int]:
+    """ATen's generate_intervals: where each of `out` pooling windows starts along a dim of `size`, from one uniform
+    `sample`, in the input's float type (float32 arithmetic for a float32 input)."""
+    starts = [0] * out
+    if out > 1:
+        alpha = kind(size - pool) / kind(out - 1)
+        for i in range(out - 1):
+            starts[i] = int(kind((kind(i) + sample) * alpha)) - int(kind(sample * alpha))
+    if out > 0:
+        starts[out - 1] = size - pool
+    return starts
+
+
+def fractional_max_pool2d(interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+    """F.fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+    _random_samples=None) as PyTorch's: two uniforms per (batch, channel) drawn with torch.rand where none are given,
+    the windows' starts from them (ATen's generate_intervals), the first largest element of each window (the last NaN where there is one);
+    one FractionalMaxPool2DBackward0 node, its gradient scattered to those elements."""
+    from gradcli.run.custom import native_node
+
+    bound = _bind("fractional_max_pool2d", ["input", "kernel_size", "output_size", "output_ratio", "return_indices",
+                                            "_random_samples"],
+                  {"output_size": None, "output_ratio": None, "return_indices": False, "_random_samples": None},
+                  args, kwargs)
+    x = bound["input"]
+    if not isinstance(x, Tensor) or x.data.dtype.kind != "f" or x.data.ndim not in (3, 4):
+        raise interpreter.refuse(node, "fractional_max_pool2d of other than a 3-D or 4-D float tensor is not supported")
+    kernel = _tuple(bound["kernel_size"], 2)
+    if bound["output_size"] is None and bound["output_ratio"] is None:
+        raise TorchError("ValueError", "fractional_max_pool2d requires specifying either an output_size or an "
+                                       "output_ratio")
+    height, width = x.data.shape[-2:]
+    if bound["output_size"] is None:
+        given = bound["output_ratio"]
+        if not isinstance(given, (tuple, list)):  # (F's len(output_ratio), before its _pair)
+            raise PythonError("TypeError", f"object of type '{_tensor_type(given)}' has no len()")
+        if len(given) > 2:
+            raise TorchError("ValueError", "fractional_max_pool2d requires output_ratio to either be a single Int or "
+                                           "tuple of Ints.")
+        ratio = _tuple(given, 2)
+        out_h, out_w = int(height * ratio[0]), int(width * ratio[1])
+    else:
+        out_h, out_w = (int(n) for n in _tuple(bound["output_size"], 2))
+    kh, kw = (int(k) for k in kernel)
+    if out_h + kh - 1 > height:
+        raise runtime_error(f"fractional_max_pool2d(): pool height {kh} too large relative to input height {height}")
+    if out_w + kw - 1 > width:
+        raise runtime_error(f"fractional_max_pool2d(): pool width {kw} too large relative to input width {width}")
+    batched = x.data.ndim == 4
+    data = x.data if batched else x.data[None]
+    samples = bound["_random_samples"]
+    if samples is None:
+        draws = interpreter.generator.rand((data.shape[0], data.shape[1], 2), x.data.dtype)
+    elif isinstance(samples, Tensor):
+        draws = samples.data
+    else:
+        raise interpreter.refuse(node, "fractional_max_pool2d's _random_samples must be a tensor here")
+    kind = x.data.dtype.type
+    interpreter.check_items(data.shape[0] * data.shape[1] * out_h * out_w * kh * kw, node)
+    out = np.empty((*data.shape[:2], out_h, out_w), dtype=data.dtype)
+    where = np.empty(out.shape, dtype=np.int64)
+    for b in range(data.shape[0]):
+        for c in range(data.shape[1]):
+            rows = _intervals(kind(draws[b, c, 1]), height, out_h, kh, kind)
+            cols = _intervals(kind(draws[b, c, 0]), width, out_w, kw, kind)
+            hs = np.asarray(rows)[:, None] + np.arange(kh)  # (out_h, kh): each window's rows
+            ws = np.asarray(cols)[:, None] + np.arange(kw)
+            window = data[b, c][hs[:, None, :, None], ws[None, :, None, :]].reshape(out_h, out_w, kh * kw)
+            place = (hs[:, None, :, None] * width + ws[None, :, None, :]).reshape(out_h, out_w, kh * kw)
+            nan = np.isnan(window)  # (ATen's `val > maxVal || isnan(val)`: the first largest, or the last NaN)
+            pick = np.where(nan.any(-1), kh * kw - 1 - np.argmax(nan[..., ::-1], -1), np.argmax(window, -1))[..., None]
+            out[b, c] = np.take_along_axis(window, pick, -1)[..., 0]
+            where[b, c] = np.take_along_axis(place, pick, -1)[..., 0]
+    if not batched:
+        out, where = out[0], where[0]
+    indices = Tensor(interpreter.graph, where)
+    if interpreter.graph.grad_enabled and x.requires_grad:
+        flat_shape = (*x.data.shape[:-2], height * width)
+
+        def vjp(g: np.ndarray) -> tuple[Any]:
+            grad = np.zeros(flat_shape, dtype=x.data.dtype)
+            lead = int(np.prod(flat_shape[:-1]))
+            np.add.at(grad.reshape(lead, -1), (np.arange(lead)[:, None], where.reshape(lead, -1)), g.reshape(lead, -1))
+            return (grad.reshape(x.data.shape),)
+
+        result = native_node(interpreter.graph, "fractional_max_pool2d", "FractionalMaxPool2DBackward0", [x], out, vjp,
+                             interpreter.span(node))
+    else:
+        result = Tensor(interpreter.graph, out)
+    return (result, indices) if bound["return_indices"] else result
+
+
+class FractionalMaxPool2d(Module):
+    label = "FractionalMaxPool2d"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        bound = _bind("FractionalMaxPool2d.__init__", ["kernel_size", "output_size", "output_ratio", "return_indices",
+                                                       "_random_samples"],
+                      {"output_size": None, "output_ratio": None, "return_indices": False, "_random_samples": None},
+                      args, kwargs)
+        if bound["output_size"] is None and bound["output_ratio"] is None:
+            raise TorchError("ValueError", "FractionalMaxPool2d requires specifying either an output size, or a pooling "
+                                           "ratio")
+        if bound["output_size"] is not None and bound["output_ratio"] is not None:
+            raise TorchError("ValueError", "only one of output_size and output_ratio may be specified")
+        ratio = None if bound["output_ratio"] is None else _tuple(bound["output_ratio"], 2)
+        if ratio is not None and not (0 < ratio[0] < 1 and 0 < ratio[1] < 1):
+            raise TorchError("ValueError", f"output_ratio must be between 0 and 1 (got {bound['output_ratio']})")
+        self.fields.update(kernel_size=_tuple(bound["kernel_size"], 2), return_indices=bool(bound["return_indices"]),
+                           output_size=None if bound["output_size"] is None else _tuple(bound["output_size"], 2),
+                           output_ratio=ratio)
+        self.buffer_values["_random_samples"] = bound["_random_samples"]
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        (x,) = _bind("FractionalMaxPool2d.forward", ["input"], {}, args, kwargs).values()
+        f = self.fields
+        return fractional_max_pool2d(interpreter, [x, f["kernel_size"], f["output_size"], f["output_ratio"],
+                                                   f["return_indices"], self.buffer_values["_random_samples"]], {}, node)
+
+
 def rrelu(interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
     """F.rrelu(input, lower=1/8, upper=1/3, training=False) as ATen's CPU kernel: in training, each element <= 0
     times a slope drawn uniform in [lower, upper] (a 64-bit draw per such element, in order), in eval the mean slope
@@ -1413,6 +1534,7 @@ MODULES: dict[str, type[Module]] = {
                                    bare=("size",)),
     "Softmax2d": Softmax2d,
     "RReLU": RReLU,
+    "FractionalMaxPool2d": FractionalMaxPool2d,
     "Unfold": _settings("Unfold", "unfold", [("kernel_size", _REQUIRED), ("dilation", 1), ("padding", 0), ("stride", 1)]),
     "Fold": _settings("Fold", "fold", [("output_size", _REQUIRED), ("kernel_size", _REQUIRED), ("dilation", 1),
                                        ("padding", 0), ("stride", 1)]),
@@ -1500,7 +1622,7 @@ _SUBMODULES = {name: f"modules.{where}" for where, names in (
     ("normalization", ("LayerNorm", "LocalResponseNorm", "GroupNorm", "RMSNorm")), ("module", ("Module",)),
     ("batchnorm", ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d")),
     ("instancenorm", ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d")),
-    ("pooling", ("LPPool1d", "LPPool2d", *(f"{kind}Pool{dims}d" for kind in ("Max", "Avg", "AdaptiveAvg", "AdaptiveMax")
+    ("pooling", ("LPPool1d", "LPPool2d", "FractionalMaxPool2d", *(f"{kind}Pool{dims}d" for kind in ("Max", "Avg", "AdaptiveAvg", "AdaptiveMax")
                                            for dims in (1, 2, 3)))),
     ("padding", tuple(f"{kind}Pad{dims}d" for kind in ("Reflection", "Replication", "Constant", "Zero", "Circular")
                       for dims in (1, 2, 3))),
