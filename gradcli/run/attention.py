@@ -1,5 +1,5 @@
 """Attention under `gradcli run`: F.scaled_dot_product_attention, nn.MultiheadAttention, nn.TransformerEncoderLayer,
-nn.TransformerEncoder and nn.Transformer.generate_square_subsequent_mask, as PyTorch 2.13's CPU build runs them
+nn.TransformerEncoder, their decoder counterparts and nn.Transformer, as PyTorch 2.13's CPU build runs them
 (read in torch/nn/functional.py, torch/nn/modules/{activation,transformer}.py and ATen's attention.cpp; nothing
 here is their code).
 
@@ -611,17 +611,189 @@ def _detect_causal(mask: Any, is_causal: Any, size: int) -> bool:
     return bool(np.array_equal(mask.data, causal))
 
 
+_LAYER = ["d_model", "nhead", "dim_feedforward", "dropout", "activation", "layer_norm_eps", "batch_first", "norm_first",
+          "bias", "device", "dtype"]
+_LAYER_DEFAULTS = {"dim_feedforward": 2048, "dropout": 0.1, "activation": "relu", "layer_norm_eps": 1e-05,
+                   "batch_first": False, "norm_first": False, "bias": True, "device": None, "dtype": None}
+
+
+class TransformerDecoderLayer(Module):
+    label = "TransformerDecoderLayer"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        bound = _bind("TransformerDecoderLayer.__init__", _LAYER, _LAYER_DEFAULTS, args, kwargs)
+        activation = bound["activation"]
+        if activation not in ("relu", "gelu"):
+            raise interpreter.refuse(_where(interpreter), "nn.TransformerDecoderLayer with an activation other than "
+                                                          "'relu' or 'gelu' (a string) is not supported")
+        model, width, p = int(bound["d_model"]), int(bound["dim_feedforward"]), float(bound["dropout"])
+        factory = {"dtype": bound["dtype"]}
+        for name in ("self_attn", "multihead_attn"):
+            self.set(interpreter, name, MultiheadAttention(
+                interpreter, [model, bound["nhead"]], {"dropout": p, "batch_first": bound["batch_first"],
+                                                       "bias": bound["bias"], **factory}))
+        self.set(interpreter, "linear1", Linear(interpreter, [model, width], {"bias": bound["bias"], **factory}))
+        self.set(interpreter, "dropout", _dropout(interpreter, p))
+        self.set(interpreter, "linear2", Linear(interpreter, [width, model], {"bias": bound["bias"], **factory}))
+        self.fields["norm_first"] = bool(bound["norm_first"])
+        norm = {"eps": bound["layer_norm_eps"], "bias": bound["bias"], **factory}
+        for name in ("norm1", "norm2", "norm3"):
+            self.set(interpreter, name, LayerNorm(interpreter, [model], dict(norm)))
+        for name in ("dropout1", "dropout2", "dropout3"):
+            self.set(interpreter, name, _dropout(interpreter, p))
+        self.activation = activation
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        bound = _bind("TransformerDecoderLayer.forward",
+                      ["tgt", "memory", "tgt_mask", "memory_mask", "tgt_key_padding_mask", "memory_key_padding_mask",
+                       "tgt_is_causal", "memory_is_causal"],
+                      {"tgt_mask": None, "memory_mask": None, "tgt_key_padding_mask": None,
+                       "memory_key_padding_mask": None, "tgt_is_causal": False, "memory_is_causal": False},
+                      args, kwargs)
+        x, memory = bound["tgt"], bound["memory"]
+        if not isinstance(x, Tensor) or not isinstance(memory, Tensor):
+            raise interpreter.refuse(node, "nn.TransformerDecoderLayer of other than tensors is not supported")
+        child = self.children
+
+        def run(name: str, *inputs: Any, **options: Any) -> Any:
+            module = child[name]
+            assert module is not None
+            return interpreter.call_object(module, list(inputs), options, node)
+
+        def self_block(y: Any) -> Any:
+            return run("dropout1", run("self_attn", y, y, y, attn_mask=bound["tgt_mask"],
+                                       key_padding_mask=bound["tgt_key_padding_mask"],
+                                       is_causal=bool(bound["tgt_is_causal"]), need_weights=False)[0])
+
+        def memory_block(y: Any) -> Any:
+            return run("dropout2", run("multihead_attn", y, memory, memory, attn_mask=bound["memory_mask"],
+                                       key_padding_mask=bound["memory_key_padding_mask"],
+                                       is_causal=bool(bound["memory_is_causal"]), need_weights=False)[0])
+
+        def feed_forward(y: Any) -> Any:
+            hidden = _call(interpreter, f"torch.nn.functional.{self.activation}", [run("linear1", y)], node)
+            return run("dropout3", run("linear2", run("dropout", hidden)))
+
+        def add(a: Any, b: Any) -> Any:
+            return _call(interpreter, "torch.add", [a, b], node)
+
+        if self.fields.get("norm_first"):
+            x = add(x, self_block(run("norm1", x)))
+            x = add(x, memory_block(run("norm2", x)))
+            return add(x, feed_forward(run("norm3", x)))
+        x = run("norm1", add(x, self_block(x)))
+        x = run("norm2", add(x, memory_block(x)))
+        return run("norm3", add(x, feed_forward(x)))
+
+
+class TransformerDecoder(Module):
+    label = "TransformerDecoder"
+
+    def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
+        super().__init__()
+        bound = _bind("TransformerDecoder.__init__", ["decoder_layer", "num_layers", "norm"], {"norm": None},
+                      args, kwargs)
+        layer, where = bound["decoder_layer"], _where(interpreter)
+        if not isinstance(layer, TransformerDecoderLayer) or layer.cls is not None:
+            raise interpreter.refuse(where, "nn.TransformerDecoder of other than an nn.TransformerDecoderLayer is not "
+                                            "supported")
+        from gradcli.run.nn import ModuleList
+
+        copies = [_deep_copy(interpreter, layer, {}, where) for _ in range(int(bound["num_layers"]))]
+        self.set(interpreter, "layers", ModuleList(interpreter, [copies], {}))
+        self.fields["num_layers"] = int(bound["num_layers"])
+        self.set(interpreter, "norm", bound["norm"])
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        names = ["tgt", "memory", "tgt_mask", "memory_mask", "tgt_key_padding_mask", "memory_key_padding_mask",
+                 "tgt_is_causal", "memory_is_causal"]
+        bound = _bind("TransformerDecoder.forward", names,
+                      {"tgt_mask": None, "memory_mask": None, "tgt_key_padding_mask": None,
+                       "memory_key_padding_mask": None, "tgt_is_causal": None, "memory_is_causal": False},
+                      args, kwargs)
+        x = bound["tgt"]
+        if not isinstance(x, Tensor):
+            raise interpreter.refuse(node, "nn.TransformerDecoder of other than a tensor is not supported")
+        layers = self.children["layers"]
+        assert layers is not None
+        first = next(iter(layers.children.values()), None)
+        batch_first = bool(first is not None and first.children["self_attn"].fields.get("batch_first"))  # type: ignore[union-attr]
+        length = x.data.shape[1 if batch_first and x.data.ndim == 3 else 0]
+        settings = {name: bound[name] for name in names[2:]}
+        settings["tgt_is_causal"] = _detect_causal(bound["tgt_mask"], bound["tgt_is_causal"], length)
+        for layer in layers.children.values():
+            assert layer is not None
+            x = interpreter.call_object(layer, [x, bound["memory"]], dict(settings), node)
+        norm = self.children.get("norm")
+        return x if norm is None else interpreter.call_object(norm, [x], {}, node)
+
+
 class Transformer(Module):
-    """nn.Transformer: its staticmethod generate_square_subsequent_mask alone (the interpreter's attribute of the
-    class); the model itself is refused."""
+    """nn.Transformer: an encoder and a decoder of copies of their layers, each with a final LayerNorm, then every
+    parameter of more than one dim drawn again by xavier_uniform_ in the order of parameters() (_reset_parameters)."""
 
     label = "Transformer"
 
     def __init__(self, interpreter: Interpreter, args: Args, kwargs: Kwargs) -> None:
-        raise interpreter.refuse(_where(interpreter), "nn.Transformer(...) is not supported",
-                                 "nn.TransformerEncoderLayer and nn.TransformerEncoder are")
+        super().__init__()
+        bound = _bind("Transformer.__init__",
+                      ["d_model", "nhead", "num_encoder_layers", "num_decoder_layers", "dim_feedforward", "dropout",
+                       "activation", "custom_encoder", "custom_decoder", "layer_norm_eps", "batch_first", "norm_first",
+                       "bias", "device", "dtype"],
+                      {"d_model": 512, "nhead": 8, "num_encoder_layers": 6, "num_decoder_layers": 6,
+                       "dim_feedforward": 2048, "dropout": 0.1, "activation": "relu", "custom_encoder": None,
+                       "custom_decoder": None, "layer_norm_eps": 1e-05, "batch_first": False, "norm_first": False,
+                       "bias": True, "device": None, "dtype": None}, args, kwargs)
+        where = _where(interpreter)
+        if bound["custom_encoder"] is not None or bound["custom_decoder"] is not None:
+            raise interpreter.refuse(where, "nn.Transformer with a custom_encoder or custom_decoder is not supported")
+        layer = {name: bound[name] for name in _LAYER[2:]}
+        model = int(bound["d_model"])
+        norm = {"eps": bound["layer_norm_eps"], "bias": bound["bias"], "dtype": bound["dtype"]}
+        encoder_layer = TransformerEncoderLayer(interpreter, [model, bound["nhead"]], dict(layer))
+        self.set(interpreter, "encoder", TransformerEncoder(
+            interpreter, [encoder_layer, bound["num_encoder_layers"], LayerNorm(interpreter, [model], dict(norm))], {}))
+        decoder_layer = TransformerDecoderLayer(interpreter, [model, bound["nhead"]], dict(layer))
+        self.set(interpreter, "decoder", TransformerDecoder(
+            interpreter, [decoder_layer, bound["num_decoder_layers"], LayerNorm(interpreter, [model], dict(norm))], {}))
+        for _, param in self.named_parameters():
+            if param.data.ndim > 1:
+                _xavier_uniform(interpreter, param.data)
+        self.fields.update(d_model=model, nhead=bound["nhead"], batch_first=bool(bound["batch_first"]))
+
+    def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
+        bound = _bind("Transformer.forward",
+                      ["src", "tgt", "src_mask", "tgt_mask", "memory_mask", "src_key_padding_mask",
+                       "tgt_key_padding_mask", "memory_key_padding_mask", "src_is_causal", "tgt_is_causal",
+                       "memory_is_causal"],
+                      {"src_mask": None, "tgt_mask": None, "memory_mask": None, "src_key_padding_mask": None,
+                       "tgt_key_padding_mask": None, "memory_key_padding_mask": None, "src_is_causal": None,
+                       "tgt_is_causal": None, "memory_is_causal": False}, args, kwargs)
+        src, tgt = bound["src"], bound["tgt"]
+        if not isinstance(src, Tensor) or not isinstance(tgt, Tensor):
+            raise interpreter.refuse(node, "nn.Transformer of other than tensors is not supported")
+        batched = src.data.ndim == 3
+        if not self.fields["batch_first"] and batched and src.data.shape[1] != tgt.data.shape[1]:
+            raise runtime_error("the batch number of src and tgt must be equal")
+        if self.fields["batch_first"] and batched and src.data.shape[0] != tgt.data.shape[0]:
+            raise runtime_error("the batch number of src and tgt must be equal")
+        if src.data.shape[-1] != self.fields["d_model"] or tgt.data.shape[-1] != self.fields["d_model"]:
+            raise runtime_error("the feature number of src and tgt must be equal to d_model")
+        encoder, decoder = self.children["encoder"], self.children["decoder"]
+        assert encoder is not None and decoder is not None
+        memory = interpreter.call_object(encoder, [src], {"mask": bound["src_mask"],
+                                                          "src_key_padding_mask": bound["src_key_padding_mask"],
+                                                          "is_causal": bound["src_is_causal"]}, node)
+        return interpreter.call_object(decoder, [tgt, memory], {
+            "tgt_mask": bound["tgt_mask"], "memory_mask": bound["memory_mask"],
+            "tgt_key_padding_mask": bound["tgt_key_padding_mask"],
+            "memory_key_padding_mask": bound["memory_key_padding_mask"], "tgt_is_causal": bound["tgt_is_causal"],
+            "memory_is_causal": bound["memory_is_causal"]}, node)
 
 
 MODULES: dict[str, type[Module]] = {"MultiheadAttention": MultiheadAttention, "Transformer": Transformer,
+                                    "TransformerDecoderLayer": TransformerDecoderLayer,
+                                    "TransformerDecoder": TransformerDecoder,
                                     "TransformerEncoderLayer": TransformerEncoderLayer,
                                     "TransformerEncoder": TransformerEncoder}

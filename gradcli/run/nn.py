@@ -1630,7 +1630,8 @@ _SUBMODULES = {name: f"modules.{where}" for where, names in (
     ("distance", ("CosineSimilarity", "PairwiseDistance")),
     ("upsampling", ("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d")),
     ("rnn", ("RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell")), ("activation", ("MultiheadAttention",)),
-    ("transformer", ("TransformerEncoderLayer", "TransformerEncoder", "Transformer")))
+    ("transformer", ("TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer", "TransformerDecoder",
+                     "Transformer")))
     for name in names}
 
 
@@ -1755,6 +1756,10 @@ def attribute(interpreter: Interpreter, module: Module, name: str, node: ast.AST
         return True, getattr(module, name)
     if module.label.startswith("Conv") and name in _CONV_FIELDS:
         return True, getattr(module, name)
+    if isinstance(module, attention.Transformer) and name == "generate_square_subsequent_mask":  # (a staticmethod)
+        from gradcli.run.python import Builtin
+
+        return True, Builtin(name, attention.generate_square_subsequent_mask)
     return False, None
 
 
