@@ -87,6 +87,7 @@ LONG = {*SLOW, "jcjohnson_two_layer_net_optim", "d2l_bert", "d2l_optimizers_from
         "pt_visualizing_gradients",  # (20 steps of 784-128 float32 products in PyTorch's order: 3 s on a loaded machine)
         "rasbt_mlbook_ch12_part2",  # (two 200-epoch loops of 10 batches: 3 s)
         "pt_docs_nn_transformer_encoder", "pt_docs_nn_transformer_encoder_layer",  # (d_model=512 on 320 tokens: 3-7 s)
+        "pt_docs_nn_transformer_decoder", "pt_docs_nn_transformer_decoder_layer",
         "karpathy_nanogpt_model",  # (ten AdamW steps of a 2-layer GPT: 2 s)
         "rasbt_llms_ch03_attention"}  # (its attention scores by Python loops over tensors, then the modules: 3-7 s loaded)
 
