@@ -1609,7 +1609,7 @@ class NativeClass:
 
 # Where PyTorch defines each class of torch.nn (type(m) prints <class 'torch.nn.modules.linear.Linear'>)
 _SUBMODULES = {name: f"modules.{where}" for where, names in (
-    ("linear", ("Linear", "Identity", "Bilinear", "LazyLinear")), ("container", ("Sequential", "ModuleList", "ModuleDict")),
+    ("linear", ("Linear", "Identity", "Bilinear", "LazyLinear", "NonDynamicallyQuantizableLinear")), ("container", ("Sequential", "ModuleList", "ModuleDict")),
     ("activation", ("ReLU", "LeakyReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU", "ELU", "Softplus", "SiLU",
                     "Hardshrink", "Softshrink", "Softmax2d", "RReLU", "CELU", "GLU", "Hardsigmoid", "Hardswish", "Hardtanh",
                     "LogSigmoid", "Mish", "PReLU", "ReLU6", "SELU", "Softmin", "Softsign", "Tanhshrink", "Threshold")),
@@ -1689,6 +1689,14 @@ def nn_class(name: str) -> NativeClass | None:
         return native_class("torch.nn.parameter", "Parameter", Tensor)
     kind = MODULES.get(name)
     return None if kind is None else native_class("torch.nn", name, kind)
+
+
+def module_class(label: str) -> NativeClass | None:
+    """type(m) of a native module: its class in torch.nn, or the one class of torch.nn.modules that torch.nn does not
+    name (MultiheadAttention's out_proj, a NonDynamicallyQuantizableLinear)."""
+    if label == "NonDynamicallyQuantizableLinear":
+        return native_class("torch.nn", label, Linear)
+    return nn_class(label)
 
 
 def optim_class(name: str) -> NativeClass | None:

@@ -669,7 +669,7 @@ def _type_of(value: Any) -> Any:
     if isinstance(value, Tensor) and getattr(value, "parameter", False):
         return TypeOf("torch.nn.parameter.Parameter")
     if isinstance(value, torch_nn.Module) and value.cls is None:
-        native = torch_nn.nn_class(value.label)
+        native = torch_nn.module_class(value.label)
         if native is not None:
             return native
     if isinstance(value, torch_nn.Optimizer):  # (type(opt) is torch.optim.SGD)

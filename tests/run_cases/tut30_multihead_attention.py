@@ -3,6 +3,7 @@
 # vdim weights; batch_first both ways, unbatched input; key_padding_mask, bool and float attn_mask; need_weights with
 # the heads' weights averaged or not; need_weights=False through scaled_dot_product_attention's fused CPU node; the
 # graph PyTorch records (its node names) and the gradients; eval mode without grad (PyTorch's fast path: the same numbers).
+# type(m.out_proj): the NonDynamicallyQuantizableLinear class of torch.nn.modules.linear.
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -72,3 +73,4 @@ with torch.no_grad():
     out, weights = b(q, q, q, key_padding_mask=torch.tensor([[False, False, True, True], [False] * 4]))
 print(out)
 print(weights)
+print(type(m.out_proj), type(m.out_proj) == nn.Linear)
