@@ -558,6 +558,8 @@ class TransformerEncoder(Module):
                 interpreter.warn("UserWarning", f"enable_nested_tensor is True, but self.use_nested_tensor is False "
                                                 f"because {reason}", where)
         self.fields["enable_nested_tensor"] = bool(bound["enable_nested_tensor"])
+        self.fields["use_nested_tensor"] = bool(bound["enable_nested_tensor"]) and not _nested_tensor_reason(layer)
+        self.fields["mask_check"] = bool(bound["mask_check"])
 
     def forward(self, interpreter: Interpreter, args: Args, kwargs: Kwargs, node: ast.AST) -> Any:
         bound = _bind("TransformerEncoder.forward", ["src", "mask", "src_key_padding_mask", "is_causal"],
@@ -574,14 +576,31 @@ class TransformerEncoder(Module):
         length = x.data.shape[1 if batch_first and x.data.ndim == 3 else 0]
         causal = _detect_causal(mask, bound["is_causal"], length)
         assert layers is not None
+        nested = self._nested(interpreter, first, x, mask, padding)
         for layer in layers.children.values():
             assert layer is not None
             x = interpreter.call_object(layer, [x], {"src_mask": mask, "is_causal": causal,
                                                      "src_key_padding_mask": padding}, node)
+        if nested:  # (PyTorch's output.to_padded_tensor(0.0): the padded places are zeros)
+            x = Tensor(interpreter.graph, np.where(padding.data[..., None] != 0, 0, x.data).astype(x.data.dtype))
         norm = self.children.get("norm")
         if norm is not None:
             x = interpreter.call_object(norm, [x], {}, node)
         return x
+
+
+    def _nested(self, interpreter: Interpreter, first: Any, x: Tensor, mask: Any, padding: Any) -> bool:
+        """Whether PyTorch's forward takes its nested-tensor path (in eval mode without a graph, a left-aligned key
+        padding mask and no mask), whose output is zero where the mask pads."""
+        if not self.fields.get("use_nested_tensor") or first is None or first.training or x.data.ndim != 3:
+            return False
+        if padding is None or mask is not None:
+            return False
+        kept = padding.data == 0
+        if self.fields.get("mask_check") and not bool(np.all(kept == (np.cumsum(~kept, axis=1) == 0))):
+            return False  # (not left aligned)
+        tensors = [x, *(t for _, t in first.named_parameters())]
+        return not (interpreter.graph.grad_enabled and any(t.requires_grad for t in tensors))
 
 
 def _nested_tensor_reason(layer: TransformerEncoderLayer) -> str:

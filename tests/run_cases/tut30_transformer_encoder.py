@@ -2,7 +2,8 @@
 # (norm_first), relu and gelu, batch_first both ways, dropout=0.0 in training, the default dropout in eval mode and in
 # training (the attention's dropout drawn first, then dropout1, dropout, dropout2),
 # a causal mask from generate_square_subsequent_mask, a key padding mask, the encoder's copies of its layer, a final
-# norm; the output, its grad_fn and the gradients of the parameters.
+# norm; the output, its grad_fn and the gradients of the parameters; PyTorch's nested-tensor path in eval mode (zeros where
+# the key padding mask pads).
 import torch
 import torch.nn as nn
 
@@ -46,3 +47,15 @@ print(z)
 (z * weights).sum().backward()
 print(noisy.self_attn.out_proj.weight.grad)
 print(torch.rand(2))
+
+# batch_first in eval mode without grad, a left-aligned key padding mask: PyTorch's nested-tensor path, whose padded
+# places come out zero (then the final norm); a mask that is not left aligned takes the ordinary path
+torch.manual_seed(6)
+first = nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 8, batch_first=True, dtype=torch.float64), 2,
+                              norm=nn.LayerNorm(4, dtype=torch.float64))
+first.eval()
+x = torch.randn(2, 3, 4, dtype=torch.float64)
+with torch.no_grad():
+    print(first(x, src_key_padding_mask=torch.tensor([[False, False, True], [False, False, False]])))
+    print(first(x, src_key_padding_mask=torch.tensor([[False, True, False], [False, False, False]])))
+print(first(x, src_key_padding_mask=torch.tensor([[False, False, True], [False, False, False]])))
