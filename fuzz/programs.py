@@ -29,7 +29,18 @@ next_functions. No in-place arithmetic (x.add_(...)) in these: that is --family 
   schedulers (StepLR, ExponentialLR, CosineAnnealingLR, LambdaLR, MultiStepLR);
 - printing: tensors of every dtype with huge/tiny/nan/inf values, empty, 0-d and summarised, under
   torch.set_printoptions, in f-strings with format specs and in lists, tuples and dicts;
-- progfuzz29: those four in turn (program N is family N mod 4).
+- progfuzz29: those four in turn (program N is family N mod 4);
+- higher: create_graph=True double backward, torch.autograd.grad's grad_outputs/retain_graph/allow_unused/
+  materialize_grads, torch.autograd.functional (jacobian, hessian, vjp, jvp, hvp), backward(gradient=) of a
+  non-scalar, accumulation over several backward calls and .grad.zero_(), retain_grad, register_hook (printing,
+  scaling, returning None), detach_/requires_grad_;
+- python: the Python around tensors: def with defaults/*args/**kwargs, closures, lambdas, classes (an nn.Module
+  subclass with helpers and a property, classes of one's own), loops with break/continue/else, comprehensions,
+  builtins over tensors and their items, f-strings, try/except of PyTorch's errors, isinstance, tuple unpacking
+  (values, indices = x.max(0)), torch.no_grad/enable_grad as decorators, set_grad_enabled, inference_mode;
+- custom: torch.autograd.Function subclasses (save_for_backward, needs_input_grad, mark_non_differentiable,
+  once_differentiable, set_materialize_grads, None gradients, several outputs, a wrong backward now and then)
+  under backward, autograd.grad (create_graph too), gradcheck and gradgradcheck.
 
 PyTorch runs each program in one long-lived process (exec, stdout captured); gradcli runs it as a user does
 (`python -m gradcli run FILE`). Compared: stdout (0x... addresses masked), the exit code and the exception's
@@ -1259,8 +1270,536 @@ class PrintingProgram:
         return "\n".join(self.lines) + "\n"
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# the families around the core (--family higher, python, custom): what tutorials do besides the ops themselves
+
+SMOOTH = ["{x} ** 3", "{x}.sin() * {x}", "{x}.exp()", "torch.tanh({x})", "{x}.sigmoid() * 2", "{x} * {x} * {x}",
+          "({x} ** 2 + 1).log()", "{x}.cos() + {x} ** 2", "torch.sqrt({x} ** 2 + 1)", "{x} ** 4 / 4 - {x}",
+          "F.softplus({x})", "{x}.atan() * {x}", "({x} - 0.5) ** 2", "{x} * {x}.exp()"]
+
+
+class _Lines:
+    """A program's lines and its fresh names, shared by the families below."""
+
+    def __init__(self, seed: int) -> None:
+        self.r = random.Random(seed)
+        self.lines = ["import torch", "import torch.nn as nn", "import torch.nn.functional as F"]
+        self.count = 0
+
+    def fresh(self, stem: str) -> str:
+        self.count += 1
+        return f"{stem}{self.count}"
+
+    def leaf(self, shape: tuple[int, ...] | None = None, grad: bool = True) -> Var:
+        shape = shape if shape is not None else self.r.choice([(3,), (2, 2), (), (4,), (2, 3)])
+        name = self.fresh("x")
+        self.lines.append(f"{name} = {_tensor(self.r, shape, 'float64', grad=grad)}")
+        return Var(name, shape, "float64", grad, leaf=True)
+
+    def smooth(self, x: str) -> str:
+        return self.r.choice(SMOOTH).format(x=x)
+
+    def emit(self, *lines: str, indent: int = 0) -> None:
+        self.lines.extend("    " * indent + line for line in lines)
+
+
+class HigherProgram(_Lines):
+    """Higher-order autograd: create_graph=True double backward, torch.autograd.grad's options, the functional
+    API (jacobian, hessian, vjp, jvp, hvp), backward(gradient=) on non-scalars, accumulation over several
+    backward calls, .grad.zero_(), retain_grad of non-leaves, register_hook, detach_/requires_grad_."""
+
+    def double(self, x: Var) -> None:
+        r = self.r
+        y, g = self.fresh("y"), self.fresh("g")
+        self.emit(f"{y} = ({self.smooth(x.name)}).sum()",
+                  f"{g}, = torch.autograd.grad({y}, {x.name}, create_graph=True)",
+                  r.choice([f"print({g})", f"print({g}.requires_grad, {g}.grad_fn)", f"print({g}.detach())"]))
+        form = r.random()
+        if form < 0.4:
+            self.emit(f"{g}.sum().backward()", f"print({x.name}.grad)")
+        elif form < 0.7:
+            h = self.fresh("h")
+            self.emit(f"{h}, = torch.autograd.grad({g}.sum(), {x.name}, retain_graph={r.choice(['True', 'False'])})",
+                      f"print({h})")
+        else:
+            h = self.fresh("h")
+            seed = _tensor(r, x.shape, "float64")
+            self.emit(f"{h} = torch.autograd.grad({g}, {x.name}, grad_outputs={seed}, create_graph=True)[0]",
+                      f"print({h}, {h}.requires_grad)")
+            if r.random() < 0.5:
+                self.emit(f"print(torch.autograd.grad({h}.sum(), {x.name}, allow_unused=True))")
+
+    def grad_options(self, x: Var, other: Var) -> None:
+        r = self.r
+        y = self.fresh("y")
+        self.emit(f"{y} = {self.smooth(x.name)}")
+        out = f"{y}.sum()"
+        opts = []
+        if r.random() < 0.4:
+            out = y
+            opts.append(f"grad_outputs={r.choice([f'torch.ones_like({y})', _tensor(r, x.shape, 'float64')])}")
+        if r.random() < 0.5:
+            opts.append("retain_graph=True")
+        inputs = f"({x.name}, {other.name})" if r.random() < 0.6 else f"[{x.name}]"
+        if other.name in inputs:
+            kind = r.random()
+            if kind < 0.4:
+                opts.append("allow_unused=True")
+            elif kind < 0.8:
+                opts.append("allow_unused=True, materialize_grads=True")
+            else:
+                opts.append(r.choice(["materialize_grads=True", ""]))
+        text = ", ".join(o for o in opts if o)
+        self.emit(f"gs = torch.autograd.grad({out}, {inputs}{', ' + text if text else ''})",
+                  r.choice(["print(gs)", "print(len(gs), gs[0])", "for g in gs:\n    print(g)"]))
+        if "retain_graph=True" in opts and r.random() < 0.5:
+            self.emit(f"print(torch.autograd.grad({y}.sum(), {x.name})[0])")
+
+    def functional(self, x: Var) -> None:
+        r = self.r
+        fn = self.fresh("f")
+        kind = r.choice(["jacobian", "hessian", "vjp", "jvp", "hvp", "jacobian2"])
+        scalar = kind in ("hessian", "hvp")
+        body = self.smooth("t")
+        if scalar:
+            body = f"({body}).sum()" if r.random() < 0.8 else f"({body}).sum() * t.sum()"
+        if r.random() < 0.5:
+            self.emit(f"def {fn}(t):", f"    return {body}")
+        else:
+            self.emit(f"{fn} = lambda t: {body}")
+        v = _tensor(r, x.shape, "float64")
+        p = x.name if r.random() < 0.5 else f"{x.name}.detach()"
+        if kind == "jacobian":
+            extra = r.choice(["", ", create_graph=True", ", vectorize=False", ", strict=False"])
+            self.emit(f"print(torch.autograd.functional.jacobian({fn}, {p}{extra}))")
+        elif kind == "jacobian2":
+            y = self.leaf(x.shape)
+            self.emit(f"print(torch.autograd.functional.jacobian(lambda a, b: {self.smooth('a')} * b, "
+                      f"({p}, {y.name})))")
+        elif kind == "hessian":
+            self.emit(f"H = torch.autograd.functional.hessian({fn}, {p})", r.choice(["print(H)", "print(H.shape, H)"]))
+        elif kind == "vjp":
+            vv = v if x.shape else "torch.tensor(1., dtype=torch.float64)"
+            self.emit(f"out, vj = torch.autograd.functional.vjp({fn}, {p}, {vv})", "print(out)", "print(vj)")
+        elif kind == "jvp":
+            self.emit(f"out, jv = torch.autograd.functional.jvp({fn}, {p}, {v})", "print(out, jv)")
+        else:
+            self.emit(f"out, hv = torch.autograd.functional.hvp({fn}, {p}, {v})", "print(out)", "print(hv)")
+
+    def nonscalar(self, x: Var) -> None:
+        r = self.r
+        y = self.fresh("y")
+        self.emit(f"{y} = {self.smooth(x.name)}")
+        if r.random() < 0.15:
+            self.emit(f"{y}.backward()")  # (an error unless 0-d)
+        else:
+            self.emit(r.choice([f"{y}.backward(gradient={_tensor(r, x.shape, 'float64')})",
+                                f"{y}.backward(torch.ones_like({y}))",
+                                f"torch.autograd.backward({y}, grad_tensors={_tensor(r, x.shape, 'float64')})",
+                                f"torch.autograd.backward([{y}], [torch.full_like({y}, 0.5)])"]))
+        self.emit(f"print({x.name}.grad)")
+
+    def accumulate(self, x: Var) -> None:
+        r = self.r
+        for k in range(r.randint(2, 3)):
+            self.emit(f"({self.smooth(x.name)}).sum().backward()",
+                      r.choice([f"print({x.name}.grad)", f"print('step', {k}, {x.name}.grad)"]))
+        if r.random() < 0.7:
+            self.emit(r.choice([f"{x.name}.grad.zero_()", f"{x.name}.grad = None", f"{x.name}.grad.data.zero_()"]),
+                      f"print({x.name}.grad)")
+            self.emit(f"({x.name} * 2).sum().backward()", f"print({x.name}.grad)")
+
+    def retain(self, x: Var) -> None:
+        r = self.r
+        y, z = self.fresh("y"), self.fresh("z")
+        self.emit(f"{y} = {self.smooth(x.name)}")
+        if r.random() < 0.8:
+            self.emit(f"{y}.retain_grad()")
+        self.emit(f"{z} = ({y} * {y}).sum()", f"{z}.backward()",
+                  r.choice([f"print({y}.grad)", f"print({y}.grad, {x.name}.grad)", f"print({y}.is_leaf, {y}.retains_grad, {y}.grad)"]))
+
+    def hook(self, x: Var) -> None:
+        r = self.r
+        y = self.fresh("y")
+        kind = r.random()
+        on = x.name if r.random() < 0.5 else None
+        if on is None:
+            self.emit(f"{y} = {self.smooth(x.name)}")
+            on = y
+        if kind < 0.3:
+            self.emit("def show(g):", "    print('hook', g)")
+            hook = "show"
+        elif kind < 0.6:
+            hook = f"lambda g: g * {r.choice(['2', '0.5', '-1'])}"
+        elif kind < 0.8:
+            self.emit("def clip(g):", "    return g.clamp(-1, 1)")
+            hook = "clip"
+        else:
+            self.emit("seen = []", "def keep(g):", "    seen.append(g.shape)", "    return None")
+            hook = "keep"
+        handle = self.fresh("handle")
+        self.emit(f"{handle} = {on}.register_hook({hook})")
+        out = f"({y} * 3).sum()" if on == y else f"({self.smooth(x.name)}).sum()"
+        self.emit(f"{out}.backward()", f"print({x.name}.grad)")
+        if hook == "keep":
+            self.emit("print(seen)")
+        if r.random() < 0.4:
+            self.emit(f"{handle}.remove()", f"{x.name}.grad = None")
+            if on == x.name:
+                self.emit(f"({x.name} * 3).sum().backward()", f"print({x.name}.grad)")
+
+    def detach(self, x: Var) -> None:
+        r = self.r
+        y = self.fresh("y")
+        self.emit(f"{y} = {x.name} * 2")
+        kind = r.random()
+        if kind < 0.35:
+            self.emit(f"{y}.detach_()", f"print({y}.requires_grad, {y}.is_leaf, {y}.grad_fn)")
+            self.emit(f"{y}.requires_grad_()", f"({y} ** 2).sum().backward()", f"print({y}.grad, {x.name}.grad)")
+        elif kind < 0.6:
+            z = self.fresh("z")
+            self.emit(f"{z} = {_tensor(r, x.shape, 'float64')}", f"print({z}.requires_grad)",
+                      f"{z}.requires_grad_({r.choice(['', 'True', 'False'])})", f"print({z}.requires_grad, {z}.is_leaf)")
+        elif kind < 0.8:
+            self.emit(f"{y}.requires_grad_(False)")  # (an error: not a leaf)
+        else:
+            self.emit(f"d = {y}.detach()", "print(d.requires_grad, d.grad_fn)", "d.requires_grad_()",
+                      f"(d * {y}).sum().backward()", f"print(d.grad, {x.name}.grad)")
+
+    def build(self) -> str:
+        r = self.r
+        leaves = [self.leaf(), self.leaf()]
+        steps = [self.double, self.grad_options, self.functional, self.nonscalar, self.accumulate, self.retain,
+                 self.hook, self.detach]
+        for _ in range(r.randint(2, 5)):
+            step = r.choice(steps)
+            x = r.choice(leaves)
+            if step == self.grad_options:
+                step(x, r.choice([v for v in leaves if v is not x]))
+            else:
+                step(x)
+        return "\n".join(self.lines) + "\n"
+
+
+class PythonProgram(_Lines):
+    """The Python around tensors: functions with defaults/*args/**kwargs, closures, lambdas, classes (nn.Module
+    subclasses with helpers and properties), loops with break/continue, comprehensions, builtins over tensors'
+    items, f-strings, try/except of PyTorch's errors, isinstance, tuple unpacking, grad-mode decorators."""
+
+    def functions(self, x: Var) -> None:
+        r = self.r
+        self.emit("def f(t, k=2, *args, scale=1.0, **kw):",
+                  "    extra = sum(args) if args else 0",
+                  "    return (t ** k).sum() * scale + extra + len(kw)")
+        call = r.choice([f"f({x.name})", f"f({x.name}, 3)", f"f({x.name}, 2, 1.5, 2)", f"f({x.name}, scale=0.5)",
+                         f"f({x.name}, k=1, tag='a')", f"f(*[{x.name}], **{{'scale': 2.0}})", f"f({x.name}, 2, *(1, 2), note=None)"])
+        self.emit(f"v = {call}", r.choice(["print(v)", "print(v.item())", "v.backward()\nprint(" + x.name + ".grad)"]))
+
+    def closure(self, x: Var) -> None:
+        r = self.r
+        self.emit("def make(a):", "    def inner(t):", f"        return {self.smooth('t')} * a", "    return inner")
+        self.emit(f"g = make({r.choice(['2', '0.5', '-1.0'])})",
+                  r.choice([f"print(g({x.name}))", f"print(g({x.name}).sum())"]))
+        if r.random() < 0.5:
+            self.emit("counter = [0]", "def bump():", "    counter[0] += 1", "    return counter[0]",
+                      "bump(); bump()", "print(counter)")
+        if r.random() < 0.5:
+            self.emit("def outer():", "    total = 0", "    def add(v):", "        nonlocal total", "        total += v",
+                      "        return total", f"    add(1); add({x.name}.sum().item())", "    return total",
+                      "print(outer())")
+
+    def lambdas(self, x: Var) -> None:
+        r = self.r
+        self.emit("sq = lambda t, p=2: t ** p", f"print(sq({x.name}), sq({x.name}, 3).sum())")
+        if x.shape:
+            self.emit(f"items = {x.name}.flatten().tolist()",
+                      r.choice(["print(sorted(items, key=lambda v: -v))", "print(sorted(items, reverse=True))",
+                                "print(list(map(lambda v: round(v * 2, 3), items)))",
+                                "print(list(filter(lambda v: v > 0, items)))", "print(max(items), min(items), sum(items))"]))
+
+    def module(self, x: Var) -> None:
+        r = self.r
+        n = x.shape[-1] if x.shape else 1
+        inp = x.name if x.shape else f"{x.name}.reshape(1)"
+        self.emit(f"torch.manual_seed({r.randint(0, 100)})",
+                  "class Net(nn.Module):",
+                  "    def __init__(self, n, hidden=3, act=torch.tanh):",
+                  "        super().__init__()",
+                  "        self.fc = nn.Linear(n, hidden, dtype=torch.float64)",
+                  "        self.out = nn.Linear(hidden, 1, dtype=torch.float64)",
+                  "        self.act = act",
+                  "        self.calls = 0",
+                  "    @property",
+                  "    def size(self):",
+                  "        return sum(p.numel() for p in self.parameters())",
+                  "    def hidden(self, t):",
+                  "        return self.act(self.fc(t))",
+                  "    def forward(self, t):",
+                  "        self.calls += 1",
+                  "        return self.out(self.hidden(t))")
+        act = r.choice(["", ", act=torch.relu", ", 4", ", hidden=2, act=F.relu", ", act=lambda t: t * t"])
+        self.emit(f"net = Net({n}{act})", f"y = net({inp})",
+                  r.choice(["print(y)", "print(net.size, net.calls)", "print(net)", "print(y.shape, y.grad_fn)"]))
+        self.emit("y.sum().backward()",
+                  r.choice(["print(net.fc.weight.grad)", "for name, p in net.named_parameters():\n    print(name, p.grad)",
+                            f"print({x.name}.grad)", "print([p.grad.shape for p in net.parameters()])"]))
+        self.emit(r.choice(["print(isinstance(net, nn.Module), isinstance(y, torch.Tensor))",
+                            "print(type(net).__name__, net.training)", "print(len(list(net.children())))"]))
+
+    def loops(self, x: Var) -> None:
+        r = self.r
+        self.emit("total = 0", f"for k, v in enumerate({x.name}.flatten()):",
+                  f"    if v {r.choice(['<', '>'])} {r.choice(['0', '0.5', '-0.5'])}:",
+                  f"        {r.choice(['continue', 'break'])}",
+                  "    total = total + v * k",
+                  r.choice(["print(total)", "print(k, total)"]))
+        if r.random() < 0.5:
+            self.emit("n = 0", "while True:", "    n += 1", f"    if n * 0.5 > {r.randint(1, 3)}:", "        break",
+                      "else:", "    print('never')", "print(n)")
+        if r.random() < 0.4:
+            self.emit("for k in range(3):", "    if k == 1:", "        continue", f"    print(k, ({x.name} * k).sum())",
+                      "else:", "    print('done')")
+
+    def comprehensions(self, x: Var) -> None:
+        r = self.r
+        if not x.shape:
+            self.emit(f"print([{x.name} * k for k in range(3)])")
+            return
+        self.emit(r.choice([f"print([round(v, 2) for v in {x.name}.flatten().tolist() if v > 0])",
+                            f"print({{k: round(v, 3) for k, v in enumerate({x.name}.flatten().tolist())}})",
+                            f"print([row.sum() for row in {x.name}])",
+                            f"print([t.item() for t in {x.name}.flatten()])",
+                            f"print(torch.stack([t * 2 for t in {x.name}]))",
+                            f"print({{f'w{{k}}': v.shape for k, v in enumerate({x.name})}})",
+                            f"print(list(zip(range(5), {x.name}.flatten().tolist())))",
+                            f"print(sum(v for v in {x.name}.flatten()))",
+                            f"print(max({x.name}.flatten()), min({x.name}.flatten()))",
+                            f"print(sorted({x.name}.flatten()))",
+                            f"print([(a * b).item() for a, b in zip({x.name}.flatten(), {x.name}.flatten().flip(0))])"]))
+
+    def fstrings(self, x: Var) -> None:
+        r = self.r
+        self.emit(r.choice([f"print(f'loss={{{x.name}.sum().item():.4f}}')", f"print(f'{{{x.name}.sum():.3f}}')",
+                            f"print(f'shape {{tuple({x.name}.shape)}} dtype {{{x.name}.dtype}}')",
+                            f"print(f'{{{x.name}.mean().item():+.2e}} | {{{x.name}.numel():>4}}')",
+                            f"print(f'{{\"grad\" if {x.name}.requires_grad else \"none\"}}: {{{x.name}.sum().item()!r}}')",
+                            f"print('%.3f' % {x.name}.sum().item())", f"print('{{}} {{:.2f}}'.format('s', {x.name}.sum().item()))",
+                            f"print(f'{{{x.name}}}')", f"print(str({x.name}.sum()), repr({x.name}.sum().item()))"]))
+
+    def errors(self, x: Var) -> None:
+        r = self.r
+        bad = r.choice([f"{x.name} + torch.ones(5, dtype=torch.float64)", f"{x.name}.view(7)",
+                        "torch.ones(2, 3) @ torch.ones(2, 3)", f"({x.name} * 2).backward()" if x.shape else f"{x.name}.backward(); {x.name}.backward()",
+                        f"{x.name}.reshape(-1, 7)", f"torch.cat([{x.name}, torch.ones(2, 7)])",
+                        f"{x.name}.numpy()", f"{x.name}.item()" if x.shape else "torch.ones(2).item()",
+                        f"{x.name}[10]" if x.shape else f"{x.name}.sum(dim=3)", "torch.tensor([1., 2.]).add_(torch.ones(3))",
+                        f"y = {x.name} * 2; y.backward(torch.ones(9))"])
+        exc = r.choice(["RuntimeError", "(RuntimeError, ValueError)", "Exception", "RuntimeError", "IndexError"])
+        self.emit("try:", f"    {bad}", f"except {exc} as e:",
+                  r.choice(["    print('error:', e)", "    print(str(e))", "    print(type(e).__name__)",
+                            "    print(str(e).split(':')[0])"]))
+        if r.random() < 0.3:
+            self.emit("finally:", "    print('finally')")
+
+    def unpacking(self, x: Var) -> None:
+        r = self.r
+        if not x.shape:
+            self.emit(f"a, b = {x.name}, {x.name} * 2", "print(a, b)")
+            return
+        self.emit(r.choice([f"values, indices = {x.name}.max(0)", f"values, indices = {x.name}.min(dim=-1)",
+                            f"values, indices = torch.sort({x.name}, descending=True)",
+                            f"values, indices = {x.name}.flatten().topk(2)", f"values, indices = torch.max({x.name}, 0, keepdim=True)",
+                            f"values, indices = {x.name}.median(0)", f"values, indices = {x.name}.flatten().sort()",
+                            f"values, indices = {x.name}.cummax(0)"]))
+        self.emit(r.choice(["print(values, indices)", "print(values)\nprint(indices)", "print(indices.tolist())"]))
+        if r.random() < 0.5:
+            self.emit("values.sum().backward()", f"print({x.name}.grad)")
+        if r.random() < 0.3:
+            self.emit(f"first, *rest = {x.name}.flatten().tolist()", "print(first, rest)")
+
+    def modes(self, x: Var) -> None:
+        r = self.r
+        kind = r.random()
+        if kind < 0.3:
+            self.emit("@torch.no_grad()", "def evaluate(t):", "    return t * 2",
+                      f"e = evaluate({x.name})", "print(e.requires_grad, e)")
+        elif kind < 0.5:
+            self.emit("with torch.no_grad():", f"    a = {x.name} * 2", "    with torch.enable_grad():",
+                      f"        b = {x.name} * 3", "print(a.requires_grad, b.requires_grad, b.grad_fn)")
+        elif kind < 0.7:
+            flag = r.choice(["False", "True", "1 > 2"])
+            self.emit(f"with torch.set_grad_enabled({flag}):", f"    c = {x.name} + 1",
+                      "print(c.requires_grad, torch.is_grad_enabled())")
+        elif kind < 0.85:
+            self.emit("torch.set_grad_enabled(False)", f"d = {x.name} ** 2", "print(d.requires_grad)",
+                      "torch.set_grad_enabled(True)", f"print(({x.name} ** 2).requires_grad)")
+        else:
+            self.emit("@torch.enable_grad()", "def train(t):", "    return (t * t).sum()",
+                      "with torch.no_grad():", f"    l = train({x.name})", "print(l.requires_grad, l)")
+
+    def misc(self, x: Var) -> None:
+        """Smaller habits: late-binding closures in a loop, classes of one's own with inheritance, __call__ and
+        __repr__, classmethod/staticmethod, generators, dict methods, try/else, assert, inference_mode."""
+        r = self.r
+        n = x.name
+        snippets = [
+            ["fs = [lambda t, k=k: t * k for k in range(3)]", "gs = [lambda t: t * k for k in range(3)]",
+             f"print([f({n}).sum().item() for f in fs], [g({n}).sum().item() for g in gs])"],
+            ["class Scale:", "    def __init__(self, k):", "        self.k = k", "    def __call__(self, t):",
+             "        return t * self.k", "    def __repr__(self):", "        return f'Scale({self.k})'",
+             "class Double(Scale):", "    def __init__(self):", "        super().__init__(2)",
+             "s = Double()", f"print(s, s({n}).sum(), isinstance(s, Scale))"],
+            ["class Counter:", "    made = 0", "    @classmethod", "    def make(cls):", "        cls.made += 1",
+             "        return cls()", "    @staticmethod", "    def twice(t):", "        return t * 2",
+             "Counter.make(); c = Counter.make()", f"print(Counter.made, Counter.twice({n}).sum())"],
+            ["def gen(t):", "    for k in range(3):", "        yield t.sum() * k",
+             f"print(list(gen({n})))"] if r.random() < 0.3 else
+            [f"print(sum(v * v for v in {n}.flatten().tolist()))"],
+            [f"stats = {{'sum': {n}.sum().item(), 'max': {n}.max().item()}}", "stats.setdefault('n', 3)",
+             "print(sorted(stats.items(), key=lambda kv: kv[1]), stats.get('min', -1))",
+             "for key, value in stats.items():", "    print(f'{key:>5}: {value:8.3f}')"],
+            ["try:", f"    v = {n}.sum().item()", "except RuntimeError:", "    print('no')", "else:",
+             "    print('ok', round(v, 4))"],
+            [f"assert {n}.requires_grad, 'needs grad'", f"assert {n}.dim() < 5", "print('asserted')"],
+            ["with torch.inference_mode():", f"    t = {n} * 2", "print(t.requires_grad, t.is_inference())"],
+            [f"print(*{n}.flatten().tolist()[:3], sep=', ')", f"print({n}.shape[0] * 2, {n}.size(-1), len({n}) if {n}.dim() else 0)"],
+            [f"pairs = list(zip(range(3), {n}.flatten().tolist()))", "idx, vals = zip(*pairs)", "print(idx, vals)"],
+            ["import math", f"print(math.sqrt(abs({n}.sum().item())), math.pi * 2, math.isclose(0.1 + 0.2, 0.3))"],
+            [f"for i, row in enumerate({n}.reshape(-1, 1), start=1):", "    if i > 2:", "        break",
+             "    print(i, row)"],
+            ["def run(fn, *args, **kwargs):", "    return fn(*args, **kwargs)",
+             f"print(run(torch.sum, {n}), run(torch.clamp, {n}, min=0).sum())"],
+            [f"data = {{'w': {n}, 'b': {n}.sum()}}", "print({k: tuple(v.shape) for k, v in data.items()})",
+             "print(list(data), 'w' in data, len(data))"],
+        ]
+        self.emit(*r.choice(snippets))
+
+    def build(self) -> str:
+        r = self.r
+        leaves = [self.leaf(), self.leaf(r.choice([(3,), (4,), (2, 3)]))]
+        steps = [self.functions, self.closure, self.lambdas, self.module, self.loops, self.comprehensions,
+                 self.fstrings, self.errors, self.unpacking, self.modes, self.misc, self.misc]
+        for _ in range(r.randint(2, 5)):
+            x = r.choice(leaves)
+            r.choice(steps)(x)
+            if r.random() < 0.3:
+                self.emit(f"{x.name}.grad = None")
+        return "\n".join(self.lines) + "\n"
+
+
+class CustomProgram(_Lines):
+    """torch.autograd.Function subclasses: save_for_backward, needs_input_grad, mark_non_differentiable,
+    once_differentiable, set_materialize_grads, None gradients, several outputs; gradcheck/gradgradcheck."""
+
+    FORWARDS = (  # (forward of x, its derivative times g)
+        ("x ** 2", "2 * x * g"), ("x.exp()", "g * x.exp()"), ("x ** 3", "3 * x ** 2 * g"),
+        ("x.sin()", "g * x.cos()"), ("x * x.abs()", "2 * x.abs() * g"), ("torch.tanh(x)", "g * (1 - torch.tanh(x) ** 2)"),
+        ("x.clamp(min=0)", "g * (x > 0)"), ("1 / (1 + x ** 2)", "-2 * x / (1 + x ** 2) ** 2 * g"),
+    )
+
+    def function(self) -> tuple[str, int, bool]:
+        """A Function subclass: its name, how many inputs it takes, whether its backward is differentiable."""
+        r = self.r
+        name = self.fresh("Fn")
+        forward, derivative = r.choice(self.FORWARDS)
+        wrong = r.random() < 0.1
+        if wrong:
+            derivative = f"({derivative}) * 1.5"
+        kind = r.random()
+        lines = [f"class {name}(torch.autograd.Function):", "    @staticmethod"]
+        differentiable = True
+        if kind < 0.35:  # one input, saved
+            lines += ["    def forward(ctx, x):", "        ctx.save_for_backward(x)", f"        return {forward}",
+                      "    @staticmethod"]
+            if r.random() < 0.3:
+                lines.append("    @once_differentiable")
+                differentiable = False
+            lines += ["    def backward(ctx, g):", "        x, = ctx.saved_tensors"]
+            if r.random() < 0.2:
+                lines.append("        print('backward', g.shape)")
+            lines.append(f"        return {derivative}")
+            return self._done(name, lines, 1, differentiable)
+        if kind < 0.55:  # a tensor and a number, None for the number
+            lines += ["    def forward(ctx, x, k=2.0):", "        ctx.save_for_backward(x)", "        ctx.k = k",
+                      f"        return ({forward}) * k", "    @staticmethod", "    def backward(ctx, g):",
+                      "        x, = ctx.saved_tensors", f"        return ({derivative}) * ctx.k, None"]
+            return self._done(name, lines, 1, True)
+        if kind < 0.7:  # two tensors, needs_input_grad
+            lines += ["    def forward(ctx, x, y):", "        ctx.save_for_backward(x, y)", "        return x * y + x",
+                      "    @staticmethod", "    def backward(ctx, g):", "        x, y = ctx.saved_tensors",
+                      "        gx = gy = None"]
+            if r.random() < 0.5:
+                lines.append("        print(ctx.needs_input_grad)")
+            lines += ["        if ctx.needs_input_grad[0]:", "            gx = g * (y + 1)",
+                      "        if ctx.needs_input_grad[1]:", "            gy = g * x", "        return gx, gy"]
+            return self._done(name, lines, 2, True)
+        if kind < 0.85:  # two outputs, one non-differentiable, or materialize off
+            if r.random() < 0.5:
+                lines += ["    def forward(ctx, x):", "        values, indices = x.sort()",
+                          "        ctx.mark_non_differentiable(indices)", "        ctx.save_for_backward(indices)",
+                          "        return values, indices", "    @staticmethod", "    def backward(ctx, g, gi):",
+                          "        indices, = ctx.saved_tensors", "        return torch.zeros_like(g).scatter(-1, indices, g)"]
+                return self._done(name, lines, -1, True)
+            materialize = r.choice(["False", "True"])
+            lines += ["    def forward(ctx, x):", f"        ctx.set_materialize_grads({materialize})",
+                      "        ctx.save_for_backward(x)", "        return x * 2, x ** 2", "    @staticmethod",
+                      "    def backward(ctx, ga, gb):", "        x, = ctx.saved_tensors",
+                      "        print('grads', ga is None, gb is None)", "        total = torch.zeros_like(x)",
+                      "        if ga is not None:", "            total = total + 2 * ga",
+                      "        if gb is not None:", "            total = total + 2 * x * gb", "        return total"]
+            return self._done(name, lines, -2, True)
+        # a Function that returns an input's view or a clone, with its own backward that scales
+        lines += ["    def forward(ctx, x):", "        return x.clone()", "    @staticmethod", "    def backward(ctx, g):",
+                  f"        return g * {r.choice(['-1', '0.5', '2'])}"]
+        return self._done(name, lines, 1, True)
+
+    def _done(self, name: str, lines: list[str], inputs: int, differentiable: bool) -> tuple[str, int, bool]:
+        self.emit(*lines)
+        return name, inputs, differentiable
+
+    def build(self) -> str:
+        r = self.r
+        self.lines.insert(3, "from torch.autograd.function import once_differentiable")
+        if r.random() < 0.3:
+            self.lines.insert(4, "from torch.autograd import gradcheck, gradgradcheck")
+            check, gcheck = "gradcheck", "gradgradcheck"
+        else:
+            check, gcheck = "torch.autograd.gradcheck", "torch.autograd.gradgradcheck"
+        for _ in range(r.randint(1, 3)):
+            name, inputs, differentiable = self.function()
+            x = self.leaf(r.choice([(3,), (2, 2), (4,)]))
+            args = [x.name]
+            if inputs == 2:
+                y = self.leaf(x.shape, grad=r.random() < 0.7)
+                args.append(y.name)
+            out = self.fresh("y")
+            self.emit(f"{out} = {name}.apply({', '.join(args)})")
+            if inputs < 0:
+                self.emit(f"a, b = {out}", r.choice(["print(a, b)", "print(a.requires_grad, b.requires_grad, b.dtype)",
+                                                      "print(a.grad_fn)"]))
+                use = r.choice(["a.sum()", "(a * a).sum()"] + (["(a + b).sum()", "b.sum()"] if inputs == -2 else []))
+                self.emit(f"{use}.backward()", f"print({x.name}.grad)")
+                continue
+            self.emit(r.choice([f"print({out})", f"print({out}.grad_fn)", f"print({out}.requires_grad, {out}.is_leaf)",
+                                f"print(type({out}.grad_fn).__name__)"]))
+            form = r.random()
+            if form < 0.4:
+                self.emit(f"{out}.sum().backward()", f"print({x.name}.grad)")
+            elif form < 0.6:
+                self.emit(f"g, = torch.autograd.grad(({out} * {out}).sum(), {x.name}, create_graph={r.choice(['True', 'False'])})",
+                          "print(g)")
+            else:
+                extra = r.choice(["", ", eps=1e-6, atol=1e-4", ", raise_exception=False", ", raise_exception=False"])
+                inputs_text = f"({', '.join(args)},)"
+                self.emit(f"print({check}({name}.apply, {inputs_text}{extra}))")
+                if r.random() < (0.5 if differentiable else 0.1):
+                    extra = r.choice(["", ", raise_exception=False"])
+                    self.emit(f"print({gcheck}({name}.apply, {inputs_text}{extra}))")
+        return "\n".join(self.lines) + "\n"
+
+
 FAMILIES = {"autograd": Program, "inplace": InPlaceProgram, "nn": LayersProgram, "training": TrainingProgram,
-            "printing": PrintingProgram}
+            "printing": PrintingProgram, "higher": HigherProgram, "python": PythonProgram, "custom": CustomProgram}
 NEW = ("inplace", "nn", "training", "printing")  # --family progfuzz29: these in turn, by the program's number
 
 
@@ -1369,6 +1908,12 @@ def _starts_close(a: str, b: str, loose: bool) -> bool:
     return _close_in_numbers("".join(a.splitlines(keepends=True)[:len(lines)]), b, loose)
 
 
+def _last_line(error: str | None) -> str:
+    """An error's last line: PyTorch's worker gives the whole message, gradcli's stderr is read by its last line."""
+    lines = (error or "").strip().splitlines()
+    return lines[-1].strip() if lines else ""
+
+
 def classify(torch_: dict[str, Any], ours: dict[str, Any], loose: bool = False) -> str | None:
     a, b = ADDRESS.sub("0x", torch_["stdout"]), ADDRESS.sub("0x", ours["stdout"])
     if ours["exit"] is None:
@@ -1386,7 +1931,7 @@ def classify(torch_: dict[str, Any], ours: dict[str, Any], loose: bool = False) 
         return "raises"
     if a != b:
         return "digits" if _close_in_numbers(a, b, loose) else "silent"
-    if torch_["exit"] == 1 and torch_["error"] != ours["error"]:
+    if torch_["exit"] == 1 and _last_line(torch_["error"]) != _last_line(ours["error"]):
         return "words"
     return None
 
@@ -1485,7 +2030,7 @@ def main() -> None:
     parser.add_argument("--python", default=sys.executable, help="the Python that runs gradcli (default this one)")
     parser.add_argument("--family", default="autograd", choices=[*FAMILIES, "progfuzz29"],
                         help="which programs: autograd (default), inplace, nn, training (losses and optimizers), "
-                             "printing, or progfuzz29 (the last four in turn)")
+                             "printing, progfuzz29 (those four in turn), higher, python or custom")
     parser.add_argument("--print", action="store_true", help="print the programs, do not run them")
     parser.add_argument("--out", help="write every finding there, as JSON Lines")
     parser.add_argument("--show", type=int, default=5, help="findings shown of each kind")
