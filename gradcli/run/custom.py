@@ -181,16 +181,19 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
 
     def came(parts: list[Any]) -> list[Tensor | None]:
         """The parts of a sweep that is not recorded: None for an output that got no gradient, unless materialized."""
-        got = set(reached)
+        if several:
+            got = set(reached)
+        else:  # (gradcheck's undefined gradient of the one output: none came)
+            got = set() if index in graph.undefined else {0}
         reached.clear()
-        return [Tensor(graph, part) if not several or k in got or ctx.materialize_grads else None
+        return [Tensor(graph, part) if k in got or ctx.materialize_grads else None
                 for k, part in enumerate(parts)]
 
     def gradients(gs: list[Tensor | None], record: bool) -> list[Tensor | None]:
         if record and backward.once_differentiable:  # PyTorch runs it with grad mode off: its gradients are constants
-            if any(g is not None and g.requires_grad for g in gs):  # (PyTorch's DelayedError node, which raises where it is differentiated)
-                raise interpreter.refuse(node, f"create_graph=True through {cls.name}.backward, marked "
-                                               "@once_differentiable, with a gradient that requires grad is not supported")
+            if any(g is not None and g.requires_grad for g in gs):  # (behind PyTorch's DelayedError node)
+                return [None if grad is None else _delayed_error(graph, grad, span)
+                        for grad in gradients(gs, False)]
             record = False
         before = graph.grad_enabled
         graph.grad_enabled = record  # PyTorch: grad mode is create_graph's in backward
@@ -223,6 +226,9 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
     given: list[tuple[Any, tuple[Any, ...]]] = []  # (g, what backward gave): a view's sweep after the run reads them
 
     def vjp(g: Any, ans: Any, *values: Any, **params: Any) -> tuple[Any, ...]:
+        if index in graph.idle:  # (no input of this backward below the call: PyTorch does not run its backward)
+            reached.clear()
+            return (None,) * len(positions)
         if interpreter.finished:  # a view sweeps again: what backward gave for this g, else its numbers, silently
             for seen, result in given:
                 if np.array_equal(seen, g, equal_nan=True):
@@ -239,6 +245,9 @@ def apply(interpreter: Interpreter, cls: UserClass, args: list[Any], kwargs: dic
         return result
 
     def recorded(g: Tensor) -> list[Tensor | None]:
+        if index in graph.idle:
+            arrived.clear()
+            return [None] * len(positions)
         if not several:
             return gradients([g], True)
         # each output's gradient as the sweep gave it (its output's node left it here), zeros where none came
@@ -311,7 +320,8 @@ def _output(graph: Any, name: str, index: int, place: tuple[int, int], shape: tu
         return np.asarray(packed)[start:stop].reshape(shape)
 
     def vjp(g: Any, ans: Any, packed: Any, **params: Any) -> tuple[Any]:
-        reached.add(k)
+        if part not in graph.undefined:  # (gradcheck's undefined gradient of this output: none reached it)
+            reached.add(k)
         full = np.zeros(total, dtype=np.result_type(g))
         full[start:stop] = np.reshape(g, -1)
         return (full,)
@@ -330,6 +340,26 @@ def _output(graph: Any, name: str, index: int, place: tuple[int, int], shape: tu
     value = forward_rule(graph.values[index])
     part = graph.add(APPLY, op, (index,), value, span)
     return Tensor(graph, value, node=part, requires_grad=True)
+
+
+_TWICE = "trying to differentiate twice a function that was marked with @once_differentiable"
+
+
+def _delayed_error(graph: Any, grad: Tensor, span: tuple[int, int]) -> Tensor:
+    """A gradient of a backward marked @once_differentiable, made with create_graph=True, as torch.autograd.function's
+    once_differentiable gives it: its values behind an `Error` node (DelayedError) over a detached copy that requires
+    grad, so that it requires grad, and a backward that runs the node raises."""
+    alias = Tensor(graph, grad.data, requires_grad=True)
+    index = -1
+
+    def vjp(g: Any, ans: Any, value: Any, **params: Any) -> tuple[Any]:
+        if index in graph.idle:
+            return (None,)
+        raise runtime_error(_TWICE)
+
+    op = Op("Error", 1, lambda value, **params: value, vjp, "Error", elementwise=False, callable=False, reference=None)
+    index = graph.add(APPLY, op, (alias.as_node(span),), grad.data, span)
+    return Tensor(graph, grad.data, node=index, requires_grad=True)
 
 
 def _method(interpreter: Interpreter, cls: UserClass, name: str, node: ast.AST) -> UserFunction:

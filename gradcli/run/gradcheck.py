@@ -13,6 +13,7 @@ _MAX_ELEMENTS elements is refused before the work (PyTorch's slow mode is one sw
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -52,6 +53,8 @@ def call(interpreter: Interpreter, name: str, args: list[Any], kwargs: dict[str,
                                      "gradcli runs PyTorch's slow mode, reverse over reverse")
     check = _Check(interpreter, node, float(bound.get("eps", 1e-6)), float(bound.get("atol", 1e-5)),
                    float(bound.get("rtol", 1e-3)), bool(bound.get("raise_exception", True)))
+    check.nondet_tol = float(bound.get("nondet_tol", 0.0))
+    check.check_undefined_grad = bool(bound.get("check_undefined_grad", True))
     inputs = bound["inputs"]
     inputs = list(inputs) if isinstance(inputs, (tuple, list)) else [inputs]
     if name == "gradcheck":
@@ -59,7 +62,28 @@ def call(interpreter: Interpreter, name: str, args: list[Any], kwargs: dict[str,
     return check.gradgradcheck(bound["func"], inputs, bound.get("grad_outputs"))
 
 
+_FAILED_NONDET = """
+
+NOTE: If your op relies on non-deterministic operations i.e., it is listed here:
+https://pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html
+this failure might be expected.
+
+If you are adding a new operator, please file an issue and then use one of the
+workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck.
+If the test
+- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck
+  with `nondet_tol=<tol>` as a keyword argument.
+- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test
+  to have `gradcheck_nondet_tol=<tol>`.
+- is a Module test (e.g., in common_nn.py), then modify the corresponding
+  module_test entry to have `gradcheck_nondet_tol=<tol>`
+"""
+
+
 class _Check:
+    nondet_tol = 0.0
+    check_undefined_grad = True
+
     def __init__(self, interpreter: Interpreter, node: ast.AST, eps: float, atol: float, rtol: float,
                  raise_exception: bool) -> None:
         self.interpreter, self.node = interpreter, node
@@ -83,41 +107,78 @@ class _Check:
         if sum(inputs[i].data.size for i in wanted) > _MAX_ELEMENTS:
             raise self.interpreter.refuse(self.node, f"gradcheck of inputs of more than {_MAX_ELEMENTS:,} elements "
                                                      "is not supported", "check a smaller input: each element is a run")
-        outputs = self.run(func, inputs)
-        size = sum(inputs[i].data.size for i in wanted) * sum(o.data.size for o in outputs)
+        returned = self.run(func, inputs)
+        size = sum(inputs[i].data.size for i in wanted) * sum(o.data.size for o in returned)
         if size > Limits.get("elements"):  # (two Jacobians of inputs x outputs elements, before they are made)
             raise over_limit(f"gradcheck's Jacobians would have {size:,} elements", "elements",
                              source=self.interpreter.source, span=self.interpreter.span(self.node))
-        analytical = self.analytical(outputs, [inputs[i] for i in wanted])
-        numerical = self.numerical(func, inputs, wanted, outputs)
+        # PyTorch's order (_gradcheck_helper, _slow_gradcheck), which a function that prints shows: the numerical
+        # Jacobian of every output first, then per differentiable output its analytical Jacobian, computed twice (the
+        # reentrancy check), then one sweep of zeros (backward must multiply by grad_output), then the function run
+        # again and a sweep of its outputs' undefined gradients, given as zeros (check_undefined_grad)
+        outputs = [o for o in returned if o.requires_grad]
+        diff = [inputs[i] for i in wanted]
+        numerical = self.numerical(func, inputs, wanted, returned)
+        if not outputs:
+            if any(np.any(column != 0) for columns in numerical for column in columns):
+                return self.fail("Numerical gradient for function expected to be zero")
+            return True
+        numerical = [[columns[j] for j, o in enumerate(returned) if o.requires_grad] for columns in numerical]
         for j, output in enumerate(outputs):
-            if not output.requires_grad:
-                if any(np.any(column[j] != 0) for column in numerical):
-                    return self.fail("Numerical gradient for function expected to be zero")
-                continue
+            analytical = self.analytical(output, diff)
+            again = self.analytical(output, diff)
+            if any(np.any(np.abs(a - b) > self.nondet_tol) for a, b in zip(analytical, again, strict=True)):
+                return self.fail("Backward is not reentrant, i.e., running backward with same input and grad_output "
+                                 "multiple times gives different values, although analytical gradient matches "
+                                 f"numerical gradient.The tolerance for nondeterminism was {self.nondet_tol}."
+                                 + _FAILED_NONDET)
             for k, i in enumerate(wanted):
-                a, n = analytical[k][j], numerical[k][j]
+                a, n = analytical[k], numerical[k][j]
                 if not np.allclose(a, n, rtol=self.rtol, atol=self.atol):
                     return self.fail(f"Jacobian mismatch for output {j} with respect to input {i},\n"
                                      f"numerical:{self.shown(n)}\nanalytical:{self.shown(a)}\n")
+        if any(g is not None and np.any(g.data != 0) for g in self.zeros_sweep(outputs, diff)):
+            return self.fail("backward not multiplied by grad_output")
+        if self.check_undefined_grad:
+            every = [o for o in self.run(func, inputs) if o.requires_grad]
+            checks = [(every, every)]
+            if len(every) > 1:  # (and each output's undefined alone, the function run again for each)
+                for k in range(len(outputs)):
+                    rerun = [o for o in self.run(func, inputs) if o.requires_grad]
+                    checks.append((rerun, rerun[k:k + 1]))
+            for check, undefined in checks:
+                if any(g is not None and np.any(g.data != 0) for g in self.zeros_sweep(check, diff, undefined)):
+                    return self.fail("Expected all input grads to be undefined or zero when all output grads are "
+                                     "undefined or zero. Please look at \"Notes about undefined output gradients\" in "
+                                     "\"tools/autograd/derivatives.yaml\"")
         return True
 
-    def analytical(self, outputs: list[Tensor], inputs: list[Tensor]) -> list[list[np.ndarray]]:
-        """[input][output]: a (input elements, output elements) matrix, a column per backward sweep."""
-        made = [[np.zeros((x.data.size, o.data.size), dtype=x.data.dtype) for o in outputs] for x in inputs]
-        for j, output in enumerate(outputs):
-            if not output.requires_grad:
-                continue
-            for e in range(output.data.size):
-                seed = np.zeros(output.data.size, dtype=output.data.dtype)
-                seed[e] = 1
-                grad_output = Tensor(self.interpreter.graph, seed.reshape(output.data.shape))
-                grads = self.interpreter.autograd_grad([[output], inputs], {"grad_outputs": [grad_output],
-                                                                            "retain_graph": True,
-                                                                            "allow_unused": True}, self.node)
-                for k, grad in enumerate(grads):
-                    if grad is not None:
-                        made[k][j][:, e] = np.asarray(grad.data).reshape(-1)
+    def zeros_sweep(self, outputs: list[Tensor], inputs: list[Tensor], undefined: Sequence[Tensor] = ()
+                    ) -> tuple[Any, ...]:
+        """A sweep of zero grad_outputs; `undefined`: the outputs whose gradient is PyTorch's undefined one
+        (UndefinedGrad), which a custom Function's backward gets as None under set_materialize_grads(False)."""
+        graph = self.interpreter.graph
+        zeros = [Tensor(graph, np.zeros_like(o.data)) for o in outputs]
+        graph.undefined = frozenset(o.node for o in undefined if o.node is not None)
+        try:
+            return self.interpreter.autograd_grad([outputs, inputs], {"grad_outputs": zeros, "allow_unused": True},
+                                                  self.node)
+        finally:
+            graph.undefined = frozenset()
+
+    def analytical(self, output: Tensor, inputs: list[Tensor]) -> list[np.ndarray]:
+        """[input]: an (input elements, output elements) matrix, a column per backward sweep."""
+        made = [np.zeros((x.data.size, output.data.size), dtype=x.data.dtype) for x in inputs]
+        for e in range(output.data.size):
+            seed = np.zeros(output.data.size, dtype=output.data.dtype)
+            seed[e] = 1
+            grad_output = Tensor(self.interpreter.graph, seed.reshape(output.data.shape))
+            grads = self.interpreter.autograd_grad([[output], inputs], {"grad_outputs": [grad_output],
+                                                                        "retain_graph": True,
+                                                                        "allow_unused": True}, self.node)
+            for k, grad in enumerate(grads):
+                if grad is not None:
+                    made[k][:, e] = np.asarray(grad.data).reshape(-1)
         return made
 
     def numerical(self, func: Any, inputs: list[Any], wanted: list[int], outputs: list[Tensor]

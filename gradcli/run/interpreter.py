@@ -1120,7 +1120,8 @@ class Interpreter:
         if isinstance(value, Tensor):
             if not value.data.ndim:
                 raise PythonError("TypeError", "iteration over a 0-d tensor")
-            return (self.index(value, i, node) for i in range(value.data.shape[0]))
+            # (PyTorch's Tensor.__iter__ is iter(self.unbind(0)): one UnbindBackward0 node, its parts views)
+            return iter(self.parts(OPS["unbind"], [value], {"dim": 0}, node))
         if isinstance(value, Lazy):
             return value.items
         if isinstance(value, torch_nn.Sequential):
@@ -1268,11 +1269,17 @@ class Interpreter:
         if isinstance(target, ast.Name):
             self.bind(target.id, value)
         elif isinstance(target, (ast.Tuple, ast.List)):
-            items = list(value) if isinstance(value, (tuple, list)) else None
-            if items is None and isinstance(value, Tensor):
-                items = [self.index(value, i, target) for i in range(len(value.data))] if value.data.ndim else None
-            if items is None:
-                raise TorchError("TypeError", f"cannot unpack non-iterable {_type_name(value)} object")
+            if isinstance(value, (tuple, list)):
+                items = list(value)
+            elif isinstance(value, Tensor):
+                items = list(self.iterate(value, target))  # (a 0-d one: PyTorch's "iteration over a 0-d tensor")
+            else:  # (zip(*pairs), a dict's items, a generator ...: what iterates)
+                try:
+                    items = self.collect(value, target)
+                except PythonError as problem:
+                    if problem.kind != "TypeError" or not problem.message.endswith("object is not iterable"):
+                        raise
+                    raise TorchError("TypeError", f"cannot unpack non-iterable {_type_name(value)} object") from None
             starred = next((i for i, element in enumerate(target.elts) if isinstance(element, ast.Starred)), None)
             if starred is not None:  # a, *rest = items: the starred name takes a list of what the others leave
                 after = len(target.elts) - starred - 1
@@ -2563,6 +2570,8 @@ class Interpreter:
             return tensor.requires_grad
         if name == "is_leaf":
             return tensor.is_leaf
+        if name == "retains_grad":  # (True after retain_grad() of a non-leaf; a leaf's is always False)
+            return tensor.retains_grad
         if name == "_version":  # (the counter of in-place writes its storage has seen, shared with its views)
             if tensor.inference:
                 raise runtime_error("Inference tensors do not track version counter.")
@@ -4094,10 +4103,15 @@ class Interpreter:
     # --- backward ---
 
     def backward(self, roots: list[Tensor], grads: list[Any], retain_graph: bool, inputs: list[Tensor] | None,
-                 kind: str, node: ast.AST, accumulate: bool = True, create_graph: bool = False) -> Sequence[Any]:
+                 kind: str, node: ast.AST, accumulate: bool = True, create_graph: bool = False,
+                 targets: list[Tensor] | None = None) -> Sequence[Any]:
         """The adjoint of every node, arrays; with create_graph, run tensors recorded on the tape
-        (gradcli.run.higher) where a gradient flows, so they can be differentiated again."""
+        (gradcli.run.higher) where a gradient flows, so they can be differentiated again. `targets` (autograd.grad's
+        inputs, backward's inputs=): what the sweep is for; a custom Function's backward and a hook run only above
+        them, as PyTorch's engine runs only the nodes that lead to them."""
         graph = self.graph
+        if targets is None and inputs is not None:
+            targets = inputs
         seeds = []
         given = []  # the seeds as tensors: a grad_outputs that requires grad stays in the graph
         for i, (root, grad) in enumerate(zip(roots, grads, strict=True)):
@@ -4121,28 +4135,41 @@ class Interpreter:
         self.name_inputs()
         reached = reachable(graph.tape, indices)
         nodes = graph.tape.nodes
-        if any(i in graph.freed and _saves_tensors(graph, i) for i in reached):
+        runs, idle = reached, frozenset[int]()
+        if targets is not None:  # PyTorch's engine runs only the nodes above an input (their hooks, what they free)
+            ends = {t.as_node(span) for t in targets}
+            runs = set()  # the reached nodes at or above an input
+            for i in sorted(reached):
+                if i in ends or any(arg in runs for arg in nodes[i].args):
+                    runs.add(i)
+            idle = frozenset(i for i in reached if not any(arg in runs for arg in nodes[i].args))
+        executed = reached - idle if idle else reached
+        if any(i in graph.freed and _saves_tensors(graph, i) for i in executed):
             raise runtime_error(FREED)
-        self.check_saved(reached, node)
-        for i in reached:  # a node PyTorch records without a derivative (floor_divide, heaviside) stops its backward
+        self.check_saved(executed, node)
+        for i in executed:  # a node PyTorch records without a derivative (floor_divide, heaviside) stops its backward
             op = nodes[i].op
             if op is not None and _NOT_IMPLEMENTED in (op.torch_node, *op.scalar_overloads) \
                     and node_name(graph, i) == _NOT_IMPLEMENTED:
                 raise runtime_error(f"derivative for aten::{op.name} is not implemented")
-        refused = [i for i in reached if i in graph.refusals]
+        refused = [i for i in executed if i in graph.refusals]
         if refused:  # (PyTorch's backward of that node raises: pow's of a bool exponent)
             raise graph.refusals[max(refused)]
-        hooks = self.hooks_of(reached, node)
+        hooks = self.hooks_of(runs, node)
         node_hooks = {index: self.node_hook_runner(index, self.node_hooks[index], node)
-                      for index in reached if index in self.node_hooks}
-        if create_graph:
-            if hooks or node_hooks:
-                raise self.refuse(node, "a tensor hook (register_hook) or a module's backward hook with create_graph=True "
-                                        "is not supported")
-            adjoints = self.recorded_backward(indices, given, node)
-        else:
-            adjoints = engine.backward(graph.tape, graph.values, indices, seeds, backend=PROMOTING, hooks=hooks,
-                                       node_hooks=node_hooks)
+                      for index in runs if index in self.node_hooks}
+        graph.idle = idle
+        try:
+            if create_graph:
+                if hooks or node_hooks:
+                    raise self.refuse(node, "a tensor hook (register_hook) or a module's backward hook with "
+                                            "create_graph=True is not supported")
+                adjoints = self.recorded_backward(indices, given, node)
+            else:
+                adjoints = engine.backward(graph.tape, graph.values, indices, seeds, backend=PROMOTING, hooks=hooks,
+                                           node_hooks=node_hooks)
+        finally:
+            graph.idle = frozenset()
         if self.multi_hooks:
             self.run_multi_grad_hooks(reached, adjoints, inputs, accumulate, span, node)
         if self.anomaly and any(adjoints[i] is not None and np.isnan(np.asarray(
@@ -4151,7 +4178,7 @@ class Interpreter:
                                     "names the node that made it: gradcli does not yet)",
                               "run it without set_detect_anomaly / detect_anomaly to see the NaN gradients")
         if not retain_graph:
-            graph.freed.update(i for i in reached if nodes[i].kind == APPLY)
+            graph.freed.update(i for i in reached if nodes[i].kind == APPLY and i not in idle)
         arrays = [a.data if isinstance(a, Tensor) else a for a in adjoints] if create_graph else adjoints
         call = BackwardCall(kind, indices, seeds, adjoints=arrays, line=getattr(node, "lineno", 0))
         self.calls.append(call)
@@ -4381,7 +4408,7 @@ class Interpreter:
         if tensor.grad is None:
             tensor.grad = Tensor(self.graph, np.array(value))
         else:
-            tensor.grad.data = tensor.grad.data + value
+            tensor.grad.data = np.asarray(tensor.grad.data + value)  # (a 0-d sum is a NumPy number, not an array)
 
     def name_inputs(self) -> None:
         """Every leaf that requires grad is an input of the tape, by its variable's name (made
@@ -4445,7 +4472,7 @@ class Interpreter:
                 raise runtime_error(f"The differentiated Tensor at index {position} appears to not have been used in "
                                     "the graph. Set allow_unused=True if this is the desired behavior.")
         adjoints = self.backward(outputs, grads, _retains(bound, create), None, "autograd.grad", node,
-                                 accumulate=False, create_graph=create)
+                                 accumulate=False, create_graph=create, targets=inputs)
         results: list[Any] = []
         for tensor, index in zip(inputs, input_nodes, strict=True):
             parts = [adjoints[i] for i in [index, *earlier[index]] if i in reached and adjoints[i] is not None]
@@ -4852,6 +4879,21 @@ def _detach(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: d
     return tensor.viewed_as(detached, lambda values: values)
 
 
+def _detach_(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any],
+             node: ast.AST) -> Tensor:
+    """t.detach_(): t itself, out of the graph from here on (a leaf that does not require grad); never a view."""
+    _python_bind("detach_", [], args, kwargs)
+    if tensor.view_of is not None and not tensor.detached:
+        raise runtime_error("Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+                            "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+                            "buckets, and hence detach_() cannot be called on these gradients. To fix this error, "
+                            "please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the "
+                            "solution.")
+    tensor.node = None  # (a constant of its values when next used)
+    tensor.requires_grad = False  # (retains_grad and its grad stay, as PyTorch keeps them)
+    return tensor
+
+
 def _size(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
     shape = Size(tensor.data.shape)
     dim = args[0] if args else kwargs.get("dim")
@@ -4904,6 +4946,8 @@ _TENSOR_METHODS: dict[str, Callable[..., Any]] = {
     "register_hook": _register_hook,
     "register_post_accumulate_grad_hook": _register_post_accumulate_grad_hook,
     "detach": _detach,
+    "detach_": _detach_,
+    "is_inference": lambda i, t, a, k, n: t.inference,
     "to": _to,
     "cpu": lambda i, t, a, k, n: t,
     "cuda": lambda i, t, a, k, n: _cuda(i, t, a, k, n),

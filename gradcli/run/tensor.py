@@ -124,6 +124,12 @@ class Graph:
         self.tape = Tape(source, [], {}, {}, (), (), False)
         self.values: list[Any] = []
         self.freed: set[int] = set()  # nodes whose saved values a backward without retain_graph freed
+        # during a backward to given inputs (autograd.grad, backward(inputs=)): the nodes it reaches that PyTorch's
+        # engine does not run, no input being below them (a custom Function's backward there is not called)
+        self.idle: frozenset[int] = frozenset()
+        # during gradcheck's check of undefined output gradients: the outputs whose gradient is undefined (a custom
+        # Function's backward gets None there under ctx.set_materialize_grads(False))
+        self.undefined: frozenset[int] = frozenset()
         self.leaves: dict[int, Tensor] = {}  # the input node of each leaf tensor that requires grad
         self.grad_enabled = True
         self.inference = False  # in `with torch.inference_mode():` (its tensors keep no version counter)
