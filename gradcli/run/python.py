@@ -827,6 +827,26 @@ def _reversed(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any],
     return Lazy(kind, reversed(sequence))
 
 
+def _map(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Lazy:
+    if kwargs:
+        raise PythonError("TypeError", "map() takes no keyword arguments")
+    if len(args) < 2:
+        raise PythonError("TypeError", "map() must have at least two arguments.")
+    function, iterators = args[0], [interpreter.iterate(a, node) for a in args[1:]]
+    return Lazy("map object", (interpreter.call(function, list(items), {}, node) for items in zip(*iterators)))
+
+
+def _filter(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Lazy:
+    if kwargs:
+        raise PythonError("TypeError", "filter() takes no keyword arguments")
+    if len(args) != 2:
+        raise PythonError("TypeError", f"filter expected 2 arguments, got {len(args)}")
+    function, items = args[0], interpreter.iterate(args[1], node)
+    kept = (item for item in items
+            if interpreter.truth(item if function is None else interpreter.call(function, [item], {}, node), node))
+    return Lazy("filter object", kept)
+
+
 def _abs(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
     """abs(x): a tensor's __abs__ is torch.abs (AbsBackward0); anything else Python's abs."""
     if len(args) == 1 and not kwargs and isinstance(args[0], Tensor):
@@ -898,6 +918,16 @@ def _truth_of_all(name: str, wanted: bool) -> Call:
     return test
 
 
+class _Ordered:
+    """A key of sorted() that holds a tensor: `<` as the run computes it (Tensor.__lt__, then its bool)."""
+
+    def __init__(self, interpreter: Interpreter, value: Any, node: ast.AST) -> None:
+        self.interpreter, self.value, self.node = interpreter, value, node
+
+    def __lt__(self, other: _Ordered) -> bool:
+        return self.interpreter.truth(self.interpreter.compare(ast.Lt, self.value, other.value), self.node)
+
+
 def _sorted(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> list[Any]:
     if len(args) != 1:
         raise PythonError("TypeError", f"sorted expected 1 argument, got {len(args)}")
@@ -907,6 +937,8 @@ def _sorted(interpreter: Interpreter, args: list[Any], kwargs: dict[str, Any], n
         raise PythonError("TypeError", f"sort() got an unexpected keyword argument '{next(iter(kwargs))}'")
     items = interpreter.collect(args[0], node)
     keys = items if key is None else [interpreter.call(key, [item], {}, node) for item in items]
+    if any(isinstance(k, Tensor) for k in keys):  # (Python's sort asks `a < b`: a tensor's answer by its bool)
+        keys = [_Ordered(interpreter, k, node) for k in keys]
     order = list(range(len(items)))
     try:
         order.sort(key=lambda i: keys[i], reverse=reverse)
@@ -1113,6 +1145,8 @@ BUILTINS: dict[str, Builtin] = {name: Builtin(name, function) for name, function
     "zip": _zip,
     "reversed": _reversed,
     "sorted": _sorted,
+    "map": _map,
+    "filter": _filter,
     "sum": _sum,
     "min": _extreme("min", ast.Lt),
     "max": _extreme("max", ast.Gt),
