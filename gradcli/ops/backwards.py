@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from gradcli.ops.core import Op, Param, elementwise, load_sympy
+from gradcli.ops.elementwise import _softplus_derivative
 
 
 def _sigmoid_backward_derivative(xp: Any, G: Any, ans: Any, g: Any, y: Any) -> tuple[Any, Any]:
@@ -46,6 +47,25 @@ def _sympy_threshold(g: Any, y: Any, threshold: float = 0.0) -> Any:
     return sympy.Piecewise((0, y <= threshold), (g, True))
 
 
+def _softplus_backward(xp: Any, g: Any, x: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
+    return _softplus_derivative(xp, g, None, x, beta, threshold)[0]  # (softplus's own VJP: the same bits)
+
+
+def _softplus_backward_derivative(xp: Any, G: Any, ans: Any, g: Any, x: Any, beta: float = 1.0,
+                                  threshold: float = 20.0) -> tuple[Any, Any]:
+    # grad_output: softplus_backward(grad, self, beta, threshold); self: softplus_double_backward(grad * grad_output,
+    # self, beta, threshold), which is sigmoid_backward(grad * grad_output, sigmoid(self * beta)) * (self * beta <
+    # threshold) * beta
+    scaled = x * beta
+    s = 1.0 / (1.0 + xp.exp(-scaled))
+    return _softplus_backward(xp, G, x, beta, threshold), G * g * (1.0 - s) * s * xp.where(scaled < threshold, 1.0, 0.0) * beta
+
+
+def _sympy_softplus_backward(g: Any, x: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
+    sympy = load_sympy()
+    return sympy.Piecewise((g, x * beta > threshold), (g / (1 + sympy.exp(-x * beta)), True))
+
+
 _TWO: tuple[tuple[tuple[tuple[int, ...], ...], dict[str, Any]], ...] = tuple((shapes, {}) for shapes in [((), ()), ((4,), (4,)), ((2, 3), (2, 3))])
 
 ROWS: list[Op] = [
@@ -61,6 +81,12 @@ ROWS: list[Op] = [
     elementwise("threshold_backward", 2, _threshold_backward, _threshold_derivative, "ThresholdBackwardBackward0",
                 mask=_threshold_mask, sympy=_sympy_threshold, callable=False, reference=None, backward_of="relu",
                 params=(Param("threshold", "float", 0.0),), examples=_TWO, kinked=True),
+    elementwise("softplus_backward", 2, _softplus_backward, _softplus_backward_derivative, "SoftplusBackwardBackward0",
+                sympy=_sympy_softplus_backward, callable=False, reference=None, backward_of="softplus",
+                params=(Param("beta", "float", 1.0), Param("threshold", "float", 20.0)), examples=_TWO,
+                domain=((-2.0, 2.0), (-3.0, 3.0))),
 ]
+# the rows whose saved tensor is the op's input (derivatives.yaml's `self`), not its output
+SAVES_INPUT = frozenset({"softplus_backward"})
 
 BY_NAME = {op.name: op for op in ROWS}

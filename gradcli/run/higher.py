@@ -384,8 +384,11 @@ def _getitem_program(g: Recorded, ans: Any, x: Recorded, key: tuple[Any, ...] = 
 
 
 def _fused(row: Op) -> Callable[..., tuple[Any, ...]]:
-    """The VJP of an op as PyTorch's one backward kernel (ops/backwards.py): row(g, saved output)."""
+    """The VJP of an op as PyTorch's one backward kernel (ops/backwards.py): row(g, saved output), or row(g, input,
+    the op's params) where PyTorch's kernel saves the input."""
     def program(g: Recorded, ans: Recorded, *args: Any, **params: Any) -> tuple[Any, ...]:
+        if row.name in backwards.SAVES_INPUT:  # (softplus_backward(grad, self, beta, threshold))
+            return (g.apply(row.name, g, args[0], **params),)
         return (g.apply(row.name, g, ans),)
 
     return program
