@@ -421,3 +421,35 @@ def test_the_lu_solve_method_is_torch_lu_solve_of_its_receiver():
     assert result.value == pytest.approx(np.linalg.solve(a, b).sum(), rel=1e-12)
     assert np.allclose(result.grad["b"], np.linalg.solve(a.T, np.ones((3, 2))), rtol=1e-12)
     assert np.allclose(result.grad["a"], -np.linalg.solve(a.T, np.ones((3, 2))) @ np.linalg.solve(a, b).T, rtol=1e-12)
+
+
+@pytest.mark.parametrize("program, padding", [
+    ("torch.embedding(a, i)", None),  # (aten's order: the weight first)
+    ("torch.embedding(a, i, 1)", 1),
+    ("torch.embedding(a, i, -1)", None),  # (aten's -1: no padding row, not F.embedding's last row)
+    ("torch.embedding(a, i, padding_idx=-2)", None),
+    ("torch.embedding(a, i, 3)", None),  # (past the rows: it matches no index, no assert)
+    ("torch.embedding(indices=i, weight=a)", None),
+    ("F.embedding(i, a, -1)", 2),  # (F.embedding's own: counted from the end)
+])
+def test_torch_embedding_binds_as_aten_binds_it(program, padding):
+    index = np.array([2, 0, 2, 1])
+    seed = np.arange(8.0).reshape(4, 2)
+    result = grad(f"sum({program} * s)", at={"a": W, "i": index, "s": seed}, wrt=["a"])
+    expected = np.zeros_like(W)
+    np.add.at(expected, index, seed)
+    if padding is not None:
+        expected[padding] = 0
+    assert result.value == pytest.approx(np.sum(W[index] * seed), rel=1e-12)
+    assert np.array_equal(result.grad["a"], expected)
+
+
+@pytest.mark.parametrize("program, words", [
+    ("torch.embedding(a, i, None)", "embedding(): argument 'padding_idx' (position 3) must be int, not NoneType"),
+    ("torch.embedding(a, i, 0.5)", "embedding(): argument 'padding_idx' (position 3) must be int, not float"),
+    ("torch.embedding(a, i, sparse=True)", "sparse= is not supported (a sparse gradient"),
+])
+def test_torch_embedding_refuses_what_aten_refuses(program, words):
+    run = cli("grad", f"sum({program})", "--at", "a=[[1, 2], [3, -3], [4, 6]]", "--at", "i=[1]")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert words in run.stderr and "^" in run.stderr and "Traceback" not in run.stderr

@@ -535,7 +535,8 @@ class Op:
     #   result into (huber_loss(int tensor, float tensor));
     #   "with unpack_pivots": that param is true (joined to another by " and "); "given rounding_mode": it is not
     #   None; "left out repeats": it is (Op.refuses_by_value: these hang on a param's value);
-    #   "index not int32": an index arg, from index_from on, is not int32 (LU's pivots); "target not long or byte":
+    #   "index not int32": an index arg, from index_from on, is not int32 (LU's pivots); "index not long or int": one
+    #   is neither int64 nor int32 (embedding's indices); "target not long or byte":
     #   one is neither int64 nor uint8 (nll_loss's targets; before the shapes; "vector target ...": one of at most
     #   1 dim, where the target's rank is checked first);
     #   "integer alike": the first is an integer or bool and every other its dtype (a kernel's refusal that PyTorch

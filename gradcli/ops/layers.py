@@ -17,6 +17,7 @@ from gradcli.ops import float32
 from gradcli.ops.conv import _point_shapes
 from gradcli.ops.core import (
     Array,
+    Dialect,
     DimError,
     Op,
     Param,
@@ -171,6 +172,12 @@ def _embedding_arg(name: str, position: int, kind: str) -> tuple[str, str]:
     return "TypeError", f"embedding(): argument '{name}' (position {position}) must be {kind}, not {{type}}"
 
 
+# (aten's embedding checks its indices' dtype; F.embedding's max_norm renormalizes first, Interpreter.embedding)
+_EMBEDDING_INDICES = (("index not long or int", "RuntimeError", "Expected tensor for argument #1 'indices' to have one "
+                       "of the following scalar types: Long, Int; but got torch.{1}Tensor instead (while checking "
+                       "arguments for embedding)"),)
+
+
 def _embedding_parts(w: Any, idx: Array, ranks: tuple[int, ...], padding_idx: int | None
                      ) -> tuple[Shape, Array, int | None]:
     """(the batch axes of the two, the indices as (points, count), the padding index counted from 0)."""
@@ -222,6 +229,18 @@ def _embedding_jvp(tangents: Any, ans: Array, w: Array, idx: Array, ranks: tuple
     return _embedding(tangents[0], idx, ranks, **params)
 
 
+def _aten(rule: Any) -> Any:
+    """A rule of F.embedding's row as torch.embedding (aten) calls it: its padding_idx compared with the indices as
+    given, so that -1 (its default, which F.embedding passes for None), any other negative one and one past the
+    rows mask no row (F.embedding's counts a negative one from the end and asserts it is in range)."""
+    def aten(*args: Any, ranks: tuple[int, ...], padding_idx: int = -1, **params: Any) -> Any:
+        rows = np.shape(args[-2])[-2]  # (the weight: (w, idx), (g, ans, w, idx), (tangents, ans, w, idx))
+        padding = padding_idx if 0 <= padding_idx < rows else None
+        return rule(*args, ranks=ranks, padding_idx=padding, **params)
+
+    return aten
+
+
 def _embedding_shape(w: Shape, idx: Shape, **params: Any) -> Shape:
     index_checks("embedding", w, idx)
     return (*tuple(idx), w[1])
@@ -245,7 +264,23 @@ ROWS += [
                    f", {k}={v!r}" for k, v in params.items() if v not in (None, False, 2.0))),
                domain=((-2.0, 2.0), (0.0, 0.0)),  # (the tests sample index 0 everywhere)
                examples=((((4, 3), (2,)), {}), (((4, 2), (2, 3)), {"padding_idx": 1}), (((3, 2), ()), {})),
-               reference="F.embedding(b, a)", reference_program="embedding(b, a)"),
+               reference="F.embedding(b, a)", reference_program="embedding(b, a)", dtype_refusals=_EMBEDDING_INDICES,
+               dialects=(Dialect("torch", row="embedding_aten"),)),
+    # torch.embedding, aten's own spelling: (weight, indices) in that order, and its padding_idx as aten reads it
+    structural("embedding_aten", 2, _aten(_embedding), _aten(_embedding_vjp), "EmbeddingBackward0",
+               jvp=_aten(_embedding_jvp), index_from=1, inputs=("weight", "indices"), dtype="keeps",
+               shape=_embedding_shape, callable=False,
+               params=(Param("padding_idx", "int", -1, refused=_embedding_arg("padding_idx", 3, "int")),
+                       Param("scale_grad_by_freq", "bool", False, refused=_embedding_arg("scale_grad_by_freq", 4, "bool")),
+                       Param("sparse", "absent", False, refused=_embedding_arg("sparse", 5, "bool"),
+                             why="a sparse gradient: gradcli's are dense")),
+               sympy=lambda w, idx, **params: np.asarray(np.take(w, np.asarray(idx, dtype=np.int64), axis=0), dtype=object),
+               text=lambda args, **params: "torch.embedding({}, {}{})".format(args[0], args[1], "".join(
+                   f", {k}={v!r}" for k, v in params.items() if v not in (-1, False))),
+               domain=((-2.0, 2.0), (0.0, 0.0)),
+               examples=((((4, 3), (2,)), {}), (((4, 2), (2, 3)), {"padding_idx": 1}), (((3, 2), ()), {})),
+               reference="torch.embedding(a, b)", reference_program="torch.embedding(a, b)",
+               dtype_refusals=_EMBEDDING_INDICES),
 ]
 
 

@@ -92,6 +92,7 @@ SAVED: dict[str, dict[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], tuple[
  'eigvalsh': {'LinalgEighBackward0': ((), ())},
  'elu': {'EluBackward0': (((0, (0,)),), ()), 'EluBackward1': ((), (0,))},
  'embedding': {'EmbeddingBackward0': (((1, (0,)),), ())},
+ 'embedding_aten': {'EmbeddingBackward0': (((1, (0,)),), ())},
  'entr': {'SpecialEntrBackward0': (((0, (0,)),), ())},
  'erf': {'ErfBackward0': (((0, (0,)),), ())},
  'erfc': {'ErfcBackward0': (((0, (0,)),), ())},

@@ -768,6 +768,8 @@ def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: 
         # uint8, before its shape checks; nll_loss_forward's after its target's rank, which it checks first)
         return any(isinstance(a, Tensor) and a.data.dtype.name not in ("int64", "uint8")
                    and (word[0] != "v" or a.data.ndim <= 1) for a in args[op.index_from or 0:])
+    if word == "index not long or int":  # (embedding's indices: int64 or int32)
+        return any(isinstance(a, Tensor) and a.data.dtype.name not in ("int64", "int32") for a in args[op.index_from or 0:])
     if word == "index not long":  # (nll_loss2d's class indices: int64)
         return any(isinstance(a, Tensor) and a.data.dtype.name != "int64" for a in args[op.index_from or 0:])
     if word == "uncastable":  # (a result of another category than the tensor's it is written into)

@@ -255,6 +255,7 @@ LAYERS = {
     "pixel_unshuffle": lambda: [([[u, v]],) for u, v in _pairs()],  # (1, 2, 2)
     "channel_shuffle": lambda: [([[[u[0]], [u[1]], [v[0]], [v[1]]]],) for u, v in _pairs()],  # (1, 4, 1)
     "embedding": lambda: [([u, v], i) for u, v in _pairs() for i in ([1, 0, 1], [0])],  # a (2, 2) weight, indices
+    "embedding_aten": lambda: [([u, v], i) for u, v in _pairs() for i in ([1, 0, 1], [0])],  # (torch.embedding's)
     "rms_norm": lambda: [(row, [0.5, -1.0, 2.0]) for (row,) in LAYER_ROWS],
     "rms_norm_unweighted": lambda: LAYER_ROWS,
     # max_unpool: a (C, L) = (1, 2), (1, 1, 2) or (1, 1, 1, 2) input of a pair, sent to two places of the output
