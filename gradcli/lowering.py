@@ -682,9 +682,8 @@ def index(base: Any, items: Sequence[Any], front: Any) -> Bound:
         parts = _masks_as_indices(base, parts, front)
     for item, what, part in parts:
         if what == MASK:
-            if len(items) != 1:
-                raise CallProblem("a boolean mask must be the only index, as in x[x > 0]" if not hasattr(front, "mask_values")
-                                  else "a 0-d boolean tensor among other index items", value=item)
+            if len(items) != 1:  # (a front end that knows its values has made it indices: _masks_as_indices)
+                raise CallProblem("a boolean mask must be the only index, as in x[x > 0]", value=item)
             return Bound(OPS["mask_index"], [front.tensor(base), part], {})
         if what == INDEX:
             key.append(INDEX_ARG)
@@ -693,7 +692,7 @@ def index(base: Any, items: Sequence[Any], front: Any) -> Bound:
         if part is Ellipsis and any(k is Ellipsis for k in key):
             raise CallProblem("an index can only have a single ellipsis ('...')", value=item)
         key.append(part)
-    if indices or any(isinstance(k, tuple) for k in key):  # v[[0, 2]], v[idx]: IndexBackward0
+    if indices or any(isinstance(k, (tuple, bool)) for k in key):  # v[[0, 2]], v[idx], v[True, 0]: IndexBackward0
         return Bound(OPS["index"], [front.tensor(base), *indices], {"key": tuple(key)})
     return Bound(OPS["getitem"], [front.tensor(base)], {"key": tuple(key)})
 
@@ -707,10 +706,14 @@ def _masks_as_indices(base: Any, parts: list[tuple[Any, str, Any]], front: Any) 
     if values is None:
         return parts
     masks: dict[int, Any] = {id(part): values(part) for _, what, part in parts if what == MASK}
-    if any(mask.ndim == 0 for mask in masks.values()):
+    # (a 0-d one is a bool of the key: a new axis, indexed with [0] or [], as PyTorch's applySlicing reads it)
+    parts = [(item, STATIC, bool(masks[id(part)])) if what == MASK and masks[id(part)].ndim == 0 else (item, what, part)
+             for item, what, part in parts]
+    if not any(what == MASK for _, what, _ in parts):
         return parts
     shape = list(front.arg_shapes([front.tensor(base)], "index")[0])
-    covers = [masks[id(part)].ndim if what == MASK else 0 if part is None else 1 for _, what, part in parts]
+    covers = [masks[id(part)].ndim if what == MASK else 0 if part is None or isinstance(part, bool) else 1
+              for _, what, part in parts]
     if sum(covers) - sum(part is Ellipsis for _, _, part in parts) > len(shape):
         return [lowered for item, what, part in parts  # (too many indices: the row says PyTorch's words)
                 for lowered in ([(item, STATIC, axis) for axis in _nonzero(masks[id(part)])] if what == MASK
@@ -724,7 +727,7 @@ def _masks_as_indices(base: Any, parts: list[tuple[Any, str, Any]], front: Any) 
         if part is Ellipsis:
             sliced += shape[dim:dim + left]
             dim += left
-        elif part is None:
+        elif part is None or isinstance(part, bool):
             sliced.append(1)
         elif what == STATIC and isinstance(part, int):
             dim += 1

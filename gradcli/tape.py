@@ -609,8 +609,13 @@ class TapeSink:
         # torch.tensor([2, 0]) is an int64 tensor: class indices, an index (unless dtype= says a float)
         integer = bool(tensors) and self.nodes[tensors[0]].integer and not str(params.get("dtype") or "int").startswith(
             ("float", "double", "half"))
-        index = self.apply(op, tensors, span, params)
+        # torch.tensor([True, False]) is a bool tensor: as an index, a mask, as the list of bools is (and dtype=torch.bool)
+        given = self.nodes[tensors[0]] if tensors else None
+        bools = params.get("dtype") == "bool" or (
+            params.get("dtype") is None and given is not None and (given.bools or given.literal == "bool"))
+        index = self.apply(op, tensors, span, params)  # (the fold may put a new node in the arg's place)
         self.nodes[index].integer = self.nodes[index].integer or integer
+        self.nodes[index].bools = bools
         return index
 
     def call_problem(self, problem: lowering.CallProblem, span: Span,
@@ -735,10 +740,12 @@ class TapeSink:
             return lowering.MASK, node.index
         if node.kind != CONST:
             return lowering.INDEX, node.index
+        if (node.bools or node.literal == "bool") and node.value is not None and node.value.ndim == 0:
+            return lowering.STATIC, bool(node.value)  # x[True, 0], x[torch.tensor(False)]: a new axis, indexed with [0] or []
         if node.bools:  # x[[True, False, True]]: a mask, as PyTorch reads a list of bools
             return lowering.MASK, node.index
-        if node.literal in ("bool", "float"):  # x[True] is a new axis in PyTorch, x[1.0] an IndexError
-            raise SyntaxProblem(f"an index must be a whole number, an int: not {'a bool' if node.literal == 'bool' else 'a float'}",
+        if node.literal == "float":  # x[1.0]: PyTorch's IndexError
+            raise SyntaxProblem("an index must be a whole number, an int: not a float",
                                 source=self.source, span=node.span, hint="as in v[0], v[1:3] or v[v > 0]")
         self.index_made.append(node.index)
         return lowering.STATIC, self.integer(node.index) if node.value.ndim == 0 else self.index_array(node)  # type: ignore[union-attr]

@@ -28,6 +28,17 @@ M = np.array([[1.0, -2.0, 3.0], [0.5, 4.0, -1.5]])
     ("m[1, None, [2, 0]]", "m", lambda m: m[1][None][:, [2, 0]]),
     ("m[[1, 0], None, 2]", "m", lambda m: m[:, None, 2][[1, 0]]),
     ("m[..., [2, 0]]", "m", lambda m: m[:, [2, 0]]),
+    # a 0-d bool among the items: a new axis there, indexed with [0] (True) or [] (False), as PyTorch's applySlicing
+    ("m[torch.tensor(True), 0]", "m", lambda m: m[None][:, 0][[0]]),
+    ("m[1, torch.tensor(False)]", "m", lambda m: m[1][None][[]]),
+    ("m[:, True, 1]", "m", lambda m: m[:, None][:, :, 1][:, [0]]),
+    ("m[torch.tensor(True), [1, 0]]", "m", lambda m: m[None][[0], [1, 0]]),
+    ("m[False, ...]", "m", lambda m: m[None][[]]),
+    ("m[True]", "m", lambda m: m[None]),
+    ("m[torch.tensor(True)]", "m", lambda m: m[None]),
+    # a bool tensor is a mask, as the list of bools is (it was read as the indices 1 and 0)
+    ("m[torch.tensor([True, False])]", "m", lambda m: m[[0]]),
+    ("m[torch.tensor([1, 0], dtype=torch.bool)]", "m", lambda m: m[[0]]),
 ])
 def test_integer_list_indexing_gives_numpys_value_and_the_gradient_of_central_differences(program, name, reference):
     x = {"v": V, "m": M}[name]

@@ -74,8 +74,9 @@ def _advanced(items: Sequence[Any]) -> list[int]:
 
 
 def _consumes(item: Any) -> int:
-    """How many axes of the tensor an index item takes (None and ... none: ... takes what the others leave)."""
-    if item is None or item is Ellipsis:
+    """How many axes of the tensor an index item takes (None, a bool and ... none: ... takes what the others
+    leave)."""
+    if item is None or item is Ellipsis or isinstance(item, bool):
         return 0
     return item.ndim if isinstance(item, np.ndarray) and item.dtype == np.bool_ else 1
 
@@ -92,12 +93,24 @@ def _expand(key: tuple[Any, ...], rank: int) -> tuple[Any, ...]:
 def _split(key: tuple[Any, ...], rank: int) -> tuple[tuple[Any, ...] | None, tuple[Any, ...]]:
     """PyTorch applies the ints and Nones of a key first, as selects and new axes of a view (x[1, :, [0, 0]] is
     x[1][:, [0, 0]]; NumPy would count the 1 among the arrays), then the rest on that view: (that first key or None,
-    the rest; `rank` the tensor's rank at a point, for ...)."""
+    the rest; `rank` the tensor's rank at a point, for ...). A bool (a 0-d boolean tensor among the items,
+    x[torch.tensor(True), 0]) is a new axis in the view, which the rest indexes with [0] (True) or [] (False), as
+    PyTorch's applySlicing unsqueezes and records an index tensor there."""
     key = _expand(key, rank)
     if not any(isinstance(item, int) or item is None for item in key):
         return None, key
-    first = [(item,) if isinstance(item, int) or item is None else (slice(None),) * _consumes(item) for item in key]
-    return (sum(first, ()), tuple(slice(None) if item is None else item for item in key if not isinstance(item, int)))
+    first: tuple[Any, ...] = ()
+    rest: tuple[Any, ...] = ()
+    for item in key:
+        if isinstance(item, bool):
+            first, rest = (*first, None), (*rest, (0,) if item else ())
+        elif isinstance(item, int):
+            first += (item,)
+        elif item is None:
+            first, rest = (*first, None), (*rest, slice(None))
+        else:
+            first, rest = first + (slice(None),) * _consumes(item), (*rest, item)
+    return first, rest
 
 
 def _rank_after(first: tuple[Any, ...], rank: int) -> int:
@@ -136,7 +149,7 @@ def makes_view(key: tuple[Any, ...], shape: Shape) -> bool:
     whole axis as written (x[0:], x[:9] of 3 are whole; x[-3:] is not: PyTorch looks at the numbers as written)?"""
     sizes = iter(shape)
     for item in _expand(key, len(shape)):
-        if item is None or isinstance(item, int):
+        if item is None or isinstance(item, int):  # (a bool too: a new axis of the view, x[torch.tensor(True), 0])
             return True
         if isinstance(item, slice):
             size = next(sizes, 0)
@@ -248,7 +261,7 @@ def _slice_size(item: slice, size: int) -> int:
 
 def index_shape(x: Shape, *indices: Shape, key: tuple[Any, ...] = ()) -> Shape:
     """NumPy's shape of x[key] at one point, from the shapes alone: nothing is allocated."""
-    consuming = sum(item is not None and item is not Ellipsis for item in key)
+    consuming = sum(_consumes(item) if item is not Ellipsis else 0 for item in key)
     if consuming > len(x):
         raise IndexError(f"too many indices: {consuming} for {len(x)} axes")
     first, key = _split(key, len(x))

@@ -1331,6 +1331,8 @@ class Interpreter:
         record CopySlices, which gradcli does not (exit 2). The tensor takes the new values, which
         uses before keep the old (as `-=` under no_grad)."""
         grad = self.graph.grad_enabled
+        if key is False and isinstance(value, (bool, int, float, Tensor)):  # (PyTorch's setitem writes nothing for a
+            return  # lone Python False: no version, no node, no leaf's error)
         items = key if isinstance(key, tuple) else (key,)
         if grad and base.requires_grad and base.is_leaf:  # (ints and slices write through a view)
             view = all(item is None or item is Ellipsis or isinstance(item, (int, slice)) for item in items)
@@ -1343,6 +1345,8 @@ class Interpreter:
                 kind, part = self.key_part(item)
             except lowering.CallProblem as problem:
                 raise self.refuse(node, f"this index is not supported: {problem.message}") from None
+            if kind == lowering.MASK and part.data.ndim == 0:  # (a new axis indexed with [0] or [], as in a read)
+                kind, part = lowering.STATIC, bool(part.data)
             parts.append(part.data if kind == lowering.MASK else np.asarray(part, dtype=np.intp)
                          if isinstance(part, (list, tuple)) else part)
         if isinstance(value, Tensor):
@@ -2373,7 +2377,7 @@ class Interpreter:
                 raise TorchError("IndexError", "tensors used as indices must be long, int, byte or bool tensors")
             values = item.data.tolist()
             return lowering.STATIC, _nested(values) if item.data.ndim else int(values)
-        if isinstance(item, int) and not isinstance(item, bool):
+        if isinstance(item, int):  # (a bool: a new axis, indexed with [0] or [], as PyTorch's applySlicing reads it)
             return lowering.STATIC, item
         raise lowering.CallProblem(f"a {_type_name(item)} as an index", value=item)
 
@@ -4833,21 +4837,26 @@ _OUT_OF_BOUNDS = re.compile(r"^(index -?\d+ is out of bounds for dimension )(\d+
 
 def _advanced_dimension(said: str, items: Sequence[Any], ndim: int) -> str:
     """PyTorch's words for an index out of range: an advanced index's (a list, a tensor of indices) dimension is its
-    place among the advanced indices (x[:, [5]]: "dimension 0"), as its index kernel counts them; an int's is the
-    tensor's own dimension (x[:, 5]: "dimension 1")."""
+    place among the advanced indices (x[:, [5]]: "dimension 0"), as its index kernel counts them; an int's is its
+    place in the key as written (applySlicing's real_dim: x[:, 5] and x[None, 5] "dimension 1", x[..., 9] of three
+    dims "dimension 1")."""
     found = _OUT_OF_BOUNDS.match(said)
     if found is None:
         return said
     axis, advanced = 0, 0
     takes = [0 if item is None or isinstance(item, bool) or item is Ellipsis
              else item.data.ndim if isinstance(item, Tensor) and item.data.dtype == BOOL else 1 for item in items]
-    for item, count in zip(items, takes):
+    for place, (item, count) in enumerate(zip(items, takes)):
         if item is Ellipsis:
             axis += ndim - sum(takes)
             continue
         is_advanced = isinstance(item, list) or (isinstance(item, Tensor) and item.data.ndim > 0)
         if is_advanced and axis <= int(found.group(2)) < axis + count:
             return f"{found.group(1)}{advanced + int(found.group(2)) - axis}{found.group(3)}"
+        selects = (isinstance(item, int) and not isinstance(item, bool)) or (
+            isinstance(item, Tensor) and item.data.ndim == 0 and item.data.dtype.kind in "iu")
+        if selects and axis == int(found.group(2)):
+            return f"{found.group(1)}{place}{found.group(3)}"
         axis += count
         advanced += count if is_advanced else 0
     return said
