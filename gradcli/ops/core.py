@@ -545,6 +545,7 @@ class Op:
     #   bool and a float computes);
     #   "mixed shaped 0 2": as "mixed 0 2", a 0-d tensor at the later places left out (lerp's weight: a Scalar);
     #   "not result 2": the tensor arg at place 2 is not of the promoted dtype; "float 0": that one is a float;
+    #   "number 2": the arg at place 2 is a Python number (PyTorch's Scalar overload: lerp's weight);
     #   two of them joined by " and ": both hold ("bool input 1 and float 0").
     # "integer", "int", "bool input", "uncastable", "float" and "not result" may end with a tensor arg's place: that arg's
     # dtype, not the first's ("bool input 1"). A refusal that ends "into 0" (or "into 0 1") PyTorch makes in the

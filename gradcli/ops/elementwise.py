@@ -512,6 +512,28 @@ def _sinc_derivative(xp: Any, g: Any, ans: Any, x: Any) -> tuple[Any]:
     return (g * (product * xp.cos(product) - xp.sin(product)) / xp.where(squared == 0, 1.0, squared),)
 
 
+def _integer_value(value: float, *args: Any) -> Any:
+    """addcmul's value as PyTorch's integer kernels take it: cast to their dtype first (C++'s truncation toward zero,
+    then wrapping: 0.5 is 0, -1 is 255 in uint8); the value itself elsewhere (floats, Python floats, dual numbers)."""
+    dtypes = [arg.dtype for arg in args if isinstance(arg, np.ndarray)]
+    if not dtypes or np.result_type(*dtypes).kind not in "iu":
+        return value
+    return np.asarray(math.trunc(value)).astype(np.int64).astype(np.result_type(*dtypes))[()]
+
+
+def _addcmul(xp: Any, x: Any, a: Any, b: Any, value: float = 1.0) -> Any:
+    return x + _integer_value(value, x, a, b) * a * b
+
+
+# addcdiv's refusal of integer tensor1 and tensor2 (bools too), in its meta function, before the shapes
+_ADDCDIV_INTEGERS = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true "
+    "division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * "
+    "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+    "float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
+    "for all dtypes.")
+
+
 def _lerp(xp: Any, start: Any, end: Any, weight: Any) -> Any:
     # PyTorch's lerp kernel: from the nearer end, so that weight 1 gives end exactly.
     small = xp.abs(weight) < 0.5
@@ -938,18 +960,21 @@ ROWS = [
     _unary("logit", _logit, _logit_derivative, _sympy_logit, params=(Param("eps", "float", None),),
            examples=_with_params({"eps": 0.1}), domain=((0.2, 0.8),), methods=("logit",)),
     # addcmul(input, t1, t2, value=1) and addcdiv: input + value * t1 * t2 (/ t2), in PyTorch's order
-    elementwise("addcmul", 3, lambda xp, x, a, b, value=1.0: x + value * a * b,
+    # (integers stay integers, the value cast to them: addcmul(int t, t, t, value=0.5) is t; bools have no kernel)
+    elementwise("addcmul", 3, _addcmul,
                 lambda xp, g, ans, x, a, b, value=1.0: (g, g * (b * value), g * (a * value)), "AddcmulBackward0",
                 sympy=lambda x, a, b, value=1.0: x + value * a * b, params=(VALUE,), methods=("addcmul",),
                 dialects=torch_positional(),  # (value= by keyword alone)
-                inputs=("input", "tensor1", "tensor2")),
+                inputs=("input", "tensor1", "tensor2"), dtype="keeps",
+                dtype_refusals=kernel_refusal("addcmul_cpu_out", "bool")),
     elementwise("addcdiv", 3, lambda xp, x, a, b, value=1.0: x + value * a / b,
                 lambda xp, g, ans, x, a, b, value=1.0: (g, g * (value / b), -g * (value * a / (b * b))), "AddcdivBackward0",
                 sympy=lambda x, a, b, value=1.0: x + value * a / b, params=(VALUE,), methods=("addcdiv",),
                 dialects=torch_positional(),
                 inputs=("input", "tensor1", "tensor2"),
                 domain=((-2.0, 2.0), (-2.0, 2.0), (0.5, 2.0)),
-                dtype_refusals=(("integer 2 into 1", "RuntimeError",  # (tensor1's derivative value / tensor2, written into it)
+                dtype_refusals=(("integer 1 and integer 2", "RuntimeError", _ADDCDIV_INTEGERS),
+                                ("integer 2 into 1", "RuntimeError",  # (tensor1's derivative value / tensor2, written into it)
                                  "result type Float can't be cast to the desired output type {2}"),)),
     # lerp(start, end, weight): PyTorch's gradients g * (1 - weight), g * weight, g * (end - start)
     elementwise("lerp", 3, _lerp, lambda xp, g, ans, start, end, weight: (g * (1.0 - weight), g * weight,
@@ -960,6 +985,9 @@ ROWS = [
                 # (a 0-d weight is PyTorch's Scalar: any dtype; a bool one fails in the derivative's 1 - weight)
                 dtype_refusals=(("mixed 0 1", "RuntimeError", "expected dtype {c0} for `end` but got dtype {c1}"),
                                 ("mixed shaped 0 2", "RuntimeError", "expected dtype {c0} for `weight` but got dtype {c2}"),
+                                # (no kernel for integers and bools: a Python number's weight is its Scalar overload's)
+                                *kernel_refusal("lerp_kernel_scalar", "integer alike and number 2"),
+                                *kernel_refusal("lerp_kernel_tensor", "integer alike"),
                                 ("bool input 2 into 0", "RuntimeError", BOOL_SUBTRACTION[0][2]))),
     # comparisons (below every other operator: `a + 1 < b` is `(a + 1) < b`) and the logical
     # operators on their masks, `|` below `&`, as in Python. Their values are constants of the

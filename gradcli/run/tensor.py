@@ -745,6 +745,8 @@ def _refused(op: Op, when: str, args: Sequence[Any], computing: np.dtype, cast: 
         return cast is None and one is not None and one.dtype.kind in "biu" and all(t.dtype == one.dtype for t in compared)
     if word == "float":
         return one is not None and one.dtype.kind == "f"
+    if word == "number":  # (a Python number there: PyTorch's Scalar overload, lerp's weight)
+        return place >= len(args) or not isinstance(args[place], Tensor)
     if word == "not result":
         return one is not None and one.dtype != promote(promoted, [])
     if word == "bool":
