@@ -26,7 +26,7 @@ import sys
 import time
 import warnings
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TextIO
@@ -4188,10 +4188,11 @@ class Interpreter:
         self.calls.append(call)
         if accumulate:
             wanted = None if inputs is None else {id(t) for t in inputs}
+            versions = _grad_versions(graph, reached, indices) if not create_graph else {}
             for index, tensor in self.leaves(reached):
                 if wanted is not None and id(tensor) not in wanted:
                     continue
-                self.accumulate(tensor, adjoints[index])
+                self.accumulate(tensor, adjoints[index], versions.get(index, 0))
                 call.grads[tensor.name or f"leaf{index}"] = arrays[index]
                 if adjoints[index] is not None:
                     self.run_post_accumulate_hooks(tensor, create_graph, node)
@@ -4394,7 +4395,9 @@ class Interpreter:
             adjoints[index] = tensor
         return adjoints
 
-    def accumulate(self, tensor: Tensor, adjoint: Any) -> None:
+    def accumulate(self, tensor: Tensor, adjoint: Any, version: int = 0) -> None:
+        """Add a backward's gradient into tensor.grad, as PyTorch's AccumulateGrad: a new grad is the engine's buffer
+        (`version`: the writes in place it took, _grad_versions), an existing one takes it by += (one more version)."""
         if adjoint is None:
             return
         if isinstance(adjoint, Tensor):  # create_graph: the grad is in the graph, as PyTorch's AccumulateGrad keeps it
@@ -4411,8 +4414,10 @@ class Interpreter:
         value = value.astype(tensor.data.dtype)
         if tensor.grad is None:
             tensor.grad = Tensor(self.graph, np.array(value))
+            tensor.grad.version[0] = version
         else:
             tensor.grad.data = np.asarray(tensor.grad.data + value)  # (a 0-d sum is a NumPy number, not an array)
+            tensor.grad.version[0] += 1
 
     def name_inputs(self) -> None:
         """Every leaf that requires grad is an input of the tape, by its variable's name (made
@@ -4490,6 +4495,9 @@ class Interpreter:
             else:
                 value = np.broadcast_to(np.asarray(adjoint), tensor.data.shape).astype(tensor.data.dtype)
                 results.append(Tensor(self.graph, np.array(value)))
+                if len(parts) == 1:  # (the engine's buffer, as it took its gradients: _grad_versions)
+                    results[-1].version[0] = _grad_versions(self.graph, reached, self.calls[-1].roots, (index,),
+                                                            accumulated=False).get(index, 0)
             self.calls[-1].grads[tensor.name or f"leaf{index}"] = adjoint
         return tuple(results)
 
@@ -4830,6 +4838,84 @@ def _laid_out(tensor: Tensor) -> tuple[np.ndarray, np.ndarray]:
     for step in reversed(chain):
         values = step(values)
     return stand_in, values
+
+
+# PyTorch's nodes whose backward hands on the gradient it got (or a view of it) rather than a new tensor, and the
+# ones that hand on an expanded one (stride 0): the engine adds a later gradient into neither in place
+_HANDS_ON = frozenset({"AddBackward0", "CloneBackward0", "ViewBackward0", "UnsafeViewBackward0", "SqueezeBackward0",
+                       "SqueezeBackward1", "UnsqueezeBackward0", "PermuteBackward0", "TransposeBackward0", "TBackward0",
+                       "ExpandBackward0", "AliasBackward0"})
+_EXPANDS = frozenset({"SumBackward0", "SumBackward1"})
+# (a view of the gradient keeps the tensor it views alive: its storage is not the buffer's own, no add in place)
+_VIEWS = frozenset({"ViewBackward0", "UnsafeViewBackward0", "SqueezeBackward0", "SqueezeBackward1", "UnsqueezeBackward0",
+                    "PermuteBackward0", "TransposeBackward0", "TBackward0", "AliasBackward0", "CatBackward0",
+                    "StackBackward0"})  # (cat's and stack's: narrowed and unbound views of their gradient)
+_BROADCASTS = frozenset({"AddBackward0", "SubBackward0", "ExpandBackward0"})  # (an arg of another shape: a new sum)
+
+
+def _grad_versions(graph: Graph, reached: set[int], roots: Sequence[int], wanted: Collection[int] | None = None,
+                   accumulated: bool = True) -> dict[int, int]:
+    """The version each leaf's new .grad has after a backward (or, not `accumulated`, each `wanted` node's gradient
+    that torch.autograd.grad returns), as PyTorch's engine makes it: a node's gradients arrive in its input buffer
+    from the nodes made last first; the buffer adds each later one in place (a version more) where the one it holds
+    is a dense tensor of its own (a new one: a product's, a mean's), else out of place (a new tensor: an expanded
+    sum's gradient, or one an add hands on to both its args); AccumulateGrad keeps that buffer, or copies an
+    expanded one into a new tensor (copy_: version 1)."""
+    wanted = graph.leaves if wanted is None else wanted
+    nodes = graph.tape.nodes
+    dense: dict[int, bool] = {}  # does the gradient a node gets arrive as a dense tensor of its own?
+    into: dict[int, list[tuple[int, int]]] = {}  # node -> (the node it came from, its place there), made last first
+    for index in sorted(reached, reverse=True):
+        node = nodes[index]
+        if node.kind != APPLY:
+            continue
+        for place, arg in enumerate(node.args):
+            if arg in reached:
+                into.setdefault(arg, []).append((index, place))
+    versions: dict[int, int] = {}
+    for index in sorted(reached, reverse=True):
+        edges = into.get(index, [])
+        if index in roots or len(edges) != 1:
+            dense[index] = True  # (a seed, or a sum made out of place or in place of a new tensor)
+        else:
+            dense[index] = _dense_edge(graph, dense, *edges[0])
+        if index in wanted and edges:
+            if len(edges) == 1:
+                versions[index] = 0 if not accumulated or (dense[index] and not _shared_first(
+                    graph, reached, *edges[0])) else 1
+            else:
+                held = edges[0]  # (the first to arrive: the buffer a later one is added into)
+                versions[index] = len(edges) - (1 if _dense_edge(graph, dense, *held) and node_name(
+                    graph, held[0]) not in _VIEWS and not _shared(graph, *held, into[index]) else 2)
+    return versions
+
+
+def _dense_edge(graph: Graph, dense: dict[int, bool], source: int, place: int) -> bool:
+    """Is the gradient `source`'s node sends to its arg at `place` a dense tensor of its own?"""
+    name = node_name(graph, source)
+    if name in _EXPANDS:
+        return False
+    arg = graph.tape.nodes[source].args[place]
+    reduced = name in _BROADCASTS and np.shape(graph.values[arg]) != np.shape(graph.values[source])  # (sum_to: new)
+    if name in _HANDS_ON or (name == "SubBackward0" and place == 0):
+        return dense.get(source, True) or reduced
+    return True
+
+
+def _shared(graph: Graph, source: int, place: int, edges: list[tuple[int, int]]) -> bool:
+    """Does an add hand one gradient to two of its args that are both this node (w + w)?"""
+    return node_name(graph, source) == "AddBackward0" and sum(1 for edge in edges if edge[0] == source) > 1
+
+
+def _shared_first(graph: Graph, reached: set[int], source: int, place: int) -> bool:
+    """An add hands the one gradient to both its args: the first leaf's AccumulateGrad runs while the other still
+    holds it, and copies it (a later leaf's finds it its own)."""
+    node = graph.tape.nodes[source]
+    if node_name(graph, source) != "AddBackward0" or len(node.args) < 2 or any(
+            np.shape(graph.values[arg]) != np.shape(graph.values[source]) for arg in node.args):
+        return False
+    others = [arg for other, arg in enumerate(node.args) if other != place and arg in reached]
+    return bool(others) and (others[0] not in graph.leaves or place == 0)
 
 
 _OUT_OF_BOUNDS = re.compile(r"^(index -?\d+ is out of bounds for dimension )(\d+)( with size \d+)$")
