@@ -453,3 +453,9 @@ def test_torch_embedding_refuses_what_aten_refuses(program, words):
     run = cli("grad", f"sum({program})", "--at", "a=[[1, 2], [3, -3], [4, 6]]", "--at", "i=[1]")
     assert run.exit_code == 2 and run.stdout == ""
     assert words in run.stderr and "^" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_softmin_without_a_dim_of_a_matrix_names_softmin():
+    run = cli("grad", "sum(F.softmin(a))", "--at", "a=[[1, 2], [3, -3]]")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert "softmin of a 2-D value needs dim=" in run.stderr and "softmax" not in run.stderr

@@ -36,7 +36,7 @@ from gradcli.ops.core import (
 from gradcli.ops.elementwise import ALPHA, _digamma, _element_by_element, _floor_divide, _lgamma, _sympy_step
 from gradcli.ops.float32 import fma32, fma64
 from gradcli.ops.nn import _keeps_everything
-from gradcli.ops.reductions import CAST, DIM_INT
+from gradcli.ops.reductions import CAST, DIM_INT, _softmax_axis
 
 # --- Bessel's i0, i1 and their scaled forms: Cephes' Chebyshev series (PyTorch's calc_i0...) ---
 
@@ -649,6 +649,8 @@ ROWS: list[Op] = [
                 in_place_nodes=(("FillBackward0", "FillBackward2"), ("FillBackward1", "FillBackward3")),  # (t.fill_(v))
                 examples=tuple((shapes, {}) for shapes in [((), ()), ((4,), ()), ((2, 3), ())])),
     composite("softmin", 1, _softmin, "SoftmaxBackward0", params=(DIM_INT, CAST),
+              # (its own words where it needs a dim, not its softmax's)
+              shape=lambda x, dim=None, dtype=None: (_softmax_axis("softmin", dim, len(x)), x)[1],
               examples=(((((4,),), {"dim": 0})), ((((2, 3),), {"dim": 1}))),
               reference="F.softmin(a, 0)", reference_program="softmin(a, 0)"),
     # F.feature_alpha_dropout with p=0 or training=False: the input itself (else random: refused).
