@@ -126,7 +126,7 @@ TIMEOUT = 60.0  # seconds of one run (--timeout)
 _RESHAPES = frozenset({"reshape", "flatten", "unflatten", "view_as"})  # (a view where the strides allow it)
 # the rows whose result is a view of their first arg in PyTorch (a write into either is seen by the other)
 VIEW_ROWS = frozenset({"reshape", "flatten", "t", "transpose", "permute", "squeeze", "unsqueeze", "select", "narrow",
-                       "diagonal", "movedim", "unflatten", "view_as"})
+                       "diagonal", "movedim", "unflatten", "view_as", "expand", "expand_as"})
 
 # --- what a program can name: modules, dtypes, functions --------------------------------------
 
@@ -1349,6 +1349,7 @@ class Interpreter:
                 kind, part = lowering.STATIC, bool(part.data)
             parts.append(part.data if kind == lowering.MASK else np.asarray(part, dtype=np.intp)
                          if isinstance(part, (list, tuple)) else part)
+        _no_internal_overlap(base, tuple(parts))
         if isinstance(value, Tensor):
             stripped = _without_leading_ones(value.data.shape)
             if stripped != value.data.shape:  # (PyTorch's setitem views the value so first: [1, 1] into a [] slot)
@@ -1418,7 +1419,7 @@ class Interpreter:
         base.read_at = root.version[0]
         self.changed(root, origin=base)
 
-    def record_in_place(self, tensor: Tensor, result: Tensor, node: ast.AST) -> Tensor:
+    def record_in_place(self, tensor: Tensor, result: Tensor, node: ast.AST, fills: bool = False) -> Tensor:
         """`tensor` takes `result` (its op computed out of place, recorded) in place, as PyTorch records t.add_(v),
         t.relu_(), x += v: the same tensor, its grad_fn the op's node (AddBackward0), its version one more (its views
         read it again when next used: Tensor.refresh); through a view, as `view[...] = result` (CopySlices on the
@@ -1426,6 +1427,8 @@ class Interpreter:
         node holds the tensor as it was (PyTorch saves the original where its formula needs it) and its result
         as the tensor now is."""
         _not_one_of_several(tensor)
+        if not fills:  # (t.fill_, t.zero_ write one value into an expanded tensor too)
+            _no_internal_overlap(tensor)
         root, _ = tensor.in_root()
         if root is not tensor and root.is_leaf and root.requires_grad:  # (x[0].add_(1), x[1:] *= 2 of a leaf)
             raise runtime_error("a view of a leaf Variable that requires grad is being used in an in-place operation.")
@@ -1468,7 +1471,7 @@ class Interpreter:
         """t.fill_(v), t.zero_(), t.copy_(src) where a graph is involved: the row (of `tensor` and `others`)
         recorded as the write PyTorch records (record_in_place: FillBackward2, ZeroBackward0, CopyBackwards)."""
         result = apply(self.graph, OPS[row], [tensor, *others], {}, self.span(node))
-        return self.record_in_place(tensor, result, node)
+        return self.record_in_place(tensor, result, node, fills=row in ("fill", "zero"))
 
     def changed(self, tensor: Tensor, origin: Tensor | None = None) -> None:
         """After a write into `tensor` in place: its base (where it is a view) and its views take the new
@@ -1481,7 +1484,16 @@ class Interpreter:
             base, path = tensor.view_of
             values = base.data.copy()
             target = path(values)
-            if isinstance(target, np.ndarray) and np.shares_memory(target, values) and target.shape == tensor.data.shape:
+            positions = path(np.arange(values.size).reshape(values.shape))
+            if isinstance(positions, np.ndarray) and positions.shape == tensor.data.shape and \
+                    np.unique(positions).size < positions.size:  # (an expanded view: the elements written, once each)
+                written = ~((tensor.data == target) | (np.isnan(tensor.data) & np.isnan(target))) \
+                    if tensor.data.dtype.kind == "f" else tensor.data != target
+                values.reshape(-1)[positions[written]] = tensor.data[written]
+                self.takes(base, values)
+                self.takes(tensor, np.array(path(base.data), dtype=tensor.data.dtype))
+                self.changed(base, origin=tensor)
+            elif isinstance(target, np.ndarray) and np.shares_memory(target, values) and target.shape == tensor.data.shape:
                 target.flags.writeable = True  # (NumPy's diagonal is a read-only view of what it reads)
                 target[...] = tensor.data
                 self.takes(base, values)
@@ -1559,11 +1571,14 @@ class Interpreter:
                                 f"desired output type {torch_dtype_name(current.data.dtype)}")
         self.overwrite(current, value.data.astype(current.data.dtype))
 
-    def overwrite(self, tensor: Tensor, values: np.ndarray) -> None:
+    def overwrite(self, tensor: Tensor, values: np.ndarray, fills: bool = False) -> None:
         """A tensor takes new values in place, outside any graph. Its next use is a new leaf (the graph
         before keeps the old values), except that an array it shares with NumPy is written into; a tensor with a
         graph (not a leaf) keeps its grad_fn, as PyTorch's (`with torch.no_grad(): h.mul_(2)`: h is still MulBackward0's
-        result, the gradient flows through it)."""
+        result, the gradient flows through it). `fills`: t.fill_ and t.zero_, which write one value into an
+        expanded tensor too."""
+        if not fills:
+            _no_internal_overlap(tensor)
         self.unset.pop(id(tensor.data), None)
         if id(tensor.data) in self.shared and tensor.data.shape == values.shape:
             tensor.data[...] = values
@@ -3503,6 +3518,7 @@ class Interpreter:
     def unrecorded_write(self, tensor: Tensor, values: np.ndarray) -> None:
         """A tensor with a graph takes new values by an op PyTorch records no node for (t.logical_not_()): its
         grad_fn stays what it was, and a node that saved it finds its version changed at backward."""
+        _no_internal_overlap(tensor)
         root, _ = tensor.in_root()
         if root is not tensor:
             raise self.refuse(self.node or ast.Pass(), "an in-place op that takes no gradient, of a view with a graph, "
@@ -4530,7 +4546,7 @@ def _zero(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dic
     python.bind_by_name("zero_", [], args, kwargs)
     if _records(interpreter, tensor):
         return interpreter.write_in_place(tensor, "zero", [], node)  # ZeroBackward0
-    interpreter.overwrite(tensor, np.zeros_like(tensor.data))
+    interpreter.overwrite(tensor, np.zeros_like(tensor.data), fills=True)
     return tensor
 
 
@@ -4650,7 +4666,7 @@ def _fill(interpreter: Interpreter, tensor: Tensor, args: list[Any], kwargs: dic
     if isinstance(value, Tensor):
         value = value.data.item()
     with np.errstate(all="ignore"):
-        interpreter.overwrite(tensor, np.full(tensor.data.shape, value, dtype=tensor.data.dtype))
+        interpreter.overwrite(tensor, np.full(tensor.data.shape, value, dtype=tensor.data.dtype), fills=True)
     return tensor
 
 
@@ -4916,6 +4932,21 @@ def _shared_first(graph: Graph, reached: set[int], source: int, place: int) -> b
         return False
     others = [arg for other, arg in enumerate(node.args) if other != place and arg in reached]
     return bool(others) and (others[0] not in graph.leaves or place == 0)
+
+
+def _no_internal_overlap(tensor: Tensor, key: tuple[Any, ...] = (Ellipsis,)) -> None:
+    """PyTorch refuses a write into elements of a tensor that share one memory location (an expanded view's, written
+    whole or by a key that reaches two of them): before it writes anything."""
+    if tensor.view_of is None or tensor.data.size < 2:
+        return
+    _, positions = tensor.in_root()
+    try:
+        region = np.asarray(indexing.torch_getitem(positions, key))
+    except (IndexError, ValueError, TypeError):
+        return  # (the write's own check says what is wrong with the key)
+    if np.unique(region).size < region.size:
+        raise runtime_error("unsupported operation: more than one element of the written-to tensor refers to a single "
+                            "memory location. Please clone() the tensor before performing the operation.")
 
 
 _OUT_OF_BOUNDS = re.compile(r"^(index -?\d+ is out of bounds for dimension )(\d+)( with size \d+)$")
