@@ -2101,6 +2101,7 @@ ROWS += [
     # (no SymPy derivative to hold its gradient to: x's is PyTorch's, not the derivative)
     structural("as_strided_scatter", 2, _as_strided_scatter, _as_strided_scatter_vjp, "AsStridedScatterBackward0",
             linear=True, sympy=None, params=_STRIDED, shape=_as_strided_scatter_shape, methods=("as_strided_scatter",),
+            inputs=("input", "src"),
             dtype="first",
             examples=((((4,), (2, 2)), {"size": (2, 2), "stride": (1, 2)}), (((2, 3), (2,)), {"size": (2,), "stride": (2,), "storage_offset": 1})),
             reference="torch.as_strided_scatter(a, b, (1,), (1,), 1)",
