@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -503,12 +504,7 @@ class TransformerEncoderLayer(Module):
                              "src_mask", dtype, node)
         mask = _canonical(interpreter, bound["src_mask"], "src_mask", None, "", dtype, node)
         causal = bool(bound["is_causal"])
-        child = self.children
-
-        def run(name: str, *inputs: Any, **options: Any) -> Any:
-            module = child[name]
-            assert module is not None
-            return interpreter.call_object(module, list(inputs), options, node)
+        run = _children_runner(interpreter, self.children, node)
 
         def attention_block(y: Any) -> Any:
             attended = run("self_attn", y, y, y, attn_mask=mask, key_padding_mask=padding, need_weights=False,
@@ -525,6 +521,16 @@ class TransformerEncoderLayer(Module):
             return _call(interpreter, "torch.add", [x, feed_forward(run("norm2", x))], node)
         x = run("norm1", _call(interpreter, "torch.add", [x, attention_block(x)], node))
         return run("norm2", _call(interpreter, "torch.add", [x, feed_forward(x)], node))
+
+
+def _children_runner(interpreter: Interpreter, children: dict[str, Any], node: ast.AST) -> Callable[..., Any]:
+    """run(name, *inputs, **options): a layer's child module called as its forward calls it."""
+    def run(name: str, *inputs: Any, **options: Any) -> Any:
+        module = children[name]
+        assert module is not None
+        return interpreter.call_object(module, list(inputs), options, node)
+
+    return run
 
 
 def _dropout(interpreter: Interpreter, p: float) -> Module:
@@ -673,12 +679,7 @@ class TransformerDecoderLayer(Module):
         x, memory = bound["tgt"], bound["memory"]
         if not isinstance(x, Tensor) or not isinstance(memory, Tensor):
             raise interpreter.refuse(node, "nn.TransformerDecoderLayer of other than tensors is not supported")
-        child = self.children
-
-        def run(name: str, *inputs: Any, **options: Any) -> Any:
-            module = child[name]
-            assert module is not None
-            return interpreter.call_object(module, list(inputs), options, node)
+        run = _children_runner(interpreter, self.children, node)
 
         def self_block(y: Any) -> Any:
             return run("dropout1", run("self_attn", y, y, y, attn_mask=bound["tgt_mask"],
