@@ -246,3 +246,14 @@ def test_unpacking_round_trips_through_the_printer():
     for source in ["a, b = x.split(2)\na * b", "m.repeat(2, 1).t()", "y = m[..., None].T"]:
         tree = syntax.parse(source)
         assert syntax.parse(syntax.to_source(tree)) == tree
+
+
+@pytest.mark.parametrize("program", ["sum(torch.as_strided(a, [2], [1]))", "sum(torch.as_strided_copy(a, [2], [1]))",
+                                     "sum(torch.as_strided_scatter(a, a[:1], [1], [1], 1))"])
+def test_as_strided_over_no_points_is_no_rows(tmp_path, program):
+    # (a batch of no points: its storage's length is written out, not inferred from a size of 0)
+    empty = tmp_path / "none.csv"
+    empty.write_text("b\n")  # (a column, no rows: a given by --at, the same at each of no points)
+    run = cli("grad", f"{program} * b", "--at", "a=[1, 2]", "--points", str(empty), "--csv")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines() == ["value,grad_a[0],grad_a[1],grad_b"]

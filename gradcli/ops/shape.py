@@ -2045,7 +2045,8 @@ def _as_strided_shape(x: Shape, size: Any = (), stride: Any = (), storage_offset
 def _as_strided(x: Array, ranks: tuple[int, ...], size: Any = (), stride: Any = (), storage_offset: Any = None) -> Array:
     lead = np.ndim(x) - ranks[0]
     positions = _strided_positions(np.shape(x)[lead:], size, stride, storage_offset)
-    return x.reshape(*np.shape(x)[:lead], -1)[..., positions]  # (x a Dual too: the Hessian)
+    # (the storage's length written out, not -1: a batch of no points has no size to infer it from)
+    return x.reshape(*np.shape(x)[:lead], math.prod(np.shape(x)[lead:]))[..., positions]  # (x a Dual too: the Hessian)
 
 
 def _as_strided_vjp(g: Array, ans: Array, x: Array, ranks: tuple[int, ...], size: Any = (), stride: Any = (),
@@ -2072,7 +2073,7 @@ def _as_strided_scatter(x: Array, src: Array, ranks: tuple[int, ...], size: Any 
     positions = _strided_positions(point, size, stride, storage_offset)
     batch = np.broadcast_shapes(np.shape(x)[:np.ndim(x) - ranks[0]], np.shape(src)[:np.ndim(src) - ranks[1]])
     out = np.array(np.broadcast_to(x, (*batch, *point)), dtype=np.result_type(x, src))
-    flat = out.reshape(*batch, -1)
+    flat = out.reshape(*batch, math.prod(point))
     flat[..., positions] = np.broadcast_to(src, (*batch, *np.shape(positions)))
     return flat.reshape(out.shape) if lead else flat.reshape(point)
 
@@ -2081,7 +2082,7 @@ def _as_strided_scatter_vjp(g: Array, ans: Array, x: Array, src: Array, ranks: t
                             stride: Any = (), storage_offset: Any = None) -> tuple[Array, Array]:
     lead = np.ndim(g) - ranks[0]
     positions = _strided_positions(np.shape(g)[lead:], size, stride, storage_offset)
-    flat = g.reshape(*np.shape(g)[:lead], -1)
+    flat = g.reshape(*np.shape(g)[:lead], math.prod(np.shape(g)[lead:]))
     picked = flat[..., positions]
     # x's: PyTorch 2.13's as_strided_scatter_backward, the written region's g and zeros elsewhere (the region's
     # complement is what finite differences give; PyTorch's recorded gradient is this, and gradcli gives PyTorch's)
